@@ -1,0 +1,66 @@
+# ganim — the two commands of the README:
+#   make demo    install build dependencies, build, convert examples/ to out/*.glb
+#   make check   install test dependencies, build with ASan+UBSan, run every test
+.PHONY: all demo check build deps test-deps clean fuzz bench
+
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD     ?= build
+CHECK     ?= build-check
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_BUILD := cmake gcc make
+APT_TEST  := nodejs npm clang
+
+all: build
+
+# Install what is missing (as root: apt-get; otherwise print the exact command).
+define need_apt
+	@missing=""; for p in $(1); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "ganim: installing$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "ganim: missing packages:$$missing"; \
+	    echo "       run: sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+endef
+
+deps:
+	$(call need_apt,$(APT_BUILD))
+
+test-deps: deps
+	$(call need_apt,$(APT_TEST))
+	@cd tests/interop && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then \
+	  echo "ganim: npm ci (tests/interop)"; npm ci --no-audit --no-fund --loglevel=error; fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGANIM_TESTS=OFF >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@rm -rf out && mkdir -p out
+	@for f in examples/*.ala examples/*.ALA; do [ -e "$$f" ] || continue; \
+	  echo "== $$f"; ./$(BUILD)/ganim info "$$f" || exit 1; done
+	./$(BUILD)/ganim convert examples -o out --to glb
+	@ls -l out
+
+check: test-deps
+	cmake -S . -B $(CHECK) -DCMAKE_BUILD_TYPE=Debug -DGANIM_SANITIZE=ON -DGANIM_WERROR=ON >/dev/null
+	cmake --build $(CHECK) -j $(JOBS)
+	cd $(CHECK) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer targets (clang): make fuzz, then ./build-fuzz/fuzz_<name> corpus/
+fuzz:
+	CC=clang cmake -S . -B build-fuzz -DGANIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build build-fuzz -j $(JOBS)
+
+bench: build
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD) $(CHECK) build-fuzz out

@@ -1,0 +1,372 @@
+/*
+ * ganim — read, convert and re-encode skeletal animations from game files.
+ *
+ * This header is the whole public API. Data is plain structs the caller may walk
+ * directly; every fallible call takes a `ganim_error *` (may be NULL) and returns a
+ * `ganim_code` (GANIM_OK == 0). The library never prints, aborts or exits.
+ *
+ * Conventions
+ *   - Quaternions are unit (x, y, z, w), Hamilton product, column vectors.
+ *   - Transforms are parent-local, in the file's own units and axes; `ganim_doc.axes`
+ *     says which way is up and exporters convert once, naming the conversion.
+ *   - A local transform applies scale, then rotation, then translation: M = T * R * S.
+ *   - Frames are numbered from 0; time in seconds is frame / fps.
+ *   - Zero-initialised option structs give the defaults: `ganim_read_opts o = {0};`.
+ */
+#ifndef GANIM_H
+#define GANIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GANIM_VERSION_MAJOR 0
+#define GANIM_VERSION_MINOR 1
+#define GANIM_VERSION_PATCH 0
+#define GANIM_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------------------ */
+/* Errors                                                                               */
+/* ------------------------------------------------------------------------------------ */
+
+typedef enum ganim_code {
+    GANIM_OK = 0,
+    GANIM_ERR_NOMEM,          /* the allocator failed or the memory limit was reached */
+    GANIM_ERR_TRUNCATED,      /* the data ends before a structure it announces */
+    GANIM_ERR_CORRUPT,        /* a value is impossible (bad size, bad index, bad magic) */
+    GANIM_ERR_UNSUPPORTED,    /* valid but not handled (e.g. ACL database buffers) */
+    GANIM_ERR_UNKNOWN_FORMAT, /* no reader recognised the data */
+    GANIM_ERR_LIMIT,          /* a size exceeds a documented library limit */
+    GANIM_ERR_INVALID_ARG,    /* the caller passed something wrong */
+    GANIM_ERR_IO,             /* the operating system refused a file operation */
+    GANIM_ERR_MISMATCH        /* two inputs do not fit together (animation vs skeleton) */
+} ganim_code;
+
+#define GANIM_NO_OFFSET UINT64_MAX
+
+typedef struct ganim_error {
+    ganim_code code;    /* GANIM_OK when nothing failed */
+    uint64_t offset;    /* byte offset in the input where it happened, or GANIM_NO_OFFSET */
+    char message[512];  /* one sentence, "format: where: what", no trailing newline */
+} ganim_error;
+
+/* A short English name for a code ("truncated input", ...). */
+const char *ganim_code_name(ganim_code code);
+
+/* ------------------------------------------------------------------------------------ */
+/* Memory                                                                               */
+/* ------------------------------------------------------------------------------------ */
+
+/* Caller-replaceable allocator. All three functions must be set, or the whole struct
+ * left zeroed (then malloc/realloc/free are used). `free` receives NULL-safe pointers. */
+typedef struct ganim_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void *(*realloc)(void *user, void *ptr, size_t old_size, size_t new_size);
+    void (*free)(void *user, void *ptr, size_t size);
+    void *user;
+} ganim_allocator;
+
+/* A growable byte buffer, used for everything the library writes. */
+typedef struct ganim_buffer {
+    uint8_t *data;
+    size_t size;
+    size_t capacity;
+    ganim_allocator allocator; /* copied from the options of the call that filled it */
+} ganim_buffer;
+
+void ganim_buffer_free(ganim_buffer *buf);
+
+/* ------------------------------------------------------------------------------------ */
+/* The model                                                                            */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct ganim_vec3 { float x, y, z; } ganim_vec3;
+typedef struct ganim_quat { float x, y, z, w; } ganim_quat;
+
+typedef struct ganim_transform {
+    ganim_quat rotation;    /* unit quaternion */
+    ganim_vec3 translation;
+    ganim_vec3 scale;
+} ganim_transform;
+
+/* Which way the file's axes point. Exporters turn this into glTF's right-handed +Y up. */
+typedef enum ganim_axes {
+    GANIM_AXES_Y_UP = 0, /* already +Y up, right-handed (also: unknown) */
+    GANIM_AXES_Z_UP,     /* +Z up, right-handed (3ds Max, Blender): rotate -90° about X */
+    GANIM_AXES_Y_DOWN    /* +Y down (PlayStation, FF7): rotate 180° about X */
+} ganim_axes;
+
+typedef struct ganim_bone {
+    const char *name;        /* never NULL; may be "" */
+    int32_t parent;          /* -1 for a root; always lower than the bone's own index */
+    ganim_transform rest;    /* rest (bind) pose, local to the parent */
+    uint32_t flags;          /* GANIM_BONE_* */
+} ganim_bone;
+
+#define GANIM_BONE_HIDDEN   1u /* not visible by default (ALO `visible` = 0) */
+#define GANIM_BONE_SYNTH    2u /* made up by a reader: no skeleton was given */
+
+typedef struct ganim_skeleton {
+    const char *name;        /* never NULL; may be "" */
+    uint32_t bone_count;
+    ganim_bone *bones;
+    /* Format-owned record for lossless rewriting (FF7 header words, ALO matrices...). */
+    const char *native_format; /* NULL when absent */
+    const uint8_t *native;
+    size_t native_size;
+} ganim_skeleton;
+
+typedef enum ganim_channel_kind {
+    GANIM_CHANNEL_ABSENT = 0, /* the bone keeps its rest value */
+    GANIM_CHANNEL_CONSTANT,   /* one value for every frame */
+    GANIM_CHANNEL_PER_FRAME,  /* one value per frame of the clip */
+    GANIM_CHANNEL_KEYED       /* values at explicit, strictly increasing frame times */
+} ganim_channel_kind;
+
+typedef struct ganim_channel {
+    ganim_channel_kind kind;
+    uint32_t count;       /* values: 0 absent, 1 constant, frame_count per-frame, keys keyed */
+    const float *times;   /* keyed only: `count` frame numbers (may be fractional), ascending */
+    const float *values;  /* count * 4 (rotation x,y,z,w) or count * 3 (translation, scale) */
+} ganim_channel;
+
+typedef struct ganim_track {
+    uint32_t bone;            /* index into the skeleton */
+    const char *name;         /* the name the file gives this track ("" if none) */
+    ganim_channel rotation;
+    ganim_channel translation;
+    ganim_channel scale;
+    const uint8_t *visibility; /* NULL, or frame_count bytes: 1 visible, 0 hidden */
+    const uint8_t *step;       /* NULL, or frame_count bytes: 1 = do not interpolate
+                                  from this frame into the next */
+} ganim_track;
+
+typedef enum ganim_clip_kind {
+    GANIM_CLIP_ANIMATION = 0,
+    GANIM_CLIP_OPAQUE         /* a slot that is not an animation: raw bytes kept */
+} ganim_clip_kind;
+
+typedef enum ganim_rotation_interp {
+    GANIM_INTERP_SLERP = 0,   /* shortest-arc spherical interpolation */
+    GANIM_INTERP_NLERP        /* shortest-arc linear interpolation, then normalise (ACL) */
+} ganim_rotation_interp;
+
+typedef struct ganim_clip {
+    const char *name;          /* never NULL */
+    ganim_clip_kind kind;
+    double fps;                /* samples per second (> 0 for animations) */
+    uint32_t frame_count;      /* samples, both ends included; duration = (n-1)/fps */
+    uint32_t track_count;
+    ganim_track *tracks;       /* at most one track per bone */
+    ganim_rotation_interp rotation_interp;
+    const uint8_t *opaque;     /* GANIM_CLIP_OPAQUE: the slot's bytes */
+    size_t opaque_size;
+    /* Format-owned record for lossless round trips (raw integers, quantisation, ...). */
+    const char *native_format;  /* NULL when absent; equals the writer's format name */
+    const uint8_t *native;
+    size_t native_size;
+} ganim_clip;
+
+typedef struct ganim_warning {
+    uint64_t offset;           /* byte offset or GANIM_NO_OFFSET */
+    const char *message;
+} ganim_warning;
+
+struct ganim_format;
+
+typedef struct ganim_doc {
+    const struct ganim_format *format; /* the reader that made it */
+    ganim_axes axes;
+    ganim_skeleton *skeleton;  /* NULL when the file has none and none was given */
+    uint32_t clip_count;
+    ganim_clip *clips;
+    uint32_t warning_count;
+    ganim_warning *warnings;
+    uint32_t warnings_dropped; /* warnings beyond the stored maximum (1000) */
+    /* Document-level format record (e.g. FF7 pack header, trailing bytes). */
+    const char *native_format;
+    const uint8_t *native;
+    size_t native_size;
+    struct ganim_doc_internal *internal; /* allocator and arena: not for callers */
+} ganim_doc;
+
+/* ------------------------------------------------------------------------------------ */
+/* Formats                                                                              */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct ganim_read_opts {
+    ganim_allocator allocator;       /* zeroed: malloc */
+    size_t memory_limit;             /* bytes a document may hold; 0: 1 GiB */
+    const char *format;              /* force this reader by name; NULL: probe */
+    const ganim_skeleton *skeleton;  /* companion skeleton (ALO, ??aa), copied in */
+} ganim_read_opts;
+
+typedef struct ganim_write_opts {
+    ganim_allocator allocator;
+    int ff7_bkey;                    /* FF7: -1 or 0 = keep the clip's / choose; set
+                                        GANIM_FF7_BKEY(k) to force bKey k (0, 2, 4) */
+    int alamo_version;               /* Alamo: 0 = keep the source's or 2; 1 or 2 */
+} ganim_write_opts;
+#define GANIM_FF7_BKEY(k) (0x100 | (k))
+
+typedef struct ganim_format {
+    const char *name;          /* short, stable: "alamo-ala", "ff7-battle", "acl", ... */
+    const char *description;   /* one line for `ganim formats` */
+    const char *extensions;    /* ';'-separated, lower case, with dot: ".ala" */
+    int is_companion;          /* 1 for skeleton-only formats (ALO, ??aa) */
+    /* 0..100: how sure the format is that these bytes are its own. Pure and cheap. */
+    int (*probe)(const uint8_t *data, size_t size);
+    /* Fill `doc` (already created, empty). */
+    ganim_code (*read)(ganim_doc *doc, const uint8_t *data, size_t size,
+                       const ganim_read_opts *opts, ganim_error *err);
+    /* Append the format's bytes for `doc` to `out`. NULL when not supported. */
+    ganim_code (*write)(const ganim_doc *doc, const ganim_write_opts *opts,
+                        ganim_buffer *out, ganim_error *err);
+    /* Insert interpolated frames (factor-1 between each pair). NULL: generic. */
+    ganim_code (*resample)(ganim_doc *doc, unsigned factor, ganim_error *err);
+    /* Format-specific details of the document (clip < 0) or of one clip, appended to
+     * `out` as: GANIM_DESCRIBE_TEXT human lines ("key: value\n", no indentation), or
+     * one JSON object (GANIM_DESCRIBE_SUMMARY for `info --json`, GANIM_DESCRIBE_FULL for
+     * `dump`, which includes raw integers). Appends nothing when there is nothing to say
+     * (then JSON callers use null). NULL: no details. */
+    ganim_code (*describe)(const ganim_doc *doc, int clip, int mode, ganim_buffer *out,
+                           ganim_error *err);
+} ganim_format;
+
+#define GANIM_DESCRIBE_TEXT 0
+#define GANIM_DESCRIBE_SUMMARY 1
+#define GANIM_DESCRIBE_FULL 2
+
+/* All registered formats, in registry order. */
+const ganim_format *const *ganim_formats(size_t *count);
+const ganim_format *ganim_format_find(const char *name);
+/* The format with the highest probe score (> 0), or NULL. `score` may be NULL. */
+const ganim_format *ganim_probe(const void *data, size_t size, int *score);
+
+/* ------------------------------------------------------------------------------------ */
+/* Documents                                                                            */
+/* ------------------------------------------------------------------------------------ */
+
+ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts,
+                             ganim_doc **out, ganim_error *err);
+ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts,
+                           ganim_doc **out, ganim_error *err);
+void ganim_doc_free(ganim_doc *doc);
+
+/* Checks every invariant of the model (parents before children, channel counts,
+ * unit quaternions to 1e-3, track bones in range). Readers' output always passes. */
+ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err);
+
+/* Write `doc` in a format that supports writing (format->write != NULL). */
+ganim_code ganim_write(const ganim_doc *doc, const char *format_name,
+                       const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
+
+/* Insert factor-1 interpolated frames between every pair of frames of every animation
+ * (n frames -> factor*(n-1)+1), fps multiplied by factor. Uses the format's own
+ * resampler when it has one (FF7 re-quantises to its integer angles). */
+ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
+
+/* Read a whole file into memory (allocator from `allocator`, may be NULL). */
+ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator,
+                           ganim_buffer *out, ganim_error *err);
+
+/* ------------------------------------------------------------------------------------ */
+/* Sampling                                                                             */
+/* ------------------------------------------------------------------------------------ */
+
+/* Local transforms of every skeleton bone at `time` seconds (clamped to the clip).
+ * `out` has skeleton->bone_count entries; bones without a track keep their rest pose.
+ * `visible` (may be NULL) gets one byte per bone: 1 visible, 0 hidden. Rotations are
+ * interpolated per clip->rotation_interp (shortest arc), vectors linearly, frames
+ * marked `step` hold their value until the next frame. */
+ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skeleton,
+                             double time, ganim_transform *out, uint8_t *visible,
+                             ganim_error *err);
+
+/* Value of one channel at a (fractional) frame, with the rest value for absent
+ * channels. `components` is 4 for rotation, 3 otherwise. `step` may be NULL. */
+void ganim_channel_eval(const ganim_channel *ch, uint32_t frame_count, const uint8_t *step,
+                        ganim_rotation_interp interp, int components, double frame,
+                        const float *rest, float *out);
+
+/* ------------------------------------------------------------------------------------ */
+/* Maths                                                                                */
+/* ------------------------------------------------------------------------------------ */
+
+/* Euler orders name the matrix product left to right (three.js convention):
+ * GANIM_EULER_YXZ means R = Ry(y) * Rx(x) * Rz(z), i.e. Z is applied first.
+ * Angles are always given as (x, y, z) in radians. */
+typedef enum ganim_euler_order {
+    GANIM_EULER_XYZ = 0, GANIM_EULER_XZY, GANIM_EULER_YXZ,
+    GANIM_EULER_YZX, GANIM_EULER_ZXY, GANIM_EULER_ZYX
+} ganim_euler_order;
+
+ganim_quat ganim_quat_identity(void);
+ganim_quat ganim_quat_mul(ganim_quat a, ganim_quat b);          /* a then b: a*b */
+ganim_quat ganim_quat_conj(ganim_quat q);
+ganim_quat ganim_quat_normalize(ganim_quat q);
+float ganim_quat_dot(ganim_quat a, ganim_quat b);
+ganim_quat ganim_quat_axis_angle(ganim_vec3 axis, double radians);
+ganim_quat ganim_quat_slerp(ganim_quat a, ganim_quat b, double t);  /* shortest arc */
+ganim_quat ganim_quat_nlerp(ganim_quat a, ganim_quat b, float t);   /* ACL's */
+ganim_vec3 ganim_quat_rotate(ganim_quat q, ganim_vec3 v);
+ganim_quat ganim_quat_from_euler(const double xyz[3], ganim_euler_order order);
+void ganim_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3]);
+/* 3x3 rotation <-> quaternion; matrices row-major, column-vector convention. */
+void ganim_quat_to_mat3(ganim_quat q, float m[9]);
+ganim_quat ganim_quat_from_mat3(const float m[9]);
+/* 4x4 column-major (glTF layout) from a transform, and products / inverse. */
+void ganim_mat4_from_transform(const ganim_transform *t, float m[16]);
+void ganim_mat4_mul(const float a[16], const float b[16], float out[16]);
+int ganim_mat4_invert(const float m[16], float out[16]); /* 0 if singular */
+ganim_transform ganim_transform_identity(void);
+
+/* Rotation that turns the document's axes into +Y up (identity for GANIM_AXES_Y_UP). */
+ganim_quat ganim_axes_to_y_up(ganim_axes axes);
+const char *ganim_axes_name(ganim_axes axes);
+
+/* ------------------------------------------------------------------------------------ */
+/* Exporters                                                                            */
+/* ------------------------------------------------------------------------------------ */
+
+typedef enum ganim_visibility_mode {
+    GANIM_VIS_SCALE = 0, /* hidden frames become STEP scale keys of 0 (default) */
+    GANIM_VIS_IGNORE,    /* drop visibility */
+} ganim_visibility_mode;
+
+typedef struct ganim_export_opts {
+    ganim_allocator allocator;
+    int only_clip;             /* 0: every animation clip (glTF) / the first (BVH);
+                                  1: only clip index `clip` */
+    int clip;
+    int keep_axes;             /* 1: do not convert to Y-up */
+    float unit_scale;          /* multiply translations; 0 means 1 */
+    ganim_visibility_mode visibility;
+    const char *bin_uri;       /* .gltf: URI of the external buffer; NULL: "buffer.bin" */
+    const char *generator;     /* asset.generator; NULL: "ganim <version>" */
+    const char *bvh_order;     /* BVH rotation channel order, e.g. "ZXY" (NULL: "ZXY") */
+} ganim_export_opts;
+
+/* glTF 2.0 binary (.glb) */
+ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts,
+                            ganim_buffer *out, ganim_error *err);
+/* glTF 2.0 JSON (.gltf) and its external buffer (.bin, referenced by opts->bin_uri). */
+ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts,
+                             ganim_buffer *json, ganim_buffer *bin, ganim_error *err);
+/* BVH of one clip. */
+ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
+                            ganim_buffer *out, ganim_error *err);
+/* Lossless JSON dump (docs/dump-format.md). */
+ganim_code ganim_export_json(const ganim_doc *doc, const ganim_export_opts *opts,
+                             ganim_buffer *out, ganim_error *err);
+/* The summary `ganim info --json` prints (docs/dump-format.md). */
+ganim_code ganim_export_info_json(const ganim_doc *doc, const ganim_export_opts *opts,
+                                  ganim_buffer *out, ganim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GANIM_H */

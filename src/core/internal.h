@@ -1,0 +1,73 @@
+/* Library-internal helpers shared by readers, writers and exporters. */
+#ifndef GANIM_CORE_INTERNAL_H
+#define GANIM_CORE_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ganim.h"
+
+#if defined(__GNUC__)
+#define GANIM_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GANIM_PRINTF(a, b)
+#endif
+
+/* ---- allocator ---------------------------------------------------------------- */
+/* A complete allocator: fills in malloc/realloc/free when `a` is NULL or zeroed. */
+ganim_allocator ganim_allocator_resolve(const ganim_allocator *a);
+void *ganim_alloc(const ganim_allocator *a, size_t size);
+void *ganim_realloc(const ganim_allocator *a, void *p, size_t old_size, size_t new_size);
+void ganim_free(const ganim_allocator *a, void *p, size_t size);
+/* a*b without overflow; false if it would overflow SIZE_MAX. */
+static inline bool ganim_mul_size(size_t a, size_t b, size_t *out)
+{
+    if (b && a > SIZE_MAX / b) return false;
+    *out = a * b;
+    return true;
+}
+
+/* ---- errors ------------------------------------------------------------------- */
+/* Fill `err` (if not NULL) and return `code`. Message: printf format. */
+ganim_code ganim_fail(ganim_error *err, ganim_code code, uint64_t offset, const char *fmt, ...)
+    GANIM_PRINTF(4, 5);
+ganim_code ganim_failv(ganim_error *err, ganim_code code, uint64_t offset, const char *fmt,
+                       va_list ap);
+void ganim_error_clear(ganim_error *err);
+
+/* ---- documents ---------------------------------------------------------------- */
+/* A new empty document. Everything in it is allocated from its arena with
+ * ganim_doc_alloc and released at once by ganim_doc_free. */
+ganim_doc *ganim_doc_create(const ganim_allocator *alloc, size_t memory_limit);
+/* Zeroed memory from the document's arena, 16-byte aligned, or NULL (allocator failed
+ * or memory limit reached). */
+void *ganim_doc_alloc(ganim_doc *doc, size_t size);
+/* count*size with an overflow check; NULL on overflow. */
+void *ganim_doc_alloc_array(ganim_doc *doc, size_t count, size_t size);
+/* A NUL-terminated copy of n bytes (stops early at a NUL inside). */
+char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n);
+char *ganim_doc_strdup(ganim_doc *doc, const char *s);
+/* A copy of n bytes (n may be 0: returns a valid non-NULL pointer). */
+uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n);
+char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
+/* Record a warning on the document (silently counted when over 1000 or out of memory). */
+void ganim_doc_warn(ganim_doc *doc, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(3, 4);
+const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc);
+
+/* Deep copy of a skeleton into `doc`'s arena. */
+ganim_skeleton *ganim_skeleton_copy(ganim_doc *doc, const ganim_skeleton *src);
+/* A flat skeleton of `count` root bones named by `names` (NULL: "bone_<i>"),
+ * identity rest poses, flagged GANIM_BONE_SYNTH. */
+ganim_skeleton *ganim_skeleton_flat(ganim_doc *doc, uint32_t count, const char *const *names);
+/* Case-insensitive ASCII comparison. */
+int ganim_strcasecmp(const char *a, const char *b);
+
+/* Generic resampler on the model (used when a format has no resample hook). */
+ganim_code ganim_doc_resample_generic(ganim_doc *doc, unsigned factor, ganim_error *err);
+
+/* Returns a pointer to the GANIM_NOMEM error and sets it. */
+#define GANIM_NOMEM(err) ganim_fail((err), GANIM_ERR_NOMEM, GANIM_NO_OFFSET, "out of memory")
+
+#endif

@@ -1,0 +1,290 @@
+/* Quaternions (x, y, z, w; Hamilton), Euler angles in any order, 3x3 / 4x4 matrices. */
+#include <math.h>
+#include <string.h>
+
+#include "core/internal.h"
+
+ganim_quat ganim_quat_identity(void)
+{
+    ganim_quat q = { 0, 0, 0, 1 };
+    return q;
+}
+
+ganim_quat ganim_quat_mul(ganim_quat a, ganim_quat b)
+{
+    double ax = a.x, ay = a.y, az = a.z, aw = a.w, bx = b.x, by = b.y, bz = b.z, bw = b.w;
+    ganim_quat r;
+    r.x = (float)(aw * bx + ax * bw + ay * bz - az * by);
+    r.y = (float)(aw * by - ax * bz + ay * bw + az * bx);
+    r.z = (float)(aw * bz + ax * by - ay * bx + az * bw);
+    r.w = (float)(aw * bw - ax * bx - ay * by - az * bz);
+    return r;
+}
+
+ganim_quat ganim_quat_conj(ganim_quat q)
+{
+    ganim_quat r = { -q.x, -q.y, -q.z, q.w };
+    return r;
+}
+
+float ganim_quat_dot(ganim_quat a, ganim_quat b)
+{
+    return (float)((double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z + (double)a.w * b.w);
+}
+
+ganim_quat ganim_quat_normalize(ganim_quat q)
+{
+    double len = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+    if (!(len > 0) || !isfinite(len)) return ganim_quat_identity();
+    ganim_quat r = { (float)(q.x / len), (float)(q.y / len), (float)(q.z / len), (float)(q.w / len) };
+    return r;
+}
+
+ganim_quat ganim_quat_axis_angle(ganim_vec3 axis, double radians)
+{
+    double len = sqrt((double)axis.x * axis.x + (double)axis.y * axis.y + (double)axis.z * axis.z);
+    if (!(len > 0)) return ganim_quat_identity();
+    double s = sin(radians * 0.5) / len;
+    ganim_quat q = { (float)(axis.x * s), (float)(axis.y * s), (float)(axis.z * s), (float)cos(radians * 0.5) };
+    return q;
+}
+
+ganim_quat ganim_quat_slerp(ganim_quat a, ganim_quat b, double t)
+{
+    double ax = a.x, ay = a.y, az = a.z, aw = a.w;
+    double bx = b.x, by = b.y, bz = b.z, bw = b.w;
+    double d = ax * bx + ay * by + az * bz + aw * bw;
+    if (d < 0) { /* shortest arc */
+        d = -d;
+        bx = -bx, by = -by, bz = -bz, bw = -bw;
+    }
+    double wa, wb;
+    if (d > 0.9995) { /* nearly parallel: lerp then normalise */
+        wa = 1.0 - t;
+        wb = t;
+    } else {
+        double theta = acos(d > 1 ? 1 : d);
+        double s = sin(theta);
+        wa = sin((1.0 - t) * theta) / s;
+        wb = sin(t * theta) / s;
+    }
+    ganim_quat r = { (float)(wa * ax + wb * bx), (float)(wa * ay + wb * by), (float)(wa * az + wb * bz),
+                     (float)(wa * aw + wb * bw) };
+    return ganim_quat_normalize(r);
+}
+
+/* ACL's quat_lerp: flip b if the dot is negative, (a - t*a) + t*b in float32, normalise. */
+ganim_quat ganim_quat_nlerp(ganim_quat a, ganim_quat b, float t)
+{
+    float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    float bt = d >= 0.0f ? t : -t;
+    ganim_quat r;
+    r.x = (a.x - t * a.x) + bt * b.x;
+    r.y = (a.y - t * a.y) + bt * b.y;
+    r.z = (a.z - t * a.z) + bt * b.z;
+    r.w = (a.w - t * a.w) + bt * b.w;
+    float len2 = r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w;
+    if (!(len2 > 0.0f)) return ganim_quat_identity();
+    float inv = 1.0f / sqrtf(len2);
+    r.x *= inv, r.y *= inv, r.z *= inv, r.w *= inv;
+    return r;
+}
+
+ganim_vec3 ganim_quat_rotate(ganim_quat q, ganim_vec3 v)
+{
+    float m[9];
+    ganim_quat_to_mat3(q, m);
+    ganim_vec3 r = { m[0] * v.x + m[1] * v.y + m[2] * v.z, m[3] * v.x + m[4] * v.y + m[5] * v.z,
+                     m[6] * v.x + m[7] * v.y + m[8] * v.z };
+    return r;
+}
+
+/* Order letters, matrix product left to right. */
+static const char *const order_axes[] = { "XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX" };
+
+ganim_quat ganim_quat_from_euler(const double xyz[3], ganim_euler_order order)
+{
+    if ((unsigned)order > GANIM_EULER_ZYX) order = GANIM_EULER_XYZ;
+    const char *ax = order_axes[order];
+    ganim_quat r = ganim_quat_identity();
+    for (int i = 0; i < 3; i++) {
+        int a = ax[i] - 'X';
+        ganim_vec3 axis = { a == 0 ? 1.0f : 0.0f, a == 1 ? 1.0f : 0.0f, a == 2 ? 1.0f : 0.0f };
+        r = ganim_quat_mul(r, ganim_quat_axis_angle(axis, xyz[a]));
+    }
+    return r;
+}
+
+void ganim_quat_to_mat3(ganim_quat q, float m[9])
+{
+    double x = q.x, y = q.y, z = q.z, w = q.w;
+    m[0] = (float)(1 - 2 * (y * y + z * z));
+    m[1] = (float)(2 * (x * y - z * w));
+    m[2] = (float)(2 * (x * z + y * w));
+    m[3] = (float)(2 * (x * y + z * w));
+    m[4] = (float)(1 - 2 * (x * x + z * z));
+    m[5] = (float)(2 * (y * z - x * w));
+    m[6] = (float)(2 * (x * z - y * w));
+    m[7] = (float)(2 * (y * z + x * w));
+    m[8] = (float)(1 - 2 * (x * x + y * y));
+}
+
+static void quat_to_mat3d(ganim_quat q, double m[9])
+{
+    double x = q.x, y = q.y, z = q.z, w = q.w;
+    double n = x * x + y * y + z * z + w * w;
+    double s = n > 0 ? 2.0 / n : 0.0;
+    m[0] = 1 - s * (y * y + z * z);
+    m[1] = s * (x * y - z * w);
+    m[2] = s * (x * z + y * w);
+    m[3] = s * (x * y + z * w);
+    m[4] = 1 - s * (x * x + z * z);
+    m[5] = s * (y * z - x * w);
+    m[6] = s * (x * z - y * w);
+    m[7] = s * (y * z + x * w);
+    m[8] = 1 - s * (x * x + y * y);
+}
+
+ganim_quat ganim_quat_from_mat3(const float m[9])
+{
+    double m00 = m[0], m01 = m[1], m02 = m[2], m10 = m[3], m11 = m[4], m12 = m[5], m20 = m[6], m21 = m[7], m22 = m[8];
+    double tr = m00 + m11 + m22, x, y, z, w;
+    if (tr > 0) {
+        double s = sqrt(tr + 1.0) * 2;
+        w = 0.25 * s;
+        x = (m21 - m12) / s;
+        y = (m02 - m20) / s;
+        z = (m10 - m01) / s;
+    } else if (m00 > m11 && m00 > m22) {
+        double s = sqrt(1.0 + m00 - m11 - m22) * 2;
+        w = (m21 - m12) / s;
+        x = 0.25 * s;
+        y = (m01 + m10) / s;
+        z = (m02 + m20) / s;
+    } else if (m11 > m22) {
+        double s = sqrt(1.0 + m11 - m00 - m22) * 2;
+        w = (m02 - m20) / s;
+        x = (m01 + m10) / s;
+        y = 0.25 * s;
+        z = (m12 + m21) / s;
+    } else {
+        double s = sqrt(1.0 + m22 - m00 - m11) * 2;
+        w = (m10 - m01) / s;
+        x = (m02 + m20) / s;
+        y = (m12 + m21) / s;
+        z = 0.25 * s;
+    }
+    ganim_quat q = { (float)x, (float)y, (float)z, (float)w };
+    return ganim_quat_normalize(q);
+}
+
+/* General Euler decomposition for R = R_a(θa) R_b(θb) R_c(θc), a,b,c a permutation of X,Y,Z.
+ * With parity p (+1 if (a,b,c) is cyclic XYZ order), the middle angle is
+ * θb = asin(p * R[a][c]) and the outer two come from the remaining entries. */
+void ganim_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3])
+{
+    if ((unsigned)order > GANIM_EULER_ZYX) order = GANIM_EULER_XYZ;
+    const char *ax = order_axes[order];
+    int a = ax[0] - 'X', b = ax[1] - 'X', c = ax[2] - 'X';
+    double p = ((b - a + 3) % 3 == 1) ? 1.0 : -1.0; /* cyclic: X->Y->Z */
+    double m[9];
+    quat_to_mat3d(q, m);
+#define M(r, k) m[(r) * 3 + (k)]
+    double sb = p * M(a, c);
+    if (sb > 1) sb = 1;
+    if (sb < -1) sb = -1;
+    double tb = asin(sb), ta, tc;
+    if (fabs(sb) < 0.9999999) {
+        ta = atan2(-p * M(b, c), M(c, c));
+        tc = atan2(-p * M(a, b), M(a, a));
+    } else { /* gimbal lock: put everything into the first angle */
+        tc = 0;
+        ta = atan2(p * M(c, b), M(b, b));
+    }
+#undef M
+    xyz[a] = ta;
+    xyz[b] = tb;
+    xyz[c] = tc;
+}
+
+void ganim_mat4_from_transform(const ganim_transform *t, float m[16])
+{
+    double r[9];
+    quat_to_mat3d(t->rotation, r);
+    double s[3] = { t->scale.x, t->scale.y, t->scale.z };
+    /* column-major: m[col*4 + row] */
+    for (int col = 0; col < 3; col++) {
+        for (int row = 0; row < 3; row++) m[col * 4 + row] = (float)(r[row * 3 + col] * s[col]);
+        m[col * 4 + 3] = 0;
+    }
+    m[12] = t->translation.x;
+    m[13] = t->translation.y;
+    m[14] = t->translation.z;
+    m[15] = 1;
+}
+
+void ganim_mat4_mul(const float a[16], const float b[16], float out[16])
+{
+    float t[16];
+    for (int col = 0; col < 4; col++)
+        for (int row = 0; row < 4; row++) {
+            double v = 0;
+            for (int k = 0; k < 4; k++) v += (double)a[k * 4 + row] * b[col * 4 + k];
+            t[col * 4 + row] = (float)v;
+        }
+    memcpy(out, t, sizeof t);
+}
+
+int ganim_mat4_invert(const float m[16], float out[16])
+{
+    double inv[16], a[16];
+    for (int i = 0; i < 16; i++) a[i] = m[i];
+    inv[0] = a[5] * a[10] * a[15] - a[5] * a[11] * a[14] - a[9] * a[6] * a[15] + a[9] * a[7] * a[14] + a[13] * a[6] * a[11] - a[13] * a[7] * a[10];
+    inv[4] = -a[4] * a[10] * a[15] + a[4] * a[11] * a[14] + a[8] * a[6] * a[15] - a[8] * a[7] * a[14] - a[12] * a[6] * a[11] + a[12] * a[7] * a[10];
+    inv[8] = a[4] * a[9] * a[15] - a[4] * a[11] * a[13] - a[8] * a[5] * a[15] + a[8] * a[7] * a[13] + a[12] * a[5] * a[11] - a[12] * a[7] * a[9];
+    inv[12] = -a[4] * a[9] * a[14] + a[4] * a[10] * a[13] + a[8] * a[5] * a[14] - a[8] * a[6] * a[13] - a[12] * a[5] * a[10] + a[12] * a[6] * a[9];
+    inv[1] = -a[1] * a[10] * a[15] + a[1] * a[11] * a[14] + a[9] * a[2] * a[15] - a[9] * a[3] * a[14] - a[13] * a[2] * a[11] + a[13] * a[3] * a[10];
+    inv[5] = a[0] * a[10] * a[15] - a[0] * a[11] * a[14] - a[8] * a[2] * a[15] + a[8] * a[3] * a[14] + a[12] * a[2] * a[11] - a[12] * a[3] * a[10];
+    inv[9] = -a[0] * a[9] * a[15] + a[0] * a[11] * a[13] + a[8] * a[1] * a[15] - a[8] * a[3] * a[13] - a[12] * a[1] * a[11] + a[12] * a[3] * a[9];
+    inv[13] = a[0] * a[9] * a[14] - a[0] * a[10] * a[13] - a[8] * a[1] * a[14] + a[8] * a[2] * a[13] + a[12] * a[1] * a[10] - a[12] * a[2] * a[9];
+    inv[2] = a[1] * a[6] * a[15] - a[1] * a[7] * a[14] - a[5] * a[2] * a[15] + a[5] * a[3] * a[14] + a[13] * a[2] * a[7] - a[13] * a[3] * a[6];
+    inv[6] = -a[0] * a[6] * a[15] + a[0] * a[7] * a[14] + a[4] * a[2] * a[15] - a[4] * a[3] * a[14] - a[12] * a[2] * a[7] + a[12] * a[3] * a[6];
+    inv[10] = a[0] * a[5] * a[15] - a[0] * a[7] * a[13] - a[4] * a[1] * a[15] + a[4] * a[3] * a[13] + a[12] * a[1] * a[7] - a[12] * a[3] * a[5];
+    inv[14] = -a[0] * a[5] * a[14] + a[0] * a[6] * a[13] + a[4] * a[1] * a[14] - a[4] * a[2] * a[13] - a[12] * a[1] * a[6] + a[12] * a[2] * a[5];
+    inv[3] = -a[1] * a[6] * a[11] + a[1] * a[7] * a[10] + a[5] * a[2] * a[11] - a[5] * a[3] * a[10] - a[9] * a[2] * a[7] + a[9] * a[3] * a[6];
+    inv[7] = a[0] * a[6] * a[11] - a[0] * a[7] * a[10] - a[4] * a[2] * a[11] + a[4] * a[3] * a[10] + a[8] * a[2] * a[7] - a[8] * a[3] * a[6];
+    inv[11] = -a[0] * a[5] * a[11] + a[0] * a[7] * a[9] + a[4] * a[1] * a[11] - a[4] * a[3] * a[9] - a[8] * a[1] * a[7] + a[8] * a[3] * a[5];
+    inv[15] = a[0] * a[5] * a[10] - a[0] * a[6] * a[9] - a[4] * a[1] * a[10] + a[4] * a[2] * a[9] + a[8] * a[1] * a[6] - a[8] * a[2] * a[5];
+    double det = a[0] * inv[0] + a[1] * inv[4] + a[2] * inv[8] + a[3] * inv[12];
+    if (det == 0 || !isfinite(det)) return 0;
+    for (int i = 0; i < 16; i++) out[i] = (float)(inv[i] / det);
+    return 1;
+}
+
+ganim_quat ganim_axes_to_y_up(ganim_axes axes)
+{
+    const double half = 0.70710678118654752440;
+    ganim_quat q = ganim_quat_identity();
+    switch (axes) {
+    case GANIM_AXES_Z_UP: /* -90° about X: +Z -> +Y, +Y -> -Z */
+        q.x = (float)-half;
+        q.w = (float)half;
+        break;
+    case GANIM_AXES_Y_DOWN: /* 180° about X: y -> -y, z -> -z */
+        q.x = 1;
+        q.w = 0;
+        break;
+    default:
+        break;
+    }
+    return q;
+}
+
+const char *ganim_axes_name(ganim_axes axes)
+{
+    switch (axes) {
+    case GANIM_AXES_Z_UP: return "z-up";
+    case GANIM_AXES_Y_DOWN: return "y-down";
+    default: return "y-up";
+    }
+}

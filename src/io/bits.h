@@ -1,0 +1,107 @@
+/* Bounded bit readers (MSB-first and LSB-first) and an MSB-first bit writer.
+ * Readers never touch a byte beyond `nbits`; a failed read does not advance. */
+#ifndef GANIM_IO_BITS_H
+#define GANIM_IO_BITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "writer.h"
+
+typedef struct ganim_bits {
+    const uint8_t *data;
+    size_t nbits; /* readable bits from data[0] bit 0 of the order in use */
+    size_t pos;   /* next bit */
+} ganim_bits;
+
+static inline ganim_bits gb_init(const uint8_t *data, size_t nbytes)
+{
+    ganim_bits b = { data, nbytes * 8u, 0 };
+    return b;
+}
+static inline size_t gb_left(const ganim_bits *b) { return b->nbits - b->pos; }
+
+/* MSB-first: bit 0 of the stream is bit 7 of byte 0. n in 0..32. */
+static inline bool gb_msb_u(ganim_bits *b, unsigned n, uint32_t *out)
+{
+    if (n > 32 || n > b->nbits - b->pos) return false;
+    uint64_t v = 0;
+    size_t pos = b->pos;
+    unsigned left = n;
+    while (left) {
+        unsigned bit = (unsigned)(pos & 7u);
+        unsigned take = 8u - bit;
+        if (take > left) take = left;
+        unsigned byte = b->data[pos >> 3];
+        unsigned chunk = (byte >> (8u - bit - take)) & ((1u << take) - 1u);
+        v = (v << take) | chunk;
+        pos += take;
+        left -= take;
+    }
+    b->pos = pos;
+    *out = (uint32_t)v;
+    return true;
+}
+/* MSB-first two's complement, n in 1..32, sign-extended. */
+static inline bool gb_msb_s(ganim_bits *b, unsigned n, int32_t *out)
+{
+    uint32_t u;
+    if (n == 0 || !gb_msb_u(b, n, &u)) return false;
+    if (n < 32 && (u & (1u << (n - 1))))
+        *out = (int32_t)((int64_t)u - ((int64_t)1 << n));
+    else
+        *out = (int32_t)u;
+    return true;
+}
+/* LSB-first: bit 0 of the stream is bit 0 of byte 0. n in 0..32. */
+static inline bool gb_lsb_u(ganim_bits *b, unsigned n, uint32_t *out)
+{
+    if (n > 32 || n > b->nbits - b->pos) return false;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) {
+        size_t p = b->pos + i;
+        v |= (uint64_t)((b->data[p >> 3] >> (p & 7u)) & 1u) << i;
+    }
+    b->pos += n;
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* MSB-first bit writer appending to a byte writer; the last byte is zero-padded. */
+typedef struct ganim_bitwriter {
+    ganim_writer *w;
+    uint32_t acc;     /* pending bits, right-aligned */
+    unsigned nacc;    /* 0..7 */
+    size_t bits;      /* total bits written */
+} ganim_bitwriter;
+
+static inline ganim_bitwriter gbw_init(ganim_writer *w)
+{
+    ganim_bitwriter bw = { w, 0, 0, 0 };
+    return bw;
+}
+/* Write the low n bits of v (n in 0..32), most significant first. */
+static inline void gbw_put(ganim_bitwriter *bw, unsigned n, uint32_t v)
+{
+    for (unsigned i = n; i-- > 0;) {
+        bw->acc = (bw->acc << 1) | ((v >> i) & 1u);
+        if (++bw->nacc == 8) {
+            gw_u8(bw->w, (uint8_t)bw->acc);
+            bw->acc = 0;
+            bw->nacc = 0;
+        }
+    }
+    bw->bits += n;
+}
+/* Pad the last byte with zero bits. */
+static inline void gbw_flush(ganim_bitwriter *bw)
+{
+    if (bw->nacc) {
+        gw_u8(bw->w, (uint8_t)(bw->acc << (8 - bw->nacc)));
+        bw->acc = 0;
+        bw->nacc = 0;
+    }
+}
+
+#endif

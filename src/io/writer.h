@@ -1,0 +1,50 @@
+/* Growable byte writer over a ganim_buffer. Errors are sticky: after a failed
+ * allocation every write is ignored and gw_ok() returns false. */
+#ifndef GANIM_IO_WRITER_H
+#define GANIM_IO_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ganim.h"
+
+typedef struct ganim_writer {
+    ganim_buffer *buf;
+    bool failed;
+} ganim_writer;
+
+/* `buf` keeps its contents; its allocator is taken from `alloc` (NULL: malloc) if the
+ * buffer is still empty. */
+ganim_writer gw_init(ganim_buffer *buf, const ganim_allocator *alloc);
+static inline bool gw_ok(const ganim_writer *w) { return !w->failed; }
+static inline size_t gw_pos(const ganim_writer *w) { return w->buf->size; }
+
+bool gw_reserve(ganim_writer *w, size_t extra);
+void gw_bytes(ganim_writer *w, const void *data, size_t n);
+void gw_zeros(ganim_writer *w, size_t n);
+void gw_u8(ganim_writer *w, uint8_t v);
+void gw_u16le(ganim_writer *w, uint16_t v);
+void gw_u16be(ganim_writer *w, uint16_t v);
+void gw_u32le(ganim_writer *w, uint32_t v);
+void gw_u32be(ganim_writer *w, uint32_t v);
+void gw_f32le(ganim_writer *w, float v);
+/* Overwrite bytes already written (for sizes known only later). */
+void gw_patch_u32le(ganim_writer *w, size_t at, uint32_t v);
+void gw_patch_u16le(ganim_writer *w, size_t at, uint16_t v);
+/* printf-style text (locale-independent for %d/%s; floats: use gw_float). */
+void gw_str(ganim_writer *w, const char *s);
+void gw_printf(ganim_writer *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Shortest text that reads back as the same float32 (%.9g at most), JSON-safe:
+ * NaN and infinities are written as 0 (callers validate first). */
+void gw_float(ganim_writer *w, float v);
+/* Same for doubles (17 significant digits at most). */
+void gw_double(ganim_writer *w, double v);
+/* A JSON string literal with escapes. */
+void gw_json_string(ganim_writer *w, const char *s);
+
+#endif

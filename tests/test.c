@@ -1,0 +1,139 @@
+#include "test.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+int test_failures_in_current;
+static int passed, failed;
+static const char *current = "?";
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    if (test_failures_in_current < 20) {
+        fprintf(stderr, "FAIL %s (%s:%d): ", current, file, line);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+    } else if (test_failures_in_current == 20) {
+        fprintf(stderr, "FAIL %s: further failures not shown\n", current);
+    }
+    test_failures_in_current++;
+}
+
+void test_run(const char *name, void (*fn)(void))
+{
+    current = name;
+    test_failures_in_current = 0;
+    fn();
+    if (test_failures_in_current) {
+        failed++;
+        printf("[FAIL] %s (%d checks failed)\n", name, test_failures_in_current);
+    } else {
+        passed++;
+        printf("[ OK ] %s\n", name);
+    }
+    fflush(stdout);
+}
+
+int test_finish(void)
+{
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : (passed ? 0 : 1);
+}
+
+const char *test_testdata(void)
+{
+    static char dir[4096];
+    if (!dir[0]) {
+        const char *env = getenv("GANIM_TESTDATA");
+        snprintf(dir, sizeof dir, "%s", env && *env ? env : GANIM_TESTDATA_DEFAULT);
+        struct stat st;
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "FATAL: test data directory '%s' is missing (set GANIM_TESTDATA)\n", dir);
+            printf("0 passed, 1 failed\n");
+            exit(1);
+        }
+    }
+    return dir;
+}
+
+const char *test_path(const char *sub, const char *name)
+{
+    static char ring[8][4096];
+    static int next;
+    char *p = ring[next++ & 7];
+    snprintf(p, 4096, "%s/%s/%s", test_testdata(), sub, name);
+    return p;
+}
+
+uint8_t *test_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "FATAL: cannot open '%s'\n", path);
+        printf("0 passed, 1 failed\n");
+        exit(1);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
+    if (!buf || (n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n)) {
+        fprintf(stderr, "FATAL: cannot read '%s'\n", path);
+        exit(1);
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return buf;
+}
+
+static int ends_with_ci(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    if (b > a) return 0;
+    for (size_t i = 0; i < b; i++)
+        if (tolower((unsigned char)s[a - b + i]) != tolower((unsigned char)suffix[i])) return 0;
+    return 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **test_list_dir(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "FATAL: cannot list '%s'\n", dir);
+        printf("0 passed, 1 failed\n");
+        exit(1);
+    }
+    size_t n = 0, cap = 16;
+    char **list = malloc(cap * sizeof *list);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !ends_with_ci(e->d_name, suffix)) continue;
+        if (n + 2 > cap) list = realloc(list, (cap *= 2) * sizeof *list);
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        list[n] = malloc(len);
+        snprintf(list[n], len, "%s/%s", dir, e->d_name);
+        n++;
+    }
+    closedir(d);
+    qsort(list, n, sizeof *list, cmp_str);
+    list[n] = NULL;
+    return list;
+}
+
+void test_free_list(char **list)
+{
+    if (!list) return;
+    for (char **p = list; *p; p++) free(*p);
+    free(list);
+}

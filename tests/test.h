@@ -1,0 +1,53 @@
+/* Minimal test harness: each test program is a list of TEST functions run from main().
+ * Every failed CHECK prints file:line and the values; the program ends with a line
+ * "N passed, N failed" and exits non-zero if anything failed. */
+#ifndef GANIM_TEST_H
+#define GANIM_TEST_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ganim.h"
+
+extern int test_failures_in_current; /* failed checks in the running test */
+
+void test_fail(const char *file, int line, const char *fmt, ...);
+void test_run(const char *name, void (*fn)(void));
+int test_finish(void); /* prints the summary, returns the exit status */
+
+/* Directory of the shared real test files: $GANIM_TESTDATA, or the build default.
+ * Exits the program with a failure (never skips) when the directory is missing. */
+const char *test_testdata(void);
+/* "<testdata>/<sub>/<name>" in a static buffer ring (8 entries). */
+const char *test_path(const char *sub, const char *name);
+/* Whole file into malloc'd memory; exits with a failure if unreadable. */
+uint8_t *test_read_file(const char *path, size_t *size);
+/* Files in `dir` whose name ends with `suffix` (case-insensitive), sorted; malloc'd
+ * array of malloc'd full paths, NULL-terminated. Fails the program if dir is missing. */
+char **test_list_dir(const char *dir, const char *suffix);
+void test_free_list(char **list);
+
+#define TEST(name) static void name(void)
+#define RUN(name) test_run(#name, name)
+
+#define CHECK(cond) \
+    do { if (!(cond)) test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond); } while (0)
+#define CHECK_MSG(cond, ...) \
+    do { if (!(cond)) test_fail(__FILE__, __LINE__, __VA_ARGS__); } while (0)
+#define CHECK_EQ_INT(a, b) \
+    do { long long a_ = (long long)(a), b_ = (long long)(b); \
+         if (a_ != b_) test_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, a_, b_); } while (0)
+#define CHECK_EQ_STR(a, b) \
+    do { const char *a_ = (a), *b_ = (b); \
+         if (!a_ || !b_ || strcmp(a_, b_)) test_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); } while (0)
+#define CHECK_NEAR(a, b, tol) \
+    do { double a_ = (double)(a), b_ = (double)(b); \
+         if (!(fabs(a_ - b_) <= (tol))) test_fail(__FILE__, __LINE__, "%s ~ %s: %.9g vs %.9g (tol %g)", #a, #b, a_, b_, (double)(tol)); } while (0)
+#define CHECK_OK(call) \
+    do { ganim_error e_ = {0}; (void)e_; ganim_code c_ = (call); \
+         if (c_ != GANIM_OK) test_fail(__FILE__, __LINE__, "%s failed: %s", #call, "see error"); } while (0)
+
+#endif
