@@ -1,0 +1,177 @@
+/* Document arena, memory limit, warnings, validation, the IO layer. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/internal.h"
+#include "io/bits.h"
+#include "io/reader.h"
+#include "io/writer.h"
+#include "test.h"
+
+TEST(arena_and_limit)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 200 * 1024);
+    uint8_t *small = ganim_doc_alloc(doc, 10);
+    CHECK(small && ((uintptr_t)small & 15) == 0);
+    CHECK_EQ_INT(small[9], 0);
+    CHECK(ganim_doc_alloc(doc, 100 * 1024) != NULL); /* large block */
+    CHECK(ganim_doc_alloc(doc, 10) != NULL);          /* small ones keep working */
+    CHECK(ganim_doc_alloc(doc, 150 * 1024) == NULL);  /* over the limit */
+    CHECK(ganim_doc_alloc_array(doc, SIZE_MAX / 2, 4) == NULL);
+    CHECK_EQ_STR(ganim_doc_strndup(doc, "abc\0def", 7), "abc");
+    ganim_doc_free(doc);
+}
+
+TEST(warnings_are_capped)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    for (int i = 0; i < 1005; i++) ganim_doc_warn(doc, (uint64_t)i, "warning %d", i);
+    CHECK_EQ_INT(doc->warning_count, 1000);
+    CHECK_EQ_INT(doc->warnings_dropped, 5);
+    CHECK_EQ_STR(doc->warnings[999].message, "warning 999");
+    CHECK_EQ_INT(doc->warnings[3].offset, 3);
+    ganim_doc_free(doc);
+}
+
+TEST(validate_rejects_bad_models)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    doc->skeleton = ganim_skeleton_flat(doc, 2, NULL);
+    ganim_error err = { 0 };
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_OK);
+    doc->skeleton->bones[0].parent = 1; /* parent after child */
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    CHECK(strstr(err.message, "bone 0") != NULL);
+    doc->skeleton->bones[0].parent = -1;
+    doc->skeleton->bones[1].rest.rotation.w = 2; /* not unit */
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    doc->skeleton->bones[1].rest.rotation.w = 1;
+    doc->clips = ganim_doc_alloc_array(doc, 1, sizeof *doc->clips);
+    doc->clip_count = 1;
+    doc->clips[0] = (ganim_clip){ .name = "c", .fps = 30, .frame_count = 2 };
+    doc->clips[0].tracks = ganim_doc_alloc_array(doc, 1, sizeof(ganim_track));
+    doc->clips[0].track_count = 1;
+    doc->clips[0].tracks[0].bone = 5; /* not in the skeleton */
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    doc->clips[0].tracks[0].bone = 1;
+    static const float nan3[3] = { 0, NAN, 0 };
+    doc->clips[0].tracks[0].translation = (ganim_channel){ GANIM_CHANNEL_CONSTANT, 1, NULL, nan3 };
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    static const float ok3[6] = { 0, 1, 0, 0, 1, 0 };
+    doc->clips[0].tracks[0].translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 3, NULL, ok3 }; /* 3 != 2 */
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    doc->clips[0].tracks[0].translation.count = 2;
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_OK);
+    ganim_doc_free(doc);
+}
+
+TEST(unknown_input_is_an_error)
+{
+    ganim_doc *doc = NULL;
+    ganim_error err = { 0 };
+    static const uint8_t junk[16] = { 1, 2, 3 };
+    CHECK_EQ_INT(ganim_read_memory(junk, sizeof junk, NULL, &doc, &err), GANIM_ERR_UNKNOWN_FORMAT);
+    CHECK(doc == NULL);
+    CHECK(err.message[0] != 0);
+    ganim_read_opts o = { .format = "no-such-format" };
+    CHECK_EQ_INT(ganim_read_memory(junk, sizeof junk, &o, &doc, &err), GANIM_ERR_INVALID_ARG);
+    CHECK_EQ_INT(ganim_read_file("/nonexistent/file.ala", NULL, &doc, &err), GANIM_ERR_IO);
+}
+
+TEST(reader_bounds)
+{
+    static const uint8_t b[6] = { 0x01, 0x02, 0x03, 0x04, 0xff, 0xfe };
+    ganim_reader r = gr_init(b, sizeof b, 100);
+    uint32_t v;
+    CHECK(gr_u32le(&r, &v));
+    CHECK_EQ_INT(v, 0x04030201);
+    CHECK_EQ_INT(gr_offset(&r), 104);
+    CHECK(!gr_u32le(&r, &v)); /* only 2 left: fails without moving */
+    CHECK_EQ_INT(r.pos, 4);
+    int16_t s;
+    CHECK(gr_i16le(&r, &s));
+    CHECK_EQ_INT(s, -257);
+    CHECK(!gr_skip(&r, 1));
+    ganim_reader r2 = gr_init(b, sizeof b, 0);
+    ganim_reader sub;
+    CHECK(gr_sub(&r2, 2, &sub));
+    CHECK_EQ_INT(sub.base, 0);
+    CHECK(!gr_sub(&r2, 5, &sub));
+}
+
+TEST(bit_readers_and_writer)
+{
+    /* MSB first: 0xA5 0x0F = 1010 0101 0000 1111 */
+    static const uint8_t b[2] = { 0xA5, 0x0F };
+    ganim_bits m = gb_init(b, 2);
+    uint32_t u;
+    int32_t s;
+    CHECK(gb_msb_u(&m, 3, &u));
+    CHECK_EQ_INT(u, 5); /* 101 */
+    CHECK(gb_msb_s(&m, 5, &s));
+    CHECK_EQ_INT(s, 5); /* 00101 */
+    CHECK(gb_msb_s(&m, 4, &s));
+    CHECK_EQ_INT(s, 0);
+    CHECK(gb_msb_s(&m, 4, &s));
+    CHECK_EQ_INT(s, -1); /* 1111 */
+    CHECK(!gb_msb_u(&m, 1, &u));
+    ganim_bits l = gb_init(b, 2); /* LSB first: bits of 0xA5 from bit 0: 1,0,1,0,0,1,0,1 */
+    CHECK(gb_lsb_u(&l, 1, &u));
+    CHECK_EQ_INT(u, 1);
+    CHECK(gb_lsb_u(&l, 1, &u));
+    CHECK_EQ_INT(u, 0);
+    CHECK(gb_lsb_u(&l, 6, &u));
+    CHECK_EQ_INT(u, 0x29); /* 101001 read LSB-first = 0b101001 */
+
+    ganim_buffer buf = { 0 };
+    ganim_writer w = gw_init(&buf, NULL);
+    ganim_bitwriter bw = gbw_init(&w);
+    gbw_put(&bw, 3, 5);
+    gbw_put(&bw, 16, 0xBEEF);
+    gbw_put(&bw, 7, (uint32_t)-3);
+    gbw_flush(&bw);
+    CHECK(gw_ok(&w));
+    CHECK_EQ_INT(bw.bits, 26);
+    CHECK_EQ_INT(buf.size, 4);
+    ganim_bits r = gb_init(buf.data, buf.size);
+    CHECK(gb_msb_u(&r, 3, &u) && u == 5);
+    CHECK(gb_msb_u(&r, 16, &u) && u == 0xBEEF);
+    CHECK(gb_msb_s(&r, 7, &s) && s == -3);
+    CHECK(gb_msb_u(&r, 6, &u) && u == 0); /* zero padding */
+    ganim_buffer_free(&buf);
+}
+
+TEST(float_text_round_trips)
+{
+    ganim_buffer buf = { 0 };
+    ganim_writer w = gw_init(&buf, NULL);
+    static const float v[] = { 0.1f, 1.0f / 3.0f, -0.0f, 123456789.0f, 1e-30f, 0.382683426f, 65535.0f };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        buf.size = 0;
+        gw_float(&w, v[i]);
+        gw_u8(&w, 0);
+        float back = strtof((const char *)buf.data, NULL);
+        CHECK_MSG(back == v[i], "%s does not read back as %.9g", buf.data, v[i]);
+    }
+    buf.size = 0;
+    gw_float(&w, 0.1f);
+    gw_u8(&w, 0);
+    CHECK_EQ_STR((const char *)buf.data, "0.1");
+    buf.size = 0;
+    gw_json_string(&w, "a\"b\\\n\x01\xe9");
+    gw_u8(&w, 0);
+    CHECK_EQ_STR((const char *)buf.data, "\"a\\\"b\\\\\\n\\u0001\\u00e9\"");
+    ganim_buffer_free(&buf);
+}
+
+int main(void)
+{
+    RUN(arena_and_limit);
+    RUN(warnings_are_capped);
+    RUN(validate_rejects_bad_models);
+    RUN(unknown_input_is_an_error);
+    RUN(reader_bounds);
+    RUN(bit_readers_and_writer);
+    RUN(float_text_round_trips);
+    return test_finish();
+}
