@@ -6,16 +6,17 @@
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD     ?= build
 CHECK     ?= build-check
-SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_BUILD := cmake gcc make
-APT_TEST  := nodejs npm clang
+# command:package pairs; a package is installed only when its command is missing, so a
+# node/npm that came from elsewhere (NodeSource, nvm) is left alone.
+APT_BUILD := cmake:cmake cc:gcc make:make
+APT_TEST  := node:nodejs npm:npm clang:clang
 
 all: build
 
 # Install what is missing (as root: apt-get; otherwise print the exact command).
 define need_apt
-	@missing=""; for p in $(1); do \
-	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for pair in $(1); do cmd=$${pair%%:*}; pkg=$${pair#*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "ganim: installing$$missing"; \

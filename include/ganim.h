@@ -256,8 +256,14 @@ ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts,
                            ganim_doc **out, ganim_error *err);
 void ganim_doc_free(ganim_doc *doc);
 
+/* Limits every document respects (ganim_doc_validate refuses more with GANIM_ERR_LIMIT):
+ * frames per clip, and frames times skeleton bones per clip (what exporters sample). */
+#define GANIM_MAX_FRAMES (1u << 20)
+#define GANIM_MAX_FRAME_SAMPLES (1u << 27)
+
 /* Checks every invariant of the model (parents before children, channel counts,
- * unit quaternions to 1e-3, track bones in range). Readers' output always passes. */
+ * unit quaternions to 1e-3, finite values, track bones in range, the limits above).
+ * ganim_read_memory runs it on every reader's output. */
 ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err);
 
 /* Write `doc` in a format that supports writing (format->write != NULL). */
@@ -345,7 +351,8 @@ typedef struct ganim_export_opts {
     int keep_axes;             /* 1: do not convert to Y-up */
     float unit_scale;          /* multiply translations; 0 means 1 */
     ganim_visibility_mode visibility;
-    const char *bin_uri;       /* .gltf: URI of the external buffer; NULL: "buffer.bin" */
+    const char *bin_uri;       /* .gltf: file name of the external buffer, as is (the
+                                  exporter percent-encodes it); NULL: "buffer.bin" */
     const char *generator;     /* asset.generator; NULL: "ganim <version>" */
     const char *bvh_order;     /* BVH rotation channel order, e.g. "ZXY" (NULL: "ZXY") */
 } ganim_export_opts;

@@ -332,6 +332,14 @@ static int finite_all(const float *v, size_t n)
     return 1;
 }
 
+/* |length - 1| <= 1e-3  <=>  length^2 within [0.998001, 1.002001]; NaN and infinities
+ * fail the comparison too, so one test covers finiteness. */
+static int unit_quat(const float *q)
+{
+    float len2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    return len2 >= 0.998001f && len2 <= 1.002001f;
+}
+
 static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip, uint32_t ci, uint32_t ti,
                                 const char *what, int comps, ganim_error *err)
 {
@@ -353,19 +361,18 @@ static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip,
     default:
         goto bad;
     }
-    if (!finite_all(ch->values, (size_t)ch->count * (size_t)comps)) {
-        return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u track %u: %s has a value that is not a finite number",
-                          ci, ti, what);
-    }
     if (comps == 4) {
         for (uint32_t k = 0; k < ch->count; k++) {
             const float *q = ch->values + (size_t)k * 4;
-            double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
-            if (fabs(len - 1.0) > 1e-3) {
+            if (!unit_quat(q)) {
                 return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
-                                  "clip %u track %u: rotation %u is not a unit quaternion (length %g)", ci, ti, k, len);
+                                  "clip %u track %u: rotation %u is not a unit quaternion (%g %g %g %g)", ci, ti, k,
+                                  (double)q[0], (double)q[1], (double)q[2], (double)q[3]);
             }
         }
+    } else if (!finite_all(ch->values, (size_t)ch->count * (size_t)comps)) {
+        return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u track %u: %s has a value that is not a finite number",
+                          ci, ti, what);
     }
     return GANIM_OK;
 bad:
@@ -388,8 +395,7 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
             if (!finite_all(q, 4) || !finite_all(&b->rest.translation.x, 3) || !finite_all(&b->rest.scale.x, 3)) {
                 return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "bone %u: rest pose is not finite", i);
             }
-            double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
-            if (fabs(len - 1.0) > 1e-3) {
+            if (!unit_quat(q)) {
                 return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "bone %u: rest rotation is not a unit quaternion", i);
             }
         }
@@ -406,6 +412,15 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
             return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: frame rate %g is not positive", ci, c->fps);
         }
         if (c->frame_count == 0) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u has no frames", ci);
+        /* Exporters sample every frame of every bone: a file that announces billions of
+         * frames without data for them must not make them spin. */
+        uint64_t samples = (uint64_t)c->frame_count * (s && s->bone_count ? s->bone_count : 1);
+        if (c->frame_count > GANIM_MAX_FRAMES || samples > GANIM_MAX_FRAME_SAMPLES) {
+            return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                              "clip %u: %u frames of %u bones is more than ganim handles (%u frames, %u bone-frames)", ci,
+                              c->frame_count, s ? s->bone_count : 0, (unsigned)GANIM_MAX_FRAMES,
+                              (unsigned)GANIM_MAX_FRAME_SAMPLES);
+        }
         if (c->track_count && !c->tracks) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: tracks missing", ci);
         for (uint32_t ti = 0; ti < c->track_count; ti++) {
             const ganim_track *t = &c->tracks[ti];

@@ -62,6 +62,12 @@ TEST(validate_rejects_bad_models)
     CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
     doc->clips[0].tracks[0].translation.count = 2;
     CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_OK);
+    /* a clip announcing more frames than exporters can sample is refused */
+    doc->clips[0].tracks[0].translation.kind = GANIM_CHANNEL_ABSENT;
+    doc->clips[0].frame_count = GANIM_MAX_FRAMES + 1;
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_LIMIT);
+    doc->clips[0].frame_count = GANIM_MAX_FRAMES; /* 2^20 frames x 2 bones: within limits */
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_OK);
     ganim_doc_free(doc);
 }
 
