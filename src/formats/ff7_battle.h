@@ -1,0 +1,129 @@
+/* FF7 PC battle animations: what ff7_battle.c (reader, model, describe) and
+ * ff7_encode.c (bit coder, writer, resampler) share. docs/formats/ff7-battle.md tells
+ * the format; this header tells how ganim keeps it. */
+#ifndef GANIM_FORMATS_FF7_BATTLE_H
+#define GANIM_FORMATS_FF7_BATTLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/internal.h"
+#include "io/bits.h"
+#include "io/reader.h"
+
+#define FF7_FPS 15.0
+#define FF7_MAX_STREAM 65535u    /* sSize is a u16 */
+#define FF7_MAX_FRAMES 65535u    /* sFrames is a u16 */
+#define FF7_SKELETON_HEADER 52u
+#define FF7_SKELETON_BONE 12u
+
+enum { FF7_ROLE_BODY = 0, FF7_ROLE_WEAPON, FF7_ROLE_EXTRA, FF7_ROLE_UNKNOWN };
+enum { FF7_LAYOUT_NORMAL = 0, FF7_LAYOUT_FROG, FF7_LAYOUT_SPECIAL };
+
+/* ---- the clip native record ("ff7-battle"), little-endian, 64-byte header ----------
+ *   0 u32 magic 'F7C1'       4 u8 role, u8 layout, u8 bKey, u8 flags (FF7_FLAG_*)
+ *   8 u32 dwBones           12 u32 dwFrames          16 u32 dwChunkSize
+ *  20 u32 sFrames (stored)  24 u32 sSize             28 u32 slots
+ *  32 u32 frames            36 u32 stream_bits (bits of the decoded frames)
+ *  40 u32 trailer_size      44 u32 stream_size (original stream bytes kept, 0 if none)
+ *  48 u32 entry offset in the source file            52..63 zero
+ *  64 i32 positions[frames*3], u16 rotations[frames*slots*3] (0..4095),
+ *     u8 trailer[trailer_size], u8 stream[stream_size]
+ * Special slots use the same header (layout SPECIAL, frames 0); their bytes are the
+ * clip's opaque bytes. */
+#define FF7_CLIP_MAGIC 0x31433746u /* "F7C1" */
+#define FF7_DOC_MAGIC 0x31443746u  /* "F7D1" */
+#define FF7_CLIP_HEADER 64u
+#define FF7_FLAG_SHORTEST 1u   /* every decoded delta used its shortest code */
+
+typedef struct ff7_clip_info {
+    uint8_t role, layout, bkey, flags;
+    uint32_t dw_bones, dw_frames, dw_chunk;
+    uint32_t s_frames, s_size;
+    uint32_t slots, frames;
+    uint32_t stream_bits;
+    uint32_t trailer_size, stream_size;
+    uint32_t entry_offset;
+    const uint8_t *pos;     /* frames*3 LE i32 */
+    const uint8_t *rot;     /* frames*slots*3 LE u16 */
+    const uint8_t *trailer;
+    const uint8_t *stream;
+    const uint8_t *record;  /* the whole native record (set by parse) */
+    size_t record_size;
+} ff7_clip_info;
+
+/* ---- the document native record ("ff7-battle") ------------------------------------
+ *   0 u32 magic 'F7D1'   4 u32 nEntries as stored   8 u32 input size in bytes
+ *  12 u32 body entries (skeleton nsSkeletonAnims, or UINT32_MAX without a skeleton)
+ *  16 u32 weapon entries  20 u32 tail size   24..31 zero   32 tail bytes (after the
+ *  last entry) */
+#define FF7_DOC_HEADER 32u
+typedef struct ff7_doc_info {
+    uint32_t n_entries, input_size, n_body, n_weapon, tail_size;
+    const uint8_t *tail;
+} ff7_doc_info;
+
+/* ---- the skeleton native record ("ff7-skeleton"): the file bytes, 52 + 12 n -------- */
+typedef struct ff7_skel_info {
+    uint32_t words[13];
+    uint32_t n_bones, n_body_anims, n_weapon_anims;
+} ff7_skel_info;
+
+static inline uint32_t ff7_ld32(const uint8_t *p) { return ganim_ld_u32le(p); }
+
+/* Parse / check records; false when the record is not ours or inconsistent. */
+bool ff7_clip_info_parse(const ganim_clip *clip, ff7_clip_info *info);
+bool ff7_doc_info_parse(const ganim_doc *doc, ff7_doc_info *info);
+bool ff7_skel_info_parse(const ganim_skeleton *sk, ff7_skel_info *info);
+static inline int32_t ff7_info_pos(const ff7_clip_info *in, size_t i)
+{
+    return (int32_t)ganim_ld_u32le(in->pos + 4 * i);
+}
+static inline uint16_t ff7_info_rot(const ff7_clip_info *in, size_t i)
+{
+    return (uint16_t)(in->rot[2 * i] | (in->rot[2 * i + 1] << 8));
+}
+/* A new clip record in `doc`'s arena with every field of `info` and the given arrays
+ * (trailer and stream copied from info's pointers). */
+uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *info, const int32_t *pos,
+                               const uint16_t *rot, size_t *size);
+
+/* ---- bit stream -------------------------------------------------------------------- */
+/* Decodes frame 0 and up to max_frames-1 delta frames that fit wholly in the stream.
+ * pos: max_frames*3, rot: max_frames*slots*3. Returns frames decoded (0 if frame 0
+ * does not fit); *bits = bits used by them; *shortest = every delta used its
+ * shortest code (may be NULL). */
+uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
+                           uint32_t max_frames, int32_t *pos, uint16_t *rot, size_t *bits,
+                           bool *shortest);
+/* Bits of the optimal (shortest) coding; SIZE_MAX if a position delta or a frame-0
+ * position leaves int16. Rotations must be multiples of 2^bkey. */
+size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
+                       const uint16_t *rot);
+/* Appends the optimal coding (zero-padded to a byte). Same preconditions. */
+void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames,
+                       const int32_t *pos, const uint16_t *rot);
+/* Bits of the shortest code of one rotation delta v (in units of 2^bkey). */
+unsigned ff7_rot_code_bits(int32_t v, unsigned bkey);
+
+/* ---- model <-> raw ----------------------------------------------------------------- */
+ganim_quat ff7_raw_to_quat(const uint16_t raw[3]);
+/* YXZ Euler angles of q as 12-bit units rounded to multiples of 2^bkey; of the two
+ * equivalent solutions the one nearest `prev` (may be NULL). */
+void ff7_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3]);
+/* Model bone of rotation slot `slot` of a clip of `role` in `doc`'s skeleton (-1:
+ * none), and the bone that takes the positions. Body/extra slot s is bone s (bone 0 =
+ * root); a weapon clip's slot 0 and positions belong to the bone named "weapon". */
+int32_t ff7_slot_bone(const ganim_doc *doc, int role, uint32_t slot);
+int32_t ff7_pos_bone(const ganim_doc *doc, int role);
+/* (Re)builds the clip's tracks, frame count and native record from `info`. */
+ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *info,
+                         ganim_error *err);
+
+/* ---- hooks ------------------------------------------------------------------------- */
+ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts,
+                            ganim_buffer *out, ganim_error *err);
+ganim_code ff7_battle_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
+
+#endif

@@ -1,0 +1,214 @@
+/* FF7 battle bit coder: random animations round-trip exactly; the coder is never larger
+ * than Kimera's (its size rule re-implemented here from the note, §7.1); hand-computed
+ * sizes and code bits (Qhimm's examples). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/ff7_battle.h"
+#include "test.h"
+
+/* xorshift64*: deterministic */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+static int32_t rnd_range(int32_t lo, int32_t hi) { return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1)); }
+
+/* Kimera's size rule (note §7.1, items 3-5): frame 0 as ours; position deltas 8 or 17
+ * bits; a rotation delta in reduced units is masked to 12-bKey bits (unsigned): 0 -> 1
+ * bit, else the smallest n in 1..6 with v < 2^n -> 4+n bits, else raw 4+12-bKey bits
+ * (type 0 never, every negative delta raw). */
+static size_t kimera_bits(unsigned key, uint32_t slots, uint32_t frames, const int32_t *pos,
+                          const uint16_t *rot)
+{
+    size_t per = (size_t)slots * 3, bits = 48 + per * (12 - key);
+    uint32_t mask = (1u << (12 - key)) - 1;
+    for (size_t f = 1; f < frames; f++) {
+        for (int i = 0; i < 3; i++) {
+            int32_t d = pos[f * 3 + i] - pos[(f - 1) * 3 + i];
+            bits += d >= -64 && d <= 63 ? 8 : 17;
+        }
+        for (size_t i = 0; i < per; i++) {
+            int32_t d = (int32_t)(rot[f * per + i] >> key) - (int32_t)(rot[(f - 1) * per + i] >> key);
+            uint32_t v = (uint32_t)d & mask;
+            if (v == 0) { bits += 1; continue; }
+            unsigned n = 1;
+            while (n <= 6 && v >= (1u << n)) n++;
+            bits += n <= 6 ? 4 + n : 4 + 12 - key;
+        }
+    }
+    return bits;
+}
+
+static ganim_buffer encode(unsigned key, uint32_t slots, uint32_t frames, const int32_t *pos,
+                           const uint16_t *rot)
+{
+    ganim_buffer b;
+    memset(&b, 0, sizeof b);
+    ganim_writer w = gw_init(&b, NULL);
+    ganim_bitwriter bw = gbw_init(&w);
+    ff7_encode_stream(&bw, key, slots, frames, pos, rot);
+    CHECK(gw_ok(&w));
+    return b;
+}
+
+TEST(random_animations_roundtrip)
+{
+    int cases = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        unsigned key = (unsigned)(rnd() % 3) * 2;
+        uint32_t slots = (uint32_t)rnd_range(1, 24), frames = (uint32_t)rnd_range(1, 40);
+        int style = iter % 4; /* small deltas, large deltas, wrap-around spins, mixed */
+        size_t per = (size_t)slots * 3;
+        int32_t *pos = malloc(frames * 3 * sizeof *pos);
+        uint16_t *rot = malloc(frames * per * sizeof *rot);
+        for (int i = 0; i < 3; i++) pos[i] = rnd_range(-32768, 32767);
+        for (size_t i = 0; i < per; i++) rot[i] = (uint16_t)(rnd() & 4095 & ~((1u << key) - 1));
+        for (uint32_t f = 1; f < frames; f++) {
+            for (int i = 0; i < 3; i++) {
+                int32_t prev = pos[(f - 1) * 3 + i], d;
+                int kind = rnd_range(0, 5);
+                if (kind < 3) d = rnd_range(-64, 63);
+                else if (kind == 3) d = rnd_range(-70, 70);
+                else d = rnd_range(-32768, 32767);
+                /* keep positions within int16 so frame 0 of any re-encoding fits */
+                if (prev + d > 32767 || prev + d < -32768) d = -d / 2;
+                if (prev + d > 32767 || prev + d < -32768) d = 0;
+                pos[f * 3 + i] = prev + d;
+            }
+            for (size_t i = 0; i < per; i++) {
+                int32_t prev = rot[(f - 1) * per + i], d;
+                int kind = style == 3 ? rnd_range(0, 2) : style;
+                if (kind == 0) d = rnd_range(-70, 70);
+                else if (kind == 1) d = rnd_range(-2048, 2047);
+                else d = rnd_range(-1, 1) * 2000 + rnd_range(-3, 3);
+                d *= (int32_t)(rnd() % 4 == 0 ? 1 : 1u << key);
+                rot[f * per + i] = (uint16_t)((uint32_t)(prev + d) & 4095 & ~((1u << key) - 1));
+            }
+        }
+        size_t bits = ff7_stream_bits(key, slots, frames, pos, rot);
+        ganim_buffer b = encode(key, slots, frames, pos, rot);
+        CHECK_EQ_INT(b.size, (bits + 7) / 8);
+        int32_t *dp = malloc(frames * 3 * sizeof *dp);
+        uint16_t *dr = malloc(frames * per * sizeof *dr);
+        size_t used = 0;
+        bool shortest = false;
+        uint32_t n = ff7_decode_stream(b.data, b.size, key, slots, frames, dp, dr, &used, &shortest);
+        CHECK_EQ_INT(n, frames);
+        CHECK_EQ_INT(used, bits);
+        CHECK(shortest);
+        CHECK(memcmp(dp, pos, frames * 3 * sizeof *dp) == 0);
+        CHECK(memcmp(dr, rot, frames * per * sizeof *dr) == 0);
+        /* a decoder asked for more frames than there are never invents one */
+        uint32_t n2 = ff7_decode_stream(b.data, b.size, key, slots, frames, dp, dr, &used, NULL);
+        CHECK_EQ_INT(n2, frames);
+        size_t kb = kimera_bits(key, slots, frames, pos, rot);
+        CHECK_MSG(bits <= kb, "iteration %d: %zu bits, Kimera %zu", iter, bits, kb);
+        free(dp);
+        free(dr);
+        free(pos);
+        free(rot);
+        ganim_buffer_free(&b);
+        cases++;
+    }
+    CHECK_EQ_INT(cases, 3000);
+}
+
+/* Every rotation delta of every bKey decodes back, with the code length the note gives. */
+TEST(every_delta_every_bkey)
+{
+    for (unsigned key = 0; key <= 4; key += 2) {
+        for (int32_t v = -(2048 >> key); v < (2048 >> key); v++) {
+            uint16_t rot[6] = { 0, 0, 0, 0, 0, 0 };
+            int32_t pos[6] = { 0, 0, 0, 0, 0, 0 };
+            rot[3] = (uint16_t)((uint32_t)(v * (1 << key)) & 4095);
+            ganim_buffer b = encode(key, 1, 2, pos, rot);
+            int32_t dp[6];
+            uint16_t dr[6];
+            size_t used;
+            CHECK_EQ_INT(ff7_decode_stream(b.data, b.size, key, 1, 2, dp, dr, &used, NULL), 2);
+            CHECK_EQ_INT(dr[3], rot[3]);
+            unsigned want = v == 0 ? 1 : v == -1 ? 4 : 0;
+            for (unsigned n = 1; n <= 6 && !want; n++)
+                if ((v >= (1 << (n - 1)) && v <= (1 << n) - 1) || (v >= -(1 << n) && v <= -(1 << (n - 1)) - 1))
+                    want = 4 + n;
+            if (!want) want = 16 - key;
+            CHECK_EQ_INT(used, 48 + 3 * (12 - key) + 24 + want + 2);
+            ganim_buffer_free(&b);
+        }
+    }
+}
+
+/* The bits after frame 0 and the position deltas of frame 1 (1 slot, bKey 0). */
+static uint32_t code_bits(const ganim_buffer *b, size_t at, unsigned n)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < n; i++, at++) v = v << 1 | ((b->data[at / 8] >> (7 - at % 8)) & 1u);
+    return v;
+}
+
+TEST(qhimm_examples)
+{
+    /* 0 -> "0", -1 -> "1 000", -5 -> "1 011 111", 15 -> "1 100 0111",
+     * 128 -> "1 111 000010000000" (bKey 0, the note §2) */
+    const int32_t v[5] = { 0, -1, -5, 15, 128 };
+    const uint32_t code[5] = { 0, 0x8, 0x5F, 0xC7, 0xF080 };
+    const unsigned len[5] = { 1, 4, 7, 8, 16 };
+    for (int i = 0; i < 5; i++) {
+        int32_t pos[6] = { 0, -466, 0, 0, -466, 0 };
+        uint16_t rot[6] = { 100, 0, 0, (uint16_t)((100 + v[i]) & 4095), 0, 0 };
+        ganim_buffer b = encode(0, 1, 2, pos, rot);
+        size_t at = 48 + 36 + 24; /* frame 0, three 8-bit position deltas */
+        CHECK_EQ_INT(code_bits(&b, at, len[i]), code[i]);
+        /* frame 0 position y = -466 = 0xFE2E, big-endian (the seed's 00 00 FE 2E 00 00) */
+        CHECK(b.data[0] == 0 && b.data[1] == 0 && b.data[2] == 0xFE && b.data[3] == 0x2E);
+        ganim_buffer_free(&b);
+    }
+}
+
+/* Sizes computed by hand. */
+TEST(hand_computed_sizes)
+{
+    /* 1 slot, 2 frames, bKey 0: frame 0 = 48 + 36 = 84 bits; frame 1: positions
+     * 0, 0, +100 -> 8 + 8 + 17; rotations 0, -1, +5 -> 1 + 4 + 7 (type 3) = 12.
+     * Ours: 84 + 33 + 12 = 129. Kimera: -1 is raw (16) -> 84 + 33 + 1 + 16 + 7 = 141. */
+    int32_t pos[6] = { 0, 0, 0, 0, 0, 100 };
+    uint16_t rot[6] = { 10, 20, 30, 10, 19, 35 };
+    CHECK_EQ_INT(ff7_stream_bits(0, 1, 2, pos, rot), 129);
+    CHECK_EQ_INT(kimera_bits(0, 1, 2, pos, rot), 141);
+    ganim_buffer b = encode(0, 1, 2, pos, rot);
+    CHECK_EQ_INT(b.size, 17);
+    ganim_buffer_free(&b);
+    /* bKey 4, 2 slots, 3 frames: frame 0 = 48 + 6*8 = 96; frames 1 and 2: positions
+     * 3 x 8, rotations: -16 (v=-1: 4), +32 (v=2: type 2, 6), -48 (v=-3: type 2, 6),
+     * 0,0,0 (3) = 19 -> 43 each -> 182; frame 2 same deltas again. Kimera: -1 raw (4+8),
+     * -3 raw (12), 2 -> 6 -> 1+... = 12 + 6 + 12 + 3 = 33 -> 96 + 2*(24+33) = 210. */
+    int32_t p3[9] = { 0, 0, 0, 1, 1, 1, 2, 2, 2 };
+    uint16_t r3[18] = { 1600, 1600, 1600, 0, 0, 0,
+                        1584, 1632, 1552, 0, 0, 0,
+                        1568, 1664, 1504, 0, 0, 0 };
+    CHECK_EQ_INT(ff7_stream_bits(4, 2, 3, p3, r3), 182);
+    CHECK_EQ_INT(kimera_bits(4, 2, 3, p3, r3), 210);
+    /* wrap-around: 4095 -> 1 is +2 (type 2, 6 bits), not a raw jump */
+    int32_t p2[6] = { 0, 0, 0, 0, 0, 0 };
+    uint16_t w2[6] = { 4095, 0, 0, 1, 0, 0 };
+    CHECK_EQ_INT(ff7_stream_bits(0, 1, 2, p2, w2), 84 + 24 + 6 + 1 + 1);
+    /* a 16-bit position step and an out-of-range one */
+    int32_t big[6] = { -32768, 0, 0, 32767, 0, 0 };
+    CHECK_EQ_INT(ff7_stream_bits(0, 1, 2, big, w2), SIZE_MAX);
+    int32_t ok16[6] = { -100, 0, 0, 32667, 0, 0 };
+    CHECK_EQ_INT(ff7_stream_bits(0, 1, 2, ok16, w2), 84 + 17 + 8 + 8 + 6 + 1 + 1);
+}
+
+int main(void)
+{
+    RUN(random_animations_roundtrip);
+    RUN(every_delta_every_bkey);
+    RUN(qhimm_examples);
+    RUN(hand_computed_sizes);
+    return test_finish();
+}
