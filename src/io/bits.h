@@ -68,6 +68,26 @@ static inline bool gb_lsb_u(ganim_bits *b, unsigned n, uint32_t *out)
     return true;
 }
 
+/* Random-access MSB-first window (added for the ACL decoder's hot loop): the 64 bits of
+ * data[0..nbytes) starting at bit `pos`, first bit in bit 63, bytes past the end read as
+ * zero. At least 57 bits are meaningful. The caller has proven pos < nbytes*8. One 8-byte
+ * load when it fits inside the data, else a byte-wise tail. */
+static inline uint64_t gb_msb_window64(const uint8_t *data, size_t nbytes, size_t pos)
+{
+    size_t at = pos >> 3;
+    const uint8_t *p = data + at;
+    uint64_t v;
+    if (nbytes - at >= 8) {
+        v = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) |
+            ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) |
+            ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+    } else {
+        v = 0;
+        for (size_t i = 0; i < 8; i++) v = (v << 8) | (at + i < nbytes ? p[i] : 0u);
+    }
+    return v << (pos & 7u);
+}
+
 /* MSB-first bit writer appending to a byte writer; the last byte is zero-padded. */
 typedef struct ganim_bitwriter {
     ganim_writer *w;

@@ -1,0 +1,44 @@
+/* Internal interface of the ACL `compressed_tracks` decoder (acl.c), shared with the
+ * Civilization VII container (civ7.c) and the benchmark. */
+#ifndef GANIM_FORMATS_ACL_H
+#define GANIM_FORMATS_ACL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ganim.h"
+
+#define GANIM_ACL_TAG 0xAC11AC11u
+
+/* A parsed and fully validated buffer: after a successful open, sampling cannot fail
+ * and never reads outside the buffer. Points into the caller's bytes (keep them). */
+typedef struct ganim_acl ganim_acl;
+
+/* Parse `data[0..size)` (the ACL buffer; `base` is its offset in the file, for error
+ * messages). Warnings (hash mismatch, ...) go to `warn_doc` when not NULL. `bind` (may be
+ * NULL) supplies default values for non-trivial default sub-tracks when the buffer has
+ * no metadata descriptions; its bone_count must be the track count. The result lives in
+ * one allocation from `alloc` (NULL: malloc); release it with ganim_acl_close. */
+ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
+                          const ganim_allocator *alloc, const ganim_skeleton *bind,
+                          ganim_doc *warn_doc, ganim_acl **out, ganim_error *err);
+void ganim_acl_close(ganim_acl *acl);
+
+uint32_t ganim_acl_track_count(const ganim_acl *acl);
+uint32_t ganim_acl_frame_count(const ganim_acl *acl); /* num_samples (+1 when wrapped) */
+float ganim_acl_sample_rate(const ganim_acl *acl);
+
+/* Random access: the pose at `t` seconds straight from the compressed bytes, as ACL's
+ * seek(t, none) + decompress_pose with normalised rotations. `out`: track_count entries. */
+void ganim_acl_sample_pose(const ganim_acl *acl, float t, ganim_transform *out);
+
+/* Whole-clip decode into `doc` (skeleton + one clip) from an ACL buffer at file offset
+ * `base`. Used by the "acl" reader (base 0) and by civ7 (V1 body, base 0x60). */
+ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, uint64_t base,
+                              const ganim_read_opts *opts, ganim_error *err);
+
+/* ACL details of a clip read by ganim_acl_read_doc (nothing when it holds none). */
+ganim_code ganim_acl_describe_clip(const ganim_clip *clip, int mode, ganim_buffer *out,
+                                   ganim_error *err);
+
+#endif

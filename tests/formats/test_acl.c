@@ -1,0 +1,647 @@
+/* ACL compressed_tracks and Civilization VII containers against ACL's own decode
+ * ($GANIM_TESTDATA/acl: keys.txt, times.txt, input.txt, README table), plus hostile-input
+ * sweeps, the database refusal and the V0 write/read round trip. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "formats/acl.h"
+#include "test.h"
+
+#define ROT_TOL 1e-5
+#define VEC_TOL 1e-5
+
+/* ---- reference text files ------------------------------------------------------------ */
+
+typedef struct ref_line {
+    float t;      /* frame number (keys/input) or time (times) */
+    uint32_t track;
+    float v[10];  /* qx qy qz qw tx ty tz sx sy sz */
+} ref_line;
+
+/* Records "a track v0..v9"; `parents` (may be NULL) gets the parents line of input.txt. */
+static ref_line *read_ref(const char *path, size_t *count, int **parents, uint32_t *nparents)
+{
+    size_t size;
+    char *text = (char *)test_read_file(path, &size);
+    text = realloc(text, size + 1);
+    text[size] = 0;
+    size_t cap = 1024, n = 0;
+    ref_line *out = malloc(cap * sizeof *out);
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = 0;
+        if (!*line) continue;
+        if (strncmp(line, "parents", 7) == 0) {
+            if (parents) {
+                int *p = malloc(4096 * sizeof *p);
+                uint32_t np = 0;
+                char *s = line + 7, *end;
+                for (long v = strtol(s, &end, 10); end != s && np < 4096; v = strtol(s, &end, 10)) {
+                    p[np++] = (int)v;
+                    s = end;
+                }
+                *parents = p;
+                *nparents = np;
+            }
+            continue;
+        }
+        if (n == cap) out = realloc(out, (cap *= 2) * sizeof *out);
+        char *s = line;
+        out[n].t = strtof(s, &s);
+        out[n].track = (uint32_t)strtoul(s, &s, 10);
+        for (int i = 0; i < 10; i++) out[n].v[i] = strtof(s, &s);
+        n++;
+    }
+    free(text);
+    *count = n;
+    return out;
+}
+
+/* Largest error of a pose against a reference line (rotation sign-insensitive). */
+static int pose_matches(const float *q, const float *t, const float *s, const float *ref, double *worst)
+{
+    double ep = 0, en = 0, e = 0;
+    for (int i = 0; i < 4; i++) {
+        double dp = fabs((double)q[i] - ref[i]), dn = fabs((double)q[i] + ref[i]);
+        if (dp > ep) ep = dp;
+        if (dn > en) en = dn;
+    }
+    double er = ep < en ? ep : en;
+    int ok = er <= ROT_TOL;
+    for (int i = 0; i < 3; i++) {
+        double lim = VEC_TOL * (fabs(ref[4 + i]) > 1 ? fabs(ref[4 + i]) : 1);
+        double d1 = fabs((double)t[i] - ref[4 + i]);
+        double lim2 = VEC_TOL * (fabs(ref[7 + i]) > 1 ? fabs(ref[7 + i]) : 1);
+        double d2 = fabs((double)s[i] - ref[7 + i]);
+        if (d1 > lim || d2 > lim2) ok = 0;
+        if (d1 / lim * VEC_TOL > e) e = d1 / lim * VEC_TOL;
+        if (d2 / lim2 * VEC_TOL > e) e = d2 / lim2 * VEC_TOL;
+    }
+    if (er > e) e = er;
+    if (worst && e > *worst) *worst = e;
+    return ok;
+}
+
+static char *stem_of(const char *path, const char *suffix)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b) - strlen(suffix);
+    char *s = malloc(n + 1);
+    memcpy(s, b, n);
+    s[n] = 0;
+    return s;
+}
+
+static const char *sibling(const char *stem, const char *ext)
+{
+    static char buf[4][1024];
+    static int k;
+    char *o = buf[k++ & 3];
+    snprintf(o, 1024, "%s/acl/%s%s", test_testdata(), stem, ext);
+    return o;
+}
+
+static ganim_doc *read_as(const char *path, const char *format, ganim_error *e)
+{
+    size_t size;
+    uint8_t *data = test_read_file(path, &size);
+    ganim_read_opts o = { 0 };
+    o.format = format;
+    ganim_doc *doc = NULL;
+    ganim_code rc = ganim_read_memory(data, size, &o, &doc, e);
+    free(data);
+    if (rc) {
+        test_fail(__FILE__, __LINE__, "%s: %s (offset %llu)", path, e->message, (unsigned long long)e->offset);
+        return NULL;
+    }
+    return doc;
+}
+
+/* ---- the decoded clip against keys.txt and times.txt --------------------------------- */
+
+static void check_clip(const char *label, const ganim_doc *doc, const char *stem)
+{
+    CHECK_EQ_INT(doc->clip_count, 1);
+    const ganim_clip *clip = &doc->clips[0];
+    ganim_error e = { 0 };
+    CHECK_MSG(ganim_doc_validate(doc, &e) == GANIM_OK, "%s: validate: %s", label, e.message);
+    CHECK_EQ_INT(clip->rotation_interp, GANIM_INTERP_NLERP);
+    size_t nk, nt;
+    ref_line *keys = read_ref(sibling(stem, ".keys.txt"), &nk, NULL, NULL);
+    ref_line *times = read_ref(sibling(stem, ".times.txt"), &nt, NULL, NULL);
+    CHECK_EQ_INT(nk, (size_t)clip->frame_count * clip->track_count);
+    size_t bad = 0;
+    double worst = 0;
+    for (size_t i = 0; i < nk; i++) {
+        const ref_line *r = &keys[i];
+        CHECK(r->track < clip->track_count && (uint32_t)r->t < clip->frame_count);
+        if (r->track >= clip->track_count) continue;
+        const ganim_track *tr = &clip->tracks[r->track];
+        const ganim_transform *rest = &doc->skeleton->bones[tr->bone].rest;
+        float q[4], t[3], s[3];
+        ganim_channel_eval(&tr->rotation, clip->frame_count, tr->step, clip->rotation_interp, 4, r->t, &rest->rotation.x, q);
+        ganim_channel_eval(&tr->translation, clip->frame_count, tr->step, clip->rotation_interp, 3, r->t, &rest->translation.x, t);
+        ganim_channel_eval(&tr->scale, clip->frame_count, tr->step, clip->rotation_interp, 3, r->t, &rest->scale.x, s);
+        if (!pose_matches(q, t, s, r->v, &worst) && bad++ < 5)
+            test_fail(__FILE__, __LINE__, "%s: key frame %g track %u: got q(%.9g %.9g %.9g %.9g) t(%.9g %.9g %.9g) s(%.9g %.9g %.9g)", label, (double)r->t,
+                      r->track, q[0], q[1], q[2], q[3], t[0], t[1], t[2], s[0], s[1], s[2]);
+    }
+    ganim_transform *pose = calloc(doc->skeleton->bone_count, sizeof *pose);
+    for (size_t i = 0; i < nt; i++) {
+        const ref_line *r = &times[i];
+        if (i == 0 || times[i - 1].t != r->t)
+            CHECK_OK(ganim_clip_sample(clip, doc->skeleton, r->t, pose, NULL, &e_));
+        const ganim_transform *p = &pose[r->track];
+        if (!pose_matches(&p->rotation.x, &p->translation.x, &p->scale.x, r->v, &worst) && bad++ < 10)
+            test_fail(__FILE__, __LINE__, "%s: time %.9g track %u: got q(%.9g %.9g %.9g %.9g) t(%.9g %.9g %.9g)", label, (double)r->t, r->track,
+                      p->rotation.x, p->rotation.y, p->rotation.z, p->rotation.w, p->translation.x, p->translation.y, p->translation.z);
+    }
+    printf("  %s: %zu key values, %zu timed values, worst error %.3g\n", label, nk, nt, worst);
+    free(pose);
+    free(keys);
+    free(times);
+}
+
+/* "Key frames with no exact float time: N." from the clip's README note (0 if absent). */
+static long readme_inexact(const char *stem)
+{
+    size_t size;
+    char *text = (char *)test_read_file(test_path("acl", "README.md"), &size);
+    text = realloc(text, size + 1);
+    text[size] = 0;
+    char key[256];
+    snprintf(key, sizeof key, "- `%s`:", stem);
+    long n = 0;
+    char *p = strstr(text, key);
+    if (p) {
+        char *end = strchr(p, '\n');
+        if (end) *end = 0;
+        char *q = strstr(p, "no exact float time: ");
+        if (q) n = strtol(q + 21, NULL, 10);
+    }
+    free(text);
+    return n;
+}
+
+/* The random-access decoder straight from the bytes, against the same references. */
+static void check_random_access(const char *stem)
+{
+    size_t size;
+    uint8_t *data = test_read_file(sibling(stem, ".acl"), &size);
+    ganim_acl *acl = NULL;
+    ganim_error e = { 0 };
+    CHECK_MSG(ganim_acl_open(data, size, 0, NULL, NULL, NULL, &acl, &e) == GANIM_OK, "%s: open: %s", stem, e.message);
+    if (!acl) { free(data); return; }
+    size_t nt, nk;
+    ref_line *times = read_ref(sibling(stem, ".times.txt"), &nt, NULL, NULL);
+    ref_line *keys = read_ref(sibling(stem, ".keys.txt"), &nk, NULL, NULL);
+    uint32_t n = ganim_acl_track_count(acl);
+    ganim_transform *pose = calloc(n, sizeof *pose);
+    size_t bad = 0;
+    double worst = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (i == 0 || times[i - 1].t != times[i].t) ganim_acl_sample_pose(acl, times[i].t, pose);
+        const ganim_transform *p = &pose[times[i].track];
+        if (!pose_matches(&p->rotation.x, &p->translation.x, &p->scale.x, times[i].v, &worst) && bad++ < 5)
+            test_fail(__FILE__, __LINE__, "%s: random access at %.9g track %u", stem, (double)times[i].t, times[i].track);
+    }
+    /* key frames at a float32 time t with t * rate == f exactly (ACL's own key times);
+     * the README counts the frames where no such t exists */
+    float rate = ganim_acl_sample_rate(acl);
+    uint32_t inexact = 0, last = UINT32_MAX;
+    int exact = 0;
+    for (size_t i = 0; i < nk; i++) {
+        uint32_t f = (uint32_t)keys[i].t;
+        if (f != last) {
+            last = f;
+            float t = (float)f / rate;
+            float lo = nextafterf(nextafterf(t, 0), 0);
+            exact = 0;
+            for (int k = 0; k < 5 && !exact; k++, lo = nextafterf(lo, INFINITY))
+                if (lo * rate == (float)f) { t = lo; exact = 1; }
+            if (!exact && f + 1u == ganim_acl_frame_count(acl)) { t = 1e30f; exact = 1; } /* clamps to the end */
+            if (!exact) inexact++;
+            else ganim_acl_sample_pose(acl, t, pose);
+        }
+        if (!exact) continue;
+        const ganim_transform *p = &pose[keys[i].track];
+        if (!pose_matches(&p->rotation.x, &p->translation.x, &p->scale.x, keys[i].v, &worst) && bad++ < 5)
+            test_fail(__FILE__, __LINE__, "%s: random access at frame %g track %u", stem, (double)keys[i].t, keys[i].track);
+    }
+    CHECK_EQ_INT(inexact, readme_inexact(stem));
+    printf("  %s random access: worst error %.3g\n", stem, worst);
+    free(pose);
+    free(times);
+    free(keys);
+    ganim_acl_close(acl);
+    free(data);
+}
+
+/* ---- README table --------------------------------------------------------------------- */
+
+static char *readme_row(const char *stem, char cols[20][160])
+{
+    size_t size;
+    char *text = (char *)test_read_file(test_path("acl", "README.md"), &size);
+    text = realloc(text, size + 1);
+    text[size] = 0;
+    char key[256];
+    snprintf(key, sizeof key, "| `%s` |", stem);
+    char *row = strstr(text, key);
+    if (!row) { free(text); return NULL; }
+    char *end = strchr(row, '\n');
+    if (end) *end = 0;
+    int c = 0;
+    for (char *p = row + 1; *p && c < 20;) {
+        char *bar = strchr(p, '|');
+        if (!bar) break;
+        size_t n = (size_t)(bar - p);
+        while (n && p[0] == ' ') p++, n--;
+        while (n && p[n - 1] == ' ') n--;
+        if (n > 159) n = 159;
+        memcpy(cols[c], p, n);
+        cols[c][n] = 0;
+        c++;
+        p = bar + 1;
+    }
+    return text;
+}
+
+static long json_num(const char *json, const char *key)
+{
+    const char *p = strstr(json, key);
+    return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+static void check_structure(const ganim_doc *doc, const char *stem, const char *format)
+{
+    char cols[20][160];
+    memset(cols, 0, sizeof cols);
+    char *text = readme_row(stem, cols);
+    CHECK_MSG(text != NULL, "%s: no row in the README table", stem);
+    if (!text) return;
+    const ganim_clip *clip = &doc->clips[0];
+    CHECK_EQ_INT(clip->track_count, strtol(cols[4], NULL, 10));
+    CHECK_EQ_INT(clip->frame_count, strtol(cols[5], NULL, 10));
+    CHECK_NEAR(clip->fps, strtod(cols[8], NULL), 0);
+    ganim_buffer b = { 0 };
+    ganim_error e = { 0 };
+    const ganim_format *f = ganim_format_find(format);
+    CHECK(f && f->describe);
+    CHECK_OK(f->describe(doc, 0, GANIM_DESCRIBE_SUMMARY, &b, &e));
+    char *json = calloc(1, b.size + 1);
+    if (b.size) memcpy(json, b.data, b.size);
+    CHECK_EQ_INT(json_num(json, "\"acl_version\":"), strtol(cols[2], NULL, 10));
+    CHECK_EQ_INT(json_num(json, "\"flags\":"), strtol(cols[3], NULL, 16));
+    CHECK_EQ_INT(json_num(json, "\"samples\":"), strtol(cols[6], NULL, 10));
+    CHECK_EQ_INT(json_num(json, "\"segments\":"), strtol(cols[7], NULL, 10));
+    CHECK(strstr(json, "\"hash_ok\":true") != NULL);
+    /* "R 2/22/0, T 0/24/0, S -": default/constant/animated per kind */
+    static const char *const kinds[3] = { "\"rotation\":{", "\"translation\":{", "\"scale\":{" };
+    const char *p = cols[10];
+    for (int k = 0; k < 3; k++) {
+        const char *seg = strchr(p, "RTS"[k]);
+        CHECK(seg != NULL);
+        if (!seg) break;
+        long d, c, a;
+        if (seg[2] == '-') { d = clip->track_count; c = a = 0; }
+        else { char *q; d = strtol(seg + 2, &q, 10); c = strtol(q + 1, &q, 10); a = strtol(q + 1, &q, 10); }
+        const char *o = strstr(json, kinds[k]);
+        CHECK(o != NULL);
+        if (o) {
+            CHECK_EQ_INT(json_num(o, "\"default\":"), d);
+            CHECK_EQ_INT(json_num(o, "\"constant\":"), c);
+            CHECK_EQ_INT(json_num(o, "\"animated\":"), a);
+        }
+        p = seg + 1;
+    }
+    /* bit widths: "none", "1", "7-14", "6-15; 0 (seg-const): R8 T2", "6-23; raw 31: R28 T37" */
+    const char *bw = cols[11];
+    const char *hist = strstr(json, "\"bit_rates\":{");
+    CHECK(hist != NULL);
+    long lo = 99, hi = -1, zero = 0, raw = 0;
+    for (const char *q = hist ? hist + 13 : ""; *q == '"';) {
+        char *x;
+        long w = strtol(q + 1, &x, 10), n = strtol(x + 2, &x, 10);
+        if (w == 0) zero += n;
+        else if (w == 31 || w == 32) raw += n;
+        else { if (w < lo) lo = w; if (w > hi) hi = w; }
+        q = x + (*x == ',');
+    }
+    if (strncmp(bw, "none", 4) == 0) {
+        CHECK_EQ_INT(hi, -1);
+    } else {
+        char *x;
+        long a = strtol(bw, &x, 10), z = *x == '-' ? strtol(x + 1, &x, 10) : a;
+        CHECK_EQ_INT(lo, a);
+        CHECK_EQ_INT(hi, z);
+    }
+    long want_zero = 0, want_raw = 0;
+    const char *sc = strstr(bw, "seg-const)");
+    const char *rw = strstr(bw, "raw ");
+    for (const char *q = sc; q && *q && q != rw; q++)
+        if ((*q == 'R' || *q == 'T' || *q == 'S') && q[1] >= '0' && q[1] <= '9') want_zero += strtol(q + 1, NULL, 10);
+    for (const char *q = rw ? rw + 6 : NULL; q && *q; q++)
+        if ((*q == 'R' || *q == 'T' || *q == 'S') && q[1] >= '0' && q[1] <= '9') want_raw += strtol(q + 1, NULL, 10);
+    CHECK_EQ_INT(zero, want_zero);
+    CHECK_EQ_INT(raw, want_raw);
+    free(json);
+    ganim_buffer_free(&b);
+    free(text);
+}
+
+/* ---- tests -------------------------------------------------------------------------- */
+
+TEST(acl_buffers_match_acl)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    int n = 0;
+    for (char **p = list; *p; p++, n++) {
+        char *stem = stem_of(*p, ".acl");
+        ganim_error e = { 0 };
+        ganim_doc *doc = read_as(*p, NULL, &e);
+        if (doc) {
+            CHECK_EQ_STR(doc->format->name, "acl");
+            check_clip(stem, doc, stem);
+            check_structure(doc, stem, "acl");
+            ganim_doc_free(doc);
+        }
+        check_random_access(stem);
+        free(stem);
+    }
+    CHECK(n >= 16);
+    test_free_list(list);
+}
+
+TEST(civ7_v1_matches_acl)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".civ");
+    int n = 0;
+    for (char **p = list; *p; p++) {
+        if (strstr(*p, ".v0.civ")) continue;
+        char *stem = stem_of(*p, ".civ");
+        ganim_error e = { 0 };
+        ganim_doc *doc = read_as(*p, NULL, &e);
+        if (doc) {
+            CHECK_EQ_STR(doc->format->name, "civ7");
+            char label[300];
+            snprintf(label, sizeof label, "%s.civ", stem);
+            check_clip(label, doc, stem);
+            check_structure(doc, stem, "civ7");
+            CHECK_EQ_INT(doc->warning_count, 0);
+            ganim_doc_free(doc);
+            n++;
+        }
+        free(stem);
+    }
+    CHECK(n >= 16);
+    test_free_list(list);
+}
+
+TEST(civ7_v0_holds_the_input)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".v0.civ");
+    int n = 0;
+    for (char **p = list; *p; p++, n++) {
+        char *stem = stem_of(*p, ".v0.civ");
+        ganim_error e = { 0 };
+        ganim_doc *doc = read_as(*p, "civ7", &e);
+        size_t ni;
+        int *parents = NULL;
+        uint32_t np = 0;
+        ref_line *in = read_ref(sibling(stem, ".input.txt"), &ni, &parents, &np);
+        if (doc) {
+            CHECK_MSG(ganim_doc_validate(doc, &e) == GANIM_OK, "%s: %s", stem, e.message);
+            const ganim_clip *clip = &doc->clips[0];
+            CHECK_EQ_INT(ni, (size_t)clip->frame_count * clip->track_count);
+            CHECK_EQ_INT(np, clip->track_count);
+            size_t bad = 0;
+            for (size_t i = 0; i < ni; i++) {
+                const ref_line *r = &in[i];
+                if (r->track >= clip->track_count) { CHECK(0); continue; }
+                const ganim_track *tr = &clip->tracks[r->track];
+                float v[10];
+                const float *rest = &doc->skeleton->bones[tr->bone].rest.rotation.x;
+                ganim_channel_eval(&tr->rotation, clip->frame_count, NULL, clip->rotation_interp, 4, r->t, rest, v);
+                ganim_channel_eval(&tr->translation, clip->frame_count, NULL, clip->rotation_interp, 3, r->t, rest, v + 4);
+                ganim_channel_eval(&tr->scale, clip->frame_count, NULL, clip->rotation_interp, 3, r->t, rest, v + 7);
+                if (memcmp(v, r->v, sizeof v) != 0 && bad++ < 5)
+                    test_fail(__FILE__, __LINE__, "%s: frame %g bone %u differs from input.txt", stem, (double)r->t, r->track);
+            }
+            /* write back: identical bytes */
+            ganim_buffer out = { 0 };
+            CHECK_OK(ganim_write(doc, "civ7", NULL, &out, &e_));
+            size_t size;
+            uint8_t *orig = test_read_file(*p, &size);
+            CHECK_EQ_INT(out.size, size);
+            CHECK(out.size == size && memcmp(out.data, orig, size) == 0);
+            free(orig);
+            ganim_buffer_free(&out);
+            ganim_doc_free(doc);
+        }
+        free(in);
+        free(parents);
+        free(stem);
+    }
+    CHECK(n >= 4);
+    test_free_list(list);
+}
+
+/* Any clip -> V0 -> read back: every frame value survives exactly. */
+TEST(civ7_v0_write_read_round_trip)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    for (char **p = list; *p; p++) {
+        ganim_error e = { 0 };
+        ganim_doc *doc = read_as(*p, NULL, &e);
+        if (!doc) continue;
+        ganim_buffer out = { 0 };
+        CHECK_OK(ganim_write(doc, "civ7", NULL, &out, &e_));
+        ganim_read_opts o = { 0 };
+        ganim_doc *back = NULL;
+        CHECK_MSG(ganim_read_memory(out.data, out.size, &o, &back, &e) == GANIM_OK, "%s: %s", *p, e.message);
+        if (back) {
+            CHECK_EQ_STR(back->format->name, "civ7");
+            const ganim_clip *a = &doc->clips[0], *b = &back->clips[0];
+            CHECK_EQ_INT(a->frame_count, b->frame_count);
+            CHECK_EQ_INT(back->skeleton->bone_count, doc->skeleton->bone_count);
+            CHECK_NEAR(a->fps, b->fps, 0);
+            size_t bad = 0;
+            for (uint32_t f = 0; f < a->frame_count && a->frame_count == b->frame_count; f++)
+                for (uint32_t t = 0; t < a->track_count; t++) {
+                    const ganim_track *ta = &a->tracks[t], *tb = &b->tracks[t];
+                    const float *rest = &doc->skeleton->bones[t].rest.rotation.x;
+                    float va[10], vb[10];
+                    ganim_channel_eval(&ta->rotation, a->frame_count, NULL, a->rotation_interp, 4, f, rest, va);
+                    ganim_channel_eval(&ta->translation, a->frame_count, NULL, a->rotation_interp, 3, f, rest + 4, va + 4);
+                    ganim_channel_eval(&ta->scale, a->frame_count, NULL, a->rotation_interp, 3, f, rest + 7, va + 7);
+                    ganim_channel_eval(&tb->rotation, b->frame_count, NULL, b->rotation_interp, 4, f, rest, vb);
+                    ganim_channel_eval(&tb->translation, b->frame_count, NULL, b->rotation_interp, 3, f, rest + 4, vb + 4);
+                    ganim_channel_eval(&tb->scale, b->frame_count, NULL, b->rotation_interp, 3, f, rest + 7, vb + 7);
+                    if (memcmp(va, vb, sizeof va) && bad++ < 3)
+                        test_fail(__FILE__, __LINE__, "%s: frame %u track %u changed in the V0 round trip", *p, f, t);
+                }
+            /* and V0 -> V0 again is byte-identical */
+            ganim_buffer again = { 0 };
+            CHECK_OK(ganim_write(back, "civ7", NULL, &again, &e_));
+            CHECK(again.size == out.size && memcmp(again.data, out.data, out.size) == 0);
+            ganim_buffer_free(&again);
+            ganim_doc_free(back);
+        }
+        ganim_buffer_free(&out);
+        ganim_doc_free(doc);
+    }
+    test_free_list(list);
+}
+
+TEST(metadata_builds_the_skeleton)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    int seen = 0;
+    for (char **p = list; *p; p++) {
+        size_t size;
+        uint8_t *data = test_read_file(*p, &size);
+        int has_meta = size >= 32 && (data[31] & 0x80);
+        free(data);
+        char *stem = stem_of(*p, ".acl");
+        ganim_error e = { 0 };
+        ganim_doc *doc = read_as(*p, NULL, &e);
+        size_t ni;
+        int *parents = NULL;
+        uint32_t np = 0;
+        ref_line *in = read_ref(sibling(stem, ".input.txt"), &ni, &parents, &np);
+        if (doc) {
+            const ganim_skeleton *sk = doc->skeleton;
+            CHECK(sk != NULL);
+            CHECK_EQ_INT(sk->bone_count, doc->clips[0].track_count);
+            for (uint32_t i = 0; i < sk->bone_count; i++) {
+                if (has_meta) {
+                    CHECK_EQ_INT(sk->bones[i].parent, i < np ? parents[i] : -2);
+                    CHECK(sk->bones[i].name[0] != 0);
+                    CHECK(strncmp(sk->bones[i].name, "track_", 6) != 0);
+                    CHECK_EQ_STR(doc->clips[0].tracks[i].name, sk->bones[i].name);
+                    CHECK((sk->bones[i].flags & GANIM_BONE_SYNTH) == 0);
+                    for (uint32_t j = 0; j < i; j++) CHECK(strcmp(sk->bones[i].name, sk->bones[j].name) != 0);
+                } else {
+                    char want[32];
+                    snprintf(want, sizeof want, "track_%u", i);
+                    CHECK_EQ_STR(sk->bones[i].name, want);
+                    CHECK_EQ_INT(sk->bones[i].parent, -1);
+                }
+            }
+            if (has_meta) CHECK(sk->name[0] != 0);
+            seen += has_meta;
+            ganim_doc_free(doc);
+        }
+        free(in);
+        free(parents);
+        free(stem);
+    }
+    CHECK(seen >= 1);
+    test_free_list(list);
+}
+
+TEST(database_buffers_are_refused)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    size_t size;
+    uint8_t *data = test_read_file(list[0], &size);
+    data[0x1D] |= 1; /* misc_packed bit 8: has_database */
+    ganim_read_opts o = { 0 };
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK_EQ_INT(ganim_read_memory(data, size, &o, &doc, &e), GANIM_ERR_UNSUPPORTED);
+    CHECK(strstr(e.message, "database") != NULL);
+    CHECK(e.offset != GANIM_NO_OFFSET);
+    data[0x1D] &= (uint8_t)~1u;
+    memset(data + 0x40, 0x10, 4); /* a database header offset */
+    CHECK_EQ_INT(ganim_read_memory(data, size, &o, &doc, &e), GANIM_ERR_UNSUPPORTED);
+    free(data);
+    test_free_list(list);
+}
+
+/* Hostile bytes: every truncation and byte flip gives a valid document or an error
+ * with an offset; the random-access sampler is exercised on whatever opens. */
+static void sweep_one(const uint8_t *data, size_t size, const char *what)
+{
+    ganim_read_opts o = { 0 };
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    ganim_code rc = ganim_read_memory(data, size, &o, &doc, &e);
+    if (rc == GANIM_OK) {
+        ganim_error ve = { 0 };
+        CHECK_MSG(ganim_doc_validate(doc, &ve) == GANIM_OK, "%s: decoded document invalid: %s", what, ve.message);
+        ganim_doc_free(doc);
+    } else {
+        CHECK_MSG(rc == GANIM_ERR_UNKNOWN_FORMAT || e.offset != GANIM_NO_OFFSET || rc == GANIM_ERR_LIMIT || rc == GANIM_ERR_NOMEM,
+                  "%s: error without an offset: %s", what, e.message);
+        CHECK_MSG(e.message[0] != 0, "%s: error without a message", what);
+    }
+}
+
+static void sweep_file(const char *path)
+{
+    size_t size;
+    uint8_t *orig = test_read_file(path, &size);
+    uint8_t *buf = malloc(size);
+    size_t step = size < 16384 ? 1 : size / 3000;
+    char what[600];
+    for (size_t cut = 0; cut < size; cut += step) {
+        uint8_t *t = malloc(cut ? cut : 1);
+        memcpy(t, orig, cut);
+        snprintf(what, sizeof what, "%s truncated to %zu", path, cut);
+        sweep_one(t, cut, what);
+        free(t);
+    }
+    static const uint8_t flips[3] = { 0xFF, 0x01, 0x80 };
+    for (size_t at = 0; at < size; at += step) {
+        memcpy(buf, orig, size);
+        buf[at] ^= flips[at % 3];
+        snprintf(what, sizeof what, "%s byte %zu flipped", path, at);
+        sweep_one(buf, size, what);
+        if (at < 0x80 || at % 7 == 0) {
+            ganim_acl *acl = NULL;
+            size_t off = strstr(path, ".civ") ? 0x60 : 0;
+            if (size > off && ganim_acl_open(buf + off, size - off, off, NULL, NULL, NULL, &acl, NULL) == GANIM_OK) {
+                ganim_transform *pose = malloc(ganim_acl_track_count(acl) * sizeof *pose);
+                float dur = (float)ganim_acl_frame_count(acl) / ganim_acl_sample_rate(acl);
+                for (int i = 0; i <= 8; i++) ganim_acl_sample_pose(acl, dur * (float)i / 7.0f, pose);
+                free(pose);
+                ganim_acl_close(acl);
+            }
+        }
+    }
+    free(buf);
+    free(orig);
+}
+
+TEST(hostile_acl_buffers)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    for (char **p = list; *p; p++) sweep_file(*p);
+    test_free_list(list);
+}
+
+TEST(hostile_civ7_files)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".civ");
+    for (char **p = list; *p; p++)
+        if (strstr(*p, ".v0.civ") || strstr(*p, "walk_f100") || strstr(*p, "two_frames"))
+            sweep_file(*p);
+    test_free_list(list);
+}
+
+int main(void)
+{
+    RUN(acl_buffers_match_acl);
+    RUN(civ7_v1_matches_acl);
+    RUN(civ7_v0_holds_the_input);
+    RUN(civ7_v0_write_read_round_trip);
+    RUN(metadata_builds_the_skeleton);
+    RUN(database_buffers_are_refused);
+    RUN(hostile_acl_buffers);
+    RUN(hostile_civ7_files);
+    return test_finish();
+}

@@ -1,0 +1,32 @@
+/* libFuzzer harness: ACL compressed_tracks buffers through the whole-clip reader and
+ * the random-access sampler. Any input must give a valid document or a clean error. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "formats/acl.h"
+#include "ganim.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    ganim_read_opts o = { 0 };
+    o.format = "acl";
+    o.memory_limit = 256u << 20;
+    ganim_doc *doc = NULL;
+    if (ganim_read_memory(data, size, &o, &doc, NULL) == GANIM_OK) {
+        if (ganim_doc_validate(doc, NULL) != GANIM_OK) abort();
+        ganim_doc_free(doc);
+    }
+    ganim_acl *acl = NULL;
+    if (ganim_acl_open(data, size, 0, NULL, NULL, NULL, &acl, NULL) == GANIM_OK) {
+        ganim_transform *pose = malloc((size_t)ganim_acl_track_count(acl) * sizeof *pose);
+        if (pose) {
+            float end = (float)ganim_acl_frame_count(acl) / ganim_acl_sample_rate(acl);
+            for (int i = -1; i <= 9; i++) ganim_acl_sample_pose(acl, end * (float)i / 8.0f, pose);
+            free(pose);
+        }
+        ganim_acl_close(acl);
+    }
+    return 0;
+}
