@@ -1,0 +1,255 @@
+/* Pieces shared by the exporters (gltf.c, bvh.c, json.c): option defaults, the one
+ * axis/unit conversion applied to root bones, clip selection, child lists and the
+ * unique [A-Za-z0-9_-] names that glTF viewers and BVH readers need.
+ * Everything here is static inline so each exporter stays one file. */
+#ifndef GANIM_EXPORT_EXPORT_H
+#define GANIM_EXPORT_EXPORT_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "io/writer.h"
+
+/* Joint indices are written as u16 in glTF; BVH and the dump share the limit. */
+#define GX_MAX_BONES 65535u
+
+static inline const char *gx_generator(const ganim_export_opts *o)
+{
+    return o->generator ? o->generator : "ganim " GANIM_VERSION_STRING;
+}
+
+/* ---- conversion to the exporter's axes and units ------------------------------------ */
+/* Root bones get q' = C*q and t' = C*t*unit; every other translation only t*unit. The
+ * children are untouched because they live in their parent's (already turned) frame. */
+typedef struct gx_conv {
+    double c[4];             /* C as x, y, z, w */
+    int identity;            /* C is the identity: skip the products */
+    double unit;             /* translation multiplier */
+    const char *description; /* written into the output's metadata */
+} gx_conv;
+
+static inline gx_conv gx_conv_make(const ganim_doc *doc, const ganim_export_opts *o)
+{
+    gx_conv cv;
+    ganim_axes axes = o->keep_axes ? GANIM_AXES_Y_UP : doc->axes;
+    ganim_quat c = ganim_axes_to_y_up(axes);
+    cv.c[0] = c.x, cv.c[1] = c.y, cv.c[2] = c.z, cv.c[3] = c.w;
+    if (axes == GANIM_AXES_Z_UP) { /* exact values, not the float32 ones */
+        cv.c[0] = -0.70710678118654752440, cv.c[3] = 0.70710678118654752440;
+    }
+    cv.identity = c.x == 0 && c.y == 0 && c.z == 0;
+    cv.unit = o->unit_scale != 0 ? (double)o->unit_scale : 1.0;
+    cv.description = axes == GANIM_AXES_Z_UP    ? "rotate -90 deg about X"
+                     : axes == GANIM_AXES_Y_DOWN ? "rotate 180 deg about X"
+                                                 : "identity";
+    return cv;
+}
+
+/* r = a * b (Hamilton), doubles, x y z w. */
+static inline void gx_qmul(const double a[4], const double b[4], double r[4])
+{
+    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    r[0] = x, r[1] = y, r[2] = z, r[3] = w;
+}
+
+/* v' = q v q* for a unit q. */
+static inline void gx_qrot(const double q[4], const double v[3], double r[3])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+    double rx = v[0] + w * tx + (y * tz - z * ty);
+    double ry = v[1] + w * ty + (z * tx - x * tz);
+    double rz = v[2] + w * tz + (x * ty - y * tx);
+    r[0] = rx, r[1] = ry, r[2] = rz;
+}
+
+/* A model rotation as the exporter writes it: normalised, turned by C for roots.
+ * Returns 0 when the result is not a finite unit quaternion. */
+static inline int gx_rotation(const gx_conv *cv, int root, const float *q, float *out)
+{
+    double d[4] = { q[0], q[1], q[2], q[3] };
+    if (root && !cv->identity) gx_qmul(cv->c, d, d);
+    double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
+    if (!(len > 1e-6) || !isfinite(len)) return 0;
+    for (int i = 0; i < 4; i++) out[i] = (float)(d[i] / len);
+    return 1;
+}
+
+static inline int gx_finite3(const float *v)
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+/* A model translation as written: scaled by the unit, turned by C for roots. */
+static inline int gx_translation(const gx_conv *cv, int root, const float *t, float *out)
+{
+    double d[3] = { t[0] * cv->unit, t[1] * cv->unit, t[2] * cv->unit };
+    if (root && !cv->identity) gx_qrot(cv->c, d, d);
+    for (int i = 0; i < 3; i++) out[i] = (float)d[i];
+    return gx_finite3(out);
+}
+
+/* ---- clip selection ------------------------------------------------------------------ */
+/* With only_clip: the index must name an existing clip (an animation when `need_anim`). */
+static inline ganim_code gx_check_clip(const ganim_doc *doc, const ganim_export_opts *o, const char *who, int need_anim,
+                                       ganim_error *err)
+{
+    if (!o->only_clip) return GANIM_OK;
+    if (o->clip < 0 || (uint32_t)o->clip >= doc->clip_count) {
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "%s: clip %d does not exist (the file has %u clips)", who,
+                          o->clip, doc->clip_count);
+    }
+    if (need_anim && doc->clips[o->clip].kind != GANIM_CLIP_ANIMATION) {
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "%s: clip %d ('%s') is not an animation", who, o->clip,
+                          doc->clips[o->clip].name);
+    }
+    return GANIM_OK;
+}
+
+/* Is clip `i` part of the export? */
+static inline int gx_clip_selected(const ganim_doc *doc, const ganim_export_opts *o, uint32_t i, int need_anim)
+{
+    if (o->only_clip) return (uint32_t)o->clip == i;
+    return !need_anim || doc->clips[i].kind == GANIM_CLIP_ANIMATION;
+}
+
+/* Common entry checks: a valid model and a skeleton small enough for every exporter. */
+static inline ganim_code gx_check_doc(const ganim_doc *doc, const char *who, ganim_error *err)
+{
+    if (!doc) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "%s: no document", who);
+    ganim_code code = ganim_doc_validate(doc, err);
+    if (code != GANIM_OK) return code;
+    if (doc->skeleton && doc->skeleton->bone_count > GX_MAX_BONES) {
+        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "%s: %u bones; at most %u can be exported", who,
+                          doc->skeleton->bone_count, GX_MAX_BONES);
+    }
+    return GANIM_OK;
+}
+
+/* ---- children of every bone ------------------------------------------------------------ */
+/* children of bone b: list[first[b] .. first[b+1]), ascending; roots: parent -1 ignored.
+ * One allocation of 2n+1 u32 (`first` then `list`), freed with gx_children_free. */
+typedef struct gx_children {
+    uint32_t *first, *list;
+    size_t bytes;
+} gx_children;
+
+static inline int gx_children_make(const ganim_allocator *a, const ganim_skeleton *sk, gx_children *c)
+{
+    uint32_t n = sk->bone_count;
+    c->bytes = ((size_t)n * 2 + 1) * sizeof(uint32_t);
+    c->first = ganim_alloc(a, c->bytes);
+    if (!c->first) return 0;
+    c->list = c->first + n + 1;
+    memset(c->first, 0, c->bytes);
+    for (uint32_t i = 0; i < n; i++)
+        if (sk->bones[i].parent >= 0) c->first[sk->bones[i].parent + 1]++;
+    for (uint32_t i = 0; i < n; i++) c->first[i + 1] += c->first[i];
+    /* first[p] serves as the fill cursor (bones come in index order, so lists stay
+     * sorted) and ends at the start of p+1: shift back by one afterwards. */
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t p = sk->bones[i].parent;
+        if (p >= 0) c->list[c->first[p]++] = i;
+    }
+    for (uint32_t i = n; i > 0; i--) c->first[i] = c->first[i - 1];
+    c->first[0] = 0;
+    return 1;
+}
+
+static inline void gx_children_free(const ganim_allocator *a, gx_children *c)
+{
+    ganim_free(a, c->first, c->bytes);
+    c->first = c->list = NULL;
+}
+
+/* ---- unique names ---------------------------------------------------------------------- */
+/* Bone names restricted to [A-Za-z0-9_-] (three.js strips or rewrites anything else),
+ * empty names become bone_<i>, duplicates get _<i> (then _<i>_<k>). `extra` names (the
+ * synthetic root, the mesh node) are made unique the same way after the bones. */
+typedef struct gx_names {
+    char **name; /* bone_count + extra_count entries */
+    size_t bytes;
+} gx_names;
+
+static inline uint32_t gx_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+/* Inserts name[i] into the open-addressing table unless an equal name is there. */
+static inline int gx_name_insert(uint32_t *table, uint32_t mask, char **names, uint32_t i)
+{
+    uint32_t h = gx_hash(names[i]) & mask;
+    while (table[h]) {
+        if (!strcmp(names[table[h] - 1], names[i])) return 0;
+        h = (h + 1) & mask;
+    }
+    table[h] = i + 1;
+    return 1;
+}
+
+static inline int gx_names_make(const ganim_allocator *a, const ganim_skeleton *sk, const char *const *extra,
+                                uint32_t extra_count, gx_names *out)
+{
+    uint32_t nb = sk ? sk->bone_count : 0, n = nb + extra_count;
+    size_t chars = 0;
+    for (uint32_t i = 0; i < n; i++) chars += strlen(i < nb ? sk->bones[i].name : extra[i - nb]) + 64;
+    uint32_t tsize = 16;
+    while (tsize < 2 * (n + 1)) tsize *= 2;
+    size_t ptrs = (size_t)n * sizeof(char *), tbl = (size_t)tsize * sizeof(uint32_t);
+    out->bytes = ptrs + tbl + chars;
+    uint8_t *mem = ganim_alloc(a, out->bytes);
+    if (!mem) return 0;
+    memset(mem, 0, out->bytes);
+    out->name = (char **)(void *)mem;
+    uint32_t *table = (uint32_t *)(void *)(mem + ptrs);
+    char *p = (char *)(mem + ptrs + tbl);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *src = i < nb ? sk->bones[i].name : extra[i - nb];
+        char *s = p;
+        size_t len = strlen(src);
+        for (size_t k = 0; k < len; k++) {
+            char ch = src[k];
+            int ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                     ch == '-';
+            s[k] = ok ? ch : '_';
+        }
+        if (len == 0) len = (size_t)snprintf(s, 32, "bone_%u", i);
+        /* suffixes below need at most 23 bytes; each name owns strlen + 64 */
+        s[len] = 0;
+        out->name[i] = s;
+        if (!gx_name_insert(table, tsize - 1, out->name, i)) {
+            snprintf(s + len, 32, "_%u", i);
+            for (uint32_t k = 1; !gx_name_insert(table, tsize - 1, out->name, i); k++)
+                snprintf(s + len, 32, "_%u_%u", i, k);
+        }
+        p = s + strlen(s) + 1;
+    }
+    return 1;
+}
+
+static inline void gx_names_free(const ganim_allocator *a, gx_names *nm)
+{
+    ganim_free(a, nm->name, nm->bytes);
+    nm->name = NULL;
+}
+
+/* ---- text ------------------------------------------------------------------------------ */
+/* printf("%.9g") that always uses '.', whatever LC_NUMERIC says. */
+static inline void gx_g9(ganim_writer *w, double v)
+{
+    char tmp[40];
+    snprintf(tmp, sizeof tmp, "%.9g", isfinite(v) ? v : 0.0);
+    for (char *q = tmp; *q; q++)
+        if (*q == ',') *q = '.';
+    gw_str(w, tmp);
+}
+
+#endif

@@ -1,0 +1,337 @@
+/* JSON views of a document: the lossless dump (`ganim dump`) and the summary
+ * (`ganim info --json`). Both are stable interfaces for scripts; docs/dump-format.md is
+ * their specification, so any change here must be additive and documented there. */
+#include <math.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "export/export.h"
+#include "io/writer.h"
+
+#define DUMP_VERSION 1
+#define INFO_VERSION 1
+
+/* Floats print as the shortest text that reads back as the same float32; values JSON
+ * cannot hold (NaN, infinities) print as null. */
+static void jfloat(ganim_writer *w, float v)
+{
+    if (isfinite(v)) gw_float(w, v);
+    else gw_str(w, "null");
+}
+
+static void jfloats(ganim_writer *w, const float *v, int n)
+{
+    gw_u8(w, '[');
+    for (int i = 0; i < n; i++) {
+        if (i) gw_u8(w, ',');
+        jfloat(w, v[i]);
+    }
+    gw_u8(w, ']');
+}
+
+static void jdouble(ganim_writer *w, double v)
+{
+    if (isfinite(v)) gw_double(w, v);
+    else gw_str(w, "null");
+}
+
+static void jstring_or_null(ganim_writer *w, const char *s)
+{
+    if (s) gw_json_string(w, s);
+    else gw_str(w, "null");
+}
+
+static void hex(ganim_writer *w, const uint8_t *p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    char chunk[256];
+    gw_u8(w, '"');
+    for (size_t i = 0; i < n;) {
+        size_t k = 0;
+        for (; k < sizeof chunk && i < n; i++) {
+            chunk[k++] = digits[p[i] >> 4];
+            chunk[k++] = digits[p[i] & 15];
+        }
+        gw_bytes(w, chunk, k);
+    }
+    gw_u8(w, '"');
+}
+
+/* {"format": ..., "size": n, "hex": "..."} or null: a format-owned record, byte for byte. */
+static void native_record(ganim_writer *w, const char *format, const uint8_t *data, size_t size)
+{
+    if (!format && !size) {
+        gw_str(w, "null");
+        return;
+    }
+    gw_str(w, "{\"format\":");
+    jstring_or_null(w, format);
+    gw_printf(w, ",\"size\":%zu,\"hex\":", size);
+    hex(w, data, data ? size : 0);
+    gw_u8(w, '}');
+}
+
+/* The format's own description of the document (clip < 0) or a clip, or null. */
+static ganim_code describe(ganim_writer *w, const ganim_doc *doc, int clip, int mode, ganim_error *err)
+{
+    size_t at = gw_pos(w);
+    if (gw_ok(w) && doc->format && doc->format->describe) {
+        ganim_code code = doc->format->describe(doc, clip, mode, w->buf, err);
+        if (code != GANIM_OK) {
+            w->buf->size = at;
+            return code;
+        }
+    }
+    if (gw_pos(w) == at) gw_str(w, "null");
+    return GANIM_OK;
+}
+
+static void warnings(ganim_writer *w, const ganim_doc *doc)
+{
+    gw_str(w, ",\n\"warnings\":[");
+    for (uint32_t i = 0; i < doc->warning_count; i++) {
+        const ganim_warning *wn = &doc->warnings[i];
+        gw_str(w, i ? ",\n {\"offset\":" : "\n {\"offset\":");
+        if (wn->offset == GANIM_NO_OFFSET) gw_str(w, "null");
+        else gw_printf(w, "%llu", (unsigned long long)wn->offset);
+        gw_str(w, ",\"message\":");
+        gw_json_string(w, wn->message ? wn->message : "");
+        gw_u8(w, '}');
+    }
+    gw_printf(w, "],\n\"warnings_dropped\":%u", doc->warnings_dropped);
+}
+
+static const char *kind_name(ganim_channel_kind k)
+{
+    switch (k) {
+    case GANIM_CHANNEL_CONSTANT: return "constant";
+    case GANIM_CHANNEL_PER_FRAME: return "per_frame";
+    case GANIM_CHANNEL_KEYED: return "keyed";
+    default: return "absent";
+    }
+}
+
+static double duration(const ganim_clip *c)
+{
+    return c->frame_count > 1 && c->fps > 0 ? (double)(c->frame_count - 1) / c->fps : 0.0;
+}
+
+static void clip_header(ganim_writer *w, const ganim_clip *c, uint32_t ci)
+{
+    gw_printf(w, "{\"index\":%u,\"name\":", ci);
+    gw_json_string(w, c->name);
+    gw_printf(w, ",\"kind\":\"%s\",\"fps\":", c->kind == GANIM_CLIP_OPAQUE ? "opaque" : "animation");
+    jdouble(w, c->fps);
+    gw_printf(w, ",\"frame_count\":%u,\"duration\":", c->frame_count);
+    jdouble(w, duration(c));
+    gw_printf(w, ",\"rotation_interp\":\"%s\"", c->rotation_interp == GANIM_INTERP_NLERP ? "nlerp" : "slerp");
+}
+
+/* ---- lossless dump ----------------------------------------------------------------------- */
+
+static void channel(ganim_writer *w, const char *key, const ganim_channel *ch, int comps)
+{
+    uint32_t n = ch->kind == GANIM_CHANNEL_ABSENT ? 0 : ch->count;
+    gw_printf(w, ",\n   \"%s\":{\"kind\":\"%s\",\"count\":%u", key, kind_name(ch->kind), n);
+    if (ch->kind == GANIM_CHANNEL_KEYED) {
+        gw_str(w, ",\"times\":");
+        gw_u8(w, '[');
+        for (uint32_t k = 0; k < n; k++) {
+            if (k) gw_u8(w, ',');
+            jfloat(w, ch->times[k]);
+        }
+        gw_u8(w, ']');
+    }
+    gw_str(w, ",\"values\":[");
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) gw_u8(w, ',');
+        jfloats(w, ch->values + (size_t)k * (size_t)comps, comps);
+    }
+    gw_str(w, "]}");
+}
+
+static void bytes_array(ganim_writer *w, const char *key, const uint8_t *p, uint32_t n)
+{
+    gw_printf(w, ",\n   \"%s\":", key);
+    if (!p) {
+        gw_str(w, "null");
+        return;
+    }
+    gw_u8(w, '[');
+    for (uint32_t k = 0; k < n; k++) gw_printf(w, k ? ",%u" : "%u", p[k]);
+    gw_u8(w, ']');
+}
+
+static void dump_skeleton(ganim_writer *w, const ganim_skeleton *sk)
+{
+    gw_str(w, ",\n\"skeleton\":");
+    if (!sk) {
+        gw_str(w, "null");
+        return;
+    }
+    gw_str(w, "{\"name\":");
+    gw_json_string(w, sk->name);
+    gw_printf(w, ",\"bone_count\":%u,\"bones\":[", sk->bone_count);
+    for (uint32_t i = 0; i < sk->bone_count; i++) {
+        const ganim_bone *b = &sk->bones[i];
+        gw_printf(w, "%s\n {\"index\":%u,\"name\":", i ? "," : "", i);
+        gw_json_string(w, b->name);
+        gw_printf(w, ",\"parent\":%d,\"rest\":{\"rotation\":", (int)b->parent);
+        jfloats(w, &b->rest.rotation.x, 4);
+        gw_str(w, ",\"translation\":");
+        jfloats(w, &b->rest.translation.x, 3);
+        gw_str(w, ",\"scale\":");
+        jfloats(w, &b->rest.scale.x, 3);
+        gw_printf(w, "},\"flags\":%u}", b->flags);
+    }
+    gw_str(w, "],\n \"native_record\":");
+    native_record(w, sk->native_format, sk->native, sk->native_size);
+    gw_u8(w, '}');
+}
+
+static ganim_code dump_clip(ganim_writer *w, const ganim_doc *doc, uint32_t ci, ganim_error *err)
+{
+    const ganim_clip *c = &doc->clips[ci];
+    clip_header(w, c, ci);
+    gw_printf(w, ",\"track_count\":%u,\"tracks\":[", c->track_count);
+    for (uint32_t ti = 0; ti < c->track_count; ti++) {
+        const ganim_track *t = &c->tracks[ti];
+        gw_printf(w, "%s\n  {\"bone\":%u,\"name\":", ti ? "," : "", t->bone);
+        gw_json_string(w, t->name ? t->name : "");
+        channel(w, "rotation", &t->rotation, 4);
+        channel(w, "translation", &t->translation, 3);
+        channel(w, "scale", &t->scale, 3);
+        bytes_array(w, "visibility", t->visibility, c->frame_count);
+        bytes_array(w, "step", t->step, c->frame_count);
+        gw_u8(w, '}');
+    }
+    gw_str(w, "],\n  \"opaque_hex\":");
+    if (c->kind == GANIM_CLIP_OPAQUE) hex(w, c->opaque, c->opaque ? c->opaque_size : 0);
+    else gw_str(w, "null");
+    gw_str(w, ",\n  \"native_record\":");
+    native_record(w, c->native_format, c->native, c->native_size);
+    gw_str(w, ",\n  \"native\":");
+    ganim_code code = describe(w, doc, (int)ci, GANIM_DESCRIBE_FULL, err);
+    gw_u8(w, '}');
+    return code;
+}
+
+static void doc_header(ganim_writer *w, const ganim_doc *doc, const ganim_export_opts *o, const char *key, int version)
+{
+    gw_printf(w, "{\"%s\":%d,\n\"generator\":", key, version);
+    gw_json_string(w, gx_generator(o));
+    gw_str(w, ",\n\"format\":");
+    jstring_or_null(w, doc->format ? doc->format->name : NULL);
+    gw_str(w, ",\n\"axes\":");
+    gw_json_string(w, ganim_axes_name(doc->axes));
+}
+
+typedef ganim_code (*body_fn)(ganim_writer *w, const ganim_doc *doc, const ganim_export_opts *o, ganim_error *err);
+
+/* Shared frame: checks, writer, rollback of `out` on failure. */
+static ganim_code run(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err,
+                      const char *who, body_fn body)
+{
+    ganim_export_opts o = { 0 };
+    if (opts) o = *opts;
+    if (!out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "%s: no output buffer", who);
+    ganim_code code = gx_check_doc(doc, who, err);
+    if (code != GANIM_OK) return code;
+    if ((code = gx_check_clip(doc, &o, who, 0, err)) != GANIM_OK) return code;
+    ganim_allocator a = ganim_allocator_resolve(&o.allocator);
+    size_t out0 = out->size;
+    ganim_writer w = gw_init(out, &a);
+    code = body(&w, doc, &o, err);
+    if (code == GANIM_OK && !gw_ok(&w)) code = GANIM_NOMEM(err);
+    if (code != GANIM_OK) out->size = out0;
+    return code;
+}
+
+static ganim_code dump_body(ganim_writer *w, const ganim_doc *doc, const ganim_export_opts *o, ganim_error *err)
+{
+    doc_header(w, doc, o, "ganim_dump", DUMP_VERSION);
+    dump_skeleton(w, doc->skeleton);
+    gw_str(w, ",\n\"clips\":[");
+    int first = 1;
+    for (uint32_t ci = 0; ci < doc->clip_count; ci++) {
+        if (!gx_clip_selected(doc, o, ci, 0)) continue;
+        gw_str(w, first ? "\n " : ",\n ");
+        first = 0;
+        ganim_code code = dump_clip(w, doc, ci, err);
+        if (code != GANIM_OK) return code;
+        if (!gw_ok(w)) return GANIM_NOMEM(err);
+    }
+    gw_str(w, "],\n\"native_record\":");
+    native_record(w, doc->native_format, doc->native, doc->native_size);
+    gw_str(w, ",\n\"native\":");
+    ganim_code code = describe(w, doc, -1, GANIM_DESCRIBE_FULL, err);
+    if (code != GANIM_OK) return code;
+    warnings(w, doc);
+    gw_str(w, "}\n");
+    return GANIM_OK;
+}
+
+ganim_code ganim_export_json(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
+{
+    return run(doc, opts, out, err, "json", dump_body);
+}
+
+/* ---- summary ----------------------------------------------------------------------------- */
+
+static ganim_code info_body(ganim_writer *w, const ganim_doc *doc, const ganim_export_opts *o, ganim_error *err)
+{
+    doc_header(w, doc, o, "ganim_info", INFO_VERSION);
+    const ganim_skeleton *sk = doc->skeleton;
+    gw_str(w, ",\n\"skeleton\":");
+    if (sk) {
+        gw_str(w, "{\"name\":");
+        gw_json_string(w, sk->name);
+        gw_printf(w, ",\"bone_count\":%u,\"names\":[", sk->bone_count);
+        for (uint32_t i = 0; i < sk->bone_count; i++) {
+            if (i) gw_u8(w, ',');
+            gw_json_string(w, sk->bones[i].name);
+        }
+        gw_str(w, "]}");
+    } else {
+        gw_str(w, "null");
+    }
+    gw_printf(w, ",\n\"clip_count\":%u,\n\"clips\":[", doc->clip_count);
+    int first = 1;
+    for (uint32_t ci = 0; ci < doc->clip_count; ci++) {
+        if (!gx_clip_selected(doc, o, ci, 0)) continue;
+        const ganim_clip *c = &doc->clips[ci];
+        uint32_t present[3] = { 0, 0, 0 }, animated[3] = { 0, 0, 0 }, vis = 0, step = 0;
+        for (uint32_t ti = 0; ti < c->track_count; ti++) {
+            const ganim_track *t = &c->tracks[ti];
+            const ganim_channel *ch[3] = { &t->rotation, &t->translation, &t->scale };
+            for (int k = 0; k < 3; k++) {
+                present[k] += ch[k]->kind != GANIM_CHANNEL_ABSENT;
+                animated[k] += ch[k]->kind == GANIM_CHANNEL_PER_FRAME || ch[k]->kind == GANIM_CHANNEL_KEYED;
+            }
+            vis += t->visibility != NULL;
+            step += t->step != NULL;
+        }
+        gw_str(w, first ? "\n " : ",\n ");
+        first = 0;
+        clip_header(w, c, ci);
+        gw_printf(w, ",\"track_count\":%u", c->track_count);
+        gw_printf(w, ",\"channels\":{\"rotation\":%u,\"translation\":%u,\"scale\":%u,\"visibility\":%u,\"step\":%u}",
+                  present[0], present[1], present[2], vis, step);
+        gw_printf(w, ",\"animated\":{\"rotation\":%u,\"translation\":%u,\"scale\":%u}", animated[0], animated[1], animated[2]);
+        gw_printf(w, ",\"opaque_size\":%zu,\"native\":", c->kind == GANIM_CLIP_OPAQUE ? c->opaque_size : (size_t)0);
+        ganim_code code = describe(w, doc, (int)ci, GANIM_DESCRIBE_SUMMARY, err);
+        if (code != GANIM_OK) return code;
+        gw_u8(w, '}');
+    }
+    gw_str(w, "],\n\"native\":");
+    ganim_code code = describe(w, doc, -1, GANIM_DESCRIBE_SUMMARY, err);
+    if (code != GANIM_OK) return code;
+    warnings(w, doc);
+    gw_str(w, "}\n");
+    return GANIM_OK;
+}
+
+ganim_code ganim_export_info_json(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
+{
+    return run(doc, opts, out, err, "info", info_body);
+}

@@ -1,0 +1,667 @@
+/* glTF exporter on hand-built documents: GLB layout, nodes and rest pose after the Z-up ->
+ * Y-up conversion (expected values worked out by hand below), skin matrices, the bone
+ * mesh bounds, animation samplers (times, values, step bits, visibility), errors.
+ * Outputs are also written to <build>/test_export_out/ for the Khronos validator. */
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "core/internal.h"
+#include "test.h"
+#include "support/tjson.h"
+
+static const double H = 0.70710678118654752440; /* sin 45 = cos 45 */
+
+/* ---- a small glTF reader for the checks ------------------------------------------------- */
+
+typedef struct gltf_file {
+    tjson *json;
+    const uint8_t *bin;
+    size_t bin_size;
+} gltf_file;
+
+static uint32_t rd32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* Parses a .glb and checks its layout (header, 4-byte aligned chunks, lengths). */
+static int open_glb(const ganim_buffer *b, gltf_file *f)
+{
+    memset(f, 0, sizeof *f);
+    CHECK(b->size >= 28);
+    if (b->size < 28) return 0;
+    CHECK_EQ_INT(rd32(b->data), 0x46546C67u);
+    CHECK_EQ_INT(rd32(b->data + 4), 2);
+    CHECK_EQ_INT(rd32(b->data + 8), b->size);
+    uint32_t jlen = rd32(b->data + 12);
+    CHECK_EQ_INT(rd32(b->data + 16), 0x4E4F534Au);
+    CHECK_EQ_INT(jlen % 4, 0);
+    CHECK_EQ_INT(b->size % 4, 0);
+    if (20 + (size_t)jlen > b->size) return 0;
+    char err[128] = "";
+    f->json = tjson_parse((const char *)b->data + 20, jlen, err, sizeof err);
+    CHECK_MSG(f->json != NULL, "GLB JSON does not parse: %s", err);
+    size_t at = 20 + jlen;
+    if (at < b->size) {
+        CHECK(at + 8 <= b->size);
+        uint32_t blen = rd32(b->data + at);
+        CHECK_EQ_INT(rd32(b->data + at + 4), 0x004E4942u);
+        CHECK_EQ_INT(blen % 4, 0);
+        CHECK_EQ_INT(at + 8 + blen, b->size);
+        f->bin = b->data + at + 8;
+        f->bin_size = blen;
+    }
+    return f->json != NULL;
+}
+
+static const tjson *jpath(const tjson *v, const char *key, int index)
+{
+    const tjson *a = tjson_get(v, key);
+    return index >= 0 ? tjson_at(a, (size_t)index) : a;
+}
+
+static int comps_of(const char *type)
+{
+    if (!strcmp(type, "SCALAR")) return 1;
+    if (!strcmp(type, "VEC3")) return 3;
+    if (!strcmp(type, "VEC4")) return 4;
+    if (!strcmp(type, "MAT4")) return 16;
+    return 0;
+}
+
+/* Float accessor `i` decoded into a malloc'd array; checks the bufferView arithmetic. */
+static float *acc_floats(const gltf_file *f, int64_t i, uint32_t *count, int *comps)
+{
+    const tjson *a = jpath(f->json, "accessors", (int)i);
+    CHECK(a != NULL);
+    if (!a) return NULL;
+    CHECK_EQ_INT(tjson_int(tjson_get(a, "componentType"), 0), 5126);
+    *count = (uint32_t)tjson_int(tjson_get(a, "count"), 0);
+    *comps = comps_of(tjson_str(tjson_get(a, "type"), ""));
+    const tjson *v = jpath(f->json, "bufferViews", (int)tjson_int(tjson_get(a, "bufferView"), -1));
+    CHECK(v != NULL);
+    if (!v) return NULL;
+    size_t off = (size_t)tjson_int(tjson_get(v, "byteOffset"), 0), len = (size_t)tjson_int(tjson_get(v, "byteLength"), 0);
+    CHECK_EQ_INT(off % 4, 0);
+    CHECK_EQ_INT(len, (size_t)*count * (size_t)*comps * 4);
+    CHECK(off + len <= f->bin_size);
+    if (off + len > f->bin_size || len != (size_t)*count * (size_t)*comps * 4) return NULL;
+    float *out = malloc(len + 4);
+    for (size_t k = 0; k < len / 4; k++) {
+        uint32_t u = rd32(f->bin + off + k * 4);
+        memcpy(&out[k], &u, 4);
+    }
+    return out;
+}
+
+/* min/max of the accessor must equal the data exactly (as float32). */
+static void check_bounds(const gltf_file *f, int64_t i)
+{
+    uint32_t n;
+    int c;
+    float *v = acc_floats(f, i, &n, &c);
+    const tjson *a = jpath(f->json, "accessors", (int)i);
+    const tjson *mn = tjson_get(a, "min"), *mx = tjson_get(a, "max");
+    CHECK_MSG(mn && mx, "accessor %lld has no min/max", (long long)i);
+    if (!v || !mn || !mx) {
+        free(v);
+        return;
+    }
+    for (int k = 0; k < c; k++) {
+        float lo = v[k], hi = v[k];
+        for (uint32_t e = 1; e < n; e++) {
+            if (v[e * c + k] < lo) lo = v[e * c + k];
+            if (v[e * c + k] > hi) hi = v[e * c + k];
+        }
+        CHECK_EQ_INT((float)tjson_num(tjson_at(mn, k), NAN) == lo, 1);
+        CHECK_EQ_INT((float)tjson_num(tjson_at(mx, k), NAN) == hi, 1);
+    }
+    free(v);
+}
+
+/* The sampler of animation `anim` targeting (node, path), or NULL. */
+static const tjson *find_sampler(const gltf_file *f, int anim, int64_t node, const char *path)
+{
+    const tjson *an = jpath(f->json, "animations", anim), *ch = tjson_get(an, "channels");
+    for (size_t i = 0; ch && i < ch->count; i++) {
+        const tjson *tg = tjson_get(tjson_at(ch, i), "target");
+        if (tjson_int(tjson_get(tg, "node"), -1) == node && !strcmp(tjson_str(tjson_get(tg, "path"), ""), path))
+            return jpath(an, "samplers", (int)tjson_int(tjson_get(tjson_at(ch, i), "sampler"), -1));
+    }
+    return NULL;
+}
+
+static void save(const char *name, const void *data, size_t size)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/test_export_out", GANIM_BINARY_DIR);
+    mkdir(path, 0777);
+    snprintf(path, sizeof path, "%s/test_export_out/%s", GANIM_BINARY_DIR, name);
+    FILE *fp = fopen(path, "wb");
+    CHECK_MSG(fp != NULL, "cannot write %s", path);
+    if (!fp) return;
+    fwrite(data, 1, size, fp);
+    fclose(fp);
+}
+
+/* ---- hand-made documents ---------------------------------------------------------------- */
+
+static void set_q(float *dst, double ax, double ay, double az, double deg)
+{
+    double h = deg * 3.14159265358979323846 / 360.0, s = sin(h);
+    dst[0] = (float)(ax * s), dst[1] = (float)(ay * s), dst[2] = (float)(az * s), dst[3] = (float)cos(h);
+}
+
+/* Z-up: "root" at (1,2,3), child "arm.L 01" at (0,2,0) under it. Clip "Wave" (10 fps,
+ * 3 frames): root rotates 0/45/90 deg about Z (frame 1 stored with the opposite sign),
+ * root translation constant (1,2,3); child rotation keyed at frames 0 and 2. */
+static ganim_doc *make_doc(void)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    doc->axes = GANIM_AXES_Z_UP;
+    const char *names[2] = { "root", "arm.L 01" };
+    doc->skeleton = ganim_skeleton_flat(doc, 2, names);
+    doc->skeleton->name = "rig";
+    ganim_bone *b = doc->skeleton->bones;
+    b[0].rest.translation = (ganim_vec3){ 1, 2, 3 };
+    b[0].flags = 0;
+    b[1].parent = 0;
+    b[1].flags = 0;
+    b[1].rest.translation = (ganim_vec3){ 0, 2, 0 };
+    doc->clips = ganim_doc_alloc_array(doc, 2, sizeof *doc->clips);
+    doc->clip_count = 2;
+    doc->clips[0].name = "slot";
+    doc->clips[0].kind = GANIM_CLIP_OPAQUE;
+    doc->clips[0].opaque = ganim_doc_memdup(doc, "abc", 3);
+    doc->clips[0].opaque_size = 3;
+    ganim_clip *c = &doc->clips[1];
+    c->name = "Wave";
+    c->fps = 10;
+    c->frame_count = 3;
+    c->track_count = 2;
+    c->tracks = ganim_doc_alloc_array(doc, 2, sizeof *c->tracks);
+    ganim_track *t = &c->tracks[0];
+    t->bone = 0;
+    t->name = "root";
+    float *rot = ganim_doc_alloc_array(doc, 12, sizeof(float));
+    for (int k = 0; k < 3; k++) set_q(rot + k * 4, 0, 0, 1, 45.0 * k);
+    for (int k = 0; k < 4; k++) rot[4 + k] = -rot[4 + k];
+    t->rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 3, NULL, rot };
+    float *tr = ganim_doc_alloc_array(doc, 3, sizeof(float));
+    tr[0] = 1, tr[1] = 2, tr[2] = 3;
+    t->translation = (ganim_channel){ GANIM_CHANNEL_CONSTANT, 1, NULL, tr };
+    t = &c->tracks[1];
+    t->bone = 1;
+    t->name = "arm.L 01";
+    float *kt = ganim_doc_alloc_array(doc, 2, sizeof(float)), *kv = ganim_doc_alloc_array(doc, 8, sizeof(float));
+    kt[0] = 0, kt[1] = 2;
+    set_q(kv, 1, 0, 0, 0);
+    set_q(kv + 4, 1, 0, 0, 60);
+    t->rotation = (ganim_channel){ GANIM_CHANNEL_KEYED, 2, kt, kv };
+    CHECK_OK(ganim_doc_validate(doc, NULL));
+    return doc;
+}
+
+static void q_mul(const double a[4], const double b[4], double r[4])
+{
+    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+}
+
+/* ---- tests ------------------------------------------------------------------------------ */
+
+TEST(glb_layout_nodes_and_rest_pose)
+{
+    ganim_doc *doc = make_doc();
+    ganim_buffer out = { 0 };
+    ganim_export_opts o = { 0 };
+    o.generator = "unit-test";
+    ganim_error err = { 0 };
+    CHECK_EQ_INT(ganim_export_glb(doc, &o, &out, &err), GANIM_OK);
+    save("two_bones.glb", out.data, out.size);
+    gltf_file f;
+    if (!open_glb(&out, &f)) goto done;
+    const tjson *j = f.json;
+    CHECK_EQ_STR(tjson_str(jpath(j, "asset", -1) ? tjson_get(jpath(j, "asset", -1), "version") : NULL, ""), "2.0");
+    CHECK_EQ_STR(tjson_str(tjson_get(tjson_get(j, "asset"), "generator"), ""), "unit-test");
+    const tjson *gx = tjson_get(tjson_get(tjson_get(j, "asset"), "extras"), "ganim");
+    CHECK_EQ_STR(tjson_str(tjson_get(gx, "axes"), ""), "z-up");
+    CHECK_EQ_STR(tjson_str(tjson_get(gx, "axis_conversion"), ""), "rotate -90 deg about X");
+    CHECK_NEAR(tjson_num(tjson_get(gx, "unit_scale"), 0), 1, 0);
+    CHECK_EQ_INT(tjson_get(gx, "source_format") && tjson_get(gx, "source_format")->type == TJSON_NULL, 1);
+    /* nodes: root, arm_L_01, mesh node */
+    const tjson *nodes = tjson_get(j, "nodes");
+    CHECK_EQ_INT(nodes ? nodes->count : 0, 3);
+    CHECK_EQ_STR(tjson_str(tjson_get(tjson_at(nodes, 0), "name"), ""), "root");
+    CHECK_EQ_STR(tjson_str(tjson_get(tjson_at(nodes, 1), "name"), ""), "arm_L_01");
+    CHECK_EQ_STR(tjson_str(tjson_get(tjson_get(tjson_get(tjson_at(nodes, 1), "extras"), "ganim"), "name"), ""), "arm.L 01");
+    CHECK_EQ_INT(tjson_int(tjson_at(tjson_get(tjson_at(nodes, 0), "children"), 0), -1), 1);
+    CHECK_EQ_INT(tjson_int(tjson_get(tjson_at(nodes, 2), "mesh"), -1), 0);
+    CHECK_EQ_INT(tjson_int(tjson_get(tjson_at(nodes, 2), "skin"), -1), 0);
+    const tjson *scene = tjson_at(tjson_get(j, "scenes"), 0);
+    CHECK_EQ_INT(tjson_get(scene, "nodes") ? tjson_get(scene, "nodes")->count : 0, 2);
+    CHECK_EQ_INT(tjson_int(tjson_at(tjson_get(scene, "nodes"), 0), -1), 0);
+    CHECK_EQ_INT(tjson_int(tjson_at(tjson_get(scene, "nodes"), 1), -1), 2);
+    /* root rest: identity rotation turned by -90 deg about X; (1,2,3) in Z-up -> (1,3,-2) */
+    const tjson *r = tjson_get(tjson_at(nodes, 0), "rotation"), *tr = tjson_get(tjson_at(nodes, 0), "translation");
+    CHECK_NEAR(tjson_num(tjson_at(r, 0), 9), -H, 1e-7);
+    CHECK_NEAR(tjson_num(tjson_at(r, 1), 9), 0, 1e-7);
+    CHECK_NEAR(tjson_num(tjson_at(r, 2), 9), 0, 1e-7);
+    CHECK_NEAR(tjson_num(tjson_at(r, 3), 9), H, 1e-7);
+    CHECK_NEAR(tjson_num(tjson_at(tr, 0), 9), 1, 1e-6);
+    CHECK_NEAR(tjson_num(tjson_at(tr, 1), 9), 3, 1e-6);
+    CHECK_NEAR(tjson_num(tjson_at(tr, 2), 9), -2, 1e-6);
+    /* the child stays in its parent's frame */
+    CHECK(tjson_get(tjson_at(nodes, 1), "rotation") == NULL);
+    CHECK_NEAR(tjson_num(tjson_at(tjson_get(tjson_at(nodes, 1), "translation"), 1), 9), 2, 0);
+    /* skin: inverse bind matrices undo the world rest pose; root world (1,3,-2), child (1,3,-4) */
+    const tjson *skin = tjson_at(tjson_get(j, "skins"), 0);
+    CHECK_EQ_INT(tjson_int(tjson_get(skin, "skeleton"), -1), 0);
+    CHECK_EQ_INT(tjson_get(skin, "joints") ? tjson_get(skin, "joints")->count : 0, 2);
+    uint32_t n;
+    int c;
+    float *ibm = acc_floats(&f, tjson_int(tjson_get(skin, "inverseBindMatrices"), -1), &n, &c);
+    CHECK_EQ_INT(n, 2);
+    CHECK_EQ_INT(c, 16);
+    if (ibm && n == 2) {
+        const double world[2][3] = { { 1, 3, -2 }, { 1, 3, -4 } };
+        for (int b = 0; b < 2; b++) {
+            const float *m = ibm + b * 16; /* column-major */
+            for (int row = 0; row < 3; row++) {
+                double v = m[row] * world[b][0] + m[4 + row] * world[b][1] + m[8 + row] * world[b][2] + m[12 + row];
+                CHECK_NEAR(v, 0, 1e-5);
+            }
+            CHECK_EQ_INT(m[3] == 0 && m[7] == 0 && m[11] == 0 && m[15] == 1, 1);
+        }
+        /* bind rotation of the root: inverse of Rx(-90) maps world +Y (up) back to local +Z */
+        CHECK_NEAR(ibm[4 * 1 + 2], 1, 1e-6);
+    }
+    free(ibm);
+    /* bone mesh: POSITION bounds match the data; every vertex near the bone segment */
+    const tjson *prim = tjson_at(tjson_get(tjson_at(tjson_get(j, "meshes"), 0), "primitives"), 0);
+    int64_t pos = tjson_int(tjson_get(tjson_get(prim, "attributes"), "POSITION"), -1);
+    check_bounds(&f, pos);
+    float *pv = acc_floats(&f, pos, &n, &c);
+    CHECK_EQ_INT(n, 6 + 4); /* one stick root -> child, one tetrahedron on the leaf */
+    if (pv) {
+        for (uint32_t v = 0; v < n; v++) {
+            CHECK_NEAR(pv[v * 3], 1, 0.2);
+            CHECK(pv[v * 3 + 1] > 2.7 && pv[v * 3 + 1] < 3.3);
+            CHECK(pv[v * 3 + 2] < -1.9 && pv[v * 3 + 2] > -4.2);
+        }
+    }
+    free(pv);
+    const tjson *ja = jpath(j, "accessors", (int)tjson_int(tjson_get(tjson_get(prim, "attributes"), "JOINTS_0"), -1));
+    CHECK_EQ_INT(tjson_int(tjson_get(ja, "componentType"), 0), 5121);
+    CHECK_EQ_INT(tjson_int(tjson_get(ja, "count"), 0), 10);
+    const tjson *ia = jpath(j, "accessors", (int)tjson_int(tjson_get(prim, "indices"), -1));
+    CHECK_EQ_INT(tjson_int(tjson_get(ia, "count"), 0), 24 + 12);
+    /* bufferView targets only on mesh data; every view 4-byte aligned */
+    const tjson *views = tjson_get(j, "bufferViews");
+    int targets = 0;
+    for (size_t i = 0; views && i < views->count; i++) {
+        CHECK_EQ_INT(tjson_int(tjson_get(tjson_at(views, i), "byteOffset"), 1) % 4, 0);
+        targets += tjson_get(tjson_at(views, i), "target") != NULL;
+    }
+    CHECK_EQ_INT(targets, 4);
+    CHECK_EQ_INT(tjson_int(tjson_get(jpath(j, "buffers", 0), "byteLength"), 0), f.bin_size);
+    CHECK(tjson_get(jpath(j, "buffers", 0), "uri") == NULL);
+    tjson_free(f.json);
+done:
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+TEST(animation_samplers_after_conversion)
+{
+    ganim_doc *doc = make_doc();
+    ganim_buffer out = { 0 };
+    ganim_export_opts o = { 0 };
+    o.unit_scale = 0.5f;
+    CHECK_OK(ganim_export_glb(doc, &o, &out, NULL));
+    gltf_file f;
+    if (!open_glb(&out, &f)) goto done;
+    const tjson *anims = tjson_get(f.json, "animations");
+    CHECK_EQ_INT(anims ? anims->count : 0, 1); /* the opaque slot is skipped */
+    CHECK_EQ_STR(tjson_str(tjson_get(tjson_at(anims, 0), "name"), ""), "Wave");
+    CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(tjson_get(tjson_at(anims, 0), "extras"), "ganim"), "clip_index"), -1), 1);
+    /* root rotation: 3 keys at 0, 0.1, 0.2 s */
+    const tjson *s = find_sampler(&f, 0, 0, "rotation");
+    CHECK(s != NULL);
+    CHECK_EQ_STR(tjson_str(tjson_get(s, "interpolation"), ""), "LINEAR");
+    uint32_t n, n2;
+    int c, c2;
+    int64_t in = tjson_int(tjson_get(s, "input"), -1);
+    float *t = acc_floats(&f, in, &n, &c);
+    CHECK_EQ_INT(n, 3);
+    if (t && n == 3) {
+        CHECK_EQ_INT(t[0] == 0.0f && t[1] == 0.1f && t[2] == 0.2f, 1);
+    }
+    check_bounds(&f, in);
+    free(t);
+    float *q = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n, &c);
+    CHECK_EQ_INT(n, 3);
+    CHECK_EQ_INT(c, 4);
+    if (q && n == 3) {
+        /* q' = C * q with C = -90 deg about X. Seen from the Y-up world, C q C^-1 must be
+         * the same turn about +Y (Z-up's vertical): 0, 45, 90 deg about Y. */
+        const double Ci[4] = { H, 0, 0, H }; /* C^-1 */
+        for (int k = 0; k < 3; k++) {
+            double qk[4] = { q[k * 4], q[k * 4 + 1], q[k * 4 + 2], q[k * 4 + 3] }, tmp[4];
+            CHECK_NEAR(qk[0] * qk[0] + qk[1] * qk[1] + qk[2] * qk[2] + qk[3] * qk[3], 1, 1e-6);
+            q_mul(qk, Ci, tmp);
+            double h = 45.0 * k * 3.14159265358979323846 / 360.0;
+            double e[4] = { 0, sin(h), 0, cos(h) };
+            double d = tmp[0] * e[0] + tmp[1] * e[1] + tmp[2] * e[2] + tmp[3] * e[3];
+            CHECK_NEAR(fabs(d), 1, 1e-6);
+            /* sign continuity: no flip between consecutive keys although frame 1 was stored negated */
+            if (k) {
+                const float *p = q + (k - 1) * 4, *r = q + k * 4;
+                CHECK(p[0] * r[0] + p[1] * r[1] + p[2] * r[2] + p[3] * r[3] > 0);
+            }
+        }
+        /* key 2 by hand: (-h,0,0,h) * (0,0,h,h) = (-1/2, 1/2, 1/2, 1/2), h = sqrt(1/2) */
+        CHECK_NEAR(fabs(q[8]), 0.5, 1e-6);
+        CHECK_NEAR(q[8] * q[9], -0.25, 1e-6);
+        CHECK_NEAR(q[10] * q[11], 0.25, 1e-6);
+        CHECK_NEAR(q[8] * q[11], -0.25, 1e-6);
+    }
+    free(q);
+    /* constant root translation: 2 keys spanning the clip; (1,2,3) -> (1,3,-2) * 0.5 */
+    s = find_sampler(&f, 0, 0, "translation");
+    CHECK(s != NULL);
+    t = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n, &c);
+    CHECK_EQ_INT(n, 2);
+    if (t && n == 2) CHECK_EQ_INT(t[0] == 0.0f && t[1] == 0.2f, 1);
+    free(t);
+    float *v = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n, &c);
+    CHECK_EQ_INT(n, 2);
+    if (v && n == 2) {
+        for (int k = 0; k < 2; k++) {
+            CHECK_NEAR(v[k * 3], 0.5, 1e-7);
+            CHECK_NEAR(v[k * 3 + 1], 1.5, 1e-7);
+            CHECK_NEAR(v[k * 3 + 2], -1, 1e-7);
+        }
+    }
+    free(v);
+    /* child: keyed at frames 0 and 2 -> 0 s and 0.2 s, values unchanged (not a root) */
+    s = find_sampler(&f, 0, 1, "rotation");
+    CHECK(s != NULL);
+    t = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n, &c);
+    v = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n2, &c2);
+    CHECK_EQ_INT(n, 2);
+    CHECK_EQ_INT(n2, 2);
+    if (t && v && n == 2 && n2 == 2) {
+        CHECK_EQ_INT(t[0] == 0.0f && t[1] == 0.2f, 1);
+        CHECK_NEAR(v[4], sin(30 * 3.14159265358979323846 / 180), 1e-7);
+        CHECK_NEAR(v[7], cos(30 * 3.14159265358979323846 / 180), 1e-7);
+    }
+    free(t);
+    free(v);
+    /* node rest translation also scaled */
+    CHECK_NEAR(tjson_num(tjson_at(tjson_get(jpath(f.json, "nodes", 1), "translation"), 1), 0), 1, 0);
+    /* every animation input accessor has min/max */
+    const tjson *sm = tjson_get(tjson_at(anims, 0), "samplers");
+    for (size_t i = 0; sm && i < sm->count; i++) check_bounds(&f, tjson_int(tjson_get(tjson_at(sm, i), "input"), -1));
+    tjson_free(f.json);
+done:
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+TEST(keep_axes_and_gltf_with_external_buffer)
+{
+    ganim_doc *doc = make_doc();
+    ganim_buffer js = { 0 }, bin = { 0 };
+    ganim_export_opts o = { 0 };
+    o.keep_axes = 1;
+    o.bin_uri = "my anim.bin";
+    CHECK_OK(ganim_export_gltf(doc, &o, &js, &bin, NULL));
+    save("two_bones.gltf", js.data, js.size);
+    save("my anim.bin", bin.data, bin.size);
+    tjson *j = tjson_parse((const char *)js.data, js.size, NULL, 0);
+    CHECK(j != NULL);
+    CHECK_EQ_STR(tjson_str(tjson_get(jpath(j, "buffers", 0), "uri"), ""), "my%20anim.bin");
+    CHECK_EQ_INT(tjson_int(tjson_get(jpath(j, "buffers", 0), "byteLength"), 0), bin.size);
+    CHECK_EQ_INT(bin.size % 4, 0);
+    CHECK_EQ_STR(tjson_str(tjson_get(tjson_get(tjson_get(tjson_get(j, "asset"), "extras"), "ganim"), "axis_conversion"), ""),
+                 "identity");
+    /* no conversion: rest translation as in the file, no rotation written */
+    const tjson *n0 = jpath(j, "nodes", 0);
+    CHECK(tjson_get(n0, "rotation") == NULL);
+    CHECK_NEAR(tjson_num(tjson_at(tjson_get(n0, "translation"), 2), 0), 3, 0);
+    CHECK_EQ_STR(tjson_str(tjson_get(tjson_get(j, "asset"), "generator"), ""), "ganim " GANIM_VERSION_STRING);
+    tjson_free(j);
+    ganim_buffer_free(&js);
+    ganim_buffer_free(&bin);
+    ganim_doc_free(doc);
+}
+
+/* Step bits on some frames become hold keys; on every frame, a STEP sampler. Visibility
+ * becomes STEP scale keys (0 when hidden). */
+TEST(step_bits_and_visibility)
+{
+    ganim_doc *doc = make_doc();
+    ganim_clip *c = &doc->clips[1];
+    c->frame_count = 4;
+    ganim_track *t = &c->tracks[0];
+    float *rot = ganim_doc_alloc_array(doc, 16, sizeof(float));
+    for (int k = 0; k < 4; k++) set_q(rot + k * 4, 0, 0, 1, 10.0 * k);
+    t->rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 4, NULL, rot };
+    uint8_t *step = ganim_doc_alloc(doc, 4);
+    step[1] = 1; /* hold frame 1 until frame 2 */
+    t->step = step;
+    float *sc = ganim_doc_alloc_array(doc, 12, sizeof(float));
+    for (int k = 0; k < 12; k++) sc[k] = 2;
+    t->scale = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 4, NULL, sc };
+    uint8_t *vis = ganim_doc_alloc(doc, 4);
+    vis[0] = vis[1] = vis[3] = 1; /* hidden on frame 2 */
+    t->visibility = vis;
+    ganim_track *t1 = &c->tracks[1];
+    uint8_t *all = ganim_doc_alloc(doc, 4);
+    memset(all, 1, 4);
+    t1->step = all;
+    CHECK_OK(ganim_doc_validate(doc, NULL));
+    ganim_buffer out = { 0 };
+    CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+    save("step_visibility.glb", out.data, out.size);
+    gltf_file f;
+    if (!open_glb(&out, &f)) goto done;
+    const tjson *s = find_sampler(&f, 0, 0, "rotation");
+    CHECK_EQ_STR(tjson_str(tjson_get(s, "interpolation"), ""), "LINEAR");
+    uint32_t n, n2;
+    int cc;
+    float *tm = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n, &cc);
+    float *q = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n2, &cc);
+    CHECK_EQ_INT(n, 5);
+    CHECK_EQ_INT(n2, 5);
+    if (tm && q && n == 5 && n2 == 5) {
+        /* keys 0, 0.1, (0.2 - 1 ulp, value of frame 1), 0.2, 0.3 */
+        CHECK_EQ_INT(tm[1] == 0.1f && tm[3] == 0.2f && tm[4] == 0.3f, 1);
+        CHECK(tm[2] < 0.2f && tm[2] > 0.1999999f);
+        for (int k = 0; k < 4; k++) CHECK_EQ_INT(q[8 + k] == q[4 + k], 1);
+        CHECK(q[12 + 2] != q[8 + 2]);
+    }
+    free(tm);
+    free(q);
+    /* visibility: scale 2 when visible, 0 on frame 2, STEP on the frame times */
+    s = find_sampler(&f, 0, 0, "scale");
+    CHECK_EQ_STR(tjson_str(tjson_get(s, "interpolation"), ""), "STEP");
+    float *sv = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n, &cc);
+    tm = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n2, &cc);
+    CHECK_EQ_INT(n, 4);
+    CHECK_EQ_INT(n2, 4);
+    if (sv && n == 4) {
+        static const float expect[4] = { 2, 2, 0, 2 };
+        for (int k = 0; k < 4; k++)
+            for (int a = 0; a < 3; a++) CHECK_NEAR(sv[k * 3 + a], expect[k], 0);
+    }
+    free(sv);
+    free(tm);
+    /* child: every frame steps -> STEP, keys unchanged */
+    s = find_sampler(&f, 0, 1, "rotation");
+    CHECK_EQ_STR(tjson_str(tjson_get(s, "interpolation"), ""), "STEP");
+    tm = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n, &cc);
+    CHECK_EQ_INT(n, 2);
+    free(tm);
+    tjson_free(f.json);
+    ganim_buffer_free(&out);
+    /* GANIM_VIS_IGNORE: the plain scale channel, LINEAR */
+    ganim_export_opts o = { 0 };
+    o.visibility = GANIM_VIS_IGNORE;
+    CHECK_OK(ganim_export_glb(doc, &o, &out, NULL));
+    if (open_glb(&out, &f)) {
+        s = find_sampler(&f, 0, 0, "scale");
+        CHECK_EQ_STR(tjson_str(tjson_get(s, "interpolation"), ""), "LINEAR");
+        tjson_free(f.json);
+    }
+done:
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+/* Several root bones (a flat skeleton): a common root node carries the skin. */
+TEST(flat_skeleton_gets_a_common_root)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    const char *names[3] = { "a", "a", "" };
+    doc->skeleton = ganim_skeleton_flat(doc, 3, names);
+    doc->clips = ganim_doc_alloc_array(doc, 1, sizeof *doc->clips);
+    doc->clip_count = 1;
+    doc->clips[0].name = "";
+    doc->clips[0].fps = 30;
+    doc->clips[0].frame_count = 1; /* no tracks: a 1-key channel keeps the clip */
+    ganim_buffer out = { 0 };
+    CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+    save("flat.glb", out.data, out.size);
+    gltf_file f;
+    if (open_glb(&out, &f)) {
+        const tjson *nodes = tjson_get(f.json, "nodes");
+        CHECK_EQ_INT(nodes ? nodes->count : 0, 5);
+        CHECK_EQ_STR(tjson_str(tjson_get(tjson_at(nodes, 0), "name"), ""), "a");
+        CHECK_EQ_STR(tjson_str(tjson_get(tjson_at(nodes, 1), "name"), ""), "a_1");
+        CHECK_EQ_STR(tjson_str(tjson_get(tjson_at(nodes, 2), "name"), ""), "bone_2");
+        CHECK_EQ_STR(tjson_str(tjson_get(tjson_at(nodes, 3), "name"), ""), "ganim_root");
+        CHECK_EQ_INT(tjson_get(tjson_at(nodes, 3), "children")->count, 3);
+        CHECK_EQ_INT(tjson_int(tjson_get(jpath(f.json, "skins", 0), "skeleton"), -1), 3);
+        const tjson *an = jpath(f.json, "animations", 0);
+        CHECK_EQ_STR(tjson_str(tjson_get(an, "name"), ""), "clip_0");
+        CHECK_EQ_INT(tjson_get(an, "channels")->count, 1);
+        const tjson *s = jpath(an, "samplers", 0);
+        uint32_t n;
+        int c;
+        float *t = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n, &c);
+        CHECK_EQ_INT(n, 1);
+        free(t);
+        tjson_free(f.json);
+    }
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+TEST(errors)
+{
+    ganim_doc *doc = make_doc();
+    ganim_buffer out = { 0 };
+    ganim_error err = { 0 };
+    ganim_export_opts o = { 0 };
+    o.only_clip = 1;
+    o.clip = 0; /* the opaque slot */
+    CHECK_EQ_INT(ganim_export_glb(doc, &o, &out, &err), GANIM_ERR_INVALID_ARG);
+    o.clip = 7;
+    CHECK_EQ_INT(ganim_export_glb(doc, &o, &out, &err), GANIM_ERR_INVALID_ARG);
+    CHECK_EQ_INT(out.size, 0);
+    /* a key that overflows float32 after the unit scale: named in the error, no output */
+    float *tr = (float *)doc->clips[1].tracks[0].translation.values;
+    tr[0] = 1e30f;
+    o.only_clip = 0;
+    o.unit_scale = 1e10f;
+    doc->skeleton->bones[0].rest.translation.x = 0;
+    CHECK_EQ_INT(ganim_export_glb(doc, &o, &out, &err), GANIM_ERR_CORRUPT);
+    CHECK_MSG(strstr(err.message, "Wave") && strstr(err.message, "translation"), "message: %s", err.message);
+    CHECK_EQ_INT(out.size, 0);
+    ganim_buffer js = { 0 }, bin = { 0 };
+    CHECK_EQ_INT(ganim_export_gltf(doc, &o, &js, &bin, &err), GANIM_ERR_CORRUPT);
+    CHECK_EQ_INT(js.size + bin.size, 0);
+    ganim_buffer_free(&js);
+    ganim_buffer_free(&bin);
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+    CHECK_EQ_INT(ganim_export_glb(NULL, NULL, &out, &err), GANIM_ERR_INVALID_ARG);
+}
+
+/* A document without skeleton still gives a valid (empty) glTF. */
+TEST(no_skeleton)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    ganim_buffer out = { 0 };
+    CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+    CHECK_EQ_INT(rd32(out.data + 8), out.size);
+    gltf_file f;
+    if (open_glb(&out, &f)) {
+        CHECK(tjson_get(f.json, "buffers") == NULL);
+        CHECK(tjson_get(f.json, "nodes") == NULL);
+        tjson_free(f.json);
+    }
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+/* 1301 frames x 96 bones in one clip (a long Alamo clip's size) must stay fast. */
+TEST(big_clip)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    doc->skeleton = ganim_skeleton_flat(doc, 96, NULL);
+    for (uint32_t i = 1; i < 96; i++) {
+        doc->skeleton->bones[i].parent = (int32_t)(i - 1);
+        doc->skeleton->bones[i].rest.translation.y = 1;
+    }
+    doc->clips = ganim_doc_alloc_array(doc, 1, sizeof *doc->clips);
+    doc->clip_count = 1;
+    ganim_clip *c = &doc->clips[0];
+    c->name = "long";
+    c->fps = 30;
+    c->frame_count = 1301;
+    c->track_count = 96;
+    c->tracks = ganim_doc_alloc_array(doc, 96, sizeof *c->tracks);
+    for (uint32_t b = 0; b < 96; b++) {
+        ganim_track *t = &c->tracks[b];
+        t->bone = b;
+        t->name = "";
+        float *r = ganim_doc_alloc_array(doc, 1301 * 4, sizeof(float));
+        float *p = ganim_doc_alloc_array(doc, 1301 * 3, sizeof(float));
+        for (int k = 0; k < 1301; k++) {
+            set_q(r + k * 4, 0, 1, 0, k * 0.5 + b);
+            p[k * 3 + 1] = 1;
+        }
+        t->rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 1301, NULL, r };
+        t->translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 1301, NULL, p };
+    }
+    ganim_buffer out = { 0 };
+    CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+    save("big.glb", out.data, out.size);
+    gltf_file f;
+    if (open_glb(&out, &f)) {
+        const tjson *an = jpath(f.json, "animations", 0);
+        CHECK_EQ_INT(tjson_get(an, "channels")->count, 192);
+        /* one shared time accessor for all per-frame channels */
+        int64_t in0 = tjson_int(tjson_get(jpath(an, "samplers", 0), "input"), -1);
+        for (int i = 1; i < 192; i++) CHECK_EQ_INT(tjson_int(tjson_get(jpath(an, "samplers", i), "input"), -2), in0);
+        tjson_free(f.json);
+    }
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+int main(void)
+{
+    RUN(glb_layout_nodes_and_rest_pose);
+    RUN(animation_samplers_after_conversion);
+    RUN(keep_axes_and_gltf_with_external_buffer);
+    RUN(step_bits_and_visibility);
+    RUN(flat_skeleton_gets_a_common_root);
+    RUN(errors);
+    RUN(no_skeleton);
+    RUN(big_clip);
+    return test_finish();
+}
