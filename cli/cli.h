@@ -1,0 +1,170 @@
+/* The ganim command-line tool: what the command files share.
+ * The CLI uses POSIX and pthreads; the library (include/ganim.h) uses neither.
+ * This header must be the first include of every CLI source file (it sets the POSIX level). */
+#ifndef GANIM_CLI_H
+#define GANIM_CLI_H
+
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ganim.h"
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLI_PRINTF(a, b)
+#endif
+
+/* Exit statuses: every input fine / some input failed / the command line is wrong. */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILED = 1, CLI_EXIT_USAGE = 2 };
+
+/* ---- commands (cmd_*.c) ---------------------------------------------------------- */
+typedef struct cli_command {
+    const char *name;
+    const char *summary;                 /* one line for `ganim --help` */
+    int (*run)(int argc, char **argv);   /* argv[0] is the command name */
+    void (*help)(FILE *out);
+} cli_command;
+
+int cmd_info(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_formats(int argc, char **argv);
+void help_info(FILE *out);
+void help_convert(FILE *out);
+void help_dump(FILE *out);
+void help_formats(FILE *out);
+
+/* ---- option parsing (args.c) ----------------------------------------------------- */
+typedef struct cli_option {
+    const char *long_name; /* without "--", or NULL */
+    char short_name;       /* or 0 */
+    int has_value;
+    int id;                /* > 0 */
+} cli_option;
+
+typedef struct cli_args {
+    const char *cmd;            /* for messages: "convert" */
+    int argc;
+    char **argv;
+    int index;                  /* next argv element */
+    int cluster;                /* position inside a "-abc" cluster, 0 if none */
+    int only_positional;        /* after "--" */
+} cli_args;
+
+#define CLI_ARG_END 0          /* no more arguments */
+#define CLI_ARG_POSITIONAL (-1)
+#define CLI_ARG_ERROR (-2)      /* a usage message was printed */
+
+/* Next option id, CLI_ARG_POSITIONAL (value = the argument), CLI_ARG_END, or
+ * CLI_ARG_ERROR. "--name=value", "--name value", "-x value", "-xvalue", "-qr" work. */
+int cli_next(cli_args *a, const cli_option *opts, const char **value);
+/* Prints "ganim: CMD: message" and the --help hint; returns CLI_EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* Strict number parsing: the whole string, within range. 0 on success. */
+int cli_parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+int cli_parse_double(const char *s, double *out); /* finite */
+
+/* ---- strings (util.c) ------------------------------------------------------------ */
+typedef struct cli_str {
+    char *s;     /* always NUL-terminated once anything was appended */
+    size_t len;
+    size_t cap;
+} cli_str;
+
+void cli_str_append(cli_str *b, const char *s, size_t n);
+void cli_str_puts(cli_str *b, const char *s);
+void cli_str_printf(cli_str *b, const char *fmt, ...) CLI_PRINTF(2, 3);
+void cli_str_vprintf(cli_str *b, const char *fmt, va_list ap);
+/* Text from a file (names, messages) made safe for a terminal: control bytes become
+ * "\xNN", so a hostile name cannot move the cursor or hide itself. */
+void cli_str_printable(cli_str *b, const char *s);
+/* A JSON string literal, quotes included. */
+void cli_str_json(cli_str *b, const char *s);
+void cli_str_free(cli_str *b);
+
+void *cli_xmalloc(size_t n);        /* exits with a message when memory runs out */
+void *cli_xrealloc(void *p, size_t n);
+char *cli_xstrdup(const char *s);
+int cli_strcaseeq(const char *a, const char *b);
+int cli_strncaseeq(const char *a, const char *b, size_t n);
+double cli_now(void);               /* monotonic seconds */
+
+/* ---- paths and files (util.c) ---------------------------------------------------- */
+const char *cli_basename(const char *path);      /* points into path */
+const char *cli_extension(const char *path);     /* ".ala", or "" (points into path) */
+char *cli_stem(const char *path);                /* base name without its extension */
+char *cli_dirname(const char *path);             /* "." when none */
+char *cli_join(const char *dir, const char *name);
+int cli_is_dir(const char *path);
+int cli_exists(const char *path);
+int cli_mkdirs(const char *path);                /* mkdir -p; 0 or errno */
+/* Sorted entry names of a directory (no "." / ".."); 0 or errno. */
+int cli_list_dir(const char *dir, char ***names, size_t *count);
+void cli_free_list(char **names, size_t count);
+/* Write through a temporary file renamed into place, so a failed run never leaves a
+ * half-written output. 0 or errno. */
+int cli_write_file(const char *path, const void *data, size_t size);
+/* A clip name made safe as part of a file name. */
+char *cli_file_component(const char *name);
+
+/* ---- diagnostics (progress.c) ---------------------------------------------------- */
+/* Messages go through a log: NULL writes at once; a job's log is written in one piece
+ * when the job ends, so parallel jobs never interleave their lines. */
+typedef struct cli_log {
+    cli_str text;
+} cli_log;
+
+/* "ganim: FILE: message (at byte 0x1a2b)" */
+void cli_error(cli_log *log, const char *file, const ganim_error *err);
+void cli_errorf(cli_log *log, const char *file, const char *fmt, ...) CLI_PRINTF(3, 4);
+/* "ganim: FILE: warning: message (at byte 0x1a2b)" */
+void cli_warning(cli_log *log, const char *file, const char *message, uint64_t offset);
+void cli_warningf(cli_log *log, const char *file, const char *fmt, ...) CLI_PRINTF(3, 4);
+/* "ganim: FILE: message" (informational, verbose output) */
+void cli_notef(cli_log *log, const char *file, const char *fmt, ...) CLI_PRINTF(3, 4);
+void cli_log_flush(cli_log *log);
+/* Every document warning in the standard form (and how many were dropped). */
+void cli_doc_warnings(cli_log *log, const char *file, const ganim_doc *doc);
+
+/* A progress bar on stderr, only when stderr is a terminal. Thread-safe; messages
+ * written meanwhile clear the bar first and redraw it after. */
+void cli_progress_start(size_t total, int enabled);
+void cli_progress_step(const char *name, int failed);
+void cli_progress_end(void);
+/* Writes text to stderr as one piece (locked, progress-aware). */
+void cli_stderr_write(const char *text, size_t len);
+
+/* ---- loading documents (load.c, companion.c) ------------------------------------- */
+typedef struct cli_load_opts {
+    const ganim_format *format;       /* --format, or NULL: probe */
+    const ganim_skeleton *skeleton;   /* --skeleton, or NULL */
+    int find_companion;               /* look for MODEL.alo / xxaa next to the input */
+} cli_load_opts;
+
+typedef struct cli_loaded {
+    ganim_buffer file;                /* the input's bytes (kept while doc lives) */
+    ganim_doc *doc;
+    const ganim_format *probed;       /* best probe, NULL when nothing recognised it */
+    int probe_score;                  /* score of the format used */
+    char *companion;                  /* path of the companion skeleton used, or NULL */
+} cli_loaded;
+
+/* Read `path` into `out`; on failure print the error to `log` and return nonzero. */
+int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *out, cli_log *log);
+void cli_loaded_free(cli_loaded *l);
+/* Load a --skeleton FILE (prints errors); returns the document holding it or NULL. */
+ganim_doc *cli_load_skeleton(const char *path);
+/* The format an extension names (first in registry order), or NULL. */
+const ganim_format *cli_format_by_extension(const char *path);
+/* The companion skeleton file for an animation file, by name (companion.c):
+ * MODEL_ANIM_NN.ala -> MODEL.alo, xxda -> xxaa, NAME.da -> NAME.aa. NULL if none. */
+char *cli_find_companion(const char *path);
+
+#endif

@@ -1,0 +1,287 @@
+/* ganim info: what a file holds, for people (text) and for scripts (--json). */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void help_info(FILE *out)
+{
+    fprintf(out,
+            "Usage: ganim info FILE... [OPTIONS]\n"
+            "\n"
+            "Describe each FILE: detected format and probe score, axes, skeleton (bone\n"
+            "count and tree), and per clip its index, name, kind, fps, frames, duration,\n"
+            "tracks and animated channels, followed by the format's own details. Warnings\n"
+            "found while reading are printed on standard error as\n"
+            "  ganim: FILE: warning: message (at byte 0x...)\n"
+            "\n"
+            "A companion skeleton is found by name when --skeleton is not given:\n"
+            "MODEL_ANIM_NN.ala uses MODEL.alo, an FF7 pack xxda uses xxaa.\n"
+            "\n"
+            "Options:\n"
+            "  --json            print the JSON summary (docs/dump-format.md) instead; one\n"
+            "                    document for one file, an array for several (null for a\n"
+            "                    file that could not be read)\n"
+            "  --bones           list every bone as an indented tree\n"
+            "  --skeleton FILE   take the skeleton from FILE (.alo, ??aa, ...)\n"
+            "  --no-companion    do not look for a companion skeleton\n"
+            "  --format NAME     read the files as NAME instead of detecting it\n"
+            "  -h, --help        show this help\n"
+            "\n"
+            "Examples:\n"
+            "  ganim info BM_BERTH_D_DIE_00.ala\n"
+            "  ganim info --bones BM_BERTH_D.ALO\n"
+            "  ganim info --json *.ala > summary.json\n");
+}
+
+enum { OPT_JSON = 1, OPT_BONES, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_HELP };
+static const cli_option options[] = {
+    {"json", 0, 0, OPT_JSON},
+    {"bones", 0, 0, OPT_BONES},
+    {"skeleton", 0, 1, OPT_SKELETON},
+    {"no-companion", 0, 0, OPT_NO_COMPANION},
+    {"format", 0, 1, OPT_FORMAT},
+    {"help", 'h', 0, OPT_HELP},
+    {NULL, 0, 0, 0},
+};
+
+static void quoted(cli_str *b, const char *s)
+{
+    cli_str_puts(b, "\"");
+    cli_str_printable(b, s);
+    cli_str_puts(b, "\"");
+}
+
+/* Format details: "key: value" lines, indented. */
+static void describe(cli_str *b, const ganim_doc *doc, int clip, const char *indent,
+                     const char *path)
+{
+    if (!doc->format || !doc->format->describe) return;
+    ganim_buffer text = {0};
+    ganim_error err = {0};
+    if (doc->format->describe(doc, clip, GANIM_DESCRIBE_TEXT, &text, &err) != GANIM_OK) {
+        cli_warningf(NULL, path, "cannot describe %s: %s", clip < 0 ? "the file" : "a clip",
+                     err.message);
+    } else if (text.size) {
+        cli_str t = {0};
+        cli_str_append(&t, (const char *)text.data, text.size);
+        char *line = t.s;
+        while (line && *line) {
+            char *nl = strchr(line, '\n');
+            if (nl) *nl = 0;
+            cli_str_puts(b, indent);
+            cli_str_printable(b, line);
+            cli_str_puts(b, "\n");
+            line = nl ? nl + 1 : NULL;
+        }
+        cli_str_free(&t);
+    }
+    ganim_buffer_free(&text);
+}
+
+static void skeleton_summary(cli_str *b, const ganim_skeleton *sk, const char *companion,
+                             int list_bones)
+{
+    uint32_t n = sk->bone_count, roots = 0, leaves = 0, max_depth = 0, synth = 0;
+    uint32_t *depth = cli_xmalloc((size_t)n * sizeof *depth + 1);
+    uint32_t *children = cli_xmalloc((size_t)n * sizeof *children + 1);
+    uint32_t *root = cli_xmalloc((size_t)n * sizeof *root + 1);
+    memset(children, 0, (size_t)n * sizeof *children);
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t p = sk->bones[i].parent;
+        /* parents come before children (validated by the library); guard anyway */
+        depth[i] = p >= 0 && (uint32_t)p < i ? depth[p] + 1 : 0;
+        root[i] = depth[i] ? root[p] : i;
+        if (depth[i] == 0) roots++;
+        else children[p]++;
+        if (depth[i] > max_depth) max_depth = depth[i];
+        if (sk->bones[i].flags & GANIM_BONE_SYNTH) synth++;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (!children[i]) leaves++;
+    cli_str_printf(b, "  skeleton: %u bone%s", n, n == 1 ? "" : "s");
+    if (n) cli_str_printf(b, ", %u root%s, %u lea%s, depth %u", roots, roots == 1 ? "" : "s",
+                          leaves, leaves == 1 ? "f" : "ves", max_depth + 1);
+    if (companion) {
+        cli_str_puts(b, " (from ");
+        cli_str_printable(b, companion);
+        cli_str_puts(b, ")");
+    } else if (n && synth == n) {
+        cli_str_puts(b, " (made up: no skeleton given)");
+    }
+    cli_str_puts(b, "\n");
+    if (sk->name[0]) {
+        cli_str_puts(b, "  skeleton name: ");
+        quoted(b, sk->name);
+        cli_str_puts(b, "\n");
+    }
+    if (list_bones) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t d = depth[i] < 40 ? depth[i] : 40;
+            cli_str_printf(b, "    %*s%u ", (int)(2 * d), "", i);
+            if (sk->bones[i].name[0]) quoted(b, sk->bones[i].name);
+            else cli_str_puts(b, "(unnamed)");
+            if (sk->bones[i].flags & GANIM_BONE_HIDDEN) cli_str_puts(b, " hidden");
+            cli_str_puts(b, "\n");
+        }
+    } else {
+        /* The roots, which is what a tree summary needs most. */
+        uint32_t shown = 0;
+        for (uint32_t i = 0; i < n && shown < 8; i++) {
+            if (depth[i] != 0) continue;
+            uint32_t desc = 0;
+            for (uint32_t j = i + 1; j < n; j++) desc += root[j] == i;
+            cli_str_puts(b, "    root ");
+            if (sk->bones[i].name[0]) quoted(b, sk->bones[i].name);
+            else cli_str_printf(b, "%u (unnamed)", i);
+            cli_str_printf(b, ": %u descendant%s\n", desc, desc == 1 ? "" : "s");
+            shown++;
+        }
+        if (roots > shown) cli_str_printf(b, "    ... and %u more roots\n", roots - shown);
+    }
+    free(depth);
+    free(children);
+    free(root);
+}
+
+static int animated(const ganim_channel *c)
+{
+    return c->kind == GANIM_CHANNEL_PER_FRAME || c->kind == GANIM_CHANNEL_KEYED;
+}
+
+static void clip_summary(cli_str *b, const ganim_doc *doc, uint32_t index, const char *path)
+{
+    const ganim_clip *c = &doc->clips[index];
+    cli_str_printf(b, "  clip %u", index);
+    if (c->name[0]) {
+        cli_str_puts(b, " ");
+        quoted(b, c->name);
+    }
+    if (c->kind == GANIM_CLIP_OPAQUE) {
+        cli_str_printf(b, ": opaque slot, %zu bytes\n", c->opaque_size);
+    } else {
+        double duration = c->fps > 0 && c->frame_count > 1 ? (c->frame_count - 1) / c->fps : 0;
+        cli_str_printf(b, ": animation, %g fps, %u frame%s, %.3f s, %u track%s%s\n", c->fps,
+                       c->frame_count, c->frame_count == 1 ? "" : "s", duration, c->track_count,
+                       c->track_count == 1 ? "" : "s",
+                       c->rotation_interp == GANIM_INTERP_NLERP ? ", nlerp rotations" : "");
+        uint32_t rot = 0, tra = 0, sca = 0, vis = 0, step = 0, crot = 0, ctra = 0, csca = 0;
+        for (uint32_t t = 0; t < c->track_count; t++) {
+            const ganim_track *tr = &c->tracks[t];
+            rot += (uint32_t)animated(&tr->rotation);
+            tra += (uint32_t)animated(&tr->translation);
+            sca += (uint32_t)animated(&tr->scale);
+            crot += tr->rotation.kind == GANIM_CHANNEL_CONSTANT;
+            ctra += tr->translation.kind == GANIM_CHANNEL_CONSTANT;
+            csca += tr->scale.kind == GANIM_CHANNEL_CONSTANT;
+            vis += tr->visibility != NULL;
+            step += tr->step != NULL;
+        }
+        cli_str_printf(b, "    animated channels: %u rotation, %u translation, %u scale", rot, tra, sca);
+        if (vis) cli_str_printf(b, ", %u visibility", vis);
+        if (step) cli_str_printf(b, ", %u step", step);
+        cli_str_printf(b, "\n    constant channels: %u rotation, %u translation, %u scale\n", crot,
+                       ctra, csca);
+    }
+    describe(b, doc, (int)index, "    ", path);
+}
+
+static void text_report(cli_str *b, const char *path, const cli_loaded *l, int list_bones)
+{
+    const ganim_doc *doc = l->doc;
+    cli_str_printable(b, path);
+    cli_str_puts(b, "\n  format: ");
+    cli_str_puts(b, doc->format ? doc->format->name : "?");
+    cli_str_printf(b, ", probe score %d\n", l->probe_score);
+    cli_str_printf(b, "  axes: %s\n", ganim_axes_name(doc->axes));
+    if (doc->skeleton) skeleton_summary(b, doc->skeleton, l->companion, list_bones);
+    else cli_str_puts(b, "  skeleton: none\n");
+    describe(b, doc, -1, "  ", path);
+    uint32_t anims = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) anims += doc->clips[i].kind == GANIM_CLIP_ANIMATION;
+    cli_str_printf(b, "  clips: %u", doc->clip_count);
+    if (anims != doc->clip_count) cli_str_printf(b, " (%u animation%s)", anims, anims == 1 ? "" : "s");
+    cli_str_puts(b, "\n");
+    for (uint32_t i = 0; i < doc->clip_count; i++) clip_summary(b, doc, i, path);
+    uint32_t warnings = doc->warning_count + doc->warnings_dropped;
+    if (warnings) cli_str_printf(b, "  warnings: %u (on standard error)\n", warnings);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    cli_args a = {"info", argc, argv, 1, 0, 0};
+    const char **inputs = cli_xmalloc((size_t)argc * sizeof *inputs);
+    size_t count = 0;
+    const char *skeleton_path = NULL, *format_name = NULL, *v;
+    int json = 0, bones = 0, find_companion = 1, id;
+    while ((id = cli_next(&a, options, &v)) != CLI_ARG_END) {
+        switch (id) {
+        case CLI_ARG_ERROR: free(inputs); return CLI_EXIT_USAGE;
+        case CLI_ARG_POSITIONAL: inputs[count++] = v; break;
+        case OPT_JSON: json = 1; break;
+        case OPT_BONES: bones = 1; break;
+        case OPT_SKELETON: skeleton_path = v; break;
+        case OPT_NO_COMPANION: find_companion = 0; break;
+        case OPT_FORMAT: format_name = v; break;
+        case OPT_HELP: free(inputs); help_info(stdout); return CLI_EXIT_OK;
+        }
+    }
+    cli_load_opts lo = {0};
+    lo.find_companion = find_companion;
+    if (!count) {
+        free(inputs);
+        return cli_usage("info", "no input file");
+    }
+    if (format_name && !(lo.format = ganim_format_find(format_name))) {
+        free(inputs);
+        return cli_usage("info", "unknown format '%s' (see 'ganim formats')", format_name);
+    }
+    ganim_doc *skeleton_doc = NULL;
+    if (skeleton_path) {
+        if (!(skeleton_doc = cli_load_skeleton(skeleton_path))) {
+            free(inputs);
+            return CLI_EXIT_FAILED;
+        }
+        lo.skeleton = skeleton_doc->skeleton;
+    }
+
+    int rc = CLI_EXIT_OK;
+    if (json && count > 1) fputs("[\n", stdout);
+    for (size_t i = 0; i < count; i++) {
+        cli_loaded l;
+        cli_str b = {0};
+        if (cli_load(inputs[i], &lo, &l, NULL) != 0) {
+            rc = CLI_EXIT_FAILED;
+            if (json && count > 1) cli_str_puts(&b, "null");
+        } else {
+            if (json) {
+                ganim_buffer out = {0};
+                ganim_error err = {0};
+                ganim_export_opts eo = {0};
+                if (ganim_export_info_json(l.doc, &eo, &out, &err) != GANIM_OK) {
+                    cli_error(NULL, inputs[i], &err);
+                    rc = CLI_EXIT_FAILED;
+                    if (count > 1) cli_str_puts(&b, "null");
+                } else {
+                    size_t n = out.size;
+                    while (n && (out.data[n - 1] == '\n' || out.data[n - 1] == ' ')) n--;
+                    cli_str_append(&b, (const char *)out.data, n);
+                }
+                ganim_buffer_free(&out);
+            } else {
+                if (i) cli_str_puts(&b, "\n");
+                text_report(&b, inputs[i], &l, bones);
+            }
+            cli_doc_warnings(NULL, inputs[i], l.doc);
+            cli_loaded_free(&l);
+        }
+        if (json && b.len) cli_str_puts(&b, count > 1 && i + 1 < count ? ",\n" : "\n");
+        if (b.len) fwrite(b.s, 1, b.len, stdout);
+        fflush(stdout);
+        cli_str_free(&b);
+    }
+    if (json && count > 1) fputs("]\n", stdout);
+    ganim_doc_free(skeleton_doc);
+    free(inputs);
+    return rc;
+}
