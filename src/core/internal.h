@@ -46,6 +46,10 @@ ganim_doc *ganim_doc_create(const ganim_allocator *alloc, size_t memory_limit);
 void *ganim_doc_alloc(ganim_doc *doc, size_t size);
 /* count*size with an overflow check; NULL on overflow. */
 void *ganim_doc_alloc_array(ganim_doc *doc, size_t count, size_t size);
+/* Like ganim_doc_alloc_array but NOT zeroed: only for arrays the caller fills whole
+ * before anything reads them (hot decoders: zeroing large per-frame arrays costs as
+ * much as filling them). */
+void *ganim_doc_alloc_array_raw(ganim_doc *doc, size_t count, size_t size);
 /* A NUL-terminated copy of n bytes (stops early at a NUL inside). */
 char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n);
 char *ganim_doc_strdup(ganim_doc *doc, const char *s);
