@@ -8,6 +8,7 @@
  * the same "plan" the readers use (raw integers, quantisation, indices), check that
  * the model still decodes to exactly those values, and encode the plan; otherwise they
  * quantise the model like the official exporter does. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -741,7 +742,16 @@ static bool alo_decompose(const uint32_t raw[12], ganim_transform *out)
         }
     }
     float s[3], r[9];
-    for (int c = 0; c < 3; c++) s[c] = sqrtf(m[c] * m[c] + m[4 + c] * m[4 + c] + m[8 + c] * m[8 + c]);
+    for (int c = 0; c < 3; c++) {
+        /* in double: the squares of finite floats overflow float; a length that does not
+         * fit a float again (a corrupt matrix) is refused like a non-finite one */
+        double len = sqrt((double)m[c] * m[c] + (double)m[4 + c] * m[4 + c] + (double)m[8 + c] * m[8 + c]);
+        if (!(len <= FLT_MAX)) {
+            *out = ganim_transform_identity();
+            return false;
+        }
+        s[c] = (float)len;
+    }
     float det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
                 m[2] * (m[4] * m[9] - m[5] * m[8]);
     if (det < 0.0f) s[0] = -s[0];
@@ -945,7 +955,7 @@ static ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t siz
             ganim_doc_warn(doc, skel.offset, ALO ": bone %u (%s) has parent %d, which is not an earlier bone; "
                            "made it a root", i, o->name ? o->name : "", b->parent);
         if (!alo_decompose(b->m, &o->rest))
-            ganim_doc_warn(doc, skel.offset, ALO ": bone %u (%s) has a matrix with non-finite values; "
+            ganim_doc_warn(doc, skel.offset, ALO ": bone %u (%s) has a matrix with non-finite or huge values; "
                            "rest pose set to identity", i, o->name ? o->name : "");
         o->flags = b->visible == 0 ? GANIM_BONE_HIDDEN : 0;
     }

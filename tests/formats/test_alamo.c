@@ -599,6 +599,33 @@ TEST(truncation_and_flip_sweep)
     }
 }
 
+/* A flipped byte can make a matrix entry finite but huge, so that its square overflows
+ * a float (BM_BERTH_D.ALO byte 192). Every flip of the skeleton's bytes must read, or
+ * fail with an offset inside the file: never the core's offset-less "not finite". */
+TEST(alo_flipped_matrices_stay_finite)
+{
+    size_t size;
+    uint8_t *data = test_read_file(test_path("alamo", "BM_BERTH_D.ALO"), &size);
+    ganim_read_opts o = { .format = "alamo-alo" };
+    int read = 0;
+    for (size_t at = 0; at < 1024 && at < size; at++) {
+        uint8_t keep = data[at];
+        data[at] ^= 0xFF;
+        ganim_doc *doc = NULL;
+        ganim_error err = { 0 };
+        if (ganim_read_memory(data, size, &o, &doc, &err) == GANIM_OK) {
+            read++;
+            ganim_doc_free(doc);
+        } else {
+            CHECK_MSG(err.offset != GANIM_NO_OFFSET && err.offset <= size, "flip at %zu: '%s' at offset %llu", at,
+                      err.message, (unsigned long long)err.offset);
+        }
+        data[at] = keep;
+    }
+    CHECK(read > 0);
+    free(data);
+}
+
 TEST(probe)
 {
     size_t n;
@@ -623,6 +650,7 @@ int main(void)
     RUN(round_trip_bytes_and_version_conversion);
     RUN(write_from_non_native_clip);
     RUN(alo_skeleton_round_trip);
+    RUN(alo_flipped_matrices_stay_finite);
     RUN(probe);
     RUN(truncation_and_flip_sweep);
     return test_finish();
