@@ -1,7 +1,7 @@
 # ganim — the two commands of the README:
 #   make demo    install build dependencies, build, convert examples/ to out/*.glb
 #   make check   install test dependencies, build with ASan+UBSan, run every test
-.PHONY: all demo check build deps test-deps clean fuzz bench
+.PHONY: all demo check build deps test-deps clean fuzz fuzz-smoke bench
 
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD     ?= build
@@ -53,11 +53,17 @@ check: test-deps
 	cd $(CHECK) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory fuzz-smoke
 
 # libFuzzer targets (clang): make fuzz, then ./build-fuzz/fuzz_<name> corpus/
 fuzz:
 	CC=clang cmake -S . -B build-fuzz -DGANIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build build-fuzz -j $(JOBS)
+
+# A short libFuzzer run of every harness seeded with the real samples (part of check).
+FUZZ_SECONDS ?= 15
+fuzz-smoke: fuzz
+	bash tests/fuzz/smoke.sh build-fuzz $(FUZZ_SECONDS)
 
 bench: build
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null

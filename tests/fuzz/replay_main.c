@@ -1,27 +1,71 @@
 /* Replays files through a libFuzzer harness without libFuzzer (gcc builds, CI):
- *   fuzz_<name>_replay FILE...   each file is passed whole to LLVMFuzzerTestOneInput. */
+ *   fuzz_<name>_replay FILE|DIR...   each file (or each file of a directory, except
+ *   .txt/.json/.md notes) is passed whole to LLVMFuzzerTestOneInput. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int replay_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        return -1;
+    }
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc(len > 0 ? (size_t)len : 1);
+    if (!buf || (len > 0 && fread(buf, 1, (size_t)len, f) != (size_t)len)) {
+        fclose(f);
+        free(buf);
+        return -1;
+    }
+    fclose(f);
+    LLVMFuzzerTestOneInput(buf, (size_t)len);
+    free(buf);
+    return 0;
+}
+
+static int is_note(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot && (!strcmp(dot, ".txt") || !strcmp(dot, ".json") || !strcmp(dot, ".md"));
+}
 
 int main(int argc, char **argv)
 {
     int n = 0;
     for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) { fprintf(stderr, "cannot open %s\n", argv[i]); return 2; }
-        fseek(f, 0, SEEK_END);
-        long len = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        uint8_t *buf = malloc(len > 0 ? (size_t)len : 1);
-        if (!buf || (len > 0 && fread(buf, 1, (size_t)len, f) != (size_t)len)) return 2;
-        fclose(f);
-        LLVMFuzzerTestOneInput(buf, (size_t)len);
-        free(buf);
-        n++;
+        struct stat st;
+        if (stat(argv[i], &st) != 0) {
+            fprintf(stderr, "cannot open %s\n", argv[i]);
+            printf("0 passed, 1 failed\n");
+            return 1;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            if (replay_file(argv[i]) != 0) return 1;
+            n++;
+            continue;
+        }
+        DIR *d = opendir(argv[i]);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            if (e->d_name[0] == '.' || is_note(e->d_name)) continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
+            if (replay_file(path) != 0) return 1;
+            n++;
+        }
+        if (d) closedir(d);
     }
     printf("replayed %d inputs\n", n);
-    return 0;
+    printf("%d passed, 0 failed\n", n);
+    return n ? 0 : 1;
 }
