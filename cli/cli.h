@@ -161,8 +161,6 @@ int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *out, cli_l
 void cli_loaded_free(cli_loaded *l);
 /* Load a --skeleton FILE (prints errors); returns the document holding it or NULL. */
 ganim_doc *cli_load_skeleton(const char *path);
-/* The format an extension names (first in registry order), or NULL. */
-const ganim_format *cli_format_by_extension(const char *path);
 /* The companion skeleton file for an animation file, by name (companion.c):
  * MODEL_ANIM_NN.ala -> MODEL.alo, xxda -> xxaa, NAME.da -> NAME.aa. NULL if none. */
 char *cli_find_companion(const char *path);

@@ -153,7 +153,7 @@ static void add_job(job **jobs, size_t *n, size_t *cap, const char *path, int fr
  * content (files up to 64 MiB: a directory may hold anything). */
 static int pick(const char *path, int *companion)
 {
-    const ganim_format *f = cli_format_by_extension(path);
+    const ganim_format *f = ganim_format_for_path(path);
     if (!f) {
         struct stat st;
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) return 0;
@@ -255,18 +255,6 @@ static int kind_from_name(const char *name, out_kind *k)
     return -1;
 }
 
-static int has_extension(const ganim_format *f, const char *ext)
-{
-    const char *list = f->extensions ? f->extensions : "";
-    size_t n = strlen(ext);
-    while (*list) {
-        const char *end = strchr(list, ';');
-        size_t len = end ? (size_t)(end - list) : strlen(list);
-        if (len == n && cli_strncaseeq(list, ext, n)) return 1;
-        list += len + (end ? 1 : 0);
-    }
-    return 0;
-}
 
 /* <stem>.<ext> in the output directory; a game format keeps the input's own name when
  * its extension already fits (FF7 packs have none: "rtda" stays "rtda"). `keep_ext`:
@@ -279,7 +267,7 @@ static char *planned_output(const settings *s, const char *input, int keep_ext)
     if (s->kind == KIND_FORMAT) {
         const char *ext = cli_extension(input);
         const char *exts = s->format->extensions ? s->format->extensions : "";
-        if (!*exts || has_extension(s->format, ext)) {
+        if (!*exts || ganim_format_has_extension(s->format, ext)) {
             cli_str_puts(&name, cli_basename(input));
         } else {
             const char *end = strchr(exts, ';');
@@ -776,7 +764,7 @@ int cmd_convert(int argc, char **argv)
     } else if (s.out_is_dir) {
         s.kind = KIND_GLB;
     } else if (kind_from_name(cli_extension(s.output), &s.kind) != 0) {
-        const ganim_format *f = cli_format_by_extension(s.output);
+        const ganim_format *f = ganim_format_for_path(s.output);
         if (f && !f->write) USAGE("ganim cannot write %s files (see 'ganim formats')", f->name);
         s.kind = f ? KIND_FORMAT : KIND_NATIVE;
         s.format = f;

@@ -8,24 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const ganim_format *cli_format_by_extension(const char *path)
-{
-    const char *ext = cli_extension(path);
-    if (!*ext) return NULL;
-    size_t count;
-    const ganim_format *const *all = ganim_formats(&count);
-    size_t n = strlen(ext);
-    for (size_t i = 0; i < count; i++) {
-        const char *list = all[i]->extensions ? all[i]->extensions : "";
-        while (*list) {
-            const char *end = strchr(list, ';');
-            size_t len = end ? (size_t)(end - list) : strlen(list);
-            if (len == n && cli_strncaseeq(list, ext, n)) return all[i];
-            list += len + (end ? 1 : 0);
-        }
-    }
-    return NULL;
-}
 
 /* The file's bytes, with the messages a user expects for the common mistakes. */
 static int load_bytes(const char *path, ganim_buffer *buf, cli_log *log)
@@ -68,7 +50,7 @@ int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log
     } else if (!l->probed) {
         /* Nothing recognises the bytes: a damaged file of a known kind gets its own
          * reader's precise error rather than "unknown format". */
-        format = cli_format_by_extension(path);
+        format = ganim_format_for_path(path);
         l->probe_score = 0;
     }
 

@@ -243,6 +243,11 @@ typedef struct ganim_format {
 /* All registered formats, in registry order. */
 const ganim_format *const *ganim_formats(size_t *count);
 const ganim_format *ganim_format_find(const char *name);
+/* 1 if `ext` (".ala", any case) is one of the format's extensions, else 0. */
+int ganim_format_has_extension(const ganim_format *format, const char *ext);
+/* The first format listing the extension of `path` (any case), or NULL. A hint only:
+ * ganim_read_memory decides by probing the bytes unless a format is forced. */
+const ganim_format *ganim_format_for_path(const char *path);
 /* The format with the highest probe score (> 0), or NULL. `score` may be NULL. */
 const ganim_format *ganim_probe(const void *data, size_t size, int *score);
 

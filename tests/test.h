@@ -29,6 +29,12 @@ uint8_t *test_read_file(const char *path, size_t *size);
  * array of malloc'd full paths, NULL-terminated. Fails the program if dir is missing. */
 char **test_list_dir(const char *dir, const char *suffix);
 void test_free_list(char **list);
+/* The file name part of a path. */
+const char *test_base_name(const char *path);
+/* The companion skeleton in `candidates` (NULL-terminated) whose stem is the animation's
+ * stem, or its longest prefix followed by '_' (VSF_XWING.ALO for VSF_XWING_DEPLOY_00.ALA),
+ * compared without case. NULL if none. */
+const char *test_find_companion(const char *anim, char **candidates);
 
 #define TEST(name) static void name(void)
 #define RUN(name) test_run(#name, name)

@@ -1,4 +1,5 @@
 /* The list of formats. Add a format: one file in src/formats and one line here. */
+#include <ctype.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -24,6 +25,34 @@ const ganim_format *ganim_format_find(const char *name)
     if (!name) return NULL;
     for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
         if (ganim_strcasecmp(registry[i]->name, name) == 0) return registry[i];
+    return NULL;
+}
+
+int ganim_format_has_extension(const ganim_format *format, const char *ext)
+{
+    if (!format || !ext || !*ext || !format->extensions) return 0;
+    size_t n = strlen(ext);
+    for (const char *list = format->extensions; *list;) {
+        const char *end = strchr(list, ';');
+        size_t len = end ? (size_t)(end - list) : strlen(list);
+        size_t i = 0;
+        while (i < n && i < len && tolower((unsigned char)list[i]) == tolower((unsigned char)ext[i])) i++;
+        if (len == n && i == n) return 1;
+        list += len + (end ? 1 : 0);
+    }
+    return 0;
+}
+
+const ganim_format *ganim_format_for_path(const char *path)
+{
+    if (!path) return NULL;
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    const char *dot = strrchr(base, '.');
+    if (!dot) return NULL;
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (ganim_format_has_extension(registry[i], dot)) return registry[i];
     return NULL;
 }
 

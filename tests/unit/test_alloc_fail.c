@@ -97,17 +97,6 @@ static void *c_realloc(void *user, void *p, size_t old_size, size_t new_size)
 
 /* ---- the samples -------------------------------------------------------------------- */
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
-static size_t stem_len(const char *name)
-{
-    const char *dot = strrchr(name, '.');
-    return dot ? (size_t)(dot - name) : strlen(name);
-}
 
 static size_t file_size(const char *path)
 {
@@ -115,52 +104,7 @@ static size_t file_size(const char *path)
     return stat(path, &st) == 0 ? (size_t)st.st_size : (size_t)-1;
 }
 
-/* The companion whose stem is the file's stem or its longest prefix followed by '_'. */
-static const char *find_companion(const char *anim, char **candidates)
-{
-    const char *a = base_name(anim);
-    size_t alen = stem_len(a), best_len = 0;
-    const char *best = NULL;
-    for (char **c = candidates; c && *c; c++) {
-        const char *b = base_name(*c);
-        size_t blen = stem_len(b), i = 0;
-        if (blen > alen) continue;
-        while (i < blen && tolower((unsigned char)a[i]) == tolower((unsigned char)b[i])) i++;
-        if (i < blen || (blen < alen && a[blen] != '_')) continue;
-        if (blen > best_len) {
-            best = *c;
-            best_len = blen;
-        }
-    }
-    return best;
-}
 
-static int has_token_ci(const char *list, const char *ext, size_t ext_len)
-{
-    while (list && *list) {
-        const char *end = strchr(list, ';');
-        size_t n = end ? (size_t)(end - list) : strlen(list);
-        if (n == ext_len) {
-            size_t i = 0;
-            while (i < n && tolower((unsigned char)list[i]) == tolower((unsigned char)ext[i])) i++;
-            if (i == n) return 1;
-        }
-        list = end ? end + 1 : NULL;
-    }
-    return 0;
-}
-
-/* The registered format whose extension list has the file's last extension. */
-static const ganim_format *format_for(const char *path)
-{
-    const char *dot = strrchr(base_name(path), '.');
-    size_t count;
-    const ganim_format *const *all = ganim_formats(&count);
-    if (!dot) return NULL;
-    for (size_t i = 0; i < count; i++)
-        if (has_token_ci(all[i]->extensions, dot, strlen(dot))) return all[i];
-    return NULL;
-}
 
 /* ---- one run: read (+ companion), export everything, resample ------------------------ */
 
@@ -246,7 +190,7 @@ static void check_sample(const char *path, const char *companion)
     uint8_t *cdata = companion ? test_read_file(companion, &csize) : NULL;
     /* The format is forced by extension (as the CLI's --format would); the probe must
      * agree with it, so the same reader runs either way. */
-    const ganim_format *f = format_for(path), *cf = companion ? format_for(companion) : NULL;
+    const ganim_format *f = ganim_format_for_path(path), *cf = companion ? ganim_format_for_path(companion) : NULL;
     CHECK_MSG(f != NULL, "%s: no format claims the extension", path);
     CHECK_MSG(!companion || cf != NULL, "%s: no format claims the extension", companion);
     if (!f || (companion && !cf)) goto out;
@@ -305,7 +249,7 @@ static void check_sample(const char *path, const char *companion)
                   r.message);
     }
     printf("  %-42s %-12s %5lld allocations: %lld NOMEM, %lld other clean errors, %lld absorbed;"
-           " %lld memory limits\n", base_name(path), f->name, needed, nomem, other, absorbed, limits);
+           " %lld memory limits\n", test_base_name(path), f->name, needed, nomem, other, absorbed, limits);
 out:
     free(data);
     free(cdata);
@@ -324,7 +268,7 @@ static void smallest_of(const char *dir_name, const char *ext, const char *exclu
     for (char **p = files; *p; p++) {
         size_t len = strlen(*p), elen = exclude ? strlen(exclude) : 0;
         if (exclude && len >= elen && strcmp(*p + len - elen, exclude) == 0) continue;
-        const char *comp = find_companion(*p, companions);
+        const char *comp = test_find_companion(*p, companions);
         if (companion_ext && !comp) continue;
         size_t s = file_size(*p) + (comp ? file_size(comp) : 0);
         int slot = s < best_size[0] ? 0 : s < best_size[1] ? 1 : 2;

@@ -84,6 +84,18 @@ TEST(unknown_input_is_an_error)
     CHECK_EQ_INT(ganim_read_file("/nonexistent/file.ala", NULL, &doc, &err), GANIM_ERR_IO);
 }
 
+TEST(formats_by_extension)
+{
+    CHECK_EQ_STR(ganim_format_for_path("Data/Art/VSF_XWING_DEPLOY_00.ALA")->name, "alamo-ala");
+    CHECK_EQ_STR(ganim_format_for_path("C:\\mods\\x.alo")->name, "alamo-alo");
+    CHECK_EQ_STR(ganim_format_for_path("limea2.A00")->name, "ff7-battle");
+    CHECK(ganim_format_for_path("rtda") == NULL);          /* FF7 packs have no extension */
+    CHECK(ganim_format_for_path("dir.ala/file") == NULL);  /* the dot is in a directory */
+    CHECK(ganim_format_has_extension(ganim_format_find("civ7"), ".CIV"));
+    CHECK(!ganim_format_has_extension(ganim_format_find("civ7"), ".ci"));
+    CHECK(!ganim_format_has_extension(ganim_format_find("civ7"), ""));
+}
+
 TEST(reader_bounds)
 {
     static const uint8_t b[6] = { 0x01, 0x02, 0x03, 0x04, 0xff, 0xfe };
@@ -176,6 +188,7 @@ int main(void)
     RUN(warnings_are_capped);
     RUN(validate_rejects_bad_models);
     RUN(unknown_input_is_an_error);
+    RUN(formats_by_extension);
     RUN(reader_bounds);
     RUN(bit_readers_and_writer);
     RUN(float_text_round_trips);
