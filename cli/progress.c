@@ -126,18 +126,24 @@ void cli_error(cli_log *log, const char *file, const ganim_error *err)
     emit(log, &b);
 }
 
-void cli_errorf(cli_log *log, const char *file, const char *fmt, ...)
+/* "ganim: FILE: message" from a format; errors and notes look the same. */
+static void vline(cli_log *log, const char *file, const char *fmt, va_list ap)
 {
     cli_str b = {0}, m = {0};
-    va_list ap;
-    va_start(ap, fmt);
     cli_str_vprintf(&m, fmt, ap);
-    va_end(ap);
     prefix(&b, file);
     cli_str_printable(&b, m.s ? m.s : "");
     cli_str_puts(&b, "\n");
     cli_str_free(&m);
     emit(log, &b);
+}
+
+void cli_errorf(cli_log *log, const char *file, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vline(log, file, fmt, ap);
+    va_end(ap);
 }
 
 void cli_warning(cli_log *log, const char *file, const char *message, uint64_t offset)
@@ -163,16 +169,10 @@ void cli_warningf(cli_log *log, const char *file, const char *fmt, ...)
 
 void cli_notef(cli_log *log, const char *file, const char *fmt, ...)
 {
-    cli_str b = {0}, m = {0};
     va_list ap;
     va_start(ap, fmt);
-    cli_str_vprintf(&m, fmt, ap);
+    vline(log, file, fmt, ap);
     va_end(ap);
-    prefix(&b, file);
-    cli_str_printable(&b, m.s ? m.s : "");
-    cli_str_puts(&b, "\n");
-    cli_str_free(&m);
-    emit(log, &b);
 }
 
 void cli_log_flush(cli_log *log)
