@@ -44,7 +44,10 @@ void help_convert(FILE *out)
             "  --resample K         insert K-1 interpolated frames between frames (fps x K)\n"
             "  --scale S            multiply translations by S (exports)\n"
             "  --keep-axes          keep the file's axes instead of turning them to +Y up\n"
-            "  --bvh-order ORDER    BVH rotation channel order, e.g. ZXY (default) or XYZ\n"
+            "  --bvh-order ORDER    BVH rotation channel order for every joint, e.g. ZXY;\n"
+            "                       default: ZXY, or per joint an order clear of gimbal lock\n"
+            "  --bvh-joint-positions  BVH: also write the animated translations of joints\n"
+            "                       (default: positions on the root only, the usual layout)\n"
             "  --ff7-bkey K         FF7 writer: force rotation precision key K (0, 2 or 4)\n"
             "  --alamo-version V    Alamo writer: ALA version 1 or 2\n"
             "  -j, --jobs N         convert N files at once (0: one per processor)\n"
@@ -67,7 +70,7 @@ void help_convert(FILE *out)
 
 enum {
     OPT_OUTPUT = 1, OPT_TO, OPT_RECURSIVE, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_CLIP,
-    OPT_FPS, OPT_RESAMPLE, OPT_SCALE, OPT_KEEP_AXES, OPT_BVH_ORDER, OPT_FF7_BKEY,
+    OPT_FPS, OPT_RESAMPLE, OPT_SCALE, OPT_KEEP_AXES, OPT_BVH_ORDER, OPT_BVH_JOINT_POS, OPT_FF7_BKEY,
     OPT_ALAMO_VERSION, OPT_JOBS, OPT_FORCE, OPT_QUIET, OPT_VERBOSE, OPT_HELP
 };
 static const cli_option options[] = {
@@ -83,6 +86,7 @@ static const cli_option options[] = {
     {"scale", 0, 1, OPT_SCALE},
     {"keep-axes", 0, 0, OPT_KEEP_AXES},
     {"bvh-order", 0, 1, OPT_BVH_ORDER},
+    {"bvh-joint-positions", 0, 0, OPT_BVH_JOINT_POS},
     {"ff7-bkey", 0, 1, OPT_FF7_BKEY},
     {"alamo-version", 0, 1, OPT_ALAMO_VERSION},
     {"jobs", 'j', 1, OPT_JOBS},
@@ -120,6 +124,7 @@ typedef struct settings {
     float scale;
     int keep_axes;
     const char *bvh_order;
+    int bvh_joint_positions;
     int ff7_bkey, alamo_version;
     int export_only_options;      /* some of --scale/--keep-axes/--bvh-order given */
     int force, quiet, verbose;
@@ -429,6 +434,25 @@ static char *sibling(const char *path, const char *suffix)
     return r;
 }
 
+/* BVH keeps positions on the root only by default: say which joints lose their moves. */
+static void warn_dropped_translations(cli_log *log, const char *in, const ganim_doc *doc, uint32_t ci)
+{
+    const ganim_clip *c = &doc->clips[ci];
+    cli_str names = {0};
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < c->track_count; t++) {
+        const ganim_track *tr = &c->tracks[t];
+        if (tr->translation.kind != GANIM_CHANNEL_PER_FRAME && tr->translation.kind != GANIM_CHANNEL_KEYED) continue;
+        if (!doc->skeleton || tr->bone >= doc->skeleton->bone_count || doc->skeleton->bones[tr->bone].parent < 0) continue;
+        if (n < 4) cli_str_printf(&names, "%s%s", n ? ", " : "", doc->skeleton->bones[tr->bone].name);
+        n++;
+    }
+    if (n)
+        cli_warningf(log, in, "BVH clip %u: %u joint(s) with animated translation keep their rest offset (%s%s); "
+                     "--bvh-joint-positions writes their moves", ci, n, names.s, n > 4 ? ", ..." : "");
+    cli_str_free(&names);
+}
+
 static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long clip,
                       const char *const *names)
 {
@@ -479,6 +503,7 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
         }
         eo->only_clip = 1;
         eo->clip = (int)i;
+        if (!eo->bvh_joint_positions && !w->s->quiet) warn_dropped_translations(log, in, doc, i);
         ganim_buffer out = {0};
         ganim_error err = {0};
         if (ganim_export_bvh(doc, eo, &out, &err) != GANIM_OK) {
@@ -575,6 +600,7 @@ static int convert_doc(work *w, ganim_doc *doc)
     eo.keep_axes = s->keep_axes;
     eo.unit_scale = s->scale;
     eo.bvh_order = s->bvh_order;
+    eo.bvh_joint_positions = s->bvh_joint_positions;
     if (clip >= 0) {
         eo.only_clip = 1;
         eo.clip = (int)clip;
@@ -713,6 +739,7 @@ int cmd_convert(int argc, char **argv)
             break;
         }
         case OPT_KEEP_AXES: s.keep_axes = 1; s.export_only_options = 1; break;
+        case OPT_BVH_JOINT_POS: s.bvh_joint_positions = 1; s.export_only_options = 1; break;
         case OPT_BVH_ORDER: {
             static const char *const orders[] = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
             int ok = 0;

@@ -359,7 +359,11 @@ typedef struct ganim_export_opts {
     const char *bin_uri;       /* .gltf: file name of the external buffer, as is (the
                                   exporter percent-encodes it); NULL: "buffer.bin" */
     const char *generator;     /* asset.generator; NULL: "ganim <version>" */
-    const char *bvh_order;     /* BVH rotation channel order, e.g. "ZXY" (NULL: "ZXY") */
+    const char *bvh_order;     /* BVH rotation channel order for every joint, e.g. "ZXY"
+                                  (NULL: ZXY, or per joint an order clear of gimbal lock) */
+    int bvh_joint_positions;   /* BVH: 1 = joints whose translation is animated get
+                                  position channels too (with OFFSET 0 0 0, which Blender
+                                  and three.js read alike); 0 = root positions only */
 } ganim_export_opts;
 
 /* glTF 2.0 binary (.glb) */

@@ -4,7 +4,10 @@
  *   - root bones: OFFSET 0 0 0 and 6 channels (position, then rotation); the position
  *     channels carry the whole root translation (rest or animated), converted to +Y up;
  *   - other joints: OFFSET = rest translation, 3 rotation channels only. Animated
- *     translations of non-root bones and all scales cannot be expressed and are dropped;
+ *     translations of non-root bones and all scales cannot be expressed and are dropped,
+ *     unless opts->bvh_joint_positions: then joints whose translation is animated get 6
+ *     channels like roots, with OFFSET 0 0 0 so that clients that add the channels to the
+ *     offset (three.js) and clients that take them as absolute (Blender) agree;
  *   - several root bones: a synthetic ROOT "ganim_root" (identity, 6 zero channels) holds
  *     them; each real root is then a JOINT with OFFSET 0 0 0 and 6 channels, which both
  *     clients read the same way because the offset is zero.
@@ -34,6 +37,7 @@ typedef struct bvh {
     gx_names names;
     gx_children kids;
     uint8_t *order; /* per bone (and the synthetic root at index n): a ganim_euler_order */
+    uint8_t *pos;   /* per bone: 1 = position channels (roots; animated joints if asked) */
     int multi;   /* several root bones under a synthetic root */
     ganim_writer w;
     ganim_error *err;
@@ -93,7 +97,7 @@ static ganim_code enter(bvh *b, uint32_t bone, uint32_t depth)
     const ganim_bone *bn = &b->sk->bones[bone];
     int root = bn->parent < 0;
     float off[3] = { 0, 0, 0 };
-    if (!root && !gx_translation(&b->cv, 0, &bn->rest.translation.x, off)) {
+    if (!b->pos[bone] && !gx_translation(&b->cv, 0, &bn->rest.translation.x, off)) {
         return ganim_fail(b->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "bvh: bone %u ('%s'): rest translation is not finite",
                           bone, bn->name);
     }
@@ -102,7 +106,7 @@ static ganim_code enter(bvh *b, uint32_t bone, uint32_t depth)
     indent(&b->w, depth);
     gw_str(&b->w, "{\n");
     offset(b, depth + 1, off);
-    channels(b, depth + 1, root, b->order[bone]);
+    channels(b, depth + 1, b->pos[bone], b->order[bone]);
     if (b->kids.first[bone] == b->kids.first[bone + 1]) { /* leaf: End Site half the bone's own offset */
         float end[3] = { off[0] * 0.5f, off[1] * 0.5f, off[2] * 0.5f };
         indent(&b->w, depth + 1);
@@ -193,13 +197,14 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
         const ganim_transform *t = &b->pose[bone];
         int root = b->sk->bones[bone].parent < 0;
         float pos[3], q[4];
-        if ((root && !gx_translation(&b->cv, 1, &t->translation.x, pos)) || !gx_rotation(&b->cv, root, &t->rotation.x, q)) {
+        if ((b->pos[bone] && !gx_translation(&b->cv, root, &t->translation.x, pos)) ||
+            !gx_rotation(&b->cv, root, &t->rotation.x, q)) {
             return ganim_fail(b->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
                               "bvh: clip '%s', frame %u, bone %u ('%s'): value is not a finite number after conversion",
                               b->clip ? b->clip->name : "(rest pose)", frame, bone, b->sk->bones[bone].name);
         }
         if (i || b->multi) gw_u8(&b->w, ' ');
-        if (root) {
+        if (b->pos[bone]) {
             for (int k = 0; k < 3; k++) {
                 gw_float(&b->w, pos[k]);
                 gw_u8(&b->w, ' ');
@@ -303,10 +308,10 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     for (uint32_t i = 0; i < n; i++) roots += b->sk->bones[i].parent < 0;
     b->multi = roots > 1;
     /* one scratch block: dfs, cursor + stack (2n), prev angles (3n doubles), pose,
-     * worst middle angles (6n doubles), orders (n + 1 bytes) */
+     * worst middle angles (6n doubles), orders (n + 1 bytes), position flags (n bytes) */
     size_t u32s = (size_t)n * 3, bytes = u32s * 4 + (size_t)n * 3 * sizeof(double) + (size_t)n * sizeof(ganim_transform);
     size_t worst_at = (bytes + 16 + 7) & ~(size_t)7;
-    bytes = worst_at + (size_t)n * 6 * sizeof(double) + n + 1;
+    bytes = worst_at + (size_t)n * 6 * sizeof(double) + 2 * (size_t)n + 1;
     uint8_t *mem = ganim_alloc(&b->alloc, bytes);
     const char *extra[1] = { "ganim_root" };
     if (!mem) return GANIM_NOMEM(err);
@@ -319,6 +324,13 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     double *worst = (double *)(void *)(mem + worst_at);
     b->order = mem + worst_at + (size_t)n * 6 * sizeof(double);
     for (uint32_t i = 0; i <= n; i++) b->order[i] = (uint8_t)forced;
+    b->pos = b->order + n + 1;
+    for (uint32_t i = 0; i < n; i++) b->pos[i] = b->sk->bones[i].parent < 0;
+    for (uint32_t t = 0; o.bvh_joint_positions && b->clip && t < b->clip->track_count; t++) {
+        const ganim_track *tr = &b->clip->tracks[t];
+        if (tr->translation.kind == GANIM_CHANNEL_PER_FRAME || tr->translation.kind == GANIM_CHANNEL_KEYED)
+            b->pos[tr->bone] = 1;
+    }
     size_t out0 = out->size;
     if (!gx_names_make(&b->alloc, b->sk, extra, 1, &b->names)) code = GANIM_NOMEM(err);
     else if (!gx_children_make(&b->alloc, b->sk, &b->kids)) code = GANIM_NOMEM(err);

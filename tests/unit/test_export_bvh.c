@@ -320,6 +320,46 @@ done:
     ganim_doc_free(doc);
 }
 
+/* Joints whose translation is animated: dropped by default (root-only positions), or
+ * written as 6 channels with OFFSET 0 0 0 when asked. */
+TEST(joint_positions_on_request)
+{
+    ganim_doc *doc = make_doc();
+    ganim_clip *c = &doc->clips[0];
+    float *hp = ganim_doc_alloc_array(doc, 13 * 3, sizeof(float));
+    for (int f = 0; f < 13; f++) hp[f * 3 + 0] = 0.5f * f, hp[f * 3 + 2] = 1;
+    c->tracks[2].translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 13, NULL, hp };
+    for (int asked = 0; asked < 2; asked++) {
+        ganim_export_opts o = { 0 };
+        o.bvh_joint_positions = asked;
+        ganim_buffer out = { 0 };
+        CHECK_EQ_INT(ganim_export_bvh(doc, &o, &out, NULL), GANIM_OK);
+        bvh_file bf;
+        parse_bvh(&out, &bf);
+        CHECK(bf.ok);
+        if (bf.ok) {
+            CHECK_EQ_STR(bf.j[2].name, "head");
+            CHECK_EQ_INT(bf.j[1].nchan, 3); /* the spine's translation is not animated */
+            CHECK_EQ_INT(bf.j[2].nchan, asked ? 6 : 3);
+            CHECK_NEAR(bf.j[2].offset[2], asked ? 0 : 1, 0);
+            if (asked) { /* non-root: no axis conversion, the local translation as is */
+                CHECK_EQ_STR(bf.j[2].chan[0], "Xposition");
+                for (int f = 0; f < 13; f++) {
+                    const double *v = joint_values(&bf, 2, f);
+                    CHECK_NEAR(v[0], 0.5 * f, 1e-6);
+                    CHECK_NEAR(v[1], 0, 1e-6);
+                    CHECK_NEAR(v[2], 1, 1e-6);
+                }
+                int map[3] = { 0, 1, 2 };
+                check_rotations(&bf, doc, map); /* rotations unaffected */
+            }
+        }
+        free(bf.values);
+        ganim_buffer_free(&out);
+    }
+    ganim_doc_free(doc);
+}
+
 TEST(other_orders_and_options)
 {
     ganim_doc *doc = make_doc();
@@ -420,6 +460,7 @@ TEST(flat_skeleton_and_rest_pose)
 int main(void)
 {
     RUN(hierarchy_motion_and_euler);
+    RUN(joint_positions_on_request);
     RUN(other_orders_and_options);
     RUN(flat_skeleton_and_rest_pose);
     return test_finish();
