@@ -146,7 +146,11 @@ typedef struct cli_load_opts {
     const ganim_format *format;       /* --format, or NULL: probe */
     const ganim_skeleton *skeleton;   /* --skeleton, or NULL */
     int find_companion;               /* look for MODEL.alo / xxaa next to the input */
+    int up;                           /* --up: 0 = the file's own axes, else 1 + ganim_axes */
 } cli_load_opts;
+
+/* "y", "z" or "y-down" (any case) -> 1 + ganim_axes; 0 if none of them. */
+int cli_parse_up(const char *s);
 
 typedef struct cli_loaded {
     ganim_buffer file;                /* the input's bytes (kept while doc lives) */

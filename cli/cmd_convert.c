@@ -44,6 +44,8 @@ void help_convert(FILE *out)
             "  --resample K         insert K-1 interpolated frames between frames (fps x K)\n"
             "  --scale S            multiply translations by S (exports)\n"
             "  --keep-axes          keep the file's axes instead of turning them to +Y up\n"
+            "  --up y|z|y-down      which way is up in the input, when the format does not say\n"
+            "                       (ACL buffers; default: the reader's, see ganim info)\n"
             "  --bvh-order ORDER    BVH rotation channel order for every joint, e.g. ZXY;\n"
             "                       default: ZXY, or per joint an order clear of gimbal lock\n"
             "  --bvh-joint-positions  BVH: also write the animated translations of joints\n"
@@ -70,7 +72,7 @@ void help_convert(FILE *out)
 
 enum {
     OPT_OUTPUT = 1, OPT_TO, OPT_RECURSIVE, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_CLIP,
-    OPT_FPS, OPT_RESAMPLE, OPT_SCALE, OPT_KEEP_AXES, OPT_BVH_ORDER, OPT_BVH_JOINT_POS, OPT_FF7_BKEY,
+    OPT_FPS, OPT_RESAMPLE, OPT_SCALE, OPT_KEEP_AXES, OPT_UP, OPT_BVH_ORDER, OPT_BVH_JOINT_POS, OPT_FF7_BKEY,
     OPT_ALAMO_VERSION, OPT_JOBS, OPT_FORCE, OPT_QUIET, OPT_VERBOSE, OPT_HELP
 };
 static const cli_option options[] = {
@@ -85,6 +87,7 @@ static const cli_option options[] = {
     {"resample", 0, 1, OPT_RESAMPLE},
     {"scale", 0, 1, OPT_SCALE},
     {"keep-axes", 0, 0, OPT_KEEP_AXES},
+    {"up", 0, 1, OPT_UP},
     {"bvh-order", 0, 1, OPT_BVH_ORDER},
     {"bvh-joint-positions", 0, 0, OPT_BVH_JOINT_POS},
     {"ff7-bkey", 0, 1, OPT_FF7_BKEY},
@@ -740,6 +743,9 @@ int cmd_convert(int argc, char **argv)
         }
         case OPT_KEEP_AXES: s.keep_axes = 1; s.export_only_options = 1; break;
         case OPT_BVH_JOINT_POS: s.bvh_joint_positions = 1; s.export_only_options = 1; break;
+        case OPT_UP:
+            if (!(s.load.up = cli_parse_up(v))) USAGE("--up wants y, z or y-down, not '%s'", v);
+            break;
         case OPT_BVH_ORDER: {
             static const char *const orders[] = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
             int ok = 0;

@@ -98,6 +98,15 @@ int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log
         cli_loaded_free(l);
         return -1;
     }
+    if (opts->up) l->doc->axes = (ganim_axes)(opts->up - 1);
+    return 0;
+}
+
+int cli_parse_up(const char *s)
+{
+    if (cli_strcaseeq(s, "y") || cli_strcaseeq(s, "y-up")) return 1 + GANIM_AXES_Y_UP;
+    if (cli_strcaseeq(s, "z") || cli_strcaseeq(s, "z-up")) return 1 + GANIM_AXES_Z_UP;
+    if (cli_strcaseeq(s, "y-down")) return 1 + GANIM_AXES_Y_DOWN;
     return 0;
 }
 

@@ -303,5 +303,21 @@ run convert empty_dir -o eout
 expect_rc "directory without animations exits 1" 1
 expect_in "directory without animations: says so" "$ERR" "no animation files"
 
+# --up declares the input's axes (ACL stores none): the glTF records the conversion
+run convert "$T/acl/metadata_f70_r30_b34.acl" -o "$W/up.glb" --up z -q
+expect_rc "--up z converts" 0
+check "--up z: the glTF says it turned z-up to y-up" \
+    grep -aq '"axes":"z-up","axis_conversion":"rotate -90 deg about X"' "$W/up.glb"
+run convert "$T/acl/metadata_f70_r30_b34.acl" -o "$W/up2.glb" --up sideways
+expect_rc "--up with a bad value is bad usage" 2
+
+# BVH: a default BVH names the joints whose animated translation it drops;
+# --bvh-joint-positions keeps them as position channels
+run convert "$A/BM_BERTH_D_DIE_00.ala" -o "$W/berth.bvh"
+expect_in "BVH warns about dropped joint translations" "$ERR" "warning: BVH clip 0: 2 joint\(s\) with animated translation .*back, front"
+run convert "$A/BM_BERTH_D_DIE_00.ala" -o "$W/berth_pos.bvh" --bvh-joint-positions
+expect_not_in "--bvh-joint-positions: no warning" "$ERR" "animated translation"
+check "--bvh-joint-positions: 3 joints with position channels" test "$(grep -c 'CHANNELS 6' "$W/berth_pos.bvh")" = 3
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
