@@ -4,7 +4,7 @@
 # A crash, leak, timeout or sanitizer report fails the run (libFuzzer exits non-zero and
 # leaves crash-* files in a temporary directory, whose path is printed).
 set -u
-build=${1:?usage: smoke.sh BUILD_FUZZ_DIR [SECONDS]}
+build=$(cd "${1:?usage: smoke.sh BUILD_FUZZ_DIR [SECONDS]}" && pwd) || { echo "smoke: no build directory $1"; echo "0 passed, 1 failed"; exit 1; }
 secs=${2:-15}
 data=${GANIM_TESTDATA:-$(dirname "$0")/../../../shared/testdata}
 [ -d "$data" ] || { echo "smoke: test data '$data' is missing"; echo "0 passed, 1 failed"; exit 1; }
