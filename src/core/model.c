@@ -254,6 +254,23 @@ ganim_skeleton *ganim_skeleton_flat(ganim_doc *doc, uint32_t count, const char *
     return s;
 }
 
+void ganim_skeleton_rest_from_frame0(ganim_skeleton *sk, const ganim_clip *clip)
+{
+    if (!sk || !clip || clip->kind != GANIM_CLIP_ANIMATION) return;
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const ganim_track *t = &clip->tracks[i];
+        if (t->bone >= sk->bone_count) continue;
+        ganim_transform *r = &sk->bones[t->bone].rest;
+        ganim_transform old = *r;
+        ganim_channel_eval(&t->rotation, clip->frame_count, t->step, clip->rotation_interp, 4, 0.0, &old.rotation.x,
+                           &r->rotation.x);
+        ganim_channel_eval(&t->translation, clip->frame_count, t->step, clip->rotation_interp, 3, 0.0,
+                           &old.translation.x, &r->translation.x);
+        ganim_channel_eval(&t->scale, clip->frame_count, t->step, clip->rotation_interp, 3, 0.0, &old.scale.x,
+                           &r->scale.x);
+    }
+}
+
 /* ---- reading -------------------------------------------------------------------- */
 
 ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts,

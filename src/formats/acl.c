@@ -87,10 +87,23 @@ static uint32_t popcount32(uint32_t v)
 static int finite_f(float v) { return v == v && v - v == 0.0f; }
 static int in_range(float v) { return finite_f(v) && v <= ACL_RANGE_MAX && v >= -ACL_RANGE_MAX; }
 
+/* FNV-1a, bytewise as ACL defines it; unrolled by 8 so the loop costs ~3.4 instructions
+ * a byte (load, xor, multiply) instead of ~6 (it runs over every byte of the buffer). */
 static uint32_t fnv1a(const uint8_t *p, size_t n)
 {
     uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    size_t i = 0;
+    for (; n - i >= 8; i += 8) {
+        h = (h ^ p[i]) * 16777619u;
+        h = (h ^ p[i + 1]) * 16777619u;
+        h = (h ^ p[i + 2]) * 16777619u;
+        h = (h ^ p[i + 3]) * 16777619u;
+        h = (h ^ p[i + 4]) * 16777619u;
+        h = (h ^ p[i + 5]) * 16777619u;
+        h = (h ^ p[i + 6]) * 16777619u;
+        h = (h ^ p[i + 7]) * 16777619u;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 16777619u;
     return h;
 }
 
@@ -261,6 +274,14 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
     if (h->ns == 0) return FAIL(GANIM_ERR_CORRUPT, 20, "acl: header: the buffer has no samples");
     if (!finite_f(h->rate) || !(h->rate > 0.0f))
         return FAIL(GANIM_ERR_CORRUPT, 24, "acl: header: sample rate %g is not a positive number", (double)h->rate);
+    /* the library's limits, before anything is sized or looped by the sample count */
+    uint64_t frames = (uint64_t)h->ns + (uint64_t)h->wrap;
+    if (frames > GANIM_MAX_FRAMES)
+        return FAIL(GANIM_ERR_LIMIT, 20, "acl: header: %llu frames, above the library limit of %u frames per clip",
+                    (unsigned long long)frames, GANIM_MAX_FRAMES);
+    if (frames * h->nt > GANIM_MAX_FRAME_SAMPLES)
+        return FAIL(GANIM_ERR_LIMIT, 16, "acl: header: %u tracks x %llu frames, above the library limit of %u track samples per clip",
+                    h->nt, (unsigned long long)frames, GANIM_MAX_FRAME_SAMPLES);
 
     const uint8_t *th = data + ACL_HDR;
     h->nseg = ganim_ld_u32le(th + 0);
@@ -625,7 +646,9 @@ ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
     ganim_allocator A = ganim_allocator_resolve(alloc);
     uint8_t *blk = ganim_alloc(&A, o);
     if (!blk) return GANIM_NOMEM(err);
-    memset(blk, 0, o);
+    /* the records (the bulk) are written whole by parse_segment; zero the rest */
+    memset(blk, 0, offs[3]);
+    memset(blk + offs[4], 0, o - offs[4]);
     ganim_acl *h = (ganim_acl *)blk;
     *h = hdr;
     h->alloc = A;
@@ -757,6 +780,8 @@ static void locate(const ganim_acl *h, uint32_t k, uint32_t *s, uint32_t *i)
     *i = h->stripped ? popcount32(sg->kept & ~(ACL_NONE >> r)) : r;
 }
 
+static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, ganim_transform *out);
+
 void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out)
 {
     memcpy(out, h->pose, (size_t)h->nt * sizeof *out);
@@ -775,7 +800,6 @@ void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out)
         if (k0 > h->ns - 1u) k0 = h->ns - 1u;
         k1 = k0 + 1u < h->ns ? k0 + 1u : h->ns - 1u;
     }
-    uint32_t s0, i0, s1, i1;
     if (h->stripped) {
         /* nearest retained samples at or before k0 and at or after k1 */
         uint32_t lo = 0, hi = h->nkeys;
@@ -792,6 +816,26 @@ void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out)
         k0 = h->keys[a];
         k1 = h->keys[b];
     }
+    pose_between(h, k0, k1, alpha, out);
+}
+
+void ganim_acl_sample_key(const ganim_acl *h, uint32_t k, ganim_transform *out)
+{
+    memcpy(out, h->pose, (size_t)h->nt * sizeof *out);
+    if (!h->na) return;
+    if (k >= h->ns) k = h->wrap ? 0 : h->ns - 1u;
+    if (h->stripped) { /* the retained key at or before k */
+        uint32_t lo = 0, hi = h->nkeys;
+        while (lo < hi) { uint32_t m = (lo + hi) / 2; if (h->keys[m] <= k) lo = m + 1; else hi = m; }
+        k = h->keys[lo ? lo - 1 : 0];
+    }
+    pose_between(h, k, k, 0.0f, out);
+}
+
+/* The animated sub-tracks of `out` at samples k0..k1 (retained ones when stripped). */
+static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, ganim_transform *out)
+{
+    uint32_t s0, i0, s1, i1;
     locate(h, k0, &s0, &i0);
     locate(h, k1, &s1, &i1);
     const acl_seg *g0 = &h->segs[s0], *g1 = &h->segs[s1];
@@ -828,6 +872,160 @@ void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out)
             o->scale = (ganim_vec3){ v[0], v[1], v[2] };
         }
     }
+}
+
+/* ---- whole-clip decode: one sub-track over one segment at a time ----------------------
+ *
+ * Record-major: the record's constants stay in registers and its mode is decided once
+ * per segment. With SSE2, four samples go through the float work at once (one sample
+ * per lane, x/y/z/w in separate vectors); every lane does exactly the scalar path's
+ * IEEE operations in the same order, so the values are bit-identical to rec_decode +
+ * quat_normalise (the random-access path; test_acl checks it). */
+
+/* Stored samples of `sg` whose 8-byte windows are all inside the buffer: every bit a
+ * record reads in sample i lies below (i + 1) * pose_bits (parse_segment checked that
+ * the widths add up to pose_bits), so sample i is safe when (i+1)*pose_bits - 1 is below
+ * gb_msb_proven_limit. */
+static uint32_t proven_samples(const acl_seg *sg)
+{
+    uint64_t lim = gb_msb_proven_limit(sg->ani_room), pb = sg->pose_bits;
+    if (pb == 0) return sg->stored;
+    uint64_t n = lim / pb; /* (i + 1) * pb <= lim */
+    return n < sg->stored ? (uint32_t)n : sg->stored;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Quantised x, y, z of M_VAR record r in samples at bit offsets b[0..3] (proven). */
+static inline void var_ints4(const acl_rec *r, const uint8_t *ani, const size_t b[4],
+                             __m128i *X, __m128i *Y, __m128i *Z)
+{
+    unsigned nb = r->nb, sh = 64u - nb;
+    uint32_t x[4], y[4], z[4];
+    if (nb <= 19) {
+        for (unsigned j = 0; j < 4; j++) {
+            uint64_t w = gb_msb_window64_proven(ani, b[j]);
+            x[j] = (uint32_t)(w >> sh);
+            y[j] = (uint32_t)((w << nb) >> sh);
+            z[j] = (uint32_t)((w << (2u * nb)) >> sh);
+        }
+    } else {
+        for (unsigned j = 0; j < 4; j++) {
+            x[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j]) >> sh);
+            y[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j] + nb) >> sh);
+            z[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j] + 2u * nb) >> sh);
+        }
+    }
+    *X = _mm_set_epi32((int)x[3], (int)x[2], (int)x[1], (int)x[0]);
+    *Y = _mm_set_epi32((int)y[3], (int)y[2], (int)y[1], (int)y[0]);
+    *Z = _mm_set_epi32((int)z[3], (int)z[2], (int)z[1], (int)z[0]);
+}
+
+/* M_VAR record r over stored samples [0, n) (all proven) into out (comps per sample);
+ * returns the count of degenerate rotations replaced by the identity. */
+static uint32_t var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
+                         float *out)
+{
+    const __m128 inv = _mm_set1_ps(r->inv), one = _mm_set1_ps(1.0f);
+    const __m128 smx = _mm_set1_ps(r->smin[0]), smy = _mm_set1_ps(r->smin[1]), smz = _mm_set1_ps(r->smin[2]);
+    const __m128 sex = _mm_set1_ps(r->sext[0]), sey = _mm_set1_ps(r->sext[1]), sez = _mm_set1_ps(r->sext[2]);
+    const __m128 cmx = _mm_set1_ps(r->cmin[0]), cmy = _mm_set1_ps(r->cmin[1]), cmz = _mm_set1_ps(r->cmin[2]);
+    const __m128 cex = _mm_set1_ps(r->cext[0]), cey = _mm_set1_ps(r->cext[1]), cez = _mm_set1_ps(r->cext[2]);
+    const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    const __m128 lo = _mm_set1_ps(1e-12f), hi = _mm_set1_ps(1e30f);
+    const int rot = r->kind == K_ROT, seg = r->segrange;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; i += 4) {
+        uint32_t rem = n - i < 4 ? n - i : 4; /* lanes past the end repeat the last sample */
+        size_t b[4];
+        b[0] = rbit + (size_t)i * pb;
+        for (uint32_t j = 1; j < 4; j++) b[j] = j < rem ? b[j - 1] + pb : b[j - 1];
+        __m128i qx, qy, qz;
+        var_ints4(r, ani, b, &qx, &qy, &qz);
+        __m128 x = _mm_mul_ps(_mm_cvtepi32_ps(qx), inv);
+        __m128 y = _mm_mul_ps(_mm_cvtepi32_ps(qy), inv);
+        __m128 z = _mm_mul_ps(_mm_cvtepi32_ps(qz), inv);
+        if (seg) {
+            x = _mm_add_ps(_mm_mul_ps(x, sex), smx);
+            y = _mm_add_ps(_mm_mul_ps(y, sey), smy);
+            z = _mm_add_ps(_mm_mul_ps(z, sez), smz);
+        }
+        x = _mm_add_ps(_mm_mul_ps(x, cex), cmx);
+        y = _mm_add_ps(_mm_mul_ps(y, cey), cmy);
+        z = _mm_add_ps(_mm_mul_ps(z, cez), cmz);
+        float tmp[16];
+        float *o = rem == 4 ? out + (size_t)i * (rot ? 4u : 3u) : tmp;
+        if (rot) {
+            __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
+            __m128 w = _mm_sqrt_ps(_mm_and_ps(_mm_sub_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), zz), absm));
+            __m128 len2 = _mm_add_ps(_mm_add_ps(xx, zz), _mm_add_ps(yy, _mm_mul_ps(w, w)));
+            __m128 ok = _mm_and_ps(_mm_cmpge_ps(len2, lo), _mm_cmple_ps(len2, hi));
+            __m128 len = _mm_sqrt_ps(len2);
+            x = _mm_div_ps(x, len);
+            y = _mm_div_ps(y, len);
+            z = _mm_div_ps(z, len);
+            w = _mm_div_ps(w, len);
+            int m = _mm_movemask_ps(ok);
+            if (m != 0xF) { /* only from damaged data: the identity in those lanes */
+                x = _mm_and_ps(x, ok);
+                y = _mm_and_ps(y, ok);
+                z = _mm_and_ps(z, ok);
+                w = _mm_or_ps(_mm_and_ps(w, ok), _mm_andnot_ps(ok, one));
+                bad += popcount32((uint32_t)~m & ((1u << rem) - 1u));
+            }
+            _MM_TRANSPOSE4_PS(x, y, z, w);
+            _mm_storeu_ps(o, x);
+            _mm_storeu_ps(o + 4, y);
+            _mm_storeu_ps(o + 8, z);
+            _mm_storeu_ps(o + 12, w);
+        } else {
+            /* x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 */
+            __m128 a = _mm_unpacklo_ps(x, y), c = _mm_unpackhi_ps(x, y);         /* x0 y0 x1 y1, x2 y2 x3 y3 */
+            __m128 t0 = _mm_shuffle_ps(z, a, _MM_SHUFFLE(2, 2, 0, 0));           /* z0 z0 x1 x1 */
+            __m128 t1 = _mm_shuffle_ps(a, z, _MM_SHUFFLE(1, 1, 3, 3));           /* y1 y1 z1 z1 */
+            __m128 t2 = _mm_shuffle_ps(c, z, _MM_SHUFFLE(3, 3, 3, 2));           /* x3 y3 z3 z3 */
+            __m128 t3 = _mm_shuffle_ps(z, t2, _MM_SHUFFLE(0, 0, 2, 2));          /* z2 z2 x3 x3 */
+            _mm_storeu_ps(o, _mm_shuffle_ps(a, t0, _MM_SHUFFLE(2, 0, 1, 0)));    /* x0 y0 z0 x1 */
+            _mm_storeu_ps(o + 4, _mm_shuffle_ps(t1, c, _MM_SHUFFLE(1, 0, 2, 0))); /* y1 z1 x2 y2 */
+            _mm_storeu_ps(o + 8, _mm_shuffle_ps(t3, t2, _MM_SHUFFLE(2, 1, 2, 0))); /* z2 x3 y3 z3 */
+        }
+        if (o == tmp) memcpy(out + (size_t)i * (rot ? 4u : 3u), tmp, (size_t)rem * (rot ? 4u : 3u) * sizeof(float));
+    }
+    return bad;
+}
+#endif
+
+/* Record r of segment sg over its stored samples into out (4 floats a sample for
+ * rotations, 3 otherwise); the first `proven` samples are inside the buffer for 8-byte
+ * windows. Returns the count of values replaced (non-finite or degenerate). */
+static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, float *out)
+{
+    unsigned comps = r->kind == K_ROT ? 4u : 3u;
+    uint32_t n = sg->stored, i = 0, bad = 0;
+    size_t pb = sg->pose_bits;
+    if (r->mode == M_CONST) {
+        float v[4];
+        memcpy(v, r->v, sizeof v);
+        uint32_t b = r->kind == K_ROT ? (uint32_t)quat_normalise(v) : 0u;
+        for (; i < n; i++) memcpy(out + (size_t)i * comps, v, comps * sizeof(float));
+        return b * n;
+    }
+#if defined(__SSE2__)
+    if (r->mode == M_VAR && proven) {
+        bad = var_run4(r, sg->ani, r->bit, pb, proven, out);
+        i = proven;
+    }
+#else
+    (void)proven;
+#endif
+    for (; i < n; i++) {
+        float o[4];
+        bad += (uint32_t)rec_decode(r, sg->ani, sg->ani_room, (size_t)i * pb, o);
+        if (comps == 4) bad += (uint32_t)quat_normalise(o);
+        memcpy(out + (size_t)i * comps, o, comps * sizeof(float));
+    }
+    return bad;
 }
 
 /* ---- whole clip into the model -------------------------------------------------------- */
@@ -885,14 +1083,27 @@ static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim
     }
     ganim_skeleton *sk = ganim_doc_alloc(doc, sizeof *sk);
     ganim_bone *bones = ganim_doc_alloc_array(doc, h->nt, sizeof *bones);
-    if (!sk || !bones) return GANIM_NOMEM(err);
+    /* "track_<i>" names in one block (printf per bone cost ~10 instructions per sample) */
+    enum { SYN = 18 }; /* "track_4294967295" + NUL, rounded */
+    char *syn = h->names ? NULL : ganim_doc_alloc_array(doc, h->nt, SYN);
+    if (!sk || !bones || (!h->names && !syn)) return GANIM_NOMEM(err);
     sk->name = ganim_doc_strdup(doc, h->list_name ? h->list_name : "");
     sk->bone_count = h->nt;
     sk->bones = bones;
     for (uint32_t i = 0; i < h->nt; i++) {
         ganim_bone *b = &bones[i];
-        b->name = h->names ? ganim_doc_strdup(doc, h->names[i]) : ganim_doc_printf(doc, "track_%u", i);
-        if (!b->name) return GANIM_NOMEM(err);
+        if (h->names) {
+            b->name = ganim_doc_strdup(doc, h->names[i]);
+            if (!b->name) return GANIM_NOMEM(err);
+        } else {
+            char *n = syn + (size_t)SYN * i, digits[10];
+            unsigned nd = 0;
+            uint32_t v = i;
+            do { digits[nd++] = (char)('0' + v % 10u); v /= 10u; } while (v);
+            memcpy(n, "track_", 6);
+            for (unsigned k = 0; k < nd; k++) n[6 + k] = digits[nd - 1u - k];
+            b->name = n; /* NUL: the block is zeroed */
+        }
         b->parent = h->parents ? h->parents[i] : -1;
         b->rest = h->bind ? h->bind[i] : ganim_transform_identity();
         b->flags = h->has_meta && h->names && h->parents ? 0u : GANIM_BONE_SYNTH;
@@ -940,7 +1151,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     }
     float *times = NULL;
     if (h->stripped && h->na) {
-        times = ganim_doc_alloc_array(doc, nvals, sizeof *times);
+        times = ganim_doc_alloc_array_raw(doc, nvals, sizeof *times); /* filled whole below */
         if (!times) { rc = GANIM_NOMEM(err); goto done; }
         for (uint32_t i = 0; i < h->nkeys; i++) times[i] = (float)h->keys[i];
         if (h->wrap) times[h->nkeys] = (float)h->ns;
@@ -969,7 +1180,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     for (uint32_t a = 0; a < h->na; a++) {
         const acl_rec *r = &h->recs[a];
         unsigned comps = r->kind == K_ROT ? 4u : 3u;
-        float *v = ganim_doc_alloc_array(doc, (size_t)nvals * comps, sizeof *v);
+        float *v = ganim_doc_alloc_array_raw(doc, (size_t)nvals * comps, sizeof *v);
         if (!v) { rc = GANIM_NOMEM(err); goto done; }
         dst[a] = v;
         ganim_track *tr = &tracks[r->track];
@@ -979,25 +1190,16 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
         c->times = times;
         c->values = v;
     }
-    /* decode each segment's bitstream front to back, with its records set up once */
+    /* every segment, one sub-track at a time; the segments' rows tile [0, nvals - wrap)
+     * (parse_segment/ganim_acl_open checked the starts and retained-key counts), so the
+     * unzeroed value arrays end up written whole. Nothing to loop over without records. */
     uint32_t bad = 0, nr = h->nanim[0];
-    for (uint32_t s = 0; s < h->nseg; s++) {
+    for (uint32_t s = 0; s < h->nseg && h->na; s++) {
         const acl_seg *sg = &h->segs[s];
-        uint32_t row0 = h->stripped ? sg->first_key : sg->start;
-        for (uint32_t i = 0; i < sg->stored; i++) {
-            size_t bit = (size_t)i * sg->pose_bits, row = row0 + i;
-            uint32_t a = 0;
-            for (; a < nr; a++) {
-                float *o = dst[a] + row * 4u;
-                bad += (uint32_t)rec_decode(&sg->recs[a], sg->ani, sg->ani_room, bit, o);
-                bad += (uint32_t)quat_normalise(o);
-            }
-            for (; a < h->na; a++) {
-                float o[4];
-                bad += (uint32_t)rec_decode(&sg->recs[a], sg->ani, sg->ani_room, bit, o);
-                memcpy(dst[a] + row * 3u, o, 3 * sizeof(float));
-            }
-        }
+        size_t row0 = h->stripped ? sg->first_key : sg->start;
+        uint32_t proven = proven_samples(sg);
+        for (uint32_t a = 0; a < h->na; a++)
+            bad += decode_run(sg, &sg->recs[a], proven, dst[a] + row0 * (a < nr ? 4u : 3u));
     }
     if (h->wrap) /* the dropped last frame of a looping clip is a copy of the first */
         for (uint32_t a = 0; a < h->na; a++) {
@@ -1007,6 +1209,10 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     if (bad)
         ganim_doc_warn(doc, base, "acl: %u decoded samples were not finite or had a zero-length rotation and were replaced by the identity", bad);
     rc = build_native(doc, clip, h, err);
+    /* No bind pose in the buffer and none given: the first frame is the best rest pose.
+     * With trivial defaults (bit 9) the descriptions' defaults are all identity (ACL sets
+     * the bit only then), so they are no bind pose either. */
+    if (rc == GANIM_OK && (!h->bind || h->trivial) && !given) ganim_skeleton_rest_from_frame0(doc->skeleton, clip);
 done:
     ganim_acl_close(h);
     return rc;

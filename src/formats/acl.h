@@ -32,6 +32,11 @@ float ganim_acl_sample_rate(const ganim_acl *acl);
  * seek(t, none) + decompress_pose with normalised rotations. `out`: track_count entries. */
 void ganim_acl_sample_pose(const ganim_acl *acl, float t, ganim_transform *out);
 
+/* The pose at integer sample k (clamped; wrapped clips: num_samples is sample 0;
+ * stripped clips: the retained key at or before k) by the random-access path, without
+ * going through a time: what the whole-clip decode must reproduce bit for bit. */
+void ganim_acl_sample_key(const ganim_acl *acl, uint32_t k, ganim_transform *out);
+
 /* Whole-clip decode into `doc` (skeleton + one clip) from an ACL buffer at file offset
  * `base`. Used by the "acl" reader (base 0) and by civ7 (V1 body, base 0x60). */
 ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, uint64_t base,

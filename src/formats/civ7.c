@@ -77,6 +77,11 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
         return ganim_fail(err, GANIM_ERR_CORRUPT, 0x08, "civ7: header: frame rate %g is not a positive number", (double)fps);
     if (frames == 0 || bones == 0)
         return ganim_fail(err, GANIM_ERR_CORRUPT, frames ? 0x10 : 0x0C, "civ7: header: %u frames of %u bones is an empty animation", frames, bones);
+    if (frames > GANIM_MAX_FRAMES)
+        return ganim_fail(err, GANIM_ERR_LIMIT, 0x0C, "civ7: header: %u frames, above the library limit of %u frames per clip", frames, GANIM_MAX_FRAMES);
+    if ((uint64_t)frames * bones > GANIM_MAX_FRAME_SAMPLES)
+        return ganim_fail(err, GANIM_ERR_LIMIT, 0x10, "civ7: header: %u bones x %u frames, above the library limit of %u bone samples per clip",
+                          bones, frames, GANIM_MAX_FRAME_SAMPLES);
     uint64_t need = (uint64_t)frames * bones * 40u;
     if (need > size - CIV7_HEADER)
         return ganim_fail(err, GANIM_ERR_TRUNCATED, size, "civ7: V0: %u frames of %u bones need %llu bytes after the header, the file has %zu",
@@ -141,13 +146,18 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
     }
     if (fixed)
         ganim_doc_warn(doc, first_bad, "civ7: V0: %u bone frames held a non-finite value or a non-unit rotation and were repaired", fixed);
+    /* V0 stores no rest pose: without a given skeleton, the first frame serves */
+    if (!(opts && opts->skeleton)) ganim_skeleton_rest_from_frame0(doc->skeleton, clip);
     return keep_native(doc, data, CIV7_HEADER + (size_t)need, size, err);
 }
 
 static ganim_code read_v1(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                           ganim_error *err)
 {
-    if (size < CIV7_HEADER + 16 || ganim_ld_u32le(data + CIV7_HEADER + 8) != GANIM_ACL_TAG)
+    if (size < CIV7_HEADER + 12)
+        return ganim_fail(err, GANIM_ERR_TRUNCATED, size,
+                          "civ7: the marker at 0x48 says V1 but the file ends at %zu bytes, inside the ACL buffer header that follows the 96-byte header", size);
+    if (ganim_ld_u32le(data + CIV7_HEADER + 8) != GANIM_ACL_TAG)
         return ganim_fail(err, GANIM_ERR_CORRUPT, CIV7_HEADER + 8,
                           "civ7: the marker at 0x48 says V1 but no ACL buffer (tag 0xAC11AC11 at 0x68) follows the header");
     ganim_code rc = ganim_acl_read_doc(doc, data + CIV7_HEADER, size - CIV7_HEADER, CIV7_HEADER, opts, err);

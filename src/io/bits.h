@@ -88,6 +88,23 @@ static inline uint64_t gb_msb_window64(const uint8_t *data, size_t nbytes, size_
     return v << (pos & 7u);
 }
 
+/* Block form of gb_msb_window64 for hot loops: the caller proves ONCE, for a whole
+ * block of positions, that every `pos` it passes satisfies (pos >> 3) + 8 <= nbytes
+ * (gb_msb_proven_limit gives the bound), then reads with one 8-byte load each. */
+static inline uint64_t gb_msb_proven_limit(size_t nbytes)
+{
+    /* positions p with (p >> 3) + 8 <= nbytes are exactly p < limit */
+    return nbytes < 8 ? 0 : ((uint64_t)nbytes - 7u) * 8u;
+}
+static inline uint64_t gb_msb_window64_proven(const uint8_t *data, size_t pos)
+{
+    const uint8_t *p = data + (pos >> 3);
+    uint64_t v = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) |
+                 ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) |
+                 ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+    return v << (pos & 7u);
+}
+
 /* MSB-first bit writer appending to a byte writer; the last byte is zero-padded. */
 typedef struct ganim_bitwriter {
     ganim_writer *w;

@@ -577,6 +577,8 @@ static void sweep_one(const uint8_t *data, size_t size, const char *what)
     } else {
         CHECK_MSG(rc == GANIM_ERR_UNKNOWN_FORMAT || e.offset != GANIM_NO_OFFSET || rc == GANIM_ERR_LIMIT || rc == GANIM_ERR_NOMEM,
                   "%s: error without an offset: %s", what, e.message);
+        if (rc == GANIM_ERR_TRUNCATED || rc == GANIM_ERR_CORRUPT)
+            CHECK_MSG(e.offset <= size, "%s: offset %llu beyond the %zu input bytes: %s", what, (unsigned long long)e.offset, size, e.message);
         CHECK_MSG(e.message[0] != 0, "%s: error without a message", what);
     }
 }
@@ -633,14 +635,169 @@ TEST(hostile_civ7_files)
     test_free_list(list);
 }
 
+/* The whole-clip decoder (record-major, SIMD where available) against the random-access
+ * path at every stored sample: the same bits, not merely close values. */
+TEST(whole_clip_equals_random_access_bitwise)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    int files = 0;
+    for (char **p = list; *p; p++) {
+        ganim_error e = { 0 };
+        ganim_doc *doc = read_as(*p, "acl", &e);
+        size_t size;
+        uint8_t *data = test_read_file(*p, &size);
+        ganim_acl *acl = NULL;
+        CHECK_OK(ganim_acl_open(data, size, 0, NULL, NULL, NULL, &acl, &e_));
+        if (doc && acl) {
+            const ganim_clip *clip = &doc->clips[0];
+            ganim_transform *pose = malloc(clip->track_count * sizeof *pose);
+            size_t compared = 0, bad = 0;
+            for (uint32_t f = 0; f < clip->frame_count; f++) {
+                ganim_acl_sample_key(acl, f, pose);
+                for (uint32_t t = 0; t < clip->track_count; t++) {
+                    const ganim_channel *ch[3] = { &clip->tracks[t].rotation, &clip->tracks[t].translation, &clip->tracks[t].scale };
+                    const float *want[3] = { &pose[t].rotation.x, &pose[t].translation.x, &pose[t].scale.x };
+                    for (int k = 0; k < 3; k++) {
+                        size_t comps = k ? 3 : 4, row = 0;
+                        if (ch[k]->kind == GANIM_CHANNEL_PER_FRAME) {
+                            row = f;
+                        } else if (ch[k]->kind == GANIM_CHANNEL_KEYED) {
+                            while (row < ch[k]->count && ch[k]->times[row] < (float)f) row++;
+                            if (row == ch[k]->count || ch[k]->times[row] != (float)f) continue;
+                        }
+                        compared++;
+                        if (memcmp(ch[k]->values + row * comps, want[k], comps * sizeof(float)) && bad++ < 3)
+                            test_fail(__FILE__, __LINE__, "%s: frame %u track %u channel %d: whole clip %.9g differs from random access %.9g", *p, f, t, k,
+                                      ch[k]->values[row * comps], want[k][0]);
+                    }
+                }
+            }
+            CHECK(compared >= clip->track_count);
+            files++;
+            free(pose);
+        }
+        ganim_acl_close(acl);
+        ganim_doc_free(doc);
+        free(data);
+    }
+    CHECK(files >= 16);
+    test_free_list(list);
+}
+
+static ganim_code read_bytes(const uint8_t *data, size_t size, const char *format, ganim_error *e)
+{
+    ganim_read_opts o = { 0 };
+    o.format = format;
+    ganim_doc *doc = NULL;
+    ganim_code rc = ganim_read_memory(data, size, &o, &doc, e);
+    ganim_doc_free(doc);
+    return rc;
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Regression: a clip without animated sub-tracks and a damaged num_samples (0xFF000001)
+ * looped over every sample before the core refused it (17 s under the sanitizers). The
+ * limits are now checked on the header, with its offset. */
+TEST(sample_count_limits_are_checked_on_the_header)
+{
+    size_t size;
+    uint8_t *data = test_read_file(test_path("acl", "single_frame_f1_r30_b24.acl"), &size);
+    ganim_error e = { 0 };
+    data[23] ^= 0xFF; /* num_samples 1 -> 0xFF000001 */
+    CHECK_EQ_INT(read_bytes(data, size, "acl", &e), GANIM_ERR_LIMIT);
+    CHECK_EQ_INT(e.offset, 20);
+    CHECK(strstr(e.message, "limit") != NULL);
+    put_u32(data + 20, GANIM_MAX_FRAMES + 1u);
+    CHECK_EQ_INT(read_bytes(data, size, "acl", &e), GANIM_ERR_LIMIT);
+    CHECK_EQ_INT(e.offset, 20);
+    put_u32(data + 20, GANIM_MAX_FRAMES); /* at the limit: a valid (constant) clip */
+    ganim_read_opts o = { 0 };
+    ganim_doc *doc = NULL;
+    CHECK_MSG(ganim_read_memory(data, size, &o, &doc, &e) == GANIM_OK, "%s", e.message);
+    if (doc) CHECK_EQ_INT(doc->clips[0].frame_count, GANIM_MAX_FRAMES);
+    ganim_doc_free(doc);
+    put_u32(data + 16, 200); /* 200 tracks x 2^20 frames > GANIM_MAX_FRAME_SAMPLES */
+    CHECK_EQ_INT(read_bytes(data, size, "acl", &e), GANIM_ERR_LIMIT);
+    CHECK_EQ_INT(e.offset, 16);
+    free(data);
+
+    /* the same for a Civilization VII V0 header */
+    data = test_read_file(test_path("acl", "const_and_identity_f48_r30_b30.v0.civ"), &size);
+    put_u32(data + 0x0C, GANIM_MAX_FRAMES + 1u);
+    CHECK_EQ_INT(read_bytes(data, size, "civ7", &e), GANIM_ERR_LIMIT);
+    CHECK_EQ_INT(e.offset, 0x0C);
+    put_u32(data + 0x0C, GANIM_MAX_FRAMES);
+    put_u32(data + 0x10, 200);
+    CHECK_EQ_INT(read_bytes(data, size, "civ7", &e), GANIM_ERR_LIMIT);
+    CHECK_EQ_INT(e.offset, 0x10);
+    free(data);
+}
+
+/* Regression: a V1 file cut inside the ACL header (96..111 bytes) reported a corrupt tag
+ * at 0x68, past the end of the input. It is truncated, at an offset inside the input. */
+TEST(civ7_v1_cut_in_the_acl_header_is_truncated)
+{
+    size_t size;
+    uint8_t *data = test_read_file(test_path("acl", "walk_f100_r30_b52.civ"), &size);
+    for (size_t cut = 96; cut < 112; cut++) {
+        uint8_t *t = malloc(cut);
+        memcpy(t, data, cut);
+        ganim_error e = { 0 };
+        ganim_code rc = read_bytes(t, cut, "civ7", &e);
+        CHECK_MSG(rc == GANIM_ERR_TRUNCATED, "cut to %zu: %s", cut, e.message);
+        CHECK_MSG(e.offset <= cut, "cut to %zu: offset %llu: %s", cut, (unsigned long long)e.offset, e.message);
+        free(t);
+    }
+    free(data);
+}
+
+/* Buffers without a bind pose (trivial defaults or no metadata) and V0 files take the
+ * first frame as the skeleton's rest pose: an identity rest would put every joint at the
+ * origin in exporters (zero-length bones, zero BVH offsets). The values are unchanged. */
+TEST(rest_pose_is_frame_zero_without_bind_pose)
+{
+    static const char *const files[] = { "walk_f100_r30_b52.acl", "metadata_f70_r30_b34.acl", "short_f16_r30_b33.v0.civ" };
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        size_t size;
+        uint8_t *data = test_read_file(test_path("acl", files[f]), &size);
+        ganim_doc *doc = NULL;
+        CHECK_EQ_INT(ganim_read_memory(data, size, NULL, &doc, NULL), GANIM_OK);
+        if (!doc) { free(data); continue; }
+        const ganim_skeleton *sk = doc->skeleton;
+        ganim_transform *pose = malloc(sk->bone_count * sizeof *pose);
+        CHECK_EQ_INT(ganim_clip_sample(&doc->clips[0], sk, 0.0, pose, NULL, NULL), GANIM_OK);
+        int nonzero = 0;
+        for (uint32_t b = 0; b < sk->bone_count; b++) {
+            const ganim_transform *r = &sk->bones[b].rest;
+            CHECK_MSG(!memcmp(&r->rotation, &pose[b].rotation, sizeof r->rotation) &&
+                          !memcmp(&r->translation, &pose[b].translation, sizeof r->translation) &&
+                          !memcmp(&r->scale, &pose[b].scale, sizeof r->scale),
+                      "%s bone %u: rest differs from frame 0", files[f], b);
+            nonzero += r->translation.x != 0 || r->translation.y != 0 || r->translation.z != 0;
+        }
+        CHECK_MSG(nonzero > (int)sk->bone_count / 2, "%s: only %d bones have a rest offset", files[f], nonzero);
+        free(pose);
+        ganim_doc_free(doc);
+        free(data);
+    }
+}
+
 int main(void)
 {
+    RUN(rest_pose_is_frame_zero_without_bind_pose);
     RUN(acl_buffers_match_acl);
     RUN(civ7_v1_matches_acl);
     RUN(civ7_v0_holds_the_input);
     RUN(civ7_v0_write_read_round_trip);
     RUN(metadata_builds_the_skeleton);
     RUN(database_buffers_are_refused);
+    RUN(whole_clip_equals_random_access_bitwise);
+    RUN(sample_count_limits_are_checked_on_the_header);
+    RUN(civ7_v1_cut_in_the_acl_header_is_truncated);
     RUN(hostile_acl_buffers);
     RUN(hostile_civ7_files);
     return test_finish();
