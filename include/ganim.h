@@ -265,6 +265,10 @@ void ganim_doc_free(ganim_doc *doc);
  * frames per clip, and frames times skeleton bones per clip (what exporters sample). */
 #define GANIM_MAX_FRAMES (1u << 20)
 #define GANIM_MAX_FRAME_SAMPLES (1u << 27)
+/* Frame rates an animation clip may have (frames per second). Beyond them durations and
+ * key times overflow or lose all precision. */
+#define GANIM_MIN_FPS 1e-4
+#define GANIM_MAX_FPS 1e6
 
 /* Checks every invariant of the model (parents before children, channel counts,
  * unit quaternions to 1e-3, finite values, track bones in range, the limits above).

@@ -451,8 +451,9 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
             if (c->opaque_size && !c->opaque) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: bytes missing", ci);
             continue;
         }
-        if (!(c->fps > 0) || !isfinite(c->fps)) {
-            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: frame rate %g is not positive", ci, c->fps);
+        if (!(c->fps >= GANIM_MIN_FPS && c->fps <= GANIM_MAX_FPS)) { /* also NaN */
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: frame rate %g is outside %g..%g frames per second",
+                              ci, c->fps, GANIM_MIN_FPS, GANIM_MAX_FPS);
         }
         if (c->frame_count == 0) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u has no frames", ci);
         /* Exporters sample every frame of every bone: a file that announces billions of

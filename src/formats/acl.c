@@ -272,8 +272,9 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
         return FAIL(GANIM_ERR_CORRUPT, 28, "acl: header: rotation format %u is not 0, 2 or 3", h->rfmt);
     if (h->nt == 0) return FAIL(GANIM_ERR_CORRUPT, 16, "acl: header: the buffer has no tracks");
     if (h->ns == 0) return FAIL(GANIM_ERR_CORRUPT, 20, "acl: header: the buffer has no samples");
-    if (!finite_f(h->rate) || !(h->rate > 0.0f))
-        return FAIL(GANIM_ERR_CORRUPT, 24, "acl: header: sample rate %g is not a positive number", (double)h->rate);
+    if (!((double)h->rate >= GANIM_MIN_FPS && (double)h->rate <= GANIM_MAX_FPS)) /* also NaN */
+        return FAIL(GANIM_ERR_CORRUPT, 24, "acl: header: sample rate %g is outside %g..%g samples per second", (double)h->rate,
+                    GANIM_MIN_FPS, GANIM_MAX_FPS);
     /* the library's limits, before anything is sized or looped by the sample count */
     uint64_t frames = (uint64_t)h->ns + (uint64_t)h->wrap;
     if (frames > GANIM_MAX_FRAMES)
@@ -791,6 +792,7 @@ void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out)
     if (!(t > 0.0f)) t = 0.0f;
     if (t > dur) t = dur;
     float f = t * h->rate;
+    if (!(f < (float)nsx)) f = (float)(nsx - 1u); /* never convert beyond the clip (or inf) */
     uint32_t k0 = (uint32_t)f, k1;
     float alpha = f - (float)k0;
     if (h->wrap) {

@@ -232,10 +232,10 @@ static ganim_code parse_header(ala_plan *p, const ganim_chunk *c, ganim_error *e
     if (p->version == 2 && (!have[12] || !have[13])) plan_odd(p, c->offset, "header lacks mini-chunk", 12);
     if (p->version == 1 && (have[12] || have[13])) plan_odd(p, c->offset, "header mini-chunk", 12);
     float fps = f32_from_bits(p->fps_bits);
-    if (!(fps > 0.0f) || !isfinite(fps))
+    if (!((double)fps >= GANIM_MIN_FPS && (double)fps <= GANIM_MAX_FPS)) /* also NaN */
         return ganim_fail(err, GANIM_ERR_CORRUPT, c->offset,
-                          ALA ": animation header at byte %llu: fps %g is not a positive number",
-                          (unsigned long long)c->offset, (double)fps);
+                          ALA ": animation header at byte %llu: fps %g is outside %g..%g frames per second",
+                          (unsigned long long)c->offset, (double)fps, GANIM_MIN_FPS, GANIM_MAX_FPS);
     if (p->frames == 0)
         return ganim_fail(err, GANIM_ERR_CORRUPT, c->offset,
                           ALA ": animation header at byte %llu: the frame count is 0",

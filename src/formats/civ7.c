@@ -73,8 +73,9 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
 {
     float fps = ganim_ld_f32le(data + 0x08);
     uint32_t frames = ganim_ld_u32le(data + 0x0C), bones = ganim_ld_u32le(data + 0x10);
-    if (!finite_f(fps) || !(fps > 0.0f))
-        return ganim_fail(err, GANIM_ERR_CORRUPT, 0x08, "civ7: header: frame rate %g is not a positive number", (double)fps);
+    if (!((double)fps >= GANIM_MIN_FPS && (double)fps <= GANIM_MAX_FPS)) /* also NaN */
+        return ganim_fail(err, GANIM_ERR_CORRUPT, 0x08, "civ7: header: frame rate %g is outside %g..%g frames per second",
+                          (double)fps, GANIM_MIN_FPS, GANIM_MAX_FPS);
     if (frames == 0 || bones == 0)
         return ganim_fail(err, GANIM_ERR_CORRUPT, frames ? 0x10 : 0x0C, "civ7: header: %u frames of %u bones is an empty animation", frames, bones);
     if (frames > GANIM_MAX_FRAMES)

@@ -786,8 +786,45 @@ TEST(rest_pose_is_frame_zero_without_bind_pose)
     }
 }
 
+/* Found by libFuzzer: a sample rate of 2.2e-38 is finite and positive but makes the clip
+ * last forever, and the random-access sampler then converted an infinite frame number
+ * to an integer (undefined behaviour). Rates outside GANIM_MIN_FPS..GANIM_MAX_FPS are
+ * refused at the header's rate field; the sampler clamps whatever it is given. */
+TEST(absurd_sample_rates_are_refused)
+{
+    size_t size;
+    uint8_t *data = test_read_file(test_path("acl", "loop_wrap_f61_r30_b36.acl"), &size);
+    static const float rates[] = { 2.2063836684364256e-38f, 1e-5f, 2e6f, -30.0f, 0.0f };
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
+        uint8_t *bad = malloc(size);
+        memcpy(bad, data, size);
+        memcpy(bad + 24, &rates[r], 4);
+        ganim_read_opts o = { .format = "acl" };
+        ganim_doc *doc = NULL;
+        ganim_error err = { 0 };
+        CHECK_EQ_INT(ganim_read_memory(bad, size, &o, &doc, &err), GANIM_ERR_CORRUPT);
+        CHECK_EQ_INT(err.offset, 24);
+        CHECK(strstr(err.message, "sample rate") != NULL);
+        free(bad);
+    }
+    /* the sampler never converts a frame beyond the clip, whatever time it gets */
+    ganim_acl *acl = NULL;
+    CHECK_EQ_INT(ganim_acl_open(data, size, 0, NULL, NULL, NULL, &acl, NULL), GANIM_OK);
+    if (acl) {
+        ganim_transform *pose = malloc((size_t)ganim_acl_track_count(acl) * sizeof *pose);
+        ganim_acl_sample_pose(acl, INFINITY, pose);
+        ganim_acl_sample_pose(acl, 1e30f, pose);
+        ganim_acl_sample_pose(acl, NAN, pose);
+        CHECK(isfinite(pose[0].rotation.w));
+        free(pose);
+        ganim_acl_close(acl);
+    }
+    free(data);
+}
+
 int main(void)
 {
+    RUN(absurd_sample_rates_are_refused);
     RUN(rest_pose_is_frame_zero_without_bind_pose);
     RUN(acl_buffers_match_acl);
     RUN(civ7_v1_matches_acl);

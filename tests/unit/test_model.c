@@ -68,6 +68,14 @@ TEST(validate_rejects_bad_models)
     CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_LIMIT);
     doc->clips[0].frame_count = GANIM_MAX_FRAMES; /* 2^20 frames x 2 bones: within limits */
     CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_OK);
+    /* frame rates whose durations overflow or lose all precision */
+    static const double bad_fps[] = { 2.2e-38, 1e-5, 2e6, 0, -30, NAN, INFINITY };
+    for (size_t i = 0; i < sizeof bad_fps / sizeof bad_fps[0]; i++) {
+        doc->clips[0].fps = bad_fps[i];
+        CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    }
+    doc->clips[0].fps = GANIM_MIN_FPS;
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_OK);
     ganim_doc_free(doc);
 }
 
