@@ -76,7 +76,7 @@ int ganim_strcasecmp(const char *a, const char *b);
 /* Generic resampler on the model (used when a format has no resample hook). */
 ganim_code ganim_doc_resample_generic(ganim_doc *doc, unsigned factor, ganim_error *err);
 
-/* Returns a pointer to the GANIM_NOMEM error and sets it. */
+/* Fills `err` with an out-of-memory error and returns GANIM_ERR_NOMEM. */
 #define GANIM_NOMEM(err) ganim_fail((err), GANIM_ERR_NOMEM, GANIM_NO_OFFSET, "out of memory")
 
 #endif

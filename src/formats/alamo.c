@@ -16,6 +16,7 @@
 #include "core/internal.h"
 #include "formats/chunk.h"
 #include "formats/formats.h"
+#include "io/bits.h"
 #include "io/reader.h"
 #include "io/writer.h"
 
@@ -1088,11 +1089,17 @@ static ganim_code make_channel(ganim_doc *doc, const ala_ptrack *t, int channel,
     return GANIM_OK;
 }
 
+/* One byte per frame from a 0x1007/0x1008 body (LSB first; take_bits proved its size). */
 static uint8_t *unpack_bits(ganim_doc *doc, const uint8_t *bits, uint32_t frames)
 {
     uint8_t *b = ganim_doc_alloc(doc, frames);
     if (!b) return NULL;
-    for (uint32_t i = 0; i < frames; i++) b[i] = (uint8_t)((bits[i >> 3] >> (i & 7u)) & 1u);
+    ganim_bits br = gb_init(bits, ((size_t)frames + 7u) / 8u);
+    for (uint32_t i = 0; i < frames; i++) {
+        uint32_t v;
+        if (!gb_lsb_u(&br, 1, &v)) return NULL;
+        b[i] = (uint8_t)v;
+    }
     return b;
 }
 
@@ -1221,8 +1228,11 @@ static ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t siz
 static bool bits_match(const uint8_t *bits, const uint8_t *bytes, uint32_t frames)
 {
     if (!bits || !bytes) return !bits && !bytes;
-    for (uint32_t i = 0; i < frames; i++)
-        if (((bits[i >> 3] >> (i & 7u)) & 1u) != (bytes[i] != 0)) return false;
+    ganim_bits br = gb_init(bits, ((size_t)frames + 7u) / 8u);
+    for (uint32_t i = 0; i < frames; i++) {
+        uint32_t v;
+        if (!gb_lsb_u(&br, 1, &v) || v != (bytes[i] != 0)) return false;
+    }
     return true;
 }
 
