@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Every output ganim makes from every real sample, for byte-for-byte comparisons.
+#
+#   tests/outputs/collect.sh GANIM OUTDIR
+#
+# For each file under $GANIM_TESTDATA (every sub-folder, notes excluded) it runs a fixed
+# list of commands (info, info --json, dump, every export with and without options,
+# writes into every writable format, format options) and keeps, for each command, its
+# standard output, standard error (the timing of the summary line removed) and exit
+# status in OUTDIR, together with every file it wrote. All paths are relative, so two
+# builds give the same bytes wherever they behave the same. Then it prints the SHA-256
+# of every file in OUTDIR, sorted: the manifest tests/outputs/check.sh compares.
+#
+# The list of writable formats comes from `ganim formats --json`; nothing here names a
+# format family.
+set -u
+ganim="${1:?usage: collect.sh GANIM OUTDIR}"
+outdir="${2:?usage: collect.sh GANIM OUTDIR}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+data="${GANIM_TESTDATA:-$here/../../../shared/testdata}"
+[ -d "$data" ] || { echo "collect.sh: test data '$data' is missing" >&2; exit 2; }
+data="$(cd "$data" && pwd)"
+ganim="$(cd "$(dirname "$ganim")" && pwd)/$(basename "$ganim")"
+jobs="${GANIM_OUTPUTS_JOBS:-2}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
+
+rm -rf "$outdir"
+mkdir -p "$outdir/work"
+outdir="$(cd "$outdir" && pwd)"
+ln -s "$data" "$outdir/work/data"
+
+# Writable formats, from the registry.
+writable="$("$ganim" formats --json | tr '{' '\n' | grep '"write": true' |
+    sed 's/.*"name": "\([^"]*\)".*/\1/' | tr '\n' ' ')"
+export ganim writable outdir
+
+one_input() { # relative path under data/
+    local rel="$1" key="${1//\//__}" w
+    cd "$outdir/work" || exit 1
+    mkdir -p "out/$key"
+    run() { # name, then the ganim arguments
+        local name="$1"; shift
+        "$ganim" "$@" > "out/$key/$name.stdout" 2> "out/$key/$name.stderr.raw"
+        echo "$?" > "out/$key/$name.exit"
+        sed -E 's/ in [0-9]+\.[0-9]+ s$/ in T s/' "out/$key/$name.stderr.raw" > "out/$key/$name.stderr"
+        rm -f "out/$key/$name.stderr.raw"
+    }
+    local in="data/$rel" o="out/$key"
+    run info info "$in"
+    run info-bones-nc info --bones --no-companion "$in"
+    run info-json info --json "$in"
+    run dump dump "$in"
+    run dump-nc dump --no-companion "$in"
+    run glb convert "$in" -o "$o/x.glb"
+    run gltf convert "$in" -o "$o/x.gltf"
+    run glb-nc-r3-fps convert --no-companion --resample 3 --fps 48 "$in" -o "$o/r3.glb"
+    run glb-keep-axes convert --keep-axes --scale 0.01 "$in" -o "$o/ka.glb"
+    run glb-up-z convert --up z "$in" -o "$o/upz.glb"
+    run bvh convert "$in" -o "$o/x.bvh"
+    run bvh-all convert --clip all "$in" -o "$o/all.bvh"
+    run bvh-xyz-jp convert --bvh-order XYZ --bvh-joint-positions "$in" -o "$o/xyz.bvh"
+    run own convert "$in" -o "$o/own"
+    for w in $writable; do
+        run "to-$w" convert --to "$w" "$in" -o "$o/to.$w"
+        run "to-$w-nc" convert --no-companion --to "$w" "$in" -o "$o/nc.$w"
+    done
+    run ala-v1 convert --to alamo-ala --alamo-version 1 "$in" -o "$o/v1.ala"
+    run ala-v2 convert --to alamo-ala --alamo-version 2 "$in" -o "$o/v2.ala"
+    run ff7-bkey4 convert --to ff7-battle --ff7-bkey 4 "$in" -o "$o/bk4.da"
+    run ff7-r4 convert --to ff7-battle --resample 4 "$in" -o "$o/r4.da"
+}
+export -f one_input
+
+(cd "$data" && find . -type f ! -name '*.md' ! -name '*.txt' ! -name '*.json' | sed 's|^\./||' | sort) |
+    xargs -d '\n' -P "$jobs" -I{} bash -c 'one_input "$1"' _ {}
+
+cd "$outdir/work/out" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs -d '\n' sha256sum
