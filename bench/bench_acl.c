@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "formats/acl.h"
+#include "formats/acl/acl.h"
 #include "ganim.h"
 
 #define RANDOM_POSES 1000

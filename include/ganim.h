@@ -338,6 +338,12 @@ void ganim_mat4_from_transform(const ganim_transform *t, float m[16]);
 void ganim_mat4_mul(const float a[16], const float b[16], float out[16]);
 int ganim_mat4_invert(const float m[16], float out[16]); /* 0 if singular */
 ganim_transform ganim_transform_identity(void);
+/* A transform from a 3x4 row-major matrix (column vectors, translation in the last
+ * column) and back: the columns' lengths become the scale (the first one negative when
+ * the matrix mirrors), the rest the rotation. Returns 0, with the identity in `out`,
+ * when the matrix holds a non-finite value or a column too long for a float. */
+int ganim_transform_from_mat34(const float m[12], ganim_transform *out);
+void ganim_transform_to_mat34(const ganim_transform *t, float m[12]);
 
 /* Rotation that turns the document's axes into +Y up (identity for GANIM_AXES_Y_UP). */
 ganim_quat ganim_axes_to_y_up(ganim_axes axes);

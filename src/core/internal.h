@@ -70,6 +70,8 @@ ganim_skeleton *ganim_skeleton_flat(ganim_doc *doc, uint32_t count, const char *
  * pose (an identity rest puts every joint at the origin: zero-length bones, zero BVH
  * offsets). The clip's values are unchanged. */
 void ganim_skeleton_rest_from_frame0(ganim_skeleton *sk, const ganim_clip *clip);
+/* The first clip of kind animation, or NULL (formats that hold one animation write it). */
+const ganim_clip *ganim_doc_first_animation(const ganim_doc *doc);
 /* Case-insensitive ASCII comparison. */
 int ganim_strcasecmp(const char *a, const char *b);
 

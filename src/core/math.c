@@ -1,4 +1,5 @@
 /* Quaternions (x, y, z, w; Hamilton), Euler angles in any order, 3x3 / 4x4 matrices. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -259,6 +260,57 @@ int ganim_mat4_invert(const float m[16], float out[16])
     if (det == 0 || !isfinite(det)) return 0;
     for (int i = 0; i < 16; i++) out[i] = (float)(inv[i] / det);
     return 1;
+}
+
+int ganim_transform_from_mat34(const float m[12], ganim_transform *out)
+{
+    for (int i = 0; i < 12; i++) {
+        if (!isfinite(m[i])) {
+            *out = ganim_transform_identity();
+            return 0;
+        }
+    }
+    float s[3], r[9];
+    for (int c = 0; c < 3; c++) {
+        /* in double: the squares of finite floats overflow float; a length that does not
+         * fit a float again (a corrupt matrix) is refused like a non-finite one */
+        double len = sqrt((double)m[c] * m[c] + (double)m[4 + c] * m[4 + c] + (double)m[8 + c] * m[8 + c]);
+        if (!(len <= FLT_MAX)) {
+            *out = ganim_transform_identity();
+            return 0;
+        }
+        s[c] = (float)len;
+    }
+    float det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
+                m[2] * (m[4] * m[9] - m[5] * m[8]);
+    if (det < 0.0f) s[0] = -s[0];
+    for (int row = 0; row < 3; row++)
+        for (int c = 0; c < 3; c++)
+            r[row * 3 + c] = s[c] != 0.0f ? m[row * 4 + c] / s[c] : (row == c ? 1.0f : 0.0f);
+    ganim_quat q = ganim_quat_normalize(ganim_quat_from_mat3(r));
+    if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w) ||
+        fabsf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1.0f) > 1e-3f)
+        q = ganim_quat_identity();
+    out->rotation = q;
+    out->translation.x = m[3];
+    out->translation.y = m[7];
+    out->translation.z = m[11];
+    out->scale.x = s[0];
+    out->scale.y = s[1];
+    out->scale.z = s[2];
+    return 1;
+}
+
+void ganim_transform_to_mat34(const ganim_transform *t, float m[12])
+{
+    float r[9];
+    const float s[3] = { t->scale.x, t->scale.y, t->scale.z };
+    ganim_quat_to_mat3(t->rotation, r);
+    for (int row = 0; row < 3; row++)
+        for (int c = 0; c < 3; c++) m[row * 4 + c] = r[row * 3 + c] * s[c];
+    m[3] = t->translation.x;
+    m[7] = t->translation.y;
+    m[11] = t->translation.z;
 }
 
 ganim_quat ganim_axes_to_y_up(ganim_axes axes)

@@ -199,6 +199,13 @@ void ganim_doc_warn(ganim_doc *doc, uint64_t offset, const char *fmt, ...)
     doc->warning_count++;
 }
 
+const ganim_clip *ganim_doc_first_animation(const ganim_doc *doc)
+{
+    for (uint32_t i = 0; i < doc->clip_count; i++)
+        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) return &doc->clips[i];
+    return NULL;
+}
+
 int ganim_strcasecmp(const char *a, const char *b)
 {
     for (;; a++, b++) {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "formats/formats.h"
+#include "formats/format.h"
 
 static const ganim_format *const registry[] = {
     &ganim_format_alamo_ala,

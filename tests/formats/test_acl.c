@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "formats/acl.h"
+#include "formats/acl/acl.h"
 #include "test.h"
 
 #define ROT_TOL 1e-5

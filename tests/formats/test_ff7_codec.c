@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/ff7_battle.h"
+#include "formats/ff7/ff7.h"
 #include "test.h"
 
 /* xorshift64*: deterministic */

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "formats/acl.h"
+#include "formats/acl/acl.h"
 #include "ganim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

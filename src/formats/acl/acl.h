@@ -1,7 +1,7 @@
-/* Internal interface of the ACL `compressed_tracks` decoder (acl.c), shared with the
+/* Internal interface of the ACL `compressed_tracks` decoder (src/formats/acl), shared with the
  * Civilization VII container (civ7.c) and the benchmark. */
-#ifndef GANIM_FORMATS_ACL_H
-#define GANIM_FORMATS_ACL_H
+#ifndef GANIM_FORMATS_ACL_ACL_H
+#define GANIM_FORMATS_ACL_ACL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,26 +1,12 @@
 /* Civilization VII animation container (magic 0x6AB06AB0). A 0x60-byte header, then
  *   V0 (u32 0xFFFFFFFF at 0x48): frames x bones x 10 float32 `qw qx qy qz px py pz sx sy sz`;
- *   V1 (anything else at 0x48): an ACL compressed_tracks buffer (decoded by acl.c).
+ *   V1 (anything else at 0x48): an ACL compressed_tracks buffer (decoded by acl_decode.c).
  * Header fields we know: 0x04 file size, 0x08 fps (f32), 0x0C frames, 0x10 bones,
  * 0x50 offset of a NUL-terminated name (0: none). The other header bytes are kept in the
  * document's native record and written back, so V0 read -> write reproduces the file. */
-#include <math.h>
-#include <string.h>
+#include "formats/acl/acl_internal.h"
 
-#include "core/internal.h"
-#include "formats/acl.h"
-#include "formats/formats.h"
-#include "io/reader.h"
-#include "io/writer.h"
-
-#define CIV7_MAGIC 0x6AB06AB0u
-#define CIV7_HEADER 0x60u
-#define CIV7_V0_MARKER 0xFFFFFFFFu
-#define CIV7_NATIVE "civ7"
-
-static int finite_f(float v) { return v == v && v - v == 0.0f; }
-
-static int civ7_probe(const uint8_t *data, size_t size)
+int civ7_probe(const uint8_t *data, size_t size)
 {
     if (size < 4 || ganim_ld_u32le(data) != CIV7_MAGIC) return 0;
     return size >= CIV7_HEADER ? 90 : 30;
@@ -180,7 +166,7 @@ static ganim_code read_v1(ganim_doc *doc, const uint8_t *data, size_t size, cons
     return keep_native(doc, data, size, size, err);
 }
 
-static ganim_code civ7_read(ganim_doc *doc, const uint8_t *data, size_t size,
+ganim_code civ7_read(ganim_doc *doc, const uint8_t *data, size_t size,
                             const ganim_read_opts *opts, ganim_error *err)
 {
     if (size < CIV7_HEADER)
@@ -193,147 +179,3 @@ static ganim_code civ7_read(ganim_doc *doc, const uint8_t *data, size_t size,
     if (ganim_ld_u32le(data + 0x48) == CIV7_V0_MARKER) return read_v0(doc, data, size, opts, err);
     return read_v1(doc, data, size, opts, err);
 }
-
-/* ---- writer: any clip -> V0 ---------------------------------------------------------- */
-
-/* Value of a channel at integer frame f, bit-exact for stored frames. */
-static void channel_at(const ganim_channel *ch, uint32_t frames, const uint8_t *step, ganim_rotation_interp interp,
-                       unsigned comps, uint32_t f, const float *rest, float *out)
-{
-    switch (ch->kind) {
-    case GANIM_CHANNEL_CONSTANT:
-        memcpy(out, ch->values, comps * sizeof(float));
-        break;
-    case GANIM_CHANNEL_PER_FRAME:
-        if (f < ch->count) {
-            memcpy(out, ch->values + (size_t)f * comps, comps * sizeof(float));
-            break;
-        }
-        /* fall through */
-    default:
-        ganim_channel_eval(ch, frames, step, interp, (int)comps, (double)f, rest, out);
-        break;
-    }
-}
-
-static ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out,
-                             ganim_error *err)
-{
-    const ganim_clip *clip = NULL;
-    for (uint32_t i = 0; i < doc->clip_count && !clip; i++)
-        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) clip = &doc->clips[i];
-    if (!clip) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "civ7: the document has no animation to write");
-    const ganim_skeleton *sk = doc->skeleton;
-    if (!sk || sk->bone_count == 0)
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "civ7: writing V0 needs a skeleton (the bone count)");
-    uint32_t frames = clip->frame_count, bones = sk->bone_count;
-    if (frames == 0) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "civ7: the clip has no frames");
-    uint64_t data = (uint64_t)frames * bones * 40u;
-    if (data > 0xFFFFFFFFull - CIV7_HEADER - (doc->native_size > CIV7_HEADER ? doc->native_size : 0))
-        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "civ7: %u frames of %u bones do not fit a 32-bit file size", frames, bones);
-    ganim_allocator A = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
-    uint32_t *track_of = ganim_alloc(&A, (size_t)bones * sizeof *track_of);
-    if (!track_of) return GANIM_NOMEM(err);
-    for (uint32_t b = 0; b < bones; b++) track_of[b] = UINT32_MAX;
-    for (uint32_t t = 0; t < clip->track_count; t++)
-        if (clip->tracks[t].bone < bones && track_of[clip->tracks[t].bone] == UINT32_MAX) track_of[clip->tracks[t].bone] = t;
-
-    uint8_t hdr[CIV7_HEADER];
-    const uint8_t *tail = NULL;
-    size_t tail_size = 0;
-    memset(hdr, 0, sizeof hdr);
-    if (doc->native_format && strcmp(doc->native_format, CIV7_NATIVE) == 0 && doc->native_size >= CIV7_HEADER) {
-        memcpy(hdr, doc->native, CIV7_HEADER);
-        tail = doc->native + CIV7_HEADER;
-        tail_size = doc->native_size - CIV7_HEADER;
-        if (ganim_ld_u32le(hdr + 0x48) != CIV7_V0_MARKER) {
-            tail_size = 0; /* a V1 source: its name lived elsewhere */
-            memset(hdr + 0x50, 0, 4);
-        } else if (tail_size) {
-            /* the name follows the frames: move its offset with them */
-            uint64_t old_end = CIV7_HEADER + (uint64_t)ganim_ld_u32le(hdr + 0x0C) * ganim_ld_u32le(hdr + 0x10) * 40u;
-            uint32_t name = ganim_ld_u32le(hdr + 0x50);
-            if (name >= old_end) {
-                uint64_t moved = name - old_end + CIV7_HEADER + data;
-                for (unsigned i = 0; i < 4; i++) hdr[0x50 + i] = (uint8_t)(moved >> (8 * i));
-            }
-        }
-    }
-    ganim_writer w = gw_init(out, opts ? &opts->allocator : NULL);
-    uint64_t total = CIV7_HEADER + data + tail_size;
-    float fps = (float)clip->fps;
-    uint32_t fields[5] = { CIV7_MAGIC, (uint32_t)total, 0, frames, bones };
-    memcpy(&fields[2], &fps, 4);
-    for (unsigned i = 0; i < 5; i++)
-        for (unsigned b = 0; b < 4; b++) hdr[4 * i + b] = (uint8_t)(fields[i] >> (8 * b));
-    memset(hdr + 0x48, 0xFF, 4);
-    gw_bytes(&w, hdr, sizeof hdr);
-    gw_reserve(&w, (size_t)data + tail_size);
-    for (uint32_t f = 0; f < frames && gw_ok(&w); f++) {
-        for (uint32_t b = 0; b < bones; b++) {
-            const ganim_transform *rest = &sk->bones[b].rest;
-            float q[4] = { rest->rotation.x, rest->rotation.y, rest->rotation.z, rest->rotation.w };
-            float t[3] = { rest->translation.x, rest->translation.y, rest->translation.z };
-            float s[3] = { rest->scale.x, rest->scale.y, rest->scale.z };
-            if (track_of[b] != UINT32_MAX) {
-                const ganim_track *tr = &clip->tracks[track_of[b]];
-                float rq[4], rt[3], rs[3];
-                memcpy(rq, q, sizeof q);
-                memcpy(rt, t, sizeof t);
-                memcpy(rs, s, sizeof s);
-                if (tr->rotation.kind != GANIM_CHANNEL_ABSENT)
-                    channel_at(&tr->rotation, frames, tr->step, clip->rotation_interp, 4, f, rq, q);
-                if (tr->translation.kind != GANIM_CHANNEL_ABSENT)
-                    channel_at(&tr->translation, frames, tr->step, clip->rotation_interp, 3, f, rt, t);
-                if (tr->scale.kind != GANIM_CHANNEL_ABSENT)
-                    channel_at(&tr->scale, frames, tr->step, clip->rotation_interp, 3, f, rs, s);
-            }
-            float v[10] = { q[3], q[0], q[1], q[2], t[0], t[1], t[2], s[0], s[1], s[2] };
-            for (unsigned c = 0; c < 10; c++) gw_f32le(&w, v[c]);
-        }
-    }
-    if (tail_size) gw_bytes(&w, tail, tail_size);
-    ganim_free(&A, track_of, (size_t)bones * sizeof *track_of);
-    return gw_ok(&w) ? GANIM_OK : GANIM_NOMEM(err);
-}
-
-/* ---- describe ----------------------------------------------------------------------- */
-
-static ganim_code civ7_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err)
-{
-    if (clip >= 0) {
-        if ((uint32_t)clip >= doc->clip_count) return GANIM_OK;
-        return ganim_acl_describe_clip(&doc->clips[clip], mode, out, err);
-    }
-    if (!doc->native_format || strcmp(doc->native_format, CIV7_NATIVE) || doc->native_size < CIV7_HEADER)
-        return GANIM_OK;
-    const uint8_t *h = doc->native;
-    int v0 = ganim_ld_u32le(h + 0x48) == CIV7_V0_MARKER;
-    float fps = ganim_ld_f32le(h + 0x08);
-    ganim_writer w = gw_init(out, NULL);
-    if (mode == GANIM_DESCRIBE_TEXT) {
-        gw_printf(&w, "civ7 variant: %s\n", v0 ? "V0 (uncompressed)" : "V1 (ACL compressed_tracks at 0x60)");
-        gw_printf(&w, "civ7 file size field: %u\nciv7 fps field: ", ganim_ld_u32le(h + 4));
-        gw_float(&w, fps);
-        gw_printf(&w, "\nciv7 frames field: %u\nciv7 bones field: %u\nciv7 name offset: 0x%X\n",
-                  ganim_ld_u32le(h + 0x0C), ganim_ld_u32le(h + 0x10), ganim_ld_u32le(h + 0x50));
-        if (doc->native_size > CIV7_HEADER) gw_printf(&w, "civ7 trailing bytes: %zu\n", doc->native_size - CIV7_HEADER);
-    } else {
-        gw_printf(&w, "{\"variant\":\"%s\",\"file_size\":%u,\"fps\":", v0 ? "V0" : "V1", ganim_ld_u32le(h + 4));
-        gw_float(&w, fps);
-        gw_printf(&w, ",\"frames\":%u,\"bones\":%u,\"name_offset\":%u,\"trailing_bytes\":%zu",
-                  ganim_ld_u32le(h + 0x0C), ganim_ld_u32le(h + 0x10), ganim_ld_u32le(h + 0x50), doc->native_size - CIV7_HEADER);
-        if (mode == GANIM_DESCRIBE_FULL) {
-            gw_str(&w, ",\"header\":\"");
-            for (unsigned i = 0; i < CIV7_HEADER; i++) gw_printf(&w, "%02x", h[i]);
-            gw_str(&w, "\"");
-        }
-        gw_str(&w, "}");
-    }
-    return gw_ok(&w) ? GANIM_OK : GANIM_NOMEM(err);
-}
-
-const ganim_format ganim_format_civ7 = {
-    "civ7", "Civilization VII animation (0x6AB06AB0): V0 raw frames, V1 ACL body", ".civ", 0,
-    civ7_probe, civ7_read, civ7_write, NULL, civ7_describe,
-};

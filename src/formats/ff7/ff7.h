@@ -1,8 +1,12 @@
-/* FF7 PC battle animations: what ff7_battle.c (reader, model, describe) and
- * ff7_encode.c (bit coder, writer, resampler) share. docs/formats/ff7-battle.md tells
- * the format; this header tells how ganim keeps it. */
-#ifndef GANIM_FORMATS_FF7_BATTLE_H
-#define GANIM_FORMATS_FF7_BATTLE_H
+/* FF7 PC battle animations: what the files of src/formats/ff7 share.
+ *   records.c    the native records (layouts below)    skeleton.c   ??aa skeletons
+ *   bitcode.c    the frame stream, both directions     angles.c     12-bit Euler angles
+ *   model.c      slots <-> bones, raw <-> model         pack_read.c  ??da packs: reader
+ *   pack_write.c the writer                             resample.c   resampling
+ *   details.c    info and dump details                  ff7.c        the format descriptors
+ * docs/formats/ff7-battle.md tells the format; this header tells how ganim keeps it. */
+#ifndef GANIM_FORMATS_FF7_FF7_H
+#define GANIM_FORMATS_FF7_FF7_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -10,6 +14,7 @@
 
 #include "core/internal.h"
 #include "io/bits.h"
+#include "formats/format.h"
 #include "io/reader.h"
 
 #define FF7_FPS 15.0
@@ -121,9 +126,35 @@ int32_t ff7_pos_bone(const ganim_doc *doc, int role);
 ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *info,
                          ganim_error *err);
 
-/* ---- hooks ------------------------------------------------------------------------- */
+/* The name of a role: body, weapon, extra, anim. */
+const char *ff7_role_name(int role);
+/* Nearest multiple of 2^bkey, modulo 4096. */
+uint16_t ff7_quantise_raw(uint16_t raw, unsigned bkey);
+/* Role and rotation slot count of a clip that has no ff7 record (from another format). */
+int ff7_guess_role(const ganim_doc *doc, const ganim_clip *clip);
+uint32_t ff7_slots_for(const ganim_doc *doc, const ganim_clip *clip, int role);
+/* Raw values (12-bit, bKey 0 precision) of the clip as the model has it. Where a value
+ * still equals the native record's (`in`, may be NULL), the record's integer is taken
+ * (no Euler round trip). Returns true when every value came from the record. */
+bool ff7_raw_from_model(const ganim_doc *doc, const ganim_clip *clip, const ff7_clip_info *in,
+                        int role, uint32_t slots, uint32_t frames, int32_t *pos, uint16_t *rot);
+/* Smallest bKey of `cands` whose stream fits 65535 bytes; rot is quantised to it in place
+ * (scratch: as large as rot). Sets *key and *bits, or fails naming clip `index`. */
+ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t frames,
+                           const int32_t *pos, uint16_t *rot, uint16_t *scratch, unsigned *key,
+                           size_t *bits, uint32_t index, ganim_error *err);
+
+/* ---- the formats' entry points (ff7.c lists them) ----------------------------------- */
+int ff7_battle_probe(const uint8_t *data, size_t size);
+ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
+                           ganim_error *err);
 ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts,
                             ganim_buffer *out, ganim_error *err);
 ganim_code ff7_battle_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
+ganim_code ff7_battle_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err);
+int ff7_skeleton_probe(const uint8_t *data, size_t size);
+ganim_code ff7_skeleton_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
+                             ganim_error *err);
+ganim_code ff7_skeleton_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err);
 
 #endif

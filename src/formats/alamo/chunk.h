@@ -4,8 +4,8 @@
  *               body length = size & 0x7FFFFFFF (header not counted)
  *   mini-chunk: u8 type, u8 size (0..255), no nesting
  * Every length is checked against the end of the parent before anything is read. */
-#ifndef GANIM_FORMATS_CHUNK_H
-#define GANIM_FORMATS_CHUNK_H
+#ifndef GANIM_FORMATS_ALAMO_CHUNK_H
+#define GANIM_FORMATS_ALAMO_CHUNK_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,0 +1,29 @@
+/* The ACL formats: bare compressed_tracks buffers ("acl") and the Civilization VII
+ * container ("civ7", civ7.c). */
+#include "formats/acl/acl_internal.h"
+
+int acl_probe(const uint8_t *data, size_t size)
+{
+    if (size < 16 || ganim_ld_u32le(data + 8) != GANIM_ACL_TAG) return 0;
+    uint16_t ver = ganim_ld_u16le(data + 12);
+    if (ver >= 7 && ver <= 10 && data[14] == 0 && data[15] == 12) return 95;
+    return 40;
+}
+
+ganim_code acl_read(ganim_doc *doc, const uint8_t *data, size_t size,
+                           const ganim_read_opts *opts, ganim_error *err)
+{
+    return ganim_acl_read_doc(doc, data, size, 0, opts, err);
+}
+
+
+const ganim_format ganim_format_acl = {
+    "acl", "ACL 2.0/2.1 compressed_tracks transform buffer (versions 7-10)", ".acl", 0,
+    acl_probe, acl_read, NULL, NULL, acl_describe,
+};
+
+const ganim_format ganim_format_civ7 = {
+    "civ7", "Civilization VII animation (0x6AB06AB0): V0 raw frames, V1 ACL body", ".civ", 0,
+    civ7_probe, civ7_read, civ7_write, NULL, civ7_describe,
+};
+

@@ -1,0 +1,229 @@
+/* ACL whole-clip decode into the model: one sub-track over one segment at a time
+ * (record-major: the record's constants stay in registers and its mode is decided once
+ * per segment), the skeleton from the metadata, and the clip's native record. */
+#include "formats/acl/acl_internal.h"
+
+/* Stored samples of `sg` whose 8-byte windows are all inside the buffer: every bit a
+ * record reads in sample i lies below (i + 1) * pose_bits (parse_segment checked that
+ * the widths add up to pose_bits), so sample i is safe when (i+1)*pose_bits - 1 is below
+ * gb_msb_proven_limit. */
+static uint32_t proven_samples(const acl_seg *sg)
+{
+    uint64_t lim = gb_msb_proven_limit(sg->ani_room), pb = sg->pose_bits;
+    if (pb == 0) return sg->stored;
+    uint64_t n = lim / pb; /* (i + 1) * pb <= lim */
+    return n < sg->stored ? (uint32_t)n : sg->stored;
+}
+
+/* Record r of segment sg over its stored samples into out (4 floats a sample for
+ * rotations, 3 otherwise); the first `proven` samples are inside the buffer for 8-byte
+ * windows. Returns the count of values replaced (non-finite or degenerate). */
+static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, float *out)
+{
+    unsigned comps = r->kind == K_ROT ? 4u : 3u;
+    uint32_t n = sg->stored, i = 0, bad = 0;
+    size_t pb = sg->pose_bits;
+    if (r->mode == M_CONST) {
+        float v[4];
+        memcpy(v, r->v, sizeof v);
+        uint32_t b = r->kind == K_ROT ? (uint32_t)quat_normalise(v) : 0u;
+        for (; i < n; i++) memcpy(out + (size_t)i * comps, v, comps * sizeof(float));
+        return b * n;
+    }
+#if defined(__SSE2__)
+    if (r->mode == M_VAR && proven) {
+        bad = acl_var_run4(r, sg->ani, r->bit, pb, proven, out);
+        i = proven;
+    }
+#else
+    (void)proven;
+#endif
+    for (; i < n; i++) {
+        float o[4];
+        bad += (uint32_t)rec_decode(r, sg->ani, sg->ani_room, (size_t)i * pb, o);
+        if (comps == 4) bad += (uint32_t)quat_normalise(o);
+        memcpy(out + (size_t)i * comps, o, comps * sizeof(float));
+    }
+    return bad;
+}
+
+/* ---- whole clip into the model -------------------------------------------------------- */
+
+
+static ganim_code build_native(ganim_doc *doc, ganim_clip *clip, const ganim_acl *h, ganim_error *err)
+{
+    uint32_t v[NF_COUNT];
+    memset(v, 0, sizeof v);
+    v[NF_VERSION] = h->version;
+    v[NF_MISC] = h->misc;
+    v[NF_TRACKS] = h->nt;
+    v[NF_SAMPLES] = h->ns;
+    memcpy(&v[NF_RATE_BITS], &h->rate, 4);
+    v[NF_SEGMENTS] = h->nseg;
+    v[NF_SIZE] = (uint32_t)h->size;
+    v[NF_HASH_STORED] = h->hash_stored;
+    v[NF_HASH_COMPUTED] = h->hash_computed;
+    for (unsigned k = 0; k < 3; k++)
+        for (unsigned t = 0; t < 3; t++) v[NF_COUNTS + 3 * k + t] = h->counts[k][t];
+    v[NF_KEYS] = h->stripped ? h->nkeys : h->ns;
+    memcpy(&v[NF_HIST], h->hist, sizeof h->hist);
+    for (unsigned i = 0; i < 5; i++) v[NF_META + i] = h->has_meta ? h->meta_off[i] : ACL_NONE;
+    v[NF_SEGHDR] = h->stripped ? 20u : 16u;
+    uint8_t *p = ganim_doc_alloc(doc, sizeof v);
+    if (!p) return GANIM_NOMEM(err);
+    for (unsigned i = 0; i < NF_COUNT; i++) {
+        p[4 * i] = (uint8_t)v[i];
+        p[4 * i + 1] = (uint8_t)(v[i] >> 8);
+        p[4 * i + 2] = (uint8_t)(v[i] >> 16);
+        p[4 * i + 3] = (uint8_t)(v[i] >> 24);
+    }
+    clip->native_format = ACL_NATIVE;
+    clip->native = p;
+    clip->native_size = sizeof v;
+    return GANIM_OK;
+}
+
+static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim_read_opts *opts,
+                                 ganim_error *err)
+{
+    if (opts && opts->skeleton) {
+        doc->skeleton = ganim_skeleton_copy(doc, opts->skeleton);
+        return doc->skeleton ? GANIM_OK : GANIM_NOMEM(err);
+    }
+    ganim_skeleton *sk = ganim_doc_alloc(doc, sizeof *sk);
+    ganim_bone *bones = ganim_doc_alloc_array(doc, h->nt, sizeof *bones);
+    /* "track_<i>" names in one block (printf per bone cost ~10 instructions per sample) */
+    enum { SYN = 18 }; /* "track_4294967295" + NUL, rounded */
+    char *syn = h->names ? NULL : ganim_doc_alloc_array(doc, h->nt, SYN);
+    if (!sk || !bones || (!h->names && !syn)) return GANIM_NOMEM(err);
+    sk->name = ganim_doc_strdup(doc, h->list_name ? h->list_name : "");
+    sk->bone_count = h->nt;
+    sk->bones = bones;
+    for (uint32_t i = 0; i < h->nt; i++) {
+        ganim_bone *b = &bones[i];
+        if (h->names) {
+            b->name = ganim_doc_strdup(doc, h->names[i]);
+            if (!b->name) return GANIM_NOMEM(err);
+        } else {
+            char *n = syn + (size_t)SYN * i, digits[10];
+            unsigned nd = 0;
+            uint32_t v = i;
+            do { digits[nd++] = (char)('0' + v % 10u); v /= 10u; } while (v);
+            memcpy(n, "track_", 6);
+            for (unsigned k = 0; k < nd; k++) n[6 + k] = digits[nd - 1u - k];
+            b->name = n; /* NUL: the block is zeroed */
+        }
+        b->parent = h->parents ? h->parents[i] : -1;
+        b->rest = h->bind ? h->bind[i] : ganim_transform_identity();
+        b->flags = h->has_meta && h->names && h->parents ? 0u : GANIM_BONE_SYNTH;
+    }
+    if (!sk->name) return GANIM_NOMEM(err);
+    doc->skeleton = sk;
+    return GANIM_OK;
+}
+
+ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, uint64_t base,
+                              const ganim_read_opts *opts, ganim_error *err)
+{
+    ganim_acl *h = NULL;
+    const ganim_skeleton *given = opts ? opts->skeleton : NULL;
+    ganim_code rc = ganim_acl_open(data, size, base, ganim_doc_allocator(doc), given, doc, &h, err);
+    if (rc) return rc;
+    if (given && given->bone_count != h->nt) {
+        rc = ganim_fail(err, GANIM_ERR_MISMATCH, GANIM_NO_OFFSET, "acl: the skeleton has %u bones but the buffer has %u tracks", given->bone_count, h->nt);
+        goto done;
+    }
+    rc = build_skeleton(doc, h, opts, err);
+    if (rc) goto done;
+
+    ganim_clip *clip = ganim_doc_alloc(doc, sizeof *clip);
+    ganim_track *tracks = ganim_doc_alloc_array(doc, h->nt, sizeof *tracks);
+    if (!clip || !tracks) { rc = GANIM_NOMEM(err); goto done; }
+    doc->clips = clip;
+    doc->clip_count = 1;
+    clip->name = ganim_doc_strdup(doc, h->list_name ? h->list_name : "");
+    clip->kind = GANIM_CLIP_ANIMATION;
+    clip->fps = h->rate;
+    clip->frame_count = h->ns + (uint32_t)h->wrap;
+    clip->track_count = h->nt;
+    clip->tracks = tracks;
+    clip->rotation_interp = GANIM_INTERP_NLERP;
+    if (!clip->name) { rc = GANIM_NOMEM(err); goto done; }
+
+    /* per-frame (or per-retained-key) storage of the animated sub-tracks */
+    uint32_t nvals = h->stripped ? h->nkeys + (uint32_t)h->wrap : clip->frame_count;
+    uint64_t total = (uint64_t)nvals * (4ull * h->nanim[0] + 3ull * h->nanim[1] + 3ull * h->nanim[2]);
+    if (total > ACL_MAX_VALUES) {
+        rc = ganim_fail(err, GANIM_ERR_LIMIT, base + 20, "acl: %u samples of %u animated sub-tracks need %llu values, above the library limit of %u",
+                        clip->frame_count, h->na, (unsigned long long)total, ACL_MAX_VALUES);
+        goto done;
+    }
+    float *times = NULL;
+    if (h->stripped && h->na) {
+        times = ganim_doc_alloc_array_raw(doc, nvals, sizeof *times); /* filled whole below */
+        if (!times) { rc = GANIM_NOMEM(err); goto done; }
+        for (uint32_t i = 0; i < h->nkeys; i++) times[i] = (float)h->keys[i];
+        if (h->wrap) times[h->nkeys] = (float)h->ns;
+    }
+    float **dst = ganim_doc_alloc_array(doc, h->na ? h->na : 1, sizeof *dst);
+    if (!dst) { rc = GANIM_NOMEM(err); goto done; }
+    const char *const *names = (const char *const *)h->names;
+    for (uint32_t i = 0; i < h->nt; i++) {
+        ganim_track *tr = &tracks[i];
+        tr->bone = i;
+        tr->name = names ? doc->skeleton->bones[i].name : "";
+        ganim_channel *ch[3] = { &tr->rotation, &tr->translation, &tr->scale };
+        const ganim_transform *p = &h->pose[i];
+        const float *cv[3] = { &p->rotation.x, &p->translation.x, &p->scale.x };
+        for (unsigned k = 0; k < 3; k++) {
+            unsigned comps = k == K_ROT ? 4u : 3u;
+            if (h->types[3 * i + k] == T_ANIM) continue;
+            float *v = ganim_doc_alloc_array(doc, comps, sizeof *v);
+            if (!v) { rc = GANIM_NOMEM(err); goto done; }
+            memcpy(v, cv[k], comps * sizeof *v);
+            ch[k]->kind = GANIM_CHANNEL_CONSTANT;
+            ch[k]->count = 1;
+            ch[k]->values = v;
+        }
+    }
+    for (uint32_t a = 0; a < h->na; a++) {
+        const acl_rec *r = &h->recs[a];
+        unsigned comps = r->kind == K_ROT ? 4u : 3u;
+        float *v = ganim_doc_alloc_array_raw(doc, (size_t)nvals * comps, sizeof *v);
+        if (!v) { rc = GANIM_NOMEM(err); goto done; }
+        dst[a] = v;
+        ganim_track *tr = &tracks[r->track];
+        ganim_channel *c = r->kind == K_ROT ? &tr->rotation : r->kind == K_TRANS ? &tr->translation : &tr->scale;
+        c->kind = times ? GANIM_CHANNEL_KEYED : GANIM_CHANNEL_PER_FRAME;
+        c->count = nvals;
+        c->times = times;
+        c->values = v;
+    }
+    /* every segment, one sub-track at a time; the segments' rows tile [0, nvals - wrap)
+     * (parse_segment/ganim_acl_open checked the starts and retained-key counts), so the
+     * unzeroed value arrays end up written whole. Nothing to loop over without records. */
+    uint32_t bad = 0, nr = h->nanim[0];
+    for (uint32_t s = 0; s < h->nseg && h->na; s++) {
+        const acl_seg *sg = &h->segs[s];
+        size_t row0 = h->stripped ? sg->first_key : sg->start;
+        uint32_t proven = proven_samples(sg);
+        for (uint32_t a = 0; a < h->na; a++)
+            bad += decode_run(sg, &sg->recs[a], proven, dst[a] + row0 * (a < nr ? 4u : 3u));
+    }
+    if (h->wrap) /* the dropped last frame of a looping clip is a copy of the first */
+        for (uint32_t a = 0; a < h->na; a++) {
+            unsigned comps = a < nr ? 4u : 3u;
+            memcpy(dst[a] + (size_t)(nvals - 1u) * comps, dst[a], comps * sizeof(float));
+        }
+    if (bad)
+        ganim_doc_warn(doc, base, "acl: %u decoded samples were not finite or had a zero-length rotation and were replaced by the identity", bad);
+    rc = build_native(doc, clip, h, err);
+    /* No bind pose in the buffer and none given: the first frame is the best rest pose.
+     * With trivial defaults (bit 9) the descriptions' defaults are all identity (ACL sets
+     * the bit only then), so they are no bind pose either. */
+    if (rc == GANIM_OK && (!h->bind || h->trivial) && !given) ganim_skeleton_rest_from_frame0(doc->skeleton, clip);
+done:
+    ganim_acl_close(h);
+    return rc;
+}
+

@@ -1,0 +1,224 @@
+/* The ACL decoder's insides, shared by the files of src/formats/acl that parse
+ * (acl_open.c), sample (acl_sample.c) and decode whole clips (acl_decode.c, acl_sse2.c)
+ * a buffer, and describe it (acl_details.c). acl.h is the interface the rest of the
+ * library (and the benchmark) uses.
+ *
+ * Arithmetic follows ACL's order of operations in float32 (the library is built with
+ * -ffp-contract=off): integers times the reciprocal of their range, then the segment
+ * range, then the clip range, W rebuilt from |1 - x^2 - y^2 - z^2|, rotations divided by
+ * their length (ACL's "always" normalisation policy). Layout: docs/formats/acl.md. */
+#ifndef GANIM_FORMATS_ACL_INTERNAL_H
+#define GANIM_FORMATS_ACL_INTERNAL_H
+
+#include <math.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "formats/acl/acl.h"
+#include "io/bits.h"
+#include "io/bytes.h"
+#include "io/reader.h"
+
+enum { K_ROT = 0, K_TRANS = 1, K_SCALE = 2 };
+enum { T_DEFAULT = 0, T_CONST = 1, T_ANIM = 2 };
+enum { M_CONST = 0, M_VAR, M_RAW, M_FULL4 }; /* how one animated sub-track is stored */
+
+#define ACL_HDR 0x20u        /* transform_tracks_header: every offset is relative to it */
+#define ACL_MIN_SIZE (0x20u + 52u)
+#define ACL_NONE 0xFFFFFFFFu
+#define ACL_MAX_VALUES (1u << 28) /* floats of per-frame data a document may get */
+#define ACL_RANGE_MAX 1e18f  /* larger ranges could overflow float32 when applied */
+
+
+static inline const char *acl_kind_name(unsigned kind)
+{
+    return kind == 0 ? "rotation" : kind == 1 ? "translation" : "scale";
+}
+
+/* One animated sub-track in one segment, everything a sample decode needs. */
+typedef struct acl_rec {
+    uint32_t bit;   /* offset inside a pose, in bits */
+    uint32_t track;
+    uint8_t mode, nb, kind, segrange;
+    float inv;      /* 1 / (2^nb - 1) */
+    float smin[3], sext[3], cmin[3], cext[3];
+    float v[4];     /* M_CONST: the value (rotation normalised) */
+} acl_rec;
+
+typedef struct acl_seg {
+    uint32_t start, count, stored, pose_bits;
+    uint32_t kept;       /* retained-sample bitset, bit (31 - i) = sample i (stripped only) */
+    uint32_t first_key;  /* stripped: index of its first retained sample in acl->keys */
+    const uint8_t *ani;  /* animated bitstream */
+    size_t ani_room;     /* bytes from `ani` to the end of the buffer */
+    acl_rec *recs;       /* acl->na records */
+} acl_seg;
+
+struct ganim_acl {
+    const uint8_t *data;
+    size_t size;
+    uint64_t base;
+    ganim_allocator alloc;
+    size_t alloc_size;
+    uint16_t version;
+    uint8_t rfmt, tfmt, sfmt, raw_bits;
+    uint32_t misc, nt, ns, nseg, nv, na, nkeys;
+    float rate;
+    int has_scale, def_scale, trivial, stripped, wrap, has_meta;
+    uint32_t counts[3][3];   /* [kind][type] */
+    uint32_t nanim[3];       /* animated sub-tracks per kind */
+    uint8_t *types;          /* nt * 3 */
+    ganim_transform *pose;   /* defaults and constants; animated entries overwritten */
+    acl_seg *segs;
+    acl_rec *recs;
+    uint32_t *keys;          /* stripped: global sample index of every retained sample */
+    /* metadata (NULL when absent) */
+    const char *list_name;
+    const char **names;
+    int32_t *parents;
+    ganim_transform *bind;
+    uint32_t meta_off[5];
+    uint32_t hist[33];       /* bit widths over every segment's variable sub-tracks */
+    uint32_t hash_stored, hash_computed;
+};
+
+
+/* ---- small helpers ------------------------------------------------------------------ */
+
+static inline uint32_t align_up(uint32_t v, uint32_t a) { return (v + (a - 1u)) & ~(a - 1u); }
+static inline uint32_t popcount32(uint32_t v)
+{
+    uint32_t n = 0;
+    for (; v; v &= v - 1u) n++;
+    return n;
+}
+static inline int finite_f(float v) { return v == v && v - v == 0.0f; }
+static inline int in_range(float v) { return finite_f(v) && v <= ACL_RANGE_MAX && v >= -ACL_RANGE_MAX; }
+
+/* ACL's "always" policy: divide by the length. A degenerate quaternion (only from a
+ * damaged buffer) becomes the identity so the document stays valid; returns 1 then. */
+static inline int quat_normalise(float q[4])
+{
+    float len2 = (q[0] * q[0] + q[2] * q[2]) + (q[1] * q[1] + q[3] * q[3]);
+    if (!(len2 >= 1e-12f && len2 <= 1e30f)) {
+        q[0] = q[1] = q[2] = 0.0f;
+        q[3] = 1.0f;
+        return 1;
+    }
+    float len = sqrtf(len2);
+    q[0] = q[0] / len;
+    q[1] = q[1] / len;
+    q[2] = q[2] / len;
+    q[3] = q[3] / len;
+    return 0;
+}
+static inline float rebuild_w(float x, float y, float z)
+{
+    return sqrtf(fabsf(((1.0f - x * x) - y * y) - z * z));
+}
+
+/* Type (default/constant/animated) of track i for `kind` from the packed words. */
+static inline unsigned packed_type(const uint8_t *words, uint32_t e, unsigned kind, uint32_t i)
+{
+    uint32_t w = ganim_ld_u32le(words + 4u * ((size_t)kind * e + i / 16u));
+    return (w >> (30u - 2u * (i % 16u))) & 3u;
+}
+
+/* ---- sample decode (hot) ------------------------------------------------------------ */
+
+/* Sub-track r at `bit` of the bitstream at `ani` (room bytes to the end of the buffer).
+ * Rotations get W but are not normalised. Returns 1 when a raw value was not finite. */
+static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, size_t bit,
+                             float o[4])
+{
+    bit += r->bit;
+    switch (r->mode) {
+    case M_VAR: {
+        unsigned nb = r->nb;
+        uint32_t qx, qy, qz;
+        if (nb <= 19) {
+            uint64_t w = gb_msb_window64(ani, room, bit);
+            unsigned sh = 64u - nb;
+            qx = (uint32_t)(w >> sh);
+            qy = (uint32_t)((w << nb) >> sh);
+            qz = (uint32_t)((w << (2u * nb)) >> sh);
+        } else {
+            unsigned sh = 64u - nb;
+            qx = (uint32_t)(gb_msb_window64(ani, room, bit) >> sh);
+            qy = (uint32_t)(gb_msb_window64(ani, room, bit + nb) >> sh);
+            qz = (uint32_t)(gb_msb_window64(ani, room, bit + 2u * nb) >> sh);
+        }
+        float x = (float)qx * r->inv, y = (float)qy * r->inv, z = (float)qz * r->inv;
+        if (r->segrange) {
+            x = x * r->sext[0];
+            y = y * r->sext[1];
+            z = z * r->sext[2];
+            x = x + r->smin[0];
+            y = y + r->smin[1];
+            z = z + r->smin[2];
+        }
+        x = x * r->cext[0];
+        y = y * r->cext[1];
+        z = z * r->cext[2];
+        o[0] = x + r->cmin[0];
+        o[1] = y + r->cmin[1];
+        o[2] = z + r->cmin[2];
+        if (r->kind == K_ROT) o[3] = rebuild_w(o[0], o[1], o[2]);
+        return 0;
+    }
+    case M_CONST:
+        memcpy(o, r->v, sizeof r->v);
+        return 0;
+    default: {
+        int bad = 0;
+        unsigned n = r->mode == M_FULL4 ? 4u : 3u;
+        for (unsigned c = 0; c < n; c++) {
+            o[c] = ganim_f32_from_bits((uint32_t)(gb_msb_window64(ani, room, bit + 32u * c) >> 32));
+            if (!finite_f(o[c])) {
+                o[c] = r->kind == K_SCALE ? 1.0f : 0.0f;
+                bad = 1;
+            }
+        }
+        if (r->kind == K_ROT && n == 3) o[3] = rebuild_w(o[0], o[1], o[2]);
+        return bad;
+    }
+    }
+}
+
+
+/* ---- the clip's native record (acl_decode.c builds it, acl_details.c reads it) ------- */
+
+/* The record kept on the clip for describe: little-endian u32 fields. */
+enum {
+    NF_VERSION, NF_MISC, NF_TRACKS, NF_SAMPLES, NF_RATE_BITS, NF_SEGMENTS, NF_SIZE,
+    NF_HASH_STORED, NF_HASH_COMPUTED, NF_COUNTS, /* 9 values: kind*3 + type */
+    NF_KEYS = NF_COUNTS + 9, NF_HIST, /* 33 values */
+    NF_META = NF_HIST + 33, /* 5 values */
+    NF_SEGHDR = NF_META + 5,
+    NF_COUNT
+};
+#define ACL_NATIVE "acl"
+
+#if defined(__SSE2__)
+/* acl_sse2.c: M_VAR record r over stored samples [0, n) (all proven) into out (comps per
+ * sample), four samples at a time, bit-identical to rec_decode + quat_normalise; returns
+ * the count of degenerate rotations replaced by the identity. */
+uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out);
+#endif
+
+/* acl.c: the "acl" format's entry points; civ7.c, civ7_write.c: the "civ7" format's;
+ * acl_details.c: both formats' details. */
+int acl_probe(const uint8_t *data, size_t size);
+ganim_code acl_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts, ganim_error *err);
+ganim_code acl_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err);
+int civ7_probe(const uint8_t *data, size_t size);
+ganim_code civ7_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts, ganim_error *err);
+ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
+ganim_code civ7_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err);
+
+#define CIV7_MAGIC 0x6AB06AB0u
+#define CIV7_HEADER 0x60u
+#define CIV7_V0_MARKER 0xFFFFFFFFu
+#define CIV7_NATIVE "civ7"
+
+#endif

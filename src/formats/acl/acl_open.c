@@ -1,0 +1,583 @@
+/* ACL compressed_tracks buffers, versions 7-10: the bounded parser. Every offset and
+ * count is checked against the buffer before it is used, so that after a successful
+ * ganim_acl_open sampling cannot fail and never reads outside the buffer. */
+#include "formats/acl/acl_internal.h"
+#include "io/writer.h"
+
+
+/* FNV-1a, bytewise as ACL defines it; unrolled by 8 so the loop costs ~3.4 instructions
+ * a byte (load, xor, multiply) instead of ~6 (it runs over every byte of the buffer). */
+static uint32_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    size_t i = 0;
+    for (; n - i >= 8; i += 8) {
+        h = (h ^ p[i]) * 16777619u;
+        h = (h ^ p[i + 1]) * 16777619u;
+        h = (h ^ p[i + 2]) * 16777619u;
+        h = (h ^ p[i + 3]) * 16777619u;
+        h = (h ^ p[i + 4]) * 16777619u;
+        h = (h ^ p[i + 5]) * 16777619u;
+        h = (h ^ p[i + 6]) * 16777619u;
+        h = (h ^ p[i + 7]) * 16777619u;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+
+/* ---- parsing ------------------------------------------------------------------------ */
+
+typedef struct acl_layout {
+    uint32_t size;
+    uint32_t seghdr, types, cdata, crange; /* absolute (relative to the buffer) */
+    uint32_t e, hsz;
+    uint32_t anim_rot_var, anim_trans_var, anim_scale_var; /* counts in the range data */
+    uint32_t cdata_size;
+} acl_layout;
+
+#define FAIL(code, off, ...) ganim_fail(err, (code), base + (uint64_t)(off), __VA_ARGS__)
+
+static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data, size_t size,
+                               uint64_t base, ganim_doc *wd, ganim_error *err)
+{
+    ganim_reader r = gr_init(data, size, base);
+    uint32_t bsize, tag;
+    if (size < 4) return FAIL(GANIM_ERR_TRUNCATED, 0, "acl: the buffer is %zu bytes, too short for its header", size);
+    gr_u32le(&r, &bsize);
+    if (bsize < ACL_MIN_SIZE)
+        return FAIL(GANIM_ERR_CORRUPT, 0, "acl: header: buffer size %u is smaller than the %u-byte header", bsize, ACL_MIN_SIZE);
+    if (bsize > size)
+        return FAIL(GANIM_ERR_TRUNCATED, size, "acl: header: the buffer announces %u bytes but only %zu are present", bsize, size);
+    if (wd && bsize < size)
+        ganim_doc_warn(wd, base + bsize, "acl: %zu bytes follow the %u-byte buffer and are ignored", size - bsize, bsize);
+    L->size = bsize;
+    h->size = bsize;
+    gr_u32le(&r, &h->hash_stored);
+    gr_u32le(&r, &tag);
+    if (tag != GANIM_ACL_TAG)
+        return FAIL(GANIM_ERR_CORRUPT, 8, "acl: header: tag 0x%08X is not 0xAC11AC11 (compressed_tracks)", tag);
+    h->version = ganim_ld_u16le(data + 12);
+    if (h->version < 7 || h->version > 10)
+        return FAIL(GANIM_ERR_UNSUPPORTED, 12, "acl: header: format version %u is not one of 7-10 (ACL 2.0-2.1)", h->version);
+    if (data[14] != 0)
+        return FAIL(GANIM_ERR_UNSUPPORTED, 14, "acl: header: algorithm %u is not 0 (uniformly sampled)", data[14]);
+    if (data[15] != 12)
+        return FAIL(GANIM_ERR_UNSUPPORTED, 15, "acl: header: track type %u is not 12 (transforms); scalar tracks are not animations", data[15]);
+    h->hash_computed = fnv1a(data + 8, bsize - 8u);
+    if (wd && h->hash_computed != h->hash_stored)
+        ganim_doc_warn(wd, base + 4, "acl: header: stored hash 0x%08X differs from the FNV-1a hash of the buffer 0x%08X; the buffer was modified or damaged",
+                       h->hash_stored, h->hash_computed);
+    h->nt = ganim_ld_u32le(data + 16);
+    h->ns = ganim_ld_u32le(data + 20);
+    h->rate = ganim_ld_f32le(data + 24);
+    h->misc = ganim_ld_u32le(data + 28);
+    uint32_t m = h->misc;
+    h->has_scale = (int)(m & 1u);
+    h->def_scale = (int)((m >> 1) & 1u);
+    h->sfmt = (uint8_t)((m >> 2) & 1u);
+    h->tfmt = (uint8_t)((m >> 3) & 1u);
+    h->rfmt = (uint8_t)((m >> 4) & 15u);
+    h->has_meta = (int)(m >> 31);
+    h->raw_bits = h->version >= 9 ? 31 : 32;
+    if (h->version >= 8) {
+        h->trivial = (int)((m >> 9) & 1u);
+        h->stripped = (int)((m >> 10) & 1u);
+        h->wrap = (int)((m >> 30) & 1u);
+    } else {
+        h->trivial = 1;
+        if (wd && (m & 0x40000600u))
+            ganim_doc_warn(wd, base + 28, "acl: header: flags 0x%08X set bits that ACL 2.0 (version 7) does not use; ignored", m);
+    }
+    if ((m >> 8) & 1u)
+        return FAIL(GANIM_ERR_UNSUPPORTED, 28, "acl: header: the buffer keeps part of its key frames in a separate ACL database (flag bit 8), which is not in this file");
+    if (h->rfmt != 0 && h->rfmt != 2 && h->rfmt != 3)
+        return FAIL(GANIM_ERR_CORRUPT, 28, "acl: header: rotation format %u is not 0, 2 or 3", h->rfmt);
+    if (h->nt == 0) return FAIL(GANIM_ERR_CORRUPT, 16, "acl: header: the buffer has no tracks");
+    if (h->ns == 0) return FAIL(GANIM_ERR_CORRUPT, 20, "acl: header: the buffer has no samples");
+    if (!((double)h->rate >= GANIM_MIN_FPS && (double)h->rate <= GANIM_MAX_FPS)) /* also NaN */
+        return FAIL(GANIM_ERR_CORRUPT, 24, "acl: header: sample rate %g is outside %g..%g samples per second", (double)h->rate,
+                    GANIM_MIN_FPS, GANIM_MAX_FPS);
+    /* the library's limits, before anything is sized or looped by the sample count */
+    uint64_t frames = (uint64_t)h->ns + (uint64_t)h->wrap;
+    if (frames > GANIM_MAX_FRAMES)
+        return FAIL(GANIM_ERR_LIMIT, 20, "acl: header: %llu frames, above the library limit of %u frames per clip",
+                    (unsigned long long)frames, GANIM_MAX_FRAMES);
+    if (frames * h->nt > GANIM_MAX_FRAME_SAMPLES)
+        return FAIL(GANIM_ERR_LIMIT, 16, "acl: header: %u tracks x %llu frames, above the library limit of %u track samples per clip",
+                    h->nt, (unsigned long long)frames, GANIM_MAX_FRAME_SAMPLES);
+
+    const uint8_t *th = data + ACL_HDR;
+    h->nseg = ganim_ld_u32le(th + 0);
+    h->nv = ganim_ld_u32le(th + 4);
+    for (unsigned k = 0; k < 3; k++) h->nanim[k] = ganim_ld_u32le(th + 8 + 4 * k);
+    uint32_t nconst[3];
+    for (unsigned k = 0; k < 3; k++) nconst[k] = ganim_ld_u32le(th + 20 + 4 * k);
+    uint32_t db = ganim_ld_u32le(th + 32);
+    if (db != ACL_NONE)
+        return FAIL(GANIM_ERR_UNSUPPORTED, ACL_HDR + 32, "acl: header: the buffer refers to an ACL database (offset 0x%X), which is not in this file", db);
+    if (!h->has_scale && (h->nanim[2] || nconst[2]))
+        return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 16, "acl: header: scale sub-tracks are counted although the clip has no scale");
+
+    L->hsz = h->stripped ? 20u : 16u;
+    L->e = (h->nt + 15u) / 16u;
+    uint32_t groups = h->has_scale ? 3u : 2u;
+    uint64_t off;
+    /* each offset is relative to the transform header and must leave room for its block */
+    off = (uint64_t)ganim_ld_u32le(th + 36) + ACL_HDR;
+    if (h->nseg == 0) return FAIL(GANIM_ERR_CORRUPT, ACL_HDR, "acl: header: the buffer has no segments");
+    if (off > bsize || (uint64_t)h->nseg * L->hsz > bsize - off)
+        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 36, "acl: header: %u segment headers at 0x%llX do not fit in the %u-byte buffer", h->nseg, (unsigned long long)off, bsize);
+    L->seghdr = (uint32_t)off;
+    if (h->nseg > 1 && (uint64_t)ACL_HDR + 52 + 4ull * (h->nseg + 1ull) > bsize)
+        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 52, "acl: header: the start indices of %u segments do not fit in the buffer", h->nseg);
+    off = (uint64_t)ganim_ld_u32le(th + 40) + ACL_HDR;
+    if (off > bsize || 4ull * L->e * groups > bsize - off)
+        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 40, "acl: header: the sub-track types of %u tracks at 0x%llX do not fit in the buffer", h->nt, (unsigned long long)off);
+    L->types = (uint32_t)off;
+    /* count the types and check them against the header */
+    for (unsigned k = 0; k < 3; k++) {
+        uint32_t c[3] = { 0, 0, 0 };
+        if (k < groups) {
+            for (uint32_t i = 0; i < h->nt; i++) {
+                unsigned t = packed_type(data + L->types, L->e, k, i);
+                if (t == 3)
+                    return FAIL(GANIM_ERR_CORRUPT, L->types + 4u * (k * L->e + i / 16u), "acl: track %u: %s sub-track type 3 is not default, constant or animated", i, acl_kind_name(k));
+                c[t]++;
+            }
+        } else {
+            c[T_DEFAULT] = h->nt;
+        }
+        if (c[T_CONST] != nconst[k] || c[T_ANIM] != h->nanim[k])
+            return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 8 + 4 * k, "acl: header: %u constant and %u animated %s sub-tracks announced, the type table holds %u and %u",
+                        nconst[k], h->nanim[k], acl_kind_name(k), c[T_CONST], c[T_ANIM]);
+        for (unsigned t = 0; t < 3; t++) h->counts[k][t] = c[t];
+    }
+    int rvar = h->rfmt == 3, tvar = h->tfmt == 1, svar = h->sfmt == 1 && h->has_scale;
+    L->anim_rot_var = rvar ? h->nanim[0] : 0;
+    L->anim_trans_var = tvar ? h->nanim[1] : 0;
+    L->anim_scale_var = svar ? h->nanim[2] : 0;
+    uint64_t nv = (rvar ? align_up(h->nanim[0], 4) : 0) + (uint64_t)L->anim_trans_var + L->anim_scale_var;
+    if (nv != h->nv)
+        return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 4, "acl: header: %u variable sub-tracks announced, the counts give %llu", h->nv, (unsigned long long)nv);
+    h->na = h->nanim[0] + h->nanim[1] + h->nanim[2];
+
+    off = (uint64_t)ganim_ld_u32le(th + 44) + ACL_HDR;
+    uint64_t csize = (uint64_t)nconst[0] * (h->rfmt == 0 ? 16u : 12u) + 12ull * nconst[1] + 12ull * nconst[2];
+    if (off > bsize || csize > bsize - off)
+        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 44, "acl: header: %llu bytes of constant samples at 0x%llX do not fit in the buffer", (unsigned long long)csize, (unsigned long long)off);
+    L->cdata = (uint32_t)off;
+    L->cdata_size = (uint32_t)csize;
+    off = (uint64_t)ganim_ld_u32le(th + 48) + ACL_HDR;
+    uint64_t rsize = 24ull * (L->anim_rot_var + (uint64_t)L->anim_trans_var + L->anim_scale_var);
+    if (off > bsize || rsize > bsize - off)
+        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 48, "acl: header: %llu bytes of clip range data at 0x%llX do not fit in the buffer", (unsigned long long)rsize, (unsigned long long)off);
+    L->crange = (uint32_t)off;
+    if ((uint64_t)h->nseg * h->na > bsize)
+        return FAIL(GANIM_ERR_CORRUPT, ACL_HDR, "acl: header: %u segments of %u animated sub-tracks cannot fit in %u bytes", h->nseg, h->na, bsize);
+    if (h->has_meta && bsize < ACL_MIN_SIZE + 20u)
+        return FAIL(GANIM_ERR_TRUNCATED, bsize, "acl: metadata: the buffer is too short for its metadata header");
+    return GANIM_OK;
+}
+
+/* Clip range of animated sub-track `a` of `kind` (only for variable formats). */
+static void clip_range(const ganim_acl *h, const acl_layout *L, unsigned kind, uint32_t a,
+                       float mn[3], float ex[3])
+{
+    const uint8_t *R = h->data + L->crange;
+    if (kind == K_ROT) {
+        uint32_t g = a / 4u, j = a % 4u, n = h->nanim[0] - 4u * g;
+        if (n > 4) n = 4;
+        const uint8_t *F = R + 96u * g;
+        for (unsigned c = 0; c < 3; c++) {
+            mn[c] = ganim_ld_f32le(F + 4u * (c * n + j));
+            ex[c] = ganim_ld_f32le(F + 4u * ((3u + c) * n + j));
+        }
+        return;
+    }
+    const uint8_t *F = R + 24u * L->anim_rot_var + 24u * a;
+    if (kind == K_SCALE) F += 24u * L->anim_trans_var;
+    for (unsigned c = 0; c < 3; c++) {
+        mn[c] = ganim_ld_f32le(F + 4u * c);
+        ex[c] = ganim_ld_f32le(F + 12u + 4u * c);
+    }
+}
+
+/* Constant sample c of `kind`. */
+static void const_sample(const ganim_acl *h, const acl_layout *L, unsigned kind, uint32_t c, float v[4])
+{
+    const uint8_t *D = h->data + L->cdata;
+    uint32_t ncr = h->counts[0][T_CONST], nct = h->counts[1][T_CONST];
+    if (kind == K_ROT) {
+        if (h->rfmt == 0) {
+            for (unsigned i = 0; i < 4; i++) v[i] = ganim_ld_f32le(D + 16u * c + 4u * i);
+        } else {
+            uint32_t g = c / 4u, j = c % 4u, n = ncr - 4u * g;
+            if (n > 4) n = 4;
+            const uint8_t *F = D + 48u * g;
+            for (unsigned i = 0; i < 3; i++) v[i] = ganim_ld_f32le(F + 4u * (i * n + j));
+            v[3] = rebuild_w(v[0], v[1], v[2]);
+        }
+        return;
+    }
+    const uint8_t *F = D + (size_t)ncr * (h->rfmt == 0 ? 16u : 12u) + 12u * c;
+    if (kind == K_SCALE) F += 12u * nct;
+    for (unsigned i = 0; i < 3; i++) v[i] = ganim_ld_f32le(F + 4u * i);
+}
+
+static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *wd, uint64_t base,
+                                 ganim_error *err)
+{
+    const uint8_t *d = h->data;
+    uint32_t sz = L->size, mh = sz - 20u;
+    (void)err;
+    for (unsigned i = 0; i < 5; i++) h->meta_off[i] = ganim_ld_u32le(d + mh + 4u * i);
+    uint32_t o = h->meta_off[0];
+    if (o != ACL_NONE) {
+        const uint8_t *nul = o < mh ? memchr(d + o, 0, mh - o) : NULL;
+        if (nul) h->list_name = (const char *)(d + o);
+        else if (wd) ganim_doc_warn(wd, base + mh, "acl: metadata: the track list name at 0x%X is outside the buffer or unterminated; ignored", o);
+    }
+    o = h->meta_off[1];
+    if (o != ACL_NONE) {
+        if (o < mh && (uint64_t)h->nt * 4u <= mh - o) {
+            int ok = 1;
+            for (uint32_t i = 0; i < h->nt && ok; i++) {
+                uint64_t s = (uint64_t)o + ganim_ld_u32le(d + o + 4u * i);
+                const uint8_t *nul = s < mh ? memchr(d + s, 0, mh - (size_t)s) : NULL;
+                if (!nul) {
+                    ok = 0;
+                    if (wd) ganim_doc_warn(wd, base + o + 4u * i, "acl: metadata: the name of track %u is outside the buffer; track names ignored", i);
+                } else {
+                    h->names[i] = (const char *)(d + s);
+                }
+            }
+            if (!ok) h->names = NULL;
+        } else {
+            h->names = NULL;
+            if (wd) ganim_doc_warn(wd, base + mh + 4, "acl: metadata: the track name table at 0x%X does not fit in the buffer; ignored", o);
+        }
+    } else {
+        h->names = NULL;
+    }
+    o = h->meta_off[2];
+    if (o != ACL_NONE && o < mh && (uint64_t)h->nt * 4u <= mh - o) {
+        for (uint32_t i = 0; i < h->nt; i++) {
+            uint32_t p = ganim_ld_u32le(d + o + 4u * i);
+            if (p == ACL_NONE) {
+                h->parents[i] = -1;
+            } else if (p >= i) {
+                h->parents[i] = -1;
+                if (wd) ganim_doc_warn(wd, base + o + 4u * i, "acl: metadata: track %u names parent %u, which does not come before it; made a root", i, p);
+            } else {
+                h->parents[i] = (int32_t)p;
+            }
+        }
+    } else {
+        if (o != ACL_NONE && wd) ganim_doc_warn(wd, base + mh + 8, "acl: metadata: the parent table at 0x%X does not fit in the buffer; ignored", o);
+        h->parents = NULL;
+    }
+    o = h->meta_off[3];
+    if (o != ACL_NONE && o < mh && (uint64_t)h->nt * 48u <= mh - o) {
+        for (uint32_t i = 0; i < h->nt; i++) {
+            const uint8_t *p = d + o + 48u * i;
+            float f[10];
+            int ok = 1;
+            for (unsigned c = 0; c < 10; c++) {
+                f[c] = ganim_ld_f32le(p + 8 + 4u * c);
+                ok &= in_range(f[c]);
+            }
+            ganim_transform t = ganim_transform_identity();
+            if (ok) {
+                float q[4] = { f[0], f[1], f[2], f[3] };
+                if (quat_normalise(q) && wd)
+                    ganim_doc_warn(wd, base + o + 48u * i + 8, "acl: metadata: track %u: the default rotation is degenerate; identity used", i);
+                t.rotation = (ganim_quat){ q[0], q[1], q[2], q[3] };
+                t.translation = (ganim_vec3){ f[4], f[5], f[6] };
+                t.scale = (ganim_vec3){ f[7], f[8], f[9] };
+            } else if (wd) {
+                ganim_doc_warn(wd, base + o + 48u * i, "acl: metadata: track %u: the default values are not finite; identity used", i);
+            }
+            h->bind[i] = t;
+        }
+    } else {
+        if (o != ACL_NONE && wd) ganim_doc_warn(wd, base + mh + 12, "acl: metadata: the track descriptions at 0x%X do not fit in the buffer; ignored", o);
+        h->bind = NULL;
+    }
+    return GANIM_OK;
+}
+
+/* Records of segment s (bit offsets, ranges, constant-in-segment values) and its bounds. */
+static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, const uint32_t *anim_track,
+                                uint64_t base, ganim_error *err)
+{
+    const uint8_t *d = h->data;
+    uint32_t sz = L->size, ho = L->seghdr + s * L->hsz;
+    acl_seg *sg = &h->segs[s];
+    uint32_t hb[4];
+    for (unsigned i = 0; i < 4; i++) hb[i] = ganim_ld_u32le(d + ho + 4u * i);
+    sg->pose_bits = hb[0];
+    if (h->nseg == 1) {
+        sg->start = 0;
+        sg->count = h->ns;
+    } else {
+        const uint8_t *si = d + ACL_HDR + 52u;
+        sg->start = ganim_ld_u32le(si + 4u * s);
+        uint32_t next = s + 1 < h->nseg ? ganim_ld_u32le(si + 4u * (s + 1)) : h->ns;
+        if ((s == 0 && sg->start != 0) || sg->start >= h->ns || next <= sg->start || next > h->ns)
+            return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 52u + 4u * s, "acl: segment %u: start sample %u is out of order or beyond the %u samples", s, sg->start, h->ns);
+        sg->count = next - sg->start;
+    }
+    if (h->stripped) {
+        if (sg->count > 32)
+            return FAIL(GANIM_ERR_CORRUPT, ho, "acl: segment %u: %u samples, more than the 32 a stripped segment can describe", s, sg->count);
+        uint32_t mask = sg->count == 32 ? ACL_NONE : ~(ACL_NONE >> sg->count);
+        sg->kept = ganim_ld_u32le(d + ho + 16) & mask;
+        sg->stored = popcount32(sg->kept);
+    } else {
+        sg->kept = ACL_NONE;
+        sg->stored = sg->count;
+    }
+    uint64_t fmt = (uint64_t)hb[3] + ACL_HDR;
+    if (fmt > sz || h->nv > sz - fmt)
+        return FAIL(GANIM_ERR_TRUNCATED, ho + 12, "acl: segment %u: its data at 0x%llX lies outside the %u-byte buffer", s, (unsigned long long)fmt, sz);
+    uint64_t rng = fmt + h->nv, ani = rng;
+    int multi = h->nseg > 1;
+    if (multi) {
+        rng = (rng + 1u) & ~1ull;
+        ani = rng + 6ull * h->nv;
+    }
+    ani = (ani + 3u) & ~3ull;
+    uint64_t bits = (uint64_t)sg->pose_bits * sg->stored;
+    if (ani > sz || (bits + 7u) / 8u > sz - ani)
+        return FAIL(GANIM_ERR_TRUNCATED, ani < sz ? ani : sz, "acl: segment %u: %u samples of %u bits do not fit in the buffer", s, sg->stored, sg->pose_bits);
+    sg->ani = d + ani;
+    sg->ani_room = sz - (size_t)ani;
+    sg->recs = h->recs + (size_t)s * h->na;
+
+    uint32_t bitpos = 0, kind_bits[3] = { 0, 0, 0 };
+    uint32_t rot4 = h->rfmt == 3 ? align_up(h->nanim[0], 4) : 0;
+    uint32_t fbase[3] = { 0, rot4, rot4 + (h->tfmt == 1 ? h->nanim[1] : 0) };
+    uint32_t rbase[3] = { 0, 6u * rot4, 6u * (rot4 + (h->tfmt == 1 ? h->nanim[1] : 0)) };
+    uint32_t idx = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        int var = k == K_ROT ? h->rfmt == 3 : k == K_TRANS ? h->tfmt == 1 : h->sfmt == 1;
+        for (uint32_t a = 0; a < h->nanim[k]; a++, idx++) {
+            acl_rec *r = &sg->recs[idx];
+            memset(r, 0, sizeof *r);
+            r->track = anim_track[idx];
+            r->kind = (uint8_t)k;
+            r->bit = bitpos;
+            if (!var) {
+                r->mode = k == K_ROT && h->rfmt == 0 ? M_FULL4 : M_RAW;
+                r->nb = 32;
+                kind_bits[k] += r->mode == M_FULL4 ? 128u : 96u;
+                bitpos += r->mode == M_FULL4 ? 128u : 96u;
+                continue;
+            }
+            uint32_t fo = (uint32_t)fmt + fbase[k] + a;
+            unsigned nb = d[fo];
+            h->hist[nb <= 32 ? nb : 32]++;
+            if (nb == h->raw_bits) {
+                r->mode = M_RAW;
+                r->nb = 32;
+                kind_bits[k] += 96;
+                bitpos += 96;
+                continue;
+            }
+            if (nb > 23)
+                return FAIL(GANIM_ERR_CORRUPT, fo, "acl: segment %u: %s sub-track of track %u has bit width %u (valid: 0-23, raw %u)", s, acl_kind_name(k), r->track, nb, h->raw_bits);
+            float cmn[3], cex[3];
+            clip_range(h, L, k, a, cmn, cex);
+            /* segment range entry (present only when the clip has several segments) */
+            const uint8_t *sr = multi ? d + rng + rbase[k] + (k == K_ROT ? 24u * (a / 4u) : 6u * a) : NULL;
+            uint32_t j = a % 4u;
+            if (nb == 0) {
+                if (!multi)
+                    return FAIL(GANIM_ERR_CORRUPT, fo, "acl: segment %u: %s sub-track of track %u has bit width 0 in a single-segment clip", s, acl_kind_name(k), r->track);
+                uint32_t u[3];
+                for (unsigned c = 0; c < 3; c++)
+                    u[c] = k == K_ROT ? ((uint32_t)sr[8u * c + j] << 8) | sr[8u * c + 4u + j]
+                                      : ganim_ld_u16le(sr + 2u * c);
+                r->mode = M_CONST;
+                for (unsigned c = 0; c < 3; c++) {
+                    float v = (float)u[c] * (1.0f / 65535.0f);
+                    v = v * cex[c];
+                    r->v[c] = v + cmn[c];
+                }
+                if (k == K_ROT) {
+                    r->v[3] = rebuild_w(r->v[0], r->v[1], r->v[2]);
+                    quat_normalise(r->v);
+                } else if (k == K_SCALE) {
+                    r->v[3] = 0.0f;
+                }
+                continue;
+            }
+            r->mode = M_VAR;
+            r->nb = (uint8_t)nb;
+            r->inv = 1.0f / (float)((1u << nb) - 1u);
+            r->segrange = (uint8_t)multi;
+            for (unsigned c = 0; c < 3; c++) {
+                r->cmin[c] = cmn[c];
+                r->cext[c] = cex[c];
+                if (multi) {
+                    unsigned mn = k == K_ROT ? sr[4u * c + j] : sr[c];
+                    unsigned ex = k == K_ROT ? sr[12u + 4u * c + j] : sr[3u + c];
+                    r->smin[c] = (float)mn * (1.0f / 255.0f);
+                    r->sext[c] = (float)ex * (1.0f / 255.0f);
+                }
+            }
+            kind_bits[k] += 3u * nb;
+            bitpos += 3u * nb;
+        }
+    }
+    if (hb[1] != kind_bits[0] || hb[2] != kind_bits[1] || (uint64_t)hb[0] != (uint64_t)kind_bits[0] + kind_bits[1] + kind_bits[2])
+        return FAIL(GANIM_ERR_CORRUPT, ho, "acl: segment %u: header bit sizes %u/%u/%u (pose/rotation/translation) disagree with the sub-track widths (%u/%u/%u)",
+                    s, hb[0], hb[1], hb[2], kind_bits[0] + kind_bits[1] + kind_bits[2], kind_bits[0], kind_bits[1]);
+    return GANIM_OK;
+}
+
+ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
+                          const ganim_allocator *alloc, const ganim_skeleton *bind,
+                          ganim_doc *wd, ganim_acl **out, ganim_error *err)
+{
+    ganim_acl hdr;
+    acl_layout L;
+    memset(&hdr, 0, sizeof hdr);
+    memset(&L, 0, sizeof L);
+    *out = NULL;
+    hdr.data = data;
+    hdr.base = base;
+    ganim_code rc = parse_header(&hdr, &L, data, size, base, wd, err);
+    if (rc) return rc;
+
+    /* one block: struct, types, pose, segments, records, keys, names, parents, bind, anim list */
+    size_t nt = hdr.nt, o = 0, sizes[9], offs[9];
+    size_t keys = hdr.stripped ? (size_t)hdr.nseg * 32u : 0;
+    bool ok = ganim_mul_size(nt, 3, &sizes[0]) && ganim_mul_size(nt, sizeof(ganim_transform), &sizes[1]) &&
+              ganim_mul_size(hdr.nseg, sizeof(acl_seg), &sizes[2]) &&
+              ganim_mul_size((size_t)hdr.nseg * hdr.na, sizeof(acl_rec), &sizes[3]) &&
+              ganim_mul_size(keys, 4, &sizes[4]) && ganim_mul_size(nt, sizeof(char *), &sizes[5]) &&
+              ganim_mul_size(nt, 4, &sizes[6]) && ganim_mul_size(nt, sizeof(ganim_transform), &sizes[7]) &&
+              ganim_mul_size(hdr.na, 4, &sizes[8]);
+    if (!ok) return GANIM_NOMEM(err);
+    o = (sizeof(ganim_acl) + 15u) & ~(size_t)15u;
+    for (unsigned i = 0; i < 9; i++) {
+        offs[i] = o;
+        if (sizes[i] > SIZE_MAX - o - 16u) return GANIM_NOMEM(err);
+        o = (o + sizes[i] + 15u) & ~(size_t)15u;
+    }
+    ganim_allocator A = ganim_allocator_resolve(alloc);
+    uint8_t *blk = ganim_alloc(&A, o);
+    if (!blk) return GANIM_NOMEM(err);
+    /* the records (the bulk) are written whole by parse_segment; zero the rest */
+    memset(blk, 0, offs[3]);
+    memset(blk + offs[4], 0, o - offs[4]);
+    ganim_acl *h = (ganim_acl *)blk;
+    *h = hdr;
+    h->alloc = A;
+    h->alloc_size = o;
+    h->types = blk + offs[0];
+    h->pose = (ganim_transform *)(blk + offs[1]);
+    h->segs = (acl_seg *)(blk + offs[2]);
+    h->recs = (acl_rec *)(blk + offs[3]);
+    h->keys = (uint32_t *)(blk + offs[4]);
+    h->names = (const char **)(blk + offs[5]);
+    h->parents = (int32_t *)(blk + offs[6]);
+    h->bind = (ganim_transform *)(blk + offs[7]);
+    uint32_t *anim_track = (uint32_t *)(blk + offs[8]);
+
+    if (h->has_meta) {
+        rc = parse_metadata(h, &L, wd, base, err);
+        if (rc) goto fail;
+    } else {
+        h->names = NULL;
+        h->parents = NULL;
+        h->bind = NULL;
+    }
+    const ganim_transform *defaults = NULL;
+    if (!h->trivial) {
+        if (h->bind) defaults = h->bind;
+        else if (bind && bind->bone_count == h->nt) {
+            /* the caller's skeleton supplies the bind pose the buffer leaves out */
+            for (uint32_t i = 0; i < h->nt; i++) h->pose[i] = bind->bones[i].rest;
+            defaults = h->pose;
+        } else if (wd && h->counts[0][T_DEFAULT] + h->counts[1][T_DEFAULT] + h->counts[2][T_DEFAULT]) {
+            ganim_doc_warn(wd, base + 28, "acl: header: default sub-tracks use the bind pose (flag bit 9 clear) but the buffer has no track descriptions and no skeleton was given; identity used");
+        }
+    }
+    uint32_t groups = h->has_scale ? 3u : 2u, ai[3] = { 0, 0, 0 }, ci[3] = { 0, 0, 0 };
+    float ds = h->def_scale ? 1.0f : 0.0f;
+    for (uint32_t i = 0; i < h->nt; i++) {
+        ganim_transform t = defaults ? defaults[i] : ganim_transform_identity();
+        if (!defaults) t.scale = (ganim_vec3){ ds, ds, ds };
+        for (unsigned k = 0; k < 3; k++) {
+            unsigned ty = k < groups ? packed_type(data + L.types, L.e, k, i) : T_DEFAULT;
+            h->types[3 * i + k] = (uint8_t)ty;
+            if (ty == T_ANIM) {
+                uint32_t slot = (k > 0 ? h->nanim[0] : 0) + (k > 1 ? h->nanim[1] : 0) + ai[k]++;
+                anim_track[slot] = i;
+            } else if (ty == T_CONST) {
+                float v[4] = { 0, 0, 0, 0 };
+                uint32_t c = ci[k]++;
+                const_sample(h, &L, k, c, v);
+                for (unsigned q = 0; q < (k == K_ROT ? 4u : 3u); q++)
+                    if (!in_range(v[q])) {
+                        rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.cdata, "acl: track %u: constant %s sample %u is not a finite number", i, acl_kind_name(k), c);
+                        goto fail;
+                    }
+                if (k == K_ROT) {
+                    quat_normalise(v);
+                    t.rotation = (ganim_quat){ v[0], v[1], v[2], v[3] };
+                } else if (k == K_TRANS) {
+                    t.translation = (ganim_vec3){ v[0], v[1], v[2] };
+                } else {
+                    t.scale = (ganim_vec3){ v[0], v[1], v[2] };
+                }
+            }
+        }
+        h->pose[i] = t;
+    }
+    /* clip ranges must be finite and moderate so applying them cannot overflow */
+    {
+        uint32_t nr = L.anim_rot_var + L.anim_trans_var + L.anim_scale_var;
+        for (uint32_t i = 0; i < 6u * nr; i++)
+            if (!in_range(ganim_ld_f32le(data + L.crange + 4u * i))) {
+                rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.crange + 4u * i, "acl: clip range data: value %u is not a finite number of moderate size", i);
+                goto fail;
+            }
+    }
+    uint32_t nk = 0;
+    for (uint32_t s = 0; s < h->nseg; s++) {
+        rc = parse_segment(h, &L, s, anim_track, base, err);
+        if (rc) goto fail;
+        acl_seg *sg = &h->segs[s];
+        sg->first_key = nk;
+        if (h->stripped)
+            for (uint32_t i = 0; i < sg->count; i++)
+                if (sg->kept & (0x80000000u >> i)) h->keys[nk++] = sg->start + i;
+    }
+    h->nkeys = nk;
+    if (h->nseg > 1 && wd && ganim_ld_u32le(data + ACL_HDR + 52u + 4u * h->nseg) != ACL_NONE)
+        ganim_doc_warn(wd, base + ACL_HDR + 52u + 4u * h->nseg, "acl: the segment start list does not end with 0xFFFFFFFF");
+    if (h->stripped && h->na && nk == 0) {
+        rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.seghdr, "acl: every key frame of the clip was stripped");
+        goto fail;
+    }
+    *out = h;
+    return GANIM_OK;
+fail:
+    ganim_free(&A, blk, o);
+    return rc;
+}
+
+void ganim_acl_close(ganim_acl *acl)
+{
+    if (!acl) return;
+    ganim_allocator A = acl->alloc;
+    ganim_free(&A, acl, acl->alloc_size);
+}
+
+uint32_t ganim_acl_track_count(const ganim_acl *acl) { return acl->nt; }
+uint32_t ganim_acl_frame_count(const ganim_acl *acl) { return acl->ns + (uint32_t)acl->wrap; }
+float ganim_acl_sample_rate(const ganim_acl *acl) { return acl->rate; }

@@ -1,0 +1,107 @@
+/* The SSE2 path of the whole-clip decode: four samples of one sub-track at once (one
+ * sample per lane, x/y/z/w in separate vectors). Every lane does exactly the scalar
+ * path's IEEE operations in the same order, so the values are bit-identical to
+ * rec_decode + quat_normalise (the random-access path; test_acl checks it). */
+#include "formats/acl/acl_internal.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Quantised x, y, z of M_VAR record r in samples at bit offsets b[0..3] (proven). */
+static inline void var_ints4(const acl_rec *r, const uint8_t *ani, const size_t b[4],
+                             __m128i *X, __m128i *Y, __m128i *Z)
+{
+    unsigned nb = r->nb, sh = 64u - nb;
+    uint32_t x[4], y[4], z[4];
+    if (nb <= 19) {
+        for (unsigned j = 0; j < 4; j++) {
+            uint64_t w = gb_msb_window64_proven(ani, b[j]);
+            x[j] = (uint32_t)(w >> sh);
+            y[j] = (uint32_t)((w << nb) >> sh);
+            z[j] = (uint32_t)((w << (2u * nb)) >> sh);
+        }
+    } else {
+        for (unsigned j = 0; j < 4; j++) {
+            x[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j]) >> sh);
+            y[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j] + nb) >> sh);
+            z[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j] + 2u * nb) >> sh);
+        }
+    }
+    *X = _mm_set_epi32((int)x[3], (int)x[2], (int)x[1], (int)x[0]);
+    *Y = _mm_set_epi32((int)y[3], (int)y[2], (int)y[1], (int)y[0]);
+    *Z = _mm_set_epi32((int)z[3], (int)z[2], (int)z[1], (int)z[0]);
+}
+
+/* M_VAR record r over stored samples [0, n) (all proven) into out (comps per sample);
+ * returns the count of degenerate rotations replaced by the identity. */
+uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
+                         float *out)
+{
+    const __m128 inv = _mm_set1_ps(r->inv), one = _mm_set1_ps(1.0f);
+    const __m128 smx = _mm_set1_ps(r->smin[0]), smy = _mm_set1_ps(r->smin[1]), smz = _mm_set1_ps(r->smin[2]);
+    const __m128 sex = _mm_set1_ps(r->sext[0]), sey = _mm_set1_ps(r->sext[1]), sez = _mm_set1_ps(r->sext[2]);
+    const __m128 cmx = _mm_set1_ps(r->cmin[0]), cmy = _mm_set1_ps(r->cmin[1]), cmz = _mm_set1_ps(r->cmin[2]);
+    const __m128 cex = _mm_set1_ps(r->cext[0]), cey = _mm_set1_ps(r->cext[1]), cez = _mm_set1_ps(r->cext[2]);
+    const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    const __m128 lo = _mm_set1_ps(1e-12f), hi = _mm_set1_ps(1e30f);
+    const int rot = r->kind == K_ROT, seg = r->segrange;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; i += 4) {
+        uint32_t rem = n - i < 4 ? n - i : 4; /* lanes past the end repeat the last sample */
+        size_t b[4];
+        b[0] = rbit + (size_t)i * pb;
+        for (uint32_t j = 1; j < 4; j++) b[j] = j < rem ? b[j - 1] + pb : b[j - 1];
+        __m128i qx, qy, qz;
+        var_ints4(r, ani, b, &qx, &qy, &qz);
+        __m128 x = _mm_mul_ps(_mm_cvtepi32_ps(qx), inv);
+        __m128 y = _mm_mul_ps(_mm_cvtepi32_ps(qy), inv);
+        __m128 z = _mm_mul_ps(_mm_cvtepi32_ps(qz), inv);
+        if (seg) {
+            x = _mm_add_ps(_mm_mul_ps(x, sex), smx);
+            y = _mm_add_ps(_mm_mul_ps(y, sey), smy);
+            z = _mm_add_ps(_mm_mul_ps(z, sez), smz);
+        }
+        x = _mm_add_ps(_mm_mul_ps(x, cex), cmx);
+        y = _mm_add_ps(_mm_mul_ps(y, cey), cmy);
+        z = _mm_add_ps(_mm_mul_ps(z, cez), cmz);
+        float tmp[16];
+        float *o = rem == 4 ? out + (size_t)i * (rot ? 4u : 3u) : tmp;
+        if (rot) {
+            __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
+            __m128 w = _mm_sqrt_ps(_mm_and_ps(_mm_sub_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), zz), absm));
+            __m128 len2 = _mm_add_ps(_mm_add_ps(xx, zz), _mm_add_ps(yy, _mm_mul_ps(w, w)));
+            __m128 ok = _mm_and_ps(_mm_cmpge_ps(len2, lo), _mm_cmple_ps(len2, hi));
+            __m128 len = _mm_sqrt_ps(len2);
+            x = _mm_div_ps(x, len);
+            y = _mm_div_ps(y, len);
+            z = _mm_div_ps(z, len);
+            w = _mm_div_ps(w, len);
+            int m = _mm_movemask_ps(ok);
+            if (m != 0xF) { /* only from damaged data: the identity in those lanes */
+                x = _mm_and_ps(x, ok);
+                y = _mm_and_ps(y, ok);
+                z = _mm_and_ps(z, ok);
+                w = _mm_or_ps(_mm_and_ps(w, ok), _mm_andnot_ps(ok, one));
+                bad += popcount32((uint32_t)~m & ((1u << rem) - 1u));
+            }
+            _MM_TRANSPOSE4_PS(x, y, z, w);
+            _mm_storeu_ps(o, x);
+            _mm_storeu_ps(o + 4, y);
+            _mm_storeu_ps(o + 8, z);
+            _mm_storeu_ps(o + 12, w);
+        } else {
+            /* x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 */
+            __m128 a = _mm_unpacklo_ps(x, y), c = _mm_unpackhi_ps(x, y);         /* x0 y0 x1 y1, x2 y2 x3 y3 */
+            __m128 t0 = _mm_shuffle_ps(z, a, _MM_SHUFFLE(2, 2, 0, 0));           /* z0 z0 x1 x1 */
+            __m128 t1 = _mm_shuffle_ps(a, z, _MM_SHUFFLE(1, 1, 3, 3));           /* y1 y1 z1 z1 */
+            __m128 t2 = _mm_shuffle_ps(c, z, _MM_SHUFFLE(3, 3, 3, 2));           /* x3 y3 z3 z3 */
+            __m128 t3 = _mm_shuffle_ps(z, t2, _MM_SHUFFLE(0, 0, 2, 2));          /* z2 z2 x3 x3 */
+            _mm_storeu_ps(o, _mm_shuffle_ps(a, t0, _MM_SHUFFLE(2, 0, 1, 0)));    /* x0 y0 z0 x1 */
+            _mm_storeu_ps(o + 4, _mm_shuffle_ps(t1, c, _MM_SHUFFLE(1, 0, 2, 0))); /* y1 z1 x2 y2 */
+            _mm_storeu_ps(o + 8, _mm_shuffle_ps(t3, t2, _MM_SHUFFLE(2, 1, 2, 0))); /* z2 x3 y3 z3 */
+        }
+        if (o == tmp) memcpy(out + (size_t)i * (rot ? 4u : 3u), tmp, (size_t)rem * (rot ? 4u : 3u) * sizeof(float));
+    }
+    return bad;
+}
+#endif

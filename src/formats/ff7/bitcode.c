@@ -1,0 +1,183 @@
+/* FF7 battle animations: the frame stream's bit code, both directions (note §2-§3).
+ * Every delta the encoder writes gets its shortest code (unique per value), so
+ * re-encoding a stream the game or its tools coded optimally gives back its bytes. */
+#include <string.h>
+
+#include "formats/ff7/ff7.h"
+
+/* ---- decoding ---------------------------------------------------------------------- */
+
+unsigned ff7_rot_code_bits(int32_t v, unsigned bkey)
+{
+    if (v == 0) return 1;
+    if (v == -1) return 4;
+    for (unsigned n = 1; n <= 6; n++) {
+        int32_t lo = (int32_t)1 << (n - 1), hi = ((int32_t)1 << n) - 1;
+        if ((v >= lo && v <= hi) || (v >= -hi - 1 && v <= -lo - 1)) return 4 + n;
+    }
+    return 4 + 12 - bkey;
+}
+
+/* One rotation delta in units of 2^bkey; *nbits = bits the code took. */
+static bool rd_rot_delta(ganim_bits *b, unsigned bkey, int32_t *v, unsigned *nbits)
+{
+    uint32_t f, t;
+    size_t start = b->pos;
+    if (!gb_msb_u(b, 1, &f)) return false;
+    if (!f) {
+        *v = 0;
+    } else {
+        if (!gb_msb_u(b, 3, &t)) return false;
+        if (t == 0) {
+            *v = -1;
+        } else if (t == 7) {
+            if (!gb_msb_s(b, 12 - bkey, v)) return false;
+        } else {
+            int32_t s;
+            if (!gb_msb_s(b, t, &s)) return false;
+            int32_t half = (int32_t)1 << (t - 1);
+            *v = s < 0 ? s - half : s + half;
+        }
+    }
+    *nbits = (unsigned)(b->pos - start);
+    return true;
+}
+
+uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
+                           uint32_t max_frames, int32_t *pos, uint16_t *rot, size_t *bits,
+                           bool *shortest)
+{
+    ganim_bits b = gb_init(stream, size);
+    size_t per = (size_t)slots * 3u;
+    bool best = true;
+    *bits = 0;
+    if (max_frames == 0) return 0;
+    for (int i = 0; i < 3; i++) {
+        if (!gb_msb_s(&b, 16, &pos[i])) return 0;
+    }
+    for (size_t i = 0; i < per; i++) {
+        int32_t v;
+        if (!gb_msb_s(&b, 12 - bkey, &v)) return 0;
+        rot[i] = (uint16_t)((uint32_t)v * (1u << bkey) & 0xFFFu);
+    }
+    uint32_t n = 1;
+    size_t good = b.pos;
+    while (n < max_frames) {
+        const int32_t *pp = pos + (size_t)(n - 1) * 3u;
+        const uint16_t *pr = rot + (size_t)(n - 1) * per;
+        int32_t *cp = pos + (size_t)n * 3u;
+        uint16_t *cr = rot + (size_t)n * per;
+        bool ok = true, frame_best = true;
+        for (int i = 0; i < 3 && ok; i++) {
+            uint32_t f;
+            int32_t d;
+            ok = gb_msb_u(&b, 1, &f) && gb_msb_s(&b, f ? 16 : 7, &d);
+            if (ok) {
+                cp[i] = pp[i] + d;
+                if (f && d >= -64 && d <= 63) frame_best = false;
+            }
+        }
+        for (size_t i = 0; i < per && ok; i++) {
+            int32_t v;
+            unsigned nb;
+            ok = rd_rot_delta(&b, bkey, &v, &nb);
+            if (ok) {
+                cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * (1u << bkey)) & 0xFFFu);
+                if (nb != ff7_rot_code_bits(v, bkey)) frame_best = false;
+            }
+        }
+        if (!ok) break; /* the frame does not fit: it is not part of the animation */
+        best = best && frame_best;
+        good = b.pos;
+        n++;
+    }
+    *bits = good;
+    if (shortest) *shortest = best;
+    return n;
+}
+
+/* ---- encoding ---------------------------------------------------------------------- */
+
+/* Difference cur - prev modulo 4096 in [-2048, 2047]. */
+static int32_t wrap_delta(uint16_t cur, uint16_t prev)
+{
+    return (int32_t)(((uint32_t)cur - (uint32_t)prev + 2048u) & 4095u) - 2048;
+}
+
+/* Exact division of a multiple of 2^bkey (no shift of negative values). */
+static int32_t units(int32_t d, unsigned bkey) { return d / (int32_t)(1u << bkey); }
+
+size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
+                       const uint16_t *rot)
+{
+    size_t per = (size_t)slots * 3u;
+    if (frames == 0) return 0;
+    for (int i = 0; i < 3; i++)
+        if (pos[i] < -32768 || pos[i] > 32767) return SIZE_MAX;
+    size_t bits = 48u + per * (12u - bkey);
+    for (size_t f = 1; f < frames; f++) {
+        for (size_t i = 0; i < 3; i++) {
+            int64_t d = (int64_t)pos[f * 3 + i] - pos[(f - 1) * 3 + i];
+            if (d >= -64 && d <= 63) bits += 8;
+            else if (d >= -32768 && d <= 32767) bits += 17;
+            else return SIZE_MAX;
+        }
+        const uint16_t *c = rot + f * per, *p = c - per;
+        for (size_t i = 0; i < per; i++)
+            bits += ff7_rot_code_bits(units(wrap_delta(c[i], p[i]), bkey), bkey);
+    }
+    return bits;
+}
+
+static void put_rot_delta(ganim_bitwriter *bw, int32_t v, unsigned bkey)
+{
+    if (v == 0) {
+        gbw_put(bw, 1, 0);
+        return;
+    }
+    if (v == -1) {
+        gbw_put(bw, 4, 8); /* 1 000 */
+        return;
+    }
+    for (unsigned n = 1; n <= 6; n++) {
+        int32_t lo = (int32_t)1 << (n - 1), hi = ((int32_t)1 << n) - 1;
+        if (v >= lo && v <= hi) {
+            gbw_put(bw, 4, 8u | n);
+            gbw_put(bw, n, (uint32_t)(v - lo));
+            return;
+        }
+        if (v >= -hi - 1 && v <= -lo - 1) {
+            gbw_put(bw, 4, 8u | n);
+            gbw_put(bw, n, (uint32_t)(v + lo) & ((1u << n) - 1u));
+            return;
+        }
+    }
+    gbw_put(bw, 4, 15);
+    gbw_put(bw, 12 - bkey, (uint32_t)v & ((1u << (12 - bkey)) - 1u));
+}
+
+void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames,
+                       const int32_t *pos, const uint16_t *rot)
+{
+    size_t per = (size_t)slots * 3u;
+    uint32_t mask = (1u << (12 - bkey)) - 1u;
+    if (frames == 0) return;
+    for (int i = 0; i < 3; i++) gbw_put(bw, 16, (uint32_t)pos[i] & 0xFFFFu);
+    for (size_t i = 0; i < per; i++) gbw_put(bw, 12 - bkey, ((uint32_t)rot[i] >> bkey) & mask);
+    for (size_t f = 1; f < frames; f++) {
+        for (size_t i = 0; i < 3; i++) {
+            int32_t d = pos[f * 3 + i] - pos[(f - 1) * 3 + i];
+            if (d >= -64 && d <= 63) {
+                gbw_put(bw, 1, 0);
+                gbw_put(bw, 7, (uint32_t)d & 0x7Fu);
+            } else {
+                gbw_put(bw, 1, 1);
+                gbw_put(bw, 16, (uint32_t)d & 0xFFFFu);
+            }
+        }
+        const uint16_t *c = rot + f * per, *p = c - per;
+        for (size_t i = 0; i < per; i++) put_rot_delta(bw, units(wrap_delta(c[i], p[i]), bkey), bkey);
+    }
+    gbw_flush(bw);
+}
+

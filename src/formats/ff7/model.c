@@ -1,0 +1,206 @@
+/* FF7 battle packs and the model: which bone each rotation slot drives, a clip's
+ * tracks from its raw integers, and a clip's raw integers back from the model. */
+#include <math.h>
+#include <string.h>
+
+#include "formats/ff7/ff7.h"
+
+static int32_t find_bone(const ganim_skeleton *sk, const char *name)
+{
+    if (!sk) return -1;
+    for (uint32_t i = sk->bone_count; i-- > 0;)
+        if (sk->bones[i].name && strcmp(sk->bones[i].name, name) == 0) return (int32_t)i;
+    return -1;
+}
+
+int32_t ff7_slot_bone(const ganim_doc *doc, int role, uint32_t slot)
+{
+    const ganim_skeleton *sk = doc->skeleton;
+    if (!sk) return role == FF7_ROLE_WEAPON ? (slot ? -1 : 0) : (int32_t)slot;
+    if (sk->bone_count == 0) return -1;
+    if (role == FF7_ROLE_WEAPON) {
+        if (slot != 0) return -1;
+        int32_t w = find_bone(sk, "weapon");
+        return w >= 0 ? w : 0;
+    }
+    return slot < sk->bone_count ? (int32_t)slot : -1;
+}
+
+int32_t ff7_pos_bone(const ganim_doc *doc, int role)
+{
+    return ff7_slot_bone(doc, role, 0);
+}
+
+ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *in,
+                         ganim_error *err)
+{
+    const ganim_skeleton *sk = doc->skeleton;
+    uint32_t nb = sk ? sk->bone_count : 0;
+    uint32_t frames = in->frames;
+    clip->kind = GANIM_CLIP_ANIMATION;
+    clip->frame_count = frames;
+    clip->rotation_interp = GANIM_INTERP_SLERP;
+    clip->native_format = "ff7-battle";
+    clip->native = in->record;
+    clip->native_size = in->record_size;
+    clip->tracks = NULL;
+    clip->track_count = 0;
+    if (nb == 0) return GANIM_OK;
+    /* track index of each bone, -1 none; slot of each bone's rotation */
+    int32_t *slot_of = ganim_doc_alloc_array(doc, nb, sizeof *slot_of);
+    if (!slot_of) return GANIM_NOMEM(err);
+    for (uint32_t i = 0; i < nb; i++) slot_of[i] = -1;
+    for (uint32_t s = in->slots; s-- > 0;) {
+        int32_t b = ff7_slot_bone(doc, in->role, s);
+        if (b >= 0) slot_of[b] = (int32_t)s;
+    }
+    int32_t pb = ff7_pos_bone(doc, in->role);
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < nb; i++)
+        if (slot_of[i] >= 0 || (int32_t)i == pb) count++;
+    ganim_track *tracks = ganim_doc_alloc_array(doc, count, sizeof *tracks);
+    if (!tracks) return GANIM_NOMEM(err);
+    uint32_t t = 0;
+    size_t per = (size_t)in->slots * 3u;
+    for (uint32_t i = 0; i < nb; i++) {
+        if (slot_of[i] < 0 && (int32_t)i != pb) continue;
+        ganim_track *tr = &tracks[t++];
+        tr->bone = i;
+        tr->name = sk->bones[i].name ? sk->bones[i].name : "";
+        if (slot_of[i] >= 0) {
+            float *v = ganim_doc_alloc_array(doc, (size_t)frames * 4u, sizeof *v);
+            if (!v) return GANIM_NOMEM(err);
+            for (uint32_t f = 0; f < frames; f++) {
+                uint16_t raw[3];
+                for (int k = 0; k < 3; k++)
+                    raw[k] = ff7_info_rot(in, (size_t)f * per + (size_t)slot_of[i] * 3u + (size_t)k);
+                ganim_quat q = ff7_raw_to_quat(raw);
+                v[4 * f] = q.x;
+                v[4 * f + 1] = q.y;
+                v[4 * f + 2] = q.z;
+                v[4 * f + 3] = q.w;
+            }
+            tr->rotation.kind = GANIM_CHANNEL_PER_FRAME;
+            tr->rotation.count = frames;
+            tr->rotation.values = v;
+        }
+        if ((int32_t)i == pb) {
+            float *v = ganim_doc_alloc_array(doc, (size_t)frames * 3u, sizeof *v);
+            if (!v) return GANIM_NOMEM(err);
+            for (size_t k = 0; k < (size_t)frames * 3u; k++) v[k] = (float)ff7_info_pos(in, k);
+            tr->translation.kind = GANIM_CHANNEL_PER_FRAME;
+            tr->translation.count = frames;
+            tr->translation.values = v;
+        }
+    }
+    clip->tracks = tracks;
+    clip->track_count = count;
+    return GANIM_OK;
+}
+
+int ff7_guess_role(const ganim_doc *doc, const ganim_clip *clip)
+{
+    const ganim_skeleton *sk = doc->skeleton;
+    if (!sk || clip->track_count == 0) return FF7_ROLE_BODY;
+    int32_t w = ff7_slot_bone(doc, FF7_ROLE_WEAPON, 0);
+    if (w <= 0 || !sk->bones[w].name || strcmp(sk->bones[w].name, "weapon") != 0)
+        return FF7_ROLE_BODY;
+    for (uint32_t i = 0; i < clip->track_count; i++)
+        if ((int32_t)clip->tracks[i].bone != w) return FF7_ROLE_BODY;
+    return FF7_ROLE_WEAPON;
+}
+
+uint32_t ff7_slots_for(const ganim_doc *doc, const ganim_clip *clip, int role)
+{
+    if (role == FF7_ROLE_WEAPON) return 1;
+    ff7_skel_info si;
+    if (ff7_skel_info_parse(doc->skeleton, &si)) return si.n_bones <= 1 ? 1 : si.n_bones + 1;
+    if (doc->skeleton && doc->skeleton->bone_count) return doc->skeleton->bone_count;
+    uint32_t n = 1;
+    for (uint32_t i = 0; i < clip->track_count; i++)
+        if (clip->tracks[i].bone + 1 > n) n = clip->tracks[i].bone + 1;
+    return n;
+}
+
+static const ganim_track *track_of(const ganim_clip *clip, int32_t bone)
+{
+    if (bone < 0) return NULL;
+    for (uint32_t i = 0; i < clip->track_count; i++)
+        if ((int32_t)clip->tracks[i].bone == bone) return &clip->tracks[i];
+    return NULL;
+}
+
+static bool quat_close(ganim_quat a, ganim_quat b)
+{
+    float d1 = fabsf(a.x - b.x) + fabsf(a.y - b.y) + fabsf(a.z - b.z) + fabsf(a.w - b.w);
+    float d2 = fabsf(a.x + b.x) + fabsf(a.y + b.y) + fabsf(a.z + b.z) + fabsf(a.w + b.w);
+    return d1 < 4e-6f || d2 < 4e-6f;
+}
+
+/* Raw values (12-bit, bKey 0 precision) of the clip as the model has it. Where a value
+ * still equals the native record's, the record's integer is taken (no Euler round trip).
+ * Returns true when every value came from the record. */
+bool ff7_raw_from_model(const ganim_doc *doc, const ganim_clip *clip, const ff7_clip_info *in,
+                           int role, uint32_t slots, uint32_t frames, int32_t *pos, uint16_t *rot)
+{
+    bool use_native = in && in->frames == frames && in->slots == slots;
+    bool pristine = use_native;
+    size_t per = (size_t)slots * 3u;
+    const ganim_skeleton *sk = doc->skeleton;
+    for (uint32_t s = 0; s < slots; s++) {
+        int32_t b = ff7_slot_bone(doc, role, s);
+        const ganim_track *tr = track_of(clip, b);
+        float rest[4] = { 0, 0, 0, 1 };
+        if (sk && b >= 0 && (uint32_t)b < sk->bone_count) {
+            ganim_quat r = sk->bones[b].rest.rotation;
+            rest[0] = r.x, rest[1] = r.y, rest[2] = r.z, rest[3] = r.w;
+        }
+        for (uint32_t f = 0; f < frames; f++) {
+            float v[4];
+            if (tr)
+                ganim_channel_eval(&tr->rotation, clip->frame_count, tr->step,
+                                   clip->rotation_interp, 4, (double)f, rest, v);
+            else
+                memcpy(v, rest, sizeof v);
+            ganim_quat q = { v[0], v[1], v[2], v[3] };
+            uint16_t *out = rot + (size_t)f * per + (size_t)s * 3u;
+            if (use_native) {
+                uint16_t nat[3];
+                for (int k = 0; k < 3; k++)
+                    nat[k] = ff7_info_rot(in, (size_t)f * per + (size_t)s * 3u + (size_t)k);
+                if (quat_close(q, ff7_raw_to_quat(nat))) {
+                    memcpy(out, nat, sizeof nat);
+                    continue;
+                }
+            }
+            pristine = false;
+            ff7_quat_to_raw(ganim_quat_normalize(q), 0, f ? out - per : NULL, out);
+        }
+    }
+    int32_t pb = ff7_pos_bone(doc, role);
+    const ganim_track *tr = track_of(clip, pb);
+    float rest[3] = { 0, 0, 0 };
+    if (sk && pb >= 0 && (uint32_t)pb < sk->bone_count) {
+        ganim_vec3 t = sk->bones[pb].rest.translation;
+        rest[0] = t.x, rest[1] = t.y, rest[2] = t.z;
+    }
+    for (uint32_t f = 0; f < frames; f++) {
+        float v[3];
+        if (tr)
+            ganim_channel_eval(&tr->translation, clip->frame_count, tr->step,
+                               clip->rotation_interp, 3, (double)f, rest, v);
+        else
+            memcpy(v, rest, sizeof v);
+        for (int k = 0; k < 3; k++) {
+            size_t i = (size_t)f * 3u + (size_t)k;
+            if (use_native && (float)ff7_info_pos(in, i) == v[k]) {
+                pos[i] = ff7_info_pos(in, i);
+                continue;
+            }
+            pristine = false;
+            double x = v[k];
+            pos[i] = !(x == x) ? 0 : x > 2e9 ? 2000000000 : x < -2e9 ? -2000000000 : (int32_t)lround(x);
+        }
+    }
+    return pristine;
+}

@@ -1,0 +1,340 @@
+/* FF7 PC battle animation packs (??da, *.a00): the probe and the reader. Every entry
+ * keeps its slot: special entries become opaque clips, the frog layout is recognised,
+ * trailers and the bytes after the last entry are kept for the writer. */
+#include <string.h>
+
+#include "formats/ff7/ff7.h"
+#include "io/bytes.h"
+
+const char *ff7_role_name(int role)
+{
+    static const char *const names[] = { "body", "weapon", "extra", "anim" };
+    return role >= 0 && role <= FF7_ROLE_UNKNOWN ? names[role] : "anim";
+}
+
+int ff7_battle_probe(const uint8_t *data, size_t size)
+{
+    ganim_reader r = gr_init(data, size, 0);
+    uint32_t n;
+    if (!gr_u32le(&r, &n) || n == 0 || n > (size - 4) / 12) return 0;
+    int animations = 0;
+    for (uint32_t i = 0; i < n && i < 4096; i++) {
+        uint32_t bones, frames, chunk;
+        if (!gr_u32le(&r, &bones) || !gr_u32le(&r, &frames) || !gr_u32le(&r, &chunk)) return 0;
+        if (chunk > gr_left(&r)) return 0;
+        if (chunk >= 11) {
+            uint16_t a = ganim_ld_u16le(r.data + r.pos), s = ganim_ld_u16le(r.data + r.pos + 2);
+            uint8_t key = r.data[r.pos + 4];
+            if (a == chunk - 5) { s = a; key = r.data[r.pos + 2]; }
+            if ((key != 0 && key != 2 && key != 4) || 5u + s > chunk) return 0;
+            animations++;
+        }
+        gr_skip(&r, chunk);
+    }
+    if (!animations) return 0;
+    return gr_left(&r) == 0 || n > 4096 ? 70 : 40;
+}
+
+typedef struct pack_ctx {
+    ganim_doc *doc;
+    const uint8_t *data;
+    size_t size;
+    bool have_skel;
+    ff7_skel_info skel;
+    const ganim_allocator *alloc;
+} pack_ctx;
+
+static int entry_role(const pack_ctx *c, uint32_t index)
+{
+    if (!c->have_skel) return FF7_ROLE_UNKNOWN;
+    uint64_t nb = c->skel.n_body_anims, nw = c->skel.n_weapon_anims;
+    return index < nb ? FF7_ROLE_BODY : index < nb + nw ? FF7_ROLE_WEAPON : FF7_ROLE_EXTRA;
+}
+
+/* Rotation slots: from the skeleton when there is one (§4), else from dwBones. */
+static uint64_t entry_slots(const pack_ctx *c, int role, uint32_t dw_bones)
+{
+    if (c->have_skel)
+        return role == FF7_ROLE_WEAPON || c->skel.n_bones <= 1 ? 1 : (uint64_t)c->skel.n_bones + 1;
+    return dw_bones ? dw_bones : 1;
+}
+
+/* Frames and scratch for decoding: frames bounded by what the stream can hold. */
+static uint64_t frame_bound(uint64_t max, uint64_t bits, uint64_t f0, uint64_t slots)
+{
+    uint64_t fit = 1 + (bits - f0) / (24u + 3u * slots); /* a delta frame takes >= that */
+    return max > fit ? fit : max;
+}
+
+/* For a chunk cut by the end of the file: the first frame that is not whole. */
+static bool frames_before_cut(const pack_ctx *c, uint32_t index, uint32_t dw_bones,
+                              const uint8_t *p, size_t avail, uint32_t chunk, uint32_t *whole)
+{
+    if (chunk < 11 || avail < 3) return false;
+    uint16_t a = ganim_ld_u16le(p);
+    bool frog = a == chunk - 5;
+    if (!frog && avail < 5) return false;
+    uint32_t s_size = frog ? a : ganim_ld_u16le(p + 2), hdr = frog ? 3 : 5;
+    unsigned bkey = p[hdr - 1];
+    if (bkey != 0 && bkey != 2 && bkey != 4) return false;
+    uint64_t slots = entry_slots(c, entry_role(c, index), dw_bones);
+    size_t bytes = avail - hdr < s_size ? avail - hdr : s_size;
+    uint64_t f0 = 48u + slots * 3u * (12u - bkey);
+    *whole = 0;
+    if (f0 > (uint64_t)bytes * 8u) return true;
+    uint64_t max = frame_bound(frog ? FF7_MAX_FRAMES : (a ? a : 1), (uint64_t)bytes * 8u, f0, slots);
+    size_t npos = (size_t)max * 3u, nrot = npos * (size_t)slots, used;
+    int32_t *pos = ganim_alloc(c->alloc, npos * sizeof *pos);
+    uint16_t *rot = ganim_alloc(c->alloc, nrot * sizeof *rot);
+    if (pos && rot)
+        *whole = ff7_decode_stream(p + hdr, bytes, bkey, (uint32_t)slots, (uint32_t)max, pos, rot,
+                                   &used, NULL);
+    ganim_free(c->alloc, pos, npos * sizeof *pos);
+    ganim_free(c->alloc, rot, nrot * sizeof *rot);
+    return pos && rot;
+}
+
+static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim_clip *clip,
+                             ganim_error *err)
+{
+    ganim_doc *doc = c->doc;
+    uint64_t at = gr_offset(r);
+    uint32_t dw_bones, dw_frames, chunk;
+    if (!gr_u32le(r, &dw_bones) || !gr_u32le(r, &dw_frames) || !gr_u32le(r, &chunk))
+        return ganim_fail(err, GANIM_ERR_TRUNCATED, at,
+                          "ff7-battle: entry %u: the file ends inside its 12-byte header", index);
+    if (chunk > gr_left(r)) {
+        uint32_t whole = 0;
+        if (frames_before_cut(c, index, dw_bones, r->data + r->pos, gr_left(r), chunk, &whole))
+            return ganim_fail(err, GANIM_ERR_TRUNCATED, gr_offset(r) + gr_left(r),
+                              "ff7-battle: entry %u: its chunk of %u bytes runs past the end of "
+                              "the file (%zu bytes left; the first %u frames are whole)", index, chunk,
+                              gr_left(r), whole);
+        return ganim_fail(err, GANIM_ERR_TRUNCATED, at + 8,
+                          "ff7-battle: entry %u: its chunk of %u bytes runs past the end of the "
+                          "file (%zu bytes left)", index, chunk, gr_left(r));
+    }
+    ganim_reader ch;
+    gr_sub(r, chunk, &ch);
+
+    ff7_clip_info in;
+    memset(&in, 0, sizeof in);
+    in.role = (uint8_t)entry_role(c, index);
+    in.dw_bones = dw_bones;
+    in.dw_frames = dw_frames;
+    in.dw_chunk = chunk;
+    in.entry_offset = (uint32_t)at;
+    clip->fps = FF7_FPS;
+
+    if (chunk < 11) { /* special slot: opaque, kept verbatim */
+        in.layout = FF7_LAYOUT_SPECIAL;
+        clip->kind = GANIM_CLIP_OPAQUE;
+        clip->name = ganim_doc_printf(doc, "special_%u", index);
+        clip->opaque = ganim_doc_memdup(doc, ch.data, chunk);
+        clip->opaque_size = chunk;
+        clip->native = ff7_clip_native_build(doc, &in, NULL, NULL, &clip->native_size);
+        clip->native_format = "ff7-battle";
+        if (!clip->name || !clip->opaque || !clip->native) return GANIM_NOMEM(err);
+        return GANIM_OK;
+    }
+
+    uint16_t a = 0, s_size = 0;
+    uint8_t bkey = 0;
+    gr_u16le(&ch, &a); /* chunk >= 11: the mini header is there */
+    if (a == chunk - 5) { /* the frog layout: u16 sSize, u8 bKey, no sFrames */
+        in.layout = FF7_LAYOUT_FROG;
+        s_size = a;
+        gr_u8(&ch, &bkey);
+    } else {
+        in.layout = FF7_LAYOUT_NORMAL;
+        in.s_frames = a;
+        gr_u16le(&ch, &s_size);
+        gr_u8(&ch, &bkey);
+        if (5u + (uint32_t)s_size > chunk)
+            return ganim_fail(err, GANIM_ERR_CORRUPT, at + 14,
+                              "ff7-battle: entry %u: sSize %u does not fit in its %u-byte chunk",
+                              index, s_size, chunk);
+    }
+    uint64_t key_at = gr_offset(&ch) - 1;
+    if (bkey != 0 && bkey != 2 && bkey != 4)
+        return ganim_fail(err, GANIM_ERR_CORRUPT, key_at,
+                          "ff7-battle: entry %u: bKey %u is not 0, 2 or 4", index, bkey);
+    in.bkey = bkey;
+    in.s_size = s_size;
+    const uint8_t *stream = NULL;
+    gr_bytes(&ch, s_size, &stream); /* proven above: 5 + sSize <= chunk */
+    uint64_t stream_at = gr_offset(&ch) - s_size;
+    in.trailer_size = (uint32_t)gr_left(&ch);
+    in.trailer = ch.data + ch.pos;
+    in.stream = stream;
+    in.stream_size = s_size;
+
+    uint64_t slots = entry_slots(c, in.role, dw_bones);
+    if (c->have_skel && slots != dw_bones)
+        ganim_doc_warn(doc, at, "ff7-battle: entry %u: dwBones says %u, the skeleton gives %u "
+                       "rotation slots (used)", index, dw_bones, (unsigned)slots);
+    else if (!dw_bones)
+        ganim_doc_warn(doc, at, "ff7-battle: entry %u: dwBones is 0; decoded with 1 slot", index);
+    uint64_t bits = (uint64_t)s_size * 8u;
+    uint64_t f0 = 48u + slots * 3u * (12u - bkey);
+    if (f0 > bits)
+        return ganim_fail(err, GANIM_ERR_TRUNCATED, stream_at,
+                          "ff7-battle: entry %u: frame 0 needs %llu bits (%llu rotation slots at "
+                          "bKey %u) but the stream has %u bytes%s", index,
+                          (unsigned long long)f0, (unsigned long long)slots, bkey, s_size,
+                          c->have_skel ? "" : "; is a skeleton needed?");
+    in.slots = (uint32_t)slots;
+    uint64_t max = in.layout == FF7_LAYOUT_FROG ? FF7_MAX_FRAMES : in.s_frames;
+    if (max == 0) {
+        ganim_doc_warn(doc, at + 12, "ff7-battle: entry %u: sFrames is 0; frame 0 is decoded "
+                       "anyway", index);
+        max = 1;
+    }
+    max = frame_bound(max, bits, f0, slots);
+    size_t npos = (size_t)max * 3u, nrot = npos * (size_t)slots;
+    int32_t *pos = ganim_alloc(c->alloc, npos * sizeof *pos);
+    uint16_t *rot = ganim_alloc(c->alloc, nrot * sizeof *rot);
+    if (!pos || !rot) {
+        ganim_free(c->alloc, pos, npos * sizeof *pos);
+        ganim_free(c->alloc, rot, nrot * sizeof *rot);
+        return GANIM_NOMEM(err);
+    }
+    size_t used = 0;
+    bool best = false;
+    uint32_t n = ff7_decode_stream(stream, s_size, bkey, in.slots, (uint32_t)max, pos, rot,
+                                   &used, &best);
+    in.frames = n;
+    in.stream_bits = (uint32_t)used;
+    in.flags = best ? FF7_FLAG_SHORTEST : 0;
+    if (in.layout == FF7_LAYOUT_NORMAL && n < in.s_frames)
+        ganim_doc_warn(doc, stream_at + used / 8,
+                       "ff7-battle: entry %u: sFrames says %u but only %u frames fit in the "
+                       "%u-byte stream (frame %u is cut off)", index, in.s_frames, n, s_size, n);
+    if (dw_frames != n)
+        ganim_doc_warn(doc, at + 4, "ff7-battle: entry %u: dwFrames says %u, %u frames decoded",
+                       index, dw_frames, n);
+    for (size_t i = 0; i < npos; i++)
+        if (i < (size_t)n * 3u && (pos[i] < -32768 || pos[i] > 32767)) {
+            ganim_doc_warn(doc, stream_at, "ff7-battle: entry %u: frame %zu: a position leaves "
+                           "the 16-bit range", index, i / 3);
+            break;
+        }
+    size_t rec_size = 0;
+    const uint8_t *rec = ff7_clip_native_build(doc, &in, pos, rot, &rec_size);
+    ganim_free(c->alloc, pos, npos * sizeof *pos);
+    ganim_free(c->alloc, rot, nrot * sizeof *rot);
+    clip->name = ganim_doc_printf(doc, "%s_%u", ff7_role_name(in.role), index);
+    if (!rec || !clip->name) return GANIM_NOMEM(err);
+    clip->kind = GANIM_CLIP_ANIMATION;
+    clip->native_format = "ff7-battle";
+    clip->native = rec;
+    clip->native_size = rec_size;
+    clip->frame_count = n;
+    return GANIM_OK;
+}
+
+/* Without an ff7 skeleton: root + bone_<i> under it, enough for the widest entry. */
+static ganim_skeleton *flat_skeleton(ganim_doc *doc, uint32_t slots)
+{
+    ganim_skeleton *sk = ganim_doc_alloc(doc, sizeof *sk);
+    ganim_bone *b = sk ? ganim_doc_alloc_array(doc, slots, sizeof *b) : NULL;
+    if (!b) return NULL;
+    sk->name = "";
+    sk->bones = b;
+    sk->bone_count = slots;
+    for (uint32_t i = 0; i < slots; i++) {
+        b[i].rest = ganim_transform_identity();
+        b[i].parent = i ? 0 : -1;
+        b[i].flags = GANIM_BONE_SYNTH;
+        b[i].name = i ? ganim_doc_printf(doc, "bone_%u", i - 1) : "root";
+        if (!b[i].name) return NULL;
+    }
+    return sk;
+}
+
+ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size,
+                                  const ganim_read_opts *opts, ganim_error *err)
+{
+    pack_ctx c;
+    memset(&c, 0, sizeof c);
+    c.doc = doc;
+    c.data = data;
+    c.size = size;
+    c.alloc = ganim_doc_allocator(doc);
+    const ganim_skeleton *given = opts ? opts->skeleton : NULL;
+    c.have_skel = ff7_skel_info_parse(given, &c.skel);
+    if (given && given->native_format && !c.have_skel &&
+        strcmp(given->native_format, "ff7-skeleton") == 0)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "ff7-battle: the given skeleton's ff7 record is damaged");
+
+    ganim_reader r = gr_init(data, size, 0);
+    uint32_t n;
+    if (!gr_u32le(&r, &n))
+        return ganim_fail(err, GANIM_ERR_TRUNCATED, 0,
+                          "ff7-battle: the file is %zu bytes, too short for the entry count", size);
+    /* Every entry takes 12 bytes or more: more than that cannot be there, and the entry
+     * walk below fails at the first missing one, naming it (and its cut frame). */
+    size_t room = gr_left(&r) / 12;
+    if (c.have_skel && (uint64_t)c.skel.n_body_anims + c.skel.n_weapon_anims > n)
+        ganim_doc_warn(doc, 0, "ff7-battle: the skeleton announces %u body and %u weapon "
+                       "animations but the pack has %u entries", c.skel.n_body_anims,
+                       c.skel.n_weapon_anims, n);
+    ganim_clip *clips = ganim_doc_alloc_array(doc, n < room ? (n ? n : 1) : room + 1, sizeof *clips);
+    if (!clips) return GANIM_NOMEM(err);
+    doc->clips = clips;
+    doc->clip_count = 0;
+    uint32_t widest = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i > room) /* unreachable: read_entry failed before */
+            return ganim_fail(err, GANIM_ERR_TRUNCATED, gr_offset(&r),
+                              "ff7-battle: entry %u: the file ends before it", i);
+        ganim_code code = read_entry(&c, i, &r, &clips[i], err);
+        if (code) return code;
+        doc->clip_count = i + 1;
+        ff7_clip_info in;
+        if (clips[i].kind == GANIM_CLIP_ANIMATION && ff7_clip_info_parse(&clips[i], &in) &&
+            in.slots > widest)
+            widest = in.slots;
+    }
+    size_t tail = gr_left(&r);
+    if (tail)
+        ganim_doc_warn(doc, gr_offset(&r), "ff7-battle: %zu bytes after the last entry (kept)",
+                       tail);
+    uint8_t *dn = ganim_doc_alloc(doc, FF7_DOC_HEADER + tail);
+    if (!dn) return GANIM_NOMEM(err);
+    ganim_st_u32le(dn, FF7_DOC_MAGIC);
+    ganim_st_u32le(dn + 4, n);
+    ganim_st_u32le(dn + 8, (uint32_t)(size > UINT32_MAX ? UINT32_MAX : size));
+    ganim_st_u32le(dn + 12, c.have_skel ? c.skel.n_body_anims : UINT32_MAX);
+    ganim_st_u32le(dn + 16, c.have_skel ? c.skel.n_weapon_anims : 0);
+    ganim_st_u32le(dn + 20, (uint32_t)tail);
+    if (tail) memcpy(dn + FF7_DOC_HEADER, r.data + r.pos, tail);
+    doc->native_format = "ff7-battle";
+    doc->native = dn;
+    doc->native_size = FF7_DOC_HEADER + tail;
+    doc->axes = GANIM_AXES_Y_DOWN;
+
+    /* The model skeleton: the given one (copied), or a flat one wide enough. */
+    if (given && (c.have_skel || given->bone_count >= widest)) {
+        doc->skeleton = ganim_skeleton_copy(doc, given);
+        if (!doc->skeleton) return GANIM_NOMEM(err);
+    } else {
+        if (given)
+            ganim_doc_warn(doc, GANIM_NO_OFFSET, "ff7-battle: the given skeleton has %u bones, "
+                           "fewer than the %u rotation slots; a flat skeleton is used",
+                           given->bone_count, widest);
+        doc->skeleton = flat_skeleton(doc, widest);
+        if (!doc->skeleton) return GANIM_NOMEM(err);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        ff7_clip_info in;
+        if (clips[i].kind != GANIM_CLIP_ANIMATION) continue;
+        if (!ff7_clip_info_parse(&clips[i], &in))
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                              "ff7-battle: entry %u: internal record check failed", i);
+        ganim_code code = ff7_clip_fill(doc, &clips[i], &in, err);
+        if (code) return code;
+    }
+    return GANIM_OK;
+}
