@@ -9,7 +9,7 @@ CHECK     ?= build-check
 # command:package pairs; a package is installed only when its command is missing, so a
 # node/npm that came from elsewhere (NodeSource, nvm) is left alone.
 APT_BUILD := cmake:cmake cc:gcc make:make
-APT_TEST  := node:nodejs npm:npm clang:clang
+APT_TEST  := node:nodejs npm:npm clang:clang pkg-config:pkg-config
 
 all: build
 
