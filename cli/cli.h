@@ -71,6 +71,27 @@ int cli_usage(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 int cli_parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out);
 int cli_parse_double(const char *s, double *out); /* finite */
 
+/* ---- format options (settings.c) --------------------------------------------------- */
+typedef struct cli_settings {
+    ganim_setting *list;        /* names point into the library's option tables, values
+                                   into argv */
+    size_t count;
+} cli_settings;
+
+/* `base` (ended by a zero entry) plus one entry --ALIAS VALUE per format option with an
+ * alias, with ids alias_base + k (k counts every option of every format in registry
+ * order). malloc'd. */
+cli_option *cli_options_with_aliases(const cli_option *base, int alias_base);
+/* -O NAME=VALUE; --ALIAS VALUE (k as above). Checked against the option tables: a usage
+ * message and CLI_EXIT_USAGE when wrong, else 0. */
+int cli_settings_add(cli_settings *s, const char *cmd, const char *spec);
+int cli_settings_add_alias(cli_settings *s, const char *cmd, int k, const char *value);
+/* Is any setting an option that applies to reading / writing (GANIM_OPTION_*)? */
+int cli_settings_has(const cli_settings *s, uint32_t applies);
+/* The first writer option that is not `format`'s, or NULL. */
+const char *cli_settings_foreign(const cli_settings *s, const ganim_format *format);
+void cli_settings_free(cli_settings *s);
+
 /* ---- strings (util.c) ------------------------------------------------------------ */
 typedef struct cli_str {
     char *s;     /* always NUL-terminated once anything was appended */
@@ -85,8 +106,6 @@ void cli_str_vprintf(cli_str *b, const char *fmt, va_list ap);
 /* Text from a file (names, messages) made safe for a terminal: control bytes become
  * "\xNN", so a hostile name cannot move the cursor or hide itself. */
 void cli_str_printable(cli_str *b, const char *s);
-/* A JSON string literal, quotes included. */
-void cli_str_json(cli_str *b, const char *s);
 void cli_str_free(cli_str *b);
 
 void *cli_xmalloc(size_t n);        /* exits with a message when memory runs out */
@@ -140,6 +159,12 @@ void cli_progress_step(const char *name, int failed);
 void cli_progress_end(void);
 /* Writes text to stderr as one piece (locked, progress-aware). */
 void cli_stderr_write(const char *text, size_t len);
+
+/* ---- details (details_text.c) ------------------------------------------------------- */
+/* The items of a details root (a GROUP) as indented "label: value" lines; items whose
+ * line is the same as one of `except`'s (the document's, when these are a clip's; may
+ * be NULL) are left out. */
+void cli_details_text(cli_str *b, const ganim_detail *root, const ganim_detail *except, const char *indent);
 
 /* ---- loading documents (load.c, companion.c) ------------------------------------- */
 typedef struct cli_load_opts {

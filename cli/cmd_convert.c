@@ -50,8 +50,8 @@ void help_convert(FILE *out)
             "                       default: ZXY, or per joint an order clear of gimbal lock\n"
             "  --bvh-joint-positions  BVH: also write the animated translations of joints\n"
             "                       (default: positions on the root only, the usual layout)\n"
-            "  --ff7-bkey K         FF7 writer: force rotation precision key K (0, 2 or 4)\n"
-            "  --alamo-version V    Alamo writer: ALA version 1 or 2\n"
+            "  -O, --option NAME=VALUE  a format's reader or writer option (listed below\n"
+            "                       and by ganim formats); may be repeated\n"
             "  -j, --jobs N         convert N files at once (0: one per processor)\n"
             "  -f, --force          replace existing output files\n"
             "  -q, --quiet          no warnings, no summary line (errors are still printed)\n"
@@ -72,8 +72,8 @@ void help_convert(FILE *out)
 
 enum {
     OPT_OUTPUT = 1, OPT_TO, OPT_RECURSIVE, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_CLIP,
-    OPT_FPS, OPT_RESAMPLE, OPT_SCALE, OPT_KEEP_AXES, OPT_UP, OPT_BVH_ORDER, OPT_BVH_JOINT_POS, OPT_FF7_BKEY,
-    OPT_ALAMO_VERSION, OPT_JOBS, OPT_FORCE, OPT_QUIET, OPT_VERBOSE, OPT_HELP
+    OPT_FPS, OPT_RESAMPLE, OPT_SCALE, OPT_KEEP_AXES, OPT_UP, OPT_BVH_ORDER, OPT_BVH_JOINT_POS, OPT_SETTING,
+    OPT_JOBS, OPT_FORCE, OPT_QUIET, OPT_VERBOSE, OPT_HELP, OPT_ALIAS = 1000
 };
 static const cli_option options[] = {
     {"output", 'o', 1, OPT_OUTPUT},
@@ -90,8 +90,7 @@ static const cli_option options[] = {
     {"up", 0, 1, OPT_UP},
     {"bvh-order", 0, 1, OPT_BVH_ORDER},
     {"bvh-joint-positions", 0, 0, OPT_BVH_JOINT_POS},
-    {"ff7-bkey", 0, 1, OPT_FF7_BKEY},
-    {"alamo-version", 0, 1, OPT_ALAMO_VERSION},
+    {"option", 'O', 1, OPT_SETTING},
     {"jobs", 'j', 1, OPT_JOBS},
     {"force", 'f', 0, OPT_FORCE},
     {"quiet", 'q', 0, OPT_QUIET},
@@ -128,7 +127,7 @@ typedef struct settings {
     int keep_axes;
     const char *bvh_order;
     int bvh_joint_positions;
-    int ff7_bkey, alamo_version;
+    cli_settings settings;        /* -O and the formats' aliases */
     int export_only_options;      /* some of --scale/--keep-axes/--bvh-order given */
     int force, quiet, verbose;
     cli_load_opts load;
@@ -172,7 +171,7 @@ static int pick(const char *path, int *companion)
         ganim_buffer_free(&b);
         if (!f || score <= 0) return 0;
     }
-    *companion = f->is_companion;
+    *companion = (f->flags & GANIM_FORMAT_COMPANION) != 0;
     return 1;
 }
 
@@ -533,7 +532,7 @@ static int convert_doc(work *w, ganim_doc *doc)
     const ganim_format *format = s->format;
 
     if (kind == KIND_NATIVE) {
-        if (!doc->format || !doc->format->write) {
+        if (!doc->format || !(doc->format->flags & GANIM_FORMAT_WRITE)) {
             cli_errorf(log, j->input, "cannot tell what to write from the name %s: add --to "
                        "(glb, gltf, bvh, json or a writable format, see ganim formats)", j->output);
             return -1;
@@ -568,8 +567,8 @@ static int convert_doc(work *w, ganim_doc *doc)
 
     if (kind == KIND_FORMAT) {
         ganim_write_opts wo = {0};
-        wo.ff7_bkey = s->ff7_bkey;
-        wo.alamo_version = s->alamo_version;
+        wo.settings = s->settings.list;
+        wo.setting_count = (uint32_t)s->settings.count;
         ganim_buffer out = {0};
         int rc = -1;
         if (ganim_write(doc, format->name, &wo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
@@ -691,7 +690,8 @@ static int parse_kind(settings *s, const char *to)
     const ganim_format *f = ganim_format_find(to);
     if (!f) return cli_usage("convert", "unknown output kind '%s': glb, gltf, bvh, json or a format "
                              "name (see 'ganim formats')", to);
-    if (!f->write) return cli_usage("convert", "ganim cannot write %s files (see 'ganim formats')", f->name);
+    if (!(f->flags & GANIM_FORMAT_WRITE))
+        return cli_usage("convert", "ganim cannot write %s files (see 'ganim formats')", f->name);
     s->kind = KIND_FORMAT;
     s->format = f;
     return 0;
@@ -710,7 +710,9 @@ int cmd_convert(int argc, char **argv)
     s.load.find_companion = 1;
     int rc = CLI_EXIT_USAGE;
 #define USAGE(...) do { rc = cli_usage("convert", __VA_ARGS__); goto done_args; } while (0)
-    while ((id = cli_next(&a, options, &v)) != CLI_ARG_END) {
+    static cli_option *table; /* the options and the formats' aliases, for the process */
+    if (!table) table = cli_options_with_aliases(options, OPT_ALIAS);
+    while ((id = cli_next(&a, table, &v)) != CLI_ARG_END) {
         switch (id) {
         case CLI_ARG_ERROR: goto done_args;
         case CLI_ARG_POSITIONAL: args[arg_count++] = v; break;
@@ -755,14 +757,9 @@ int cmd_convert(int argc, char **argv)
             s.export_only_options = 1;
             break;
         }
-        case OPT_FF7_BKEY:
-            if (cli_parse_uint(v, 0, 4, &u) != 0 || (u != 0 && u != 2 && u != 4))
-                USAGE("--ff7-bkey wants 0, 2 or 4, not '%s'", v);
-            s.ff7_bkey = GANIM_FF7_BKEY((int)u);
-            break;
-        case OPT_ALAMO_VERSION:
-            if (cli_parse_uint(v, 1, 2, &u) != 0) USAGE("--alamo-version wants 1 or 2, not '%s'", v);
-            s.alamo_version = (int)u;
+        case OPT_SETTING:
+            if ((rc = cli_settings_add(&s.settings, "convert", v)) != 0) goto done_args;
+            rc = CLI_EXIT_USAGE;
             break;
         case OPT_JOBS:
             if (cli_parse_uint(v, 0, 256, &jobs_n) != 0) USAGE("--jobs wants a number from 0 to 256, not '%s'", v);
@@ -770,7 +767,11 @@ int cmd_convert(int argc, char **argv)
         case OPT_FORCE: s.force = 1; break;
         case OPT_QUIET: s.quiet = 1; break;
         case OPT_VERBOSE: s.verbose = 1; break;
-        case OPT_HELP: help_convert(stdout); free(args); return CLI_EXIT_OK;
+        case OPT_HELP: help_convert(stdout); cli_settings_free(&s.settings); free(args); return CLI_EXIT_OK;
+        default:
+            if ((rc = cli_settings_add_alias(&s.settings, "convert", id - OPT_ALIAS, v)) != 0) goto done_args;
+            rc = CLI_EXIT_USAGE;
+            break;
         }
     }
     if (!arg_count) USAGE("no input");
@@ -798,7 +799,7 @@ int cmd_convert(int argc, char **argv)
         s.kind = KIND_GLB;
     } else if (kind_from_name(cli_extension(s.output), &s.kind) != 0) {
         const ganim_format *f = ganim_format_for_path(s.output);
-        if (f && !f->write) USAGE("ganim cannot write %s files (see 'ganim formats')", f->name);
+        if (f && !(f->flags & GANIM_FORMAT_WRITE)) USAGE("ganim cannot write %s files (see 'ganim formats')", f->name);
         s.kind = f ? KIND_FORMAT : KIND_NATIVE;
         s.format = f;
     }
@@ -809,12 +810,16 @@ int cmd_convert(int argc, char **argv)
         if (s.clip && !cli_strcaseeq(s.clip, "all"))
             USAGE("--clip selects clips for exports; a %s file is written whole", s.format->name);
     }
-    if ((s.ff7_bkey || s.alamo_version) && s.kind != KIND_FORMAT && s.kind != KIND_NATIVE)
-        USAGE("--ff7-bkey and --alamo-version apply when writing a game format");
+    if (cli_settings_has(&s.settings, GANIM_OPTION_WRITE) && s.kind != KIND_FORMAT && s.kind != KIND_NATIVE)
+        USAGE("writer options (-O) apply when writing a game format, not to exports");
+    if (s.kind == KIND_FORMAT && cli_settings_foreign(&s.settings, s.format))
+        USAGE("option %s is not an option of %s (ganim formats lists each format's options)",
+              cli_settings_foreign(&s.settings, s.format), s.format->name);
     rc = CLI_EXIT_OK;
 done_args:
 #undef USAGE
     if (rc != CLI_EXIT_OK) {
+        cli_settings_free(&s.settings);
         free(args);
         return rc;
     }
@@ -824,6 +829,7 @@ done_args:
     ganim_doc *skeleton_doc = NULL;
     if (skeleton_path) {
         if (!(skeleton_doc = cli_load_skeleton(skeleton_path))) {
+            cli_settings_free(&s.settings);
             free(args);
             return CLI_EXIT_FAILED;
         }
@@ -917,6 +923,7 @@ done_args:
     free(s.inputs);
     pthread_mutex_destroy(&s.lock);
     ganim_doc_free(skeleton_doc);
+    cli_settings_free(&s.settings);
     free(args);
     return rc;
 }

@@ -1,6 +1,7 @@
-/* ganim formats: the registry as a table or as JSON. */
+/* ganim formats: the registry as a table or as JSON, with every format's options. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void help_formats(FILE *out)
@@ -10,12 +11,13 @@ void help_formats(FILE *out)
             "\n"
             "List every format ganim knows: its name (for --format and --to), whether it\n"
             "can be read and written, whether it is a companion (skeleton-only) format,\n"
-            "its file extensions and a description. Exports (glb, gltf, bvh, json) are\n"
-            "always available and not listed.\n"
+            "its file extensions and a description; then each format's options (give them\n"
+            "as -O NAME=VALUE) and how a file finds its companion skeleton. Exports (glb,\n"
+            "gltf, bvh, json) are always available and not listed.\n"
             "\n"
             "Options:\n"
-            "  --json      print a JSON array of {name, description, extensions, read,\n"
-            "              write, companion, resample}\n"
+            "  --json      print a JSON array of {name, description, family, extensions, read,\n"
+            "              write, companion, resample, companion_rule, options}\n"
             "  -h, --help  show this help\n"
             "\n"
             "Examples:\n"
@@ -28,40 +30,124 @@ static const cli_option options[] = {
     {"json", 0, 0, OPT_JSON}, {"help", 'h', 0, OPT_HELP}, {NULL, 0, 0, 0},
 };
 
+/* ---- JSON: a detail tree rendered by the library ----------------------------------- */
+
+typedef struct pool {
+    ganim_detail *items;
+    size_t used, cap;
+} pool;
+
+/* n consecutive zeroed nodes. The pool is sized up front (pool_reserve), so pointers
+ * stay valid. */
+static ganim_detail *take(pool *p, size_t n)
+{
+    if (p->used + n > p->cap) abort(); /* sized below */
+    ganim_detail *d = p->items + p->used;
+    memset(d, 0, n * sizeof *d);
+    p->used += n;
+    return d;
+}
+
+static void set_string(ganim_detail *d, const char *key, const char *s)
+{
+    d->key = key;
+    d->type = s ? GANIM_DETAIL_STRING : GANIM_DETAIL_NULL;
+    d->value.s = s;
+}
+
+static void set_bool(ganim_detail *d, const char *key, int b)
+{
+    d->key = key;
+    d->type = GANIM_DETAIL_BOOL;
+    d->value.b = b;
+}
+
+/* "a;b;c" (or "a|b|c") as a LIST of strings copied into `words`. */
+static void set_words(pool *p, ganim_detail *d, const char *key, const char *list, char sep, char **words)
+{
+    size_t n = 0;
+    for (const char *q = list; *q; q++) n += *q == sep;
+    n += *list != 0;
+    d->key = key;
+    d->type = GANIM_DETAIL_LIST;
+    d->items = take(p, n);
+    d->count = (uint32_t)n;
+    char *copy = cli_xstrdup(list);
+    *words = copy;
+    size_t i = 0;
+    for (char *q = copy; *q && i < n; i++) {
+        char *end = strchr(q, sep);
+        if (end) *end = 0;
+        set_string((ganim_detail *)&d->items[i], NULL, q);
+        if (!end) break;
+        q = end + 1;
+    }
+}
+
 static void print_json(const ganim_format *const *all, size_t count)
 {
-    cli_str b = {0};
-    cli_str_puts(&b, "[");
+    size_t nodes = 1, nwords = 0;
+    for (size_t i = 0; i < count; i++) {
+        nodes += 12 + strlen(all[i]->extensions ? all[i]->extensions : "") + 1;
+        for (uint32_t k = 0; k < all[i]->option_count; k++)
+            nodes += 8 + strlen(all[i]->options[k].values ? all[i]->options[k].values : "") + 1;
+        nwords += 1 + all[i]->option_count;
+    }
+    pool p = {cli_xmalloc(nodes * sizeof *p.items), 0, nodes};
+    char **words = cli_xmalloc((nwords + 1) * sizeof *words);
+    size_t w = 0;
+    ganim_detail *root = take(&p, 1);
+    root->type = GANIM_DETAIL_LIST;
+    root->items = take(&p, count);
+    root->count = (uint32_t)count;
     for (size_t i = 0; i < count; i++) {
         const ganim_format *f = all[i];
-        cli_str_puts(&b, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
-        cli_str_json(&b, f->name);
-        cli_str_puts(&b, ", \"description\": ");
-        cli_str_json(&b, f->description ? f->description : "");
-        cli_str_puts(&b, ", \"extensions\": [");
-        const char *list = f->extensions ? f->extensions : "";
-        int first = 1;
-        while (*list) {
-            const char *end = strchr(list, ';');
-            size_t len = end ? (size_t)(end - list) : strlen(list);
-            if (len) {
-                cli_str buf = {0};
-                cli_str_append(&buf, list, len);
-                if (!first) cli_str_puts(&b, ", ");
-                cli_str_json(&b, buf.s);
-                cli_str_free(&buf);
-                first = 0;
-            }
-            list += len + (end ? 1 : 0);
+        ganim_detail *g = (ganim_detail *)&root->items[i], *m = take(&p, 10);
+        g->type = GANIM_DETAIL_GROUP;
+        g->items = m;
+        g->count = 10;
+        set_string(&m[0], "name", f->name);
+        set_string(&m[1], "description", f->description ? f->description : "");
+        set_string(&m[2], "family", f->family);
+        set_words(&p, &m[3], "extensions", f->extensions ? f->extensions : "", ';', &words[w++]);
+        set_bool(&m[4], "read", (f->flags & GANIM_FORMAT_READ) != 0);
+        set_bool(&m[5], "write", (f->flags & GANIM_FORMAT_WRITE) != 0);
+        set_bool(&m[6], "companion", (f->flags & GANIM_FORMAT_COMPANION) != 0);
+        set_bool(&m[7], "resample", (f->flags & GANIM_FORMAT_RESAMPLE) != 0);
+        set_string(&m[8], "companion_rule", f->companion);
+        m[9].key = "options";
+        m[9].type = GANIM_DETAIL_LIST;
+        m[9].items = take(&p, f->option_count);
+        m[9].count = f->option_count;
+        for (uint32_t k = 0; k < f->option_count; k++) {
+            const ganim_option *o = &f->options[k];
+            ganim_detail *og = (ganim_detail *)&m[9].items[k], *om = take(&p, 6);
+            og->type = GANIM_DETAIL_GROUP;
+            og->items = om;
+            og->count = 6;
+            set_string(&om[0], "name", o->name);
+            set_string(&om[1], "alias", o->alias);
+            set_string(&om[2], "applies", (o->flags & GANIM_OPTION_WRITE) ? "write" : "read");
+            set_words(&p, &om[3], "values", o->values ? o->values : "", '|', &words[w++]);
+            set_string(&om[4], "help", o->help);
+            set_string(&om[5], "when_unset", o->when_unset);
         }
-        cli_str_printf(&b, "], \"read\": %s, \"write\": %s, \"companion\": %s, \"resample\": %s}",
-                       f->read ? "true" : "false", f->write ? "true" : "false",
-                       f->is_companion ? "true" : "false", f->resample ? "true" : "false");
     }
-    cli_str_puts(&b, count ? "\n]\n" : "]\n");
-    fwrite(b.s, 1, b.len, stdout);
-    cli_str_free(&b);
+    ganim_buffer out = {0};
+    ganim_error err = {0};
+    if (ganim_detail_json(root, &out, &err) == GANIM_OK) {
+        fwrite(out.data, 1, out.size, stdout);
+        fputc('\n', stdout);
+    } else {
+        cli_error(NULL, NULL, &err);
+    }
+    ganim_buffer_free(&out);
+    for (size_t i = 0; i < w; i++) free(words[i]);
+    free(words);
+    free(p.items);
 }
+
+/* ---- text ----------------------------------------------------------------------------- */
 
 static void print_table(const ganim_format *const *all, size_t count)
 {
@@ -75,12 +161,30 @@ static void print_table(const ganim_format *const *all, size_t count)
            wext, "EXTENSIONS", "DESCRIPTION");
     for (size_t i = 0; i < count; i++) {
         const ganim_format *f = all[i];
-        printf("%-*s  %-4s  %-5s  %-9s  %-*s  %s\n", wname, f->name, f->read ? "yes" : "no",
-               f->write ? "yes" : "no", f->is_companion ? "yes" : "no", wext,
-               f->extensions && *f->extensions ? f->extensions : "-",
-               f->description ? f->description : "");
+        printf("%-*s  %-4s  %-5s  %-9s  %-*s  %s\n", wname, f->name, (f->flags & GANIM_FORMAT_READ) ? "yes" : "no",
+               (f->flags & GANIM_FORMAT_WRITE) ? "yes" : "no", (f->flags & GANIM_FORMAT_COMPANION) ? "yes" : "no",
+               wext, f->extensions && *f->extensions ? f->extensions : "-", f->description ? f->description : "");
     }
     printf("\nExports (ganim convert --to): glb, gltf, bvh, json.\n");
+    int any = 0;
+    for (size_t i = 0; i < count; i++)
+        for (uint32_t k = 0; k < all[i]->option_count; k++) {
+            const ganim_option *o = &all[i]->options[k];
+            if (!any) printf("\nOptions (-O NAME=VALUE):\n");
+            any = 1;
+            printf("  %s=%s  (%s, %s", o->name, o->values ? o->values : "", all[i]->name,
+                   (o->flags & GANIM_OPTION_WRITE) ? "writing" : "reading");
+            if (o->alias) printf("; also --%s VALUE", o->alias);
+            printf(")\n      %s\n", o->help ? o->help : "");
+            if (o->when_unset) printf("      unset: %s\n", o->when_unset);
+        }
+    any = 0;
+    for (size_t i = 0; i < count; i++)
+        if (all[i]->companion) {
+            if (!any) printf("\nCompanion skeletons (found by name unless --skeleton or --no-companion):\n");
+            any = 1;
+            printf("  %s: %s\n", all[i]->name, all[i]->companion);
+        }
 }
 
 int cmd_formats(int argc, char **argv)

@@ -52,31 +52,19 @@ static void quoted(cli_str *b, const char *s)
     cli_str_puts(b, "\"");
 }
 
-/* Format details: "key: value" lines, indented. */
-static void describe(cli_str *b, const ganim_doc *doc, int clip, const char *indent,
-                     const char *path)
+/* The format's details of the document (clip < 0) or a clip as text, indented; a
+ * clip's leave out what the document's already say (doc_details, may be NULL). */
+static void describe(cli_str *b, const ganim_doc *doc, int clip, const ganim_detail *doc_details,
+                     const char *indent, const char *path)
 {
-    if (!doc->format || !doc->format->describe) return;
-    ganim_buffer text = {0};
+    ganim_details *d = NULL;
     ganim_error err = {0};
-    if (doc->format->describe(doc, clip, GANIM_DESCRIBE_TEXT, &text, &err) != GANIM_OK) {
-        cli_warningf(NULL, path, "cannot describe %s: %s", clip < 0 ? "the file" : "a clip",
-                     err.message);
-    } else if (text.size) {
-        cli_str t = {0};
-        cli_str_append(&t, (const char *)text.data, text.size);
-        char *line = t.s;
-        while (line && *line) {
-            char *nl = strchr(line, '\n');
-            if (nl) *nl = 0;
-            cli_str_puts(b, indent);
-            cli_str_printable(b, line);
-            cli_str_puts(b, "\n");
-            line = nl ? nl + 1 : NULL;
-        }
-        cli_str_free(&t);
+    if (ganim_doc_details(doc, clip, GANIM_DETAILS_SUMMARY, NULL, &d, &err) != GANIM_OK) {
+        cli_warningf(NULL, path, "cannot describe %s: %s", clip < 0 ? "the file" : "a clip", err.message);
+        return;
     }
-    ganim_buffer_free(&text);
+    cli_details_text(b, d->root, doc_details, indent);
+    ganim_details_free(d);
 }
 
 static void skeleton_summary(cli_str *b, const ganim_skeleton *sk, const char *companion,
@@ -149,7 +137,8 @@ static int animated(const ganim_channel *c)
     return c->kind == GANIM_CHANNEL_PER_FRAME || c->kind == GANIM_CHANNEL_KEYED;
 }
 
-static void clip_summary(cli_str *b, const ganim_doc *doc, uint32_t index, const char *path)
+static void clip_summary(cli_str *b, const ganim_doc *doc, uint32_t index, const ganim_detail *doc_details,
+                         const char *path)
 {
     const ganim_clip *c = &doc->clips[index];
     cli_str_printf(b, "  clip %u", index);
@@ -183,7 +172,7 @@ static void clip_summary(cli_str *b, const ganim_doc *doc, uint32_t index, const
         cli_str_printf(b, "\n    constant channels: %u rotation, %u translation, %u scale\n", crot,
                        ctra, csca);
     }
-    describe(b, doc, (int)index, "    ", path);
+    describe(b, doc, (int)index, doc_details, "    ", path);
 }
 
 static void text_report(cli_str *b, const char *path, const cli_loaded *l, int list_bones)
@@ -196,13 +185,19 @@ static void text_report(cli_str *b, const char *path, const cli_loaded *l, int l
     cli_str_printf(b, "  axes: %s\n", ganim_axes_name(doc->axes));
     if (doc->skeleton) skeleton_summary(b, doc->skeleton, l->companion, list_bones);
     else cli_str_puts(b, "  skeleton: none\n");
-    describe(b, doc, -1, "  ", path);
+    ganim_details *dd = NULL;
+    ganim_error err = {0};
+    if (ganim_doc_details(doc, -1, GANIM_DETAILS_SUMMARY, NULL, &dd, &err) != GANIM_OK)
+        cli_warningf(NULL, path, "cannot describe the file: %s", err.message);
+    const ganim_detail *doc_details = dd ? dd->root : NULL;
+    cli_details_text(b, doc_details, NULL, "  ");
     uint32_t anims = 0;
     for (uint32_t i = 0; i < doc->clip_count; i++) anims += doc->clips[i].kind == GANIM_CLIP_ANIMATION;
     cli_str_printf(b, "  clips: %u", doc->clip_count);
     if (anims != doc->clip_count) cli_str_printf(b, " (%u animation%s)", anims, anims == 1 ? "" : "s");
     cli_str_puts(b, "\n");
-    for (uint32_t i = 0; i < doc->clip_count; i++) clip_summary(b, doc, i, path);
+    for (uint32_t i = 0; i < doc->clip_count; i++) clip_summary(b, doc, i, doc_details, path);
+    ganim_details_free(dd);
     uint32_t warnings = doc->warning_count + doc->warnings_dropped;
     if (warnings) cli_str_printf(b, "  warnings: %u (on standard error)\n", warnings);
 }

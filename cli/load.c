@@ -46,7 +46,7 @@ int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log
     l->probed = ganim_probe(l->file.data, l->file.size, &l->probe_score);
     const ganim_format *format = opts->format;
     if (format) {
-        l->probe_score = format->probe ? format->probe(l->file.data, l->file.size) : 0;
+        l->probe_score = ganim_format_probe(format, l->file.data, l->file.size);
     } else if (!l->probed) {
         /* Nothing recognises the bytes: a damaged file of a known kind gets its own
          * reader's precise error rather than "unknown format". */

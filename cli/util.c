@@ -109,24 +109,6 @@ void cli_str_printable(cli_str *b, const char *s)
     }
 }
 
-void cli_str_json(cli_str *b, const char *s)
-{
-    cli_str_append(b, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': cli_str_puts(b, "\\\""); break;
-        case '\\': cli_str_puts(b, "\\\\"); break;
-        case '\n': cli_str_puts(b, "\\n"); break;
-        case '\t': cli_str_puts(b, "\\t"); break;
-        case '\r': cli_str_puts(b, "\\r"); break;
-        default:
-            if (*p < 0x20 || *p == 0x7f) cli_str_printf(b, "\\u%04x", *p);
-            else cli_str_append(b, (const char *)p, 1);
-        }
-    }
-    cli_str_append(b, "\"", 1);
-}
-
 void cli_str_free(cli_str *b)
 {
     free(b->s);

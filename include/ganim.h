@@ -197,48 +197,71 @@ typedef struct ganim_doc {
 /* Formats                                                                              */
 /* ------------------------------------------------------------------------------------ */
 
+/* Options a format declares for its reader or writer (ganim formats lists them). They
+ * are given as name/value text pairs (ganim_setting) in the read and write options, and
+ * the library checks each against the format's table. */
+typedef enum ganim_option_type {
+    GANIM_OPTION_CHOICE = 0     /* one of the '|'-separated `values` */
+} ganim_option_type;
+
+#define GANIM_OPTION_READ 1u    /* the option changes how files are read */
+#define GANIM_OPTION_WRITE 2u   /* the option changes how files are written */
+
+typedef struct ganim_option {
+    const char *name;           /* "<family>.<option>", e.g. "ff7.bkey" */
+    const char *alias;          /* another name the tool accepts as --ALIAS VALUE, or NULL */
+    ganim_option_type type;
+    uint32_t flags;             /* GANIM_OPTION_READ and/or GANIM_OPTION_WRITE */
+    const char *values;         /* GANIM_OPTION_CHOICE: "0|2|4" */
+    const char *help;           /* one line: what it does */
+    const char *when_unset;     /* one line: what the format does without it */
+} ganim_option;
+
+/* One option setting, e.g. { "ff7.bkey", "2" }. Both strings are the caller's. */
+typedef struct ganim_setting {
+    const char *name;
+    const char *value;
+} ganim_setting;
+
 typedef struct ganim_read_opts {
     ganim_allocator allocator;       /* zeroed: malloc */
     size_t memory_limit;             /* bytes a document may hold; 0: 1 GiB */
     const char *format;              /* force this reader by name; NULL: probe */
     const ganim_skeleton *skeleton;  /* companion skeleton (ALO, ??aa), copied in */
+    const ganim_setting *settings;   /* reader options (GANIM_OPTION_READ); settings of
+                                        other formats are ignored, unknown names refused */
+    uint32_t setting_count;
 } ganim_read_opts;
 
 typedef struct ganim_write_opts {
-    ganim_allocator allocator;
-    int ff7_bkey;                    /* FF7: -1 or 0 = keep the clip's / choose; set
-                                        GANIM_FF7_BKEY(k) to force bKey k (0, 2, 4) */
-    int alamo_version;               /* Alamo: 0 = keep the source's or 2; 1 or 2 */
+    ganim_allocator allocator;       /* zeroed: malloc */
+    const ganim_setting *settings;   /* writer options of the format written
+                                        (GANIM_OPTION_WRITE); any other is refused */
+    uint32_t setting_count;
 } ganim_write_opts;
-#define GANIM_FF7_BKEY(k) (0x100 | (k))
 
+/* What a format can do (ganim_format.flags). */
+#define GANIM_FORMAT_READ 1u        /* files can be read */
+#define GANIM_FORMAT_WRITE 2u       /* documents can be written as this format */
+#define GANIM_FORMAT_COMPANION 4u   /* holds the skeleton other files need (no animation) */
+#define GANIM_FORMAT_RESAMPLE 8u    /* has its own resampler (integer formats re-quantise) */
+
+struct ganim_format_impl;
+
+/* A file format. The library's formats are listed by ganim_formats(); their descriptors
+ * live as long as the program. */
 typedef struct ganim_format {
     const char *name;          /* short, stable: "alamo-ala", "ff7-battle", "acl", ... */
     const char *description;   /* one line for `ganim formats` */
+    const char *family;        /* the games' family, shared by a game's formats ("alamo") */
     const char *extensions;    /* ';'-separated, lower case, with dot: ".ala" */
-    int is_companion;          /* 1 for skeleton-only formats (ALO, ??aa) */
-    /* 0..100: how sure the format is that these bytes are its own. Pure and cheap. */
-    int (*probe)(const uint8_t *data, size_t size);
-    /* Fill `doc` (already created, empty). */
-    ganim_code (*read)(ganim_doc *doc, const uint8_t *data, size_t size,
-                       const ganim_read_opts *opts, ganim_error *err);
-    /* Append the format's bytes for `doc` to `out`. NULL when not supported. */
-    ganim_code (*write)(const ganim_doc *doc, const ganim_write_opts *opts,
-                        ganim_buffer *out, ganim_error *err);
-    /* Insert interpolated frames (factor-1 between each pair). NULL: generic. */
-    ganim_code (*resample)(ganim_doc *doc, unsigned factor, ganim_error *err);
-    /* Format-specific details of the document (clip < 0) or of one clip, appended to
-     * `out` as: GANIM_DESCRIBE_TEXT human lines ("key: value\n", no indentation), or
-     * one JSON object (GANIM_DESCRIBE_SUMMARY for `info --json`, GANIM_DESCRIBE_FULL for
-     * `dump`, which includes raw integers). Appends nothing when there is nothing to say
-     * (then JSON callers use null). NULL: no details. */
-    ganim_code (*describe)(const ganim_doc *doc, int clip, int mode, ganim_buffer *out,
-                           ganim_error *err);
+    uint32_t flags;            /* GANIM_FORMAT_* */
+    const ganim_option *options; /* the format's reader and writer options */
+    uint32_t option_count;
+    const char *companion;     /* how the skeleton file its files need is found, in words
+                                  (NULL: its files need none) */
+    const struct ganim_format_impl *impl; /* the library's entry points: not for callers */
 } ganim_format;
-
-#define GANIM_DESCRIBE_TEXT 0
-#define GANIM_DESCRIBE_SUMMARY 1
-#define GANIM_DESCRIBE_FULL 2
 
 /* All registered formats, in registry order. */
 const ganim_format *const *ganim_formats(size_t *count);
@@ -250,6 +273,13 @@ int ganim_format_has_extension(const ganim_format *format, const char *ext);
 const ganim_format *ganim_format_for_path(const char *path);
 /* The format with the highest probe score (> 0), or NULL. `score` may be NULL. */
 const ganim_format *ganim_probe(const void *data, size_t size, int *score);
+/* How sure `format` is that the bytes are its own: 0..100. */
+int ganim_format_probe(const ganim_format *format, const void *data, size_t size);
+/* The option called `name` in any format (its format in *format when not NULL), or NULL. */
+const ganim_option *ganim_option_find(const char *name, const ganim_format **format);
+/* GANIM_OK when `value` is one the option accepts, else GANIM_ERR_INVALID_ARG with a
+ * sentence naming the accepted values. */
+ganim_code ganim_option_check(const ganim_option *option, const char *value, ganim_error *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Documents                                                                            */
@@ -275,7 +305,8 @@ void ganim_doc_free(ganim_doc *doc);
  * ganim_read_memory runs it on every reader's output. */
 ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err);
 
-/* Write `doc` in a format that supports writing (format->write != NULL). */
+/* Write `doc` in a format that supports writing (GANIM_FORMAT_WRITE); NULL: the
+ * document's own format. */
 ganim_code ganim_write(const ganim_doc *doc, const char *format_name,
                        const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
 
@@ -287,6 +318,66 @@ ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_error *err)
 /* Read a whole file into memory (allocator from `allocator`, may be NULL). */
 ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator,
                            ganim_buffer *out, ganim_error *err);
+
+/* ------------------------------------------------------------------------------------ */
+/* Details: what a format knows beyond the model                                        */
+/* ------------------------------------------------------------------------------------ */
+
+/* Formats report what they know of a file beyond the model (versions, flags, raw
+ * integers, quantisation, unknown fields) as a tree of typed, named values. `ganim info`
+ * shows them as text, `ganim info --json` and `ganim dump` as JSON (docs/dump-format.md
+ * documents every format's members; they are a stable interface). */
+typedef enum ganim_detail_type {
+    GANIM_DETAIL_NULL = 0,   /* no value (JSON null) */
+    GANIM_DETAIL_BOOL,       /* value.b: 0 or 1 */
+    GANIM_DETAIL_INT,        /* value.i */
+    GANIM_DETAIL_UINT,       /* value.u */
+    GANIM_DETAIL_FLOAT,      /* value.f, a float32 */
+    GANIM_DETAIL_DOUBLE,     /* value.d */
+    GANIM_DETAIL_STRING,     /* value.s */
+    GANIM_DETAIL_BYTES,      /* value.bytes (JSON: a lower-case hex string) */
+    GANIM_DETAIL_INTS,       /* value.ints: integers, in rows of `width` when width > 0 */
+    GANIM_DETAIL_LIST,       /* items[0..count): values in order, their keys NULL */
+    GANIM_DETAIL_GROUP       /* items[0..count): named values in order */
+} ganim_detail_type;
+
+typedef struct ganim_detail {
+    const char *key;         /* member name inside a GROUP; NULL inside a LIST */
+    const char *label;       /* words for people ("frame sizes"), or NULL: the key */
+    const char *meaning;     /* what the value stands for ("Forces of Corruption"), or NULL */
+    ganim_detail_type type;
+    union {
+        int b;
+        int64_t i;
+        uint64_t u;
+        float f;
+        double d;
+        const char *s;
+        struct { const uint8_t *data; size_t size; } bytes;
+        struct { const int32_t *data; size_t count; uint32_t width; } ints;
+    } value;
+    const struct ganim_detail *items; /* LIST, GROUP */
+    uint32_t count;
+} ganim_detail;
+
+typedef enum ganim_details_level {
+    GANIM_DETAILS_SUMMARY = 0, /* what `ganim info` shows */
+    GANIM_DETAILS_FULL         /* everything, raw integers included (`ganim dump`) */
+} ganim_details_level;
+
+typedef struct ganim_details {
+    const ganim_detail *root;  /* a GROUP, or NULL when the format has nothing to say */
+    struct ganim_details_internal *internal;
+} ganim_details;
+
+/* The details of the document (clip < 0) or of clip `clip`. The tree is a copy: it
+ * stays valid after the document is freed, until ganim_details_free. `allocator` may
+ * be NULL (malloc). */
+ganim_code ganim_doc_details(const ganim_doc *doc, int clip, ganim_details_level level,
+                             const ganim_allocator *allocator, ganim_details **out, ganim_error *err);
+void ganim_details_free(ganim_details *details);
+/* A detail as compact JSON, appended to `out` (NULL detail: "null"). */
+ganim_code ganim_detail_json(const ganim_detail *detail, ganim_buffer *out, ganim_error *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Sampling                                                                             */

@@ -168,3 +168,22 @@ const char *test_find_companion(const char *anim, char **candidates)
     }
     return best;
 }
+
+char *test_details_json(const ganim_doc *doc, int clip, ganim_details_level level)
+{
+    ganim_details *d = NULL;
+    ganim_error e = {0};
+    ganim_buffer b = {0};
+    char *json = NULL;
+    if (ganim_doc_details(doc, clip, level, NULL, &d, &e) != GANIM_OK ||
+        ganim_detail_json(d->root, &b, &e) != GANIM_OK) {
+        test_fail(__FILE__, __LINE__, "details of clip %d: %s", clip, e.message);
+    } else {
+        json = malloc(b.size + 1);
+        memcpy(json, b.data, b.size);
+        json[b.size] = 0;
+    }
+    ganim_details_free(d);
+    ganim_buffer_free(&b);
+    return json;
+}

@@ -36,6 +36,24 @@ const char *test_base_name(const char *path);
  * compared without case. NULL if none. */
 const char *test_find_companion(const char *anim, char **candidates);
 
+/* The format's details of a document (clip < 0) or clip as JSON: a malloc'd string,
+ * "null" when the format says nothing; NULL (and a failed check) on error. */
+char *test_details_json(const ganim_doc *doc, int clip, ganim_details_level level);
+
+/* Write options with one format option set (value NULL: none); they point into `s`. */
+static inline ganim_write_opts test_write_setting(ganim_setting *s, const char *name, const char *value)
+{
+    ganim_write_opts wo;
+    memset(&wo, 0, sizeof wo);
+    s->name = name;
+    s->value = value;
+    if (value) {
+        wo.settings = s;
+        wo.setting_count = 1;
+    }
+    return wo;
+}
+
 #define TEST(name) static void name(void)
 #define RUN(name) test_run(#name, name)
 

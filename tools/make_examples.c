@@ -88,7 +88,11 @@ static int save(const ganim_doc *doc, const char *format, int version, const cha
 {
     char path[1024];
     ganim_write_opts wo = { 0 };
-    wo.alamo_version = version;
+    ganim_setting setting = { "alamo.version", version == 1 ? "1" : "2" };
+    if (version) {
+        wo.settings = &setting;
+        wo.setting_count = 1;
+    }
     ganim_buffer buf = { 0 };
     ganim_error err = { 0 };
     snprintf(path, sizeof path, "%s/%s", dir, name);

@@ -71,18 +71,73 @@ static void native_record(ganim_writer *w, const char *format, const uint8_t *da
     gw_u8(w, '}');
 }
 
-/* The format's own description of the document (clip < 0) or a clip, or null. */
-static ganim_code describe(ganim_writer *w, const ganim_doc *doc, int clip, int mode, ganim_error *err)
+/* A detail tree as compact JSON (members in order; floats as float32 text). */
+static void detail_json(ganim_writer *w, const ganim_detail *d)
 {
-    size_t at = gw_pos(w);
-    if (gw_ok(w) && doc->format && doc->format->describe) {
-        ganim_code code = doc->format->describe(doc, clip, mode, w->buf, err);
-        if (code != GANIM_OK) {
-            w->buf->size = at;
-            return code;
-        }
+    if (!d) {
+        gw_str(w, "null");
+        return;
     }
-    if (gw_pos(w) == at) gw_str(w, "null");
+    switch (d->type) {
+    case GANIM_DETAIL_NULL: gw_str(w, "null"); break;
+    case GANIM_DETAIL_BOOL: gw_str(w, d->value.b ? "true" : "false"); break;
+    case GANIM_DETAIL_INT: gw_printf(w, "%lld", (long long)d->value.i); break;
+    case GANIM_DETAIL_UINT: gw_printf(w, "%llu", (unsigned long long)d->value.u); break;
+    case GANIM_DETAIL_FLOAT: jfloat(w, d->value.f); break;
+    case GANIM_DETAIL_DOUBLE: jdouble(w, d->value.d); break;
+    case GANIM_DETAIL_STRING: gw_json_string(w, d->value.s); break;
+    case GANIM_DETAIL_BYTES: hex(w, d->value.bytes.data, d->value.bytes.size); break;
+    case GANIM_DETAIL_INTS: {
+        uint32_t width = d->value.ints.width;
+        gw_u8(w, '[');
+        for (size_t i = 0; i < d->value.ints.count; i++) {
+            int row_start = width > 1 && i % width == 0, row_end = width > 1 && (i + 1) % width == 0;
+            if (i) gw_u8(w, ',');
+            if (row_start) gw_u8(w, '[');
+            gw_printf(w, "%d", (int)d->value.ints.data[i]);
+            if (row_end) gw_u8(w, ']');
+        }
+        gw_u8(w, ']');
+        break;
+    }
+    case GANIM_DETAIL_LIST:
+    case GANIM_DETAIL_GROUP: {
+        int group = d->type == GANIM_DETAIL_GROUP;
+        gw_u8(w, group ? '{' : '[');
+        for (uint32_t i = 0; i < d->count; i++) {
+            if (i) gw_u8(w, ',');
+            if (group) {
+                gw_json_string(w, d->items[i].key ? d->items[i].key : "");
+                gw_u8(w, ':');
+            }
+            detail_json(w, &d->items[i]);
+        }
+        gw_u8(w, group ? '}' : ']');
+        break;
+    }
+    }
+}
+
+ganim_code ganim_detail_json(const ganim_detail *detail, ganim_buffer *out, ganim_error *err)
+{
+    if (!out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "detail json: no output buffer");
+    size_t at = out->size;
+    ganim_writer w = gw_init(out, NULL);
+    detail_json(&w, detail);
+    if (gw_ok(&w)) return GANIM_OK;
+    out->size = at;
+    return GANIM_NOMEM(err);
+}
+
+/* The format's details of the document (clip < 0) or a clip, or null. */
+static ganim_code describe(ganim_writer *w, const ganim_doc *doc, int clip, ganim_details_level level,
+                           ganim_error *err)
+{
+    ganim_details *d = NULL;
+    ganim_code code = ganim_doc_details(doc, clip, level, &w->buf->allocator, &d, err);
+    if (code != GANIM_OK) return code;
+    detail_json(w, d->root);
+    ganim_details_free(d);
     return GANIM_OK;
 }
 
@@ -211,7 +266,7 @@ static ganim_code dump_clip(ganim_writer *w, const ganim_doc *doc, uint32_t ci, 
     gw_str(w, ",\n  \"native_record\":");
     native_record(w, c->native_format, c->native, c->native_size);
     gw_str(w, ",\n  \"native\":");
-    ganim_code code = describe(w, doc, (int)ci, GANIM_DESCRIBE_FULL, err);
+    ganim_code code = describe(w, doc, (int)ci, GANIM_DETAILS_FULL, err);
     gw_u8(w, '}');
     return code;
 }
@@ -264,7 +319,7 @@ static ganim_code dump_body(ganim_writer *w, const ganim_doc *doc, const ganim_e
     gw_str(w, "],\n\"native_record\":");
     native_record(w, doc->native_format, doc->native, doc->native_size);
     gw_str(w, ",\n\"native\":");
-    ganim_code code = describe(w, doc, -1, GANIM_DESCRIBE_FULL, err);
+    ganim_code code = describe(w, doc, -1, GANIM_DETAILS_FULL, err);
     if (code != GANIM_OK) return code;
     warnings(w, doc);
     gw_str(w, "}\n");
@@ -319,12 +374,12 @@ static ganim_code info_body(ganim_writer *w, const ganim_doc *doc, const ganim_e
                   present[0], present[1], present[2], vis, step);
         gw_printf(w, ",\"animated\":{\"rotation\":%u,\"translation\":%u,\"scale\":%u}", animated[0], animated[1], animated[2]);
         gw_printf(w, ",\"opaque_size\":%zu,\"native\":", c->kind == GANIM_CLIP_OPAQUE ? c->opaque_size : (size_t)0);
-        ganim_code code = describe(w, doc, (int)ci, GANIM_DESCRIBE_SUMMARY, err);
+        ganim_code code = describe(w, doc, (int)ci, GANIM_DETAILS_SUMMARY, err);
         if (code != GANIM_OK) return code;
         gw_u8(w, '}');
     }
     gw_str(w, "],\n\"native\":");
-    ganim_code code = describe(w, doc, -1, GANIM_DESCRIBE_SUMMARY, err);
+    ganim_code code = describe(w, doc, -1, GANIM_DETAILS_SUMMARY, err);
     if (code != GANIM_OK) return code;
     warnings(w, doc);
     gw_str(w, "}\n");

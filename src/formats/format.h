@@ -1,14 +1,75 @@
-/* Every format descriptor, defined in its own file and listed in registry.c. */
+/* The formats layer: how the library calls into a format, and what formats share.
+ *
+ * A format is one `ganim_format` descriptor (include/ganim.h: name, description,
+ * family, extensions, flags, option table, companion rule in words) whose `impl`
+ * points at a `ganim_format_impl` with its entry points. Each family lives in its own
+ * folder, src/formats/<family>/, and registry.c lists the descriptors (one line each).
+ * Only this layer calls the entry points: reading (read.c), writing and resampling
+ * (write.c). */
 #ifndef GANIM_FORMATS_FORMAT_H
 #define GANIM_FORMATS_FORMAT_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "ganim.h"
 
-extern const ganim_format ganim_format_alamo_ala;   /* alamo/alamo.c */
-extern const ganim_format ganim_format_alamo_alo;   /* alamo/alamo.c */
-extern const ganim_format ganim_format_ff7_battle;  /* ff7_battle.c: ??da packs */
-extern const ganim_format ganim_format_ff7_skeleton;/* ff7_battle.c: ??aa skeletons */
-extern const ganim_format ganim_format_acl;         /* acl.c */
-extern const ganim_format ganim_format_civ7;        /* civ7.c */
+typedef struct gd_builder gd_builder;
+
+struct ganim_format_impl {
+    /* 0..100: how sure the format is that these bytes are its own. Pure and cheap, never
+     * from the file name. */
+    int (*probe)(const uint8_t *data, size_t size);
+    /* Fill `doc` (already created, empty). The caller validates the result. */
+    ganim_code (*read)(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
+                       ganim_error *err);
+    /* Append the format's bytes for `doc` to `out`. NULL when not supported. */
+    ganim_code (*write)(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
+    /* Insert factor-1 interpolated frames between frames. NULL: the generic resampler. */
+    ganim_code (*resample)(ganim_doc *doc, unsigned factor, ganim_error *err);
+    /* What the format knows of the document (clip < 0) or of clip `clip` beyond the
+     * model, as typed details added to `b` (nothing added: nothing to say). NULL: none. */
+    ganim_code (*details)(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
+                          ganim_error *err);
+};
+
+/* ---- details (details.c) ----------------------------------------------------------------
+ * A format's details hook adds typed values to the builder: scalars to the open group or
+ * list, groups and lists with begin/end. Keys, strings, bytes and integers are copied.
+ * Failures (memory) are sticky and reported when the tree is finished. */
+void gd_group(gd_builder *b, const char *key);  /* begin a group */
+void gd_list(gd_builder *b, const char *key);   /* begin a list */
+void gd_end(gd_builder *b);                     /* end the open group or list */
+void gd_null(gd_builder *b, const char *key);
+void gd_bool(gd_builder *b, const char *key, int v);
+void gd_int(gd_builder *b, const char *key, int64_t v);
+void gd_uint(gd_builder *b, const char *key, uint64_t v);
+void gd_float(gd_builder *b, const char *key, float v);
+void gd_double(gd_builder *b, const char *key, double v);
+void gd_string(gd_builder *b, const char *key, const char *v);
+void gd_bytes(gd_builder *b, const char *key, const uint8_t *data, size_t size);
+/* Integers in rows of `width` (0: one flat list). */
+void gd_ints(gd_builder *b, const char *key, const int32_t *v, size_t count, uint32_t width);
+/* Words for people on the value added last (or the group or list ended last): its label
+ * (default: the key) and what the value means. Static strings. */
+void gd_label(gd_builder *b, const char *label);
+/* Marks the tree as failed (out of memory in a format's own scratch allocation). */
+void gd_fail(gd_builder *b);
+/* The allocator of the tree being built, for a format's scratch memory. */
+const ganim_allocator *gd_allocator(gd_builder *b);
+void gd_meaning(gd_builder *b, const char *meaning);
+
+/* ---- options (options.c) --------------------------------------------------------------- */
+/* The value set for option `name`, or NULL. Values were checked against the format's
+ * table before the format is called, so a format may trust them. */
+const char *ganim_setting_get(const ganim_setting *settings, uint32_t count, const char *name);
+/* The index of the set value in the option's choice list, or -1 when it is not set. */
+int ganim_setting_choice(const ganim_setting *settings, uint32_t count, const ganim_option *option);
+/* The format's option called `name` (NULL if it has none). */
+const ganim_option *ganim_format_option(const ganim_format *format, const char *name);
+/* Checks settings for a read or write with `format`: unknown names, values outside the
+ * option's choices, and (writes) options of other formats are refused. */
+ganim_code ganim_settings_check(const ganim_format *format, const ganim_setting *settings, uint32_t count,
+                                uint32_t applies, ganim_error *err);
 
 #endif

@@ -1,29 +1,34 @@
-/* The list of formats. Add a format: one file in src/formats and one line here. */
+/* The list of formats. Add a format: its folder under src/formats and one line here. */
 #include <ctype.h>
 #include <string.h>
 
 #include "core/internal.h"
 #include "formats/format.h"
 
-static const ganim_format *const registry[] = {
-    &ganim_format_alamo_ala,
-    &ganim_format_alamo_alo,
-    &ganim_format_ff7_battle,
-    &ganim_format_ff7_skeleton,
-    &ganim_format_acl,
-    &ganim_format_civ7,
-};
+#define FORMATS(X)                                                                         \
+    X(ganim_format_alamo_ala)   /* alamo/alamo.c: .ALA animations */                       \
+    X(ganim_format_alamo_alo)   /* alamo/alamo.c: .ALO model skeletons */                  \
+    X(ganim_format_ff7_battle)  /* ff7/ff7.c: ??da battle animation packs */               \
+    X(ganim_format_ff7_skeleton) /* ff7/ff7.c: ??aa battle skeletons */                    \
+    X(ganim_format_acl)         /* acl/acl.c: ACL compressed_tracks buffers */             \
+    X(ganim_format_civ7)        /* acl/acl.c: Civilization VII containers */
+
+#define DECLARE(f) extern const ganim_format f;
+#define ENTRY(f) &f,
+FORMATS(DECLARE)
+static const ganim_format *const registry[] = { FORMATS(ENTRY) };
+#define COUNT (sizeof registry / sizeof registry[0])
 
 const ganim_format *const *ganim_formats(size_t *count)
 {
-    if (count) *count = sizeof registry / sizeof registry[0];
+    if (count) *count = COUNT;
     return registry;
 }
 
 const ganim_format *ganim_format_find(const char *name)
 {
     if (!name) return NULL;
-    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+    for (size_t i = 0; i < COUNT; i++)
         if (ganim_strcasecmp(registry[i]->name, name) == 0) return registry[i];
     return NULL;
 }
@@ -51,17 +56,24 @@ const ganim_format *ganim_format_for_path(const char *path)
         if (*p == '/' || *p == '\\') base = p + 1;
     const char *dot = strrchr(base, '.');
     if (!dot) return NULL;
-    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+    for (size_t i = 0; i < COUNT; i++)
         if (ganim_format_has_extension(registry[i], dot)) return registry[i];
     return NULL;
+}
+
+int ganim_format_probe(const ganim_format *format, const void *data, size_t size)
+{
+    static const uint8_t empty[1];
+    if (!format || !format->impl || !format->impl->probe || (!data && size)) return 0;
+    return format->impl->probe(size ? (const uint8_t *)data : empty, size);
 }
 
 const ganim_format *ganim_probe(const void *data, size_t size, int *score)
 {
     const ganim_format *best = NULL;
     int best_score = 0;
-    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++) {
-        int s = registry[i]->probe ? registry[i]->probe((const uint8_t *)data, size) : 0;
+    for (size_t i = 0; i < COUNT; i++) {
+        int s = ganim_format_probe(registry[i], data, size);
         if (s > best_score) {
             best_score = s;
             best = registry[i];

@@ -36,7 +36,7 @@ static void check_entry(const char *file, const ganim_doc *doc, uint32_t i, cons
     const char *kind = tjson_str(tjson_get(ex, "kind"), "");
     const char *role = tjson_str(tjson_get(ex, "role"), "");
     char name[64];
-    tjson *d = ff7_describe(doc, (int)i, GANIM_DESCRIBE_FULL);
+    tjson *d = ff7_describe(doc, (int)i, GANIM_DETAILS_FULL);
     CHECK_MSG(d != NULL, "%s entry %u: no describe output", file, i);
     if (!d) return;
     CHECK_EQ_INT(tjson_int(tjson_get(d, "dwBones"), -1), tjson_int(tjson_get(ex, "dwBones"), -2));
@@ -163,7 +163,7 @@ static void check_skeleton(const char *da, const ganim_doc *sdoc)
     CHECK_EQ_INT(sk->bone_count, n + 1 + weapon);
     CHECK_EQ_INT(sdoc->axes, GANIM_AXES_Y_DOWN);
     /* the 13 header words, as describe reports them and as the record keeps them */
-    tjson *d = ff7_describe(sdoc, -1, GANIM_DESCRIBE_SUMMARY);
+    tjson *d = ff7_describe(sdoc, -1, GANIM_DETAILS_SUMMARY);
     CHECK(d && h && d->count == 13 && h->count == 13);
     for (size_t k = 0; d && h && k < h->count && k < 13; k++) {
         int64_t want = tjson_int(&h->items[k], -1);
@@ -223,7 +223,7 @@ static void check_pack(const char *da, int with_skel)
         CHECK_EQ_INT(doc->clip_count, tjson_int(tjson_get(ex, "nEntries"), -1));
         CHECK_EQ_INT(doc->axes, GANIM_AXES_Y_DOWN);
         CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
-        tjson *dd = ff7_describe(doc, -1, GANIM_DESCRIBE_SUMMARY);
+        tjson *dd = ff7_describe(doc, -1, GANIM_DETAILS_SUMMARY);
         CHECK_EQ_INT(tjson_int(tjson_get(dd, "nEntries"), -1), tjson_int(tjson_get(ex, "nEntries"), -2));
         if (with_skel) {
             CHECK_EQ_INT(tjson_int(tjson_get(dd, "body"), -1), tjson_int(tjson_get(ex, "body_entries"), -2) -
@@ -281,7 +281,7 @@ TEST(roles_and_body_counts)
     ganim_doc *doc = ff7_read_pack_mem(data, size, sdoc->skeleton, &e);
     CHECK(doc != NULL);
     if (doc) {
-        tjson *d = ff7_describe(doc, -1, GANIM_DESCRIBE_SUMMARY);
+        tjson *d = ff7_describe(doc, -1, GANIM_DETAILS_SUMMARY);
         /* README: 7 body / 7 weapon / 2 extra entries, 9 of them special */
         CHECK_EQ_INT(tjson_int(tjson_get(d, "body"), -1), 7);
         CHECK_EQ_INT(tjson_int(tjson_get(d, "weapon"), -1), 7);

@@ -52,18 +52,21 @@ static inline ganim_doc *ff7_read_pack_mem(const uint8_t *data, size_t size, con
     return doc;
 }
 
-/* describe() as parsed JSON (NULL if it failed or said nothing). */
-static inline tjson *ff7_describe(const ganim_doc *doc, int clip, int mode)
+/* The format's details as parsed JSON (NULL if it failed or said nothing). */
+static inline tjson *ff7_describe(const ganim_doc *doc, int clip, ganim_details_level level)
 {
     ganim_buffer b;
     memset(&b, 0, sizeof b);
     ganim_error e;
     tjson *j = NULL;
     char msg[256] = "";
-    if (doc->format->describe(doc, clip, mode, &b, &e) == GANIM_OK && b.size) {
+    ganim_details *d = NULL;
+    if (ganim_doc_details(doc, clip, level, NULL, &d, &e) == GANIM_OK && d->root &&
+        ganim_detail_json(d->root, &b, &e) == GANIM_OK) {
         j = tjson_parse((const char *)b.data, b.size, msg, sizeof msg);
-        CHECK_MSG(j != NULL, "describe JSON does not parse: %s", msg);
+        CHECK_MSG(j != NULL, "details JSON does not parse: %s", msg);
     }
+    ganim_details_free(d);
     ganim_buffer_free(&b);
     return j;
 }

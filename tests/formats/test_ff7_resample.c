@@ -46,7 +46,7 @@ static void check_pack(const char *da)
     if (!orig || !doc) goto out;
     CHECK_MSG(ganim_doc_resample(doc, 4, &e) == GANIM_OK, "%s: %s", da, e.message);
     CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
-    tjson *sum = ff7_describe(orig, -1, GANIM_DESCRIBE_SUMMARY);
+    tjson *sum = ff7_describe(orig, -1, GANIM_DETAILS_SUMMARY);
     int64_t n_body = tjson_int(tjson_get(sum, "body"), 0);
     tjson_free(sum);
     const double step = 6.283185307179586 / 4096;
@@ -58,8 +58,8 @@ static void check_pack(const char *da)
             continue;
         }
         uint32_t n = a->frame_count;
-        tjson *x = ff7_describe(orig, (int)i, GANIM_DESCRIBE_FULL);
-        tjson *y = ff7_describe(doc, (int)i, GANIM_DESCRIBE_FULL);
+        tjson *x = ff7_describe(orig, (int)i, GANIM_DETAILS_FULL);
+        tjson *y = ff7_describe(doc, (int)i, GANIM_DETAILS_FULL);
         const char *role = tjson_str(tjson_get(x, "role"), "");
         uint32_t want = 4 * n - 3;
         if (strcmp(role, "weapon") == 0 && i >= n_body &&
@@ -124,8 +124,8 @@ static void check_pack(const char *da)
     CHECK_MSG(back != NULL, "%s: re-read: %s", da, e.message);
     for (uint32_t i = 0; back && i < back->clip_count; i++) {
         if (back->clips[i].kind != GANIM_CLIP_ANIMATION) continue;
-        tjson *x = ff7_describe(doc, (int)i, GANIM_DESCRIBE_FULL);
-        tjson *y = ff7_describe(back, (int)i, GANIM_DESCRIBE_FULL);
+        tjson *x = ff7_describe(doc, (int)i, GANIM_DETAILS_FULL);
+        tjson *y = ff7_describe(back, (int)i, GANIM_DETAILS_FULL);
         CHECK_MSG(ff7_same_raw(x, y), "%s clip %u: resampled values do not read back", da, i);
         const tjson *sf = tjson_get(y, "sFrames"); /* null: the frog layout */
         if (sf && sf->type != TJSON_NULL) CHECK_EQ_INT(tjson_int(sf, -1), back->clips[i].frame_count);

@@ -17,8 +17,10 @@ static void one(const uint8_t *data, size_t size, const char *fmt, const ganim_s
     ganim_write_opts wo = { 0 };
     (void)ganim_write(doc, fmt, &wo, &out, NULL);
     ganim_buffer_free(&out);
-    if (doc->format->describe) {
-        (void)doc->format->describe(doc, 0, GANIM_DESCRIBE_FULL, &out, NULL);
+    ganim_details *d = NULL;
+    if (ganim_doc_details(doc, 0, GANIM_DETAILS_FULL, NULL, &d, NULL) == GANIM_OK) {
+        (void)ganim_detail_json(d->root, &out, NULL);
+        ganim_details_free(d);
         ganim_buffer_free(&out);
     }
     ganim_doc_free(doc);

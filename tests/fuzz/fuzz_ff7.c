@@ -13,10 +13,13 @@ static void exercise(ganim_doc *doc, const ganim_skeleton *sk)
     ganim_error e;
     ganim_buffer b;
     memset(&b, 0, sizeof b);
-    if (doc->format && doc->format->describe) {
-        for (int m = 0; m < 3; m++) {
-            doc->format->describe(doc, -1, m, &b, &e);
-            for (uint32_t i = 0; i < doc->clip_count && i < 8; i++) doc->format->describe(doc, (int)i, m, &b, &e);
+    for (int m = 0; m < 2; m++) {
+        for (int i = -1; i < (int)doc->clip_count && i < 8; i++) {
+            ganim_details *d = NULL;
+            if (ganim_doc_details(doc, i, (ganim_details_level)m, NULL, &d, &e) == GANIM_OK) {
+                (void)ganim_detail_json(d->root, &b, &e);
+                ganim_details_free(d);
+            }
         }
     }
     ganim_buffer_free(&b);

@@ -11,8 +11,8 @@
 # builds give the same bytes wherever they behave the same. Then it prints the SHA-256
 # of every file in OUTDIR, sorted: the manifest tests/outputs/check.sh compares.
 #
-# The list of writable formats comes from `ganim formats --json`; nothing here names a
-# format family.
+# The list of writable formats comes from `ganim formats`; nothing here names a format
+# family.
 set -u
 ganim="${1:?usage: collect.sh GANIM OUTDIR}"
 outdir="${2:?usage: collect.sh GANIM OUTDIR}"
@@ -29,9 +29,9 @@ mkdir -p "$outdir/work"
 outdir="$(cd "$outdir" && pwd)"
 ln -s "$data" "$outdir/work/data"
 
-# Writable formats, from the registry.
-writable="$("$ganim" formats --json | tr '{' '\n' | grep '"write": true' |
-    sed 's/.*"name": "\([^"]*\)".*/\1/' | tr '\n' ' ')"
+# Writable formats, from the registry: the table's WRITE column.
+writable="$("$ganim" formats | awk 'NR > 1 && NF == 0 { exit } NR > 1 && $3 == "yes" { print $1 }' | tr '\n' ' ')"
+[ -n "$writable" ] || { echo "collect.sh: no writable formats in 'ganim formats'" >&2; exit 2; }
 export ganim writable outdir
 
 one_input() { # relative path under data/

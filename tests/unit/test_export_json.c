@@ -1,34 +1,27 @@
 /* JSON dump and info summary (docs/dump-format.md) on a hand-built document: every value
  * of the model must come back from the parsed text, floats bit for bit. A fake format
- * supplies describe hooks to check where their output lands. */
+ * supplies details to check where they land. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "core/internal.h"
+#include "formats/format.h"
 #include "support/tjson.h"
 #include "test.h"
 
-/* describe: clip 1 and the document have something to say, clip 0 has not */
-static ganim_code fake_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err)
+/* details: clip 1 and the document have something to say, clip 0 has not */
+static ganim_code fake_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
+                               ganim_error *err)
 {
     (void)doc, (void)err;
     if (clip == 0) return GANIM_OK;
-    char text[64];
-    int n = snprintf(text, sizeof text, "{\"clip\":%d,\"mode\":%d}", clip, mode);
-    size_t need = out->size + (size_t)n;
-    if (need > out->capacity) {
-        ganim_allocator a = ganim_allocator_resolve(&out->allocator);
-        uint8_t *p = ganim_realloc(&a, out->data, out->capacity, need);
-        if (!p) return GANIM_ERR_NOMEM;
-        out->data = p;
-        out->capacity = need;
-    }
-    memcpy(out->data + out->size, text, (size_t)n);
-    out->size = need;
+    gd_int(b, "clip", clip);
+    gd_int(b, "mode", level);
     return GANIM_OK;
 }
 
-static const ganim_format fake = { "fake-fmt", "test format", ".fake", 0, NULL, NULL, NULL, NULL, fake_describe };
+static const struct ganim_format_impl fake_impl = { NULL, NULL, NULL, NULL, fake_details };
+static const ganim_format fake = { "fake-fmt", "test format", "fake", ".fake", 0, NULL, 0, NULL, &fake_impl };
 
 static const float odd[] = { 0.1f, 1.0f / 3.0f, 1e-8f, -0.0f, 3.4e38f, -2.5f, 16777217.0f, 1.17549435e-38f };
 
@@ -190,7 +183,7 @@ TEST(dump_every_value)
     CHECK(is_null(tjson_get(c1, "opaque_hex")));
     CHECK_EQ_STR(tjson_str(tjson_get(tjson_get(c1, "native_record"), "hex"), ""), "7f");
     CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(c1, "native"), "clip"), -1), 1);
-    CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(c1, "native"), "mode"), -1), GANIM_DESCRIBE_FULL);
+    CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(c1, "native"), "mode"), -1), GANIM_DETAILS_FULL);
     const tjson *tracks = tjson_get(c1, "tracks");
     CHECK_EQ_INT(tracks ? (long long)tracks->count : -1, 2);
     const tjson *t0 = tjson_at(tracks, 0), *t1 = tjson_at(tracks, 1);
@@ -283,11 +276,11 @@ TEST(info_summary)
     CHECK_EQ_INT(tjson_int(tjson_get(an, "rotation"), -1), 1);
     CHECK_EQ_INT(tjson_int(tjson_get(an, "translation"), -1), 1);
     CHECK_EQ_INT(tjson_int(tjson_get(an, "scale"), -1), 0);
-    CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(c1, "native"), "mode"), -1), GANIM_DESCRIBE_SUMMARY);
+    CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(c1, "native"), "mode"), -1), GANIM_DETAILS_SUMMARY);
     const tjson *c0 = tjson_at(tjson_get(j, "clips"), 0);
     CHECK_EQ_INT(tjson_int(tjson_get(c0, "opaque_size"), -1), 3);
     CHECK(is_null(tjson_get(c0, "native")));
-    CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(j, "native"), "mode"), -1), GANIM_DESCRIBE_SUMMARY);
+    CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(j, "native"), "mode"), -1), GANIM_DETAILS_SUMMARY);
     CHECK_EQ_INT(tjson_get(j, "warnings") ? (long long)tjson_get(j, "warnings")->count : -1, 2);
     tjson_free(j);
 done:

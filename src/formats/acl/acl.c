@@ -16,14 +16,30 @@ ganim_code acl_read(ganim_doc *doc, const uint8_t *data, size_t size,
     return ganim_acl_read_doc(doc, data, size, 0, opts, err);
 }
 
+static const struct ganim_format_impl acl_impl = { acl_probe, acl_read, NULL, NULL, acl_details };
 
 const ganim_format ganim_format_acl = {
-    "acl", "ACL 2.0/2.1 compressed_tracks transform buffer (versions 7-10)", ".acl", 0,
-    acl_probe, acl_read, NULL, NULL, acl_describe,
+    "acl",
+    "ACL 2.0/2.1 compressed_tracks transform buffer (versions 7-10)",
+    "acl",
+    ".acl",
+    GANIM_FORMAT_READ,
+    NULL,
+    0,
+    NULL,
+    &acl_impl,
 };
+
+static const struct ganim_format_impl civ7_impl = { civ7_probe, civ7_read, civ7_write, NULL, civ7_details };
 
 const ganim_format ganim_format_civ7 = {
-    "civ7", "Civilization VII animation (0x6AB06AB0): V0 raw frames, V1 ACL body", ".civ", 0,
-    civ7_probe, civ7_read, civ7_write, NULL, civ7_describe,
+    "civ7",
+    "Civilization VII animation (0x6AB06AB0): V0 raw frames, V1 ACL body",
+    "acl",
+    ".civ",
+    GANIM_FORMAT_READ | GANIM_FORMAT_WRITE,
+    NULL,
+    0,
+    NULL,
+    &civ7_impl,
 };
-

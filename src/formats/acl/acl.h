@@ -42,8 +42,5 @@ void ganim_acl_sample_key(const ganim_acl *acl, uint32_t k, ganim_transform *out
 ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, uint64_t base,
                               const ganim_read_opts *opts, ganim_error *err);
 
-/* ACL details of a clip read by ganim_acl_read_doc (nothing when it holds none). */
-ganim_code ganim_acl_describe_clip(const ganim_clip *clip, int mode, ganim_buffer *out,
-                                   ganim_error *err);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "core/internal.h"
 #include "formats/acl/acl.h"
+#include "formats/format.h"
 #include "io/bits.h"
 #include "io/bytes.h"
 #include "io/reader.h"
@@ -210,11 +211,11 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
  * acl_details.c: both formats' details. */
 int acl_probe(const uint8_t *data, size_t size);
 ganim_code acl_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts, ganim_error *err);
-ganim_code acl_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err);
+ganim_code acl_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err);
 int civ7_probe(const uint8_t *data, size_t size);
 ganim_code civ7_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts, ganim_error *err);
 ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
-ganim_code civ7_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err);
+ganim_code civ7_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err);
 
 #define CIV7_MAGIC 0x6AB06AB0u
 #define CIV7_HEADER 0x60u

@@ -105,13 +105,15 @@ ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *
 /* Is the stored name (n bytes, NUL-terminated or not) exactly `name`? */
 bool ala_name_same(const uint8_t *raw, size_t n, const char *name);
 
-/* ---- the formats' entry points (alamo.c lists them) ------------------------------------ */
+/* ---- the formats' entry points and options (alamo.c lists them) ------------------------ */
+extern const ganim_option alamo_options[]; /* [0] alamo.version */
 int alamo_ala_probe(const uint8_t *data, size_t size);
 ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                           ganim_error *err);
 ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out,
                            ganim_error *err);
-ganim_code alamo_ala_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err);
+ganim_code alamo_ala_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
+                             ganim_error *err);
 int alamo_alo_probe(const uint8_t *data, size_t size);
 ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                           ganim_error *err);

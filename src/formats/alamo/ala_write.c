@@ -189,12 +189,10 @@ ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts,
 {
     const ganim_clip *c = ganim_doc_first_animation(doc);
     ganim_allocator a = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
-    int version = opts ? opts->alamo_version : 0;
+    /* alamo.version: 1 or 2; unset (0): the source's version, else 2 */
+    int version = opts ? ganim_setting_choice(opts->settings, opts->setting_count, &alamo_options[0]) + 1 : 0;
     if (!c)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, ALA ": the document has no animation");
-    if (version != 0 && version != 1 && version != 2)
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                          ALA ": format version %d does not exist (1 or 2)", version);
     if (c->frame_count == 0 || !(c->fps > 0.0) || !isfinite((float)c->fps))
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                           ALA ": the clip needs at least one frame and a positive fps");

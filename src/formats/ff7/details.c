@@ -1,109 +1,83 @@
-/* FF7 battle packs and skeletons: what `ganim info` and `ganim dump` show beyond the
- * model. */
-#include <math.h>
+/* FF7 battle packs and skeletons: what the files hold beyond the model (entry headers,
+ * layouts, frame counts, precision keys, stream sizes, trailers; with FULL the raw
+ * integers of every frame). */
 #include <string.h>
 
 #include "formats/ff7/ff7.h"
-#include "io/writer.h"
 
 static const char *layout_name(int layout)
 {
     return layout == FF7_LAYOUT_FROG ? "frog" : layout == FF7_LAYOUT_SPECIAL ? "special" : "normal";
 }
 
-static void hex(ganim_writer *w, const uint8_t *p, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        char s[3] = { digits[p[i] >> 4], digits[p[i] & 15], 0 };
-        gw_str(w, s);
-    }
-}
-
-static void describe_clip(const ganim_clip *clip, uint32_t index, int mode, ganim_writer *w)
+static void clip_details(gd_builder *b, const ganim_clip *clip, uint32_t index, ganim_details_level level)
 {
     ff7_clip_info in;
     if (!ff7_clip_info_parse(clip, &in)) return;
     bool special = in.layout == FF7_LAYOUT_SPECIAL;
-    double per = in.frames > 1 ? (double)(in.stream_bits - (48u + in.slots * 3u * (12u - in.bkey))) /
-                                     (double)(in.frames - 1)
-                               : 0.0;
-    if (mode == GANIM_DESCRIBE_TEXT) {
-        gw_printf(w, "slot: %u\nkind: %s\nrole: %s\n", index, special ? "special" : "animation",
-                  ff7_role_name(in.role));
-        gw_printf(w, "header: dwBones %u, dwFrames %u, dwChunkSize %u\n", in.dw_bones,
-                  in.dw_frames, in.dw_chunk);
-        if (special) {
-            gw_printf(w, "bytes: %zu\n", clip->opaque_size);
+    gd_uint(b, "slot", index);
+    gd_string(b, "kind", special ? "special" : "animation");
+    gd_string(b, "role", ff7_role_name(in.role));
+    gd_uint(b, "dwBones", in.dw_bones);
+    gd_uint(b, "dwFrames", in.dw_frames);
+    gd_uint(b, "dwChunkSize", in.dw_chunk);
+    if (special) {
+        gd_bytes(b, "raw_hex", clip->opaque, clip->opaque_size);
+        gd_label(b, "bytes");
+        return;
+    }
+    uint32_t frame0 = 48u + in.slots * 3u * (12u - in.bkey);
+    double per = in.frames > 1 ? (double)(in.stream_bits - frame0) / (double)(in.frames - 1) : 0.0;
+    gd_string(b, "layout", layout_name(in.layout));
+    if (in.layout == FF7_LAYOUT_FROG) {
+        gd_null(b, "sFrames");
+        gd_meaning(b, "the frog layout stores none");
+    } else {
+        gd_uint(b, "sFrames", in.s_frames);
+    }
+    gd_uint(b, "frames", in.frames);
+    gd_meaning(b, "decoded");
+    gd_uint(b, "sSize", in.s_size);
+    gd_meaning(b, "stream bytes");
+    gd_uint(b, "bKey", in.bkey);
+    gd_uint(b, "slots", in.slots);
+    gd_meaning(b, "rotation slots");
+    gd_uint(b, "stream_bits", in.stream_bits);
+    gd_meaning(b, "bits the decoded frames use");
+    gd_uint(b, "frame0_bits", frame0);
+    gd_double(b, "bits_per_frame", per);
+    gd_meaning(b, "on average after frame 0");
+    gd_bool(b, "shortest_codes", (in.flags & FF7_FLAG_SHORTEST) != 0);
+    gd_meaning(b, (in.flags & FF7_FLAG_SHORTEST) ? "every delta has its shortest code"
+                                                 : "some deltas are not coded as short as they could be");
+    gd_bytes(b, "trailer_hex", in.trailer, in.trailer_size);
+    gd_label(b, "trailer");
+    if (level == GANIM_DETAILS_FULL) {
+        size_t nv = (size_t)in.frames * 3u, per_f = (size_t)in.slots * 3u;
+        int32_t *row = ganim_alloc(gd_allocator(b), (nv > per_f ? nv : per_f) * sizeof *row);
+        if (!row) {
+            gd_fail(b); /* out of memory */
             return;
         }
-        gw_printf(w, "layout: %s\n", layout_name(in.layout));
-        if (in.layout == FF7_LAYOUT_FROG)
-            gw_printf(w, "frames: sFrames none (frog layout), dwFrames %u, decoded %u\n",
-                      in.dw_frames, in.frames);
-        else
-            gw_printf(w, "frames: sFrames %u, dwFrames %u, decoded %u\n", in.s_frames,
-                      in.dw_frames, in.frames);
-        gw_printf(w, "bkey: %u\nslots: %u\nstream: %u bytes, %u bits used, %s codes\n", in.bkey,
-                  in.slots, in.s_size, in.stream_bits,
-                  (in.flags & FF7_FLAG_SHORTEST) ? "shortest" : "not all shortest");
-        unsigned tenths = (unsigned)lround(per * 10);
-        gw_printf(w, "bits_per_frame: %u for frame 0, %u.%u on average after it\n",
-                  48u + in.slots * 3u * (12u - in.bkey), tenths / 10, tenths % 10);
-        gw_printf(w, "trailer: %u bytes\n", in.trailer_size);
-        return;
-    }
-    gw_printf(w, "{\"slot\":%u,\"kind\":\"%s\",\"role\":\"%s\",\"dwBones\":%u,\"dwFrames\":%u,"
-              "\"dwChunkSize\":%u", index, special ? "special" : "animation", ff7_role_name(in.role),
-              in.dw_bones, in.dw_frames, in.dw_chunk);
-    if (special) {
-        gw_str(w, ",\"raw_hex\":\"");
-        hex(w, clip->opaque, clip->opaque_size);
-        gw_str(w, "\"}");
-        return;
-    }
-    gw_printf(w, ",\"layout\":\"%s\",\"sFrames\":", layout_name(in.layout));
-    if (in.layout == FF7_LAYOUT_FROG) gw_str(w, "null");
-    else gw_printf(w, "%u", in.s_frames);
-    gw_printf(w, ",\"frames\":%u,\"sSize\":%u,\"bKey\":%u,\"slots\":%u,\"stream_bits\":%u,"
-              "\"frame0_bits\":%u,\"bits_per_frame\":", in.frames, in.s_size, in.bkey, in.slots,
-              in.stream_bits, 48u + in.slots * 3u * (12u - in.bkey));
-    gw_double(w, per);
-    gw_printf(w, ",\"shortest_codes\":%s,\"trailer_hex\":\"",
-              (in.flags & FF7_FLAG_SHORTEST) ? "true" : "false");
-    hex(w, in.trailer, in.trailer_size);
-    gw_str(w, "\"");
-    if (mode == GANIM_DESCRIBE_FULL) {
-        size_t per_f = (size_t)in.slots * 3u;
-        gw_str(w, ",\"positions\":[");
-        for (uint32_t f = 0; f < in.frames; f++)
-            gw_printf(w, "%s[%d,%d,%d]", f ? "," : "", (int)ff7_info_pos(&in, f * 3u),
-                      (int)ff7_info_pos(&in, f * 3u + 1), (int)ff7_info_pos(&in, f * 3u + 2));
-        gw_str(w, "],\"rotations\":[");
+        for (size_t i = 0; i < nv; i++) row[i] = ff7_info_pos(&in, i);
+        gd_ints(b, "positions", row, nv, 3);
+        gd_list(b, "rotations");
         for (uint32_t f = 0; f < in.frames; f++) {
-            gw_str(w, f ? ",[" : "[");
-            for (uint32_t s = 0; s < in.slots; s++) {
-                size_t k = (size_t)f * per_f + (size_t)s * 3u;
-                gw_printf(w, "%s[%u,%u,%u]", s ? "," : "", ff7_info_rot(&in, k),
-                          ff7_info_rot(&in, k + 1), ff7_info_rot(&in, k + 2));
-            }
-            gw_str(w, "]");
+            for (size_t k = 0; k < per_f; k++) row[k] = ff7_info_rot(&in, (size_t)f * per_f + k);
+            gd_ints(b, NULL, row, per_f, 3);
         }
-        gw_str(w, "]");
+        gd_end(b);
+        ganim_free(gd_allocator(b), row, (nv > per_f ? nv : per_f) * sizeof *row);
     }
-    gw_str(w, "}");
 }
 
-ganim_code ff7_battle_describe(const ganim_doc *doc, int clip, int mode,
-                                      ganim_buffer *out, ganim_error *err)
+ganim_code ff7_battle_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
+                              ganim_error *err)
 {
-    ganim_writer w = gw_init(out, &out->allocator);
+    (void)err;
     if (clip >= 0) {
-        if ((uint32_t)clip >= doc->clip_count)
-            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                              "ff7-battle: describe: no clip %d", clip);
-        describe_clip(&doc->clips[clip], (uint32_t)clip, mode, &w);
-        return gw_ok(&w) ? GANIM_OK : GANIM_NOMEM(err);
+        clip_details(b, &doc->clips[clip], (uint32_t)clip, level);
+        return GANIM_OK;
     }
     ff7_doc_info di;
     bool have = ff7_doc_info_parse(doc, &di);
@@ -114,65 +88,37 @@ ganim_code ff7_battle_describe(const ganim_doc *doc, int clip, int mode,
         counts[in.role]++;
         if (in.layout == FF7_LAYOUT_SPECIAL) special++;
     }
-    if (mode == GANIM_DESCRIBE_TEXT) {
-        gw_printf(&w, "entries: %u (body %u, weapon %u, extra %u, unknown role %u; "
-                  "%u special)\n", doc->clip_count, counts[0], counts[1], counts[2], counts[3],
-                  special);
-        if (have) {
-            gw_printf(&w, "roles: %s\n", di.n_body == UINT32_MAX
-                                             ? "unknown (no skeleton: slots from dwBones)"
-                                             : "from the skeleton's animation counts");
-            gw_printf(&w, "tail: %u bytes after the last entry\n", di.tail_size);
-        }
-        /* What writing it back would give: the encoder's size against the input. */
-        ganim_buffer enc = { 0 };
-        enc.allocator = out->allocator;
-        ganim_write_opts wo;
-        memset(&wo, 0, sizeof wo);
-        wo.allocator = out->allocator;
-        ganim_error e2;
-        if (ff7_battle_write(doc, &wo, &enc, &e2) == GANIM_OK) {
-            gw_printf(&w, "encoded_size: %zu bytes", enc.size);
-            if (have && di.input_size) {
-                gw_str(&w, " (ratio ");
-                gw_double(&w, (double)enc.size / (double)di.input_size);
-                gw_printf(&w, " to the %u-byte input)", di.input_size);
-            }
-            gw_str(&w, "\n");
-        } else {
-            gw_printf(&w, "encoded_size: cannot encode (%s)\n", e2.message);
-        }
-        ganim_buffer_free(&enc);
-    } else {
-        gw_printf(&w, "{\"entries\":%u,\"body\":%u,\"weapon\":%u,\"extra\":%u,\"unknown_role\":%u,"
-                  "\"special\":%u", doc->clip_count, counts[0], counts[1], counts[2], counts[3],
-                  special);
-        if (have) {
-            gw_printf(&w, ",\"nEntries\":%u,\"input_size\":%u,\"tail_hex\":\"", di.n_entries,
-                      di.input_size);
-            hex(&w, di.tail, di.tail_size);
-            gw_str(&w, "\"");
-        }
-        gw_str(&w, "}");
+    gd_uint(b, "entries", doc->clip_count);
+    gd_uint(b, "body", counts[0]);
+    gd_meaning(b, "body animations");
+    gd_uint(b, "weapon", counts[1]);
+    gd_meaning(b, "weapon animations");
+    gd_uint(b, "extra", counts[2]);
+    gd_uint(b, "unknown_role", counts[3]);
+    if (counts[3]) gd_meaning(b, "no skeleton: rotation slots from dwBones");
+    gd_uint(b, "special", special);
+    gd_meaning(b, "entries that are not animations");
+    if (have) {
+        gd_uint(b, "nEntries", di.n_entries);
+        gd_uint(b, "input_size", di.input_size);
+        gd_bytes(b, "tail_hex", di.tail, di.tail_size);
+        gd_label(b, "tail");
+        gd_meaning(b, "bytes after the last entry");
     }
-    return gw_ok(&w) ? GANIM_OK : GANIM_NOMEM(err);
+    return GANIM_OK;
 }
 
-ganim_code ff7_skeleton_describe(const ganim_doc *doc, int clip, int mode,
-                                        ganim_buffer *out, ganim_error *err)
+ganim_code ff7_skeleton_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
+                                ganim_error *err)
 {
+    (void)level;
+    (void)err;
     ff7_skel_info si;
     if (clip >= 0 || !ff7_skel_info_parse(doc->skeleton, &si)) return GANIM_OK;
     static const char *const names[13] = {
         "skeleton_type", "unk_04", "unk_08", "nBones", "unk_10", "nJoints", "nTextures",
         "nsSkeletonAnims", "unk_20", "nWeapons", "nsWeaponsAnims", "unk_2c", "unk_30"
     };
-    ganim_writer w = gw_init(out, &out->allocator);
-    gw_str(&w, mode == GANIM_DESCRIBE_TEXT ? "" : "{");
-    for (int i = 0; i < 13; i++) {
-        if (mode == GANIM_DESCRIBE_TEXT) gw_printf(&w, "%s: %u\n", names[i], si.words[i]);
-        else gw_printf(&w, "%s\"%s\":%u", i ? "," : "", names[i], si.words[i]);
-    }
-    if (mode != GANIM_DESCRIBE_TEXT) gw_str(&w, "}");
-    return gw_ok(&w) ? GANIM_OK : GANIM_NOMEM(err);
+    for (int i = 0; i < 13; i++) gd_uint(b, names[i], si.words[i]);
+    return GANIM_OK;
 }

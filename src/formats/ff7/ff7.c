@@ -1,26 +1,40 @@
 /* The two FF7 battle formats: animation packs (??da) and skeletons (??aa). */
 #include "formats/ff7/ff7.h"
 
+const ganim_option ff7_options[] = {
+    { "ff7.bkey", "ff7-bkey", GANIM_OPTION_CHOICE, GANIM_OPTION_WRITE, "0|2|4",
+      "rotation precision key: angles are stored in steps of 2^K of 4096 per turn",
+      "each animation keeps the key it was read with; others get the smallest whose stream fits 65535 bytes" },
+};
+
+static const struct ganim_format_impl battle_impl = {
+    ff7_battle_probe, ff7_battle_read, ff7_battle_write, ff7_battle_resample, ff7_battle_details,
+};
+
 const ganim_format ganim_format_ff7_battle = {
     "ff7-battle",
     "FF7 PC battle animation pack (??da, *.a00)",
+    "ff7",
     ".da;.a00",
-    0,
-    ff7_battle_probe,
-    ff7_battle_read,
-    ff7_battle_write,
-    ff7_battle_resample,
-    ff7_battle_describe,
+    GANIM_FORMAT_READ | GANIM_FORMAT_WRITE | GANIM_FORMAT_RESAMPLE,
+    ff7_options,
+    1,
+    "a pack xxda uses the skeleton xxaa (NAME.da uses NAME.aa) in the same folder",
+    &battle_impl,
+};
+
+static const struct ganim_format_impl skeleton_impl = {
+    ff7_skeleton_probe, ff7_skeleton_read, NULL, NULL, ff7_skeleton_details,
 };
 
 const ganim_format ganim_format_ff7_skeleton = {
     "ff7-skeleton",
     "FF7 PC battle skeleton (??aa)",
+    "ff7",
     ".aa",
-    1,
-    ff7_skeleton_probe,
-    ff7_skeleton_read,
+    GANIM_FORMAT_READ | GANIM_FORMAT_COMPANION,
     NULL,
+    0,
     NULL,
-    ff7_skeleton_describe,
+    &skeleton_impl,
 };

@@ -144,17 +144,20 @@ ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t
                            const int32_t *pos, uint16_t *rot, uint16_t *scratch, unsigned *key,
                            size_t *bits, uint32_t index, ganim_error *err);
 
-/* ---- the formats' entry points (ff7.c lists them) ----------------------------------- */
+/* ---- the formats' entry points and options (ff7.c lists them) ---------------------- */
+extern const ganim_option ff7_options[]; /* [0] ff7.bkey */
 int ff7_battle_probe(const uint8_t *data, size_t size);
 ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                            ganim_error *err);
 ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts,
                             ganim_buffer *out, ganim_error *err);
 ganim_code ff7_battle_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
-ganim_code ff7_battle_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err);
+ganim_code ff7_battle_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
+                              ganim_error *err);
 int ff7_skeleton_probe(const uint8_t *data, size_t size);
 ganim_code ff7_skeleton_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                              ganim_error *err);
-ganim_code ff7_skeleton_describe(const ganim_doc *doc, int clip, int mode, ganim_buffer *out, ganim_error *err);
+ganim_code ff7_skeleton_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
+                                ganim_error *err);
 
 #endif

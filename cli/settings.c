@@ -1,0 +1,131 @@
+/* Format options on the command line: -O NAME=VALUE (or --option NAME=VALUE), and the
+ * aliases formats declare for their options (--ff7-bkey K is -O ff7.bkey=K). The
+ * formats' option tables come from the library; nothing here knows a format. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+cli_option *cli_options_with_aliases(const cli_option *base, int alias_base)
+{
+    size_t nbase = 0, nalias = 0, count;
+    while (base[nbase].id) nbase++;
+    const ganim_format *const *all = ganim_formats(&count);
+    for (size_t i = 0; i < count; i++)
+        for (uint32_t k = 0; k < all[i]->option_count; k++) nalias += all[i]->options[k].alias != NULL;
+    cli_option *table = cli_xmalloc((nbase + nalias + 1) * sizeof *table);
+    memcpy(table, base, nbase * sizeof *table);
+    size_t n = nbase;
+    int index = 0;
+    for (size_t i = 0; i < count; i++)
+        for (uint32_t k = 0; k < all[i]->option_count; k++, index++)
+            if (all[i]->options[k].alias) {
+                cli_option o = { all[i]->options[k].alias, 0, 1, alias_base + index };
+                table[n++] = o;
+            }
+    memset(&table[n], 0, sizeof table[n]);
+    return table;
+}
+
+/* The option with this alias id (see cli_options_with_aliases). */
+static const ganim_option *alias_option(int index)
+{
+    size_t count;
+    const ganim_format *const *all = ganim_formats(&count);
+    for (size_t i = 0; i < count; i++) {
+        if ((uint32_t)index < all[i]->option_count) return &all[i]->options[index];
+        index -= (int)all[i]->option_count;
+    }
+    return NULL;
+}
+
+/* "0|2|4" as "0, 2 or 4". */
+static void choices_words(cli_str *b, const char *values)
+{
+    size_t total = 1;
+    for (const char *p = values; *p; p++) total += *p == '|';
+    size_t k = 0;
+    for (const char *p = values; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (k) cli_str_puts(b, k + 1 == total ? " or " : ", ");
+        cli_str_append(b, p, len);
+        k++;
+        p += len + (bar ? 1 : 0);
+    }
+}
+
+static int add(cli_settings *s, const char *cmd, const ganim_option *o, const char *value, const char *spelled)
+{
+    ganim_error err = {0};
+    if (ganim_option_check(o, value, &err) != GANIM_OK) {
+        cli_str words = {0};
+        choices_words(&words, o->values ? o->values : "");
+        int rc = cli_usage(cmd, "%s wants %s, not '%s'", spelled, words.s ? words.s : "", value);
+        cli_str_free(&words);
+        return rc;
+    }
+    s->list = cli_xrealloc(s->list, (s->count + 1) * sizeof *s->list);
+    s->list[s->count].name = o->name;
+    s->list[s->count].value = value;
+    s->count++;
+    return 0;
+}
+
+int cli_settings_add(cli_settings *s, const char *cmd, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec) return cli_usage(cmd, "-O wants NAME=VALUE (ganim formats lists the options), not '%s'", spec);
+    char *name = cli_xmalloc((size_t)(eq - spec) + 1);
+    memcpy(name, spec, (size_t)(eq - spec));
+    name[eq - spec] = 0;
+    const ganim_option *o = ganim_option_find(name, NULL);
+    int rc;
+    if (!o) {
+        rc = cli_usage(cmd, "unknown option '%s' (ganim formats lists every format's options)", name);
+    } else {
+        cli_str spelled = {0};
+        cli_str_printf(&spelled, "-O %s", o->name);
+        rc = add(s, cmd, o, eq + 1, spelled.s);
+        cli_str_free(&spelled);
+    }
+    free(name);
+    return rc;
+}
+
+int cli_settings_add_alias(cli_settings *s, const char *cmd, int index, const char *value)
+{
+    const ganim_option *o = alias_option(index);
+    if (!o) return cli_usage(cmd, "internal error: no option %d", index);
+    cli_str spelled = {0};
+    cli_str_printf(&spelled, "--%s", o->alias);
+    int rc = add(s, cmd, o, value, spelled.s);
+    cli_str_free(&spelled);
+    return rc;
+}
+
+int cli_settings_has(const cli_settings *s, uint32_t applies)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        const ganim_option *o = ganim_option_find(s->list[i].name, NULL);
+        if (o && (o->flags & applies)) return 1;
+    }
+    return 0;
+}
+
+const char *cli_settings_foreign(const cli_settings *s, const ganim_format *format)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        const ganim_format *owner = NULL;
+        const ganim_option *o = ganim_option_find(s->list[i].name, &owner);
+        if (o && (o->flags & GANIM_OPTION_WRITE) && owner != format) return s->list[i].name;
+    }
+    return NULL;
+}
+
+void cli_settings_free(cli_settings *s)
+{
+    free(s->list);
+    s->list = NULL;
+    s->count = 0;
+}

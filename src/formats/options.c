@@ -1,0 +1,90 @@
+/* Format options: every format declares its reader and writer options in a table
+ * (name, values, help); callers pass name/value settings, checked here once so that
+ * the formats can trust what they are given. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "formats/format.h"
+
+/* Is `value` one of the '|'-separated choices? Its index, or -1. */
+static int choice_index(const char *choices, const char *value)
+{
+    size_t n = strlen(value);
+    int index = 0;
+    for (const char *p = choices ? choices : ""; *p; index++) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && memcmp(p, value, n) == 0) return index;
+        if (!bar) break;
+        p = bar + 1;
+    }
+    return -1;
+}
+
+const ganim_option *ganim_format_option(const ganim_format *format, const char *name)
+{
+    if (!format || !name) return NULL;
+    for (uint32_t i = 0; i < format->option_count; i++)
+        if (strcmp(format->options[i].name, name) == 0) return &format->options[i];
+    return NULL;
+}
+
+const ganim_option *ganim_option_find(const char *name, const ganim_format **format)
+{
+    size_t count;
+    const ganim_format *const *all = ganim_formats(&count);
+    for (size_t i = 0; i < count; i++) {
+        const ganim_option *o = ganim_format_option(all[i], name);
+        if (o) {
+            if (format) *format = all[i];
+            return o;
+        }
+    }
+    return NULL;
+}
+
+ganim_code ganim_option_check(const ganim_option *option, const char *value, ganim_error *err)
+{
+    if (!option || !value)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option: no option or no value");
+    if (choice_index(option->values, value) >= 0) return GANIM_OK;
+    return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option %s: '%s' is not one of %s", option->name,
+                      value, option->values ? option->values : "(none)");
+}
+
+const char *ganim_setting_get(const ganim_setting *settings, uint32_t count, const char *name)
+{
+    const char *value = NULL;
+    for (uint32_t i = 0; settings && i < count; i++)
+        if (settings[i].name && strcmp(settings[i].name, name) == 0) value = settings[i].value; /* the last wins */
+    return value;
+}
+
+int ganim_setting_choice(const ganim_setting *settings, uint32_t count, const ganim_option *option)
+{
+    const char *v = option ? ganim_setting_get(settings, count, option->name) : NULL;
+    return v ? choice_index(option->values, v) : -1;
+}
+
+ganim_code ganim_settings_check(const ganim_format *format, const ganim_setting *settings, uint32_t count,
+                                uint32_t applies, ganim_error *err)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const ganim_setting *s = &settings[i];
+        if (!s->name || !s->value)
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option %u has no name or no value", i);
+        const ganim_format *owner = NULL;
+        const ganim_option *o = ganim_option_find(s->name, &owner);
+        if (!o)
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                              "unknown option '%s' (ganim formats lists every format's options)", s->name);
+        ganim_code code = ganim_option_check(o, s->value, err);
+        if (code != GANIM_OK) return code;
+        if (applies == GANIM_OPTION_WRITE && (owner != format || !(o->flags & GANIM_OPTION_WRITE)))
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                              "option %s does not apply to writing %s files (it is an option of %s)", s->name,
+                              format->name, owner->name);
+        /* Reads: options of other formats may be given for a batch of mixed files. */
+    }
+    return GANIM_OK;
+}

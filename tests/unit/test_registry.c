@@ -1,0 +1,136 @@
+/* The format registry and the option tables: every descriptor is consistent (flags
+ * against its entry points, names, families, options), lookups work, and option
+ * settings are checked as documented (unknown names, values outside the choices,
+ * writer options of another format). */
+#include <stdlib.h>
+
+#include "formats/format.h"
+#include "test.h"
+
+TEST(descriptors_are_consistent)
+{
+    size_t n;
+    const ganim_format *const *all = ganim_formats(&n);
+    CHECK(n >= 6);
+    for (size_t i = 0; i < n; i++) {
+        const ganim_format *f = all[i];
+        CHECK_MSG(f->name && f->description && f->family && f->extensions && f->impl, "format %zu", i);
+        if (!f->impl) continue;
+        CHECK_MSG(((f->flags & GANIM_FORMAT_READ) != 0) == (f->impl->read != NULL), "%s: read flag", f->name);
+        CHECK_MSG(((f->flags & GANIM_FORMAT_WRITE) != 0) == (f->impl->write != NULL), "%s: write flag", f->name);
+        CHECK_MSG(((f->flags & GANIM_FORMAT_RESAMPLE) != 0) == (f->impl->resample != NULL), "%s: resample flag",
+                  f->name);
+        CHECK_MSG(f->impl->probe != NULL, "%s: no probe", f->name);
+        CHECK_MSG(ganim_format_find(f->name) == f, "%s: find", f->name);
+        for (size_t k = 0; k < i; k++) CHECK_MSG(strcmp(all[k]->name, f->name) != 0, "%s twice", f->name);
+        /* options: "<family>.<name>", choices, help */
+        for (uint32_t o = 0; o < f->option_count; o++) {
+            const ganim_option *op = &f->options[o];
+            size_t fl = strlen(f->family);
+            CHECK_MSG(strncmp(op->name, f->family, fl) == 0 && op->name[fl] == '.', "%s: option %s", f->name,
+                      op->name);
+            CHECK_MSG(op->values && *op->values && op->help && op->when_unset, "%s: option %s", f->name, op->name);
+            CHECK_MSG(op->flags & (GANIM_OPTION_READ | GANIM_OPTION_WRITE), "%s: option %s applies to nothing",
+                      f->name, op->name);
+            const ganim_format *owner = NULL;
+            CHECK(ganim_option_find(op->name, &owner) == op && owner == f);
+        }
+    }
+    CHECK(ganim_format_find("no-such-format") == NULL);
+    CHECK(ganim_option_find("no.such", NULL) == NULL);
+}
+
+TEST(extensions_and_probe)
+{
+    const ganim_format *ala = ganim_format_find("alamo-ala");
+    CHECK(ala != NULL);
+    CHECK(ganim_format_for_path("dir.x/MODEL_DIE_00.ALA") == ala);
+    CHECK(ganim_format_for_path("dir.ala/model") == NULL);
+    CHECK(ganim_format_has_extension(ala, ".Ala"));
+    CHECK(!ganim_format_has_extension(ala, ".al"));
+    static const uint8_t junk[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+    int score = -1;
+    CHECK(ganim_probe(junk, sizeof junk, &score) == NULL && score == 0);
+    CHECK_EQ_INT(ganim_format_probe(ala, junk, sizeof junk), 0);
+    CHECK_EQ_INT(ganim_format_probe(ala, NULL, 0), 0);
+}
+
+TEST(option_values_are_checked)
+{
+    const ganim_option *bkey = ganim_option_find("ff7.bkey", NULL);
+    CHECK(bkey != NULL);
+    if (!bkey) return;
+    ganim_error e = { 0 };
+    CHECK(ganim_option_check(bkey, "2", &e) == GANIM_OK);
+    CHECK(ganim_option_check(bkey, "3", &e) == GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(e.message, "ff7.bkey") && strstr(e.message, "0|2|4"), "%s", e.message);
+    CHECK(ganim_option_check(bkey, "", &e) == GANIM_ERR_INVALID_ARG);
+    CHECK(ganim_option_check(bkey, "02", &e) == GANIM_ERR_INVALID_ARG);
+}
+
+/* A tiny valid clip to write: one bone, two frames. */
+static ganim_doc *small_doc(void)
+{
+    ganim_read_opts ro = { 0 };
+    ro.format = "civ7";
+    uint8_t v0[0x60 + 2 * 40];
+    memset(v0, 0, sizeof v0);
+    const uint32_t hdr[5] = { 0x6AB06AB0u, sizeof v0, 0x41F00000u /* 30.0f */, 2, 1 };
+    for (int i = 0; i < 5; i++) memcpy(v0 + 4 * i, &hdr[i], 4);
+    memset(v0 + 0x48, 0xFF, 4);
+    for (int f = 0; f < 2; f++) { /* identity rotation, unit scale */
+        float q[10] = { 1, 0, 0, 0, (float)f, 0, 0, 1, 1, 1 };
+        memcpy(v0 + 0x60 + 40 * f, q, sizeof q);
+    }
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK_MSG(ganim_read_memory(v0, sizeof v0, &ro, &doc, &e) == GANIM_OK, "%s", e.message);
+    return doc;
+}
+
+TEST(settings_for_writes_and_reads)
+{
+    ganim_doc *doc = small_doc();
+    if (!doc) return;
+    ganim_buffer out = { 0 };
+    ganim_error e = { 0 };
+    ganim_setting s;
+    ganim_write_opts wo = test_write_setting(&s, "alamo.version", "1");
+    CHECK(ganim_write(doc, "alamo-ala", &wo, &out, &e) == GANIM_OK);
+    CHECK(out.size > 0);
+    ganim_buffer_free(&out);
+    /* another format's writer option */
+    CHECK(ganim_write(doc, "civ7", &wo, &out, &e) == GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(e.message, "alamo.version") && strstr(e.message, "civ7"), "%s", e.message);
+    /* a value outside the choices, an unknown name */
+    wo = test_write_setting(&s, "alamo.version", "3");
+    CHECK(ganim_write(doc, "alamo-ala", &wo, &out, &e) == GANIM_ERR_INVALID_ARG);
+    wo = test_write_setting(&s, "alamo.nothing", "1");
+    CHECK(ganim_write(doc, "alamo-ala", &wo, &out, &e) == GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(e.message, "unknown option"), "%s", e.message);
+    CHECK_EQ_INT(out.size, 0);
+    /* reads ignore other formats' options but refuse unknown names and bad values */
+    ganim_read_opts ro = { 0 };
+    ganim_setting rs = { "ff7.bkey", "2" };
+    ro.settings = &rs;
+    ro.setting_count = 1;
+    ganim_doc *back = NULL;
+    CHECK(ganim_write(doc, "civ7", NULL, &out, &e) == GANIM_OK);
+    CHECK(ganim_read_memory(out.data, out.size, &ro, &back, &e) == GANIM_OK);
+    ganim_doc_free(back);
+    rs.value = "5";
+    CHECK(ganim_read_memory(out.data, out.size, &ro, &back, &e) == GANIM_ERR_INVALID_ARG && back == NULL);
+    rs.name = "no.such";
+    CHECK(ganim_read_memory(out.data, out.size, &ro, &back, &e) == GANIM_ERR_INVALID_ARG && back == NULL);
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+int main(void)
+{
+    RUN(descriptors_are_consistent);
+    RUN(extensions_and_probe);
+    RUN(option_values_are_checked);
+    RUN(settings_for_writes_and_reads);
+    return test_finish();
+}
