@@ -166,23 +166,20 @@ void cli_stderr_write(const char *text, size_t len);
  * be NULL) are left out. */
 void cli_details_text(cli_str *b, const ganim_detail *root, const ganim_detail *except, const char *indent);
 
-/* ---- loading documents (load.c, companion.c) ------------------------------------- */
+/* ---- loading documents (load.c) --------------------------------------------------- */
 typedef struct cli_load_opts {
     const ganim_format *format;       /* --format, or NULL: probe */
     const ganim_skeleton *skeleton;   /* --skeleton, or NULL */
     int find_companion;               /* look for MODEL.alo / xxaa next to the input */
-    int up;                           /* --up: 0 = the file's own axes, else 1 + ganim_axes */
+    int up;                           /* --up: a ganim_up (0: the file's own axes) */
+    const cli_settings *settings;     /* -O reader options, or NULL */
 } cli_load_opts;
 
-/* "y", "z" or "y-down" (any case) -> 1 + ganim_axes; 0 if none of them. */
+/* "y", "z" or "y-down" (any case) -> a ganim_up; 0 if none of them. */
 int cli_parse_up(const char *s);
 
 typedef struct cli_loaded {
-    ganim_buffer file;                /* the input's bytes (kept while doc lives) */
-    ganim_doc *doc;
-    const ganim_format *probed;       /* best probe, NULL when nothing recognised it */
-    int probe_score;                  /* score of the format used */
-    char *companion;                  /* path of the companion skeleton used, or NULL */
+    ganim_doc *doc;                   /* doc->probe_score, doc->skeleton_file say more */
 } cli_loaded;
 
 /* Read `path` into `out`; on failure print the error to `log` and return nonzero. */
@@ -190,8 +187,5 @@ int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *out, cli_l
 void cli_loaded_free(cli_loaded *l);
 /* Load a --skeleton FILE (prints errors); returns the document holding it or NULL. */
 ganim_doc *cli_load_skeleton(const char *path);
-/* The companion skeleton file for an animation file, by name (companion.c):
- * MODEL_ANIM_NN.ala -> MODEL.alo, xxda -> xxaa, NAME.da -> NAME.aa. NULL if none. */
-char *cli_find_companion(const char *path);
 
 #endif

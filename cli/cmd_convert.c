@@ -220,9 +220,8 @@ static void drop_used_companions(job *jobs, size_t *n, const char *skeleton_path
     if (skeleton_path && id_of(skeleton_path, &used[used_count]) == 0) used_count++;
     for (size_t i = 0; i < *n && find && !skeleton_path; i++) {
         if (jobs[i].is_companion) continue;
-        char *c = cli_find_companion(jobs[i].input);
-        if (c && id_of(c, &used[used_count]) == 0) used_count++;
-        free(c);
+        char c[4096];
+        if (ganim_find_companion(jobs[i].input, NULL, c, sizeof c) && id_of(c, &used[used_count]) == 0) used_count++;
     }
     size_t out = 0;
     for (size_t i = 0; i < *n; i++) {
@@ -407,18 +406,10 @@ static long resolve_clip(const char *spec, const ganim_doc *doc, cli_log *log, c
 {
     if (!spec) return CLIP_DEFAULT;
     if (cli_strcaseeq(spec, "all")) return CLIP_ALL;
-    unsigned long n;
-    if (cli_parse_uint(spec, 0, UINT32_MAX, &n) == 0) {
-        if (n < doc->clip_count) return (long)n;
-        cli_errorf(log, path, "no clip %lu (the file has %u clip%s, numbered from 0)", n,
-                   doc->clip_count, doc->clip_count == 1 ? "" : "s");
-        return -3;
-    }
-    for (uint32_t i = 0; i < doc->clip_count; i++)
-        if (strcmp(doc->clips[i].name, spec) == 0) return (long)i;
-    for (uint32_t i = 0; i < doc->clip_count; i++)
-        if (cli_strcaseeq(doc->clips[i].name, spec)) return (long)i;
-    cli_errorf(log, path, "no clip named '%s' (see ganim info)", spec);
+    uint32_t index;
+    ganim_error err = {0};
+    if (ganim_doc_find_clip(doc, spec, &index, &err) == GANIM_OK) return (long)index;
+    cli_errorf(log, path, "%s", err.message);
     return -3;
 }
 
@@ -436,27 +427,20 @@ static char *sibling(const char *path, const char *suffix)
     return r;
 }
 
-/* BVH keeps positions on the root only by default: say which joints lose their moves. */
-static void warn_dropped_translations(cli_log *log, const char *in, const ganim_doc *doc, uint32_t ci)
+/* What an export could not carry, printed with the job's messages (unless --quiet). */
+typedef struct export_log {
+    cli_log *log;
+    const char *input;
+    int quiet;
+} export_log;
+
+static void export_warning(void *user, const ganim_warning *w)
 {
-    const ganim_clip *c = &doc->clips[ci];
-    cli_str names = {0};
-    uint32_t n = 0;
-    for (uint32_t t = 0; t < c->track_count; t++) {
-        const ganim_track *tr = &c->tracks[t];
-        if (tr->translation.kind != GANIM_CHANNEL_PER_FRAME && tr->translation.kind != GANIM_CHANNEL_KEYED) continue;
-        if (!doc->skeleton || tr->bone >= doc->skeleton->bone_count || doc->skeleton->bones[tr->bone].parent < 0) continue;
-        if (n < 4) cli_str_printf(&names, "%s%s", n ? ", " : "", doc->skeleton->bones[tr->bone].name);
-        n++;
-    }
-    if (n)
-        cli_warningf(log, in, "BVH clip %u: %u joint(s) with animated translation keep their rest offset (%s%s); "
-                     "--bvh-joint-positions writes their moves", ci, n, names.s, n > 4 ? ", ..." : "");
-    cli_str_free(&names);
+    export_log *e = user;
+    if (!e->quiet) cli_warning(e->log, e->input, w->message, w->offset);
 }
 
-static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long clip,
-                      const char *const *names)
+static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long clip)
 {
     const char *in = w->j->input;
     cli_log *log = &w->j->log;
@@ -472,9 +456,6 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
     if (!count) {
         cli_errorf(log, in, "no animation clip to write as BVH");
         rc = -1;
-    } else if (clip == CLIP_DEFAULT && anims > 1 && !w->s->quiet) {
-        cli_warningf(log, in, "BVH holds one clip: wrote clip %u of %u animations "
-                     "(--clip all writes one file per clip)", list[0], anims);
     }
     cli_str used = {0}; /* "\n"-separated names already given, to keep them unique */
     cli_str_puts(&used, "\n");
@@ -485,8 +466,8 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
             path = cli_xstrdup(w->j->output);
         } else {
             cli_str part = {0};
-            if (names[i][0]) {
-                char *c = cli_file_component(names[i]);
+            if (doc->clips[i].name[0]) {
+                char *c = cli_file_component(doc->clips[i].name);
                 cli_str_puts(&part, c);
                 free(c);
             } else {
@@ -503,9 +484,8 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
             cli_str_free(&suffix);
             cli_str_free(&part);
         }
-        eo->only_clip = 1;
+        eo->only_clip = clip != CLIP_DEFAULT; /* the default: the exporter's choice, and it says so */
         eo->clip = (int)i;
-        if (!eo->bvh_joint_positions && !w->s->quiet) warn_dropped_translations(log, in, doc, i);
         ganim_buffer out = {0};
         ganim_error err = {0};
         if (ganim_export_bvh(doc, eo, &out, &err) != GANIM_OK) {
@@ -579,26 +559,12 @@ static int convert_doc(work *w, ganim_doc *doc)
 
     /* Exports: unnamed clips (Alamo) take the input's name, so the animation in the
      * glTF says where it came from. The dump stays exactly what the file holds. */
-    const char **names = cli_xmalloc((size_t)doc->clip_count * sizeof *names + 1);
     char *stem = cli_stem(j->input);
-    uint32_t anims = 0;
-    for (uint32_t i = 0; i < doc->clip_count; i++) {
-        names[i] = doc->clips[i].name;
-        anims += doc->clips[i].kind == GANIM_CLIP_ANIMATION;
-    }
-    char **made = cli_xmalloc((size_t)doc->clip_count * sizeof *made + 1);
-    memset(made, 0, (size_t)doc->clip_count * sizeof *made);
-    if (kind != KIND_JSON)
-        for (uint32_t i = 0; i < doc->clip_count; i++) {
-            if (doc->clips[i].name[0] || doc->clips[i].kind != GANIM_CLIP_ANIMATION) continue;
-            cli_str n = {0};
-            if (anims == 1) cli_str_puts(&n, stem);
-            else cli_str_printf(&n, "%s_%u", stem, i);
-            made[i] = n.s;
-            doc->clips[i].name = made[i];
-        }
-
+    export_log elog = {log, j->input, s->quiet};
     ganim_export_opts eo = {0};
+    eo.default_clip_name = stem;
+    eo.warn = export_warning;
+    eo.warn_user = &elog;
     eo.keep_axes = s->keep_axes;
     eo.unit_scale = s->scale;
     eo.bvh_order = s->bvh_order;
@@ -626,17 +592,11 @@ static int convert_doc(work *w, ganim_doc *doc)
         free(bin_path);
         break;
     }
-    case KIND_BVH: rc = export_bvh(w, doc, &eo, clip, names); break;
+    case KIND_BVH: rc = export_bvh(w, doc, &eo, clip); break;
     default: break;
     }
     ganim_buffer_free(&out);
     ganim_buffer_free(&bin);
-    for (uint32_t i = 0; i < doc->clip_count; i++) {
-        doc->clips[i].name = names[i];
-        free(made[i]);
-    }
-    free(made);
-    free(names);
     free(stem);
     return rc;
 }
@@ -646,12 +606,12 @@ static int run_job(settings *s, size_t index)
     job *j = &s->jobs[index];
     cli_loaded l;
     if (cli_load(j->input, &s->load, &l, &j->log) != 0) return -1;
-    work w = {s, index, j, l.companion};
+    work w = {s, index, j, l.doc->skeleton_file};
     if (s->verbose) {
         cli_str note = {0};
         cli_str_printf(&note, "read as %s (probe score %d)", l.doc->format ? l.doc->format->name : "?",
-                       l.probe_score);
-        if (l.companion) cli_str_printf(&note, ", skeleton from %s", l.companion);
+                       l.doc->probe_score);
+        if (l.doc->skeleton_file) cli_str_printf(&note, ", skeleton from %s", l.doc->skeleton_file);
         else if (s->load.skeleton) cli_str_puts(&note, ", skeleton from --skeleton");
         else if (!l.doc->skeleton) cli_str_puts(&note, ", no skeleton");
         cli_notef(&j->log, j->input, "%s", note.s);
@@ -780,6 +740,7 @@ int cmd_convert(int argc, char **argv)
     if (format_name && !(s.load.format = ganim_format_find(format_name)))
         USAGE("unknown format '%s' (see 'ganim formats')", format_name);
     s.load.find_companion = find_companion;
+    s.load.settings = &s.settings;
 
     /* Is OUTPUT a directory? */
     size_t olen = strlen(s.output);

@@ -181,9 +181,9 @@ static void text_report(cli_str *b, const char *path, const cli_loaded *l, int l
     cli_str_printable(b, path);
     cli_str_puts(b, "\n  format: ");
     cli_str_puts(b, doc->format ? doc->format->name : "?");
-    cli_str_printf(b, ", probe score %d\n", l->probe_score);
+    cli_str_printf(b, ", probe score %d\n", doc->probe_score);
     cli_str_printf(b, "  axes: %s\n", ganim_axes_name(doc->axes));
-    if (doc->skeleton) skeleton_summary(b, doc->skeleton, l->companion, list_bones);
+    if (doc->skeleton) skeleton_summary(b, doc->skeleton, doc->skeleton_file, list_bones);
     else cli_str_puts(b, "  skeleton: none\n");
     ganim_details *dd = NULL;
     ganim_error err = {0};

@@ -170,9 +170,24 @@ typedef struct ganim_clip {
     size_t native_size;
 } ganim_clip;
 
+/* What kind of oddity a warning reports, for a program that filters or groups them. */
+typedef enum ganim_warning_code {
+    GANIM_WARN_OTHER = 0,
+    GANIM_WARN_INCONSISTENT,   /* a count or size in the file disagrees with its data */
+    GANIM_WARN_REPAIRED,       /* values that were not finite, not unit or out of range were fixed */
+    GANIM_WARN_EXTRA_BYTES,    /* bytes the format does not describe (kept or ignored) */
+    GANIM_WARN_LAYOUT,         /* an unusual layout: writing back will not give the same bytes */
+    GANIM_WARN_CHECKSUM,       /* a stored checksum does not match the data */
+    GANIM_WARN_SKELETON,       /* a track does not fit the skeleton (name, index, second track) */
+    GANIM_WARN_COMPANION,      /* the companion skeleton file could not be used */
+    GANIM_WARN_IGNORED,        /* data or flags ganim does not interpret were ignored */
+    GANIM_WARN_EXPORT_LOSS     /* an exporter could not carry something (BVH: translations) */
+} ganim_warning_code;
+
 typedef struct ganim_warning {
     uint64_t offset;           /* byte offset or GANIM_NO_OFFSET */
-    const char *message;
+    const char *message;       /* one sentence, "format: where: what" */
+    ganim_warning_code code;
 } ganim_warning;
 
 struct ganim_format;
@@ -190,6 +205,9 @@ typedef struct ganim_doc {
     const char *native_format;
     const uint8_t *native;
     size_t native_size;
+    int probe_score;           /* how sure the format's probe was of the bytes, 0..100 */
+    const char *skeleton_file; /* ganim_read_file: the companion file the skeleton was read
+                                  from, or NULL (none, or given by the caller) */
     struct ganim_doc_internal *internal; /* allocator and arena: not for callers */
 } ganim_doc;
 
@@ -223,6 +241,25 @@ typedef struct ganim_setting {
     const char *value;
 } ganim_setting;
 
+/* ganim_read_file: when no skeleton is given, an animation whose format names a companion
+ * skeleton file (ganim_format.companion) reads it from the same folder: MODEL_ANIM_NN.ala
+ * uses MODEL.alo, an FF7 pack xxda uses xxaa. A companion that cannot be read, or does
+ * not fit the animation (GANIM_ERR_MISMATCH), is dropped with a GANIM_WARN_COMPANION
+ * warning and the file is read without it. */
+typedef enum ganim_companion_mode {
+    GANIM_COMPANION_FIND = 0,        /* look for the companion (the default) */
+    GANIM_COMPANION_NONE             /* read the file alone */
+} ganim_companion_mode;
+
+/* Declares the axes of a file whose format stores none (ACL buffers): the document's
+ * `axes` are set after reading. */
+typedef enum ganim_up {
+    GANIM_UP_AS_READ = 0,            /* what the reader says (the default) */
+    GANIM_UP_Y,                      /* GANIM_AXES_Y_UP */
+    GANIM_UP_Z,                      /* GANIM_AXES_Z_UP */
+    GANIM_UP_Y_DOWN                  /* GANIM_AXES_Y_DOWN */
+} ganim_up;
+
 typedef struct ganim_read_opts {
     ganim_allocator allocator;       /* zeroed: malloc */
     size_t memory_limit;             /* bytes a document may hold; 0: 1 GiB */
@@ -231,6 +268,8 @@ typedef struct ganim_read_opts {
     const ganim_setting *settings;   /* reader options (GANIM_OPTION_READ); settings of
                                         other formats are ignored, unknown names refused */
     uint32_t setting_count;
+    ganim_companion_mode companion;  /* ganim_read_file, when no skeleton is given */
+    ganim_up up;                     /* which way is up, for files that do not say */
 } ganim_read_opts;
 
 typedef struct ganim_write_opts {
@@ -287,9 +326,22 @@ ganim_code ganim_option_check(const ganim_option *option, const char *value, gan
 
 ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts,
                              ganim_doc **out, ganim_error *err);
+/* Reads a file: the probe picks the format (unless opts->format names one; when no
+ * format recognises the bytes, the one that claims the file's extension reads them, so a
+ * damaged file gets its own reader's precise error), then the companion skeleton as
+ * opts->companion says. */
 ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts,
                            ganim_doc **out, ganim_error *err);
+/* The companion skeleton file of `path` by `format`'s rule (NULL: the format that claims
+ * the path's extension, else the one that recognises its bytes), looked for in the same
+ * folder, names compared without case (an exact match first). Writes the path to `out`
+ * (`size` bytes) and returns 1, or returns 0 when there is none (or it does not fit). */
+int ganim_find_companion(const char *path, const ganim_format *format, char *out, size_t size);
 void ganim_doc_free(ganim_doc *doc);
+
+/* The clip `spec` names: its index ("3"), else its name (exact, then ignoring case).
+ * GANIM_ERR_INVALID_ARG with a sentence when there is no such clip. */
+ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec, uint32_t *index, ganim_error *err);
 
 /* Limits every document respects (ganim_doc_validate refuses more with GANIM_ERR_LIMIT):
  * frames per clip, and frames times skeleton bones per clip (what exporters sample). */
@@ -451,8 +503,8 @@ typedef enum ganim_visibility_mode {
 
 typedef struct ganim_export_opts {
     ganim_allocator allocator;
-    int only_clip;             /* 0: every animation clip (glTF) / the first (BVH);
-                                  1: only clip index `clip` */
+    int only_clip;             /* 0: every animation clip (glTF) / the first (BVH, which
+                                  warns when there are several); 1: only clip `clip` */
     int clip;
     int keep_axes;             /* 1: do not convert to Y-up */
     float unit_scale;          /* multiply translations; 0 means 1 */
@@ -465,6 +517,14 @@ typedef struct ganim_export_opts {
     int bvh_joint_positions;   /* BVH: 1 = joints whose translation is animated get
                                   position channels too (with OFFSET 0 0 0, which Blender
                                   and three.js read alike); 0 = root positions only */
+    const char *default_clip_name; /* glTF: unnamed animation clips are called this (the
+                                  input's file name without extension), or NAME_<index>
+                                  when the document has several animations; NULL:
+                                  clip_<index> */
+    /* Called with what an export could not carry or chose for the caller (NULL: not told).
+     * The warning and its message live until the call returns. */
+    void (*warn)(void *user, const ganim_warning *warning);
+    void *warn_user;
 } ganim_export_opts;
 
 /* glTF 2.0 binary (.glb) */

@@ -144,29 +144,10 @@ const char *test_base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-static size_t stem_len(const char *name)
+const char *test_companion(const char *path)
 {
-    const char *dot = strrchr(name, '.');
-    return dot ? (size_t)(dot - name) : strlen(name);
-}
-
-const char *test_find_companion(const char *anim, char **candidates)
-{
-    const char *a = test_base_name(anim);
-    size_t alen = stem_len(a), best_len = 0;
-    const char *best = NULL;
-    for (char **c = candidates; c && *c; c++) {
-        const char *b = test_base_name(*c);
-        size_t blen = stem_len(b), i = 0;
-        if (blen > alen) continue;
-        while (i < blen && tolower((unsigned char)a[i]) == tolower((unsigned char)b[i])) i++;
-        if (i < blen || (blen < alen && a[blen] != '_')) continue;
-        if (blen > best_len) {
-            best = *c;
-            best_len = blen;
-        }
-    }
-    return best;
+    static char found[4096];
+    return ganim_find_companion(path, NULL, found, sizeof found) ? found : NULL;
 }
 
 char *test_details_json(const ganim_doc *doc, int clip, ganim_details_level level)

@@ -31,10 +31,9 @@ char **test_list_dir(const char *dir, const char *suffix);
 void test_free_list(char **list);
 /* The file name part of a path. */
 const char *test_base_name(const char *path);
-/* The companion skeleton in `candidates` (NULL-terminated) whose stem is the animation's
- * stem, or its longest prefix followed by '_' (VSF_XWING.ALO for VSF_XWING_DEPLOY_00.ALA),
- * compared without case. NULL if none. */
-const char *test_find_companion(const char *anim, char **candidates);
+/* The companion skeleton file of a sample by its format's rule (ganim_find_companion),
+ * in a static buffer, or NULL. */
+const char *test_companion(const char *path);
 
 /* The format's details of a document (clip < 0) or clip as JSON: a malloc'd string,
  * "null" when the format says nothing; NULL (and a failed check) on error. */

@@ -57,7 +57,8 @@ char *ganim_doc_strdup(ganim_doc *doc, const char *s);
 uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n);
 char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
 /* Record a warning on the document (silently counted when over 1000 or out of memory). */
-void ganim_doc_warn(ganim_doc *doc, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(3, 4);
+void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...)
+    GANIM_PRINTF(4, 5);
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc);
 
 /* Deep copy of a skeleton into `doc`'s arena. */

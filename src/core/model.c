@@ -168,7 +168,7 @@ char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...)
     return s;
 }
 
-void ganim_doc_warn(ganim_doc *doc, uint64_t offset, const char *fmt, ...)
+void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...)
 {
     struct ganim_doc_internal *in = doc->internal;
     if (doc->warning_count >= MAX_WARNINGS) {
@@ -197,6 +197,7 @@ void ganim_doc_warn(ganim_doc *doc, uint64_t offset, const char *fmt, ...)
     }
     doc->warnings[doc->warning_count].offset = offset;
     doc->warnings[doc->warning_count].message = msg;
+    doc->warnings[doc->warning_count].code = code;
     doc->warning_count++;
 }
 
@@ -205,6 +206,32 @@ const ganim_clip *ganim_doc_first_animation(const ganim_doc *doc)
     for (uint32_t i = 0; i < doc->clip_count; i++)
         if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) return &doc->clips[i];
     return NULL;
+}
+
+ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec, uint32_t *index, ganim_error *err)
+{
+    if (!doc || !spec || !index) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "find clip: no document or no name");
+    int digits = *spec != 0;
+    uint64_t n = 0;
+    for (const char *p = spec; *p && digits; p++) {
+        digits = *p >= '0' && *p <= '9';
+        if (digits && n <= UINT32_MAX) n = n * 10 + (uint64_t)(*p - '0');
+    }
+    if (digits) {
+        if (n < doc->clip_count) {
+            *index = (uint32_t)n;
+            return GANIM_OK;
+        }
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "no clip %s (the file has %u clip%s, numbered from 0)",
+                          spec, doc->clip_count, doc->clip_count == 1 ? "" : "s");
+    }
+    for (int exact = 1; exact >= 0; exact--)
+        for (uint32_t i = 0; i < doc->clip_count; i++)
+            if (exact ? strcmp(doc->clips[i].name, spec) == 0 : ganim_strcasecmp(doc->clips[i].name, spec) == 0) {
+                *index = i;
+                return GANIM_OK;
+            }
+    return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "no clip named '%s' (see ganim info)", spec);
 }
 
 int ganim_strcasecmp(const char *a, const char *b)

@@ -281,6 +281,36 @@ static ganim_code motion(bvh *b)
     return GANIM_OK;
 }
 
+/* What the file written could not carry: the other animations (BVH holds one) and,
+ * without bvh_joint_positions, the animated translations of joints below a root. */
+static void warn_losses(const ganim_doc *doc, const ganim_export_opts *o, const ganim_clip *clip)
+{
+    uint32_t anims = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) anims += doc->clips[i].kind == GANIM_CLIP_ANIMATION;
+    uint32_t ci = clip ? (uint32_t)(clip - doc->clips) : 0;
+    if (!o->only_clip && anims > 1)
+        gx_warn(o, GANIM_WARN_EXPORT_LOSS,
+                "BVH holds one clip: wrote clip %u of %u animations (--clip all writes one file per clip)", ci, anims);
+    if (!clip || o->bvh_joint_positions) return;
+    char names[1100] = "";
+    size_t at = 0;
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < clip->track_count; t++) {
+        const ganim_track *tr = &clip->tracks[t];
+        if (tr->translation.kind != GANIM_CHANNEL_PER_FRAME && tr->translation.kind != GANIM_CHANNEL_KEYED) continue;
+        if (doc->skeleton->bones[tr->bone].parent < 0) continue;
+        if (n < 4 && at < sizeof names) {
+            int w = snprintf(names + at, sizeof names - at, "%s%s", n ? ", " : "", doc->skeleton->bones[tr->bone].name);
+            if (w > 0) at += (size_t)w;
+        }
+        n++;
+    }
+    if (n)
+        gx_warn(o, GANIM_WARN_EXPORT_LOSS,
+                "BVH clip %u: %u joint(s) with animated translation keep their rest offset (%s%s); "
+                "--bvh-joint-positions writes their moves", ci, n, names, n > 4 ? ", ..." : "");
+}
+
 ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     ganim_export_opts o = { 0 };
@@ -345,5 +375,6 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     if (b->kids.first) gx_children_free(&b->alloc, &b->kids);
     ganim_free(&b->alloc, mem, bytes);
     if (code != GANIM_OK) out->size = out0;
+    else warn_losses(doc, &o, b->clip);
     return code;
 }

@@ -6,6 +6,7 @@
 #define GANIM_EXPORT_EXPORT_H
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -239,6 +240,37 @@ static inline void gx_names_free(const ganim_allocator *a, gx_names *nm)
 {
     ganim_free(a, nm->name, nm->bytes);
     nm->name = NULL;
+}
+
+/* ---- warnings and names ------------------------------------------------------------------ */
+/* Tells the caller (opts->warn) what an export could not carry or chose for it. */
+static inline void gx_warn(const ganim_export_opts *o, ganim_warning_code code, const char *fmt, ...)
+    GANIM_PRINTF(3, 4);
+static inline void gx_warn(const ganim_export_opts *o, ganim_warning_code code, const char *fmt, ...)
+{
+    if (!o->warn) return;
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    ganim_warning w = { GANIM_NO_OFFSET, text, code };
+    o->warn(o->warn_user, &w);
+}
+
+/* The name an exporter gives clip ci: its own; unnamed animations take
+ * o->default_clip_name (alone, or NAME_<index> when there are several animations);
+ * "" when neither says anything. `buf` holds a made-up name. */
+static inline const char *gx_clip_name(const ganim_doc *doc, const ganim_export_opts *o, uint32_t ci, char *buf,
+                                       size_t size)
+{
+    const ganim_clip *c = &doc->clips[ci];
+    if (c->name[0] || !o->default_clip_name || c->kind != GANIM_CLIP_ANIMATION) return c->name;
+    uint32_t anims = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) anims += doc->clips[i].kind == GANIM_CLIP_ANIMATION;
+    if (anims == 1) snprintf(buf, size, "%s", o->default_clip_name);
+    else snprintf(buf, size, "%s_%u", o->default_clip_name, ci);
+    return buf;
 }
 
 /* ---- text ------------------------------------------------------------------------------ */

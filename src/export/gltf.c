@@ -50,6 +50,8 @@ typedef struct gl {
     int extra_root;     /* 1: several root bones, node nb is their common parent */
     /* current clip */
     const ganim_clip *clip;
+    const char *clip_name; /* its name as exported (gx_clip_name) */
+    char clip_name_buf[256];
     uint32_t sampler_count, ends_acc, frames_acc, cache_n, cache_next;
     time_key cache[TIME_CACHE];
     uint32_t *map; /* output key -> source key */
@@ -447,7 +449,7 @@ static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
     for (uint32_t k = 1; k < n; k++) {
         if (!(g->times[k] > g->times[k - 1])) {
             return ganim_fail(g->err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
-                              "gltf: clip '%s': keys %u and %u fall on the same float32 time (%.9g s)", g->clip->name, k - 1,
+                              "gltf: clip '%s': keys %u and %u fall on the same float32 time (%.9g s)", g->clip_name, k - 1,
                               k, (double)g->times[k]);
         }
     }
@@ -548,7 +550,7 @@ static ganim_code bad_value(gl *g, const ganim_track *t, const char *what, uint3
 {
     return ganim_fail(g->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
                       "gltf: clip '%s', track '%s' (bone %u '%s'): %s key %u is not a finite number after conversion",
-                      g->clip->name, t->name ? t->name : "", t->bone, g->sk->bones[t->bone].name, what, key);
+                      g->clip_name, t->name ? t->name : "", t->bone, g->sk->bones[t->bone].name, what, key);
 }
 
 /* path: 0 rotation, 1 translation, 2 scale */
@@ -617,6 +619,7 @@ static ganim_code write_clip(gl *g, uint32_t ci, int first)
 {
     const ganim_clip *c = &g->doc->clips[ci];
     g->clip = c;
+    g->clip_name = gx_clip_name(g->doc, &g->o, ci, g->clip_name_buf, sizeof g->clip_name_buf);
     g->sampler_count = 0;
     g->ends_acc = g->frames_acc = NO_ACC;
     g->cache_n = g->cache_next = 0;
@@ -645,7 +648,7 @@ static ganim_code write_clip(gl *g, uint32_t ci, int first)
     }
     ganim_writer *w = &g->js;
     gw_str(w, first ? "{\"name\":" : ",{\"name\":");
-    if (c->name[0]) gw_json_string(w, c->name);
+    if (g->clip_name[0]) gw_json_string(w, g->clip_name);
     else gw_printf(w, "\"clip_%u\"", ci);
     gw_str(w, ",\"channels\":[");
     gw_bytes(w, g->chans_buf.data, g->chans_buf.size);

@@ -27,6 +27,9 @@ struct ganim_format_impl {
     ganim_code (*write)(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
     /* Insert factor-1 interpolated frames between frames. NULL: the generic resampler. */
     ganim_code (*resample)(ganim_doc *doc, unsigned factor, ganim_error *err);
+    /* The companion skeleton file of the file named `base` (no folder) among the names
+     * in its folder: an index into `names`, or -1. NULL: the format's files need none. */
+    int (*companion)(const char *base, const char *const *names, size_t count);
     /* What the format knows of the document (clip < 0) or of clip `clip` beyond the
      * model, as typed details added to `b` (nothing added: nothing to say). NULL: none. */
     ganim_code (*details)(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
@@ -58,6 +61,13 @@ void gd_fail(gd_builder *b);
 /* The allocator of the tree being built, for a format's scratch memory. */
 const ganim_allocator *gd_allocator(gd_builder *b);
 void gd_meaning(gd_builder *b, const char *meaning);
+
+/* ---- companion rules (companion.c) ---------------------------------------------------- */
+/* The entry of `names` equal to `want` ignoring ASCII case (an exact match first), or -1. */
+int ganim_name_match(const char *const *names, size_t count, const char *want);
+/* ".ala" of "MODEL_DIE_00.ala", "" when the name has none (a leading dot is no
+ * extension). Points into `base`. */
+const char *ganim_name_extension(const char *base);
 
 /* ---- options (options.c) --------------------------------------------------------------- */
 /* The value set for option `name`, or NULL. Values were checked against the format's

@@ -1,16 +1,23 @@
 /* Reading documents: the probe picks a format (or the caller names one), the format's
- * reader fills a new document, and the result is validated before the caller sees it. */
+ * reader fills a new document, and the result is validated before the caller sees it.
+ * Reading a file also finds its companion skeleton by the format's rule and falls back
+ * to the format of the file's extension when nothing recognises the bytes. */
+#include <stdio.h>
+#include <string.h>
+
 #include "core/internal.h"
 #include "formats/format.h"
+#include "io/fs.h"
 
-ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts,
-                             ganim_doc **out, ganim_error *err)
+/* Warnings to put first on the document (what happened before the reader ran). */
+typedef struct pending {
+    ganim_warning_code code;
+    char message[768];
+} pending;
+
+static ganim_code read_bytes(const void *data, size_t size, const ganim_read_opts *opts, const pending *notes,
+                             int note_count, ganim_doc **out, ganim_error *err)
 {
-    static const ganim_read_opts defaults;
-    if (!opts) opts = &defaults;
-    if (!out || (!data && size)) {
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_read_memory: no data or no output");
-    }
     *out = NULL;
     ganim_error_clear(err);
     const ganim_format *fmt;
@@ -34,6 +41,8 @@ ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opt
     ganim_doc *doc = ganim_doc_create(&opts->allocator, opts->memory_limit);
     if (!doc) return GANIM_NOMEM(err);
     doc->format = fmt;
+    doc->probe_score = ganim_format_probe(fmt, data, size);
+    for (int i = 0; i < note_count; i++) ganim_doc_warn(doc, notes[i].code, GANIM_NO_OFFSET, "%s", notes[i].message);
     static const uint8_t empty[1];
     code = fmt->impl->read(doc, size ? (const uint8_t *)data : empty, size, opts, err);
     if (code == GANIM_OK) code = ganim_doc_validate(doc, err);
@@ -44,16 +53,98 @@ ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opt
         ganim_doc_free(doc);
         return code;
     }
+    if (opts->up != GANIM_UP_AS_READ) doc->axes = (ganim_axes)(opts->up - 1);
     *out = doc;
     return GANIM_OK;
 }
 
+ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts,
+                             ganim_doc **out, ganim_error *err)
+{
+    static const ganim_read_opts defaults;
+    if (!opts) opts = &defaults;
+    if (!out || (!data && size)) {
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_read_memory: no data or no output");
+    }
+    return read_bytes(data, size, opts, NULL, 0, out, err);
+}
+
+/* The companion skeleton of `path` for `fmt`, read into *companion (NULL when there is
+ * none or it cannot be used; then a note says why). */
+static void read_companion(const char *path, const ganim_format *fmt, const ganim_read_opts *opts,
+                           char *cpath, size_t csize, ganim_doc **companion, pending *note, int *notes)
+{
+    *companion = NULL;
+    if (!fmt || !fmt->impl || !fmt->impl->companion || !ganim_find_companion(path, fmt, cpath, csize)) return;
+    ganim_read_opts co;
+    memset(&co, 0, sizeof co);
+    co.allocator = opts->allocator;
+    co.memory_limit = opts->memory_limit;
+    co.companion = GANIM_COMPANION_NONE;
+    ganim_error cerr;
+    ganim_error_clear(&cerr);
+    ganim_doc *c = NULL;
+    if (ganim_read_file(cpath, &co, &c, &cerr) != GANIM_OK) {
+        note->code = GANIM_WARN_COMPANION;
+        snprintf(note->message, sizeof note->message,
+                 "companion skeleton %.300s could not be read (%.400s); reading without it", cpath,
+                 cerr.message);
+        (*notes)++;
+    } else if (!c->skeleton) {
+        note->code = GANIM_WARN_COMPANION;
+        snprintf(note->message, sizeof note->message, "companion %.300s holds no skeleton; reading without it", cpath);
+        (*notes)++;
+        ganim_doc_free(c);
+    } else {
+        *companion = c;
+    }
+}
+
 ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_doc **out, ganim_error *err)
 {
+    static const ganim_read_opts defaults;
+    if (!opts) opts = &defaults;
+    if (!path || !out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_read_file: no path or no output");
+    *out = NULL;
+    if (ganim_fs_is_dir(path)) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "is a directory");
     ganim_buffer buf = { 0 };
-    ganim_code code = ganim_load_file(path, opts ? &opts->allocator : NULL, &buf, err);
+    ganim_code code = ganim_load_file(path, &opts->allocator, &buf, err);
     if (code != GANIM_OK) return code;
-    code = ganim_read_memory(buf.data, buf.size, opts, out, err);
+    ganim_read_opts o = *opts;
+    const ganim_format *fmt = o.format ? ganim_format_find(o.format) : ganim_probe(buf.data, buf.size, NULL);
+    if (!o.format && !fmt) {
+        /* Nothing recognises the bytes: a damaged file of a known kind gets its own
+         * reader's precise error rather than "unknown format". */
+        fmt = ganim_format_for_path(path);
+        if (fmt) o.format = fmt->name;
+    }
+    pending notes[2];
+    int note_count = 0;
+    char cpath[4096];
+    ganim_doc *companion = NULL;
+    if (!o.skeleton && o.companion == GANIM_COMPANION_FIND) {
+        read_companion(path, fmt, opts, cpath, sizeof cpath, &companion, &notes[0], &note_count);
+        if (companion) o.skeleton = companion->skeleton;
+    }
+    code = read_bytes(buf.data, buf.size, &o, notes, note_count, out, err);
+    if (code == GANIM_ERR_MISMATCH && companion) {
+        /* A guessed companion that does not fit is not the caller's fault. */
+        notes[note_count].code = GANIM_WARN_COMPANION;
+        snprintf(notes[note_count].message, sizeof notes[note_count].message,
+                 "companion %.300s does not fit (%.400s); reading without it", cpath,
+                 err ? err->message : "mismatch");
+        note_count++;
+        ganim_doc_free(companion);
+        companion = NULL;
+        o.skeleton = NULL;
+        code = read_bytes(buf.data, buf.size, &o, notes, note_count, out, err);
+    }
+    if (code == GANIM_OK && companion && !((*out)->skeleton_file = ganim_doc_strdup(*out, cpath))) {
+        ganim_doc_free(*out);
+        *out = NULL;
+        code = GANIM_NOMEM(err);
+    }
+    ganim_doc_free(companion);
     ganim_buffer_free(&buf);
     return code;
 }

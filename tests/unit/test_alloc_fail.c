@@ -268,7 +268,7 @@ static void smallest_of(const char *dir_name, const char *ext, const char *exclu
     for (char **p = files; *p; p++) {
         size_t len = strlen(*p), elen = exclude ? strlen(exclude) : 0;
         if (exclude && len >= elen && strcmp(*p + len - elen, exclude) == 0) continue;
-        const char *comp = test_find_companion(*p, companions);
+        const char *comp = test_companion(*p);
         if (companion_ext && !comp) continue;
         size_t s = file_size(*p) + (comp ? file_size(comp) : 0);
         int slot = s < best_size[0] ? 0 : s < best_size[1] ? 1 : 2;

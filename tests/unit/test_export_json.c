@@ -20,7 +20,7 @@ static ganim_code fake_details(const ganim_doc *doc, int clip, ganim_details_lev
     return GANIM_OK;
 }
 
-static const struct ganim_format_impl fake_impl = { NULL, NULL, NULL, NULL, fake_details };
+static const struct ganim_format_impl fake_impl = { .details = fake_details };
 static const ganim_format fake = { "fake-fmt", "test format", "fake", ".fake", 0, NULL, 0, NULL, &fake_impl };
 
 static const float odd[] = { 0.1f, 1.0f / 3.0f, 1e-8f, -0.0f, 3.4e38f, -2.5f, 16777217.0f, 1.17549435e-38f };
@@ -85,8 +85,8 @@ static ganim_doc *make_doc(void)
     uint8_t *step = ganim_doc_alloc(doc, 3);
     step[1] = 1;
     t->step = step;
-    ganim_doc_warn(doc, 0x1234, "odd \"thing\"");
-    ganim_doc_warn(doc, GANIM_NO_OFFSET, "no place");
+    ganim_doc_warn(doc, GANIM_WARN_OTHER, 0x1234, "odd \"thing\"");
+    ganim_doc_warn(doc, GANIM_WARN_REPAIRED, GANIM_NO_OFFSET, "no place");
     CHECK_OK(ganim_doc_validate(doc, NULL));
     return doc;
 }

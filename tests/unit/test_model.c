@@ -25,11 +25,12 @@ TEST(arena_and_limit)
 TEST(warnings_are_capped)
 {
     ganim_doc *doc = ganim_doc_create(NULL, 0);
-    for (int i = 0; i < 1005; i++) ganim_doc_warn(doc, (uint64_t)i, "warning %d", i);
+    for (int i = 0; i < 1005; i++) ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, (uint64_t)i, "warning %d", i);
     CHECK_EQ_INT(doc->warning_count, 1000);
     CHECK_EQ_INT(doc->warnings_dropped, 5);
     CHECK_EQ_STR(doc->warnings[999].message, "warning 999");
     CHECK_EQ_INT(doc->warnings[3].offset, 3);
+    CHECK_EQ_INT(doc->warnings[3].code, GANIM_WARN_INCONSISTENT);
     ganim_doc_free(doc);
 }
 

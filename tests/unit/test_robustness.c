@@ -404,7 +404,7 @@ static void sweep_family(const char *dir_name, const char *ext, const char *comp
         sample s = {*p, ganim_format_for_path(*p), NULL, ""};
         CHECK_MSG(s.format != NULL, "no format claims %s", *p);
         if (!s.format) continue;
-        const char *comp = companions ? test_find_companion(*p, companions) : NULL;
+        const char *comp = companions ? test_companion(*p) : NULL;
         if (comp) {
             ganim_doc *cdoc = read_companion(comp);
             if (cdoc) {

@@ -16,7 +16,7 @@ ganim_code acl_read(ganim_doc *doc, const uint8_t *data, size_t size,
     return ganim_acl_read_doc(doc, data, size, 0, opts, err);
 }
 
-static const struct ganim_format_impl acl_impl = { acl_probe, acl_read, NULL, NULL, acl_details };
+static const struct ganim_format_impl acl_impl = { .probe = acl_probe, .read = acl_read, .details = acl_details };
 
 const ganim_format ganim_format_acl = {
     "acl",
@@ -30,7 +30,9 @@ const ganim_format ganim_format_acl = {
     &acl_impl,
 };
 
-static const struct ganim_format_impl civ7_impl = { civ7_probe, civ7_read, civ7_write, NULL, civ7_details };
+static const struct ganim_format_impl civ7_impl = {
+    .probe = civ7_probe, .read = civ7_read, .write = civ7_write, .details = civ7_details,
+};
 
 const ganim_format ganim_format_civ7 = {
     "civ7",

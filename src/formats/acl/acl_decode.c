@@ -216,7 +216,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
             memcpy(dst[a] + (size_t)(nvals - 1u) * comps, dst[a], comps * sizeof(float));
         }
     if (bad)
-        ganim_doc_warn(doc, base, "acl: %u decoded samples were not finite or had a zero-length rotation and were replaced by the identity", bad);
+        ganim_doc_warn(doc, GANIM_WARN_REPAIRED, base, "acl: %u decoded samples were not finite or had a zero-length rotation and were replaced by the identity", bad);
     rc = build_native(doc, clip, h, err);
     /* No bind pose in the buffer and none given: the first frame is the best rest pose.
      * With trivial defaults (bit 9) the descriptions' defaults are all identity (ACL sets

@@ -50,7 +50,7 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
     if (bsize > size)
         return FAIL(GANIM_ERR_TRUNCATED, size, "acl: header: the buffer announces %u bytes but only %zu are present", bsize, size);
     if (wd && bsize < size)
-        ganim_doc_warn(wd, base + bsize, "acl: %zu bytes follow the %u-byte buffer and are ignored", size - bsize, bsize);
+        ganim_doc_warn(wd, GANIM_WARN_EXTRA_BYTES, base + bsize, "acl: %zu bytes follow the %u-byte buffer and are ignored", size - bsize, bsize);
     L->size = bsize;
     h->size = bsize;
     gr_u32le(&r, &h->hash_stored);
@@ -66,7 +66,7 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
         return FAIL(GANIM_ERR_UNSUPPORTED, 15, "acl: header: track type %u is not 12 (transforms); scalar tracks are not animations", data[15]);
     h->hash_computed = fnv1a(data + 8, bsize - 8u);
     if (wd && h->hash_computed != h->hash_stored)
-        ganim_doc_warn(wd, base + 4, "acl: header: stored hash 0x%08X differs from the FNV-1a hash of the buffer 0x%08X; the buffer was modified or damaged",
+        ganim_doc_warn(wd, GANIM_WARN_CHECKSUM, base + 4, "acl: header: stored hash 0x%08X differs from the FNV-1a hash of the buffer 0x%08X; the buffer was modified or damaged",
                        h->hash_stored, h->hash_computed);
     h->nt = ganim_ld_u32le(data + 16);
     h->ns = ganim_ld_u32le(data + 20);
@@ -87,7 +87,7 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
     } else {
         h->trivial = 1;
         if (wd && (m & 0x40000600u))
-            ganim_doc_warn(wd, base + 28, "acl: header: flags 0x%08X set bits that ACL 2.0 (version 7) does not use; ignored", m);
+            ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + 28, "acl: header: flags 0x%08X set bits that ACL 2.0 (version 7) does not use; ignored", m);
     }
     if ((m >> 8) & 1u)
         return FAIL(GANIM_ERR_UNSUPPORTED, 28, "acl: header: the buffer keeps part of its key frames in a separate ACL database (flag bit 8), which is not in this file");
@@ -236,7 +236,7 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
     if (o != ACL_NONE) {
         const uint8_t *nul = o < mh ? memchr(d + o, 0, mh - o) : NULL;
         if (nul) h->list_name = (const char *)(d + o);
-        else if (wd) ganim_doc_warn(wd, base + mh, "acl: metadata: the track list name at 0x%X is outside the buffer or unterminated; ignored", o);
+        else if (wd) ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh, "acl: metadata: the track list name at 0x%X is outside the buffer or unterminated; ignored", o);
     }
     o = h->meta_off[1];
     if (o != ACL_NONE) {
@@ -247,7 +247,7 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
                 const uint8_t *nul = s < mh ? memchr(d + s, 0, mh - (size_t)s) : NULL;
                 if (!nul) {
                     ok = 0;
-                    if (wd) ganim_doc_warn(wd, base + o + 4u * i, "acl: metadata: the name of track %u is outside the buffer; track names ignored", i);
+                    if (wd) ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + o + 4u * i, "acl: metadata: the name of track %u is outside the buffer; track names ignored", i);
                 } else {
                     h->names[i] = (const char *)(d + s);
                 }
@@ -255,7 +255,7 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
             if (!ok) h->names = NULL;
         } else {
             h->names = NULL;
-            if (wd) ganim_doc_warn(wd, base + mh + 4, "acl: metadata: the track name table at 0x%X does not fit in the buffer; ignored", o);
+            if (wd) ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh + 4, "acl: metadata: the track name table at 0x%X does not fit in the buffer; ignored", o);
         }
     } else {
         h->names = NULL;
@@ -268,13 +268,13 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
                 h->parents[i] = -1;
             } else if (p >= i) {
                 h->parents[i] = -1;
-                if (wd) ganim_doc_warn(wd, base + o + 4u * i, "acl: metadata: track %u names parent %u, which does not come before it; made a root", i, p);
+                if (wd) ganim_doc_warn(wd, GANIM_WARN_REPAIRED, base + o + 4u * i, "acl: metadata: track %u names parent %u, which does not come before it; made a root", i, p);
             } else {
                 h->parents[i] = (int32_t)p;
             }
         }
     } else {
-        if (o != ACL_NONE && wd) ganim_doc_warn(wd, base + mh + 8, "acl: metadata: the parent table at 0x%X does not fit in the buffer; ignored", o);
+        if (o != ACL_NONE && wd) ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh + 8, "acl: metadata: the parent table at 0x%X does not fit in the buffer; ignored", o);
         h->parents = NULL;
     }
     o = h->meta_off[3];
@@ -291,17 +291,17 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
             if (ok) {
                 float q[4] = { f[0], f[1], f[2], f[3] };
                 if (quat_normalise(q) && wd)
-                    ganim_doc_warn(wd, base + o + 48u * i + 8, "acl: metadata: track %u: the default rotation is degenerate; identity used", i);
+                    ganim_doc_warn(wd, GANIM_WARN_REPAIRED, base + o + 48u * i + 8, "acl: metadata: track %u: the default rotation is degenerate; identity used", i);
                 t.rotation = (ganim_quat){ q[0], q[1], q[2], q[3] };
                 t.translation = (ganim_vec3){ f[4], f[5], f[6] };
                 t.scale = (ganim_vec3){ f[7], f[8], f[9] };
             } else if (wd) {
-                ganim_doc_warn(wd, base + o + 48u * i, "acl: metadata: track %u: the default values are not finite; identity used", i);
+                ganim_doc_warn(wd, GANIM_WARN_REPAIRED, base + o + 48u * i, "acl: metadata: track %u: the default values are not finite; identity used", i);
             }
             h->bind[i] = t;
         }
     } else {
-        if (o != ACL_NONE && wd) ganim_doc_warn(wd, base + mh + 12, "acl: metadata: the track descriptions at 0x%X do not fit in the buffer; ignored", o);
+        if (o != ACL_NONE && wd) ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh + 12, "acl: metadata: the track descriptions at 0x%X do not fit in the buffer; ignored", o);
         h->bind = NULL;
     }
     return GANIM_OK;
@@ -503,7 +503,7 @@ ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
             for (uint32_t i = 0; i < h->nt; i++) h->pose[i] = bind->bones[i].rest;
             defaults = h->pose;
         } else if (wd && h->counts[0][T_DEFAULT] + h->counts[1][T_DEFAULT] + h->counts[2][T_DEFAULT]) {
-            ganim_doc_warn(wd, base + 28, "acl: header: default sub-tracks use the bind pose (flag bit 9 clear) but the buffer has no track descriptions and no skeleton was given; identity used");
+            ganim_doc_warn(wd, GANIM_WARN_INCONSISTENT, base + 28, "acl: header: default sub-tracks use the bind pose (flag bit 9 clear) but the buffer has no track descriptions and no skeleton was given; identity used");
         }
     }
     uint32_t groups = h->has_scale ? 3u : 2u, ai[3] = { 0, 0, 0 }, ci[3] = { 0, 0, 0 };
@@ -559,7 +559,7 @@ ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
     }
     h->nkeys = nk;
     if (h->nseg > 1 && wd && ganim_ld_u32le(data + ACL_HDR + 52u + 4u * h->nseg) != ACL_NONE)
-        ganim_doc_warn(wd, base + ACL_HDR + 52u + 4u * h->nseg, "acl: the segment start list does not end with 0xFFFFFFFF");
+        ganim_doc_warn(wd, GANIM_WARN_INCONSISTENT, base + ACL_HDR + 52u + 4u * h->nseg, "acl: the segment start list does not end with 0xFFFFFFFF");
     if (h->stripped && h->na && nk == 0) {
         rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.seghdr, "acl: every key frame of the clip was stripped");
         goto fail;

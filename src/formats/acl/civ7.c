@@ -19,7 +19,7 @@ static const char *header_name(ganim_doc *doc, const uint8_t *data, size_t size)
     if (off == 0) return "";
     const uint8_t *nul = off < size ? memchr(data + off, 0, size - off) : NULL;
     if (!nul) {
-        ganim_doc_warn(doc, 0x50, "civ7: header: name offset 0x%X is outside the file or unterminated; no name", off);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x50, "civ7: header: name offset 0x%X is outside the file or unterminated; no name", off);
         return "";
     }
     return (const char *)(data + off);
@@ -132,7 +132,7 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
         if (rc) return rc;
     }
     if (fixed)
-        ganim_doc_warn(doc, first_bad, "civ7: V0: %u bone frames held a non-finite value or a non-unit rotation and were repaired", fixed);
+        ganim_doc_warn(doc, GANIM_WARN_REPAIRED, first_bad, "civ7: V0: %u bone frames held a non-finite value or a non-unit rotation and were repaired", fixed);
     /* V0 stores no rest pose: without a given skeleton, the first frame serves */
     if (!(opts && opts->skeleton)) ganim_skeleton_rest_from_frame0(doc->skeleton, clip);
     return keep_native(doc, data, CIV7_HEADER + (size_t)need, size, err);
@@ -153,11 +153,11 @@ static ganim_code read_v1(ganim_doc *doc, const uint8_t *data, size_t size, cons
     float fps = ganim_ld_f32le(data + 0x08);
     uint32_t frames = ganim_ld_u32le(data + 0x0C), bones = ganim_ld_u32le(data + 0x10);
     if (fps != (float)clip->fps)
-        ganim_doc_warn(doc, 0x08, "civ7: header: frame rate %g differs from the ACL sample rate %g; the ACL rate is used", (double)fps, clip->fps);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x08, "civ7: header: frame rate %g differs from the ACL sample rate %g; the ACL rate is used", (double)fps, clip->fps);
     if (frames != clip->frame_count)
-        ganim_doc_warn(doc, 0x0C, "civ7: header: %u frames, the ACL buffer holds %u", frames, clip->frame_count);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x0C, "civ7: header: %u frames, the ACL buffer holds %u", frames, clip->frame_count);
     if (bones != clip->track_count && (bones & 0xFFFFu) != clip->track_count)
-        ganim_doc_warn(doc, 0x10, "civ7: header: %u bones, the ACL buffer holds %u tracks", bones, clip->track_count);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x10, "civ7: header: %u bones, the ACL buffer holds %u tracks", bones, clip->track_count);
     const char *name = header_name(doc, data, size);
     if (*name) {
         clip->name = ganim_doc_strdup(doc, name);
@@ -175,7 +175,7 @@ ganim_code civ7_read(ganim_doc *doc, const uint8_t *data, size_t size,
         return ganim_fail(err, GANIM_ERR_CORRUPT, 0, "civ7: magic 0x%08X is not 0x6AB06AB0", ganim_ld_u32le(data));
     uint32_t fsize = ganim_ld_u32le(data + 4);
     if (fsize != size)
-        ganim_doc_warn(doc, 4, "civ7: header: file size %u differs from the %zu bytes read", fsize, size);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 4, "civ7: header: file size %u differs from the %zu bytes read", fsize, size);
     if (ganim_ld_u32le(data + 0x48) == CIV7_V0_MARKER) return read_v0(doc, data, size, opts, err);
     return read_v1(doc, data, size, opts, err);
 }

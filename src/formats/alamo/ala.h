@@ -114,6 +114,7 @@ ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts, g
                            ganim_error *err);
 ganim_code alamo_ala_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
                              ganim_error *err);
+int alamo_ala_companion(const char *base, const char *const *names, size_t count); /* companion.c */
 int alamo_alo_probe(const uint8_t *data, size_t size);
 ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                           ganim_error *err);

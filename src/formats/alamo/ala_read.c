@@ -96,7 +96,7 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size,
         return rc;
     }
     if (!p.canonical)
-        ganim_doc_warn(doc, p.odd_offset,
+        ganim_doc_warn(doc, GANIM_WARN_LAYOUT, p.odd_offset,
                        ALA ": unusual layout (%s at byte %llu); writing the file back will not "
                        "reproduce it byte for byte", p.odd, (unsigned long long)p.odd_offset);
     const ganim_skeleton *sk = doc->skeleton;
@@ -118,31 +118,31 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size,
             break;
         }
         if (t->index >= sk->bone_count) {
-            ganim_doc_warn(doc, t->offset, ALA ": track '%s' (bone index %u) is outside the skeleton "
+            ganim_doc_warn(doc, GANIM_WARN_SKELETON, t->offset, ALA ": track '%s' (bone index %u) is outside the skeleton "
                            "(%u bones); track skipped", o->name, t->index, sk->bone_count);
             continue;
         }
         if (used[t->index]) {
-            ganim_doc_warn(doc, t->offset, ALA ": track '%s' animates bone %u a second time; track skipped",
+            ganim_doc_warn(doc, GANIM_WARN_SKELETON, t->offset, ALA ": track '%s' animates bone %u a second time; track skipped",
                            o->name, t->index);
             continue;
         }
         const char *bone_name = sk->bones[t->index].name;
         if (ganim_strcasecmp(bone_name, o->name) != 0)
-            ganim_doc_warn(doc, t->offset, ALA ": track '%s' (bone index %u) does not match skeleton bone "
+            ganim_doc_warn(doc, GANIM_WARN_SKELETON, t->offset, ALA ": track '%s' (bone index %u) does not match skeleton bone "
                            "'%s'; animated by index", o->name, t->index, bone_name);
         if (t->rot.base) {
             for (uint32_t f = 0; f < p.frames; f++) {
                 int16_t raw[4];
                 for (unsigned k = 0; k < 4; k++) raw[k] = (int16_t)ala_st_get(&t->rot, f, k);
                 if (!ala_rot_is_unit(raw)) {
-                    ganim_doc_warn(doc, t->offset, ALA ": track '%s': rotation at frame %u is not unit "
+                    ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset, ALA ": track '%s': rotation at frame %u is not unit "
                                    "length; normalised", o->name, f);
                     break;
                 }
             }
         } else if (!ala_rot_is_unit(t->defrot)) {
-            ganim_doc_warn(doc, t->offset, ALA ": track '%s': rotation is not unit length; normalised",
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset, ALA ": track '%s': rotation is not unit length; normalised",
                            o->name);
         }
         used[t->index] = 1;

@@ -8,7 +8,11 @@ const ganim_option alamo_options[] = {
 };
 
 static const struct ganim_format_impl ala_impl = {
-    alamo_ala_probe, alamo_ala_read, alamo_ala_write, NULL, alamo_ala_details,
+    .probe = alamo_ala_probe,
+    .read = alamo_ala_read,
+    .write = alamo_ala_write,
+    .companion = alamo_ala_companion,
+    .details = alamo_ala_details,
 };
 
 const ganim_format ganim_format_alamo_ala = {
@@ -24,7 +28,9 @@ const ganim_format ganim_format_alamo_ala = {
 };
 
 static const struct ganim_format_impl alo_impl = {
-    alamo_alo_probe, alamo_alo_read, alamo_alo_write, NULL, NULL,
+    .probe = alamo_alo_probe,
+    .read = alamo_alo_read,
+    .write = alamo_alo_write,
 };
 
 const ganim_format ganim_format_alamo_alo = {

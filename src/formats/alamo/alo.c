@@ -172,7 +172,7 @@ ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size,
     /* Later chunks (meshes, lights, connections) are not needed: check they chain. */
     ganim_chunk c;
     while ((st = gc_next(&file, &c)) == GC_OK) {}
-    if (st == GC_BAD) ganim_doc_warn(doc, c.offset, ALO ": chunk at byte %llu runs past the end of the file",
+    if (st == GC_BAD) ganim_doc_warn(doc, GANIM_WARN_EXTRA_BYTES, c.offset, ALO ": chunk at byte %llu runs past the end of the file",
                                      (unsigned long long)c.offset);
 
     const ganim_allocator *alloc = ganim_doc_allocator(doc);
@@ -194,7 +194,7 @@ ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size,
     if (p.header && p.header_size >= 4) {
         uint32_t announced = ganim_ld_u32le(p.header);
         if (announced != p.count)
-            ganim_doc_warn(doc, skel.offset, ALO ": the skeleton header announces %u bones, the file has %u",
+            ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, skel.offset, ALO ": the skeleton header announces %u bones, the file has %u",
                            announced, p.count);
     }
     for (uint32_t i = 0; i < p.count && !rc; i++) {
@@ -204,10 +204,10 @@ ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size,
         if (!o->name) rc = GANIM_NOMEM(err);
         o->parent = alo_parent(b->parent, i);
         if (o->parent != b->parent)
-            ganim_doc_warn(doc, skel.offset, ALO ": bone %u (%s) has parent %d, which is not an earlier bone; "
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, skel.offset, ALO ": bone %u (%s) has parent %d, which is not an earlier bone; "
                            "made it a root", i, o->name ? o->name : "", b->parent);
         if (!alo_decompose(b->m, &o->rest))
-            ganim_doc_warn(doc, skel.offset, ALO ": bone %u (%s) has a matrix with non-finite or huge values; "
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, skel.offset, ALO ": bone %u (%s) has a matrix with non-finite or huge values; "
                            "rest pose set to identity", i, o->name ? o->name : "");
         o->flags = b->visible == 0 ? GANIM_BONE_HIDDEN : 0;
     }

@@ -8,7 +8,12 @@ const ganim_option ff7_options[] = {
 };
 
 static const struct ganim_format_impl battle_impl = {
-    ff7_battle_probe, ff7_battle_read, ff7_battle_write, ff7_battle_resample, ff7_battle_details,
+    .probe = ff7_battle_probe,
+    .read = ff7_battle_read,
+    .write = ff7_battle_write,
+    .resample = ff7_battle_resample,
+    .companion = ff7_battle_companion,
+    .details = ff7_battle_details,
 };
 
 const ganim_format ganim_format_ff7_battle = {
@@ -24,7 +29,9 @@ const ganim_format ganim_format_ff7_battle = {
 };
 
 static const struct ganim_format_impl skeleton_impl = {
-    ff7_skeleton_probe, ff7_skeleton_read, NULL, NULL, ff7_skeleton_details,
+    .probe = ff7_skeleton_probe,
+    .read = ff7_skeleton_read,
+    .details = ff7_skeleton_details,
 };
 
 const ganim_format ganim_format_ff7_skeleton = {

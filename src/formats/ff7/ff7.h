@@ -152,6 +152,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
 ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts,
                             ganim_buffer *out, ganim_error *err);
 ganim_code ff7_battle_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
+int ff7_battle_companion(const char *base, const char *const *names, size_t count); /* companion.c */
 ganim_code ff7_battle_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
                               ganim_error *err);
 int ff7_skeleton_probe(const uint8_t *data, size_t size);

@@ -171,10 +171,10 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
 
     uint64_t slots = entry_slots(c, in.role, dw_bones);
     if (c->have_skel && slots != dw_bones)
-        ganim_doc_warn(doc, at, "ff7-battle: entry %u: dwBones says %u, the skeleton gives %u "
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at, "ff7-battle: entry %u: dwBones says %u, the skeleton gives %u "
                        "rotation slots (used)", index, dw_bones, (unsigned)slots);
     else if (!dw_bones)
-        ganim_doc_warn(doc, at, "ff7-battle: entry %u: dwBones is 0; decoded with 1 slot", index);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at, "ff7-battle: entry %u: dwBones is 0; decoded with 1 slot", index);
     uint64_t bits = (uint64_t)s_size * 8u;
     uint64_t f0 = 48u + slots * 3u * (12u - bkey);
     if (f0 > bits)
@@ -186,7 +186,7 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
     in.slots = (uint32_t)slots;
     uint64_t max = in.layout == FF7_LAYOUT_FROG ? FF7_MAX_FRAMES : in.s_frames;
     if (max == 0) {
-        ganim_doc_warn(doc, at + 12, "ff7-battle: entry %u: sFrames is 0; frame 0 is decoded "
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at + 12, "ff7-battle: entry %u: sFrames is 0; frame 0 is decoded "
                        "anyway", index);
         max = 1;
     }
@@ -207,15 +207,15 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
     in.stream_bits = (uint32_t)used;
     in.flags = best ? FF7_FLAG_SHORTEST : 0;
     if (in.layout == FF7_LAYOUT_NORMAL && n < in.s_frames)
-        ganim_doc_warn(doc, stream_at + used / 8,
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, stream_at + used / 8,
                        "ff7-battle: entry %u: sFrames says %u but only %u frames fit in the "
                        "%u-byte stream (frame %u is cut off)", index, in.s_frames, n, s_size, n);
     if (dw_frames != n)
-        ganim_doc_warn(doc, at + 4, "ff7-battle: entry %u: dwFrames says %u, %u frames decoded",
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at + 4, "ff7-battle: entry %u: dwFrames says %u, %u frames decoded",
                        index, dw_frames, n);
     for (size_t i = 0; i < npos; i++)
         if (i < (size_t)n * 3u && (pos[i] < -32768 || pos[i] > 32767)) {
-            ganim_doc_warn(doc, stream_at, "ff7-battle: entry %u: frame %zu: a position leaves "
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, stream_at, "ff7-battle: entry %u: frame %zu: a position leaves "
                            "the 16-bit range", index, i / 3);
             break;
         }
@@ -277,7 +277,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size,
      * walk below fails at the first missing one, naming it (and its cut frame). */
     size_t room = gr_left(&r) / 12;
     if (c.have_skel && (uint64_t)c.skel.n_body_anims + c.skel.n_weapon_anims > n)
-        ganim_doc_warn(doc, 0, "ff7-battle: the skeleton announces %u body and %u weapon "
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0, "ff7-battle: the skeleton announces %u body and %u weapon "
                        "animations but the pack has %u entries", c.skel.n_body_anims,
                        c.skel.n_weapon_anims, n);
     ganim_clip *clips = ganim_doc_alloc_array(doc, n < room ? (n ? n : 1) : room + 1, sizeof *clips);
@@ -299,7 +299,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size,
     }
     size_t tail = gr_left(&r);
     if (tail)
-        ganim_doc_warn(doc, gr_offset(&r), "ff7-battle: %zu bytes after the last entry (kept)",
+        ganim_doc_warn(doc, GANIM_WARN_EXTRA_BYTES, gr_offset(&r), "ff7-battle: %zu bytes after the last entry (kept)",
                        tail);
     uint8_t *dn = ganim_doc_alloc(doc, FF7_DOC_HEADER + tail);
     if (!dn) return GANIM_NOMEM(err);
@@ -321,7 +321,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size,
         if (!doc->skeleton) return GANIM_NOMEM(err);
     } else {
         if (given)
-            ganim_doc_warn(doc, GANIM_NO_OFFSET, "ff7-battle: the given skeleton has %u bones, "
+            ganim_doc_warn(doc, GANIM_WARN_SKELETON, GANIM_NO_OFFSET, "ff7-battle: the given skeleton has %u bones, "
                            "fewer than the %u rotation slots; a flat skeleton is used",
                            given->bone_count, widest);
         doc->skeleton = flat_skeleton(doc, widest);

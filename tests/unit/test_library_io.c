@@ -1,0 +1,233 @@
+/* What the library does that the tool used to do itself: reading a file finds its
+ * companion skeleton by the format's rule (any case, exact first), drops one that cannot
+ * be read with a warning, falls back to the extension's reader for unrecognised bytes,
+ * refuses folders, declares axes; clips are found by index or name; exports name
+ * unnamed clips after the file and report what they drop through the warning callback.
+ * Self-contained: the project's own examples/ and files made here. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "test.h"
+
+static char tmp[256];
+
+static const char *example(const char *name)
+{
+    static char ring[4][1024];
+    static int k;
+    char *p = ring[k++ & 3];
+    snprintf(p, 1024, "%s/examples/%s", GANIM_SOURCE_DIR, name);
+    return p;
+}
+
+static const char *in_tmp(const char *name)
+{
+    static char ring[4][512];
+    static int k;
+    char *p = ring[k++ & 3];
+    snprintf(p, 512, "%s/%s", tmp, name);
+    return p;
+}
+
+static void copy_file(const char *from, const char *to, size_t keep)
+{
+    size_t n;
+    uint8_t *d = test_read_file(from, &n);
+    FILE *f = fopen(to, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        fwrite(d, 1, keep < n ? keep : n, f);
+        fclose(f);
+    }
+    free(d);
+}
+
+/* Does the n bytes at p contain `needle`? */
+static int contains(const void *p, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; k <= n && i <= n - k; i++)
+        if (memcmp((const char *)p + i, needle, k) == 0) return 1;
+    return 0;
+}
+
+static const char *base(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+TEST(companion_found_by_the_format_rule)
+{
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), NULL, &doc, &e) == GANIM_OK);
+    if (!doc) return;
+    CHECK(doc->skeleton_file && strcmp(base(doc->skeleton_file), "crane.alo") == 0);
+    CHECK_EQ_INT(doc->skeleton->bone_count, 4);
+    CHECK_EQ_STR(doc->skeleton->bones[3].name, "B_Jib");
+    CHECK(!(doc->skeleton->bones[0].flags & GANIM_BONE_SYNTH));
+    CHECK_EQ_INT(doc->probe_score, 90);
+    CHECK_EQ_INT(doc->warning_count, 0);
+    ganim_doc_free(doc);
+    /* without it: a flat skeleton named after the tracks */
+    ganim_read_opts ro = { 0 };
+    ro.companion = GANIM_COMPANION_NONE;
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_OK);
+    if (!doc) return;
+    CHECK(doc->skeleton_file == NULL);
+    CHECK((doc->skeleton->bones[0].flags & GANIM_BONE_SYNTH) != 0);
+    CHECK_EQ_INT(doc->skeleton->bones[1].parent, -1);
+    ganim_doc_free(doc);
+    char path[1024];
+    CHECK(ganim_find_companion(example("antenna_spin_00.ala"), NULL, path, sizeof path) == 1);
+    CHECK_EQ_STR(base(path), "antenna.alo");
+    CHECK(ganim_find_companion(example("antenna.alo"), NULL, path, sizeof path) == 0);
+    CHECK(ganim_find_companion(example("crane_wave_00.ala"), NULL, path, 8) == 0); /* too small */
+}
+
+TEST(companion_in_any_case_exact_first)
+{
+    copy_file(example("crane_wave_00.ala"), in_tmp("CRANE_WAVE_00.ALA"), SIZE_MAX);
+    copy_file(example("crane.alo"), in_tmp("Crane.Alo"), SIZE_MAX);
+    char path[1024];
+    CHECK(ganim_find_companion(in_tmp("CRANE_WAVE_00.ALA"), NULL, path, sizeof path) == 1);
+    CHECK_EQ_STR(base(path), "Crane.Alo");
+    copy_file(example("crane.alo"), in_tmp("CRANE.alo"), SIZE_MAX);
+    CHECK(ganim_find_companion(in_tmp("CRANE_WAVE_00.ALA"), NULL, path, sizeof path) == 1);
+    CHECK_EQ_STR(base(path), "CRANE.alo"); /* exact beats any-case */
+    /* the longest prefix that begins exactly one .alo: CRANE_WAVE.alo is not there,
+     * CRANE_W*.alo is one file */
+    unlink(in_tmp("Crane.Alo"));
+    unlink(in_tmp("CRANE.alo"));
+    copy_file(example("crane.alo"), in_tmp("CRANE_WAVE_BIG.ALO"), SIZE_MAX);
+    CHECK(ganim_find_companion(in_tmp("CRANE_WAVE_00.ALA"), NULL, path, sizeof path) == 1);
+    CHECK_EQ_STR(base(path), "CRANE_WAVE_BIG.ALO");
+    unlink(in_tmp("CRANE_WAVE_BIG.ALO"));
+    /* a folder with the companion's name is not a companion */
+    mkdir(in_tmp("CRANE.ALO"), 0777);
+    CHECK(ganim_find_companion(in_tmp("CRANE_WAVE_00.ALA"), NULL, path, sizeof path) == 0);
+    rmdir(in_tmp("CRANE.ALO"));
+    unlink(in_tmp("CRANE_WAVE_00.ALA"));
+}
+
+TEST(unreadable_companion_is_dropped_with_a_warning)
+{
+    copy_file(example("crane_wave_00.ala"), in_tmp("crane_wave_00.ala"), SIZE_MAX);
+    copy_file(example("crane.alo"), in_tmp("crane.alo"), 20); /* cut off */
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_file(in_tmp("crane_wave_00.ala"), NULL, &doc, &e) == GANIM_OK);
+    if (doc) {
+        CHECK(doc->skeleton_file == NULL);
+        CHECK(doc->warning_count >= 1 && doc->warnings[0].code == GANIM_WARN_COMPANION);
+        CHECK_MSG(doc->warning_count && strstr(doc->warnings[0].message, "could not be read") &&
+                      strstr(doc->warnings[0].message, "crane.alo"),
+                  "%s", doc->warning_count ? doc->warnings[0].message : "");
+        CHECK((doc->skeleton->bones[0].flags & GANIM_BONE_SYNTH) != 0);
+    }
+    ganim_doc_free(doc);
+    unlink(in_tmp("crane.alo"));
+    unlink(in_tmp("crane_wave_00.ala"));
+}
+
+TEST(extension_fallback_folders_and_axes)
+{
+    copy_file(example("crane_wave_00.ala"), in_tmp("cut.ala"), 4); /* nothing recognises 4 bytes */
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_file(in_tmp("cut.ala"), NULL, &doc, &e) == GANIM_ERR_TRUNCATED && doc == NULL);
+    CHECK_MSG(strncmp(e.message, "alamo-ala:", 10) == 0, "%s", e.message);
+    copy_file(example("crane_wave_00.ala"), in_tmp("cut.bin"), 4);
+    CHECK(ganim_read_file(in_tmp("cut.bin"), NULL, &doc, &e) == GANIM_ERR_UNKNOWN_FORMAT);
+    unlink(in_tmp("cut.ala"));
+    unlink(in_tmp("cut.bin"));
+    CHECK(ganim_read_file(tmp, NULL, &doc, &e) == GANIM_ERR_IO);
+    CHECK_EQ_STR(e.message, "is a directory");
+    CHECK(ganim_read_file(in_tmp("missing.ala"), NULL, &doc, &e) == GANIM_ERR_IO);
+    ganim_read_opts ro = { 0 };
+    ro.up = GANIM_UP_Y_DOWN;
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_OK);
+    if (doc) CHECK_EQ_INT(doc->axes, GANIM_AXES_Y_DOWN);
+    ganim_doc_free(doc);
+}
+
+TEST(clips_by_index_or_name)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    doc->clips = ganim_doc_alloc_array(doc, 3, sizeof *doc->clips);
+    doc->clip_count = 3;
+    const char *names[3] = { "Walk", "walk", "Run" };
+    for (int i = 0; i < 3; i++) doc->clips[i].name = names[i];
+    uint32_t k = 99;
+    ganim_error e = { 0 };
+    CHECK(ganim_doc_find_clip(doc, "2", &k, &e) == GANIM_OK && k == 2);
+    CHECK(ganim_doc_find_clip(doc, "walk", &k, &e) == GANIM_OK && k == 1); /* exact first */
+    CHECK(ganim_doc_find_clip(doc, "RUN", &k, &e) == GANIM_OK && k == 2);
+    CHECK(ganim_doc_find_clip(doc, "3", &k, &e) == GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(e.message, "the file has 3 clips"), "%s", e.message);
+    CHECK(ganim_doc_find_clip(doc, "99999999999999999999", &k, &e) == GANIM_ERR_INVALID_ARG);
+    CHECK(ganim_doc_find_clip(doc, "jump", &k, &e) == GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(e.message, "no clip named 'jump'"), "%s", e.message);
+    ganim_doc_free(doc);
+}
+
+static int warnings_seen;
+static char last_warning[1024];
+static void on_warning(void *user, const ganim_warning *w)
+{
+    (void)user;
+    CHECK_EQ_INT(w->code, GANIM_WARN_EXPORT_LOSS);
+    snprintf(last_warning, sizeof last_warning, "%s", w->message);
+    warnings_seen++;
+}
+
+TEST(exports_name_clips_and_report_losses)
+{
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_file(example("antenna_spin_00.ala"), NULL, &doc, &e) == GANIM_OK);
+    if (!doc) return;
+    ganim_export_opts eo = { 0 };
+    eo.default_clip_name = "antenna_spin_00";
+    ganim_buffer out = { 0 };
+    CHECK(ganim_export_glb(doc, &eo, &out, &e) == GANIM_OK);
+    CHECK(contains(out.data, out.size, "\"name\":\"antenna_spin_00\""));
+    ganim_buffer_free(&out);
+    eo.default_clip_name = NULL; /* clip_<index> */
+    CHECK(ganim_export_glb(doc, &eo, &out, &e) == GANIM_OK);
+    CHECK(contains(out.data, out.size, "\"name\":\"clip_0\""));
+    ganim_buffer_free(&out);
+    /* the beacon's translation is animated below the root: BVH drops it and says so */
+    eo.warn = on_warning;
+    CHECK(ganim_export_bvh(doc, &eo, &out, &e) == GANIM_OK);
+    CHECK_EQ_INT(warnings_seen, 1);
+    CHECK_MSG(strstr(last_warning, "B_Beacon") && strstr(last_warning, "keep their rest offset"), "%s", last_warning);
+    ganim_buffer_free(&out);
+    eo.bvh_joint_positions = 1;
+    warnings_seen = 0;
+    CHECK(ganim_export_bvh(doc, &eo, &out, &e) == GANIM_OK);
+    CHECK_EQ_INT(warnings_seen, 0);
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+int main(void)
+{
+    snprintf(tmp, sizeof tmp, "%s", "/tmp/ganim-test-io.XXXXXX");
+    if (!mkdtemp(tmp)) {
+        printf("cannot make a temporary folder\n0 passed, 1 failed\n");
+        return 1;
+    }
+    RUN(companion_found_by_the_format_rule);
+    RUN(companion_in_any_case_exact_first);
+    RUN(unreadable_companion_is_dropped_with_a_warning);
+    RUN(extension_fallback_folders_and_axes);
+    RUN(clips_by_index_or_name);
+    RUN(exports_name_clips_and_report_losses);
+    rmdir(tmp);
+    return test_finish();
+}
