@@ -12,6 +12,27 @@
  *   - A local transform applies scale, then rotation, then translation: M = T * R * S.
  *   - Frames are numbered from 0; time in seconds is frame / fps.
  *   - Zero-initialised option structs give the defaults: `ganim_read_opts o = {0};`.
+ *
+ * Lifetime and ownership
+ *   - A document owns everything reachable from it: skeleton, bones, names, clips,
+ *     tracks, channel arrays, native records, warnings. All of it lives until
+ *     ganim_doc_free, which releases it at once. Values may be changed in place
+ *     (ganim_doc_validate checks the result); arrays must not be freed or resized.
+ *   - Readers copy what they keep: the input bytes may be freed as soon as
+ *     ganim_read_memory returns. A skeleton given in the read options is copied in.
+ *   - Option structs, and the strings and arrays they point to, are only read during
+ *     the call they are passed to.
+ *   - A ganim_buffer the library fills is the caller's: release it with
+ *     ganim_buffer_free (it remembers the allocator). ganim_details are a copy,
+ *     released with ganim_details_free.
+ *   - Format descriptors, option tables and the strings the library returns
+ *     (ganim_code_name, ganim_axes_name, ...) are static.
+ *
+ * Threads
+ *   - The library has no global mutable state. Different documents may be read,
+ *     exported and written on different threads at once; so may one document, as long
+ *     as no thread changes it meanwhile.
+ *   - Allocators and warning callbacks are called on the thread that made the call.
  */
 #ifndef GANIM_H
 #define GANIM_H
@@ -23,10 +44,34 @@
 extern "C" {
 #endif
 
+/* Only the functions declared here are exported from the shared library. Building a
+ * Windows DLL defines GANIM_BUILD_DLL; programs using the DLL may define GANIM_DLL. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(GANIM_BUILD_DLL)
+#define GANIM_API __declspec(dllexport)
+#elif defined(GANIM_DLL)
+#define GANIM_API __declspec(dllimport)
+#else
+#define GANIM_API
+#endif
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define GANIM_API __attribute__((visibility("default")))
+#else
+#define GANIM_API
+#endif
+
 #define GANIM_VERSION_MAJOR 0
 #define GANIM_VERSION_MINOR 1
 #define GANIM_VERSION_PATCH 0
 #define GANIM_VERSION_STRING "0.1.0"
+/* The version a program was built with, as one number (10000 * major + 100 * minor +
+ * patch): compare with ganim_version(), the version of the library actually loaded. */
+#define GANIM_VERSION_NUMBER (GANIM_VERSION_MAJOR * 10000 + GANIM_VERSION_MINOR * 100 + GANIM_VERSION_PATCH)
+
+/* The loaded library's version: GANIM_VERSION_NUMBER and GANIM_VERSION_STRING as it was
+ * built. */
+GANIM_API unsigned ganim_version(void);
+GANIM_API const char *ganim_version_string(void);
 
 /* ------------------------------------------------------------------------------------ */
 /* Errors                                                                               */
@@ -54,7 +99,7 @@ typedef struct ganim_error {
 } ganim_error;
 
 /* A short English name for a code ("truncated input", ...). */
-const char *ganim_code_name(ganim_code code);
+GANIM_API const char *ganim_code_name(ganim_code code);
 
 /* ------------------------------------------------------------------------------------ */
 /* Memory                                                                               */
@@ -77,7 +122,7 @@ typedef struct ganim_buffer {
     ganim_allocator allocator; /* copied from the options of the call that filled it */
 } ganim_buffer;
 
-void ganim_buffer_free(ganim_buffer *buf);
+GANIM_API void ganim_buffer_free(ganim_buffer *buf);
 
 /* ------------------------------------------------------------------------------------ */
 /* The model                                                                            */
@@ -303,45 +348,45 @@ typedef struct ganim_format {
 } ganim_format;
 
 /* All registered formats, in registry order. */
-const ganim_format *const *ganim_formats(size_t *count);
-const ganim_format *ganim_format_find(const char *name);
+GANIM_API const ganim_format *const *ganim_formats(size_t *count);
+GANIM_API const ganim_format *ganim_format_find(const char *name);
 /* 1 if `ext` (".ala", any case) is one of the format's extensions, else 0. */
-int ganim_format_has_extension(const ganim_format *format, const char *ext);
+GANIM_API int ganim_format_has_extension(const ganim_format *format, const char *ext);
 /* The first format listing the extension of `path` (any case), or NULL. A hint only:
  * ganim_read_memory decides by probing the bytes unless a format is forced. */
-const ganim_format *ganim_format_for_path(const char *path);
+GANIM_API const ganim_format *ganim_format_for_path(const char *path);
 /* The format with the highest probe score (> 0), or NULL. `score` may be NULL. */
-const ganim_format *ganim_probe(const void *data, size_t size, int *score);
+GANIM_API const ganim_format *ganim_probe(const void *data, size_t size, int *score);
 /* How sure `format` is that the bytes are its own: 0..100. */
-int ganim_format_probe(const ganim_format *format, const void *data, size_t size);
+GANIM_API int ganim_format_probe(const ganim_format *format, const void *data, size_t size);
 /* The option called `name` in any format (its format in *format when not NULL), or NULL. */
-const ganim_option *ganim_option_find(const char *name, const ganim_format **format);
+GANIM_API const ganim_option *ganim_option_find(const char *name, const ganim_format **format);
 /* GANIM_OK when `value` is one the option accepts, else GANIM_ERR_INVALID_ARG with a
  * sentence naming the accepted values. */
-ganim_code ganim_option_check(const ganim_option *option, const char *value, ganim_error *err);
+GANIM_API ganim_code ganim_option_check(const ganim_option *option, const char *value, ganim_error *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Documents                                                                            */
 /* ------------------------------------------------------------------------------------ */
 
-ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts,
+GANIM_API ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts,
                              ganim_doc **out, ganim_error *err);
 /* Reads a file: the probe picks the format (unless opts->format names one; when no
  * format recognises the bytes, the one that claims the file's extension reads them, so a
  * damaged file gets its own reader's precise error), then the companion skeleton as
  * opts->companion says. */
-ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts,
+GANIM_API ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts,
                            ganim_doc **out, ganim_error *err);
 /* The companion skeleton file of `path` by `format`'s rule (NULL: the format that claims
  * the path's extension, else the one that recognises its bytes), looked for in the same
  * folder, names compared without case (an exact match first). Writes the path to `out`
  * (`size` bytes) and returns 1, or returns 0 when there is none (or it does not fit). */
-int ganim_find_companion(const char *path, const ganim_format *format, char *out, size_t size);
-void ganim_doc_free(ganim_doc *doc);
+GANIM_API int ganim_find_companion(const char *path, const ganim_format *format, char *out, size_t size);
+GANIM_API void ganim_doc_free(ganim_doc *doc);
 
 /* The clip `spec` names: its index ("3"), else its name (exact, then ignoring case).
  * GANIM_ERR_INVALID_ARG with a sentence when there is no such clip. */
-ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec, uint32_t *index, ganim_error *err);
+GANIM_API ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec, uint32_t *index, ganim_error *err);
 
 /* Limits every document respects (ganim_doc_validate refuses more with GANIM_ERR_LIMIT):
  * frames per clip, and frames times skeleton bones per clip (what exporters sample). */
@@ -355,20 +400,20 @@ ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec, uint32_t 
 /* Checks every invariant of the model (parents before children, channel counts,
  * unit quaternions to 1e-3, finite values, track bones in range, the limits above).
  * ganim_read_memory runs it on every reader's output. */
-ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err);
+GANIM_API ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err);
 
 /* Write `doc` in a format that supports writing (GANIM_FORMAT_WRITE); NULL: the
  * document's own format. */
-ganim_code ganim_write(const ganim_doc *doc, const char *format_name,
+GANIM_API ganim_code ganim_write(const ganim_doc *doc, const char *format_name,
                        const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
 
 /* Insert factor-1 interpolated frames between every pair of frames of every animation
  * (n frames -> factor*(n-1)+1), fps multiplied by factor. Uses the format's own
  * resampler when it has one (FF7 re-quantises to its integer angles). */
-ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
+GANIM_API ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
 
 /* Read a whole file into memory (allocator from `allocator`, may be NULL). */
-ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator,
+GANIM_API ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator,
                            ganim_buffer *out, ganim_error *err);
 
 /* ------------------------------------------------------------------------------------ */
@@ -425,11 +470,11 @@ typedef struct ganim_details {
 /* The details of the document (clip < 0) or of clip `clip`. The tree is a copy: it
  * stays valid after the document is freed, until ganim_details_free. `allocator` may
  * be NULL (malloc). */
-ganim_code ganim_doc_details(const ganim_doc *doc, int clip, ganim_details_level level,
+GANIM_API ganim_code ganim_doc_details(const ganim_doc *doc, int clip, ganim_details_level level,
                              const ganim_allocator *allocator, ganim_details **out, ganim_error *err);
-void ganim_details_free(ganim_details *details);
+GANIM_API void ganim_details_free(ganim_details *details);
 /* A detail as compact JSON, appended to `out` (NULL detail: "null"). */
-ganim_code ganim_detail_json(const ganim_detail *detail, ganim_buffer *out, ganim_error *err);
+GANIM_API ganim_code ganim_detail_json(const ganim_detail *detail, ganim_buffer *out, ganim_error *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Sampling                                                                             */
@@ -440,13 +485,13 @@ ganim_code ganim_detail_json(const ganim_detail *detail, ganim_buffer *out, gani
  * `visible` (may be NULL) gets one byte per bone: 1 visible, 0 hidden. Rotations are
  * interpolated per clip->rotation_interp (shortest arc), vectors linearly, frames
  * marked `step` hold their value until the next frame. */
-ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skeleton,
+GANIM_API ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skeleton,
                              double time, ganim_transform *out, uint8_t *visible,
                              ganim_error *err);
 
 /* Value of one channel at a (fractional) frame, with the rest value for absent
  * channels. `components` is 4 for rotation, 3 otherwise. `step` may be NULL. */
-void ganim_channel_eval(const ganim_channel *ch, uint32_t frame_count, const uint8_t *step,
+GANIM_API void ganim_channel_eval(const ganim_channel *ch, uint32_t frame_count, const uint8_t *step,
                         ganim_rotation_interp interp, int components, double frame,
                         const float *rest, float *out);
 
@@ -462,35 +507,35 @@ typedef enum ganim_euler_order {
     GANIM_EULER_YZX, GANIM_EULER_ZXY, GANIM_EULER_ZYX
 } ganim_euler_order;
 
-ganim_quat ganim_quat_identity(void);
-ganim_quat ganim_quat_mul(ganim_quat a, ganim_quat b);          /* a then b: a*b */
-ganim_quat ganim_quat_conj(ganim_quat q);
-ganim_quat ganim_quat_normalize(ganim_quat q);
-float ganim_quat_dot(ganim_quat a, ganim_quat b);
-ganim_quat ganim_quat_axis_angle(ganim_vec3 axis, double radians);
-ganim_quat ganim_quat_slerp(ganim_quat a, ganim_quat b, double t);  /* shortest arc */
-ganim_quat ganim_quat_nlerp(ganim_quat a, ganim_quat b, float t);   /* ACL's */
-ganim_vec3 ganim_quat_rotate(ganim_quat q, ganim_vec3 v);
-ganim_quat ganim_quat_from_euler(const double xyz[3], ganim_euler_order order);
-void ganim_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3]);
+GANIM_API ganim_quat ganim_quat_identity(void);
+GANIM_API ganim_quat ganim_quat_mul(ganim_quat a, ganim_quat b);          /* a then b: a*b */
+GANIM_API ganim_quat ganim_quat_conj(ganim_quat q);
+GANIM_API ganim_quat ganim_quat_normalize(ganim_quat q);
+GANIM_API float ganim_quat_dot(ganim_quat a, ganim_quat b);
+GANIM_API ganim_quat ganim_quat_axis_angle(ganim_vec3 axis, double radians);
+GANIM_API ganim_quat ganim_quat_slerp(ganim_quat a, ganim_quat b, double t);  /* shortest arc */
+GANIM_API ganim_quat ganim_quat_nlerp(ganim_quat a, ganim_quat b, float t);   /* ACL's */
+GANIM_API ganim_vec3 ganim_quat_rotate(ganim_quat q, ganim_vec3 v);
+GANIM_API ganim_quat ganim_quat_from_euler(const double xyz[3], ganim_euler_order order);
+GANIM_API void ganim_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3]);
 /* 3x3 rotation <-> quaternion; matrices row-major, column-vector convention. */
-void ganim_quat_to_mat3(ganim_quat q, float m[9]);
-ganim_quat ganim_quat_from_mat3(const float m[9]);
+GANIM_API void ganim_quat_to_mat3(ganim_quat q, float m[9]);
+GANIM_API ganim_quat ganim_quat_from_mat3(const float m[9]);
 /* 4x4 column-major (glTF layout) from a transform, and products / inverse. */
-void ganim_mat4_from_transform(const ganim_transform *t, float m[16]);
-void ganim_mat4_mul(const float a[16], const float b[16], float out[16]);
-int ganim_mat4_invert(const float m[16], float out[16]); /* 0 if singular */
-ganim_transform ganim_transform_identity(void);
+GANIM_API void ganim_mat4_from_transform(const ganim_transform *t, float m[16]);
+GANIM_API void ganim_mat4_mul(const float a[16], const float b[16], float out[16]);
+GANIM_API int ganim_mat4_invert(const float m[16], float out[16]); /* 0 if singular */
+GANIM_API ganim_transform ganim_transform_identity(void);
 /* A transform from a 3x4 row-major matrix (column vectors, translation in the last
  * column) and back: the columns' lengths become the scale (the first one negative when
  * the matrix mirrors), the rest the rotation. Returns 0, with the identity in `out`,
  * when the matrix holds a non-finite value or a column too long for a float. */
-int ganim_transform_from_mat34(const float m[12], ganim_transform *out);
-void ganim_transform_to_mat34(const ganim_transform *t, float m[12]);
+GANIM_API int ganim_transform_from_mat34(const float m[12], ganim_transform *out);
+GANIM_API void ganim_transform_to_mat34(const ganim_transform *t, float m[12]);
 
 /* Rotation that turns the document's axes into +Y up (identity for GANIM_AXES_Y_UP). */
-ganim_quat ganim_axes_to_y_up(ganim_axes axes);
-const char *ganim_axes_name(ganim_axes axes);
+GANIM_API ganim_quat ganim_axes_to_y_up(ganim_axes axes);
+GANIM_API const char *ganim_axes_name(ganim_axes axes);
 
 /* ------------------------------------------------------------------------------------ */
 /* Exporters                                                                            */
@@ -528,19 +573,19 @@ typedef struct ganim_export_opts {
 } ganim_export_opts;
 
 /* glTF 2.0 binary (.glb) */
-ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts,
+GANIM_API ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts,
                             ganim_buffer *out, ganim_error *err);
 /* glTF 2.0 JSON (.gltf) and its external buffer (.bin, referenced by opts->bin_uri). */
-ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts,
+GANIM_API ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts,
                              ganim_buffer *json, ganim_buffer *bin, ganim_error *err);
 /* BVH of one clip. */
-ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
+GANIM_API ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
                             ganim_buffer *out, ganim_error *err);
 /* Lossless JSON dump (docs/dump-format.md). */
-ganim_code ganim_export_json(const ganim_doc *doc, const ganim_export_opts *opts,
+GANIM_API ganim_code ganim_export_json(const ganim_doc *doc, const ganim_export_opts *opts,
                              ganim_buffer *out, ganim_error *err);
 /* The summary `ganim info --json` prints (docs/dump-format.md). */
-ganim_code ganim_export_info_json(const ganim_doc *doc, const ganim_export_opts *opts,
+GANIM_API ganim_code ganim_export_info_json(const ganim_doc *doc, const ganim_export_opts *opts,
                                   ganim_buffer *out, ganim_error *err);
 
 #ifdef __cplusplus

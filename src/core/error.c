@@ -1,4 +1,5 @@
-/* ganim_error: a code, the byte offset where it happened, and one sentence. */
+/* ganim_error: a code, the byte offset where it happened, and one sentence; and the
+ * library's version. */
 #include <stdio.h>
 #include <string.h>
 
@@ -48,3 +49,7 @@ void ganim_error_clear(ganim_error *err)
     err->offset = GANIM_NO_OFFSET;
     err->message[0] = '\0';
 }
+
+unsigned ganim_version(void) { return GANIM_VERSION_NUMBER; }
+
+const char *ganim_version_string(void) { return GANIM_VERSION_STRING; }

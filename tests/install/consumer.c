@@ -19,6 +19,8 @@ static void check(int ok, const char *what)
 int main(void)
 {
     printf("consumer: ganim %s\n", GANIM_VERSION_STRING);
+    check(ganim_version() == GANIM_VERSION_NUMBER, "ganim_version() is the header's version");
+    check(strcmp(ganim_version_string(), GANIM_VERSION_STRING) == 0, "ganim_version_string()");
 
     size_t n = 0;
     const ganim_format *const *formats = ganim_formats(&n);

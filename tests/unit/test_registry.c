@@ -126,8 +126,18 @@ TEST(settings_for_writes_and_reads)
     ganim_doc_free(doc);
 }
 
+TEST(version)
+{
+    CHECK_EQ_INT(ganim_version(), GANIM_VERSION_MAJOR * 10000 + GANIM_VERSION_MINOR * 100 + GANIM_VERSION_PATCH);
+    CHECK_EQ_STR(ganim_version_string(), GANIM_VERSION_STRING);
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", GANIM_VERSION_MAJOR, GANIM_VERSION_MINOR, GANIM_VERSION_PATCH);
+    CHECK_EQ_STR(GANIM_VERSION_STRING, want);
+}
+
 int main(void)
 {
+    RUN(version);
     RUN(descriptors_are_consistent);
     RUN(extensions_and_probe);
     RUN(option_values_are_checked);
