@@ -11,6 +11,7 @@ void help_formats(FILE *out)
             "\n"
             "List every format ganim knows: its name (for --format and --to), whether it\n"
             "can be read and written, whether it is a companion (skeleton-only) format,\n"
+            "its family (the game family, also the folder of its sources and test data),\n"
             "its file extensions and a description; then each format's options (give them\n"
             "as -O NAME=VALUE) and how a file finds its companion skeleton. Exports (glb,\n"
             "gltf, bvh, json) are always available and not listed.\n"
@@ -151,19 +152,22 @@ static void print_json(const ganim_format *const *all, size_t count)
 
 static void print_table(const ganim_format *const *all, size_t count)
 {
-    int wname = 6, wext = 10;
+    int wname = 6, wfam = 6, wext = 10;
     for (size_t i = 0; i < count; i++) {
         int n = (int)strlen(all[i]->name), e = all[i]->extensions ? (int)strlen(all[i]->extensions) : 0;
+        int fl = (int)strlen(all[i]->family);
         if (n > wname) wname = n;
+        if (fl > wfam) wfam = fl;
         if (e > wext) wext = e;
     }
-    printf("%-*s  %-4s  %-5s  %-9s  %-*s  %s\n", wname, "FORMAT", "READ", "WRITE", "COMPANION",
+    printf("%-*s  %-4s  %-5s  %-9s  %-*s  %-*s  %s\n", wname, "FORMAT", "READ", "WRITE", "COMPANION", wfam, "FAMILY",
            wext, "EXTENSIONS", "DESCRIPTION");
     for (size_t i = 0; i < count; i++) {
         const ganim_format *f = all[i];
-        printf("%-*s  %-4s  %-5s  %-9s  %-*s  %s\n", wname, f->name, (f->flags & GANIM_FORMAT_READ) ? "yes" : "no",
+        printf("%-*s  %-4s  %-5s  %-9s  %-*s  %-*s  %s\n", wname, f->name, (f->flags & GANIM_FORMAT_READ) ? "yes" : "no",
                (f->flags & GANIM_FORMAT_WRITE) ? "yes" : "no", (f->flags & GANIM_FORMAT_COMPANION) ? "yes" : "no",
-               wext, f->extensions && *f->extensions ? f->extensions : "-", f->description ? f->description : "");
+               wfam, f->family, wext, f->extensions && *f->extensions ? f->extensions : "-",
+               f->description ? f->description : "");
     }
     printf("\nExports (ganim convert --to): glb, gltf, bvh, json.\n");
     int any = 0;

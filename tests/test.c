@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 int test_failures_in_current;
+const char *test_program_name;
 static int passed, failed;
 static const char *current = "?";
 
@@ -46,20 +47,59 @@ int test_finish(void)
     return failed ? 1 : (passed ? 0 : 1);
 }
 
-const char *test_testdata(void)
+int test_testdata_required(void)
+{
+    const char *env = getenv("GANIM_TESTDATA"), *ci = getenv("CI");
+    return (env && *env) || (ci && strcmp(ci, "true") == 0);
+}
+
+/* The folder, or NULL when it is missing (reported as a failure when required). */
+static const char *testdata_dir(int *missing)
 {
     static char dir[4096];
-    if (!dir[0]) {
+    static int state; /* 0 unknown, 1 there, 2 missing */
+    if (!state) {
         const char *env = getenv("GANIM_TESTDATA");
         snprintf(dir, sizeof dir, "%s", env && *env ? env : GANIM_TESTDATA_DEFAULT);
         struct stat st;
-        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "FATAL: test data directory '%s' is missing (set GANIM_TESTDATA)\n", dir);
-            printf("0 passed, 1 failed\n");
-            exit(1);
-        }
+        state = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? 1 : 2;
     }
-    return dir;
+    *missing = state == 2;
+    return state == 1 ? dir : NULL;
+}
+
+void test_note_skip(const char *what)
+{
+    int missing;
+    (void)testdata_dir(&missing);
+    printf("SKIPPED: %s: no test data in '%s' (set GANIM_TESTDATA=/path/to/testdata to run it)\n", what,
+           GANIM_TESTDATA_DEFAULT);
+    const char *log = getenv("GANIM_SKIP_LOG");
+    FILE *f = log && *log ? fopen(log, "a") : NULL;
+    if (f) {
+        fprintf(f, "%s\n", what);
+        fclose(f);
+    }
+}
+
+const char *test_testdata_optional(void)
+{
+    int missing;
+    const char *dir = testdata_dir(&missing);
+    if (dir || !test_testdata_required()) return dir;
+    fprintf(stderr, "FATAL: test data directory '%s' is missing (GANIM_TESTDATA or CI=true requires it)\n",
+            getenv("GANIM_TESTDATA") && *getenv("GANIM_TESTDATA") ? getenv("GANIM_TESTDATA") : GANIM_TESTDATA_DEFAULT);
+    printf("0 passed, 1 failed\n");
+    exit(1);
+}
+
+const char *test_testdata(void)
+{
+    const char *dir = test_testdata_optional();
+    if (dir) return dir;
+    test_note_skip(test_program_name ? test_program_name : "this program's real-sample tests");
+    printf("0 passed, 0 failed, 1 skipped\n");
+    exit(TEST_SKIPPED);
 }
 
 const char *test_path(const char *sub, const char *name)
@@ -167,4 +207,50 @@ char *test_details_json(const ganim_doc *doc, int clip, ganim_details_level leve
     ganim_details_free(d);
     ganim_buffer_free(&b);
     return json;
+}
+
+static int has_extension_of(const ganim_format *f, const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot && dot != name && ganim_format_has_extension(f, dot);
+}
+
+/* Files of `dir` that `f` claims by extension, appended to *list. */
+static void add_files(const ganim_format *f, const char *dir, char ***list, size_t *n, size_t *cap)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !has_extension_of(f, e->d_name)) continue;
+        if (*n + 2 > *cap) *list = realloc(*list, (*cap = *cap * 2 + 16) * sizeof **list);
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        (*list)[*n] = malloc(len);
+        snprintf((*list)[*n], len, "%s/%s", dir, e->d_name);
+        (*n)++;
+    }
+    closedir(d);
+}
+
+char **test_format_files(const ganim_format *f, int which)
+{
+    char **list = NULL, dir[4096];
+    size_t n = 0, cap = 0;
+    if (which & TEST_SAMPLES) {
+        const char *data = test_testdata_optional();
+        if (data) {
+            snprintf(dir, sizeof dir, "%s/%s", data, f->family);
+            add_files(f, dir, &list, &n, &cap);
+        }
+    }
+    if (which & TEST_FIXTURES) {
+        snprintf(dir, sizeof dir, "%s/tests/data/%s", GANIM_SOURCE_DIR, f->family);
+        add_files(f, dir, &list, &n, &cap);
+        snprintf(dir, sizeof dir, "%s/examples", GANIM_SOURCE_DIR);
+        add_files(f, dir, &list, &n, &cap);
+    }
+    list = realloc(list, (n + 1) * sizeof *list);
+    list[n] = NULL;
+    qsort(list, n, sizeof *list, cmp_str);
+    return list;
 }

@@ -13,14 +13,30 @@
 #include "ganim.h"
 
 extern int test_failures_in_current; /* failed checks in the running test */
+extern const char *test_program_name; /* set by a program's main for skip notes (may stay NULL) */
 
 void test_fail(const char *file, int line, const char *fmt, ...);
 void test_run(const char *name, void (*fn)(void));
 int test_finish(void); /* prints the summary, returns the exit status */
 
-/* Directory of the shared real test files: $GANIM_TESTDATA, or the build default.
- * Exits the program with a failure (never skips) when the directory is missing. */
+/* The shared real test files: $GANIM_TESTDATA, or the build's default folder.
+ * They are required when GANIM_TESTDATA is set or CI=true: then a missing folder fails
+ * the program. Otherwise (a user who cloned ganim alone) tests that need them skip:
+ *   test_testdata()           the folder; when missing and not required, notes the
+ *                             skip and ends the program with TEST_SKIPPED
+ *   test_testdata_optional()  the folder, or NULL when missing and not required
+ *   test_note_skip(what)      says what did not run (stdout and $GANIM_SKIP_LOG) */
+#define TEST_SKIPPED 77 /* ctest's SKIP_RETURN_CODE */
+int test_testdata_required(void);
 const char *test_testdata(void);
+const char *test_testdata_optional(void);
+void test_note_skip(const char *what);
+/* The files a format claims by extension (NULL-terminated, sorted, malloc'd; free with
+ * test_free_list): TEST_SAMPLES from <testdata>/<family>/, TEST_FIXTURES the project's
+ * own from tests/data/<family>/ and examples/. */
+#define TEST_SAMPLES 1
+#define TEST_FIXTURES 2
+char **test_format_files(const ganim_format *f, int which);
 /* "<testdata>/<sub>/<name>" in a static buffer ring (8 entries). */
 const char *test_path(const char *sub, const char *name);
 /* Whole file into malloc'd memory; exits with a failure if unreadable. */

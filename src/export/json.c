@@ -341,6 +341,8 @@ static ganim_code info_body(ganim_writer *w, const ganim_doc *doc, const ganim_e
     if (sk) {
         gw_str(w, "{\"name\":");
         gw_json_string(w, sk->name);
+        gw_str(w, ",\"file\":");
+        jstring_or_null(w, doc->skeleton_file);
         gw_printf(w, ",\"bone_count\":%u,\"names\":[", sk->bone_count);
         for (uint32_t i = 0; i < sk->bone_count; i++) {
             if (i) gw_u8(w, ',');

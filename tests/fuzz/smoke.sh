@@ -1,42 +1,85 @@
 #!/usr/bin/env bash
-# Short libFuzzer runs of every harness, seeded with the real samples:
+# Short libFuzzer runs of every harness, seeded with every file of its format:
 #   tests/fuzz/smoke.sh BUILD_FUZZ_DIR [SECONDS]
-# A crash, leak, timeout or sanitizer report fails the run (libFuzzer exits non-zero and
-# leaves crash-* files in a temporary directory, whose path is printed).
+# fuzz_format runs once per readable format (GANIM_FUZZ_FORMAT=name), seeded with that
+# format's real samples ($GANIM_TESTDATA/<family>/ by its extensions) and the project's
+# own fixtures (tests/data/<family>/, examples/); a family's own harness
+# (tests/formats/<family>/fuzz_*.c) with every file of its family. The formats, their
+# families and extensions come from `ganim formats`. A crash, leak, timeout or
+# sanitizer report fails the run (libFuzzer exits non-zero; the inputs are kept in
+# /tmp/ganim-fuzz-failures/).
 set -u
 build=$(cd "${1:?usage: smoke.sh BUILD_FUZZ_DIR [SECONDS]}" && pwd) || { echo "smoke: no build directory $1"; echo "0 passed, 1 failed"; exit 1; }
-secs=${2:-15}
-data=${GANIM_TESTDATA:-$(dirname "$0")/../../../shared/testdata}
-[ -d "$data" ] || { echo "smoke: test data '$data' is missing"; echo "0 passed, 1 failed"; exit 1; }
+secs=${2:-10}
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+data=${GANIM_TESTDATA:-$repo/../shared/testdata}
+if [ ! -d "$data" ]; then
+    if [ -n "${GANIM_TESTDATA:-}" ] || [ "${CI:-}" = true ]; then
+        echo "smoke: test data '$data' is missing"; echo "0 passed, 1 failed"; exit 1
+    fi
+    echo "SKIPPED: the real samples as fuzz seeds: no test data in '$data' (the fixtures seed the runs)"
+    [ -n "${GANIM_SKIP_LOG:-}" ] && echo "libFuzzer smoke runs seeded with the real samples (fixtures seeded them)" >> "$GANIM_SKIP_LOG"
+    data=""
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
-seed() { # harness -> which sample files seed it
-    case "$1" in
-    fuzz_alamo) ls "$data"/alamo/*.[aA][lL][aAoO] ;;
-    fuzz_ff7)   ls "$data"/ff7/*.da "$data"/ff7/*.aa ;;
-    fuzz_acl)   ls "$data"/acl/*.acl ;;
-    fuzz_civ7)  ls "$data"/acl/*.civ ;;
-    *)          ls "$data"/*/* 2>/dev/null | grep -v -e '\.txt$' -e '\.json$' -e '\.md$' ;;
-    esac
+
+# FORMAT FAMILY EXTENSIONS for each readable format, from the table of `ganim formats`.
+"$build/ganim" formats | awk 'NR > 1 && NF == 0 { exit } NR > 1 && $2 == "yes" { print $1, $5, $6 }' > "$work/formats"
+[ -s "$work/formats" ] || { echo "smoke: no formats from $build/ganim formats"; echo "0 passed, 1 failed"; exit 1; }
+
+# seeds DIR EXTENSIONS|*  -> copies the matching files of DIR into the seed folder $2
+seeds_from() { # folder, extensions (";"-separated) or "*", destination
+    local dir="$1" exts="$2" dest="$3" f e lower
+    [ -d "$dir" ] || return 0
+    for f in "$dir"/*; do
+        [ -f "$f" ] || continue
+        case "$f" in *.md|*.txt|*.json) continue ;; esac
+        lower=$(printf '%s' "$f" | tr '[:upper:]' '[:lower:]')
+        if [ "$exts" = "*" ]; then cp "$f" "$dest/"; continue; fi
+        for e in ${exts//;/ }; do
+            case "$lower" in *"$e") cp "$f" "$dest/"; break ;; esac
+        done
+    done
 }
-for h in "$build"/fuzz_*; do
-    name=$(basename "$h")
-    case "$name" in *_replay) continue ;; esac
-    [ -x "$h" ] || continue
-    mkdir -p "$work/$name/corpus" "$work/$name/seeds" "$work/$name/art"
-    seed "$name" | while read -r f; do cp "$f" "$work/$name/seeds/"; done
-    if (cd "$work/$name/art" && "$h" -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
-            -print_final_stats=1 "$work/$name/corpus" "$work/$name/seeds" >"$work/$name/log" 2>&1); then
+
+run() { # label, harness, seed folder (GANIM_FUZZ_FORMAT from the caller's environment)
+    local label="$1" h="$2" seeds="$3" dir="$work/$1"
+    mkdir -p "$dir/corpus" "$dir/art"
+    if (cd "$dir/art" && "$h" -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
+            -print_final_stats=1 "$dir/corpus" "$seeds" >"$dir/log" 2>&1); then
         pass=$((pass + 1))
-        echo "PASS $name: $(grep -a number_of_executed_units "$work/$name/log" | grep -o "[0-9]*$") runs in ${secs}s"
+        echo "PASS $label: $(grep -a number_of_executed_units "$dir/log" | grep -o "[0-9]*$") runs in ${secs}s, $(ls "$seeds" | wc -l) seeds"
     else
         fail=$((fail + 1))
-        echo "FAIL $name:"
-        tail -40 "$work/$name/log"
-        mkdir -p /tmp/ganim-fuzz-failures && cp -r "$work/$name" /tmp/ganim-fuzz-failures/ 2>/dev/null
-        echo "(inputs kept in /tmp/ganim-fuzz-failures/$name)"
+        echo "FAIL $label:"
+        tail -40 "$dir/log"
+        mkdir -p /tmp/ganim-fuzz-failures && cp -r "$dir" /tmp/ganim-fuzz-failures/ 2>/dev/null
+        echo "(inputs kept in /tmp/ganim-fuzz-failures/$label)"
     fi
+}
+
+while read -r name family exts; do
+    s="$work/seeds-$name"
+    mkdir -p "$s"
+    [ -n "$data" ] && seeds_from "$data/$family" "$exts" "$s"
+    seeds_from "$repo/tests/data/$family" "$exts" "$s"
+    seeds_from "$repo/examples" "$exts" "$s"
+    GANIM_FUZZ_FORMAT="$name" run "fuzz_format-$name" "$build/fuzz_format" "$s"
+done < "$work/formats"
+
+for src in "$repo"/tests/formats/*/fuzz_*.c; do
+    [ -e "$src" ] || continue
+    name=$(basename "$src" .c)
+    family=$(basename "$(dirname "$src")")
+    [ -x "$build/$name" ] || { fail=$((fail + 1)); echo "FAIL $name: not built in $build"; continue; }
+    s="$work/seeds-$name"
+    mkdir -p "$s"
+    [ -n "$data" ] && seeds_from "$data/$family" "*" "$s"
+    seeds_from "$repo/tests/data/$family" "*" "$s"
+    run "$name" "$build/$name" "$s"
 done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

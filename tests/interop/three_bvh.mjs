@@ -3,8 +3,8 @@
 // For each file: it parses; its joints (ROOT/JOINT, i.e. three.js bones other than the
 // End Site ones) = the skeleton's bone count, plus one when several roots need the
 // synthetic "ganim_root"; every track has one key per frame of the
-// first clip and the clip lasts (frames - 1) / fps (frames and fps from the README /
-// expected JSON); the pose half way is finite. Ends with "N passed, N failed".
+// first clip and the clip lasts (frames - 1) / fps (frames and fps from the test data
+// or, for fixtures, ganim info); the pose half way is finite. Ends with "N passed, N failed".
 import fs from 'node:fs';
 import path from 'node:path';
 import * as THREE from 'three';
@@ -20,7 +20,7 @@ for (const c of readCases(casesFile)) {
   const problems = [];
   const check = (ok, msg) => { if (!ok) problems.push(msg); return ok; };
   try {
-    const exp = expectations(c.family, c.input, c.skeleton, data);
+    const exp = await expectations(c, data);
     const joints = expectedJoints(c, exp, check);
     const text = fs.readFileSync(file, 'utf8');
     const res = new BVHLoader().parse(text);

@@ -1,15 +1,15 @@
 // three.js (GLTFLoader + AnimationMixer, under Node) loads every .glb and .gltf that
 // run.sh made, and the result must match the known answers.
 // usage: node three_check.mjs CASES.tsv TESTDATA_DIR
-// CASES.tsv lines: id, family (alamo|ff7|acl), input, skeleton ("" if none), output
-// prefix (PREFIX.glb, .gltf, .info.json, .dump.json). For each glTF file:
+// CASES.tsv lines (cases.mjs): id, family, input, kind (sample|fixture), output prefix
+// (PREFIX.glb, .gltf, .info.json, .dump.json). For each glTF file:
 //   - it loads;
-//   - joints: three.js Bones = the skeleton's bone count (`ganim info --json`, which
-//     must equal the README's ALO bone count for Alamo, the README's track count for
-//     ACL, and nBones + root + weapon from the .aa expected JSON for FF7);
-//   - one three.js clip per glTF animation, as many as the source has animation clips
-//     (FF7 expected JSON, Alamo/ACL README), each with one track per glTF channel and
-//     duration (frames - 1) / fps from the README / expected JSON;
+//   - joints: three.js Bones = the skeleton's bone count (`ganim info --json`, which for
+//     a real sample must equal the bone count its family's module reads from the test
+//     data: README, expected JSON);
+//   - one three.js clip per glTF animation, as many as the source has animation clips,
+//     each with one track per glTF channel and duration (frames - 1) / fps from the test
+//     data (real samples) or ganim info (fixtures);
 //   - a non-root bone's local quaternion at t = 0 equals frame 0 of its rotation in
 //     `ganim dump` (non-root: the axis conversion only touches roots);
 //   - the pose half way through every clip is finite.
@@ -19,58 +19,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-// ---- known answers from the test data ------------------------------------------------
+// ---- known answers ------------------------------------------------------------------
 
-const readmeCache = new Map();
-function readmeRows(file) { // rows of the markdown tables: [cells...]
-  if (!readmeCache.has(file)) {
-    const rows = fs.readFileSync(file, 'utf8').split('\n').filter(l => l.startsWith('| `'))
-      .map(l => l.split('|').slice(1, -1).map(c => c.trim().replace(/^`|`$/g, '')));
-    readmeCache.set(file, rows);
-  }
-  return readmeCache.get(file);
-}
+const repoDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
-const baseLower = p => path.basename(p).toLowerCase();
-
-// { bones: number|null, clips: [{frames, fps}] } for one input.
-export function expectations(family, input, skeleton, data) {
-  if (family === 'alamo') {
-    const rows = readmeRows(path.join(data, 'alamo', 'README.md'));
-    const row = rows.find(r => r[0].toLowerCase() === baseLower(input));
-    if (!row) throw new Error(`alamo README has no row for ${path.basename(input)}`);
-    const m = /(\d+) frames @ ([\d.]+) fps, (\d+) bone tracks/.exec(row[6]);
-    if (!m) throw new Error(`alamo README: cannot read "${row[6]}"`);
-    let bones = null;
-    if (skeleton) {
-      const srow = rows.find(r => r[0].toLowerCase() === baseLower(skeleton));
-      const b = srow && /(\d+) bones/.exec(srow[6]);
-      if (!b) throw new Error(`alamo README has no bone count for ${path.basename(skeleton)}`);
-      bones = Number(b[1]);
-    }
-    return { bones, clips: [{ frames: Number(m[1]), fps: Number(m[2]) }] };
+// { bones: number|null, clips: [{frames, fps}] } for one case. Real samples: from their
+// family's module (tests/formats/<family>/expect.mjs reads the test data's README or
+// expected JSON; the skeleton is the companion file ganim found, as info --json names
+// it). The project's fixtures have no README: ganim info's numbers, which the clients
+// must then agree with.
+export async function expectations(c, data) {
+  const info = readJson(c.prefix + '.info.json');
+  const skeleton = info?.skeleton?.file ?? '';
+  if (c.kind === 'sample') {
+    const mod = path.join(repoDir, 'tests', 'formats', c.family, 'expect.mjs');
+    if (!fs.existsSync(mod)) throw new Error(`no ${path.relative(repoDir, mod)} for the real samples of ${c.family}`);
+    return (await import(pathToFileURL(mod).href)).expectations(c.input, skeleton, data);
   }
-  if (family === 'ff7') {
-    const exp = JSON.parse(fs.readFileSync(input.replace(/\.da$/i, '.expected.json'), 'utf8'));
-    const clips = exp.entries.filter(e => e.kind === 'animation').map(e => ({ frames: e.frames_decoded, fps: exp.fps }));
-    // ganim's model of an ff7 skeleton: "root" (rotation slot 0), the nBones bones, and
-    // "weapon" when the skeleton has weapon animations (src/formats/ff7_battle.c).
-    let bones = null;
-    if (skeleton) {
-      const h = JSON.parse(fs.readFileSync(skeleton + '.expected.json', 'utf8')).header;
-      bones = h.nBones + 1 + (h.nsWeaponsAnims ? 1 : 0);
-    }
-    return { bones, clips };
-  }
-  if (family === 'acl') {
-    const rows = readmeRows(path.join(data, 'acl', 'README.md'));
-    const clip = path.basename(input).replace(/(\.v0)?\.civ$|\.acl$/i, '');
-    const row = rows.find(r => r[0] === clip && /^\d+$/.test(r[4]));
-    if (!row) throw new Error(`acl README has no row for ${clip}`);
-    // columns: clip, ACL, ver, misc_packed, tracks, frames (container), num_samples, segments, fps
-    return { bones: Number(row[4]), clips: [{ frames: Number(row[5]), fps: Number(row[8]) }] };
-  }
-  throw new Error(`unknown family ${family}`);
+  return {
+    bones: null,
+    clips: (info.clips ?? []).filter(cl => cl.kind === 'animation').map(cl => ({ frames: cl.frame_count, fps: cl.fps })),
+  };
 }
 
 // ---- what ganim says about the same input ---------------------------------------------
@@ -91,8 +60,8 @@ export function readJson(file) {
 
 export function readCases(file) {
   return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(l => {
-    const [id, family, input, skeleton, prefix] = l.split('\t');
-    return { id, family, input, skeleton: skeleton === '-' ? '' : skeleton, prefix };
+    const [id, family, input, kind, prefix] = l.split('\t');
+    return { id, family, input, kind, prefix };
   });
 }
 
@@ -165,7 +134,7 @@ async function main() {
 
   for (const c of readCases(casesFile)) {
     let exp;
-    try { exp = expectations(c.family, c.input, c.skeleton, data); } catch (e) {
+    try { exp = await expectations(c, data); } catch (e) {
       failed++; console.log(`FAIL three ${c.input}: ${e.message}`); continue;
     }
     for (const ext of ['glb', 'gltf']) {

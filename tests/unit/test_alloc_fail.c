@@ -255,52 +255,55 @@ out:
     free(cdata);
 }
 
-/* The two smallest files of an extension in a test-data folder (by their size plus
- * their companion's), each with its companion. */
-static void smallest_of(const char *dir_name, const char *ext, const char *exclude, const char *companion_ext)
+/* The two smallest files of the format (by their size plus their companion's), each
+ * with its companion when the format's rule finds one: from the real samples, and from
+ * the project's own fixtures. */
+static void smallest_of(const ganim_format *f, int which)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/%s", test_testdata(), dir_name);
-    char **files = test_list_dir(dir, ext);
-    char **companions = companion_ext ? test_list_dir(dir, companion_ext) : NULL;
-    const char *best[2] = {NULL, NULL}, *best_comp[2] = {NULL, NULL};
+    char **files = test_format_files(f, which);
+    const char *best[2] = {NULL, NULL};
+    char best_comp[2][4096] = {"", ""};
     size_t best_size[2] = {(size_t)-1, (size_t)-1};
     for (char **p = files; *p; p++) {
-        size_t len = strlen(*p), elen = exclude ? strlen(exclude) : 0;
-        if (exclude && len >= elen && strcmp(*p + len - elen, exclude) == 0) continue;
-        const char *comp = test_companion(*p);
-        if (companion_ext && !comp) continue;
-        size_t s = file_size(*p) + (comp ? file_size(comp) : 0);
+        char comp[4096];
+        if (!ganim_find_companion(*p, f, comp, sizeof comp)) comp[0] = 0;
+        size_t s = file_size(*p) + (comp[0] ? file_size(comp) : 0);
         int slot = s < best_size[0] ? 0 : s < best_size[1] ? 1 : 2;
         if (slot == 0) {
-            best[1] = best[0], best_comp[1] = best_comp[0], best_size[1] = best_size[0];
+            best[1] = best[0], best_size[1] = best_size[0];
+            memcpy(best_comp[1], best_comp[0], sizeof best_comp[0]);
         }
-        if (slot < 2) best[slot] = *p, best_comp[slot] = comp, best_size[slot] = s;
+        if (slot < 2) {
+            best[slot] = *p, best_size[slot] = s;
+            memcpy(best_comp[slot], comp, sizeof comp);
+        }
     }
-    CHECK_MSG(best[0] != NULL, "no %s file in %s", ext, dir);
     for (int i = 0; i < 2; i++)
-        if (best[i]) check_sample(best[i], best_comp[i]);
+        if (best[i]) check_sample(best[i], best_comp[i][0] ? best_comp[i] : NULL);
     test_free_list(files);
-    test_free_list(companions);
 }
 
-TEST(alamo_ala_with_alo) { smallest_of("alamo", ".ala", NULL, ".alo"); }
-TEST(alamo_alo) { smallest_of("alamo", ".alo", NULL, NULL); }
-TEST(ff7_da_with_aa) { smallest_of("ff7", ".da", NULL, ".aa"); }
-TEST(ff7_aa) { smallest_of("ff7", ".aa", NULL, NULL); }
-TEST(acl_buffer) { smallest_of("acl", ".acl", NULL, NULL); }
-TEST(civ7_v1_container) { smallest_of("acl", ".civ", ".v0.civ", NULL); }
-TEST(civ7_v0_container) { smallest_of("acl", ".v0.civ", NULL, NULL); }
+static const ganim_format *current;
+static void samples_of_current(void) { smallest_of(current, TEST_SAMPLES); }
+static void fixtures_of_current(void) { smallest_of(current, TEST_FIXTURES); }
 
 int main(void)
 {
-    RUN(alamo_ala_with_alo);
-    RUN(alamo_alo);
-    RUN(ff7_da_with_aa);
-    RUN(ff7_aa);
-    RUN(acl_buffer);
-    RUN(civ7_v1_container);
-    RUN(civ7_v0_container);
+    size_t count;
+    const ganim_format *const *all = ganim_formats(&count);
+    int have_samples = test_testdata_optional() != NULL;
+    for (size_t i = 0; i < count; i++) {
+        if (!(all[i]->flags & GANIM_FORMAT_READ)) continue;
+        current = all[i];
+        char name[96];
+        if (have_samples) {
+            snprintf(name, sizeof name, "%s samples", current->name);
+            test_run(name, samples_of_current);
+        }
+        snprintf(name, sizeof name, "%s fixtures", current->name);
+        test_run(name, fixtures_of_current);
+    }
+    if (!have_samples) test_note_skip("test_alloc_fail on the real samples (fixtures swept)");
     printf("alloc-fail: %lld runs\n", total_runs);
     return test_finish();
 }

@@ -390,22 +390,17 @@ static ganim_doc *read_companion(const char *path)
     return doc;
 }
 
-/* Every animation file of `ext` in `dir`, with its companion of `companion_ext` (when
- * one exists) and, if `also_alone`, without it; then every companion file alone. */
-static void sweep_family(const char *dir_name, const char *ext, const char *companion_ext, int also_alone)
+/* Every file of one format (the real samples, or the project's own fixtures), each with
+ * its companion skeleton when the format's rule finds one and also alone (where the
+ * reader takes other paths: made-up skeletons, slot counts from headers). */
+static void sweep_format(const ganim_format *f, int which)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/%s", test_testdata(), dir_name);
-    char **anims = test_list_dir(dir, ext);
-    char **companions = companion_ext ? test_list_dir(dir, companion_ext) : NULL;
-    CHECK_MSG(anims[0] != NULL, "no %s files in %s", ext, dir);
-    for (char **p = anims; *p; p++) {
+    char **files = test_format_files(f, which);
+    for (char **p = files; *p; p++) {
         if (!selected(*p)) continue;
-        sample s = {*p, ganim_format_for_path(*p), NULL, ""};
-        CHECK_MSG(s.format != NULL, "no format claims %s", *p);
-        if (!s.format) continue;
-        const char *comp = companions ? test_companion(*p) : NULL;
-        if (comp) {
+        sample s = {*p, f, NULL, ""};
+        char comp[4096];
+        if (ganim_find_companion(*p, f, comp, sizeof comp)) {
             ganim_doc *cdoc = read_companion(comp);
             if (cdoc) {
                 s.skeleton = cdoc->skeleton;
@@ -416,32 +411,33 @@ static void sweep_family(const char *dir_name, const char *ext, const char *comp
             s.skeleton = NULL;
             s.variant = "";
         }
-        if (!comp || also_alone) sweep(&s);
+        sweep(&s);
     }
-    if (companions) {
-        for (char **p = companions; *p; p++) {
-            if (!selected(*p)) continue;
-            sample s = {*p, ganim_format_for_path(*p), NULL, ""};
-            CHECK_MSG(s.format != NULL, "no format claims %s", *p);
-            if (s.format) sweep(&s);
-        }
-    }
-    test_free_list(anims);
-    test_free_list(companions);
+    test_free_list(files);
 }
 
-TEST(alamo_ala_and_alo) { sweep_family("alamo", ".ala", ".alo", 0); }
-TEST(ff7_da_and_aa) { sweep_family("ff7", ".da", ".aa", 1); }
-TEST(acl_buffers) { sweep_family("acl", ".acl", NULL, 0); }
-TEST(civ7_containers) { sweep_family("acl", ".civ", NULL, 0); } /* .civ and .v0.civ */
+static const ganim_format *current;
+static int current_which;
+static void sweep_current(void) { sweep_format(current, current_which); }
 
 static void run_sweeps(void)
 {
     time_t t0 = time(NULL);
-    RUN(alamo_ala_and_alo);
-    RUN(ff7_da_and_aa);
-    RUN(acl_buffers);
-    RUN(civ7_containers);
+    size_t count;
+    const ganim_format *const *all = ganim_formats(&count);
+    int have_samples = test_testdata_optional() != NULL;
+    for (int which = TEST_FIXTURES; which >= TEST_SAMPLES; which--) {
+        if (which == TEST_SAMPLES && !have_samples) continue;
+        for (size_t i = 0; i < count; i++) {
+            if (!(all[i]->flags & GANIM_FORMAT_READ)) continue;
+            char name[96];
+            snprintf(name, sizeof name, "%s %s", all[i]->name, which == TEST_SAMPLES ? "samples" : "fixtures");
+            current = all[i];
+            current_which = which;
+            test_run(name, sweep_current);
+        }
+    }
+    if (!have_samples && worker == 0) test_note_skip("test_robustness on the real samples (fixtures swept)");
     printf("robustness worker %d: %lld cases (%lld read OK, %lld clean errors; %lld documents over %u "
            "bone-frames not exported) in %lds\n", worker, cases, reads_ok, reads_failed, big_docs,
            MAX_EXPORT_BONE_FRAMES, (long)(time(NULL) - t0));

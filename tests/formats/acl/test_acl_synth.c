@@ -654,8 +654,98 @@ TEST(wrap_adds_frame_zero)
     free(b);
 }
 
-int main(void)
+/* ---- the project's own ACL fixtures (tests/data/acl) ----------------------------------
+ * Made by this writer, so that a clone without the real samples still has ACL buffers to
+ * fuzz, sweep and export: a variable-rate v10 buffer, and one with metadata (names,
+ * parents, bind pose) bare and in a Civ VII V1 container. `test_acl_synth
+ * --write-fixtures DIR` writes them; fixtures_are_current checks the committed ones. */
+
+typedef struct fixture {
+    const char *name;
+    int civ;
+    void (*make)(syn_clip *c);
+} fixture;
+
+static void make_variable(syn_clip *c)
 {
+    syn_init(c, 10, 0x23Fu, 6, "0122212210201", "2021220102110", "0210000122100", 60);
+    WIDTHS(c, KR, 4, 8, 16, RAW_W, 3, 12);
+    WIDTHS(c, KT, 4, RAW_W, 16, 9, 19);
+    WIDTHS(c, KS, 8, 5, RAW_W);
+}
+
+static void make_metadata(syn_clip *c)
+{
+    syn_init(c, 10, 0x80000023u, 4, "0120120", "1200120", "0012001", 41);
+    c->list_name = "synthetic_list";
+}
+
+static const fixture fixtures[] = {
+    { "synth_variable_v10.acl", 0, make_variable },
+    { "synth_metadata_v10.acl", 0, make_metadata },
+    { "synth_metadata_v10.civ", 1, make_metadata },
+};
+
+/* The fixture's bytes (a calloc'd buffer of *n bytes). */
+static uint8_t *fixture_bytes(const fixture *fx, size_t *n)
+{
+    syn_clip c;
+    fx->make(&c);
+    uint8_t *acl = calloc(1, BUFCAP), *out = calloc(1, BUFCAP + CIV);
+    syn_write(&c, acl);
+    size_t at = 0;
+    if (fx->civ) {
+        put32(out, 0, 0x6AB06AB0u);
+        put32(out, 4, c.size + CIV);
+        putf(out, 8, c.rate);
+        put32(out, 0x0C, c.ns);
+        put32(out, 0x10, c.nt);
+        at = CIV;
+    }
+    memcpy(out + at, acl, c.size);
+    *n = at + c.size;
+    free(acl);
+    return out;
+}
+
+TEST(fixtures_are_current)
+{
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/tests/data/acl/%s", GANIM_SOURCE_DIR, fixtures[i].name);
+        size_t n, m;
+        uint8_t *want = fixture_bytes(&fixtures[i], &n);
+        uint8_t *have = test_read_file(path, &m);
+        CHECK_MSG(n == m && memcmp(want, have, n) == 0,
+                  "%s differs from what this writer makes (regenerate: test_acl_synth --write-fixtures tests/data/acl)",
+                  fixtures[i].name);
+        free(want);
+        free(have);
+    }
+}
+
+static int write_fixtures(const char *dir)
+{
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, fixtures[i].name);
+        size_t n;
+        uint8_t *b = fixture_bytes(&fixtures[i], &n);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(b, 1, n, f) != n || fclose(f) != 0) {
+            fprintf(stderr, "cannot write %s\n", path);
+            return 1;
+        }
+        printf("wrote %s (%zu bytes)\n", path, n);
+        free(b);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--write-fixtures") == 0) return write_fixtures(argv[2]);
+    RUN(fixtures_are_current);
     RUN(drop_w_full_and_full_vectors);
     RUN(default_scale_zero);
     RUN(no_scale);

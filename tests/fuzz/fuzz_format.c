@@ -1,0 +1,124 @@
+/* libFuzzer harness for every format: the bytes are read as the format named by
+ * GANIM_FUZZ_FORMAT (every readable format in turn when it is unset) three ways: alone,
+ * against a small made-up skeleton, and against a skeleton that a companion format of
+ * the same family reads from a prefix of the input (4 x the first byte long). Whatever
+ * reads is described at both levels, exported to glTF, BVH and JSON, written back in
+ * its own format and read again (which must succeed), and resampled.
+ *
+ *   GANIM_FUZZ_FORMAT=alamo-ala ./build-fuzz/fuzz_format corpus/ seeds/
+ *   ./build-check/fuzz_format_replay       (every sample and fixture of every format) */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ganim.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Documents larger than this (frames x bones) only get read, described and written:
+ * exporting a flipped frame count of 65535 frames would make each run take seconds. */
+#define MAX_EXPORT_BONE_FRAMES (1u << 16)
+
+static void export_all(const ganim_doc *doc)
+{
+    uint64_t work = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++)
+        work += (uint64_t)doc->clips[i].frame_count * (doc->skeleton ? doc->skeleton->bone_count : 1);
+    ganim_export_opts eo = { 0 };
+    ganim_buffer a = { 0 }, b = { 0 };
+    if (work <= MAX_EXPORT_BONE_FRAMES) {
+        (void)ganim_export_glb(doc, &eo, &a, NULL);
+        ganim_buffer_free(&a);
+        (void)ganim_export_gltf(doc, &eo, &a, &b, NULL);
+        ganim_buffer_free(&a);
+        ganim_buffer_free(&b);
+        (void)ganim_export_bvh(doc, &eo, &a, NULL);
+        ganim_buffer_free(&a);
+        (void)ganim_export_json(doc, &eo, &a, NULL);
+        ganim_buffer_free(&a);
+    }
+    (void)ganim_export_info_json(doc, &eo, &a, NULL);
+    ganim_buffer_free(&a);
+}
+
+static void describe(const ganim_doc *doc)
+{
+    ganim_buffer out = { 0 };
+    for (int level = 0; level < 2; level++)
+        for (int clip = -1; clip < (int)doc->clip_count && clip < 8; clip++) {
+            ganim_details *d = NULL;
+            if (ganim_doc_details(doc, clip, (ganim_details_level)level, NULL, &d, NULL) != GANIM_OK) continue;
+            (void)ganim_detail_json(d->root, &out, NULL);
+            ganim_details_free(d);
+        }
+    ganim_buffer_free(&out);
+}
+
+static void one(const ganim_format *f, const uint8_t *data, size_t size, const ganim_skeleton *sk)
+{
+    ganim_read_opts o = { 0 };
+    o.format = f->name;
+    o.skeleton = sk;
+    o.memory_limit = 64u << 20;
+    ganim_doc *doc = NULL;
+    if (ganim_read_memory(data, size, &o, &doc, NULL) != GANIM_OK) return;
+    if (ganim_doc_validate(doc, NULL) != GANIM_OK) abort();
+    describe(doc);
+    export_all(doc);
+    if (f->flags & GANIM_FORMAT_WRITE) {
+        ganim_buffer out = { 0 };
+        if (ganim_write(doc, f->name, NULL, &out, NULL) == GANIM_OK) {
+            /* what ganim writes from a file of its own format, it reads back */
+            ganim_doc *back = NULL;
+            ganim_error e;
+            if (ganim_read_memory(out.data, out.size, &o, &back, &e) != GANIM_OK) abort();
+            if (back->clip_count != doc->clip_count) abort();
+            ganim_doc_free(back);
+        }
+        ganim_buffer_free(&out);
+    }
+    (void)ganim_doc_resample(doc, 2, NULL);
+    ganim_doc_free(doc);
+}
+
+static void fuzz_format(const ganim_format *f, const uint8_t *data, size_t size)
+{
+    static const ganim_bone bones[4] = {
+        { "Root", -1, { { 0, 0, 0, 1 }, { 0, 0, 0 }, { 1, 1, 1 } }, 0 },
+        { "arm", 0, { { 0, 0, 0, 1 }, { 1, 0, 0 }, { 1, 1, 1 } }, 0 },
+        { "hand", 1, { { 0, 0, 0, 1 }, { 1, 0, 0 }, { 1, 1, 1 } }, 0 },
+        { "light", 0, { { 0, 0, 0, 1 }, { 0, 0, 2 }, { 1, 1, 1 } }, GANIM_BONE_HIDDEN },
+    };
+    static const ganim_skeleton small = { "small", 4, (ganim_bone *)bones, NULL, NULL, 0 };
+    one(f, data, size, NULL);
+    if (f->flags & GANIM_FORMAT_COMPANION) return;
+    one(f, data, size, &small);
+    /* a companion skeleton from the front of the input, the rest as f */
+    if (size < 2) return;
+    size_t cut = 4u * data[0];
+    if (cut > size - 1) return;
+    size_t count;
+    const ganim_format *const *all = ganim_formats(&count);
+    for (size_t i = 0; i < count; i++) {
+        const ganim_format *c = all[i];
+        if (!(c->flags & GANIM_FORMAT_COMPANION) || strcmp(c->family, f->family) != 0) continue;
+        ganim_read_opts o = { 0 };
+        o.format = c->name;
+        o.memory_limit = 64u << 20;
+        ganim_doc *sk = NULL;
+        if (ganim_read_memory(data + 1, cut, &o, &sk, NULL) != GANIM_OK) continue;
+        if (sk->skeleton) one(f, data + 1 + cut, size - 1 - cut, sk->skeleton);
+        ganim_doc_free(sk);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *name = getenv("GANIM_FUZZ_FORMAT");
+    size_t count;
+    const ganim_format *const *all = ganim_formats(&count);
+    for (size_t i = 0; i < count; i++)
+        if ((all[i]->flags & GANIM_FORMAT_READ) && (!name || !*name || strcmp(all[i]->name, name) == 0))
+            fuzz_format(all[i], data, size);
+    return 0;
+}

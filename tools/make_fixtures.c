@@ -1,0 +1,223 @@
+/* The project's own small files for the formats whose real samples live outside the
+ * repository, so that a clone without them still has files of every format to sweep,
+ * fuzz and export (tests/data/<family>/):
+ *   ff7/fixture_pack.aa, ff7/fixture_pack.da   a 3-bone battle skeleton with a weapon,
+ *       and a pack of two body animations, one weapon animation and a special slot,
+ *       written by ganim's own FF7 writer
+ *   acl/fixture.v0.civ   a Civilization VII V0 container, 3 bones x 8 frames at 24 fps
+ * (The ACL buffers next to them are made by tests/formats/acl/test_acl_synth.c.)
+ * Usage: make_fixtures DIR           write the files into DIR/ff7 and DIR/acl
+ *        make_fixtures --check DIR   exit 1 if a file in DIR differs from what it makes
+ * Each file is read back through the library before it counts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+
+#define PI 3.14159265358979323846
+
+static int check_mode;
+
+/* Writes (or compares) one file, after reading it back as `format` with `skeleton`. */
+static int emit(const char *dir, const char *name, const ganim_buffer *b, const char *format,
+                const ganim_skeleton *skeleton)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    ganim_read_opts ro = { 0 };
+    ro.format = format;
+    ro.skeleton = skeleton;
+    ganim_doc *back = NULL;
+    ganim_error err = { 0 };
+    if (ganim_read_memory(b->data, b->size, &ro, &back, &err) != GANIM_OK || back->warning_count) {
+        fprintf(stderr, "make_fixtures: %s does not read back cleanly: %s\n", name,
+                back && back->warning_count ? back->warnings[0].message : err.message);
+        ganim_doc_free(back);
+        return 0;
+    }
+    ganim_doc_free(back);
+    if (check_mode) {
+        FILE *f = fopen(path, "rb");
+        uint8_t *have = malloc(b->size + 1);
+        size_t n = f ? fread(have, 1, b->size + 1, f) : 0;
+        if (f) fclose(f);
+        int same = n == b->size && memcmp(have, b->data, n) == 0;
+        free(have);
+        printf("%s %s\n", same ? "same" : "DIFFERS", path);
+        return same;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(b->data, 1, b->size, f) != b->size || fclose(f) != 0) {
+        fprintf(stderr, "make_fixtures: cannot write %s\n", path);
+        return 0;
+    }
+    printf("%s: %zu bytes\n", path, b->size);
+    return 1;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* A per-frame rotation channel from axis-angle keys. */
+static int rotations(ganim_doc *doc, ganim_track *t, uint32_t frames, float x, float y, float z, double amp,
+                     double phase)
+{
+    float *v = ganim_doc_alloc_array(doc, frames, 4 * sizeof *v);
+    if (!v) return 0;
+    for (uint32_t f = 0; f < frames; f++) {
+        ganim_vec3 axis = { x, y, z };
+        ganim_quat q = ganim_quat_axis_angle(axis, amp * sin(2 * PI * f / frames + phase));
+        memcpy(v + 4 * f, &q, sizeof q);
+    }
+    t->rotation.kind = GANIM_CHANNEL_PER_FRAME;
+    t->rotation.count = frames;
+    t->rotation.values = v;
+    return 1;
+}
+
+static int ff7(const char *dir)
+{
+    /* ??aa: 52-byte header (nBones 3, 2 body + 1 weapon animation, 1 weapon), 3 bones */
+    uint8_t aa[52 + 3 * 12];
+    memset(aa, 0, sizeof aa);
+    put32(aa + 12, 3);     /* nBones */
+    put32(aa + 28, 2);     /* nsSkeletonAnims */
+    put32(aa + 36, 1);     /* nWeapons */
+    put32(aa + 40, 1);     /* nsWeaponsAnims */
+    const int32_t parent[3] = { -1, 0, 1 };
+    const float length[3] = { 50.0f, 40.0f, 30.0f };
+    for (int i = 0; i < 3; i++) {
+        uint32_t lb;
+        memcpy(&lb, &length[i], 4);
+        put32(aa + 52 + 12 * i, (uint32_t)parent[i]);
+        put32(aa + 52 + 12 * i + 4, lb);
+        put32(aa + 52 + 12 * i + 8, 1);
+    }
+    ganim_buffer skel = { 0 };
+    skel.data = aa;
+    skel.size = sizeof aa;
+    int ok = emit(dir, "fixture_pack.aa", &skel, "ff7-skeleton", NULL);
+    ganim_read_opts ro = { 0 };
+    ro.format = "ff7-skeleton";
+    ganim_doc *sdoc = NULL;
+    if (!ok || ganim_read_memory(aa, sizeof aa, &ro, &sdoc, NULL) != GANIM_OK) return 0;
+
+    /* the pack: body 0 (8 frames), body 1 (5 frames), weapon 0 (8 frames), a special slot */
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    doc->skeleton = ganim_skeleton_copy(doc, sdoc->skeleton);
+    doc->clips = ganim_doc_alloc_array(doc, 4, sizeof *doc->clips);
+    doc->clip_count = 4;
+    doc->axes = GANIM_AXES_Y_DOWN;
+    const uint32_t frames[3] = { 8, 5, 8 };
+    for (uint32_t c = 0; c < 3 && ok; c++) {
+        ganim_clip *clip = &doc->clips[c];
+        clip->name = "";
+        clip->fps = 15;
+        clip->frame_count = frames[c];
+        if (c < 2) { /* body: root moves and turns, every bone bends */
+            clip->track_count = 4;
+            clip->tracks = ganim_doc_alloc_array(doc, 4, sizeof *clip->tracks);
+            for (uint32_t b = 0; b < 4 && ok; b++) {
+                ganim_track *t = &clip->tracks[b];
+                t->bone = b;
+                t->name = doc->skeleton->bones[b].name;
+                ok = rotations(doc, t, frames[c], b == 0 ? 0.0f : 1.0f, b == 0 ? 1.0f : 0.0f, 0, 0.3 + 0.2 * b, c);
+            }
+            float *pos = ganim_doc_alloc_array(doc, frames[c], 3 * sizeof *pos);
+            ok = ok && pos;
+            for (uint32_t f = 0; ok && f < frames[c]; f++) {
+                pos[3 * f] = (float)(10 * f);
+                pos[3 * f + 1] = (float)(-200 + 3 * (int)f);
+                pos[3 * f + 2] = (float)(c * 7);
+            }
+            if (ok) {
+                clip->tracks[0].translation.kind = GANIM_CHANNEL_PER_FRAME;
+                clip->tracks[0].translation.count = frames[c];
+                clip->tracks[0].translation.values = pos;
+            }
+        } else { /* weapon: its own bone only */
+            clip->track_count = 1;
+            clip->tracks = ganim_doc_alloc_array(doc, 1, sizeof *clip->tracks);
+            ganim_track *t = &clip->tracks[0];
+            t->bone = doc->skeleton->bone_count - 1;
+            t->name = "weapon";
+            ok = rotations(doc, t, frames[c], 0, 0, 1, 0.8, 0);
+        }
+    }
+    ganim_clip *special = &doc->clips[3];
+    static const uint8_t slot[4] = { 1, 2, 3, 4 };
+    special->name = "special_3";
+    special->kind = GANIM_CLIP_OPAQUE;
+    special->opaque = slot;
+    special->opaque_size = sizeof slot;
+    ganim_buffer pack = { 0 };
+    ganim_error err = { 0 };
+    if (ok && ganim_write(doc, "ff7-battle", NULL, &pack, &err) != GANIM_OK) {
+        fprintf(stderr, "make_fixtures: fixture_pack.da: %s\n", err.message);
+        ok = 0;
+    }
+    ok = ok && emit(dir, "fixture_pack.da", &pack, "ff7-battle", sdoc->skeleton);
+    ganim_buffer_free(&pack);
+    ganim_doc_free(doc);
+    ganim_doc_free(sdoc);
+    return ok;
+}
+
+static int civ7_v0(const char *dir)
+{
+    enum { BONES = 3, FRAMES = 8 };
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    const char *names[BONES] = { "pelvis", "spine", "head" };
+    doc->skeleton = ganim_skeleton_flat(doc, BONES, names);
+    doc->skeleton->bones[1].parent = 0;
+    doc->skeleton->bones[2].parent = 1;
+    doc->clips = ganim_doc_alloc_array(doc, 1, sizeof *doc->clips);
+    doc->clip_count = 1;
+    ganim_clip *clip = &doc->clips[0];
+    clip->name = "";
+    clip->fps = 24;
+    clip->frame_count = FRAMES;
+    clip->track_count = BONES;
+    clip->tracks = ganim_doc_alloc_array(doc, BONES, sizeof *clip->tracks);
+    int ok = 1;
+    for (uint32_t b = 0; b < BONES && ok; b++) {
+        ganim_track *t = &clip->tracks[b];
+        t->bone = b;
+        ok = rotations(doc, t, FRAMES, 1, 0, 0, 0.4, b);
+        float *tr = ganim_doc_alloc_array(doc, 1, 3 * sizeof *tr);
+        ok = ok && tr;
+        if (ok) {
+            tr[0] = 0, tr[1] = b ? 0.25f : 1.0f, tr[2] = 0;
+            t->translation.kind = GANIM_CHANNEL_CONSTANT;
+            t->translation.count = 1;
+            t->translation.values = tr;
+        }
+    }
+    ganim_buffer out = { 0 };
+    ganim_error err = { 0 };
+    if (ok && ganim_write(doc, "civ7", NULL, &out, &err) != GANIM_OK) {
+        fprintf(stderr, "make_fixtures: fixture.v0.civ: %s\n", err.message);
+        ok = 0;
+    }
+    ok = ok && emit(dir, "fixture.v0.civ", &out, "civ7", NULL);
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    int a = 1;
+    if (a < argc && strcmp(argv[a], "--check") == 0) check_mode = 1, a++;
+    const char *root = a < argc ? argv[a] : "tests/data";
+    char ff7_dir[1024], acl_dir[1024];
+    snprintf(ff7_dir, sizeof ff7_dir, "%s/ff7", root);
+    snprintf(acl_dir, sizeof acl_dir, "%s/acl", root);
+    int ok = ff7(ff7_dir) & civ7_v0(acl_dir);
+    if (check_mode) printf("%d passed, %d failed\n", ok, !ok);
+    return ok ? 0 : 1;
+}
