@@ -91,6 +91,9 @@ int cli_settings_has(const cli_settings *s, uint32_t applies);
 /* The first writer option that is not `format`'s, or NULL. */
 const char *cli_settings_foreign(const cli_settings *s, const ganim_format *format);
 void cli_settings_free(cli_settings *s);
+/* For the help texts: how each format finds its companion skeleton, and every format
+ * option (-O NAME=VALUE and its alias), from the registry. */
+void cli_help_formats(FILE *out);
 
 /* ---- strings (util.c) ------------------------------------------------------------ */
 typedef struct cli_str {
@@ -117,7 +120,7 @@ double cli_now(void);               /* monotonic seconds */
 
 /* ---- paths and files (util.c) ---------------------------------------------------- */
 const char *cli_basename(const char *path);      /* points into path */
-const char *cli_extension(const char *path);     /* ".ala", or "" (points into path) */
+const char *cli_extension(const char *path);     /* ".ext", or "" (points into path) */
 char *cli_stem(const char *path);                /* base name without its extension */
 char *cli_dirname(const char *path);             /* "." when none */
 char *cli_join(const char *dir, const char *name);
@@ -170,7 +173,7 @@ void cli_details_text(cli_str *b, const ganim_detail *root, const ganim_detail *
 typedef struct cli_load_opts {
     const ganim_format *format;       /* --format, or NULL: probe */
     const ganim_skeleton *skeleton;   /* --skeleton, or NULL */
-    int find_companion;               /* look for MODEL.alo / xxaa next to the input */
+    int find_companion;               /* look for the companion skeleton next to the input */
     int up;                           /* --up: a ganim_up (0: the file's own axes) */
     const cli_settings *settings;     /* -O reader options, or NULL */
 } cli_load_opts;

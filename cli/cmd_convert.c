@@ -24,7 +24,7 @@ void help_convert(FILE *out)
             "\n"
             "The output kind comes from --to or from OUTPUT's extension: .glb, .gltf (+ .bin\n"
             "next to it), .bvh, .json (the lossless dump), or a writable format's extension\n"
-            "(.ala, .da, ...). With no known extension and no --to, a file is written back in\n"
+            "(ganim formats). With no known extension and no --to, a file is written back in\n"
             "its own format. With several inputs or a directory, OUTPUT is a directory\n"
             "(created; default kind glb) and each output is named <input stem>.<ext>.\n"
             "Existing outputs are kept unless --force; an input is never overwritten.\n"
@@ -33,8 +33,8 @@ void help_convert(FILE *out)
             "  -o, --output PATH    output file, or directory for several inputs\n"
             "  --to KIND            glb, gltf, bvh, json, or a format name (ganim formats)\n"
             "  -r, --recursive      descend into subdirectories of directory inputs\n"
-            "  --skeleton FILE      take the skeleton from FILE (.alo, ??aa, ...); without\n"
-            "                       it MODEL_ANIM_NN.ala finds MODEL.alo and xxda finds xxaa\n"
+            "  --skeleton FILE      take the skeleton from FILE (any file with bones); without\n"
+            "                       it each format's rule finds the companion (listed below)\n"
             "  --no-companion       do not look for companion skeletons\n"
             "  --format NAME        read the inputs as NAME instead of detecting it\n"
             "  --clip N|NAME|all    only clip N (from 0, as in ganim info) or the clip named\n"
@@ -45,7 +45,7 @@ void help_convert(FILE *out)
             "  --scale S            multiply translations by S (exports)\n"
             "  --keep-axes          keep the file's axes instead of turning them to +Y up\n"
             "  --up y|z|y-down      which way is up in the input, when the format does not say\n"
-            "                       (ACL buffers; default: the reader's, see ganim info)\n"
+            "                       (default: the reader's, see ganim info)\n"
             "  --bvh-order ORDER    BVH rotation channel order for every joint, e.g. ZXY;\n"
             "                       default: ZXY, or per joint an order clear of gimbal lock\n"
             "  --bvh-joint-positions  BVH: also write the animated translations of joints\n"
@@ -63,11 +63,12 @@ void help_convert(FILE *out)
             "and the exit status is 1 if any input failed (the others are still converted).\n"
             "\n"
             "Examples:\n"
-            "  ganim convert BM_BERTH_D_DIE_00.ala -o berth.glb\n"
-            "  ganim convert walk.acl -o walk.gltf --fps 60\n"
-            "  ganim convert rtda -o rtda.bvh --clip all --bvh-order XYZ\n"
-            "  ganim convert rtda -o rtda.new --to ff7-battle --resample 4\n"
+            "  ganim convert MODEL_DIE_00.ala -o die.glb\n"
+            "  ganim convert walk.anim -o walk.gltf --fps 60\n"
+            "  ganim convert pack -o pack.bvh --clip all --bvh-order XYZ\n"
+            "  ganim convert pack -o pack.new --to FORMAT --resample 4\n"
             "  ganim convert anims/ -r -o out/ --to glb -j 4\n");
+    cli_help_formats(out);
 }
 
 enum {

@@ -17,15 +17,15 @@ void help_dump(FILE *out)
             "Options:\n"
             "  -o, --output OUT   write to OUT instead of standard output (replaced if it\n"
             "                     exists; never one of the inputs)\n"
-            "  --skeleton FILE    take the skeleton from FILE (.alo, ??aa, ...)\n"
+            "  --skeleton FILE    take the skeleton from FILE (any file with bones)\n"
             "  --no-companion     do not look for a companion skeleton next to FILE\n"
             "  --format NAME      read FILE as NAME instead of detecting it (ganim formats)\n"
             "  --clip N           dump only clip N (numbered from 0, as in ganim info)\n"
             "  -h, --help         show this help\n"
             "\n"
             "Examples:\n"
-            "  ganim dump rtda > rtda.json\n"
-            "  ganim dump BM_BERTH_D_DIE_00.ala -o berth.json\n");
+            "  ganim dump pack > pack.json\n"
+            "  ganim dump MODEL_DIE_00.ala -o die.json\n");
 }
 
 enum { OPT_OUTPUT = 1, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_CLIP, OPT_HELP };

@@ -15,23 +15,24 @@ void help_info(FILE *out)
             "found while reading are printed on standard error as\n"
             "  ganim: FILE: warning: message (at byte 0x...)\n"
             "\n"
-            "A companion skeleton is found by name when --skeleton is not given:\n"
-            "MODEL_ANIM_NN.ala uses MODEL.alo, an FF7 pack xxda uses xxaa.\n"
+            "When --skeleton is not given, the companion skeleton a file needs is found by\n"
+            "its format's rule (listed below).\n"
             "\n"
             "Options:\n"
             "  --json            print the JSON summary (docs/dump-format.md) instead; one\n"
             "                    document for one file, an array for several (null for a\n"
             "                    file that could not be read)\n"
             "  --bones           list every bone as an indented tree\n"
-            "  --skeleton FILE   take the skeleton from FILE (.alo, ??aa, ...)\n"
+            "  --skeleton FILE   take the skeleton from FILE (any file with bones)\n"
             "  --no-companion    do not look for a companion skeleton\n"
             "  --format NAME     read the files as NAME instead of detecting it\n"
             "  -h, --help        show this help\n"
             "\n"
             "Examples:\n"
-            "  ganim info BM_BERTH_D_DIE_00.ala\n"
-            "  ganim info --bones BM_BERTH_D.ALO\n"
-            "  ganim info --json *.ala > summary.json\n");
+            "  ganim info MODEL_DIE_00.ala\n"
+            "  ganim info --bones MODEL.alo\n"
+            "  ganim info --json anims/* > summary.json\n");
+    cli_help_formats(out);
 }
 
 enum { OPT_JSON = 1, OPT_BONES, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_HELP };

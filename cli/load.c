@@ -43,7 +43,7 @@ ganim_doc *cli_load_skeleton(const char *path)
     cli_load_opts o = {0};
     if (cli_load(path, &o, &l, NULL) != 0) return NULL;
     if (!l.doc->skeleton) {
-        cli_errorf(NULL, path, "holds no skeleton (--skeleton wants a file with bones, e.g. .alo or ??aa)");
+        cli_errorf(NULL, path, "holds no skeleton (--skeleton wants a file with bones, e.g. a companion format of ganim formats)");
         cli_loaded_free(&l);
         return NULL;
     }

@@ -23,10 +23,20 @@ static void usage(FILE *out)
     fprintf(out,
             "Usage: ganim COMMAND [OPTIONS] [FILES]\n"
             "\n"
-            "Read, convert and re-encode skeletal animations from game files\n"
-            "(Alamo .ala/.alo, FF7 battle ??da/??aa, ACL, Civilization VII).\n"
-            "\n"
-            "Commands:\n");
+            "Read, convert and re-encode skeletal animations from game files.\n"
+            "Formats:");
+    size_t count;
+    const ganim_format *const *all = ganim_formats(&count);
+    for (size_t i = 0, col = 8; i < count; i++) {
+        size_t len = strlen(all[i]->name) + 2;
+        if (col + len > 88) {
+            fprintf(out, "\n        ");
+            col = 8;
+        }
+        fprintf(out, " %s%s", all[i]->name, i + 1 < count ? "," : " (ganim formats)\n");
+        col += len;
+    }
+    fprintf(out, "\nCommands:\n");
     for (size_t i = 0; i < COMMAND_COUNT; i++)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,
@@ -37,9 +47,9 @@ static void usage(FILE *out)
             "  -V, --version  show the version\n"
             "\n"
             "Examples:\n"
-            "  ganim info BM_BERTH_D_DIE_00.ala\n"
+            "  ganim info MODEL_DIE_00.ala\n"
             "  ganim convert anims/ -o out/ --to glb -j 4\n"
-            "  ganim convert rtda -o rtda.new --to ff7-battle --resample 4\n"
+            "  ganim convert pack -o pack.new --to FORMAT --resample 4\n"
             "\n"
             "Exit status: 0 success, 1 when any input failed, 2 on bad usage.\n"
             "Run 'ganim help CMD' or 'ganim CMD --help' for the options of a command.\n");

@@ -129,3 +129,26 @@ void cli_settings_free(cli_settings *s)
     s->list = NULL;
     s->count = 0;
 }
+
+void cli_help_formats(FILE *out)
+{
+    size_t count;
+    const ganim_format *const *all = ganim_formats(&count);
+    int any = 0;
+    for (size_t i = 0; i < count; i++)
+        if (all[i]->companion) {
+            if (!any) fprintf(out, "\nCompanion skeletons:\n");
+            any = 1;
+            fprintf(out, "  %s: %s\n", all[i]->name, all[i]->companion);
+        }
+    any = 0;
+    for (size_t i = 0; i < count; i++)
+        for (uint32_t k = 0; k < all[i]->option_count; k++) {
+            const ganim_option *o = &all[i]->options[k];
+            if (!any) fprintf(out, "\nFormat options (-O NAME=VALUE):\n");
+            any = 1;
+            fprintf(out, "  %s=%s", o->name, o->values ? o->values : "");
+            if (o->alias) fprintf(out, "  (also --%s VALUE)", o->alias);
+            fprintf(out, "\n      %s: %s\n", all[i]->name, o->help ? o->help : "");
+        }
+}

@@ -11,8 +11,8 @@
 # builds give the same bytes wherever they behave the same. Then it prints the SHA-256
 # of every file in OUTDIR, sorted: the manifest tests/outputs/check.sh compares.
 #
-# The list of writable formats comes from `ganim formats`; nothing here names a format
-# family.
+# The writable formats, their writer options (each value in turn) and their own
+# resamplers come from `ganim formats`; nothing here names a format family.
 set -u
 ganim="${1:?usage: collect.sh GANIM OUTDIR}"
 outdir="${2:?usage: collect.sh GANIM OUTDIR}"
@@ -32,7 +32,17 @@ ln -s "$data" "$outdir/work/data"
 # Writable formats, from the registry: the table's WRITE column.
 writable="$("$ganim" formats | awk 'NR > 1 && NF == 0 { exit } NR > 1 && $3 == "yes" { print $1 }' | tr '\n' ' ')"
 [ -n "$writable" ] || { echo "collect.sh: no writable formats in 'ganim formats'" >&2; exit 2; }
-export ganim writable outdir
+# Writer options ("FORMAT OPTION VALUES" lines) and the formats with their own resampler,
+# from `ganim formats --json`.
+"$ganim" formats --json | node -e '
+  const f = JSON.parse(require("fs").readFileSync(0, "utf8"));
+  for (const x of f) for (const o of x.options) if (o.applies === "write") console.log(x.name, o.name, o.values.join("|"));
+' > "$outdir/options" || { echo "collect.sh: cannot list the options" >&2; exit 2; }
+resampling="$("$ganim" formats --json | node -e '
+  const f = JSON.parse(require("fs").readFileSync(0, "utf8"));
+  console.log(f.filter(x => x.write && x.resample).map(x => x.name).join(" "));
+')"
+export ganim writable resampling outdir
 
 one_input() { # relative path under data/
     local rel="$1" key="${1//\//__}" w
@@ -64,14 +74,20 @@ one_input() { # relative path under data/
         run "to-$w" convert --to "$w" "$in" -o "$o/to.$w"
         run "to-$w-nc" convert --no-companion --to "$w" "$in" -o "$o/nc.$w"
     done
-    run ala-v1 convert --to alamo-ala --alamo-version 1 "$in" -o "$o/v1.ala"
-    run ala-v2 convert --to alamo-ala --alamo-version 2 "$in" -o "$o/v2.ala"
-    run ff7-bkey4 convert --to ff7-battle --ff7-bkey 4 "$in" -o "$o/bk4.da"
-    run ff7-r4 convert --to ff7-battle --resample 4 "$in" -o "$o/r4.da"
+    local line opt values fmt v
+    while read -r fmt opt values; do # every value of every writer option
+        for v in ${values//|/ }; do
+            run "to-$fmt-$opt=$v" convert --to "$fmt" -O "$opt=$v" "$in" -o "$o/$opt=$v.$fmt"
+        done
+    done < "$outdir/options"
+    for w in $resampling; do
+        run "to-$w-r4" convert --to "$w" --resample 4 "$in" -o "$o/r4.$w"
+    done
 }
 export -f one_input
 
 (cd "$data" && find . -type f ! -name '*.md' ! -name '*.txt' ! -name '*.json' | sed 's|^\./||' | sort) |
     xargs -d '\n' -P "$jobs" -I{} bash -c 'one_input "$1"' _ {}
 
+rm -f "$outdir/options"
 cd "$outdir/work/out" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs -d '\n' sha256sum
