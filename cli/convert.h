@@ -1,0 +1,75 @@
+/* ganim convert: what its three files share. cmd_convert.c parses the command line and
+ * runs the batch; convert_plan.c collects the inputs (files, directories) and plans one
+ * output per input; convert_job.c converts one input (read, resample, write or export). */
+#ifndef GANIM_CLI_CONVERT_H
+#define GANIM_CLI_CONVERT_H
+
+#include "cli.h"
+
+#include <pthread.h>
+#include <sys/types.h>
+
+typedef enum out_kind { KIND_GLB, KIND_GLTF, KIND_BVH, KIND_JSON, KIND_FORMAT, KIND_NATIVE } out_kind;
+
+typedef struct file_id { dev_t dev; ino_t ino; } file_id;
+
+typedef struct job {
+    char *input;
+    char *output;       /* primary output path */
+    int from_dir;       /* found in a directory (may be skipped as a companion) */
+    int is_companion;
+    int failed;
+    cli_log log;
+} job;
+
+typedef struct claim { char *path; size_t owner; } claim;
+
+typedef struct settings {
+    out_kind kind;
+    const ganim_format *format;   /* KIND_FORMAT */
+    const char *output;
+    int out_is_dir;
+    const char *clip;             /* NULL: default */
+    int has_fps;
+    double fps;
+    unsigned resample;
+    float scale;
+    int keep_axes;
+    const char *bvh_order;
+    int bvh_joint_positions;
+    cli_settings settings;        /* -O and the formats' aliases */
+    int export_only_options;      /* some of --scale/--keep-axes/--bvh-order given */
+    int force, quiet, verbose;
+    cli_load_opts load;
+    file_id *inputs;              /* identities of every input, never overwritten */
+    size_t input_count;
+    /* shared by the workers */
+    pthread_mutex_t lock;
+    job *jobs;
+    size_t job_count, next, failed;
+    claim *claims;
+    size_t claim_count, claim_cap;
+} settings;
+
+/* ---- convert_plan.c ---------------------------------------------------------------------- */
+void convert_add_job(job **jobs, size_t *n, size_t *cap, const char *path, int from_dir, int companion);
+/* The animation files of a directory (-r: the whole tree) appended as jobs; -1 if it
+ * cannot be read (the message is printed). */
+int convert_scan_dir(const char *dir, int recursive, int depth, job **jobs, size_t *n, size_t *cap);
+int convert_id_of(const char *path, file_id *id);
+/* Companion files found in directories are dropped when an animation of the batch (or
+ * --skeleton) uses them: they are inputs of other conversions. */
+void convert_drop_used_companions(job *jobs, size_t *n, const char *skeleton_path, int find);
+const char *convert_kind_ext(out_kind k);
+/* "glb", ".gltf", ... -> the kind; -1 if none. */
+int convert_kind_from_name(const char *name, out_kind *k);
+/* One primary output path per job (names shared by two inputs keep their extension). */
+void convert_plan_outputs(settings *s);
+/* Reserve an output path for job `owner`; -1 if another job of this run has it. */
+int convert_claim_path(settings *s, const char *path, size_t owner, size_t *holder);
+
+/* ---- convert_job.c ----------------------------------------------------------------------- */
+/* The batch's worker thread: takes jobs until none is left. */
+void *convert_worker(void *arg);
+
+#endif

@@ -1,0 +1,297 @@
+/* ganim convert: one input. Read it, apply --clip/--resample/--fps, then write a game
+ * format or export glTF, BVH or JSON; messages go to the job's own log. */
+#include "convert.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- one job --------------------------------------------------------------------- */
+
+typedef struct work {
+    settings *s;
+    size_t index;
+    job *j;
+    const char *companion;
+} work;
+
+static int write_output(work *w, const char *path, const ganim_buffer *data)
+{
+    settings *s = w->s;
+    cli_log *log = &w->j->log;
+    size_t holder;
+    if (convert_claim_path(s, path, w->index, &holder) != 0) {
+        cli_errorf(log, w->j->input, "output %s is also written for %s; not written", path,
+                   s->jobs[holder].input);
+        return -1;
+    }
+    file_id id;
+    if (convert_id_of(path, &id) == 0) {
+        file_id cid;
+        int is_input = w->companion && convert_id_of(w->companion, &cid) == 0 && cid.dev == id.dev &&
+                       cid.ino == id.ino;
+        for (size_t i = 0; i < s->input_count && !is_input; i++)
+            is_input = s->inputs[i].dev == id.dev && s->inputs[i].ino == id.ino;
+        if (is_input) {
+            cli_errorf(log, w->j->input, "refusing to overwrite the input file %s", path);
+            return -1;
+        }
+        if (!s->force) {
+            cli_errorf(log, w->j->input, "%s already exists (use --force to replace it)", path);
+            return -1;
+        }
+    }
+    char *dir = cli_dirname(path);
+    int e = cli_is_dir(dir) ? 0 : cli_mkdirs(dir);
+    free(dir);
+    if (!e) e = cli_write_file(path, data->data, data->size);
+    if (e) {
+        cli_errorf(log, path, "cannot write: %s", strerror(e));
+        return -1;
+    }
+    if (s->verbose) cli_notef(log, w->j->input, "wrote %s (%zu bytes)", path, data->size);
+    return 0;
+}
+
+#define CLIP_DEFAULT (-1)
+#define CLIP_ALL (-2)
+
+/* --clip against this document: CLIP_DEFAULT, CLIP_ALL or an index; -3 on error. */
+static long resolve_clip(const char *spec, const ganim_doc *doc, cli_log *log, const char *path)
+{
+    if (!spec) return CLIP_DEFAULT;
+    if (cli_strcaseeq(spec, "all")) return CLIP_ALL;
+    uint32_t index;
+    ganim_error err = {0};
+    if (ganim_doc_find_clip(doc, spec, &index, &err) == GANIM_OK) return (long)index;
+    cli_errorf(log, path, "%s", err.message);
+    return -3;
+}
+
+/* "<dir>/<stem of path><suffix>" */
+static char *sibling(const char *path, const char *suffix)
+{
+    char *dir = cli_dirname(path), *stem = cli_stem(path);
+    cli_str name = {0};
+    cli_str_puts(&name, stem);
+    cli_str_puts(&name, suffix);
+    char *r = strcmp(dir, ".") == 0 && !strchr(path, '/') ? cli_xstrdup(name.s) : cli_join(dir, name.s);
+    cli_str_free(&name);
+    free(dir);
+    free(stem);
+    return r;
+}
+
+/* What an export could not carry, printed with the job's messages (unless --quiet). */
+typedef struct export_log {
+    cli_log *log;
+    const char *input;
+    int quiet;
+} export_log;
+
+static void export_warning(void *user, const ganim_warning *w)
+{
+    export_log *e = user;
+    if (!e->quiet) cli_warning(e->log, e->input, w->message, w->offset);
+}
+
+static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long clip)
+{
+    const char *in = w->j->input;
+    cli_log *log = &w->j->log;
+    uint32_t *list = cli_xmalloc((size_t)doc->clip_count * sizeof *list + 1);
+    uint32_t count = 0, anims = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++)
+        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) {
+            anims++;
+            if (clip == CLIP_ALL || (clip == CLIP_DEFAULT && count == 0)) list[count++] = i;
+        }
+    if (clip >= 0) list[count++] = (uint32_t)clip;
+    int rc = 0;
+    if (!count) {
+        cli_errorf(log, in, "no animation clip to write as BVH");
+        rc = -1;
+    }
+    cli_str used = {0}; /* "\n"-separated names already given, to keep them unique */
+    cli_str_puts(&used, "\n");
+    for (uint32_t k = 0; k < count && rc == 0; k++) {
+        uint32_t i = list[k];
+        char *path;
+        if (count == 1) {
+            path = cli_xstrdup(w->j->output);
+        } else {
+            cli_str part = {0};
+            if (doc->clips[i].name[0]) {
+                char *c = cli_file_component(doc->clips[i].name);
+                cli_str_puts(&part, c);
+                free(c);
+            } else {
+                cli_str_printf(&part, "%u", i);
+            }
+            cli_str key = {0};
+            cli_str_printf(&key, "\n%s\n", part.s);
+            if (strstr(used.s, key.s)) cli_str_printf(&part, "_%u", i);
+            cli_str_printf(&used, "%s\n", part.s);
+            cli_str_free(&key);
+            cli_str suffix = {0};
+            cli_str_printf(&suffix, "_%s.bvh", part.s);
+            path = sibling(w->j->output, suffix.s);
+            cli_str_free(&suffix);
+            cli_str_free(&part);
+        }
+        eo->only_clip = clip != CLIP_DEFAULT; /* the default: the exporter's choice, and it says so */
+        eo->clip = (int)i;
+        ganim_buffer out = {0};
+        ganim_error err = {0};
+        if (ganim_export_bvh(doc, eo, &out, &err) != GANIM_OK) {
+            cli_error(log, in, &err);
+            rc = -1;
+        } else {
+            rc = write_output(w, path, &out);
+        }
+        ganim_buffer_free(&out);
+        free(path);
+    }
+    cli_str_free(&used);
+    free(list);
+    return rc;
+}
+
+static int convert_doc(work *w, ganim_doc *doc)
+{
+    settings *s = w->s;
+    job *j = w->j;
+    cli_log *log = &j->log;
+    ganim_error err = {0};
+    out_kind kind = s->kind;
+    const ganim_format *format = s->format;
+
+    if (kind == KIND_NATIVE) {
+        if (!doc->format || !(doc->format->flags & GANIM_FORMAT_WRITE)) {
+            cli_errorf(log, j->input, "cannot tell what to write from the name %s: add --to "
+                       "(glb, gltf, bvh, json or a writable format, see ganim formats)", j->output);
+            return -1;
+        }
+        kind = KIND_FORMAT;
+        format = doc->format;
+    }
+    long clip = resolve_clip(s->clip, doc, log, j->input);
+    if (clip == -3) return -1;
+    if (kind == KIND_FORMAT) {
+        if (clip >= 0) {
+            cli_errorf(log, j->input, "--clip selects clips for exports; %s is written whole", format->name);
+            return -1;
+        }
+        if (s->export_only_options) {
+            cli_errorf(log, j->input, "--scale, --keep-axes and --bvh-order apply to exports, not to %s",
+                       format->name);
+            return -1;
+        }
+    } else if (clip >= 0 && doc->clips[clip].kind != GANIM_CLIP_ANIMATION) {
+        cli_errorf(log, j->input, "clip %ld is an opaque slot, not an animation", clip);
+        return -1;
+    }
+
+    if (s->resample > 1 && ganim_doc_resample(doc, s->resample, &err) != GANIM_OK) {
+        cli_error(log, j->input, &err);
+        return -1;
+    }
+    if (s->has_fps)
+        for (uint32_t i = 0; i < doc->clip_count; i++)
+            if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) doc->clips[i].fps = s->fps;
+
+    if (kind == KIND_FORMAT) {
+        ganim_write_opts wo = {0};
+        wo.settings = s->settings.list;
+        wo.setting_count = (uint32_t)s->settings.count;
+        ganim_buffer out = {0};
+        int rc = -1;
+        if (ganim_write(doc, format->name, &wo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
+        else rc = write_output(w, j->output, &out);
+        ganim_buffer_free(&out);
+        return rc;
+    }
+
+    /* Exports: unnamed clips (Alamo) take the input's name, so the animation in the
+     * glTF says where it came from. The dump stays exactly what the file holds. */
+    char *stem = cli_stem(j->input);
+    export_log elog = {log, j->input, s->quiet};
+    ganim_export_opts eo = {0};
+    eo.default_clip_name = stem;
+    eo.warn = export_warning;
+    eo.warn_user = &elog;
+    eo.keep_axes = s->keep_axes;
+    eo.unit_scale = s->scale;
+    eo.bvh_order = s->bvh_order;
+    eo.bvh_joint_positions = s->bvh_joint_positions;
+    if (clip >= 0) {
+        eo.only_clip = 1;
+        eo.clip = (int)clip;
+    }
+    int rc = -1;
+    ganim_buffer out = {0}, bin = {0};
+    switch (kind) {
+    case KIND_GLB:
+        if (ganim_export_glb(doc, &eo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
+        else rc = write_output(w, j->output, &out);
+        break;
+    case KIND_JSON:
+        if (ganim_export_json(doc, &eo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
+        else rc = write_output(w, j->output, &out);
+        break;
+    case KIND_GLTF: {
+        char *bin_path = sibling(j->output, ".bin");
+        eo.bin_uri = cli_basename(bin_path); /* the exporter percent-encodes it */
+        if (ganim_export_gltf(doc, &eo, &out, &bin, &err) != GANIM_OK) cli_error(log, j->input, &err);
+        else if (write_output(w, bin_path, &bin) == 0) rc = write_output(w, j->output, &out);
+        free(bin_path);
+        break;
+    }
+    case KIND_BVH: rc = export_bvh(w, doc, &eo, clip); break;
+    default: break;
+    }
+    ganim_buffer_free(&out);
+    ganim_buffer_free(&bin);
+    free(stem);
+    return rc;
+}
+
+static int run_job(settings *s, size_t index)
+{
+    job *j = &s->jobs[index];
+    cli_loaded l;
+    if (cli_load(j->input, &s->load, &l, &j->log) != 0) return -1;
+    work w = {s, index, j, l.doc->skeleton_file};
+    if (s->verbose) {
+        cli_str note = {0};
+        cli_str_printf(&note, "read as %s (probe score %d)", l.doc->format ? l.doc->format->name : "?",
+                       l.doc->probe_score);
+        if (l.doc->skeleton_file) cli_str_printf(&note, ", skeleton from %s", l.doc->skeleton_file);
+        else if (s->load.skeleton) cli_str_puts(&note, ", skeleton from --skeleton");
+        else if (!l.doc->skeleton) cli_str_puts(&note, ", no skeleton");
+        cli_notef(&j->log, j->input, "%s", note.s);
+        cli_str_free(&note);
+    }
+    if (!s->quiet) cli_doc_warnings(&j->log, j->input, l.doc);
+    int rc = convert_doc(&w, l.doc);
+    cli_loaded_free(&l);
+    return rc;
+}
+
+void *convert_worker(void *arg)
+{
+    settings *s = arg;
+    for (;;) {
+        pthread_mutex_lock(&s->lock);
+        size_t i = s->next < s->job_count ? s->next++ : s->job_count;
+        pthread_mutex_unlock(&s->lock);
+        if (i >= s->job_count) break;
+        job *j = &s->jobs[i];
+        if (!j->failed && run_job(s, i) != 0) j->failed = 1;
+        cli_log_flush(&j->log);
+        pthread_mutex_lock(&s->lock);
+        if (j->failed) s->failed++;
+        pthread_mutex_unlock(&s->lock);
+        cli_progress_step(j->input, j->failed);
+    }
+    return NULL;
+}

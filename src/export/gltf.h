@@ -1,0 +1,85 @@
+/* The glTF 2.0 exporter's insides, shared by its three files: gltf.c (the document, the
+ * binary buffer and its accessors, the entry points), gltf_skeleton.c (nodes, skin and
+ * the bone mesh) and gltf_anim.c (animations). */
+#ifndef GANIM_EXPORT_GLTF_H
+#define GANIM_EXPORT_GLTF_H
+
+#include <math.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "export/export.h"
+#include "io/writer.h"
+
+enum {
+    GL_UNSIGNED_BYTE = 5121,
+    GL_UNSIGNED_SHORT = 5123,
+    GL_UNSIGNED_INT = 5125,
+    GL_FLOAT = 5126,
+    GL_ARRAY_BUFFER = 34962,
+    GL_ELEMENT_ARRAY_BUFFER = 34963
+};
+
+#define NO_ACC UINT32_MAX
+#define TIME_CACHE 16
+
+/* A time accessor already written for the current clip, reused by later channels. */
+typedef struct time_key {
+    const float *times;  /* keyed frame times, or NULL for frames 0..count-1 */
+    uint32_t count;      /* source keys */
+    const uint8_t *hold; /* step bits that inserted hold keys, or NULL */
+    uint32_t acc;
+} time_key;
+
+typedef struct gl {
+    const ganim_doc *doc;
+    const ganim_skeleton *sk; /* NULL when there are no bones */
+    uint32_t nb;
+    ganim_allocator alloc;
+    ganim_export_opts o;
+    gx_conv cv;
+    gx_names names;
+    gx_children kids;
+    ganim_error *err;
+    ganim_transform *rest; /* converted rest pose per bone */
+    ganim_writer js, bin, acc, views, chans, samps;
+    ganim_buffer acc_buf, views_buf, chans_buf, samps_buf;
+    size_t bin_base;
+    uint32_t acc_count, view_count;
+    uint32_t root_node; /* skin.skeleton: the single root bone or the added common root */
+    int extra_root;     /* 1: several root bones, node nb is their common parent */
+    /* current clip */
+    const ganim_clip *clip;
+    const char *clip_name; /* its name as exported (gx_clip_name) */
+    char clip_name_buf[256];
+    uint32_t sampler_count, ends_acc, frames_acc, cache_n, cache_next;
+    time_key cache[TIME_CACHE];
+    uint32_t *map; /* output key -> source key */
+    float *times;  /* output key times, seconds */
+    size_t keys_cap;
+} gl;
+
+/* ---- gltf.c: the binary buffer and accessors ---------------------------------------------- */
+size_t gl_bin_align(gl *g);
+void gl_put_f32s(gl *g, const float *v, int n);
+void gl_json_floats(ganim_writer *w, const float *v, int n);
+/* Running min/max of the float elements written for one accessor. */
+typedef struct fstat {
+    float mn[16], mx[16];
+    int n;
+    uint32_t count;
+} fstat;
+void gl_fs_begin(fstat *s, int n);
+void gl_fs_put(gl *g, fstat *s, const float *v);
+/* An accessor over the binary bytes written since `start`; returns its index. */
+uint32_t gl_accessor(gl *g, size_t start, int comp, uint32_t count, const char *type, int target, const fstat *bounds);
+
+/* ---- gltf_skeleton.c ------------------------------------------------------------------------ */
+ganim_code gl_convert_rest(gl *g);
+void gl_write_nodes(gl *g);
+ganim_code gl_write_skeleton(gl *g);
+
+/* ---- gltf_anim.c ---------------------------------------------------------------------------- */
+ganim_code gl_write_clip(gl *g, uint32_t ci, int first);
+
+#endif

@@ -1,0 +1,247 @@
+/* glTF export: each animation clip as one glTF animation, one sampler per present channel
+ * (time accessors shared between channels, step bits as hold keys, visibility as STEP
+ * scale keys). */
+#include "export/gltf.h"
+
+/* ---- animations ------------------------------------------------------------------------- */
+
+static const char *const path_name[3] = { "rotation", "translation", "scale" };
+
+static ganim_code key_space(gl *g, size_t n)
+{
+    if (n <= g->keys_cap) return GANIM_OK;
+    size_t cap = g->keys_cap ? g->keys_cap : 64;
+    while (cap < n) cap *= 2;
+    uint32_t *map = ganim_alloc(&g->alloc, cap * sizeof *map);
+    float *times = ganim_alloc(&g->alloc, cap * sizeof *times);
+    if (!map || !times) {
+        ganim_free(&g->alloc, map, cap * sizeof *map);
+        ganim_free(&g->alloc, times, cap * sizeof *times);
+        return GANIM_NOMEM(g->err);
+    }
+    ganim_free(&g->alloc, g->map, g->keys_cap * sizeof *g->map);
+    ganim_free(&g->alloc, g->times, g->keys_cap * sizeof *g->times);
+    g->map = map, g->times = times, g->keys_cap = cap;
+    return GANIM_OK;
+}
+
+static float frame_time(const ganim_clip *c, double frame) { return (float)(frame / c->fps); }
+
+/* Writes g->times[0..n) as an input accessor (strictly increasing, with min/max). */
+static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
+{
+    for (uint32_t k = 1; k < n; k++) {
+        if (!(g->times[k] > g->times[k - 1])) {
+            return ganim_fail(g->err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                              "gltf: clip '%s': keys %u and %u fall on the same float32 time (%.9g s)", g->clip_name, k - 1,
+                              k, (double)g->times[k]);
+        }
+    }
+    fstat fs;
+    gl_fs_begin(&fs, 1);
+    size_t start = gl_bin_align(g);
+    for (uint32_t k = 0; k < n; k++) gl_fs_put(g, &fs, &g->times[k]);
+    *acc = gl_accessor(g, start, GL_FLOAT, n, "SCALAR", 0, &fs);
+    return GANIM_OK;
+}
+
+static void add_sampler(gl *g, uint32_t bone, const char *path, uint32_t in, uint32_t out, const char *interp)
+{
+    if (g->sampler_count) {
+        gw_u8(&g->chans, ',');
+        gw_u8(&g->samps, ',');
+    }
+    gw_printf(&g->chans, "{\"sampler\":%u,\"target\":{\"node\":%u,\"path\":\"%s\"}}", g->sampler_count, bone, path);
+    gw_printf(&g->samps, "{\"input\":%u,\"output\":%u,\"interpolation\":\"%s\"}", in, out, interp);
+    g->sampler_count++;
+}
+
+/* The keys a channel is written with: g->map / g->times, their count, the interpolation
+ * and the input accessor (shared with earlier channels of the clip when possible).
+ * Step bits: when every key but the last steps, the sampler is STEP; when only some do,
+ * a hold key (previous value) is inserted one float32 ulp before the next key. */
+static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch, uint32_t *nout, const char **interp,
+                            uint32_t *in)
+{
+    const ganim_clip *c = g->clip;
+    uint32_t fc = c->frame_count;
+    *interp = "LINEAR";
+    if (ch->kind == GANIM_CHANNEL_CONSTANT) {
+        ganim_code code = key_space(g, 2);
+        if (code != GANIM_OK) return code;
+        *nout = fc > 1 ? 2 : 1;
+        g->map[0] = g->map[1] = 0;
+        g->times[0] = 0;
+        g->times[1] = frame_time(c, fc - 1.0);
+        if (g->ends_acc == NO_ACC) {
+            code = time_accessor(g, *nout, &g->ends_acc);
+            if (code != GANIM_OK) return code;
+        }
+        *in = g->ends_acc;
+        return GANIM_OK;
+    }
+    uint32_t n = ch->count, stepped = 0;
+    const float *kt = ch->kind == GANIM_CHANNEL_KEYED ? ch->times : NULL;
+    ganim_code code = key_space(g, (size_t)n * 2);
+    if (code != GANIM_OK) return code;
+    if (t->step) {
+        for (uint32_t k = 0; k + 1 < n; k++) {
+            double f = kt ? floor((double)kt[k]) : (double)k;
+            if (f >= 0 && f < (double)fc && t->step[(uint32_t)f]) stepped++;
+        }
+    }
+    int holds = stepped && stepped + 1 < n;
+    if (stepped && !holds) *interp = "STEP";
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        g->map[m] = k;
+        g->times[m++] = frame_time(c, kt ? (double)kt[k] : (double)k);
+        if (holds && k + 1 < n) {
+            double f = kt ? floor((double)kt[k]) : (double)k;
+            if (f >= 0 && f < (double)fc && t->step[(uint32_t)f]) {
+                g->map[m] = k;
+                g->times[m++] = nextafterf(frame_time(c, kt ? (double)kt[k + 1] : (double)(k + 1)), -INFINITY);
+            }
+        }
+    }
+    *nout = m;
+    const uint8_t *hk = holds ? t->step : NULL;
+    if (!kt && !hk && g->frames_acc != NO_ACC) {
+        *in = g->frames_acc;
+        return GANIM_OK;
+    }
+    for (uint32_t i = 0; i < g->cache_n; i++) {
+        const time_key *e = &g->cache[i];
+        if (e->count == n && e->hold == hk && (e->times == kt || (e->times && kt && !memcmp(e->times, kt, n * sizeof *kt)))) {
+            *in = e->acc;
+            return GANIM_OK;
+        }
+    }
+    code = time_accessor(g, m, in);
+    if (code != GANIM_OK) return code;
+    if (!kt && !hk) {
+        g->frames_acc = *in;
+    } else {
+        time_key e = { kt, n, hk, *in };
+        g->cache[g->cache_next] = e;
+        g->cache_next = (g->cache_next + 1) % TIME_CACHE;
+        if (g->cache_n < TIME_CACHE) g->cache_n++;
+    }
+    return GANIM_OK;
+}
+
+static ganim_code bad_value(gl *g, const ganim_track *t, const char *what, uint32_t key)
+{
+    return ganim_fail(g->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                      "gltf: clip '%s', track '%s' (bone %u '%s'): %s key %u is not a finite number after conversion",
+                      g->clip_name, t->name ? t->name : "", t->bone, g->sk->bones[t->bone].name, what, key);
+}
+
+/* path: 0 rotation, 1 translation, 2 scale */
+static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel *ch, int path)
+{
+    uint32_t n, in;
+    const char *interp;
+    ganim_code code = plan_keys(g, t, ch, &n, &interp, &in);
+    if (code != GANIM_OK) return code;
+    int root = g->sk->bones[t->bone].parent < 0, comps = path == 0 ? 4 : 3;
+    fstat fs;
+    gl_fs_begin(&fs, comps);
+    size_t start = gl_bin_align(g);
+    float prev[4] = { 0, 0, 0, 1 }, v[4];
+    for (uint32_t k = 0; k < n; k++) {
+        const float *src = ch->values + (size_t)g->map[k] * (size_t)comps;
+        if (path == 0) {
+            if (!gx_rotation(&g->cv, root, src, v)) return bad_value(g, t, "rotation", g->map[k]);
+            /* sign-continuous, so that LINEAR (slerp) takes the short way */
+            if (k && (double)v[0] * prev[0] + (double)v[1] * prev[1] + (double)v[2] * prev[2] + (double)v[3] * prev[3] < 0)
+                v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
+            memcpy(prev, v, sizeof v);
+        } else if (path == 1) {
+            if (!gx_translation(&g->cv, root, src, v)) return bad_value(g, t, "translation", g->map[k]);
+        } else {
+            memcpy(v, src, 3 * sizeof *v);
+            if (!gx_finite3(v)) return bad_value(g, t, "scale", g->map[k]);
+        }
+        gl_fs_put(g, &fs, v);
+    }
+    uint32_t out = gl_accessor(g, start, GL_FLOAT, n, comps == 4 ? "VEC4" : "VEC3", 0, NULL);
+    add_sampler(g, t->bone, path_name[path], in, out, interp);
+    return GANIM_OK;
+}
+
+/* Visibility as STEP scale keys on every frame: the (sampled) scale when visible, 0 when
+ * hidden. Hides the bone's subtree too, as a scaled-to-zero node does in every viewer. */
+static ganim_code write_visibility(gl *g, const ganim_track *t)
+{
+    const ganim_clip *c = g->clip;
+    ganim_channel frames = { GANIM_CHANNEL_PER_FRAME, c->frame_count, NULL, NULL };
+    uint32_t n, in;
+    const char *interp;
+    ganim_track plain = *t;
+    plain.step = NULL;
+    ganim_code code = plan_keys(g, &plain, &frames, &n, &interp, &in);
+    if (code != GANIM_OK) return code;
+    fstat fs;
+    gl_fs_begin(&fs, 3);
+    size_t start = gl_bin_align(g);
+    const float *rest = &g->sk->bones[t->bone].rest.scale.x;
+    for (uint32_t f = 0; f < c->frame_count; f++) {
+        float v[3] = { 0, 0, 0 };
+        if (t->visibility[f]) {
+            ganim_channel_eval(&t->scale, c->frame_count, t->step, c->rotation_interp, 3, (double)f, rest, v);
+            if (!gx_finite3(v)) return bad_value(g, t, "scale", f);
+        }
+        gl_fs_put(g, &fs, v);
+    }
+    uint32_t out = gl_accessor(g, start, GL_FLOAT, c->frame_count, "VEC3", 0, NULL);
+    add_sampler(g, t->bone, "scale", in, out, "STEP");
+    return GANIM_OK;
+}
+
+ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
+{
+    const ganim_clip *c = &g->doc->clips[ci];
+    g->clip = c;
+    g->clip_name = gx_clip_name(g->doc, &g->o, ci, g->clip_name_buf, sizeof g->clip_name_buf);
+    g->sampler_count = 0;
+    g->ends_acc = g->frames_acc = NO_ACC;
+    g->cache_n = g->cache_next = 0;
+    g->chans_buf.size = g->samps_buf.size = 0;
+    ganim_code code = GANIM_OK;
+    for (uint32_t ti = 0; ti < c->track_count && code == GANIM_OK; ti++) {
+        const ganim_track *t = &c->tracks[ti];
+        if (t->rotation.kind != GANIM_CHANNEL_ABSENT) code = write_channel(g, t, &t->rotation, 0);
+        if (code == GANIM_OK && t->translation.kind != GANIM_CHANNEL_ABSENT) code = write_channel(g, t, &t->translation, 1);
+        if (code != GANIM_OK) break;
+        int hidden = 0;
+        if (g->o.visibility == GANIM_VIS_SCALE && t->visibility)
+            for (uint32_t f = 0; f < c->frame_count && !hidden; f++) hidden = !t->visibility[f];
+        if (hidden) code = write_visibility(g, t);
+        else if (t->scale.kind != GANIM_CHANNEL_ABSENT) code = write_channel(g, t, &t->scale, 2);
+    }
+    if (code != GANIM_OK) return code;
+    if (!g->sampler_count) { /* glTF needs a channel: hold bone 0 at rest for the clip */
+        ganim_track t0 = { 0 };
+        t0.name = "";
+        t0.rotation.kind = GANIM_CHANNEL_CONSTANT;
+        t0.rotation.count = 1;
+        t0.rotation.values = &g->sk->bones[0].rest.rotation.x;
+        code = write_channel(g, &t0, &t0.rotation, 0);
+        if (code != GANIM_OK) return code;
+    }
+    ganim_writer *w = &g->js;
+    gw_str(w, first ? "{\"name\":" : ",{\"name\":");
+    if (g->clip_name[0]) gw_json_string(w, g->clip_name);
+    else gw_printf(w, "\"clip_%u\"", ci);
+    gw_str(w, ",\"channels\":[");
+    gw_bytes(w, g->chans_buf.data, g->chans_buf.size);
+    gw_str(w, "],\"samplers\":[");
+    gw_bytes(w, g->samps_buf.data, g->samps_buf.size);
+    gw_printf(w, "],\"extras\":{\"ganim\":{\"clip_index\":%u,\"fps\":", ci);
+    gw_double(w, c->fps);
+    gw_printf(w, ",\"frame_count\":%u,\"rotation_interp\":\"%s\"}}}", c->frame_count,
+              c->rotation_interp == GANIM_INTERP_NLERP ? "nlerp" : "slerp");
+    return gw_ok(&g->chans) && gw_ok(&g->samps) ? GANIM_OK : GANIM_NOMEM(g->err);
+}
+
