@@ -1,7 +1,7 @@
 # ganim — the two commands of the README:
 #   make demo    install build dependencies, build, convert examples/ to out/*.glb
 #   make check   install test dependencies, build with ASan+UBSan, run every test
-.PHONY: all demo check build deps test-deps clean fuzz fuzz-smoke bench
+.PHONY: all demo check build deps test-deps clean fuzz fuzz-smoke bench format format-check
 
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD     ?= build
@@ -78,6 +78,16 @@ fuzz-smoke: fuzz
 bench: build
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
+
+# The C style (.clang-format): format rewrites every C file, format-check lists the ones
+# that drift from it.
+format:
+	git ls-files '*.c' '*.h' | xargs clang-format -i
+
+format-check:
+	@bad=$$(git ls-files '*.c' '*.h' | while read -r f; do clang-format "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
+	if [ -n "$$bad" ]; then echo "ganim: not formatted (make format):"; echo "$$bad"; exit 1; fi; \
+	echo "ganim: every C file follows .clang-format"
 
 clean:
 	rm -rf $(BUILD) $(CHECK) build-fuzz out

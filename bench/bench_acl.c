@@ -58,7 +58,10 @@ static uint8_t *load(const char *path, size_t *size)
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
     uint8_t *d = malloc(n > 0 ? (size_t)n : 1);
-    if (d && fread(d, 1, (size_t)n, f) != (size_t)n) { free(d); d = NULL; }
+    if (d && fread(d, 1, (size_t)n, f) != (size_t)n) {
+        free(d);
+        d = NULL;
+    }
     fclose(f);
     *size = (size_t)n;
     return d;
@@ -83,7 +86,10 @@ int main(int argc, char **argv)
         char dir[900];
         snprintf(dir, sizeof dir, "%s/acl", td ? td : "../shared/testdata");
         DIR *d = opendir(dir);
-        if (!d) { fprintf(stderr, "bench_acl: cannot open %s\n", dir); return 1; }
+        if (!d) {
+            fprintf(stderr, "bench_acl: cannot open %s\n", dir);
+            return 1;
+        }
         for (struct dirent *e; (e = readdir(d)) && nf < 256;) {
             size_t n = strlen(e->d_name);
             if (n > 4 && !strcmp(e->d_name + n - 4, ".acl")) {

@@ -11,7 +11,7 @@
 
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
-    cli_str b = {0};
+    cli_str b = { 0 };
     va_list ap;
     cli_str_puts(&b, "ganim: ");
     if (cmd) cli_str_printf(&b, "%s: ", cmd);
@@ -28,8 +28,7 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 static const cli_option *find_long(const cli_option *opts, const char *name, size_t n)
 {
     for (; opts->id; opts++)
-        if (opts->long_name && strlen(opts->long_name) == n && memcmp(opts->long_name, name, n) == 0)
-            return opts;
+        if (opts->long_name && strlen(opts->long_name) == n && memcmp(opts->long_name, name, n) == 0) return opts;
     return NULL;
 }
 

@@ -27,8 +27,8 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILED = 1, CLI_EXIT_USAGE = 2 };
 /* ---- commands (cmd_*.c) ---------------------------------------------------------- */
 typedef struct cli_command {
     const char *name;
-    const char *summary;                 /* one line for `ganim --help` */
-    int (*run)(int argc, char **argv);   /* argv[0] is the command name */
+    const char *summary;               /* one line for `ganim --help` */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
     void (*help)(FILE *out);
 } cli_command;
 
@@ -46,21 +46,21 @@ typedef struct cli_option {
     const char *long_name; /* without "--", or NULL */
     char short_name;       /* or 0 */
     int has_value;
-    int id;                /* > 0 */
+    int id; /* > 0 */
 } cli_option;
 
 typedef struct cli_args {
-    const char *cmd;            /* for messages: "convert" */
+    const char *cmd; /* for messages: "convert" */
     int argc;
     char **argv;
-    int index;                  /* next argv element */
-    int cluster;                /* position inside a "-abc" cluster, 0 if none */
-    int only_positional;        /* after "--" */
+    int index;           /* next argv element */
+    int cluster;         /* position inside a "-abc" cluster, 0 if none */
+    int only_positional; /* after "--" */
 } cli_args;
 
-#define CLI_ARG_END 0          /* no more arguments */
+#define CLI_ARG_END 0 /* no more arguments */
 #define CLI_ARG_POSITIONAL (-1)
-#define CLI_ARG_ERROR (-2)      /* a usage message was printed */
+#define CLI_ARG_ERROR (-2) /* a usage message was printed */
 
 /* Next option id, CLI_ARG_POSITIONAL (value = the argument), CLI_ARG_END, or
  * CLI_ARG_ERROR. "--name=value", "--name value", "-x value", "-xvalue", "-qr" work. */
@@ -73,7 +73,7 @@ int cli_parse_double(const char *s, double *out); /* finite */
 
 /* ---- format options (settings.c) --------------------------------------------------- */
 typedef struct cli_settings {
-    ganim_setting *list;        /* names point into the library's option tables, values
+    ganim_setting *list; /* names point into the library's option tables, values
                                    into argv */
     size_t count;
 } cli_settings;
@@ -97,7 +97,7 @@ void cli_help_formats(FILE *out);
 
 /* ---- strings (util.c) ------------------------------------------------------------ */
 typedef struct cli_str {
-    char *s;     /* always NUL-terminated once anything was appended */
+    char *s; /* always NUL-terminated once anything was appended */
     size_t len;
     size_t cap;
 } cli_str;
@@ -111,22 +111,22 @@ void cli_str_vprintf(cli_str *b, const char *fmt, va_list ap);
 void cli_str_printable(cli_str *b, const char *s);
 void cli_str_free(cli_str *b);
 
-void *cli_xmalloc(size_t n);        /* exits with a message when memory runs out */
+void *cli_xmalloc(size_t n); /* exits with a message when memory runs out */
 void *cli_xrealloc(void *p, size_t n);
 char *cli_xstrdup(const char *s);
 int cli_strcaseeq(const char *a, const char *b);
 int cli_strncaseeq(const char *a, const char *b, size_t n);
-double cli_now(void);               /* monotonic seconds */
+double cli_now(void); /* monotonic seconds */
 
 /* ---- paths and files (util.c) ---------------------------------------------------- */
-const char *cli_basename(const char *path);      /* points into path */
-const char *cli_extension(const char *path);     /* ".ext", or "" (points into path) */
-char *cli_stem(const char *path);                /* base name without its extension */
-char *cli_dirname(const char *path);             /* "." when none */
+const char *cli_basename(const char *path);  /* points into path */
+const char *cli_extension(const char *path); /* ".ext", or "" (points into path) */
+char *cli_stem(const char *path);            /* base name without its extension */
+char *cli_dirname(const char *path);         /* "." when none */
 char *cli_join(const char *dir, const char *name);
 int cli_is_dir(const char *path);
 int cli_exists(const char *path);
-int cli_mkdirs(const char *path);                /* mkdir -p; 0 or errno */
+int cli_mkdirs(const char *path); /* mkdir -p; 0 or errno */
 /* Sorted entry names of a directory (no "." / ".."); 0 or errno. */
 int cli_list_dir(const char *dir, char ***names, size_t *count);
 void cli_free_list(char **names, size_t count);
@@ -171,18 +171,18 @@ void cli_details_text(cli_str *b, const ganim_detail *root, const ganim_detail *
 
 /* ---- loading documents (load.c) --------------------------------------------------- */
 typedef struct cli_load_opts {
-    const ganim_format *format;       /* --format, or NULL: probe */
-    const ganim_skeleton *skeleton;   /* --skeleton, or NULL */
-    int find_companion;               /* look for the companion skeleton next to the input */
-    int up;                           /* --up: a ganim_up (0: the file's own axes) */
-    const cli_settings *settings;     /* -O reader options, or NULL */
+    const ganim_format *format;     /* --format, or NULL: probe */
+    const ganim_skeleton *skeleton; /* --skeleton, or NULL */
+    int find_companion;             /* look for the companion skeleton next to the input */
+    int up;                         /* --up: a ganim_up (0: the file's own axes) */
+    const cli_settings *settings;   /* -O reader options, or NULL */
 } cli_load_opts;
 
 /* "y", "z" or "y-down" (any case) -> a ganim_up; 0 if none of them. */
 int cli_parse_up(const char *s);
 
 typedef struct cli_loaded {
-    ganim_doc *doc;                   /* doc->probe_score, doc->skeleton_file say more */
+    ganim_doc *doc; /* doc->probe_score, doc->skeleton_file say more */
 } cli_loaded;
 
 /* Read `path` into `out`; on failure print the error to `log` and return nonzero. */

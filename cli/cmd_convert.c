@@ -15,89 +15,106 @@
 
 void help_convert(FILE *out)
 {
-    fprintf(out,
-            "Usage: ganim convert INPUT... -o OUTPUT [OPTIONS]\n"
-            "\n"
-            "Convert animation files. INPUTs are files or directories (their files, or the\n"
-            "whole tree with -r; files are picked by content or by a known extension, and\n"
-            "companion skeletons found there are skipped when their animations are present).\n"
-            "\n"
-            "The output kind comes from --to or from OUTPUT's extension: .glb, .gltf (+ .bin\n"
-            "next to it), .bvh, .json (the lossless dump), or a writable format's extension\n"
-            "(ganim formats). With no known extension and no --to, a file is written back in\n"
-            "its own format. With several inputs or a directory, OUTPUT is a directory\n"
-            "(created; default kind glb) and each output is named <input stem>.<ext>.\n"
-            "Existing outputs are kept unless --force; an input is never overwritten.\n"
-            "\n"
-            "Options:\n"
-            "  -o, --output PATH    output file, or directory for several inputs\n"
-            "  --to KIND            glb, gltf, bvh, json, or a format name (ganim formats)\n"
-            "  -r, --recursive      descend into subdirectories of directory inputs\n"
-            "  --skeleton FILE      take the skeleton from FILE (any file with bones); without\n"
-            "                       it each format's rule finds the companion (listed below)\n"
-            "  --no-companion       do not look for companion skeletons\n"
-            "  --format NAME        read the inputs as NAME instead of detecting it\n"
-            "  --clip N|NAME|all    only clip N (from 0, as in ganim info) or the clip named\n"
-            "                       NAME; 'all' for BVH writes one file per clip,\n"
-            "                       <stem>_<clip>.bvh (default: every clip; BVH: the first)\n"
-            "  --fps F              play the clips at F frames per second\n"
-            "  --resample K         insert K-1 interpolated frames between frames (fps x K)\n"
-            "  --scale S            multiply translations by S (exports)\n"
-            "  --keep-axes          keep the file's axes instead of turning them to +Y up\n"
-            "  --up y|z|y-down      which way is up in the input, when the format does not say\n"
-            "                       (default: the reader's, see ganim info)\n"
-            "  --bvh-order ORDER    BVH rotation channel order for every joint, e.g. ZXY;\n"
-            "                       default: ZXY, or per joint an order clear of gimbal lock\n"
-            "  --bvh-joint-positions  BVH: also write the animated translations of joints\n"
-            "                       (default: positions on the root only, the usual layout)\n"
-            "  -O, --option NAME=VALUE  a format's reader or writer option (listed below\n"
-            "                       and by ganim formats); may be repeated\n"
-            "  -j, --jobs N         convert N files at once (0: one per processor)\n"
-            "  -f, --force          replace existing output files\n"
-            "  -q, --quiet          no warnings, no summary line (errors are still printed)\n"
-            "  -v, --verbose        say what was read (format, skeleton) and written\n"
-            "  -h, --help           show this help\n"
-            "\n"
-            "A progress bar is shown on a terminal; the last line is always\n"
-            "  converted N files (M failed) in X.XX s\n"
-            "and the exit status is 1 if any input failed (the others are still converted).\n"
-            "\n"
-            "Examples:\n"
-            "  ganim convert MODEL_DIE_00.ala -o die.glb\n"
-            "  ganim convert walk.anim -o walk.gltf --fps 60\n"
-            "  ganim convert pack -o pack.bvh --clip all --bvh-order XYZ\n"
-            "  ganim convert pack -o pack.new --to FORMAT --resample 4\n"
-            "  ganim convert anims/ -r -o out/ --to glb -j 4\n");
+    fprintf(out, "Usage: ganim convert INPUT... -o OUTPUT [OPTIONS]\n"
+                 "\n"
+                 "Convert animation files. INPUTs are files or directories (their files, or the\n"
+                 "whole tree with -r; files are picked by content or by a known extension, and\n"
+                 "companion skeletons found there are skipped when their animations are present).\n"
+                 "\n"
+                 "The output kind comes from --to or from OUTPUT's extension: .glb, .gltf (+ .bin\n"
+                 "next to it), .bvh, .json (the lossless dump), or a writable format's extension\n"
+                 "(ganim formats). With no known extension and no --to, a file is written back in\n"
+                 "its own format. With several inputs or a directory, OUTPUT is a directory\n"
+                 "(created; default kind glb) and each output is named <input stem>.<ext>.\n"
+                 "Existing outputs are kept unless --force; an input is never overwritten.\n"
+                 "\n"
+                 "Options:\n"
+                 "  -o, --output PATH    output file, or directory for several inputs\n"
+                 "  --to KIND            glb, gltf, bvh, json, or a format name (ganim formats)\n"
+                 "  -r, --recursive      descend into subdirectories of directory inputs\n"
+                 "  --skeleton FILE      take the skeleton from FILE (any file with bones); without\n"
+                 "                       it each format's rule finds the companion (listed below)\n"
+                 "  --no-companion       do not look for companion skeletons\n"
+                 "  --format NAME        read the inputs as NAME instead of detecting it\n"
+                 "  --clip N|NAME|all    only clip N (from 0, as in ganim info) or the clip named\n"
+                 "                       NAME; 'all' for BVH writes one file per clip,\n"
+                 "                       <stem>_<clip>.bvh (default: every clip; BVH: the first)\n"
+                 "  --fps F              play the clips at F frames per second\n"
+                 "  --resample K         insert K-1 interpolated frames between frames (fps x K)\n"
+                 "  --scale S            multiply translations by S (exports)\n"
+                 "  --keep-axes          keep the file's axes instead of turning them to +Y up\n"
+                 "  --up y|z|y-down      which way is up in the input, when the format does not say\n"
+                 "                       (default: the reader's, see ganim info)\n"
+                 "  --bvh-order ORDER    BVH rotation channel order for every joint, e.g. ZXY;\n"
+                 "                       default: ZXY, or per joint an order clear of gimbal lock\n"
+                 "  --bvh-joint-positions  BVH: also write the animated translations of joints\n"
+                 "                       (default: positions on the root only, the usual layout)\n"
+                 "  -O, --option NAME=VALUE  a format's reader or writer option (listed below\n"
+                 "                       and by ganim formats); may be repeated\n"
+                 "  -j, --jobs N         convert N files at once (0: one per processor)\n"
+                 "  -f, --force          replace existing output files\n"
+                 "  -q, --quiet          no warnings, no summary line (errors are still printed)\n"
+                 "  -v, --verbose        say what was read (format, skeleton) and written\n"
+                 "  -h, --help           show this help\n"
+                 "\n"
+                 "A progress bar is shown on a terminal; the last line is always\n"
+                 "  converted N files (M failed) in X.XX s\n"
+                 "and the exit status is 1 if any input failed (the others are still converted).\n"
+                 "\n"
+                 "Examples:\n"
+                 "  ganim convert MODEL_DIE_00.ala -o die.glb\n"
+                 "  ganim convert walk.anim -o walk.gltf --fps 60\n"
+                 "  ganim convert pack -o pack.bvh --clip all --bvh-order XYZ\n"
+                 "  ganim convert pack -o pack.new --to FORMAT --resample 4\n"
+                 "  ganim convert anims/ -r -o out/ --to glb -j 4\n");
     cli_help_formats(out);
 }
 
 enum {
-    OPT_OUTPUT = 1, OPT_TO, OPT_RECURSIVE, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_CLIP,
-    OPT_FPS, OPT_RESAMPLE, OPT_SCALE, OPT_KEEP_AXES, OPT_UP, OPT_BVH_ORDER, OPT_BVH_JOINT_POS, OPT_SETTING,
-    OPT_JOBS, OPT_FORCE, OPT_QUIET, OPT_VERBOSE, OPT_HELP, OPT_ALIAS = 1000
+    OPT_OUTPUT = 1,
+    OPT_TO,
+    OPT_RECURSIVE,
+    OPT_SKELETON,
+    OPT_NO_COMPANION,
+    OPT_FORMAT,
+    OPT_CLIP,
+    OPT_FPS,
+    OPT_RESAMPLE,
+    OPT_SCALE,
+    OPT_KEEP_AXES,
+    OPT_UP,
+    OPT_BVH_ORDER,
+    OPT_BVH_JOINT_POS,
+    OPT_SETTING,
+    OPT_JOBS,
+    OPT_FORCE,
+    OPT_QUIET,
+    OPT_VERBOSE,
+    OPT_HELP,
+    OPT_ALIAS = 1000
 };
 static const cli_option options[] = {
-    {"output", 'o', 1, OPT_OUTPUT},
-    {"to", 0, 1, OPT_TO},
-    {"recursive", 'r', 0, OPT_RECURSIVE},
-    {"skeleton", 0, 1, OPT_SKELETON},
-    {"no-companion", 0, 0, OPT_NO_COMPANION},
-    {"format", 0, 1, OPT_FORMAT},
-    {"clip", 0, 1, OPT_CLIP},
-    {"fps", 0, 1, OPT_FPS},
-    {"resample", 0, 1, OPT_RESAMPLE},
-    {"scale", 0, 1, OPT_SCALE},
-    {"keep-axes", 0, 0, OPT_KEEP_AXES},
-    {"up", 0, 1, OPT_UP},
-    {"bvh-order", 0, 1, OPT_BVH_ORDER},
-    {"bvh-joint-positions", 0, 0, OPT_BVH_JOINT_POS},
-    {"option", 'O', 1, OPT_SETTING},
-    {"jobs", 'j', 1, OPT_JOBS},
-    {"force", 'f', 0, OPT_FORCE},
-    {"quiet", 'q', 0, OPT_QUIET},
-    {"verbose", 'v', 0, OPT_VERBOSE},
-    {"help", 'h', 0, OPT_HELP},
-    {NULL, 0, 0, 0},
+    { "output", 'o', 1, OPT_OUTPUT },
+    { "to", 0, 1, OPT_TO },
+    { "recursive", 'r', 0, OPT_RECURSIVE },
+    { "skeleton", 0, 1, OPT_SKELETON },
+    { "no-companion", 0, 0, OPT_NO_COMPANION },
+    { "format", 0, 1, OPT_FORMAT },
+    { "clip", 0, 1, OPT_CLIP },
+    { "fps", 0, 1, OPT_FPS },
+    { "resample", 0, 1, OPT_RESAMPLE },
+    { "scale", 0, 1, OPT_SCALE },
+    { "keep-axes", 0, 0, OPT_KEEP_AXES },
+    { "up", 0, 1, OPT_UP },
+    { "bvh-order", 0, 1, OPT_BVH_ORDER },
+    { "bvh-joint-positions", 0, 0, OPT_BVH_JOINT_POS },
+    { "option", 'O', 1, OPT_SETTING },
+    { "jobs", 'j', 1, OPT_JOBS },
+    { "force", 'f', 0, OPT_FORCE },
+    { "quiet", 'q', 0, OPT_QUIET },
+    { "verbose", 'v', 0, OPT_VERBOSE },
+    { "help", 'h', 0, OPT_HELP },
+    { NULL, 0, 0, 0 },
 };
 
 /* ---- the command ------------------------------------------------------------------- */
@@ -106,8 +123,11 @@ static int parse_kind(settings *s, const char *to)
 {
     if (convert_kind_from_name(to, &s->kind) == 0) return 0;
     const ganim_format *f = ganim_format_find(to);
-    if (!f) return cli_usage("convert", "unknown output kind '%s': glb, gltf, bvh, json or a format "
-                             "name (see 'ganim formats')", to);
+    if (!f)
+        return cli_usage("convert",
+                         "unknown output kind '%s': glb, gltf, bvh, json or a format "
+                         "name (see 'ganim formats')",
+                         to);
     if (!(f->flags & GANIM_FORMAT_WRITE))
         return cli_usage("convert", "ganim cannot write %s files (see 'ganim formats')", f->name);
     s->kind = KIND_FORMAT;
@@ -117,7 +137,7 @@ static int parse_kind(settings *s, const char *to)
 
 int cmd_convert(int argc, char **argv)
 {
-    cli_args a = {"convert", argc, argv, 1, 0, 0};
+    cli_args a = { "convert", argc, argv, 1, 0, 0 };
     settings s;
     memset(&s, 0, sizeof s);
     const char **args = cli_xmalloc((size_t)argc * sizeof *args);
@@ -127,7 +147,11 @@ int cmd_convert(int argc, char **argv)
     unsigned long jobs_n = 1, u;
     s.load.find_companion = 1;
     int rc = CLI_EXIT_USAGE;
-#define USAGE(...) do { rc = cli_usage("convert", __VA_ARGS__); goto done_args; } while (0)
+#define USAGE(...)                              \
+    do {                                        \
+        rc = cli_usage("convert", __VA_ARGS__); \
+        goto done_args;                         \
+    } while (0)
     static cli_option *table; /* the options and the formats' aliases, for the process */
     if (!table) table = cli_options_with_aliases(options, OPT_ALIAS);
     while ((id = cli_next(&a, table, &v)) != CLI_ARG_END) {
@@ -161,16 +185,25 @@ int cmd_convert(int argc, char **argv)
             s.export_only_options = 1;
             break;
         }
-        case OPT_KEEP_AXES: s.keep_axes = 1; s.export_only_options = 1; break;
-        case OPT_BVH_JOINT_POS: s.bvh_joint_positions = 1; s.export_only_options = 1; break;
+        case OPT_KEEP_AXES:
+            s.keep_axes = 1;
+            s.export_only_options = 1;
+            break;
+        case OPT_BVH_JOINT_POS:
+            s.bvh_joint_positions = 1;
+            s.export_only_options = 1;
+            break;
         case OPT_UP:
             if (!(s.load.up = cli_parse_up(v))) USAGE("--up wants y, z or y-down, not '%s'", v);
             break;
         case OPT_BVH_ORDER: {
-            static const char *const orders[] = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
+            static const char *const orders[] = { "XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX" };
             int ok = 0;
             for (int i = 0; i < 6; i++)
-                if (cli_strcaseeq(v, orders[i])) { s.bvh_order = orders[i]; ok = 1; }
+                if (cli_strcaseeq(v, orders[i])) {
+                    s.bvh_order = orders[i];
+                    ok = 1;
+                }
             if (!ok) USAGE("--bvh-order wants XYZ, XZY, YXZ, YZX, ZXY or ZYX, not '%s'", v);
             s.export_only_options = 1;
             break;
@@ -185,7 +218,11 @@ int cmd_convert(int argc, char **argv)
         case OPT_FORCE: s.force = 1; break;
         case OPT_QUIET: s.quiet = 1; break;
         case OPT_VERBOSE: s.verbose = 1; break;
-        case OPT_HELP: help_convert(stdout); cli_settings_free(&s.settings); free(args); return CLI_EXIT_OK;
+        case OPT_HELP:
+            help_convert(stdout);
+            cli_settings_free(&s.settings);
+            free(args);
+            return CLI_EXIT_OK;
         default:
             if ((rc = cli_settings_add_alias(&s.settings, "convert", id - OPT_ALIAS, v)) != 0) goto done_args;
             rc = CLI_EXIT_USAGE;
@@ -209,7 +246,8 @@ int cmd_convert(int argc, char **argv)
         USAGE("%s is not a directory (with several inputs or a directory, -o names a directory)", s.output);
     if (s.out_is_dir && !cli_exists(s.output) && convert_kind_from_name(cli_extension(s.output), &s.kind) == 0)
         USAGE("with several inputs or a directory, -o names a directory, not a %s file; "
-              "use -o DIR --to %s", cli_extension(s.output), cli_extension(s.output) + 1);
+              "use -o DIR --to %s",
+              cli_extension(s.output), cli_extension(s.output) + 1);
 
     /* What to write. */
     if (to) {
@@ -263,7 +301,8 @@ done_args:
             if (convert_scan_dir(args[i], recursive, 0, &s.jobs, &s.job_count, &cap) != 0) {
                 rc = CLI_EXIT_FAILED;
             } else if (s.job_count == before) {
-                cli_errorf(NULL, args[i], "no animation files found%s", recursive ? "" : " (add -r for subdirectories)");
+                cli_errorf(NULL, args[i], "no animation files found%s",
+                           recursive ? "" : " (add -r for subdirectories)");
                 rc = CLI_EXIT_FAILED;
             }
         } else {
@@ -325,9 +364,8 @@ done_args:
     if (s.failed) rc = CLI_EXIT_FAILED;
     if (!s.quiet) {
         char line[128];
-        int n = snprintf(line, sizeof line, "converted %zu file%s (%zu failed) in %.2f s\n",
-                         s.job_count - s.failed, s.job_count - s.failed == 1 ? "" : "s", s.failed,
-                         cli_now() - start);
+        int n = snprintf(line, sizeof line, "converted %zu file%s (%zu failed) in %.2f s\n", s.job_count - s.failed,
+                         s.job_count - s.failed == 1 ? "" : "s", s.failed, cli_now() - start);
         if (n > 0) cli_stderr_write(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     }
 
@@ -346,4 +384,3 @@ done_args:
     free(args);
     return rc;
 }
-

@@ -7,36 +7,35 @@
 
 void help_dump(FILE *out)
 {
-    fprintf(out,
-            "Usage: ganim dump FILE [-o OUT.json] [OPTIONS]\n"
-            "\n"
-            "Write everything ganim read from FILE as JSON: skeleton, every clip with every\n"
-            "value, the format's own details (raw integers, quantisation) and warnings.\n"
-            "The layout is described in docs/dump-format.md.\n"
-            "\n"
-            "Options:\n"
-            "  -o, --output OUT   write to OUT instead of standard output (replaced if it\n"
-            "                     exists; never one of the inputs)\n"
-            "  --skeleton FILE    take the skeleton from FILE (any file with bones)\n"
-            "  --no-companion     do not look for a companion skeleton next to FILE\n"
-            "  --format NAME      read FILE as NAME instead of detecting it (ganim formats)\n"
-            "  --clip N           dump only clip N (numbered from 0, as in ganim info)\n"
-            "  -h, --help         show this help\n"
-            "\n"
-            "Examples:\n"
-            "  ganim dump pack > pack.json\n"
-            "  ganim dump MODEL_DIE_00.ala -o die.json\n");
+    fprintf(out, "Usage: ganim dump FILE [-o OUT.json] [OPTIONS]\n"
+                 "\n"
+                 "Write everything ganim read from FILE as JSON: skeleton, every clip with every\n"
+                 "value, the format's own details (raw integers, quantisation) and warnings.\n"
+                 "The layout is described in docs/dump-format.md.\n"
+                 "\n"
+                 "Options:\n"
+                 "  -o, --output OUT   write to OUT instead of standard output (replaced if it\n"
+                 "                     exists; never one of the inputs)\n"
+                 "  --skeleton FILE    take the skeleton from FILE (any file with bones)\n"
+                 "  --no-companion     do not look for a companion skeleton next to FILE\n"
+                 "  --format NAME      read FILE as NAME instead of detecting it (ganim formats)\n"
+                 "  --clip N           dump only clip N (numbered from 0, as in ganim info)\n"
+                 "  -h, --help         show this help\n"
+                 "\n"
+                 "Examples:\n"
+                 "  ganim dump pack > pack.json\n"
+                 "  ganim dump MODEL_DIE_00.ala -o die.json\n");
 }
 
 enum { OPT_OUTPUT = 1, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_CLIP, OPT_HELP };
 static const cli_option options[] = {
-    {"output", 'o', 1, OPT_OUTPUT},
-    {"skeleton", 0, 1, OPT_SKELETON},
-    {"no-companion", 0, 0, OPT_NO_COMPANION},
-    {"format", 0, 1, OPT_FORMAT},
-    {"clip", 0, 1, OPT_CLIP},
-    {"help", 'h', 0, OPT_HELP},
-    {NULL, 0, 0, 0},
+    { "output", 'o', 1, OPT_OUTPUT },
+    { "skeleton", 0, 1, OPT_SKELETON },
+    { "no-companion", 0, 0, OPT_NO_COMPANION },
+    { "format", 0, 1, OPT_FORMAT },
+    { "clip", 0, 1, OPT_CLIP },
+    { "help", 'h', 0, OPT_HELP },
+    { NULL, 0, 0, 0 },
 };
 
 static int same_file(const char *a, const char *b)
@@ -47,7 +46,7 @@ static int same_file(const char *a, const char *b)
 
 int cmd_dump(int argc, char **argv)
 {
-    cli_args a = {"dump", argc, argv, 1, 0, 0};
+    cli_args a = { "dump", argc, argv, 1, 0, 0 };
     const char *input = NULL, *output = NULL, *skeleton_path = NULL, *format_name = NULL;
     int find_companion = 1, only_clip = 0, id;
     unsigned long clip = 0;
@@ -72,7 +71,7 @@ int cmd_dump(int argc, char **argv)
         }
     }
     if (!input) return cli_usage("dump", "no input file");
-    cli_load_opts lo = {0};
+    cli_load_opts lo = { 0 };
     if (format_name && !(lo.format = ganim_format_find(format_name)))
         return cli_usage("dump", "unknown format '%s' (see 'ganim formats')", format_name);
     if (output && (same_file(output, input) || (skeleton_path && same_file(output, skeleton_path)))) {
@@ -93,11 +92,11 @@ int cmd_dump(int argc, char **argv)
         if (only_clip && clip >= l.doc->clip_count) {
             cli_errorf(NULL, input, "no clip %lu (the file has %u)", clip, l.doc->clip_count);
         } else {
-            ganim_export_opts eo = {0};
+            ganim_export_opts eo = { 0 };
             eo.only_clip = only_clip;
             eo.clip = (int)clip;
-            ganim_buffer out = {0};
-            ganim_error err = {0};
+            ganim_buffer out = { 0 };
+            ganim_error err = { 0 };
             if (ganim_export_json(l.doc, &eo, &out, &err) != GANIM_OK) {
                 cli_error(NULL, input, &err);
             } else if (output) {

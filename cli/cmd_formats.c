@@ -6,29 +6,30 @@
 
 void help_formats(FILE *out)
 {
-    fprintf(out,
-            "Usage: ganim formats [--json]\n"
-            "\n"
-            "List every format ganim knows: its name (for --format and --to), whether it\n"
-            "can be read and written, whether it is a companion (skeleton-only) format,\n"
-            "its family (the game family, also the folder of its sources and test data),\n"
-            "its file extensions and a description; then each format's options (give them\n"
-            "as -O NAME=VALUE) and how a file finds its companion skeleton. Exports (glb,\n"
-            "gltf, bvh, json) are always available and not listed.\n"
-            "\n"
-            "Options:\n"
-            "  --json      print a JSON array of {name, description, family, extensions, read,\n"
-            "              write, companion, resample, companion_rule, options}\n"
-            "  -h, --help  show this help\n"
-            "\n"
-            "Examples:\n"
-            "  ganim formats\n"
-            "  ganim formats --json | jq '.[] | select(.write) | .name'\n");
+    fprintf(out, "Usage: ganim formats [--json]\n"
+                 "\n"
+                 "List every format ganim knows: its name (for --format and --to), whether it\n"
+                 "can be read and written, whether it is a companion (skeleton-only) format,\n"
+                 "its family (the game family, also the folder of its sources and test data),\n"
+                 "its file extensions and a description; then each format's options (give them\n"
+                 "as -O NAME=VALUE) and how a file finds its companion skeleton. Exports (glb,\n"
+                 "gltf, bvh, json) are always available and not listed.\n"
+                 "\n"
+                 "Options:\n"
+                 "  --json      print a JSON array of {name, description, family, extensions, read,\n"
+                 "              write, companion, resample, companion_rule, options}\n"
+                 "  -h, --help  show this help\n"
+                 "\n"
+                 "Examples:\n"
+                 "  ganim formats\n"
+                 "  ganim formats --json | jq '.[] | select(.write) | .name'\n");
 }
 
 enum { OPT_JSON = 1, OPT_HELP };
 static const cli_option options[] = {
-    {"json", 0, 0, OPT_JSON}, {"help", 'h', 0, OPT_HELP}, {NULL, 0, 0, 0},
+    { "json", 0, 0, OPT_JSON },
+    { "help", 'h', 0, OPT_HELP },
+    { NULL, 0, 0, 0 },
 };
 
 /* ---- JSON: a detail tree rendered by the library ----------------------------------- */
@@ -94,7 +95,7 @@ static void print_json(const ganim_format *const *all, size_t count)
             nodes += 8 + strlen(all[i]->options[k].values ? all[i]->options[k].values : "") + 1;
         nwords += 1 + all[i]->option_count;
     }
-    pool p = {cli_xmalloc(nodes * sizeof *p.items), 0, nodes};
+    pool p = { cli_xmalloc(nodes * sizeof *p.items), 0, nodes };
     char **words = cli_xmalloc((nwords + 1) * sizeof *words);
     size_t w = 0;
     ganim_detail *root = take(&p, 1);
@@ -134,8 +135,8 @@ static void print_json(const ganim_format *const *all, size_t count)
             set_string(&om[5], "when_unset", o->when_unset);
         }
     }
-    ganim_buffer out = {0};
-    ganim_error err = {0};
+    ganim_buffer out = { 0 };
+    ganim_error err = { 0 };
     if (ganim_detail_json(root, &out, &err) == GANIM_OK) {
         fwrite(out.data, 1, out.size, stdout);
         fputc('\n', stdout);
@@ -164,10 +165,10 @@ static void print_table(const ganim_format *const *all, size_t count)
            wext, "EXTENSIONS", "DESCRIPTION");
     for (size_t i = 0; i < count; i++) {
         const ganim_format *f = all[i];
-        printf("%-*s  %-4s  %-5s  %-9s  %-*s  %-*s  %s\n", wname, f->name, (f->flags & GANIM_FORMAT_READ) ? "yes" : "no",
-               (f->flags & GANIM_FORMAT_WRITE) ? "yes" : "no", (f->flags & GANIM_FORMAT_COMPANION) ? "yes" : "no",
-               wfam, f->family, wext, f->extensions && *f->extensions ? f->extensions : "-",
-               f->description ? f->description : "");
+        printf("%-*s  %-4s  %-5s  %-9s  %-*s  %-*s  %s\n", wname, f->name,
+               (f->flags & GANIM_FORMAT_READ) ? "yes" : "no", (f->flags & GANIM_FORMAT_WRITE) ? "yes" : "no",
+               (f->flags & GANIM_FORMAT_COMPANION) ? "yes" : "no", wfam, f->family, wext,
+               f->extensions && *f->extensions ? f->extensions : "-", f->description ? f->description : "");
     }
     printf("\nExports (ganim convert --to): glb, gltf, bvh, json.\n");
     int any = 0;
@@ -193,7 +194,7 @@ static void print_table(const ganim_format *const *all, size_t count)
 
 int cmd_formats(int argc, char **argv)
 {
-    cli_args a = {"formats", argc, argv, 1, 0, 0};
+    cli_args a = { "formats", argc, argv, 1, 0, 0 };
     int json = 0, id;
     const char *v;
     while ((id = cli_next(&a, options, &v)) != CLI_ARG_END) {

@@ -6,44 +6,43 @@
 
 void help_info(FILE *out)
 {
-    fprintf(out,
-            "Usage: ganim info FILE... [OPTIONS]\n"
-            "\n"
-            "Describe each FILE: detected format and probe score, axes, skeleton (bone\n"
-            "count and tree), and per clip its index, name, kind, fps, frames, duration,\n"
-            "tracks and animated channels, followed by the format's own details. Warnings\n"
-            "found while reading are printed on standard error as\n"
-            "  ganim: FILE: warning: message (at byte 0x...)\n"
-            "\n"
-            "When --skeleton is not given, the companion skeleton a file needs is found by\n"
-            "its format's rule (listed below).\n"
-            "\n"
-            "Options:\n"
-            "  --json            print the JSON summary (docs/dump-format.md) instead; one\n"
-            "                    document for one file, an array for several (null for a\n"
-            "                    file that could not be read)\n"
-            "  --bones           list every bone as an indented tree\n"
-            "  --skeleton FILE   take the skeleton from FILE (any file with bones)\n"
-            "  --no-companion    do not look for a companion skeleton\n"
-            "  --format NAME     read the files as NAME instead of detecting it\n"
-            "  -h, --help        show this help\n"
-            "\n"
-            "Examples:\n"
-            "  ganim info MODEL_DIE_00.ala\n"
-            "  ganim info --bones MODEL.alo\n"
-            "  ganim info --json anims/* > summary.json\n");
+    fprintf(out, "Usage: ganim info FILE... [OPTIONS]\n"
+                 "\n"
+                 "Describe each FILE: detected format and probe score, axes, skeleton (bone\n"
+                 "count and tree), and per clip its index, name, kind, fps, frames, duration,\n"
+                 "tracks and animated channels, followed by the format's own details. Warnings\n"
+                 "found while reading are printed on standard error as\n"
+                 "  ganim: FILE: warning: message (at byte 0x...)\n"
+                 "\n"
+                 "When --skeleton is not given, the companion skeleton a file needs is found by\n"
+                 "its format's rule (listed below).\n"
+                 "\n"
+                 "Options:\n"
+                 "  --json            print the JSON summary (docs/dump-format.md) instead; one\n"
+                 "                    document for one file, an array for several (null for a\n"
+                 "                    file that could not be read)\n"
+                 "  --bones           list every bone as an indented tree\n"
+                 "  --skeleton FILE   take the skeleton from FILE (any file with bones)\n"
+                 "  --no-companion    do not look for a companion skeleton\n"
+                 "  --format NAME     read the files as NAME instead of detecting it\n"
+                 "  -h, --help        show this help\n"
+                 "\n"
+                 "Examples:\n"
+                 "  ganim info MODEL_DIE_00.ala\n"
+                 "  ganim info --bones MODEL.alo\n"
+                 "  ganim info --json anims/* > summary.json\n");
     cli_help_formats(out);
 }
 
 enum { OPT_JSON = 1, OPT_BONES, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_HELP };
 static const cli_option options[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"bones", 0, 0, OPT_BONES},
-    {"skeleton", 0, 1, OPT_SKELETON},
-    {"no-companion", 0, 0, OPT_NO_COMPANION},
-    {"format", 0, 1, OPT_FORMAT},
-    {"help", 'h', 0, OPT_HELP},
-    {NULL, 0, 0, 0},
+    { "json", 0, 0, OPT_JSON },
+    { "bones", 0, 0, OPT_BONES },
+    { "skeleton", 0, 1, OPT_SKELETON },
+    { "no-companion", 0, 0, OPT_NO_COMPANION },
+    { "format", 0, 1, OPT_FORMAT },
+    { "help", 'h', 0, OPT_HELP },
+    { NULL, 0, 0, 0 },
 };
 
 static void quoted(cli_str *b, const char *s)
@@ -55,11 +54,11 @@ static void quoted(cli_str *b, const char *s)
 
 /* The format's details of the document (clip < 0) or a clip as text, indented; a
  * clip's leave out what the document's already say (doc_details, may be NULL). */
-static void describe(cli_str *b, const ganim_doc *doc, int clip, const ganim_detail *doc_details,
-                     const char *indent, const char *path)
+static void describe(cli_str *b, const ganim_doc *doc, int clip, const ganim_detail *doc_details, const char *indent,
+                     const char *path)
 {
     ganim_details *d = NULL;
-    ganim_error err = {0};
+    ganim_error err = { 0 };
     if (ganim_doc_details(doc, clip, GANIM_DETAILS_SUMMARY, NULL, &d, &err) != GANIM_OK) {
         cli_warningf(NULL, path, "cannot describe %s: %s", clip < 0 ? "the file" : "a clip", err.message);
         return;
@@ -68,8 +67,7 @@ static void describe(cli_str *b, const ganim_doc *doc, int clip, const ganim_det
     ganim_details_free(d);
 }
 
-static void skeleton_summary(cli_str *b, const ganim_skeleton *sk, const char *companion,
-                             int list_bones)
+static void skeleton_summary(cli_str *b, const ganim_skeleton *sk, const char *companion, int list_bones)
 {
     uint32_t n = sk->bone_count, roots = 0, leaves = 0, max_depth = 0, synth = 0;
     uint32_t *depth = cli_xmalloc((size_t)n * sizeof *depth + 1);
@@ -89,8 +87,9 @@ static void skeleton_summary(cli_str *b, const ganim_skeleton *sk, const char *c
     for (uint32_t i = 0; i < n; i++)
         if (!children[i]) leaves++;
     cli_str_printf(b, "  skeleton: %u bone%s", n, n == 1 ? "" : "s");
-    if (n) cli_str_printf(b, ", %u root%s, %u lea%s, depth %u", roots, roots == 1 ? "" : "s",
-                          leaves, leaves == 1 ? "f" : "ves", max_depth + 1);
+    if (n)
+        cli_str_printf(b, ", %u root%s, %u lea%s, depth %u", roots, roots == 1 ? "" : "s", leaves,
+                       leaves == 1 ? "f" : "ves", max_depth + 1);
     if (companion) {
         cli_str_puts(b, " (from ");
         cli_str_printable(b, companion);
@@ -151,9 +150,8 @@ static void clip_summary(cli_str *b, const ganim_doc *doc, uint32_t index, const
         cli_str_printf(b, ": opaque slot, %zu bytes\n", c->opaque_size);
     } else {
         double duration = c->fps > 0 && c->frame_count > 1 ? (c->frame_count - 1) / c->fps : 0;
-        cli_str_printf(b, ": animation, %g fps, %u frame%s, %.3f s, %u track%s%s\n", c->fps,
-                       c->frame_count, c->frame_count == 1 ? "" : "s", duration, c->track_count,
-                       c->track_count == 1 ? "" : "s",
+        cli_str_printf(b, ": animation, %g fps, %u frame%s, %.3f s, %u track%s%s\n", c->fps, c->frame_count,
+                       c->frame_count == 1 ? "" : "s", duration, c->track_count, c->track_count == 1 ? "" : "s",
                        c->rotation_interp == GANIM_INTERP_NLERP ? ", nlerp rotations" : "");
         uint32_t rot = 0, tra = 0, sca = 0, vis = 0, step = 0, crot = 0, ctra = 0, csca = 0;
         for (uint32_t t = 0; t < c->track_count; t++) {
@@ -170,8 +168,7 @@ static void clip_summary(cli_str *b, const ganim_doc *doc, uint32_t index, const
         cli_str_printf(b, "    animated channels: %u rotation, %u translation, %u scale", rot, tra, sca);
         if (vis) cli_str_printf(b, ", %u visibility", vis);
         if (step) cli_str_printf(b, ", %u step", step);
-        cli_str_printf(b, "\n    constant channels: %u rotation, %u translation, %u scale\n", crot,
-                       ctra, csca);
+        cli_str_printf(b, "\n    constant channels: %u rotation, %u translation, %u scale\n", crot, ctra, csca);
     }
     describe(b, doc, (int)index, doc_details, "    ", path);
 }
@@ -187,7 +184,7 @@ static void text_report(cli_str *b, const char *path, const cli_loaded *l, int l
     if (doc->skeleton) skeleton_summary(b, doc->skeleton, doc->skeleton_file, list_bones);
     else cli_str_puts(b, "  skeleton: none\n");
     ganim_details *dd = NULL;
-    ganim_error err = {0};
+    ganim_error err = { 0 };
     if (ganim_doc_details(doc, -1, GANIM_DETAILS_SUMMARY, NULL, &dd, &err) != GANIM_OK)
         cli_warningf(NULL, path, "cannot describe the file: %s", err.message);
     const ganim_detail *doc_details = dd ? dd->root : NULL;
@@ -205,7 +202,7 @@ static void text_report(cli_str *b, const char *path, const cli_loaded *l, int l
 
 int cmd_info(int argc, char **argv)
 {
-    cli_args a = {"info", argc, argv, 1, 0, 0};
+    cli_args a = { "info", argc, argv, 1, 0, 0 };
     const char **inputs = cli_xmalloc((size_t)argc * sizeof *inputs);
     size_t count = 0;
     const char *skeleton_path = NULL, *format_name = NULL, *v;
@@ -219,10 +216,13 @@ int cmd_info(int argc, char **argv)
         case OPT_SKELETON: skeleton_path = v; break;
         case OPT_NO_COMPANION: find_companion = 0; break;
         case OPT_FORMAT: format_name = v; break;
-        case OPT_HELP: free(inputs); help_info(stdout); return CLI_EXIT_OK;
+        case OPT_HELP:
+            free(inputs);
+            help_info(stdout);
+            return CLI_EXIT_OK;
         }
     }
-    cli_load_opts lo = {0};
+    cli_load_opts lo = { 0 };
     lo.find_companion = find_companion;
     if (!count) {
         free(inputs);
@@ -245,15 +245,15 @@ int cmd_info(int argc, char **argv)
     if (json && count > 1) fputs("[\n", stdout);
     for (size_t i = 0; i < count; i++) {
         cli_loaded l;
-        cli_str b = {0};
+        cli_str b = { 0 };
         if (cli_load(inputs[i], &lo, &l, NULL) != 0) {
             rc = CLI_EXIT_FAILED;
             if (json && count > 1) cli_str_puts(&b, "null");
         } else {
             if (json) {
-                ganim_buffer out = {0};
-                ganim_error err = {0};
-                ganim_export_opts eo = {0};
+                ganim_buffer out = { 0 };
+                ganim_error err = { 0 };
+                ganim_export_opts eo = { 0 };
                 if (ganim_export_info_json(l.doc, &eo, &out, &err) != GANIM_OK) {
                     cli_error(NULL, inputs[i], &err);
                     rc = CLI_EXIT_FAILED;

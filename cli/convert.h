@@ -11,25 +11,31 @@
 
 typedef enum out_kind { KIND_GLB, KIND_GLTF, KIND_BVH, KIND_JSON, KIND_FORMAT, KIND_NATIVE } out_kind;
 
-typedef struct file_id { dev_t dev; ino_t ino; } file_id;
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+} file_id;
 
 typedef struct job {
     char *input;
-    char *output;       /* primary output path */
-    int from_dir;       /* found in a directory (may be skipped as a companion) */
+    char *output; /* primary output path */
+    int from_dir; /* found in a directory (may be skipped as a companion) */
     int is_companion;
     int failed;
     cli_log log;
 } job;
 
-typedef struct claim { char *path; size_t owner; } claim;
+typedef struct claim {
+    char *path;
+    size_t owner;
+} claim;
 
 typedef struct settings {
     out_kind kind;
-    const ganim_format *format;   /* KIND_FORMAT */
+    const ganim_format *format; /* KIND_FORMAT */
     const char *output;
     int out_is_dir;
-    const char *clip;             /* NULL: default */
+    const char *clip; /* NULL: default */
     int has_fps;
     double fps;
     unsigned resample;
@@ -37,11 +43,11 @@ typedef struct settings {
     int keep_axes;
     const char *bvh_order;
     int bvh_joint_positions;
-    cli_settings settings;        /* -O and the formats' aliases */
-    int export_only_options;      /* some of --scale/--keep-axes/--bvh-order given */
+    cli_settings settings;   /* -O and the formats' aliases */
+    int export_only_options; /* some of --scale/--keep-axes/--bvh-order given */
     int force, quiet, verbose;
     cli_load_opts load;
-    file_id *inputs;              /* identities of every input, never overwritten */
+    file_id *inputs; /* identities of every input, never overwritten */
     size_t input_count;
     /* shared by the workers */
     pthread_mutex_t lock;

@@ -20,15 +20,13 @@ static int write_output(work *w, const char *path, const ganim_buffer *data)
     cli_log *log = &w->j->log;
     size_t holder;
     if (convert_claim_path(s, path, w->index, &holder) != 0) {
-        cli_errorf(log, w->j->input, "output %s is also written for %s; not written", path,
-                   s->jobs[holder].input);
+        cli_errorf(log, w->j->input, "output %s is also written for %s; not written", path, s->jobs[holder].input);
         return -1;
     }
     file_id id;
     if (convert_id_of(path, &id) == 0) {
         file_id cid;
-        int is_input = w->companion && convert_id_of(w->companion, &cid) == 0 && cid.dev == id.dev &&
-                       cid.ino == id.ino;
+        int is_input = w->companion && convert_id_of(w->companion, &cid) == 0 && cid.dev == id.dev && cid.ino == id.ino;
         for (size_t i = 0; i < s->input_count && !is_input; i++)
             is_input = s->inputs[i].dev == id.dev && s->inputs[i].ino == id.ino;
         if (is_input) {
@@ -61,7 +59,7 @@ static long resolve_clip(const char *spec, const ganim_doc *doc, cli_log *log, c
     if (!spec) return CLIP_DEFAULT;
     if (cli_strcaseeq(spec, "all")) return CLIP_ALL;
     uint32_t index;
-    ganim_error err = {0};
+    ganim_error err = { 0 };
     if (ganim_doc_find_clip(doc, spec, &index, &err) == GANIM_OK) return (long)index;
     cli_errorf(log, path, "%s", err.message);
     return -3;
@@ -71,7 +69,7 @@ static long resolve_clip(const char *spec, const ganim_doc *doc, cli_log *log, c
 static char *sibling(const char *path, const char *suffix)
 {
     char *dir = cli_dirname(path), *stem = cli_stem(path);
-    cli_str name = {0};
+    cli_str name = { 0 };
     cli_str_puts(&name, stem);
     cli_str_puts(&name, suffix);
     char *r = strcmp(dir, ".") == 0 && !strchr(path, '/') ? cli_xstrdup(name.s) : cli_join(dir, name.s);
@@ -111,7 +109,7 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
         cli_errorf(log, in, "no animation clip to write as BVH");
         rc = -1;
     }
-    cli_str used = {0}; /* "\n"-separated names already given, to keep them unique */
+    cli_str used = { 0 }; /* "\n"-separated names already given, to keep them unique */
     cli_str_puts(&used, "\n");
     for (uint32_t k = 0; k < count && rc == 0; k++) {
         uint32_t i = list[k];
@@ -119,7 +117,7 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
         if (count == 1) {
             path = cli_xstrdup(w->j->output);
         } else {
-            cli_str part = {0};
+            cli_str part = { 0 };
             if (doc->clips[i].name[0]) {
                 char *c = cli_file_component(doc->clips[i].name);
                 cli_str_puts(&part, c);
@@ -127,12 +125,12 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
             } else {
                 cli_str_printf(&part, "%u", i);
             }
-            cli_str key = {0};
+            cli_str key = { 0 };
             cli_str_printf(&key, "\n%s\n", part.s);
             if (strstr(used.s, key.s)) cli_str_printf(&part, "_%u", i);
             cli_str_printf(&used, "%s\n", part.s);
             cli_str_free(&key);
-            cli_str suffix = {0};
+            cli_str suffix = { 0 };
             cli_str_printf(&suffix, "_%s.bvh", part.s);
             path = sibling(w->j->output, suffix.s);
             cli_str_free(&suffix);
@@ -140,8 +138,8 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
         }
         eo->only_clip = clip != CLIP_DEFAULT; /* the default: the exporter's choice, and it says so */
         eo->clip = (int)i;
-        ganim_buffer out = {0};
-        ganim_error err = {0};
+        ganim_buffer out = { 0 };
+        ganim_error err = { 0 };
         if (ganim_export_bvh(doc, eo, &out, &err) != GANIM_OK) {
             cli_error(log, in, &err);
             rc = -1;
@@ -161,14 +159,16 @@ static int convert_doc(work *w, ganim_doc *doc)
     settings *s = w->s;
     job *j = w->j;
     cli_log *log = &j->log;
-    ganim_error err = {0};
+    ganim_error err = { 0 };
     out_kind kind = s->kind;
     const ganim_format *format = s->format;
 
     if (kind == KIND_NATIVE) {
         if (!doc->format || !(doc->format->flags & GANIM_FORMAT_WRITE)) {
-            cli_errorf(log, j->input, "cannot tell what to write from the name %s: add --to "
-                       "(glb, gltf, bvh, json or a writable format, see ganim formats)", j->output);
+            cli_errorf(log, j->input,
+                       "cannot tell what to write from the name %s: add --to "
+                       "(glb, gltf, bvh, json or a writable format, see ganim formats)",
+                       j->output);
             return -1;
         }
         kind = KIND_FORMAT;
@@ -182,8 +182,7 @@ static int convert_doc(work *w, ganim_doc *doc)
             return -1;
         }
         if (s->export_only_options) {
-            cli_errorf(log, j->input, "--scale, --keep-axes and --bvh-order apply to exports, not to %s",
-                       format->name);
+            cli_errorf(log, j->input, "--scale, --keep-axes and --bvh-order apply to exports, not to %s", format->name);
             return -1;
         }
     } else if (clip >= 0 && doc->clips[clip].kind != GANIM_CLIP_ANIMATION) {
@@ -200,10 +199,10 @@ static int convert_doc(work *w, ganim_doc *doc)
             if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) doc->clips[i].fps = s->fps;
 
     if (kind == KIND_FORMAT) {
-        ganim_write_opts wo = {0};
+        ganim_write_opts wo = { 0 };
         wo.settings = s->settings.list;
         wo.setting_count = (uint32_t)s->settings.count;
-        ganim_buffer out = {0};
+        ganim_buffer out = { 0 };
         int rc = -1;
         if (ganim_write(doc, format->name, &wo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
         else rc = write_output(w, j->output, &out);
@@ -214,8 +213,8 @@ static int convert_doc(work *w, ganim_doc *doc)
     /* Exports: unnamed clips (Alamo) take the input's name, so the animation in the
      * glTF says where it came from. The dump stays exactly what the file holds. */
     char *stem = cli_stem(j->input);
-    export_log elog = {log, j->input, s->quiet};
-    ganim_export_opts eo = {0};
+    export_log elog = { log, j->input, s->quiet };
+    ganim_export_opts eo = { 0 };
     eo.default_clip_name = stem;
     eo.warn = export_warning;
     eo.warn_user = &elog;
@@ -228,7 +227,7 @@ static int convert_doc(work *w, ganim_doc *doc)
         eo.clip = (int)clip;
     }
     int rc = -1;
-    ganim_buffer out = {0}, bin = {0};
+    ganim_buffer out = { 0 }, bin = { 0 };
     switch (kind) {
     case KIND_GLB:
         if (ganim_export_glb(doc, &eo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
@@ -260,9 +259,9 @@ static int run_job(settings *s, size_t index)
     job *j = &s->jobs[index];
     cli_loaded l;
     if (cli_load(j->input, &s->load, &l, &j->log) != 0) return -1;
-    work w = {s, index, j, l.doc->skeleton_file};
+    work w = { s, index, j, l.doc->skeleton_file };
     if (s->verbose) {
-        cli_str note = {0};
+        cli_str note = { 0 };
         cli_str_printf(&note, "read as %s (probe score %d)", l.doc->format ? l.doc->format->name : "?",
                        l.doc->probe_score);
         if (l.doc->skeleton_file) cli_str_printf(&note, ", skeleton from %s", l.doc->skeleton_file);

@@ -31,7 +31,7 @@ static int pick(const char *path, int *companion)
     if (!f) {
         struct stat st;
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) return 0;
-        ganim_buffer b = {0};
+        ganim_buffer b = { 0 };
         if (ganim_load_file(path, NULL, &b, NULL) != GANIM_OK) return 0;
         int score = 0;
         f = ganim_probe(b.data, b.size, &score);
@@ -88,15 +88,15 @@ void convert_drop_used_companions(job *jobs, size_t *n, const char *skeleton_pat
     for (size_t i = 0; i < *n && find && !skeleton_path; i++) {
         if (jobs[i].is_companion) continue;
         char c[4096];
-        if (ganim_find_companion(jobs[i].input, NULL, c, sizeof c) && convert_id_of(c, &used[used_count]) == 0) used_count++;
+        if (ganim_find_companion(jobs[i].input, NULL, c, sizeof c) && convert_id_of(c, &used[used_count]) == 0)
+            used_count++;
     }
     size_t out = 0;
     for (size_t i = 0; i < *n; i++) {
         int drop = 0;
         file_id id;
         if (jobs[i].from_dir && jobs[i].is_companion && convert_id_of(jobs[i].input, &id) == 0)
-            for (size_t k = 0; k < used_count && !drop; k++)
-                drop = used[k].dev == id.dev && used[k].ino == id.ino;
+            for (size_t k = 0; k < used_count && !drop; k++) drop = used[k].dev == id.dev && used[k].ino == id.ino;
         if (drop) free(jobs[i].input);
         else jobs[out++] = jobs[i];
     }
@@ -119,7 +119,7 @@ const char *convert_kind_ext(out_kind k)
 
 int convert_kind_from_name(const char *name, out_kind *k)
 {
-    static const char *const names[] = {"glb", "gltf", "bvh", "json"};
+    static const char *const names[] = { "glb", "gltf", "bvh", "json" };
     for (int i = 0; i < 4; i++)
         if (cli_strcaseeq(name, names[i]) || (name[0] == '.' && cli_strcaseeq(name + 1, names[i]))) {
             *k = (out_kind)i;
@@ -128,7 +128,6 @@ int convert_kind_from_name(const char *name, out_kind *k)
     return -1;
 }
 
-
 /* <stem>.<ext> in the output directory; a game format keeps the input's own name when
  * its extension already fits (FF7 packs have none: "rtda" stays "rtda"). `keep_ext`:
  * <name>.<input ext>.<ext>, for inputs that share a stem (walk.acl and walk.civ). */
@@ -136,7 +135,7 @@ static char *planned_output(const settings *s, const char *input, int keep_ext)
 {
     if (!s->out_is_dir) return cli_xstrdup(s->output);
     char *stem = keep_ext ? cli_xstrdup(cli_basename(input)) : cli_stem(input);
-    cli_str name = {0};
+    cli_str name = { 0 };
     if (s->kind == KIND_FORMAT) {
         const char *ext = cli_extension(input);
         const char *exts = s->format->extensions ? s->format->extensions : "";
@@ -157,7 +156,10 @@ static char *planned_output(const settings *s, const char *input, int keep_ext)
     return path;
 }
 
-typedef struct named { const char *name; size_t index; } named;
+typedef struct named {
+    const char *name;
+    size_t index;
+} named;
 
 static int compare_named(const void *pa, const void *pb)
 {

@@ -113,12 +113,12 @@ void cli_details_text(cli_str *b, const ganim_detail *root, const ganim_detail *
 {
     if (!root || root->type != GANIM_DETAIL_GROUP) return;
     for (uint32_t i = 0; i < root->count; i++) {
-        cli_str one = {0};
+        cli_str one = { 0 };
         line(&one, &root->items[i], indent, 0);
         int repeated = 0;
         /* A clip's details that say what the document's already said are not repeated. */
         for (uint32_t k = 0; except && k < except->count && !repeated; k++) {
-            cli_str other = {0};
+            cli_str other = { 0 };
             line(&other, &except->items[k], indent, 0);
             repeated = strcmp(other.s, one.s) == 0;
             cli_str_free(&other);

@@ -8,14 +8,14 @@
 int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log *log)
 {
     memset(l, 0, sizeof *l);
-    ganim_read_opts ro = {0};
+    ganim_read_opts ro = { 0 };
     ro.format = opts->format ? opts->format->name : NULL;
     ro.skeleton = opts->skeleton;
     ro.companion = opts->find_companion ? GANIM_COMPANION_FIND : GANIM_COMPANION_NONE;
     ro.up = (ganim_up)opts->up;
     ro.settings = opts->settings ? opts->settings->list : NULL;
     ro.setting_count = opts->settings ? (uint32_t)opts->settings->count : 0;
-    ganim_error err = {0};
+    ganim_error err = { 0 };
     if (ganim_read_file(path, &ro, &l->doc, &err) != GANIM_OK) {
         cli_error(log, path, &err);
         return -1;
@@ -40,10 +40,11 @@ void cli_loaded_free(cli_loaded *l)
 ganim_doc *cli_load_skeleton(const char *path)
 {
     cli_loaded l;
-    cli_load_opts o = {0};
+    cli_load_opts o = { 0 };
     if (cli_load(path, &o, &l, NULL) != 0) return NULL;
     if (!l.doc->skeleton) {
-        cli_errorf(NULL, path, "holds no skeleton (--skeleton wants a file with bones, e.g. a companion format of ganim formats)");
+        cli_errorf(NULL, path,
+                   "holds no skeleton (--skeleton wants a file with bones, e.g. a companion format of ganim formats)");
         cli_loaded_free(&l);
         return NULL;
     }

@@ -4,10 +4,10 @@
 #include <string.h>
 
 static const cli_command commands[] = {
-    {"info", "describe animation files: format, skeleton, clips, warnings", cmd_info, help_info},
-    {"convert", "convert to glTF (.glb/.gltf), BVH, JSON or a game format", cmd_convert, help_convert},
-    {"dump", "write the lossless JSON dump of a file", cmd_dump, help_dump},
-    {"formats", "list the formats ganim reads and writes", cmd_formats, help_formats},
+    { "info", "describe animation files: format, skeleton, clips, warnings", cmd_info, help_info },
+    { "convert", "convert to glTF (.glb/.gltf), BVH, JSON or a game format", cmd_convert, help_convert },
+    { "dump", "write the lossless JSON dump of a file", cmd_dump, help_dump },
+    { "formats", "list the formats ganim reads and writes", cmd_formats, help_formats },
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
@@ -20,11 +20,10 @@ static const cli_command *find(const char *name)
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "Usage: ganim COMMAND [OPTIONS] [FILES]\n"
-            "\n"
-            "Read, convert and re-encode skeletal animations from game files.\n"
-            "Formats:");
+    fprintf(out, "Usage: ganim COMMAND [OPTIONS] [FILES]\n"
+                 "\n"
+                 "Read, convert and re-encode skeletal animations from game files.\n"
+                 "Formats:");
     size_t count;
     const ganim_format *const *all = ganim_formats(&count);
     for (size_t i = 0, col = 8; i < count; i++) {
@@ -37,22 +36,20 @@ static void usage(FILE *out)
         col += len;
     }
     fprintf(out, "\nCommands:\n");
-    for (size_t i = 0; i < COMMAND_COUNT; i++)
-        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out,
-            "  help CMD  show the help of a command\n"
-            "\n"
-            "Options:\n"
-            "  -h, --help     show this help\n"
-            "  -V, --version  show the version\n"
-            "\n"
-            "Examples:\n"
-            "  ganim info MODEL_DIE_00.ala\n"
-            "  ganim convert anims/ -o out/ --to glb -j 4\n"
-            "  ganim convert pack -o pack.new --to FORMAT --resample 4\n"
-            "\n"
-            "Exit status: 0 success, 1 when any input failed, 2 on bad usage.\n"
-            "Run 'ganim help CMD' or 'ganim CMD --help' for the options of a command.\n");
+    for (size_t i = 0; i < COMMAND_COUNT; i++) fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "  help CMD  show the help of a command\n"
+                 "\n"
+                 "Options:\n"
+                 "  -h, --help     show this help\n"
+                 "  -V, --version  show the version\n"
+                 "\n"
+                 "Examples:\n"
+                 "  ganim info MODEL_DIE_00.ala\n"
+                 "  ganim convert anims/ -o out/ --to glb -j 4\n"
+                 "  ganim convert pack -o pack.new --to FORMAT --resample 4\n"
+                 "\n"
+                 "Exit status: 0 success, 1 when any input failed, 2 on bad usage.\n"
+                 "Run 'ganim help CMD' or 'ganim CMD --help' for the options of a command.\n");
 }
 
 int main(int argc, char **argv)

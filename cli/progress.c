@@ -37,10 +37,8 @@ static void draw(void)
     int n = snprintf(line, sizeof line, "\r\033[K[%s] %zu/%zu", cells, bar.done, bar.total);
     if (n < 0) return;
     size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-    if (bar.failed)
-        len += (size_t)snprintf(line + len, sizeof line - len, ", %zu failed", bar.failed);
-    if (len < sizeof line - 2 && bar.name[0])
-        len += (size_t)snprintf(line + len, sizeof line - len, "  %s", bar.name);
+    if (bar.failed) len += (size_t)snprintf(line + len, sizeof line - len, ", %zu failed", bar.failed);
+    if (len < sizeof line - 2 && bar.name[0]) len += (size_t)snprintf(line + len, sizeof line - len, "  %s", bar.name);
     if (len >= sizeof line) len = sizeof line - 1;
     put(line, len);
 }
@@ -118,7 +116,7 @@ static void at(cli_str *b, uint64_t offset)
 
 void cli_error(cli_log *log, const char *file, const ganim_error *err)
 {
-    cli_str b = {0};
+    cli_str b = { 0 };
     prefix(&b, file);
     if (err->message[0]) cli_str_printable(&b, err->message);
     else cli_str_puts(&b, ganim_code_name(err->code));
@@ -129,7 +127,7 @@ void cli_error(cli_log *log, const char *file, const ganim_error *err)
 /* "ganim: FILE: message" from a format; errors and notes look the same. */
 static void vline(cli_log *log, const char *file, const char *fmt, va_list ap)
 {
-    cli_str b = {0}, m = {0};
+    cli_str b = { 0 }, m = { 0 };
     cli_str_vprintf(&m, fmt, ap);
     prefix(&b, file);
     cli_str_printable(&b, m.s ? m.s : "");
@@ -148,7 +146,7 @@ void cli_errorf(cli_log *log, const char *file, const char *fmt, ...)
 
 void cli_warning(cli_log *log, const char *file, const char *message, uint64_t offset)
 {
-    cli_str b = {0};
+    cli_str b = { 0 };
     prefix(&b, file);
     cli_str_puts(&b, "warning: ");
     cli_str_printable(&b, message ? message : "");
@@ -158,7 +156,7 @@ void cli_warning(cli_log *log, const char *file, const char *message, uint64_t o
 
 void cli_warningf(cli_log *log, const char *file, const char *fmt, ...)
 {
-    cli_str m = {0};
+    cli_str m = { 0 };
     va_list ap;
     va_start(ap, fmt);
     cli_str_vprintf(&m, fmt, ap);
@@ -185,6 +183,5 @@ void cli_doc_warnings(cli_log *log, const char *file, const ganim_doc *doc)
 {
     for (uint32_t i = 0; i < doc->warning_count; i++)
         cli_warning(log, file, doc->warnings[i].message, doc->warnings[i].offset);
-    if (doc->warnings_dropped)
-        cli_warningf(log, file, "%u more warnings were not kept", doc->warnings_dropped);
+    if (doc->warnings_dropped) cli_warningf(log, file, "%u more warnings were not kept", doc->warnings_dropped);
 }

@@ -57,9 +57,9 @@ static void choices_words(cli_str *b, const char *values)
 
 static int add(cli_settings *s, const char *cmd, const ganim_option *o, const char *value, const char *spelled)
 {
-    ganim_error err = {0};
+    ganim_error err = { 0 };
     if (ganim_option_check(o, value, &err) != GANIM_OK) {
-        cli_str words = {0};
+        cli_str words = { 0 };
         choices_words(&words, o->values ? o->values : "");
         int rc = cli_usage(cmd, "%s wants %s, not '%s'", spelled, words.s ? words.s : "", value);
         cli_str_free(&words);
@@ -75,7 +75,8 @@ static int add(cli_settings *s, const char *cmd, const ganim_option *o, const ch
 int cli_settings_add(cli_settings *s, const char *cmd, const char *spec)
 {
     const char *eq = strchr(spec, '=');
-    if (!eq || eq == spec) return cli_usage(cmd, "-O wants NAME=VALUE (ganim formats lists the options), not '%s'", spec);
+    if (!eq || eq == spec)
+        return cli_usage(cmd, "-O wants NAME=VALUE (ganim formats lists the options), not '%s'", spec);
     char *name = cli_xmalloc((size_t)(eq - spec) + 1);
     memcpy(name, spec, (size_t)(eq - spec));
     name[eq - spec] = 0;
@@ -84,7 +85,7 @@ int cli_settings_add(cli_settings *s, const char *cmd, const char *spec)
     if (!o) {
         rc = cli_usage(cmd, "unknown option '%s' (ganim formats lists every format's options)", name);
     } else {
-        cli_str spelled = {0};
+        cli_str spelled = { 0 };
         cli_str_printf(&spelled, "-O %s", o->name);
         rc = add(s, cmd, o, eq + 1, spelled.s);
         cli_str_free(&spelled);
@@ -97,7 +98,7 @@ int cli_settings_add_alias(cli_settings *s, const char *cmd, int index, const ch
 {
     const ganim_option *o = alias_option(index);
     if (!o) return cli_usage(cmd, "internal error: no option %d", index);
-    cli_str spelled = {0};
+    cli_str spelled = { 0 };
     cli_str_printf(&spelled, "--%s", o->alias);
     int rc = add(s, cmd, o, value, spelled.s);
     cli_str_free(&spelled);

@@ -15,7 +15,8 @@
 static void out_of_memory(void)
 {
     static const char msg[] = "ganim: out of memory\n";
-    if (write(2, msg, sizeof msg - 1) < 0) { /* nothing more to do */ }
+    if (write(2, msg, sizeof msg - 1) < 0) { /* nothing more to do */
+    }
     exit(CLI_EXIT_FAILED);
 }
 
@@ -50,10 +51,7 @@ int cli_strncaseeq(const char *a, const char *b, size_t n)
     return 1;
 }
 
-int cli_strcaseeq(const char *a, const char *b)
-{
-    return strlen(a) == strlen(b) && cli_strncaseeq(a, b, strlen(a));
-}
+int cli_strcaseeq(const char *a, const char *b) { return strlen(a) == strlen(b) && cli_strncaseeq(a, b, strlen(a)); }
 
 double cli_now(void)
 {
@@ -194,10 +192,7 @@ int cli_mkdirs(const char *path)
     return rc;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int cli_list_dir(const char *dir, char ***names, size_t *count)
 {
@@ -231,7 +226,7 @@ int cli_write_file(const char *path, const void *data, size_t size)
 {
     /* A hidden name beside the output: directory scans skip it, rename is atomic. */
     char *dir = cli_dirname(path);
-    cli_str tmp = {0};
+    cli_str tmp = { 0 };
     cli_str_printf(&tmp, "%s/.%s.ganim-tmp%ld", dir, cli_basename(path), (long)getpid());
     free(dir);
     int fd = open(tmp.s, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -261,13 +256,13 @@ int cli_write_file(const char *path, const void *data, size_t size)
 
 char *cli_file_component(const char *name)
 {
-    cli_str b = {0};
+    cli_str b = { 0 };
     cli_str_puts(&b, "");
     for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
         int c = *p;
         if (b.len >= 100 && (c & 0xC0) != 0x80) break; /* whole UTF-8 characters */
-        int bad = c < 0x20 || c == 0x7f || c == '/' || c == '\\' || c == ':' || c == '*' ||
-                  c == '?' || c == '"' || c == '<' || c == '>' || c == '|';
+        int bad = c < 0x20 || c == 0x7f || c == '/' || c == '\\' || c == ':' || c == '*' || c == '?' || c == '"' ||
+                  c == '<' || c == '>' || c == '|';
         cli_str_append(&b, bad ? "_" : (const char *)p, 1);
     }
     if (b.s[0] == '.') b.s[0] = '_'; /* no hidden files, no ".." */

@@ -93,9 +93,9 @@ typedef enum ganim_code {
 #define GANIM_NO_OFFSET UINT64_MAX
 
 typedef struct ganim_error {
-    ganim_code code;    /* GANIM_OK when nothing failed */
-    uint64_t offset;    /* byte offset in the input where it happened, or GANIM_NO_OFFSET */
-    char message[512];  /* one sentence, "format: where: what", no trailing newline */
+    ganim_code code;   /* GANIM_OK when nothing failed */
+    uint64_t offset;   /* byte offset in the input where it happened, or GANIM_NO_OFFSET */
+    char message[512]; /* one sentence, "format: where: what", no trailing newline */
 } ganim_error;
 
 /* A short English name for a code ("truncated input", ...). */
@@ -128,11 +128,15 @@ GANIM_API void ganim_buffer_free(ganim_buffer *buf);
 /* The model                                                                            */
 /* ------------------------------------------------------------------------------------ */
 
-typedef struct ganim_vec3 { float x, y, z; } ganim_vec3;
-typedef struct ganim_quat { float x, y, z, w; } ganim_quat;
+typedef struct ganim_vec3 {
+    float x, y, z;
+} ganim_vec3;
+typedef struct ganim_quat {
+    float x, y, z, w;
+} ganim_quat;
 
 typedef struct ganim_transform {
-    ganim_quat rotation;    /* unit quaternion */
+    ganim_quat rotation; /* unit quaternion */
     ganim_vec3 translation;
     ganim_vec3 scale;
 } ganim_transform;
@@ -145,17 +149,17 @@ typedef enum ganim_axes {
 } ganim_axes;
 
 typedef struct ganim_bone {
-    const char *name;        /* never NULL; may be "" */
-    int32_t parent;          /* -1 for a root; always lower than the bone's own index */
-    ganim_transform rest;    /* rest (bind) pose, local to the parent */
-    uint32_t flags;          /* GANIM_BONE_* */
+    const char *name;     /* never NULL; may be "" */
+    int32_t parent;       /* -1 for a root; always lower than the bone's own index */
+    ganim_transform rest; /* rest (bind) pose, local to the parent */
+    uint32_t flags;       /* GANIM_BONE_* */
 } ganim_bone;
 
-#define GANIM_BONE_HIDDEN   1u /* not visible by default (ALO `visible` = 0) */
-#define GANIM_BONE_SYNTH    2u /* made up by a reader: no skeleton was given */
+#define GANIM_BONE_HIDDEN 1u /* not visible by default (ALO `visible` = 0) */
+#define GANIM_BONE_SYNTH 2u  /* made up by a reader: no skeleton was given */
 
 typedef struct ganim_skeleton {
-    const char *name;        /* never NULL; may be "" */
+    const char *name; /* never NULL; may be "" */
     uint32_t bone_count;
     ganim_bone *bones;
     /* Format-owned record for lossless rewriting (FF7 header words, ALO matrices...). */
@@ -173,14 +177,14 @@ typedef enum ganim_channel_kind {
 
 typedef struct ganim_channel {
     ganim_channel_kind kind;
-    uint32_t count;       /* values: 0 absent, 1 constant, frame_count per-frame, keys keyed */
-    const float *times;   /* keyed only: `count` frame numbers (may be fractional), ascending */
-    const float *values;  /* count * 4 (rotation x,y,z,w) or count * 3 (translation, scale) */
+    uint32_t count;      /* values: 0 absent, 1 constant, frame_count per-frame, keys keyed */
+    const float *times;  /* keyed only: `count` frame numbers (may be fractional), ascending */
+    const float *values; /* count * 4 (rotation x,y,z,w) or count * 3 (translation, scale) */
 } ganim_channel;
 
 typedef struct ganim_track {
-    uint32_t bone;            /* index into the skeleton */
-    const char *name;         /* the name the file gives this track ("" if none) */
+    uint32_t bone;    /* index into the skeleton */
+    const char *name; /* the name the file gives this track ("" if none) */
     ganim_channel rotation;
     ganim_channel translation;
     ganim_channel scale;
@@ -191,26 +195,26 @@ typedef struct ganim_track {
 
 typedef enum ganim_clip_kind {
     GANIM_CLIP_ANIMATION = 0,
-    GANIM_CLIP_OPAQUE         /* a slot that is not an animation: raw bytes kept */
+    GANIM_CLIP_OPAQUE /* a slot that is not an animation: raw bytes kept */
 } ganim_clip_kind;
 
 typedef enum ganim_rotation_interp {
-    GANIM_INTERP_SLERP = 0,   /* shortest-arc spherical interpolation */
-    GANIM_INTERP_NLERP        /* shortest-arc linear interpolation, then normalise (ACL) */
+    GANIM_INTERP_SLERP = 0, /* shortest-arc spherical interpolation */
+    GANIM_INTERP_NLERP      /* shortest-arc linear interpolation, then normalise (ACL) */
 } ganim_rotation_interp;
 
 typedef struct ganim_clip {
-    const char *name;          /* never NULL */
+    const char *name; /* never NULL */
     ganim_clip_kind kind;
-    double fps;                /* samples per second (> 0 for animations) */
-    uint32_t frame_count;      /* samples, both ends included; duration = (n-1)/fps */
+    double fps;           /* samples per second (> 0 for animations) */
+    uint32_t frame_count; /* samples, both ends included; duration = (n-1)/fps */
     uint32_t track_count;
-    ganim_track *tracks;       /* at most one track per bone */
+    ganim_track *tracks; /* at most one track per bone */
     ganim_rotation_interp rotation_interp;
-    const uint8_t *opaque;     /* GANIM_CLIP_OPAQUE: the slot's bytes */
+    const uint8_t *opaque; /* GANIM_CLIP_OPAQUE: the slot's bytes */
     size_t opaque_size;
     /* Format-owned record for lossless round trips (raw integers, quantisation, ...). */
-    const char *native_format;  /* NULL when absent; equals the writer's format name */
+    const char *native_format; /* NULL when absent; equals the writer's format name */
     const uint8_t *native;
     size_t native_size;
 } ganim_clip;
@@ -218,20 +222,20 @@ typedef struct ganim_clip {
 /* What kind of oddity a warning reports, for a program that filters or groups them. */
 typedef enum ganim_warning_code {
     GANIM_WARN_OTHER = 0,
-    GANIM_WARN_INCONSISTENT,   /* a count or size in the file disagrees with its data */
-    GANIM_WARN_REPAIRED,       /* values that were not finite, not unit or out of range were fixed */
-    GANIM_WARN_EXTRA_BYTES,    /* bytes the format does not describe (kept or ignored) */
-    GANIM_WARN_LAYOUT,         /* an unusual layout: writing back will not give the same bytes */
-    GANIM_WARN_CHECKSUM,       /* a stored checksum does not match the data */
-    GANIM_WARN_SKELETON,       /* a track does not fit the skeleton (name, index, second track) */
-    GANIM_WARN_COMPANION,      /* the companion skeleton file could not be used */
-    GANIM_WARN_IGNORED,        /* data or flags ganim does not interpret were ignored */
-    GANIM_WARN_EXPORT_LOSS     /* an exporter could not carry something (BVH: translations) */
+    GANIM_WARN_INCONSISTENT, /* a count or size in the file disagrees with its data */
+    GANIM_WARN_REPAIRED,     /* values that were not finite, not unit or out of range were fixed */
+    GANIM_WARN_EXTRA_BYTES,  /* bytes the format does not describe (kept or ignored) */
+    GANIM_WARN_LAYOUT,       /* an unusual layout: writing back will not give the same bytes */
+    GANIM_WARN_CHECKSUM,     /* a stored checksum does not match the data */
+    GANIM_WARN_SKELETON,     /* a track does not fit the skeleton (name, index, second track) */
+    GANIM_WARN_COMPANION,    /* the companion skeleton file could not be used */
+    GANIM_WARN_IGNORED,      /* data or flags ganim does not interpret were ignored */
+    GANIM_WARN_EXPORT_LOSS   /* an exporter could not carry something (BVH: translations) */
 } ganim_warning_code;
 
 typedef struct ganim_warning {
-    uint64_t offset;           /* byte offset or GANIM_NO_OFFSET */
-    const char *message;       /* one sentence, "format: where: what" */
+    uint64_t offset;     /* byte offset or GANIM_NO_OFFSET */
+    const char *message; /* one sentence, "format: where: what" */
     ganim_warning_code code;
 } ganim_warning;
 
@@ -240,7 +244,7 @@ struct ganim_format;
 typedef struct ganim_doc {
     const struct ganim_format *format; /* the reader that made it */
     ganim_axes axes;
-    ganim_skeleton *skeleton;  /* NULL when the file has none and none was given */
+    ganim_skeleton *skeleton; /* NULL when the file has none and none was given */
     uint32_t clip_count;
     ganim_clip *clips;
     uint32_t warning_count;
@@ -250,8 +254,8 @@ typedef struct ganim_doc {
     const char *native_format;
     const uint8_t *native;
     size_t native_size;
-    int probe_score;           /* how sure the format's probe was of the bytes, 0..100 */
-    const char *skeleton_file; /* ganim_read_file: the companion file the skeleton was read
+    int probe_score;                     /* how sure the format's probe was of the bytes, 0..100 */
+    const char *skeleton_file;           /* ganim_read_file: the companion file the skeleton was read
                                   from, or NULL (none, or given by the caller) */
     struct ganim_doc_internal *internal; /* allocator and arena: not for callers */
 } ganim_doc;
@@ -264,20 +268,20 @@ typedef struct ganim_doc {
  * are given as name/value text pairs (ganim_setting) in the read and write options, and
  * the library checks each against the format's table. */
 typedef enum ganim_option_type {
-    GANIM_OPTION_CHOICE = 0     /* one of the '|'-separated `values` */
+    GANIM_OPTION_CHOICE = 0 /* one of the '|'-separated `values` */
 } ganim_option_type;
 
-#define GANIM_OPTION_READ 1u    /* the option changes how files are read */
-#define GANIM_OPTION_WRITE 2u   /* the option changes how files are written */
+#define GANIM_OPTION_READ 1u  /* the option changes how files are read */
+#define GANIM_OPTION_WRITE 2u /* the option changes how files are written */
 
 typedef struct ganim_option {
-    const char *name;           /* "<family>.<option>", e.g. "ff7.bkey" */
-    const char *alias;          /* another name the tool accepts as --ALIAS VALUE, or NULL */
+    const char *name;  /* "<family>.<option>", e.g. "ff7.bkey" */
+    const char *alias; /* another name the tool accepts as --ALIAS VALUE, or NULL */
     ganim_option_type type;
-    uint32_t flags;             /* GANIM_OPTION_READ and/or GANIM_OPTION_WRITE */
-    const char *values;         /* GANIM_OPTION_CHOICE: "0|2|4" */
-    const char *help;           /* one line: what it does */
-    const char *when_unset;     /* one line: what the format does without it */
+    uint32_t flags;         /* GANIM_OPTION_READ and/or GANIM_OPTION_WRITE */
+    const char *values;     /* GANIM_OPTION_CHOICE: "0|2|4" */
+    const char *help;       /* one line: what it does */
+    const char *when_unset; /* one line: what the format does without it */
 } ganim_option;
 
 /* One option setting, e.g. { "ff7.bkey", "2" }. Both strings are the caller's. */
@@ -292,57 +296,57 @@ typedef struct ganim_setting {
  * not fit the animation (GANIM_ERR_MISMATCH), is dropped with a GANIM_WARN_COMPANION
  * warning and the file is read without it. */
 typedef enum ganim_companion_mode {
-    GANIM_COMPANION_FIND = 0,        /* look for the companion (the default) */
-    GANIM_COMPANION_NONE             /* read the file alone */
+    GANIM_COMPANION_FIND = 0, /* look for the companion (the default) */
+    GANIM_COMPANION_NONE      /* read the file alone */
 } ganim_companion_mode;
 
 /* Declares the axes of a file whose format stores none (ACL buffers): the document's
  * `axes` are set after reading. */
 typedef enum ganim_up {
-    GANIM_UP_AS_READ = 0,            /* what the reader says (the default) */
-    GANIM_UP_Y,                      /* GANIM_AXES_Y_UP */
-    GANIM_UP_Z,                      /* GANIM_AXES_Z_UP */
-    GANIM_UP_Y_DOWN                  /* GANIM_AXES_Y_DOWN */
+    GANIM_UP_AS_READ = 0, /* what the reader says (the default) */
+    GANIM_UP_Y,           /* GANIM_AXES_Y_UP */
+    GANIM_UP_Z,           /* GANIM_AXES_Z_UP */
+    GANIM_UP_Y_DOWN       /* GANIM_AXES_Y_DOWN */
 } ganim_up;
 
 typedef struct ganim_read_opts {
-    ganim_allocator allocator;       /* zeroed: malloc */
-    size_t memory_limit;             /* bytes a document may hold; 0: 1 GiB */
-    const char *format;              /* force this reader by name; NULL: probe */
-    const ganim_skeleton *skeleton;  /* companion skeleton (ALO, ??aa), copied in */
-    const ganim_setting *settings;   /* reader options (GANIM_OPTION_READ); settings of
+    ganim_allocator allocator;      /* zeroed: malloc */
+    size_t memory_limit;            /* bytes a document may hold; 0: 1 GiB */
+    const char *format;             /* force this reader by name; NULL: probe */
+    const ganim_skeleton *skeleton; /* companion skeleton (ALO, ??aa), copied in */
+    const ganim_setting *settings;  /* reader options (GANIM_OPTION_READ); settings of
                                         other formats are ignored, unknown names refused */
     uint32_t setting_count;
-    ganim_companion_mode companion;  /* ganim_read_file, when no skeleton is given */
-    ganim_up up;                     /* which way is up, for files that do not say */
+    ganim_companion_mode companion; /* ganim_read_file, when no skeleton is given */
+    ganim_up up;                    /* which way is up, for files that do not say */
 } ganim_read_opts;
 
 typedef struct ganim_write_opts {
-    ganim_allocator allocator;       /* zeroed: malloc */
-    const ganim_setting *settings;   /* writer options of the format written
+    ganim_allocator allocator;     /* zeroed: malloc */
+    const ganim_setting *settings; /* writer options of the format written
                                         (GANIM_OPTION_WRITE); any other is refused */
     uint32_t setting_count;
 } ganim_write_opts;
 
 /* What a format can do (ganim_format.flags). */
-#define GANIM_FORMAT_READ 1u        /* files can be read */
-#define GANIM_FORMAT_WRITE 2u       /* documents can be written as this format */
-#define GANIM_FORMAT_COMPANION 4u   /* holds the skeleton other files need (no animation) */
-#define GANIM_FORMAT_RESAMPLE 8u    /* has its own resampler (integer formats re-quantise) */
+#define GANIM_FORMAT_READ 1u      /* files can be read */
+#define GANIM_FORMAT_WRITE 2u     /* documents can be written as this format */
+#define GANIM_FORMAT_COMPANION 4u /* holds the skeleton other files need (no animation) */
+#define GANIM_FORMAT_RESAMPLE 8u  /* has its own resampler (integer formats re-quantise) */
 
 struct ganim_format_impl;
 
 /* A file format. The library's formats are listed by ganim_formats(); their descriptors
  * live as long as the program. */
 typedef struct ganim_format {
-    const char *name;          /* short, stable: "alamo-ala", "ff7-battle", "acl", ... */
-    const char *description;   /* one line for `ganim formats` */
-    const char *family;        /* the games' family, shared by a game's formats ("alamo") */
-    const char *extensions;    /* ';'-separated, lower case, with dot: ".ala" */
-    uint32_t flags;            /* GANIM_FORMAT_* */
+    const char *name;            /* short, stable: "alamo-ala", "ff7-battle", "acl", ... */
+    const char *description;     /* one line for `ganim formats` */
+    const char *family;          /* the games' family, shared by a game's formats ("alamo") */
+    const char *extensions;      /* ';'-separated, lower case, with dot: ".ala" */
+    uint32_t flags;              /* GANIM_FORMAT_* */
     const ganim_option *options; /* the format's reader and writer options */
     uint32_t option_count;
-    const char *companion;     /* how the skeleton file its files need is found, in words
+    const char *companion;                /* how the skeleton file its files need is found, in words
                                   (NULL: its files need none) */
     const struct ganim_format_impl *impl; /* the library's entry points: not for callers */
 } ganim_format;
@@ -369,14 +373,13 @@ GANIM_API ganim_code ganim_option_check(const ganim_option *option, const char *
 /* Documents                                                                            */
 /* ------------------------------------------------------------------------------------ */
 
-GANIM_API ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts,
-                             ganim_doc **out, ganim_error *err);
+GANIM_API ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts, ganim_doc **out,
+                                       ganim_error *err);
 /* Reads a file: the probe picks the format (unless opts->format names one; when no
  * format recognises the bytes, the one that claims the file's extension reads them, so a
  * damaged file gets its own reader's precise error), then the companion skeleton as
  * opts->companion says. */
-GANIM_API ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts,
-                           ganim_doc **out, ganim_error *err);
+GANIM_API ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_doc **out, ganim_error *err);
 /* The companion skeleton file of `path` by `format`'s rule (NULL: the format that claims
  * the path's extension, else the one that recognises its bytes), looked for in the same
  * folder, names compared without case (an exact match first). Writes the path to `out`
@@ -404,8 +407,8 @@ GANIM_API ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err);
 
 /* Write `doc` in a format that supports writing (GANIM_FORMAT_WRITE); NULL: the
  * document's own format. */
-GANIM_API ganim_code ganim_write(const ganim_doc *doc, const char *format_name,
-                       const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
+GANIM_API ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const ganim_write_opts *opts,
+                                 ganim_buffer *out, ganim_error *err);
 
 /* Insert factor-1 interpolated frames between every pair of frames of every animation
  * (n frames -> factor*(n-1)+1), fps multiplied by factor. Uses the format's own
@@ -413,8 +416,8 @@ GANIM_API ganim_code ganim_write(const ganim_doc *doc, const char *format_name,
 GANIM_API ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
 
 /* Read a whole file into memory (allocator from `allocator`, may be NULL). */
-GANIM_API ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator,
-                           ganim_buffer *out, ganim_error *err);
+GANIM_API ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator, ganim_buffer *out,
+                                     ganim_error *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Details: what a format knows beyond the model                                        */
@@ -425,23 +428,23 @@ GANIM_API ganim_code ganim_load_file(const char *path, const ganim_allocator *al
  * shows them as text, `ganim info --json` and `ganim dump` as JSON (docs/dump-format.md
  * documents every format's members; they are a stable interface). */
 typedef enum ganim_detail_type {
-    GANIM_DETAIL_NULL = 0,   /* no value (JSON null) */
-    GANIM_DETAIL_BOOL,       /* value.b: 0 or 1 */
-    GANIM_DETAIL_INT,        /* value.i */
-    GANIM_DETAIL_UINT,       /* value.u */
-    GANIM_DETAIL_FLOAT,      /* value.f, a float32 */
-    GANIM_DETAIL_DOUBLE,     /* value.d */
-    GANIM_DETAIL_STRING,     /* value.s */
-    GANIM_DETAIL_BYTES,      /* value.bytes (JSON: a lower-case hex string) */
-    GANIM_DETAIL_INTS,       /* value.ints: integers, in rows of `width` when width > 0 */
-    GANIM_DETAIL_LIST,       /* items[0..count): values in order, their keys NULL */
-    GANIM_DETAIL_GROUP       /* items[0..count): named values in order */
+    GANIM_DETAIL_NULL = 0, /* no value (JSON null) */
+    GANIM_DETAIL_BOOL,     /* value.b: 0 or 1 */
+    GANIM_DETAIL_INT,      /* value.i */
+    GANIM_DETAIL_UINT,     /* value.u */
+    GANIM_DETAIL_FLOAT,    /* value.f, a float32 */
+    GANIM_DETAIL_DOUBLE,   /* value.d */
+    GANIM_DETAIL_STRING,   /* value.s */
+    GANIM_DETAIL_BYTES,    /* value.bytes (JSON: a lower-case hex string) */
+    GANIM_DETAIL_INTS,     /* value.ints: integers, in rows of `width` when width > 0 */
+    GANIM_DETAIL_LIST,     /* items[0..count): values in order, their keys NULL */
+    GANIM_DETAIL_GROUP     /* items[0..count): named values in order */
 } ganim_detail_type;
 
 typedef struct ganim_detail {
-    const char *key;         /* member name inside a GROUP; NULL inside a LIST */
-    const char *label;       /* words for people ("frame sizes"), or NULL: the key */
-    const char *meaning;     /* what the value stands for ("Forces of Corruption"), or NULL */
+    const char *key;     /* member name inside a GROUP; NULL inside a LIST */
+    const char *label;   /* words for people ("frame sizes"), or NULL: the key */
+    const char *meaning; /* what the value stands for ("Forces of Corruption"), or NULL */
     ganim_detail_type type;
     union {
         int b;
@@ -450,8 +453,15 @@ typedef struct ganim_detail {
         float f;
         double d;
         const char *s;
-        struct { const uint8_t *data; size_t size; } bytes;
-        struct { const int32_t *data; size_t count; uint32_t width; } ints;
+        struct {
+            const uint8_t *data;
+            size_t size;
+        } bytes;
+        struct {
+            const int32_t *data;
+            size_t count;
+            uint32_t width;
+        } ints;
     } value;
     const struct ganim_detail *items; /* LIST, GROUP */
     uint32_t count;
@@ -463,7 +473,7 @@ typedef enum ganim_details_level {
 } ganim_details_level;
 
 typedef struct ganim_details {
-    const ganim_detail *root;  /* a GROUP, or NULL when the format has nothing to say */
+    const ganim_detail *root; /* a GROUP, or NULL when the format has nothing to say */
     struct ganim_details_internal *internal;
 } ganim_details;
 
@@ -471,7 +481,7 @@ typedef struct ganim_details {
  * stays valid after the document is freed, until ganim_details_free. `allocator` may
  * be NULL (malloc). */
 GANIM_API ganim_code ganim_doc_details(const ganim_doc *doc, int clip, ganim_details_level level,
-                             const ganim_allocator *allocator, ganim_details **out, ganim_error *err);
+                                       const ganim_allocator *allocator, ganim_details **out, ganim_error *err);
 GANIM_API void ganim_details_free(ganim_details *details);
 /* A detail as compact JSON, appended to `out` (NULL detail: "null"). */
 GANIM_API ganim_code ganim_detail_json(const ganim_detail *detail, ganim_buffer *out, ganim_error *err);
@@ -485,15 +495,14 @@ GANIM_API ganim_code ganim_detail_json(const ganim_detail *detail, ganim_buffer 
  * `visible` (may be NULL) gets one byte per bone: 1 visible, 0 hidden. Rotations are
  * interpolated per clip->rotation_interp (shortest arc), vectors linearly, frames
  * marked `step` hold their value until the next frame. */
-GANIM_API ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skeleton,
-                             double time, ganim_transform *out, uint8_t *visible,
-                             ganim_error *err);
+GANIM_API ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skeleton, double time,
+                                       ganim_transform *out, uint8_t *visible, ganim_error *err);
 
 /* Value of one channel at a (fractional) frame, with the rest value for absent
  * channels. `components` is 4 for rotation, 3 otherwise. `step` may be NULL. */
 GANIM_API void ganim_channel_eval(const ganim_channel *ch, uint32_t frame_count, const uint8_t *step,
-                        ganim_rotation_interp interp, int components, double frame,
-                        const float *rest, float *out);
+                                  ganim_rotation_interp interp, int components, double frame, const float *rest,
+                                  float *out);
 
 /* ------------------------------------------------------------------------------------ */
 /* Maths                                                                                */
@@ -503,18 +512,22 @@ GANIM_API void ganim_channel_eval(const ganim_channel *ch, uint32_t frame_count,
  * GANIM_EULER_YXZ means R = Ry(y) * Rx(x) * Rz(z), i.e. Z is applied first.
  * Angles are always given as (x, y, z) in radians. */
 typedef enum ganim_euler_order {
-    GANIM_EULER_XYZ = 0, GANIM_EULER_XZY, GANIM_EULER_YXZ,
-    GANIM_EULER_YZX, GANIM_EULER_ZXY, GANIM_EULER_ZYX
+    GANIM_EULER_XYZ = 0,
+    GANIM_EULER_XZY,
+    GANIM_EULER_YXZ,
+    GANIM_EULER_YZX,
+    GANIM_EULER_ZXY,
+    GANIM_EULER_ZYX
 } ganim_euler_order;
 
 GANIM_API ganim_quat ganim_quat_identity(void);
-GANIM_API ganim_quat ganim_quat_mul(ganim_quat a, ganim_quat b);          /* a then b: a*b */
+GANIM_API ganim_quat ganim_quat_mul(ganim_quat a, ganim_quat b); /* a then b: a*b */
 GANIM_API ganim_quat ganim_quat_conj(ganim_quat q);
 GANIM_API ganim_quat ganim_quat_normalize(ganim_quat q);
 GANIM_API float ganim_quat_dot(ganim_quat a, ganim_quat b);
 GANIM_API ganim_quat ganim_quat_axis_angle(ganim_vec3 axis, double radians);
-GANIM_API ganim_quat ganim_quat_slerp(ganim_quat a, ganim_quat b, double t);  /* shortest arc */
-GANIM_API ganim_quat ganim_quat_nlerp(ganim_quat a, ganim_quat b, float t);   /* ACL's */
+GANIM_API ganim_quat ganim_quat_slerp(ganim_quat a, ganim_quat b, double t); /* shortest arc */
+GANIM_API ganim_quat ganim_quat_nlerp(ganim_quat a, ganim_quat b, float t);  /* ACL's */
 GANIM_API ganim_vec3 ganim_quat_rotate(ganim_quat q, ganim_vec3 v);
 GANIM_API ganim_quat ganim_quat_from_euler(const double xyz[3], ganim_euler_order order);
 GANIM_API void ganim_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3]);
@@ -548,18 +561,18 @@ typedef enum ganim_visibility_mode {
 
 typedef struct ganim_export_opts {
     ganim_allocator allocator;
-    int only_clip;             /* 0: every animation clip (glTF) / the first (BVH, which
+    int only_clip; /* 0: every animation clip (glTF) / the first (BVH, which
                                   warns when there are several); 1: only clip `clip` */
     int clip;
-    int keep_axes;             /* 1: do not convert to Y-up */
-    float unit_scale;          /* multiply translations; 0 means 1 */
+    int keep_axes;    /* 1: do not convert to Y-up */
+    float unit_scale; /* multiply translations; 0 means 1 */
     ganim_visibility_mode visibility;
-    const char *bin_uri;       /* .gltf: file name of the external buffer, as is (the
+    const char *bin_uri;           /* .gltf: file name of the external buffer, as is (the
                                   exporter percent-encodes it); NULL: "buffer.bin" */
-    const char *generator;     /* asset.generator; NULL: "ganim <version>" */
-    const char *bvh_order;     /* BVH rotation channel order for every joint, e.g. "ZXY"
+    const char *generator;         /* asset.generator; NULL: "ganim <version>" */
+    const char *bvh_order;         /* BVH rotation channel order for every joint, e.g. "ZXY"
                                   (NULL: ZXY, or per joint an order clear of gimbal lock) */
-    int bvh_joint_positions;   /* BVH: 1 = joints whose translation is animated get
+    int bvh_joint_positions;       /* BVH: 1 = joints whose translation is animated get
                                   position channels too (with OFFSET 0 0 0, which Blender
                                   and three.js read alike); 0 = root positions only */
     const char *default_clip_name; /* glTF: unnamed animation clips are called this (the
@@ -573,20 +586,20 @@ typedef struct ganim_export_opts {
 } ganim_export_opts;
 
 /* glTF 2.0 binary (.glb) */
-GANIM_API ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts,
-                            ganim_buffer *out, ganim_error *err);
+GANIM_API ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,
+                                      ganim_error *err);
 /* glTF 2.0 JSON (.gltf) and its external buffer (.bin, referenced by opts->bin_uri). */
-GANIM_API ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts,
-                             ganim_buffer *json, ganim_buffer *bin, ganim_error *err);
+GANIM_API ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json,
+                                       ganim_buffer *bin, ganim_error *err);
 /* BVH of one clip. */
-GANIM_API ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
-                            ganim_buffer *out, ganim_error *err);
+GANIM_API ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,
+                                      ganim_error *err);
 /* Lossless JSON dump (docs/dump-format.md). */
-GANIM_API ganim_code ganim_export_json(const ganim_doc *doc, const ganim_export_opts *opts,
-                             ganim_buffer *out, ganim_error *err);
+GANIM_API ganim_code ganim_export_json(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,
+                                       ganim_error *err);
 /* The summary `ganim info --json` prints (docs/dump-format.md). */
-GANIM_API ganim_code ganim_export_info_json(const ganim_doc *doc, const ganim_export_opts *opts,
-                                  ganim_buffer *out, ganim_error *err);
+GANIM_API ganim_code ganim_export_info_json(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,
+                                            ganim_error *err);
 
 #ifdef __cplusplus
 }

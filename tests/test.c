@@ -152,10 +152,7 @@ static int ends_with_ci(const char *s, const char *suffix)
     return 1;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 char **test_list_dir(const char *dir, const char *suffix)
 {
@@ -204,8 +201,8 @@ const char *test_companion(const char *path)
 char *test_details_json(const ganim_doc *doc, int clip, ganim_details_level level)
 {
     ganim_details *d = NULL;
-    ganim_error e = {0};
-    ganim_buffer b = {0};
+    ganim_error e = { 0 };
+    ganim_buffer b = { 0 };
     char *json = NULL;
     if (ganim_doc_details(doc, clip, level, NULL, &d, &e) != GANIM_OK ||
         ganim_detail_json(d->root, &b, &e) != GANIM_OK) {

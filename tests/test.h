@@ -12,7 +12,7 @@
 
 #include "ganim.h"
 
-extern int test_failures_in_current; /* failed checks in the running test */
+extern int test_failures_in_current;  /* failed checks in the running test */
 extern const char *test_program_name; /* set by a program's main for skip notes (may stay NULL) */
 
 void test_fail(const char *file, int line, const char *fmt, ...);
@@ -72,21 +72,38 @@ static inline ganim_write_opts test_write_setting(ganim_setting *s, const char *
 #define TEST(name) static void name(void)
 #define RUN(name) test_run(#name, name)
 
-#define CHECK(cond) \
-    do { if (!(cond)) test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond); } while (0)
-#define CHECK_MSG(cond, ...) \
-    do { if (!(cond)) test_fail(__FILE__, __LINE__, __VA_ARGS__); } while (0)
-#define CHECK_EQ_INT(a, b) \
-    do { long long a_ = (long long)(a), b_ = (long long)(b); \
-         if (a_ != b_) test_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, a_, b_); } while (0)
-#define CHECK_EQ_STR(a, b) \
-    do { const char *a_ = (a), *b_ = (b); \
-         if (!a_ || !b_ || strcmp(a_, b_)) test_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); } while (0)
-#define CHECK_NEAR(a, b, tol) \
-    do { double a_ = (double)(a), b_ = (double)(b); \
-         if (!(fabs(a_ - b_) <= (tol))) test_fail(__FILE__, __LINE__, "%s ~ %s: %.9g vs %.9g (tol %g)", #a, #b, a_, b_, (double)(tol)); } while (0)
-#define CHECK_OK(call) \
-    do { ganim_error e_ = {0}; (void)e_; ganim_code c_ = (call); \
-         if (c_ != GANIM_OK) test_fail(__FILE__, __LINE__, "%s failed: %s", #call, "see error"); } while (0)
+#define CHECK(cond)                                                     \
+    do {                                                                \
+        if (!(cond)) test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond); \
+    } while (0)
+#define CHECK_MSG(cond, ...)                                     \
+    do {                                                         \
+        if (!(cond)) test_fail(__FILE__, __LINE__, __VA_ARGS__); \
+    } while (0)
+#define CHECK_EQ_INT(a, b)                                                                     \
+    do {                                                                                       \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                    \
+        if (a_ != b_) test_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, a_, b_); \
+    } while (0)
+#define CHECK_EQ_STR(a, b)                                                                          \
+    do {                                                                                            \
+        const char *a_ = (a), *b_ = (b);                                                            \
+        if (!a_ || !b_ || strcmp(a_, b_))                                                           \
+            test_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b, a_ ? a_ : "(null)", \
+                      b_ ? b_ : "(null)");                                                          \
+    } while (0)
+#define CHECK_NEAR(a, b, tol)                                                                               \
+    do {                                                                                                    \
+        double a_ = (double)(a), b_ = (double)(b);                                                          \
+        if (!(fabs(a_ - b_) <= (tol)))                                                                      \
+            test_fail(__FILE__, __LINE__, "%s ~ %s: %.9g vs %.9g (tol %g)", #a, #b, a_, b_, (double)(tol)); \
+    } while (0)
+#define CHECK_OK(call)                                                                          \
+    do {                                                                                        \
+        ganim_error e_ = { 0 };                                                                 \
+        (void)e_;                                                                               \
+        ganim_code c_ = (call);                                                                 \
+        if (c_ != GANIM_OK) test_fail(__FILE__, __LINE__, "%s failed: %s", #call, "see error"); \
+    } while (0)
 
 #endif

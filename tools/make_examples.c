@@ -132,10 +132,10 @@ static int crane(const char *dir)
     ganim_quat q[3][FRAMES];
     int ok = c != NULL;
     for (uint32_t f = 0; ok && f < FRAMES; f++) {
-        double s = 2.0 * PI * f / (FRAMES - 1); /* one full wave, loops */
-        q[0][f] = axis_angle(0, 0, 1, 0.6 * sin(s));               /* turret swings */
-        q[1][f] = axis_angle(0, 1, 0, -0.35 - 0.25 * sin(2 * s));  /* boom lifts twice */
-        q[2][f] = axis_angle(0, 1, 0, 0.5 * sin(2 * s + PI / 2));  /* jib waves */
+        double s = 2.0 * PI * f / (FRAMES - 1);                   /* one full wave, loops */
+        q[0][f] = axis_angle(0, 0, 1, 0.6 * sin(s));              /* turret swings */
+        q[1][f] = axis_angle(0, 1, 0, -0.35 - 0.25 * sin(2 * s)); /* boom lifts twice */
+        q[2][f] = axis_angle(0, 1, 0, 0.5 * sin(2 * s + PI / 2)); /* jib waves */
     }
     for (uint32_t i = 0; ok && i < 3; i++) ok = track(doc, &c->tracks[i], i + 1, FRAMES, q[i]);
     ok = ok && save(doc, "alamo-alo", 0, dir, "crane.alo") && save(doc, "alamo-ala", 1, dir, "crane_wave_00.ala");
@@ -146,12 +146,9 @@ static int crane(const char *dir)
 static int antenna(const char *dir)
 {
     static const rig_bone rig[] = {
-        { "Root", -1, 0, 0, 0, 0 },
-        { "B_Mast", 0, 0, 0, 3.0f, 0 },
-        { "B_Dish", 1, 0, 0, 1.0f, 0 },
-        { "B_Feed", 2, 0.8f, 0, 0.3f, 0 },
-        { "B_Aerial", 1, 0, 0, 1.6f, 0 },
-        { "B_Beacon", 4, 0, 0, 0.4f, GANIM_BONE_HIDDEN },
+        { "Root", -1, 0, 0, 0, 0 },       { "B_Mast", 0, 0, 0, 3.0f, 0 },
+        { "B_Dish", 1, 0, 0, 1.0f, 0 },   { "B_Feed", 2, 0.8f, 0, 0.3f, 0 },
+        { "B_Aerial", 1, 0, 0, 1.6f, 0 }, { "B_Beacon", 4, 0, 0, 0.4f, GANIM_BONE_HIDDEN },
     };
     enum { FRAMES = 90 };
     ganim_doc *doc = make_doc(rig, 6);
@@ -160,10 +157,10 @@ static int antenna(const char *dir)
     int ok = c != NULL;
     for (uint32_t f = 0; ok && f < FRAMES; f++) {
         double s = 2.0 * PI * f / (FRAMES - 1);
-        q[0][f] = axis_angle(0, 0, 1, 0.05 * sin(3 * s));                  /* mast sways */
-        q[1][f] = axis_angle(0, 0, 1, s);                                  /* dish spins once */
-        q[2][f] = axis_angle(0, 1, 0, 0.2 * sin(s));                       /* feed nods */
-        q[3][f] = axis_angle(1, 0, 0, 0.15 * sin(4 * s));                  /* aerial whips */
+        q[0][f] = axis_angle(0, 0, 1, 0.05 * sin(3 * s)); /* mast sways */
+        q[1][f] = axis_angle(0, 0, 1, s);                 /* dish spins once */
+        q[2][f] = axis_angle(0, 1, 0, 0.2 * sin(s));      /* feed nods */
+        q[3][f] = axis_angle(1, 0, 0, 0.15 * sin(4 * s)); /* aerial whips */
         q[4][f] = ganim_quat_identity();
     }
     for (uint32_t i = 0; ok && i < 5; i++) ok = track(doc, &c->tracks[i], i + 1, FRAMES, q[i]);
@@ -192,8 +189,7 @@ static int antenna(const char *dir)
             t->visibility = vis;
         }
     }
-    ok = ok && save(doc, "alamo-alo", 0, dir, "antenna.alo") &&
-         save(doc, "alamo-ala", 2, dir, "antenna_spin_00.ala");
+    ok = ok && save(doc, "alamo-alo", 0, dir, "antenna.alo") && save(doc, "alamo-ala", 2, dir, "antenna_spin_00.ala");
     ganim_doc_free(doc);
     return ok;
 }

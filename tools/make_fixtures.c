@@ -84,10 +84,10 @@ static int ff7(const char *dir)
     /* ??aa: 52-byte header (nBones 3, 2 body + 1 weapon animation, 1 weapon), 3 bones */
     uint8_t aa[52 + 3 * 12];
     memset(aa, 0, sizeof aa);
-    put32(aa + 12, 3);     /* nBones */
-    put32(aa + 28, 2);     /* nsSkeletonAnims */
-    put32(aa + 36, 1);     /* nWeapons */
-    put32(aa + 40, 1);     /* nsWeaponsAnims */
+    put32(aa + 12, 3); /* nBones */
+    put32(aa + 28, 2); /* nsSkeletonAnims */
+    put32(aa + 36, 1); /* nWeapons */
+    put32(aa + 40, 1); /* nsWeaponsAnims */
     const int32_t parent[3] = { -1, 0, 1 };
     const float length[3] = { 50.0f, 40.0f, 30.0f };
     for (int i = 0; i < 3; i++) {

@@ -22,8 +22,7 @@ const char *ganim_code_name(ganim_code code)
     return "unknown error";
 }
 
-ganim_code ganim_failv(ganim_error *err, ganim_code code, uint64_t offset, const char *fmt,
-                       va_list ap)
+ganim_code ganim_failv(ganim_error *err, ganim_code code, uint64_t offset, const char *fmt, va_list ap)
 {
     if (err) {
         err->code = code;

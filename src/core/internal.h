@@ -31,10 +31,8 @@ static inline bool ganim_mul_size(size_t a, size_t b, size_t *out)
 
 /* ---- errors ------------------------------------------------------------------- */
 /* Fill `err` (if not NULL) and return `code`. Message: printf format. */
-ganim_code ganim_fail(ganim_error *err, ganim_code code, uint64_t offset, const char *fmt, ...)
-    GANIM_PRINTF(4, 5);
-ganim_code ganim_failv(ganim_error *err, ganim_code code, uint64_t offset, const char *fmt,
-                       va_list ap);
+ganim_code ganim_fail(ganim_error *err, ganim_code code, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(4, 5);
+ganim_code ganim_failv(ganim_error *err, ganim_code code, uint64_t offset, const char *fmt, va_list ap);
 void ganim_error_clear(ganim_error *err);
 
 /* ---- documents ---------------------------------------------------------------- */
@@ -57,8 +55,7 @@ char *ganim_doc_strdup(ganim_doc *doc, const char *s);
 uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n);
 char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
 /* Record a warning on the document (silently counted when over 1000 or out of memory). */
-void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...)
-    GANIM_PRINTF(4, 5);
+void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(4, 5);
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc);
 
 /* Deep copy of a skeleton into `doc`'s arena. */

@@ -22,8 +22,8 @@ typedef struct arena_block {
 struct ganim_doc_internal {
     ganim_allocator alloc;
     size_t limit;
-    size_t total;       /* bytes obtained from the allocator for blocks */
-    arena_block *head;  /* current small-allocation block first */
+    size_t total;      /* bytes obtained from the allocator for blocks */
+    arena_block *head; /* current small-allocation block first */
     uint32_t warning_capacity;
 };
 
@@ -140,10 +140,7 @@ char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n)
     return p;
 }
 
-char *ganim_doc_strdup(ganim_doc *doc, const char *s)
-{
-    return ganim_doc_strndup(doc, s ? s : "", s ? strlen(s) : 0);
-}
+char *ganim_doc_strdup(ganim_doc *doc, const char *s) { return ganim_doc_strndup(doc, s ? s : "", s ? strlen(s) : 0); }
 
 uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n)
 {
@@ -210,7 +207,8 @@ const ganim_clip *ganim_doc_first_animation(const ganim_doc *doc)
 
 ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec, uint32_t *index, ganim_error *err)
 {
-    if (!doc || !spec || !index) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "find clip: no document or no name");
+    if (!doc || !spec || !index)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "find clip: no document or no name");
     int digits = *spec != 0;
     uint64_t n = 0;
     for (const char *p = spec; *p && digits; p++) {
@@ -222,8 +220,9 @@ ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec, uint32_t 
             *index = (uint32_t)n;
             return GANIM_OK;
         }
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "no clip %s (the file has %u clip%s, numbered from 0)",
-                          spec, doc->clip_count, doc->clip_count == 1 ? "" : "s");
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "no clip %s (the file has %u clip%s, numbered from 0)", spec, doc->clip_count,
+                          doc->clip_count == 1 ? "" : "s");
     }
     for (int exact = 1; exact >= 0; exact--)
         for (uint32_t i = 0; i < doc->clip_count; i++)

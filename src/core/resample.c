@@ -47,14 +47,18 @@ ganim_code ganim_doc_resample_generic(ganim_doc *doc, unsigned factor, ganim_err
         ganim_clip *c = &doc->clips[ci];
         if (c->kind != GANIM_CLIP_ANIMATION || c->frame_count < 2) continue;
         uint64_t n = (uint64_t)factor * (c->frame_count - 1) + 1;
-        if (n > UINT32_MAX / 4) return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "resample: clip %u gets too many frames", ci);
+        if (n > UINT32_MAX / 4)
+            return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "resample: clip %u gets too many frames", ci);
         uint32_t new_count = (uint32_t)n;
         for (uint32_t ti = 0; ti < c->track_count; ti++) {
             ganim_track *t = &c->tracks[ti];
             ganim_code code;
-            if ((code = resample_channel(doc, &t->rotation, c, t->step, 4, factor, new_count, err)) != GANIM_OK) return code;
-            if ((code = resample_channel(doc, &t->translation, c, t->step, 3, factor, new_count, err)) != GANIM_OK) return code;
-            if ((code = resample_channel(doc, &t->scale, c, t->step, 3, factor, new_count, err)) != GANIM_OK) return code;
+            if ((code = resample_channel(doc, &t->rotation, c, t->step, 4, factor, new_count, err)) != GANIM_OK)
+                return code;
+            if ((code = resample_channel(doc, &t->translation, c, t->step, 3, factor, new_count, err)) != GANIM_OK)
+                return code;
+            if ((code = resample_channel(doc, &t->scale, c, t->step, 3, factor, new_count, err)) != GANIM_OK)
+                return code;
             if ((code = resample_bits(doc, &t->visibility, factor, new_count, err)) != GANIM_OK) return code;
             if ((code = resample_bits(doc, &t->step, factor, new_count, err)) != GANIM_OK) return code;
         }

@@ -6,8 +6,8 @@
 #include "core/internal.h"
 
 /* Finds the pair of values around `frame`: indices k0, k1 and alpha in [0, 1). */
-static void locate(const ganim_channel *ch, uint32_t frame_count, const uint8_t *step, double frame,
-                   uint32_t *k0, uint32_t *k1, double *alpha)
+static void locate(const ganim_channel *ch, uint32_t frame_count, const uint8_t *step, double frame, uint32_t *k0,
+                   uint32_t *k1, double *alpha)
 {
     uint32_t n = ch->count;
     *k0 = *k1 = 0;
@@ -82,9 +82,11 @@ void ganim_channel_eval(const ganim_channel *ch, uint32_t frame_count, const uin
 ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skeleton, double time, ganim_transform *out,
                              uint8_t *visible, ganim_error *err)
 {
-    if (!clip || !skeleton || !out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "sample: missing argument");
+    if (!clip || !skeleton || !out)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "sample: missing argument");
     if (clip->kind != GANIM_CLIP_ANIMATION) {
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "sample: clip '%s' is not an animation", clip->name);
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "sample: clip '%s' is not an animation",
+                          clip->name);
     }
     for (uint32_t b = 0; b < skeleton->bone_count; b++) {
         out[b] = skeleton->bones[b].rest;
@@ -93,8 +95,7 @@ ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skele
     double frame;
     if (clip->rotation_interp == GANIM_INTERP_NLERP) /* as ACL: float32 time * rate */
         frame = (double)((float)time * (float)clip->fps);
-    else
-        frame = time * clip->fps;
+    else frame = time * clip->fps;
     if (!(frame > 0)) frame = 0; /* also NaN */
     double last = clip->frame_count ? (double)(clip->frame_count - 1) : 0;
     if (frame > last) frame = last;
@@ -104,8 +105,8 @@ ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skele
         if (t->bone >= skeleton->bone_count) continue;
         ganim_transform *o = &out[t->bone];
         ganim_transform rest = o[0];
-        ganim_channel_eval(&t->rotation, clip->frame_count, t->step, clip->rotation_interp, 4, frame,
-                           &rest.rotation.x, &o->rotation.x);
+        ganim_channel_eval(&t->rotation, clip->frame_count, t->step, clip->rotation_interp, 4, frame, &rest.rotation.x,
+                           &o->rotation.x);
         ganim_channel_eval(&t->translation, clip->frame_count, t->step, clip->rotation_interp, 3, frame,
                            &rest.translation.x, &o->translation.x);
         ganim_channel_eval(&t->scale, clip->frame_count, t->step, clip->rotation_interp, 3, frame, &rest.scale.x,

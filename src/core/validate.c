@@ -36,8 +36,7 @@ static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip,
                                 const char *what, int comps, ganim_error *err)
 {
     switch (ch->kind) {
-    case GANIM_CHANNEL_ABSENT:
-        return GANIM_OK;
+    case GANIM_CHANNEL_ABSENT: return GANIM_OK;
     case GANIM_CHANNEL_CONSTANT:
         if (ch->count != 1 || !ch->values) goto bad;
         break;
@@ -50,8 +49,7 @@ static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip,
             if (!isfinite(ch->times[k]) || (k && !(ch->times[k] > ch->times[k - 1]))) goto bad;
         }
         break;
-    default:
-        goto bad;
+    default: goto bad;
     }
     if (comps == 4) {
         if (unit_quats(ch->values, ch->count)) return GANIM_OK;
@@ -64,12 +62,13 @@ static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip,
             }
         }
     } else if (!finite_all(ch->values, (size_t)ch->count * (size_t)comps)) {
-        return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u track %u: %s has a value that is not a finite number",
-                          ci, ti, what);
+        return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                          "clip %u track %u: %s has a value that is not a finite number", ci, ti, what);
     }
     return GANIM_OK;
 bad:
-    return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u track %u: %s channel is inconsistent", ci, ti, what);
+    return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u track %u: %s channel is inconsistent", ci, ti,
+                      what);
 }
 
 ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
@@ -77,19 +76,21 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
     if (!doc) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "no document");
     const ganim_skeleton *s = doc->skeleton;
     if (s) {
-        if (s->bone_count && !s->bones) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "skeleton without bones");
+        if (s->bone_count && !s->bones)
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "skeleton without bones");
         for (uint32_t i = 0; i < s->bone_count; i++) {
             const ganim_bone *b = &s->bones[i];
             if (!b->name || b->parent < -1 || b->parent >= (int32_t)i) {
-                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "bone %u: parent %d is not an earlier bone", i,
-                                  (int)b->parent);
+                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "bone %u: parent %d is not an earlier bone",
+                                  i, (int)b->parent);
             }
             const float *q = &b->rest.rotation.x;
             if (!finite_all(q, 4) || !finite_all(&b->rest.translation.x, 3) || !finite_all(&b->rest.scale.x, 3)) {
                 return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "bone %u: rest pose is not finite", i);
             }
             if (!unit_quat(q)) {
-                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "bone %u: rest rotation is not a unit quaternion", i);
+                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                                  "bone %u: rest rotation is not a unit quaternion", i);
             }
         }
     }
@@ -98,33 +99,38 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
         const ganim_clip *c = &doc->clips[ci];
         if (!c->name) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u has no name", ci);
         if (c->kind == GANIM_CLIP_OPAQUE) {
-            if (c->opaque_size && !c->opaque) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: bytes missing", ci);
+            if (c->opaque_size && !c->opaque)
+                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: bytes missing", ci);
             continue;
         }
         if (!(c->fps >= GANIM_MIN_FPS && c->fps <= GANIM_MAX_FPS)) { /* also NaN */
-            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: frame rate %g is outside %g..%g frames per second",
-                              ci, c->fps, GANIM_MIN_FPS, GANIM_MAX_FPS);
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                              "clip %u: frame rate %g is outside %g..%g frames per second", ci, c->fps, GANIM_MIN_FPS,
+                              GANIM_MAX_FPS);
         }
-        if (c->frame_count == 0) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u has no frames", ci);
+        if (c->frame_count == 0)
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u has no frames", ci);
         /* Exporters sample every frame of every bone: a file that announces billions of
          * frames without data for them must not make them spin. */
         uint64_t samples = (uint64_t)c->frame_count * (s && s->bone_count ? s->bone_count : 1);
         if (c->frame_count > GANIM_MAX_FRAMES || samples > GANIM_MAX_FRAME_SAMPLES) {
             return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
-                              "clip %u: %u frames of %u bones is more than ganim handles (%u frames, %u bone-frames)", ci,
-                              c->frame_count, s ? s->bone_count : 0, (unsigned)GANIM_MAX_FRAMES,
+                              "clip %u: %u frames of %u bones is more than ganim handles (%u frames, %u bone-frames)",
+                              ci, c->frame_count, s ? s->bone_count : 0, (unsigned)GANIM_MAX_FRAMES,
                               (unsigned)GANIM_MAX_FRAME_SAMPLES);
         }
-        if (c->track_count && !c->tracks) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: tracks missing", ci);
+        if (c->track_count && !c->tracks)
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: tracks missing", ci);
         for (uint32_t ti = 0; ti < c->track_count; ti++) {
             const ganim_track *t = &c->tracks[ti];
             if (!s || t->bone >= s->bone_count) {
-                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u track %u: bone %u is not in the skeleton", ci, ti,
-                                  t->bone);
+                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                                  "clip %u track %u: bone %u is not in the skeleton", ci, ti, t->bone);
             }
             for (uint32_t tj = 0; tj < ti; tj++) {
                 if (c->tracks[tj].bone == t->bone) {
-                    return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: two tracks animate bone %u", ci, t->bone);
+                    return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: two tracks animate bone %u",
+                                      ci, t->bone);
                 }
             }
             ganim_code code;

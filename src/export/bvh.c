@@ -38,7 +38,7 @@ typedef struct bvh {
     gx_children kids;
     uint8_t *order; /* per bone (and the synthetic root at index n): a ganim_euler_order */
     uint8_t *pos;   /* per bone: 1 = position channels (roots; animated joints if asked) */
-    int multi;   /* several root bones under a synthetic root */
+    int multi;      /* several root bones under a synthetic root */
     ganim_writer w;
     ganim_error *err;
     uint32_t *dfs; /* bones in hierarchy (channel) order */
@@ -98,8 +98,8 @@ static ganim_code enter(bvh *b, uint32_t bone, uint32_t depth)
     int root = bn->parent < 0;
     float off[3] = { 0, 0, 0 };
     if (!b->pos[bone] && !gx_translation(&b->cv, 0, &bn->rest.translation.x, off)) {
-        return ganim_fail(b->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "bvh: bone %u ('%s'): rest translation is not finite",
-                          bone, bn->name);
+        return ganim_fail(b->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                          "bvh: bone %u ('%s'): rest translation is not finite", bone, bn->name);
     }
     indent(&b->w, depth);
     gw_printf(&b->w, "%s %s\n", root && !b->multi ? "ROOT" : "JOINT", b->names.name[bone]);
@@ -308,7 +308,8 @@ static void warn_losses(const ganim_doc *doc, const ganim_export_opts *o, const 
     if (n)
         gx_warn(o, GANIM_WARN_EXPORT_LOSS,
                 "BVH clip %u: %u joint(s) with animated translation keep their rest offset (%s%s); "
-                "--bvh-joint-positions writes their moves", ci, n, names, n > 4 ? ", ..." : "");
+                "--bvh-joint-positions writes their moves",
+                ci, n, names, n > 4 ? ", ..." : "");
 }
 
 ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
@@ -339,7 +340,8 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     b->multi = roots > 1;
     /* one scratch block: dfs, cursor + stack (2n), prev angles (3n doubles), pose,
      * worst middle angles (6n doubles), orders (n + 1 bytes), position flags (n bytes) */
-    size_t u32s = (size_t)n * 3, bytes = u32s * 4 + (size_t)n * 3 * sizeof(double) + (size_t)n * sizeof(ganim_transform);
+    size_t u32s = (size_t)n * 3,
+           bytes = u32s * 4 + (size_t)n * 3 * sizeof(double) + (size_t)n * sizeof(ganim_transform);
     size_t worst_at = (bytes + 16 + 7) & ~(size_t)7;
     bytes = worst_at + (size_t)n * 6 * sizeof(double) + 2 * (size_t)n + 1;
     uint8_t *mem = ganim_alloc(&b->alloc, bytes);

@@ -42,7 +42,7 @@ static inline gx_conv gx_conv_make(const ganim_doc *doc, const ganim_export_opts
     }
     cv.identity = c.x == 0 && c.y == 0 && c.z == 0;
     cv.unit = o->unit_scale != 0 ? (double)o->unit_scale : 1.0;
-    cv.description = axes == GANIM_AXES_Z_UP    ? "rotate -90 deg about X"
+    cv.description = axes == GANIM_AXES_Z_UP     ? "rotate -90 deg about X"
                      : axes == GANIM_AXES_Y_DOWN ? "rotate 180 deg about X"
                                                  : "identity";
     return cv;
@@ -81,10 +81,7 @@ static inline int gx_rotation(const gx_conv *cv, int root, const float *q, float
     return 1;
 }
 
-static inline int gx_finite3(const float *v)
-{
-    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
-}
+static inline int gx_finite3(const float *v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
 /* A model translation as written: scaled by the unit, turned by C for roots. */
 static inline int gx_translation(const gx_conv *cv, int root, const float *t, float *out)
@@ -102,12 +99,12 @@ static inline ganim_code gx_check_clip(const ganim_doc *doc, const ganim_export_
 {
     if (!o->only_clip) return GANIM_OK;
     if (o->clip < 0 || (uint32_t)o->clip >= doc->clip_count) {
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "%s: clip %d does not exist (the file has %u clips)", who,
-                          o->clip, doc->clip_count);
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "%s: clip %d does not exist (the file has %u clips)", who, o->clip, doc->clip_count);
     }
     if (need_anim && doc->clips[o->clip].kind != GANIM_CLIP_ANIMATION) {
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "%s: clip %d ('%s') is not an animation", who, o->clip,
-                          doc->clips[o->clip].name);
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "%s: clip %d ('%s') is not an animation", who,
+                          o->clip, doc->clips[o->clip].name);
     }
     return GANIM_OK;
 }

@@ -37,7 +37,6 @@ void gl_json_floats(ganim_writer *w, const float *v, int n)
     gw_u8(w, ']');
 }
 
-
 void gl_fs_begin(fstat *s, int n)
 {
     s->n = n;
@@ -63,8 +62,8 @@ uint32_t gl_accessor(gl *g, size_t start, int comp, uint32_t count, const char *
     if (target) gw_printf(&g->views, ",\"target\":%d", target);
     gw_u8(&g->views, '}');
     if (g->acc_count) gw_u8(&g->acc, ',');
-    gw_printf(&g->acc, "{\"bufferView\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"", g->view_count, comp, count,
-              type);
+    gw_printf(&g->acc, "{\"bufferView\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"", g->view_count, comp,
+              count, type);
     if (bounds) {
         gw_str(&g->acc, ",\"min\":");
         gl_json_floats(&g->acc, bounds->mn, bounds->n);
@@ -75,7 +74,6 @@ uint32_t gl_accessor(gl *g, size_t start, int comp, uint32_t count, const char *
     g->view_count++;
     return g->acc_count++;
 }
-
 
 /* ---- document --------------------------------------------------------------------------- */
 
@@ -155,8 +153,8 @@ static ganim_code build(gl *g, const char *uri)
 }
 
 /* Appends the glTF JSON to `json` and the binary buffer to `bin`. */
-static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json, ganim_buffer *bin,
-                              const char *uri, ganim_error *err)
+static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json,
+                              ganim_buffer *bin, const char *uri, ganim_error *err)
 {
     ganim_export_opts defaults = { 0 };
     if (!json || !bin) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
@@ -187,7 +185,8 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     size_t rest_bytes = (size_t)g->nb * sizeof *g->rest;
     if (g->nb) {
         g->rest = ganim_alloc(&g->alloc, rest_bytes);
-        if (!g->rest || !gx_names_make(&g->alloc, g->sk, extra, 2, &g->names) || !gx_children_make(&g->alloc, g->sk, &g->kids))
+        if (!g->rest || !gx_names_make(&g->alloc, g->sk, extra, 2, &g->names) ||
+            !gx_children_make(&g->alloc, g->sk, &g->kids))
             code = GANIM_NOMEM(err);
     }
     if (code == GANIM_OK) code = build(g, uri);
@@ -226,7 +225,8 @@ ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts,
         size_t jpad = (4 - json.size % 4) % 4, bpad = (4 - bin.size % 4) % 4;
         size_t total = 12 + 8 + json.size + jpad + (bin.size ? 8 + bin.size + bpad : 0);
         if (total > UINT32_MAX) {
-            code = ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "gltf: %zu bytes do not fit in a .glb (4 GiB at most)", total);
+            code = ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                              "gltf: %zu bytes do not fit in a .glb (4 GiB at most)", total);
         } else {
             size_t out0 = out->size;
             ganim_writer w = gw_init(out, &a);
@@ -254,4 +254,3 @@ ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts,
     ganim_buffer_free(&bin);
     return code;
 }
-

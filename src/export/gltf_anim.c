@@ -33,8 +33,8 @@ static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
     for (uint32_t k = 1; k < n; k++) {
         if (!(g->times[k] > g->times[k - 1])) {
             return ganim_fail(g->err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
-                              "gltf: clip '%s': keys %u and %u fall on the same float32 time (%.9g s)", g->clip_name, k - 1,
-                              k, (double)g->times[k]);
+                              "gltf: clip '%s': keys %u and %u fall on the same float32 time (%.9g s)", g->clip_name,
+                              k - 1, k, (double)g->times[k]);
         }
     }
     fstat fs;
@@ -112,7 +112,8 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
     }
     for (uint32_t i = 0; i < g->cache_n; i++) {
         const time_key *e = &g->cache[i];
-        if (e->count == n && e->hold == hk && (e->times == kt || (e->times && kt && !memcmp(e->times, kt, n * sizeof *kt)))) {
+        if (e->count == n && e->hold == hk &&
+            (e->times == kt || (e->times && kt && !memcmp(e->times, kt, n * sizeof *kt)))) {
             *in = e->acc;
             return GANIM_OK;
         }
@@ -154,7 +155,8 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
         if (path == 0) {
             if (!gx_rotation(&g->cv, root, src, v)) return bad_value(g, t, "rotation", g->map[k]);
             /* sign-continuous, so that LINEAR (slerp) takes the short way */
-            if (k && (double)v[0] * prev[0] + (double)v[1] * prev[1] + (double)v[2] * prev[2] + (double)v[3] * prev[3] < 0)
+            if (k &&
+                (double)v[0] * prev[0] + (double)v[1] * prev[1] + (double)v[2] * prev[2] + (double)v[3] * prev[3] < 0)
                 v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
             memcpy(prev, v, sizeof v);
         } else if (path == 1) {
@@ -212,7 +214,8 @@ ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
     for (uint32_t ti = 0; ti < c->track_count && code == GANIM_OK; ti++) {
         const ganim_track *t = &c->tracks[ti];
         if (t->rotation.kind != GANIM_CHANNEL_ABSENT) code = write_channel(g, t, &t->rotation, 0);
-        if (code == GANIM_OK && t->translation.kind != GANIM_CHANNEL_ABSENT) code = write_channel(g, t, &t->translation, 1);
+        if (code == GANIM_OK && t->translation.kind != GANIM_CHANNEL_ABSENT)
+            code = write_channel(g, t, &t->translation, 1);
         if (code != GANIM_OK) break;
         int hidden = 0;
         if (g->o.visibility == GANIM_VIS_SCALE && t->visibility)
@@ -244,4 +247,3 @@ ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
               c->rotation_interp == GANIM_INTERP_NLERP ? "nlerp" : "slerp");
     return gw_ok(&g->chans) && gw_ok(&g->samps) ? GANIM_OK : GANIM_NOMEM(g->err);
 }
-

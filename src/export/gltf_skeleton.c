@@ -196,7 +196,8 @@ static ganim_code write_mesh(gl *g, const float *world, uint32_t *a_pos, uint32_
             if (!i || t[k] > hi[k]) hi[k] = t[k];
         }
     }
-    double ext = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    double ext =
+        sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
     double eps = 1e-6 * (ext > 1 ? ext : 1), leaf = ext > 0 ? 0.02 * ext : 0.05;
     /* count first: every bone has at most its children as sticks, or one tetrahedron */
     uint32_t nsticks = 0, ntets = 0;
@@ -215,7 +216,8 @@ static ganim_code write_mesh(gl *g, const float *world, uint32_t *a_pos, uint32_
     size_t bytes = nv * 3 * sizeof(float) + nv * sizeof(uint32_t) + ni * sizeof(uint32_t);
     uint8_t *mem = ganim_alloc(&g->alloc, bytes);
     if (!mem) return GANIM_NOMEM(g->err);
-    mesh_build m = { (float *)(void *)mem, (uint32_t *)(void *)(mem + nv * 12), (uint32_t *)(void *)(mem + nv * 16), 0, 0 };
+    mesh_build m = { (float *)(void *)mem, (uint32_t *)(void *)(mem + nv * 12), (uint32_t *)(void *)(mem + nv * 16), 0,
+                     0 };
     for (uint32_t i = 0; i < g->nb; i++) {
         const float *hf = world + (size_t)i * 16 + 12;
         double h[3] = { hf[0], hf[1], hf[2] };
@@ -258,7 +260,8 @@ static ganim_code write_mesh(gl *g, const float *world, uint32_t *a_pos, uint32_
         if (wide) gw_u32le(&g->bin, m.idx[k]);
         else gw_u16le(&g->bin, (uint16_t)m.idx[k]);
     }
-    *a_idx = gl_accessor(g, start, wide ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT, m.ni, "SCALAR", GL_ELEMENT_ARRAY_BUFFER, NULL);
+    *a_idx = gl_accessor(g, start, wide ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT, m.ni, "SCALAR", GL_ELEMENT_ARRAY_BUFFER,
+                         NULL);
     ganim_free(&g->alloc, mem, bytes);
     return GANIM_OK;
 }
@@ -285,4 +288,3 @@ ganim_code gl_write_skeleton(gl *g)
               a_pos, a_joint, a_weight, a_idx);
     return GANIM_OK;
 }
-

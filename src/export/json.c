@@ -130,8 +130,7 @@ ganim_code ganim_detail_json(const ganim_detail *detail, ganim_buffer *out, gani
 }
 
 /* The format's details of the document (clip < 0) or a clip, or null. */
-static ganim_code describe(ganim_writer *w, const ganim_doc *doc, int clip, ganim_details_level level,
-                           ganim_error *err)
+static ganim_code describe(ganim_writer *w, const ganim_doc *doc, int clip, ganim_details_level level, ganim_error *err)
 {
     ganim_details *d = NULL;
     ganim_code code = ganim_doc_details(doc, clip, level, &w->buf->allocator, &d, err);
@@ -374,7 +373,8 @@ static ganim_code info_body(ganim_writer *w, const ganim_doc *doc, const ganim_e
         gw_printf(w, ",\"track_count\":%u", c->track_count);
         gw_printf(w, ",\"channels\":{\"rotation\":%u,\"translation\":%u,\"scale\":%u,\"visibility\":%u,\"step\":%u}",
                   present[0], present[1], present[2], vis, step);
-        gw_printf(w, ",\"animated\":{\"rotation\":%u,\"translation\":%u,\"scale\":%u}", animated[0], animated[1], animated[2]);
+        gw_printf(w, ",\"animated\":{\"rotation\":%u,\"translation\":%u,\"scale\":%u}", animated[0], animated[1],
+                  animated[2]);
         gw_printf(w, ",\"opaque_size\":%zu,\"native\":", c->kind == GANIM_CLIP_OPAQUE ? c->opaque_size : (size_t)0);
         ganim_code code = describe(w, doc, (int)ci, GANIM_DETAILS_SUMMARY, err);
         if (code != GANIM_OK) return code;
@@ -388,7 +388,8 @@ static ganim_code info_body(ganim_writer *w, const ganim_doc *doc, const ganim_e
     return GANIM_OK;
 }
 
-ganim_code ganim_export_info_json(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
+ganim_code ganim_export_info_json(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,
+                                  ganim_error *err)
 {
     return run(doc, opts, out, err, "info", info_body);
 }

@@ -21,8 +21,7 @@ struct ganim_format_impl {
      * from the file name. */
     int (*probe)(const uint8_t *data, size_t size);
     /* Fill `doc` (already created, empty). The caller validates the result. */
-    ganim_code (*read)(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
-                       ganim_error *err);
+    ganim_code (*read)(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts, ganim_error *err);
     /* Append the format's bytes for `doc` to `out`. NULL when not supported. */
     ganim_code (*write)(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
     /* Insert factor-1 interpolated frames between frames. NULL: the generic resampler. */
@@ -32,17 +31,16 @@ struct ganim_format_impl {
     int (*companion)(const char *base, const char *const *names, size_t count);
     /* What the format knows of the document (clip < 0) or of clip `clip` beyond the
      * model, as typed details added to `b` (nothing added: nothing to say). NULL: none. */
-    ganim_code (*details)(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
-                          ganim_error *err);
+    ganim_code (*details)(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err);
 };
 
 /* ---- details (details.c) ----------------------------------------------------------------
  * A format's details hook adds typed values to the builder: scalars to the open group or
  * list, groups and lists with begin/end. Keys, strings, bytes and integers are copied.
  * Failures (memory) are sticky and reported when the tree is finished. */
-void gd_group(gd_builder *b, const char *key);  /* begin a group */
-void gd_list(gd_builder *b, const char *key);   /* begin a list */
-void gd_end(gd_builder *b);                     /* end the open group or list */
+void gd_group(gd_builder *b, const char *key); /* begin a group */
+void gd_list(gd_builder *b, const char *key);  /* begin a list */
+void gd_end(gd_builder *b);                    /* end the open group or list */
 void gd_null(gd_builder *b, const char *key);
 void gd_bool(gd_builder *b, const char *key, int v);
 void gd_int(gd_builder *b, const char *key, int64_t v);

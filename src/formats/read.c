@@ -24,8 +24,8 @@ static ganim_code read_bytes(const void *data, size_t size, const ganim_read_opt
     if (opts->format) {
         fmt = ganim_format_find(opts->format);
         if (!fmt) {
-            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "unknown format name '%s' (see 'ganim formats')",
-                              opts->format);
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                              "unknown format name '%s' (see 'ganim formats')", opts->format);
         }
     } else {
         fmt = ganim_probe(data, size, NULL);
@@ -58,8 +58,8 @@ static ganim_code read_bytes(const void *data, size_t size, const ganim_read_opt
     return GANIM_OK;
 }
 
-ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts,
-                             ganim_doc **out, ganim_error *err)
+ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opts *opts, ganim_doc **out,
+                             ganim_error *err)
 {
     static const ganim_read_opts defaults;
     if (!opts) opts = &defaults;
@@ -71,8 +71,8 @@ ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opt
 
 /* The companion skeleton of `path` for `fmt`, read into *companion (NULL when there is
  * none or it cannot be used; then a note says why). */
-static void read_companion(const char *path, const ganim_format *fmt, const ganim_read_opts *opts,
-                           char *cpath, size_t csize, ganim_doc **companion, pending *note, int *notes)
+static void read_companion(const char *path, const ganim_format *fmt, const ganim_read_opts *opts, char *cpath,
+                           size_t csize, ganim_doc **companion, pending *note, int *notes)
 {
     *companion = NULL;
     if (!fmt || !fmt->impl || !fmt->impl->companion || !ganim_find_companion(path, fmt, cpath, csize)) return;
@@ -87,8 +87,7 @@ static void read_companion(const char *path, const ganim_format *fmt, const gani
     if (ganim_read_file(cpath, &co, &c, &cerr) != GANIM_OK) {
         note->code = GANIM_WARN_COMPANION;
         snprintf(note->message, sizeof note->message,
-                 "companion skeleton %.300s could not be read (%.400s); reading without it", cpath,
-                 cerr.message);
+                 "companion skeleton %.300s could not be read (%.400s); reading without it", cpath, cerr.message);
         (*notes)++;
     } else if (!c->skeleton) {
         note->code = GANIM_WARN_COMPANION;
@@ -104,7 +103,8 @@ ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_
 {
     static const ganim_read_opts defaults;
     if (!opts) opts = &defaults;
-    if (!path || !out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_read_file: no path or no output");
+    if (!path || !out)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_read_file: no path or no output");
     *out = NULL;
     if (ganim_fs_is_dir(path)) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "is a directory");
     ganim_buffer buf = { 0 };
@@ -131,8 +131,7 @@ ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_
         /* A guessed companion that does not fit is not the caller's fault. */
         notes[note_count].code = GANIM_WARN_COMPANION;
         snprintf(notes[note_count].message, sizeof notes[note_count].message,
-                 "companion %.300s does not fit (%.400s); reading without it", cpath,
-                 err ? err->message : "mismatch");
+                 "companion %.300s does not fit (%.400s); reading without it", cpath, err ? err->message : "mismatch");
         note_count++;
         ganim_doc_free(companion);
         companion = NULL;

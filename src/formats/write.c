@@ -3,12 +3,13 @@
 #include "core/internal.h"
 #include "formats/format.h"
 
-ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const ganim_write_opts *opts,
-                       ganim_buffer *out, ganim_error *err)
+ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const ganim_write_opts *opts, ganim_buffer *out,
+                       ganim_error *err)
 {
     static const ganim_write_opts defaults;
     if (!opts) opts = &defaults;
-    if (!doc || !out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_write: no document or output");
+    if (!doc || !out)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_write: no document or output");
     const ganim_format *fmt = format_name ? ganim_format_find(format_name) : doc->format;
     if (!fmt) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "unknown format name '%s'", format_name);
     if (!fmt->impl || !fmt->impl->write) {

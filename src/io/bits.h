@@ -48,10 +48,8 @@ static inline bool gb_msb_s(ganim_bits *b, unsigned n, int32_t *out)
 {
     uint32_t u;
     if (n == 0 || !gb_msb_u(b, n, &u)) return false;
-    if (n < 32 && (u & (1u << (n - 1))))
-        *out = (int32_t)((int64_t)u - ((int64_t)1 << n));
-    else
-        *out = (int32_t)u;
+    if (n < 32 && (u & (1u << (n - 1)))) *out = (int32_t)((int64_t)u - ((int64_t)1 << n));
+    else *out = (int32_t)u;
     return true;
 }
 /* LSB-first: bit 0 of the stream is bit 0 of byte 0. n in 0..32. */
@@ -78,9 +76,8 @@ static inline uint64_t gb_msb_window64(const uint8_t *data, size_t nbytes, size_
     const uint8_t *p = data + at;
     uint64_t v;
     if (nbytes - at >= 8) {
-        v = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) |
-            ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) |
-            ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+        v = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) | ((uint64_t)p[3] << 32) |
+            ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) | ((uint64_t)p[6] << 8) | (uint64_t)p[7];
     } else {
         v = 0;
         for (size_t i = 0; i < 8; i++) v = (v << 8) | (at + i < nbytes ? p[i] : 0u);
@@ -99,18 +96,17 @@ static inline uint64_t gb_msb_proven_limit(size_t nbytes)
 static inline uint64_t gb_msb_window64_proven(const uint8_t *data, size_t pos)
 {
     const uint8_t *p = data + (pos >> 3);
-    uint64_t v = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) |
-                 ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) |
-                 ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+    uint64_t v = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) | ((uint64_t)p[3] << 32) |
+                 ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) | ((uint64_t)p[6] << 8) | (uint64_t)p[7];
     return v << (pos & 7u);
 }
 
 /* MSB-first bit writer appending to a byte writer; the last byte is zero-padded. */
 typedef struct ganim_bitwriter {
     ganim_writer *w;
-    uint32_t acc;     /* pending bits, right-aligned */
-    unsigned nacc;    /* 0..7 */
-    size_t bits;      /* total bits written */
+    uint32_t acc;  /* pending bits, right-aligned */
+    unsigned nacc; /* 0..7 */
+    size_t bits;   /* total bits written */
 } ganim_bitwriter;
 
 static inline ganim_bitwriter gbw_init(ganim_writer *w)

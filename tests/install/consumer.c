@@ -26,8 +26,7 @@ int main(void)
     const ganim_format *const *formats = ganim_formats(&n);
     check(formats != NULL && n > 0, "ganim_formats lists formats");
     for (size_t i = 0; formats != NULL && i < n; i++)
-        check(formats[i] != NULL && formats[i]->name != NULL && formats[i]->name[0] != '\0',
-              "every format has a name");
+        check(formats[i] != NULL && formats[i]->name != NULL && formats[i]->name[0] != '\0', "every format has a name");
 
     const char *name = ganim_code_name(GANIM_ERR_TRUNCATED);
     check(name != NULL && name[0] != '\0', "ganim_code_name(GANIM_ERR_TRUNCATED)");

@@ -8,20 +8,25 @@
 #include <stdint.h>
 
 typedef enum tjson_type {
-    TJSON_NULL = 0, TJSON_BOOL, TJSON_NUMBER, TJSON_STRING, TJSON_ARRAY, TJSON_OBJECT
+    TJSON_NULL = 0,
+    TJSON_BOOL,
+    TJSON_NUMBER,
+    TJSON_STRING,
+    TJSON_ARRAY,
+    TJSON_OBJECT
 } tjson_type;
 
 typedef struct tjson {
     tjson_type type;
-    int boolean;          /* TJSON_BOOL */
-    double number;        /* TJSON_NUMBER */
-    int is_integer;       /* the literal had no fraction/exponent and fits int64 */
-    int64_t integer;      /* exact value when is_integer */
-    char *string;         /* TJSON_STRING: NUL-terminated (may contain NULs: see len) */
-    size_t len;           /* string bytes */
-    size_t count;         /* array items or object members */
-    struct tjson *items;  /* array items / object values */
-    char **keys;          /* object keys (count of them) */
+    int boolean;         /* TJSON_BOOL */
+    double number;       /* TJSON_NUMBER */
+    int is_integer;      /* the literal had no fraction/exponent and fits int64 */
+    int64_t integer;     /* exact value when is_integer */
+    char *string;        /* TJSON_STRING: NUL-terminated (may contain NULs: see len) */
+    size_t len;          /* string bytes */
+    size_t count;        /* array items or object members */
+    struct tjson *items; /* array items / object values */
+    char **keys;         /* object keys (count of them) */
 } tjson;
 
 /* Parses the whole text (trailing whitespace only). NULL on error, with a message

@@ -14,13 +14,13 @@
 /* ---- the counting, failing allocator ----------------------------------------------- */
 
 typedef struct counter {
-    long long calls;      /* alloc + growing realloc calls so far */
-    long long fail_at;    /* fail this call (1-based); 0 = never */
-    long long failed;     /* how many calls were refused */
+    long long calls;   /* alloc + growing realloc calls so far */
+    long long fail_at; /* fail this call (1-based); 0 = never */
+    long long failed;  /* how many calls were refused */
     long long live_blocks;
     long long live_bytes;
-    long long bad_sizes;  /* free/realloc with a size that is not the block's */
-    long long bad_frees;  /* free of something we did not allocate */
+    long long bad_sizes; /* free/realloc with a size that is not the block's */
+    long long bad_frees; /* free of something we did not allocate */
 } counter;
 
 /* Each block carries its size and a tag in front so free can check what it is told. */
@@ -97,19 +97,16 @@ static void *c_realloc(void *user, void *p, size_t old_size, size_t new_size)
 
 /* ---- the samples -------------------------------------------------------------------- */
 
-
 static size_t file_size(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 ? (size_t)st.st_size : (size_t)-1;
 }
 
-
-
 /* ---- one run: read (+ companion), export everything, resample ------------------------ */
 
 typedef struct run_result {
-    ganim_code code;      /* first failure, or GANIM_OK */
+    ganim_code code; /* first failure, or GANIM_OK */
     const char *step;
     char message[512];
 } run_result;
@@ -125,35 +122,33 @@ static int failed_step(run_result *r, ganim_code code, const ganim_error *err, c
     return 1;
 }
 
-static run_result one_run(const char *path, const char *format, const uint8_t *data, size_t size,
-                          const uint8_t *cdata, size_t csize, const char *cformat,
-                          const ganim_allocator *al, size_t memory_limit)
+static run_result one_run(const char *path, const char *format, const uint8_t *data, size_t size, const uint8_t *cdata,
+                          size_t csize, const char *cformat, const ganim_allocator *al, size_t memory_limit)
 {
-    run_result r = {GANIM_OK, "", ""};
-    ganim_error err = {0};
+    run_result r = { GANIM_OK, "", "" };
+    ganim_error err = { 0 };
     ganim_doc *comp = NULL, *doc = NULL;
-    ganim_read_opts ro = {0};
+    ganim_read_opts ro = { 0 };
     ro.allocator = *al;
     ro.memory_limit = memory_limit;
 
     if (cdata) {
         ro.format = cformat;
-        if (failed_step(&r, ganim_read_memory(cdata, csize, &ro, &comp, &err), &err, "read companion"))
-            goto done;
+        if (failed_step(&r, ganim_read_memory(cdata, csize, &ro, &comp, &err), &err, "read companion")) goto done;
         CHECK_MSG(comp->skeleton != NULL, "companion has no skeleton");
         ro.skeleton = comp->skeleton;
     }
     ro.format = format;
     if (failed_step(&r, ganim_read_memory(data, size, &ro, &doc, &err), &err, "read")) goto done;
-    ganim_error verr = {0};
-    CHECK_MSG(ganim_doc_validate(doc, &verr) == GANIM_OK, "%s: document read does not validate: %s",
-              path, verr.message);
+    ganim_error verr = { 0 };
+    CHECK_MSG(ganim_doc_validate(doc, &verr) == GANIM_OK, "%s: document read does not validate: %s", path,
+              verr.message);
     ganim_doc_free(comp); /* the skeleton is copied in: the companion may go now */
     comp = NULL;
 
-    ganim_export_opts eo = {0};
+    ganim_export_opts eo = { 0 };
     eo.allocator = *al;
-    ganim_buffer a = {0}, b = {0};
+    ganim_buffer a = { 0 }, b = { 0 };
     ganim_code c = ganim_export_glb(doc, &eo, &a, &err);
     ganim_buffer_free(&a);
     if (failed_step(&r, c, &err, "export glb")) goto done;
@@ -198,14 +193,14 @@ static void check_sample(const char *path, const char *companion)
     if (cdata) CHECK_MSG(ganim_probe(cdata, csize, NULL) == cf, "%s: the probe does not pick %s", companion, cf->name);
 
     /* A reference run with a plain counting allocator must succeed and balance. */
-    counter c = {0};
-    ganim_allocator al = {c_alloc, c_realloc, c_free, &c};
+    counter c = { 0 };
+    ganim_allocator al = { c_alloc, c_realloc, c_free, &c };
     run_result r = one_run(path, f->name, data, size, cdata, csize, cf ? cf->name : NULL, &al, 0);
     CHECK_MSG(r.code == GANIM_OK, "%s: reference run fails at %s: %s", path, r.step, r.message);
-    CHECK_MSG(c.live_blocks == 0 && c.live_bytes == 0, "%s: reference run leaks %lld blocks, %lld bytes",
-              path, c.live_blocks, c.live_bytes);
-    CHECK_MSG(c.bad_sizes == 0 && c.bad_frees == 0, "%s: %lld wrong sizes, %lld foreign frees", path,
-              c.bad_sizes, c.bad_frees);
+    CHECK_MSG(c.live_blocks == 0 && c.live_bytes == 0, "%s: reference run leaks %lld blocks, %lld bytes", path,
+              c.live_blocks, c.live_bytes);
+    CHECK_MSG(c.bad_sizes == 0 && c.bad_frees == 0, "%s: %lld wrong sizes, %lld foreign frees", path, c.bad_sizes,
+              c.bad_frees);
     long long needed = c.calls;
     if (r.code != GANIM_OK) goto out;
 
@@ -217,14 +212,14 @@ static void check_sample(const char *path, const char *companion)
         r = one_run(path, f->name, data, size, cdata, csize, cf ? cf->name : NULL, &al, 0);
         total_runs++;
         CHECK_MSG(c.live_blocks == 0 && c.live_bytes == 0,
-                  "%s: failing allocation %lld (%s): %lld blocks, %lld bytes not freed", path, n,
-                  r.step, c.live_blocks, c.live_bytes);
+                  "%s: failing allocation %lld (%s): %lld blocks, %lld bytes not freed", path, n, r.step, c.live_blocks,
+                  c.live_bytes);
         CHECK_MSG(c.bad_sizes == 0 && c.bad_frees == 0,
-                  "%s: failing allocation %lld (%s): %lld wrong sizes, %lld foreign frees", path, n,
-                  r.step, c.bad_sizes, c.bad_frees);
+                  "%s: failing allocation %lld (%s): %lld wrong sizes, %lld foreign frees", path, n, r.step,
+                  c.bad_sizes, c.bad_frees);
         if (c.failed == 0) {
-            CHECK_MSG(r.code == GANIM_OK, "%s: run %lld fails without a refused allocation at %s: %s",
-                      path, n, r.step, r.message);
+            CHECK_MSG(r.code == GANIM_OK, "%s: run %lld fails without a refused allocation at %s: %s", path, n, r.step,
+                      r.message);
             break; /* the run got through with fewer allocations than n */
         }
         /* A refused allocation may be absorbed (a warning that could not be stored is
@@ -241,15 +236,15 @@ static void check_sample(const char *path, const char *companion)
         memset(&c, 0, sizeof c);
         r = one_run(path, f->name, data, size, cdata, csize, cf ? cf->name : NULL, &al, limit);
         limits++;
-        CHECK_MSG(c.live_blocks == 0 && c.live_bytes == 0, "%s: memory limit %zu: %lld bytes not freed",
-                  path, limit, c.live_bytes);
+        CHECK_MSG(c.live_blocks == 0 && c.live_bytes == 0, "%s: memory limit %zu: %lld bytes not freed", path, limit,
+                  c.live_bytes);
         if (r.code == GANIM_OK) break;
-        CHECK_MSG(r.code == GANIM_ERR_NOMEM || r.code == GANIM_ERR_LIMIT,
-                  "%s: memory limit %zu gives %s at %s: %s", path, limit, ganim_code_name(r.code), r.step,
-                  r.message);
+        CHECK_MSG(r.code == GANIM_ERR_NOMEM || r.code == GANIM_ERR_LIMIT, "%s: memory limit %zu gives %s at %s: %s",
+                  path, limit, ganim_code_name(r.code), r.step, r.message);
     }
     printf("  %-42s %-12s %5lld allocations: %lld NOMEM, %lld other clean errors, %lld absorbed;"
-           " %lld memory limits\n", test_base_name(path), f->name, needed, nomem, other, absorbed, limits);
+           " %lld memory limits\n",
+           test_base_name(path), f->name, needed, nomem, other, absorbed, limits);
 out:
     free(data);
     free(cdata);
@@ -261,9 +256,9 @@ out:
 static void smallest_of(const ganim_format *f, int which)
 {
     char **files = test_format_files(f, which);
-    const char *best[2] = {NULL, NULL};
-    char best_comp[2][4096] = {"", ""};
-    size_t best_size[2] = {(size_t)-1, (size_t)-1};
+    const char *best[2] = { NULL, NULL };
+    char best_comp[2][4096] = { "", "" };
+    size_t best_size[2] = { (size_t)-1, (size_t)-1 };
     for (char **p = files; *p; p++) {
         char comp[4096];
         if (!ganim_find_companion(*p, f, comp, sizeof comp)) comp[0] = 0;

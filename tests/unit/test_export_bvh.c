@@ -233,8 +233,8 @@ static void check_rotations(const bvh_file *bf, const ganim_doc *doc, int joint_
                 for (int k = 0; k < 4; k++) e[k] = q[k];
             }
             float ef[4] = { (float)e[0], (float)e[1], (float)e[2], (float)e[3] };
-            CHECK_MSG(qdist(got, ef) < 1e-5, "frame %d bone %u: recomposed (%g %g %g %g) vs (%g %g %g %g)", f, ti, got[0],
-                      got[1], got[2], got[3], e[0], e[1], e[2], e[3]);
+            CHECK_MSG(qdist(got, ef) < 1e-5, "frame %d bone %u: recomposed (%g %g %g %g) vs (%g %g %g %g)", f, ti,
+                      got[0], got[1], got[2], got[3], e[0], e[1], e[2], e[3]);
         }
     }
 }
@@ -249,8 +249,8 @@ static void check_continuity(const bvh_file *bf, int first)
             const double *a = joint_values(bf, ji, f - 1), *b = joint_values(bf, ji, f);
             for (int k = 0; k < bf->j[ji].nchan; k++) {
                 if (strstr(bf->j[ji].chan[k], "position")) continue;
-                CHECK_MSG(fabs(b[k] - a[k]) < 45, "joint %s frame %d %s: %g -> %g", bf->j[ji].name, f, bf->j[ji].chan[k], a[k],
-                          b[k]);
+                CHECK_MSG(fabs(b[k] - a[k]) < 45, "joint %s frame %d %s: %g -> %g", bf->j[ji].name, f,
+                          bf->j[ji].chan[k], a[k], b[k]);
             }
         }
     }

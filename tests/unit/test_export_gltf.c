@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 
 #include "core/internal.h"
-#include "test.h"
 #include "support/tjson.h"
+#include "test.h"
 
 static const double H = 0.70710678118654752440; /* sin 45 = cos 45 */
 
@@ -20,7 +20,10 @@ typedef struct gltf_file {
     size_t bin_size;
 } gltf_file;
 
-static uint32_t rd32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t rd32(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
 /* Parses a .glb and checks its layout (header, 4-byte aligned chunks, lengths). */
 static int open_glb(const ganim_buffer *b, gltf_file *f)
@@ -79,7 +82,8 @@ static float *acc_floats(const gltf_file *f, int64_t i, uint32_t *count, int *co
     const tjson *v = jpath(f->json, "bufferViews", (int)tjson_int(tjson_get(a, "bufferView"), -1));
     CHECK(v != NULL);
     if (!v) return NULL;
-    size_t off = (size_t)tjson_int(tjson_get(v, "byteOffset"), 0), len = (size_t)tjson_int(tjson_get(v, "byteLength"), 0);
+    size_t off = (size_t)tjson_int(tjson_get(v, "byteOffset"), 0),
+           len = (size_t)tjson_int(tjson_get(v, "byteLength"), 0);
     CHECK_EQ_INT(off % 4, 0);
     CHECK_EQ_INT(len, (size_t)*count * (size_t)*comps * 4);
     CHECK(off + len <= f->bin_size);
@@ -234,7 +238,8 @@ TEST(glb_layout_nodes_and_rest_pose)
     CHECK_EQ_INT(nodes ? nodes->count : 0, 3);
     CHECK_EQ_STR(tjson_str(tjson_get(tjson_at(nodes, 0), "name"), ""), "root");
     CHECK_EQ_STR(tjson_str(tjson_get(tjson_at(nodes, 1), "name"), ""), "arm_L_01");
-    CHECK_EQ_STR(tjson_str(tjson_get(tjson_get(tjson_get(tjson_at(nodes, 1), "extras"), "ganim"), "name"), ""), "arm.L 01");
+    CHECK_EQ_STR(tjson_str(tjson_get(tjson_get(tjson_get(tjson_at(nodes, 1), "extras"), "ganim"), "name"), ""),
+                 "arm.L 01");
     CHECK_EQ_INT(tjson_int(tjson_at(tjson_get(tjson_at(nodes, 0), "children"), 0), -1), 1);
     CHECK_EQ_INT(tjson_int(tjson_get(tjson_at(nodes, 2), "mesh"), -1), 0);
     CHECK_EQ_INT(tjson_int(tjson_get(tjson_at(nodes, 2), "skin"), -1), 0);
@@ -324,7 +329,8 @@ TEST(animation_samplers_after_conversion)
     const tjson *anims = tjson_get(f.json, "animations");
     CHECK_EQ_INT(anims ? anims->count : 0, 1); /* the opaque slot is skipped */
     CHECK_EQ_STR(tjson_str(tjson_get(tjson_at(anims, 0), "name"), ""), "Wave");
-    CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(tjson_get(tjson_at(anims, 0), "extras"), "ganim"), "clip_index"), -1), 1);
+    CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(tjson_get(tjson_at(anims, 0), "extras"), "ganim"), "clip_index"), -1),
+                 1);
     /* root rotation: 3 keys at 0, 0.1, 0.2 s */
     const tjson *s = find_sampler(&f, 0, 0, "rotation");
     CHECK(s != NULL);
@@ -424,8 +430,9 @@ TEST(keep_axes_and_gltf_with_external_buffer)
     CHECK_EQ_STR(tjson_str(tjson_get(jpath(j, "buffers", 0), "uri"), ""), "my%20anim.bin");
     CHECK_EQ_INT(tjson_int(tjson_get(jpath(j, "buffers", 0), "byteLength"), 0), bin.size);
     CHECK_EQ_INT(bin.size % 4, 0);
-    CHECK_EQ_STR(tjson_str(tjson_get(tjson_get(tjson_get(tjson_get(j, "asset"), "extras"), "ganim"), "axis_conversion"), ""),
-                 "identity");
+    CHECK_EQ_STR(
+        tjson_str(tjson_get(tjson_get(tjson_get(tjson_get(j, "asset"), "extras"), "ganim"), "axis_conversion"), ""),
+        "identity");
     /* no conversion: rest translation as in the file, no rotation written */
     const tjson *n0 = jpath(j, "nodes", 0);
     CHECK(tjson_get(n0, "rotation") == NULL);

@@ -123,7 +123,8 @@ static void check_channel(const tjson *ch, const char *kind, const ganim_channel
     CHECK_EQ_INT(tjson_int(tjson_get(ch, "count"), -1), n);
     const tjson *vals = tjson_get(ch, "values");
     CHECK_EQ_INT(vals ? (long long)vals->count : -1, n);
-    for (uint32_t k = 0; vals && k < n && k < vals->count; k++) check_floats(tjson_at(vals, k), src->values + k * comps, comps);
+    for (uint32_t k = 0; vals && k < n && k < vals->count; k++)
+        check_floats(tjson_at(vals, k), src->values + k * comps, comps);
     if (src->kind == GANIM_CHANNEL_KEYED) check_floats(tjson_get(ch, "times"), src->times, (int)n);
     else CHECK(tjson_get(ch, "times") == NULL);
 }
@@ -195,7 +196,9 @@ TEST(dump_every_value)
     check_channel(tjson_get(t0, "scale"), "absent", &s0->scale, 3);
     const tjson *vis = tjson_get(t0, "visibility");
     CHECK_EQ_INT(vis ? (long long)vis->count : -1, 3);
-    CHECK_EQ_INT(tjson_int(tjson_at(vis, 0), -1) * 100 + tjson_int(tjson_at(vis, 1), -1) * 10 + tjson_int(tjson_at(vis, 2), -1), 101);
+    CHECK_EQ_INT(tjson_int(tjson_at(vis, 0), -1) * 100 + tjson_int(tjson_at(vis, 1), -1) * 10 +
+                     tjson_int(tjson_at(vis, 2), -1),
+                 101);
     CHECK(is_null(tjson_get(t0, "step")));
     CHECK_EQ_INT(tjson_int(tjson_get(t1, "bone"), -1), 0);
     check_channel(tjson_get(t1, "rotation"), "absent", &s1->rotation, 4);

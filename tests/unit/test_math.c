@@ -42,7 +42,8 @@ TEST(euler_orders_compose_left_to_right)
     /* YXZ means Ry * Rx * Rz: build it by hand from three axis rotations. */
     double a[3] = { 0.3, -1.1, 2.0 };
     ganim_vec3 X = { 1, 0, 0 }, Y = { 0, 1, 0 }, Z = { 0, 0, 1 };
-    ganim_quat qx = ganim_quat_axis_angle(X, a[0]), qy = ganim_quat_axis_angle(Y, a[1]), qz = ganim_quat_axis_angle(Z, a[2]);
+    ganim_quat qx = ganim_quat_axis_angle(X, a[0]), qy = ganim_quat_axis_angle(Y, a[1]),
+               qz = ganim_quat_axis_angle(Z, a[2]);
     check_quat(ganim_quat_from_euler(a, GANIM_EULER_YXZ), ganim_quat_mul(ganim_quat_mul(qy, qx), qz), 1e-6);
     check_quat(ganim_quat_from_euler(a, GANIM_EULER_XYZ), ganim_quat_mul(ganim_quat_mul(qx, qy), qz), 1e-6);
     check_quat(ganim_quat_from_euler(a, GANIM_EULER_ZXY), ganim_quat_mul(ganim_quat_mul(qz, qx), qy), 1e-6);

@@ -15,8 +15,8 @@ TEST(arena_and_limit)
     CHECK(small && ((uintptr_t)small & 15) == 0);
     CHECK_EQ_INT(small[9], 0);
     CHECK(ganim_doc_alloc(doc, 100 * 1024) != NULL); /* large block */
-    CHECK(ganim_doc_alloc(doc, 10) != NULL);          /* small ones keep working */
-    CHECK(ganim_doc_alloc(doc, 150 * 1024) == NULL);  /* over the limit */
+    CHECK(ganim_doc_alloc(doc, 10) != NULL);         /* small ones keep working */
+    CHECK(ganim_doc_alloc(doc, 150 * 1024) == NULL); /* over the limit */
     CHECK(ganim_doc_alloc_array(doc, SIZE_MAX / 2, 4) == NULL);
     CHECK_EQ_STR(ganim_doc_strndup(doc, "abc\0def", 7), "abc");
     ganim_doc_free(doc);
@@ -98,8 +98,8 @@ TEST(formats_by_extension)
     CHECK_EQ_STR(ganim_format_for_path("Data/Art/VSF_XWING_DEPLOY_00.ALA")->name, "alamo-ala");
     CHECK_EQ_STR(ganim_format_for_path("C:\\mods\\x.alo")->name, "alamo-alo");
     CHECK_EQ_STR(ganim_format_for_path("limea2.A00")->name, "ff7-battle");
-    CHECK(ganim_format_for_path("rtda") == NULL);          /* FF7 packs have no extension */
-    CHECK(ganim_format_for_path("dir.ala/file") == NULL);  /* the dot is in a directory */
+    CHECK(ganim_format_for_path("rtda") == NULL);         /* FF7 packs have no extension */
+    CHECK(ganim_format_for_path("dir.ala/file") == NULL); /* the dot is in a directory */
     CHECK(ganim_format_has_extension(ganim_format_find("civ7"), ".CIV"));
     CHECK(!ganim_format_has_extension(ganim_format_find("civ7"), ".ci"));
     CHECK(!ganim_format_has_extension(ganim_format_find("civ7"), ""));

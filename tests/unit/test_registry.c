@@ -27,11 +27,10 @@ TEST(descriptors_are_consistent)
         for (uint32_t o = 0; o < f->option_count; o++) {
             const ganim_option *op = &f->options[o];
             size_t fl = strlen(f->family);
-            CHECK_MSG(strncmp(op->name, f->family, fl) == 0 && op->name[fl] == '.', "%s: option %s", f->name,
-                      op->name);
+            CHECK_MSG(strncmp(op->name, f->family, fl) == 0 && op->name[fl] == '.', "%s: option %s", f->name, op->name);
             CHECK_MSG(op->values && *op->values && op->help && op->when_unset, "%s: option %s", f->name, op->name);
-            CHECK_MSG(op->flags & (GANIM_OPTION_READ | GANIM_OPTION_WRITE), "%s: option %s applies to nothing",
-                      f->name, op->name);
+            CHECK_MSG(op->flags & (GANIM_OPTION_READ | GANIM_OPTION_WRITE), "%s: option %s applies to nothing", f->name,
+                      op->name);
             const ganim_format *owner = NULL;
             CHECK(ganim_option_find(op->name, &owner) == op && owner == f);
         }

@@ -18,8 +18,8 @@
 #include <ctype.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- where we are, for crash and hang reports ------------------------------------ */
@@ -55,8 +55,6 @@ typedef struct sample {
     const char *variant;            /* "", "+skeleton" */
 } sample;
 
-
-
 /* ---- checks on a successful read ---------------------------------------------------- */
 
 /* JSON text outside strings may hold only numbers and true/false/null: a bare nan or
@@ -70,7 +68,7 @@ static int json_tokens_ok(const uint8_t *s, size_t n)
                 if (s[i] == '\\') i++;
         } else if (isalpha(c)) {
             if ((c == 'e' || c == 'E') && i > 0 && (isdigit(s[i - 1]) || s[i - 1] == '.')) continue;
-            const char *words[] = {"true", "false", "null"};
+            const char *words[] = { "true", "false", "null" };
             size_t w = 0;
             for (; w < 3; w++) {
                 size_t len = strlen(words[w]);
@@ -124,8 +122,7 @@ static void check_error(const ganim_error *err, ganim_code code, size_t size)
 {
     CHECK_MSG(code != GANIM_OK, "%s: error path with GANIM_OK", current_case);
     CHECK_MSG(err->code == code, "%s: returned %d but err.code %d", current_case, (int)code, (int)err->code);
-    CHECK_MSG(err->message[0] != '\0', "%s: empty error message (code %s)", current_case,
-              ganim_code_name(code));
+    CHECK_MSG(err->message[0] != '\0', "%s: empty error message (code %s)", current_case, ganim_code_name(code));
     CHECK_MSG(!strchr(err->message, '\n'), "%s: message has a newline: %s", current_case, err->message);
     if (code == GANIM_ERR_TRUNCATED || code == GANIM_ERR_CORRUPT)
         CHECK_MSG(err->offset <= size, "%s: offset %llu beyond the %zu input bytes (%s)", current_case,
@@ -135,8 +132,8 @@ static void check_error(const ganim_error *err, ganim_code code, size_t size)
 static void check_export(ganim_code code, const ganim_error *err, const char *what)
 {
     if (code != GANIM_OK) {
-        CHECK_MSG(err->code == code && err->message[0], "%s: %s failed without a message (code %d)",
-                  current_case, what, (int)code);
+        CHECK_MSG(err->code == code && err->message[0], "%s: %s failed without a message (code %d)", current_case, what,
+                  (int)code);
     }
 }
 
@@ -149,9 +146,9 @@ static long long big_docs;
 
 static void exercise_doc(ganim_doc *doc)
 {
-    ganim_error err = {0};
-    ganim_export_opts eo = {0};
-    ganim_buffer a = {0}, b = {0};
+    ganim_error err = { 0 };
+    ganim_export_opts eo = { 0 };
+    ganim_buffer a = { 0 }, b = { 0 };
     ganim_code c;
     double bone_frames = 0;
     for (uint32_t i = 0; i < doc->clip_count; i++)
@@ -200,7 +197,7 @@ cheap:
         const ganim_clip *clip = &doc->clips[i];
         if (clip->kind != GANIM_CLIP_ANIMATION || !(clip->fps > 0)) continue;
         double end = clip->frame_count ? (clip->frame_count - 1) / clip->fps : 0;
-        const double times[] = {-1.0, 0.0, end * 0.37, end, end + 1.0};
+        const double times[] = { -1.0, 0.0, end * 0.37, end, end + 1.0 };
         for (size_t t = 0; t < sizeof times / sizeof times[0]; t++) {
             memset(&err, 0, sizeof err);
             c = ganim_clip_sample(clip, doc->skeleton, times[t], pose, vis, &err);
@@ -215,7 +212,7 @@ cheap:
  * read past the end). */
 static void one_case(const sample *s, const uint8_t *data, size_t size, double *work)
 {
-    ganim_read_opts opts = {0};
+    ganim_read_opts opts = { 0 };
     ganim_doc *doc = NULL;
     ganim_error err;
     memset(&err, 0, sizeof err);
@@ -227,7 +224,7 @@ static void one_case(const sample *s, const uint8_t *data, size_t size, double *
         reads_ok++;
         CHECK_MSG(doc != NULL, "%s: GANIM_OK without a document", current_case);
         if (!doc) return;
-        ganim_error verr = {0};
+        ganim_error verr = { 0 };
         ganim_code v = ganim_doc_validate(doc, &verr);
         CHECK_MSG(v == GANIM_OK, "%s: read OK but validate fails: %s", current_case, verr.message);
         if (v == GANIM_OK) {
@@ -292,9 +289,9 @@ static void sweep(const sample *s)
 
     /* The untouched file is a real, valid sample: it must read. */
     {
-        ganim_read_opts opts = {0};
+        ganim_read_opts opts = { 0 };
         ganim_doc *doc = NULL;
-        ganim_error err = {0};
+        ganim_error err = { 0 };
         opts.format = s->format->name;
         opts.skeleton = s->skeleton;
         snprintf(current_case, sizeof current_case, "%s%s [%s] untouched", name, s->variant, s->format->name);
@@ -309,19 +306,19 @@ static void sweep(const sample *s)
     size_t cap = (size < 16384 ? size : 2064) + 2 * 1012, n = 0;
     mutation *plan = malloc(cap * sizeof *plan);
     if (size < 16384) {
-        for (size_t i = 0; i < size; i++) plan[n++] = (mutation){i, 0};
+        for (size_t i = 0; i < size; i++) plan[n++] = (mutation){ i, 0 };
     } else {
-        for (size_t i = 0; i < 64; i++) plan[n++] = (mutation){i, 0};
-        for (size_t i = 0; i < 2000; i++) plan[n++] = (mutation){(size_t)((double)i * (double)size / 2000), 0};
+        for (size_t i = 0; i < 64; i++) plan[n++] = (mutation){ i, 0 };
+        for (size_t i = 0; i < 2000; i++) plan[n++] = (mutation){ (size_t)((double)i * (double)size / 2000), 0 };
     }
     for (size_t i = 0; i < size && i < 512; i++) {
-        plan[n++] = (mutation){i, 0xFF};
-        plan[n++] = (mutation){i, 0x01};
+        plan[n++] = (mutation){ i, 0xFF };
+        plan[n++] = (mutation){ i, 0x01 };
     }
     for (size_t i = 0; size > 512 && i < 500; i++) {
         size_t pos = 512 + (size_t)((double)i * (double)(size - 512) / 500);
-        plan[n++] = (mutation){pos, 0xFF};
-        plan[n++] = (mutation){pos, 0x01};
+        plan[n++] = (mutation){ pos, 0xFF };
+        plan[n++] = (mutation){ pos, 0x01 };
     }
 
     /* Walk each half of the plan (truncations, then flips) in spread order until its
@@ -344,15 +341,15 @@ static void sweep(const sample *s)
             if (m.mask == 0) {
                 uint8_t *cut = malloc(m.pos ? m.pos : 1);
                 memcpy(cut, orig, m.pos);
-                snprintf(current_case, sizeof current_case, "%s%s [%s] truncated to %zu of %zu bytes", name,
-                         s->variant, s->format->name, m.pos, size);
+                snprintf(current_case, sizeof current_case, "%s%s [%s] truncated to %zu of %zu bytes", name, s->variant,
+                         s->format->name, m.pos, size);
                 one_case(s, cut, m.pos, &value_work);
                 free(cut);
                 spent += (double)m.pos;
             } else {
                 buf[m.pos] ^= m.mask;
-                snprintf(current_case, sizeof current_case, "%s%s [%s] byte %zu ^= 0x%02X (size %zu)", name,
-                         s->variant, s->format->name, m.pos, m.mask, size);
+                snprintf(current_case, sizeof current_case, "%s%s [%s] byte %zu ^= 0x%02X (size %zu)", name, s->variant,
+                         s->format->name, m.pos, m.mask, size);
                 one_case(s, buf, size, &value_work);
                 buf[m.pos] ^= m.mask;
             }
@@ -363,8 +360,8 @@ static void sweep(const sample *s)
     free(plan);
     free(orig);
     alarm(0);
-    printf("  %-40s %-9s %8zu B %6lld of %6zu cases, %6lld read OK, %3lds\n", name, s->variant, size,
-           cases - before, n, reads_ok - ok_before, (long)(time(NULL) - t0));
+    printf("  %-40s %-9s %8zu B %6lld of %6zu cases, %6lld read OK, %3lds\n", name, s->variant, size, cases - before, n,
+           reads_ok - ok_before, (long)(time(NULL) - t0));
     fflush(stdout);
 }
 
@@ -377,8 +374,8 @@ static int selected(const char *path)
 /* Reads a pristine companion and keeps its document alive while it is used. */
 static ganim_doc *read_companion(const char *path)
 {
-    ganim_read_opts opts = {0};
-    ganim_error err = {0};
+    ganim_read_opts opts = { 0 };
+    ganim_error err = { 0 };
     ganim_doc *doc = NULL;
     const ganim_format *f = ganim_format_for_path(path);
     CHECK_MSG(f != NULL, "no format claims %s", path);
@@ -398,7 +395,7 @@ static void sweep_format(const ganim_format *f, int which)
     char **files = test_format_files(f, which);
     for (char **p = files; *p; p++) {
         if (!selected(*p)) continue;
-        sample s = {*p, f, NULL, ""};
+        sample s = { *p, f, NULL, "" };
         char comp[4096];
         if (ganim_find_companion(*p, f, comp, sizeof comp)) {
             ganim_doc *cdoc = read_companion(comp);
@@ -439,8 +436,8 @@ static void run_sweeps(void)
     }
     if (!have_samples && worker == 0) test_note_skip("test_robustness on the real samples (fixtures swept)");
     printf("robustness worker %d: %lld cases (%lld read OK, %lld clean errors; %lld documents over %u "
-           "bone-frames not exported) in %lds\n", worker, cases, reads_ok, reads_failed, big_docs,
-           MAX_EXPORT_BONE_FRAMES, (long)(time(NULL) - t0));
+           "bone-frames not exported) in %lds\n",
+           worker, cases, reads_ok, reads_failed, big_docs, MAX_EXPORT_BONE_FRAMES, (long)(time(NULL) - t0));
 }
 
 /* The parent's one test: every worker process finished without a failure. */

@@ -108,9 +108,9 @@ TEST(keyed_constant_and_visibility)
     CHECK_NEAR(out[0].translation.x, 2, 1e-6);
     CHECK_NEAR(out[0].scale.z, 4, 0);
     CHECK_EQ_INT(visible[0], 1);
-    CHECK_EQ_INT(visible[1], 0); /* hidden bone with no visibility data */
+    CHECK_EQ_INT(visible[1], 0);                                            /* hidden bone with no visibility data */
     CHECK_OK(ganim_clip_sample(c, doc->skeleton, 0.6, out, visible, NULL)); /* frame 6 */
-    CHECK_NEAR(out[0].translation.x, 12, 1e-5); /* 4 + (20 - 4) * (6 - 2) / 8 */
+    CHECK_NEAR(out[0].translation.x, 12, 1e-5);                             /* 4 + (20 - 4) * (6 - 2) / 8 */
     CHECK_EQ_INT(visible[0], 0);
     ganim_doc_free(doc);
 }

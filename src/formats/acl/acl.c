@@ -10,8 +10,7 @@ int acl_probe(const uint8_t *data, size_t size)
     return 40;
 }
 
-ganim_code acl_read(ganim_doc *doc, const uint8_t *data, size_t size,
-                           const ganim_read_opts *opts, ganim_error *err)
+ganim_code acl_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts, ganim_error *err)
 {
     return ganim_acl_read_doc(doc, data, size, 0, opts, err);
 }
@@ -31,7 +30,10 @@ const ganim_format ganim_format_acl = {
 };
 
 static const struct ganim_format_impl civ7_impl = {
-    .probe = civ7_probe, .read = civ7_read, .write = civ7_write, .details = civ7_details,
+    .probe = civ7_probe,
+    .read = civ7_read,
+    .write = civ7_write,
+    .details = civ7_details,
 };
 
 const ganim_format ganim_format_civ7 = {

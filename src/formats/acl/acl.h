@@ -19,9 +19,8 @@ typedef struct ganim_acl ganim_acl;
  * NULL) supplies default values for non-trivial default sub-tracks when the buffer has
  * no metadata descriptions; its bone_count must be the track count. The result lives in
  * one allocation from `alloc` (NULL: malloc); release it with ganim_acl_close. */
-ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
-                          const ganim_allocator *alloc, const ganim_skeleton *bind,
-                          ganim_doc *warn_doc, ganim_acl **out, ganim_error *err);
+ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
+                          const ganim_skeleton *bind, ganim_doc *warn_doc, ganim_acl **out, ganim_error *err);
 void ganim_acl_close(ganim_acl *acl);
 
 uint32_t ganim_acl_track_count(const ganim_acl *acl);
@@ -41,6 +40,5 @@ void ganim_acl_sample_key(const ganim_acl *acl, uint32_t k, ganim_transform *out
  * `base`. Used by the "acl" reader (base 0) and by civ7 (V1 body, base 0x60). */
 ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, uint64_t base,
                               const ganim_read_opts *opts, ganim_error *err);
-
 
 #endif

@@ -49,7 +49,6 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
 
 /* ---- whole clip into the model -------------------------------------------------------- */
 
-
 static ganim_code build_native(ganim_doc *doc, ganim_clip *clip, const ganim_acl *h, ganim_error *err)
 {
     uint32_t v[NF_COUNT];
@@ -83,8 +82,7 @@ static ganim_code build_native(ganim_doc *doc, ganim_clip *clip, const ganim_acl
     return GANIM_OK;
 }
 
-static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim_read_opts *opts,
-                                 ganim_error *err)
+static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim_read_opts *opts, ganim_error *err)
 {
     if (opts && opts->skeleton) {
         doc->skeleton = ganim_skeleton_copy(doc, opts->skeleton);
@@ -108,7 +106,10 @@ static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim
             char *n = syn + (size_t)SYN * i, digits[10];
             unsigned nd = 0;
             uint32_t v = i;
-            do { digits[nd++] = (char)('0' + v % 10u); v /= 10u; } while (v);
+            do {
+                digits[nd++] = (char)('0' + v % 10u);
+                v /= 10u;
+            } while (v);
             memcpy(n, "track_", 6);
             for (unsigned k = 0; k < nd; k++) n[6 + k] = digits[nd - 1u - k];
             b->name = n; /* NUL: the block is zeroed */
@@ -130,7 +131,8 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     ganim_code rc = ganim_acl_open(data, size, base, ganim_doc_allocator(doc), given, doc, &h, err);
     if (rc) return rc;
     if (given && given->bone_count != h->nt) {
-        rc = ganim_fail(err, GANIM_ERR_MISMATCH, GANIM_NO_OFFSET, "acl: the skeleton has %u bones but the buffer has %u tracks", given->bone_count, h->nt);
+        rc = ganim_fail(err, GANIM_ERR_MISMATCH, GANIM_NO_OFFSET,
+                        "acl: the skeleton has %u bones but the buffer has %u tracks", given->bone_count, h->nt);
         goto done;
     }
     rc = build_skeleton(doc, h, opts, err);
@@ -138,7 +140,10 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
 
     ganim_clip *clip = ganim_doc_alloc(doc, sizeof *clip);
     ganim_track *tracks = ganim_doc_alloc_array(doc, h->nt, sizeof *tracks);
-    if (!clip || !tracks) { rc = GANIM_NOMEM(err); goto done; }
+    if (!clip || !tracks) {
+        rc = GANIM_NOMEM(err);
+        goto done;
+    }
     doc->clips = clip;
     doc->clip_count = 1;
     clip->name = ganim_doc_strdup(doc, h->list_name ? h->list_name : "");
@@ -148,25 +153,35 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     clip->track_count = h->nt;
     clip->tracks = tracks;
     clip->rotation_interp = GANIM_INTERP_NLERP;
-    if (!clip->name) { rc = GANIM_NOMEM(err); goto done; }
+    if (!clip->name) {
+        rc = GANIM_NOMEM(err);
+        goto done;
+    }
 
     /* per-frame (or per-retained-key) storage of the animated sub-tracks */
     uint32_t nvals = h->stripped ? h->nkeys + (uint32_t)h->wrap : clip->frame_count;
     uint64_t total = (uint64_t)nvals * (4ull * h->nanim[0] + 3ull * h->nanim[1] + 3ull * h->nanim[2]);
     if (total > ACL_MAX_VALUES) {
-        rc = ganim_fail(err, GANIM_ERR_LIMIT, base + 20, "acl: %u samples of %u animated sub-tracks need %llu values, above the library limit of %u",
+        rc = ganim_fail(err, GANIM_ERR_LIMIT, base + 20,
+                        "acl: %u samples of %u animated sub-tracks need %llu values, above the library limit of %u",
                         clip->frame_count, h->na, (unsigned long long)total, ACL_MAX_VALUES);
         goto done;
     }
     float *times = NULL;
     if (h->stripped && h->na) {
         times = ganim_doc_alloc_array_raw(doc, nvals, sizeof *times); /* filled whole below */
-        if (!times) { rc = GANIM_NOMEM(err); goto done; }
+        if (!times) {
+            rc = GANIM_NOMEM(err);
+            goto done;
+        }
         for (uint32_t i = 0; i < h->nkeys; i++) times[i] = (float)h->keys[i];
         if (h->wrap) times[h->nkeys] = (float)h->ns;
     }
     float **dst = ganim_doc_alloc_array(doc, h->na ? h->na : 1, sizeof *dst);
-    if (!dst) { rc = GANIM_NOMEM(err); goto done; }
+    if (!dst) {
+        rc = GANIM_NOMEM(err);
+        goto done;
+    }
     const char *const *names = (const char *const *)h->names;
     for (uint32_t i = 0; i < h->nt; i++) {
         ganim_track *tr = &tracks[i];
@@ -179,7 +194,10 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
             unsigned comps = k == K_ROT ? 4u : 3u;
             if (h->types[3 * i + k] == T_ANIM) continue;
             float *v = ganim_doc_alloc_array(doc, comps, sizeof *v);
-            if (!v) { rc = GANIM_NOMEM(err); goto done; }
+            if (!v) {
+                rc = GANIM_NOMEM(err);
+                goto done;
+            }
             memcpy(v, cv[k], comps * sizeof *v);
             ch[k]->kind = GANIM_CHANNEL_CONSTANT;
             ch[k]->count = 1;
@@ -190,7 +208,10 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
         const acl_rec *r = &h->recs[a];
         unsigned comps = r->kind == K_ROT ? 4u : 3u;
         float *v = ganim_doc_alloc_array_raw(doc, (size_t)nvals * comps, sizeof *v);
-        if (!v) { rc = GANIM_NOMEM(err); goto done; }
+        if (!v) {
+            rc = GANIM_NOMEM(err);
+            goto done;
+        }
         dst[a] = v;
         ganim_track *tr = &tracks[r->track];
         ganim_channel *c = r->kind == K_ROT ? &tr->rotation : r->kind == K_TRANS ? &tr->translation : &tr->scale;
@@ -216,7 +237,10 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
             memcpy(dst[a] + (size_t)(nvals - 1u) * comps, dst[a], comps * sizeof(float));
         }
     if (bad)
-        ganim_doc_warn(doc, GANIM_WARN_REPAIRED, base, "acl: %u decoded samples were not finite or had a zero-length rotation and were replaced by the identity", bad);
+        ganim_doc_warn(
+            doc, GANIM_WARN_REPAIRED, base,
+            "acl: %u decoded samples were not finite or had a zero-length rotation and were replaced by the identity",
+            bad);
     rc = build_native(doc, clip, h, err);
     /* No bind pose in the buffer and none given: the first frame is the best rest pose.
      * With trivial defaults (bit 9) the descriptions' defaults are all identity (ACL sets
@@ -226,4 +250,3 @@ done:
     ganim_acl_close(h);
     return rc;
 }
-

@@ -15,7 +15,8 @@ static void flags_words(char *out, size_t size, uint32_t ver, uint32_t m)
                      (m >> 3) & 1u ? "vector3f_variable" : "vector3f_full",
                      (m >> 2) & 1u ? "vector3f_variable" : "vector3f_full");
     size_t at = n > 0 && (size_t)n < size ? (size_t)n : 0;
-#define ADD(text) (at += (size_t)snprintf(out + at, at < size ? size - at : 0, "%s", text), at = at < size ? at : size - 1)
+#define ADD(text) \
+    (at += (size_t)snprintf(out + at, at < size ? size - at : 0, "%s", text), at = at < size ? at : size - 1)
     if (ver >= 8) {
         ADD((m >> 9) & 1u ? ", trivial defaults" : ", bind-pose defaults");
         if ((m >> 10) & 1u) ADD(", stripped key frames");

@@ -24,12 +24,11 @@ enum { K_ROT = 0, K_TRANS = 1, K_SCALE = 2 };
 enum { T_DEFAULT = 0, T_CONST = 1, T_ANIM = 2 };
 enum { M_CONST = 0, M_VAR, M_RAW, M_FULL4 }; /* how one animated sub-track is stored */
 
-#define ACL_HDR 0x20u        /* transform_tracks_header: every offset is relative to it */
+#define ACL_HDR 0x20u /* transform_tracks_header: every offset is relative to it */
 #define ACL_MIN_SIZE (0x20u + 52u)
 #define ACL_NONE 0xFFFFFFFFu
 #define ACL_MAX_VALUES (1u << 28) /* floats of per-frame data a document may get */
-#define ACL_RANGE_MAX 1e18f  /* larger ranges could overflow float32 when applied */
-
+#define ACL_RANGE_MAX 1e18f       /* larger ranges could overflow float32 when applied */
 
 static inline const char *acl_kind_name(unsigned kind)
 {
@@ -38,21 +37,21 @@ static inline const char *acl_kind_name(unsigned kind)
 
 /* One animated sub-track in one segment, everything a sample decode needs. */
 typedef struct acl_rec {
-    uint32_t bit;   /* offset inside a pose, in bits */
+    uint32_t bit; /* offset inside a pose, in bits */
     uint32_t track;
     uint8_t mode, nb, kind, segrange;
-    float inv;      /* 1 / (2^nb - 1) */
+    float inv; /* 1 / (2^nb - 1) */
     float smin[3], sext[3], cmin[3], cext[3];
-    float v[4];     /* M_CONST: the value (rotation normalised) */
+    float v[4]; /* M_CONST: the value (rotation normalised) */
 } acl_rec;
 
 typedef struct acl_seg {
     uint32_t start, count, stored, pose_bits;
-    uint32_t kept;       /* retained-sample bitset, bit (31 - i) = sample i (stripped only) */
-    uint32_t first_key;  /* stripped: index of its first retained sample in acl->keys */
-    const uint8_t *ani;  /* animated bitstream */
-    size_t ani_room;     /* bytes from `ani` to the end of the buffer */
-    acl_rec *recs;       /* acl->na records */
+    uint32_t kept;      /* retained-sample bitset, bit (31 - i) = sample i (stripped only) */
+    uint32_t first_key; /* stripped: index of its first retained sample in acl->keys */
+    const uint8_t *ani; /* animated bitstream */
+    size_t ani_room;    /* bytes from `ani` to the end of the buffer */
+    acl_rec *recs;      /* acl->na records */
 } acl_seg;
 
 struct ganim_acl {
@@ -66,23 +65,22 @@ struct ganim_acl {
     uint32_t misc, nt, ns, nseg, nv, na, nkeys;
     float rate;
     int has_scale, def_scale, trivial, stripped, wrap, has_meta;
-    uint32_t counts[3][3];   /* [kind][type] */
-    uint32_t nanim[3];       /* animated sub-tracks per kind */
-    uint8_t *types;          /* nt * 3 */
-    ganim_transform *pose;   /* defaults and constants; animated entries overwritten */
+    uint32_t counts[3][3]; /* [kind][type] */
+    uint32_t nanim[3];     /* animated sub-tracks per kind */
+    uint8_t *types;        /* nt * 3 */
+    ganim_transform *pose; /* defaults and constants; animated entries overwritten */
     acl_seg *segs;
     acl_rec *recs;
-    uint32_t *keys;          /* stripped: global sample index of every retained sample */
+    uint32_t *keys; /* stripped: global sample index of every retained sample */
     /* metadata (NULL when absent) */
     const char *list_name;
     const char **names;
     int32_t *parents;
     ganim_transform *bind;
     uint32_t meta_off[5];
-    uint32_t hist[33];       /* bit widths over every segment's variable sub-tracks */
+    uint32_t hist[33]; /* bit widths over every segment's variable sub-tracks */
     uint32_t hash_stored, hash_computed;
 };
-
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
@@ -113,10 +111,7 @@ static inline int quat_normalise(float q[4])
     q[3] = q[3] / len;
     return 0;
 }
-static inline float rebuild_w(float x, float y, float z)
-{
-    return sqrtf(fabsf(((1.0f - x * x) - y * y) - z * z));
-}
+static inline float rebuild_w(float x, float y, float z) { return sqrtf(fabsf(((1.0f - x * x) - y * y) - z * z)); }
 
 /* Type (default/constant/animated) of track i for `kind` from the packed words. */
 static inline unsigned packed_type(const uint8_t *words, uint32_t e, unsigned kind, uint32_t i)
@@ -129,8 +124,7 @@ static inline unsigned packed_type(const uint8_t *words, uint32_t e, unsigned ki
 
 /* Sub-track r at `bit` of the bitstream at `ani` (room bytes to the end of the buffer).
  * Rotations get W but are not normalised. Returns 1 when a raw value was not finite. */
-static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, size_t bit,
-                             float o[4])
+static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, size_t bit, float o[4])
 {
     bit += r->bit;
     switch (r->mode) {
@@ -167,9 +161,7 @@ static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, 
         if (r->kind == K_ROT) o[3] = rebuild_w(o[0], o[1], o[2]);
         return 0;
     }
-    case M_CONST:
-        memcpy(o, r->v, sizeof r->v);
-        return 0;
+    case M_CONST: memcpy(o, r->v, sizeof r->v); return 0;
     default: {
         int bad = 0;
         unsigned n = r->mode == M_FULL4 ? 4u : 3u;
@@ -186,14 +178,22 @@ static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, 
     }
 }
 
-
 /* ---- the clip's native record (acl_decode.c builds it, acl_details.c reads it) ------- */
 
 /* The record kept on the clip for describe: little-endian u32 fields. */
 enum {
-    NF_VERSION, NF_MISC, NF_TRACKS, NF_SAMPLES, NF_RATE_BITS, NF_SEGMENTS, NF_SIZE,
-    NF_HASH_STORED, NF_HASH_COMPUTED, NF_COUNTS, /* 9 values: kind*3 + type */
-    NF_KEYS = NF_COUNTS + 9, NF_HIST, /* 33 values */
+    NF_VERSION,
+    NF_MISC,
+    NF_TRACKS,
+    NF_SAMPLES,
+    NF_RATE_BITS,
+    NF_SEGMENTS,
+    NF_SIZE,
+    NF_HASH_STORED,
+    NF_HASH_COMPUTED,
+    NF_COUNTS, /* 9 values: kind*3 + type */
+    NF_KEYS = NF_COUNTS + 9,
+    NF_HIST,                /* 33 values */
     NF_META = NF_HIST + 33, /* 5 values */
     NF_SEGHDR = NF_META + 5,
     NF_COUNT

@@ -4,7 +4,6 @@
 #include "formats/acl/acl_internal.h"
 #include "io/writer.h"
 
-
 /* FNV-1a, bytewise as ACL defines it; unrolled by 8 so the loop costs ~3.4 instructions
  * a byte (load, xor, multiply) instead of ~6 (it runs over every byte of the buffer). */
 static uint32_t fnv1a(const uint8_t *p, size_t n)
@@ -25,7 +24,6 @@ static uint32_t fnv1a(const uint8_t *p, size_t n)
     return h;
 }
 
-
 /* ---- parsing ------------------------------------------------------------------------ */
 
 typedef struct acl_layout {
@@ -38,19 +36,22 @@ typedef struct acl_layout {
 
 #define FAIL(code, off, ...) ganim_fail(err, (code), base + (uint64_t)(off), __VA_ARGS__)
 
-static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data, size_t size,
-                               uint64_t base, ganim_doc *wd, ganim_error *err)
+static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data, size_t size, uint64_t base,
+                               ganim_doc *wd, ganim_error *err)
 {
     ganim_reader r = gr_init(data, size, base);
     uint32_t bsize, tag;
     if (size < 4) return FAIL(GANIM_ERR_TRUNCATED, 0, "acl: the buffer is %zu bytes, too short for its header", size);
     gr_u32le(&r, &bsize);
     if (bsize < ACL_MIN_SIZE)
-        return FAIL(GANIM_ERR_CORRUPT, 0, "acl: header: buffer size %u is smaller than the %u-byte header", bsize, ACL_MIN_SIZE);
+        return FAIL(GANIM_ERR_CORRUPT, 0, "acl: header: buffer size %u is smaller than the %u-byte header", bsize,
+                    ACL_MIN_SIZE);
     if (bsize > size)
-        return FAIL(GANIM_ERR_TRUNCATED, size, "acl: header: the buffer announces %u bytes but only %zu are present", bsize, size);
+        return FAIL(GANIM_ERR_TRUNCATED, size, "acl: header: the buffer announces %u bytes but only %zu are present",
+                    bsize, size);
     if (wd && bsize < size)
-        ganim_doc_warn(wd, GANIM_WARN_EXTRA_BYTES, base + bsize, "acl: %zu bytes follow the %u-byte buffer and are ignored", size - bsize, bsize);
+        ganim_doc_warn(wd, GANIM_WARN_EXTRA_BYTES, base + bsize,
+                       "acl: %zu bytes follow the %u-byte buffer and are ignored", size - bsize, bsize);
     L->size = bsize;
     h->size = bsize;
     gr_u32le(&r, &h->hash_stored);
@@ -59,14 +60,18 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
         return FAIL(GANIM_ERR_CORRUPT, 8, "acl: header: tag 0x%08X is not 0xAC11AC11 (compressed_tracks)", tag);
     h->version = ganim_ld_u16le(data + 12);
     if (h->version < 7 || h->version > 10)
-        return FAIL(GANIM_ERR_UNSUPPORTED, 12, "acl: header: format version %u is not one of 7-10 (ACL 2.0-2.1)", h->version);
+        return FAIL(GANIM_ERR_UNSUPPORTED, 12, "acl: header: format version %u is not one of 7-10 (ACL 2.0-2.1)",
+                    h->version);
     if (data[14] != 0)
         return FAIL(GANIM_ERR_UNSUPPORTED, 14, "acl: header: algorithm %u is not 0 (uniformly sampled)", data[14]);
     if (data[15] != 12)
-        return FAIL(GANIM_ERR_UNSUPPORTED, 15, "acl: header: track type %u is not 12 (transforms); scalar tracks are not animations", data[15]);
+        return FAIL(GANIM_ERR_UNSUPPORTED, 15,
+                    "acl: header: track type %u is not 12 (transforms); scalar tracks are not animations", data[15]);
     h->hash_computed = fnv1a(data + 8, bsize - 8u);
     if (wd && h->hash_computed != h->hash_stored)
-        ganim_doc_warn(wd, GANIM_WARN_CHECKSUM, base + 4, "acl: header: stored hash 0x%08X differs from the FNV-1a hash of the buffer 0x%08X; the buffer was modified or damaged",
+        ganim_doc_warn(wd, GANIM_WARN_CHECKSUM, base + 4,
+                       "acl: header: stored hash 0x%08X differs from the FNV-1a hash of the buffer 0x%08X; the buffer "
+                       "was modified or damaged",
                        h->hash_stored, h->hash_computed);
     h->nt = ganim_ld_u32le(data + 16);
     h->ns = ganim_ld_u32le(data + 20);
@@ -87,25 +92,29 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
     } else {
         h->trivial = 1;
         if (wd && (m & 0x40000600u))
-            ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + 28, "acl: header: flags 0x%08X set bits that ACL 2.0 (version 7) does not use; ignored", m);
+            ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + 28,
+                           "acl: header: flags 0x%08X set bits that ACL 2.0 (version 7) does not use; ignored", m);
     }
     if ((m >> 8) & 1u)
-        return FAIL(GANIM_ERR_UNSUPPORTED, 28, "acl: header: the buffer keeps part of its key frames in a separate ACL database (flag bit 8), which is not in this file");
+        return FAIL(GANIM_ERR_UNSUPPORTED, 28,
+                    "acl: header: the buffer keeps part of its key frames in a separate ACL database (flag bit 8), "
+                    "which is not in this file");
     if (h->rfmt != 0 && h->rfmt != 2 && h->rfmt != 3)
         return FAIL(GANIM_ERR_CORRUPT, 28, "acl: header: rotation format %u is not 0, 2 or 3", h->rfmt);
     if (h->nt == 0) return FAIL(GANIM_ERR_CORRUPT, 16, "acl: header: the buffer has no tracks");
     if (h->ns == 0) return FAIL(GANIM_ERR_CORRUPT, 20, "acl: header: the buffer has no samples");
     if (!((double)h->rate >= GANIM_MIN_FPS && (double)h->rate <= GANIM_MAX_FPS)) /* also NaN */
-        return FAIL(GANIM_ERR_CORRUPT, 24, "acl: header: sample rate %g is outside %g..%g samples per second", (double)h->rate,
-                    GANIM_MIN_FPS, GANIM_MAX_FPS);
+        return FAIL(GANIM_ERR_CORRUPT, 24, "acl: header: sample rate %g is outside %g..%g samples per second",
+                    (double)h->rate, GANIM_MIN_FPS, GANIM_MAX_FPS);
     /* the library's limits, before anything is sized or looped by the sample count */
     uint64_t frames = (uint64_t)h->ns + (uint64_t)h->wrap;
     if (frames > GANIM_MAX_FRAMES)
         return FAIL(GANIM_ERR_LIMIT, 20, "acl: header: %llu frames, above the library limit of %u frames per clip",
                     (unsigned long long)frames, GANIM_MAX_FRAMES);
     if (frames * h->nt > GANIM_MAX_FRAME_SAMPLES)
-        return FAIL(GANIM_ERR_LIMIT, 16, "acl: header: %u tracks x %llu frames, above the library limit of %u track samples per clip",
-                    h->nt, (unsigned long long)frames, GANIM_MAX_FRAME_SAMPLES);
+        return FAIL(GANIM_ERR_LIMIT, 16,
+                    "acl: header: %u tracks x %llu frames, above the library limit of %u track samples per clip", h->nt,
+                    (unsigned long long)frames, GANIM_MAX_FRAME_SAMPLES);
 
     const uint8_t *th = data + ACL_HDR;
     h->nseg = ganim_ld_u32le(th + 0);
@@ -115,9 +124,11 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
     for (unsigned k = 0; k < 3; k++) nconst[k] = ganim_ld_u32le(th + 20 + 4 * k);
     uint32_t db = ganim_ld_u32le(th + 32);
     if (db != ACL_NONE)
-        return FAIL(GANIM_ERR_UNSUPPORTED, ACL_HDR + 32, "acl: header: the buffer refers to an ACL database (offset 0x%X), which is not in this file", db);
+        return FAIL(GANIM_ERR_UNSUPPORTED, ACL_HDR + 32,
+                    "acl: header: the buffer refers to an ACL database (offset 0x%X), which is not in this file", db);
     if (!h->has_scale && (h->nanim[2] || nconst[2]))
-        return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 16, "acl: header: scale sub-tracks are counted although the clip has no scale");
+        return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 16,
+                    "acl: header: scale sub-tracks are counted although the clip has no scale");
 
     L->hsz = h->stripped ? 20u : 16u;
     L->e = (h->nt + 15u) / 16u;
@@ -127,13 +138,18 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
     off = (uint64_t)ganim_ld_u32le(th + 36) + ACL_HDR;
     if (h->nseg == 0) return FAIL(GANIM_ERR_CORRUPT, ACL_HDR, "acl: header: the buffer has no segments");
     if (off > bsize || (uint64_t)h->nseg * L->hsz > bsize - off)
-        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 36, "acl: header: %u segment headers at 0x%llX do not fit in the %u-byte buffer", h->nseg, (unsigned long long)off, bsize);
+        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 36,
+                    "acl: header: %u segment headers at 0x%llX do not fit in the %u-byte buffer", h->nseg,
+                    (unsigned long long)off, bsize);
     L->seghdr = (uint32_t)off;
     if (h->nseg > 1 && (uint64_t)ACL_HDR + 52 + 4ull * (h->nseg + 1ull) > bsize)
-        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 52, "acl: header: the start indices of %u segments do not fit in the buffer", h->nseg);
+        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 52,
+                    "acl: header: the start indices of %u segments do not fit in the buffer", h->nseg);
     off = (uint64_t)ganim_ld_u32le(th + 40) + ACL_HDR;
     if (off > bsize || 4ull * L->e * groups > bsize - off)
-        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 40, "acl: header: the sub-track types of %u tracks at 0x%llX do not fit in the buffer", h->nt, (unsigned long long)off);
+        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 40,
+                    "acl: header: the sub-track types of %u tracks at 0x%llX do not fit in the buffer", h->nt,
+                    (unsigned long long)off);
     L->types = (uint32_t)off;
     /* count the types and check them against the header */
     for (unsigned k = 0; k < 3; k++) {
@@ -142,15 +158,19 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
             for (uint32_t i = 0; i < h->nt; i++) {
                 unsigned t = packed_type(data + L->types, L->e, k, i);
                 if (t == 3)
-                    return FAIL(GANIM_ERR_CORRUPT, L->types + 4u * (k * L->e + i / 16u), "acl: track %u: %s sub-track type 3 is not default, constant or animated", i, acl_kind_name(k));
+                    return FAIL(GANIM_ERR_CORRUPT, L->types + 4u * (k * L->e + i / 16u),
+                                "acl: track %u: %s sub-track type 3 is not default, constant or animated", i,
+                                acl_kind_name(k));
                 c[t]++;
             }
         } else {
             c[T_DEFAULT] = h->nt;
         }
         if (c[T_CONST] != nconst[k] || c[T_ANIM] != h->nanim[k])
-            return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 8 + 4 * k, "acl: header: %u constant and %u animated %s sub-tracks announced, the type table holds %u and %u",
-                        nconst[k], h->nanim[k], acl_kind_name(k), c[T_CONST], c[T_ANIM]);
+            return FAIL(
+                GANIM_ERR_CORRUPT, ACL_HDR + 8 + 4 * k,
+                "acl: header: %u constant and %u animated %s sub-tracks announced, the type table holds %u and %u",
+                nconst[k], h->nanim[k], acl_kind_name(k), c[T_CONST], c[T_ANIM]);
         for (unsigned t = 0; t < 3; t++) h->counts[k][t] = c[t];
     }
     int rvar = h->rfmt == 3, tvar = h->tfmt == 1, svar = h->sfmt == 1 && h->has_scale;
@@ -159,30 +179,36 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
     L->anim_scale_var = svar ? h->nanim[2] : 0;
     uint64_t nv = (rvar ? align_up(h->nanim[0], 4) : 0) + (uint64_t)L->anim_trans_var + L->anim_scale_var;
     if (nv != h->nv)
-        return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 4, "acl: header: %u variable sub-tracks announced, the counts give %llu", h->nv, (unsigned long long)nv);
+        return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 4,
+                    "acl: header: %u variable sub-tracks announced, the counts give %llu", h->nv,
+                    (unsigned long long)nv);
     h->na = h->nanim[0] + h->nanim[1] + h->nanim[2];
 
     off = (uint64_t)ganim_ld_u32le(th + 44) + ACL_HDR;
     uint64_t csize = (uint64_t)nconst[0] * (h->rfmt == 0 ? 16u : 12u) + 12ull * nconst[1] + 12ull * nconst[2];
     if (off > bsize || csize > bsize - off)
-        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 44, "acl: header: %llu bytes of constant samples at 0x%llX do not fit in the buffer", (unsigned long long)csize, (unsigned long long)off);
+        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 44,
+                    "acl: header: %llu bytes of constant samples at 0x%llX do not fit in the buffer",
+                    (unsigned long long)csize, (unsigned long long)off);
     L->cdata = (uint32_t)off;
     L->cdata_size = (uint32_t)csize;
     off = (uint64_t)ganim_ld_u32le(th + 48) + ACL_HDR;
     uint64_t rsize = 24ull * (L->anim_rot_var + (uint64_t)L->anim_trans_var + L->anim_scale_var);
     if (off > bsize || rsize > bsize - off)
-        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 48, "acl: header: %llu bytes of clip range data at 0x%llX do not fit in the buffer", (unsigned long long)rsize, (unsigned long long)off);
+        return FAIL(GANIM_ERR_TRUNCATED, ACL_HDR + 48,
+                    "acl: header: %llu bytes of clip range data at 0x%llX do not fit in the buffer",
+                    (unsigned long long)rsize, (unsigned long long)off);
     L->crange = (uint32_t)off;
     if ((uint64_t)h->nseg * h->na > bsize)
-        return FAIL(GANIM_ERR_CORRUPT, ACL_HDR, "acl: header: %u segments of %u animated sub-tracks cannot fit in %u bytes", h->nseg, h->na, bsize);
+        return FAIL(GANIM_ERR_CORRUPT, ACL_HDR,
+                    "acl: header: %u segments of %u animated sub-tracks cannot fit in %u bytes", h->nseg, h->na, bsize);
     if (h->has_meta && bsize < ACL_MIN_SIZE + 20u)
         return FAIL(GANIM_ERR_TRUNCATED, bsize, "acl: metadata: the buffer is too short for its metadata header");
     return GANIM_OK;
 }
 
 /* Clip range of animated sub-track `a` of `kind` (only for variable formats). */
-static void clip_range(const ganim_acl *h, const acl_layout *L, unsigned kind, uint32_t a,
-                       float mn[3], float ex[3])
+static void clip_range(const ganim_acl *h, const acl_layout *L, unsigned kind, uint32_t a, float mn[3], float ex[3])
 {
     const uint8_t *R = h->data + L->crange;
     if (kind == K_ROT) {
@@ -225,8 +251,7 @@ static void const_sample(const ganim_acl *h, const acl_layout *L, unsigned kind,
     for (unsigned i = 0; i < 3; i++) v[i] = ganim_ld_f32le(F + 4u * i);
 }
 
-static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *wd, uint64_t base,
-                                 ganim_error *err)
+static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *wd, uint64_t base, ganim_error *err)
 {
     const uint8_t *d = h->data;
     uint32_t sz = L->size, mh = sz - 20u;
@@ -236,7 +261,10 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
     if (o != ACL_NONE) {
         const uint8_t *nul = o < mh ? memchr(d + o, 0, mh - o) : NULL;
         if (nul) h->list_name = (const char *)(d + o);
-        else if (wd) ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh, "acl: metadata: the track list name at 0x%X is outside the buffer or unterminated; ignored", o);
+        else if (wd)
+            ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh,
+                           "acl: metadata: the track list name at 0x%X is outside the buffer or unterminated; ignored",
+                           o);
     }
     o = h->meta_off[1];
     if (o != ACL_NONE) {
@@ -247,7 +275,10 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
                 const uint8_t *nul = s < mh ? memchr(d + s, 0, mh - (size_t)s) : NULL;
                 if (!nul) {
                     ok = 0;
-                    if (wd) ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + o + 4u * i, "acl: metadata: the name of track %u is outside the buffer; track names ignored", i);
+                    if (wd)
+                        ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + o + 4u * i,
+                                       "acl: metadata: the name of track %u is outside the buffer; track names ignored",
+                                       i);
                 } else {
                     h->names[i] = (const char *)(d + s);
                 }
@@ -255,7 +286,9 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
             if (!ok) h->names = NULL;
         } else {
             h->names = NULL;
-            if (wd) ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh + 4, "acl: metadata: the track name table at 0x%X does not fit in the buffer; ignored", o);
+            if (wd)
+                ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh + 4,
+                               "acl: metadata: the track name table at 0x%X does not fit in the buffer; ignored", o);
         }
     } else {
         h->names = NULL;
@@ -268,13 +301,18 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
                 h->parents[i] = -1;
             } else if (p >= i) {
                 h->parents[i] = -1;
-                if (wd) ganim_doc_warn(wd, GANIM_WARN_REPAIRED, base + o + 4u * i, "acl: metadata: track %u names parent %u, which does not come before it; made a root", i, p);
+                if (wd)
+                    ganim_doc_warn(
+                        wd, GANIM_WARN_REPAIRED, base + o + 4u * i,
+                        "acl: metadata: track %u names parent %u, which does not come before it; made a root", i, p);
             } else {
                 h->parents[i] = (int32_t)p;
             }
         }
     } else {
-        if (o != ACL_NONE && wd) ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh + 8, "acl: metadata: the parent table at 0x%X does not fit in the buffer; ignored", o);
+        if (o != ACL_NONE && wd)
+            ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh + 8,
+                           "acl: metadata: the parent table at 0x%X does not fit in the buffer; ignored", o);
         h->parents = NULL;
     }
     o = h->meta_off[3];
@@ -291,17 +329,21 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
             if (ok) {
                 float q[4] = { f[0], f[1], f[2], f[3] };
                 if (quat_normalise(q) && wd)
-                    ganim_doc_warn(wd, GANIM_WARN_REPAIRED, base + o + 48u * i + 8, "acl: metadata: track %u: the default rotation is degenerate; identity used", i);
+                    ganim_doc_warn(wd, GANIM_WARN_REPAIRED, base + o + 48u * i + 8,
+                                   "acl: metadata: track %u: the default rotation is degenerate; identity used", i);
                 t.rotation = (ganim_quat){ q[0], q[1], q[2], q[3] };
                 t.translation = (ganim_vec3){ f[4], f[5], f[6] };
                 t.scale = (ganim_vec3){ f[7], f[8], f[9] };
             } else if (wd) {
-                ganim_doc_warn(wd, GANIM_WARN_REPAIRED, base + o + 48u * i, "acl: metadata: track %u: the default values are not finite; identity used", i);
+                ganim_doc_warn(wd, GANIM_WARN_REPAIRED, base + o + 48u * i,
+                               "acl: metadata: track %u: the default values are not finite; identity used", i);
             }
             h->bind[i] = t;
         }
     } else {
-        if (o != ACL_NONE && wd) ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh + 12, "acl: metadata: the track descriptions at 0x%X do not fit in the buffer; ignored", o);
+        if (o != ACL_NONE && wd)
+            ganim_doc_warn(wd, GANIM_WARN_IGNORED, base + mh + 12,
+                           "acl: metadata: the track descriptions at 0x%X do not fit in the buffer; ignored", o);
         h->bind = NULL;
     }
     return GANIM_OK;
@@ -325,12 +367,15 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
         sg->start = ganim_ld_u32le(si + 4u * s);
         uint32_t next = s + 1 < h->nseg ? ganim_ld_u32le(si + 4u * (s + 1)) : h->ns;
         if ((s == 0 && sg->start != 0) || sg->start >= h->ns || next <= sg->start || next > h->ns)
-            return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 52u + 4u * s, "acl: segment %u: start sample %u is out of order or beyond the %u samples", s, sg->start, h->ns);
+            return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 52u + 4u * s,
+                        "acl: segment %u: start sample %u is out of order or beyond the %u samples", s, sg->start,
+                        h->ns);
         sg->count = next - sg->start;
     }
     if (h->stripped) {
         if (sg->count > 32)
-            return FAIL(GANIM_ERR_CORRUPT, ho, "acl: segment %u: %u samples, more than the 32 a stripped segment can describe", s, sg->count);
+            return FAIL(GANIM_ERR_CORRUPT, ho,
+                        "acl: segment %u: %u samples, more than the 32 a stripped segment can describe", s, sg->count);
         uint32_t mask = sg->count == 32 ? ACL_NONE : ~(ACL_NONE >> sg->count);
         sg->kept = ganim_ld_u32le(d + ho + 16) & mask;
         sg->stored = popcount32(sg->kept);
@@ -340,7 +385,8 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
     }
     uint64_t fmt = (uint64_t)hb[3] + ACL_HDR;
     if (fmt > sz || h->nv > sz - fmt)
-        return FAIL(GANIM_ERR_TRUNCATED, ho + 12, "acl: segment %u: its data at 0x%llX lies outside the %u-byte buffer", s, (unsigned long long)fmt, sz);
+        return FAIL(GANIM_ERR_TRUNCATED, ho + 12, "acl: segment %u: its data at 0x%llX lies outside the %u-byte buffer",
+                    s, (unsigned long long)fmt, sz);
     uint64_t rng = fmt + h->nv, ani = rng;
     int multi = h->nseg > 1;
     if (multi) {
@@ -350,7 +396,8 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
     ani = (ani + 3u) & ~3ull;
     uint64_t bits = (uint64_t)sg->pose_bits * sg->stored;
     if (ani > sz || (bits + 7u) / 8u > sz - ani)
-        return FAIL(GANIM_ERR_TRUNCATED, ani < sz ? ani : sz, "acl: segment %u: %u samples of %u bits do not fit in the buffer", s, sg->stored, sg->pose_bits);
+        return FAIL(GANIM_ERR_TRUNCATED, ani < sz ? ani : sz,
+                    "acl: segment %u: %u samples of %u bits do not fit in the buffer", s, sg->stored, sg->pose_bits);
     sg->ani = d + ani;
     sg->ani_room = sz - (size_t)ani;
     sg->recs = h->recs + (size_t)s * h->na;
@@ -386,7 +433,9 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
                 continue;
             }
             if (nb > 23)
-                return FAIL(GANIM_ERR_CORRUPT, fo, "acl: segment %u: %s sub-track of track %u has bit width %u (valid: 0-23, raw %u)", s, acl_kind_name(k), r->track, nb, h->raw_bits);
+                return FAIL(GANIM_ERR_CORRUPT, fo,
+                            "acl: segment %u: %s sub-track of track %u has bit width %u (valid: 0-23, raw %u)", s,
+                            acl_kind_name(k), r->track, nb, h->raw_bits);
             float cmn[3], cex[3];
             clip_range(h, L, k, a, cmn, cex);
             /* segment range entry (present only when the clip has several segments) */
@@ -394,7 +443,9 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
             uint32_t j = a % 4u;
             if (nb == 0) {
                 if (!multi)
-                    return FAIL(GANIM_ERR_CORRUPT, fo, "acl: segment %u: %s sub-track of track %u has bit width 0 in a single-segment clip", s, acl_kind_name(k), r->track);
+                    return FAIL(GANIM_ERR_CORRUPT, fo,
+                                "acl: segment %u: %s sub-track of track %u has bit width 0 in a single-segment clip", s,
+                                acl_kind_name(k), r->track);
                 uint32_t u[3];
                 for (unsigned c = 0; c < 3; c++)
                     u[c] = k == K_ROT ? ((uint32_t)sr[8u * c + j] << 8) | sr[8u * c + 4u + j]
@@ -431,15 +482,17 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
             bitpos += 3u * nb;
         }
     }
-    if (hb[1] != kind_bits[0] || hb[2] != kind_bits[1] || (uint64_t)hb[0] != (uint64_t)kind_bits[0] + kind_bits[1] + kind_bits[2])
-        return FAIL(GANIM_ERR_CORRUPT, ho, "acl: segment %u: header bit sizes %u/%u/%u (pose/rotation/translation) disagree with the sub-track widths (%u/%u/%u)",
+    if (hb[1] != kind_bits[0] || hb[2] != kind_bits[1] ||
+        (uint64_t)hb[0] != (uint64_t)kind_bits[0] + kind_bits[1] + kind_bits[2])
+        return FAIL(GANIM_ERR_CORRUPT, ho,
+                    "acl: segment %u: header bit sizes %u/%u/%u (pose/rotation/translation) disagree with the "
+                    "sub-track widths (%u/%u/%u)",
                     s, hb[0], hb[1], hb[2], kind_bits[0] + kind_bits[1] + kind_bits[2], kind_bits[0], kind_bits[1]);
     return GANIM_OK;
 }
 
-ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
-                          const ganim_allocator *alloc, const ganim_skeleton *bind,
-                          ganim_doc *wd, ganim_acl **out, ganim_error *err)
+ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
+                          const ganim_skeleton *bind, ganim_doc *wd, ganim_acl **out, ganim_error *err)
 {
     ganim_acl hdr;
     acl_layout L;
@@ -503,7 +556,9 @@ ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
             for (uint32_t i = 0; i < h->nt; i++) h->pose[i] = bind->bones[i].rest;
             defaults = h->pose;
         } else if (wd && h->counts[0][T_DEFAULT] + h->counts[1][T_DEFAULT] + h->counts[2][T_DEFAULT]) {
-            ganim_doc_warn(wd, GANIM_WARN_INCONSISTENT, base + 28, "acl: header: default sub-tracks use the bind pose (flag bit 9 clear) but the buffer has no track descriptions and no skeleton was given; identity used");
+            ganim_doc_warn(wd, GANIM_WARN_INCONSISTENT, base + 28,
+                           "acl: header: default sub-tracks use the bind pose (flag bit 9 clear) but the buffer has no "
+                           "track descriptions and no skeleton was given; identity used");
         }
     }
     uint32_t groups = h->has_scale ? 3u : 2u, ai[3] = { 0, 0, 0 }, ci[3] = { 0, 0, 0 };
@@ -523,7 +578,9 @@ ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
                 const_sample(h, &L, k, c, v);
                 for (unsigned q = 0; q < (k == K_ROT ? 4u : 3u); q++)
                     if (!in_range(v[q])) {
-                        rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.cdata, "acl: track %u: constant %s sample %u is not a finite number", i, acl_kind_name(k), c);
+                        rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.cdata,
+                                        "acl: track %u: constant %s sample %u is not a finite number", i,
+                                        acl_kind_name(k), c);
                         goto fail;
                     }
                 if (k == K_ROT) {
@@ -543,7 +600,8 @@ ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
         uint32_t nr = L.anim_rot_var + L.anim_trans_var + L.anim_scale_var;
         for (uint32_t i = 0; i < 6u * nr; i++)
             if (!in_range(ganim_ld_f32le(data + L.crange + 4u * i))) {
-                rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.crange + 4u * i, "acl: clip range data: value %u is not a finite number of moderate size", i);
+                rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.crange + 4u * i,
+                                "acl: clip range data: value %u is not a finite number of moderate size", i);
                 goto fail;
             }
     }
@@ -559,7 +617,8 @@ ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base,
     }
     h->nkeys = nk;
     if (h->nseg > 1 && wd && ganim_ld_u32le(data + ACL_HDR + 52u + 4u * h->nseg) != ACL_NONE)
-        ganim_doc_warn(wd, GANIM_WARN_INCONSISTENT, base + ACL_HDR + 52u + 4u * h->nseg, "acl: the segment start list does not end with 0xFFFFFFFF");
+        ganim_doc_warn(wd, GANIM_WARN_INCONSISTENT, base + ACL_HDR + 52u + 4u * h->nseg,
+                       "acl: the segment start list does not end with 0xFFFFFFFF");
     if (h->stripped && h->na && nk == 0) {
         rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.seghdr, "acl: every key frame of the clip was stripped");
         goto fail;

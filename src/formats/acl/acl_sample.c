@@ -37,8 +37,10 @@ void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out)
     uint32_t k0 = (uint32_t)f, k1;
     float alpha = f - (float)k0;
     if (h->wrap) {
-        if (k0 > h->ns - 1u) { k0 = k1 = 0; alpha = 0.0f; }
-        else k1 = k0 + 1u >= h->ns ? 0 : k0 + 1u;
+        if (k0 > h->ns - 1u) {
+            k0 = k1 = 0;
+            alpha = 0.0f;
+        } else k1 = k0 + 1u >= h->ns ? 0 : k0 + 1u;
     } else {
         if (k0 > h->ns - 1u) k0 = h->ns - 1u;
         k1 = k0 + 1u < h->ns ? k0 + 1u : h->ns - 1u;
@@ -46,10 +48,19 @@ void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out)
     if (h->stripped) {
         /* nearest retained samples at or before k0 and at or after k1 */
         uint32_t lo = 0, hi = h->nkeys;
-        while (lo < hi) { uint32_t m = (lo + hi) / 2; if (h->keys[m] <= k0) lo = m + 1; else hi = m; }
+        while (lo < hi) {
+            uint32_t m = (lo + hi) / 2;
+            if (h->keys[m] <= k0) lo = m + 1;
+            else hi = m;
+        }
         uint32_t a = lo ? lo - 1 : 0;
-        lo = 0; hi = h->nkeys;
-        while (lo < hi) { uint32_t m = (lo + hi) / 2; if (h->keys[m] < k1) lo = m + 1; else hi = m; }
+        lo = 0;
+        hi = h->nkeys;
+        while (lo < hi) {
+            uint32_t m = (lo + hi) / 2;
+            if (h->keys[m] < k1) lo = m + 1;
+            else hi = m;
+        }
         uint32_t b = lo < h->nkeys ? lo : h->nkeys - 1;
         float ka = (float)h->keys[a], kb = (float)h->keys[b];
         if (h->wrap && k1 < k0) kb = (float)(h->ns + h->keys[b]);
@@ -69,7 +80,11 @@ void ganim_acl_sample_key(const ganim_acl *h, uint32_t k, ganim_transform *out)
     if (k >= h->ns) k = h->wrap ? 0 : h->ns - 1u;
     if (h->stripped) { /* the retained key at or before k */
         uint32_t lo = 0, hi = h->nkeys;
-        while (lo < hi) { uint32_t m = (lo + hi) / 2; if (h->keys[m] <= k) lo = m + 1; else hi = m; }
+        while (lo < hi) {
+            uint32_t m = (lo + hi) / 2;
+            if (h->keys[m] <= k) lo = m + 1;
+            else hi = m;
+        }
         k = h->keys[lo ? lo - 1 : 0];
     }
     pose_between(h, k, k, 0.0f, out);
@@ -92,7 +107,12 @@ static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alp
             rec_decode(&g1->recs[a], g1->ani, g1->ani_room, b1, w);
             if (r->kind == K_ROT) {
                 float dot = (v[0] * w[0] + v[2] * w[2]) + (v[1] * w[1] + v[3] * w[3]);
-                if (dot < 0.0f) { w[0] = -w[0]; w[1] = -w[1]; w[2] = -w[2]; w[3] = -w[3]; }
+                if (dot < 0.0f) {
+                    w[0] = -w[0];
+                    w[1] = -w[1];
+                    w[2] = -w[2];
+                    w[3] = -w[3];
+                }
                 for (unsigned c = 0; c < 4; c++) {
                     float p = v[c] * alpha;
                     float q = w[c] * alpha;

@@ -8,8 +8,8 @@
 #include <emmintrin.h>
 
 /* Quantised x, y, z of M_VAR record r in samples at bit offsets b[0..3] (proven). */
-static inline void var_ints4(const acl_rec *r, const uint8_t *ani, const size_t b[4],
-                             __m128i *X, __m128i *Y, __m128i *Z)
+static inline void var_ints4(const acl_rec *r, const uint8_t *ani, const size_t b[4], __m128i *X, __m128i *Y,
+                             __m128i *Z)
 {
     unsigned nb = r->nb, sh = 64u - nb;
     uint32_t x[4], y[4], z[4];
@@ -34,8 +34,7 @@ static inline void var_ints4(const acl_rec *r, const uint8_t *ani, const size_t 
 
 /* M_VAR record r over stored samples [0, n) (all proven) into out (comps per sample);
  * returns the count of degenerate rotations replaced by the identity. */
-uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
-                         float *out)
+uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out)
 {
     const __m128 inv = _mm_set1_ps(r->inv), one = _mm_set1_ps(1.0f);
     const __m128 smx = _mm_set1_ps(r->smin[0]), smy = _mm_set1_ps(r->smin[1]), smz = _mm_set1_ps(r->smin[2]);
@@ -91,13 +90,13 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
             _mm_storeu_ps(o + 12, w);
         } else {
             /* x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 */
-            __m128 a = _mm_unpacklo_ps(x, y), c = _mm_unpackhi_ps(x, y);         /* x0 y0 x1 y1, x2 y2 x3 y3 */
-            __m128 t0 = _mm_shuffle_ps(z, a, _MM_SHUFFLE(2, 2, 0, 0));           /* z0 z0 x1 x1 */
-            __m128 t1 = _mm_shuffle_ps(a, z, _MM_SHUFFLE(1, 1, 3, 3));           /* y1 y1 z1 z1 */
-            __m128 t2 = _mm_shuffle_ps(c, z, _MM_SHUFFLE(3, 3, 3, 2));           /* x3 y3 z3 z3 */
-            __m128 t3 = _mm_shuffle_ps(z, t2, _MM_SHUFFLE(0, 0, 2, 2));          /* z2 z2 x3 x3 */
-            _mm_storeu_ps(o, _mm_shuffle_ps(a, t0, _MM_SHUFFLE(2, 0, 1, 0)));    /* x0 y0 z0 x1 */
-            _mm_storeu_ps(o + 4, _mm_shuffle_ps(t1, c, _MM_SHUFFLE(1, 0, 2, 0))); /* y1 z1 x2 y2 */
+            __m128 a = _mm_unpacklo_ps(x, y), c = _mm_unpackhi_ps(x, y);           /* x0 y0 x1 y1, x2 y2 x3 y3 */
+            __m128 t0 = _mm_shuffle_ps(z, a, _MM_SHUFFLE(2, 2, 0, 0));             /* z0 z0 x1 x1 */
+            __m128 t1 = _mm_shuffle_ps(a, z, _MM_SHUFFLE(1, 1, 3, 3));             /* y1 y1 z1 z1 */
+            __m128 t2 = _mm_shuffle_ps(c, z, _MM_SHUFFLE(3, 3, 3, 2));             /* x3 y3 z3 z3 */
+            __m128 t3 = _mm_shuffle_ps(z, t2, _MM_SHUFFLE(0, 0, 2, 2));            /* z2 z2 x3 x3 */
+            _mm_storeu_ps(o, _mm_shuffle_ps(a, t0, _MM_SHUFFLE(2, 0, 1, 0)));      /* x0 y0 z0 x1 */
+            _mm_storeu_ps(o + 4, _mm_shuffle_ps(t1, c, _MM_SHUFFLE(1, 0, 2, 0)));  /* y1 z1 x2 y2 */
             _mm_storeu_ps(o + 8, _mm_shuffle_ps(t3, t2, _MM_SHUFFLE(2, 1, 2, 0))); /* z2 x3 y3 z3 */
         }
         if (o == tmp) memcpy(out + (size_t)i * (rot ? 4u : 3u), tmp, (size_t)rem * (rot ? 4u : 3u) * sizeof(float));

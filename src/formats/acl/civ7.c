@@ -19,7 +19,8 @@ static const char *header_name(ganim_doc *doc, const uint8_t *data, size_t size)
     if (off == 0) return "";
     const uint8_t *nul = off < size ? memchr(data + off, 0, size - off) : NULL;
     if (!nul) {
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x50, "civ7: header: name offset 0x%X is outside the file or unterminated; no name", off);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x50,
+                       "civ7: header: name offset 0x%X is outside the file or unterminated; no name", off);
         return "";
     }
     return (const char *)(data + off);
@@ -39,8 +40,8 @@ static ganim_code keep_native(ganim_doc *doc, const uint8_t *data, size_t tail_a
 }
 
 /* One channel of V0 data: constant when every frame holds the same bits. */
-static ganim_code v0_channel(ganim_doc *doc, ganim_channel *ch, const float *vals, uint32_t frames,
-                             unsigned comps, ganim_error *err)
+static ganim_code v0_channel(ganim_doc *doc, ganim_channel *ch, const float *vals, uint32_t frames, unsigned comps,
+                             ganim_error *err)
 {
     uint32_t f = 1;
     while (f < frames && memcmp(vals, vals + (size_t)f * comps, comps * sizeof(float)) == 0) f++;
@@ -60,22 +61,31 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
     float fps = ganim_ld_f32le(data + 0x08);
     uint32_t frames = ganim_ld_u32le(data + 0x0C), bones = ganim_ld_u32le(data + 0x10);
     if (!((double)fps >= GANIM_MIN_FPS && (double)fps <= GANIM_MAX_FPS)) /* also NaN */
-        return ganim_fail(err, GANIM_ERR_CORRUPT, 0x08, "civ7: header: frame rate %g is outside %g..%g frames per second",
-                          (double)fps, GANIM_MIN_FPS, GANIM_MAX_FPS);
+        return ganim_fail(err, GANIM_ERR_CORRUPT, 0x08,
+                          "civ7: header: frame rate %g is outside %g..%g frames per second", (double)fps, GANIM_MIN_FPS,
+                          GANIM_MAX_FPS);
     if (frames == 0 || bones == 0)
-        return ganim_fail(err, GANIM_ERR_CORRUPT, frames ? 0x10 : 0x0C, "civ7: header: %u frames of %u bones is an empty animation", frames, bones);
+        return ganim_fail(err, GANIM_ERR_CORRUPT, frames ? 0x10 : 0x0C,
+                          "civ7: header: %u frames of %u bones is an empty animation", frames, bones);
     if (frames > GANIM_MAX_FRAMES)
-        return ganim_fail(err, GANIM_ERR_LIMIT, 0x0C, "civ7: header: %u frames, above the library limit of %u frames per clip", frames, GANIM_MAX_FRAMES);
+        return ganim_fail(err, GANIM_ERR_LIMIT, 0x0C,
+                          "civ7: header: %u frames, above the library limit of %u frames per clip", frames,
+                          GANIM_MAX_FRAMES);
     if ((uint64_t)frames * bones > GANIM_MAX_FRAME_SAMPLES)
-        return ganim_fail(err, GANIM_ERR_LIMIT, 0x10, "civ7: header: %u bones x %u frames, above the library limit of %u bone samples per clip",
+        return ganim_fail(err, GANIM_ERR_LIMIT, 0x10,
+                          "civ7: header: %u bones x %u frames, above the library limit of %u bone samples per clip",
                           bones, frames, GANIM_MAX_FRAME_SAMPLES);
     uint64_t need = (uint64_t)frames * bones * 40u;
     if (need > size - CIV7_HEADER)
-        return ganim_fail(err, GANIM_ERR_TRUNCATED, size, "civ7: V0: %u frames of %u bones need %llu bytes after the header, the file has %zu",
-                          frames, bones, (unsigned long long)need, size - CIV7_HEADER);
+        return ganim_fail(err, GANIM_ERR_TRUNCATED, size,
+                          "civ7: V0: %u frames of %u bones need %llu bytes after the header, the file has %zu", frames,
+                          bones, (unsigned long long)need, size - CIV7_HEADER);
     if (opts && opts->skeleton && opts->skeleton->bone_count != bones)
-        return ganim_fail(err, GANIM_ERR_MISMATCH, GANIM_NO_OFFSET, "civ7: the skeleton has %u bones but the animation has %u", opts->skeleton->bone_count, bones);
-    doc->skeleton = opts && opts->skeleton ? ganim_skeleton_copy(doc, opts->skeleton) : ganim_skeleton_flat(doc, bones, NULL);
+        return ganim_fail(err, GANIM_ERR_MISMATCH, GANIM_NO_OFFSET,
+                          "civ7: the skeleton has %u bones but the animation has %u", opts->skeleton->bone_count,
+                          bones);
+    doc->skeleton =
+        opts && opts->skeleton ? ganim_skeleton_copy(doc, opts->skeleton) : ganim_skeleton_flat(doc, bones, NULL);
     ganim_clip *clip = ganim_doc_alloc(doc, sizeof *clip);
     ganim_track *tracks = ganim_doc_alloc_array(doc, bones, sizeof *tracks);
     /* one bone's frames gathered channel by channel before they become the model */
@@ -100,13 +110,22 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
             float v[10];
             for (unsigned c = 0; c < 10; c++) v[c] = ganim_ld_f32le(data + at + 4u * c);
             float *qo = q + 4u * f, *to = t + 3u * f, *so = s + 3u * f;
-            qo[0] = v[1]; qo[1] = v[2]; qo[2] = v[3]; qo[3] = v[0];
+            qo[0] = v[1];
+            qo[1] = v[2];
+            qo[2] = v[3];
+            qo[3] = v[0];
             memcpy(to, v + 4, 3 * sizeof(float));
             memcpy(so, v + 7, 3 * sizeof(float));
             int bad = 0;
             for (unsigned c = 0; c < 3; c++) {
-                if (!finite_f(to[c])) { to[c] = 0.0f; bad = 1; }
-                if (!finite_f(so[c])) { so[c] = 1.0f; bad = 1; }
+                if (!finite_f(to[c])) {
+                    to[c] = 0.0f;
+                    bad = 1;
+                }
+                if (!finite_f(so[c])) {
+                    so[c] = 1.0f;
+                    bad = 1;
+                }
             }
             double len2 = (double)qo[0] * qo[0] + (double)qo[1] * qo[1] + (double)qo[2] * qo[2] + (double)qo[3] * qo[3];
             if (!(len2 > 1e-12 && len2 < 1e30)) {
@@ -132,7 +151,9 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
         if (rc) return rc;
     }
     if (fixed)
-        ganim_doc_warn(doc, GANIM_WARN_REPAIRED, first_bad, "civ7: V0: %u bone frames held a non-finite value or a non-unit rotation and were repaired", fixed);
+        ganim_doc_warn(doc, GANIM_WARN_REPAIRED, first_bad,
+                       "civ7: V0: %u bone frames held a non-finite value or a non-unit rotation and were repaired",
+                       fixed);
     /* V0 stores no rest pose: without a given skeleton, the first frame serves */
     if (!(opts && opts->skeleton)) ganim_skeleton_rest_from_frame0(doc->skeleton, clip);
     return keep_native(doc, data, CIV7_HEADER + (size_t)need, size, err);
@@ -143,21 +164,28 @@ static ganim_code read_v1(ganim_doc *doc, const uint8_t *data, size_t size, cons
 {
     if (size < CIV7_HEADER + 12)
         return ganim_fail(err, GANIM_ERR_TRUNCATED, size,
-                          "civ7: the marker at 0x48 says V1 but the file ends at %zu bytes, inside the ACL buffer header that follows the 96-byte header", size);
+                          "civ7: the marker at 0x48 says V1 but the file ends at %zu bytes, inside the ACL buffer "
+                          "header that follows the 96-byte header",
+                          size);
     if (ganim_ld_u32le(data + CIV7_HEADER + 8) != GANIM_ACL_TAG)
-        return ganim_fail(err, GANIM_ERR_CORRUPT, CIV7_HEADER + 8,
-                          "civ7: the marker at 0x48 says V1 but no ACL buffer (tag 0xAC11AC11 at 0x68) follows the header");
+        return ganim_fail(
+            err, GANIM_ERR_CORRUPT, CIV7_HEADER + 8,
+            "civ7: the marker at 0x48 says V1 but no ACL buffer (tag 0xAC11AC11 at 0x68) follows the header");
     ganim_code rc = ganim_acl_read_doc(doc, data + CIV7_HEADER, size - CIV7_HEADER, CIV7_HEADER, opts, err);
     if (rc) return rc;
     ganim_clip *clip = &doc->clips[0];
     float fps = ganim_ld_f32le(data + 0x08);
     uint32_t frames = ganim_ld_u32le(data + 0x0C), bones = ganim_ld_u32le(data + 0x10);
     if (fps != (float)clip->fps)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x08, "civ7: header: frame rate %g differs from the ACL sample rate %g; the ACL rate is used", (double)fps, clip->fps);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x08,
+                       "civ7: header: frame rate %g differs from the ACL sample rate %g; the ACL rate is used",
+                       (double)fps, clip->fps);
     if (frames != clip->frame_count)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x0C, "civ7: header: %u frames, the ACL buffer holds %u", frames, clip->frame_count);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x0C, "civ7: header: %u frames, the ACL buffer holds %u", frames,
+                       clip->frame_count);
     if (bones != clip->track_count && (bones & 0xFFFFu) != clip->track_count)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x10, "civ7: header: %u bones, the ACL buffer holds %u tracks", bones, clip->track_count);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0x10, "civ7: header: %u bones, the ACL buffer holds %u tracks",
+                       bones, clip->track_count);
     const char *name = header_name(doc, data, size);
     if (*name) {
         clip->name = ganim_doc_strdup(doc, name);
@@ -166,16 +194,17 @@ static ganim_code read_v1(ganim_doc *doc, const uint8_t *data, size_t size, cons
     return keep_native(doc, data, size, size, err);
 }
 
-ganim_code civ7_read(ganim_doc *doc, const uint8_t *data, size_t size,
-                            const ganim_read_opts *opts, ganim_error *err)
+ganim_code civ7_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts, ganim_error *err)
 {
     if (size < CIV7_HEADER)
-        return ganim_fail(err, GANIM_ERR_TRUNCATED, size, "civ7: the file is %zu bytes, shorter than the 96-byte header", size);
+        return ganim_fail(err, GANIM_ERR_TRUNCATED, size,
+                          "civ7: the file is %zu bytes, shorter than the 96-byte header", size);
     if (ganim_ld_u32le(data) != CIV7_MAGIC)
         return ganim_fail(err, GANIM_ERR_CORRUPT, 0, "civ7: magic 0x%08X is not 0x6AB06AB0", ganim_ld_u32le(data));
     uint32_t fsize = ganim_ld_u32le(data + 4);
     if (fsize != size)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 4, "civ7: header: file size %u differs from the %zu bytes read", fsize, size);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 4, "civ7: header: file size %u differs from the %zu bytes read",
+                       fsize, size);
     if (ganim_ld_u32le(data + 0x48) == CIV7_V0_MARKER) return read_v0(doc, data, size, opts, err);
     return read_v1(doc, data, size, opts, err);
 }

@@ -3,46 +3,44 @@
 #include "formats/acl/acl_internal.h"
 #include "io/writer.h"
 
-
 /* Value of a channel at integer frame f, bit-exact for stored frames. */
 static void channel_at(const ganim_channel *ch, uint32_t frames, const uint8_t *step, ganim_rotation_interp interp,
                        unsigned comps, uint32_t f, const float *rest, float *out)
 {
     switch (ch->kind) {
-    case GANIM_CHANNEL_CONSTANT:
-        memcpy(out, ch->values, comps * sizeof(float));
-        break;
+    case GANIM_CHANNEL_CONSTANT: memcpy(out, ch->values, comps * sizeof(float)); break;
     case GANIM_CHANNEL_PER_FRAME:
         if (f < ch->count) {
             memcpy(out, ch->values + (size_t)f * comps, comps * sizeof(float));
             break;
         }
         /* fall through */
-    default:
-        ganim_channel_eval(ch, frames, step, interp, (int)comps, (double)f, rest, out);
-        break;
+    default: ganim_channel_eval(ch, frames, step, interp, (int)comps, (double)f, rest, out); break;
     }
 }
 
-ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out,
-                             ganim_error *err)
+ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     const ganim_clip *clip = ganim_doc_first_animation(doc);
-    if (!clip) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "civ7: the document has no animation to write");
+    if (!clip)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "civ7: the document has no animation to write");
     const ganim_skeleton *sk = doc->skeleton;
     if (!sk || sk->bone_count == 0)
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "civ7: writing V0 needs a skeleton (the bone count)");
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "civ7: writing V0 needs a skeleton (the bone count)");
     uint32_t frames = clip->frame_count, bones = sk->bone_count;
     if (frames == 0) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "civ7: the clip has no frames");
     uint64_t data = (uint64_t)frames * bones * 40u;
     if (data > 0xFFFFFFFFull - CIV7_HEADER - (doc->native_size > CIV7_HEADER ? doc->native_size : 0))
-        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "civ7: %u frames of %u bones do not fit a 32-bit file size", frames, bones);
+        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                          "civ7: %u frames of %u bones do not fit a 32-bit file size", frames, bones);
     ganim_allocator A = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
     uint32_t *track_of = ganim_alloc(&A, (size_t)bones * sizeof *track_of);
     if (!track_of) return GANIM_NOMEM(err);
     for (uint32_t b = 0; b < bones; b++) track_of[b] = UINT32_MAX;
     for (uint32_t t = 0; t < clip->track_count; t++)
-        if (clip->tracks[t].bone < bones && track_of[clip->tracks[t].bone] == UINT32_MAX) track_of[clip->tracks[t].bone] = t;
+        if (clip->tracks[t].bone < bones && track_of[clip->tracks[t].bone] == UINT32_MAX)
+            track_of[clip->tracks[t].bone] = t;
 
     uint8_t hdr[CIV7_HEADER];
     const uint8_t *tail = NULL;

@@ -29,11 +29,24 @@
 #define ALO "alamo-alo"
 
 enum {
-    ALA_ROOT = 0x1000, ALA_HEADER = 0x1001, ALA_TRACK = 0x1002, ALA_TRACK_HEADER = 0x1003,
-    ALA_TRANS = 0x1004, ALA_SCALE = 0x1005, ALA_ROT = 0x1006, ALA_VIS = 0x1007, ALA_STEP = 0x1008,
-    ALA_ROT_BLOCK = 0x1009, ALA_TRANS_BLOCK = 0x100a, ALA_SCALE_BLOCK = 0x100b,
-    ALO_SKELETON = 0x200, ALO_SKEL_HEADER = 0x201, ALO_BONE = 0x202, ALO_BONE_NAME = 0x203,
-    ALO_BONE_V1 = 0x205, ALO_BONE_V2 = 0x206
+    ALA_ROOT = 0x1000,
+    ALA_HEADER = 0x1001,
+    ALA_TRACK = 0x1002,
+    ALA_TRACK_HEADER = 0x1003,
+    ALA_TRANS = 0x1004,
+    ALA_SCALE = 0x1005,
+    ALA_ROT = 0x1006,
+    ALA_VIS = 0x1007,
+    ALA_STEP = 0x1008,
+    ALA_ROT_BLOCK = 0x1009,
+    ALA_TRANS_BLOCK = 0x100a,
+    ALA_SCALE_BLOCK = 0x100b,
+    ALO_SKELETON = 0x200,
+    ALO_SKEL_HEADER = 0x201,
+    ALO_BONE = 0x202,
+    ALO_BONE_NAME = 0x203,
+    ALO_BONE_V1 = 0x205,
+    ALO_BONE_V2 = 0x206
 };
 
 /* Mini-chunk 6..9 of a track header. */
@@ -48,36 +61,35 @@ typedef struct ala_stream {
 } ala_stream;
 
 typedef struct ala_ptrack {
-    uint64_t offset;            /* file offset of the 0x1002 chunk (0 when built) */
-    const uint8_t *name;        /* mini-chunk 4 payload, NUL included when present */
+    uint64_t offset;     /* file offset of the 0x1002 chunk (0 when built) */
+    const uint8_t *name; /* mini-chunk 4 payload, NUL included when present */
     uint8_t name_size;
-    uint32_t index;             /* mini-chunk 5 */
+    uint32_t index; /* mini-chunk 5 */
     bool has_unk10;
     uint32_t unk10;
-    uint32_t vec[4][3];         /* raw float bits of mini-chunks 6, 7, 8, 9 */
-    int16_t tidx, sidx, ridx;   /* format 2 element indices, -1 = none */
-    int16_t defrot[4];          /* format 2 mini 17; format 1: the constant / first quat */
+    uint32_t vec[4][3];       /* raw float bits of mini-chunks 6, 7, 8, 9 */
+    int16_t tidx, sidx, ridx; /* format 2 element indices, -1 = none */
+    int16_t defrot[4];        /* format 2 mini 17; format 1: the constant / first quat */
     ala_stream trans, scale, rot;
-    const uint8_t *vis, *step;  /* (frames+7)/8 bytes, LSB first */
+    const uint8_t *vis, *step; /* (frames+7)/8 bytes, LSB first */
 } ala_ptrack;
 
 typedef struct ala_plan {
-    int version;                /* 1 or 2 */
+    int version; /* 1 or 2 */
     uint32_t frames;
     uint32_t fps_bits;
     uint32_t track_count;
-    uint32_t rfs, tfs, sfs;     /* format 2 frame sizes in 16-bit elements */
+    uint32_t rfs, tfs, sfs; /* format 2 frame sizes in 16-bit elements */
     const uint8_t *rblock, *tblock, *sblock;
     ala_ptrack *tracks;
-    bool canonical;             /* layout is exactly what the encoder produces */
-    uint64_t odd_offset;        /* first thing that is not canonical */
+    bool canonical;      /* layout is exactly what the encoder produces */
+    uint64_t odd_offset; /* first thing that is not canonical */
     char odd[96];
     /* memory owned by the plan (built plans and track arrays) */
     const ganim_allocator *alloc;
     void *owned[4];
     size_t owned_size[4];
 } ala_plan;
-
 
 /* ---- ala_parse.c --------------------------------------------------------------------- */
 /* Parse a whole .ALA into `p` (caller sets p->alloc; ala_plan_free afterwards). */
@@ -110,15 +122,13 @@ extern const ganim_option alamo_options[]; /* [0] alamo.version */
 int alamo_ala_probe(const uint8_t *data, size_t size);
 ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                           ganim_error *err);
-ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out,
-                           ganim_error *err);
+ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
 ganim_code alamo_ala_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
                              ganim_error *err);
 int alamo_ala_companion(const char *base, const char *const *names, size_t count); /* companion.c */
 int alamo_alo_probe(const uint8_t *data, size_t size);
 ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                           ganim_error *err);
-ganim_code alamo_alo_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out,
-                           ganim_error *err);
+ganim_code alamo_alo_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
 
 #endif

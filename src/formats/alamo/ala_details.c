@@ -20,8 +20,7 @@ static void track_details(gd_builder *b, const ala_plan *p, const ala_ptrack *t,
     gd_bool(b, "visibility", t->vis != NULL);
     gd_bool(b, "step", t->step != NULL);
     if (level == GANIM_DETAILS_FULL) {
-        static const char *const keys[4] = { "translation_offset", "translation_scale", "scale_offset",
-                                             "scale_scale" };
+        static const char *const keys[4] = { "translation_offset", "translation_scale", "scale_offset", "scale_scale" };
         if (t->has_unk10) gd_uint(b, "unknown10", t->unk10);
         for (int v = 0; v < 4; v++) {
             gd_list(b, keys[v]);
@@ -39,8 +38,7 @@ static void track_details(gd_builder *b, const ala_plan *p, const ala_ptrack *t,
     gd_end(b);
 }
 
-ganim_code alamo_ala_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
-                             ganim_error *err)
+ganim_code alamo_ala_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err)
 {
     const ganim_clip *c = clip < 0 ? ganim_doc_first_animation(doc) : &doc->clips[clip];
     if (!c || !c->native_format || strcmp(c->native_format, ALA) != 0 || !c->native) return GANIM_OK;

@@ -30,8 +30,7 @@ static void put_i16(ganim_chunk_writer *cw, uint8_t id, const int16_t *v, int n)
 
 /* Fill a format-2 block: start from the source block (keeps unused gaps), then every
  * track's values at its index. */
-static uint8_t *make_block(ala_plan *p, const uint8_t *src, uint32_t fs, int channel,
-                           const int16_t *idx, size_t *size)
+static uint8_t *make_block(ala_plan *p, const uint8_t *src, uint32_t fs, int channel, const int16_t *idx, size_t *size)
 {
     size_t n;
     if (!ganim_mul_size((size_t)fs, (size_t)p->frames, &n) || !ganim_mul_size(n, 2, &n)) return NULL;
@@ -151,8 +150,8 @@ ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *
     if (version == 2) {
         /* Translation before rotation, as every real file has it. */
         static const uint32_t types[3] = { ALA_TRANS_BLOCK, ALA_ROT_BLOCK, ALA_SCALE_BLOCK };
-        static const int chan[3] = { 1, 0, 2 };     /* ala_plan_value channel */
-        static const int slot[3] = { 0, 2, 1 };     /* idx / fs slot */
+        static const int chan[3] = { 1, 0, 2 }; /* ala_plan_value channel */
+        static const int slot[3] = { 0, 2, 1 }; /* idx / fs slot */
         const uint8_t *src[3] = { p->tblock, p->rblock, p->sblock };
         for (int b = 0; b < 3 && gw_ok(&w); b++) {
             if (!fs[slot[b]]) continue;

@@ -68,8 +68,7 @@ void ala_plan_value(const ala_ptrack *t, int channel, uint32_t f, float *out)
 {
     if (channel == 0) {
         int16_t raw[4];
-        for (unsigned k = 0; k < 4; k++)
-            raw[k] = t->rot.base ? (int16_t)ala_st_get(&t->rot, f, k) : t->defrot[k];
+        for (unsigned k = 0; k < 4; k++) raw[k] = t->rot.base ? (int16_t)ala_st_get(&t->rot, f, k) : t->defrot[k];
         ala_dec_rot(raw, out);
         return;
     }
@@ -98,8 +97,8 @@ static ganim_code mini_size(const ganim_mini *m, unsigned want, const char *wher
 {
     if (m->size == want) return GANIM_OK;
     return ganim_fail(err, GANIM_ERR_CORRUPT, m->offset,
-                      ALA ": %s: mini-chunk %u at byte %llu has %u bytes, expected %u", where,
-                      m->type, (unsigned long long)m->offset, m->size, want);
+                      ALA ": %s: mini-chunk %u at byte %llu has %u bytes, expected %u", where, m->type,
+                      (unsigned long long)m->offset, m->size, want);
 }
 
 static ganim_code parse_header(ala_plan *p, const ganim_chunk *c, ganim_error *err)
@@ -138,7 +137,9 @@ static ganim_code parse_header(ala_plan *p, const ganim_chunk *c, ganim_error *e
             return ganim_fail(err, GANIM_ERR_CORRUPT, c->offset,
                               ALA ": animation header at byte %llu lacks mini-chunk %d (%s)",
                               (unsigned long long)c->offset, id,
-                              id == 1 ? "frame count" : id == 2 ? "fps" : "track count");
+                              id == 1   ? "frame count"
+                              : id == 2 ? "fps"
+                                        : "track count");
     p->version = have[11] ? 2 : 1;
     if (p->version == 2 && (!have[12] || !have[13])) plan_odd(p, c->offset, "header lacks mini-chunk", 12);
     if (p->version == 1 && (have[12] || have[13])) plan_odd(p, c->offset, "header mini-chunk", 12);
@@ -149,13 +150,11 @@ static ganim_code parse_header(ala_plan *p, const ganim_chunk *c, ganim_error *e
                           (unsigned long long)c->offset, (double)fps, GANIM_MIN_FPS, GANIM_MAX_FPS);
     if (p->frames == 0)
         return ganim_fail(err, GANIM_ERR_CORRUPT, c->offset,
-                          ALA ": animation header at byte %llu: the frame count is 0",
-                          (unsigned long long)c->offset);
+                          ALA ": animation header at byte %llu: the frame count is 0", (unsigned long long)c->offset);
     return GANIM_OK;
 }
 
-static ganim_code parse_track_header(ala_plan *p, ala_ptrack *t, const ganim_chunk *c,
-                                     ganim_error *err)
+static ganim_code parse_track_header(ala_plan *p, ala_ptrack *t, const ganim_chunk *c, ganim_error *err)
 {
     ganim_reader r = c->body;
     ganim_mini m;
@@ -185,11 +184,16 @@ static ganim_code parse_track_header(ala_plan *p, ala_ptrack *t, const ganim_chu
             if (!(rc = mini_size(&m, 4, "track header", err))) (void)gr_u32le(&m.body, &t->unk10);
             t->has_unk10 = true;
             break;
-        case 6: case 7: case 8: case 9:
+        case 6:
+        case 7:
+        case 8:
+        case 9:
             if (!(rc = mini_size(&m, 12, "track header", err)))
                 for (int k = 0; k < 3; k++) (void)gr_u32le(&m.body, &t->vec[id - 6][k]);
             break;
-        case 14: case 15: case 16:
+        case 14:
+        case 15:
+        case 16:
             if (!(rc = mini_size(&m, 2, "track header", err)))
                 (void)gr_i16le(&m.body, id == 14 ? &t->tidx : id == 15 ? &t->sidx : &t->ridx);
             break;
@@ -212,8 +216,8 @@ static ganim_code parse_track_header(ala_plan *p, ala_ptrack *t, const ganim_chu
 }
 
 /* A per-frame chunk of `comps` 16-bit values. single: also accept one value set. */
-static ganim_code take_frames(const ala_plan *p, const ganim_chunk *c, unsigned comps,
-                              ala_stream *s, bool *single, ganim_error *err)
+static ganim_code take_frames(const ala_plan *p, const ganim_chunk *c, unsigned comps, ala_stream *s, bool *single,
+                              ganim_error *err)
 {
     size_t want = (size_t)p->frames * 2u * comps; /* frames < 2^32: no overflow in 64 bits */
     if (single && c->size == 2u * comps) {
@@ -224,8 +228,8 @@ static ganim_code take_frames(const ala_plan *p, const ganim_chunk *c, unsigned 
     }
     if (c->size != want)
         return ganim_fail(err, GANIM_ERR_CORRUPT, c->offset,
-                          ALA ": chunk 0x%x at byte %llu has %u bytes, expected %zu (%u frames x %u values)",
-                          c->type, (unsigned long long)c->offset, c->size, want, p->frames, comps);
+                          ALA ": chunk 0x%x at byte %llu has %u bytes, expected %zu (%u frames x %u values)", c->type,
+                          (unsigned long long)c->offset, c->size, want, p->frames, comps);
     s->base = c->body.data;
     s->stride = 2u * comps;
     return GANIM_OK;
@@ -236,8 +240,8 @@ static ganim_code take_bits(ala_plan *p, const ganim_chunk *c, const uint8_t **o
     size_t want = ((size_t)p->frames + 7u) / 8u;
     if (c->size < want)
         return ganim_fail(err, GANIM_ERR_TRUNCATED, c->offset,
-                          ALA ": bit chunk 0x%x at byte %llu has %u bytes, %u frames need %zu",
-                          c->type, (unsigned long long)c->offset, c->size, p->frames, want);
+                          ALA ": bit chunk 0x%x at byte %llu has %u bytes, %u frames need %zu", c->type,
+                          (unsigned long long)c->offset, c->size, p->frames, want);
     if (c->size > want) plan_odd(p, c->offset, "oversized bit chunk", c->type);
     *out = c->body.data;
     return GANIM_OK;
@@ -303,16 +307,14 @@ static ganim_code parse_track(ala_plan *p, ala_ptrack *t, const ganim_chunk *tc,
     }
     if (st == GC_BAD) return gc_fail(err, ALA, "track", &tc->body, &c);
     if (!have_header)
-        return ganim_fail(err, GANIM_ERR_CORRUPT, tc->offset,
-                          ALA ": track at byte %llu has no header chunk 0x1003",
+        return ganim_fail(err, GANIM_ERR_CORRUPT, tc->offset, ALA ": track at byte %llu has no header chunk 0x1003",
                           (unsigned long long)tc->offset);
     if (p->version == 1 && !have_rot) plan_odd(p, tc->offset, "format-1 track without chunk", ALA_ROT);
     return GANIM_OK;
 }
 
 /* A format-2 block chunk: exactly frames * frame_size 16-bit values. */
-static ganim_code take_block(ala_plan *p, const ganim_chunk *c, uint32_t fs, const uint8_t **out,
-                             ganim_error *err)
+static ganim_code take_block(ala_plan *p, const ganim_chunk *c, uint32_t fs, const uint8_t **out, ganim_error *err)
 {
     size_t n;
     if (*out) {
@@ -320,8 +322,7 @@ static ganim_code take_block(ala_plan *p, const ganim_chunk *c, uint32_t fs, con
         return GANIM_OK;
     }
     if (fs == 0) plan_odd(p, c->offset, "data block with frame size 0", c->type);
-    if (!ganim_mul_size((size_t)fs, (size_t)p->frames, &n) || !ganim_mul_size(n, 2, &n) ||
-        n != c->size)
+    if (!ganim_mul_size((size_t)fs, (size_t)p->frames, &n) || !ganim_mul_size(n, 2, &n) || n != c->size)
         return ganim_fail(err, GANIM_ERR_CORRUPT, c->offset,
                           ALA ": data block 0x%x at byte %llu has %u bytes, expected %u frames x %u values x 2",
                           c->type, (unsigned long long)c->offset, c->size, p->frames, fs);
@@ -329,9 +330,8 @@ static ganim_code take_block(ala_plan *p, const ganim_chunk *c, uint32_t fs, con
     return GANIM_OK;
 }
 
-static ganim_code link_index(const ala_ptrack *t, int16_t idx, unsigned comps, uint32_t fs,
-                             const uint8_t *block, uint32_t block_type, ala_stream *s,
-                             const char *what, ganim_error *err)
+static ganim_code link_index(const ala_ptrack *t, int16_t idx, unsigned comps, uint32_t fs, const uint8_t *block,
+                             uint32_t block_type, ala_stream *s, const char *what, ganim_error *err)
 {
     if (idx == -1) return GANIM_OK;
     if (idx < 0 || (uint32_t)idx + comps > fs)
@@ -355,13 +355,12 @@ ganim_code ala_parse(ala_plan *p, const uint8_t *data, size_t size, ganim_error 
     int st;
     p->canonical = true;
     st = gc_next(&file, &root);
-    if (st == GC_END)
-        return ganim_fail(err, GANIM_ERR_TRUNCATED, 0, ALA ": the file is empty");
+    if (st == GC_END) return ganim_fail(err, GANIM_ERR_TRUNCATED, 0, ALA ": the file is empty");
     if (st == GC_BAD) return gc_fail(err, ALA, "root", &file, &root);
     if (root.type != ALA_ROOT || !root.container)
         return ganim_fail(err, GANIM_ERR_CORRUPT, 0,
-                          ALA ": the file starts with chunk 0x%x%s, not the animation chunk 0x1000",
-                          root.type, root.container ? "" : " (data)");
+                          ALA ": the file starts with chunk 0x%x%s, not the animation chunk 0x1000", root.type,
+                          root.container ? "" : " (data)");
     if (gr_left(&file)) plan_odd(p, gr_offset(&file), "data after the root chunk", 0);
 
     /* First pass: count tracks so the array is sized from the bytes present. */
@@ -387,8 +386,8 @@ ganim_code ala_parse(ala_plan *p, const uint8_t *data, size_t size, ganim_error 
             rank = 1;
         } else if (!have_header) {
             return ganim_fail(err, GANIM_ERR_CORRUPT, c.offset,
-                              ALA ": chunk 0x%x at byte %llu comes before the animation header 0x1001",
-                              c.type, (unsigned long long)c.offset);
+                              ALA ": chunk 0x%x at byte %llu comes before the animation header 0x1001", c.type,
+                              (unsigned long long)c.offset);
         } else if (c.type == ALA_TRACK && c.container) {
             rc = parse_track(p, &p->tracks[ti++], &c, err);
             rank = 2;
@@ -406,8 +405,7 @@ ganim_code ala_parse(ala_plan *p, const uint8_t *data, size_t size, ganim_error 
         last = rank;
     }
     if (st == GC_BAD) return gc_fail(err, ALA, "animation", &root.body, &c);
-    if (!have_header)
-        return ganim_fail(err, GANIM_ERR_CORRUPT, 0, ALA ": the animation has no header chunk 0x1001");
+    if (!have_header) return ganim_fail(err, GANIM_ERR_CORRUPT, 0, ALA ": the animation has no header chunk 0x1001");
     p->track_count = ntracks;
     if (announced != ntracks) plan_odd(p, 0, "track count differs from header", announced);
     if (p->version == 2) {
@@ -419,16 +417,14 @@ ganim_code ala_parse(ala_plan *p, const uint8_t *data, size_t size, ganim_error 
             if (fs[b] && !blk[b])
                 return ganim_fail(err, GANIM_ERR_CORRUPT, root.offset,
                                   ALA ": the header announces a %s frame size of %u but the file has no "
-                                  "chunk 0x%x with the data", what[b], fs[b], type[b]);
+                                      "chunk 0x%x with the data",
+                                  what[b], fs[b], type[b]);
         for (uint32_t i = 0; i < ntracks; i++) {
             ala_ptrack *t = &p->tracks[i];
             ganim_code rc;
-            if ((rc = link_index(t, t->tidx, 3, p->tfs, p->tblock, ALA_TRANS_BLOCK, &t->trans,
-                                 "translation", err)) ||
-                (rc = link_index(t, t->ridx, 4, p->rfs, p->rblock, ALA_ROT_BLOCK, &t->rot,
-                                 "rotation", err)) ||
-                (rc = link_index(t, t->sidx, 3, p->sfs, p->sblock, ALA_SCALE_BLOCK, &t->scale,
-                                 "scale", err)))
+            if ((rc = link_index(t, t->tidx, 3, p->tfs, p->tblock, ALA_TRANS_BLOCK, &t->trans, "translation", err)) ||
+                (rc = link_index(t, t->ridx, 4, p->rfs, p->rblock, ALA_ROT_BLOCK, &t->rot, "rotation", err)) ||
+                (rc = link_index(t, t->sidx, 3, p->sfs, p->sblock, ALA_SCALE_BLOCK, &t->scale, "scale", err)))
                 return rc;
         }
     } else {

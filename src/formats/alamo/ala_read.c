@@ -11,16 +11,15 @@ int alamo_ala_probe(const uint8_t *data, size_t size)
 {
     ganim_reader r = gr_init(data, size, 0);
     uint32_t type, len, child;
-    if (!gr_u32le(&r, &type) || !gr_u32le(&r, &len) || type != ALA_ROOT || !(len & 0x80000000u))
-        return 0;
+    if (!gr_u32le(&r, &type) || !gr_u32le(&r, &len) || type != ALA_ROOT || !(len & 0x80000000u)) return 0;
     bool header = gr_u32le(&r, &child) && child == ALA_HEADER;
     if ((len & 0x7FFFFFFFu) == size - 8) return header ? 90 : 70;
     return header ? 50 : 20;
 }
 
 /* One channel of the clip from a plan track. */
-static ganim_code make_channel(ganim_doc *doc, const ala_ptrack *t, int channel, uint32_t frames,
-                               ganim_channel *ch, ganim_error *err)
+static ganim_code make_channel(ganim_doc *doc, const ala_ptrack *t, int channel, uint32_t frames, ganim_channel *ch,
+                               ganim_error *err)
 {
     unsigned comps = channel == 0 ? 4 : 3;
     uint32_t count = ala_plan_has_stream(t, channel) ? frames : 1;
@@ -32,11 +31,10 @@ static ganim_code make_channel(ganim_doc *doc, const ala_ptrack *t, int channel,
             if (!isfinite(v[(size_t)f * comps + k]))
                 return ganim_fail(err, GANIM_ERR_CORRUPT, t->offset,
                                   ALA ": track at byte %llu: %s at frame %u is not a finite number "
-                                  "(bad offset or scale)", (unsigned long long)t->offset,
-                                  channel == 1 ? "translation" : "scale", f);
+                                      "(bad offset or scale)",
+                                  (unsigned long long)t->offset, channel == 1 ? "translation" : "scale", f);
     }
-    ch->kind = count == frames && ala_plan_has_stream(t, channel) ? GANIM_CHANNEL_PER_FRAME
-                                                              : GANIM_CHANNEL_CONSTANT;
+    ch->kind = count == frames && ala_plan_has_stream(t, channel) ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
     ch->count = count;
     ch->values = v;
     return GANIM_OK;
@@ -57,8 +55,7 @@ static uint8_t *unpack_bits(ganim_doc *doc, const uint8_t *bits, uint32_t frames
 }
 
 /* The skeleton the tracks refer to: the given one, or a flat one made from the tracks. */
-static ganim_code ala_skeleton(ganim_doc *doc, const ala_plan *p, const ganim_read_opts *opts,
-                               ganim_error *err)
+static ganim_code ala_skeleton(ganim_doc *doc, const ala_plan *p, const ganim_read_opts *opts, ganim_error *err)
 {
     if (doc->skeleton) return GANIM_OK;
     if (opts && opts->skeleton) {
@@ -83,8 +80,8 @@ static ganim_code ala_skeleton(ganim_doc *doc, const ala_plan *p, const ganim_re
     return doc->skeleton ? GANIM_OK : GANIM_NOMEM(err);
 }
 
-ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size,
-                                 const ganim_read_opts *opts, ganim_error *err)
+ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
+                          ganim_error *err)
 {
     ala_plan p;
     memset(&p, 0, sizeof p);
@@ -98,7 +95,8 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size,
     if (!p.canonical)
         ganim_doc_warn(doc, GANIM_WARN_LAYOUT, p.odd_offset,
                        ALA ": unusual layout (%s at byte %llu); writing the file back will not "
-                       "reproduce it byte for byte", p.odd, (unsigned long long)p.odd_offset);
+                           "reproduce it byte for byte",
+                       p.odd, (unsigned long long)p.odd_offset);
     const ganim_skeleton *sk = doc->skeleton;
     ganim_clip *clip = ganim_doc_alloc(doc, sizeof *clip);
     ganim_track *tracks = ganim_doc_alloc_array(doc, p.track_count ? p.track_count : 1, sizeof *tracks);
@@ -118,32 +116,38 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size,
             break;
         }
         if (t->index >= sk->bone_count) {
-            ganim_doc_warn(doc, GANIM_WARN_SKELETON, t->offset, ALA ": track '%s' (bone index %u) is outside the skeleton "
-                           "(%u bones); track skipped", o->name, t->index, sk->bone_count);
+            ganim_doc_warn(doc, GANIM_WARN_SKELETON, t->offset,
+                           ALA ": track '%s' (bone index %u) is outside the skeleton "
+                               "(%u bones); track skipped",
+                           o->name, t->index, sk->bone_count);
             continue;
         }
         if (used[t->index]) {
-            ganim_doc_warn(doc, GANIM_WARN_SKELETON, t->offset, ALA ": track '%s' animates bone %u a second time; track skipped",
-                           o->name, t->index);
+            ganim_doc_warn(doc, GANIM_WARN_SKELETON, t->offset,
+                           ALA ": track '%s' animates bone %u a second time; track skipped", o->name, t->index);
             continue;
         }
         const char *bone_name = sk->bones[t->index].name;
         if (ganim_strcasecmp(bone_name, o->name) != 0)
-            ganim_doc_warn(doc, GANIM_WARN_SKELETON, t->offset, ALA ": track '%s' (bone index %u) does not match skeleton bone "
-                           "'%s'; animated by index", o->name, t->index, bone_name);
+            ganim_doc_warn(doc, GANIM_WARN_SKELETON, t->offset,
+                           ALA ": track '%s' (bone index %u) does not match skeleton bone "
+                               "'%s'; animated by index",
+                           o->name, t->index, bone_name);
         if (t->rot.base) {
             for (uint32_t f = 0; f < p.frames; f++) {
                 int16_t raw[4];
                 for (unsigned k = 0; k < 4; k++) raw[k] = (int16_t)ala_st_get(&t->rot, f, k);
                 if (!ala_rot_is_unit(raw)) {
-                    ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset, ALA ": track '%s': rotation at frame %u is not unit "
-                                   "length; normalised", o->name, f);
+                    ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset,
+                                   ALA ": track '%s': rotation at frame %u is not unit "
+                                       "length; normalised",
+                                   o->name, f);
                     break;
                 }
             }
         } else if (!ala_rot_is_unit(t->defrot)) {
-            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset, ALA ": track '%s': rotation is not unit length; normalised",
-                           o->name);
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset,
+                           ALA ": track '%s': rotation is not unit length; normalised", o->name);
         }
         used[t->index] = 1;
         o->bone = t->index;

@@ -42,9 +42,8 @@ static bool ala_native_matches(const ala_plan *p, const ganim_clip *c)
         const ala_ptrack *t = &p->tracks[i];
         const ganim_track *o = &c->tracks[i];
         if (o->bone != t->index || !channel_matches(t, 0, p->frames, &o->rotation) ||
-            !channel_matches(t, 1, p->frames, &o->translation) ||
-            !channel_matches(t, 2, p->frames, &o->scale) || !bits_match(t->vis, o->visibility, p->frames) ||
-            !bits_match(t->step, o->step, p->frames))
+            !channel_matches(t, 1, p->frames, &o->translation) || !channel_matches(t, 2, p->frames, &o->scale) ||
+            !bits_match(t->vis, o->visibility, p->frames) || !bits_match(t->step, o->step, p->frames))
             return false;
     }
     return true;
@@ -60,8 +59,8 @@ static int16_t q16(float v)
 
 /* Quantise one clip track like the official exporter: per axis offset = min,
  * scale = (max-min)/65535, u = round((v-min)/scale); rotations round(q*32767). */
-static void quantise_track(ala_plan *p, ala_ptrack *t, const ganim_clip *clip,
-                                 const ganim_track *o, const ganim_bone *bone, uint8_t *mem)
+static void quantise_track(ala_plan *p, ala_ptrack *t, const ganim_clip *clip, const ganim_track *o,
+                           const ganim_bone *bone, uint8_t *mem)
 {
     uint32_t n = p->frames;
     /* mem: rot 8n, trans 6n, scale 6n, bits 2*(n+7)/8 */
@@ -149,8 +148,7 @@ static void quantise_track(ala_plan *p, ala_ptrack *t, const ganim_clip *clip,
     t->tidx = t->sidx = t->ridx = -1;
 }
 
-static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ganim_clip *c,
-                                     ganim_error *err)
+static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ganim_clip *c, ganim_error *err)
 {
     uint32_t n = c->frame_count;
     size_t per, total;
@@ -161,8 +159,7 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
     p->canonical = true;
     p->tracks = ala_plan_alloc(p, c->track_count ? c->track_count : 1, sizeof *p->tracks);
     /* 20 bytes of values and 2 bit bytes per frame, one block per track */
-    if (!ganim_mul_size((size_t)n + 8u, 22u, &per) ||
-        !ganim_mul_size(per, c->track_count ? c->track_count : 1, &total))
+    if (!ganim_mul_size((size_t)n + 8u, 22u, &per) || !ganim_mul_size(per, c->track_count ? c->track_count : 1, &total))
         return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, ALA ": the clip is too large");
     uint8_t *mem = ala_plan_alloc(p, total, 1);
     if (!p->tracks || !mem) return GANIM_NOMEM(err);
@@ -184,15 +181,13 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
     return GANIM_OK;
 }
 
-ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts,
-                                  ganim_buffer *out, ganim_error *err)
+ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     const ganim_clip *c = ganim_doc_first_animation(doc);
     ganim_allocator a = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
     /* alamo.version: 1 or 2; unset (0): the source's version, else 2 */
     int version = opts ? ganim_setting_choice(opts->settings, opts->setting_count, &alamo_options[0]) + 1 : 0;
-    if (!c)
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, ALA ": the document has no animation");
+    if (!c) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, ALA ": the document has no animation");
     if (c->frame_count == 0 || !(c->fps > 0.0) || !isfinite((float)c->fps))
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                           ALA ": the clip needs at least one frame and a positive fps");
@@ -203,8 +198,7 @@ ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts,
     bool native = false;
     if (c->native_format && strcmp(c->native_format, ALA) == 0 && c->native) {
         ganim_error ignored;
-        native = ala_parse(&p, c->native, c->native_size, &ignored) == GANIM_OK &&
-                 ala_native_matches(&p, c);
+        native = ala_parse(&p, c->native, c->native_size, &ignored) == GANIM_OK && ala_native_matches(&p, c);
         if (!native) {
             ala_plan_free(&p);
             memset(&p, 0, sizeof p);

@@ -8,14 +8,14 @@
 typedef struct alo_pbone {
     const uint8_t *name;
     uint32_t name_size;
-    uint32_t data_type;         /* 0x205 or 0x206 */
-    int32_t parent;             /* as stored */
+    uint32_t data_type; /* 0x205 or 0x206 */
+    int32_t parent;     /* as stored */
     uint32_t visible, billboard;
-    uint32_t m[12];             /* raw float bits, 3x4 row-major */
+    uint32_t m[12]; /* raw float bits, 3x4 row-major */
 } alo_pbone;
 
 typedef struct alo_plan {
-    const uint8_t *header;      /* 0x201 body */
+    const uint8_t *header; /* 0x201 body */
     uint32_t header_size;
     uint32_t count;
     alo_pbone *bones;
@@ -55,8 +55,8 @@ static ganim_code alo_parse_bone(alo_pbone *b, const ganim_chunk *bc, alo_plan *
             uint32_t want = c.type == ALO_BONE_V1 ? 52u : 60u;
             if (c.size != want)
                 return ganim_fail(err, GANIM_ERR_CORRUPT, c.offset,
-                                  ALO ": bone data chunk 0x%x at byte %llu has %u bytes, expected %u",
-                                  c.type, (unsigned long long)c.offset, c.size, want);
+                                  ALO ": bone data chunk 0x%x at byte %llu has %u bytes, expected %u", c.type,
+                                  (unsigned long long)c.offset, c.size, want);
             ganim_reader d = c.body;
             b->data_type = c.type;
             (void)gr_i32le(&d, &b->parent);
@@ -77,8 +77,8 @@ static ganim_code alo_parse_bone(alo_pbone *b, const ganim_chunk *bc, alo_plan *
     return GANIM_OK;
 }
 
-static ganim_code alo_parse(alo_plan *p, const ganim_chunk *skel, const ganim_allocator *alloc,
-                            size_t *bones_size, ganim_error *err)
+static ganim_code alo_parse(alo_plan *p, const ganim_chunk *skel, const ganim_allocator *alloc, size_t *bones_size,
+                            ganim_error *err)
 {
     ganim_reader r = skel->body;
     ganim_chunk c;
@@ -109,8 +109,7 @@ static ganim_code alo_parse(alo_plan *p, const ganim_chunk *skel, const ganim_al
     return GANIM_OK;
 }
 
-static ganim_code alo_encode(const alo_plan *p, ganim_buffer *out, const ganim_allocator *alloc,
-                             ganim_error *err)
+static ganim_code alo_encode(const alo_plan *p, ganim_buffer *out, const ganim_allocator *alloc, ganim_error *err)
 {
     ganim_writer w = gw_init(out, alloc);
     ganim_chunk_writer cw = gcw_init(&w);
@@ -134,8 +133,7 @@ static ganim_code alo_encode(const alo_plan *p, ganim_buffer *out, const ganim_a
     }
     gcw_end(&cw);
     if (!gw_ok(&w)) return GANIM_NOMEM(err);
-    if (!gcw_ok(&cw))
-        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, ALO ": the skeleton exceeds 2 GiB");
+    if (!gcw_ok(&cw)) return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, ALO ": the skeleton exceeds 2 GiB");
     return GANIM_OK;
 }
 
@@ -149,15 +147,14 @@ int alamo_alo_probe(const uint8_t *data, size_t size)
 {
     ganim_reader r = gr_init(data, size, 0);
     uint32_t type, len, child;
-    if (!gr_u32le(&r, &type) || !gr_u32le(&r, &len) || type != ALO_SKELETON || !(len & 0x80000000u))
-        return 0;
+    if (!gr_u32le(&r, &type) || !gr_u32le(&r, &len) || type != ALO_SKELETON || !(len & 0x80000000u)) return 0;
     if ((len & 0x7FFFFFFFu) > size - 8) return 20;
     if (gr_u32le(&r, &child) && child == ALO_SKEL_HEADER) return 90;
     return 50;
 }
 
-ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size,
-                                 const ganim_read_opts *opts, ganim_error *err)
+ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
+                          ganim_error *err)
 {
     (void)opts;
     ganim_reader file = gr_init(data, size, 0);
@@ -168,12 +165,14 @@ ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size,
     if (skel.type != ALO_SKELETON || !skel.container)
         return ganim_fail(err, GANIM_ERR_UNSUPPORTED, 0,
                           ALO ": the file starts with chunk 0x%x, not a skeleton 0x200 (not a model, "
-                          "perhaps a particle system)", skel.type);
+                              "perhaps a particle system)",
+                          skel.type);
     /* Later chunks (meshes, lights, connections) are not needed: check they chain. */
     ganim_chunk c;
     while ((st = gc_next(&file, &c)) == GC_OK) {}
-    if (st == GC_BAD) ganim_doc_warn(doc, GANIM_WARN_EXTRA_BYTES, c.offset, ALO ": chunk at byte %llu runs past the end of the file",
-                                     (unsigned long long)c.offset);
+    if (st == GC_BAD)
+        ganim_doc_warn(doc, GANIM_WARN_EXTRA_BYTES, c.offset, ALO ": chunk at byte %llu runs past the end of the file",
+                       (unsigned long long)c.offset);
 
     const ganim_allocator *alloc = ganim_doc_allocator(doc);
     alo_plan p;
@@ -194,8 +193,8 @@ ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size,
     if (p.header && p.header_size >= 4) {
         uint32_t announced = ganim_ld_u32le(p.header);
         if (announced != p.count)
-            ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, skel.offset, ALO ": the skeleton header announces %u bones, the file has %u",
-                           announced, p.count);
+            ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, skel.offset,
+                           ALO ": the skeleton header announces %u bones, the file has %u", announced, p.count);
     }
     for (uint32_t i = 0; i < p.count && !rc; i++) {
         const alo_pbone *b = &p.bones[i];
@@ -204,11 +203,15 @@ ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size,
         if (!o->name) rc = GANIM_NOMEM(err);
         o->parent = alo_parent(b->parent, i);
         if (o->parent != b->parent)
-            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, skel.offset, ALO ": bone %u (%s) has parent %d, which is not an earlier bone; "
-                           "made it a root", i, o->name ? o->name : "", b->parent);
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, skel.offset,
+                           ALO ": bone %u (%s) has parent %d, which is not an earlier bone; "
+                               "made it a root",
+                           i, o->name ? o->name : "", b->parent);
         if (!alo_decompose(b->m, &o->rest))
-            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, skel.offset, ALO ": bone %u (%s) has a matrix with non-finite or huge values; "
-                           "rest pose set to identity", i, o->name ? o->name : "");
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, skel.offset,
+                           ALO ": bone %u (%s) has a matrix with non-finite or huge values; "
+                               "rest pose set to identity",
+                           i, o->name ? o->name : "");
         o->flags = b->visible == 0 ? GANIM_BONE_HIDDEN : 0;
     }
     ganim_free(alloc, p.bones, bones_size);
@@ -226,10 +229,9 @@ ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size,
 
 static bool transform_same(const ganim_transform *a, const ganim_transform *b)
 {
-    return a->rotation.x == b->rotation.x && a->rotation.y == b->rotation.y &&
-           a->rotation.z == b->rotation.z && a->rotation.w == b->rotation.w &&
-           a->translation.x == b->translation.x && a->translation.y == b->translation.y &&
-           a->translation.z == b->translation.z && a->scale.x == b->scale.x &&
+    return a->rotation.x == b->rotation.x && a->rotation.y == b->rotation.y && a->rotation.z == b->rotation.z &&
+           a->rotation.w == b->rotation.w && a->translation.x == b->translation.x &&
+           a->translation.y == b->translation.y && a->translation.z == b->translation.z && a->scale.x == b->scale.x &&
            a->scale.y == b->scale.y && a->scale.z == b->scale.z;
 }
 
@@ -256,14 +258,12 @@ static bool alo_native_matches(const alo_plan *p, const ganim_skeleton *sk)
     return true;
 }
 
-ganim_code alamo_alo_write(const ganim_doc *doc, const ganim_write_opts *opts,
-                                  ganim_buffer *out, ganim_error *err)
+ganim_code alamo_alo_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     const ganim_skeleton *sk = doc->skeleton;
     ganim_allocator a = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
     if (!sk)
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                          ALO ": the document has no skeleton to write");
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, ALO ": the document has no skeleton to write");
     alo_plan p;
     size_t bones_size = 0;
     ganim_code rc;

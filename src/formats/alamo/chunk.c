@@ -43,31 +43,29 @@ ganim_code gc_fail(ganim_error *err, const char *fmt, const char *what, const ga
     uint64_t end = parent->base + parent->size;
     if (end - c->offset < 8)
         return ganim_fail(err, GANIM_ERR_TRUNCATED, c->offset,
-                          "%s: %s: chunk header at byte %llu is cut off (%llu bytes left before byte %llu)",
-                          fmt, what, (unsigned long long)c->offset,
-                          (unsigned long long)(end - c->offset), (unsigned long long)end);
+                          "%s: %s: chunk header at byte %llu is cut off (%llu bytes left before byte %llu)", fmt, what,
+                          (unsigned long long)c->offset, (unsigned long long)(end - c->offset),
+                          (unsigned long long)end);
     ganim_reader r = gr_init(parent->data + (c->offset - parent->base), 8, c->offset);
     uint32_t type = 0, size = 0;
     (void)gr_u32le(&r, &type);
     (void)gr_u32le(&r, &size);
     return ganim_fail(err, GANIM_ERR_TRUNCATED, c->offset,
-                      "%s: %s: chunk 0x%x at byte %llu announces %u bytes but its parent ends at byte %llu",
-                      fmt, what, type, (unsigned long long)c->offset, size & 0x7FFFFFFFu,
-                      (unsigned long long)end);
+                      "%s: %s: chunk 0x%x at byte %llu announces %u bytes but its parent ends at byte %llu", fmt, what,
+                      type, (unsigned long long)c->offset, size & 0x7FFFFFFFu, (unsigned long long)end);
 }
 
-ganim_code gc_fail_mini(ganim_error *err, const char *fmt, const char *what,
-                        const ganim_reader *parent, const ganim_mini *m)
+ganim_code gc_fail_mini(ganim_error *err, const char *fmt, const char *what, const ganim_reader *parent,
+                        const ganim_mini *m)
 {
     uint64_t end = parent->base + parent->size;
     if (end - m->offset < 2)
-        return ganim_fail(err, GANIM_ERR_TRUNCATED, m->offset,
-                          "%s: %s: mini-chunk header at byte %llu is cut off", fmt, what,
-                          (unsigned long long)m->offset);
+        return ganim_fail(err, GANIM_ERR_TRUNCATED, m->offset, "%s: %s: mini-chunk header at byte %llu is cut off", fmt,
+                          what, (unsigned long long)m->offset);
     const uint8_t *p = parent->data + (m->offset - parent->base);
     return ganim_fail(err, GANIM_ERR_TRUNCATED, m->offset,
-                      "%s: %s: mini-chunk %u at byte %llu announces %u bytes but its chunk ends at byte %llu",
-                      fmt, what, p[0], (unsigned long long)m->offset, p[1], (unsigned long long)end);
+                      "%s: %s: mini-chunk %u at byte %llu announces %u bytes but its chunk ends at byte %llu", fmt,
+                      what, p[0], (unsigned long long)m->offset, p[1], (unsigned long long)end);
 }
 
 ganim_chunk_writer gcw_init(ganim_writer *w)

@@ -16,16 +16,16 @@
 
 typedef struct ganim_chunk {
     uint32_t type;
-    uint32_t size;       /* body length in bytes */
-    bool container;      /* bit 31 was set */
-    uint64_t offset;     /* file offset of the 8-byte header */
-    ganim_reader body;   /* reader over the body (base = its file offset) */
+    uint32_t size;     /* body length in bytes */
+    bool container;    /* bit 31 was set */
+    uint64_t offset;   /* file offset of the 8-byte header */
+    ganim_reader body; /* reader over the body (base = its file offset) */
 } ganim_chunk;
 
 typedef struct ganim_mini {
     uint8_t type;
     uint8_t size;
-    uint64_t offset;     /* file offset of the 2-byte header */
+    uint64_t offset; /* file offset of the 2-byte header */
     ganim_reader body;
 } ganim_mini;
 
@@ -41,8 +41,8 @@ int gc_next_mini(ganim_reader *parent, ganim_mini *m);
 /* Error for a GC_BAD result: "<fmt>: <what> at byte N: ...". */
 ganim_code gc_fail(ganim_error *err, const char *fmt, const char *what, const ganim_reader *parent,
                    const ganim_chunk *c);
-ganim_code gc_fail_mini(ganim_error *err, const char *fmt, const char *what,
-                        const ganim_reader *parent, const ganim_mini *m);
+ganim_code gc_fail_mini(ganim_error *err, const char *fmt, const char *what, const ganim_reader *parent,
+                        const ganim_mini *m);
 
 /* Writer: begin/end nest; the size is patched at end, bit 31 set when a child chunk
  * was begun inside (as Petroglyph's own ChunkWriter does). */
@@ -52,7 +52,7 @@ typedef struct ganim_chunk_writer {
     size_t start[GC_MAX_DEPTH];
     bool has_children[GC_MAX_DEPTH];
     unsigned depth;
-    bool failed;         /* nesting too deep, end without begin, or a body over 2 GiB */
+    bool failed; /* nesting too deep, end without begin, or a body over 2 GiB */
 } ganim_chunk_writer;
 
 ganim_chunk_writer gcw_init(ganim_writer *w);
@@ -63,9 +63,6 @@ void gcw_data(ganim_chunk_writer *cw, uint32_t type, const void *body, size_t n)
 /* A mini-chunk inside the current data chunk (n <= 255, else the writer fails). */
 void gcw_mini(ganim_chunk_writer *cw, uint8_t type, const void *body, size_t n);
 void gcw_mini_u32(ganim_chunk_writer *cw, uint8_t type, uint32_t v);
-static inline bool gcw_ok(const ganim_chunk_writer *cw)
-{
-    return !cw->failed && cw->depth == 0 && gw_ok(cw->w);
-}
+static inline bool gcw_ok(const ganim_chunk_writer *cw) { return !cw->failed && cw->depth == 0 && gw_ok(cw->w); }
 
 #endif

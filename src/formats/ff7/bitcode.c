@@ -43,9 +43,8 @@ static bool rd_rot_delta(ganim_bits *b, unsigned bkey, int32_t *v, unsigned *nbi
     return true;
 }
 
-uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
-                           uint32_t max_frames, int32_t *pos, uint16_t *rot, size_t *bits,
-                           bool *shortest)
+uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
+                           int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
 {
     ganim_bits b = gb_init(stream, size);
     size_t per = (size_t)slots * 3u;
@@ -107,8 +106,7 @@ static int32_t wrap_delta(uint16_t cur, uint16_t prev)
 /* Exact division of a multiple of 2^bkey (no shift of negative values). */
 static int32_t units(int32_t d, unsigned bkey) { return d / (int32_t)(1u << bkey); }
 
-size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
-                       const uint16_t *rot)
+size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot)
 {
     size_t per = (size_t)slots * 3u;
     if (frames == 0) return 0;
@@ -123,8 +121,7 @@ size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int
             else return SIZE_MAX;
         }
         const uint16_t *c = rot + f * per, *p = c - per;
-        for (size_t i = 0; i < per; i++)
-            bits += ff7_rot_code_bits(units(wrap_delta(c[i], p[i]), bkey), bkey);
+        for (size_t i = 0; i < per; i++) bits += ff7_rot_code_bits(units(wrap_delta(c[i], p[i]), bkey), bkey);
     }
     return bits;
 }
@@ -156,8 +153,8 @@ static void put_rot_delta(ganim_bitwriter *bw, int32_t v, unsigned bkey)
     gbw_put(bw, 12 - bkey, (uint32_t)v & ((1u << (12 - bkey)) - 1u));
 }
 
-void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames,
-                       const int32_t *pos, const uint16_t *rot)
+void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
+                       const uint16_t *rot)
 {
     size_t per = (size_t)slots * 3u;
     uint32_t mask = (1u << (12 - bkey)) - 1u;
@@ -180,4 +177,3 @@ void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint3
     }
     gbw_flush(bw);
 }
-

@@ -115,10 +115,9 @@ ganim_code ff7_skeleton_details(const ganim_doc *doc, int clip, ganim_details_le
     (void)err;
     ff7_skel_info si;
     if (clip >= 0 || !ff7_skel_info_parse(doc->skeleton, &si)) return GANIM_OK;
-    static const char *const names[13] = {
-        "skeleton_type", "unk_04", "unk_08", "nBones", "unk_10", "nJoints", "nTextures",
-        "nsSkeletonAnims", "unk_20", "nWeapons", "nsWeaponsAnims", "unk_2c", "unk_30"
-    };
+    static const char *const names[13] = { "skeleton_type",  "unk_04",    "unk_08",          "nBones", "unk_10",
+                                           "nJoints",        "nTextures", "nsSkeletonAnims", "unk_20", "nWeapons",
+                                           "nsWeaponsAnims", "unk_2c",    "unk_30" };
     for (int i = 0; i < 13; i++) gd_uint(b, names[i], si.words[i]);
     return GANIM_OK;
 }

@@ -13,13 +13,13 @@
 #include <stdint.h>
 
 #include "core/internal.h"
-#include "io/bits.h"
 #include "formats/format.h"
+#include "io/bits.h"
 #include "io/reader.h"
 
 #define FF7_FPS 15.0
-#define FF7_MAX_STREAM 65535u    /* sSize is a u16 */
-#define FF7_MAX_FRAMES 65535u    /* sFrames is a u16 */
+#define FF7_MAX_STREAM 65535u /* sSize is a u16 */
+#define FF7_MAX_FRAMES 65535u /* sFrames is a u16 */
 #define FF7_SKELETON_HEADER 52u
 #define FF7_SKELETON_BONE 12u
 
@@ -40,7 +40,7 @@ enum { FF7_LAYOUT_NORMAL = 0, FF7_LAYOUT_FROG, FF7_LAYOUT_SPECIAL };
 #define FF7_CLIP_MAGIC 0x31433746u /* "F7C1" */
 #define FF7_DOC_MAGIC 0x31443746u  /* "F7D1" */
 #define FF7_CLIP_HEADER 64u
-#define FF7_FLAG_SHORTEST 1u   /* every decoded delta used its shortest code */
+#define FF7_FLAG_SHORTEST 1u /* every decoded delta used its shortest code */
 
 typedef struct ff7_clip_info {
     uint8_t role, layout, bkey, flags;
@@ -50,11 +50,11 @@ typedef struct ff7_clip_info {
     uint32_t stream_bits;
     uint32_t trailer_size, stream_size;
     uint32_t entry_offset;
-    const uint8_t *pos;     /* frames*3 LE i32 */
-    const uint8_t *rot;     /* frames*slots*3 LE u16 */
+    const uint8_t *pos; /* frames*3 LE i32 */
+    const uint8_t *rot; /* frames*slots*3 LE u16 */
     const uint8_t *trailer;
     const uint8_t *stream;
-    const uint8_t *record;  /* the whole native record (set by parse) */
+    const uint8_t *record; /* the whole native record (set by parse) */
     size_t record_size;
 } ff7_clip_info;
 
@@ -91,24 +91,22 @@ static inline uint16_t ff7_info_rot(const ff7_clip_info *in, size_t i)
 }
 /* A new clip record in `doc`'s arena with every field of `info` and the given arrays
  * (trailer and stream copied from info's pointers). */
-uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *info, const int32_t *pos,
-                               const uint16_t *rot, size_t *size);
+uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *info, const int32_t *pos, const uint16_t *rot,
+                               size_t *size);
 
 /* ---- bit stream -------------------------------------------------------------------- */
 /* Decodes frame 0 and up to max_frames-1 delta frames that fit wholly in the stream.
  * pos: max_frames*3, rot: max_frames*slots*3. Returns frames decoded (0 if frame 0
  * does not fit); *bits = bits used by them; *shortest = every delta used its
  * shortest code (may be NULL). */
-uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
-                           uint32_t max_frames, int32_t *pos, uint16_t *rot, size_t *bits,
-                           bool *shortest);
+uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
+                           int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest);
 /* Bits of the optimal (shortest) coding; SIZE_MAX if a position delta or a frame-0
  * position leaves int16. Rotations must be multiples of 2^bkey. */
-size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
-                       const uint16_t *rot);
+size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot);
 /* Appends the optimal coding (zero-padded to a byte). Same preconditions. */
-void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames,
-                       const int32_t *pos, const uint16_t *rot);
+void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
+                       const uint16_t *rot);
 /* Bits of the shortest code of one rotation delta v (in units of 2^bkey). */
 unsigned ff7_rot_code_bits(int32_t v, unsigned bkey);
 
@@ -123,8 +121,7 @@ void ff7_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t
 int32_t ff7_slot_bone(const ganim_doc *doc, int role, uint32_t slot);
 int32_t ff7_pos_bone(const ganim_doc *doc, int role);
 /* (Re)builds the clip's tracks, frame count and native record from `info`. */
-ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *info,
-                         ganim_error *err);
+ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *info, ganim_error *err);
 
 /* The name of a role: body, weapon, extra, anim. */
 const char *ff7_role_name(int role);
@@ -136,21 +133,20 @@ uint32_t ff7_slots_for(const ganim_doc *doc, const ganim_clip *clip, int role);
 /* Raw values (12-bit, bKey 0 precision) of the clip as the model has it. Where a value
  * still equals the native record's (`in`, may be NULL), the record's integer is taken
  * (no Euler round trip). Returns true when every value came from the record. */
-bool ff7_raw_from_model(const ganim_doc *doc, const ganim_clip *clip, const ff7_clip_info *in,
-                        int role, uint32_t slots, uint32_t frames, int32_t *pos, uint16_t *rot);
+bool ff7_raw_from_model(const ganim_doc *doc, const ganim_clip *clip, const ff7_clip_info *in, int role, uint32_t slots,
+                        uint32_t frames, int32_t *pos, uint16_t *rot);
 /* Smallest bKey of `cands` whose stream fits 65535 bytes; rot is quantised to it in place
  * (scratch: as large as rot). Sets *key and *bits, or fails naming clip `index`. */
-ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t frames,
-                           const int32_t *pos, uint16_t *rot, uint16_t *scratch, unsigned *key,
-                           size_t *bits, uint32_t index, ganim_error *err);
+ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t frames, const int32_t *pos,
+                           uint16_t *rot, uint16_t *scratch, unsigned *key, size_t *bits, uint32_t index,
+                           ganim_error *err);
 
 /* ---- the formats' entry points and options (ff7.c lists them) ---------------------- */
 extern const ganim_option ff7_options[]; /* [0] ff7.bkey */
 int ff7_battle_probe(const uint8_t *data, size_t size);
 ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                            ganim_error *err);
-ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts,
-                            ganim_buffer *out, ganim_error *err);
+ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
 ganim_code ff7_battle_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
 int ff7_battle_companion(const char *base, const char *const *names, size_t count); /* companion.c */
 ganim_code ff7_battle_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,

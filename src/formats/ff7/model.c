@@ -26,13 +26,9 @@ int32_t ff7_slot_bone(const ganim_doc *doc, int role, uint32_t slot)
     return slot < sk->bone_count ? (int32_t)slot : -1;
 }
 
-int32_t ff7_pos_bone(const ganim_doc *doc, int role)
-{
-    return ff7_slot_bone(doc, role, 0);
-}
+int32_t ff7_pos_bone(const ganim_doc *doc, int role) { return ff7_slot_bone(doc, role, 0); }
 
-ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *in,
-                         ganim_error *err)
+ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *in, ganim_error *err)
 {
     const ganim_skeleton *sk = doc->skeleton;
     uint32_t nb = sk ? sk->bone_count : 0;
@@ -103,8 +99,7 @@ int ff7_guess_role(const ganim_doc *doc, const ganim_clip *clip)
     const ganim_skeleton *sk = doc->skeleton;
     if (!sk || clip->track_count == 0) return FF7_ROLE_BODY;
     int32_t w = ff7_slot_bone(doc, FF7_ROLE_WEAPON, 0);
-    if (w <= 0 || !sk->bones[w].name || strcmp(sk->bones[w].name, "weapon") != 0)
-        return FF7_ROLE_BODY;
+    if (w <= 0 || !sk->bones[w].name || strcmp(sk->bones[w].name, "weapon") != 0) return FF7_ROLE_BODY;
     for (uint32_t i = 0; i < clip->track_count; i++)
         if ((int32_t)clip->tracks[i].bone != w) return FF7_ROLE_BODY;
     return FF7_ROLE_WEAPON;
@@ -140,8 +135,8 @@ static bool quat_close(ganim_quat a, ganim_quat b)
 /* Raw values (12-bit, bKey 0 precision) of the clip as the model has it. Where a value
  * still equals the native record's, the record's integer is taken (no Euler round trip).
  * Returns true when every value came from the record. */
-bool ff7_raw_from_model(const ganim_doc *doc, const ganim_clip *clip, const ff7_clip_info *in,
-                           int role, uint32_t slots, uint32_t frames, int32_t *pos, uint16_t *rot)
+bool ff7_raw_from_model(const ganim_doc *doc, const ganim_clip *clip, const ff7_clip_info *in, int role, uint32_t slots,
+                        uint32_t frames, int32_t *pos, uint16_t *rot)
 {
     bool use_native = in && in->frames == frames && in->slots == slots;
     bool pristine = use_native;
@@ -158,16 +153,14 @@ bool ff7_raw_from_model(const ganim_doc *doc, const ganim_clip *clip, const ff7_
         for (uint32_t f = 0; f < frames; f++) {
             float v[4];
             if (tr)
-                ganim_channel_eval(&tr->rotation, clip->frame_count, tr->step,
-                                   clip->rotation_interp, 4, (double)f, rest, v);
-            else
-                memcpy(v, rest, sizeof v);
+                ganim_channel_eval(&tr->rotation, clip->frame_count, tr->step, clip->rotation_interp, 4, (double)f,
+                                   rest, v);
+            else memcpy(v, rest, sizeof v);
             ganim_quat q = { v[0], v[1], v[2], v[3] };
             uint16_t *out = rot + (size_t)f * per + (size_t)s * 3u;
             if (use_native) {
                 uint16_t nat[3];
-                for (int k = 0; k < 3; k++)
-                    nat[k] = ff7_info_rot(in, (size_t)f * per + (size_t)s * 3u + (size_t)k);
+                for (int k = 0; k < 3; k++) nat[k] = ff7_info_rot(in, (size_t)f * per + (size_t)s * 3u + (size_t)k);
                 if (quat_close(q, ff7_raw_to_quat(nat))) {
                     memcpy(out, nat, sizeof nat);
                     continue;
@@ -187,10 +180,9 @@ bool ff7_raw_from_model(const ganim_doc *doc, const ganim_clip *clip, const ff7_
     for (uint32_t f = 0; f < frames; f++) {
         float v[3];
         if (tr)
-            ganim_channel_eval(&tr->translation, clip->frame_count, tr->step,
-                               clip->rotation_interp, 3, (double)f, rest, v);
-        else
-            memcpy(v, rest, sizeof v);
+            ganim_channel_eval(&tr->translation, clip->frame_count, tr->step, clip->rotation_interp, 3, (double)f, rest,
+                               v);
+        else memcpy(v, rest, sizeof v);
         for (int k = 0; k < 3; k++) {
             size_t i = (size_t)f * 3u + (size_t)k;
             if (use_native && (float)ff7_info_pos(in, i) == v[k]) {

@@ -25,7 +25,10 @@ int ff7_battle_probe(const uint8_t *data, size_t size)
         if (chunk >= 11) {
             uint16_t a = ganim_ld_u16le(r.data + r.pos), s = ganim_ld_u16le(r.data + r.pos + 2);
             uint8_t key = r.data[r.pos + 4];
-            if (a == chunk - 5) { s = a; key = r.data[r.pos + 2]; }
+            if (a == chunk - 5) {
+                s = a;
+                key = r.data[r.pos + 2];
+            }
             if ((key != 0 && key != 2 && key != 4) || 5u + s > chunk) return 0;
             animations++;
         }
@@ -54,8 +57,7 @@ static int entry_role(const pack_ctx *c, uint32_t index)
 /* Rotation slots: from the skeleton when there is one (§4), else from dwBones. */
 static uint64_t entry_slots(const pack_ctx *c, int role, uint32_t dw_bones)
 {
-    if (c->have_skel)
-        return role == FF7_ROLE_WEAPON || c->skel.n_bones <= 1 ? 1 : (uint64_t)c->skel.n_bones + 1;
+    if (c->have_skel) return role == FF7_ROLE_WEAPON || c->skel.n_bones <= 1 ? 1 : (uint64_t)c->skel.n_bones + 1;
     return dw_bones ? dw_bones : 1;
 }
 
@@ -67,8 +69,8 @@ static uint64_t frame_bound(uint64_t max, uint64_t bits, uint64_t f0, uint64_t s
 }
 
 /* For a chunk cut by the end of the file: the first frame that is not whole. */
-static bool frames_before_cut(const pack_ctx *c, uint32_t index, uint32_t dw_bones,
-                              const uint8_t *p, size_t avail, uint32_t chunk, uint32_t *whole)
+static bool frames_before_cut(const pack_ctx *c, uint32_t index, uint32_t dw_bones, const uint8_t *p, size_t avail,
+                              uint32_t chunk, uint32_t *whole)
 {
     if (chunk < 11 || avail < 3) return false;
     uint16_t a = ganim_ld_u16le(p);
@@ -87,32 +89,31 @@ static bool frames_before_cut(const pack_ctx *c, uint32_t index, uint32_t dw_bon
     int32_t *pos = ganim_alloc(c->alloc, npos * sizeof *pos);
     uint16_t *rot = ganim_alloc(c->alloc, nrot * sizeof *rot);
     if (pos && rot)
-        *whole = ff7_decode_stream(p + hdr, bytes, bkey, (uint32_t)slots, (uint32_t)max, pos, rot,
-                                   &used, NULL);
+        *whole = ff7_decode_stream(p + hdr, bytes, bkey, (uint32_t)slots, (uint32_t)max, pos, rot, &used, NULL);
     ganim_free(c->alloc, pos, npos * sizeof *pos);
     ganim_free(c->alloc, rot, nrot * sizeof *rot);
     return pos && rot;
 }
 
-static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim_clip *clip,
-                             ganim_error *err)
+static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim_clip *clip, ganim_error *err)
 {
     ganim_doc *doc = c->doc;
     uint64_t at = gr_offset(r);
     uint32_t dw_bones, dw_frames, chunk;
     if (!gr_u32le(r, &dw_bones) || !gr_u32le(r, &dw_frames) || !gr_u32le(r, &chunk))
-        return ganim_fail(err, GANIM_ERR_TRUNCATED, at,
-                          "ff7-battle: entry %u: the file ends inside its 12-byte header", index);
+        return ganim_fail(err, GANIM_ERR_TRUNCATED, at, "ff7-battle: entry %u: the file ends inside its 12-byte header",
+                          index);
     if (chunk > gr_left(r)) {
         uint32_t whole = 0;
         if (frames_before_cut(c, index, dw_bones, r->data + r->pos, gr_left(r), chunk, &whole))
             return ganim_fail(err, GANIM_ERR_TRUNCATED, gr_offset(r) + gr_left(r),
                               "ff7-battle: entry %u: its chunk of %u bytes runs past the end of "
-                              "the file (%zu bytes left; the first %u frames are whole)", index, chunk,
-                              gr_left(r), whole);
+                              "the file (%zu bytes left; the first %u frames are whole)",
+                              index, chunk, gr_left(r), whole);
         return ganim_fail(err, GANIM_ERR_TRUNCATED, at + 8,
                           "ff7-battle: entry %u: its chunk of %u bytes runs past the end of the "
-                          "file (%zu bytes left)", index, chunk, gr_left(r));
+                          "file (%zu bytes left)",
+                          index, chunk, gr_left(r));
     }
     ganim_reader ch;
     gr_sub(r, chunk, &ch);
@@ -140,7 +141,7 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
 
     uint16_t a = 0, s_size = 0;
     uint8_t bkey = 0;
-    gr_u16le(&ch, &a); /* chunk >= 11: the mini header is there */
+    gr_u16le(&ch, &a);    /* chunk >= 11: the mini header is there */
     if (a == chunk - 5) { /* the frog layout: u16 sSize, u8 bKey, no sFrames */
         in.layout = FF7_LAYOUT_FROG;
         s_size = a;
@@ -152,13 +153,12 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
         gr_u8(&ch, &bkey);
         if (5u + (uint32_t)s_size > chunk)
             return ganim_fail(err, GANIM_ERR_CORRUPT, at + 14,
-                              "ff7-battle: entry %u: sSize %u does not fit in its %u-byte chunk",
-                              index, s_size, chunk);
+                              "ff7-battle: entry %u: sSize %u does not fit in its %u-byte chunk", index, s_size, chunk);
     }
     uint64_t key_at = gr_offset(&ch) - 1;
     if (bkey != 0 && bkey != 2 && bkey != 4)
-        return ganim_fail(err, GANIM_ERR_CORRUPT, key_at,
-                          "ff7-battle: entry %u: bKey %u is not 0, 2 or 4", index, bkey);
+        return ganim_fail(err, GANIM_ERR_CORRUPT, key_at, "ff7-battle: entry %u: bKey %u is not 0, 2 or 4", index,
+                          bkey);
     in.bkey = bkey;
     in.s_size = s_size;
     const uint8_t *stream = NULL;
@@ -171,23 +171,28 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
 
     uint64_t slots = entry_slots(c, in.role, dw_bones);
     if (c->have_skel && slots != dw_bones)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at, "ff7-battle: entry %u: dwBones says %u, the skeleton gives %u "
-                       "rotation slots (used)", index, dw_bones, (unsigned)slots);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at,
+                       "ff7-battle: entry %u: dwBones says %u, the skeleton gives %u "
+                       "rotation slots (used)",
+                       index, dw_bones, (unsigned)slots);
     else if (!dw_bones)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at, "ff7-battle: entry %u: dwBones is 0; decoded with 1 slot", index);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at, "ff7-battle: entry %u: dwBones is 0; decoded with 1 slot",
+                       index);
     uint64_t bits = (uint64_t)s_size * 8u;
     uint64_t f0 = 48u + slots * 3u * (12u - bkey);
     if (f0 > bits)
         return ganim_fail(err, GANIM_ERR_TRUNCATED, stream_at,
                           "ff7-battle: entry %u: frame 0 needs %llu bits (%llu rotation slots at "
-                          "bKey %u) but the stream has %u bytes%s", index,
-                          (unsigned long long)f0, (unsigned long long)slots, bkey, s_size,
+                          "bKey %u) but the stream has %u bytes%s",
+                          index, (unsigned long long)f0, (unsigned long long)slots, bkey, s_size,
                           c->have_skel ? "" : "; is a skeleton needed?");
     in.slots = (uint32_t)slots;
     uint64_t max = in.layout == FF7_LAYOUT_FROG ? FF7_MAX_FRAMES : in.s_frames;
     if (max == 0) {
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at + 12, "ff7-battle: entry %u: sFrames is 0; frame 0 is decoded "
-                       "anyway", index);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at + 12,
+                       "ff7-battle: entry %u: sFrames is 0; frame 0 is decoded "
+                       "anyway",
+                       index);
         max = 1;
     }
     max = frame_bound(max, bits, f0, slots);
@@ -201,22 +206,24 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
     }
     size_t used = 0;
     bool best = false;
-    uint32_t n = ff7_decode_stream(stream, s_size, bkey, in.slots, (uint32_t)max, pos, rot,
-                                   &used, &best);
+    uint32_t n = ff7_decode_stream(stream, s_size, bkey, in.slots, (uint32_t)max, pos, rot, &used, &best);
     in.frames = n;
     in.stream_bits = (uint32_t)used;
     in.flags = best ? FF7_FLAG_SHORTEST : 0;
     if (in.layout == FF7_LAYOUT_NORMAL && n < in.s_frames)
         ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, stream_at + used / 8,
                        "ff7-battle: entry %u: sFrames says %u but only %u frames fit in the "
-                       "%u-byte stream (frame %u is cut off)", index, in.s_frames, n, s_size, n);
+                       "%u-byte stream (frame %u is cut off)",
+                       index, in.s_frames, n, s_size, n);
     if (dw_frames != n)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at + 4, "ff7-battle: entry %u: dwFrames says %u, %u frames decoded",
-                       index, dw_frames, n);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at + 4,
+                       "ff7-battle: entry %u: dwFrames says %u, %u frames decoded", index, dw_frames, n);
     for (size_t i = 0; i < npos; i++)
         if (i < (size_t)n * 3u && (pos[i] < -32768 || pos[i] > 32767)) {
-            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, stream_at, "ff7-battle: entry %u: frame %zu: a position leaves "
-                           "the 16-bit range", index, i / 3);
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, stream_at,
+                           "ff7-battle: entry %u: frame %zu: a position leaves "
+                           "the 16-bit range",
+                           index, i / 3);
             break;
         }
     size_t rec_size = 0;
@@ -252,8 +259,8 @@ static ganim_skeleton *flat_skeleton(ganim_doc *doc, uint32_t slots)
     return sk;
 }
 
-ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size,
-                                  const ganim_read_opts *opts, ganim_error *err)
+ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
+                           ganim_error *err)
 {
     pack_ctx c;
     memset(&c, 0, sizeof c);
@@ -263,8 +270,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size,
     c.alloc = ganim_doc_allocator(doc);
     const ganim_skeleton *given = opts ? opts->skeleton : NULL;
     c.have_skel = ff7_skel_info_parse(given, &c.skel);
-    if (given && given->native_format && !c.have_skel &&
-        strcmp(given->native_format, "ff7-skeleton") == 0)
+    if (given && given->native_format && !c.have_skel && strcmp(given->native_format, "ff7-skeleton") == 0)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                           "ff7-battle: the given skeleton's ff7 record is damaged");
 
@@ -277,9 +283,10 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size,
      * walk below fails at the first missing one, naming it (and its cut frame). */
     size_t room = gr_left(&r) / 12;
     if (c.have_skel && (uint64_t)c.skel.n_body_anims + c.skel.n_weapon_anims > n)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0, "ff7-battle: the skeleton announces %u body and %u weapon "
-                       "animations but the pack has %u entries", c.skel.n_body_anims,
-                       c.skel.n_weapon_anims, n);
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0,
+                       "ff7-battle: the skeleton announces %u body and %u weapon "
+                       "animations but the pack has %u entries",
+                       c.skel.n_body_anims, c.skel.n_weapon_anims, n);
     ganim_clip *clips = ganim_doc_alloc_array(doc, n < room ? (n ? n : 1) : room + 1, sizeof *clips);
     if (!clips) return GANIM_NOMEM(err);
     doc->clips = clips;
@@ -287,14 +294,13 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size,
     uint32_t widest = 1;
     for (uint32_t i = 0; i < n; i++) {
         if (i > room) /* unreachable: read_entry failed before */
-            return ganim_fail(err, GANIM_ERR_TRUNCATED, gr_offset(&r),
-                              "ff7-battle: entry %u: the file ends before it", i);
+            return ganim_fail(err, GANIM_ERR_TRUNCATED, gr_offset(&r), "ff7-battle: entry %u: the file ends before it",
+                              i);
         ganim_code code = read_entry(&c, i, &r, &clips[i], err);
         if (code) return code;
         doc->clip_count = i + 1;
         ff7_clip_info in;
-        if (clips[i].kind == GANIM_CLIP_ANIMATION && ff7_clip_info_parse(&clips[i], &in) &&
-            in.slots > widest)
+        if (clips[i].kind == GANIM_CLIP_ANIMATION && ff7_clip_info_parse(&clips[i], &in) && in.slots > widest)
             widest = in.slots;
     }
     size_t tail = gr_left(&r);
@@ -321,7 +327,8 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size,
         if (!doc->skeleton) return GANIM_NOMEM(err);
     } else {
         if (given)
-            ganim_doc_warn(doc, GANIM_WARN_SKELETON, GANIM_NO_OFFSET, "ff7-battle: the given skeleton has %u bones, "
+            ganim_doc_warn(doc, GANIM_WARN_SKELETON, GANIM_NO_OFFSET,
+                           "ff7-battle: the given skeleton has %u bones, "
                            "fewer than the %u rotation slots; a flat skeleton is used",
                            given->bone_count, widest);
         doc->skeleton = flat_skeleton(doc, widest);

@@ -9,9 +9,9 @@
 
 /* Smallest bKey from the candidates whose stream fits; rot is quantised in place to it.
  * Returns 0 and sets *bits, or a ganim_code. */
-ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t frames,
-                              const int32_t *pos, uint16_t *rot, uint16_t *scratch, unsigned *key,
-                              size_t *bits, uint32_t index, ganim_error *err)
+ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t frames, const int32_t *pos,
+                           uint16_t *rot, uint16_t *scratch, unsigned *key, size_t *bits, uint32_t index,
+                           ganim_error *err)
 {
     size_t n = (size_t)frames * slots * 3u;
     size_t best = 0;
@@ -22,7 +22,8 @@ ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t
         if (best == SIZE_MAX)
             return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                               "ff7-battle: clip %u: a position or position step leaves the "
-                              "16-bit range the format stores", index);
+                              "16-bit range the format stores",
+                              index);
         if ((best + 7) / 8 <= FF7_MAX_STREAM) {
             memcpy(rot, scratch, n * sizeof *rot);
             *key = k;
@@ -32,7 +33,8 @@ ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t
     }
     return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                       "ff7-battle: clip %u: the frame stream needs %zu bytes even at bKey %d, "
-                      "more than the format's 65535", index, (best + 7) / 8, cands[ncand - 1]);
+                      "more than the format's 65535",
+                      index, (best + 7) / 8, cands[ncand - 1]);
 }
 
 typedef struct enc_ctx {
@@ -40,8 +42,8 @@ typedef struct enc_ctx {
     int forced; /* -1 or 0/2/4 */
 } enc_ctx;
 
-static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32_t index,
-                                  ganim_writer *w, ganim_error *err)
+static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32_t index, ganim_writer *w,
+                                  ganim_error *err)
 {
     const ganim_clip *clip = &doc->clips[index];
     ff7_clip_info in;
@@ -54,8 +56,7 @@ static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32
                           "ff7-battle: clip %u: %u frames; FF7 stores 1 to 65535", index, frames);
     size_t npos = (size_t)frames * 3u, nrot;
     if (!ganim_mul_size(npos, slots, &nrot) || nrot > SIZE_MAX / 8)
-        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
-                          "ff7-battle: clip %u: too many values", index);
+        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "ff7-battle: clip %u: too many values", index);
     int32_t *pos = ganim_alloc(c->alloc, npos * sizeof *pos);
     uint16_t *rot = ganim_alloc(c->alloc, nrot * sizeof *rot);
     uint16_t *scratch = ganim_alloc(c->alloc, nrot * sizeof *rot);
@@ -90,8 +91,7 @@ static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32
     size_t s_size = sb.size;
     /* An unchanged entry keeps its original stream bytes past the decoded frames (frames
      * beyond sFrames, a cut-off frame, padding bits) once its coded bits are verified equal. */
-    if (pristine && bits == in.stream_bits && (size_t)in.stream_size * 8u >= bits &&
-        in.stream_size >= s_size) {
+    if (pristine && bits == in.stream_bits && (size_t)in.stream_size * 8u >= bits && in.stream_size >= s_size) {
         bool same = memcmp(stream, in.stream, bits / 8) == 0;
         if (same && bits % 8) {
             unsigned m = 0xFFu << (8 - bits % 8) & 0xFFu;
@@ -139,8 +139,7 @@ done:
     return code;
 }
 
-ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts,
-                            ganim_buffer *out, ganim_error *err)
+ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     ganim_allocator alloc = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
     enc_ctx c = { &alloc, -1 };

@@ -29,12 +29,11 @@ bool ff7_clip_info_parse(const ganim_clip *clip, ff7_clip_info *in)
     in->entry_offset = ff7_ld32(p + 48);
     if (in->role > FF7_ROLE_UNKNOWN || in->layout > FF7_LAYOUT_SPECIAL) return false;
     if (in->layout != FF7_LAYOUT_SPECIAL &&
-        (in->bkey > 4 || (in->bkey & 1) || in->slots == 0 || in->frames == 0 ||
-         in->frames > FF7_MAX_FRAMES))
+        (in->bkey > 4 || (in->bkey & 1) || in->slots == 0 || in->frames == 0 || in->frames > FF7_MAX_FRAMES))
         return false;
     /* Sizes in 64 bits: the record may come from anywhere. */
-    uint64_t need = FF7_CLIP_HEADER + (uint64_t)in->frames * 12u +
-                    (uint64_t)in->frames * in->slots * 6u + in->trailer_size + in->stream_size;
+    uint64_t need = FF7_CLIP_HEADER + (uint64_t)in->frames * 12u + (uint64_t)in->frames * in->slots * 6u +
+                    in->trailer_size + in->stream_size;
     if (need != n) return false;
     in->pos = p + FF7_CLIP_HEADER;
     in->rot = in->pos + (size_t)in->frames * 12u;
@@ -45,8 +44,8 @@ bool ff7_clip_info_parse(const ganim_clip *clip, ff7_clip_info *in)
     return true;
 }
 
-uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *in, const int32_t *pos,
-                               const uint16_t *rot, size_t *size)
+uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *in, const int32_t *pos, const uint16_t *rot,
+                               size_t *size)
 {
     size_t nv = (size_t)in->frames * 3u, nr = 0, total;
     if (!ganim_mul_size(nv, in->slots, &nr)) return NULL;
@@ -108,8 +107,6 @@ bool ff7_skel_info_parse(const ganim_skeleton *sk, ff7_skel_info *in)
     in->n_bones = in->words[3];
     in->n_body_anims = in->words[7];
     in->n_weapon_anims = in->words[10];
-    if ((uint64_t)FF7_SKELETON_HEADER + (uint64_t)FF7_SKELETON_BONE * in->n_bones !=
-        sk->native_size)
-        return false;
+    if ((uint64_t)FF7_SKELETON_HEADER + (uint64_t)FF7_SKELETON_BONE * in->n_bones != sk->native_size) return false;
     return true;
 }

@@ -6,8 +6,7 @@
 
 #include "formats/ff7/ff7.h"
 
-static ganim_code resample_clip(ganim_doc *doc, uint32_t index, uint64_t target, unsigned factor,
-                                ganim_error *err)
+static ganim_code resample_clip(ganim_doc *doc, uint32_t index, uint64_t target, unsigned factor, ganim_error *err)
 {
     ganim_clip *clip = &doc->clips[index];
     const ganim_allocator *alloc = ganim_doc_allocator(doc);
@@ -20,7 +19,8 @@ static ganim_code resample_clip(ganim_doc *doc, uint32_t index, uint64_t target,
     if (target > FF7_MAX_FRAMES)
         return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                           "ff7-battle: clip %u: %u frames x %u = %llu frames, more than FF7's "
-                          "65535", index, n, factor, (unsigned long long)target);
+                          "65535",
+                          index, n, factor, (unsigned long long)target);
     uint32_t m = (uint32_t)target;
     size_t per = (size_t)slots * 3u;
     size_t src_pos = (size_t)n * 3u, src_rot = src_pos * slots;
@@ -89,8 +89,8 @@ static ganim_code resample_clip(ganim_doc *doc, uint32_t index, uint64_t target,
     clip->native_size = rec_size;
     clip->native_format = "ff7-battle";
     if (!ff7_clip_info_parse(clip, &out)) {
-        code = ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
-                          "ff7-battle: clip %u: internal record check failed", index);
+        code = ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "ff7-battle: clip %u: internal record check failed",
+                          index);
         goto done;
     }
     code = ff7_clip_fill(doc, clip, &out, err);
@@ -107,8 +107,7 @@ done:
 ganim_code ff7_battle_resample(ganim_doc *doc, unsigned factor, ganim_error *err)
 {
     if (!doc || factor == 0)
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                          "ff7-battle: resample factor must be 1 or more");
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ff7-battle: resample factor must be 1 or more");
     if (factor == 1) return GANIM_OK;
     ff7_doc_info di;
     uint32_t n_body = ff7_doc_info_parse(doc, &di) && di.n_body != UINT32_MAX ? di.n_body : 0;
@@ -124,8 +123,8 @@ ganim_code ff7_battle_resample(ganim_doc *doc, unsigned factor, ganim_error *err
         if (clip->kind != GANIM_CLIP_ANIMATION || clip->frame_count == 0) continue;
         ff7_clip_info in;
         uint32_t base = clip->frame_count;
-        if (ff7_clip_info_parse(clip, &in) && in.role == FF7_ROLE_WEAPON && i >= n_body &&
-            i - n_body < count && before[i - n_body])
+        if (ff7_clip_info_parse(clip, &in) && in.role == FF7_ROLE_WEAPON && i >= n_body && i - n_body < count &&
+            before[i - n_body])
             base = before[i - n_body];
         code = resample_clip(doc, i, (uint64_t)factor * (base - 1) + 1, factor, err);
     }

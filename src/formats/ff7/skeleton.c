@@ -21,8 +21,8 @@ int ff7_skeleton_probe(const uint8_t *data, size_t size)
 }
 
 /* Model skeleton of an ff7 skeleton: "root", bone_<i> as bone i+1, and "weapon". */
-static ganim_code ff7_skeleton_build(ganim_doc *doc, const uint8_t *data, size_t size,
-                                     ganim_skeleton **out, ganim_error *err)
+static ganim_code ff7_skeleton_build(ganim_doc *doc, const uint8_t *data, size_t size, ganim_skeleton **out,
+                                     ganim_error *err)
 {
     ganim_reader r = gr_init(data, size, 0);
     uint32_t words[13];
@@ -30,13 +30,14 @@ static ganim_code ff7_skeleton_build(ganim_doc *doc, const uint8_t *data, size_t
         if (!gr_u32le(&r, &words[i]))
             return ganim_fail(err, GANIM_ERR_TRUNCATED, gr_offset(&r),
                               "ff7-skeleton: the file ends inside the 52-byte header "
-                              "(%zu bytes)", size);
+                              "(%zu bytes)",
+                              size);
     uint32_t n = words[3];
     uint64_t want = FF7_SKELETON_HEADER + (uint64_t)FF7_SKELETON_BONE * n;
     if (want != size)
         return ganim_fail(err, want > size ? GANIM_ERR_TRUNCATED : GANIM_ERR_CORRUPT, 12,
-                          "ff7-skeleton: nBones %u needs a file of %llu bytes, this one has %zu",
-                          n, (unsigned long long)want, size);
+                          "ff7-skeleton: nBones %u needs a file of %llu bytes, this one has %zu", n,
+                          (unsigned long long)want, size);
     uint32_t extra = words[10] ? 1u : 0u;
     ganim_skeleton *sk = ganim_doc_alloc(doc, sizeof *sk);
     uint32_t count = n + 1u + extra;
@@ -59,8 +60,7 @@ static ganim_code ff7_skeleton_build(ganim_doc *doc, const uint8_t *data, size_t
         gr_f32le(&r, &len);
         gr_i32le(&r, &has);
         if (parent < -1 || parent >= (int32_t)i)
-            return ganim_fail(err, GANIM_ERR_CORRUPT, at,
-                              "ff7-skeleton: bone %u: parent %d is not an earlier bone", i,
+            return ganim_fail(err, GANIM_ERR_CORRUPT, at, "ff7-skeleton: bone %u: parent %d is not an earlier bone", i,
                               (int)parent);
         if (!isfinite(len))
             return ganim_fail(err, GANIM_ERR_CORRUPT, at + 4,
@@ -83,8 +83,8 @@ static ganim_code ff7_skeleton_build(ganim_doc *doc, const uint8_t *data, size_t
     return GANIM_OK;
 }
 
-ganim_code ff7_skeleton_read(ganim_doc *doc, const uint8_t *data, size_t size,
-                                    const ganim_read_opts *opts, ganim_error *err)
+ganim_code ff7_skeleton_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
+                             ganim_error *err)
 {
     (void)opts;
     ganim_skeleton *sk = NULL;

@@ -14,9 +14,9 @@
 /* ---- reference text files ------------------------------------------------------------ */
 
 typedef struct ref_line {
-    float t;      /* frame number (keys/input) or time (times) */
+    float t; /* frame number (keys/input) or time (times) */
     uint32_t track;
-    float v[10];  /* qx qy qz qw tx ty tz sx sy sz */
+    float v[10]; /* qx qy qz qw tx ty tz sx sy sz */
 } ref_line;
 
 /* Records "a track v0..v9"; `parents` (may be NULL) gets the parents line of input.txt. */
@@ -141,22 +141,25 @@ static void check_clip(const char *label, const ganim_doc *doc, const char *stem
         const ganim_track *tr = &clip->tracks[r->track];
         const ganim_transform *rest = &doc->skeleton->bones[tr->bone].rest;
         float q[4], t[3], s[3];
-        ganim_channel_eval(&tr->rotation, clip->frame_count, tr->step, clip->rotation_interp, 4, r->t, &rest->rotation.x, q);
-        ganim_channel_eval(&tr->translation, clip->frame_count, tr->step, clip->rotation_interp, 3, r->t, &rest->translation.x, t);
+        ganim_channel_eval(&tr->rotation, clip->frame_count, tr->step, clip->rotation_interp, 4, r->t,
+                           &rest->rotation.x, q);
+        ganim_channel_eval(&tr->translation, clip->frame_count, tr->step, clip->rotation_interp, 3, r->t,
+                           &rest->translation.x, t);
         ganim_channel_eval(&tr->scale, clip->frame_count, tr->step, clip->rotation_interp, 3, r->t, &rest->scale.x, s);
         if (!pose_matches(q, t, s, r->v, &worst) && bad++ < 5)
-            test_fail(__FILE__, __LINE__, "%s: key frame %g track %u: got q(%.9g %.9g %.9g %.9g) t(%.9g %.9g %.9g) s(%.9g %.9g %.9g)", label, (double)r->t,
-                      r->track, q[0], q[1], q[2], q[3], t[0], t[1], t[2], s[0], s[1], s[2]);
+            test_fail(__FILE__, __LINE__,
+                      "%s: key frame %g track %u: got q(%.9g %.9g %.9g %.9g) t(%.9g %.9g %.9g) s(%.9g %.9g %.9g)",
+                      label, (double)r->t, r->track, q[0], q[1], q[2], q[3], t[0], t[1], t[2], s[0], s[1], s[2]);
     }
     ganim_transform *pose = calloc(doc->skeleton->bone_count, sizeof *pose);
     for (size_t i = 0; i < nt; i++) {
         const ref_line *r = &times[i];
-        if (i == 0 || times[i - 1].t != r->t)
-            CHECK_OK(ganim_clip_sample(clip, doc->skeleton, r->t, pose, NULL, &e_));
+        if (i == 0 || times[i - 1].t != r->t) CHECK_OK(ganim_clip_sample(clip, doc->skeleton, r->t, pose, NULL, &e_));
         const ganim_transform *p = &pose[r->track];
         if (!pose_matches(&p->rotation.x, &p->translation.x, &p->scale.x, r->v, &worst) && bad++ < 10)
-            test_fail(__FILE__, __LINE__, "%s: time %.9g track %u: got q(%.9g %.9g %.9g %.9g) t(%.9g %.9g %.9g)", label, (double)r->t, r->track,
-                      p->rotation.x, p->rotation.y, p->rotation.z, p->rotation.w, p->translation.x, p->translation.y, p->translation.z);
+            test_fail(__FILE__, __LINE__, "%s: time %.9g track %u: got q(%.9g %.9g %.9g %.9g) t(%.9g %.9g %.9g)", label,
+                      (double)r->t, r->track, p->rotation.x, p->rotation.y, p->rotation.z, p->rotation.w,
+                      p->translation.x, p->translation.y, p->translation.z);
     }
     printf("  %s: %zu key values, %zu timed values, worst error %.3g\n", label, nk, nt, worst);
     free(pose);
@@ -193,7 +196,10 @@ static void check_random_access(const char *stem)
     ganim_acl *acl = NULL;
     ganim_error e = { 0 };
     CHECK_MSG(ganim_acl_open(data, size, 0, NULL, NULL, NULL, &acl, &e) == GANIM_OK, "%s: open: %s", stem, e.message);
-    if (!acl) { free(data); return; }
+    if (!acl) {
+        free(data);
+        return;
+    }
     size_t nt, nk;
     ref_line *times = read_ref(sibling(stem, ".times.txt"), &nt, NULL, NULL);
     ref_line *keys = read_ref(sibling(stem, ".keys.txt"), &nk, NULL, NULL);
@@ -205,7 +211,8 @@ static void check_random_access(const char *stem)
         if (i == 0 || times[i - 1].t != times[i].t) ganim_acl_sample_pose(acl, times[i].t, pose);
         const ganim_transform *p = &pose[times[i].track];
         if (!pose_matches(&p->rotation.x, &p->translation.x, &p->scale.x, times[i].v, &worst) && bad++ < 5)
-            test_fail(__FILE__, __LINE__, "%s: random access at %.9g track %u", stem, (double)times[i].t, times[i].track);
+            test_fail(__FILE__, __LINE__, "%s: random access at %.9g track %u", stem, (double)times[i].t,
+                      times[i].track);
     }
     /* key frames at a float32 time t with t * rate == f exactly (ACL's own key times);
      * the README counts the frames where no such t exists */
@@ -220,15 +227,22 @@ static void check_random_access(const char *stem)
             float lo = nextafterf(nextafterf(t, 0), 0);
             exact = 0;
             for (int k = 0; k < 5 && !exact; k++, lo = nextafterf(lo, INFINITY))
-                if (lo * rate == (float)f) { t = lo; exact = 1; }
-            if (!exact && f + 1u == ganim_acl_frame_count(acl)) { t = 1e30f; exact = 1; } /* clamps to the end */
+                if (lo * rate == (float)f) {
+                    t = lo;
+                    exact = 1;
+                }
+            if (!exact && f + 1u == ganim_acl_frame_count(acl)) {
+                t = 1e30f;
+                exact = 1;
+            } /* clamps to the end */
             if (!exact) inexact++;
             else ganim_acl_sample_pose(acl, t, pose);
         }
         if (!exact) continue;
         const ganim_transform *p = &pose[keys[i].track];
         if (!pose_matches(&p->rotation.x, &p->translation.x, &p->scale.x, keys[i].v, &worst) && bad++ < 5)
-            test_fail(__FILE__, __LINE__, "%s: random access at frame %g track %u", stem, (double)keys[i].t, keys[i].track);
+            test_fail(__FILE__, __LINE__, "%s: random access at frame %g track %u", stem, (double)keys[i].t,
+                      keys[i].track);
     }
     CHECK_EQ_INT(inexact, readme_inexact(stem));
     printf("  %s random access: worst error %.3g\n", stem, worst);
@@ -250,7 +264,10 @@ static char *readme_row(const char *stem, char cols[20][160])
     char key[256];
     snprintf(key, sizeof key, "| `%s` |", stem);
     char *row = strstr(text, key);
-    if (!row) { free(text); return NULL; }
+    if (!row) {
+        free(text);
+        return NULL;
+    }
     char *end = strchr(row, '\n');
     if (end) *end = 0;
     int c = 0;
@@ -302,8 +319,15 @@ static void check_structure(const ganim_doc *doc, const char *stem, const char *
         CHECK(seg != NULL);
         if (!seg) break;
         long d, c, a;
-        if (seg[2] == '-') { d = clip->track_count; c = a = 0; }
-        else { char *q; d = strtol(seg + 2, &q, 10); c = strtol(q + 1, &q, 10); a = strtol(q + 1, &q, 10); }
+        if (seg[2] == '-') {
+            d = clip->track_count;
+            c = a = 0;
+        } else {
+            char *q;
+            d = strtol(seg + 2, &q, 10);
+            c = strtol(q + 1, &q, 10);
+            a = strtol(q + 1, &q, 10);
+        }
         const char *o = strstr(json, kinds[k]);
         CHECK(o != NULL);
         if (o) {
@@ -323,7 +347,10 @@ static void check_structure(const ganim_doc *doc, const char *stem, const char *
         long w = strtol(q + 1, &x, 10), n = strtol(x + 2, &x, 10);
         if (w == 0) zero += n;
         else if (w == 31 || w == 32) raw += n;
-        else { if (w < lo) lo = w; if (w > hi) hi = w; }
+        else {
+            if (w < lo) lo = w;
+            if (w > hi) hi = w;
+        }
         q = x + (*x == ',');
     }
     if (strncmp(bw, "none", 4) == 0) {
@@ -415,15 +442,20 @@ TEST(civ7_v0_holds_the_input)
             size_t bad = 0;
             for (size_t i = 0; i < ni; i++) {
                 const ref_line *r = &in[i];
-                if (r->track >= clip->track_count) { CHECK(0); continue; }
+                if (r->track >= clip->track_count) {
+                    CHECK(0);
+                    continue;
+                }
                 const ganim_track *tr = &clip->tracks[r->track];
                 float v[10];
                 const float *rest = &doc->skeleton->bones[tr->bone].rest.rotation.x;
                 ganim_channel_eval(&tr->rotation, clip->frame_count, NULL, clip->rotation_interp, 4, r->t, rest, v);
-                ganim_channel_eval(&tr->translation, clip->frame_count, NULL, clip->rotation_interp, 3, r->t, rest, v + 4);
+                ganim_channel_eval(&tr->translation, clip->frame_count, NULL, clip->rotation_interp, 3, r->t, rest,
+                                   v + 4);
                 ganim_channel_eval(&tr->scale, clip->frame_count, NULL, clip->rotation_interp, 3, r->t, rest, v + 7);
                 if (memcmp(v, r->v, sizeof v) != 0 && bad++ < 5)
-                    test_fail(__FILE__, __LINE__, "%s: frame %g bone %u differs from input.txt", stem, (double)r->t, r->track);
+                    test_fail(__FILE__, __LINE__, "%s: frame %g bone %u differs from input.txt", stem, (double)r->t,
+                              r->track);
             }
             /* write back: identical bytes */
             ganim_buffer out = { 0 };
@@ -470,10 +502,12 @@ TEST(civ7_v0_write_read_round_trip)
                     const float *rest = &doc->skeleton->bones[t].rest.rotation.x;
                     float va[10], vb[10];
                     ganim_channel_eval(&ta->rotation, a->frame_count, NULL, a->rotation_interp, 4, f, rest, va);
-                    ganim_channel_eval(&ta->translation, a->frame_count, NULL, a->rotation_interp, 3, f, rest + 4, va + 4);
+                    ganim_channel_eval(&ta->translation, a->frame_count, NULL, a->rotation_interp, 3, f, rest + 4,
+                                       va + 4);
                     ganim_channel_eval(&ta->scale, a->frame_count, NULL, a->rotation_interp, 3, f, rest + 7, va + 7);
                     ganim_channel_eval(&tb->rotation, b->frame_count, NULL, b->rotation_interp, 4, f, rest, vb);
-                    ganim_channel_eval(&tb->translation, b->frame_count, NULL, b->rotation_interp, 3, f, rest + 4, vb + 4);
+                    ganim_channel_eval(&tb->translation, b->frame_count, NULL, b->rotation_interp, 3, f, rest + 4,
+                                       vb + 4);
                     ganim_channel_eval(&tb->scale, b->frame_count, NULL, b->rotation_interp, 3, f, rest + 7, vb + 7);
                     if (memcmp(va, vb, sizeof va) && bad++ < 3)
                         test_fail(__FILE__, __LINE__, "%s: frame %u track %u changed in the V0 round trip", *p, f, t);
@@ -570,10 +604,12 @@ static void sweep_one(const uint8_t *data, size_t size, const char *what)
         CHECK_MSG(ganim_doc_validate(doc, &ve) == GANIM_OK, "%s: decoded document invalid: %s", what, ve.message);
         ganim_doc_free(doc);
     } else {
-        CHECK_MSG(rc == GANIM_ERR_UNKNOWN_FORMAT || e.offset != GANIM_NO_OFFSET || rc == GANIM_ERR_LIMIT || rc == GANIM_ERR_NOMEM,
+        CHECK_MSG(rc == GANIM_ERR_UNKNOWN_FORMAT || e.offset != GANIM_NO_OFFSET || rc == GANIM_ERR_LIMIT ||
+                      rc == GANIM_ERR_NOMEM,
                   "%s: error without an offset: %s", what, e.message);
         if (rc == GANIM_ERR_TRUNCATED || rc == GANIM_ERR_CORRUPT)
-            CHECK_MSG(e.offset <= size, "%s: offset %llu beyond the %zu input bytes: %s", what, (unsigned long long)e.offset, size, e.message);
+            CHECK_MSG(e.offset <= size, "%s: offset %llu beyond the %zu input bytes: %s", what,
+                      (unsigned long long)e.offset, size, e.message);
         CHECK_MSG(e.message[0] != 0, "%s: error without a message", what);
     }
 }
@@ -625,8 +661,7 @@ TEST(hostile_civ7_files)
 {
     char **list = test_list_dir(test_path("acl", ""), ".civ");
     for (char **p = list; *p; p++)
-        if (strstr(*p, ".v0.civ") || strstr(*p, "walk_f100") || strstr(*p, "two_frames"))
-            sweep_file(*p);
+        if (strstr(*p, ".v0.civ") || strstr(*p, "walk_f100") || strstr(*p, "two_frames")) sweep_file(*p);
     test_free_list(list);
 }
 
@@ -650,7 +685,8 @@ TEST(whole_clip_equals_random_access_bitwise)
             for (uint32_t f = 0; f < clip->frame_count; f++) {
                 ganim_acl_sample_key(acl, f, pose);
                 for (uint32_t t = 0; t < clip->track_count; t++) {
-                    const ganim_channel *ch[3] = { &clip->tracks[t].rotation, &clip->tracks[t].translation, &clip->tracks[t].scale };
+                    const ganim_channel *ch[3] = { &clip->tracks[t].rotation, &clip->tracks[t].translation,
+                                                   &clip->tracks[t].scale };
                     const float *want[3] = { &pose[t].rotation.x, &pose[t].translation.x, &pose[t].scale.x };
                     for (int k = 0; k < 3; k++) {
                         size_t comps = k ? 3 : 4, row = 0;
@@ -662,8 +698,10 @@ TEST(whole_clip_equals_random_access_bitwise)
                         }
                         compared++;
                         if (memcmp(ch[k]->values + row * comps, want[k], comps * sizeof(float)) && bad++ < 3)
-                            test_fail(__FILE__, __LINE__, "%s: frame %u track %u channel %d: whole clip %.9g differs from random access %.9g", *p, f, t, k,
-                                      ch[k]->values[row * comps], want[k][0]);
+                            test_fail(
+                                __FILE__, __LINE__,
+                                "%s: frame %u track %u channel %d: whole clip %.9g differs from random access %.9g", *p,
+                                f, t, k, ch[k]->values[row * comps], want[k][0]);
                     }
                 }
             }
@@ -755,13 +793,17 @@ TEST(civ7_v1_cut_in_the_acl_header_is_truncated)
  * origin in exporters (zero-length bones, zero BVH offsets). The values are unchanged. */
 TEST(rest_pose_is_frame_zero_without_bind_pose)
 {
-    static const char *const files[] = { "walk_f100_r30_b52.acl", "metadata_f70_r30_b34.acl", "short_f16_r30_b33.v0.civ" };
+    static const char *const files[] = { "walk_f100_r30_b52.acl", "metadata_f70_r30_b34.acl",
+                                         "short_f16_r30_b33.v0.civ" };
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         size_t size;
         uint8_t *data = test_read_file(test_path("acl", files[f]), &size);
         ganim_doc *doc = NULL;
         CHECK_EQ_INT(ganim_read_memory(data, size, NULL, &doc, NULL), GANIM_OK);
-        if (!doc) { free(data); continue; }
+        if (!doc) {
+            free(data);
+            continue;
+        }
         const ganim_skeleton *sk = doc->skeleton;
         ganim_transform *pose = malloc(sk->bone_count * sizeof *pose);
         CHECK_EQ_INT(ganim_clip_sample(&doc->clips[0], sk, 0.0, pose, NULL, NULL), GANIM_OK);

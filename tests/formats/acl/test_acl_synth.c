@@ -19,23 +19,23 @@ enum { MAXT = 20, MAXS = 8, BUFCAP = 16384 };
 typedef struct syn_clip {
     /* ---- what the caller sets ---- */
     uint16_t version;
-    uint8_t algorithm, track_type;   /* 0 and 12 unless a test breaks them */
-    uint32_t misc;                   /* misc_packed (§3.2) */
+    uint8_t algorithm, track_type; /* 0 and 12 unless a test breaks them */
+    uint32_t misc;                 /* misc_packed (§3.2) */
     uint32_t nt, ns;
     float rate;
     uint8_t type[3][MAXT];
-    uint8_t width[3][MAXT];          /* variable animated sub-tracks: bits, or RAW_W */
-    uint8_t raw_byte;                /* byte written for RAW_W; 0: the version's (31/32) */
-    float in[MAXS][MAXT][10];        /* input: qx qy qz qw tx ty tz sx sy sz */
+    uint8_t width[3][MAXT];   /* variable animated sub-tracks: bits, or RAW_W */
+    uint8_t raw_byte;         /* byte written for RAW_W; 0: the version's (31/32) */
+    float in[MAXS][MAXT][10]; /* input: qx qy qz qw tx ty tz sx sy sz */
     int bad_hash;
-    const char *list_name;           /* metadata (misc bit 31) */
+    const char *list_name; /* metadata (misc bit 31) */
     char names[MAXT][24];
     int32_t parents[MAXT];
-    float bind[MAXT][10];            /* default (bind) pose in the track descriptions */
+    float bind[MAXT][10]; /* default (bind) pose in the track descriptions */
     /* ---- what the writer fills ---- */
-    float exp[MAXS][MAXT][10];       /* the decode acl.md defines */
-    float in_tol[MAXT][10];          /* allowed |decode - input| per component */
-    uint32_t raw_fmt_off;            /* buffer offset of the first raw format byte (or 0) */
+    float exp[MAXS][MAXT][10]; /* the decode acl.md defines */
+    float in_tol[MAXT][10];    /* allowed |decode - input| per component */
+    uint32_t raw_fmt_off;      /* buffer offset of the first raw format byte (or 0) */
     uint32_t size;
 } syn_clip;
 
@@ -50,11 +50,29 @@ static uint32_t rnd(uint32_t *s)
 }
 static float frnd(uint32_t *s, float lo, float hi) { return lo + (hi - lo) * (float)rnd(s) / 16777216.0f; }
 
-static void put16(uint8_t *b, uint32_t o, uint32_t v) { b[o] = (uint8_t)v; b[o + 1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *b, uint32_t o, uint32_t v) { put16(b, o, v & 0xFFFFu); put16(b, o + 2, v >> 16); }
-static void putf(uint8_t *b, uint32_t o, float f) { uint32_t u; memcpy(&u, &f, 4); put32(b, o, u); }
+static void put16(uint8_t *b, uint32_t o, uint32_t v)
+{
+    b[o] = (uint8_t)v;
+    b[o + 1] = (uint8_t)(v >> 8);
+}
+static void put32(uint8_t *b, uint32_t o, uint32_t v)
+{
+    put16(b, o, v & 0xFFFFu);
+    put16(b, o + 2, v >> 16);
+}
+static void putf(uint8_t *b, uint32_t o, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    put32(b, o, u);
+}
 static uint32_t a4(uint32_t v) { return (v + 3u) & ~3u; }
-static uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
 
 /* MSB-first bit stream (§3.9.3): bit b is bit (7 - b%8) of byte b/8. */
 static void put_bits(uint8_t *p, uint64_t *bit, uint32_t v, unsigned n)
@@ -92,8 +110,8 @@ static void rand_quat(uint32_t *s, float *q)
 }
 
 /* Types per kind from strings like "0011222": character i is track i's type. */
-static void syn_init(syn_clip *c, uint16_t version, uint32_t misc, uint32_t ns, const char *rt,
-                     const char *tt, const char *st, uint32_t seed)
+static void syn_init(syn_clip *c, uint16_t version, uint32_t misc, uint32_t ns, const char *rt, const char *tt,
+                     const char *st, uint32_t seed)
 {
     memset(c, 0, sizeof *c);
     c->version = version;
@@ -109,7 +127,10 @@ static void syn_init(syn_clip *c, uint16_t version, uint32_t misc, uint32_t ns, 
     for (uint32_t i = 0; i < c->nt; i++) {
         float q0[4], t0[3], s0[3];
         rand_quat(&s, q0);
-        for (int j = 0; j < 3; j++) { t0[j] = frnd(&s, -50, 50); s0[j] = frnd(&s, 0.5f, 2); }
+        for (int j = 0; j < 3; j++) {
+            t0[j] = frnd(&s, -50, 50);
+            s0[j] = frnd(&s, 0.5f, 2);
+        }
         for (uint32_t f = 0; f < ns; f++) {
             float *v = c->in[f][i];
             if (c->type[KR][i] == TANIM) rand_quat(&s, v);
@@ -122,7 +143,10 @@ static void syn_init(syn_clip *c, uint16_t version, uint32_t misc, uint32_t ns, 
         snprintf(c->names[i], sizeof c->names[i], "bone_%c%u", (char)('a' + i % 26u), i);
         c->parents[i] = i == 0 ? -1 : (int32_t)((i - 1u) / 2u);
         rand_quat(&s, c->bind[i]);
-        for (int j = 0; j < 3; j++) { c->bind[i][4 + j] = frnd(&s, -9, 9); c->bind[i][7 + j] = frnd(&s, 0.25f, 3); }
+        for (int j = 0; j < 3; j++) {
+            c->bind[i][4 + j] = frnd(&s, -9, 9);
+            c->bind[i][7 + j] = frnd(&s, 0.25f, 3);
+        }
     }
 }
 
@@ -137,7 +161,8 @@ static void syn_widths(syn_clip *c, unsigned k, const uint8_t *w, size_t n)
         }
     CHECK_EQ_INT(a, n);
 }
-#define WIDTHS(c, k, ...) syn_widths((c), (k), (const uint8_t[]){ __VA_ARGS__ }, sizeof((const uint8_t[]){ __VA_ARGS__ }))
+#define WIDTHS(c, k, ...) \
+    syn_widths((c), (k), (const uint8_t[]){ __VA_ARGS__ }, sizeof((const uint8_t[]){ __VA_ARGS__ }))
 
 /* ---- the writer (acl.md §3) ------------------------------------------------------------- */
 
@@ -170,7 +195,8 @@ static uint32_t syn_write(syn_clip *c, uint8_t *b)
     const uint32_t csize = 12u * (ncon[KR] + ncon[KT] + ncon[KS]);
     const uint32_t crange = a4(cdata + csize);
     uint32_t crsize = 0;
-    for (unsigned k = 0; k < groups; k++) if (var[k]) crsize += 24u * nanim[k];
+    for (unsigned k = 0; k < groups; k++)
+        if (var[k]) crsize += 24u * nanim[k];
     const uint32_t segdata = crange + crsize, ani = a4(segdata + nv);
 
     /* raw_buffer_header + tracks_header (§3.1-3.2) */
@@ -183,8 +209,8 @@ static uint32_t syn_write(syn_clip *c, uint8_t *b)
     putf(b, 24, c->rate);
     put32(b, 28, m);
     /* transform_tracks_header */
-    uint32_t hv[13] = { 1, nv, nanim[KR], nanim[KT], nanim[KS], ncon[KR], ncon[KT], ncon[KS], 0xFFFFFFFFu,
-                        seghdr, types, cdata, crange };
+    uint32_t hv[13] = { 1,        nv,          nanim[KR], nanim[KT], nanim[KS], ncon[KR], ncon[KT],
+                        ncon[KS], 0xFFFFFFFFu, seghdr,    types,     cdata,     crange };
     for (unsigned j = 0; j < 13; j++) put32(b, H + 4u * j, hv[j]);
 
     /* sub-track types: 2 bits per track, MSB first in LE words, R words then T then S */
@@ -328,7 +354,8 @@ static uint32_t syn_write(syn_clip *c, uint8_t *b)
         }
         o = a4(s);
         off[2] = o;
-        for (uint32_t i = 0; i < c->nt; i++) put32(b, o + 4u * i, c->parents[i] < 0 ? 0xFFFFFFFFu : (uint32_t)c->parents[i]);
+        for (uint32_t i = 0; i < c->nt; i++)
+            put32(b, o + 4u * i, c->parents[i] < 0 ? 0xFFFFFFFFu : (uint32_t)c->parents[i]);
         o += 4u * c->nt;
         off[3] = o;
         for (uint32_t i = 0; i < c->nt; i++) {
@@ -389,7 +416,8 @@ static void check_doc(const syn_clip *c, const ganim_doc *doc, const char *label
     int wrap = c->version >= 8 && ((c->misc >> 30) & 1u);
     CHECK_EQ_INT(doc->warning_count, expect_warnings);
     for (uint32_t w = 0; w < doc->warning_count && w < 4; w++)
-        printf("  %s: warning at %llu: %s\n", label, (unsigned long long)doc->warnings[w].offset, doc->warnings[w].message);
+        printf("  %s: warning at %llu: %s\n", label, (unsigned long long)doc->warnings[w].offset,
+               doc->warnings[w].message);
     CHECK_EQ_INT(doc->clip_count, 1);
     if (doc->clip_count != 1 || !doc->skeleton) return;
     const ganim_clip *clip = &doc->clips[0];
@@ -409,19 +437,31 @@ static void check_doc(const syn_clip *c, const ganim_doc *doc, const char *label
             memcpy(got + 4, &rest->translation.x, 3 * sizeof(float));
             memcpy(got + 7, &rest->scale.x, 3 * sizeof(float));
             if (tr) {
-                ganim_channel_eval(&tr->rotation, clip->frame_count, tr->step, clip->rotation_interp, 4, f, &rest->rotation.x, got);
-                ganim_channel_eval(&tr->translation, clip->frame_count, tr->step, clip->rotation_interp, 3, f, &rest->translation.x, got + 4);
-                ganim_channel_eval(&tr->scale, clip->frame_count, tr->step, clip->rotation_interp, 3, f, &rest->scale.x, got + 7);
+                ganim_channel_eval(&tr->rotation, clip->frame_count, tr->step, clip->rotation_interp, 4, f,
+                                   &rest->rotation.x, got);
+                ganim_channel_eval(&tr->translation, clip->frame_count, tr->step, clip->rotation_interp, 3, f,
+                                   &rest->translation.x, got + 4);
+                ganim_channel_eval(&tr->scale, clip->frame_count, tr->step, clip->rotation_interp, 3, f, &rest->scale.x,
+                                   got + 7);
             }
             uint32_t fi = wrap && f == c->ns ? 0 : f;
             const float *e = c->exp[f][i], *in = c->in[fi][i];
             for (int j = 0; j < 10; j++) {
                 double tol = j < 4 ? rtol : vtol * (fabs(e[j]) > 1 ? fabs(e[j]) : 1);
                 int k = j < 4 ? KR : j < 7 ? KT : KS;
-                int in_ok = c->type[k][i] == TDEF || (k == KS && !(c->misc & 1u)) || fabs((double)got[j] - in[j]) <= c->in_tol[i][j];
+                int in_ok = c->type[k][i] == TDEF || (k == KS && !(c->misc & 1u)) ||
+                            fabs((double)got[j] - in[j]) <= c->in_tol[i][j];
                 if ((fabs((double)got[j] - e[j]) > tol || !in_ok) && bad++ < 12)
-                    test_fail(__FILE__, __LINE__, "%s: frame %u track %u %s[%d] (sub-track type %d, width %u): got %.9g, expected %.9g (input %.9g)",
-                              label, f, i, k == KR ? "rotation" : k == KT ? "translation" : "scale", j - (k == KR ? 0 : k == KT ? 4 : 7),
+                    test_fail(__FILE__, __LINE__,
+                              "%s: frame %u track %u %s[%d] (sub-track type %d, width %u): got %.9g, expected %.9g "
+                              "(input %.9g)",
+                              label, f, i,
+                              k == KR   ? "rotation"
+                              : k == KT ? "translation"
+                                        : "scale",
+                              j - (k == KR   ? 0
+                                   : k == KT ? 4
+                                             : 7),
                               c->type[k][i], c->width[k][i], (double)got[j], (double)e[j], (double)in[j]);
             }
         }
@@ -501,7 +541,8 @@ TEST(bind_pose_defaults_from_metadata)
         ganim_doc *doc = NULL;
         ganim_error e;
         const char *lab = civ ? "bind pose [civ7]" : "bind pose [acl]";
-        CHECK_MSG(syn_read(&c, b, civ, &doc, &e) == GANIM_OK, "%s: %s (offset %llu)", lab, e.message, (unsigned long long)e.offset);
+        CHECK_MSG(syn_read(&c, b, civ, &doc, &e) == GANIM_OK, "%s: %s (offset %llu)", lab, e.message,
+                  (unsigned long long)e.offset);
         if (!doc) continue;
         check_doc(&c, doc, lab, RAW_RTOL, 0, 0);
         const ganim_skeleton *sk = doc->skeleton;
@@ -511,7 +552,8 @@ TEST(bind_pose_defaults_from_metadata)
                 CHECK_EQ_STR(sk->bones[i].name, c.names[i]);
                 CHECK_EQ_INT(sk->bones[i].parent, c.parents[i]);
                 CHECK_EQ_INT(sk->bones[i].flags & GANIM_BONE_SYNTH, 0);
-                const float *r = &sk->bones[i].rest.rotation.x, *t = &sk->bones[i].rest.translation.x, *s = &sk->bones[i].rest.scale.x;
+                const float *r = &sk->bones[i].rest.rotation.x, *t = &sk->bones[i].rest.translation.x,
+                            *s = &sk->bones[i].rest.scale.x;
                 for (int j = 0; j < 4; j++) CHECK_NEAR(r[j], c.bind[i][j], RAW_RTOL);
                 for (int j = 0; j < 3; j++) CHECK_NEAR(t[j], c.bind[i][4 + j], 0);
                 for (int j = 0; j < 3; j++) CHECK_NEAR(s[j], c.bind[i][7 + j], 0);
@@ -564,7 +606,14 @@ TEST(refusals_and_hash)
 {
     syn_clip c;
     uint8_t *b = calloc(1, BUFCAP);
-    struct { const char *what; uint32_t misc; uint8_t alg, tt; ganim_code code; uint32_t off; const char *word; } cases[] = {
+    struct {
+        const char *what;
+        uint32_t misc;
+        uint8_t alg, tt;
+        ganim_code code;
+        uint32_t off;
+        const char *word;
+    } cases[] = {
         { "database flag", 0x223u | 0x100u, 0, 12, GANIM_ERR_UNSUPPORTED, 0x1C, "database" },
         { "track type 0", 0x223u, 0, 0, GANIM_ERR_UNSUPPORTED, 0x0F, "track type" },
         { "track type 13", 0x223u, 0, 13, GANIM_ERR_UNSUPPORTED, 0x0F, "track type" },
@@ -579,10 +628,12 @@ TEST(refusals_and_hash)
             ganim_doc *doc = NULL;
             ganim_error e;
             ganim_code rc = syn_read(&c, b, civ, &doc, &e);
-            CHECK_MSG(rc == cases[k].code, "%s: code %d, expected %d (%s)", cases[k].what, rc, cases[k].code, e.message);
+            CHECK_MSG(rc == cases[k].code, "%s: code %d, expected %d (%s)", cases[k].what, rc, cases[k].code,
+                      e.message);
             CHECK_MSG(doc == NULL, "%s: a document was returned", cases[k].what);
             CHECK_EQ_INT(e.offset, cases[k].off + (civ ? CIV : 0u));
-            CHECK_MSG(strstr(e.message, cases[k].word) != NULL, "%s: message \"%s\" does not name the %s", cases[k].what, e.message, cases[k].word);
+            CHECK_MSG(strstr(e.message, cases[k].word) != NULL, "%s: message \"%s\" does not name the %s",
+                      cases[k].what, e.message, cases[k].word);
             ganim_doc_free(doc);
         }
     }
@@ -628,10 +679,13 @@ TEST(wrap_adds_frame_zero)
             for (int k = 0; k < 3; k++) {
                 float a[4], z[4];
                 int n = k ? 3 : 4;
-                const float *r = k == 0 ? rest : k == 1 ? &doc->skeleton->bones[tr->bone].rest.translation.x : &doc->skeleton->bones[tr->bone].rest.scale.x;
+                const float *r = k == 0   ? rest
+                                 : k == 1 ? &doc->skeleton->bones[tr->bone].rest.translation.x
+                                          : &doc->skeleton->bones[tr->bone].rest.scale.x;
                 ganim_channel_eval(ch[k], clip->frame_count, tr->step, clip->rotation_interp, n, 0, r, a);
                 ganim_channel_eval(ch[k], clip->frame_count, tr->step, clip->rotation_interp, n, c.ns, r, z);
-                CHECK_MSG(memcmp(a, z, (size_t)n * sizeof(float)) == 0, "wrap: track %u kind %d: last frame differs from frame 0", tr->bone, k);
+                CHECK_MSG(memcmp(a, z, (size_t)n * sizeof(float)) == 0,
+                          "wrap: track %u kind %d: last frame differs from frame 0", tr->bone, k);
             }
         }
     }

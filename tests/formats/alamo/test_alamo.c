@@ -52,7 +52,7 @@ static const sample *find_sample(const char *path)
 /* ---- independent walker: per track (index, mini 10, name) ---------------------- */
 typedef struct walked {
     uint32_t index;
-    int unk10;      /* -1 absent */
+    int unk10; /* -1 absent */
     char name[256];
 } walked;
 
@@ -93,7 +93,8 @@ static size_t header_offsets(const uint8_t *d, size_t start, size_t end, size_t 
         if (p + 8 + len > end) break;
         if (size & 0x80000000u) n = header_offsets(d, p + 8, p + 8 + len, out, n, max);
         else if (type == 0x1001 || type == 0x1003)
-            for (size_t m = p + 8; m + 2 <= p + 8 + len && n < max; m += 2u + d[m + 1]) out[n++] = m | ((size_t)1 << 62);
+            for (size_t m = p + 8; m + 2 <= p + 8 + len && n < max; m += 2u + d[m + 1])
+                out[n++] = m | ((size_t)1 << 62);
         p += 8 + len;
     }
     return n;
@@ -171,8 +172,8 @@ TEST(every_sample_decodes)
         CHECK_EQ_INT(c->track_count, s->tracks);
         /* only the known name mismatch warns */
         int expect_warn = strcmp(s->ala, "BM_OR_STARBASE_3_D_DIE_00.ala") == 0;
-        CHECK_MSG((int)doc->warning_count == expect_warn, "%s: %u warnings, first: %s", s->ala,
-                  doc->warning_count, doc->warning_count ? doc->warnings[0].message : "");
+        CHECK_MSG((int)doc->warning_count == expect_warn, "%s: %u warnings, first: %s", s->ala, doc->warning_count,
+                  doc->warning_count ? doc->warnings[0].message : "");
         /* format version in the details */
         char *json = test_details_json(doc, -1, GANIM_DETAILS_SUMMARY);
         char want[32];
@@ -206,10 +207,9 @@ TEST(every_sample_decodes)
              * match. Static tracks with 0 are poses held away from rest (or Blender
              * output, which always writes 0) and are counted. */
             if (w[ti].unk10 == 1)
-                CHECK_MSG(at_rest, "%s track %s: static, flag 10 = 1, but rot diff %g trans diff %g", s->ala,
-                          t->name, dr, dt);
-            else if (!at_rest)
-                static_away++;
+                CHECK_MSG(at_rest, "%s track %s: static, flag 10 = 1, but rot diff %g trans diff %g", s->ala, t->name,
+                          dr, dt);
+            else if (!at_rest) static_away++;
         }
         ganim_doc_free(doc);
         ganim_doc_free(alo);
@@ -361,8 +361,8 @@ TEST(round_trip_bytes_and_version_conversion)
         if (!doc) continue;
         ganim_buffer out = { 0 };
         CHECK(ganim_write(doc, "alamo-ala", NULL, &out, &err) == GANIM_OK);
-        CHECK_MSG(out.size == n && memcmp(out.data, d, n) == 0, "%s: written %zu bytes differ from %zu", *f,
-                  out.size, n);
+        CHECK_MSG(out.size == n && memcmp(out.data, d, n) == 0, "%s: written %zu bytes differ from %zu", *f, out.size,
+                  n);
         ganim_buffer_free(&out);
         /* the other version, and back: lossless (same quantisation) */
         const sample *s = find_sample(*f);
@@ -373,8 +373,7 @@ TEST(round_trip_bytes_and_version_conversion)
         ganim_doc *other = read_ala(out.data, out.size, NULL, &err);
         CHECK_MSG(other != NULL, "%s as version %d: %s", *f, version, err.message);
         if (other) {
-            CHECK_MSG(values_equal(&doc->clips[0], &other->clips[0]), "%s: version %d changes values", *f,
-                      version);
+            CHECK_MSG(values_equal(&doc->clips[0], &other->clips[0]), "%s: version %d changes values", *f, version);
             ganim_buffer back = { 0 };
             wo = test_write_setting(&setting, "alamo.version", !s ? NULL : s->version == 1 ? "1" : "2");
             CHECK(ganim_write(other, "alamo-ala", &wo, &back, &err) == GANIM_OK);
@@ -383,8 +382,7 @@ TEST(round_trip_bytes_and_version_conversion)
             int blender = strstr(*f, "W_Grenade_Idle_00") || strstr(*f, "EV_AT-Barge_D_Die_00");
             if (!blender)
                 CHECK_MSG(back.size == n && memcmp(back.data, d, n) == 0, "%s: converted there and back differs", *f);
-            else
-                CHECK_EQ_INT(back.size, n);
+            else CHECK_EQ_INT(back.size, n);
             ganim_buffer_free(&back);
         }
         ganim_doc_free(other);
@@ -453,7 +451,8 @@ TEST(write_from_non_native_clip)
                             ganim_channel_eval(cx, a->frame_count, NULL, 0, 3, fr, rest, p);
                             ganim_channel_eval(cy, a->frame_count, NULL, 0, 3, fr, rest, q);
                             for (int k = 0; k < 3; k++)
-                                CHECK(fabs(p[k] - q[k]) <= (hi[c - 1][k] - lo[c - 1][k]) / 65535.0 + 1e-5 * (1 + fabs(p[k])));
+                                CHECK(fabs(p[k] - q[k]) <=
+                                      (hi[c - 1][k] - lo[c - 1][k]) / 65535.0 + 1e-5 * (1 + fabs(p[k])));
                         }
                         CHECK(!x->visibility == !y->visibility);
                         if (x->visibility && y->visibility) CHECK_EQ_INT(x->visibility[fr], y->visibility[fr]);
@@ -480,7 +479,10 @@ TEST(alo_skeleton_round_trip)
         ganim_doc *doc = NULL;
         ganim_error err = { 0 };
         CHECK_MSG(ganim_read_memory(d, n, NULL, &doc, &err) == GANIM_OK, "%s: %s", *f, err.message);
-        if (!doc) { free(d); continue; }
+        if (!doc) {
+            free(d);
+            continue;
+        }
         files++;
         CHECK_EQ_STR(doc->skeleton->bones[0].name, "Root"); /* README: every model */
         CHECK_EQ_INT(doc->skeleton->bones[0].parent, -1);

@@ -3,12 +3,12 @@
  * (and the frame where a stream is cut), or a valid document that writes back. */
 #include "test_ff7_common.h"
 
-static const char *const small_packs[] = { "one_bone.da", "wrap_rotation.da", "raw_jumps.da",
-                                           "edge_frames.da", "frog_entry.da", "special_slots.da" };
+static const char *const small_packs[] = { "one_bone.da",    "wrap_rotation.da", "raw_jumps.da",
+                                           "edge_frames.da", "frog_entry.da",    "special_slots.da" };
 
 /* OK -> the doc validates and writes; error -> named and located. */
-static void check_result(const char *what, ganim_doc *doc, ganim_code c, const ganim_error *e,
-                         size_t size, int want_entry)
+static void check_result(const char *what, ganim_doc *doc, ganim_code c, const ganim_error *e, size_t size,
+                         int want_entry)
 {
     if (c == GANIM_OK) {
         ganim_error e2;
@@ -53,12 +53,10 @@ static void truncations(const char *name, int with_skel)
             size_t at = (size_t)tjson_int(tjson_get(en, "offset"), 0);
             size_t hdr = strcmp(tjson_str(tjson_get(en, "layout"), ""), "frog") ? 17 : 15;
             size_t end = at + 12 + (size_t)tjson_int(tjson_get(en, "dwChunkSize"), 0);
-            if (strcmp(tjson_str(tjson_get(en, "kind"), ""), "animation") == 0 && len >= at + hdr &&
-                len < end) {
+            if (strcmp(tjson_str(tjson_get(en, "kind"), ""), "animation") == 0 && len >= at + hdr && len < end) {
                 char want[32];
                 snprintf(want, sizeof want, "entry %zu:", i);
-                CHECK_MSG(strstr(e.message, want) && strstr(e.message, "frames are whole"),
-                          "%s: %s", what, e.message);
+                CHECK_MSG(strstr(e.message, want) && strstr(e.message, "frames are whole"), "%s: %s", what, e.message);
             }
         }
         ganim_doc_free(doc);

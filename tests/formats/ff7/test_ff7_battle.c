@@ -5,7 +5,8 @@
 /* three.js' YXZ Euler -> quaternion (R = Ry * Rx * Rz), written out independently. */
 static void yxz_quat(double dx, double dy, double dz, double q[4])
 {
-    double a = dx * 3.14159265358979323846 / 360.0, b = dy * 3.14159265358979323846 / 360.0, c = dz * 3.14159265358979323846 / 360.0;
+    double a = dx * 3.14159265358979323846 / 360.0, b = dy * 3.14159265358979323846 / 360.0,
+           c = dz * 3.14159265358979323846 / 360.0;
     double c1 = cos(a), c2 = cos(b), c3 = cos(c), s1 = sin(a), s2 = sin(b), s3 = sin(c);
     q[0] = s1 * c2 * c3 + c1 * s2 * s3;
     q[1] = c1 * s2 * c3 - s1 * c2 * s3;
@@ -29,8 +30,7 @@ static int32_t bone_named(const ganim_skeleton *sk, const char *name)
 
 /* Every field and every value of one entry. `exact_slots`: the doc was read so that
  * this entry's slot count is the expected one. */
-static void check_entry(const char *file, const ganim_doc *doc, uint32_t i, const tjson *ex,
-                        int with_skel)
+static void check_entry(const char *file, const ganim_doc *doc, uint32_t i, const tjson *ex, int with_skel)
 {
     const ganim_clip *clip = &doc->clips[i];
     const char *kind = tjson_str(tjson_get(ex, "kind"), "");
@@ -41,14 +41,12 @@ static void check_entry(const char *file, const ganim_doc *doc, uint32_t i, cons
     if (!d) return;
     CHECK_EQ_INT(tjson_int(tjson_get(d, "dwBones"), -1), tjson_int(tjson_get(ex, "dwBones"), -2));
     CHECK_EQ_INT(tjson_int(tjson_get(d, "dwFrames"), -1), tjson_int(tjson_get(ex, "dwFrames"), -2));
-    CHECK_EQ_INT(tjson_int(tjson_get(d, "dwChunkSize"), -1),
-                 tjson_int(tjson_get(ex, "dwChunkSize"), -2));
+    CHECK_EQ_INT(tjson_int(tjson_get(d, "dwChunkSize"), -1), tjson_int(tjson_get(ex, "dwChunkSize"), -2));
     if (strcmp(kind, "special") == 0) {
         snprintf(name, sizeof name, "special_%u", i);
         CHECK_EQ_STR(clip->name, name);
         CHECK_EQ_INT(clip->kind, GANIM_CLIP_OPAQUE);
-        CHECK_MSG(ff7_hex_equal(tjson_str(tjson_get(ex, "raw_hex"), "?"), clip->opaque,
-                                clip->opaque_size),
+        CHECK_MSG(ff7_hex_equal(tjson_str(tjson_get(ex, "raw_hex"), "?"), clip->opaque, clip->opaque_size),
                   "%s entry %u: special bytes differ", file, i);
         CHECK_EQ_STR(tjson_str(tjson_get(d, "raw_hex"), ""), tjson_str(tjson_get(ex, "raw_hex"), "?"));
         tjson_free(d);
@@ -62,20 +60,15 @@ static void check_entry(const char *file, const ganim_doc *doc, uint32_t i, cons
     CHECK_EQ_STR(clip->native_format, "ff7-battle");
     CHECK_EQ_STR(tjson_str(tjson_get(d, "layout"), ""), tjson_str(tjson_get(ex, "layout"), "?"));
     const tjson *sf = tjson_get(ex, "sFrames");
-    if (sf && sf->type == TJSON_NULL)
-        CHECK(tjson_get(d, "sFrames") && tjson_get(d, "sFrames")->type == TJSON_NULL);
-    else
-        CHECK_EQ_INT(tjson_int(tjson_get(d, "sFrames"), -1), tjson_int(sf, -2));
+    if (sf && sf->type == TJSON_NULL) CHECK(tjson_get(d, "sFrames") && tjson_get(d, "sFrames")->type == TJSON_NULL);
+    else CHECK_EQ_INT(tjson_int(tjson_get(d, "sFrames"), -1), tjson_int(sf, -2));
     CHECK_EQ_INT(tjson_int(tjson_get(d, "sSize"), -1), tjson_int(tjson_get(ex, "sSize"), -2));
     CHECK_EQ_INT(tjson_int(tjson_get(d, "bKey"), -1), tjson_int(tjson_get(ex, "bKey"), -2));
     CHECK_EQ_INT(tjson_int(tjson_get(d, "slots"), -1), tjson_int(tjson_get(ex, "slots"), -2));
-    CHECK_EQ_INT(tjson_int(tjson_get(d, "stream_bits"), -1),
-                 tjson_int(tjson_get(ex, "stream_bits"), -2));
+    CHECK_EQ_INT(tjson_int(tjson_get(d, "stream_bits"), -1), tjson_int(tjson_get(ex, "stream_bits"), -2));
     const tjson *sc = tjson_get(d, "shortest_codes"), *esc = tjson_get(ex, "shortest_codes");
-    CHECK(sc && esc && sc->type == TJSON_BOOL && esc->type == TJSON_BOOL &&
-          sc->boolean == esc->boolean);
-    CHECK_EQ_STR(tjson_str(tjson_get(d, "trailer_hex"), ""),
-                 tjson_str(tjson_get(ex, "trailer_hex"), "?"));
+    CHECK(sc && esc && sc->type == TJSON_BOOL && esc->type == TJSON_BOOL && sc->boolean == esc->boolean);
+    CHECK_EQ_STR(tjson_str(tjson_get(d, "trailer_hex"), ""), tjson_str(tjson_get(ex, "trailer_hex"), "?"));
     int64_t nf = tjson_int(tjson_get(ex, "frames_decoded"), -1);
     CHECK_EQ_INT(clip->frame_count, nf);
     CHECK_EQ_INT(tjson_int(tjson_get(d, "frames"), -1), nf);
@@ -95,14 +88,12 @@ static void check_entry(const char *file, const ganim_doc *doc, uint32_t i, cons
     int bad = 0;
     for (size_t f = 0; f < frames->count && bad < 5; f++) {
         const tjson *fr = &frames->items[f];
-        const tjson *ep = tjson_get(fr, "position"), *er = tjson_get(fr, "rotations"),
-                    *ed = tjson_get(fr, "degrees");
+        const tjson *ep = tjson_get(fr, "position"), *er = tjson_get(fr, "rotations"), *ed = tjson_get(fr, "degrees");
         for (size_t k = 0; k < 3; k++) {
             int64_t want = tjson_int(tjson_at(ep, k), 1 << 30);
             if (tjson_int(tjson_at(&pos->items[f], k), -1) != want ||
                 (pt && pt->translation.values[f * 3 + k] != (float)want)) {
-                test_fail(__FILE__, __LINE__, "%s entry %u frame %zu: position %zu differs", file,
-                          i, f, k);
+                test_fail(__FILE__, __LINE__, "%s entry %u frame %zu: position %zu differs", file, i, f, k);
                 bad++;
             }
         }
@@ -114,9 +105,10 @@ static void check_entry(const char *file, const ganim_doc *doc, uint32_t i, cons
                 int64_t got = tjson_int(tjson_at(tjson_at(&rot->items[f], s), k), -2);
                 deg[k] = tjson_num(tjson_at(tjson_at(ed, s), k), -1);
                 if (got != want || (double)got * 360.0 / 4096.0 != deg[k]) {
-                    test_fail(__FILE__, __LINE__, "%s entry %u frame %zu slot %zu axis %zu: "
-                              "%lld, expected %lld (%g deg)", file, i, f, s, k, (long long)got,
-                              (long long)want, deg[k]);
+                    test_fail(__FILE__, __LINE__,
+                              "%s entry %u frame %zu slot %zu axis %zu: "
+                              "%lld, expected %lld (%g deg)",
+                              file, i, f, s, k, (long long)got, (long long)want, deg[k]);
                     bad++;
                 }
             }
@@ -124,8 +116,7 @@ static void check_entry(const char *file, const ganim_doc *doc, uint32_t i, cons
             uint32_t bone = weapon ? pos_bone : (uint32_t)s;
             const ganim_track *t = track_for(clip, bone);
             if (!t || t->rotation.kind != GANIM_CHANNEL_PER_FRAME) {
-                test_fail(__FILE__, __LINE__, "%s entry %u: no rotation track for slot %zu", file,
-                          i, s);
+                test_fail(__FILE__, __LINE__, "%s entry %u: no rotation track for slot %zu", file, i, s);
                 bad++;
                 continue;
             }
@@ -134,8 +125,10 @@ static void check_entry(const char *file, const ganim_doc *doc, uint32_t i, cons
             const float *v = t->rotation.values + f * 4;
             double dot = q[0] * v[0] + q[1] * v[1] + q[2] * v[2] + q[3] * v[3];
             if (fabs(fabs(dot) - 1.0) > 1e-6) {
-                test_fail(__FILE__, __LINE__, "%s entry %u frame %zu slot %zu: quaternion off "
-                          "(dot %.9f)", file, i, f, s, dot);
+                test_fail(__FILE__, __LINE__,
+                          "%s entry %u frame %zu slot %zu: quaternion off "
+                          "(dot %.9f)",
+                          file, i, f, s, dot);
                 bad++;
             }
         }
@@ -183,10 +176,8 @@ static void check_skeleton(const char *da, const ganim_doc *sdoc)
         CHECK_EQ_STR(mb->name, name);
         int64_t parent = tjson_int(tjson_get(b, "parent"), -9);
         CHECK_EQ_INT(mb->parent, parent < 0 ? 0 : parent + 1);
-        float len_parent = parent < 0 ? 0.0f
-                                      : (float)tjson_num(tjson_get(&bones->items[parent], "length"), 1);
-        CHECK(mb->rest.translation.x == 0 && mb->rest.translation.y == 0 &&
-              mb->rest.translation.z == len_parent);
+        float len_parent = parent < 0 ? 0.0f : (float)tjson_num(tjson_get(&bones->items[parent], "length"), 1);
+        CHECK(mb->rest.translation.x == 0 && mb->rest.translation.y == 0 && mb->rest.translation.z == len_parent);
         CHECK_EQ_INT((mb->flags & GANIM_BONE_HIDDEN) != 0, tjson_int(tjson_get(b, "has_model"), 1) == 0);
         /* bone record bytes: parent, length as stored */
         const uint8_t *p = sk->native + 52 + 12 * i;
@@ -226,8 +217,7 @@ static void check_pack(const char *da, int with_skel)
         tjson *dd = ff7_describe(doc, -1, GANIM_DETAILS_SUMMARY);
         CHECK_EQ_INT(tjson_int(tjson_get(dd, "nEntries"), -1), tjson_int(tjson_get(ex, "nEntries"), -2));
         if (with_skel) {
-            CHECK_EQ_INT(tjson_int(tjson_get(dd, "body"), -1), tjson_int(tjson_get(ex, "body_entries"), -2) -
-                         0);
+            CHECK_EQ_INT(tjson_int(tjson_get(dd, "body"), -1), tjson_int(tjson_get(ex, "body_entries"), -2) - 0);
         }
         tjson_free(dd);
         for (uint32_t i = 0; i < doc->clip_count && i < entries->count; i++) {
@@ -304,14 +294,12 @@ TEST(probe)
         size_t size;
         uint8_t *data = test_read_file(list[i], &size);
         const ganim_format *f = ganim_probe(data, size, NULL);
-        CHECK_MSG(f && strcmp(f->name, "ff7-battle") == 0, "%s probed as %s", list[i],
-                  f ? f->name : "nothing");
+        CHECK_MSG(f && strcmp(f->name, "ff7-battle") == 0, "%s probed as %s", list[i], f ? f->name : "nothing");
         free(data);
         char *aa = ff7_sibling(list[i], ".aa");
         data = test_read_file(aa, &size);
         f = ganim_probe(data, size, NULL);
-        CHECK_MSG(f && strcmp(f->name, "ff7-skeleton") == 0, "%s probed as %s", aa,
-                  f ? f->name : "nothing");
+        CHECK_MSG(f && strcmp(f->name, "ff7-skeleton") == 0, "%s probed as %s", aa, f ? f->name : "nothing");
         free(data);
         free(aa);
     }

@@ -22,8 +22,7 @@ static int32_t rnd_range(int32_t lo, int32_t hi) { return lo + (int32_t)(rnd() %
  * bits; a rotation delta in reduced units is masked to 12-bKey bits (unsigned): 0 -> 1
  * bit, else the smallest n in 1..6 with v < 2^n -> 4+n bits, else raw 4+12-bKey bits
  * (type 0 never, every negative delta raw). */
-static size_t kimera_bits(unsigned key, uint32_t slots, uint32_t frames, const int32_t *pos,
-                          const uint16_t *rot)
+static size_t kimera_bits(unsigned key, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot)
 {
     size_t per = (size_t)slots * 3, bits = 48 + per * (12 - key);
     uint32_t mask = (1u << (12 - key)) - 1;
@@ -35,7 +34,10 @@ static size_t kimera_bits(unsigned key, uint32_t slots, uint32_t frames, const i
         for (size_t i = 0; i < per; i++) {
             int32_t d = (int32_t)(rot[f * per + i] >> key) - (int32_t)(rot[(f - 1) * per + i] >> key);
             uint32_t v = (uint32_t)d & mask;
-            if (v == 0) { bits += 1; continue; }
+            if (v == 0) {
+                bits += 1;
+                continue;
+            }
             unsigned n = 1;
             while (n <= 6 && v >= (1u << n)) n++;
             bits += n <= 6 ? 4 + n : 4 + 12 - key;
@@ -44,8 +46,7 @@ static size_t kimera_bits(unsigned key, uint32_t slots, uint32_t frames, const i
     return bits;
 }
 
-static ganim_buffer encode(unsigned key, uint32_t slots, uint32_t frames, const int32_t *pos,
-                           const uint16_t *rot)
+static ganim_buffer encode(unsigned key, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot)
 {
     ganim_buffer b;
     memset(&b, 0, sizeof b);
@@ -188,9 +189,7 @@ TEST(hand_computed_sizes)
      * 0,0,0 (3) = 19 -> 43 each -> 182; frame 2 same deltas again. Kimera: -1 raw (4+8),
      * -3 raw (12), 2 -> 6 -> 1+... = 12 + 6 + 12 + 3 = 33 -> 96 + 2*(24+33) = 210. */
     int32_t p3[9] = { 0, 0, 0, 1, 1, 1, 2, 2, 2 };
-    uint16_t r3[18] = { 1600, 1600, 1600, 0, 0, 0,
-                        1584, 1632, 1552, 0, 0, 0,
-                        1568, 1664, 1504, 0, 0, 0 };
+    uint16_t r3[18] = { 1600, 1600, 1600, 0, 0, 0, 1584, 1632, 1552, 0, 0, 0, 1568, 1664, 1504, 0, 0, 0 };
     CHECK_EQ_INT(ff7_stream_bits(4, 2, 3, p3, r3), 182);
     CHECK_EQ_INT(kimera_bits(4, 2, 3, p3, r3), 210);
     /* wrap-around: 4095 -> 1 is +2 (type 2, 6 bits), not a raw jump */

@@ -40,8 +40,7 @@ static inline ganim_doc *ff7_read_skeleton(const char *da_path)
     return doc;
 }
 
-static inline ganim_doc *ff7_read_pack_mem(const uint8_t *data, size_t size, const ganim_skeleton *sk,
-                                    ganim_error *e)
+static inline ganim_doc *ff7_read_pack_mem(const uint8_t *data, size_t size, const ganim_skeleton *sk, ganim_error *e)
 {
     ganim_read_opts o;
     memset(&o, 0, sizeof o);

@@ -62,8 +62,7 @@ static void check_pack(const char *da)
         tjson *y = ff7_describe(doc, (int)i, GANIM_DETAILS_FULL);
         const char *role = tjson_str(tjson_get(x, "role"), "");
         uint32_t want = 4 * n - 3;
-        if (strcmp(role, "weapon") == 0 && i >= n_body &&
-            orig->clips[i - n_body].kind == GANIM_CLIP_ANIMATION) {
+        if (strcmp(role, "weapon") == 0 && i >= n_body && orig->clips[i - n_body].kind == GANIM_CLIP_ANIMATION) {
             want = 4 * orig->clips[i - n_body].frame_count - 3;
             CHECK_EQ_INT(b->frame_count, doc->clips[i - n_body].frame_count);
         }
@@ -101,8 +100,8 @@ static void check_pack(const char *da)
                         float qf[4] = { (float)q[0], (float)q[1], (float)q[2], (float)q[3] };
                         double ang = quat_angle(qf, tb->rotation.values + 4 * j);
                         CHECK_MSG(ang <= 1.5 * (1 << key) * step + 1e-4,
-                                  "%s clip %u bone %u frame %u: %g rad from the slerp",
-                                  ff7_base(da), i, ta->bone, j, ang);
+                                  "%s clip %u bone %u frame %u: %g rad from the slerp", ff7_base(da), i, ta->bone, j,
+                                  ang);
                     }
                     if (ta->translation.values)
                         for (int k = 0; k < 3; k++) {

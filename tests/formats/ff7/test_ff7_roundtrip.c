@@ -74,8 +74,7 @@ static void roundtrip(const char *da, int with_skel)
         if (strcmp(tjson_str(tjson_get(en, "kind"), ""), "animation")) continue;
         const tjson *s = tjson_get(en, "shortest_codes");
         if (!s || !s->boolean) all_shortest = 0;
-        if (tjson_int(tjson_get(en, "dwBones"), -1) != tjson_int(tjson_get(en, "slots"), -2))
-            slots_known = 0;
+        if (tjson_int(tjson_get(en, "dwBones"), -1) != tjson_int(tjson_get(en, "slots"), -2)) slots_known = 0;
     }
     /* every raw value of every clip */
     for (uint32_t i = 0; i < doc->clip_count && i < back->clip_count; i++) {
@@ -83,14 +82,15 @@ static void roundtrip(const char *da, int with_skel)
         CHECK_EQ_INT(a->kind, b->kind);
         CHECK_EQ_STR(a->name, b->name);
         if (a->kind == GANIM_CLIP_OPAQUE) {
-            CHECK(a->opaque_size == b->opaque_size &&
-                  memcmp(a->opaque, b->opaque, a->opaque_size) == 0);
+            CHECK(a->opaque_size == b->opaque_size && memcmp(a->opaque, b->opaque, a->opaque_size) == 0);
             continue;
         }
         tjson *x = ff7_describe(doc, (int)i, GANIM_DETAILS_FULL);
         tjson *y = ff7_describe(back, (int)i, GANIM_DETAILS_FULL);
-        CHECK_MSG(ff7_same_raw(x, y), "%s clip %u (%s skeleton): raw values differ after a "
-                  "round trip", ff7_base(da), i, with_skel ? "with" : "without");
+        CHECK_MSG(ff7_same_raw(x, y),
+                  "%s clip %u (%s skeleton): raw values differ after a "
+                  "round trip",
+                  ff7_base(da), i, with_skel ? "with" : "without");
         CHECK_EQ_INT(tjson_int(tjson_get(x, "bKey"), -1), tjson_int(tjson_get(y, "bKey"), -2));
         tjson_free(x);
         tjson_free(y);
@@ -99,8 +99,8 @@ static void roundtrip(const char *da, int with_skel)
     if (all_shortest && (with_skel || slots_known)) {
         CHECK_MSG(out.size == size && memcmp(out.data, data, size) == 0,
                   "%s (%s skeleton): optimally coded pack not reproduced byte for byte "
-                  "(%zu vs %zu bytes)", ff7_base(da), with_skel ? "with" : "without", out.size,
-                  size);
+                  "(%zu vs %zu bytes)",
+                  ff7_base(da), with_skel ? "with" : "without", out.size, size);
     }
     if (with_skel && entries) {
         size_t oa[64], ob[64];
@@ -117,13 +117,14 @@ static void roundtrip(const char *da, int with_skel)
             tjson_free(y);
             if (s && s->boolean) {
                 CHECK_EQ_INT(new_bits, bits);
-                CHECK_MSG(oa[i] + hdr + (bits + 7) / 8 <= size &&
-                          ob[i] + hdr + (bits + 7) / 8 <= out.size &&
-                          bits_equal(data + oa[i] + hdr, out.data + ob[i] + hdr, bits),
+                CHECK_MSG(oa[i] + hdr + (bits + 7) / 8 <= size && ob[i] + hdr + (bits + 7) / 8 <= out.size &&
+                              bits_equal(data + oa[i] + hdr, out.data + ob[i] + hdr, bits),
                           "%s entry %zu: stream bits differ", ff7_base(da), i);
             } else {
-                CHECK_MSG(new_bits < bits, "%s entry %zu: %zu bits re-encoded vs %zu written with "
-                          "longer codes", ff7_base(da), i, new_bits, bits);
+                CHECK_MSG(new_bits < bits,
+                          "%s entry %zu: %zu bits re-encoded vs %zu written with "
+                          "longer codes",
+                          ff7_base(da), i, new_bits, bits);
             }
         }
     }
@@ -197,8 +198,7 @@ TEST(encode_from_model)
             for (uint32_t f = 0; f < a->frame_count && f < b->frame_count; f++) {
                 if (ta->rotation.values) {
                     double ang = quat_angle(ta->rotation.values + 4 * f, tb->rotation.values + 4 * f);
-                    CHECK_MSG(ang <= 1.5 * step, "clip %u bone %u frame %u: %g rad apart", i,
-                              ta->bone, f, ang);
+                    CHECK_MSG(ang <= 1.5 * step, "clip %u bone %u frame %u: %g rad apart", i, ta->bone, f, ang);
                 }
                 if (ta->translation.values)
                     for (int k = 0; k < 3; k++)
