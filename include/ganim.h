@@ -239,6 +239,18 @@ typedef struct ganim_warning {
     ganim_warning_code code;
 } ganim_warning;
 
+/* A mesh a file holds (Argonaut models): triangles whose vertices each follow one bone
+ * rigidly. Positions and normals are in the skeleton's model space at the rest pose. */
+typedef struct ganim_mesh {
+    const char *name; /* never NULL; may be "" */
+    uint32_t vertex_count;
+    const float *positions; /* vertex_count * 3 */
+    const float *normals;   /* vertex_count * 3 (unit length), or NULL */
+    const uint32_t *bones;  /* vertex_count: the skeleton bone each vertex follows */
+    uint32_t triangle_count;
+    const uint32_t *triangles; /* triangle_count * 3 vertex indices, front faces counter-clockwise */
+} ganim_mesh;
+
 struct ganim_format;
 
 typedef struct ganim_doc {
@@ -247,6 +259,8 @@ typedef struct ganim_doc {
     ganim_skeleton *skeleton; /* NULL when the file has none and none was given */
     uint32_t clip_count;
     ganim_clip *clips;
+    uint32_t mesh_count; /* meshes skinned to the skeleton (most formats hold none) */
+    ganim_mesh *meshes;
     uint32_t warning_count;
     ganim_warning *warnings;
     uint32_t warnings_dropped; /* warnings beyond the stored maximum (1000) */
@@ -319,6 +333,13 @@ typedef struct ganim_read_opts {
     uint32_t setting_count;
     ganim_companion_mode companion; /* ganim_read_file, when no skeleton is given */
     ganim_up up;                    /* which way is up, for files that do not say */
+    /* Reads another file the format needs (a glTF's external buffer, an archive's data
+     * file), by the name the file being read gives it. NULL: ganim_read_file reads it from
+     * the folder of the file being read (relative names without ".." only), and
+     * ganim_read_memory cannot. `out` is filled with the read's allocator; the library
+     * frees it. */
+    ganim_code (*load)(void *user, const char *name, ganim_buffer *out, ganim_error *err);
+    void *load_user;
 } ganim_read_opts;
 
 typedef struct ganim_write_opts {

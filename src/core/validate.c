@@ -94,6 +94,26 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
             }
         }
     }
+    if (doc->mesh_count && !doc->meshes) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "meshes missing");
+    for (uint32_t mi = 0; mi < doc->mesh_count; mi++) {
+        const ganim_mesh *m = &doc->meshes[mi];
+        if (!m->name || (m->vertex_count && (!m->positions || !m->bones)) || (m->triangle_count && !m->triangles))
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "mesh %u: arrays missing", mi);
+        if (!s && m->vertex_count)
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "mesh %u: no skeleton for its bones", mi);
+        if (!finite_all(m->positions, (size_t)m->vertex_count * 3) ||
+            (m->normals && !finite_all(m->normals, (size_t)m->vertex_count * 3)))
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "mesh %u: a position or normal is not finite",
+                              mi);
+        for (uint32_t v = 0; v < m->vertex_count; v++)
+            if (m->bones[v] >= s->bone_count)
+                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                                  "mesh %u: vertex %u follows bone %u, not in the skeleton", mi, v, m->bones[v]);
+        for (size_t k = 0; k < (size_t)m->triangle_count * 3; k++)
+            if (m->triangles[k] >= m->vertex_count)
+                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "mesh %u: triangle %zu uses vertex %u of %u",
+                                  mi, k / 3, m->triangles[k], m->vertex_count);
+    }
     if (doc->clip_count && !doc->clips) return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clips missing");
     for (uint32_t ci = 0; ci < doc->clip_count; ci++) {
         const ganim_clip *c = &doc->clips[ci];

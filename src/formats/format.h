@@ -60,6 +60,12 @@ void gd_fail(gd_builder *b);
 const ganim_allocator *gd_allocator(gd_builder *b);
 void gd_meaning(gd_builder *b, const char *meaning);
 
+/* ---- other files (read.c) ---------------------------------------------------------------
+ * A reader that needs another file (an external buffer, an archive's data) asks for it by
+ * the name its file gives; the caller's loader (or ganim_read_file's, which reads from the
+ * file's folder) answers. The buffer is the caller's to free (ganim_buffer_free). */
+ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_buffer *out, ganim_error *err);
+
 /* ---- companion rules (companion.c) ---------------------------------------------------- */
 /* The entry of `names` equal to `want` ignoring ASCII case (an exact match first), or -1. */
 int ganim_name_match(const char *const *names, size_t count, const char *want);

@@ -99,6 +99,51 @@ static void read_companion(const char *path, const ganim_format *fmt, const gani
     }
 }
 
+ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_buffer *out, ganim_error *err)
+{
+    if (!opts || !opts->load)
+        return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET,
+                          "the file needs another file, '%.200s', which cannot be read here (read it with "
+                          "ganim_read_file, or give the read options a loader)",
+                          name ? name : "");
+    memset(out, 0, sizeof *out);
+    out->allocator = ganim_allocator_resolve(&opts->allocator);
+    ganim_code code = opts->load(opts->load_user, name, out, err);
+    if (code != GANIM_OK) ganim_buffer_free(out);
+    return code;
+}
+
+/* ganim_read_file's loader: files in the folder of the file being read, by relative names
+ * that stay inside it (no absolute path, no "..", no drive letter). */
+typedef struct folder_loader {
+    char dir[4096];
+    const ganim_allocator *alloc;
+} folder_loader;
+
+static ganim_code load_from_folder(void *user, const char *name, ganim_buffer *out, ganim_error *err)
+{
+    const folder_loader *f = user;
+    int bad = !name || !*name || name[0] == '/' || name[0] == '\\' || strchr(name, ':') != NULL;
+    for (const char *p = name; !bad && *p; p++) /* a ".." component */
+        if (p[0] == '.' && p[1] == '.' && (p == name || p[-1] == '/' || p[-1] == '\\') &&
+            (p[2] == 0 || p[2] == '/' || p[2] == '\\'))
+            bad = 1;
+    if (bad)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "the file names another file outside its folder ('%.200s'); not read", name ? name : "");
+    char path[8192];
+    int n = snprintf(path, sizeof path, "%s%s", f->dir, name);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "the name '%.200s' is too long", name);
+    ganim_code code = ganim_load_file(path, f->alloc, out, err);
+    if (code != GANIM_OK && err) {
+        char why[256];
+        snprintf(why, sizeof why, "%.250s", err->message);
+        snprintf(err->message, sizeof err->message, "cannot read '%.200s', which the file needs: %s", name, why);
+    }
+    return code;
+}
+
 ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_doc **out, ganim_error *err)
 {
     static const ganim_read_opts defaults;
@@ -111,6 +156,20 @@ ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_
     ganim_code code = ganim_load_file(path, &opts->allocator, &buf, err);
     if (code != GANIM_OK) return code;
     ganim_read_opts o = *opts;
+    folder_loader folder;
+    if (!o.load) { /* other files the format needs come from the same folder */
+        const char *base = path;
+        for (const char *p = path; *p; p++)
+            if (*p == '/' || *p == '\\') base = p + 1;
+        size_t dir_len = (size_t)(base - path);
+        if (dir_len < sizeof folder.dir) {
+            memcpy(folder.dir, path, dir_len);
+            folder.dir[dir_len] = 0;
+            folder.alloc = &opts->allocator;
+            o.load = load_from_folder;
+            o.load_user = &folder;
+        }
+    }
     const ganim_format *fmt = o.format ? ganim_format_find(o.format) : ganim_probe(buf.data, buf.size, NULL);
     if (!o.format && !fmt) {
         /* Nothing recognises the bytes: a damaged file of a known kind gets its own

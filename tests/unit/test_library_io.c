@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/internal.h"
+#include "formats/format.h"
 #include "test.h"
 
 static char tmp[256];
@@ -215,6 +216,33 @@ TEST(exports_name_clips_and_report_losses)
     ganim_doc_free(doc);
 }
 
+/* A format asks for another file through the read options' loader. */
+static ganim_code fake_loader(void *user, const char *name, ganim_buffer *out, ganim_error *err)
+{
+    (void)err;
+    *(int *)user += 1;
+    out->data = ganim_alloc(&out->allocator, 3);
+    if (!out->data) return GANIM_ERR_NOMEM;
+    memcpy(out->data, name, 3);
+    out->size = out->capacity = 3;
+    return GANIM_OK;
+}
+
+TEST(other_files_through_the_loader)
+{
+    ganim_read_opts ro = { 0 };
+    ganim_buffer b = { 0 };
+    ganim_error e = { 0 };
+    CHECK(ganim_read_load(&ro, "x.bin", &b, &e) == GANIM_ERR_UNSUPPORTED);
+    CHECK_MSG(strstr(e.message, "x.bin"), "%s", e.message);
+    int calls = 0;
+    ro.load = fake_loader;
+    ro.load_user = &calls;
+    CHECK(ganim_read_load(&ro, "abc", &b, &e) == GANIM_OK && b.size == 3 && memcmp(b.data, "abc", 3) == 0);
+    CHECK_EQ_INT(calls, 1);
+    ganim_buffer_free(&b);
+}
+
 int main(void)
 {
     snprintf(tmp, sizeof tmp, "%s", "/tmp/ganim-test-io.XXXXXX");
@@ -228,6 +256,7 @@ int main(void)
     RUN(extension_fallback_folders_and_axes);
     RUN(clips_by_index_or_name);
     RUN(exports_name_clips_and_report_losses);
+    RUN(other_files_through_the_loader);
     rmdir(tmp);
     return test_finish();
 }

@@ -191,11 +191,44 @@ TEST(float_text_round_trips)
     ganim_buffer_free(&buf);
 }
 
+TEST(validate_checks_meshes)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    doc->skeleton = ganim_skeleton_flat(doc, 2, NULL);
+    static float pos[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+    static uint32_t bones[3] = { 0, 1, 1 }, tri[3] = { 0, 1, 2 };
+    ganim_mesh m = { "m", 3, pos, NULL, bones, 1, tri };
+    doc->meshes = &m;
+    doc->mesh_count = 1;
+    ganim_error err = { 0 };
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_OK);
+    bones[2] = 2; /* not a bone */
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    CHECK_MSG(strstr(err.message, "vertex 2 follows bone 2"), "%s", err.message);
+    bones[2] = 1;
+    tri[1] = 3; /* not a vertex */
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    tri[1] = 1;
+    pos[4] = NAN;
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    pos[4] = 0;
+    ganim_skeleton *sk = doc->skeleton;
+    doc->skeleton = NULL; /* vertices need bones */
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    doc->skeleton = sk;
+    doc->meshes = NULL; /* a count without the array */
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_ERR_CORRUPT);
+    doc->mesh_count = 0;
+    CHECK_EQ_INT(ganim_doc_validate(doc, &err), GANIM_OK);
+    ganim_doc_free(doc);
+}
+
 int main(void)
 {
     RUN(arena_and_limit);
     RUN(warnings_are_capped);
     RUN(validate_rejects_bad_models);
+    RUN(validate_checks_meshes);
     RUN(unknown_input_is_an_error);
     RUN(formats_by_extension);
     RUN(reader_bounds);
