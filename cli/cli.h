@@ -7,6 +7,9 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* realpath */
+#endif
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,8 +133,11 @@ int cli_mkdirs(const char *path); /* mkdir -p; 0 or errno */
 /* Sorted entry names of a directory (no "." / ".."); 0 or errno. */
 int cli_list_dir(const char *dir, char ***names, size_t *count);
 void cli_free_list(char **names, size_t count);
-/* Write through a temporary file renamed into place, so a failed run never leaves a
- * half-written output. 0 or errno. */
+/* Writes an output. A regular file (new or not) is written through a temporary file
+ * renamed into place, so a failed run never leaves a half-written output; a link to a
+ * regular file keeps the link and replaces the file it points at; a device, FIFO or
+ * socket (or a link to one) is written through, never replaced; "-" is standard output.
+ * 0 or errno (ENOENT for a dangling link, EISDIR for a folder). */
 int cli_write_file(const char *path, const void *data, size_t size);
 /* A clip name made safe as part of a file name. */
 char *cli_file_component(const char *name);
@@ -188,6 +194,8 @@ typedef struct cli_loaded {
 /* Read `path` into `out`; on failure print the error to `log` and return nonzero. */
 int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *out, cli_log *log);
 void cli_loaded_free(cli_loaded *l);
+/* Standard input, whole ("-" as an input). */
+ganim_code cli_read_stdin(ganim_buffer *out, ganim_error *err);
 /* Load a --skeleton FILE (prints errors); returns the document holding it or NULL. */
 ganim_doc *cli_load_skeleton(const char *path);
 

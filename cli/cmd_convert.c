@@ -23,10 +23,13 @@ void help_convert(FILE *out)
                  "\n"
                  "The output kind comes from --to or from OUTPUT's extension: .glb, .gltf (+ .bin\n"
                  "next to it), .bvh, .json (the lossless dump), or a writable format's extension\n"
-                 "(ganim formats). With no known extension and no --to, a file is written back in\n"
-                 "its own format. With several inputs or a directory, OUTPUT is a directory\n"
-                 "(created; default kind glb) and each output is named <input stem>.<ext>.\n"
-                 "Existing outputs are kept unless --force; an input is never overwritten.\n"
+                 "(ganim formats); an extension none of them knows is an error unless --to is\n"
+                 "given. With no extension and no --to, a file is written back in its own format.\n"
+                 "With several inputs or a directory, OUTPUT is a directory (created; default kind\n"
+                 "glb) and each output is named <input stem>.<ext>; with -r the input folders are\n"
+                 "mirrored under it. Existing outputs are kept unless --force; an input is never\n"
+                 "overwritten. '-' as INPUT reads standard input, '-o -' writes one output to\n"
+                 "standard output.\n"
                  "\n"
                  "Options:\n"
                  "  -o, --output PATH    output file, or directory for several inputs\n"
@@ -169,8 +172,9 @@ int cmd_convert(int argc, char **argv)
             s.clip = v;
             break;
         case OPT_FPS:
-            if (cli_parse_double(v, &s.fps) != 0 || s.fps <= 0 || s.fps > 1e6)
-                USAGE("--fps wants a positive number of frames per second, not '%s'", v);
+            if (cli_parse_double(v, &s.fps) != 0 || !(s.fps >= GANIM_MIN_FPS && s.fps <= GANIM_MAX_FPS))
+                USAGE("--fps wants a frame rate from %g to %g frames per second, not '%s'", GANIM_MIN_FPS,
+                      GANIM_MAX_FPS, v);
             s.has_fps = 1;
             break;
         case OPT_RESAMPLE:
@@ -239,9 +243,11 @@ int cmd_convert(int argc, char **argv)
 
     /* Is OUTPUT a directory? */
     size_t olen = strlen(s.output);
-    int any_dir = 0;
+    int any_dir = 0, to_stdout = strcmp(s.output, "-") == 0;
     for (size_t i = 0; i < arg_count; i++) any_dir |= cli_is_dir(args[i]);
-    s.out_is_dir = arg_count > 1 || any_dir || s.output[olen - 1] == '/' || cli_is_dir(s.output);
+    if (to_stdout && (arg_count > 1 || any_dir))
+        USAGE("-o - (standard output) takes the output of one input file, not of several");
+    s.out_is_dir = !to_stdout && (arg_count > 1 || any_dir || s.output[olen - 1] == '/' || cli_is_dir(s.output));
     if (s.out_is_dir && cli_exists(s.output) && !cli_is_dir(s.output))
         USAGE("%s is not a directory (with several inputs or a directory, -o names a directory)", s.output);
     if (s.out_is_dir && !cli_exists(s.output) && convert_kind_from_name(cli_extension(s.output), &s.kind) == 0)
@@ -256,10 +262,23 @@ int cmd_convert(int argc, char **argv)
         s.kind = KIND_GLB;
     } else if (convert_kind_from_name(cli_extension(s.output), &s.kind) != 0) {
         const ganim_format *f = ganim_format_for_path(s.output);
+        const char *ext = cli_extension(s.output);
+        if (!f && *ext) { /* a typo (berth.gbl) must not write the input's own format */
+            cli_str known = { 0 };
+            convert_known_extensions(&known);
+            rc = cli_usage("convert",
+                           "no exporter or format writes '%s' files (%s): the known ones are %s; or say "
+                           "what to write with --to",
+                           ext, s.output, known.s);
+            cli_str_free(&known);
+            goto done_args;
+        }
         if (f && !(f->flags & GANIM_FORMAT_WRITE)) USAGE("ganim cannot write %s files (see 'ganim formats')", f->name);
-        s.kind = f ? KIND_FORMAT : KIND_NATIVE;
+        s.kind = f ? KIND_FORMAT : KIND_NATIVE; /* no extension at all: the input's own format */
         s.format = f;
     }
+    if (to_stdout && s.kind == KIND_GLTF)
+        USAGE("a .gltf is two files (.gltf and .bin): it cannot go to standard output; use --to glb");
     if (s.kind == KIND_FORMAT) {
         if (s.export_only_options)
             USAGE("--scale, --keep-axes and --bvh-order apply to exports (glb, gltf, bvh, json), not to %s",
@@ -294,19 +313,21 @@ done_args:
     }
 
     /* Inputs. */
-    size_t cap = 0;
+    /* An input that gives nothing to convert (an unreadable or empty folder) counts as a
+     * failed input in the summary, which then always agrees with the exit status. */
+    size_t cap = 0, empty_inputs = 0;
     for (size_t i = 0; i < arg_count; i++) {
         if (cli_is_dir(args[i])) {
-            size_t before = s.job_count;
-            if (convert_scan_dir(args[i], recursive, 0, &s.jobs, &s.job_count, &cap) != 0) {
-                rc = CLI_EXIT_FAILED;
+            size_t before = s.job_count, subdirs = 0;
+            if (convert_scan_dir(args[i], args[i], recursive, 0, &s.jobs, &s.job_count, &cap, &subdirs) != 0) {
+                empty_inputs++;
             } else if (s.job_count == before) {
                 cli_errorf(NULL, args[i], "no animation files found%s",
-                           recursive ? "" : " (add -r for subdirectories)");
-                rc = CLI_EXIT_FAILED;
+                           !recursive && subdirs ? " (its subfolders are read with -r)" : "");
+                empty_inputs++;
             }
         } else {
-            convert_add_job(&s.jobs, &s.job_count, &cap, args[i], 0, 0);
+            convert_add_job(&s.jobs, &s.job_count, &cap, args[i], NULL, 0);
         }
     }
     convert_drop_used_companions(s.jobs, &s.job_count, skeleton_path, find_companion);
@@ -361,16 +382,18 @@ done_args:
     }
     cli_progress_end();
 
-    if (s.failed) rc = CLI_EXIT_FAILED;
+    size_t failed = s.failed + empty_inputs;
+    if (failed) rc = CLI_EXIT_FAILED;
     if (!s.quiet) {
         char line[128];
         int n = snprintf(line, sizeof line, "converted %zu file%s (%zu failed) in %.2f s\n", s.job_count - s.failed,
-                         s.job_count - s.failed == 1 ? "" : "s", s.failed, cli_now() - start);
+                         s.job_count - s.failed == 1 ? "" : "s", failed, cli_now() - start);
         if (n > 0) cli_stderr_write(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     }
 
     for (size_t i = 0; i < s.job_count; i++) {
         free(s.jobs[i].input);
+        free(s.jobs[i].subdir);
         free(s.jobs[i].output);
         cli_str_free(&s.jobs[i].log.text);
     }

@@ -22,6 +22,8 @@ void help_info(FILE *out)
                  "                    document for one file, an array for several (null for a\n"
                  "                    file that could not be read)\n"
                  "  --bones           list every bone as an indented tree\n"
+                 "  -v, --verbose     every clip in full, with its format details (default: a\n"
+                 "                    table of the clips, one line each)\n"
                  "  --skeleton FILE   take the skeleton from FILE (any file with bones)\n"
                  "  --no-companion    do not look for a companion skeleton\n"
                  "  --format NAME     read the files as NAME instead of detecting it\n"
@@ -34,10 +36,11 @@ void help_info(FILE *out)
     cli_help_formats(out);
 }
 
-enum { OPT_JSON = 1, OPT_BONES, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_HELP };
+enum { OPT_JSON = 1, OPT_BONES, OPT_VERBOSE, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_HELP };
 static const cli_option options[] = {
     { "json", 0, 0, OPT_JSON },
     { "bones", 0, 0, OPT_BONES },
+    { "verbose", 'v', 0, OPT_VERBOSE },
     { "skeleton", 0, 1, OPT_SKELETON },
     { "no-companion", 0, 0, OPT_NO_COMPANION },
     { "format", 0, 1, OPT_FORMAT },
@@ -137,6 +140,28 @@ static int animated(const ganim_channel *c)
     return c->kind == GANIM_CHANNEL_PER_FRAME || c->kind == GANIM_CHANNEL_KEYED;
 }
 
+/* Counts of a clip's channels: animated (per-frame or keyed) and constant, per kind. */
+typedef struct channel_counts {
+    uint32_t rot, tra, sca, vis, step, crot, ctra, csca;
+} channel_counts;
+
+static channel_counts count_channels(const ganim_clip *c)
+{
+    channel_counts n = { 0 };
+    for (uint32_t t = 0; t < c->track_count; t++) {
+        const ganim_track *tr = &c->tracks[t];
+        n.rot += (uint32_t)animated(&tr->rotation);
+        n.tra += (uint32_t)animated(&tr->translation);
+        n.sca += (uint32_t)animated(&tr->scale);
+        n.crot += tr->rotation.kind == GANIM_CHANNEL_CONSTANT;
+        n.ctra += tr->translation.kind == GANIM_CHANNEL_CONSTANT;
+        n.csca += tr->scale.kind == GANIM_CHANNEL_CONSTANT;
+        n.vis += tr->visibility != NULL;
+        n.step += tr->step != NULL;
+    }
+    return n;
+}
+
 static void clip_summary(cli_str *b, const ganim_doc *doc, uint32_t index, const ganim_detail *doc_details,
                          const char *path)
 {
@@ -153,27 +178,44 @@ static void clip_summary(cli_str *b, const ganim_doc *doc, uint32_t index, const
         cli_str_printf(b, ": animation, %g fps, %u frame%s, %.3f s, %u track%s%s\n", c->fps, c->frame_count,
                        c->frame_count == 1 ? "" : "s", duration, c->track_count, c->track_count == 1 ? "" : "s",
                        c->rotation_interp == GANIM_INTERP_NLERP ? ", nlerp rotations" : "");
-        uint32_t rot = 0, tra = 0, sca = 0, vis = 0, step = 0, crot = 0, ctra = 0, csca = 0;
-        for (uint32_t t = 0; t < c->track_count; t++) {
-            const ganim_track *tr = &c->tracks[t];
-            rot += (uint32_t)animated(&tr->rotation);
-            tra += (uint32_t)animated(&tr->translation);
-            sca += (uint32_t)animated(&tr->scale);
-            crot += tr->rotation.kind == GANIM_CHANNEL_CONSTANT;
-            ctra += tr->translation.kind == GANIM_CHANNEL_CONSTANT;
-            csca += tr->scale.kind == GANIM_CHANNEL_CONSTANT;
-            vis += tr->visibility != NULL;
-            step += tr->step != NULL;
-        }
-        cli_str_printf(b, "    animated channels: %u rotation, %u translation, %u scale", rot, tra, sca);
-        if (vis) cli_str_printf(b, ", %u visibility", vis);
-        if (step) cli_str_printf(b, ", %u step", step);
-        cli_str_printf(b, "\n    constant channels: %u rotation, %u translation, %u scale\n", crot, ctra, csca);
+        channel_counts n = count_channels(c);
+        cli_str_printf(b, "    animated channels: %u rotation, %u translation, %u scale", n.rot, n.tra, n.sca);
+        if (n.vis) cli_str_printf(b, ", %u visibility", n.vis);
+        if (n.step) cli_str_printf(b, ", %u step", n.step);
+        cli_str_printf(b, "\n    constant channels: %u rotation, %u translation, %u scale\n", n.crot, n.ctra, n.csca);
     }
     describe(b, doc, (int)index, doc_details, "    ", path);
 }
 
-static void text_report(cli_str *b, const char *path, const cli_loaded *l, int list_bones)
+/* The clips as a table, one line each: what a user scans first (-v gives every detail). */
+static void clip_table(cli_str *b, const ganim_doc *doc)
+{
+    size_t wname = 4;
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        size_t n = strlen(doc->clips[i].name);
+        if (n > wname) wname = n < 40 ? n : 40;
+    }
+    cli_str_printf(b, "    %3s  %-*s  %-9s  %5s  %6s  %8s  %6s  %s\n", "#", (int)wname, "name", "kind", "fps", "frames",
+                   "duration", "tracks", "animated rot/tra/sca/vis/step");
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        const ganim_clip *c = &doc->clips[i];
+        cli_str name = { 0 };
+        cli_str_printable(&name, c->name);
+        if (name.len > wname) name.s[wname] = 0, name.len = wname;
+        cli_str_printf(b, "    %3u  %-*s  ", i, (int)wname, name.s ? name.s : "");
+        cli_str_free(&name);
+        if (c->kind == GANIM_CLIP_OPAQUE) {
+            cli_str_printf(b, "%-9s  %zu byte%s\n", "opaque", c->opaque_size, c->opaque_size == 1 ? "" : "s");
+            continue;
+        }
+        double duration = c->fps > 0 && c->frame_count > 1 ? (c->frame_count - 1) / c->fps : 0;
+        channel_counts n = count_channels(c);
+        cli_str_printf(b, "%-9s  %5g  %6u  %7.3fs  %6u  %u/%u/%u/%u/%u\n", "animation", c->fps, c->frame_count,
+                       duration, c->track_count, n.rot, n.tra, n.sca, n.vis, n.step);
+    }
+}
+
+static void text_report(cli_str *b, const char *path, const cli_loaded *l, int list_bones, int verbose)
 {
     const ganim_doc *doc = l->doc;
     cli_str_printable(b, path);
@@ -194,7 +236,9 @@ static void text_report(cli_str *b, const char *path, const cli_loaded *l, int l
     cli_str_printf(b, "  clips: %u", doc->clip_count);
     if (anims != doc->clip_count) cli_str_printf(b, " (%u animation%s)", anims, anims == 1 ? "" : "s");
     cli_str_puts(b, "\n");
-    for (uint32_t i = 0; i < doc->clip_count; i++) clip_summary(b, doc, i, doc_details, path);
+    if (verbose)
+        for (uint32_t i = 0; i < doc->clip_count; i++) clip_summary(b, doc, i, doc_details, path);
+    else if (doc->clip_count) clip_table(b, doc);
     ganim_details_free(dd);
     uint32_t warnings = doc->warning_count + doc->warnings_dropped;
     if (warnings) cli_str_printf(b, "  warnings: %u (on standard error)\n", warnings);
@@ -206,13 +250,14 @@ int cmd_info(int argc, char **argv)
     const char **inputs = cli_xmalloc((size_t)argc * sizeof *inputs);
     size_t count = 0;
     const char *skeleton_path = NULL, *format_name = NULL, *v;
-    int json = 0, bones = 0, find_companion = 1, id;
+    int json = 0, bones = 0, verbose = 0, find_companion = 1, id;
     while ((id = cli_next(&a, options, &v)) != CLI_ARG_END) {
         switch (id) {
         case CLI_ARG_ERROR: free(inputs); return CLI_EXIT_USAGE;
         case CLI_ARG_POSITIONAL: inputs[count++] = v; break;
         case OPT_JSON: json = 1; break;
         case OPT_BONES: bones = 1; break;
+        case OPT_VERBOSE: verbose = 1; break;
         case OPT_SKELETON: skeleton_path = v; break;
         case OPT_NO_COMPANION: find_companion = 0; break;
         case OPT_FORMAT: format_name = v; break;
@@ -266,7 +311,7 @@ int cmd_info(int argc, char **argv)
                 ganim_buffer_free(&out);
             } else {
                 if (i) cli_str_puts(&b, "\n");
-                text_report(&b, inputs[i], &l, bones);
+                text_report(&b, inputs[i], &l, bones, verbose);
             }
             cli_doc_warnings(NULL, inputs[i], l.doc);
             cli_loaded_free(&l);

@@ -18,6 +18,8 @@ typedef struct file_id {
 
 typedef struct job {
     char *input;
+    char *subdir; /* the input's folder below the directory argument it was found in ("" at
+                     its top), mirrored under -o; NULL for a file given by name */
     char *output; /* primary output path */
     int from_dir; /* found in a directory (may be skipped as a companion) */
     int is_companion;
@@ -58,10 +60,12 @@ typedef struct settings {
 } settings;
 
 /* ---- convert_plan.c ---------------------------------------------------------------------- */
-void convert_add_job(job **jobs, size_t *n, size_t *cap, const char *path, int from_dir, int companion);
-/* The animation files of a directory (-r: the whole tree) appended as jobs; -1 if it
- * cannot be read (the message is printed). */
-int convert_scan_dir(const char *dir, int recursive, int depth, job **jobs, size_t *n, size_t *cap);
+void convert_add_job(job **jobs, size_t *n, size_t *cap, const char *path, const char *subdir, int companion);
+/* The animation files of directory `dir` below the argument `root` (-r: the whole tree)
+ * appended as jobs; -1 if it cannot be read (the message is printed). *subdirs counts the
+ * folders seen (for the advice to add -r). */
+int convert_scan_dir(const char *root, const char *dir, int recursive, int depth, job **jobs, size_t *n, size_t *cap,
+                     size_t *subdirs);
 int convert_id_of(const char *path, file_id *id);
 /* Companion files found in directories are dropped when an animation of the batch (or
  * --skeleton) uses them: they are inputs of other conversions. */
@@ -69,6 +73,8 @@ void convert_drop_used_companions(job *jobs, size_t *n, const char *skeleton_pat
 const char *convert_kind_ext(out_kind k);
 /* "glb", ".gltf", ... -> the kind; -1 if none. */
 int convert_kind_from_name(const char *name, out_kind *k);
+/* ".glb, .gltf, .bvh, .json" and every writable format's extensions. */
+void convert_known_extensions(cli_str *out);
 /* One primary output path per job (names shared by two inputs keep their extension). */
 void convert_plan_outputs(settings *s);
 /* Reserve an output path for job `owner`; -1 if another job of this run has it. */

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- one job --------------------------------------------------------------------- */
 
@@ -24,7 +25,9 @@ static int write_output(work *w, const char *path, const ganim_buffer *data)
         return -1;
     }
     file_id id;
-    if (convert_id_of(path, &id) == 0) {
+    struct stat st;
+    int regular = stat(path, &st) == 0 && S_ISREG(st.st_mode); /* devices and FIFOs are written through */
+    if (strcmp(path, "-") != 0 && regular && convert_id_of(path, &id) == 0) {
         file_id cid;
         int is_input = w->companion && convert_id_of(w->companion, &cid) == 0 && cid.dev == id.dev && cid.ino == id.ino;
         for (size_t i = 0; i < s->input_count && !is_input; i++)
@@ -38,9 +41,12 @@ static int write_output(work *w, const char *path, const ganim_buffer *data)
             return -1;
         }
     }
-    char *dir = cli_dirname(path);
-    int e = cli_is_dir(dir) ? 0 : cli_mkdirs(dir);
-    free(dir);
+    int e = 0;
+    if (strcmp(path, "-") != 0) {
+        char *dir = cli_dirname(path);
+        e = cli_is_dir(dir) ? 0 : cli_mkdirs(dir);
+        free(dir);
+    }
     if (!e) e = cli_write_file(path, data->data, data->size);
     if (e) {
         cli_errorf(log, path, "cannot write: %s", strerror(e));
@@ -202,6 +208,9 @@ static int convert_doc(work *w, ganim_doc *doc)
         ganim_write_opts wo = { 0 };
         wo.settings = s->settings.list;
         wo.setting_count = (uint32_t)s->settings.count;
+        export_log wlog = { log, j->input, s->quiet };
+        wo.warn = export_warning;
+        wo.warn_user = &wlog;
         ganim_buffer out = { 0 };
         int rc = -1;
         if (ganim_write(doc, format->name, &wo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);

@@ -10,7 +10,7 @@
 
 /* ---- inputs ---------------------------------------------------------------------- */
 
-void convert_add_job(job **jobs, size_t *n, size_t *cap, const char *path, int from_dir, int companion)
+void convert_add_job(job **jobs, size_t *n, size_t *cap, const char *path, const char *subdir, int companion)
 {
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 16;
@@ -19,7 +19,8 @@ void convert_add_job(job **jobs, size_t *n, size_t *cap, const char *path, int f
     job *j = &(*jobs)[(*n)++];
     memset(j, 0, sizeof *j);
     j->input = cli_xstrdup(path);
-    j->from_dir = from_dir;
+    j->subdir = subdir ? cli_xstrdup(subdir) : NULL;
+    j->from_dir = subdir != NULL;
     j->is_companion = companion;
 }
 
@@ -42,8 +43,13 @@ static int pick(const char *path, int *companion)
     return 1;
 }
 
-int convert_scan_dir(const char *dir, int recursive, int depth, job **jobs, size_t *n, size_t *cap)
+int convert_scan_dir(const char *root, const char *dir, int recursive, int depth, job **jobs, size_t *n, size_t *cap,
+                     size_t *subdirs)
 {
+    /* the folder below the argument: dir minus "root/" */
+    size_t rl = strlen(root);
+    const char *sub = strncmp(dir, root, rl) == 0 ? dir + rl : dir;
+    while (*sub == '/') sub++;
     char **names;
     size_t count;
     int e = cli_list_dir(dir, &names, &count);
@@ -57,10 +63,11 @@ int convert_scan_dir(const char *dir, int recursive, int depth, job **jobs, size
         struct stat st;
         if (lstat(path, &st) == 0) {
             if (S_ISDIR(st.st_mode)) {
-                if (recursive && depth < 64) convert_scan_dir(path, recursive, depth + 1, jobs, n, cap);
+                (*subdirs)++;
+                if (recursive && depth < 64) convert_scan_dir(root, path, recursive, depth + 1, jobs, n, cap, subdirs);
             } else if (S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && !cli_is_dir(path))) {
                 int companion = 0;
-                if (pick(path, &companion)) convert_add_job(jobs, n, cap, path, 1, companion);
+                if (pick(path, &companion)) convert_add_job(jobs, n, cap, path, sub, companion);
             }
         }
         free(path);
@@ -97,8 +104,12 @@ void convert_drop_used_companions(job *jobs, size_t *n, const char *skeleton_pat
         file_id id;
         if (jobs[i].from_dir && jobs[i].is_companion && convert_id_of(jobs[i].input, &id) == 0)
             for (size_t k = 0; k < used_count && !drop; k++) drop = used[k].dev == id.dev && used[k].ino == id.ino;
-        if (drop) free(jobs[i].input);
-        else jobs[out++] = jobs[i];
+        if (drop) {
+            free(jobs[i].input);
+            free(jobs[i].subdir);
+        } else {
+            jobs[out++] = jobs[i];
+        }
     }
     *n = out;
     free(used);
@@ -131,8 +142,9 @@ int convert_kind_from_name(const char *name, out_kind *k)
 /* <stem>.<ext> in the output directory; a game format keeps the input's own name when
  * its extension already fits (FF7 packs have none: "rtda" stays "rtda"). `keep_ext`:
  * <name>.<input ext>.<ext>, for inputs that share a stem (walk.acl and walk.civ). */
-static char *planned_output(const settings *s, const char *input, int keep_ext)
+static char *planned_output(const settings *s, const job *j, int keep_ext)
 {
+    const char *input = j->input;
     if (!s->out_is_dir) return cli_xstrdup(s->output);
     char *stem = keep_ext ? cli_xstrdup(cli_basename(input)) : cli_stem(input);
     cli_str name = { 0 };
@@ -150,7 +162,10 @@ static char *planned_output(const settings *s, const char *input, int keep_ext)
         cli_str_puts(&name, stem);
         cli_str_puts(&name, convert_kind_ext(s->kind));
     }
-    char *path = cli_join(s->output, name.s);
+    /* files found in subfolders of a directory argument keep their folder under -o */
+    char *dir = j->subdir && *j->subdir ? cli_join(s->output, j->subdir) : cli_xstrdup(s->output);
+    char *path = cli_join(dir, name.s);
+    free(dir);
     cli_str_free(&name);
     free(stem);
     return path;
@@ -178,7 +193,7 @@ void convert_plan_outputs(settings *s)
 {
     named *list = cli_xmalloc((s->job_count + 1) * sizeof *list);
     for (size_t i = 0; i < s->job_count; i++) {
-        s->jobs[i].output = planned_output(s, s->jobs[i].input, 0);
+        s->jobs[i].output = planned_output(s, &s->jobs[i], 0);
         list[i].name = s->jobs[i].output;
         list[i].index = i;
     }
@@ -191,7 +206,7 @@ void convert_plan_outputs(settings *s)
         for (size_t i = 0; i < s->job_count; i++)
             if (shared[i]) {
                 free(s->jobs[i].output);
-                s->jobs[i].output = planned_output(s, s->jobs[i].input, 1);
+                s->jobs[i].output = planned_output(s, &s->jobs[i], 1);
             }
         free(shared);
     }
@@ -218,4 +233,21 @@ int convert_claim_path(settings *s, const char *path, size_t owner, size_t *hold
     }
     pthread_mutex_unlock(&s->lock);
     return ok ? 0 : -1;
+}
+
+void convert_known_extensions(cli_str *out)
+{
+    cli_str_puts(out, ".glb, .gltf, .bvh, .json");
+    size_t count;
+    const ganim_format *const *all = ganim_formats(&count);
+    for (size_t i = 0; i < count; i++) {
+        if (!(all[i]->flags & GANIM_FORMAT_WRITE) || !all[i]->extensions) continue;
+        for (const char *p = all[i]->extensions; *p;) {
+            const char *end = strchr(p, ';');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            cli_str_puts(out, ", ");
+            cli_str_append(out, p, len);
+            p += len + (end ? 1 : 0);
+        }
+    }
 }

@@ -1,6 +1,7 @@
 /* ganim: the command dispatcher. Each command lives in its own cmd_*.c. */
 #include "cli.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const cli_command commands[] = {
@@ -52,6 +53,20 @@ static void usage(FILE *out)
                  "Run 'ganim help CMD' or 'ganim CMD --help' for the options of a command.\n");
 }
 
+/* Data went to standard output: a write that failed anywhere (a full disk, a closed pipe)
+ * fails the command, with a message, whatever the command itself said. */
+static int finish(int rc)
+{
+    errno = 0;
+    int flush_failed = fflush(stdout) != 0;
+    if (flush_failed || ferror(stdout)) {
+        if (flush_failed && errno) cli_errorf(NULL, NULL, "cannot write to standard output: %s", strerror(errno));
+        else cli_errorf(NULL, NULL, "cannot write to standard output");
+        if (rc == CLI_EXIT_OK) rc = CLI_EXIT_FAILED;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -61,31 +76,26 @@ int main(int argc, char **argv)
     const char *arg = argv[1];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
         usage(stdout);
-        return CLI_EXIT_OK;
+        return finish(CLI_EXIT_OK);
     }
     if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0) {
         printf("ganim %s\n", GANIM_VERSION_STRING);
-        return CLI_EXIT_OK;
+        return finish(CLI_EXIT_OK);
     }
     if (strcmp(arg, "help") == 0) {
         if (argc < 3) {
             usage(stdout);
-            return CLI_EXIT_OK;
+            return finish(CLI_EXIT_OK);
         }
         const cli_command *c = find(argv[2]);
         if (!c) return cli_usage(NULL, "unknown command '%s'", argv[2]);
         c->help(stdout);
-        return CLI_EXIT_OK;
+        return finish(CLI_EXIT_OK);
     }
     const cli_command *c = find(arg);
     if (!c) {
         if (arg[0] == '-') return cli_usage(NULL, "unknown option '%s'", arg);
         return cli_usage(NULL, "unknown command '%s'", arg);
     }
-    int rc = c->run(argc - 1, argv + 1);
-    if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
-        cli_errorf(NULL, NULL, "cannot write to standard output");
-        rc = CLI_EXIT_FAILED;
-    }
-    return rc;
+    return finish(c->run(argc - 1, argv + 1));
 }

@@ -222,9 +222,25 @@ void cli_free_list(char **names, size_t count)
     free(names);
 }
 
-int cli_write_file(const char *path, const void *data, size_t size)
+static int write_all(int fd, const void *data, size_t size)
 {
-    /* A hidden name beside the output: directory scans skip it, rename is atomic. */
+    const uint8_t *p = data;
+    while (size > 0) {
+        ssize_t w = write(fd, p, size > (1u << 30) ? (1u << 30) : size);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        p += w;
+        size -= (size_t)w;
+    }
+    return 0;
+}
+
+/* A regular file (or a new one): written beside it under a hidden name, then renamed
+ * over it, so a failed run never leaves half a file. */
+static int replace_file(const char *path, const void *data, size_t size)
+{
     char *dir = cli_dirname(path);
     cli_str tmp = { 0 };
     cli_str_printf(&tmp, "%s/.%s.ganim-tmp%ld", dir, cli_basename(path), (long)getpid());
@@ -235,23 +251,44 @@ int cli_write_file(const char *path, const void *data, size_t size)
         cli_str_free(&tmp);
         return e;
     }
-    const uint8_t *p = data;
-    int rc = 0;
-    while (size > 0) {
-        ssize_t w = write(fd, p, size > (1u << 30) ? (1u << 30) : size);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            rc = errno;
-            break;
-        }
-        p += w;
-        size -= (size_t)w;
-    }
+    int rc = write_all(fd, data, size);
     if (close(fd) != 0 && !rc) rc = errno;
     if (!rc && rename(tmp.s, path) != 0) rc = errno;
     if (rc) unlink(tmp.s);
     cli_str_free(&tmp);
     return rc;
+}
+
+int cli_write_file(const char *path, const void *data, size_t size)
+{
+    if (strcmp(path, "-") == 0) { /* standard output */
+        if (size && fwrite(data, 1, size, stdout) != size) return errno ? errno : EIO;
+        return fflush(stdout) == 0 ? 0 : (errno ? errno : EIO);
+    }
+    struct stat st;
+    int exists = stat(path, &st) == 0; /* follows a symbolic link */
+    if (exists && S_ISDIR(st.st_mode)) return EISDIR;
+    if (exists && !S_ISREG(st.st_mode)) {
+        /* A device, a FIFO, a socket (or a link to one, as /dev/stdout): written through,
+         * never replaced. */
+        int fd = open(path, O_WRONLY);
+        if (fd < 0) return errno;
+        int rc = write_all(fd, data, size);
+        if (close(fd) != 0 && !rc) rc = errno;
+        return rc;
+    }
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        /* A link to a regular file stays a link: the file it points at is replaced. A
+         * dangling link is refused rather than replaced by a file. */
+        if (!exists) return ENOENT;
+        char *target = realpath(path, NULL);
+        if (!target) return errno;
+        int rc = replace_file(target, data, size);
+        free(target);
+        return rc;
+    }
+    return replace_file(path, data, size);
 }
 
 char *cli_file_component(const char *name)

@@ -230,7 +230,8 @@ typedef enum ganim_warning_code {
     GANIM_WARN_SKELETON,     /* a track does not fit the skeleton (name, index, second track) */
     GANIM_WARN_COMPANION,    /* the companion skeleton file could not be used */
     GANIM_WARN_IGNORED,      /* data or flags ganim does not interpret were ignored */
-    GANIM_WARN_EXPORT_LOSS   /* an exporter could not carry something (BVH: translations) */
+    GANIM_WARN_EXPORT_LOSS   /* an exporter or writer could not carry something (BVH:
+                                  translations; a format without a frame rate) */
 } ganim_warning_code;
 
 typedef struct ganim_warning {
@@ -328,6 +329,9 @@ typedef struct ganim_read_opts {
     size_t memory_limit;            /* bytes a document may hold; 0: 1 GiB */
     const char *format;             /* force this reader by name; NULL: probe */
     const ganim_skeleton *skeleton; /* companion skeleton (ALO, ??aa), copied in */
+    int skeleton_must_fit;          /* 1: a track that does not fit `skeleton` (a
+                                       GANIM_WARN_SKELETON warning) fails the read with
+                                       GANIM_ERR_MISMATCH instead of being skipped */
     const ganim_setting *settings;  /* reader options (GANIM_OPTION_READ); settings of
                                         other formats are ignored, unknown names refused */
     uint32_t setting_count;
@@ -347,6 +351,10 @@ typedef struct ganim_write_opts {
     const ganim_setting *settings; /* writer options of the format written
                                         (GANIM_OPTION_WRITE); any other is refused */
     uint32_t setting_count;
+    /* Called with what the format cannot store (an FF7 pack has no frame rate, ...);
+     * NULL: not told. The warning lives until the call returns. */
+    void (*warn)(void *user, const ganim_warning *warning);
+    void *warn_user;
 } ganim_write_opts;
 
 /* What a format can do (ganim_format.flags). */

@@ -63,6 +63,8 @@ ganim_skeleton *ganim_skeleton_copy(ganim_doc *doc, const ganim_skeleton *src);
 /* A flat skeleton of `count` root bones named by `names` (NULL: "bone_<i>"),
  * identity rest poses, flagged GANIM_BONE_SYNTH. */
 ganim_skeleton *ganim_skeleton_flat(ganim_doc *doc, uint32_t count, const char *const *names);
+/* The same with made-up names <prefix><i> ("track_" for formats whose data are tracks). */
+ganim_skeleton *ganim_skeleton_flat_named(ganim_doc *doc, uint32_t count, const char *const *names, const char *prefix);
 /* For readers whose file stores no rest (bind) pose: every bone of `sk` takes the pose
  * of frame 0 of `clip` as its rest pose, so that exporters show the skeleton in a real
  * pose (an identity rest puts every joint at the origin: zero-length bones, zero BVH

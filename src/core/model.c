@@ -269,7 +269,7 @@ ganim_transform ganim_transform_identity(void)
     return t;
 }
 
-ganim_skeleton *ganim_skeleton_flat(ganim_doc *doc, uint32_t count, const char *const *names)
+ganim_skeleton *ganim_skeleton_flat_named(ganim_doc *doc, uint32_t count, const char *const *names, const char *prefix)
 {
     ganim_skeleton *s = ganim_doc_alloc(doc, sizeof *s);
     if (!s) return NULL;
@@ -279,13 +279,18 @@ ganim_skeleton *ganim_skeleton_flat(ganim_doc *doc, uint32_t count, const char *
     if (!s->bones) return NULL;
     for (uint32_t i = 0; i < count; i++) {
         ganim_bone *b = &s->bones[i];
-        b->name = names && names[i] ? ganim_doc_strdup(doc, names[i]) : ganim_doc_printf(doc, "bone_%u", i);
+        b->name = names && names[i] ? ganim_doc_strdup(doc, names[i]) : ganim_doc_printf(doc, "%s%u", prefix, i);
         if (!b->name) return NULL;
         b->parent = -1;
         b->rest = ganim_transform_identity();
         b->flags = GANIM_BONE_SYNTH;
     }
     return s;
+}
+
+ganim_skeleton *ganim_skeleton_flat(ganim_doc *doc, uint32_t count, const char *const *names)
+{
+    return ganim_skeleton_flat_named(doc, count, names, "bone_");
 }
 
 void ganim_skeleton_rest_from_frame0(ganim_skeleton *sk, const ganim_clip *clip)

@@ -66,6 +66,14 @@ void gd_meaning(gd_builder *b, const char *meaning);
  * file's folder) answers. The buffer is the caller's to free (ganim_buffer_free). */
 ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_buffer *out, ganim_error *err);
 
+/* ---- writing (write.c) ------------------------------------------------------------------- */
+/* Tells the caller (opts->warn) what the file written cannot store. */
+void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* ---- companion rules (companion.c) ---------------------------------------------------- */
 /* The entry of `names` equal to `want` ignoring ASCII case (an exact match first), or -1. */
 int ganim_name_match(const char *const *names, size_t count, const char *want);

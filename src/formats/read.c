@@ -53,6 +53,18 @@ static ganim_code read_bytes(const void *data, size_t size, const ganim_read_opt
         ganim_doc_free(doc);
         return code;
     }
+    if (opts->skeleton && opts->skeleton_must_fit) {
+        uint32_t misfits = 0;
+        const ganim_warning *first = NULL;
+        for (uint32_t i = 0; i < doc->warning_count; i++)
+            if (doc->warnings[i].code == GANIM_WARN_SKELETON && !misfits++) first = &doc->warnings[i];
+        if (misfits) {
+            code = ganim_fail(err, GANIM_ERR_MISMATCH, first->offset, "the skeleton does not fit: %.400s%s",
+                              first->message, misfits > 1 ? " (and more like it)" : "");
+            ganim_doc_free(doc);
+            return code;
+        }
+    }
     if (opts->up != GANIM_UP_AS_READ) doc->axes = (ganim_axes)(opts->up - 1);
     *out = doc;
     return GANIM_OK;

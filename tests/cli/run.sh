@@ -141,6 +141,110 @@ run info --no-companion cut.da
 expect_rc "truncated FF7 pack exits 1" 1
 expect_in "truncated FF7 pack: error with the byte offset" "$ERR" "^ganim: cut\.da: .*\(at byte 0x[0-9a-f]+\)$"
 
+# ---- promises kept: never success for a result not delivered (on the project's files) ---
+EX=$SRC/examples
+FX=$SRC/tests/data
+
+# 1. a write to standard output that fails fails the command
+for args in "dump $EX/crane_wave_00.ala" "info $EX/crane_wave_00.ala" "info --json $EX/crane_wave_00.ala" "formats" "--version"; do
+    # shellcheck disable=SC2086
+    "$G" $args >/dev/full 2>"$W/full.err"
+    RC=$?
+    check "stdout full: '$args' exits 1" test "$RC" = 1
+    check "stdout full: '$args' says so" grep -q "cannot write to standard output" "$W/full.err"
+done
+
+# 2. -o never replaces a device, a FIFO or a link: it writes through (or refuses)
+ln -sf /dev/null "$W/nul.json"
+run dump "$EX/crane_wave_00.ala" -o "$W/nul.json"
+expect_rc "dump -o link-to-device exits 0" 0
+check "dump -o link-to-device: the link is still a link to /dev/null" test "$(readlink "$W/nul.json")" = /dev/null
+echo old >"$W/target.json"
+ln -sf target.json "$W/link.json"
+run dump "$EX/crane_wave_00.ala" -o "$W/link.json"
+check "dump -o link: the link stays a link" test -L "$W/link.json"
+check "dump -o link: the file it points at gets the dump" grep -q '"ganim_dump"' "$W/target.json"
+run convert "$EX/crane_wave_00.ala" -o "$W/link.json" -f
+check "convert -f -o link: the link stays a link" test -L "$W/link.json"
+ln -sf missing.json "$W/dangling.json"
+run dump "$EX/crane_wave_00.ala" -o "$W/dangling.json"
+expect_rc "dump -o dangling link exits 1" 1
+check "dump -o dangling link: the link is not replaced" test -L "$W/dangling.json"
+mkfifo "$W/fifo"
+(cat "$W/fifo" >"$W/from_fifo" &)
+run dump "$EX/crane_wave_00.ala" -o "$W/fifo"
+expect_rc "dump -o FIFO exits 0" 0
+sleep 0.2
+check "dump -o FIFO: still a FIFO" test -p "$W/fifo"
+check "dump -o FIFO: the reader got the dump" grep -q '"ganim_dump"' "$W/from_fifo"
+
+# 3. an extension nothing knows is an error naming the known ones
+run convert "$EX/crane_wave_00.ala" -o "$W/berth.gbl"
+expect_rc "typo in the output extension is bad usage" 2
+expect_in "typo in the output extension: names the known ones" "$ERR" "known ones are \.glb, \.gltf, \.bvh, \.json"
+check "typo in the output extension: nothing written" test ! -e "$W/berth.gbl"
+run convert "$EX/crane_wave_00.ala" -o "$W/berth.gbl" --to glb
+expect_rc "an unknown extension with --to writes" 0
+check "an unknown extension with --to: a glb" is_glb "$W/berth.gbl"
+
+# 4. an explicit --skeleton that does not fit, or that is an animation, is an error
+run info --skeleton "$EX/antenna.alo" "$EX/crane_wave_00.ala"
+expect_rc "--skeleton of another model exits 1" 1
+expect_in "--skeleton of another model: says it does not fit" "$ERR" "the skeleton does not fit"
+run info --skeleton "$EX/crane_wave_00.ala" "$EX/antenna_spin_00.ala"
+expect_rc "--skeleton of an animation file exits 1" 1
+expect_in "--skeleton of an animation file: says so" "$ERR" "holds no skeleton of its own"
+run info --skeleton "$EX/crane.alo" "$EX/crane_wave_00.ala"
+expect_rc "--skeleton that fits exits 0" 0
+
+# 5. convert -r mirrors the input tree under -o
+mkdir -p tree/a tree/b
+cp "$EX/crane_wave_00.ala" tree/a/x.ala
+cp "$EX/antenna_spin_00.ala" tree/b/x.ala
+run convert -r tree -o mirrored --no-companion
+expect_rc "convert -r with equal names in two folders exits 0" 0
+check "convert -r: tree/a/x.ala -> mirrored/a/x.glb" is_glb mirrored/a/x.glb
+check "convert -r: tree/b/x.ala -> mirrored/b/x.glb" is_glb mirrored/b/x.glb
+
+# 6. one true summary: an input with nothing to convert counts as failed
+mkdir -p nothing
+echo text >nothing/readme.txt
+run convert nothing -o nout
+expect_rc "a folder with nothing to convert exits 1" 1
+expect_in "a folder with nothing to convert: the summary counts it" "$ERR" "converted 0 files \(1 failed\)"
+expect_not_in "no -r advice without subfolders" "$ERR" "subfolders"
+mkdir -p nothing/sub
+run convert nothing "$EX/crane_wave_00.ala" -o nout2
+expect_rc "one good input and an empty folder exit 1" 1
+expect_in "one good input and an empty folder: 1 converted, 1 failed" "$ERR" "converted 1 file \(1 failed\)"
+expect_in "an empty folder with subfolders: advises -r" "$ERR" "subfolders are read with -r"
+
+# 7. standard input and output, --fps limits, names, rates, tables
+run info - <"$EX/crane_wave_00.ala"
+expect_rc "info - reads standard input" 0
+expect_in "info -: the format" "$OUT" "format: alamo-ala"
+"$G" convert "$EX/crane_wave_00.ala" -o - --to glb >"$W/stdout.glb" 2>"$W/stdout.err"
+check "convert -o - writes the glb to standard output" is_glb "$W/stdout.glb"
+run convert "$EX/crane_wave_00.ala" "$EX/antenna_spin_00.ala" -o -
+expect_rc "-o - with two inputs is bad usage" 2
+run convert "$EX/crane_wave_00.ala" -o - --to gltf
+expect_rc "-o - as .gltf (two files) is bad usage" 2
+run convert "$EX/crane_wave_00.ala" -o x.glb --fps 1e9
+expect_rc "--fps 1e9 is bad usage" 2
+expect_in "--fps 1e9: says the limit" "$ERR" "1e\+06|1000000"
+run info --json "$FX/acl/fixture.v0.civ"
+check "civ7 V0 names made-up bones like ACL does (track_N)" test "$(json_eval "$OUT" 'd["skeleton"]["names"][0]')" = track_0
+run info --json "$EX/crane_wave_00.ala"
+check "info --json names the companion skeleton" test "$(json_eval "$OUT" 'd["skeleton"]["file"].endswith("crane.alo")')" = True
+run convert "$FX/ff7/fixture_pack.da" -o "$W/pack60" --resample 4
+expect_rc "a pack resampled to 60 fps is written" 0
+expect_in "a pack stores no rate: the writer says so" "$ERR" "stores no frame rate.*--fps 60"
+run info "$FX/ff7/fixture_pack.da"
+expect_in "info shows the clips as a table" "$OUT" "#  name +kind +fps +frames"
+expect_not_in "info without -v: no per-entry details" "$OUT" "dwChunkSize"
+run info -v "$FX/ff7/fixture_pack.da"
+expect_in "info -v: the per-entry details" "$OUT" "dwChunkSize"
+
 if [ "$HAVE_DATA" = 0 ]; then
     echo "SKIPPED: the CLI checks on the real samples (info, dump, convert): no test data in '$T' (set GANIM_TESTDATA=/path/to/testdata to run them)"
     [ -n "${GANIM_SKIP_LOG:-}" ] && echo "cli checks on the real samples (info, dump, convert)" >> "$GANIM_SKIP_LOG"
@@ -155,7 +259,11 @@ expect_rc "info .ala exits 0" 0
 expect_in "info .ala: format alamo-ala" "$OUT" "format: alamo-ala, probe score [0-9]+"
 # README: BM_BERTH_D_DIE_00.ala: 101 frames @ 30 fps, 12 bone tracks; BM_BERTH_D.ALO: 13 bones
 expect_in "companion: MODEL_ANIM_NN.ala finds MODEL.ALO (13 bones)" "$OUT" "skeleton: 13 bones.*from .*BM_BERTH_D\.ALO"
-expect_in "info .ala: clip line (README: 101 frames at 30 fps, 12 tracks)" "$OUT" "clip 0.*30 fps, 101 frames, 3\.333 s, 12 tracks"
+expect_in "info .ala: clip table row (README: 101 frames at 30 fps, 12 tracks)" "$OUT" "^ +0 +animation +30 +101 +3\.333s +12 "
+expect_not_in "info without -v: no per-track lines" "$OUT" "^ +0: name "
+run info -v "$A/BM_BERTH_D_DIE_00.ala"
+expect_in "info -v: the clip's detail line" "$OUT" "clip 0: animation, 30 fps, 101 frames, 3\.333 s, 12 tracks"
+expect_in "info -v: per-track lines" "$OUT" "^ +0: name back, index 1, rotation per-frame"
 run info --no-companion "$A/BM_BERTH_D_DIE_00.ala"
 expect_not_in "--no-companion: no companion skeleton" "$OUT" "BM_BERTH_D\.ALO"
 run info --skeleton "$A/BM_BERTH_D.ALO" "$A/BM_BERTH_D_DIE_00.ala"
@@ -177,7 +285,8 @@ expect_rc "info FF7 pack rtda exits 0" 0
 expect_in "companion: xxda finds xxaa" "$OUT" "skeleton: $BONES bones.*from ff7pack/rtaa"
 # README (humanoid_bkey2.expected.json): 8 entries, entry 0 has 24 frames at 15 fps
 expect_in "info FF7: 8 clips" "$OUT" "clips: 8"
-expect_in "info FF7: clip 0 has 24 frames at 15 fps" "$OUT" "clip 0.*15 fps, 24 frames"
+expect_in "info FF7: clip 0 has 24 frames at 15 fps" "$OUT" "^ +0 .* 15 +24 "
+check "info FF7: a table, one line per entry (not ~14)" test "$(wc -l <"$OUT")" -lt 30
 
 run info "$F/edge_frames.da"
 expect_in "warnings: 'ganim: FILE: warning: ... (at byte 0x..)'" "$ERR" "^ganim: .*edge_frames\.da: warning: .*\(at byte 0x[0-9a-f]+\)$"
@@ -248,13 +357,19 @@ expect_in "--clip out of range: says how many clips" "$ERR" "no clip 99"
 
 # Writing back in the file's own format: an unmodified FF7 pack comes back byte for byte.
 run convert ff7pack/rtda -o ff7pack/rtda.new
-expect_rc "convert rtda -o rtda.new (own format) exits 0" 0
+expect_rc "-o NAME.new: an extension nothing writes is a usage error" 2
+run convert ff7pack/rtda -o ff7pack/rtda.new --to ff7-battle
+expect_rc "convert rtda -o rtda.new --to ff7-battle exits 0" 0
 check "unmodified FF7 pack is rewritten byte for byte" cmp -s ff7pack/rtda.new "$F/humanoid_bkey2.da"
+run convert ff7pack/rtda -o ff7pack/ztda
+expect_rc "-o NAME without an extension writes the input's own format" 0
+check "... byte for byte" cmp -s ff7pack/ztda "$F/humanoid_bkey2.da"
 run convert ff7pack/rtda -o ff7pack/rtda.r4 --to ff7-battle --resample 4
 expect_rc "--to ff7-battle --resample 4 exits 0" 0
+expect_in "--resample 4 into a pack: says the rate is not stored" "$ERR" "warning: .*stores no frame rate.*--fps 60"
 run info ff7pack/rtda.r4 --skeleton ff7pack/rtaa
 # 24 frames resampled by 4: 4 * (24 - 1) + 1 = 93 (an FF7 pack stores no rate: 15 fps)
-expect_in "--resample 4: 24 frames become 93" "$OUT" "clip 0.*15 fps, 93 frames"
+expect_in "--resample 4: 24 frames become 93" "$OUT" "^ +0 .* 15 +93 "
 run convert ff7pack/rtda -o r4.json --resample 4
 check "--resample 4 in the model: 93 frames at 60 fps" test \
     "$(json_eval r4.json '(d["clips"][0]["frame_count"], d["clips"][0]["fps"])')" = "(93, 60)"
@@ -332,6 +447,15 @@ expect_in "BVH warns about dropped joint translations" "$ERR" "warning: BVH clip
 run convert "$A/BM_BERTH_D_DIE_00.ala" -o "$W/berth_pos.bvh" --bvh-joint-positions
 expect_not_in "--bvh-joint-positions: no warning" "$ERR" "animated translation"
 check "--bvh-joint-positions: 3 joints with position channels" test "$(grep -c 'CHANNELS 6' "$W/berth_pos.bvh")" = 3
+
+# 7. ACL flag words: no "no scale, no scale"; the same data in two containers, the same names
+run info -v "$T/acl/no_scale_f64_r24_b48.acl"
+expect_in "ACL flags: 'no scale' said once" "$OUT" "flags text: no scale \(every scale 1\), rotation"
+run info --json "$T/acl/short_f16_r30_b33.acl"
+A1=$(json_eval "$OUT" 'd["skeleton"]["names"][:3]')
+run info --json "$T/acl/short_f16_r30_b33.v0.civ"
+check "the same ACL data as .acl and .v0.civ: the same bone names" test "$(json_eval "$OUT" 'd["skeleton"]["names"][:3]')" = "$A1"
+check "... and they are track_N" test "$A1" = "['track_0', 'track_1', 'track_2']"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

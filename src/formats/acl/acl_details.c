@@ -10,10 +10,13 @@ static void flags_words(char *out, size_t size, uint32_t ver, uint32_t m)
 {
     static const char *const rf[16] = { "quatf_full", "1?", "quatf_drop_w_full", "quatf_drop_w_variable" };
     const char *r = rf[(m >> 4) & 15u] ? rf[(m >> 4) & 15u] : "?";
-    int n = snprintf(out, size, "%s, %s scale (default %d), rotation %s, translation %s, scale %s",
-                     (m & 1u) ? "has scale" : "no scale", (m & 1u) ? "animated" : "no", (int)((m >> 1) & 1u), r,
-                     (m >> 3) & 1u ? "vector3f_variable" : "vector3f_full",
-                     (m >> 2) & 1u ? "vector3f_variable" : "vector3f_full");
+    /* bit 0: the clip has scale sub-tracks (bit 2 their format); bit 1: the default scale,
+     * which is every bone's scale when there are none */
+    int n = (m & 1u) ? snprintf(out, size, "has scale (default %d), rotation %s, translation %s, scale %s",
+                                (int)((m >> 1) & 1u), r, (m >> 3) & 1u ? "vector3f_variable" : "vector3f_full",
+                                (m >> 2) & 1u ? "vector3f_variable" : "vector3f_full")
+                     : snprintf(out, size, "no scale (every scale %d), rotation %s, translation %s",
+                                (int)((m >> 1) & 1u), r, (m >> 3) & 1u ? "vector3f_variable" : "vector3f_full");
     size_t at = n > 0 && (size_t)n < size ? (size_t)n : 0;
 #define ADD(text) \
     (at += (size_t)snprintf(out + at, at < size ? size - at : 0, "%s", text), at = at < size ? at : size - 1)

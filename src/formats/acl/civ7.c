@@ -84,8 +84,8 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
         return ganim_fail(err, GANIM_ERR_MISMATCH, GANIM_NO_OFFSET,
                           "civ7: the skeleton has %u bones but the animation has %u", opts->skeleton->bone_count,
                           bones);
-    doc->skeleton =
-        opts && opts->skeleton ? ganim_skeleton_copy(doc, opts->skeleton) : ganim_skeleton_flat(doc, bones, NULL);
+    doc->skeleton = opts && opts->skeleton ? ganim_skeleton_copy(doc, opts->skeleton)
+                                           : ganim_skeleton_flat_named(doc, bones, NULL, "track_");
     ganim_clip *clip = ganim_doc_alloc(doc, sizeof *clip);
     ganim_track *tracks = ganim_doc_alloc_array(doc, bones, sizeof *tracks);
     /* one bone's frames gathered channel by channel before they become the model */

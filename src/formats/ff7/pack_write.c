@@ -2,6 +2,7 @@
  * any other clip is quantised to 12-bit angles and coded with the smallest bKey whose
  * stream fits 65535 bytes (or the one the ff7.bkey option forces). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "formats/ff7/ff7.h"
@@ -170,5 +171,21 @@ ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts, 
     }
     ff7_doc_info di;
     if (ff7_doc_info_parse(doc, &di)) gw_bytes(&w, di.tail, di.tail_size);
-    return gw_ok(&w) ? GANIM_OK : GANIM_NOMEM(err);
+    if (!gw_ok(&w)) return GANIM_NOMEM(err);
+    /* The pack has no place for a frame rate: the game and every reader play it at 15. */
+    uint32_t first = 0, other_rates = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        const ganim_clip *clip = &doc->clips[i];
+        if (clip->kind == GANIM_CLIP_ANIMATION && clip->fps != FF7_FPS && other_rates++ == 0) first = i;
+    }
+    if (other_rates) {
+        const ganim_clip *clip = &doc->clips[first];
+        char more[48] = "";
+        if (other_rates > 1) snprintf(more, sizeof more, " (and %u more clips)", other_rates - 1);
+        ganim_write_warn(opts, GANIM_WARN_EXPORT_LOSS,
+                         "ff7-battle: a pack stores no frame rate: clip %u at %g fps%s reads back at %g fps; "
+                         "give its rate again when reading the pack (--fps %g)",
+                         first, clip->fps, more, FF7_FPS, clip->fps);
+    }
+    return GANIM_OK;
 }
