@@ -4,6 +4,8 @@
 .PHONY: all demo check build deps test-deps clean fuzz fuzz-smoke bench format format-check
 
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+# The builds run make inside make: no "Entering/Leaving directory" lines.
+MAKEFLAGS += --no-print-directory
 BUILD     ?= build
 CHECK     ?= build-check
 # command:package pairs; a package is installed only when its command is missing, so a
@@ -50,8 +52,13 @@ demo: build
 # Real samples are optional for a user who cloned ganim alone: the tests that need them
 # skip, and the last lines say which did not run and how to run them. Under CI=true or
 # with GANIM_TESTDATA set they are required.
+# The check build is optimised a little (-O1, as the sanitizers' authors advise): the
+# sanitizers see the same bugs and the sweeps run twice as fast.
 check: test-deps
-	cmake -S . -B $(CHECK) -DCMAKE_BUILD_TYPE=Debug -DGANIM_SANITIZE=ON -DGANIM_WERROR=ON >/dev/null
+	@mkdir -p $(CHECK) && date +%s > $(CHECK)/check-started
+	@if [ "$$CI" = true ] || [ "$$GANIM_FULL" = 1 ]; then echo "ganim: full check: every case of every sweep"; \
+	else echo "ganim: quick check: the exhaustive sweeps run a fixed sample of their cases (CI=true or GANIM_FULL=1: all)"; fi
+	cmake -S . -B $(CHECK) -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" -DGANIM_SANITIZE=ON -DGANIM_WERROR=ON >/dev/null
 	cmake --build $(CHECK) -j $(JOBS)
 	@rm -f $(CHECK)/skipped.txt
 	cd $(CHECK) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
@@ -62,16 +69,19 @@ check: test-deps
 	  echo; echo "ganim: $$(sort -u $(CHECK)/skipped.txt | wc -l) real-sample tests did not run (no test data):"; \
 	  sort -u $(CHECK)/skipped.txt | sed 's/^/  - /'; \
 	  echo "  To run them: GANIM_TESTDATA=/path/to/testdata make check (default ../shared/testdata)."; \
-	else echo; echo "ganim: every test ran, the real samples included."; fi
+		else echo; echo "ganim: every test ran, the real samples included."; fi
+	@echo "ganim: make check took $$(( $$(date +%s) - $$(cat $(CHECK)/check-started) )) s"
 
-# libFuzzer targets (clang): make fuzz, then ./build-fuzz/fuzz_<name> corpus/
+# libFuzzer targets (clang): make fuzz, then ./build-fuzz/fuzz_<name> corpus/ (only the
+# harnesses and the ganim that lists the formats are built, not the tests).
+FUZZ_TARGETS := fuzz_format $(basename $(notdir $(wildcard tests/formats/*/fuzz_*.c)))
 fuzz:
 	CC=clang cmake -S . -B build-fuzz -DGANIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-	cmake --build build-fuzz -j $(JOBS)
+	cmake --build build-fuzz -j $(JOBS) --target ganim $(FUZZ_TARGETS)
 
 # A short libFuzzer run of every harness (fuzz_format once per format), seeded with the
-# real samples and the project's fixtures (part of check).
-FUZZ_SECONDS ?= 10
+# real samples and the project's fixtures (part of check): FUZZ_SECONDS each (default 5,
+# 10 under CI=true or GANIM_FULL=1), two at a time.
 fuzz-smoke: fuzz
 	bash tests/fuzz/smoke.sh build-fuzz $(FUZZ_SECONDS)
 

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 
 int test_failures_in_current;
 const char *test_program_name;
@@ -26,19 +27,56 @@ void test_fail(const char *file, int line, const char *fmt, ...)
     test_failures_in_current++;
 }
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 void test_run(const char *name, void (*fn)(void))
 {
     current = name;
     test_failures_in_current = 0;
+    double t0 = now_seconds();
     fn();
+    double took = now_seconds() - t0;
+    char time_note[32] = "";
+    if (took >= 1.0) snprintf(time_note, sizeof time_note, " (%.1f s)", took);
     if (test_failures_in_current) {
         failed++;
-        printf("[FAIL] %s (%d checks failed)\n", name, test_failures_in_current);
+        printf("[FAIL] %s (%d checks failed)%s\n", name, test_failures_in_current, time_note);
     } else {
         passed++;
-        printf("[ OK ] %s\n", name);
+        printf("[ OK ] %s%s\n", name, time_note);
     }
     fflush(stdout);
+}
+
+int test_full(void)
+{
+    const char *full = getenv("GANIM_FULL"), *ci = getenv("CI");
+    return (full && strcmp(full, "1") == 0) || (ci && strcmp(ci, "true") == 0);
+}
+
+uint64_t test_seed(const char *name)
+{
+    const char *base = test_base_name(name);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *s = base; *s; s++) h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+    return h;
+}
+
+int test_sampled(uint64_t i, uint32_t one_in)
+{
+    if (test_full() || one_in <= 1) return 1;
+    /* A fixed hash of the index (splitmix64), so the same cases run every time and a
+     * failure reproduces. */
+    uint64_t z = i + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return z % one_in == 0;
 }
 
 int test_finish(void)

@@ -19,6 +19,15 @@ void test_fail(const char *file, int line, const char *fmt, ...);
 void test_run(const char *name, void (*fn)(void));
 int test_finish(void); /* prints the summary, returns the exit status */
 
+/* Exhaustive sweeps run whole under CI=true or GANIM_FULL=1 (test_full) and sampled
+ * otherwise, so that `make check` stays quick: test_sampled(i, n) keeps case i with
+ * probability 1/n by a fixed hash of i (always 1 in full mode), so a failing case runs
+ * again on the next run. */
+int test_full(void);
+int test_sampled(uint64_t i, uint32_t one_in);
+/* A fixed number from a name (FNV-1a), to give each file of a sweep its own sample. */
+uint64_t test_seed(const char *name);
+
 /* The shared real test files: $GANIM_TESTDATA, or the build's default folder.
  * They are required when GANIM_TESTDATA is set or CI=true: then a missing folder fails
  * the program. Otherwise (a user who cloned ganim alone) tests that need them skip:

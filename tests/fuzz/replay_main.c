@@ -1,6 +1,8 @@
 /* Replays files through a libFuzzer harness without libFuzzer (gcc builds, CI):
- *   fuzz_<name>_replay FILE|DIR...   each file (or each file of a directory, except
- *   .txt/.json/.md notes) is passed whole to LLVMFuzzerTestOneInput. A missing folder is
+  *   fuzz_<name>_replay FILE|DIR...   each file (or each file of a directory, except
+ *   .txt/.json/.md notes) is passed whole to LLVMFuzzerTestOneInput. An argument
+ *   testdata:SUB names SUB in the test data folder ($GANIM_TESTDATA, else
+ *   $GANIM_TESTDATA_DEFAULT, the build's ../shared/testdata). A missing folder is
  *   skipped unless GANIM_TESTDATA is set or CI=true; nothing at all to replay exits 77
  *   (skipped). Used for the family harnesses (tests/formats/<family>/fuzz_*.c). */
 #define _POSIX_C_SOURCE 200809L
@@ -46,6 +48,13 @@ int main(int argc, char **argv)
     int n = 0;
     for (int i = 1; i < argc; i++) {
         struct stat st;
+        char where[4096];
+        if (strncmp(argv[i], "testdata:", 9) == 0) {
+            const char *env = getenv("GANIM_TESTDATA"), *def = getenv("GANIM_TESTDATA_DEFAULT");
+            const char *dir = env && *env ? env : def && *def ? def : "../shared/testdata";
+            snprintf(where, sizeof where, "%s/%s", dir, argv[i] + 9);
+            argv[i] = where;
+        }
         if (stat(argv[i], &st) != 0) {
             const char *env = getenv("GANIM_TESTDATA"), *ci = getenv("CI");
             if (!(env && *env) && !(ci && strcmp(ci, "true") == 0)) { /* samples are optional */

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Short libFuzzer runs of every harness, seeded with every file of its format:
 #   tests/fuzz/smoke.sh BUILD_FUZZ_DIR [SECONDS]
+# SECONDS per run defaults to 10 under CI=true or GANIM_FULL=1, else 5; GANIM_FUZZ_JOBS
+# runs (default 2) go at once.
 # fuzz_format runs once per readable format (GANIM_FUZZ_FORMAT=name), seeded with that
 # format's real samples ($GANIM_TESTDATA/<family>/ by its extensions) and the project's
 # own fixtures (tests/data/<family>/, examples/); a family's own harness
@@ -10,7 +12,8 @@
 # /tmp/ganim-fuzz-failures/).
 set -u
 build=$(cd "${1:?usage: smoke.sh BUILD_FUZZ_DIR [SECONDS]}" && pwd) || { echo "smoke: no build directory $1"; echo "0 passed, 1 failed"; exit 1; }
-secs=${2:-10}
+if [ "${CI:-}" = true ] || [ "${GANIM_FULL:-}" = 1 ]; then secs=${2:-10}; else secs=${2:-5}; fi
+jobs=${GANIM_FUZZ_JOBS:-2}
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 data=${GANIM_TESTDATA:-$repo/../shared/testdata}
@@ -24,7 +27,7 @@ if [ ! -d "$data" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
+
 
 # FORMAT FAMILY EXTENSIONS for each readable format, from the table of `ganim formats`.
 "$build/ganim" formats | awk 'NR > 1 && NF == 0 { exit } NR > 1 && $2 == "yes" { print $1, $5, $6 }' > "$work/formats"
@@ -50,16 +53,22 @@ run() { # label, harness, seed folder (GANIM_FUZZ_FORMAT from the caller's envir
     mkdir -p "$dir/corpus" "$dir/art"
     if (cd "$dir/art" && "$h" -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
             -print_final_stats=1 "$dir/corpus" "$seeds" >"$dir/log" 2>&1); then
-        pass=$((pass + 1))
+        echo pass > "$dir/result"
         echo "PASS $label: $(grep -a number_of_executed_units "$dir/log" | grep -o "[0-9]*$") runs in ${secs}s, $(ls "$seeds" | wc -l) seeds"
     else
-        fail=$((fail + 1))
-        echo "FAIL $label:"
-        tail -40 "$dir/log"
-        mkdir -p /tmp/ganim-fuzz-failures && cp -r "$dir" /tmp/ganim-fuzz-failures/ 2>/dev/null
-        echo "(inputs kept in /tmp/ganim-fuzz-failures/$label)"
+        echo fail > "$dir/result"
+        { echo "FAIL $label:"
+          tail -40 "$dir/log"
+          mkdir -p /tmp/ganim-fuzz-failures && cp -r "$dir" /tmp/ganim-fuzz-failures/ 2>/dev/null
+          echo "(inputs kept in /tmp/ganim-fuzz-failures/$label)"; } > "$dir/report"
+        cat "$dir/report"
     fi
 }
+start() { # like run, in the background, at most $jobs at once
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    run "$@" &
+}
+echo "smoke: $(wc -l < "$work/formats") formats and the family harnesses, ${secs} s each, $jobs at a time"
 
 while read -r name family exts; do
     s="$work/seeds-$name"
@@ -67,19 +76,22 @@ while read -r name family exts; do
     [ -n "$data" ] && seeds_from "$data/$family" "$exts" "$s"
     seeds_from "$repo/tests/data/$family" "$exts" "$s"
     seeds_from "$repo/examples" "$exts" "$s"
-    GANIM_FUZZ_FORMAT="$name" run "fuzz_format-$name" "$build/fuzz_format" "$s"
+        GANIM_FUZZ_FORMAT="$name" start "fuzz_format-$name" "$build/fuzz_format" "$s"
 done < "$work/formats"
 
 for src in "$repo"/tests/formats/*/fuzz_*.c; do
     [ -e "$src" ] || continue
     name=$(basename "$src" .c)
     family=$(basename "$(dirname "$src")")
-    [ -x "$build/$name" ] || { fail=$((fail + 1)); echo "FAIL $name: not built in $build"; continue; }
+        [ -x "$build/$name" ] || { mkdir -p "$work/$name"; echo fail > "$work/$name/result"; echo "FAIL $name: not built in $build"; continue; }
     s="$work/seeds-$name"
     mkdir -p "$s"
     [ -n "$data" ] && seeds_from "$data/$family" "*" "$s"
     seeds_from "$repo/tests/data/$family" "*" "$s"
-    run "$name" "$build/$name" "$s"
+        start "$name" "$build/$name" "$s"
 done
+wait
+pass=$(cat "$work"/*/result 2>/dev/null | grep -c pass)
+fail=$(cat "$work"/*/result 2>/dev/null | grep -c fail)
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

@@ -86,8 +86,15 @@ one_input() { # relative path under data/
 }
 export -f one_input
 
+# GANIM_OUTPUTS_SAMPLE=N keeps one input in N, chosen by a fixed hash of its path (the
+# same ones every run); the keys of the inputs kept are listed in OUTDIR/inputs.
+sample="${GANIM_OUTPUTS_SAMPLE:-1}"
 (cd "$data" && find . -type f ! -name '*.md' ! -name '*.txt' ! -name '*.json' | sed 's|^\./||' | sort) |
-    xargs -d '\n' -P "$jobs" -I{} bash -c 'one_input "$1"' _ {}
+    while IFS= read -r rel; do
+        [ "$sample" -le 1 ] || [ $(($(printf '%s' "$rel" | cksum | cut -d' ' -f1) % sample)) -eq 0 ] && printf '%s\n' "$rel"
+    done > "$outdir/inputs"
+xargs -d '\n' -P "$jobs" -I{} bash -c 'one_input "$1"' _ {} < "$outdir/inputs"
 
 rm -f "$outdir/options"
+sed -i 's|/|__|g' "$outdir/inputs"
 cd "$outdir/work/out" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs -d '\n' sha256sum
