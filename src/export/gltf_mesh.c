@@ -50,8 +50,8 @@ static ganim_code write_one(gl *g, uint32_t mi, int first)
             gw_zeros(&g->bin, 6);
         }
     }
-    uint32_t a_joint =
-        gl_accessor(g, start, small ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT, m->vertex_count, "VEC4", GL_ARRAY_BUFFER, NULL);
+    uint32_t a_joint = gl_accessor(g, start, small ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT, m->vertex_count, "VEC4",
+                                   GL_ARRAY_BUFFER, NULL);
     start = gl_bin_align(g);
     static const float one[4] = { 1, 0, 0, 0 };
     for (uint32_t v = 0; v < m->vertex_count; v++) gl_put_f32s(g, one, 4);

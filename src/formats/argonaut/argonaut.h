@@ -23,13 +23,13 @@
 
 #define AG "argonaut"
 #define AG_DIR "argonaut-dir"
-#define AG_FPS 30.0           /* not stored: 30 (NTSC) is typical, 25 for PAL */
-#define AG_MAX_BONES 1024u    /* vertex groups a record may animate in the model */
+#define AG_FPS 30.0              /* not stored: 30 (NTSC) is typical, 25 for PAL */
+#define AG_MAX_BONES 1024u       /* vertex groups a record may animate in the model */
 #define AG_PLAUSIBLE_FRAMES 500u /* both public readers warn above this */
 
-enum { AG_CROC2 = 0, AG_HP = 1 };   /* record header 0x20 / 0x30, model header 0x64 / 0x68 */
-enum { AG_SV = 0, AG_VS = 1 };      /* v' = S v + t, R(q)^T (default) / v' = S^T v + t, R(q) */
-enum { AG_BLOCK = 0, AG_WAD = 1 };  /* a bare animations block, a level WAD */
+enum { AG_CROC2 = 0, AG_HP = 1 };  /* record header 0x20 / 0x30, model header 0x64 / 0x68 */
+enum { AG_SV = 0, AG_VS = 1 };     /* v' = S v + t, R(q)^T (default) / v' = S^T v + t, R(q) */
+enum { AG_BLOCK = 0, AG_WAD = 1 }; /* a bare animations block, a level WAD */
 enum { AG_FROM_PROBE = 0, AG_FROM_OPTION = 1 };
 
 /* ---- one animation record (record.c) ---------------------------------------------------
@@ -109,7 +109,7 @@ typedef struct ag_model {
     uint64_t offset;
     size_t size;
     uint32_t nvert, nface;
-    uint16_t coll[3]; /* floor, ceiling, wall (HP) */
+    uint16_t coll[3];                      /* floor, ceiling, wall (HP) */
     size_t o_vert, o_norm, o_face, o_coll; /* from p */
     uint32_t groups;
     bool countdowns_ok; /* vertex countdowns run down to 1 and normals repeat them */
@@ -119,7 +119,7 @@ typedef struct ag_wad {
     uint32_t header_u32;
     uint32_t section_count; /* all of them; the first AG_MAX_SECTIONS kept */
     ag_section sections[AG_MAX_SECTIONS];
-    size_t xspd;             /* offset of the XSPD tag */
+    size_t xspd; /* offset of the XSPD tag */
     size_t xspd_data, xspd_end;
     size_t end_of_sections; /* after " DNE" */
     uint32_t dpsx_flags;
@@ -202,8 +202,7 @@ int argonaut_probe(const uint8_t *data, size_t size);
 ganim_code argonaut_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                          ganim_error *err);
 ganim_code argonaut_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
-ganim_code argonaut_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b,
-                            ganim_error *err);
+ganim_code argonaut_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err);
 int argonaut_dir_probe(const uint8_t *data, size_t size);
 ganim_code argonaut_dir_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                              ganim_error *err);

@@ -20,14 +20,15 @@ static int matrix_transform(const uint8_t *p, int convention, ganim_transform *t
 {
     double s[9];
     for (int i = 0; i < 9; i++) s[i] = ag_s16(p + 2 * i) / 4096.0;
-    for (int i = 0; i < 3; i++) rows[i] = sqrt(s[3 * i] * s[3 * i] + s[3 * i + 1] * s[3 * i + 1] + s[3 * i + 2] * s[3 * i + 2]);
+    for (int i = 0; i < 3; i++)
+        rows[i] = sqrt(s[3 * i] * s[3 * i] + s[3 * i + 1] * s[3 * i + 1] + s[3 * i + 2] * s[3 * i + 2]);
     *det = s[0] * (s[4] * s[8] - s[5] * s[7]) - s[1] * (s[3] * s[8] - s[5] * s[6]) + s[2] * (s[3] * s[7] - s[4] * s[6]);
     float m[12];
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++) m[4 * r + c] = (float)(convention == AG_SV ? s[3 * r + c] : s[3 * c + r]);
     m[3] = m[7] = m[11] = 0;
-    int rotation = fabs(rows[0] - 1) <= 0.02 && fabs(rows[1] - 1) <= 0.02 && fabs(rows[2] - 1) <= 0.02 &&
-                   fabs(*det - 1) <= 0.02;
+    int rotation =
+        fabs(rows[0] - 1) <= 0.02 && fabs(rows[1] - 1) <= 0.02 && fabs(rows[2] - 1) <= 0.02 && fabs(*det - 1) <= 0.02;
     if (rotation) {
         const float r3[9] = { m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10] };
         t->rotation = ganim_quat_normalize(ganim_quat_from_mat3(r3));
@@ -235,11 +236,11 @@ ganim_code ag_clip_from_record(ganim_doc *doc, ganim_clip *clip, const ag_rec *r
         clip->event_count = r->tc;
     }
     header_warnings(doc, r, index);
-    const char *why = r->fc == 0                  ? "it has no frames"
-                      : r->bc == 0                ? "it animates no bone"
-                      : r->bc > AG_MAX_BONES      ? "it animates more vertex groups than ganim handles"
-                      : r->fc > GANIM_MAX_FRAMES  ? "it has more frames than ganim handles"
-                                                  : NULL;
+    const char *why = r->fc == 0                 ? "it has no frames"
+                      : r->bc == 0               ? "it animates no bone"
+                      : r->bc > AG_MAX_BONES     ? "it animates more vertex groups than ganim handles"
+                      : r->fc > GANIM_MAX_FRAMES ? "it has more frames than ganim handles"
+                                                 : NULL;
     if (why) {
         clip->kind = GANIM_CLIP_OPAQUE;
         clip->opaque = native + AG_CLIP_HEADER;
@@ -282,8 +283,7 @@ bool ag_clip_record(const ag_clip_info *info, ag_rec *r)
 
 bool ag_doc_info_parse(const ganim_doc *doc, ag_doc_info *info)
 {
-    if (!doc->native_format || strcmp(doc->native_format, AG) != 0 || !doc->native ||
-        doc->native_size < AG_DOC_HEADER)
+    if (!doc->native_format || strcmp(doc->native_format, AG) != 0 || !doc->native || doc->native_size < AG_DOC_HEADER)
         return false;
     const uint8_t *p = doc->native;
     if (ganim_ld_u32le(p) != AG_DOC_MAGIC || p[4] > AG_WAD || p[5] > AG_HP || p[6] > AG_VS) return false;

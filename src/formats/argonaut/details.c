@@ -19,10 +19,12 @@ static void conventions(gd_builder *b, int convention)
     gd_group(b, "conventions");
     gd_string(b, "option", convention == AG_SV ? "sv" : "vs");
     gd_label(b, "argonaut.convention");
-    gd_string(b, "matrices", convention == AG_SV ? "v' = S v + t (S row-major, 4096 = 1.0)"
-                                                 : "v' = S^T v + t (S row-major, 4096 = 1.0)");
-    gd_string(b, "quaternions", convention == AG_SV ? "v' = R(q)^T v + t (q = w, x, y, z / 4096)"
-                                                    : "v' = R(q) v + t (q = w, x, y, z / 4096)");
+    gd_string(b, "matrices",
+              convention == AG_SV ? "v' = S v + t (S row-major, 4096 = 1.0)"
+                                  : "v' = S^T v + t (S row-major, 4096 = 1.0)");
+    gd_string(b, "quaternions",
+              convention == AG_SV ? "v' = R(q)^T v + t (q = w, x, y, z / 4096)"
+                                  : "v' = R(q) v + t (q = w, x, y, z / 4096)");
     gd_string(b, "translations", "vertex units, unscaled");
     gd_string(b, "fps", "30 (not stored)");
     gd_end(b);
@@ -99,7 +101,8 @@ static void model_details(gd_builder *b, const ag_model *m, uint32_t index, cons
     if (ng > 64) gd_meaning(b, "the first 64 groups");
     gd_uint(b, "vertices", m->nvert);
     uint32_t quads = 0;
-    for (uint32_t f = 0; f < m->nface; f++) quads += (ganim_ld_u16le(m->p + m->o_face + 20 * (size_t)f + 18) & 0x0800) != 0;
+    for (uint32_t f = 0; f < m->nface; f++)
+        quads += (ganim_ld_u16le(m->p + m->o_face + 20 * (size_t)f + 18) & 0x0800) != 0;
     gd_uint(b, "faces", m->nface);
     gd_uint(b, "quads", quads);
     gd_uint(b, "triangles", m->nface - quads);

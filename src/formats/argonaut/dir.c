@@ -79,7 +79,8 @@ ganim_code argonaut_dir_read(ganim_doc *doc, const uint8_t *data, size_t size, c
     for (size_t k = used; k < size; k++)
         if (data[k]) {
             ganim_doc_warn(doc, GANIM_WARN_EXTRA_BYTES, k,
-                           AG_DIR ": %zu bytes after the %lld entries are not zero; ignored", size - used, (long long)n);
+                           AG_DIR ": %zu bytes after the %lld entries are not zero; ignored", size - used,
+                           (long long)n);
             break;
         }
     uint8_t *copy = ganim_doc_memdup(doc, data, size);

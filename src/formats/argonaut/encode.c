@@ -114,8 +114,8 @@ static ganim_code s16(enc *e, double v, const char *what, uint32_t b, double fra
     double r = floor(v + 0.5);
     if (!(r >= -32768.0 && r <= 32767.0))
         return ganim_fail(e->err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
-                          AG ": clip %u, bone %u, frame %g: the %s %g does not fit the format's 16-bit integers", e->ci, b,
-                          frame, what, v);
+                          AG ": clip %u, bone %u, frame %g: the %s %g does not fit the format's 16-bit integers", e->ci,
+                          b, frame, what, v);
     *out = (int16_t)r;
     return GANIM_OK;
 }
@@ -327,7 +327,8 @@ ganim_code ag_encode_clip(const ganim_doc *doc, uint32_t ci, int variant, int co
         if (!same_layout)
             return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET,
                               AG ": clip %u is a raw %s record, which cannot be rewritten as a %s one", ci,
-                              in.variant == AG_HP ? "Harry Potter" : "Croc 2", variant == AG_HP ? "Harry Potter" : "Croc 2");
+                              in.variant == AG_HP ? "Harry Potter" : "Croc 2",
+                              variant == AG_HP ? "Harry Potter" : "Croc 2");
         gw_bytes(&w, in.record, in.size);
         return gw_ok(&w) ? GANIM_OK : GANIM_NOMEM(err);
     }

@@ -113,7 +113,7 @@ static ganim_code make_skeleton(ganim_doc *doc, uint32_t count, const char *name
     ganim_skeleton *sk = ganim_skeleton_flat(doc, count, names);
     if (!sk || !(sk->name = ganim_doc_strdup(doc, name))) return GANIM_NOMEM(err);
     for (uint32_t i = 0; i < count; i++) sk->bones[i].flags = 0; /* the file's groups, not made up */
-    for (uint32_t ci = doc->clip_count; ci-- > 0;) { /* the first clip wins: apply it last */
+    for (uint32_t ci = doc->clip_count; ci-- > 0;) {             /* the first clip wins: apply it last */
         const ganim_clip *c = &doc->clips[ci];
         if (c->kind == GANIM_CLIP_ANIMATION) ganim_skeleton_rest_from_frame0(sk, c);
     }
@@ -219,8 +219,9 @@ ganim_code argonaut_read(ganim_doc *doc, const uint8_t *data, size_t size, const
         for (uint32_t i = 0; i < w.model_count; i++)
             if (!models[i].countdowns_ok)
                 ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, models[i].offset + models[i].o_vert,
-                               AG ": model %u: its vertex group countdowns do not run down to 1 (or the normals' differ); "
-                                  "read as %u groups",
+                               AG
+                               ": model %u: its vertex group countdowns do not run down to 1 (or the normals' differ); "
+                               "read as %u groups",
                                i, models[i].groups);
     }
     uint32_t count = ganim_ld_u32le(data + block_at);
@@ -236,8 +237,8 @@ ganim_code argonaut_read(ganim_doc *doc, const uint8_t *data, size_t size, const
                        walk.complete ? "the block ends before its last animation" : walk.why, walk.parsed,
                        walk.parsed == 1 ? "" : "s", count);
     else if (!wad && walk.end < size)
-        ganim_doc_warn(doc, GANIM_WARN_EXTRA_BYTES, walk.end,
-                       AG ": %zu bytes after the last animation; kept", size - walk.end);
+        ganim_doc_warn(doc, GANIM_WARN_EXTRA_BYTES, walk.end, AG ": %zu bytes after the last animation; kept",
+                       size - walk.end);
     /* clips */
     ganim_clip *clips = ganim_doc_alloc_array(doc, walk.parsed ? walk.parsed : 1, sizeof *clips);
     if (!clips) return GANIM_NOMEM(err);

@@ -86,7 +86,8 @@ bool ag_rec_parse(const uint8_t *data, size_t pos, size_t end, uint64_t base, in
     if (!ok) {
         char keys[32] = "";
         if (hp) snprintf(keys, sizeof keys, ", %u keys", r->kc);
-        snprintf(why, why_size, "its counts (%u triggers, %u frames, %d morphs, %u bones%s) need more than the %zu bytes that remain",
+        snprintf(why, why_size,
+                 "its counts (%u triggers, %u frames, %d morphs, %u bones%s) need more than the %zu bytes that remain",
                  r->tc, r->fc, (int)r->mc, r->bc, keys, left);
         return false;
     }
@@ -108,8 +109,8 @@ static double norm16(const uint8_t *p, int n)
 unsigned ag_rec_oddities(const ag_rec *r, char *why, size_t why_size)
 {
     unsigned odd = 0;
-#define ODD(...)                                              \
-    do {                                                      \
+#define ODD(...)                                                 \
+    do {                                                         \
         if (!odd++ && why) snprintf(why, why_size, __VA_ARGS__); \
     } while (0)
     for (int i = 0; i < (r->hp ? 6 : 3); i++)

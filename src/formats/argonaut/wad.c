@@ -114,8 +114,7 @@ bool ag_wad_models(const uint8_t *data, const ag_wad *wad, int hp, bool strict, 
         if (size > end - pos) {
             snprintf(why, why_size,
                      "model %u at byte %zu: %u vertices, %u faces and %u collision faces need %llu bytes, %zu remain",
-                     i, pos, m.nvert, m.nface, m.coll[0] + m.coll[1] + m.coll[2], (unsigned long long)size,
-                     end - pos);
+                     i, pos, m.nvert, m.nface, m.coll[0] + m.coll[1] + m.coll[2], (unsigned long long)size, end - pos);
             return false;
         }
         m.size = (size_t)size;
@@ -155,8 +154,8 @@ int ag_detect(const uint8_t *data, size_t size, const ag_wad *wad, char *why, si
                 continue;
             }
             if (end - at < 4) {
-                snprintf(reason[v], sizeof reason[v], "the models end at byte %zu, with no room for the animation count",
-                         at);
+                snprintf(reason[v], sizeof reason[v],
+                         "the models end at byte %zu, with no room for the animation count", at);
                 continue;
             }
         }

@@ -191,14 +191,16 @@ static void check_wad(const char *name)
         int at = snprintf(buf, sizeof buf, "{\"index\":%zu,\"offset\":%d,\"groups\":%d,\"group_vertex_counts\":[", mi,
                           ival(tjson_get(m, "offset")), ival(tjson_get(m, "group_count")));
         const tjson *g = tjson_get(m, "group_vertex_counts");
-        for (size_t k = 0; k < g->count; k++) at += snprintf(buf + at, sizeof buf - (size_t)at, "%s%d", k ? "," : "", ival(tjson_at(g, k)));
+        for (size_t k = 0; k < g->count; k++)
+            at += snprintf(buf + at, sizeof buf - (size_t)at, "%s%d", k ? "," : "", ival(tjson_at(g, k)));
         const tjson *cc = tjson_get(m, "collision_counts");
         at += snprintf(buf + at, sizeof buf - (size_t)at,
                        "],\"vertices\":%d,\"faces\":%d,\"quads\":%d,\"triangles\":%d,\"collision_faces\":[%d,%d",
                        ival(tjson_get(m, "vertex_count")), ival(tjson_get(m, "face_count")),
-                       ival(tjson_get(m, "quad_count")), ival(tjson_get(m, "tri_count")),
-                       ival(tjson_get(cc, "floor")), ival(tjson_get(cc, "ceil")));
-        if (!strcmp(variant, "hp")) at += snprintf(buf + at, sizeof buf - (size_t)at, ",%d", ival(tjson_get(cc, "wall")));
+                       ival(tjson_get(m, "quad_count")), ival(tjson_get(m, "tri_count")), ival(tjson_get(cc, "floor")),
+                       ival(tjson_get(cc, "ceil")));
+        if (!strcmp(variant, "hp"))
+            at += snprintf(buf + at, sizeof buf - (size_t)at, ",%d", ival(tjson_get(cc, "wall")));
         CHECK_MSG(dj && strstr(dj, buf), "%s: model %zu: %s", name, mi, buf);
         /* raw arrays */
         static const char *const keys[3] = { "vertices", "normals", "faces" };
@@ -250,9 +252,9 @@ static void check_wad(const char *name)
             int at = snprintf(buf, sizeof buf, "\"position_deltas_raw\":[");
             for (size_t r = 0; r < pd->count; r++) {
                 const tjson *row = tjson_at(pd, r);
-                at += snprintf(buf + at, sizeof buf - (size_t)at, "%s[%d,%d,%d,%d]", r ? "," : "",
-                               ival(tjson_at(row, 0)), ival(tjson_at(row, 1)), ival(tjson_at(row, 2)),
-                               ival(tjson_at(row, 3)));
+                at +=
+                    snprintf(buf + at, sizeof buf - (size_t)at, "%s[%d,%d,%d,%d]", r ? "," : "", ival(tjson_at(row, 0)),
+                             ival(tjson_at(row, 1)), ival(tjson_at(row, 2)), ival(tjson_at(row, 3)));
             }
             CHECK_MSG(cj && strstr(cj, buf), "%s anim %zu: %s", name, ai, buf);
         }
@@ -308,7 +310,8 @@ static void check_wad(const char *name)
         (void)at;
         CHECK_MSG(dj && strstr(dj, buf), "%s: %s", name, buf);
         at = snprintf(buf, sizeof buf, "\"fitting_models\":[");
-        for (size_t k = 0; k < cm->count; k++) at += snprintf(buf + at, sizeof buf - (size_t)at, "%s%d", k ? "," : "", ival(tjson_at(cm, k)));
+        for (size_t k = 0; k < cm->count; k++)
+            at += snprintf(buf + at, sizeof buf - (size_t)at, "%s%d", k ? "," : "", ival(tjson_at(cm, k)));
         CHECK_MSG(dj && strstr(dj, buf), "%s anim %zu: %s", name, ai, buf);
         free(cj);
     }
@@ -332,7 +335,8 @@ static void check_wad(const char *name)
                 CHECK_EQ_INT(mesh->bones[v], g);
                 /* back to the group's own space: the raw vertex */
                 const ganim_transform *r = &doc->skeleton->bones[g].rest;
-                ganim_vec3 p = { mesh->positions[3 * v] - r->translation.x, mesh->positions[3 * v + 1] - r->translation.y,
+                ganim_vec3 p = { mesh->positions[3 * v] - r->translation.x,
+                                 mesh->positions[3 * v + 1] - r->translation.y,
                                  mesh->positions[3 * v + 2] - r->translation.z };
                 ganim_vec3 l = ganim_quat_rotate(ganim_quat_conj(r->rotation), p);
                 const tjson *row = tjson_at(verts, v);
@@ -398,8 +402,10 @@ TEST(round_trips_are_identical)
 /* Every fixture's variant from the data; the wrong one forced reads nothing that fits. */
 TEST(variant_probe)
 {
-    static const char *const files[4][2] = { { "croc2_style_2anims.bin", "croc2" }, { "hp_style_2anims.bin", "hp" },
-                                             { "croc2_level.wad", "croc2" }, { "hp_level.wad", "hp" } };
+    static const char *const files[4][2] = { { "croc2_style_2anims.bin", "croc2" },
+                                             { "hp_style_2anims.bin", "hp" },
+                                             { "croc2_level.wad", "croc2" },
+                                             { "hp_level.wad", "hp" } };
     for (int i = 0; i < 4; i++) {
         size_t size;
         uint8_t *data = test_read_file(test_path("argonaut", files[i][0]), &size);
@@ -421,7 +427,9 @@ TEST(variant_probe)
         doc = NULL;
         ganim_code c = ganim_read_memory(data, size, &ro, &doc, &e);
         if (i >= 2) CHECK_MSG(c == GANIM_ERR_CORRUPT && strstr(e.message, "model"), "%s: %s", files[i][0], e.message);
-        else CHECK_MSG(c != GANIM_OK || doc->warning_count > 0, "%s read as the other variant without a word", files[i][0]);
+        else
+            CHECK_MSG(c != GANIM_OK || doc->warning_count > 0, "%s read as the other variant without a word",
+                      files[i][0]);
         ganim_doc_free(doc);
         /* data that fit neither: the error says why for both */
         uint8_t *bad = malloc(size);

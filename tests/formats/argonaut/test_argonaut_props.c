@@ -55,8 +55,8 @@ typedef struct grec {
     uint16_t trig[4][2];
     int16_t delta[MAXF][4];
     int16_t morph[MAXF][12];
-    int16_t m[MAXF][MAXB][12]; /* old: 9 matrix + 3 translation */
-    int16_t key[MAXF][MAXB][8];  /* keyed: w x y z tx ty tz frame */
+    int16_t m[MAXF][MAXB][12];  /* old: 9 matrix + 3 translation */
+    int16_t key[MAXF][MAXB][8]; /* keyed: w x y z tx ty tz frame */
 } grec;
 
 static void rand_rotation(int16_t out[9], int16_t q4[4])
@@ -220,12 +220,14 @@ static void compare(const ganim_clip *c, const grec *g, double tol, int more, co
             if (t->rotation.count != g->kc) continue;
             for (uint32_t k = 0; k < g->kc; k++) {
                 const int16_t *x = g->key[k][b];
-                double len = sqrt((double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2] + (double)x[3] * x[3]);
+                double len =
+                    sqrt((double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2] + (double)x[3] * x[3]);
                 const float *v = t->rotation.values + 4 * k;
                 double dot = (v[3] * x[0] - v[0] * x[1] - v[1] * x[2] - v[2] * x[3]) / len; /* conjugate */
                 CHECK_MSG(fabs(fabs(dot) - 1) < tol, "%s: key %u bone %u rotation (dot %g)", what, k, b, dot);
                 CHECK_MSG(t->rotation.times[k] == x[7], "%s: key %u frame", what, k);
-                for (int i = 0; i < 3; i++) CHECK_MSG(t->translation.values[3 * k + (uint32_t)i] == x[4 + i], "%s: key t", what);
+                for (int i = 0; i < 3; i++)
+                    CHECK_MSG(t->translation.values[3 * k + (uint32_t)i] == x[4 + i], "%s: key t", what);
             }
         } else {
             for (uint32_t f = 0; f < g->fc; f++) {
@@ -233,8 +235,8 @@ static void compare(const ganim_clip *c, const grec *g, double tol, int more, co
                 const float *q = t->rotation.values + 4 * f;
                 ganim_quat_to_mat3((ganim_quat){ q[0], q[1], q[2], q[3] }, m);
                 for (int k = 0; k < 9; k++)
-                    CHECK_MSG(fabs(m[k] - g->m[f][b][k] / 4096.0) < tol, "%s: frame %u bone %u m[%d] %g vs %d", what,
-                              f, b, k, m[k], g->m[f][b][k]);
+                    CHECK_MSG(fabs(m[k] - g->m[f][b][k] / 4096.0) < tol, "%s: frame %u bone %u m[%d] %g vs %d", what, f,
+                              b, k, m[k], g->m[f][b][k]);
                 for (int k = 0; k < 3; k++)
                     CHECK_MSG(t->translation.values[3 * f + (uint32_t)k] == g->m[f][b][9 + k], "%s: t", what);
             }
@@ -279,7 +281,8 @@ TEST(property_random_blocks_and_wads)
             CHECK_MSG(ganim_write(doc, NULL, NULL, &out, &e) == GANIM_OK, "%s: encode: %s", what, e.message);
             ganim_doc *back = read_bytes(out.data, out.size, hp ? "hp" : "croc2", NULL, &e);
             CHECK_MSG(back != NULL, "%s: encoded: %s", what, e.message);
-            for (uint32_t i = 0; back && i < count && i < back->clip_count; i++) compare(&back->clips[i], &g[i], 3e-3, 1, what);
+            for (uint32_t i = 0; back && i < count && i < back->clip_count; i++)
+                compare(&back->clips[i], &g[i], 3e-3, 1, what);
             ganim_doc_free(back);
             ganim_buffer_free(&out);
             ganim_doc_free(doc);
@@ -332,11 +335,11 @@ TEST(edited_clip_in_a_wad)
         int64_t delta = (int64_t)out.size - (int64_t)n;
         CHECK(delta != 0);
         CHECK_EQ_INT(ganim_ld_u32le(out.data), out.size + 0x800);
-        CHECK_EQ_INT(ganim_ld_u32le(out.data + 260 + 4), 4380 + delta); /* XSPD's size */
-        CHECK(memcmp(out.data + 4648 + delta, orig + 4648, n - 4648) == 0);   /* TROP, END */
-        CHECK(memcmp(out.data + 4, orig + 4, 260) == 0);                   /* sections before XSPD */
-        CHECK(memcmp(out.data + 268, orig + 268, 3296 + 188 - 268) == 0);  /* XSPD up to record 1 */
-        CHECK(memcmp(out.data + 4028 + delta, orig + 4028, 180) == 0);     /* record 3, moved */
+        CHECK_EQ_INT(ganim_ld_u32le(out.data + 260 + 4), 4380 + delta);     /* XSPD's size */
+        CHECK(memcmp(out.data + 4648 + delta, orig + 4648, n - 4648) == 0); /* TROP, END */
+        CHECK(memcmp(out.data + 4, orig + 4, 260) == 0);                    /* sections before XSPD */
+        CHECK(memcmp(out.data + 268, orig + 268, 3296 + 188 - 268) == 0);   /* XSPD up to record 1 */
+        CHECK(memcmp(out.data + 4028 + delta, orig + 4028, 180) == 0);      /* record 3, moved */
         ganim_doc_free(back);
     }
     doc->clips[2] = old2;
@@ -575,7 +578,8 @@ TEST(dir_archive)
     CHECK_MSG(ganim_read_file(member, NULL, &doc, &e) == GANIM_OK, "%s", e.message);
     if (doc) {
         char *j = test_details_json(doc, -1, GANIM_DETAILS_SUMMARY);
-        CHECK(doc->format == ganim_format_find("argonaut") && doc->clip_count == 4 && j && strstr(j, "\"variant\":\"hp\""));
+        CHECK(doc->format == ganim_format_find("argonaut") && doc->clip_count == 4 && j &&
+              strstr(j, "\"variant\":\"hp\""));
         free(j);
         ganim_doc_free(doc);
     }
