@@ -183,6 +183,12 @@ static void clip_summary(cli_str *b, const ganim_doc *doc, uint32_t index, const
         if (n.vis) cli_str_printf(b, ", %u visibility", n.vis);
         if (n.step) cli_str_printf(b, ", %u step", n.step);
         cli_str_printf(b, "\n    constant channels: %u rotation, %u translation, %u scale\n", n.crot, n.ctra, n.csca);
+        if (c->event_count) {
+            cli_str_printf(b, "    events (frame:id):");
+            for (uint32_t k = 0; k < c->event_count && k < 16; k++)
+                cli_str_printf(b, " %g:%u", (double)c->events[k].frame, c->events[k].id);
+            cli_str_puts(b, c->event_count > 16 ? " ...\n" : "\n");
+        }
     }
     describe(b, doc, (int)index, doc_details, "    ", path);
 }
@@ -233,6 +239,14 @@ static void text_report(cli_str *b, const char *path, const cli_loaded *l, int l
     cli_details_text(b, doc_details, NULL, "  ");
     uint32_t anims = 0;
     for (uint32_t i = 0; i < doc->clip_count; i++) anims += doc->clips[i].kind == GANIM_CLIP_ANIMATION;
+    for (uint32_t m = 0; m < doc->mesh_count; m++) {
+        cli_str_printf(b, "  mesh %u", m);
+        if (doc->meshes[m].name[0]) {
+            cli_str_puts(b, " ");
+            quoted(b, doc->meshes[m].name);
+        }
+        cli_str_printf(b, ": %u vertices, %u triangles\n", doc->meshes[m].vertex_count, doc->meshes[m].triangle_count);
+    }
     cli_str_printf(b, "  clips: %u", doc->clip_count);
     if (anims != doc->clip_count) cli_str_printf(b, " (%u animation%s)", anims, anims == 1 ? "" : "s");
     cli_str_puts(b, "\n");

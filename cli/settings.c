@@ -60,7 +60,15 @@ static int add(cli_settings *s, const char *cmd, const ganim_option *o, const ch
     ganim_error err = { 0 };
     if (ganim_option_check(o, value, &err) != GANIM_OK) {
         cli_str words = { 0 };
-        choices_words(&words, o->values ? o->values : "");
+        const char *dots = o->values ? strstr(o->values, "..") : NULL;
+        if (o->type == GANIM_OPTION_INT && dots) {
+            cli_str_puts(&words, "an integer from ");
+            cli_str_append(&words, o->values, (size_t)(dots - o->values));
+            cli_str_puts(&words, " to ");
+            cli_str_puts(&words, dots + 2);
+        } else {
+            choices_words(&words, o->values ? o->values : "");
+        }
         int rc = cli_usage(cmd, "%s wants %s, not '%s'", spelled, words.s ? words.s : "", value);
         cli_str_free(&words);
         return rc;

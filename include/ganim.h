@@ -203,6 +203,14 @@ typedef enum ganim_rotation_interp {
     GANIM_INTERP_NLERP      /* shortest-arc linear interpolation, then normalise (ACL) */
 } ganim_rotation_interp;
 
+/* Something that happens at a frame of a clip (Argonaut's triggers: a sound, a script
+ * hook): the frame (may be fractional, may lie beyond the last frame) and the id the file
+ * gives it. */
+typedef struct ganim_event {
+    float frame;
+    uint32_t id;
+} ganim_event;
+
 typedef struct ganim_clip {
     const char *name; /* never NULL */
     ganim_clip_kind kind;
@@ -217,6 +225,8 @@ typedef struct ganim_clip {
     const char *native_format; /* NULL when absent; equals the writer's format name */
     const uint8_t *native;
     size_t native_size;
+    uint32_t event_count;      /* events of the clip, in the file's order (most clips: none) */
+    const ganim_event *events; /* event_count entries, or NULL */
 } ganim_clip;
 
 /* What kind of oddity a warning reports, for a program that filters or groups them. */
@@ -283,7 +293,8 @@ typedef struct ganim_doc {
  * are given as name/value text pairs (ganim_setting) in the read and write options, and
  * the library checks each against the format's table. */
 typedef enum ganim_option_type {
-    GANIM_OPTION_CHOICE = 0 /* one of the '|'-separated `values` */
+    GANIM_OPTION_CHOICE = 0, /* one of the '|'-separated `values` */
+    GANIM_OPTION_INT         /* a decimal integer in the range `values` gives: "MIN..MAX" */
 } ganim_option_type;
 
 #define GANIM_OPTION_READ 1u  /* the option changes how files are read */
@@ -294,7 +305,7 @@ typedef struct ganim_option {
     const char *alias; /* another name the tool accepts as --ALIAS VALUE, or NULL */
     ganim_option_type type;
     uint32_t flags;         /* GANIM_OPTION_READ and/or GANIM_OPTION_WRITE */
-    const char *values;     /* GANIM_OPTION_CHOICE: "0|2|4" */
+    const char *values;     /* GANIM_OPTION_CHOICE: "0|2|4"; GANIM_OPTION_INT: "0..65535" */
     const char *help;       /* one line: what it does */
     const char *when_unset; /* one line: what the format does without it */
 } ganim_option;
@@ -344,6 +355,10 @@ typedef struct ganim_read_opts {
      * frees it. */
     ganim_code (*load)(void *user, const char *name, ganim_buffer *out, ganim_error *err);
     void *load_user;
+    /* The name of the file being read, without its folder (an archive names its data file
+     * after it: CROCII.DIR reads CROCII.DAT). NULL: ganim_read_file sets it, and
+     * ganim_read_memory reads nameless bytes. */
+    const char *name;
 } ganim_read_opts;
 
 typedef struct ganim_write_opts {
@@ -407,7 +422,9 @@ GANIM_API ganim_code ganim_read_memory(const void *data, size_t size, const gani
 /* Reads a file: the probe picks the format (unless opts->format names one; when no
  * format recognises the bytes, the one that claims the file's extension reads them, so a
  * damaged file gets its own reader's precise error), then the companion skeleton as
- * opts->companion says. */
+ * opts->companion says. A path ARCHIVE:MEMBER that does not exist as such names a member
+ * of an archive (CROCII.DIR:LEVEL.WAD): the archive's format extracts it, and the member
+ * is read as a file of that name. */
 GANIM_API ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_doc **out, ganim_error *err);
 /* The companion skeleton file of `path` by `format`'s rule (NULL: the format that claims
  * the path's extension, else the one that recognises its bytes), looked for in the same

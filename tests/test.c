@@ -261,14 +261,39 @@ static int has_extension_of(const ganim_format *f, const char *name)
     return dot && dot != name && ganim_format_has_extension(f, dot);
 }
 
-/* Files of `dir` that `f` claims by extension, appended to *list. */
+/* Whether `f` is the format of a file no format claims by extension: the one its probe
+ * picks (as the tool picks the files of a folder: by extension, else by content). */
+static int probes_as(const ganim_format *f, const char *dir, const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    if (ganim_format_for_path(name) || (dot && (!strcmp(dot, ".md") || !strcmp(dot, ".txt") || !strcmp(dot, ".json"))))
+        return 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    uint8_t *buf = NULL;
+    size_t size = 0, cap = 0, got;
+    do {
+        if (size == cap) buf = realloc(buf, cap = cap ? cap * 2 : 65536);
+        got = fread(buf + size, 1, cap - size, fp);
+        size += got;
+    } while (got && size < ((size_t)64 << 20));
+    fclose(fp);
+    int score = 0;
+    int yes = ganim_probe(buf, size, &score) == f && score > 0;
+    free(buf);
+    return yes;
+}
+
+/* Files of `dir` that are `f`'s: by extension, else by content. Appended to *list. */
 static void add_files(const ganim_format *f, const char *dir, char ***list, size_t *n, size_t *cap)
 {
     DIR *d = opendir(dir);
     if (!d) return;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || !has_extension_of(f, e->d_name)) continue;
+        if (e->d_name[0] == '.' || (!has_extension_of(f, e->d_name) && !probes_as(f, dir, e->d_name))) continue;
         if (*n + 2 > *cap) *list = realloc(*list, (*cap = *cap * 2 + 16) * sizeof **list);
         size_t len = strlen(dir) + strlen(e->d_name) + 2;
         (*list)[*n] = malloc(len);

@@ -40,9 +40,11 @@ int test_testdata_required(void);
 const char *test_testdata(void);
 const char *test_testdata_optional(void);
 void test_note_skip(const char *what);
-/* The files a format claims by extension (NULL-terminated, sorted, malloc'd; free with
- * test_free_list): TEST_SAMPLES from <testdata>/<family>/, TEST_FIXTURES the project's
- * own from tests/data/<family>/ and examples/. */
+/* A format's files (NULL-terminated, sorted, malloc'd; free with test_free_list): those
+ * with one of its extensions and, as the tool picks files in a folder, those no format
+ * claims by extension whose probe picks it (Argonaut's bare .bin blocks): TEST_SAMPLES
+ * from <testdata>/<family>/, TEST_FIXTURES the project's own from tests/data/<family>/
+ * and examples/. */
 #define TEST_SAMPLES 1
 #define TEST_FIXTURES 2
 char **test_format_files(const ganim_format *f, int which);

@@ -62,6 +62,15 @@ ganim_code ganim_doc_resample_generic(ganim_doc *doc, unsigned factor, ganim_err
             if ((code = resample_bits(doc, &t->visibility, factor, new_count, err)) != GANIM_OK) return code;
             if ((code = resample_bits(doc, &t->step, factor, new_count, err)) != GANIM_OK) return code;
         }
+        if (c->event_count) { /* events stay at their time */
+            ganim_event *ev = ganim_doc_alloc_array(doc, c->event_count, sizeof *ev);
+            if (!ev) return GANIM_NOMEM(err);
+            for (uint32_t k = 0; k < c->event_count; k++) {
+                ev[k] = c->events[k];
+                ev[k].frame = (float)((double)ev[k].frame * factor);
+            }
+            c->events = ev;
+        }
         c->frame_count = new_count;
         c->fps *= factor;
         c->native_format = NULL; /* the native record describes the old frames */

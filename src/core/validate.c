@@ -141,6 +141,13 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
         }
         if (c->track_count && !c->tracks)
             return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: tracks missing", ci);
+        if (c->event_count && !c->events)
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: events missing", ci);
+        for (uint32_t k = 0; k < c->event_count; k++)
+            if (!(c->events[k].frame >= 0.0f && c->events[k].frame <= 16777216.0f)) /* also NaN */
+                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                                  "clip %u: event %u is at frame %g, outside 0..2^24", ci, k,
+                                  (double)c->events[k].frame);
         for (uint32_t ti = 0; ti < c->track_count; ti++) {
             const ganim_track *t = &c->tracks[ti];
             if (!s || t->bone >= s->bone_count) {

@@ -281,8 +281,9 @@ static ganim_code motion(bvh *b)
     return GANIM_OK;
 }
 
-/* What the file written could not carry: the other animations (BVH holds one) and,
- * without bvh_joint_positions, the animated translations of joints below a root. */
+/* What the file written could not carry: the other animations (BVH holds one), meshes,
+ * events and, without bvh_joint_positions, the animated translations of joints below a
+ * root. */
 static void warn_losses(const ganim_doc *doc, const ganim_export_opts *o, const ganim_clip *clip)
 {
     uint32_t anims = 0;
@@ -291,6 +292,14 @@ static void warn_losses(const ganim_doc *doc, const ganim_export_opts *o, const 
     if (!o->only_clip && anims > 1)
         gx_warn(o, GANIM_WARN_EXPORT_LOSS,
                 "BVH holds one clip: wrote clip %u of %u animations (--clip all writes one file per clip)", ci, anims);
+    if (doc->mesh_count)
+        gx_warn(o, GANIM_WARN_EXPORT_LOSS,
+                "BVH holds no mesh: the %u mesh%s of the file %s not written (glTF keeps %s)", doc->mesh_count,
+                doc->mesh_count == 1 ? "" : "es", doc->mesh_count == 1 ? "is" : "are",
+                doc->mesh_count == 1 ? "it" : "them");
+    if (clip && clip->event_count)
+        gx_warn(o, GANIM_WARN_EXPORT_LOSS, "BVH holds no events: the %u event%s of clip %u %s not written",
+                clip->event_count, clip->event_count == 1 ? "" : "s", ci, clip->event_count == 1 ? "is" : "are");
     if (!clip || o->bvh_joint_positions) return;
     char names[1100] = "";
     size_t at = 0;

@@ -93,7 +93,30 @@ static void write_uri(ganim_writer *w, const char *uri)
     gw_u8(w, '"');
 }
 
-static void write_asset(gl *g)
+/* The group "conventions" of the document's details, when its format reports one (how it
+ * turned the file's numbers into the model), as JSON text appended to `w`. */
+static ganim_code write_conventions(gl *g, ganim_writer *w)
+{
+    ganim_details *d = NULL;
+    ganim_code code = ganim_doc_details(g->doc, -1, GANIM_DETAILS_SUMMARY, &g->alloc, &d, g->err);
+    if (code != GANIM_OK) return code;
+    const ganim_detail *root = d->root;
+    for (uint32_t i = 0; root && root->type == GANIM_DETAIL_GROUP && i < root->count; i++) {
+        const ganim_detail *m = &root->items[i];
+        if (!m->key || strcmp(m->key, "conventions") != 0) continue;
+        gw_str(w, ",\"conventions\":");
+        ganim_buffer tmp = { 0 };
+        tmp.allocator = g->alloc;
+        code = ganim_detail_json(m, &tmp, g->err);
+        gw_bytes(w, tmp.data, tmp.size);
+        ganim_buffer_free(&tmp);
+        break;
+    }
+    ganim_details_free(d);
+    return code;
+}
+
+static ganim_code write_asset(gl *g)
 {
     ganim_writer *w = &g->js;
     gw_str(w, "{\"asset\":{\"version\":\"2.0\",\"generator\":");
@@ -107,19 +130,25 @@ static void write_asset(gl *g)
     gw_json_string(w, g->cv.description);
     gw_str(w, ",\"unit_scale\":");
     gw_double(w, g->cv.unit);
-    gw_printf(w, ",\"visibility\":\"%s\",\"step\":\"hold keys\"}}}",
+    gw_printf(w, ",\"visibility\":\"%s\",\"step\":\"hold keys\"",
               g->o.visibility == GANIM_VIS_IGNORE ? "ignore" : "scale");
+    ganim_code code = write_conventions(g, w);
+    gw_str(w, "}}}");
+    return code;
 }
 
 static ganim_code build(gl *g, const char *uri)
 {
     const ganim_doc *doc = g->doc;
-    ganim_code code = GANIM_OK;
-    write_asset(g);
+    ganim_code code = write_asset(g);
+    if (code != GANIM_OK) return code;
     gw_str(&g->js, ",\"scene\":0,\"scenes\":[{\"name\":");
     gw_json_string(&g->js, g->sk && g->sk->name[0] ? g->sk->name : "ganim");
     if (g->nb) {
-        gw_printf(&g->js, ",\"nodes\":[%u,%u]}]", g->root_node, g->nb + (uint32_t)g->extra_root);
+        gw_printf(&g->js, ",\"nodes\":[%u", g->root_node);
+        for (uint32_t k = 0; k < (g->mesh_nodes ? g->mesh_nodes : 1); k++)
+            gw_printf(&g->js, ",%u", g->nb + (uint32_t)g->extra_root + k);
+        gw_str(&g->js, "]}]");
         if ((code = gl_convert_rest(g)) != GANIM_OK) return code;
         gl_write_nodes(g);
         if ((code = gl_write_skeleton(g)) != GANIM_OK) return code;
@@ -181,14 +210,27 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     g->views = gw_init(&g->views_buf, &g->alloc);
     g->chans = gw_init(&g->chans_buf, &g->alloc);
     g->samps = gw_init(&g->samps_buf, &g->alloc);
-    const char *extra[2] = { "ganim_root", "ganim_bones" };
+    /* extra node names: the common root, then the mesh nodes (the bone sticks, or one per
+     * mesh of the document) */
+    for (uint32_t mi = 0; g->nb && mi < doc->mesh_count; mi++)
+        g->mesh_nodes += (uint32_t)gl_mesh_exported(&doc->meshes[mi]);
+    uint32_t nextra = 1 + (g->mesh_nodes ? g->mesh_nodes : 1);
+    size_t extra_bytes = (size_t)nextra * sizeof(const char *);
+    const char **extra = ganim_alloc(&g->alloc, extra_bytes);
     size_t rest_bytes = (size_t)g->nb * sizeof *g->rest;
-    if (g->nb) {
+    if (!extra) code = GANIM_NOMEM(err);
+    if (code == GANIM_OK && g->nb) {
+        extra[0] = "ganim_root";
+        extra[1] = "ganim_bones";
+        for (uint32_t mi = 0, k = 1; g->mesh_nodes && mi < doc->mesh_count; mi++)
+            if (gl_mesh_exported(&doc->meshes[mi]))
+                extra[k++] = doc->meshes[mi].name[0] ? doc->meshes[mi].name : "mesh";
         g->rest = ganim_alloc(&g->alloc, rest_bytes);
-        if (!g->rest || !gx_names_make(&g->alloc, g->sk, extra, 2, &g->names) ||
+        if (!g->rest || !gx_names_make(&g->alloc, g->sk, extra, nextra, &g->names) ||
             !gx_children_make(&g->alloc, g->sk, &g->kids))
             code = GANIM_NOMEM(err);
     }
+    ganim_free(&g->alloc, extra, extra_bytes);
     if (code == GANIM_OK) code = build(g, uri);
     ganim_free(&g->alloc, g->rest, rest_bytes);
     if (g->names.name) gx_names_free(&g->alloc, &g->names);

@@ -1,6 +1,6 @@
 /* The glTF 2.0 exporter's insides, shared by its three files: gltf.c (the document, the
  * binary buffer and its accessors, the entry points), gltf_skeleton.c (nodes, skin and
- * the bone mesh) and gltf_anim.c (animations). */
+ * the bone mesh), gltf_mesh.c (the document's meshes) and gltf_anim.c (animations). */
 #ifndef GANIM_EXPORT_GLTF_H
 #define GANIM_EXPORT_GLTF_H
 
@@ -46,8 +46,10 @@ typedef struct gl {
     ganim_buffer acc_buf, views_buf, chans_buf, samps_buf;
     size_t bin_base;
     uint32_t acc_count, view_count;
-    uint32_t root_node; /* skin.skeleton: the single root bone or the added common root */
-    int extra_root;     /* 1: several root bones, node nb is their common parent */
+    uint32_t root_node;    /* skin.skeleton: the single root bone or the added common root */
+    uint32_t mesh_nodes;   /* the document's meshes written (0: the bone-stick mesh instead) */
+    uint32_t mesh_written; /* meshes written so far (gltf_mesh.c) */
+    int extra_root;        /* 1: several root bones, node nb is their common parent */
     /* current clip */
     const ganim_clip *clip;
     const char *clip_name; /* its name as exported (gx_clip_name) */
@@ -78,6 +80,12 @@ uint32_t gl_accessor(gl *g, size_t start, int comp, uint32_t count, const char *
 ganim_code gl_convert_rest(gl *g);
 void gl_write_nodes(gl *g);
 ganim_code gl_write_skeleton(gl *g);
+
+/* ---- gltf_mesh.c --------------------------------------------------------------------------- */
+/* Whether a mesh of the document is written (it has vertices and triangles). */
+int gl_mesh_exported(const ganim_mesh *m);
+/* `,"meshes":[...]` for the document's meshes, skinned to skin 0. */
+ganim_code gl_write_meshes(gl *g);
 
 /* ---- gltf_anim.c ---------------------------------------------------------------------------- */
 ganim_code gl_write_clip(gl *g, uint32_t ci, int first);

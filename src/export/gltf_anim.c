@@ -243,7 +243,19 @@ ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
     gw_bytes(w, g->samps_buf.data, g->samps_buf.size);
     gw_printf(w, "],\"extras\":{\"ganim\":{\"clip_index\":%u,\"fps\":", ci);
     gw_double(w, c->fps);
-    gw_printf(w, ",\"frame_count\":%u,\"rotation_interp\":\"%s\"}}}", c->frame_count,
+    gw_printf(w, ",\"frame_count\":%u,\"rotation_interp\":\"%s\"", c->frame_count,
               c->rotation_interp == GANIM_INTERP_NLERP ? "nlerp" : "slerp");
+    if (c->event_count) { /* only clips that have events */
+        gw_str(w, ",\"events\":[");
+        for (uint32_t k = 0; k < c->event_count; k++) {
+            gw_str(w, k ? ",{\"frame\":" : "{\"frame\":");
+            gw_float(w, c->events[k].frame);
+            gw_str(w, ",\"time\":");
+            gw_double(w, (double)c->events[k].frame / c->fps);
+            gw_printf(w, ",\"id\":%u}", c->events[k].id);
+        }
+        gw_u8(w, ']');
+    }
+    gw_str(w, "}}}");
     return gw_ok(&g->chans) && gw_ok(&g->samps) ? GANIM_OK : GANIM_NOMEM(g->err);
 }

@@ -1,5 +1,6 @@
 /* glTF export: the skeleton as a node hierarchy (rest pose as node TRS) with a skin, and a
- * small skinned mesh of bone sticks so every viewer draws something. */
+ * small skinned mesh of bone sticks so every viewer draws something (unless the document
+ * holds meshes of its own: gltf_mesh.c writes those instead). */
 #include "export/gltf.h"
 
 /* ---- nodes, skin, bone mesh ------------------------------------------------------------- */
@@ -74,9 +75,13 @@ void gl_write_nodes(gl *g)
         }
         gw_str(w, "]}");
     }
-    gw_str(w, ",{\"name\":");
-    gw_json_string(w, g->names.name[g->nb + 1]);
-    gw_str(w, ",\"mesh\":0,\"skin\":0}]");
+    /* the document's meshes, or the bone sticks: each a root node skinned to skin 0 */
+    for (uint32_t k = 0; k < (g->mesh_nodes ? g->mesh_nodes : 1); k++) {
+        gw_str(w, ",{\"name\":");
+        gw_json_string(w, g->names.name[g->nb + 1 + k]);
+        gw_printf(w, ",\"mesh\":%u,\"skin\":0}", k);
+    }
+    gw_u8(w, ']');
 }
 
 /* World rest matrices with zero scales replaced by one, so that every inverse bind
@@ -273,7 +278,8 @@ ganim_code gl_write_skeleton(gl *g)
     if (!world) return GANIM_NOMEM(g->err);
     world_matrices(g, world);
     uint32_t a_ibm = write_ibms(g, world), a_pos = 0, a_joint = 0, a_weight = 0, a_idx = 0;
-    ganim_code code = write_mesh(g, world, &a_pos, &a_joint, &a_weight, &a_idx);
+    /* The document's own meshes replace the bone sticks: they show the model itself. */
+    ganim_code code = g->mesh_nodes ? GANIM_OK : write_mesh(g, world, &a_pos, &a_joint, &a_weight, &a_idx);
     ganim_free(&g->alloc, world, wbytes);
     if (code != GANIM_OK) return code;
     ganim_writer *w = &g->js;
@@ -281,7 +287,9 @@ ganim_code gl_write_skeleton(gl *g)
     gw_json_string(w, g->sk->name[0] ? g->sk->name : "skeleton");
     gw_printf(w, ",\"inverseBindMatrices\":%u,\"skeleton\":%u,\"joints\":[", a_ibm, g->root_node);
     for (uint32_t i = 0; i < g->nb; i++) gw_printf(w, i ? ",%u" : "%u", i);
-    gw_str(w, "]}],\"meshes\":[{\"name\":");
+    gw_str(w, "]}]");
+    if (g->mesh_nodes) return gl_write_meshes(g);
+    gw_str(w, ",\"meshes\":[{\"name\":");
     gw_json_string(w, g->names.name[g->nb + 1]);
     gw_printf(w,
               ",\"primitives\":[{\"attributes\":{\"POSITION\":%u,\"JOINTS_0\":%u,\"WEIGHTS_0\":%u},\"indices\":%u}]}]",

@@ -259,7 +259,17 @@ static ganim_code dump_clip(ganim_writer *w, const ganim_doc *doc, uint32_t ci, 
         bytes_array(w, "step", t->step, c->frame_count);
         gw_u8(w, '}');
     }
-    gw_str(w, "],\n  \"opaque_hex\":");
+    gw_u8(w, ']');
+    if (c->event_count) { /* only clips that have events: older dumps stay as they were */
+        gw_printf(w, ",\n  \"events\":[");
+        for (uint32_t k = 0; k < c->event_count; k++) {
+            gw_str(w, k ? ",{\"frame\":" : "{\"frame\":");
+            jfloat(w, c->events[k].frame);
+            gw_printf(w, ",\"id\":%u}", c->events[k].id);
+        }
+        gw_u8(w, ']');
+    }
+    gw_str(w, ",\n  \"opaque_hex\":");
     if (c->kind == GANIM_CLIP_OPAQUE) hex(w, c->opaque, c->opaque ? c->opaque_size : 0);
     else gw_str(w, "null");
     gw_str(w, ",\n  \"native_record\":");
@@ -268,6 +278,47 @@ static ganim_code dump_clip(ganim_writer *w, const ganim_doc *doc, uint32_t ci, 
     ganim_code code = describe(w, doc, (int)ci, GANIM_DETAILS_FULL, err);
     gw_u8(w, '}');
     return code;
+}
+
+static void uints(ganim_writer *w, const uint32_t *v, size_t n)
+{
+    gw_u8(w, '[');
+    for (size_t k = 0; k < n; k++) gw_printf(w, k ? ",%u" : "%u", v[k]);
+    gw_u8(w, ']');
+}
+
+/* Only documents that hold meshes have the member: older dumps stay as they were. */
+static void dump_meshes(ganim_writer *w, const ganim_doc *doc)
+{
+    gw_str(w, ",\n\"meshes\":[");
+    for (uint32_t mi = 0; mi < doc->mesh_count; mi++) {
+        const ganim_mesh *m = &doc->meshes[mi];
+        gw_str(w, mi ? ",\n {\"name\":" : "\n {\"name\":");
+        gw_json_string(w, m->name);
+        gw_printf(w, ",\"vertex_count\":%u,\"triangle_count\":%u,\n  \"positions\":[", m->vertex_count,
+                  m->triangle_count);
+        for (uint32_t v = 0; v < m->vertex_count; v++) {
+            if (v) gw_u8(w, ',');
+            jfloats(w, m->positions + (size_t)v * 3, 3);
+        }
+        gw_str(w, "],\n  \"normals\":");
+        if (m->normals) {
+            gw_u8(w, '[');
+            for (uint32_t v = 0; v < m->vertex_count; v++) {
+                if (v) gw_u8(w, ',');
+                jfloats(w, m->normals + (size_t)v * 3, 3);
+            }
+            gw_u8(w, ']');
+        } else {
+            gw_str(w, "null");
+        }
+        gw_str(w, ",\n  \"bones\":");
+        uints(w, m->bones, m->vertex_count);
+        gw_str(w, ",\n  \"triangles\":");
+        uints(w, m->triangles, (size_t)m->triangle_count * 3);
+        gw_u8(w, '}');
+    }
+    gw_u8(w, ']');
 }
 
 static void doc_header(ganim_writer *w, const ganim_doc *doc, const ganim_export_opts *o, const char *key, int version)
@@ -315,7 +366,9 @@ static ganim_code dump_body(ganim_writer *w, const ganim_doc *doc, const ganim_e
         if (code != GANIM_OK) return code;
         if (!gw_ok(w)) return GANIM_NOMEM(err);
     }
-    gw_str(w, "],\n\"native_record\":");
+    gw_u8(w, ']');
+    if (doc->mesh_count) dump_meshes(w, doc);
+    gw_str(w, ",\n\"native_record\":");
     native_record(w, doc->native_format, doc->native, doc->native_size);
     gw_str(w, ",\n\"native\":");
     ganim_code code = describe(w, doc, -1, GANIM_DETAILS_FULL, err);
@@ -375,12 +428,24 @@ static ganim_code info_body(ganim_writer *w, const ganim_doc *doc, const ganim_e
                   present[0], present[1], present[2], vis, step);
         gw_printf(w, ",\"animated\":{\"rotation\":%u,\"translation\":%u,\"scale\":%u}", animated[0], animated[1],
                   animated[2]);
+        if (c->event_count) gw_printf(w, ",\"event_count\":%u", c->event_count);
         gw_printf(w, ",\"opaque_size\":%zu,\"native\":", c->kind == GANIM_CLIP_OPAQUE ? c->opaque_size : (size_t)0);
         ganim_code code = describe(w, doc, (int)ci, GANIM_DETAILS_SUMMARY, err);
         if (code != GANIM_OK) return code;
         gw_u8(w, '}');
     }
-    gw_str(w, "],\n\"native\":");
+    gw_u8(w, ']');
+    if (doc->mesh_count) { /* only documents with meshes have the member */
+        gw_str(w, ",\n\"meshes\":[");
+        for (uint32_t mi = 0; mi < doc->mesh_count; mi++) {
+            gw_str(w, mi ? ",{\"name\":" : "{\"name\":");
+            gw_json_string(w, doc->meshes[mi].name);
+            gw_printf(w, ",\"vertex_count\":%u,\"triangle_count\":%u}", doc->meshes[mi].vertex_count,
+                      doc->meshes[mi].triangle_count);
+        }
+        gw_u8(w, ']');
+    }
+    gw_str(w, ",\n\"native\":");
     ganim_code code = describe(w, doc, -1, GANIM_DETAILS_SUMMARY, err);
     if (code != GANIM_OK) return code;
     warnings(w, doc);

@@ -32,6 +32,11 @@ struct ganim_format_impl {
     /* What the format knows of the document (clip < 0) or of clip `clip` beyond the
      * model, as typed details added to `b` (nothing added: nothing to say). NULL: none. */
     ganim_code (*details)(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err);
+    /* An archive format: the bytes of its member `member` (names compared without case)
+     * into `out` (allocated with opts->allocator), reading the archive's other files
+     * through ganim_read_load. NULL: the format's files hold no members. */
+    ganim_code (*member)(const uint8_t *data, size_t size, const char *member, const ganim_read_opts *opts,
+                         ganim_buffer *out, ganim_error *err);
 };
 
 /* ---- details (details.c) ----------------------------------------------------------------
@@ -87,6 +92,8 @@ const char *ganim_name_extension(const char *base);
 const char *ganim_setting_get(const ganim_setting *settings, uint32_t count, const char *name);
 /* The index of the set value in the option's choice list, or -1 when it is not set. */
 int ganim_setting_choice(const ganim_setting *settings, uint32_t count, const ganim_option *option);
+/* GANIM_OPTION_INT: 1 and the value in *value when the option is set, else 0. */
+int ganim_setting_int(const ganim_setting *settings, uint32_t count, const ganim_option *option, int64_t *value);
 /* The format's option called `name` (NULL if it has none). */
 const ganim_option *ganim_format_option(const ganim_format *format, const char *name);
 /* Checks settings for a read or write with `format`: unknown names, values outside the

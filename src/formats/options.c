@@ -1,6 +1,7 @@
 /* Format options: every format declares its reader and writer options in a table
  * (name, values, help); callers pass name/value settings, checked here once so that
  * the formats can trust what they are given. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -19,6 +20,40 @@ static int choice_index(const char *choices, const char *value)
         p = bar + 1;
     }
     return -1;
+}
+
+/* "MIN..MAX" of an integer option; 0 when malformed. */
+static int int_range(const char *values, int64_t *lo, int64_t *hi)
+{
+    const char *dots = values ? strstr(values, "..") : NULL;
+    if (!dots) return 0;
+    char *end;
+    long long a = strtoll(values, &end, 10);
+    if (end != dots) return 0;
+    long long b = strtoll(dots + 2, &end, 10);
+    if (*end || a > b) return 0;
+    *lo = a;
+    *hi = b;
+    return 1;
+}
+
+/* A decimal integer (optional minus sign, digits only, no spaces) within [lo, hi]. */
+static int int_value(const char *value, int64_t lo, int64_t hi, int64_t *out)
+{
+    const char *p = value;
+    int neg = *p == '-';
+    if (neg) p++;
+    if (!*p) return 0;
+    int64_t v = 0;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9') return 0;
+        if (v > (INT64_MAX - 9) / 10) return 0;
+        v = v * 10 + (*p - '0');
+    }
+    if (neg) v = -v;
+    if (v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
 }
 
 const ganim_option *ganim_format_option(const ganim_format *format, const char *name)
@@ -47,6 +82,16 @@ ganim_code ganim_option_check(const ganim_option *option, const char *value, gan
 {
     if (!option || !value)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option: no option or no value");
+    if (option->type == GANIM_OPTION_INT) {
+        int64_t lo, hi, v;
+        if (!int_range(option->values, &lo, &hi))
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option %s: its range '%s' is not MIN..MAX",
+                              option->name, option->values ? option->values : "");
+        if (int_value(value, lo, hi, &v)) return GANIM_OK;
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "option %s: '%s' is not an integer in %lld..%lld", option->name, value, (long long)lo,
+                          (long long)hi);
+    }
     if (choice_index(option->values, value) >= 0) return GANIM_OK;
     return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option %s: '%s' is not one of %s", option->name,
                       value, option->values ? option->values : "(none)");
@@ -63,7 +108,15 @@ const char *ganim_setting_get(const ganim_setting *settings, uint32_t count, con
 int ganim_setting_choice(const ganim_setting *settings, uint32_t count, const ganim_option *option)
 {
     const char *v = option ? ganim_setting_get(settings, count, option->name) : NULL;
-    return v ? choice_index(option->values, v) : -1;
+    return v && option->type == GANIM_OPTION_CHOICE ? choice_index(option->values, v) : -1;
+}
+
+int ganim_setting_int(const ganim_setting *settings, uint32_t count, const ganim_option *option, int64_t *value)
+{
+    const char *v = option ? ganim_setting_get(settings, count, option->name) : NULL;
+    int64_t lo, hi;
+    if (!v || option->type != GANIM_OPTION_INT || !int_range(option->values, &lo, &hi)) return 0;
+    return int_value(v, lo, hi, value);
 }
 
 ganim_code ganim_settings_check(const ganim_format *format, const ganim_setting *settings, uint32_t count,

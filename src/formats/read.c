@@ -125,6 +125,15 @@ ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_
     return code;
 }
 
+/* The file name part of a path (after the last '/' or '\\'). */
+static const char *ganim_path_base(const char *path)
+{
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    return base;
+}
+
 /* ganim_read_file's loader: files in the folder of the file being read, by relative names
  * that stay inside it (no absolute path, no "..", no drive letter). */
 typedef struct folder_loader {
@@ -156,6 +165,107 @@ static ganim_code load_from_folder(void *user, const char *name, ganim_buffer *o
     return code;
 }
 
+/* The folder part of `path` ("" for none) as ganim_read_file's loader of other files. */
+static void folder_of(const char *path, const ganim_read_opts *opts, folder_loader *folder, ganim_read_opts *o)
+{
+    if (o->load) return; /* the caller's loader answers */
+    const char *base = ganim_path_base(path);
+    size_t dir_len = (size_t)(base - path);
+    if (dir_len < sizeof folder->dir) {
+        memcpy(folder->dir, path, dir_len);
+        folder->dir[dir_len] = 0;
+        folder->alloc = &opts->allocator;
+        o->load = load_from_folder;
+        o->load_user = folder;
+    }
+}
+
+/* Reads the bytes of a file (or of an archive member): the format by name, probe or the
+ * extension of `name_path`; the companion from the folder of `companion_path` (NULL: none). */
+static ganim_code read_loaded(const ganim_buffer *buf, const char *name_path, const char *companion_path,
+                              ganim_read_opts o, const ganim_read_opts *opts, ganim_doc **out, ganim_error *err)
+{
+    const ganim_format *fmt = o.format ? ganim_format_find(o.format) : ganim_probe(buf->data, buf->size, NULL);
+    if (!o.format && !fmt) {
+        /* Nothing recognises the bytes: a damaged file of a known kind gets its own
+         * reader's precise error rather than "unknown format". */
+        fmt = ganim_format_for_path(name_path);
+        if (fmt) o.format = fmt->name;
+    }
+    pending notes[2];
+    int note_count = 0;
+    char cpath[4096];
+    ganim_doc *companion = NULL;
+    if (companion_path && !o.skeleton && o.companion == GANIM_COMPANION_FIND) {
+        read_companion(companion_path, fmt, opts, cpath, sizeof cpath, &companion, &notes[0], &note_count);
+        if (companion) o.skeleton = companion->skeleton;
+    }
+    ganim_code code = read_bytes(buf->data, buf->size, &o, notes, note_count, out, err);
+    if (code == GANIM_ERR_MISMATCH && companion) {
+        /* A guessed companion that does not fit is not the caller's fault. */
+        notes[note_count].code = GANIM_WARN_COMPANION;
+        snprintf(notes[note_count].message, sizeof notes[note_count].message,
+                 "companion %.300s does not fit (%.400s); reading without it", cpath, err ? err->message : "mismatch");
+        note_count++;
+        ganim_doc_free(companion);
+        companion = NULL;
+        o.skeleton = NULL;
+        code = read_bytes(buf->data, buf->size, &o, notes, note_count, out, err);
+    }
+    if (code == GANIM_OK && companion && !((*out)->skeleton_file = ganim_doc_strdup(*out, cpath))) {
+        ganim_doc_free(*out);
+        *out = NULL;
+        code = GANIM_NOMEM(err);
+    }
+    ganim_doc_free(companion);
+    return code;
+}
+
+/* ARCHIVE:MEMBER when `path` itself cannot be opened: the archive's format extracts the
+ * member, which is then read as a file of that name (its companion is not looked for).
+ * Returns `code` (the failure to open `path`) when `path` names no such archive. */
+static ganim_code read_member(const char *path, const ganim_read_opts *opts, ganim_doc **out, ganim_code code,
+                              ganim_error *err)
+{
+    const char *colon = strrchr(path, ':');
+    if (!colon || colon == path || !colon[1] || strlen(path) >= 4096) return code;
+    char archive[4096];
+    memcpy(archive, path, (size_t)(colon - path));
+    archive[colon - path] = 0;
+    const char *member = colon + 1;
+    ganim_buffer abuf = { 0 };
+    ganim_error aerr;
+    ganim_error_clear(&aerr);
+    if (ganim_fs_is_dir(archive) || ganim_load_file(archive, &opts->allocator, &abuf, &aerr) != GANIM_OK)
+        return code; /* no archive there either: the first error stands */
+    const ganim_format *fmt = ganim_probe(abuf.data, abuf.size, NULL);
+    if (!fmt || !fmt->impl || !fmt->impl->member) fmt = ganim_format_for_path(archive);
+    if (!fmt || !fmt->impl || !fmt->impl->member) {
+        ganim_buffer_free(&abuf);
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "no file '%.300s', and '%.300s' is not an archive ganim can take '%.100s' from", path,
+                          archive, member);
+    }
+    ganim_read_opts o = *opts;
+    folder_loader folder;
+    o.name = ganim_path_base(archive);
+    folder_of(archive, opts, &folder, &o);
+    ganim_buffer mbuf = { 0 };
+    ganim_error_clear(err);
+    code = fmt->impl->member(abuf.data, abuf.size, member, &o, &mbuf, err);
+    ganim_buffer_free(&abuf);
+    if (code != GANIM_OK) {
+        ganim_buffer_free(&mbuf);
+        if (err && err->code == GANIM_OK)
+            ganim_fail(err, code, GANIM_NO_OFFSET, "%s: cannot take '%.200s' out of the archive", fmt->name, member);
+        return code;
+    }
+    o.name = member;
+    code = read_loaded(&mbuf, member, NULL, o, opts, out, err);
+    ganim_buffer_free(&mbuf);
+    return code;
+}
+
 ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_doc **out, ganim_error *err)
 {
     static const ganim_read_opts defaults;
@@ -166,55 +276,13 @@ ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_
     if (ganim_fs_is_dir(path)) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "is a directory");
     ganim_buffer buf = { 0 };
     ganim_code code = ganim_load_file(path, &opts->allocator, &buf, err);
+    if (code == GANIM_ERR_IO) return read_member(path, opts, out, code, err);
     if (code != GANIM_OK) return code;
     ganim_read_opts o = *opts;
     folder_loader folder;
-    if (!o.load) { /* other files the format needs come from the same folder */
-        const char *base = path;
-        for (const char *p = path; *p; p++)
-            if (*p == '/' || *p == '\\') base = p + 1;
-        size_t dir_len = (size_t)(base - path);
-        if (dir_len < sizeof folder.dir) {
-            memcpy(folder.dir, path, dir_len);
-            folder.dir[dir_len] = 0;
-            folder.alloc = &opts->allocator;
-            o.load = load_from_folder;
-            o.load_user = &folder;
-        }
-    }
-    const ganim_format *fmt = o.format ? ganim_format_find(o.format) : ganim_probe(buf.data, buf.size, NULL);
-    if (!o.format && !fmt) {
-        /* Nothing recognises the bytes: a damaged file of a known kind gets its own
-         * reader's precise error rather than "unknown format". */
-        fmt = ganim_format_for_path(path);
-        if (fmt) o.format = fmt->name;
-    }
-    pending notes[2];
-    int note_count = 0;
-    char cpath[4096];
-    ganim_doc *companion = NULL;
-    if (!o.skeleton && o.companion == GANIM_COMPANION_FIND) {
-        read_companion(path, fmt, opts, cpath, sizeof cpath, &companion, &notes[0], &note_count);
-        if (companion) o.skeleton = companion->skeleton;
-    }
-    code = read_bytes(buf.data, buf.size, &o, notes, note_count, out, err);
-    if (code == GANIM_ERR_MISMATCH && companion) {
-        /* A guessed companion that does not fit is not the caller's fault. */
-        notes[note_count].code = GANIM_WARN_COMPANION;
-        snprintf(notes[note_count].message, sizeof notes[note_count].message,
-                 "companion %.300s does not fit (%.400s); reading without it", cpath, err ? err->message : "mismatch");
-        note_count++;
-        ganim_doc_free(companion);
-        companion = NULL;
-        o.skeleton = NULL;
-        code = read_bytes(buf.data, buf.size, &o, notes, note_count, out, err);
-    }
-    if (code == GANIM_OK && companion && !((*out)->skeleton_file = ganim_doc_strdup(*out, cpath))) {
-        ganim_doc_free(*out);
-        *out = NULL;
-        code = GANIM_NOMEM(err);
-    }
-    ganim_doc_free(companion);
+    if (!o.name) o.name = ganim_path_base(path);
+    folder_of(path, opts, &folder, &o);
+    code = read_loaded(&buf, path, path, o, opts, out, err);
     ganim_buffer_free(&buf);
     return code;
 }

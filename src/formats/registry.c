@@ -5,13 +5,15 @@
 #include "core/internal.h"
 #include "formats/format.h"
 
-#define FORMATS(X)                                                              \
-    X(ganim_format_alamo_ala)    /* alamo/alamo.c: .ALA animations */           \
-    X(ganim_format_alamo_alo)    /* alamo/alamo.c: .ALO model skeletons */      \
-    X(ganim_format_ff7_battle)   /* ff7/ff7.c: ??da battle animation packs */   \
-    X(ganim_format_ff7_skeleton) /* ff7/ff7.c: ??aa battle skeletons */         \
-    X(ganim_format_acl)          /* acl/acl.c: ACL compressed_tracks buffers */ \
-    X(ganim_format_civ7)         /* acl/acl.c: Civilization VII containers */
+#define FORMATS(X)                                                                 \
+    X(ganim_format_alamo_ala)    /* alamo/alamo.c: .ALA animations */              \
+    X(ganim_format_alamo_alo)    /* alamo/alamo.c: .ALO model skeletons */         \
+    X(ganim_format_ff7_battle)   /* ff7/ff7.c: ??da battle animation packs */      \
+    X(ganim_format_ff7_skeleton) /* ff7/ff7.c: ??aa battle skeletons */            \
+    X(ganim_format_acl)          /* acl/acl.c: ACL compressed_tracks buffers */    \
+    X(ganim_format_civ7)         /* acl/acl.c: Civilization VII containers */      \
+    X(ganim_format_argonaut)     /* argonaut/argonaut.c: WADs, animation blocks */ \
+    X(ganim_format_argonaut_dir) /* argonaut/argonaut.c: DAT/DIR archives */
 
 #define DECLARE(f) extern const ganim_format f;
 #define ENTRY(f) &f,

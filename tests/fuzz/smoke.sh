@@ -33,9 +33,18 @@ trap 'rm -rf "$work"' EXIT
 "$build/ganim" formats | awk 'NR > 1 && NF == 0 { exit } NR > 1 && $2 == "yes" { print $1, $5, $6 }' > "$work/formats"
 [ -s "$work/formats" ] || { echo "smoke: no formats from $build/ganim formats"; echo "0 passed, 1 failed"; exit 1; }
 
-# seeds DIR EXTENSIONS|*  -> copies the matching files of DIR into the seed folder $2
-seeds_from() { # folder, extensions (";"-separated) or "*", destination
-    local dir="$1" exts="$2" dest="$3" f e lower
+# Every extension some format claims; a file with none of them belongs to the format its
+# probe picks (as the tool picks the files of a folder: by extension, else by content).
+all_exts=$(awk '$3 != "-" { print $3 }' "$work/formats" | tr ';\n' '  ')
+claimed() { # lower-case file name
+    local e
+    for e in $all_exts; do case "$1" in *"$e") return 0 ;; esac; done
+    return 1
+}
+
+# seeds DIR EXTENSIONS|* FORMAT -> copies the matching files of DIR into the seed folder
+seeds_from() { # folder, extensions (";"-separated) or "*", destination, format name
+    local dir="$1" exts="$2" dest="$3" name="${4:-}" f e lower
     [ -d "$dir" ] || return 0
     for f in "$dir"/*; do
         [ -f "$f" ] || continue
@@ -43,8 +52,12 @@ seeds_from() { # folder, extensions (";"-separated) or "*", destination
         lower=$(printf '%s' "$f" | tr '[:upper:]' '[:lower:]')
         if [ "$exts" = "*" ]; then cp "$f" "$dest/"; continue; fi
         for e in ${exts//;/ }; do
-            case "$lower" in *"$e") cp "$f" "$dest/"; break ;; esac
+            case "$lower" in *"$e") cp "$f" "$dest/"; continue 2 ;; esac
         done
+        if [ -n "$name" ] && ! claimed "$lower" &&
+            [ "$("$build/ganim" info --json --no-companion "$f" 2>/dev/null | sed -n 's/^"format":"\(.*\)",$/\1/p')" = "$name" ]; then
+            cp "$f" "$dest/"
+        fi
     done
 }
 
@@ -73,10 +86,10 @@ echo "smoke: $(wc -l < "$work/formats") formats and the family harnesses, ${secs
 while read -r name family exts; do
     s="$work/seeds-$name"
     mkdir -p "$s"
-    [ -n "$data" ] && seeds_from "$data/$family" "$exts" "$s"
-    seeds_from "$repo/tests/data/$family" "$exts" "$s"
-    seeds_from "$repo/examples" "$exts" "$s"
-        GANIM_FUZZ_FORMAT="$name" start "fuzz_format-$name" "$build/fuzz_format" "$s"
+    [ -n "$data" ] && seeds_from "$data/$family" "$exts" "$s" "$name"
+    seeds_from "$repo/tests/data/$family" "$exts" "$s" "$name"
+    seeds_from "$repo/examples" "$exts" "$s" "$name"
+    GANIM_FUZZ_FORMAT="$name" start "fuzz_format-$name" "$build/fuzz_format" "$s"
 done < "$work/formats"
 
 for src in "$repo"/tests/formats/*/fuzz_*.c; do

@@ -1,6 +1,7 @@
 // The inputs of the interop test, from the format registry (nothing here names a
 // format): for every readable format that is not a companion, the files its family's
-// folders hold with one of its extensions: the real samples in TESTDATA/<family>/
+// folders hold with one of its extensions (or, when no format claims a file's extension,
+// whose content its probe recognises): the real samples in TESTDATA/<family>/
 // (when TESTDATA is not "-") and the project's own fixtures in tests/data/<family>/ and
 // examples/. Prints one tab-separated line per input: id, family, input, kind
 // ("sample" or "fixture"), output prefix.
@@ -12,6 +13,16 @@ import { execFileSync } from 'node:child_process';
 const [ganim, data, repo, out] = process.argv.slice(2);
 const formats = JSON.parse(execFileSync(ganim, ['formats', '--json'], { encoding: 'utf8' }));
 const hasExt = (f, name) => f.extensions.some(e => name.toLowerCase().endsWith(e) && name.length > e.length);
+// A file no format claims by extension is the format's when its probe picks it (as the
+// tool picks the files of a folder: by extension, else by content).
+const claimed = name => formats.some(f => hasExt(f, name)) || /\.(md|txt|json)$/i.test(name);
+function probedAs(input) {
+  try {
+    const info = JSON.parse(execFileSync(ganim, ['info', '--json', '--no-companion', input],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    return info.format;
+  } catch { return null; }
+}
 const lines = [];
 const seen = new Set();
 let n = 0;
@@ -19,7 +30,8 @@ function add(f, dir, kind) {
   if (!fs.existsSync(dir)) return;
   for (const name of fs.readdirSync(dir).sort()) {
     const input = path.join(dir, name);
-    if (name.startsWith('.') || !hasExt(f, name) || seen.has(input) || !fs.statSync(input).isFile()) continue;
+    if (name.startsWith('.') || seen.has(input) || !fs.statSync(input).isFile()) continue;
+    if (!hasExt(f, name) && (claimed(name) || probedAs(input) !== f.name)) continue;
     seen.add(input);
     n++;
     lines.push([`c${n}`, f.family, input, kind, path.join(out, `c${n}`)].join('\t'));

@@ -67,6 +67,32 @@ TEST(option_values_are_checked)
     CHECK(ganim_option_check(bkey, "02", &e) == GANIM_ERR_INVALID_ARG);
 }
 
+TEST(integer_options)
+{
+    /* an option of no format: ganim_option_check works on any table entry */
+    const ganim_option n = { "test.n", NULL, GANIM_OPTION_INT, GANIM_OPTION_READ, "0..65535", "a number", "none" };
+    ganim_error e = { 0 };
+    CHECK(ganim_option_check(&n, "0", &e) == GANIM_OK);
+    CHECK(ganim_option_check(&n, "65535", &e) == GANIM_OK);
+    CHECK(ganim_option_check(&n, "65536", &e) == GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(e.message, "test.n") && strstr(e.message, "0..65535"), "%s", e.message);
+    CHECK(ganim_option_check(&n, "-1", &e) == GANIM_ERR_INVALID_ARG);
+    CHECK(ganim_option_check(&n, "", &e) == GANIM_ERR_INVALID_ARG);
+    CHECK(ganim_option_check(&n, "1x", &e) == GANIM_ERR_INVALID_ARG);
+    CHECK(ganim_option_check(&n, " 1", &e) == GANIM_ERR_INVALID_ARG);
+    CHECK(ganim_option_check(&n, "99999999999999999999999", &e) == GANIM_ERR_INVALID_ARG);
+    const ganim_setting s[2] = { { "test.n", "7" }, { "test.n", "12" } };
+    int64_t v = -1;
+    CHECK(ganim_setting_int(s, 2, &n, &v) == 1 && v == 12); /* the last wins */
+    CHECK(ganim_setting_int(s, 0, &n, &v) == 0);
+    CHECK_EQ_INT(ganim_setting_choice(s, 2, &n), -1);
+    const ganim_option m = { "test.m", NULL, GANIM_OPTION_INT, GANIM_OPTION_READ, "-5..5", "a number", "none" };
+    CHECK(ganim_option_check(&m, "-5", &e) == GANIM_OK);
+    CHECK(ganim_option_check(&m, "-6", &e) == GANIM_ERR_INVALID_ARG);
+    const ganim_option bad = { "test.b", NULL, GANIM_OPTION_INT, GANIM_OPTION_READ, "5", "a number", "none" };
+    CHECK(ganim_option_check(&bad, "5", &e) == GANIM_ERR_INVALID_ARG);
+}
+
 /* A tiny valid clip to write: one bone, two frames. */
 static ganim_doc *small_doc(void)
 {
@@ -138,6 +164,7 @@ int main(void)
 {
     RUN(version);
     RUN(descriptors_are_consistent);
+    RUN(integer_options);
     RUN(extensions_and_probe);
     RUN(option_values_are_checked);
     RUN(settings_for_writes_and_reads);
