@@ -93,6 +93,8 @@ int cli_settings_add_alias(cli_settings *s, const char *cmd, int k, const char *
 int cli_settings_has(const cli_settings *s, uint32_t applies);
 /* The first writer option that is not `format`'s, or NULL. */
 const char *cli_settings_foreign(const cli_settings *s, const ganim_format *format);
+/* The first setting that only applies to writing, or NULL (info and dump only read). */
+const char *cli_settings_writer_only(const cli_settings *s);
 void cli_settings_free(cli_settings *s);
 /* For the help texts: how each format finds its companion skeleton, and every format
  * option (-O NAME=VALUE and its alias), from the registry. */

@@ -20,6 +20,7 @@ void help_dump(FILE *out)
                  "  --skeleton FILE    take the skeleton from FILE (any file with bones)\n"
                  "  --no-companion     do not look for a companion skeleton next to FILE\n"
                  "  --format NAME      read FILE as NAME instead of detecting it (ganim formats)\n"
+                 "  -O, --option NAME=VALUE  a format's reader option (ganim formats lists them)\n"
                  "  --clip N           dump only clip N (numbered from 0, as in ganim info)\n"
                  "  -h, --help         show this help\n"
                  "\n"
@@ -28,13 +29,14 @@ void help_dump(FILE *out)
                  "  ganim dump MODEL_DIE_00.ala -o die.json\n");
 }
 
-enum { OPT_OUTPUT = 1, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_CLIP, OPT_HELP };
-static const cli_option options[] = {
+enum { OPT_OUTPUT = 1, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_CLIP, OPT_SETTING, OPT_HELP, OPT_ALIAS = 1000 };
+static const cli_option base_options[] = {
     { "output", 'o', 1, OPT_OUTPUT },
     { "skeleton", 0, 1, OPT_SKELETON },
     { "no-companion", 0, 0, OPT_NO_COMPANION },
     { "format", 0, 1, OPT_FORMAT },
     { "clip", 0, 1, OPT_CLIP },
+    { "option", 'O', 1, OPT_SETTING },
     { "help", 'h', 0, OPT_HELP },
     { NULL, 0, 0, 0 },
 };
@@ -49,14 +51,16 @@ int cmd_dump(int argc, char **argv)
 {
     cli_args a = { "dump", argc, argv, 1, 0, 0 };
     const char *input = NULL, *output = NULL, *skeleton_path = NULL, *format_name = NULL;
-    int find_companion = 1, only_clip = 0, id;
+    int find_companion = 1, only_clip = 0, id, rc = 0;
     unsigned long clip = 0;
     const char *v;
-    while ((id = cli_next(&a, options, &v)) != CLI_ARG_END) {
+    cli_settings settings = { 0 };
+    cli_option *options = cli_options_with_aliases(base_options, OPT_ALIAS);
+    while (!rc && (id = cli_next(&a, options, &v)) != CLI_ARG_END) {
         switch (id) {
-        case CLI_ARG_ERROR: return CLI_EXIT_USAGE;
+        case CLI_ARG_ERROR: rc = CLI_EXIT_USAGE; break;
         case CLI_ARG_POSITIONAL:
-            if (input) return cli_usage("dump", "one input at a time (got '%s' and '%s')", input, v);
+            if (input) rc = cli_usage("dump", "one input at a time (got '%s' and '%s')", input, v);
             input = v;
             break;
         case OPT_OUTPUT: output = v; break;
@@ -65,29 +69,43 @@ int cmd_dump(int argc, char **argv)
         case OPT_FORMAT: format_name = v; break;
         case OPT_CLIP:
             if (cli_parse_uint(v, 0, UINT32_MAX, &clip) != 0)
-                return cli_usage("dump", "--clip wants a clip number, not '%s'", v);
+                rc = cli_usage("dump", "--clip wants a clip number, not '%s'", v);
             only_clip = 1;
             break;
-        case OPT_HELP: help_dump(stdout); return CLI_EXIT_OK;
+        case OPT_SETTING: rc = cli_settings_add(&settings, "dump", v); break;
+        case OPT_HELP:
+            help_dump(stdout);
+            rc = -1;
+            break;
+        default: rc = cli_settings_add_alias(&settings, "dump", id - OPT_ALIAS, v); break;
         }
     }
-    if (!input) return cli_usage("dump", "no input file");
+    free(options);
     cli_load_opts lo = { 0 };
-    if (format_name && !(lo.format = ganim_format_find(format_name)))
-        return cli_usage("dump", "unknown format '%s' (see 'ganim formats')", format_name);
-    if (output && (same_file(output, input) || (skeleton_path && same_file(output, skeleton_path)))) {
-        cli_errorf(NULL, output, "refusing to overwrite an input file");
-        return CLI_EXIT_FAILED;
-    }
-
-    ganim_doc *skeleton_doc = NULL;
-    if (skeleton_path) {
-        if (!(skeleton_doc = cli_load_skeleton(skeleton_path))) return CLI_EXIT_FAILED;
-        lo.skeleton = skeleton_doc->skeleton;
-    }
     lo.find_companion = find_companion;
+    lo.settings = &settings;
+    ganim_doc *skeleton_doc = NULL;
+    if (rc) {
+    } else if (!input) {
+        rc = cli_usage("dump", "no input file");
+    } else if (cli_settings_writer_only(&settings)) {
+        rc = cli_usage("dump", "-O %s is a writer option; dump only reads (use it with convert)",
+                       cli_settings_writer_only(&settings));
+    } else if (format_name && !(lo.format = ganim_format_find(format_name))) {
+        rc = cli_usage("dump", "unknown format '%s' (see 'ganim formats')", format_name);
+    } else if (output && (same_file(output, input) || (skeleton_path && same_file(output, skeleton_path)))) {
+        cli_errorf(NULL, output, "refusing to overwrite an input file");
+        rc = CLI_EXIT_FAILED;
+    } else if (skeleton_path && !(skeleton_doc = cli_load_skeleton(skeleton_path))) {
+        rc = CLI_EXIT_FAILED;
+    }
+    if (rc) {
+        cli_settings_free(&settings);
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    }
+    if (skeleton_doc) lo.skeleton = skeleton_doc->skeleton;
 
-    int rc = CLI_EXIT_FAILED;
+    rc = CLI_EXIT_FAILED;
     cli_loaded l;
     if (cli_load(input, &lo, &l, NULL) == 0) {
         if (only_clip && clip >= l.doc->clip_count) {
@@ -114,5 +132,6 @@ int cmd_dump(int argc, char **argv)
         cli_loaded_free(&l);
     }
     ganim_doc_free(skeleton_doc);
+    cli_settings_free(&settings);
     return rc;
 }

@@ -50,6 +50,13 @@ static ganim_detail *take(pool *p, size_t n)
     return d;
 }
 
+/* Whether an option applies to reading, writing or both, in the caller's words. */
+static const char *applies_word(const ganim_option *o, const char *read, const char *write, const char *both)
+{
+    int r = (o->flags & GANIM_OPTION_READ) != 0, w = (o->flags & GANIM_OPTION_WRITE) != 0;
+    return r && w ? both : w ? write : read;
+}
+
 static void set_string(ganim_detail *d, const char *key, const char *s)
 {
     d->key = key;
@@ -129,7 +136,7 @@ static void print_json(const ganim_format *const *all, size_t count)
             og->count = 6;
             set_string(&om[0], "name", o->name);
             set_string(&om[1], "alias", o->alias);
-            set_string(&om[2], "applies", (o->flags & GANIM_OPTION_WRITE) ? "write" : "read");
+            set_string(&om[2], "applies", applies_word(o, "read", "write", "both"));
             set_words(&p, &om[3], "values", o->values ? o->values : "", '|', &words[w++]);
             set_string(&om[4], "help", o->help);
             set_string(&om[5], "when_unset", o->when_unset);
@@ -178,7 +185,7 @@ static void print_table(const ganim_format *const *all, size_t count)
             if (!any) printf("\nOptions (-O NAME=VALUE):\n");
             any = 1;
             printf("  %s=%s  (%s, %s", o->name, o->values ? o->values : "", all[i]->name,
-                   (o->flags & GANIM_OPTION_WRITE) ? "writing" : "reading");
+                   applies_word(o, "reading", "writing", "reading and writing"));
             if (o->alias) printf("; also --%s VALUE", o->alias);
             printf(")\n      %s\n", o->help ? o->help : "");
             if (o->when_unset) printf("      unset: %s\n", o->when_unset);

@@ -27,6 +27,7 @@ void help_info(FILE *out)
                  "  --skeleton FILE   take the skeleton from FILE (any file with bones)\n"
                  "  --no-companion    do not look for a companion skeleton\n"
                  "  --format NAME     read the files as NAME instead of detecting it\n"
+                 "  -O, --option NAME=VALUE  a format's reader option (listed below)\n"
                  "  -h, --help        show this help\n"
                  "\n"
                  "Examples:\n"
@@ -36,14 +37,25 @@ void help_info(FILE *out)
     cli_help_formats(out);
 }
 
-enum { OPT_JSON = 1, OPT_BONES, OPT_VERBOSE, OPT_SKELETON, OPT_NO_COMPANION, OPT_FORMAT, OPT_HELP };
-static const cli_option options[] = {
+enum {
+    OPT_JSON = 1,
+    OPT_BONES,
+    OPT_VERBOSE,
+    OPT_SKELETON,
+    OPT_NO_COMPANION,
+    OPT_FORMAT,
+    OPT_SETTING,
+    OPT_HELP,
+    OPT_ALIAS = 1000
+};
+static const cli_option base_options[] = {
     { "json", 0, 0, OPT_JSON },
     { "bones", 0, 0, OPT_BONES },
     { "verbose", 'v', 0, OPT_VERBOSE },
     { "skeleton", 0, 1, OPT_SKELETON },
     { "no-companion", 0, 0, OPT_NO_COMPANION },
     { "format", 0, 1, OPT_FORMAT },
+    { "option", 'O', 1, OPT_SETTING },
     { "help", 'h', 0, OPT_HELP },
     { NULL, 0, 0, 0 },
 };
@@ -265,9 +277,12 @@ int cmd_info(int argc, char **argv)
     size_t count = 0;
     const char *skeleton_path = NULL, *format_name = NULL, *v;
     int json = 0, bones = 0, verbose = 0, find_companion = 1, id;
+    cli_settings settings = { 0 };
+    cli_option *options = cli_options_with_aliases(base_options, OPT_ALIAS);
     while ((id = cli_next(&a, options, &v)) != CLI_ARG_END) {
+        int rc = 0;
         switch (id) {
-        case CLI_ARG_ERROR: free(inputs); return CLI_EXIT_USAGE;
+        case CLI_ARG_ERROR: rc = CLI_EXIT_USAGE; break;
         case CLI_ARG_POSITIONAL: inputs[count++] = v; break;
         case OPT_JSON: json = 1; break;
         case OPT_BONES: bones = 1; break;
@@ -275,32 +290,40 @@ int cmd_info(int argc, char **argv)
         case OPT_SKELETON: skeleton_path = v; break;
         case OPT_NO_COMPANION: find_companion = 0; break;
         case OPT_FORMAT: format_name = v; break;
+        case OPT_SETTING: rc = cli_settings_add(&settings, "info", v); break;
         case OPT_HELP:
-            free(inputs);
             help_info(stdout);
-            return CLI_EXIT_OK;
+            rc = -1;
+            break;
+        default: rc = cli_settings_add_alias(&settings, "info", id - OPT_ALIAS, v); break;
+        }
+        if (rc) {
+            free(inputs);
+            free(options);
+            cli_settings_free(&settings);
+            return rc < 0 ? CLI_EXIT_OK : rc;
         }
     }
+    free(options);
     cli_load_opts lo = { 0 };
     lo.find_companion = find_companion;
-    if (!count) {
-        free(inputs);
-        return cli_usage("info", "no input file");
-    }
-    if (format_name && !(lo.format = ganim_format_find(format_name))) {
-        free(inputs);
-        return cli_usage("info", "unknown format '%s' (see 'ganim formats')", format_name);
-    }
+    lo.settings = &settings;
     ganim_doc *skeleton_doc = NULL;
-    if (skeleton_path) {
-        if (!(skeleton_doc = cli_load_skeleton(skeleton_path))) {
-            free(inputs);
-            return CLI_EXIT_FAILED;
-        }
-        lo.skeleton = skeleton_doc->skeleton;
-    }
-
     int rc = CLI_EXIT_OK;
+    if (cli_settings_writer_only(&settings))
+        rc = cli_usage("info", "-O %s is a writer option; info only reads (use it with convert)",
+                       cli_settings_writer_only(&settings));
+    else if (!count) rc = cli_usage("info", "no input file");
+    else if (format_name && !(lo.format = ganim_format_find(format_name)))
+        rc = cli_usage("info", "unknown format '%s' (see 'ganim formats')", format_name);
+    else if (skeleton_path && !(skeleton_doc = cli_load_skeleton(skeleton_path))) rc = CLI_EXIT_FAILED;
+    if (rc != CLI_EXIT_OK) {
+        free(inputs);
+        cli_settings_free(&settings);
+        return rc;
+    }
+    if (skeleton_doc) lo.skeleton = skeleton_doc->skeleton;
+
     if (json && count > 1) fputs("[\n", stdout);
     for (size_t i = 0; i < count; i++) {
         cli_loaded l;
@@ -338,5 +361,6 @@ int cmd_info(int argc, char **argv)
     if (json && count > 1) fputs("]\n", stdout);
     ganim_doc_free(skeleton_doc);
     free(inputs);
+    cli_settings_free(&settings);
     return rc;
 }

@@ -132,6 +132,15 @@ const char *cli_settings_foreign(const cli_settings *s, const ganim_format *form
     return NULL;
 }
 
+const char *cli_settings_writer_only(const cli_settings *s)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        const ganim_option *o = ganim_option_find(s->list[i].name, NULL);
+        if (o && !(o->flags & GANIM_OPTION_READ)) return s->list[i].name;
+    }
+    return NULL;
+}
+
 void cli_settings_free(cli_settings *s)
 {
     free(s->list);

@@ -219,6 +219,13 @@ expect_rc "one good input and an empty folder exit 1" 1
 expect_in "one good input and an empty folder: 1 converted, 1 failed" "$ERR" "converted 1 file \(1 failed\)"
 expect_in "an empty folder with subfolders: advises -r" "$ERR" "subfolders are read with -r"
 
+# reader options work in info and dump too; writer options are refused there
+run info -O alamo.version=1 "$EX/crane_wave_00.ala"
+expect_rc "info -O WRITER_OPTION is bad usage" 2
+expect_in "info -O WRITER_OPTION: says it is a writer option" "$ERR" "writer option"
+run dump --alamo-version 1 "$EX/crane_wave_00.ala"
+expect_rc "dump --WRITER_ALIAS is bad usage" 2
+
 # 7. standard input and output, --fps limits, names, rates, tables
 run info - <"$EX/crane_wave_00.ala"
 expect_rc "info - reads standard input" 0
@@ -456,6 +463,12 @@ A1=$(json_eval "$OUT" 'd["skeleton"]["names"][:3]')
 run info --json "$T/acl/short_f16_r30_b33.v0.civ"
 check "the same ACL data as .acl and .v0.civ: the same bone names" test "$(json_eval "$OUT" 'd["skeleton"]["names"][:3]')" = "$A1"
 check "... and they are track_N" test "$A1" = "['track_0', 'track_1', 'track_2']"
+
+# a reader option through info and dump (README: model 1 has 7 vertices, 3 quads and 2 triangles)
+run info --model 1 "$T/argonaut/croc2_level.wad"
+expect_in "info --model 1 (reader option alias): the model's mesh" "$OUT" "mesh 0 \"model_1\": 7 vertices, 8 triangles"
+run dump -O argonaut.model=1 "$T/argonaut/croc2_level.wad"
+check "dump -O argonaut.model=1: the mesh in the dump" test "$(json_eval "$OUT" '(d["meshes"][0]["vertex_count"], len(d["meshes"][0]["positions"]))')" = "(7, 7)"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

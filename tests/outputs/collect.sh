@@ -36,7 +36,7 @@ writable="$("$ganim" formats | awk 'NR > 1 && NF == 0 { exit } NR > 1 && $3 == "
 # from `ganim formats --json`.
 "$ganim" formats --json | node -e '
   const f = JSON.parse(require("fs").readFileSync(0, "utf8"));
-  for (const x of f) for (const o of x.options) if (o.applies === "write") console.log(x.name, o.name, o.values.join("|"));
+  for (const x of f) for (const o of x.options) if (o.applies !== "read") console.log(x.name, o.name, o.values.join("|"));
 ' > "$outdir/options" || { echo "collect.sh: cannot list the options" >&2; exit 2; }
 resampling="$("$ganim" formats --json | node -e '
   const f = JSON.parse(require("fs").readFileSync(0, "utf8"));
