@@ -127,7 +127,10 @@ double cli_now(void); /* monotonic seconds */
 const char *cli_basename(const char *path);  /* points into path */
 const char *cli_extension(const char *path); /* ".ext", or "" (points into path) */
 char *cli_stem(const char *path);            /* base name without its extension */
-char *cli_dirname(const char *path);         /* "." when none */
+/* An input's name for naming outputs: MEMBER for ARCHIVE:MEMBER (a path that does not
+ * exist, whose part before the last ':' is a file), else the path. Points into path. */
+const char *cli_input_name(const char *path);
+char *cli_dirname(const char *path); /* "." when none */
 char *cli_join(const char *dir, const char *name);
 int cli_is_dir(const char *path);
 int cli_exists(const char *path);

@@ -108,7 +108,12 @@ int cmd_dump(int argc, char **argv)
     rc = CLI_EXIT_FAILED;
     cli_loaded l;
     if (cli_load(input, &lo, &l, NULL) == 0) {
-        if (only_clip && clip >= l.doc->clip_count) {
+        int used = 0; /* the output is a file the read took bytes from */
+        for (uint32_t i = 0; output && i < l.doc->used_file_count && !used; i++)
+            used = same_file(output, l.doc->used_files[i]);
+        if (used) {
+            cli_errorf(NULL, output, "refusing to overwrite a file %s was read from", input);
+        } else if (only_clip && clip >= l.doc->clip_count) {
             cli_errorf(NULL, input, "no clip %lu (the file has %u)", clip, l.doc->clip_count);
         } else {
             ganim_export_opts eo = { 0 };

@@ -12,8 +12,19 @@ typedef struct work {
     settings *s;
     size_t index;
     job *j;
-    const char *companion;
+    const ganim_doc *doc; /* what was read: its companion and the other files it used */
 } work;
+
+/* Is `id` a file this input was read from (the companion skeleton, an archive, an
+ * archive's data file, a glTF's buffers)? */
+static int used_by_read(const ganim_doc *doc, const file_id *id)
+{
+    for (uint32_t i = 0; i < doc->used_file_count; i++) {
+        file_id u;
+        if (convert_id_of(doc->used_files[i], &u) == 0 && u.dev == id->dev && u.ino == id->ino) return 1;
+    }
+    return 0;
+}
 
 static int write_output(work *w, const char *path, const ganim_buffer *data)
 {
@@ -28,8 +39,7 @@ static int write_output(work *w, const char *path, const ganim_buffer *data)
     struct stat st;
     int regular = stat(path, &st) == 0 && S_ISREG(st.st_mode); /* devices and FIFOs are written through */
     if (strcmp(path, "-") != 0 && regular && convert_id_of(path, &id) == 0) {
-        file_id cid;
-        int is_input = w->companion && convert_id_of(w->companion, &cid) == 0 && cid.dev == id.dev && cid.ino == id.ino;
+        int is_input = used_by_read(w->doc, &id);
         for (size_t i = 0; i < s->input_count && !is_input; i++)
             is_input = s->inputs[i].dev == id.dev && s->inputs[i].ino == id.ino;
         if (is_input) {
@@ -221,7 +231,7 @@ static int convert_doc(work *w, ganim_doc *doc)
 
     /* Exports: unnamed clips (Alamo) take the input's name, so the animation in the
      * glTF says where it came from. The dump stays exactly what the file holds. */
-    char *stem = cli_stem(j->input);
+    char *stem = cli_stem(cli_input_name(j->input));
     export_log elog = { log, j->input, s->quiet };
     ganim_export_opts eo = { 0 };
     eo.default_clip_name = stem;
@@ -268,7 +278,7 @@ static int run_job(settings *s, size_t index)
     job *j = &s->jobs[index];
     cli_loaded l;
     if (cli_load(j->input, &s->load, &l, &j->log) != 0) return -1;
-    work w = { s, index, j, l.doc->skeleton_file };
+    work w = { s, index, j, l.doc };
     if (s->verbose) {
         cli_str note = { 0 };
         cli_str_printf(&note, "read as %s (probe score %d)", l.doc->format ? l.doc->format->name : "?",

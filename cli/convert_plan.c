@@ -144,7 +144,7 @@ int convert_kind_from_name(const char *name, out_kind *k)
  * <name>.<input ext>.<ext>, for inputs that share a stem (walk.acl and walk.civ). */
 static char *planned_output(const settings *s, const job *j, int keep_ext)
 {
-    const char *input = j->input;
+    const char *input = cli_input_name(j->input);
     if (!s->out_is_dir) return cli_xstrdup(s->output);
     char *stem = keep_ext ? cli_xstrdup(cli_basename(input)) : cli_stem(input);
     cli_str name = { 0 };

@@ -129,6 +129,19 @@ const char *cli_extension(const char *path)
     return dot && dot != base ? dot : base + strlen(base);
 }
 
+const char *cli_input_name(const char *path)
+{
+    const char *colon = strrchr(path, ':');
+    if (!colon || colon == path || !colon[1] || cli_exists(path)) return path;
+    char *archive = cli_xmalloc((size_t)(colon - path) + 1);
+    memcpy(archive, path, (size_t)(colon - path));
+    archive[colon - path] = 0;
+    struct stat st;
+    int member = stat(archive, &st) == 0 && S_ISREG(st.st_mode);
+    free(archive);
+    return member ? colon + 1 : path;
+}
+
 char *cli_stem(const char *path)
 {
     const char *base = cli_basename(path);

@@ -279,9 +279,15 @@ typedef struct ganim_doc {
     const char *native_format;
     const uint8_t *native;
     size_t native_size;
-    int probe_score;                     /* how sure the format's probe was of the bytes, 0..100 */
-    const char *skeleton_file;           /* ganim_read_file: the companion file the skeleton was read
+    int probe_score;           /* how sure the format's probe was of the bytes, 0..100 */
+    const char *skeleton_file; /* ganim_read_file: the companion file the skeleton was read
                                   from, or NULL (none, or given by the caller) */
+    /* ganim_read_file: every other file the read took bytes from, as paths: the archive of
+     * an ARCHIVE:MEMBER path, the companion skeleton, the files the format loaded through
+     * the library's folder loader (an archive's data file, a glTF's buffers). A program
+     * that writes files should not replace them. NULL when none. */
+    uint32_t used_file_count;
+    const char *const *used_files;
     struct ganim_doc_internal *internal; /* allocator and arena: not for callers */
 } ganim_doc;
 

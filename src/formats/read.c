@@ -8,6 +8,56 @@
 #include "core/internal.h"
 #include "formats/format.h"
 #include "io/fs.h"
+#include "io/writer.h"
+
+/* The files a ganim_read_file took bytes from besides its path (ganim_doc.used_files),
+ * collected as NUL-terminated paths one after another. */
+typedef struct used_files {
+    ganim_buffer names;
+    ganim_writer w;
+    uint32_t count;
+} used_files;
+
+static void used_init(used_files *u, const ganim_allocator *alloc)
+{
+    memset(u, 0, sizeof *u);
+    u->w = gw_init(&u->names, alloc);
+}
+
+static void used_add(used_files *u, const char *path)
+{
+    if (!u) return;
+    gw_bytes(&u->w, path, strlen(path) + 1);
+    u->count++;
+}
+
+/* Copies the list into the document (on success) and frees it. */
+static ganim_code used_attach(used_files *u, ganim_code code, ganim_doc **doc, ganim_error *err)
+{
+    if (code == GANIM_OK && u->count) {
+        const char **list = NULL;
+        char *block = NULL;
+        if (gw_ok(&u->w)) {
+            list = ganim_doc_alloc_array(*doc, u->count, sizeof *list);
+            block = ganim_doc_alloc(*doc, u->names.size);
+        }
+        if (!list || !block) {
+            ganim_doc_free(*doc);
+            *doc = NULL;
+            code = GANIM_NOMEM(err);
+        } else {
+            memcpy(block, u->names.data, u->names.size);
+            for (uint32_t i = 0; i < u->count; i++) {
+                list[i] = block;
+                block += strlen(block) + 1;
+            }
+            (*doc)->used_files = list;
+            (*doc)->used_file_count = u->count;
+        }
+    }
+    ganim_buffer_free(&u->names);
+    return code;
+}
 
 /* Warnings to put first on the document (what happened before the reader ran). */
 typedef struct pending {
@@ -139,6 +189,7 @@ static const char *ganim_path_base(const char *path)
 typedef struct folder_loader {
     char dir[4096];
     const ganim_allocator *alloc;
+    used_files *used; /* where the paths read are noted */
 } folder_loader;
 
 static ganim_code load_from_folder(void *user, const char *name, ganim_buffer *out, ganim_error *err)
@@ -157,6 +208,7 @@ static ganim_code load_from_folder(void *user, const char *name, ganim_buffer *o
     if (n < 0 || (size_t)n >= sizeof path)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "the name '%.200s' is too long", name);
     ganim_code code = ganim_load_file(path, f->alloc, out, err);
+    if (code == GANIM_OK) used_add(f->used, path);
     if (code != GANIM_OK && err) {
         char why[256];
         snprintf(why, sizeof why, "%.250s", err->message);
@@ -166,9 +218,11 @@ static ganim_code load_from_folder(void *user, const char *name, ganim_buffer *o
 }
 
 /* The folder part of `path` ("" for none) as ganim_read_file's loader of other files. */
-static void folder_of(const char *path, const ganim_read_opts *opts, folder_loader *folder, ganim_read_opts *o)
+static void folder_of(const char *path, const ganim_read_opts *opts, folder_loader *folder, ganim_read_opts *o,
+                      used_files *used)
 {
     if (o->load) return; /* the caller's loader answers */
+    folder->used = used;
     const char *base = ganim_path_base(path);
     size_t dir_len = (size_t)(base - path);
     if (dir_len < sizeof folder->dir) {
@@ -183,7 +237,8 @@ static void folder_of(const char *path, const ganim_read_opts *opts, folder_load
 /* Reads the bytes of a file (or of an archive member): the format by name, probe or the
  * extension of `name_path`; the companion from the folder of `companion_path` (NULL: none). */
 static ganim_code read_loaded(const ganim_buffer *buf, const char *name_path, const char *companion_path,
-                              ganim_read_opts o, const ganim_read_opts *opts, ganim_doc **out, ganim_error *err)
+                              ganim_read_opts o, const ganim_read_opts *opts, used_files *used, ganim_doc **out,
+                              ganim_error *err)
 {
     const ganim_format *fmt = o.format ? ganim_format_find(o.format) : ganim_probe(buf->data, buf->size, NULL);
     if (!o.format && !fmt) {
@@ -217,6 +272,7 @@ static ganim_code read_loaded(const ganim_buffer *buf, const char *name_path, co
         *out = NULL;
         code = GANIM_NOMEM(err);
     }
+    if (code == GANIM_OK && companion) used_add(used, cpath);
     ganim_doc_free(companion);
     return code;
 }
@@ -248,8 +304,11 @@ static ganim_code read_member(const char *path, const ganim_read_opts *opts, gan
     }
     ganim_read_opts o = *opts;
     folder_loader folder;
+    used_files used;
+    used_init(&used, &opts->allocator);
+    used_add(&used, archive);
     o.name = ganim_path_base(archive);
-    folder_of(archive, opts, &folder, &o);
+    folder_of(archive, opts, &folder, &o, &used);
     ganim_buffer mbuf = { 0 };
     ganim_error_clear(err);
     code = fmt->impl->member(abuf.data, abuf.size, member, &o, &mbuf, err);
@@ -258,12 +317,12 @@ static ganim_code read_member(const char *path, const ganim_read_opts *opts, gan
         ganim_buffer_free(&mbuf);
         if (err && err->code == GANIM_OK)
             ganim_fail(err, code, GANIM_NO_OFFSET, "%s: cannot take '%.200s' out of the archive", fmt->name, member);
-        return code;
+        return used_attach(&used, code, out, err);
     }
     o.name = member;
-    code = read_loaded(&mbuf, member, NULL, o, opts, out, err);
+    code = read_loaded(&mbuf, member, NULL, o, opts, &used, out, err);
     ganim_buffer_free(&mbuf);
-    return code;
+    return used_attach(&used, code, out, err);
 }
 
 ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_doc **out, ganim_error *err)
@@ -280,9 +339,11 @@ ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_
     if (code != GANIM_OK) return code;
     ganim_read_opts o = *opts;
     folder_loader folder;
+    used_files used;
+    used_init(&used, &opts->allocator);
     if (!o.name) o.name = ganim_path_base(path);
-    folder_of(path, opts, &folder, &o);
-    code = read_loaded(&buf, path, path, o, opts, out, err);
+    folder_of(path, opts, &folder, &o, &used);
+    code = read_loaded(&buf, path, path, o, opts, &used, out, err);
     ganim_buffer_free(&buf);
-    return code;
+    return used_attach(&used, code, out, err);
 }

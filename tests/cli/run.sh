@@ -219,6 +219,13 @@ expect_rc "one good input and an empty folder exit 1" 1
 expect_in "one good input and an empty folder: 1 converted, 1 failed" "$ERR" "converted 1 file \(1 failed\)"
 expect_in "an empty folder with subfolders: advises -r" "$ERR" "subfolders are read with -r"
 
+# a file the read used (the companion) is never the output, dump -o included
+mkdir -p used
+cp "$EX/crane_wave_00.ala" "$EX/crane.alo" used/
+run dump used/crane_wave_00.ala -o used/crane.alo
+expect_rc "dump -o COMPANION is refused" 1
+check "dump -o COMPANION: the companion is unchanged" cmp -s used/crane.alo "$EX/crane.alo"
+
 # reader options work in info and dump too; writer options are refused there
 run info -O alamo.version=1 "$EX/crane_wave_00.ala"
 expect_rc "info -O WRITER_OPTION is bad usage" 2
@@ -463,6 +470,32 @@ A1=$(json_eval "$OUT" 'd["skeleton"]["names"][:3]')
 run info --json "$T/acl/short_f16_r30_b33.v0.civ"
 check "the same ACL data as .acl and .v0.civ: the same bone names" test "$(json_eval "$OUT" 'd["skeleton"]["names"][:3]')" = "$A1"
 check "... and they are track_N" test "$A1" = "['track_0', 'track_1', 'track_2']"
+
+# ARCHIVE:MEMBER inputs: outputs are named after the member, and neither the archive
+# nor its data file is ever overwritten
+mkdir -p arch
+cat "$T/argonaut/croc2_level.wad" "$T/argonaut/hp_level.wad" > arch/CROCII.DAT
+python3 - "$T/argonaut" arch/CROCII.DIR <<'PY'
+import os, struct, sys
+a = os.path.getsize(os.path.join(sys.argv[1], "croc2_level.wad"))
+b = os.path.getsize(os.path.join(sys.argv[1], "hp_level.wad"))
+entries = [(b"LEVEL1.WAD", a, 0), (b"LEVEL2.WAD", b, a)]
+with open(sys.argv[2], "wb") as f:
+    f.write(struct.pack("<I", len(entries)))
+    for name, size, at in entries:
+        f.write(name.ljust(12, b"\0") + struct.pack("<II", size, at))
+PY
+cp arch/CROCII.DAT arch/dat.orig
+run convert arch/CROCII.DIR:LEVEL1.WAD arch/CROCII.DIR:level2.wad -o arch/out/
+expect_rc "convert ARCHIVE:MEMBER (any case) exits 0" 0
+check "ARCHIVE:MEMBER outputs are named after the member" test -s arch/out/LEVEL1.glb -a -s arch/out/level2.glb
+run convert arch/CROCII.DIR:LEVEL1.WAD -o arch/CROCII.DAT --to argonaut --force
+expect_rc "convert -o THE_ARCHIVE'S_DATA_FILE --force is refused" 1
+run dump arch/CROCII.DIR:LEVEL1.WAD -o arch/CROCII.DIR
+expect_rc "dump -o THE_ARCHIVE is refused" 1
+check "the archive's data file is unchanged" cmp -s arch/CROCII.DAT arch/dat.orig
+run convert arch/CROCII.DIR:LEVEL1.WAD -o arch/l1.wad --to argonaut
+check "a member written back is the member's bytes" cmp -s arch/l1.wad "$T/argonaut/croc2_level.wad"
 
 # a reader option through info and dump (README: model 1 has 7 vertices, 3 quads and 2 triangles)
 run info --model 1 "$T/argonaut/croc2_level.wad"

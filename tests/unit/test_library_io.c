@@ -68,6 +68,7 @@ TEST(companion_found_by_the_format_rule)
     CHECK(ganim_read_file(example("crane_wave_00.ala"), NULL, &doc, &e) == GANIM_OK);
     if (!doc) return;
     CHECK(doc->skeleton_file && strcmp(base(doc->skeleton_file), "crane.alo") == 0);
+    CHECK(doc->used_file_count == 1 && strcmp(doc->used_files[0], doc->skeleton_file) == 0);
     CHECK_EQ_INT(doc->skeleton->bone_count, 4);
     CHECK_EQ_STR(doc->skeleton->bones[3].name, "B_Jib");
     CHECK(!(doc->skeleton->bones[0].flags & GANIM_BONE_SYNTH));
@@ -80,6 +81,7 @@ TEST(companion_found_by_the_format_rule)
     CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_OK);
     if (!doc) return;
     CHECK(doc->skeleton_file == NULL);
+    CHECK(doc->used_file_count == 0 && doc->used_files == NULL);
     CHECK((doc->skeleton->bones[0].flags & GANIM_BONE_SYNTH) != 0);
     CHECK_EQ_INT(doc->skeleton->bones[1].parent, -1);
     ganim_doc_free(doc);

@@ -581,6 +581,13 @@ TEST(dir_archive)
         CHECK(doc->format == ganim_format_find("argonaut") && doc->clip_count == 4 && j &&
               strstr(j, "\"variant\":\"hp\""));
         free(j);
+        /* the files the read took bytes from: the archive, then its data file */
+        CHECK_EQ_INT(doc->used_file_count, 2);
+        if (doc->used_file_count == 2) {
+            CHECK_EQ_STR(doc->used_files[0], path);
+            CHECK(strlen(doc->used_files[1]) > 10 &&
+                  strcmp(doc->used_files[1] + strlen(doc->used_files[1]) - 10, "POTTER.DAT") == 0);
+        }
         ganim_doc_free(doc);
     }
     snprintf(member, sizeof member, "%s:NONE.WAD", path);
