@@ -16,13 +16,15 @@ const hasExt = (f, name) => f.extensions.some(e => name.toLowerCase().endsWith(e
 // A file no format claims by extension is the format's when its probe picks it (as the
 // tool picks the files of a folder: by extension, else by content).
 const claimed = name => formats.some(f => hasExt(f, name)) || /\.(md|txt|json)$/i.test(name);
-function probedAs(input) {
+function infoOf(input) {
   try {
-    const info = JSON.parse(execFileSync(ganim, ['info', '--json', '--no-companion', input],
+    return JSON.parse(execFileSync(ganim, ['info', '--json', '--no-companion', input],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-    return info.format;
   } catch { return null; }
 }
+const probedAs = input => infoOf(input)?.format ?? null;
+// A file with no skeleton and no clip (an archive's listing) has nothing a client could show.
+const empty = input => { const i = infoOf(input); return i && !i.skeleton && i.clip_count === 0; };
 const lines = [];
 const seen = new Set();
 let n = 0;
@@ -32,6 +34,7 @@ function add(f, dir, kind) {
     const input = path.join(dir, name);
     if (name.startsWith('.') || seen.has(input) || !fs.statSync(input).isFile()) continue;
     if (!hasExt(f, name) && (claimed(name) || probedAs(input) !== f.name)) continue;
+    if (empty(input)) continue;
     seen.add(input);
     n++;
     lines.push([`c${n}`, f.family, input, kind, path.join(out, `c${n}`)].join('\t'));

@@ -156,9 +156,11 @@ static run_result one_run(const char *path, const char *format, const uint8_t *d
     ganim_buffer_free(&a);
     ganim_buffer_free(&b);
     if (failed_step(&r, c, &err, "export gltf")) goto done;
-    c = ganim_export_bvh(doc, &eo, &a, &err);
-    ganim_buffer_free(&a);
-    if (failed_step(&r, c, &err, "export bvh")) goto done;
+    if (doc->skeleton) { /* BVH is a skeleton: a file of none (an archive's listing) has nothing to write */
+        c = ganim_export_bvh(doc, &eo, &a, &err);
+        ganim_buffer_free(&a);
+        if (failed_step(&r, c, &err, "export bvh")) goto done;
+    }
     c = ganim_export_json(doc, &eo, &a, &err);
     ganim_buffer_free(&a);
     if (failed_step(&r, c, &err, "export json")) goto done;

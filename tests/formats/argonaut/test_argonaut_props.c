@@ -606,9 +606,123 @@ TEST(dir_archive)
     free(dirb.p), free(dat.p);
 }
 
-int main(void)
+/* ---- the project's own fixtures (tests/data/argonaut) -----------------------------------
+ * Made by this file's generator from a fixed seed, so that a clone without the real
+ * samples still has Argonaut files to sweep, fuzz and export: a Croc 2 WAD (matrices,
+ * morphs, triggers), a Harry Potter WAD (a keyed record and a matrix one), the same HP
+ * block bare, and a DIR/DAT archive holding both WADs. `test_argonaut_props
+ * --write-fixtures DIR` writes them; fixtures_are_current checks the committed ones. */
+typedef struct fixture {
+    const char *name;
+    bytes data;
+} fixture;
+
+/* A block of `count` records of the variant, the first keyed when `keyed`. */
+static void fixture_block(bytes *block, int hp, uint32_t count, int keyed, grec *first)
+{
+    u32(block, count);
+    for (uint32_t i = 0; i < count; i++) {
+        grec g;
+        do gen_record(&g, hp);
+        while (hp && g.keyed != (i == 0 ? keyed : 0));
+        if (i == 0) *first = g;
+        put_record(block, &g);
+    }
+}
+
+static size_t make_fixtures(fixture out[5])
+{
+    uint64_t saved = rng;
+    rng = 0x5EED0A7605ull; /* fixed: the same bytes every time */
+    grec first;
+    bytes croc = { 0 }, hp = { 0 }, block = { 0 };
+    fixture_block(&block, 0, 3, 0, &first);
+    put_wad(&croc, 0, &block, first.bc);
+    free(block.p);
+    memset(&block, 0, sizeof block);
+    fixture_block(&block, 1, 2, 1, &first);
+    put_wad(&hp, 1, &block, first.bc);
+    out[0] = (fixture){ "fixture_croc2.wad", croc };
+    out[1] = (fixture){ "fixture_hp.wad", hp };
+    out[2] = (fixture){ "fixture_hp_block.bin", block };
+    bytes dirb = { 0 }, dat = { 0 };
+    u32(&dirb, 2);
+    for (int i = 0; i < 2; i++) {
+        char name[12] = { 0 };
+        memcpy(name, i ? "LEVEL2.WAD" : "LEVEL1.WAD", 10);
+        put(&dirb, name, 12);
+        u32(&dirb, (uint32_t)out[i].data.n);
+        u32(&dirb, (uint32_t)dat.n);
+        put(&dat, out[i].data.p, out[i].data.n);
+        zeros(&dat, (2048 - dat.n % 2048) % 2048);
+    }
+    out[3] = (fixture){ "FIXTURE.DIR", dirb };
+    out[4] = (fixture){ "FIXTURE.DAT", dat };
+    rng = saved;
+    return 5;
+}
+
+static void free_fixtures(fixture *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(f[i].data.p);
+}
+
+static int write_fixtures(const char *dir)
+{
+    fixture f[5];
+    size_t n = make_fixtures(f);
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, f[i].name);
+        FILE *out = fopen(path, "wb");
+        if (!out || fwrite(f[i].data.p, 1, f[i].data.n, out) != f[i].data.n) bad = 1;
+        if (out && fclose(out) != 0) bad = 1;
+        if (!bad) printf("wrote %s (%zu bytes)\n", path, f[i].data.n);
+    }
+    free_fixtures(f, n);
+    if (bad) printf("cannot write the fixtures in %s\n", dir);
+    return bad;
+}
+
+TEST(fixtures_are_current)
+{
+    fixture f[5];
+    size_t n = make_fixtures(f);
+    for (size_t i = 0; i < n; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/tests/data/argonaut/%s", GANIM_SOURCE_DIR, f[i].name);
+        size_t size;
+        uint8_t *d = test_read_file(path, &size);
+        CHECK_MSG(size == f[i].data.n && memcmp(d, f[i].data.p, size) == 0,
+                  "%s differs from what this generator makes (regenerate: test_argonaut_props --write-fixtures "
+                  "tests/data/argonaut)",
+                  path);
+        free(d);
+    }
+    /* they read, and the archive gives its members back */
+    char path[1100];
+    snprintf(path, sizeof path, "%s/tests/data/argonaut/FIXTURE.DIR:LEVEL2.WAD", GANIM_SOURCE_DIR);
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK_MSG(ganim_read_file(path, NULL, &doc, &e) == GANIM_OK, "%s", e.message);
+    if (doc) {
+        CHECK_EQ_INT(doc->clip_count, 2);
+        CHECK(doc->clips[0].tracks && doc->clips[0].tracks[0].rotation.kind == GANIM_CHANNEL_KEYED);
+        ganim_buffer out = { 0 };
+        CHECK_MSG(ganim_write(doc, NULL, NULL, &out, &e) == GANIM_OK, "%s", e.message);
+        CHECK(out.size == f[1].data.n && memcmp(out.data, f[1].data.p, out.size) == 0);
+        ganim_buffer_free(&out);
+        ganim_doc_free(doc);
+    }
+    free_fixtures(f, n);
+}
+
+int main(int argc, char **argv)
 {
     test_program_name = "test_argonaut_props";
+    if (argc == 3 && strcmp(argv[1], "--write-fixtures") == 0) return write_fixtures(argv[2]);
+    RUN(fixtures_are_current);
     RUN(property_random_blocks_and_wads);
     if (test_testdata_optional()) {
         RUN(dir_archive);
