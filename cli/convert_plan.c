@@ -33,7 +33,7 @@ static int pick(const char *path, int *companion)
         struct stat st;
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) return 0;
         ganim_buffer b = { 0 };
-        if (ganim_load_file(path, NULL, &b, NULL) != GANIM_OK) return 0;
+        if (ganim_load_file(path, NULL, 0, &b, NULL) != GANIM_OK) return 0;
         int score = 0;
         f = ganim_probe(b.data, b.size, &score);
         ganim_buffer_free(&b);

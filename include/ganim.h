@@ -341,9 +341,33 @@ typedef enum ganim_up {
     GANIM_UP_Y_DOWN       /* GANIM_AXES_Y_DOWN */
 } ganim_up;
 
+/* What a read may take in and make. Every size a file announces is checked against these
+ * before anything is allocated for it; past one, the read fails with GANIM_ERR_LIMIT and a
+ * sentence naming the limit. A zero field takes the default; none may exceed the
+ * library's own maximum (GANIM_MAX_FRAMES, GANIM_MAX_FRAME_SAMPLES). */
+typedef struct ganim_limits {
+    uint64_t input_bytes; /* bytes of a file read (the input, a companion, a file the format
+                             loads; also standard input and endless devices: reading stops
+                             as soon as there are more); 0: GANIM_DEFAULT_INPUT_BYTES */
+    uint32_t frames;      /* frames of a clip; 0: GANIM_MAX_FRAMES */
+    uint32_t bones;       /* bones of a skeleton; 0: GANIM_DEFAULT_BONES */
+    uint32_t clips;       /* clips of a document; 0: GANIM_DEFAULT_CLIPS */
+    uint32_t keys;        /* keys of a keyed channel; 0: GANIM_MAX_FRAMES */
+    uint64_t samples;     /* frames times bones of a clip (what decoders fill and exporters
+                             sample); 0: GANIM_MAX_FRAME_SAMPLES */
+} ganim_limits;
+
+/* The default input size: 256 MiB, about 300 times the largest real animation file of any
+ * format ganim reads (a 760 KB Alamo death animation of 97 bones and 1301 frames; FF7
+ * packs and Civilization VII files are under 1 MB), and room for a whole level archive. */
+#define GANIM_DEFAULT_INPUT_BYTES ((uint64_t)256 << 20)
+#define GANIM_DEFAULT_BONES 65536u
+#define GANIM_DEFAULT_CLIPS 65536u
+
 typedef struct ganim_read_opts {
     ganim_allocator allocator;      /* zeroed: malloc */
     size_t memory_limit;            /* bytes a document may hold; 0: 1 GiB */
+    ganim_limits limits;            /* sizes a file may announce and bytes it may have */
     const char *format;             /* force this reader by name; NULL: probe */
     const ganim_skeleton *skeleton; /* companion skeleton (ALO, ??aa), copied in */
     int skeleton_must_fit;          /* 1: a track that does not fit `skeleton` (a
@@ -467,9 +491,11 @@ GANIM_API ganim_code ganim_write(const ganim_doc *doc, const char *format_name, 
  * resampler when it has one (FF7 re-quantises to its integer angles). */
 GANIM_API ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
 
-/* Read a whole file into memory (allocator from `allocator`, may be NULL). */
-GANIM_API ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator, ganim_buffer *out,
-                                     ganim_error *err);
+/* Read a whole file into memory (allocator from `allocator`, may be NULL): at most
+ * `max_bytes` (0: GANIM_DEFAULT_INPUT_BYTES); a longer file, pipe or device fails with
+ * GANIM_ERR_LIMIT as soon as it has more, without reading on. */
+GANIM_API ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator, uint64_t max_bytes,
+                                     ganim_buffer *out, ganim_error *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Details: what a format knows beyond the model                                        */

@@ -57,6 +57,16 @@ char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
 /* Record a warning on the document (silently counted when over 1000 or out of memory). */
 void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(4, 5);
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc);
+/* The limits with every default filled in and the library's maxima applied. */
+ganim_limits ganim_limits_resolve(const ganim_limits *limits);
+/* The limits a document was read under (set by the read; the defaults otherwise). */
+void ganim_doc_set_limits(ganim_doc *doc, const ganim_limits *limits);
+const ganim_limits *ganim_doc_limits(const ganim_doc *doc);
+/* GANIM_OK when a file's announced counts fit the document's limits, else GANIM_ERR_LIMIT
+ * with a sentence naming the limit, at byte `offset`. `what` names the thing counted
+ * ("the pack"); a count of 0 is not checked. Readers call it before allocating. */
+ganim_code ganim_check_counts(const ganim_doc *doc, uint64_t offset, const char *what, uint64_t frames, uint64_t bones,
+                              uint64_t clips, ganim_error *err);
 
 /* Deep copy of a skeleton into `doc`'s arena. */
 ganim_skeleton *ganim_skeleton_copy(ganim_doc *doc, const ganim_skeleton *src);

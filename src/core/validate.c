@@ -33,7 +33,7 @@ static int unit_quats(const float *q, size_t n)
 }
 
 static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip, uint32_t ci, uint32_t ti,
-                                const char *what, int comps, ganim_error *err)
+                                const char *what, int comps, const ganim_limits *lim, ganim_error *err)
 {
     switch (ch->kind) {
     case GANIM_CHANNEL_ABSENT: return GANIM_OK;
@@ -45,6 +45,10 @@ static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip,
         break;
     case GANIM_CHANNEL_KEYED:
         if (ch->count == 0 || !ch->values || !ch->times) goto bad;
+        if (ch->count > lim->keys)
+            return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                              "clip %u track %u: %s has %u keys, more than the limit of %u (ganim_limits.keys)", ci, ti,
+                              what, ch->count, lim->keys);
         for (uint32_t k = 0; k < ch->count; k++) {
             if (!isfinite(ch->times[k]) || (k && !(ch->times[k] > ch->times[k - 1]))) goto bad;
         }
@@ -75,6 +79,15 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
 {
     if (!doc) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "no document");
     const ganim_skeleton *s = doc->skeleton;
+    const ganim_limits *lim = ganim_doc_limits(doc);
+    if (s && s->bone_count > lim->bones)
+        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                          "the skeleton has %u bones, more than the limit of %u (ganim_limits.bones)", s->bone_count,
+                          lim->bones);
+    if (doc->clip_count > lim->clips)
+        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                          "the document has %u clips, more than the limit of %u (ganim_limits.clips)", doc->clip_count,
+                          lim->clips);
     if (s) {
         if (s->bone_count && !s->bones)
             return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "skeleton without bones");
@@ -133,11 +146,11 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
         /* Exporters sample every frame of every bone: a file that announces billions of
          * frames without data for them must not make them spin. */
         uint64_t samples = (uint64_t)c->frame_count * (s && s->bone_count ? s->bone_count : 1);
-        if (c->frame_count > GANIM_MAX_FRAMES || samples > GANIM_MAX_FRAME_SAMPLES) {
+        if (c->frame_count > lim->frames || samples > lim->samples) {
             return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
-                              "clip %u: %u frames of %u bones is more than ganim handles (%u frames, %u bone-frames)",
-                              ci, c->frame_count, s ? s->bone_count : 0, (unsigned)GANIM_MAX_FRAMES,
-                              (unsigned)GANIM_MAX_FRAME_SAMPLES);
+                              "clip %u: %u frames of %u bones is more than the limits of %u frames "
+                              "(ganim_limits.frames) and %llu bone-frames (ganim_limits.samples)",
+                              ci, c->frame_count, s ? s->bone_count : 0, lim->frames, (unsigned long long)lim->samples);
         }
         if (c->track_count && !c->tracks)
             return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: tracks missing", ci);
@@ -161,9 +174,9 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
                 }
             }
             ganim_code code;
-            if ((code = check_channel(&t->rotation, c, ci, ti, "rotation", 4, err)) != GANIM_OK) return code;
-            if ((code = check_channel(&t->translation, c, ci, ti, "translation", 3, err)) != GANIM_OK) return code;
-            if ((code = check_channel(&t->scale, c, ci, ti, "scale", 3, err)) != GANIM_OK) return code;
+            if ((code = check_channel(&t->rotation, c, ci, ti, "rotation", 4, lim, err)) != GANIM_OK) return code;
+            if ((code = check_channel(&t->translation, c, ci, ti, "translation", 3, lim, err)) != GANIM_OK) return code;
+            if ((code = check_channel(&t->scale, c, ci, ti, "scale", 3, lim, err)) != GANIM_OK) return code;
         }
     }
     return GANIM_OK;

@@ -42,7 +42,7 @@ int ganim_find_companion(const char *path, const ganim_format *format, char *out
     if (!format) format = ganim_format_for_path(path);
     if (!format) { /* by content */
         ganim_buffer b = { 0 };
-        if (ganim_fs_is_dir(path) || ganim_load_file(path, NULL, &b, NULL) != GANIM_OK) return 0;
+        if (ganim_fs_is_dir(path) || ganim_load_file(path, NULL, 0, &b, NULL) != GANIM_OK) return 0;
         format = ganim_probe(b.data, b.size, NULL);
         ganim_buffer_free(&b);
     }

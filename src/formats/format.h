@@ -70,6 +70,11 @@ void gd_meaning(gd_builder *b, const char *meaning);
  * the name its file gives; the caller's loader (or ganim_read_file's, which reads from the
  * file's folder) answers. The buffer is the caller's to free (ganim_buffer_free). */
 ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_buffer *out, ganim_error *err);
+/* `size` bytes at `offset` of such a file (an archive's member in its data file): the
+ * library's own loader reads only them; a caller's loader gives the whole file, which is
+ * then cut. GANIM_ERR_TRUNCATED when the file is shorter. */
+ganim_code ganim_read_load_range(const ganim_read_opts *opts, const char *name, uint64_t offset, size_t size,
+                                 ganim_buffer *out, ganim_error *err);
 
 /* ---- writing (write.c) ------------------------------------------------------------------- */
 /* Tells the caller (opts->warn) what the file written cannot store. */

@@ -88,8 +88,14 @@ static ganim_code read_bytes(const void *data, size_t size, const ganim_read_opt
         return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET, "%s: reading is not supported", fmt->name);
     ganim_code code = ganim_settings_check(fmt, opts->settings, opts->setting_count, GANIM_OPTION_READ, err);
     if (code != GANIM_OK) return code;
+    ganim_limits lim = ganim_limits_resolve(&opts->limits);
+    if (size > lim.input_bytes)
+        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                          "the input has %zu bytes, more than the input limit of %llu bytes (ganim_limits.input_bytes)",
+                          size, (unsigned long long)lim.input_bytes);
     ganim_doc *doc = ganim_doc_create(&opts->allocator, opts->memory_limit);
     if (!doc) return GANIM_NOMEM(err);
+    ganim_doc_set_limits(doc, &lim);
     doc->format = fmt;
     doc->probe_score = ganim_format_probe(fmt, data, size);
     for (int i = 0; i < note_count; i++) ganim_doc_warn(doc, notes[i].code, GANIM_NO_OFFSET, "%s", notes[i].message);
@@ -142,6 +148,7 @@ static void read_companion(const char *path, const ganim_format *fmt, const gani
     memset(&co, 0, sizeof co);
     co.allocator = opts->allocator;
     co.memory_limit = opts->memory_limit;
+    co.limits = opts->limits;
     co.companion = GANIM_COMPANION_NONE;
     ganim_error cerr;
     ganim_error_clear(&cerr);
@@ -189,12 +196,13 @@ static const char *ganim_path_base(const char *path)
 typedef struct folder_loader {
     char dir[4096];
     const ganim_allocator *alloc;
-    used_files *used; /* where the paths read are noted */
+    uint64_t max_bytes; /* ganim_limits.input_bytes */
+    used_files *used;   /* where the paths read are noted */
 } folder_loader;
 
-static ganim_code load_from_folder(void *user, const char *name, ganim_buffer *out, ganim_error *err)
+/* The path of `name` in the loader's folder, or an error when the name leaves it. */
+static ganim_code folder_path(const folder_loader *f, const char *name, char *path, size_t size, ganim_error *err)
 {
-    const folder_loader *f = user;
     int bad = !name || !*name || name[0] == '/' || name[0] == '\\' || strchr(name, ':') != NULL;
     for (const char *p = name; !bad && *p; p++) /* a ".." component */
         if (p[0] == '.' && p[1] == '.' && (p == name || p[-1] == '/' || p[-1] == '\\') &&
@@ -203,17 +211,68 @@ static ganim_code load_from_folder(void *user, const char *name, ganim_buffer *o
     if (bad)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                           "the file names another file outside its folder ('%.200s'); not read", name ? name : "");
-    char path[8192];
-    int n = snprintf(path, sizeof path, "%s%s", f->dir, name);
-    if (n < 0 || (size_t)n >= sizeof path)
+    int n = snprintf(path, size, "%s%s", f->dir, name);
+    if (n < 0 || (size_t)n >= size)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "the name '%.200s' is too long", name);
-    ganim_code code = ganim_load_file(path, f->alloc, out, err);
+    return GANIM_OK;
+}
+
+/* Says which file could not be read, keeping the reason. */
+static void needed_file(ganim_error *err, const char *name)
+{
+    if (!err) return;
+    char why[256];
+    snprintf(why, sizeof why, "%.250s", err->message);
+    snprintf(err->message, sizeof err->message, "cannot read '%.200s', which the file needs: %s", name, why);
+}
+
+static ganim_code load_from_folder(void *user, const char *name, ganim_buffer *out, ganim_error *err)
+{
+    const folder_loader *f = user;
+    char path[8192];
+    ganim_code code = folder_path(f, name, path, sizeof path, err);
+    if (code != GANIM_OK) return code;
+    code = ganim_load_file(path, f->alloc, f->max_bytes, out, err);
     if (code == GANIM_OK) used_add(f->used, path);
-    if (code != GANIM_OK && err) {
-        char why[256];
-        snprintf(why, sizeof why, "%.250s", err->message);
-        snprintf(err->message, sizeof err->message, "cannot read '%.200s', which the file needs: %s", name, why);
+    else needed_file(err, name);
+    return code;
+}
+
+ganim_code ganim_read_load_range(const ganim_read_opts *opts, const char *name, uint64_t offset, size_t size,
+                                 ganim_buffer *out, ganim_error *err)
+{
+    ganim_limits lim = ganim_limits_resolve(opts ? &opts->limits : NULL);
+    if (size > lim.input_bytes)
+        return ganim_fail(
+            err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+            "%zu bytes of '%.200s' are more than the input limit of %llu bytes (ganim_limits.input_bytes)", size,
+            name ? name : "", (unsigned long long)lim.input_bytes);
+    if (!opts || opts->load != load_from_folder) { /* the caller's loader gives whole files */
+        ganim_buffer whole = { 0 };
+        ganim_code code = ganim_read_load(opts, name, &whole, err);
+        if (code != GANIM_OK) return code;
+        if (offset > whole.size || size > whole.size - offset) {
+            code = ganim_fail(err, GANIM_ERR_TRUNCATED, GANIM_NO_OFFSET,
+                              "'%.200s' has %zu bytes; bytes %llu..%llu are not in it", name, whole.size,
+                              (unsigned long long)offset, (unsigned long long)offset + size);
+        } else {
+            ganim_writer w = gw_init(out, &opts->allocator);
+            gw_bytes(&w, whole.data + offset, size);
+            if (!gw_ok(&w)) code = GANIM_NOMEM(err);
+        }
+        ganim_buffer_free(&whole);
+        if (code != GANIM_OK) ganim_buffer_free(out);
+        return code;
     }
+    /* the library's own loader reads just the range: an archive's data file may be big */
+    const folder_loader *f = opts->load_user;
+    char path[8192];
+    ganim_code code = folder_path(f, name, path, sizeof path, err);
+    if (code != GANIM_OK) return code;
+    memset(out, 0, sizeof *out);
+    code = ganim_load_file_range(path, f->alloc, offset, size, out, err);
+    if (code == GANIM_OK) used_add(f->used, path);
+    else needed_file(err, name);
     return code;
 }
 
@@ -229,6 +288,7 @@ static void folder_of(const char *path, const ganim_read_opts *opts, folder_load
         memcpy(folder->dir, path, dir_len);
         folder->dir[dir_len] = 0;
         folder->alloc = &opts->allocator;
+        folder->max_bytes = opts->limits.input_bytes;
         o->load = load_from_folder;
         o->load_user = folder;
     }
@@ -292,7 +352,8 @@ static ganim_code read_member(const char *path, const ganim_read_opts *opts, gan
     ganim_buffer abuf = { 0 };
     ganim_error aerr;
     ganim_error_clear(&aerr);
-    if (ganim_fs_is_dir(archive) || ganim_load_file(archive, &opts->allocator, &abuf, &aerr) != GANIM_OK)
+    if (ganim_fs_is_dir(archive) ||
+        ganim_load_file(archive, &opts->allocator, opts->limits.input_bytes, &abuf, &aerr) != GANIM_OK)
         return code; /* no archive there either: the first error stands */
     const ganim_format *fmt = ganim_probe(abuf.data, abuf.size, NULL);
     if (!fmt || !fmt->impl || !fmt->impl->member) fmt = ganim_format_for_path(archive);
@@ -334,7 +395,7 @@ ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_
     *out = NULL;
     if (ganim_fs_is_dir(path)) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "is a directory");
     ganim_buffer buf = { 0 };
-    ganim_code code = ganim_load_file(path, &opts->allocator, &buf, err);
+    ganim_code code = ganim_load_file(path, &opts->allocator, opts->limits.input_bytes, &buf, err);
     if (code == GANIM_ERR_IO) return read_member(path, opts, out, code, err);
     if (code != GANIM_OK) return code;
     ganim_read_opts o = *opts;

@@ -1,29 +1,89 @@
-/* Whole files into memory. */
+/* Whole files into memory, never more than a limit: a regular file's size is checked
+ * before reading, and a pipe or device (standard input, /dev/zero) is read in chunks
+ * that stop as soon as the limit is passed. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/internal.h"
+#include "io/fs.h"
 #include "io/writer.h"
 
-ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator, ganim_buffer *out, ganim_error *err)
+ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator, uint64_t max_bytes, ganim_buffer *out,
+                           ganim_error *err)
 {
     if (!path || !out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "load: no path");
+    memset(out, 0, sizeof *out);
+    if (max_bytes == 0) max_bytes = GANIM_DEFAULT_INPUT_BYTES;
     FILE *f = fopen(path, "rb");
     if (!f) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    /* A regular file says its size: refuse a big one before reading a byte of it. */
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long end = ftell(f);
+        if (end > 0 && (uint64_t)end > max_bytes) {
+            fclose(f);
+            return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                              "the file has %ld bytes, more than the input limit of %llu bytes "
+                              "(ganim_limits.input_bytes)",
+                              end, (unsigned long long)max_bytes);
+        }
+        if (fseek(f, 0, SEEK_SET) != 0) clearerr(f);
+    } else {
+        clearerr(f);
+    }
     ganim_writer w = gw_init(out, allocator);
     char chunk[65536];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) gw_bytes(&w, chunk, n);
-    int bad = ferror(f);
+    uint64_t total = 0;
+    ganim_code code = GANIM_OK;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (n > max_bytes - total) {
+            code = ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                              "the input has more than the input limit of %llu bytes (ganim_limits.input_bytes)",
+                              (unsigned long long)max_bytes);
+            break;
+        }
+        total += n;
+        gw_bytes(&w, chunk, n);
+        if (!gw_ok(&w)) {
+            code = GANIM_NOMEM(err);
+            break;
+        }
+    }
+    if (code == GANIM_OK && ferror(f)) code = ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot read the file");
     fclose(f);
-    if (bad) {
-        ganim_buffer_free(out);
-        return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot read the file");
+    if (code != GANIM_OK) ganim_buffer_free(out);
+    return code;
+}
+
+ganim_code ganim_load_file_range(const char *path, const ganim_allocator *allocator, uint64_t offset, size_t size,
+                                 ganim_buffer *out, ganim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    long end = -1;
+    if (fseek(f, 0, SEEK_END) == 0) end = ftell(f);
+    if (end < 0 || offset > (uint64_t)end || size > (uint64_t)end - offset) {
+        fclose(f);
+        if (end < 0) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot tell the size of the file");
+        return ganim_fail(err, GANIM_ERR_TRUNCATED, GANIM_NO_OFFSET,
+                          "the file has %ld bytes; bytes %llu..%llu are not in it", end, (unsigned long long)offset,
+                          (unsigned long long)offset + size);
     }
-    if (!gw_ok(&w)) {
-        ganim_buffer_free(out);
-        return GANIM_NOMEM(err);
+    ganim_writer w = gw_init(out, allocator);
+    ganim_code code = GANIM_OK;
+    if (offset > (uint64_t)LONG_MAX || fseek(f, (long)offset, SEEK_SET) != 0) {
+        code = ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot seek to byte %llu", (unsigned long long)offset);
+    } else if (gw_reserve(&w, size)) {
+        if (size && fread(out->data, 1, size, f) != size)
+            code = ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot read the file");
+        else out->size = size;
+    } else {
+        code = GANIM_NOMEM(err);
     }
-    return GANIM_OK;
+    fclose(f);
+    if (code != GANIM_OK) ganim_buffer_free(out);
+    return code;
 }

@@ -20,4 +20,9 @@ typedef struct ganim_fs_names {
 ganim_code ganim_fs_list(const char *dir, const ganim_allocator *a, ganim_fs_names *out, ganim_error *err);
 void ganim_fs_names_free(const ganim_allocator *a, ganim_fs_names *names);
 
+/* `size` bytes at `offset` of a file (file.c): GANIM_ERR_TRUNCATED, saying how long the
+ * file is, when it ends before. */
+ganim_code ganim_load_file_range(const char *path, const ganim_allocator *allocator, uint64_t offset, size_t size,
+                                 ganim_buffer *out, ganim_error *err);
+
 #endif

@@ -130,6 +130,8 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     const ganim_skeleton *given = opts ? opts->skeleton : NULL;
     ganim_code rc = ganim_acl_open(data, size, base, ganim_doc_allocator(doc), given, doc, &h, err);
     if (rc) return rc;
+    rc = ganim_check_counts(doc, base + 16, "acl: the header", (uint64_t)h->ns + (uint64_t)h->wrap, h->nt, 0, err);
+    if (rc) goto done;
     if (given && given->bone_count != h->nt) {
         rc = ganim_fail(err, GANIM_ERR_MISMATCH, GANIM_NO_OFFSET,
                         "acl: the skeleton has %u bones but the buffer has %u tracks", given->bone_count, h->nt);

@@ -67,14 +67,9 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
     if (frames == 0 || bones == 0)
         return ganim_fail(err, GANIM_ERR_CORRUPT, frames ? 0x10 : 0x0C,
                           "civ7: header: %u frames of %u bones is an empty animation", frames, bones);
-    if (frames > GANIM_MAX_FRAMES)
-        return ganim_fail(err, GANIM_ERR_LIMIT, 0x0C,
-                          "civ7: header: %u frames, above the library limit of %u frames per clip", frames,
-                          GANIM_MAX_FRAMES);
-    if ((uint64_t)frames * bones > GANIM_MAX_FRAME_SAMPLES)
-        return ganim_fail(err, GANIM_ERR_LIMIT, 0x10,
-                          "civ7: header: %u bones x %u frames, above the library limit of %u bone samples per clip",
-                          bones, frames, GANIM_MAX_FRAME_SAMPLES);
+    ganim_code lc = ganim_check_counts(doc, 0x0C, "civ7: the header", frames, 0, 0, err); /* frames at 0x0C */
+    if (lc == GANIM_OK) lc = ganim_check_counts(doc, 0x10, "civ7: the header", frames, bones, 0, err);
+    if (lc != GANIM_OK) return lc;
     uint64_t need = (uint64_t)frames * bones * 40u;
     if (need > size - CIV7_HEADER)
         return ganim_fail(err, GANIM_ERR_TRUNCATED, size,

@@ -55,7 +55,11 @@ static uint8_t *unpack_bits(ganim_doc *doc, const uint8_t *bits, uint32_t frames
 }
 
 /* The skeleton the tracks refer to: the given one, or a flat one made from the tracks. */
-static ganim_code ala_skeleton(ganim_doc *doc, const ala_plan *p, const ganim_read_opts *opts, ganim_error *err)
+/* Without the model, a skeleton is made up: bone i is the one the tracks give index i
+ * (named after the track), the others are fillers. Indices far beyond the track count (a
+ * damaged or hostile index) would make thousands of fillers: then every track gets a bone
+ * of its own, in the file's order, with a warning. */
+static ganim_code ala_skeleton(ganim_doc *doc, ala_plan *p, const ganim_read_opts *opts, ganim_error *err)
 {
     if (doc->skeleton) return GANIM_OK;
     if (opts && opts->skeleton) {
@@ -65,6 +69,14 @@ static ganim_code ala_skeleton(ganim_doc *doc, const ala_plan *p, const ganim_re
     uint32_t count = 0;
     for (uint32_t i = 0; i < p->track_count; i++)
         if (p->tracks[i].index < 65536u && p->tracks[i].index + 1u > count) count = p->tracks[i].index + 1u;
+    if (count > 4u * p->track_count + 64u) {
+        ganim_doc_warn(doc, GANIM_WARN_SKELETON, GANIM_NO_OFFSET,
+                       ALA ": bone indices up to %u for %u tracks; without the model each track gets a made-up "
+                           "bone of its own, in the file's order",
+                       count - 1u, p->track_count);
+        for (uint32_t i = 0; i < p->track_count; i++) p->tracks[i].index = i;
+        count = p->track_count;
+    }
     const char **names = ganim_doc_alloc_array(doc, count ? count : 1, sizeof *names);
     if (!names) return GANIM_NOMEM(err);
     for (uint32_t i = 0; i < p->track_count; i++) {
@@ -87,6 +99,7 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
     memset(&p, 0, sizeof p);
     p.alloc = ganim_doc_allocator(doc);
     ganim_code rc = ala_parse(&p, data, size, err);
+    if (!rc) rc = ganim_check_counts(doc, 0, ALA ": the file", p.frames, p.track_count, 1, err);
     if (!rc) rc = ala_skeleton(doc, &p, opts, err);
     if (rc) {
         ala_plan_free(&p);

@@ -179,6 +179,7 @@ ganim_code alamo_alo_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
     memset(&p, 0, sizeof p);
     size_t bones_size = 0;
     ganim_code rc = alo_parse(&p, &skel, alloc, &bones_size, err);
+    if (!rc) rc = ganim_check_counts(doc, skel.offset, ALO ": the skeleton", 0, p.count, 0, err);
     if (rc) {
         if (p.bones) ganim_free(alloc, p.bones, bones_size);
         return rc;

@@ -236,11 +236,16 @@ ganim_code ag_clip_from_record(ganim_doc *doc, ganim_clip *clip, const ag_rec *r
         clip->event_count = r->tc;
     }
     header_warnings(doc, r, index);
-    const char *why = r->fc == 0                 ? "it has no frames"
-                      : r->bc == 0               ? "it animates no bone"
-                      : r->bc > AG_MAX_BONES     ? "it animates more vertex groups than ganim handles"
-                      : r->fc > GANIM_MAX_FRAMES ? "it has more frames than ganim handles"
-                                                 : NULL;
+    const ganim_limits *lim = ganim_doc_limits(doc);
+    const char *why = r->fc == 0   ? "it has no frames"
+                      : r->bc == 0 ? "it animates no bone"
+                      : r->bc > AG_MAX_BONES || r->bc > lim->bones
+                          ? "it animates more vertex groups than ganim handles (ganim_limits.bones)"
+                      : r->fc > lim->frames ? "it has more frames than the limit (ganim_limits.frames)"
+                      : (uint64_t)r->fc * r->bc > lim->samples
+                          ? "its frames times bones are more than the limit (ganim_limits.samples)"
+                      : r->kc > lim->keys ? "it has more keys than the limit (ganim_limits.keys)"
+                                          : NULL;
     if (why) {
         clip->kind = GANIM_CLIP_OPAQUE;
         clip->opaque = native + AG_CLIP_HEADER;

@@ -157,18 +157,12 @@ ganim_code argonaut_dir_member(const uint8_t *data, size_t size, const char *mem
     size_t stem = (size_t)(dot - name);
     memcpy(dat, name, stem);
     snprintf(dat + stem, sizeof dat - stem, "%s", islower((unsigned char)dot[1]) ? ".dat" : ".DAT");
-    ganim_buffer d = { 0 };
-    ganim_code code = ganim_read_load(opts, dat, &d, err);
-    if (code != GANIM_OK) return code;
-    if ((uint64_t)moff + msize > d.size) {
-        code = ganim_fail(err, GANIM_ERR_CORRUPT, 4 + ENTRY * (uint64_t)found,
-                          AG_DIR ": '%s' lies at bytes %u..%llu of %s, which has %zu bytes", member, moff,
-                          (unsigned long long)moff + msize, dat, d.size);
-    } else {
-        ganim_writer w = gw_init(out, &opts->allocator);
-        gw_bytes(&w, d.data + moff, msize);
-        if (!gw_ok(&w)) code = GANIM_NOMEM(err);
+    /* only the member's bytes are read: a game's data file holds hundreds of megabytes */
+    ganim_code code = ganim_read_load_range(opts, dat, moff, msize, out, err);
+    if (code == GANIM_ERR_TRUNCATED) {
+        snprintf(why, sizeof why, "%.190s", err ? err->message : "");
+        code = ganim_fail(err, GANIM_ERR_CORRUPT, 4 + ENTRY * (uint64_t)found, AG_DIR ": '%s' lies outside %s: %s",
+                          member, dat, why);
     }
-    ganim_buffer_free(&d);
     return code;
 }

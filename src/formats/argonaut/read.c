@@ -240,6 +240,8 @@ ganim_code argonaut_read(ganim_doc *doc, const uint8_t *data, size_t size, const
         ganim_doc_warn(doc, GANIM_WARN_EXTRA_BYTES, walk.end, AG ": %zu bytes after the last animation; kept",
                        size - walk.end);
     /* clips */
+    ganim_code lc = ganim_check_counts(doc, GANIM_NO_OFFSET, AG ": the animation block", 0, 0, walk.parsed, err);
+    if (lc != GANIM_OK) return lc;
     ganim_clip *clips = ganim_doc_alloc_array(doc, walk.parsed ? walk.parsed : 1, sizeof *clips);
     if (!clips) return GANIM_NOMEM(err);
     doc->clips = clips;

@@ -1,6 +1,7 @@
 /* FF7 PC battle animation packs (??da, *.a00): the probe and the reader. Every entry
  * keeps its slot: special entries become opaque clips, the frog layout is recognised,
  * trailers and the bytes after the last entry are kept for the writer. */
+#include <stdio.h>
 #include <string.h>
 
 #include "formats/ff7/ff7.h"
@@ -196,6 +197,10 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
         max = 1;
     }
     max = frame_bound(max, bits, f0, slots);
+    char what[48];
+    snprintf(what, sizeof what, "ff7-battle: entry %u", index);
+    ganim_code lc = ganim_check_counts(doc, at, what, max, slots, 0, err);
+    if (lc != GANIM_OK) return lc;
     size_t npos = (size_t)max * 3u, nrot = npos * (size_t)slots;
     int32_t *pos = ganim_alloc(c->alloc, npos * sizeof *pos);
     uint16_t *rot = ganim_alloc(c->alloc, nrot * sizeof *rot);
@@ -282,6 +287,8 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     /* Every entry takes 12 bytes or more: more than that cannot be there, and the entry
      * walk below fails at the first missing one, naming it (and its cut frame). */
     size_t room = gr_left(&r) / 12;
+    ganim_code lc = ganim_check_counts(doc, 0, "ff7-battle: the pack", 0, 0, n < room ? n : room + 1, err);
+    if (lc != GANIM_OK) return lc;
     if (c.have_skel && (uint64_t)c.skel.n_body_anims + c.skel.n_weapon_anims > n)
         ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0,
                        "ff7-battle: the skeleton announces %u body and %u weapon "

@@ -39,6 +39,8 @@ static ganim_code ff7_skeleton_build(ganim_doc *doc, const uint8_t *data, size_t
                           "ff7-skeleton: nBones %u needs a file of %llu bytes, this one has %zu", n,
                           (unsigned long long)want, size);
     uint32_t extra = words[10] ? 1u : 0u;
+    ganim_code lc = ganim_check_counts(doc, 12, "ff7-skeleton: the header", 0, (uint64_t)n + 1u + extra, 0, err);
+    if (lc != GANIM_OK) return lc;
     ganim_skeleton *sk = ganim_doc_alloc(doc, sizeof *sk);
     uint32_t count = n + 1u + extra;
     ganim_bone *bones = sk ? ganim_doc_alloc_array(doc, count, sizeof *bones) : NULL;

@@ -617,14 +617,14 @@ typedef struct fixture {
     bytes data;
 } fixture;
 
-/* A block of `count` records of the variant, the first keyed when `keyed`. */
+/* A block of `count` records of the variant, the first keyed (3 keys or more) when `keyed`. */
 static void fixture_block(bytes *block, int hp, uint32_t count, int keyed, grec *first)
 {
     u32(block, count);
     for (uint32_t i = 0; i < count; i++) {
         grec g;
         do gen_record(&g, hp);
-        while (hp && g.keyed != (i == 0 ? keyed : 0));
+        while (hp && (g.keyed != (i == 0 ? keyed : 0) || (g.keyed && g.kc < 3)));
         if (i == 0) *first = g;
         put_record(block, &g);
     }
