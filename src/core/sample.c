@@ -73,7 +73,13 @@ void ganim_channel_eval(const ganim_channel *ch, uint32_t frame_count, const uin
     }
     if (interp == GANIM_INTERP_NLERP) { /* ACL's float lerp: a + (b - a) * t */
         float t = (float)alpha;
-        for (int i = 0; i < components; i++) out[i] = a[i] + (b[i] - a[i]) * t;
+        for (int i = 0; i < components; i++) {
+            out[i] = a[i] + (b[i] - a[i]) * t;
+            /* b - a overflows for values of opposite signs near the float range, where
+             * ACL itself would give infinity: there, the same line in double (finite,
+             * between a and b) */
+            if (!isfinite(out[i])) out[i] = (float)((double)a[i] + ((double)b[i] - a[i]) * alpha);
+        }
         return;
     }
     for (int i = 0; i < components; i++) out[i] = (float)((double)a[i] + ((double)b[i] - a[i]) * alpha);

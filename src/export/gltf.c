@@ -15,8 +15,18 @@ size_t gl_bin_align(gl *g)
     return gw_pos(&g->bin);
 }
 
+void gl_check_finite(gl *g, const float *v, int n)
+{
+    for (int i = 0; i < n && !g->nonfinite; i++)
+        if (!isfinite(v[i])) {
+            g->nonfinite = 1;
+            g->nonfinite_acc = g->acc_count;
+        }
+}
+
 void gl_put_f32s(gl *g, const float *v, int n)
 {
+    gl_check_finite(g, v, n);
     uint8_t b[64];
     for (int i = 0; i < n; i++) {
         uint32_t u;
@@ -232,6 +242,11 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     }
     ganim_free(&g->alloc, extra, extra_bytes);
     if (code == GANIM_OK) code = build(g, uri);
+    if (code == GANIM_OK && g->nonfinite)
+        code = ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                          "gltf: a value of accessor %u is not a finite number: the document's values overflow a "
+                          "32-bit float once combined (world positions, unit conversion); not written",
+                          g->nonfinite_acc);
     ganim_free(&g->alloc, g->rest, rest_bytes);
     if (g->names.name) gx_names_free(&g->alloc, &g->names);
     if (g->kids.first) gx_children_free(&g->alloc, &g->kids);

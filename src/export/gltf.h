@@ -59,11 +59,16 @@ typedef struct gl {
     uint32_t *map; /* output key -> source key */
     float *times;  /* output key times, seconds */
     size_t keys_cap;
+    /* the first value written that is not a finite number (0: none), and where */
+    uint32_t nonfinite, nonfinite_acc;
 } gl;
 
 /* ---- gltf.c: the binary buffer and accessors ---------------------------------------------- */
 size_t gl_bin_align(gl *g);
 void gl_put_f32s(gl *g, const float *v, int n);
+/* Notes a value that is not finite among the n (the export then fails: glTF holds only
+ * finite numbers). */
+void gl_check_finite(gl *g, const float *v, int n);
 void gl_json_floats(ganim_writer *w, const float *v, int n);
 /* Running min/max of the float elements written for one accessor. */
 typedef struct fstat {

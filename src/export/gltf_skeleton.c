@@ -1,6 +1,9 @@
 /* glTF export: the skeleton as a node hierarchy (rest pose as node TRS) with a skin, and a
  * small skinned mesh of bone sticks so every viewer draws something (unless the document
  * holds meshes of its own: gltf_mesh.c writes those instead). */
+#include <float.h>
+#include <math.h>
+
 #include "export/gltf.h"
 
 /* ---- nodes, skin, bone mesh ------------------------------------------------------------- */
@@ -39,6 +42,9 @@ void gl_write_nodes(gl *g)
             for (uint32_t k = c0; k < c1; k++) gw_printf(w, "%s%u", k > c0 ? "," : "", g->kids.list[k]);
             gw_u8(w, ']');
         }
+        gl_check_finite(g, &r->rotation.x, 4);
+        gl_check_finite(g, &r->translation.x, 3);
+        gl_check_finite(g, &r->scale.x, 3);
         if (!is_identity_q(&r->rotation)) {
             gw_str(w, ",\"rotation\":");
             gl_json_floats(w, &r->rotation.x, 4);
@@ -127,9 +133,12 @@ typedef struct mesh_build {
     uint32_t nv, ni;
 } mesh_build;
 
+/* The bone sticks are only a picture of the skeleton: a corner beyond the float range
+ * (joints near +-3.4e38) is drawn at the range's edge. */
 static void mesh_vertex(mesh_build *m, const double p[3], uint32_t joint)
 {
-    for (int k = 0; k < 3; k++) m->pos[m->nv * 3 + (uint32_t)k] = (float)p[k];
+    for (int k = 0; k < 3; k++)
+        m->pos[m->nv * 3 + (uint32_t)k] = (float)(p[k] > FLT_MAX ? FLT_MAX : p[k] < -FLT_MAX ? -FLT_MAX : p[k]);
     m->joint[m->nv++] = joint;
 }
 

@@ -45,7 +45,10 @@ ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_error *err)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "resample: factor must be 1..64");
     }
     if (factor == 1) return GANIM_OK;
-    if (doc->format && doc->format->impl && doc->format->impl->resample)
-        return doc->format->impl->resample(doc, factor, err);
-    return ganim_doc_resample_generic(doc, factor, err);
+    ganim_code code = doc->format && doc->format->impl && doc->format->impl->resample
+                          ? doc->format->impl->resample(doc, factor, err)
+                          : ganim_doc_resample_generic(doc, factor, err);
+    /* a resample never hands back a document that breaks the model's rules */
+    if (code == GANIM_OK) code = ganim_doc_validate(doc, err);
+    return code;
 }

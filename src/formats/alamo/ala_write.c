@@ -58,9 +58,12 @@ static int16_t q16(float v)
 }
 
 /* Quantise one clip track like the official exporter: per axis offset = min,
- * scale = (max-min)/65535, u = round((v-min)/scale); rotations round(q*32767). */
-static void quantise_track(ala_plan *p, ala_ptrack *t, const ganim_clip *clip, const ganim_track *o,
-                           const ganim_bone *bone, uint8_t *mem)
+ * scale = (max-min)/65535, u = round((v-min)/scale); rotations round(q*32767). Every
+ * value is then decoded as a reader does (offset + u * scale, in 32-bit floats): a range
+ * too wide for that (its width overflows a float) is refused, naming the value, so that
+ * ganim never writes a file it cannot read back. */
+static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32_t ti, const ganim_clip *clip,
+                                 const ganim_track *o, const ganim_bone *bone, uint8_t *mem, ganim_error *err)
 {
     uint32_t n = p->frames;
     /* mem: rot 8n, trans 6n, scale 6n, bits 2*(n+7)/8 */
@@ -118,6 +121,14 @@ static void quantise_track(ala_plan *p, ala_ptrack *t, const ganim_clip *clip, c
                 if (u < 0.0) u = 0.0;
                 if (u > 65535.0) u = 65535.0;
                 uint16_t q = (uint16_t)u;
+                float back = lo[k] + (float)q * scale[k]; /* what a reader decodes */
+                if (!isfinite(back))
+                    return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                                      ALA ": clip %u, track %u ('%.100s'), frame %u: the %s %c = %g lies in a range "
+                                          "(%g..%g) too wide for ALA's 16-bit steps in 32-bit floats (offset + step x "
+                                          "scale overflows); not written",
+                                      ci, ti, (const char *)t->name, f, c == 1 ? "translation" : "scale", "xyz"[k],
+                                      (double)v[k], (double)lo[k], (double)hi[k]);
                 buf[6 * (size_t)f + 2 * (size_t)k] = (uint8_t)q;
                 buf[6 * (size_t)f + 2 * (size_t)k + 1] = (uint8_t)(q >> 8);
             }
@@ -146,6 +157,7 @@ static void quantise_track(ala_plan *p, ala_ptrack *t, const ganim_clip *clip, c
     t->has_unk10 = true;
     t->unk10 = (bone && static_rest) ? 1u : 0u;
     t->tidx = t->sidx = t->ridx = -1;
+    return GANIM_OK;
 }
 
 static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ganim_clip *c, ganim_error *err)
@@ -176,7 +188,8 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
         t->name = (const uint8_t *)name;
         t->name_size = (uint8_t)(len + 1);
         t->index = o->bone;
-        quantise_track(p, t, c, o, bone, mem + per * i);
+        ganim_code code = quantise_track(p, t, (uint32_t)(c - doc->clips), i, c, o, bone, mem + per * i, err);
+        if (code != GANIM_OK) return code;
     }
     return GANIM_OK;
 }

@@ -1,6 +1,7 @@
 /* Alamo .ALO models: only the skeleton (chunk 0x200) is read and written. The skeleton's
  * native record is the raw 0x200 chunk; the writer re-encodes it when the model still
  * matches it, otherwise it writes version-2 bone chunks from the model. */
+#include <math.h>
 #include <string.h>
 
 #include "formats/alamo/ala.h"
@@ -296,6 +297,31 @@ ganim_code alamo_alo_write(const ganim_doc *doc, const ganim_write_opts *opts, g
         b->parent = o->parent;
         b->visible = (o->flags & GANIM_BONE_HIDDEN) ? 0u : 1u;
         alo_compose(&o->rest, b->m);
+        /* ALO stores a 3x4 matrix: the pose must come back from it as a reader takes it
+         * apart (a scale far beyond float precision's reach of the others does not) */
+        ganim_transform back;
+        float m0[12], m1[12];
+        ganim_transform_to_mat34(&o->rest, m0);
+        int ok = alo_decompose(b->m, &back);
+        if (ok) ganim_transform_to_mat34(&back, m1);
+        for (int c = 0; ok && c < 4; c++) { /* each column against its own length */
+            double len = 0, diff = 0;
+            for (int row = 0; row < 3; row++) {
+                double x = m0[row * 4 + c], y = m1[row * 4 + c];
+                len += x * x;
+                diff += (x - y) * (x - y);
+            }
+            ok = isfinite(diff) && sqrt(diff) <= 1e-4 * sqrt(len) + (c == 3 ? 1e-6 : 1e-30);
+        }
+        if (!ok) {
+            ganim_free(&a, p.bones, bones_size);
+            return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                              ALO ": bone %u ('%.100s'): its rest pose (translation %g %g %g, scale %g %g %g) does not "
+                                  "come back from ALO's 3x4 matrix in 32-bit floats; not written",
+                              i, o->name, (double)o->rest.translation.x, (double)o->rest.translation.y,
+                              (double)o->rest.translation.z, (double)o->rest.scale.x, (double)o->rest.scale.y,
+                              (double)o->rest.scale.z);
+        }
     }
     rc = alo_encode(&p, out, &a, err);
     ganim_free(&a, p.bones, bones_size);
