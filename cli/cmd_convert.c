@@ -39,7 +39,8 @@ void help_convert(FILE *out)
                  "  --clip N|NAME|all    only clip N (from 0, as in ganim info) or the clip named\n"
                  "                       NAME; 'all' for BVH writes one file per clip,\n"
                  "                       <stem>_<clip>.bvh (default: every clip; BVH: the first)\n"
-                 "  --fps F              play the clips at F frames per second\n"
+                 "  --fps F              play the clips at F frames per second (glTF input: put\n"
+                 "                       its key times on frames of that rate)\n"
                  "  --resample K         insert K-1 interpolated frames between frames (fps x K)\n"
                  "  --scale S            multiply translations by S (exports)\n"
                  "  --keep-axes          keep the file's axes instead of turning them to +Y up\n"
@@ -172,6 +173,7 @@ int cmd_convert(int argc, char **argv)
             if (cli_parse_double(v, &s.fps) != 0 || s.fps <= 0 || s.fps > 1e6)
                 USAGE("--fps wants a positive number of frames per second, not '%s'", v);
             s.has_fps = 1;
+            s.load.fps = s.fps;
             break;
         case OPT_RESAMPLE:
             if (cli_parse_uint(v, 1, 1000, &u) != 0) USAGE("--resample wants a factor from 1 to 1000, not '%s'", v);

@@ -15,6 +15,7 @@ int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log
     ro.up = (ganim_up)opts->up;
     ro.settings = opts->settings ? opts->settings->list : NULL;
     ro.setting_count = opts->settings ? (uint32_t)opts->settings->count : 0;
+    ro.fps = opts->fps;
     ganim_error err = { 0 };
     if (ganim_read_file(path, &ro, &l->doc, &err) != GANIM_OK) {
         cli_error(log, path, &err);

@@ -282,7 +282,9 @@ typedef struct ganim_doc {
  * are given as name/value text pairs (ganim_setting) in the read and write options, and
  * the library checks each against the format's table. */
 typedef enum ganim_option_type {
-    GANIM_OPTION_CHOICE = 0 /* one of the '|'-separated `values` */
+    GANIM_OPTION_CHOICE = 0, /* one of the '|'-separated `values` */
+    GANIM_OPTION_TEXT        /* any non-empty text (a name, a number); `values` names what it
+                                is in words for help texts, e.g. "NAME|INDEX" */
 } ganim_option_type;
 
 #define GANIM_OPTION_READ 1u  /* the option changes how files are read */
@@ -293,7 +295,8 @@ typedef struct ganim_option {
     const char *alias; /* another name the tool accepts as --ALIAS VALUE, or NULL */
     ganim_option_type type;
     uint32_t flags;         /* GANIM_OPTION_READ and/or GANIM_OPTION_WRITE */
-    const char *values;     /* GANIM_OPTION_CHOICE: "0|2|4" */
+    const char *values;     /* GANIM_OPTION_CHOICE: "0|2|4"; GANIM_OPTION_TEXT: what it
+                               takes, in words ("NAME|INDEX") */
     const char *help;       /* one line: what it does */
     const char *when_unset; /* one line: what the format does without it */
 } ganim_option;
@@ -340,6 +343,10 @@ typedef struct ganim_read_opts {
      * frees it. */
     ganim_code (*load)(void *user, const char *name, ganim_buffer *out, ganim_error *err);
     void *load_user;
+    /* For formats that store times rather than frames (glTF): the frame rate their key
+     * times are put on. 0: the format's choice (the rate the file records, else one that
+     * puts every key on a whole frame, else 30). Formats that store frames ignore it. */
+    double fps;
 } ganim_read_opts;
 
 typedef struct ganim_write_opts {

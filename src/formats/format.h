@@ -77,7 +77,8 @@ const char *ganim_name_extension(const char *base);
 /* The value set for option `name`, or NULL. Values were checked against the format's
  * table before the format is called, so a format may trust them. */
 const char *ganim_setting_get(const ganim_setting *settings, uint32_t count, const char *name);
-/* The index of the set value in the option's choice list, or -1 when it is not set. */
+/* The index of the set value in the option's choice list, or -1 when it is not set (or
+ * the option takes text: read it with ganim_setting_get). */
 int ganim_setting_choice(const ganim_setting *settings, uint32_t count, const ganim_option *option);
 /* The format's option called `name` (NULL if it has none). */
 const ganim_option *ganim_format_option(const ganim_format *format, const char *name);

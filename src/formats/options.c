@@ -47,6 +47,11 @@ ganim_code ganim_option_check(const ganim_option *option, const char *value, gan
 {
     if (!option || !value)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option: no option or no value");
+    if (option->type == GANIM_OPTION_TEXT) {
+        if (*value) return GANIM_OK;
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option %s: the value is empty (it wants %s)",
+                          option->name, option->values ? option->values : "text");
+    }
     if (choice_index(option->values, value) >= 0) return GANIM_OK;
     return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option %s: '%s' is not one of %s", option->name,
                       value, option->values ? option->values : "(none)");
@@ -63,7 +68,7 @@ const char *ganim_setting_get(const ganim_setting *settings, uint32_t count, con
 int ganim_setting_choice(const ganim_setting *settings, uint32_t count, const ganim_option *option)
 {
     const char *v = option ? ganim_setting_get(settings, count, option->name) : NULL;
-    return v ? choice_index(option->values, v) : -1;
+    return v && option->type == GANIM_OPTION_CHOICE ? choice_index(option->values, v) : -1;
 }
 
 ganim_code ganim_settings_check(const ganim_format *format, const ganim_setting *settings, uint32_t count,
