@@ -12,7 +12,8 @@
     X(ganim_format_ff7_skeleton) /* ff7/ff7.c: ??aa battle skeletons */         \
     X(ganim_format_acl)          /* acl/acl.c: ACL compressed_tracks buffers */ \
     X(ganim_format_civ7)         /* acl/acl.c: Civilization VII containers */   \
-    X(ganim_format_gltf)         /* gltf/gltf.c: glTF 2.0 .glb and .gltf */
+    X(ganim_format_gltf)         /* gltf/gltf.c: glTF 2.0 .glb and .gltf */     \
+    X(ganim_format_bvh)          /* bvh/bvh.c: Biovision hierarchies */
 
 #define DECLARE(f) extern const ganim_format f;
 #define ENTRY(f) &f,
