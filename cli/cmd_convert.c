@@ -300,7 +300,8 @@ done_args:
     for (size_t i = 0; i < arg_count; i++) {
         if (cli_is_dir(args[i])) {
             size_t before = s.job_count;
-            if (convert_scan_dir(args[i], recursive, 0, &s.jobs, &s.job_count, &cap) != 0) {
+            const char *skip = s.kind == KIND_FORMAT || s.kind == KIND_NATIVE ? NULL : convert_kind_ext(s.kind);
+            if (convert_scan_dir(args[i], recursive, 0, skip, &s.jobs, &s.job_count, &cap) != 0) {
                 rc = CLI_EXIT_FAILED;
             } else if (s.job_count == before) {
                 cli_errorf(NULL, args[i], "no animation files found%s",

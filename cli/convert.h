@@ -59,9 +59,11 @@ typedef struct settings {
 
 /* ---- convert_plan.c ---------------------------------------------------------------------- */
 void convert_add_job(job **jobs, size_t *n, size_t *cap, const char *path, int from_dir, int companion);
-/* The animation files of a directory (-r: the whole tree) appended as jobs; -1 if it
+/* The animation files of a directory (-r: the whole tree) appended as jobs, except files
+ * ending in `skip_ext` (the export being written, which formats may also read); -1 if it
  * cannot be read (the message is printed). */
-int convert_scan_dir(const char *dir, int recursive, int depth, job **jobs, size_t *n, size_t *cap);
+int convert_scan_dir(const char *dir, int recursive, int depth, const char *skip_ext, job **jobs, size_t *n,
+                     size_t *cap);
 int convert_id_of(const char *path, file_id *id);
 /* Companion files found in directories are dropped when an animation of the batch (or
  * --skeleton) uses them: they are inputs of other conversions. */

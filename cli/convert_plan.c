@@ -42,7 +42,8 @@ static int pick(const char *path, int *companion)
     return 1;
 }
 
-int convert_scan_dir(const char *dir, int recursive, int depth, job **jobs, size_t *n, size_t *cap)
+int convert_scan_dir(const char *dir, int recursive, int depth, const char *skip_ext, job **jobs, size_t *n,
+                     size_t *cap)
 {
     char **names;
     size_t count;
@@ -57,7 +58,9 @@ int convert_scan_dir(const char *dir, int recursive, int depth, job **jobs, size
         struct stat st;
         if (lstat(path, &st) == 0) {
             if (S_ISDIR(st.st_mode)) {
-                if (recursive && depth < 64) convert_scan_dir(path, recursive, depth + 1, jobs, n, cap);
+                if (recursive && depth < 64) convert_scan_dir(path, recursive, depth + 1, skip_ext, jobs, n, cap);
+            } else if (skip_ext && cli_strcaseeq(cli_extension(path), skip_ext)) {
+                /* an export an earlier run wrote here: not an input of this one */
             } else if (S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && !cli_is_dir(path))) {
                 int companion = 0;
                 if (pick(path, &companion)) convert_add_job(jobs, n, cap, path, 1, companion);
