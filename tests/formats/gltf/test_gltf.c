@@ -105,9 +105,10 @@ TEST(blender_sparse_keys_match_blender_baked)
     CHECK(ht && (ht->step || ht->rotation.kind == GANIM_CHANNEL_KEYED));
     /* every frame, every bone's local pose: the sparse file (splines evaluated, steps held)
      * and the baked one (Blender's own sampling of its curves) agree. Except between the
-     * keys of the Bezier curve (Spine): Blender writes its Bezier handles as glTF's Hermite
-     * tangents, which do not follow them exactly (three.js evaluates the sparse file as
-     * ganim does, to 7 decimals; checked when the fixture was made) */
+     * keys of the Bezier curve (Spine, 0.3 degrees at most): Blender writes its Bezier
+     * handles as glTF's Hermite tangents, which do not follow them exactly (three.js
+     * evaluates the sparse file as ganim does, to 7 decimals; checked when the fixture
+     * was made) */
     int spine = bone_named(sparse, "Spine");
     double worst = 0, worst_spine = 0;
     for (uint32_t f = 1; f <= 30; f++) {
@@ -128,7 +129,7 @@ TEST(blender_sparse_keys_match_blender_baked)
      * apart: Blender interpolates quaternion components linearly (then normalises) where
      * glTF's LINEAR is a slerp, which the reader follows; zero at the keys and half way */
     CHECK_MSG(worst < 2e-5, "sparse and baked Blender exports differ by %g", worst);
-    CHECK_MSG(worst_spine < 1e-3, "sparse and baked Blender exports differ by %g between Bezier keys", worst_spine);
+    CHECK_MSG(worst_spine < 1e-5, "sparse and baked Blender exports differ by %g between Bezier keys", worst_spine);
     free(ws);
     free(wb);
 done:
