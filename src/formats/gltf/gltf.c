@@ -86,6 +86,9 @@ static ganim_code read_glb(gltf_file *f, const uint8_t **json, size_t *json_size
     if (length > f->size)
         return ganim_fail(f->err, GANIM_ERR_TRUNCATED, f->size,
                           "gltf: GLB: the header says the file has %u bytes, it has %zu", length, f->size);
+    if (length < 20)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, 8,
+                          "gltf: GLB: the header says the file has %u bytes, less than a header and a chunk", length);
     if (length < f->size)
         ganim_doc_warn(f->doc, GANIM_WARN_EXTRA_BYTES, length,
                        "gltf: GLB: %zu bytes after the %u the header announces are ignored", f->size - length, length);

@@ -743,6 +743,36 @@ TEST(clear_errors)
     ganim_buffer_free(&b);
 }
 
+/* Inputs libFuzzer found (minimised, tests/data/regress/gltf): each must read, or fail
+ * with a clean error that names the format. */
+TEST(fuzz_regressions)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/tests/data/regress/gltf", GANIM_SOURCE_DIR);
+    char **files = test_list_dir(dir, "");
+    int n = 0;
+    for (char **p = files; p && *p; p++, n++) {
+        size_t size;
+        uint8_t *bytes = test_read_file(*p, &size);
+        ganim_read_opts o = { 0 };
+        o.format = "gltf";
+        ganim_doc *d = NULL;
+        ganim_error e = { 0 };
+        ganim_code c = ganim_read_memory(bytes, size, &o, &d, &e);
+        CHECK_MSG(c == GANIM_OK || (!strncmp(e.message, "gltf: ", 6) && e.code == c), "%s: %d '%s'", test_base_name(*p),
+                  c, e.message);
+        if (d) {
+            ganim_buffer out = { 0 };
+            (void)ganim_export_glb(d, NULL, &out, NULL);
+            ganim_buffer_free(&out);
+        }
+        ganim_doc_free(d);
+        free(bytes);
+    }
+    test_free_list(files);
+    CHECK(n > 0);
+}
+
 int main(void)
 {
     test_program_name = "test_gltf";
@@ -757,5 +787,6 @@ int main(void)
     RUN(external_buffers);
     RUN(ganim_conversion_undone_or_kept);
     RUN(clear_errors);
+    RUN(fuzz_regressions);
     return test_finish();
 }
