@@ -21,6 +21,11 @@
  * nodes above a bone are folded in. */
 #include "formats/gltf/gltf.h"
 
+/* chan.steps: per key, whether it holds its value until the next key */
+#define STEP_NO 0
+#define STEP_YES 1
+#define STEP_ANY 2 /* either: the next key has the same value */
+
 typedef struct chan {
     uint32_t bone, sampler, index;
     int path, interp, comps;
@@ -422,6 +427,31 @@ static int is_visibility(const anim *a, const chan *c)
     return zero;
 }
 
+/* A key at frame 0 holding the first key's value, for channels of other writers that
+ * start later (Blender's start at its frame 1): the same values (the model, like glTF,
+ * holds the first key before it), and a channel keyed on every frame from 1 becomes one
+ * value per frame. Not in ganim's own files, whose second export must write the same keys. */
+static ganim_code lead_in(anim *a, chan *c)
+{
+    if (a->f->ganim || !c->n || !(c->f[0] > 0)) return GANIM_OK;
+    size_t w = (size_t)c->comps;
+    float *f = gltf_scratch(a->f, (size_t)c->n + 1, sizeof(float));
+    float *v = gltf_scratch(a->f, ((size_t)c->n + 1) * w, sizeof(float));
+    uint8_t *st = gltf_scratch(a->f, (size_t)c->n + 1, 1);
+    if (!f || !v || !st) return GANIM_ERR_NOMEM;
+    f[0] = 0;
+    memcpy(f + 1, c->f, c->n * sizeof(float));
+    memcpy(v, c->v, w * sizeof(float));
+    memcpy(v + w, c->v, (size_t)c->n * w * sizeof(float));
+    st[0] = STEP_ANY;
+    memcpy(st + 1, c->steps, c->n);
+    c->f = f;
+    c->v = v;
+    c->steps = st;
+    c->n++;
+    return GANIM_OK;
+}
+
 static void classify(anim *a, chan *c)
 {
     size_t w = (size_t)c->comps;
@@ -441,7 +471,7 @@ static ganim_code model_holds(anim *a, chan *c)
 {
     size_t w = (size_t)c->comps;
     uint32_t extra = 0;
-    for (uint32_t k = 0; k + 1 < c->n; k++) extra += c->steps[k];
+    for (uint32_t k = 0; k + 1 < c->n; k++) extra += c->steps[k] == STEP_YES;
     float *f = gltf_scratch(a->f, (size_t)c->n + extra, sizeof(float));
     float *v = gltf_scratch(a->f, ((size_t)c->n + extra) * w, sizeof(float));
     if (!f || !v) return GANIM_ERR_NOMEM;
@@ -450,7 +480,7 @@ static ganim_code model_holds(anim *a, chan *c)
         f[m] = c->f[k];
         memcpy(v + (size_t)m * w, c->v + k * w, w * sizeof(float));
         m++;
-        if (k + 1 < c->n && c->steps[k]) {
+        if (k + 1 < c->n && c->steps[k] == STEP_YES) {
             float g = nextafterf(c->f[k + 1], -INFINITY);
             if (!(g > c->f[k])) continue;
             f[m] = g;
@@ -480,7 +510,8 @@ static ganim_code track_steps(anim *a, const uint32_t *idx, uint32_t count, int8
             double fl = floor((double)c->f[k]);
             if (!(fl >= 0 && fl < (double)a->frames)) continue;
             uint32_t fr = (uint32_t)fl;
-            int8_t s = (int8_t)(c->steps[k] ? 1 : -1);
+            if (c->steps[k] == STEP_ANY) continue;
+            int8_t s = (int8_t)(c->steps[k] == STEP_YES ? 1 : -1);
             if (!want[fr]) {
                 want[fr] = s;
                 touched[nt++] = fr;
@@ -689,6 +720,7 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clip, ui
         if (code != GANIM_OK) break;
         c->visibility = is_visibility(&a, c);
         if (!c->visibility) convert_values(&a, c);
+        if ((code = lead_in(&a, c)) != GANIM_OK) break;
         classify(&a, c);
     }
     if (code == GANIM_OK) code = build_clip(&a, clip);
