@@ -203,7 +203,7 @@ static void doc_details(gd_builder *b, const ganim_doc *doc)
         gd_meaning(b, "no skin: the node trees that hold animated nodes");
     } else {
         gd_uint(b, "skin", v[6]);
-        gd_string(b, "skin_name", s[3]);
+        if (s[3][0]) gd_string(b, "skin_name", s[3]);
         gd_uint(b, "joints", v[7]);
     }
     gd_uint(b, "bones", v[8]);
