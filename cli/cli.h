@@ -187,6 +187,7 @@ typedef struct cli_load_opts {
     int find_companion;             /* look for the companion skeleton next to the input */
     int up;                         /* --up: a ganim_up (0: the file's own axes) */
     const cli_settings *settings;   /* -O reader options, or NULL */
+    double fps;                     /* --fps: the rate formats that store times put keys on (0: theirs) */
 } cli_load_opts;
 
 /* "y", "z" or "y-down" (any case) -> a ganim_up; 0 if none of them. */

@@ -42,7 +42,8 @@ void help_convert(FILE *out)
                  "  --clip N|NAME|all    only clip N (from 0, as in ganim info) or the clip named\n"
                  "                       NAME; 'all' for BVH writes one file per clip,\n"
                  "                       <stem>_<clip>.bvh (default: every clip; BVH: the first)\n"
-                 "  --fps F              play the clips at F frames per second\n"
+                 "  --fps F              play the clips at F frames per second (glTF input: put\n"
+                 "                       its key times on frames of that rate)\n"
                  "  --resample K         insert K-1 interpolated frames between frames (fps x K)\n"
                  "  --scale S            multiply translations by S (exports)\n"
                  "  --keep-axes          keep the file's axes instead of turning them to +Y up\n"
@@ -176,6 +177,7 @@ int cmd_convert(int argc, char **argv)
                 USAGE("--fps wants a frame rate from %g to %g frames per second, not '%s'", GANIM_MIN_FPS,
                       GANIM_MAX_FPS, v);
             s.has_fps = 1;
+            s.load.fps = s.fps;
             break;
         case OPT_RESAMPLE:
             if (cli_parse_uint(v, 1, 1000, &u) != 0) USAGE("--resample wants a factor from 1 to 1000, not '%s'", v);
@@ -319,7 +321,8 @@ done_args:
     for (size_t i = 0; i < arg_count; i++) {
         if (cli_is_dir(args[i])) {
             size_t before = s.job_count, subdirs = 0;
-            if (convert_scan_dir(args[i], args[i], recursive, 0, &s.jobs, &s.job_count, &cap, &subdirs) != 0) {
+            const char *skip = s.kind == KIND_FORMAT || s.kind == KIND_NATIVE ? NULL : convert_kind_ext(s.kind);
+            if (convert_scan_dir(args[i], args[i], recursive, 0, skip, &s.jobs, &s.job_count, &cap, &subdirs) != 0) {
                 empty_inputs++;
             } else if (s.job_count == before) {
                 cli_errorf(NULL, args[i], "no animation files found%s",

@@ -62,10 +62,11 @@ typedef struct settings {
 /* ---- convert_plan.c ---------------------------------------------------------------------- */
 void convert_add_job(job **jobs, size_t *n, size_t *cap, const char *path, const char *subdir, int companion);
 /* The animation files of directory `dir` below the argument `root` (-r: the whole tree)
- * appended as jobs; -1 if it cannot be read (the message is printed). *subdirs counts the
- * folders seen (for the advice to add -r). */
-int convert_scan_dir(const char *root, const char *dir, int recursive, int depth, job **jobs, size_t *n, size_t *cap,
-                     size_t *subdirs);
+ * appended as jobs, except files ending in `skip_ext` (the export being written, which
+ * formats may also read); -1 if it cannot be read (the message is printed). *subdirs
+ * counts the folders seen (for the advice to add -r). */
+int convert_scan_dir(const char *root, const char *dir, int recursive, int depth, const char *skip_ext, job **jobs,
+                     size_t *n, size_t *cap, size_t *subdirs);
 int convert_id_of(const char *path, file_id *id);
 /* Companion files found in directories are dropped when an animation of the batch (or
  * --skeleton) uses them: they are inputs of other conversions. */

@@ -43,8 +43,8 @@ static int pick(const char *path, int *companion)
     return 1;
 }
 
-int convert_scan_dir(const char *root, const char *dir, int recursive, int depth, job **jobs, size_t *n, size_t *cap,
-                     size_t *subdirs)
+int convert_scan_dir(const char *root, const char *dir, int recursive, int depth, const char *skip_ext, job **jobs,
+                     size_t *n, size_t *cap, size_t *subdirs)
 {
     /* the folder below the argument: dir minus "root/" */
     size_t rl = strlen(root);
@@ -64,7 +64,10 @@ int convert_scan_dir(const char *root, const char *dir, int recursive, int depth
         if (lstat(path, &st) == 0) {
             if (S_ISDIR(st.st_mode)) {
                 (*subdirs)++;
-                if (recursive && depth < 64) convert_scan_dir(root, path, recursive, depth + 1, jobs, n, cap, subdirs);
+                if (recursive && depth < 64)
+                    convert_scan_dir(root, path, recursive, depth + 1, skip_ext, jobs, n, cap, subdirs);
+            } else if (skip_ext && cli_strcaseeq(cli_extension(path), skip_ext)) {
+                /* an export an earlier run wrote here: not an input of this one */
             } else if (S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && !cli_is_dir(path))) {
                 int companion = 0;
                 if (pick(path, &companion)) convert_add_job(jobs, n, cap, path, sub, companion);

@@ -17,6 +17,7 @@ int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log
     ro.up = (ganim_up)opts->up;
     ro.settings = opts->settings ? opts->settings->list : NULL;
     ro.setting_count = opts->settings ? (uint32_t)opts->settings->count : 0;
+    ro.fps = opts->fps;
     ganim_error err = { 0 };
     ganim_code code;
     if (strcmp(path, "-") == 0) { /* standard input: the bytes alone (no folder, no companion) */

@@ -300,7 +300,9 @@ typedef struct ganim_doc {
  * the library checks each against the format's table. */
 typedef enum ganim_option_type {
     GANIM_OPTION_CHOICE = 0, /* one of the '|'-separated `values` */
-    GANIM_OPTION_INT         /* a decimal integer in the range `values` gives: "MIN..MAX" */
+    GANIM_OPTION_INT,        /* a decimal integer in the range `values` gives: "MIN..MAX" */
+    GANIM_OPTION_TEXT        /* any non-empty text (a name, a number); `values` names what it
+                                is in words for help texts, e.g. "NAME|INDEX" */
 } ganim_option_type;
 
 #define GANIM_OPTION_READ 1u  /* the option changes how files are read */
@@ -311,7 +313,8 @@ typedef struct ganim_option {
     const char *alias; /* another name the tool accepts as --ALIAS VALUE, or NULL */
     ganim_option_type type;
     uint32_t flags;         /* GANIM_OPTION_READ and/or GANIM_OPTION_WRITE */
-    const char *values;     /* GANIM_OPTION_CHOICE: "0|2|4"; GANIM_OPTION_INT: "0..65535" */
+    const char *values;     /* GANIM_OPTION_CHOICE: "0|2|4"; GANIM_OPTION_INT: "0..65535";
+                               GANIM_OPTION_TEXT: what it takes, in words ("NAME|INDEX") */
     const char *help;       /* one line: what it does */
     const char *when_unset; /* one line: what the format does without it */
 } ganim_option;
@@ -389,6 +392,10 @@ typedef struct ganim_read_opts {
      * after it: CROCII.DIR reads CROCII.DAT). NULL: ganim_read_file sets it, and
      * ganim_read_memory reads nameless bytes. */
     const char *name;
+    /* For formats that store times rather than frames (glTF): the frame rate their key
+     * times are put on. 0: the format's choice (the rate the file records, else one that
+     * puts every key on a whole frame, else 30). Formats that store frames ignore it. */
+    double fps;
 } ganim_read_opts;
 
 typedef struct ganim_write_opts {

@@ -62,7 +62,12 @@ void ganim_doc_set_limits(ganim_doc *doc, const ganim_limits *limits)
     doc->internal->limits = ganim_limits_resolve(limits);
 }
 
-const ganim_limits *ganim_doc_limits(const ganim_doc *doc) { return &doc->internal->limits; }
+const ganim_limits *ganim_doc_limits(const ganim_doc *doc)
+{
+    static const ganim_limits defaults = { GANIM_DEFAULT_INPUT_BYTES, GANIM_MAX_FRAMES, GANIM_DEFAULT_BONES,
+                                           GANIM_DEFAULT_CLIPS,       GANIM_MAX_FRAMES, GANIM_MAX_FRAME_SAMPLES };
+    return doc->internal ? &doc->internal->limits : &defaults; /* a document a caller put together */
+}
 
 ganim_code ganim_check_counts(const ganim_doc *doc, uint64_t offset, const char *what, uint64_t frames, uint64_t bones,
                               uint64_t clips, ganim_error *err)

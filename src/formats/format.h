@@ -95,7 +95,8 @@ const char *ganim_name_extension(const char *base);
 /* The value set for option `name`, or NULL. Values were checked against the format's
  * table before the format is called, so a format may trust them. */
 const char *ganim_setting_get(const ganim_setting *settings, uint32_t count, const char *name);
-/* The index of the set value in the option's choice list, or -1 when it is not set. */
+/* The index of the set value in the option's choice list, or -1 when it is not set (or
+ * the option takes text: read it with ganim_setting_get). */
 int ganim_setting_choice(const ganim_setting *settings, uint32_t count, const ganim_option *option);
 /* GANIM_OPTION_INT: 1 and the value in *value when the option is set, else 0. */
 int ganim_setting_int(const ganim_setting *settings, uint32_t count, const ganim_option *option, int64_t *value);

@@ -92,6 +92,11 @@ ganim_code ganim_option_check(const ganim_option *option, const char *value, gan
                           "option %s: '%s' is not an integer in %lld..%lld", option->name, value, (long long)lo,
                           (long long)hi);
     }
+    if (option->type == GANIM_OPTION_TEXT) {
+        if (*value) return GANIM_OK;
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option %s: the value is empty (it wants %s)",
+                          option->name, option->values ? option->values : "text");
+    }
     if (choice_index(option->values, value) >= 0) return GANIM_OK;
     return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option %s: '%s' is not one of %s", option->name,
                       value, option->values ? option->values : "(none)");

@@ -13,7 +13,9 @@
     X(ganim_format_acl)          /* acl/acl.c: ACL compressed_tracks buffers */    \
     X(ganim_format_civ7)         /* acl/acl.c: Civilization VII containers */      \
     X(ganim_format_argonaut)     /* argonaut/argonaut.c: WADs, animation blocks */ \
-    X(ganim_format_argonaut_dir) /* argonaut/argonaut.c: DAT/DIR archives */
+    X(ganim_format_argonaut_dir) /* argonaut/argonaut.c: DAT/DIR archives */       \
+    X(ganim_format_gltf)         /* gltf/gltf.c: glTF 2.0 .glb and .gltf */        \
+    X(ganim_format_bvh)          /* bvh/bvh.c: Biovision hierarchies */
 
 #define DECLARE(f) extern const ganim_format f;
 #define ENTRY(f) &f,

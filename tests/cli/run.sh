@@ -141,6 +141,41 @@ run info --no-companion cut.da
 expect_rc "truncated FF7 pack exits 1" 1
 expect_in "truncated FF7 pack: error with the byte offset" "$ERR" "^ganim: cut\.da: .*\(at byte 0x[0-9a-f]+\)$"
 
+# ---- glTF and BVH as inputs (the project's own files) -----------------------------------
+run convert "$SRC/examples/crane_wave_00.ala" -o crane.glb -q
+expect_rc "convert .ala -> .glb for the readers" 0
+run info crane.glb
+expect_rc "info .glb exits 0" 0
+expect_in "info .glb: read as gltf" "$OUT" "format: gltf, probe score 100"
+expect_in "info .glb: ganim's conversion undone (z-up again)" "$OUT" "axes: z-up"
+run convert crane.glb -o again.glb -q
+expect_rc "convert .glb -> .glb exports" 0
+check "convert .glb -> .glb wrote a GLB" is_glb again.glb
+run convert crane.glb -o crane.bvh -q
+run convert crane.bvh -o fromb.glb --bvh-axes z-up -q
+expect_rc "convert .bvh -> .glb exits 0" 0
+check "convert .bvh -> .glb wrote a GLB" is_glb fromb.glb
+run info fromb.glb
+expect_in "--bvh-axes z-up: the model is z-up again" "$OUT" "axes: z-up"
+run convert crane.glb -o x.glb -O gltf.skin=nobody
+expect_rc "-O gltf.skin naming no skin exits 1" 1
+expect_in "-O gltf.skin naming no skin: says which there are" "$ERR" "names no skin of the file \(0 'skeleton'\)"
+run convert "$SRC/tests/data/gltf/threejs_run.glb" -o t.json --fps 60 -q
+check "--fps 60 puts glTF keys on 60 fps" test "$(json_eval t.json 'd["clips"][0]["fps"]')" = 60
+mkdir -p rdir
+cp crane.glb crane.bvh "$SRC/examples/crane_wave_00.ala" "$SRC/examples/crane.alo" rdir/
+run convert rdir -o rdout -q
+expect_rc "directory with .glb and .bvh inputs exits 0" 0
+check "directory: the .bvh is an input, the .glb (an earlier export) is not" \
+    test "$(ls rdout | tr '\n' ' ')" = "crane.glb crane_wave_00.glb "
+run convert "$SRC/examples/crane_wave_00.ala" -o "read me.gltf" -q
+run info "read me.gltf"
+expect_rc "info .gltf with its .bin next to it exits 0" 0
+mv "read me.bin" moved.bin
+run info "read me.gltf"
+expect_rc "info .gltf without its .bin exits 1" 1
+expect_in "info .gltf without its .bin names the file" "$ERR" "read me\.bin"
+
 # ---- promises kept: never success for a result not delivered (on the project's files) ---
 EX=$SRC/examples
 FX=$SRC/tests/data

@@ -131,7 +131,8 @@ static void compare_clip(const char *what, const ganim_clip *a, const ganim_skel
     uint32_t nb = sa->bone_count;
     ganim_transform *pa = malloc(nb * sizeof *pa), *pb = malloc(sb->bone_count * sizeof *pb);
     uint8_t *skewed = calloc(nb, 1);
-    double *lo = malloc(nb * 6 * sizeof *lo), *hi = malloc(nb * 6 * sizeof *hi), *range = malloc(nb * 6 * sizeof *range);
+    double *lo = malloc(nb * 6 * sizeof *lo), *hi = malloc(nb * 6 * sizeof *hi),
+           *range = malloc(nb * 6 * sizeof *range);
     /* each bone's range per axis of translation and scale, over the written clip */
     for (uint32_t f = 0; f < a->frame_count; f++) {
         sample_pose(a, sa, f, world, pa, skewed);
@@ -167,8 +168,8 @@ static void compare_clip(const char *what, const ganim_clip *a, const ganim_skel
                 compared_values++;
                 if (!close_vec(&x->translation, &y->translation, range + (size_t)i * 6)) {
                     CHECK_MSG(0, "%s: bone %u frame %u: translation (%g %g %g) read back as (%g %g %g)", what, i, f,
-                              x->translation.x, x->translation.y, x->translation.z, y->translation.x,
-                              y->translation.y, y->translation.z);
+                              x->translation.x, x->translation.y, x->translation.z, y->translation.x, y->translation.y,
+                              y->translation.z);
                     reported = 1;
                 }
             }

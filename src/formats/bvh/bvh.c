@@ -1,0 +1,81 @@
+/* BVH (Biovision hierarchy): the format descriptor, its options, the probe and the read. */
+#include "formats/bvh/bvh.h"
+
+static const ganim_option bvh_options[] = {
+    { "bvh.positions", "bvh-positions", GANIM_OPTION_CHOICE, GANIM_OPTION_READ, "replace|add",
+      "position channels are the joint's whole translation (replace, as Blender reads them) or are added to its "
+      "OFFSET (add, as three.js reads them)",
+      "replace" },
+    { "bvh.axes", "bvh-axes", GANIM_OPTION_CHOICE, GANIM_OPTION_READ, "y-up|z-up|y-down",
+      "the axes the animation had before it was written in BVH's Y up (ganim's export of a z-up or y-down model): "
+      "root rotations and positions are turned back and the document has these axes",
+      "the values as they are, Y up" },
+};
+
+static int lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+static int word_at(const uint8_t *d, size_t n, size_t *i, const char *kw)
+{
+    while (*i < n && (d[*i] == ' ' || d[*i] == '\t' || d[*i] == '\r' || d[*i] == '\n')) (*i)++;
+    size_t k = strlen(kw);
+    if (n - *i < k + 1) return 0;
+    for (size_t j = 0; j < k; j++)
+        if (lower(d[*i + j]) != lower((uint8_t)kw[j])) return 0;
+    uint8_t after = d[*i + k];
+    if (after != ' ' && after != '\t' && after != '\r' && after != '\n') return 0;
+    *i += k;
+    return 1;
+}
+
+static int bvh_probe(const uint8_t *data, size_t size)
+{
+    size_t i = size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF ? 3 : 0;
+    if (!word_at(data, size, &i, "hierarchy")) return 0;
+    return word_at(data, size, &i, "root") ? 100 : 90;
+}
+
+static ganim_code bvh_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
+                           ganim_error *err)
+{
+    static const ganim_read_opts none;
+    bvh_file f;
+    memset(&f, 0, sizeof f);
+    f.doc = doc;
+    f.opts = opts ? opts : &none;
+    f.err = err;
+    f.data = data;
+    f.size = size;
+    f.positions_add = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[0]) == 1;
+    int axes = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[1]);
+    f.axes_undone = axes >= 0 ? axes + 1 : 0;
+    doc->axes = GANIM_AXES_Y_UP;
+    f.scratch = ganim_doc_create(&f.opts->allocator, f.opts->memory_limit);
+    if (!f.scratch) return GANIM_NOMEM(err);
+    ganim_code code = bvh_parse(&f);
+    if (code == GANIM_OK && f.opts->skeleton)
+        ganim_doc_warn(doc, GANIM_WARN_SKELETON, GANIM_NO_OFFSET,
+                       "bvh: the file holds its own skeleton; the skeleton given was not used");
+    if (code == GANIM_OK) code = bvh_build(&f);
+    if (code == GANIM_OK) code = bvh_record(&f);
+    ganim_doc_free(f.scratch);
+    return code;
+}
+
+static const struct ganim_format_impl bvh_impl = {
+    .probe = bvh_probe,
+    .read = bvh_read,
+    .details = bvh_details,
+};
+
+const ganim_format ganim_format_bvh = {
+    BVH_FORMAT,
+    "Biovision hierarchy (.bvh): joints, offsets and one clip of Euler rotations and positions; written by the "
+    "exporter",
+    "bvh",
+    ".bvh",
+    GANIM_FORMAT_READ,
+    bvh_options,
+    sizeof bvh_options / sizeof bvh_options[0],
+    NULL,
+    &bvh_impl,
+};

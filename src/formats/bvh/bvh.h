@@ -1,0 +1,80 @@
+/* BVH (Biovision hierarchy): what the files of src/formats/bvh share. Read only: ganim
+ * writes BVH with its exporter (src/export/bvh.c).
+ *
+ *   bvh.c          the descriptor, options, probe and the read
+ *   bvh_parse.c    the text: HIERARCHY (joints, OFFSETs, CHANNELS, End Sites), MOTION
+ *                  (Frames, Frame Time) and the frame values
+ *   bvh_model.c    the model: bones, rest offsets, per-frame translations and rotations
+ *                  (Euler angles in each joint's own channel order), ganim's own
+ *                  conventions undone
+ *   bvh_details.c  the details record and what `ganim info` shows
+ * Conventions and evidence: docs/formats/bvh.md. */
+#ifndef GANIM_FORMATS_BVH_BVH_H
+#define GANIM_FORMATS_BVH_BVH_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "formats/format.h"
+#include "io/reader.h"
+
+#define BVH_FORMAT "bvh"
+
+/* Channel codes: positions X Y Z, then rotations X Y Z. */
+enum { BVH_XPOS = 0, BVH_YPOS, BVH_ZPOS, BVH_XROT, BVH_YROT, BVH_ZROT };
+
+typedef struct bvh_joint {
+    const char *name; /* in the scratch arena, NUL-terminated */
+    int32_t parent;   /* joint index, -1 for a ROOT */
+    float offset[3];  /* OFFSET */
+    uint8_t nch;      /* channels, 0..6 */
+    uint8_t ch[6];    /* their codes in file order */
+    uint32_t first;   /* index of its first channel in a frame */
+    uint8_t end_site; /* has an End Site */
+    float end[3];     /* its OFFSET */
+    uint64_t at;      /* file offset of ROOT/JOINT */
+} bvh_joint;
+
+typedef struct bvh_file {
+    ganim_doc *doc;
+    ganim_doc *scratch;
+    const ganim_read_opts *opts;
+    ganim_error *err;
+    const uint8_t *data;
+    size_t size;
+    bvh_joint *joints;
+    uint32_t joint_count, joint_cap;
+    uint32_t end_sites;
+    uint32_t channels;                 /* per frame */
+    uint32_t frames_declared, frames;  /* as the file says; complete frames read */
+    double frame_time;                 /* as written */
+    int frame_time_digits;             /* its significant digits */
+    double frame_time_unit;            /* the place of its last one (0.041667: 1e-6) */
+    uint64_t frame_time_at, motion_at; /* file offsets */
+    int has_motion;                    /* the text has a MOTION section */
+    size_t values_at;                  /* where the frame values start */
+    float *values;                     /* frames x channels */
+    /* decisions, for the details */
+    double fps;
+    int fps_fallback;   /* Frame Time unusable: the rate came from elsewhere */
+    int synthetic_root; /* ganim's `ganim_root` was dropped */
+    int positions_add;  /* position channels are added to the OFFSET (bvh.positions=add) */
+    int axes_undone;    /* bvh.axes: a ganim_axes + 1, or 0 */
+    uint32_t position_joints, offset_and_positions;
+} bvh_file;
+
+/* ---- bvh_parse.c ---------------------------------------------------------------------------- */
+ganim_code bvh_parse(bvh_file *f);
+
+/* ---- bvh_model.c ---------------------------------------------------------------------------- */
+ganim_code bvh_build(bvh_file *f);
+
+/* ---- bvh_details.c -------------------------------------------------------------------------- */
+ganim_code bvh_record(bvh_file *f);
+ganim_code bvh_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err);
+
+#endif

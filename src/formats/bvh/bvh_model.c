@@ -1,0 +1,228 @@
+/* BVH -> the model. Every ROOT and JOINT becomes a bone, in file order (a parent always
+ * comes first); End Sites are not bones. A bone's rest pose is its OFFSET with no rotation
+ * (BVH has no rest rotation: the channels hold the whole local rotation). Rotation
+ * channels are Euler angles in degrees, applied in the joint's own channel order:
+ * "Zrotation Xrotation Yrotation" is R = Rz Rx Ry (the product in channel order, as
+ * ganim's exporter, Blender and three.js read it). Position channels replace the OFFSET
+ * (Blender's reading; bvh.positions=add adds them, as three.js does). ganim's own
+ * conventions read back to the exported skeleton: the synthetic `ganim_root` that holds
+ * several roots is dropped, and bvh.axes turns the roots back from BVH's Y up. */
+#include "formats/bvh/bvh.h"
+
+/* ---- the frame rate --------------------------------------------------------------------------- */
+
+/* 1 / Frame Time, taken as a whole (or NTSC) rate when the text is that rate's frame time
+ * rounded at the precision it is written with (0.041667 -> 24, 0.0333333333 -> 30). */
+static void frame_rate(bvh_file *f)
+{
+    double t = f->frame_time, fps = 1 / t;
+    if (t > 0 && isfinite(fps) && fps >= GANIM_MIN_FPS && fps <= GANIM_MAX_FPS) {
+        f->fps = fps;
+        if (f->frame_time_digits < 4) return;
+        double k = floor(fps + 0.5);
+        const double candidates[4] = { k, 24000.0 / 1001, 30000.0 / 1001, 60000.0 / 1001 };
+        for (int i = 0; i < 4; i++)
+            if (candidates[i] >= 1 && fabs(t - 1 / candidates[i]) <= f->frame_time_unit * 0.5000001) {
+                f->fps = candidates[i];
+                return;
+            }
+        return;
+    }
+    f->fps_fallback = 1;
+    f->fps = f->opts->fps >= GANIM_MIN_FPS && f->opts->fps <= GANIM_MAX_FPS ? f->opts->fps : 30;
+    ganim_doc_warn(f->doc, GANIM_WARN_REPAIRED, f->frame_time_at,
+                   "bvh: Frame Time %g s is not a rate ganim can use (%g..%g frames per second); %g fps is used", t,
+                   GANIM_MIN_FPS, GANIM_MAX_FPS, f->fps);
+}
+
+/* ---- rotations -------------------------------------------------------------------------------- */
+
+static void qmul(const double a[4], const double b[4], double r[4])
+{
+    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    r[0] = x, r[1] = y, r[2] = z, r[3] = w;
+}
+
+static void qrot(const double q[4], const double v[3], double r[3])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+    r[0] = v[0] + w * tx + (y * tz - z * ty);
+    r[1] = v[1] + w * ty + (z * tx - x * tz);
+    r[2] = v[2] + w * tz + (x * ty - y * tx);
+}
+
+/* The joint's rotation axes in channel order, then the axes it has no channel for. */
+static void rotation_order(const bvh_joint *j, int order[3])
+{
+    int n = 0, have = 0;
+    for (int k = 0; k < j->nch; k++)
+        if (j->ch[k] >= BVH_XROT) {
+            order[n++] = j->ch[k] - BVH_XROT;
+            have |= 1 << (j->ch[k] - BVH_XROT);
+        }
+    for (int a = 0; a < 3; a++)
+        if (!(have & (1 << a))) order[n++] = a;
+}
+
+static void euler_to_quat(const double deg[3], const int order[3], double q[4])
+{
+    q[0] = q[1] = q[2] = 0;
+    q[3] = 1;
+    for (int i = 0; i < 3; i++) {
+        double h = deg[order[i]] * (3.14159265358979323846 / 360.0), e[4] = { 0, 0, 0, cos(h) };
+        e[order[i]] = sin(h);
+        qmul(q, e, q);
+    }
+}
+
+/* ---- the model -------------------------------------------------------------------------------- */
+
+/* ganim's synthetic root: a lone ROOT `ganim_root` at the origin whose channels stay 0. */
+static int synthetic_root(const bvh_file *f)
+{
+    const bvh_joint *r = &f->joints[0];
+    if (f->joint_count < 2 || strcmp(r->name, "ganim_root") != 0 || r->offset[0] != 0 || r->offset[1] != 0 ||
+        r->offset[2] != 0)
+        return 0;
+    for (uint32_t j = 1; j < f->joint_count; j++)
+        if (f->joints[j].parent < 0) return 0;
+    for (uint32_t fr = 0; fr < f->frames; fr++)
+        for (uint32_t k = 0; k < r->nch; k++)
+            if (f->values[(size_t)fr * f->channels + r->first + k] != 0) return 0;
+    return 1;
+}
+
+/* A channel from per-frame values: constant when every frame holds the same bits. */
+static ganim_code set_channel(bvh_file *f, ganim_channel *ch, float *vals, uint32_t comps)
+{
+    uint32_t n = f->frames, k = 1;
+    while (k < n && !memcmp(vals, vals + (size_t)k * comps, comps * sizeof(float))) k++;
+    if (k == n) {
+        float *one = ganim_doc_alloc_array(f->doc, comps, sizeof(float));
+        if (!one) return GANIM_NOMEM(f->err);
+        memcpy(one, vals, comps * sizeof(float));
+        vals = one;
+        n = 1;
+    }
+    ch->kind = n == 1 ? GANIM_CHANNEL_CONSTANT : GANIM_CHANNEL_PER_FRAME;
+    ch->count = n;
+    ch->values = vals;
+    return GANIM_OK;
+}
+
+static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const double *undo, ganim_track *tr)
+{
+    int has_pos = 0, has_rot = 0, pos_at[3] = { -1, -1, -1 }, rot_at[3] = { -1, -1, -1 }, order[3];
+    for (int k = 0; k < j->nch; k++) {
+        if (j->ch[k] < BVH_XROT) {
+            has_pos = 1;
+            pos_at[j->ch[k]] = k;
+        } else {
+            has_rot = 1;
+            rot_at[j->ch[k] - BVH_XROT] = k;
+        }
+    }
+    rotation_order(j, order);
+    tr->bone = bone;
+    tr->name = f->doc->skeleton->bones[bone].name;
+    float *t = has_pos ? ganim_doc_alloc_array(f->doc, (size_t)f->frames * 3, sizeof(float)) : NULL;
+    float *q = has_rot ? ganim_doc_alloc_array(f->doc, (size_t)f->frames * 4, sizeof(float)) : NULL;
+    if ((has_pos && !t) || (has_rot && !q)) return GANIM_NOMEM(f->err);
+    for (uint32_t fr = 0; fr < f->frames; fr++) {
+        const float *v = f->values + (size_t)fr * f->channels + j->first;
+        if (has_pos) {
+            double p[3];
+            for (int a = 0; a < 3; a++) {
+                double base = f->positions_add || pos_at[a] < 0 ? j->offset[a] : 0;
+                p[a] = base + (pos_at[a] >= 0 ? v[pos_at[a]] : 0);
+            }
+            if (undo) qrot(undo, p, p);
+            for (int a = 0; a < 3; a++) t[(size_t)fr * 3 + (size_t)a] = (float)p[a];
+        }
+        if (has_rot) {
+            double deg[3], r[4];
+            for (int a = 0; a < 3; a++) deg[a] = rot_at[a] >= 0 ? v[rot_at[a]] : 0;
+            euler_to_quat(deg, order, r);
+            if (undo) qmul(undo, r, r);
+            double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+            for (int a = 0; a < 4; a++) q[(size_t)fr * 4 + (size_t)a] = (float)(r[a] / len);
+        }
+    }
+    ganim_code code = GANIM_OK;
+    if (has_pos) code = set_channel(f, &tr->translation, t, 3);
+    if (code == GANIM_OK && has_rot) code = set_channel(f, &tr->rotation, q, 4);
+    return code;
+}
+
+ganim_code bvh_build(bvh_file *f)
+{
+    /* bvh.axes: the model's axes before a Y-up export; roots are turned back by C^-1 */
+    double undo_q[4], *undo = NULL;
+    if (f->axes_undone) {
+        ganim_quat c = ganim_axes_to_y_up((ganim_axes)(f->axes_undone - 1));
+        undo_q[0] = -c.x, undo_q[1] = -c.y, undo_q[2] = -c.z, undo_q[3] = c.w;
+        if (f->axes_undone - 1 == GANIM_AXES_Z_UP)
+            undo_q[0] = 0.70710678118654752440, undo_q[3] = 0.70710678118654752440;
+        if (f->axes_undone - 1 != GANIM_AXES_Y_UP) undo = undo_q;
+        f->doc->axes = (ganim_axes)(f->axes_undone - 1);
+    }
+    f->synthetic_root = synthetic_root(f);
+    uint32_t skip = f->synthetic_root ? 1u : 0u, nb = f->joint_count - skip;
+    ganim_skeleton *sk = ganim_doc_alloc(f->doc, sizeof *sk);
+    ganim_bone *bones = ganim_doc_alloc_array(f->doc, nb, sizeof *bones);
+    if (!sk || !bones) return GANIM_NOMEM(f->err);
+    sk->name = "";
+    sk->bones = bones;
+    sk->bone_count = nb;
+    uint32_t tracks = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        const bvh_joint *j = &f->joints[b + skip];
+        ganim_bone *bone = &bones[b];
+        if (!(bone->name = ganim_doc_strdup(f->doc, j->name))) return GANIM_NOMEM(f->err);
+        bone->parent = j->parent - (int32_t)skip;
+        if (bone->parent < 0) bone->parent = -1;
+        bone->rest = ganim_transform_identity();
+        double o[3] = { j->offset[0], j->offset[1], j->offset[2] };
+        if (undo && bone->parent < 0) qrot(undo, o, o);
+        bone->rest.translation.x = (float)o[0];
+        bone->rest.translation.y = (float)o[1];
+        bone->rest.translation.z = (float)o[2];
+        int pos = 0;
+        for (int k = 0; k < j->nch; k++) pos |= j->ch[k] < BVH_XROT;
+        f->position_joints += (uint32_t)pos;
+        if (pos && (j->offset[0] != 0 || j->offset[1] != 0 || j->offset[2] != 0)) f->offset_and_positions++;
+        tracks += j->nch > 0;
+    }
+    f->doc->skeleton = sk;
+    if (f->offset_and_positions && !f->positions_add)
+        ganim_doc_warn(f->doc, GANIM_WARN_OTHER, GANIM_NO_OFFSET,
+                       "bvh: %u joints have both an OFFSET and position channels: the positions are read as the "
+                       "joint's whole translation, as Blender does (three.js adds them to the OFFSET: "
+                       "-O bvh.positions=add)",
+                       f->offset_and_positions);
+    if (!f->has_motion || !f->frames) return GANIM_OK;
+    frame_rate(f);
+    ganim_clip *clip = ganim_doc_alloc(f->doc, sizeof *clip);
+    ganim_track *tr = ganim_doc_alloc_array(f->doc, tracks, sizeof *tr);
+    if (!clip || (tracks && !tr)) return GANIM_NOMEM(f->err);
+    clip->name = "";
+    clip->kind = GANIM_CLIP_ANIMATION;
+    clip->fps = f->fps;
+    clip->frame_count = f->frames;
+    clip->tracks = tr;
+    uint32_t t = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        const bvh_joint *j = &f->joints[b + skip];
+        if (!j->nch) continue;
+        ganim_code code = track(f, j, b, bones[b].parent < 0 ? undo : NULL, &tr[t++]);
+        if (code != GANIM_OK) return code;
+    }
+    clip->track_count = t;
+    f->doc->clips = clip;
+    f->doc->clip_count = 1;
+    return GANIM_OK;
+}

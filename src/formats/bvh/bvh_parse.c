@@ -1,0 +1,346 @@
+/* BVH text. Words are separated by white space; braces count as words even when they
+ * touch another word. A joint's name is the rest of its ROOT/JOINT line (names with
+ * spaces exist). Keywords are matched without case ("End site", "Frames:"). Joints nest
+ * to any depth without recursion; every count is checked against the text present before
+ * anything is allocated for it, and numbers are read exactly (io/decimal.h). */
+#include "formats/bvh/bvh.h"
+#include "io/decimal.h"
+
+typedef struct lexer {
+    bvh_file *f;
+    const uint8_t *d;
+    size_t n, i;
+} lexer;
+
+typedef struct word {
+    const char *s;
+    size_t n;
+    size_t at;
+} word;
+
+static int space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+static int next_word(lexer *lx, word *w)
+{
+    while (lx->i < lx->n && space(lx->d[lx->i])) lx->i++;
+    if (lx->i >= lx->n) {
+        w->s = "";
+        w->n = 0;
+        w->at = lx->n;
+        return 0;
+    }
+    size_t start = lx->i;
+    if (lx->d[lx->i] == '{' || lx->d[lx->i] == '}') {
+        lx->i++;
+    } else {
+        while (lx->i < lx->n && !space(lx->d[lx->i]) && lx->d[lx->i] != '{' && lx->d[lx->i] != '}') lx->i++;
+    }
+    w->s = (const char *)lx->d + start;
+    w->n = lx->i - start;
+    w->at = start;
+    return 1;
+}
+
+static int is(const word *w, const char *kw)
+{
+    size_t n = strlen(kw);
+    if (w->n != n) return 0;
+    for (size_t i = 0; i < n; i++) {
+        char a = w->s[i], b = kw[i];
+        if (a >= 'a' && a <= 'z') a = (char)(a - 32);
+        if (b >= 'a' && b <= 'z') b = (char)(b - 32);
+        if (a != b) return 0;
+    }
+    return 1;
+}
+
+static ganim_code expected(lexer *lx, const word *w, const char *what)
+{
+    if (!w->n)
+        return ganim_fail(lx->f->err, GANIM_ERR_TRUNCATED, lx->n, "bvh: the text ends where %s was expected", what);
+    return ganim_fail(lx->f->err, GANIM_ERR_CORRUPT, w->at, "bvh: '%.*s' where %s was expected",
+                      (int)(w->n > 40 ? 40 : w->n), w->s, what);
+}
+
+static ganim_code number(lexer *lx, float *out, const char *what)
+{
+    word w;
+    next_word(lx, &w);
+    gdec d;
+    if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, what);
+    float v = gdec_float(&d);
+    if (!isfinite(v))
+        return ganim_fail(lx->f->err, GANIM_ERR_CORRUPT, w.at, "bvh: %s %.*s is too large", what,
+                          (int)(w.n > 40 ? 40 : w.n), w.s);
+    *out = v;
+    return GANIM_OK;
+}
+
+/* The rest of the line (the name after ROOT / JOINT), without a '{' that ends it. */
+static ganim_code name_rest(lexer *lx, const char **out)
+{
+    size_t i = lx->i;
+    while (i < lx->n && (lx->d[i] == ' ' || lx->d[i] == '\t')) i++;
+    size_t start = i;
+    while (i < lx->n && lx->d[i] != '\n' && lx->d[i] != '\r' && lx->d[i] != '{') i++;
+    size_t end = i;
+    while (end > start && space(lx->d[end - 1])) end--;
+    lx->i = i;
+    char *s = ganim_doc_strndup(lx->f->scratch, (const char *)lx->d + start, end - start);
+    if (!s) return GANIM_NOMEM(lx->f->err);
+    *out = s;
+    return GANIM_OK;
+}
+
+static ganim_code add_joint(bvh_file *f, int32_t parent, uint64_t at, bvh_joint **out)
+{
+    if (f->joint_count == f->joint_cap) {
+        uint32_t cap = f->joint_cap ? f->joint_cap * 2 : 64;
+        bvh_joint *j = ganim_doc_alloc_array(f->scratch, cap, sizeof *j);
+        if (!j) return GANIM_NOMEM(f->err);
+        if (f->joint_count) memcpy(j, f->joints, f->joint_count * sizeof *j);
+        f->joints = j; /* the old array stays in the scratch arena until the read ends */
+        f->joint_cap = cap;
+    }
+    bvh_joint *j = &f->joints[f->joint_count++];
+    memset(j, 0, sizeof *j);
+    j->parent = parent;
+    j->at = at;
+    *out = j;
+    return GANIM_OK;
+}
+
+static ganim_code channels(lexer *lx, bvh_joint *j)
+{
+    static const char *const names[6] = {
+        "Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"
+    };
+    word w;
+    next_word(lx, &w);
+    gdec d;
+    if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the number of channels");
+    double count = gdec_double(&d);
+    if (!(count >= 0 && count <= 6) || count != floor(count))
+        return ganim_fail(lx->f->err, GANIM_ERR_CORRUPT, w.at, "bvh: %.*s channels; a joint has 0 to 6",
+                          (int)(w.n > 20 ? 20 : w.n), w.s);
+    uint8_t have = 0;
+    j->nch = (uint8_t)count;
+    for (uint8_t k = 0; k < j->nch; k++) {
+        next_word(lx, &w);
+        int code = -1;
+        for (int c = 0; c < 6; c++)
+            if (is(&w, names[c])) code = c;
+        if (code < 0) return expected(lx, &w, "a channel (Xposition ... Zrotation)");
+        if (have & (1u << code))
+            return ganim_fail(lx->f->err, GANIM_ERR_CORRUPT, w.at, "bvh: joint '%.100s' names %s twice", j->name,
+                              names[code]);
+        have |= (uint8_t)(1u << code);
+        j->ch[k] = (uint8_t)code;
+    }
+    if (lx->f->channels > UINT32_MAX - 6)
+        return ganim_fail(lx->f->err, GANIM_ERR_LIMIT, w.at, "bvh: too many channels");
+    j->first = lx->f->channels;
+    lx->f->channels += j->nch;
+    return GANIM_OK;
+}
+
+/* OFFSET and CHANNELS of a joint just opened (in either order), or of an End Site. */
+static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site)
+{
+    word w;
+    int got_offset = 0, got_channels = 0;
+    for (;;) {
+        size_t save = lx->i;
+        next_word(lx, &w);
+        if (is(&w, "OFFSET") && !got_offset) {
+            float *o = end_site ? j->end : j->offset;
+            for (int k = 0; k < 3; k++) {
+                ganim_code code = number(lx, &o[k], "an OFFSET value");
+                if (code != GANIM_OK) return code;
+            }
+            got_offset = 1;
+        } else if (is(&w, "CHANNELS") && !got_channels && !end_site) {
+            ganim_code code = channels(lx, j);
+            if (code != GANIM_OK) return code;
+            got_channels = 1;
+        } else {
+            lx->i = save;
+            break;
+        }
+    }
+    if (!got_offset) return expected(lx, &w, end_site ? "the End Site's OFFSET" : "OFFSET");
+    return GANIM_OK;
+}
+
+static ganim_code hierarchy(lexer *lx)
+{
+    bvh_file *f = lx->f;
+    word w;
+    next_word(lx, &w);
+    if (!is(&w, "HIERARCHY")) return expected(lx, &w, "HIERARCHY");
+    int32_t current = -1; /* the open joint */
+    for (;;) {
+        next_word(lx, &w);
+        if (!w.n && current < 0 && f->joint_count) { /* a hierarchy without MOTION: a skeleton */
+            f->motion_at = lx->n;
+            return GANIM_OK;
+        }
+        if (is(&w, "ROOT") || is(&w, "JOINT")) {
+            int root = is(&w, "ROOT");
+            if (root && current >= 0) return expected(lx, &w, "JOINT or '}' (ROOT inside a joint)");
+            if (!root && current < 0) return expected(lx, &w, "ROOT (a JOINT outside any ROOT)");
+            bvh_joint *j = NULL;
+            ganim_code code = add_joint(f, current, w.at, &j);
+            if (code == GANIM_OK) code = name_rest(lx, &j->name);
+            if (code != GANIM_OK) return code;
+            next_word(lx, &w);
+            if (!is(&w, "{")) return expected(lx, &w, "'{' after the joint's name");
+            if ((code = joint_body(lx, j, 0)) != GANIM_OK) return code;
+            current = (int32_t)(f->joint_count - 1);
+        } else if (is(&w, "End")) {
+            if (current < 0) return expected(lx, &w, "ROOT (an End Site outside any joint)");
+            bvh_joint *j = &f->joints[current];
+            next_word(lx, &w);
+            if (!is(&w, "Site")) return expected(lx, &w, "'Site' after 'End'");
+            /* some writers name the End Site on the same line: skip to the brace */
+            const char *ignored;
+            ganim_code code = name_rest(lx, &ignored);
+            if (code != GANIM_OK) return code;
+            next_word(lx, &w);
+            if (!is(&w, "{")) return expected(lx, &w, "'{' after End Site");
+            if ((code = joint_body(lx, j, 1)) != GANIM_OK) return code;
+            next_word(lx, &w);
+            if (!is(&w, "}")) return expected(lx, &w, "'}' closing the End Site");
+            j->end_site = 1;
+            f->end_sites++;
+        } else if (is(&w, "}")) {
+            if (current < 0) return expected(lx, &w, "ROOT (a '}' closes nothing)");
+            current = f->joints[current].parent;
+        } else if (is(&w, "MOTION")) {
+            if (current >= 0)
+                return ganim_fail(f->err, GANIM_ERR_CORRUPT, w.at, "bvh: MOTION while joint '%.100s' is still open",
+                                  f->joints[current].name);
+            f->motion_at = w.at;
+            f->has_motion = 1;
+            break;
+        } else {
+            return expected(lx, &w, f->joint_count ? "JOINT, End Site, '}' or MOTION" : "ROOT");
+        }
+    }
+    if (!f->joint_count) return ganim_fail(f->err, GANIM_ERR_CORRUPT, f->motion_at, "bvh: the hierarchy has no joint");
+    return GANIM_OK;
+}
+
+/* "Frames:" or "Frames" ":" */
+static int keyword_colon(lexer *lx, const char *kw, const char *with_colon)
+{
+    word w;
+    size_t save = lx->i;
+    next_word(lx, &w);
+    if (is(&w, with_colon)) return 1;
+    if (is(&w, kw)) {
+        size_t save2 = lx->i;
+        next_word(lx, &w);
+        if (is(&w, ":")) return 1;
+        lx->i = save2;
+        return 1; /* "Frames 10": accepted */
+    }
+    lx->i = save;
+    return 0;
+}
+
+static ganim_code motion_header(lexer *lx)
+{
+    bvh_file *f = lx->f;
+    word w;
+    if (!keyword_colon(lx, "Frames", "Frames:")) {
+        next_word(lx, &w);
+        return expected(lx, &w, "Frames:");
+    }
+    next_word(lx, &w);
+    gdec d;
+    if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the number of frames");
+    double frames = gdec_double(&d);
+    if (!(frames >= 0) || frames != floor(frames) || frames > 4294967295.0)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, w.at, "bvh: Frames: %.*s is not a count",
+                          (int)(w.n > 30 ? 30 : w.n), w.s);
+    f->frames_declared = (uint32_t)frames;
+    size_t save = lx->i;
+    next_word(lx, &w);
+    if (!is(&w, "Frame")) return expected(lx, &w, "Frame Time:");
+    if (!keyword_colon(lx, "Time", "Time:")) {
+        lx->i = save;
+        next_word(lx, &w);
+        return expected(lx, &w, "Frame Time:");
+    }
+    next_word(lx, &w);
+    if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the frame time in seconds");
+    f->frame_time = gdec_double(&d);
+    f->frame_time_digits = d.count;
+    f->frame_time_unit = d.count ? pow(10.0, d.exp10 - d.count) : 0;
+    f->frame_time_at = w.at;
+    f->values_at = lx->i;
+    return GANIM_OK;
+}
+
+/* The frame values: frames x channels numbers, line breaks anywhere. */
+static ganim_code frame_values(lexer *lx)
+{
+    bvh_file *f = lx->f;
+    uint64_t want = (uint64_t)f->frames_declared * f->channels;
+    f->frames = f->frames_declared;
+    ganim_code lc = ganim_check_counts(f->doc, f->frame_time_at, "bvh: the MOTION section", f->frames_declared,
+                                       f->joint_count ? f->joint_count : 1, 0, f->err);
+    if (lc != GANIM_OK) return lc;
+    if (!want) return GANIM_OK;
+    /* every number takes a character and a separator: no more can be in the text */
+    uint64_t room = (uint64_t)(lx->n - lx->i) / 2 + 1;
+    uint64_t cap = want < room ? want : room;
+    f->values = ganim_doc_alloc_array_raw(f->scratch, (size_t)cap, sizeof(float));
+    if (!f->values) return GANIM_NOMEM(f->err);
+    uint64_t got = 0;
+    while (got < cap) {
+        while (lx->i < lx->n && space(lx->d[lx->i])) lx->i++;
+        if (lx->i >= lx->n) break;
+        gdec d;
+        size_t len = gdec_scan((const char *)lx->d + lx->i, lx->n - lx->i, GDEC_LENIENT, &d);
+        if (!len || (lx->i + len < lx->n && !space(lx->d[lx->i + len]))) {
+            word w;
+            next_word(lx, &w);
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, w.at, "bvh: frame %llu: '%.*s' is not a number",
+                              (unsigned long long)(got / f->channels), (int)(w.n > 30 ? 30 : w.n), w.s);
+        }
+        float v = gdec_float(&d);
+        if (!isfinite(v))
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, lx->i, "bvh: frame %llu: a value is too large",
+                              (unsigned long long)(got / f->channels));
+        f->values[got++] = v;
+        lx->i += len;
+    }
+    uint32_t complete = (uint32_t)(got / f->channels);
+    if (complete < f->frames_declared) {
+        if (!complete)
+            return ganim_fail(f->err, GANIM_ERR_TRUNCATED, lx->n,
+                              "bvh: Frames: %u, but the text ends before a whole frame (%llu of %u values)",
+                              f->frames_declared, (unsigned long long)got, f->channels);
+        ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, lx->n,
+                       "bvh: Frames: %u, but the text holds %u whole frames; those are read", f->frames_declared,
+                       complete);
+        f->frames = complete;
+    }
+    while (lx->i < lx->n && space(lx->d[lx->i])) lx->i++;
+    if (lx->i < lx->n)
+        ganim_doc_warn(f->doc, GANIM_WARN_EXTRA_BYTES, lx->i, "bvh: %zu bytes after the last frame are ignored",
+                       lx->n - lx->i);
+    return GANIM_OK;
+}
+
+ganim_code bvh_parse(bvh_file *f)
+{
+    lexer lx = { f, f->data, f->size, 0 };
+    if (f->size >= 3 && f->data[0] == 0xEF && f->data[1] == 0xBB && f->data[2] == 0xBF) lx.i = 3;
+    ganim_code code = hierarchy(&lx);
+    if (code == GANIM_OK && f->has_motion) code = motion_header(&lx);
+    if (code == GANIM_OK && f->has_motion) code = frame_values(&lx);
+    return code;
+}

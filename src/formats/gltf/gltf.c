@@ -1,0 +1,288 @@
+/* glTF 2.0: the format descriptor, its options, the probe, and the read in order: the
+ * container (GLB chunks or JSON text), the JSON tree, the metadata ganim's exporter
+ * leaves (asset.extras.ganim), the skeleton, the animations. */
+#include "formats/gltf/gltf.h"
+
+#define GLB_MAGIC 0x46546C67u /* "glTF" */
+#define CHUNK_JSON 0x4E4F534Au
+#define CHUNK_BIN 0x004E4942u
+
+static const ganim_option gltf_options[] = {
+    { "gltf.skin", "gltf-skin", GANIM_OPTION_TEXT, GANIM_OPTION_READ, "NAME|INDEX",
+      "the skin whose joints become the skeleton, by name or index (files with several skins)",
+      "the skin whose joints the animations move most (the first one on a tie)" },
+    { "gltf.conversion", "gltf-conversion", GANIM_OPTION_CHOICE, GANIM_OPTION_READ, "undo|keep",
+      "a file ganim exported: undo the axis conversion and unit scale it records (undo), or keep the values as stored "
+      "in glTF's Y-up axes (keep)",
+      "undo" },
+};
+
+/* ---- shared helpers ------------------------------------------------------------------------- */
+
+void *gltf_scratch(gltf_file *f, size_t count, size_t size)
+{
+    void *p = ganim_doc_alloc_array(f->scratch, count ? count : 1, size);
+    if (!p) GANIM_NOMEM(f->err);
+    return p;
+}
+
+int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t count, const char *what, uint32_t *out)
+{
+    const gj_value *v = gj_get(obj, key);
+    if (!v) return 0;
+    uint64_t u;
+    if (!gj_uint(v, UINT32_MAX, &u) || u >= count) {
+        ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset, "gltf: %s: %s is %.40s, not one of the %u there are", what,
+                   key, v->type == GJ_NUMBER ? v->text : "not a number", count);
+        return -1;
+    }
+    *out = (uint32_t)u;
+    return 1;
+}
+
+static void *tree_alloc(void *user, size_t size) { return ganim_doc_alloc(user, size); }
+
+/* ---- probe ---------------------------------------------------------------------------------- */
+
+/* `"asset"` followed by ':' and '{' (spaces allowed): the top-level member every glTF
+ * has, and that other JSON (ganim's own dump) does not write that way. */
+static int has_asset_member(const uint8_t *d, size_t n)
+{
+    static const char key[] = "\"asset\"";
+    size_t k = sizeof key - 1, limit = n < ((size_t)16 << 20) ? n : ((size_t)16 << 20);
+    for (size_t i = 0; i + k <= limit; i++) {
+        if (d[i] != '"' || memcmp(d + i, key, k) != 0) continue;
+        size_t j = i + k;
+        while (j < limit && (d[j] == ' ' || d[j] == '\t' || d[j] == '\n' || d[j] == '\r')) j++;
+        if (j >= limit || d[j] != ':') continue;
+        j++;
+        while (j < limit && (d[j] == ' ' || d[j] == '\t' || d[j] == '\n' || d[j] == '\r')) j++;
+        if (j < limit && d[j] == '{') return 1;
+    }
+    return 0;
+}
+
+static int gltf_probe(const uint8_t *data, size_t size)
+{
+    if (size >= 8 && ganim_ld_u32le(data) == GLB_MAGIC) return ganim_ld_u32le(data + 4) == 2 ? 100 : 50;
+    size_t i = size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF ? 3 : 0;
+    while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')) i++;
+    if (i >= size || data[i] != '{') return 0;
+    return has_asset_member(data + i, size - i) ? 70 : 0;
+}
+
+/* ---- container ------------------------------------------------------------------------------ */
+
+static ganim_code read_glb(gltf_file *f, const uint8_t **json, size_t *json_size)
+{
+    ganim_reader r = gr_init(f->data, f->size, 0);
+    uint32_t magic, version, length, clen, ctype;
+    if (!gr_u32le(&r, &magic) || !gr_u32le(&r, &version) || !gr_u32le(&r, &length))
+        return ganim_fail(f->err, GANIM_ERR_TRUNCATED, f->size, "gltf: GLB: the 12-byte header is cut at %zu bytes",
+                          f->size);
+    if (version != 2)
+        return ganim_fail(f->err, GANIM_ERR_UNSUPPORTED, 4, "gltf: GLB version %u; ganim reads glTF 2.0 (version 2)",
+                          version);
+    if (length > f->size)
+        return ganim_fail(f->err, GANIM_ERR_TRUNCATED, f->size,
+                          "gltf: GLB: the header says the file has %u bytes, it has %zu", length, f->size);
+    if (length < 20)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, 8,
+                          "gltf: GLB: the header says the file has %u bytes, less than a header and a chunk", length);
+    if (length < f->size)
+        ganim_doc_warn(f->doc, GANIM_WARN_EXTRA_BYTES, length,
+                       "gltf: GLB: %zu bytes after the %u the header announces are ignored", f->size - length, length);
+    r.size = length;
+    if (!gr_u32le(&r, &clen) || !gr_u32le(&r, &ctype))
+        return ganim_fail(f->err, GANIM_ERR_TRUNCATED, gr_offset(&r), "gltf: GLB: no JSON chunk");
+    if (ctype != CHUNK_JSON)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, 16, "gltf: GLB: the first chunk is of type 0x%08X, not JSON",
+                          ctype);
+    f->json_offset = gr_offset(&r);
+    if (!gr_bytes(&r, clen, json))
+        return ganim_fail(f->err, GANIM_ERR_TRUNCATED, length,
+                          "gltf: GLB: the JSON chunk of %u bytes goes beyond the end of the file (%zu bytes left)",
+                          clen, gr_left(&r));
+    *json_size = clen;
+    while (gr_left(&r) >= 8) {
+        uint64_t at = gr_offset(&r);
+        const uint8_t *body;
+        gr_u32le(&r, &clen);
+        gr_u32le(&r, &ctype);
+        if (!gr_bytes(&r, clen, &body))
+            return ganim_fail(f->err, GANIM_ERR_TRUNCATED, at,
+                              "gltf: GLB: a chunk of %u bytes goes beyond the end of the file (%zu bytes left)", clen,
+                              gr_left(&r));
+        if (ctype == CHUNK_BIN && !f->bin) {
+            f->bin = body;
+            f->bin_size = clen;
+            f->bin_offset = at + 8;
+        } else if (ctype == CHUNK_BIN) {
+            ganim_doc_warn(f->doc, GANIM_WARN_IGNORED, at, "gltf: GLB: a second BIN chunk is ignored");
+        }
+    }
+    if (gr_left(&r))
+        ganim_doc_warn(f->doc, GANIM_WARN_EXTRA_BYTES, gr_offset(&r), "gltf: GLB: %zu bytes after the last chunk",
+                       gr_left(&r));
+    return GANIM_OK;
+}
+
+/* ---- the top of the JSON -------------------------------------------------------------------- */
+
+/* The root's array member `key` (its length in *count; 0 and NULL when absent). */
+static ganim_code top_array(gltf_file *f, const char *key, const gj_value **out, uint32_t *count)
+{
+    const gj_value *v = gj_get(f->root, key);
+    *out = NULL;
+    if (count) *count = 0;
+    if (!v) return GANIM_OK;
+    if (v->type != GJ_ARRAY) return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset, "gltf: '%s' is not an array", key);
+    *out = v;
+    if (count) *count = v->count;
+    return GANIM_OK;
+}
+
+static ganim_code read_asset(gltf_file *f)
+{
+    const gj_value *asset = gj_get(f->root, "asset");
+    const char *version = NULL;
+    if (!gj_is(asset, GJ_OBJECT))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, f->root->offset,
+                          "gltf: the JSON has no 'asset' object, which every glTF file has");
+    if (!gj_string(gj_get(asset, "version"), &version))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, asset->offset, "gltf: asset: no version");
+    if (version[0] != '2' || (version[1] && version[1] != '.'))
+        return ganim_fail(f->err, GANIM_ERR_UNSUPPORTED, asset->offset,
+                          "gltf: asset version %.20s; ganim reads glTF 2.0 files", version);
+    const gj_value *req = gj_get(f->root, "extensionsRequired");
+    if (gj_is(req, GJ_ARRAY) && req->count) {
+        char names[400] = "";
+        size_t at = 0;
+        for (uint32_t i = 0; i < req->count && at < sizeof names - 1; i++) {
+            const char *s = "?";
+            gj_string(&req->items[i], &s);
+            int w = snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "", s);
+            if (w > 0) at += (size_t)w;
+        }
+        ganim_doc_warn(f->doc, GANIM_WARN_IGNORED, req->offset,
+                       "gltf: the file requires %.380s; ganim reads only its skeleton and animations", names);
+    }
+    return GANIM_OK;
+}
+
+static ganim_axes axes_from_text(const char *s, int *ok)
+{
+    *ok = 1;
+    if (s && !strcmp(s, "z-up")) return GANIM_AXES_Z_UP;
+    if (s && !strcmp(s, "y-down")) return GANIM_AXES_Y_DOWN;
+    if (s && !strcmp(s, "y-up")) return GANIM_AXES_Y_UP;
+    *ok = 0;
+    return GANIM_AXES_Y_UP;
+}
+
+/* asset.extras.ganim: the conversion ganim's exporter applied, undone unless
+ * gltf.conversion=keep. */
+static void read_ganim_meta(gltf_file *f)
+{
+    const gj_value *meta = gj_get(gj_get(gj_get(f->root, "asset"), "extras"), "ganim");
+    f->doc->axes = GANIM_AXES_Y_UP;
+    f->conv.c[3] = 1;
+    f->conv.identity = 1;
+    f->conv.unit = 1;
+    if (!gj_is(meta, GJ_OBJECT)) return;
+    f->ganim = 1;
+    const char *conv = NULL, *axes = NULL, *vis = NULL;
+    double unit = 1;
+    gj_string(gj_get(meta, "axis_conversion"), &conv);
+    gj_string(gj_get(meta, "axes"), &axes);
+    if (gj_string(gj_get(meta, "visibility"), &vis)) f->vis_scale = !strcmp(vis, "scale");
+    const gj_value *u = gj_get(meta, "unit_scale");
+    if (u && !gj_number(u, &unit)) unit = 0;
+    if (ganim_setting_choice(f->opts->settings, f->opts->setting_count, &gltf_options[1]) == 1) return; /* keep */
+    int axes_ok;
+    ganim_axes ax = axes_from_text(axes, &axes_ok);
+    gltf_conv cv;
+    if (!conv || !axes_ok || !gltf_conv_from_text(conv, unit, &cv)) {
+        ganim_doc_warn(f->doc, GANIM_WARN_IGNORED, meta->offset,
+                       "gltf: asset.extras.ganim names a conversion ganim does not know (axes '%.40s', '%.60s', unit "
+                       "scale %g); the values are read as stored",
+                       axes ? axes : "?", conv ? conv : "?", unit);
+        return;
+    }
+    f->undo = 1;
+    f->conv = cv;
+    f->doc->axes = ax;
+}
+
+static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
+{
+    gj_parser p = { tree_alloc, f->scratch, &f->opts->allocator, GLTF_MAX_DEPTH, "gltf: JSON", f->json_offset };
+    ganim_code code = gj_parse(&p, json, json_size, &f->root, f->err);
+    if (code != GANIM_OK) return code;
+    if (f->root->type != GJ_OBJECT)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, f->root->offset, "gltf: the JSON text is not an object");
+    if ((code = read_asset(f)) != GANIM_OK) return code;
+    const gj_value *meshes;
+    if ((code = top_array(f, "nodes", &f->nodes_v, &f->node_count)) != GANIM_OK ||
+        (code = top_array(f, "skins", &f->skins_v, &f->skins)) != GANIM_OK ||
+        (code = top_array(f, "animations", &f->anims_v, NULL)) != GANIM_OK ||
+        (code = top_array(f, "accessors", &f->accessors_v, &f->accessor_count)) != GANIM_OK ||
+        (code = top_array(f, "bufferViews", &f->views_v, &f->view_count)) != GANIM_OK ||
+        (code = top_array(f, "buffers", &f->buffers_v, &f->buf_count)) != GANIM_OK ||
+        (code = top_array(f, "meshes", &meshes, &f->meshes)) != GANIM_OK)
+        return code;
+    if (f->buf_count && !(f->bufs = gltf_scratch(f, f->buf_count, sizeof *f->bufs))) return GANIM_ERR_NOMEM;
+    read_ganim_meta(f);
+    return GANIM_OK;
+}
+
+static ganim_code gltf_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
+                            ganim_error *err)
+{
+    static const ganim_read_opts none;
+    gltf_file f;
+    memset(&f, 0, sizeof f);
+    f.doc = doc;
+    f.opts = opts ? opts : &none;
+    f.err = err;
+    f.data = data;
+    f.size = size;
+    f.skin = -1;
+    f.scratch = ganim_doc_create(&f.opts->allocator, f.opts->memory_limit);
+    if (!f.scratch) return GANIM_NOMEM(err);
+    const uint8_t *json = data;
+    size_t json_size = size;
+    ganim_code code = GANIM_OK;
+    f.glb = size >= 4 && ganim_ld_u32le(data) == GLB_MAGIC;
+    if (f.glb) code = read_glb(&f, &json, &json_size);
+    if (code == GANIM_OK) code = read_json(&f, json, json_size);
+    if (code == GANIM_OK && f.opts->skeleton)
+        ganim_doc_warn(doc, GANIM_WARN_SKELETON, GANIM_NO_OFFSET,
+                       "gltf: the file holds its own skeleton; the skeleton given was not used");
+    if (code == GANIM_OK) code = gltf_read_nodes(&f);
+    if (code == GANIM_OK) code = gltf_build_skeleton(&f);
+    if (code == GANIM_OK) code = gltf_read_animations(&f);
+    if (code == GANIM_OK) code = gltf_doc_record(&f);
+    gltf_buffers_free(&f);
+    ganim_doc_free(f.scratch);
+    return code;
+}
+
+static const struct ganim_format_impl gltf_impl = {
+    .probe = gltf_probe,
+    .read = gltf_read,
+    .details = gltf_details,
+};
+
+const ganim_format ganim_format_gltf = {
+    GLTF_FORMAT,
+    "glTF 2.0 (.glb, .gltf with GLB, data-URI or external buffers): a skin's joints and the animations; written "
+    "by the exporter",
+    "gltf",
+    ".glb;.gltf",
+    GANIM_FORMAT_READ,
+    gltf_options,
+    sizeof gltf_options / sizeof gltf_options[0],
+    NULL,
+    &gltf_impl,
+};

@@ -1,0 +1,154 @@
+/* glTF 2.0 (.glb, .gltf): what the files of src/formats/gltf share. Read only: ganim
+ * writes glTF with its exporter (src/export/gltf*.c).
+ *
+ *   gltf.c           the descriptor, options, probe, and the read in order: container,
+ *                    JSON, ganim's own metadata, skeleton, animations, details record
+ *   gltf_data.c      buffers (GLB chunk, data URIs, other files), views and accessors
+ *   gltf_skeleton.c  nodes, the skin that becomes the skeleton, rest poses, the nodes
+ *                    above the joints whose transforms are folded into them
+ *   gltf_anim.c      animations -> clips: the frame rate, key times -> frames, LINEAR,
+ *                    STEP, CUBICSPLINE, step bits and hold keys, visibility
+ *   gltf_exact.c     undoing ganim's export conversion so that values come back exactly
+ *   gltf_details.c   the details record and what `ganim info` shows
+ * Conventions and evidence: docs/formats/gltf.md. */
+#ifndef GANIM_FORMATS_GLTF_GLTF_H
+#define GANIM_FORMATS_GLTF_GLTF_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "formats/format.h"
+#include "io/json.h"
+#include "io/reader.h"
+
+#define GLTF_FORMAT "gltf"
+#define GLTF_MAX_DEPTH 64 /* JSON nesting */
+#define GLTF_NONE UINT32_MAX
+
+enum { GLTF_ROT = 0, GLTF_TRANS = 1, GLTF_SCALE = 2 };                             /* channel paths */
+enum { GLTF_LINEAR = 0, GLTF_STEP = 1, GLTF_CUBIC = 2 };                           /* interpolations */
+enum { GLTF_BUF_GLB = 0, GLTF_BUF_DATA_URI, GLTF_BUF_EXTERNAL, GLTF_BUF_KINDS };   /* buffer storage */
+enum { GLTF_RATE_GANIM = 0, GLTF_RATE_OPTION, GLTF_RATE_KEYS, GLTF_RATE_DEFAULT }; /* where fps came from */
+
+/* ganim's export conversion as the exporter applies it (src/export/export.h, gx_conv):
+ * root rotations q' = C q, root translations t' = C (t unit), other translations t unit. */
+typedef struct gltf_conv {
+    double c[4]; /* C, x y z w */
+    int identity;
+    double unit;
+} gltf_conv;
+
+typedef struct gltf_node {
+    const char *name;       /* "" when the node has none */
+    const char *ganim_name; /* extras.ganim.name (ganim's original bone name), or NULL */
+    uint32_t ganim_flags;   /* extras.ganim.flags */
+    int32_t parent;         /* -1: a root of the node forest */
+    ganim_transform local;  /* its TRS, or the decomposed matrix */
+    int32_t bone;           /* the bone it became, or -1 */
+    uint64_t offset;        /* of its JSON object */
+} gltf_node;
+
+typedef struct gltf_buf {
+    const uint8_t *data; /* NULL until needed */
+    size_t size;
+    ganim_buffer owned; /* another file's bytes, freed when the read ends */
+    int kind;           /* GLTF_BUF_* */
+    int loaded;
+} gltf_buf;
+
+/* The transform of the nodes between a bone and its parent bone (or the scene) that are
+ * not bones: folded into the bone's rest pose and keys. Exact for uniform scales. */
+typedef struct gltf_fold {
+    double r[4], t[3], s[3];
+} gltf_fold;
+
+typedef struct gltf_file {
+    ganim_doc *doc;     /* the document being filled */
+    ganim_doc *scratch; /* arena for the JSON tree and temporaries, freed at the end */
+    const ganim_read_opts *opts;
+    ganim_error *err;
+    const uint8_t *data;
+    size_t size;
+    int glb;
+    const uint8_t *bin; /* the GLB BIN chunk, or NULL */
+    size_t bin_size;
+    uint64_t bin_offset, json_offset;
+    const gj_value *root, *nodes_v, *skins_v, *anims_v, *accessors_v, *views_v, *buffers_v;
+    uint32_t node_count, accessor_count, view_count, buf_count;
+    gltf_node *nodes;
+    gltf_buf *bufs;
+    /* ganim's own files (asset.extras.ganim) */
+    int ganim;      /* the file says it was made by ganim's exporter */
+    int undo;       /* its conversion is undone (gltf.conversion=undo and understood) */
+    int vis_scale;  /* its visibility was written as STEP scale keys */
+    gltf_conv conv; /* identity unless undone */
+    /* skeleton */
+    int32_t skin; /* the skin that became the skeleton, -1: nodes */
+    uint32_t bone_count;
+    uint32_t *bone_node; /* node of each bone */
+    gltf_fold *fold;     /* per bone, NULL when no bone has nodes to fold */
+    uint8_t *folded;     /* per bone: 1 when fold[] applies */
+    /* counts for the details */
+    uint32_t folded_bones, reordered, skins, meshes, joints_in_skin;
+    uint32_t buffer_kinds[GLTF_BUF_KINDS];
+    uint32_t skipped_total;
+} gltf_file;
+
+/* ---- gltf.c -------------------------------------------------------------------------------- */
+/* Zeroed scratch memory (NULL: out of memory, with the error set). */
+void *gltf_scratch(gltf_file *f, size_t count, size_t size);
+/* An object's member as an index below `count`: 1 found, 0 absent, -1 bad (error set). */
+int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t count, const char *what, uint32_t *out);
+
+/* ---- gltf_data.c --------------------------------------------------------------------------- */
+/* Accessor `index` as `comps` floats per element (1 SCALAR, 3 VEC3, 4 VEC4), from float
+ * or (when `ints`) normalised integer components, sparse substitution applied.
+ * `what` names the use in messages ("animation 0 sampler 3 input"). */
+ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, const char *what, float **out,
+                                uint32_t *count);
+/* Frees the other files' bytes. */
+void gltf_buffers_free(gltf_file *f);
+
+/* ---- gltf_skeleton.c ------------------------------------------------------------------------ */
+ganim_code gltf_read_nodes(gltf_file *f);
+ganim_code gltf_build_skeleton(gltf_file *f);
+
+/* ---- gltf_anim.c ---------------------------------------------------------------------------- */
+ganim_code gltf_read_animations(gltf_file *f);
+
+/* ---- gltf_exact.c --------------------------------------------------------------------------- */
+/* ganim's conversion as written in asset.extras.ganim: 0 when the text is not one the
+ * exporter writes. */
+int gltf_conv_from_text(const char *axis_conversion, double unit, gltf_conv *cv);
+/* The model value the exporter turned into `out`: the float nearest C^-1 out (/ unit),
+ * nudged by a unit in the last place where that makes the exporter's own arithmetic
+ * give `out` back bit for bit. `root`: the bone is a root (C applies). */
+void gltf_undo_rotation(const gltf_conv *cv, int root, const float out[4], float q[4]);
+void gltf_undo_translation(const gltf_conv *cv, int root, const float out[3], float t[3]);
+/* Folds the transform of the nodes above a bone into one of its values. */
+void gltf_fold_rotation(const gltf_fold *fd, float q[4]);
+void gltf_fold_translation(const gltf_fold *fd, float t[3]);
+void gltf_fold_scale(const gltf_fold *fd, float s[3]);
+/* Unit quaternion in place (doubles); 0 when it has no direction (then the identity). */
+int gltf_normalize_quat(float q[4]);
+
+/* ---- gltf_details.c ------------------------------------------------------------------------- */
+/* The details records: the document's (after the skeleton) and a clip's. */
+typedef struct gltf_clip_stats {
+    uint32_t animation, channels, samplers, used;
+    uint32_t skipped_weights, skipped_outside, skipped_other;
+    uint32_t interp[3];
+    uint32_t rate_source;
+    uint32_t clip_index; /* extras.ganim.clip_index, or GLTF_NONE */
+    uint32_t holds, step_tracks, visibility_tracks, cubic_samples;
+    double fps, duration;
+} gltf_clip_stats;
+ganim_code gltf_doc_record(gltf_file *f);
+ganim_code gltf_clip_record(gltf_file *f, ganim_clip *clip, const gltf_clip_stats *st);
+ganim_code gltf_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err);
+
+#endif

@@ -1,0 +1,778 @@
+/* glTF animations -> clips.
+ *
+ * Each glTF animation becomes one clip. Its channels that move a bone's translation,
+ * rotation or scale become the bone's track; channels on other nodes, morph weights and
+ * extension targets are skipped with a warning.
+ *
+ * The frame rate: the rate ganim's exporter recorded (extras.ganim.fps), else the
+ * caller's (ganim_read_opts.fps), else the first common rate that puts every key on a
+ * whole frame, else 30. Key times become frames: with ganim's rate the float frame the
+ * exporter divided (an integer whenever one maps to the same time); otherwise time x rate,
+ * snapped to the whole frame when within 1/1000 of one (and float rounding).
+ *
+ * Interpolation: LINEAR keys are kept as they are; STEP keys, and the "hold keys" ganim's
+ * exporter inserts one float step before a key, become the track's step bits when every
+ * channel of the track agrees on them, else explicit hold keys one float step before the
+ * next key; CUBICSPLINE is evaluated at its keys and at every whole frame between them.
+ * A channel is constant when its values are all the same (for ganim's own files: exactly
+ * the two keys the exporter writes for a constant), and one value per frame when it has a
+ * key on every frame. ganim's visibility (STEP scale keys of 0) comes back as visibility.
+ * Values of ganim's own files are converted back exactly (gltf_exact.c); transforms of
+ * nodes above a bone are folded in. */
+#include "formats/gltf/gltf.h"
+
+/* chan.steps: per key, whether it holds its value until the next key */
+#define STEP_NO 0
+#define STEP_YES 1
+#define STEP_ANY 2 /* either: the next key has the same value */
+
+typedef struct chan {
+    uint32_t bone, sampler, index;
+    int path, interp, comps;
+    uint32_t n;     /* keys */
+    float *t;       /* seconds */
+    float *f;       /* frames */
+    float *v;       /* n * comps values (CUBICSPLINE: 3n * comps, in, value, out) */
+    uint8_t *steps; /* per key: holds its value until the next key */
+    int any_step;   /* some key steps */
+    int visibility; /* ganim visibility written as STEP scale */
+    int constant, per_frame;
+    uint64_t offset;
+} chan;
+
+typedef struct anim {
+    gltf_file *f;
+    uint32_t index;
+    const gj_value *v, *samplers;
+    chan *ch;
+    uint32_t nch;
+    double fps;
+    uint32_t frames;
+    int ganim_rate; /* fps and frames from extras.ganim */
+    gltf_clip_stats st;
+    uint32_t dropped, repaired, nudged;
+} anim;
+
+/* ---- channels --------------------------------------------------------------------------- */
+
+static int interp_of(const char *s)
+{
+    if (!strcmp(s, "STEP")) return GLTF_STEP;
+    if (!strcmp(s, "CUBICSPLINE")) return GLTF_CUBIC;
+    return strcmp(s, "LINEAR") ? -1 : GLTF_LINEAR;
+}
+
+static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t *seen, const char **outside)
+{
+    gltf_file *f = a->f;
+    const gj_value *target = gj_get(cv, "target");
+    const char *path = NULL;
+    uint32_t node, sampler;
+    if (!gj_is(target, GJ_OBJECT) || !gj_string(gj_get(target, "path"), &path))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no target path",
+                          a->index, ci);
+    int has_node = gltf_index(f, target, "node", f->node_count, "animation channel target", &node);
+    if (has_node < 0) return GANIM_ERR_CORRUPT;
+    int p = !strcmp(path, "rotation")      ? GLTF_ROT
+            : !strcmp(path, "translation") ? GLTF_TRANS
+            : !strcmp(path, "scale")       ? GLTF_SCALE
+                                           : -1;
+    if (!has_node || p < 0) {
+        if (!strcmp(path, "weights")) a->st.skipped_weights++;
+        else a->st.skipped_other++;
+        return GANIM_OK;
+    }
+    if (f->nodes[node].bone < 0) {
+        if (!*outside) *outside = f->nodes[node].name;
+        a->st.skipped_outside++;
+        return GANIM_OK;
+    }
+    uint32_t bone = (uint32_t)f->nodes[node].bone;
+    if (gltf_index(f, cv, "sampler", a->samplers->count, "animation channel", &sampler) != 1)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no valid sampler",
+                          a->index, ci);
+    if (seen[(size_t)bone * 3 + (size_t)p]) {
+        ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, cv->offset,
+                       "gltf: animation %u channel %u: a second channel on the %s of node %u; it is skipped", a->index,
+                       ci, path, node);
+        a->st.skipped_other++;
+        return GANIM_OK;
+    }
+    seen[(size_t)bone * 3 + (size_t)p] = 1;
+    const gj_value *sv = &a->samplers->items[sampler];
+    const char *interp = "LINEAR";
+    uint32_t in, out;
+    const gj_value *iv = gj_get(sv, "interpolation");
+    if ((iv && !gj_string(iv, &interp)) || interp_of(interp) < 0)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
+                          "gltf: animation %u sampler %u: interpolation '%.40s' is not LINEAR, STEP or CUBICSPLINE",
+                          a->index, sampler, iv && iv->type == GJ_STRING ? interp : "?");
+    if (gltf_index(f, sv, "input", f->accessor_count, "animation sampler", &in) != 1 ||
+        gltf_index(f, sv, "output", f->accessor_count, "animation sampler", &out) != 1)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset, "gltf: animation %u sampler %u: no input or output",
+                          a->index, sampler);
+    chan *c = &a->ch[a->nch];
+    memset(c, 0, sizeof *c);
+    c->bone = bone;
+    c->sampler = sampler;
+    c->index = ci;
+    c->path = p;
+    c->interp = interp_of(interp);
+    c->comps = p == GLTF_ROT ? 4 : 3;
+    c->offset = cv->offset;
+    char what[96];
+    snprintf(what, sizeof what, "animation %u sampler %u input", a->index, sampler);
+    uint32_t nin, nout;
+    ganim_code code = gltf_accessor_floats(f, in, 1, 0, what, &c->t, &nin);
+    if (code != GANIM_OK) return code;
+    snprintf(what, sizeof what, "animation %u sampler %u output", a->index, sampler);
+    if ((code = gltf_accessor_floats(f, out, c->comps, 1, what, &c->v, &nout)) != GANIM_OK) return code;
+    uint64_t need = c->interp == GLTF_CUBIC ? 3 * (uint64_t)nin : nin;
+    if (nout < need)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
+                          "gltf: animation %u sampler %u: %u output values for %u %s keys (%llu needed)", a->index,
+                          sampler, nout, nin, interp, (unsigned long long)need);
+    if (nout > need)
+        ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, sv->offset,
+                       "gltf: animation %u sampler %u: %u output values for %u keys; the extra ones are ignored",
+                       a->index, sampler, nout, nin);
+    c->n = nin;
+    a->st.interp[c->interp]++;
+    a->nch++;
+    return GANIM_OK;
+}
+
+/* Times must be finite and not negative; keys that do not come after the previous one
+ * are dropped (the validator calls them an error; some exporters write them). */
+static ganim_code check_times(anim *a, chan *c)
+{
+    size_t per = (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < c->n; k++) {
+        float t = c->t[k];
+        if (!isfinite(t) || t < 0)
+            return ganim_fail(a->f->err, GANIM_ERR_CORRUPT, c->offset,
+                              "gltf: animation %u sampler %u: key %u is at %g s (times must be finite, not negative)",
+                              a->index, c->sampler, k, (double)t);
+        if (m && !(t > c->t[m - 1])) {
+            a->dropped++;
+            continue;
+        }
+        if (m != k) {
+            c->t[m] = t;
+            memmove(c->v + m * per, c->v + k * per, per * sizeof(float));
+        }
+        m++;
+    }
+    c->n = m;
+    return GANIM_OK;
+}
+
+/* LINEAR keys that hold the previous key's value one float step before the next key
+ * (ganim's hold keys) become step marks on the previous key; STEP marks every key. */
+static ganim_code find_steps(anim *a, chan *c)
+{
+    if (!(c->steps = gltf_scratch(a->f, c->n, 1))) return GANIM_ERR_NOMEM;
+    size_t w = (size_t)c->comps;
+    if (c->interp == GLTF_STEP) {
+        for (uint32_t k = 0; k + 1 < c->n; k++) c->steps[k] = 1;
+        c->any_step = c->n > 1;
+        return GANIM_OK;
+    }
+    if (c->interp != GLTF_LINEAR) return GANIM_OK;
+    uint32_t m = 1;
+    for (uint32_t k = 1; k < c->n; k++) {
+        if (k + 1 < c->n && c->t[k] == nextafterf(c->t[k + 1], -INFINITY) &&
+            !memcmp(c->v + k * w, c->v + (m - 1) * w, w * sizeof(float))) {
+            c->steps[m - 1] = 1;
+            c->any_step = 1;
+            a->st.holds++;
+            continue;
+        }
+        c->t[m] = c->t[k];
+        memmove(c->v + m * w, c->v + k * w, w * sizeof(float));
+        m++;
+    }
+    c->n = m;
+    return GANIM_OK;
+}
+
+/* ---- the frame rate ------------------------------------------------------------------------- */
+
+static int snaps(double r, double *k)
+{
+    *k = floor(r + 0.5);
+    return fabs(r - *k) <= 1e-3 + fabs(r) * 4.8e-7;
+}
+
+/* Does `fps` put every key of the animation on its own whole frame? */
+static int rate_fits(const anim *a, double fps)
+{
+    for (uint32_t i = 0; i < a->nch; i++) {
+        const chan *c = &a->ch[i];
+        double prev = -1, k;
+        for (uint32_t j = 0; j < c->n; j++) {
+            double r = (double)c->t[j] * fps;
+            if (r > (double)GANIM_MAX_FRAMES || !snaps(r, &k) || !(k > prev)) return 0;
+            prev = k;
+        }
+    }
+    return 1;
+}
+
+static void choose_rate(anim *a)
+{
+    gltf_file *f = a->f;
+    const gj_value *ex = gj_get(gj_get(a->v, "extras"), "ganim");
+    double fps = 0;
+    uint64_t frames = 0, ci;
+    if (f->ganim && gj_number(gj_get(ex, "fps"), &fps) && fps >= GANIM_MIN_FPS && fps <= GANIM_MAX_FPS &&
+        gj_uint(gj_get(ex, "frame_count"), GANIM_MAX_FRAMES, &frames) && frames) {
+        a->fps = fps;
+        a->frames = (uint32_t)frames;
+        a->ganim_rate = 1;
+        a->st.rate_source = GLTF_RATE_GANIM;
+        if (gj_uint(gj_get(ex, "clip_index"), UINT32_MAX, &ci)) a->st.clip_index = (uint32_t)ci;
+        return;
+    }
+    if (f->ganim && ex)
+        ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, ex->offset,
+                       "gltf: animation %u: extras.ganim has no usable fps and frame_count; the rate is chosen anew",
+                       a->index);
+    if (f->opts->fps >= GANIM_MIN_FPS && f->opts->fps <= GANIM_MAX_FPS) {
+        a->fps = f->opts->fps;
+        a->st.rate_source = GLTF_RATE_OPTION;
+        return;
+    }
+    static const double common[] = { 24, 25, 30, 48, 50, 60, 100, 120, 24000.0 / 1001, 30000.0 / 1001, 60000.0 / 1001 };
+    int any = 0;
+    for (uint32_t i = 0; i < a->nch; i++) any |= a->ch[i].n > 1 || (a->ch[i].n == 1 && a->ch[i].t[0] > 0);
+    if (any) {
+        for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
+            if (rate_fits(a, common[i])) {
+                a->fps = common[i];
+                a->st.rate_source = GLTF_RATE_KEYS;
+                return;
+            }
+        double gap = INFINITY; /* one key per smallest step: 1 / gap, if whole */
+        for (uint32_t i = 0; i < a->nch; i++)
+            for (uint32_t j = 1; j < a->ch[i].n; j++) gap = fmin(gap, (double)a->ch[i].t[j] - a->ch[i].t[j - 1]);
+        double r = 1 / gap, k;
+        if (isfinite(r) && r >= 1 && r <= 1000 && snaps(r, &k) && rate_fits(a, k)) {
+            a->fps = k;
+            a->st.rate_source = GLTF_RATE_KEYS;
+            return;
+        }
+    }
+    a->fps = 30;
+    a->st.rate_source = GLTF_RATE_DEFAULT;
+}
+
+/* The frame ganim's exporter divided by the rate to write time t (an integer when one
+ * gives the same float time). */
+static float frame_exact(float t, double fps)
+{
+    double r = (double)t * fps, k = floor(r + 0.5);
+    if (k <= 16777216.0 && (float)(k / fps) == t) return (float)k;
+    float c = (float)r, up = c, down = c;
+    if ((float)((double)c / fps) == t) return c;
+    for (int i = 0; i < 4; i++) {
+        up = nextafterf(up, INFINITY);
+        down = nextafterf(down, -INFINITY);
+        if ((float)((double)up / fps) == t) return up;
+        if ((float)((double)down / fps) == t) return down;
+    }
+    return c;
+}
+
+static float frame_snap(float t, double fps)
+{
+    double r = (double)t * fps, k;
+    return snaps(r, &k) ? (float)k : (float)r;
+}
+
+/* Frames of every key, strictly increasing (a key that float rounding put on the previous
+ * one moves a float step later, or is dropped when there is no room). */
+static ganim_code key_frames(anim *a, chan *c)
+{
+    if (!(c->f = gltf_scratch(a->f, c->n, sizeof(float)))) return GANIM_ERR_NOMEM;
+    size_t per = (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
+    for (uint32_t k = 0; k < c->n; k++)
+        c->f[k] = a->ganim_rate ? frame_exact(c->t[k], a->fps) : frame_snap(c->t[k], a->fps);
+    uint32_t m = c->n ? 1 : 0;
+    for (uint32_t k = 1; k < c->n; k++) {
+        float fk = c->f[k];
+        if (!(fk > c->f[m - 1])) {
+            fk = nextafterf(c->f[m - 1], INFINITY);
+            if (k + 1 < c->n && !(fk < c->f[k + 1])) {
+                a->dropped++;
+                continue;
+            }
+            a->nudged++;
+        }
+        c->f[m] = fk;
+        c->t[m] = c->t[k];
+        c->steps[m] = c->steps[k];
+        if (m != k) memmove(c->v + m * per, c->v + k * per, per * sizeof(float));
+        m++;
+    }
+    c->n = m;
+    return GANIM_OK;
+}
+
+/* ---- CUBICSPLINE ---------------------------------------------------------------------------- */
+
+/* The spline at its keys and at every whole frame between them. */
+static ganim_code sample_cubic(anim *a, chan *c)
+{
+    uint32_t cap = c->n;
+    for (uint32_t k = 0; k + 1 < c->n; k++) {
+        double lo = floor((double)c->f[k]) + 1, hi = ceil((double)c->f[k + 1]) - 1;
+        if (hi >= lo) cap += (uint32_t)(hi - lo + 1);
+    }
+    size_t w = (size_t)c->comps;
+    float *f = gltf_scratch(a->f, cap, sizeof(float)), *v = gltf_scratch(a->f, (size_t)cap * w, sizeof(float));
+    uint8_t *steps = gltf_scratch(a->f, cap, 1);
+    if (!f || !v || !steps) return GANIM_ERR_NOMEM;
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < c->n; k++) {
+        const float *val = c->v + (3 * (size_t)k + 1) * w;
+        f[m] = c->f[k];
+        memcpy(v + (size_t)m * w, val, w * sizeof(float));
+        m++;
+        if (k + 1 == c->n) break;
+        const float *b = c->v + (3 * (size_t)k + 2) * w, *a1 = c->v + (3 * (size_t)k + 3) * w;
+        const float *v1 = c->v + (3 * (size_t)k + 4) * w;
+        double t0 = c->t[k], td = (double)c->t[k + 1] - t0;
+        double lo = floor((double)c->f[k]) + 1, hi = ceil((double)c->f[k + 1]) - 1;
+        for (double fr = lo; fr <= hi && m < cap; fr++) {
+            if (!(fr > (double)c->f[k] && fr < (double)c->f[k + 1])) continue;
+            double s = (fr / a->fps - t0) / td;
+            s = s < 0 ? 0 : s > 1 ? 1 : s;
+            double s2 = s * s, s3 = s2 * s;
+            double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+            f[m] = (float)fr;
+            for (size_t i = 0; i < w; i++)
+                v[(size_t)m * w + i] = (float)(h00 * val[i] + h10 * td * b[i] + h01 * v1[i] + h11 * td * a1[i]);
+            m++;
+        }
+    }
+    a->st.cubic_samples += m;
+    c->f = f;
+    c->v = v;
+    c->steps = steps;
+    c->n = m;
+    c->any_step = 0;
+    return GANIM_OK;
+}
+
+/* ---- values ----------------------------------------------------------------------------------- */
+
+/* ganim's conversion undone, or foreign values made valid (unit quaternions, finite
+ * vectors); then the transforms of the nodes above the bone folded in. */
+static void convert_values(anim *a, chan *c)
+{
+    gltf_file *f = a->f;
+    const ganim_bone *bone = &f->doc->skeleton->bones[c->bone];
+    int root = bone->parent < 0;
+    size_t w = (size_t)c->comps;
+    const gltf_fold *fd = f->folded && f->folded[c->bone] ? &f->fold[c->bone] : NULL;
+    for (uint32_t k = 0; k < c->n; k++) {
+        float *v = c->v + k * w, in[4];
+        int bad = 0;
+        for (size_t i = 0; i < w; i++) bad |= !isfinite(v[i]);
+        if (c->path == GLTF_ROT) {
+            if (f->undo && !bad) {
+                memcpy(in, v, sizeof in);
+                gltf_undo_rotation(&f->conv, root, in, v);
+            } else {
+                double len2 = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] + (double)v[3] * v[3];
+                /* a spline between unit keys is normalised by definition, not repaired */
+                if (bad || (fabs(len2 - 1) > 2e-3 && c->interp != GLTF_CUBIC)) a->repaired++;
+                if (bad) v[0] = v[1] = v[2] = 0, v[3] = 1;
+                if (!gltf_normalize_quat(v)) a->repaired += !bad;
+            }
+            if (fd) gltf_fold_rotation(fd, v);
+        } else {
+            if (bad) {
+                const float *rest = c->path == GLTF_TRANS ? &bone->rest.translation.x : &bone->rest.scale.x;
+                const float *prev = k ? v - w : NULL;
+                for (size_t i = 0; i < 3; i++) v[i] = prev ? prev[i] : rest[i];
+                a->repaired++;
+                continue; /* the rest (and the previous key) are converted already */
+            }
+            if (c->path == GLTF_TRANS && f->undo) {
+                memcpy(in, v, 3 * sizeof *in);
+                gltf_undo_translation(&f->conv, root, in, v);
+            }
+            if (fd && c->path == GLTF_TRANS) gltf_fold_translation(fd, v);
+            if (fd && c->path == GLTF_SCALE) gltf_fold_scale(fd, v);
+        }
+    }
+}
+
+/* ---- visibility, constants, step bits ------------------------------------------------------- */
+
+/* ganim's visibility: a STEP scale with a key on every frame, some of them exactly 0. */
+static int is_visibility(const anim *a, const chan *c)
+{
+    if (!a->f->vis_scale || !a->ganim_rate || c->path != GLTF_SCALE || c->interp != GLTF_STEP || c->n != a->frames)
+        return 0;
+    int zero = 0;
+    for (uint32_t k = 0; k < c->n; k++) {
+        if (c->f[k] != (float)k) return 0;
+        const float *v = c->v + 3 * (size_t)k;
+        zero |= v[0] == 0 && v[1] == 0 && v[2] == 0;
+    }
+    return zero;
+}
+
+/* A key at frame 0 holding the first key's value, for channels of other writers that
+ * start later (Blender's start at its frame 1): the same values (the model, like glTF,
+ * holds the first key before it), and a channel keyed on every frame from 1 becomes one
+ * value per frame. Not in ganim's own files, whose second export must write the same keys. */
+static ganim_code lead_in(anim *a, chan *c)
+{
+    if (a->f->ganim || !c->n || !(c->f[0] > 0)) return GANIM_OK;
+    size_t w = (size_t)c->comps;
+    float *f = gltf_scratch(a->f, (size_t)c->n + 1, sizeof(float));
+    float *v = gltf_scratch(a->f, ((size_t)c->n + 1) * w, sizeof(float));
+    uint8_t *st = gltf_scratch(a->f, (size_t)c->n + 1, 1);
+    if (!f || !v || !st) return GANIM_ERR_NOMEM;
+    f[0] = 0;
+    memcpy(f + 1, c->f, c->n * sizeof(float));
+    memcpy(v, c->v, w * sizeof(float));
+    memcpy(v + w, c->v, (size_t)c->n * w * sizeof(float));
+    st[0] = STEP_ANY;
+    memcpy(st + 1, c->steps, c->n);
+    c->f = f;
+    c->v = v;
+    c->steps = st;
+    c->n++;
+    return GANIM_OK;
+}
+
+static void classify(anim *a, chan *c)
+{
+    size_t w = (size_t)c->comps;
+    int same = 1;
+    for (uint32_t k = 1; k < c->n && same; k++) same = !memcmp(c->v, c->v + k * w, w * sizeof(float));
+    if (a->f->ganim && a->ganim_rate)
+        c->constant = c->n == 1 || (c->n == 2 && same && c->interp == GLTF_LINEAR && !c->any_step && c->f[0] == 0 &&
+                                    c->f[1] == (float)(a->frames - 1));
+    else c->constant = same && c->interp != GLTF_CUBIC;
+    if (c->constant) return;
+    c->per_frame = c->n == a->frames;
+    for (uint32_t k = 0; k < c->n && c->per_frame; k++) c->per_frame = c->f[k] == (float)k;
+}
+
+/* Hold keys in the model: key k's value again one float step before key k+1. */
+static ganim_code model_holds(anim *a, chan *c)
+{
+    size_t w = (size_t)c->comps;
+    uint32_t extra = 0;
+    for (uint32_t k = 0; k + 1 < c->n; k++) extra += c->steps[k] == STEP_YES;
+    float *f = gltf_scratch(a->f, (size_t)c->n + extra, sizeof(float));
+    float *v = gltf_scratch(a->f, ((size_t)c->n + extra) * w, sizeof(float));
+    if (!f || !v) return GANIM_ERR_NOMEM;
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < c->n; k++) {
+        f[m] = c->f[k];
+        memcpy(v + (size_t)m * w, c->v + k * w, w * sizeof(float));
+        m++;
+        if (k + 1 < c->n && c->steps[k] == STEP_YES) {
+            float g = nextafterf(c->f[k + 1], -INFINITY);
+            if (!(g > c->f[k])) continue;
+            f[m] = g;
+            memcpy(v + (size_t)m * w, c->v + k * w, w * sizeof(float));
+            m++;
+        }
+    }
+    c->f = f;
+    c->v = v;
+    c->n = m;
+    c->per_frame = 0;
+    return GANIM_OK;
+}
+
+/* Step bits of one track (its channels at indices `idx`), when its channels agree on
+ * them; else hold keys in the channels that step. *out: NULL when nothing steps. */
+static ganim_code track_steps(anim *a, const uint32_t *idx, uint32_t count, int8_t *want, uint32_t *touched,
+                              uint8_t **out)
+{
+    uint32_t nt = 0;
+    int conflict = 0, any = 0;
+    *out = NULL;
+    for (uint32_t i = 0; i < count; i++) {
+        const chan *c = &a->ch[idx[i]];
+        if (c->constant || c->visibility) continue;
+        for (uint32_t k = 0; k + 1 < c->n; k++) {
+            double fl = floor((double)c->f[k]);
+            if (!(fl >= 0 && fl < (double)a->frames)) continue;
+            uint32_t fr = (uint32_t)fl;
+            if (c->steps[k] == STEP_ANY) continue;
+            int8_t s = (int8_t)(c->steps[k] == STEP_YES ? 1 : -1);
+            if (!want[fr]) {
+                want[fr] = s;
+                touched[nt++] = fr;
+            } else if (want[fr] != s) {
+                conflict = 1;
+            }
+            any |= s > 0;
+        }
+    }
+    uint8_t *bits = NULL;
+    if (any && !conflict && !(bits = ganim_doc_alloc(a->f->doc, a->frames))) return GANIM_NOMEM(a->f->err);
+    for (uint32_t k = 0; k < nt; k++) {
+        if (bits && want[touched[k]] > 0) bits[touched[k]] = 1;
+        want[touched[k]] = 0;
+    }
+    if (bits) a->st.step_tracks++;
+    *out = bits;
+    if (!conflict) return GANIM_OK;
+    for (uint32_t i = 0; i < count; i++) {
+        chan *c = &a->ch[idx[i]];
+        if (c->constant || c->visibility || !c->any_step) continue;
+        ganim_code code = model_holds(a, c);
+        if (code != GANIM_OK) return code;
+    }
+    return GANIM_OK;
+}
+
+/* ---- the model ------------------------------------------------------------------------------ */
+
+static ganim_code model_channel(anim *a, const chan *c, ganim_channel *out)
+{
+    size_t w = (size_t)c->comps;
+    uint32_t n = c->constant ? 1 : c->n;
+    float *v = ganim_doc_alloc_array(a->f->doc, (size_t)n * w, sizeof(float));
+    if (!v) return GANIM_NOMEM(a->f->err);
+    memcpy(v, c->v, (size_t)n * w * sizeof(float));
+    out->values = v;
+    out->count = n;
+    if (c->constant) {
+        out->kind = GANIM_CHANNEL_CONSTANT;
+    } else if (c->per_frame) {
+        out->kind = GANIM_CHANNEL_PER_FRAME;
+    } else {
+        float *t = ganim_doc_alloc_array(a->f->doc, n, sizeof(float));
+        if (!t) return GANIM_NOMEM(a->f->err);
+        memcpy(t, c->f, (size_t)n * sizeof(float));
+        out->kind = GANIM_CHANNEL_KEYED;
+        out->times = t;
+    }
+    return GANIM_OK;
+}
+
+/* ganim's visibility: the track's visibility bytes, and its scale from the visible frames
+ * (absent when they all show the rest scale, constant when they agree, else one value per
+ * frame with hidden frames holding the previous visible value). */
+static ganim_code model_visibility(anim *a, const chan *c, ganim_track *tr)
+{
+    const float *rest = &a->f->doc->skeleton->bones[c->bone].rest.scale.x;
+    uint8_t *vis = ganim_doc_alloc(a->f->doc, a->frames);
+    float *s = ganim_doc_alloc_array(a->f->doc, (size_t)a->frames * 3, sizeof(float));
+    if (!vis || !s) return GANIM_NOMEM(a->f->err);
+    int first = -1, all_rest = 1, all_same = 1;
+    for (uint32_t k = 0; k < a->frames; k++) {
+        const float *v = c->v + 3 * (size_t)k;
+        vis[k] = !(v[0] == 0 && v[1] == 0 && v[2] == 0);
+        if (!vis[k]) continue;
+        if (first < 0) first = (int)k;
+        all_rest &= !memcmp(v, rest, 3 * sizeof(float));
+        all_same &= !memcmp(v, c->v + 3 * (size_t)first, 3 * sizeof(float));
+    }
+    const float *fill = first >= 0 ? c->v + 3 * (size_t)first : rest;
+    for (uint32_t k = 0; k < a->frames; k++) {
+        if (vis[k]) fill = c->v + 3 * (size_t)k;
+        memcpy(s + 3 * (size_t)k, fill, 3 * sizeof(float));
+    }
+    tr->visibility = vis;
+    a->st.visibility_tracks++;
+    if (first < 0 || all_rest) return GANIM_OK; /* every frame hidden, or the rest scale */
+    tr->scale.values = s;
+    tr->scale.kind = all_same ? GANIM_CHANNEL_CONSTANT : GANIM_CHANNEL_PER_FRAME;
+    tr->scale.count = all_same ? 1 : a->frames;
+    return GANIM_OK;
+}
+
+static ganim_code build_clip(anim *a, ganim_clip *clip)
+{
+    gltf_file *f = a->f;
+    const char *name = "";
+    gj_string(gj_get(a->v, "name"), &name);
+    if (!(clip->name = ganim_doc_strdup(f->doc, name))) return GANIM_NOMEM(f->err);
+    const char *interp = NULL;
+    if (f->ganim && gj_string(gj_get(gj_get(gj_get(a->v, "extras"), "ganim"), "rotation_interp"), &interp) &&
+        !strcmp(interp, "nlerp"))
+        clip->rotation_interp = GANIM_INTERP_NLERP;
+    clip->kind = GANIM_CLIP_ANIMATION;
+    clip->fps = a->fps;
+    clip->frame_count = a->frames;
+    /* tracks in the order their bones first appear among the channels */
+    uint32_t nb = f->bone_count, nt = 0;
+    uint32_t *track_of = gltf_scratch(f, nb, sizeof *track_of), *order = gltf_scratch(f, a->nch, sizeof *order);
+    uint32_t *first = gltf_scratch(f, (size_t)nb + 1, sizeof *first);
+    int8_t *want = gltf_scratch(f, a->frames, 1);
+    uint32_t *touched = gltf_scratch(f, a->frames, sizeof *touched); /* a frame at most once per track */
+    if (!track_of || !order || !first || !want || !touched) return GANIM_ERR_NOMEM;
+    for (uint32_t b = 0; b < nb; b++) track_of[b] = GLTF_NONE;
+    uint32_t *bone_of_track = gltf_scratch(f, a->nch, sizeof *bone_of_track);
+    if (!bone_of_track) return GANIM_ERR_NOMEM;
+    for (uint32_t i = 0; i < a->nch; i++)
+        if (track_of[a->ch[i].bone] == GLTF_NONE) {
+            track_of[a->ch[i].bone] = nt;
+            bone_of_track[nt++] = a->ch[i].bone;
+        }
+    /* channels grouped by track: counting sort */
+    for (uint32_t i = 0; i < a->nch; i++) first[track_of[a->ch[i].bone] + 1]++;
+    for (uint32_t t = 0; t < nt; t++) first[t + 1] += first[t];
+    uint32_t *fill = gltf_scratch(f, (size_t)nt + 1, sizeof *fill);
+    if (!fill) return GANIM_ERR_NOMEM;
+    memcpy(fill, first, ((size_t)nt + 1) * sizeof *fill);
+    for (uint32_t i = 0; i < a->nch; i++) order[fill[track_of[a->ch[i].bone]]++] = i;
+    ganim_track *tracks = ganim_doc_alloc_array(f->doc, nt, sizeof *tracks);
+    if (nt && !tracks) return GANIM_NOMEM(f->err);
+    for (uint32_t t = 0; t < nt; t++) {
+        ganim_track *tr = &tracks[t];
+        tr->bone = bone_of_track[t];
+        tr->name = f->doc->skeleton->bones[tr->bone].name;
+        uint8_t *bits;
+        ganim_code code = track_steps(a, order + first[t], first[t + 1] - first[t], want, touched, &bits);
+        if (code != GANIM_OK) return code;
+        tr->step = bits;
+        for (uint32_t k = first[t]; k < first[t + 1]; k++) {
+            const chan *c = &a->ch[order[k]];
+            ganim_channel *mc = c->path == GLTF_ROT     ? &tr->rotation
+                                : c->path == GLTF_TRANS ? &tr->translation
+                                                        : &tr->scale;
+            code = c->visibility ? model_visibility(a, c, tr) : model_channel(a, c, mc);
+            if (code != GANIM_OK) return code;
+        }
+    }
+    clip->tracks = tracks;
+    clip->track_count = nt;
+    return gltf_clip_record(f, clip, &a->st);
+}
+
+/* ---- one animation ---------------------------------------------------------------------------- */
+
+static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clip, uint8_t *seen)
+{
+    anim a;
+    memset(&a, 0, sizeof a);
+    a.f = f;
+    a.index = ai;
+    a.v = &f->anims_v->items[ai];
+    a.st.animation = ai;
+    a.st.clip_index = GLTF_NONE;
+    const gj_value *chans = gj_get(a.v, "channels");
+    a.samplers = gj_get(a.v, "samplers");
+    if (!gj_is(a.v, GJ_OBJECT) || !gj_is(chans, GJ_ARRAY) || !gj_is(a.samplers, GJ_ARRAY))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a.v->offset, "gltf: animation %u: no channels and samplers arrays",
+                          ai);
+    a.st.channels = chans->count;
+    a.st.samplers = a.samplers->count;
+    if (!(a.ch = gltf_scratch(f, chans->count, sizeof *a.ch))) return GANIM_ERR_NOMEM;
+    memset(seen, 0, (size_t)f->bone_count * 3);
+    const char *outside = NULL;
+    ganim_code code = GANIM_OK;
+    for (uint32_t c = 0; c < chans->count && code == GANIM_OK; c++) {
+        if (!gj_is(&chans->items[c], GJ_OBJECT))
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, chans->items[c].offset,
+                              "gltf: animation %u channel %u is not an object", ai, c);
+        code = read_channel(&a, &chans->items[c], c, seen, &outside);
+    }
+    for (uint32_t i = 0; i < a.nch && code == GANIM_OK; i++) {
+        code = check_times(&a, &a.ch[i]);
+        if (code == GANIM_OK) code = find_steps(&a, &a.ch[i]);
+    }
+    if (code != GANIM_OK) return code;
+    a.st.used = a.nch;
+    choose_rate(&a);
+    double last = 0;
+    for (uint32_t i = 0; i < a.nch && code == GANIM_OK; i++) {
+        chan *c = &a.ch[i];
+        if ((code = key_frames(&a, c)) != GANIM_OK) break;
+        if (c->n) last = fmax(last, (double)c->f[c->n - 1]);
+        a.st.duration = fmax(a.st.duration, c->n ? (double)c->t[c->n - 1] : 0.0);
+    }
+    if (code != GANIM_OK) return code;
+    double need = ceil(last) + 1;
+    const ganim_limits *lim = ganim_doc_limits(f->doc);
+    if (need > (double)lim->frames)
+        return ganim_fail(f->err, GANIM_ERR_LIMIT, a.v->offset,
+                          "gltf: animation %u lasts %g s: %.0f frames at %g fps, more than the limit of %u "
+                          "(ganim_limits.frames); a lower rate (--fps) helps",
+                          ai, a.st.duration, need, a.fps, lim->frames);
+    if (!a.ganim_rate) {
+        a.frames = (uint32_t)need;
+    } else if (need > (double)a.frames) {
+        ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, a.v->offset,
+                       "gltf: animation %u: keys up to frame %g beyond the %u frames extras.ganim records; the clip "
+                       "grows to %.0f frames",
+                       ai, last, a.frames, need);
+        a.frames = (uint32_t)need;
+    }
+    a.st.fps = a.fps;
+    for (uint32_t i = 0; i < a.nch && code == GANIM_OK; i++) {
+        chan *c = &a.ch[i];
+        if (c->interp == GLTF_CUBIC) code = sample_cubic(&a, c);
+        if (code != GANIM_OK) break;
+        c->visibility = is_visibility(&a, c);
+        if (!c->visibility) convert_values(&a, c);
+        if ((code = lead_in(&a, c)) != GANIM_OK) break;
+        classify(&a, c);
+    }
+    if (code == GANIM_OK) code = build_clip(&a, clip);
+    if (code != GANIM_OK) return code;
+    uint32_t skipped = a.st.skipped_weights + a.st.skipped_outside + a.st.skipped_other;
+    f->skipped_total += skipped;
+    if (a.st.skipped_outside)
+        ganim_doc_warn(f->doc, GANIM_WARN_SKELETON, a.v->offset,
+                       "gltf: animation %u: %u channels move nodes that are not bones of the skeleton (e.g. '%.100s'); "
+                       "skipped",
+                       ai, a.st.skipped_outside, outside ? outside : "");
+    if (a.st.skipped_weights)
+        ganim_doc_warn(f->doc, GANIM_WARN_IGNORED, a.v->offset,
+                       "gltf: animation %u: %u channels of morph target weights skipped", ai, a.st.skipped_weights);
+    if (a.st.skipped_other)
+        ganim_doc_warn(f->doc, GANIM_WARN_IGNORED, a.v->offset,
+                       "gltf: animation %u: %u channels with other targets (extensions, repeated targets) skipped", ai,
+                       a.st.skipped_other);
+    if (a.dropped)
+        ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, a.v->offset,
+                       "gltf: animation %u: %u keys not after the key before them were dropped", ai, a.dropped);
+    if (a.nudged)
+        ganim_doc_warn(f->doc, GANIM_WARN_REPAIRED, a.v->offset,
+                       "gltf: animation %u: %u keys fell on the frame of the key before them at %g fps; moved a float "
+                       "step later",
+                       ai, a.nudged, a.fps);
+    if (a.repaired)
+        ganim_doc_warn(f->doc, GANIM_WARN_REPAIRED, a.v->offset,
+                       "gltf: animation %u: %u values were not finite or not unit quaternions; repaired", ai,
+                       a.repaired);
+    return GANIM_OK;
+}
+
+ganim_code gltf_read_animations(gltf_file *f)
+{
+    uint32_t n = f->anims_v ? f->anims_v->count : 0;
+    if (!n) return GANIM_OK;
+    if (!f->doc->skeleton) {
+        ganim_doc_warn(f->doc, GANIM_WARN_SKELETON, f->anims_v->offset,
+                       "gltf: %u animations but no nodes to animate; skipped", n);
+        return GANIM_OK;
+    }
+    ganim_clip *clips = ganim_doc_alloc_array(f->doc, n, sizeof *clips);
+    uint8_t *seen = gltf_scratch(f, (size_t)f->bone_count * 3, 1);
+    if (!clips) return GANIM_NOMEM(f->err);
+    if (!seen) return GANIM_ERR_NOMEM;
+    for (uint32_t i = 0; i < n; i++) {
+        ganim_code code = read_animation(f, i, &clips[i], seen);
+        if (code != GANIM_OK) return code;
+    }
+    f->doc->clips = clips;
+    f->doc->clip_count = n;
+    return GANIM_OK;
+}

@@ -1,0 +1,333 @@
+/* glTF binary data: buffers (the GLB's BIN chunk, base64 data URIs, or other files asked
+ * of the caller's loader by their percent-decoded URI), buffer views and accessors
+ * (float or normalised integer components, byte strides, sparse substitution). A buffer
+ * is read only when an accessor the animations need lies in it, so a missing mesh or
+ * image file does not matter. Every range is checked against the bytes present. */
+#include "formats/gltf/gltf.h"
+
+enum { BYTE = 5120, UBYTE = 5121, SHORT = 5122, USHORT = 5123, UINT = 5125, FLOAT = 5126 };
+
+/* ---- buffers -------------------------------------------------------------------------------- */
+
+static int b64_value(uint8_t c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+}
+
+/* Base64 text (padding optional, whitespace skipped) into scratch memory. */
+static ganim_code base64(gltf_file *f, const char *text, size_t len, uint64_t offset, const uint8_t **out, size_t *size)
+{
+    uint8_t *o = gltf_scratch(f, len / 4 * 3 + 3, 1);
+    if (!o) return GANIM_ERR_NOMEM;
+    size_t n = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint8_t c = (uint8_t)text[i];
+        if (c == '=') break;
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        int v = b64_value(c);
+        if (v < 0)
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, offset, "gltf: a data URI holds '%c', which is not base64",
+                              c >= 0x20 && c < 0x7F ? c : '?');
+        acc = (acc << 6) | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            o[n++] = (uint8_t)(acc >> bits);
+        }
+    }
+    *out = o;
+    *size = n;
+    return GANIM_OK;
+}
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* A URI's percent escapes decoded ("my%20file.bin" -> "my file.bin"). */
+static ganim_code percent_decode(gltf_file *f, const char *uri, uint64_t offset, char **out)
+{
+    size_t len = strlen(uri), k = 0;
+    char *o = gltf_scratch(f, len + 1, 1);
+    if (!o) return GANIM_ERR_NOMEM;
+    for (size_t i = 0; i < len; i++) {
+        if (uri[i] == '%' && i + 2 < len && hexval(uri[i + 1]) >= 0 && hexval(uri[i + 2]) >= 0) {
+            char c = (char)(hexval(uri[i + 1]) * 16 + hexval(uri[i + 2]));
+            if (c == 0)
+                return ganim_fail(f->err, GANIM_ERR_CORRUPT, offset, "gltf: the buffer URI '%.200s' holds %%00", uri);
+            o[k++] = c;
+            i += 2;
+        } else {
+            o[k++] = uri[i];
+        }
+    }
+    o[k] = 0;
+    *out = o;
+    return GANIM_OK;
+}
+
+static ganim_code buffer_bytes(gltf_file *f, uint32_t index, const uint8_t **data, size_t *size)
+{
+    gltf_buf *b = &f->bufs[index];
+    if (b->loaded) {
+        *data = b->data;
+        *size = b->size;
+        return GANIM_OK;
+    }
+    const gj_value *bv = &f->buffers_v->items[index];
+    uint64_t length;
+    if (!gj_uint(gj_get(bv, "byteLength"), (uint64_t)1 << 53, &length))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, bv->offset, "gltf: buffer %u: no byteLength", index);
+    const gj_value *uri_v = gj_get(bv, "uri");
+    const char *uri = NULL;
+    const uint8_t *bytes = NULL;
+    size_t have = 0;
+    if (!uri_v) {
+        if (index != 0 || !f->bin)
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, bv->offset,
+                              "gltf: buffer %u has no uri and is not the binary chunk of a .glb", index);
+        bytes = f->bin;
+        have = f->bin_size;
+        b->kind = GLTF_BUF_GLB;
+    } else if (!gj_string(uri_v, &uri)) {
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, uri_v->offset, "gltf: buffer %u: the uri is not a string", index);
+    } else if (!strncmp(uri, "data:", 5)) {
+        const char *comma = memchr(uri, ',', uri_v->count);
+        if (!comma || comma - uri < 12 || memcmp(comma - 7, ";base64", 7) != 0)
+            return ganim_fail(f->err, GANIM_ERR_UNSUPPORTED, uri_v->offset,
+                              "gltf: buffer %u: a data URI that is not base64 ('%.40s...')", index, uri);
+        ganim_code code = base64(f, comma + 1, uri_v->count - (size_t)(comma + 1 - uri), uri_v->offset, &bytes, &have);
+        if (code != GANIM_OK) return code;
+        b->kind = GLTF_BUF_DATA_URI;
+    } else {
+        char *name = NULL;
+        ganim_code code = percent_decode(f, uri, uri_v->offset, &name);
+        if (code != GANIM_OK) return code;
+        code = ganim_read_load(f->opts, name, &b->owned, f->err);
+        if (code != GANIM_OK) return code;
+        bytes = b->owned.data;
+        have = b->owned.size;
+        b->kind = GLTF_BUF_EXTERNAL;
+    }
+    if (have < length)
+        return ganim_fail(f->err, GANIM_ERR_TRUNCATED, uri_v ? uri_v->offset : f->bin_offset + have,
+                          "gltf: buffer %u: %llu bytes announced, %zu there", index, (unsigned long long)length, have);
+    b->data = bytes;
+    b->size = (size_t)length;
+    b->loaded = 1;
+    f->buffer_kinds[b->kind]++;
+    *data = b->data;
+    *size = b->size;
+    return GANIM_OK;
+}
+
+void gltf_buffers_free(gltf_file *f)
+{
+    for (uint32_t i = 0; f->bufs && i < f->buf_count; i++) ganim_buffer_free(&f->bufs[i].owned);
+}
+
+/* ---- views and accessors -------------------------------------------------------------------- */
+
+typedef struct view {
+    const uint8_t *data; /* the view's bytes */
+    size_t size;
+    uint32_t stride; /* 0: tightly packed */
+} view;
+
+static ganim_code read_view(gltf_file *f, uint32_t index, view *out)
+{
+    const gj_value *v = &f->views_v->items[index];
+    uint32_t buf;
+    uint64_t off = 0, len, stride = 0;
+    int has = gltf_index(f, v, "buffer", f->buf_count, "bufferView", &buf);
+    if (has < 0) return f->err ? f->err->code : GANIM_ERR_CORRUPT;
+    if (!has) return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset, "gltf: bufferView %u has no buffer", index);
+    const gj_value *ext = gj_get(v, "extensions");
+    if (gj_get(ext, "EXT_meshopt_compression") || gj_get(ext, "KHR_meshopt_compression"))
+        return ganim_fail(f->err, GANIM_ERR_UNSUPPORTED, v->offset,
+                          "gltf: bufferView %u is compressed with meshopt, which ganim does not decode", index);
+    if ((gj_get(v, "byteOffset") && !gj_uint(gj_get(v, "byteOffset"), (uint64_t)1 << 53, &off)) ||
+        !gj_uint(gj_get(v, "byteLength"), (uint64_t)1 << 53, &len) ||
+        (gj_get(v, "byteStride") && (!gj_uint(gj_get(v, "byteStride"), 252, &stride) || stride < 4 || stride % 4)))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset,
+                          "gltf: bufferView %u: byteOffset, byteLength or byteStride is not a valid number", index);
+    const uint8_t *bytes = NULL;
+    size_t size = 0;
+    ganim_code code = buffer_bytes(f, buf, &bytes, &size);
+    if (code != GANIM_OK) return code;
+    if (off > size || len > size - off)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset,
+                          "gltf: bufferView %u: bytes %llu..%llu are beyond buffer %u (%zu bytes)", index,
+                          (unsigned long long)off, (unsigned long long)(off + len), buf, size);
+    out->data = bytes + off;
+    out->size = (size_t)len;
+    out->stride = (uint32_t)stride;
+    return GANIM_OK;
+}
+
+static int component_size(uint64_t type)
+{
+    switch (type) {
+    case BYTE:
+    case UBYTE: return 1;
+    case SHORT:
+    case USHORT: return 2;
+    case UINT:
+    case FLOAT: return 4;
+    default: return 0;
+    }
+}
+
+static float component(const uint8_t *p, uint32_t type, int normalized)
+{
+    switch (type) {
+    case FLOAT: return ganim_ld_f32le(p);
+    case BYTE: {
+        float v = (float)(int8_t)p[0];
+        return normalized ? fmaxf(v / 127.0f, -1.0f) : v;
+    }
+    case UBYTE: return normalized ? (float)p[0] / 255.0f : (float)p[0];
+    case SHORT: {
+        float v = (float)(int16_t)ganim_ld_u16le(p);
+        return normalized ? fmaxf(v / 32767.0f, -1.0f) : v;
+    }
+    case USHORT: return normalized ? (float)ganim_ld_u16le(p) / 65535.0f : (float)ganim_ld_u16le(p);
+    default: return (float)ganim_ld_u32le(p);
+    }
+}
+
+static int type_components(const char *t)
+{
+    static const char *const names[] = { "SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4" };
+    static const int comps[] = { 1, 2, 3, 4, 4, 9, 16 };
+    for (int i = 0; i < 7; i++)
+        if (!strcmp(t, names[i])) return comps[i];
+    return 0;
+}
+
+/* Checks that `count` elements of `elem` bytes at `offset` with `stride` fit in `size`. */
+static int fits(uint64_t offset, uint64_t count, uint64_t elem, uint64_t stride, uint64_t size)
+{
+    if (!count) return offset <= size;
+    uint64_t last = offset + (count - 1) * stride; /* count < 2^32, stride <= 252 */
+    return offset <= size && last <= size && elem <= size - last;
+}
+
+/* Sparse substitution: the listed elements replace those of the base. */
+static ganim_code sparse(gltf_file *f, uint32_t index, const gj_value *sp, uint32_t count, int comps, uint32_t ctype,
+                         int normalized, float *out)
+{
+    const gj_value *iv = gj_get(sp, "indices"), *vv = gj_get(sp, "values");
+    uint64_t n, ioff = 0, voff = 0, itype;
+    uint32_t iview, vview;
+    if (!gj_uint(gj_get(sp, "count"), count, &n) || n == 0 || !gj_is(iv, GJ_OBJECT) || !gj_is(vv, GJ_OBJECT) ||
+        gltf_index(f, iv, "bufferView", f->view_count, "sparse indices", &iview) != 1 ||
+        gltf_index(f, vv, "bufferView", f->view_count, "sparse values", &vview) != 1 ||
+        !gj_uint(gj_get(iv, "componentType"), UINT32_MAX, &itype) ||
+        (itype != UBYTE && itype != USHORT && itype != UINT) ||
+        (gj_get(iv, "byteOffset") && !gj_uint(gj_get(iv, "byteOffset"), (uint64_t)1 << 53, &ioff)) ||
+        (gj_get(vv, "byteOffset") && !gj_uint(gj_get(vv, "byteOffset"), (uint64_t)1 << 53, &voff)))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, sp->offset, "gltf: accessor %u: the sparse part is not valid",
+                          index);
+    view ix, vx;
+    ganim_code code;
+    if ((code = read_view(f, iview, &ix)) != GANIM_OK || (code = read_view(f, vview, &vx)) != GANIM_OK) return code;
+    int isize = component_size(itype), csize = component_size(ctype);
+    uint64_t elem = (uint64_t)comps * (uint64_t)csize;
+    if (!fits(ioff, n, (uint64_t)isize, (uint64_t)isize, ix.size) || !fits(voff, n, elem, elem, vx.size))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, sp->offset,
+                          "gltf: accessor %u: %llu sparse elements do not fit in their buffer views", index,
+                          (unsigned long long)n);
+    for (uint64_t k = 0; k < n; k++) {
+        const uint8_t *ip = ix.data + ioff + k * (uint64_t)isize;
+        uint32_t at = isize == 1 ? ip[0] : isize == 2 ? ganim_ld_u16le(ip) : ganim_ld_u32le(ip);
+        if (at >= count)
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, sp->offset,
+                              "gltf: accessor %u: sparse index %u is beyond its %u elements", index, at, count);
+        const uint8_t *vp = vx.data + voff + k * elem;
+        for (int c = 0; c < comps; c++)
+            out[(size_t)at * (size_t)comps + (size_t)c] = component(vp + c * csize, ctype, normalized);
+    }
+    return GANIM_OK;
+}
+
+/* Elements an accessor without a buffer view may have (all zeros, then sparse): nothing
+ * in the file bounds them, so the library's frame limit does. */
+#define MAX_VIEWLESS (GANIM_MAX_FRAMES * 4u)
+
+ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, const char *what, float **out,
+                                uint32_t *count)
+{
+    if (index >= f->accessor_count)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "gltf: %s: accessor %u does not exist", what,
+                          index);
+    const gj_value *a = &f->accessors_v->items[index];
+    const char *type = "";
+    uint64_t ctype, n, off = 0;
+    int normalized = gj_is(gj_get(a, "normalized"), GJ_TRUE);
+    if (!gj_uint(gj_get(a, "componentType"), UINT32_MAX, &ctype) || !component_size(ctype) ||
+        !gj_uint(gj_get(a, "count"), UINT32_MAX, &n) || !gj_string(gj_get(a, "type"), &type) ||
+        !type_components(type) ||
+        (gj_get(a, "byteOffset") && !gj_uint(gj_get(a, "byteOffset"), (uint64_t)1 << 53, &off)))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
+                          "gltf: accessor %u: componentType, count, type or byteOffset is missing or not valid", index);
+    if (type_components(type) != comps)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset, "gltf: %s: accessor %u is %s, not %s", what, index,
+                          type,
+                          comps == 1   ? "SCALAR"
+                          : comps == 3 ? "VEC3"
+                                       : "VEC4");
+    if (ctype != FLOAT && (!ints || !normalized || ctype == UINT))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
+                          "gltf: %s: accessor %u holds %s integers where floats%s are needed", what, index,
+                          normalized ? "normalized" : "plain", ints ? " or normalized integers" : "");
+    if (n == 0)
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset, "gltf: %s: accessor %u has no elements", what, index);
+    uint32_t vi;
+    int has_view = gltf_index(f, a, "bufferView", f->view_count, "accessor", &vi);
+    if (has_view < 0) return f->err ? f->err->code : GANIM_ERR_CORRUPT;
+    int csize = component_size(ctype);
+    uint64_t elem = (uint64_t)comps * (uint64_t)csize;
+    view v = { NULL, 0, 0 };
+    if (has_view) {
+        ganim_code code = read_view(f, vi, &v);
+        if (code != GANIM_OK) return code;
+        if (!fits(off, n, elem, v.stride ? v.stride : elem, v.size))
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
+                              "gltf: accessor %u: %llu elements of %llu bytes do not fit in bufferView %u (%zu bytes)",
+                              index, (unsigned long long)n, (unsigned long long)elem, vi, v.size);
+    } else if (n > MAX_VIEWLESS) {
+        return ganim_fail(f->err, GANIM_ERR_LIMIT, a->offset,
+                          "gltf: accessor %u: %llu elements without a buffer view (at most %u)", index,
+                          (unsigned long long)n, MAX_VIEWLESS);
+    }
+    float *o = gltf_scratch(f, (size_t)n * (size_t)comps, sizeof(float));
+    if (!o) return GANIM_ERR_NOMEM;
+    if (has_view) {
+        uint64_t stride = v.stride ? v.stride : elem;
+        for (uint64_t k = 0; k < n; k++) {
+            const uint8_t *p = v.data + off + k * stride;
+            for (int c = 0; c < comps; c++)
+                o[k * (uint64_t)comps + (uint64_t)c] = component(p + c * csize, (uint32_t)ctype, normalized);
+        }
+    }
+    const gj_value *sp = gj_get(a, "sparse");
+    if (sp) {
+        ganim_code code = sparse(f, index, sp, (uint32_t)n, comps, (uint32_t)ctype, normalized, o);
+        if (code != GANIM_OK) return code;
+    }
+    *out = o;
+    *count = (uint32_t)n;
+    return GANIM_OK;
+}

@@ -1,0 +1,225 @@
+/* Undoing ganim's glTF export conversion exactly, and folding the transforms of nodes
+ * above a bone into it.
+ *
+ * ganim's exporter writes a root bone's rotation as float(normalise(C q)) and its
+ * translation as float(C (t unit)), any other translation as float(t unit) and every
+ * rotation normalised, all in double arithmetic (src/export/export.h, gx_rotation and
+ * gx_translation; docs/dump-format.md). The reader inverts that in double arithmetic and
+ * rounds; where the rounded value does not give the written floats back through the
+ * exporter's own arithmetic (a unit in the last place, now and then), the neighbouring
+ * floats are tried. So ganim glb -> read -> glb writes the same bits, and the values read
+ * are the model's within float32 rounding. The forward functions below repeat the
+ * exporter's operations in the same order; the round-trip tests watch that they stay so. */
+#include <stdlib.h>
+
+#include "formats/gltf/gltf.h"
+
+int gltf_conv_from_text(const char *axis_conversion, double unit, gltf_conv *cv)
+{
+    memset(cv, 0, sizeof *cv);
+    if (!(unit != 0) || !isfinite(unit)) return 0;
+    cv->unit = unit;
+    if (!strcmp(axis_conversion, "identity")) {
+        cv->c[3] = 1;
+        cv->identity = 1;
+    } else if (!strcmp(axis_conversion, "rotate -90 deg about X")) {
+        cv->c[0] = -0.70710678118654752440;
+        cv->c[3] = 0.70710678118654752440;
+    } else if (!strcmp(axis_conversion, "rotate 180 deg about X")) {
+        cv->c[0] = 1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* r = a * b (Hamilton), x y z w: the exporter's gx_qmul */
+static void qmul(const double a[4], const double b[4], double r[4])
+{
+    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    r[0] = x, r[1] = y, r[2] = z, r[3] = w;
+}
+
+/* v' = q v q* for a unit q: the exporter's gx_qrot */
+static void qrot(const double q[4], const double v[3], double r[3])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+    double rx = v[0] + w * tx + (y * tz - z * ty);
+    double ry = v[1] + w * ty + (z * tx - x * tz);
+    double rz = v[2] + w * tz + (x * ty - y * tx);
+    r[0] = rx, r[1] = ry, r[2] = rz;
+}
+
+static int fwd_rotation(const gltf_conv *cv, int root, const float q[4], float out[4])
+{
+    double d[4] = { q[0], q[1], q[2], q[3] };
+    if (root && !cv->identity) qmul(cv->c, d, d);
+    double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
+    if (!(len > 1e-6) || !isfinite(len)) return 0;
+    for (int i = 0; i < 4; i++) out[i] = (float)(d[i] / len);
+    return 1;
+}
+
+static void fwd_translation(const gltf_conv *cv, int root, const float t[3], float out[3])
+{
+    double d[3] = { t[0] * cv->unit, t[1] * cv->unit, t[2] * cv->unit };
+    if (root && !cv->identity) qrot(cv->c, d, d);
+    for (int i = 0; i < 3; i++) out[i] = (float)d[i];
+}
+
+/* Candidates for one component: the value, its neighbours, and the other zero. */
+static int variants(float v, float out[4])
+{
+    int n = 0;
+    out[n++] = v;
+    out[n++] = nextafterf(v, INFINITY);
+    out[n++] = nextafterf(v, -INFINITY);
+    if (v == 0) out[n++] = -v;
+    return n;
+}
+
+/* A float q with fwd_rotation(q) == out bit for bit (1), or the nearest rounding (0). */
+static int find_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
+{
+    double d[4] = { out[0], out[1], out[2], out[3] };
+    if (root && !cv->identity) {
+        const double inv[4] = { -cv->c[0], -cv->c[1], -cv->c[2], cv->c[3] };
+        qmul(inv, d, d);
+    }
+    double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
+    if (!(len > 1e-6) || !isfinite(len)) {
+        q[0] = q[1] = q[2] = 0;
+        q[3] = 1;
+        return 0;
+    }
+    float q0[4], back[4];
+    for (int i = 0; i < 4; i++) q0[i] = (float)(d[i] / len);
+    memcpy(q, q0, sizeof q0);
+    if (fwd_rotation(cv, root, q0, back) && !memcmp(back, out, sizeof back)) return 1;
+    float v[4][4];
+    int nv[4];
+    for (int i = 0; i < 4; i++) nv[i] = variants(q0[i], v[i]);
+    for (int a = 0; a < nv[0]; a++)
+        for (int b = 0; b < nv[1]; b++)
+            for (int c = 0; c < nv[2]; c++)
+                for (int e = 0; e < nv[3]; e++) {
+                    float t[4] = { v[0][a], v[1][b], v[2][c], v[3][e] };
+                    if (fwd_rotation(cv, root, t, back) && !memcmp(back, out, sizeof back)) {
+                        memcpy(q, t, sizeof t);
+                        return 1;
+                    }
+                }
+    /* two float steps each way */
+    for (int a = -2; a <= 2; a++)
+        for (int b = -2; b <= 2; b++)
+            for (int c = -2; c <= 2; c++)
+                for (int e = -2; e <= 2; e++) {
+                    if (abs(a) < 2 && abs(b) < 2 && abs(c) < 2 && abs(e) < 2) continue; /* tried above */
+                    const int steps[4] = { a, b, c, e };
+                    float t[4];
+                    for (int i = 0; i < 4; i++) {
+                        t[i] = q0[i];
+                        for (int k = 0; k < abs(steps[i]); k++)
+                            t[i] = nextafterf(t[i], steps[i] > 0 ? INFINITY : -INFINITY);
+                    }
+                    if (fwd_rotation(cv, root, t, back) && !memcmp(back, out, sizeof back)) {
+                        memcpy(q, t, sizeof t);
+                        return 1;
+                    }
+                }
+    /* Rarely no float vector of that length normalises to `out`: try lengths a few float
+     * steps away (still unit to float precision), each with one component nudged. */
+    for (int k = 1; k <= 16; k++) {
+        double scale = 1 + (k & 1 ? 1 : -1) * ((k + 1) / 2) * 5.9604644775390625e-8;
+        float t[4];
+        for (int i = 0; i < 4; i++) t[i] = (float)(q0[i] * scale);
+        for (int i = -1; i < 8; i++) {
+            float u[4];
+            memcpy(u, t, sizeof u);
+            if (i >= 0) u[i / 2] = nextafterf(u[i / 2], i & 1 ? INFINITY : -INFINITY);
+            if (fwd_rotation(cv, root, u, back) && !memcmp(back, out, sizeof back)) {
+                memcpy(q, u, sizeof u);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+void gltf_undo_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
+{
+    if (find_rotation(cv, root, out, q)) return;
+    /* The exporter negates a key that points away from the previous one, which may leave
+     * a -0 its arithmetic never makes: the negated key, negated again on export, gives it. */
+    const float neg[4] = { -out[0], -out[1], -out[2], -out[3] };
+    float alt[4];
+    if (find_rotation(cv, root, neg, alt)) memcpy(q, alt, sizeof alt);
+}
+
+void gltf_undo_translation(const gltf_conv *cv, int root, const float out[3], float t[3])
+{
+    double d[3] = { out[0], out[1], out[2] };
+    if (root && !cv->identity) {
+        const double inv[4] = { -cv->c[0], -cv->c[1], -cv->c[2], cv->c[3] };
+        qrot(inv, d, d);
+    }
+    float t0[3], back[3];
+    for (int i = 0; i < 3; i++) t0[i] = (float)(d[i] / cv->unit);
+    memcpy(t, t0, sizeof t0);
+    if (cv->identity && cv->unit == 1) return;
+    fwd_translation(cv, root, t0, back);
+    if (!memcmp(back, out, sizeof back)) return;
+    float v[3][4];
+    int nv[3];
+    for (int i = 0; i < 3; i++) nv[i] = variants(t0[i], v[i]);
+    for (int a = 0; a < nv[0]; a++)
+        for (int b = 0; b < nv[1]; b++)
+            for (int c = 0; c < nv[2]; c++) {
+                float x[3] = { v[0][a], v[1][b], v[2][c] };
+                fwd_translation(cv, root, x, back);
+                if (!memcmp(back, out, sizeof back)) {
+                    memcpy(t, x, sizeof x);
+                    return;
+                }
+            }
+}
+
+/* ---- folding -------------------------------------------------------------------------------- */
+
+int gltf_normalize_quat(float q[4])
+{
+    double d[4] = { q[0], q[1], q[2], q[3] };
+    double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
+    if (!(len > 1e-12) || !isfinite(len)) {
+        q[0] = q[1] = q[2] = 0;
+        q[3] = 1;
+        return 0;
+    }
+    if (len == 1) return 1;
+    for (int i = 0; i < 4; i++) q[i] = (float)(d[i] / len);
+    return 1;
+}
+
+void gltf_fold_rotation(const gltf_fold *fd, float q[4])
+{
+    double d[4] = { q[0], q[1], q[2], q[3] };
+    qmul(fd->r, d, d);
+    for (int i = 0; i < 4; i++) q[i] = (float)d[i];
+    gltf_normalize_quat(q);
+}
+
+void gltf_fold_translation(const gltf_fold *fd, float t[3])
+{
+    double d[3] = { t[0] * fd->s[0], t[1] * fd->s[1], t[2] * fd->s[2] };
+    qrot(fd->r, d, d);
+    for (int i = 0; i < 3; i++) t[i] = (float)(d[i] + fd->t[i]);
+}
+
+void gltf_fold_scale(const gltf_fold *fd, float s[3])
+{
+    for (int i = 0; i < 3; i++) s[i] = (float)(s[i] * fd->s[i]);
+}

@@ -1,0 +1,498 @@
+/* glTF nodes and the skeleton. The joints of one skin become the bones (a file without
+ * skins: the node trees that hold an animated node); a bone's parent is its nearest
+ * ancestor that is a bone. Bones keep the skin's order except that a parent always comes
+ * before its children. Rest poses are the nodes' TRS (or decomposed matrices); nodes
+ * between a bone and its parent bone, or above a root bone, that are not bones (Blender's
+ * armature object, ganim's own `ganim_root`) have their transforms folded into the bone,
+ * which is exact when their scale is uniform. Names come from the nodes, or from
+ * extras.ganim.name where ganim's exporter had to change a name. */
+#include <stdlib.h>
+
+#include "formats/gltf/gltf.h"
+
+/* ---- nodes ---------------------------------------------------------------------------------- */
+
+static ganim_code bad_node(gltf_file *f, uint32_t i, const gj_value *at, const char *what)
+{
+    return ganim_fail(f->err, GANIM_ERR_CORRUPT, at->offset, "gltf: node %u: %s", i, what);
+}
+
+/* A node's matrix (column-major) as its transform. */
+static ganim_code node_matrix(gltf_file *f, uint32_t i, const gj_value *mv, gltf_node *n)
+{
+    float m[16], r[12];
+    if (!gj_floats(mv, m, 16)) return bad_node(f, i, mv, "the matrix is not 16 numbers");
+    for (int row = 0; row < 3; row++)
+        for (int col = 0; col < 4; col++) r[row * 4 + col] = m[col * 4 + row];
+    if (!ganim_transform_from_mat34(r, &n->local))
+        return bad_node(f, i, mv, "the matrix holds a number too large to be a transform");
+    if (m[3] != 0 || m[7] != 0 || m[11] != 0 || m[15] != 1)
+        ganim_doc_warn(f->doc, GANIM_WARN_IGNORED, mv->offset,
+                       "gltf: node %u: the matrix's last row is not 0 0 0 1; it is ignored", i);
+    /* the columns should be orthogonal: a sheared matrix becomes its rotation and scale */
+    double dot = 0, len = 0;
+    for (int a = 0; a < 3; a++)
+        for (int b = a + 1; b < 3; b++) {
+            double d =
+                (double)m[a * 4] * m[b * 4] + (double)m[a * 4 + 1] * m[b * 4 + 1] + (double)m[a * 4 + 2] * m[b * 4 + 2];
+            dot = fmax(dot, fabs(d));
+        }
+    for (int k = 0; k < 12; k++) len = fmax(len, fabs((double)m[k]));
+    if (dot > 1e-4 * len * len)
+        ganim_doc_warn(f->doc, GANIM_WARN_REPAIRED, mv->offset,
+                       "gltf: node %u: the matrix shears; read as the nearest rotation and scale", i);
+    return GANIM_OK;
+}
+
+static ganim_code node_trs(gltf_file *f, uint32_t i, const gj_value *nv, gltf_node *n)
+{
+    const gj_value *rv = gj_get(nv, "rotation"), *tv = gj_get(nv, "translation"), *sv = gj_get(nv, "scale");
+    if (rv) {
+        float q[4];
+        if (!gj_floats(rv, q, 4)) return bad_node(f, i, rv, "the rotation is not 4 numbers");
+        double len2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+        if (!f->undo && fabs(len2 - 1) > 2e-3)
+            ganim_doc_warn(f->doc, GANIM_WARN_REPAIRED, rv->offset, "gltf: node %u: the rotation was not unit%s", i,
+                           len2 > 0 ? "; normalised" : "; the identity is used");
+        if (!f->undo) gltf_normalize_quat(q);
+        memcpy(&n->local.rotation.x, q, sizeof q);
+    }
+    if (tv && !gj_floats(tv, &n->local.translation.x, 3)) return bad_node(f, i, tv, "the translation is not 3 numbers");
+    if (sv && !gj_floats(sv, &n->local.scale.x, 3)) return bad_node(f, i, sv, "the scale is not 3 numbers");
+    return GANIM_OK;
+}
+
+ganim_code gltf_read_nodes(gltf_file *f)
+{
+    uint32_t n = f->node_count;
+    if (!n) return GANIM_OK;
+    if (!(f->nodes = gltf_scratch(f, n, sizeof *f->nodes))) return GANIM_ERR_NOMEM;
+    for (uint32_t i = 0; i < n; i++) {
+        f->nodes[i].parent = -1;
+        f->nodes[i].bone = -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const gj_value *nv = &f->nodes_v->items[i];
+        gltf_node *node = &f->nodes[i];
+        if (nv->type != GJ_OBJECT) return bad_node(f, i, nv, "not an object");
+        node->offset = nv->offset;
+        node->name = "";
+        node->local = ganim_transform_identity();
+        const gj_value *name = gj_get(nv, "name");
+        if (name && !gj_string(name, &node->name)) return bad_node(f, i, name, "the name is not a string");
+        const gj_value *ex = gj_get(gj_get(nv, "extras"), "ganim");
+        if (f->ganim && ex) {
+            uint64_t flags;
+            gj_string(gj_get(ex, "name"), &node->ganim_name);
+            if (gj_uint(gj_get(ex, "flags"), UINT32_MAX, &flags)) node->ganim_flags = (uint32_t)flags;
+        }
+        const gj_value *mv = gj_get(nv, "matrix");
+        ganim_code code = mv ? node_matrix(f, i, mv, node) : node_trs(f, i, nv, node);
+        if (code != GANIM_OK) return code;
+        const gj_value *kids = gj_get(nv, "children");
+        if (!kids) continue;
+        if (kids->type != GJ_ARRAY) return bad_node(f, i, kids, "children is not an array");
+        for (uint32_t k = 0; k < kids->count; k++) {
+            uint64_t c;
+            if (!gj_uint(&kids->items[k], n - 1, &c) || c == i)
+                return bad_node(f, i, &kids->items[k], "a child is not another node's index");
+            if (f->nodes[c].parent >= 0) {
+                ganim_fail(f->err, GANIM_ERR_CORRUPT, kids->items[k].offset,
+                           "gltf: node %u is a child of both node %d and node %u", (unsigned)c, (int)f->nodes[c].parent,
+                           i);
+                return GANIM_ERR_CORRUPT;
+            }
+            f->nodes[c].parent = (int32_t)i;
+        }
+    }
+    /* the parents must form trees: walk up from every node, marking the path */
+    uint8_t *state = gltf_scratch(f, n, 1); /* 0 new, 1 on the current path, 2 known to reach a root */
+    if (!state) return GANIM_ERR_NOMEM;
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t k = (int32_t)i;
+        while (k >= 0 && state[k] == 0) {
+            state[k] = 1;
+            k = f->nodes[k].parent;
+        }
+        if (k >= 0 && state[k] == 1)
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, f->nodes[k].offset,
+                              "gltf: node %d is its own ancestor (the children lists form a loop)", (int)k);
+        for (k = (int32_t)i; k >= 0 && state[k] == 1; k = f->nodes[k].parent) state[k] = 2;
+    }
+    return GANIM_OK;
+}
+
+/* ---- which skin ----------------------------------------------------------------------------- */
+
+/* Channels of every animation that move each node (translation, rotation, scale). */
+static ganim_code count_animated(gltf_file *f, uint32_t *moved)
+{
+    for (uint32_t a = 0; f->anims_v && a < f->anims_v->count; a++) {
+        const gj_value *ch = gj_get(&f->anims_v->items[a], "channels");
+        for (uint32_t c = 0; gj_is(ch, GJ_ARRAY) && c < ch->count; c++) {
+            const gj_value *t = gj_get(&ch->items[c], "target");
+            const char *path = "";
+            uint64_t node;
+            if (!gj_uint(gj_get(t, "node"), UINT32_MAX, &node) || node >= f->node_count ||
+                !gj_string(gj_get(t, "path"), &path))
+                continue;
+            if (!strcmp(path, "rotation") || !strcmp(path, "translation") || !strcmp(path, "scale")) moved[node]++;
+        }
+    }
+    return GANIM_OK;
+}
+
+static int all_digits(const char *s)
+{
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9') return 0;
+    return 1;
+}
+
+static const char *skin_name(const gltf_file *f, uint32_t s)
+{
+    const char *name = "";
+    gj_string(gj_get(&f->skins_v->items[s], "name"), &name);
+    return name;
+}
+
+/* The skin gltf.skin names, or the one whose joints the animations move most. */
+static ganim_code choose_skin(gltf_file *f, const uint32_t *moved)
+{
+    const char *want = ganim_setting_get(f->opts->settings, f->opts->setting_count, "gltf.skin");
+    f->skin = -1;
+    if (want) {
+        if (all_digits(want) && strlen(want) < 10 && (uint32_t)strtoul(want, NULL, 10) < f->skins) {
+            f->skin = (int32_t)strtoul(want, NULL, 10);
+            return GANIM_OK;
+        }
+        for (int pass = 0; pass < 2 && f->skin < 0; pass++)
+            for (uint32_t s = 0; s < f->skins && f->skin < 0; s++)
+                if (pass ? !ganim_strcasecmp(skin_name(f, s), want) : !strcmp(skin_name(f, s), want))
+                    f->skin = (int32_t)s;
+        if (f->skin >= 0) return GANIM_OK;
+        char names[300] = "";
+        size_t at = 0;
+        for (uint32_t s = 0; s < f->skins && at < sizeof names - 1; s++) {
+            int w = snprintf(names + at, sizeof names - at, "%s%u '%s'", s ? ", " : "", s, skin_name(f, s));
+            if (w > 0) at += (size_t)w;
+        }
+        return ganim_fail(f->err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "gltf: gltf.skin=%.100s names no skin of the file (%s)", want,
+                          f->skins ? names : "it has none");
+    }
+    uint64_t best = 0;
+    uint32_t best_joints = 0;
+    for (uint32_t s = 0; s < f->skins; s++) {
+        const gj_value *j = gj_get(&f->skins_v->items[s], "joints");
+        if (!gj_is(j, GJ_ARRAY)) continue;
+        uint64_t score = 0;
+        for (uint32_t k = 0; k < j->count; k++) {
+            uint64_t node;
+            if (gj_uint(&j->items[k], f->node_count ? f->node_count - 1 : 0, &node) && f->node_count)
+                score += moved[node];
+        }
+        if (f->skin < 0 || score > best || (score == best && j->count > best_joints)) {
+            f->skin = (int32_t)s;
+            best = score;
+            best_joints = j->count;
+        }
+    }
+    return GANIM_OK;
+}
+
+/* ---- transforms of the nodes above a bone ---------------------------------------------------- */
+
+/* 4x4 column-major, doubles */
+static void mat_from_transform(const ganim_transform *t, double m[16])
+{
+    double x = t->rotation.x, y = t->rotation.y, z = t->rotation.z, w = t->rotation.w;
+    double r[9] = { 1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
+                    2 * (x * y + z * w),     1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+                    2 * (x * z - y * w),     2 * (y * z + x * w),     1 - 2 * (x * x + y * y) };
+    const float *s = &t->scale.x, *tr = &t->translation.x;
+    for (int col = 0; col < 3; col++) {
+        for (int row = 0; row < 3; row++) m[col * 4 + row] = r[row * 3 + col] * s[col];
+        m[col * 4 + 3] = 0;
+    }
+    for (int row = 0; row < 3; row++) m[12 + row] = tr[row];
+    m[15] = 1;
+}
+
+static void mat_mul(const double a[16], const double b[16], double o[16])
+{
+    double r[16];
+    for (int col = 0; col < 4; col++)
+        for (int row = 0; row < 4; row++) {
+            double v = 0;
+            for (int k = 0; k < 4; k++) v += a[k * 4 + row] * b[col * 4 + k];
+            r[col * 4 + row] = v;
+        }
+    memcpy(o, r, sizeof r);
+}
+
+static int is_identity_transform(const ganim_transform *t)
+{
+    return t->rotation.x == 0 && t->rotation.y == 0 && t->rotation.z == 0 && t->rotation.w == 1 &&
+           t->translation.x == 0 && t->translation.y == 0 && t->translation.z == 0 && t->scale.x == 1 &&
+           t->scale.y == 1 && t->scale.z == 1;
+}
+
+/* Rotation matrix (row-major 3x3) to a unit quaternion, doubles. */
+static void quat_from_rows(const double m[9], double q[4])
+{
+    double tr = m[0] + m[4] + m[8];
+    if (tr > 0) {
+        double s = sqrt(tr + 1.0) * 2;
+        q[3] = 0.25 * s;
+        q[0] = (m[7] - m[5]) / s;
+        q[1] = (m[2] - m[6]) / s;
+        q[2] = (m[3] - m[1]) / s;
+    } else if (m[0] > m[4] && m[0] > m[8]) {
+        double s = sqrt(1.0 + m[0] - m[4] - m[8]) * 2;
+        q[3] = (m[7] - m[5]) / s;
+        q[0] = 0.25 * s;
+        q[1] = (m[1] + m[3]) / s;
+        q[2] = (m[2] + m[6]) / s;
+    } else if (m[4] > m[8]) {
+        double s = sqrt(1.0 + m[4] - m[0] - m[8]) * 2;
+        q[3] = (m[2] - m[6]) / s;
+        q[0] = (m[1] + m[3]) / s;
+        q[1] = 0.25 * s;
+        q[2] = (m[5] + m[7]) / s;
+    } else {
+        double s = sqrt(1.0 + m[8] - m[0] - m[4]) * 2;
+        q[3] = (m[3] - m[1]) / s;
+        q[0] = (m[2] + m[6]) / s;
+        q[1] = (m[5] + m[7]) / s;
+        q[2] = 0.25 * s;
+    }
+    double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int k = 0; k < 4; k++) q[k] = len > 0 ? q[k] / len : (k == 3);
+}
+
+/* The fold of the nodes strictly between `node` and `stop` (a bone node, or -1: the top of
+ * the tree). Returns 0 when they are all at identity. */
+static int fold_of(gltf_file *f, uint32_t node, int32_t stop, gltf_fold *out, int *uneven)
+{
+    double m[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }, a[16];
+    int any = 0;
+    for (int32_t k = f->nodes[node].parent; k >= 0 && k != stop; k = f->nodes[k].parent) {
+        if (is_identity_transform(&f->nodes[k].local)) continue;
+        mat_from_transform(&f->nodes[k].local, a);
+        mat_mul(a, m, m);
+        any = 1;
+    }
+    if (!any) return 0;
+    double r[9], det;
+    for (int col = 0; col < 3; col++) {
+        double len = sqrt(m[col * 4] * m[col * 4] + m[col * 4 + 1] * m[col * 4 + 1] + m[col * 4 + 2] * m[col * 4 + 2]);
+        out->s[col] = len;
+    }
+    det =
+        m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) + m[8] * (m[1] * m[6] - m[5] * m[2]);
+    if (det < 0) out->s[0] = -out->s[0];
+    for (int row = 0; row < 3; row++)
+        for (int col = 0; col < 3; col++)
+            r[row * 3 + col] = out->s[col] != 0 ? m[col * 4 + row] / out->s[col] : (row == col);
+    quat_from_rows(r, out->r);
+    for (int k = 0; k < 3; k++) out->t[k] = m[12 + k];
+    double smax = fmax(fabs(out->s[0]), fmax(fabs(out->s[1]), fabs(out->s[2])));
+    *uneven = fabs(fabs(out->s[0]) - fabs(out->s[1])) > 1e-6 * smax ||
+              fabs(fabs(out->s[0]) - fabs(out->s[2])) > 1e-6 * smax || det < 0;
+    return 1;
+}
+
+/* ---- the skeleton ------------------------------------------------------------------------- */
+
+/* Nearest bone above each node (-1: none), every node visited once. */
+static ganim_code bones_above(gltf_file *f, const uint8_t *is_bone, int32_t *above)
+{
+    uint32_t n = f->node_count;
+    uint8_t *done = gltf_scratch(f, n, 1);
+    uint32_t *path = gltf_scratch(f, n, sizeof *path);
+    if (!done || !path) return GANIM_ERR_NOMEM;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t len = 0;
+        int32_t k = (int32_t)i;
+        while (k >= 0 && !done[k]) {
+            path[len++] = (uint32_t)k;
+            k = f->nodes[k].parent;
+        }
+        /* k: -1 or a node whose answer is known; fill the path top-down */
+        int32_t up = k < 0 ? -1 : (is_bone[k] ? k : above[k]);
+        while (len--) {
+            uint32_t p = path[len];
+            above[p] = up;
+            done[p] = 1;
+            if (is_bone[p]) up = (int32_t)p;
+        }
+    }
+    return GANIM_OK;
+}
+
+/* The joints (skin mode) or the nodes of the trees that hold an animated node, in the
+ * order the file lists them; *count of them. */
+static ganim_code bone_candidates(gltf_file *f, const uint32_t *moved, uint32_t **list, uint32_t *count,
+                                  uint8_t *is_bone)
+{
+    uint32_t n = f->node_count;
+    uint32_t *l = gltf_scratch(f, n, sizeof *l);
+    if (!l) return GANIM_ERR_NOMEM;
+    *count = 0;
+    if (f->skin >= 0) {
+        const gj_value *sk = &f->skins_v->items[f->skin];
+        const gj_value *j = gj_get(sk, "joints");
+        if (!gj_is(j, GJ_ARRAY) || j->count == 0)
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, sk->offset, "gltf: skin %d has no joints", (int)f->skin);
+        uint32_t dup = 0;
+        for (uint32_t k = 0; k < j->count; k++) {
+            uint64_t node;
+            if (!gj_uint(&j->items[k], n ? n - 1 : 0, &node) || !n)
+                return ganim_fail(f->err, GANIM_ERR_CORRUPT, j->items[k].offset,
+                                  "gltf: skin %d: joint %u is not a node", (int)f->skin, k);
+            if (is_bone[node]) {
+                dup++;
+                continue;
+            }
+            is_bone[node] = 1;
+            l[(*count)++] = (uint32_t)node;
+        }
+        if (dup)
+            ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, j->offset,
+                           "gltf: skin %d lists %u joints twice; they count once", (int)f->skin, dup);
+        f->joints_in_skin = j->count;
+        return (*list = l), GANIM_OK;
+    }
+    /* no skin: every node of a tree that holds an animated node (or of every tree) */
+    uint8_t *tree = gltf_scratch(f, n, 1);
+    uint32_t *root = gltf_scratch(f, n, sizeof *root), *path = gltf_scratch(f, n, sizeof *path);
+    if (!tree || !root || !path) return GANIM_ERR_NOMEM;
+    for (uint32_t i = 0; i < n; i++) root[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) { /* the top of each node's tree, each node walked once */
+        uint32_t len = 0;
+        int32_t k = (int32_t)i;
+        while (root[k] == UINT32_MAX && f->nodes[k].parent >= 0) {
+            path[len++] = (uint32_t)k;
+            k = f->nodes[k].parent;
+        }
+        uint32_t top = root[k] != UINT32_MAX ? root[k] : (uint32_t)k;
+        root[k] = top;
+        while (len--) root[path[len]] = top;
+    }
+    int any = 0;
+    for (uint32_t i = 0; i < n; i++) any |= moved[i] != 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!any || moved[i]) tree[root[i]] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!tree[root[i]]) continue;
+        is_bone[i] = 1;
+        l[(*count)++] = i;
+    }
+    *list = l;
+    return GANIM_OK;
+}
+
+static const char *scene_name(const gltf_file *f)
+{
+    const gj_value *scenes = gj_get(f->root, "scenes");
+    uint64_t s = 0;
+    gj_uint(gj_get(f->root, "scene"), UINT32_MAX, &s);
+    const char *name = "";
+    if (gj_is(scenes, GJ_ARRAY) && s < scenes->count) gj_string(gj_get(&scenes->items[s], "name"), &name);
+    return name;
+}
+
+ganim_code gltf_build_skeleton(gltf_file *f)
+{
+    uint32_t n = f->node_count;
+    if (!n) return GANIM_OK;
+    uint32_t *moved = gltf_scratch(f, n, sizeof *moved), *list = NULL, count = 0;
+    uint8_t *is_bone = gltf_scratch(f, n, 1), *emitted = gltf_scratch(f, n, 1);
+    int32_t *above = gltf_scratch(f, n, sizeof *above);
+    uint32_t *chain = gltf_scratch(f, n, sizeof *chain);
+    if (!moved || !is_bone || !emitted || !above || !chain) return GANIM_ERR_NOMEM;
+    ganim_code code = count_animated(f, moved);
+    if (code == GANIM_OK) code = choose_skin(f, moved);
+    if (code == GANIM_OK) code = bone_candidates(f, moved, &list, &count, is_bone);
+    if (code == GANIM_OK) code = bones_above(f, is_bone, above);
+    if (code != GANIM_OK) return code;
+    if (!count) return GANIM_OK;
+    /* parents first, otherwise in the listed order */
+    f->bone_node = ganim_doc_alloc_array(f->scratch, count, sizeof *f->bone_node);
+    if (!f->bone_node) return GANIM_NOMEM(f->err);
+    uint32_t nb = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t len = 0;
+        for (int32_t j = (int32_t)list[k]; j >= 0 && !emitted[j]; j = above[j]) chain[len++] = (uint32_t)j;
+        while (len--) {
+            uint32_t node = chain[len];
+            emitted[node] = 1;
+            f->nodes[node].bone = (int32_t)nb;
+            if (node != list[nb]) f->reordered++;
+            f->bone_node[nb++] = node;
+        }
+    }
+    f->bone_count = nb;
+    ganim_skeleton *sk = ganim_doc_alloc(f->doc, sizeof *sk);
+    ganim_bone *bones = ganim_doc_alloc_array(f->doc, nb, sizeof *bones);
+    if (!sk || !bones) return GANIM_NOMEM(f->err);
+    sk->bone_count = nb;
+    sk->bones = bones;
+    const char *name = f->skin >= 0 ? skin_name(f, (uint32_t)f->skin) : scene_name(f);
+    if (f->ganim && f->skin >= 0 && !strcmp(name, "skeleton") && !strcmp(scene_name(f), "ganim"))
+        name = ""; /* the exporter's names for a skeleton without one */
+    sk->name = ganim_doc_strdup(f->doc, name);
+    if (!sk->name) return GANIM_NOMEM(f->err);
+    uint32_t uneven_bones = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        const gltf_node *node = &f->nodes[f->bone_node[b]];
+        ganim_bone *bone = &bones[b];
+        int32_t up = above[f->bone_node[b]];
+        bone->parent = up >= 0 ? f->nodes[up].bone : -1;
+        bone->name = ganim_doc_strdup(f->doc, node->ganim_name ? node->ganim_name : node->name);
+        if (!bone->name) return GANIM_NOMEM(f->err);
+        bone->flags = f->ganim ? node->ganim_flags : 0;
+        float q[4], t[3], s[3], in[4];
+        memcpy(q, &node->local.rotation, sizeof q);
+        memcpy(t, &node->local.translation, sizeof t);
+        memcpy(s, &node->local.scale, sizeof s);
+        gltf_fold fd;
+        int uneven = 0;
+        if (fold_of(f, f->bone_node[b], up, &fd, &uneven)) {
+            if (!f->fold) {
+                f->fold = gltf_scratch(f, nb, sizeof *f->fold);
+                f->folded = gltf_scratch(f, nb, 1);
+                if (!f->fold || !f->folded) return GANIM_ERR_NOMEM;
+            }
+            f->fold[b] = fd;
+            f->folded[b] = 1;
+            f->folded_bones++;
+            uneven_bones += (uint32_t)uneven;
+            gltf_fold_rotation(&fd, q);
+            gltf_fold_translation(&fd, t);
+            gltf_fold_scale(&fd, s);
+        }
+        if (f->undo) {
+            memcpy(in, q, sizeof q);
+            gltf_undo_rotation(&f->conv, bone->parent < 0, in, q);
+            memcpy(in, t, sizeof t);
+            gltf_undo_translation(&f->conv, bone->parent < 0, in, t);
+        }
+        bone->rest.rotation = (ganim_quat){ q[0], q[1], q[2], q[3] };
+        bone->rest.translation = (ganim_vec3){ t[0], t[1], t[2] };
+        bone->rest.scale = (ganim_vec3){ s[0], s[1], s[2] };
+        if (!isfinite(t[0]) || !isfinite(t[1]) || !isfinite(t[2]) || !isfinite(s[0]) || !isfinite(s[1]) ||
+            !isfinite(s[2]))
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, node->offset,
+                              "gltf: node %u ('%.100s'): its transform is not finite", f->bone_node[b], node->name);
+    }
+    if (uneven_bones)
+        ganim_doc_warn(f->doc, GANIM_WARN_REPAIRED, GANIM_NO_OFFSET,
+                       "gltf: %u bones sit below nodes with an uneven or mirroring scale, folded into them as closely "
+                       "as a bone's own rotation and scale allow",
+                       uneven_bones);
+    f->doc->skeleton = sk;
+    return GANIM_OK;
+}

@@ -1,0 +1,306 @@
+/* Decimal text to double and float, correctly rounded (see decimal.h).
+ *
+ * The value is V = D x 10^e with D the integer of the kept digits. A candidate x (from
+ * double arithmetic, a few units in the last place off at worst) is moved to its
+ * neighbour while V lies beyond the midpoint between them; the comparisons with the
+ * midpoints are exact, on big integers: V ? A x 2^p becomes D x 10^e x 2^-p ? A with
+ * the negative powers moved to the other side. Ties go to the even significand. */
+#include "io/decimal.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- scanning ------------------------------------------------------------------------ */
+
+#define EXP_CLAMP 100000L
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+size_t gdec_scan(const char *s, size_t len, int grammar, gdec *d)
+{
+    size_t i = 0;
+    d->count = 0;
+    d->exp10 = 0;
+    d->negative = 0;
+    d->tail = 0;
+    if (i < len && (s[i] == '-' || (grammar == GDEC_LENIENT && s[i] == '+'))) d->negative = s[i++] == '-';
+    size_t int_at = i;
+    while (i < len && is_digit(s[i])) i++;
+    size_t nint = i - int_at, frac_at = i, nfrac = 0;
+    if (grammar == GDEC_JSON && (nint == 0 || (nint > 1 && s[int_at] == '0'))) return 0;
+    if (i < len && s[i] == '.') {
+        size_t j = i + 1;
+        while (j < len && is_digit(s[j])) j++;
+        nfrac = j - (i + 1);
+        if (nfrac || (grammar == GDEC_LENIENT && nint)) {
+            frac_at = i + 1;
+            i = j;
+        } else if (grammar == GDEC_JSON) {
+            return 0;
+        }
+    }
+    if (nint + nfrac == 0) return 0;
+    long exp = 0;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        int eneg = 0;
+        if (j < len && (s[j] == '-' || s[j] == '+')) eneg = s[j++] == '-';
+        size_t e_at = j;
+        while (j < len && is_digit(s[j])) {
+            if (exp < EXP_CLAMP) exp = exp * 10 + (s[j] - '0');
+            j++;
+        }
+        if (j > e_at) {
+            i = j;
+            if (exp > EXP_CLAMP) exp = EXP_CLAMP;
+            if (eneg) exp = -exp;
+        } else if (grammar == GDEC_JSON) {
+            return 0;
+        } else {
+            exp = 0; /* "5e" is the number 5 followed by something else */
+        }
+    }
+    /* digits: the integer part then the fraction; the first non-zero one, k digits in,
+     * sets the decimal exponent: value = 0.d1 d2 ... x 10^(nint - k + exp) */
+    int started = 0;
+    for (size_t k = 0; k < nint + nfrac; k++) {
+        char c = k < nint ? s[int_at + k] : s[frac_at + (k - nint)];
+        if (!started) {
+            if (c == '0') continue;
+            started = 1;
+            long long e10 = (long long)nint - (long long)k + exp;
+            if (e10 > EXP_CLAMP * 8) e10 = EXP_CLAMP * 8;
+            if (e10 < -EXP_CLAMP * 8) e10 = -EXP_CLAMP * 8;
+            d->exp10 = (int)e10;
+        }
+        if (d->count < GDEC_DIGITS) d->digit[d->count++] = (char)(c - '0');
+        else if (c != '0') d->tail = 1;
+    }
+    while (d->count && d->digit[d->count - 1] == 0) d->count--;
+    return i;
+}
+
+/* ---- big integers ---------------------------------------------------------------------- */
+
+/* Enough for every comparison of the supported range: at most GDEC_DIGITS digits
+ * (2658 bits) times 2^1076, or 10^1124 times a 55-bit midpoint (about 3800 bits). */
+#define BIG_WORDS 192
+
+typedef struct big {
+    uint32_t w[BIG_WORDS]; /* little-endian words */
+    int n;
+} big;
+
+static void big_mul_small(big *b, uint32_t m, uint32_t add)
+{
+    uint64_t carry = add;
+    for (int i = 0; i < b->n; i++) {
+        uint64_t t = (uint64_t)b->w[i] * m + carry;
+        b->w[i] = (uint32_t)t;
+        carry = t >> 32;
+    }
+    if (carry && b->n < BIG_WORDS) b->w[b->n++] = (uint32_t)carry;
+}
+
+static void big_mul_pow10(big *b, int k)
+{
+    static const uint32_t p10[10] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000 };
+    for (; k >= 9; k -= 9) big_mul_small(b, p10[9], 0);
+    if (k > 0) big_mul_small(b, p10[k], 0);
+}
+
+static void big_shl(big *b, int bits)
+{
+    int words = bits / 32, r = bits % 32;
+    if (b->n == 0) return;
+    if (b->n + words + 1 > BIG_WORDS) words = BIG_WORDS - 1 - b->n; /* unreachable in range */
+    if (r) {
+        uint32_t carry = 0;
+        for (int i = 0; i < b->n; i++) {
+            uint32_t v = b->w[i];
+            b->w[i] = (v << r) | carry;
+            carry = v >> (32 - r);
+        }
+        if (carry) b->w[b->n++] = carry;
+    }
+    if (words > 0) {
+        memmove(b->w + words, b->w, (size_t)b->n * sizeof b->w[0]);
+        memset(b->w, 0, (size_t)words * sizeof b->w[0]);
+        b->n += words;
+    }
+}
+
+static int big_cmp(const big *a, const big *b)
+{
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    for (int i = a->n - 1; i >= 0; i--)
+        if (a->w[i] != b->w[i]) return a->w[i] < b->w[i] ? -1 : 1;
+    return 0;
+}
+
+static void big_from_digits(big *b, const gdec *d)
+{
+    b->n = 0;
+    for (int i = 0; i < d->count; i++) {
+        if (b->n == 0 && d->digit[i] == 0) continue;
+        if (b->n == 0) {
+            b->w[0] = (uint32_t)d->digit[i];
+            b->n = 1;
+        } else {
+            big_mul_small(b, 10, (uint32_t)d->digit[i]);
+        }
+    }
+}
+
+static void big_from_u64(big *b, uint64_t v)
+{
+    b->n = 0;
+    while (v) {
+        b->w[b->n++] = (uint32_t)v;
+        v >>= 32;
+    }
+}
+
+/* Sign of V - A x 2^p, with V = D x 10^e (D given as `dbig`) and a non-zero tail of
+ * dropped digits making V slightly larger. */
+static int compare(const big *dbig, int e, int tail, uint64_t a, int p)
+{
+    big l = *dbig, r;
+    big_from_u64(&r, a);
+    if (e >= 0) big_mul_pow10(&l, e);
+    else big_mul_pow10(&r, -e);
+    if (p >= 0) big_shl(&r, p);
+    else big_shl(&l, -p);
+    int c = big_cmp(&l, &r);
+    return c == 0 && tail ? 1 : c;
+}
+
+/* ---- rounding ---------------------------------------------------------------------------- */
+
+/* A binary format: significand bits, the exponent of its subnormal unit, its largest
+ * finite value. Values are carried in doubles (floats are exact in a double). */
+typedef struct bfmt {
+    int bits;
+    int kmin;
+    double max;
+    int is_float;
+} bfmt;
+
+static const bfmt F64 = { 53, -1074, DBL_MAX, 0 };
+static const bfmt F32 = { 24, -149, FLT_MAX, 1 };
+
+/* x = M x 2^k with M the significand (its last bit is the parity ties look at). */
+static void split(const bfmt *f, double x, uint64_t *m, int *k)
+{
+    if (x < ldexp(1.0, f->kmin + f->bits - 1)) { /* subnormal */
+        *m = (uint64_t)ldexp(x, -f->kmin);
+        *k = f->kmin;
+        return;
+    }
+    int ex;
+    double fr = frexp(x, &ex);
+    *m = (uint64_t)ldexp(fr, f->bits);
+    *k = ex - f->bits;
+}
+
+static double next_up(const bfmt *f, double x)
+{
+    return f->is_float ? (double)nextafterf((float)x, INFINITY) : nextafter(x, INFINITY);
+}
+
+static double next_down(const bfmt *f, double x)
+{
+    return f->is_float ? (double)nextafterf((float)x, 0.0f) : nextafter(x, 0.0);
+}
+
+/* The correctly rounded magnitude of a non-zero d, starting from the estimate x. */
+static double correct(const bfmt *f, const gdec *d, double x)
+{
+    big dbig;
+    big_from_digits(&dbig, d);
+    int e = d->exp10 - d->count;
+    if (!(x > 0)) x = ldexp(1.0, f->kmin);
+    if (x > f->max) x = f->max;
+    for (int iter = 0; iter < 200; iter++) {
+        uint64_t m;
+        int k;
+        split(f, x, &m, &k);
+        int c = compare(&dbig, e, d->tail, 2 * m + 1, k - 1); /* midpoint above x */
+        if (c > 0 || (c == 0 && (m & 1))) {
+            if (x == f->max) return INFINITY;
+            x = next_up(f, x);
+            continue;
+        }
+        int pow2 = m == ((uint64_t)1 << (f->bits - 1)) && k > f->kmin; /* the gap below is half */
+        c = pow2 ? compare(&dbig, e, d->tail, 4 * m - 1, k - 2) : compare(&dbig, e, d->tail, 2 * m - 1, k - 1);
+        if (c < 0 || (c == 0 && (m & 1))) {
+            x = next_down(f, x);
+            if (x == 0) return 0;
+            continue;
+        }
+        break;
+    }
+    return x;
+}
+
+static uint64_t leading_u64(const gdec *d, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++) v = v * 10 + (uint64_t)d->digit[i];
+    return v;
+}
+
+/* The magnitude of a non-zero d as a double. */
+static double magnitude(const gdec *d)
+{
+    static const double p10[23] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+    if (d->exp10 > 310) return INFINITY;
+    if (d->exp10 < -324) return 0;
+    int e = d->exp10 - d->count;
+    if (d->count <= 15 && e >= -22 && e <= 22) { /* exact operands, one rounding */
+        double v = (double)leading_u64(d, d->count);
+        return e < 0 ? v / p10[-e] : v * p10[e];
+    }
+    int used = d->count < 19 ? d->count : 19;
+    int e2 = d->exp10 - used;
+    double x = (double)leading_u64(d, used);
+    if (e2 < -280) { /* keep the estimate away from underflow */
+        x *= pow(10.0, e2 + 280);
+        x *= 1e-280;
+    } else {
+        x *= pow(10.0, e2);
+    }
+    return correct(&F64, d, x);
+}
+
+double gdec_double(const gdec *d)
+{
+    if (d->count == 0) return d->negative ? -0.0 : 0.0;
+    double v = magnitude(d);
+    return d->negative ? -v : v;
+}
+
+float gdec_float(const gdec *d)
+{
+    if (d->count == 0) return d->negative ? -0.0f : 0.0f;
+    double x = d->exp10 > 40 ? INFINITY : d->exp10 < -46 ? 0.0 : magnitude(d);
+    /* Rounding the correctly rounded double again is exact unless the double sits on a
+     * float midpoint (the only case where V and the double can lie on two sides of one):
+     * those, and the edge of the range, take the exact path. */
+    const double inf_edge = ldexp(1.0, 128) - ldexp(1.0, 103); /* FLT_MAX + half its ulp */
+    double v;
+    if (x > inf_edge) {
+        v = INFINITY;
+    } else if (x == inf_edge) {
+        v = correct(&F32, d, FLT_MAX);
+    } else {
+        float f = (float)x;
+        double fd = f;
+        double other = fd < x ? next_up(&F32, fd) : next_down(&F32, fd);
+        v = fd != x && (fd + other) / 2 == x ? correct(&F32, d, fd) : fd;
+    }
+    return (float)(d->negative ? -v : v);
+}

@@ -1,0 +1,331 @@
+/* The bounded JSON reader (json.h): recursive descent with a depth limit; the members of
+ * an open array or object wait on one scratch stack and are copied into the arena, in
+ * one piece, when it closes. */
+#include "io/json.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "io/decimal.h"
+
+typedef struct ps {
+    const gj_parser *p;
+    const uint8_t *s;
+    size_t n, i;
+    ganim_allocator a;
+    gj_value *stack;
+    size_t top, cap;
+    ganim_error *err;
+} ps;
+
+static uint64_t at(const ps *st, size_t i) { return st->p->base + i; }
+
+static ganim_code fail_here(ps *st, ganim_code code, size_t i, const char *what)
+{
+    if (i >= st->n)
+        return ganim_fail(st->err, GANIM_ERR_TRUNCATED, at(st, st->n), "%s: the text ends where %s was expected",
+                          st->p->who, what);
+    unsigned char c = st->s[i];
+    if (c >= 0x20 && c < 0x7F)
+        return ganim_fail(st->err, code, at(st, i), "%s: '%c' where %s was expected", st->p->who, c, what);
+    return ganim_fail(st->err, code, at(st, i), "%s: byte 0x%02X where %s was expected", st->p->who, c, what);
+}
+
+static void skip_space(ps *st)
+{
+    while (st->i < st->n) {
+        uint8_t c = st->s[st->i];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+        st->i++;
+    }
+}
+
+static ganim_code push(ps *st, const gj_value *v)
+{
+    if (st->top == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 64, bytes;
+        if (!ganim_mul_size(cap, sizeof *st->stack, &bytes)) return GANIM_NOMEM(st->err);
+        gj_value *grown = ganim_realloc(&st->a, st->stack, st->cap * sizeof *st->stack, bytes);
+        if (!grown) return GANIM_NOMEM(st->err);
+        st->stack = grown;
+        st->cap = cap;
+    }
+    st->stack[st->top++] = *v;
+    return GANIM_OK;
+}
+
+static int hex4(const uint8_t *p, uint32_t *v)
+{
+    *v = 0;
+    for (int k = 0; k < 4; k++) {
+        uint8_t c = p[k];
+        uint32_t d = c >= '0' && c <= '9'   ? (uint32_t)(c - '0')
+                     : c >= 'a' && c <= 'f' ? (uint32_t)(c - 'a' + 10)
+                     : c >= 'A' && c <= 'F' ? (uint32_t)(c - 'A' + 10)
+                                            : 16u;
+        if (d > 15) return 0;
+        *v = *v << 4 | d;
+    }
+    return 1;
+}
+
+static size_t put_utf8(char *o, uint32_t cp)
+{
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | cp >> 6);
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | cp >> 12);
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | cp >> 18);
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* A string at st->i (the opening quote), decoded into the arena. Escapes never make a
+ * string longer than its text (a \uXXXX of 6 bytes gives at most 3 bytes, a surrogate
+ * pair of 12 bytes 4), so the text's length bounds the copy. */
+static ganim_code string(ps *st, const char **out, uint32_t *len)
+{
+    size_t start = ++st->i, end = start;
+    while (end < st->n && st->s[end] != '"') {
+        if (st->s[end] < 0x20) return fail_here(st, GANIM_ERR_CORRUPT, end, "a character of a string");
+        end += st->s[end] == '\\' ? 2 : 1;
+    }
+    if (end >= st->n) return fail_here(st, GANIM_ERR_TRUNCATED, st->n, "the end of a string");
+    if (end - start > UINT32_MAX - 1)
+        return ganim_fail(st->err, GANIM_ERR_LIMIT, at(st, start), "%s: a string of %zu bytes is too long", st->p->who,
+                          end - start);
+    char *o = st->p->alloc(st->p->alloc_user, end - start + 1);
+    if (!o) return GANIM_NOMEM(st->err);
+    size_t k = 0;
+    for (size_t i = start; i < end;) {
+        uint8_t c = st->s[i];
+        if (c != '\\') {
+            o[k++] = (char)c;
+            i++;
+            continue;
+        }
+        uint8_t e = st->s[i + 1];
+        i += 2;
+        switch (e) {
+        case '"': o[k++] = '"'; break;
+        case '\\': o[k++] = '\\'; break;
+        case '/': o[k++] = '/'; break;
+        case 'b': o[k++] = '\b'; break;
+        case 'f': o[k++] = '\f'; break;
+        case 'n': o[k++] = '\n'; break;
+        case 'r': o[k++] = '\r'; break;
+        case 't': o[k++] = '\t'; break;
+        case 'u': {
+            uint32_t cp, lo;
+            if (i + 4 > end || !hex4(st->s + i, &cp))
+                return fail_here(st, GANIM_ERR_CORRUPT, i - 2, "four hexadecimal digits after \\u");
+            i += 4;
+            if (cp >= 0xD800 && cp < 0xDC00 && i + 6 <= end && st->s[i] == '\\' && st->s[i + 1] == 'u' &&
+                hex4(st->s + i + 2, &lo) && lo >= 0xDC00 && lo < 0xE000) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                i += 6;
+            } else if (cp >= 0xD800 && cp < 0xE000) {
+                cp = 0xFFFD; /* a lone surrogate: the replacement character */
+            }
+            k += put_utf8(o + k, cp);
+            break;
+        }
+        default: return fail_here(st, GANIM_ERR_CORRUPT, i - 1, "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)");
+        }
+    }
+    o[k] = 0;
+    *out = o;
+    *len = (uint32_t)k;
+    st->i = end + 1;
+    return GANIM_OK;
+}
+
+static ganim_code value(ps *st, unsigned depth, gj_value *v);
+
+/* The members of an array or object at st->i (its opening bracket). */
+static ganim_code container(ps *st, unsigned depth, gj_value *v, int object)
+{
+    const char close = object ? '}' : ']';
+    if (depth >= st->p->max_depth)
+        return ganim_fail(st->err, GANIM_ERR_LIMIT, at(st, st->i),
+                          "%s: arrays and objects nested deeper than %u levels", st->p->who, st->p->max_depth);
+    size_t base = st->top;
+    st->i++;
+    skip_space(st);
+    if (st->i < st->n && st->s[st->i] == close) {
+        st->i++;
+    } else {
+        for (;;) {
+            gj_value item;
+            const char *key = NULL;
+            uint32_t key_len = 0;
+            ganim_code code;
+            skip_space(st);
+            if (object) {
+                if (st->i >= st->n || st->s[st->i] != '"')
+                    return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a member name");
+                if ((code = string(st, &key, &key_len)) != GANIM_OK) return code;
+                skip_space(st);
+                if (st->i >= st->n || st->s[st->i] != ':') return fail_here(st, GANIM_ERR_CORRUPT, st->i, "':'");
+                st->i++;
+                skip_space(st);
+            }
+            if ((code = value(st, depth + 1, &item)) != GANIM_OK) return code;
+            item.key = key;
+            if ((code = push(st, &item)) != GANIM_OK) return code;
+            skip_space(st);
+            if (st->i < st->n && st->s[st->i] == ',') {
+                st->i++;
+                continue;
+            }
+            if (st->i < st->n && st->s[st->i] == close) {
+                st->i++;
+                break;
+            }
+            return fail_here(st, GANIM_ERR_CORRUPT, st->i, object ? "',' or '}'" : "',' or ']'");
+        }
+    }
+    size_t count = st->top - base;
+    if (count > UINT32_MAX) return ganim_fail(st->err, GANIM_ERR_LIMIT, v->offset, "%s: too many members", st->p->who);
+    v->type = object ? GJ_OBJECT : GJ_ARRAY;
+    v->count = (uint32_t)count;
+    if (count) {
+        size_t bytes;
+        if (!ganim_mul_size(count, sizeof(gj_value), &bytes)) return GANIM_NOMEM(st->err);
+        gj_value *items = st->p->alloc(st->p->alloc_user, bytes);
+        if (!items) return GANIM_NOMEM(st->err);
+        memcpy(items, st->stack + base, bytes);
+        v->items = items;
+    }
+    st->top = base;
+    return GANIM_OK;
+}
+
+static int literal(ps *st, const char *word)
+{
+    size_t len = strlen(word);
+    if (st->n - st->i < len || memcmp(st->s + st->i, word, len) != 0) return 0;
+    st->i += len;
+    return 1;
+}
+
+static ganim_code value(ps *st, unsigned depth, gj_value *v)
+{
+    memset(v, 0, sizeof *v);
+    v->offset = at(st, st->i);
+    if (st->i >= st->n) return fail_here(st, GANIM_ERR_TRUNCATED, st->i, "a value");
+    uint8_t c = st->s[st->i];
+    if (c == '{') return container(st, depth, v, 1);
+    if (c == '[') return container(st, depth, v, 0);
+    if (c == '"') {
+        v->type = GJ_STRING;
+        return string(st, &v->text, &v->count);
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        gdec d;
+        size_t len = gdec_scan((const char *)st->s + st->i, st->n - st->i, GDEC_JSON, &d);
+        if (!len) return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a JSON number");
+        if (len > UINT32_MAX) return fail_here(st, GANIM_ERR_LIMIT, st->i, "a shorter number");
+        v->type = GJ_NUMBER;
+        v->text = (const char *)st->s + st->i;
+        v->count = (uint32_t)len;
+        v->num = gdec_double(&d);
+        st->i += len;
+        return GANIM_OK;
+    }
+    if (literal(st, "true")) v->type = GJ_TRUE;
+    else if (literal(st, "false")) v->type = GJ_FALSE;
+    else if (literal(st, "null")) v->type = GJ_NULL;
+    else return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a value");
+    return GANIM_OK;
+}
+
+ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const gj_value **out, ganim_error *err)
+{
+    ps st;
+    memset(&st, 0, sizeof st);
+    st.p = p;
+    st.s = text;
+    st.n = size;
+    st.a = ganim_allocator_resolve(p->scratch);
+    st.err = err;
+    *out = NULL;
+    if (size >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF) st.i = 3; /* byte order mark */
+    skip_space(&st);
+    gj_value *root = p->alloc(p->alloc_user, sizeof *root);
+    ganim_code code = root ? value(&st, 0, root) : GANIM_NOMEM(err);
+    ganim_free(&st.a, st.stack, st.cap * sizeof *st.stack);
+    if (code != GANIM_OK) return code;
+    skip_space(&st);
+    while (st.i < st.n && st.s[st.i] == 0) st.i++; /* padding some writers leave */
+    skip_space(&st);
+    if (st.i < st.n) return fail_here(&st, GANIM_ERR_CORRUPT, st.i, "the end of the text");
+    *out = root;
+    return GANIM_OK;
+}
+
+/* ---- views ---------------------------------------------------------------------------- */
+
+const gj_value *gj_get(const gj_value *v, const char *key)
+{
+    if (!v || v->type != GJ_OBJECT) return NULL;
+    for (uint32_t i = 0; i < v->count; i++)
+        if (strcmp(v->items[i].key, key) == 0) return &v->items[i];
+    return NULL;
+}
+
+int gj_is(const gj_value *v, gj_type type) { return v && v->type == type; }
+
+int gj_string(const gj_value *v, const char **s)
+{
+    if (!v || v->type != GJ_STRING) return 0;
+    *s = v->text;
+    return 1;
+}
+
+int gj_number(const gj_value *v, double *d)
+{
+    if (!v || v->type != GJ_NUMBER || !isfinite(v->num)) return 0;
+    *d = v->num;
+    return 1;
+}
+
+int gj_float(const gj_value *v, float *f)
+{
+    if (!v || v->type != GJ_NUMBER) return 0;
+    gdec d;
+    if (gdec_scan(v->text, v->count, GDEC_JSON, &d) != v->count) return 0;
+    float x = gdec_float(&d);
+    if (!isfinite(x)) return 0;
+    *f = x;
+    return 1;
+}
+
+int gj_uint(const gj_value *v, uint64_t max, uint64_t *u)
+{
+    if (!v || v->type != GJ_NUMBER || !(v->num >= 0) || v->num != floor(v->num) || v->num > (double)max) return 0;
+    *u = (uint64_t)v->num;
+    return 1;
+}
+
+int gj_floats(const gj_value *v, float *out, uint32_t n)
+{
+    if (!v || v->type != GJ_ARRAY || v->count != n) return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!gj_float(&v->items[i], &out[i])) return 0;
+    return 1;
+}

@@ -1,0 +1,56 @@
+/* A bounded JSON reader for the text formats (glTF). The whole text becomes a tree of
+ * values allocated from the caller's arena; errors carry the byte offset and say what
+ * was expected. Strict RFC 8259 grammar (no comments, no trailing commas, no NaN), with
+ * two allowances real files need: a UTF-8 byte order mark before the text and NUL bytes
+ * after it (padding). Nesting is limited; numbers are rounded exactly (decimal.h), and
+ * gj_float re-reads a number's own text so floats are exact too (no double rounding). */
+#ifndef GANIM_IO_JSON_H
+#define GANIM_IO_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ganim.h"
+
+typedef enum gj_type { GJ_NULL = 0, GJ_FALSE, GJ_TRUE, GJ_NUMBER, GJ_STRING, GJ_ARRAY, GJ_OBJECT } gj_type;
+
+typedef struct gj_value {
+    const char *key;              /* member name inside an object (NUL-terminated), else NULL */
+    const char *text;             /* STRING: the decoded bytes, NUL-terminated; NUMBER: its token */
+    const struct gj_value *items; /* ARRAY, OBJECT: the members in order */
+    double num;                   /* NUMBER: the nearest double */
+    uint64_t offset;              /* where the value starts in the file */
+    uint32_t count;               /* ARRAY, OBJECT: members; STRING: bytes; NUMBER: token length */
+    uint8_t type;                 /* gj_type */
+} gj_value;
+
+/* Zeroed memory that lives as long as the tree (NULL: out of memory). */
+typedef void *(*gj_alloc_fn)(void *user, size_t size);
+
+typedef struct gj_parser {
+    gj_alloc_fn alloc; /* the tree's arena */
+    void *alloc_user;
+    const ganim_allocator *scratch; /* for the parser's own stack, freed before it returns */
+    unsigned max_depth;             /* arrays and objects nested deeper are refused */
+    const char *who;                /* message prefix, e.g. "gltf: JSON" */
+    uint64_t base;                  /* file offset of text[0] */
+} gj_parser;
+
+/* Parses text[0..size) into *out. Errors: GANIM_ERR_TRUNCATED when the text ends inside a
+ * value, GANIM_ERR_CORRUPT for anything else that is not JSON, GANIM_ERR_LIMIT for the
+ * nesting, GANIM_ERR_NOMEM. */
+ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const gj_value **out, ganim_error *err);
+
+/* The member `key` of an object (the first one when the text repeats it), or NULL when
+ * v is not an object or has none. */
+const gj_value *gj_get(const gj_value *v, const char *key);
+/* Typed views; they return 0 when the value has another type or does not fit. */
+int gj_is(const gj_value *v, gj_type type);
+int gj_string(const gj_value *v, const char **s);          /* any STRING */
+int gj_number(const gj_value *v, double *d);               /* any finite NUMBER */
+int gj_float(const gj_value *v, float *f);                 /* a NUMBER, rounded once to float32 */
+int gj_uint(const gj_value *v, uint64_t max, uint64_t *u); /* an integral NUMBER in 0..max */
+/* An array of exactly n numbers as float32, or 0. */
+int gj_floats(const gj_value *v, float *out, uint32_t n);
+
+#endif

@@ -1,0 +1,306 @@
+/* The BVH reader: known answers on a hand-written motion-capture file (CMU-style:
+ * positions on the root and on a joint, ZXY, XYZ, ZYX and partial rotation orders, End
+ * Sites, 120 fps), Blender's BVH export of a rig against Blender's glTF export of the same
+ * rig at every frame, ganim's own conventions (the synthetic root, bvh.axes), the
+ * positions option, frame rates, lenient text (CRLF, names with spaces, "End site" names,
+ * braces on the same line, short files) and clear errors. */
+#include <stdlib.h>
+
+#include "test.h"
+
+#define PI 3.14159265358979323846
+
+static const char *data(const char *sub, const char *name)
+{
+    static char buf[4][1024];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/tests/data/%s/%s", GANIM_SOURCE_DIR, sub, name);
+    return buf[k];
+}
+
+static ganim_doc *read_text(const char *text, const ganim_read_opts *o, ganim_code want, ganim_error *e)
+{
+    ganim_doc *d = NULL;
+    ganim_error local = { 0 };
+    if (!e) e = &local;
+    ganim_code c = ganim_read_memory(text, strlen(text), o, &d, e);
+    CHECK_MSG(c == want, "read: code %d (%s), wanted %d", c, e->message, want);
+    return d;
+}
+
+/* R = Ra(a) Rb(b) Rc(c) for axes "ZXY" etc., angles in degrees by axis (x, y, z). */
+static void euler_matrix(const char *order, const double deg[3], double m[9])
+{
+    double r[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    for (int k = 0; k < 3; k++) {
+        int a = order[k] - 'X';
+        double t = deg[a] * PI / 180, c = cos(t), s = sin(t), e[9], o[9];
+        for (int i = 0; i < 9; i++) e[i] = i % 4 == 0;
+        int p = (a + 1) % 3, q = (a + 2) % 3;
+        e[p * 3 + p] = c, e[p * 3 + q] = -s, e[q * 3 + p] = s, e[q * 3 + q] = c;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                o[i * 3 + j] = r[i * 3] * e[j] + r[i * 3 + 1] * e[3 + j] + r[i * 3 + 2] * e[6 + j];
+        memcpy(r, o, sizeof r);
+    }
+    memcpy(m, r, sizeof r);
+}
+
+/* The rotation q turns each axis into the matrix's column. */
+static void check_rotation(const float *q, const char *order, double x, double y, double z, const char *what)
+{
+    double deg[3] = { x, y, z }, m[9];
+    euler_matrix(order, deg, m);
+    ganim_quat qq = { q[0], q[1], q[2], q[3] };
+    for (int c = 0; c < 3; c++) {
+        ganim_vec3 axis = { c == 0, c == 1, c == 2 }, r = ganim_quat_rotate(qq, axis);
+        CHECK_MSG(fabs(r.x - m[c]) < 1e-6 && fabs(r.y - m[3 + c]) < 1e-6 && fabs(r.z - m[6 + c]) < 1e-6,
+                  "%s: axis %d goes to (%g %g %g), not (%g %g %g)", what, c, r.x, r.y, r.z, m[c], m[3 + c], m[6 + c]);
+    }
+}
+
+static const ganim_track *track_of(const ganim_clip *c, uint32_t bone)
+{
+    for (uint32_t i = 0; i < c->track_count; i++)
+        if (c->tracks[i].bone == bone) return &c->tracks[i];
+    return NULL;
+}
+
+static const float *value(const ganim_channel *ch, uint32_t frame, int comps)
+{
+    return ch->values + (ch->kind == GANIM_CHANNEL_CONSTANT ? 0 : (size_t)frame * (size_t)comps);
+}
+
+TEST(cmu_style_known_answers)
+{
+    ganim_doc *d = NULL;
+    ganim_error e = { 0 };
+    CHECK_MSG(ganim_read_file(data("bvh", "cmu_style.bvh"), NULL, &d, &e) == GANIM_OK, "%s", e.message);
+    if (!d) return;
+    const ganim_skeleton *sk = d->skeleton;
+    static const char *const names[6] = { "Hips", "LeftUpLeg", "LeftLeg", "Spine", "Neck", "Head" };
+    static const int parents[6] = { -1, 0, 1, 0, 3, 4 };
+    CHECK_EQ_INT(sk->bone_count, 6);
+    for (uint32_t i = 0; i < 6 && i < sk->bone_count; i++) {
+        CHECK_EQ_STR(sk->bones[i].name, names[i]);
+        CHECK_EQ_INT(sk->bones[i].parent, parents[i]);
+    }
+    CHECK(sk->bones[2].rest.translation.y == -18.34f && sk->bones[1].rest.translation.x == 3.91f);
+    const ganim_clip *c = &d->clips[0];
+    CHECK(c->fps == 120 && c->frame_count == 4 && d->axes == GANIM_AXES_Y_UP);
+    const ganim_track *hips = track_of(c, 0), *up = track_of(c, 1), *leg = track_of(c, 2), *spine = track_of(c, 3);
+    const ganim_track *neck = track_of(c, 4), *head = track_of(c, 5);
+    CHECK(hips && up && leg && spine && neck && head);
+    if (!hips || !up || !leg || !spine || !neck || !head) goto done;
+    const float *p = value(&hips->translation, 0, 3);
+    CHECK(p[0] == 8.03f && p[1] == 35.01f && p[2] == 88.36f);
+    check_rotation(value(&hips->rotation, 0, 4), "ZXY", 14.78, -164.35, -3.41, "Hips frame 0");
+    check_rotation(value(&up->rotation, 1, 4), "ZXY", 45, 60, 30, "LeftUpLeg frame 1");
+    check_rotation(value(&up->rotation, 3, 4), "ZXY", -45, -60, -30, "LeftUpLeg frame 3");
+    check_rotation(value(&leg->rotation, 1, 4), "XYZ", 90, 0, 0, "LeftLeg frame 1");
+    check_rotation(value(&leg->rotation, 3, 4), "XYZ", 0, 0, 90, "LeftLeg frame 3");
+    check_rotation(value(&spine->rotation, 1, 4), "ZYX", 30, -20, 10, "Spine frame 1");
+    check_rotation(value(&head->rotation, 1, 4), "YXZ", 0, 15, 0, "Head frame 1");
+    check_rotation(value(&neck->rotation, 3, 4), "ZXY", 45, 45, 45, "Neck frame 3");
+    /* the Neck's positions replace its OFFSET (Blender's reading) */
+    p = value(&neck->translation, 2, 3);
+    CHECK(p[0] == 1.5f && p[1] == 19.15f && p[2] == -0.5f);
+    CHECK(head->translation.kind == GANIM_CHANNEL_ABSENT);
+    ganim_doc_free(d);
+    /* added to it with bvh.positions=add (three.js's reading) */
+    ganim_setting s = { "bvh.positions", "add" };
+    ganim_read_opts o = { 0 };
+    o.settings = &s;
+    o.setting_count = 1;
+    d = NULL;
+    CHECK_OK(ganim_read_file(data("bvh", "cmu_style.bvh"), &o, &d, NULL));
+    if (d) {
+        neck = track_of(&d->clips[0], 4);
+        p = value(&neck->translation, 2, 3);
+        CHECK_NEAR(p[1], 19.15 + 18.65, 1e-5);
+    }
+done:
+    ganim_doc_free(d);
+}
+
+static void world(const ganim_doc *d, const ganim_clip *c, double t, float *out)
+{
+    const ganim_skeleton *sk = d->skeleton;
+    ganim_transform *loc = malloc(sk->bone_count * sizeof *loc);
+    float *m = malloc(sk->bone_count * 16 * sizeof *m);
+    CHECK_OK(ganim_clip_sample(c, sk, t, loc, NULL, NULL));
+    for (uint32_t i = 0; i < sk->bone_count; i++) {
+        float l[16];
+        ganim_mat4_from_transform(&loc[i], l);
+        if (sk->bones[i].parent < 0) memcpy(m + 16 * i, l, sizeof l);
+        else ganim_mat4_mul(m + 16 * sk->bones[i].parent, l, m + 16 * i);
+        memcpy(out + 3 * i, m + 16 * i + 12, 3 * sizeof *out);
+    }
+    free(loc);
+    free(m);
+}
+
+TEST(blender_bvh_matches_blender_gltf)
+{
+    /* Blender writes BVH in the armature's own Z-up space, with 6 channels on joints that
+     * are not connected to their parent; its glTF export of the same rig is Y up and adds
+     * the armature object's transform (moved (1, 0.5, 0), turned 30 deg about Z, scaled 2:
+     * tests/data/gltf/make_blender_fixtures.py). Its BVH frames start at frame 1. */
+    ganim_doc *b = NULL, *g = NULL;
+    CHECK_OK(ganim_read_file(data("bvh", "blender_rig.bvh"), NULL, &b, NULL));
+    CHECK_OK(ganim_read_file(data("gltf", "blender_rig_baked.glb"), NULL, &g, NULL));
+    if (!b || !g) goto done;
+    CHECK(b->clips[0].fps == 24 && b->clips[0].frame_count == 30);
+    double worst = 0;
+    const double c30 = cos(PI / 6), s30 = sin(PI / 6);
+    for (uint32_t f = 1; f <= 30; f++) {
+        float wb[12], wg[12];
+        world(b, &b->clips[0], (f - 1) / 24.0, wb);
+        world(g, &g->clips[0], f / 24.0, wg);
+        for (int i = 0; i < 4; i++) {
+            const float *p = wb + 3 * i;
+            double y[3] = { 2 * p[0], 2 * p[2], -2 * p[1] }; /* Z up -> Y up, scaled */
+            double w[3] = { 1 + c30 * y[0] + s30 * y[2], y[1], -0.5 - s30 * y[0] + c30 * y[2] };
+            for (int k = 0; k < 3; k++) worst = fmax(worst, fabs(w[k] - wg[3 * i + k]));
+        }
+    }
+    CHECK_MSG(worst < 2e-4, "Blender's BVH and glTF exports differ by %g", worst);
+done:
+    ganim_doc_free(b);
+    ganim_doc_free(g);
+}
+
+TEST(ganim_conventions)
+{
+    /* two roots under ganim's synthetic root, a Z-up model turned upright */
+    const char *text = "HIERARCHY\nROOT ganim_root\n{\n\tOFFSET 0 0 0\n"
+                       "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+                       "\tJOINT a\n\t{\n\t\tOFFSET 0 0 0\n"
+                       "\t\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+                       "\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 0 1 0\n\t\t}\n\t}\n"
+                       "\tJOINT b\n\t{\n\t\tOFFSET 0 0 0\n"
+                       "\t\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+                       "\t\tJOINT c\n\t\t{\n\t\t\tOFFSET 0 2 0\n\t\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n"
+                       "\t\t\tEnd Site\n\t\t\t{\n\t\t\t\tOFFSET 0 1 0\n\t\t\t}\n\t\t}\n\t}\n}\n"
+                       "MOTION\nFrames: 2\nFrame Time: 0.0333333333\n"
+                       "0 0 0 0 0 0 1 2 3 0 -90 0 4 5 6 0 0 0 10 0 0\n"
+                       "0 0 0 0 0 0 1 2 3 0 -90 0 4 5 6 0 0 0 20 0 0\n";
+    ganim_setting s = { "bvh.axes", "z-up" };
+    ganim_read_opts o = { 0 };
+    o.settings = &s;
+    o.setting_count = 1;
+    ganim_doc *d = read_text(text, &o, GANIM_OK, NULL);
+    if (!d) return;
+    CHECK(d->axes == GANIM_AXES_Z_UP && d->skeleton->bone_count == 3);
+    CHECK(d->skeleton->bones[0].parent == -1 && d->skeleton->bones[1].parent == -1 &&
+          d->skeleton->bones[2].parent == 1);
+    CHECK(d->clips[0].fps == 30);
+    /* root a: turned back from Y up: (1, 2, 3) -> (1, -3, 2), and -90 deg about X -> none */
+    const ganim_track *a = track_of(&d->clips[0], 0), *c = track_of(&d->clips[0], 2);
+    const float *p = value(&a->translation, 0, 3), *q = value(&a->rotation, 0, 4);
+    CHECK_NEAR(p[0], 1, 1e-6);
+    CHECK_NEAR(p[1], -3, 1e-6);
+    CHECK_NEAR(p[2], 2, 1e-6);
+    CHECK(fabs(fabs(q[3]) - 1) < 1e-6);
+    CHECK(a->rotation.kind == GANIM_CHANNEL_CONSTANT && a->translation.kind == GANIM_CHANNEL_CONSTANT);
+    /* joints are not turned; their OFFSET is their rest */
+    CHECK(d->skeleton->bones[2].rest.translation.y == 2 && c->rotation.kind == GANIM_CHANNEL_PER_FRAME);
+    check_rotation(value(&c->rotation, 1, 4), "ZXY", 0, 0, 20, "c frame 1");
+    ganim_doc_free(d);
+}
+
+TEST(rates_and_lenient_text)
+{
+    static const struct {
+        const char *frame_time;
+        double fps;
+    } rates[] = { { "0.041667", 24 },
+                  { "0.0333333333", 30 },
+                  { "0.033333", 30 },
+                  { "0.0416666667", 24 },
+                  { "0.0333667", 30000.0 / 1001 },
+                  { "0.04", 25 },
+                  { "0.03", 1 / 0.03 },
+                  { "0.1", 10 },
+                  { "1e-2", 100 },
+                  { "0.0083333", 120 } };
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "HIERARCHY\r\nROOT Root Node{\r\nOFFSET 0 0 0\r\nCHANNELS 3 Xrotation Yrotation Zrotation\r\n"
+                 "End site tip{ OFFSET 0 1 0 }\r\n}\r\nMOTION\r\nFrames:\t2\r\nFrame Time:\t%s\r\n1 2 3\r\n4 5 6",
+                 rates[i].frame_time);
+        ganim_doc *d = read_text(text, NULL, GANIM_OK, NULL);
+        if (!d) continue;
+        CHECK_MSG(fabs(d->clips[0].fps - rates[i].fps) < 1e-9 * rates[i].fps, "Frame Time %s: %.17g fps",
+                  rates[i].frame_time, d->clips[0].fps);
+        CHECK_EQ_STR(d->skeleton->bones[0].name, "Root Node");
+        ganim_doc_free(d);
+    }
+    /* a Frame Time of 0: the caller's rate, else 30, with a warning */
+    ganim_read_opts o = { 0 };
+    o.fps = 12;
+    ganim_doc *d = read_text("HIERARCHY ROOT r { OFFSET 0 0 0 CHANNELS 1 Zrotation }\nMOTION\nFrames: 1\n"
+                             "Frame Time: 0\n5\n",
+                             &o, GANIM_OK, NULL);
+    if (d) {
+        CHECK(d->clips[0].fps == 12 && d->warning_count == 1 && d->warnings[0].code == GANIM_WARN_REPAIRED);
+        ganim_doc_free(d);
+    }
+    /* fewer frames than announced: the whole ones, with a warning */
+    d = read_text("HIERARCHY ROOT r { OFFSET 0 0 0 CHANNELS 2 Zrotation Xrotation }\nMOTION\nFrames: 3\n"
+                  "Frame Time: 0.5\n1 2\n3 4\n5\n",
+                  NULL, GANIM_OK, NULL);
+    if (d) {
+        CHECK(d->clips[0].frame_count == 2 && d->clips[0].fps == 2);
+        CHECK(d->warning_count == 1 && d->warnings[0].code == GANIM_WARN_INCONSISTENT);
+        ganim_doc_free(d);
+    }
+    /* a hierarchy alone: a skeleton without clips */
+    d = read_text("HIERARCHY\nROOT r\n{\nOFFSET 1 2 3\n}\n", NULL, GANIM_OK, NULL);
+    if (d) {
+        CHECK(d->clip_count == 0 && d->skeleton->bones[0].rest.translation.z == 3);
+        ganim_doc_free(d);
+    }
+}
+
+static void bad(const char *text, ganim_code want, const char *words)
+{
+    ganim_error e = { 0 };
+    ganim_read_opts o = { 0 };
+    o.format = "bvh";
+    ganim_doc *d = read_text(text, &o, want, &e);
+    CHECK_MSG(strstr(e.message, words) && !strncmp(e.message, "bvh: ", 5), "'%.50s': '%s'", text, e.message);
+    CHECK(e.offset != GANIM_NO_OFFSET);
+    ganim_doc_free(d);
+}
+
+TEST(clear_errors)
+{
+    bad("", GANIM_ERR_TRUNCATED, "HIERARCHY");
+    bad("HIERARCHY\nJOINT a { OFFSET 0 0 0 }", GANIM_ERR_CORRUPT, "outside any ROOT");
+    bad("HIERARCHY\nROOT a { OFFSET 0 0 }", GANIM_ERR_CORRUPT, "OFFSET value");
+    bad("HIERARCHY\nROOT a { OFFSET 0 0 0 CHANNELS 7 }", GANIM_ERR_CORRUPT, "0 to 6");
+    bad("HIERARCHY\nROOT a { OFFSET 0 0 0 CHANNELS 2 Xrotation Xrotation }", GANIM_ERR_CORRUPT, "twice");
+    bad("HIERARCHY\nROOT a { OFFSET 0 0 0 CHANNELS 1 Wrotation }", GANIM_ERR_CORRUPT, "a channel");
+    bad("HIERARCHY\nROOT a { OFFSET 0 0 0 CHANNELS 1 Xrotation\nMOTION", GANIM_ERR_CORRUPT, "still open");
+    bad("HIERARCHY\nROOT a { OFFSET 0 0 0 CHANNELS 1 Xrotation }\nMOTION\nFrames: 2\nFrame Time: 0.1\n",
+        GANIM_ERR_TRUNCATED, "before a whole frame");
+    bad("HIERARCHY\nROOT a { OFFSET 0 0 0 CHANNELS 1 Xrotation }\nMOTION\nFrames: 1\nFrame Time: 0.1\n1.#IND\n",
+        GANIM_ERR_CORRUPT, "not a number");
+    bad("HIERARCHY\nROOT a { OFFSET 0 0 0 CHANNELS 1 Xrotation }\nMOTION\nFrames: 99999999\nFrame Time: 0.1\n1\n",
+        GANIM_ERR_LIMIT, "more than the limit of 1048576 (ganim_limits.frames)");
+    bad("HIERARCHY\nROOT a { OFFSET 1e99 0 0 }", GANIM_ERR_CORRUPT, "too large");
+}
+
+int main(void)
+{
+    test_program_name = "test_bvh";
+    RUN(cmu_style_known_answers);
+    RUN(blender_bvh_matches_blender_gltf);
+    RUN(ganim_conventions);
+    RUN(rates_and_lenient_text);
+    RUN(clear_errors);
+    return test_finish();
+}

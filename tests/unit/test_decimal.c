@@ -1,0 +1,194 @@
+/* The decimal parser of the text formats (src/io/decimal.c) against the C library's
+ * strtod/strtof (correctly rounded in glibc, and this program never changes the C
+ * locale): exact ties, the edges of both ranges, long digit strings, random numbers of
+ * every length and exponent, and the grammar rules of JSON and of BVH text. */
+#include <float.h>
+#include <stdlib.h>
+
+#include "io/decimal.h"
+#include "test.h"
+
+static double to_double(const char *s, int grammar, size_t *used)
+{
+    gdec d;
+    *used = gdec_scan(s, strlen(s), grammar, &d);
+    return gdec_double(&d);
+}
+
+static int same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+static int same_float(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static void check_one(const char *s)
+{
+    gdec d;
+    size_t n = gdec_scan(s, strlen(s), GDEC_LENIENT, &d);
+    char *end;
+    double want = strtod(s, &end);
+    float wantf = strtof(s, NULL);
+    CHECK_MSG(n == (size_t)(end - s), "'%s': %zu characters scanned, strtod took %zu", s, n, (size_t)(end - s));
+    double got = gdec_double(&d);
+    float gotf = gdec_float(&d);
+    CHECK_MSG(same_double(got, want), "'%s': double %.17g, strtod %.17g", s, got, want);
+    CHECK_MSG(same_float(gotf, wantf), "'%s': float %.9g, strtof %.9g", s, (double)gotf, (double)wantf);
+}
+
+TEST(edges)
+{
+    static const char *const cases[] = {
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "0.5",
+        "1e0",
+        "1E+2",
+        "1e-2",
+        "123456789012345678901234567890",
+        "0.1",
+        "0.2",
+        "0.3",
+        "0.30000001192092896",
+        "0.333333343",
+        "0.70710677",
+        "0.707106781186547524400844362104849",
+        /* double ties: 1 + 2^-53 (to even: 1) and just above */
+        "1.00000000000000011102230246251565404236316680908203125",
+        "1.00000000000000011102230246251565404236316680908203125000000000000000000000000001",
+        "1.0000000000000003330669073875469621270895004272460937499999",
+        /* the double range */
+        "1.7976931348623157e308",
+        "1.7976931348623158e308",
+        "1.7976931348623159e308",
+        "1e309",
+        "1e-320",
+        "4.9406564584124654e-324",
+        "2.4703282292062327e-324",
+        "2.4703282292062328e-324",
+        "1e-400",
+        "2.2250738585072011e-308",
+        "2.2250738585072012e-308",
+        "2.2250738585072014e-308",
+        /* the float range and float ties */
+        "3.4028234663852886e38",
+        "3.4028235677973366e38",
+        "3.4028235677973367e38",
+        "3.5e38",
+        "1.17549435e-38",
+        "1.4e-45",
+        "7.0064923216240854e-46",
+        "7.0064923216240855e-46",
+        "1e-46",
+        "16777217",
+        "16777219",
+        "1.00000005960464477539062500001",
+        "1.000000059604644775390625",
+        "0.000000000000000000000000000000000001",
+        "8.589973e9",
+        "8.589974e9",
+        "9007199254740993",
+        "9007199254740993.00000000001",
+        "123.456e-400",
+        "0.0000000000000000000000000000000000000000000000000000000000001e300",
+        "-12.345678",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) check_one(cases[i]);
+}
+
+TEST(long_digit_strings)
+{
+    /* 1000 significant digits: more than are kept, so the tail decides some ties */
+    static char s[1200];
+    for (int variant = 0; variant < 4; variant++) {
+        size_t n = 0;
+        s[n++] = '1';
+        s[n++] = '.';
+        for (int i = 0; i < 1000; i++) s[n++] = (char)('0' + (variant == 0 ? 0 : variant == 1 ? 9 : (i * 7) % 10));
+        if (variant == 3) s[n - 1] = '1';
+        s[n] = 0;
+        check_one(s);
+    }
+    /* the double tie 1 + 2^-53 with a 1 far beyond the kept digits */
+    const char *tie = "1.00000000000000011102230246251565404236316680908203125";
+    size_t n = strlen(tie);
+    memcpy(s, tie, n);
+    for (; n < 1100; n++) s[n] = '0';
+    s[n++] = '1';
+    s[n] = 0;
+    check_one(s);
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint32_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+TEST(random_numbers)
+{
+    char s[128];
+    for (int i = 0; i < 200000; i++) {
+        size_t n = 0;
+        if (next_random() & 1) s[n++] = '-';
+        int digits = 1 + (int)(next_random() % 25);
+        int point = (int)(next_random() % (unsigned)(digits + 1));
+        for (int k = 0; k < digits; k++) {
+            if (k == point && k) s[n++] = '.';
+            s[n++] = (char)('0' + next_random() % 10);
+        }
+        if (next_random() % 3) n += (size_t)snprintf(s + n, sizeof s - n, "e%d", (int)(next_random() % 700) - 350);
+        s[n] = 0;
+        check_one(s);
+    }
+    /* every float printed with %.9g and %.17g reads back as itself */
+    for (int i = 0; i < 200000; i++) {
+        uint32_t bits = next_random() ^ (next_random() << 21);
+        float f;
+        memcpy(&f, &bits, 4);
+        if (!isfinite(f)) continue;
+        snprintf(s, sizeof s, i & 1 ? "%.9g" : "%.17g", (double)f);
+        gdec d;
+        gdec_scan(s, strlen(s), GDEC_JSON, &d);
+        CHECK_MSG(same_float(gdec_float(&d), f), "'%s' does not read back as %a", s, (double)f);
+        check_one(s);
+    }
+}
+
+TEST(grammar)
+{
+    size_t used;
+    CHECK(to_double("01", GDEC_JSON, &used) == 0 && used == 0);
+    CHECK(to_double("01", GDEC_LENIENT, &used) == 1 && used == 2);
+    CHECK(to_double("+1", GDEC_JSON, &used) == 0 && used == 0);
+    CHECK(to_double("+1", GDEC_LENIENT, &used) == 1 && used == 2);
+    to_double(".5", GDEC_JSON, &used);
+    CHECK(used == 0);
+    CHECK(to_double(".5", GDEC_LENIENT, &used) == 0.5 && used == 2);
+    to_double("5.", GDEC_JSON, &used);
+    CHECK(used == 0);
+    CHECK(to_double("5.", GDEC_LENIENT, &used) == 5 && used == 2);
+    to_double("1e", GDEC_JSON, &used);
+    CHECK(used == 0);
+    CHECK(to_double("1e", GDEC_LENIENT, &used) == 1 && used == 1);
+    CHECK(to_double("1.5,", GDEC_JSON, &used) == 1.5 && used == 3);
+    CHECK(to_double("-", GDEC_LENIENT, &used) == 0 && used == 0);
+    to_double("nan", GDEC_LENIENT, &used);
+    CHECK(used == 0);
+    CHECK(to_double("1e99999999999999999999", GDEC_JSON, &used) == INFINITY && used == 22);
+    CHECK(to_double("-1e-99999999999999999999", GDEC_JSON, &used) == 0 && used == 24);
+    /* bounded: a number at the very end of the range given */
+    const char text[] = "12345";
+    gdec d;
+    CHECK(gdec_scan(text, 3, GDEC_JSON, &d) == 3 && gdec_double(&d) == 123);
+}
+
+int main(void)
+{
+    RUN(edges);
+    RUN(long_digit_strings);
+    RUN(random_numbers);
+    RUN(grammar);
+    return test_finish();
+}

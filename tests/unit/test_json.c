@@ -1,0 +1,132 @@
+/* The bounded JSON reader of the text formats (src/io/json.c): values and views, string
+ * escapes, the allowances (byte order mark, NUL padding), every kind of error with its
+ * byte offset, the nesting limit, and arena failures at every allocation. */
+#include <stdlib.h>
+
+#include "io/json.h"
+#include "test.h"
+
+/* An arena of malloc'd blocks that can refuse the n-th allocation. */
+typedef struct arena {
+    void *blocks[4096];
+    int count;
+    int fail_at; /* 1-based; 0: never */
+    int calls;
+} arena;
+
+static void *arena_alloc(void *user, size_t size)
+{
+    arena *a = user;
+    a->calls++;
+    if ((a->fail_at && a->calls == a->fail_at) || a->count == 4096) return NULL;
+    void *p = calloc(1, size ? size : 1);
+    if (p) a->blocks[a->count++] = p;
+    return p;
+}
+
+static void arena_free(arena *a)
+{
+    for (int i = 0; i < a->count; i++) free(a->blocks[i]);
+    a->count = 0;
+}
+
+static ganim_code parse(arena *a, const char *text, size_t size, const gj_value **out, ganim_error *err)
+{
+    gj_parser p = { arena_alloc, a, NULL, 8, "test: JSON", 100 };
+    return gj_parse(&p, (const uint8_t *)text, size, out, err);
+}
+
+TEST(values_and_views)
+{
+    arena a = { 0 };
+    const gj_value *v;
+    ganim_error e = { 0 };
+    const char text[] = "\xEF\xBB\xBF {\"a\": [1, -2.5e3, 0.1], \"s\": \"x\\u00e9\\ud83d\\ude00\\n\\\"\", \"t\": true,"
+                        " \"f\": false, \"n\": null, \"a\": 7, \"big\": 1e400, \"i\": 4294967295}\n\0\0";
+    CHECK_OK(parse(&a, text, sizeof text - 1, &v, &e));
+    CHECK(gj_is(v, GJ_OBJECT) && v->count == 8);
+    const gj_value *arr = gj_get(v, "a");
+    CHECK(gj_is(arr, GJ_ARRAY) && arr->count == 3); /* the first of two "a" */
+    double d;
+    float fl;
+    uint64_t u;
+    CHECK(gj_number(&arr->items[1], &d) && d == -2500);
+    CHECK(gj_float(&arr->items[2], &fl) && fl == 0.1f);
+    float three[3];
+    CHECK(gj_floats(arr, three, 3) && three[0] == 1 && three[1] == -2500);
+    CHECK(!gj_floats(arr, three, 2));
+    const char *s;
+    CHECK(gj_string(gj_get(v, "s"), &s) && !strcmp(s, "x\xC3\xA9\xF0\x9F\x98\x80\n\""));
+    CHECK_EQ_INT(gj_get(v, "s")->count, 9);
+    CHECK(gj_is(gj_get(v, "t"), GJ_TRUE) && gj_is(gj_get(v, "f"), GJ_FALSE) && gj_is(gj_get(v, "n"), GJ_NULL));
+    CHECK(!gj_number(gj_get(v, "big"), &d)); /* infinite */
+    CHECK(!gj_float(gj_get(v, "big"), &fl));
+    CHECK(gj_uint(gj_get(v, "i"), UINT32_MAX, &u) && u == 4294967295u);
+    CHECK(!gj_uint(gj_get(v, "i"), 10, &u));
+    CHECK(!gj_uint(&arr->items[1], 1u << 20, &u)); /* negative */
+    CHECK(!gj_uint(&arr->items[2], 1u << 20, &u)); /* not whole */
+    CHECK(gj_get(v, "missing") == NULL && gj_get(arr, "a") == NULL);
+    CHECK_EQ_INT(gj_get(v, "t")->offset, 100 + (size_t)(strstr(text + 3, "true") - text));
+    arena_free(&a);
+}
+
+static void bad(const char *text, ganim_code want, size_t at)
+{
+    arena a = { 0 };
+    const gj_value *v = NULL;
+    ganim_error e = { 0 };
+    ganim_code c = parse(&a, text, strlen(text), &v, &e);
+    CHECK_MSG(c == want, "'%s': code %d, wanted %d (%s)", text, c, want, e.message);
+    CHECK_MSG(e.offset == 100 + at, "'%s': offset %llu, wanted %zu (%s)", text, (unsigned long long)e.offset, 100 + at,
+              e.message);
+    CHECK(v == NULL && !strncmp(e.message, "test: JSON: ", 12));
+    arena_free(&a);
+}
+
+TEST(errors)
+{
+    bad("", GANIM_ERR_TRUNCATED, 0);
+    bad("{\"a\":", GANIM_ERR_TRUNCATED, 5);
+    bad("[1,2", GANIM_ERR_TRUNCATED, 4);
+    bad("\"abc", GANIM_ERR_TRUNCATED, 4);
+    bad("[1,]", GANIM_ERR_CORRUPT, 3);
+    bad("{\"a\" 1}", GANIM_ERR_CORRUPT, 5);
+    bad("{1:2}", GANIM_ERR_CORRUPT, 1);
+    bad("[01]", GANIM_ERR_CORRUPT, 1);
+    bad("[NaN]", GANIM_ERR_CORRUPT, 1);
+    bad("[tru]", GANIM_ERR_CORRUPT, 1);
+    bad("\"a\\x\"", GANIM_ERR_CORRUPT, 3);
+    bad("\"\\u12G4\"", GANIM_ERR_CORRUPT, 1);
+    bad("\"a\nb\"", GANIM_ERR_CORRUPT, 2);
+    bad("{} x", GANIM_ERR_CORRUPT, 3);
+    bad("[[[[[[[[[1]]]]]]]]]", GANIM_ERR_LIMIT, 8);
+    arena a = { 0 };
+    const gj_value *v;
+    CHECK_OK(parse(&a, "[[[[[[[[1]]]]]]]]", 17, &v, NULL)); /* 8 levels: allowed */
+    arena_free(&a);
+}
+
+TEST(allocation_failures)
+{
+    const char text[] = "{\"nodes\":[{\"name\":\"a\",\"children\":[1,2]},{\"name\":\"b\"},{}],\"x\":[1,2,3]}";
+    int ok_at = 0;
+    for (int n = 1; n < 100 && !ok_at; n++) {
+        arena a = { 0 };
+        a.fail_at = n;
+        const gj_value *v = NULL;
+        ganim_error e = { 0 };
+        ganim_code c = parse(&a, text, sizeof text - 1, &v, &e);
+        if (c == GANIM_OK) ok_at = n;
+        else CHECK_MSG(c == GANIM_ERR_NOMEM && v == NULL, "failing allocation %d: code %d", n, c);
+        arena_free(&a);
+    }
+    CHECK(ok_at > 5);
+}
+
+int main(void)
+{
+    RUN(values_and_views);
+    RUN(errors);
+    RUN(allocation_failures);
+    return test_finish();
+}
