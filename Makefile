@@ -1,7 +1,7 @@
 # ganim — the two commands of the README:
 #   make demo    install build dependencies, build, convert examples/ to out/*.glb
 #   make check   install test dependencies, build with ASan+UBSan, run every test
-.PHONY: all demo check build deps test-deps clean fuzz fuzz-smoke bench format format-check
+.PHONY: all demo check build deps test-deps clean fuzz fuzz-build fuzz-campaign fuzz-smoke bench format format-check
 
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 # The builds run make inside make: no "Entering/Leaving directory" lines.
@@ -72,18 +72,33 @@ check: test-deps
 		else echo; echo "ganim: every test ran, the real samples included."; fi
 	@echo "ganim: make check took $$(( $$(date +%s) - $$(cat $(CHECK)/check-started) )) s"
 
-# libFuzzer targets (clang): make fuzz, then ./build-fuzz/fuzz_<name> corpus/ (only the
-# harnesses and the ganim that lists the formats are built, not the tests).
-FUZZ_TARGETS := fuzz_format $(basename $(notdir $(wildcard tests/formats/*/fuzz_*.c)))
-fuzz:
+# libFuzzer (clang). The harnesses: tests/fuzz/fuzz_format.c (a reader), fuzz_roundtrip.c
+# (a writer: read, write, read, compare), fuzz_resample_export.c, and each family's own
+# (tests/formats/FAMILY/fuzz_*.c); tests/fuzz/fuzz.sh runs them (docs/robustness.md).
+#   make fuzz-build                     build them in build-fuzz/
+#   make fuzz [FUZZ_SECONDS=60]         run every target that long, corpora kept in build-fuzz/corpus
+#   make fuzz-campaign [FUZZ_RUNS=1e7]  run every target for that many executions, a report
+#                                       in build-fuzz/campaign.md (hours: see docs/robustness.md)
+#   make fuzz-smoke                     the short run of make check
+FUZZ_TARGETS := fuzz_format fuzz_roundtrip fuzz_resample_export $(basename $(notdir $(wildcard tests/formats/*/fuzz_*.c)))
+FUZZ_RUNS ?= 10000000
+fuzz-build:
 	CC=clang cmake -S . -B build-fuzz -DGANIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build build-fuzz -j $(JOBS) --target ganim $(FUZZ_TARGETS)
 
-# A short libFuzzer run of every harness (fuzz_format once per format), seeded with the
-# real samples and the project's fixtures (part of check): FUZZ_SECONDS each (default 5,
+fuzz: fuzz-build
+	bash tests/fuzz/fuzz.sh build-fuzz --seconds $(or $(FUZZ_SECONDS),60) --corpus build-fuzz/corpus
+
+fuzz-campaign: fuzz-build
+	@echo "| target | executions | coverage (edges) | features | corpus | time | findings |" > build-fuzz/campaign.md
+	@echo "|---|---|---|---|---|---|---|" >> build-fuzz/campaign.md
+	bash tests/fuzz/fuzz.sh build-fuzz --runs $(FUZZ_RUNS) --corpus build-fuzz/corpus --jobs $(or $(FUZZ_JOBS),1) --lean --max-len 16384 --report $(abspath build-fuzz/campaign.md) $(if $(FUZZ_ONLY),--only $(FUZZ_ONLY))
+	@cat build-fuzz/campaign.md
+
+# A short libFuzzer run of every harness (part of check): FUZZ_SECONDS each (default 5,
 # 10 under CI=true or GANIM_FULL=1), two at a time.
-fuzz-smoke: fuzz
-	bash tests/fuzz/smoke.sh build-fuzz $(FUZZ_SECONDS)
+fuzz-smoke: fuzz-build
+	bash tests/fuzz/fuzz.sh build-fuzz --smoke $(if $(FUZZ_SECONDS),--seconds $(FUZZ_SECONDS))
 
 bench: build
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null

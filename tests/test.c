@@ -325,3 +325,30 @@ char **test_format_files(const ganim_format *f, int which)
     qsort(list, n, sizeof *list, cmp_str);
     return list;
 }
+
+char **test_regress_files(void)
+{
+    char root[1024];
+    snprintf(root, sizeof root, "%s/tests/data/regress", GANIM_SOURCE_DIR);
+    size_t n = 0, cap = 16;
+    char **out = malloc(cap * sizeof *out);
+    DIR *d = opendir(root);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char sub[2048];
+        snprintf(sub, sizeof sub, "%s/%s", root, e->d_name);
+        struct stat st;
+        if (stat(sub, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        char **files = test_list_dir(sub, "");
+        for (char **p = files; *p; p++) {
+            if (n + 2 > cap) out = realloc(out, (cap *= 2) * sizeof *out);
+            out[n++] = *p;
+        }
+        free(files); /* the strings moved to out */
+    }
+    if (d) closedir(d);
+    out[n] = NULL;
+    qsort(out, n, sizeof *out, cmp_str);
+    return out;
+}

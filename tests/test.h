@@ -48,6 +48,9 @@ void test_note_skip(const char *what);
 #define TEST_SAMPLES 1
 #define TEST_FIXTURES 2
 char **test_format_files(const ganim_format *f, int which);
+/* Every minimised fuzz finding kept in tests/data/regress/<family or harness>/ (sorted,
+ * NULL-terminated, malloc'd; free with test_free_list). */
+char **test_regress_files(void);
 /* "<testdata>/<sub>/<name>" in a static buffer ring (8 entries). */
 const char *test_path(const char *sub, const char *name);
 /* Whole file into malloc'd memory; exits with a failure if unreadable. */

@@ -278,6 +278,20 @@ int ganim_mat4_invert(const float m[16], float out[16])
     return 1;
 }
 
+static void cross3(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static void normalize3(double v[3])
+{
+    double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (l > 0)
+        for (int k = 0; k < 3; k++) v[k] /= l;
+}
+
 int ganim_transform_from_mat34(const float m[12], ganim_transform *out)
 {
     for (int i = 0; i < 12; i++) {
@@ -300,8 +314,37 @@ int ganim_transform_from_mat34(const float m[12], ganim_transform *out)
     float det =
         m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) + m[2] * (m[4] * m[9] - m[5] * m[8]);
     if (det < 0.0f) s[0] = -s[0];
+    /* The rotation's columns: each column over its length. A column far shorter than the
+     * longest (a scale near 0 flattens that axis; 1/256 of it: a stored matrix's rounding
+     * then blurs its direction) is rebuilt from the others, so the axes that are there
+     * keep their direction. */
+    double u[3][3], big = fmax(fabs(s[0]), fmax(fabs(s[1]), fabs(s[2])));
+    int flat[3], nflat = 0;
+    for (int c = 0; c < 3; c++) {
+        flat[c] = !(fabs(s[c]) > big / 256.0);
+        nflat += flat[c];
+        for (int row = 0; row < 3; row++) u[c][row] = flat[c] ? 0.0 : m[row * 4 + c] / (double)s[c];
+    }
+    if (nflat == 3) {
+        memset(u, 0, sizeof u);
+        u[0][0] = u[1][1] = u[2][2] = 1;
+    } else if (nflat == 2) { /* one axis left: any two perpendicular to it */
+        int j = !flat[0] ? 0 : !flat[1] ? 1 : 2, a = (j + 1) % 3, b = (j + 2) % 3;
+        int ax = fabs(u[j][0]) <= fabs(u[j][1]) && fabs(u[j][0]) <= fabs(u[j][2]) ? 0
+                 : fabs(u[j][1]) <= fabs(u[j][2])                                 ? 1
+                                                                                  : 2;
+        double e[3] = { 0, 0, 0 };
+        e[ax] = 1;
+        cross3(u[j], e, u[a]);
+        normalize3(u[a]);
+        cross3(u[j], u[a], u[b]);
+    } else if (nflat == 1) { /* the cross product of the two that are there */
+        int k = flat[0] ? 0 : flat[1] ? 1 : 2;
+        cross3(u[(k + 1) % 3], u[(k + 2) % 3], u[k]);
+        normalize3(u[k]);
+    }
     for (int row = 0; row < 3; row++)
-        for (int c = 0; c < 3; c++) r[row * 3 + c] = s[c] != 0.0f ? m[row * 4 + c] / s[c] : (row == c ? 1.0f : 0.0f);
+        for (int c = 0; c < 3; c++) r[row * 3 + c] = (float)u[c][row];
     ganim_quat q = ganim_quat_normalize(ganim_quat_from_mat3(r));
     if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w) ||
         fabsf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1.0f) > 1e-3f)

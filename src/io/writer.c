@@ -151,6 +151,11 @@ void gw_json_string(ganim_writer *w, const char *s)
     static const char hex[] = "0123456789abcdef";
     gw_u8(w, '"');
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        /* a run of bytes that need no escape goes in at once */
+        const unsigned char *run = p;
+        while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\') p++;
+        if (p > run) gw_bytes(w, run, (size_t)(p - run));
+        if (!*p) break;
         unsigned char c = *p;
         if (c == '"' || c == '\\') {
             gw_u8(w, '\\');
@@ -166,8 +171,6 @@ void gw_json_string(ganim_writer *w, const char *s)
              * text, not UTF-8): escaped as U+00xx so the JSON stays valid UTF-8. */
             char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
             gw_bytes(w, e, 6);
-        } else {
-            gw_u8(w, c);
         }
     }
     gw_u8(w, '"');

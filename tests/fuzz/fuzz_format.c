@@ -2,8 +2,13 @@
  * GANIM_FUZZ_FORMAT (every readable format in turn when it is unset) three ways: alone,
  * against a small made-up skeleton, and against a skeleton that a companion format of
  * the same family reads from a prefix of the input (4 x the first byte long). Whatever
- * reads is described at both levels, exported to glTF, BVH and JSON, written back in
- * its own format and read again (which must succeed), and resampled.
+ * reads is validated and described at both levels and, when small, exported to glTF,
+ * BVH and JSON, written back in its own format and read again (which must succeed).
+ * Other formats' writers: fuzz_roundtrip.c; resampling and big exports:
+ * fuzz_resample_export.c.
+ *
+ * GANIM_FUZZ_LEAN=1 (the long campaigns) skips the exports, the JSON and the write-back,
+ * which the other harnesses cover, for many more runs a second.
  *
  *   GANIM_FUZZ_FORMAT=alamo-ala ./build-fuzz/fuzz_format corpus/ seeds/
  *   ./build-check/fuzz_format_replay       (every sample and fixture of every format) */
@@ -15,40 +20,46 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Documents larger than this (frames x bones) only get read, described and written:
- * exporting a flipped frame count of 65535 frames would make each run take seconds. */
-#define MAX_EXPORT_BONE_FRAMES (1u << 16)
+/* Documents larger than this (frames x bones), or with many warnings, are read,
+ * validated and described but not exported or written: the exporters' cost grows with
+ * the document, and the fuzzer needs many runs a second (big documents go through the
+ * exporters in fuzz_resample_export.c and the robustness sweep). */
+#define MAX_EXPORT_BONE_FRAMES 256u
+
+static int lean;
 
 static void export_all(const ganim_doc *doc)
 {
+    if (lean) return;
     uint64_t work = 0;
     for (uint32_t i = 0; i < doc->clip_count; i++)
         work += (uint64_t)doc->clips[i].frame_count * (doc->skeleton ? doc->skeleton->bone_count : 1);
     ganim_export_opts eo = { 0 };
     ganim_buffer a = { 0 }, b = { 0 };
-    if (work <= MAX_EXPORT_BONE_FRAMES) {
-        (void)ganim_export_glb(doc, &eo, &a, NULL);
-        ganim_buffer_free(&a);
-        (void)ganim_export_gltf(doc, &eo, &a, &b, NULL);
-        ganim_buffer_free(&a);
-        ganim_buffer_free(&b);
-        (void)ganim_export_bvh(doc, &eo, &a, NULL);
-        ganim_buffer_free(&a);
-        (void)ganim_export_json(doc, &eo, &a, NULL);
-        ganim_buffer_free(&a);
-    }
+    if (work > MAX_EXPORT_BONE_FRAMES || doc->warning_count > 16) return;
+    (void)ganim_export_glb(doc, &eo, &a, NULL);
+    ganim_buffer_free(&a);
+    (void)ganim_export_gltf(doc, &eo, &a, &b, NULL);
+    ganim_buffer_free(&a);
+    ganim_buffer_free(&b);
+    (void)ganim_export_bvh(doc, &eo, &a, NULL);
+    ganim_buffer_free(&a);
+    (void)ganim_export_json(doc, &eo, &a, NULL);
+    ganim_buffer_free(&a);
     (void)ganim_export_info_json(doc, &eo, &a, NULL);
     ganim_buffer_free(&a);
 }
 
-static void describe(const ganim_doc *doc)
+/* The format's details (its own code) at both levels; their JSON (generic) for small
+ * documents only. */
+static void describe(const ganim_doc *doc, int small)
 {
     ganim_buffer out = { 0 };
     for (int level = 0; level < 2; level++)
-        for (int clip = -1; clip < (int)doc->clip_count && clip < 8; clip++) {
+        for (int clip = -1; clip < (int)doc->clip_count && clip < 2; clip++) {
             ganim_details *d = NULL;
             if (ganim_doc_details(doc, clip, (ganim_details_level)level, NULL, &d, NULL) != GANIM_OK) continue;
-            (void)ganim_detail_json(d->root, &out, NULL);
+            if (small) (void)ganim_detail_json(d->root, &out, NULL);
             ganim_details_free(d);
         }
     ganim_buffer_free(&out);
@@ -63,9 +74,13 @@ static void one(const ganim_format *f, const uint8_t *data, size_t size, const g
     ganim_doc *doc = NULL;
     if (ganim_read_memory(data, size, &o, &doc, NULL) != GANIM_OK) return;
     if (ganim_doc_validate(doc, NULL) != GANIM_OK) abort();
-    describe(doc);
+    uint64_t work = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++)
+        work += (uint64_t)doc->clips[i].frame_count * (doc->skeleton ? doc->skeleton->bone_count : 1);
+    if (lean) work = UINT64_MAX; /* GANIM_FUZZ_LEAN: the reader and its details only */
+    describe(doc, work <= MAX_EXPORT_BONE_FRAMES && doc->warning_count <= 16);
     export_all(doc);
-    if (f->flags & GANIM_FORMAT_WRITE) {
+    if ((f->flags & GANIM_FORMAT_WRITE) && work <= MAX_EXPORT_BONE_FRAMES) {
         ganim_buffer out = { 0 };
         if (ganim_write(doc, f->name, NULL, &out, NULL) == GANIM_OK) {
             /* what ganim writes from a file of its own format, it reads back */
@@ -77,8 +92,7 @@ static void one(const ganim_format *f, const uint8_t *data, size_t size, const g
         }
         ganim_buffer_free(&out);
     }
-    (void)ganim_doc_resample(doc, 2, NULL);
-    ganim_doc_free(doc);
+    ganim_doc_free(doc); /* resampling: fuzz_resample_export */
 }
 
 static void fuzz_format(const ganim_format *f, const uint8_t *data, size_t size)
@@ -114,7 +128,8 @@ static void fuzz_format(const ganim_format *f, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *name = getenv("GANIM_FUZZ_FORMAT");
+    const char *name = getenv("GANIM_FUZZ_FORMAT"), *l = getenv("GANIM_FUZZ_LEAN");
+    lean = l && *l == '1';
     size_t count;
     const ganim_format *const *all = ganim_formats(&count);
     for (size_t i = 0; i < count; i++)

@@ -31,6 +31,16 @@ int main(void)
         files += n;
         test_free_list(list);
     }
+    /* the findings kept in tests/data/regress, through every format */
+    unsetenv("GANIM_FUZZ_FORMAT");
+    char **kept = test_regress_files();
+    for (char **p = kept; *p; p++, files++) {
+        size_t size;
+        uint8_t *data = test_read_file(*p, &size);
+        LLVMFuzzerTestOneInput(data, size);
+        free(data);
+    }
+    test_free_list(kept);
     if (!have_samples) test_note_skip("fuzz_format_replay on the real samples (fixtures replayed)");
     printf("replayed %zu files\n%zu passed, 0 failed\n", files, files);
     return files ? 0 : 1;

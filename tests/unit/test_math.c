@@ -98,6 +98,39 @@ TEST(matrix_round_trip)
     }
 }
 
+/* A matrix with an axis flattened (scale 0, or far below the others, where a stored
+ * matrix's rounding blurs the short column's direction) still gives the rotation: the
+ * short column is rebuilt from the long ones. Found by the round-trip fuzzer (an Argonaut
+ * matrix of a bone scaled to 0.001 on one axis came back 3 degrees off). */
+TEST(matrix_with_a_flattened_axis)
+{
+    double a[3] = { 0.3, -1.1, 0.4 };
+    ganim_quat q = ganim_quat_from_euler(a, GANIM_EULER_XYZ);
+    const float scales[][3] = { { 1, 0, 1 }, { 2, 1e-3f, 2 }, { 0, 0, 3 }, { 1e-30f, 1, 1 }, { -1, 1, 0 } };
+    for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
+        ganim_transform t = { q, { 1, 2, 3 }, { scales[i][0], scales[i][1], scales[i][2] } }, back;
+        float m[12];
+        ganim_transform_to_mat34(&t, m);
+        /* the rounding of a 4.12 fixed-point matrix (Argonaut), which blurs short columns */
+        for (int k = 0; k < 12; k++)
+            if (k % 4 != 3) m[k] = roundf(m[k] * 4096.0f) / 4096.0f;
+        CHECK(ganim_transform_from_mat34(m, &back) == 1);
+        /* the product R * diag(scale) comes back to the rounding; the rotation too, on
+         * every axis that is there */
+        float m2[12];
+        ganim_transform_to_mat34(&back, m2);
+        for (int k = 0; k < 12; k++) CHECK_NEAR(m2[k], m[k], 2e-3);
+        int flat = 0;
+        for (int k = 0; k < 3; k++) flat += fabsf(scales[i][k]) < 0.01f;
+        if (flat <= 1 && scales[i][0] >= 0) { /* one axis gone: the other two fix the rotation */
+            double d = fabs((double)q.x * back.rotation.x + (double)q.y * back.rotation.y +
+                            (double)q.z * back.rotation.z + (double)q.w * back.rotation.w);
+            CHECK_MSG(d > cos(0.5 * PI / 180 / 2), "scale %g %g %g: rotation off by %g degrees", scales[i][0],
+                      scales[i][1], scales[i][2], 2 * acos(d > 1 ? 1 : d) * 180 / PI);
+        }
+    }
+}
+
 TEST(slerp_shortest_arc_and_endpoints)
 {
     ganim_vec3 z = { 0, 0, 1 };
@@ -147,6 +180,7 @@ int main(void)
     RUN(euler_round_trip_every_order);
     RUN(ff7_kujata_known_answer);
     RUN(matrix_round_trip);
+    RUN(matrix_with_a_flattened_axis);
     RUN(slerp_shortest_arc_and_endpoints);
     RUN(mat4_inverse);
     RUN(axes_conversions);

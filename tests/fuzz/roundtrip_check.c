@@ -1,0 +1,234 @@
+/* Agreement of a document read back with the one written: see roundtrip_check.h. */
+#include "roundtrip_check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The angle between two rotations (the model allows quaternions 0.1 % off unit length). */
+static double quat_angle_deg(const ganim_quat *a, const ganim_quat *b)
+{
+    double na = sqrt((double)a->x * a->x + (double)a->y * a->y + (double)a->z * a->z + (double)a->w * a->w);
+    double nb = sqrt((double)b->x * b->x + (double)b->y * b->y + (double)b->z * b->z + (double)b->w * b->w);
+    double d = fabs((double)a->x * b->x + (double)a->y * b->y + (double)a->z * b->z + (double)a->w * b->w) / (na * nb);
+    if (d > 1) d = 1;
+    return 2 * acos(d) * 180 / 3.14159265358979323846;
+}
+
+/* The 3x3 part of a transform, R * diag(scale), column by column. */
+static void linear_part(const ganim_transform *t, double m[3][3])
+{
+    double x = t->rotation.x, y = t->rotation.y, z = t->rotation.z, w = t->rotation.w;
+    const double r[3][3] = { { 1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y) },
+                             { 2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x) },
+                             { 2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y) } };
+    const double s[3] = { t->scale.x, t->scale.y, t->scale.z };
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 3; k++) m[c][k] = r[c][k] * s[c];
+}
+
+/* A rotation and scale may come back as another pair with the same product (a negative
+ * scale on two axes is a half turn): the same when R * diag(scale) agrees column by
+ * column within 3 degrees and 0.1 % plus the scale tolerance. */
+static int same_linear(const ganim_transform *a, const ganim_transform *b)
+{
+    double ma[3][3], mb[3][3];
+    linear_part(a, ma);
+    linear_part(b, mb);
+    for (int c = 0; c < 3; c++) {
+        double la = 0, d = 0;
+        for (int k = 0; k < 3; k++) {
+            la += ma[c][k] * ma[c][k];
+            d += (ma[c][k] - mb[c][k]) * (ma[c][k] - mb[c][k]);
+        }
+        if (!(sqrt(d) <= 0.0524 * sqrt(la) + 1e-3 * sqrt(la) + 1e-6)) return 0; /* 0.0524: a 3 degree chord */
+    }
+    return 1;
+}
+
+static const ganim_track *track_of(const ganim_clip *clip, uint32_t bone)
+{
+    for (uint32_t t = 0; t < clip->track_count; t++)
+        if (clip->tracks[t].bone == bone) return &clip->tracks[t];
+    return NULL;
+}
+
+static int close_vec(const ganim_vec3 *a, const ganim_vec3 *b, const double range[3])
+{
+    double x[3] = { a->x, a->y, a->z }, y[3] = { b->x, b->y, b->z };
+    for (int k = 0; k < 3; k++)
+        if (!(fabs(x[k] - y[k]) <= 0.51 + 1e-3 * (fabs(x[k]) + range[k]))) return 0;
+    return 1;
+}
+
+/* Model-space transforms of a pose, in place (parents come first). Rotation and
+ * translation; scales multiply through. */
+static void world_pose(const ganim_skeleton *sk, ganim_transform *pose)
+{
+    for (uint32_t i = 0; i < sk->bone_count; i++) {
+        int32_t p = sk->bones[i].parent;
+        if (p < 0) continue;
+        const ganim_transform *w = &pose[p];
+        ganim_transform *l = &pose[i];
+        ganim_quat q = w->rotation;
+        double v[3] = { (double)w->scale.x * l->translation.x, (double)w->scale.y * l->translation.y,
+                        (double)w->scale.z * l->translation.z };
+        double x = q.x, y = q.y, z = q.z, s = q.w;
+        double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+        double r[3] = { v[0] + s * tx + (y * tz - z * ty), v[1] + s * ty + (z * tx - x * tz),
+                        v[2] + s * tz + (x * ty - y * tx) };
+        l->translation.x = (float)(w->translation.x + r[0]);
+        l->translation.y = (float)(w->translation.y + r[1]);
+        l->translation.z = (float)(w->translation.z + r[2]);
+        l->rotation = ganim_quat_mul(q, l->rotation);
+        l->scale.x *= w->scale.x, l->scale.y *= w->scale.y, l->scale.z *= w->scale.z;
+    }
+}
+
+static int same_hierarchy(const ganim_skeleton *a, const ganim_skeleton *b)
+{
+    if (a->bone_count != b->bone_count) return 0;
+    for (uint32_t i = 0; i < a->bone_count; i++)
+        if (a->bones[i].parent != b->bones[i].parent) return 0;
+    return 1;
+}
+
+static int flat(const ganim_skeleton *s)
+{
+    for (uint32_t i = 0; i < s->bone_count; i++)
+        if (s->bones[i].parent >= 0) return 0;
+    return 1;
+}
+
+static int sample_pose(const ganim_clip *c, const ganim_skeleton *sk, uint32_t f, int world, ganim_transform *pose,
+                       uint8_t *skewed)
+{
+    ganim_error e = { 0 };
+    if (ganim_clip_sample(c, sk, f / c->fps, pose, NULL, &e) != GANIM_OK) return 0;
+    if (!world) return 1;
+    for (uint32_t i = 0; i < sk->bone_count; i++) {
+        int32_t p = sk->bones[i].parent;
+        skewed[i] = p >= 0 && skewed[p];
+        if (p >= 0 && !skewed[i]) {
+            const ganim_vec3 *s = &pose[p].scale;
+            double m = fmax(fabs(s->x), fmax(fabs(s->y), fabs(s->z)));
+            skewed[i] = fabs(s->x - s->y) > 1e-4 * m || fabs(s->y - s->z) > 1e-4 * m;
+        }
+    }
+    world_pose(sk, pose);
+    return 1;
+}
+
+static int compare_clip(const ganim_clip *a, const ganim_skeleton *sa, const ganim_clip *b, const ganim_skeleton *sb,
+                        rt_stats *stats, char *why, size_t why_size)
+{
+    if (a->frame_count != b->frame_count) {
+        snprintf(why, why_size, "%u frames written, %u read back", a->frame_count, b->frame_count);
+        return 0;
+    }
+    if (!sa || !sb) return 1;
+    int world = 0;
+    if (!same_hierarchy(sa, sb)) {
+        if (!flat(sb) || sb->bone_count > sa->bone_count) return 1; /* nothing bone for bone to compare */
+        world = 1;
+    }
+    uint32_t nb = sa->bone_count;
+    ganim_transform *pa = malloc((nb ? nb : 1) * sizeof *pa), *pb = malloc((sb->bone_count ? sb->bone_count : 1) * sizeof *pb);
+    uint8_t *skewed = calloc(nb ? nb : 1, 1);
+    double *lo = malloc((nb ? nb : 1) * 6 * sizeof *lo), *hi = malloc((nb ? nb : 1) * 6 * sizeof *hi);
+    int ok = pa && pb && skewed && lo && hi;
+    for (uint32_t f = 0; ok && f < a->frame_count; f++) {
+        if (!sample_pose(a, sa, f, world, pa, skewed)) break;
+        for (uint32_t i = 0; i < nb; i++) {
+            const double v[6] = { pa[i].translation.x, pa[i].translation.y, pa[i].translation.z,
+                                  pa[i].scale.x,       pa[i].scale.y,       pa[i].scale.z };
+            for (int k = 0; k < 6; k++) {
+                if (!f || v[k] < lo[i * 6 + k]) lo[i * 6 + k] = v[k];
+                if (!f || v[k] > hi[i * 6 + k]) hi[i * 6 + k] = v[k];
+            }
+        }
+    }
+    for (size_t k = 0; ok && k < (size_t)nb * 6; k++) hi[k] -= lo[k]; /* hi holds the ranges now */
+    for (uint32_t f = 0; ok && f < a->frame_count; f++) {
+        ganim_error e = { 0 };
+        if (!sample_pose(a, sa, f, world, pa, skewed) || ganim_clip_sample(b, sb, f / b->fps, pb, NULL, &e) != GANIM_OK)
+            break;
+        for (uint32_t t = 0; ok && t < b->track_count; t++) {
+            const ganim_track *tb = &b->tracks[t];
+            uint32_t i = tb->bone;
+            if (i >= nb || !track_of(a, i) || skewed[i]) continue;
+            const ganim_transform *x = &pa[i], *y = &pb[i];
+            if (tb->rotation.kind != GANIM_CHANNEL_ABSENT) {
+                double deg = quat_angle_deg(&x->rotation, &y->rotation);
+                stats->values++;
+                if (!(deg <= 3.0) && !same_linear(x, y)) {
+                    snprintf(why, why_size, "bone %u frame %u: rotation read back %.3f degrees away", i, f, deg);
+                    ok = 0;
+                }
+            }
+            if (ok && tb->translation.kind != GANIM_CHANNEL_ABSENT) {
+                stats->values++;
+                if (!close_vec(&x->translation, &y->translation, hi + (size_t)i * 6)) {
+                    snprintf(why, why_size, "bone %u frame %u: translation (%g %g %g) read back as (%g %g %g)", i, f,
+                             x->translation.x, x->translation.y, x->translation.z, y->translation.x, y->translation.y,
+                             y->translation.z);
+                    ok = 0;
+                }
+            }
+            if (ok && tb->scale.kind != GANIM_CHANNEL_ABSENT && !world) {
+                stats->values++;
+                if (!close_vec(&x->scale, &y->scale, hi + (size_t)i * 6 + 3) && !same_linear(x, y)) {
+                    snprintf(why, why_size, "bone %u frame %u: scale (%g %g %g) read back as (%g %g %g)", i, f,
+                             x->scale.x, x->scale.y, x->scale.z, y->scale.x, y->scale.y, y->scale.z);
+                    ok = 0;
+                }
+            }
+        }
+    }
+    free(pa), free(pb), free(skewed), free(lo), free(hi);
+    return ok;
+}
+
+static const ganim_clip *animation(const ganim_doc *doc, uint32_t k)
+{
+    for (uint32_t i = 0; i < doc->clip_count; i++)
+        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION && k-- == 0) return &doc->clips[i];
+    return NULL;
+}
+
+int rt_agree(const ganim_doc *doc, const ganim_doc *back, const ganim_format *format, rt_stats *stats, char *why,
+             size_t why_size)
+{
+    const ganim_skeleton *sa = doc->skeleton, *sb = back->skeleton;
+    if (format->flags & GANIM_FORMAT_COMPANION) { /* a skeleton: the rest poses */
+        if (!sa || !sb || sb->bone_count != sa->bone_count) {
+            snprintf(why, why_size, "%u bones written, %u read back", sa ? sa->bone_count : 0,
+                     sb ? sb->bone_count : 0);
+            return 0;
+        }
+        static const double zero[3] = { 0, 0, 0 };
+        for (uint32_t i = 0; i < sa->bone_count; i++) {
+            stats->values += 2;
+            if (!(quat_angle_deg(&sa->bones[i].rest.rotation, &sb->bones[i].rest.rotation) <= 3.0) ||
+                !close_vec(&sa->bones[i].rest.translation, &sb->bones[i].rest.translation, zero)) {
+                snprintf(why, why_size, "bone %u's rest pose does not come back", i);
+                return 0;
+            }
+        }
+        return 1;
+    }
+    for (uint32_t k = 0; animation(back, k); k++) {
+        const ganim_clip *a = animation(doc, k);
+        if (!a) {
+            snprintf(why, why_size, "animation %u read back was not written", k);
+            return 0;
+        }
+        char inner[400];
+        if (!compare_clip(a, sa, animation(back, k), sb, stats, inner, sizeof inner)) {
+            snprintf(why, why_size, "animation %u: %s", k, inner);
+            return 0;
+        }
+    }
+    return 1;
+}
