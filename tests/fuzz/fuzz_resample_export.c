@@ -59,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned factor = size ? 1u + data[size - 1] % 4u : 1u;
     ganim_code c = ganim_doc_resample(doc, factor, &e);
     check(c, &e, "resample");
-    if (c == GANIM_OK && ganim_doc_validate(doc, &e) != GANIM_OK) finding("resample left an invalid document", e.message);
+    if (c == GANIM_OK && ganim_doc_validate(doc, &e) != GANIM_OK)
+        finding("resample left an invalid document", e.message);
     ganim_export_opts eo = { 0 };
     eo.keep_axes = size > 1 && (data[size - 2] & 1);
     ganim_buffer a = { 0 }, b = { 0 };
