@@ -1,7 +1,7 @@
 # ganim — the two commands of the README:
 #   make demo    install build dependencies, build, convert examples/ to out/*.glb
 #   make check   install test dependencies, build with ASan+UBSan, run every test
-.PHONY: all demo check build deps test-deps clean fuzz fuzz-build fuzz-campaign fuzz-smoke bench format format-check
+.PHONY: all demo check build deps test-deps clean fuzz fuzz-build fuzz-campaign fuzz-smoke valgrind bench format format-check
 
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 # The builds run make inside make: no "Entering/Leaving directory" lines.
@@ -100,6 +100,15 @@ fuzz-campaign: fuzz-build
 fuzz-smoke: fuzz-build
 	bash tests/fuzz/fuzz.sh build-fuzz --smoke $(if $(FUZZ_SECONDS),--seconds $(FUZZ_SECONDS))
 
+# valgrind --leak-check=full over the command line on every sample (a few minutes):
+# tests/valgrind/run.sh; a plain -O1 -g build in build-valgrind (sanitizers and valgrind
+# do not mix).
+valgrind: deps
+	$(call need_apt,valgrind:valgrind)
+	cmake -S . -B build-valgrind -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" -DGANIM_TESTS=OFF >/dev/null
+	cmake --build build-valgrind -j $(JOBS) --target ganim
+	bash tests/valgrind/run.sh build-valgrind/ganim
+
 bench: build
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
@@ -115,4 +124,4 @@ format-check:
 	echo "ganim: every C file follows .clang-format"
 
 clean:
-	rm -rf $(BUILD) $(CHECK) build-fuzz out
+	rm -rf $(BUILD) $(CHECK) build-fuzz build-valgrind out

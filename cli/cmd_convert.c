@@ -156,8 +156,7 @@ int cmd_convert(int argc, char **argv)
         rc = cli_usage("convert", __VA_ARGS__); \
         goto done_args;                         \
     } while (0)
-    static cli_option *table; /* the options and the formats' aliases, for the process */
-    if (!table) table = cli_options_with_aliases(options, OPT_ALIAS);
+    cli_option *table = cli_options_with_aliases(options, OPT_ALIAS); /* and the formats' aliases */
     while ((id = cli_next(&a, table, &v)) != CLI_ARG_END) {
         switch (id) {
         case CLI_ARG_ERROR: goto done_args;
@@ -228,6 +227,7 @@ int cmd_convert(int argc, char **argv)
             help_convert(stdout);
             cli_settings_free(&s.settings);
             free(args);
+            free(table);
             return CLI_EXIT_OK;
         default:
             if ((rc = cli_settings_add_alias(&s.settings, "convert", id - OPT_ALIAS, v)) != 0) goto done_args;
@@ -296,6 +296,7 @@ int cmd_convert(int argc, char **argv)
     rc = CLI_EXIT_OK;
 done_args:
 #undef USAGE
+    free(table);
     if (rc != CLI_EXIT_OK) {
         cli_settings_free(&s.settings);
         free(args);
