@@ -21,7 +21,7 @@
 
 #define PIECE 100
 #define PEAK_LIMIT ((size_t)4 << 20) /* "a few MB" */
-#define WHOLE 1024 /* files this small are also taken whole */
+#define WHOLE 1024                   /* files this small are also taken whole */
 
 typedef struct peak_counter {
     size_t live, peak;
@@ -84,8 +84,7 @@ static void one(const uint8_t *data, size_t size, const ganim_format *format, co
         ganim_doc_free(doc);
     }
     CHECK_MSG(c.live == 0, "%s: %zu bytes still allocated after the read was freed", what, c.live);
-    CHECK_MSG(c.peak <= PEAK_LIMIT, "%s: %zu bytes of input made ganim allocate %zu bytes at once", what, size,
-              c.peak);
+    CHECK_MSG(c.peak <= PEAK_LIMIT, "%s: %zu bytes of input made ganim allocate %zu bytes at once", what, size, c.peak);
     if (c.peak > worst_peak) {
         worst_peak = c.peak;
         snprintf(worst_case, sizeof worst_case, "%s", what);
@@ -142,8 +141,7 @@ static void sweep_format(void)
             if (!comp) continue;
             ganim_doc *cdoc = NULL;
             ganim_error e = { 0 };
-            if (ganim_read_file(comp, NULL, &cdoc, &e) == GANIM_OK && cdoc->skeleton)
-                pieces_of(*p, f, cdoc->skeleton);
+            if (ganim_read_file(comp, NULL, &cdoc, &e) == GANIM_OK && cdoc->skeleton) pieces_of(*p, f, cdoc->skeleton);
             ganim_doc_free(cdoc);
         }
         test_free_list(files);
