@@ -12,8 +12,9 @@
 #ifdef _WIN32
 #include <fcntl.h>
 #include <io.h>
-#include <shellapi.h>
 #include <windows.h>
+/* after windows.h, which it needs */
+#include <shellapi.h>
 #else
 #include <dirent.h>
 #include <fcntl.h>
