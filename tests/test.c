@@ -1,3 +1,6 @@
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, setenv */
+#endif
 #include "test.h"
 
 #include <ctype.h>
@@ -6,6 +9,12 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
+#ifdef _WIN32
+#include <direct.h>
+#include <windows.h>
+#else
+#include <unistd.h>
+#endif
 
 int test_failures_in_current;
 const char *test_program_name;
@@ -29,9 +38,52 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 
 static double now_seconds(void)
 {
+#ifdef _WIN32
+    return (double)GetTickCount64() / 1e3;
+#else
     struct timespec ts;
     timespec_get(&ts, TIME_UTC);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+#endif
+}
+
+int test_mkdir(const char *path)
+{
+#ifdef _WIN32
+    return _mkdir(path);
+#else
+    return mkdir(path, 0777);
+#endif
+}
+
+int test_setenv(const char *name, const char *value)
+{
+#ifdef _WIN32
+    return _putenv_s(name, value);
+#else
+    return setenv(name, value, 1);
+#endif
+}
+
+char *test_temp_dir(const char *prefix)
+{
+    char *path = malloc(4096);
+    if (!path) return NULL;
+#ifdef _WIN32
+    char base[MAX_PATH + 1];
+    DWORD n = GetTempPathA(sizeof base, base);
+    if (n == 0 || n > MAX_PATH) base[0] = 0;
+    for (unsigned k = 0; k < 1000; k++) {
+        snprintf(path, 4096, "%s%s.%lu.%u", base, prefix, (unsigned long)GetCurrentProcessId(), k);
+        if (_mkdir(path) == 0) return path;
+    }
+#else
+    const char *base = getenv("TMPDIR");
+    snprintf(path, 4096, "%s/%s.XXXXXX", base && *base ? base : "/tmp", prefix);
+    if (mkdtemp(path)) return path;
+#endif
+    free(path);
+    return NULL;
 }
 
 void test_run(const char *name, void (*fn)(void))

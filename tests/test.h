@@ -48,6 +48,13 @@ void test_note_skip(const char *what);
 #define TEST_SAMPLES 1
 #define TEST_FIXTURES 2
 char **test_format_files(const ganim_format *f, int which);
+/* The little the tests ask of the system, the same on POSIX and Windows (test.c):
+ * a new empty folder under the system's temporary folder, named after `prefix`
+ * (malloc'd path, NULL on failure); mkdir; setenv. */
+char *test_temp_dir(const char *prefix);
+int test_mkdir(const char *path);
+int test_setenv(const char *name, const char *value);
+
 /* "<testdata>/<sub>/<name>" in a static buffer ring (8 entries). */
 const char *test_path(const char *sub, const char *name);
 /* Whole file into malloc'd memory; exits with a failure if unreadable. */

@@ -99,9 +99,11 @@ TEST(companion_in_any_case_exact_first)
     char path[1024];
     CHECK(ganim_find_companion(in_tmp("CRANE_WAVE_00.ALA"), NULL, path, sizeof path) == 1);
     CHECK_EQ_STR(base(path), "Crane.Alo");
+#ifndef _WIN32 /* names that differ only by case are one file there */
     copy_file(example("crane.alo"), in_tmp("CRANE.alo"), SIZE_MAX);
     CHECK(ganim_find_companion(in_tmp("CRANE_WAVE_00.ALA"), NULL, path, sizeof path) == 1);
     CHECK_EQ_STR(base(path), "CRANE.alo"); /* exact beats any-case */
+#endif
     /* the longest prefix that begins exactly one .alo: CRANE_WAVE.alo is not there,
      * CRANE_W*.alo is one file */
     unlink(in_tmp("Crane.Alo"));
@@ -111,7 +113,7 @@ TEST(companion_in_any_case_exact_first)
     CHECK_EQ_STR(base(path), "CRANE_WAVE_BIG.ALO");
     unlink(in_tmp("CRANE_WAVE_BIG.ALO"));
     /* a folder with the companion's name is not a companion */
-    mkdir(in_tmp("CRANE.ALO"), 0777);
+    test_mkdir(in_tmp("CRANE.ALO"));
     CHECK(ganim_find_companion(in_tmp("CRANE_WAVE_00.ALA"), NULL, path, sizeof path) == 0);
     rmdir(in_tmp("CRANE.ALO"));
     unlink(in_tmp("CRANE_WAVE_00.ALA"));
@@ -247,11 +249,13 @@ TEST(other_files_through_the_loader)
 
 int main(void)
 {
-    snprintf(tmp, sizeof tmp, "%s", "/tmp/ganim-test-io.XXXXXX");
-    if (!mkdtemp(tmp)) {
+    char *dir = test_temp_dir("ganim-test-io");
+    if (!dir || strlen(dir) >= sizeof tmp) {
         printf("cannot make a temporary folder\n0 passed, 1 failed\n");
         return 1;
     }
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    free(dir);
     RUN(companion_found_by_the_format_rule);
     RUN(companion_in_any_case_exact_first);
     RUN(unreadable_companion_is_dropped_with_a_warning);
