@@ -47,12 +47,50 @@ static double now_seconds(void)
 #endif
 }
 
+#ifdef _WIN32
+static wchar_t *widen(const char *s) /* UTF-8 -> UTF-16, malloc'd; NULL if not UTF-8 */
+{
+    int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
+    wchar_t *w = n > 0 ? malloc((size_t)n * sizeof *w) : NULL;
+    if (w) MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n);
+    return w;
+}
+#endif
+
 int test_mkdir(const char *path)
 {
 #ifdef _WIN32
-    return _mkdir(path);
+    wchar_t *w = widen(path);
+    int rc = w ? _wmkdir(w) : -1;
+    free(w);
+    return rc;
 #else
     return mkdir(path, 0777);
+#endif
+}
+
+FILE *test_fopen(const char *path, const char *mode)
+{
+#ifdef _WIN32
+    wchar_t *w = widen(path), *m = widen(mode);
+    FILE *f = w && m ? _wfopen(w, m) : NULL;
+    free(w);
+    free(m);
+    return f;
+#else
+    return fopen(path, mode);
+#endif
+}
+
+int test_remove(const char *path)
+{
+#ifdef _WIN32
+    wchar_t *w = widen(path);
+    int rc = w && (DeleteFileW(w) || RemoveDirectoryW(w)) ? 0 : -1;
+    free(w);
+    return rc;
+#else
+    return remove(path);
 #endif
 }
 
@@ -214,7 +252,7 @@ const char *test_path(const char *sub, const char *name)
 
 uint8_t *test_read_file(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = test_fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "FATAL: cannot open '%s'\n", path);
         printf("0 passed, 1 failed\n");

@@ -50,9 +50,12 @@ void test_note_skip(const char *what);
 char **test_format_files(const ganim_format *f, int which);
 /* The little the tests ask of the system, the same on POSIX and Windows (test.c):
  * a new empty folder under the system's temporary folder, named after `prefix`
- * (malloc'd path, NULL on failure); mkdir; setenv. */
+ * (malloc'd path, NULL on failure); mkdir and fopen of UTF-8 paths (on Windows through
+ * the wide-character calls, as the library opens them); setenv. */
 char *test_temp_dir(const char *prefix);
 int test_mkdir(const char *path);
+FILE *test_fopen(const char *path, const char *mode);
+int test_remove(const char *path); /* a file or an empty folder; 0 on success */
 int test_setenv(const char *name, const char *value);
 
 /* "<testdata>/<sub>/<name>" in a static buffer ring (8 entries). */
