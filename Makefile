@@ -78,7 +78,7 @@ check: test-deps
 	  GANIM_SKIP_LOG=$(abspath $(CHECK))/skipped.txt $(MAKE) --no-print-directory windows-check \
 	    WINDOWS_LINUX_GANIM=$(CHECK)/ganim || exit 1; \
 	elif command -v x86_64-w64-mingw32-gcc >/dev/null && command -v wine >/dev/null; then \
-	  echo "ganim: the Windows tests did not run (about 3 minutes more): GANIM_WINDOWS=1 make check"; \
+	  echo "ganim: the Windows tests did not run (about 2 minutes more): GANIM_WINDOWS=1 make check"; \
 	else \
 	  echo "ganim: the Windows tests did not run (no MinGW-w64 or Wine here): GANIM_WINDOWS=1 make check"; \
 	  echo "       installs them (gcc-mingw-w64-x86-64, wine64) and runs them"; \
