@@ -1,7 +1,11 @@
 # ganim — the two commands of the README:
 #   make demo    install build dependencies, build, convert examples/ to out/*.glb
 #   make check   install test dependencies, build with ASan+UBSan, run every test
-.PHONY: all demo check build deps test-deps clean fuzz fuzz-build fuzz-campaign fuzz-smoke valgrind bench format format-check
+# and for Windows (docs/windows.md):
+#   make windows        cross-compile ganim.exe, ganim.dll and the release zip (MinGW-w64)
+#   make windows-check  test that build under Wine (make check runs it with
+#                       GANIM_WINDOWS=1 or CI=true)
+.PHONY: all demo check build deps test-deps clean fuzz fuzz-build fuzz-campaign fuzz-smoke valgrind bench format format-check windows windows-check
 
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 # The builds run make inside make: no "Entering/Leaving directory" lines.
@@ -12,6 +16,11 @@ CHECK     ?= build-check
 # node/npm that came from elsewhere (NodeSource, nvm) is left alone.
 APT_BUILD := cmake:cmake cc:gcc make:make
 APT_TEST  := node:nodejs npm:npm clang:clang pkg-config:pkg-config
+APT_WINDOWS := x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 zip:zip
+APT_WINE  := wine:wine wine:wine64
+WINDOWS_BUILD ?= build-windows
+WINDOWS_TESTS ?= OFF
+WINDOWS_WERROR ?= OFF
 
 all: build
 
@@ -65,12 +74,48 @@ check: test-deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 	GANIM_SKIP_LOG=$(abspath $(CHECK))/skipped.txt $(MAKE) --no-print-directory fuzz-smoke
+	@if [ "$$GANIM_WINDOWS" = 1 ] || [ "$$CI" = true ]; then \
+	  full=$${GANIM_FULL:-}; if [ "$$CI" = true ] && [ "$$full" != 1 ]; then full=0; fi; \
+	  GANIM_FULL=$$full GANIM_SKIP_LOG=$(abspath $(CHECK))/skipped.txt $(MAKE) --no-print-directory windows-check \
+	    WINDOWS_LINUX_GANIM=$(CHECK)/ganim || exit 1; \
+	elif command -v x86_64-w64-mingw32-gcc >/dev/null && command -v wine >/dev/null; then \
+	  echo "ganim: the Windows tests did not run (about 2 minutes more): GANIM_WINDOWS=1 make check"; \
+	else \
+	  echo "ganim: the Windows tests did not run (no MinGW-w64 or Wine here): GANIM_WINDOWS=1 make check"; \
+	  echo "       installs them (gcc-mingw-w64-x86-64, wine64) and runs them"; \
+	fi
 	@if [ -s $(CHECK)/skipped.txt ]; then \
 	  echo; echo "ganim: $$(sort -u $(CHECK)/skipped.txt | wc -l) real-sample tests did not run (no test data):"; \
 	  sort -u $(CHECK)/skipped.txt | sed 's/^/  - /'; \
 	  echo "  To run them: GANIM_TESTDATA=/path/to/testdata make check (default ../shared/testdata)."; \
 		else echo; echo "ganim: every test ran, the real samples included."; fi
 	@echo "ganim: make check took $$(( $$(date +%s) - $$(cat $(CHECK)/check-started) )) s"
+
+# Windows (docs/windows.md): ganim.exe linked statically (it needs no DLL beside it),
+# ganim.dll with its import library libganim.dll.a, libganim.a, cross-compiled with
+# MinGW-w64 in $(WINDOWS_BUILD)/, and the release zip ganim-VERSION-windows-x86_64.zip
+# there: the programs, the header, the libraries and the documents a user needs.
+windows: deps
+	$(call need_apt,$(APT_WINDOWS))
+	cmake -S . -B $(WINDOWS_BUILD) -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/mingw-w64-x86_64.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DGANIM_TESTS=$(WINDOWS_TESTS) -DGANIM_WERROR=$(WINDOWS_WERROR) >/dev/null
+	cmake --build $(WINDOWS_BUILD) -j $(JOBS)
+	@v=$$(sed -n 's/^#define GANIM_VERSION_STRING "\(.*\)"/\1/p' include/ganim.h); \
+	  name=ganim-$$v-windows-x86_64; d=$(WINDOWS_BUILD)/$$name; \
+	  rm -rf $$d $$d.zip && mkdir -p $$d/include $$d/lib $$d/docs && \
+	  cp $(WINDOWS_BUILD)/ganim.exe $(WINDOWS_BUILD)/ganim.dll $$d/ && \
+	  x86_64-w64-mingw32-strip $$d/ganim.exe $$d/ganim.dll && \
+	  cp include/ganim.h $$d/include/ && cp $(WINDOWS_BUILD)/libganim.a $(WINDOWS_BUILD)/libganim.dll.a $$d/lib/ && \
+	  cp README.md $$d/ && cp docs/windows.md docs/cli.md docs/dump-format.md $$d/docs/ && \
+	  (cd $(WINDOWS_BUILD) && zip -qrX $$name.zip $$name) && \
+	  echo "ganim: $(WINDOWS_BUILD)/$$name.zip" && (cd $(WINDOWS_BUILD) && unzip -l $$name.zip)
+
+# The Windows build under Wine: its ctest (unit, format, CLI tests on the .exe and the
+# .dll), then ganim.exe against the Linux build on every sample (tests/windows/run.sh).
+WINDOWS_LINUX_GANIM ?= $(BUILD)/ganim
+windows-check: deps
+	$(call need_apt,$(APT_WINDOWS) $(APT_WINE))
+	WINDOWS_BUILD=$(WINDOWS_BUILD) WINDOWS_WERROR=ON JOBS=$(JOBS) bash tests/windows/run.sh $(WINDOWS_LINUX_GANIM)
 
 # libFuzzer (clang). The harnesses: tests/fuzz/fuzz_format.c (a reader), fuzz_roundtrip.c
 # (a writer: read, write, read, compare), fuzz_resample_export.c, and each family's own
@@ -124,4 +169,4 @@ format-check:
 	echo "ganim: every C file follows .clang-format"
 
 clean:
-	rm -rf $(BUILD) $(CHECK) build-fuzz build-valgrind out
+	rm -rf $(BUILD) $(CHECK) build-fuzz build-valgrind $(WINDOWS_BUILD) out

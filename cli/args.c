@@ -5,7 +5,7 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <math.h>
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,7 +125,7 @@ int cli_parse_double(const char *s, double *out)
     if (!s || !*s || *s == ' ') return -1;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v)) return -1;
+    if (errno || *end || !(v >= -DBL_MAX && v <= DBL_MAX)) return -1; /* finite */
     *out = v;
     return 0;
 }

@@ -1,5 +1,6 @@
 /* The ganim command-line tool: what the command files share.
- * The CLI uses POSIX and pthreads; the library (include/ganim.h) uses neither.
+ * The CLI uses pthreads (winpthreads on Windows) and, in os.c alone, the system's calls
+ * (POSIX or Windows); the library (include/ganim.h) uses neither.
  * This header must be the first include of every CLI source file (it sets the POSIX level). */
 #ifndef GANIM_CLI_H
 #define GANIM_CLI_H
@@ -18,7 +19,9 @@
 
 #include "ganim.h"
 
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* MinGW's C99 printf (__USE_MINGW_ANSI_STDIO) */
+#define CLI_PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__)
 #define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define CLI_PRINTF(a, b)
@@ -121,7 +124,8 @@ void *cli_xrealloc(void *p, size_t n);
 char *cli_xstrdup(const char *s);
 int cli_strcaseeq(const char *a, const char *b);
 int cli_strncaseeq(const char *a, const char *b, size_t n);
-double cli_now(void); /* monotonic seconds */
+/* Sorts names bytewise, in place. */
+void cli_sort_names(char **names, size_t count);
 
 /* ---- paths and files (util.c) ---------------------------------------------------- */
 const char *cli_basename(const char *path);  /* points into path */
@@ -135,9 +139,38 @@ char *cli_join(const char *dir, const char *name);
 int cli_is_dir(const char *path);
 int cli_exists(const char *path);
 int cli_mkdirs(const char *path); /* mkdir -p; 0 or errno */
+void cli_free_list(char **names, size_t count);
+
+/* ---- the operating system (os.c, the only file with system calls) ------------------ */
+/* Windows: the arguments as UTF-8 (from the UTF-16 command line), standard streams in
+ * binary mode, UTF-8 on the console. Elsewhere nothing. Every path the tool handles is
+ * UTF-8; os.c turns it to UTF-16 for Windows' calls. */
+void cli_os_init(int *argc, char ***argv);
+double cli_now(void); /* monotonic seconds */
+unsigned cli_processors(void);
+/* Is stderr a terminal that shows the progress bar (and its escape sequences)? */
+int cli_stderr_is_terminal(void);
+/* Writes to stderr as it is, unbuffered (what cli_stderr_write and the bar use). */
+void cli_stderr_raw(const char *s, size_t n);
+/* A path separator: '/', and on Windows '\' too. */
+int cli_is_sep(int c);
+/* The length of the root a path starts with: "/" (1); on Windows also "C:\" (3),
+ * "C:" (2) and "\\server\share\"; 0 for a relative path. */
+size_t cli_root_len(const char *path);
+typedef enum cli_kind { CLI_NONE, CLI_FILE, CLI_DIR, CLI_LINK, CLI_OTHER } cli_kind;
+typedef struct cli_file_info {
+    cli_kind kind; /* CLI_LINK only when not following links; CLI_OTHER: a device, FIFO,
+                      socket (NUL, CON or a pipe on Windows) */
+    uint64_t size;
+    uint64_t dev, ino; /* the file's identity (Windows: volume serial, file index) */
+} cli_file_info;
+/* stat (follow) or lstat: 0, or errno with kind CLI_NONE. */
+int cli_info(const char *path, int follow, cli_file_info *out);
+int cli_mkdir(const char *path); /* 0 or errno (EEXIST when something is there) */
 /* Sorted entry names of a directory (no "." / ".."); 0 or errno. */
 int cli_list_dir(const char *dir, char ***names, size_t *count);
-void cli_free_list(char **names, size_t count);
+/* Standard input, whole (at most GANIM_DEFAULT_INPUT_BYTES). */
+ganim_code cli_read_stdin_bytes(ganim_buffer *out, ganim_error *err);
 /* Writes an output. A regular file (new or not) is written through a temporary file
  * renamed into place, so a failed run never leaves a half-written output; a link to a
  * regular file keeps the link and replaces the file it points at; a device, FIFO or

@@ -10,8 +10,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 void help_convert(FILE *out)
 {
@@ -249,7 +247,7 @@ int cmd_convert(int argc, char **argv)
     for (size_t i = 0; i < arg_count; i++) any_dir |= cli_is_dir(args[i]);
     if (to_stdout && (arg_count > 1 || any_dir))
         USAGE("-o - (standard output) takes the output of one input file, not of several");
-    s.out_is_dir = !to_stdout && (arg_count > 1 || any_dir || s.output[olen - 1] == '/' || cli_is_dir(s.output));
+    s.out_is_dir = !to_stdout && (arg_count > 1 || any_dir || cli_is_sep(s.output[olen - 1]) || cli_is_dir(s.output));
     if (s.out_is_dir && cli_exists(s.output) && !cli_is_dir(s.output))
         USAGE("%s is not a directory (with several inputs or a directory, -o names a directory)", s.output);
     if (s.out_is_dir && !cli_exists(s.output) && convert_kind_from_name(cli_extension(s.output), &s.kind) == 0)
@@ -367,18 +365,15 @@ done_args:
     }
 
     /* Convert. */
-    if (jobs_n == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        jobs_n = cpus > 0 ? (unsigned long)cpus : 1;
-    }
-    if (jobs_n > s.job_count) jobs_n = s.job_count ? s.job_count : 1;
+    size_t workers = jobs_n ? (size_t)jobs_n : cli_processors();
+    if (workers > s.job_count) workers = s.job_count ? s.job_count : 1;
     cli_progress_start(s.job_count, !s.quiet);
-    if (jobs_n <= 1) {
+    if (workers <= 1) {
         convert_worker(&s);
     } else {
-        pthread_t *threads = cli_xmalloc(jobs_n * sizeof *threads);
+        pthread_t *threads = cli_xmalloc(workers * sizeof *threads);
         size_t started = 0;
-        for (; started < jobs_n; started++)
+        for (; started < workers; started++)
             if (pthread_create(&threads[started], NULL, convert_worker, &s) != 0) break;
         if (!started) convert_worker(&s); /* no threads to be had: do it here */
         for (size_t i = 0; i < started; i++) pthread_join(threads[i], NULL);

@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 void help_dump(FILE *out)
 {
@@ -43,8 +42,8 @@ static const cli_option base_options[] = {
 
 static int same_file(const char *a, const char *b)
 {
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    cli_file_info sa, sb;
+    return cli_info(a, 1, &sa) == 0 && cli_info(b, 1, &sb) == 0 && sa.dev == sb.dev && sa.ino == sb.ino;
 }
 
 int cmd_dump(int argc, char **argv)

@@ -7,13 +7,11 @@
 #include "cli.h"
 
 #include <pthread.h>
-#include <sys/types.h>
 
 typedef enum out_kind { KIND_GLB, KIND_GLTF, KIND_BVH, KIND_JSON, KIND_FORMAT, KIND_NATIVE } out_kind;
 
 typedef struct file_id {
-    dev_t dev;
-    ino_t ino;
+    uint64_t dev, ino;
 } file_id;
 
 typedef struct job {

@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ---- one job --------------------------------------------------------------------- */
 
@@ -36,8 +35,8 @@ static int write_output(work *w, const char *path, const ganim_buffer *data)
         return -1;
     }
     file_id id;
-    struct stat st;
-    int regular = stat(path, &st) == 0 && S_ISREG(st.st_mode); /* devices and FIFOs are written through */
+    cli_file_info st;
+    int regular = cli_info(path, 1, &st) == 0 && st.kind == CLI_FILE; /* devices and FIFOs are written through */
     if (strcmp(path, "-") != 0 && regular && convert_id_of(path, &id) == 0) {
         int is_input = used_by_read(w->doc, &id);
         for (size_t i = 0; i < s->input_count && !is_input; i++)
@@ -88,7 +87,7 @@ static char *sibling(const char *path, const char *suffix)
     cli_str name = { 0 };
     cli_str_puts(&name, stem);
     cli_str_puts(&name, suffix);
-    char *r = strcmp(dir, ".") == 0 && !strchr(path, '/') ? cli_xstrdup(name.s) : cli_join(dir, name.s);
+    char *r = strcmp(dir, ".") == 0 && cli_basename(path) == path ? cli_xstrdup(name.s) : cli_join(dir, name.s);
     cli_str_free(&name);
     free(dir);
     free(stem);

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ---- inputs ---------------------------------------------------------------------- */
 
@@ -30,8 +29,8 @@ static int pick(const char *path, int *companion)
 {
     const ganim_format *f = ganim_format_for_path(path);
     if (!f) {
-        struct stat st;
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) return 0;
+        cli_file_info st;
+        if (cli_info(path, 1, &st) != 0 || st.kind != CLI_FILE || st.size > (64 << 20)) return 0;
         ganim_buffer b = { 0 };
         if (ganim_load_file(path, NULL, 0, &b, NULL) != GANIM_OK) return 0;
         int score = 0;
@@ -49,7 +48,7 @@ int convert_scan_dir(const char *root, const char *dir, int recursive, int depth
     /* the folder below the argument: dir minus "root/" */
     size_t rl = strlen(root);
     const char *sub = strncmp(dir, root, rl) == 0 ? dir + rl : dir;
-    while (*sub == '/') sub++;
+    while (cli_is_sep(*sub)) sub++;
     char **names;
     size_t count;
     int e = cli_list_dir(dir, &names, &count);
@@ -60,15 +59,15 @@ int convert_scan_dir(const char *root, const char *dir, int recursive, int depth
     for (size_t i = 0; i < count; i++) {
         if (names[i][0] == '.') continue; /* hidden files, and our own temporary files */
         char *path = cli_join(dir, names[i]);
-        struct stat st;
-        if (lstat(path, &st) == 0) {
-            if (S_ISDIR(st.st_mode)) {
+        cli_file_info st;
+        if (cli_info(path, 0, &st) == 0) {
+            if (st.kind == CLI_DIR) {
                 (*subdirs)++;
                 if (recursive && depth < 64)
                     convert_scan_dir(root, path, recursive, depth + 1, skip_ext, jobs, n, cap, subdirs);
             } else if (skip_ext && cli_strcaseeq(cli_extension(path), skip_ext)) {
                 /* an export an earlier run wrote here: not an input of this one */
-            } else if (S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && !cli_is_dir(path))) {
+            } else if (st.kind == CLI_FILE || (st.kind == CLI_LINK && !cli_is_dir(path))) {
                 int companion = 0;
                 if (pick(path, &companion)) convert_add_job(jobs, n, cap, path, sub, companion);
             }
@@ -81,10 +80,10 @@ int convert_scan_dir(const char *root, const char *dir, int recursive, int depth
 
 int convert_id_of(const char *path, file_id *id)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) return -1;
-    id->dev = st.st_dev;
-    id->ino = st.st_ino;
+    cli_file_info st;
+    if (cli_info(path, 1, &st) != 0) return -1;
+    id->dev = st.dev;
+    id->ino = st.ino;
     return 0;
 }
 

@@ -44,7 +44,7 @@ ganim_code cli_read_stdin(ganim_buffer *out, ganim_error *err)
         err->offset = GANIM_NO_OFFSET;
         return err->code;
     }
-    return ganim_load_file("/dev/stdin", NULL, 0, out, err);
+    return cli_read_stdin_bytes(out, err);
 }
 
 int cli_parse_up(const char *s)

@@ -69,6 +69,7 @@ static int finish(int rc)
 
 int main(int argc, char **argv)
 {
+    cli_os_init(&argc, &argv);
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;

@@ -6,7 +6,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -16,15 +15,7 @@ static struct {
     char name[64];
 } bar;
 
-static void put(const char *s, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(2, s, n);
-        if (w <= 0) return; /* nowhere left to complain */
-        s += w;
-        n -= (size_t)w;
-    }
-}
+static void put(const char *s, size_t n) { cli_stderr_raw(s, n); }
 
 static void draw(void)
 {
@@ -58,7 +49,7 @@ void cli_progress_start(size_t total, int enabled)
 {
     pthread_mutex_lock(&lock);
     memset(&bar, 0, sizeof bar);
-    bar.active = enabled && total > 1 && isatty(2);
+    bar.active = enabled && total > 1 && cli_stderr_is_terminal();
     bar.total = total;
     bar.start = cli_now();
     if (bar.active) draw();

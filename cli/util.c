@@ -1,22 +1,16 @@
-/* Strings, paths and files for the CLI (POSIX). */
+/* Strings, paths and files for the CLI (the system calls are in os.c). */
 #include "cli.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 /* ---- memory and strings ---------------------------------------------------------- */
 
 static void out_of_memory(void)
 {
     static const char msg[] = "ganim: out of memory\n";
-    if (write(2, msg, sizeof msg - 1) < 0) { /* nothing more to do */
-    }
+    cli_stderr_raw(msg, sizeof msg - 1);
     exit(CLI_EXIT_FAILED);
 }
 
@@ -52,13 +46,6 @@ int cli_strncaseeq(const char *a, const char *b, size_t n)
 }
 
 int cli_strcaseeq(const char *a, const char *b) { return strlen(a) == strlen(b) && cli_strncaseeq(a, b, strlen(a)); }
-
-double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void reserve(cli_str *b, size_t extra)
 {
@@ -118,8 +105,10 @@ void cli_str_free(cli_str *b)
 
 const char *cli_basename(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+    const char *base = path + cli_root_len(path);
+    for (const char *p = base; *p; p++)
+        if (cli_is_sep(*p)) base = p + 1;
+    return base;
 }
 
 const char *cli_extension(const char *path)
@@ -136,8 +125,8 @@ const char *cli_input_name(const char *path)
     char *archive = cli_xmalloc((size_t)(colon - path) + 1);
     memcpy(archive, path, (size_t)(colon - path));
     archive[colon - path] = 0;
-    struct stat st;
-    int member = stat(archive, &st) == 0 && S_ISREG(st.st_mode);
+    cli_file_info st;
+    int member = cli_info(archive, 1, &st) == 0 && st.kind == CLI_FILE;
     free(archive);
     return member ? colon + 1 : path;
 }
@@ -152,22 +141,28 @@ char *cli_stem(const char *path)
     return s;
 }
 
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = cli_xmalloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
 char *cli_dirname(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    if (!slash) return cli_xstrdup(".");
-    if (slash == path) return cli_xstrdup("/");
-    size_t n = (size_t)(slash - path);
-    char *s = cli_xmalloc(n + 1);
-    memcpy(s, path, n);
-    s[n] = 0;
-    return s;
+    size_t root = cli_root_len(path);
+    const char *slash = NULL;
+    for (const char *p = path + root; *p; p++)
+        if (cli_is_sep(*p)) slash = p;
+    if (!slash) return root ? dup_n(path, root) : cli_xstrdup("."); /* "/", "C:\" */
+    return dup_n(path, (size_t)(slash - path));
 }
 
 char *cli_join(const char *dir, const char *name)
 {
     size_t a = strlen(dir), b = strlen(name);
-    int slash = a > 0 && dir[a - 1] != '/';
+    int slash = a > 0 && !cli_is_sep(dir[a - 1]);
     char *s = cli_xmalloc(a + (size_t)slash + b + 1);
     memcpy(s, dir, a);
     if (slash) s[a] = '/';
@@ -177,25 +172,27 @@ char *cli_join(const char *dir, const char *name)
 
 int cli_is_dir(const char *path)
 {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    cli_file_info st;
+    return cli_info(path, 1, &st) == 0 && st.kind == CLI_DIR;
 }
 
 int cli_exists(const char *path)
 {
-    struct stat st;
-    return stat(path, &st) == 0;
+    cli_file_info st;
+    return cli_info(path, 1, &st) == 0;
 }
 
 int cli_mkdirs(const char *path)
 {
     char *p = cli_xstrdup(path);
     int rc = 0;
-    for (char *q = p + 1;; q++) {
-        if (*q == '/' || *q == 0) {
+    size_t root = cli_root_len(p);
+    for (char *q = p + (root ? root : 1);; q++) {
+        if (cli_is_sep(*q) || *q == 0) {
             char c = *q;
             *q = 0;
-            if (mkdir(p, 0777) != 0 && errno != EEXIST) rc = errno;
+            int e = cli_mkdir(p);
+            if (e != 0 && e != EEXIST) rc = e;
             else if (!cli_is_dir(p)) rc = ENOTDIR;
             *q = c;
             if (rc || !c) break;
@@ -207,101 +204,15 @@ int cli_mkdirs(const char *path)
 
 static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int cli_list_dir(const char *dir, char ***names, size_t *count)
+void cli_sort_names(char **names, size_t count)
 {
-    DIR *d = opendir(dir);
-    if (!d) return errno;
-    size_t n = 0, cap = 0;
-    char **list = NULL;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            list = cli_xrealloc(list, cap * sizeof *list);
-        }
-        list[n++] = cli_xstrdup(e->d_name);
-    }
-    closedir(d);
-    if (n) qsort(list, n, sizeof *list, compare_names);
-    *names = list;
-    *count = n;
-    return 0;
+    if (count) qsort(names, count, sizeof *names, compare_names);
 }
 
 void cli_free_list(char **names, size_t count)
 {
     for (size_t i = 0; i < count; i++) free(names[i]);
     free(names);
-}
-
-static int write_all(int fd, const void *data, size_t size)
-{
-    const uint8_t *p = data;
-    while (size > 0) {
-        ssize_t w = write(fd, p, size > (1u << 30) ? (1u << 30) : size);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return errno;
-        }
-        p += w;
-        size -= (size_t)w;
-    }
-    return 0;
-}
-
-/* A regular file (or a new one): written beside it under a hidden name, then renamed
- * over it, so a failed run never leaves half a file. */
-static int replace_file(const char *path, const void *data, size_t size)
-{
-    char *dir = cli_dirname(path);
-    cli_str tmp = { 0 };
-    cli_str_printf(&tmp, "%s/.%s.ganim-tmp%ld", dir, cli_basename(path), (long)getpid());
-    free(dir);
-    int fd = open(tmp.s, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        int e = errno;
-        cli_str_free(&tmp);
-        return e;
-    }
-    int rc = write_all(fd, data, size);
-    if (close(fd) != 0 && !rc) rc = errno;
-    if (!rc && rename(tmp.s, path) != 0) rc = errno;
-    if (rc) unlink(tmp.s);
-    cli_str_free(&tmp);
-    return rc;
-}
-
-int cli_write_file(const char *path, const void *data, size_t size)
-{
-    if (strcmp(path, "-") == 0) { /* standard output */
-        if (size && fwrite(data, 1, size, stdout) != size) return errno ? errno : EIO;
-        return fflush(stdout) == 0 ? 0 : (errno ? errno : EIO);
-    }
-    struct stat st;
-    int exists = stat(path, &st) == 0; /* follows a symbolic link */
-    if (exists && S_ISDIR(st.st_mode)) return EISDIR;
-    if (exists && !S_ISREG(st.st_mode)) {
-        /* A device, a FIFO, a socket (or a link to one, as /dev/stdout): written through,
-         * never replaced. */
-        int fd = open(path, O_WRONLY);
-        if (fd < 0) return errno;
-        int rc = write_all(fd, data, size);
-        if (close(fd) != 0 && !rc) rc = errno;
-        return rc;
-    }
-    struct stat lst;
-    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-        /* A link to a regular file stays a link: the file it points at is replaced. A
-         * dangling link is refused rather than replaced by a file. */
-        if (!exists) return ENOENT;
-        char *target = realpath(path, NULL);
-        if (!target) return errno;
-        int rc = replace_file(target, data, size);
-        free(target);
-        return rc;
-    }
-    return replace_file(path, data, size);
 }
 
 char *cli_file_component(const char *name)

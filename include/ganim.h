@@ -12,6 +12,9 @@
  *   - A local transform applies scale, then rotation, then translation: M = T * R * S.
  *   - Frames are numbered from 0; time in seconds is frame / fps.
  *   - Zero-initialised option structs give the defaults: `ganim_read_opts o = {0};`.
+ *   - File paths are UTF-8 on every system (on Windows the library opens them through
+ *     the wide-character calls; a path that is not UTF-8 fails to open there), and
+ *     the library splits paths on '/' and on '\' alike.
  *
  * Lifetime and ownership
  *   - A document owns everything reachable from it: skeleton, bones, names, clips,

@@ -20,7 +20,7 @@ void test_run(const char *name, void (*fn)(void));
 int test_finish(void); /* prints the summary, returns the exit status */
 
 /* Exhaustive sweeps run whole under CI=true or GANIM_FULL=1 (test_full) and sampled
- * otherwise, so that `make check` stays quick: test_sampled(i, n) keeps case i with
+ * otherwise (and with GANIM_FULL=0, even under CI=true), so that `make check` stays quick: test_sampled(i, n) keeps case i with
  * probability 1/n by a fixed hash of i (always 1 in full mode), so a failing case runs
  * again on the next run. */
 int test_full(void);
@@ -51,6 +51,17 @@ char **test_format_files(const ganim_format *f, int which);
 /* Every minimised fuzz finding kept in tests/data/regress/<family or harness>/ (sorted,
  * NULL-terminated, malloc'd; free with test_free_list). */
 char **test_regress_files(void);
+
+/* The little the tests ask of the system, the same on POSIX and Windows (test.c):
+ * a new empty folder under the system's temporary folder, named after `prefix`
+ * (malloc'd path, NULL on failure); mkdir and fopen of UTF-8 paths (on Windows through
+ * the wide-character calls, as the library opens them); setenv. */
+char *test_temp_dir(const char *prefix);
+int test_mkdir(const char *path);
+FILE *test_fopen(const char *path, const char *mode);
+int test_remove(const char *path); /* a file or an empty folder; 0 on success */
+int test_setenv(const char *name, const char *value);
+
 /* "<testdata>/<sub>/<name>" in a static buffer ring (8 entries). */
 const char *test_path(const char *sub, const char *name);
 /* Whole file into malloc'd memory; exits with a failure if unreadable. */

@@ -9,10 +9,27 @@
 
 #include "ganim.h"
 
-#if defined(__GNUC__)
+/* MinGW builds use MinGW's C99 printf (__USE_MINGW_ANSI_STDIO), whose checks are
+ * gnu_printf's; plain printf there means msvcrt's. */
+#if defined(__MINGW32__)
+#define GANIM_PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__)
 #define GANIM_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define GANIM_PRINTF(a, b)
+#endif
+
+/* MinGW's isfinite, isinf and isnan pick a function by the argument's type in branches
+ * that convert it to float even when not taken, which -Wconversion reports for every
+ * double: GCC's builtins say the same without the conversions. */
+#if defined(__MINGW32__) && defined(__GNUC__)
+#include <math.h>
+#undef isfinite
+#undef isinf
+#undef isnan
+#define isfinite(x) __builtin_isfinite(x)
+#define isinf(x) __builtin_isinf(x)
+#define isnan(x) __builtin_isnan(x)
 #endif
 
 /* ---- allocator ---------------------------------------------------------------- */

@@ -5,6 +5,69 @@
 
 #include "core/internal.h"
 
+/* ---- sine and cosine of our own -------------------------------------------------------
+ * The same bits on every system: the C library's sin and cos differ between systems in
+ * their last bits, and some (MinGW's, on the x87 instructions) lose all relative accuracy
+ * near their zeros (cos of the double nearest pi/2 comes out 6.12303e-17 instead of
+ * 6.12323e-17), which changed the quaternions an FF7 180-degree angle gives. Below: the
+ * argument reduced by pi/2 in three parts (Cody and Waite) and Taylor polynomials on
+ * [-pi/4, pi/4], in plain double arithmetic (no fused multiply-add: -ffp-contract=off),
+ * within an ulp or so of the exact value. */
+static void taylor_sincos(double y, double tail, double *s, double *c)
+{
+    double z = y * y;
+    double ps = -1.0 / 6 +
+                z * (1.0 / 120 +
+                     z * (-1.0 / 5040 + z * (2.7557319223985893e-06 +
+                                             z * (-2.505210838544172e-08 +
+                                                  z * (1.6059043836821613e-10 +
+                                                       z * (-7.647163731819816e-13 + z * 2.8114572543455206e-15))))));
+    double pc = 1.0 / 24 + z * (-1.0 / 720 + z * (2.48015873015873e-05 +
+                                                  z * (-2.755731922398589e-07 +
+                                                       z * (2.08767569878681e-09 + z * (-1.1470745597729725e-11 +
+                                                                                        z * 4.779477332387385e-14)))));
+    /* sin(y + tail) = sin y + tail cos y, cos(y + tail) = cos y - tail sin y (tail is tiny) */
+    *s = y + (tail * (1 - 0.5 * z) + y * z * ps);
+    double hz = 0.5 * z, w = 1 - hz;
+    *c = w + (((1 - w) - hz) + (z * z * pc - y * tail));
+}
+
+static void ganim_sincos(double x, double *s, double *c)
+{
+    static const double two_over_pi = 0.6366197723675814;
+    static const double pio2_1 = 1.5707963267341256;     /* the first 33 bits of pi/2 */
+    static const double pio2_2 = 6.077100506303966e-11;  /* the next 33 */
+    static const double pio2_3 = 2.0222662487959506e-21; /* the rest */
+    if (!(fabs(x) < 1e6)) { /* n * pio2_1 would not be exact: the library's (and NaN, inf) */
+        *s = sin(x);
+        *c = cos(x);
+        return;
+    }
+    double n = floor(x * two_over_pi + 0.5);
+    double a = x - n * pio2_1;    /* exact */
+    double b = n * pio2_2;        /* exact */
+    double y = a - b, by = y - a; /* y + err = a - b exactly (two-sum) */
+    double err = (a - (y - by)) + (-b - by);
+    double tail = err - n * pio2_3;
+    double r = y + tail;
+    tail -= r - y;
+    double ks, kc;
+    taylor_sincos(r, tail, &ks, &kc);
+    switch ((long)n & 3) {
+    case 0: *s = ks, *c = kc; break;
+    case 1: *s = kc, *c = -ks; break;
+    case 2: *s = -ks, *c = -kc; break;
+    default: *s = -kc, *c = ks; break;
+    }
+}
+
+static double ganim_sin(double x)
+{
+    double s, c;
+    ganim_sincos(x, &s, &c);
+    return s;
+}
+
 ganim_quat ganim_quat_identity(void)
 {
     ganim_quat q = { 0, 0, 0, 1 };
@@ -45,8 +108,10 @@ ganim_quat ganim_quat_axis_angle(ganim_vec3 axis, double radians)
 {
     double len = sqrt((double)axis.x * axis.x + (double)axis.y * axis.y + (double)axis.z * axis.z);
     if (!(len > 0)) return ganim_quat_identity();
-    double s = sin(radians * 0.5) / len;
-    ganim_quat q = { (float)(axis.x * s), (float)(axis.y * s), (float)(axis.z * s), (float)cos(radians * 0.5) };
+    double sine, cosine;
+    ganim_sincos(radians * 0.5, &sine, &cosine);
+    double s = sine / len;
+    ganim_quat q = { (float)(axis.x * s), (float)(axis.y * s), (float)(axis.z * s), (float)cosine };
     return q;
 }
 
@@ -65,9 +130,9 @@ ganim_quat ganim_quat_slerp(ganim_quat a, ganim_quat b, double t)
         wb = t;
     } else {
         double theta = acos(d > 1 ? 1 : d);
-        double s = sin(theta);
-        wa = sin((1.0 - t) * theta) / s;
-        wb = sin(t * theta) / s;
+        double s = ganim_sin(theta);
+        wa = ganim_sin((1.0 - t) * theta) / s;
+        wb = ganim_sin(t * theta) / s;
     }
     ganim_quat r = { (float)(wa * ax + wb * bx), (float)(wa * ay + wb * by), (float)(wa * az + wb * bz),
                      (float)(wa * aw + wb * bw) };

@@ -54,8 +54,8 @@ int ganim_find_companion(const char *path, const ganim_format *format, char *out
     if (dir_len == 0) {
         dir[0] = '.', dir[1] = 0;
     } else {
-        memcpy(dir, path, dir_len);
-        dir[dir_len == 1 ? 1 : dir_len - 1] = 0; /* "/" stays "/" */
+        memcpy(dir, path, dir_len); /* with its separator: "/" and "C:\\" stay roots */
+        dir[dir_len] = 0;
     }
     ganim_allocator a = ganim_allocator_resolve(NULL);
     ganim_fs_names names;

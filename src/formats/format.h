@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/internal.h"
 #include "ganim.h"
 
 typedef struct gd_builder gd_builder;
@@ -78,11 +79,7 @@ ganim_code ganim_read_load_range(const ganim_read_opts *opts, const char *name, 
 
 /* ---- writing (write.c) ------------------------------------------------------------------- */
 /* Tells the caller (opts->warn) what the file written cannot store. */
-void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...) GANIM_PRINTF(3, 4);
 
 /* ---- companion rules (companion.c) ---------------------------------------------------- */
 /* The entry of `names` equal to `want` ignoring ASCII case (an exact match first), or -1. */

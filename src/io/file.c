@@ -10,25 +10,34 @@
 #include "io/fs.h"
 #include "io/writer.h"
 
+/* Offsets of 64 bits (long has 32 on Windows). */
+#ifdef _WIN32
+#define tell64 _ftelli64
+#define seek64 _fseeki64
+#else
+#define tell64 ftell
+#define seek64 fseek
+#endif
+
 ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator, uint64_t max_bytes, ganim_buffer *out,
                            ganim_error *err)
 {
     if (!path || !out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "load: no path");
     memset(out, 0, sizeof *out);
     if (max_bytes == 0) max_bytes = GANIM_DEFAULT_INPUT_BYTES;
-    FILE *f = fopen(path, "rb");
+    FILE *f = ganim_fs_open(path, "rb");
     if (!f) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot open: %s", strerror(errno));
     /* A regular file says its size: refuse a big one before reading a byte of it. */
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long end = ftell(f);
+    if (seek64(f, 0, SEEK_END) == 0) {
+        long long end = tell64(f);
         if (end > 0 && (uint64_t)end > max_bytes) {
             fclose(f);
             return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
-                              "the file has %ld bytes, more than the input limit of %llu bytes "
+                              "the file has %lld bytes, more than the input limit of %llu bytes "
                               "(ganim_limits.input_bytes)",
                               end, (unsigned long long)max_bytes);
         }
-        if (fseek(f, 0, SEEK_SET) != 0) clearerr(f);
+        if (seek64(f, 0, SEEK_SET) != 0) clearerr(f);
     } else {
         clearerr(f);
     }
@@ -61,20 +70,20 @@ ganim_code ganim_load_file_range(const char *path, const ganim_allocator *alloca
                                  ganim_buffer *out, ganim_error *err)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
+    FILE *f = ganim_fs_open(path, "rb");
     if (!f) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot open: %s", strerror(errno));
-    long end = -1;
-    if (fseek(f, 0, SEEK_END) == 0) end = ftell(f);
+    long long end = -1;
+    if (seek64(f, 0, SEEK_END) == 0) end = tell64(f);
     if (end < 0 || offset > (uint64_t)end || size > (uint64_t)end - offset) {
         fclose(f);
         if (end < 0) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot tell the size of the file");
         return ganim_fail(err, GANIM_ERR_TRUNCATED, GANIM_NO_OFFSET,
-                          "the file has %ld bytes; bytes %llu..%llu are not in it", end, (unsigned long long)offset,
+                          "the file has %lld bytes; bytes %llu..%llu are not in it", end, (unsigned long long)offset,
                           (unsigned long long)offset + size);
     }
     ganim_writer w = gw_init(out, allocator);
     ganim_code code = GANIM_OK;
-    if (offset > (uint64_t)LONG_MAX || fseek(f, (long)offset, SEEK_SET) != 0) {
+    if (offset > (uint64_t)LLONG_MAX || seek64(f, (long long)offset, SEEK_SET) != 0) {
         code = ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot seek to byte %llu", (unsigned long long)offset);
     } else if (gw_reserve(&w, size)) {
         if (size && fread(out->data, 1, size, f) != size)

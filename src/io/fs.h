@@ -1,11 +1,16 @@
-/* The little the library needs of the file system besides reading a file: whether a
- * path is a folder, and the names in a folder (for finding companion files). */
+/* The little the library needs of the file system: opening a file, whether a path is a
+ * folder, and the names in a folder (for finding companion files). Paths are UTF-8 on
+ * every system (fs.c turns them to UTF-16 for Windows). */
 #ifndef GANIM_IO_FS_H
 #define GANIM_IO_FS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ganim.h"
+
+/* fopen, with a UTF-8 path on Windows too (NULL and errno on failure). */
+FILE *ganim_fs_open(const char *path, const char *mode);
 
 /* 1 if `path` names a folder. */
 int ganim_fs_is_dir(const char *path);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/internal.h"
 #include "ganim.h"
 
 typedef struct ganim_writer {
@@ -34,11 +35,7 @@ void gw_patch_u32le(ganim_writer *w, size_t at, uint32_t v);
 void gw_patch_u16le(ganim_writer *w, size_t at, uint16_t v);
 /* printf-style text (locale-independent for %d/%s; floats: use gw_float). */
 void gw_str(ganim_writer *w, const char *s);
-void gw_printf(ganim_writer *w, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void gw_printf(ganim_writer *w, const char *fmt, ...) GANIM_PRINTF(2, 3);
 /* Shortest text that reads back as the same float32 (%.9g at most), JSON-safe:
  * NaN and infinities are written as 0 (callers validate first). */
 void gw_float(ganim_writer *w, float v);

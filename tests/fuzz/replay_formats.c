@@ -18,7 +18,7 @@ int main(void)
     for (size_t i = 0; i < count; i++) {
         const ganim_format *f = all[i];
         if (!(f->flags & GANIM_FORMAT_READ)) continue;
-        setenv("GANIM_FUZZ_FORMAT", f->name, 1);
+        test_setenv("GANIM_FUZZ_FORMAT", f->name);
         char **list = test_format_files(f, TEST_SAMPLES | TEST_FIXTURES);
         size_t n = 0;
         for (char **p = list; *p; p++, n++) {
@@ -32,7 +32,7 @@ int main(void)
         test_free_list(list);
     }
     /* the findings kept in tests/data/regress, through every format */
-    unsetenv("GANIM_FUZZ_FORMAT");
+    test_setenv("GANIM_FUZZ_FORMAT", ""); /* empty: every format */
     char **kept = test_regress_files();
     for (char **p = kept; *p; p++, files++) {
         size_t size;

@@ -137,7 +137,7 @@ static void save(const char *name, const void *data, size_t size)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/test_export_out", GANIM_BINARY_DIR);
-    mkdir(path, 0777);
+    test_mkdir(path);
     snprintf(path, sizeof path, "%s/test_export_out/%s", GANIM_BINARY_DIR, name);
     FILE *fp = fopen(path, "wb");
     CHECK_MSG(fp != NULL, "cannot write %s", path);

@@ -534,8 +534,9 @@ TEST(open_questions)
 /* A DAT/DIR archive holding the two WADs: listed, and read straight out of it. */
 TEST(dir_archive)
 {
-    char dir[] = "/tmp/ganim-argonaut-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
+    char *dir = test_temp_dir("ganim-argonaut");
+    CHECK(dir != NULL);
+    if (!dir) return;
     static const char *const names[2] = { "croc2_level.wad", "hp_level.wad" };
     static const char *const stored[2] = { "CROC.WAD", "HARRY.WAD" };
     bytes dirb = { 0 }, dat = { 0 };
@@ -603,6 +604,7 @@ TEST(dir_archive)
     ganim_doc_free(doc);
     unlink(path);
     rmdir(dir);
+    free(dir);
     free(dirb.p), free(dat.p);
 }
 

@@ -568,8 +568,8 @@ TEST(external_buffers)
     char dir[256], sub[300], path[400];
     snprintf(dir, sizeof dir, "%s/test_gltf_files", GANIM_BINARY_DIR);
     snprintf(sub, sizeof sub, "%s/bin files", dir);
-    mkdir(dir, 0755);
-    mkdir(sub, 0755);
+    test_mkdir(dir);
+    test_mkdir(sub);
     gb g = { 0 };
     const float t[2] = { 0, 1 }, v[6] = { 0, 0, 0, 1, 0, 0 };
     int it = gb_floats(&g, t, 2, "SCALAR"), iv = gb_floats(&g, v, 2, "VEC3");

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The Windows build, tested on Linux under Wine (docs/windows.md):
+#   bash tests/windows/run.sh [LINUX_GANIM]     (default build/ganim, built if missing)
+# 1. `make windows` with the tests (build-windows/: ganim.exe, ganim.dll, the zip);
+# 2. ctest in that build: every unit, format and fuzz-replay test, the CLI test (on
+#    ganim.exe), ganim.dll's exports and a program that runs on it, and the DLLs the
+#    programs import, each .exe run through Wine (CMAKE_CROSSCOMPILING_EMULATOR);
+# 3. every sample of the test data converted by ganim.exe and by the Linux build, to
+#    .glb, .bvh and .json, in one batch with -j 2: the same files, byte for byte, and
+#    the same messages;
+# 4. tests/outputs/check.sh on ganim.exe: its outputs against the Linux manifest (one
+#    input in 3; every input under CI=true or GANIM_FULL=1).
+# Needs x86_64-w64-mingw32-gcc and wine (make installs them as root). WINEPREFIX
+# defaults to build-windows/wine (made on the first run, 10-20 s). Ends with
+# "N passed, N failed" and exits 1 on any failure.
+set -u
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$src" || exit 1
+build="${WINDOWS_BUILD:-build-windows}"
+linux="${1:-build/ganim}"
+data="${GANIM_TESTDATA:-${GANIM_TESTDATA_DEFAULT:-$src/../shared/testdata}}"
+jobs="${JOBS:-2}"
+export WINEDEBUG="${WINEDEBUG:--all}"
+export WINEPREFIX="${WINEPREFIX:-$src/$build/wine}"
+started=$(date +%s)
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "windows: ok   $1"; }
+bad() { failed=$((failed + 1)); echo "windows: FAIL $1"; }
+finish() {
+    echo "windows: $(($(date +%s) - started)) s"
+    echo "$passed passed, $failed failed"
+    [ "$failed" = 0 ]
+    exit
+}
+
+for tool in x86_64-w64-mingw32-gcc wine; do
+    command -v "$tool" >/dev/null || { bad "$tool is missing (make windows installs it as root)"; finish; }
+done
+
+# 1. the build and the zip
+if make --no-print-directory windows WINDOWS_BUILD="$build" WINDOWS_TESTS=ON WINDOWS_WERROR="${WINDOWS_WERROR:-ON}" JOBS="$jobs"; then
+    ok "make windows: $(cd "$build" && ls ganim-*-windows-x86_64.zip)"
+else
+    bad "make windows"
+    finish
+fi
+mkdir -p "$WINEPREFIX"
+wine cmd /c exit >/dev/null 2>&1 # the prefix, once, before the tests time anything
+
+# 2. the tests, through Wine. A test that fails is run once more: Wine on a loaded
+# machine has been seen to lose a program's standard error (once in about ten runs of the
+# suite, never when run again); a failure that stays is a failure.
+if (cd "$build" && ctest --output-on-failure -j "$jobs" --repeat until-pass:2); then
+    ok "ctest under Wine ($(cd "$build" && ctest -N | sed -n 's/^Total Tests: //p') tests)"
+else
+    bad "ctest under Wine"
+fi
+
+# 3. ganim.exe and the Linux build on every sample: the same bytes
+if [ ! -d "$data" ]; then
+    if [ -n "${GANIM_TESTDATA:-}" ] || [ "${CI:-}" = true ]; then
+        bad "test data '$data' is missing"
+    else
+        echo "windows: SKIPPED the comparisons with the Linux build: no test data in '$data'"
+        [ -n "${GANIM_SKIP_LOG:-}" ] && echo "windows (ganim.exe against the Linux build on the samples)" >>"$GANIM_SKIP_LOG"
+    fi
+    finish
+fi
+[ -x "$linux" ] || make --no-print-directory build >/dev/null || { bad "no Linux ganim at $linux"; finish; }
+exe="$src/$build/ganim.exe"
+runner="$src/$build/ganim-wine"
+printf '#!/bin/sh\nexec wine "%s" "$@"\n' "$exe" >"$runner" && chmod +x "$runner"
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/ganim-windows.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+for kind in glb bvh json; do
+    for side in linux windows; do
+        prog="$linux"
+        [ "$side" = windows ] && prog="$runner"
+        # The whole test data in one batch: every file ganim picks, in every folder;
+        # the damaged ones fail alike (exit status 1).
+        "$prog" convert "$data" -r -o "$tmp/$side-$kind" --to "$kind" -j 2 2>"$tmp/$side.$kind.err"
+        echo "exit $?" >>"$tmp/$side.$kind.err"
+        sed -i "s/ in [0-9.]* s\$//; s|$tmp/$side-$kind|OUT|g" "$tmp/$side.$kind.err"
+    done
+    n=$(find "$tmp/linux-$kind" -type f | wc -l)
+    if [ "$n" -gt 0 ] && diff -r "$tmp/linux-$kind" "$tmp/windows-$kind" >"$tmp/diff" 2>&1; then
+        ok "every sample to .$kind: $n files, byte-identical to the Linux build's"
+    else
+        bad "every sample to .$kind: ganim.exe's files differ from the Linux build's ($n files made):"
+        head -20 "$tmp/diff"
+    fi
+    if grep -qx 'exit 2' "$tmp/linux.$kind.err"; then
+        bad "every sample to .$kind: the batch was refused: $(head -3 "$tmp/linux.$kind.err")"
+    elif cmp -s <(sort "$tmp/linux.$kind.err") <(sort "$tmp/windows.$kind.err"); then
+        ok "every sample to .$kind: the same messages and exit status ($(tail -1 "$tmp/linux.$kind.err"))"
+    else
+        bad "every sample to .$kind: other messages (< Linux, > Windows):"
+        diff <(sort "$tmp/linux.$kind.err") <(sort "$tmp/windows.$kind.err") | head -20
+    fi
+done
+
+# 4. every kind of output against the manifest the Linux builds are held to
+if GANIM_TESTDATA="$data" bash tests/outputs/check.sh "$runner" >"$tmp/outputs" 2>&1; then
+    ok "$(grep '^outputs: all' "$tmp/outputs" | sed 's/^outputs: //') (ganim.exe)"
+else
+    bad "ganim.exe's outputs against the manifest:"
+    tail -30 "$tmp/outputs"
+fi
+finish
