@@ -37,8 +37,9 @@ static void produce(const char *path, result *r)
     r->code[1] = ganim_export_json(doc, &eo, &r->out[1], &e);
     r->code[2] = ganim_export_info_json(doc, &eo, &r->out[2], &e);
     r->code[3] = doc->skeleton ? (int)ganim_export_bvh(doc, &eo, &r->out[3], &e) : -1;
-    r->code[4] = doc->format && (doc->format->flags & GANIM_FORMAT_WRITE) ? (int)ganim_write(doc, NULL, NULL, &r->out[4], &e)
-                                                                         : -1;
+    r->code[4] = doc->format && (doc->format->flags & GANIM_FORMAT_WRITE)
+                     ? (int)ganim_write(doc, NULL, NULL, &r->out[4], &e)
+                     : -1;
     ganim_doc_free(doc);
 }
 
