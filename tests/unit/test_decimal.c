@@ -1,7 +1,12 @@
 /* The decimal parser of the text formats (src/io/decimal.c) against the C library's
  * strtod/strtof (correctly rounded in glibc, and this program never changes the C
  * locale): exact ties, the edges of both ranges, long digit strings, random numbers of
- * every length and exponent, and the grammar rules of JSON and of BVH text. */
+ * every length and exponent, and the grammar rules of JSON and of BVH text.
+ * On Windows, msvcrt's strtod is not correctly rounded (off by one float step on long
+ * inputs): MinGW-w64's own, from David Gay's gdtoa, is the reference there. */
+#if defined(__MINGW32__) && !defined(__USE_MINGW_ANSI_STDIO)
+#define __USE_MINGW_ANSI_STDIO 1 /* strtod and strtof become MinGW's __mingw_strtod/f */
+#endif
 #include <float.h>
 #include <stdlib.h>
 
@@ -40,6 +45,9 @@ TEST(edges)
         "1",
         "-1",
         "0.5",
+        "1.0e-265", /* deep exponents: MinGW's pow() is 130 units off there */
+        "40225.073837e-247",
+        "-6535.4761e-232",
         "1e0",
         "1E+2",
         "1e-2",
