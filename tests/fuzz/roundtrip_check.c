@@ -29,20 +29,24 @@ static void linear_part(const ganim_transform *t, double m[3][3])
 }
 
 /* A rotation and scale may come back as another pair with the same product (a negative
- * scale on two axes is a half turn): the same when R * diag(scale) agrees column by
- * column within 3 degrees and 0.1 % plus the scale tolerance. */
+ * scale on two axes is a half turn, a zero scale leaves the rotation of its axis free):
+ * the same when R * diag(scale) agrees column by column within 3 degrees and 0.1 % of
+ * the column, plus 0.1 % of the longest column and 5e-4 (the formats that store the
+ * matrix in fixed point, 1/4096 a step, round small columns to zero or a step). */
 static int same_linear(const ganim_transform *a, const ganim_transform *b)
 {
-    double ma[3][3], mb[3][3];
+    double ma[3][3], mb[3][3], len[3], longest = 0;
     linear_part(a, ma);
     linear_part(b, mb);
     for (int c = 0; c < 3; c++) {
-        double la = 0, d = 0;
-        for (int k = 0; k < 3; k++) {
-            la += ma[c][k] * ma[c][k];
-            d += (ma[c][k] - mb[c][k]) * (ma[c][k] - mb[c][k]);
-        }
-        if (!(sqrt(d) <= 0.0524 * sqrt(la) + 1e-3 * sqrt(la) + 1e-6)) return 0; /* 0.0524: a 3 degree chord */
+        len[c] = sqrt(ma[c][0] * ma[c][0] + ma[c][1] * ma[c][1] + ma[c][2] * ma[c][2]);
+        if (len[c] > longest) longest = len[c];
+    }
+    for (int c = 0; c < 3; c++) {
+        double d = 0;
+        for (int k = 0; k < 3; k++) d += (ma[c][k] - mb[c][k]) * (ma[c][k] - mb[c][k]);
+        /* 0.0524: a 3 degree chord */
+        if (!(sqrt(d) <= 0.0524 * len[c] + 1e-3 * len[c] + 1e-3 * longest + 5e-4)) return 0;
     }
     return 1;
 }
