@@ -57,6 +57,18 @@ char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
 /* Record a warning on the document (silently counted when over 1000 or out of memory). */
 void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(4, 5);
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc);
+/* What the building functions (build.c) know of the arrays they grew: the clip array and
+ * each clip's track array they allocated, with room for `capacity` entries. An array that
+ * is not the one recorded (a reader's, or one a caller put in) is copied before it grows. */
+typedef struct ganim_array_room {
+    const void *array;
+    uint32_t capacity;
+} ganim_array_room;
+typedef struct ganim_doc_growth {
+    ganim_array_room clips;
+    ganim_array_room *tracks; /* clips.capacity entries, one per clip */
+} ganim_doc_growth;
+ganim_doc_growth *ganim_doc_growth_of(ganim_doc *doc);
 /* The limits with every default filled in and the library's maxima applied. */
 ganim_limits ganim_limits_resolve(const ganim_limits *limits);
 /* The limits a document was read under (set by the read; the defaults otherwise). */
@@ -67,6 +79,16 @@ const ganim_limits *ganim_doc_limits(const ganim_doc *doc);
  * ("the pack"); a count of 0 is not checked. Readers call it before allocating. */
 ganim_code ganim_check_counts(const ganim_doc *doc, uint64_t offset, const char *what, uint64_t frames, uint64_t bones,
                               uint64_t clips, ganim_error *err);
+
+/* Copies of what a caller gives (build.c), their counts checked against each other:
+ * a channel of `comps` floats per value in a clip of `frames` frames, a track, a
+ * skeleton (native record and its format name copied too). `what` names the place in
+ * errors ("clip 2 track 5: rotation"). */
+ganim_code ganim_channel_copy(ganim_doc *doc, ganim_channel *dst, const ganim_channel *src, uint32_t frames, int comps,
+                              const char *what, ganim_error *err);
+ganim_code ganim_track_copy(ganim_doc *doc, ganim_track *dst, const ganim_track *src, uint32_t frames, const char *what,
+                            ganim_error *err);
+ganim_skeleton *ganim_skeleton_dup(ganim_doc *doc, const ganim_skeleton *src, ganim_error *err);
 
 /* Deep copy of a skeleton into `doc`'s arena. */
 ganim_skeleton *ganim_skeleton_copy(ganim_doc *doc, const ganim_skeleton *src);
