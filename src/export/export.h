@@ -69,15 +69,27 @@ static inline void gx_qrot(const double q[4], const double v[3], double r[3])
     r[0] = rx, r[1] = ry, r[2] = rz;
 }
 
-/* A model rotation as the exporter writes it: normalised, turned by C for roots.
+/* A rotation whose squared length is within GX_UNIT_LEN2 (2^-21) of 1 is unit to float
+ * precision: it is written as it is (turned by C for roots), not divided by its length
+ * again. Dividing a float quaternion that is already unit by its length in double
+ * arithmetic moves a component by one float step now and then, and for some of the
+ * results no float quaternion divides to them: exporting a rotation read back from
+ * ganim's own file would not give the same bits. Rotations further from unit length
+ * (Alamo's 16-bit components are up to 1e-4 off) are normalised as before. The glTF
+ * reader repeats this arithmetic to undo it (src/formats/gltf/gltf_exact.c). */
+#define GX_UNIT_LEN2 4.76837158203125e-7
+
+/* A model rotation as the exporter writes it: unit length, turned by C for roots.
  * Returns 0 when the result is not a finite unit quaternion. */
 static inline int gx_rotation(const gx_conv *cv, int root, const float *q, float *out)
 {
     double d[4] = { q[0], q[1], q[2], q[3] };
     if (root && !cv->identity) gx_qmul(cv->c, d, d);
-    double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
-    if (!(len > 1e-6) || !isfinite(len)) return 0;
-    for (int i = 0; i < 4; i++) out[i] = (float)(d[i] / len);
+    double len2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3];
+    if (!(len2 > 1e-12) || !isfinite(len2)) return 0;
+    int unit = fabs(len2 - 1) <= GX_UNIT_LEN2;
+    double len = sqrt(len2);
+    for (int i = 0; i < 4; i++) out[i] = (float)(unit ? d[i] : d[i] / len);
     return 1;
 }
 
