@@ -107,6 +107,18 @@ const ganim_clip *ganim_doc_first_animation(const ganim_doc *doc);
 /* Case-insensitive ASCII comparison. */
 int ganim_strcasecmp(const char *a, const char *b);
 
+/* The unique names ganim's exporters give the skeleton's bones (and `extra` names after
+ * them): [A-Za-z0-9_-] only, bone_<i> for empty names, _<i> (then _<i>_<k>) added to a
+ * name already given. `out->name` has bone_count + extra_count entries; 0 when out of
+ * memory. names.c. */
+typedef struct ganim_names {
+    char **name;
+    size_t bytes;
+} ganim_names;
+int ganim_names_make(const ganim_allocator *a, const ganim_skeleton *sk, const char *const *extra, uint32_t extra_count,
+                     ganim_names *out);
+void ganim_names_free(const ganim_allocator *a, ganim_names *names);
+
 /* Generic resampler on the model (used when a format has no resample hook). */
 ganim_code ganim_doc_resample_generic(ganim_doc *doc, unsigned factor, ganim_error *err);
 
