@@ -175,7 +175,7 @@ static ganim_code check_clip(const ganim_doc *doc, uint32_t clip, const char *wh
 }
 
 /* A copy of `clip` in `c`, named clip `ci` in errors. */
-static ganim_code copy_clip(ganim_doc *doc, uint32_t ci, const ganim_clip *clip, ganim_clip *out, ganim_error *err)
+ganim_code ganim_clip_copy(ganim_doc *doc, uint32_t ci, const ganim_clip *clip, ganim_clip *out, ganim_error *err)
 {
     char what[64];
     snprintf(what, sizeof what, "clip %u", ci);
@@ -226,7 +226,7 @@ ganim_code ganim_doc_add_clip(ganim_doc *doc, const ganim_clip *clip, uint32_t *
     if (!doc || !clip) return bad(err, "ganim_doc_add_clip: no document or no clip");
     uint32_t ci = doc->clip_count;
     ganim_clip c;
-    ganim_code code = copy_clip(doc, ci, clip, &c, err);
+    ganim_code code = ganim_clip_copy(doc, ci, clip, &c, err);
     if (code == GANIM_OK) code = grow_clips(doc, err);
     if (code != GANIM_OK) return code;
     ganim_doc_growth *g = ganim_doc_growth_of(doc);
@@ -244,7 +244,7 @@ ganim_code ganim_doc_set_clip(ganim_doc *doc, uint32_t index, const ganim_clip *
     if (code != GANIM_OK) return code;
     if (!clip) return bad(err, "ganim_doc_set_clip: no clip");
     ganim_clip c;
-    if ((code = copy_clip(doc, index, clip, &c, err)) != GANIM_OK) return code;
+    if ((code = ganim_clip_copy(doc, index, clip, &c, err)) != GANIM_OK) return code;
     ganim_doc_growth *g = ganim_doc_growth_of(doc);
     doc->clips[index] = c;
     if (g->clips.array && g->clips.array == doc->clips) {

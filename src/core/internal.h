@@ -89,6 +89,21 @@ ganim_code ganim_channel_copy(ganim_doc *doc, ganim_channel *dst, const ganim_ch
 ganim_code ganim_track_copy(ganim_doc *doc, ganim_track *dst, const ganim_track *src, uint32_t frames, const char *what,
                             ganim_error *err);
 ganim_skeleton *ganim_skeleton_dup(ganim_doc *doc, const ganim_skeleton *src, ganim_error *err);
+/* A copy of `clip` (tracks, channels, events, opaque bytes, native record) into `out`;
+ * clip `index` in errors. */
+ganim_code ganim_clip_copy(ganim_doc *doc, uint32_t index, const ganim_clip *clip, ganim_clip *out, ganim_error *err);
+/* A deep copy of `src` in a new document of the same allocator, memory limit and limits
+ * (format, axes, skeleton, clips, meshes, document record; not warnings or file names).
+ * axes.c. */
+ganim_doc *ganim_doc_clone(const ganim_doc *src, ganim_error *err);
+/* Turns a document whose arrays are its own (a clone) to `to` axes: root bones' rest poses
+ * and channels, and meshes, rotated by C(to)^-1 C(from) in double arithmetic. axes.c. */
+void ganim_doc_turn_axes(ganim_doc *doc, ganim_axes to);
+/* The rotation that turns `from` axes into `to` axes, C(to)^-1 C(from), exactly, as
+ * doubles x y z w. */
+void ganim_axes_turn(ganim_axes from, ganim_axes to, double q[4]);
+/* The memory limit a document was made with. */
+size_t ganim_doc_memory_limit(const ganim_doc *doc);
 
 /* Deep copy of a skeleton into `doc`'s arena. */
 ganim_skeleton *ganim_skeleton_copy(ganim_doc *doc, const ganim_skeleton *src);

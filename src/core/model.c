@@ -115,6 +115,8 @@ const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc) { return &doc->
 
 ganim_doc_growth *ganim_doc_growth_of(ganim_doc *doc) { return &doc->internal->growth; }
 
+size_t ganim_doc_memory_limit(const ganim_doc *doc) { return doc->internal->limit; }
+
 static arena_block *new_block(struct ganim_doc_internal *in, size_t size)
 {
     if (size > SIZE_MAX - HEADER_SIZE) return NULL;

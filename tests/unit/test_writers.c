@@ -13,8 +13,10 @@
  * positions, Argonaut's 1/4096 and whole units, ALA's 65536 steps of a range); each
  * family's own tests check the exact precision on known answers. They catch what is not
  * quantisation: a wrong axis, sign, overflow or bone. A channel the format does not hold
- * (the read-back track has none) is not compared: the writer reports such losses.
- * Writing the read-back document again must succeed too. */
+ * (the read-back track has none) is not compared: the writer reports such losses. A
+ * format whose files are in other axes than the document (Alamo's Z up, FF7's Y down) gets
+ * the document turned to them: the written pose is turned the same way (root bones) before
+ * it is compared. Writing the read-back document again must succeed too. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
@@ -97,11 +99,28 @@ static int flat(const ganim_skeleton *s)
  * its own rate: a format that stores no rate reads back at its default). With the same
  * hierarchy, bone against bone; when the format read back has none (every bone a root),
  * the written bones' model-space transforms against it. */
-static void sample_pose(const ganim_clip *c, const ganim_skeleton *sk, uint32_t f, int world, ganim_transform *pose,
-                        uint8_t *skewed)
+/* The rotation that turns a document's axes into the axes a format wrote it in. */
+static ganim_quat axes_turn(ganim_axes from, ganim_axes to)
+{
+    return ganim_quat_mul(ganim_quat_conj(ganim_axes_to_y_up(to)), ganim_axes_to_y_up(from));
+}
+
+static void turn_roots(const ganim_skeleton *sk, ganim_quat turn, ganim_transform *pose)
+{
+    if (turn.x == 0 && turn.y == 0 && turn.z == 0) return;
+    for (uint32_t i = 0; i < sk->bone_count; i++) {
+        if (sk->bones[i].parent >= 0) continue;
+        pose[i].rotation = ganim_quat_mul(turn, pose[i].rotation);
+        pose[i].translation = ganim_quat_rotate(turn, pose[i].translation);
+    }
+}
+
+static void sample_pose(const ganim_clip *c, const ganim_skeleton *sk, uint32_t f, int world, ganim_quat turn,
+                        ganim_transform *pose, uint8_t *skewed)
 {
     ganim_error e = { 0 };
     CHECK(ganim_clip_sample(c, sk, f / c->fps, pose, NULL, &e) == GANIM_OK);
+    turn_roots(sk, turn, pose);
     if (!world) return;
     /* under a non-uniform scale the model-space transform is skewed, which no rotation
      * read back can hold: such bones are not compared */
@@ -118,7 +137,7 @@ static void sample_pose(const ganim_clip *c, const ganim_skeleton *sk, uint32_t 
 }
 
 static void compare_clip(const char *what, const ganim_clip *a, const ganim_skeleton *sa, const ganim_clip *b,
-                         const ganim_skeleton *sb)
+                         const ganim_skeleton *sb, ganim_quat turn)
 {
     CHECK_MSG(a->frame_count == b->frame_count, "%s: %u frames written, %u read back", what, a->frame_count,
               b->frame_count);
@@ -135,7 +154,7 @@ static void compare_clip(const char *what, const ganim_clip *a, const ganim_skel
            *range = malloc(nb * 6 * sizeof *range);
     /* each bone's range per axis of translation and scale, over the written clip */
     for (uint32_t f = 0; f < a->frame_count; f++) {
-        sample_pose(a, sa, f, world, pa, skewed);
+        sample_pose(a, sa, f, world, turn, pa, skewed);
         for (uint32_t i = 0; i < nb; i++) {
             const double v[6] = { pa[i].translation.x, pa[i].translation.y, pa[i].translation.z,
                                   pa[i].scale.x,       pa[i].scale.y,       pa[i].scale.z };
@@ -148,7 +167,7 @@ static void compare_clip(const char *what, const ganim_clip *a, const ganim_skel
     for (size_t k = 0; k < (size_t)nb * 6; k++) range[k] = hi[k] - lo[k];
     int reported = 0;
     for (uint32_t f = 0; f < a->frame_count && !reported; f++) {
-        sample_pose(a, sa, f, world, pa, skewed);
+        sample_pose(a, sa, f, world, turn, pa, skewed);
         ganim_error e = { 0 };
         CHECK(ganim_clip_sample(b, sb, f / b->fps, pb, NULL, &e) == GANIM_OK);
         for (uint32_t t = 0; t < b->track_count && !reported; t++) {
@@ -224,10 +243,14 @@ static void write_and_read_back(const char *path, const ganim_doc *doc, const ga
         if (w->flags & GANIM_FORMAT_COMPANION) { /* a skeleton: the rest poses */
             CHECK_MSG(sb && sa && sb->bone_count == sa->bone_count, "%s: %u bones written, %u read back", what,
                       sa ? sa->bone_count : 0, sb ? sb->bone_count : 0);
+            ganim_quat turn = axes_turn(doc->axes, back->axes);
             for (uint32_t i = 0; sa && sb && i < sa->bone_count && i < sb->bone_count; i++) {
                 double zero[3] = { 0, 0, 0 };
-                CHECK_MSG(quat_angle_deg(&sa->bones[i].rest.rotation, &sb->bones[i].rest.rotation) <= 3.0 &&
-                              close_vec(&sa->bones[i].rest.translation, &sb->bones[i].rest.translation, zero),
+                ganim_transform r = sa->bones[i].rest;
+                if (sa->bones[i].parent < 0)
+                    turn_roots(&(ganim_skeleton){ "", 1, &sa->bones[i], NULL, NULL, 0 }, turn, &r);
+                CHECK_MSG(quat_angle_deg(&r.rotation, &sb->bones[i].rest.rotation) <= 3.0 &&
+                              close_vec(&r.translation, &sb->bones[i].rest.translation, zero),
                           "%s: bone %u's rest pose does not come back", what, i);
             }
         } else {
@@ -237,7 +260,7 @@ static void write_and_read_back(const char *path, const ganim_doc *doc, const ga
                 if (!a) break;
                 char cw[760];
                 snprintf(cw, sizeof cw, "%s, animation %u", what, k);
-                compare_clip(cw, a, sa, animation(back, k), sb);
+                compare_clip(cw, a, sa, animation(back, k), sb, axes_turn(doc->axes, back->axes));
             }
         }
         /* and what was read back writes again */
