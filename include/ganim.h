@@ -21,6 +21,9 @@
  *     tracks, channel arrays, native records, warnings. All of it lives until
  *     ganim_doc_free, which releases it at once. Values may be changed in place
  *     (ganim_doc_validate checks the result); arrays must not be freed or resized.
+ *   - Documents are built and edited with ganim_doc_new, ganim_doc_set_skeleton,
+ *     ganim_doc_add_clip, ganim_doc_add_track, ganim_doc_set_channel, ... : they copy
+ *     everything they are given, so the caller keeps its own memory.
  *   - Readers copy what they keep: the input bytes may be freed as soon as
  *     ganim_read_memory returns. A skeleton given in the read options is copied in.
  *   - Option structs, and the strings and arrays they point to, are only read during
@@ -506,6 +509,67 @@ GANIM_API ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_e
  * GANIM_ERR_LIMIT as soon as it has more, without reading on. */
 GANIM_API ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator, uint64_t max_bytes,
                                      ganim_buffer *out, ganim_error *err);
+
+/* ------------------------------------------------------------------------------------ */
+/* Building and editing documents                                                       */
+/* ------------------------------------------------------------------------------------ */
+
+/* A program makes a document from its own data (a tool's rig, an engine's clip) and hands
+ * it to any writer or exporter, or edits a document it read. The functions below copy
+ * everything they are given into the document (names, arrays, native records): the
+ * caller's memory may be reused as soon as a call returns. Counts are checked against
+ * each other when something is copied (a channel's count against its kind and the clip's
+ * frame count, so that no array is read past the count it gives); the values themselves
+ * (unit quaternions, finite numbers, bones in the skeleton, limits) are checked by
+ * ganim_doc_validate, which ganim_write and every exporter run. Clips and tracks are
+ * named by index: adding one may move the document's arrays, so pointers taken from
+ * `doc->clips` or `clip->tracks` before the call must be taken again. Replaced arrays
+ * stay in the document's memory until ganim_doc_free. */
+
+/* A new, empty document: no format, Y up, no skeleton, no clips. Of `opts` (NULL: the
+ * defaults) only `allocator`, `memory_limit` and `limits` apply, as for a read: the
+ * document's memory comes from that allocator, within that limit, and ganim_doc_validate
+ * checks the document against those limits. Set `axes` directly. */
+GANIM_API ganim_code ganim_doc_new(const ganim_read_opts *opts, ganim_doc **out, ganim_error *err);
+
+/* Gives the document a copy of `skeleton`: its name, bones (names, parents, rest poses,
+ * flags) and native record, replacing the skeleton it had (NULL: none). The clips' tracks
+ * keep their bone indices. */
+GANIM_API ganim_code ganim_doc_set_skeleton(ganim_doc *doc, const ganim_skeleton *skeleton, ganim_error *err);
+
+/* Appends a copy of `clip`: name (NULL: ""), kind, fps, frame count, rotation
+ * interpolation, tracks (each with its name, channels, visibility and step bytes),
+ * events, opaque bytes and native record. A clip may be added without tracks and given
+ * them with ganim_doc_add_track. `index` (may be NULL) receives the new clip's index. */
+GANIM_API ganim_code ganim_doc_add_clip(ganim_doc *doc, const ganim_clip *clip, uint32_t *index, ganim_error *err);
+
+/* Replaces clip `index` with a copy of `clip`, as ganim_doc_add_clip copies it (the clip
+ * keeps its place: an FF7 pack's slot, an Argonaut record). */
+GANIM_API ganim_code ganim_doc_set_clip(ganim_doc *doc, uint32_t index, const ganim_clip *clip, ganim_error *err);
+
+/* Appends a copy of `track` (name NULL: "") to clip `clip`; `index` (may be NULL)
+ * receives its index in the clip. Its channels' counts must fit the clip's frame count;
+ * visibility and step, when not NULL, are frame_count bytes. */
+GANIM_API ganim_code ganim_doc_add_track(ganim_doc *doc, uint32_t clip, const ganim_track *track, uint32_t *index,
+                                         ganim_error *err);
+
+/* Which channel of a track ganim_doc_set_channel replaces. */
+typedef enum ganim_channel_target {
+    GANIM_TARGET_ROTATION = 0, /* 4 floats per value: x, y, z, w */
+    GANIM_TARGET_TRANSLATION,  /* 3 floats per value */
+    GANIM_TARGET_SCALE         /* 3 floats per value */
+} ganim_channel_target;
+
+/* Replaces one channel of track `track` of clip `clip` with a copy of `channel` (its
+ * kind, count, values and, when keyed, times; GANIM_CHANNEL_ABSENT removes it). In a
+ * document read from a file the clip keeps its native record: writers keep the file's own
+ * integers wherever the values still match them, so only what changed is re-encoded. */
+GANIM_API ganim_code ganim_doc_set_channel(ganim_doc *doc, uint32_t clip, uint32_t track, ganim_channel_target target,
+                                           const ganim_channel *channel, ganim_error *err);
+
+/* Replaces the events of clip `clip` with a copy of `count` events (0: none). */
+GANIM_API ganim_code ganim_doc_set_events(ganim_doc *doc, uint32_t clip, const ganim_event *events, uint32_t count,
+                                          ganim_error *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Details: what a format knows beyond the model                                        */

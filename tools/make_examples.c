@@ -9,9 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "ganim.h"
 
 #define PI 3.14159265358979323846
+#define MAX_BONES 8
 
 typedef struct rig_bone {
     const char *name;
@@ -26,13 +27,11 @@ static ganim_quat axis_angle(float x, float y, float z, double a)
     return ganim_quat_axis_angle(axis, a);
 }
 
-static ganim_doc *make_doc(const rig_bone *rig, uint32_t count)
+/* A document with the rig as its skeleton (Z up, as Alamo files are) and one empty clip;
+ * everything goes through the public building functions, which copy what they get. */
+static ganim_doc *make_doc(const rig_bone *rig, uint32_t count, uint32_t frames, double fps)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
-    if (!doc) return NULL;
-    ganim_skeleton *sk = ganim_doc_alloc(doc, sizeof *sk);
-    ganim_bone *bones = ganim_doc_alloc_array(doc, count, sizeof *bones);
-    if (!sk || !bones) return NULL;
+    ganim_bone bones[MAX_BONES];
     for (uint32_t i = 0; i < count; i++) {
         bones[i].name = rig[i].name;
         bones[i].parent = rig[i].parent;
@@ -42,45 +41,47 @@ static ganim_doc *make_doc(const rig_bone *rig, uint32_t count)
         bones[i].rest.translation.z = rig[i].tz;
         bones[i].flags = rig[i].flags;
     }
-    sk->name = "";
-    sk->bone_count = count;
-    sk->bones = bones;
-    doc->skeleton = sk;
+    ganim_skeleton sk = { 0 };
+    sk.name = "";
+    sk.bone_count = count;
+    sk.bones = bones;
+    ganim_clip clip = { 0 };
+    clip.fps = fps;
+    clip.frame_count = frames;
+    ganim_doc *doc = NULL;
+    ganim_error err = { 0 };
+    if (ganim_doc_new(NULL, &doc, &err) != GANIM_OK || ganim_doc_set_skeleton(doc, &sk, &err) != GANIM_OK ||
+        ganim_doc_add_clip(doc, &clip, NULL, &err) != GANIM_OK) {
+        fprintf(stderr, "make_examples: %s\n", err.message);
+        ganim_doc_free(doc);
+        return NULL;
+    }
     doc->axes = GANIM_AXES_Z_UP;
     return doc;
 }
 
-static ganim_clip *add_clip(ganim_doc *doc, uint32_t frames, double fps, uint32_t tracks)
-{
-    ganim_clip *c = ganim_doc_alloc(doc, sizeof *c);
-    if (!c) return NULL;
-    c->name = "";
-    c->fps = fps;
-    c->frame_count = frames;
-    c->track_count = tracks;
-    c->tracks = ganim_doc_alloc_array(doc, tracks, sizeof *c->tracks);
-    doc->clips = c;
-    doc->clip_count = 1;
-    return c->tracks ? c : NULL;
-}
-
-/* A per-frame rotation channel and the rest translation as a constant. */
-static int track(ganim_doc *doc, ganim_track *t, uint32_t bone, uint32_t frames, const ganim_quat *rot)
+/* A track: per-frame rotations, the rest translation as a constant (or per-frame
+ * translations), and visibility bytes when given. */
+static int track(ganim_doc *doc, uint32_t bone, uint32_t frames, const ganim_quat *rot, const float *trans,
+                 const uint8_t *vis)
 {
     const ganim_bone *b = &doc->skeleton->bones[bone];
-    float *r = ganim_doc_alloc_array(doc, frames, 4 * sizeof *r);
-    float *tr = ganim_doc_alloc_array(doc, 1, 3 * sizeof *tr);
-    if (!r || !tr) return 0;
-    for (uint32_t f = 0; f < frames; f++) memcpy(r + 4 * f, &rot[f], 4 * sizeof *r);
-    memcpy(tr, &b->rest.translation, 3 * sizeof *tr);
-    t->bone = bone;
-    t->name = b->name;
-    t->rotation.kind = GANIM_CHANNEL_PER_FRAME;
-    t->rotation.count = frames;
-    t->rotation.values = r;
-    t->translation.kind = GANIM_CHANNEL_CONSTANT;
-    t->translation.count = 1;
-    t->translation.values = tr;
+    ganim_track t = { 0 };
+    t.bone = bone;
+    t.name = b->name;
+    t.rotation.kind = rot ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
+    t.rotation.count = rot ? frames : 1;
+    static const float identity[4] = { 0, 0, 0, 1 };
+    t.rotation.values = rot ? &rot[0].x : identity;
+    t.translation.kind = trans ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
+    t.translation.count = trans ? frames : 1;
+    t.translation.values = trans ? trans : &b->rest.translation.x;
+    t.visibility = vis;
+    ganim_error err = { 0 };
+    if (ganim_doc_add_track(doc, 0, &t, NULL, &err) != GANIM_OK) {
+        fprintf(stderr, "make_examples: %s\n", err.message);
+        return 0;
+    }
     return 1;
 }
 
@@ -127,17 +128,16 @@ static int crane(const char *dir)
         { "B_Jib", 2, 4.0f, 0, 0, 0 },
     };
     enum { FRAMES = 61 };
-    ganim_doc *doc = make_doc(rig, 4);
-    ganim_clip *c = doc ? add_clip(doc, FRAMES, 30.0, 3) : NULL;
+    ganim_doc *doc = make_doc(rig, 4, FRAMES, 30.0);
     ganim_quat q[3][FRAMES];
-    int ok = c != NULL;
+    int ok = doc != NULL;
     for (uint32_t f = 0; ok && f < FRAMES; f++) {
         double s = 2.0 * PI * f / (FRAMES - 1);                   /* one full wave, loops */
         q[0][f] = axis_angle(0, 0, 1, 0.6 * sin(s));              /* turret swings */
         q[1][f] = axis_angle(0, 1, 0, -0.35 - 0.25 * sin(2 * s)); /* boom lifts twice */
         q[2][f] = axis_angle(0, 1, 0, 0.5 * sin(2 * s + PI / 2)); /* jib waves */
     }
-    for (uint32_t i = 0; ok && i < 3; i++) ok = track(doc, &c->tracks[i], i + 1, FRAMES, q[i]);
+    for (uint32_t i = 0; ok && i < 3; i++) ok = track(doc, i + 1, FRAMES, q[i], NULL, NULL);
     ok = ok && save(doc, "alamo-alo", 0, dir, "crane.alo") && save(doc, "alamo-ala", 1, dir, "crane_wave_00.ala");
     ganim_doc_free(doc);
     return ok;
@@ -151,44 +151,25 @@ static int antenna(const char *dir)
         { "B_Aerial", 1, 0, 0, 1.6f, 0 }, { "B_Beacon", 4, 0, 0, 0.4f, GANIM_BONE_HIDDEN },
     };
     enum { FRAMES = 90 };
-    ganim_doc *doc = make_doc(rig, 6);
-    ganim_clip *c = doc ? add_clip(doc, FRAMES, 30.0, 5) : NULL;
-    ganim_quat q[5][FRAMES];
-    int ok = c != NULL;
+    ganim_doc *doc = make_doc(rig, 6, FRAMES, 30.0);
+    ganim_quat q[4][FRAMES];
+    float tr[3 * FRAMES];
+    uint8_t vis[FRAMES];
+    int ok = doc != NULL;
     for (uint32_t f = 0; ok && f < FRAMES; f++) {
         double s = 2.0 * PI * f / (FRAMES - 1);
         q[0][f] = axis_angle(0, 0, 1, 0.05 * sin(3 * s)); /* mast sways */
         q[1][f] = axis_angle(0, 0, 1, s);                 /* dish spins once */
         q[2][f] = axis_angle(0, 1, 0, 0.2 * sin(s));      /* feed nods */
         q[3][f] = axis_angle(1, 0, 0, 0.15 * sin(4 * s)); /* aerial whips */
-        q[4][f] = ganim_quat_identity();
+        /* the beacon: constant rotation, bobbing translation, blinking 10 frames on, 5 off */
+        tr[3 * f] = 0;
+        tr[3 * f + 1] = 0;
+        tr[3 * f + 2] = 0.4f + 0.1f * (float)sin(4.0 * PI * f / (FRAMES - 1));
+        vis[f] = (uint8_t)(f % 15 < 10);
     }
-    for (uint32_t i = 0; ok && i < 5; i++) ok = track(doc, &c->tracks[i], i + 1, FRAMES, q[i]);
-    /* the beacon: constant rotation, bobbing translation, blinking 10 frames on, 5 off */
-    if (ok) {
-        ganim_track *t = &c->tracks[4];
-        float *tr = ganim_doc_alloc_array(doc, FRAMES, 3 * sizeof *tr);
-        uint8_t *vis = ganim_doc_alloc(doc, FRAMES);
-        float *r = ganim_doc_alloc_array(doc, 1, 4 * sizeof *r);
-        ok = tr && vis && r;
-        for (uint32_t f = 0; ok && f < FRAMES; f++) {
-            tr[3 * f] = 0;
-            tr[3 * f + 1] = 0;
-            tr[3 * f + 2] = 0.4f + 0.1f * (float)sin(4.0 * PI * f / (FRAMES - 1));
-            vis[f] = (uint8_t)(f % 15 < 10);
-        }
-        if (ok) {
-            r[0] = r[1] = r[2] = 0;
-            r[3] = 1;
-            t->rotation.kind = GANIM_CHANNEL_CONSTANT;
-            t->rotation.count = 1;
-            t->rotation.values = r;
-            t->translation.kind = GANIM_CHANNEL_PER_FRAME;
-            t->translation.count = FRAMES;
-            t->translation.values = tr;
-            t->visibility = vis;
-        }
-    }
+    for (uint32_t i = 0; ok && i < 4; i++) ok = track(doc, i + 1, FRAMES, q[i], NULL, NULL);
+    ok = ok && track(doc, 5, FRAMES, NULL, tr, vis);
     ok = ok && save(doc, "alamo-alo", 0, dir, "antenna.alo") && save(doc, "alamo-ala", 2, dir, "antenna_spin_00.ala");
     ganim_doc_free(doc);
     return ok;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "ganim.h"
 
 #define PI 3.14159265358979323846
 
@@ -62,21 +62,20 @@ static void put32(uint8_t *p, uint32_t v)
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* A per-frame rotation channel from axis-angle keys. */
-static int rotations(ganim_doc *doc, ganim_track *t, uint32_t frames, float x, float y, float z, double amp,
-                     double phase)
+/* Per-frame rotations from axis-angle keys, into `v` (frames * 4 floats). */
+static void rotations(float *v, uint32_t frames, float x, float y, float z, double amp, double phase)
 {
-    float *v = ganim_doc_alloc_array(doc, frames, 4 * sizeof *v);
-    if (!v) return 0;
     for (uint32_t f = 0; f < frames; f++) {
         ganim_vec3 axis = { x, y, z };
         ganim_quat q = ganim_quat_axis_angle(axis, amp * sin(2 * PI * f / frames + phase));
         memcpy(v + 4 * f, &q, sizeof q);
     }
-    t->rotation.kind = GANIM_CHANNEL_PER_FRAME;
-    t->rotation.count = frames;
-    t->rotation.values = v;
-    return 1;
+}
+
+static int failed(const char *name, const ganim_error *err)
+{
+    fprintf(stderr, "make_fixtures: %s: %s\n", name, err->message);
+    return 0;
 }
 
 static int ff7(const char *dir)
@@ -106,60 +105,65 @@ static int ff7(const char *dir)
     ganim_doc *sdoc = NULL;
     if (!ok || ganim_read_memory(aa, sizeof aa, &ro, &sdoc, NULL) != GANIM_OK) return 0;
 
-    /* the pack: body 0 (8 frames), body 1 (5 frames), weapon 0 (8 frames), a special slot */
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
-    doc->skeleton = ganim_skeleton_copy(doc, sdoc->skeleton);
-    doc->clips = ganim_doc_alloc_array(doc, 4, sizeof *doc->clips);
-    doc->clip_count = 4;
+    /* the pack: body 0 (8 frames), body 1 (5 frames), weapon 0 (8 frames), a special slot,
+     * built through the public API (which copies the arrays) */
+    enum { MAXF = 8 };
+    ganim_doc *doc = NULL;
+    ganim_error err = { 0 };
+    if (ganim_doc_new(NULL, &doc, &err) != GANIM_OK || ganim_doc_set_skeleton(doc, sdoc->skeleton, &err) != GANIM_OK) {
+        ganim_doc_free(doc);
+        ganim_doc_free(sdoc);
+        return failed("fixture_pack.da", &err);
+    }
     doc->axes = GANIM_AXES_Y_DOWN;
     const uint32_t frames[3] = { 8, 5, 8 };
     for (uint32_t c = 0; c < 3 && ok; c++) {
-        ganim_clip *clip = &doc->clips[c];
-        clip->name = "";
-        clip->fps = 15;
-        clip->frame_count = frames[c];
+        float rot[4][4 * MAXF], pos[3 * MAXF];
+        ganim_track tracks[4];
+        memset(tracks, 0, sizeof tracks);
+        ganim_clip clip = { 0 };
+        clip.fps = 15;
+        clip.frame_count = frames[c];
+        clip.tracks = tracks;
         if (c < 2) { /* body: root moves and turns, every bone bends */
-            clip->track_count = 4;
-            clip->tracks = ganim_doc_alloc_array(doc, 4, sizeof *clip->tracks);
-            for (uint32_t b = 0; b < 4 && ok; b++) {
-                ganim_track *t = &clip->tracks[b];
+            clip.track_count = 4;
+            for (uint32_t b = 0; b < 4; b++) {
+                ganim_track *t = &tracks[b];
                 t->bone = b;
                 t->name = doc->skeleton->bones[b].name;
-                ok = rotations(doc, t, frames[c], b == 0 ? 0.0f : 1.0f, b == 0 ? 1.0f : 0.0f, 0, 0.3 + 0.2 * b, c);
+                rotations(rot[b], frames[c], b == 0 ? 0.0f : 1.0f, b == 0 ? 1.0f : 0.0f, 0, 0.3 + 0.2 * b, c);
+                t->rotation.kind = GANIM_CHANNEL_PER_FRAME;
+                t->rotation.count = frames[c];
+                t->rotation.values = rot[b];
             }
-            float *pos = ganim_doc_alloc_array(doc, frames[c], 3 * sizeof *pos);
-            ok = ok && pos;
-            for (uint32_t f = 0; ok && f < frames[c]; f++) {
+            for (uint32_t f = 0; f < frames[c]; f++) {
                 pos[3 * f] = (float)(10 * f);
                 pos[3 * f + 1] = (float)(-200 + 3 * (int)f);
                 pos[3 * f + 2] = (float)(c * 7);
             }
-            if (ok) {
-                clip->tracks[0].translation.kind = GANIM_CHANNEL_PER_FRAME;
-                clip->tracks[0].translation.count = frames[c];
-                clip->tracks[0].translation.values = pos;
-            }
+            tracks[0].translation.kind = GANIM_CHANNEL_PER_FRAME;
+            tracks[0].translation.count = frames[c];
+            tracks[0].translation.values = pos;
         } else { /* weapon: its own bone only */
-            clip->track_count = 1;
-            clip->tracks = ganim_doc_alloc_array(doc, 1, sizeof *clip->tracks);
-            ganim_track *t = &clip->tracks[0];
-            t->bone = doc->skeleton->bone_count - 1;
-            t->name = "weapon";
-            ok = rotations(doc, t, frames[c], 0, 0, 1, 0.8, 0);
+            clip.track_count = 1;
+            tracks[0].bone = doc->skeleton->bone_count - 1;
+            tracks[0].name = "weapon";
+            rotations(rot[0], frames[c], 0, 0, 1, 0.8, 0);
+            tracks[0].rotation.kind = GANIM_CHANNEL_PER_FRAME;
+            tracks[0].rotation.count = frames[c];
+            tracks[0].rotation.values = rot[0];
         }
+        if (ganim_doc_add_clip(doc, &clip, NULL, &err) != GANIM_OK) ok = failed("fixture_pack.da", &err);
     }
-    ganim_clip *special = &doc->clips[3];
     static const uint8_t slot[4] = { 1, 2, 3, 4 };
-    special->name = "special_3";
-    special->kind = GANIM_CLIP_OPAQUE;
-    special->opaque = slot;
-    special->opaque_size = sizeof slot;
+    ganim_clip special = { 0 };
+    special.name = "special_3";
+    special.kind = GANIM_CLIP_OPAQUE;
+    special.opaque = slot;
+    special.opaque_size = sizeof slot;
+    if (ok && ganim_doc_add_clip(doc, &special, NULL, &err) != GANIM_OK) ok = failed("fixture_pack.da", &err);
     ganim_buffer pack = { 0 };
-    ganim_error err = { 0 };
-    if (ok && ganim_write(doc, "ff7-battle", NULL, &pack, &err) != GANIM_OK) {
-        fprintf(stderr, "make_fixtures: fixture_pack.da: %s\n", err.message);
-        ok = 0;
-    }
+    if (ok && ganim_write(doc, "ff7-battle", NULL, &pack, &err) != GANIM_OK) ok = failed("fixture_pack.da", &err);
     ok = ok && emit(dir, "fixture_pack.da", &pack, "ff7-battle", sdoc->skeleton);
     ganim_buffer_free(&pack);
     ganim_doc_free(doc);
@@ -170,39 +174,45 @@ static int ff7(const char *dir)
 static int civ7_v0(const char *dir)
 {
     enum { BONES = 3, FRAMES = 8 };
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    ganim_bone bones[BONES];
     const char *names[BONES] = { "pelvis", "spine", "head" };
-    doc->skeleton = ganim_skeleton_flat(doc, BONES, names);
-    doc->skeleton->bones[1].parent = 0;
-    doc->skeleton->bones[2].parent = 1;
-    doc->clips = ganim_doc_alloc_array(doc, 1, sizeof *doc->clips);
-    doc->clip_count = 1;
-    ganim_clip *clip = &doc->clips[0];
-    clip->name = "";
-    clip->fps = 24;
-    clip->frame_count = FRAMES;
-    clip->track_count = BONES;
-    clip->tracks = ganim_doc_alloc_array(doc, BONES, sizeof *clip->tracks);
-    int ok = 1;
-    for (uint32_t b = 0; b < BONES && ok; b++) {
-        ganim_track *t = &clip->tracks[b];
+    for (uint32_t b = 0; b < BONES; b++) {
+        bones[b].name = names[b];
+        bones[b].parent = (int32_t)b - 1;
+        bones[b].rest = ganim_transform_identity();
+        bones[b].flags = GANIM_BONE_SYNTH;
+    }
+    ganim_skeleton sk = { 0 };
+    sk.name = "";
+    sk.bone_count = BONES;
+    sk.bones = bones;
+    float rot[BONES][4 * FRAMES], tr[BONES][3];
+    ganim_track tracks[BONES];
+    memset(tracks, 0, sizeof tracks);
+    for (uint32_t b = 0; b < BONES; b++) {
+        ganim_track *t = &tracks[b];
         t->bone = b;
-        ok = rotations(doc, t, FRAMES, 1, 0, 0, 0.4, b);
-        float *tr = ganim_doc_alloc_array(doc, 1, 3 * sizeof *tr);
-        ok = ok && tr;
-        if (ok) {
-            tr[0] = 0, tr[1] = b ? 0.25f : 1.0f, tr[2] = 0;
-            t->translation.kind = GANIM_CHANNEL_CONSTANT;
-            t->translation.count = 1;
-            t->translation.values = tr;
-        }
+        rotations(rot[b], FRAMES, 1, 0, 0, 0.4, b);
+        t->rotation.kind = GANIM_CHANNEL_PER_FRAME;
+        t->rotation.count = FRAMES;
+        t->rotation.values = rot[b];
+        tr[b][0] = 0, tr[b][1] = b ? 0.25f : 1.0f, tr[b][2] = 0;
+        t->translation.kind = GANIM_CHANNEL_CONSTANT;
+        t->translation.count = 1;
+        t->translation.values = tr[b];
     }
-    ganim_buffer out = { 0 };
+    ganim_clip clip = { 0 };
+    clip.fps = 24;
+    clip.frame_count = FRAMES;
+    clip.track_count = BONES;
+    clip.tracks = tracks;
+    ganim_doc *doc = NULL;
     ganim_error err = { 0 };
-    if (ok && ganim_write(doc, "civ7", NULL, &out, &err) != GANIM_OK) {
-        fprintf(stderr, "make_fixtures: fixture.v0.civ: %s\n", err.message);
-        ok = 0;
-    }
+    ganim_buffer out = { 0 };
+    int ok = ganim_doc_new(NULL, &doc, &err) == GANIM_OK && ganim_doc_set_skeleton(doc, &sk, &err) == GANIM_OK &&
+             ganim_doc_add_clip(doc, &clip, NULL, &err) == GANIM_OK &&
+             ganim_write(doc, "civ7", NULL, &out, &err) == GANIM_OK;
+    if (!ok) failed("fixture.v0.civ", &err);
     ok = ok && emit(dir, "fixture.v0.civ", &out, "civ7", NULL);
     ganim_buffer_free(&out);
     ganim_doc_free(doc);

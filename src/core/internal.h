@@ -74,6 +74,18 @@ char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
 /* Record a warning on the document (silently counted when over 1000 or out of memory). */
 void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(4, 5);
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc);
+/* What the building functions (build.c) know of the arrays they grew: the clip array and
+ * each clip's track array they allocated, with room for `capacity` entries. An array that
+ * is not the one recorded (a reader's, or one a caller put in) is copied before it grows. */
+typedef struct ganim_array_room {
+    const void *array;
+    uint32_t capacity;
+} ganim_array_room;
+typedef struct ganim_doc_growth {
+    ganim_array_room clips;
+    ganim_array_room *tracks; /* clips.capacity entries, one per clip */
+} ganim_doc_growth;
+ganim_doc_growth *ganim_doc_growth_of(ganim_doc *doc);
 /* The limits with every default filled in and the library's maxima applied. */
 ganim_limits ganim_limits_resolve(const ganim_limits *limits);
 /* The limits a document was read under (set by the read; the defaults otherwise). */
@@ -84,6 +96,31 @@ const ganim_limits *ganim_doc_limits(const ganim_doc *doc);
  * ("the pack"); a count of 0 is not checked. Readers call it before allocating. */
 ganim_code ganim_check_counts(const ganim_doc *doc, uint64_t offset, const char *what, uint64_t frames, uint64_t bones,
                               uint64_t clips, ganim_error *err);
+
+/* Copies of what a caller gives (build.c), their counts checked against each other:
+ * a channel of `comps` floats per value in a clip of `frames` frames, a track, a
+ * skeleton (native record and its format name copied too). `what` names the place in
+ * errors ("clip 2 track 5: rotation"). */
+ganim_code ganim_channel_copy(ganim_doc *doc, ganim_channel *dst, const ganim_channel *src, uint32_t frames, int comps,
+                              const char *what, ganim_error *err);
+ganim_code ganim_track_copy(ganim_doc *doc, ganim_track *dst, const ganim_track *src, uint32_t frames, const char *what,
+                            ganim_error *err);
+ganim_skeleton *ganim_skeleton_dup(ganim_doc *doc, const ganim_skeleton *src, ganim_error *err);
+/* A copy of `clip` (tracks, channels, events, opaque bytes, native record) into `out`;
+ * clip `index` in errors. */
+ganim_code ganim_clip_copy(ganim_doc *doc, uint32_t index, const ganim_clip *clip, ganim_clip *out, ganim_error *err);
+/* A deep copy of `src` in a new document of the same allocator, memory limit and limits
+ * (format, axes, skeleton, clips, meshes, document record; not warnings or file names).
+ * axes.c. */
+ganim_doc *ganim_doc_clone(const ganim_doc *src, ganim_error *err);
+/* Turns a document whose arrays are its own (a clone) to `to` axes: root bones' rest poses
+ * and channels, and meshes, rotated by C(to)^-1 C(from) in double arithmetic. axes.c. */
+void ganim_doc_turn_axes(ganim_doc *doc, ganim_axes to);
+/* The rotation that turns `from` axes into `to` axes, C(to)^-1 C(from), exactly, as
+ * doubles x y z w. */
+void ganim_axes_turn(ganim_axes from, ganim_axes to, double q[4]);
+/* The memory limit a document was made with. */
+size_t ganim_doc_memory_limit(const ganim_doc *doc);
 
 /* Deep copy of a skeleton into `doc`'s arena. */
 ganim_skeleton *ganim_skeleton_copy(ganim_doc *doc, const ganim_skeleton *src);
@@ -101,6 +138,18 @@ void ganim_skeleton_rest_from_frame0(ganim_skeleton *sk, const ganim_clip *clip)
 const ganim_clip *ganim_doc_first_animation(const ganim_doc *doc);
 /* Case-insensitive ASCII comparison. */
 int ganim_strcasecmp(const char *a, const char *b);
+
+/* The unique names ganim's exporters give the skeleton's bones (and `extra` names after
+ * them): [A-Za-z0-9_-] only, bone_<i> for empty names, _<i> (then _<i>_<k>) added to a
+ * name already given. `out->name` has bone_count + extra_count entries; 0 when out of
+ * memory. names.c. */
+typedef struct ganim_names {
+    char **name;
+    size_t bytes;
+} ganim_names;
+int ganim_names_make(const ganim_allocator *a, const ganim_skeleton *sk, const char *const *extra, uint32_t extra_count,
+                     ganim_names *out);
+void ganim_names_free(const ganim_allocator *a, ganim_names *names);
 
 /* Generic resampler on the model (used when a format has no resample hook). */
 ganim_code ganim_doc_resample_generic(ganim_doc *doc, unsigned factor, ganim_error *err);

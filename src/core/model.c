@@ -26,6 +26,7 @@ struct ganim_doc_internal {
     size_t total;      /* bytes obtained from the allocator for blocks */
     arena_block *head; /* current small-allocation block first */
     uint32_t warning_capacity;
+    ganim_doc_growth growth; /* arrays the building functions grow (build.c) */
 };
 
 #define HEADER_SIZE ((sizeof(arena_block) + 15u) & ~(size_t)15u)
@@ -111,6 +112,10 @@ void ganim_doc_free(ganim_doc *doc)
 }
 
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc) { return &doc->internal->alloc; }
+
+ganim_doc_growth *ganim_doc_growth_of(ganim_doc *doc) { return &doc->internal->growth; }
+
+size_t ganim_doc_memory_limit(const ganim_doc *doc) { return doc->internal->limit; }
 
 static arena_block *new_block(struct ganim_doc_internal *in, size_t size)
 {

@@ -69,15 +69,27 @@ static inline void gx_qrot(const double q[4], const double v[3], double r[3])
     r[0] = rx, r[1] = ry, r[2] = rz;
 }
 
-/* A model rotation as the exporter writes it: normalised, turned by C for roots.
+/* A rotation whose squared length is within GX_UNIT_LEN2 (2^-21) of 1 is unit to float
+ * precision: it is written as it is (turned by C for roots), not divided by its length
+ * again. Dividing a float quaternion that is already unit by its length in double
+ * arithmetic moves a component by one float step now and then, and for some of the
+ * results no float quaternion divides to them: exporting a rotation read back from
+ * ganim's own file would not give the same bits. Rotations further from unit length
+ * (Alamo's 16-bit components are up to 1e-4 off) are normalised as before. The glTF
+ * reader repeats this arithmetic to undo it (src/formats/gltf/gltf_exact.c). */
+#define GX_UNIT_LEN2 4.76837158203125e-7
+
+/* A model rotation as the exporter writes it: unit length, turned by C for roots.
  * Returns 0 when the result is not a finite unit quaternion. */
 static inline int gx_rotation(const gx_conv *cv, int root, const float *q, float *out)
 {
     double d[4] = { q[0], q[1], q[2], q[3] };
     if (root && !cv->identity) gx_qmul(cv->c, d, d);
-    double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
-    if (!(len > 1e-6) || !isfinite(len)) return 0;
-    for (int i = 0; i < 4; i++) out[i] = (float)(d[i] / len);
+    double len2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3];
+    if (!(len2 > 1e-12) || !isfinite(len2)) return 0;
+    int unit = fabs(len2 - 1) <= GX_UNIT_LEN2;
+    double len = sqrt(len2);
+    for (int i = 0; i < 4; i++) out[i] = (float)(unit ? d[i] : d[i] / len);
     return 1;
 }
 
@@ -168,76 +180,18 @@ static inline void gx_children_free(const ganim_allocator *a, gx_children *c)
 /* ---- unique names ---------------------------------------------------------------------- */
 /* Bone names restricted to [A-Za-z0-9_-] (three.js strips or rewrites anything else),
  * empty names become bone_<i>, duplicates get _<i> (then _<i>_<k>). `extra` names (the
- * synthetic root, the mesh node) are made unique the same way after the bones. */
-typedef struct gx_names {
-    char **name; /* bone_count + extra_count entries */
-    size_t bytes;
-} gx_names;
-
-static inline uint32_t gx_hash(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
-}
-
-/* Inserts name[i] into the open-addressing table unless an equal name is there. */
-static inline int gx_name_insert(uint32_t *table, uint32_t mask, char **names, uint32_t i)
-{
-    uint32_t h = gx_hash(names[i]) & mask;
-    while (table[h]) {
-        if (!strcmp(names[table[h] - 1], names[i])) return 0;
-        h = (h + 1) & mask;
-    }
-    table[h] = i + 1;
-    return 1;
-}
+ * synthetic root, the mesh node) are made unique the same way after the bones. The rule
+ * lives in core (ganim_names_make) because putting a clip into a game file matches the
+ * names an export gave (Blender's files keep them, not the originals). */
+typedef ganim_names gx_names;
 
 static inline int gx_names_make(const ganim_allocator *a, const ganim_skeleton *sk, const char *const *extra,
                                 uint32_t extra_count, gx_names *out)
 {
-    uint32_t nb = sk ? sk->bone_count : 0, n = nb + extra_count;
-    size_t chars = 0;
-    for (uint32_t i = 0; i < n; i++) chars += strlen(i < nb ? sk->bones[i].name : extra[i - nb]) + 64;
-    uint32_t tsize = 16;
-    while (tsize < 2 * (n + 1)) tsize *= 2;
-    size_t ptrs = (size_t)n * sizeof(char *), tbl = (size_t)tsize * sizeof(uint32_t);
-    out->bytes = ptrs + tbl + chars;
-    uint8_t *mem = ganim_alloc(a, out->bytes);
-    if (!mem) return 0;
-    memset(mem, 0, out->bytes);
-    out->name = (char **)(void *)mem;
-    uint32_t *table = (uint32_t *)(void *)(mem + ptrs);
-    char *p = (char *)(mem + ptrs + tbl);
-    for (uint32_t i = 0; i < n; i++) {
-        const char *src = i < nb ? sk->bones[i].name : extra[i - nb];
-        char *s = p;
-        size_t len = strlen(src);
-        for (size_t k = 0; k < len; k++) {
-            char ch = src[k];
-            int ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' ||
-                     ch == '-';
-            s[k] = ok ? ch : '_';
-        }
-        if (len == 0) len = (size_t)snprintf(s, 32, "bone_%u", i);
-        /* suffixes below need at most 23 bytes; each name owns strlen + 64 */
-        s[len] = 0;
-        out->name[i] = s;
-        if (!gx_name_insert(table, tsize - 1, out->name, i)) {
-            snprintf(s + len, 32, "_%u", i);
-            for (uint32_t k = 1; !gx_name_insert(table, tsize - 1, out->name, i); k++)
-                snprintf(s + len, 32, "_%u_%u", i, k);
-        }
-        p = s + strlen(s) + 1;
-    }
-    return 1;
+    return ganim_names_make(a, sk, extra, extra_count, out);
 }
 
-static inline void gx_names_free(const ganim_allocator *a, gx_names *nm)
-{
-    ganim_free(a, nm->name, nm->bytes);
-    nm->name = NULL;
-}
+static inline void gx_names_free(const ganim_allocator *a, gx_names *nm) { ganim_names_free(a, nm); }
 
 /* ---- warnings and names ------------------------------------------------------------------ */
 /* Tells the caller (opts->warn) what an export could not carry or chose for it. */

@@ -45,14 +45,26 @@ static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
     return GANIM_OK;
 }
 
-static void add_sampler(gl *g, uint32_t bone, const char *path, uint32_t in, uint32_t out, const char *interp)
+/* `negated`: `nneg` ranges (first, last) of keys written with their sign flipped for
+ * continuity, recorded so that ganim's reader gives the model's own signs back (a
+ * rotation and its negation are the same turn, but formats that store quaternions keep
+ * the sign they were given). */
+static void add_sampler(gl *g, uint32_t bone, const char *path, uint32_t in, uint32_t out, const char *interp,
+                        const uint32_t *negated, uint32_t nneg)
 {
     if (g->sampler_count) {
         gw_u8(&g->chans, ',');
         gw_u8(&g->samps, ',');
     }
     gw_printf(&g->chans, "{\"sampler\":%u,\"target\":{\"node\":%u,\"path\":\"%s\"}}", g->sampler_count, bone, path);
-    gw_printf(&g->samps, "{\"input\":%u,\"output\":%u,\"interpolation\":\"%s\"}", in, out, interp);
+    gw_printf(&g->samps, "{\"input\":%u,\"output\":%u,\"interpolation\":\"%s\"", in, out, interp);
+    if (nneg) {
+        gw_str(&g->samps, ",\"extras\":{\"ganim\":{\"negated\":[");
+        for (uint32_t i = 0; i < nneg; i++)
+            gw_printf(&g->samps, "%s[%u,%u]", i ? "," : "", negated[2 * i], negated[2 * i + 1]);
+        gw_str(&g->samps, "]}}");
+    }
+    gw_u8(&g->samps, '}');
     g->sampler_count++;
 }
 
@@ -150,14 +162,26 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
     gl_fs_begin(&fs, comps);
     size_t start = gl_bin_align(g);
     float prev[4] = { 0, 0, 0, 1 }, v[4];
+    uint32_t *neg = NULL, nneg = 0; /* ranges of keys negated */
+    size_t neg_size = 0;
     for (uint32_t k = 0; k < n; k++) {
         const float *src = ch->values + (size_t)g->map[k] * (size_t)comps;
         if (path == 0) {
-            if (!gx_rotation(&g->cv, root, src, v)) return bad_value(g, t, "rotation", g->map[k]);
+            if (!gx_rotation(&g->cv, root, src, v)) {
+                ganim_free(&g->alloc, neg, neg_size);
+                return bad_value(g, t, "rotation", g->map[k]);
+            }
             /* sign-continuous, so that LINEAR (slerp) takes the short way */
             if (k &&
-                (double)v[0] * prev[0] + (double)v[1] * prev[1] + (double)v[2] * prev[2] + (double)v[3] * prev[3] < 0)
+                (double)v[0] * prev[0] + (double)v[1] * prev[1] + (double)v[2] * prev[2] + (double)v[3] * prev[3] < 0) {
                 v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
+                if (!neg) {
+                    neg_size = (size_t)n * 2 * sizeof *neg;
+                    if (!(neg = ganim_alloc(&g->alloc, neg_size))) return GANIM_NOMEM(g->err);
+                }
+                if (nneg && neg[2 * nneg - 1] == k - 1) neg[2 * nneg - 1] = k;
+                else neg[2 * nneg] = neg[2 * nneg + 1] = k, nneg++;
+            }
             memcpy(prev, v, sizeof v);
         } else if (path == 1) {
             if (!gx_translation(&g->cv, root, src, v)) return bad_value(g, t, "translation", g->map[k]);
@@ -168,7 +192,8 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
         gl_fs_put(g, &fs, v);
     }
     uint32_t out = gl_accessor(g, start, GL_FLOAT, n, comps == 4 ? "VEC4" : "VEC3", 0, NULL);
-    add_sampler(g, t->bone, path_name[path], in, out, interp);
+    add_sampler(g, t->bone, path_name[path], in, out, interp, neg, nneg);
+    ganim_free(&g->alloc, neg, neg_size);
     return GANIM_OK;
 }
 
@@ -197,7 +222,7 @@ static ganim_code write_visibility(gl *g, const ganim_track *t)
         gl_fs_put(g, &fs, v);
     }
     uint32_t out = gl_accessor(g, start, GL_FLOAT, c->frame_count, "VEC3", 0, NULL);
-    add_sampler(g, t->bone, "scale", in, out, "STEP");
+    add_sampler(g, t->bone, "scale", in, out, "STEP", NULL, 0);
     return GANIM_OK;
 }
 

@@ -34,7 +34,15 @@ ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const gani
     if (code != GANIM_OK) return code;
     if (!out->data) out->allocator = ganim_allocator_resolve(&opts->allocator);
     size_t start = out->size;
-    code = fmt->impl->write(doc, opts, out, err);
+    /* A format whose files are in fixed axes gets the document turned to them (a y-up glTF
+     * becomes a z-up Alamo animation); the caller's document is not touched. */
+    ganim_doc *turned = NULL;
+    if (fmt->impl->axes && (ganim_axes)(fmt->impl->axes - 1) != doc->axes) {
+        if (!(turned = ganim_doc_clone(doc, err))) return err && err->code ? err->code : GANIM_ERR_NOMEM;
+        ganim_doc_turn_axes(turned, (ganim_axes)(fmt->impl->axes - 1));
+    }
+    code = fmt->impl->write(turned ? turned : doc, opts, out, err);
+    ganim_doc_free(turned);
     if (code != GANIM_OK) out->size = start;
     return code;
 }

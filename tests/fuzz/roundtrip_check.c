@@ -105,11 +105,30 @@ static int flat(const ganim_skeleton *s)
     return 1;
 }
 
-static int sample_pose(const ganim_clip *c, const ganim_skeleton *sk, uint32_t f, int world, ganim_transform *pose,
-                       uint8_t *skewed)
+/* The rotation that turns a document's axes into the axes a format wrote it in (a writer
+ * turns a document to its format's axes: Alamo's Z up, FF7's Y down). */
+static ganim_quat axes_turn(ganim_axes from, ganim_axes to)
+{
+    return ganim_quat_mul(ganim_quat_conj(ganim_axes_to_y_up(to)), ganim_axes_to_y_up(from));
+}
+
+/* Root bones' transforms turned by `turn`, as the writer turned them. */
+static void turn_roots(const ganim_skeleton *sk, ganim_quat turn, ganim_transform *pose)
+{
+    if (turn.x == 0 && turn.y == 0 && turn.z == 0) return;
+    for (uint32_t i = 0; i < sk->bone_count; i++) {
+        if (sk->bones[i].parent >= 0) continue;
+        pose[i].rotation = ganim_quat_mul(turn, pose[i].rotation);
+        pose[i].translation = ganim_quat_rotate(turn, pose[i].translation);
+    }
+}
+
+static int sample_pose(const ganim_clip *c, const ganim_skeleton *sk, uint32_t f, int world, ganim_quat turn,
+                       ganim_transform *pose, uint8_t *skewed)
 {
     ganim_error e = { 0 };
     if (ganim_clip_sample(c, sk, f / c->fps, pose, NULL, &e) != GANIM_OK) return 0;
+    turn_roots(sk, turn, pose);
     if (!world) return 1;
     for (uint32_t i = 0; i < sk->bone_count; i++) {
         int32_t p = sk->bones[i].parent;
@@ -125,7 +144,7 @@ static int sample_pose(const ganim_clip *c, const ganim_skeleton *sk, uint32_t f
 }
 
 static int compare_clip(const ganim_clip *a, const ganim_skeleton *sa, const ganim_clip *b, const ganim_skeleton *sb,
-                        rt_stats *stats, char *why, size_t why_size)
+                        ganim_quat turn, rt_stats *stats, char *why, size_t why_size)
 {
     if (a->frame_count != b->frame_count) {
         snprintf(why, why_size, "%u frames written, %u read back", a->frame_count, b->frame_count);
@@ -144,7 +163,7 @@ static int compare_clip(const ganim_clip *a, const ganim_skeleton *sa, const gan
     double *lo = malloc((nb ? nb : 1) * 6 * sizeof *lo), *hi = malloc((nb ? nb : 1) * 6 * sizeof *hi);
     int ok = pa && pb && skewed && lo && hi;
     for (uint32_t f = 0; ok && f < a->frame_count; f++) {
-        if (!sample_pose(a, sa, f, world, pa, skewed)) break;
+        if (!sample_pose(a, sa, f, world, turn, pa, skewed)) break;
         for (uint32_t i = 0; i < nb; i++) {
             const double v[6] = { pa[i].translation.x, pa[i].translation.y, pa[i].translation.z,
                                   pa[i].scale.x,       pa[i].scale.y,       pa[i].scale.z };
@@ -157,7 +176,8 @@ static int compare_clip(const ganim_clip *a, const ganim_skeleton *sa, const gan
     for (size_t k = 0; ok && k < (size_t)nb * 6; k++) hi[k] -= lo[k]; /* hi holds the ranges now */
     for (uint32_t f = 0; ok && f < a->frame_count; f++) {
         ganim_error e = { 0 };
-        if (!sample_pose(a, sa, f, world, pa, skewed) || ganim_clip_sample(b, sb, f / b->fps, pb, NULL, &e) != GANIM_OK)
+        if (!sample_pose(a, sa, f, world, turn, pa, skewed) ||
+            ganim_clip_sample(b, sb, f / b->fps, pb, NULL, &e) != GANIM_OK)
             break;
         for (uint32_t t = 0; ok && t < b->track_count; t++) {
             const ganim_track *tb = &b->tracks[t];
@@ -212,9 +232,12 @@ int rt_agree(const ganim_doc *doc, const ganim_doc *back, const ganim_format *fo
             return 0;
         }
         static const double zero[3] = { 0, 0, 0 };
+        ganim_quat turn = axes_turn(doc->axes, back->axes);
         for (uint32_t i = 0; i < sa->bone_count; i++) {
             stats->values += 2;
-            const ganim_transform *x = &sa->bones[i].rest, *y = &sb->bones[i].rest;
+            ganim_transform r = sa->bones[i].rest;
+            if (sa->bones[i].parent < 0) turn_roots(&(ganim_skeleton){ "", 1, &sa->bones[i], NULL, NULL, 0 }, turn, &r);
+            const ganim_transform *x = &r, *y = &sb->bones[i].rest;
             /* a matrix holds rotation and scale as one product: negative scales may come
              * back as another rotation and scale with the same product; compare products */
             if (!same_linear(x, y) || !close_vec(&x->translation, &y->translation, zero)) {
@@ -231,7 +254,8 @@ int rt_agree(const ganim_doc *doc, const ganim_doc *back, const ganim_format *fo
             return 0;
         }
         char inner[400];
-        if (!compare_clip(a, sa, animation(back, k), sb, stats, inner, sizeof inner)) {
+        if (!compare_clip(a, sa, animation(back, k), sb, axes_turn(doc->axes, back->axes), stats, inner,
+                          sizeof inner)) {
             snprintf(why, why_size, "animation %u: %s", k, inner);
             return 0;
         }

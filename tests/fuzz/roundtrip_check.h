@@ -11,7 +11,10 @@
  * bone is compared with bone; when the format read back has none (every bone a root),
  * the written bones' model-space transforms are compared with it (bones under a
  * non-uniform scale, whose model-space transform is skewed, are left out). A channel the
- * format read back does not have is not compared: the writer reports such losses. */
+ * format read back does not have is not compared: the writer reports such losses. A
+ * format whose files are in other axes than the document (Alamo's Z up, FF7's Y down)
+ * gets the document turned to them: the written root bones are turned the same way before
+ * they are compared. */
 #ifndef GANIM_TESTS_ROUNDTRIP_CHECK_H
 #define GANIM_TESTS_ROUNDTRIP_CHECK_H
 

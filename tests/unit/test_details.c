@@ -3,7 +3,6 @@
  * stable interface documents, outlive the document, and report failures. */
 #include <stdlib.h>
 
-#include "core/internal.h"
 #include "formats/format.h"
 #include "test.h"
 
@@ -46,12 +45,13 @@ static const ganim_format fake = { "fake-fmt", "test", "fake", ".fake", 0, NULL,
 
 static ganim_doc *fake_doc(void)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    ganim_doc *doc = NULL;
+    CHECK_OK(ganim_doc_new(NULL, &doc, NULL));
     doc->format = &fake;
-    doc->clips = ganim_doc_alloc_array(doc, 1, sizeof *doc->clips);
-    doc->clips[0].name = "c";
-    doc->clips[0].kind = GANIM_CLIP_OPAQUE;
-    doc->clip_count = 1;
+    ganim_clip c = { 0 };
+    c.name = "c";
+    c.kind = GANIM_CLIP_OPAQUE;
+    CHECK_OK(ganim_doc_add_clip(doc, &c, NULL, NULL));
     return doc;
 }
 

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "core/internal.h"
+#include "support/tbuild.h"
 #include "test.h"
 
 static const double PI = 3.14159265358979323846;
@@ -175,44 +175,32 @@ static void set_q(float *dst, int axis, double deg)
  * middle-angle limit of +-90 for ZXY); head tilts about Y. */
 static ganim_doc *make_doc(void)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
-    doc->axes = GANIM_AXES_Z_UP;
     const char *names[3] = { "hip", "spine 1", "head" };
-    doc->skeleton = ganim_skeleton_flat(doc, 3, names);
+    ganim_doc *doc = tb_doc(3, names);
+    doc->axes = GANIM_AXES_Z_UP;
     ganim_bone *b = doc->skeleton->bones;
-    for (int i = 0; i < 3; i++) b[i].flags = 0;
     b[0].rest.translation = (ganim_vec3){ 1, 2, 3 };
     b[1].parent = 0;
     b[1].rest.translation = (ganim_vec3){ 0, 0, 2 };
     b[2].parent = 1;
     b[2].rest.translation = (ganim_vec3){ 0, 0, 1 };
-    doc->clips = ganim_doc_alloc_array(doc, 1, sizeof *doc->clips);
-    doc->clip_count = 1;
-    ganim_clip *c = &doc->clips[0];
-    c->name = "Turn";
-    c->fps = 30;
-    c->frame_count = 13;
-    c->track_count = 3;
-    c->tracks = ganim_doc_alloc_array(doc, 3, sizeof *c->tracks);
+    tb_clip(doc, "Turn", 30, 13);
     for (uint32_t ti = 0; ti < 3; ti++) {
-        ganim_track *t = &c->tracks[ti];
-        t->bone = ti;
-        t->name = names[ti];
-        float *r = ganim_doc_alloc_array(doc, 13 * 4, sizeof(float));
+        tb_track(doc, 0, ti, NULL, NULL);
+        float r[13 * 4];
         for (int f = 0; f < 13; f++) {
             if (ti == 0) set_q(r + f * 4, 2, 30.0 * f);
             if (ti == 1) set_q(r + f * 4, 0, 20.0 * f);
             if (ti == 2) set_q(r + f * 4, 1, 15.0 * f - 40);
         }
-        t->rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 13, NULL, r };
+        tb_channel(doc, 0, ti, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 13, NULL, r);
     }
-    float *p = ganim_doc_alloc_array(doc, 13 * 3, sizeof(float));
+    float p[13 * 3];
     for (int f = 0; f < 13; f++) p[f * 3] = (float)f, p[f * 3 + 1] = 2, p[f * 3 + 2] = 3;
-    c->tracks[0].translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 13, NULL, p };
+    tb_channel(doc, 0, 0, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 13, NULL, p);
     /* animated child translation: cannot be expressed, the OFFSET keeps the rest value */
-    float *cp = ganim_doc_alloc_array(doc, 3, sizeof(float));
-    cp[2] = 5;
-    c->tracks[2].translation = (ganim_channel){ GANIM_CHANNEL_CONSTANT, 1, NULL, cp };
+    const float cp[3] = { 0, 0, 5 };
+    tb_channel(doc, 0, 2, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_CONSTANT, 1, NULL, cp);
     CHECK_OK(ganim_doc_validate(doc, NULL));
     return doc;
 }
@@ -325,10 +313,9 @@ done:
 TEST(joint_positions_on_request)
 {
     ganim_doc *doc = make_doc();
-    ganim_clip *c = &doc->clips[0];
-    float *hp = ganim_doc_alloc_array(doc, 13 * 3, sizeof(float));
+    float hp[13 * 3] = { 0 };
     for (int f = 0; f < 13; f++) hp[f * 3 + 0] = 0.5f * f, hp[f * 3 + 2] = 1;
-    c->tracks[2].translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 13, NULL, hp };
+    tb_channel(doc, 0, 2, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 13, NULL, hp);
     for (int asked = 0; asked < 2; asked++) {
         ganim_export_opts o = { 0 };
         o.bvh_joint_positions = asked;
@@ -418,9 +405,8 @@ TEST(other_orders_and_options)
  * zero OFFSET. A document without clips gives one frame of rest pose. */
 TEST(flat_skeleton_and_rest_pose)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
     const char *names[2] = { "a b", "a_b" };
-    doc->skeleton = ganim_skeleton_flat(doc, 2, names);
+    ganim_doc *doc = tb_doc(2, names);
     doc->skeleton->bones[1].rest.translation = (ganim_vec3){ 4, 5, 6 };
     set_q(&doc->skeleton->bones[1].rest.rotation.x, 0, 30);
     ganim_buffer out = { 0 };
@@ -451,8 +437,8 @@ TEST(flat_skeleton_and_rest_pose)
     ganim_buffer_free(&out);
     ganim_doc_free(doc);
     /* no skeleton at all: nothing to write */
-    doc = ganim_doc_create(NULL, 0);
     ganim_error err = { 0 };
+    CHECK_OK(ganim_doc_new(NULL, &doc, &err));
     CHECK_EQ_INT(ganim_export_bvh(doc, NULL, &out, &err), GANIM_ERR_INVALID_ARG);
     ganim_doc_free(doc);
 }

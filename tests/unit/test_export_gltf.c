@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "core/internal.h"
+#include "support/tbuild.h"
 #include "support/tjson.h"
 #include "test.h"
 
@@ -157,52 +157,42 @@ static void set_q(float *dst, double ax, double ay, double az, double deg)
 /* Z-up: "root" at (1,2,3), child "arm.L 01" at (0,2,0) under it. Clip "Wave" (10 fps,
  * 3 frames): root rotates 0/45/90 deg about Z (frame 1 stored with the opposite sign),
  * root translation constant (1,2,3); child rotation keyed at frames 0 and 2. */
-static ganim_doc *make_doc(void)
+static ganim_doc *make_doc_with(uint32_t frames, const uint8_t *vis0, const uint8_t *step0, const uint8_t *step1)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
-    doc->axes = GANIM_AXES_Z_UP;
     const char *names[2] = { "root", "arm.L 01" };
-    doc->skeleton = ganim_skeleton_flat(doc, 2, names);
-    doc->skeleton->name = "rig";
+    ganim_doc *doc = tb_doc(2, names);
+    doc->axes = GANIM_AXES_Z_UP;
+    ganim_skeleton sk = *doc->skeleton;
+    sk.name = "rig";
+    CHECK_OK(ganim_doc_set_skeleton(doc, &sk, NULL));
     ganim_bone *b = doc->skeleton->bones;
     b[0].rest.translation = (ganim_vec3){ 1, 2, 3 };
-    b[0].flags = 0;
     b[1].parent = 0;
-    b[1].flags = 0;
     b[1].rest.translation = (ganim_vec3){ 0, 2, 0 };
-    doc->clips = ganim_doc_alloc_array(doc, 2, sizeof *doc->clips);
-    doc->clip_count = 2;
-    doc->clips[0].name = "slot";
-    doc->clips[0].kind = GANIM_CLIP_OPAQUE;
-    doc->clips[0].opaque = ganim_doc_memdup(doc, "abc", 3);
-    doc->clips[0].opaque_size = 3;
-    ganim_clip *c = &doc->clips[1];
-    c->name = "Wave";
-    c->fps = 10;
-    c->frame_count = 3;
-    c->track_count = 2;
-    c->tracks = ganim_doc_alloc_array(doc, 2, sizeof *c->tracks);
-    ganim_track *t = &c->tracks[0];
-    t->bone = 0;
-    t->name = "root";
-    float *rot = ganim_doc_alloc_array(doc, 12, sizeof(float));
-    for (int k = 0; k < 3; k++) set_q(rot + k * 4, 0, 0, 1, 45.0 * k);
+    ganim_clip slot = { 0 };
+    slot.name = "slot";
+    slot.kind = GANIM_CLIP_OPAQUE;
+    slot.opaque = (const uint8_t *)"abc";
+    slot.opaque_size = 3;
+    CHECK_OK(ganim_doc_add_clip(doc, &slot, NULL, NULL));
+    tb_clip(doc, "Wave", 10, frames);
+    tb_track(doc, 1, 0, vis0, step0);
+    float rot[4 * 8];
+    for (uint32_t k = 0; k < frames; k++) set_q(rot + k * 4, 0, 0, 1, 45.0 * k);
     for (int k = 0; k < 4; k++) rot[4 + k] = -rot[4 + k];
-    t->rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 3, NULL, rot };
-    float *tr = ganim_doc_alloc_array(doc, 3, sizeof(float));
-    tr[0] = 1, tr[1] = 2, tr[2] = 3;
-    t->translation = (ganim_channel){ GANIM_CHANNEL_CONSTANT, 1, NULL, tr };
-    t = &c->tracks[1];
-    t->bone = 1;
-    t->name = "arm.L 01";
-    float *kt = ganim_doc_alloc_array(doc, 2, sizeof(float)), *kv = ganim_doc_alloc_array(doc, 8, sizeof(float));
-    kt[0] = 0, kt[1] = 2;
+    tb_channel(doc, 1, 0, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, frames, NULL, rot);
+    const float tr[3] = { 1, 2, 3 };
+    tb_channel(doc, 1, 0, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_CONSTANT, 1, NULL, tr);
+    tb_track(doc, 1, 1, NULL, step1);
+    float kt[2] = { 0, 2 }, kv[8];
     set_q(kv, 1, 0, 0, 0);
     set_q(kv + 4, 1, 0, 0, 60);
-    t->rotation = (ganim_channel){ GANIM_CHANNEL_KEYED, 2, kt, kv };
+    tb_channel(doc, 1, 1, GANIM_TARGET_ROTATION, GANIM_CHANNEL_KEYED, 2, kt, kv);
     CHECK_OK(ganim_doc_validate(doc, NULL));
     return doc;
 }
+
+static ganim_doc *make_doc(void) { return make_doc_with(3, NULL, NULL, NULL); }
 
 static void q_mul(const double a[4], const double b[4], double r[4])
 {
@@ -448,26 +438,16 @@ TEST(keep_axes_and_gltf_with_external_buffer)
  * becomes STEP scale keys (0 when hidden). */
 TEST(step_bits_and_visibility)
 {
-    ganim_doc *doc = make_doc();
-    ganim_clip *c = &doc->clips[1];
-    c->frame_count = 4;
-    ganim_track *t = &c->tracks[0];
-    float *rot = ganim_doc_alloc_array(doc, 16, sizeof(float));
+    static const uint8_t step[4] = { 0, 1, 0, 0 }; /* hold frame 1 until frame 2 */
+    static const uint8_t vis[4] = { 1, 1, 0, 1 };  /* hidden on frame 2 */
+    static const uint8_t all[4] = { 1, 1, 1, 1 };
+    ganim_doc *doc = make_doc_with(4, vis, step, all);
+    float rot[16];
     for (int k = 0; k < 4; k++) set_q(rot + k * 4, 0, 0, 1, 10.0 * k);
-    t->rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 4, NULL, rot };
-    uint8_t *step = ganim_doc_alloc(doc, 4);
-    step[1] = 1; /* hold frame 1 until frame 2 */
-    t->step = step;
-    float *sc = ganim_doc_alloc_array(doc, 12, sizeof(float));
+    tb_channel(doc, 1, 0, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 4, NULL, rot);
+    float sc[12];
     for (int k = 0; k < 12; k++) sc[k] = 2;
-    t->scale = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 4, NULL, sc };
-    uint8_t *vis = ganim_doc_alloc(doc, 4);
-    vis[0] = vis[1] = vis[3] = 1; /* hidden on frame 2 */
-    t->visibility = vis;
-    ganim_track *t1 = &c->tracks[1];
-    uint8_t *all = ganim_doc_alloc(doc, 4);
-    memset(all, 1, 4);
-    t1->step = all;
+    tb_channel(doc, 1, 0, GANIM_TARGET_SCALE, GANIM_CHANNEL_PER_FRAME, 4, NULL, sc);
     CHECK_OK(ganim_doc_validate(doc, NULL));
     ganim_buffer out = { 0 };
     CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
@@ -530,14 +510,10 @@ done:
 /* Several root bones (a flat skeleton): a common root node carries the skin. */
 TEST(flat_skeleton_gets_a_common_root)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
     const char *names[3] = { "a", "a", "" };
-    doc->skeleton = ganim_skeleton_flat(doc, 3, names);
-    doc->clips = ganim_doc_alloc_array(doc, 1, sizeof *doc->clips);
-    doc->clip_count = 1;
-    doc->clips[0].name = "";
-    doc->clips[0].fps = 30;
-    doc->clips[0].frame_count = 1; /* no tracks: a 1-key channel keeps the clip */
+    ganim_doc *doc = tb_doc(3, names);
+    for (int i = 0; i < 3; i++) doc->skeleton->bones[i].flags = GANIM_BONE_SYNTH;
+    tb_clip(doc, "", 30, 1); /* no tracks: a 1-key channel keeps the clip */
     ganim_buffer out = { 0 };
     CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
     save("flat.glb", out.data, out.size);
@@ -600,7 +576,8 @@ TEST(errors)
 /* A document without skeleton still gives a valid (empty) glTF. */
 TEST(no_skeleton)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    ganim_doc *doc = NULL;
+    CHECK_OK(ganim_doc_new(NULL, &doc, NULL));
     ganim_buffer out = { 0 };
     CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
     CHECK_EQ_INT(rd32(out.data + 8), out.size);
@@ -617,33 +594,24 @@ TEST(no_skeleton)
 /* 1301 frames x 96 bones in one clip (a long Alamo clip's size) must stay fast. */
 TEST(big_clip)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
-    doc->skeleton = ganim_skeleton_flat(doc, 96, NULL);
+    ganim_doc *doc = tb_doc(96, NULL);
     for (uint32_t i = 1; i < 96; i++) {
         doc->skeleton->bones[i].parent = (int32_t)(i - 1);
         doc->skeleton->bones[i].rest.translation.y = 1;
     }
-    doc->clips = ganim_doc_alloc_array(doc, 1, sizeof *doc->clips);
-    doc->clip_count = 1;
-    ganim_clip *c = &doc->clips[0];
-    c->name = "long";
-    c->fps = 30;
-    c->frame_count = 1301;
-    c->track_count = 96;
-    c->tracks = ganim_doc_alloc_array(doc, 96, sizeof *c->tracks);
+    tb_clip(doc, "long", 30, 1301);
+    float *r = malloc(1301 * 4 * sizeof *r), *p = calloc(1301 * 3, sizeof *p);
     for (uint32_t b = 0; b < 96; b++) {
-        ganim_track *t = &c->tracks[b];
-        t->bone = b;
-        t->name = "";
-        float *r = ganim_doc_alloc_array(doc, 1301 * 4, sizeof(float));
-        float *p = ganim_doc_alloc_array(doc, 1301 * 3, sizeof(float));
+        tb_track(doc, 0, b, NULL, NULL);
         for (int k = 0; k < 1301; k++) {
             set_q(r + k * 4, 0, 1, 0, k * 0.5 + b);
             p[k * 3 + 1] = 1;
         }
-        t->rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 1301, NULL, r };
-        t->translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 1301, NULL, p };
+        tb_channel(doc, 0, b, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 1301, NULL, r);
+        tb_channel(doc, 0, b, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 1301, NULL, p);
     }
+    free(r);
+    free(p);
     ganim_buffer out = { 0 };
     CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
     save("big.glb", out.data, out.size);

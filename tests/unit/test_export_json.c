@@ -4,8 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "core/internal.h"
+#include "core/internal.h" /* warnings and a document record, which only readers make */
 #include "formats/format.h"
+#include "support/tbuild.h"
 #include "support/tjson.h"
 #include "test.h"
 
@@ -27,64 +28,59 @@ static const float odd[] = { 0.1f, 1.0f / 3.0f, 1e-8f, -0.0f, 3.4e38f, -2.5f, 16
 
 static ganim_doc *make_doc(void)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    const char *names[2] = { "Bip01 \"Pelvis\"", "\xe9t\xe9" }; /* quote, code-page bytes */
+    ganim_bone bones[2];
+    for (int i = 0; i < 2; i++) {
+        bones[i].name = names[i];
+        bones[i].parent = i - 1;
+        bones[i].rest = ganim_transform_identity();
+        bones[i].flags = i ? GANIM_BONE_HIDDEN : GANIM_BONE_SYNTH;
+    }
+    bones[1].rest.translation = (ganim_vec3){ odd[0], odd[1], odd[2] };
+    bones[1].rest.scale = (ganim_vec3){ odd[4], odd[5], odd[6] };
+    float s = (float)sin(0.3), c = (float)cos(0.3);
+    bones[1].rest.rotation = (ganim_quat){ 0, s, 0, c };
+    ganim_skeleton sk = { "sk", 2, bones, "fake-fmt", (const uint8_t *)"\x01\x02", 2 };
+    ganim_doc *doc = NULL;
+    CHECK_OK(ganim_doc_new(NULL, &doc, NULL));
+    CHECK_OK(ganim_doc_set_skeleton(doc, &sk, NULL));
     doc->format = &fake;
     doc->axes = GANIM_AXES_Y_DOWN;
-    const char *names[2] = { "Bip01 \"Pelvis\"", "\xe9t\xe9" }; /* quote, code-page bytes */
-    doc->skeleton = ganim_skeleton_flat(doc, 2, names);
-    doc->skeleton->name = "sk";
-    ganim_bone *b = doc->skeleton->bones;
-    b[1].parent = 0;
-    b[1].flags = GANIM_BONE_HIDDEN;
-    b[1].rest.translation = (ganim_vec3){ odd[0], odd[1], odd[2] };
-    b[1].rest.scale = (ganim_vec3){ odd[4], odd[5], odd[6] };
-    float s = (float)sin(0.3), c = (float)cos(0.3);
-    b[1].rest.rotation = (ganim_quat){ 0, s, 0, c };
-    doc->skeleton->native_format = "fake-fmt";
-    doc->skeleton->native = ganim_doc_memdup(doc, "\x01\x02", 2);
-    doc->skeleton->native_size = 2;
     doc->native_format = "fake-fmt";
     doc->native = ganim_doc_memdup(doc, "\xab", 1);
     doc->native_size = 1;
-    doc->clips = ganim_doc_alloc_array(doc, 2, sizeof *doc->clips);
-    doc->clip_count = 2;
-    ganim_clip *op = &doc->clips[0];
-    op->name = "special";
-    op->kind = GANIM_CLIP_OPAQUE;
-    op->opaque = ganim_doc_memdup(doc, "\x00\xff\x10", 3);
-    op->opaque_size = 3;
-    ganim_clip *cl = &doc->clips[1];
-    cl->name = "walk";
-    cl->fps = 15;
-    cl->frame_count = 3;
-    cl->rotation_interp = GANIM_INTERP_NLERP;
-    cl->native_format = "fake-fmt";
-    cl->native = ganim_doc_memdup(doc, "\x7f", 1);
-    cl->native_size = 1;
-    cl->track_count = 2;
-    cl->tracks = ganim_doc_alloc_array(doc, 2, sizeof *cl->tracks);
-    ganim_track *t = &cl->tracks[0];
-    t->bone = 1;
-    t->name = "t1";
-    float *rot = ganim_doc_alloc_array(doc, 12, sizeof(float));
+    ganim_clip op = { 0 };
+    op.name = "special";
+    op.kind = GANIM_CLIP_OPAQUE;
+    op.opaque = (const uint8_t *)"\x00\xff\x10";
+    op.opaque_size = 3;
+    CHECK_OK(ganim_doc_add_clip(doc, &op, NULL, NULL));
+    float rot[12] = { 0 };
     for (int f = 0; f < 3; f++) rot[f * 4 + 0] = (float)sin(0.1 * f), rot[f * 4 + 3] = (float)cos(0.1 * f);
-    t->rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 3, NULL, rot };
-    float *kt = ganim_doc_alloc_array(doc, 2, sizeof(float)), *kv = ganim_doc_alloc_array(doc, 6, sizeof(float));
-    kt[0] = 0.5f, kt[1] = 1.75f;
-    memcpy(kv, odd, 6 * sizeof(float));
-    t->translation = (ganim_channel){ GANIM_CHANNEL_KEYED, 2, kt, kv };
-    uint8_t *vis = ganim_doc_alloc(doc, 3);
-    vis[0] = 1, vis[2] = 1;
-    t->visibility = vis;
-    t = &cl->tracks[1];
-    t->bone = 0;
-    t->name = "";
-    float *sc = ganim_doc_alloc_array(doc, 3, sizeof(float));
-    sc[0] = odd[7], sc[1] = 2, sc[2] = odd[3];
-    t->scale = (ganim_channel){ GANIM_CHANNEL_CONSTANT, 1, NULL, sc };
-    uint8_t *step = ganim_doc_alloc(doc, 3);
-    step[1] = 1;
-    t->step = step;
+    const float kt[2] = { 0.5f, 1.75f };
+    const float sc[3] = { odd[7], 2, odd[3] };
+    static const uint8_t vis[3] = { 1, 0, 1 }, step[3] = { 0, 1, 0 };
+    ganim_track tracks[2];
+    memset(tracks, 0, sizeof tracks);
+    tracks[0].bone = 1;
+    tracks[0].name = "t1";
+    tracks[0].rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 3, NULL, rot };
+    tracks[0].translation = (ganim_channel){ GANIM_CHANNEL_KEYED, 2, kt, odd };
+    tracks[0].visibility = vis;
+    tracks[1].bone = 0;
+    tracks[1].scale = (ganim_channel){ GANIM_CHANNEL_CONSTANT, 1, NULL, sc };
+    tracks[1].step = step;
+    ganim_clip cl = { 0 };
+    cl.name = "walk";
+    cl.fps = 15;
+    cl.frame_count = 3;
+    cl.rotation_interp = GANIM_INTERP_NLERP;
+    cl.native_format = "fake-fmt";
+    cl.native = (const uint8_t *)"\x7f";
+    cl.native_size = 1;
+    cl.track_count = 2;
+    cl.tracks = tracks;
+    CHECK_OK(ganim_doc_add_clip(doc, &cl, NULL, NULL));
     ganim_doc_warn(doc, GANIM_WARN_OTHER, 0x1234, "odd \"thing\"");
     ganim_doc_warn(doc, GANIM_WARN_REPAIRED, GANIM_NO_OFFSET, "no place");
     CHECK_OK(ganim_doc_validate(doc, NULL));
@@ -241,7 +237,7 @@ TEST(dump_one_clip_and_no_skeleton)
     CHECK_EQ_INT(ganim_export_json(doc, &o, &out, &err), GANIM_ERR_INVALID_ARG);
     CHECK_EQ_INT(out.size, 0);
     ganim_doc_free(doc);
-    doc = ganim_doc_create(NULL, 0);
+    CHECK_OK(ganim_doc_new(NULL, &doc, NULL));
     CHECK_OK(ganim_export_json(doc, NULL, &out, NULL));
     j = parse(&out);
     CHECK(is_null(tjson_get(j, "skeleton")));

@@ -211,11 +211,15 @@ TEST(extension_fallback_folders_and_axes)
 
 TEST(clips_by_index_or_name)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
-    doc->clips = ganim_doc_alloc_array(doc, 3, sizeof *doc->clips);
-    doc->clip_count = 3;
+    ganim_doc *doc = NULL;
+    CHECK_OK(ganim_doc_new(NULL, &doc, NULL));
     const char *names[3] = { "Walk", "walk", "Run" };
-    for (int i = 0; i < 3; i++) doc->clips[i].name = names[i];
+    for (int i = 0; i < 3; i++) {
+        ganim_clip c = { 0 };
+        c.name = names[i];
+        c.kind = GANIM_CLIP_OPAQUE;
+        CHECK_OK(ganim_doc_add_clip(doc, &c, NULL, NULL));
+    }
     uint32_t k = 99;
     ganim_error e = { 0 };
     CHECK(ganim_doc_find_clip(doc, "2", &k, &e) == GANIM_OK && k == 2);

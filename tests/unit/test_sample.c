@@ -1,49 +1,40 @@
 /* ganim_clip_sample on hand-built clips: per-frame, constant, keyed, step, clamp, visibility. */
 #include <math.h>
 
-#include "core/internal.h"
+#include "support/tbuild.h"
 #include "test.h"
 
 static const double PI = 3.14159265358979323846;
 
 /* Skeleton: root (rest translation 1,2,3) and child (rest rotation 90° about X). */
-static ganim_doc *make_doc(void)
+static ganim_doc *make_doc(uint32_t frames)
 {
-    ganim_doc *doc = ganim_doc_create(NULL, 0);
-    doc->skeleton = ganim_skeleton_flat(doc, 2, NULL);
+    ganim_doc *doc = tb_doc(2, NULL);
     doc->skeleton->bones[0].rest.translation = (ganim_vec3){ 1, 2, 3 };
     doc->skeleton->bones[1].parent = 0;
     ganim_vec3 x = { 1, 0, 0 };
     doc->skeleton->bones[1].rest.rotation = ganim_quat_axis_angle(x, PI / 2);
-    doc->clips = ganim_doc_alloc_array(doc, 1, sizeof *doc->clips);
-    doc->clip_count = 1;
-    ganim_clip *c = &doc->clips[0];
-    c->name = "test";
-    c->fps = 10;
-    c->frame_count = 3;
+    tb_clip(doc, "test", 10, frames);
     return doc;
 }
 
 TEST(per_frame_and_rest)
 {
-    ganim_doc *doc = make_doc();
-    ganim_clip *c = &doc->clips[0];
-    c->track_count = 1;
-    c->tracks = ganim_doc_alloc_array(doc, 1, sizeof *c->tracks);
-    ganim_track *t = &c->tracks[0];
-    t->bone = 1;
-    float *tr = ganim_doc_alloc_array(doc, 9, sizeof(float));
+    ganim_doc *doc = make_doc(3);
+    tb_track(doc, 0, 1, NULL, NULL);
+    float tr[9] = { 0 };
     for (int f = 0; f < 3; f++) tr[f * 3] = (float)(f * 10); /* x = 0, 10, 20 */
-    t->translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 3, NULL, tr };
-    float *rot = ganim_doc_alloc_array(doc, 12, sizeof(float));
+    tb_channel(doc, 0, 0, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 3, NULL, tr);
+    float rot[12];
     ganim_vec3 z = { 0, 0, 1 };
     for (int f = 0; f < 3; f++) {
         ganim_quat q = ganim_quat_axis_angle(z, f * 0.5);
         if (f == 1) q = (ganim_quat){ -q.x, -q.y, -q.z, -q.w }; /* sign flip: shortest arc still */
         memcpy(rot + f * 4, &q, sizeof q);
     }
-    t->rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 3, NULL, rot };
+    tb_channel(doc, 0, 0, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 3, NULL, rot);
     CHECK_OK(ganim_doc_validate(doc, NULL));
+    const ganim_clip *c = &doc->clips[0];
 
     ganim_transform out[2];
     CHECK_OK(ganim_clip_sample(c, doc->skeleton, 0.05, out, NULL, NULL)); /* frame 0.5 */
@@ -64,17 +55,13 @@ TEST(per_frame_and_rest)
 
 TEST(step_bits_hold_value)
 {
-    ganim_doc *doc = make_doc();
-    ganim_clip *c = &doc->clips[0];
-    c->track_count = 1;
-    c->tracks = ganim_doc_alloc_array(doc, 1, sizeof *c->tracks);
-    ganim_track *t = &c->tracks[0];
-    float *tr = ganim_doc_alloc_array(doc, 9, sizeof(float));
+    ganim_doc *doc = make_doc(3);
+    static const uint8_t step[3] = { 1, 0, 0 };
+    tb_track(doc, 0, 0, NULL, step);
+    float tr[9] = { 0 };
     for (int f = 0; f < 3; f++) tr[f * 3 + 1] = (float)(f * 10);
-    t->translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 3, NULL, tr };
-    uint8_t *step = ganim_doc_alloc(doc, 3);
-    step[0] = 1;
-    t->step = step;
+    tb_channel(doc, 0, 0, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 3, NULL, tr);
+    const ganim_clip *c = &doc->clips[0];
     ganim_transform out[2];
     CHECK_OK(ganim_clip_sample(c, doc->skeleton, 0.09, out, NULL, NULL)); /* frame 0.9: held */
     CHECK_NEAR(out[0].translation.y, 0, 0);
@@ -85,22 +72,17 @@ TEST(step_bits_hold_value)
 
 TEST(keyed_constant_and_visibility)
 {
-    ganim_doc *doc = make_doc();
-    ganim_clip *c = &doc->clips[0];
-    c->frame_count = 11;
-    c->track_count = 2;
-    c->tracks = ganim_doc_alloc_array(doc, 2, sizeof *c->tracks);
-    ganim_track *t = &c->tracks[0];
-    t->bone = 0;
+    ganim_doc *doc = make_doc(11);
+    static const uint8_t vis[11] = { 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1 };
+    tb_track(doc, 0, 0, vis, NULL);
     static const float times[3] = { 0, 2, 10 };
     static const float vals[9] = { 0, 0, 0, 4, 0, 0, 20, 0, 0 };
-    t->translation = (ganim_channel){ GANIM_CHANNEL_KEYED, 3, times, vals };
+    tb_channel(doc, 0, 0, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_KEYED, 3, times, vals);
     static const float sc[3] = { 2, 3, 4 };
-    t->scale = (ganim_channel){ GANIM_CHANNEL_CONSTANT, 1, NULL, sc };
-    static const uint8_t vis[11] = { 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1 };
-    t->visibility = vis;
-    c->tracks[1].bone = 1;
+    tb_channel(doc, 0, 0, GANIM_TARGET_SCALE, GANIM_CHANNEL_CONSTANT, 1, NULL, sc);
+    tb_track(doc, 0, 1, NULL, NULL);
     doc->skeleton->bones[1].flags |= GANIM_BONE_HIDDEN;
+    const ganim_clip *c = &doc->clips[0];
     CHECK_OK(ganim_doc_validate(doc, NULL));
     ganim_transform out[2];
     uint8_t visible[2];
@@ -117,13 +99,12 @@ TEST(keyed_constant_and_visibility)
 
 TEST(generic_resample_keeps_original_frames)
 {
-    ganim_doc *doc = make_doc();
-    ganim_clip *c = &doc->clips[0];
-    c->track_count = 1;
-    c->tracks = ganim_doc_alloc_array(doc, 1, sizeof *c->tracks);
-    float *tr = ganim_doc_alloc_array(doc, 9, sizeof(float));
+    ganim_doc *doc = make_doc(3);
+    tb_track(doc, 0, 0, NULL, NULL);
+    float tr[9] = { 0 };
     for (int f = 0; f < 3; f++) tr[f * 3 + 2] = (float)(f * f);
-    c->tracks[0].translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 3, NULL, tr };
+    tb_channel(doc, 0, 0, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 3, NULL, tr);
+    const ganim_clip *c = &doc->clips[0];
     CHECK_OK(ganim_doc_resample(doc, 4, NULL));
     CHECK_EQ_INT(c->frame_count, 9);
     CHECK_NEAR(c->fps, 40, 0);

@@ -34,6 +34,7 @@ static const struct ganim_format_impl civ7_impl = {
     .read = civ7_read,
     .write = civ7_write,
     .details = civ7_details,
+    .axes = 1 + GANIM_AXES_Y_UP,
 };
 
 const ganim_format ganim_format_civ7 = {

@@ -13,6 +13,7 @@ static const struct ganim_format_impl ala_impl = {
     .write = alamo_ala_write,
     .companion = alamo_ala_companion,
     .details = alamo_ala_details,
+    .axes = 1 + GANIM_AXES_Z_UP,
 };
 
 const ganim_format ganim_format_alamo_ala = {
@@ -31,6 +32,7 @@ static const struct ganim_format_impl alo_impl = {
     .probe = alamo_alo_probe,
     .read = alamo_alo_read,
     .write = alamo_alo_write,
+    .axes = 1 + GANIM_AXES_Z_UP,
 };
 
 const ganim_format ganim_format_alamo_alo = {

@@ -26,6 +26,7 @@ static const struct ganim_format_impl argonaut_impl = {
     .read = argonaut_read,
     .write = argonaut_write,
     .details = argonaut_details,
+    .axes = 1 + GANIM_AXES_Y_UP,
 };
 
 const ganim_format ganim_format_argonaut = {

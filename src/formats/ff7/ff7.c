@@ -14,6 +14,7 @@ static const struct ganim_format_impl battle_impl = {
     .resample = ff7_battle_resample,
     .companion = ff7_battle_companion,
     .details = ff7_battle_details,
+    .axes = 1 + GANIM_AXES_Y_DOWN,
 };
 
 const ganim_format ganim_format_ff7_battle = {
@@ -32,6 +33,7 @@ static const struct ganim_format_impl skeleton_impl = {
     .probe = ff7_skeleton_probe,
     .read = ff7_skeleton_read,
     .details = ff7_skeleton_details,
+    .axes = 1 + GANIM_AXES_Y_DOWN,
 };
 
 const ganim_format ganim_format_ff7_skeleton = {

@@ -137,6 +137,25 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
                        "gltf: animation %u sampler %u: %u output values for %u keys; the extra ones are ignored",
                        a->index, sampler, nout, nin);
     c->n = nin;
+    /* ganim's exporter flips the sign of some rotation keys for continuity and records
+     * which ([first, last] key ranges): the model's own signs come back */
+    const gj_value *neg = gj_get(gj_get(gj_get(sv, "extras"), "ganim"), "negated");
+    if (f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC && neg && neg->type == GJ_ARRAY) {
+        for (uint32_t r = 0; r < neg->count; r++) {
+            const gj_value *pair = &neg->items[r];
+            uint64_t lo, hi;
+            if (pair->type != GJ_ARRAY || pair->count != 2 || !gj_uint(&pair->items[0], nin, &lo) ||
+                !gj_uint(&pair->items[1], nin, &hi) || lo > hi || hi >= nin) {
+                ganim_doc_warn(f->doc, GANIM_WARN_IGNORED, pair->offset,
+                               "gltf: animation %u sampler %u: extras.ganim.negated entry %u is not a range of keys; "
+                               "ignored",
+                               a->index, sampler, r);
+                continue;
+            }
+            for (uint64_t k = lo; k <= hi; k++)
+                for (int i = 0; i < 4; i++) c->v[k * 4 + (uint64_t)i] = -c->v[k * 4 + (uint64_t)i];
+        }
+    }
     a->st.interp[c->interp]++;
     a->nch++;
     return GANIM_OK;

@@ -1,7 +1,8 @@
 /* Undoing ganim's glTF export conversion exactly, and folding the transforms of nodes
  * above a bone into it.
  *
- * ganim's exporter writes a root bone's rotation as float(normalise(C q)) and its
+ * ganim's exporter writes a root bone's rotation as float(normalise(C q)) (C q itself when
+ * it is unit to float precision) and its
  * translation as float(C (t unit)), any other translation as float(t unit) and every
  * rotation normalised, all in double arithmetic (src/export/export.h, gx_rotation and
  * gx_translation; docs/dump-format.md). The reader inverts that in double arithmetic and
@@ -54,13 +55,17 @@ static void qrot(const double q[4], const double v[3], double r[3])
     r[0] = rx, r[1] = ry, r[2] = rz;
 }
 
+/* A rotation within 2^-21 of unit squared length is written as it is (the exporter's
+ * GX_UNIT_LEN2), any other normalised. */
 static int fwd_rotation(const gltf_conv *cv, int root, const float q[4], float out[4])
 {
     double d[4] = { q[0], q[1], q[2], q[3] };
     if (root && !cv->identity) qmul(cv->c, d, d);
-    double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
-    if (!(len > 1e-6) || !isfinite(len)) return 0;
-    for (int i = 0; i < 4; i++) out[i] = (float)(d[i] / len);
+    double len2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3];
+    if (!(len2 > 1e-12) || !isfinite(len2)) return 0;
+    int unit = fabs(len2 - 1) <= 4.76837158203125e-7;
+    double len = sqrt(len2);
+    for (int i = 0; i < 4; i++) out[i] = (float)(unit ? d[i] : d[i] / len);
     return 1;
 }
 
@@ -82,6 +87,31 @@ static int variants(float v, float out[4])
     return n;
 }
 
+/* q0 or a quaternion one float step from it in some components (or the other zero) that
+ * fwd_rotation maps to `out` bit for bit: into q, 1; else 0. */
+static int near_rotation(const gltf_conv *cv, int root, const float out[4], const float q0[4], float q[4])
+{
+    float back[4];
+    if (fwd_rotation(cv, root, q0, back) && !memcmp(back, out, sizeof back)) {
+        memcpy(q, q0, 4 * sizeof *q);
+        return 1;
+    }
+    float v[4][4];
+    int nv[4];
+    for (int i = 0; i < 4; i++) nv[i] = variants(q0[i], v[i]);
+    for (int a = 0; a < nv[0]; a++)
+        for (int b = 0; b < nv[1]; b++)
+            for (int c = 0; c < nv[2]; c++)
+                for (int e = 0; e < nv[3]; e++) {
+                    float t[4] = { v[0][a], v[1][b], v[2][c], v[3][e] };
+                    if (fwd_rotation(cv, root, t, back) && !memcmp(back, out, sizeof back)) {
+                        memcpy(q, t, sizeof t);
+                        return 1;
+                    }
+                }
+    return 0;
+}
+
 /* A float q with fwd_rotation(q) == out bit for bit (1), or the nearest rounding (0). */
 static int find_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
 {
@@ -97,22 +127,15 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
         return 0;
     }
     float q0[4], back[4];
+    /* A value the exporter wrote without normalising it (unit to float precision): the
+     * rotation turned back as it is, and its neighbours. */
+    if (fabs(len * len - 1) <= 4.76837158203125e-7) {
+        for (int i = 0; i < 4; i++) q0[i] = (float)d[i];
+        if (near_rotation(cv, root, out, q0, q)) return 1;
+    }
     for (int i = 0; i < 4; i++) q0[i] = (float)(d[i] / len);
-    memcpy(q, q0, sizeof q0);
-    if (fwd_rotation(cv, root, q0, back) && !memcmp(back, out, sizeof back)) return 1;
-    float v[4][4];
-    int nv[4];
-    for (int i = 0; i < 4; i++) nv[i] = variants(q0[i], v[i]);
-    for (int a = 0; a < nv[0]; a++)
-        for (int b = 0; b < nv[1]; b++)
-            for (int c = 0; c < nv[2]; c++)
-                for (int e = 0; e < nv[3]; e++) {
-                    float t[4] = { v[0][a], v[1][b], v[2][c], v[3][e] };
-                    if (fwd_rotation(cv, root, t, back) && !memcmp(back, out, sizeof back)) {
-                        memcpy(q, t, sizeof t);
-                        return 1;
-                    }
-                }
+    memcpy(q, q0, sizeof q0); /* the nearest rounding, unless a search below finds better */
+    if (near_rotation(cv, root, out, q0, q)) return 1;
     /* two float steps each way */
     for (int a = -2; a <= 2; a++)
         for (int b = -2; b <= 2; b++)

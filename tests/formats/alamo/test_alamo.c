@@ -418,13 +418,17 @@ TEST(write_from_non_native_clip)
         ganim_clip clip = doc->clips[0];
         clip.native_format = NULL; /* as if it came from another format */
         clip.native = NULL;
-        ganim_doc copy = *doc;
-        copy.clips = &clip;
+        clip.native_size = 0;
+        ganim_doc *copy = NULL; /* built through the public API */
+        CHECK(ganim_doc_new(NULL, &copy, &err) == GANIM_OK &&
+              ganim_doc_set_skeleton(copy, doc->skeleton, &err) == GANIM_OK &&
+              ganim_doc_add_clip(copy, &clip, NULL, &err) == GANIM_OK);
+        copy->axes = doc->axes;
         for (int version = 1; version <= 2; version++) {
             ganim_setting setting;
             ganim_write_opts wo = test_write_setting(&setting, "alamo.version", version == 1 ? "1" : "2");
             ganim_buffer out = { 0 };
-            CHECK(ganim_write(&copy, "alamo-ala", &wo, &out, &err) == GANIM_OK);
+            CHECK(ganim_write(copy, "alamo-ala", &wo, &out, &err) == GANIM_OK);
             ganim_doc *back = read_ala(out.data, out.size, doc->skeleton, &err);
             CHECK_MSG(back != NULL, "%s v%d: %s", *f, version, err.message);
             if (back) {
@@ -462,6 +466,7 @@ TEST(write_from_non_native_clip)
             }
             ganim_buffer_free(&out);
         }
+        ganim_doc_free(copy);
         ganim_doc_free(doc);
         ganim_doc_free(alo);
         free(d);
@@ -493,10 +498,12 @@ TEST(alo_skeleton_round_trip)
         /* edited skeleton: rebuilt from the model, reads back equal */
         ganim_skeleton sk = *doc->skeleton;
         sk.native_format = NULL;
-        ganim_doc copy = *doc;
-        copy.skeleton = &sk;
+        ganim_doc *copy = NULL;
+        CHECK(ganim_doc_new(NULL, &copy, &err) == GANIM_OK && ganim_doc_set_skeleton(copy, &sk, &err) == GANIM_OK);
+        copy->axes = doc->axes;
         ganim_buffer_free(&out);
-        CHECK(ganim_write(&copy, "alamo-alo", NULL, &out, &err) == GANIM_OK);
+        CHECK(ganim_write(copy, "alamo-alo", NULL, &out, &err) == GANIM_OK);
+        ganim_doc_free(copy);
         ganim_doc *back = NULL;
         CHECK(ganim_read_memory(out.data, out.size, NULL, &back, &err) == GANIM_OK);
         for (uint32_t i = 0; back && i < sk.bone_count; i++) {

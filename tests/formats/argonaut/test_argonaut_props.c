@@ -313,12 +313,10 @@ TEST(edited_clip_in_a_wad)
     /* one more trigger in clip 1 (4 bytes more), and clip 2 replaced by a clip of another
      * document (a Croc 2 record: encoded anew as a Harry Potter one) */
     ganim_event ev[3] = { doc->clips[1].events[0], doc->clips[1].events[1], { 5, 77 } };
-    doc->clips[1].events = ev;
-    doc->clips[1].event_count = 3;
-    ganim_clip old2 = doc->clips[2];
-    doc->clips[2] = croc->clips[1];
-    ganim_buffer out = { 0 };
     ganim_error e = { 0 };
+    CHECK_MSG(ganim_doc_set_events(doc, 1, ev, 3, &e) == GANIM_OK, "%s", e.message);
+    CHECK_MSG(ganim_doc_set_clip(doc, 2, &croc->clips[1], &e) == GANIM_OK, "%s", e.message);
+    ganim_buffer out = { 0 };
     CHECK_MSG(ganim_write(doc, NULL, NULL, &out, &e) == GANIM_OK, "%s", e.message);
     ganim_doc *back = read_bytes(out.data, out.size, NULL, NULL, &e);
     CHECK_MSG(back != NULL, "%s", e.message);
@@ -342,7 +340,6 @@ TEST(edited_clip_in_a_wad)
         CHECK(memcmp(out.data + 4028 + delta, orig + 4028, 180) == 0);      /* record 3, moved */
         ganim_doc_free(back);
     }
-    doc->clips[2] = old2;
     ganim_buffer_free(&out);
     ganim_doc_free(doc);
     ganim_doc_free(croc);

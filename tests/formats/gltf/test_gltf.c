@@ -614,14 +614,14 @@ TEST(external_buffers)
 
 static ganim_doc *z_up_doc(void)
 {
-    static ganim_bone bones[2] = {
+    ganim_bone bones[2] = {
         { "Root", -1, { { 0, 0, 0, 1 }, { 1, 2, 3 }, { 1, 1, 1 } }, 0 },
         { "arm L", 0, { { 0, 0, 0.38268343f, 0.92387953f }, { 0, 0, 1 }, { 1, 1, 1 } }, GANIM_BONE_HIDDEN },
     };
     static const float rot[12] = { 0, 0, 0, 1, 0.1f, 0, 0, 0.99498744f, 0.2f, 0, 0, 0.9797959f };
     static const float tr[9] = { 1, 2, 3, 1, 2, 4, 1, 2, 5 };
     static const uint8_t vis[3] = { 1, 0, 1 };
-    static ganim_track tracks[2];
+    ganim_track tracks[2];
     memset(tracks, 0, sizeof tracks);
     tracks[0].bone = 0;
     tracks[0].name = "Root";
@@ -630,22 +630,22 @@ static ganim_doc *z_up_doc(void)
     tracks[1].bone = 1;
     tracks[1].name = "arm L";
     tracks[1].visibility = vis;
-    static ganim_skeleton sk = { "ship", 2, bones, NULL, NULL, 0 };
-    static ganim_clip clip;
+    ganim_skeleton sk = { "ship", 2, bones, NULL, NULL, 0 };
+    ganim_clip clip;
     memset(&clip, 0, sizeof clip);
     clip.name = "roll";
     clip.fps = 15;
     clip.frame_count = 3;
     clip.track_count = 2;
     clip.tracks = tracks;
-    /* the model is plain structs: a document built by the caller exports like a read one */
-    static ganim_doc doc;
-    memset(&doc, 0, sizeof doc);
-    doc.axes = GANIM_AXES_Z_UP;
-    doc.skeleton = &sk;
-    doc.clip_count = 1;
-    doc.clips = &clip;
-    return &doc;
+    /* a document built by the caller (the library copies what it is given) exports like
+     * a read one */
+    ganim_doc *doc = NULL;
+    CHECK_OK(ganim_doc_new(NULL, &doc, NULL));
+    CHECK_OK(ganim_doc_set_skeleton(doc, &sk, NULL));
+    CHECK_OK(ganim_doc_add_clip(doc, &clip, NULL, NULL));
+    doc->axes = GANIM_AXES_Z_UP;
+    return doc;
 }
 
 TEST(ganim_conversion_undone_or_kept)
@@ -682,6 +682,7 @@ TEST(ganim_conversion_undone_or_kept)
         ganim_doc_free(d);
     }
     ganim_buffer_free(&glb);
+    ganim_doc_free(a);
 }
 
 /* ---- errors ------------------------------------------------------------------------------- */
