@@ -464,7 +464,9 @@ GANIM_API ganim_code ganim_read_memory(const void *data, size_t size, const gani
                                        ganim_error *err);
 /* Reads a file: the probe picks the format (unless opts->format names one; when no
  * format recognises the bytes, the one that claims the file's extension reads them, so a
- * damaged file gets its own reader's precise error), then the companion skeleton as
+ * damaged file gets its own reader's precise error; when the best probe is short of
+ * certain (a score below 90: no magic number) and the extension's format recognises the
+ * bytes too, the extension's format reads them), then the companion skeleton as
  * opts->companion says. A path ARCHIVE:MEMBER that does not exist as such names a member
  * of an archive (CROCII.DIR:LEVEL.WAD): the archive's format extracts it, and the member
  * is read as a file of that name. */

@@ -17,6 +17,11 @@
 
 typedef struct gd_builder gd_builder;
 
+/* A probe score from this up means the bytes carry the format's own mark (a magic
+ * number, a header that cannot be chance): the file's name does not overrule it. Below
+ * it, when two formats take the bytes, the one the file's extension names wins. */
+#define GANIM_PROBE_CERTAIN 90
+
 struct ganim_format_impl {
     /* 0..100: how sure the format is that these bytes are its own. Pure and cheap, never
      * from the file name. */

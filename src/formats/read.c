@@ -300,7 +300,18 @@ static ganim_code read_loaded(const ganim_buffer *buf, const char *name_path, co
                               ganim_read_opts o, const ganim_read_opts *opts, used_files *used, ganim_doc **out,
                               ganim_error *err)
 {
-    const ganim_format *fmt = o.format ? ganim_format_find(o.format) : ganim_probe(buf->data, buf->size, NULL);
+    int score = 0;
+    const ganim_format *fmt = o.format ? ganim_format_find(o.format) : ganim_probe(buf->data, buf->size, &score);
+    if (!o.format && fmt && score < GANIM_PROBE_CERTAIN) {
+        /* Two formats without a magic number may both take the bytes (an FF7 pack and
+         * an Argonaut animation block are both counts and records): the file's name
+         * decides between them when its extension's format recognises the bytes too. */
+        const ganim_format *named = ganim_format_for_path(name_path);
+        if (named && named != fmt && ganim_format_probe(named, buf->data, buf->size) > 0) {
+            fmt = named;
+            o.format = fmt->name;
+        }
+    }
     if (!o.format && !fmt) {
         /* Nothing recognises the bytes: a damaged file of a known kind gets its own
          * reader's precise error rather than "unknown format". */

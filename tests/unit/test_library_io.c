@@ -11,6 +11,7 @@
 
 #include "core/internal.h"
 #include "formats/format.h"
+#include "support/tbuild.h"
 #include "test.h"
 
 static char tmp[256];
@@ -209,6 +210,44 @@ TEST(extension_fallback_folders_and_axes)
     ganim_doc_free(doc);
 }
 
+/* An Argonaut animation block and an FF7 pack are both a count and records, with no magic
+ * number: bytes both probes take are read as the format the file's extension names. */
+TEST(extension_decides_between_formats_that_both_take_the_bytes)
+{
+    ganim_doc *doc = tb_doc(2, NULL);
+    /* 12 frames: the record's frame count reads as an FF7 entry's size of at least 11 */
+    uint32_t c = tb_clip(doc, "squash", 30, 12);
+    static const float rot[4] = { 0, 0, 0, 1 };
+    float scale[36];
+    for (int i = 0; i < 36; i++) scale[i] = 0.1f + 0.05f * (float)(i % 5);
+    for (uint32_t b = 0; b < 2; b++) {
+        uint32_t t = tb_track(doc, c, b, NULL, NULL);
+        tb_channel(doc, c, t, GANIM_TARGET_ROTATION, GANIM_CHANNEL_CONSTANT, 1, NULL, rot);
+        tb_channel(doc, c, t, GANIM_TARGET_SCALE, GANIM_CHANNEL_PER_FRAME, 12, NULL, scale);
+    }
+    ganim_buffer out = { 0 };
+    ganim_error e = { 0 };
+    CHECK(ganim_write(doc, "argonaut", NULL, &out, &e) == GANIM_OK);
+    ganim_doc_free(doc);
+    const ganim_format *ag = ganim_format_find("argonaut"), *ff7 = ganim_format_find("ff7-battle");
+    int sa = ganim_format_probe(ag, out.data, out.size), sf = ganim_format_probe(ff7, out.data, out.size);
+    CHECK_MSG(sa > 0 && sf > sa, "argonaut probes %d, ff7-battle %d: the case this test is for", sa, sf);
+    const char *names[2] = { "squash.wad", "squash.bin" };
+    const char *want[2] = { "argonaut", "ff7-battle" }; /* .bin names no format: the probe decides */
+    for (int k = 0; k < 2; k++) {
+        FILE *f = test_fopen(in_tmp(names[k]), "wb");
+        CHECK(f && fwrite(out.data, 1, out.size, f) == out.size);
+        if (f) fclose(f);
+        ganim_code code = ganim_read_file(in_tmp(names[k]), NULL, &doc, &e);
+        const char *got = code == GANIM_OK && doc->format ? doc->format->name : e.message;
+        CHECK_MSG(strncmp(got, want[k], strlen(want[k])) == 0, "%s read as: %s", names[k], got);
+        ganim_doc_free(doc);
+        doc = NULL;
+        unlink(in_tmp(names[k]));
+    }
+    ganim_buffer_free(&out);
+}
+
 TEST(clips_by_index_or_name)
 {
     ganim_doc *doc = NULL;
@@ -314,6 +353,7 @@ int main(void)
     RUN(companion_in_any_case_exact_first);
     RUN(unreadable_companion_is_dropped_with_a_warning);
     RUN(extension_fallback_folders_and_axes);
+    RUN(extension_decides_between_formats_that_both_take_the_bytes);
     RUN(clips_by_index_or_name);
     RUN(exports_name_clips_and_report_losses);
     RUN(other_files_through_the_loader);
