@@ -343,6 +343,8 @@ int ganim_mat4_invert(const float m[16], float out[16])
     return 1;
 }
 
+static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
 static void cross3(const double a[3], const double b[3], double out[3])
 {
     out[0] = a[1] * b[2] - a[2] * b[1];
@@ -403,10 +405,28 @@ int ganim_transform_from_mat34(const float m[12], ganim_transform *out)
         cross3(u[j], e, u[a]);
         normalize3(u[a]);
         cross3(u[j], u[a], u[b]);
-    } else if (nflat == 1) { /* the cross product of the two that are there */
-        int k = flat[0] ? 0 : flat[1] ? 1 : 2;
-        cross3(u[(k + 1) % 3], u[(k + 2) % 3], u[k]);
-        normalize3(u[k]);
+    } else {
+        /* Columns that are not perpendicular (a rounded matrix with a short axis: its
+         * direction carries the rounding over a short length) are made so, the longer
+         * column keeping its direction: the shortest is rebuilt from the other two, the
+         * middle one loses its part along the longest. Perpendicular columns (every
+         * rotation as a file stores it: within 1e-3) are taken as they are. */
+        int k = flat[0] ? 0 : flat[1] ? 1 : flat[2] ? 2 : -1;
+        if (k < 0) {
+            double d01 = fabs(dot3(u[0], u[1])), d02 = fabs(dot3(u[0], u[2])), d12 = fabs(dot3(u[1], u[2]));
+            if (fmax(d01, fmax(d02, d12)) > 1e-3) {
+                k = fabs(s[0]) <= fabs(s[1]) && fabs(s[0]) <= fabs(s[2]) ? 0 : fabs(s[1]) <= fabs(s[2]) ? 1 : 2;
+            }
+        }
+        if (k >= 0) {
+            int a = (k + 1) % 3, b = (k + 2) % 3;
+            int lo = fabs(s[a]) < fabs(s[b]) ? a : b, hi = lo == a ? b : a;
+            double d = dot3(u[lo], u[hi]);
+            for (int row = 0; row < 3; row++) u[lo][row] -= d * u[hi][row];
+            normalize3(u[lo]);
+            cross3(u[a], u[b], u[k]); /* u0 = u1 x u2, u1 = u2 x u0, u2 = u0 x u1 */
+            normalize3(u[k]);
+        }
     }
     for (int row = 0; row < 3; row++)
         for (int c = 0; c < 3; c++) r[row * 3 + c] = (float)u[c][row];

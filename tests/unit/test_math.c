@@ -131,6 +131,35 @@ TEST(matrix_with_a_flattened_axis)
     }
 }
 
+/* Short axes of different lengths, rounded to 4.12 fixed point: the columns come back no
+ * longer perpendicular (the shortest, 2 steps long, points anywhere within 30 degrees).
+ * The rotation follows the long columns, within what their rounding allows. */
+TEST(matrix_with_short_rounded_axes)
+{
+    double a[3] = { -2.4, 0.5, 1.3 };
+    ganim_quat q = ganim_quat_from_euler(a, GANIM_EULER_XYZ);
+    const float scales[][3] = { { 0.0063f, 0.00042f, 0.067f }, { 0.05f, 0.004f, 0.02f }, { 0.001f, 0.03f, 0.01f } };
+    for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
+        ganim_transform t = { q, { 0, 0, 0 }, { scales[i][0], scales[i][1], scales[i][2] } }, back;
+        float m[12];
+        ganim_transform_to_mat34(&t, m);
+        for (int k = 0; k < 12; k++)
+            if (k % 4 != 3) m[k] = roundf(m[k] * 4096.0f) / 4096.0f;
+        CHECK(ganim_transform_from_mat34(m, &back) == 1);
+        /* the second-longest column's rounding (half a step per component over its
+         * length) bounds the turn about the longest */
+        float mid = scales[i][0] + scales[i][1] + scales[i][2] -
+                    fmaxf(scales[i][0], fmaxf(scales[i][1], scales[i][2])) -
+                    fminf(scales[i][0], fminf(scales[i][1], scales[i][2]));
+        double bound = 2 * asin(fmin(1.0, 0.5 / 4096 * sqrt(3.0) / mid)) + 0.5 * PI / 180;
+        double d = fabs((double)q.x * back.rotation.x + (double)q.y * back.rotation.y + (double)q.z * back.rotation.z +
+                        (double)q.w * back.rotation.w);
+        double off = 2 * acos(d > 1 ? 1 : d);
+        CHECK_MSG(off <= bound, "scale %g %g %g: rotation off by %.2f degrees (bound %.2f)", scales[i][0], scales[i][1],
+                  scales[i][2], off * 180 / PI, bound * 180 / PI);
+    }
+}
+
 TEST(slerp_shortest_arc_and_endpoints)
 {
     ganim_vec3 z = { 0, 0, 1 };
@@ -181,6 +210,7 @@ int main(void)
     RUN(ff7_kujata_known_answer);
     RUN(matrix_round_trip);
     RUN(matrix_with_a_flattened_axis);
+    RUN(matrix_with_short_rounded_axes);
     RUN(slerp_shortest_arc_and_endpoints);
     RUN(mat4_inverse);
     RUN(axes_conversions);
