@@ -52,12 +52,24 @@ static void turn_quats(const double a[4], float *v, size_t n)
     }
 }
 
+/* Axes turn by quarter turns, so a vector's components only move and change sign: the
+ * turn's matrix, rounded to its 0 and +-1, moves them exactly. (Rotating in double
+ * leaked 2e-16 of each component into the others: a translation of 3.7e19 on one axis
+ * put -8192 on another.) */
 static void turn_vecs(const double a[4], float *v, size_t n)
 {
+    int pick[3], sign[3];
+    for (int row = 0; row < 3; row++) {
+        pick[row] = row, sign[row] = 1;
+        for (int c = 0; c < 3; c++) {
+            double e[3] = { c == 0, c == 1, c == 2 }, r[3];
+            qrot(a, e, r); /* column c of the matrix */
+            if (r[row] > 0.5 || r[row] < -0.5) pick[row] = c, sign[row] = r[row] > 0 ? 1 : -1;
+        }
+    }
     for (size_t i = 0; i < n; i++, v += 3) {
-        double t[3] = { v[0], v[1], v[2] };
-        qrot(a, t, t);
-        for (int k = 0; k < 3; k++) v[k] = (float)t[k];
+        const float t[3] = { v[0], v[1], v[2] };
+        for (int k = 0; k < 3; k++) v[k] = sign[k] < 0 ? -t[pick[k]] : t[pick[k]];
     }
 }
 

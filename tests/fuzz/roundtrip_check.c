@@ -112,14 +112,25 @@ static ganim_quat axes_turn(ganim_axes from, ganim_axes to)
     return ganim_quat_mul(ganim_quat_conj(ganim_axes_to_y_up(to)), ganim_axes_to_y_up(from));
 }
 
-/* Root bones' transforms turned by `turn`, as the writer turned them. */
+/* Root bones' transforms turned by `turn`, as the writer turned them. Axes turn by
+ * quarter turns: translations move by the turn's signed permutation, exactly (a float
+ * rotation would leak 1e-8 of a huge axis into the others). */
 static void turn_roots(const ganim_skeleton *sk, ganim_quat turn, ganim_transform *pose)
 {
     if (turn.x == 0 && turn.y == 0 && turn.z == 0) return;
+    float r[9];
+    ganim_quat_to_mat3(turn, r);
+    for (int k = 0; k < 9; k++) r[k] = r[k] > 0.5f ? 1.0f : r[k] < -0.5f ? -1.0f : 0.0f;
     for (uint32_t i = 0; i < sk->bone_count; i++) {
         if (sk->bones[i].parent >= 0) continue;
         pose[i].rotation = ganim_quat_mul(turn, pose[i].rotation);
-        pose[i].translation = ganim_quat_rotate(turn, pose[i].translation);
+        const float v[3] = { pose[i].translation.x, pose[i].translation.y, pose[i].translation.z };
+        float w[3];
+        for (int row = 0; row < 3; row++)
+            w[row] = r[row * 3] != 0       ? r[row * 3] * v[0]
+                     : r[row * 3 + 1] != 0 ? r[row * 3 + 1] * v[1]
+                                           : r[row * 3 + 2] * v[2];
+        pose[i].translation = (ganim_vec3){ w[0], w[1], w[2] };
     }
 }
 
