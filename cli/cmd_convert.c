@@ -51,6 +51,8 @@ void help_convert(FILE *out)
                  "                       default: ZXY, or per joint an order clear of gimbal lock\n"
                  "  --bvh-joint-positions  BVH: also write the animated translations of joints\n"
                  "                       (default: positions on the root only, the usual layout)\n"
+                 "  --sparse-keys        glTF: key only what each clip animates (default: every\n"
+                 "                       joint in every animation, its rest value where unmoved)\n"
                  "  -O, --option NAME=VALUE  a format's reader or writer option (listed below\n"
                  "                       and by ganim formats); may be repeated\n"
                  "  -j, --jobs N         convert N files at once (0: one per processor)\n"
@@ -87,6 +89,7 @@ enum {
     OPT_UP,
     OPT_BVH_ORDER,
     OPT_BVH_JOINT_POS,
+    OPT_SPARSE_KEYS,
     OPT_SETTING,
     OPT_JOBS,
     OPT_FORCE,
@@ -110,6 +113,7 @@ static const cli_option options[] = {
     { "up", 0, 1, OPT_UP },
     { "bvh-order", 0, 1, OPT_BVH_ORDER },
     { "bvh-joint-positions", 0, 0, OPT_BVH_JOINT_POS },
+    { "sparse-keys", 0, 0, OPT_SPARSE_KEYS },
     { "option", 'O', 1, OPT_SETTING },
     { "jobs", 'j', 1, OPT_JOBS },
     { "force", 'f', 0, OPT_FORCE },
@@ -194,6 +198,10 @@ int cmd_convert(int argc, char **argv)
             break;
         case OPT_BVH_JOINT_POS:
             s.bvh_joint_positions = 1;
+            s.export_only_options = 1;
+            break;
+        case OPT_SPARSE_KEYS:
+            s.sparse_keys = 1;
             s.export_only_options = 1;
             break;
         case OPT_UP:

@@ -43,6 +43,7 @@ typedef struct settings {
     int keep_axes;
     const char *bvh_order;
     int bvh_joint_positions;
+    int sparse_keys;         /* --sparse-keys */
     cli_settings settings;   /* -O and the formats' aliases */
     int export_only_options; /* some of --scale/--keep-axes/--bvh-order given */
     int force, quiet, verbose;

@@ -240,6 +240,7 @@ static int convert_doc(work *w, ganim_doc *doc)
     eo.unit_scale = s->scale;
     eo.bvh_order = s->bvh_order;
     eo.bvh_joint_positions = s->bvh_joint_positions;
+    eo.sparse_keys = s->sparse_keys;
     if (clip >= 0) {
         eo.only_clip = 1;
         eo.clip = (int)clip;

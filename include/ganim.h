@@ -233,6 +233,12 @@ typedef struct ganim_clip {
     size_t native_size;
     uint32_t event_count;      /* events of the clip, in the file's order (most clips: none) */
     const ganim_event *events; /* event_count entries, or NULL */
+    /* Another animation clip of the document that plays at the same time as this one and
+     * moves other bones (FF7: weapon animation i with body animation i): 0 for none, else
+     * 1 + its index. It has no partner of its own and no other clip names it. The glTF
+     * and BVH exporters write the two as one animation; the partner on its own only when
+     * it is the clip asked for. Readers and writers keep the clips apart. */
+    uint32_t partner;
 } ganim_clip;
 
 /* What kind of oddity a warning reports, for a program that filters or groups them. */
@@ -721,6 +727,11 @@ typedef struct ganim_export_opts {
     int keep_axes;    /* 1: do not convert to Y-up */
     float unit_scale; /* multiply translations; 0 means 1 */
     ganim_visibility_mode visibility;
+    int sparse_keys;               /* glTF: 1 = key only the channels a clip animates (a client then
+                        shows the others as the last animation played left them, or at
+                        rest); 0 = every joint of the skin gets rotation, translation and
+                        scale keys in every animation, its rest value where the clip does
+                        not move it, so every client shows the same pose */
     const char *bin_uri;           /* .gltf: file name of the external buffer, as is (the
                                   exporter percent-encodes it); NULL: "buffer.bin" */
     const char *generator;         /* asset.generator; NULL: "ganim <version>" */

@@ -191,6 +191,7 @@ ganim_code ganim_clip_copy(ganim_doc *doc, uint32_t ci, const ganim_clip *clip, 
     c.fps = clip->fps;
     c.frame_count = clip->frame_count;
     c.rotation_interp = clip->rotation_interp;
+    c.partner = clip->partner;
     if (!(c.name = copy_str(doc, clip->name))) return GANIM_NOMEM(err);
     if (clip->track_count) {
         ganim_track *t = ganim_doc_alloc_array(doc, clip->track_count, sizeof *t);

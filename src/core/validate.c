@@ -178,6 +178,15 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
             if ((code = check_channel(&t->translation, c, ci, ti, "translation", 3, lim, err)) != GANIM_OK) return code;
             if ((code = check_channel(&t->scale, c, ci, ti, "scale", 3, lim, err)) != GANIM_OK) return code;
         }
+        if (c->partner) { /* an animation without a partner of its own */
+            uint32_t p = c->partner - 1;
+            if (p >= doc->clip_count || p == ci || doc->clips[p].kind != GANIM_CLIP_ANIMATION ||
+                doc->clips[p].partner) {
+                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                                  "clip %u: its partner %u is not another animation without a partner of its own", ci,
+                                  c->partner - 1);
+            }
+        }
     }
     return GANIM_OK;
 }

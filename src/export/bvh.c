@@ -31,7 +31,12 @@
 
 typedef struct bvh {
     const ganim_skeleton *sk;
-    const ganim_clip *clip; /* NULL: one frame of the rest pose */
+    const ganim_clip *clip;    /* NULL: one frame of the rest pose */
+    const ganim_clip *partner; /* gx_partner: played with the clip, on the bones it does not animate */
+    uint32_t frames;           /* gx_span: frames written */
+    ganim_transform *pose2;    /* the partner's pose */
+    uint8_t *owned;            /* per bone: 1 = the clip animates it */
+    uint8_t *lost;             /* per bone: what the file cannot carry (1 scale, 2 translation, 4 hidden) */
     ganim_allocator alloc;
     gx_conv cv;
     gx_names names;
@@ -203,6 +208,14 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
                               "bvh: clip '%s', frame %u, bone %u ('%s'): value is not a finite number after conversion",
                               b->clip ? b->clip->name : "(rest pose)", frame, bone, b->sk->bones[bone].name);
         }
+        const ganim_vec3 *s = &t->scale, *r = &b->sk->bones[bone].rest.translation;
+        if (!(fabs(s->x - 1.0) <= 1e-6 && fabs(s->y - 1.0) <= 1e-6 && fabs(s->z - 1.0) <= 1e-6)) b->lost[bone] |= 1;
+        if (!b->pos[bone]) {
+            double size = fmax(1.0, fmax(fabs(r->x), fmax(fabs(r->y), fabs(r->z))));
+            double d = fmax(fabs((double)t->translation.x - r->x),
+                            fmax(fabs((double)t->translation.y - r->y), fabs((double)t->translation.z - r->z)));
+            if (!(d <= 1e-6 * size)) b->lost[bone] |= 2;
+        }
         if (i || b->multi) gw_u8(&b->w, ' ');
         if (b->pos[bone]) {
             for (int k = 0; k < 3; k++) {
@@ -226,9 +239,17 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
 /* The pose of frame f (the rest pose when there is no clip). */
 static ganim_code pose_at(bvh *b, uint32_t f)
 {
-    const ganim_clip *c = b->clip;
-    if (c) return ganim_clip_sample(c, b->sk, (double)f / c->fps, b->pose, NULL, b->err);
-    for (uint32_t i = 0; i < b->sk->bone_count; i++) b->pose[i] = b->sk->bones[i].rest;
+    const ganim_clip *c = b->clip, *p = b->partner;
+    if (!c) {
+        for (uint32_t i = 0; i < b->sk->bone_count; i++) b->pose[i] = b->sk->bones[i].rest;
+        return GANIM_OK;
+    }
+    /* past the end of the shorter clip, its last frame (sampling clamps) */
+    ganim_code code = ganim_clip_sample(c, b->sk, (double)f / c->fps, b->pose, NULL, b->err);
+    if (code != GANIM_OK || !p) return code;
+    if ((code = ganim_clip_sample(p, b->sk, (double)f / p->fps, b->pose2, NULL, b->err)) != GANIM_OK) return code;
+    for (uint32_t t = 0; t < p->track_count; t++)
+        if (!b->owned[p->tracks[t].bone]) b->pose[p->tracks[t].bone] = b->pose2[p->tracks[t].bone];
     return GANIM_OK;
 }
 
@@ -236,7 +257,7 @@ static ganim_code pose_at(bvh *b, uint32_t f)
 static ganim_code choose_orders(bvh *b, double *worst)
 {
     const double limit = 80.0 * PI / 180.0;
-    uint32_t n = b->sk->bone_count, frames = b->clip ? b->clip->frame_count : 1;
+    uint32_t n = b->sk->bone_count, frames = b->frames;
     for (uint32_t f = 0; f < frames; f++) {
         ganim_code code = pose_at(b, f);
         if (code != GANIM_OK) return code;
@@ -266,7 +287,7 @@ static ganim_code choose_orders(bvh *b, double *worst)
 static ganim_code motion(bvh *b)
 {
     const ganim_clip *c = b->clip;
-    uint32_t frames = c ? c->frame_count : 1;
+    uint32_t frames = b->frames;
     double fps = c ? c->fps : 30.0;
     gw_printf(&b->w, "MOTION\nFrames: %u\nFrame Time: ", frames);
     gx_g9(&b->w, 1.0 / fps);
@@ -281,14 +302,40 @@ static ganim_code motion(bvh *b)
     return GANIM_OK;
 }
 
-/* What the file written could not carry: the other animations (BVH holds one), meshes,
- * events and, without bvh_joint_positions, the animated translations of joints below a
- * root. */
-static void warn_losses(const ganim_doc *doc, const ganim_export_opts *o, const ganim_clip *clip)
+/* Up to four bone names with `flag` set in b->lost, "a, b, c, d, ...", into buf. */
+static uint32_t lost_names(const bvh *b, uint8_t flag, char *buf, size_t size)
 {
-    uint32_t anims = 0;
-    for (uint32_t i = 0; i < doc->clip_count; i++) anims += doc->clips[i].kind == GANIM_CLIP_ANIMATION;
-    uint32_t ci = clip ? (uint32_t)(clip - doc->clips) : 0;
+    size_t at = 0;
+    uint32_t n = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < b->sk->bone_count; i++) {
+        if (!(b->lost[i] & flag)) continue;
+        if (n < 4 && at < size) {
+            int w = snprintf(buf + at, size - at, "%s%s", n ? ", " : "", b->sk->bones[i].name);
+            if (w > 0) at += (size_t)w;
+        } else if (n == 4 && at < size) {
+            snprintf(buf + at, size - at, ", ...");
+            at = size;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* What the file written could not carry, each named: the other animations (BVH holds
+ * one), meshes, events, scales other than 1 (rest or animated), translations of joints
+ * without position channels that differ from their offset, hidden frames. */
+static void warn_losses(const bvh *b, const ganim_doc *doc, const ganim_export_opts *o, uint32_t ci, uint32_t anims)
+{
+    const ganim_clip *clip = b->clip, *p = b->partner;
+    char label[600], names[1100];
+    if (clip) {
+        char nb[300];
+        snprintf(label, sizeof label, "BVH clip %u ('%s')", ci, gx_anim_name(doc, o, ci, nb, sizeof nb));
+    } else {
+        snprintf(label, sizeof label, "BVH rest pose");
+    }
+    if (clip) gx_partner_warn(doc, o, ci);
     if (!o->only_clip && anims > 1)
         gx_warn(o, GANIM_WARN_EXPORT_LOSS,
                 "BVH holds one clip: wrote clip %u of %u animations (--clip all writes one file per clip)", ci, anims);
@@ -297,28 +344,38 @@ static void warn_losses(const ganim_doc *doc, const ganim_export_opts *o, const 
                 "BVH holds no mesh: the %u mesh%s of the file %s not written (glTF keeps %s)", doc->mesh_count,
                 doc->mesh_count == 1 ? "" : "es", doc->mesh_count == 1 ? "is" : "are",
                 doc->mesh_count == 1 ? "it" : "them");
-    if (clip && clip->event_count)
-        gx_warn(o, GANIM_WARN_EXPORT_LOSS, "BVH holds no events: the %u event%s of clip %u %s not written",
-                clip->event_count, clip->event_count == 1 ? "" : "s", ci, clip->event_count == 1 ? "is" : "are");
-    if (!clip || o->bvh_joint_positions) return;
-    char names[1100] = "";
-    size_t at = 0;
-    uint32_t n = 0;
-    for (uint32_t t = 0; t < clip->track_count; t++) {
-        const ganim_track *tr = &clip->tracks[t];
-        if (tr->translation.kind != GANIM_CHANNEL_PER_FRAME && tr->translation.kind != GANIM_CHANNEL_KEYED) continue;
-        if (doc->skeleton->bones[tr->bone].parent < 0) continue;
-        if (n < 4 && at < sizeof names) {
-            int w = snprintf(names + at, sizeof names - at, "%s%s", n ? ", " : "", doc->skeleton->bones[tr->bone].name);
-            if (w > 0) at += (size_t)w;
-        }
-        n++;
-    }
+    uint32_t events = (clip ? clip->event_count : 0) + (p ? p->event_count : 0);
+    if (events)
+        gx_warn(o, GANIM_WARN_EXPORT_LOSS, "BVH holds no events: the %u event%s of clip %u %s not written", events,
+                events == 1 ? "" : "s", ci, events == 1 ? "is" : "are");
+    uint32_t n = lost_names(b, 1, names, sizeof names);
     if (n)
         gx_warn(o, GANIM_WARN_EXPORT_LOSS,
-                "BVH clip %u: %u joint(s) with animated translation keep their rest offset (%s%s); "
-                "--bvh-joint-positions writes their moves",
-                ci, n, names, n > 4 ? ", ..." : "");
+                "%s: BVH holds no scale: %u joint(s) with a scale other than 1 are written unscaled, and what hangs "
+                "below them moves (%s)",
+                label, n, names);
+    n = lost_names(b, 2, names, sizeof names);
+    if (n)
+        gx_warn(o, GANIM_WARN_EXPORT_LOSS,
+                "%s: %u joint(s) whose translation differs from their rest offset keep the offset (%s)%s", label, n,
+                names, o->bvh_joint_positions ? "" : "; --bvh-joint-positions writes their moves");
+    for (int k = 0; k < 2; k++) { /* hidden frames */
+        const ganim_clip *c = k ? p : clip;
+        for (uint32_t t = 0; c && t < c->track_count; t++) {
+            const ganim_track *tr = &c->tracks[t];
+            if (!tr->visibility || (k && b->owned[tr->bone])) continue;
+            for (uint32_t f = 0; f < c->frame_count; f++)
+                if (!tr->visibility[f]) {
+                    b->lost[tr->bone] |= 4;
+                    break;
+                }
+        }
+    }
+    n = lost_names(b, 4, names, sizeof names);
+    if (n)
+        gx_warn(o, GANIM_WARN_EXPORT_LOSS,
+                "%s: BVH holds no visibility: %u joint(s) hidden in some frames are shown in every frame (%s)", label,
+                n, names);
 }
 
 ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
@@ -342,8 +399,18 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                           "bvh: rotation order '%s' is not a permutation of X, Y and Z (e.g. ZXY)", o.bvh_order);
     }
-    for (uint32_t i = 0; i < doc->clip_count && !b->clip; i++)
-        if (gx_clip_selected(doc, &o, i, 1)) b->clip = &doc->clips[i];
+    uint8_t *absorbed = NULL;
+    size_t absorbed_size = 0;
+    if (!gx_absorbed_make(&b->alloc, doc, &o, &absorbed, &absorbed_size)) return GANIM_NOMEM(err);
+    uint32_t ci = 0, anims = 0; /* the clip written; the animations a glTF export would hold */
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        if (doc->clips[i].kind != GANIM_CLIP_ANIMATION || (absorbed && absorbed[i])) continue;
+        anims++;
+        if (!b->clip && gx_clip_selected(doc, &o, i, 1)) b->clip = &doc->clips[ci = i];
+    }
+    ganim_free(&b->alloc, absorbed, absorbed_size);
+    b->partner = b->clip ? gx_partner(doc, ci) : NULL;
+    b->frames = b->clip ? gx_span(doc, ci) : 1;
     uint32_t n = b->sk->bone_count, roots = 0;
     for (uint32_t i = 0; i < n; i++) roots += b->sk->bones[i].parent < 0;
     b->multi = roots > 1;
@@ -351,8 +418,9 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
      * worst middle angles (6n doubles), orders (n + 1 bytes), position flags (n bytes) */
     size_t u32s = (size_t)n * 3,
            bytes = u32s * 4 + (size_t)n * 3 * sizeof(double) + (size_t)n * sizeof(ganim_transform);
-    size_t worst_at = (bytes + 16 + 7) & ~(size_t)7;
-    bytes = worst_at + (size_t)n * 6 * sizeof(double) + 2 * (size_t)n + 1;
+    size_t pose2_at = (bytes + 16 + 7) & ~(size_t)7;
+    size_t worst_at = pose2_at + (size_t)n * sizeof(ganim_transform);
+    bytes = worst_at + (size_t)n * 6 * sizeof(double) + 4 * (size_t)n + 1;
     uint8_t *mem = ganim_alloc(&b->alloc, bytes);
     const char *extra[1] = { "ganim_root" };
     if (!mem) return GANIM_NOMEM(err);
@@ -366,11 +434,19 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     b->order = mem + worst_at + (size_t)n * 6 * sizeof(double);
     for (uint32_t i = 0; i <= n; i++) b->order[i] = (uint8_t)forced;
     b->pos = b->order + n + 1;
+    b->owned = b->pos + n;
+    b->lost = b->owned + n;
+    b->pose2 = (ganim_transform *)(void *)(mem + pose2_at);
     for (uint32_t i = 0; i < n; i++) b->pos[i] = b->sk->bones[i].parent < 0;
-    for (uint32_t t = 0; o.bvh_joint_positions && b->clip && t < b->clip->track_count; t++) {
-        const ganim_track *tr = &b->clip->tracks[t];
-        if (tr->translation.kind == GANIM_CHANNEL_PER_FRAME || tr->translation.kind == GANIM_CHANNEL_KEYED)
-            b->pos[tr->bone] = 1;
+    for (uint32_t t = 0; b->clip && t < b->clip->track_count; t++) b->owned[b->clip->tracks[t].bone] = 1;
+    for (int k = 0; k < 2 && o.bvh_joint_positions; k++) {
+        const ganim_clip *c = k ? b->partner : b->clip;
+        for (uint32_t t = 0; c && t < c->track_count; t++) {
+            const ganim_track *tr = &c->tracks[t];
+            if (k && b->owned[tr->bone]) continue;
+            if (tr->translation.kind == GANIM_CHANNEL_PER_FRAME || tr->translation.kind == GANIM_CHANNEL_KEYED)
+                b->pos[tr->bone] = 1;
+        }
     }
     size_t out0 = out->size;
     if (!gx_names_make(&b->alloc, b->sk, extra, 1, &b->names)) code = GANIM_NOMEM(err);
@@ -382,10 +458,10 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
         if (code == GANIM_OK) code = motion(b);
         if (code == GANIM_OK && !gw_ok(&b->w)) code = GANIM_NOMEM(err);
     }
+    if (code == GANIM_OK) warn_losses(b, doc, &o, ci, anims); /* reads the scratch block */
     if (b->names.name) gx_names_free(&b->alloc, &b->names);
     if (b->kids.first) gx_children_free(&b->alloc, &b->kids);
     ganim_free(&b->alloc, mem, bytes);
     if (code != GANIM_OK) out->size = out0;
-    else warn_losses(doc, &o, b->clip);
     return code;
 }

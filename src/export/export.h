@@ -128,6 +128,44 @@ static inline int gx_clip_selected(const ganim_doc *doc, const ganim_export_opts
     return !need_anim || doc->clips[i].kind == GANIM_CLIP_ANIMATION;
 }
 
+/* ---- partners (ganim_clip.partner: two clips that play as one) ---------------------- */
+/* The clip exported inside clip ci's animation, or NULL: none, or one at another frame
+ * rate (the two are then exported apart; gx_partner_warn says so). */
+static inline const ganim_clip *gx_partner(const ganim_doc *doc, uint32_t ci)
+{
+    const ganim_clip *c = &doc->clips[ci];
+    if (!c->partner || c->kind != GANIM_CLIP_ANIMATION || c->partner > doc->clip_count) return NULL;
+    const ganim_clip *p = &doc->clips[c->partner - 1];
+    return p->kind == GANIM_CLIP_ANIMATION && p->fps == c->fps ? p : NULL;
+}
+
+/* absorbed[i] = 1 when clip i is written inside another exported clip's animation (and
+ * so not on its own). NULL `*out` when no clip is; free with ganim_free(a, *out, *size). */
+static inline int gx_absorbed_make(const ganim_allocator *a, const ganim_doc *doc, const ganim_export_opts *o,
+                                   uint8_t **out, size_t *size)
+{
+    *out = NULL;
+    *size = 0;
+    if (o->only_clip) return 1; /* the clip asked for is written, with its partner if any */
+    uint32_t any = 0;
+    for (uint32_t i = 0; i < doc->clip_count && !any; i++) any = gx_partner(doc, i) != NULL;
+    if (!any) return 1;
+    if (!(*out = ganim_alloc(a, doc->clip_count))) return 0;
+    *size = doc->clip_count;
+    memset(*out, 0, doc->clip_count);
+    for (uint32_t i = 0; i < doc->clip_count; i++)
+        if (gx_partner(doc, i)) (*out)[doc->clips[i].partner - 1] = 1;
+    return 1;
+}
+
+/* Frames of clip ci's animation with its partner: the longer of the two (the shorter one
+ * holds its last frame, as every glTF client and ganim_clip_sample do). */
+static inline uint32_t gx_span(const ganim_doc *doc, uint32_t ci)
+{
+    const ganim_clip *c = &doc->clips[ci], *p = gx_partner(doc, ci);
+    return p && p->frame_count > c->frame_count ? p->frame_count : c->frame_count;
+}
+
 /* Common entry checks: a valid model and a skeleton small enough for every exporter. */
 static inline ganim_code gx_check_doc(const ganim_doc *doc, const char *who, ganim_error *err)
 {
@@ -221,6 +259,36 @@ static inline const char *gx_clip_name(const ganim_doc *doc, const ganim_export_
     for (uint32_t i = 0; i < doc->clip_count; i++) anims += doc->clips[i].kind == GANIM_CLIP_ANIMATION;
     if (anims == 1) snprintf(buf, size, "%s", o->default_clip_name);
     else snprintf(buf, size, "%s_%u", o->default_clip_name, ci);
+    return buf;
+}
+
+/* A clip whose partner runs at another rate is exported apart from it: says so. */
+static inline void gx_partner_warn(const ganim_doc *doc, const ganim_export_opts *o, uint32_t ci)
+{
+    const ganim_clip *c = &doc->clips[ci];
+    if (!c->partner || gx_partner(doc, ci) || c->partner > doc->clip_count) return;
+    const ganim_clip *p = &doc->clips[c->partner - 1];
+    gx_warn(o, GANIM_WARN_EXPORT_LOSS,
+            "clip %u ('%s') and its partner clip %u ('%s') run at different rates (%g and %g fps): exported as "
+            "separate animations, not played together",
+            ci, c->name, c->partner - 1, p->name, c->fps, p->fps);
+}
+
+/* The name of clip ci's animation: gx_clip_name, and "+" and its partner's name when the
+ * partner plays in it ("body_0+weapon_6": both slots). */
+static inline const char *gx_anim_name(const ganim_doc *doc, const ganim_export_opts *o, uint32_t ci, char *buf,
+                                       size_t size)
+{
+    const ganim_clip *p = gx_partner(doc, ci);
+    if (!p) return gx_clip_name(doc, o, ci, buf, size);
+    char part[2][256];
+    uint32_t idx[2] = { ci, doc->clips[ci].partner - 1 };
+    for (int k = 0; k < 2; k++) {
+        const char *n = gx_clip_name(doc, o, idx[k], part[k], sizeof part[k]);
+        if (!n[0]) snprintf(part[k], sizeof part[k], "clip_%u", idx[k]);
+        else if (n != part[k]) snprintf(part[k], sizeof part[k], "%.*s", (int)(sizeof part[k] - 1), n);
+    }
+    snprintf(buf, size, "%.*s+%.*s", (int)(size / 2 - 1), part[0], (int)(size / 2 - 1), part[1]);
     return buf;
 }
 

@@ -164,7 +164,7 @@ static ganim_code build(gl *g, const char *uri)
         if ((code = gl_write_skeleton(g)) != GANIM_OK) return code;
         int first = 1;
         for (uint32_t ci = 0; ci < doc->clip_count; ci++) {
-            if (!gx_clip_selected(doc, &g->o, ci, 1)) continue;
+            if (!gx_clip_selected(doc, &g->o, ci, 1) || (g->absorbed && g->absorbed[ci])) continue;
             gw_str(&g->js, first ? ",\"animations\":[" : "");
             if ((code = gl_write_clip(g, ci, first)) != GANIM_OK) return code;
             first = 0;
@@ -227,7 +227,7 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     uint32_t nextra = 1 + (g->mesh_nodes ? g->mesh_nodes : 1);
     size_t extra_bytes = (size_t)nextra * sizeof(const char *);
     const char **extra = ganim_alloc(&g->alloc, extra_bytes);
-    size_t rest_bytes = (size_t)g->nb * sizeof *g->rest;
+    size_t rest_bytes = (size_t)g->nb * sizeof *g->rest, track_bytes = (size_t)g->nb * sizeof *g->bone_track;
     if (!extra) code = GANIM_NOMEM(err);
     if (code == GANIM_OK && g->nb) {
         extra[0] = "ganim_root";
@@ -236,8 +236,9 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
             if (gl_mesh_exported(&doc->meshes[mi]))
                 extra[k++] = doc->meshes[mi].name[0] ? doc->meshes[mi].name : "mesh";
         g->rest = ganim_alloc(&g->alloc, rest_bytes);
-        if (!g->rest || !gx_names_make(&g->alloc, g->sk, extra, nextra, &g->names) ||
-            !gx_children_make(&g->alloc, g->sk, &g->kids))
+        g->bone_track = ganim_alloc(&g->alloc, track_bytes);
+        if (!g->rest || !g->bone_track || !gx_absorbed_make(&g->alloc, doc, &g->o, &g->absorbed, &g->absorbed_size) ||
+            !gx_names_make(&g->alloc, g->sk, extra, nextra, &g->names) || !gx_children_make(&g->alloc, g->sk, &g->kids))
             code = GANIM_NOMEM(err);
     }
     ganim_free(&g->alloc, extra, extra_bytes);
@@ -248,6 +249,8 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
                           "32-bit float once combined (world positions, unit conversion); not written",
                           g->nonfinite_acc);
     ganim_free(&g->alloc, g->rest, rest_bytes);
+    ganim_free(&g->alloc, g->bone_track, track_bytes);
+    ganim_free(&g->alloc, g->absorbed, g->absorbed_size);
     if (g->names.name) gx_names_free(&g->alloc, &g->names);
     if (g->kids.first) gx_children_free(&g->alloc, &g->kids);
     ganim_free(&g->alloc, g->map, g->keys_cap * sizeof *g->map);

@@ -50,9 +50,13 @@ typedef struct gl {
     uint32_t mesh_nodes;   /* the document's meshes written (0: the bone-stick mesh instead) */
     uint32_t mesh_written; /* meshes written so far (gltf_mesh.c) */
     int extra_root;        /* 1: several root bones, node nb is their common parent */
-    /* current clip */
-    const ganim_clip *clip;
-    const char *clip_name; /* its name as exported (gx_clip_name) */
+    /* current animation: a clip, and its partner's tracks (gx_partner) */
+    uint8_t *absorbed; /* gx_absorbed_make: clips written inside another's animation */
+    size_t absorbed_size;
+    const ganim_track **bone_track; /* per bone: the track that animates it, or NULL */
+    uint32_t span;                  /* frames of the animation (gx_span) */
+    const ganim_clip *clip;         /* the clip whose tracks are being written */
+    const char *clip_name;          /* its name as exported (gx_clip_name) */
     char clip_name_buf[256];
     uint32_t sampler_count, ends_acc, frames_acc, cache_n, cache_next;
     time_key cache[TIME_CACHE];

@@ -81,10 +81,11 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
     if (ch->kind == GANIM_CHANNEL_CONSTANT) {
         ganim_code code = key_space(g, 2);
         if (code != GANIM_OK) return code;
-        *nout = fc > 1 ? 2 : 1;
+        /* over the whole animation (a partner may be longer) */
+        *nout = g->span > 1 ? 2 : 1;
         g->map[0] = g->map[1] = 0;
         g->times[0] = 0;
-        g->times[1] = frame_time(c, fc - 1.0);
+        g->times[1] = frame_time(c, g->span - 1.0);
         if (g->ends_acc == NO_ACC) {
             code = time_accessor(g, *nout, &g->ends_acc);
             if (code != GANIM_OK) return code;
@@ -226,36 +227,90 @@ static ganim_code write_visibility(gl *g, const ganim_track *t)
     return GANIM_OK;
 }
 
-ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
+/* Does the track's scale channel get written (its own, or visibility as scale)? */
+static int writes_scale(const gl *g, const ganim_track *t, const ganim_clip *c)
 {
-    const ganim_clip *c = &g->doc->clips[ci];
+    if (g->o.visibility == GANIM_VIS_SCALE && t->visibility)
+        for (uint32_t f = 0; f < c->frame_count; f++)
+            if (!t->visibility[f]) return 1;
+    return t->scale.kind != GANIM_CHANNEL_ABSENT;
+}
+
+/* Every channel of the tracks of g->clip; tracks on bones already animated in this
+ * animation (by the clip a partner plays with) are left out, with a warning. */
+static ganim_code write_tracks(gl *g, const ganim_clip *c)
+{
     g->clip = c;
-    g->clip_name = gx_clip_name(g->doc, &g->o, ci, g->clip_name_buf, sizeof g->clip_name_buf);
-    g->sampler_count = 0;
-    g->ends_acc = g->frames_acc = NO_ACC;
+    g->frames_acc = NO_ACC; /* frame times are the clip's own */
     g->cache_n = g->cache_next = 0;
-    g->chans_buf.size = g->samps_buf.size = 0;
-    ganim_code code = GANIM_OK;
-    for (uint32_t ti = 0; ti < c->track_count && code == GANIM_OK; ti++) {
+    for (uint32_t ti = 0; ti < c->track_count; ti++) {
         const ganim_track *t = &c->tracks[ti];
+        if (g->bone_track[t->bone]) {
+            gx_warn(&g->o, GANIM_WARN_EXPORT_LOSS,
+                    "gltf: animation '%s': clip '%s' and the clip it plays with both animate bone %u ('%s'); "
+                    "the first clip's track is written",
+                    g->clip_name, c->name, t->bone, g->sk->bones[t->bone].name);
+            continue;
+        }
+        g->bone_track[t->bone] = t;
+        ganim_code code = GANIM_OK;
         if (t->rotation.kind != GANIM_CHANNEL_ABSENT) code = write_channel(g, t, &t->rotation, 0);
         if (code == GANIM_OK && t->translation.kind != GANIM_CHANNEL_ABSENT)
             code = write_channel(g, t, &t->translation, 1);
-        if (code != GANIM_OK) break;
+        if (code != GANIM_OK) return code;
         int hidden = 0;
         if (g->o.visibility == GANIM_VIS_SCALE && t->visibility)
             for (uint32_t f = 0; f < c->frame_count && !hidden; f++) hidden = !t->visibility[f];
         if (hidden) code = write_visibility(g, t);
         else if (t->scale.kind != GANIM_CHANNEL_ABSENT) code = write_channel(g, t, &t->scale, 2);
+        if (code != GANIM_OK) return code;
     }
+    return GANIM_OK;
+}
+
+/* A constant key of the bone's rest value for channel `path` (0 rotation, 1 translation,
+ * 2 scale) over the whole animation. */
+static ganim_code write_rest(gl *g, uint32_t bone, int path)
+{
+    const ganim_transform *rest = &g->sk->bones[bone].rest;
+    ganim_track t = { 0 };
+    t.bone = bone;
+    t.name = "";
+    ganim_channel *ch = path == 0 ? &t.rotation : path == 1 ? &t.translation : &t.scale;
+    ch->kind = GANIM_CHANNEL_CONSTANT;
+    ch->count = 1;
+    ch->values = path == 0 ? &rest->rotation.x : path == 1 ? &rest->translation.x : &rest->scale.x;
+    return write_channel(g, &t, ch, path);
+}
+
+ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
+{
+    const ganim_clip *c = &g->doc->clips[ci], *p = gx_partner(g->doc, ci);
+    g->clip = c;
+    g->span = gx_span(g->doc, ci);
+    g->clip_name = gx_anim_name(g->doc, &g->o, ci, g->clip_name_buf, sizeof g->clip_name_buf);
+    g->sampler_count = 0;
+    g->ends_acc = NO_ACC;
+    g->chans_buf.size = g->samps_buf.size = 0;
+    memset(g->bone_track, 0, (size_t)g->nb * sizeof *g->bone_track);
+    gx_partner_warn(g->doc, &g->o, ci);
+    ganim_code code = write_tracks(g, c);
+    if (code == GANIM_OK && p) code = write_tracks(g, p);
+    /* Every joint keyed (unless sparse_keys): what a clip does not move holds its rest
+     * value, so a client that keeps the last pose (Blender) and one that resets to rest
+     * (three.js) show the same. */
+    for (uint32_t b = 0; code == GANIM_OK && !g->o.sparse_keys && b < g->nb; b++) {
+        const ganim_track *t = g->bone_track[b];
+        const ganim_clip *owner = t && p && t >= p->tracks && t < p->tracks + p->track_count ? p : c;
+        g->clip = c;
+        if (!t || t->rotation.kind == GANIM_CHANNEL_ABSENT) code = write_rest(g, b, 0);
+        if (code == GANIM_OK && (!t || t->translation.kind == GANIM_CHANNEL_ABSENT)) code = write_rest(g, b, 1);
+        if (code == GANIM_OK && (!t || !writes_scale(g, t, owner))) code = write_rest(g, b, 2);
+    }
+    g->clip = c;
     if (code != GANIM_OK) return code;
     if (!g->sampler_count) { /* glTF needs a channel: hold bone 0 at rest for the clip */
-        ganim_track t0 = { 0 };
-        t0.name = "";
-        t0.rotation.kind = GANIM_CHANNEL_CONSTANT;
-        t0.rotation.count = 1;
-        t0.rotation.values = &g->sk->bones[0].rest.rotation.x;
-        code = write_channel(g, &t0, &t0.rotation, 0);
+        code = write_rest(g, 0, 0);
         if (code != GANIM_OK) return code;
     }
     ganim_writer *w = &g->js;
@@ -266,18 +321,23 @@ ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
     gw_bytes(w, g->chans_buf.data, g->chans_buf.size);
     gw_str(w, "],\"samplers\":[");
     gw_bytes(w, g->samps_buf.data, g->samps_buf.size);
-    gw_printf(w, "],\"extras\":{\"ganim\":{\"clip_index\":%u,\"fps\":", ci);
+    gw_printf(w, "],\"extras\":{\"ganim\":{\"clip_index\":%u,", ci);
+    if (p) gw_printf(w, "\"partner_clip_index\":%u,", c->partner - 1);
+    gw_str(w, "\"fps\":");
     gw_double(w, c->fps);
-    gw_printf(w, ",\"frame_count\":%u,\"rotation_interp\":\"%s\"", c->frame_count,
+    gw_printf(w, ",\"frame_count\":%u,\"rotation_interp\":\"%s\"", g->span,
               c->rotation_interp == GANIM_INTERP_NLERP ? "nlerp" : "slerp");
-    if (c->event_count) { /* only clips that have events */
+    if (c->event_count || (p && p->event_count)) { /* only clips that have events: the clip's, its partner's */
         gw_str(w, ",\"events\":[");
-        for (uint32_t k = 0; k < c->event_count; k++) {
-            gw_str(w, k ? ",{\"frame\":" : "{\"frame\":");
-            gw_float(w, c->events[k].frame);
-            gw_str(w, ",\"time\":");
-            gw_double(w, (double)c->events[k].frame / c->fps);
-            gw_printf(w, ",\"id\":%u}", c->events[k].id);
+        for (uint32_t k = 0, n = 0; k < 2; k++) {
+            const ganim_clip *e = k ? p : c;
+            for (uint32_t i = 0; e && i < e->event_count; i++, n++) {
+                gw_str(w, n ? ",{\"frame\":" : "{\"frame\":");
+                gw_float(w, e->events[i].frame);
+                gw_str(w, ",\"time\":");
+                gw_double(w, (double)e->events[i].frame / e->fps);
+                gw_printf(w, ",\"id\":%u}", e->events[i].id);
+            }
         }
         gw_u8(w, ']');
     }

@@ -179,6 +179,8 @@ static void clip_header(ganim_writer *w, const ganim_clip *c, uint32_t ci)
     gw_printf(w, ",\"frame_count\":%u,\"duration\":", c->frame_count);
     jdouble(w, duration(c));
     gw_printf(w, ",\"rotation_interp\":\"%s\"", c->rotation_interp == GANIM_INTERP_NLERP ? "nlerp" : "slerp");
+    /* only clips that have one: the clip that plays with this one (its index) */
+    if (c->partner) gw_printf(w, ",\"partner\":%u", c->partner - 1);
 }
 
 /* ---- lossless dump ----------------------------------------------------------------------- */

@@ -513,9 +513,11 @@ TEST(flat_skeleton_gets_a_common_root)
     const char *names[3] = { "a", "a", "" };
     ganim_doc *doc = tb_doc(3, names);
     for (int i = 0; i < 3; i++) doc->skeleton->bones[i].flags = GANIM_BONE_SYNTH;
-    tb_clip(doc, "", 30, 1); /* no tracks: a 1-key channel keeps the clip */
+    tb_clip(doc, "", 30, 1); /* no tracks: with sparse keys, a 1-key channel keeps the clip */
     ganim_buffer out = { 0 };
-    CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+    ganim_export_opts so = { 0 };
+    so.sparse_keys = 1;
+    CHECK_OK(ganim_export_glb(doc, &so, &out, NULL));
     save("flat.glb", out.data, out.size);
     gltf_file f;
     if (open_glb(&out, &f)) {
@@ -618,13 +620,179 @@ TEST(big_clip)
     gltf_file f;
     if (open_glb(&out, &f)) {
         const tjson *an = jpath(f.json, "animations", 0);
-        CHECK_EQ_INT(tjson_get(an, "channels")->count, 192);
+        /* 96 rotations and translations, then every joint's rest scale (every joint keyed) */
+        CHECK_EQ_INT(tjson_get(an, "channels")->count, 288);
+        for (int i = 192; i < 288; i++) {
+            const tjson *ch = jpath(an, "channels", i);
+            CHECK_EQ_STR(tjson_str(tjson_get(tjson_get(ch, "target"), "path"), ""), "scale");
+            CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(ch, "target"), "node"), -1), i - 192);
+        }
         /* one shared time accessor for all per-frame channels */
         int64_t in0 = tjson_int(tjson_get(jpath(an, "samplers", 0), "input"), -1);
         for (int i = 1; i < 192; i++) CHECK_EQ_INT(tjson_int(tjson_get(jpath(an, "samplers", i), "input"), -2), in0);
         tjson_free(f.json);
     }
     ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+/* Every joint of the skin is keyed by default: bones the clip leaves alone hold their rest
+ * values (Blender would otherwise keep the pose of the last action played). */
+TEST(every_joint_keyed_with_its_rest)
+{
+    ganim_doc *doc = tb_doc(3, NULL);
+    ganim_bone *b = doc->skeleton->bones;
+    b[1].parent = 0, b[2].parent = 1;
+    b[1].rest.translation.y = 2;
+    set_q(&b[1].rest.rotation.x, 0, 0, 1, 30);
+    b[1].rest.scale.y = 2;
+    b[2].rest.translation.x = 1;
+    tb_clip(doc, "turn", 10, 4);
+    float r[16];
+    for (int k = 0; k < 4; k++) set_q(r + 4 * k, 1, 0, 0, 10.0 * k);
+    tb_track(doc, 0, 2, NULL, NULL);
+    tb_channel(doc, 0, 0, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 4, NULL, r);
+    ganim_buffer out = { 0 };
+    CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+    gltf_file f;
+    if (open_glb(&out, &f)) {
+        const tjson *an = jpath(f.json, "animations", 0);
+        CHECK_EQ_INT(tjson_get(an, "channels")->count, 9); /* 3 joints x (r, t, s) */
+        int seen[3][3] = { { 0 } };
+        for (size_t i = 0; i < tjson_get(an, "channels")->count; i++) {
+            const tjson *ch = jpath(an, "channels", (int)i), *tg = tjson_get(ch, "target");
+            int node = (int)tjson_int(tjson_get(tg, "node"), -1);
+            const char *path = tjson_str(tjson_get(tg, "path"), "");
+            int pi = !strcmp(path, "rotation") ? 0 : !strcmp(path, "translation") ? 1 : 2;
+            CHECK(node >= 0 && node < 3);
+            if (node < 0 || node > 2) continue;
+            seen[node][pi]++;
+            if (node == 2 && pi == 0) continue; /* the clip's own channel */
+            const tjson *sm = jpath(an, "samplers", (int)tjson_int(tjson_get(ch, "sampler"), -1));
+            uint32_t n, nt;
+            int c, ct;
+            float *t = acc_floats(&f, tjson_int(tjson_get(sm, "input"), -1), &nt, &ct);
+            float *v = acc_floats(&f, tjson_int(tjson_get(sm, "output"), -1), &n, &c);
+            CHECK_EQ_INT(nt, 2);
+            CHECK_EQ_INT(n, 2);
+            if (t && nt == 2) CHECK(t[0] == 0.0f && t[1] == 0.3f); /* the clip's span: 3 frames at 10 fps */
+            static const float want[3][3][4] = {
+                { { 0, 0, 0, 1 }, { 0, 0, 0 }, { 1, 1, 1 } },
+                { { 0, 0, 0.258819045f, 0.965925826f }, { 0, 2, 0 }, { 1, 2, 1 } },
+                { { 0, 0, 0, 1 }, { 1, 0, 0 }, { 1, 1, 1 } },
+            };
+            for (uint32_t k = 0; v && k < n * (uint32_t)c; k++)
+                CHECK_MSG(fabsf(v[k] - want[node][pi][k % (uint32_t)c]) < 1e-7f, "node %d %s value %u: %g", node, path,
+                          k, (double)v[k]);
+            free(t);
+            free(v);
+        }
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) CHECK_MSG(seen[i][k] == 1, "node %d path %d: %d channels", i, k, seen[i][k]);
+        tjson_free(f.json);
+    }
+    ganim_buffer_free(&out);
+    ganim_export_opts so = { 0 };
+    so.sparse_keys = 1; /* today's output: only what the clip animates */
+    CHECK_OK(ganim_export_glb(doc, &so, &out, NULL));
+    if (open_glb(&out, &f)) {
+        CHECK_EQ_INT(tjson_get(jpath(f.json, "animations", 0), "channels")->count, 1);
+        tjson_free(f.json);
+    }
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+/* A clip and its partner (FF7: body animation i and weapon animation i) become one
+ * animation as long as the longer of the two; the partner alone only when asked for. */
+TEST(partner_clips_play_as_one)
+{
+    const char *names[2] = { "body", "weapon" };
+    ganim_doc *doc = tb_doc(2, names);
+    tb_clip(doc, "body_0", 10, 3);
+    tb_clip(doc, "weapon_1", 10, 5);
+    float r[12], p[15];
+    for (int k = 0; k < 3; k++) set_q(r + 4 * k, 0, 1, 0, 20.0 * k);
+    for (int k = 0; k < 5; k++) p[3 * k] = (float)k, p[3 * k + 1] = 0, p[3 * k + 2] = -(float)k;
+    tb_track(doc, 0, 0, NULL, NULL);
+    tb_channel(doc, 0, 0, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 3, NULL, r);
+    tb_track(doc, 1, 1, NULL, NULL);
+    tb_channel(doc, 1, 0, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 5, NULL, p);
+    doc->clips[0].partner = 2;
+    CHECK_OK(ganim_doc_validate(doc, NULL));
+    ganim_buffer out = { 0 };
+    ganim_export_opts so = { 0 };
+    so.sparse_keys = 1;
+    CHECK_OK(ganim_export_glb(doc, &so, &out, NULL));
+    gltf_file f;
+    if (open_glb(&out, &f)) {
+        const tjson *anims = tjson_get(f.json, "animations"), *an = jpath(f.json, "animations", 0);
+        CHECK_EQ_INT(anims ? anims->count : 0, 1);
+        CHECK_EQ_STR(tjson_str(tjson_get(an, "name"), ""), "body_0+weapon_1");
+        const tjson *ex = tjson_get(tjson_get(an, "extras"), "ganim");
+        CHECK_EQ_INT(tjson_int(tjson_get(ex, "clip_index"), -1), 0);
+        CHECK_EQ_INT(tjson_int(tjson_get(ex, "partner_clip_index"), -1), 1);
+        CHECK_EQ_INT(tjson_int(tjson_get(ex, "frame_count"), -1), 5);
+        CHECK_EQ_INT(tjson_get(an, "channels")->count, 2);
+        const tjson *ch = jpath(an, "channels", 1), *sm = jpath(an, "samplers", 1);
+        CHECK_EQ_INT(tjson_int(tjson_get(tjson_get(ch, "target"), "node"), -1), 1);
+        CHECK_EQ_STR(tjson_str(tjson_get(tjson_get(ch, "target"), "path"), ""), "translation");
+        uint32_t n, nt;
+        int c, ct;
+        float *t = acc_floats(&f, tjson_int(tjson_get(sm, "input"), -1), &nt, &ct);
+        float *v = acc_floats(&f, tjson_int(tjson_get(sm, "output"), -1), &n, &c);
+        CHECK_EQ_INT(nt, 5);
+        CHECK_EQ_INT(n, 5);
+        for (uint32_t k = 0; t && v && k < 5 && n == 5 && nt == 5; k++) {
+            CHECK(t[k] == (float)(k / 10.0));
+            CHECK(v[3 * k] == (float)k && v[3 * k + 1] == 0 && v[3 * k + 2] == -(float)k);
+        }
+        free(t);
+        free(v);
+        tjson_free(f.json);
+    }
+    ganim_buffer_free(&out);
+    so.only_clip = 1, so.clip = 1; /* the weapon alone, as asked */
+    CHECK_OK(ganim_export_glb(doc, &so, &out, NULL));
+    if (open_glb(&out, &f)) {
+        CHECK_EQ_INT(tjson_get(f.json, "animations")->count, 1);
+        CHECK_EQ_STR(tjson_str(tjson_get(jpath(f.json, "animations", 0), "name"), ""), "weapon_1");
+        tjson_free(f.json);
+    }
+    ganim_buffer_free(&out);
+    /* BVH: one clip of 5 frames; the last line holds the body's last pose (20 deg about
+     * Y) and the weapon at (4, 0, -4) */
+    so.only_clip = 0;
+    CHECK_OK(ganim_export_bvh(doc, &so, &out, NULL));
+    char *text = calloc(1, out.size + 1);
+    memcpy(text, out.data, out.size);
+    CHECK(strstr(text, "Frames: 5\n") != NULL);
+    char *last = text + out.size - 1;
+    *last = 0;
+    last = strrchr(text, '\n') + 1;
+    double v[18];
+    int got = sscanf(last, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1],
+                     &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14],
+                     &v[15], &v[16], &v[17]);
+    CHECK_EQ_INT(got, 18); /* ganim_root, body, weapon: 6 channels each */
+    if (got == 18) {
+        CHECK(v[12] == 4 && v[13] == 0 && v[14] == -4);
+        CHECK(fabs(fabs(v[6 + 3 + 2]) - 40) < 1e-4 ||
+              fabs(fabs(v[6 + 3 + 0]) + fabs(v[6 + 3 + 1]) + fabs(v[6 + 3 + 2]) - 40) < 1e-4);
+    }
+    free(text);
+    ganim_buffer_free(&out);
+    /* a partner at another rate is exported apart */
+    doc->clips[1].fps = 20;
+    CHECK_OK(ganim_export_glb(doc, &so, &out, NULL));
+    if (open_glb(&out, &f)) {
+        CHECK_EQ_INT(tjson_get(f.json, "animations")->count, 2);
+        tjson_free(f.json);
+    }
+    ganim_buffer_free(&out);
+    /* a partner that is not another animation without a partner: invalid */
+    doc->clips[1].partner = 1;
+    CHECK(ganim_doc_validate(doc, NULL) == GANIM_ERR_CORRUPT);
     ganim_doc_free(doc);
 }
 
@@ -638,5 +806,7 @@ int main(void)
     RUN(errors);
     RUN(no_skeleton);
     RUN(big_clip);
+    RUN(every_joint_keyed_with_its_rest);
+    RUN(partner_clips_play_as_one);
     return test_finish();
 }

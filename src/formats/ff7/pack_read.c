@@ -350,5 +350,15 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
         ganim_code code = ff7_clip_fill(doc, &clips[i], &in, err);
         if (code) return code;
     }
+    /* Weapon animation i plays with body animation i (the note, section 1.1: Kimera draws
+     * WeaponAnimations[i] with SkeletonAnimations[i], kujata pairs them the same way): the
+     * exporters write the two as one animation. A special slot on either side leaves the
+     * other alone. */
+    for (uint32_t i = 0; c.have_skel && i < c.skel.n_body_anims && i < c.skel.n_weapon_anims; i++) {
+        uint64_t w = (uint64_t)c.skel.n_body_anims + i;
+        if (w >= n) break;
+        if (clips[i].kind == GANIM_CLIP_ANIMATION && clips[w].kind == GANIM_CLIP_ANIMATION)
+            clips[i].partner = (uint32_t)w + 1;
+    }
     return GANIM_OK;
 }

@@ -59,9 +59,20 @@ static const ganim_track *track_of(const ganim_clip *c, uint32_t bone)
 static long long samples_compared;
 static int clips_done;
 
+/* The track that moves bone i in the clip's BVH: the clip's own, else its partner's
+ * (ganim_clip.partner at the same rate: the exporter plays the two as one clip). */
+static const ganim_track *track_in(const ganim_clip *ca, const ganim_clip *pp, uint32_t i)
+{
+    const ganim_track *t = track_of(ca, i);
+    return t || !pp ? t : track_of(pp, i);
+}
+
 static void compare(const ganim_doc *a, const ganim_clip *ca, const ganim_doc *b, int joint_positions,
                     const char *label)
 {
+    const ganim_clip *pp = ca->partner ? &a->clips[ca->partner - 1] : NULL;
+    if (pp && pp->fps != ca->fps) pp = NULL;
+    uint32_t frames = pp && pp->frame_count > ca->frame_count ? pp->frame_count : ca->frame_count;
     const ganim_skeleton *sa = a->skeleton, *sb = b->skeleton;
     CHECK_MSG(b->axes == a->axes, "%s: axes %s read back as %s", label, ganim_axes_name(a->axes),
               ganim_axes_name(b->axes));
@@ -85,7 +96,7 @@ static void compare(const ganim_doc *a, const ganim_clip *ca, const ganim_doc *b
         const ganim_bone *x = &sa->bones[i], *y = &sb->bones[map[i]];
         int32_t parent = x->parent < 0 ? -1 : (int32_t)map[x->parent];
         CHECK_MSG(parent == y->parent, "%s: bone %u: parent %d read back as %d", label, i, parent, y->parent);
-        const ganim_track *t = track_of(ca, i);
+        const ganim_track *t = track_in(ca, pp, i);
         int moves = t && (t->translation.kind == GANIM_CHANNEL_PER_FRAME || t->translation.kind == GANIM_CHANNEL_KEYED);
         if (x->parent >= 0 && !(joint_positions && moves))
             CHECK_MSG(!memcmp(&x->rest.translation, &y->rest.translation, sizeof x->rest.translation),
@@ -94,20 +105,27 @@ static void compare(const ganim_doc *a, const ganim_clip *ca, const ganim_doc *b
     CHECK_MSG(b->clip_count == 1, "%s: %u clips read back", label, b->clip_count);
     if (b->clip_count != 1) goto out;
     const ganim_clip *cb = &b->clips[0];
-    CHECK_MSG(fabs(cb->fps - ca->fps) <= 1e-7 * ca->fps && cb->frame_count == ca->frame_count,
-              "%s: %.17g fps, %u frames read back as %.17g fps, %u frames", label, ca->fps, ca->frame_count, cb->fps,
+    CHECK_MSG(fabs(cb->fps - ca->fps) <= 1e-7 * ca->fps && cb->frame_count == frames,
+              "%s: %.17g fps, %u frames read back as %.17g fps, %u frames", label, ca->fps, frames, cb->fps,
               cb->frame_count);
-    if (cb->frame_count != ca->frame_count) goto out;
+    if (cb->frame_count != frames) goto out;
     ganim_transform *pa = malloc(sa->bone_count * sizeof *pa), *pb = malloc(sa->bone_count * sizeof *pb);
+    ganim_transform *pw = malloc(sa->bone_count * sizeof *pw);
     int bad = 0;
-    for (uint32_t f = 0; f < ca->frame_count && bad < 3; f++) {
-        CHECK_OK(ganim_clip_sample(ca, sa, f / ca->fps, pa, NULL, NULL));
+    for (uint32_t f = 0; f < frames && bad < 3; f++) {
+        /* each clip at frame f, or its last frame when it is the shorter one */
+        CHECK_OK(ganim_clip_sample(ca, sa, fmin(f, ca->frame_count - 1.0) / ca->fps, pa, NULL, NULL));
+        if (pp) {
+            CHECK_OK(ganim_clip_sample(pp, sa, fmin(f, pp->frame_count - 1.0) / pp->fps, pw, NULL, NULL));
+            for (uint32_t i = 0; i < sa->bone_count; i++)
+                if (!track_of(ca, i) && track_of(pp, i)) pa[i] = pw[i];
+        }
         CHECK_OK(ganim_clip_sample(cb, sb, f / cb->fps, pb, NULL, NULL));
         for (uint32_t i = 0; i < sa->bone_count && bad < 3; i++) {
             float q[4] = { pa[i].rotation.x, pa[i].rotation.y, pa[i].rotation.z, pa[i].rotation.w };
             double l = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
             for (int k = 0; k < 4; k++) q[k] = (float)(q[k] / l);
-            const ganim_track *t = track_of(ca, i);
+            const ganim_track *t = track_in(ca, pp, i);
             int moves =
                 t && (t->translation.kind == GANIM_CHANNEL_PER_FRAME || t->translation.kind == GANIM_CHANNEL_KEYED);
             int carried = sa->bones[i].parent < 0 || (joint_positions && moves);
@@ -133,6 +151,7 @@ static void compare(const ganim_doc *a, const ganim_clip *ca, const ganim_doc *b
     }
     free(pa);
     free(pb);
+    free(pw);
     clips_done++;
 out:
     free(map);
