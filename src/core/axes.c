@@ -2,6 +2,7 @@
  * up axis than the document's), and deep copies of documents to turn. */
 #include <string.h>
 
+#include "core/dquat.h"
 #include "core/internal.h"
 
 /* C(axes): the rotation that turns the axes into +Y up, exactly (ganim_axes_to_y_up). */
@@ -13,32 +14,13 @@ static void to_y_up(ganim_axes axes, double q[4])
     if (axes == GANIM_AXES_Y_DOWN) q[0] = 1, q[3] = 0;
 }
 
-static void qmul(const double a[4], const double b[4], double r[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    r[0] = x, r[1] = y, r[2] = z, r[3] = w;
-}
-
-static void qrot(const double q[4], const double v[3], double r[3])
-{
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
-    double rx = v[0] + w * tx + (y * tz - z * ty);
-    double ry = v[1] + w * ty + (z * tx - x * tz);
-    double rz = v[2] + w * tz + (x * ty - y * tx);
-    r[0] = rx, r[1] = ry, r[2] = rz;
-}
-
 void ganim_axes_turn(ganim_axes from, ganim_axes to, double q[4])
 {
     double a[4], b[4];
     to_y_up(to, a);
     a[0] = -a[0], a[1] = -a[1], a[2] = -a[2]; /* C(to)^-1 */
     to_y_up(from, b);
-    qmul(a, b, q);
+    ganim_dq_mul(a, b, q);
     for (int i = 0; i < 4; i++) /* products of 0, 1 and 1/sqrt(2): clean them */
         if (q[i] > -1e-15 && q[i] < 1e-15) q[i] = 0;
 }
@@ -47,7 +29,7 @@ static void turn_quats(const double a[4], float *v, size_t n)
 {
     for (size_t i = 0; i < n; i++, v += 4) {
         double q[4] = { v[0], v[1], v[2], v[3] };
-        qmul(a, q, q);
+        ganim_dq_mul(a, q, q);
         for (int k = 0; k < 4; k++) v[k] = (float)q[k];
     }
 }
@@ -63,7 +45,7 @@ static void turn_vecs(const double a[4], float *v, size_t n)
         pick[row] = row, sign[row] = 1;
         for (int c = 0; c < 3; c++) {
             double e[3] = { c == 0, c == 1, c == 2 }, r[3];
-            qrot(a, e, r); /* column c of the matrix */
+            ganim_dq_rot(a, e, r); /* column c of the matrix */
             if (r[row] > 0.5 || r[row] < -0.5) pick[row] = c, sign[row] = r[row] > 0 ? 1 : -1;
         }
     }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/dquat.h"
 #include "core/internal.h"
 #include "io/writer.h"
 
@@ -48,27 +49,6 @@ static inline gx_conv gx_conv_make(const ganim_doc *doc, const ganim_export_opts
     return cv;
 }
 
-/* r = a * b (Hamilton), doubles, x y z w. */
-static inline void gx_qmul(const double a[4], const double b[4], double r[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    r[0] = x, r[1] = y, r[2] = z, r[3] = w;
-}
-
-/* v' = q v q* for a unit q. */
-static inline void gx_qrot(const double q[4], const double v[3], double r[3])
-{
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
-    double rx = v[0] + w * tx + (y * tz - z * ty);
-    double ry = v[1] + w * ty + (z * tx - x * tz);
-    double rz = v[2] + w * tz + (x * ty - y * tx);
-    r[0] = rx, r[1] = ry, r[2] = rz;
-}
-
 /* A rotation whose squared length is within GX_UNIT_LEN2 (2^-21) of 1 is unit to float
  * precision: it is written as it is (turned by C for roots), not divided by its length
  * again. Dividing a float quaternion that is already unit by its length in double
@@ -84,7 +64,7 @@ static inline void gx_qrot(const double q[4], const double v[3], double r[3])
 static inline int gx_rotation(const gx_conv *cv, int root, const float *q, float *out)
 {
     double d[4] = { q[0], q[1], q[2], q[3] };
-    if (root && !cv->identity) gx_qmul(cv->c, d, d);
+    if (root && !cv->identity) ganim_dq_mul(cv->c, d, d);
     double len2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3];
     if (!(len2 > 1e-12) || !isfinite(len2)) return 0;
     int unit = fabs(len2 - 1) <= GX_UNIT_LEN2;
@@ -99,7 +79,7 @@ static inline int gx_finite3(const float *v) { return isfinite(v[0]) && isfinite
 static inline int gx_translation(const gx_conv *cv, int root, const float *t, float *out)
 {
     double d[3] = { t[0] * cv->unit, t[1] * cv->unit, t[2] * cv->unit };
-    if (root && !cv->identity) gx_qrot(cv->c, d, d);
+    if (root && !cv->identity) ganim_dq_rot(cv->c, d, d);
     for (int i = 0; i < 3; i++) out[i] = (float)d[i];
     return gx_finite3(out);
 }

@@ -32,7 +32,7 @@ static ganim_code write_one(gl *g, uint32_t mi, int first)
         for (uint32_t v = 0; v < m->vertex_count; v++) {
             const float *n = m->normals + (size_t)v * 3;
             double d[3] = { n[0], n[1], n[2] };
-            if (!g->cv.identity) gx_qrot(g->cv.c, d, d);
+            if (!g->cv.identity) ganim_dq_rot(g->cv.c, d, d);
             double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
             if (!(len > 1e-6) || !isfinite(len)) return bad_mesh(g, mi, "normal", v);
             float u[3] = { (float)(d[0] / len), (float)(d[1] / len), (float)(d[2] / len) };

@@ -7,6 +7,7 @@
  * (Blender's reading; bvh.positions=add adds them, as three.js does). ganim's own
  * conventions read back to the exported skeleton: the synthetic `ganim_root` that holds
  * several roots is dropped, and bvh.axes turns the roots back from BVH's Y up. */
+#include "core/dquat.h"
 #include "formats/bvh/bvh.h"
 
 /* ---- the frame rate --------------------------------------------------------------------------- */
@@ -37,24 +38,6 @@ static void frame_rate(bvh_file *f)
 
 /* ---- rotations -------------------------------------------------------------------------------- */
 
-static void qmul(const double a[4], const double b[4], double r[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    r[0] = x, r[1] = y, r[2] = z, r[3] = w;
-}
-
-static void qrot(const double q[4], const double v[3], double r[3])
-{
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
-    r[0] = v[0] + w * tx + (y * tz - z * ty);
-    r[1] = v[1] + w * ty + (z * tx - x * tz);
-    r[2] = v[2] + w * tz + (x * ty - y * tx);
-}
-
 /* The joint's rotation axes in channel order, then the axes it has no channel for. */
 static void rotation_order(const bvh_joint *j, int order[3])
 {
@@ -75,7 +58,7 @@ static void euler_to_quat(const double deg[3], const int order[3], double q[4])
     for (int i = 0; i < 3; i++) {
         double h = deg[order[i]] * (3.14159265358979323846 / 360.0), e[4] = { 0, 0, 0, cos(h) };
         e[order[i]] = sin(h);
-        qmul(q, e, q);
+        ganim_dq_mul(q, e, q);
     }
 }
 
@@ -140,14 +123,14 @@ static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const do
                 double base = f->positions_add || pos_at[a] < 0 ? j->offset[a] : 0;
                 p[a] = base + (pos_at[a] >= 0 ? v[pos_at[a]] : 0);
             }
-            if (undo) qrot(undo, p, p);
+            if (undo) ganim_dq_rot(undo, p, p);
             for (int a = 0; a < 3; a++) t[(size_t)fr * 3 + (size_t)a] = (float)p[a];
         }
         if (has_rot) {
             double deg[3], r[4];
             for (int a = 0; a < 3; a++) deg[a] = rot_at[a] >= 0 ? v[rot_at[a]] : 0;
             euler_to_quat(deg, order, r);
-            if (undo) qmul(undo, r, r);
+            if (undo) ganim_dq_mul(undo, r, r);
             double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
             for (int a = 0; a < 4; a++) q[(size_t)fr * 4 + (size_t)a] = (float)(r[a] / len);
         }
@@ -187,7 +170,7 @@ ganim_code bvh_build(bvh_file *f)
         if (bone->parent < 0) bone->parent = -1;
         bone->rest = ganim_transform_identity();
         double o[3] = { j->offset[0], j->offset[1], j->offset[2] };
-        if (undo && bone->parent < 0) qrot(undo, o, o);
+        if (undo && bone->parent < 0) ganim_dq_rot(undo, o, o);
         bone->rest.translation.x = (float)o[0];
         bone->rest.translation.y = (float)o[1];
         bone->rest.translation.z = (float)o[2];

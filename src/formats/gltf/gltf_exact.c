@@ -13,6 +13,7 @@
  * exporter's operations in the same order; the round-trip tests watch that they stay so. */
 #include <stdlib.h>
 
+#include "core/dquat.h"
 #include "formats/gltf/gltf.h"
 
 int gltf_conv_from_text(const char *axis_conversion, double unit, gltf_conv *cv)
@@ -34,33 +35,12 @@ int gltf_conv_from_text(const char *axis_conversion, double unit, gltf_conv *cv)
     return 1;
 }
 
-/* r = a * b (Hamilton), x y z w: the exporter's gx_qmul */
-static void qmul(const double a[4], const double b[4], double r[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    r[0] = x, r[1] = y, r[2] = z, r[3] = w;
-}
-
-/* v' = q v q* for a unit q: the exporter's gx_qrot */
-static void qrot(const double q[4], const double v[3], double r[3])
-{
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
-    double rx = v[0] + w * tx + (y * tz - z * ty);
-    double ry = v[1] + w * ty + (z * tx - x * tz);
-    double rz = v[2] + w * tz + (x * ty - y * tx);
-    r[0] = rx, r[1] = ry, r[2] = rz;
-}
-
 /* A rotation within 2^-21 of unit squared length is written as it is (the exporter's
  * GX_UNIT_LEN2), any other normalised. */
 static int fwd_rotation(const gltf_conv *cv, int root, const float q[4], float out[4])
 {
     double d[4] = { q[0], q[1], q[2], q[3] };
-    if (root && !cv->identity) qmul(cv->c, d, d);
+    if (root && !cv->identity) ganim_dq_mul(cv->c, d, d);
     double len2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3];
     if (!(len2 > 1e-12) || !isfinite(len2)) return 0;
     int unit = fabs(len2 - 1) <= 4.76837158203125e-7;
@@ -72,7 +52,7 @@ static int fwd_rotation(const gltf_conv *cv, int root, const float q[4], float o
 static void fwd_translation(const gltf_conv *cv, int root, const float t[3], float out[3])
 {
     double d[3] = { t[0] * cv->unit, t[1] * cv->unit, t[2] * cv->unit };
-    if (root && !cv->identity) qrot(cv->c, d, d);
+    if (root && !cv->identity) ganim_dq_rot(cv->c, d, d);
     for (int i = 0; i < 3; i++) out[i] = (float)d[i];
 }
 
@@ -118,7 +98,7 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
     double d[4] = { out[0], out[1], out[2], out[3] };
     if (root && !cv->identity) {
         const double inv[4] = { -cv->c[0], -cv->c[1], -cv->c[2], cv->c[3] };
-        qmul(inv, d, d);
+        ganim_dq_mul(inv, d, d);
     }
     double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
     if (!(len > 1e-6) || !isfinite(len)) {
@@ -188,7 +168,7 @@ void gltf_undo_translation(const gltf_conv *cv, int root, const float out[3], fl
     double d[3] = { out[0], out[1], out[2] };
     if (root && !cv->identity) {
         const double inv[4] = { -cv->c[0], -cv->c[1], -cv->c[2], cv->c[3] };
-        qrot(inv, d, d);
+        ganim_dq_rot(inv, d, d);
     }
     float t0[3], back[3];
     for (int i = 0; i < 3; i++) t0[i] = (float)(d[i] / cv->unit);
@@ -230,7 +210,7 @@ int gltf_normalize_quat(float q[4])
 void gltf_fold_rotation(const gltf_fold *fd, float q[4])
 {
     double d[4] = { q[0], q[1], q[2], q[3] };
-    qmul(fd->r, d, d);
+    ganim_dq_mul(fd->r, d, d);
     for (int i = 0; i < 4; i++) q[i] = (float)d[i];
     gltf_normalize_quat(q);
 }
@@ -238,7 +218,7 @@ void gltf_fold_rotation(const gltf_fold *fd, float q[4])
 void gltf_fold_translation(const gltf_fold *fd, float t[3])
 {
     double d[3] = { t[0] * fd->s[0], t[1] * fd->s[1], t[2] * fd->s[2] };
-    qrot(fd->r, d, d);
+    ganim_dq_rot(fd->r, d, d);
     for (int i = 0; i < 3; i++) t[i] = (float)(d[i] + fd->t[i]);
 }
 
