@@ -326,6 +326,20 @@ expect_rc "a batch again without --force exits 1 (outputs exist)" 1
 expect_in "a batch again without --force: says so" "$ERR" "already exists \(use --force"
 run convert "$U" -o "$W/sortie ü j2" -j 2 --force
 expect_rc "a batch again with --force replaces its outputs" 0
+# -j 2 and -j 1 give the same files: the examples to glb and BVH, and the whole test data
+# to glb when it is here (on Windows tests/windows/run.sh compares that with Linux)
+for kind in glb bvh; do
+    srcs=("$EX")
+    [ "$HAVE_DATA" = 1 ] && [ "$kind" = glb ] && [ "$WINDOWS" = 0 ] && srcs+=("$T")
+    for src in "${srcs[@]}"; do
+        name=$(basename "$src")
+        gan convert "$src" -r -o "$W/par1-$kind-$name" --to $kind -j 1 -q >/dev/null 2>"$W/par1.err"
+        gan convert "$src" -r -o "$W/par2-$kind-$name" --to $kind -j 2 -q >/dev/null 2>"$W/par2.err"
+        check "-j 2 and -j 1 over $name to $kind: the same files" diff -r "$W/par1-$kind-$name" "$W/par2-$kind-$name"
+        check "-j 2 and -j 1 over $name to $kind: the same messages" cmp -s <(sort "$W/par1.err") <(sort "$W/par2.err")
+        check "-j 2 and -j 1 over $name to $kind: files were written" test -n "$(ls -A "$W/par1-$kind-$name")"
+    done
+done
 if [ "$WINDOWS" = 1 ]; then
     # Windows' own spellings: backslashes (relative and absolute), and the NUL device
     (cd "$W" && gan info 'mods ünïcödé\モデル dir\Grúa ölçü 起重機_wave_00.ala' >bs.out 2>bs.err)
