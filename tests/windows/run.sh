@@ -99,8 +99,13 @@ for kind in glb bvh json; do
     fi
 done
 
-# 4. every kind of output against the manifest the Linux builds are held to
-if GANIM_TESTDATA="$data" bash tests/outputs/check.sh "$runner" >"$tmp/outputs" 2>&1; then
+# 4. every kind of output against the manifest the Linux builds are held to. Run once
+# more on a failure, as ctest above: under load, Wine has been seen to fail a program's
+# write to a pipe ("cannot write to standard output", one output in 4,791, not again on
+# the next run); a difference that stays is a failure.
+if GANIM_TESTDATA="$data" bash tests/outputs/check.sh "$runner" >"$tmp/outputs" 2>&1 ||
+    { echo "windows: the outputs differed once; running them again:"; grep -E '^[<>]|cannot' "$tmp/outputs" | head -6
+      GANIM_TESTDATA="$data" bash tests/outputs/check.sh "$runner" >"$tmp/outputs" 2>&1; }; then
     ok "$(grep '^outputs: all' "$tmp/outputs" | sed 's/^outputs: //') (ganim.exe)"
 else
     bad "ganim.exe's outputs against the manifest:"
