@@ -38,20 +38,29 @@ static void turn_quats(const double a[4], float *v, size_t n)
  * turn's matrix, rounded to its 0 and +-1, moves them exactly. (Rotating in double
  * leaked 2e-16 of each component into the others: a translation of 3.7e19 on one axis
  * put -8192 on another.) */
-static void turn_vecs(const double a[4], float *v, size_t n)
+typedef struct turn_perm {
+    int pick[3], sign[3]; /* component k of the turned vector is sign[k] * v[pick[k]] */
+} turn_perm;
+
+static turn_perm perm_of(const double a[4])
 {
-    int pick[3], sign[3];
+    turn_perm p;
     for (int row = 0; row < 3; row++) {
-        pick[row] = row, sign[row] = 1;
+        p.pick[row] = row, p.sign[row] = 1;
         for (int c = 0; c < 3; c++) {
             double e[3] = { c == 0, c == 1, c == 2 }, r[3];
             ganim_dq_rot(a, e, r); /* column c of the matrix */
-            if (r[row] > 0.5 || r[row] < -0.5) pick[row] = c, sign[row] = r[row] > 0 ? 1 : -1;
+            if (r[row] > 0.5 || r[row] < -0.5) p.pick[row] = c, p.sign[row] = r[row] > 0 ? 1 : -1;
         }
     }
+    return p;
+}
+
+static void turn_vecs(const turn_perm *p, float *v, size_t n)
+{
     for (size_t i = 0; i < n; i++, v += 3) {
         const float t[3] = { v[0], v[1], v[2] };
-        for (int k = 0; k < 3; k++) v[k] = sign[k] < 0 ? -t[pick[k]] : t[pick[k]];
+        for (int k = 0; k < 3; k++) v[k] = p->sign[k] < 0 ? -t[p->pick[k]] : t[p->pick[k]];
     }
 }
 
@@ -61,11 +70,12 @@ void ganim_doc_turn_axes(ganim_doc *doc, ganim_axes to)
     ganim_axes_turn(doc->axes, to, a);
     doc->axes = to;
     if (a[0] == 0 && a[1] == 0 && a[2] == 0) return;
+    const turn_perm perm = perm_of(a); /* once for the whole document */
     ganim_skeleton *sk = doc->skeleton;
     for (uint32_t i = 0; sk && i < sk->bone_count; i++) {
         if (sk->bones[i].parent >= 0) continue;
         turn_quats(a, &sk->bones[i].rest.rotation.x, 1);
-        turn_vecs(a, &sk->bones[i].rest.translation.x, 1);
+        turn_vecs(&perm, &sk->bones[i].rest.translation.x, 1);
     }
     for (uint32_t c = 0; c < doc->clip_count; c++) {
         ganim_clip *clip = &doc->clips[c];
@@ -76,13 +86,13 @@ void ganim_doc_turn_axes(ganim_doc *doc, ganim_axes to)
             if (tr->rotation.kind != GANIM_CHANNEL_ABSENT)
                 turn_quats(a, (float *)(uintptr_t)tr->rotation.values, tr->rotation.count);
             if (tr->translation.kind != GANIM_CHANNEL_ABSENT)
-                turn_vecs(a, (float *)(uintptr_t)tr->translation.values, tr->translation.count);
+                turn_vecs(&perm, (float *)(uintptr_t)tr->translation.values, tr->translation.count);
         }
     }
     for (uint32_t m = 0; m < doc->mesh_count; m++) {
         ganim_mesh *mesh = &doc->meshes[m];
-        turn_vecs(a, (float *)(uintptr_t)mesh->positions, mesh->vertex_count);
-        if (mesh->normals) turn_vecs(a, (float *)(uintptr_t)mesh->normals, mesh->vertex_count);
+        turn_vecs(&perm, (float *)(uintptr_t)mesh->positions, mesh->vertex_count);
+        if (mesh->normals) turn_vecs(&perm, (float *)(uintptr_t)mesh->normals, mesh->vertex_count);
     }
 }
 
