@@ -1,4 +1,4 @@
-/* Pieces shared by the exporters (gltf.c, bvh.c, json.c): option defaults, the one
+/* Pieces shared by the exporters (export_gltf*.c, export_bvh.c, export_json.c): option defaults, the one
  * axis/unit conversion applied to root bones, clip selection, child lists and the
  * unique [A-Za-z0-9_-] names that glTF viewers and BVH readers need.
  * Everything here is static inline so each exporter stays one file. */

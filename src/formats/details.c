@@ -1,6 +1,6 @@
 /* Details: formats describe what they know beyond the model as a tree of typed values
  * (include/ganim.h), built here and owned by a ganim_details. Readers of the tree (the
- * CLI's text, the JSON renderer in src/export/json.c) know no format. */
+ * CLI's text, the JSON renderer in src/export/export_json.c) know no format. */
 #include <string.h>
 
 #include "core/internal.h"

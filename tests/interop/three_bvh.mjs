@@ -27,7 +27,7 @@ for (const c of readCases(casesFile)) {
     const declared = (text.match(/^\s*(ROOT|JOINT)\s/gm) ?? []).length;
     const bones = res.skeleton.bones.filter(b => b.name !== 'ENDSITE').length;
     check(bones === declared, `three.js made ${bones} joints of ${declared} ROOT/JOINT lines`);
-    // Several root bones go under one synthetic ROOT "ganim_root" (src/export/bvh.c).
+    // Several root bones go under one synthetic ROOT "ganim_root" (src/export/export_bvh.c).
     const dump = readJson(c.prefix + '.dump.json');
     const roots = (dump.skeleton?.bones ?? []).filter(b => b.parent === -1).length;
     check(roots > 0, 'the dump has no root bone');

@@ -1,5 +1,5 @@
 /* The ACL formats: bare compressed_tracks buffers ("acl") and the Civilization VII
- * container ("civ7", civ7.c). */
+ * container ("civ7", acl_civ7.c). */
 #include "formats/acl/acl_internal.h"
 
 int acl_probe(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
 /* Internal interface of the ACL `compressed_tracks` decoder (src/formats/acl), shared with the
- * Civilization VII container (civ7.c) and the benchmark. */
+ * Civilization VII container (acl_civ7.c) and the benchmark. */
 #ifndef GANIM_FORMATS_ACL_ACL_H
 #define GANIM_FORMATS_ACL_ACL_H
 

@@ -207,7 +207,7 @@ enum {
 uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out);
 #endif
 
-/* acl.c: the "acl" format's entry points; civ7.c, civ7_write.c: the "civ7" format's;
+/* acl.c: the "acl" format's entry points; acl_civ7.c, acl_civ7_write.c: the "civ7" format's;
  * acl_details.c: both formats' details. */
 int acl_probe(const uint8_t *data, size_t size);
 ganim_code acl_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts, ganim_error *err);

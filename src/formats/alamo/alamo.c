@@ -1,5 +1,5 @@
 /* The two Alamo formats: animations (.ALA) and model skeletons (.ALO). */
-#include "formats/alamo/ala.h"
+#include "formats/alamo/alamo_ala.h"
 
 const ganim_option alamo_options[] = {
     { "alamo.version", "alamo-version", GANIM_OPTION_CHOICE, GANIM_OPTION_WRITE, "1|2",

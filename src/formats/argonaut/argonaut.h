@@ -1,13 +1,14 @@
 /* Argonaut's PlayStation engine (Croc 2, Harry Potter 1 and 2): what the files of
  * src/formats/argonaut share.
- *   record.c   one animation record: its layout (sizes, regions) and sanity, a block walk
- *   wad.c      level WADs: sections, the XSPD (DPSX) section, model records, the variant
- *   clip.c     a record as a clip: matrices and quaternions to rotations, keys, triggers
- *   read.c     the reader: WAD or bare block, the skeleton, the clips, the meshes
- *   encode.c   a clip as a record (either variant, matrices or keys)
- *   write.c    the writer: records back into their block, the block into its WAD
- *   details.c  info and dump details        dir.c   DAT/DIR archives
- *   argonaut.c the format descriptors and their options
+ *   argonaut_record.c   one animation record: its layout (sizes, regions) and sanity, a block walk
+ *   argonaut_wad.c      level WADs: sections, the XSPD (DPSX) section, model records, the variant
+ *   argonaut_clip.c     a record as a clip: matrices and quaternions to rotations, keys, triggers
+ *   argonaut_read.c     the reader: WAD or bare block, the skeleton, the clips, the meshes
+ *   argonaut_encode.c   a clip as a record (either variant, matrices or keys)
+ *   argonaut_write.c    the writer: records back into their block, the block into its WAD
+ *   argonaut_details.c  info and dump details
+ *   argonaut_dir.c      DAT/DIR archives
+ *   argonaut.c          the format descriptors and their options
  * docs/formats/argonaut.md tells the format and the evidence; this header tells how ganim
  * keeps it. Everything is little-endian. */
 #ifndef GANIM_FORMATS_ARGONAUT_ARGONAUT_H
@@ -32,7 +33,7 @@ enum { AG_SV = 0, AG_VS = 1 };     /* v' = S v + t, R(q)^T (default) / v' = S^T 
 enum { AG_BLOCK = 0, AG_WAD = 1 }; /* a bare animations block, a level WAD */
 enum { AG_FROM_PROBE = 0, AG_FROM_OPTION = 1 };
 
-/* ---- one animation record (record.c) ---------------------------------------------------
+/* ---- one animation record (argonaut_record.c) ---------------------------------------------------
  * Header (0x20 Croc 2, 0x30 HP): u32 TriggerCount, slot, FrameCount, Flag (0: position
  * deltas present), s32 MorphCount, slot, BoneCount, slot; HP: KeyframeCount, three slots.
  * Body: triggers {u16 frame, u16 id}, deltas FC x s16[4] (Flag 0), morph slots FC x u32
@@ -88,7 +89,7 @@ typedef struct ag_walk {
 void ag_walk_block(const uint8_t *data, size_t pos, size_t end, uint64_t base, int hp, uint32_t count, ag_rec *out,
                    ag_walk *w);
 
-/* ---- level WADs (wad.c) ------------------------------------------------------------------
+/* ---- level WADs (argonaut_wad.c) ------------------------------------------------------------------
  * u32 (file size + 0x800), then sections {char tag[4] stored reversed, u32 size, data}
  * until " DNE". XSPD (DPSX): u32 flags, u32, 0x800 bytes, u32 model count, the models,
  * u32 animation count and the records, then the rest of the level. A model: SVECTOR
@@ -146,7 +147,7 @@ bool ag_looks_like_wad(const uint8_t *data, size_t size);
 int ag_detect(const uint8_t *data, size_t size, const ag_wad *wad, char *why, size_t why_size, bool *ambiguous,
               unsigned *oddities);
 
-/* ---- a record as a clip (clip.c) --------------------------------------------------------- */
+/* ---- a record as a clip (argonaut_clip.c) --------------------------------------------------------- */
 /* Fills `clip` from `r` decoded under `convention`: an animation with one track per bone
  * (matrices per frame, or keys at their frames), events from the triggers, the native
  * record; warnings on `doc` name the clip `index`. A record that cannot be an animation
@@ -187,7 +188,7 @@ bool ag_doc_info_parse(const ganim_doc *doc, ag_doc_info *info);
 /* The record of a clip's native info, parsed; false when it is not one. */
 bool ag_clip_record(const ag_clip_info *info, ag_rec *r);
 
-/* ---- writing (encode.c) ------------------------------------------------------------------ */
+/* ---- writing (argonaut_encode.c) ------------------------------------------------------------------ */
 /* Appends clip `ci` of `doc` as a record of `variant` under `convention`; its native
  * record (when it is one, of that variant and convention) gives back its bytes when the
  * clip still decodes to it, else what the model cannot hold (slots, position deltas and

@@ -1,5 +1,5 @@
 /* BVH (Biovision hierarchy): what the files of src/formats/bvh share. Read only: ganim
- * writes BVH with its exporter (src/export/bvh.c).
+ * writes BVH with its exporter (src/export/export_bvh.c).
  *
  *   bvh.c          the descriptor, options, probe and the read
  *   bvh_parse.c    the text: HIERARCHY (joints, OFFSETs, CHANNELS, End Sites), MOTION

@@ -1,9 +1,9 @@
 /* FF7 PC battle animations: what the files of src/formats/ff7 share.
- *   records.c    the native records (layouts below)    skeleton.c   ??aa skeletons
- *   bitcode.c    the frame stream, both directions     angles.c     12-bit Euler angles
- *   model.c      slots <-> bones, raw <-> model         pack_read.c  ??da packs: reader
- *   pack_write.c the writer                             resample.c   resampling
- *   details.c    info and dump details                  ff7.c        the format descriptors
+ *   ff7_records.c    the native records (layouts below)  ff7_skeleton.c  ??aa skeletons
+ *   ff7_bitcode.c    the frame stream, both directions   ff7_angles.c    12-bit Euler angles
+ *   ff7_model.c      slots <-> bones, raw <-> model      ff7_pack_read.c ??da packs: reader
+ *   ff7_pack_write.c the writer                          ff7_resample.c  resampling
+ *   ff7_details.c    info and dump details               ff7.c           the format descriptors
  * docs/formats/ff7-battle.md tells the format; this header tells how ganim keeps it. */
 #ifndef GANIM_FORMATS_FF7_FF7_H
 #define GANIM_FORMATS_FF7_FF7_H

@@ -5,7 +5,7 @@
  * case (the games come from Windows); an exact-case match wins. */
 #include <string.h>
 
-#include "formats/alamo/ala.h"
+#include "formats/alamo/alamo_ala.h"
 
 static int is_alo(const char *name) { return ganim_strcasecmp(ganim_name_extension(name), ".alo") == 0; }
 

@@ -2,7 +2,7 @@
  * 2 (shared frame blocks), in the chunk order the game's own files use. */
 #include <string.h>
 
-#include "formats/alamo/ala.h"
+#include "formats/alamo/alamo_ala.h"
 
 static void put_frames(ganim_writer *w, const ala_stream *s, uint32_t frames, unsigned comps)
 {

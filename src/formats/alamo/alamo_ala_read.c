@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "formats/alamo/ala.h"
+#include "formats/alamo/alamo_ala.h"
 #include "io/bits.h"
 
 int alamo_ala_probe(const uint8_t *data, size_t size)

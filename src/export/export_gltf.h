@@ -1,6 +1,7 @@
-/* The glTF 2.0 exporter's insides, shared by its three files: gltf.c (the document, the
- * binary buffer and its accessors, the entry points), gltf_skeleton.c (nodes, skin and
- * the bone mesh), gltf_mesh.c (the document's meshes) and gltf_anim.c (animations). */
+/* The glTF 2.0 exporter's insides, shared by its files: export_gltf.c (the document, the
+ * binary buffer and its accessors, the entry points), export_gltf_skeleton.c (nodes, skin and
+ * the bone mesh), export_gltf_mesh.c (the document's meshes) and export_gltf_anim.c
+ * (animations). */
 #ifndef GANIM_EXPORT_GLTF_H
 #define GANIM_EXPORT_GLTF_H
 
@@ -48,7 +49,7 @@ typedef struct gl {
     uint32_t acc_count, view_count;
     uint32_t root_node;    /* skin.skeleton: the single root bone or the added common root */
     uint32_t mesh_nodes;   /* the document's meshes written (0: the bone-stick mesh instead) */
-    uint32_t mesh_written; /* meshes written so far (gltf_mesh.c) */
+    uint32_t mesh_written; /* meshes written so far (export_gltf_mesh.c) */
     int extra_root;        /* 1: several root bones, node nb is their common parent */
     /* current animation: a clip, and its partner's tracks (gx_partner) */
     uint8_t *absorbed; /* gx_absorbed_make: clips written inside another's animation */
@@ -67,7 +68,7 @@ typedef struct gl {
     uint32_t nonfinite, nonfinite_acc;
 } gl;
 
-/* ---- gltf.c: the binary buffer and accessors ---------------------------------------------- */
+/* ---- export_gltf.c: the binary buffer and accessors ---------------------------------------------- */
 size_t gl_bin_align(gl *g);
 void gl_put_f32s(gl *g, const float *v, int n);
 /* Notes a value that is not finite among the n (the export then fails: glTF holds only
@@ -85,18 +86,18 @@ void gl_fs_put(gl *g, fstat *s, const float *v);
 /* An accessor over the binary bytes written since `start`; returns its index. */
 uint32_t gl_accessor(gl *g, size_t start, int comp, uint32_t count, const char *type, int target, const fstat *bounds);
 
-/* ---- gltf_skeleton.c ------------------------------------------------------------------------ */
+/* ---- export_gltf_skeleton.c ------------------------------------------------------------------------ */
 ganim_code gl_convert_rest(gl *g);
 void gl_write_nodes(gl *g);
 ganim_code gl_write_skeleton(gl *g);
 
-/* ---- gltf_mesh.c --------------------------------------------------------------------------- */
+/* ---- export_gltf_mesh.c --------------------------------------------------------------------------- */
 /* Whether a mesh of the document is written (it has vertices and triangles). */
 int gl_mesh_exported(const ganim_mesh *m);
 /* `,"meshes":[...]` for the document's meshes, skinned to skin 0. */
 ganim_code gl_write_meshes(gl *g);
 
-/* ---- gltf_anim.c ---------------------------------------------------------------------------- */
+/* ---- export_gltf_anim.c ------------------------------------------------------------------------ */
 ganim_code gl_write_clip(gl *g, uint32_t ci, int first);
 
 #endif

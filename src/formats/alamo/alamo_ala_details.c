@@ -2,7 +2,7 @@
  * layout, and per track what is animated; with FULL the quantisation of every track). */
 #include <string.h>
 
-#include "formats/alamo/ala.h"
+#include "formats/alamo/alamo_ala.h"
 
 static const char *channel_kind(const ala_stream *s) { return s->base ? "per-frame" : "constant"; }
 

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "formats/alamo/ala.h"
+#include "formats/alamo/alamo_ala.h"
 #include "io/bits.h"
 
 static bool bits_match(const uint8_t *bits, const uint8_t *bytes, uint32_t frames)

@@ -1,10 +1,10 @@
 /* glTF export: the skeleton as a node hierarchy (rest pose as node TRS) with a skin, and a
  * small skinned mesh of bone sticks so every viewer draws something (unless the document
- * holds meshes of its own: gltf_mesh.c writes those instead). */
+ * holds meshes of its own: export_gltf_mesh.c writes those instead). */
 #include <float.h>
 #include <math.h>
 
-#include "export/gltf.h"
+#include "export/export_gltf.h"
 
 /* ---- nodes, skin, bone mesh ------------------------------------------------------------- */
 

@@ -2,7 +2,7 @@
  * vertices follow one joint rigidly (JOINTS_0 = the vertex's bone, WEIGHTS_0 = 1). The
  * positions and normals are turned and scaled like the root bones, so they sit in the
  * same space as the skin's inverse bind matrices. */
-#include "export/gltf.h"
+#include "export/export_gltf.h"
 
 int gl_mesh_exported(const ganim_mesh *m) { return m->vertex_count > 0 && m->triangle_count > 0; }
 

@@ -4,7 +4,7 @@
  * written in one pass: every accessor gets its own bufferView, appended as it is made.
  * Conventions (axis conversion on root bones, step bits as hold keys, visibility as STEP
  * scale keys) are named in asset.extras.ganim and described in docs/dump-format.md. */
-#include "export/gltf.h"
+#include "export/export_gltf.h"
 
 /* ---- binary buffer and accessors -------------------------------------------------------- */
 

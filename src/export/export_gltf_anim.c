@@ -1,7 +1,7 @@
 /* glTF export: each animation clip as one glTF animation, one sampler per present channel
  * (time accessors shared between channels, step bits as hold keys, visibility as STEP
  * scale keys). */
-#include "export/gltf.h"
+#include "export/export_gltf.h"
 
 /* ---- animations ------------------------------------------------------------------------- */
 

@@ -1,16 +1,16 @@
 /* Petroglyph Alamo (Star Wars: Empire at War / Forces of Corruption): what the files of
  * src/formats/alamo share.
- *   .ALO  model; only its skeleton (chunk 0x200) is read and written (alo.c)
+ *   .ALO  model; only its skeleton (chunk 0x200) is read and written (alamo_alo.c)
  *   .ALA  animation, format 1 (per-track data chunks) and format 2 (shared frame blocks)
  * Layouts and the evidence behind them: docs/formats/alamo.md.
  *
  * An .ALA is first parsed into a "plan": the file's content as raw integers
  * (quantisation offsets and scales, 16-bit values, indices), independent of the format
- * version (ala_parse.c). The reader turns a plan into a clip (ala_read.c); the encoder
- * turns a plan into bytes of either version (ala_encode.c); the writer either parses the
+ * version (alamo_ala_parse.c). The reader turns a plan into a clip (alamo_ala_read.c); the encoder
+ * turns a plan into bytes of either version (alamo_ala_encode.c); the writer either parses the
  * clip's native record (the .ALA file itself) back into a plan, when the clip still
  * decodes to exactly those values, or quantises the clip into a new plan like the
- * official exporter does (ala_write.c). */
+ * official exporter does (alamo_ala_write.c). */
 #ifndef GANIM_FORMATS_ALAMO_ALA_H
 #define GANIM_FORMATS_ALAMO_ALA_H
 
@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "core/internal.h"
-#include "formats/alamo/chunk.h"
+#include "formats/alamo/alamo_chunk.h"
 #include "formats/format.h"
 #include "io/bytes.h"
 #include "io/reader.h"

@@ -1,5 +1,5 @@
 /* Petroglyph chunk reader and writer (see chunk.h). */
-#include "formats/alamo/chunk.h"
+#include "formats/alamo/alamo_chunk.h"
 
 #include "core/internal.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/alamo/ala.h"
+#include "formats/alamo/alamo_ala.h"
 
 static void plan_odd(ala_plan *p, uint64_t offset, const char *what, uint32_t id)
 {

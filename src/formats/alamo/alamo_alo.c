@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "formats/alamo/ala.h"
+#include "formats/alamo/alamo_ala.h"
 
 typedef struct alo_pbone {
     const uint8_t *name;
