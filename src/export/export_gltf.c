@@ -108,7 +108,10 @@ static void write_uri(ganim_writer *w, const char *uri)
 static ganim_code write_conventions(gl *g, ganim_writer *w)
 {
     ganim_details *d = NULL;
-    ganim_code code = ganim_doc_details(g->doc, -1, GANIM_DETAILS_SUMMARY, &g->alloc, &d, g->err);
+    ganim_doc as = *g->doc; /* a document read from ganim's glTF: the details of its source format */
+    const ganim_format *src = as.native_format ? ganim_format_find(as.native_format) : NULL;
+    if (src && as.format && src != as.format && as.format->name && !strcmp(as.format->name, "gltf")) as.format = src;
+    ganim_code code = ganim_doc_details(&as, -1, GANIM_DETAILS_SUMMARY, &g->alloc, &d, g->err);
     if (code != GANIM_OK) return code;
     const ganim_detail *root = d->root;
     for (uint32_t i = 0; root && root->type == GANIM_DETAIL_GROUP && i < root->count; i++) {
@@ -132,8 +135,8 @@ static ganim_code write_asset(gl *g)
     gw_str(w, "{\"asset\":{\"version\":\"2.0\",\"generator\":");
     gw_json_string(w, gx_generator(&g->o));
     gw_str(w, ",\"extras\":{\"ganim\":{\"source_format\":");
-    if (g->doc->format && g->doc->format->name) gw_json_string(w, g->doc->format->name);
-    else gw_str(w, "null");
+    ganim_code code = gl_carry_source_format(g, w);
+    if (code != GANIM_OK) return code;
     gw_str(w, ",\"axes\":");
     gw_json_string(w, ganim_axes_name(g->doc->axes));
     gw_str(w, ",\"axis_conversion\":");
@@ -142,7 +145,8 @@ static ganim_code write_asset(gl *g)
     gw_double(w, g->cv.unit);
     gw_printf(w, ",\"visibility\":\"%s\",\"step\":\"hold keys\"",
               g->o.visibility == GANIM_VIS_IGNORE ? "ignore" : "scale");
-    ganim_code code = write_conventions(g, w);
+    code = write_conventions(g, w);
+    gl_carry_asset(g);
     gw_str(w, "}}}");
     return code;
 }

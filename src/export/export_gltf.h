@@ -1,7 +1,7 @@
 /* The glTF 2.0 exporter's insides, shared by its files: export_gltf.c (the document, the
  * binary buffer and its accessors, the entry points), export_gltf_skeleton.c (nodes, skin and
- * the bone mesh), export_gltf_mesh.c (the document's meshes) and export_gltf_anim.c
- * (animations). */
+ * the bone mesh), export_gltf_mesh.c (the document's meshes), export_gltf_anim.c
+ * (animations) and export_gltf_carry.c (what the document needs that glTF cannot say). */
 #ifndef GANIM_EXPORT_GLTF_H
 #define GANIM_EXPORT_GLTF_H
 
@@ -99,5 +99,18 @@ ganim_code gl_write_meshes(gl *g);
 
 /* ---- export_gltf_anim.c ------------------------------------------------------------------------ */
 ganim_code gl_write_clip(gl *g, uint32_t ci, int first);
+
+/* ---- export_gltf_carry.c: what the document needs and glTF cannot say (extras.ganim) ------------- */
+/* The value of asset.extras.ganim.source_format: the format of the document's reader; for
+ * a document read from ganim's own glTF, the format that file names (so that glb -> read
+ * -> glb gives the same bytes). */
+ganim_code gl_carry_source_format(gl *g, ganim_writer *w);
+/* Members of asset.extras.ganim: clip_count, native_record, opaque_clips. */
+void gl_carry_asset(gl *g);
+/* `,"extras":{...}` of the skin: the skeleton's native record (nothing without one). */
+void gl_carry_skin(gl *g);
+/* `,"clips":[...]` of an animation's extras.ganim: clip ci and the partner played with it
+ * (NULL: none), after their tracks were written (g->bone_track). */
+void gl_carry_clips(gl *g, uint32_t ci, const ganim_clip *partner);
 
 #endif

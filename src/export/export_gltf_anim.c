@@ -341,6 +341,7 @@ ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
         }
         gw_u8(w, ']');
     }
+    gl_carry_clips(g, ci, p);
     gw_str(w, "}}}");
     return gw_ok(&g->chans) && gw_ok(&g->samps) ? GANIM_OK : GANIM_NOMEM(g->err);
 }

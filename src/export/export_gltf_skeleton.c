@@ -24,7 +24,12 @@ ganim_code gl_convert_rest(gl *g)
     return GANIM_OK;
 }
 
-static int is_identity_q(const ganim_quat *q) { return q->x == 0 && q->y == 0 && q->z == 0 && q->w == 1; }
+/* The glTF default, bit for bit: a rest rotation with a -0 is written, so that it reads back
+ * with its sign (glb -> read -> glb writes the same keys where a clip holds it). */
+static int is_identity_q(const ganim_quat *q)
+{
+    return q->x == 0 && q->y == 0 && q->z == 0 && q->w == 1 && !signbit(q->x) && !signbit(q->y) && !signbit(q->z);
+}
 
 void gl_write_nodes(gl *g)
 {
@@ -49,7 +54,8 @@ void gl_write_nodes(gl *g)
             gw_str(w, ",\"rotation\":");
             gl_json_floats(w, &r->rotation.x, 4);
         }
-        if (r->translation.x != 0 || r->translation.y != 0 || r->translation.z != 0) {
+        if (r->translation.x != 0 || r->translation.y != 0 || r->translation.z != 0 || signbit(r->translation.x) ||
+            signbit(r->translation.y) || signbit(r->translation.z)) {
             gw_str(w, ",\"translation\":");
             gl_json_floats(w, &r->translation.x, 3);
         }
@@ -296,7 +302,9 @@ ganim_code gl_write_skeleton(gl *g)
     gw_json_string(w, g->sk->name[0] ? g->sk->name : "skeleton");
     gw_printf(w, ",\"inverseBindMatrices\":%u,\"skeleton\":%u,\"joints\":[", a_ibm, g->root_node);
     for (uint32_t i = 0; i < g->nb; i++) gw_printf(w, i ? ",%u" : "%u", i);
-    gw_str(w, "]}]");
+    gw_u8(w, ']');
+    gl_carry_skin(g);
+    gw_str(w, "}]");
     if (g->mesh_nodes) return gl_write_meshes(g);
     gw_str(w, ",\"meshes\":[{\"name\":");
     gw_json_string(w, g->names.name[g->nb + 1]);

@@ -90,9 +90,14 @@ static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32
     }
     const uint8_t *stream = sb.data;
     size_t s_size = sb.size;
-    /* An unchanged entry keeps its original stream bytes past the decoded frames (frames
-     * beyond sFrames, a cut-off frame, padding bits) once its coded bits are verified equal. */
-    if (pristine && bits == in.stream_bits && (size_t)in.stream_size * 8u >= bits && in.stream_size >= s_size) {
+    /* An unchanged entry (every value its record's integer, the same bKey and frames) keeps
+     * its original stream bytes: they decode to exactly those values, whatever codes the
+     * game's tools chose (codes that are not the shortest, frames beyond sFrames, a cut-off
+     * frame, padding bits). */
+    if (pristine && in.stream_size && in.stream_size <= FF7_MAX_STREAM) {
+        stream = in.stream;
+        s_size = in.stream_size;
+    } else if (pristine && bits == in.stream_bits && (size_t)in.stream_size * 8u >= bits && in.stream_size >= s_size) {
         bool same = memcmp(stream, in.stream, bits / 8) == 0;
         if (same && bits % 8) {
             unsigned m = 0xFFu << (8 - bits % 8) & 0xFFu;

@@ -261,6 +261,7 @@ static ganim_code gltf_read(ganim_doc *doc, const uint8_t *data, size_t size, co
                        "gltf: the file holds its own skeleton; the skeleton given was not used");
     if (code == GANIM_OK) code = gltf_read_nodes(&f);
     if (code == GANIM_OK) code = gltf_build_skeleton(&f);
+    if (code == GANIM_OK) code = gltf_carry_skeleton(&f);
     if (code == GANIM_OK) code = gltf_read_animations(&f);
     if (code == GANIM_OK) code = gltf_doc_record(&f);
     gltf_buffers_free(&f);

@@ -9,6 +9,8 @@
  *   gltf_anim.c      animations -> clips: the frame rate, key times -> frames, LINEAR,
  *                    STEP, CUBICSPLINE, step bits and hold keys, visibility
  *   gltf_exact.c     undoing ganim's export conversion so that values come back exactly
+ *   gltf_carry.c     what ganim's exporter carried in extras.ganim (native records, opaque
+ *                    clips, partners split back, clip indices and names, events)
  *   gltf_details.c   the details record and what `ganim info` shows
  * Conventions and evidence: docs/formats/gltf.md. */
 #ifndef GANIM_FORMATS_GLTF_GLTF_H
@@ -135,6 +137,55 @@ void gltf_fold_translation(const gltf_fold *fd, float t[3]);
 void gltf_fold_scale(const gltf_fold *fd, float s[3]);
 /* Unit quaternion in place (doubles); 0 when it has no direction (then the identity). */
 int gltf_normalize_quat(float q[4]);
+
+/* ---- gltf_carry.c ---------------------------------------------------------------------------- */
+/* One clip as ganim's exporter described it in an animation's extras.ganim.clips (or an
+ * opaque clip in asset.extras.ganim.opaque_clips). Checked before use: a description that
+ * does not fit the file is ignored with a warning, and the file reads as without it. */
+typedef struct gltf_carry_track {
+    uint32_t bone, mask; /* mask: GLTF_CARRY_* */
+    const char *name;    /* the track's own name, or NULL: its bone's */
+} gltf_carry_track;
+/* mask: the kind (ganim_channel_kind) of channel path p in bits 2p..2p+1; visibility and
+ * step bytes */
+enum { GLTF_CARRY_VIS = 64, GLTF_CARRY_STEP = 128 };
+#define GLTF_CARRY_KIND(mask, path) ((unsigned)(mask) >> (2 * (path)) & 3u)
+typedef struct gltf_carry_clip {
+    uint32_t index; /* in the document ganim exported; GLTF_NONE: not described */
+    const char *name;
+    double fps;
+    uint32_t frame_count;
+    ganim_rotation_interp interp;
+    uint32_t track_count;
+    gltf_carry_track *tracks;
+    uint32_t event_count;
+    ganim_event *events;
+    const char *record_format; /* NULL: no native record */
+    const uint8_t *record;
+    size_t record_size;
+    const uint8_t *opaque; /* opaque clips: the slot's bytes */
+    size_t opaque_size;
+} gltf_carry_clip;
+/* What an animation says about its clips: nd = 0 (nothing usable), 1, or 2 (a clip and
+ * the partner played with it). Per bone: owner[b] = 1 + the clip whose tracks list it
+ * (0: none), mask[b] = its channels. */
+typedef struct gltf_carry_anim {
+    uint32_t nd;
+    gltf_carry_clip d[2];
+    uint8_t *owner, *mask;
+} gltf_carry_anim;
+ganim_code gltf_carry_read_anim(gltf_file *f, const gj_value *anim, uint32_t ai, uint32_t span, gltf_carry_anim *out);
+/* Gives a clip read from an animation what its description says: name, native record,
+ * events, rotation interpolation, the tracks' order, names, visibility and step bytes. */
+ganim_code gltf_carry_apply(gltf_file *f, ganim_clip *clip, const gltf_carry_clip *d);
+/* The skeleton's native record from the skin's extras.ganim. */
+ganim_code gltf_carry_skeleton(gltf_file *f);
+/* The document's clips in their original order, with the opaque clips and the partner
+ * links back, and the document's native record. clips[0..made): the clips read, desc[k]
+ * the description of clips[k] (index GLTF_NONE: none), partner[k]: the made clip played
+ * with it, or GLTF_NONE. */
+ganim_code gltf_carry_finish(gltf_file *f, ganim_clip *clips, uint32_t made, const gltf_carry_clip *desc,
+                             const uint32_t *partner);
 
 /* ---- gltf_details.c ------------------------------------------------------------------------- */
 /* The details records: the document's (after the skeleton) and a clip's. */

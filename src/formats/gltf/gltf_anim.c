@@ -37,6 +37,9 @@ typedef struct chan {
     int any_step;   /* some key steps */
     int visibility; /* ganim visibility written as STEP scale */
     int constant, per_frame;
+    int group; /* the clip of the animation it belongs to (gltf_carry.c); -1: left out */
+    int fill;  /* not among the channels ganim's exporter listed for its clip */
+    int kind;  /* the ganim_channel_kind the exporter listed it with (0: none) */
     uint64_t offset;
 } chan;
 
@@ -48,6 +51,7 @@ typedef struct anim {
     uint32_t nch;
     double fps;
     uint32_t frames;
+    uint32_t span;  /* frames of the whole animation (frames: of the clip being built) */
     int ganim_rate; /* fps and frames from extras.ganim */
     gltf_clip_stats st;
     uint32_t dropped, repaired, nudged;
@@ -478,7 +482,7 @@ static void classify(anim *a, chan *c)
     for (uint32_t k = 1; k < c->n && same; k++) same = !memcmp(c->v, c->v + k * w, w * sizeof(float));
     if (a->f->ganim && a->ganim_rate)
         c->constant = c->n == 1 || (c->n == 2 && same && c->interp == GLTF_LINEAR && !c->any_step && c->f[0] == 0 &&
-                                    c->f[1] == (float)(a->frames - 1));
+                                    c->f[1] == (float)(a->span - 1));
     else c->constant = same && c->interp != GLTF_CUBIC;
     if (c->constant) return;
     c->per_frame = c->n == a->frames;
@@ -676,7 +680,68 @@ static ganim_code build_clip(anim *a, ganim_clip *clip)
 
 /* ---- one animation ---------------------------------------------------------------------------- */
 
-static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clip, uint8_t *seen)
+/* The channels of group g (a clip of the animation, described by `d` or NULL) as a clip:
+ * its own frame count, the channels' values converted and classified, and the constants
+ * ganim's exporter added for what the clip does not animate (the rest value, on
+ * channels the description does not list) left out. */
+static ganim_code read_group(anim *a, uint32_t g, const gltf_carry_clip *d, ganim_clip *clip)
+{
+    gltf_file *f = a->f;
+    anim sub = *a;
+    sub.nch = 0;
+    if (!(sub.ch = gltf_scratch(f, a->nch, sizeof *sub.ch))) return GANIM_ERR_NOMEM;
+    double last = 0;
+    for (uint32_t i = 0; i < a->nch; i++)
+        if (a->ch[i].group == (int)g) {
+            sub.ch[sub.nch++] = a->ch[i];
+            if (a->ch[i].n) last = fmax(last, (double)a->ch[i].f[a->ch[i].n - 1]);
+        }
+    if (d) {
+        sub.frames = d->frame_count;
+        if (ceil(last) + 1 > (double)sub.frames) {
+            ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, a->v->offset,
+                           "gltf: animation %u: clip %u '%.100s' has keys up to frame %g beyond the %u frames "
+                           "extras.ganim records; it grows to %.0f frames",
+                           a->index, d->index, d->name, last, d->frame_count, ceil(last) + 1);
+            sub.frames = (uint32_t)(ceil(last) + 1);
+        }
+    }
+    ganim_code code = GANIM_OK;
+    uint32_t kept = 0;
+    const ganim_bone *bones = f->doc->skeleton->bones;
+    for (uint32_t i = 0; i < sub.nch && code == GANIM_OK; i++) {
+        chan *c = &sub.ch[i];
+        if (c->interp == GLTF_CUBIC) code = sample_cubic(&sub, c);
+        if (code != GANIM_OK) break;
+        c->visibility = is_visibility(&sub, c);
+        if (!c->visibility) convert_values(&sub, c);
+        if ((code = lead_in(&sub, c)) != GANIM_OK) break;
+        classify(&sub, c);
+        /* a channel of one value per frame that happens to hold one value (2 frames) */
+        if (c->kind == GANIM_CHANNEL_PER_FRAME && c->constant && !c->visibility && c->n == sub.frames) {
+            c->per_frame = 1;
+            for (uint32_t k = 0; k < c->n && c->per_frame; k++) c->per_frame = c->f[k] == (float)k;
+            c->constant = !c->per_frame;
+        }
+        if (c->fill && c->constant && !c->visibility) { /* the exporter's rest key: not the clip's */
+            const float *rest = c->path == GLTF_ROT     ? &bones[c->bone].rest.rotation.x
+                                : c->path == GLTF_TRANS ? &bones[c->bone].rest.translation.x
+                                                        : &bones[c->bone].rest.scale.x;
+            int same = 1;
+            for (int k = 0; k < c->comps; k++) same &= c->v[k] == rest[k];
+            if (same) continue;
+        }
+        sub.ch[kept++] = *c;
+    }
+    sub.nch = kept;
+    if (code == GANIM_OK) code = build_clip(&sub, clip);
+    a->repaired += sub.repaired;
+    a->st = sub.st;
+    return code;
+}
+
+static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, uint32_t *made, uint8_t *seen,
+                                 gltf_carry_anim *ca_out)
 {
     anim a;
     memset(&a, 0, sizeof a);
@@ -734,17 +799,24 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clip, ui
         a.frames = (uint32_t)need;
     }
     a.st.fps = a.fps;
-    for (uint32_t i = 0; i < a.nch && code == GANIM_OK; i++) {
+    a.span = a.frames;
+    gltf_carry_anim ca;
+    if ((code = gltf_carry_read_anim(f, a.v, ai, a.span, &ca)) != GANIM_OK) return code;
+    *ca_out = ca;
+    uint32_t groups = ca.nd ? ca.nd : 1;
+    for (uint32_t i = 0; i < a.nch; i++) {
         chan *c = &a.ch[i];
-        if (c->interp == GLTF_CUBIC) code = sample_cubic(&a, c);
-        if (code != GANIM_OK) break;
-        c->visibility = is_visibility(&a, c);
-        if (!c->visibility) convert_values(&a, c);
-        if ((code = lead_in(&a, c)) != GANIM_OK) break;
-        classify(&a, c);
+        uint8_t own = ca.nd ? ca.owner[c->bone] : 0;
+        c->group = own ? own - 1 : 0;
+        c->kind = own ? (int)GLTF_CARRY_KIND(ca.mask[c->bone], c->path) : 0;
+        c->fill = ca.nd && !c->kind;
     }
-    if (code == GANIM_OK) code = build_clip(&a, clip);
+    for (uint32_t g = 0; g < groups && code == GANIM_OK; g++) {
+        code = read_group(&a, g, ca.nd ? &ca.d[g] : NULL, &clips[g]);
+        if (code == GANIM_OK && ca.nd) code = gltf_carry_apply(f, &clips[g], &ca.d[g]);
+    }
     if (code != GANIM_OK) return code;
+    *made = groups;
     uint32_t skipped = a.st.skipped_weights + a.st.skipped_outside + a.st.skipped_other;
     f->skipped_total += skipped;
     if (a.st.skipped_outside)
@@ -783,15 +855,24 @@ ganim_code gltf_read_animations(gltf_file *f)
                        "gltf: %u animations but no nodes to animate; skipped", n);
         return GANIM_OK;
     }
-    ganim_clip *clips = ganim_doc_alloc_array(f->doc, n, sizeof *clips);
+    /* an animation gives one clip, or two: a clip and the partner ganim played with it */
+    ganim_clip *clips = ganim_doc_alloc_array(f->doc, (size_t)n * 2, sizeof *clips);
+    gltf_carry_clip *desc = gltf_scratch(f, (size_t)n * 2, sizeof *desc);
+    uint32_t *partner = gltf_scratch(f, (size_t)n * 2, sizeof *partner);
     uint8_t *seen = gltf_scratch(f, (size_t)f->bone_count * 3, 1);
     if (!clips) return GANIM_NOMEM(f->err);
-    if (!seen) return GANIM_ERR_NOMEM;
+    if (!seen || !desc || !partner) return GANIM_ERR_NOMEM;
+    uint32_t made = 0;
     for (uint32_t i = 0; i < n; i++) {
-        ganim_code code = read_animation(f, i, &clips[i], seen);
+        gltf_carry_anim ca;
+        uint32_t k = 0;
+        ganim_code code = read_animation(f, i, &clips[made], &k, seen, &ca);
         if (code != GANIM_OK) return code;
+        for (uint32_t j = 0; j < k; j++) {
+            desc[made + j] = ca.nd ? ca.d[j] : (gltf_carry_clip){ .index = GLTF_NONE };
+            partner[made + j] = k == 2 && j == 0 ? made + 1 : GLTF_NONE;
+        }
+        made += k;
     }
-    f->doc->clips = clips;
-    f->doc->clip_count = n;
-    return GANIM_OK;
+    return gltf_carry_finish(f, clips, made, desc, partner);
 }

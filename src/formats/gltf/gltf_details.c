@@ -54,6 +54,7 @@ static ganim_code finish(gltf_file *f, ganim_writer *w, ganim_buffer *buf, const
 
 ganim_code gltf_doc_record(gltf_file *f)
 {
+    if (f->doc->native_format) return GANIM_OK; /* the record ganim's exporter carried wins */
     ganim_buffer buf = { 0 };
     ganim_writer w = gw_init(&buf, ganim_doc_allocator(f->doc));
     const gj_value *asset = gj_get(f->root, "asset"), *meta = gj_get(gj_get(asset, "extras"), "ganim");

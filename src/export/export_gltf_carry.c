@@ -1,0 +1,183 @@
+/* glTF export: what a game file needs and glTF cannot say, carried in extras.ganim so that
+ * ganim's glTF reader gives the document back (src/formats/gltf/gltf_carry.c). Nothing
+ * here knows a game: it carries the model's own generic things.
+ *
+ *   asset.extras.ganim      clip_count (whole exports), the document's native record,
+ *                           opaque_clips (slots that are not animations: index, name,
+ *                           bytes, their record)
+ *   skins[0].extras.ganim   the skeleton's native record
+ *   animations[i].extras.ganim.clips
+ *                           the clip (and its partner, played in the same animation): its
+ *                           index and name in the document, frame count, rotation
+ *                           interpolation, the bones it has tracks for and which channels,
+ *                           its events and its native record
+ *
+ * Byte blobs are base64 (RFC 4648, with padding). The glTF reader's own record (format
+ * "gltf", which describes the glb it read) is not carried. Layout: docs/dump-format.md. */
+#include "export/export_gltf.h"
+
+static void b64(ganim_writer *w, const uint8_t *p, size_t n)
+{
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    gw_u8(w, '"');
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16;
+        if (i + 1 < n) v |= (uint32_t)p[i + 1] << 8;
+        if (i + 2 < n) v |= p[i + 2];
+        char q[4] = { abc[v >> 18 & 63], abc[v >> 12 & 63], i + 1 < n ? abc[v >> 6 & 63] : '=',
+                      i + 2 < n ? abc[v & 63] : '=' };
+        gw_bytes(w, q, 4);
+    }
+    gw_u8(w, '"');
+}
+
+/* Does a native record travel? (Not the glTF reader's own description of a glb.) */
+static int carried(const char *format, const uint8_t *data, size_t size)
+{
+    return format && (data || !size) && strcmp(format, "gltf") != 0;
+}
+
+/* `,"native_record":{"format":F,"size":N,"base64":B}` (nothing when there is none) */
+static void record(ganim_writer *w, const char *format, const uint8_t *data, size_t size)
+{
+    if (!carried(format, data, size)) return;
+    gw_str(w, ",\"native_record\":{\"format\":");
+    gw_json_string(w, format);
+    gw_printf(w, ",\"size\":%zu,\"base64\":", size);
+    b64(w, data, size);
+    gw_u8(w, '}');
+}
+
+static void events(ganim_writer *w, const ganim_clip *c)
+{
+    if (!c->event_count) return;
+    gw_str(w, ",\"events\":[");
+    for (uint32_t i = 0; i < c->event_count; i++) {
+        gw_str(w, i ? ",[" : "[");
+        gw_float(w, c->events[i].frame);
+        gw_printf(w, ",%u]", c->events[i].id);
+    }
+    gw_u8(w, ']');
+}
+
+/* The fields every carried clip has: index, name, fps, frame count, rotation
+ * interpolation. */
+static void clip_head(ganim_writer *w, const ganim_clip *c, uint32_t index)
+{
+    gw_printf(w, "{\"index\":%u,\"name\":", index);
+    gw_json_string(w, c->name);
+    gw_str(w, ",\"fps\":");
+    gw_double(w, c->fps);
+    gw_printf(w, ",\"frame_count\":%u,\"rotation_interp\":\"%s\"", c->frame_count,
+              c->rotation_interp == GANIM_INTERP_NLERP ? "nlerp" : "slerp");
+}
+
+ganim_code gl_carry_source_format(gl *g, ganim_writer *w)
+{
+    const ganim_doc *doc = g->doc;
+    const char *name = doc->format && doc->format->name ? doc->format->name : NULL;
+    if (!name || strcmp(name, "gltf") != 0) {
+        if (name) gw_json_string(w, name);
+        else gw_str(w, "null");
+        return GANIM_OK;
+    }
+    /* read from a glTF: the document record ganim carried names the source, else the
+     * glTF reader's details say what the file named */
+    if (doc->native_format && strcmp(doc->native_format, "gltf") != 0) {
+        gw_json_string(w, doc->native_format);
+        return GANIM_OK;
+    }
+    ganim_details *d = NULL;
+    ganim_code code = ganim_doc_details(doc, -1, GANIM_DETAILS_SUMMARY, &g->alloc, &d, g->err);
+    if (code != GANIM_OK) return code;
+    const char *src = NULL;
+    const ganim_detail *root = d->root;
+    for (uint32_t i = 0; root && root->type == GANIM_DETAIL_GROUP && i < root->count && !src; i++) {
+        const ganim_detail *m = &root->items[i];
+        if (!m->key || strcmp(m->key, "ganim") != 0 || m->type != GANIM_DETAIL_GROUP) continue;
+        for (uint32_t k = 0; k < m->count; k++)
+            if (m->items[k].key && !strcmp(m->items[k].key, "source_format") &&
+                m->items[k].type == GANIM_DETAIL_STRING && m->items[k].value.s && m->items[k].value.s[0])
+                src = m->items[k].value.s;
+    }
+    gw_json_string(w, src ? src : name);
+    ganim_details_free(d);
+    return GANIM_OK;
+}
+
+void gl_carry_asset(gl *g)
+{
+    const ganim_doc *doc = g->doc;
+    ganim_writer *w = &g->js;
+    if (!g->o.only_clip) gw_printf(w, ",\"clip_count\":%u", doc->clip_count);
+    record(w, doc->native_format, doc->native, doc->native_size);
+    if (g->o.only_clip) return;
+    int first = 1;
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        const ganim_clip *c = &doc->clips[i];
+        if (c->kind != GANIM_CLIP_OPAQUE) continue;
+        gw_str(w, first ? ",\"opaque_clips\":[" : ",");
+        first = 0;
+        clip_head(w, c, i);
+        gw_printf(w, ",\"size\":%zu,\"base64\":", c->opaque_size);
+        b64(w, c->opaque, c->opaque_size);
+        events(w, c);
+        record(w, c->native_format, c->native, c->native_size);
+        gw_u8(w, '}');
+    }
+    if (!first) gw_u8(w, ']');
+}
+
+void gl_carry_skin(gl *g)
+{
+    const ganim_skeleton *sk = g->sk;
+    if (!carried(sk->native_format, sk->native, sk->native_size)) return;
+    gw_str(&g->js, ",\"extras\":{\"ganim\":{\"native_record\":{\"format\":");
+    gw_json_string(&g->js, sk->native_format);
+    gw_printf(&g->js, ",\"size\":%zu,\"base64\":", sk->native_size);
+    b64(&g->js, sk->native, sk->native_size);
+    gw_str(&g->js, "}}}");
+}
+
+/* One clip of an animation: `tracks` lists [bone, channels] for the tracks written for it
+ * (channels: the kinds of the rotation, translation and scale channels in bits 0-1, 2-3
+ * and 4-5, as ganim_channel_kind numbers them (0 absent, 1 constant, 2 per frame, 3
+ * keyed); bit 6: visibility bytes; bit 7: step bytes), and the track's own name when it
+ * is not its bone's. */
+static void carry_clip(gl *g, const ganim_clip *c, uint32_t index)
+{
+    ganim_writer *w = &g->js;
+    clip_head(w, c, index);
+    gw_str(w, ",\"tracks\":[");
+    int first = 1;
+    for (uint32_t ti = 0; ti < c->track_count; ti++) {
+        const ganim_track *t = &c->tracks[ti];
+        if (g->bone_track[t->bone] != t) continue; /* left out: the other clip animates the bone */
+        unsigned m = (unsigned)t->rotation.kind | (unsigned)t->translation.kind << 2 | (unsigned)t->scale.kind << 4 |
+                     (t->visibility ? 64u : 0u) | (t->step ? 128u : 0u);
+        gw_printf(w, "%s[%u,%u", first ? "" : ",", t->bone, m);
+        first = 0;
+        const char *bone_name = g->sk->bones[t->bone].name;
+        if (t->name && strcmp(t->name, bone_name) != 0) {
+            gw_u8(w, ',');
+            gw_json_string(w, t->name);
+        }
+        gw_u8(w, ']');
+    }
+    gw_u8(w, ']');
+    events(w, c);
+    record(w, c->native_format, c->native, c->native_size);
+    gw_u8(w, '}');
+}
+
+void gl_carry_clips(gl *g, uint32_t ci, const ganim_clip *partner)
+{
+    const ganim_clip *c = &g->doc->clips[ci];
+    gw_str(&g->js, ",\"clips\":[");
+    carry_clip(g, c, ci);
+    if (partner) {
+        gw_u8(&g->js, ',');
+        carry_clip(g, partner, c->partner - 1);
+    }
+    gw_u8(&g->js, ']');
+}

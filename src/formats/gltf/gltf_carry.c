@@ -1,0 +1,431 @@
+/* What ganim's exporter carried in extras.ganim (src/export/export_gltf_carry.c), given
+ * back: the native records of the document, the skeleton and each clip, the opaque clips,
+ * each clip's index, name, frame count, rotation interpolation, events and the bones it
+ * has tracks for, and the partner played in the same animation, split back into its own
+ * clip. Everything is checked: a member that does not fit the file is ignored with a
+ * warning (the file then reads as one without it), never trusted. Only files that say
+ * they were written by ganim (asset.extras.ganim) are asked. */
+#include "formats/gltf/gltf.h"
+
+/* ---- small readers ------------------------------------------------------------------------- */
+
+static int b64_value(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+/* Strict base64 (RFC 4648 with padding) into the document's memory: 1, 0 when the text is
+ * not base64 (or is not the size announced), -1 out of memory. */
+static int b64_decode(gltf_file *f, const gj_value *v, uint64_t want, const uint8_t **out, size_t *size)
+{
+    const char *s;
+    if (!gj_string(v, &s)) return 0;
+    size_t n = v->count;
+    if (n % 4) return 0;
+    size_t pad = n && s[n - 1] == '=' ? (s[n - 2] == '=' ? 2 : 1) : 0;
+    size_t bytes = n / 4 * 3 - pad;
+    if (bytes != want) return 0;
+    uint8_t *b = ganim_doc_alloc(f->doc, bytes ? bytes : 1);
+    if (!b) return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i += 4) {
+        uint32_t acc = 0;
+        for (size_t j = 0; j < 4; j++) {
+            int d = b64_value((unsigned char)s[i + j]);
+            if (d < 0 && !(s[i + j] == '=' && i + 4 == n && j >= 4 - pad)) return 0;
+            acc = acc << 6 | (uint32_t)(d < 0 ? 0 : d);
+        }
+        uint8_t q[3] = { (uint8_t)(acc >> 16), (uint8_t)(acc >> 8), (uint8_t)acc };
+        for (size_t j = 0; j < 3 && k < bytes; j++) b[k++] = q[j];
+        if (i + 4 == n && pad && (acc & (pad == 2 ? 0xFFFFu : 0xFFu))) return 0; /* bits past the data */
+    }
+    *out = b;
+    *size = bytes;
+    return 1;
+}
+
+/* ganim writes every byte of a name that is not printable ASCII as \u00XX, which the JSON
+ * reader gives as UTF-8: the bytes back (text with code points above U+00FF stays as it is). */
+static char *latin1_back(gltf_file *f, const char *s)
+{
+    size_t n = strlen(s);
+    char *o = ganim_doc_alloc(f->doc, n + 1);
+    if (!o) return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80) {
+            o[k++] = (char)c;
+        } else if ((c == 0xC2 || c == 0xC3) && i + 1 < n && ((unsigned char)s[i + 1] & 0xC0) == 0x80) {
+            o[k++] = (char)(((c & 0x03) << 6) | ((unsigned char)s[i + 1] & 0x3F));
+            i++;
+        } else {
+            memcpy(o, s, n + 1);
+            return o;
+        }
+    }
+    o[k] = 0;
+    return o;
+}
+
+typedef struct ctx {
+    gltf_file *f;
+    char where[96];
+    const char *why; /* the first thing that did not fit */
+    uint64_t offset;
+} ctx;
+
+static int bad(ctx *c, const gj_value *v, const char *why)
+{
+    if (!c->why) {
+        c->why = why;
+        c->offset = v ? v->offset : GANIM_NO_OFFSET;
+    }
+    return 0;
+}
+
+/* `native_record` of an object: 1 (absent: format NULL), 0 bad, -1 out of memory. */
+static int read_record(ctx *c, const gj_value *obj, const char **format, const uint8_t **data, size_t *size)
+{
+    *format = NULL;
+    const gj_value *r = gj_get(obj, "native_record");
+    if (!r) return 1;
+    const char *fmt;
+    uint64_t n;
+    if (!gj_is(r, GJ_OBJECT) || !gj_string(gj_get(r, "format"), &fmt) || !fmt[0] || strlen(fmt) > 64)
+        return bad(c, r, "native_record has no format");
+    if (!gj_uint(gj_get(r, "size"), SIZE_MAX, &n)) return bad(c, r, "native_record has no size");
+    int ok = b64_decode(c->f, gj_get(r, "base64"), n, data, size);
+    if (ok <= 0) return ok < 0 ? -1 : bad(c, r, "native_record is not base64 of its size");
+    if (!(*format = ganim_doc_strdup(c->f->doc, fmt))) return -1;
+    return 1;
+}
+
+static int read_events(ctx *c, const gj_value *obj, gltf_carry_clip *d)
+{
+    const gj_value *ev = gj_get(obj, "events");
+    if (!ev) return 1;
+    if (!gj_is(ev, GJ_ARRAY)) return bad(c, ev, "events is not an array");
+    if (!ev->count) return 1;
+    if (!(d->events = ganim_doc_alloc_array(c->f->doc, ev->count, sizeof *d->events))) return -1;
+    for (uint32_t i = 0; i < ev->count; i++) {
+        const gj_value *e = &ev->items[i];
+        uint64_t id;
+        float fr;
+        if (!gj_is(e, GJ_ARRAY) || e->count != 2 || !gj_float(&e->items[0], &fr) || !(fr >= 0 && fr <= 16777216.0f) ||
+            !gj_uint(&e->items[1], UINT32_MAX, &id))
+            return bad(c, e, "an event is not [frame, id]");
+        d->events[i].frame = fr;
+        d->events[i].id = (uint32_t)id;
+    }
+    d->event_count = ev->count;
+    return 1;
+}
+
+/* One clip's description: 1 usable, 0 not (c->why says why), -1 out of memory. `bones`: 0
+ * for an opaque clip (no tracks). */
+static int read_clip(ctx *c, const gj_value *o, uint32_t bones, int opaque, gltf_carry_clip *d)
+{
+    gltf_file *f = c->f;
+    memset(d, 0, sizeof *d);
+    d->index = GLTF_NONE;
+    uint64_t index, frames, size;
+    const char *name, *interp;
+    double fps;
+    if (!gj_is(o, GJ_OBJECT)) return bad(c, o, "a clip is not an object");
+    if (!gj_uint(gj_get(o, "index"), (uint64_t)GANIM_DEFAULT_CLIPS * 64, &index))
+        return bad(c, o, "a clip has no index");
+    if (!gj_string(gj_get(o, "name"), &name)) return bad(c, o, "a clip has no name");
+    /* an opaque slot keeps whatever its reader gave it (0 fps, any frame count) */
+    if (!gj_number(gj_get(o, "fps"), &fps) || !(fps >= (opaque ? 0 : GANIM_MIN_FPS) && fps <= GANIM_MAX_FPS))
+        return bad(c, o, "a clip's fps is not a frame rate");
+    if (!gj_uint(gj_get(o, "frame_count"), opaque ? UINT32_MAX : GANIM_MAX_FRAMES, &frames) || (!opaque && !frames))
+        return bad(c, o, "a clip's frame_count is not a frame count");
+    if (!gj_string(gj_get(o, "rotation_interp"), &interp) || (strcmp(interp, "slerp") && strcmp(interp, "nlerp")))
+        return bad(c, o, "a clip's rotation_interp is not slerp or nlerp");
+    d->fps = fps;
+    d->frame_count = (uint32_t)frames;
+    d->interp = strcmp(interp, "nlerp") ? GANIM_INTERP_SLERP : GANIM_INTERP_NLERP;
+    if (!(d->name = latin1_back(f, name))) return -1;
+    int ok = read_events(c, o, d);
+    if (ok > 0) ok = read_record(c, o, &d->record_format, &d->record, &d->record_size);
+    if (ok <= 0) return ok;
+    if (opaque) {
+        if (!gj_uint(gj_get(o, "size"), SIZE_MAX, &size)) return bad(c, o, "an opaque clip has no size");
+        ok = b64_decode(f, gj_get(o, "base64"), size, &d->opaque, &d->opaque_size);
+        if (ok <= 0) return ok < 0 ? -1 : bad(c, o, "an opaque clip's bytes are not base64 of its size");
+        d->index = (uint32_t)index;
+        return 1;
+    }
+    const gj_value *tl = gj_get(o, "tracks");
+    if (!gj_is(tl, GJ_ARRAY)) return bad(c, o, "a clip has no tracks list");
+    if (tl->count > bones) return bad(c, tl, "a clip lists more tracks than there are bones");
+    if (tl->count && !(d->tracks = gltf_scratch(f, tl->count, sizeof *d->tracks))) return -1;
+    for (uint32_t i = 0; i < tl->count; i++) {
+        const gj_value *t = &tl->items[i];
+        uint64_t b, m;
+        const char *tn = NULL;
+        if (!gj_is(t, GJ_ARRAY) || t->count < 2 || t->count > 3 || !gj_uint(&t->items[0], bones - 1, &b) ||
+            !gj_uint(&t->items[1], 255, &m) || (t->count == 3 && !gj_string(&t->items[2], &tn)))
+            return bad(c, t, "a track is not [bone, channels] or [bone, channels, name]");
+        d->tracks[i].bone = (uint32_t)b;
+        d->tracks[i].mask = (uint32_t)m;
+        if (tn && !(d->tracks[i].name = latin1_back(f, tn))) return -1;
+    }
+    d->track_count = tl->count;
+    d->index = (uint32_t)index;
+    return 1;
+}
+
+static void ignored(ctx *c)
+{
+    ganim_doc_warn(c->f->doc, GANIM_WARN_INCONSISTENT, c->offset, "gltf: %s: extras.ganim: %s; it is ignored", c->where,
+                   c->why);
+}
+
+/* ---- animations ------------------------------------------------------------------------------- */
+
+ganim_code gltf_carry_read_anim(gltf_file *f, const gj_value *anim, uint32_t ai, uint32_t span, gltf_carry_anim *out)
+{
+    (void)span;
+    memset(out, 0, sizeof *out);
+    const gj_value *list = gj_get(gj_get(gj_get(anim, "extras"), "ganim"), "clips");
+    if (!f->ganim || !list || !f->bone_count) return GANIM_OK;
+    ctx c = { f, "", NULL, 0 };
+    snprintf(c.where, sizeof c.where, "animation %u", ai);
+    int ok = 1;
+    if (!gj_is(list, GJ_ARRAY) || list->count < 1 || list->count > 2) ok = bad(&c, list, "clips is not 1 or 2 clips");
+    for (uint32_t k = 0; ok > 0 && k < list->count; k++)
+        ok = read_clip(&c, &list->items[k], f->bone_count, 0, &out->d[k]);
+    if (ok < 0) return GANIM_NOMEM(f->err);
+    if (ok && list->count == 2 && out->d[0].index == out->d[1].index)
+        ok = bad(&c, list, "the clip and its partner have the same index");
+    if (ok) {
+        out->owner = gltf_scratch(f, f->bone_count, 1);
+        out->mask = gltf_scratch(f, f->bone_count, 1);
+        if (!out->owner || !out->mask) return GANIM_ERR_NOMEM;
+        for (uint32_t k = 0; ok && k < list->count; k++)
+            for (uint32_t i = 0; ok && i < out->d[k].track_count; i++) {
+                const gltf_carry_track *t = &out->d[k].tracks[i];
+                if (out->owner[t->bone]) ok = bad(&c, list, "two tracks list the same bone");
+                out->owner[t->bone] = (uint8_t)(k + 1);
+                out->mask[t->bone] = (uint8_t)t->mask;
+            }
+    }
+    if (!ok) {
+        ignored(&c);
+        memset(out, 0, sizeof *out);
+        return GANIM_OK;
+    }
+    out->nd = list->count;
+    return GANIM_OK;
+}
+
+/* Tracks in the order the description lists them, then any others in their own order. */
+static ganim_code order_tracks(gltf_file *f, ganim_clip *clip, const gltf_carry_clip *d)
+{
+    if (!clip->track_count) return GANIM_OK;
+    uint32_t *at = gltf_scratch(f, f->bone_count, sizeof *at);
+    ganim_track *t = ganim_doc_alloc_array(f->doc, clip->track_count, sizeof *t);
+    uint8_t *taken = gltf_scratch(f, clip->track_count, 1);
+    if (!at || !taken) return GANIM_ERR_NOMEM;
+    if (!t) return GANIM_NOMEM(f->err);
+    for (uint32_t b = 0; b < f->bone_count; b++) at[b] = GLTF_NONE;
+    for (uint32_t i = 0; i < clip->track_count; i++) at[clip->tracks[i].bone] = i;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < d->track_count; i++) {
+        uint32_t k = at[d->tracks[i].bone];
+        if (k == GLTF_NONE || taken[k]) continue;
+        taken[k] = 1;
+        t[n] = clip->tracks[k];
+        if (d->tracks[i].name) t[n].name = d->tracks[i].name;
+        uint32_t m = d->tracks[i].mask;
+        if ((m & GLTF_CARRY_VIS) && !t[n].visibility) {
+            uint8_t *v = ganim_doc_alloc(f->doc, clip->frame_count);
+            if (!v) return GANIM_NOMEM(f->err);
+            memset(v, 1, clip->frame_count);
+            t[n].visibility = v;
+        }
+        /* a constant scale the same as the rest scale on a track with visibility: the
+         * visibility reader takes it for no scale */
+        if (GLTF_CARRY_KIND(m, GLTF_SCALE) == GANIM_CHANNEL_CONSTANT && t[n].scale.kind == GANIM_CHANNEL_ABSENT &&
+            t[n].visibility) {
+            t[n].scale.kind = GANIM_CHANNEL_CONSTANT;
+            t[n].scale.count = 1;
+            t[n].scale.values = &f->doc->skeleton->bones[t[n].bone].rest.scale.x;
+        }
+        if ((m & GLTF_CARRY_STEP) && !t[n].step) {
+            uint8_t *s = ganim_doc_alloc(f->doc, clip->frame_count);
+            if (!s) return GANIM_NOMEM(f->err);
+            t[n].step = s;
+        }
+        n++;
+    }
+    for (uint32_t i = 0; i < clip->track_count; i++)
+        if (!taken[i]) t[n++] = clip->tracks[i];
+    clip->tracks = t;
+    return GANIM_OK;
+}
+
+ganim_code gltf_carry_apply(gltf_file *f, ganim_clip *clip, const gltf_carry_clip *d)
+{
+    clip->name = d->name;
+    clip->rotation_interp = d->interp;
+    clip->events = d->events;
+    clip->event_count = d->event_count;
+    if (d->record_format) {
+        clip->native_format = d->record_format;
+        clip->native = d->record;
+        clip->native_size = d->record_size;
+    }
+    return order_tracks(f, clip, d);
+}
+
+/* ---- the skeleton ------------------------------------------------------------------------------ */
+
+ganim_code gltf_carry_skeleton(gltf_file *f)
+{
+    if (!f->ganim || f->skin < 0 || !f->doc->skeleton) return GANIM_OK;
+    const gj_value *ex = gj_get(gj_get(&f->skins_v->items[f->skin], "extras"), "ganim");
+    if (!ex) return GANIM_OK;
+    ctx c = { f, "", NULL, 0 };
+    snprintf(c.where, sizeof c.where, "skin %d", (int)f->skin);
+    const char *fmt;
+    const uint8_t *data = NULL;
+    size_t size = 0;
+    int ok = read_record(&c, ex, &fmt, &data, &size);
+    if (ok < 0) return GANIM_NOMEM(f->err);
+    if (!ok) {
+        ignored(&c);
+        return GANIM_OK;
+    }
+    if (fmt) {
+        f->doc->skeleton->native_format = fmt;
+        f->doc->skeleton->native = data;
+        f->doc->skeleton->native_size = size;
+    }
+    return GANIM_OK;
+}
+
+/* ---- the document ------------------------------------------------------------------------------ */
+
+typedef struct item {
+    uint32_t key;  /* the index in the exported document, or GLTF_NONE */
+    uint32_t from; /* made clip k, or made + opaque clip k */
+} item;
+
+/* Insertion of a run into order: stable, by key (undescribed clips last, in their order). */
+static void sort_items(item *it, uint32_t n)
+{
+    /* a merge sort would do for huge counts; counts are bounded by the clip limit */
+    for (uint32_t i = 1; i < n; i++) {
+        item x = it[i];
+        uint32_t j = i;
+        while (j && it[j - 1].key > x.key) {
+            it[j] = it[j - 1];
+            j--;
+        }
+        it[j] = x;
+    }
+}
+
+ganim_code gltf_carry_finish(gltf_file *f, ganim_clip *clips, uint32_t made, const gltf_carry_clip *desc,
+                             const uint32_t *partner)
+{
+    ganim_doc *doc = f->doc;
+    const gj_value *meta = gj_get(gj_get(gj_get(f->root, "asset"), "extras"), "ganim");
+    ctx c = { f, "asset", NULL, 0 };
+    uint32_t nop = 0, declared = GLTF_NONE;
+    gltf_carry_clip *op = NULL;
+    if (f->ganim) {
+        uint64_t n;
+        const gj_value *cc = gj_get(meta, "clip_count");
+        if (cc && gj_uint(cc, UINT32_MAX, &n)) declared = (uint32_t)n;
+        else if (cc) bad(&c, cc, "clip_count is not a count");
+        const char *fmt;
+        const uint8_t *data = NULL;
+        size_t size = 0;
+        int ok = read_record(&c, meta, &fmt, &data, &size);
+        if (ok < 0) return GANIM_NOMEM(f->err);
+        if (ok && fmt) {
+            doc->native_format = fmt;
+            doc->native = data;
+            doc->native_size = size;
+        }
+        if (!ok) ignored(&c), c.why = NULL;
+        const gj_value *ol = gj_get(meta, "opaque_clips");
+        const ganim_limits *lim = ganim_doc_limits(doc);
+        if (ol && (!gj_is(ol, GJ_ARRAY) || (uint64_t)ol->count + made > lim->clips)) {
+            bad(&c, ol, "opaque_clips is not a list of clips within the clip limit");
+        } else if (ol && ol->count) {
+            if (!(op = gltf_scratch(f, ol->count, sizeof *op))) return GANIM_ERR_NOMEM;
+            for (uint32_t k = 0; k < ol->count && ok > 0; k++) ok = read_clip(&c, &ol->items[k], 0, 1, &op[nop++]);
+            if (ok < 0) return GANIM_NOMEM(f->err);
+            if (!ok) nop = 0;
+        }
+        if (c.why) ignored(&c), c.why = NULL;
+    }
+    uint32_t total = made + nop;
+    item *it = gltf_scratch(f, total, sizeof *it);
+    uint32_t *pos = gltf_scratch(f, total, sizeof *pos);
+    if (!it || !pos) return GANIM_ERR_NOMEM;
+    uint32_t described = 0;
+    for (uint32_t k = 0; k < total; k++) {
+        it[k].from = k;
+        it[k].key = k < made ? desc[k].index : op[k - made].index;
+        described += it[k].key != GLTF_NONE;
+    }
+    if (!described) { /* not ganim's, or an older ganim: the animations' order */
+        doc->clips = clips;
+        doc->clip_count = made;
+        for (uint32_t k = 0; k < made; k++)
+            if (partner[k] != GLTF_NONE) clips[k].partner = partner[k] + 1;
+        return GANIM_OK;
+    }
+    sort_items(it, total);
+    int kept = declared == total, dup = 0;
+    for (uint32_t i = 0; i < total; i++) {
+        kept &= it[i].key == i;
+        dup |= i && it[i].key != GLTF_NONE && it[i].key == it[i - 1].key;
+        pos[it[i].from] = i;
+    }
+    /* without clip_count (an export of one clip) the indices need not start at 0 */
+    if (declared == GLTF_NONE ? dup : !kept)
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, meta ? meta->offset : GANIM_NO_OFFSET,
+                       "gltf: the file holds %u clips where ganim exported %u%s; they keep ganim's order but not "
+                       "all of their indices",
+                       total, declared == GLTF_NONE ? total : declared,
+                       declared == GLTF_NONE ? " (or clips were added)" : "");
+    ganim_clip *out = ganim_doc_alloc_array(doc, total, sizeof *out);
+    if (!out) return GANIM_NOMEM(f->err);
+    for (uint32_t i = 0; i < total; i++) {
+        uint32_t k = it[i].from;
+        if (k < made) {
+            out[i] = clips[k];
+            if (partner[k] != GLTF_NONE) out[i].partner = pos[partner[k]] + 1;
+            continue;
+        }
+        const gltf_carry_clip *d = &op[k - made];
+        ganim_clip *o = &out[i];
+        o->name = d->name;
+        o->kind = GANIM_CLIP_OPAQUE;
+        o->fps = d->fps;
+        o->frame_count = d->frame_count;
+        o->rotation_interp = d->interp;
+        o->opaque = d->opaque;
+        o->opaque_size = d->opaque_size;
+        o->events = d->events;
+        o->event_count = d->event_count;
+        o->native_format = d->record_format;
+        o->native = d->record;
+        o->native_size = d->record_size;
+    }
+    doc->clips = out;
+    doc->clip_count = total;
+    return GANIM_OK;
+}
