@@ -130,6 +130,12 @@ uint16_t ff7_quantise_raw(uint16_t raw, unsigned bkey);
 /* Role and rotation slot count of a clip that has no ff7 record (from another format). */
 int ff7_guess_role(const ganim_doc *doc, const ganim_clip *clip);
 uint32_t ff7_slots_for(const ganim_doc *doc, const ganim_clip *clip, int role);
+/* The bone of the model's skeleton that weapon entries drive: a last root bone named
+ * `weapon` (as ff7_skeleton.c makes it), or -1. */
+int32_t ff7_weapon_bone(const ganim_doc *doc);
+/* Does the clip move `bone` away from its rest pose (rotation or translation)? A clip from
+ * a glTF that keys every joint has tracks holding the rest on bones it does not move. */
+bool ff7_bone_moves(const ganim_doc *doc, const ganim_clip *clip, uint32_t bone);
 /* Raw values (12-bit, bKey 0 precision) of the clip as the model has it. Where a value
  * still equals the native record's (`in`, may be NULL), the record's integer is taken
  * (no Euler round trip). Returns true when every value came from the record. */

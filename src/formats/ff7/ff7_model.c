@@ -1,6 +1,7 @@
 /* FF7 battle packs and the model: which bone each rotation slot drives, a clip's
  * tracks from its raw integers, and a clip's raw integers back from the model. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "formats/ff7/ff7.h"
@@ -105,12 +106,33 @@ int ff7_guess_role(const ganim_doc *doc, const ganim_clip *clip)
     return FF7_ROLE_WEAPON;
 }
 
+int32_t ff7_weapon_bone(const ganim_doc *doc)
+{
+    const ganim_skeleton *sk = doc->skeleton;
+    if (!sk || sk->bone_count < 2) return -1;
+    uint32_t w = sk->bone_count - 1;
+    return sk->bones[w].parent < 0 && sk->bones[w].name && !strcmp(sk->bones[w].name, "weapon") ? (int32_t)w : -1;
+}
+
 uint32_t ff7_slots_for(const ganim_doc *doc, const ganim_clip *clip, int role)
 {
     if (role == FF7_ROLE_WEAPON) return 1;
     ff7_skel_info si;
     if (ff7_skel_info_parse(doc->skeleton, &si)) return si.n_bones <= 1 ? 1 : si.n_bones + 1;
-    if (doc->skeleton && doc->skeleton->bone_count) return doc->skeleton->bone_count;
+    /* the model of an FF7 skeleton (ff7_skeleton.c: `root`, `bone_<i>`, and a last root
+     * bone `weapon` that body slots do not drive), without its ??aa record (a glTF from
+     * another tool): nBones + 1 slots, 1 for one bone */
+    const ganim_skeleton *sk = doc->skeleton;
+    if (sk && sk->bone_count) {
+        uint32_t n = sk->bone_count - (ff7_weapon_bone(doc) >= 0 ? 1u : 0u);
+        bool model = n >= 2 && sk->bones[0].name && !strcmp(sk->bones[0].name, "root");
+        for (uint32_t i = 1; i < n && model; i++) {
+            char want[24];
+            snprintf(want, sizeof want, "bone_%u", i - 1);
+            model = sk->bones[i].name && !strcmp(sk->bones[i].name, want);
+        }
+        return model && n == 2 ? 1 : n;
+    }
     uint32_t n = 1;
     for (uint32_t i = 0; i < clip->track_count; i++)
         if (clip->tracks[i].bone + 1 > n) n = clip->tracks[i].bone + 1;
@@ -123,6 +145,36 @@ static const ganim_track *track_of(const ganim_clip *clip, int32_t bone)
     for (uint32_t i = 0; i < clip->track_count; i++)
         if ((int32_t)clip->tracks[i].bone == bone) return &clip->tracks[i];
     return NULL;
+}
+
+/* Does any value of a channel differ from `rest` (n components; rotations either sign)? */
+static bool channel_moves(const ganim_channel *ch, int n, const float *rest)
+{
+    if (ch->kind == GANIM_CHANNEL_ABSENT || !ch->values) return false;
+    double size = 1;
+    for (int k = 0; k < n; k++) size = fmax(size, fabs((double)rest[k]));
+    for (uint32_t i = 0; i < ch->count; i++) {
+        const float *v = ch->values + (size_t)i * (size_t)n;
+        double d1 = 0, d2 = 0;
+        for (int k = 0; k < n; k++) {
+            d1 = fmax(d1, fabs((double)v[k] - rest[k]));
+            d2 = fmax(d2, fabs((double)v[k] + rest[k]));
+        }
+        if ((n == 4 ? fmin(d1, d2) : d1) > 1e-5 * size) return true;
+    }
+    return false;
+}
+
+bool ff7_bone_moves(const ganim_doc *doc, const ganim_clip *clip, uint32_t bone)
+{
+    const ganim_skeleton *sk = doc->skeleton;
+    for (uint32_t i = 0; sk && bone < sk->bone_count && i < clip->track_count; i++) {
+        const ganim_track *t = &clip->tracks[i];
+        if (t->bone != bone) continue;
+        const ganim_transform *r = &sk->bones[bone].rest;
+        return channel_moves(&t->rotation, 4, &r->rotation.x) || channel_moves(&t->translation, 3, &r->translation.x);
+    }
+    return false;
 }
 
 static bool quat_close(ganim_quat a, ganim_quat b)

@@ -43,13 +43,15 @@ typedef struct enc_ctx {
     int forced; /* -1 or 0/2/4 */
 } enc_ctx;
 
-static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32_t index, ganim_writer *w,
+/* `part`: -1 the clip as its record or the guess says; FF7_ROLE_BODY or FF7_ROLE_WEAPON:
+ * that part of a clip without a record that moves both (a glTF's body_3+weapon_9). */
+static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32_t index, int part, ganim_writer *w,
                                   ganim_error *err)
 {
     const ganim_clip *clip = &doc->clips[index];
     ff7_clip_info in;
-    bool have = ff7_clip_info_parse(clip, &in) && in.layout != FF7_LAYOUT_SPECIAL;
-    int role = have ? in.role : ff7_guess_role(doc, clip);
+    bool have = part < 0 && ff7_clip_info_parse(clip, &in) && in.layout != FF7_LAYOUT_SPECIAL;
+    int role = have ? in.role : part >= 0 ? part : ff7_guess_role(doc, clip);
     uint32_t slots = have ? in.slots : ff7_slots_for(doc, clip, role);
     uint32_t frames = clip->frame_count;
     if (frames == 0 || frames > FF7_MAX_FRAMES)
@@ -69,7 +71,7 @@ static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32
     }
     bool pristine = ff7_raw_from_model(doc, clip, have ? &in : NULL, role, slots, frames, pos, rot);
 
-    int cands[3], nc = 0;
+    int cands[3] = { 0, 2, 4 }, nc = 0;
     if (c->forced >= 0) {
         cands[nc++] = c->forced;
     } else {
@@ -145,6 +147,121 @@ done:
     return code;
 }
 
+/* ---- packs from documents without FF7 records -------------------------------------------------- */
+
+/* One entry of the pack: clip `clip` (a whole clip: part -1), or the body or weapon part
+ * of a clip that moves both. */
+typedef struct entry {
+    uint32_t clip;
+    int part;
+} entry;
+
+typedef struct plan {
+    entry *e;
+    uint32_t n;
+    size_t size;
+    uint32_t split, rest_weapons, first_rest;
+} plan;
+
+/* A document none of whose clips has an FF7 record (a glTF from Blender, a document built
+ * elsewhere), on a skeleton with the `weapon` bone: FF7 plays weapon animation i with body
+ * animation i, so a clip that moves the body and the weapon (body_3+weapon_9 as one glTF
+ * animation) becomes a body entry and a weapon entry, body entries first, weapon entries
+ * after them in the same order. A clip that moves only the weapon cannot be placed; a
+ * clip that moves no weapon gets a weapon entry holding it at rest (said). plan->n stays
+ * 0 when every clip is written as it is. */
+static ganim_code make_plan(const ganim_doc *doc, const ganim_allocator *alloc, plan *p, ganim_error *err)
+{
+    memset(p, 0, sizeof *p);
+    int32_t wb = ff7_weapon_bone(doc);
+    if (wb < 0) return GANIM_OK;
+    uint32_t recorded = 0, both = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        ff7_clip_info in;
+        recorded += ff7_clip_info_parse(&doc->clips[i], &in);
+    }
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        const ganim_clip *clip = &doc->clips[i];
+        ff7_clip_info in;
+        if (clip->kind != GANIM_CLIP_ANIMATION || ff7_clip_info_parse(clip, &in)) continue;
+        bool weapon = ff7_bone_moves(doc, clip, (uint32_t)wb), body = false;
+        for (uint32_t b = 0; b < (uint32_t)wb && !body; b++) body = ff7_bone_moves(doc, clip, b);
+        if (!(weapon && body)) continue;
+        if (recorded)
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                              "ff7-battle: clip %u ('%s') moves body bones and the weapon, and has no FF7 record to "
+                              "say which entry it is; FF7 stores them as two entries: write it into the pack it "
+                              "belongs to (--into), or give a body and a weapon clip",
+                              i, clip->name);
+        both++;
+    }
+    if (!both) return GANIM_OK;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        const ganim_clip *clip = &doc->clips[i];
+        if (clip->kind != GANIM_CLIP_ANIMATION)
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                              "ff7-battle: clip %u ('%s') is an opaque slot without an FF7 record among animations "
+                              "that move body and weapon: ganim cannot tell where its slot goes in the pack",
+                              i, clip->name);
+        bool body = false;
+        for (uint32_t b = 0; b < (uint32_t)wb && !body; b++) body = ff7_bone_moves(doc, clip, b);
+        if (!body && ff7_bone_moves(doc, clip, (uint32_t)wb))
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                              "ff7-battle: clip %u ('%s') moves only the weapon, among animations that move body "
+                              "and weapon: ganim cannot tell which body animation it plays with",
+                              i, clip->name);
+        k++;
+    }
+    p->size = (size_t)k * 2 * sizeof *p->e;
+    if (!(p->e = ganim_alloc(alloc, p->size))) return GANIM_NOMEM(err);
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        p->e[p->n].clip = p->e[p->n + k].clip = i;
+        p->e[p->n].part = FF7_ROLE_BODY;
+        p->e[p->n + k].part = FF7_ROLE_WEAPON;
+        if (!ff7_bone_moves(doc, &doc->clips[i], (uint32_t)wb) && p->rest_weapons++ == 0) p->first_rest = i;
+        p->n++;
+    }
+    p->n = 2 * k;
+    p->split = both;
+    return GANIM_OK;
+}
+
+/* What a pack written without FF7 records holds that its source did not say. */
+static void warn_made_up(const ganim_doc *doc, const ganim_write_opts *opts, const plan *p)
+{
+    uint32_t bare = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        ff7_clip_info in;
+        bare += doc->clips[i].kind == GANIM_CLIP_ANIMATION && !ff7_clip_info_parse(&doc->clips[i], &in);
+    }
+    if (!bare) return;
+    ff7_skel_info si;
+    bool skel = ff7_skel_info_parse(doc->skeleton, &si);
+    ganim_write_warn(opts, GANIM_WARN_EXPORT_LOSS,
+                     "ff7-battle: %u animation%s no FF7 record (not read from a pack, or from a glTF without "
+                     "ganim's extras): entry headers (dwBones, dwFrames, sFrames), precision keys and trailers are "
+                     "ganim's choice%s",
+                     bare, bare == 1 ? " has" : "s have",
+                     skel ? ""
+                          : "; the skeleton is no FF7 skeleton (??aa): rotation slots come from its bones, and "
+                            "its nsSkeletonAnims / nsWeaponsAnims are not known");
+    if (!p->n) return;
+    uint32_t k = p->n / 2;
+    ganim_write_warn(opts, GANIM_WARN_EXPORT_LOSS,
+                     "ff7-battle: %u animation%s body bones and the weapon: each is written as a body entry "
+                     "(0..%u) and a weapon entry (%u..%u), as the game pairs them; the ??aa skeleton must say "
+                     "nsSkeletonAnims %u and nsWeaponsAnims %u",
+                     p->split, p->split == 1 ? " moves" : "s move", k - 1, k, p->n - 1, k, k);
+    if (p->rest_weapons)
+        ganim_write_warn(opts, GANIM_WARN_EXPORT_LOSS,
+                         "ff7-battle: %u animation%s (clip %u '%s' first) no weapon: %s weapon entr%s the weapon "
+                         "at its rest pose",
+                         p->rest_weapons, p->rest_weapons == 1 ? " moves" : "s move", p->first_rest,
+                         doc->clips[p->first_rest].name, p->rest_weapons == 1 ? "its" : "their",
+                         p->rest_weapons == 1 ? "y holds" : "ies hold");
+}
+
 ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     ganim_allocator alloc = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
@@ -153,9 +270,24 @@ ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts, 
     int forced = opts ? ganim_setting_choice(opts->settings, opts->setting_count, &ff7_options[0]) : -1;
     if (forced >= 0) c.forced = 2 * forced;
     if (!doc) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ff7-battle: no document");
+    plan p;
+    ganim_code pc = make_plan(doc, &alloc, &p, err);
+    if (pc != GANIM_OK) return pc;
     ganim_writer w = gw_init(out, &alloc);
-    gw_u32le(&w, doc->clip_count);
-    for (uint32_t i = 0; i < doc->clip_count; i++) {
+    if (p.e) {
+        gw_u32le(&w, p.n);
+        for (uint32_t i = 0; i < p.n; i++) {
+            ganim_code code = write_animation(&c, doc, p.e[i].clip, p.e[i].part, &w, err);
+            if (code) {
+                ganim_free(&alloc, p.e, p.size);
+                return code;
+            }
+        }
+        ganim_free(&alloc, p.e, p.size);
+    } else {
+        gw_u32le(&w, doc->clip_count);
+    }
+    for (uint32_t i = 0; !p.n && i < doc->clip_count; i++) {
         const ganim_clip *clip = &doc->clips[i];
         if (clip->kind == GANIM_CLIP_OPAQUE) {
             if (clip->opaque_size >= 11)
@@ -171,12 +303,13 @@ ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts, 
             gw_bytes(&w, clip->opaque, clip->opaque_size);
             continue;
         }
-        ganim_code code = write_animation(&c, doc, i, &w, err);
+        ganim_code code = write_animation(&c, doc, i, -1, &w, err);
         if (code) return code;
     }
     ff7_doc_info di;
     if (ff7_doc_info_parse(doc, &di)) gw_bytes(&w, di.tail, di.tail_size);
     if (!gw_ok(&w)) return GANIM_NOMEM(err);
+    warn_made_up(doc, opts, &p);
     /* The pack has no place for a frame rate: the game and every reader play it at 15. */
     uint32_t first = 0, other_rates = 0;
     for (uint32_t i = 0; i < doc->clip_count; i++) {

@@ -691,11 +691,16 @@ static ganim_code read_group(anim *a, uint32_t g, const gltf_carry_clip *d, gani
     sub.nch = 0;
     if (!(sub.ch = gltf_scratch(f, a->nch, sizeof *sub.ch))) return GANIM_ERR_NOMEM;
     double last = 0;
-    for (uint32_t i = 0; i < a->nch; i++)
-        if (a->ch[i].group == (int)g) {
-            sub.ch[sub.nch++] = a->ch[i];
-            if (a->ch[i].n) last = fmax(last, (double)a->ch[i].f[a->ch[i].n - 1]);
-        }
+    for (uint32_t i = 0; i < a->nch; i++) {
+        const chan *c = &a->ch[i];
+        if (c->group != (int)g) continue;
+        sub.ch[sub.nch++] = *c;
+        /* the exporter's rest keys span the whole animation, longer than a partner */
+        int rest_keys = c->fill && c->n == 2 && c->interp == GLTF_LINEAR && c->f[0] == 0 &&
+                        c->f[1] == (float)(a->span - 1) &&
+                        !memcmp(c->v, c->v + c->comps, (size_t)c->comps * sizeof(float));
+        if (c->n && !rest_keys) last = fmax(last, (double)c->f[c->n - 1]);
+    }
     if (d) {
         sub.frames = d->frame_count;
         if (ceil(last) + 1 > (double)sub.frames) {

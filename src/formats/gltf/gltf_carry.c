@@ -357,7 +357,7 @@ ganim_code gltf_carry_finish(gltf_file *f, ganim_clip *clips, uint32_t made, con
             doc->native = data;
             doc->native_size = size;
         }
-        if (!ok) ignored(&c), c.why = NULL;
+        if (!ok) ignored(&c), c.why = NULL, ok = 1;
         const gj_value *ol = gj_get(meta, "opaque_clips");
         const ganim_limits *lim = ganim_doc_limits(doc);
         if (ol && (!gj_is(ol, GJ_ARRAY) || (uint64_t)ol->count + made > lim->clips)) {

@@ -298,6 +298,244 @@ out:
     ganim_doc_free(sdoc);
 }
 
+/* ---- through ganim's glb ---------------------------------------------------------------------- */
+
+/* A glb with every `,"extras":{"ganim":...}` member removed: ganim's export as another tool
+ * (Blender) gives it back, without ganim's extras. */
+static int strip_ganim_extras(const ganim_buffer *in, ganim_buffer *out)
+{
+    memset(out, 0, sizeof *out);
+    if (in->size < 20) return 0;
+    const uint8_t *d = in->data;
+    size_t jlen = (size_t)d[12] | (size_t)d[13] << 8 | (size_t)d[14] << 16 | (size_t)d[15] << 24;
+    if (20 + jlen > in->size) return 0;
+    const char *j = (const char *)d + 20;
+    char *t = malloc(jlen + 4);
+    size_t n = 0;
+    static const char key[] = ",\"extras\":{\"ganim\":";
+    for (size_t i = 0; i < jlen;) {
+        if (i + sizeof key - 1 <= jlen && !memcmp(j + i, key, sizeof key - 1)) {
+            size_t k = i + 10; /* the '{' of the extras object */
+            int depth = 0, str = 0;
+            for (; k < jlen; k++) {
+                char c = j[k];
+                if (str) {
+                    if (c == '\\') k++;
+                    else if (c == '"') str = 0;
+                } else if (c == '"') {
+                    str = 1;
+                } else if (c == '{') {
+                    depth++;
+                } else if (c == '}' && --depth == 0) {
+                    break;
+                }
+            }
+            i = k + 1;
+            continue;
+        }
+        t[n++] = j[i++];
+    }
+    while (n % 4) t[n++] = ' ';
+    size_t rest = in->size - 20 - jlen, total = 20 + n + rest;
+    out->data = malloc(total);
+    out->size = out->capacity = total;
+    uint8_t *o = out->data;
+    memcpy(o, d, 20);
+    for (int b = 0; b < 4; b++) {
+        o[8 + b] = (uint8_t)(total >> (8 * b));
+        o[12 + b] = (uint8_t)(n >> (8 * b));
+    }
+    memcpy(o + 20, t, n);
+    memcpy(o + 20 + n, d + 20 + jlen, rest);
+    free(t);
+    return 1;
+}
+
+typedef struct said {
+    int count, made_up, split;
+} said;
+
+static void note_warning(void *user, const ganim_warning *w)
+{
+    said *s = user;
+    s->count++;
+    s->made_up += strstr(w->message, "no FF7 record") != NULL;
+    s->split += strstr(w->message, "written as a body entry") != NULL;
+}
+
+/* The poses of two documents read from packs with the same skeleton: clip by clip, every
+ * frame of every bone, positions exactly, rotations within `deg` degrees (a 12-bit step:
+ * near gimbal lock the turn back from glTF's axes in float moves a triple by a step). */
+static void same_poses(const ganim_doc *a, const ganim_doc *b, double deg, const char *label)
+{
+    CHECK_MSG(a->clip_count == b->clip_count, "%s: %u entries became %u", label, a->clip_count, b->clip_count);
+    double worst = 0;
+    for (uint32_t i = 0; i < a->clip_count && i < b->clip_count; i++) {
+        const ganim_clip *x = &a->clips[i], *y = &b->clips[i];
+        CHECK_MSG(x->kind == y->kind && !strcmp(x->name, y->name) && x->frame_count == y->frame_count,
+                  "%s: entry %u '%s' (%u frames) became '%s' (%u frames)", label, i, x->name, x->frame_count, y->name,
+                  y->frame_count);
+        if (x->kind != GANIM_CLIP_ANIMATION || x->frame_count != y->frame_count) continue;
+        for (uint32_t bone = 0; bone < a->skeleton->bone_count; bone++) {
+            const ganim_bone *r = &a->skeleton->bones[bone];
+            const ganim_track *tx = NULL, *ty = NULL;
+            for (uint32_t k = 0; k < x->track_count; k++)
+                if (x->tracks[k].bone == bone) tx = &x->tracks[k];
+            for (uint32_t k = 0; k < y->track_count; k++)
+                if (y->tracks[k].bone == bone) ty = &y->tracks[k];
+            CHECK_MSG(!tx == !ty, "%s: entry %u: bone %u animated in one pack only", label, i, bone);
+            if (!tx || !ty) continue;
+            for (uint32_t f = 0; f < x->frame_count; f++) {
+                float qx[4], qy[4], px[3], py[3];
+                ganim_channel_eval(&tx->rotation, x->frame_count, NULL, x->rotation_interp, 4, f, &r->rest.rotation.x,
+                                   qx);
+                ganim_channel_eval(&ty->rotation, y->frame_count, NULL, y->rotation_interp, 4, f, &r->rest.rotation.x,
+                                   qy);
+                ganim_channel_eval(&tx->translation, x->frame_count, NULL, x->rotation_interp, 3, f,
+                                   &r->rest.translation.x, px);
+                ganim_channel_eval(&ty->translation, y->frame_count, NULL, y->rotation_interp, 3, f,
+                                   &r->rest.translation.x, py);
+                double dot =
+                    fabs((double)qx[0] * qy[0] + (double)qx[1] * qy[1] + (double)qx[2] * qy[2] + (double)qx[3] * qy[3]);
+                double angle = dot >= 1 ? 0 : 2 * acos(dot) * 180 / 3.14159265358979323846;
+                worst = fmax(worst, angle);
+                CHECK_MSG(angle <= deg && !memcmp(px, py, sizeof px),
+                          "%s: entry %u bone %u frame %u: %.4g degrees apart, position (%g %g %g) became (%g %g %g)",
+                          label, i, bone, f, angle, px[0], px[1], px[2], py[0], py[1], py[2]);
+            }
+        }
+    }
+    printf("  %s: rotations within %.3g degrees\n", label, worst);
+}
+
+/* pack -> glb -> pack: with ganim's extras the same bytes (the native records, special
+ * slots, the body+weapon animations split back into their entries); a glb without them
+ * (as Blender gives it back) still gives a pack of the same entries, body and weapon
+ * entries apart, the same positions and the same rotations to a 12-bit step (Euler
+ * triples may be the other of the two equivalent ones), and says what it made up. */
+TEST(pack_glb_pack)
+{
+    char **l = packs();
+    int identical = 0, files = 0, stripped_same = 0;
+    for (size_t pi = 0; l[pi]; pi++) {
+        const char *da = l[pi];
+        files++;
+        size_t size;
+        uint8_t *data = test_read_file(da, &size);
+        ganim_doc *sdoc = ff7_read_skeleton(da);
+        ganim_error e = { 0 };
+        ganim_doc *doc = ff7_read_pack_mem(data, size, sdoc->skeleton, &e), *g = NULL, *s = NULL, *back = NULL;
+        ganim_buffer glb = { 0 }, out = { 0 }, bare = { 0 }, out2 = { 0 };
+        CHECK_MSG(doc && ganim_export_glb(doc, NULL, &glb, &e) == GANIM_OK, "%s: export: %s", ff7_base(da), e.message);
+        CHECK_MSG(ganim_read_memory(glb.data, glb.size, NULL, &g, &e) == GANIM_OK, "%s: glb read: %s", ff7_base(da),
+                  e.message);
+        if (!g) goto next;
+        CHECK_MSG(g->warning_count == 0, "%s: the glb reads with %u warnings (%s)", ff7_base(da), g->warning_count,
+                  g->warning_count ? g->warnings[0].message : "");
+        CHECK_MSG(write_doc(g, -1, &out, &e) == GANIM_OK, "%s: write from the glb: %s", ff7_base(da), e.message);
+        CHECK_MSG(out.size == size && !memcmp(out.data, data, size), "%s: pack -> glb -> pack: not the same bytes",
+                  ff7_base(da));
+        identical += out.size == size && !memcmp(out.data, data, size);
+
+        /* without ganim's extras: read at the pack's 15 fps (the keys fit 30 too) */
+        CHECK(strip_ganim_extras(&glb, &bare));
+        ganim_read_opts ro = { 0 };
+        ro.fps = 15;
+        CHECK_MSG(ganim_read_memory(bare.data, bare.size, &ro, &s, &e) == GANIM_OK, "%s: bare glb read: %s",
+                  ff7_base(da), e.message);
+        if (!s) goto next;
+        CHECK_EQ_STR(s->native_format ? s->native_format : "", "gltf");
+        said w = { 0 };
+        ganim_write_opts wo = { 0 };
+        wo.warn = note_warning;
+        wo.warn_user = &w;
+        CHECK_MSG(ganim_write(s, "ff7-battle", &wo, &out2, &e) == GANIM_OK, "%s: write from the bare glb: %s",
+                  ff7_base(da), e.message);
+        CHECK_MSG(w.made_up == 1, "%s: the writer does not say what it made up", ff7_base(da));
+        uint32_t specials = 0, weapons = 0;
+        for (uint32_t i = 0; i < doc->clip_count; i++) {
+            specials += doc->clips[i].kind == GANIM_CLIP_OPAQUE;
+            weapons += !strncmp(doc->clips[i].name, "weapon_", 7);
+        }
+        CHECK_MSG(w.split == (weapons > 0), "%s: the split into body and weapon entries is %s", ff7_base(da),
+                  w.split ? "said" : "not said");
+        /* with special slots the entries move (body and weapon ranges shrink): the pack
+         * needs a ??aa of its own counts, which the warning gives; read it without one */
+        back = out2.size ? ff7_read_pack_mem(out2.data, out2.size, specials ? NULL : sdoc->skeleton, &e) : NULL;
+        CHECK_MSG(back != NULL, "%s: the pack from the bare glb does not read: %s", ff7_base(da), e.message);
+        if (back && !specials) { /* special slots do not travel without the extras */
+            int before = test_failures_in_current;
+            char label[300];
+            snprintf(label, sizeof label, "%s without extras", ff7_base(da));
+            same_poses(doc, back, 360.0 / 4096, label);
+            stripped_same += test_failures_in_current == before;
+        }
+    next:
+        ganim_doc_free(back);
+        ganim_doc_free(s);
+        ganim_doc_free(g);
+        ganim_doc_free(doc);
+        ganim_doc_free(sdoc);
+        ganim_buffer_free(&glb);
+        ganim_buffer_free(&out);
+        ganim_buffer_free(&out2);
+        free(bare.data);
+        free(data);
+    }
+    test_free_list(l);
+    printf("pack -> glb -> pack: %d of %d packs byte for byte; without the extras %d packs give the same poses\n",
+           identical, files, stripped_same);
+    CHECK(files == 10 && identical == files);
+}
+
+/* A clip without an FF7 record that moves body and weapon cannot be one entry: among
+ * clips with records it is refused, and so is a clip that moves only the weapon among
+ * clips that move both (neither has a place in the pack). */
+TEST(body_and_weapon_without_record)
+{
+    const char *da = test_path("ff7", "humanoid_bkey2.da");
+    size_t size;
+    uint8_t *data = test_read_file(da, &size);
+    ganim_doc *sdoc = ff7_read_skeleton(da);
+    ganim_error e = { 0 };
+    ganim_doc *doc = ff7_read_pack_mem(data, size, sdoc->skeleton, &e), *g = NULL, *s = NULL;
+    ganim_buffer glb = { 0 }, bare = { 0 }, out = { 0 };
+    CHECK(doc && ganim_export_glb(doc, NULL, &glb, &e) == GANIM_OK);
+    CHECK(strip_ganim_extras(&glb, &bare));
+    ganim_read_opts ro = { 0 };
+    ro.fps = 15;
+    CHECK(ganim_read_memory(glb.data, glb.size, NULL, &g, &e) == GANIM_OK);
+    CHECK(ganim_read_memory(bare.data, bare.size, &ro, &s, &e) == GANIM_OK);
+    if (!g || !s) goto out;
+    CHECK_EQ_INT(g->clip_count, 8);
+    CHECK_EQ_INT(s->clip_count, 4);
+    CHECK_EQ_STR(s->clips[0].name, "body_0+weapon_4");
+    /* the bare animation body_0+weapon_4 in place of body_0 of the pack with records */
+    CHECK(ganim_doc_set_clip(g, 0, &s->clips[0], &e) == GANIM_OK);
+    g->clips[0].partner = 0;
+    g->clips[0].native_format = NULL;
+    CHECK_EQ_INT(write_doc(g, -1, &out, &e), GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(e.message, "clip 0 ('body_0+weapon_4') moves body bones and the weapon") != NULL, "%s", e.message);
+    ganim_buffer_free(&out);
+    /* a weapon entry without its record among the bare body+weapon animations */
+    ganim_clip w = doc->clips[4];
+    w.native_format = NULL;
+    w.native = NULL;
+    w.native_size = 0;
+    CHECK(ganim_doc_set_clip(s, 1, &w, &e) == GANIM_OK);
+    CHECK_EQ_INT(write_doc(s, -1, &out, &e), GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(e.message, "clip 1 ('weapon_4') moves only the weapon") != NULL, "%s", e.message);
+out:
+    ganim_buffer_free(&out);
+    ganim_buffer_free(&glb);
+    free(bare.data);
+    ganim_doc_free(s);
+    ganim_doc_free(g);
+    ganim_doc_free(doc);
+    ganim_doc_free(sdoc);
+    free(data);
+}
+
 int main(void)
 {
     RUN(roundtrip_with_skeleton);
@@ -305,5 +543,7 @@ int main(void)
     RUN(encode_from_model);
     RUN(edited_value_is_written);
     RUN(forced_bkey);
+    RUN(pack_glb_pack);
+    RUN(body_and_weapon_without_record);
     return test_finish();
 }

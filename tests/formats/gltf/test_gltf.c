@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "support/tbuild.h"
 #include "test.h"
 
 #define PI 3.14159265358979323846
@@ -774,6 +775,205 @@ TEST(fuzz_regressions)
     CHECK(n > 0);
 }
 
+/* ---- what ganim's exporter carries in extras.ganim ----------------------------------------- */
+
+static const uint8_t rec_doc[4] = { 1, 2, 3, 4 }, rec_skel[2] = { 5, 6 }, rec_clip[3] = { 7, 8, 9 };
+static const uint8_t slot_bytes[5] = { 9, 8, 7, 6, 5 };
+
+/* A clip "body" that plays with its partner "weap" (other bones, fewer frames, events),
+ * an opaque slot between them, and native records on the document, skeleton and clips.
+ * The records are a registered format's (the glb names the document record's format as
+ * its source when exported again), with bytes that mean nothing to it. */
+static ganim_doc *carried_doc(void)
+{
+    static const char *const names[3] = { "root", "arm", "weapon" };
+    ganim_doc *d = tb_doc(3, names);
+    d->skeleton->bones[1].parent = 0;
+    d->skeleton->bones[1].rest.translation.y = 2;
+    uint32_t a = tb_clip(d, "body", 15, 3);
+    uint32_t t = tb_track(d, a, 1, NULL, NULL);
+    const float q[12] = { 0, 0, 0, 1, 0, 0.6f, 0, 0.8f, 0, 0.8f, 0, 0.6f };
+    tb_channel(d, a, t, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 3, NULL, q);
+    ganim_clip o = { 0 };
+    o.name = "slot";
+    o.kind = GANIM_CLIP_OPAQUE;
+    o.fps = 15;
+    o.opaque = slot_bytes;
+    o.opaque_size = sizeof slot_bytes;
+    o.native_format = "bvh";
+    o.native = rec_doc;
+    o.native_size = sizeof rec_doc;
+    CHECK_OK(ganim_doc_add_clip(d, &o, NULL, NULL));
+    uint32_t w = tb_clip(d, "weap", 15, 2);
+    t = tb_track(d, w, 2, NULL, NULL);
+    const float tr[6] = { 1, 2, 3, 4, 5, 6 };
+    tb_channel(d, w, t, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 2, NULL, tr);
+    const ganim_event ev[2] = { { 0.5f, 7 }, { 1, 3 } };
+    CHECK_OK(ganim_doc_set_events(d, w, ev, 2, NULL));
+    d->clips[a].partner = w + 1;
+    d->clips[a].native_format = "bvh";
+    d->clips[a].native = rec_clip;
+    d->clips[a].native_size = sizeof rec_clip;
+    d->format = ganim_format_find("bvh");
+    d->native_format = "bvh";
+    d->native = rec_doc;
+    d->native_size = sizeof rec_doc;
+    d->skeleton->native_format = "bvh";
+    d->skeleton->native = rec_skel;
+    d->skeleton->native_size = sizeof rec_skel;
+    return d;
+}
+
+/* The glb `in` with the first `find` of its JSON replaced by `repl`. */
+static int glb_edit(const ganim_buffer *in, const char *find, const char *repl, ganim_buffer *out)
+{
+    const uint8_t *d = in->data;
+    size_t jlen = (size_t)d[12] | (size_t)d[13] << 8 | (size_t)d[14] << 16 | (size_t)d[15] << 24;
+    char *j = malloc(jlen + strlen(repl) + 8);
+    memcpy(j, d + 20, jlen);
+    j[jlen] = 0;
+    char *at = strstr(j, find);
+    if (!at) {
+        free(j);
+        return 0;
+    }
+    size_t head = (size_t)(at - j), fl = strlen(find), rl = strlen(repl);
+    memmove(at + rl, at + fl, jlen - head - fl + 1);
+    memcpy(at, repl, rl);
+    size_t n = jlen - fl + rl;
+    while (n % 4) j[n++] = ' ';
+    size_t rest = in->size - 20 - jlen, total = 20 + n + rest;
+    uint8_t *o = malloc(total);
+    memcpy(o, d, 20);
+    for (int b = 0; b < 4; b++) {
+        o[8 + b] = (uint8_t)(total >> (8 * b));
+        o[12 + b] = (uint8_t)(n >> (8 * b));
+    }
+    memcpy(o + 20, j, n);
+    memcpy(o + 20 + n, d + 20 + jlen, rest);
+    free(j);
+    memset(out, 0, sizeof *out);
+    out->data = o;
+    out->size = out->capacity = total;
+    return 1;
+}
+
+static int has_record(const char *fmt, const uint8_t *p, size_t n, const uint8_t *want, size_t wn)
+{
+    return fmt && !strcmp(fmt, "bvh") && n == wn && !memcmp(p, want, n);
+}
+
+TEST(ganim_extras_carried)
+{
+    ganim_doc *d = carried_doc(), *b = NULL;
+    ganim_buffer g1 = { 0 }, g2 = { 0 };
+    CHECK_OK(ganim_export_glb(d, NULL, &g1, NULL));
+    b = read_built(&g1, NULL, GANIM_OK, NULL);
+    if (!b) goto out;
+    CHECK_EQ_INT(b->warning_count, 0);
+    CHECK_EQ_INT(b->clip_count, 3);
+    CHECK(has_record(b->native_format, b->native, b->native_size, rec_doc, sizeof rec_doc));
+    CHECK(has_record(b->skeleton->native_format, b->skeleton->native, b->skeleton->native_size, rec_skel,
+                     sizeof rec_skel));
+    if (b->clip_count == 3) {
+        const ganim_clip *x = &b->clips[0], *o = &b->clips[1], *w = &b->clips[2];
+        /* "body+weap" split back: each clip its own name, frames, tracks; the partner link */
+        CHECK_EQ_STR(x->name, "body");
+        CHECK_EQ_INT(x->frame_count, 3);
+        CHECK_EQ_INT(x->partner, 3);
+        CHECK(x->track_count == 1 && x->tracks[0].bone == 1 && x->tracks[0].rotation.kind == GANIM_CHANNEL_PER_FRAME &&
+              x->tracks[0].translation.kind == GANIM_CHANNEL_ABSENT);
+        CHECK(x->track_count == 1 && x->tracks[0].rotation.values[5] == 0.6f &&
+              x->tracks[0].rotation.values[11] == 0.6f);
+        CHECK(has_record(x->native_format, x->native, x->native_size, rec_clip, sizeof rec_clip));
+        CHECK(o->kind == GANIM_CLIP_OPAQUE && !strcmp(o->name, "slot") && o->opaque_size == sizeof slot_bytes &&
+              !memcmp(o->opaque, slot_bytes, sizeof slot_bytes));
+        CHECK(has_record(o->native_format, o->native, o->native_size, rec_doc, sizeof rec_doc));
+        CHECK_EQ_STR(w->name, "weap");
+        CHECK_EQ_INT(w->frame_count, 2);
+        CHECK_EQ_INT(w->partner, 0);
+        CHECK(w->track_count == 1 && w->tracks[0].bone == 2 &&
+              w->tracks[0].translation.kind == GANIM_CHANNEL_PER_FRAME && w->tracks[0].translation.count == 2 &&
+              w->tracks[0].translation.values[5] == 6);
+        CHECK(w->event_count == 2 && w->events[0].frame == 0.5f && w->events[0].id == 7 && w->events[1].id == 3);
+        CHECK(!strcmp(w->native_format, "gltf")); /* no record of its own: the glTF reader's */
+    }
+    CHECK_OK(ganim_export_glb(b, NULL, &g2, NULL));
+    CHECK_MSG(g1.size == g2.size && !memcmp(g1.data, g2.data, g1.size), "glb -> read -> glb: the bytes differ");
+out:
+    ganim_doc_free(b);
+    ganim_doc_free(d);
+    ganim_buffer_free(&g1);
+    ganim_buffer_free(&g2);
+}
+
+/* Hostile extras: whatever they say, the read succeeds, says what it ignored, and gives a
+ * valid document (the part that did not fit read as without the extras). */
+TEST(ganim_extras_hostile)
+{
+    static const struct {
+        const char *find, *repl;
+        int clips;      /* clips read, -1: not checked */
+        int doc_record; /* the document's record comes back */
+    } cases[] = {
+        { "\"base64\":\"AQIDBA==\"", "\"base64\":\"AQID!A==\"", 3, 0 },                       /* not base64 */
+        { "\"base64\":\"AQIDBA==\"", "\"base64\":\"AQIDB\"", 3, 0 },                          /* not a multiple of 4 */
+        { "\"base64\":\"AQIDBA==\"", "\"base64\":\"AQIDBB==\"", 3, 0 },                       /* bits past the data */
+        { "\"size\":4,", "\"size\":4000000000000000,", 3, 0 },                                /* not its size */
+        { "\"size\":4,", "\"size\":-4,", 3, 0 },                                              /* not a size */
+        { "\"native_record\":{\"format\":\"bvh\"", "\"native_record\":{\"format\":7", 3, 0 }, /* wrong type */
+        { "\"clips\":[", "\"clips\":{\"a\":1},\"was\":[", 2, 1 },              /* wrong type: not split */
+        { "\"tracks\":[[1,", "\"tracks\":[[99,", 2, 1 },                       /* a bone not in the skeleton */
+        { "\"tracks\":[[1,", "\"tracks\":[[1,0],[1,", 2, 1 },                  /* a bone twice */
+        { "\"tracks\":[[1,", "\"tracks\":[[1,999999999999,\"x\"],[1,", 2, 1 }, /* channels out of range */
+        { "{\"index\":0,", "{\"index\":-1,", 2, 1 },                           /* not an index */
+        { "{\"index\":0,", "{\"index\":1e300,", 2, 1 },                        /* too large */
+        { "{\"index\":0,", "{\"index\":2,", 2, 1 },                            /* the partner's index too */
+        { "\"rotation_interp\":\"slerp\",\"tracks\"", "\"rotation_interp\":\"cubic\",\"tracks\"", 2, 1 },
+        { "\"frame_count\":3,\"rotation_interp\":\"slerp\",\"tracks\"",
+          "\"frame_count\":0,\"rotation_interp\":\"slerp\",\"tracks\"", 2, 1 },
+        { "\"events\":[[", "\"events\":[[-1,", -1, 1 }, /* an event before frame 0 */
+        { "\"events\":[[", "\"events\":[\"x\",[", -1, 1 },
+        { "\"opaque_clips\":[", "\"opaque_clips\":[7,", 2, 1 }, /* the opaque clip is lost */
+        { "\"opaque_clips\":[", "\"opaque_clips\":{},\"x\":[", 2, 1 },
+        { "\"clip_count\":3", "\"clip_count\":\"3\"", 3, 1 },
+        { "\"clip_count\":3", "\"clip_count\":99", 3, 1 }, /* the indices are not all kept */
+        { "\"name\":\"slot\"", "\"name\":[]", 2, 1 },
+    };
+    ganim_doc *d = carried_doc();
+    ganim_buffer g1 = { 0 };
+    CHECK_OK(ganim_export_glb(d, NULL, &g1, NULL));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ganim_buffer g2 = { 0 }, g3 = { 0 };
+        CHECK_MSG(glb_edit(&g1, cases[i].find, cases[i].repl, &g2), "case %zu: '%s' is not in the glb", i,
+                  cases[i].find);
+        if (!g2.data) continue;
+        ganim_error e = { 0 };
+        ganim_doc *b = NULL;
+        CHECK_MSG(ganim_read_memory(g2.data, g2.size, NULL, &b, &e) == GANIM_OK, "case %zu: %s", i, e.message);
+        if (b) {
+            int said = 0;
+            for (uint32_t k = 0; k < b->warning_count; k++)
+                said |= strstr(b->warnings[k].message, "extras.ganim") != NULL ||
+                        strstr(b->warnings[k].message, "indices") != NULL;
+            CHECK_MSG(said, "case %zu (%s): no warning says what was ignored", i, cases[i].repl);
+            if (cases[i].clips >= 0)
+                CHECK_MSG(b->clip_count == (uint32_t)cases[i].clips, "case %zu: %u clips, wanted %d", i, b->clip_count,
+                          cases[i].clips);
+            CHECK_MSG(cases[i].doc_record ==
+                          has_record(b->native_format, b->native, b->native_size, rec_doc, sizeof rec_doc),
+                      "case %zu: the document's record %s", i, cases[i].doc_record ? "is lost" : "came back");
+            CHECK_MSG(ganim_export_glb(b, NULL, &g3, &e) == GANIM_OK, "case %zu: the document does not export: %s", i,
+                      e.message);
+        }
+        ganim_doc_free(b);
+        ganim_buffer_free(&g2);
+        ganim_buffer_free(&g3);
+    }
+    ganim_doc_free(d);
+    ganim_buffer_free(&g1);
+}
+
 int main(void)
 {
     test_program_name = "test_gltf";
@@ -789,5 +989,7 @@ int main(void)
     RUN(ganim_conversion_undone_or_kept);
     RUN(clear_errors);
     RUN(fuzz_regressions);
+    RUN(ganim_extras_carried);
+    RUN(ganim_extras_hostile);
     return test_finish();
 }
