@@ -98,10 +98,11 @@ static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32
      * its original stream bytes: they decode to exactly those values, whatever codes the
      * game's tools chose (codes that are not the shortest, frames beyond sFrames, a cut-off
      * frame, padding bits). */
-    if (pristine && in.stream_size && in.stream_size <= FF7_MAX_STREAM) {
+    if (have && pristine && in.stream_size && in.stream_size <= FF7_MAX_STREAM) {
         stream = in.stream;
         s_size = in.stream_size;
-    } else if (pristine && bits == in.stream_bits && (size_t)in.stream_size * 8u >= bits && in.stream_size >= s_size) {
+    } else if (have && pristine && bits == in.stream_bits && (size_t)in.stream_size * 8u >= bits &&
+               in.stream_size >= s_size) {
         bool same = memcmp(stream, in.stream, bits / 8) == 0;
         if (same && bits % 8) {
             unsigned m = 0xFFu << (8 - bits % 8) & 0xFFu;

@@ -146,11 +146,12 @@ static int read_clip(ctx *c, const gj_value *o, uint32_t bones, int opaque, gltf
         return bad(c, o, "a clip's fps is not a frame rate");
     if (!gj_uint(gj_get(o, "frame_count"), opaque ? UINT32_MAX : GANIM_MAX_FRAMES, &frames) || (!opaque && !frames))
         return bad(c, o, "a clip's frame_count is not a frame count");
-    if (!gj_string(gj_get(o, "rotation_interp"), &interp) || (strcmp(interp, "slerp") && strcmp(interp, "nlerp")))
+    if (!gj_string(gj_get(o, "rotation_interp"), &interp) ||
+        (strcmp(interp, "slerp") != 0 && strcmp(interp, "nlerp") != 0))
         return bad(c, o, "a clip's rotation_interp is not slerp or nlerp");
     d->fps = fps;
     d->frame_count = (uint32_t)frames;
-    d->interp = strcmp(interp, "nlerp") ? GANIM_INTERP_SLERP : GANIM_INTERP_NLERP;
+    d->interp = strcmp(interp, "nlerp") != 0 ? GANIM_INTERP_SLERP : GANIM_INTERP_NLERP;
     if (!(d->name = latin1_back(f, name))) return -1;
     int ok = read_events(c, o, d);
     if (ok > 0) ok = read_record(c, o, &d->record_format, &d->record, &d->record_size);
@@ -410,6 +411,7 @@ ganim_code gltf_carry_finish(gltf_file *f, ganim_clip *clips, uint32_t made, con
             if (partner[k] != GLTF_NONE) out[i].partner = pos[partner[k]] + 1;
             continue;
         }
+        if (!op) continue; /* (k >= made only when there are opaque clips) */
         const gltf_carry_clip *d = &op[k - made];
         ganim_clip *o = &out[i];
         o->name = d->name;
