@@ -4,9 +4,11 @@
  *   ff7/fixture_pack.aa, ff7/fixture_pack.da   a 3-bone battle skeleton with a weapon,
  *       and a pack of two body animations, one weapon animation and a special slot,
  *       written by ganim's own FF7 writer
+ *   gltf/fixture_pack.glb   that pack as ganim's glb, with what the exporter carries in
+ *       extras.ganim (native records, the special slot, body and weapon as one animation)
  *   acl/fixture.v0.civ   a Civilization VII V0 container, 3 bones x 8 frames at 24 fps
  * (The ACL buffers next to them are made by tests/formats/acl/test_acl_synth.c.)
- * Usage: make_fixtures DIR           write the files into DIR/ff7 and DIR/acl
+ * Usage: make_fixtures DIR           write the files into DIR/ff7, DIR/gltf and DIR/acl
  *        make_fixtures --check DIR   exit 1 if a file in DIR differs from what it makes
  * Each file is read back through the library before it counts. */
 #include <math.h>
@@ -78,7 +80,7 @@ static int failed(const char *name, const ganim_error *err)
     return 0;
 }
 
-static int ff7(const char *dir)
+static int ff7(const char *dir, const char *gltf_dir)
 {
     /* ??aa: 52-byte header (nBones 3, 2 body + 1 weapon animation, 1 weapon), 3 bones */
     uint8_t aa[52 + 3 * 12];
@@ -165,6 +167,23 @@ static int ff7(const char *dir)
     ganim_buffer pack = { 0 };
     if (ok && ganim_write(doc, "ff7-battle", NULL, &pack, &err) != GANIM_OK) ok = failed("fixture_pack.da", &err);
     ok = ok && emit(dir, "fixture_pack.da", &pack, "ff7-battle", sdoc->skeleton);
+    /* the pack as ganim's glb: what the exporter carries in extras.ganim (records, the
+     * special slot, body 0 and its weapon animation as one animation) */
+    if (ok) {
+        ganim_read_opts pr = { 0 };
+        pr.format = "ff7-battle";
+        pr.skeleton = sdoc->skeleton;
+        ganim_doc *pd = NULL;
+        ganim_export_opts eo = { 0 };
+        eo.generator = "ganim (tools/make_fixtures.c)";
+        ganim_buffer glb = { 0 };
+        if (ganim_read_memory(pack.data, pack.size, &pr, &pd, &err) != GANIM_OK ||
+            ganim_export_glb(pd, &eo, &glb, &err) != GANIM_OK)
+            ok = failed("fixture_pack.glb", &err);
+        ok = ok && emit(gltf_dir, "fixture_pack.glb", &glb, "gltf", NULL);
+        ganim_buffer_free(&glb);
+        ganim_doc_free(pd);
+    }
     ganim_buffer_free(&pack);
     ganim_doc_free(doc);
     ganim_doc_free(sdoc);
@@ -224,10 +243,11 @@ int main(int argc, char **argv)
     int a = 1;
     if (a < argc && strcmp(argv[a], "--check") == 0) check_mode = 1, a++;
     const char *root = a < argc ? argv[a] : "tests/data";
-    char ff7_dir[1024], acl_dir[1024];
+    char ff7_dir[1024], acl_dir[1024], gltf_dir[1024];
     snprintf(ff7_dir, sizeof ff7_dir, "%s/ff7", root);
     snprintf(acl_dir, sizeof acl_dir, "%s/acl", root);
-    int ok = ff7(ff7_dir) & civ7_v0(acl_dir);
+    snprintf(gltf_dir, sizeof gltf_dir, "%s/gltf", root);
+    int ok = ff7(ff7_dir, gltf_dir) & civ7_v0(acl_dir);
     if (check_mode) printf("%d passed, %d failed\n", ok, !ok);
     return ok ? 0 : 1;
 }
