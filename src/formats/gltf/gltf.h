@@ -94,6 +94,9 @@ typedef struct gltf_file {
     uint32_t *bone_node; /* node of each bone */
     gltf_fold *fold;     /* per bone, NULL when no bone has nodes to fold */
     uint8_t *folded;     /* per bone: 1 when fold[] applies */
+    /* gltf_carry.c: per bone, reused by every animation */
+    uint8_t *carry_owner, *carry_mask;
+    uint32_t *carry_at;
     /* counts for the details */
     uint32_t folded_bones, reordered, skins, meshes, joints_in_skin;
     uint32_t buffer_kinds[GLTF_BUF_KINDS];

@@ -207,9 +207,13 @@ ganim_code gltf_carry_read_anim(gltf_file *f, const gj_value *anim, uint32_t ai,
     if (ok && list->count == 2 && out->d[0].index == out->d[1].index)
         ok = bad(&c, list, "the clip and its partner have the same index");
     if (ok) {
-        out->owner = gltf_scratch(f, f->bone_count, 1);
-        out->mask = gltf_scratch(f, f->bone_count, 1);
-        if (!out->owner || !out->mask) return GANIM_ERR_NOMEM;
+        if (!f->carry_owner && (!(f->carry_owner = gltf_scratch(f, f->bone_count, 1)) ||
+                                !(f->carry_mask = gltf_scratch(f, f->bone_count, 1))))
+            return GANIM_ERR_NOMEM;
+        out->owner = f->carry_owner;
+        out->mask = f->carry_mask;
+        memset(out->owner, 0, f->bone_count);
+        memset(out->mask, 0, f->bone_count);
         for (uint32_t k = 0; ok && k < list->count; k++)
             for (uint32_t i = 0; ok && i < out->d[k].track_count; i++) {
                 const gltf_carry_track *t = &out->d[k].tracks[i];
@@ -231,12 +235,15 @@ ganim_code gltf_carry_read_anim(gltf_file *f, const gj_value *anim, uint32_t ai,
 static ganim_code order_tracks(gltf_file *f, ganim_clip *clip, const gltf_carry_clip *d)
 {
     if (!clip->track_count) return GANIM_OK;
-    uint32_t *at = gltf_scratch(f, f->bone_count, sizeof *at);
+    if (!f->carry_at) {
+        if (!(f->carry_at = gltf_scratch(f, f->bone_count, sizeof *f->carry_at))) return GANIM_ERR_NOMEM;
+        for (uint32_t b = 0; b < f->bone_count; b++) f->carry_at[b] = GLTF_NONE;
+    }
+    uint32_t *at = f->carry_at; /* GLTF_NONE everywhere between calls */
     ganim_track *t = ganim_doc_alloc_array(f->doc, clip->track_count, sizeof *t);
     uint8_t *taken = gltf_scratch(f, clip->track_count, 1);
-    if (!at || !taken) return GANIM_ERR_NOMEM;
+    if (!taken) return GANIM_ERR_NOMEM;
     if (!t) return GANIM_NOMEM(f->err);
-    for (uint32_t b = 0; b < f->bone_count; b++) at[b] = GLTF_NONE;
     for (uint32_t i = 0; i < clip->track_count; i++) at[clip->tracks[i].bone] = i;
     uint32_t n = 0;
     for (uint32_t i = 0; i < d->track_count; i++) {
@@ -267,8 +274,10 @@ static ganim_code order_tracks(gltf_file *f, ganim_clip *clip, const gltf_carry_
         }
         n++;
     }
-    for (uint32_t i = 0; i < clip->track_count; i++)
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        at[clip->tracks[i].bone] = GLTF_NONE;
         if (!taken[i]) t[n++] = clip->tracks[i];
+    }
     clip->tracks = t;
     return GANIM_OK;
 }
