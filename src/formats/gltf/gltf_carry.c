@@ -5,6 +5,8 @@
  * clip. Everything is checked: a member that does not fit the file is ignored with a
  * warning (the file then reads as one without it), never trusted. Only files that say
  * they were written by ganim (asset.extras.ganim) are asked. */
+#include <stdlib.h>
+
 #include "formats/gltf/gltf.h"
 
 /* ---- small readers ------------------------------------------------------------------------- */
@@ -329,19 +331,12 @@ typedef struct item {
     uint32_t from; /* made clip k, or made + opaque clip k */
 } item;
 
-/* Insertion of a run into order: stable, by key (undescribed clips last, in their order). */
-static void sort_items(item *it, uint32_t n)
+/* By index, undescribed clips last; ties in the file's order. */
+static int item_order(const void *pa, const void *pb)
 {
-    /* a merge sort would do for huge counts; counts are bounded by the clip limit */
-    for (uint32_t i = 1; i < n; i++) {
-        item x = it[i];
-        uint32_t j = i;
-        while (j && it[j - 1].key > x.key) {
-            it[j] = it[j - 1];
-            j--;
-        }
-        it[j] = x;
-    }
+    const item *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->from < b->from ? -1 : a->from > b->from;
 }
 
 ganim_code gltf_carry_finish(gltf_file *f, ganim_clip *clips, uint32_t made, const gltf_carry_clip *desc,
@@ -397,7 +392,7 @@ ganim_code gltf_carry_finish(gltf_file *f, ganim_clip *clips, uint32_t made, con
             if (partner[k] != GLTF_NONE) clips[k].partner = partner[k] + 1;
         return GANIM_OK;
     }
-    sort_items(it, total);
+    qsort(it, total, sizeof *it, item_order);
     int kept = declared == total, dup = 0;
     for (uint32_t i = 0; i < total; i++) {
         kept &= it[i].key == i;
