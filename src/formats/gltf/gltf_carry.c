@@ -195,7 +195,6 @@ static void ignored(ctx *c)
 
 ganim_code gltf_carry_read_anim(gltf_file *f, const gj_value *anim, uint32_t ai, uint32_t span, gltf_carry_anim *out)
 {
-    (void)span;
     memset(out, 0, sizeof *out);
     const gj_value *list = gj_get(gj_get(gj_get(anim, "extras"), "ganim"), "clips");
     if (!f->ganim || !list || !f->bone_count) return GANIM_OK;
@@ -208,6 +207,8 @@ ganim_code gltf_carry_read_anim(gltf_file *f, const gj_value *anim, uint32_t ai,
     if (ok < 0) return GANIM_NOMEM(f->err);
     if (ok && list->count == 2 && out->d[0].index == out->d[1].index)
         ok = bad(&c, list, "the clip and its partner have the same index");
+    for (uint32_t k = 0; ok && k < list->count; k++) /* the animation lasts as long as the longer */
+        if (out->d[k].frame_count > span) ok = bad(&c, list, "a clip has more frames than its animation");
     if (ok) {
         if (!f->carry_owner && (!(f->carry_owner = gltf_scratch(f, f->bone_count, 1)) ||
                                 !(f->carry_mask = gltf_scratch(f, f->bone_count, 1))))

@@ -932,7 +932,9 @@ TEST(ganim_extras_hostile)
         { "\"rotation_interp\":\"slerp\",\"tracks\"", "\"rotation_interp\":\"cubic\",\"tracks\"", 2, 1 },
         { "\"frame_count\":3,\"rotation_interp\":\"slerp\",\"tracks\"",
           "\"frame_count\":0,\"rotation_interp\":\"slerp\",\"tracks\"", 2, 1 },
-        { "\"events\":[[", "\"events\":[[-1,", -1, 1 }, /* an event before frame 0 */
+        { "\"frame_count\":3,\"rotation_interp\":\"slerp\",\"tracks\"",
+          "\"frame_count\":65535,\"rotation_interp\":\"slerp\",\"tracks\"", 2, 1 }, /* longer than the animation */
+        { "\"events\":[[", "\"events\":[[-1,", -1, 1 },                             /* an event before frame 0 */
         { "\"events\":[[", "\"events\":[\"x\",[", -1, 1 },
         { "\"opaque_clips\":[", "\"opaque_clips\":[7,", 2, 1 }, /* the opaque clip is lost */
         { "\"opaque_clips\":[", "\"opaque_clips\":{},\"x\":[", 2, 1 },
