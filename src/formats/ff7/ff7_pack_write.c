@@ -164,7 +164,49 @@ typedef struct plan {
     uint32_t n;
     size_t size;
     uint32_t split, rest_weapons, first_rest;
+    uint32_t in_place, first_body, first_weapon; /* clips split into their own two entries */
 } plan;
+
+/* The pack's body animation count: the document's record, else the skeleton's (0: not
+ * known). */
+static uint32_t body_count(const ganim_doc *doc)
+{
+    ff7_doc_info di;
+    if (ff7_doc_info_parse(doc, &di) && di.n_body != UINT32_MAX) return di.n_body;
+    ff7_skel_info si;
+    return ff7_skel_info_parse(doc->skeleton, &si) ? si.n_body_anims : 0;
+}
+
+/* Among entries with records (a pack a clip was put into): clip i without a record that
+ * moves body and weapon is body entry i and its weapon part replaces weapon entry
+ * nsSkeletonAnims + i, as the game pairs them. */
+static ganim_code pair_in_place(const ganim_doc *doc, const ganim_allocator *alloc, uint32_t i, plan *p,
+                                ganim_error *err)
+{
+    uint32_t nb = body_count(doc), w = nb + i;
+    ff7_clip_info in;
+    if (!(i < nb && w < doc->clip_count && doc->clips[w].kind == GANIM_CLIP_ANIMATION &&
+          (!ff7_clip_info_parse(&doc->clips[w], &in) || in.role == FF7_ROLE_WEAPON)))
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "ff7-battle: clip %u ('%s') moves body bones and the weapon, and has no FF7 record to say "
+                          "which entries it is; FF7 stores them as two entries, and entry %u is not a body entry "
+                          "with a weapon entry at %u (nsSkeletonAnims %u): put it into a body slot, or give a body "
+                          "and a weapon clip",
+                          i, doc->clips[i].name, i, w, nb);
+    if (!p->e) {
+        p->size = (size_t)doc->clip_count * sizeof *p->e;
+        if (!(p->e = ganim_alloc(alloc, p->size))) return GANIM_NOMEM(err);
+        for (uint32_t k = 0; k < doc->clip_count; k++) p->e[k].clip = k, p->e[k].part = -1;
+        p->n = doc->clip_count;
+        p->first_body = i;
+        p->first_weapon = w;
+    }
+    p->e[i].part = FF7_ROLE_BODY;
+    p->e[w].clip = i;
+    p->e[w].part = FF7_ROLE_WEAPON;
+    p->in_place++;
+    return GANIM_OK;
+}
 
 /* A document none of whose clips has an FF7 record (a glTF from Blender, a document built
  * elsewhere), on a skeleton with the `weapon` bone: FF7 plays weapon animation i with body
@@ -190,15 +232,18 @@ static ganim_code make_plan(const ganim_doc *doc, const ganim_allocator *alloc, 
         bool weapon = ff7_bone_moves(doc, clip, (uint32_t)wb), body = false;
         for (uint32_t b = 0; b < (uint32_t)wb && !body; b++) body = ff7_bone_moves(doc, clip, b);
         if (!(weapon && body)) continue;
-        if (recorded)
-            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                              "ff7-battle: clip %u ('%s') moves body bones and the weapon, and has no FF7 record to "
-                              "say which entry it is; FF7 stores them as two entries: write it into the pack it "
-                              "belongs to (--into), or give a body and a weapon clip",
-                              i, clip->name);
+        if (recorded) {
+            ganim_code code = pair_in_place(doc, alloc, i, p, err);
+            if (code != GANIM_OK) {
+                ganim_free(alloc, p->e, p->size);
+                memset(p, 0, sizeof *p);
+                return code;
+            }
+            continue;
+        }
         both++;
     }
-    if (!both) return GANIM_OK;
+    if (p->in_place || !both) return GANIM_OK;
     uint32_t k = 0;
     for (uint32_t i = 0; i < doc->clip_count; i++) {
         const ganim_clip *clip = &doc->clips[i];
@@ -233,6 +278,12 @@ static ganim_code make_plan(const ganim_doc *doc, const ganim_allocator *alloc, 
 /* What a pack written without FF7 records holds that its source did not say. */
 static void warn_made_up(const ganim_doc *doc, const ganim_write_opts *opts, const plan *p)
 {
+    if (p->in_place)
+        ganim_write_warn(opts, GANIM_WARN_EXPORT_LOSS,
+                         "ff7-battle: %u animation%s without an FF7 record body bones and the weapon (clip %u '%s' "
+                         "first): its body is entry %u and its weapon replaces entry %u, as the game pairs them",
+                         p->in_place, p->in_place == 1 ? " moves" : "s move", p->first_body,
+                         doc->clips[p->first_body].name, p->first_body, p->first_weapon);
     uint32_t bare = 0;
     for (uint32_t i = 0; i < doc->clip_count; i++) {
         ff7_clip_info in;
@@ -249,7 +300,7 @@ static void warn_made_up(const ganim_doc *doc, const ganim_write_opts *opts, con
                      skel ? ""
                           : "; the skeleton is no FF7 skeleton (??aa): rotation slots come from its bones, and "
                             "its nsSkeletonAnims / nsWeaponsAnims are not known");
-    if (!p->n) return;
+    if (!p->n || p->in_place) return;
     uint32_t k = p->n / 2;
     ganim_write_warn(opts, GANIM_WARN_EXPORT_LOSS,
                      "ff7-battle: %u animation%s body bones and the weapon: each is written as a body entry "
@@ -277,38 +328,31 @@ ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts, 
     ganim_code pc = make_plan(doc, &alloc, &p, err);
     if (pc != GANIM_OK) return pc;
     ganim_writer w = gw_init(out, &alloc);
-    if (p.e) {
-        gw_u32le(&w, p.n);
-        for (uint32_t i = 0; i < p.n; i++) {
-            ganim_code code = write_animation(&c, doc, p.e[i].clip, p.e[i].part, &w, err);
-            if (code) {
-                ganim_free(&alloc, p.e, p.size);
-                return code;
-            }
-        }
-        ganim_free(&alloc, p.e, p.size);
-    } else {
-        gw_u32le(&w, doc->clip_count);
-    }
-    for (uint32_t i = 0; !p.n && i < doc->clip_count; i++) {
+    uint32_t n = p.n ? p.n : doc->clip_count;
+    gw_u32le(&w, n);
+    ganim_code code = GANIM_OK;
+    for (uint32_t k = 0; k < n && code == GANIM_OK; k++) {
+        uint32_t i = p.n ? p.e[k].clip : k;
+        int part = p.n ? p.e[k].part : -1;
         const ganim_clip *clip = &doc->clips[i];
-        if (clip->kind == GANIM_CLIP_OPAQUE) {
-            if (clip->opaque_size >= 11)
-                return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                                  "ff7-battle: clip %u: an opaque slot of %zu bytes cannot be "
-                                  "written (FF7 reads chunks of 11 bytes or more as animations)",
-                                  i, clip->opaque_size);
+        if (clip->kind != GANIM_CLIP_OPAQUE) {
+            code = write_animation(&c, doc, i, part, &w, err);
+        } else if (clip->opaque_size >= 11) {
+            code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                              "ff7-battle: clip %u: an opaque slot of %zu bytes cannot be "
+                              "written (FF7 reads chunks of 11 bytes or more as animations)",
+                              i, clip->opaque_size);
+        } else {
             ff7_clip_info in;
             bool have = ff7_clip_info_parse(clip, &in);
             gw_u32le(&w, have ? in.dw_bones : 0);
             gw_u32le(&w, have ? in.dw_frames : 0);
             gw_u32le(&w, (uint32_t)clip->opaque_size);
             gw_bytes(&w, clip->opaque, clip->opaque_size);
-            continue;
         }
-        ganim_code code = write_animation(&c, doc, i, -1, &w, err);
-        if (code) return code;
     }
+    ganim_free(&alloc, p.e, p.size);
+    if (code != GANIM_OK) return code;
     ff7_doc_info di;
     if (ff7_doc_info_parse(doc, &di)) gw_bytes(&w, di.tail, di.tail_size);
     if (!gw_ok(&w)) return GANIM_NOMEM(err);

@@ -351,6 +351,22 @@ static int strip_ganim_extras(const ganim_buffer *in, ganim_buffer *out)
     return 1;
 }
 
+/* The glb with every `find` of its JSON replaced by `repl` (of the same length). */
+static int glb_replace_all(const ganim_buffer *in, const char *find, const char *repl, ganim_buffer *out)
+{
+    size_t n = strlen(find);
+    if (strlen(repl) != n || in->size < 20) return 0;
+    out->data = malloc(in->size);
+    out->size = out->capacity = in->size;
+    memcpy(out->data, in->data, in->size);
+    size_t jlen =
+        (size_t)in->data[12] | (size_t)in->data[13] << 8 | (size_t)in->data[14] << 16 | (size_t)in->data[15] << 24;
+    int found = 0;
+    for (size_t i = 20; i + n <= 20 + jlen && i + n <= in->size; i++)
+        if (!memcmp(out->data + i, find, n)) memcpy(out->data + i, repl, n), found = 1;
+    return found;
+}
+
 typedef struct said {
     int count, made_up, split;
 } said;
@@ -489,8 +505,9 @@ TEST(pack_glb_pack)
 }
 
 /* A clip without an FF7 record that moves body and weapon cannot be one entry: among
- * clips with records it is refused, and so is a clip that moves only the weapon among
- * clips that move both (neither has a place in the pack). */
+ * clips with records (a pack it was put into) it is the body entry it sits at and its
+ * weapon replaces the weapon entry the game pairs with it, or is refused when it sits
+ * elsewhere; a clip that moves only the weapon among clips that move both is refused. */
 TEST(body_and_weapon_without_record)
 {
     const char *da = test_path("ff7", "humanoid_bkey2.da");
@@ -510,12 +527,54 @@ TEST(body_and_weapon_without_record)
     CHECK_EQ_INT(g->clip_count, 8);
     CHECK_EQ_INT(s->clip_count, 4);
     CHECK_EQ_STR(s->clips[0].name, "body_0+weapon_4");
-    /* the bare animation body_0+weapon_4 in place of body_0 of the pack with records */
-    CHECK(ganim_doc_set_clip(g, 0, &s->clips[0], &e) == GANIM_OK);
+    /* the bare animation body_0+weapon_4 put into weapon slot 5 of the pack: refused */
+    CHECK(ganim_doc_set_clip(g, 5, &s->clips[0], &e) == GANIM_OK);
+    g->clips[5].native_format = NULL;
+    CHECK_EQ_INT(write_doc(g, -1, &out, &e), GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(e.message, "clip 5 ('body_0+weapon_4') moves body bones and the weapon") != NULL &&
+                  strstr(e.message, "entry 5 is not a body entry") != NULL,
+              "%s", e.message);
+    ganim_buffer_free(&out);
+    /* in place of body_0 (what --into does) the animation read without its clips'
+     * descriptions (in the pack's axes): its body is entry 0, its weapon entry 4, as the
+     * game pairs them; the other entries keep their values and streams */
+    ganim_doc_free(g);
+    g = NULL;
+    ganim_buffer nodesc = { 0 };
+    ganim_doc *c = NULL;
+    CHECK(glb_replace_all(&glb, "\"clips\":[", "\"xlips\":[", &nodesc));
+    CHECK(ganim_read_memory(nodesc.data, nodesc.size, NULL, &c, &e) == GANIM_OK);
+    free(nodesc.data);
+    CHECK(ganim_read_memory(glb.data, glb.size, NULL, &g, &e) == GANIM_OK);
+    if (!g || !c) {
+        ganim_doc_free(c);
+        goto out;
+    }
+    CHECK_EQ_STR(c->clips[0].name, "body_0+weapon_4");
+    CHECK(c->axes == GANIM_AXES_Y_DOWN);
+    CHECK(ganim_doc_set_clip(g, 0, &c->clips[0], &e) == GANIM_OK);
+    ganim_doc_free(c);
     g->clips[0].partner = 0;
     g->clips[0].native_format = NULL;
-    CHECK_EQ_INT(write_doc(g, -1, &out, &e), GANIM_ERR_INVALID_ARG);
-    CHECK_MSG(strstr(e.message, "clip 0 ('body_0+weapon_4') moves body bones and the weapon") != NULL, "%s", e.message);
+    said w0 = { 0 };
+    ganim_write_opts wo = { 0 };
+    wo.warn = note_warning;
+    wo.warn_user = &w0;
+    CHECK_MSG(ganim_write(g, "ff7-battle", &wo, &out, &e) == GANIM_OK, "%s", e.message);
+    CHECK(w0.count >= 1);
+    ganim_doc *back = out.size ? ff7_read_pack_mem(out.data, out.size, sdoc->skeleton, &e) : NULL;
+    CHECK_MSG(back != NULL, "%s", e.message);
+    if (back) same_poses(doc, back, 360.0 / 4096, "body_0+weapon_4 into body slot 0");
+    for (uint32_t i = 0; back && i < back->clip_count && i < doc->clip_count; i++) {
+        if (i == 0 || i == 4) continue;
+        tjson *x = ff7_describe(doc, (int)i, GANIM_DETAILS_FULL), *y = ff7_describe(back, (int)i, GANIM_DETAILS_FULL);
+        CHECK_MSG(ff7_same_raw(x, y) && tjson_int(tjson_get(x, "bKey"), -1) == tjson_int(tjson_get(y, "bKey"), -2) &&
+                      tjson_int(tjson_get(x, "sSize"), -1) == tjson_int(tjson_get(y, "sSize"), -2),
+                  "entry %u changed", i);
+        tjson_free(x);
+        tjson_free(y);
+    }
+    ganim_doc_free(back);
     ganim_buffer_free(&out);
     /* a weapon entry without its record among the bare body+weapon animations */
     ganim_clip w = doc->clips[4];
