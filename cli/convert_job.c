@@ -196,8 +196,15 @@ static int convert_doc(work *w, ganim_doc *doc)
             cli_errorf(log, j->input, "--clip selects clips for exports; %s is written whole", format->name);
             return -1;
         }
-        if (s->export_only_options) {
-            cli_errorf(log, j->input, "--scale, --keep-axes and --bvh-order apply to exports, not to %s", format->name);
+        if (s->export_only) {
+            cli_errorf(log, j->input, "%s applies to exports (glb, gltf, bvh, json), not to %s", s->export_only,
+                       format->name);
+            return -1;
+        }
+        cli_str why = { 0 };
+        if (cli_settings_misplaced(&s->settings, s->load.format, format, 0, format->name, &why)) {
+            cli_errorf(log, j->input, "%s", why.s);
+            cli_str_free(&why);
             return -1;
         }
     } else if (clip >= 0 && doc->clips[clip].kind != GANIM_CLIP_ANIMATION) {
@@ -215,8 +222,12 @@ static int convert_doc(work *w, ganim_doc *doc)
 
     if (kind == KIND_FORMAT) {
         ganim_write_opts wo = { 0 };
-        wo.settings = s->settings.list;
-        wo.setting_count = (uint32_t)s->settings.count;
+        ganim_setting *writer = cli_xmalloc((s->settings.count + 1) * sizeof *writer);
+        wo.settings = writer;
+        wo.setting_count = (uint32_t)cli_settings_for_writer(&s->settings, format, writer);
+        wo.into = s->into;
+        wo.slot = s->slot;
+        wo.fps = s->has_fps ? s->fps : 0; /* else the format's, or the original clip's, rate */
         export_log wlog = { log, j->input, s->quiet };
         wo.warn = export_warning;
         wo.warn_user = &wlog;
@@ -225,6 +236,7 @@ static int convert_doc(work *w, ganim_doc *doc)
         if (ganim_write(doc, format->name, &wo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
         else rc = write_output(w, j->output, &out);
         ganim_buffer_free(&out);
+        free(writer);
         return rc;
     }
 
