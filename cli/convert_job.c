@@ -227,7 +227,9 @@ static int convert_doc(work *w, ganim_doc *doc)
         wo.setting_count = (uint32_t)cli_settings_for_writer(&s->settings, format, writer);
         wo.into = s->into;
         wo.slot = s->slot;
-        wo.fps = s->has_fps ? s->fps : 0; /* else the format's, or the original clip's, rate */
+        /* --fps, else the format's or the original clip's rate; --resample asks for more
+         * frames: they are kept */
+        wo.fps = s->has_fps ? s->fps : s->resample > 1 ? GANIM_WRITE_KEEP_RATE : 0;
         export_log wlog = { log, j->input, s->quiet };
         wo.warn = export_warning;
         wo.warn_user = &wlog;

@@ -443,9 +443,12 @@ typedef struct ganim_write_opts {
     /* The rate clips are written at, in frames per second: clips at another rate are
      * sampled at this one over the same duration. 0: with `into`, each original clip's
      * rate; else the format's own rate when its files have one (FF7 battle: 15), else
-     * each clip's. */
+     * each clip's. GANIM_WRITE_KEEP_RATE: each clip as it is (a format that stores no
+     * rate then plays it at its own: slow or fast motion, which the writer warns of). */
     double fps;
 } ganim_write_opts;
+
+#define GANIM_WRITE_KEEP_RATE (-1.0)
 
 /* What a format can do (ganim_format.flags). */
 #define GANIM_FORMAT_READ 1u      /* files can be read */

@@ -96,7 +96,8 @@ void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, con
 /* ---- putting clips into an original (put.c) ----------------------------------------------
  * The animation clips of `input` put into `target` (a clone of the original, arrays its
  * own), as ganim_write_opts.into describes: matched by name or into clip `slot`, bones by
- * name, turned to the target's axes, sampled at `fps` (0: each target clip's own rate)
+ * name, turned to the target's axes, sampled at `fps` (0: each target clip's own rate;
+ * GANIM_WRITE_KEEP_RATE: the input clip's)
  * over the input's duration. Only the channels and bones the target clip has are set; its
  * name, record, events and partner stay. Losses go to wo->warn. */
 ganim_code ganim_doc_put(ganim_doc *target, const ganim_doc *input, const char *slot, double fps,

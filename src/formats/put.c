@@ -20,7 +20,7 @@ typedef struct put_ctx {
     ganim_doc *target;
     const ganim_doc *src; /* the edited document, in the target's axes */
     const ganim_write_opts *wo;
-    double fps; /* opts->fps: 0, the target clip's own */
+    double fps;        /* opts->fps: 0, each target clip's own rate; < 0, the input's */
     ganim_names names; /* the target skeleton's exported names */
     int have_names;
 } put_ctx;
@@ -203,8 +203,8 @@ static void keep_original(ganim_channel *n, const ganim_channel *o, const ganim_
             kept++;
         }
     }
-    int whole = o->kind == GANIM_CHANNEL_CONSTANT ? kept == frames
-                                                  : kept == old->frame_count && frames == old->frame_count;
+    int whole =
+        o->kind == GANIM_CHANNEL_CONSTANT ? kept == frames : kept == old->frame_count && frames == old->frame_count;
     if (whole) *n = *o;
 }
 
@@ -263,8 +263,7 @@ static ganim_code put_one(put_ctx *c, uint32_t ci, const ganim_clip *in, const u
         if (ot->visibility)
             code = it->visibility
                        ? ganim_bits_retime(t, it->visibility, in->frame_count, ratio, count, &nt->visibility, err)
-                       : ganim_bits_retime(t, ot->visibility, old->frame_count, own_ratio, count, &nt->visibility,
-                                           err);
+                       : ganim_bits_retime(t, ot->visibility, old->frame_count, own_ratio, count, &nt->visibility, err);
         if (code == GANIM_OK && ot->step)
             code = it->step ? ganim_bits_retime(t, it->step, in->frame_count, ratio, count, &nt->step, err)
                             : ganim_bits_retime(t, ot->step, old->frame_count, own_ratio, count, &nt->step, err);
@@ -308,8 +307,8 @@ static ganim_code put_clip(put_ctx *c, uint32_t si, uint32_t ci, int split, gani
     ganim_code code = GANIM_OK;
     if (miss) {
         code = ganim_fail(err, GANIM_ERR_MISMATCH, GANIM_NO_OFFSET,
-                          "the input's clip '%s' moves %zu bone%s the original's skeleton does not have: %s%s", in->name,
-                          miss, miss == 1 ? "" : "s", missing, at + 60 >= sizeof missing ? ", ..." : "");
+                          "the input's clip '%s' moves %zu bone%s the original's skeleton does not have: %s%s",
+                          in->name, miss, miss == 1 ? "" : "s", missing, at + 60 >= sizeof missing ? ", ..." : "");
         goto done;
     }
     /* bones that move in the input and belong to neither clip are lost: say so */
@@ -328,7 +327,7 @@ static ganim_code put_clip(put_ctx *c, uint32_t si, uint32_t ci, int split, gani
     }
     /* the rate: the original clip's (or the caller's), over the input's duration; a clip
      * and its partner keep the ratio of their lengths */
-    double rate = c->fps > 0 ? c->fps : t->clips[ci].fps;
+    double rate = c->fps > 0 ? c->fps : c->fps < 0 ? in->fps : t->clips[ci].fps;
     if (!(rate > 0)) rate = in->fps;
     uint32_t count = ganim_retime_frames(in->frame_count, in->fps, rate);
     const ganim_limits *lim = ganim_doc_limits(t);
@@ -404,8 +403,7 @@ ganim_code ganim_doc_put(ganim_doc *target, const ganim_doc *input, const char *
         if ((code = ganim_doc_find_clip(target, slot, &ci, err)) != GANIM_OK) goto done;
         if (target->clips[ci].kind != GANIM_CLIP_ANIMATION) {
             code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                              "clip %u of the original is an opaque slot, not an animation (animations: %s)", ci,
-                              list);
+                              "clip %u of the original is an opaque slot, not an animation (animations: %s)", ci, list);
             goto done;
         }
         code = put_clip(&c, only_in, ci, partner_of(target, ci) != NONE, err);
@@ -429,9 +427,9 @@ ganim_code ganim_doc_put(ganim_doc *target, const ganim_doc *input, const char *
         }
         uint32_t p = split ? partner_of(target, ci) : NONE;
         if (taken[ci] || (p != NONE && taken[p])) {
-            code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                              "two clips of the input go into clip %u ('%s') of the original", ci,
-                              target->clips[ci].name);
+            code =
+                ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                           "two clips of the input go into clip %u ('%s') of the original", ci, target->clips[ci].name);
             break;
         }
         taken[ci] = 1;

@@ -37,7 +37,7 @@ static ganim_code prepare(const ganim_doc *doc, const ganim_format *fmt, const g
      * becomes a z-up Alamo animation), one whose files play at one rate gets the clips
      * sampled at it; the caller's document is not touched. */
     int turn = fmt->impl->axes && (ganim_axes)(fmt->impl->axes - 1) != doc->axes;
-    double rate = opts->fps > 0 ? opts->fps : fmt->impl->fps;
+    double rate = opts->fps > 0 ? opts->fps : opts->fps < 0 ? 0 : fmt->impl->fps;
     int retime = 0;
     for (uint32_t i = 0; rate > 0 && i < doc->clip_count; i++)
         retime |= doc->clips[i].kind == GANIM_CLIP_ANIMATION && doc->clips[i].fps != rate;
@@ -71,7 +71,8 @@ ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const gani
     } else if (opts->slot) {
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "a slot names a clip of an original: give it");
     }
-    if (!(opts->fps == 0 || (opts->fps >= GANIM_MIN_FPS && opts->fps <= GANIM_MAX_FPS)))
+    if (!(opts->fps == 0 || opts->fps == GANIM_WRITE_KEEP_RATE ||
+          (opts->fps >= GANIM_MIN_FPS && opts->fps <= GANIM_MAX_FPS)))
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_write: a rate of %g fps is out of range",
                           opts->fps);
     if (!fmt->impl || !fmt->impl->write) {
