@@ -16,8 +16,8 @@
 #include "core/internal.h"
 #include "formats/format.h"
 #include "support/tbuild.h"
-#include "test.h"
 #include "support/tjson.h"
+#include "test.h"
 
 /* ---- sampling at a rate --------------------------------------------------------------- */
 
@@ -147,8 +147,8 @@ TEST(put_into_a_slot)
     ganim_doc *t = original(), *in = edited("my swing", 19);
     ganim_error e = { 0 };
     CHECK(ganim_doc_put(t, in, NULL, 0, NULL, &e) == GANIM_ERR_MISMATCH); /* two mains: the name decides */
-    CHECK_MSG(strstr(e.message, "'my swing'") && strstr(e.message, "0 'body_0'") && strstr(e.message, "--slot"),
-              "%s", e.message);
+    CHECK_MSG(strstr(e.message, "'my swing'") && strstr(e.message, "0 'body_0'") && strstr(e.message, "--slot"), "%s",
+              e.message);
     CHECK_EQ_INT(t->clips[0].frame_count, 10);
     CHECK_MSG(ganim_doc_put(t, in, "0", 0, NULL, &e) == GANIM_OK, "%s", e.message);
     CHECK_EQ_INT(t->clips[0].frame_count, 10); /* 0.6 s at 15 fps */
@@ -198,7 +198,7 @@ TEST(put_keeps_the_originals_bits)
     }
     ganim_quat turned = about_z(1.0);
     memcpy(r + 8 * 4, &turned, sizeof turned); /* frame 4 at 15 fps */
-    ic->tracks[0].rotation.values = r; /* "Hip" */
+    ic->tracks[0].rotation.values = r;         /* "Hip" */
     ganim_error e = { 0 };
     CHECK_MSG(ganim_doc_put(t, in, NULL, 0, NULL, &e) == GANIM_OK, "%s", e.message);
     o = &t->clips[2];
@@ -253,8 +253,8 @@ static ganim_doc *read_bytes(const uint8_t *data, size_t size, const char *forma
     ro.skeleton = sk;
     ganim_doc *d = NULL;
     ganim_error e = { 0 };
-    CHECK_MSG(ganim_read_memory(data, size, &ro, &d, &e) == GANIM_OK, "read back (%s): %s",
-              format ? format : "glb", e.message);
+    CHECK_MSG(ganim_read_memory(data, size, &ro, &d, &e) == GANIM_OK, "read back (%s): %s", format ? format : "glb",
+              e.message);
     return d;
 }
 
@@ -347,17 +347,20 @@ static int same_but(const ganim_doc *a, const ganim_doc *b, uint32_t ec, uint32_
                 ganim_transform p, q;
                 const ganim_track *tx = &x->tracks[t], *ty = &y->tracks[t];
                 static const float r4[4] = { 0, 0, 0, 1 }, r3[3] = { 0, 0, 0 }, s3[3] = { 1, 1, 1 };
-                ganim_channel_eval(&tx->rotation, x->frame_count, tx->step, x->rotation_interp, 4, f, r4, &p.rotation.x);
-                ganim_channel_eval(&ty->rotation, y->frame_count, ty->step, y->rotation_interp, 4, f, r4, &q.rotation.x);
+                ganim_channel_eval(&tx->rotation, x->frame_count, tx->step, x->rotation_interp, 4, f, r4,
+                                   &p.rotation.x);
+                ganim_channel_eval(&ty->rotation, y->frame_count, ty->step, y->rotation_interp, 4, f, r4,
+                                   &q.rotation.x);
                 ganim_channel_eval(&tx->translation, x->frame_count, tx->step, 0, 3, f, r3, &p.translation.x);
                 ganim_channel_eval(&ty->translation, y->frame_count, ty->step, 0, 3, f, r3, &q.translation.x);
                 ganim_channel_eval(&tx->scale, x->frame_count, tx->step, 0, 3, f, s3, &p.scale.x);
                 ganim_channel_eval(&ty->scale, y->frame_count, ty->step, 0, 3, f, s3, &q.scale.x);
                 int edited = c == ec && tx->bone == eb && f == ef;
                 if (!edited && !close_enough(&p.rotation.x, &q.rotation.x, 4, tol))
-                    return snprintf(why, size, "clip %u bone %u frame %u: the rotation moved (%g %g %g %g -> %g %g %g %g)",
-                                    c, tx->bone, f, p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w,
-                                    q.rotation.x, q.rotation.y, q.rotation.z, q.rotation.w),
+                    return snprintf(why, size,
+                                    "clip %u bone %u frame %u: the rotation moved (%g %g %g %g -> %g %g %g %g)", c,
+                                    tx->bone, f, p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w, q.rotation.x,
+                                    q.rotation.y, q.rotation.z, q.rotation.w),
                            0;
                 if (!close_enough(&p.translation.x, &q.translation.x, 3, tol) ||
                     !close_enough(&p.scale.x, &q.scale.x, 3, tol))
@@ -413,8 +416,8 @@ static void edit_one_key(const char *path, const ganim_doc *orig, ganim_buffer *
         ganim_doc *ref = read_bytes(direct, direct_size, orig->format->name, orig->skeleton);
         char why[200];
         if (back && ref) {
-            CHECK_MSG(same_but(ref, back, ec, eb, ef, why, sizeof why), "%s: edited bone %u frame %u: %s", path, eb,
-                      ef, why);
+            CHECK_MSG(same_but(ref, back, ec, eb, ef, why, sizeof why), "%s: edited bone %u frame %u: %s", path, eb, ef,
+                      why);
             /* the edit landed: what the edited glb reads as, within the format's step */
             const ganim_clip *bc = NULL;
             for (uint32_t t = 0; t < back->clips[ec].track_count; t++)
