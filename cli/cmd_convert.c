@@ -313,6 +313,7 @@ static int parse_command(command *c, int argc, char **argv, int *help)
 static int place_output(command *c)
 {
     settings *s = &c->s;
+    if (!s->output || !*s->output) USAGE("no output: add -o FILE or -o DIRECTORY"); /* parse_command said so */
     size_t olen = strlen(s->output);
     int any_dir = 0;
     c->to_stdout = strcmp(s->output, "-") == 0;
