@@ -27,7 +27,11 @@ static ganim_code prepare(const ganim_doc *doc, const ganim_format *fmt, const g
     *made = NULL;
     ganim_code code = GANIM_OK;
     if (opts->into) {
-        /* the original, with the edited clips put in place (at its clips' own rates) */
+        /* the original, with the edited clips put in place (at its clips' own rates); both
+         * are read value by value, so both must keep the model's rules */
+        if ((code = ganim_doc_validate(doc, err)) != GANIM_OK ||
+            (code = ganim_doc_validate(opts->into, err)) != GANIM_OK)
+            return code;
         if (!(*made = ganim_doc_clone(opts->into, err))) return err && err->code ? err->code : GANIM_ERR_NOMEM;
         if ((code = ganim_doc_put(*made, doc, opts->slot, opts->fps, opts, err)) != GANIM_OK) return code;
         *use = *made;
@@ -57,14 +61,20 @@ ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const gani
     if (!opts) opts = &defaults;
     if (!doc || !out)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_write: no document or output");
-    const ganim_format *fmt = format_name ? ganim_format_find(format_name) : doc->format;
-    if (!fmt) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "unknown format name '%s'", format_name);
+    if (opts->into && !opts->into->format)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "the original to write into was not read from a file: it has no format");
+    const ganim_format *fmt = format_name  ? ganim_format_find(format_name)
+                              : opts->into ? opts->into->format
+                                           : doc->format;
+    if (!fmt && format_name)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "unknown format name '%s'", format_name);
+    if (!fmt)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "ganim_write: the document was not read from a file: name the format to write");
     if (opts->into) {
         const ganim_format *orig = opts->into->format;
-        if (!orig)
-            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                              "the original to write into was not read from a file: it has no format");
-        if (format_name && fmt != orig)
+        if (fmt != orig)
             return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "writing into a %s file writes %s, not %s",
                               orig->name, orig->name, fmt->name);
         fmt = orig;

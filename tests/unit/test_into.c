@@ -225,6 +225,19 @@ TEST(write_into_checks_its_arguments)
     wo.slot = "0";
     CHECK(ganim_write(in, "alamo-ala", &wo, &out, &e) == GANIM_ERR_INVALID_ARG);
     CHECK_EQ_INT(out.size, 0);
+    /* an edit that breaks the model's rules is refused before anything is read from it */
+    t->format = ganim_format_find("alamo-ala");
+    wo.into = t;
+    wo.slot = NULL;
+    wo.fps = 0;
+    ((float *)(uintptr_t)in->clips[0].tracks[0].rotation.values)[5] = NAN;
+    CHECK(ganim_write(in, NULL, &wo, &out, &e) != GANIM_OK);
+    CHECK_MSG(strstr(e.message, "finite") || strstr(e.message, "NaN") || strstr(e.message, "unit"), "%s", e.message);
+    CHECK_EQ_INT(out.size, 0);
+    wo.fps = -3; /* neither 0, GANIM_WRITE_KEEP_RATE nor a rate */
+    ((float *)(uintptr_t)in->clips[0].tracks[0].rotation.values)[5] = 0;
+    CHECK(ganim_write(in, NULL, &wo, &out, &e) == GANIM_ERR_INVALID_ARG);
+    CHECK_EQ_INT(out.size, 0);
     ganim_doc_free(t);
     ganim_doc_free(in);
 }
