@@ -46,7 +46,8 @@ void help_convert(FILE *out)
                  "  --format NAME        read the inputs as NAME instead of detecting it\n"
                  "  --clip N|NAME|all    only clip N (from 0, as in ganim info) or the clip named\n"
                  "                       NAME; 'all' for BVH writes one file per clip,\n"
-                 "                       <stem>_<clip>.bvh (default: every clip; BVH: the first)\n"
+                 "                       <stem>_<clip>.bvh (default: every clip; BVH: the first);\n"
+                 "                       with --into, the input's one clip to put back\n"
                  "  --fps F              play the clips at F frames per second (glTF input: put\n"
                  "                       its key times on frames of that rate); without it a game\n"
                  "                       format written gets its own rate (FF7: 15), --into the\n"
@@ -394,7 +395,7 @@ static int check_options(command *c)
     if (s->kind == KIND_FORMAT) {
         if (s->export_only)
             USAGE("%s applies to exports (glb, gltf, bvh, json), not to %s", s->export_only, s->format->name);
-        if (s->clip && !cli_strcaseeq(s->clip, "all"))
+        if (s->clip && !cli_strcaseeq(s->clip, "all") && !s->into)
             USAGE("--clip selects clips for exports; a %s file is written whole", s->format->name);
     }
     int exports = s->kind != KIND_FORMAT && s->kind != KIND_NATIVE;

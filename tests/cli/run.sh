@@ -649,6 +649,17 @@ run info "$F/humanoid_bkey0.da"
 ORIG2=$(grep -E '^ +2  body_2 ' "$OUT")
 run info into/slot1.da --skeleton "$F/humanoid_bkey0.aa"
 check "--slot 1: slot 2 untouched" grep -qF -- "$ORIG2" "$OUT"
+# a glb of every action (as Blender exports): --slot wants one, --clip picks it
+run convert "$F/humanoid_bkey0.da" -o into/all.glb
+run convert into/all.glb --into "$F/humanoid_bkey0.da" --slot 1 -o into/all1.da
+expect_rc "--slot with a glb of 6 animations exits 1" 1
+expect_in "... and says to pick one with --clip" "$ERR" "the input has 6 \(pick one with --clip\)"
+run convert into/all.glb --into "$F/humanoid_bkey0.da" --clip 0 --slot 1 -o into/all1.da
+expect_rc "--clip 0 --slot 1 exits 0" 0
+run info into/all1.da --skeleton "$F/humanoid_bkey0.aa"
+expect_in "--clip 0 --slot 1: slot 1 has body_0's frame count" "$OUT" "^ +1  body_1 +animation +15 +$FR0 "
+run convert into/all.glb --into "$F/humanoid_bkey0.da" --clip 3 -o into/all3.da
+check "--clip 3 (unedited) alone: the pack byte for byte" cmp -s into/all3.da "$F/humanoid_bkey0.da"
 # rates: a 30 fps glb put back at the pack's 15 fps keeps its duration (24 frames at 15 fps
 # exported, relabelled 30 fps: 47 frames at 30 fps -> 24 at 15)
 run convert into/idle.glb --fps 30 -o into/idle30.glb
