@@ -210,6 +210,66 @@ static void keep_original(ganim_channel *n, const ganim_channel *o, const ganim_
 
 /* ---- one clip --------------------------------------------------------------------------- */
 
+/* A keyed channel that comes back with the original's key times and, within the trip's
+ * rounding, its values (a file whose keys are not on every frame: the frames between keys
+ * are the clip's interpolation, which the export may not carry). */
+static int same_keys(const ganim_channel *in, const ganim_channel *o, int comps)
+{
+    if (in->kind != GANIM_CHANNEL_KEYED || o->kind != GANIM_CHANNEL_KEYED || in->count != o->count) return 0;
+    for (uint32_t k = 0; k < o->count; k++)
+        if (!(fabs((double)in->times[k] - o->times[k]) <= 1e-3) ||
+            !close_to(in->values + (size_t)k * comps, o->values + (size_t)k * comps, comps))
+            return 0;
+    return 1;
+}
+
+/* ganim's exports write a hidden frame as a scale of 0 (GANIM_VIS_SCALE); a file that
+ * lost ganim's marks on its way through another tool gives them back as such. Where the
+ * original track has visibility and the input's has none but a scale, the frames whose
+ * scale is 0 are the hidden ones: their visibility bytes (allocated in `t`) into *vis, and
+ * NULL when the input has no scale to tell. */
+static ganim_code hidden_by_scale(ganim_doc *t, const ganim_clip *in, const ganim_track *it, double ratio,
+                                  uint32_t count, uint8_t **vis, ganim_error *err)
+{
+    *vis = NULL;
+    if (it->visibility || it->scale.kind == GANIM_CHANNEL_ABSENT) return GANIM_OK;
+    static const float one[3] = { 1, 1, 1 };
+    ganim_channel s;
+    ganim_code code = ganim_channel_retime(t, &it->scale, in->frame_count, it->step, in->rotation_interp, 3, one, ratio,
+                                           count, 0, &s, err);
+    if (code != GANIM_OK) return code;
+    uint8_t *v = ganim_doc_alloc(t, count ? count : 1);
+    if (!v) return GANIM_NOMEM(err);
+    for (uint32_t k = 0; k < count; k++) {
+        const float *x = s.values + (size_t)k * 3;
+        v[k] = !(fabsf(x[0]) < 1e-6f && fabsf(x[1]) < 1e-6f && fabsf(x[2]) < 1e-6f);
+    }
+    *vis = v;
+    return GANIM_OK;
+}
+
+/* The scale of hidden frames (0, what marked them) becomes the nearest visible frame's,
+ * or the original's when every frame is hidden: the bone keeps its size while hidden. */
+static void unhide_scale(ganim_channel *n, const uint8_t *vis, uint32_t count, const ganim_clip *old,
+                         const ganim_track *ot)
+{
+    static const float one[3] = { 1, 1, 1 };
+    float *v = (float *)(uintptr_t)n->values; /* allocated by this put */
+    uint32_t frames = n->kind == GANIM_CHANNEL_CONSTANT ? 1 : n->kind == GANIM_CHANNEL_PER_FRAME ? count : 0;
+    uint32_t first = NONE;
+    for (uint32_t k = 0; k < count && first == NONE; k++)
+        if (vis[k]) first = k;
+    for (uint32_t k = 0; k < frames; k++) {
+        if (first == NONE) {
+            uint32_t f = k < old->frame_count ? k : old->frame_count - 1;
+            ganim_channel_eval(&ot->scale, old->frame_count, ot->step, old->rotation_interp, 3, (double)f, one,
+                               v + (size_t)k * 3);
+        } else if (!vis[k] && n->kind == GANIM_CHANNEL_PER_FRAME) {
+            memcpy(v + (size_t)k * 3, v + (size_t)(k < first ? first : k - 1) * 3, 3 * sizeof *v);
+        }
+    }
+}
+
 /* Clip `ci` of the target remade from input clip `in` (bone of each input track in
  * `bone_of`), `count` frames, output frame k at input frame k * ratio. */
 static ganim_code put_one(put_ctx *c, uint32_t ci, const ganim_clip *in, const uint32_t *bone_of, double rate,
@@ -236,6 +296,11 @@ static ganim_code put_one(put_ctx *c, uint32_t ci, const ganim_clip *in, const u
         const float *rest = NULL;
         ganim_transform r = ganim_transform_identity();
         if (c->src->skeleton && it->bone < c->src->skeleton->bone_count) r = c->src->skeleton->bones[it->bone].rest;
+        uint8_t *vis = NULL;
+        if (ot->visibility) {
+            ganim_code code = hidden_by_scale(t, in, it, ratio, count, &vis, err);
+            if (code != GANIM_OK) return code;
+        }
         const ganim_channel *ich[3] = { &it->rotation, &it->translation, &it->scale };
         const ganim_channel *och[3] = { &ot->rotation, &ot->translation, &ot->scale };
         ganim_channel *nch[3] = { &nt->rotation, &nt->translation, &nt->scale };
@@ -244,23 +309,29 @@ static ganim_code put_one(put_ctx *c, uint32_t ci, const ganim_clip *in, const u
             int comps = ch ? 3 : 4;
             rest = ch == 0 ? &r.rotation.x : ch == 1 ? &r.translation.x : &r.scale.x;
             if (och[ch]->kind == GANIM_CHANNEL_ABSENT) {
-                if (channel_moves(ich[ch], comps))
+                if (channel_moves(ich[ch], comps) && !(ch == 2 && vis))
                     ganim_write_warn(c->wo, GANIM_WARN_EXPORT_LOSS,
                                      "clip %u ('%s'): the %s of bone '%s' moves in the input, but the original clip "
                                      "does not animate it: not written",
                                      ci, old->name, what[ch], bone);
                 continue;
             }
+            if (ratio == 1 && count == old->frame_count && same_keys(ich[ch], och[ch], comps)) {
+                *nch[ch] = *och[ch];
+                continue;
+            }
             int constant = och[ch]->kind == GANIM_CHANNEL_CONSTANT && !channel_moves(ich[ch], comps);
             ganim_code code = ganim_channel_retime(t, ich[ch], in->frame_count, it->step, in->rotation_interp, comps,
                                                    rest, ratio, count, constant, nch[ch], err);
             if (code != GANIM_OK) return code;
+            if (ch == 2 && vis) unhide_scale(nch[ch], vis, count, old, ot);
             if (rate == old->fps) keep_original(nch[ch], och[ch], old, ot, comps);
         }
         /* visibility and step: the input's when it has them, else the original's,
          * stretched to the new length */
         ganim_code code = GANIM_OK;
-        if (ot->visibility)
+        if (vis) nt->visibility = vis;
+        else if (ot->visibility)
             code = it->visibility
                        ? ganim_bits_retime(t, it->visibility, in->frame_count, ratio, count, &nt->visibility, err)
                        : ganim_bits_retime(t, ot->visibility, old->frame_count, own_ratio, count, &nt->visibility, err);
