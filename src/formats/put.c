@@ -210,16 +210,33 @@ static void keep_original(ganim_channel *n, const ganim_channel *o, const ganim_
 
 /* ---- one clip --------------------------------------------------------------------------- */
 
-/* A keyed channel that comes back with the original's key times and, within the trip's
- * rounding, its values (a file whose keys are not on every frame: the frames between keys
- * are the clip's interpolation, which the export may not carry). */
-static int same_keys(const ganim_channel *in, const ganim_channel *o, int comps)
+/* A keyed channel that comes back with the original's key times (a file whose keys are
+ * not on every frame: the frames between keys are the clip's interpolation, which the
+ * export may not carry) stays keyed at those times: each key takes the input's value, or
+ * the original's bits when within the trip's rounding (the original's channel itself when
+ * every key does). 0 when the times differ. */
+static int keys_kept(ganim_doc *t, const ganim_channel *in, const ganim_channel *o, int comps, ganim_channel *out,
+                     ganim_code *code, ganim_error *err)
 {
     if (in->kind != GANIM_CHANNEL_KEYED || o->kind != GANIM_CHANNEL_KEYED || in->count != o->count) return 0;
     for (uint32_t k = 0; k < o->count; k++)
-        if (!(fabs((double)in->times[k] - o->times[k]) <= 1e-3) ||
-            !close_to(in->values + (size_t)k * comps, o->values + (size_t)k * comps, comps))
-            return 0;
+        if (!(fabs((double)in->times[k] - o->times[k]) <= 1e-3)) return 0;
+    size_t n = (size_t)o->count * (size_t)comps;
+    float *v = ganim_doc_alloc_array_raw(t, n, sizeof *v);
+    if (!v) {
+        *code = GANIM_NOMEM(err);
+        return 1;
+    }
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < o->count; k++) {
+        const float *a = in->values + (size_t)k * comps, *b = o->values + (size_t)k * comps;
+        int same = close_to(a, b, comps);
+        kept += (uint32_t)same;
+        memcpy(v + (size_t)k * comps, same ? b : a, (size_t)comps * sizeof *v);
+    }
+    *out = *o;
+    if (kept != o->count) out->values = v;
+    *code = GANIM_OK;
     return 1;
 }
 
@@ -316,8 +333,9 @@ static ganim_code put_one(put_ctx *c, uint32_t ci, const ganim_clip *in, const u
                                      ci, old->name, what[ch], bone);
                 continue;
             }
-            if (ratio == 1 && count == old->frame_count && same_keys(ich[ch], och[ch], comps)) {
-                *nch[ch] = *och[ch];
+            ganim_code kc = GANIM_OK;
+            if (ratio == 1 && count == old->frame_count && keys_kept(t, ich[ch], och[ch], comps, nch[ch], &kc, err)) {
+                if (kc != GANIM_OK) return kc;
                 continue;
             }
             int constant = och[ch]->kind == GANIM_CHANNEL_CONSTANT && !channel_moves(ich[ch], comps);

