@@ -532,7 +532,9 @@ GANIM_API ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec,
 GANIM_API ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err);
 
 /* Write `doc` in a format that supports writing (GANIM_FORMAT_WRITE); NULL: the
- * document's own format. */
+ * document's own format (with opts->into: the original's, which is the only one allowed).
+ * A format whose files are in fixed axes gets the document turned to them, one whose files
+ * play at one rate gets its clips sampled at it (opts->fps); `doc` itself is not changed. */
 GANIM_API ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const ganim_write_opts *opts,
                                  ganim_buffer *out, ganim_error *err);
 
