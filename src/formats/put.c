@@ -27,14 +27,6 @@ typedef struct put_ctx {
 
 /* ---- which clip goes where ------------------------------------------------------------- */
 
-/* The clip of `doc` that names `ci` as its partner, or NONE. */
-static uint32_t partner_owner(const ganim_doc *doc, uint32_t ci)
-{
-    for (uint32_t i = 0; i < doc->clip_count; i++)
-        if (doc->clips[i].partner == ci + 1 && doc->clips[i].kind == GANIM_CLIP_ANIMATION) return i;
-    return NONE;
-}
-
 /* Clip ci's partner, when it is an animation clip of the document; else NONE. */
 static uint32_t partner_of(const ganim_doc *doc, uint32_t ci)
 {
@@ -43,14 +35,18 @@ static uint32_t partner_of(const ganim_doc *doc, uint32_t ci)
     return p - 1;
 }
 
-/* Animation clips that are nobody's partner ("main" clips: what an export names). */
-static uint32_t main_animations(const ganim_doc *doc, uint32_t *last)
+/* Animation clips that are nobody's partner ("main" clips: what an export names), the
+ * last of them in *last; `flags` (clip_count bytes, scratch) marks the partners. */
+static uint32_t main_animations(const ganim_doc *doc, uint8_t *flags, uint32_t *last)
 {
+    memset(flags, 0, doc->clip_count);
+    for (uint32_t i = 0; i < doc->clip_count; i++)
+        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION && partner_of(doc, i) != NONE) flags[partner_of(doc, i)] = 1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < doc->clip_count; i++)
-        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION && partner_owner(doc, i) == NONE) {
+        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION && !flags[i]) {
             n++;
-            if (last) *last = i;
+            *last = i;
         }
     return n;
 }
@@ -375,6 +371,17 @@ static ganim_code put_clip(put_ctx *c, uint32_t si, uint32_t ci, int split, gani
     size_t bytes = ((size_t)in->track_count + 1) * sizeof(uint32_t);
     uint32_t *bone_of = ganim_alloc(a, bytes);
     if (!bone_of) return GANIM_NOMEM(err);
+    /* Bones are matched by comparing names, bone by bone: bounded, so that a hostile pair
+     * of skeletons cannot take minutes (real skeletons have hundreds of bones at most). */
+    uint64_t work = (uint64_t)in->track_count *
+                    ((uint64_t)t->skeleton->bone_count * 4 + (c->src->skeleton ? c->src->skeleton->bone_count : 0));
+    if (work > ((uint64_t)1 << 28)) {
+        ganim_free(a, bone_of, bytes);
+        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                          "the input's clip '%s' has %u tracks and the original's skeleton %u bones: too many to "
+                          "match by name",
+                          in->name, in->track_count, t->skeleton->bone_count);
+    }
     /* every moving input bone must be one of the original's */
     char missing[256] = "";
     size_t at = 0, miss = 0;
@@ -481,6 +488,11 @@ ganim_code ganim_doc_put(ganim_doc *target, const ganim_doc *input, const char *
         code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "the input has no animation to put in");
         goto done;
     }
+    if ((uint64_t)in_anims * target->clip_count > ((uint64_t)1 << 26)) { /* names compared pair by pair */
+        code = ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                          "%u animations into %u clips: too many to match by name", in_anims, target->clip_count);
+        goto done;
+    }
     list_clips(target, list, sizeof list);
     if (slot) {
         uint32_t ci;
@@ -498,7 +510,8 @@ ganim_code ganim_doc_put(ganim_doc *target, const ganim_doc *input, const char *
         code = put_clip(&c, only_in, ci, partner_of(target, ci) != NONE, err);
         goto done;
     }
-    int one_each = in_anims == 1 && main_animations(target, &only_target) == 1;
+    int one_each = in_anims == 1 && main_animations(target, taken, &only_target) == 1;
+    memset(taken, 0, (size_t)target->clip_count + 1);
     for (uint32_t i = 0; i < c.src->clip_count && code == GANIM_OK; i++) {
         if (c.src->clips[i].kind != GANIM_CLIP_ANIMATION) continue;
         int split = 0;
