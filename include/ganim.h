@@ -432,10 +432,14 @@ typedef struct ganim_write_opts {
      * name, record and events, and takes the edited values (bones matched by name: the
      * original's names, then the names an export gave them, then both ignoring case),
      * sampled at the original clip's rate over the edited clip's own duration (`fps`
-     * overrides). A clip the original animates bone by bone that the edit lacks, an
-     * edited bone that moves but is not in the original's skeleton, a clip that names
-     * no clip of `into`, are errors that say what differs; motion the original clip has
-     * no channel for is dropped with a warning. */
+     * overrides). A value within 1e-5 of the original's at its frame (the rounding of an
+     * export and its reading back) keeps the original's bits; a keyed channel that comes
+     * back with the original's key times stays keyed; where the original track has
+     * visibility and the edit none, a zero scale (how exports show a hidden frame) is a
+     * hidden frame. A bone the original clip animates that the edited clip lacks, an
+     * edited bone that moves but is not in the original's skeleton, a clip that names no
+     * clip of `into`, are errors that say what differs; motion the original clip has no
+     * channel for is dropped with a warning. */
     const ganim_doc *into;
     /* With `into`: the clip of `into` (its index "3" or its name) that the one animation
      * of `doc` goes into, with its partner when it has one; NULL: matched by name. */
