@@ -61,11 +61,17 @@ static void events(ganim_writer *w, const ganim_clip *c)
 }
 
 /* The fields every carried clip has: index, name, fps, frame count, rotation
- * interpolation. */
-static void clip_head(ganim_writer *w, const ganim_clip *c, uint32_t index)
+ * interpolation. The name is left out when it is "" or the animation's own (`anim`, NULL
+ * for opaque clips): the reader then takes the animation's name, so that a clip exported
+ * unnamed keeps the name its export gave it (--into finds it by that name) and the second
+ * export is the first. */
+static void clip_head(ganim_writer *w, const ganim_clip *c, uint32_t index, const char *anim)
 {
-    gw_printf(w, "{\"index\":%u,\"name\":", index);
-    gw_json_string(w, c->name);
+    gw_printf(w, "{\"index\":%u", index);
+    if (!anim || (c->name[0] && strcmp(c->name, anim) != 0)) {
+        gw_str(w, ",\"name\":");
+        gw_json_string(w, c->name);
+    }
     gw_str(w, ",\"fps\":");
     gw_double(w, c->fps);
     gw_printf(w, ",\"frame_count\":%u,\"rotation_interp\":\"%s\"", c->frame_count,
@@ -118,7 +124,7 @@ void gl_carry_asset(gl *g)
         if (c->kind != GANIM_CLIP_OPAQUE) continue;
         gw_str(w, first ? ",\"opaque_clips\":[" : ",");
         first = 0;
-        clip_head(w, c, i);
+        clip_head(w, c, i, NULL);
         gw_printf(w, ",\"size\":%zu,\"base64\":", c->opaque_size);
         b64(w, c->opaque, c->opaque_size);
         events(w, c);
@@ -147,7 +153,7 @@ void gl_carry_skin(gl *g)
 static void carry_clip(gl *g, const ganim_clip *c, uint32_t index)
 {
     ganim_writer *w = &g->js;
-    clip_head(w, c, index);
+    clip_head(w, c, index, g->clip_name);
     gw_str(w, ",\"tracks\":[");
     int first = 1;
     for (uint32_t ti = 0; ti < c->track_count; ti++) {

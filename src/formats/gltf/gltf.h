@@ -154,8 +154,8 @@ typedef struct gltf_carry_track {
 enum { GLTF_CARRY_VIS = 64, GLTF_CARRY_STEP = 128 };
 #define GLTF_CARRY_KIND(mask, path) ((unsigned)(mask) >> (2 * (path)) & 3u)
 typedef struct gltf_carry_clip {
-    uint32_t index; /* in the document ganim exported; GLTF_NONE: not described */
-    const char *name;
+    uint32_t index;   /* in the document ganim exported; GLTF_NONE: not described */
+    const char *name; /* NULL: not said (the animation's name is the clip's) */
     double fps;
     uint32_t frame_count;
     ganim_rotation_interp interp;
@@ -179,8 +179,9 @@ typedef struct gltf_carry_anim {
 } gltf_carry_anim;
 ganim_code gltf_carry_read_anim(gltf_file *f, const gj_value *anim, uint32_t ai, uint32_t span, gltf_carry_anim *out);
 /* Gives a clip read from an animation what its description says: name, native record,
- * events, rotation interpolation, the tracks' order, names, visibility and step bytes. */
-ganim_code gltf_carry_apply(gltf_file *f, ganim_clip *clip, const gltf_carry_clip *d);
+ * events, rotation interpolation, the tracks' order, names, visibility and step bytes.
+ * `partner`: the animation holds two clips. */
+ganim_code gltf_carry_apply(gltf_file *f, ganim_clip *clip, const gltf_carry_clip *d, int partner);
 /* The skeleton's native record from the skin's extras.ganim. */
 ganim_code gltf_carry_skeleton(gltf_file *f);
 /* The document's clips in their original order, with the opaque clips and the partner

@@ -707,7 +707,7 @@ static ganim_code read_group(anim *a, uint32_t g, const gltf_carry_clip *d, gani
             ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, a->v->offset,
                            "gltf: animation %u: clip %u '%.100s' has keys up to frame %g beyond the %u frames "
                            "extras.ganim records; it grows to %.0f frames",
-                           a->index, d->index, d->name, last, d->frame_count, ceil(last) + 1);
+                           a->index, d->index, d->name ? d->name : "", last, d->frame_count, ceil(last) + 1);
             sub.frames = (uint32_t)(ceil(last) + 1);
         }
     }
@@ -818,7 +818,7 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
     }
     for (uint32_t g = 0; g < groups && code == GANIM_OK; g++) {
         code = read_group(&a, g, ca.nd ? &ca.d[g] : NULL, &clips[g]);
-        if (code == GANIM_OK && ca.nd) code = gltf_carry_apply(f, &clips[g], &ca.d[g]);
+        if (code == GANIM_OK && ca.nd) code = gltf_carry_apply(f, &clips[g], &ca.d[g], ca.nd == 2);
     }
     if (code != GANIM_OK) return code;
     *made = groups;

@@ -142,7 +142,9 @@ static int read_clip(ctx *c, const gj_value *o, uint32_t bones, int opaque, gltf
     if (!gj_is(o, GJ_OBJECT)) return bad(c, o, "a clip is not an object");
     if (!gj_uint(gj_get(o, "index"), (uint64_t)GANIM_DEFAULT_CLIPS * 64, &index))
         return bad(c, o, "a clip has no index");
-    if (!gj_string(gj_get(o, "name"), &name)) return bad(c, o, "a clip has no name");
+    const gj_value *nv = gj_get(o, "name");
+    name = NULL; /* absent: the animation's name (gltf_carry_apply) */
+    if (nv && !gj_string(nv, &name)) return bad(c, o, "a clip's name is not a string");
     /* an opaque slot keeps whatever its reader gave it (0 fps, any frame count) */
     if (!gj_number(gj_get(o, "fps"), &fps) || !(fps >= (opaque ? 0 : GANIM_MIN_FPS) && fps <= GANIM_MAX_FPS))
         return bad(c, o, "a clip's fps is not a frame rate");
@@ -154,7 +156,8 @@ static int read_clip(ctx *c, const gj_value *o, uint32_t bones, int opaque, gltf
     d->fps = fps;
     d->frame_count = (uint32_t)frames;
     d->interp = strcmp(interp, "nlerp") != 0 ? GANIM_INTERP_SLERP : GANIM_INTERP_NLERP;
-    if (!(d->name = latin1_back(f, name))) return -1;
+    if (name && !(d->name = latin1_back(f, name))) return -1;
+    if (!name && opaque) d->name = "";
     int ok = read_events(c, o, d);
     if (ok > 0) ok = read_record(c, o, &d->record_format, &d->record, &d->record_size);
     if (ok <= 0) return ok;
@@ -285,9 +288,12 @@ static ganim_code order_tracks(gltf_file *f, ganim_clip *clip, const gltf_carry_
     return GANIM_OK;
 }
 
-ganim_code gltf_carry_apply(gltf_file *f, ganim_clip *clip, const gltf_carry_clip *d)
+ganim_code gltf_carry_apply(gltf_file *f, ganim_clip *clip, const gltf_carry_clip *d, int partner)
 {
-    clip->name = d->name;
+    /* without a name of its own: the animation's (a clip alone), or clip_<index> (a
+     * clip played with its partner, whose animation is named after both) */
+    if (d->name) clip->name = d->name;
+    else if (partner && !(clip->name = ganim_doc_printf(f->doc, "clip_%u", d->index))) return GANIM_NOMEM(f->err);
     clip->rotation_interp = d->interp;
     clip->events = d->events;
     clip->event_count = d->event_count;

@@ -252,7 +252,11 @@ static void compare_models(const ganim_doc *a, const ganim_doc *b, const char *l
               a->clip_count);
     for (uint32_t i = 0; i < a->clip_count && i < b->clip_count; i++) {
         const ganim_clip *x = &a->clips[i], *y = &b->clips[i];
-        CHECK_MSG(x->kind == y->kind && !strcmp(x->name, y->name) && x->partner == y->partner,
+        /* an unnamed animation keeps the name its export gave it (--into finds it by it) */
+        char want[32];
+        snprintf(want, sizeof want, "clip_%u", i);
+        const char *name = x->name[0] || x->kind != GANIM_CLIP_ANIMATION ? x->name : want;
+        CHECK_MSG(x->kind == y->kind && !strcmp(name, y->name) && x->partner == y->partner,
                   "%s: clip %u ('%s', kind %d, partner %u) became '%s', kind %d, partner %u", label, i, x->name,
                   (int)x->kind, x->partner, y->name, (int)y->kind, y->partner);
         CHECK_MSG(same_record(x->native_format, x->native, x->native_size, y->native_format, y->native, y->native_size),
