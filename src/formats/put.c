@@ -478,12 +478,8 @@ ganim_code ganim_doc_put(ganim_doc *target, const ganim_doc *input, const char *
         goto done;
     }
     memset(taken, 0, (size_t)target->clip_count + 1);
-    uint32_t in_anims = 0, only_in = NONE, only_target = NONE;
-    for (uint32_t i = 0; i < c.src->clip_count; i++)
-        if (c.src->clips[i].kind == GANIM_CLIP_ANIMATION) {
-            in_anims++;
-            only_in = i;
-        }
+    uint32_t in_anims = 0, only_target = NONE;
+    for (uint32_t i = 0; i < c.src->clip_count; i++) in_anims += c.src->clips[i].kind == GANIM_CLIP_ANIMATION;
     if (!in_anims) {
         code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "the input has no animation to put in");
         goto done;
@@ -495,7 +491,7 @@ ganim_code ganim_doc_put(ganim_doc *target, const ganim_doc *input, const char *
     }
     list_clips(target, list, sizeof list);
     if (slot) {
-        uint32_t ci, in_main = NONE;
+        uint32_t ci, only_in = NONE;
         /* a clip read with the partner it plays with (ganim's glb, extras.ganim) is one
          * animation: the partner goes where the original's pairing puts it */
         uint8_t *flags = ganim_alloc(a, (size_t)c.src->clip_count + 1);
@@ -503,14 +499,13 @@ ganim_code ganim_doc_put(ganim_doc *target, const ganim_doc *input, const char *
             code = GANIM_NOMEM(err);
             goto done;
         }
-        uint32_t mains = main_animations(c.src, flags, &in_main);
+        uint32_t mains = main_animations(c.src, flags, &only_in);
         ganim_free(a, flags, (size_t)c.src->clip_count + 1);
         if (mains != 1) {
             code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                               "a slot takes one animation; the input has %u (pick one with --clip)", mains);
             goto done;
         }
-        only_in = in_main;
         if ((code = ganim_doc_find_clip(target, slot, &ci, err)) != GANIM_OK) goto done;
         if (target->clips[ci].kind != GANIM_CLIP_ANIMATION) {
             code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
