@@ -403,6 +403,86 @@ static void channel_range(const ganim_channel *ch, float lo[3], float hi[3])
         }
 }
 
+/* ---- game -> glb / BVH -> game ------------------------------------------------------ */
+typedef struct back_stats {
+    size_t values, exact, half_step; /* decoded values: same bits / within half a step */
+    size_t dropped_at_rest, dropped_moving, missing_vis;
+    double worst_rot, worst_vec; /* beyond exactness: radians-ish (component), units */
+} back_stats;
+
+/* Every track of `a` (the game's file, read with its skeleton) against the track of the same
+ * bone in `b` (the file written back): the same decoded values, or a track dropped because it
+ * held its bone exactly at rest. A rotation is within half a 16-bit step when its components
+ * are within 1/32767; a translation when within half of its own step (its range / 65535). */
+static void compare_back(const ganim_clip *a, const ganim_clip *b, const ganim_skeleton *sk, int with_vis,
+                         back_stats *st)
+{
+    for (uint32_t i = 0; i < a->track_count; i++) {
+        const ganim_track *x = &a->tracks[i], *y = NULL;
+        for (uint32_t j = 0; j < b->track_count; j++)
+            if (b->tracks[j].bone == x->bone) y = &b->tracks[j];
+        ganim_transform rest = sk->bones[x->bone].rest;
+        const float *restc[3] = { &rest.rotation.x, &rest.translation.x, &rest.scale.x };
+        const ganim_channel *cx[3] = { &x->rotation, &x->translation, &x->scale };
+        float lo[2][3], hi[2][3];
+        channel_range(&x->translation, lo[0], hi[0]);
+        channel_range(&x->scale, lo[1], hi[1]);
+        if (!y) {
+            int at_rest = 1;
+            for (uint32_t f = 0; f < a->frame_count; f++) {
+                float p[4];
+                for (int c = 0; c < 3; c++) {
+                    float rc[4];
+                    memcpy(rc, restc[c], sizeof(float) * (c ? 3 : 4));
+                    ganim_channel_eval(cx[c], a->frame_count, NULL, 0, c ? 3 : 4, f, rc, p);
+                    if (c == 0) { /* as a direction: glTF keeps rotations unit */
+                        double l = sqrt((double)p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
+                        for (int k = 0; k < 4; k++) p[k] = (float)(p[k] / l);
+                    }
+                    if (c ? memcmp(p, rc, sizeof(float) * 3) != 0 : rot_diff(p, rc) > 1e-6) at_rest = 0;
+                }
+                if (x->visibility && !x->visibility[f]) at_rest = 0;
+            }
+            if (at_rest) st->dropped_at_rest++;
+            else st->dropped_moving++;
+            continue;
+        }
+        const ganim_channel *cy[3] = { &y->rotation, &y->translation, &y->scale };
+        for (uint32_t f = 0; f < a->frame_count; f++) {
+            for (int c = 0; c < 3; c++) {
+                int comps = c ? 3 : 4;
+                float p[4], q[4], rc[4];
+                memcpy(rc, restc[c], sizeof(float) * (size_t)comps);
+                ganim_channel_eval(cx[c], a->frame_count, NULL, 0, comps, f, rc, p);
+                ganim_channel_eval(cy[c], a->frame_count, NULL, 0, comps, f, rc, q);
+                st->values++;
+                if (memcmp(p, q, sizeof(float) * (size_t)comps) == 0) {
+                    st->exact++;
+                    st->half_step++;
+                    continue;
+                }
+                if (c == 0) {
+                    double d = rot_diff(p, q);
+                    st->worst_rot = fmax(st->worst_rot, d);
+                    if (d <= 1.0 / 32767 + 1e-6) st->half_step++;
+                } else {
+                    int ok = 1;
+                    for (int k = 0; k < 3; k++) {
+                        double d = fabs((double)p[k] - q[k]);
+                        st->worst_vec = fmax(st->worst_vec, d);
+                        if (d > (hi[c - 1][k] - lo[c - 1][k]) / 65535.0 / 2 + 1e-6 * (1 + fabs(p[k]))) ok = 0;
+                    }
+                    st->half_step += (size_t)ok;
+                }
+            }
+            if (with_vis) {
+                int vx = !x->visibility || x->visibility[f], vy = !y->visibility || y->visibility[f];
+                st->missing_vis += vx != vy;
+            }
+        }
+    }
+}
+
 TEST(write_from_non_native_clip)
 {
     char **list = test_list_dir(test_path("alamo", ""), ".ala");
@@ -434,34 +514,16 @@ TEST(write_from_non_native_clip)
             if (back) {
                 const ganim_clip *a = &doc->clips[0], *b = &back->clips[0];
                 CHECK_EQ_INT(b->frame_count, a->frame_count);
-                CHECK_EQ_INT(b->track_count, a->track_count);
                 CHECK_NEAR(b->fps, a->fps, 0);
-                for (uint32_t i = 0; i < a->track_count && i < b->track_count; i++) {
-                    const ganim_track *x = &a->tracks[i], *y = &b->tracks[i];
-                    CHECK_EQ_INT(x->bone, y->bone);
-                    CHECK_EQ_STR(x->name, y->name);
-                    float lo[2][3], hi[2][3];
-                    channel_range(&x->translation, lo[0], hi[0]);
-                    channel_range(&x->scale, lo[1], hi[1]);
-                    for (uint32_t fr = 0; fr < a->frame_count; fr++) {
-                        float p[4], q[4];
-                        const float rest[4] = { 0, 0, 0, 1 };
-                        ganim_channel_eval(&x->rotation, a->frame_count, NULL, 0, 4, fr, rest, p);
-                        ganim_channel_eval(&y->rotation, a->frame_count, NULL, 0, 4, fr, rest, q);
-                        CHECK(rot_diff(p, q) <= 1.0 / 32767 + 1e-6);
-                        for (int c = 1; c <= 2; c++) {
-                            const ganim_channel *cx = c == 1 ? &x->translation : &x->scale;
-                            const ganim_channel *cy = c == 1 ? &y->translation : &y->scale;
-                            ganim_channel_eval(cx, a->frame_count, NULL, 0, 3, fr, rest, p);
-                            ganim_channel_eval(cy, a->frame_count, NULL, 0, 3, fr, rest, q);
-                            for (int k = 0; k < 3; k++)
-                                CHECK(fabs(p[k] - q[k]) <=
-                                      (hi[c - 1][k] - lo[c - 1][k]) / 65535.0 + 1e-5 * (1 + fabs(p[k])));
-                        }
-                        CHECK(!x->visibility == !y->visibility);
-                        if (x->visibility && y->visibility) CHECK_EQ_INT(x->visibility[fr], y->visibility[fr]);
-                    }
-                }
+                for (uint32_t i = 0; i < b->track_count; i++) /* the file's own names */
+                    for (uint32_t j = 0; j < a->track_count; j++)
+                        if (a->tracks[j].bone == b->tracks[i].bone) CHECK_EQ_STR(a->tracks[j].name, b->tracks[i].name);
+                back_stats st = { 0 };
+                compare_back(a, b, doc->skeleton, 1, &st);
+                CHECK_MSG(st.dropped_moving == 0, "%s v%d: %zu moving tracks lost", *f, version, st.dropped_moving);
+                CHECK_MSG(st.missing_vis == 0, "%s v%d: %zu visibility bits differ", *f, version, st.missing_vis);
+                CHECK_MSG(st.half_step == st.values, "%s v%d: %zu of %zu values beyond half a step (%g, %g)", *f,
+                          version, st.values - st.half_step, st.values, st.worst_rot, st.worst_vec);
                 ganim_doc_free(back);
             }
             ganim_buffer_free(&out);
@@ -471,6 +533,86 @@ TEST(write_from_non_native_clip)
         ganim_doc_free(alo);
         free(d);
     }
+    test_free_list(list);
+}
+
+/* ALA (with its ALO) -> glb -> ALA. What glTF holds comes back as the game's integers; the
+ * tracks that held their bones exactly at rest are not written (no `Root` track). With the
+ * clip's native record (the .ALA itself, which a glb carries as an extra) the file comes back
+ * byte for byte, and the version comes from it. */
+TEST(game_glb_game)
+{
+    char **list = test_list_dir(test_path("alamo", ""), ".ala");
+    size_t files = 0, identical = 0, identical_native = 0, same_values = 0, half_step = 0;
+    back_stats all = { 0 };
+    for (char **f = list; *f; f++) {
+        const sample *s = find_sample(*f);
+        if (!s) continue;
+        files++;
+        ganim_doc *alo = s->alo ? read_alo(s->alo) : NULL;
+        size_t n;
+        uint8_t *d = test_read_file(*f, &n);
+        ganim_error err = { 0 };
+        ganim_doc *doc = read_ala(d, n, alo ? alo->skeleton : NULL, &err);
+        CHECK_MSG(doc != NULL, "%s: %s", *f, err.message);
+        ganim_buffer glb = { 0 }, out = { 0 }, out2 = { 0 };
+        ganim_doc *mid = NULL, *back = NULL;
+        CHECK(doc && ganim_export_glb(doc, NULL, &glb, &err) == GANIM_OK);
+        CHECK_MSG(glb.data && ganim_read_memory(glb.data, glb.size, NULL, &mid, &err) == GANIM_OK, "%s: %s", *f,
+                  err.message);
+        CHECK_MSG(mid && ganim_write(mid, "alamo-ala", NULL, &out, &err) == GANIM_OK, "%s: %s", *f, err.message);
+        if (out.data) {
+            identical += out.size == n && memcmp(out.data, d, n) == 0;
+            back = read_ala(out.data, out.size, doc->skeleton, &err);
+            CHECK_MSG(back != NULL, "%s: %s", *f, err.message);
+        }
+        if (back) {
+            back_stats st = { 0 };
+            compare_back(&doc->clips[0], &back->clips[0], doc->skeleton, 1, &st);
+            CHECK_MSG(st.dropped_moving == 0, "%s: %zu moving tracks lost", *f, st.dropped_moving);
+            CHECK_MSG(st.missing_vis == 0, "%s: %zu visibility bits differ", *f, st.missing_vis);
+            CHECK_MSG(st.half_step == st.values, "%s: %zu of %zu values beyond half a step (%g, %g)", *f,
+                      st.values - st.half_step, st.values, st.worst_rot, st.worst_vec);
+            /* no track for a bone the game's file leaves alone (bone 0, Root, above all) */
+            for (uint32_t i = 0; i < back->clips[0].track_count; i++) {
+                int found = 0;
+                for (uint32_t j = 0; j < doc->clips[0].track_count; j++)
+                    found |= doc->clips[0].tracks[j].bone == back->clips[0].tracks[i].bone;
+                CHECK_MSG(found, "%s: a track for bone %u, which the file does not animate", *f,
+                          back->clips[0].tracks[i].bone);
+            }
+            same_values += st.exact == st.values;
+            half_step += st.half_step == st.values;
+            all.values += st.values, all.exact += st.exact, all.half_step += st.half_step;
+            all.dropped_at_rest += st.dropped_at_rest;
+            all.worst_rot = fmax(all.worst_rot, st.worst_rot), all.worst_vec = fmax(all.worst_vec, st.worst_vec);
+            if (st.exact != st.values)
+                printf("  %s: %zu of %zu values differ (rotation %.3g, vector %.3g)\n", *f, st.values - st.exact,
+                       st.values, st.worst_rot, st.worst_vec);
+        }
+        /* the native record, as a glb carries it: byte for byte, in the file's own version */
+        if (mid && mid->clip_count) {
+            mid->clips[0].native_format = "alamo-ala";
+            mid->clips[0].native = d;
+            mid->clips[0].native_size = n;
+            CHECK_MSG(ganim_write(mid, "alamo-ala", NULL, &out2, &err) == GANIM_OK, "%s: %s", *f, err.message);
+            int same = out2.size == n && memcmp(out2.data, d, n) == 0;
+            CHECK_MSG(same, "%s: with its native record, written back differs", *f);
+            identical_native += same;
+        }
+        ganim_buffer_free(&out2);
+        ganim_buffer_free(&out);
+        ganim_buffer_free(&glb);
+        ganim_doc_free(back);
+        ganim_doc_free(mid);
+        ganim_doc_free(doc);
+        ganim_doc_free(alo);
+        free(d);
+    }
+    printf("  game -> glb -> game: %zu of %zu files identical (%zu with the native record), %zu with every value "
+           "the same, %zu within half a step; values %zu of %zu the same; %zu tracks at rest dropped\n",
+           identical, files, identical_native, same_values, half_step, all.exact, all.values, all.dropped_at_rest);
+    CHECK_EQ_INT(identical_native, files);
     test_free_list(list);
 }
 
@@ -663,6 +805,7 @@ int main(void)
     RUN(visibility_lsb_first);
     RUN(round_trip_bytes_and_version_conversion);
     RUN(write_from_non_native_clip);
+    RUN(game_glb_game);
     RUN(alo_skeleton_round_trip);
     RUN(alo_flipped_matrices_stay_finite);
     RUN(probe);
