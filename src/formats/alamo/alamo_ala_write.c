@@ -345,6 +345,51 @@ static bool track_written(const ganim_clip *c, const ganim_track *o, const ganim
     return !track_at_rest(c, o, sk);
 }
 
+/* The rounded (how 1) and truncated (how 2) rotations among a file's own integers: each
+ * against its own direction times 32767, rounded and truncated toward zero. */
+static void native_vote(const ala_plan *nat, size_t *rounded, size_t *truncated)
+{
+    for (uint32_t i = 0; i < nat->track_count; i++) {
+        const ala_ptrack *t = &nat->tracks[i];
+        uint32_t count = t->rot.base ? nat->frames : 1;
+        for (uint32_t f = 0; f < count; f++) {
+            int16_t r[4];
+            double len = 0;
+            for (unsigned k = 0; k < 4; k++) {
+                r[k] = t->rot.base ? (int16_t)ala_st_get(&t->rot, f, k) : t->defrot[k];
+                len += (double)r[k] * r[k];
+            }
+            len = sqrt(len);
+            if (!(len > 0)) continue;
+            int same_round = 1, same_trunc = 1;
+            for (unsigned k = 0; k < 4; k++) {
+                double v = r[k] / len * 32767.0;
+                same_round &= (int)floor(v + 0.5) == r[k];
+                same_trunc &= (int)v == r[k];
+            }
+            *rounded += same_round && !same_trunc;
+            *truncated += same_trunc && !same_round;
+        }
+    }
+}
+
+/* The native record's track for the clip track's bone, when the clip still decodes to it. */
+static const ala_ptrack *unchanged_native_track(const ala_plan *nat, const ganim_clip *c, const ganim_track *o,
+                                                const ganim_bone *bone)
+{
+    ganim_transform rest = bone ? bone->rest : ganim_transform_identity();
+    for (uint32_t i = 0; i < nat->track_count; i++) {
+        const ala_ptrack *t = &nat->tracks[i];
+        if (t->index != o->bone) continue;
+        bool same = channel_matches(t, 0, nat->frames, o, c->rotation_interp, &rest.rotation.x) &&
+                    channel_matches(t, 1, nat->frames, o, c->rotation_interp, &rest.translation.x) &&
+                    channel_matches(t, 2, nat->frames, o, c->rotation_interp, &rest.scale.x) &&
+                    bits_match(t->vis, o->visibility, nat->frames, 1) && bits_match(t->step, o->step, nat->frames, 0);
+        return same ? t : NULL;
+    }
+    return NULL;
+}
+
 static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ganim_clip *c, const ala_plan *nat,
                                      ganim_error *err)
 {
@@ -363,10 +408,12 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
     float *vals = ala_plan_alloc(p, (size_t)n * 3u, sizeof *vals); /* one channel's values */
     if (!p->tracks || !mem || !vals) return GANIM_NOMEM(err);
     const ganim_skeleton *sk = doc->skeleton;
-    /* Did the clip's rotations come rounded or truncated (rot16)? Asked of those whose
-     * direction leaves no choice. */
+    /* Did the clip's rotations come rounded or truncated (rot16)? Asked of the native
+     * record's integers when there is one (every one of them tells), else of the clip's
+     * rotations whose direction leaves no choice. */
     size_t rounded = 0, truncated = 0;
-    for (uint32_t i = 0; i < c->track_count; i++) {
+    if (nat) native_vote(nat, &rounded, &truncated);
+    for (uint32_t i = 0; i < c->track_count && !nat; i++) {
         const ganim_track *o = &c->tracks[i];
         const ganim_bone *bone = sk && o->bone < sk->bone_count ? &sk->bones[o->bone] : NULL;
         ganim_transform rest = bone ? bone->rest : ganim_transform_identity();
@@ -393,6 +440,18 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
         if (len > 254)
             return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                               ALA ": track %u: the name is longer than 254 bytes", i);
+        const ala_ptrack *same = nat && nat->frames == n ? unchanged_native_track(nat, c, o, bone) : NULL;
+        if (same) {
+            /* the file's own quantisation for a track the edit did not touch */
+            *t = *same;
+            t->tidx = t->sidx = t->ridx = -1;
+            if (!(bone && !strcmp(bone->name, name)) && !ala_name_same(t->name, t->name_size, name)) {
+                t->name = (const uint8_t *)name;
+                t->name_size = (uint8_t)(len + 1);
+            }
+            nt++;
+            continue;
+        }
         t->name = (const uint8_t *)name;
         t->name_size = (uint8_t)(len + 1);
         t->index = o->bone;

@@ -536,6 +536,86 @@ TEST(write_from_non_native_clip)
     test_free_list(list);
 }
 
+/* A glb-read clip with its native record, one translation edited (the first track's
+ * x at the last frame, moved by 1): every other track keeps the file's integers, the edited
+ * track keeps its rotations' integers (rounded or truncated as the file's are) and the
+ * file's version. 1 when all of that holds. */
+static int edit_one_track(const char *f, const ganim_doc *doc, ganim_doc *mid, int version)
+{
+    const ganim_clip *a = &doc->clips[0];
+    if (!a->track_count) return 1;
+    /* a track holding a quarter turn when there is one: its integers are (23169, 23169) or
+     * (23170, 23170) as the file's exporter truncates or rounds, the same direction */
+    uint32_t edit = 0;
+    for (uint32_t i = a->track_count; i-- > 0;) {
+        const float *q = a->tracks[i].rotation.values;
+        int zeros = 0, halves = 0;
+        for (int k = 0; k < 4; k++) zeros += q[k] == 0, halves += fabsf(fabsf(q[k]) - 0.70710678f) < 1e-4f;
+        if (zeros == 2 && halves == 2) edit = i;
+    }
+    uint32_t bone = a->tracks[edit].bone, n = a->frame_count, ti = 0;
+    while (ti < mid->clips[0].track_count && mid->clips[0].tracks[ti].bone != bone) ti++;
+    CHECK(ti < mid->clips[0].track_count);
+    if (ti == mid->clips[0].track_count) return 0;
+    float *v = malloc(sizeof(float) * 3 * n);
+    const float *rest = &mid->skeleton->bones[bone].rest.translation.x;
+    for (uint32_t fr = 0; fr < n; fr++)
+        ganim_channel_eval(&mid->clips[0].tracks[ti].translation, n, NULL, 0, 3, fr, rest, v + 3 * fr);
+    float moved = v[3 * (n - 1)] += 1.0f, lo = v[0], hi = v[0];
+    for (uint32_t fr = 0; fr < n; fr++) lo = fminf(lo, v[3 * fr]), hi = fmaxf(hi, v[3 * fr]);
+    ganim_channel ch = { GANIM_CHANNEL_PER_FRAME, n, NULL, v };
+    ganim_error err = { 0 };
+    ganim_buffer out = { 0 };
+    ganim_doc *back = NULL;
+    int ok = ganim_doc_set_channel(mid, 0, ti, GANIM_TARGET_TRANSLATION, &ch, &err) == GANIM_OK &&
+             ganim_write(mid, "alamo-ala", NULL, &out, &err) == GANIM_OK &&
+             (back = read_ala(out.data, out.size, doc->skeleton, &err)) != NULL;
+    CHECK_MSG(ok, "%s: edited: %s", f, err.message);
+    free(v);
+    if (!ok) {
+        ganim_buffer_free(&out);
+        return 0;
+    }
+    int good = out.size > 8 && ((out.data[12] == 18 && version == 1) || (out.data[12] == 36 && version == 2));
+    CHECK_MSG(good, "%s: edited, not written as version %d", f, version);
+    ganim_clip b_edited = back->clips[0];
+    ganim_track *rest_of = malloc(sizeof *rest_of * a->track_count);
+    ganim_clip others = *a;
+    others.tracks = rest_of;
+    others.track_count = 0;
+    for (uint32_t i = 0; i < a->track_count; i++)
+        if (i != edit) rest_of[others.track_count++] = a->tracks[i];
+    float last[3] = { 0, 0, 0 };
+    back_stats st = { 0 }, se = { 0 };
+    compare_back(&others, &back->clips[0], doc->skeleton, 1, &st);
+    CHECK_MSG(st.exact == st.values && st.dropped_at_rest + st.dropped_moving == 0,
+              "%s: edited one track, %zu of %zu values of the others changed", f, st.values - st.exact, st.values);
+    good &= st.exact == st.values && st.dropped_at_rest + st.dropped_moving == 0;
+    free(rest_of);
+    /* the edited track: its rotations exactly, its translation as edited within half a step */
+    for (uint32_t i = 0; i < b_edited.track_count; i++)
+        if (b_edited.tracks[i].bone == bone) {
+            const ganim_track *y = &b_edited.tracks[i];
+            for (uint32_t fr = 0; fr < n; fr++) {
+                float p[4], q[4];
+                const float id[4] = { 0, 0, 0, 1 };
+                ganim_channel_eval(&a->tracks[edit].rotation, n, NULL, 0, 4, fr, id, p);
+                ganim_channel_eval(&y->rotation, n, NULL, 0, 4, fr, id, q);
+                se.values++;
+                se.exact += memcmp(p, q, sizeof p) == 0;
+            }
+            ganim_channel_eval(&y->translation, n, NULL, 0, 3, n - 1, rest, last);
+        }
+    CHECK_MSG(fabs(last[0] - moved) <= (hi - lo) / 65535.0 / 2 + 1e-6 * (1 + fabs(moved)),
+              "%s: edited x %.9g, back %.9g", f, moved, last[0]);
+    CHECK_MSG(se.values == n && se.exact == n, "%s: the edited track's rotations: %zu of %zu the file's integers", f,
+              se.exact, se.values);
+    good &= se.values == n && se.exact == n;
+    ganim_doc_free(back);
+    ganim_buffer_free(&out);
+    return good;
+}
+
 /* ALA (with its ALO) -> glb -> ALA. What glTF holds comes back as the game's integers; the
  * tracks that held their bones exactly at rest are not written (no `Root` track). With the
  * clip's native record (the .ALA itself, which a glb carries as an extra) the file comes back
@@ -543,7 +623,7 @@ TEST(write_from_non_native_clip)
 TEST(game_glb_game)
 {
     char **list = test_list_dir(test_path("alamo", ""), ".ala");
-    size_t files = 0, identical = 0, identical_native = 0, same_values = 0, half_step = 0;
+    size_t files = 0, identical = 0, identical_native = 0, same_values = 0, half_step = 0, edited_ok = 0;
     back_stats all = { 0 };
     for (char **f = list; *f; f++) {
         const sample *s = find_sample(*f);
@@ -599,6 +679,7 @@ TEST(game_glb_game)
             int same = out2.size == n && memcmp(out2.data, d, n) == 0;
             CHECK_MSG(same, "%s: with its native record, written back differs", *f);
             identical_native += same;
+            edited_ok += edit_one_track(*f, doc, mid, s->version);
         }
         ganim_buffer_free(&out2);
         ganim_buffer_free(&out);
@@ -613,6 +694,7 @@ TEST(game_glb_game)
            "the same, %zu within half a step; values %zu of %zu the same; %zu tracks at rest dropped\n",
            identical, files, identical_native, same_values, half_step, all.exact, all.values, all.dropped_at_rest);
     CHECK_EQ_INT(identical_native, files);
+    CHECK_EQ_INT(edited_ok, files);
     test_free_list(list);
 }
 
