@@ -284,6 +284,22 @@ static ganim_code choose_orders(bvh *b, double *worst)
     return GANIM_OK;
 }
 
+/* Position channels for every joint whose translation differs from its rest offset in some
+ * frame (bit for bit): BVH then holds the clip's own translations, not the rest's. */
+static ganim_code choose_positions(bvh *b)
+{
+    uint32_t n = b->sk->bone_count;
+    for (uint32_t f = 0; b->clip && f < b->frames; f++) {
+        ganim_code code = pose_at(b, f);
+        if (code != GANIM_OK) return code;
+        for (uint32_t bone = 0; bone < n; bone++) {
+            const ganim_vec3 *t = &b->pose[bone].translation, *r = &b->sk->bones[bone].rest.translation;
+            if (t->x != r->x || t->y != r->y || t->z != r->z) b->pos[bone] = 1;
+        }
+    }
+    return GANIM_OK;
+}
+
 static ganim_code motion(bvh *b)
 {
     const ganim_clip *c = b->clip;
@@ -453,7 +469,8 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     else if (!gx_children_make(&b->alloc, b->sk, &b->kids)) code = GANIM_NOMEM(err);
     if (code == GANIM_OK) {
         b->w = gw_init(out, &b->alloc);
-        if (!o.bvh_order) code = choose_orders(b, worst);
+        code = choose_positions(b);
+        if (code == GANIM_OK && !o.bvh_order) code = choose_orders(b, worst);
         if (code == GANIM_OK) code = hierarchy(b, cursor);
         if (code == GANIM_OK) code = motion(b);
         if (code == GANIM_OK && !gw_ok(&b->w)) code = GANIM_NOMEM(err);

@@ -1,8 +1,9 @@
 /* ganim's BVH export read back, over every real sample and fixture of every format, every
  * animation clip: game file -> BVH -> read (with bvh.axes set to the file's axes) gives
- * the skeleton (hierarchy, names where the exporter kept them, non-root offsets exactly),
- * the clip's rate and frame count, and at every frame every bone's rotation and every
- * carried translation within the text's precision (the exporter prints float32 values:
+ * the skeleton (hierarchy, names where the exporter kept them, the offsets of joints
+ * without position channels exactly), the clip's rate and frame count, and at every frame
+ * every bone's rotation and translation (position channels wherever it differs from the
+ * rest offset) within the text's precision (the exporter prints float32 values:
  * 2e-6 of the value's size here). Twice: the default export (root positions, per-joint
  * rotation orders) and one with bvh_order XYZ and joint positions. */
 #include <stdlib.h>
@@ -59,14 +60,6 @@ static const ganim_track *track_of(const ganim_clip *c, uint32_t bone)
 static long long samples_compared;
 static int clips_done;
 
-/* The track that moves bone i in the clip's BVH: the clip's own, else its partner's
- * (ganim_clip.partner at the same rate: the exporter plays the two as one clip). */
-static const ganim_track *track_in(const ganim_clip *ca, const ganim_clip *pp, uint32_t i)
-{
-    const ganim_track *t = track_of(ca, i);
-    return t || !pp ? t : track_of(pp, i);
-}
-
 static void compare(const ganim_doc *a, const ganim_clip *ca, const ganim_doc *b, int joint_positions,
                     const char *label)
 {
@@ -96,9 +89,9 @@ static void compare(const ganim_doc *a, const ganim_clip *ca, const ganim_doc *b
         const ganim_bone *x = &sa->bones[i], *y = &sb->bones[map[i]];
         int32_t parent = x->parent < 0 ? -1 : (int32_t)map[x->parent];
         CHECK_MSG(parent == y->parent, "%s: bone %u: parent %d read back as %d", label, i, parent, y->parent);
-        const ganim_track *t = track_in(ca, pp, i);
-        int moves = t && (t->translation.kind == GANIM_CHANNEL_PER_FRAME || t->translation.kind == GANIM_CHANNEL_KEYED);
-        if (x->parent >= 0 && !(joint_positions && moves))
+        /* a joint without position channels holds its rest translation in every frame */
+        const ganim_track *tb = b->clip_count ? track_of(&b->clips[0], map[i]) : NULL;
+        if (x->parent >= 0 && !(tb && tb->translation.kind != GANIM_CHANNEL_ABSENT))
             CHECK_MSG(!memcmp(&x->rest.translation, &y->rest.translation, sizeof x->rest.translation),
                       "%s: bone %u ('%s'): OFFSET is not the rest translation", label, i, x->name);
     }
@@ -125,10 +118,8 @@ static void compare(const ganim_doc *a, const ganim_clip *ca, const ganim_doc *b
             float q[4] = { pa[i].rotation.x, pa[i].rotation.y, pa[i].rotation.z, pa[i].rotation.w };
             double l = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
             for (int k = 0; k < 4; k++) q[k] = (float)(q[k] / l);
-            const ganim_track *t = track_in(ca, pp, i);
-            int moves =
-                t && (t->translation.kind == GANIM_CHANNEL_PER_FRAME || t->translation.kind == GANIM_CHANNEL_KEYED);
-            int carried = sa->bones[i].parent < 0 || (joint_positions && moves);
+            /* every translation: position channels where it differs from the rest offset */
+            int carried = 1;
             /* a forced order at its gimbal lock: the outer angles are ill-conditioned and the
              * exporter's decomposition of a float32 rotation keeps only about 1e-4 */
             double e[3], tol = 2e-6;
