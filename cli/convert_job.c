@@ -214,9 +214,21 @@ static int convert_doc(work *w, ganim_doc *doc)
             if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) doc->clips[i].fps = s->fps;
 
     if (kind == KIND_FORMAT) {
+        /* the writer gets the writer options; reader-only ones (bvh.axes to read a BVH
+         * written into an ALA) were for the read */
+        ganim_setting *wset = malloc((s->settings.count + 1) * sizeof *wset);
+        uint32_t wn = 0;
+        if (!wset) {
+            cli_errorf(log, j->input, "out of memory");
+            return -1;
+        }
+        for (size_t i = 0; i < s->settings.count; i++) {
+            const ganim_option *o = ganim_option_find(s->settings.list[i].name, NULL);
+            if (!o || (o->flags & GANIM_OPTION_WRITE)) wset[wn++] = s->settings.list[i];
+        }
         ganim_write_opts wo = { 0 };
-        wo.settings = s->settings.list;
-        wo.setting_count = (uint32_t)s->settings.count;
+        wo.settings = wset;
+        wo.setting_count = wn;
         export_log wlog = { log, j->input, s->quiet };
         wo.warn = export_warning;
         wo.warn_user = &wlog;
@@ -225,6 +237,7 @@ static int convert_doc(work *w, ganim_doc *doc)
         if (ganim_write(doc, format->name, &wo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
         else rc = write_output(w, j->output, &out);
         ganim_buffer_free(&out);
+        free(wset);
         return rc;
     }
 
