@@ -3,11 +3,14 @@
  * Layout chosen so that Blender and three.js agree on the pose (see gltf-notes §0):
  *   - root bones: OFFSET 0 0 0 and 6 channels (position, then rotation); the position
  *     channels carry the whole root translation (rest or animated), converted to +Y up;
- *   - other joints: OFFSET = rest translation, 3 rotation channels only. Animated
- *     translations of non-root bones and all scales cannot be expressed and are dropped,
- *     unless opts->bvh_joint_positions: then joints whose translation is animated get 6
+ *   - other joints: OFFSET = rest translation, 3 rotation channels only, while their
+ *     translation is the rest offset in every frame (bit for bit); a joint whose
+ *     translation differs from it (animated, or a constant of the clip's own) gets 6
  *     channels like roots, with OFFSET 0 0 0 so that clients that add the channels to the
- *     offset (three.js) and clients that take them as absolute (Blender) agree;
+ *     offset (three.js) and clients that take them as absolute (Blender) agree, and so
+ *     that the clip's own translations come back (ALA -> BVH -> ALA);
+ *     opts->bvh_joint_positions also gives them to every joint whose translation channel
+ *     is animated. Scales cannot be expressed and are dropped (with a warning);
  *   - several root bones: a synthetic ROOT "ganim_root" (identity, 6 zero channels) holds
  *     them; each real root is then a JOINT with OFFSET 0 0 0 and 6 channels, which both
  *     clients read the same way because the offset is zero.
