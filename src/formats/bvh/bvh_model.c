@@ -116,7 +116,7 @@ static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const do
     float *q = has_rot ? ganim_doc_alloc_array(f->doc, (size_t)f->frames * 4, sizeof(float)) : NULL;
     if ((has_pos && !t) || (has_rot && !q)) return GANIM_NOMEM(f->err);
     for (uint32_t fr = 0; fr < f->frames; fr++) {
-        const float *v = f->values + (size_t)fr * f->channels + j->first;
+        const double *v = f->values + (size_t)fr * f->channels + j->first;
         if (has_pos) {
             double p[3];
             for (int a = 0; a < 3; a++) {
