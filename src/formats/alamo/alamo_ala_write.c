@@ -73,8 +73,9 @@ static bool plan_has_bone(const ala_plan *p, uint32_t bone)
 }
 
 /* A track that holds its bone at the rest pose in every frame (rotations to float
- * precision, translations and scales exactly, every frame visible): writing it changes nothing in the game, and game files never have one for a
- * bone they do not animate (bone 0, `Root`, never has a track). */
+ * precision, translations and scales exactly, every frame visible): writing it changes
+ * nothing in the game, and game files never have one for a bone they do not animate
+ * (bone 0, `Root`, never has a track). */
 static bool track_at_rest(const ganim_clip *c, const ganim_track *o, const ganim_skeleton *sk)
 {
     ganim_transform rest = sk && o->bone < sk->bone_count ? sk->bones[o->bone].rest : ganim_transform_identity();
@@ -106,7 +107,6 @@ static bool ala_native_matches(const ala_plan *p, const ganim_clip *c, const gan
         const ganim_track *o = clip_track_for(c, t->index);
         ganim_transform rest = sk && t->index < sk->bone_count ? sk->bones[t->index].rest : ganim_transform_identity();
         if (!o) return false; /* a track of the file, dropped on the way */
-
         if (!channel_matches(t, 0, p->frames, o, c->rotation_interp, &rest.rotation.x) ||
             !channel_matches(t, 1, p->frames, o, c->rotation_interp, &rest.translation.x) ||
             !channel_matches(t, 2, p->frames, o, c->rotation_interp, &rest.scale.x) ||
