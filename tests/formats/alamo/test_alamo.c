@@ -623,91 +623,113 @@ static int edit_one_track(const char *f, const ganim_doc *doc, ganim_doc *mid, i
  * tracks that held their bones exactly at rest are not written (no `Root` track). With the
  * clip's native record (the .ALA itself, which a glb carries as an extra) the file comes back
  * byte for byte, and the version comes from it. */
+typedef struct glb_totals {
+    size_t files, identical, identical_native, same_values, half_step, edited_ok, carried;
+    back_stats all;
+} glb_totals;
+
+/* One file (bytes d, of `version`) through glb and back, with and without its record. */
+static void glb_case(const char *f, const uint8_t *d, size_t n, const ganim_skeleton *sk, int version, glb_totals *t)
+{
+    t->files++;
+    ganim_error err = { 0 };
+    ganim_doc *doc = read_ala(d, n, sk, &err);
+    CHECK_MSG(doc != NULL, "%s: %s", f, err.message);
+    if (!doc) return;
+    ganim_buffer glb = { 0 }, out = { 0 }, out2 = { 0 };
+    ganim_doc *mid = NULL, *back = NULL;
+    CHECK(ganim_export_glb(doc, NULL, &glb, &err) == GANIM_OK);
+    CHECK_MSG(glb.data && ganim_read_memory(glb.data, glb.size, NULL, &mid, &err) == GANIM_OK, "%s: %s", f,
+              err.message);
+    CHECK_MSG(mid && ganim_write(mid, "alamo-ala", NULL, &out, &err) == GANIM_OK, "%s: %s", f, err.message);
+    if (out.data) {
+        t->identical += out.size == n && memcmp(out.data, d, n) == 0;
+        back = read_ala(out.data, out.size, doc->skeleton, &err);
+        CHECK_MSG(back != NULL, "%s: %s", f, err.message);
+    }
+    if (back) {
+        back_stats st = { 0 };
+        compare_back(&doc->clips[0], &back->clips[0], doc->skeleton, 1, &st);
+        CHECK_MSG(st.dropped_moving == 0, "%s: %zu moving tracks lost", f, st.dropped_moving);
+        CHECK_MSG(st.missing_vis == 0, "%s: %zu visibility bits differ", f, st.missing_vis);
+        CHECK_MSG(st.half_step == st.values, "%s: %zu of %zu values beyond half a step (%g, %g)", f,
+                  st.values - st.half_step, st.values, st.worst_rot, st.worst_vec);
+        /* no track for a bone the game's file leaves alone (bone 0, Root, above all) */
+        for (uint32_t i = 0; i < back->clips[0].track_count; i++) {
+            int found = 0;
+            for (uint32_t j = 0; j < doc->clips[0].track_count; j++)
+                found |= doc->clips[0].tracks[j].bone == back->clips[0].tracks[i].bone;
+            CHECK_MSG(found, "%s: a track for bone %u, which the file does not animate", f,
+                      back->clips[0].tracks[i].bone);
+        }
+        t->same_values += st.exact == st.values;
+        t->half_step += st.half_step == st.values;
+        t->all.values += st.values, t->all.exact += st.exact, t->all.half_step += st.half_step;
+        t->all.dropped_at_rest += st.dropped_at_rest;
+        if (st.exact != st.values)
+            printf("  %s (v%d): %zu of %zu values differ (rotation %.3g, vector %.3g)\n", f, version,
+                   st.values - st.exact, st.values, st.worst_rot, st.worst_vec);
+    }
+    /* the native record, as a glb carries it (put back by hand while the glb does not
+     * carry it yet): byte for byte, in the file's own version */
+    if (mid && mid->clip_count) {
+        if (!mid->clips[0].native_format || strcmp(mid->clips[0].native_format, "alamo-ala")) {
+            mid->clips[0].native_format = "alamo-ala";
+            mid->clips[0].native = d;
+            mid->clips[0].native_size = n;
+        } else {
+            t->carried++;
+        }
+        CHECK_MSG(ganim_write(mid, "alamo-ala", NULL, &out2, &err) == GANIM_OK, "%s: %s", f, err.message);
+        int same = out2.size == n && memcmp(out2.data, d, n) == 0;
+        CHECK_MSG(same, "%s (v%d): with its native record, written back differs", f, version);
+        t->identical_native += same;
+        t->edited_ok += edit_one_track(f, doc, mid, version);
+    }
+    ganim_buffer_free(&out2);
+    ganim_buffer_free(&out);
+    ganim_buffer_free(&glb);
+    ganim_doc_free(back);
+    ganim_doc_free(mid);
+    ganim_doc_free(doc);
+}
+
+/* Every sample as it is and written in the other version (both versions of every file). */
 TEST(game_glb_game)
 {
     char **list = test_list_dir(test_path("alamo", ""), ".ala");
-    size_t files = 0, identical = 0, identical_native = 0, same_values = 0, half_step = 0, edited_ok = 0, carried = 0;
-    back_stats all = { 0 };
+    glb_totals t;
+    memset(&t, 0, sizeof t);
     for (char **f = list; *f; f++) {
         const sample *s = find_sample(*f);
         if (!s) continue;
-        files++;
         ganim_doc *alo = s->alo ? read_alo(s->alo) : NULL;
+        const ganim_skeleton *sk = alo ? alo->skeleton : NULL;
         size_t n;
         uint8_t *d = test_read_file(*f, &n);
+        glb_case(*f, d, n, sk, s->version, &t);
+        /* the same animation in the other version */
         ganim_error err = { 0 };
-        ganim_doc *doc = read_ala(d, n, alo ? alo->skeleton : NULL, &err);
-        CHECK_MSG(doc != NULL, "%s: %s", *f, err.message);
-        ganim_buffer glb = { 0 }, out = { 0 }, out2 = { 0 };
-        ganim_doc *mid = NULL, *back = NULL;
-        CHECK(doc && ganim_export_glb(doc, NULL, &glb, &err) == GANIM_OK);
-        CHECK_MSG(glb.data && ganim_read_memory(glb.data, glb.size, NULL, &mid, &err) == GANIM_OK, "%s: %s", *f,
-                  err.message);
-        CHECK_MSG(mid && ganim_write(mid, "alamo-ala", NULL, &out, &err) == GANIM_OK, "%s: %s", *f, err.message);
-        if (out.data) {
-            identical += out.size == n && memcmp(out.data, d, n) == 0;
-            back = read_ala(out.data, out.size, doc->skeleton, &err);
-            CHECK_MSG(back != NULL, "%s: %s", *f, err.message);
-        }
-        if (back) {
-            back_stats st = { 0 };
-            compare_back(&doc->clips[0], &back->clips[0], doc->skeleton, 1, &st);
-            CHECK_MSG(st.dropped_moving == 0, "%s: %zu moving tracks lost", *f, st.dropped_moving);
-            CHECK_MSG(st.missing_vis == 0, "%s: %zu visibility bits differ", *f, st.missing_vis);
-            CHECK_MSG(st.half_step == st.values, "%s: %zu of %zu values beyond half a step (%g, %g)", *f,
-                      st.values - st.half_step, st.values, st.worst_rot, st.worst_vec);
-            /* no track for a bone the game's file leaves alone (bone 0, Root, above all) */
-            for (uint32_t i = 0; i < back->clips[0].track_count; i++) {
-                int found = 0;
-                for (uint32_t j = 0; j < doc->clips[0].track_count; j++)
-                    found |= doc->clips[0].tracks[j].bone == back->clips[0].tracks[i].bone;
-                CHECK_MSG(found, "%s: a track for bone %u, which the file does not animate", *f,
-                          back->clips[0].tracks[i].bone);
-            }
-            same_values += st.exact == st.values;
-            half_step += st.half_step == st.values;
-            all.values += st.values, all.exact += st.exact, all.half_step += st.half_step;
-            all.dropped_at_rest += st.dropped_at_rest;
-            all.worst_rot = fmax(all.worst_rot, st.worst_rot), all.worst_vec = fmax(all.worst_vec, st.worst_vec);
-            if (st.exact != st.values)
-                printf("  %s: %zu of %zu values differ (rotation %.3g, vector %.3g)\n", *f, st.values - st.exact,
-                       st.values, st.worst_rot, st.worst_vec);
-        }
-        /* the native record, as a glb carries it (put back by hand while the glb does not
-         * carry it yet): byte for byte, in the file's own version */
-        if (mid && mid->clip_count) {
-            if (!mid->clips[0].native_format || strcmp(mid->clips[0].native_format, "alamo-ala")) {
-                mid->clips[0].native_format = "alamo-ala";
-                mid->clips[0].native = d;
-                mid->clips[0].native_size = n;
-            } else {
-                carried++;
-            }
-            CHECK_MSG(ganim_write(mid, "alamo-ala", NULL, &out2, &err) == GANIM_OK, "%s: %s", *f, err.message);
-            int same = out2.size == n && memcmp(out2.data, d, n) == 0;
-            CHECK_MSG(same, "%s: with its native record, written back differs", *f);
-            identical_native += same;
-            edited_ok += edit_one_track(*f, doc, mid, s->version);
-        }
-        ganim_buffer_free(&out2);
-        ganim_buffer_free(&out);
-        ganim_buffer_free(&glb);
-        ganim_doc_free(back);
-        ganim_doc_free(mid);
+        ganim_doc *doc = read_ala(d, n, sk, &err);
+        ganim_setting setting;
+        ganim_write_opts wo = test_write_setting(&setting, "alamo.version", s->version == 1 ? "2" : "1");
+        ganim_buffer other = { 0 };
+        CHECK(doc && ganim_write(doc, "alamo-ala", &wo, &other, &err) == GANIM_OK);
+        if (other.data) glb_case(*f, other.data, other.size, sk, 3 - s->version, &t);
+        ganim_buffer_free(&other);
         ganim_doc_free(doc);
         ganim_doc_free(alo);
         free(d);
     }
-    printf(
-        "  game -> glb -> game: %zu of %zu files identical (%zu with the native record, %zu of them carried by the "
-        "glb), %zu with every value the same, %zu within half a step; values %zu of %zu the same; %zu tracks at rest "
-        "dropped\n",
-        identical, files, identical_native, carried, same_values, half_step, all.exact, all.values,
-        all.dropped_at_rest);
+    printf("  game -> glb -> game: %zu of %zu files (every sample in both versions) identical (%zu with the native "
+           "record, %zu of them carried by the glb), %zu with every value the same, %zu within half a step; values "
+           "%zu of %zu the same; %zu tracks at rest dropped\n",
+           t.identical, t.files, t.identical_native, t.carried, t.same_values, t.half_step, t.all.exact, t.all.values,
+           t.all.dropped_at_rest);
     /* a glb that carries the record gives the file back by itself */
-    if (carried) CHECK_EQ_INT(identical, carried);
-    CHECK_EQ_INT(identical_native, files);
-    CHECK_EQ_INT(edited_ok, files);
+    if (t.carried) CHECK_EQ_INT(t.identical, t.carried);
+    CHECK_EQ_INT(t.identical_native, t.files);
+    CHECK_EQ_INT(t.edited_ok, t.files);
     test_free_list(list);
 }
 
