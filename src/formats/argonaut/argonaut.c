@@ -6,7 +6,8 @@ const ganim_option argonaut_options[] = {
     { "argonaut.variant", "variant", GANIM_OPTION_CHOICE, GANIM_OPTION_READ | GANIM_OPTION_WRITE, "croc2|hp",
       "the game's layout: Croc 2 (0x20-byte animation headers, 0x64-byte model headers) or Harry Potter 1/2 "
       "(0x30, 0x68; matrices or quaternion keys)",
-      "reading: the variant the models and records fit; writing: the variant the file was read as, else croc2" },
+      "reading: the variant the models and records fit; writing: the variant the file was read as, else the one "
+      "its clips' records were read as, else croc2" },
     { "argonaut.convention", "convention", GANIM_OPTION_CHOICE, GANIM_OPTION_READ | GANIM_OPTION_WRITE, "sv|vs",
       "how stored rotations act on a vertex: sv = v' = S v + t with quaternions as R(q)^T; vs = v' = S^T v + t "
       "with quaternions as R(q)",

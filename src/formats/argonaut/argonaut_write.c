@@ -20,8 +20,17 @@ ganim_code argonaut_write(const ganim_doc *doc, const ganim_write_opts *opts, ga
     int variant = ganim_setting_choice(set, nset, &argonaut_options[AG_OPT_VARIANT]);
     int convention = ganim_setting_choice(set, nset, &argonaut_options[AG_OPT_CONVENTION]);
     int container = copt == 0 ? AG_WAD : copt == 1 ? AG_BLOCK : have ? di.container : AG_BLOCK;
-    if (variant < 0) variant = have ? di.variant : AG_CROC2;
-    if (convention < 0) convention = have ? di.convention : AG_SV;
+    /* the variant and convention: the document's, else those its clips' records were read
+     * under (a Harry Potter record stays one), else Croc 2 and sv */
+    int cv = -1, cc = -1;
+    for (uint32_t ci = 0; !have && ci < doc->clip_count; ci++) {
+        ag_clip_info in;
+        if (!ag_clip_info_parse(&doc->clips[ci], &in)) continue;
+        if (cv < 0) cv = in.variant, cc = in.convention;
+        else if (cv != in.variant) cv = -2;
+    }
+    if (variant < 0) variant = have ? di.variant : cv >= 0 ? cv : AG_CROC2;
+    if (convention < 0) convention = have ? di.convention : cc >= 0 && cv >= 0 ? cc : AG_SV;
     if (container == AG_WAD && (!have || di.container != AG_WAD))
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                           AG ": only a document read from a level WAD can be written as one (the rest of the level "
@@ -45,7 +54,7 @@ ganim_code argonaut_write(const ganim_doc *doc, const ganim_write_opts *opts, ga
         ag_clip_info in;
         if (c->kind == GANIM_CLIP_OPAQUE && !ag_clip_info_parse(c, &in)) continue; /* not an animation: left out */
         if (!gw_ok(&w)) break;
-        ganim_code code = ag_encode_clip(doc, ci, variant, convention, out, err);
+        ganim_code code = ag_encode_clip(doc, ci, variant, convention, opts, out, err);
         if (code != GANIM_OK) return code;
         written++;
     }
