@@ -19,7 +19,8 @@ const ganim_option argonaut_options[] = {
     { "argonaut.container", NULL, GANIM_OPTION_CHOICE, GANIM_OPTION_WRITE, "wad|block",
       "write the level WAD the document was read from, with its animation block replaced, or only the animation "
       "block (u32 count and the records)",
-      "the container the document was read from; documents of other formats are written as a block" },
+      "the container the document was read from; a document of another format needs the level it goes into (--into "
+      "ORIGINAL.wad) or container=block" },
 };
 
 static const struct ganim_format_impl argonaut_impl = {

@@ -162,8 +162,7 @@ TEST(glb_round_trip_with_records)
             for (uint32_t ci = 0; ci < back->clip_count && ci < doc->clip_count; ci++)
                 set_with_record(doc, ci, &back->clips[ci], &doc->clips[ci]);
             CHECK_MSG(write_doc(doc, NULL, &out, NULL, why) == GANIM_OK, "%s: %s", files[i], why);
-            CHECK_MSG(out.size == size && memcmp(out.data, orig, size) == 0, "%s: the WAD is not the same",
-                      files[i]);
+            CHECK_MSG(out.size == size && memcmp(out.data, orig, size) == 0, "%s: the WAD is not the same", files[i]);
             ganim_buffer_free(&out);
         }
         ganim_doc_free(back);
@@ -179,8 +178,8 @@ static void same_but_values(const ag_rec *a, const ag_rec *b, const char *what)
 {
     CHECK_MSG(a->size == b->size && memcmp(a->p, b->p, ag_header_size(a->hp)) == 0, "%s: header", what);
     if (a->size != b->size) return;
-    CHECK_MSG(memcmp(a->p + a->o_trig, b->p + b->o_trig, a->o_frames - a->o_trig) == 0,
-              "%s: triggers, deltas or slots", what);
+    CHECK_MSG(memcmp(a->p + a->o_trig, b->p + b->o_trig, a->o_frames - a->o_trig) == 0, "%s: triggers, deltas or slots",
+              what);
     for (uint32_t f = 0; f < a->fc; f++)
         CHECK_MSG(memcmp(a->p + ag_frame_at(a, f), b->p + ag_frame_at(b, f), f ? a->morphn : a->morph0) == 0,
                   "%s: morph data of frame %u", what, f);
@@ -324,8 +323,8 @@ TEST(frame_count_changes)
         char why[512];
         recs b;
         CHECK_MSG(write_doc(edit, NULL, &out, &wn, why) == GANIM_OK, "%s", why);
-        CHECK_MSG(wn.count == 1 && strstr(wn.last, "clip 3") && strstr(wn.last, "position deltas"), "%d: %s",
-                  wn.count, wn.last);
+        CHECK_MSG(wn.count == 1 && strstr(wn.last, "clip 3") && strstr(wn.last, "position deltas"), "%d: %s", wn.count,
+                  wn.last);
         CHECK(parse_recs(out.data, out.size, 0, &b) && b.n == 4);
         const ag_rec *y = &b.r[3];
         CHECK(y->fc == fc && y->flag == 0 && y->mc == 3 && y->bc == 3 && y->tc == 1);
@@ -417,7 +416,8 @@ TEST(keys_from_frames)
                     ganim_quat q = turned(r + 4, 20);
                     memcpy(r + 4, &q.x, sizeof q);
                 }
-                ganim_channel rc = { GANIM_CHANNEL_PER_FRAME, fc, NULL, r }, tc = { GANIM_CHANNEL_PER_FRAME, fc, NULL, v };
+                ganim_channel rc = { GANIM_CHANNEL_PER_FRAME, fc, NULL, r },
+                              tc = { GANIM_CHANNEL_PER_FRAME, fc, NULL, v };
                 ganim_error e = { 0 };
                 CHECK(ganim_doc_set_channel(doc, ci, t, GANIM_TARGET_ROTATION, &rc, &e) == GANIM_OK);
                 CHECK(ganim_doc_set_channel(doc, ci, t, GANIM_TARGET_TRANSLATION, &tc, &e) == GANIM_OK);
@@ -469,6 +469,36 @@ TEST(keys_from_frames)
     free(orig);
 }
 
+/* A document that holds only animations is no level: a WAD is written into the level it
+ * belongs to (--into), and a bare block only when asked for. */
+TEST(no_level_no_wad)
+{
+    ganim_doc *doc = read_fixture("croc2_style_2anims.bin");
+    if (!doc) return;
+    ganim_buffer out;
+    char why[512];
+    CHECK(write_doc(doc, "wad", &out, NULL, why) == GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(why, "--into ORIGINAL.wad"), "%s", why);
+    ganim_buffer_free(&out);
+    /* the same clips in a document of another format */
+    ganim_doc *other = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_doc_new(NULL, &other, &e) == GANIM_OK);
+    CHECK(ganim_doc_set_skeleton(other, doc->skeleton, &e) == GANIM_OK);
+    for (uint32_t ci = 0; ci < doc->clip_count; ci++) CHECK(ganim_doc_add_clip(other, &doc->clips[ci], NULL, &e) == 0);
+    CHECK(write_doc(other, NULL, &out, NULL, why) == GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(why, "--into ORIGINAL.wad") && strstr(why, "argonaut.container=block"), "%s", why);
+    ganim_buffer_free(&out);
+    size_t size;
+    uint8_t *orig = test_read_file(test_path("argonaut", "croc2_style_2anims.bin"), &size);
+    CHECK_MSG(write_doc(other, "block", &out, NULL, why) == GANIM_OK, "%s", why);
+    CHECK(out.size == size && memcmp(out.data, orig, size) == 0);
+    ganim_buffer_free(&out);
+    free(orig);
+    ganim_doc_free(other);
+    ganim_doc_free(doc);
+}
+
 int main(void)
 {
     test_program_name = "test_argonaut_template";
@@ -478,5 +508,6 @@ int main(void)
     RUN(frame_count_changes);
     RUN(bones_the_record_does_not_animate);
     RUN(keys_from_frames);
+    RUN(no_level_no_wad);
     return test_finish();
 }
