@@ -526,6 +526,11 @@ static ganim_code encode(const ganim_doc *doc, uint32_t ci, int variant, int con
             if (b < nb) e.track[b] = &c->tracks[t];
         }
     }
+    const ganim_limits *lim = ganim_doc_limits(doc);
+    if (code == GANIM_OK && (uint64_t)fc * bc > lim->samples) /* the record's bone count, from a file */
+        code =
+            ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
+                       AG ": clip %u: %u frames of %u bones is more than the limit (ganim_limits.samples)", ci, fc, bc);
     if (code == GANIM_OK && nr) code = extra_bones(&e, &a);
     if (code == GANIM_OK && hp && native_keyed && kc == 0 && fc > 0) code = reduce_keys(&e, &a, &keys, &kc, &key_bytes);
     bool keyed = kc > 0;
