@@ -469,6 +469,46 @@ TEST(keys_from_frames)
     free(orig);
 }
 
+/* Every clip of every fixture given the record of every other clip (another frame count,
+ * bone count, variant, layout): the writer writes what reads back with the clip's frames
+ * and bones, or refuses with a reason; it never reads past a record. */
+TEST(records_of_other_clips)
+{
+    ganim_doc *docs[4];
+    for (int i = 0; i < 4; i++) docs[i] = read_fixture(files[i]);
+    int written = 0, refused = 0;
+    for (int i = 0; i < 4; i++)
+        for (uint32_t ci = 0; docs[i] && ci < docs[i]->clip_count; ci++)
+            for (int j = 0; j < 4; j++)
+                for (uint32_t cj = 0; docs[j] && cj < docs[j]->clip_count; cj++) {
+                    ganim_doc *doc = read_fixture(files[i]);
+                    if (!doc) continue;
+                    set_with_record(doc, ci, &doc->clips[ci], &docs[j]->clips[cj]);
+                    ganim_buffer out;
+                    char why[512];
+                    ganim_code c = write_doc(doc, NULL, &out, NULL, why);
+                    if (c == GANIM_OK) {
+                        written++;
+                        ganim_doc *back = read_mem(out.data, out.size, strstr(files[i], "hp") ? "hp" : "croc2");
+                        CHECK_MSG(back && back->clip_count == doc->clip_count, "%s clip %u with %s's record %u",
+                                  files[i], ci, files[j], cj);
+                        if (back && ci < back->clip_count)
+                            CHECK_MSG(back->clips[ci].frame_count == doc->clips[ci].frame_count,
+                                      "%s clip %u with %s's record %u: %u frames", files[i], ci, files[j], cj,
+                                      back->clips[ci].frame_count);
+                        ganim_doc_free(back);
+                    } else {
+                        refused++;
+                        CHECK_MSG(c == GANIM_ERR_INVALID_ARG && strstr(why, "argonaut: clip"), "%s clip %u: %s",
+                                  files[i], ci, why);
+                    }
+                    ganim_buffer_free(&out);
+                    ganim_doc_free(doc);
+                }
+    CHECK_MSG(written > 0 && refused > 0, "%d written, %d refused", written, refused);
+    for (int i = 0; i < 4; i++) ganim_doc_free(docs[i]);
+}
+
 /* A document that holds only animations is no level: a WAD is written into the level it
  * belongs to (--into), and a bare block only when asked for. */
 TEST(no_level_no_wad)
@@ -508,6 +548,7 @@ int main(void)
     RUN(frame_count_changes);
     RUN(bones_the_record_does_not_animate);
     RUN(keys_from_frames);
+    RUN(records_of_other_clips);
     RUN(no_level_no_wad);
     return test_finish();
 }
