@@ -453,8 +453,8 @@ static ganim_code extra_bones(enc *e, const ganim_allocator *a)
                 at += w > 0 ? (size_t)w : 0;
             }
         code = ganim_fail(e->err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                          AG ": clip %u moves bone%s %s, which its record does not animate (it has %u bone%s, the "
-                             "model's first groups); keep %s still or leave %s out of the clip",
+                          AG ": clip %u moves bone%s %s, which its record does not animate (it has %u bone%s); keep "
+                             "%s still or leave %s out of the clip",
                           e->ci, moved == 1 ? "" : "s", names, e->bc, e->bc == 1 ? "" : "s", moved == 1 ? "it" : "them",
                           moved == 1 ? "it" : "them");
     }
@@ -463,8 +463,8 @@ static ganim_code extra_bones(enc *e, const ganim_allocator *a)
     return code;
 }
 
-/* The record's per-frame bytes of frame f (deltas, slots, morphs) at `at` for a frame of
- * the clip: the record's own frame, or past its end its last one (`zero`: nothing). */
+/* Per-frame bytes of `size` at `at` in the record (deltas, slots) for frame f of the clip:
+ * the record's own frame f; past its end, with `hold`, its last frame, else zeros. */
 static void frame_bytes(ganim_writer *w, const ag_rec *r, size_t at, size_t size, uint32_t f, bool hold)
 {
     if (r && r->fc && (f < r->fc || hold)) {
@@ -496,11 +496,10 @@ static ganim_code encode(const ganim_doc *doc, uint32_t ci, int variant, int con
                          nr->hp ? "Harry Potter" : "Croc 2", hp ? "Harry Potter" : "Croc 2");
     if (nr && nr->fc != fc && (flag == 0 || mc > 0))
         ganim_write_warn(opts, GANIM_WARN_EXPORT_LOSS,
-                         AG ": clip %u has %u frames, its record %u: the position deltas and morph data %s", ci, fc,
-                         nr->fc,
-                         fc > nr->fc ? "of the frames it adds repeat the record's last frame"
-                                     : "of the frames "
-                                       "it drops go");
+                         AG ": clip %u has %u frames, its record %u: the position deltas and morph data of the frames "
+                            "%s",
+                         ci, fc, nr->fc,
+                         fc > nr->fc ? "it adds repeat the record's last frame" : "it drops are left out");
     /* matrices or keys: the record's layout; without a record, keys for a Harry Potter clip
      * keyed at whole frames */
     uint32_t *keys = NULL, kc = 0;
