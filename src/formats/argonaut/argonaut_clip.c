@@ -310,5 +310,12 @@ bool ag_doc_info_parse(const ganim_doc *doc, ag_doc_info *info)
         return false;
     info->prefix = p + AG_DOC_HEADER;
     info->suffix = info->prefix + info->prefix_size;
+    /* a record from elsewhere (a glTF's extras) is held to what the reader writes: no more
+     * records read than stored, a WAD's prefix a WAD up to its XSPD section */
+    if (info->parsed > info->stored_count) return false;
+    if (info->container == AG_WAD &&
+        (!ag_looks_like_wad(info->prefix, info->prefix_size) || (size_t)info->xspd + 8 > info->prefix_size ||
+         memcmp(info->prefix + info->xspd, "XSPD", 4) != 0))
+        return false;
     return true;
 }

@@ -510,6 +510,32 @@ TEST(records_of_other_clips)
     for (int i = 0; i < 4; i++) ganim_doc_free(docs[i]);
 }
 
+/* A level's record that does not hold together (as a glTF's extras could bring it) is
+ * not a level: more records read than stored, or no XSPD section where it says. */
+TEST(a_broken_level_record_is_no_level)
+{
+    for (int k = 0; k < 3; k++) {
+        ganim_doc *doc = read_fixture("croc2_level.wad");
+        if (!doc) return;
+        const uint8_t *keep = doc->native;
+        uint8_t *p = malloc(doc->native_size);
+        memcpy(p, doc->native, doc->native_size);
+        uint32_t xspd = ganim_ld_u32le(p + 28);
+        if (k == 1) ganim_st_u32le(p + 12, ganim_ld_u32le(p + 8) + 1); /* records read */
+        if (k == 2) p[AG_DOC_HEADER + xspd] = 'Y';                     /* the XSPD tag */
+        doc->native = p;
+        ganim_buffer out;
+        char why[512];
+        ganim_code c = write_doc(doc, NULL, &out, NULL, why);
+        if (k == 0) CHECK_MSG(c == GANIM_OK, "%s", why); /* the copy itself is fine */
+        else CHECK_MSG(c == GANIM_ERR_INVALID_ARG && strstr(why, "--into ORIGINAL.wad"), "%d: %s", k, why);
+        ganim_buffer_free(&out);
+        doc->native = keep;
+        free(p);
+        ganim_doc_free(doc);
+    }
+}
+
 /* A document that holds only animations is no level: a WAD is written into the level it
  * belongs to (--into), and a bare block only when asked for. */
 TEST(no_level_no_wad)
@@ -550,6 +576,7 @@ int main(void)
     RUN(bones_the_record_does_not_animate);
     RUN(keys_from_frames);
     RUN(records_of_other_clips);
+    RUN(a_broken_level_record_is_no_level);
     RUN(no_level_no_wad);
     return test_finish();
 }
