@@ -510,6 +510,79 @@ TEST(records_of_other_clips)
     for (int i = 0; i < 4; i++) ganim_doc_free(docs[i]);
 }
 
+/* Every fixture exported to glb and written into itself (ganim_write_opts.into, what
+ * --into ORIGINAL does): the same bytes. With one clip's bone 0 moved by (10, -3, 7) at
+ * its frame or key 1, each clip in turn, exactly those three s16 change (before the
+ * template writer, 6 of the 12 clips also changed matrices or keys around them). */
+TEST(into_the_original)
+{
+    for (int i = 0; i < 4; i++) {
+        int hp = strstr(files[i], "hp") != NULL;
+        size_t size;
+        uint8_t *orig = test_read_file(test_path("argonaut", files[i]), &size);
+        ganim_doc *o = read_fixture(files[i]);
+        ganim_buffer glb = { 0 };
+        ganim_error e = { 0 };
+        ganim_export_opts eo = { 0 };
+        eo.default_clip_name = "level";
+        CHECK_MSG(o && ganim_export_glb(o, &eo, &glb, &e) == GANIM_OK, "%s: %s", files[i], e.message);
+        ganim_doc *g = o ? read_mem(glb.data, glb.size, NULL) : NULL;
+        ganim_buffer_free(&glb);
+        recs a, b;
+        if (!g || !orig || !parse_recs(orig, size, hp, &a)) {
+            CHECK(0);
+            free(orig);
+            ganim_doc_free(o);
+            ganim_doc_free(g);
+            continue;
+        }
+        for (uint32_t ci = 0; ci < g->clip_count; ci++) { /* the names the export gave them, as a tool keeps them */
+            char name[32];
+            snprintf(name, sizeof name, "level_%u", ci);
+            ganim_clip c = g->clips[ci];
+            c.name = name;
+            CHECK(ganim_doc_set_clip(g, ci, &c, &e) == GANIM_OK);
+        }
+        for (int64_t edit = -1; edit < (int64_t)g->clip_count; edit++) { /* none, then each clip in turn */
+            uint32_t ci = edit < 0 ? 0 : (uint32_t)edit;
+            ganim_channel was = g->clips[ci].tracks[0].translation;
+            if (edit >= 0) {
+                size_t tb = (size_t)was.count * 3 * sizeof(float);
+                float *v = malloc(tb);
+                memcpy(v, was.values, tb);
+                v[3] += 10, v[4] -= 3, v[5] += 7;
+                ganim_channel tc = was;
+                tc.values = v;
+                CHECK(ganim_doc_set_channel(g, ci, 0, GANIM_TARGET_TRANSLATION, &tc, &e) == GANIM_OK);
+                free(v);
+            }
+            ganim_write_opts wo = { 0 };
+            wo.into = o;
+            ganim_buffer out = { 0 };
+            CHECK_MSG(ganim_write(g, NULL, &wo, &out, &e) == GANIM_OK, "%s: %s", files[i], e.message);
+            if (edit < 0) {
+                CHECK_MSG(out.size == size && memcmp(out.data, orig, size) == 0, "%s: not the same bytes", files[i]);
+            } else if (out.size == size && parse_recs(out.data, out.size, hp, &b)) {
+                const ag_rec *x = &a.r[ci];
+                size_t at = (size_t)(x->p - orig) + (ag_keyed(x) ? ag_key_at(x, 1, 0) + 8 : ag_matrix_at(x, 1, 0) + 18);
+                CHECK_MSG(memcmp(out.data, orig, at) == 0 &&
+                              memcmp(out.data + at + 6, orig + at + 6, size - at - 6) == 0,
+                          "%s clip %u: the edit changed other bytes", files[i], ci);
+                CHECK_EQ_INT(ag_s16(out.data + at), ag_s16(orig + at) + 10);
+                CHECK_EQ_INT(ag_s16(out.data + at + 2), ag_s16(orig + at + 2) - 3);
+                CHECK_EQ_INT(ag_s16(out.data + at + 4), ag_s16(orig + at + 4) + 7);
+            } else {
+                CHECK_MSG(0, "%s clip %u: edited: %zu bytes, %zu before", files[i], ci, out.size, size);
+            }
+            ganim_buffer_free(&out);
+            if (edit >= 0) CHECK(ganim_doc_set_channel(g, ci, 0, GANIM_TARGET_TRANSLATION, &was, &e) == GANIM_OK);
+        }
+        ganim_doc_free(g);
+        ganim_doc_free(o);
+        free(orig);
+    }
+}
+
 /* A level's record that does not hold together (as a glTF's extras could bring it) is
  * not a level: more records read than stored, or no XSPD section where it says. */
 TEST(a_broken_level_record_is_no_level)
@@ -576,6 +649,7 @@ int main(void)
     RUN(bones_the_record_does_not_animate);
     RUN(keys_from_frames);
     RUN(records_of_other_clips);
+    RUN(into_the_original);
     RUN(a_broken_level_record_is_no_level);
     RUN(no_level_no_wad);
     return test_finish();
