@@ -720,6 +720,19 @@ run info into/g.ala --skeleton "$A/W_Grenade.alo"
 expect_in "... the ALA is z-up as --bvh-axes said" "$OUT" "axes: z-up"
 run convert "$T/argonaut/hp_level.wad" --model 1 -o into/y.wad
 expect_rc "--model (a reader option) with a WAD output exits 0" 0
+check "... and the WAD is written back whole" cmp -s into/y.wad "$T/argonaut/hp_level.wad"
+run convert "$T/argonaut/hp_level.wad" -o into/hp.glb
+# ganim's glb carries the level (extras.ganim): written whole without --into
+run convert into/hp.glb -o into/whole.wad
+expect_rc "ganim's glb of a WAD to a .wad without --into exits 0" 0
+check "... and gives the WAD's bytes" cmp -s into/whole.wad "$T/argonaut/hp_level.wad"
+# a file that does not carry it (BVH: animations only) is refused
+run convert "$T/argonaut/hp_level.wad" -o into/hp.bvh
+run convert into/hp.bvh -o into/refused.wad
+expect_rc "a BVH to a .wad without --into exits 1" 1
+expect_in "... saying where the level comes from" "$ERR" "--into ORIGINAL.wad"
+run convert into/hp.glb --into "$T/argonaut/hp_level.wad" -o into/hp.wad
+check "a WAD's glb --into the WAD: the WAD's bytes" cmp -s into/hp.wad "$T/argonaut/hp_level.wad"
 run convert into/W_Grenade_Idle_00.ala.glb --gltf-conversion keep -o into/k.ala
 expect_rc "--gltf-conversion with an ALA output exits 0" 0
 rm -f into/refused.glb

@@ -227,7 +227,9 @@ TEST(extension_decides_between_formats_that_both_take_the_bytes)
     }
     ganim_buffer out = { 0 };
     ganim_error e = { 0 };
-    CHECK(ganim_write(doc, "argonaut", NULL, &out, &e) == GANIM_OK);
+    ganim_setting block;
+    ganim_write_opts wo = test_write_setting(&block, "argonaut.container", "block"); /* a bare block: no level */
+    CHECK(ganim_write(doc, "argonaut", &wo, &out, &e) == GANIM_OK);
     ganim_doc_free(doc);
     const ganim_format *ag = ganim_format_find("argonaut"), *ff7 = ganim_format_find("ff7-battle");
     int sa = ganim_format_probe(ag, out.data, out.size), sf = ganim_format_probe(ff7, out.data, out.size);

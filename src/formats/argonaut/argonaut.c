@@ -6,7 +6,8 @@ const ganim_option argonaut_options[] = {
     { "argonaut.variant", "variant", GANIM_OPTION_CHOICE, GANIM_OPTION_READ | GANIM_OPTION_WRITE, "croc2|hp",
       "the game's layout: Croc 2 (0x20-byte animation headers, 0x64-byte model headers) or Harry Potter 1/2 "
       "(0x30, 0x68; matrices or quaternion keys)",
-      "reading: the variant the models and records fit; writing: the variant the file was read as, else croc2" },
+      "reading: the variant the models and records fit; writing: the variant the file was read as, else the one "
+      "its clips' records were read as, else croc2" },
     { "argonaut.convention", "convention", GANIM_OPTION_CHOICE, GANIM_OPTION_READ | GANIM_OPTION_WRITE, "sv|vs",
       "how stored rotations act on a vertex: sv = v' = S v + t with quaternions as R(q)^T; vs = v' = S^T v + t "
       "with quaternions as R(q)",
@@ -18,7 +19,8 @@ const ganim_option argonaut_options[] = {
     { "argonaut.container", NULL, GANIM_OPTION_CHOICE, GANIM_OPTION_WRITE, "wad|block",
       "write the level WAD the document was read from, with its animation block replaced, or only the animation "
       "block (u32 count and the records)",
-      "the container the document was read from; documents of other formats are written as a block" },
+      "the container the document was read from; a document of another format needs the level it goes into (--into "
+      "ORIGINAL.wad) or container=block" },
 };
 
 static const struct ganim_format_impl argonaut_impl = {
