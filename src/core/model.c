@@ -268,6 +268,8 @@ ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec, uint32_t 
 {
     if (!doc || !spec || !index)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "find clip: no document or no name");
+    ganim_code valid = ganim_doc_validate(doc, err);
+    if (valid != GANIM_OK) return valid;
     int digits = *spec != 0;
     uint64_t n = 0;
     for (const char *p = spec; *p && digits; p++) {

@@ -32,6 +32,9 @@ ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const gani
     }
     ganim_code code = ganim_settings_check(fmt, opts->settings, opts->setting_count, GANIM_OPTION_WRITE, err);
     if (code != GANIM_OK) return code;
+    /* writers trust the model's rules (parents before children, one value per frame): a
+     * document built or edited through the public API is checked before any is read */
+    if ((code = ganim_doc_validate(doc, err)) != GANIM_OK) return code;
     if (!out->data) out->allocator = ganim_allocator_resolve(&opts->allocator);
     size_t start = out->size;
     /* A format whose files are in fixed axes gets the document turned to them (a y-up glTF
@@ -52,10 +55,12 @@ ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_error *err)
     if (!doc || factor == 0 || factor > 64) {
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "resample: factor must be 1..64");
     }
-    if (factor == 1) return GANIM_OK;
-    ganim_code code = doc->format && doc->format->impl && doc->format->impl->resample
-                          ? doc->format->impl->resample(doc, factor, err)
-                          : ganim_doc_resample_generic(doc, factor, err);
+    /* resamplers read every per-frame array up to the clip's frame count */
+    ganim_code code = ganim_doc_validate(doc, err);
+    if (code != GANIM_OK || factor == 1) return code;
+    code = doc->format && doc->format->impl && doc->format->impl->resample
+               ? doc->format->impl->resample(doc, factor, err)
+               : ganim_doc_resample_generic(doc, factor, err);
     /* a resample never hands back a document that breaks the model's rules */
     if (code == GANIM_OK) code = ganim_doc_validate(doc, err);
     return code;
