@@ -86,10 +86,13 @@ typedef struct cli_settings {
 
 /* `base` (ended by a zero entry) plus one entry --ALIAS VALUE per format option with an
  * alias, with ids alias_base + k (k counts every option of every format in registry
- * order). malloc'd. */
+ * order), and one per deprecated alias, with ids alias_base + N + k (N: every option).
+ * An alias equal to an option of `base` or to an earlier alias is a broken registry: the
+ * tool says so and exits. malloc'd. */
 cli_option *cli_options_with_aliases(const cli_option *base, int alias_base);
-/* -O NAME=VALUE; --ALIAS VALUE (k as above). Checked against the option tables: a usage
- * message and CLI_EXIT_USAGE when wrong, else 0. */
+/* -O NAME=VALUE; --ALIAS VALUE (k as above; a deprecated alias adds a note on stderr
+ * naming the new spelling). Checked against the option tables: a usage message and
+ * CLI_EXIT_USAGE when wrong, else 0. */
 int cli_settings_add(cli_settings *s, const char *cmd, const char *spec);
 int cli_settings_add_alias(cli_settings *s, const char *cmd, int k, const char *value);
 /* Is any setting an option that applies to reading / writing (GANIM_OPTION_*)? */

@@ -322,13 +322,16 @@ typedef enum ganim_option_type {
 
 typedef struct ganim_option {
     const char *name;  /* "<family>.<option>", e.g. "ff7.bkey" */
-    const char *alias; /* another name the tool accepts as --ALIAS VALUE, or NULL */
+    const char *alias; /* another name the tool accepts as --ALIAS VALUE, or NULL: "<family>-..."
+                          (ganim's own options are never an alias) */
     ganim_option_type type;
-    uint32_t flags;         /* GANIM_OPTION_READ and/or GANIM_OPTION_WRITE */
-    const char *values;     /* GANIM_OPTION_CHOICE: "0|2|4"; GANIM_OPTION_INT: "0..65535";
+    uint32_t flags;               /* GANIM_OPTION_READ and/or GANIM_OPTION_WRITE */
+    const char *values;           /* GANIM_OPTION_CHOICE: "0|2|4"; GANIM_OPTION_INT: "0..65535";
                                GANIM_OPTION_TEXT: what it takes, in words ("NAME|INDEX") */
-    const char *help;       /* one line: what it does */
-    const char *when_unset; /* one line: what the format does without it */
+    const char *help;             /* one line: what it does */
+    const char *when_unset;       /* one line: what the format does without it */
+    const char *deprecated_alias; /* an earlier spelling of `alias` the tool still accepts,
+                                     with a note naming the new one; NULL when none */
 } ganim_option;
 
 /* One option setting, e.g. { "ff7.bkey", "2" }. Both strings are the caller's. */

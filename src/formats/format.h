@@ -22,6 +22,10 @@ typedef struct gd_builder gd_builder;
  * it, when two formats take the bytes, the one the file's extension names wins. */
 #define GANIM_PROBE_CERTAIN 90
 
+/* The entries of an array whose size the compiler knows (a format's option table): a
+ * descriptor's option_count is never typed by hand. */
+#define GANIM_COUNT_OF(array) ((uint32_t)(sizeof(array) / sizeof((array)[0])))
+
 struct ganim_format_impl {
     /* 0..100: how sure the format is that these bytes are its own. Pure and cheap, never
      * from the file name. */

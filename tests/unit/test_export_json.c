@@ -22,7 +22,9 @@ static ganim_code fake_details(const ganim_doc *doc, int clip, ganim_details_lev
 }
 
 static const struct ganim_format_impl fake_impl = { .details = fake_details };
-static const ganim_format fake = { "fake-fmt", "test format", "fake", ".fake", 0, NULL, 0, NULL, &fake_impl };
+static const ganim_format fake = {
+    .name = "fake-fmt", .description = "test format", .family = "fake", .extensions = ".fake", .impl = &fake_impl
+};
 
 static const float odd[] = { 0.1f, 1.0f / 3.0f, 1e-8f, -0.0f, 3.4e38f, -2.5f, 16777217.0f, 1.17549435e-38f };
 
