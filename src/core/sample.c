@@ -145,3 +145,20 @@ ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skele
     }
     return GANIM_OK;
 }
+
+void ganim_skeleton_rest_from_frame0(ganim_skeleton *sk, const ganim_clip *clip)
+{
+    if (!sk || !clip || clip->kind != GANIM_CLIP_ANIMATION) return;
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const ganim_track *t = &clip->tracks[i];
+        if (t->bone >= sk->bone_count) continue;
+        ganim_transform *r = &sk->bones[t->bone].rest;
+        ganim_transform old = *r;
+        ganim_channel_eval(&t->rotation, clip->frame_count, t->step, clip->rotation_interp, 4, 0.0, &old.rotation.x,
+                           &r->rotation.x);
+        ganim_channel_eval(&t->translation, clip->frame_count, t->step, clip->rotation_interp, 3, 0.0,
+                           &old.translation.x, &r->translation.x);
+        ganim_channel_eval(&t->scale, clip->frame_count, t->step, clip->rotation_interp, 3, 0.0, &old.scale.x,
+                           &r->scale.x);
+    }
+}
