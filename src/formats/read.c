@@ -182,15 +182,6 @@ ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_
     return code;
 }
 
-/* The file name part of a path (after the last '/' or '\\'). */
-static const char *ganim_path_base(const char *path)
-{
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    return base;
-}
-
 /* ganim_read_file's loader: files in the folder of the file being read, by relative names
  * that stay inside it (no absolute path, no "..", no drive letter). */
 typedef struct folder_loader {
