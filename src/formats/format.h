@@ -78,7 +78,7 @@ void gd_fail(gd_builder *b);
 const ganim_allocator *gd_allocator(gd_builder *b);
 void gd_meaning(gd_builder *b, const char *meaning);
 
-/* ---- other files (read.c) ---------------------------------------------------------------
+/* ---- other files (read_folder.c) ---------------------------------------------------------------
  * A reader that needs another file (an external buffer, an archive's data) asks for it by
  * the name its file gives; the caller's loader (or ganim_read_file's, which reads from the
  * file's folder) answers. The buffer is the caller's to free (ganim_buffer_free). */
