@@ -100,7 +100,7 @@ ganim_code ganim_read_load_range(const ganim_read_opts *opts, const char *name, 
 
 /* The folder part of `path` ("" for none) as ganim_read_file's loader of other files. */
 void ganim_folder_loader_set(const char *path, const ganim_read_opts *opts, folder_loader *folder, ganim_read_opts *o,
-                      used_files *used)
+                             used_files *used)
 {
     if (o->load) return; /* the caller's loader answers */
     folder->used = used;
