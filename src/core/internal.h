@@ -72,6 +72,10 @@ char *ganim_doc_strdup(ganim_doc *doc, const char *s);
 uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n);
 char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
 char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap);
+/* Hands a caller's warning callback (ganim_write_opts.warn, ganim_export_opts.warn) one
+ * warning with no offset; nothing when `warn` is NULL. The text lives until it returns. */
+void ganim_warn_callback(void (*warn)(void *user, const ganim_warning *warning), void *user, ganim_warning_code code,
+                         const char *fmt, va_list ap);
 /* Record a warning on the document (silently counted when over 1000 or out of memory). */
 void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(4, 5);
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc);

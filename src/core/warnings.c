@@ -1,5 +1,7 @@
-/* A document's warnings: oddities a reader recovered from, each with a code, kept up to
- * a maximum and counted beyond it. */
+/* Warnings: a document's (oddities a reader recovered from, each with a code, kept up to
+ * a maximum and counted beyond it), and the ones writers and exporters hand the caller's
+ * callback. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/document.h"
@@ -37,4 +39,14 @@ void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, co
     doc->warnings[doc->warning_count].message = msg;
     doc->warnings[doc->warning_count].code = code;
     doc->warning_count++;
+}
+
+void ganim_warn_callback(void (*warn)(void *user, const ganim_warning *warning), void *user, ganim_warning_code code,
+                         const char *fmt, va_list ap)
+{
+    if (!warn) return;
+    char text[1024];
+    vsnprintf(text, sizeof text, fmt, ap);
+    ganim_warning w = { GANIM_NO_OFFSET, text, code };
+    warn(user, &w);
 }

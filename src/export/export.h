@@ -217,14 +217,10 @@ static inline void gx_warn(const ganim_export_opts *o, ganim_warning_code code, 
     GANIM_PRINTF(3, 4);
 static inline void gx_warn(const ganim_export_opts *o, ganim_warning_code code, const char *fmt, ...)
 {
-    if (!o->warn) return;
-    char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    ganim_warn_callback(o->warn, o->warn_user, code, fmt, ap);
     va_end(ap);
-    ganim_warning w = { GANIM_NO_OFFSET, text, code };
-    o->warn(o->warn_user, &w);
 }
 
 /* The name an exporter gives clip ci: its own; unnamed animations take

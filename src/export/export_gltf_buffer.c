@@ -80,4 +80,3 @@ uint32_t gl_accessor(gl *g, size_t start, int comp, uint32_t count, const char *
     g->view_count++;
     return g->acc_count++;
 }
-
