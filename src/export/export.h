@@ -1,7 +1,8 @@
 /* Pieces shared by the exporters (export_gltf*.c, export_bvh.c, export_json.c): option defaults, the one
- * axis/unit conversion applied to root bones, clip selection, child lists and the
- * unique [A-Za-z0-9_-] names that glTF viewers and BVH readers need.
- * Everything here is static inline so each exporter stays one file. */
+ * axis/unit conversion applied to root bones, clip selection, child lists, warnings to the
+ * caller and the unique [A-Za-z0-9_-] names that glTF viewers and BVH readers need.
+ * Everything here is static inline: no exporter file calls another exporter's file for
+ * it (the glTF exporter's own shared insides are in export_gltf.h). */
 #ifndef GANIM_EXPORT_EXPORT_H
 #define GANIM_EXPORT_EXPORT_H
 
