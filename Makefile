@@ -5,7 +5,7 @@
 #   make windows        cross-compile ganim.exe, ganim.dll and the release zip (MinGW-w64)
 #   make windows-check  test that build under Wine (make check runs it with
 #                       GANIM_WINDOWS=1 or CI=true)
-.PHONY: all demo check build deps test-deps clean fuzz fuzz-build fuzz-campaign fuzz-smoke valgrind bench format format-check windows windows-check
+.PHONY: all demo check build deps test-deps clean fuzz fuzz-build fuzz-campaign fuzz-smoke valgrind bench format format-check tidy windows windows-check
 
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 # The builds run make inside make: no "Entering/Leaving directory" lines.
@@ -15,7 +15,7 @@ CHECK     ?= build-check
 # command:package pairs; a package is installed only when its command is missing, so a
 # node/npm that came from elsewhere (NodeSource, nvm) is left alone.
 APT_BUILD := cmake:cmake cc:gcc make:make
-APT_TEST  := node:nodejs npm:npm clang:clang pkg-config:pkg-config
+APT_TEST  := node:nodejs npm:npm clang:clang pkg-config:pkg-config clang-format:clang-format clang-tidy:clang-tidy
 APT_WINDOWS := x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 zip:zip
 APT_WINE  := wine:wine wine:wine64
 WINDOWS_BUILD ?= build-windows
@@ -69,6 +69,8 @@ check: test-deps
 	else echo "ganim: quick check: the exhaustive sweeps run a fixed sample of their cases (CI=true or GANIM_FULL=1: all)"; fi
 	cmake -S . -B $(CHECK) -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" -DGANIM_SANITIZE=ON -DGANIM_WERROR=ON >/dev/null
 	cmake --build $(CHECK) -j $(JOBS)
+	@$(MAKE) --no-print-directory format-check
+	@$(MAKE) --no-print-directory tidy
 	@rm -f $(CHECK)/skipped.txt
 	cd $(CHECK) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -154,9 +156,24 @@ valgrind: deps
 	cmake --build build-valgrind -j $(JOBS) --target ganim
 	bash tests/valgrind/run.sh build-valgrind/ganim
 
-bench: build
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+# The benchmark programs (bench/*.c) in a Release build, run on the real samples
+# ($$GANIM_TESTDATA, default ../shared/testdata); figures and method: docs/benchmarks.md.
+bench: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGANIM_TESTS=OFF >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
+	@for b in $(BUILD)/bench_*; do [ -x "$$b" ] || continue; echo "== $$b"; "$$b" || exit 1; done
+
+# clang-tidy over the project's own code (src/, cli/, bench/, tools/) with .clang-tidy;
+# every finding is an error. make check runs it.
+TIDY_BUILD ?= build-tidy
+tidy:
+	$(call need_apt,clang-tidy:clang-tidy)
+	@cmake -S . -B $(TIDY_BUILD) -DCMAKE_BUILD_TYPE=Release -DGANIM_TESTS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+	@echo "ganim: clang-tidy over src/ cli/ bench/ tools/ ($$(git ls-files 'src/*.c' 'cli/*.c' 'bench/*.c' 'tools/*.c' | wc -l) files)"
+	@git ls-files 'src/*.c' 'cli/*.c' 'bench/*.c' 'tools/*.c' | xargs -P $(JOBS) -n 4 clang-tidy -p $(TIDY_BUILD) --quiet > $(TIDY_BUILD)/tidy.txt 2>&1; \
+	if grep -qE '(warning|error):' $(TIDY_BUILD)/tidy.txt; then grep -E '(warning|error):' -A3 $(TIDY_BUILD)/tidy.txt; \
+	  echo "ganim: clang-tidy found $$(grep -cE '(warning|error):' $(TIDY_BUILD)/tidy.txt) problems (.clang-tidy)"; exit 1; fi; \
+	echo "ganim: clang-tidy: no findings"
 
 # The C style (.clang-format): format rewrites every C file, format-check lists the ones
 # that drift from it.
@@ -169,4 +186,4 @@ format-check:
 	echo "ganim: every C file follows .clang-format"
 
 clean:
-	rm -rf $(BUILD) $(CHECK) build-fuzz build-valgrind $(WINDOWS_BUILD) out
+	rm -rf $(BUILD) $(CHECK) $(TIDY_BUILD) build-fuzz build-valgrind $(WINDOWS_BUILD) out

@@ -94,7 +94,7 @@ cli_option *cli_options_with_aliases(const cli_option *base, int alias_base);
  * naming the new spelling). Checked against the option tables: a usage message and
  * CLI_EXIT_USAGE when wrong, else 0. */
 int cli_settings_add(cli_settings *s, const char *cmd, const char *spec);
-int cli_settings_add_alias(cli_settings *s, const char *cmd, int k, const char *value);
+int cli_settings_add_alias(cli_settings *s, const char *cmd, int index, const char *value);
 /* Is any setting an option that applies to reading / writing (GANIM_OPTION_*)? */
 int cli_settings_has(const cli_settings *s, uint32_t applies);
 /* The first writer option that is not `format`'s, or NULL. */
@@ -236,7 +236,7 @@ typedef struct cli_loaded {
 } cli_loaded;
 
 /* Read `path` into `out`; on failure print the error to `log` and return nonzero. */
-int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *out, cli_log *log);
+int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log *log);
 void cli_loaded_free(cli_loaded *l);
 /* Standard input, whole ("-" as an input). */
 ganim_code cli_read_stdin(ganim_buffer *out, ganim_error *err);

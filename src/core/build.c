@@ -244,7 +244,7 @@ ganim_code ganim_doc_set_clip(ganim_doc *doc, uint32_t index, const ganim_clip *
     ganim_code code = check_clip(doc, index, "ganim_doc_set_clip", err);
     if (code != GANIM_OK) return code;
     if (!clip) return bad(err, "ganim_doc_set_clip: no clip");
-    ganim_clip c;
+    ganim_clip c = { 0 };
     if ((code = ganim_clip_copy(doc, index, clip, &c, err)) != GANIM_OK) return code;
     ganim_doc_growth *g = ganim_doc_growth_of(doc);
     doc->clips[index] = c;

@@ -32,6 +32,9 @@ ganim_code ganim_failv(ganim_error *err, ganim_code code, uint64_t offset, const
     return code;
 }
 
+#ifdef __clang_analyzer__
+#undef ganim_fail /* internal.h: the analyzer's view of it */
+#endif
 ganim_code ganim_fail(ganim_error *err, ganim_code code, uint64_t offset, const char *fmt, ...)
 {
     va_list ap;

@@ -179,7 +179,7 @@ static void euler_continuous(unsigned order, ganim_quat q, const double *prev, i
         memcpy(out, e, sizeof e);
         return;
     }
-    double alt[3];
+    double alt[3] = { 0, 0, 0 };
     alt[axis[0]] = e[axis[0]] + PI;
     alt[axis[1]] = PI - e[axis[1]];
     alt[axis[2]] = e[axis[2]] + PI;
@@ -449,8 +449,8 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
         }
     }
     size_t out0 = out->size;
-    if (!gx_names_make(&b->alloc, b->sk, extra, 1, &b->names)) code = GANIM_NOMEM(err);
-    else if (!gx_children_make(&b->alloc, b->sk, &b->kids)) code = GANIM_NOMEM(err);
+    if (!gx_names_make(&b->alloc, b->sk, extra, 1, &b->names) || !gx_children_make(&b->alloc, b->sk, &b->kids))
+        code = GANIM_NOMEM(err);
     if (code == GANIM_OK) {
         b->w = gw_init(out, &b->alloc);
         if (!o.bvh_order) code = choose_orders(b, worst);

@@ -194,8 +194,8 @@ ganim_code ganim_doc_details(const ganim_doc *doc, int clip, ganim_details_level
     if (impl && impl->details) code = impl->details(doc, clip, level, b, err);
     if (code == GANIM_OK && b->failed) code = GANIM_NOMEM(err);
     if (code == GANIM_OK && b->depth != 0)
-        code =
-            ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "details: %s left a group open", doc->format->name);
+        code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "details: %s left a group open",
+                          doc->format ? doc->format->name : "a format");
     if (code != GANIM_OK) {
         ganim_doc_free(arena);
         return code;

@@ -18,8 +18,11 @@
     X(ganim_format_gltf)         /* gltf/gltf.c: glTF 2.0 .glb and .gltf */        \
     X(ganim_format_bvh)          /* bvh/bvh.c: Biovision hierarchies */
 
+/* A declaration and an initialiser cannot take parentheses around the name. */
+/* NOLINTBEGIN(bugprone-macro-parentheses) */
 #define DECLARE(f) extern const ganim_format f;
 #define ENTRY(f) &f,
+/* NOLINTEND(bugprone-macro-parentheses) */
 FORMATS(DECLARE)
 static const ganim_format *const registry[] = { FORMATS(ENTRY) };
 #define COUNT (sizeof registry / sizeof registry[0])

@@ -159,7 +159,7 @@ static ganim_code value(ps *st, unsigned depth, gj_value *v);
 /* The members of an array or object at st->i (its opening bracket). */
 static ganim_code container(ps *st, unsigned depth, gj_value *v, int object)
 {
-    const char close = object ? '}' : ']';
+    const unsigned char close = object ? '}' : ']';
     if (depth >= st->p->max_depth)
         return ganim_fail(st->err, GANIM_ERR_LIMIT, at(st, st->i),
                           "%s: arrays and objects nested deeper than %u levels", st->p->who, st->p->max_depth);

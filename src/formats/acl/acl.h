@@ -15,12 +15,12 @@
 typedef struct ganim_acl ganim_acl;
 
 /* Parse `data[0..size)` (the ACL buffer; `base` is its offset in the file, for error
- * messages). Warnings (hash mismatch, ...) go to `warn_doc` when not NULL. `bind` (may be
+ * messages). Warnings (hash mismatch, ...) go to `wd` when not NULL. `bind` (may be
  * NULL) supplies default values for non-trivial default sub-tracks when the buffer has
  * no metadata descriptions; its bone_count must be the track count. The result lives in
  * one allocation from `alloc` (NULL: malloc); release it with ganim_acl_close. */
 ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
-                          const ganim_skeleton *bind, ganim_doc *warn_doc, ganim_acl **out, ganim_error *err);
+                          const ganim_skeleton *bind, ganim_doc *wd, ganim_acl **out, ganim_error *err);
 void ganim_acl_close(ganim_acl *acl);
 
 uint32_t ganim_acl_track_count(const ganim_acl *acl);
@@ -29,12 +29,12 @@ float ganim_acl_sample_rate(const ganim_acl *acl);
 
 /* Random access: the pose at `t` seconds straight from the compressed bytes, as ACL's
  * seek(t, none) + decompress_pose with normalised rotations. `out`: track_count entries. */
-void ganim_acl_sample_pose(const ganim_acl *acl, float t, ganim_transform *out);
+void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out);
 
 /* The pose at integer sample k (clamped; wrapped clips: num_samples is sample 0;
  * stripped clips: the retained key at or before k) by the random-access path, without
  * going through a time: what the whole-clip decode must reproduce bit for bit. */
-void ganim_acl_sample_key(const ganim_acl *acl, uint32_t k, ganim_transform *out);
+void ganim_acl_sample_key(const ganim_acl *h, uint32_t k, ganim_transform *out);
 
 /* Whole-clip decode into `doc` (skeleton + one clip) from an ACL buffer at file offset
  * `base`. Used by the "acl" reader (base 0) and by civ7 (V1 body, base 0x60). */

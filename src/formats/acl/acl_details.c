@@ -33,7 +33,8 @@ static void flags_words(char *out, size_t size, uint32_t ver, uint32_t m)
 /* The ACL details of a clip read by ganim_acl_read_doc (nothing when it holds none). */
 static void clip_details(gd_builder *b, const ganim_clip *clip, ganim_details_level level)
 {
-    if (!clip || !clip->native_format || strcmp(clip->native_format, ACL_NATIVE) || clip->native_size != 4u * NF_COUNT)
+    if (!clip || !clip->native_format || strcmp(clip->native_format, ACL_NATIVE) != 0 ||
+        clip->native_size != 4u * NF_COUNT)
         return;
     uint32_t v[NF_COUNT];
     for (unsigned i = 0; i < NF_COUNT; i++) v[i] = ganim_ld_u32le(clip->native + 4 * i);
@@ -97,7 +98,7 @@ ganim_code civ7_details(const ganim_doc *doc, int clip, ganim_details_level leve
         clip_details(b, &doc->clips[clip], level);
         return GANIM_OK;
     }
-    if (!doc->native_format || strcmp(doc->native_format, CIV7_NATIVE) || doc->native_size < CIV7_HEADER)
+    if (!doc->native_format || strcmp(doc->native_format, CIV7_NATIVE) != 0 || doc->native_size < CIV7_HEADER)
         return GANIM_OK;
     const uint8_t *h = doc->native;
     int v0 = ganim_ld_u32le(h + 0x48) == CIV7_V0_MARKER;

@@ -40,7 +40,7 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
                                ganim_doc *wd, ganim_error *err)
 {
     ganim_reader r = gr_init(data, size, base);
-    uint32_t bsize, tag;
+    uint32_t bsize = 0, tag = 0;
     if (size < 4) return FAIL(GANIM_ERR_TRUNCATED, 0, "acl: the buffer is %zu bytes, too short for its header", size);
     gr_u32le(&r, &bsize);
     if (bsize < ACL_MIN_SIZE)

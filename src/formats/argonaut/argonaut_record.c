@@ -151,8 +151,7 @@ void ag_walk_block(const uint8_t *data, size_t pos, size_t end, uint64_t base, i
         char why[160];
         if (!ag_rec_parse(data, w->end, end, base, hp, &r, why, sizeof why)) {
             w->bad_offset = base + w->end;
-            snprintf(w->why, sizeof w->why, "animation %u at byte %llu: %s", i, (unsigned long long)(base + w->end),
-                     why);
+            snprintf(w->why, sizeof w->why, "animation %u at byte %llu: %s", i, (unsigned long long)base + w->end, why);
             return;
         }
         unsigned odd = ag_rec_oddities(&r, why, sizeof why);

@@ -92,7 +92,8 @@ static void order_text(const joint_rec *j, char out[4])
 ganim_code bvh_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err)
 {
     (void)err;
-    if (clip >= 0 || !doc->native_format || strcmp(doc->native_format, BVH_FORMAT) || !doc->native) return GANIM_OK;
+    if (clip >= 0 || !doc->native_format || strcmp(doc->native_format, BVH_FORMAT) != 0 || !doc->native)
+        return GANIM_OK;
     ganim_reader r = gr_init(doc->native, doc->native_size, 0);
     uint32_t v[HEAD_U32], lo, hi;
     double d[2];

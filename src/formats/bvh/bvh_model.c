@@ -99,7 +99,7 @@ static ganim_code set_channel(bvh_file *f, ganim_channel *ch, float *vals, uint3
 
 static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const double *undo, ganim_track *tr)
 {
-    int has_pos = 0, has_rot = 0, pos_at[3] = { -1, -1, -1 }, rot_at[3] = { -1, -1, -1 }, order[3];
+    int has_pos = 0, has_rot = 0, pos_at[3] = { -1, -1, -1 }, rot_at[3] = { -1, -1, -1 }, order[3] = { 0, 1, 2 };
     for (int k = 0; k < j->nch; k++) {
         if (j->ch[k] < BVH_XROT) {
             has_pos = 1;

@@ -14,6 +14,8 @@ ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t
                            uint16_t *rot, uint16_t *scratch, unsigned *key, size_t *bits, uint32_t index,
                            ganim_error *err)
 {
+    if (ncand <= 0)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ff7-battle: clip %u: no bKey to try", index);
     size_t n = (size_t)frames * slots * 3u;
     size_t best = 0;
     for (int c = 0; c < ncand; c++) {

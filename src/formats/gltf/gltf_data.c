@@ -169,7 +169,7 @@ static ganim_code read_view(gltf_file *f, uint32_t index, view *out)
     if (off > size || len > size - off)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset,
                           "gltf: bufferView %u: bytes %llu..%llu are beyond buffer %u (%zu bytes)", index,
-                          (unsigned long long)off, (unsigned long long)(off + len), buf, size);
+                          (unsigned long long)off, (unsigned long long)off + len, buf, size);
     out->data = bytes + off;
     out->size = (size_t)len;
     out->stride = (uint32_t)stride;
@@ -240,12 +240,13 @@ static ganim_code sparse(gltf_file *f, uint32_t index, const gj_value *sp, uint3
         (gj_get(vv, "byteOffset") && !gj_uint(gj_get(vv, "byteOffset"), (uint64_t)1 << 53, &voff)))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sp->offset, "gltf: accessor %u: the sparse part is not valid",
                           index);
-    view ix, vx;
+    view ix = { NULL, 0, 0 }, vx = { NULL, 0, 0 };
     ganim_code code;
     if ((code = read_view(f, iview, &ix)) != GANIM_OK || (code = read_view(f, vview, &vx)) != GANIM_OK) return code;
     int isize = component_size(itype), csize = component_size(ctype);
     uint64_t elem = (uint64_t)comps * (uint64_t)csize;
-    if (!fits(ioff, n, (uint64_t)isize, (uint64_t)isize, ix.size) || !fits(voff, n, elem, elem, vx.size))
+    if (!ix.data || !vx.data || !fits(ioff, n, (uint64_t)isize, (uint64_t)isize, ix.size) ||
+        !fits(voff, n, elem, elem, vx.size))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sp->offset,
                           "gltf: accessor %u: %llu sparse elements do not fit in their buffer views", index,
                           (unsigned long long)n);
@@ -303,7 +304,7 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
     if (has_view) {
         ganim_code code = read_view(f, vi, &v);
         if (code != GANIM_OK) return code;
-        if (!fits(off, n, elem, v.stride ? v.stride : elem, v.size))
+        if (!v.data || !fits(off, n, elem, v.stride ? v.stride : elem, v.size))
             return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
                               "gltf: accessor %u: %llu elements of %llu bytes do not fit in bufferView %u (%zu bytes)",
                               index, (unsigned long long)n, (unsigned long long)elem, vi, v.size);
@@ -314,7 +315,7 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
     }
     float *o = gltf_scratch(f, (size_t)n * (size_t)comps, sizeof(float));
     if (!o) return GANIM_ERR_NOMEM;
-    if (has_view) {
+    if (v.data) { /* has_view: checked above */
         uint64_t stride = v.stride ? v.stride : elem;
         for (uint64_t k = 0; k < n; k++) {
             const uint8_t *p = v.data + off + k * stride;

@@ -137,7 +137,8 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
     /* Rarely no float vector of that length normalises to `out`: try lengths a few float
      * steps away (still unit to float precision), each with one component nudged. */
     for (int k = 1; k <= 16; k++) {
-        double scale = 1 + (k & 1 ? 1 : -1) * ((k + 1) / 2) * 5.9604644775390625e-8;
+        int steps = (k + 1) / 2; /* 1, 1, 2, 2, ... float steps, alternately up and down */
+        double scale = 1 + (k & 1 ? 1 : -1) * steps * 5.9604644775390625e-8;
         float t[4];
         for (int i = 0; i < 4; i++) t[i] = (float)(q0[i] * scale);
         for (int i = -1; i < 8; i++) {
