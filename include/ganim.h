@@ -733,11 +733,11 @@ typedef enum ganim_visibility_mode {
 
 typedef struct ganim_export_opts {
     ganim_allocator allocator;
-    int only_clip; /* 0: every animation clip (glTF) / the first (BVH, which
-                                  warns when there are several); 1: only clip `clip` */
-    int clip;
-    int keep_axes;    /* 1: do not convert to Y-up */
-    float unit_scale; /* multiply translations; 0 means 1 */
+    uint32_t only_clip; /* 0: every animation clip (glTF) / the first (BVH, which warns when
+                           there are several); else 1 + the index of the one clip exported
+                           (with its partner) */
+    int keep_axes;      /* 1: do not convert to Y-up */
+    float unit_scale;   /* multiply translations; 0 means 1 */
     ganim_visibility_mode visibility;
     int sparse_keys;               /* glTF: 1 = key only the channels a clip animates (a client then
                         shows the others as the last animation played left them, or at

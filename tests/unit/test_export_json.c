@@ -225,8 +225,7 @@ TEST(dump_one_clip_and_no_skeleton)
     ganim_doc *doc = make_doc();
     ganim_buffer out = { 0 };
     ganim_export_opts o = { 0 };
-    o.only_clip = 1;
-    o.clip = 1;
+    o.only_clip = 1 + 1; /* clip 1 */
     CHECK_OK(ganim_export_json(doc, &o, &out, NULL));
     tjson *j = parse(&out);
     const tjson *clips = tjson_get(j, "clips");
@@ -234,7 +233,7 @@ TEST(dump_one_clip_and_no_skeleton)
     CHECK_EQ_INT(tjson_int(tjson_get(tjson_at(clips, 0), "index"), -1), 1);
     tjson_free(j);
     ganim_buffer_free(&out);
-    o.clip = 2;
+    o.only_clip = 1 + 2; /* clip 2: none */
     ganim_error err = { 0 };
     CHECK_EQ_INT(ganim_export_json(doc, &o, &out, &err), GANIM_ERR_INVALID_ARG);
     CHECK_EQ_INT(out.size, 0);
