@@ -512,7 +512,7 @@ GANIM_API ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec,
 GANIM_API ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err);
 
 /* Write `doc` in a format that supports writing (GANIM_FORMAT_WRITE); NULL: the
- * document's own format. The document is validated first (ganim_doc_validate). */
+ * document's own format. */
 GANIM_API ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const ganim_write_opts *opts,
                                  ganim_buffer *out, ganim_error *err);
 
