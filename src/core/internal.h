@@ -165,6 +165,27 @@ void ganim_names_free(const ganim_allocator *a, ganim_names *names);
 /* Generic resampler on the model (used when a format has no resample hook). */
 ganim_code ganim_doc_resample_generic(ganim_doc *doc, unsigned factor, ganim_error *err);
 
+/* ---- sampling at another rate (retime.c) ---------------------------------------------
+ * A clip of `frames` frames at `from_fps` keeps its duration at `to_fps`: this many
+ * frames, round(duration * to_fps) + 1 (at least 1). */
+uint32_t ganim_retime_frames(uint32_t frames, double from_fps, double to_fps);
+/* Channel `ch` of a clip of `frames` frames (its step bytes and interpolation) sampled at
+ * `count` frames, output frame k at source frame k * ratio (ratio = source fps / new
+ * fps), into a per-frame channel allocated in `doc` (`rest`: the value of an absent
+ * channel). `keep_constant`: a constant or absent channel gives a constant one. Output
+ * frames on a source frame get its values bit for bit. */
+ganim_code ganim_channel_retime(ganim_doc *doc, const ganim_channel *ch, uint32_t frames, const uint8_t *step,
+                                ganim_rotation_interp interp, int comps, const float *rest, double ratio,
+                                uint32_t count, int keep_constant, ganim_channel *out, ganim_error *err);
+/* Per-frame bytes (visibility, step) at `count` frames: each output frame takes the
+ * source frame it falls in. NULL stays NULL. `*out` may be `bits`' own pointer. */
+ganim_code ganim_bits_retime(ganim_doc *doc, const uint8_t *bits, uint32_t frames, double ratio, uint32_t count,
+                             const uint8_t **out, ganim_error *err);
+/* Clip `ci` of `doc` (arrays its own: a clone) played at `fps` over the same duration:
+ * per-frame channels, visibility and step sampled anew, keyed channels and events keep
+ * their times. Nothing to do when the clip is at that rate already. */
+ganim_code ganim_clip_retime(ganim_doc *doc, uint32_t ci, double fps, ganim_error *err);
+
 /* Fills `err` with an out-of-memory error and returns GANIM_ERR_NOMEM. */
 #define GANIM_NOMEM(err) ganim_fail((err), GANIM_ERR_NOMEM, GANIM_NO_OFFSET, "out of memory")
 
