@@ -89,9 +89,7 @@ ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_
 ganim_code ganim_read_load_range(const ganim_read_opts *opts, const char *name, uint64_t offset, size_t size,
                                  ganim_buffer *out, ganim_error *err);
 
-/* ---- writing (write.c) ------------------------------------------------------------------- */
-/* Tells the caller (opts->warn) what the file written cannot store. */
-void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...) GANIM_PRINTF(3, 4);
+/* ---- writing: ganim_write_warn (core/internal.h) tells the caller what a file cannot store */
 
 /* ---- companion rules (companion.c) ---------------------------------------------------- */
 /* The entry of `names` equal to `want` ignoring ASCII case (an exact match first), or -1. */

@@ -1,18 +1,7 @@
 /* Writing documents in a format, and resampling (a format with integer storage brings
  * its own resampler; the others use the generic one in core). */
-#include <stdarg.h>
-
 #include "core/internal.h"
 #include "formats/format.h"
-
-void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...)
-{
-    if (!opts) return;
-    va_list ap;
-    va_start(ap, fmt);
-    ganim_warn_callback(opts->warn, opts->warn_user, code, fmt, ap);
-    va_end(ap);
-}
 
 ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const ganim_write_opts *opts, ganim_buffer *out,
                        ganim_error *err)
