@@ -82,6 +82,10 @@ char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap);
  * warning with no offset; nothing when `warn` is NULL. The text lives until it returns. */
 void ganim_warn_callback(void (*warn)(void *user, const ganim_warning *warning), void *user, ganim_warning_code code,
                          const char *fmt, va_list ap);
+/* Tells a writer's caller (opts->warn) what the file written cannot store. Here, not in
+ * src/formats/write.c, so that any file of the formats layer may call it without a call
+ * circle through write.c. */
+void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...) GANIM_PRINTF(3, 4);
 /* Record a warning on the document (silently counted when over 1000 or out of memory). */
 void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(4, 5);
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc);

@@ -93,9 +93,7 @@ ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_
 ganim_code ganim_read_load_range(const ganim_read_opts *opts, const char *name, uint64_t offset, size_t size,
                                  ganim_buffer *out, ganim_error *err);
 
-/* ---- writing (write.c) ------------------------------------------------------------------- */
-/* Tells the caller (opts->warn) what the file written cannot store. */
-void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...) GANIM_PRINTF(3, 4);
+/* ---- writing: ganim_write_warn (core/internal.h) tells the caller what a file cannot store */
 
 /* ---- putting clips into an original (put.c) ----------------------------------------------
  * The animation clips of `input` put into `target` (a clone of the original, arrays its

@@ -1,18 +1,7 @@
 /* Writing documents in a format, and resampling (a format with integer storage brings
  * its own resampler; the others use the generic one in core). */
-#include <stdarg.h>
-
 #include "core/internal.h"
 #include "formats/format.h"
-
-void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...)
-{
-    if (!opts) return;
-    va_list ap;
-    va_start(ap, fmt);
-    ganim_warn_callback(opts->warn, opts->warn_user, code, fmt, ap);
-    va_end(ap);
-}
 
 /* The document the format's writer sees: `doc` itself, or a clone (*made) put into the
  * original, turned to the format's axes, sampled at the rate asked for. */
