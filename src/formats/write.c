@@ -13,10 +13,9 @@ static ganim_code prepare(const ganim_doc *doc, const ganim_format *fmt, const g
     ganim_code code = GANIM_OK;
     if (opts->into) {
         /* the original, with the edited clips put in place (at its clips' own rates); both
-         * are read value by value, so both must keep the model's rules */
-        if ((code = ganim_doc_validate(doc, err)) != GANIM_OK ||
-            (code = ganim_doc_validate(opts->into, err)) != GANIM_OK)
-            return code;
+         * are read value by value, so both must keep the model's rules (ganim_write has
+         * validated `doc`) */
+        if ((code = ganim_doc_validate(opts->into, err)) != GANIM_OK) return code;
         if (!(*made = ganim_doc_clone(opts->into, err))) return err && err->code ? err->code : GANIM_ERR_NOMEM;
         if ((code = ganim_doc_put(*made, doc, opts->slot, opts->fps, opts, err)) != GANIM_OK) return code;
         *use = *made;
