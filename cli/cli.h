@@ -78,6 +78,7 @@ int cli_parse_uint(const char *s, unsigned long min, unsigned long max, unsigned
 int cli_parse_double(const char *s, double *out); /* finite */
 
 /* ---- format options (settings.c) --------------------------------------------------- */
+struct cli_str;
 typedef struct cli_settings {
     ganim_setting *list; /* names point into the library's option tables, values
                                    into argv */
@@ -97,8 +98,15 @@ int cli_settings_add(cli_settings *s, const char *cmd, const char *spec);
 int cli_settings_add_alias(cli_settings *s, const char *cmd, int index, const char *value);
 /* Is any setting an option that applies to reading / writing (GANIM_OPTION_*)? */
 int cli_settings_has(const cli_settings *s, uint32_t applies);
-/* The first writer option that is not `format`'s, or NULL. */
-const char *cli_settings_foreign(const cli_settings *s, const ganim_format *format);
+/* The settings that are `format`'s writer options, into `out` (room for s->count):
+ * their number. Reader options are the reader's business, whatever is written. */
+size_t cli_settings_for_writer(const cli_settings *s, const ganim_format *format, ganim_setting *out);
+/* Is a setting an option of neither side of a convert (reading: any format, or `reader`
+ * when the inputs are read as one; writing: `writer`'s options, none when `exports`, any
+ * when `writer` is NULL: the input's own format)? 1 and a sentence in `why` naming the
+ * side the option belongs to (`writes`: what the command writes, in words); else 0. */
+int cli_settings_misplaced(const cli_settings *s, const ganim_format *reader, const ganim_format *writer, int exports,
+                           const char *writes, struct cli_str *why);
 /* The first setting that only applies to writing, or NULL (info and dump only read). */
 const char *cli_settings_writer_only(const cli_settings *s);
 void cli_settings_free(cli_settings *s);

@@ -45,7 +45,9 @@ typedef struct settings {
     int bvh_joint_positions;
     int sparse_keys;         /* --sparse-keys */
     cli_settings settings;   /* -O and the formats' aliases */
-    int export_only_options; /* some of --scale/--keep-axes/--bvh-order given */
+    const char *export_only; /* the first option given that only exports take ("--scale"), or NULL */
+    const ganim_doc *into;   /* --into: the original the inputs' clips are put into, or NULL */
+    const char *slot;        /* --slot: the original's clip the input's one animation goes into */
     int force, quiet, verbose;
     cli_load_opts load;
     file_id *inputs; /* identities of every input, never overwritten */

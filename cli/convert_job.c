@@ -168,65 +168,64 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
     return rc;
 }
 
-static int convert_doc(work *w, ganim_doc *doc)
+/* A document holding clip `ci` of `doc` alone, on its skeleton (--clip with --into). */
+static ganim_doc *only_clip(const ganim_doc *doc, uint32_t ci, ganim_error *err)
+{
+    ganim_doc *one = NULL;
+    if (ganim_doc_new(NULL, &one, err) != GANIM_OK) return NULL;
+    one->axes = doc->axes;
+    ganim_clip c = doc->clips[ci];
+    c.partner = 0;
+    if ((doc->skeleton && ganim_doc_set_skeleton(one, doc->skeleton, err) != GANIM_OK) ||
+        ganim_doc_add_clip(one, &c, NULL, err) != GANIM_OK) {
+        ganim_doc_free(one);
+        return NULL;
+    }
+    return one;
+}
+
+/* A game format: the document whole, or with --into its clips (--clip: that one) put into
+ * the original. */
+static int write_format(work *w, const ganim_doc *doc, const ganim_format *format, long clip)
 {
     settings *s = w->s;
     job *j = w->j;
     cli_log *log = &j->log;
     ganim_error err = { 0 };
-    out_kind kind = s->kind;
-    const ganim_format *format = s->format;
-
-    if (kind == KIND_NATIVE) {
-        if (!doc->format || !(doc->format->flags & GANIM_FORMAT_WRITE)) {
-            cli_errorf(log, j->input,
-                       "cannot tell what to write from the name %s: add --to "
-                       "(glb, gltf, bvh, json or a writable format, see ganim formats)",
-                       j->output);
-            return -1;
-        }
-        kind = KIND_FORMAT;
-        format = doc->format;
-    }
-    long clip = resolve_clip(s->clip, doc, log, j->input);
-    if (clip == -3) return -1;
-    if (kind == KIND_FORMAT) {
-        if (clip >= 0) {
-            cli_errorf(log, j->input, "--clip selects clips for exports; %s is written whole", format->name);
-            return -1;
-        }
-        if (s->export_only_options) {
-            cli_errorf(log, j->input, "--scale, --keep-axes and --bvh-order apply to exports, not to %s", format->name);
-            return -1;
-        }
-    } else if (clip >= 0 && doc->clips[clip].kind != GANIM_CLIP_ANIMATION) {
-        cli_errorf(log, j->input, "clip %ld is an opaque slot, not an animation", clip);
-        return -1;
-    }
-
-    if (s->resample > 1 && ganim_doc_resample(doc, s->resample, &err) != GANIM_OK) {
+    ganim_doc *one = NULL;
+    if (s->into && clip >= 0 && !(one = only_clip(doc, (uint32_t)clip, &err))) {
         cli_error(log, j->input, &err);
         return -1;
     }
-    if (s->has_fps)
-        for (uint32_t i = 0; i < doc->clip_count; i++)
-            if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) doc->clips[i].fps = s->fps;
+    ganim_write_opts wo = { 0 };
+    ganim_setting *writer = cli_xmalloc((s->settings.count + 1) * sizeof *writer);
+    wo.settings = writer;
+    wo.setting_count = (uint32_t)cli_settings_for_writer(&s->settings, format, writer);
+    wo.into = s->into;
+    wo.slot = s->slot;
+    /* --fps, else the format's or the original clip's rate; --resample asks for more
+     * frames: they are kept */
+    wo.fps = s->has_fps ? s->fps : s->resample > 1 ? GANIM_WRITE_KEEP_RATE : 0;
+    export_log wlog = { log, j->input, s->quiet };
+    wo.warn = export_warning;
+    wo.warn_user = &wlog;
+    ganim_buffer out = { 0 };
+    int rc = -1;
+    if (ganim_write(one ? one : doc, format->name, &wo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
+    else rc = write_output(w, j->output, &out);
+    ganim_buffer_free(&out);
+    free(writer);
+    ganim_doc_free(one);
+    return rc;
+}
 
-    if (kind == KIND_FORMAT) {
-        ganim_write_opts wo = { 0 };
-        wo.settings = s->settings.list;
-        wo.setting_count = (uint32_t)s->settings.count;
-        export_log wlog = { log, j->input, s->quiet };
-        wo.warn = export_warning;
-        wo.warn_user = &wlog;
-        ganim_buffer out = { 0 };
-        int rc = -1;
-        if (ganim_write(doc, format->name, &wo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
-        else rc = write_output(w, j->output, &out);
-        ganim_buffer_free(&out);
-        return rc;
-    }
-
+/* glTF, BVH or the JSON dump of the document (--clip: one clip). */
+static int export_doc(work *w, const ganim_doc *doc, out_kind kind, long clip)
+{
+    settings *s = w->s;
+    job *j = w->j;
+    cli_log *log = &j->log;
+    ganim_error err = { 0 };
     /* Exports: unnamed clips (Alamo) take the input's name, so the animation in the
      * glTF says where it came from. The dump stays exactly what the file holds. */
     char *stem = cli_stem(cli_input_name(j->input));
@@ -269,6 +268,61 @@ static int convert_doc(work *w, ganim_doc *doc)
     ganim_buffer_free(&bin);
     free(stem);
     return rc;
+}
+
+static int convert_doc(work *w, ganim_doc *doc)
+{
+    settings *s = w->s;
+    job *j = w->j;
+    cli_log *log = &j->log;
+    ganim_error err = { 0 };
+    out_kind kind = s->kind;
+    const ganim_format *format = s->format;
+
+    if (kind == KIND_NATIVE) {
+        if (!doc->format || !(doc->format->flags & GANIM_FORMAT_WRITE)) {
+            cli_errorf(log, j->input,
+                       "cannot tell what to write from the name %s: add --to "
+                       "(glb, gltf, bvh, json or a writable format, see ganim formats)",
+                       j->output);
+            return -1;
+        }
+        kind = KIND_FORMAT;
+        format = doc->format;
+    }
+    long clip = resolve_clip(s->clip, doc, log, j->input);
+    if (clip == -3) return -1;
+    if (clip >= 0 && (kind != KIND_FORMAT || s->into) && doc->clips[clip].kind != GANIM_CLIP_ANIMATION) {
+        cli_errorf(log, j->input, "clip %ld is an opaque slot, not an animation", clip);
+        return -1;
+    }
+    if (kind == KIND_FORMAT) {
+        if (clip >= 0 && !s->into) {
+            cli_errorf(log, j->input, "--clip selects clips for exports; %s is written whole", format->name);
+            return -1;
+        }
+        if (s->export_only) {
+            cli_errorf(log, j->input, "%s applies to exports (glb, gltf, bvh, json), not to %s", s->export_only,
+                       format->name);
+            return -1;
+        }
+        cli_str why = { 0 };
+        if (cli_settings_misplaced(&s->settings, s->load.format, format, 0, format->name, &why)) {
+            cli_errorf(log, j->input, "%s", why.s);
+            cli_str_free(&why);
+            return -1;
+        }
+    }
+
+    if (s->resample > 1 && ganim_doc_resample(doc, s->resample, &err) != GANIM_OK) {
+        cli_error(log, j->input, &err);
+        return -1;
+    }
+    if (s->has_fps)
+        for (uint32_t i = 0; i < doc->clip_count; i++)
+            if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) doc->clips[i].fps = s->fps;
+
+    return kind == KIND_FORMAT ? write_format(w, doc, format, clip) : export_doc(w, doc, kind, clip);
 }
 
 static int run_job(settings *s, size_t index)

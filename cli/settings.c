@@ -157,14 +157,36 @@ int cli_settings_has(const cli_settings *s, uint32_t applies)
     return 0;
 }
 
-const char *cli_settings_foreign(const cli_settings *s, const ganim_format *format)
+size_t cli_settings_for_writer(const cli_settings *s, const ganim_format *format, ganim_setting *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        const ganim_format *owner = NULL;
+        const ganim_option *o = ganim_option_find(s->list[i].name, &owner);
+        if (o && (o->flags & GANIM_OPTION_WRITE) && owner == format) out[n++] = s->list[i];
+    }
+    return n;
+}
+
+int cli_settings_misplaced(const cli_settings *s, const ganim_format *reader, const ganim_format *writer, int exports,
+                           const char *writes, struct cli_str *why)
 {
     for (size_t i = 0; i < s->count; i++) {
         const ganim_format *owner = NULL;
         const ganim_option *o = ganim_option_find(s->list[i].name, &owner);
-        if (o && (o->flags & GANIM_OPTION_WRITE) && owner != format) return s->list[i].name;
+        if (!o) continue;
+        int reads = (o->flags & GANIM_OPTION_READ) && (!reader || reader == owner);
+        int written = (o->flags & GANIM_OPTION_WRITE) && !exports && (!writer || writer == owner);
+        if (reads || written) continue;
+        if (o->flags & GANIM_OPTION_READ)
+            cli_str_printf(why, "option %s is an option for reading %s files; this command reads its inputs as %s",
+                           o->name, owner->name, reader ? reader->name : "?");
+        else
+            cli_str_printf(why, "option %s is an option for writing %s files; this command writes %s", o->name,
+                           owner->name, writes);
+        return 1;
     }
-    return NULL;
+    return 0;
 }
 
 const char *cli_settings_writer_only(const cli_settings *s)

@@ -422,7 +422,40 @@ typedef struct ganim_write_opts {
      * NULL: not told. The warning lives until the call returns. */
     void (*warn)(void *user, const ganim_warning *warning);
     void *warn_user;
+    /* Writing into an original (a modder's edit going back into the game): the document
+     * as read from the original file (its native records, opaque slots, events). NULL:
+     * `doc` is written whole. Otherwise the output is `into` with the animation clips of
+     * `doc` put in their places, in `into`'s format (format_name must be NULL or name
+     * it); every clip, slot and field the edit does not replace is written as `into` has
+     * it. A clip of `doc` goes into the clip of `into` it is named after, as ganim's
+     * exporters name them: the clip's own name; "A+B" for clip A played with its partner
+     * B (the tracks of the bones B animates go into B, the rest into A); "<stem>_<index>"
+     * or "clip_<index>" for an unnamed clip; and when both hold one animation (a partner
+     * not counted), that one. An edited clip keeps the original clip's bones, channels,
+     * name, record and events, and takes the edited values (bones matched by name: the
+     * original's names, then the names an export gave them, then both ignoring case),
+     * sampled at the original clip's rate over the edited clip's own duration (`fps`
+     * overrides). A value within 1e-5 of the original's at its frame (the rounding of an
+     * export and its reading back) keeps the original's bits; a keyed channel that comes
+     * back with the original's key times stays keyed; where the original track has
+     * visibility and the edit none, a zero scale (how exports show a hidden frame) is a
+     * hidden frame. A bone the original clip animates that the edited clip lacks, an
+     * edited bone that moves but is not in the original's skeleton, a clip that names no
+     * clip of `into`, are errors that say what differs; motion the original clip has no
+     * channel for is dropped with a warning. */
+    const ganim_doc *into;
+    /* With `into`: the clip of `into` (its index "3" or its name) that the one animation
+     * of `doc` goes into, with its partner when it has one; NULL: matched by name. */
+    const char *slot;
+    /* The rate clips are written at, in frames per second: clips at another rate are
+     * sampled at this one over the same duration. 0: with `into`, each original clip's
+     * rate; else the format's own rate when its files have one (FF7 battle: 15), else
+     * each clip's. GANIM_WRITE_KEEP_RATE: each clip as it is (a format that stores no
+     * rate then plays it at its own: slow or fast motion, which the writer warns of). */
+    double fps;
 } ganim_write_opts;
+
+#define GANIM_WRITE_KEEP_RATE (-1.0)
 
 /* What a format can do (ganim_format.flags). */
 #define GANIM_FORMAT_READ 1u      /* files can be read */
@@ -512,7 +545,9 @@ GANIM_API ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec,
 GANIM_API ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err);
 
 /* Write `doc` in a format that supports writing (GANIM_FORMAT_WRITE); NULL: the
- * document's own format. The document is validated first (ganim_doc_validate). */
+ * document's own format (with opts->into: the original's, which is the only one allowed).
+ * A format whose files are in fixed axes gets the document turned to them, one whose files
+ * play at one rate gets its clips sampled at it (opts->fps); `doc` itself is not changed. */
 GANIM_API ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const ganim_write_opts *opts,
                                  ganim_buffer *out, ganim_error *err);
 

@@ -82,6 +82,10 @@ char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap);
  * warning with no offset; nothing when `warn` is NULL. The text lives until it returns. */
 void ganim_warn_callback(void (*warn)(void *user, const ganim_warning *warning), void *user, ganim_warning_code code,
                          const char *fmt, va_list ap);
+/* Tells a writer's caller (opts->warn) what the file written cannot store. Here, not in
+ * src/formats/write.c, so that any file of the formats layer may call it without a call
+ * circle through write.c. */
+void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...) GANIM_PRINTF(3, 4);
 /* Record a warning on the document (silently counted when over 1000 or out of memory). */
 void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(4, 5);
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc);
@@ -164,6 +168,27 @@ void ganim_names_free(const ganim_allocator *a, ganim_names *names);
 
 /* Generic resampler on the model (used when a format has no resample hook). */
 ganim_code ganim_doc_resample_generic(ganim_doc *doc, unsigned factor, ganim_error *err);
+
+/* ---- sampling at another rate (retime.c) ---------------------------------------------
+ * A clip of `frames` frames at `from_fps` keeps its duration at `to_fps`: this many
+ * frames, round(duration * to_fps) + 1 (at least 1). */
+uint32_t ganim_retime_frames(uint32_t frames, double from_fps, double to_fps);
+/* Channel `ch` of a clip of `frames` frames (its step bytes and interpolation) sampled at
+ * `count` frames, output frame k at source frame k * ratio (ratio = source fps / new
+ * fps), into a per-frame channel allocated in `doc` (`rest`: the value of an absent
+ * channel). `keep_constant`: a constant or absent channel gives a constant one. Output
+ * frames on a source frame get its values bit for bit. */
+ganim_code ganim_channel_retime(ganim_doc *doc, const ganim_channel *ch, uint32_t frames, const uint8_t *step,
+                                ganim_rotation_interp interp, int comps, const float *rest, double ratio,
+                                uint32_t count, int keep_constant, ganim_channel *out, ganim_error *err);
+/* Per-frame bytes (visibility, step) at `count` frames: each output frame takes the
+ * source frame it falls in. NULL stays NULL. `*out` may be `bits`' own pointer. */
+ganim_code ganim_bits_retime(ganim_doc *doc, const uint8_t *bits, uint32_t frames, double ratio, uint32_t count,
+                             const uint8_t **out, ganim_error *err);
+/* Clip `ci` of `doc` (arrays its own: a clone) played at `fps` over the same duration:
+ * per-frame channels, visibility and step sampled anew, keyed channels and events keep
+ * their times. Nothing to do when the clip is at that rate already. */
+ganim_code ganim_clip_retime(ganim_doc *doc, uint32_t ci, double fps, ganim_error *err);
 
 /* Fills `err` with an out-of-memory error and returns GANIM_ERR_NOMEM. */
 #define GANIM_NOMEM(err) ganim_fail((err), GANIM_ERR_NOMEM, GANIM_NO_OFFSET, "out of memory")

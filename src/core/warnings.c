@@ -50,3 +50,12 @@ void ganim_warn_callback(void (*warn)(void *user, const ganim_warning *warning),
     ganim_warning w = { GANIM_NO_OFFSET, text, code };
     warn(user, &w);
 }
+
+void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...)
+{
+    if (!opts) return;
+    va_list ap;
+    va_start(ap, fmt);
+    ganim_warn_callback(opts->warn, opts->warn_user, code, fmt, ap);
+    va_end(ap);
+}

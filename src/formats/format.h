@@ -50,6 +50,10 @@ struct ganim_format_impl {
     /* The axes the format's files are in, as 1 + ganim_axes (0: files of no fixed axes):
      * ganim_write turns a document in other axes to them before `write` sees it. */
     int axes;
+    /* The one frame rate the format's files play at (FF7 battle: 15), 0 when its files
+     * store their own: ganim_write samples clips at another rate at this one, over the
+     * same duration (unless the caller's ganim_write_opts.fps says otherwise). */
+    double fps;
 };
 
 /* ---- details (details.c) ----------------------------------------------------------------
@@ -89,9 +93,17 @@ ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_
 ganim_code ganim_read_load_range(const ganim_read_opts *opts, const char *name, uint64_t offset, size_t size,
                                  ganim_buffer *out, ganim_error *err);
 
-/* ---- writing (write.c) ------------------------------------------------------------------- */
-/* Tells the caller (opts->warn) what the file written cannot store. */
-void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...) GANIM_PRINTF(3, 4);
+/* ---- writing: ganim_write_warn (core/internal.h) tells the caller what a file cannot store */
+
+/* ---- putting clips into an original (put.c) ----------------------------------------------
+ * The animation clips of `input` put into `target` (a clone of the original, arrays its
+ * own), as ganim_write_opts.into describes: matched by name or into clip `slot`, bones by
+ * name, turned to the target's axes, sampled at `fps` (0: each target clip's own rate;
+ * GANIM_WRITE_KEEP_RATE: the input clip's)
+ * over the input's duration. Only the channels and bones the target clip has are set; its
+ * name, record, events and partner stay. Losses go to wo->warn. */
+ganim_code ganim_doc_put(ganim_doc *target, const ganim_doc *input, const char *slot, double fps,
+                         const ganim_write_opts *wo, ganim_error *err);
 
 /* ---- companion rules (companion.c) ---------------------------------------------------- */
 /* The entry of `names` equal to `want` ignoring ASCII case (an exact match first), or -1. */

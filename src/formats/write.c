@@ -1,17 +1,41 @@
 /* Writing documents in a format, and resampling (a format with integer storage brings
  * its own resampler; the others use the generic one in core). */
-#include <stdarg.h>
-
 #include "core/internal.h"
 #include "formats/format.h"
 
-void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...)
+/* The document the format's writer sees: `doc` itself, or a clone (*made) put into the
+ * original, turned to the format's axes, sampled at the rate asked for. */
+static ganim_code prepare(const ganim_doc *doc, const ganim_format *fmt, const ganim_write_opts *opts,
+                          const ganim_doc **use, ganim_doc **made, ganim_error *err)
 {
-    if (!opts) return;
-    va_list ap;
-    va_start(ap, fmt);
-    ganim_warn_callback(opts->warn, opts->warn_user, code, fmt, ap);
-    va_end(ap);
+    *use = doc;
+    *made = NULL;
+    ganim_code code = GANIM_OK;
+    if (opts->into) {
+        /* the original, with the edited clips put in place (at its clips' own rates); both
+         * are read value by value, so both must keep the model's rules (ganim_write has
+         * validated `doc`) */
+        if ((code = ganim_doc_validate(opts->into, err)) != GANIM_OK) return code;
+        if (!(*made = ganim_doc_clone(opts->into, err))) return err && err->code ? err->code : GANIM_ERR_NOMEM;
+        if ((code = ganim_doc_put(*made, doc, opts->slot, opts->fps, opts, err)) != GANIM_OK) return code;
+        *use = *made;
+        return ganim_doc_validate(*made, err);
+    }
+    /* A format whose files are in fixed axes gets the document turned to them (a y-up glTF
+     * becomes a z-up Alamo animation), one whose files play at one rate gets the clips
+     * sampled at it; the caller's document is not touched. */
+    int turn = fmt->impl->axes && (ganim_axes)(fmt->impl->axes - 1) != doc->axes;
+    double rate = opts->fps > 0 ? opts->fps : opts->fps < 0 ? 0 : fmt->impl->fps;
+    int retime = 0;
+    for (uint32_t i = 0; rate > 0 && i < doc->clip_count; i++)
+        retime |= doc->clips[i].kind == GANIM_CLIP_ANIMATION && doc->clips[i].fps != rate;
+    if (!turn && !retime) return GANIM_OK;
+    if (!(*made = ganim_doc_clone(doc, err))) return err && err->code ? err->code : GANIM_ERR_NOMEM;
+    *use = *made;
+    if (turn) ganim_doc_turn_axes(*made, (ganim_axes)(fmt->impl->axes - 1));
+    for (uint32_t i = 0; retime && i < (*made)->clip_count && code == GANIM_OK; i++)
+        code = ganim_clip_retime(*made, i, rate, err);
+    return code;
 }
 
 ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const ganim_write_opts *opts, ganim_buffer *out,
@@ -21,8 +45,30 @@ ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const gani
     if (!opts) opts = &defaults;
     if (!doc || !out)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_write: no document or output");
-    const ganim_format *fmt = format_name ? ganim_format_find(format_name) : doc->format;
-    if (!fmt) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "unknown format name '%s'", format_name);
+    if (opts->into && !opts->into->format)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "the original to write into was not read from a file: it has no format");
+    const ganim_format *fmt = format_name  ? ganim_format_find(format_name)
+                              : opts->into ? opts->into->format
+                                           : doc->format;
+    if (!fmt && format_name)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "unknown format name '%s'", format_name);
+    if (!fmt)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "ganim_write: the document was not read from a file: name the format to write");
+    if (opts->into) {
+        const ganim_format *orig = opts->into->format;
+        if (fmt != orig)
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "writing into a %s file writes %s, not %s",
+                              orig->name, orig->name, fmt->name);
+        fmt = orig;
+    } else if (opts->slot) {
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "a slot names a clip of an original: give it");
+    }
+    if (!(opts->fps == 0 || opts->fps == GANIM_WRITE_KEEP_RATE ||
+          (opts->fps >= GANIM_MIN_FPS && opts->fps <= GANIM_MAX_FPS)))
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_write: a rate of %g fps is out of range",
+                          opts->fps);
     if (!fmt->impl || !fmt->impl->write) {
         return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET, "%s: writing is not supported", fmt->name);
     }
@@ -33,15 +79,11 @@ ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const gani
     if ((code = ganim_doc_validate(doc, err)) != GANIM_OK) return code;
     if (!out->data) out->allocator = ganim_allocator_resolve(&opts->allocator);
     size_t start = out->size;
-    /* A format whose files are in fixed axes gets the document turned to them (a y-up glTF
-     * becomes a z-up Alamo animation); the caller's document is not touched. */
-    ganim_doc *turned = NULL;
-    if (fmt->impl->axes && (ganim_axes)(fmt->impl->axes - 1) != doc->axes) {
-        if (!(turned = ganim_doc_clone(doc, err))) return err && err->code ? err->code : GANIM_ERR_NOMEM;
-        ganim_doc_turn_axes(turned, (ganim_axes)(fmt->impl->axes - 1));
-    }
-    code = fmt->impl->write(turned ? turned : doc, opts, out, err);
-    ganim_doc_free(turned);
+    const ganim_doc *use;
+    ganim_doc *made;
+    code = prepare(doc, fmt, opts, &use, &made, err);
+    if (code == GANIM_OK) code = fmt->impl->write(use, opts, out, err);
+    ganim_doc_free(made);
     if (code != GANIM_OK) out->size = start;
     return code;
 }

@@ -653,5 +653,109 @@ check "the deprecation note is one line" test "$(grep -c deprecated "$ERR")" = 1
 run dump -O argonaut.model=1 "$T/argonaut/croc2_level.wad"
 check "dump -O argonaut.model=1: the mesh in the dump" test "$(json_eval "$OUT" '(d["meshes"][0]["vertex_count"], len(d["meshes"][0]["positions"]))')" = "(7, 7)"
 
+# ---- --into: back into the game file ------------------------------------------------------
+mkdir -p into
+# every writable family, game -> glb -> --into the original: byte for byte (test_into
+# checks every sample and an edit)
+for f in "$A/W_Grenade_Idle_00.ala" "$A/VSF_XWING_DEPLOY_00.ALA" "$F/humanoid_bkey0.da" \
+    "$T/acl/const_and_identity_f48_r30_b30.v0.civ" "$T/argonaut/hp_level.wad" "$T/argonaut/croc2_style_2anims.bin"; do
+    b=$(basename "$f")
+    run convert "$f" -o "into/$b.glb"
+    run convert "into/$b.glb" --into "$f" -o "into/$b.new"
+    expect_rc "--into $b exits 0" 0
+    check "$b -> glb -> --into $b: byte for byte" cmp -s "into/$b.new" "$f"
+done
+run convert "into/humanoid_bkey0.da.glb" --into "$F/humanoid_bkey0.da" -o into/rt.new -v
+expect_in "--into -v says what it wrote" "$ERR" "wrote into/rt.new"
+# one clip into a slot: the pack keeps its other slots (README: humanoid_bkey0 has 6 body and
+# 6 weapon entries); slot 1 takes body_0's motion (and its weapon slot 7 the weapon's)
+run convert "$F/humanoid_bkey0.da" -o into/idle.glb --clip 0
+run convert into/idle.glb --into "$F/humanoid_bkey0.da" --slot 1 -o into/slot1.da
+expect_rc "--slot 1 exits 0" 0
+run info into/slot1.da --skeleton "$F/humanoid_bkey0.aa"
+FR0=$(sed -n 's/^ *0  body_0 *animation *15 *\([0-9]*\) .*/\1/p' "$OUT")
+expect_in "--slot 1: slot 1 has body_0's frame count" "$OUT" "^ +1  body_1 +animation +15 +$FR0 "
+run info "$F/humanoid_bkey0.da"
+ORIG2=$(grep -E '^ +2  body_2 ' "$OUT")
+run info into/slot1.da --skeleton "$F/humanoid_bkey0.aa"
+check "--slot 1: slot 2 untouched" grep -qF -- "$ORIG2" "$OUT"
+# a glb of every action (as Blender exports): --slot wants one, --clip picks it
+run convert "$F/humanoid_bkey0.da" -o into/all.glb
+run convert into/all.glb --into "$F/humanoid_bkey0.da" --slot 1 -o into/all1.da
+expect_rc "--slot with a glb of 6 animations exits 1" 1
+expect_in "... and says to pick one with --clip" "$ERR" "the input has 6 \(pick one with --clip\)"
+run convert into/all.glb --into "$F/humanoid_bkey0.da" --clip 0 --slot 1 -o into/all1.da
+expect_rc "--clip 0 --slot 1 exits 0" 0
+run info into/all1.da --skeleton "$F/humanoid_bkey0.aa"
+expect_in "--clip 0 --slot 1: slot 1 has body_0's frame count" "$OUT" "^ +1  body_1 +animation +15 +$FR0 "
+run convert into/all.glb --into "$F/humanoid_bkey0.da" --clip 3 -o into/all3.da
+check "--clip 3 (unedited) alone: the pack byte for byte" cmp -s into/all3.da "$F/humanoid_bkey0.da"
+# rates: a 30 fps glb put back at the pack's 15 fps keeps its duration (24 frames at 15 fps
+# exported, relabelled 30 fps: 47 frames at 30 fps -> 24 at 15)
+run convert into/idle.glb --fps 30 -o into/idle30.glb
+run convert into/idle.glb --into "$F/humanoid_bkey0.da" --slot 1 -o into/slot1b.da
+run convert "$F/humanoid_bkey0.da" -o into/w.glb --clip 0 --resample 2 --fps 30
+run convert into/w.glb --into "$F/humanoid_bkey0.da" --slot 1 -o into/slot1c.da
+expect_rc "a 30 fps clip into a 15 fps pack exits 0" 0
+run info into/slot1c.da --skeleton "$F/humanoid_bkey0.aa"
+expect_in "... sampled at 15 fps: body_0's frame count again" "$OUT" "^ +1  body_1 +animation +15 +$FR0 "
+run convert into/w.glb --into "$F/humanoid_bkey0.da" --slot 1 --fps 30 -o into/slot1d.da
+run info into/slot1d.da --skeleton "$F/humanoid_bkey0.aa"
+expect_in "--fps 30 overrides the pack's rate: twice the frames" "$OUT" "^ +1  body_1 +animation +15 +$((2 * FR0 - 1)) "
+# refused: nothing written
+into_refused() { # into_refused NAME WANT_RC REGEX ARGS...
+    local name=$1 want=$2 re=$3; shift 3
+    rm -f into/refused.out
+    run "$@"
+    expect_rc "$name: exit $want" "$want"
+    expect_in "$name: says why" "$ERR" "$re"
+    check "$name: writes nothing" test ! -e into/refused.out
+}
+into_refused "--slot without --into" 2 "--slot names a clip of the original" \
+    convert into/idle.glb --slot 1 -o into/refused.out --to ff7-battle
+into_refused "--into and --to glb" 2 "--into writes .* format \(ff7-battle\), not --to glb" \
+    convert into/idle.glb --into "$F/humanoid_bkey0.da" --to glb -o into/refused.out
+into_refused "--into and -o x.glb" 2 "not a .glb file" \
+    convert into/idle.glb --into "$F/humanoid_bkey0.da" -o into/refused.out.glb
+into_refused "--into with two inputs" 2 "one input file" \
+    convert into/idle.glb into/w.glb --into "$F/humanoid_bkey0.da" -o into/refused.out
+into_refused "a clip named after no slot" 1 "names no clip of the original .*0 'body_0'.*--slot" \
+    convert into/W_Grenade_Idle_00.ala.glb --into "$F/humanoid_bkey0.da" -o into/refused.out
+into_refused "--slot of an unknown clip" 1 "no clip" \
+    convert into/idle.glb --into "$F/humanoid_bkey0.da" --slot 99 -o into/refused.out
+into_refused "bones the original does not have" 1 "moves 1 bone the original.s skeleton does not have: .Sphere01." \
+    convert into/W_Grenade_Idle_00.ala.glb --into "$F/humanoid_bkey0.da" --slot 0 -o into/refused.out
+cp "$F/humanoid_bkey0.da" into/orig.da
+cp "$F/humanoid_bkey0.aa" into/orig.aa
+run convert into/idle.glb --into into/orig.da --slot 1 -o into/orig.da --force
+expect_rc "--into ORIGINAL -o ORIGINAL is refused" 1
+check "... and the original is unchanged" cmp -s into/orig.da "$F/humanoid_bkey0.da"
+run convert --help
+expect_in "convert --help shows --into" "$OUT" "--into ORIGINAL"
+expect_in "convert --help shows --slot" "$OUT" "--slot N"
+
+# ---- reader options apply whatever is written; options of neither side are refused --------
+run convert "$A/W_Grenade_Idle_00.ala" -o into/g.bvh
+run convert into/g.bvh --bvh-axes z-up -o into/g.ala
+expect_rc "a BVH reader option with an ALA output exits 0" 0
+run info into/g.ala --skeleton "$A/W_Grenade.alo"
+expect_in "... the ALA is z-up as --bvh-axes said" "$OUT" "axes: z-up"
+run convert "$T/argonaut/hp_level.wad" --model 1 -o into/y.wad
+expect_rc "--model (a reader option) with a WAD output exits 0" 0
+run convert into/W_Grenade_Idle_00.ala.glb --gltf-conversion keep -o into/k.ala
+expect_rc "--gltf-conversion with an ALA output exits 0" 0
+rm -f into/refused.glb
+run convert "$A/W_Grenade_Idle_00.ala" --alamo-version 1 -o into/refused.glb
+expect_rc "a writer option with an export exits 2" 2
+expect_in "... naming the side it belongs to" "$ERR" "option alamo.version is an option for writing alamo-ala files; this command writes glb"
+check "... and writes nothing" test ! -e into/refused.glb
+run convert into/g.bvh --format bvh --gltf-skin 0 -o into/refused.glb
+expect_rc "a reader option of another format than --format's exits 2" 2
+expect_in "... naming the side it belongs to" "$ERR" "option gltf.skin is an option for reading gltf files; this command reads its inputs as bvh"
+run convert "$A/W_Grenade_Idle_00.ala" --ff7-bkey 2 -o into/refused.ala
+expect_in "another format's writer option: refused" "$ERR" "option ff7.bkey is an option for writing ff7-battle files; this command writes alamo-ala"
+run convert "$A/W_Grenade_Idle_00.ala" --sparse-keys -o into/refused.ala
+expect_in "an export-only option names itself" "$ERR" "--sparse-keys applies to exports"
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
+#include "formats/format.h"
+
 /* The angle between two rotations (the model allows quaternions 0.1 % off unit length). */
 static double quat_angle_deg(const ganim_quat *a, const ganim_quat *b)
 {
@@ -258,18 +261,40 @@ int rt_agree(const ganim_doc *doc, const ganim_doc *back, const ganim_format *fo
         }
         return 1;
     }
-    for (uint32_t k = 0; animation(back, k); k++) {
+    /* a format whose files play at one rate gets clips at another sampled at it: compare
+     * with the document so sampled (what the writer was handed) */
+    double rate = format->impl ? format->impl->fps : 0;
+    ganim_doc *timed = NULL;
+    for (uint32_t i = 0; rate > 0 && !timed && i < doc->clip_count; i++)
+        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION && doc->clips[i].fps != rate) {
+            ganim_error e = { 0 };
+            if (!(timed = ganim_doc_clone(doc, &e))) {
+                snprintf(why, why_size, "cannot copy the document: %s", e.message);
+                return 0;
+            }
+            for (uint32_t c = 0; c < timed->clip_count; c++)
+                if (ganim_clip_retime(timed, c, rate, &e) != GANIM_OK) {
+                    snprintf(why, why_size, "cannot sample clip %u at %g fps: %s", c, rate, e.message);
+                    ganim_doc_free(timed);
+                    return 0;
+                }
+            doc = timed;
+        }
+    int ok = 1;
+    for (uint32_t k = 0; ok && animation(back, k); k++) {
         const ganim_clip *a = animation(doc, k);
         if (!a) {
             snprintf(why, why_size, "animation %u read back was not written", k);
-            return 0;
+            ok = 0;
+            break;
         }
         char inner[400];
         if (!compare_clip(a, sa, animation(back, k), sb, axes_turn(doc->axes, back->axes), stats, inner,
                           sizeof inner)) {
             snprintf(why, why_size, "animation %u: %s", k, inner);
-            return 0;
+            ok = 0;
         }
     }
-    return 1;
+    ganim_doc_free(timed);
+    return ok;
 }

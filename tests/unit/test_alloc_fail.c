@@ -1,6 +1,6 @@
 /* Out-of-memory paths: for the two smallest real samples of every format, read it (with its
  * companion skeleton where it has one), export it to glb, gltf, bvh, json and the info
- * summary, and resample it, through an allocator that fails the n-th allocation, for
+ * summary, put its glb back into it (--into), and resample it, through an allocator that fails the n-th allocation, for
  * n = 1, 2, 3, ... until a whole run succeeds. Every failure must come back as a clean
  * error (GANIM_ERR_NOMEM, or another code with a message), and a counting allocator
  * must show every byte returned: nothing leaks, and every free/realloc names the size
@@ -167,6 +167,31 @@ static run_result one_run(const char *path, const char *format, const uint8_t *d
     c = ganim_export_info_json(doc, &eo, &a, &err);
     ganim_buffer_free(&a);
     if (failed_step(&r, c, &err, "export info json")) goto done;
+    /* Back into the original, as --into does: its glb read and put into it, written. */
+    if (doc->format && (doc->format->flags & GANIM_FORMAT_WRITE) && !(doc->format->flags & GANIM_FORMAT_COMPANION) &&
+        doc->skeleton) {
+        ganim_export_opts named = eo;
+        named.default_clip_name = "sample";
+        c = ganim_export_glb(doc, &named, &a, &err);
+        if (failed_step(&r, c, &err, "export glb to put back")) {
+            ganim_buffer_free(&a);
+            goto done;
+        }
+        ganim_read_opts go = { 0 };
+        go.allocator = *al;
+        go.memory_limit = memory_limit;
+        ganim_doc *edit = NULL;
+        c = ganim_read_memory(a.data, a.size, &go, &edit, &err);
+        ganim_buffer_free(&a);
+        if (failed_step(&r, c, &err, "read the glb to put back")) goto done;
+        ganim_write_opts wo = { 0 };
+        wo.allocator = *al;
+        wo.into = doc;
+        c = ganim_write(edit, NULL, &wo, &a, &err);
+        ganim_buffer_free(&a);
+        ganim_doc_free(edit);
+        if (failed_step(&r, c, &err, "write into the original")) goto done;
+    }
     /* Resampling grows the document in place; a failure must leave it freeable. */
     if (failed_step(&r, ganim_doc_resample(doc, 2, &err), &err, "resample")) goto done;
     c = ganim_export_glb(doc, &eo, &a, &err);

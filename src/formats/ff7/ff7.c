@@ -22,6 +22,7 @@ static const struct ganim_format_impl battle_impl = {
     .companion = ff7_battle_companion,
     .details = ff7_battle_details,
     .axes = 1 + GANIM_AXES_Y_DOWN,
+    .fps = FF7_FPS,
 };
 
 const ganim_format ganim_format_ff7_battle = {
