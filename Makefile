@@ -44,6 +44,13 @@ deps:
 
 test-deps: deps
 	$(call need_apt,$(APT_TEST))
+	@# Blender (tests/interop/blender_roundtrip.sh) runs Debian's system Python, which needs
+	@# numpy for its glTF importer: installed when root, else the test says it skipped.
+	@if ! command -v blender >/dev/null 2>&1 || ! /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "ganim: installing blender python3-numpy (the Blender round-trip test)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq blender python3-numpy >/dev/null; \
+	  else echo "ganim: no Blender: the Blender round-trip test will skip (sudo apt-get install -y blender python3-numpy)"; fi; \
+	fi
 	@cd tests/interop && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then \
 	  echo "ganim: npm ci (tests/interop)"; npm ci --no-audit --no-fund --loglevel=error; fi
 

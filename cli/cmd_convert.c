@@ -59,8 +59,8 @@ void help_convert(FILE *out)
                  "                       (default: the reader's, see ganim info)\n"
                  "  --bvh-order ORDER    BVH rotation channel order for every joint, e.g. ZXY;\n"
                  "                       default: ZXY, or per joint an order clear of gimbal lock\n"
-                 "  --bvh-joint-positions  BVH: also write the animated translations of joints\n"
-                 "                       (default: positions on the root only, the usual layout)\n"
+                 "  --bvh-joint-positions  BVH: position channels on every joint with an animated\n"
+                 "                       translation (default: roots and joints moved off their rest)\n"
                  "  --sparse-keys        glTF: key only what each clip animates (default: every\n"
                  "                       joint in every animation, its rest value where unmoved)\n");
     fprintf(out, "  -O, --option NAME=VALUE  a format's reader or writer option (listed below\n"

@@ -784,9 +784,11 @@ typedef struct ganim_export_opts {
     const char *generator;         /* asset.generator; NULL: "ganim <version>" */
     const char *bvh_order;         /* BVH rotation channel order for every joint, e.g. "ZXY"
                                   (NULL: ZXY, or per joint an order clear of gimbal lock) */
-    int bvh_joint_positions;       /* BVH: 1 = joints whose translation is animated get
-                                  position channels too (with OFFSET 0 0 0, which Blender
-                                  and three.js read alike); 0 = root positions only */
+    int bvh_joint_positions;       /* BVH: roots and every joint whose translation differs
+                                  from its rest offset in some frame get position channels
+                                  (with OFFSET 0 0 0, which Blender and three.js read
+                                  alike); 1 = also every joint whose translation channel is
+                                  animated, even where it stays at the rest offset */
     const char *default_clip_name; /* glTF: unnamed animation clips are called this (the
                                   input's file name without extension), or NAME_<index>
                                   when the document has several animations; NULL:

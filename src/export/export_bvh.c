@@ -3,11 +3,14 @@
  * Layout chosen so that Blender and three.js agree on the pose (docs/dump-format.md, BVH):
  *   - root bones: OFFSET 0 0 0 and 6 channels (position, then rotation); the position
  *     channels carry the whole root translation (rest or animated), converted to +Y up;
- *   - other joints: OFFSET = rest translation, 3 rotation channels only. Animated
- *     translations of non-root bones and all scales cannot be expressed and are dropped,
- *     unless opts->bvh_joint_positions: then joints whose translation is animated get 6
+ *   - other joints: OFFSET = rest translation, 3 rotation channels only, while their
+ *     translation is the rest offset in every frame (bit for bit); a joint whose
+ *     translation differs from it (animated, or a constant of the clip's own) gets 6
  *     channels like roots, with OFFSET 0 0 0 so that clients that add the channels to the
- *     offset (three.js) and clients that take them as absolute (Blender) agree;
+ *     offset (three.js) and clients that take them as absolute (Blender) agree, and so
+ *     that the clip's own translations come back (ALA -> BVH -> ALA);
+ *     opts->bvh_joint_positions also gives them to every joint whose translation channel
+ *     is animated. Scales cannot be expressed and are dropped (with a warning);
  *   - several root bones: a synthetic ROOT "ganim_root" (identity, 6 zero channels) holds
  *     them; each real root is then a JOINT with OFFSET 0 0 0 and 6 channels, which both
  *     clients read the same way because the offset is zero.
@@ -229,7 +232,7 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
         memcpy(prev, e, sizeof e);
         for (int k = 0; k < 3; k++) {
             if (k) gw_u8(&b->w, ' ');
-            gw_float(&b->w, (float)(e[order_axis(b->order[bone], k)] * (180.0 / PI)));
+            gw_double(&b->w, e[order_axis(b->order[bone], k)] * (180.0 / PI));
         }
     }
     gw_u8(&b->w, '\n');
@@ -280,6 +283,22 @@ static ganim_code choose_orders(bvh *b, double *worst)
             for (unsigned o = 0; o < 6; o++)
                 if (w[o] < w[best]) best = o;
         b->order[bone] = (uint8_t)best;
+    }
+    return GANIM_OK;
+}
+
+/* Position channels for every joint whose translation differs from its rest offset in some
+ * frame (bit for bit): BVH then holds the clip's own translations, not the rest's. */
+static ganim_code choose_positions(bvh *b)
+{
+    uint32_t n = b->sk->bone_count;
+    for (uint32_t f = 0; b->clip && f < b->frames; f++) {
+        ganim_code code = pose_at(b, f);
+        if (code != GANIM_OK) return code;
+        for (uint32_t bone = 0; bone < n; bone++) {
+            const ganim_vec3 *t = &b->pose[bone].translation, *r = &b->sk->bones[bone].rest.translation;
+            if (t->x != r->x || t->y != r->y || t->z != r->z) b->pos[bone] = 1;
+        }
     }
     return GANIM_OK;
 }
@@ -453,7 +472,8 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
         code = GANIM_NOMEM(err);
     if (code == GANIM_OK) {
         b->w = gw_init(out, &b->alloc);
-        if (!o.bvh_order) code = choose_orders(b, worst);
+        code = choose_positions(b);
+        if (code == GANIM_OK && !o.bvh_order) code = choose_orders(b, worst);
         if (code == GANIM_OK) code = hierarchy(b, cursor);
         if (code == GANIM_OK) code = motion(b);
         if (code == GANIM_OK && !gw_ok(&b->w)) code = GANIM_NOMEM(err);

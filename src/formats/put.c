@@ -183,9 +183,13 @@ static int close_to(const float *a, const float *b, int comps)
 
 /* New channel `n` (its values the put's own) against the original clip's channel `o`
  * (clip `old`, track `ot`) at the same rate: frames within the trip's rounding take the
- * original's values; when every frame does, the channel is the original's whole. */
+ * original's values, and so do the frames the input hides (`hidden`: NULL, or one byte per
+ * frame, 0 for hidden): a hidden frame's transform is not shown, and a tool that hides
+ * frames by a zero scale (ganim's exports, through Blender) loses it, so the input cannot
+ * say what it is. When every frame takes the original's, the channel is the original's
+ * whole. */
 static void keep_original(ganim_channel *n, const ganim_channel *o, const ganim_clip *old, const ganim_track *ot,
-                          int comps)
+                          int comps, const uint8_t *hidden)
 {
     static const float unit[4] = { 0, 0, 0, 1 };
     float ov[4];
@@ -194,7 +198,8 @@ static void keep_original(ganim_channel *n, const ganim_channel *o, const ganim_
     uint32_t limit = o->kind == GANIM_CHANNEL_CONSTANT || frames < old->frame_count ? frames : old->frame_count;
     for (uint32_t k = 0; k < limit; k++) {
         ganim_channel_eval(o, old->frame_count, ot->step, old->rotation_interp, comps, (double)k, unit, ov);
-        if (close_to(v + (size_t)k * comps, ov, comps)) {
+        if ((hidden && n->kind == GANIM_CHANNEL_PER_FRAME && !hidden[k]) ||
+            close_to(v + (size_t)k * comps, ov, comps)) {
             memcpy(v + (size_t)k * comps, ov, (size_t)comps * sizeof *ov);
             kept++;
         }
@@ -339,7 +344,9 @@ static ganim_code put_one(put_ctx *c, uint32_t ci, const ganim_clip *in, const u
                                                    rest, ratio, count, constant, nch[ch], err);
             if (code != GANIM_OK) return code;
             if (ch == 2 && vis) unhide_scale(nch[ch], vis, count, old, ot);
-            if (rate == old->fps) keep_original(nch[ch], och[ch], old, ot, comps);
+            /* the input's hidden frames, in output frames */
+            const uint8_t *hid = vis ? vis : ratio == 1 && count == in->frame_count ? it->visibility : NULL;
+            if (rate == old->fps) keep_original(nch[ch], och[ch], old, ot, comps, hid);
         }
         /* visibility and step: the input's when it has them, else the original's,
          * stretched to the new length */

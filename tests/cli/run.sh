@@ -593,19 +593,27 @@ check "--up z: the glTF says it turned z-up to y-up" \
 run convert "$T/acl/metadata_f70_r30_b34.acl" -o "$W/up2.glb" --up sideways
 expect_rc "--up with a bad value is bad usage" 2
 
-# BVH: a default BVH names the joints whose translation it drops (back and front move,
-# P_FIRE_HUGE00 stands away from its offset all along) and those it cannot hide;
-# --bvh-joint-positions keeps the moving ones as position channels
-run convert "$A/BM_BERTH_D_DIE_00.ala" -o "$W/berth.bvh"
-expect_in "BVH warns about dropped joint translations" "$ERR" "warning: BVH clip 0 \('BM_BERTH_D_DIE_00'\): 3 joint\(s\) whose translation differs from their rest offset keep the offset \(back, P_FIRE_HUGE00, front\)"
+# BVH: a default BVH writes every joint whose translation is not its rest offset with
+# position channels (back and front move; the other tracks hold constants a little off
+# the ALO's offsets): the root and 10 joints, no translation lost; it names the joints it
+# cannot hide; --bvh-joint-positions adds nothing here (no animated translation at rest)
+run convert "$A/BM_BERTH_D_DIE_00.ala" -o "$W/berth.bvh" --force
+expect_not_in "BVH keeps joint translations (no warning)" "$ERR" "keep the offset"
+check "BVH: 11 joints with position channels" test "$(grep -c 'CHANNELS 6' "$W/berth.bvh")" = 11
 expect_in "BVH warns about dropped visibility" "$ERR" "BVH holds no visibility: 12 joint\(s\) hidden in some frames"
 run convert "$A/BM_BERTH_D_DIE_00.ala" -o "$W/berth_pos.bvh" --bvh-joint-positions
-expect_in "--bvh-joint-positions: only the constant offset is lost" "$ERR" "1 joint\(s\) whose translation differs from their rest offset keep the offset \(P_FIRE_HUGE00\)\$"
+expect_not_in "--bvh-joint-positions: no translation lost" "$ERR" "keep the offset"
+# ... and back into the game: the ALO as the skeleton (joints matched by the exported
+# names), the BVH's axes declared (a reader option, not refused by the ALA writer)
+run convert "$W/berth.bvh" -o "$W/berth_back.ala" --skeleton "$A/BM_BERTH_D.ALO" --bvh-axes z-up
+expect_rc "BVH -> ALA with --skeleton and --bvh-axes" 0
+run info "$W/berth_back.ala"
+expect_in "BVH -> ALA: an ALA with a track per bone moved or off its rest (10)" "$OUT" "animation +30 +101 +3.333s +10 "
 run convert "$T/acl/acl20_walk_f100_r30_b52.acl" -o "$W/walk.bvh"
 expect_in "BVH warns about dropped scales" "$ERR" "BVH holds no scale: 7 joint\(s\) with a scale other than 1"
 run convert "$T/ff7/humanoid_bkey0.da" -o "$W/humanoid.gltf"
 expect_in "FF7: body and weapon animation i are one glTF animation" "$W/humanoid.gltf" '"name":"body_5\+weapon_11"'
-check "--bvh-joint-positions: 3 joints with position channels" test "$(grep -c 'CHANNELS 6' "$W/berth_pos.bvh")" = 3
+check "--bvh-joint-positions: 11 joints with position channels" test "$(grep -c 'CHANNELS 6' "$W/berth_pos.bvh")" = 11
 
 # 7. ACL flag words: no "no scale, no scale"; the same data in two containers, the same names
 run info -v "$T/acl/no_scale_f64_r24_b48.acl"
@@ -742,6 +750,13 @@ run info into/g.ala --skeleton "$A/W_Grenade.alo"
 expect_in "... the ALA is z-up as --bvh-axes said" "$OUT" "axes: z-up"
 run convert "$T/argonaut/hp_level.wad" --model 1 -o into/y.wad
 expect_rc "--model (a reader option) with a WAD output exits 0" 0
+check "... and the WAD is written back whole" cmp -s into/y.wad "$T/argonaut/hp_level.wad"
+run convert "$T/argonaut/hp_level.wad" -o into/hp.glb
+run convert into/hp.glb -o into/refused.wad
+expect_rc "a glb to a .wad without --into exits 1" 1
+expect_in "... saying where the level comes from" "$ERR" "--into ORIGINAL.wad"
+run convert into/hp.glb --into "$T/argonaut/hp_level.wad" -o into/hp.wad
+check "a WAD's glb --into the WAD: the WAD's bytes" cmp -s into/hp.wad "$T/argonaut/hp_level.wad"
 run convert into/W_Grenade_Idle_00.ala.glb --gltf-conversion keep -o into/k.ala
 expect_rc "--gltf-conversion with an ALA output exits 0" 0
 rm -f into/refused.glb

@@ -198,7 +198,7 @@ static ganim_doc *make_doc(void)
     float p[13 * 3];
     for (int f = 0; f < 13; f++) p[f * 3] = (float)f, p[f * 3 + 1] = 2, p[f * 3 + 2] = 3;
     tb_channel(doc, 0, 0, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 13, NULL, p);
-    /* animated child translation: cannot be expressed, the OFFSET keeps the rest value */
+    /* a child translation that is not its rest: written as position channels */
     const float cp[3] = { 0, 0, 5 };
     tb_channel(doc, 0, 2, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_CONSTANT, 1, NULL, cp);
     CHECK_OK(ganim_doc_validate(doc, NULL));
@@ -271,9 +271,12 @@ TEST(hierarchy_motion_and_euler)
      * would sit in ZXY's gimbal lock, so they get other orders; the head keeps ZXY. */
     CHECK(strcmp(bf.j[0].chan[3], "Zrotation") || strcmp(bf.j[0].chan[4], "Xrotation"));
     CHECK(strcmp(bf.j[1].chan[1], "Xrotation") != 0);
-    CHECK_EQ_STR(bf.j[2].chan[0], "Zrotation");
-    CHECK_EQ_STR(bf.j[2].chan[1], "Xrotation");
-    CHECK_EQ_STR(bf.j[2].chan[2], "Yrotation");
+    /* the head's translation (5) is not its rest (1): position channels, then ZXY */
+    CHECK_EQ_INT(bf.j[2].nchan, 6);
+    CHECK_EQ_STR(bf.j[2].chan[0], "Xposition");
+    CHECK_EQ_STR(bf.j[2].chan[3], "Zrotation");
+    CHECK_EQ_STR(bf.j[2].chan[4], "Xrotation");
+    CHECK_EQ_STR(bf.j[2].chan[5], "Yrotation");
     for (int ji = 0; ji < bf.count; ji++) {
         int mid = bf.j[ji].nchan - 2; /* middle rotation channel */
         for (int f = 0; f < bf.frames; f++) {
@@ -285,7 +288,11 @@ TEST(hierarchy_motion_and_euler)
     /* offsets: root at 0 (its position is in the channels), children = rest translation */
     CHECK_NEAR(bf.j[0].offset[0] + bf.j[0].offset[1] + bf.j[0].offset[2], 0, 0);
     CHECK_NEAR(bf.j[1].offset[2], 2, 0);
-    CHECK_NEAR(bf.j[2].offset[2], 1, 0); /* the animated 5 is not expressible */
+    CHECK_NEAR(bf.j[2].offset[2], 0, 0); /* OFFSET 0 0 0: the channels hold the 5 */
+    for (int f = 0; f < bf.frames; f++) {
+        const double *v = joint_values(&bf, 2, f);
+        CHECK(v[0] == 0 && v[1] == 0 && v[2] == 5);
+    }
     CHECK_EQ_INT(bf.frames, 13);
     CHECK_NEAR(bf.frame_time, 1.0 / 30, 1e-10);
     CHECK(strstr((const char *)out.data, "Frame Time: 0.0333333333\n") != NULL);
@@ -308,8 +315,9 @@ done:
     ganim_doc_free(doc);
 }
 
-/* Joints whose translation is animated: dropped by default (root-only positions), or
- * written as 6 channels with OFFSET 0 0 0 when asked. */
+/* Joints whose translation is animated or differs from the rest get 6 channels with OFFSET
+ * 0 0 0, asked or not (bvh_joint_positions also gives them to joints whose animated
+ * translation stays at the rest); a joint at its rest offset keeps 3. */
 TEST(joint_positions_on_request)
 {
     ganim_doc *doc = make_doc();
@@ -327,9 +335,9 @@ TEST(joint_positions_on_request)
         if (bf.ok) {
             CHECK_EQ_STR(bf.j[2].name, "head");
             CHECK_EQ_INT(bf.j[1].nchan, 3); /* the spine's translation is not animated */
-            CHECK_EQ_INT(bf.j[2].nchan, asked ? 6 : 3);
-            CHECK_NEAR(bf.j[2].offset[2], asked ? 0 : 1, 0);
-            if (asked) { /* non-root: no axis conversion, the local translation as is */
+            CHECK_EQ_INT(bf.j[2].nchan, 6);
+            CHECK_NEAR(bf.j[2].offset[2], 0, 0);
+            { /* non-root: no axis conversion, the local translation as is */
                 CHECK_EQ_STR(bf.j[2].chan[0], "Xposition");
                 for (int f = 0; f < 13; f++) {
                     const double *v = joint_values(&bf, 2, f);

@@ -344,10 +344,6 @@ static double rotation_angle(const float *a, const float *b)
 static double allowance(const ganim_format *f)
 {
     if (!strcmp(f->name, "alamo-ala")) return 1.0001 / 32767;
-    /* The Argonaut writer re-encodes a changed record's rotations from the floats, which
-     * can move a neighbouring frame by less than one 12-bit step (1/4096) of its matrices:
-     * to be 0 once it keeps the record's integers for the frames that did not change. */
-    if (!strcmp(f->name, "argonaut")) return 1.0001 / 4096;
     return 0;
 }
 static int moved_a_step;

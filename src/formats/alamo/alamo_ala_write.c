@@ -7,45 +7,114 @@
 #include "formats/alamo/alamo_ala.h"
 #include "io/bits.h"
 
-static bool bits_match(const uint8_t *bits, const uint8_t *bytes, uint32_t frames)
+/* A missing side is every frame visible (vis) or no step bit (step). */
+static bool bits_match(const uint8_t *bits, const uint8_t *bytes, uint32_t frames, uint8_t missing)
 {
-    if (!bits || !bytes) return !bits && !bytes;
-    ganim_bits br = gb_init(bits, ((size_t)frames + 7u) / 8u);
+    ganim_bits br = gb_init(bits, bits ? ((size_t)frames + 7u) / 8u : 0);
     for (uint32_t i = 0; i < frames; i++) {
-        uint32_t v;
-        if (!gb_lsb_u(&br, 1, &v) || v != (bytes[i] != 0)) return false;
+        uint32_t v = missing;
+        if (bits && !gb_lsb_u(&br, 1, &v)) return false;
+        if (v != (bytes ? bytes[i] != 0 : missing)) return false;
     }
     return true;
 }
 
-static bool channel_matches(const ala_ptrack *t, int channel, uint32_t frames, const ganim_channel *ch)
+/* Is a rotation the same as the plan's, as a format that keeps rotations unit (glTF)
+ * holds it: the same direction to float precision (a 16-bit step is 3e-5). */
+static bool same_rotation(const float a[4], const float b[4])
 {
+    double na = 0, nb = 0, dp = 0, dm = 0;
+    for (int k = 0; k < 4; k++) na += (double)a[k] * a[k], nb += (double)b[k] * b[k];
+    na = sqrt(na), nb = sqrt(nb);
+    if (!(na > 0 && nb > 0)) return false;
+    for (int k = 0; k < 4; k++) {
+        dp = fmax(dp, fabs(a[k] / na - b[k] / nb));
+        dm = fmax(dm, fabs(a[k] / na + b[k] / nb));
+    }
+    return fmin(dp, dm) <= 1e-6;
+}
+
+/* The plan's value of a channel at every frame equals the clip's (evaluated, so a
+ * constant channel may come back as one value per frame, as glTF keys it): rotations as
+ * directions, translations and scales exactly; the scale of a hidden frame is not
+ * compared (glTF shows it as a scale of 0). */
+static bool channel_matches(const ala_ptrack *t, int channel, uint32_t frames, const ganim_track *o,
+                            ganim_rotation_interp interp, const float *rest)
+{
+    const ganim_channel *ch = channel == 0 ? &o->rotation : channel == 1 ? &o->translation : &o->scale;
     unsigned comps = channel == 0 ? 4 : 3;
-    bool stream = ala_plan_has_stream(t, channel);
-    uint32_t count = stream ? frames : 1;
-    if (ch->count != count || !ch->values) return false;
-    if (ch->kind != (stream ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT)) return false;
-    for (uint32_t f = 0; f < count; f++) {
-        float v[4];
+    for (uint32_t f = 0; f < frames; f++) {
+        float v[4], w[4];
+        if (channel == 2 && t->vis && !((t->vis[f >> 3] >> (f & 7u)) & 1u)) continue;
         ala_plan_value(t, channel, f, v);
+        ganim_channel_eval(ch, frames, o->step, interp, (int)comps, (double)f, rest, w);
+        if (channel == 0) {
+            if (!same_rotation(v, w)) return false;
+            continue;
+        }
         for (unsigned k = 0; k < comps; k++)
-            if (v[k] != ch->values[(size_t)f * comps + k]) return false;
+            if (v[k] != w[k]) return false;
     }
     return true;
 }
 
-/* The clip decodes to exactly what its native record holds (names and fps aside). */
-static bool ala_native_matches(const ala_plan *p, const ganim_clip *c)
+static const ganim_track *clip_track_for(const ganim_clip *c, uint32_t bone)
 {
-    if (c->frame_count != p->frames || c->track_count != p->track_count) return false;
+    for (uint32_t i = 0; i < c->track_count; i++)
+        if (c->tracks[i].bone == bone) return &c->tracks[i];
+    return NULL;
+}
+
+static bool plan_has_bone(const ala_plan *p, uint32_t bone)
+{
+    for (uint32_t i = 0; i < p->track_count; i++)
+        if (p->tracks[i].index == bone) return true;
+    return false;
+}
+
+/* A track that holds its bone at the rest pose in every frame (rotations to float
+ * precision, translations and scales exactly, every frame visible): writing it changes
+ * nothing in the game, and game files never have one for a bone they do not animate
+ * (bone 0, `Root`, never has a track). */
+static bool track_at_rest(const ganim_clip *c, const ganim_track *o, const ganim_skeleton *sk)
+{
+    ganim_transform rest = sk && o->bone < sk->bone_count ? sk->bones[o->bone].rest : ganim_transform_identity();
+    const float rr[4] = { rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w };
+    const float rt[3] = { rest.translation.x, rest.translation.y, rest.translation.z };
+    const float rs[3] = { rest.scale.x, rest.scale.y, rest.scale.z };
+    uint32_t n = c->frame_count;
+    for (uint32_t f = 0; f < n; f++) {
+        float q[4], t[3], s[3];
+        if (o->visibility && !o->visibility[f]) return false;
+        ganim_channel_eval(&o->rotation, n, o->step, c->rotation_interp, 4, (double)f, rr, q);
+        ganim_channel_eval(&o->translation, n, o->step, c->rotation_interp, 3, (double)f, rt, t);
+        ganim_channel_eval(&o->scale, n, o->step, c->rotation_interp, 3, (double)f, rs, s);
+        if (!same_rotation(q, rr)) return false;
+        for (int k = 0; k < 3; k++)
+            if (t[k] != rt[k] || s[k] != rs[k]) return false;
+    }
+    return true;
+}
+
+/* The clip decodes to exactly what its native record holds (names and fps aside): each
+ * of the record's tracks has the clip's values for its bone, and the clip's other tracks
+ * hold their bones at rest (a glTF keys every joint). */
+static bool ala_native_matches(const ala_plan *p, const ganim_clip *c, const ganim_skeleton *sk)
+{
+    if (c->frame_count != p->frames) return false;
     for (uint32_t i = 0; i < p->track_count; i++) {
         const ala_ptrack *t = &p->tracks[i];
-        const ganim_track *o = &c->tracks[i];
-        if (o->bone != t->index || !channel_matches(t, 0, p->frames, &o->rotation) ||
-            !channel_matches(t, 1, p->frames, &o->translation) || !channel_matches(t, 2, p->frames, &o->scale) ||
-            !bits_match(t->vis, o->visibility, p->frames) || !bits_match(t->step, o->step, p->frames))
+        const ganim_track *o = clip_track_for(c, t->index);
+        ganim_transform rest = sk && t->index < sk->bone_count ? sk->bones[t->index].rest : ganim_transform_identity();
+        if (!o) return false; /* a track of the file, dropped on the way */
+        if (!channel_matches(t, 0, p->frames, o, c->rotation_interp, &rest.rotation.x) ||
+            !channel_matches(t, 1, p->frames, o, c->rotation_interp, &rest.translation.x) ||
+            !channel_matches(t, 2, p->frames, o, c->rotation_interp, &rest.scale.x) ||
+            !bits_match(t->vis, o->visibility, p->frames, 1) || !bits_match(t->step, o->step, p->frames, 0))
             return false;
     }
+    for (uint32_t i = 0; i < c->track_count; i++)
+        if (!plan_has_bone(p, c->tracks[i].bone) && !track_at_rest(c, &c->tracks[i], sk)) return false;
     return true;
 }
 
@@ -267,7 +336,62 @@ static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32
     return GANIM_OK;
 }
 
-static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ganim_clip *c, ganim_error *err)
+/* The clip's tracks the file gets: those of the bones the native record has tracks for
+ * (nat, when the clip still carries one), and every other track that moves its bone or
+ * holds it away from the rest pose. */
+static bool track_written(const ganim_clip *c, const ganim_track *o, const ganim_skeleton *sk, const ala_plan *nat)
+{
+    if (nat && plan_has_bone(nat, o->bone)) return true;
+    return !track_at_rest(c, o, sk);
+}
+
+/* The rounded (how 1) and truncated (how 2) rotations among a file's own integers: each
+ * against its own direction times 32767, rounded and truncated toward zero. */
+static void native_vote(const ala_plan *nat, size_t *rounded, size_t *truncated)
+{
+    for (uint32_t i = 0; i < nat->track_count; i++) {
+        const ala_ptrack *t = &nat->tracks[i];
+        uint32_t count = t->rot.base ? nat->frames : 1;
+        for (uint32_t f = 0; f < count; f++) {
+            int16_t r[4];
+            double len = 0;
+            for (unsigned k = 0; k < 4; k++) {
+                r[k] = t->rot.base ? (int16_t)ala_st_get(&t->rot, f, k) : t->defrot[k];
+                len += (double)r[k] * r[k];
+            }
+            len = sqrt(len);
+            if (!(len > 0)) continue;
+            int same_round = 1, same_trunc = 1;
+            for (unsigned k = 0; k < 4; k++) {
+                double v = r[k] / len * 32767.0;
+                same_round &= (int)floor(v + 0.5) == r[k];
+                same_trunc &= (int)v == r[k];
+            }
+            *rounded += same_round && !same_trunc;
+            *truncated += same_trunc && !same_round;
+        }
+    }
+}
+
+/* The native record's track for the clip track's bone, when the clip still decodes to it. */
+static const ala_ptrack *unchanged_native_track(const ala_plan *nat, const ganim_clip *c, const ganim_track *o,
+                                                const ganim_bone *bone)
+{
+    ganim_transform rest = bone ? bone->rest : ganim_transform_identity();
+    for (uint32_t i = 0; i < nat->track_count; i++) {
+        const ala_ptrack *t = &nat->tracks[i];
+        if (t->index != o->bone) continue;
+        bool same = channel_matches(t, 0, nat->frames, o, c->rotation_interp, &rest.rotation.x) &&
+                    channel_matches(t, 1, nat->frames, o, c->rotation_interp, &rest.translation.x) &&
+                    channel_matches(t, 2, nat->frames, o, c->rotation_interp, &rest.scale.x) &&
+                    bits_match(t->vis, o->visibility, nat->frames, 1) && bits_match(t->step, o->step, nat->frames, 0);
+        return same ? t : NULL;
+    }
+    return NULL;
+}
+
+static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ganim_clip *c, const ala_plan *nat,
+                                     ganim_error *err)
 {
     uint32_t n = c->frame_count;
     size_t per, total;
@@ -284,10 +408,12 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
     float *vals = ala_plan_alloc(p, (size_t)n * 3u, sizeof *vals); /* one channel's values */
     if (!p->tracks || !mem || !vals) return GANIM_NOMEM(err);
     const ganim_skeleton *sk = doc->skeleton;
-    /* Did the clip's rotations come rounded or truncated (rot16)? Asked of those whose
-     * direction leaves no choice. */
+    /* Did the clip's rotations come rounded or truncated (rot16)? Asked of the native
+     * record's integers when there is one (every one of them tells), else of the clip's
+     * rotations whose direction leaves no choice. */
     size_t rounded = 0, truncated = 0;
-    for (uint32_t i = 0; i < c->track_count; i++) {
+    if (nat) native_vote(nat, &rounded, &truncated);
+    for (uint32_t i = 0; i < c->track_count && !nat; i++) {
         const ganim_track *o = &c->tracks[i];
         const ganim_bone *bone = sk && o->bone < sk->bone_count ? &sk->bones[o->bone] : NULL;
         ganim_transform rest = bone ? bone->rest : ganim_transform_identity();
@@ -303,22 +429,38 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
         }
     }
     int trunc16 = truncated > rounded;
+    uint32_t nt = 0;
     for (uint32_t i = 0; i < c->track_count; i++) {
         const ganim_track *o = &c->tracks[i];
-        ala_ptrack *t = &p->tracks[i];
+        if (!track_written(c, o, sk, nat)) continue;
+        ala_ptrack *t = &p->tracks[nt];
         const ganim_bone *bone = sk && o->bone < sk->bone_count ? &sk->bones[o->bone] : NULL;
         const char *name = o->name && o->name[0] ? o->name : bone ? bone->name : "";
         size_t len = strlen(name);
         if (len > 254)
             return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                               ALA ": track %u: the name is longer than 254 bytes", i);
+        const ala_ptrack *same = nat && nat->frames == n ? unchanged_native_track(nat, c, o, bone) : NULL;
+        if (same) {
+            /* the file's own quantisation for a track the edit did not touch */
+            *t = *same;
+            t->tidx = t->sidx = t->ridx = -1;
+            if (!(bone && !strcmp(bone->name, name)) && !ala_name_same(t->name, t->name_size, name)) {
+                t->name = (const uint8_t *)name;
+                t->name_size = (uint8_t)(len + 1);
+            }
+            nt++;
+            continue;
+        }
         t->name = (const uint8_t *)name;
         t->name_size = (uint8_t)(len + 1);
         t->index = o->bone;
         ganim_code code =
-            quantise_track(p, t, (uint32_t)(c - doc->clips), i, c, o, bone, mem + per * i, vals, trunc16, err);
+            quantise_track(p, t, (uint32_t)(c - doc->clips), i, c, o, bone, mem + per * nt, vals, trunc16, err);
         if (code != GANIM_OK) return code;
+        nt++;
     }
+    p->track_count = nt;
     return GANIM_OK;
 }
 
@@ -337,24 +479,35 @@ ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts, g
     ala_plan p;
     memset(&p, 0, sizeof p);
     p.alloc = &a;
-    bool native = false;
+    /* The clip's native record, parsed again: written as it is when the clip still
+     * decodes to it; otherwise it still gives the version and the bones with tracks. */
+    ala_plan nat;
+    memset(&nat, 0, sizeof nat);
+    nat.alloc = &a;
+    bool has_nat = false, native = false;
     if (c->native_format && strcmp(c->native_format, ALA) == 0 && c->native) {
         ganim_error ignored;
-        native = ala_parse(&p, c->native, c->native_size, &ignored) == GANIM_OK && ala_native_matches(&p, c);
-        if (!native) {
-            ala_plan_free(&p);
-            memset(&p, 0, sizeof p);
-            p.alloc = &a;
+        has_nat = ala_parse(&nat, c->native, c->native_size, &ignored) == GANIM_OK;
+        native = has_nat && ala_native_matches(&nat, c, doc->skeleton);
+        if (native) {
+            p = nat;
+            has_nat = false;
+            memset(&nat, 0, sizeof nat);
         }
     }
     ganim_code rc = GANIM_OK;
     if (native) {
-        /* Names and fps may have been edited without touching the quantised values. */
+        /* Names and fps may have been edited without touching the quantised values. A
+         * track named after its bone (as a glTF names them) keeps the file's own name
+         * (`p_rb_station_damage01` animates bone `p_rb_station_damage`). */
         if ((float)c->fps != ganim_f32_from_bits(p.fps_bits)) p.fps_bits = ganim_f32_bits((float)c->fps);
+        const ganim_skeleton *sk = doc->skeleton;
         for (uint32_t i = 0; i < p.track_count; i++) {
-            const char *name = c->tracks[i].name;
             ala_ptrack *t = &p.tracks[i];
-            if (name && name[0] && !ala_name_same(t->name, t->name_size, name)) {
+            const ganim_track *o = clip_track_for(c, t->index);
+            const char *name = o ? o->name : NULL;
+            const char *bone = sk && t->index < sk->bone_count ? sk->bones[t->index].name : NULL;
+            if (name && name[0] && !ala_name_same(t->name, t->name_size, name) && !(bone && !strcmp(bone, name))) {
                 size_t len = strlen(name);
                 if (len > 254) {
                     rc = ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
@@ -366,12 +519,14 @@ ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts, g
             }
         }
     } else {
-        rc = ala_plan_from_clip(&p, doc, c, err);
+        rc = ala_plan_from_clip(&p, doc, c, has_nat ? &nat : NULL, err);
+        if (version == 0 && has_nat) version = nat.version;
     }
     if (!rc) {
         if (version == 0) version = p.version ? p.version : 2;
         rc = ala_encode(&p, version, out, err);
     }
     ala_plan_free(&p);
+    ala_plan_free(&nat);
     return rc;
 }

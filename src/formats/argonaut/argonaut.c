@@ -12,7 +12,7 @@ const ganim_option argonaut_options[AG_OPT_COUNT] = {
         .help = "the game's layout: Croc 2 (0x20-byte animation headers, 0x64-byte model headers) or Harry Potter 1/2 "
             "(0x30, 0x68; matrices or quaternion keys)",
         .when_unset = "reading: the variant the models and records fit; writing: the variant the file was read as, "
-            "else croc2",
+            "else the one its clips' records were read as, else croc2",
         .deprecated_alias = "variant",
     },
     [AG_OPT_CONVENTION] = {
@@ -45,7 +45,8 @@ const ganim_option argonaut_options[AG_OPT_COUNT] = {
         .values = "wad|block",
         .help = "write the level WAD the document was read from, with its animation block replaced, or only the "
             "animation block (u32 count and the records)",
-        .when_unset = "the container the document was read from; documents of other formats are written as a block",
+        .when_unset = "the container the document was read from; a document of another format needs the level it "
+            "goes into (--into ORIGINAL.wad) or container=block",
     },
 };
 

@@ -154,6 +154,13 @@ int ag_detect(const uint8_t *data, size_t size, const ag_wad *wad, char *why, si
  * (no frames, no bones, too large) becomes an opaque clip with its bytes, with a warning. */
 ganim_code ag_clip_from_record(ganim_doc *doc, ganim_clip *clip, const ag_rec *r, int convention, uint32_t index,
                                ganim_error *err);
+/* What the stored matrix at p (9 s16 row-major, 3 s16 translation) reads as under
+ * `convention`: rotation (and, where it is not a rotation within 2 %, scale) and
+ * translation; returns 1 when it is a rotation, with its row lengths and determinant. */
+int ag_matrix_transform(const uint8_t *p, int convention, ganim_transform *t, double rows[3], double *det);
+/* The model's rotation of the stored key at p (s16 w, x, y, z): normalised, conjugated
+ * under sv; a zero quaternion reads as no rotation (*zero set). */
+ganim_quat ag_key_rotation(const uint8_t *p, int convention, bool *zero);
 
 /* ---- native records --------------------------------------------------------------------
  * Clip ("argonaut"): 16-byte header: u32 'AGC1', u8 variant, u8 convention, u16 0, u32
@@ -189,12 +196,14 @@ bool ag_doc_info_parse(const ganim_doc *doc, ag_doc_info *info);
 bool ag_clip_record(const ag_clip_info *info, ag_rec *r);
 
 /* ---- writing (argonaut_encode.c) ------------------------------------------------------------------ */
-/* Appends clip `ci` of `doc` as a record of `variant` under `convention`; its native
- * record (when it is one, of that variant and convention) gives back its bytes when the
- * clip still decodes to it, else what the model cannot hold (slots, position deltas and
- * morph data while the frame count is unchanged). */
-ganim_code ag_encode_clip(const ganim_doc *doc, uint32_t ci, int variant, int convention, ganim_buffer *out,
-                          ganim_error *err);
+/* Appends clip `ci` of `doc` as a record of `variant` under `convention`. Its native
+ * record, when it has one, is the template: the record's bytes when the clip still
+ * decodes to them; else what the model does not hold (header flags and slots, position
+ * deltas, morph data, the bone count, matrices or keys) comes from it, and the record's
+ * own integers are kept wherever the clip's values still read as them. What the writer
+ * had to make up is told through opts->warn. */
+ganim_code ag_encode_clip(const ganim_doc *doc, uint32_t ci, int variant, int convention, const ganim_write_opts *opts,
+                          ganim_buffer *out, ganim_error *err);
 
 /* ---- the formats' entry points and options (argonaut.c lists them) ---------------------- */
 enum { AG_OPT_VARIANT = 0, AG_OPT_CONVENTION, AG_OPT_MODEL, AG_OPT_CONTAINER, AG_OPT_COUNT }; /* argonaut_options */

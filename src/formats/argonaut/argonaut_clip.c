@@ -14,9 +14,7 @@
 #include "formats/argonaut/argonaut.h"
 #include "io/bytes.h"
 
-/* The rotation and scale of one stored matrix; returns 1 when it is a rotation within
- * 2 % (row lengths and determinant), filling `rows` and `det` either way. */
-static int matrix_transform(const uint8_t *p, int convention, ganim_transform *t, double rows[3], double *det)
+int ag_matrix_transform(const uint8_t *p, int convention, ganim_transform *t, double rows[3], double *det)
 {
     double s[9];
     for (int i = 0; i < 9; i++) s[i] = ag_s16(p + 2 * i) / 4096.0;
@@ -36,7 +34,18 @@ static int matrix_transform(const uint8_t *p, int convention, ganim_transform *t
     } else {
         ganim_transform_from_mat34(m, t);
     }
+    for (int k = 0; k < 3; k++) (&t->translation.x)[k] = (float)ag_s16(p + 18 + 2 * k);
     return rotation;
+}
+
+ganim_quat ag_key_rotation(const uint8_t *p, int convention, bool *zero)
+{
+    double w = ag_s16(p), x = ag_s16(p + 2), y = ag_s16(p + 4), z = ag_s16(p + 6);
+    double len = sqrt(w * w + x * x + y * y + z * z);
+    *zero = len == 0;
+    if (*zero) w = 1, len = 1;
+    double sign = convention == AG_SV ? -1.0 : 1.0; /* R(q)^T is R(conjugate of q) */
+    return (ganim_quat){ (float)(sign * x / len), (float)(sign * y / len), (float)(sign * z / len), (float)(w / len) };
 }
 
 static ganim_code matrix_tracks(ganim_doc *doc, ganim_clip *clip, const ag_rec *r, int convention, uint32_t index,
@@ -56,7 +65,7 @@ static ganim_code matrix_tracks(ganim_doc *doc, ganim_clip *clip, const ag_rec *
             const uint8_t *p = r->p + ag_matrix_at(r, f, b);
             ganim_transform x;
             double rows[3], det;
-            int ok = matrix_transform(p, convention, &x, rows, &det);
+            int ok = ag_matrix_transform(p, convention, &x, rows, &det);
             memcpy(rot + 4 * (size_t)f, &x.rotation.x, 4 * sizeof(float));
             for (int k = 0; k < 3; k++) tra[3 * (size_t)f + (size_t)k] = (float)ag_s16(p + 18 + 2 * k);
             if (!ok) {
@@ -133,18 +142,11 @@ static ganim_code keyed_tracks(ganim_doc *doc, ganim_clip *clip, const ag_rec *r
         if (!times || !rot || !tra) return GANIM_NOMEM(err);
         for (uint32_t i = 0; i < n; i++) {
             const uint8_t *p = r->p + ag_key_at(r, order[i].k, b);
-            double w = ag_s16(p), x = ag_s16(p + 2), y = ag_s16(p + 4), z = ag_s16(p + 6);
-            double len = sqrt(w * w + x * x + y * y + z * z);
-            if (len == 0) {
-                zero = true;
-                w = 1, len = 1;
-            }
-            double sign = convention == AG_SV ? -1.0 : 1.0; /* R(q)^T is R(conjugate of q) */
+            bool z;
+            ganim_quat q = ag_key_rotation(p, convention, &z);
+            zero |= z;
             times[i] = (float)order[i].frame;
-            rot[4 * (size_t)i] = (float)(sign * x / len);
-            rot[4 * (size_t)i + 1] = (float)(sign * y / len);
-            rot[4 * (size_t)i + 2] = (float)(sign * z / len);
-            rot[4 * (size_t)i + 3] = (float)(w / len);
+            memcpy(rot + 4 * (size_t)i, &q.x, 4 * sizeof(float));
             for (int k = 0; k < 3; k++) tra[3 * (size_t)i + (size_t)k] = (float)ag_s16(p + 8 + 2 * k);
         }
         ganim_track *t = &tracks[b];
@@ -308,5 +310,12 @@ bool ag_doc_info_parse(const ganim_doc *doc, ag_doc_info *info)
         return false;
     info->prefix = p + AG_DOC_HEADER;
     info->suffix = info->prefix + info->prefix_size;
+    /* a record from elsewhere (a glTF's extras) is held to what the reader writes: no more
+     * records read than stored, a WAD's prefix a WAD up to its XSPD section */
+    if (info->parsed > info->stored_count) return false;
+    if (info->container == AG_WAD &&
+        (!ag_looks_like_wad(info->prefix, info->prefix_size) || (size_t)info->xspd + 8 > info->prefix_size ||
+         memcmp(info->prefix + info->xspd, "XSPD", 4) != 0))
+        return false;
     return true;
 }

@@ -1,7 +1,9 @@
-/* The Argonaut writer: the animation block (u32 count and one record per clip) alone, or
- * put back into the level WAD the document was read from, whose XSPD section and header
- * grow or shrink with it; everything else of the level is copied as it was read. An
- * unmodified document gives back the file it was read from, byte for byte. */
+/* The Argonaut writer: the animation block (u32 count and one record per clip) put back
+ * into the level WAD the document was read from (also a clone of it with clips replaced,
+ * as --into hands it), whose XSPD section and header grow or shrink with it; everything
+ * else of the level is copied as it was read. A document that holds no level is written
+ * as a bare block only when asked to. An unmodified document gives back the file it was
+ * read from, byte for byte. */
 #include <string.h>
 
 #include "formats/argonaut/argonaut.h"
@@ -19,13 +21,29 @@ ganim_code argonaut_write(const ganim_doc *doc, const ganim_write_opts *opts, ga
     int copt = ganim_setting_choice(set, nset, &argonaut_options[AG_OPT_CONTAINER]); /* wad|block */
     int variant = ganim_setting_choice(set, nset, &argonaut_options[AG_OPT_VARIANT]);
     int convention = ganim_setting_choice(set, nset, &argonaut_options[AG_OPT_CONVENTION]);
-    int container = copt == 0 ? AG_WAD : copt == 1 ? AG_BLOCK : have ? di.container : AG_BLOCK;
-    if (variant < 0) variant = have ? di.variant : AG_CROC2;
-    if (convention < 0) convention = have ? di.convention : AG_SV;
-    if (container == AG_WAD && (!have || di.container != AG_WAD))
+    /* a level WAD unless asked for the block: the game reads WADs; the rest of the level
+     * comes from the WAD the document was read from */
+    int container = copt == 0 ? AG_WAD : copt == 1 ? AG_BLOCK : have ? di.container : AG_WAD;
+    /* the variant and convention: the document's, else those its clips' records were read
+     * under (a Harry Potter record stays one), else Croc 2 and sv */
+    int cv = -1, cc = -1;
+    for (uint32_t ci = 0; !have && ci < doc->clip_count; ci++) {
+        ag_clip_info in;
+        if (!ag_clip_info_parse(&doc->clips[ci], &in)) continue;
+        if (cv < 0) cv = in.variant, cc = in.convention;
+        else if (cv != in.variant) cv = -2;
+    }
+    if (variant < 0) variant = have ? di.variant : cv >= 0 ? cv : AG_CROC2;
+    if (convention < 0) convention = have ? di.convention : cc >= 0 && cv >= 0 ? cc : AG_SV;
+    if (container == AG_WAD && !have)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                          AG ": only a document read from a level WAD can be written as one (the rest of the level "
-                             "comes from that file); -O argonaut.container=block writes the animation block");
+                          AG ": a level WAD holds the whole level, and this document holds only animations: write "
+                             "them into the level they belong to with --into ORIGINAL.wad (-O argonaut.container=block "
+                             "writes the bare animation block)");
+    if (container == AG_WAD && di.container != AG_WAD)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          AG ": the document was read from a bare animation block, not a level WAD: write its "
+                             "animations into a level with --into ORIGINAL.wad");
     if (container == AG_WAD && variant != di.variant)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                           AG ": a %s level holds %s records; its variant cannot change (a block can: -O "
@@ -45,7 +63,7 @@ ganim_code argonaut_write(const ganim_doc *doc, const ganim_write_opts *opts, ga
         ag_clip_info in;
         if (c->kind == GANIM_CLIP_OPAQUE && !ag_clip_info_parse(c, &in)) continue; /* not an animation: left out */
         if (!gw_ok(&w)) break;
-        ganim_code code = ag_encode_clip(doc, ci, variant, convention, out, err);
+        ganim_code code = ag_encode_clip(doc, ci, variant, convention, opts, out, err);
         if (code != GANIM_OK) return code;
         written++;
     }

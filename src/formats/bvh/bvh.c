@@ -67,9 +67,6 @@ static ganim_code bvh_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     f.scratch = ganim_doc_create(&f.opts->allocator, f.opts->memory_limit);
     if (!f.scratch) return GANIM_NOMEM(err);
     ganim_code code = bvh_parse(&f);
-    if (code == GANIM_OK && f.opts->skeleton)
-        ganim_doc_warn(doc, GANIM_WARN_SKELETON, GANIM_NO_OFFSET,
-                       "bvh: the file holds its own skeleton; the skeleton given was not used");
     if (code == GANIM_OK) code = bvh_build(&f);
     if (code == GANIM_OK) code = bvh_record(&f);
     ganim_doc_free(f.scratch);

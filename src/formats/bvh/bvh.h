@@ -57,7 +57,7 @@ typedef struct bvh_file {
     uint64_t frame_time_at, motion_at; /* file offsets */
     int has_motion;                    /* the text has a MOTION section */
     size_t values_at;                  /* where the frame values start */
-    float *values;                     /* frames x channels */
+    double *values;                    /* frames x channels */
     /* decisions, for the details */
     double fps;
     int fps_fallback;   /* Frame Time unusable: the rate came from elsewhere */

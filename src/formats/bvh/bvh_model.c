@@ -116,7 +116,7 @@ static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const do
     float *q = has_rot ? ganim_doc_alloc_array(f->doc, (size_t)f->frames * 4, sizeof(float)) : NULL;
     if ((has_pos && !t) || (has_rot && !q)) return GANIM_NOMEM(f->err);
     for (uint32_t fr = 0; fr < f->frames; fr++) {
-        const float *v = f->values + (size_t)fr * f->channels + j->first;
+        const double *v = f->values + (size_t)fr * f->channels + j->first;
         if (has_pos) {
             double p[3];
             for (int a = 0; a < 3; a++) {
@@ -139,6 +139,47 @@ static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const do
     if (has_pos) code = set_channel(f, &tr->translation, t, 3);
     if (code == GANIM_OK && has_rot) code = set_channel(f, &tr->rotation, q, 4);
     return code;
+}
+
+/* ---- a skeleton given by the caller ------------------------------------------------------------ */
+
+/* The bone of the given skeleton each joint animates (bone_of[j] for joint j + skip, or
+ * UINT32_MAX): the joint's name is the name ganim's exporters give the bone
+ * (ganim_names_make: [A-Za-z0-9_-], `Particle View 01` -> `Particle_View_01`, a repeated
+ * name gets `_<index>`), else the bone's own name, else the same without case. A joint
+ * that matches no bone left is a warning, and its channels are skipped. */
+static ganim_code map_joints(bvh_file *f, const ganim_skeleton *sk, uint32_t skip, uint32_t nb, uint32_t *bone_of)
+{
+    ganim_names names;
+    const ganim_allocator *a = ganim_doc_allocator(f->doc);
+    if (!ganim_names_make(a, sk, NULL, 0, &names)) return GANIM_NOMEM(f->err);
+    uint8_t *taken = ganim_doc_alloc(f->scratch, sk->bone_count ? sk->bone_count : 1);
+    if (!taken) {
+        ganim_names_free(a, &names);
+        return GANIM_NOMEM(f->err);
+    }
+    uint32_t missing = 0;
+    const char *first_missing = NULL;
+    for (uint32_t j = 0; j < nb; j++) {
+        const char *name = f->joints[j + skip].name;
+        uint32_t hit = UINT32_MAX;
+        for (int pass = 0; pass < 3 && hit == UINT32_MAX; pass++)
+            for (uint32_t b = 0; b < sk->bone_count && hit == UINT32_MAX; b++) {
+                if (taken[b]) continue;
+                const char *bn = pass == 0 ? names.name[b] : sk->bones[b].name;
+                if (pass < 2 ? !strcmp(bn, name) : !ganim_strcasecmp(bn, name)) hit = b;
+            }
+        bone_of[j] = hit;
+        if (hit != UINT32_MAX) taken[hit] = 1;
+        else if (!missing++) first_missing = name;
+    }
+    ganim_names_free(a, &names);
+    if (missing)
+        ganim_doc_warn(f->doc, GANIM_WARN_SKELETON, f->joints[skip].at,
+                       "bvh: %u joint(s) match no bone of the skeleton given (e.g. '%.100s'); their channels are "
+                       "skipped",
+                       missing, first_missing);
+    return GANIM_OK;
 }
 
 ganim_code bvh_build(bvh_file *f)
@@ -181,6 +222,15 @@ ganim_code bvh_build(bvh_file *f)
         tracks += j->nch > 0;
     }
     f->doc->skeleton = sk;
+    /* a skeleton given: the joints animate its bones, matched by name (rest poses, order
+     * and bones the file does not name are the skeleton's) */
+    uint32_t *bone_of = NULL;
+    if (f->opts->skeleton) {
+        if (!(bone_of = ganim_doc_alloc_array(f->scratch, nb ? nb : 1, sizeof *bone_of))) return GANIM_NOMEM(f->err);
+        ganim_code code = map_joints(f, f->opts->skeleton, skip, nb, bone_of);
+        if (code != GANIM_OK) return code;
+        if (!(f->doc->skeleton = ganim_skeleton_copy(f->doc, f->opts->skeleton))) return GANIM_NOMEM(f->err);
+    }
     if (f->offset_and_positions && !f->positions_add)
         ganim_doc_warn(f->doc, GANIM_WARN_OTHER, GANIM_NO_OFFSET,
                        "bvh: %u joints have both an OFFSET and position channels: the positions are read as the "
@@ -200,8 +250,8 @@ ganim_code bvh_build(bvh_file *f)
     uint32_t t = 0;
     for (uint32_t b = 0; b < nb; b++) {
         const bvh_joint *j = &f->joints[b + skip];
-        if (!j->nch) continue;
-        ganim_code code = track(f, j, b, bones[b].parent < 0 ? undo : NULL, &tr[t++]);
+        if (!j->nch || (bone_of && bone_of[b] == UINT32_MAX)) continue;
+        ganim_code code = track(f, j, bone_of ? bone_of[b] : b, bones[b].parent < 0 ? undo : NULL, &tr[t++]);
         if (code != GANIM_OK) return code;
     }
     clip->track_count = t;

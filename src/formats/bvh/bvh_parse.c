@@ -296,7 +296,7 @@ static ganim_code frame_values(lexer *lx)
     /* every number takes a character and a separator: no more can be in the text */
     uint64_t room = (uint64_t)(lx->n - lx->i) / 2 + 1;
     uint64_t cap = want < room ? want : room;
-    f->values = ganim_doc_alloc_array_raw(f->scratch, (size_t)cap, sizeof(float));
+    f->values = ganim_doc_alloc_array_raw(f->scratch, (size_t)cap, sizeof(double));
     if (!f->values) return GANIM_NOMEM(f->err);
     uint64_t got = 0;
     while (got < cap) {
@@ -310,8 +310,9 @@ static ganim_code frame_values(lexer *lx)
             return ganim_fail(f->err, GANIM_ERR_CORRUPT, w.at, "bvh: frame %llu: '%.*s' is not a number",
                               (unsigned long long)(got / f->channels), (int)(w.n > 30 ? 30 : w.n), w.s);
         }
-        float v = gdec_float(&d);
-        if (!isfinite(v))
+        /* kept in double: the angles of a float32 rotation need more than a float's digits */
+        double v = gdec_double(&d);
+        if (!isfinite((float)v))
             return ganim_fail(f->err, GANIM_ERR_CORRUPT, lx->i, "bvh: frame %llu: a value is too large",
                               (unsigned long long)(got / f->channels));
         f->values[got++] = v;

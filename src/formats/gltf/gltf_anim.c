@@ -615,6 +615,55 @@ static ganim_code model_visibility(anim *a, const chan *c, ganim_track *tr)
     return GANIM_OK;
 }
 
+/* Hidden frames from other writers: Blender keeps ganim's visibility (scale 0 on hidden
+ * frames) as keys of scale 0 on every frame, but it decomposes the zero-scale matrix, so
+ * the rotation and translation of those frames come back wrong (up to 173 degrees and
+ * 1,500 units for VCCo_IPV1_D_DIE_00). In a file ganim did not write, a frame whose scale
+ * is exactly 0 is a hidden frame, and it takes the rotation, translation and scale of the
+ * nearest visible frame (the earlier one on a tie). Channels with one value per frame only;
+ * a track hidden in every frame keeps its values. */
+static ganim_code hidden_from_zero_scale(anim *a, ganim_track *tr)
+{
+    const ganim_channel *s = &tr->scale;
+    uint32_t n = a->frames, hidden = 0;
+    if (a->f->ganim || tr->visibility || s->kind != GANIM_CHANNEL_PER_FRAME || s->count != n) return GANIM_OK;
+    for (uint32_t k = 0; k < n; k++) {
+        const float *v = s->values + 3 * (size_t)k;
+        hidden += v[0] == 0 && v[1] == 0 && v[2] == 0;
+    }
+    if (!hidden) return GANIM_OK;
+    uint8_t *vis = ganim_doc_alloc(a->f->doc, n);
+    uint32_t *from = gltf_scratch(a->f, n, sizeof *from);
+    if (!vis) return GANIM_NOMEM(a->f->err);
+    if (!from) return GANIM_ERR_NOMEM;
+    for (uint32_t k = 0; k < n; k++) {
+        const float *v = s->values + 3 * (size_t)k;
+        vis[k] = !(v[0] == 0 && v[1] == 0 && v[2] == 0);
+    }
+    tr->visibility = vis;
+    a->st.visibility_tracks++;
+    if (hidden == n) return GANIM_OK;
+    /* the nearest visible frame of each frame: a pass each way */
+    uint32_t last = UINT32_MAX;
+    for (uint32_t k = 0; k < n; k++) from[k] = vis[k] ? (last = k) : last;
+    last = UINT32_MAX;
+    for (uint32_t k = n; k-- > 0;) {
+        if (vis[k]) last = k;
+        else if (last != UINT32_MAX && (from[k] == UINT32_MAX || last - k < k - from[k])) from[k] = last;
+    }
+    ganim_channel *chans[3] = { &tr->rotation, &tr->translation, &tr->scale };
+    for (int c = 0; c < 3; c++) {
+        ganim_channel *ch = chans[c];
+        size_t w = c ? 3 : 4;
+        if (ch->kind != GANIM_CHANNEL_PER_FRAME || ch->count != n) continue;
+        float *v = ganim_doc_alloc_array(a->f->doc, (size_t)n * w, sizeof(float));
+        if (!v) return GANIM_NOMEM(a->f->err);
+        for (uint32_t k = 0; k < n; k++) memcpy(v + k * w, ch->values + (size_t)from[k] * w, w * sizeof(float));
+        ch->values = v;
+    }
+    return GANIM_OK;
+}
+
 static ganim_code build_clip(anim *a, ganim_clip *clip)
 {
     gltf_file *f = a->f;
@@ -668,6 +717,7 @@ static ganim_code build_clip(anim *a, ganim_clip *clip)
             code = c->visibility ? model_visibility(a, c, tr) : model_channel(a, c, mc);
             if (code != GANIM_OK) return code;
         }
+        if ((code = hidden_from_zero_scale(a, tr)) != GANIM_OK) return code;
     }
     clip->tracks = tracks;
     clip->track_count = nt;

@@ -403,6 +403,89 @@ static void channel_range(const ganim_channel *ch, float lo[3], float hi[3])
         }
 }
 
+/* ---- game -> glb / BVH -> game ------------------------------------------------------ */
+typedef struct back_stats {
+    size_t values, exact, half_step; /* decoded values: same bits / within half a step */
+    size_t dropped_at_rest, dropped_moving, missing_vis;
+    double worst_rot, worst_vec; /* beyond exactness: radians-ish (component), units */
+} back_stats;
+
+/* Every track of `a` (the game's file, read with its skeleton) against the track of the same
+ * bone in `b` (the file written back): the same decoded values, or a track dropped because it
+ * held its bone exactly at rest. with_vis 0 (BVH): scales and visibility are not compared
+ * (BVH holds neither; the exporter says so). A rotation is within half a 16-bit step when its components
+ * are within 1/32767; a translation when within half of its own step (its range / 65535). */
+static void compare_back(const ganim_clip *a, const ganim_clip *b, const ganim_skeleton *sk, int with_vis,
+                         back_stats *st)
+{
+    for (uint32_t i = 0; i < a->track_count; i++) {
+        const ganim_track *x = &a->tracks[i], *y = NULL;
+        for (uint32_t j = 0; j < b->track_count; j++)
+            if (b->tracks[j].bone == x->bone) y = &b->tracks[j];
+        ganim_transform rest = sk->bones[x->bone].rest;
+        const float *restc[3] = { &rest.rotation.x, &rest.translation.x, &rest.scale.x };
+        const ganim_channel *cx[3] = { &x->rotation, &x->translation, &x->scale };
+        float lo[2][3], hi[2][3];
+        channel_range(&x->translation, lo[0], hi[0]);
+        channel_range(&x->scale, lo[1], hi[1]);
+        if (!y) {
+            int at_rest = 1;
+            for (uint32_t f = 0; f < a->frame_count; f++) {
+                float p[4];
+                for (int c = 0; c < (with_vis ? 3 : 2); c++) {
+                    float rc[4];
+                    memcpy(rc, restc[c], sizeof(float) * (c ? 3 : 4));
+                    ganim_channel_eval(cx[c], a->frame_count, NULL, 0, c ? 3 : 4, f, rc, p);
+                    if (c == 0) { /* as a direction: glTF keeps rotations unit */
+                        double l = sqrt((double)p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
+                        for (int k = 0; k < 4; k++) p[k] = (float)(p[k] / l);
+                    }
+                    if (c ? memcmp(p, rc, sizeof(float) * 3) != 0 : rot_diff(p, rc) > 1e-6) at_rest = 0;
+                }
+                if (with_vis && x->visibility && !x->visibility[f]) at_rest = 0;
+            }
+            if (at_rest) st->dropped_at_rest++;
+            else st->dropped_moving++;
+            continue;
+        }
+        const ganim_channel *cy[3] = { &y->rotation, &y->translation, &y->scale };
+        for (uint32_t f = 0; f < a->frame_count; f++) {
+            for (int c = 0; c < (with_vis ? 3 : 2); c++) {
+                int comps = c ? 3 : 4;
+                float p[4], q[4], rc[4];
+                memcpy(rc, restc[c], sizeof(float) * (size_t)comps);
+                ganim_channel_eval(cx[c], a->frame_count, NULL, 0, comps, f, rc, p);
+                ganim_channel_eval(cy[c], a->frame_count, NULL, 0, comps, f, rc, q);
+                st->values++;
+                int same = 1, negated = !with_vis && !c; /* BVH holds rotations, not their sign */
+                for (int k = 0; k < comps; k++) same &= p[k] == q[k], negated &= p[k] == -q[k];
+                if (same || negated) {
+                    st->exact++;
+                    st->half_step++;
+                    continue;
+                }
+                if (c == 0) {
+                    double d = rot_diff(p, q);
+                    st->worst_rot = fmax(st->worst_rot, d);
+                    if (d <= 1.0 / 32767 + 1e-6) st->half_step++;
+                } else {
+                    int ok = 1;
+                    for (int k = 0; k < 3; k++) {
+                        double d = fabs((double)p[k] - q[k]);
+                        st->worst_vec = fmax(st->worst_vec, d);
+                        if (d > (hi[c - 1][k] - lo[c - 1][k]) / 65535.0 / 2 + 1e-6 * (1 + fabs(p[k]))) ok = 0;
+                    }
+                    st->half_step += (size_t)ok;
+                }
+            }
+            if (with_vis) {
+                int vx = !x->visibility || x->visibility[f], vy = !y->visibility || y->visibility[f];
+                st->missing_vis += vx != vy;
+            }
+        }
+    }
+}
+
 TEST(write_from_non_native_clip)
 {
     char **list = test_list_dir(test_path("alamo", ""), ".ala");
@@ -434,34 +517,16 @@ TEST(write_from_non_native_clip)
             if (back) {
                 const ganim_clip *a = &doc->clips[0], *b = &back->clips[0];
                 CHECK_EQ_INT(b->frame_count, a->frame_count);
-                CHECK_EQ_INT(b->track_count, a->track_count);
                 CHECK_NEAR(b->fps, a->fps, 0);
-                for (uint32_t i = 0; i < a->track_count && i < b->track_count; i++) {
-                    const ganim_track *x = &a->tracks[i], *y = &b->tracks[i];
-                    CHECK_EQ_INT(x->bone, y->bone);
-                    CHECK_EQ_STR(x->name, y->name);
-                    float lo[2][3], hi[2][3];
-                    channel_range(&x->translation, lo[0], hi[0]);
-                    channel_range(&x->scale, lo[1], hi[1]);
-                    for (uint32_t fr = 0; fr < a->frame_count; fr++) {
-                        float p[4], q[4];
-                        const float rest[4] = { 0, 0, 0, 1 };
-                        ganim_channel_eval(&x->rotation, a->frame_count, NULL, 0, 4, fr, rest, p);
-                        ganim_channel_eval(&y->rotation, a->frame_count, NULL, 0, 4, fr, rest, q);
-                        CHECK(rot_diff(p, q) <= 1.0 / 32767 + 1e-6);
-                        for (int c = 1; c <= 2; c++) {
-                            const ganim_channel *cx = c == 1 ? &x->translation : &x->scale;
-                            const ganim_channel *cy = c == 1 ? &y->translation : &y->scale;
-                            ganim_channel_eval(cx, a->frame_count, NULL, 0, 3, fr, rest, p);
-                            ganim_channel_eval(cy, a->frame_count, NULL, 0, 3, fr, rest, q);
-                            for (int k = 0; k < 3; k++)
-                                CHECK(fabs(p[k] - q[k]) <=
-                                      (hi[c - 1][k] - lo[c - 1][k]) / 65535.0 + 1e-5 * (1 + fabs(p[k])));
-                        }
-                        CHECK(!x->visibility == !y->visibility);
-                        if (x->visibility && y->visibility) CHECK_EQ_INT(x->visibility[fr], y->visibility[fr]);
-                    }
-                }
+                for (uint32_t i = 0; i < b->track_count; i++) /* the file's own names */
+                    for (uint32_t j = 0; j < a->track_count; j++)
+                        if (a->tracks[j].bone == b->tracks[i].bone) CHECK_EQ_STR(a->tracks[j].name, b->tracks[i].name);
+                back_stats st = { 0 };
+                compare_back(a, b, doc->skeleton, 1, &st);
+                CHECK_MSG(st.dropped_moving == 0, "%s v%d: %zu moving tracks lost", *f, version, st.dropped_moving);
+                CHECK_MSG(st.missing_vis == 0, "%s v%d: %zu visibility bits differ", *f, version, st.missing_vis);
+                CHECK_MSG(st.half_step == st.values, "%s v%d: %zu of %zu values beyond half a step (%g, %g)", *f,
+                          version, st.values - st.half_step, st.values, st.worst_rot, st.worst_vec);
                 ganim_doc_free(back);
             }
             ganim_buffer_free(&out);
@@ -471,6 +536,270 @@ TEST(write_from_non_native_clip)
         ganim_doc_free(alo);
         free(d);
     }
+    test_free_list(list);
+}
+
+/* A glb-read clip with its native record, one translation edited (the first track's
+ * x at the last frame, moved by 1): every other track keeps the file's integers, the edited
+ * track keeps its rotations' integers (rounded or truncated as the file's are) and the
+ * file's version. 1 when all of that holds. */
+static int edit_one_track(const char *f, const ganim_doc *doc, ganim_doc *mid, int version)
+{
+    const ganim_clip *a = &doc->clips[0];
+    if (!a->track_count) return 1;
+    /* a track holding a quarter turn when there is one: its integers are (23169, 23169) or
+     * (23170, 23170) as the file's exporter truncates or rounds, the same direction */
+    uint32_t edit = 0;
+    for (uint32_t i = a->track_count; i-- > 0;) {
+        const float *q = a->tracks[i].rotation.values;
+        int zeros = 0, halves = 0;
+        for (int k = 0; k < 4; k++) zeros += q[k] == 0, halves += fabsf(fabsf(q[k]) - 0.70710678f) < 1e-4f;
+        if (zeros == 2 && halves == 2) edit = i;
+    }
+    uint32_t bone = a->tracks[edit].bone, n = a->frame_count, ti = 0;
+    while (ti < mid->clips[0].track_count && mid->clips[0].tracks[ti].bone != bone) ti++;
+    CHECK(ti < mid->clips[0].track_count);
+    if (ti == mid->clips[0].track_count) return 0;
+    float *v = malloc(sizeof(float) * 3 * n);
+    const float *rest = &mid->skeleton->bones[bone].rest.translation.x;
+    for (uint32_t fr = 0; fr < n; fr++)
+        ganim_channel_eval(&mid->clips[0].tracks[ti].translation, n, NULL, 0, 3, fr, rest, v + 3 * fr);
+    float moved = v[3 * (n - 1)] += 1.0f, lo = v[0], hi = v[0];
+    for (uint32_t fr = 0; fr < n; fr++) lo = fminf(lo, v[3 * fr]), hi = fmaxf(hi, v[3 * fr]);
+    ganim_channel ch = { GANIM_CHANNEL_PER_FRAME, n, NULL, v };
+    ganim_error err = { 0 };
+    ganim_buffer out = { 0 };
+    ganim_doc *back = NULL;
+    int ok = ganim_doc_set_channel(mid, 0, ti, GANIM_TARGET_TRANSLATION, &ch, &err) == GANIM_OK &&
+             ganim_write(mid, "alamo-ala", NULL, &out, &err) == GANIM_OK &&
+             (back = read_ala(out.data, out.size, doc->skeleton, &err)) != NULL;
+    CHECK_MSG(ok, "%s: edited: %s", f, err.message);
+    free(v);
+    if (!ok) {
+        ganim_buffer_free(&out);
+        return 0;
+    }
+    int good = out.size > 8 && ((out.data[12] == 18 && version == 1) || (out.data[12] == 36 && version == 2));
+    CHECK_MSG(good, "%s: edited, not written as version %d", f, version);
+    ganim_clip b_edited = back->clips[0];
+    ganim_track *rest_of = malloc(sizeof *rest_of * a->track_count);
+    ganim_clip others = *a;
+    others.tracks = rest_of;
+    others.track_count = 0;
+    for (uint32_t i = 0; i < a->track_count; i++)
+        if (i != edit) rest_of[others.track_count++] = a->tracks[i];
+    float last[3] = { 0, 0, 0 };
+    back_stats st = { 0 }, se = { 0 };
+    compare_back(&others, &back->clips[0], doc->skeleton, 1, &st);
+    CHECK_MSG(st.exact == st.values && st.dropped_at_rest + st.dropped_moving == 0,
+              "%s: edited one track, %zu of %zu values of the others changed", f, st.values - st.exact, st.values);
+    good &= st.exact == st.values && st.dropped_at_rest + st.dropped_moving == 0;
+    free(rest_of);
+    /* the edited track: its rotations exactly, its translation as edited within half a step */
+    for (uint32_t i = 0; i < b_edited.track_count; i++)
+        if (b_edited.tracks[i].bone == bone) {
+            const ganim_track *y = &b_edited.tracks[i];
+            for (uint32_t fr = 0; fr < n; fr++) {
+                float p[4], q[4];
+                const float id[4] = { 0, 0, 0, 1 };
+                ganim_channel_eval(&a->tracks[edit].rotation, n, NULL, 0, 4, fr, id, p);
+                ganim_channel_eval(&y->rotation, n, NULL, 0, 4, fr, id, q);
+                se.values++;
+                se.exact += memcmp(p, q, sizeof p) == 0;
+            }
+            ganim_channel_eval(&y->translation, n, NULL, 0, 3, n - 1, rest, last);
+        }
+    CHECK_MSG(fabs(last[0] - moved) <= (hi - lo) / 65535.0 / 2 + 1e-6 * (1 + fabs(moved)),
+              "%s: edited x %.9g, back %.9g", f, moved, last[0]);
+    CHECK_MSG(se.values == n && se.exact == n, "%s: the edited track's rotations: %zu of %zu the file's integers", f,
+              se.exact, se.values);
+    good &= se.values == n && se.exact == n;
+    ganim_doc_free(back);
+    ganim_buffer_free(&out);
+    return good;
+}
+
+/* ALA (with its ALO) -> glb -> ALA. What glTF holds comes back as the game's integers; the
+ * tracks that held their bones exactly at rest are not written (no `Root` track). With the
+ * clip's native record (the .ALA itself, which a glb carries as an extra) the file comes back
+ * byte for byte, and the version comes from it. */
+typedef struct glb_totals {
+    size_t files, identical, identical_native, same_values, half_step, edited_ok, carried;
+    back_stats all;
+} glb_totals;
+
+/* One file (bytes d, of `version`) through glb and back, with and without its record. */
+static void glb_case(const char *f, const uint8_t *d, size_t n, const ganim_skeleton *sk, int version, glb_totals *t)
+{
+    t->files++;
+    ganim_error err = { 0 };
+    ganim_doc *doc = read_ala(d, n, sk, &err);
+    CHECK_MSG(doc != NULL, "%s: %s", f, err.message);
+    if (!doc) return;
+    ganim_buffer glb = { 0 }, out = { 0 }, out2 = { 0 };
+    ganim_doc *mid = NULL, *back = NULL;
+    CHECK(ganim_export_glb(doc, NULL, &glb, &err) == GANIM_OK);
+    CHECK_MSG(glb.data && ganim_read_memory(glb.data, glb.size, NULL, &mid, &err) == GANIM_OK, "%s: %s", f,
+              err.message);
+    CHECK_MSG(mid && ganim_write(mid, "alamo-ala", NULL, &out, &err) == GANIM_OK, "%s: %s", f, err.message);
+    if (out.data) {
+        t->identical += out.size == n && memcmp(out.data, d, n) == 0;
+        back = read_ala(out.data, out.size, doc->skeleton, &err);
+        CHECK_MSG(back != NULL, "%s: %s", f, err.message);
+    }
+    if (back) {
+        back_stats st = { 0 };
+        compare_back(&doc->clips[0], &back->clips[0], doc->skeleton, 1, &st);
+        CHECK_MSG(st.dropped_moving == 0, "%s: %zu moving tracks lost", f, st.dropped_moving);
+        CHECK_MSG(st.missing_vis == 0, "%s: %zu visibility bits differ", f, st.missing_vis);
+        CHECK_MSG(st.half_step == st.values, "%s: %zu of %zu values beyond half a step (%g, %g)", f,
+                  st.values - st.half_step, st.values, st.worst_rot, st.worst_vec);
+        /* no track for a bone the game's file leaves alone (bone 0, Root, above all) */
+        for (uint32_t i = 0; i < back->clips[0].track_count; i++) {
+            int found = 0;
+            for (uint32_t j = 0; j < doc->clips[0].track_count; j++)
+                found |= doc->clips[0].tracks[j].bone == back->clips[0].tracks[i].bone;
+            CHECK_MSG(found, "%s: a track for bone %u, which the file does not animate", f,
+                      back->clips[0].tracks[i].bone);
+        }
+        t->same_values += st.exact == st.values;
+        t->half_step += st.half_step == st.values;
+        t->all.values += st.values, t->all.exact += st.exact, t->all.half_step += st.half_step;
+        t->all.dropped_at_rest += st.dropped_at_rest;
+        if (st.exact != st.values)
+            printf("  %s (v%d): %zu of %zu values differ (rotation %.3g, vector %.3g)\n", f, version,
+                   st.values - st.exact, st.values, st.worst_rot, st.worst_vec);
+    }
+    /* the native record, as a glb carries it (put back by hand while the glb does not
+     * carry it yet): byte for byte, in the file's own version */
+    if (mid && mid->clip_count) {
+        if (!mid->clips[0].native_format || strcmp(mid->clips[0].native_format, "alamo-ala")) {
+            mid->clips[0].native_format = "alamo-ala";
+            mid->clips[0].native = d;
+            mid->clips[0].native_size = n;
+        } else {
+            t->carried++;
+        }
+        CHECK_MSG(ganim_write(mid, "alamo-ala", NULL, &out2, &err) == GANIM_OK, "%s: %s", f, err.message);
+        int same = out2.size == n && memcmp(out2.data, d, n) == 0;
+        CHECK_MSG(same, "%s (v%d): with its native record, written back differs", f, version);
+        t->identical_native += same;
+        t->edited_ok += edit_one_track(f, doc, mid, version);
+    }
+    ganim_buffer_free(&out2);
+    ganim_buffer_free(&out);
+    ganim_buffer_free(&glb);
+    ganim_doc_free(back);
+    ganim_doc_free(mid);
+    ganim_doc_free(doc);
+}
+
+/* Every sample as it is and written in the other version (both versions of every file). */
+TEST(game_glb_game)
+{
+    char **list = test_list_dir(test_path("alamo", ""), ".ala");
+    glb_totals t;
+    memset(&t, 0, sizeof t);
+    for (char **f = list; *f; f++) {
+        const sample *s = find_sample(*f);
+        if (!s) continue;
+        ganim_doc *alo = s->alo ? read_alo(s->alo) : NULL;
+        const ganim_skeleton *sk = alo ? alo->skeleton : NULL;
+        size_t n;
+        uint8_t *d = test_read_file(*f, &n);
+        glb_case(*f, d, n, sk, s->version, &t);
+        /* the same animation in the other version */
+        ganim_error err = { 0 };
+        ganim_doc *doc = read_ala(d, n, sk, &err);
+        ganim_setting setting;
+        ganim_write_opts wo = test_write_setting(&setting, "alamo.version", s->version == 1 ? "2" : "1");
+        ganim_buffer other = { 0 };
+        CHECK(doc && ganim_write(doc, "alamo-ala", &wo, &other, &err) == GANIM_OK);
+        if (other.data) glb_case(*f, other.data, other.size, sk, 3 - s->version, &t);
+        ganim_buffer_free(&other);
+        ganim_doc_free(doc);
+        ganim_doc_free(alo);
+        free(d);
+    }
+    printf("  game -> glb -> game: %zu of %zu files (every sample in both versions) identical (%zu with the native "
+           "record, %zu of them carried by the glb), %zu with every value the same, %zu within half a step; values "
+           "%zu of %zu the same; %zu tracks at rest dropped\n",
+           t.identical, t.files, t.identical_native, t.carried, t.same_values, t.half_step, t.all.exact, t.all.values,
+           t.all.dropped_at_rest);
+    /* a glb that carries the record gives the file back by itself */
+    if (t.carried) CHECK_EQ_INT(t.identical, t.carried);
+    CHECK_EQ_INT(t.identical_native, t.files);
+    CHECK_EQ_INT(t.edited_ok, t.files);
+    test_free_list(list);
+}
+
+/* ALA (with its ALO) -> BVH -> ALA: the BVH read with the ALO as its skeleton (joints
+ * matched by the names the exporter gave, `Particle View 01` -> `Particle_View_01`) and
+ * bvh.axes=z-up. Everything BVH holds comes back as the file's values: rotations to the
+ * file's integers (BVH's Euler angles in float text keep the direction to 1e-7), every
+ * translation (position channels where a joint's differs from its rest), visibility and
+ * scales aside (BVH has none: said by a warning). */
+static void count_warning(void *user, const ganim_warning *w)
+{
+    if (strstr(w->message, "no scale") || strstr(w->message, "no visibility")) ++*(int *)user;
+}
+
+TEST(game_bvh_game)
+{
+    char **list = test_list_dir(test_path("alamo", ""), ".ala");
+    size_t files = 0, same_values = 0, half_step = 0;
+    back_stats all = { 0 };
+    for (char **f = list; *f; f++) {
+        const sample *s = find_sample(*f);
+        if (!s || !s->alo) continue;
+        files++;
+        ganim_doc *alo = read_alo(s->alo);
+        size_t n;
+        uint8_t *d = test_read_file(*f, &n);
+        ganim_error err = { 0 };
+        ganim_doc *doc = read_ala(d, n, alo->skeleton, &err), *mid = NULL, *back = NULL;
+        ganim_buffer text = { 0 }, out = { 0 };
+        int warned = 0;
+        ganim_export_opts eo = { 0 };
+        eo.warn = count_warning;
+        eo.warn_user = &warned;
+        CHECK(doc && ganim_export_bvh(doc, &eo, &text, &err) == GANIM_OK);
+        ganim_setting set = { "bvh.axes", "z-up" };
+        ganim_read_opts ro = { 0 };
+        ro.skeleton = alo->skeleton;
+        ro.skeleton_must_fit = 1;
+        ro.settings = &set;
+        ro.setting_count = 1;
+        ro.format = "bvh";
+        CHECK_MSG(text.data && ganim_read_memory(text.data, text.size, &ro, &mid, &err) == GANIM_OK, "%s: %s", *f,
+                  err.message);
+        CHECK_MSG(mid && ganim_write(mid, "alamo-ala", NULL, &out, &err) == GANIM_OK, "%s: %s", *f, err.message);
+        if (out.data) back = read_ala(out.data, out.size, alo->skeleton, &err);
+        CHECK_MSG(!out.data || back, "%s: %s", *f, err.message);
+        if (back) {
+            back_stats st = { 0 };
+            compare_back(&doc->clips[0], &back->clips[0], doc->skeleton, 0, &st);
+            CHECK_MSG(st.dropped_moving == 0, "%s: %zu moving tracks lost", *f, st.dropped_moving);
+            CHECK_MSG(st.half_step == st.values, "%s: %zu of %zu values beyond half a step (%g, %g)", *f,
+                      st.values - st.half_step, st.values, st.worst_rot, st.worst_vec);
+            same_values += st.exact == st.values;
+            half_step += st.half_step == st.values;
+            all.values += st.values, all.exact += st.exact, all.half_step += st.half_step;
+            if (st.exact != st.values)
+                printf("  %s: %zu of %zu values differ (rotation %.3g, vector %.3g)%s\n", *f, st.values - st.exact,
+                       st.values, st.worst_rot, st.worst_vec, warned ? " (scale or visibility warned)" : "");
+        }
+        ganim_buffer_free(&out);
+        ganim_buffer_free(&text);
+        ganim_doc_free(back);
+        ganim_doc_free(mid);
+        ganim_doc_free(doc);
+        ganim_doc_free(alo);
+        free(d);
+    }
+    printf("  game -> BVH -> game: %zu of %zu files with every value the same, %zu within half a step; values %zu of "
+           "%zu the same\n",
+           same_values, files, half_step, all.exact, all.values);
     test_free_list(list);
 }
 
@@ -663,6 +992,8 @@ int main(void)
     RUN(visibility_lsb_first);
     RUN(round_trip_bytes_and_version_conversion);
     RUN(write_from_non_native_clip);
+    RUN(game_glb_game);
+    RUN(game_bvh_game);
     RUN(alo_skeleton_round_trip);
     RUN(alo_flipped_matrices_stay_finite);
     RUN(probe);

@@ -244,6 +244,50 @@ static void compare(const ganim_clip *c, const grec *g, double tol, int more, co
     }
 }
 
+/* Clip ci's values as a glTF gives them back: float noise on every value, a constant
+ * scale of 1, and (with `frames`) keyed channels sampled at every frame. */
+static void reread(ganim_doc *doc, uint32_t ci, int frames)
+{
+    const ganim_clip *c = &doc->clips[ci];
+    uint32_t fc = c->frame_count;
+    for (uint32_t t = 0; t < c->track_count; t++) {
+        c = &doc->clips[ci];
+        const ganim_track *tr = &c->tracks[t];
+        int sample = frames && tr->rotation.kind == GANIM_CHANNEL_KEYED;
+        uint32_t n = sample ? fc : tr->rotation.count;
+        float *r = malloc((size_t)n * 4 * sizeof(float)), *v = malloc((size_t)n * 3 * sizeof(float));
+        const float id[4] = { 0, 0, 0, 1 }, z[3] = { 0, 0, 0 };
+        for (uint32_t i = 0; i < n; i++) {
+            if (sample) {
+                ganim_channel_eval(&tr->rotation, fc, NULL, c->rotation_interp, 4, i, id, r + 4 * i);
+                ganim_channel_eval(&tr->translation, fc, NULL, c->rotation_interp, 3, i, z, v + 3 * i);
+            } else {
+                memcpy(r + 4 * i, tr->rotation.values + 4 * i, 4 * sizeof(float));
+                memcpy(v + 3 * i, tr->translation.values + 3 * i, 3 * sizeof(float));
+            }
+            for (int k = 0; k < 4; k++) r[4 * i + (uint32_t)k] *= 1.0f + (k & 1 ? 2e-7f : -2e-7f);
+            for (int k = 0; k < 3; k++) v[3 * i + (uint32_t)k] += k == 1 ? 1e-3f : -1e-3f;
+        }
+        ganim_channel rc = tr->rotation, tc = tr->translation;
+        const float one[3] = { 1, 1, 1 };
+        ganim_channel sc = { GANIM_CHANNEL_CONSTANT, 1, NULL, one };
+        if (sample) {
+            rc = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, fc, NULL, r };
+            tc = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, fc, NULL, v };
+        } else {
+            rc.values = r;
+            tc.values = v;
+        }
+        ganim_error e = { 0 };
+        CHECK(ganim_doc_set_channel(doc, ci, t, GANIM_TARGET_ROTATION, &rc, &e) == GANIM_OK);
+        CHECK(ganim_doc_set_channel(doc, ci, t, GANIM_TARGET_TRANSLATION, &tc, &e) == GANIM_OK);
+        if (tr->scale.kind == GANIM_CHANNEL_ABSENT)
+            CHECK(ganim_doc_set_channel(doc, ci, t, GANIM_TARGET_SCALE, &sc, &e) == GANIM_OK);
+        free(r);
+        free(v);
+    }
+}
+
 TEST(property_random_blocks_and_wads)
 {
     int runs = 0;
@@ -276,6 +320,45 @@ TEST(property_random_blocks_and_wads)
             CHECK_MSG(out.size == file.n && !memcmp(out.data, file.p, file.n), "%s: not written back byte for byte",
                       what);
             ganim_buffer_free(&out);
+            /* the values as a glTF gives them back, the clips carrying their records: the
+             * records are the templates and every integer still reads as the clip */
+            for (uint32_t i = 0; i < doc->clip_count; i++) reread(doc, i, iter & 1);
+            CHECK_MSG(ganim_write(doc, NULL, NULL, &out, &e) == GANIM_OK, "%s: reread: %s", what, e.message);
+            CHECK_MSG(out.size == file.n && !memcmp(out.data, file.p, file.n),
+                      "%s: re-read values not written back "
+                      "byte for byte",
+                      what);
+            ganim_buffer_free(&out);
+            if (!(iter & 1)) { /* clip 0, bone 0 moved by 5 in x at its first frame or key: those 2 bytes change */
+                const ganim_track *t0 = &doc->clips[0].tracks[0];
+                size_t tb = (size_t)t0->translation.count * 3 * sizeof(float);
+                float *v = malloc(tb);
+                memcpy(v, t0->translation.values, tb);
+                v[0] += 5;
+                ganim_channel tc = t0->translation;
+                tc.values = v;
+                CHECK(ganim_doc_set_channel(doc, 0, 0, GANIM_TARGET_TRANSLATION, &tc, &e) == GANIM_OK);
+                free(v);
+                size_t at = 0; /* the block in the file, record 0 after its count */
+                while (at + block.n <= file.n && memcmp(file.p + at, block.p, block.n)) at++;
+                ag_rec r;
+                char why[160];
+                CHECK(ag_rec_parse(file.p, at + 4, file.n, 0, hp, &r, why, sizeof why));
+                size_t x = at + 4 + (ag_keyed(&r) ? ag_key_at(&r, 0, 0) + 8 : ag_matrix_at(&r, 0, 0) + 18);
+                CHECK_MSG(ganim_write(doc, NULL, NULL, &out, &e) == GANIM_OK, "%s: edit: %s", what, e.message);
+                CHECK_MSG(out.size == file.n && !memcmp(out.data, file.p, x) &&
+                              !memcmp(out.data + x + 2, file.p + x + 2, file.n - x - 2),
+                          "%s: an edit of one translation changed other bytes", what);
+                if (out.size == file.n) CHECK_EQ_INT(ag_s16(out.data + x), ag_s16(file.p + x) + 5);
+                ganim_buffer_free(&out);
+            }
+            ganim_doc_free(doc);
+            doc = read_bytes(file.p, file.n, NULL, NULL, &e);
+            if (!doc) { /* it was read above */
+                CHECK(0);
+                free(block.p), free(file.p);
+                continue;
+            }
             /* encoded from the model: without the native records, the values come back */
             for (uint32_t i = 0; i < doc->clip_count; i++) doc->clips[i].native_format = NULL;
             CHECK_MSG(ganim_write(doc, NULL, NULL, &out, &e) == GANIM_OK, "%s: encode: %s", what, e.message);

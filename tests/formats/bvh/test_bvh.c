@@ -276,6 +276,79 @@ static void bad(const char *text, ganim_code want, const char *words)
     ganim_doc_free(d);
 }
 
+/* A skeleton given to the reader: the joints animate its bones, matched by the names ganim's
+ * exporters give them (`Particle View 01` -> `Particle_View_01`, a repeated `dup` -> `dup_3`),
+ * in any order; the rest poses are the skeleton's; a joint matching no bone is a
+ * GANIM_WARN_SKELETON warning (an error when the skeleton must fit). */
+TEST(skeleton_given_matches_exported_names)
+{
+    ganim_bone bones[4] = {
+        { "Root", -1, { { 0, 0, 0, 1 }, { 0, 0, 0 }, { 1, 1, 1 } }, 0 },
+        { "Particle View 01", 0, { { 0, 0, 0, 1 }, { 0, 0, 1.5f }, { 1, 1, 1 } }, 0 },
+        { "dup", 0, { { 0, 0, 0, 1 }, { 0, 0, 2 }, { 1, 1, 1 } }, 0 },
+        { "dup", 0, { { 0, 0, 0, 1 }, { 0, 0, 3 }, { 1, 1, 1 } }, 0 },
+    };
+    ganim_skeleton sk = { "", 4, bones, NULL, NULL, 0 };
+    const char *text = "HIERARCHY\nROOT Root\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation "
+                       "Xrotation Yrotation\n"
+                       " JOINT dup_3\n {\n  OFFSET 0 0 3\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                       "  End Site\n  {\n   OFFSET 0 0 1\n  }\n }\n"
+                       " JOINT Particle_View_01\n {\n  OFFSET 0 0 1\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                       "  End Site\n  {\n   OFFSET 0 0 1\n  }\n }\n"
+                       " JOINT dup\n {\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation "
+                       "Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 0 1\n  }\n }\n}\n"
+                       "MOTION\nFrames: 1\nFrame Time: 0.0333333333\n"
+                       "1 2 3 0 0 0 0 90 0 0 0 30 7 8 9 10 0 0\n";
+    ganim_read_opts ro = { 0 };
+    ro.skeleton = &sk;
+    ro.skeleton_must_fit = 1;
+    ganim_doc *doc = NULL;
+    ganim_error err = { 0 };
+    CHECK_MSG(ganim_read_memory(text, strlen(text), &ro, &doc, &err) == GANIM_OK, "%s", err.message);
+    if (!doc) return;
+    CHECK_EQ_INT(doc->skeleton->bone_count, 4);
+    CHECK_EQ_STR(doc->skeleton->bones[1].name, "Particle View 01");
+    CHECK(doc->skeleton->bones[1].rest.translation.z == 1.5f); /* the skeleton's rest, not the OFFSET */
+    CHECK_EQ_INT(doc->clip_count, 1);
+    const ganim_clip *c = &doc->clips[0];
+    CHECK_EQ_INT(c->track_count, 4);
+    const double h = sqrt(0.5);
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        const ganim_track *t = &c->tracks[i];
+        const float *q = t->rotation.values, *v = t->translation.values;
+        switch (t->bone) {
+        case 0: CHECK(v && v[0] == 1 && v[1] == 2 && v[2] == 3); break;
+        case 1: /* 30 degrees about Y */
+            CHECK(t->translation.kind == GANIM_CHANNEL_ABSENT);
+            CHECK_NEAR(q[1], sin(15 * 3.14159265358979323846 / 180), 1e-7);
+            CHECK_NEAR(q[3], cos(15 * 3.14159265358979323846 / 180), 1e-7);
+            break;
+        case 2: /* dup: (7, 8, 9), 10 degrees about Z */
+            CHECK(v && v[0] == 7 && v[1] == 8 && v[2] == 9);
+            CHECK_NEAR(q[2], sin(5 * 3.14159265358979323846 / 180), 1e-7);
+            break;
+        case 3: /* dup_3: 90 degrees about X */
+            CHECK(t->translation.kind == GANIM_CHANNEL_ABSENT);
+            CHECK_NEAR(q[0], h, 1e-7);
+            CHECK_NEAR(q[3], h, 1e-7);
+            break;
+        default: CHECK_MSG(0, "track for bone %u", t->bone);
+        }
+    }
+    ganim_doc_free(doc);
+    /* a joint no bone matches */
+    char *other = malloc(strlen(text) + 1);
+    memcpy(other, text, strlen(text) + 1);
+    memcpy(strstr(other, "JOINT dup\n") + 6, "dpu", 3);
+    CHECK(ganim_read_memory(other, strlen(other), &ro, &doc, &err) == GANIM_ERR_MISMATCH);
+    CHECK_MSG(strstr(err.message, "1 joint(s) match no bone of the skeleton given (e.g. 'dpu')"), "%s", err.message);
+    ro.skeleton_must_fit = 0;
+    CHECK(ganim_read_memory(other, strlen(other), &ro, &doc, &err) == GANIM_OK);
+    if (doc) CHECK_EQ_INT(doc->clips[0].track_count, 3);
+    ganim_doc_free(doc);
+    free(other);
+}
+
 TEST(clear_errors)
 {
     bad("", GANIM_ERR_TRUNCATED, "HIERARCHY");
@@ -301,6 +374,7 @@ int main(void)
     RUN(blender_bvh_matches_blender_gltf);
     RUN(ganim_conventions);
     RUN(rates_and_lenient_text);
+    RUN(skeleton_given_matches_exported_names);
     RUN(clear_errors);
     return test_finish();
 }

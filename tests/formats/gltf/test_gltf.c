@@ -401,6 +401,57 @@ TEST(step_and_hold_keys)
     ganim_buffer_free(&b);
 }
 
+/* Another writer's hidden frames (Blender keeps ganim's visibility as scale keys of 0 but
+ * loses those frames' rotations and translations): a frame of scale 0 is hidden, and takes
+ * the rotation, translation and scale of the nearest visible frame. */
+TEST(zero_scale_frames_are_hidden)
+{
+    gb g = { 0 };
+    const float t[6] = { 0, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f };
+    const float sc[18] = { 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2 };
+    const float tr[18] = { 0, 1, 0, 0, 2, 0, 999, 0, 0, -999, 0, 0, 0, 5, 0, 0, 6, 0 };
+    float rot[24];
+    const double deg[6] = { 0, 10, 170, -170, 40, 50 };
+    for (int f = 0; f < 6; f++) {
+        double h = deg[f] * PI / 360;
+        rot[4 * f] = rot[4 * f + 1] = 0;
+        rot[4 * f + 2] = (float)sin(h), rot[4 * f + 3] = (float)cos(h);
+    }
+    int it = gb_floats(&g, t, 6, "SCALAR"), is = gb_floats(&g, sc, 6, "VEC3"), itr = gb_floats(&g, tr, 6, "VEC3");
+    int ir = gb_floats(&g, rot, 6, "VEC4");
+    char body[2048];
+    snprintf(body, sizeof body,
+             "%s,\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"scale\"}},"
+             "{\"sampler\":1,\"target\":{\"node\":1,\"path\":\"translation\"}},"
+             "{\"sampler\":2,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
+             "\"samplers\":[{\"input\":%d,\"output\":%d},{\"input\":%d,\"output\":%d},{\"input\":%d,\"output\":%d}]}]",
+             two_bones, it, is, it, itr, it, ir);
+    ganim_buffer b;
+    gb_finish(&g, body, 1, NULL, &b);
+    ganim_read_opts o = { 0 };
+    o.fps = 10;
+    ganim_doc *d = read_built(&b, &o, GANIM_OK, NULL);
+    if (d) {
+        const ganim_clip *c = &d->clips[0];
+        CHECK_EQ_INT(c->frame_count, 6);
+        const ganim_track *k = &c->tracks[0];
+        CHECK_EQ_INT(k->bone, 1);
+        CHECK(k->visibility != NULL);
+        /* frame 2 is nearest to frame 1, frame 3 to frame 4 */
+        const int vis[6] = { 1, 1, 0, 0, 1, 1 }, from[6] = { 0, 1, 1, 4, 4, 5 };
+        for (int f = 0; f < 6 && k->visibility; f++) {
+            CHECK_EQ_INT(k->visibility[f], vis[f]);
+            CHECK(k->rotation.kind == GANIM_CHANNEL_PER_FRAME &&
+                  !memcmp(k->rotation.values + 4 * f, rot + 4 * from[f], 16));
+            CHECK(k->translation.kind == GANIM_CHANNEL_PER_FRAME &&
+                  !memcmp(k->translation.values + 3 * f, tr + 3 * from[f], 12));
+            CHECK(k->scale.kind == GANIM_CHANNEL_PER_FRAME && !memcmp(k->scale.values + 3 * f, sc + 3 * from[f], 12));
+        }
+        ganim_doc_free(d);
+    }
+    ganim_buffer_free(&b);
+}
+
 TEST(accessor_layouts)
 {
     gb g = { 0 };
@@ -782,6 +833,7 @@ int main(void)
     RUN(threejs_binary_and_data_uri);
     RUN(cubicspline_known_answer);
     RUN(step_and_hold_keys);
+    RUN(zero_scale_frames_are_hidden);
     RUN(accessor_layouts);
     RUN(matrix_nodes_and_rates);
     RUN(skins);
