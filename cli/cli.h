@@ -87,10 +87,13 @@ typedef struct cli_settings {
 
 /* `base` (ended by a zero entry) plus one entry --ALIAS VALUE per format option with an
  * alias, with ids alias_base + k (k counts every option of every format in registry
- * order). malloc'd. */
+ * order), and one per deprecated alias, with ids alias_base + N + k (N: every option).
+ * An alias equal to an option of `base` or to an earlier alias is a broken registry: the
+ * tool says so and exits. malloc'd. */
 cli_option *cli_options_with_aliases(const cli_option *base, int alias_base);
-/* -O NAME=VALUE; --ALIAS VALUE (k as above). Checked against the option tables: a usage
- * message and CLI_EXIT_USAGE when wrong, else 0. */
+/* -O NAME=VALUE; --ALIAS VALUE (k as above; a deprecated alias adds a note on stderr
+ * naming the new spelling). Checked against the option tables: a usage message and
+ * CLI_EXIT_USAGE when wrong, else 0. */
 int cli_settings_add(cli_settings *s, const char *cmd, const char *spec);
 int cli_settings_add_alias(cli_settings *s, const char *cmd, int index, const char *value);
 /* Is any setting an option that applies to reading / writing (GANIM_OPTION_*)? */
@@ -111,7 +114,7 @@ void cli_settings_free(cli_settings *s);
  * option (-O NAME=VALUE and its alias), from the registry. */
 void cli_help_formats(FILE *out);
 
-/* ---- strings (util.c) ------------------------------------------------------------ */
+/* ---- memory and strings (strings.c) ---------------------------------------------- */
 typedef struct cli_str {
     char *s; /* always NUL-terminated once anything was appended */
     size_t len;
@@ -126,6 +129,8 @@ void cli_str_vprintf(cli_str *b, const char *fmt, va_list ap);
  * "\xNN", so a hostile name cannot move the cursor or hide itself. */
 void cli_str_printable(cli_str *b, const char *s);
 void cli_str_free(cli_str *b);
+/* A clip name made safe as part of a file name. */
+char *cli_file_component(const char *name);
 
 void *cli_xmalloc(size_t n); /* exits with a message when memory runs out */
 void *cli_xrealloc(void *p, size_t n);
@@ -134,20 +139,27 @@ int cli_strcaseeq(const char *a, const char *b);
 int cli_strncaseeq(const char *a, const char *b, size_t n);
 /* Sorts names bytewise, in place. */
 void cli_sort_names(char **names, size_t count);
+void cli_free_list(char **names, size_t count);
 
-/* ---- paths and files (util.c) ---------------------------------------------------- */
+/* ---- paths as text (paths.c) -------------------------------------------------------- */
+/* A path separator: '/', and on Windows '\' too. */
+int cli_is_sep(int c);
+/* The length of the root a path starts with: "/" (1); on Windows also "C:\" (3),
+ * "C:" (2) and "\\server\share\"; 0 for a relative path. */
+size_t cli_root_len(const char *path);
 const char *cli_basename(const char *path);  /* points into path */
 const char *cli_extension(const char *path); /* ".ext", or "" (points into path) */
 char *cli_stem(const char *path);            /* base name without its extension */
+char *cli_dirname(const char *path);         /* "." when none */
+char *cli_join(const char *dir, const char *name);
+
+/* ---- files (files.c, on os.c's calls) ------------------------------------------------ */
 /* An input's name for naming outputs: MEMBER for ARCHIVE:MEMBER (a path that does not
  * exist, whose part before the last ':' is a file), else the path. Points into path. */
 const char *cli_input_name(const char *path);
-char *cli_dirname(const char *path); /* "." when none */
-char *cli_join(const char *dir, const char *name);
 int cli_is_dir(const char *path);
 int cli_exists(const char *path);
 int cli_mkdirs(const char *path); /* mkdir -p; 0 or errno */
-void cli_free_list(char **names, size_t count);
 
 /* ---- the operating system (os.c, the only file with system calls) ------------------ */
 /* Windows: the arguments as UTF-8 (from the UTF-16 command line), standard streams in
@@ -160,11 +172,6 @@ unsigned cli_processors(void);
 int cli_stderr_is_terminal(void);
 /* Writes to stderr as it is, unbuffered (what cli_stderr_write and the bar use). */
 void cli_stderr_raw(const char *s, size_t n);
-/* A path separator: '/', and on Windows '\' too. */
-int cli_is_sep(int c);
-/* The length of the root a path starts with: "/" (1); on Windows also "C:\" (3),
- * "C:" (2) and "\\server\share\"; 0 for a relative path. */
-size_t cli_root_len(const char *path);
 typedef enum cli_kind { CLI_NONE, CLI_FILE, CLI_DIR, CLI_LINK, CLI_OTHER } cli_kind;
 typedef struct cli_file_info {
     cli_kind kind; /* CLI_LINK only when not following links; CLI_OTHER: a device, FIFO,
@@ -185,8 +192,6 @@ ganim_code cli_read_stdin_bytes(ganim_buffer *out, ganim_error *err);
  * socket (or a link to one) is written through, never replaced; "-" is standard output.
  * 0 or errno (ENOENT for a dangling link, EISDIR for a folder). */
 int cli_write_file(const char *path, const void *data, size_t size);
-/* A clip name made safe as part of a file name. */
-char *cli_file_component(const char *name);
 
 /* ---- diagnostics (progress.c) ---------------------------------------------------- */
 /* Messages go through a log: NULL writes at once; a job's log is written in one piece

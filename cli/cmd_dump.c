@@ -116,8 +116,7 @@ int cmd_dump(int argc, char **argv)
             cli_errorf(NULL, input, "no clip %lu (the file has %u)", clip, l.doc->clip_count);
         } else {
             ganim_export_opts eo = { 0 };
-            eo.only_clip = only_clip;
-            eo.clip = (int)clip;
+            eo.only_clip = only_clip ? (uint32_t)clip + 1 : 0;
             ganim_buffer out = { 0 };
             ganim_error err = { 0 };
             if (ganim_export_json(l.doc, &eo, &out, &err) != GANIM_OK) {

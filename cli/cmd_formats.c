@@ -130,16 +130,17 @@ static void print_json(const ganim_format *const *all, size_t count)
         m[9].count = f->option_count;
         for (uint32_t k = 0; k < f->option_count; k++) {
             const ganim_option *o = &f->options[k];
-            ganim_detail *og = (ganim_detail *)&m[9].items[k], *om = take(&p, 6);
+            ganim_detail *og = (ganim_detail *)&m[9].items[k], *om = take(&p, 7);
             og->type = GANIM_DETAIL_GROUP;
             og->items = om;
-            og->count = 6;
+            og->count = 7;
             set_string(&om[0], "name", o->name);
             set_string(&om[1], "alias", o->alias);
             set_string(&om[2], "applies", applies_word(o, "read", "write", "both"));
             set_words(&p, &om[3], "values", o->values ? o->values : "", '|', &words[w++]);
             set_string(&om[4], "help", o->help);
             set_string(&om[5], "when_unset", o->when_unset);
+            set_string(&om[6], "deprecated_alias", o->deprecated_alias);
         }
     }
     ganim_buffer out = { 0 };
@@ -187,6 +188,7 @@ static void print_table(const ganim_format *const *all, size_t count)
             printf("  %s=%s  (%s, %s", o->name, o->values ? o->values : "", all[i]->name,
                    applies_word(o, "reading", "writing", "reading and writing"));
             if (o->alias) printf("; also --%s VALUE", o->alias);
+            if (o->deprecated_alias) printf(", or --%s (deprecated)", o->deprecated_alias);
             printf(")\n      %s\n", o->help ? o->help : "");
             if (o->when_unset) printf("      unset: %s\n", o->when_unset);
         }

@@ -151,8 +151,7 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
             cli_str_free(&suffix);
             cli_str_free(&part);
         }
-        eo->only_clip = clip != CLIP_DEFAULT; /* the default: the exporter's choice, and it says so */
-        eo->clip = (int)i;
+        eo->only_clip = clip != CLIP_DEFAULT ? i + 1 : 0; /* the default: the exporter's choice, and it says so */
         ganim_buffer out = { 0 };
         ganim_error err = { 0 };
         if (ganim_export_bvh(doc, eo, &out, &err) != GANIM_OK) {
@@ -248,8 +247,7 @@ static int export_doc(work *w, const ganim_doc *doc, out_kind kind, long clip)
     eo.bvh_joint_positions = s->bvh_joint_positions;
     eo.sparse_keys = s->sparse_keys;
     if (clip >= 0) {
-        eo.only_clip = 1;
-        eo.clip = (int)clip;
+        eo.only_clip = (uint32_t)clip + 1;
     }
     int rc = -1;
     ganim_buffer out = { 0 }, bin = { 0 };

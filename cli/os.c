@@ -135,23 +135,6 @@ void cli_stderr_raw(const char *s, size_t n)
     }
 }
 
-int cli_is_sep(int c) { return c == '/' || c == '\\'; }
-
-size_t cli_root_len(const char *path)
-{
-    if (cli_is_sep(path[0]) && cli_is_sep(path[1])) { /* \\server\share\ */
-        size_t i = 2;
-        for (int part = 0; part < 2 && path[i]; part++) {
-            while (path[i] && !cli_is_sep(path[i])) i++;
-            if (path[i]) i++;
-        }
-        return i;
-    }
-    if (cli_is_sep(path[0])) return 1;
-    if (((path[0] | 32) >= 'a' && (path[0] | 32) <= 'z') && path[1] == ':') return cli_is_sep(path[2]) ? 3 : 2;
-    return 0;
-}
-
 /* A handle on `path` to ask what it is (no access to its data: devices open too). */
 static HANDLE open_for_info(const char *path, int follow)
 {
@@ -370,10 +353,6 @@ void cli_stderr_raw(const char *s, size_t n)
         n -= (size_t)w;
     }
 }
-
-int cli_is_sep(int c) { return c == '/'; }
-
-size_t cli_root_len(const char *path) { return path[0] == '/' ? 1 : 0; }
 
 int cli_info(const char *path, int follow, cli_file_info *out)
 {

@@ -6,37 +6,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-cli_option *cli_options_with_aliases(const cli_option *base, int alias_base)
+/* Every option of every format, in registry order: k counts them (the alias ids). */
+static size_t all_options(void)
 {
-    size_t nbase = 0, nalias = 0, count;
-    while (base[nbase].id) nbase++;
+    size_t count, n = 0;
     const ganim_format *const *all = ganim_formats(&count);
-    for (size_t i = 0; i < count; i++)
-        for (uint32_t k = 0; k < all[i]->option_count; k++) nalias += all[i]->options[k].alias != NULL;
-    cli_option *table = cli_xmalloc((nbase + nalias + 1) * sizeof *table);
-    memcpy(table, base, nbase * sizeof *table);
-    size_t n = nbase;
-    int index = 0;
-    for (size_t i = 0; i < count; i++)
-        for (uint32_t k = 0; k < all[i]->option_count; k++, index++)
-            if (all[i]->options[k].alias) {
-                cli_option o = { all[i]->options[k].alias, 0, 1, alias_base + index };
-                table[n++] = o;
-            }
-    memset(&table[n], 0, sizeof table[n]);
-    return table;
+    for (size_t i = 0; i < count; i++) n += all[i]->option_count;
+    return n;
 }
 
 /* The option with this alias id (see cli_options_with_aliases). */
-static const ganim_option *alias_option(int index)
+static const ganim_option *alias_option(size_t index)
 {
     size_t count;
     const ganim_format *const *all = ganim_formats(&count);
     for (size_t i = 0; i < count; i++) {
-        if ((uint32_t)index < all[i]->option_count) return &all[i]->options[index];
-        index -= (int)all[i]->option_count;
+        if (index < all[i]->option_count) return &all[i]->options[index];
+        index -= all[i]->option_count;
     }
     return NULL;
+}
+
+/* An alias that is a command's own option, or another option's alias, would take that
+ * option's place without a word: the registry is wrong, and every command refuses to run
+ * (tests/cli/run.sh runs them all; test_registry checks the aliases' spelling). */
+static void alias_must_be_free(const cli_option *table, size_t n, const char *alias)
+{
+    for (size_t i = 0; i < n; i++)
+        if (table[i].long_name && strcmp(table[i].long_name, alias) == 0) {
+            cli_str b = { 0 };
+            cli_str_printf(&b, "ganim: internal error: the format option alias --%s is already an option\n", alias);
+            cli_stderr_write(b.s, b.len);
+            cli_str_free(&b);
+            exit(CLI_EXIT_FAILED);
+        }
+}
+
+cli_option *cli_options_with_aliases(const cli_option *base, int alias_base)
+{
+    size_t nbase = 0, nalias = 0, total = all_options();
+    while (base[nbase].id) nbase++;
+    for (size_t k = 0; k < total; k++) {
+        const ganim_option *o = alias_option(k);
+        nalias += (o->alias != NULL) + (o->deprecated_alias != NULL);
+    }
+    cli_option *table = cli_xmalloc((nbase + nalias + 1) * sizeof *table);
+    memcpy(table, base, nbase * sizeof *table);
+    size_t n = nbase;
+    for (size_t k = 0; k < total; k++) {
+        const ganim_option *o = alias_option(k);
+        if (o->alias) {
+            alias_must_be_free(table, n, o->alias);
+            cli_option a = { o->alias, 0, 1, alias_base + (int)k };
+            table[n++] = a;
+        }
+        if (o->deprecated_alias) { /* ids after every current alias's */
+            alias_must_be_free(table, n, o->deprecated_alias);
+            cli_option a = { o->deprecated_alias, 0, 1, alias_base + (int)(total + k) };
+            table[n++] = a;
+        }
+    }
+    memset(&table[n], 0, sizeof table[n]);
+    return table;
 }
 
 /* "0|2|4" as "0, 2 or 4". */
@@ -104,10 +135,14 @@ int cli_settings_add(cli_settings *s, const char *cmd, const char *spec)
 
 int cli_settings_add_alias(cli_settings *s, const char *cmd, int index, const char *value)
 {
-    const ganim_option *o = alias_option(index);
-    if (!o) return cli_usage(cmd, "internal error: no option %d", index);
+    size_t total = all_options(), k = index < 0 ? SIZE_MAX : (size_t)index;
+    int deprecated = k >= total && k != SIZE_MAX;
+    const ganim_option *o = alias_option(deprecated ? k - total : k);
+    if (!o || (deprecated && !o->deprecated_alias)) return cli_usage(cmd, "internal error: no option %d", index);
     cli_str spelled = { 0 };
-    cli_str_printf(&spelled, "--%s", o->alias);
+    cli_str_printf(&spelled, "--%s", deprecated ? o->deprecated_alias : o->alias);
+    if (deprecated) /* the old spelling works, and says what replaces it */
+        cli_notef(NULL, cmd, "--%s is deprecated: use --%s (or -O %s=VALUE)", o->deprecated_alias, o->alias, o->name);
     int rc = add(s, cmd, o, value, spelled.s);
     cli_str_free(&spelled);
     return rc;
@@ -189,6 +224,7 @@ void cli_help_formats(FILE *out)
             any = 1;
             fprintf(out, "  %s=%s", o->name, o->values ? o->values : "");
             if (o->alias) fprintf(out, "  (also --%s VALUE)", o->alias);
+            if (o->deprecated_alias) fprintf(out, " (--%s: deprecated)", o->deprecated_alias);
             fprintf(out, "\n      %s: %s\n", all[i]->name, o->help ? o->help : "");
         }
 }

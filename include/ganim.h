@@ -322,13 +322,16 @@ typedef enum ganim_option_type {
 
 typedef struct ganim_option {
     const char *name;  /* "<family>.<option>", e.g. "ff7.bkey" */
-    const char *alias; /* another name the tool accepts as --ALIAS VALUE, or NULL */
+    const char *alias; /* another name the tool accepts as --ALIAS VALUE, or NULL: "<family>-..."
+                          (ganim's own options are never an alias) */
     ganim_option_type type;
-    uint32_t flags;         /* GANIM_OPTION_READ and/or GANIM_OPTION_WRITE */
-    const char *values;     /* GANIM_OPTION_CHOICE: "0|2|4"; GANIM_OPTION_INT: "0..65535";
+    uint32_t flags;               /* GANIM_OPTION_READ and/or GANIM_OPTION_WRITE */
+    const char *values;           /* GANIM_OPTION_CHOICE: "0|2|4"; GANIM_OPTION_INT: "0..65535";
                                GANIM_OPTION_TEXT: what it takes, in words ("NAME|INDEX") */
-    const char *help;       /* one line: what it does */
-    const char *when_unset; /* one line: what the format does without it */
+    const char *help;             /* one line: what it does */
+    const char *when_unset;       /* one line: what the format does without it */
+    const char *deprecated_alias; /* an earlier spelling of `alias` the tool still accepts,
+                                     with a note naming the new one; NULL when none */
 } ganim_option;
 
 /* One option setting, e.g. { "ff7.bkey", "2" }. Both strings are the caller's. */
@@ -518,7 +521,8 @@ GANIM_API int ganim_find_companion(const char *path, const ganim_format *format,
 GANIM_API void ganim_doc_free(ganim_doc *doc);
 
 /* The clip `spec` names: its index ("3"), else its name (exact, then ignoring case).
- * GANIM_ERR_INVALID_ARG with a sentence when there is no such clip. */
+ * GANIM_ERR_INVALID_ARG with a sentence when there is no such clip; the document is
+ * validated first (ganim_doc_validate). */
 GANIM_API ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec, uint32_t *index, ganim_error *err);
 
 /* Limits every document respects (ganim_doc_validate refuses more with GANIM_ERR_LIMIT):
@@ -532,7 +536,12 @@ GANIM_API ganim_code ganim_doc_find_clip(const ganim_doc *doc, const char *spec,
 
 /* Checks every invariant of the model (parents before children, channel counts,
  * unit quaternions to 1e-3, finite values, track bones in range, the limits above).
- * ganim_read_memory runs it on every reader's output. */
+ * ganim_read_memory runs it on every reader's output, and every public function that
+ * takes a document to read it (ganim_write, ganim_doc_resample, ganim_doc_details,
+ * ganim_doc_find_clip, the exporters) runs it first and refuses a document that fails
+ * it with its code and sentence, before reading any of its arrays. It cannot see the
+ * length of a track's `visibility` and `step` arrays: raising a clip's frame_count in
+ * place is refused when the clip has a per-frame channel, not otherwise. */
 GANIM_API ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err);
 
 /* Write `doc` in a format that supports writing (GANIM_FORMAT_WRITE); NULL: the
@@ -544,7 +553,8 @@ GANIM_API ganim_code ganim_write(const ganim_doc *doc, const char *format_name, 
 
 /* Insert factor-1 interpolated frames between every pair of frames of every animation
  * (n frames -> factor*(n-1)+1), fps multiplied by factor. Uses the format's own
- * resampler when it has one (FF7 re-quantises to its integer angles). */
+ * resampler when it has one (FF7 re-quantises to its integer angles). The document is
+ * validated before and after (ganim_doc_validate). */
 GANIM_API ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_error *err);
 
 /* Read a whole file into memory (allocator from `allocator`, may be NULL): at most
@@ -674,7 +684,7 @@ typedef struct ganim_details {
 
 /* The details of the document (clip < 0) or of clip `clip`. The tree is a copy: it
  * stays valid after the document is freed, until ganim_details_free. `allocator` may
- * be NULL (malloc). */
+ * be NULL (malloc). The document is validated first (ganim_doc_validate). */
 GANIM_API ganim_code ganim_doc_details(const ganim_doc *doc, int clip, ganim_details_level level,
                                        const ganim_allocator *allocator, ganim_details **out, ganim_error *err);
 GANIM_API void ganim_details_free(ganim_details *details);
@@ -690,6 +700,8 @@ GANIM_API ganim_code ganim_detail_json(const ganim_detail *detail, ganim_buffer 
  * `visible` (may be NULL) gets one byte per bone: 1 visible, 0 hidden. Rotations are
  * interpolated per clip->rotation_interp (shortest arc), vectors linearly, frames
  * marked `step` hold their value until the next frame. */
+/* A clip whose channel counts do not fit its frame count is refused (GANIM_ERR_CORRUPT);
+ * the values are not checked (ganim_doc_validate does). */
 GANIM_API ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skeleton, double time,
                                        ganim_transform *out, uint8_t *visible, ganim_error *err);
 
@@ -756,11 +768,11 @@ typedef enum ganim_visibility_mode {
 
 typedef struct ganim_export_opts {
     ganim_allocator allocator;
-    int only_clip; /* 0: every animation clip (glTF) / the first (BVH, which
-                                  warns when there are several); 1: only clip `clip` */
-    int clip;
-    int keep_axes;    /* 1: do not convert to Y-up */
-    float unit_scale; /* multiply translations; 0 means 1 */
+    uint32_t only_clip; /* 0: every animation clip (glTF) / the first (BVH, which warns when
+                           there are several); else 1 + the index of the one clip exported
+                           (with its partner) */
+    int keep_axes;      /* 1: do not convert to Y-up */
+    float unit_scale;   /* multiply translations; 0 means 1 */
     ganim_visibility_mode visibility;
     int sparse_keys;               /* glTF: 1 = key only the channels a clip animates (a client then
                         shows the others as the last animation played left them, or at
@@ -786,6 +798,9 @@ typedef struct ganim_export_opts {
     void (*warn)(void *user, const ganim_warning *warning);
     void *warn_user;
 } ganim_export_opts;
+
+/* Every exporter validates the document first (ganim_doc_validate) and refuses one that
+ * fails with its code and sentence. */
 
 /* glTF 2.0 binary (.glb) */
 GANIM_API ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,

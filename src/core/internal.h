@@ -77,6 +77,15 @@ char *ganim_doc_strdup(ganim_doc *doc, const char *s);
 /* A copy of n bytes (n may be 0: returns a valid non-NULL pointer). */
 uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n);
 char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
+char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap);
+/* Hands a caller's warning callback (ganim_write_opts.warn, ganim_export_opts.warn) one
+ * warning with no offset; nothing when `warn` is NULL. The text lives until it returns. */
+void ganim_warn_callback(void (*warn)(void *user, const ganim_warning *warning), void *user, ganim_warning_code code,
+                         const char *fmt, va_list ap);
+/* Tells a writer's caller (opts->warn) what the file written cannot store. Here, not in
+ * src/formats/write.c, so that any file of the formats layer may call it without a call
+ * circle through write.c. */
+void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...) GANIM_PRINTF(3, 4);
 /* Record a warning on the document (silently counted when over 1000 or out of memory). */
 void ganim_doc_warn(ganim_doc *doc, ganim_warning_code code, uint64_t offset, const char *fmt, ...) GANIM_PRINTF(4, 5);
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc);
@@ -142,7 +151,7 @@ ganim_skeleton *ganim_skeleton_flat_named(ganim_doc *doc, uint32_t count, const 
 void ganim_skeleton_rest_from_frame0(ganim_skeleton *sk, const ganim_clip *clip);
 /* The first clip of kind animation, or NULL (formats that hold one animation write it). */
 const ganim_clip *ganim_doc_first_animation(const ganim_doc *doc);
-/* Case-insensitive ASCII comparison. */
+/* Case-insensitive ASCII comparison (names.c). */
 int ganim_strcasecmp(const char *a, const char *b);
 
 /* The unique names ganim's exporters give the skeleton's bones (and `extra` names after

@@ -482,3 +482,9 @@ const char *ganim_axes_name(ganim_axes axes)
     default: return "y-up";
     }
 }
+
+ganim_transform ganim_transform_identity(void)
+{
+    ganim_transform t = { { 0, 0, 0, 1 }, { 0, 0, 0 }, { 1, 1, 1 } };
+    return t;
+}

@@ -1,5 +1,7 @@
-/* The unique [A-Za-z0-9_-] bone names ganim's exporters write (glTF nodes, BVH joints),
- * shared with the code that matches bones by the names an export gave them. */
+/* Names: the unique [A-Za-z0-9_-] bone names ganim's exporters write (glTF nodes, BVH
+ * joints), shared with the code that matches bones by the names an export gave them; and
+ * names compared without ASCII case (file names, clip names). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,4 +70,12 @@ void ganim_names_free(const ganim_allocator *a, ganim_names *names)
 {
     ganim_free(a, names->name, names->bytes);
     names->name = NULL;
+}
+
+int ganim_strcasecmp(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int ca = tolower((unsigned char)*a), cb = tolower((unsigned char)*b);
+        if (ca != cb || !ca) return ca - cb;
+    }
 }

@@ -85,6 +85,19 @@ void ganim_channel_eval(const ganim_channel *ch, uint32_t frame_count, const uin
     for (int i = 0; i < components; i++) out[i] = (float)((double)a[i] + ((double)b[i] - a[i]) * alpha);
 }
 
+/* A channel's count agrees with its kind and the clip's frame count: nothing is read past
+ * the arrays (the values themselves are ganim_doc_validate's business). */
+static int channel_fits(const ganim_channel *ch, uint32_t frame_count)
+{
+    switch (ch->kind) {
+    case GANIM_CHANNEL_ABSENT: return 1;
+    case GANIM_CHANNEL_CONSTANT: return ch->count == 1 && ch->values;
+    case GANIM_CHANNEL_PER_FRAME: return ch->count == frame_count && ch->values;
+    case GANIM_CHANNEL_KEYED: return ch->count > 0 && ch->values && ch->times;
+    default: return 0;
+    }
+}
+
 ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skeleton, double time, ganim_transform *out,
                              uint8_t *visible, ganim_error *err)
 {
@@ -93,6 +106,17 @@ ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skele
     if (clip->kind != GANIM_CLIP_ANIMATION) {
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "sample: clip '%s' is not an animation",
                           clip->name);
+    }
+    if (clip->frame_count == 0 || (clip->track_count && !clip->tracks) || (skeleton->bone_count && !skeleton->bones))
+        return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "sample: clip '%s' has no frames or arrays missing",
+                          clip->name);
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const ganim_track *t = &clip->tracks[i];
+        if (!channel_fits(&t->rotation, clip->frame_count) || !channel_fits(&t->translation, clip->frame_count) ||
+            !channel_fits(&t->scale, clip->frame_count))
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                              "sample: clip '%s' track %u: a channel's count does not fit the clip's %u frames",
+                              clip->name, i, clip->frame_count);
     }
     for (uint32_t b = 0; b < skeleton->bone_count; b++) {
         out[b] = skeleton->bones[b].rest;
@@ -120,4 +144,21 @@ ganim_code ganim_clip_sample(const ganim_clip *clip, const ganim_skeleton *skele
         if (visible && t->visibility && fi < clip->frame_count) visible[t->bone] = t->visibility[fi] ? 1 : 0;
     }
     return GANIM_OK;
+}
+
+void ganim_skeleton_rest_from_frame0(ganim_skeleton *sk, const ganim_clip *clip)
+{
+    if (!sk || !clip || clip->kind != GANIM_CLIP_ANIMATION) return;
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const ganim_track *t = &clip->tracks[i];
+        if (t->bone >= sk->bone_count) continue;
+        ganim_transform *r = &sk->bones[t->bone].rest;
+        ganim_transform old = *r;
+        ganim_channel_eval(&t->rotation, clip->frame_count, t->step, clip->rotation_interp, 4, 0.0, &old.rotation.x,
+                           &r->rotation.x);
+        ganim_channel_eval(&t->translation, clip->frame_count, t->step, clip->rotation_interp, 3, 0.0,
+                           &old.translation.x, &r->translation.x);
+        ganim_channel_eval(&t->scale, clip->frame_count, t->step, clip->rotation_interp, 3, 0.0, &old.scale.x,
+                           &r->scale.x);
+    }
 }

@@ -1,7 +1,8 @@
 /* Pieces shared by the exporters (export_gltf*.c, export_bvh.c, export_json.c): option defaults, the one
- * axis/unit conversion applied to root bones, clip selection, child lists and the
- * unique [A-Za-z0-9_-] names that glTF viewers and BVH readers need.
- * Everything here is static inline so each exporter stays one file. */
+ * axis/unit conversion applied to root bones, clip selection, child lists, warnings to the
+ * caller and the unique [A-Za-z0-9_-] names that glTF viewers and BVH readers need.
+ * Everything here is static inline: no exporter file calls another exporter's file for
+ * it (the glTF exporter's own shared insides are in export_gltf.h). */
 #ifndef GANIM_EXPORT_EXPORT_H
 #define GANIM_EXPORT_EXPORT_H
 
@@ -85,18 +86,19 @@ static inline int gx_translation(const gx_conv *cv, int root, const float *t, fl
 }
 
 /* ---- clip selection ------------------------------------------------------------------ */
-/* With only_clip: the index must name an existing clip (an animation when `need_anim`). */
+/* With only_clip: 1 + an existing clip's index (an animation's when `need_anim`). */
 static inline ganim_code gx_check_clip(const ganim_doc *doc, const ganim_export_opts *o, const char *who, int need_anim,
                                        ganim_error *err)
 {
     if (!o->only_clip) return GANIM_OK;
-    if (o->clip < 0 || (uint32_t)o->clip >= doc->clip_count) {
+    uint32_t ci = o->only_clip - 1;
+    if (ci >= doc->clip_count) {
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                          "%s: clip %d does not exist (the file has %u clips)", who, o->clip, doc->clip_count);
+                          "%s: clip %u does not exist (the file has %u clips)", who, ci, doc->clip_count);
     }
-    if (need_anim && doc->clips[o->clip].kind != GANIM_CLIP_ANIMATION) {
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "%s: clip %d ('%s') is not an animation", who,
-                          o->clip, doc->clips[o->clip].name);
+    if (need_anim && doc->clips[ci].kind != GANIM_CLIP_ANIMATION) {
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "%s: clip %u ('%s') is not an animation", who,
+                          ci, doc->clips[ci].name);
     }
     return GANIM_OK;
 }
@@ -104,7 +106,7 @@ static inline ganim_code gx_check_clip(const ganim_doc *doc, const ganim_export_
 /* Is clip `i` part of the export? */
 static inline int gx_clip_selected(const ganim_doc *doc, const ganim_export_opts *o, uint32_t i, int need_anim)
 {
-    if (o->only_clip) return (uint32_t)o->clip == i;
+    if (o->only_clip) return o->only_clip - 1 == i;
     return !need_anim || doc->clips[i].kind == GANIM_CLIP_ANIMATION;
 }
 
@@ -217,14 +219,10 @@ static inline void gx_warn(const ganim_export_opts *o, ganim_warning_code code, 
     GANIM_PRINTF(3, 4);
 static inline void gx_warn(const ganim_export_opts *o, ganim_warning_code code, const char *fmt, ...)
 {
-    if (!o->warn) return;
-    char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    ganim_warn_callback(o->warn, o->warn_user, code, fmt, ap);
     va_end(ap);
-    ganim_warning w = { GANIM_NO_OFFSET, text, code };
-    o->warn(o->warn_user, &w);
 }
 
 /* The name an exporter gives clip ci: its own; unnamed animations take

@@ -1,6 +1,6 @@
 /* BVH exporter: one clip as a Biovision hierarchy, every frame sampled.
  *
- * Layout chosen so that Blender and three.js agree on the pose (see gltf-notes §0):
+ * Layout chosen so that Blender and three.js agree on the pose (docs/dump-format.md, BVH):
  *   - root bones: OFFSET 0 0 0 and 6 channels (position, then rotation); the position
  *     channels carry the whole root translation (rest or animated), converted to +Y up;
  *   - other joints: OFFSET = rest translation, 3 rotation channels only, while their

@@ -1,7 +1,8 @@
-/* The glTF 2.0 exporter's insides, shared by its files: export_gltf.c (the document, the
- * binary buffer and its accessors, the entry points), export_gltf_skeleton.c (nodes, skin and
- * the bone mesh), export_gltf_mesh.c (the document's meshes), export_gltf_anim.c
- * (animations) and export_gltf_carry.c (what the document needs that glTF cannot say). */
+/* The glTF 2.0 exporter's insides, shared by its files: export_gltf.c (the document and the
+ * entry points), export_gltf_buffer.c (the binary buffer and its accessors, which every other
+ * file fills), export_gltf_skeleton.c (nodes, skin and the bone mesh), export_gltf_mesh.c
+ * (the document's meshes), export_gltf_anim.c (animations) and export_gltf_carry.c (what
+ * the document needs that glTF cannot say). */
 #ifndef GANIM_EXPORT_GLTF_H
 #define GANIM_EXPORT_GLTF_H
 
@@ -68,7 +69,7 @@ typedef struct gl {
     uint32_t nonfinite, nonfinite_acc;
 } gl;
 
-/* ---- export_gltf.c: the binary buffer and accessors ---------------------------------------------- */
+/* ---- export_gltf_buffer.c: the binary buffer and accessors ------------------------------------- */
 size_t gl_bin_align(gl *g);
 void gl_put_f32s(gl *g, const float *v, int n);
 /* Notes a value that is not finite among the n (the export then fails: glTF holds only

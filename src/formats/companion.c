@@ -26,15 +26,6 @@ const char *ganim_name_extension(const char *base)
     return dot && dot != base ? dot : base + strlen(base);
 }
 
-/* The file name part of a path ('/' or '\\'). */
-static const char *base_name(const char *path)
-{
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    return base;
-}
-
 int ganim_find_companion(const char *path, const ganim_format *format, char *out, size_t size)
 {
     if (!path || !out || size == 0) return 0;
@@ -47,7 +38,7 @@ int ganim_find_companion(const char *path, const ganim_format *format, char *out
         ganim_buffer_free(&b);
     }
     if (!format || !format->impl || !format->impl->companion) return 0;
-    const char *base = base_name(path);
+    const char *base = ganim_path_base(path);
     size_t dir_len = (size_t)(base - path);
     char dir[PATH_MAX_GANIM];
     if (dir_len >= sizeof dir) return 0;

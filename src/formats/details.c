@@ -171,6 +171,9 @@ ganim_code ganim_doc_details(const ganim_doc *doc, int clip, ganim_details_level
     if (!out || !doc)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "details: no document or no output");
     *out = NULL;
+    /* the formats' details read the document's arrays as the model's rules promise */
+    ganim_code valid = ganim_doc_validate(doc, err);
+    if (valid != GANIM_OK) return valid;
     if (clip >= 0 && (uint32_t)clip >= doc->clip_count)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "details: no clip %d (the document has %u)",
                           clip, doc->clip_count);

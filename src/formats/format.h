@@ -22,6 +22,10 @@ typedef struct gd_builder gd_builder;
  * it, when two formats take the bytes, the one the file's extension names wins. */
 #define GANIM_PROBE_CERTAIN 90
 
+/* The entries of an array whose size the compiler knows (a format's option table): a
+ * descriptor's option_count is never typed by hand. */
+#define GANIM_COUNT_OF(array) ((uint32_t)(sizeof(array) / sizeof((array)[0])))
+
 struct ganim_format_impl {
     /* 0..100: how sure the format is that these bytes are its own. Pure and cheap, never
      * from the file name. */
@@ -78,7 +82,7 @@ void gd_fail(gd_builder *b);
 const ganim_allocator *gd_allocator(gd_builder *b);
 void gd_meaning(gd_builder *b, const char *meaning);
 
-/* ---- other files (read.c) ---------------------------------------------------------------
+/* ---- other files (read_folder.c) ---------------------------------------------------------------
  * A reader that needs another file (an external buffer, an archive's data) asks for it by
  * the name its file gives; the caller's loader (or ganim_read_file's, which reads from the
  * file's folder) answers. The buffer is the caller's to free (ganim_buffer_free). */
@@ -89,9 +93,7 @@ ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_
 ganim_code ganim_read_load_range(const ganim_read_opts *opts, const char *name, uint64_t offset, size_t size,
                                  ganim_buffer *out, ganim_error *err);
 
-/* ---- writing (write.c) ------------------------------------------------------------------- */
-/* Tells the caller (opts->warn) what the file written cannot store. */
-void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...) GANIM_PRINTF(3, 4);
+/* ---- writing: ganim_write_warn (core/internal.h) tells the caller what a file cannot store */
 
 /* ---- putting clips into an original (put.c) ----------------------------------------------
  * The animation clips of `input` put into `target` (a clone of the original, arrays its

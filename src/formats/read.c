@@ -7,57 +7,8 @@
 
 #include "core/internal.h"
 #include "formats/format.h"
+#include "formats/read_files.h"
 #include "io/fs.h"
-#include "io/writer.h"
-
-/* The files a ganim_read_file took bytes from besides its path (ganim_doc.used_files),
- * collected as NUL-terminated paths one after another. */
-typedef struct used_files {
-    ganim_buffer names;
-    ganim_writer w;
-    uint32_t count;
-} used_files;
-
-static void used_init(used_files *u, const ganim_allocator *alloc)
-{
-    memset(u, 0, sizeof *u);
-    u->w = gw_init(&u->names, alloc);
-}
-
-static void used_add(used_files *u, const char *path)
-{
-    if (!u) return;
-    gw_bytes(&u->w, path, strlen(path) + 1);
-    u->count++;
-}
-
-/* Copies the list into the document (on success) and frees it. */
-static ganim_code used_attach(used_files *u, ganim_code code, ganim_doc **doc, ganim_error *err)
-{
-    if (code == GANIM_OK && u->count) {
-        const char **list = NULL;
-        char *block = NULL;
-        if (gw_ok(&u->w)) {
-            list = ganim_doc_alloc_array(*doc, u->count, sizeof *list);
-            block = ganim_doc_alloc(*doc, u->names.size);
-        }
-        if (!list || !block) {
-            ganim_doc_free(*doc);
-            *doc = NULL;
-            code = GANIM_NOMEM(err);
-        } else {
-            memcpy(block, u->names.data, u->names.size);
-            for (uint32_t i = 0; i < u->count; i++) {
-                list[i] = block;
-                block += strlen(block) + 1;
-            }
-            (*doc)->used_files = list;
-            (*doc)->used_file_count = u->count;
-        }
-    }
-    ganim_buffer_free(&u->names);
-    return code;
-}
 
 /* Warnings to put first on the document (what happened before the reader ran). */
 typedef struct pending {
@@ -168,132 +119,6 @@ static void read_companion(const char *path, const ganim_format *fmt, const gani
     }
 }
 
-ganim_code ganim_read_load(const ganim_read_opts *opts, const char *name, ganim_buffer *out, ganim_error *err)
-{
-    if (!opts || !opts->load)
-        return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET,
-                          "the file needs another file, '%.200s', which cannot be read here (read it with "
-                          "ganim_read_file, or give the read options a loader)",
-                          name ? name : "");
-    memset(out, 0, sizeof *out);
-    out->allocator = ganim_allocator_resolve(&opts->allocator);
-    ganim_code code = opts->load(opts->load_user, name, out, err);
-    if (code != GANIM_OK) ganim_buffer_free(out);
-    return code;
-}
-
-/* The file name part of a path (after the last '/' or '\\'). */
-static const char *ganim_path_base(const char *path)
-{
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    return base;
-}
-
-/* ganim_read_file's loader: files in the folder of the file being read, by relative names
- * that stay inside it (no absolute path, no "..", no drive letter). */
-typedef struct folder_loader {
-    char dir[4096];
-    const ganim_allocator *alloc;
-    uint64_t max_bytes; /* ganim_limits.input_bytes */
-    used_files *used;   /* where the paths read are noted */
-} folder_loader;
-
-/* The path of `name` in the loader's folder, or an error when the name leaves it. */
-static ganim_code folder_path(const folder_loader *f, const char *name, char *path, size_t size, ganim_error *err)
-{
-    int bad = !name || !*name || name[0] == '/' || name[0] == '\\' || strchr(name, ':') != NULL;
-    for (const char *p = name; !bad && *p; p++) /* a ".." component */
-        if (p[0] == '.' && p[1] == '.' && (p == name || p[-1] == '/' || p[-1] == '\\') &&
-            (p[2] == 0 || p[2] == '/' || p[2] == '\\'))
-            bad = 1;
-    if (bad)
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                          "the file names another file outside its folder ('%.200s'); not read", name ? name : "");
-    int n = snprintf(path, size, "%s%s", f->dir, name);
-    if (n < 0 || (size_t)n >= size)
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "the name '%.200s' is too long", name);
-    return GANIM_OK;
-}
-
-/* Says which file could not be read, keeping the reason. */
-static void needed_file(ganim_error *err, const char *name)
-{
-    if (!err) return;
-    char why[256];
-    snprintf(why, sizeof why, "%.250s", err->message);
-    snprintf(err->message, sizeof err->message, "cannot read '%.200s', which the file needs: %s", name, why);
-}
-
-static ganim_code load_from_folder(void *user, const char *name, ganim_buffer *out, ganim_error *err)
-{
-    const folder_loader *f = user;
-    char path[8192];
-    ganim_code code = folder_path(f, name, path, sizeof path, err);
-    if (code != GANIM_OK) return code;
-    code = ganim_load_file(path, f->alloc, f->max_bytes, out, err);
-    if (code == GANIM_OK) used_add(f->used, path);
-    else needed_file(err, name);
-    return code;
-}
-
-ganim_code ganim_read_load_range(const ganim_read_opts *opts, const char *name, uint64_t offset, size_t size,
-                                 ganim_buffer *out, ganim_error *err)
-{
-    ganim_limits lim = ganim_limits_resolve(opts ? &opts->limits : NULL);
-    if (size > lim.input_bytes)
-        return ganim_fail(
-            err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
-            "%zu bytes of '%.200s' are more than the input limit of %llu bytes (ganim_limits.input_bytes)", size,
-            name ? name : "", (unsigned long long)lim.input_bytes);
-    if (!opts || opts->load != load_from_folder) { /* the caller's loader gives whole files */
-        ganim_buffer whole = { 0 };
-        ganim_code code = ganim_read_load(opts, name, &whole, err);
-        if (code != GANIM_OK) return code;
-        if (offset > whole.size || size > whole.size - offset) {
-            code = ganim_fail(err, GANIM_ERR_TRUNCATED, GANIM_NO_OFFSET,
-                              "'%.200s' has %zu bytes; bytes %llu..%llu are not in it", name, whole.size,
-                              (unsigned long long)offset, (unsigned long long)offset + size);
-        } else {
-            ganim_writer w = gw_init(out, &opts->allocator);
-            gw_bytes(&w, whole.data + offset, size);
-            if (!gw_ok(&w)) code = GANIM_NOMEM(err);
-        }
-        ganim_buffer_free(&whole);
-        if (code != GANIM_OK) ganim_buffer_free(out);
-        return code;
-    }
-    /* the library's own loader reads just the range: an archive's data file may be big */
-    const folder_loader *f = opts->load_user;
-    char path[8192];
-    ganim_code code = folder_path(f, name, path, sizeof path, err);
-    if (code != GANIM_OK) return code;
-    memset(out, 0, sizeof *out);
-    code = ganim_load_file_range(path, f->alloc, offset, size, out, err);
-    if (code == GANIM_OK) used_add(f->used, path);
-    else needed_file(err, name);
-    return code;
-}
-
-/* The folder part of `path` ("" for none) as ganim_read_file's loader of other files. */
-static void folder_of(const char *path, const ganim_read_opts *opts, folder_loader *folder, ganim_read_opts *o,
-                      used_files *used)
-{
-    if (o->load) return; /* the caller's loader answers */
-    folder->used = used;
-    const char *base = ganim_path_base(path);
-    size_t dir_len = (size_t)(base - path);
-    if (dir_len < sizeof folder->dir) {
-        memcpy(folder->dir, path, dir_len);
-        folder->dir[dir_len] = 0;
-        folder->alloc = &opts->allocator;
-        folder->max_bytes = opts->limits.input_bytes;
-        o->load = load_from_folder;
-        o->load_user = folder;
-    }
-}
-
 /* Reads the bytes of a file (or of an archive member): the format by name, probe or the
  * extension of `name_path`; the companion from the folder of `companion_path` (NULL: none). */
 static ganim_code read_loaded(const ganim_buffer *buf, const char *name_path, const char *companion_path,
@@ -343,7 +168,7 @@ static ganim_code read_loaded(const ganim_buffer *buf, const char *name_path, co
         *out = NULL;
         code = GANIM_NOMEM(err);
     }
-    if (code == GANIM_OK && companion) used_add(used, cpath);
+    if (code == GANIM_OK && companion) ganim_used_add(used, cpath);
     ganim_doc_free(companion);
     return code;
 }
@@ -377,10 +202,10 @@ static ganim_code read_member(const char *path, const ganim_read_opts *opts, gan
     ganim_read_opts o = *opts;
     folder_loader folder;
     used_files used;
-    used_init(&used, &opts->allocator);
-    used_add(&used, archive);
+    ganim_used_init(&used, &opts->allocator);
+    ganim_used_add(&used, archive);
     o.name = ganim_path_base(archive);
-    folder_of(archive, opts, &folder, &o, &used);
+    ganim_folder_loader_set(archive, opts, &folder, &o, &used);
     ganim_buffer mbuf = { 0 };
     ganim_error_clear(err);
     code = fmt->impl->member(abuf.data, abuf.size, member, &o, &mbuf, err);
@@ -389,12 +214,12 @@ static ganim_code read_member(const char *path, const ganim_read_opts *opts, gan
         ganim_buffer_free(&mbuf);
         if (err && err->code == GANIM_OK)
             ganim_fail(err, code, GANIM_NO_OFFSET, "%s: cannot take '%.200s' out of the archive", fmt->name, member);
-        return used_attach(&used, code, out, err);
+        return ganim_used_attach(&used, code, out, err);
     }
     o.name = member;
     code = read_loaded(&mbuf, member, NULL, o, opts, &used, out, err);
     ganim_buffer_free(&mbuf);
-    return used_attach(&used, code, out, err);
+    return ganim_used_attach(&used, code, out, err);
 }
 
 ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_doc **out, ganim_error *err)
@@ -412,10 +237,10 @@ ganim_code ganim_read_file(const char *path, const ganim_read_opts *opts, ganim_
     ganim_read_opts o = *opts;
     folder_loader folder;
     used_files used;
-    used_init(&used, &opts->allocator);
+    ganim_used_init(&used, &opts->allocator);
     if (!o.name) o.name = ganim_path_base(path);
-    folder_of(path, opts, &folder, &o, &used);
+    ganim_folder_loader_set(path, opts, &folder, &o, &used);
     code = read_loaded(&buf, path, path, o, opts, &used, out, err);
     ganim_buffer_free(&buf);
-    return used_attach(&used, code, out, err);
+    return ganim_used_attach(&used, code, out, err);
 }

@@ -4,6 +4,7 @@
 
 #include "core/internal.h"
 #include "formats/format.h"
+#include "io/fs.h"
 
 #define FORMATS(X)                                                                 \
     X(ganim_format_alamo_ala)    /* alamo/alamo.c: .ALA animations */              \
@@ -58,10 +59,7 @@ int ganim_format_has_extension(const ganim_format *format, const char *ext)
 const ganim_format *ganim_format_for_path(const char *path)
 {
     if (!path) return NULL;
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    const char *dot = strrchr(base, '.');
+    const char *dot = strrchr(ganim_path_base(path), '.');
     if (!dot) return NULL;
     for (size_t i = 0; i < COUNT; i++)
         if (ganim_format_has_extension(registry[i], dot)) return registry[i];

@@ -1,22 +1,7 @@
 /* Writing documents in a format, and resampling (a format with integer storage brings
  * its own resampler; the others use the generic one in core). */
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "core/internal.h"
 #include "formats/format.h"
-
-void ganim_write_warn(const ganim_write_opts *opts, ganim_warning_code code, const char *fmt, ...)
-{
-    if (!opts || !opts->warn) return;
-    char text[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    ganim_warning w = { GANIM_NO_OFFSET, text, code };
-    opts->warn(opts->warn_user, &w);
-}
 
 /* The document the format's writer sees: `doc` itself, or a clone (*made) put into the
  * original, turned to the format's axes, sampled at the rate asked for. */
@@ -28,10 +13,9 @@ static ganim_code prepare(const ganim_doc *doc, const ganim_format *fmt, const g
     ganim_code code = GANIM_OK;
     if (opts->into) {
         /* the original, with the edited clips put in place (at its clips' own rates); both
-         * are read value by value, so both must keep the model's rules */
-        if ((code = ganim_doc_validate(doc, err)) != GANIM_OK ||
-            (code = ganim_doc_validate(opts->into, err)) != GANIM_OK)
-            return code;
+         * are read value by value, so both must keep the model's rules (ganim_write has
+         * validated `doc`) */
+        if ((code = ganim_doc_validate(opts->into, err)) != GANIM_OK) return code;
         if (!(*made = ganim_doc_clone(opts->into, err))) return err && err->code ? err->code : GANIM_ERR_NOMEM;
         if ((code = ganim_doc_put(*made, doc, opts->slot, opts->fps, opts, err)) != GANIM_OK) return code;
         *use = *made;
@@ -90,6 +74,9 @@ ganim_code ganim_write(const ganim_doc *doc, const char *format_name, const gani
     }
     ganim_code code = ganim_settings_check(fmt, opts->settings, opts->setting_count, GANIM_OPTION_WRITE, err);
     if (code != GANIM_OK) return code;
+    /* writers trust the model's rules (parents before children, one value per frame): a
+     * document built or edited through the public API is checked before any is read */
+    if ((code = ganim_doc_validate(doc, err)) != GANIM_OK) return code;
     if (!out->data) out->allocator = ganim_allocator_resolve(&opts->allocator);
     size_t start = out->size;
     const ganim_doc *use;
@@ -106,10 +93,12 @@ ganim_code ganim_doc_resample(ganim_doc *doc, unsigned factor, ganim_error *err)
     if (!doc || factor == 0 || factor > 64) {
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "resample: factor must be 1..64");
     }
-    if (factor == 1) return GANIM_OK;
-    ganim_code code = doc->format && doc->format->impl && doc->format->impl->resample
-                          ? doc->format->impl->resample(doc, factor, err)
-                          : ganim_doc_resample_generic(doc, factor, err);
+    /* resamplers read every per-frame array up to the clip's frame count */
+    ganim_code code = ganim_doc_validate(doc, err);
+    if (code != GANIM_OK || factor == 1) return code;
+    code = doc->format && doc->format->impl && doc->format->impl->resample
+               ? doc->format->impl->resample(doc, factor, err)
+               : ganim_doc_resample_generic(doc, factor, err);
     /* a resample never hands back a document that breaks the model's rules */
     if (code == GANIM_OK) code = ganim_doc_validate(doc, err);
     return code;

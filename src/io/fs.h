@@ -9,6 +9,16 @@
 
 #include "ganim.h"
 
+/* The file name part of a path: after its last '/' or '\\' (a Windows path may hold
+ * either, and a name from a file may come from either system). Points into `path`. */
+static inline const char *ganim_path_base(const char *path)
+{
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    return base;
+}
+
 /* fopen, with a UTF-8 path on Windows too (NULL and errno on failure). */
 FILE *ganim_fs_open(const char *path, const char *mode);
 

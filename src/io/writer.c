@@ -85,6 +85,14 @@ void gw_f32le(ganim_writer *w, float v)
     gw_u32le(w, u);
 }
 
+void gw_f64le(ganim_writer *w, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    gw_u32le(w, (uint32_t)u);
+    gw_u32le(w, (uint32_t)(u >> 32));
+}
+
 void gw_patch_u32le(ganim_writer *w, size_t at, uint32_t v)
 {
     if (w->failed || at > w->buf->size || w->buf->size - at < 4) return;

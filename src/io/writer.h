@@ -30,6 +30,7 @@ void gw_u16be(ganim_writer *w, uint16_t v);
 void gw_u32le(ganim_writer *w, uint32_t v);
 void gw_u32be(ganim_writer *w, uint32_t v);
 void gw_f32le(ganim_writer *w, float v);
+void gw_f64le(ganim_writer *w, double v);
 /* Overwrite bytes already written (for sizes known only later). */
 void gw_patch_u32le(ganim_writer *w, size_t at, uint32_t v);
 void gw_patch_u16le(ganim_writer *w, size_t at, uint16_t v);

@@ -124,6 +124,31 @@ check "formats --json has every format of the table" test \
     "$(json_eval "$OUT" 'len(d)')" = "$(gan formats | sed -n '2,/^$/p' | grep -c .)"
 check "formats --json: alamo-alo is a companion" test \
     "$(json_eval "$OUT" '[f["companion"] for f in d if f["name"]=="alamo-alo"]')" = "[True]"
+# docs/cli.md's alias table says what the registry says: one row per option with an alias
+# (alias, option, deprecated spelling or -), no more, no fewer
+DOCS=$SRC/docs/cli.md
+alias_table_agrees() {
+    python3 - "$OUT" "$DOCS" <<'PY'
+import json, re, sys
+fmts = json.load(open(sys.argv[1]))
+want = sorted((o["alias"], o["name"], o.get("deprecated_alias") or "-")
+              for f in fmts for o in f["options"] if o["alias"])
+text = open(sys.argv[2], encoding="utf-8").read()
+section = text.split("## Format option aliases", 1)[1].split("\n## ", 1)[0]
+got = sorted((m.group(1), m.group(2), m.group(3) or "-")
+             for m in re.finditer(r"^\| `--([a-z0-9-]+)[^`]*` \| `([a-z0-9.-]+)` \| (?:`--([a-z0-9-]+)`|-) \|", section, re.M))
+if got != want:
+    print("docs/cli.md:", got, "\nganim formats --json:", want, file=sys.stderr)
+    sys.exit(1)
+PY
+}
+check "docs/cli.md's alias table agrees with formats --json" alias_table_agrees
+# every command that takes aliases builds its option table (an alias equal to one of its
+# own options stops it with an internal error)
+for cmd in info convert dump; do
+    run "$cmd" --help
+    expect_rc "$cmd --help exits 0 with the formats' aliases in its table" 0
+done
 
 # ---- errors: missing, empty, directory, corrupt --------------------------------------
 run info "$W/missing.ala"
@@ -626,8 +651,13 @@ run convert arch/CROCII.DIR:LEVEL1.WAD -o arch/l1.wad --to argonaut
 check "a member written back is the member's bytes" cmp -s arch/l1.wad "$T/argonaut/croc2_level.wad"
 
 # a reader option through info and dump (README: model 1 has 7 vertices, 3 quads and 2 triangles)
+run info --argonaut-model 1 "$T/argonaut/croc2_level.wad"
+expect_in "info --argonaut-model 1 (reader option alias): the model's mesh" "$OUT" "mesh 0 \"model_1\": 7 vertices, 8 triangles"
+expect_not_in "info --argonaut-model 1: no deprecation note" "$ERR" "deprecated"
 run info --model 1 "$T/argonaut/croc2_level.wad"
-expect_in "info --model 1 (reader option alias): the model's mesh" "$OUT" "mesh 0 \"model_1\": 7 vertices, 8 triangles"
+expect_in "info --model 1 (deprecated alias) still reads the model's mesh" "$OUT" "mesh 0 \"model_1\": 7 vertices, 8 triangles"
+expect_in "info --model 1 says which spelling replaces it" "$ERR" "^ganim: info: --model is deprecated: use --argonaut-model"
+check "the deprecation note is one line" test "$(grep -c deprecated "$ERR")" = 1
 run dump -O argonaut.model=1 "$T/argonaut/croc2_level.wad"
 check "dump -O argonaut.model=1: the mesh in the dump" test "$(json_eval "$OUT" '(d["meshes"][0]["vertex_count"], len(d["meshes"][0]["positions"]))')" = "(7, 7)"
 

@@ -2,7 +2,7 @@
 # The screenshot check of an Argonaut model (too slow for make check; run by hand):
 #   tests/interop/argonaut_screenshot.sh PATH/TO/ganim [OUTDIR]
 # Converts model 1 of hp_level.wad and model 0 of croc2_level.wad (the shared fixtures)
-# with --model to .glb, validates them with the Khronos validator (0 errors, 0
+# with --argonaut-model to .glb, validates them with the Khronos validator (0 errors, 0
 # warnings), loads them in three.js (GLTFLoader: the skinned mesh and its animations),
 # and renders two frames of each in Blender (Debian's blender, headless, Cycles on the
 # CPU): the model must cover the picture and the two frames must differ where it is. The
@@ -17,7 +17,7 @@ pass=0 fail=0
 for pair in hp_level:1 croc2_level:0; do
     name=${pair%%:*} model=${pair##*:}
     glb="$out/${name}_model$model.glb"
-    if "$ganim" convert --model "$model" "$data/$name.wad" -o "$glb" --force; then pass=$((pass + 1)); else fail=$((fail + 1)); continue; fi
+    if "$ganim" convert --argonaut-model "$model" "$data/$name.wad" -o "$glb" --force; then pass=$((pass + 1)); else fail=$((fail + 1)); continue; fi
     if node "$here/validate.mjs" "$glb" | tail -3; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
     if (cd "$here" && node -e '
       import("three/examples/jsm/loaders/GLTFLoader.js").then(async ({ GLTFLoader }) => {

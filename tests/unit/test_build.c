@@ -377,6 +377,80 @@ TEST(edit_a_file_that_was_read)
     ganim_doc_free(doc);
 }
 
+/* What ganim_doc_validate refuses, every public function that reads a document refuses
+ * too, with the same code and a sentence, before it reads an array (ASan would see it):
+ * a bone whose parent lies outside the skeleton, and a clip whose frame count was raised
+ * in place past its per-frame arrays. Every writable format of the registry, every
+ * exporter, resampling, details and clip lookup. */
+static void refused_like_validate(const ganim_doc *doc, ganim_code want, const char *what, const char *call,
+                                  ganim_code got, const ganim_error *err)
+{
+    CHECK_MSG(got == want, "%s: %s gave %s, validate %s", what, call, ganim_code_name(got), ganim_code_name(want));
+    CHECK_MSG(err->message[0] != 0, "%s: %s refused without a sentence", what, call);
+    (void)doc;
+}
+
+static void everything_refuses(ganim_doc *doc, const char *what)
+{
+    ganim_error verr = { 0 };
+    ganim_code want = ganim_doc_validate(doc, &verr);
+    CHECK_MSG(want == GANIM_ERR_CORRUPT, "%s: validate gave %s", what, ganim_code_name(want));
+    size_t count = 0, writable = 0;
+    const ganim_format *const *all = ganim_formats(&count);
+    for (size_t i = 0; i < count; i++) {
+        if (!(all[i]->flags & GANIM_FORMAT_WRITE)) continue;
+        writable++;
+        ganim_buffer out = { 0 };
+        ganim_error e = { 0 };
+        refused_like_validate(doc, want, what, all[i]->name, ganim_write(doc, all[i]->name, NULL, &out, &e), &e);
+        CHECK_MSG(out.size == 0, "%s: %s wrote %zu bytes", what, all[i]->name, out.size);
+        ganim_buffer_free(&out);
+    }
+    CHECK(writable >= 5); /* alamo, ff7, civ7, argonaut, ... */
+    ganim_buffer a = { 0 }, b = { 0 };
+    ganim_error e = { 0 };
+    refused_like_validate(doc, want, what, "glb", ganim_export_glb(doc, NULL, &a, &e), &e);
+    memset(&e, 0, sizeof e);
+    refused_like_validate(doc, want, what, "gltf", ganim_export_gltf(doc, NULL, &a, &b, &e), &e);
+    memset(&e, 0, sizeof e);
+    refused_like_validate(doc, want, what, "bvh", ganim_export_bvh(doc, NULL, &a, &e), &e);
+    memset(&e, 0, sizeof e);
+    refused_like_validate(doc, want, what, "json", ganim_export_json(doc, NULL, &a, &e), &e);
+    memset(&e, 0, sizeof e);
+    refused_like_validate(doc, want, what, "info json", ganim_export_info_json(doc, NULL, &a, &e), &e);
+    CHECK(a.size == 0 && b.size == 0);
+    ganim_buffer_free(&a);
+    ganim_buffer_free(&b);
+    memset(&e, 0, sizeof e);
+    refused_like_validate(doc, want, what, "resample", ganim_doc_resample(doc, 2, &e), &e);
+    memset(&e, 0, sizeof e);
+    ganim_details *d = NULL;
+    refused_like_validate(doc, want, what, "details", ganim_doc_details(doc, 0, GANIM_DETAILS_FULL, NULL, &d, &e), &e);
+    CHECK(d == NULL);
+    ganim_details_free(d);
+    memset(&e, 0, sizeof e);
+    uint32_t index = 0;
+    refused_like_validate(doc, want, what, "find clip", ganim_doc_find_clip(doc, "wave", &index, &e), &e);
+}
+
+TEST(broken_documents_are_refused_everywhere)
+{
+    ganim_doc *doc = build(NULL, NULL);
+    CHECK(doc != NULL);
+    if (!doc) return;
+    doc->skeleton->bones[2].parent = 7; /* outside the skeleton */
+    everything_refuses(doc, "bad parent");
+    doc->skeleton->bones[2].parent = 1;
+    CHECK_OK(ganim_doc_validate(doc, NULL));
+    doc->clips[0].frame_count = 9; /* the per-frame rotation has 5 */
+    everything_refuses(doc, "raised frame count");
+    ganim_transform pose[3];
+    ganim_error e = { 0 };
+    CHECK(ganim_clip_sample(&doc->clips[0], doc->skeleton, 0.2, pose, NULL, &e) == GANIM_ERR_CORRUPT);
+    CHECK(strstr(e.message, "does not fit the clip's 9 frames") != NULL);
+    ganim_doc_free(doc);
+}
+
 int main(void)
 {
     RUN(built_document_holds_copies);
@@ -386,5 +460,6 @@ int main(void)
     RUN(limits_apply_to_built_documents);
     RUN(out_of_memory_everywhere);
     RUN(edit_a_file_that_was_read);
+    RUN(broken_documents_are_refused_everywhere);
     return test_finish();
 }

@@ -41,7 +41,9 @@ static ganim_code fake_details(const ganim_doc *doc, int clip, ganim_details_lev
 }
 
 static const struct ganim_format_impl fake_impl = { .details = fake_details };
-static const ganim_format fake = { "fake-fmt", "test", "fake", ".fake", 0, NULL, 0, NULL, &fake_impl };
+static const ganim_format fake = {
+    .name = "fake-fmt", .description = "test", .family = "fake", .extensions = ".fake", .impl = &fake_impl
+};
 
 static ganim_doc *fake_doc(void)
 {

@@ -384,8 +384,7 @@ TEST(other_orders_and_options)
     o.bvh_order = "XXY";
     CHECK_EQ_INT(ganim_export_bvh(doc, &o, &out, &err), GANIM_ERR_INVALID_ARG);
     o.bvh_order = NULL;
-    o.only_clip = 1;
-    o.clip = 1;
+    o.only_clip = 1 + 1; /* clip 1 */
     CHECK_EQ_INT(ganim_export_bvh(doc, &o, &out, &err), GANIM_ERR_INVALID_ARG);
     CHECK_EQ_INT(out.size, 0);
     /* keep_axes: the root's rotation is written as stored (about Z) */

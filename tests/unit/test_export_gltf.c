@@ -550,10 +550,9 @@ TEST(errors)
     ganim_buffer out = { 0 };
     ganim_error err = { 0 };
     ganim_export_opts o = { 0 };
-    o.only_clip = 1;
-    o.clip = 0; /* the opaque slot */
+    o.only_clip = 1 + 0; /* clip 0: the opaque slot */
     CHECK_EQ_INT(ganim_export_glb(doc, &o, &out, &err), GANIM_ERR_INVALID_ARG);
-    o.clip = 7;
+    o.only_clip = 1 + 7; /* no clip 7 */
     CHECK_EQ_INT(ganim_export_glb(doc, &o, &out, &err), GANIM_ERR_INVALID_ARG);
     CHECK_EQ_INT(out.size, 0);
     /* a key that overflows float32 after the unit scale: named in the error, no output */
@@ -752,7 +751,7 @@ TEST(partner_clips_play_as_one)
         tjson_free(f.json);
     }
     ganim_buffer_free(&out);
-    so.only_clip = 1, so.clip = 1; /* the weapon alone, as asked */
+    so.only_clip = 1 + 1; /* the weapon (clip 1) alone, as asked */
     CHECK_OK(ganim_export_glb(doc, &so, &out, NULL));
     if (open_glb(&out, &f)) {
         CHECK_EQ_INT(tjson_get(f.json, "animations")->count, 1);

@@ -22,7 +22,9 @@ static ganim_code fake_details(const ganim_doc *doc, int clip, ganim_details_lev
 }
 
 static const struct ganim_format_impl fake_impl = { .details = fake_details };
-static const ganim_format fake = { "fake-fmt", "test format", "fake", ".fake", 0, NULL, 0, NULL, &fake_impl };
+static const ganim_format fake = {
+    .name = "fake-fmt", .description = "test format", .family = "fake", .extensions = ".fake", .impl = &fake_impl
+};
 
 static const float odd[] = { 0.1f, 1.0f / 3.0f, 1e-8f, -0.0f, 3.4e38f, -2.5f, 16777217.0f, 1.17549435e-38f };
 
@@ -223,8 +225,7 @@ TEST(dump_one_clip_and_no_skeleton)
     ganim_doc *doc = make_doc();
     ganim_buffer out = { 0 };
     ganim_export_opts o = { 0 };
-    o.only_clip = 1;
-    o.clip = 1;
+    o.only_clip = 1 + 1; /* clip 1 */
     CHECK_OK(ganim_export_json(doc, &o, &out, NULL));
     tjson *j = parse(&out);
     const tjson *clips = tjson_get(j, "clips");
@@ -232,7 +233,7 @@ TEST(dump_one_clip_and_no_skeleton)
     CHECK_EQ_INT(tjson_int(tjson_get(tjson_at(clips, 0), "index"), -1), 1);
     tjson_free(j);
     ganim_buffer_free(&out);
-    o.clip = 2;
+    o.only_clip = 1 + 2; /* clip 2: none */
     ganim_error err = { 0 };
     CHECK_EQ_INT(ganim_export_json(doc, &o, &out, &err), GANIM_ERR_INVALID_ARG);
     CHECK_EQ_INT(out.size, 0);

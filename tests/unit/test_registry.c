@@ -39,6 +39,54 @@ TEST(descriptors_are_consistent)
     CHECK(ganim_option_find("no.such", NULL) == NULL);
 }
 
+/* A spelling the tool accepts as --NAME: lower-case letters, digits and inner dashes. */
+static int option_word(const char *s)
+{
+    if (!*s || *s == '-') return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-')) return 0;
+    return s[strlen(s) - 1] != '-';
+}
+
+/* The tool's --ALIAS options share one namespace with its own options: every alias is
+ * "<family>-<option>" (the option's name with the dot a dash, so it says whose it is),
+ * no two options share a spelling, and a deprecated spelling is none of them either.
+ * (The tool itself refuses an alias equal to one of its own options: tests/cli/run.sh.) */
+TEST(aliases_are_prefixed_and_unique)
+{
+    size_t n;
+    const ganim_format *const *all = ganim_formats(&n);
+    const char *seen[256];
+    size_t nseen = 0, aliases = 0, deprecated = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t o = 0; o < all[i]->option_count; o++) {
+            const ganim_option *op = &all[i]->options[o];
+            if (op->alias) {
+                aliases++;
+                char want[128];
+                snprintf(want, sizeof want, "%s", op->name);
+                for (char *p = want; *p; p++)
+                    if (*p == '.') *p = '-';
+                CHECK_MSG(strcmp(op->alias, want) == 0, "%s: alias --%s, want --%s", op->name, op->alias, want);
+            }
+            CHECK_MSG(!op->deprecated_alias || op->alias, "%s: a deprecated alias without a new one", op->name);
+            const char *spellings[2] = { op->alias, op->deprecated_alias };
+            for (int k = 0; k < 2; k++) {
+                if (!spellings[k]) continue;
+                deprecated += k;
+                CHECK_MSG(option_word(spellings[k]), "%s: --%s is no option word", op->name, spellings[k]);
+                for (size_t j = 0; j < nseen; j++)
+                    CHECK_MSG(strcmp(seen[j], spellings[k]) != 0, "%s: --%s is taken twice", op->name, spellings[k]);
+                if (nseen < sizeof seen / sizeof seen[0]) seen[nseen++] = spellings[k];
+            }
+        }
+    CHECK(aliases >= 10);
+    CHECK_EQ_INT(deprecated, 3); /* Argonaut's --variant, --convention, --model */
+    const ganim_option *model = ganim_option_find("argonaut.model", NULL);
+    CHECK(model && model->alias && strcmp(model->alias, "argonaut-model") == 0 &&
+          strcmp(model->deprecated_alias, "model") == 0);
+}
+
 TEST(extensions_and_probe)
 {
     const ganim_format *ala = ganim_format_find("alamo-ala");
@@ -70,7 +118,12 @@ TEST(option_values_are_checked)
 TEST(integer_options)
 {
     /* an option of no format: ganim_option_check works on any table entry */
-    const ganim_option n = { "test.n", NULL, GANIM_OPTION_INT, GANIM_OPTION_READ, "0..65535", "a number", "none" };
+    const ganim_option n = { .name = "test.n",
+                             .type = GANIM_OPTION_INT,
+                             .flags = GANIM_OPTION_READ,
+                             .values = "0..65535",
+                             .help = "a number",
+                             .when_unset = "none" };
     ganim_error e = { 0 };
     CHECK(ganim_option_check(&n, "0", &e) == GANIM_OK);
     CHECK(ganim_option_check(&n, "65535", &e) == GANIM_OK);
@@ -86,10 +139,20 @@ TEST(integer_options)
     CHECK(ganim_setting_int(s, 2, &n, &v) == 1 && v == 12); /* the last wins */
     CHECK(ganim_setting_int(s, 0, &n, &v) == 0);
     CHECK_EQ_INT(ganim_setting_choice(s, 2, &n), -1);
-    const ganim_option m = { "test.m", NULL, GANIM_OPTION_INT, GANIM_OPTION_READ, "-5..5", "a number", "none" };
+    const ganim_option m = { .name = "test.m",
+                             .type = GANIM_OPTION_INT,
+                             .flags = GANIM_OPTION_READ,
+                             .values = "-5..5",
+                             .help = "a number",
+                             .when_unset = "none" };
     CHECK(ganim_option_check(&m, "-5", &e) == GANIM_OK);
     CHECK(ganim_option_check(&m, "-6", &e) == GANIM_ERR_INVALID_ARG);
-    const ganim_option bad = { "test.b", NULL, GANIM_OPTION_INT, GANIM_OPTION_READ, "5", "a number", "none" };
+    const ganim_option bad = { .name = "test.b",
+                               .type = GANIM_OPTION_INT,
+                               .flags = GANIM_OPTION_READ,
+                               .values = "5",
+                               .help = "a number",
+                               .when_unset = "none" };
     CHECK(ganim_option_check(&bad, "5", &e) == GANIM_ERR_INVALID_ARG);
 }
 
@@ -164,6 +227,7 @@ int main(void)
 {
     RUN(version);
     RUN(descriptors_are_consistent);
+    RUN(aliases_are_prefixed_and_unique);
     RUN(integer_options);
     RUN(extensions_and_probe);
     RUN(option_values_are_checked);

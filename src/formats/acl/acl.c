@@ -18,15 +18,12 @@ ganim_code acl_read(ganim_doc *doc, const uint8_t *data, size_t size, const gani
 static const struct ganim_format_impl acl_impl = { .probe = acl_probe, .read = acl_read, .details = acl_details };
 
 const ganim_format ganim_format_acl = {
-    "acl",
-    "ACL 2.0/2.1 compressed_tracks transform buffer (versions 7-10)",
-    "acl",
-    ".acl",
-    GANIM_FORMAT_READ,
-    NULL,
-    0,
-    NULL,
-    &acl_impl,
+    .name = "acl",
+    .description = "ACL 2.0/2.1 compressed_tracks transform buffer (versions 7-10)",
+    .family = "acl",
+    .extensions = ".acl",
+    .flags = GANIM_FORMAT_READ,
+    .impl = &acl_impl,
 };
 
 static const struct ganim_format_impl civ7_impl = {
@@ -38,13 +35,10 @@ static const struct ganim_format_impl civ7_impl = {
 };
 
 const ganim_format ganim_format_civ7 = {
-    "civ7",
-    "Civilization VII animation (0x6AB06AB0): V0 raw frames, V1 ACL body",
-    "acl",
-    ".civ",
-    GANIM_FORMAT_READ | GANIM_FORMAT_WRITE,
-    NULL,
-    0,
-    NULL,
-    &civ7_impl,
+    .name = "civ7",
+    .description = "Civilization VII animation (0x6AB06AB0): V0 raw frames, V1 ACL body",
+    .family = "acl",
+    .extensions = ".civ",
+    .flags = GANIM_FORMAT_READ | GANIM_FORMAT_WRITE,
+    .impl = &civ7_impl,
 };

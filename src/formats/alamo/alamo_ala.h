@@ -118,7 +118,8 @@ ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *
 bool ala_name_same(const uint8_t *raw, size_t n, const char *name);
 
 /* ---- the formats' entry points and options (alamo.c lists them) ------------------------ */
-extern const ganim_option alamo_options[]; /* [0] alamo.version */
+enum { ALAMO_OPT_VERSION = 0, ALAMO_OPT_COUNT }; /* alamo_options by name */
+extern const ganim_option alamo_options[ALAMO_OPT_COUNT];
 int alamo_ala_probe(const uint8_t *data, size_t size);
 ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                           ganim_error *err);

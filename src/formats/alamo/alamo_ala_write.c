@@ -469,7 +469,8 @@ ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts, g
     const ganim_clip *c = ganim_doc_first_animation(doc);
     ganim_allocator a = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
     /* alamo.version: 1 or 2; unset (0): the source's version, else 2 */
-    int version = opts ? ganim_setting_choice(opts->settings, opts->setting_count, &alamo_options[0]) + 1 : 0;
+    int version =
+        opts ? ganim_setting_choice(opts->settings, opts->setting_count, &alamo_options[ALAMO_OPT_VERSION]) + 1 : 0;
     if (!c) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, ALA ": the document has no animation");
     if (c->frame_count == 0 || !(c->fps > 0.0) || !isfinite((float)c->fps))
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,

@@ -167,7 +167,7 @@ ganim_quat ag_key_rotation(const uint8_t *p, int convention, bool *zero);
  * the record's offset in the file, u32 its size; then the record's bytes.
  * Document ("argonaut"): 48-byte header: u32 'AGD1', u8 container, u8 variant, u8
  * convention, u8 variant_from, u32 stored animation count, u32 records read, u32 prefix
- * size, u32 suffix size, u32 model shown (--model) or UINT32_MAX, u32 XSPD tag offset
+ * size, u32 suffix size, u32 model shown (--argonaut-model) or UINT32_MAX, u32 XSPD tag offset
  * (WAD), u32 input size, 8 zero bytes; then the prefix (the file up to the animation
  * count: the WAD's sections, header and models; nothing for a block) and the suffix
  * (everything after the last record read). */
@@ -206,8 +206,8 @@ ganim_code ag_encode_clip(const ganim_doc *doc, uint32_t ci, int variant, int co
                           ganim_buffer *out, ganim_error *err);
 
 /* ---- the formats' entry points and options (argonaut.c lists them) ---------------------- */
-extern const ganim_option argonaut_options[]; /* variant, convention, model, container */
-enum { AG_OPT_VARIANT = 0, AG_OPT_CONVENTION, AG_OPT_MODEL, AG_OPT_CONTAINER };
+enum { AG_OPT_VARIANT = 0, AG_OPT_CONVENTION, AG_OPT_MODEL, AG_OPT_CONTAINER, AG_OPT_COUNT }; /* argonaut_options */
+extern const ganim_option argonaut_options[AG_OPT_COUNT];
 int argonaut_probe(const uint8_t *data, size_t size);
 ganim_code argonaut_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                          ganim_error *err);

@@ -31,9 +31,28 @@ static void conventions(gd_builder *b, int convention)
     gd_meaning(b, "how the stored numbers were read (docs/formats/argonaut.md)");
 }
 
-/* Raw s16 rows of `width` from n records of `stride` bytes at p. */
-static void s16_rows(gd_builder *b, const char *key, const uint8_t *p, size_t n, size_t stride, uint32_t width)
+/* Does a table of n rows of `stride` bytes, each `width` 16-bit values, starting `off`
+ * bytes into a region of `size` bytes, lie inside it? The details read raw bytes of a
+ * record or model again, so they check every table against its region themselves. */
+static bool rows_fit(size_t size, size_t off, size_t n, size_t stride, uint32_t width)
 {
+    if (n == 0) return off <= size;
+    if (off > size || 2u * (size_t)width > stride) return false;
+    size_t room = size - off;
+    if (room < 2u * (size_t)width) return false;
+    return (n - 1) <= (room - 2u * (size_t)width) / stride;
+}
+
+/* Raw s16 rows of `width` from n rows of `stride` bytes at `off` in region p[0..size);
+ * null when the table does not lie inside the region. */
+static void s16_rows(gd_builder *b, const char *key, const uint8_t *p, size_t size, size_t off, size_t n, size_t stride,
+                     uint32_t width)
+{
+    if (!rows_fit(size, off, n, stride, width)) {
+        gd_null(b, key);
+        return;
+    }
+    p += off;
     const ganim_allocator *a = gd_allocator(b);
     size_t count = n * width, bytes = (count ? count : 1) * sizeof(int32_t);
     int32_t *v = ganim_alloc(a, bytes);
@@ -47,8 +66,14 @@ static void s16_rows(gd_builder *b, const char *key, const uint8_t *p, size_t n,
     ganim_free(a, v, bytes);
 }
 
-static void u16_rows(gd_builder *b, const char *key, const uint8_t *p, size_t n, uint32_t width)
+static void u16_rows(gd_builder *b, const char *key, const uint8_t *p, size_t size, size_t off, size_t n,
+                     uint32_t width)
 {
+    if (!rows_fit(size, off, n, 2u * (size_t)width, width)) {
+        gd_null(b, key);
+        return;
+    }
+    p += off;
     const ganim_allocator *a = gd_allocator(b);
     size_t count = n * width, bytes = (count ? count : 1) * sizeof(int32_t);
     int32_t *v = ganim_alloc(a, bytes);
@@ -89,7 +114,9 @@ static void model_details(gd_builder *b, const ag_model *m, uint32_t index, cons
     /* vertices per group, from the countdowns */
     int32_t per[64];
     uint32_t ng = 0, run = 0;
-    for (uint32_t v = 0; v < m->nvert; v++) {
+    bool verts_fit = rows_fit(m->size, m->o_vert, m->nvert, 8, 4),
+         faces_fit = rows_fit(m->size, m->o_face, m->nface, 20, 10);
+    for (uint32_t v = 0; verts_fit && v < m->nvert; v++) {
         run++;
         if (ganim_ld_u16le(m->p + m->o_vert + 8 * (size_t)v + 6) == 1 || v + 1 == m->nvert) {
             if (ng < 64) per[ng] = (int32_t)run;
@@ -101,7 +128,7 @@ static void model_details(gd_builder *b, const ag_model *m, uint32_t index, cons
     if (ng > 64) gd_meaning(b, "the first 64 groups");
     gd_uint(b, "vertices", m->nvert);
     uint32_t quads = 0;
-    for (uint32_t f = 0; f < m->nface; f++)
+    for (uint32_t f = 0; faces_fit && f < m->nface; f++)
         quads += (ganim_ld_u16le(m->p + m->o_face + 20 * (size_t)f + 18) & 0x0800) != 0;
     gd_uint(b, "faces", m->nface);
     gd_uint(b, "quads", quads);
@@ -112,11 +139,11 @@ static void model_details(gd_builder *b, const ag_model *m, uint32_t index, cons
     fitting(b, "fitting_animations", bones, nrec, m->groups);
     gd_meaning(b, "animations whose bone count equals the group count");
     if (level == GANIM_DETAILS_FULL) {
-        s16_rows(b, "bbox", m->p, 9, 8, 4);
-        s16_rows(b, "vertices", m->p + m->o_vert, m->nvert, 8, 4);
+        s16_rows(b, "bbox", m->p, m->size, 0, 9, 8, 4);
+        s16_rows(b, "vertices", m->p, m->size, m->o_vert, m->nvert, 8, 4);
         gd_meaning(b, "x, y, z, group countdown");
-        s16_rows(b, "normals", m->p + m->o_norm, m->nvert, 8, 4);
-        s16_rows(b, "faces", m->p + m->o_face, m->nface, 20, 10);
+        s16_rows(b, "normals", m->p, m->size, m->o_norm, m->nvert, 8, 4);
+        s16_rows(b, "faces", m->p, m->size, m->o_face, m->nface, 20, 10);
         gd_meaning(b, "nx, ny, nz, countdown, v0, v1, v2, v3, texture, flags (as s16)");
     }
     gd_end(b);
@@ -267,15 +294,15 @@ static ganim_code clip_details(const ganim_doc *doc, int clip, ganim_details_lev
         gd_uint(b, "cache_status", r.slot[5]);
     }
     gd_end(b);
-    u16_rows(b, "triggers_raw", r.p + r.o_trig, r.tc, 2);
+    u16_rows(b, "triggers_raw", r.p, r.size, r.o_trig, r.tc, 2);
     gd_meaning(b, "frame, id");
-    if (r.flag == 0) s16_rows(b, "position_deltas_raw", r.p + r.o_delta, r.fc, 8, 4);
+    if (r.flag == 0) s16_rows(b, "position_deltas_raw", r.p, r.size, r.o_delta, r.fc, 8, 4);
     else gd_null(b, "position_deltas_raw");
     if (r.mc > 0) {
         gd_group(b, "morphs_raw");
-        s16_rows(b, "frame0", r.p + ag_frame_at(&r, 0), 4 * (size_t)r.mc, 2, 1);
+        s16_rows(b, "frame0", r.p, r.size, ag_frame_at(&r, 0), 4 * (size_t)r.mc, 2, 1);
         gd_list(b, "later_frames");
-        for (uint32_t f = 1; f < r.fc; f++) s16_rows(b, NULL, r.p + ag_frame_at(&r, f), (size_t)r.mc, 2, 1);
+        for (uint32_t f = 1; f < r.fc; f++) s16_rows(b, NULL, r.p, r.size, ag_frame_at(&r, f), (size_t)r.mc, 2, 1);
         gd_end(b);
         gd_end(b);
     } else {
@@ -283,12 +310,12 @@ static ganim_code clip_details(const ganim_doc *doc, int clip, ganim_details_lev
     }
     if (ag_keyed(&r)) {
         gd_list(b, "keys_raw");
-        for (uint32_t k = 0; k < r.kc; k++) s16_rows(b, NULL, r.p + ag_key_at(&r, k, 0), r.bc, 16, 8);
+        for (uint32_t k = 0; k < r.kc; k++) s16_rows(b, NULL, r.p, r.size, ag_key_at(&r, k, 0), r.bc, 16, 8);
         gd_end(b);
         gd_meaning(b, "per key, per bone: w, x, y, z, tx, ty, tz, frame (as s16)");
     } else {
         gd_list(b, "matrices_raw");
-        for (uint32_t f = 0; f < r.fc; f++) s16_rows(b, NULL, r.p + ag_matrix_at(&r, f, 0), r.bc, 24, 12);
+        for (uint32_t f = 0; f < r.fc; f++) s16_rows(b, NULL, r.p, r.size, ag_matrix_at(&r, f, 0), r.bc, 24, 12);
         gd_end(b);
         gd_meaning(b, "per frame, per bone: m11..m33 (row-major), tx, ty, tz");
     }

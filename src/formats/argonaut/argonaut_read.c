@@ -189,11 +189,11 @@ ganim_code argonaut_read(ganim_doc *doc, const uint8_t *data, size_t size, const
         variant = ag_detect(data, size, wad ? &w : NULL, why, sizeof why, &ambiguous, NULL);
         if (variant < 0)
             return ganim_fail(err, GANIM_ERR_CORRUPT, wad ? w.models_at : 0,
-                              AG ": %s (--variant croc2|hp reads what fits a variant)", why);
+                              AG ": %s (--argonaut-variant croc2|hp reads what fits a variant)", why);
         if (ambiguous)
             ganim_doc_warn(doc, GANIM_WARN_OTHER, 0,
                            AG ": the block reads the same as Croc 2 and as Harry Potter; read as Croc 2 "
-                              "(--variant hp to choose the other)");
+                              "(--argonaut-variant hp to choose the other)");
     }
     bool hp = variant == AG_HP;
     /* the models (WAD), then the block */

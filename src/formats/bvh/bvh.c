@@ -1,15 +1,29 @@
 /* BVH (Biovision hierarchy): the format descriptor, its options, the probe and the read. */
 #include "formats/bvh/bvh.h"
 
-static const ganim_option bvh_options[] = {
-    { "bvh.positions", "bvh-positions", GANIM_OPTION_CHOICE, GANIM_OPTION_READ, "replace|add",
-      "position channels are the joint's whole translation (replace, as Blender reads them) or are added to its "
-      "OFFSET (add, as three.js reads them)",
-      "replace" },
-    { "bvh.axes", "bvh-axes", GANIM_OPTION_CHOICE, GANIM_OPTION_READ, "y-up|z-up|y-down",
-      "the axes the animation had before it was written in BVH's Y up (ganim's export of a z-up or y-down model): "
-      "root rotations and positions are turned back and the document has these axes",
-      "the values as they are, Y up" },
+enum { BVH_OPT_POSITIONS = 0, BVH_OPT_AXES, BVH_OPT_COUNT };
+
+static const ganim_option bvh_options[BVH_OPT_COUNT] = {
+    [BVH_OPT_POSITIONS] = {
+        .name = "bvh.positions",
+        .alias = "bvh-positions",
+        .type = GANIM_OPTION_CHOICE,
+        .flags = GANIM_OPTION_READ,
+        .values = "replace|add",
+        .help = "position channels are the joint's whole translation (replace, as Blender reads them) or are added to "
+            "its OFFSET (add, as three.js reads them)",
+        .when_unset = "replace",
+    },
+    [BVH_OPT_AXES] = {
+        .name = "bvh.axes",
+        .alias = "bvh-axes",
+        .type = GANIM_OPTION_CHOICE,
+        .flags = GANIM_OPTION_READ,
+        .values = "y-up|z-up|y-down",
+        .help = "the axes the animation had before it was written in BVH's Y up (ganim's export of a z-up or y-down "
+            "model): root rotations and positions are turned back and the document has these axes",
+        .when_unset = "the values as they are, Y up",
+    },
 };
 
 static int lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
@@ -45,8 +59,9 @@ static ganim_code bvh_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     f.err = err;
     f.data = data;
     f.size = size;
-    f.positions_add = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[0]) == 1;
-    int axes = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[1]);
+    f.positions_add =
+        ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_POSITIONS]) == 1;
+    int axes = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_AXES]);
     f.axes_undone = axes >= 0 ? axes + 1 : 0;
     doc->axes = GANIM_AXES_Y_UP;
     f.scratch = ganim_doc_create(&f.opts->allocator, f.opts->memory_limit);
@@ -65,14 +80,13 @@ static const struct ganim_format_impl bvh_impl = {
 };
 
 const ganim_format ganim_format_bvh = {
-    BVH_FORMAT,
-    "Biovision hierarchy (.bvh): joints, offsets and one clip of Euler rotations and positions; written by the "
-    "exporter",
-    "bvh",
-    ".bvh",
-    GANIM_FORMAT_READ,
-    bvh_options,
-    sizeof bvh_options / sizeof bvh_options[0],
-    NULL,
-    &bvh_impl,
+    .name = BVH_FORMAT,
+    .description = "Biovision hierarchy (.bvh): joints, offsets and one clip of Euler rotations and positions; written "
+                   "by the exporter",
+    .family = "bvh",
+    .extensions = ".bvh",
+    .flags = GANIM_FORMAT_READ,
+    .options = bvh_options,
+    .option_count = GANIM_COUNT_OF(bvh_options),
+    .impl = &bvh_impl,
 };

@@ -8,21 +8,6 @@
 #define RECORD_VERSION 1
 #define HEAD_U32 11
 
-static void put_f32(ganim_writer *w, float v)
-{
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    gw_u32le(w, u);
-}
-
-static void put_f64(ganim_writer *w, double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    gw_u32le(w, (uint32_t)u);
-    gw_u32le(w, (uint32_t)(u >> 32));
-}
-
 ganim_code bvh_record(bvh_file *f)
 {
     ganim_buffer buf = { 0 };
@@ -39,16 +24,16 @@ ganim_code bvh_record(bvh_file *f)
                                       (uint32_t)f->axes_undone,
                                       (uint32_t)f->fps_fallback };
     for (int i = 0; i < HEAD_U32; i++) gw_u32le(&w, head[i]);
-    put_f64(&w, f->frame_time);
-    put_f64(&w, f->fps);
+    gw_f64le(&w, f->frame_time);
+    gw_f64le(&w, f->fps);
     for (uint32_t i = 0; i < f->joint_count; i++) {
         const bvh_joint *j = &f->joints[i];
         gw_u8(&w, j->nch);
         gw_bytes(&w, j->ch, 6);
         gw_u8(&w, j->end_site);
         gw_u32le(&w, (uint32_t)j->parent);
-        for (int k = 0; k < 3; k++) put_f32(&w, j->offset[k]);
-        for (int k = 0; k < 3; k++) put_f32(&w, j->end[k]);
+        for (int k = 0; k < 3; k++) gw_f32le(&w, j->offset[k]);
+        for (int k = 0; k < 3; k++) gw_f32le(&w, j->end[k]);
         size_t n = strlen(j->name);
         if (n > 1000) n = 1000;
         gw_u32le(&w, (uint32_t)n);

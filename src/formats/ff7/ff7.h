@@ -148,7 +148,8 @@ ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t
                            ganim_error *err);
 
 /* ---- the formats' entry points and options (ff7.c lists them) ---------------------- */
-extern const ganim_option ff7_options[]; /* [0] ff7.bkey */
+enum { FF7_OPT_BKEY = 0, FF7_OPT_COUNT }; /* ff7_options by name */
+extern const ganim_option ff7_options[FF7_OPT_COUNT];
 int ff7_battle_probe(const uint8_t *data, size_t size);
 ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                            ganim_error *err);

@@ -1,4 +1,5 @@
-/* FF7 battle animations: the frame stream's bit code, both directions (note §2-§3).
+/* FF7 battle animations: the frame stream's bit code, both directions (the stream and its
+ * delta codes: docs/formats/ff7-battle.md, "What the decoder relies on").
  * Every delta the encoder writes gets its shortest code (unique per value), so
  * re-encoding a stream the game or its tools coded optimally gives back its bytes. */
 #include <string.h>

@@ -55,7 +55,8 @@ static int entry_role(const pack_ctx *c, uint32_t index)
     return index < nb ? FF7_ROLE_BODY : index < nb + nw ? FF7_ROLE_WEAPON : FF7_ROLE_EXTRA;
 }
 
-/* Rotation slots: from the skeleton when there is one (§4), else from dwBones. */
+/* Rotation slots: from the skeleton when there is one, else from dwBones (the rule:
+ * docs/formats/ff7-battle.md, "Rotation slots per frame"). */
 static uint64_t entry_slots(const pack_ctx *c, int role, uint32_t dw_bones)
 {
     if (c->have_skel) return role == FF7_ROLE_WEAPON || c->skel.n_bones <= 1 ? 1 : (uint64_t)c->skel.n_bones + 1;
@@ -350,10 +351,10 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
         ganim_code code = ff7_clip_fill(doc, &clips[i], &in, err);
         if (code) return code;
     }
-    /* Weapon animation i plays with body animation i (the note, section 1.1: Kimera draws
-     * WeaponAnimations[i] with SkeletonAnimations[i], kujata pairs them the same way): the
-     * exporters write the two as one animation. A special slot on either side leaves the
-     * other alone. */
+    /* Weapon animation i plays with body animation i (docs/formats/ff7-battle.md, "The
+     * model": Kimera draws WeaponAnimations[i] with SkeletonAnimations[i], kujata pairs
+     * them the same way): the exporters write the two as one animation. A special slot on
+     * either side leaves the other alone. */
     for (uint32_t i = 0; c.have_skel && i < c.skel.n_body_anims && i < c.skel.n_weapon_anims; i++) {
         uint64_t w = (uint64_t)c.skel.n_body_anims + i;
         if (w >= n) break;

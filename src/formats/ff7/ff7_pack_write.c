@@ -321,7 +321,7 @@ ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts, 
     ganim_allocator alloc = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
     enc_ctx c = { &alloc, -1 };
     /* ff7.bkey forces a precision key; the choices 0|2|4 are the key over 2 */
-    int forced = opts ? ganim_setting_choice(opts->settings, opts->setting_count, &ff7_options[0]) : -1;
+    int forced = opts ? ganim_setting_choice(opts->settings, opts->setting_count, &ff7_options[FF7_OPT_BKEY]) : -1;
     if (forced >= 0) c.forced = 2 * forced;
     if (!doc) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ff7-battle: no document");
     plan p;

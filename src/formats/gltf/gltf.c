@@ -7,38 +7,29 @@
 #define CHUNK_JSON 0x4E4F534Au
 #define CHUNK_BIN 0x004E4942u
 
-static const ganim_option gltf_options[] = {
-    { "gltf.skin", "gltf-skin", GANIM_OPTION_TEXT, GANIM_OPTION_READ, "NAME|INDEX",
-      "the skin whose joints become the skeleton, by name or index (files with several skins)",
-      "the skin whose joints the animations move most (the first one on a tie)" },
-    { "gltf.conversion", "gltf-conversion", GANIM_OPTION_CHOICE, GANIM_OPTION_READ, "undo|keep",
-      "a file ganim exported: undo the axis conversion and unit scale it records (undo), or keep the values as stored "
-      "in glTF's Y-up axes (keep)",
-      "undo" },
+enum { GLTF_OPT_SKIN = 0, GLTF_OPT_CONVERSION, GLTF_OPT_COUNT };
+
+static const ganim_option gltf_options[GLTF_OPT_COUNT] = {
+    [GLTF_OPT_SKIN] = {
+        .name = "gltf.skin",
+        .alias = "gltf-skin",
+        .type = GANIM_OPTION_TEXT,
+        .flags = GANIM_OPTION_READ,
+        .values = "NAME|INDEX",
+        .help = "the skin whose joints become the skeleton, by name or index (files with several skins)",
+        .when_unset = "the skin whose joints the animations move most (the first one on a tie)",
+    },
+    [GLTF_OPT_CONVERSION] = {
+        .name = "gltf.conversion",
+        .alias = "gltf-conversion",
+        .type = GANIM_OPTION_CHOICE,
+        .flags = GANIM_OPTION_READ,
+        .values = "undo|keep",
+        .help = "a file ganim exported: undo the axis conversion and unit scale it records (undo), or keep the values "
+            "as stored in glTF's Y-up axes (keep)",
+        .when_unset = "undo",
+    },
 };
-
-/* ---- shared helpers ------------------------------------------------------------------------- */
-
-void *gltf_scratch(gltf_file *f, size_t count, size_t size)
-{
-    void *p = ganim_doc_alloc_array(f->scratch, count ? count : 1, size);
-    if (!p) GANIM_NOMEM(f->err);
-    return p;
-}
-
-int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t count, const char *what, uint32_t *out)
-{
-    const gj_value *v = gj_get(obj, key);
-    if (!v) return 0;
-    uint64_t u;
-    if (!gj_uint(v, UINT32_MAX, &u) || u >= count) {
-        ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset, "gltf: %s: %s is %.40s, not one of the %u there are", what,
-                   key, v->type == GJ_NUMBER ? v->text : "not a number", count);
-        return -1;
-    }
-    *out = (uint32_t)u;
-    return 1;
-}
 
 static void *tree_alloc(void *user, size_t size) { return ganim_doc_alloc(user, size); }
 
@@ -198,7 +189,8 @@ static void read_ganim_meta(gltf_file *f)
     if (gj_string(gj_get(meta, "visibility"), &vis)) f->vis_scale = !strcmp(vis, "scale");
     const gj_value *u = gj_get(meta, "unit_scale");
     if (u && !gj_number(u, &unit)) unit = 0;
-    if (ganim_setting_choice(f->opts->settings, f->opts->setting_count, &gltf_options[1]) == 1) return; /* keep */
+    if (ganim_setting_choice(f->opts->settings, f->opts->setting_count, &gltf_options[GLTF_OPT_CONVERSION]) == 1)
+        return; /* keep */
     int axes_ok;
     ganim_axes ax = axes_from_text(axes, &axes_ok);
     gltf_conv cv;
@@ -276,14 +268,13 @@ static const struct ganim_format_impl gltf_impl = {
 };
 
 const ganim_format ganim_format_gltf = {
-    GLTF_FORMAT,
-    "glTF 2.0 (.glb, .gltf with GLB, data-URI or external buffers): a skin's joints and the animations; written "
-    "by the exporter",
-    "gltf",
-    ".glb;.gltf",
-    GANIM_FORMAT_READ,
-    gltf_options,
-    sizeof gltf_options / sizeof gltf_options[0],
-    NULL,
-    &gltf_impl,
+    .name = GLTF_FORMAT,
+    .description = "glTF 2.0 (.glb, .gltf with GLB, data-URI or external buffers): a skin's joints and the animations; "
+                   "written by the exporter",
+    .family = "gltf",
+    .extensions = ".glb;.gltf",
+    .flags = GANIM_FORMAT_READ,
+    .options = gltf_options,
+    .option_count = GANIM_COUNT_OF(gltf_options),
+    .impl = &gltf_impl,
 };

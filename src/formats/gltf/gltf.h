@@ -1,8 +1,9 @@
 /* glTF 2.0 (.glb, .gltf): what the files of src/formats/gltf share. Read only: ganim
- * writes glTF with its exporter (src/export/gltf*.c).
+ * writes glTF with its exporter (src/export/export_gltf*.c).
  *
  *   gltf.c           the descriptor, options, probe, and the read in order: container,
  *                    JSON, ganim's own metadata, skeleton, animations, details record
+ *   gltf_file.c      what every part uses on the file read: scratch memory, checked indices
  *   gltf_data.c      buffers (GLB chunk, data URIs, other files), views and accessors
  *   gltf_skeleton.c  nodes, the skin that becomes the skeleton, rest poses, the nodes
  *                    above the joints whose transforms are folded into them
@@ -103,7 +104,7 @@ typedef struct gltf_file {
     uint32_t skipped_total;
 } gltf_file;
 
-/* ---- gltf.c -------------------------------------------------------------------------------- */
+/* ---- gltf_file.c --------------------------------------------------------------------------- */
 /* Zeroed scratch memory (NULL: out of memory, with the error set). */
 void *gltf_scratch(gltf_file *f, size_t count, size_t size);
 /* An object's member as an index below `count`: 1 found, 0 absent, -1 bad (error set). */

@@ -9,14 +9,6 @@
 
 #define RECORD_VERSION 1
 
-static void put_f64(ganim_writer *w, double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    gw_u32le(w, (uint32_t)u);
-    gw_u32le(w, (uint32_t)(u >> 32));
-}
-
 static void put_str(ganim_writer *w, const char *s)
 {
     size_t n = s ? strlen(s) : 0;
@@ -86,7 +78,7 @@ ganim_code gltf_doc_record(gltf_file *f)
                            (uint32_t)f->undo,
                            f->skipped_total };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) gw_u32le(&w, v[i]);
-    put_f64(&w, unit);
+    gw_f64le(&w, unit);
     for (int i = 0; i < 7; i++) put_str(&w, s[i]);
     put_names(&w, gj_get(f->root, "extensionsUsed"));
     put_names(&w, gj_get(f->root, "extensionsRequired"));
@@ -116,8 +108,8 @@ ganim_code gltf_clip_record(gltf_file *f, ganim_clip *clip, const gltf_clip_stat
                            st->visibility_tracks,
                            st->cubic_samples };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) gw_u32le(&w, v[i]);
-    put_f64(&w, st->fps);
-    put_f64(&w, st->duration);
+    gw_f64le(&w, st->fps);
+    gw_f64le(&w, st->duration);
     clip->native_format = GLTF_FORMAT;
     return finish(f, &w, &buf, &clip->native, &clip->native_size);
 }

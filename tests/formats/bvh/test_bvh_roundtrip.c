@@ -169,8 +169,7 @@ static void roundtrip(const char *path)
         if (a->clips[ci].kind != GANIM_CLIP_ANIMATION) continue;
         for (int variant = 0; variant < 2; variant++) {
             ganim_export_opts eo = { 0 };
-            eo.only_clip = 1;
-            eo.clip = (int)ci;
+            eo.only_clip = ci + 1;
             if (variant) {
                 eo.bvh_order = "XYZ";
                 eo.bvh_joint_positions = 1;

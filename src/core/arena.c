@@ -1,0 +1,153 @@
+/* Documents and their arena: a document is made, everything a reader or a building
+ * function puts in it is allocated from its arena (strings, bytes, arrays), and all of it
+ * is freed at once. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/document.h"
+
+#define ARENA_BLOCK (64u * 1024u)
+#define DEFAULT_MEMORY_LIMIT ((size_t)1 << 30)
+
+#define HEADER_SIZE ((sizeof(arena_block) + 15u) & ~(size_t)15u)
+
+ganim_doc *ganim_doc_create(const ganim_allocator *alloc, size_t memory_limit)
+{
+    ganim_allocator a = ganim_allocator_resolve(alloc);
+    size_t size = sizeof(ganim_doc) + sizeof(struct ganim_doc_internal);
+    ganim_doc *doc = ganim_alloc(&a, size);
+    if (!doc) return NULL;
+    memset(doc, 0, size);
+    doc->internal = (struct ganim_doc_internal *)(doc + 1);
+    doc->internal->alloc = a;
+    doc->internal->limit = memory_limit ? memory_limit : DEFAULT_MEMORY_LIMIT;
+    doc->internal->limits = ganim_limits_resolve(NULL);
+    return doc;
+}
+
+void ganim_doc_free(ganim_doc *doc)
+{
+    if (!doc) return;
+    struct ganim_doc_internal *in = doc->internal;
+    ganim_allocator a = in->alloc;
+    arena_block *b = in->head;
+    while (b) {
+        arena_block *next = b->next;
+        ganim_free(&a, b, HEADER_SIZE + b->size);
+        b = next;
+    }
+    ganim_free(&a, doc, sizeof(ganim_doc) + sizeof(struct ganim_doc_internal));
+}
+
+const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc) { return &doc->internal->alloc; }
+
+ganim_doc_growth *ganim_doc_growth_of(ganim_doc *doc) { return &doc->internal->growth; }
+
+size_t ganim_doc_memory_limit(const ganim_doc *doc) { return doc->internal->limit; }
+
+static arena_block *new_block(struct ganim_doc_internal *in, size_t size)
+{
+    if (size > SIZE_MAX - HEADER_SIZE) return NULL;
+    size_t bytes = HEADER_SIZE + size;
+    if (bytes > in->limit || in->total > in->limit - bytes) return NULL;
+    arena_block *b = ganim_alloc(&in->alloc, bytes);
+    if (!b) return NULL;
+    in->total += bytes;
+    b->size = size;
+    b->used = 0;
+    return b;
+}
+
+static void *doc_alloc(ganim_doc *doc, size_t size, int zero);
+
+void *ganim_doc_alloc(ganim_doc *doc, size_t size) { return doc_alloc(doc, size, 1); }
+
+void *ganim_doc_alloc_array_raw(ganim_doc *doc, size_t count, size_t size)
+{
+    size_t total;
+    if (!ganim_mul_size(count, size, &total)) return NULL;
+    return doc_alloc(doc, total, 0);
+}
+
+static void *doc_alloc(ganim_doc *doc, size_t size, int zero)
+{
+    struct ganim_doc_internal *in = doc->internal;
+    if (size == 0) size = 1;
+    if (size > SIZE_MAX - 15u) return NULL;
+    size = (size + 15u) & ~(size_t)15u;
+    arena_block *b = in->head;
+    if (b && b->size - b->used >= size) {
+        void *p = (uint8_t *)b + HEADER_SIZE + b->used;
+        b->used += size;
+        if (zero) memset(p, 0, size);
+        return p;
+    }
+    if (size > ARENA_BLOCK / 4) {
+        /* Large: its own block, linked behind the current one so small allocations
+         * keep filling the current block. */
+        arena_block *big = new_block(in, size);
+        if (!big) return NULL;
+        big->used = size;
+        if (b) {
+            big->next = b->next;
+            b->next = big;
+        } else {
+            big->next = NULL;
+            in->head = big;
+        }
+        void *p = (uint8_t *)big + HEADER_SIZE;
+        if (zero) memset(p, 0, size);
+        return p;
+    }
+    arena_block *nb = new_block(in, ARENA_BLOCK);
+    if (!nb) return NULL;
+    nb->next = in->head;
+    in->head = nb;
+    nb->used = size;
+    void *p = (uint8_t *)nb + HEADER_SIZE;
+    if (zero) memset(p, 0, size);
+    return p;
+}
+
+void *ganim_doc_alloc_array(ganim_doc *doc, size_t count, size_t size)
+{
+    size_t total;
+    if (!ganim_mul_size(count, size, &total)) return NULL;
+    return ganim_doc_alloc(doc, total);
+}
+
+char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n)
+{
+    size_t len = 0;
+    while (len < n && s[len]) len++;
+    char *p = ganim_doc_alloc(doc, len + 1);
+    if (!p) return NULL;
+    memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+char *ganim_doc_strdup(ganim_doc *doc, const char *s) { return ganim_doc_strndup(doc, s ? s : "", s ? strlen(s) : 0); }
+
+uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n)
+{
+    uint8_t *d = ganim_doc_alloc(doc, n);
+    if (d && n) memcpy(d, p, n);
+    return d;
+}
+
+char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap)
+{
+    char tmp[1024];
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    return ganim_doc_strdup(doc, tmp);
+}
+
+char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = ganim_doc_vprintf(doc, fmt, ap);
+    va_end(ap);
+    return s;
+}

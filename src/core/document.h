@@ -1,0 +1,25 @@
+/* What a document keeps beside its public fields (ganim_doc.internal): its allocator, the
+ * limits it was read under, its arena and the room of its growing arrays. Only the files
+ * that make and feed documents see it: arena.c, limits.c, warnings.c. */
+#ifndef GANIM_CORE_DOCUMENT_H
+#define GANIM_CORE_DOCUMENT_H
+
+#include "core/internal.h"
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t size; /* bytes after the header */
+    size_t used;
+} arena_block;
+
+struct ganim_doc_internal {
+    ganim_allocator alloc;
+    ganim_limits limits; /* resolved */
+    size_t limit;
+    size_t total;      /* bytes obtained from the allocator for blocks */
+    arena_block *head; /* current small-allocation block first */
+    uint32_t warning_capacity;
+    ganim_doc_growth growth; /* arrays the building functions grow (build.c) */
+};
+
+#endif

@@ -1,0 +1,24 @@
+/* What every part of the glTF read uses on the file being read: scratch memory that lives
+ * as long as the read, and an index member checked against the array it points into. */
+#include "formats/gltf/gltf.h"
+
+void *gltf_scratch(gltf_file *f, size_t count, size_t size)
+{
+    void *p = ganim_doc_alloc_array(f->scratch, count ? count : 1, size);
+    if (!p) GANIM_NOMEM(f->err);
+    return p;
+}
+
+int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t count, const char *what, uint32_t *out)
+{
+    const gj_value *v = gj_get(obj, key);
+    if (!v) return 0;
+    uint64_t u;
+    if (!gj_uint(v, UINT32_MAX, &u) || u >= count) {
+        ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset, "gltf: %s: %s is %.40s, not one of the %u there are", what,
+                   key, v->type == GJ_NUMBER ? v->text : "not a number", count);
+        return -1;
+    }
+    *out = (uint32_t)u;
+    return 1;
+}
