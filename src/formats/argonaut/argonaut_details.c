@@ -43,10 +43,10 @@ static bool rows_fit(size_t size, size_t off, size_t n, size_t stride, uint32_t 
     return (n - 1) <= (room - 2u * (size_t)width) / stride;
 }
 
-/* Raw s16 rows of `width` from n rows of `stride` bytes at `off` in region p[0..size);
- * null when the table does not lie inside the region. */
-static void s16_rows(gd_builder *b, const char *key, const uint8_t *p, size_t size, size_t off, size_t n, size_t stride,
-                     uint32_t width)
+/* Raw rows of `width` 16-bit values (signed or not) from n rows of `stride` bytes at `off`
+ * in region p[0..size); null when the table does not lie inside the region. */
+static void rows16(gd_builder *b, const char *key, const uint8_t *p, size_t size, size_t off, size_t n, size_t stride,
+                   uint32_t width, bool is_signed)
 {
     if (!rows_fit(size, off, n, stride, width)) {
         gd_null(b, key);
@@ -61,29 +61,25 @@ static void s16_rows(gd_builder *b, const char *key, const uint8_t *p, size_t si
         return;
     }
     for (size_t i = 0; i < n; i++)
-        for (uint32_t k = 0; k < width; k++) v[i * width + k] = ag_s16(p + i * stride + 2 * k);
+        for (uint32_t k = 0; k < width; k++) {
+            const uint8_t *q = p + i * stride + 2 * k;
+            v[i * width + k] = is_signed ? ag_s16(q) : (int32_t)ganim_ld_u16le(q);
+        }
     gd_ints(b, key, v, count, width);
     ganim_free(a, v, bytes);
 }
 
+static void s16_rows(gd_builder *b, const char *key, const uint8_t *p, size_t size, size_t off, size_t n, size_t stride,
+                     uint32_t width)
+{
+    rows16(b, key, p, size, off, n, stride, width, true);
+}
+
+/* n packed rows of `width` u16 */
 static void u16_rows(gd_builder *b, const char *key, const uint8_t *p, size_t size, size_t off, size_t n,
                      uint32_t width)
 {
-    if (!rows_fit(size, off, n, 2u * (size_t)width, width)) {
-        gd_null(b, key);
-        return;
-    }
-    p += off;
-    const ganim_allocator *a = gd_allocator(b);
-    size_t count = n * width, bytes = (count ? count : 1) * sizeof(int32_t);
-    int32_t *v = ganim_alloc(a, bytes);
-    if (!v) {
-        gd_fail(b);
-        return;
-    }
-    for (size_t i = 0; i < count; i++) v[i] = ganim_ld_u16le(p + 2 * i);
-    gd_ints(b, key, v, count, width);
-    ganim_free(a, v, bytes);
+    rows16(b, key, p, size, off, n, 2u * (size_t)width, width, false);
 }
 
 /* Which records (or models) have `n` bones (groups). */
