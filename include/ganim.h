@@ -398,7 +398,8 @@ typedef struct ganim_read_opts {
     ganim_up up;                    /* which way is up, for files that do not say */
     /* Reads another file the format needs (a glTF's external buffer, an archive's data
      * file), by the name the file being read gives it. NULL: ganim_read_file reads it from
-     * the folder of the file being read (relative names without ".." only), and
+     * the folder of the file being read (relative names without ".." only, and only
+     * regular files: not links, folders, pipes or devices), and
      * ganim_read_memory cannot. `out` is filled with the read's allocator; the library
      * frees it. */
     ganim_code (*load)(void *user, const char *name, ganim_buffer *out, ganim_error *err);

@@ -36,6 +36,14 @@ static ganim_code folder_path(const folder_loader *f, const char *name, char *pa
     int n = snprintf(path, size, "%s%s", f->dir, name);
     if (n < 0 || (size_t)n >= size)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "the name '%.200s' is too long", name);
+    /* Only regular files of the folder itself: a link may lead out of it, and a pipe or a
+     * device would block the read or never end. A missing file is left to the open, which
+     * says why. */
+    if (ganim_fs_is_plain_file(path) == 0)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "the file names '%.200s', which is not a regular file in its folder (a link, a folder, "
+                          "a pipe or a device); not read",
+                          name);
     return GANIM_OK;
 }
 

@@ -53,6 +53,15 @@ int ganim_fs_is_dir(const char *path)
     return attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY);
 }
 
+int ganim_fs_is_plain_file(const char *path)
+{
+    wchar_t w[WPATH_MAX];
+    if (!path || widen(path, L"", w, WPATH_MAX) != 0) return -1;
+    DWORD attr = GetFileAttributesW(w);
+    if (attr == INVALID_FILE_ATTRIBUTES) return -1;
+    return !(attr & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DEVICE));
+}
+
 /* The names of a folder, one at a time, as UTF-8. */
 typedef struct fs_dir {
     HANDLE h;
@@ -119,6 +128,13 @@ int ganim_fs_is_dir(const char *path)
 {
     struct stat st;
     return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int ganim_fs_is_plain_file(const char *path)
+{
+    struct stat st;
+    if (!path || lstat(path, &st) != 0) return -1;
+    return S_ISREG(st.st_mode) ? 1 : 0;
 }
 
 typedef struct fs_dir {

@@ -24,6 +24,10 @@ FILE *ganim_fs_open(const char *path, const char *mode);
 
 /* 1 if `path` names a folder. */
 int ganim_fs_is_dir(const char *path);
+/* 1: `path` is a regular file itself (not a link, folder, pipe, socket or device);
+ * 0: it is something else; -1: it cannot be looked at (missing, no permission). Looks
+ * without opening, so a pipe or a device never blocks the caller. */
+int ganim_fs_is_plain_file(const char *path);
 
 /* The names in a folder (no "." or ".."), sorted bytewise, in one allocation from `a`:
  * an array of count pointers, then the strings. Free with ganim_fs_names_free. */

@@ -349,6 +349,56 @@ TEST(other_files_through_the_loader)
     ganim_buffer_free(&b);
 }
 
+static void write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f) return;
+    CHECK(fwrite(data, 1, size, f) == size);
+    fclose(f);
+}
+
+/* The files a glTF names are read only when they are regular files of its own folder: a
+ * pipe there would block the read for ever, a link could lead out of the folder. */
+TEST(a_gltf_reads_only_regular_files_of_its_folder)
+{
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), NULL, &doc, &e) == GANIM_OK);
+    if (!doc) return;
+    ganim_export_opts eo = { 0 };
+    eo.bin_uri = "crane.bin";
+    ganim_buffer json = { 0 }, bin = { 0 };
+    CHECK(ganim_export_gltf(doc, &eo, &json, &bin, &e) == GANIM_OK);
+    ganim_doc_free(doc);
+    doc = NULL;
+    write_file(in_tmp("crane.gltf"), json.data, json.size);
+    write_file(in_tmp("crane.bin"), bin.data, bin.size);
+    CHECK_MSG(ganim_read_file(in_tmp("crane.gltf"), NULL, &doc, &e) == GANIM_OK, "%s", e.message);
+    ganim_doc_free(doc);
+    doc = NULL;
+#ifndef _WIN32
+    /* the buffer a pipe: refused at once, not waited on */
+    CHECK(unlink(in_tmp("crane.bin")) == 0);
+    CHECK(mkfifo(in_tmp("crane.bin"), 0600) == 0);
+    CHECK(ganim_read_file(in_tmp("crane.gltf"), NULL, &doc, &e) == GANIM_ERR_INVALID_ARG && doc == NULL);
+    CHECK_MSG(strstr(e.message, "'crane.bin', which is not a regular file in its folder"), "%s", e.message);
+    /* the buffer a link to a file outside the folder: not followed */
+    CHECK(unlink(in_tmp("crane.bin")) == 0);
+    char outside[600];
+    snprintf(outside, sizeof outside, "%s.outside.bin", tmp);
+    write_file(outside, bin.data, bin.size);
+    CHECK(symlink(outside, in_tmp("crane.bin")) == 0);
+    CHECK(ganim_read_file(in_tmp("crane.gltf"), NULL, &doc, &e) == GANIM_ERR_INVALID_ARG && doc == NULL);
+    CHECK_MSG(strstr(e.message, "not a regular file"), "%s", e.message);
+    unlink(outside);
+#endif
+    unlink(in_tmp("crane.bin"));
+    unlink(in_tmp("crane.gltf"));
+    ganim_buffer_free(&json);
+    ganim_buffer_free(&bin);
+}
+
 int main(void)
 {
     char *dir = test_temp_dir("ganim-test-io");
@@ -367,6 +417,7 @@ int main(void)
     RUN(clips_by_index_or_name);
     RUN(exports_name_clips_and_report_losses);
     RUN(other_files_through_the_loader);
+    RUN(a_gltf_reads_only_regular_files_of_its_folder);
     rmdir(tmp);
     return test_finish();
 }
