@@ -232,7 +232,7 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
         memcpy(prev, e, sizeof e);
         for (int k = 0; k < 3; k++) {
             if (k) gw_u8(&b->w, ' ');
-            gw_double(&b->w, e[order_axis(b->order[bone], k)] * (180.0 / PI));
+            gw_float(&b->w, (float)(e[order_axis(b->order[bone], k)] * (180.0 / PI)));
         }
     }
     gw_u8(&b->w, '\n');

@@ -297,11 +297,11 @@ TEST(civ7_bvh_v0)
             }
             free(pa);
             free(pb);
-            /* float32 rounding: rotations within a quarter of a float step (2^-26) of the
-             * normalised original (the angles are written to the double: with 9 digits,
-             * or read as floats, they were a float step or two off), translations the same
-             * floats */
-            int ok = wr <= 1.0 / 67108864 && wt == 0;
+            /* float32 rounding: rotations within a few float steps (4 * 2^-24) of the
+             * normalised original (the angles are written as float32: the double Euler
+             * angles differ in their last bits between libms, so their digits would not be
+             * the same bytes on every system), translations the same floats */
+            int ok = wr <= 4.0 / 16777216 && wt == 0;
             CHECK_MSG(ok, "%s: rotations %.3g, translations %.3g (relative) beyond float32 rounding",
                       test_base_name(*p), wr, wt);
             within += ok;
