@@ -106,6 +106,9 @@ ganim_limits ganim_limits_resolve(const ganim_limits *limits);
 /* The limits a document was read under (set by the read; the defaults otherwise). */
 void ganim_doc_set_limits(ganim_doc *doc, const ganim_limits *limits);
 const ganim_limits *ganim_doc_limits(const ganim_doc *doc);
+/* A frame rate as the float32 a file stores, kept inside GANIM_MIN_FPS..GANIM_MAX_FPS:
+ * the nearest float to 1e-4 lies below it, and a reader would refuse what was written. */
+float ganim_fps_f32(double fps);
 /* GANIM_OK when a file's announced counts fit the document's limits, else GANIM_ERR_LIMIT
  * with a sentence naming the limit, at byte `offset`. `what` names the thing counted
  * ("the pack"); a count of 0 is not checked. Readers call it before allocating. */

@@ -1,5 +1,7 @@
 /* The limits a document is read and checked under: defaults and the library's maxima
  * filled in, the limits of a document, and the check readers run on announced counts. */
+#include <math.h>
+
 #include "core/document.h"
 
 ganim_limits ganim_limits_resolve(const ganim_limits *limits)
@@ -52,4 +54,12 @@ ganim_code ganim_check_counts(const ganim_doc *doc, uint64_t offset, const char 
                           "limit of %llu bone-frames (ganim_limits.samples)",
                           what, (unsigned long long)frames, (unsigned long long)bones, (unsigned long long)l->samples);
     return GANIM_OK;
+}
+
+float ganim_fps_f32(double fps)
+{
+    float f = (float)fps;
+    if ((double)f < GANIM_MIN_FPS) f = nextafterf(f, INFINITY);
+    if ((double)f > GANIM_MAX_FPS) f = nextafterf(f, 0.0f);
+    return f;
 }

@@ -13,7 +13,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
+#include <math.h>
+
 #include "roundtrip_check.h"
+#include "support/tbuild.h"
 #include "test.h"
 
 static long long writes, refused, losses_reported;
@@ -87,6 +90,45 @@ static void sweep_format(void)
     }
 }
 
+/* The lowest and highest rates a document may have: the float a file stores for them must
+ * still be a rate its reader takes (the float nearest 1e-4 lies below it). */
+TEST(rates_at_the_limits)
+{
+    const double rates[2] = { GANIM_MIN_FPS, GANIM_MAX_FPS };
+    for (int r = 0; r < 2; r++) {
+        ganim_doc *doc = tb_doc(2, NULL);
+        if (!doc) return;
+        doc->skeleton->bones[1].parent = 0;
+        uint32_t c = tb_clip(doc, "limit", rates[r], 2);
+        uint32_t t = tb_track(doc, c, 1, NULL, NULL);
+        const float rot[8] = { 0, 0, 0, 1, 0, 0.6f, 0, 0.8f };
+        tb_channel(doc, c, t, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 2, NULL, rot);
+        const char *must[2] = { "alamo-ala", "civ7" };
+        for (int k = 0; k < 2; k++) {
+            ganim_buffer out = { 0 };
+            ganim_error e = { 0 };
+            CHECK_MSG(ganim_write(doc, must[k], NULL, &out, &e) == GANIM_OK, "%s at %g fps: %s", must[k], rates[r],
+                      e.message);
+            ganim_read_opts ro = { 0 };
+            ro.format = must[k];
+            ro.skeleton = doc->skeleton;
+            ganim_doc *back = NULL;
+            CHECK_MSG(ganim_read_memory(out.data, out.size, &ro, &back, &e) == GANIM_OK, "%s at %g fps: %s", must[k],
+                      rates[r], e.message);
+            if (back)
+                CHECK_MSG(fabs(back->clips[0].fps / rates[r] - 1) < 1e-6, "%s: %g fps came back as %g", must[k],
+                          rates[r], back->clips[0].fps);
+            ganim_doc_free(back);
+            ganim_buffer_free(&out);
+        }
+        size_t count;
+        const ganim_format *const *all = ganim_formats(&count);
+        for (size_t i = 0; i < count; i++)
+            if (all[i]->flags & GANIM_FORMAT_WRITE) write_and_read_back("rates_at_the_limits", doc, all[i]);
+        ganim_doc_free(doc);
+    }
+}
+
 TEST(hostile_but_readable)
 {
     const char *data = test_testdata_optional();
@@ -112,6 +154,7 @@ int main(void)
         snprintf(name, sizeof name, "every writer on %s files", all[i]->name);
         test_run(name, sweep_format);
     }
+    RUN(rates_at_the_limits);
     RUN(hostile_but_readable);
     if (!test_testdata_optional()) test_note_skip("test_writers on the real samples (fixtures used)");
     printf("writers: %lld writes, %lld refused with a reason, %lld values compared, %lld losses reported\n", writes,

@@ -65,7 +65,7 @@ ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_
     }
     ganim_writer w = gw_init(out, opts ? &opts->allocator : NULL);
     uint64_t total = CIV7_HEADER + data + tail_size;
-    float fps = (float)clip->fps;
+    float fps = ganim_fps_f32(clip->fps);
     uint32_t fields[5] = { CIV7_MAGIC, (uint32_t)total, 0, frames, bones };
     memcpy(&fields[2], &fps, 4);
     for (unsigned i = 0; i < 5; i++)

@@ -397,7 +397,7 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
     size_t per, total;
     p->version = 0;
     p->frames = n;
-    p->fps_bits = ganim_f32_bits((float)c->fps);
+    p->fps_bits = ganim_f32_bits(ganim_fps_f32(c->fps));
     p->track_count = c->track_count;
     p->canonical = true;
     p->tracks = ala_plan_alloc(p, c->track_count ? c->track_count : 1, sizeof *p->tracks);
@@ -500,7 +500,8 @@ ganim_code alamo_ala_write(const ganim_doc *doc, const ganim_write_opts *opts, g
         /* Names and fps may have been edited without touching the quantised values. A
          * track named after its bone (as a glTF names them) keeps the file's own name
          * (`p_rb_station_damage01` animates bone `p_rb_station_damage`). */
-        if ((float)c->fps != ganim_f32_from_bits(p.fps_bits)) p.fps_bits = ganim_f32_bits((float)c->fps);
+        if (ganim_fps_f32(c->fps) != ganim_f32_from_bits(p.fps_bits))
+            p.fps_bits = ganim_f32_bits(ganim_fps_f32(c->fps));
         const ganim_skeleton *sk = doc->skeleton;
         for (uint32_t i = 0; i < p.track_count; i++) {
             ala_ptrack *t = &p.tracks[i];
