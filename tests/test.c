@@ -272,6 +272,14 @@ uint8_t *test_read_file(const char *path, size_t *size)
     return buf;
 }
 
+int test_write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = test_fopen(path, "wb");
+    if (!f) return -1;
+    int ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
 static int ends_with_ci(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);

@@ -66,6 +66,8 @@ int test_setenv(const char *name, const char *value);
 const char *test_path(const char *sub, const char *name);
 /* Whole file into malloc'd memory; exits with a failure if unreadable. */
 uint8_t *test_read_file(const char *path, size_t *size);
+/* Writes `size` bytes to `path` (replaced): 0, or -1 when it cannot. */
+int test_write_file(const char *path, const void *data, size_t size);
 /* Files in `dir` whose name ends with `suffix` (case-insensitive), sorted; malloc'd
  * array of malloc'd full paths, NULL-terminated. Fails the program if dir is missing. */
 char **test_list_dir(const char *dir, const char *suffix);

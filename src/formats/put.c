@@ -319,6 +319,8 @@ static ganim_code put_one(put_ctx *c, uint32_t ci, const ganim_clip *in, const u
             ganim_code code = hidden_by_scale(t, in, it, ratio, count, &vis, err);
             if (code != GANIM_OK) return code;
         }
+        /* the input's hidden frames, in output frames (NULL: none known) */
+        const uint8_t *hid = vis ? vis : ratio == 1 && count == in->frame_count ? it->visibility : NULL;
         const ganim_channel *ich[3] = { &it->rotation, &it->translation, &it->scale };
         const ganim_channel *och[3] = { &ot->rotation, &ot->translation, &ot->scale };
         ganim_channel *nch[3] = { &nt->rotation, &nt->translation, &nt->scale };
@@ -344,8 +346,6 @@ static ganim_code put_one(put_ctx *c, uint32_t ci, const ganim_clip *in, const u
                                                    rest, ratio, count, constant, nch[ch], err);
             if (code != GANIM_OK) return code;
             if (ch == 2 && vis) unhide_scale(nch[ch], vis, count, old, ot);
-            /* the input's hidden frames, in output frames */
-            const uint8_t *hid = vis ? vis : ratio == 1 && count == in->frame_count ? it->visibility : NULL;
             if (rate == old->fps) keep_original(nch[ch], och[ch], old, ot, comps, hid);
         }
         /* visibility and step: the input's when it has them, else the original's,

@@ -31,7 +31,7 @@ def rest_value(doc, bone, kind):
     return rest[kind]
 
 
-def expand(doc, clip, track, kind, frames):
+def expand(doc, track, kind, frames):
     """The channel's value at each frame, or None where the channel does not say (keyed, between keys)."""
     ch = track[kind] if track else {"kind": "absent"}
     k = ch["kind"]
@@ -105,8 +105,8 @@ def main():
         worst = (0.0, None)
         for bone in sorted(set(ta) | set(tb)):
             for kind in ("rotation", "translation", "scale"):
-                va = expand(a, ca, ta.get(bone) or {"bone": bone, kind: {"kind": "absent"}}, kind, frames)
-                vb = expand(b, cb, tb.get(bone) or {"bone": bone, kind: {"kind": "absent"}}, kind, frames)
+                va = expand(a, ta.get(bone) or {"bone": bone, kind: {"kind": "absent"}}, kind, frames)
+                vb = expand(b, tb.get(bone) or {"bone": bone, kind: {"kind": "absent"}}, kind, frames)
                 if va is None or vb is None:
                     continue
                 for f in range(frames):

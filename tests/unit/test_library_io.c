@@ -349,13 +349,10 @@ TEST(other_files_through_the_loader)
     ganim_buffer_free(&b);
 }
 
+/* Writes a file the test needs; the test fails when it cannot. */
 static void write_file(const char *path, const void *data, size_t size)
 {
-    FILE *f = fopen(path, "wb");
-    CHECK(f != NULL);
-    if (!f) return;
-    CHECK(fwrite(data, 1, size, f) == size);
-    fclose(f);
+    CHECK_MSG(test_write_file(path, data, size) == 0, "cannot write '%s'", path);
 }
 
 /* The files a glTF names are read only when they are regular files of its own folder: a
