@@ -1,0 +1,202 @@
+// The 3D view: the skeleton as joints and bones (and a document's meshes, skinned to
+// it), posed from ganim's local transforms, in three.js with orbit, pan and zoom.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+
+const JOINT = new THREE.Color(0xf2b134);
+const JOINT_ROOT = new THREE.Color(0xe4572e);
+const JOINT_HIDDEN = new THREE.Color(0x5b6270);
+const JOINT_SELECTED = new THREE.Color(0x4fc3f7);
+
+export class Scene {
+    constructor(canvas) {
+        this.canvas = canvas;
+        this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+        this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+        this.scene = new THREE.Scene();
+        this.scene.background = new THREE.Color(0x1d2129);
+        this.camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
+        this.camera.position.set(2, 1.5, 3);
+        this.controls = new OrbitControls(this.camera, canvas);
+        this.controls.enableDamping = false;
+        this.controls.addEventListener('change', () => this.render());
+        this.scene.add(new THREE.HemisphereLight(0xffffff, 0x404050, 2.2));
+        const sun = new THREE.DirectionalLight(0xffffff, 1.5);
+        sun.position.set(3, 5, 4);
+        this.scene.add(sun);
+        this.grid = new THREE.GridHelper(4, 20, 0x4a5060, 0x30353f);
+        this.scene.add(this.grid);
+        this.model = null; // {root, bones, joints, lines, meshes}
+        this.selected = -1;
+        new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
+        this.resize();
+    }
+
+    resize() {
+        const el = this.canvas.parentElement;
+        const w = Math.max(1, el.clientWidth), h = Math.max(1, el.clientHeight);
+        this.renderer.setSize(w, h, false);
+        this.camera.aspect = w / h;
+        this.camera.updateProjectionMatrix();
+        this.render();
+    }
+
+    clear() {
+        if (!this.model) return;
+        for (const part of [this.model.root, this.model.joints, this.model.lines]) {
+            if (!part) continue;
+            this.scene.remove(part);
+            part.traverse((o) => {
+                if (o.geometry) o.geometry.dispose();
+                if (o.material) o.material.dispose();
+            });
+        }
+        this.model = null;
+        this.selected = -1;
+    }
+
+    // A skeleton of `bones` ([{name, parent, hidden}]) in a document whose axes turn to
+    // +Y up by the quaternion `toYUp`, with `meshes` (ganim.js GanimDoc.meshes()) bound
+    // to it at the rest pose `rest`.
+    build(bones, toYUp, rest, meshes) {
+        this.clear();
+        const root = new THREE.Group();
+        root.quaternion.set(toYUp[0], toYUp[1], toYUp[2], toYUp[3]);
+        const nodes = bones.map((b) => {
+            const bone = new THREE.Bone();
+            bone.name = b.name;
+            return bone;
+        });
+        bones.forEach((b, i) => (b.parent >= 0 ? nodes[b.parent] : root).add(nodes[i]));
+        this.scene.add(root);
+        const model = { root, bones, nodes, meshes: [], hidden: bones.map((b) => b.hidden), visible: null };
+        this.model = model;
+        this.applyPose(rest);
+
+        // Meshes: each vertex follows one bone rigidly (weight 1), bound at the rest pose.
+        if (meshes.length && nodes.length) {
+            const skeleton = new THREE.Skeleton(nodes);
+            skeleton.calculateInverses();
+            for (const m of meshes) {
+                const g = new THREE.BufferGeometry();
+                g.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));
+                if (m.normals) g.setAttribute('normal', new THREE.BufferAttribute(m.normals, 3));
+                const index = new Uint16Array(m.bones.length * 4);
+                for (let v = 0; v < m.bones.length; v++) index[v * 4] = Math.min(m.bones[v], nodes.length - 1);
+                const weight = new Float32Array(m.bones.length * 4);
+                for (let v = 0; v < m.bones.length; v++) weight[v * 4] = 1;
+                g.setAttribute('skinIndex', new THREE.BufferAttribute(index, 4));
+                g.setAttribute('skinWeight', new THREE.BufferAttribute(weight, 4));
+                g.setIndex(new THREE.BufferAttribute(m.triangles, 1));
+                if (!m.normals) g.computeVertexNormals();
+                const mat = new THREE.MeshStandardMaterial({ color: 0x8fa3bf, roughness: 0.7, metalness: 0.05, side: THREE.DoubleSide, flatShading: !m.normals });
+                const mesh = new THREE.SkinnedMesh(g, mat);
+                root.add(mesh);
+                root.updateMatrixWorld(true);
+                mesh.bind(skeleton, mesh.matrixWorld);
+                mesh.frustumCulled = false;
+                model.meshes.push(mesh);
+            }
+        }
+
+        // Joints as spheres (one instanced mesh), bones as lines from joint to parent.
+        const jointGeo = new THREE.SphereGeometry(1, 12, 8);
+        const jointMat = new THREE.MeshBasicMaterial({ depthTest: false, transparent: true, opacity: 0.95 });
+        model.joints = new THREE.InstancedMesh(jointGeo, jointMat, Math.max(1, nodes.length));
+        model.joints.count = nodes.length;
+        model.joints.renderOrder = 2;
+        model.joints.frustumCulled = false;
+        const lineGeo = new THREE.BufferGeometry();
+        lineGeo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(Math.max(1, nodes.length) * 6), 3));
+        model.lines = new THREE.LineSegments(lineGeo, new THREE.LineBasicMaterial({ color: 0xd8dee9, depthTest: false, transparent: true }));
+        model.lines.renderOrder = 1;
+        model.lines.frustumCulled = false;
+        this.scene.add(model.joints, model.lines);
+        this.updateMarkers();
+        this.frame();
+    }
+
+    // Sets the bones' local transforms from 10 floats per bone (ganim's pose layout);
+    // `visible`: one byte per bone, or null.
+    applyPose(pose, visible = null) {
+        const m = this.model;
+        if (!m) return;
+        for (let i = 0; i < m.nodes.length; i++) {
+            const o = i * 10, n = m.nodes[i];
+            n.quaternion.set(pose[o], pose[o + 1], pose[o + 2], pose[o + 3]);
+            n.position.set(pose[o + 4], pose[o + 5], pose[o + 6]);
+            n.scale.set(pose[o + 7], pose[o + 8], pose[o + 9]);
+        }
+        m.visible = visible;
+        m.root.updateMatrixWorld(true);
+        if (m.joints) this.updateMarkers();
+    }
+
+    jointWorld() {
+        const m = this.model;
+        return m.nodes.map((n) => new THREE.Vector3().setFromMatrixPosition(n.matrixWorld));
+    }
+
+    updateMarkers() {
+        const m = this.model;
+        const p = this.jointWorld();
+        const r = (this.extent || 1) * 0.012;
+        const mat = new THREE.Matrix4();
+        const attr = m.lines.geometry.getAttribute('position');
+        for (let i = 0; i < p.length; i++) {
+            const shown = !m.visible || m.visible[i];
+            const size = i === this.selected ? r * 1.8 : r;
+            mat.makeScale(size, size, size).setPosition(p[i]);
+            m.joints.setMatrixAt(i, mat);
+            const color = i === this.selected ? JOINT_SELECTED : !shown || m.hidden[i] ? JOINT_HIDDEN : m.bones[i].parent < 0 ? JOINT_ROOT : JOINT;
+            m.joints.setColorAt(i, color);
+            const q = m.bones[i].parent >= 0 ? p[m.bones[i].parent] : p[i];
+            attr.setXYZ(i * 2, p[i].x, p[i].y, p[i].z);
+            attr.setXYZ(i * 2 + 1, q.x, q.y, q.z);
+        }
+        m.joints.instanceMatrix.needsUpdate = true;
+        if (m.joints.instanceColor) m.joints.instanceColor.needsUpdate = true;
+        attr.needsUpdate = true;
+        m.lines.geometry.setDrawRange(0, p.length * 2);
+    }
+
+    // Points the camera at the skeleton (and meshes) as posed now.
+    frame() {
+        if (!this.model) return;
+        const box = new THREE.Box3();
+        for (const p of this.jointWorld()) box.expandByPoint(p);
+        for (const mesh of this.model.meshes) {
+            mesh.geometry.computeBoundingBox();
+            box.union(mesh.geometry.boundingBox.clone().applyMatrix4(mesh.matrixWorld));
+        }
+        if (box.isEmpty()) box.set(new THREE.Vector3(-1, 0, -1), new THREE.Vector3(1, 1, 1));
+        const center = box.getCenter(new THREE.Vector3());
+        const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-3);
+        this.extent = radius;
+        const dist = radius / Math.sin((this.camera.fov * Math.PI) / 360);
+        this.camera.near = dist / 1000;
+        this.camera.far = dist * 100;
+        this.camera.position.copy(center).add(new THREE.Vector3(0.6, 0.45, 1).normalize().multiplyScalar(dist * 1.1));
+        this.camera.updateProjectionMatrix();
+        this.controls.target.copy(center);
+        this.controls.update();
+        this.scene.remove(this.grid);
+        this.grid.geometry.dispose();
+        const size = radius * 4;
+        this.grid = new THREE.GridHelper(size, 20, 0x4a5060, 0x30353f);
+        this.grid.position.set(center.x, box.min.y, center.z);
+        this.scene.add(this.grid);
+        this.updateMarkers();
+        this.render();
+    }
+
+    select(bone) {
+        this.selected = bone;
+        if (this.model) this.updateMarkers();
+        this.render();
+    }
+
+    render() {
+        this.renderer.render(this.scene, this.camera);
+    }
+}

@@ -1,0 +1,28 @@
+# The library for the browser: every src/*.c and web/ganim_web.c compiled by Debian's
+# clang for wasm32-wasi against Debian's wasi-libc, linked by wasm-ld (lld) with the
+# wasm32 compiler-rt builtins, into one WASI reactor module (no main: the page calls the
+# gw_* functions of web/ganim_web.c). Run by `make web` (the top Makefile):
+#   make -f web/wasm.mk OUT=build-web
+# Objects and their header dependencies live in $(OUT)/obj, so a second run rebuilds
+# only what changed.
+OUT     ?= build-web
+CC_WASM ?= clang
+SRCS    := $(shell find src -name '*.c' | LC_ALL=C sort) web/ganim_web.c
+OBJS    := $(patsubst %.c,$(OUT)/obj/%.o,$(SRCS))
+# The native build's flags (CMakeLists.txt): C11, the same warnings, as errors, and no
+# fused multiply-add (ACL's float32 arithmetic is reproduced bit for bit). -O2 rather
+# than -Os: a little larger, and sampling twice as fast.
+CFLAGS_WASM := --target=wasm32-wasi -std=c11 -O2 -ffp-contract=off -fvisibility=hidden \
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Werror \
+  -Iinclude -Isrc -MMD -MP
+LDFLAGS_WASM := --target=wasm32-wasi -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections \
+  -Wl,-z,stack-size=1048576 -Wl,--initial-memory=16777216
+
+$(OUT)/ganim.wasm: $(OBJS)
+	$(CC_WASM) $(LDFLAGS_WASM) -o $@ $(OBJS) -lm
+
+$(OUT)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC_WASM) $(CFLAGS_WASM) -c $< -o $@
+
+-include $(OBJS:.o=.d)
