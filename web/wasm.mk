@@ -19,10 +19,12 @@ LDFLAGS_WASM := --target=wasm32-wasi -mexec-model=reactor -Wl,--strip-all -Wl,--
   -Wl,-z,stack-size=1048576 -Wl,--initial-memory=16777216
 
 $(OUT)/ganim.wasm: $(OBJS)
-	$(CC_WASM) $(LDFLAGS_WASM) -o $@ $(OBJS) -lm
+	@echo "ganim: linking $@ ($(words $(OBJS)) objects)"
+	@$(CC_WASM) $(LDFLAGS_WASM) -o $@ $(OBJS) -lm
 
+# One line per file would be 90 lines; a failing compile still shows its command's error.
 $(OUT)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC_WASM) $(CFLAGS_WASM) -c $< -o $@
+	@$(CC_WASM) $(CFLAGS_WASM) -c $< -o $@
 
 -include $(OBJS:.o=.d)

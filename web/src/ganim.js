@@ -162,6 +162,9 @@ export class GanimDoc {
         this.g = ganim;
         this.ptr = ptr;
         this.name = name;
+        // ARCHIVE:MEMBER is named after the member, as the tool names its outputs.
+        const colon = name.lastIndexOf(':');
+        this.inputName = colon > 0 && !ganim.folder.files.has(name) ? name.slice(colon + 1) : name;
         const x = ganim.x;
         const [info] = ganim.withBuffers(1, (b) => x.gw_info_json(ptr, b, ganim.err));
         this.infoText = utf8.decode(info);
@@ -254,7 +257,7 @@ export class GanimDoc {
     export(kind) {
         const k = EXPORT_KINDS[kind];
         if (k === undefined) throw new GanimError(`no export kind '${kind}' (glb, gltf, bvh or json)`, -1);
-        const stem = stemOf(this.name);
+        const stem = stemOf(this.inputName);
         const s = this.g.putString(stem);
         try {
             const [out, bin, notes] = this.g.withBuffers(3, (o, b, n) => this.g.x.gw_export(this.ptr, k, s, o, b, n, this.g.err));

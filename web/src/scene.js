@@ -43,7 +43,7 @@ export class Scene {
 
     clear() {
         if (!this.model) return;
-        for (const part of [this.model.root, this.model.joints, this.model.lines]) {
+        for (const part of [this.model.root, this.model.joints, this.model.lines, this.model.axes]) {
             if (!part) continue;
             this.scene.remove(part);
             part.traverse((o) => {
@@ -111,7 +111,21 @@ export class Scene {
         model.lines = new THREE.LineSegments(lineGeo, new THREE.LineBasicMaterial({ color: 0xd8dee9, depthTest: false, transparent: true }));
         model.lines.renderOrder = 1;
         model.lines.frustumCulled = false;
-        this.scene.add(model.joints, model.lines);
+        // Each joint's axes (x red, y green, z blue): a joint that only turns shows it.
+        const axesGeo = new THREE.BufferGeometry();
+        axesGeo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(Math.max(1, nodes.length) * 18), 3));
+        const colors = new Float32Array(Math.max(1, nodes.length) * 18);
+        const rgb = [
+            [0.9, 0.3, 0.3],
+            [0.4, 0.85, 0.4],
+            [0.35, 0.55, 1],
+        ];
+        for (let i = 0; i < nodes.length; i++) for (let a = 0; a < 3; a++) for (let e = 0; e < 2; e++) colors.set(rgb[a], i * 18 + a * 6 + e * 3);
+        axesGeo.setAttribute('color', new THREE.BufferAttribute(colors, 3));
+        model.axes = new THREE.LineSegments(axesGeo, new THREE.LineBasicMaterial({ vertexColors: true, depthTest: false, transparent: true }));
+        model.axes.renderOrder = 3;
+        model.axes.frustumCulled = false;
+        this.scene.add(model.joints, model.lines, model.axes);
         this.updateMarkers();
         this.frame();
     }
@@ -154,6 +168,20 @@ export class Scene {
             attr.setXYZ(i * 2, p[i].x, p[i].y, p[i].z);
             attr.setXYZ(i * 2 + 1, q.x, q.y, q.z);
         }
+        const axes = m.axes.geometry.getAttribute('position');
+        const len = r * 3;
+        const dir = new THREE.Vector3();
+        const rot = new THREE.Quaternion();
+        for (let i = 0; i < p.length; i++) {
+            m.nodes[i].matrixWorld.decompose(dir, rot, new THREE.Vector3());
+            for (let a = 0; a < 3; a++) {
+                dir.set(a === 0 ? len : 0, a === 1 ? len : 0, a === 2 ? len : 0).applyQuaternion(rot);
+                axes.setXYZ(i * 6 + a * 2, p[i].x, p[i].y, p[i].z);
+                axes.setXYZ(i * 6 + a * 2 + 1, p[i].x + dir.x, p[i].y + dir.y, p[i].z + dir.z);
+            }
+        }
+        axes.needsUpdate = true;
+        m.axes.geometry.setDrawRange(0, p.length * 6);
         m.joints.instanceMatrix.needsUpdate = true;
         if (m.joints.instanceColor) m.joints.instanceColor.needsUpdate = true;
         attr.needsUpdate = true;

@@ -87,9 +87,10 @@ class Viewer {
     }
 
     openSet(files, settings = {}) {
-        const before = { files: this.files, choices: this.choices };
+        const before = { files: this.files, choices: this.choices, archives: this.archives };
         this.choices = this.g.setFiles(files);
         this.files = files;
+        this.archives = new Map();
         try {
             const summary = this.openName(this.choices[0].name, settings);
             this.renderFiles();
@@ -98,6 +99,7 @@ class Viewer {
             // The page keeps what it showed: the folder goes back to the files it came from.
             this.files = before.files;
             this.choices = before.choices;
+            this.archives = before.archives;
             this.g.setFiles(this.files);
             throw e;
         }
@@ -118,6 +120,8 @@ class Viewer {
         }
         if (this.doc) this.doc.close();
         this.doc = doc;
+        if (!this.archives) this.archives = new Map();
+        if (doc.info.native && Array.isArray(doc.info.native.entries)) this.archives.set(name, doc.info.native.entries.length ? doc.info.native : null);
         this.settings = settings;
         this.showError(null);
         this.pause();
@@ -172,7 +176,29 @@ class Viewer {
                 });
             }
             list.append(item);
+            for (const member of this.members(f.name)) {
+                const path = `${f.name}:${member}`;
+                const sub = el('li', { className: 'openable member', title: `${path}: a level inside the archive` });
+                sub.append(el('span', { className: 'name', textContent: `↳ ${member}` }), el('span', { className: 'tag', textContent: 'in the archive' }));
+                if (this.doc && this.doc.name === path) sub.classList.add('current');
+                sub.addEventListener('click', () => {
+                    try {
+                        this.openName(path, {});
+                    } catch {
+                        /* shown */
+                    }
+                });
+                list.append(sub);
+            }
         }
+    }
+
+    // The files an archive lists that ganim reads as ARCHIVE:MEMBER (its details name
+    // them), once the archive has been opened.
+    members(name) {
+        const native = this.archives && this.archives.get(name);
+        if (!native || !Array.isArray(native.entries)) return [];
+        return native.entries.filter((e) => e && e.wad && typeof e.name === 'string').map((e) => e.name);
     }
 
     renderClips() {
@@ -474,6 +500,10 @@ window.ganimViewer = {
     },
     state() {
         return viewer.state();
+    },
+    // The file shown and its summary (as open gives it), or null.
+    current() {
+        return viewer.doc ? { file: viewer.doc.name, summary: viewer.doc.summary() } : null;
     },
     async export(kind) {
         await ready;
