@@ -231,7 +231,7 @@ web:
 	$(call need_apt_files,$(WEB_FILES))
 	@cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then \
 	  echo "ganim: npm ci (web)"; npm ci --no-audit --no-fund --loglevel=error; fi
-	@$(MAKE) -f web/wasm.mk OUT=$(WEB_BUILD) -j $(JOBS) --no-print-directory
+	@$(MAKE) -s -f web/wasm.mk OUT=$(WEB_BUILD) -j $(JOBS) --no-print-directory
 	@bash web/build.sh $(WEB_BUILD)/ganim.wasm $(WEB_DIST)
 
 # WEB_NATIVE: the native build the page is compared with (make check passes its own);

@@ -23,6 +23,7 @@ class Viewer {
         this.playing = false;
         this.speed = 1;
         this.last = 0;
+        if (!this.scene.renderer) $('empty').textContent = 'This browser gives the page no WebGL: no 3D view. Files still open, and the information and downloads work.';
         this.wire();
         requestAnimationFrame((t) => this.tick(t));
     }
@@ -136,7 +137,7 @@ class Viewer {
         if (first >= 0) this.select(first);
         else this.showPose();
         this.scene.frame();
-        $('empty').hidden = true;
+        $('empty').hidden = !!this.scene.renderer;
         const ms = (performance.now() - t0).toFixed(0);
         this.note(`${name}: ${doc.info.format}, ${doc.boneCount} bones, ${doc.clips.length} clip${doc.clips.length === 1 ? '' : 's'} (${ms} ms)`);
         return doc.summary();
@@ -460,9 +461,13 @@ const ready = (async () => {
     const response = await fetch(new URL('ganim.wasm', import.meta.url));
     if (!response.ok) throw new Error(`cannot load ganim.wasm (${response.status})`);
     const ganim = await Ganim.load(await response.arrayBuffer());
+    const t1 = performance.now();
     viewer = new Viewer(ganim);
-    window.ganimViewer.loadMs = performance.now() - t0;
-    $('status').textContent = `ready (ganim ${ganim.version()} in ${window.ganimViewer.loadMs.toFixed(0)} ms): open or drop files`;
+    const t2 = performance.now();
+    // Milliseconds: the module fetched, compiled and started; the 3D view made; and the
+    // whole, from the navigation's start to ready (docs/benchmarks.md).
+    window.ganimViewer.timing = { wasm: t1 - t0, scene: t2 - t1, ready: t2 };
+    $('status').textContent = `ready (ganim ${ganim.version()}, ${t2.toFixed(0)} ms): open or drop files`;
     document.body.classList.add('ready');
 })();
 
