@@ -15,7 +15,9 @@ OBJS    := $(patsubst %.c,$(OUT)/obj/%.o,$(SRCS))
 CFLAGS_WASM := --target=wasm32-wasi -std=c11 -O2 -ffp-contract=off -fvisibility=hidden \
   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Werror \
   -Iinclude -Isrc -MMD -MP
-LDFLAGS_WASM := --target=wasm32-wasi -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections \
+# The stack comes first in memory (--stack-first), so an overflow traps instead of
+# running into the module's data; the page restarts the module after a trap.
+LDFLAGS_WASM := --target=wasm32-wasi -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections -Wl,--stack-first \
   -Wl,-z,stack-size=1048576 -Wl,--initial-memory=16777216
 
 $(OUT)/ganim.wasm: $(OBJS)

@@ -2,8 +2,9 @@
 # The browser viewer against the native tool: tests/web/run.sh BUILD DIST
 #   BUILD  a native build folder (its ganim and libganim.a: make check-web uses build/)
 #   DIST   the page (make web: web/dist)
-# Builds tests/web/pose_native.c against BUILD's library, then runs viewer_test.mjs in
-# headless Chromium over one file set of every family: the real samples under
+# Builds tests/web/pose_native.c against BUILD's library, runs samples_test.mjs (every
+# sample and fixture through the page's bridge in Node, against the tool), then
+# viewer_test.mjs in headless Chromium over one file set of every family: the real samples under
 # $GANIM_TESTDATA when there are some (else the project's own fixtures, and a note in
 # the skip log), and the project's fixtures of the families the samples do not have
 # (glTF, BVH, an Argonaut archive). Screenshots go to BUILD/web-test/.
@@ -73,5 +74,26 @@ cases+=("$(case_json gltf "$repo/tests/data/gltf" drop "threejs_run.gltf")")
 cases+=("$(case_json bvh "$repo/tests/data/bvh" input "blender_rig.bvh")")
 json="[$(IFS=,; echo "${cases[*]}")]"
 
-GANIM="$build/ganim" POSE_NATIVE="$out/pose_native" DIST="$dist" OUT="$out" CASES="$json" \
-    node "$here/viewer_test.mjs"
+# Every sample and fixture through the page's bridge in Node (samples_test.mjs), then
+# the page itself in Chromium (viewer_test.mjs).
+folders=()
+if [ "$data" != - ]; then for d in "$data"/*/; do folders+=("\"${d%/}\""); done; fi
+for d in "$repo"/tests/data/*/ "$repo"/tests/data/regress/*/ "$repo/examples/"; do
+    [ "$(basename "$d")" = regress ] || folders+=("\"${d%/}\"")
+done
+total_pass=0 total_fail=0
+tally() { # the output of a test: its lines, and its "N passed, N failed" added up
+    local line p f
+    line=$(tee /dev/stderr | tail -n 1)
+    p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<< "$line")
+    f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<< "$line")
+    echo "${p:-0} ${f:-1}"
+}
+read -r p f < <(GANIM="$build/ganim" POSE_NATIVE="$out/pose_native" WASM="$dist/ganim.wasm" \
+    FOLDERS="[$(IFS=,; echo "${folders[*]}")]" node "$here/samples_test.mjs" 2>&1 | tally)
+total_pass=$((total_pass + p)) total_fail=$((total_fail + f))
+read -r p f < <(GANIM="$build/ganim" POSE_NATIVE="$out/pose_native" DIST="$dist" OUT="$out" CASES="$json" \
+    node "$here/viewer_test.mjs" 2>&1 | tally)
+total_pass=$((total_pass + p)) total_fail=$((total_fail + f))
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]

@@ -66,7 +66,7 @@ const dumpJson = (c, name) => {
 const nativePoses = (c, name, clip, times) => {
     const opts = Object.entries(c.options || {}).map(([k, v]) => `${k}=${v}`);
     const text = execFileSync(poseNative, [name, ...opts, '--', String(clip), ...times.map(String)], { cwd: c.dir, encoding: 'utf8', maxBuffer: 1 << 28 });
-    return text.trim().split('\n').map((l) => JSON.parse(l));
+    return text.trim().split('\n').map((l) => JSON.parse(l).map(Math.fround)); // %.9g: the same float32 once rounded to it
 };
 // The files `ganim convert NAME -o <tmp>/<stem>.<kind>` writes: {name: bytes}.
 const cliExport = (c, name, kind) => {

@@ -29,22 +29,56 @@ export function stemOf(name) {
 export class Ganim {
     // `source`: the module's bytes (ArrayBuffer) or a Response (fetch) to compile.
     static async load(source) {
-        const folder = new MemoryFolder();
-        let instance = null;
-        const imports = { wasi_snapshot_preview1: wasiImports(folder, () => instance.exports.memory) };
-        const result =
+        const module =
             source instanceof ArrayBuffer || ArrayBuffer.isView(source)
-                ? await WebAssembly.instantiate(source, imports)
-                : await WebAssembly.instantiateStreaming(source, imports);
-        instance = result.instance;
-        instance.exports._initialize();
-        return new Ganim(instance.exports, folder);
+                ? await WebAssembly.compile(source)
+                : await WebAssembly.compileStreaming(source);
+        const g = new Ganim(module, new MemoryFolder());
+        await g.start();
+        return g;
     }
 
-    constructor(exports, folder) {
-        this.x = exports;
+    constructor(module, folder) {
+        this.module = module;
         this.folder = folder;
-        this.err = exports.gw_error_new();
+        this.x = null;
+        this.broken = false;
+    }
+
+    // A fresh instance of the module, on the same folder: at load, and after the module
+    // trapped (a bug: its memory can no longer be trusted, and every document in it is
+    // gone).
+    async start() {
+        let instance = null;
+        const imports = { wasi_snapshot_preview1: wasiImports(this.folder, () => instance.exports.memory) };
+        instance = await WebAssembly.instantiate(this.module, imports);
+        instance.exports._initialize();
+        this.x = instance.exports;
+        this.err = this.x.gw_error_new();
+        this.broken = false;
+        this.generation = (this.generation || 0) + 1;
+    }
+
+    call(fn) {
+        if (this.broken) throw new GanimError('ganim is restarting after an internal failure: try again', -1);
+        try {
+            return fn();
+        } catch (e) {
+            if (e instanceof WasiExit) throw new GanimError(`ganim stopped (${e.message})`, -1);
+            if (e instanceof WebAssembly.RuntimeError) {
+                this.broken = true;
+                const restarted = this.start();
+                this.restarting = restarted;
+                throw new GanimError(`ganim failed inside (${e.message}); it has been restarted (please report the file)`, -1);
+            }
+            throw e;
+        }
+    }
+
+    // Frees what the page allocated in the module (nothing after a trap: that memory is
+    // being replaced).
+    free(ptr) {
+        if (!this.broken) this.x.gw_free(ptr);
     }
 
     version() {
@@ -66,18 +100,9 @@ export class Ganim {
     // A NUL-terminated copy of `text` in the module's memory (free with gw_free).
     putString(text) {
         const b = encoder.encode(text);
-        const ptr = this.x.gw_alloc(b.length + 1);
+        const ptr = this.call(() => this.x.gw_alloc(b.length + 1));
         this.bytes(ptr, b.length + 1).set([...b, 0]);
         return ptr;
-    }
-
-    call(fn) {
-        try {
-            return fn();
-        } catch (e) {
-            if (e instanceof WasiExit) throw new GanimError(`ganim stopped (${e.message})`, -1);
-            throw e;
-        }
     }
 
     error() {
@@ -89,12 +114,12 @@ export class Ganim {
         const path = this.putString(name);
         const flags = this.x.gw_alloc(4);
         try {
-            const fmt = this.cString(this.x.gw_probe_file(path, flags));
+            const fmt = this.cString(this.call(() => this.x.gw_probe_file(path, flags)));
             const f = new DataView(this.x.memory.buffer).getUint32(flags, true);
             return fmt ? { name: fmt, companion: (f & FORMAT_COMPANION) !== 0 } : null;
         } finally {
-            this.x.gw_free(path);
-            this.x.gw_free(flags);
+            this.free(path);
+            this.free(flags);
         }
     }
 
@@ -121,8 +146,8 @@ export class Ganim {
             if (!doc) throw this.error();
             return new GanimDoc(this, doc, name);
         } finally {
-            this.x.gw_free(path);
-            this.x.gw_free(set);
+            this.free(path);
+            this.free(set);
         }
     }
 
@@ -137,7 +162,7 @@ export class Ganim {
             }
             return list;
         } finally {
-            this.x.gw_free(f);
+            this.free(f);
         }
     }
 
@@ -150,6 +175,7 @@ export class Ganim {
             return bufs.map((b) => this.bytes(this.x.gw_buffer_data(b), this.x.gw_buffer_size(b)).slice());
         } finally {
             for (const b of bufs) {
+                if (this.broken) break;
                 this.x.gw_buffer_clear(b);
                 this.x.gw_free(b);
             }
@@ -162,6 +188,7 @@ export class GanimDoc {
         this.g = ganim;
         this.ptr = ptr;
         this.name = name;
+        this.generation = ganim.generation;
         // ARCHIVE:MEMBER is named after the member, as the tool names its outputs.
         const colon = name.lastIndexOf(':');
         this.inputName = colon > 0 && !ganim.folder.files.has(name) ? name.slice(colon + 1) : name;
@@ -207,8 +234,14 @@ export class GanimDoc {
     // 10 floats per bone (qx qy qz qw tx ty tz sx sy sz), parent-local: ganim_clip_sample
     // of clip `clip` at `time` seconds. With `visible`, a Uint8Array of one byte per bone
     // is filled too.
+    // The document's module instance, or a GanimError when it was restarted since.
+    live() {
+        if (this.g.broken || this.g.generation !== this.generation || !this.ptr) throw new GanimError('this file is no longer open: open it again', -1);
+        return this.g.x;
+    }
+
     pose(clip, time, visible = null) {
-        const x = this.g.x;
+        const x = this.live();
         const n = this.boneCount;
         const out = x.gw_alloc(n * 40);
         const vis = x.gw_alloc(n);
@@ -218,14 +251,14 @@ export class GanimDoc {
             if (visible) visible.set(this.g.bytes(vis, n));
             return new Float32Array(x.memory.buffer, out, n * 10).slice();
         } finally {
-            x.gw_free(out);
-            x.gw_free(vis);
+            this.g.free(out);
+            this.g.free(vis);
         }
     }
 
     // The rest pose, laid out as pose().
     rest() {
-        const x = this.g.x;
+        const x = this.live();
         const out = x.gw_alloc(this.boneCount * 40);
         x.gw_rest(this.ptr, out);
         const r = new Float32Array(x.memory.buffer, out, this.boneCount * 10).slice();
@@ -235,7 +268,7 @@ export class GanimDoc {
 
     // The meshes (Argonaut models): [{positions, normals, bones, triangles}] copies.
     meshes() {
-        const x = this.g.x;
+        const x = this.live();
         const list = [];
         for (let m = 0, n = x.gw_mesh_count(this.ptr); m < n; m++) {
             const v = x.gw_mesh_vertex_count(this.ptr, m);
@@ -257,6 +290,7 @@ export class GanimDoc {
     export(kind) {
         const k = EXPORT_KINDS[kind];
         if (k === undefined) throw new GanimError(`no export kind '${kind}' (glb, gltf, bvh or json)`, -1);
+        this.live();
         const stem = stemOf(this.inputName);
         const s = this.g.putString(stem);
         try {
@@ -265,12 +299,12 @@ export class GanimDoc {
             if (kind === 'gltf') files.push({ name: `${stem}.bin`, bytes: bin });
             return { files, notes: utf8.decode(notes).split('\n').filter((l) => l) };
         } finally {
-            this.g.x.gw_free(s);
+            this.g.free(s);
         }
     }
 
     close() {
-        if (this.ptr) this.g.x.gw_close(this.ptr);
+        if (this.ptr && !this.g.broken && this.g.generation === this.generation) this.g.x.gw_close(this.ptr);
         this.ptr = 0;
     }
 }

@@ -83,6 +83,7 @@ class Viewer {
 
     // Opens a set of files the user gave at once: the animation, its companion, ...
     async openFiles(fileList, settings = {}) {
+        if (this.g.restarting) await this.g.restarting;
         const files = await Promise.all(fileList.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
         return this.openSet(files, settings);
     }
@@ -115,6 +116,7 @@ class Viewer {
         } catch (e) {
             const err = e instanceof GanimError ? e : new GanimError(String(e.message || e), -1);
             err.file = name;
+            if (this.doc && this.g.generation !== this.doc.generation) this.forget();
             this.showError(err);
             this.note(`${name}: not opened`);
             throw err;
@@ -141,6 +143,17 @@ class Viewer {
         const ms = (performance.now() - t0).toFixed(0);
         this.note(`${name}: ${doc.info.format}, ${doc.boneCount} bones, ${doc.clips.length} clip${doc.clips.length === 1 ? '' : 's'} (${ms} ms)`);
         return doc.summary();
+    }
+
+    // After ganim was restarted, the document shown is gone: show nothing.
+    forget() {
+        this.doc = null;
+        this.clip = -1;
+        this.pause();
+        this.scene.clear();
+        this.scene.render();
+        for (const id of ['clip-list', 'bone-tree', 'info', 'clip-info', 'options']) $(id).replaceChildren();
+        $('empty').hidden = false;
     }
 
     reread() {
@@ -363,6 +376,16 @@ class Viewer {
 
     // The pose shown: the clip's, with its partner's bones (FF7's weapon) from the partner.
     showPose() {
+        try {
+            this.drawPose();
+        } catch (e) {
+            this.pause();
+            if (this.doc && this.g.generation !== this.doc.generation) this.forget();
+            this.showError(e);
+        }
+    }
+
+    drawPose() {
         const doc = this.doc;
         if (!doc) return;
         if (this.clip < 0) {
