@@ -32,7 +32,7 @@ class Viewer {
         $('files').addEventListener('change', (e) => {
             const list = [...e.target.files];
             e.target.value = '';
-            if (list.length) this.openFiles(list).catch(() => {});
+            if (list.length) this.openFiles(list).catch((e) => this.showError(e));
         });
         addEventListener('dragover', (e) => {
             e.preventDefault();
@@ -45,7 +45,7 @@ class Viewer {
             e.preventDefault();
             document.body.classList.remove('dragging');
             const list = [...(e.dataTransfer ? e.dataTransfer.files : [])];
-            if (list.length) this.openFiles(list).catch(() => {});
+            if (list.length) this.openFiles(list).catch((e) => this.showError(e));
         });
         $('play').addEventListener('click', () => (this.playing ? this.pause() : this.play()));
         $('time').addEventListener('input', (e) => this.seek(Number(e.target.value)));
@@ -84,7 +84,17 @@ class Viewer {
     // Opens a set of files the user gave at once: the animation, its companion, ...
     async openFiles(fileList, settings = {}) {
         if (this.g.restarting) await this.g.restarting;
-        const files = await Promise.all(fileList.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+        if (!fileList.length) throw new GanimError('no file given', -1);
+        const read = async (f) => {
+            try {
+                return { name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) };
+            } catch (e) {
+                const err = new GanimError(`cannot read it (${e.message}): a folder cannot be dropped, only files`, -1);
+                err.file = f.name;
+                throw err;
+            }
+        };
+        const files = await Promise.all(fileList.map(read));
         return this.openSet(files, settings);
     }
 
