@@ -218,13 +218,30 @@ export class Scene {
     }
 
     // Points the camera at the skeleton (and meshes) as posed now.
-    frame() {
+    // `poses` (ganim's layout, may be empty): more poses the view must hold (a clip's
+    // frames), besides the present one, which is shown again afterwards.
+    frame(poses = []) {
         if (!this.model) return;
         const box = new Box3();
         for (const p of this.jointWorld()) box.expandByPoint(p);
         for (const mesh of this.model.meshes) {
             mesh.geometry.computeBoundingBox();
             box.union(mesh.geometry.boundingBox.clone().applyMatrix4(mesh.matrixWorld));
+        }
+        if (poses.length) {
+            const now = this.model.nodes.map((n) => [n.position.clone(), n.quaternion.clone(), n.scale.clone()]);
+            const visible = this.model.visible;
+            for (const pose of poses) {
+                this.applyPose(pose);
+                for (const p of this.jointWorld()) box.expandByPoint(p);
+            }
+            this.model.nodes.forEach((n, i) => {
+                n.position.copy(now[i][0]);
+                n.quaternion.copy(now[i][1]);
+                n.scale.copy(now[i][2]);
+            });
+            this.model.visible = visible;
+            this.model.root.updateMatrixWorld(true);
         }
         if (box.isEmpty()) box.set(new Vector3(-1, 0, -1), new Vector3(1, 1, 1));
         const center = box.getCenter(new Vector3());

@@ -148,7 +148,14 @@ class Viewer {
         this.renderFiles();
         if (first >= 0) this.select(first);
         else this.showPose();
-        this.scene.frame();
+        // The view holds the first clip whole: its pose at a few times.
+        const poses = [];
+        if (first >= 0) {
+            const c = doc.clips[first];
+            const d = c.frames > 1 ? (c.frames - 1) / c.fps : 0;
+            for (let i = 0; i <= 8; i++) poses.push(doc.pose(first, (d * i) / 8));
+        }
+        this.scene.frame(poses);
         $('empty').hidden = !!this.scene.renderer;
         const ms = (performance.now() - t0).toFixed(0);
         this.note(`${name}: ${doc.info.format}, ${doc.boneCount} bones, ${doc.clips.length} clip${doc.clips.length === 1 ? '' : 's'} (${ms} ms)`);
