@@ -526,6 +526,7 @@ window.ganimViewer = {
         }
     },
     pose(clip, time) {
+        if (!viewer || !viewer.doc) throw new GanimError('no file is open', -1);
         return viewer.doc.pose(clip, time);
     },
     select(clip) {
