@@ -89,7 +89,7 @@ WEB_EXPORT(gw_probe_file) const char *gw_probe_file(const char *path, uint32_t *
 }
 
 /* `ganim info --json`'s document (ganim_export_info_json) into `out`. */
-WEB_EXPORT(gw_info_json) int gw_info_json(const ganim_doc *doc, ganim_buffer *out, ganim_error *err)
+WEB_EXPORT(gw_info_json) ganim_code gw_info_json(const ganim_doc *doc, ganim_buffer *out, ganim_error *err)
 {
     ganim_export_opts eo = { 0 };
     return ganim_export_info_json(doc, &eo, out, err);
@@ -142,8 +142,8 @@ WEB_EXPORT(gw_clip_track_bone) uint32_t gw_clip_track_bone(const ganim_doc *doc,
 /* ganim_clip_sample: the local transforms of every bone at `time` seconds, 10 floats
  * per bone, and one visibility byte per bone in `visible` (may be NULL). */
 WEB_EXPORT(gw_sample)
-int gw_sample(const ganim_doc *doc, uint32_t clip, double time, ganim_transform *out, uint8_t *visible,
-              ganim_error *err)
+ganim_code gw_sample(const ganim_doc *doc, uint32_t clip, double time, ganim_transform *out, uint8_t *visible,
+                     ganim_error *err)
 {
     if (clip >= doc->clip_count || !doc->skeleton) {
         snprintf(err->message, sizeof err->message, "no clip %u", clip);
@@ -212,8 +212,8 @@ static void note_warning(void *user, const ganim_warning *w)
  * `stem` is the input's file name without its extension. What the export could not
  * carry goes to `notes` as lines (the tool prints them as warnings). */
 WEB_EXPORT(gw_export)
-int gw_export(const ganim_doc *doc, int kind, const char *stem, ganim_buffer *out, ganim_buffer *bin,
-              ganim_buffer *notes, ganim_error *err)
+ganim_code gw_export(const ganim_doc *doc, int kind, const char *stem, ganim_buffer *out, ganim_buffer *bin,
+                     ganim_buffer *notes, ganim_error *err)
 {
     ganim_export_opts eo = { 0 };
     eo.default_clip_name = stem;
