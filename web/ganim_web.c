@@ -72,6 +72,9 @@ WEB_EXPORT(gw_open) ganim_doc *gw_open(const char *path, char *settings, ganim_e
 
 WEB_EXPORT(gw_close) void gw_close(ganim_doc *doc) { ganim_doc_free(doc); }
 
+/* How sure the format's probe was of the bytes (what `ganim info` prints beside the format). */
+WEB_EXPORT(gw_probe_score) int gw_probe_score(const ganim_doc *doc) { return doc->probe_score; }
+
 /* The format that recognises the bytes of `path` best, and whether it holds only a
  * skeleton (GANIM_FORMAT_* flags), for choosing which of several dropped files to open:
  * the format's name, or NULL when no format knows the bytes. */

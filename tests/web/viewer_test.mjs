@@ -303,6 +303,16 @@ for (const [n, c] of cases.entries()) {
         await page.evaluate(() => window.ganimViewer.pause());
         check(st.playing && st.speed === 2 && st.time > 0, `${c.id}: play() at speed 2 gave ${JSON.stringify(st)}`);
         await page.evaluate(() => window.ganimViewer.speed(1));
+        // The keys: two frames on, one back, then the end.
+        await page.evaluate(() => window.ganimViewer.seek(0));
+        await page.locator('#canvas').click();
+        for (const key of ['ArrowRight', 'ArrowRight', 'ArrowLeft']) await page.keyboard.press(key);
+        const fps = summary.clips[st.clip].fps;
+        const stepped = await page.evaluate(() => window.ganimViewer.state().time);
+        await page.keyboard.press('End');
+        const end = await page.evaluate(() => window.ganimViewer.state().time);
+        const frames = summary.clips[st.clip].frames;
+        check(Math.abs(stepped - 1 / fps) < 1e-9 && Math.abs(end - (frames - 1) / fps) < 1e-9, `${c.id}: arrow keys gave ${stepped} s (want ${1 / fps}), End ${end} s`);
     }
     if (!c.member) await truncated(c, files);
     // After a refusal the page still opens files.

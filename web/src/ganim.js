@@ -196,6 +196,7 @@ export class GanimDoc {
         const [info] = ganim.withBuffers(1, (b) => x.gw_info_json(ptr, b, ganim.err));
         this.infoText = utf8.decode(info);
         this.info = JSON.parse(this.infoText);
+        this.probeScore = x.gw_probe_score(ptr);
         this.boneCount = x.gw_bone_count(ptr);
         this.bones = [];
         for (let i = 0; i < this.boneCount; i++) {

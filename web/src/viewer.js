@@ -65,6 +65,14 @@ class Viewer {
             if (e.code === 'Space') {
                 e.preventDefault();
                 this.playing ? this.pause() : this.play();
+            } else if (this.doc && this.clip >= 0 && ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.code)) {
+                // A frame back or on (from the frame shown), the start, the end.
+                e.preventDefault();
+                this.pause();
+                const fps = this.doc.clips[this.clip].fps;
+                const frame = Math.round(this.time * fps);
+                const to = { ArrowLeft: (frame - 1) / fps, ArrowRight: (frame + 1) / fps, Home: 0, End: this.duration() }[e.code];
+                this.seek(to);
             }
         });
     }
@@ -281,13 +289,16 @@ class Viewer {
         const dl = el('dl');
         const row = (k, v) => dl.append(el('dt', { textContent: k }), el('dd', { textContent: v }));
         row('file', this.doc.name);
-        row('format', info.format ?? '?');
+        row('format', `${info.format ?? '?'}, probe score ${this.doc.probeScore}`);
         row('axes', info.axes + (info.axes !== 'y-up' ? ' (shown turned to y-up)' : ''));
         if (info.skeleton) {
             const made = this.doc.bones.length > 0 && this.doc.bones.every((b) => b.madeUp);
             row('skeleton', `${info.skeleton.bone_count} bones${info.skeleton.file ? ` from ${info.skeleton.file}` : ''}${made ? ' (made up: no skeleton file)' : ''}`);
         } else row('skeleton', 'none');
         if (info.meshes && info.meshes.length) row('meshes', info.meshes.map((m) => `${m.vertex_count} vertices, ${m.triangle_count} triangles`).join('; '));
+        else if (info.native && Array.isArray(info.native.models) && info.native.models.length) {
+            row('models', `${info.native.models.length} in the file: choose one under Reader options to see it as a mesh`);
+        }
         const anims = info.clips.filter((c) => c.kind === 'animation').length;
         row('clips', `${info.clip_count}${anims !== info.clip_count ? ` (${anims} animations)` : ''}`);
         box.append(dl);
