@@ -124,12 +124,13 @@ export class Ganim {
     }
 
     // Puts `files` ([{name, bytes}]) in the module's folder, replacing what was there,
-    // and says which of them to open: the animations first, then skeleton files alone,
+    // keeps what probe() says of each in `probes`, and says which of them to open: the animations first, then skeleton files alone,
     // then what no format recognises (opening it gives ganim's error).
     setFiles(files) {
         this.folder.set(files.map((f) => [f.name, f.bytes]));
+        this.probes = new Map(files.map((f) => [f.name, this.probe(f.name)]));
         const ranked = files.map((f) => {
-            const p = this.probe(f.name);
+            const p = this.probes.get(f.name);
             return { name: f.name, format: p ? p.name : null, rank: !p ? 2 : p.companion ? 1 : 0 };
         });
         const best = Math.min(...ranked.map((r) => r.rank));

@@ -199,7 +199,7 @@ class Viewer {
         list.replaceChildren();
         const openable = new Set(this.choices.map((c) => c.name));
         for (const f of this.files) {
-            const probe = this.g.probe(f.name);
+            const probe = this.g.probes.get(f.name);
             const item = el('li', { title: probe ? probe.name : 'not a file ganim recognises (read by the file that names it, or not at all)' });
             item.append(el('span', { textContent: f.name, className: 'name' }));
             item.append(el('span', { className: 'tag', textContent: probe ? (probe.companion ? `${probe.name}, skeleton` : probe.name) : 'data' }));
