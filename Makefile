@@ -5,6 +5,7 @@
 #   make windows        cross-compile ganim.exe, ganim.dll and the release zip (MinGW-w64)
 #   make windows-check  test that build under Wine (make check runs it with
 #                       GANIM_WINDOWS=1 or CI=true)
+# and for the browser viewer (docs/viewer.md): make web, make check-web (make check runs it)
 .PHONY: all demo check build deps test-deps clean fuzz fuzz-build fuzz-campaign fuzz-smoke valgrind bench format format-check tidy windows windows-check
 
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
@@ -83,6 +84,7 @@ check: test-deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 	GANIM_SKIP_LOG=$(abspath $(CHECK))/skipped.txt $(MAKE) --no-print-directory fuzz-smoke
+	GANIM_SKIP_LOG=$(abspath $(CHECK))/skipped.txt $(MAKE) --no-print-directory check-web WEB_NATIVE=$(CHECK) WEB_OPTIONAL=1
 	@if [ "$$GANIM_WINDOWS" = 1 ] || [ "$$CI" = true ]; then \
 	  full=$${GANIM_FULL:-}; if [ "$$CI" = true ] && [ "$$full" != 1 ]; then full=0; fi; \
 	  GANIM_FULL=$$full GANIM_SKIP_LOG=$(abspath $(CHECK))/skipped.txt $(MAKE) --no-print-directory windows-check \
@@ -194,3 +196,56 @@ format-check:
 
 clean:
 	rm -rf $(BUILD) $(CHECK) $(TIDY_BUILD) build-fuzz build-valgrind $(WINDOWS_BUILD) out
+
+# The browser viewer (docs/viewer.md): the library for WebAssembly (web/wasm.mk: Debian's
+# clang --target=wasm32-wasi with wasi-libc, lld and the wasm32 compiler-rt builtins) and
+# the static page in web/dist (web/build.sh: the page's modules and three.js, pinned by
+# web/package-lock.json, bundled by Debian's esbuild). Serve it with
+#   python3 -m http.server -d web/dist
+#   make web        build web/dist
+#   make check-web  the page in headless Chromium (Debian's chromium, driven by
+#                   playwright-core) against the native tool: tests/web/run.sh
+.PHONY: web check-web check-web-run clean-web
+WEB_BUILD ?= build-web
+WEB_DIST  ?= web/dist
+APT_WEB   := clang:clang wasm-ld:lld esbuild:esbuild node:nodejs npm:npm
+# file:package pairs: what the wasm32-wasi link needs, which no command stands for.
+WEB_FILES = $(shell clang --target=wasm32-wasi -print-file-name=libc.a 2>/dev/null):wasi-libc \
+  $(shell clang --target=wasm32-wasi -rtlib=compiler-rt -print-libgcc-file-name 2>/dev/null):libclang-rt-dev-wasm32
+define need_apt_files
+	@missing=""; for pair in $(1); do f=$${pair%%:*}; pkg=$${pair#*:}; \
+	  [ -f "$$f" ] || missing="$$missing $$pkg"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "ganim: installing$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "ganim: missing packages:$$missing"; \
+	    echo "       run: sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+endef
+
+web:
+	$(call need_apt,$(APT_WEB))
+	$(call need_apt_files,$(WEB_FILES))
+	@cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then \
+	  echo "ganim: npm ci (web)"; npm ci --no-audit --no-fund --loglevel=error; fi
+	@$(MAKE) -s -f web/wasm.mk OUT=$(WEB_BUILD) -j $(JOBS) --no-print-directory
+	@bash web/build.sh $(WEB_BUILD)/ganim.wasm $(WEB_DIST)
+
+# WEB_NATIVE: the native build the page is compared with (make check passes its own);
+# WEB_OPTIONAL=1 (make check): without Chromium and not root, say so and skip.
+WEB_NATIVE ?= $(BUILD)
+check-web:
+	@if [ "$(WEB_OPTIONAL)" = 1 ] && [ "$$(id -u)" != 0 ] && ! command -v chromium >/dev/null 2>&1; then \
+	  echo "ganim: no Chromium: the browser viewer's test did not run (sudo apt-get install -y chromium; make check-web)"; \
+	  [ -n "$$GANIM_SKIP_LOG" ] && echo "web viewer in Chromium (no chromium)" >> "$$GANIM_SKIP_LOG"; exit 0; fi; \
+	$(MAKE) --no-print-directory web && $(MAKE) --no-print-directory check-web-run
+check-web-run:
+	$(call need_apt,chromium:chromium)
+	@[ -x $(WEB_NATIVE)/ganim ] && [ -f $(WEB_NATIVE)/libganim.a ] || $(MAKE) --no-print-directory build
+	bash tests/web/run.sh $(WEB_NATIVE) $(WEB_DIST)
+
+clean-web:
+	rm -rf $(WEB_BUILD) $(WEB_DIST)

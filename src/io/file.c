@@ -10,13 +10,18 @@
 #include "io/fs.h"
 #include "io/writer.h"
 
-/* Offsets of 64 bits (long has 32 on Windows). */
+/* Offsets of 64 bits where the system has them (long has 32 on Windows); elsewhere
+ * fseek's long, which has 32 bits on 32-bit systems such as WebAssembly (web/). */
 #ifdef _WIN32
 #define tell64 _ftelli64
 #define seek64 _fseeki64
+typedef long long file_offset;
+#define FILE_OFFSET_MAX LLONG_MAX
 #else
 #define tell64 ftell
 #define seek64 fseek
+typedef long file_offset;
+#define FILE_OFFSET_MAX LONG_MAX
 #endif
 
 ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator, uint64_t max_bytes, ganim_buffer *out,
@@ -83,7 +88,7 @@ ganim_code ganim_load_file_range(const char *path, const ganim_allocator *alloca
     }
     ganim_writer w = gw_init(out, allocator);
     ganim_code code = GANIM_OK;
-    if (offset > (uint64_t)LLONG_MAX || seek64(f, (long long)offset, SEEK_SET) != 0) {
+    if (offset > (uint64_t)FILE_OFFSET_MAX || seek64(f, (file_offset)offset, SEEK_SET) != 0) {
         code = ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot seek to byte %llu", (unsigned long long)offset);
     } else if (gw_reserve(&w, size)) {
         if (size && fread(out->data, 1, size, f) != size)
