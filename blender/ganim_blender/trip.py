@@ -20,6 +20,7 @@ original's bytes.
 """
 import json
 import os
+import re
 import shutil
 import struct
 import tempfile
@@ -138,13 +139,13 @@ def import_file(context, filepath, skeleton_filepath="", argonaut_model=-1):
         raise Failure(f"ganim: {filepath}: {e}") from None
     with doc:
         notes += [f"ganim: {w.message}" for w in doc.warnings]
-        anims = [c for c in doc.clips if c.kind == "animation"]
+        anims = [(c.fps, c.frame_count) for c in doc.clips if c.kind == "animation"]
         glb, warns = doc.export_bytes("glb")
         notes += [f"ganim: {w.message}" for w in warns]
     gj = _glb_json(glb)
     scene = context.scene
     if anims:
-        fps = anims[0].fps
+        fps = anims[0][0]
         scene.render.fps = max(1, int(round(fps)))
         scene.render.fps_base = scene.render.fps / fps
     before_obj = set(bpy.data.objects)
@@ -188,7 +189,7 @@ def import_file(context, filepath, skeleton_filepath="", argonaut_model=-1):
         _snapshot(act)
     if anims:
         scene.frame_start = 0
-        scene.frame_end = max(0, anims[0].frame_count - 1)
+        scene.frame_end = max(0, anims[0][1] - 1)
         scene.frame_set(0)
     return arm, notes
 
@@ -241,6 +242,27 @@ def _blender_glb(context, arm, path):
         raise Failure("Blender's glTF exporter failed")
 
 
+MOVES = re.compile(r"clip (\d+) .*: the (rotation|translation|scale) of bone '(.*)' moves in the input")
+
+
+def _relevant(warnings, changed, bones, doc):
+    """The warnings of putting Blender's glb into the original that concern what changed:
+    the float noise of unchanged channels "moves" too, and is not written anyway."""
+    names = [b.name for b in doc.skeleton.bones] if doc.skeleton else []
+    wanted = set()
+    for act, c in changed.items():
+        for ci in act.get("ganim_clips", []):
+            for bname, kind in c:
+                if bname in bones and bones.index(bname) < len(names):
+                    wanted.add((ci, kind, names[bones.index(bname)]))
+    out = []
+    for w in warnings:
+        m = MOVES.search(w.message)
+        if m is None or (int(m.group(1)), m.group(2), m.group(3)) in wanted:
+            out.append(w)
+    return out
+
+
 def export_file(context, filepath, into_filepath=""):
     filepath = bpy.path.abspath(filepath)
     arm = _armature(context)
@@ -274,7 +296,7 @@ def export_file(context, filepath, into_filepath=""):
         try:
             with ganim.read(glb) as edit:
                 data, warns = edit.write_bytes(into=orig)
-            notes += [f"ganim: {w.message}" for w in warns]
+            into_warnings = warns
             result = ganim.read_bytes(data, skeleton=orig if orig.skeleton else None, format=orig.format,
                                       name=os.path.basename(into))
         except ganim.Error as e:
@@ -297,7 +319,8 @@ def export_file(context, filepath, into_filepath=""):
                         if ci < len(final.clips):
                             final.put_clip(ci, result, channels=per_bone)
                 out, warns = final.write_bytes()
-            notes += [f"ganim: {w.message}" for w in warns]
+                into_warnings = _relevant(into_warnings, changed, bones, final)
+            notes += [f"ganim: {w.message}" for w in into_warnings + warns]
     except ganim.Error as e:
         raise Failure(f"ganim: {e}") from None
     finally:
