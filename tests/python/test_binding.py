@@ -265,6 +265,32 @@ class Binding(unittest.TestCase):
                 doc.export_bytes("glb")
             self.assertIn("unit", e.exception.message)
 
+    def test_pip_install_offline(self):
+        """pip install ./python with no index: the wheel holds the package and the library."""
+        try:
+            import pip  # noqa: F401
+        except ImportError:
+            self.skipTest("no pip in this Python")
+        import shutil
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "python")
+            shutil.copytree(os.path.join(REPO, "python"), src,
+                            ignore=shutil.ignore_patterns("__pycache__", "libganim.so*", "*.dll", "build"))
+            shutil.copy(ganim.library_path, os.path.join(src, "ganim", "libganim.so"))
+            site = os.path.join(tmp, "site")
+            p = subprocess.run([sys.executable, "-m", "pip", "install", "--no-index", "--no-cache-dir", "--quiet",
+                                "--target", site, src], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            self.assertEqual(p.returncode, 0, p.stdout.decode())
+            env = {k: v for k, v in os.environ.items() if k not in ("GANIM_LIBRARY", "PYTHONPATH")}
+            env["PYTHONPATH"] = site
+            p = subprocess.run([sys.executable, "-c", "import ganim; d = ganim.read(%r); "
+                                "print(ganim.library_path, d.format, len(d.clips))"
+                                % os.path.join(FIXTURES, "acl", "fixture.v0.civ")],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=tmp)
+            self.assertEqual(p.returncode, 0, p.stdout.decode())
+            self.assertEqual(p.stdout.decode().split(),
+                             [os.path.join(site, "ganim", "libganim.so"), "civ7", "1"])
+
     def test_closed_documents_raise(self):
         doc = ganim.read(os.path.join(FIXTURES, "acl", "fixture.v0.civ"))
         clip = doc.clips[0]
