@@ -1,4 +1,5 @@
-# The picture of docs/blender.md: the project's own crane example (not game data) imported with the add-on in Blender, headless, and rendered with the Workbench
+# The picture of docs/blender.md: the project's own crane example (examples/, not game
+# data) imported with the add-on in Blender, headless, and rendered with the Workbench
 # engine at one frame of its animation. Run with the add-on installed (docs/blender.md):
 #   make blender-addon
 #   env PATH=/usr/bin:/bin BLENDER_USER_SCRIPTS=/tmp/s BLENDER_USER_CONFIG=/tmp/c blender -b --factory-startup \
