@@ -18,6 +18,8 @@ channels that changed in Blender replace the original's; everything else keeps t
 original's values, so the writer keeps the file's own bytes there. Nothing changed: the
 original's bytes.
 """
+import array
+import hashlib
 import json
 import os
 import re
@@ -72,11 +74,34 @@ def _bone_path(data_path):
 
 
 def _keys(fc):
-    out = []
-    for k in fc.keyframe_points:
-        out.extend((k.co[0], k.co[1], k.handle_left[0], k.handle_left[1], k.handle_right[0], k.handle_right[1]))
-        out.append(float(len(k.interpolation)))  # LINEAR/BEZIER/CONSTANT differ in length
-    return out
+    """A digest of an F-curve's keys (frames, values, handles, interpolation): what the
+    exporter samples it by."""
+    kp = fc.keyframe_points
+    n = len(kp)
+    h = hashlib.sha1(str(n).encode())
+    for prop in ("co", "handle_left", "handle_right"):
+        a = array.array("f", bytes(8 * n))
+        kp.foreach_get(prop, a)
+        h.update(a.tobytes())
+    h.update(",".join(k.interpolation for k in kp).encode())
+    return h.hexdigest()
+
+
+def _fcurves(action):
+    """An action's F-curves: Blender 4.4+ keeps them in layers, strips and channel bags
+    (5.0 removed Action.fcurves), earlier ones on the action."""
+    layers = getattr(action, "layers", None)
+    if layers:
+        return [fc for layer in layers for strip in layer.strips for bag in getattr(strip, "channelbags", ())
+                for fc in bag.fcurves]
+    return list(action.fcurves)
+
+
+def _op_args(op, **kw):
+    """The keyword arguments the operator has (the glTF add-on renames some between
+    Blender versions): the others are dropped."""
+    props = op.get_rna_type().properties.keys()
+    return {k: v for k, v in kw.items() if k in props}
 
 
 def _fcurve_id(fc):
@@ -84,21 +109,22 @@ def _fcurve_id(fc):
 
 
 def _snapshot(action):
-    action[SNAPSHOT] = {_fcurve_id(fc): _keys(fc) for fc in action.fcurves}
+    # one JSON text: ID property names are limited to 63 characters, bone paths are not
+    action[SNAPSHOT] = json.dumps({_fcurve_id(fc): _keys(fc) for fc in _fcurves(action)})
 
 
 def _changes(action):
     """None when the action is as imported; else a set of (bone name, kind), or True when
     it cannot say (a new action, an F-curve it does not know)."""
-    snap = action.get(SNAPSHOT)
-    if snap is None:
+    if not isinstance(action.get(SNAPSHOT), str):
         return True
+    snap = json.loads(action[SNAPSHOT])
     seen, changed = set(), set()
-    for fc in action.fcurves:
+    for fc in _fcurves(action):
         key = _fcurve_id(fc)
         seen.add(key)
         old = snap.get(key)
-        if old is not None and list(old) == _keys(fc):
+        if old is not None and old == _keys(fc):
             continue
         bk = _bone_path(fc.data_path)
         if bk is None:
@@ -116,7 +142,7 @@ def _changes(action):
 def _snap_frames(action):
     """Keys on whole frames: the importer computes time * fps in float, which can land a
     hair off the frame."""
-    for fc in action.fcurves:
+    for fc in _fcurves(action):
         for k in fc.keyframe_points:
             f = round(k.co[0])
             d = f - k.co[0]
@@ -155,7 +181,8 @@ def import_file(context, filepath, skeleton_filepath="", argonaut_model=-1):
         path = os.path.join(tmpdir, os.path.splitext(os.path.basename(filepath))[0] + ".glb")
         with open(path, "wb") as f:
             f.write(glb)
-        res = bpy.ops.import_scene.gltf(filepath=path, bone_heuristic="BLENDER")
+        op = bpy.ops.import_scene.gltf
+        res = op(**_op_args(op, filepath=path, bone_heuristic="BLENDER", guess_original_bind_pose=True))
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
     if res != {"FINISHED"}:
@@ -228,11 +255,13 @@ def _blender_glb(context, arm, path):
             ad.action = None  # the exporter takes it from its NLA track
         for o in context.view_layer.objects:
             o.select_set(o == arm or o.parent == arm)
-        kw = dict(filepath=path, export_format="GLB", use_selection=True, export_yup=True,
-                  export_animations=True, export_nla_strips=True, export_force_sampling=True,
-                  export_def_bones=False, export_frame_range=False, export_current_frame=False,
-                  export_optimize_animation_size=False)
-        res = bpy.ops.export_scene.gltf(**kw)
+        # one animation per NLA track, named after it: export_nla_strips in Blender 3.4,
+        # export_animation_mode='NLA_TRACKS' from 3.6 on
+        op = bpy.ops.export_scene.gltf
+        res = op(**_op_args(op, filepath=path, export_format="GLB", use_selection=True, export_yup=True,
+                            export_animations=True, export_nla_strips=True, export_animation_mode="NLA_TRACKS",
+                            export_force_sampling=True, export_def_bones=False, export_frame_range=False,
+                            export_current_frame=False, export_optimize_animation_size=False))
     finally:
         if on_track:
             ad.action = active

@@ -36,6 +36,7 @@ check(res == {"FINISHED"}, "addon_install " + zip_path)
 addon_utils.enable("ganim_blender", default_set=True)
 import ganim_blender  # noqa: E402
 from ganim_blender import ganim  # noqa: E402
+from ganim_blender.trip import _fcurves  # noqa: E402
 
 check(ganim_blender.__file__.startswith(os.environ["BLENDER_USER_SCRIPTS"]),
       f"the add-on runs from the user folder ({ganim_blender.__file__})")
@@ -101,7 +102,7 @@ for case in cases:
         check(abs(fps - anims[0].fps) < 1e-6, f"{name}: scene fps {fps:g}, clip {anims[0].fps:g}")
         check((scene.frame_start, scene.frame_end) == (0, anims[0].frame_count - 1),
               f"{name}: frame range {scene.frame_start}..{scene.frame_end}, clip 0..{anims[0].frame_count - 1}")
-        whole = all(abs(k.co[0] - round(k.co[0])) < 1e-6 for a in acts for fc in a.fcurves for k in fc.keyframe_points)
+        whole = all(abs(k.co[0] - round(k.co[0])) < 1e-6 for a in acts for fc in _fcurves(a) for k in fc.keyframe_points)
         check(whole, f"{name}: every key on a whole frame")
         if model >= 0:
             meshes = [o for o in scene.objects if o.type == "MESH" and o.find_armature() == arm and o.vertex_groups]
