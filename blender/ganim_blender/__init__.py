@@ -18,6 +18,8 @@ bl_info = {
     "category": "Import-Export",
 }
 
+import os  # noqa: E402
+
 import bpy  # noqa: E402
 from bpy.props import IntProperty, StringProperty  # noqa: E402
 from bpy_extras.io_utils import ExportHelper, ImportHelper  # noqa: E402
@@ -66,6 +68,18 @@ class EXPORT_ANIM_OT_ganim(bpy.types.Operator, ExportHelper):
         name="Into", subtype="FILE_PATH", default="",
         description="The original game file the actions go into; empty: the file the armature "
                     "was imported from (its ganim_source)")
+
+    def invoke(self, context, event):
+        # a new file beside the original: never the original itself
+        try:
+            source = trip.source_of(context)
+        except trip.Failure:
+            source = None
+        if source and not self.filepath:
+            stem, ext = os.path.splitext(source)
+            self.filepath = stem + "_edited" + ext
+        context.window_manager.fileselect_add(self)
+        return {"RUNNING_MODAL"}
 
     def execute(self, context):
         try:

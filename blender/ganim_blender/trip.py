@@ -233,6 +233,11 @@ def _armature(context):
     return obj
 
 
+def source_of(context):
+    """The game file the selected armature was imported from, or None."""
+    return _armature(context).get("ganim_source")
+
+
 def _actions(arm):
     ad = arm.animation_data
     if ad is None:
