@@ -424,6 +424,8 @@ class Document:
         bytes; (the .gltf JSON, its buffer) for 'gltf' (the buffer named buffer.bin). Returns
         (bytes, warnings)."""
         keep = []
+        if kind == "bvh" and clip is None and not any(c.kind == "animation" for c in self.clips):
+            raise Error("no animation clip to write as BVH", "invalid argument", None)  # as the tool says
         o = self._export_opts(clip, keep_axes, unit_scale, sparse_keys, keep)
         sink = _WarnSink()
         o.warn = sink.fn
