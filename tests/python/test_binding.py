@@ -235,6 +235,27 @@ class Binding(unittest.TestCase):
                     self.assertTrue(e.message)
             self.assertGreater(errors, len(data) // 2, rel)
 
+    def test_hostile_files_raise_or_read(self):
+        """The shared hostile samples, and every sample with bytes overwritten at a stride:
+        ganim.Error or a document that samples and exports; never a crash."""
+        files = [os.path.join(FIXTURES, p) for p, _ in FIXTURE_FILES if ":" not in p]
+        hostile = os.path.join(DATA, "hostile")
+        if os.path.isdir(hostile):
+            files += [os.path.join(hostile, n) for n in sorted(os.listdir(hostile)) if not n.endswith(".md")]
+        for path in files:
+            with open(path, "rb") as f:
+                data = f.read()
+            variants = [data] + [data[:i] + b"\xff\x7f\x00\x80" + data[i + 4:] for i in range(0, len(data), 61)]
+            for v in variants:
+                try:
+                    with ganim.read_bytes(v, name=os.path.basename(path)) as doc:
+                        for c in doc.clips:
+                            if c.kind == "animation" and doc.skeleton:
+                                c.sample(c.duration / 3)
+                        doc.export_bytes("glb")
+                except ganim.Error as e:
+                    self.assertTrue(e.message, path)
+
     def test_build_a_document(self):
         # a two-bone arm: the elbow turns 90 degrees about Z over 3 frames at 30 fps
         half = math.sqrt(0.5)
