@@ -129,7 +129,8 @@ blender-addon: python
 # is installed (ctest blender_addon, on a plain build of the library: Blender cannot load
 # a sanitized one).
 check-blender: blender-addon
-	GANIM_TESTDATA=$${GANIM_TESTDATA:-$(abspath ../shared/testdata)} bash tests/interop/blender_addon.sh dist/ganim_blender.zip $(BUILD)/ganim
+	cmake --build $(BUILD) -j $(JOBS) --target ganim
+	GANIM_TESTDATA_DEFAULT=$(abspath ../shared/testdata) bash tests/interop/blender_addon.sh dist/ganim_blender.zip $(BUILD)/ganim
 
 # Windows (docs/windows.md): ganim.exe linked statically (it needs no DLL beside it),
 # ganim.dll with its import library libganim.dll.a, libganim.a, cross-compiled with
