@@ -332,14 +332,17 @@ def export_file(context, filepath, into_filepath=""):
                 data, warns = edit.write_bytes(into=orig)
             into_warnings = warns
             result = ganim.read_bytes(data, skeleton=orig if orig.skeleton else None, format=orig.format,
-                                      name=os.path.basename(into))
+                                      settings=settings, name=os.path.basename(into))
         except ganim.Error as e:
             raise Failure(f"ganim: {e}") from None
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
     try:
         with result, ganim.read(into, skeleton=skel, settings=settings) as final:
-            whole = [act for act, c in changed.items() if c is True]
+            # a bone the import did not name (renamed in Blender), an action that names no
+            # clip: the add-on cannot say which channels changed
+            whole = [act for act, c in changed.items()
+                     if c is True or not list(act.get("ganim_clips", [])) or any(n not in bones for n, _ in c)]
             if whole or len(result.clips) != len(final.clips):
                 # ganim cannot tell which clips: what ganim made of Blender's actions, whole
                 out, warns = data, []
@@ -347,11 +350,9 @@ def export_file(context, filepath, into_filepath=""):
                 for act, c in changed.items():
                     per_bone = {}
                     for name, kind in c:
-                        if name in bones:
-                            per_bone.setdefault(bones.index(name), set()).add(kind)
-                    for ci in act.get("ganim_clips", []):
-                        if ci < len(final.clips):
-                            final.put_clip(ci, result, channels=per_bone)
+                        per_bone.setdefault(bones.index(name), set()).add(kind)
+                    for ci in act["ganim_clips"]:
+                        final.put_clip(ci, result, channels=per_bone)
                 out, warns = final.write_bytes()
                 into_warnings = _relevant(into_warnings, changed, bones, final)
             notes += [f"ganim: {w.message}" for w in into_warnings + warns]

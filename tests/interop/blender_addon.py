@@ -102,7 +102,8 @@ for case in cases:
         check(abs(fps - anims[0].fps) < 1e-6, f"{name}: scene fps {fps:g}, clip {anims[0].fps:g}")
         check((scene.frame_start, scene.frame_end) == (0, anims[0].frame_count - 1),
               f"{name}: frame range {scene.frame_start}..{scene.frame_end}, clip 0..{anims[0].frame_count - 1}")
-        whole = all(abs(k.co[0] - round(k.co[0])) < 1e-6 for a in acts for fc in _fcurves(a) for k in fc.keyframe_points)
+        whole = all(abs(k.co[0] - round(k.co[0])) < 1e-6
+                    for a in acts for fc in _fcurves(a) for k in fc.keyframe_points)
         check(whole, f"{name}: every key on a whole frame")
         if model >= 0:
             meshes = [o for o in scene.objects if o.type == "MESH" and o.find_armature() == arm and o.vertex_groups]

@@ -117,7 +117,8 @@ class Binding(unittest.TestCase):
                     self.assertEqual(len(doc.clips), len(dump["clips"]))
                     for clip, d in zip(doc.clips, dump["clips"]):
                         self.check_clip(doc, clip, d)
-                    self.assertEqual([w.message for w in doc.warnings], [w["message"] for w in dump.get("warnings", [])])
+                    self.assertEqual([w.message for w in doc.warnings],
+                                     [w["message"] for w in dump.get("warnings", [])])
 
     def check_clip(self, doc, clip, d):
         self.assertEqual((clip.name, clip.kind, clip.frame_count), (d["name"], d["kind"], d["frame_count"]))
