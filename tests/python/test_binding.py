@@ -45,6 +45,7 @@ SAMPLES = [
     ("argonaut/croc2_level.wad", None),
     ("alamo/BM_BERTH_D.ALO", None),
     ("ff7/humanoid_bkey0.aa", None),
+    ("ff7/edge_frames.da", None),
 ]
 FIXTURE_FILES = [
     ("ff7/fixture_pack.da", None),
@@ -117,8 +118,8 @@ class Binding(unittest.TestCase):
                     self.assertEqual(len(doc.clips), len(dump["clips"]))
                     for clip, d in zip(doc.clips, dump["clips"]):
                         self.check_clip(doc, clip, d)
-                    self.assertEqual([w.message for w in doc.warnings],
-                                     [w["message"] for w in dump.get("warnings", [])])
+                    self.assertEqual([(w.message, w.offset) for w in doc.warnings],
+                                     [(w["message"], w.get("offset")) for w in dump.get("warnings", [])])
 
     def check_clip(self, doc, clip, d):
         self.assertEqual((clip.name, clip.kind, clip.frame_count), (d["name"], d["kind"], d["frame_count"]))
