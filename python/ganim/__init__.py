@@ -449,6 +449,7 @@ class Document:
         """Exports to `path` by its extension: .glb, .gltf (with PATH.bin beside it), .bvh,
         .json (the lossless dump). Returns the exporter's warnings."""
         path = os.fspath(path)
+        self._refuse_inputs(path)
         ext = os.path.splitext(path)[1].lower().lstrip(".")
         keep = []
         if ext == "gltf":
@@ -471,6 +472,20 @@ class Document:
         data, warns = self.export_bytes(ext, clip, keep_axes, unit_scale, sparse_keys)
         _write_file(path, data)
         return warns
+
+    def _refuse_inputs(self, path, into=None):
+        """As the tool does: no output replaces a file the documents were read from."""
+        if not os.path.exists(path):
+            return
+        inputs = [self.path] + self.used_files
+        if isinstance(into, Document):
+            inputs += [into.path] + into.used_files
+        elif into is not None:
+            inputs.append(os.fspath(into))
+        for p in inputs:
+            if p and os.path.exists(p) and os.path.samefile(path, p):
+                raise Error(f"{path}: will not write over {p}, a file the document was read from",
+                            "invalid argument", None)
 
     def write_bytes(self, format=None, into=None, slot=None, settings=None, fps=0.0):
         """The document in a game format (`format` by name; None: the document's own, or
@@ -510,9 +525,7 @@ class Document:
         `into`: the original's format). `into` (a path or a Document): the original the clips
         go into. Refuses to write over `into` itself. Returns the writer's warnings."""
         path = os.fspath(path)
-        if into is not None and not isinstance(into, Document) and os.path.exists(path) \
-                and os.path.samefile(path, into):
-            raise Error(f"{path}: will not write over the original given as into", "invalid argument", None)
+        self._refuse_inputs(path, into)
         if format is None and into is None:
             f = _lib.ganim_format_for_path(_b(path))
             if not f or not f.contents.flags & 2:

@@ -320,6 +320,27 @@ class Binding(unittest.TestCase):
             self.assertEqual(p.stdout.decode().split(),
                              [os.path.join(site, "ganim", "libganim.so"), "civ7", "1"])
 
+    def test_no_output_replaces_an_input(self):
+        import shutil
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "a.civ")
+            shutil.copy(os.path.join(FIXTURES, "acl", "fixture.v0.civ"), src)
+            with open(src, "rb") as f:
+                before = f.read()
+            with ganim.read(src) as doc:
+                self.assertRaises(ganim.Error, doc.write, src)
+                self.assertRaises(ganim.Error, doc.export, src)
+                glb = os.path.join(tmp, "a.glb")
+                doc.export(glb)
+                with ganim.read(glb) as edit:
+                    self.assertRaises(ganim.Error, edit.write, src, into=src)
+                    self.assertRaises(ganim.Error, edit.write, src, into=doc)
+                    edit.write(os.path.join(tmp, "b.civ"), into=doc)
+            with open(src, "rb") as f:
+                self.assertEqual(f.read(), before)
+            with open(os.path.join(tmp, "b.civ"), "rb") as f:
+                self.assertEqual(f.read(), before)
+
     def test_closed_documents_raise(self):
         doc = ganim.read(os.path.join(FIXTURES, "acl", "fixture.v0.civ"))
         clip = doc.clips[0]
