@@ -3,11 +3,11 @@
 # dist/ganim_blender.zip installed into a throw-away Blender user folder
 # (BLENDER_USER_SCRIPTS, BLENDER_USER_CONFIG), enabled, and for one file of every
 # writable family (an FF7 pack with weapon animations, an ALA format 1 with hidden frames,
-# an ALA format 2, a Civ VII V0 and a V1 file, an Argonaut level WAD with a model as a
-# skinned mesh): import (bones, actions, fps, frame range, bone positions against ganim:
-# tests/interop/blender_addon.py), export untouched (the original's bytes), and one bone
-# rotated at one frame exported (compare_dumps.py on `ganim dump`: that rotation lands, no
-# other value of the file moves, the other clips come back byte for byte).
+# an ALA format 2, a Civ VII V0 and a V1 file, a Harry Potter level WAD with a model as a
+# skinned mesh, a Croc 2 level WAD without one): import (bones, actions, fps, frame range,
+# bone positions against ganim: tests/interop/blender_addon.py), export untouched (the
+# original's bytes), and one bone rotated at one frame exported (compare_dumps.py on
+# `ganim dump`: that rotation lands, no other value of any clip of the file moves).
 #
 #   tests/interop/blender_addon.sh ZIP GANIM
 #   tests/interop/blender_addon.sh --lib LIBGANIM.so GANIM   (packs the zip first: the ctest)
@@ -55,6 +55,7 @@ cases=(
     "acl/short_f16_r30_b33.v0.civ|short_f16_r30_b33.v0|track_5|7|30||0"
     "acl/short_f16_r30_b33.civ|short_f16_r30_b33|track_5|7|30||0"
     "argonaut/hp_level.wad|hp_level_1|group_1|5|30|1|1"
+    "argonaut/croc2_level.wad|croc2_level_3|group_2|2|30||3"
 )
 args=()
 for c in "${cases[@]}"; do
