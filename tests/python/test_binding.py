@@ -320,6 +320,23 @@ class Binding(unittest.TestCase):
             self.assertEqual(p.stdout.decode().split(),
                              [os.path.join(site, "ganim", "libganim.so"), "civ7", "1"])
 
+    def test_skeleton_given(self):
+        """skeleton= (a path or a Document) as the tool's --skeleton; companion=False reads alone."""
+        da, aa = os.path.join(FIXTURES, "ff7", "fixture_pack.da"), os.path.join(FIXTURES, "ff7", "fixture_pack.aa")
+        want = json.loads(cli("dump", da, "--skeleton", aa).stdout)
+        for skel in (aa, ganim.read(aa)):
+            with ganim.read(da, skeleton=skel, companion=False) as doc:
+                self.assertEqual([(b.name, b.parent) for b in doc.skeleton.bones],
+                                 [(b["name"], b["parent"]) for b in want["skeleton"]["bones"]])
+                self.assertIsNone(doc.skeleton.file)
+        alone = json.loads(cli("dump", da, "--no-companion").stdout)
+        with ganim.read(da, companion=False) as doc:
+            self.assertEqual([b.name for b in doc.skeleton.bones], [b["name"] for b in alone["skeleton"]["bones"]])
+        with ganim.read(da) as doc:  # the companion found beside it
+            self.assertEqual(os.path.basename(doc.skeleton.file), "fixture_pack.aa")
+        with self.assertRaises(ganim.Error):  # an animation is no skeleton file
+            ganim.read(da, skeleton=os.path.join(FIXTURES, "acl", "fixture.v0.civ"))
+
     def test_no_output_replaces_an_input(self):
         import shutil
         with tempfile.TemporaryDirectory() as tmp:
