@@ -51,7 +51,8 @@ class IMPORT_ANIM_OT_ganim(bpy.types.Operator, ImportHelper):
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         for n in notes:
-            self.report({"WARNING"}, n)
+            level, text = n if isinstance(n, tuple) else ("WARNING", n)
+            self.report({level}, text)
         self.report({"INFO"}, f"ganim: imported {arm.name} from {self.filepath}")
         return {"FINISHED"}
 

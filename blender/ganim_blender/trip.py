@@ -165,6 +165,13 @@ def import_file(context, filepath, skeleton_filepath="", argonaut_model=-1):
         raise Failure(f"ganim: {filepath}: {e}") from None
     with doc:
         notes += [f"ganim: {w.message}" for w in doc.warnings]
+        if doc.format == "argonaut" and settings is None:
+            models = (doc.details() or {}).get("models") or []
+            if models:
+                fits = "; ".join(f"model {m['index']}: animations {', '.join(map(str, m['fitting_animations']))}"
+                                 for m in models if m.get("fitting_animations"))
+                notes.append(("INFO", f"ganim: this level holds {len(models)} models ({fits}): choose one as "
+                                      "Argonaut model to bring it in as a skinned mesh"))
         anims = [(c.fps, c.frame_count) for c in doc.clips if c.kind == "animation"]
         glb, warns = doc.export_bytes("glb")
         notes += [f"ganim: {w.message}" for w in warns]

@@ -12,6 +12,7 @@ package serves every Python, Blender's included). docs/python.md documents it.
 Every failure raises ganim.Error (its .code, .offset and message are the library's).
 """
 import ctypes
+import json
 import os
 
 from . import _native as N
@@ -395,6 +396,23 @@ class Document:
         err = N.Error()
         _check(_lib.ganim_doc_find_clip(self._doc, _b(str(spec)), ctypes.byref(idx), ctypes.byref(err)), err)
         return Clip(self, idx.value)
+
+    def details(self, clip=None, full=False):
+        """What the format knows beyond the model (ganim_doc_details), as the JSON `ganim info
+        --json` and `ganim dump` print it under "native" (docs/dump-format.md): a dict, or
+        None when the format has nothing to say. `clip`: a clip's details instead of the
+        document's; full=True: everything, raw integers included."""
+        ci = -1 if clip is None else (clip.index if isinstance(clip, Clip) else self.find_clip(clip).index)
+        out, err, buf = ctypes.POINTER(N.Details)(), N.Error(), N.Buffer()
+        _check(_lib.ganim_doc_details(self._doc, ci, 1 if full else 0, None, ctypes.byref(out), ctypes.byref(err)),
+               err)
+        try:
+            code = _lib.ganim_detail_json(out.contents.root, ctypes.byref(buf), ctypes.byref(err))
+            text = _take(buf)
+            _check(code, err)
+        finally:
+            _lib.ganim_details_free(out)
+        return json.loads(text.decode("utf-8"))
 
     def validate(self):
         """Raises ganim.Error when the document breaks an invariant of the model."""

@@ -143,6 +143,10 @@ class ExportOpts(ctypes.Structure):
                 ("warn", WARN_FN), ("warn_user", ctypes.c_void_p)]
 
 
+class Details(ctypes.Structure):
+    _fields_ = [("root", ctypes.c_void_p), ("internal", ctypes.c_void_p)]
+
+
 DocP = ctypes.POINTER(Doc)
 ErrP = ctypes.POINTER(Error)
 BufP = ctypes.POINTER(Buffer)
@@ -174,6 +178,10 @@ _PROTOTYPES = {
     "ganim_doc_set_events": (ctypes.c_int, [DocP, ctypes.c_uint32, ctypes.POINTER(Event), ctypes.c_uint32, ErrP]),
     "ganim_clip_sample": (ctypes.c_int, [ctypes.POINTER(Clip), ctypes.POINTER(Skeleton), ctypes.c_double,
                                          ctypes.POINTER(Transform), c_uint8_p, ErrP]),
+    "ganim_doc_details": (ctypes.c_int, [DocP, ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
+                                         ctypes.POINTER(ctypes.POINTER(Details)), ErrP]),
+    "ganim_details_free": (None, [ctypes.POINTER(Details)]),
+    "ganim_detail_json": (ctypes.c_int, [ctypes.c_void_p, BufP, ErrP]),
     "ganim_export_glb": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, ErrP]),
     "ganim_export_gltf": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, BufP, ErrP]),
     "ganim_export_bvh": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, ErrP]),

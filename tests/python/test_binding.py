@@ -3,7 +3,7 @@
     GANIM_CLI=build/ganim [GANIM_LIBRARY=build/libganim.so] python3 -m unittest discover -s tests/python
 
 Every readable family: the document the binding reads is the one `ganim dump` prints
-(format, bones, rest poses, clips, every channel value), clip.sample() at every frame is
+(format, bones, rest poses, clips, every channel value, the format's details), clip.sample() at every frame is
 the dump's per-frame value, the binding's exports and writes are the CLI's bytes, `into`
 gives what `ganim convert --into` gives, errors carry the CLI's sentence and byte offset,
 every truncation of a file raises ganim.Error (never crashes), and a document built from
@@ -115,9 +115,13 @@ class Binding(unittest.TestCase):
                         self.assertEqual((b.name, b.parent), (d["name"], d["parent"]))
                         self.assertEqual(b.rest, tuple(tuple(f32(x) for x in d["rest"][k])
                                                        for k in ("rotation", "translation", "scale")))
+                    self.assertEqual(doc.details(full=True), dump.get("native"))
+                    info = json.loads(cli("info", "--json", path, *cli_opts(settings)).stdout)
+                    self.assertEqual(doc.details(), info.get("native"))
                     self.assertEqual(len(doc.clips), len(dump["clips"]))
                     for clip, d in zip(doc.clips, dump["clips"]):
                         self.check_clip(doc, clip, d)
+                        self.assertEqual(doc.details(clip=clip, full=True), d.get("native"))
                     self.assertEqual([(w.message, w.offset) for w in doc.warnings],
                                      [(w["message"], w.get("offset")) for w in dump.get("warnings", [])])
 
