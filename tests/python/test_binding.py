@@ -324,6 +324,30 @@ class Binding(unittest.TestCase):
             self.assertEqual(p.stdout.decode().split(),
                              [os.path.join(site, "ganim", "libganim.so"), "civ7", "1"])
 
+    def test_put_clip_takes_only_the_channels_asked(self):
+        path = os.path.join(FIXTURES, "acl", "fixture.v0.civ")
+        with ganim.read(path) as a, ganim.read(path) as b:
+            orig = a.clips[0].tracks
+            t = orig[1]
+            n = a.clips[0].frame_count
+            turned = [(0.0, 0.0, math.sin(0.1 * f), math.cos(0.1 * f)) for f in range(n)]
+            moved = [(float(f), 2.0, 3.0) for f in range(n)]
+            b.set_channel(0, 1, "rotation", turned)
+            b.set_channel(0, 1, "translation", moved)
+            a.put_clip(0, b, channels={t.bone: {"rotation"}})
+            got = a.clips[0].tracks
+            self.assertEqual(got[1].rotation, [tuple(f32(x) for x in q) for q in turned])
+            self.assertEqual(got[1].translation, t.translation)  # not asked: the original's
+            for g, o in zip(got[:1] + got[2:], orig[:1] + orig[2:]):
+                self.assertEqual((g.rotation, g.translation, g.scale), (o.rotation, o.translation, o.scale))
+            a.put_clip(0, b)  # whole
+            self.assertEqual(a.clips[0].tracks[1].translation, [tuple(f32(x) for x in v) for v in moved])
+            data_a, _ = a.write_bytes()
+            data_b, _ = b.write_bytes()
+            self.assertEqual(data_a, data_b)
+            with self.assertRaises(ganim.Error):
+                a.put_clip(5, b)
+
     def test_skeleton_given(self):
         """skeleton= (a path or a Document) as the tool's --skeleton; companion=False reads alone."""
         da, aa = os.path.join(FIXTURES, "ff7", "fixture_pack.da"), os.path.join(FIXTURES, "ff7", "fixture_pack.aa")
