@@ -6,12 +6,12 @@ animation, named as `ganim convert` names it); Blender's importer reads it with
 bone_heuristic='BLENDER' (docs/roundtrip.md: the default turns the root bones) at the
 clip's own frame rate, so every key lands on a whole frame. The armature remembers its
 source (`ganim_source`), how ganim's bones are named in Blender (`ganim_bones`), and each
-action the values it was imported with (`ganim_snapshot`).
+action a digest of its F-curves as imported (`ganim_snapshot`).
 
 Export: what changed since the import is what goes back. Blender keeps poses in float32
 relative to the rest pose, so a value taken through Blender comes back up to ~1e-4 off
 (a large translation): writing every value back would change bytes nobody edited. So the
-actions are compared with their snapshots, channel by channel (a bone's rotation,
+actions are compared with their digests, channel by channel (a bone's rotation,
 translation, scale); Blender's exporter writes the glb, ganim puts it into the original
 (`ganim_write_opts.into`: names, axes, rates, quantisation), and of that result only the
 channels that changed in Blender replace the original's; everything else keeps the
