@@ -137,6 +137,16 @@ for case in cases:
     res = bpy.ops.export_anim.ganim(filepath=out)
     check(res == {"FINISHED"}, f"{name}: export untouched")
 
+    # a refusal is reported and writes nothing: the original as the output, a file of
+    # another game as the original
+    for target, into in ((path, ""), (os.path.join(outdir, name + ".refused"), os.path.join(outdir, "other.civ"))):
+        try:
+            res = bpy.ops.export_anim.ganim(filepath=target, into_filepath=into)
+        except RuntimeError as e:  # the operator's error report, as Blender raises it to a script
+            res = {"CANCELLED", str(e).strip().splitlines()[-1][:100]}
+        check("FINISHED" not in res, f"{name}: export refused ({res})")
+    check(not os.path.exists(os.path.join(outdir, name + ".refused")), f"{name}: a refused export writes nothing")
+
     # one bone turned at one frame
     ad = arm.animation_data
     track = next((t for t in ad.nla_tracks if t.name == anim), None)

@@ -47,6 +47,8 @@ fi
 [ -f "$zip" ] || { echo "blender add-on: $zip is missing (make blender-addon)"; echo "0 passed, 1 failed"; exit 1; }
 
 mkdir -p "$work/scripts" "$work/config" "$work/out"
+# a file of another game, for the refused export (the project's own fixture)
+cp "$here/../data/acl/fixture.v0.civ" "$work/out/other.civ"
 # file | animation | bone | frame | degrees | Argonaut model | the edited clip's index
 cases=(
     "ff7/humanoid_bkey0.da|body_2+weapon_8|bone_3|5|25||2"
