@@ -6,7 +6,11 @@
 #   make windows-check  test that build under Wine (make check runs it with
 #                       GANIM_WINDOWS=1 or CI=true)
 # and for the browser viewer (docs/viewer.md): make web, make check-web (make check runs it)
-.PHONY: all demo check build deps test-deps clean fuzz fuzz-build fuzz-campaign fuzz-smoke valgrind bench format format-check tidy windows windows-check
+# and for Python and Blender (docs/python.md, docs/blender.md):
+#   make python         the native library beside the binding: PYTHONPATH=python works
+#   make blender-addon  dist/ganim_blender.zip, the add-on with the binding and the library
+#   make check-blender  the add-on in Debian's Blender, headless (make check runs it too)
+.PHONY: all demo check build deps test-deps python blender-addon check-blender clean fuzz fuzz-build fuzz-campaign fuzz-smoke valgrind bench format format-check tidy windows windows-check
 
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 # The builds run make inside make: no "Entering/Leaving directory" lines.
@@ -102,6 +106,33 @@ check: test-deps
 		else echo; echo "ganim: every test ran, the real samples included."; fi
 	@echo "ganim: make check took $$(( $$(date +%s) - $$(cat $(CHECK)/check-started) )) s"
 
+# The Python binding (python/ganim, ctypes: docs/python.md) loads the shared library
+# from its own folder: the Release build's libganim.so copied there (git-ignored).
+python: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGANIM_TESTS=OFF >/dev/null
+	cmake --build $(BUILD) -j $(JOBS) --target ganim_shared
+	cp -L $(BUILD)/libganim.so python/ganim/libganim.so
+	@echo "ganim: python/ganim/libganim.so (PYTHONPATH=python python3 -c 'import ganim', or pip install ./python)"
+
+# The Blender add-on (blender/ganim_blender, docs/blender.md) with the binding and the
+# native library inside: Linux x86_64, and Windows x86_64 when `make windows` built
+# ganim.dll. One zip installs in Blender 3.4 (bl_info) and 4.2+ (blender_manifest.toml).
+blender-addon: python
+	@mkdir -p dist
+	@if [ -f $(WINDOWS_BUILD)/ganim.dll ]; then echo "ganim: with $(WINDOWS_BUILD)/ganim.dll"; \
+	else echo "ganim: Linux only (make windows first for the Windows DLL)"; fi
+	bash blender/package.sh python/ganim/libganim.so dist/ganim_blender.zip $(wildcard $(WINDOWS_BUILD)/ganim.dll)
+	@echo "ganim: dist/ganim_blender.zip"
+
+# The add-on in Debian's Blender 3.4, headless, on one sample of every writable family
+# (tests/interop/blender_addon.sh; about ten seconds). make check runs it too, when Blender
+# is installed (ctest blender_addon, on a plain build of the library: Blender cannot load
+# a sanitized one).
+check-blender: blender-addon
+	cmake --build $(BUILD) -j $(JOBS) --target ganim
+	@GANIM_TESTDATA_DEFAULT=$(abspath ../shared/testdata) bash tests/interop/blender_addon.sh dist/ganim_blender.zip $(BUILD)/ganim; \
+	  rc=$$?; [ $$rc = 77 ] || exit $$rc
+
 # Windows (docs/windows.md): ganim.exe linked statically (it needs no DLL beside it),
 # ganim.dll with its import library libganim.dll.a, libganim.a, cross-compiled with
 # MinGW-w64 in $(WINDOWS_BUILD)/, and the release zip ganim-VERSION-windows-x86_64.zip
@@ -195,7 +226,7 @@ format-check:
 	echo "ganim: every C file follows .clang-format"
 
 clean:
-	rm -rf $(BUILD) $(CHECK) $(TIDY_BUILD) build-fuzz build-valgrind $(WINDOWS_BUILD) out
+	rm -rf $(BUILD) $(CHECK) $(TIDY_BUILD) build-fuzz build-valgrind $(WINDOWS_BUILD) out dist python/ganim/libganim.so python/ganim/ganim.dll
 
 # The browser viewer (docs/viewer.md): the library for WebAssembly (web/wasm.mk: Debian's
 # clang --target=wasm32-wasi with wasi-libc, lld and the wasm32 compiler-rt builtins) and
