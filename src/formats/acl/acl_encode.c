@@ -61,8 +61,51 @@ static int fits_constant(const acl_enc *e, uint32_t t, unsigned kind, const floa
         float y[10];
         memcpy(y, x, sizeof y);
         memcpy(y + at[kind], v, n * sizeof(float));
-        if (local_error(x, y, e->rigid[t]) > (double)e->p.precision) return 0;
+        if (local_error(x, y, e->rigid[t]) * e->pscale[t] > (double)e->p.precision) return 0;
     }
+    return 1;
+}
+
+/* Largest local error (as fits_constant measures it) of sub-track (t, kind) held at its
+ * constant or default value. */
+static double constant_error(const acl_enc *e, uint32_t t, unsigned kind)
+{
+    static const unsigned at[3] = { 0, 4, 7 };
+    const float *v = e->cval + ((size_t)t * 3u + kind) * 4u;
+    double worst = 0;
+    for (uint32_t s = 0; s < e->ns; s++) {
+        const float *x = enc_raw(e, s, t);
+        float y[10];
+        memcpy(y, x, sizeof y);
+        memcpy(y + at[kind], v, (kind == K_ROT ? 4u : 3u) * sizeof(float));
+        double d = local_error(x, y, e->rigid[t]) * e->pscale[t];
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
+/* Constant and default sub-tracks each fit the precision alone, but along a chain their
+ * errors add up and no bit width can take them back: when the encoded clip is off, the
+ * held sub-track of the worst bone's chain that errs most becomes animated. Returns 1
+ * when one did. */
+static int promote_one(acl_enc *e, uint32_t worst)
+{
+    double most = -1;
+    uint32_t bt = 0;
+    unsigned bk = 0;
+    for (int32_t c = (int32_t)worst; c >= 0; c = e->parent[c])
+        for (unsigned k = 0; k < 3; k++) {
+            if (e->type[3u * (uint32_t)c + k] == T_ANIM) continue;
+            double d = constant_error(e, (uint32_t)c, k);
+            if (d > most) {
+                most = d;
+                bt = (uint32_t)c;
+                bk = k;
+            }
+        }
+    if (most <= 0) return 0;
+    e->type[3u * bt + bk] = T_ANIM;
+    if (bk == K_SCALE) e->has_scale = 1;
     return 1;
 }
 
@@ -106,6 +149,28 @@ static int is_loop(const acl_enc *e, uint32_t frames)
     if (e->p.version < 8 || frames < 3) return 0;
     const float *a = e->raw, *b = e->raw + (size_t)(frames - 1) * e->nt * 10u;
     return memcmp(a, b, (size_t)e->nt * 10u * sizeof(float)) == 0;
+}
+
+/* How much the ancestors can shrink or grow an error made in the bone's own space: an
+ * error there reaches object space multiplied by at most their largest scales. */
+static void parent_scales(acl_enc *e)
+{
+    for (uint32_t t = 0; t < e->nt; t++) e->pscale[t] = 0.0f;
+    for (uint32_t s = 0; s < e->ns; s++) {
+        for (uint32_t t = 0; t < e->nt; t++) {
+            int32_t p = e->parent[t];
+            double f = 1.0;
+            for (int32_t a = p; a >= 0; a = e->parent[a]) {
+                const float *x = enc_raw(e, s, (uint32_t)a);
+                double m = fabs(x[7]);
+                if (fabs(x[8]) > m) m = fabs(x[8]);
+                if (fabs(x[9]) > m) m = fabs(x[9]);
+                f *= m;
+            }
+            if (f > 1e30) f = 1e30;
+            if ((float)f > e->pscale[t]) e->pscale[t] = (float)f;
+        }
+    }
 }
 
 /* ACL's rigid shell: a bone's shell distance grows to hold its children's shell points,
@@ -266,14 +331,14 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.nt = nt;
     e.rate = rate;
     size_t fs = (size_t)frames * nt;
-    size_t sizes[11] = {
+    size_t sizes[12] = {
         nt * sizeof(uint32_t),         nt * sizeof(int32_t),          nt * sizeof(char *),
         fs * 10u * sizeof(float),      fs * 9u * sizeof(float),       (size_t)nt * 3u,
         (size_t)nt * 12u * sizeof(float), (size_t)nt * 9u * sizeof(float), (size_t)nt * 9u * sizeof(float),
-        nt * sizeof(float),            (frames / ACL_SEG_IDEAL + 3u) * sizeof(uint32_t),
+        nt * sizeof(float),            (frames / ACL_SEG_IDEAL + 3u) * sizeof(uint32_t), nt * sizeof(float),
     };
-    size_t offs[11], total = 0;
-    for (unsigned i = 0; i < 11; i++) {
+    size_t offs[12], total = 0;
+    for (unsigned i = 0; i < 12; i++) {
         offs[i] = total;
         total += (sizes[i] + 15u) & ~(size_t)15u;
     }
@@ -291,6 +356,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.cext = (float *)(blk + offs[8]);
     e.rigid = (float *)(blk + offs[9]);
     e.seg_start = (uint32_t *)(blk + offs[10]);
+    e.pscale = (float *)(blk + offs[11]);
 
     for (uint32_t b = 0; b < nt; b++) {
         track_of[b] = UINT32_MAX;
@@ -308,9 +374,9 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
         e.wrap = 1;
         e.ns = frames - 1u;
     }
+    parent_scales(&e);
     rigid_shells(&e);
     classify(&e);
-    clip_ranges(&e);
     e.nseg = split_segments(e.ns, e.seg_start);
 
     ganim_code rc = GANIM_OK;
@@ -318,9 +384,16 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.subs = ganim_alloc(&e.A, nsub * sizeof(acl_sub));
     if (!e.subs) rc = GANIM_NOMEM(err);
     if (rc == GANIM_OK) {
-        memset(e.subs, 0, nsub * sizeof(acl_sub));
-        segment_ranges(&e);
-        rc = acl_enc_search(&e, err);
+        for (uint32_t round = 0; rc == GANIM_OK; round++) {
+            clip_ranges(&e);
+            memset(e.subs, 0, nsub * sizeof(acl_sub));
+            segment_ranges(&e);
+            rc = acl_enc_search(&e, err);
+            uint32_t worst = 0;
+            if (rc || round >= 3u * nt || acl_enc_max_error(&e, &worst) <= (double)e.p.precision ||
+                !promote_one(&e, worst))
+                break;
+        }
     }
     if (rc == GANIM_OK) rc = acl_enc_emit(&e, out, err);
     if (e.subs) ganim_free(&e.A, e.subs, nsub * sizeof(acl_sub));

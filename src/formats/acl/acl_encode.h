@@ -48,6 +48,7 @@ typedef struct acl_enc {
     float *cval;          /* nt * 3 * 4: constant and default values as the decoder rebuilds them */
     float *cmin, *cext;   /* nt * 3 * 3: clip range of animated sub-tracks */
     float *rigid;         /* nt: shell distance covering the bone's descendants (local search) */
+    float *pscale;        /* nt: largest scale the ancestors apply to the bone's space */
     uint32_t *seg_start;  /* nseg + 1 */
     acl_sub *subs;        /* nseg * nt * 3 */
 } acl_enc;
@@ -71,8 +72,9 @@ void acl_enc_value(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint
 uint32_t acl_enc_quant(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint32_t s, const acl_sub *sub, unsigned c);
 /* Picks every segment's bit widths (the search); needs type, ranges and segments. */
 ganim_code acl_enc_search(acl_enc *e, ganim_error *err);
-/* Largest object-space error over every sample and track of the encoded clip. */
-double acl_enc_max_error(const acl_enc *e);
+/* Largest object-space error over every sample and track of the encoded clip, and the
+ * track where it is (may be NULL); infinity when out of memory. */
+double acl_enc_max_error(const acl_enc *e, uint32_t *track);
 
 /* acl_encode_emit.c: the buffer's bytes, appended to `out`. */
 ganim_code acl_enc_emit(const acl_enc *e, ganim_buffer *out, ganim_error *err);

@@ -166,7 +166,7 @@ static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
     double worst = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         aff r = raw_local(e, w->s0 + i, t), l = lossy_local(e, w->g, t, w->s0 + i, subs);
-        double d = aff_error(&r, &l, e->rigid[t]);
+        double d = aff_error(&r, &l, e->rigid[t]) * e->pscale[t];
         if (d > worst) worst = d;
     }
     return worst;
@@ -376,7 +376,7 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
     return GANIM_OK;
 }
 
-double acl_enc_max_error(const acl_enc *e)
+double acl_enc_max_error(const acl_enc *e, uint32_t *track)
 {
     seg_work w;
     void *blk;
@@ -390,7 +390,10 @@ double acl_enc_max_error(const acl_enc *e)
             update_local(&w, t);
             update_object(&w, t);
             double d = object_err(&w, t);
-            if (d > worst) worst = d;
+            if (d > worst) {
+                worst = d;
+                if (track) *track = t;
+            }
         }
     }
     ganim_allocator A = e->A;
