@@ -47,5 +47,7 @@ const ganim_format ganim_format_civ7 = {
     .family = "acl",
     .extensions = ".civ",
     .flags = GANIM_FORMAT_READ | GANIM_FORMAT_WRITE,
+    .options = civ7_options,
+    .option_count = GANIM_COUNT_OF(civ7_options),
     .impl = &civ7_impl,
 };

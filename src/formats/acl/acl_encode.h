@@ -91,4 +91,8 @@ extern const ganim_option acl_options[ACL_OPT_COUNT];
 ganim_code acl_write_params(const ganim_doc *doc, const ganim_write_opts *opts, acl_enc_params *p, ganim_error *err);
 ganim_code acl_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
 
+/* acl_civ7_write.c: the civ7 writer's options. */
+enum { CIV7_OPT_VERSION, CIV7_OPT_COUNT };
+extern const ganim_option civ7_options[CIV7_OPT_COUNT];
+
 #endif
