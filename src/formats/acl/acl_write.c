@@ -18,8 +18,8 @@ const ganim_option acl_options[ACL_OPT_COUNT] = {
         .alias = "acl-precision",
         .type = GANIM_OPTION_TEXT,
         .flags = GANIM_OPTION_WRITE,
-        .values = "a number above 0",
-        .help = "largest error allowed at the shell distance, in the document's units (ACL's qvvf metric)",
+        .values = "NUMBER",
+        .help = "largest error allowed at the shell distance (a number above 0, in the document's units; ACL's qvvf metric)",
         .when_unset = "0.01",
     },
     [ACL_OPT_SHELL] = {
@@ -27,8 +27,8 @@ const ganim_option acl_options[ACL_OPT_COUNT] = {
         .alias = "acl-shell",
         .type = GANIM_OPTION_TEXT,
         .flags = GANIM_OPTION_WRITE,
-        .values = "a number above 0",
-        .help = "distance from each bone of the points the error is measured at, in the document's units",
+        .values = "NUMBER",
+        .help = "distance from each bone of the points the error is measured at (a number above 0, in the document's units)",
         .when_unset = "3",
     },
     [ACL_OPT_LEVEL] = {
