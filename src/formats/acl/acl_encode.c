@@ -61,7 +61,7 @@ static int fits_constant(const acl_enc *e, uint32_t t, unsigned kind, const floa
         float y[10];
         memcpy(y, x, sizeof y);
         memcpy(y + at[kind], v, n * sizeof(float));
-        if (local_error(x, y, e->rigid[t]) * e->pscale[t] > (double)e->p.precision) return 0;
+        if (local_error(x, y, e->rigid[t]) * e->pscale[t] > e->target) return 0;
     }
     return 1;
 }
@@ -328,6 +328,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     memset(&e, 0, sizeof e);
     e.A = ganim_allocator_resolve(alloc);
     e.p = *p;
+    e.target = (double)p->precision * ACL_ENC_MARGIN;
     e.nt = nt;
     e.rate = rate;
     size_t fs = (size_t)frames * nt;
@@ -390,7 +391,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
             segment_ranges(&e);
             rc = acl_enc_search(&e, err);
             uint32_t worst = 0;
-            if (rc || round >= 3u * nt || acl_enc_max_error(&e, &worst) <= (double)e.p.precision ||
+            if (rc || round >= 3u * nt || acl_enc_max_error(&e, &worst) <= e.target ||
                 !promote_one(&e, worst))
                 break;
         }

@@ -19,6 +19,9 @@ typedef struct acl_enc_params {
 
 enum { ACL_LEVEL_MEDIUM = 0, ACL_LEVEL_HIGH, ACL_LEVEL_HIGHEST, ACL_LEVEL_AUTOMATIC };
 
+/* The search aims this much under the precision, so that ACL's own float32 measure of
+ * the same error (object space through the hierarchy) stays within it too. */
+#define ACL_ENC_MARGIN 0.995
 #define ACL_ENC_RAW 31u         /* width index of a raw (three float32) sub-track */
 #define ACL_SEG_IDEAL 16u       /* samples a segment aims at */
 #define ACL_SEG_MAX 31u         /* most samples in one segment */
@@ -36,6 +39,7 @@ typedef struct acl_sub {
 typedef struct acl_enc {
     ganim_allocator A;
     acl_enc_params p;
+    double target;        /* the error aimed at: a little under the precision (ACL_ENC_MARGIN) */
     uint32_t nt, ns, nseg;
     float rate;
     int has_scale, wrap;

@@ -178,7 +178,7 @@ static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
 static void local_pass(seg_work *w, uint32_t t)
 {
     const acl_enc *e = w->e;
-    double prec = e->p.precision;
+    double prec = e->target;
     acl_sub *cur = enc_sub(e, w->g, t, 0);
     uint8_t first = e->nseg > 1 ? 0 : w->lo;
     for (unsigned k = 0; k < 3; k++) {
@@ -269,7 +269,7 @@ static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *
 static int object_pass(seg_work *w)
 {
     const acl_enc *e = w->e;
-    double prec = e->p.precision;
+    double prec = e->target;
     int changed = 0;
     for (uint32_t t = 0; t < e->nt; t++) {
         update_object(w, t);

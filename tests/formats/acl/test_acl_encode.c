@@ -212,6 +212,28 @@ static float *decoded(const ganim_doc *doc, uint32_t nt, uint32_t frames)
     return o;
 }
 
+/* GANIM_ACL_KEEP=DIR: the buffers and ganim's decode of them (as key lines) are kept
+ * there for tests/interop/acl_crosscheck.sh to give to ACL itself. */
+static void keep(const char *name, const ganim_buffer *buf, const float *dec, uint32_t nt, uint32_t frames)
+{
+    const char *dir = getenv("GANIM_ACL_KEEP");
+    if (!dir || !*dir) return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.acl", dir, name);
+    CHECK(test_write_file(path, buf->data, buf->size) == 0);
+    snprintf(path, sizeof path, "%s/%s.ganim.txt", dir, name);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    for (uint32_t fr = 0; fr < frames; fr++)
+        for (uint32_t t = 0; t < nt; t++) {
+            fprintf(f, "key %u %u", fr, t);
+            for (int i = 0; i < 10; i++) fprintf(f, " %.9g", (double)dec[((size_t)fr * nt + t) * 10u + i]);
+            fprintf(f, "\n");
+        }
+    fclose(f);
+}
+
 static float rate_of(const char *stem)
 {
     const char *r = strstr(stem, "_r");
@@ -254,6 +276,7 @@ TEST(every_shared_clip_within_precision_and_size)
             double ratio = (double)buf.size / (double)acl_size;
             printf("  %-40s ganim %7zu B err %.5f | ACL %7zu B err %.5f | %.3fx\n", test_base_name(stem), buf.size,
                    err, acl_size, acl_err, ratio);
+            keep(test_base_name(stem), &buf, dec, in.nt, in.frames);
             double limit = acl_err > 0.01 ? acl_err : 0.01;
             CHECK_MSG(err <= limit * 1.0001, "%s: error %g above %g", stem, err, limit);
             CHECK_MSG(ratio <= 1.15, "%s: %zu bytes, %.3f times ACL's %zu", stem, buf.size, ratio, acl_size);
