@@ -13,6 +13,11 @@
 #include "ganim.h"
 #include "test.h"
 
+static uint32_t ld32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 typedef struct clip_in {
     uint32_t nt, frames;
     int32_t *parents;
@@ -294,9 +299,191 @@ TEST(every_shared_clip_within_precision_and_size)
     test_free_list(list);
 }
 
+/* A small made-up clip (no samples needed): 3 bones in a chain, 40 frames of motion. */
+static clip_in small_clip(void)
+{
+    clip_in c = { 0 };
+    c.nt = 3;
+    c.frames = 40;
+    c.parents = malloc(3 * sizeof *c.parents);
+    c.parents[0] = -1;
+    c.parents[1] = 0;
+    c.parents[2] = 1;
+    c.v = calloc((size_t)c.frames * c.nt * 10u, sizeof *c.v);
+    for (uint32_t f = 0; f < c.frames; f++)
+        for (uint32_t t = 0; t < c.nt; t++) {
+            float *x = c.v + ((size_t)f * c.nt + t) * 10u;
+            double a = 0.4 * sin(0.2 * f + t);
+            x[0] = (float)sin(a / 2);
+            x[3] = (float)cos(a / 2);
+            x[4] = t ? 10.0f : (float)f;
+            x[5] = (float)(0.5 * cos(0.1 * f));
+            x[7] = x[8] = x[9] = 1.0f;
+        }
+    return c;
+}
+
+static uint8_t *write_acl(const ganim_doc *doc, const char *format, const ganim_setting *set, uint32_t n,
+                          size_t *size, ganim_code *code)
+{
+    ganim_write_opts wo = { .settings = set, .setting_count = n };
+    ganim_buffer buf = { 0 };
+    ganim_error e = { 0 };
+    *code = ganim_write(doc, format, &wo, &buf, &e);
+    *size = buf.size;
+    return buf.data;
+}
+
+TEST(options_shape_the_buffer)
+{
+    clip_in c = small_clip();
+    ganim_doc *doc = doc_from(&c, 30.0f);
+    size_t size, coarse_size, v7_size;
+    ganim_code code;
+    uint8_t *b = write_acl(doc, "acl", NULL, 0, &size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK_EQ_INT(b[12], 10);                    /* ACL 2.1 */
+    CHECK((ld32(b + 28) >> 31) == 1);   /* metadata */
+    CHECK_EQ_INT(ld32(b), size);        /* size at +0 */
+    ganim_doc *back = NULL;
+    CHECK_OK(ganim_read_memory(b, size, NULL, &back, NULL));
+    if (back) {
+        CHECK_EQ_INT(back->skeleton->bone_count, 3);
+        CHECK_EQ_STR(back->skeleton->bones[2].name, "bone2");
+        CHECK_EQ_INT(back->skeleton->bones[2].parent, 1);
+        CHECK_EQ_STR(back->skeleton->name, "rig");
+        CHECK_EQ_INT(back->warning_count, 0);
+        float *dec = decoded(back, c.nt, c.frames);
+        CHECK(qvvf_error(&c, dec, c.frames, 3.0) <= 0.01);
+        free(dec);
+        ganim_doc_free(back);
+    }
+    ganim_setting coarse[2] = { { "acl.precision", "0.5" }, { "acl.shell", "1" } };
+    uint8_t *b2 = write_acl(doc, "acl", coarse, 2, &coarse_size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK(coarse_size < size);
+    ganim_setting v7[2] = { { "acl.version", "7" }, { "acl.metadata", "no" } };
+    uint8_t *b3 = write_acl(doc, "acl", v7, 2, &v7_size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK_EQ_INT(b3[12], 7);
+    CHECK_EQ_INT(ld32(b3 + 28) & 0xC0000600u, 0); /* no 2.1 flags, no metadata */
+    for (size_t i = v7_size - 15; i < v7_size; i++) CHECK_EQ_INT(b3[i], 0);
+    /* the hash: FNV-1a 32 over bytes 8.. */
+    uint32_t h = 2166136261u;
+    for (size_t i = 8; i < v7_size; i++) h = (h ^ b3[i]) * 16777619u;
+    CHECK_EQ_INT(ld32(b3 + 4), h);
+    static const char *const bad[] = { "0", "-1", "abc", "1e40", "nan", "0.01x" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ganim_setting s1 = { "acl.precision", bad[i] };
+        size_t n;
+        uint8_t *none = write_acl(doc, "acl", &s1, 1, &n, &code);
+        CHECK_EQ_INT(code, GANIM_ERR_INVALID_ARG);
+        CHECK_EQ_INT(n, 0);
+        free(none);
+    }
+    free(b);
+    free(b2);
+    free(b3);
+    ganim_doc_free(doc);
+    free(c.v);
+    free(c.parents);
+}
+
+TEST(civ7_v1_written_and_read_back)
+{
+    clip_in c = small_clip();
+    ganim_doc *doc = doc_from(&c, 24.0f);
+    ganim_setting v1 = { "civ7.version", "1" };
+    size_t size;
+    ganim_code code;
+    uint8_t *b = write_acl(doc, "civ7", &v1, 1, &size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK_EQ_INT(ld32(b), 0x6AB06AB0u);
+    CHECK_EQ_INT(ld32(b + 4), size);
+    CHECK_EQ_INT(ld32(b + 0x0C), 40);
+    CHECK_EQ_INT(ld32(b + 0x10), 3);
+    CHECK(ld32(b + 0x48) != 0xFFFFFFFFu);
+    CHECK_EQ_INT(ld32(b + 0x68), 0xAC11AC11u);
+    CHECK_EQ_INT(ld32(b + 0x60) + 0x60, size);
+    ganim_doc *back = NULL;
+    CHECK_OK(ganim_read_memory(b, size, NULL, &back, NULL));
+    if (back) {
+        CHECK_EQ_STR(back->format->name, "civ7");
+        CHECK_EQ_INT(back->warning_count, 0);
+        float *dec = decoded(back, c.nt, c.frames);
+        CHECK(qvvf_error(&c, dec, c.frames, 3.0) <= 0.01);
+        free(dec);
+        /* unset civ7.version: the version read (V1) */
+        size_t size2;
+        uint8_t *b2 = write_acl(back, "civ7", NULL, 0, &size2, &code);
+        CHECK_EQ_INT(code, GANIM_OK);
+        CHECK(ld32(b2 + 0x48) != 0xFFFFFFFFu);
+        free(b2);
+        ganim_doc_free(back);
+    }
+    /* a document from elsewhere: V0 as before */
+    size_t size0;
+    uint8_t *b0 = write_acl(doc, "civ7", NULL, 0, &size0, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK_EQ_INT(ld32(b0 + 0x48), 0xFFFFFFFFu);
+    CHECK_EQ_INT(size0, 0x60 + 40 * 3 * 40);
+    free(b0);
+    free(b);
+    ganim_doc_free(doc);
+    free(c.v);
+    free(c.parents);
+}
+
+/* --into a V1 original: its header bytes and its buffer's version come back, the body is
+ * re-encoded within the precision of what was put in. */
+TEST(into_a_v1_original_keeps_all_but_the_body)
+{
+    static const char *const names[] = { "walk_f100_r30_b52.civ", "acl20_walk_f100_r30_b52.civ" };
+    for (int i = 0; i < 2; i++) {
+        const char *path = test_path("acl", names[i]);
+        size_t osize;
+        uint8_t *orig = test_read_file(path, &osize);
+        ganim_doc *into = NULL, *edit = NULL;
+        CHECK_OK(ganim_read_file(path, NULL, &into, NULL));
+        CHECK_OK(ganim_read_file(path, NULL, &edit, NULL));
+        if (!into || !edit) continue;
+        ganim_write_opts wo = { .into = into };
+        ganim_buffer buf = { 0 };
+        ganim_error e = { 0 };
+        CHECK_OK(ganim_write(edit, NULL, &wo, &buf, &e));
+        CHECK_EQ_INT(ld32(buf.data + 4), buf.size);
+        CHECK(memcmp(buf.data + 8, orig + 8, 0x60 - 8) == 0); /* fps, frames, bones, marker, rest */
+        CHECK_EQ_INT(buf.data[0x60 + 12], orig[0x60 + 12]);   /* ACL version */
+        ganim_doc *back = NULL;
+        CHECK_OK(ganim_read_memory(buf.data, buf.size, NULL, &back, &e));
+        if (back) {
+            /* flat skeleton (no metadata): each bone within the precision on its own */
+            const ganim_clip *a = &edit->clips[0], *b = &back->clips[0];
+            CHECK_EQ_INT(b->frame_count, a->frame_count);
+            uint32_t nt = edit->skeleton->bone_count, frames = a->frame_count;
+            float *va = decoded(edit, nt, frames), *vb = decoded(back, nt, frames);
+            clip_in flat = { .nt = nt, .frames = frames, .v = va };
+            flat.parents = malloc(nt * sizeof *flat.parents);
+            for (uint32_t t = 0; t < nt; t++) flat.parents[t] = -1;
+            CHECK(qvvf_error(&flat, vb, frames, 3.0) <= 0.01);
+            free(flat.parents);
+            free(va);
+            free(vb);
+            ganim_doc_free(back);
+        }
+        ganim_buffer_free(&buf);
+        ganim_doc_free(into);
+        ganim_doc_free(edit);
+        free(orig);
+    }
+}
+
 int main(void)
 {
     test_program_name = "test_acl_encode";
+    RUN(options_shape_the_buffer);
+    RUN(civ7_v1_written_and_read_back);
+    RUN(into_a_v1_original_keeps_all_but_the_body);
     RUN(every_shared_clip_within_precision_and_size);
     return test_finish();
 }
