@@ -20,6 +20,7 @@ static const struct ganim_format_impl acl_impl = {
     .read = acl_read,
     .write = acl_write,
     .details = acl_details,
+    .axes = 1 + GANIM_AXES_Y_UP,
 };
 
 const ganim_format ganim_format_acl = {

@@ -143,6 +143,24 @@ static void sample_clip(acl_enc *e, const ganim_doc *doc, const ganim_clip *clip
     }
 }
 
+/* ACL buffers hold what the reader takes back: finite values, ranges that cannot
+ * overflow float32 when applied (ACL_RANGE_MAX). A clip beyond them is refused. */
+static ganim_code check_values(const acl_enc *e, ganim_error *err)
+{
+    static const float lim = ACL_RANGE_MAX / 4.0f;
+    for (uint32_t s = 0; s < e->ns; s++)
+        for (uint32_t t = 0; t < e->nt; t++) {
+            const float *x = enc_raw(e, s, t);
+            for (unsigned c = 4; c < 10; c++)
+                if (!(x[c] >= -lim && x[c] <= lim))
+                    return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                                      "acl: bone %u frame %u: %s %g is not a finite number within +-%g, which ACL "
+                                      "buffers cannot hold",
+                                      t, s, c < 7 ? "translation" : "scale", (double)x[c], (double)lim);
+        }
+    return GANIM_OK;
+}
+
 /* A loop: the last frame repeats the first bit for bit (ACL 2.1 then drops it). */
 static int is_loop(const acl_enc *e, uint32_t frames)
 {
@@ -371,6 +389,11 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
 
     e.ns = frames;
     sample_clip(&e, doc, clip, track_of);
+    ganim_code rc = check_values(&e, err);
+    if (rc) {
+        ganim_free(&e.A, blk, total);
+        return rc;
+    }
     if (is_loop(&e, frames)) {
         e.wrap = 1;
         e.ns = frames - 1u;
@@ -380,7 +403,6 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     classify(&e);
     e.nseg = split_segments(e.ns, e.seg_start);
 
-    ganim_code rc = GANIM_OK;
     size_t nsub = (size_t)e.nseg * nt * 3u;
     e.subs = ganim_alloc(&e.A, nsub * sizeof(acl_sub));
     if (!e.subs) rc = GANIM_NOMEM(err);
