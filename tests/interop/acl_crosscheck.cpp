@@ -2,14 +2,15 @@
 // tests/interop/acl_crosscheck.sh, against the headers of an ACL source tree named by
 // GANIM_ACL_SRC (nfrechette/acl v2.1.0 with its rtm); nothing of ACL is kept in ganim.
 //
-//   acl_crosscheck INPUT.txt RATE BUFFER.acl [RUNS]
+//   acl_crosscheck INPUT.txt RATE BUFFER.acl [RUNS [LEVEL]]
 //
 // INPUT.txt is a clip in the shared samples' input format ("parents ..." then
 // "frame track qx qy qz qw tx ty tz sx sy sz" lines). The program prints, one per line:
 //   valid <0|1> <ACL's message>        initialize() and is_valid(true) on BUFFER
 //   error <float>                      ACL's calculate_compression_error, qvvf metric
 //   key <frame> <track> <10 values>    ACL's decode at every frame (rounding none)
-// and with RUNS > 0 also compresses INPUT with ACL's default settings RUNS times:
+// and with RUNS > 0 also compresses INPUT with ACL's default settings RUNS times (LEVEL:
+// medium, high or highest instead of ACL's automatic choice):
 //   acl_size <bytes>  acl_error <float>  acl_seconds <best of RUNS>
 #include <acl/compression/compress.h>
 #include <acl/compression/track_array.h>
@@ -92,7 +93,7 @@ struct pose_writer final : public acl::track_writer {
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        std::fprintf(stderr, "usage: acl_crosscheck INPUT.txt RATE BUFFER.acl [RUNS]\n");
+        std::fprintf(stderr, "usage: acl_crosscheck INPUT.txt RATE BUFFER.acl [RUNS [LEVEL]]\n");
         return 2;
     }
     clip c;
@@ -157,6 +158,12 @@ int main(int argc, char **argv)
     if (runs > 0) {
         acl::compression_settings settings = acl::get_default_compression_settings();
         settings.error_metric = &metric;
+        if (argc > 5) {
+            std::string level = argv[5];
+            settings.level = level == "medium" ? acl::compression_level8::medium
+                             : level == "high" ? acl::compression_level8::high
+                                               : acl::compression_level8::highest;
+        }
         double best = 1e30;
         uint32_t size = 0;
         float aerr = 0;

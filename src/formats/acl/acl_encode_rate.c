@@ -105,20 +105,31 @@ static aff aff_mul(const aff *p, const aff *c)
     return o;
 }
 
+/* The shell points of transform a: column k of its rotation matrix times shell * s[k],
+ * plus its translation. */
+static void shell_images(const aff *a, double shell, double p[3][3])
+{
+    double x = a->q[0], y = a->q[1], z = a->q[2], w = a->q[3];
+    double c[3][3] = {
+        { 1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w) },
+        { 2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w) },
+        { 2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y) },
+    };
+    for (unsigned k = 0; k < 3; k++) {
+        double f = shell * a->s[k];
+        for (unsigned i = 0; i < 3; i++) p[k][i] = c[k][i] * f + a->t[i];
+    }
+}
+
 /* Largest distance between the images of the three shell points. */
 static double aff_error(const aff *a, const aff *b, double shell)
 {
-    double worst = 0;
+    double pa[3][3], pb[3][3], worst = 0;
+    shell_images(a, shell, pa);
+    shell_images(b, shell, pb);
     for (unsigned k = 0; k < 3; k++) {
-        double va[3] = { 0, 0, 0 }, vb[3] = { 0, 0, 0 }, pa[3], pb[3], d2 = 0;
-        va[k] = shell * a->s[k];
-        vb[k] = shell * b->s[k];
-        rotate(a->q, va, pa);
-        rotate(b->q, vb, pb);
-        for (unsigned i = 0; i < 3; i++) {
-            double d = (pa[i] + a->t[i]) - (pb[i] + b->t[i]);
-            d2 += d * d;
-        }
+        double dx = pa[k][0] - pb[k][0], dy = pa[k][1] - pb[k][1], dz = pa[k][2] - pb[k][2];
+        double d2 = dx * dx + dy * dy + dz * dz;
         if (d2 > worst) worst = d2;
     }
     return sqrt(worst);
@@ -144,7 +155,7 @@ typedef struct seg_work {
     const acl_enc *e;
     uint32_t g, s0, n;
     aff *raw_obj, *loc, *obj; /* n * nt, sample-major */
-    aff *cand;                /* n: a candidate's object transforms along a chain */
+    aff *suf;                 /* nt * n: chain_suffixes */
     uint32_t *path;           /* nt */
     uint8_t lo, hi;           /* narrowest and widest quantised width */
 } seg_work;
@@ -188,13 +199,27 @@ static void local_pass(seg_work *w, uint32_t t)
             trial[j] = cur[j];
             trial[j].width = ACL_ENC_RAW;
         }
-        uint8_t width = first;
-        for (;;) {
-            trial[k].width = width;
-            if (width == ACL_ENC_RAW || local_err(w, t, trial) <= prec) break;
-            width = next_width(w, width);
+        /* the ladder first, 1..hi, raw: the error falls as the width grows, so a binary
+         * search finds the narrowest that fits (0, constant in the segment, is tried
+         * first on its own) */
+        trial[k].width = 0;
+        if (first == 0 && local_err(w, t, trial) <= prec) {
+            cur[k].width = 0;
+            continue;
         }
-        cur[k].width = width;
+        uint8_t lo = w->lo, hi = w->hi;
+        trial[k].width = hi;
+        if (local_err(w, t, trial) > prec) {
+            cur[k].width = ACL_ENC_RAW;
+            continue;
+        }
+        while (lo < hi) {
+            uint8_t mid = (uint8_t)((lo + hi) / 2u);
+            trial[k].width = mid;
+            if (local_err(w, t, trial) <= prec) hi = mid;
+            else lo = (uint8_t)(mid + 1u);
+        }
+        cur[k].width = hi;
     }
     for (;;) {
         double now = local_err(w, t, cur);
@@ -245,7 +270,22 @@ static double object_err(const seg_work *w, uint32_t t)
     return worst;
 }
 
-/* Bone t's object error if ancestor path[depth] took sub-tracks `subs`. */
+/* The locals of the chain below path[d] composed, for every sample: suf[d] =
+ * path[d-1] .. path[0] (= t). */
+static void chain_suffixes(seg_work *w, uint32_t depth)
+{
+    uint32_t nt = w->e->nt;
+    for (uint32_t d = 1; d < depth; d++)
+        for (uint32_t i = 0; i < w->n; i++) {
+            const aff *l = &w->loc[(size_t)i * nt + w->path[d - 1u]];
+            w->suf[(size_t)d * w->n + i] = d == 1 ? *l : aff_mul(l, &w->suf[(size_t)(d - 1u) * w->n + i]);
+        }
+}
+
+/* Bone t's object error if ancestor path[depth] took sub-tracks `subs`. Without scale
+ * the chain below is one transform (chain_suffixes: the composition is associative
+ * then); with scales (rtm's qvv product is not associative when they differ per axis)
+ * the chain is composed bone by bone, as object_err measures it. */
 static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *subs)
 {
     const acl_enc *e = w->e;
@@ -256,7 +296,9 @@ static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *
         size_t at = (size_t)i * nt;
         aff l = lossy_local(e, w->g, c, w->s0 + i, subs);
         aff o = p < 0 ? l : aff_mul(&w->obj[at + (uint32_t)p], &l);
-        for (uint32_t d = depth; d-- > 0;) o = aff_mul(&o, &w->loc[at + w->path[d]]);
+        if (depth > 0 && !e->has_scale) o = aff_mul(&o, &w->suf[(size_t)depth * w->n + i]);
+        else
+            for (uint32_t d = depth; d-- > 0;) o = aff_mul(&o, &w->loc[at + w->path[d]]);
         double err = aff_error(&o, &w->raw_obj[at + t], e->p.shell);
         if (err > worst) worst = err;
     }
@@ -277,6 +319,7 @@ static int object_pass(seg_work *w)
         while (now > prec) {
             uint32_t depth = 0;
             for (int32_t c = (int32_t)t; c >= 0; c = e->parent[c]) w->path[depth++] = (uint32_t)c;
+            if (!e->has_scale) chain_suffixes(w, depth);
             double best_err = now;
             int found = 0;
             uint32_t best_d = 0, best_cost = 0;
@@ -330,7 +373,7 @@ static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *
     for (uint32_t g = 0; g < e->nseg; g++)
         if (e->seg_start[g + 1u] - e->seg_start[g] > most) most = e->seg_start[g + 1u] - e->seg_start[g];
     size_t per = (size_t)most * e->nt;
-    *size = (3u * per + most) * sizeof(aff) + (size_t)e->nt * sizeof(uint32_t);
+    *size = 4u * per * sizeof(aff) + (size_t)e->nt * sizeof(uint32_t);
     ganim_allocator A = e->A;
     *blk = ganim_alloc(&A, *size);
     if (!*blk) return GANIM_NOMEM(err);
@@ -340,8 +383,8 @@ static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *
     w->raw_obj = a;
     w->loc = a + per;
     w->obj = a + 2u * per;
-    w->cand = a + 3u * per;
-    w->path = (uint32_t *)(a + 3u * per + most);
+    w->suf = a + 3u * per;
+    w->path = (uint32_t *)(a + 4u * per);
     w->lo = e->p.version < 8 ? ACL_ENC_MIN_WIDTH7 : 1u;
     w->hi = e->p.version < 8 ? ACL_ENC_MAX_WIDTH7 : ACL_ENC_MAX_WIDTH;
     return GANIM_OK;
