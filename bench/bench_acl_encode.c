@@ -84,7 +84,8 @@ static ganim_doc *doc_of(char *text, float fps)
     ganim_skeleton sk = { .name = "", .bone_count = nt, .bones = bones };
     ganim_clip clip = { .name = "clip", .kind = GANIM_CLIP_ANIMATION, .fps = fps, .frame_count = frames };
     uint32_t ci = 0;
-    int ok = ganim_doc_set_skeleton(doc, &sk, NULL) == GANIM_OK && ganim_doc_add_clip(doc, &clip, &ci, NULL) == GANIM_OK;
+    int ok =
+        ganim_doc_set_skeleton(doc, &sk, NULL) == GANIM_OK && ganim_doc_add_clip(doc, &clip, &ci, NULL) == GANIM_OK;
     for (uint32_t b = 0; ok && b < nt; b++) {
         float *t = q + (size_t)frames * 4u, *s = t + (size_t)frames * 3u;
         for (uint32_t f = 0; f < frames; f++) {
@@ -166,8 +167,8 @@ int main(int argc, char **argv)
             out_size = buf.size;
             ganim_buffer_free(&buf);
         }
-        printf("%-40s %6u %6u %9zu %9zu %6.3f %10.3f\n", stems[i], doc->skeleton->bone_count,
-               doc->clips[0].frame_count, out_size, acl_size, (double)out_size / (double)acl_size, best);
+        printf("%-40s %6u %6u %9zu %9zu %6.3f %10.3f\n", stems[i], doc->skeleton->bone_count, doc->clips[0].frame_count,
+               out_size, acl_size, (double)out_size / (double)acl_size, best);
         ganim_doc_free(doc);
         free(text);
         free(acl);

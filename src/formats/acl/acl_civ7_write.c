@@ -34,8 +34,7 @@ static void channel_at(const ganim_channel *ch, uint32_t frames, const uint8_t *
     }
 }
 
-static ganim_code civ7_write_v0(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out,
-                                ganim_error *err)
+static ganim_code civ7_write_v0(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     const ganim_clip *clip = ganim_doc_first_animation(doc);
     if (!clip)
@@ -125,8 +124,7 @@ static const uint8_t *civ7_source(const ganim_doc *doc)
     return NULL;
 }
 
-static ganim_code civ7_write_v1(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out,
-                                ganim_error *err)
+static ganim_code civ7_write_v1(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     const ganim_clip *clip = ganim_doc_first_animation(doc);
     if (!clip)

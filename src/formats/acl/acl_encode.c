@@ -351,10 +351,18 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.rate = rate;
     size_t fs = (size_t)frames * nt;
     size_t sizes[12] = {
-        nt * sizeof(uint32_t),         nt * sizeof(int32_t),          nt * sizeof(char *),
-        fs * 10u * sizeof(float),      fs * 9u * sizeof(float),       (size_t)nt * 3u,
-        (size_t)nt * 12u * sizeof(float), (size_t)nt * 9u * sizeof(float), (size_t)nt * 9u * sizeof(float),
-        nt * sizeof(float),            (frames / ACL_SEG_IDEAL + 3u) * sizeof(uint32_t), nt * sizeof(float),
+        nt * sizeof(uint32_t),
+        nt * sizeof(int32_t),
+        nt * sizeof(char *),
+        fs * 10u * sizeof(float),
+        fs * 9u * sizeof(float),
+        (size_t)nt * 3u,
+        (size_t)nt * 12u * sizeof(float),
+        (size_t)nt * 9u * sizeof(float),
+        (size_t)nt * 9u * sizeof(float),
+        nt * sizeof(float),
+        (frames / ACL_SEG_IDEAL + 3u) * sizeof(uint32_t),
+        nt * sizeof(float),
     };
     size_t offs[12], total = 0;
     for (unsigned i = 0; i < 12; i++) {
@@ -413,9 +421,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
             segment_ranges(&e);
             rc = acl_enc_search(&e, err);
             uint32_t worst = 0;
-            if (rc || round >= 3u * nt || acl_enc_max_error(&e, &worst) <= e.target ||
-                !promote_one(&e, worst))
-                break;
+            if (rc || round >= 3u * nt || acl_enc_max_error(&e, &worst) <= e.target || !promote_one(&e, worst)) break;
         }
     }
     if (rc == GANIM_OK) rc = acl_enc_emit(&e, out, err);

@@ -22,12 +22,12 @@ enum { ACL_LEVEL_MEDIUM = 0, ACL_LEVEL_HIGH, ACL_LEVEL_HIGHEST, ACL_LEVEL_AUTOMA
 /* The search aims this much under the precision, so that ACL's own float32 measure of
  * the same error (object space through the hierarchy) stays within it too. */
 #define ACL_ENC_MARGIN 0.995
-#define ACL_ENC_RAW 31u         /* width index of a raw (three float32) sub-track */
-#define ACL_SEG_IDEAL 16u       /* samples a segment aims at */
-#define ACL_SEG_MAX 31u         /* most samples in one segment */
-#define ACL_ENC_MAX_WIDTH 23u   /* widest quantised sub-track (ACL 2.1) */
-#define ACL_ENC_MAX_WIDTH7 19u  /* ACL 2.0's widest */
-#define ACL_ENC_MIN_WIDTH7 3u   /* ACL 2.0's narrowest */
+#define ACL_ENC_RAW 31u        /* width index of a raw (three float32) sub-track */
+#define ACL_SEG_IDEAL 16u      /* samples a segment aims at */
+#define ACL_SEG_MAX 31u        /* most samples in one segment */
+#define ACL_ENC_MAX_WIDTH 23u  /* widest quantised sub-track (ACL 2.1) */
+#define ACL_ENC_MAX_WIDTH7 19u /* ACL 2.0's widest */
+#define ACL_ENC_MIN_WIDTH7 3u  /* ACL 2.0's narrowest */
 
 /* One animated sub-track in one segment. */
 typedef struct acl_sub {
@@ -39,25 +39,28 @@ typedef struct acl_sub {
 typedef struct acl_enc {
     ganim_allocator A;
     acl_enc_params p;
-    double target;        /* the error aimed at: a little under the precision (ACL_ENC_MARGIN) */
+    double target; /* the error aimed at: a little under the precision (ACL_ENC_MARGIN) */
     uint32_t nt, ns, nseg;
     float rate;
     int has_scale, wrap;
-    int32_t *parent;      /* nt; -1 for roots, always lower than the child */
-    const char **names;   /* nt (metadata) */
+    int32_t *parent;    /* nt; -1 for roots, always lower than the child */
+    const char **names; /* nt (metadata) */
     const char *list_name;
-    float *raw;           /* ns * nt * 10: rotation xyzw (w >= 0), translation, scale */
-    float *norm;          /* ns * nt * 9: animated values in their clip range, [0, 1] */
-    uint8_t *type;        /* nt * 3: T_DEFAULT, T_CONST, T_ANIM */
-    float *cval;          /* nt * 3 * 4: constant and default values as the decoder rebuilds them */
-    float *cmin, *cext;   /* nt * 3 * 3: clip range of animated sub-tracks */
-    float *rigid;         /* nt: shell distance covering the bone's descendants (local search) */
-    float *pscale;        /* nt: largest scale the ancestors apply to the bone's space */
-    uint32_t *seg_start;  /* nseg + 1 */
-    acl_sub *subs;        /* nseg * nt * 3 */
+    float *raw;          /* ns * nt * 10: rotation xyzw (w >= 0), translation, scale */
+    float *norm;         /* ns * nt * 9: animated values in their clip range, [0, 1] */
+    uint8_t *type;       /* nt * 3: T_DEFAULT, T_CONST, T_ANIM */
+    float *cval;         /* nt * 3 * 4: constant and default values as the decoder rebuilds them */
+    float *cmin, *cext;  /* nt * 3 * 3: clip range of animated sub-tracks */
+    float *rigid;        /* nt: shell distance covering the bone's descendants (local search) */
+    float *pscale;       /* nt: largest scale the ancestors apply to the bone's space */
+    uint32_t *seg_start; /* nseg + 1 */
+    acl_sub *subs;       /* nseg * nt * 3 */
 } acl_enc;
 
-static inline const float *enc_raw(const acl_enc *e, uint32_t s, uint32_t t) { return e->raw + ((size_t)s * e->nt + t) * 10u; }
+static inline const float *enc_raw(const acl_enc *e, uint32_t s, uint32_t t)
+{
+    return e->raw + ((size_t)s * e->nt + t) * 10u;
+}
 static inline const float *enc_norm(const acl_enc *e, uint32_t s, uint32_t t, unsigned k)
 {
     return e->norm + ((size_t)s * e->nt + t) * 9u + 3u * k;
@@ -73,7 +76,8 @@ static inline unsigned enc_bits(unsigned w) { return w == ACL_ENC_RAW ? 32u : w;
  * (in segment g) with the settings in `sub`, bit for bit as acl_open.c / rec_decode do. */
 void acl_enc_value(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint32_t s, const acl_sub *sub, float o[4]);
 /* The quantised integer of component c (what the bitstream holds) at width w. */
-uint32_t acl_enc_quant(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint32_t s, const acl_sub *sub, unsigned c);
+uint32_t acl_enc_quant(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint32_t s, const acl_sub *sub,
+                       unsigned c);
 /* Picks every segment's bit widths (the search); needs type, ranges and segments. */
 ganim_code acl_enc_search(acl_enc *e, ganim_error *err);
 /* Largest object-space error over every sample and track of the encoded clip, and the

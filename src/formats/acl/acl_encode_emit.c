@@ -17,7 +17,6 @@ static void pad_to(ganim_writer *w, size_t start, uint32_t a)
     gw_zeros(w, (size_t)((a - rel % a) % a));
 }
 
-
 /* MSB-first bit writer over a zeroed byte array. */
 static void put_bits(uint8_t *d, size_t *bit, uint32_t v, unsigned n)
 {
@@ -98,8 +97,8 @@ static uint8_t format_byte(const acl_enc *e, const acl_sub *sub)
 }
 
 /* One segment: format bytes, segment ranges (several segments only), the bitstream. */
-static void emit_segment(ganim_writer *w, size_t start, const acl_enc *e, const emit_lists *L, uint32_t g,
-                         uint32_t nv, uint32_t rot4, uint8_t *scratch)
+static void emit_segment(ganim_writer *w, size_t start, const acl_enc *e, const emit_lists *L, uint32_t g, uint32_t nv,
+                         uint32_t rot4, uint8_t *scratch)
 {
     for (unsigned k = 0; k < 3; k++) {
         for (uint32_t a = 0; a < L->na[k]; a++) gw_u8(w, format_byte(e, enc_sub(e, g, L->anim[k][a], k)));
@@ -146,8 +145,9 @@ static uint32_t pose_bits(const acl_enc *e, const emit_lists *L, uint32_t g, uin
 {
     for (unsigned k = 0; k < 3; k++) {
         kb[k] = 0;
-        for (uint32_t a = 0; a < L->na[k]; a++) kb[k] += 3u * enc_bits( /* width 0: nothing a sample */
-enc_sub(e, g, L->anim[k][a], k)->width);
+        for (uint32_t a = 0; a < L->na[k]; a++)
+            kb[k] += 3u * enc_bits(/* width 0: nothing a sample */
+                                   enc_sub(e, g, L->anim[k][a], k)->width);
     }
     return kb[0] + kb[1] + kb[2];
 }

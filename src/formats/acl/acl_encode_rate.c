@@ -245,8 +245,7 @@ static void local_pass(seg_work *w, uint32_t t)
 static void update_local(seg_work *w, uint32_t t)
 {
     const acl_sub *subs = enc_sub(w->e, w->g, t, 0);
-    for (uint32_t i = 0; i < w->n; i++)
-        w->loc[(size_t)i * w->e->nt + t] = lossy_local(w->e, w->g, t, w->s0 + i, subs);
+    for (uint32_t i = 0; i < w->n; i++) w->loc[(size_t)i * w->e->nt + t] = lossy_local(w->e, w->g, t, w->s0 + i, subs);
 }
 
 static void update_object(seg_work *w, uint32_t t)
@@ -411,8 +410,7 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
             local_pass(&w, t);
             update_local(&w, t);
         }
-        for (unsigned pass = 0; pass < 4 && object_pass(&w); pass++) {
-        }
+        for (unsigned pass = 0; pass < 4 && object_pass(&w); pass++) {}
     }
     ganim_allocator A = e->A;
     ganim_free(&A, blk, size);

@@ -52,8 +52,7 @@ const ganim_option acl_options[ACL_OPT_COUNT] = {
 };
 
 /* A positive finite number from option text, or an error naming the option. */
-static ganim_code positive(const ganim_write_opts *opts, const char *name, float fallback, float *out,
-                           ganim_error *err)
+static ganim_code positive(const ganim_write_opts *opts, const char *name, float fallback, float *out, ganim_error *err)
 {
     const char *v = opts ? ganim_setting_get(opts->settings, opts->setting_count, name) : NULL;
     *out = fallback;
@@ -62,8 +61,8 @@ static ganim_code positive(const ganim_write_opts *opts, const char *name, float
     size_t n = strlen(v), used = gdec_scan(v, n, GDEC_LENIENT, &d);
     float f = used == n && n ? gdec_float(&d) : -1.0f;
     if (!(f > 0.0f && f <= 1e30f))
-        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option %s: '%s' is not a number above 0",
-                          name, v);
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "option %s: '%s' is not a number above 0", name,
+                          v);
     *out = f;
     return GANIM_OK;
 }

@@ -68,7 +68,7 @@ static ganim_doc *doc_from(const clip_in *c, float fps)
     ganim_doc *doc = NULL;
     CHECK_OK(ganim_doc_new(NULL, &doc, NULL));
     ganim_bone *bones = calloc(c->nt, sizeof *bones);
-    char (*names)[16] = calloc(c->nt, sizeof *names);
+    char(*names)[16] = calloc(c->nt, sizeof *names);
     for (uint32_t b = 0; b < c->nt; b++) {
         snprintf(names[b], sizeof names[b], "bone%u", b);
         bones[b].name = names[b];
@@ -207,9 +207,9 @@ static float *decoded(const ganim_doc *doc, uint32_t nt, uint32_t frames)
                     memcpy(dst, ch[k]->values + (size_t)f * n[k], n[k] * sizeof(float));
                 else {
                     const ganim_transform *r = &doc->skeleton->bones[tr->bone].rest;
-                    float rest[10] = { r->rotation.x, r->rotation.y, r->rotation.z, r->rotation.w,
-                                       r->translation.x, r->translation.y, r->translation.z,
-                                       r->scale.x, r->scale.y, r->scale.z };
+                    float rest[10] = { r->rotation.x,    r->rotation.y,    r->rotation.z,    r->rotation.w,
+                                       r->translation.x, r->translation.y, r->translation.z, r->scale.x,
+                                       r->scale.y,       r->scale.z };
                     memcpy(dst, rest + at[k], n[k] * sizeof(float));
                 }
             }
@@ -279,8 +279,8 @@ TEST(every_shared_clip_within_precision_and_size)
             float *dec = decoded(back, in.nt, in.frames);
             double err = qvvf_error(&in, dec, in.frames, 3.0);
             double ratio = (double)buf.size / (double)acl_size;
-            printf("  %-40s ganim %7zu B err %.5f | ACL %7zu B err %.5f | %.3fx\n", test_base_name(stem), buf.size,
-                   err, acl_size, acl_err, ratio);
+            printf("  %-40s ganim %7zu B err %.5f | ACL %7zu B err %.5f | %.3fx\n", test_base_name(stem), buf.size, err,
+                   acl_size, acl_err, ratio);
             keep(test_base_name(stem), &buf, dec, in.nt, in.frames);
             double limit = acl_err > 0.01 ? acl_err : 0.01;
             CHECK_MSG(err <= limit * 1.0001, "%s: error %g above %g", stem, err, limit);
@@ -323,8 +323,8 @@ static clip_in small_clip(void)
     return c;
 }
 
-static uint8_t *write_acl(const ganim_doc *doc, const char *format, const ganim_setting *set, uint32_t n,
-                          size_t *size, ganim_code *code)
+static uint8_t *write_acl(const ganim_doc *doc, const char *format, const ganim_setting *set, uint32_t n, size_t *size,
+                          ganim_code *code)
 {
     ganim_write_opts wo = { .settings = set, .setting_count = n };
     ganim_buffer buf = { 0 };
@@ -342,9 +342,9 @@ TEST(options_shape_the_buffer)
     ganim_code code;
     uint8_t *b = write_acl(doc, "acl", NULL, 0, &size, &code);
     CHECK_EQ_INT(code, GANIM_OK);
-    CHECK_EQ_INT(b[12], 10);                    /* ACL 2.1 */
-    CHECK((ld32(b + 28) >> 31) == 1);   /* metadata */
-    CHECK_EQ_INT(ld32(b), size);        /* size at +0 */
+    CHECK_EQ_INT(b[12], 10);          /* ACL 2.1 */
+    CHECK((ld32(b + 28) >> 31) == 1); /* metadata */
+    CHECK_EQ_INT(ld32(b), size);      /* size at +0 */
     ganim_doc *back = NULL;
     CHECK_OK(ganim_read_memory(b, size, NULL, &back, NULL));
     if (back) {
