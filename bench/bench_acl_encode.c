@@ -62,7 +62,7 @@ static ganim_doc *doc_of(char *text, float fps)
         if (n + 10 > cap) v = realloc(v, (cap *= 2) * sizeof *v);
         for (int i = 0; v && i < 10; i++) v[n++] = strtof(s, &s);
     }
-    if (!v || !nt || n != (size_t)frames * nt * 10u) {
+    if (!v || !nt || !frames || n != (size_t)frames * nt * 10u) {
         free(v);
         return NULL;
     }

@@ -34,6 +34,14 @@ static void channel_at(const ganim_channel *ch, uint32_t frames, const uint8_t *
     }
 }
 
+/* The original's header when the document was read from a civ7 file (else NULL). */
+static const uint8_t *civ7_source(const ganim_doc *doc)
+{
+    if (doc->native && doc->native_format && strcmp(doc->native_format, CIV7_NATIVE) == 0 && doc->native_size >= CIV7_HEADER)
+        return doc->native;
+    return NULL;
+}
+
 static ganim_code civ7_write_v0(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     const ganim_clip *clip = ganim_doc_first_animation(doc);
@@ -61,8 +69,9 @@ static ganim_code civ7_write_v0(const ganim_doc *doc, const ganim_write_opts *op
     const uint8_t *tail = NULL;
     size_t tail_size = 0;
     memset(hdr, 0, sizeof hdr);
-    if (doc->native_format && strcmp(doc->native_format, CIV7_NATIVE) == 0 && doc->native_size >= CIV7_HEADER) {
-        memcpy(hdr, doc->native, CIV7_HEADER);
+    const uint8_t *src = civ7_source(doc);
+    if (src) {
+        memcpy(hdr, src, CIV7_HEADER);
         tail = doc->native + CIV7_HEADER;
         tail_size = doc->native_size - CIV7_HEADER;
         if (ganim_ld_u32le(hdr + 0x48) != CIV7_V0_MARKER) {
@@ -114,14 +123,6 @@ static ganim_code civ7_write_v0(const ganim_doc *doc, const ganim_write_opts *op
     if (tail_size) gw_bytes(&w, tail, tail_size);
     ganim_free(&A, track_of, (size_t)bones * sizeof *track_of);
     return gw_ok(&w) ? GANIM_OK : GANIM_NOMEM(err);
-}
-
-/* The original's header when the document was read from a civ7 file (else NULL). */
-static const uint8_t *civ7_source(const ganim_doc *doc)
-{
-    if (doc->native_format && strcmp(doc->native_format, CIV7_NATIVE) == 0 && doc->native_size >= CIV7_HEADER)
-        return doc->native;
-    return NULL;
 }
 
 static ganim_code civ7_write_v1(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
