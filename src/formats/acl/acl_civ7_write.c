@@ -37,7 +37,8 @@ static void channel_at(const ganim_channel *ch, uint32_t frames, const uint8_t *
 /* The original's header when the document was read from a civ7 file (else NULL). */
 static const uint8_t *civ7_source(const ganim_doc *doc)
 {
-    if (doc->native && doc->native_format && strcmp(doc->native_format, CIV7_NATIVE) == 0 && doc->native_size >= CIV7_HEADER)
+    if (doc->native && doc->native_format && strcmp(doc->native_format, CIV7_NATIVE) == 0 &&
+        doc->native_size >= CIV7_HEADER)
         return doc->native;
     return NULL;
 }
