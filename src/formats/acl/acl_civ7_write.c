@@ -141,11 +141,13 @@ static ganim_code civ7_write_v1(const ganim_doc *doc, const ganim_write_opts *op
         if (version != 7 && version != 10)
             return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET,
                               "civ7: the original's ACL body has format version %u; ganim writes 7 and 10", version);
-        if (((misc >> 2) & 3u) != 3u || ((misc >> 4) & 15u) != 3u)
+        p.fmt[K_ROT] = (uint8_t)((misc >> 4) & 15u);
+        p.fmt[K_TRANS] = (uint8_t)((misc >> 3) & 1u);
+        p.fmt[K_SCALE] = (uint8_t)((misc >> 2) & 1u);
+        if (p.fmt[K_ROT] != 0 && p.fmt[K_ROT] != 2 && p.fmt[K_ROT] != 3)
             return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET,
-                              "civ7: the original's ACL body uses full-precision formats (flags 0x%08X); ganim writes "
-                              "only the variable formats",
-                              misc);
+                              "civ7: the original's ACL body has rotation format %u (flags 0x%08X), not 0, 2 or 3",
+                              p.fmt[K_ROT], misc);
         p.metadata = (int)(misc >> 31);
     }
     const uint8_t *src = civ7_source(doc);

@@ -225,8 +225,8 @@ static void classify(acl_enc *e)
             float *cv = e->cval + ((size_t)t * 3u + k) * 4u;
             const float *x0 = enc_raw(e, 0, t) + at[k];
             float v[4] = { x0[0], x0[1], x0[2], k == K_ROT ? x0[3] : 0.0f };
-            if (k == K_ROT) { /* stored as x, y, z: the decoder rebuilds w and normalises */
-                v[3] = rebuild_w(v[0], v[1], v[2]);
+            if (k == K_ROT) { /* stored as x, y, z (the decoder rebuilds w) or x, y, z, w */
+                if (e->p.fmt[K_ROT] != 0) v[3] = rebuild_w(v[0], v[1], v[2]);
                 quat_normalise(v);
             }
             uint8_t ty = T_ANIM;

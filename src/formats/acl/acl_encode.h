@@ -15,7 +15,14 @@ typedef struct acl_enc_params {
     float shell;      /* distance of the points the error is measured at */
     int level;        /* ACL_LEVEL_* */
     int metadata;     /* 1: track list name, track names and parents */
+    uint8_t fmt[3];   /* per kind, ACL's format number: rotation 3 (quatf_drop_w_variable),
+                         2 (drop_w_full) or 0 (quatf_full); translation and scale 1
+                         (vector3f_variable) or 0 (vector3f_full). Full: every animated
+                         sub-track raw, no ranges. */
 } acl_enc_params;
+
+/* Is kind k stored with variable bit widths (else raw floats)? */
+static inline int enc_variable(const acl_enc_params *p, unsigned k) { return p->fmt[k] == (k == K_ROT ? 3u : 1u); }
 
 enum { ACL_LEVEL_MEDIUM = 0, ACL_LEVEL_HIGH, ACL_LEVEL_HIGHEST, ACL_LEVEL_AUTOMATIC };
 

@@ -57,11 +57,13 @@ static void emit_types(ganim_writer *w, const acl_enc *e)
         }
 }
 
-/* Constant samples: rotations x, y, z in groups of four (x x x x y y y y z z z z), then
- * translations and scales as three floats. */
+/* Constant samples: rotations x, y, z in groups of four (x x x x y y y y z z z z), or
+ * x, y, z, w each (quatf_full), then translations and scales as three floats. */
 static void emit_constants(ganim_writer *w, const acl_enc *e, const emit_lists *L)
 {
-    for (uint32_t g = 0; g < L->nc[0]; g += 4) {
+    for (uint32_t i = 0; e->p.fmt[K_ROT] == 0 && i < L->nc[0]; i++)
+        for (unsigned c = 0; c < 4; c++) gw_f32le(w, enc_raw(e, 0, L->cons[0][i])[c]);
+    for (uint32_t g = 0; e->p.fmt[K_ROT] != 0 && g < L->nc[0]; g += 4) {
         uint32_t n = L->nc[0] - g < 4 ? L->nc[0] - g : 4;
         for (unsigned c = 0; c < 3; c++)
             for (uint32_t j = 0; j < n; j++) gw_f32le(w, enc_raw(e, 0, L->cons[0][g + j])[c]);
@@ -71,9 +73,10 @@ static void emit_constants(ganim_writer *w, const acl_enc *e, const emit_lists *
             for (unsigned c = 0; c < 3; c++) gw_f32le(w, e->cval[((size_t)L->cons[k][i] * 3u + k) * 4u + c]);
 }
 
+/* Clip ranges of the variable kinds only. */
 static void emit_clip_ranges(ganim_writer *w, const acl_enc *e, const emit_lists *L)
 {
-    for (uint32_t g = 0; g < L->na[0]; g += 4) {
+    for (uint32_t g = 0; enc_variable(&e->p, K_ROT) && g < L->na[0]; g += 4) {
         uint32_t n = L->na[0] - g < 4 ? L->na[0] - g : 4;
         for (unsigned part = 0; part < 2; part++)
             for (unsigned c = 0; c < 3; c++)
@@ -83,7 +86,7 @@ static void emit_clip_ranges(ganim_writer *w, const acl_enc *e, const emit_lists
                 }
     }
     for (unsigned k = 1; k < 3; k++)
-        for (uint32_t a = 0; a < L->na[k]; a++) {
+        for (uint32_t a = 0; enc_variable(&e->p, k) && a < L->na[k]; a++) {
             size_t i = (size_t)L->anim[k][a] * 3u + k;
             for (unsigned c = 0; c < 3; c++) gw_f32le(w, e->cmin[i * 3u + c]);
             for (unsigned c = 0; c < 3; c++) gw_f32le(w, e->cext[i * 3u + c]);
@@ -101,6 +104,7 @@ static void emit_segment(ganim_writer *w, size_t start, const acl_enc *e, const 
                          uint32_t rot4, uint8_t *scratch)
 {
     for (unsigned k = 0; k < 3; k++) {
+        if (!enc_variable(&e->p, k)) continue;
         for (uint32_t a = 0; a < L->na[k]; a++) gw_u8(w, format_byte(e, enc_sub(e, g, L->anim[k][a], k)));
         if (k == K_ROT) gw_zeros(w, rot4 - L->na[0]);
     }
@@ -108,7 +112,7 @@ static void emit_segment(ganim_writer *w, size_t start, const acl_enc *e, const 
         pad_to(w, start, 2);
         uint8_t *r = scratch;
         memset(r, 0, 6u * (size_t)nv);
-        for (uint32_t a = 0; a < L->na[0]; a++) {
+        for (uint32_t a = 0; enc_variable(&e->p, K_ROT) && a < L->na[0]; a++) {
             const acl_sub *sub = enc_sub(e, g, L->anim[0][a], K_ROT);
             uint8_t *grp = r + 24u * (a / 4u);
             uint32_t j = a % 4u;
@@ -123,9 +127,9 @@ static void emit_segment(ganim_writer *w, size_t start, const acl_enc *e, const 
             }
         }
         for (unsigned k = 1; k < 3; k++)
-            for (uint32_t a = 0; a < L->na[k]; a++) {
+            for (uint32_t a = 0; enc_variable(&e->p, k) && a < L->na[k]; a++) {
                 const acl_sub *sub = enc_sub(e, g, L->anim[k][a], k);
-                uint8_t *p = r + 6u * (rot4 + (k == K_SCALE ? L->na[1] : 0) + a);
+                uint8_t *p = r + 6u * (rot4 + (k == K_SCALE && enc_variable(&e->p, K_TRANS) ? L->na[1] : 0) + a);
                 for (unsigned c = 0; c < 3; c++) {
                     if (sub->width == 0) {
                         p[2u * c] = (uint8_t)(sub->cq[c] & 0xFFu);
@@ -145,9 +149,9 @@ static uint32_t pose_bits(const acl_enc *e, const emit_lists *L, uint32_t g, uin
 {
     for (unsigned k = 0; k < 3; k++) {
         kb[k] = 0;
-        for (uint32_t a = 0; a < L->na[k]; a++)
-            kb[k] += 3u * enc_bits(/* width 0: nothing a sample */
-                                   enc_sub(e, g, L->anim[k][a], k)->width);
+        for (uint32_t a = 0; a < L->na[k]; a++)                /* width 0: nothing a sample */
+            kb[k] += k == K_ROT && e->p.fmt[K_ROT] == 0 ? 128u /* quatf_full */
+                                                        : 3u * enc_bits(enc_sub(e, g, L->anim[k][a], k)->width);
     }
     return kb[0] + kb[1] + kb[2];
 }
@@ -162,7 +166,7 @@ static void emit_bits(const acl_enc *e, const emit_lists *L, uint32_t g, uint8_t
                 uint32_t t = L->anim[k][a];
                 const acl_sub *sub = enc_sub(e, g, t, k);
                 if (sub->width == 0) continue;
-                for (unsigned c = 0; c < 3; c++) {
+                for (unsigned c = 0; c < (k == K_ROT && e->p.fmt[K_ROT] == 0 ? 4u : 3u); c++) {
                     if (sub->width == ACL_ENC_RAW) {
                         uint32_t u;
                         memcpy(&u, enc_raw(e, s, t) + at[k] + c, 4);
@@ -202,14 +206,16 @@ ganim_code acl_enc_emit(const acl_enc *e, ganim_buffer *out, ganim_error *err)
     uint32_t *store = ganim_alloc(&A, (size_t)6u * e->nt * sizeof(uint32_t));
     if (!store) return GANIM_NOMEM(err);
     make_lists(e, &L, store);
-    uint32_t rot4 = align_up(L.na[0], 4), nv = rot4 + L.na[1] + L.na[2];
+    uint32_t rot4 = enc_variable(&e->p, K_ROT) ? align_up(L.na[0], 4) : 0;
+    uint32_t nv = rot4 + (enc_variable(&e->p, K_TRANS) ? L.na[1] : 0) + (enc_variable(&e->p, K_SCALE) ? L.na[2] : 0);
     uint32_t words = (e->nt + 15u) / 16u, groups = e->has_scale ? 3u : 2u;
     uint32_t starts = e->nseg > 1 ? 4u * (e->nseg + 1u) : 0u;
     uint32_t seghdr = align_up(52u + starts, 4), types = align_up(seghdr + 16u * e->nseg, 4);
     uint32_t cdata = align_up(types + 4u * words * groups, 4);
-    uint32_t csize = 12u * (L.nc[0] + L.nc[1] + L.nc[2]);
+    uint32_t csize = (e->p.fmt[K_ROT] == 0 ? 16u : 12u) * L.nc[0] + 12u * (L.nc[1] + L.nc[2]);
     uint32_t crange = align_up(cdata + csize, 4);
-    uint32_t misc = (uint32_t)e->has_scale | 2u | 4u | 8u | (3u << 4);
+    uint32_t misc = (uint32_t)e->has_scale | 2u | (uint32_t)e->p.fmt[K_SCALE] << 2 | (uint32_t)e->p.fmt[K_TRANS] << 3 |
+                    (uint32_t)e->p.fmt[K_ROT] << 4;
     if (e->p.version >= 8) misc |= 1u << 9;
     if (e->wrap) misc |= 1u << 30;
     if (e->p.metadata) misc |= 1u << 31;

@@ -30,6 +30,11 @@ void acl_enc_value(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint
         return;
     }
     const float *mn = e->cmin + i * 3u, *ex = e->cext + i * 3u;
+    if (kind == K_ROT && e->p.fmt[K_ROT] == 0) { /* quatf_full: four floats */
+        memcpy(o, enc_raw(e, s, t), 4 * sizeof(float));
+        quat_normalise(o);
+        return;
+    }
     if (sub->width == ACL_ENC_RAW) {
         memcpy(o, enc_raw(e, s, t) + enc_at[kind], 3 * sizeof(float));
     } else if (sub->width == 0) {
@@ -194,6 +199,10 @@ static void local_pass(seg_work *w, uint32_t t)
     uint8_t first = e->nseg > 1 ? 0 : w->lo;
     for (unsigned k = 0; k < 3; k++) {
         if (e->type[3u * t + k] != T_ANIM) continue;
+        if (!enc_variable(&e->p, k)) { /* a full format: raw floats, nothing to choose */
+            cur[k].width = ACL_ENC_RAW;
+            continue;
+        }
         acl_sub trial[3];
         for (unsigned j = 0; j < 3; j++) {
             trial[j] = cur[j];

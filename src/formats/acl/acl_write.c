@@ -71,6 +71,9 @@ ganim_code acl_write_params(const ganim_doc *doc, const ganim_write_opts *opts, 
 {
     memset(p, 0, sizeof *p);
     p->version = 10;
+    p->fmt[K_ROT] = 3;
+    p->fmt[K_TRANS] = 1;
+    p->fmt[K_SCALE] = 1;
     const ganim_clip *clip = ganim_doc_first_animation(doc);
     if (clip && clip->native_format && strcmp(clip->native_format, ACL_NATIVE) == 0 && clip->native_size >= 4) {
         uint32_t v = ganim_ld_u32le(clip->native + 4u * NF_VERSION);

@@ -438,8 +438,9 @@ TEST(civ7_v1_written_and_read_back)
  * re-encoded within the precision of what was put in. */
 TEST(into_a_v1_original_keeps_all_but_the_body)
 {
-    static const char *const names[] = { "walk_f100_r30_b52.civ", "acl20_walk_f100_r30_b52.civ" };
-    for (int i = 0; i < 2; i++) {
+    static const char *const names[] = { "walk_f100_r30_b52.civ", "acl20_walk_f100_r30_b52.civ",
+                                         "full_formats_f40_r30_b24.civ" };
+    for (int i = 0; i < 3; i++) {
         const char *path = test_path("acl", names[i]);
         size_t osize;
         uint8_t *orig = test_read_file(path, &osize);
@@ -452,8 +453,9 @@ TEST(into_a_v1_original_keeps_all_but_the_body)
         ganim_error e = { 0 };
         CHECK_OK(ganim_write(edit, NULL, &wo, &buf, &e));
         CHECK_EQ_INT(ld32(buf.data + 4), buf.size);
-        CHECK(memcmp(buf.data + 8, orig + 8, 0x60 - 8) == 0); /* fps, frames, bones, marker, rest */
-        CHECK_EQ_INT(buf.data[0x60 + 12], orig[0x60 + 12]);   /* ACL version */
+        CHECK(memcmp(buf.data + 8, orig + 8, 0x60 - 8) == 0);               /* fps, frames, bones, marker, rest */
+        CHECK_EQ_INT(buf.data[0x60 + 12], orig[0x60 + 12]);                 /* ACL version */
+        CHECK_EQ_INT(buf.data[0x60 + 28] & 0xFCu, orig[0x60 + 28] & 0xFCu); /* formats */
         ganim_doc *back = NULL;
         CHECK_OK(ganim_read_memory(buf.data, buf.size, NULL, &back, &e));
         if (back) {
