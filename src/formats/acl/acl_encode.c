@@ -421,7 +421,9 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
             segment_ranges(&e);
             rc = acl_enc_search(&e, err);
             uint32_t worst = 0;
-            if (rc || round >= 3u * nt || acl_enc_max_error(&e, &worst) <= e.target || !promote_one(&e, worst)) break;
+            if (rc || round >= ACL_ENC_MAX_ROUNDS || acl_enc_max_error(&e, &worst) <= e.target ||
+                !promote_one(&e, worst))
+                break;
         }
     }
     if (rc == GANIM_OK) rc = acl_enc_emit(&e, out, err);

@@ -29,6 +29,9 @@ enum { ACL_LEVEL_MEDIUM = 0, ACL_LEVEL_HIGH, ACL_LEVEL_HIGHEST, ACL_LEVEL_AUTOMA
 /* The search aims this much under the precision, so that ACL's own float32 measure of
  * the same error (object space through the hierarchy) stays within it too. */
 #define ACL_ENC_MARGIN 0.995
+/* Searches run again after a held sub-track becomes animated (acl_encode.c) at most this
+ * many times: a bound on the time a hostile clip can take. */
+#define ACL_ENC_MAX_ROUNDS 32u
 #define ACL_ENC_RAW 31u        /* width index of a raw (three float32) sub-track */
 #define ACL_SEG_IDEAL 16u      /* samples a segment aims at */
 #define ACL_SEG_MAX 31u        /* most samples in one segment */
