@@ -321,7 +321,7 @@ typedef enum ganim_option_type {
 #define GANIM_OPTION_WRITE 2u /* the option changes how files are written */
 
 typedef struct ganim_option {
-    const char *name;  /* "<family>.<option>", e.g. "ff7.bkey" */
+    const char *name;  /* "<family>.<option>", e.g. "ff7.bkey" (or "<format>.<option>": "civ7.version") */
     const char *alias; /* another name the tool accepts as --ALIAS VALUE, or NULL: "<family>-..."
                           (ganim's own options are never an alias) */
     ganim_option_type type;

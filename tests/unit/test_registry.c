@@ -23,11 +23,14 @@ TEST(descriptors_are_consistent)
         CHECK_MSG(f->impl->probe != NULL, "%s: no probe", f->name);
         CHECK_MSG(ganim_format_find(f->name) == f, "%s: find", f->name);
         for (size_t k = 0; k < i; k++) CHECK_MSG(strcmp(all[k]->name, f->name) != 0, "%s twice", f->name);
-        /* options: "<family>.<name>", choices, help */
+        /* options: "<family>.<name>" (or "<format>.<name>" for a format that shares its family:
+         * civ7.version), choices, help */
         for (uint32_t o = 0; o < f->option_count; o++) {
             const ganim_option *op = &f->options[o];
-            size_t fl = strlen(f->family);
-            CHECK_MSG(strncmp(op->name, f->family, fl) == 0 && op->name[fl] == '.', "%s: option %s", f->name, op->name);
+            size_t fl = strlen(f->family), nl = strlen(f->name);
+            CHECK_MSG((strncmp(op->name, f->family, fl) == 0 && op->name[fl] == '.') ||
+                          (strncmp(op->name, f->name, nl) == 0 && op->name[nl] == '.'),
+                      "%s: option %s", f->name, op->name);
             CHECK_MSG(op->values && *op->values && op->help && op->when_unset, "%s: option %s", f->name, op->name);
             CHECK_MSG(op->flags & (GANIM_OPTION_READ | GANIM_OPTION_WRITE), "%s: option %s applies to nothing", f->name,
                       op->name);

@@ -1,6 +1,6 @@
 /* The ACL formats: bare compressed_tracks buffers ("acl") and the Civilization VII
  * container ("civ7", acl_civ7.c). */
-#include "formats/acl/acl_internal.h"
+#include "formats/acl/acl_encode.h"
 
 int acl_probe(const uint8_t *data, size_t size)
 {
@@ -15,14 +15,22 @@ ganim_code acl_read(ganim_doc *doc, const uint8_t *data, size_t size, const gani
     return ganim_acl_read_doc(doc, data, size, 0, opts, err);
 }
 
-static const struct ganim_format_impl acl_impl = { .probe = acl_probe, .read = acl_read, .details = acl_details };
+static const struct ganim_format_impl acl_impl = {
+    .probe = acl_probe,
+    .read = acl_read,
+    .write = acl_write,
+    .details = acl_details,
+    .axes = 1 + GANIM_AXES_Y_UP,
+};
 
 const ganim_format ganim_format_acl = {
     .name = "acl",
     .description = "ACL 2.0/2.1 compressed_tracks transform buffer (versions 7-10)",
     .family = "acl",
     .extensions = ".acl",
-    .flags = GANIM_FORMAT_READ,
+    .flags = GANIM_FORMAT_READ | GANIM_FORMAT_WRITE,
+    .options = acl_options,
+    .option_count = GANIM_COUNT_OF(acl_options),
     .impl = &acl_impl,
 };
 
@@ -40,5 +48,7 @@ const ganim_format ganim_format_civ7 = {
     .family = "acl",
     .extensions = ".civ",
     .flags = GANIM_FORMAT_READ | GANIM_FORMAT_WRITE,
+    .options = civ7_options,
+    .option_count = GANIM_COUNT_OF(civ7_options),
     .impl = &civ7_impl,
 };

@@ -186,7 +186,10 @@ static ganim_code read_v1(ganim_doc *doc, const uint8_t *data, size_t size, cons
         clip->name = ganim_doc_strdup(doc, name);
         if (!clip->name) return GANIM_NOMEM(err);
     }
-    return keep_native(doc, data, size, size, err);
+    /* bytes after the ACL buffer (a name, ...) are kept for writing back */
+    uint32_t acl_size = ganim_ld_u32le(data + CIV7_HEADER);
+    size_t tail_at = acl_size <= size - CIV7_HEADER ? CIV7_HEADER + (size_t)acl_size : size;
+    return keep_native(doc, data, tail_at, size, err);
 }
 
 ganim_code civ7_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts, ganim_error *err)

@@ -1,7 +1,22 @@
-/* Civilization VII V0 writer: any clip as raw frames (qw qx qy qz px py pz sx sy sz per
- * bone per frame); the header bytes and trailing name of a V0 source are kept. */
-#include "formats/acl/acl_internal.h"
+/* Civilization VII writer. V0: any clip as raw frames (qw qx qy qz px py pz sx sy sz per
+ * bone per frame); the header bytes and trailing name of a V0 source are kept. V1: the
+ * clip encoded as an ACL compressed_tracks buffer (acl_encode.c) after the header; a V1
+ * source keeps its header bytes, the bytes after its buffer, and its buffer's version,
+ * formats and metadata choice. */
+#include "formats/acl/acl_encode.h"
 #include "io/writer.h"
+
+const ganim_option civ7_options[CIV7_OPT_COUNT] = {
+    [CIV7_OPT_VERSION] = {
+        .name = "civ7.version",
+        .alias = "civ7-version",
+        .type = GANIM_OPTION_CHOICE,
+        .flags = GANIM_OPTION_WRITE,
+        .values = "0|1",
+        .help = "write V0 (raw float frames) or V1 (an ACL 2.1 compressed_tracks body, as the game's files)",
+        .when_unset = "the version of the file the animation was read from, else 0",
+    },
+};
 
 /* Value of a channel at integer frame f, bit-exact for stored frames. */
 static void channel_at(const ganim_channel *ch, uint32_t frames, const uint8_t *step, ganim_rotation_interp interp,
@@ -19,7 +34,16 @@ static void channel_at(const ganim_channel *ch, uint32_t frames, const uint8_t *
     }
 }
 
-ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
+/* The original's header when the document was read from a civ7 file (else NULL). */
+static const uint8_t *civ7_source(const ganim_doc *doc)
+{
+    if (doc->native && doc->native_format && strcmp(doc->native_format, CIV7_NATIVE) == 0 &&
+        doc->native_size >= CIV7_HEADER)
+        return doc->native;
+    return NULL;
+}
+
+static ganim_code civ7_write_v0(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     const ganim_clip *clip = ganim_doc_first_animation(doc);
     if (!clip)
@@ -46,8 +70,9 @@ ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_
     const uint8_t *tail = NULL;
     size_t tail_size = 0;
     memset(hdr, 0, sizeof hdr);
-    if (doc->native_format && strcmp(doc->native_format, CIV7_NATIVE) == 0 && doc->native_size >= CIV7_HEADER) {
-        memcpy(hdr, doc->native, CIV7_HEADER);
+    const uint8_t *src = civ7_source(doc);
+    if (src) {
+        memcpy(hdr, src, CIV7_HEADER);
         tail = doc->native + CIV7_HEADER;
         tail_size = doc->native_size - CIV7_HEADER;
         if (ganim_ld_u32le(hdr + 0x48) != CIV7_V0_MARKER) {
@@ -99,4 +124,82 @@ ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_
     if (tail_size) gw_bytes(&w, tail, tail_size);
     ganim_free(&A, track_of, (size_t)bones * sizeof *track_of);
     return gw_ok(&w) ? GANIM_OK : GANIM_NOMEM(err);
+}
+
+static ganim_code civ7_write_v1(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
+{
+    const ganim_clip *clip = ganim_doc_first_animation(doc);
+    if (!clip)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "civ7: the document has no animation to write");
+    acl_enc_params p;
+    ganim_code rc = acl_write_params(doc, opts, &p, err);
+    if (rc) return rc;
+    if (clip->native_format && strcmp(clip->native_format, ACL_NATIVE) == 0 && clip->native_size >= 4u * NF_COUNT) {
+        /* the original body's choices, which the game's runtime expects */
+        uint32_t misc = ganim_ld_u32le(clip->native + 4u * NF_MISC);
+        uint32_t version = ganim_ld_u32le(clip->native + 4u * NF_VERSION);
+        if (version != 7 && version != 10)
+            return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET,
+                              "civ7: the original's ACL body has format version %u; ganim writes 7 and 10", version);
+        p.fmt[K_ROT] = (uint8_t)((misc >> 4) & 15u);
+        p.fmt[K_TRANS] = (uint8_t)((misc >> 3) & 1u);
+        p.fmt[K_SCALE] = (uint8_t)((misc >> 2) & 1u);
+        if (p.fmt[K_ROT] != 0 && p.fmt[K_ROT] != 2 && p.fmt[K_ROT] != 3)
+            return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET,
+                              "civ7: the original's ACL body has rotation format %u (flags 0x%08X), not 0, 2 or 3",
+                              p.fmt[K_ROT], misc);
+        p.metadata = (int)(misc >> 31);
+    }
+    const uint8_t *src = civ7_source(doc);
+    uint8_t hdr[CIV7_HEADER];
+    const uint8_t *tail = NULL;
+    size_t tail_size = 0;
+    memset(hdr, 0, sizeof hdr);
+    if (src) {
+        memcpy(hdr, src, CIV7_HEADER);
+        if (ganim_ld_u32le(hdr + 0x48) == CIV7_V0_MARKER) {
+            memset(hdr + 0x48, 0, 4); /* a V0 source: its name followed its frames */
+            memset(hdr + 0x50, 0, 4);
+        } else {
+            tail = doc->native + CIV7_HEADER;
+            tail_size = doc->native_size - CIV7_HEADER;
+        }
+    }
+    size_t start = out->size;
+    ganim_writer w = gw_init(out, opts ? &opts->allocator : NULL);
+    gw_bytes(&w, hdr, sizeof hdr);
+    if (!gw_ok(&w)) return GANIM_NOMEM(err);
+    size_t body = out->size;
+    rc = acl_encode_doc(doc, &p, opts ? &opts->allocator : NULL, out, err);
+    if (rc) return rc;
+    uint32_t acl_size = (uint32_t)(out->size - body);
+    if (tail_size) gw_bytes(&w, tail, tail_size);
+    if (!gw_ok(&w)) return GANIM_NOMEM(err);
+    uint64_t total = out->size - start;
+    if (total > 0xFFFFFFFFull)
+        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "civ7: the file would exceed 4 GiB");
+    uint8_t *h = out->data + start;
+    uint32_t old_end = src ? ganim_ld_u32le(src + 0x04) - (uint32_t)tail_size : 0;
+    uint32_t name = ganim_ld_u32le(h + 0x50);
+    if (tail_size && name >= old_end) name = name - old_end + CIV7_HEADER + acl_size; /* moves with the tail */
+    float fps = ganim_fps_f32(clip->fps);
+    uint32_t fps_bits;
+    memcpy(&fps_bits, &fps, 4);
+    uint32_t bones = ganim_ld_u32le(h + 0x10);
+    bones = (bones & 0xFFFF0000u) | (doc->skeleton->bone_count & 0xFFFFu);
+    if (!src || doc->skeleton->bone_count > 0xFFFFu) bones = doc->skeleton->bone_count;
+    uint32_t fields[5] = { CIV7_MAGIC, (uint32_t)total, fps_bits, clip->frame_count, bones };
+    for (unsigned i = 0; i < 5; i++) ganim_st_u32le(h + 4u * i, fields[i]);
+    ganim_st_u32le(h + 0x50, name);
+    return GANIM_OK;
+}
+
+ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err)
+{
+    int v = opts ? ganim_setting_choice(opts->settings, opts->setting_count, &civ7_options[CIV7_OPT_VERSION]) : -1;
+    if (v < 0) {
+        const uint8_t *src = civ7_source(doc);
+        v = src && ganim_ld_u32le(src + 0x48) != CIV7_V0_MARKER ? 1 : 0;
+    }
+    return v == 1 ? civ7_write_v1(doc, opts, out, err) : civ7_write_v0(doc, opts, out, err);
 }

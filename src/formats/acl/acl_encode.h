@@ -1,0 +1,116 @@
+/* The ACL encoder's insides, shared by acl_encode.c (the clip's samples, constant and
+ * default sub-tracks, ranges, segments), acl_encode_rate.c (the error metric and the
+ * bit-rate search) and acl_encode_emit.c (the bytes of a compressed_tracks buffer).
+ * acl_write.c is the "acl" format's writer and acl_civ7_write.c wraps the buffer in a
+ * Civilization VII V1 container. Design: docs/formats/acl.md, "Writing". */
+#ifndef GANIM_FORMATS_ACL_ENCODE_H
+#define GANIM_FORMATS_ACL_ENCODE_H
+
+#include "formats/acl/acl_internal.h"
+
+/* The writer's settings (acl.* options). */
+typedef struct acl_enc_params {
+    uint16_t version; /* 7 (ACL 2.0) or 10 (ACL 2.1) */
+    float precision;  /* object-space error allowed at the shell distance */
+    float shell;      /* distance of the points the error is measured at */
+    int level;        /* ACL_LEVEL_* */
+    int metadata;     /* 1: track list name, track names and parents */
+    uint8_t fmt[3];   /* per kind, ACL's format number: rotation 3 (quatf_drop_w_variable),
+                         2 (drop_w_full) or 0 (quatf_full); translation and scale 1
+                         (vector3f_variable) or 0 (vector3f_full). Full: every animated
+                         sub-track raw, no ranges. */
+} acl_enc_params;
+
+/* Is kind k stored with variable bit widths (else raw floats)? */
+static inline int enc_variable(const acl_enc_params *p, unsigned k) { return p->fmt[k] == (k == K_ROT ? 3u : 1u); }
+
+enum { ACL_LEVEL_MEDIUM = 0, ACL_LEVEL_HIGH, ACL_LEVEL_HIGHEST, ACL_LEVEL_AUTOMATIC };
+
+/* The search aims this much under the precision, so that ACL's own float32 measure of
+ * the same error (object space through the hierarchy) stays within it too. */
+#define ACL_ENC_MARGIN 0.995
+/* Searches run again after a held sub-track becomes animated (acl_encode.c) at most this
+ * many times: a bound on the time a hostile clip can take. */
+#define ACL_ENC_MAX_ROUNDS 32u
+#define ACL_ENC_RAW 31u        /* width index of a raw (three float32) sub-track */
+#define ACL_SEG_IDEAL 16u      /* samples a segment aims at */
+#define ACL_SEG_MAX 31u        /* most samples in one segment */
+#define ACL_ENC_MAX_WIDTH 23u  /* widest quantised sub-track (ACL 2.1) */
+#define ACL_ENC_MAX_WIDTH7 19u /* ACL 2.0's widest */
+#define ACL_ENC_MIN_WIDTH7 3u  /* ACL 2.0's narrowest */
+
+/* One animated sub-track in one segment. */
+typedef struct acl_sub {
+    uint8_t width;            /* 0 (constant in the segment), 1..23, or ACL_ENC_RAW */
+    uint8_t smin[3], sext[3]; /* segment range (8 bits a component) */
+    uint16_t cq[3];           /* width 0: the value, 16 bits a component of the clip range */
+} acl_sub;
+
+typedef struct acl_enc {
+    ganim_allocator A;
+    acl_enc_params p;
+    double target; /* the error aimed at: a little under the precision (ACL_ENC_MARGIN) */
+    uint32_t nt, ns, nseg;
+    float rate;
+    int has_scale, wrap;
+    int32_t *parent;    /* nt; -1 for roots, always lower than the child */
+    const char **names; /* nt (metadata) */
+    const char *list_name;
+    float *raw;          /* ns * nt * 10: rotation xyzw (w >= 0), translation, scale */
+    float *norm;         /* ns * nt * 9: animated values in their clip range, [0, 1] */
+    uint8_t *type;       /* nt * 3: T_DEFAULT, T_CONST, T_ANIM */
+    float *cval;         /* nt * 3 * 4: constant and default values as the decoder rebuilds them */
+    float *cmin, *cext;  /* nt * 3 * 3: clip range of animated sub-tracks */
+    float *rigid;        /* nt: shell distance covering the bone's descendants (local search) */
+    float *pscale;       /* nt: largest scale the ancestors apply to the bone's space */
+    uint32_t *seg_start; /* nseg + 1 */
+    acl_sub *subs;       /* nseg * nt * 3 */
+} acl_enc;
+
+static inline const float *enc_raw(const acl_enc *e, uint32_t s, uint32_t t)
+{
+    return e->raw + ((size_t)s * e->nt + t) * 10u;
+}
+static inline const float *enc_norm(const acl_enc *e, uint32_t s, uint32_t t, unsigned k)
+{
+    return e->norm + ((size_t)s * e->nt + t) * 9u + 3u * k;
+}
+static inline acl_sub *enc_sub(const acl_enc *e, uint32_t g, uint32_t t, unsigned k)
+{
+    return e->subs + ((size_t)g * e->nt + t) * 3u + k;
+}
+/* Bits a component at width w. */
+static inline unsigned enc_bits(unsigned w) { return w == ACL_ENC_RAW ? 32u : w; }
+
+/* acl_encode_rate.c: the value the decoder rebuilds for sub-track (t, kind) at sample s
+ * (in segment g) with the settings in `sub`, bit for bit as acl_open.c / rec_decode do. */
+void acl_enc_value(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint32_t s, const acl_sub *sub, float o[4]);
+/* The quantised integer of component c (what the bitstream holds) at width w. */
+uint32_t acl_enc_quant(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint32_t s, const acl_sub *sub,
+                       unsigned c);
+/* Picks every segment's bit widths (the search); needs type, ranges and segments. */
+ganim_code acl_enc_search(acl_enc *e, ganim_error *err);
+/* Largest object-space error over every sample and track of the encoded clip, and the
+ * track where it is (may be NULL); infinity when out of memory. */
+double acl_enc_max_error(const acl_enc *e, uint32_t *track);
+
+/* acl_encode_emit.c: the buffer's bytes, appended to `out`. */
+ganim_code acl_enc_emit(const acl_enc *e, ganim_buffer *out, ganim_error *err);
+
+/* acl_encode.c: encodes the document's first animation (its skeleton gives parents and
+ * names) into an ACL compressed_tracks buffer appended to `out`. */
+ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const ganim_allocator *alloc,
+                          ganim_buffer *out, ganim_error *err);
+
+/* acl_write.c: the "acl" writer, its options and the settings they give (also used by
+ * the civ7 writer for V1 bodies). */
+enum { ACL_OPT_VERSION, ACL_OPT_PRECISION, ACL_OPT_SHELL, ACL_OPT_LEVEL, ACL_OPT_METADATA, ACL_OPT_COUNT };
+extern const ganim_option acl_options[ACL_OPT_COUNT];
+ganim_code acl_write_params(const ganim_doc *doc, const ganim_write_opts *opts, acl_enc_params *p, ganim_error *err);
+ganim_code acl_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
+
+/* acl_civ7_write.c: the civ7 writer's options. */
+enum { CIV7_OPT_VERSION, CIV7_OPT_COUNT };
+extern const ganim_option civ7_options[CIV7_OPT_COUNT];
+
+#endif

@@ -1,0 +1,452 @@
+/* ACL encoder, second half: what the decoder will rebuild from a choice of bit widths,
+ * the error metric (ACL's qvvf: the points at the shell distance on a bone's three axes,
+ * carried to object space through the hierarchy, compared with the input's), and the
+ * search for the narrowest widths that keep every bone within the precision. */
+#include "formats/acl/acl_encode.h"
+
+/* ---- what the decoder rebuilds -------------------------------------------------------- */
+
+static const unsigned enc_at[3] = { 0, 4, 7 };
+
+uint32_t acl_enc_quant(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint32_t s, const acl_sub *sub,
+                       unsigned c)
+{
+    float n = enc_norm(e, s, t, kind)[c];
+    if (e->nseg > 1) {
+        float smin = (float)sub->smin[c] * (1.0f / 255.0f), sext = (float)sub->sext[c] * (1.0f / 255.0f);
+        n = sext > 0.0f ? (n - smin) / sext : 0.0f;
+        n = n < 0.0f ? 0.0f : n > 1.0f ? 1.0f : n;
+    }
+    (void)g;
+    float top = (float)((1u << sub->width) - 1u);
+    return (uint32_t)(n * top + 0.5f);
+}
+
+void acl_enc_value(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint32_t s, const acl_sub *sub, float o[4])
+{
+    size_t i = (size_t)t * 3u + kind;
+    if (e->type[i] != T_ANIM) {
+        memcpy(o, e->cval + i * 4u, 4 * sizeof(float));
+        return;
+    }
+    const float *mn = e->cmin + i * 3u, *ex = e->cext + i * 3u;
+    if (kind == K_ROT && e->p.fmt[K_ROT] == 0) { /* quatf_full: four floats */
+        memcpy(o, enc_raw(e, s, t), 4 * sizeof(float));
+        quat_normalise(o);
+        return;
+    }
+    if (sub->width == ACL_ENC_RAW) {
+        memcpy(o, enc_raw(e, s, t) + enc_at[kind], 3 * sizeof(float));
+    } else if (sub->width == 0) {
+        for (unsigned c = 0; c < 3; c++) {
+            float v = (float)sub->cq[c] * (1.0f / 65535.0f);
+            v = v * ex[c];
+            o[c] = v + mn[c];
+        }
+    } else {
+        float inv = 1.0f / (float)((1u << sub->width) - 1u);
+        for (unsigned c = 0; c < 3; c++) {
+            float v = (float)acl_enc_quant(e, g, t, kind, s, sub, c) * inv;
+            if (e->nseg > 1) {
+                v = v * ((float)sub->sext[c] * (1.0f / 255.0f));
+                v = v + (float)sub->smin[c] * (1.0f / 255.0f);
+            }
+            v = v * ex[c];
+            o[c] = v + mn[c];
+        }
+    }
+    if (kind == K_ROT) {
+        o[3] = rebuild_w(o[0], o[1], o[2]);
+        quat_normalise(o);
+    } else {
+        o[3] = 0.0f;
+    }
+}
+
+/* ---- affine transforms and the error metric ---------------------------------------------- */
+
+/* A transform as ACL's qvvf metric composes them: rotation, translation, scale (the
+ * object-space scale is the product of the local ones, as rtm::qvv_mul makes it). */
+typedef struct aff {
+    double q[4], t[3], s[3];
+} aff;
+
+static aff aff_from(const float q[4], const float tr[3], const float sc[3])
+{
+    aff a;
+    for (unsigned i = 0; i < 4; i++) a.q[i] = q[i];
+    for (unsigned i = 0; i < 3; i++) {
+        a.t[i] = tr[i];
+        a.s[i] = sc[i];
+    }
+    return a;
+}
+
+/* v rotated by unit quaternion q */
+static void rotate(const double q[4], const double v[3], double o[3])
+{
+    double c1[3] = { q[1] * v[2] - q[2] * v[1] + q[3] * v[0], q[2] * v[0] - q[0] * v[2] + q[3] * v[1],
+                     q[0] * v[1] - q[1] * v[0] + q[3] * v[2] };
+    o[0] = v[0] + 2.0 * (q[1] * c1[2] - q[2] * c1[1]);
+    o[1] = v[1] + 2.0 * (q[2] * c1[0] - q[0] * c1[2]);
+    o[2] = v[2] + 2.0 * (q[0] * c1[1] - q[1] * c1[0]);
+}
+
+/* parent then child: the child's transform carried into the parent's space */
+static aff aff_mul(const aff *p, const aff *c)
+{
+    aff o;
+    const double *a = c->q, *b = p->q; /* the child's rotation first, then the parent's */
+    o.q[0] = b[3] * a[0] + b[0] * a[3] + b[1] * a[2] - b[2] * a[1];
+    o.q[1] = b[3] * a[1] - b[0] * a[2] + b[1] * a[3] + b[2] * a[0];
+    o.q[2] = b[3] * a[2] + b[0] * a[1] - b[1] * a[0] + b[2] * a[3];
+    o.q[3] = b[3] * a[3] - b[0] * a[0] - b[1] * a[1] - b[2] * a[2];
+    double ts[3] = { c->t[0] * p->s[0], c->t[1] * p->s[1], c->t[2] * p->s[2] };
+    rotate(p->q, ts, o.t);
+    for (unsigned i = 0; i < 3; i++) {
+        o.t[i] += p->t[i];
+        o.s[i] = c->s[i] * p->s[i];
+    }
+    return o;
+}
+
+/* The shell points of transform a: column k of its rotation matrix times shell * s[k],
+ * plus its translation. */
+static void shell_images(const aff *a, double shell, double p[3][3])
+{
+    double x = a->q[0], y = a->q[1], z = a->q[2], w = a->q[3];
+    double c[3][3] = {
+        { 1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w) },
+        { 2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w) },
+        { 2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y) },
+    };
+    for (unsigned k = 0; k < 3; k++) {
+        double f = shell * a->s[k];
+        for (unsigned i = 0; i < 3; i++) p[k][i] = c[k][i] * f + a->t[i];
+    }
+}
+
+/* Largest distance between the images of the three shell points. */
+static double aff_error(const aff *a, const aff *b, double shell)
+{
+    double pa[3][3], pb[3][3], worst = 0;
+    shell_images(a, shell, pa);
+    shell_images(b, shell, pb);
+    for (unsigned k = 0; k < 3; k++) {
+        double dx = pa[k][0] - pb[k][0], dy = pa[k][1] - pb[k][1], dz = pa[k][2] - pb[k][2];
+        double d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 > worst) worst = d2;
+    }
+    return sqrt(worst);
+}
+
+static aff raw_local(const acl_enc *e, uint32_t s, uint32_t t)
+{
+    const float *x = enc_raw(e, s, t);
+    return aff_from(x, x + 4, x + 7);
+}
+
+/* Bone t's local transform at sample s as decoded with sub-tracks subs[0..2]. */
+static aff lossy_local(const acl_enc *e, uint32_t g, uint32_t t, uint32_t s, const acl_sub *subs)
+{
+    float v[3][4];
+    for (unsigned k = 0; k < 3; k++) acl_enc_value(e, g, t, k, s, &subs[k], v[k]);
+    return aff_from(v[0], v[1], v[2]);
+}
+
+/* ---- the search -------------------------------------------------------------------------- */
+
+typedef struct seg_work {
+    const acl_enc *e;
+    uint32_t g, s0, n;
+    aff *raw_obj, *loc, *obj; /* n * nt, sample-major */
+    aff *suf;                 /* nt * n: chain_suffixes */
+    uint32_t *path;           /* nt */
+    uint8_t lo, hi;           /* narrowest and widest quantised width */
+} seg_work;
+
+static uint8_t next_width(const seg_work *w, uint8_t width)
+{
+    if (width == ACL_ENC_RAW) return ACL_ENC_RAW;
+    if (width == 0) return w->lo;
+    if (width >= w->hi) return ACL_ENC_RAW;
+    return (uint8_t)(width + 1u);
+}
+
+static unsigned width_cost(uint8_t from, uint8_t to) { return 3u * (enc_bits(to) - enc_bits(from)); }
+
+/* Bone t's local error at its rigid shell with sub-tracks subs (others as they are). */
+static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
+{
+    const acl_enc *e = w->e;
+    double worst = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        aff r = raw_local(e, w->s0 + i, t), l = lossy_local(e, w->g, t, w->s0 + i, subs);
+        double d = aff_error(&r, &l, e->rigid[t]) * e->pscale[t];
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
+/* First pass, bone by bone in its own space: the narrowest width of each sub-track with
+ * the others exact, then one step at a time on the sub-track that helps most until the
+ * three together fit. */
+static void local_pass(seg_work *w, uint32_t t)
+{
+    const acl_enc *e = w->e;
+    double prec = e->target;
+    acl_sub *cur = enc_sub(e, w->g, t, 0);
+    uint8_t first = e->nseg > 1 ? 0 : w->lo;
+    for (unsigned k = 0; k < 3; k++) {
+        if (e->type[3u * t + k] != T_ANIM) continue;
+        if (!enc_variable(&e->p, k)) { /* a full format: raw floats, nothing to choose */
+            cur[k].width = ACL_ENC_RAW;
+            continue;
+        }
+        acl_sub trial[3];
+        for (unsigned j = 0; j < 3; j++) {
+            trial[j] = cur[j];
+            trial[j].width = ACL_ENC_RAW;
+        }
+        /* the ladder first, 1..hi, raw: the error falls as the width grows, so a binary
+         * search finds the narrowest that fits (0, constant in the segment, is tried
+         * first on its own) */
+        trial[k].width = 0;
+        if (first == 0 && local_err(w, t, trial) <= prec) {
+            cur[k].width = 0;
+            continue;
+        }
+        uint8_t lo = w->lo, hi = w->hi;
+        trial[k].width = hi;
+        if (local_err(w, t, trial) > prec) {
+            cur[k].width = ACL_ENC_RAW;
+            continue;
+        }
+        while (lo < hi) {
+            uint8_t mid = (uint8_t)((lo + hi) / 2u);
+            trial[k].width = mid;
+            if (local_err(w, t, trial) <= prec) hi = mid;
+            else lo = (uint8_t)(mid + 1u);
+        }
+        cur[k].width = hi;
+    }
+    for (;;) {
+        double now = local_err(w, t, cur);
+        if (now <= prec) break;
+        int best = -1;
+        double best_err = now;
+        for (unsigned k = 0; k < 3; k++) {
+            if (e->type[3u * t + k] != T_ANIM || cur[k].width == ACL_ENC_RAW) continue;
+            uint8_t keep = cur[k].width;
+            cur[k].width = next_width(w, keep);
+            double d = local_err(w, t, cur);
+            cur[k].width = keep;
+            if (best < 0 || d < best_err) {
+                best = (int)k;
+                best_err = d;
+            }
+        }
+        if (best < 0) break;
+        cur[best].width = next_width(w, cur[best].width);
+    }
+}
+
+static void update_local(seg_work *w, uint32_t t)
+{
+    const acl_sub *subs = enc_sub(w->e, w->g, t, 0);
+    for (uint32_t i = 0; i < w->n; i++) w->loc[(size_t)i * w->e->nt + t] = lossy_local(w->e, w->g, t, w->s0 + i, subs);
+}
+
+static void update_object(seg_work *w, uint32_t t)
+{
+    uint32_t nt = w->e->nt;
+    int32_t p = w->e->parent[t];
+    for (uint32_t i = 0; i < w->n; i++) {
+        size_t at = (size_t)i * nt;
+        w->obj[at + t] = p < 0 ? w->loc[at + t] : aff_mul(&w->obj[at + (uint32_t)p], &w->loc[at + t]);
+    }
+}
+
+static double object_err(const seg_work *w, uint32_t t)
+{
+    double worst = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        size_t at = (size_t)i * w->e->nt + t;
+        double d = aff_error(&w->obj[at], &w->raw_obj[at], w->e->p.shell);
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
+/* The locals of the chain below path[d] composed, for every sample: suf[d] =
+ * path[d-1] .. path[0] (= t). */
+static void chain_suffixes(seg_work *w, uint32_t depth)
+{
+    uint32_t nt = w->e->nt;
+    for (uint32_t d = 1; d < depth; d++)
+        for (uint32_t i = 0; i < w->n; i++) {
+            const aff *l = &w->loc[(size_t)i * nt + w->path[d - 1u]];
+            w->suf[(size_t)d * w->n + i] = d == 1 ? *l : aff_mul(l, &w->suf[(size_t)(d - 1u) * w->n + i]);
+        }
+}
+
+/* Bone t's object error if ancestor path[depth] took sub-tracks `subs`. Without scale
+ * the chain below is one transform (chain_suffixes: the composition is associative
+ * then); with scales (rtm's qvv product is not associative when they differ per axis)
+ * the chain is composed bone by bone, as object_err measures it. */
+static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *subs)
+{
+    const acl_enc *e = w->e;
+    uint32_t nt = e->nt, c = w->path[depth];
+    int32_t p = e->parent[c];
+    double worst = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        size_t at = (size_t)i * nt;
+        aff l = lossy_local(e, w->g, c, w->s0 + i, subs);
+        aff o = p < 0 ? l : aff_mul(&w->obj[at + (uint32_t)p], &l);
+        if (depth > 0 && !e->has_scale) o = aff_mul(&o, &w->suf[(size_t)depth * w->n + i]);
+        else
+            for (uint32_t d = depth; d-- > 0;) o = aff_mul(&o, &w->loc[at + w->path[d]]);
+        double err = aff_error(&o, &w->raw_obj[at + t], e->p.shell);
+        if (err > worst) worst = err;
+    }
+    return worst;
+}
+
+/* Second pass, in object space, parents first: while a bone is off by more than the
+ * precision, raise by one step the sub-track of the bone or of an ancestor that brings
+ * its error down most (the cheaper one on a tie). Returns 1 when a width changed. */
+static int object_pass(seg_work *w)
+{
+    const acl_enc *e = w->e;
+    double prec = e->target;
+    int changed = 0;
+    for (uint32_t t = 0; t < e->nt; t++) {
+        update_object(w, t);
+        double now = object_err(w, t);
+        while (now > prec) {
+            uint32_t depth = 0;
+            for (int32_t c = (int32_t)t; c >= 0; c = e->parent[c]) w->path[depth++] = (uint32_t)c;
+            if (!e->has_scale) chain_suffixes(w, depth);
+            double best_err = now;
+            int found = 0;
+            uint32_t best_d = 0, best_cost = 0;
+            unsigned best_k = 0;
+            for (uint32_t d = 0; d < depth; d++) {
+                acl_sub *cur = enc_sub(e, w->g, w->path[d], 0);
+                for (unsigned k = 0; k < 3; k++) {
+                    if (e->type[3u * w->path[d] + k] != T_ANIM || cur[k].width == ACL_ENC_RAW) continue;
+                    acl_sub trial[3] = { cur[0], cur[1], cur[2] };
+                    trial[k].width = next_width(w, cur[k].width);
+                    double err = chain_err(w, t, d, trial);
+                    unsigned cost = width_cost(cur[k].width, trial[k].width);
+                    if (!found || err < best_err || (err == best_err && cost < best_cost)) {
+                        found = 1;
+                        best_err = err;
+                        best_d = d;
+                        best_k = k;
+                        best_cost = cost;
+                    }
+                }
+            }
+            if (!found) break;
+            uint32_t c = w->path[best_d];
+            acl_sub *sub = enc_sub(e, w->g, c, best_k);
+            sub->width = next_width(w, sub->width);
+            update_local(w, c);
+            for (uint32_t u = c; u <= t; u++) update_object(w, u);
+            changed = 1;
+            now = object_err(w, t);
+        }
+    }
+    return changed;
+}
+
+static void raw_objects(seg_work *w)
+{
+    const acl_enc *e = w->e;
+    for (uint32_t i = 0; i < w->n; i++) {
+        size_t at = (size_t)i * e->nt;
+        for (uint32_t t = 0; t < e->nt; t++) {
+            aff l = raw_local(e, w->s0 + i, t);
+            int32_t p = e->parent[t];
+            w->raw_obj[at + t] = p < 0 ? l : aff_mul(&w->raw_obj[at + (uint32_t)p], &l);
+        }
+    }
+}
+
+static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *size, ganim_error *err)
+{
+    uint32_t most = 0;
+    for (uint32_t g = 0; g < e->nseg; g++)
+        if (e->seg_start[g + 1u] - e->seg_start[g] > most) most = e->seg_start[g + 1u] - e->seg_start[g];
+    size_t per = (size_t)most * e->nt;
+    *size = 4u * per * sizeof(aff) + (size_t)e->nt * sizeof(uint32_t);
+    ganim_allocator A = e->A;
+    *blk = ganim_alloc(&A, *size);
+    if (!*blk) return GANIM_NOMEM(err);
+    aff *a = *blk;
+    memset(w, 0, sizeof *w);
+    w->e = e;
+    w->raw_obj = a;
+    w->loc = a + per;
+    w->obj = a + 2u * per;
+    w->suf = a + 3u * per;
+    w->path = (uint32_t *)(a + 4u * per);
+    w->lo = e->p.version < 8 ? ACL_ENC_MIN_WIDTH7 : 1u;
+    w->hi = e->p.version < 8 ? ACL_ENC_MAX_WIDTH7 : ACL_ENC_MAX_WIDTH;
+    return GANIM_OK;
+}
+
+static void work_segment(seg_work *w, uint32_t g)
+{
+    w->g = g;
+    w->s0 = w->e->seg_start[g];
+    w->n = w->e->seg_start[g + 1u] - w->s0;
+}
+
+ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
+{
+    seg_work w;
+    void *blk;
+    size_t size;
+    ganim_code rc = work_alloc(e, &w, &blk, &size, err);
+    if (rc) return rc;
+    for (uint32_t g = 0; g < e->nseg; g++) {
+        work_segment(&w, g);
+        raw_objects(&w);
+        for (uint32_t t = 0; t < e->nt; t++) {
+            local_pass(&w, t);
+            update_local(&w, t);
+        }
+        for (unsigned pass = 0; pass < 4 && object_pass(&w); pass++) {}
+    }
+    ganim_allocator A = e->A;
+    ganim_free(&A, blk, size);
+    return GANIM_OK;
+}
+
+double acl_enc_max_error(const acl_enc *e, uint32_t *track)
+{
+    seg_work w;
+    void *blk;
+    size_t size;
+    if (work_alloc(e, &w, &blk, &size, NULL)) return INFINITY;
+    double worst = 0;
+    for (uint32_t g = 0; g < e->nseg; g++) {
+        work_segment(&w, g);
+        raw_objects(&w);
+        for (uint32_t t = 0; t < e->nt; t++) {
+            update_local(&w, t);
+            update_object(&w, t);
+            double d = object_err(&w, t);
+            if (d > worst) {
+                worst = d;
+                if (track) *track = t;
+            }
+        }
+    }
+    ganim_allocator A = e->A;
+    ganim_free(&A, blk, size);
+    return worst;
+}

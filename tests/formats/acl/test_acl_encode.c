@@ -1,0 +1,491 @@
+/* The ACL writer: every clip of the shared ACL samples ($GANIM_TESTDATA/acl, whose
+ * *.input.txt are the inputs ACL 2.1 was given and *.acl its output at default settings)
+ * is encoded by ganim, read back by ganim's reader, and measured with ACL's qvvf metric
+ * (computed here independently of the encoder, with ACL's qvv composition): the error
+ * stays within max(precision, ACL's own error on that clip, measured the same way from its
+ * keys.txt), the size within 1.15x of ACL's buffer. Plus the options, the civ7 V1
+ * container and --into a V1 original. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ganim.h"
+#include "test.h"
+
+static uint32_t ld32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+typedef struct clip_in {
+    uint32_t nt, frames;
+    int32_t *parents;
+    float *v; /* frames * nt * 10: qx qy qz qw tx ty tz sx sy sz */
+} clip_in;
+
+static int load_text(const char *path, clip_in *c, int want_parents)
+{
+    size_t size;
+    char *text = (char *)test_read_file(path, &size);
+    text = realloc(text, size + 1);
+    text[size] = 0;
+    size_t cap = 1u << 16, n = 0;
+    float *v = malloc(cap * sizeof *v);
+    uint32_t maxt = 0, maxf = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = 0;
+        if (!*line) continue;
+        if (strncmp(line, "parents", 7) == 0) {
+            if (want_parents) {
+                c->parents = malloc(4096 * sizeof *c->parents);
+                c->nt = 0;
+                char *s = line + 7, *end;
+                for (long p = strtol(s, &end, 10); end != s && c->nt < 4096; p = strtol(s, &end, 10)) {
+                    c->parents[c->nt++] = (int32_t)p;
+                    s = end;
+                }
+            }
+            continue;
+        }
+        char *s = line;
+        uint32_t f = (uint32_t)strtoul(s, &s, 10), t = (uint32_t)strtoul(s, &s, 10);
+        if (f + 1 > maxf) maxf = f + 1;
+        if (t + 1 > maxt) maxt = t + 1;
+        if (n + 10 > cap) v = realloc(v, (cap *= 2) * sizeof *v);
+        for (int i = 0; i < 10; i++) v[n++] = strtof(s, &s);
+    }
+    free(text);
+    c->v = v;
+    c->frames = maxf;
+    if (!want_parents) c->nt = maxt;
+    return n == (size_t)maxf * maxt * 10u;
+}
+
+static ganim_doc *doc_from(const clip_in *c, float fps)
+{
+    ganim_doc *doc = NULL;
+    CHECK_OK(ganim_doc_new(NULL, &doc, NULL));
+    ganim_bone *bones = calloc(c->nt, sizeof *bones);
+    char(*names)[16] = calloc(c->nt, sizeof *names);
+    for (uint32_t b = 0; b < c->nt; b++) {
+        snprintf(names[b], sizeof names[b], "bone%u", b);
+        bones[b].name = names[b];
+        bones[b].parent = c->parents[b];
+        bones[b].rest.rotation.w = 1.0f;
+        bones[b].rest.scale = (ganim_vec3){ 1, 1, 1 };
+    }
+    ganim_skeleton sk = { .name = "rig", .bone_count = c->nt, .bones = bones };
+    CHECK_OK(ganim_doc_set_skeleton(doc, &sk, NULL));
+    ganim_clip clip = { .name = "clip", .kind = GANIM_CLIP_ANIMATION, .fps = fps, .frame_count = c->frames };
+    uint32_t ci;
+    CHECK_OK(ganim_doc_add_clip(doc, &clip, &ci, NULL));
+    float *q = malloc((size_t)c->frames * 4 * sizeof *q), *t = malloc((size_t)c->frames * 3 * sizeof *t),
+          *s = malloc((size_t)c->frames * 3 * sizeof *s);
+    for (uint32_t b = 0; b < c->nt; b++) {
+        for (uint32_t f = 0; f < c->frames; f++) {
+            const float *x = c->v + ((size_t)f * c->nt + b) * 10u;
+            memcpy(q + 4 * f, x, 4 * sizeof *q);
+            memcpy(t + 3 * f, x + 4, 3 * sizeof *t);
+            memcpy(s + 3 * f, x + 7, 3 * sizeof *s);
+        }
+        ganim_track tr = { .bone = b, .name = names[b] };
+        tr.rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, c->frames, NULL, q };
+        tr.translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, c->frames, NULL, t };
+        tr.scale = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, c->frames, NULL, s };
+        CHECK_OK(ganim_doc_add_track(doc, ci, &tr, NULL, NULL));
+    }
+    free(q);
+    free(t);
+    free(s);
+    free(bones);
+    free(names);
+    return doc;
+}
+
+/* ---- ACL's qvvf metric: object space by qvv composition, points at the shell ---------- */
+
+typedef struct qvv {
+    double q[4], t[3], s[3];
+} qvv;
+
+static void quat_mul(const double a[4], const double b[4], double o[4]) /* rotate by a, then by b */
+{
+    /* rtm::quat_mul(lhs, rhs) = rhs * lhs in Hamilton order */
+    double x = b[3] * a[0] + b[0] * a[3] + b[1] * a[2] - b[2] * a[1];
+    double y = b[3] * a[1] - b[0] * a[2] + b[1] * a[3] + b[2] * a[0];
+    double z = b[3] * a[2] + b[0] * a[1] - b[1] * a[0] + b[2] * a[3];
+    double w = b[3] * a[3] - b[0] * a[0] - b[1] * a[1] - b[2] * a[2];
+    o[0] = x;
+    o[1] = y;
+    o[2] = z;
+    o[3] = w;
+}
+
+static void rotate(const double q[4], const double v[3], double o[3])
+{
+    double u[3] = { q[0], q[1], q[2] }, w = q[3];
+    double c1[3] = { u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0] };
+    for (int i = 0; i < 3; i++) c1[i] = c1[i] + w * v[i];
+    double c2[3] = { u[1] * c1[2] - u[2] * c1[1], u[2] * c1[0] - u[0] * c1[2], u[0] * c1[1] - u[1] * c1[0] };
+    for (int i = 0; i < 3; i++) o[i] = v[i] + 2.0 * c2[i];
+}
+
+static qvv qvv_mul(const qvv *local, const qvv *parent)
+{
+    qvv o;
+    quat_mul(local->q, parent->q, o.q);
+    double ts[3] = { local->t[0] * parent->s[0], local->t[1] * parent->s[1], local->t[2] * parent->s[2] };
+    rotate(parent->q, ts, o.t);
+    for (int i = 0; i < 3; i++) {
+        o.t[i] += parent->t[i];
+        o.s[i] = local->s[i] * parent->s[i];
+    }
+    return o;
+}
+
+static void point(const qvv *x, const double p[3], double o[3])
+{
+    double ps[3] = { p[0] * x->s[0], p[1] * x->s[1], p[2] * x->s[2] };
+    rotate(x->q, ps, o);
+    for (int i = 0; i < 3; i++) o[i] += x->t[i];
+}
+
+static qvv qvv_of(const float *x)
+{
+    qvv o;
+    for (int i = 0; i < 4; i++) o.q[i] = x[i];
+    for (int i = 0; i < 3; i++) {
+        o.t[i] = x[4 + i];
+        o.s[i] = x[7 + i];
+    }
+    return o;
+}
+
+/* Worst distance over frames, tracks and the three shell points, between a and b. */
+static double qvvf_error(const clip_in *in, const float *b, uint32_t frames, double shell)
+{
+    qvv *oa = malloc(in->nt * sizeof *oa), *ob = malloc(in->nt * sizeof *ob);
+    double worst = 0;
+    for (uint32_t f = 0; f < frames; f++)
+        for (uint32_t t = 0; t < in->nt; t++) {
+            qvv la = qvv_of(in->v + ((size_t)f * in->nt + t) * 10u), lb = qvv_of(b + ((size_t)f * in->nt + t) * 10u);
+            int32_t p = in->parents[t];
+            oa[t] = p < 0 ? la : qvv_mul(&la, &oa[p]);
+            ob[t] = p < 0 ? lb : qvv_mul(&lb, &ob[p]);
+            for (int k = 0; k < 3; k++) {
+                double v[3] = { 0, 0, 0 }, pa[3], pb[3];
+                v[k] = shell;
+                point(&oa[t], v, pa);
+                point(&ob[t], v, pb);
+                double d = sqrt((pa[0] - pb[0]) * (pa[0] - pb[0]) + (pa[1] - pb[1]) * (pa[1] - pb[1]) +
+                                (pa[2] - pb[2]) * (pa[2] - pb[2]));
+                if (d > worst) worst = d;
+            }
+        }
+    free(oa);
+    free(ob);
+    return worst;
+}
+
+/* The decoded values of a document's first clip at every frame (channels per frame or
+ * constant, as the ACL reader makes them). */
+static float *decoded(const ganim_doc *doc, uint32_t nt, uint32_t frames)
+{
+    const ganim_clip *clip = &doc->clips[0];
+    float *o = calloc((size_t)frames * nt * 10u, sizeof *o);
+    for (uint32_t t = 0; t < clip->track_count; t++) {
+        const ganim_track *tr = &clip->tracks[t];
+        const ganim_channel *ch[3] = { &tr->rotation, &tr->translation, &tr->scale };
+        static const unsigned at[3] = { 0, 4, 7 }, n[3] = { 4, 3, 3 };
+        for (uint32_t f = 0; f < frames; f++)
+            for (int k = 0; k < 3; k++) {
+                float *dst = o + ((size_t)f * nt + tr->bone) * 10u + at[k];
+                if (ch[k]->kind == GANIM_CHANNEL_CONSTANT) memcpy(dst, ch[k]->values, n[k] * sizeof(float));
+                else if (ch[k]->kind == GANIM_CHANNEL_PER_FRAME && f < ch[k]->count)
+                    memcpy(dst, ch[k]->values + (size_t)f * n[k], n[k] * sizeof(float));
+                else {
+                    const ganim_transform *r = &doc->skeleton->bones[tr->bone].rest;
+                    float rest[10] = { r->rotation.x,    r->rotation.y,    r->rotation.z,    r->rotation.w,
+                                       r->translation.x, r->translation.y, r->translation.z, r->scale.x,
+                                       r->scale.y,       r->scale.z };
+                    memcpy(dst, rest + at[k], n[k] * sizeof(float));
+                }
+            }
+    }
+    return o;
+}
+
+/* GANIM_ACL_KEEP=DIR: the buffers and ganim's decode of them (as key lines) are kept
+ * there for tests/interop/acl_crosscheck.sh to give to ACL itself. */
+static void keep(const char *name, const ganim_buffer *buf, const float *dec, uint32_t nt, uint32_t frames)
+{
+    const char *dir = getenv("GANIM_ACL_KEEP");
+    if (!dir || !*dir) return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.acl", dir, name);
+    CHECK(test_write_file(path, buf->data, buf->size) == 0);
+    snprintf(path, sizeof path, "%s/%s.ganim.txt", dir, name);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    for (uint32_t fr = 0; fr < frames; fr++)
+        for (uint32_t t = 0; t < nt; t++) {
+            fprintf(f, "key %u %u", fr, t);
+            for (int i = 0; i < 10; i++) fprintf(f, " %.9g", (double)dec[((size_t)fr * nt + t) * 10u + i]);
+            fprintf(f, "\n");
+        }
+    fclose(f);
+}
+
+static float rate_of(const char *stem)
+{
+    const char *r = strstr(stem, "_r");
+    while (r && !(r[2] >= '0' && r[2] <= '9')) r = strstr(r + 1, "_r");
+    return r ? (float)atof(r + 2) : 30.0f;
+}
+
+TEST(every_shared_clip_within_precision_and_size)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".input.txt");
+    int n = 0;
+    for (char **p = list; *p; p++) {
+        char stem[1024];
+        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(*p) - strlen(".input.txt")), *p);
+        clip_in in = { 0 }, keys = { 0 };
+        CHECK(load_text(*p, &in, 1));
+        char path[1100];
+        snprintf(path, sizeof path, "%s.keys.txt", stem);
+        CHECK(load_text(path, &keys, 0));
+        double acl_err = qvvf_error(&in, keys.v, in.frames, 3.0);
+        snprintf(path, sizeof path, "%s.acl", stem);
+        size_t acl_size;
+        uint8_t *acl = test_read_file(path, &acl_size);
+        int v7 = acl_size > 13 && acl[12] == 7;
+        free(acl);
+
+        ganim_doc *doc = doc_from(&in, rate_of(test_base_name(stem)));
+        ganim_setting set[2] = { { "acl.metadata", "no" }, { "acl.version", v7 ? "7" : "10" } };
+        ganim_write_opts wo = { .settings = set, .setting_count = 2 };
+        ganim_buffer buf = { 0 };
+        ganim_error e = { 0 };
+        CHECK_OK(ganim_write(doc, "acl", &wo, &buf, &e));
+        ganim_doc *back = NULL;
+        CHECK_OK(ganim_read_memory(buf.data, buf.size, NULL, &back, &e));
+        if (back) {
+            CHECK_EQ_INT(back->clips[0].frame_count, in.frames);
+            CHECK_EQ_INT(back->warning_count, 0);
+            float *dec = decoded(back, in.nt, in.frames);
+            double err = qvvf_error(&in, dec, in.frames, 3.0);
+            double ratio = (double)buf.size / (double)acl_size;
+            printf("  %-40s ganim %7zu B err %.5f | ACL %7zu B err %.5f | %.3fx\n", test_base_name(stem), buf.size, err,
+                   acl_size, acl_err, ratio);
+            keep(test_base_name(stem), &buf, dec, in.nt, in.frames);
+            double limit = acl_err > 0.01 ? acl_err : 0.01;
+            CHECK_MSG(err <= limit * 1.0001, "%s: error %g above %g", stem, err, limit);
+            CHECK_MSG(ratio <= 1.15, "%s: %zu bytes, %.3f times ACL's %zu", stem, buf.size, ratio, acl_size);
+            free(dec);
+            ganim_doc_free(back);
+        }
+        ganim_buffer_free(&buf);
+        ganim_doc_free(doc);
+        free(in.v);
+        free(in.parents);
+        free(keys.v);
+        n++;
+    }
+    CHECK(n >= 14);
+    test_free_list(list);
+}
+
+/* A small made-up clip (no samples needed): 3 bones in a chain, 40 frames of motion. */
+static clip_in small_clip(void)
+{
+    clip_in c = { 0 };
+    c.nt = 3;
+    c.frames = 40;
+    c.parents = malloc(3 * sizeof *c.parents);
+    c.parents[0] = -1;
+    c.parents[1] = 0;
+    c.parents[2] = 1;
+    c.v = calloc((size_t)c.frames * c.nt * 10u, sizeof *c.v);
+    for (uint32_t f = 0; f < c.frames; f++)
+        for (uint32_t t = 0; t < c.nt; t++) {
+            float *x = c.v + ((size_t)f * c.nt + t) * 10u;
+            double a = 0.4 * sin(0.2 * f + t);
+            x[0] = (float)sin(a / 2);
+            x[3] = (float)cos(a / 2);
+            x[4] = t ? 10.0f : (float)f;
+            x[5] = (float)(0.5 * cos(0.1 * f));
+            x[7] = x[8] = x[9] = 1.0f;
+        }
+    return c;
+}
+
+static uint8_t *write_acl(const ganim_doc *doc, const char *format, const ganim_setting *set, uint32_t n, size_t *size,
+                          ganim_code *code)
+{
+    ganim_write_opts wo = { .settings = set, .setting_count = n };
+    ganim_buffer buf = { 0 };
+    ganim_error e = { 0 };
+    *code = ganim_write(doc, format, &wo, &buf, &e);
+    *size = buf.size;
+    return buf.data;
+}
+
+TEST(options_shape_the_buffer)
+{
+    clip_in c = small_clip();
+    ganim_doc *doc = doc_from(&c, 30.0f);
+    size_t size, coarse_size, v7_size;
+    ganim_code code;
+    uint8_t *b = write_acl(doc, "acl", NULL, 0, &size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK_EQ_INT(b[12], 10);          /* ACL 2.1 */
+    CHECK((ld32(b + 28) >> 31) == 1); /* metadata */
+    CHECK_EQ_INT(ld32(b), size);      /* size at +0 */
+    ganim_doc *back = NULL;
+    CHECK_OK(ganim_read_memory(b, size, NULL, &back, NULL));
+    if (back) {
+        CHECK_EQ_INT(back->skeleton->bone_count, 3);
+        CHECK_EQ_STR(back->skeleton->bones[2].name, "bone2");
+        CHECK_EQ_INT(back->skeleton->bones[2].parent, 1);
+        CHECK_EQ_STR(back->skeleton->name, "rig");
+        CHECK_EQ_INT(back->warning_count, 0);
+        float *dec = decoded(back, c.nt, c.frames);
+        CHECK(qvvf_error(&c, dec, c.frames, 3.0) <= 0.01);
+        free(dec);
+        ganim_doc_free(back);
+    }
+    ganim_setting coarse[2] = { { "acl.precision", "0.5" }, { "acl.shell", "1" } };
+    uint8_t *b2 = write_acl(doc, "acl", coarse, 2, &coarse_size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK(coarse_size < size);
+    ganim_setting v7[2] = { { "acl.version", "7" }, { "acl.metadata", "no" } };
+    uint8_t *b3 = write_acl(doc, "acl", v7, 2, &v7_size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK_EQ_INT(b3[12], 7);
+    CHECK_EQ_INT(ld32(b3 + 28) & 0xC0000600u, 0); /* no 2.1 flags, no metadata */
+    for (size_t i = v7_size - 15; i < v7_size; i++) CHECK_EQ_INT(b3[i], 0);
+    /* the hash: FNV-1a 32 over bytes 8.. */
+    uint32_t h = 2166136261u;
+    for (size_t i = 8; i < v7_size; i++) h = (h ^ b3[i]) * 16777619u;
+    CHECK_EQ_INT(ld32(b3 + 4), h);
+    static const char *const bad[] = { "0", "-1", "abc", "1e40", "nan", "0.01x" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ganim_setting s1 = { "acl.precision", bad[i] };
+        size_t n;
+        uint8_t *none = write_acl(doc, "acl", &s1, 1, &n, &code);
+        CHECK_EQ_INT(code, GANIM_ERR_INVALID_ARG);
+        CHECK_EQ_INT(n, 0);
+        free(none);
+    }
+    free(b);
+    free(b2);
+    free(b3);
+    ganim_doc_free(doc);
+    free(c.v);
+    free(c.parents);
+}
+
+TEST(civ7_v1_written_and_read_back)
+{
+    clip_in c = small_clip();
+    ganim_doc *doc = doc_from(&c, 24.0f);
+    ganim_setting v1 = { "civ7.version", "1" };
+    size_t size;
+    ganim_code code;
+    uint8_t *b = write_acl(doc, "civ7", &v1, 1, &size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK_EQ_INT(ld32(b), 0x6AB06AB0u);
+    CHECK_EQ_INT(ld32(b + 4), size);
+    CHECK_EQ_INT(ld32(b + 0x0C), 40);
+    CHECK_EQ_INT(ld32(b + 0x10), 3);
+    CHECK(ld32(b + 0x48) != 0xFFFFFFFFu);
+    CHECK_EQ_INT(ld32(b + 0x68), 0xAC11AC11u);
+    CHECK_EQ_INT(ld32(b + 0x60) + 0x60, size);
+    ganim_doc *back = NULL;
+    CHECK_OK(ganim_read_memory(b, size, NULL, &back, NULL));
+    if (back) {
+        CHECK_EQ_STR(back->format->name, "civ7");
+        CHECK_EQ_INT(back->warning_count, 0);
+        float *dec = decoded(back, c.nt, c.frames);
+        CHECK(qvvf_error(&c, dec, c.frames, 3.0) <= 0.01);
+        free(dec);
+        /* unset civ7.version: the version read (V1) */
+        size_t size2;
+        uint8_t *b2 = write_acl(back, "civ7", NULL, 0, &size2, &code);
+        CHECK_EQ_INT(code, GANIM_OK);
+        CHECK(ld32(b2 + 0x48) != 0xFFFFFFFFu);
+        free(b2);
+        ganim_doc_free(back);
+    }
+    /* a document from elsewhere: V0 as before */
+    size_t size0;
+    uint8_t *b0 = write_acl(doc, "civ7", NULL, 0, &size0, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK_EQ_INT(ld32(b0 + 0x48), 0xFFFFFFFFu);
+    CHECK_EQ_INT(size0, 0x60 + 40 * 3 * 40);
+    free(b0);
+    free(b);
+    ganim_doc_free(doc);
+    free(c.v);
+    free(c.parents);
+}
+
+/* --into a V1 original: its header bytes and its buffer's version come back, the body is
+ * re-encoded within the precision of what was put in. */
+TEST(into_a_v1_original_keeps_all_but_the_body)
+{
+    static const char *const names[] = { "walk_f100_r30_b52.civ", "acl20_walk_f100_r30_b52.civ",
+                                         "full_formats_f40_r30_b24.civ" };
+    for (int i = 0; i < 3; i++) {
+        const char *path = test_path("acl", names[i]);
+        size_t osize;
+        uint8_t *orig = test_read_file(path, &osize);
+        ganim_doc *into = NULL, *edit = NULL;
+        CHECK_OK(ganim_read_file(path, NULL, &into, NULL));
+        CHECK_OK(ganim_read_file(path, NULL, &edit, NULL));
+        if (!into || !edit) continue;
+        ganim_write_opts wo = { .into = into };
+        ganim_buffer buf = { 0 };
+        ganim_error e = { 0 };
+        CHECK_OK(ganim_write(edit, NULL, &wo, &buf, &e));
+        CHECK_EQ_INT(ld32(buf.data + 4), buf.size);
+        CHECK(memcmp(buf.data + 8, orig + 8, 0x60 - 8) == 0);               /* fps, frames, bones, marker, rest */
+        CHECK_EQ_INT(buf.data[0x60 + 12], orig[0x60 + 12]);                 /* ACL version */
+        CHECK_EQ_INT(buf.data[0x60 + 28] & 0xFCu, orig[0x60 + 28] & 0xFCu); /* formats */
+        ganim_doc *back = NULL;
+        CHECK_OK(ganim_read_memory(buf.data, buf.size, NULL, &back, &e));
+        if (back) {
+            /* flat skeleton (no metadata): each bone within the precision on its own */
+            const ganim_clip *a = &edit->clips[0], *b = &back->clips[0];
+            CHECK_EQ_INT(b->frame_count, a->frame_count);
+            uint32_t nt = edit->skeleton->bone_count, frames = a->frame_count;
+            float *va = decoded(edit, nt, frames), *vb = decoded(back, nt, frames);
+            clip_in flat = { .nt = nt, .frames = frames, .v = va };
+            flat.parents = malloc(nt * sizeof *flat.parents);
+            for (uint32_t t = 0; t < nt; t++) flat.parents[t] = -1;
+            CHECK(qvvf_error(&flat, vb, frames, 3.0) <= 0.01);
+            free(flat.parents);
+            free(va);
+            free(vb);
+            ganim_doc_free(back);
+        }
+        ganim_buffer_free(&buf);
+        ganim_doc_free(into);
+        ganim_doc_free(edit);
+        free(orig);
+    }
+}
+
+int main(void)
+{
+    test_program_name = "test_acl_encode";
+    RUN(options_shape_the_buffer);
+    RUN(civ7_v1_written_and_read_back);
+    RUN(into_a_v1_original_keeps_all_but_the_body);
+    RUN(every_shared_clip_within_precision_and_size);
+    return test_finish();
+}
