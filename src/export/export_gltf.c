@@ -180,6 +180,7 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     if (g->kids.first) gx_children_free(&g->alloc, &g->kids);
     ganim_free(&g->alloc, g->map, g->keys_cap * sizeof *g->map);
     ganim_free(&g->alloc, g->times, g->keys_cap * sizeof *g->times);
+    ganim_free(&g->alloc, g->at, g->keys_cap * sizeof *g->at);
     ganim_buffer_free(&g->acc_buf);
     ganim_buffer_free(&g->views_buf);
     ganim_buffer_free(&g->chans_buf);

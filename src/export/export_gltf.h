@@ -23,6 +23,7 @@ enum {
 };
 
 #define NO_ACC UINT32_MAX
+#define GL_BAKED UINT32_MAX
 #define TIME_CACHE 16
 
 /* A time accessor already written for the current clip, reused by later channels. */
@@ -30,6 +31,7 @@ typedef struct time_key {
     const float *times;  /* keyed frame times, or NULL for frames 0..count-1 */
     uint32_t count;      /* source keys */
     const uint8_t *hold; /* step bits that inserted hold keys, or NULL */
+    int baked;           /* keyed times baked on every frame (plan_keys) */
     uint32_t acc;
 } time_key;
 
@@ -62,8 +64,9 @@ typedef struct gl {
     char clip_name_buf[256];
     uint32_t sampler_count, ends_acc, frames_acc, cache_n, cache_next;
     time_key cache[TIME_CACHE];
-    uint32_t *map; /* output key -> source key */
+    uint32_t *map; /* output key -> source key, or GL_BAKED: the channel at frame at[key] */
     float *times;  /* output key times, seconds */
+    double *at;    /* output key frames (baked keys) */
     size_t keys_cap;
     /* the first value written that is not a finite number (0: none), and where */
     uint32_t nonfinite, nonfinite_acc;

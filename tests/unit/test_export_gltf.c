@@ -380,17 +380,29 @@ TEST(animation_samplers_after_conversion)
         }
     }
     free(v);
-    /* child: keyed at frames 0 and 2 -> 0 s and 0.2 s, values unchanged (not a root) */
+    /* child: keyed at frames 0 and 2 (0 and 60 deg about X), baked on every frame: 0, 0.1
+     * and 0.2 s, frame 1 the slerp half way (30 deg), values unchanged (not a root); the
+     * stored keys are named in the sampler's extras */
     s = find_sampler(&f, 0, 1, "rotation");
     CHECK(s != NULL);
     t = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n, &c);
     v = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n2, &c2);
-    CHECK_EQ_INT(n, 2);
-    CHECK_EQ_INT(n2, 2);
-    if (t && v && n == 2 && n2 == 2) {
-        CHECK_EQ_INT(t[0] == 0.0f && t[1] == 0.2f, 1);
-        CHECK_NEAR(v[4], sin(30 * 3.14159265358979323846 / 180), 1e-7);
-        CHECK_NEAR(v[7], cos(30 * 3.14159265358979323846 / 180), 1e-7);
+    CHECK_EQ_INT(n, 3);
+    CHECK_EQ_INT(n2, 3);
+    if (t && v && n == 3 && n2 == 3) {
+        CHECK_EQ_INT(t[0] == 0.0f && t[1] == 0.1f && t[2] == 0.2f, 1);
+        CHECK_NEAR(v[4], sin(15 * 3.14159265358979323846 / 180), 1e-7);
+        CHECK_NEAR(v[7], cos(15 * 3.14159265358979323846 / 180), 1e-7);
+        CHECK_NEAR(v[8], sin(30 * 3.14159265358979323846 / 180), 1e-7);
+        CHECK_NEAR(v[11], cos(30 * 3.14159265358979323846 / 180), 1e-7);
+    }
+    const tjson *kept = tjson_get(tjson_get(tjson_get(s, "extras"), "ganim"), "keys");
+    CHECK(kept && kept->count == 2);
+    if (kept && kept->count == 2) {
+        CHECK_EQ_INT(tjson_int(tjson_at(tjson_at(kept, 0), 0), -1), 0);
+        CHECK_EQ_INT(tjson_int(tjson_at(tjson_at(kept, 0), 1), -1), 0);
+        CHECK_EQ_INT(tjson_int(tjson_at(tjson_at(kept, 1), 0), -1), 2);
+        CHECK_EQ_INT(tjson_int(tjson_at(tjson_at(kept, 1), 1), -1), 2);
     }
     free(t);
     free(v);

@@ -66,6 +66,39 @@ static int interp_of(const char *s)
     return strcmp(s, "LINEAR") ? -1 : GLTF_LINEAR;
 }
 
+/* extras.ganim.keys of a sampler: ascending ranges [first, last] of the keys the channel
+ * stores (the exporter baked the frames between them, export_gltf_anim.c bake_keys); the
+ * channel keeps only those. Ranges that do not fit are a warning, and every key stays. */
+static void keep_stored(anim *a, chan *c, const gj_value *keys)
+{
+    uint64_t next = 0;
+    for (uint32_t r = 0; r < keys->count; r++) {
+        const gj_value *pair = &keys->items[r];
+        uint64_t lo, hi;
+        if (pair->type != GJ_ARRAY || pair->count != 2 || !gj_uint(&pair->items[0], c->n, &lo) ||
+            !gj_uint(&pair->items[1], c->n, &hi) || lo < next || lo > hi || hi >= c->n) {
+            ganim_doc_warn(a->f->doc, GANIM_WARN_IGNORED, pair->offset,
+                           "gltf: animation %u sampler %u: extras.ganim.keys entry %u is not a range of keys after "
+                           "the last; every key is kept",
+                           a->index, c->sampler, r);
+            return;
+        }
+        next = hi + 1;
+    }
+    uint32_t m = 0;
+    size_t w = (size_t)c->comps;
+    for (uint32_t r = 0; r < keys->count; r++) {
+        uint64_t lo = 0, hi = 0;
+        gj_uint(&keys->items[r].items[0], c->n, &lo);
+        gj_uint(&keys->items[r].items[1], c->n, &hi);
+        for (uint64_t k = lo; k <= hi; k++, m++) {
+            c->t[m] = c->t[k];
+            memmove(c->v + m * w, c->v + k * w, w * sizeof(float));
+        }
+    }
+    c->n = m;
+}
+
 static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t *seen, const char **outside)
 {
     gltf_file *f = a->f;
@@ -160,6 +193,9 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
                 for (int i = 0; i < 4; i++) c->v[k * 4 + (uint64_t)i] = -c->v[k * 4 + (uint64_t)i];
         }
     }
+    /* a keyed channel ganim's exporter baked on every frame: its stored keys come back */
+    const gj_value *keys = gj_get(gj_get(gj_get(sv, "extras"), "ganim"), "keys");
+    if (f->ganim && c->interp == GLTF_LINEAR && keys && keys->type == GJ_ARRAY) keep_stored(a, c, keys);
     a->st.interp[c->interp]++;
     a->nch++;
     return GANIM_OK;
