@@ -9,8 +9,8 @@
  * default 4: whole, quarter and half frames): the world matrix of every bone, in glTF's
  * space (the exporter's default conversion: roots turned to +Y up, unit scale 1), 16
  * numbers column-major as three.js keeps them. A hidden bone (ganim_clip_sample's
- * `visible` = 0) is posed with scale 0, as the glTF export hides it, so its subtree
- * collapses onto it. The partner's tracks win only on bones the clip does not animate
+ * `visible` = 0) is posed with scale 0, so its subtree collapses onto it, unless only the
+ * skeleton hides it and a bone below it is shown (docs/clients.md). The partner's tracks win only on bones the clip does not animate
  * (as the exporter writes them). Prints JSON: {"bones":[names], "parents":[...],
  * "rest":[16 * bones numbers: the rest pose's world matrices], "rest_turn":[4 * bones numbers:
  * the rest pose's world rotations x y z w, without the scales],
@@ -127,8 +127,10 @@ int main(int argc, char **argv)
     size_t n = nb ? nb : 1;
     ganim_transform *pose = malloc(n * sizeof *pose), *pose2 = malloc(n * sizeof *pose2);
     uint8_t *vis = malloc(n), *vis2 = malloc(n), *own = malloc(n), *absorbed = calloc(doc->clip_count + 1, 1);
+    uint8_t *own_vis = malloc(n), *below = malloc(n);
     mat4 *world = malloc(n * sizeof *world);
-    if (!pose || !pose2 || !vis || !vis2 || !own || !absorbed || !world) return fprintf(stderr, "pose_world: memory\n"), 1;
+    if (!pose || !pose2 || !vis || !vis2 || !own || !absorbed || !world || !own_vis || !below)
+        return fprintf(stderr, "pose_world: memory\n"), 1;
     /* the partner played with clip i: an animation clip at its rate */
     const ganim_clip **partner = calloc(doc->clip_count + 1, sizeof *partner);
     if (!partner) return fprintf(stderr, "pose_world: memory\n"), 1;
@@ -171,8 +173,13 @@ int main(int argc, char **argv)
         if (c->kind != GANIM_CLIP_ANIMATION || absorbed[ci]) continue;
         uint32_t span = p && p->frame_count > c->frame_count ? p->frame_count : c->frame_count;
         memset(own, 0, n);
+        memset(own_vis, 0, n);
         for (uint32_t t = 0; t < c->track_count; t++)
-            if (c->tracks[t].bone < nb) own[c->tracks[t].bone] = 1;
+            if (c->tracks[t].bone < nb)
+                own[c->tracks[t].bone] = 1, own_vis[c->tracks[t].bone] = c->tracks[t].visibility != NULL;
+        for (uint32_t t = 0; p && t < p->track_count; t++)
+            if (p->tracks[t].bone < nb && !own[p->tracks[t].bone])
+                own_vis[p->tracks[t].bone] = p->tracks[t].visibility != NULL;
         printf("%s{\"clip\":%u,\"partner\":%d,\"fps\":%.17g,\"frames\":%u,\"world\":[", first ? "" : ",", ci,
                p ? (int)(p - doc->clips) : -1, c->fps, span);
         first = 0;
@@ -193,10 +200,19 @@ int main(int argc, char **argv)
                     if (b < nb && !own[b]) pose[b] = pose2[b], vis[b] = vis2[b];
                 }
             }
+            /* a hidden bone shows nothing; its scale of 0 hides its subtree too, except for a
+             * bone only the skeleton hides (no visibility of its own in the clip) with a
+             * shown bone below it: an FF7 joint without a model, whose children have theirs */
+            for (uint32_t b = 0; b < nb; b++) below[b] = vis[b];
+            for (uint32_t b = nb; b-- > 0;) {
+                int32_t par = sk->bones[b].parent;
+                if (par >= 0 && (uint32_t)par < b && below[b]) below[par] = 1;
+            }
             printf("%s[", k ? "," : "");
             for (uint32_t b = 0; b < nb; b++) {
                 int32_t par = sk->bones[b].parent;
-                mat4 local = trs(&pose[b], vis[b] ? 1.0 : 0.0, turn, turned && par < 0);
+                int zero = !vis[b] && (own_vis[b] || !below[b]);
+                mat4 local = trs(&pose[b], zero ? 0.0 : 1.0, turn, turned && par < 0);
                 world[b] = par >= 0 && (uint32_t)par < b ? mul(&world[par], &local) : local;
                 for (int e = 0; e < 16; e++) printf("%s%.9g", b || e ? "," : "", world[b].m[e]);
             }
@@ -206,6 +222,7 @@ int main(int argc, char **argv)
     }
     printf("]}\n");
     free(pose), free(pose2), free(vis), free(vis2), free(own), free(absorbed), free(world), free((void *)partner);
+    free(own_vis), free(below);
     ganim_doc_free(doc);
     return rc;
 }

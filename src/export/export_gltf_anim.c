@@ -30,6 +30,17 @@ static ganim_code key_space(gl *g, size_t n)
 
 static float frame_time(const ganim_clip *c, double frame) { return (float)(frame / c->fps); }
 
+/* The largest float32 time not after the frame's: the keys of STEP samplers and of tracks
+ * with hold keys. A client evaluates the frame at its exact time, in double (three.js's
+ * mixer), and where the nearest float32 lies after it, it would still see the frame
+ * before: a hidden part shown, a held value not yet let go. */
+static float frame_time_down(const ganim_clip *c, double frame)
+{
+    double x = frame / c->fps;
+    float f = (float)x;
+    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+}
+
 /* Writes g->times[0..n) as an input accessor (strictly increasing, with min/max). */
 static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
 {
@@ -134,7 +145,7 @@ static ganim_code bake_keys(gl *g, const float *kt, uint32_t n, uint32_t *nout, 
     if (frames) {
         g->frames_acc = *in;
     } else {
-        time_key e = { kt, n, NULL, 1, *in };
+        time_key e = { kt, n, NULL, 1, 0, *in };
         g->cache[g->cache_next] = e;
         g->cache_next = (g->cache_next + 1) % TIME_CACHE;
         if (g->cache_n < TIME_CACHE) g->cache_n++;
@@ -178,29 +189,30 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
             if (f >= 0 && f < (double)fc && t->step[(uint32_t)f]) stepped++;
         }
     }
-    int holds = stepped && stepped + 1 < n;
+    int holds = stepped && stepped + 1 < n, down = stepped || g->step_keys;
     if (stepped && !holds) *interp = "STEP";
     uint32_t m = 0;
     for (uint32_t k = 0; k < n; k++) {
+        double fk = kt ? (double)kt[k] : (double)k;
         g->map[m] = k;
-        g->times[m++] = frame_time(c, kt ? (double)kt[k] : (double)k);
+        g->times[m++] = down ? frame_time_down(c, fk) : frame_time(c, fk);
         if (holds && k + 1 < n) {
             double f = kt ? floor((double)kt[k]) : (double)k;
             if (f >= 0 && f < (double)fc && t->step[(uint32_t)f]) {
                 g->map[m] = k;
-                g->times[m++] = nextafterf(frame_time(c, kt ? (double)kt[k + 1] : (double)(k + 1)), -INFINITY);
+                g->times[m++] = nextafterf(frame_time_down(c, kt ? (double)kt[k + 1] : (double)(k + 1)), -INFINITY);
             }
         }
     }
     *nout = m;
     const uint8_t *hk = holds ? t->step : NULL;
-    if (!kt && !hk && g->frames_acc != NO_ACC) {
+    if (!kt && !hk && !down && g->frames_acc != NO_ACC) {
         *in = g->frames_acc;
         return GANIM_OK;
     }
     for (uint32_t i = 0; i < g->cache_n; i++) {
         const time_key *e = &g->cache[i];
-        if (e->count == n && e->hold == hk && !e->baked &&
+        if (e->count == n && e->hold == hk && !e->baked && e->down == down &&
             (e->times == kt || (e->times && kt && !memcmp(e->times, kt, n * sizeof *kt)))) {
             *in = e->acc;
             return GANIM_OK;
@@ -208,10 +220,10 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
     }
     code = time_accessor(g, m, in);
     if (code != GANIM_OK) return code;
-    if (!kt && !hk) {
+    if (!kt && !hk && !down) {
         g->frames_acc = *in;
     } else {
-        time_key e = { kt, n, hk, 0, *in };
+        time_key e = { kt, n, hk, 0, down, *in };
         g->cache[g->cache_next] = e;
         g->cache_next = (g->cache_next + 1) % TIME_CACHE;
         if (g->cache_n < TIME_CACHE) g->cache_n++;
@@ -273,11 +285,16 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
         stored_size = (size_t)ch->count * 2 * sizeof *stored;
         if (!(stored = ganim_alloc(&g->alloc, stored_size))) return GANIM_NOMEM(g->err);
     }
+    const float *model = NULL, *prev_model = NULL; /* the model's values of this key and the last */
+    int flipped = 0;                               /* the last key was written negated */
     for (uint32_t k = 0; k < n; k++) {
         uint32_t key = g->map[k];
         int ok;
+        prev_model = model;
+        model = NULL;
         if (key != GL_BAKED) {
-            ok = convert_key(g, root, path, ch->values + (size_t)key * (size_t)comps, v);
+            model = ch->values + (size_t)key * (size_t)comps;
+            ok = convert_key(g, root, path, model, v);
             passed = key + 1;
             if (stored && nstored && stored[2 * nstored - 1] == k - 1) stored[2 * nstored - 1] = k;
             else if (stored) stored[2 * nstored] = stored[2 * nstored + 1] = k, nstored++;
@@ -290,9 +307,20 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
             ganim_free(&g->alloc, stored, stored_size);
             return bad_value(g, t, path_name[path], key);
         }
-        /* rotations sign-continuous, so that LINEAR (slerp) takes the short way */
-        if (path == 0 && k &&
-            (double)v[0] * prev[0] + (double)v[1] * prev[1] + (double)v[2] * prev[2] + (double)v[3] * prev[3] < 0) {
+        /* Rotations sign-continuous, so that LINEAR (slerp) takes the way ganim_clip_sample
+         * takes: the short way, and for a half turn (a dot product of 0: no way is shorter)
+         * from the one to the other as the model's signs give them. Between two keys of
+         * the model the sign follows the model's dot product (a client then sees the same
+         * sign of it as ganim's sampler, where rounding in the conversion could change a
+         * dot product of 0 into a tiny negative one); else the written values' (baked). */
+        int flip = 0;
+        if (path == 0 && k) {
+            const float *a = model && prev_model ? prev_model : prev, *b = model && prev_model ? model : v;
+            double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
+            flip = model && prev_model ? flipped ^ (d < 0) : d < 0;
+        }
+        if (path == 0) flipped = flip;
+        if (flip) {
             v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
             if (!neg) {
                 neg_size = (size_t)n * 2 * sizeof *neg;
@@ -324,7 +352,9 @@ static ganim_code write_visibility(gl *g, const ganim_track *t)
     const char *interp;
     ganim_track plain = *t;
     plain.step = NULL;
+    g->step_keys = 1;
     ganim_code code = plan_keys(g, &plain, &frames, &n, &interp, &in);
+    g->step_keys = 0;
     if (code != GANIM_OK) return code;
     fstat fs;
     gl_fs_begin(&fs, 3);
@@ -399,6 +429,48 @@ static ganim_code write_rest(gl *g, uint32_t bone, int path)
     return write_channel(g, &t, ch, path);
 }
 
+/* Where a glTF client's interpolation differs from the game's (once per export each). */
+static void client_warnings(gl *g, const ganim_clip *c, const ganim_clip *p)
+{
+    if (!(g->warned & 1) &&
+        (c->rotation_interp == GANIM_INTERP_NLERP || (p && p->rotation_interp == GANIM_INTERP_NLERP))) {
+        g->warned |= 1;
+        gx_warn(&g->o, GANIM_WARN_EXPORT_LOSS,
+                "gltf: animation '%s' interpolates rotations by nlerp (ACL); glTF clients slerp between keys: "
+                "every frame is the game's, the poses between frames differ slightly (up to 1e-4 of the pose)",
+                g->clip_name);
+    }
+    int hides = 0;
+    for (uint32_t b = 0; b < g->nb && !hides; b++) {
+        const ganim_track *t = g->bone_track[b];
+        for (uint32_t f = 0; t && t->visibility && g->o.visibility == GANIM_VIS_SCALE && f < g->span && !hides; f++) {
+            const ganim_clip *owner = p && t >= p->tracks && t < p->tracks + p->track_count ? p : c;
+            hides = f < owner->frame_count && !t->visibility[f];
+        }
+    }
+    if (!(g->warned & 2) && hides) {
+        g->warned |= 2;
+        gx_warn(&g->o, GANIM_WARN_EXPORT_LOSS,
+                "gltf: animation '%s' hides bones on some frames: written as a scale of 0 (STEP keys), which hides "
+                "the bone's children too; Blender keeps it, but its exporter loses those frames' rotations and "
+                "translations (docs/clients.md)",
+                g->clip_name);
+    }
+}
+
+/* A constant scale of 0 over the whole animation: a bone the skeleton hides. */
+static ganim_code write_zero_scale(gl *g, uint32_t bone)
+{
+    static const float zero[3] = { 0, 0, 0 };
+    ganim_track t = { 0 };
+    t.bone = bone;
+    t.name = "";
+    t.scale.kind = GANIM_CHANNEL_CONSTANT;
+    t.scale.count = 1;
+    t.scale.values = zero;
+    return write_channel(g, &t, &t.scale, 2);
+}
+
 ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
 {
     const ganim_clip *c = &g->doc->clips[ci], *p = gx_partner(g->doc, ci);
@@ -412,16 +484,25 @@ ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
     gx_partner_warn(g->doc, &g->o, ci);
     ganim_code code = write_tracks(g, c);
     if (code == GANIM_OK && p) code = write_tracks(g, p);
+    client_warnings(g, c, p);
     /* Every joint keyed (unless sparse_keys): what a clip does not move holds its rest
      * value, so a client that keeps the last pose (Blender) and one that resets to rest
      * (three.js) show the same. */
-    for (uint32_t b = 0; code == GANIM_OK && !g->o.sparse_keys && b < g->nb; b++) {
+    /* A bone the skeleton hides (g->hide) gets a scale of 0, with sparse keys too. */
+    for (uint32_t b = 0; code == GANIM_OK && b < g->nb; b++) {
         const ganim_track *t = g->bone_track[b];
         const ganim_clip *owner = t && p && t >= p->tracks && t < p->tracks + p->track_count ? p : c;
+        int sparse = g->o.sparse_keys;
         g->clip = c;
-        if (!t || t->rotation.kind == GANIM_CHANNEL_ABSENT) code = write_rest(g, b, 0);
-        if (code == GANIM_OK && (!t || t->translation.kind == GANIM_CHANNEL_ABSENT)) code = write_rest(g, b, 1);
-        if (code == GANIM_OK && (!t || !writes_scale(g, t, owner))) code = write_rest(g, b, 2);
+        if (!sparse && (!t || t->rotation.kind == GANIM_CHANNEL_ABSENT)) code = write_rest(g, b, 0);
+        if (code == GANIM_OK && !sparse && (!t || t->translation.kind == GANIM_CHANNEL_ABSENT))
+            code = write_rest(g, b, 1);
+        if (code == GANIM_OK && (!t || !writes_scale(g, t, owner))) {
+            const ganim_vec3 *rs = &g->sk->bones[b].rest.scale;
+            int scaled = g->o.unscaled_rest && (rs->x != 1 || rs->y != 1 || rs->z != 1);
+            if (g->hide[b] == GL_HIDE_SCALE) code = write_zero_scale(g, b);
+            else if (!sparse || scaled) code = write_rest(g, b, 2);
+        }
     }
     g->clip = c;
     if (code != GANIM_OK) return code;

@@ -448,6 +448,9 @@ TEST(keep_axes_and_gltf_with_external_buffer)
 
 /* Step bits on some frames become hold keys; on every frame, a STEP sampler. Visibility
  * becomes STEP scale keys (0 when hidden). */
+/* t is the largest float32 not after `exact` seconds */
+static int at_or_before(float t, double exact) { return (double)t <= exact && (double)nextafterf(t, INFINITY) > exact; }
+
 TEST(step_bits_and_visibility)
 {
     static const uint8_t step[4] = { 0, 1, 0, 0 }; /* hold frame 1 until frame 2 */
@@ -475,9 +478,12 @@ TEST(step_bits_and_visibility)
     CHECK_EQ_INT(n, 5);
     CHECK_EQ_INT(n2, 5);
     if (tm && q && n == 5 && n2 == 5) {
-        /* keys 0, 0.1, (0.2 - 1 ulp, value of frame 1), 0.2, 0.3 */
-        CHECK_EQ_INT(tm[1] == 0.1f && tm[3] == 0.2f && tm[4] == 0.3f, 1);
-        CHECK(tm[2] < 0.2f && tm[2] > 0.1999999f);
+        /* keys 0, 0.1, (0.2 - 1 ulp, value of frame 1), 0.2, 0.3: a track with hold keys
+         * has each time the largest float32 not after the frame's (a client evaluating
+         * frame 2 at 0.2 s in double must be past the hold) */
+        CHECK(at_or_before(tm[0], 0) && at_or_before(tm[1], 0.1) && at_or_before(tm[3], 0.2) &&
+              at_or_before(tm[4], 0.3));
+        CHECK(tm[2] == nextafterf(tm[3], -INFINITY));
         for (int k = 0; k < 4; k++) CHECK_EQ_INT(q[8 + k] == q[4 + k], 1);
         CHECK(q[12 + 2] != q[8 + 2]);
     }
@@ -490,6 +496,7 @@ TEST(step_bits_and_visibility)
     tm = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n2, &cc);
     CHECK_EQ_INT(n, 4);
     CHECK_EQ_INT(n2, 4);
+    for (uint32_t k = 0; tm && k < n2 && k < 4; k++) CHECK(at_or_before(tm[k], k / 10.0));
     if (sv && n == 4) {
         static const float expect[4] = { 2, 2, 0, 2 };
         for (int k = 0; k < 4; k++)
@@ -807,6 +814,73 @@ TEST(partner_clips_play_as_one)
     ganim_doc_free(doc);
 }
 
+/* A half turn between two frames (a dot product of 0) after a key written negated: the
+ * keys written keep the model's relative signs, so a client's slerp turns the way
+ * ganim_clip_sample does; a leaf bone the skeleton hides gets a scale of 0 in every
+ * animation, its stick is not drawn, and the scene records the clip's rate. */
+TEST(half_turn_hidden_bone_and_scene_rate)
+{
+    const char *names[3] = { "root", "child", "hidden" };
+    ganim_doc *doc = tb_doc(3, names);
+    ganim_bone *b = doc->skeleton->bones;
+    b[1].parent = 0;
+    b[1].rest.translation = (ganim_vec3){ 0, 1, 0 };
+    b[2].parent = 1;
+    b[2].rest.translation = (ganim_vec3){ 0, 1, 0 };
+    b[2].flags = GANIM_BONE_HIDDEN;
+    tb_clip(doc, "turn", 12, 3);
+    tb_track(doc, 0, 1, NULL, NULL);
+    /* frame 0 identity; frame 1 dot -0.8 with it (written negated); frame 2 at exactly 0 with frame 1 */
+    const float rot[12] = { 0, 0, 0, 1, 0, 0, 0.6f, -0.8f, 0, 0, 0.8f, 0.6f };
+    tb_channel(doc, 0, 0, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 3, NULL, rot);
+    CHECK_OK(ganim_doc_validate(doc, NULL));
+    ganim_buffer out = { 0 };
+    CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+    gltf_file f;
+    if (!open_glb(&out, &f)) goto done;
+    const tjson *s = find_sampler(&f, 0, 1, "rotation");
+    uint32_t n = 0;
+    int cc = 0;
+    float *q = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n, &cc);
+    CHECK_EQ_INT(n, 3);
+    ganim_transform pose[3];
+    CHECK_OK(ganim_clip_sample(&doc->clips[0], doc->skeleton, 1.5 / 12, pose, NULL, NULL));
+    if (q && n == 3) {
+        /* keys 1 and 2 both negated: (0,0,-0.6,0.8), (0,0,-0.8,-0.6) */
+        CHECK(q[6] < 0 && q[7] > 0 && q[10] < 0 && q[11] < 0);
+        /* a client's slerp half way between keys 1 and 2 (dot 0: no flip): (k1 + k2) / sqrt 2 */
+        double h[4], len = 0;
+        for (int i = 0; i < 4; i++) h[i] = (double)q[4 + i] + q[8 + i], len += h[i] * h[i];
+        len = sqrt(len);
+        const float *g = &pose[1].rotation.x;
+        double dot = 0;
+        for (int i = 0; i < 4; i++) dot += h[i] / len * g[i];
+        CHECK_NEAR(fabs(dot), 1, 1e-6); /* the same rotation as ganim's sampler at frame 1.5 */
+    }
+    free(q);
+    /* the hidden leaf: scale 0 */
+    s = find_sampler(&f, 0, 2, "scale");
+    float *sc = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n, &cc);
+    CHECK(sc && n >= 1);
+    for (uint32_t k = 0; sc && k < n * 3; k++) CHECK_NEAR(sc[k], 0, 0);
+    free(sc);
+    /* the scene's extras: the rate and frame count */
+    const tjson *ge = tjson_get(tjson_get(jpath(f.json, "scenes", 0), "extras"), "ganim");
+    CHECK_NEAR(tjson_num(tjson_get(ge, "fps"), 0), 12, 0);
+    CHECK_EQ_INT(tjson_int(tjson_get(ge, "frame_count"), 0), 3);
+    tjson_free(f.json);
+    /* read back: the zero scale is not a channel of the clip */
+    ganim_doc *back = NULL;
+    CHECK_OK(ganim_read_memory(out.data, out.size, NULL, &back, NULL));
+    if (back) {
+        CHECK_EQ_INT(back->clips[0].track_count, 1);
+        ganim_doc_free(back);
+    }
+done:
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
 int main(void)
 {
     RUN(glb_layout_nodes_and_rest_pose);
@@ -819,5 +893,6 @@ int main(void)
     RUN(big_clip);
     RUN(every_joint_keyed_with_its_rest);
     RUN(partner_clips_play_as_one);
+    RUN(half_turn_hidden_bone_and_scene_rate);
     return test_finish();
 }

@@ -327,19 +327,28 @@ static void choose_rate(anim *a)
     a->st.rate_source = GLTF_RATE_DEFAULT;
 }
 
+/* Does frame k give time t, as the exporter writes it: the nearest float32, or (keys of
+ * STEP samplers and of tracks with hold keys) the largest not after the frame's time? */
+static int gives(double k, double fps, float t)
+{
+    double x = k / fps;
+    float f = (float)x;
+    return f == t || ((double)f > x && nextafterf(f, -INFINITY) == t);
+}
+
 /* The frame ganim's exporter divided by the rate to write time t (an integer when one
  * gives the same float time). */
 static float frame_exact(float t, double fps)
 {
     double r = (double)t * fps, k = floor(r + 0.5);
-    if (k <= 16777216.0 && (float)(k / fps) == t) return (float)k;
+    if (k <= 16777216.0 && gives(k, fps, t)) return (float)k;
     float c = (float)r, up = c, down = c;
-    if ((float)((double)c / fps) == t) return c;
+    if (gives((double)c, fps, t)) return c;
     for (int i = 0; i < 4; i++) {
         up = nextafterf(up, INFINITY);
         down = nextafterf(down, -INFINITY);
-        if ((float)((double)up / fps) == t) return up;
-        if ((float)((double)down / fps) == t) return down;
+        if (gives((double)up, fps, t)) return up;
+        if (gives((double)down, fps, t)) return down;
     }
     return c;
 }
@@ -818,9 +827,10 @@ static ganim_code read_group(anim *a, uint32_t g, const gltf_carry_clip *d, gani
             const float *rest = c->path == GLTF_ROT     ? &bones[c->bone].rest.rotation.x
                                 : c->path == GLTF_TRANS ? &bones[c->bone].rest.translation.x
                                                         : &bones[c->bone].rest.scale.x;
-            int same = 1;
-            for (int k = 0; k < c->comps; k++) same &= c->v[k] == rest[k];
-            if (same) continue;
+            /* or the scale of 0 it gives a bone the skeleton hides */
+            int same = 1, zero = c->path == GLTF_SCALE && (bones[c->bone].flags & GANIM_BONE_HIDDEN);
+            for (int k = 0; k < c->comps; k++) same &= c->v[k] == rest[k], zero &= c->v[k] == 0;
+            if (same || zero) continue;
         }
         sub.ch[kept++] = *c;
     }
