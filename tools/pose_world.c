@@ -129,11 +129,15 @@ int main(int argc, char **argv)
     uint8_t *vis = malloc(n), *vis2 = malloc(n), *own = malloc(n), *absorbed = calloc(doc->clip_count + 1, 1);
     uint8_t *own_vis = malloc(n), *below = malloc(n);
     mat4 *world = malloc(n * sizeof *world);
-    if (!pose || !pose2 || !vis || !vis2 || !own || !absorbed || !world || !own_vis || !below)
-        return fprintf(stderr, "pose_world: memory\n"), 1;
+    ganim_quat *turns = malloc(n * sizeof *turns);
     /* the partner played with clip i: an animation clip at its rate */
     const ganim_clip **partner = calloc(doc->clip_count + 1, sizeof *partner);
-    if (!partner) return fprintf(stderr, "pose_world: memory\n"), 1;
+    int rc = 0;
+    if (!pose || !pose2 || !vis || !vis2 || !own || !absorbed || !world || !own_vis || !below || !turns || !partner) {
+        fprintf(stderr, "pose_world: memory\n");
+        rc = 1;
+        goto out;
+    }
     for (uint32_t i = 0; i < doc->clip_count; i++) {
         const ganim_clip *c = &doc->clips[i];
         if (c->kind != GANIM_CLIP_ANIMATION || !c->partner || c->partner > doc->clip_count) continue;
@@ -155,8 +159,6 @@ int main(int argc, char **argv)
         for (int e = 0; e < 16; e++) printf("%s%.9g", b || e ? "," : "", world[b].m[e]);
     }
     printf("],\"rest_turn\":[");
-    ganim_quat *turns = malloc(n * sizeof *turns);
-    if (!turns) return fprintf(stderr, "pose_world: memory\n"), 1;
     for (uint32_t b = 0; b < nb; b++) { /* the rest's world rotations, scales left out */
         int32_t par = sk->bones[b].parent;
         ganim_quat q = sk->bones[b].rest.rotation;
@@ -165,9 +167,8 @@ int main(int argc, char **argv)
         printf("%s%.9g,%.9g,%.9g,%.9g", b ? "," : "", (double)turns[b].x, (double)turns[b].y, (double)turns[b].z,
                (double)turns[b].w);
     }
-    free(turns);
     printf("],\"animations\":[");
-    int first = 1, rc = 0;
+    int first = 1;
     for (uint32_t ci = 0; nb && ci < doc->clip_count && !rc; ci++) {
         const ganim_clip *c = &doc->clips[ci], *p = partner[ci];
         if (c->kind != GANIM_CLIP_ANIMATION || absorbed[ci]) continue;
@@ -221,8 +222,9 @@ int main(int argc, char **argv)
         printf("]}");
     }
     printf("]}\n");
+out:
     free(pose), free(pose2), free(vis), free(vis2), free(own), free(absorbed), free(world), free((void *)partner);
-    free(own_vis), free(below);
+    free(own_vis), free(below), free(turns);
     ganim_doc_free(doc);
     return rc;
 }

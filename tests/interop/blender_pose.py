@@ -57,7 +57,10 @@ def inverse_binds():
 
 anims = gltf.get("animations", [])
 # the rate ganim records where Blender keeps it: the scene's extras (docs/clients.md)
-fps = gltf.get("scenes", [{}])[0].get("extras", {}).get("ganim", {}).get("fps", 24)
+# (older exports: the first animation's extras)
+fps = gltf.get("scenes", [{}])[0].get("extras", {}).get("ganim", {}).get("fps")
+if fps is None:
+    fps = anims[0].get("extras", {}).get("ganim", {}).get("fps", 24) if anims else 24
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 scene = bpy.context.scene
