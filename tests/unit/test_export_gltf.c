@@ -881,6 +881,39 @@ done:
     ganim_doc_free(doc);
 }
 
+/* unscaled_rest: nodes without scale, every joint's scale keyed with its rest scale (also
+ * with sparse keys); sparse_keys keeps a keyed channel's stored keys (no baking). */
+TEST(unscaled_rest_and_sparse_keyed)
+{
+    ganim_doc *doc = make_doc();
+    doc->skeleton->bones[1].rest.scale = (ganim_vec3){ 2, 3, 4 };
+    ganim_export_opts o = { 0 };
+    o.unscaled_rest = 1;
+    o.sparse_keys = 1;
+    ganim_buffer out = { 0 };
+    CHECK_OK(ganim_export_glb(doc, &o, &out, NULL));
+    gltf_file f;
+    if (!open_glb(&out, &f)) goto done;
+    CHECK(tjson_get(jpath(f.json, "nodes", 1), "scale") == NULL);
+    const tjson *s = find_sampler(&f, 0, 1, "scale");
+    uint32_t n = 0;
+    int cc = 0;
+    float *v = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n, &cc);
+    CHECK(v && n >= 1);
+    if (v && n >= 1) CHECK_EQ_INT(v[0] == 2 && v[1] == 3 && v[2] == 4, 1);
+    free(v);
+    /* the keyed child rotation (frames 0 and 2): its 2 stored keys, no extras.ganim.keys */
+    s = find_sampler(&f, 0, 1, "rotation");
+    float *t = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n, &cc);
+    CHECK_EQ_INT(n, 2);
+    free(t);
+    CHECK(tjson_get(tjson_get(tjson_get(s, "extras"), "ganim"), "keys") == NULL);
+    tjson_free(f.json);
+done:
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
 int main(void)
 {
     RUN(glb_layout_nodes_and_rest_pose);
@@ -894,5 +927,6 @@ int main(void)
     RUN(every_joint_keyed_with_its_rest);
     RUN(partner_clips_play_as_one);
     RUN(half_turn_hidden_bone_and_scene_rate);
+    RUN(unscaled_rest_and_sparse_keyed);
     return test_finish();
 }
