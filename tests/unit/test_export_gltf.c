@@ -914,6 +914,40 @@ done:
     ganim_doc_free(doc);
 }
 
+/* extras.ganim.keys that do not name ascending ranges of keys are ignored with a warning:
+ * every key written is kept (the baked channel comes back with a value per frame). */
+TEST(stored_keys_that_do_not_fit)
+{
+    ganim_doc *doc = make_doc();
+    static const char *const bad[3] = { "[           ]", "[[2,2],[0,0]]", "[[0,0],[2,9]]" };
+    for (int i = 0; i < 3; i++) {
+        ganim_buffer out = { 0 };
+        CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+        static const char key[] = "\"keys\":[[0,0],[2,2]]";
+        uint8_t *at = NULL;
+        for (size_t k = 0; !at && k + sizeof key - 1 <= out.size; k++)
+            if (!memcmp(out.data + k, key, sizeof key - 1)) at = out.data + k;
+        CHECK(at != NULL);
+        if (at) memcpy(at + 7, bad[i], strlen(bad[i])); /* the same length */
+        ganim_doc *back = NULL;
+        ganim_error err = { 0 };
+        CHECK_MSG(ganim_read_memory(out.data, out.size, NULL, &back, &err) == GANIM_OK, "case %d: %s", i, err.message);
+        if (back) {
+            int warned = 0;
+            for (uint32_t w = 0; w < back->warning_count; w++)
+                warned |= back->warnings[w].code == GANIM_WARN_IGNORED && strstr(back->warnings[w].message, "keys");
+            CHECK_MSG(warned, "case %d: no warning", i);
+            const ganim_track *t = NULL;
+            for (uint32_t k = 0; k < back->clips[1].track_count; k++)
+                if (back->clips[1].tracks[k].bone == 1) t = &back->clips[1].tracks[k];
+            CHECK(t && t->rotation.count == 3);
+            ganim_doc_free(back);
+        }
+        ganim_buffer_free(&out);
+    }
+    ganim_doc_free(doc);
+}
+
 int main(void)
 {
     RUN(glb_layout_nodes_and_rest_pose);
@@ -928,5 +962,6 @@ int main(void)
     RUN(partner_clips_play_as_one);
     RUN(half_turn_hidden_bone_and_scene_rate);
     RUN(unscaled_rest_and_sparse_keyed);
+    RUN(stored_keys_that_do_not_fit);
     return test_finish();
 }

@@ -72,6 +72,12 @@ static int interp_of(const char *s)
 static void keep_stored(anim *a, chan *c, const gj_value *keys)
 {
     uint64_t next = 0;
+    if (!keys->count) {
+        ganim_doc_warn(a->f->doc, GANIM_WARN_IGNORED, keys->offset,
+                       "gltf: animation %u sampler %u: extras.ganim.keys names no key; every key is kept", a->index,
+                       c->sampler);
+        return;
+    }
     for (uint32_t r = 0; r < keys->count; r++) {
         const gj_value *pair = &keys->items[r];
         uint64_t lo, hi;
