@@ -62,7 +62,9 @@ void help_convert(FILE *out)
                  "  --bvh-joint-positions  BVH: position channels on every joint with an animated\n"
                  "                       translation (default: roots and joints moved off their rest)\n"
                  "  --sparse-keys        glTF: key only what each clip animates (default: every\n"
-                 "                       joint in every animation, its rest value where unmoved)\n");
+                 "                       joint in every animation, its rest value where unmoved)\n"
+                 "  --unscaled-rest      glTF: the rest pose without its scales (the animations\n"
+                 "                       keep them), for Blender's importer (docs/clients.md)\n");
     fprintf(out, "  -O, --option NAME=VALUE  a format's reader or writer option (listed below\n"
                  "                       and by ganim formats); may be repeated\n"
                  "  -j, --jobs N         convert N files at once (0: one per processor)\n"
@@ -104,6 +106,7 @@ enum {
     OPT_BVH_ORDER,
     OPT_BVH_JOINT_POS,
     OPT_SPARSE_KEYS,
+    OPT_UNSCALED_REST,
     OPT_SETTING,
     OPT_JOBS,
     OPT_FORCE,
@@ -130,6 +133,7 @@ static const cli_option options[] = {
     { "bvh-order", 0, 1, OPT_BVH_ORDER },
     { "bvh-joint-positions", 0, 0, OPT_BVH_JOINT_POS },
     { "sparse-keys", 0, 0, OPT_SPARSE_KEYS },
+    { "unscaled-rest", 0, 0, OPT_UNSCALED_REST },
     { "option", 'O', 1, OPT_SETTING },
     { "jobs", 'j', 1, OPT_JOBS },
     { "force", 'f', 0, OPT_FORCE },
@@ -254,6 +258,10 @@ static int parse_option(command *c, int id, const char *v, int *help)
     case OPT_SPARSE_KEYS:
         s->sparse_keys = 1;
         export_only(s, "--sparse-keys");
+        break;
+    case OPT_UNSCALED_REST:
+        s->unscaled_rest = 1;
+        export_only(s, "--unscaled-rest");
         break;
     case OPT_UP:
         if (!(s->load.up = cli_parse_up(v))) USAGE("--up wants y, z or y-down, not '%s'", v);

@@ -44,6 +44,7 @@ typedef struct settings {
     const char *bvh_order;
     int bvh_joint_positions;
     int sparse_keys;         /* --sparse-keys */
+    int unscaled_rest;       /* --unscaled-rest */
     cli_settings settings;   /* -O and the formats' aliases */
     const char *export_only; /* the first option given that only exports take ("--scale"), or NULL */
     const ganim_doc *into;   /* --into: the original the inputs' clips are put into, or NULL */

@@ -246,6 +246,7 @@ static int export_doc(work *w, const ganim_doc *doc, out_kind kind, long clip)
     eo.bvh_order = s->bvh_order;
     eo.bvh_joint_positions = s->bvh_joint_positions;
     eo.sparse_keys = s->sparse_keys;
+    eo.unscaled_rest = s->unscaled_rest;
     if (clip >= 0) {
         eo.only_clip = (uint32_t)clip + 1;
     }

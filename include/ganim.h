@@ -798,6 +798,13 @@ typedef struct ganim_export_opts {
      * The warning and its message live until the call returns. */
     void (*warn)(void *user, const ganim_warning *warning);
     void *warn_user;
+    int unscaled_rest; /* glTF: 1 = the skeleton's rest pose (nodes, bind matrices, bone mesh)
+                          without its scales, every animation keying each joint's scale
+                          (its rest scale where the clip does not move it, sparse keys
+                          too): Blender's importer drops rest scales from its bones and
+                          then deforms the mesh wrongly (docs/clients.md). A glb so written
+                          reads back with unit rest scales and the rest scales as scale
+                          channels. 0 = the rest as the document has it */
 } ganim_export_opts;
 
 /* Every exporter validates the document first (ganim_doc_validate) and refuses one that

@@ -425,8 +425,9 @@ class Document:
         _check(_lib.ganim_doc_resample(self._doc, int(factor), ctypes.byref(err)), err)
 
     # -- output
-    def _export_opts(self, clip, keep_axes, unit_scale, sparse_keys, keep):
+    def _export_opts(self, clip, keep_axes, unit_scale, sparse_keys, keep, unscaled_rest=False):
         o = N.ExportOpts()
+        o.unscaled_rest = int(bool(unscaled_rest))
         if clip is not None:
             o.only_clip = (clip.index if isinstance(clip, Clip) else self.find_clip(clip).index) + 1
         o.keep_axes = int(bool(keep_axes))
@@ -437,14 +438,15 @@ class Document:
             o.default_clip_name = keep[-1]
         return o
 
-    def export_bytes(self, kind, clip=None, keep_axes=False, unit_scale=0.0, sparse_keys=False):
+    def export_bytes(self, kind, clip=None, keep_axes=False, unit_scale=0.0, sparse_keys=False,
+                     unscaled_rest=False):
         """The document as 'glb', 'bvh', 'json' (the dump) or 'info' (ganim info --json)
         bytes; (the .gltf JSON, its buffer) for 'gltf' (the buffer named buffer.bin). Returns
         (bytes, warnings)."""
         keep = []
         if kind == "bvh" and clip is None and not any(c.kind == "animation" for c in self.clips):
             raise Error("no animation clip to write as BVH", "invalid argument", None)  # as the tool says
-        o = self._export_opts(clip, keep_axes, unit_scale, sparse_keys, keep)
+        o = self._export_opts(clip, keep_axes, unit_scale, sparse_keys, keep, unscaled_rest)
         sink = _WarnSink()
         o.warn = sink.fn
         out, binb, err = N.Buffer(), N.Buffer(), N.Error()
@@ -463,16 +465,18 @@ class Document:
         _check(code, err)
         return data, sink.items
 
-    def export(self, path, clip=None, keep_axes=False, unit_scale=0.0, sparse_keys=False):
+    def export(self, path, clip=None, keep_axes=False, unit_scale=0.0, sparse_keys=False, unscaled_rest=False):
         """Exports to `path` by its extension: .glb, .gltf (with PATH.bin beside it), .bvh,
-        .json (the lossless dump). Returns the exporter's warnings."""
+        .json (the lossless dump). The options are the tool's: keep_axes (--keep-axes),
+        unit_scale (--unit-scale), sparse_keys (--sparse-keys), unscaled_rest
+        (--unscaled-rest). Returns the exporter's warnings."""
         path = os.fspath(path)
         self._refuse_inputs(path)
         ext = os.path.splitext(path)[1].lower().lstrip(".")
         keep = []
         if ext == "gltf":
             bin_path = os.path.splitext(path)[0] + ".bin"
-            o = self._export_opts(clip, keep_axes, unit_scale, sparse_keys, keep)
+            o = self._export_opts(clip, keep_axes, unit_scale, sparse_keys, keep, unscaled_rest)
             o.bin_uri = _b(os.path.basename(bin_path))
             sink = _WarnSink()
             o.warn = sink.fn
@@ -487,7 +491,7 @@ class Document:
         if ext not in ("glb", "bvh", "json"):
             raise Error(f"{path}: export writes .glb, .gltf, .bvh or .json (a game format: Document.write)",
                         "invalid argument", None)
-        data, warns = self.export_bytes(ext, clip, keep_axes, unit_scale, sparse_keys)
+        data, warns = self.export_bytes(ext, clip, keep_axes, unit_scale, sparse_keys, unscaled_rest)
         _write_file(path, data)
         return warns
 

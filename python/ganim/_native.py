@@ -140,7 +140,7 @@ class ExportOpts(ctypes.Structure):
                 ("unit_scale", ctypes.c_float), ("visibility", ctypes.c_int), ("sparse_keys", ctypes.c_int),
                 ("bin_uri", ctypes.c_char_p), ("generator", ctypes.c_char_p), ("bvh_order", ctypes.c_char_p),
                 ("bvh_joint_positions", ctypes.c_int), ("default_clip_name", ctypes.c_char_p),
-                ("warn", WARN_FN), ("warn_user", ctypes.c_void_p)]
+                ("warn", WARN_FN), ("warn_user", ctypes.c_void_p), ("unscaled_rest", ctypes.c_int)]
 
 
 class Details(ctypes.Structure):

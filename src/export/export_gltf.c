@@ -72,6 +72,36 @@ static ganim_code write_asset(gl *g)
     return code;
 }
 
+/* The scene's extras.ganim: the frame rate and frame count of the first animation and of
+ * each (name, fps, frame_count). Blender keeps a scene's extras (Scene > Custom
+ * Properties) and drops the asset's and the animations': it is where a Blender user finds
+ * the rate to set before importing (docs/clients.md). */
+static void scene_rates(gl *g)
+{
+    const ganim_doc *doc = g->doc;
+    ganim_writer *w = &g->js;
+    char name[256];
+    int first = 1;
+    for (uint32_t ci = 0; ci < doc->clip_count; ci++) {
+        if (!gx_clip_selected(doc, &g->o, ci, 1) || (g->absorbed && g->absorbed[ci])) continue;
+        const ganim_clip *c = &doc->clips[ci];
+        if (first) {
+            gw_str(w, ",\"extras\":{\"ganim\":{\"fps\":");
+            gw_double(w, c->fps);
+            gw_printf(w, ",\"frame_count\":%u,\"animations\":[", gx_span(doc, ci));
+        }
+        const char *n = gx_anim_name(doc, &g->o, ci, name, sizeof name);
+        gw_str(w, first ? "{\"name\":" : ",{\"name\":");
+        if (n[0]) gw_json_string(w, n);
+        else gw_printf(w, "\"clip_%u\"", ci);
+        gw_str(w, ",\"fps\":");
+        gw_double(w, c->fps);
+        gw_printf(w, ",\"frame_count\":%u}", gx_span(doc, ci));
+        first = 0;
+    }
+    if (!first) gw_str(w, "]}}");
+}
+
 static ganim_code build(gl *g, const char *uri)
 {
     const ganim_doc *doc = g->doc;
@@ -83,7 +113,9 @@ static ganim_code build(gl *g, const char *uri)
         gw_printf(&g->js, ",\"nodes\":[%u", g->root_node);
         for (uint32_t k = 0; k < (g->mesh_nodes ? g->mesh_nodes : 1); k++)
             gw_printf(&g->js, ",%u", g->nb + (uint32_t)g->extra_root + k);
-        gw_str(&g->js, "]}]");
+        gw_u8(&g->js, ']');
+        scene_rates(g);
+        gw_str(&g->js, "}]");
         if ((code = gl_convert_rest(g)) != GANIM_OK) return code;
         gl_write_nodes(g);
         if ((code = gl_write_skeleton(g)) != GANIM_OK) return code;
@@ -114,6 +146,32 @@ static ganim_code build(gl *g, const char *uri)
     gw_u8(&g->js, '}');
     if (!gw_ok(&g->js) || !gw_ok(&g->bin) || !gw_ok(&g->acc) || !gw_ok(&g->views)) return GANIM_NOMEM(g->err);
     return GANIM_OK;
+}
+
+/* g->hide (export_gltf.h), from the skeleton's flags and the clips' visibility. */
+static void hidden_make(gl *g)
+{
+    const ganim_skeleton *sk = g->sk;
+    uint8_t *shown_below = g->hide; /* first: 1 when the bone or one below it is shown */
+    for (uint32_t b = 0; b < g->nb; b++) shown_below[b] = !(sk->bones[b].flags & GANIM_BONE_HIDDEN);
+    for (uint32_t ci = 0; ci < g->doc->clip_count; ci++) {
+        const ganim_clip *c = &g->doc->clips[ci];
+        for (uint32_t ti = 0; c->kind == GANIM_CLIP_ANIMATION && ti < c->track_count; ti++)
+            if (c->tracks[ti].visibility && c->tracks[ti].bone < g->nb) shown_below[c->tracks[ti].bone] = 1;
+    }
+    for (uint32_t b = g->nb; b-- > 0;) {
+        int32_t p = sk->bones[b].parent;
+        if (p >= 0 && (uint32_t)p < b && shown_below[b]) shown_below[p] = 1;
+    }
+    for (uint32_t b = 0; b < g->nb; b++) {
+        int hidden = (sk->bones[b].flags & GANIM_BONE_HIDDEN) != 0;
+        for (uint32_t ci = 0; hidden && ci < g->doc->clip_count; ci++) {
+            const ganim_clip *c = &g->doc->clips[ci];
+            for (uint32_t ti = 0; hidden && c->kind == GANIM_CLIP_ANIMATION && ti < c->track_count; ti++)
+                hidden = !(c->tracks[ti].bone == b && c->tracks[ti].visibility);
+        }
+        g->hide[b] = !hidden ? GL_SHOWN : shown_below[b] ? GL_HIDE_JOINT : GL_HIDE_SCALE;
+    }
 }
 
 /* Appends the glTF JSON to `json` and the binary buffer to `bin`. */
@@ -162,7 +220,10 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
                 extra[k++] = doc->meshes[mi].name[0] ? doc->meshes[mi].name : "mesh";
         g->rest = ganim_alloc(&g->alloc, rest_bytes);
         g->bone_track = ganim_alloc(&g->alloc, track_bytes);
-        if (!g->rest || !g->bone_track || !gx_absorbed_make(&g->alloc, doc, &g->o, &g->absorbed, &g->absorbed_size) ||
+        g->hide = ganim_alloc(&g->alloc, g->nb);
+        if (g->hide) hidden_make(g);
+        if (!g->rest || !g->bone_track || !g->hide ||
+            !gx_absorbed_make(&g->alloc, doc, &g->o, &g->absorbed, &g->absorbed_size) ||
             !gx_names_make(&g->alloc, g->sk, extra, nextra, &g->names) || !gx_children_make(&g->alloc, g->sk, &g->kids))
             code = GANIM_NOMEM(err);
     }
@@ -175,11 +236,13 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
                           g->nonfinite_acc);
     ganim_free(&g->alloc, g->rest, rest_bytes);
     ganim_free(&g->alloc, g->bone_track, track_bytes);
+    ganim_free(&g->alloc, g->hide, g->nb);
     ganim_free(&g->alloc, g->absorbed, g->absorbed_size);
     if (g->names.name) gx_names_free(&g->alloc, &g->names);
     if (g->kids.first) gx_children_free(&g->alloc, &g->kids);
     ganim_free(&g->alloc, g->map, g->keys_cap * sizeof *g->map);
     ganim_free(&g->alloc, g->times, g->keys_cap * sizeof *g->times);
+    ganim_free(&g->alloc, g->at, g->keys_cap * sizeof *g->at);
     ganim_buffer_free(&g->acc_buf);
     ganim_buffer_free(&g->views_buf);
     ganim_buffer_free(&g->chans_buf);

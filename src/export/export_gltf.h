@@ -23,6 +23,7 @@ enum {
 };
 
 #define NO_ACC UINT32_MAX
+#define GL_BAKED UINT32_MAX
 #define TIME_CACHE 16
 
 /* A time accessor already written for the current clip, reused by later channels. */
@@ -30,6 +31,8 @@ typedef struct time_key {
     const float *times;  /* keyed frame times, or NULL for frames 0..count-1 */
     uint32_t count;      /* source keys */
     const uint8_t *hold; /* step bits that inserted hold keys, or NULL */
+    int baked;           /* keyed times baked on every frame (plan_keys) */
+    int down;            /* times rounded down (frame_time_down) */
     uint32_t acc;
 } time_key;
 
@@ -56,18 +59,29 @@ typedef struct gl {
     uint8_t *absorbed; /* gx_absorbed_make: clips written inside another's animation */
     size_t absorbed_size;
     const ganim_track **bone_track; /* per bone: the track that animates it, or NULL */
+    uint8_t *hide;                  /* per bone: GL_SHOWN, GL_HIDE_SCALE or GL_HIDE_JOINT (gl_hidden_make) */
     uint32_t span;                  /* frames of the animation (gx_span) */
     const ganim_clip *clip;         /* the clip whose tracks are being written */
     const char *clip_name;          /* its name as exported (gx_clip_name) */
     char clip_name_buf[256];
     uint32_t sampler_count, ends_acc, frames_acc, cache_n, cache_next;
+    int step_keys; /* plan_keys: the keys are for a STEP sampler (visibility) */
+    int warned;    /* warnings given once per export: 1 nlerp, 2 visibility */
     time_key cache[TIME_CACHE];
-    uint32_t *map; /* output key -> source key */
+    uint32_t *map; /* output key -> source key, or GL_BAKED: the channel at frame at[key] */
     float *times;  /* output key times, seconds */
+    double *at;    /* output key frames (baked keys) */
     size_t keys_cap;
     /* the first value written that is not a finite number (0: none), and where */
     uint32_t nonfinite, nonfinite_acc;
 } gl;
+
+/* Bones the skeleton hides (GANIM_BONE_HIDDEN) that no clip's visibility shows: with every
+ * bone below them hidden too, they get a scale of 0 in every animation (as hidden frames
+ * do); with a bone below them shown (FF7: a joint without a model of its own, whose
+ * children have theirs), a scale of 0 would hide those too, so they keep their scale. The
+ * bone mesh draws neither. */
+enum { GL_SHOWN = 0, GL_HIDE_SCALE = 1, GL_HIDE_JOINT = 2 };
 
 /* ---- export_gltf_buffer.c: the binary buffer and accessors ------------------------------------- */
 size_t gl_bin_align(gl *g);

@@ -14,18 +14,32 @@ static ganim_code key_space(gl *g, size_t n)
     while (cap < n) cap *= 2;
     uint32_t *map = ganim_alloc(&g->alloc, cap * sizeof *map);
     float *times = ganim_alloc(&g->alloc, cap * sizeof *times);
-    if (!map || !times) {
+    double *at = ganim_alloc(&g->alloc, cap * sizeof *at);
+    if (!map || !times || !at) {
         ganim_free(&g->alloc, map, cap * sizeof *map);
         ganim_free(&g->alloc, times, cap * sizeof *times);
+        ganim_free(&g->alloc, at, cap * sizeof *at);
         return GANIM_NOMEM(g->err);
     }
     ganim_free(&g->alloc, g->map, g->keys_cap * sizeof *g->map);
     ganim_free(&g->alloc, g->times, g->keys_cap * sizeof *g->times);
-    g->map = map, g->times = times, g->keys_cap = cap;
+    ganim_free(&g->alloc, g->at, g->keys_cap * sizeof *g->at);
+    g->map = map, g->times = times, g->at = at, g->keys_cap = cap;
     return GANIM_OK;
 }
 
 static float frame_time(const ganim_clip *c, double frame) { return (float)(frame / c->fps); }
+
+/* The largest float32 time not after the frame's: the keys of STEP samplers and of tracks
+ * with hold keys. A client evaluates the frame at its exact time, in double (three.js's
+ * mixer), and where the nearest float32 lies after it, it would still see the frame
+ * before: a hidden part shown, a held value not yet let go. */
+static float frame_time_down(const ganim_clip *c, double frame)
+{
+    double x = frame / c->fps;
+    float f = (float)x;
+    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+}
 
 /* Writes g->times[0..n) as an input accessor (strictly increasing, with min/max). */
 static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
@@ -45,12 +59,21 @@ static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
     return GANIM_OK;
 }
 
+static void put_ranges(gl *g, const char *name, const uint32_t *ranges, uint32_t n)
+{
+    gw_printf(&g->samps, "\"%s\":[", name);
+    for (uint32_t i = 0; i < n; i++) gw_printf(&g->samps, "%s[%u,%u]", i ? "," : "", ranges[2 * i], ranges[2 * i + 1]);
+    gw_u8(&g->samps, ']');
+}
+
 /* `negated`: `nneg` ranges (first, last) of keys written with their sign flipped for
  * continuity, recorded so that ganim's reader gives the model's own signs back (a
  * rotation and its negation are the same turn, but formats that store quaternions keep
- * the sign they were given). */
+ * the sign they were given). `stored`: `nstored` ranges of the keys a baked channel
+ * stores (plan_keys: the others are the clip's interpolation between them), so that
+ * ganim's reader gives the keyed channel back. */
 static void add_sampler(gl *g, uint32_t bone, const char *path, uint32_t in, uint32_t out, const char *interp,
-                        const uint32_t *negated, uint32_t nneg)
+                        const uint32_t *negated, uint32_t nneg, const uint32_t *stored, uint32_t nstored)
 {
     if (g->sampler_count) {
         gw_u8(&g->chans, ',');
@@ -58,14 +81,76 @@ static void add_sampler(gl *g, uint32_t bone, const char *path, uint32_t in, uin
     }
     gw_printf(&g->chans, "{\"sampler\":%u,\"target\":{\"node\":%u,\"path\":\"%s\"}}", g->sampler_count, bone, path);
     gw_printf(&g->samps, "{\"input\":%u,\"output\":%u,\"interpolation\":\"%s\"", in, out, interp);
-    if (nneg) {
-        gw_str(&g->samps, ",\"extras\":{\"ganim\":{\"negated\":[");
-        for (uint32_t i = 0; i < nneg; i++)
-            gw_printf(&g->samps, "%s[%u,%u]", i ? "," : "", negated[2 * i], negated[2 * i + 1]);
-        gw_str(&g->samps, "]}}");
+    if (nneg || nstored) {
+        gw_str(&g->samps, ",\"extras\":{\"ganim\":{");
+        if (nneg) put_ranges(g, "negated", negated, nneg);
+        if (nstored) {
+            if (nneg) gw_u8(&g->samps, ',');
+            put_ranges(g, "keys", stored, nstored);
+        }
+        gw_str(&g->samps, "}}");
     }
     gw_u8(&g->samps, '}');
     g->sampler_count++;
+}
+
+/* A keyed channel (without step bits) baked: a key on every frame of the clip, and on
+ * each stored key that falls between frames, the frames between stored keys holding the
+ * clip's own interpolation (ganim_clip_sample's). glTF asks for slerp between keys and
+ * Blender interpolates quaternions component by component: over a gap of many frames
+ * they would show another motion than the game's (up to 0.1 of the pose in Harry Potter's
+ * keyed records; ACL's nlerp between stripped keys). g->map holds GL_BAKED for the frames
+ * that are not stored keys, g->at the frame of every output key. */
+static ganim_code bake_keys(gl *g, const float *kt, uint32_t n, uint32_t *nout, uint32_t *in)
+{
+    const ganim_clip *c = g->clip;
+    uint32_t fc = c->frame_count, m = 0, k = 0, f = 0;
+    ganim_code code = key_space(g, (size_t)n + fc);
+    if (code != GANIM_OK) return code;
+    while (f < fc || k < n) {
+        double kf = k < n ? (double)kt[k] : INFINITY;
+        if (f < fc && (double)f < kf) {
+            float tf = frame_time(c, (double)f);
+            /* a stored key at the same float32 time takes its place */
+            if (!(k < n && tf == frame_time(c, kf)) && !(m && tf == g->times[m - 1])) {
+                g->map[m] = GL_BAKED;
+                g->at[m] = (double)f;
+                g->times[m++] = tf;
+            }
+            f++;
+            continue;
+        }
+        g->map[m] = k;
+        g->at[m] = kf;
+        g->times[m++] = frame_time(c, kf);
+        if ((double)f == kf) f++;
+        k++;
+    }
+    *nout = m;
+    int frames = m == fc; /* the clip's frames and nothing else: the shared accessor */
+    for (uint32_t i = 0; i < m && frames; i++) frames = g->at[i] == (double)i;
+    if (frames && g->frames_acc != NO_ACC) {
+        *in = g->frames_acc;
+        return GANIM_OK;
+    }
+    for (uint32_t i = 0; !frames && i < g->cache_n; i++) {
+        const time_key *e = &g->cache[i];
+        if (e->baked && e->count == n && (e->times == kt || !memcmp(e->times, kt, n * sizeof *kt))) {
+            *in = e->acc;
+            return GANIM_OK;
+        }
+    }
+    code = time_accessor(g, m, in);
+    if (code != GANIM_OK) return code;
+    if (frames) {
+        g->frames_acc = *in;
+    } else {
+        time_key e = { kt, n, NULL, 1, 0, *in };
+        g->cache[g->cache_next] = e;
+        g->cache_next = (g->cache_next + 1) % TIME_CACHE;
+        if (g->cache_n < TIME_CACHE) g->cache_n++;
+    }
+    return GANIM_OK;
 }
 
 /* The keys a channel is written with: g->map / g->times, their count, the interpolation
@@ -95,6 +180,7 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
     }
     uint32_t n = ch->count, stepped = 0;
     const float *kt = ch->kind == GANIM_CHANNEL_KEYED ? ch->times : NULL;
+    if (kt && !t->step && !g->o.sparse_keys) return bake_keys(g, kt, n, nout, in);
     ganim_code code = key_space(g, (size_t)n * 2);
     if (code != GANIM_OK) return code;
     if (t->step) {
@@ -103,29 +189,30 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
             if (f >= 0 && f < (double)fc && t->step[(uint32_t)f]) stepped++;
         }
     }
-    int holds = stepped && stepped + 1 < n;
+    int holds = stepped && stepped + 1 < n, down = stepped || g->step_keys;
     if (stepped && !holds) *interp = "STEP";
     uint32_t m = 0;
     for (uint32_t k = 0; k < n; k++) {
+        double fk = kt ? (double)kt[k] : (double)k;
         g->map[m] = k;
-        g->times[m++] = frame_time(c, kt ? (double)kt[k] : (double)k);
+        g->times[m++] = down ? frame_time_down(c, fk) : frame_time(c, fk);
         if (holds && k + 1 < n) {
             double f = kt ? floor((double)kt[k]) : (double)k;
             if (f >= 0 && f < (double)fc && t->step[(uint32_t)f]) {
                 g->map[m] = k;
-                g->times[m++] = nextafterf(frame_time(c, kt ? (double)kt[k + 1] : (double)(k + 1)), -INFINITY);
+                g->times[m++] = nextafterf(frame_time_down(c, kt ? (double)kt[k + 1] : (double)(k + 1)), -INFINITY);
             }
         }
     }
     *nout = m;
     const uint8_t *hk = holds ? t->step : NULL;
-    if (!kt && !hk && g->frames_acc != NO_ACC) {
+    if (!kt && !hk && !down && g->frames_acc != NO_ACC) {
         *in = g->frames_acc;
         return GANIM_OK;
     }
     for (uint32_t i = 0; i < g->cache_n; i++) {
         const time_key *e = &g->cache[i];
-        if (e->count == n && e->hold == hk &&
+        if (e->count == n && e->hold == hk && !e->baked && e->down == down &&
             (e->times == kt || (e->times && kt && !memcmp(e->times, kt, n * sizeof *kt)))) {
             *in = e->acc;
             return GANIM_OK;
@@ -133,10 +220,10 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
     }
     code = time_accessor(g, m, in);
     if (code != GANIM_OK) return code;
-    if (!kt && !hk) {
+    if (!kt && !hk && !down) {
         g->frames_acc = *in;
     } else {
-        time_key e = { kt, n, hk, *in };
+        time_key e = { kt, n, hk, 0, down, *in };
         g->cache[g->cache_next] = e;
         g->cache_next = (g->cache_next + 1) % TIME_CACHE;
         if (g->cache_n < TIME_CACHE) g->cache_n++;
@@ -149,6 +236,33 @@ static ganim_code bad_value(gl *g, const ganim_track *t, const char *what, uint3
     return ganim_fail(g->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
                       "gltf: clip '%s', track '%s' (bone %u '%s'): %s key %u is not a finite number after conversion",
                       g->clip_name, t->name ? t->name : "", t->bone, g->sk->bones[t->bone].name, what, key);
+}
+
+/* A model value of channel `path` in the export's axes and units; 0 when not finite. */
+static int convert_key(const gl *g, int root, int path, const float *src, float *v)
+{
+    if (path == 0) return gx_rotation(&g->cv, root, src, v);
+    if (path == 1) return gx_translation(&g->cv, root, src, v);
+    memcpy(v, src, 3 * sizeof *v);
+    return gx_finite3(v);
+}
+
+/* A baked frame of keyed channel `ch` (bake_keys) at `frame`, after `passed` stored keys:
+ * the clip's interpolation between the two stored keys around it, converted (held before
+ * the first and after the last). Interpolated between the converted keys, so that a glb
+ * read back (its stored keys converted back) exports the same bytes again. */
+static int bake_value(const gl *g, int root, int path, const ganim_channel *ch, uint32_t passed, double frame, float *v)
+{
+    size_t comps = path == 0 ? 4 : 3;
+    if (passed == 0 || passed >= ch->count)
+        return convert_key(g, root, path, ch->values + (size_t)(passed ? ch->count - 1 : 0) * comps, v);
+    float times[2] = { ch->times[passed - 1], ch->times[passed] }, values[8];
+    if (!convert_key(g, root, path, ch->values + (size_t)(passed - 1) * comps, values) ||
+        !convert_key(g, root, path, ch->values + (size_t)passed * comps, values + comps))
+        return 0;
+    ganim_channel two = { GANIM_CHANNEL_KEYED, 2, times, values };
+    ganim_channel_eval(&two, g->clip->frame_count, NULL, g->clip->rotation_interp, (int)comps, frame, values, v);
+    return 1;
 }
 
 /* path: 0 rotation, 1 translation, 2 scale */
@@ -165,36 +279,66 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
     float prev[4] = { 0, 0, 0, 1 }, v[4];
     uint32_t *neg = NULL, nneg = 0; /* ranges of keys negated */
     size_t neg_size = 0;
+    uint32_t *stored = NULL, nstored = 0, passed = 0; /* ranges of stored keys among baked ones */
+    size_t stored_size = 0;
+    if (ch->kind == GANIM_CHANNEL_KEYED && !t->step && !g->o.sparse_keys && n != ch->count) { /* baked */
+        stored_size = (size_t)ch->count * 2 * sizeof *stored;
+        if (!(stored = ganim_alloc(&g->alloc, stored_size))) return GANIM_NOMEM(g->err);
+    }
+    const float *model = NULL, *prev_model = NULL; /* the model's values of this key and the last */
+    int flipped = 0;                               /* the last key was written negated */
     for (uint32_t k = 0; k < n; k++) {
-        const float *src = ch->values + (size_t)g->map[k] * (size_t)comps;
-        if (path == 0) {
-            if (!gx_rotation(&g->cv, root, src, v)) {
-                ganim_free(&g->alloc, neg, neg_size);
-                return bad_value(g, t, "rotation", g->map[k]);
-            }
-            /* sign-continuous, so that LINEAR (slerp) takes the short way */
-            if (k &&
-                (double)v[0] * prev[0] + (double)v[1] * prev[1] + (double)v[2] * prev[2] + (double)v[3] * prev[3] < 0) {
-                v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
-                if (!neg) {
-                    neg_size = (size_t)n * 2 * sizeof *neg;
-                    if (!(neg = ganim_alloc(&g->alloc, neg_size))) return GANIM_NOMEM(g->err);
-                }
-                if (nneg && neg[2 * nneg - 1] == k - 1) neg[2 * nneg - 1] = k;
-                else neg[2 * nneg] = neg[2 * nneg + 1] = k, nneg++;
-            }
-            memcpy(prev, v, sizeof v);
-        } else if (path == 1) {
-            if (!gx_translation(&g->cv, root, src, v)) return bad_value(g, t, "translation", g->map[k]);
+        uint32_t key = g->map[k];
+        int ok;
+        prev_model = model;
+        model = NULL;
+        if (key != GL_BAKED) {
+            model = ch->values + (size_t)key * (size_t)comps;
+            ok = convert_key(g, root, path, model, v);
+            passed = key + 1;
+            if (stored && nstored && stored[2 * nstored - 1] == k - 1) stored[2 * nstored - 1] = k;
+            else if (stored) stored[2 * nstored] = stored[2 * nstored + 1] = k, nstored++;
         } else {
-            memcpy(v, src, 3 * sizeof *v);
-            if (!gx_finite3(v)) return bad_value(g, t, "scale", g->map[k]);
+            ok = bake_value(g, root, path, ch, passed, g->at[k], v);
+            key = passed ? passed - 1 : 0;
         }
+        if (!ok) {
+            ganim_free(&g->alloc, neg, neg_size);
+            ganim_free(&g->alloc, stored, stored_size);
+            return bad_value(g, t, path_name[path], key);
+        }
+        /* Rotations sign-continuous, so that LINEAR (slerp) takes the way ganim_clip_sample
+         * takes: the short way, and for a half turn (a dot product of 0: no way is shorter)
+         * from the one to the other as the model's signs give them. Between two keys of
+         * the model the sign follows the model's dot product (a client then sees the same
+         * sign of it as ganim's sampler, where rounding in the conversion could change a
+         * dot product of 0 into a tiny negative one); else the written values' (baked). */
+        int flip = 0;
+        if (path == 0 && k) {
+            const float *a = model && prev_model ? prev_model : prev, *b = model && prev_model ? model : v;
+            double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
+            flip = model && prev_model ? flipped ^ (d < 0) : d < 0;
+        }
+        if (path == 0) flipped = flip;
+        if (flip) {
+            v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
+            if (!neg) {
+                neg_size = (size_t)n * 2 * sizeof *neg;
+                if (!(neg = ganim_alloc(&g->alloc, neg_size))) {
+                    ganim_free(&g->alloc, stored, stored_size);
+                    return GANIM_NOMEM(g->err);
+                }
+            }
+            if (nneg && neg[2 * nneg - 1] == k - 1) neg[2 * nneg - 1] = k;
+            else neg[2 * nneg] = neg[2 * nneg + 1] = k, nneg++;
+        }
+        if (path == 0) memcpy(prev, v, sizeof v);
         gl_fs_put(g, &fs, v);
     }
     uint32_t out = gl_accessor(g, start, GL_FLOAT, n, comps == 4 ? "VEC4" : "VEC3", 0, NULL);
-    add_sampler(g, t->bone, path_name[path], in, out, interp, neg, nneg);
+    add_sampler(g, t->bone, path_name[path], in, out, interp, neg, nneg, stored, nstored);
     ganim_free(&g->alloc, neg, neg_size);
+    ganim_free(&g->alloc, stored, stored_size);
     return GANIM_OK;
 }
 
@@ -208,7 +352,9 @@ static ganim_code write_visibility(gl *g, const ganim_track *t)
     const char *interp;
     ganim_track plain = *t;
     plain.step = NULL;
+    g->step_keys = 1;
     ganim_code code = plan_keys(g, &plain, &frames, &n, &interp, &in);
+    g->step_keys = 0;
     if (code != GANIM_OK) return code;
     fstat fs;
     gl_fs_begin(&fs, 3);
@@ -223,7 +369,7 @@ static ganim_code write_visibility(gl *g, const ganim_track *t)
         gl_fs_put(g, &fs, v);
     }
     uint32_t out = gl_accessor(g, start, GL_FLOAT, c->frame_count, "VEC3", 0, NULL);
-    add_sampler(g, t->bone, "scale", in, out, "STEP", NULL, 0);
+    add_sampler(g, t->bone, "scale", in, out, "STEP", NULL, 0, NULL, 0);
     return GANIM_OK;
 }
 
@@ -283,6 +429,48 @@ static ganim_code write_rest(gl *g, uint32_t bone, int path)
     return write_channel(g, &t, ch, path);
 }
 
+/* Where a glTF client's interpolation differs from the game's (once per export each). */
+static void client_warnings(gl *g, const ganim_clip *c, const ganim_clip *p)
+{
+    if (!(g->warned & 1) &&
+        (c->rotation_interp == GANIM_INTERP_NLERP || (p && p->rotation_interp == GANIM_INTERP_NLERP))) {
+        g->warned |= 1;
+        gx_warn(&g->o, GANIM_WARN_EXPORT_LOSS,
+                "gltf: animation '%s' interpolates rotations by nlerp (ACL); glTF clients slerp between keys: "
+                "every frame is the game's, the poses between frames differ slightly (up to 1e-4 of the pose)",
+                g->clip_name);
+    }
+    int hides = 0;
+    for (uint32_t b = 0; b < g->nb && !hides; b++) {
+        const ganim_track *t = g->bone_track[b];
+        for (uint32_t f = 0; t && t->visibility && g->o.visibility == GANIM_VIS_SCALE && f < g->span && !hides; f++) {
+            const ganim_clip *owner = p && t >= p->tracks && t < p->tracks + p->track_count ? p : c;
+            hides = f < owner->frame_count && !t->visibility[f];
+        }
+    }
+    if (!(g->warned & 2) && hides) {
+        g->warned |= 2;
+        gx_warn(&g->o, GANIM_WARN_EXPORT_LOSS,
+                "gltf: animation '%s' hides bones on some frames: written as a scale of 0 (STEP keys), which hides "
+                "the bone's children too; Blender keeps it, but its exporter loses those frames' rotations and "
+                "translations (docs/clients.md)",
+                g->clip_name);
+    }
+}
+
+/* A constant scale of 0 over the whole animation: a bone the skeleton hides. */
+static ganim_code write_zero_scale(gl *g, uint32_t bone)
+{
+    static const float zero[3] = { 0, 0, 0 };
+    ganim_track t = { 0 };
+    t.bone = bone;
+    t.name = "";
+    t.scale.kind = GANIM_CHANNEL_CONSTANT;
+    t.scale.count = 1;
+    t.scale.values = zero;
+    return write_channel(g, &t, &t.scale, 2);
+}
+
 ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
 {
     const ganim_clip *c = &g->doc->clips[ci], *p = gx_partner(g->doc, ci);
@@ -296,16 +484,25 @@ ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
     gx_partner_warn(g->doc, &g->o, ci);
     ganim_code code = write_tracks(g, c);
     if (code == GANIM_OK && p) code = write_tracks(g, p);
+    client_warnings(g, c, p);
     /* Every joint keyed (unless sparse_keys): what a clip does not move holds its rest
      * value, so a client that keeps the last pose (Blender) and one that resets to rest
      * (three.js) show the same. */
-    for (uint32_t b = 0; code == GANIM_OK && !g->o.sparse_keys && b < g->nb; b++) {
+    /* A bone the skeleton hides (g->hide) gets a scale of 0, with sparse keys too. */
+    for (uint32_t b = 0; code == GANIM_OK && b < g->nb; b++) {
         const ganim_track *t = g->bone_track[b];
         const ganim_clip *owner = t && p && t >= p->tracks && t < p->tracks + p->track_count ? p : c;
+        int sparse = g->o.sparse_keys;
         g->clip = c;
-        if (!t || t->rotation.kind == GANIM_CHANNEL_ABSENT) code = write_rest(g, b, 0);
-        if (code == GANIM_OK && (!t || t->translation.kind == GANIM_CHANNEL_ABSENT)) code = write_rest(g, b, 1);
-        if (code == GANIM_OK && (!t || !writes_scale(g, t, owner))) code = write_rest(g, b, 2);
+        if (!sparse && (!t || t->rotation.kind == GANIM_CHANNEL_ABSENT)) code = write_rest(g, b, 0);
+        if (code == GANIM_OK && !sparse && (!t || t->translation.kind == GANIM_CHANNEL_ABSENT))
+            code = write_rest(g, b, 1);
+        if (code == GANIM_OK && (!t || !writes_scale(g, t, owner))) {
+            const ganim_vec3 *rs = &g->sk->bones[b].rest.scale;
+            int scaled = g->o.unscaled_rest && (rs->x != 1 || rs->y != 1 || rs->z != 1);
+            if (g->hide[b] == GL_HIDE_SCALE) code = write_zero_scale(g, b);
+            else if (!sparse || scaled) code = write_rest(g, b, 2);
+        }
     }
     g->clip = c;
     if (code != GANIM_OK) return code;

@@ -20,7 +20,22 @@ ganim_code gl_convert_rest(gl *g)
                               "gltf: bone %u ('%s'): rest pose is not finite after conversion", i, b->name);
         }
         r->scale = b->rest.scale;
+        if (g->o.unscaled_rest) r->scale.x = r->scale.y = r->scale.z = 1;
     }
+    /* Blender's importer drops rest scales from its bones: say so where they would matter */
+    uint32_t scaled = 0, first = 0;
+    for (uint32_t i = 0; i < g->nb && !g->o.unscaled_rest; i++) {
+        const ganim_vec3 *s = &g->sk->bones[i].rest.scale;
+        if (fabsf(s->x - 1) > 1e-5f || fabsf(s->y - 1) > 1e-5f || fabsf(s->z - 1) > 1e-5f) {
+            if (!scaled++) first = i;
+        }
+    }
+    if (scaled)
+        gx_warn(&g->o, GANIM_WARN_EXPORT_LOSS,
+                "gltf: %u bone%s of the rest pose %s scaled (first: %u '%s'); Blender's glTF importer drops rest "
+                "scales from its bones and then deforms the mesh away from the pose (its bones are right); "
+                "--unscaled-rest (ganim_export_opts.unscaled_rest) writes a rest Blender shows right",
+                scaled, scaled == 1 ? "" : "s", scaled == 1 ? "is" : "are", first, g->sk->bones[first].name);
     return GANIM_OK;
 }
 
@@ -219,9 +234,12 @@ static ganim_code write_mesh(gl *g, const float *world, uint32_t *a_pos, uint32_
     double ext =
         sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
     double eps = 1e-6 * (ext > 1 ? ext : 1), leaf = ext > 0 ? 0.02 * ext : 0.05;
-    /* count first: every bone has at most its children as sticks, or one tetrahedron */
-    uint32_t nsticks = 0, ntets = 0;
+    /* count first: every bone has at most its children as sticks, or one tetrahedron;
+     * none for bones the skeleton hides (g->hide), unless that leaves nothing to draw */
+    uint32_t nsticks = 0, ntets = 0, shown = 0;
+    for (uint32_t i = 0; i < g->nb; i++) shown += g->hide[i] == GL_SHOWN;
     for (uint32_t i = 0; i < g->nb; i++) {
+        if (shown && g->hide[i] != GL_SHOWN) continue;
         const float *h = world + (size_t)i * 16 + 12;
         uint32_t s = 0;
         for (uint32_t k = g->kids.first[i]; k < g->kids.first[i + 1]; k++) {
@@ -239,6 +257,7 @@ static ganim_code write_mesh(gl *g, const float *world, uint32_t *a_pos, uint32_
     mesh_build m = { (float *)(void *)mem, (uint32_t *)(void *)(mem + nv * 12), (uint32_t *)(void *)(mem + nv * 16), 0,
                      0 };
     for (uint32_t i = 0; i < g->nb; i++) {
+        if (shown && g->hide[i] != GL_SHOWN) continue;
         const float *hf = world + (size_t)i * 16 + 12;
         double h[3] = { hf[0], hf[1], hf[2] };
         uint32_t s = 0;

@@ -113,7 +113,7 @@ function qmul(a, b) { // Hamilton product a * b, x y z w
           a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]];
 }
 
-async function loadGltf(THREE, GLTFLoader, file) {
+export async function loadGltf(THREE, GLTFLoader, file) {
   const manager = new THREE.LoadingManager();
   manager.setURLModifier(u => u.startsWith('data:') ? u :
     'data:application/octet-stream;base64,' +
@@ -123,7 +123,7 @@ async function loadGltf(THREE, GLTFLoader, file) {
   return new Promise((res, rej) => new GLTFLoader(manager).parse(ab, '', res, rej));
 }
 
-function gltfJson(file) {
+export function gltfJson(file) {
   const buf = fs.readFileSync(file);
   if (buf.readUInt32LE(0) === 0x46546C67) { // "glTF": JSON chunk after the 12-byte header
     const len = buf.readUInt32LE(12);

@@ -380,17 +380,29 @@ TEST(animation_samplers_after_conversion)
         }
     }
     free(v);
-    /* child: keyed at frames 0 and 2 -> 0 s and 0.2 s, values unchanged (not a root) */
+    /* child: keyed at frames 0 and 2 (0 and 60 deg about X), baked on every frame: 0, 0.1
+     * and 0.2 s, frame 1 the slerp half way (30 deg), values unchanged (not a root); the
+     * stored keys are named in the sampler's extras */
     s = find_sampler(&f, 0, 1, "rotation");
     CHECK(s != NULL);
     t = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n, &c);
     v = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n2, &c2);
-    CHECK_EQ_INT(n, 2);
-    CHECK_EQ_INT(n2, 2);
-    if (t && v && n == 2 && n2 == 2) {
-        CHECK_EQ_INT(t[0] == 0.0f && t[1] == 0.2f, 1);
-        CHECK_NEAR(v[4], sin(30 * 3.14159265358979323846 / 180), 1e-7);
-        CHECK_NEAR(v[7], cos(30 * 3.14159265358979323846 / 180), 1e-7);
+    CHECK_EQ_INT(n, 3);
+    CHECK_EQ_INT(n2, 3);
+    if (t && v && n == 3 && n2 == 3) {
+        CHECK_EQ_INT(t[0] == 0.0f && t[1] == 0.1f && t[2] == 0.2f, 1);
+        CHECK_NEAR(v[4], sin(15 * 3.14159265358979323846 / 180), 1e-7);
+        CHECK_NEAR(v[7], cos(15 * 3.14159265358979323846 / 180), 1e-7);
+        CHECK_NEAR(v[8], sin(30 * 3.14159265358979323846 / 180), 1e-7);
+        CHECK_NEAR(v[11], cos(30 * 3.14159265358979323846 / 180), 1e-7);
+    }
+    const tjson *kept = tjson_get(tjson_get(tjson_get(s, "extras"), "ganim"), "keys");
+    CHECK(kept && kept->count == 2);
+    if (kept && kept->count == 2) {
+        CHECK_EQ_INT(tjson_int(tjson_at(tjson_at(kept, 0), 0), -1), 0);
+        CHECK_EQ_INT(tjson_int(tjson_at(tjson_at(kept, 0), 1), -1), 0);
+        CHECK_EQ_INT(tjson_int(tjson_at(tjson_at(kept, 1), 0), -1), 2);
+        CHECK_EQ_INT(tjson_int(tjson_at(tjson_at(kept, 1), 1), -1), 2);
     }
     free(t);
     free(v);
@@ -436,6 +448,9 @@ TEST(keep_axes_and_gltf_with_external_buffer)
 
 /* Step bits on some frames become hold keys; on every frame, a STEP sampler. Visibility
  * becomes STEP scale keys (0 when hidden). */
+/* t is the largest float32 not after `exact` seconds */
+static int at_or_before(float t, double exact) { return (double)t <= exact && (double)nextafterf(t, INFINITY) > exact; }
+
 TEST(step_bits_and_visibility)
 {
     static const uint8_t step[4] = { 0, 1, 0, 0 }; /* hold frame 1 until frame 2 */
@@ -463,9 +478,12 @@ TEST(step_bits_and_visibility)
     CHECK_EQ_INT(n, 5);
     CHECK_EQ_INT(n2, 5);
     if (tm && q && n == 5 && n2 == 5) {
-        /* keys 0, 0.1, (0.2 - 1 ulp, value of frame 1), 0.2, 0.3 */
-        CHECK_EQ_INT(tm[1] == 0.1f && tm[3] == 0.2f && tm[4] == 0.3f, 1);
-        CHECK(tm[2] < 0.2f && tm[2] > 0.1999999f);
+        /* keys 0, 0.1, (0.2 - 1 ulp, value of frame 1), 0.2, 0.3: a track with hold keys
+         * has each time the largest float32 not after the frame's (a client evaluating
+         * frame 2 at 0.2 s in double must be past the hold) */
+        CHECK(at_or_before(tm[0], 0) && at_or_before(tm[1], 0.1) && at_or_before(tm[3], 0.2) &&
+              at_or_before(tm[4], 0.3));
+        CHECK(tm[2] == nextafterf(tm[3], -INFINITY));
         for (int k = 0; k < 4; k++) CHECK_EQ_INT(q[8 + k] == q[4 + k], 1);
         CHECK(q[12 + 2] != q[8 + 2]);
     }
@@ -478,6 +496,7 @@ TEST(step_bits_and_visibility)
     tm = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n2, &cc);
     CHECK_EQ_INT(n, 4);
     CHECK_EQ_INT(n2, 4);
+    for (uint32_t k = 0; tm && k < n2 && k < 4; k++) CHECK(at_or_before(tm[k], k / 10.0));
     if (sv && n == 4) {
         static const float expect[4] = { 2, 2, 0, 2 };
         for (int k = 0; k < 4; k++)
@@ -795,6 +814,140 @@ TEST(partner_clips_play_as_one)
     ganim_doc_free(doc);
 }
 
+/* A half turn between two frames (a dot product of 0) after a key written negated: the
+ * keys written keep the model's relative signs, so a client's slerp turns the way
+ * ganim_clip_sample does; a leaf bone the skeleton hides gets a scale of 0 in every
+ * animation, its stick is not drawn, and the scene records the clip's rate. */
+TEST(half_turn_hidden_bone_and_scene_rate)
+{
+    const char *names[3] = { "root", "child", "hidden" };
+    ganim_doc *doc = tb_doc(3, names);
+    ganim_bone *b = doc->skeleton->bones;
+    b[1].parent = 0;
+    b[1].rest.translation = (ganim_vec3){ 0, 1, 0 };
+    b[2].parent = 1;
+    b[2].rest.translation = (ganim_vec3){ 0, 1, 0 };
+    b[2].flags = GANIM_BONE_HIDDEN;
+    tb_clip(doc, "turn", 12, 3);
+    tb_track(doc, 0, 1, NULL, NULL);
+    /* frame 0 identity; frame 1 dot -0.8 with it (written negated); frame 2 at exactly 0 with frame 1 */
+    const float rot[12] = { 0, 0, 0, 1, 0, 0, 0.6f, -0.8f, 0, 0, 0.8f, 0.6f };
+    tb_channel(doc, 0, 0, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 3, NULL, rot);
+    CHECK_OK(ganim_doc_validate(doc, NULL));
+    ganim_buffer out = { 0 };
+    CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+    gltf_file f;
+    if (!open_glb(&out, &f)) goto done;
+    const tjson *s = find_sampler(&f, 0, 1, "rotation");
+    uint32_t n = 0;
+    int cc = 0;
+    float *q = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n, &cc);
+    CHECK_EQ_INT(n, 3);
+    ganim_transform pose[3];
+    CHECK_OK(ganim_clip_sample(&doc->clips[0], doc->skeleton, 1.5 / 12, pose, NULL, NULL));
+    if (q && n == 3) {
+        /* keys 1 and 2 both negated: (0,0,-0.6,0.8), (0,0,-0.8,-0.6) */
+        CHECK(q[6] < 0 && q[7] > 0 && q[10] < 0 && q[11] < 0);
+        /* a client's slerp half way between keys 1 and 2 (dot 0: no flip): (k1 + k2) / sqrt 2 */
+        double h[4], len = 0;
+        for (int i = 0; i < 4; i++) h[i] = (double)q[4 + i] + q[8 + i], len += h[i] * h[i];
+        len = sqrt(len);
+        const float *g = &pose[1].rotation.x;
+        double dot = 0;
+        for (int i = 0; i < 4; i++) dot += h[i] / len * g[i];
+        CHECK_NEAR(fabs(dot), 1, 1e-6); /* the same rotation as ganim's sampler at frame 1.5 */
+    }
+    free(q);
+    /* the hidden leaf: scale 0 */
+    s = find_sampler(&f, 0, 2, "scale");
+    float *sc = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n, &cc);
+    CHECK(sc && n >= 1);
+    for (uint32_t k = 0; sc && k < n * 3; k++) CHECK_NEAR(sc[k], 0, 0);
+    free(sc);
+    /* the scene's extras: the rate and frame count */
+    const tjson *ge = tjson_get(tjson_get(jpath(f.json, "scenes", 0), "extras"), "ganim");
+    CHECK_NEAR(tjson_num(tjson_get(ge, "fps"), 0), 12, 0);
+    CHECK_EQ_INT(tjson_int(tjson_get(ge, "frame_count"), 0), 3);
+    tjson_free(f.json);
+    /* read back: the zero scale is not a channel of the clip */
+    ganim_doc *back = NULL;
+    CHECK_OK(ganim_read_memory(out.data, out.size, NULL, &back, NULL));
+    if (back) {
+        CHECK_EQ_INT(back->clips[0].track_count, 1);
+        ganim_doc_free(back);
+    }
+done:
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+/* unscaled_rest: nodes without scale, every joint's scale keyed with its rest scale (also
+ * with sparse keys); sparse_keys keeps a keyed channel's stored keys (no baking). */
+TEST(unscaled_rest_and_sparse_keyed)
+{
+    ganim_doc *doc = make_doc();
+    doc->skeleton->bones[1].rest.scale = (ganim_vec3){ 2, 3, 4 };
+    ganim_export_opts o = { 0 };
+    o.unscaled_rest = 1;
+    o.sparse_keys = 1;
+    ganim_buffer out = { 0 };
+    CHECK_OK(ganim_export_glb(doc, &o, &out, NULL));
+    gltf_file f;
+    if (!open_glb(&out, &f)) goto done;
+    CHECK(tjson_get(jpath(f.json, "nodes", 1), "scale") == NULL);
+    const tjson *s = find_sampler(&f, 0, 1, "scale");
+    uint32_t n = 0;
+    int cc = 0;
+    float *v = acc_floats(&f, tjson_int(tjson_get(s, "output"), -1), &n, &cc);
+    CHECK(v && n >= 1);
+    if (v && n >= 1) CHECK_EQ_INT(v[0] == 2 && v[1] == 3 && v[2] == 4, 1);
+    free(v);
+    /* the keyed child rotation (frames 0 and 2): its 2 stored keys, no extras.ganim.keys */
+    s = find_sampler(&f, 0, 1, "rotation");
+    float *t = acc_floats(&f, tjson_int(tjson_get(s, "input"), -1), &n, &cc);
+    CHECK_EQ_INT(n, 2);
+    free(t);
+    CHECK(tjson_get(tjson_get(tjson_get(s, "extras"), "ganim"), "keys") == NULL);
+    tjson_free(f.json);
+done:
+    ganim_buffer_free(&out);
+    ganim_doc_free(doc);
+}
+
+/* extras.ganim.keys that do not name ascending ranges of keys are ignored with a warning:
+ * every key written is kept (the baked channel comes back with a value per frame). */
+TEST(stored_keys_that_do_not_fit)
+{
+    ganim_doc *doc = make_doc();
+    static const char *const bad[3] = { "[           ]", "[[2,2],[0,0]]", "[[0,0],[2,9]]" };
+    for (int i = 0; i < 3; i++) {
+        ganim_buffer out = { 0 };
+        CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+        static const char key[] = "\"keys\":[[0,0],[2,2]]";
+        uint8_t *at = NULL;
+        for (size_t k = 0; !at && k + sizeof key - 1 <= out.size; k++)
+            if (!memcmp(out.data + k, key, sizeof key - 1)) at = out.data + k;
+        CHECK(at != NULL);
+        if (at) memcpy(at + 7, bad[i], strlen(bad[i])); /* the same length */
+        ganim_doc *back = NULL;
+        ganim_error err = { 0 };
+        CHECK_MSG(ganim_read_memory(out.data, out.size, NULL, &back, &err) == GANIM_OK, "case %d: %s", i, err.message);
+        if (back) {
+            int warned = 0;
+            for (uint32_t w = 0; w < back->warning_count; w++)
+                warned |= back->warnings[w].code == GANIM_WARN_IGNORED && strstr(back->warnings[w].message, "keys");
+            CHECK_MSG(warned, "case %d: no warning", i);
+            const ganim_track *t = NULL;
+            for (uint32_t k = 0; k < back->clips[1].track_count; k++)
+                if (back->clips[1].tracks[k].bone == 1) t = &back->clips[1].tracks[k];
+            CHECK(t && t->rotation.count == 3);
+            ganim_doc_free(back);
+        }
+        ganim_buffer_free(&out);
+    }
+    ganim_doc_free(doc);
+}
+
 int main(void)
 {
     RUN(glb_layout_nodes_and_rest_pose);
@@ -807,5 +960,8 @@ int main(void)
     RUN(big_clip);
     RUN(every_joint_keyed_with_its_rest);
     RUN(partner_clips_play_as_one);
+    RUN(half_turn_hidden_bone_and_scene_rate);
+    RUN(unscaled_rest_and_sparse_keyed);
+    RUN(stored_keys_that_do_not_fit);
     return test_finish();
 }

@@ -66,6 +66,45 @@ static int interp_of(const char *s)
     return strcmp(s, "LINEAR") ? -1 : GLTF_LINEAR;
 }
 
+/* extras.ganim.keys of a sampler: ascending ranges [first, last] of the keys the channel
+ * stores (the exporter baked the frames between them, export_gltf_anim.c bake_keys); the
+ * channel keeps only those. Ranges that do not fit are a warning, and every key stays. */
+static void keep_stored(anim *a, chan *c, const gj_value *keys)
+{
+    uint64_t next = 0;
+    if (!keys->count) {
+        ganim_doc_warn(a->f->doc, GANIM_WARN_IGNORED, keys->offset,
+                       "gltf: animation %u sampler %u: extras.ganim.keys names no key; every key is kept", a->index,
+                       c->sampler);
+        return;
+    }
+    for (uint32_t r = 0; r < keys->count; r++) {
+        const gj_value *pair = &keys->items[r];
+        uint64_t lo, hi;
+        if (pair->type != GJ_ARRAY || pair->count != 2 || !gj_uint(&pair->items[0], c->n, &lo) ||
+            !gj_uint(&pair->items[1], c->n, &hi) || lo < next || lo > hi || hi >= c->n) {
+            ganim_doc_warn(a->f->doc, GANIM_WARN_IGNORED, pair->offset,
+                           "gltf: animation %u sampler %u: extras.ganim.keys entry %u is not a range of keys after "
+                           "the last; every key is kept",
+                           a->index, c->sampler, r);
+            return;
+        }
+        next = hi + 1;
+    }
+    uint32_t m = 0;
+    size_t w = (size_t)c->comps;
+    for (uint32_t r = 0; r < keys->count; r++) {
+        uint64_t lo = 0, hi = 0;
+        gj_uint(&keys->items[r].items[0], c->n, &lo);
+        gj_uint(&keys->items[r].items[1], c->n, &hi);
+        for (uint64_t k = lo; k <= hi; k++, m++) {
+            c->t[m] = c->t[k];
+            memmove(c->v + m * w, c->v + k * w, w * sizeof(float));
+        }
+    }
+    c->n = m;
+}
+
 static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t *seen, const char **outside)
 {
     gltf_file *f = a->f;
@@ -160,6 +199,9 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
                 for (int i = 0; i < 4; i++) c->v[k * 4 + (uint64_t)i] = -c->v[k * 4 + (uint64_t)i];
         }
     }
+    /* a keyed channel ganim's exporter baked on every frame: its stored keys come back */
+    const gj_value *keys = gj_get(gj_get(gj_get(sv, "extras"), "ganim"), "keys");
+    if (f->ganim && c->interp == GLTF_LINEAR && keys && keys->type == GJ_ARRAY) keep_stored(a, c, keys);
     a->st.interp[c->interp]++;
     a->nch++;
     return GANIM_OK;
@@ -291,19 +333,28 @@ static void choose_rate(anim *a)
     a->st.rate_source = GLTF_RATE_DEFAULT;
 }
 
+/* Does frame k give time t, as the exporter writes it: the nearest float32, or (keys of
+ * STEP samplers and of tracks with hold keys) the largest not after the frame's time? */
+static int gives(double k, double fps, float t)
+{
+    double x = k / fps;
+    float f = (float)x;
+    return f == t || ((double)f > x && nextafterf(f, -INFINITY) == t);
+}
+
 /* The frame ganim's exporter divided by the rate to write time t (an integer when one
  * gives the same float time). */
 static float frame_exact(float t, double fps)
 {
     double r = (double)t * fps, k = floor(r + 0.5);
-    if (k <= 16777216.0 && (float)(k / fps) == t) return (float)k;
+    if (k <= 16777216.0 && gives(k, fps, t)) return (float)k;
     float c = (float)r, up = c, down = c;
-    if ((float)((double)c / fps) == t) return c;
+    if (gives((double)c, fps, t)) return c;
     for (int i = 0; i < 4; i++) {
         up = nextafterf(up, INFINITY);
         down = nextafterf(down, -INFINITY);
-        if ((float)((double)up / fps) == t) return up;
-        if ((float)((double)down / fps) == t) return down;
+        if (gives((double)up, fps, t)) return up;
+        if (gives((double)down, fps, t)) return down;
     }
     return c;
 }
@@ -782,9 +833,10 @@ static ganim_code read_group(anim *a, uint32_t g, const gltf_carry_clip *d, gani
             const float *rest = c->path == GLTF_ROT     ? &bones[c->bone].rest.rotation.x
                                 : c->path == GLTF_TRANS ? &bones[c->bone].rest.translation.x
                                                         : &bones[c->bone].rest.scale.x;
-            int same = 1;
-            for (int k = 0; k < c->comps; k++) same &= c->v[k] == rest[k];
-            if (same) continue;
+            /* or the scale of 0 it gives a bone the skeleton hides */
+            int same = 1, zero = c->path == GLTF_SCALE && (bones[c->bone].flags & GANIM_BONE_HIDDEN);
+            for (int k = 0; k < c->comps; k++) same &= c->v[k] == rest[k], zero &= c->v[k] == 0;
+            if (same || zero) continue;
         }
         sub.ch[kept++] = *c;
     }
