@@ -49,19 +49,22 @@ fi
 mkdir -p "$work/scripts" "$work/config" "$work/out"
 # a file of another game, for the refused export (the project's own fixture)
 cp "$here/../data/acl/fixture.v0.civ" "$work/out/other.civ"
-# file | animation | bone | frame | degrees | Argonaut model | the edited clip's index
+# file | animation | bone | frame | degrees | Argonaut model | the edited clip's index |
+# how far an untouched value may move: 0 (to the bit) everywhere but in a Civ VII V1 file,
+# whose ACL body the encoder compresses again, each value within its precision (0.01 at
+# the shell distance: docs/formats/acl.md)
 cases=(
-    "ff7/humanoid_bkey0.da|body_2+weapon_8|bone_3|5|25||2"
-    "alamo/VCCo_IPV1_D_DIE_00.ALA|VCCo_IPV1_D_DIE_00|IPV1|20|30||0"
-    "alamo/BM_BERTH_D_DIE_00.ala|BM_BERTH_D_DIE_00|front|10|30||0"
-    "acl/short_f16_r30_b33.v0.civ|short_f16_r30_b33.v0|track_5|7|30||0"
-    "acl/short_f16_r30_b33.civ|short_f16_r30_b33|track_5|7|30||0"
-    "argonaut/hp_level.wad|hp_level_1|group_1|5|30|1|1"
-    "argonaut/croc2_level.wad|croc2_level_3|group_2|2|30||3"
+    "ff7/humanoid_bkey0.da|body_2+weapon_8|bone_3|5|25||2|0"
+    "alamo/VCCo_IPV1_D_DIE_00.ALA|VCCo_IPV1_D_DIE_00|IPV1|20|30||0|0"
+    "alamo/BM_BERTH_D_DIE_00.ala|BM_BERTH_D_DIE_00|front|10|30||0|0"
+    "acl/short_f16_r30_b33.v0.civ|short_f16_r30_b33.v0|track_5|7|30||0|0"
+    "acl/short_f16_r30_b33.civ|short_f16_r30_b33|track_5|7|30||0|0.01"
+    "argonaut/hp_level.wad|hp_level_1|group_1|5|30|1|1|0"
+    "argonaut/croc2_level.wad|croc2_level_3|group_2|2|30||3|0"
 )
 args=()
 for c in "${cases[@]}"; do
-    IFS='|' read -r rel anim bone frame deg model clip <<< "$c"
+    IFS='|' read -r rel anim bone frame deg model clip tol <<< "$c"
     args+=("$data/$rel|$anim|$bone|$frame|$deg|$model")
 done
 # Debian's Blender runs the system Python 3: a PATH without other Python installs.
@@ -76,7 +79,7 @@ if [ "$status" != 0 ] && [ "$failed" = 0 ]; then
     failed=$((failed + 1))
 fi
 for c in "${cases[@]}"; do
-    IFS='|' read -r rel anim bone frame deg model clip <<< "$c"
+    IFS='|' read -r rel anim bone frame deg model clip tol <<< "$c"
     name="$(basename "$rel")" src="$data/$rel" o="$work/out/$(basename "$rel")"
     if cmp -s "$src" "$o.untouched"; then
         echo "ok: $rel: untouched export is the original, byte for byte"; passed=$((passed + 1))
@@ -91,9 +94,10 @@ for c in "${cases[@]}"; do
             "${skelopt[@]}" "${opts[@]}" > "$o.edited.json" 2>> "$o.log"; then
         echo "FAIL: $rel: the edited export cannot be read"; sed 's/^/  /' "$o.log" | head -5; failed=$((failed + 1)); continue
     fi
-    # the edit lands; every other value of every clip is the original's to the bit
-    if python3 "$here/compare_dumps.py" "$o.orig.json" "$o.edited.json" --tol 0 --edit "$clip" "$bone" "$frame" > "$o.compare.txt"; then
-        echo "ok: $rel: edited export: $(grep -o 'the edit landed.*' "$o.compare.txt"), nothing else moved"
+    # the edit lands; every other value of every clip is the original's (to the bit, or
+    # within the lossy encoder's precision)
+    if python3 "$here/compare_dumps.py" "$o.orig.json" "$o.edited.json" --tol "$tol" --edit "$clip" "$bone" "$frame" > "$o.compare.txt"; then
+        echo "ok: $rel: edited export: $(grep -o 'the edit landed.*' "$o.compare.txt"), nothing else moved by more than $tol"
         passed=$((passed + 1))
     else
         echo "FAIL: $rel: edited export:"; grep -v passed "$o.compare.txt" | head -5 | sed 's/^/  /'; failed=$((failed + 1))
