@@ -15,10 +15,12 @@
  *
  * --callgrind runs every row once more under `valgrind --tool=callgrind`, counting only
  * bench_measured (--toggle-collect), and adds instructions per value and per byte.
- * --only WORD keeps the rows whose input or path contains WORD.
+ * --only WORD keeps the rows whose input or path contains WORD; --save DIR writes the
+ * synthetic FF7 pack there (DIR/synthetic_60x100x25.da) for the side-by-side anchors.
  * The synthetic documents (200 bones x 1,000 and x 10,000 frames; 50 bones x 1,000;
  * an FF7 pack of 60 animations x 100 frames x 25 slots made by the FF7 writer) go
- * through every writer and are read back, so growth with frames and bones is a slope. */
+ * through every writer and are read back, so growth with frames and bones is a slope.
+ * Every input's .glb and .bvh exports are read back too (the glTF and BVH readers). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -101,8 +103,10 @@ typedef struct op {
     op_kind kind;
     const char *what; /* format name or exporter */
     char label[48];
-    uint8_t *out; /* OP_READBACK: the bytes written by OP_WRITE (owned) */
+    const char *exporter; /* OP_READBACK of an export: "glb" or "bvh"; NULL: of a writer */
+    uint8_t *out;         /* OP_READBACK: the bytes written by OP_WRITE or the exporter (owned) */
     size_t out_size;
+    uint64_t values; /* OP_READBACK: values of the document read back */
 } op;
 
 typedef struct row {
@@ -178,7 +182,7 @@ static int add_file(input *ins, int *n, const char *path, const char *label)
 
 /* A synthetic clip set: `bones` bones (a binary tree), `clips` clips of `frames` frames,
  * every bone rotating every frame (smooth Euler curves), the root also moving. */
-static ganim_doc *make_synth(uint32_t bones, uint32_t frames, uint32_t clips)
+static ganim_doc *make_synth(uint32_t bones, uint32_t frames, uint32_t clips, double fps)
 {
     ganim_read_opts o = { 0 };
     o.allocator = counting();
@@ -202,7 +206,7 @@ static ganim_doc *make_synth(uint32_t bones, uint32_t frames, uint32_t clips)
         snprintf(cname, sizeof cname, "clip%u", c);
         ganim_clip cl = { 0 };
         cl.name = cname;
-        cl.fps = 30;
+        cl.fps = fps;
         cl.frame_count = frames;
         uint32_t ci = 0;
         ok = ganim_doc_add_clip(doc, &cl, &ci, NULL) == GANIM_OK;
@@ -249,7 +253,7 @@ static int add_synth(input *ins, int *n, uint32_t bones, uint32_t frames, int gr
     input *in = &ins[*n];
     memset(in, 0, sizeof *in);
     size_t before = g_count.live;
-    in->doc = make_synth(bones, frames, 1);
+    in->doc = make_synth(bones, frames, 1, 30.0);
     if (!in->doc) return 0;
     in->model_bytes = g_count.live - before;
     snprintf(in->name, sizeof in->name, "synthetic %ub x %uf", bones, frames);
@@ -263,10 +267,12 @@ static int add_synth(input *ins, int *n, uint32_t bones, uint32_t frames, int gr
 
 /* The FF7 pack of the issue: 60 animations x 100 frames x 25 slots, written by the FF7
  * writer from a synthetic document, then read like a file. */
+static const char *g_save; /* --save DIR: where the synthetic pack is written */
+
 static int add_ff7_pack(input *ins, int *n)
 {
     if (*n >= MAX_INPUTS) return 0;
-    ganim_doc *src = make_synth(25, 100, 60);
+    ganim_doc *src = make_synth(25, 100, 60, 15.0);
     if (!src) return 0;
     ganim_buffer buf = { 0 };
     ganim_error err;
@@ -283,6 +289,13 @@ static int add_ff7_pack(input *ins, int *n)
     memcpy(in->data, buf.data, buf.size);
     in->size = buf.size;
     ganim_buffer_free(&buf);
+    if (g_save) { /* for the anchors (kujata reads the same pack) */
+        char p[1100];
+        snprintf(p, sizeof p, "%.1000s/synthetic_60x100x25.da", g_save);
+        FILE *f = fopen(p, "wb");
+        if (!f || fwrite(in->data, 1, in->size, f) != in->size) fprintf(stderr, "bench_ganim: cannot write %s\n", p);
+        if (f) fclose(f);
+    }
     ganim_read_opts o = { 0 };
     o.allocator = counting();
     o.format = "ff7-battle";
@@ -361,12 +374,14 @@ __attribute__((noinline)) size_t bench_measured(const input *in, op *o)
         ganim_read_opts ro = { 0 };
         ro.allocator = counting();
         ro.format = o->kind == OP_READ ? in->format : o->what;
-        ro.skeleton = o->kind == OP_READ ? in->skeleton : in->doc->skeleton;
+        ro.skeleton = o->kind == OP_READ ? in->skeleton : o->exporter ? NULL : in->doc->skeleton;
         ganim_doc *d = NULL;
         const uint8_t *p = o->kind == OP_READ ? in->data : o->out;
         size_t size = o->kind == OP_READ ? in->size : o->out_size;
         ganim_code c = p ? ganim_read_memory(p, size, &ro, &d, &err) : ganim_read_file(in->path, &ro, &d, &err);
         if (c != GANIM_OK) return 0;
+        uint64_t tp = 0;
+        if (!o->values) o->values = count_values(d, &tp);
         ganim_doc_free(d);
         return size;
     }
@@ -426,7 +441,11 @@ static int make_ops(const input *in, op *ops)
     }
     if (!in->synthetic) ops[n].kind = OP_READ, ops[n].what = in->data ? "read" : "read (file)", n++;
     ops[n].kind = OP_SAMPLE, ops[n].what = "sample", n++;
-    for (size_t e = 0; e < 4; e++) ops[n].kind = OP_EXPORT, ops[n].what = exporters[e], n++;
+    for (size_t e = 0; e < 4; e++) {
+        ops[n].kind = OP_EXPORT, ops[n].what = exporters[e], n++;
+        if (e == 0 || e == 2) /* the glTF and BVH readers, on what the exporters wrote */
+            ops[n].kind = OP_READBACK, ops[n].what = e ? "bvh" : "gltf", ops[n].exporter = exporters[e], n++;
+    }
     if (in->synthetic) {
         size_t nf = 0;
         const ganim_format *const *fs = ganim_formats(&nf);
@@ -451,7 +470,11 @@ static void prepare(const input *in, op *ops, int i)
 {
     if (ops[i].kind != OP_READBACK || ops[i].out) return;
     ganim_buffer b = { 0 };
-    if (ganim_write(in->doc, ops[i].what, NULL, &b, NULL) != GANIM_OK) return;
+    ganim_export_opts eo = { 0 };
+    ganim_code c = !ops[i].exporter                  ? ganim_write(in->doc, ops[i].what, NULL, &b, NULL)
+                   : !strcmp(ops[i].exporter, "glb") ? ganim_export_glb(in->doc, &eo, &b, NULL)
+                                                     : ganim_export_bvh(in->doc, &eo, &b, NULL);
+    if (c != GANIM_OK) return;
     ops[i].out = malloc(b.size ? b.size : 1);
     if (ops[i].out) {
         memcpy(ops[i].out, b.data, b.size);
@@ -485,7 +508,7 @@ static void measure(row *r, double min_ns)
         r->values = r->in->track_poses;
         r->bytes = 0;
     } else {
-        r->values = r->in->values;
+        r->values = r->o->kind == OP_READBACK ? r->o->values : r->in->values;
     }
 }
 
@@ -541,6 +564,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--no-synthetic")) synth = 0;
         else if (!strcmp(a, "--time") && i + 1 < argc) min_ms = atof(argv[++i]);
         else if (!strcmp(a, "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(a, "--save") && i + 1 < argc) g_save = argv[++i];
         else if (!strcmp(a, "--child") && i + 2 < argc) {
             child_in = atoi(argv[++i]);
             child_op = atoi(argv[++i]);

@@ -111,7 +111,39 @@ void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint3
 unsigned ff7_rot_code_bits(int32_t v, unsigned bkey);
 
 /* ---- model <-> raw ----------------------------------------------------------------- */
-ganim_quat ff7_raw_to_quat(const uint16_t raw[3]);
+/* sin and cos of half of angle r (ff7_angle_table.c, made by tools/make_ff7_angles.c):
+ * ganim_quat_axis_angle's float values for the angle r * 2pi / 4096. */
+extern const float ff7_half_sin[4096];
+extern const float ff7_half_cos[4096];
+/* ((1 * Qy) * Qx) * Qz through ganim_quat_mul, as ganim_quat_from_euler forms it. */
+ganim_quat ff7_raw_to_quat_generic(float sx, float cx, float sy, float cy, float sz, float cz);
+/* R = Ry * Rx * Rz of the three 12-bit angles (x, y, z), bit for bit what
+ * ganim_quat_from_euler(angles * 2pi / 4096, GANIM_EULER_YXZ) gives, without its sin/cos
+ * and without the products that are zero. Why the short form gives the same bits: every product of two floats is
+ * exact in double; ganim_quat_mul's other terms here are products with a zero, i.e. +0 or
+ * -0, and adding a zero to a non-zero double changes nothing. So each component of the
+ * short form equals the generic one whenever it is not zero; only the sign of a zero
+ * result depends on the dropped terms, and then the generic product is formed instead.
+ * tests/formats/ff7/test_ff7_angles.c compares both over every angle of each axis and millions
+ * of triples. */
+static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])
+{
+    unsigned ix = raw[0] & 0xFFFu, iy = raw[1] & 0xFFFu, iz = raw[2] & 0xFFFu;
+    float sx = ff7_half_sin[ix], cx = ff7_half_cos[ix];
+    float sy = ff7_half_sin[iy], cy = ff7_half_cos[iy];
+    float sz = ff7_half_sin[iz], cz = ff7_half_cos[iz];
+    /* Qy * Qx */
+    double x = (float)((double)cy * sx), y = (float)((double)sy * cx);
+    double z = (float)-((double)sy * sx), w = (float)((double)cy * cx);
+    /* ... * Qz */
+    double dsz = sz, dcz = cz;
+    ganim_quat q = { (float)(x * dcz + y * dsz), (float)(y * dcz - x * dsz), (float)(w * dsz + z * dcz),
+                     (float)(w * dcz - z * dsz) };
+    if (q.x == 0.0f || q.y == 0.0f || q.z == 0.0f || q.w == 0.0f)
+        return ff7_raw_to_quat_generic(sx, cx, sy, cy, sz, cz);
+    return q;
+}
+
 /* YXZ Euler angles of q as 12-bit units rounded to multiples of 2^bkey; of the two
  * equivalent solutions the one nearest `prev` (may be NULL). */
 void ff7_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3]);

@@ -19,28 +19,40 @@ unsigned ff7_rot_code_bits(int32_t v, unsigned bkey)
     return 4 + 12 - bkey;
 }
 
-/* One rotation delta in units of 2^bkey; *nbits = bits the code took. */
-static bool rd_rot_delta(ganim_bits *b, unsigned bkey, int32_t *v, unsigned *nbits)
+/* One rotation delta in units of 2^bkey from the 64 stream bits at b->pos (first bit in
+ * bit 63; bits past the end read as zero); false when its code runs past the end (the
+ * position does not move then). The code is 1 bit (0: delta 0), or a 1 and a 3-bit type
+ * t: 0 is -1, 1..6 a t-bit value v (stored as v - 2^(t-1), or v + 2^(t-1) below zero),
+ * 7 a raw (12 - bkey)-bit value. Only a type-7 code can be longer than the delta's
+ * shortest (every other code is the only one of its length for its values), so *best is
+ * cleared only there. */
+static inline bool rd_rot_delta(ganim_bits *b, uint64_t w, unsigned bkey, int32_t *v, bool *best)
 {
-    uint32_t f, t;
-    size_t start = b->pos;
-    if (!gb_msb_u(b, 1, &f)) return false;
-    if (!f) {
+    unsigned len;
+    if (!(w >> 63)) {
         *v = 0;
+        len = 1;
     } else {
-        if (!gb_msb_u(b, 3, &t)) return false;
+        unsigned t = (unsigned)(w >> 60) & 7u;
         if (t == 0) {
             *v = -1;
-        } else if (t == 7) {
-            if (!gb_msb_s(b, 12 - bkey, v)) return false;
+            len = 4;
         } else {
-            int32_t s;
-            if (!gb_msb_s(b, t, &s)) return false;
-            int32_t half = (int32_t)1 << (t - 1);
-            *v = s < 0 ? s - half : s + half;
+            unsigned k = t == 7 ? 12u - bkey : t;
+            if (k == 0 || k > 12) return false;
+            int32_t u = (int32_t)((w << 4) >> (64u - k)), neg = (int32_t)(u >> (k - 1)); /* k-bit two's complement */
+            if (t == 7) {
+                *v = u - (neg << k);
+                if (ff7_rot_code_bits(*v, bkey) != 4 + k) *best = false;
+            } else { /* s = u - neg * 2^t; v = s + 2^(t-1), or s - 2^(t-1) below zero */
+                int32_t half = (int32_t)1 << (t - 1);
+                *v = u + half - (neg << (t + 1));
+            }
+            len = 4 + k;
         }
     }
-    *nbits = (unsigned)(b->pos - start);
+    if (len > b->nbits - b->pos) return false;
+    b->pos += len;
     return true;
 }
 
@@ -77,14 +89,17 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
                 if (f && d >= -64 && d <= 63) frame_best = false;
             }
         }
+        /* positions whose 8-byte window lies inside the stream take one load */
+        uint64_t proven = gb_msb_proven_limit(size);
         for (size_t i = 0; i < per && ok; i++) {
             int32_t v;
-            unsigned nb;
-            ok = rd_rot_delta(&b, bkey, &v, &nb);
-            if (ok) {
-                cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * (1u << bkey)) & 0xFFFu);
-                if (nb != ff7_rot_code_bits(v, bkey)) frame_best = false;
+            if (b.pos >= b.nbits) {
+                ok = false;
+                break;
             }
+            uint64_t w = b.pos < proven ? gb_msb_window64_proven(stream, b.pos) : gb_msb_window64(stream, size, b.pos);
+            ok = rd_rot_delta(&b, w, bkey, &v, &frame_best);
+            if (ok) cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * (1u << bkey)) & 0xFFFu);
         }
         if (!ok) break; /* the frame does not fit: it is not part of the animation */
         best = best && frame_best;
