@@ -367,7 +367,7 @@ __attribute__((noinline)) size_t bench_measured(const input *in, op *o)
     switch (o->kind) {
     case OP_MEMCPY:
         memcpy(g_copy, in->data, in->size);
-        g_sink += g_copy[in->size / 2];
+        g_sink += (double)g_copy[in->size >> 1];
         return in->size;
     case OP_READ:
     case OP_READBACK: {
@@ -574,7 +574,9 @@ int main(int argc, char **argv)
                             "[--no-synthetic] [--only WORD] [PATH ...]\n");
             return 2;
         } else if (np < MAX_INPUTS) paths[np++] = argv[i];
-        if (strcmp(a, "--json") && strcmp(a, "--callgrind") && strcmp(a, "--time") && npass < 64)
+        /* what a --child run needs to build the same inputs: the paths and these flags */
+        if ((a[0] != '-' || !strcmp(a, "--quick") || !strcmp(a, "--no-samples") || !strcmp(a, "--no-synthetic")) &&
+            npass < 64)
             pass[npass++] = argv[i];
     }
     if (cg) { /* under valgrind the 10,000-frame document takes minutes to build */
@@ -684,7 +686,7 @@ int main(int argc, char **argv)
         for (int a = 0; a < nr; a++) {
             if (rows[a].in != lo || !rows[a].ok) continue;
             for (int b = 0; b < nr; b++) {
-                if (rows[b].in != hi || !rows[b].ok || strcmp(rows[b].o->label, rows[a].o->label)) continue;
+                if (rows[b].in != hi || !rows[b].ok || strcmp(rows[b].o->label, rows[a].o->label) != 0) continue;
                 double s = (rows[b].ns - rows[a].ns) / (double)(rows[b].values - rows[a].values);
                 printf("  %-22s %9.2f %9.2f   slope %.2f ns per value\n", rows[a].o->label,
                        rows[a].ns / (double)rows[a].values, rows[b].ns / (double)rows[b].values, s);
