@@ -19,41 +19,32 @@ unsigned ff7_rot_code_bits(int32_t v, unsigned bkey)
     return 4 + 12 - bkey;
 }
 
-/* One rotation delta in units of 2^bkey from the 64 stream bits at b->pos (first bit in
- * bit 63; bits past the end read as zero); false when its code runs past the end (the
- * position does not move then). The code is 1 bit (0: delta 0), or a 1 and a 3-bit type
- * t: 0 is -1, 1..6 a t-bit value v (stored as v - 2^(t-1), or v + 2^(t-1) below zero),
- * 7 a raw (12 - bkey)-bit value. Only a type-7 code can be longer than the delta's
- * shortest (every other code is the only one of its length for its values), so *best is
- * cleared only there. */
-static inline bool rd_rot_delta(ganim_bits *b, uint64_t w, unsigned bkey, int32_t *v, bool *best)
+/* One rotation delta in units of 2^bkey from the stream bits at the top of w (bits past
+ * the end of the stream read as zero); returns the code's length in bits. The code is 1
+ * bit (0: delta 0), or a 1 and a 3-bit type t: 0 is -1, 1..6 a t-bit value v (stored as
+ * v - 2^(t-1), or v + 2^(t-1) below zero), 7 a raw `kraw` = (12 - bkey)-bit value (kraw in
+ * 1..12). Only a type-7 code can be longer than the delta's shortest (every other code is
+ * the only one of its length for its values), so *best is cleared only there. */
+static inline unsigned rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, bool *best)
 {
-    unsigned len;
     if (!(w >> 63)) {
         *v = 0;
-        len = 1;
-    } else {
-        unsigned t = (unsigned)(w >> 60) & 7u;
-        if (t == 0) {
-            *v = -1;
-            len = 4;
-        } else {
-            unsigned k = t == 7 ? 12u - bkey : t;
-            if (k == 0 || k > 12) return false;
-            int32_t u = (int32_t)((w << 4) >> (64u - k)), neg = (int32_t)(u >> (k - 1)); /* k-bit two's complement */
-            if (t == 7) {
-                *v = u - (neg << k);
-                if (ff7_rot_code_bits(*v, bkey) != 4 + k) *best = false;
-            } else { /* s = u - neg * 2^t; v = s + 2^(t-1), or s - 2^(t-1) below zero */
-                int32_t half = (int32_t)1 << (t - 1);
-                *v = u + half - (neg << (t + 1));
-            }
-            len = 4 + k;
-        }
+        return 1;
     }
-    if (len > b->nbits - b->pos) return false;
-    b->pos += len;
-    return true;
+    unsigned t = (unsigned)(w >> 60) & 7u;
+    if (t == 0) {
+        *v = -1;
+        return 4;
+    }
+    unsigned k = t == 7 ? kraw : t;
+    int32_t u = (int32_t)((w << 4) >> (64u - k)), neg = (int32_t)(u >> (k - 1)); /* k-bit two's complement */
+    if (t == 7) {
+        *v = u - (neg << k);
+        if (ff7_rot_code_bits(*v, bkey) != 4 + k) *best = false;
+    } else { /* s = u - neg * 2^t; v = s + 2^(t-1), or s - 2^(t-1) below zero */
+        *v = u + ((int32_t)1 << (t - 1)) - (neg << (t + 1));
+    }
+    return 4 + k;
 }
 
 uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
@@ -63,7 +54,9 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
     size_t per = (size_t)slots * 3u;
     bool best = true;
     *bits = 0;
-    if (max_frames == 0) return 0;
+    if (max_frames == 0 || bkey >= 12) return 0; /* bkey 12 and up: no first frame can be read */
+    unsigned kraw = 12u - bkey;
+    uint64_t proven = gb_msb_proven_limit(size);
     for (int i = 0; i < 3; i++) {
         if (!gb_msb_s(&b, 16, &pos[i])) return 0;
     }
@@ -89,17 +82,34 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
                 if (f && d >= -64 && d <= 63) frame_best = false;
             }
         }
-        /* positions whose 8-byte window lies inside the stream take one load */
-        uint64_t proven = gb_msb_proven_limit(size);
-        for (size_t i = 0; i < per && ok; i++) {
+        /* Where the 8-byte window at the position lies inside the stream, one load gives
+         * 57 stream bits: codes are at most 16 bits, so up to three codes per load and no
+         * bound to check. Elsewhere one code at a time, each checked against the end. */
+        size_t i = 0;
+        uint32_t step = 1u << bkey;
+        while (ok && i < per) {
             int32_t v;
-            if (b.pos >= b.nbits) {
+            if (b.pos < proven) {
+                uint64_t w = gb_msb_window64_proven(stream, b.pos);
+                unsigned used = 0;
+                do {
+                    used += rot_delta(w << used, kraw, bkey, &v, &frame_best);
+                    cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * step) & 0xFFFu);
+                    i++;
+                } while (i < per && used <= 41);
+                b.pos += used;
+            } else if (b.pos < b.nbits) {
+                unsigned len = rot_delta(gb_msb_window64(stream, size, b.pos), kraw, bkey, &v, &frame_best);
+                if (len > b.nbits - b.pos) {
+                    ok = false;
+                } else {
+                    b.pos += len;
+                    cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * step) & 0xFFFu);
+                    i++;
+                }
+            } else {
                 ok = false;
-                break;
             }
-            uint64_t w = b.pos < proven ? gb_msb_window64_proven(stream, b.pos) : gb_msb_window64(stream, size, b.pos);
-            ok = rd_rot_delta(&b, w, bkey, &v, &frame_best);
-            if (ok) cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * (1u << bkey)) & 0xFFFu);
         }
         if (!ok) break; /* the frame does not fit: it is not part of the animation */
         best = best && frame_best;
