@@ -113,6 +113,16 @@ void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint3
                        const uint16_t *rot);
 /* Bits of the shortest code of one rotation delta v (in units of 2^bkey). */
 unsigned ff7_rot_code_bits(int32_t v, unsigned bkey);
+/* One rotation delta from the stream bits at the top of w: the delta in *v, the code's
+ * length returned; *best cleared when the code is longer than the delta's shortest.
+ * kraw = 12 - bkey, in 1..12. */
+unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, bool *best);
+/* The codes of at most 10 bits by the first 10 stream bits: delta and length (0: longer) */
+typedef struct ff7_short_code {
+    int8_t delta;
+    uint8_t len;
+} ff7_short_code;
+extern const ff7_short_code ff7_short_codes[1024];
 
 /* ---- model <-> raw ----------------------------------------------------------------- */
 /* sin and cos of half of angle r (ff7_angle_table.c, made by tools/make_ff7_angles.c):

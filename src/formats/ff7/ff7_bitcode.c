@@ -25,7 +25,7 @@ unsigned ff7_rot_code_bits(int32_t v, unsigned bkey)
  * v - 2^(t-1), or v + 2^(t-1) below zero), 7 a raw `kraw` = (12 - bkey)-bit value (kraw in
  * 1..12). Only a type-7 code can be longer than the delta's shortest (every other code is
  * the only one of its length for its values), so *best is cleared only there. */
-static inline unsigned rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, bool *best)
+unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, bool *best)
 {
     if (!(w >> 63)) {
         *v = 0;
@@ -46,6 +46,28 @@ static inline unsigned rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32
     }
     return 4 + k;
 }
+
+/* The codes of at most 10 bits (every type but 7), by the first 10 stream bits: the
+ * delta and the code's length (0: a type-7 code, decoded by ff7_rot_delta). Built by the
+ * compiler from the rules above; test_ff7_angles compares it with ff7_rot_delta. */
+#define FF7_CT(i) (((i) >> 6) & 7)
+#define FF7_CU(i) (((i) >> ((6 - FF7_CT(i)) & 7)) & ((1 << FF7_CT(i)) - 1))
+#define FF7_CV(i)          \
+    (!((i) >> 9)      ? 0  \
+     : FF7_CT(i) == 0 ? -1 \
+     : FF7_CT(i) == 7      \
+         ? 0               \
+         : FF7_CU(i) + (1 << ((FF7_CT(i) + 7) & 7)) - ((FF7_CU(i) >> ((FF7_CT(i) + 7) & 7)) << (FF7_CT(i) + 1)))
+#define FF7_CL(i) (!((i) >> 9) ? 1 : FF7_CT(i) == 0 ? 4 : FF7_CT(i) == 7 ? 0 : 4 + FF7_CT(i))
+#define FF7_C1(i)                              \
+    {                                          \
+        (int8_t) FF7_CV(i), (uint8_t)FF7_CL(i) \
+    }
+#define FF7_C4(i) FF7_C1(i), FF7_C1((i) + 1), FF7_C1((i) + 2), FF7_C1((i) + 3)
+#define FF7_C16(i) FF7_C4(i), FF7_C4((i) + 4), FF7_C4((i) + 8), FF7_C4((i) + 12)
+#define FF7_C64(i) FF7_C16(i), FF7_C16((i) + 16), FF7_C16((i) + 32), FF7_C16((i) + 48)
+#define FF7_C256(i) FF7_C64(i), FF7_C64((i) + 64), FF7_C64((i) + 128), FF7_C64((i) + 192)
+const ff7_short_code ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(512), FF7_C256(768) };
 
 uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
                            int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
@@ -93,13 +115,20 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
                 uint64_t w = gb_msb_window64_proven(stream, b.pos);
                 unsigned used = 0;
                 do {
-                    used += rot_delta(w << used, kraw, bkey, &v, &frame_best);
+                    uint64_t x = w << used;
+                    ff7_short_code c = ff7_short_codes[x >> 54];
+                    if (c.len) {
+                        v = c.delta;
+                        used += c.len;
+                    } else {
+                        used += ff7_rot_delta(x, kraw, bkey, &v, &frame_best);
+                    }
                     cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * step) & 0xFFFu);
                     i++;
                 } while (i < per && used <= 41);
                 b.pos += used;
             } else if (b.pos < b.nbits) {
-                unsigned len = rot_delta(gb_msb_window64(stream, size, b.pos), kraw, bkey, &v, &frame_best);
+                unsigned len = ff7_rot_delta(gb_msb_window64(stream, size, b.pos), kraw, bkey, &v, &frame_best);
                 if (len > b.nbits - b.pos) {
                     ok = false;
                 } else {

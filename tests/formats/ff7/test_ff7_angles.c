@@ -1,4 +1,4 @@
-/* The FF7 decoder's angle table and short product against what it replaced: every
+/* The FF7 decoder's tables: the short rotation codes, and the angle table and short product against what it replaced: every
  * quaternion ff7_raw_to_quat gives must have the bits ganim_quat_from_euler gives for the
  * angles r * 2pi / 4096 (order YXZ), signed zeros included; so must the scalar form that
  * builds without SSE2 use. */
@@ -80,11 +80,40 @@ TEST(grids_and_random_triples)
     }
 }
 
+/* The short-code table against ff7_rot_delta, and against the code's definition on a
+ * few hand-worked codes. */
+TEST(short_code_table)
+{
+    for (uint32_t i = 0; i < 1024; i++) {
+        uint64_t w = (uint64_t)i << 54;
+        int32_t v = 99;
+        bool best = true;
+        unsigned len = ff7_rot_delta(w, 12, 0, &v, &best);
+        ff7_short_code c = ff7_short_codes[i];
+        if (len > 10) {
+            CHECK_MSG(c.len == 0, "prefix %u: a %u-bit code but the table says %u", i, len, c.len);
+        } else {
+            CHECK_MSG(c.len == len && c.delta == v, "prefix %u: table (%d, %u), ff7_rot_delta (%d, %u)", i, c.delta,
+                      c.len, v, len);
+        }
+    }
+    /* 0 -> 0; 1 000 -> -1; type 1: 1 001 0 is s = 0 -> 0 + 1 = 1, 1 001 1 is s = -1 -> -2 */
+    CHECK(ff7_short_codes[0].delta == 0 && ff7_short_codes[0].len == 1);
+    CHECK(ff7_short_codes[0x200].delta == -1 && ff7_short_codes[0x200].len == 4);
+    CHECK(ff7_short_codes[0x240].delta == 1 && ff7_short_codes[0x240].len == 5);
+    CHECK(ff7_short_codes[0x260].delta == -2 && ff7_short_codes[0x260].len == 5);
+    /* 1 110 011111 -> type 6, s = 31 -> 63; 1 110 100000 -> s = -32 -> -64 */
+    CHECK(ff7_short_codes[0x39F].delta == 63 && ff7_short_codes[0x39F].len == 10);
+    CHECK(ff7_short_codes[0x3A0].delta == -64 && ff7_short_codes[0x3A0].len == 10);
+    CHECK(ff7_short_codes[0x3C0].len == 0); /* type 7 */
+}
+
 int main(void)
 {
     test_program_name = "test_ff7_angles";
     RUN(table_is_axis_angle);
     RUN(every_angle_of_each_axis);
     RUN(grids_and_random_triples);
+    RUN(short_code_table);
     return test_finish();
 }
