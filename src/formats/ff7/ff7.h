@@ -119,7 +119,7 @@ unsigned ff7_rot_code_bits(int32_t v, unsigned bkey);
 unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, bool *best);
 /* The codes of at most 10 bits by the first 10 stream bits: delta and length (0: longer) */
 typedef struct ff7_short_code {
-    int8_t delta;
+    int16_t delta;
     uint8_t len;
 } ff7_short_code;
 extern const ff7_short_code ff7_short_codes[1024];

@@ -59,9 +59,9 @@ unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, boo
          ? 0               \
          : FF7_CU(i) + (1 << ((FF7_CT(i) + 7) & 7)) - ((FF7_CU(i) >> ((FF7_CT(i) + 7) & 7)) << (FF7_CT(i) + 1)))
 #define FF7_CL(i) (!((i) >> 9) ? 1 : FF7_CT(i) == 0 ? 4 : FF7_CT(i) == 7 ? 0 : 4 + FF7_CT(i))
-#define FF7_C1(i)                              \
-    {                                          \
-        (int8_t) FF7_CV(i), (uint8_t)FF7_CL(i) \
+#define FF7_C1(i)                               \
+    {                                           \
+        (int16_t) FF7_CV(i), (uint8_t)FF7_CL(i) \
     }
 #define FF7_C4(i) FF7_C1(i), FF7_C1((i) + 1), FF7_C1((i) + 2), FF7_C1((i) + 3)
 #define FF7_C16(i) FF7_C4(i), FF7_C4((i) + 4), FF7_C4((i) + 8), FF7_C4((i) + 12)
