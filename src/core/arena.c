@@ -120,7 +120,7 @@ char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n)
 {
     size_t len = 0;
     while (len < n && s[len]) len++;
-    char *p = ganim_doc_alloc(doc, len + 1);
+    char *p = ganim_doc_alloc_array_raw(doc, len + 1, 1); /* every byte written below */
     if (!p) return NULL;
     memcpy(p, s, len);
     p[len] = '\0';
@@ -131,7 +131,7 @@ char *ganim_doc_strdup(ganim_doc *doc, const char *s) { return ganim_doc_strndup
 
 uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n)
 {
-    uint8_t *d = ganim_doc_alloc(doc, n);
+    uint8_t *d = ganim_doc_alloc_array_raw(doc, n, 1); /* not zeroed: the copy writes each byte */
     if (d && n) memcpy(d, p, n);
     return d;
 }

@@ -66,6 +66,20 @@ static inline bool gb_lsb_u(ganim_bits *b, unsigned n, uint32_t *out)
     return true;
 }
 
+/* LSB-first, one byte (0 or 1) per bit: the first `count` bits of data[0..nbytes) into
+ * out[0..count). false (nothing written) when count > nbytes * 8. */
+static inline bool gb_lsb_unpack(const uint8_t *data, size_t nbytes, size_t count, uint8_t *out)
+{
+    if (nbytes > SIZE_MAX / 8u ? false : count > nbytes * 8u) return false;
+    size_t whole = count >> 3;
+    for (size_t j = 0; j < whole; j++, out += 8) {
+        unsigned b = data[j];
+        for (unsigned k = 0; k < 8; k++) out[k] = (uint8_t)((b >> k) & 1u);
+    }
+    for (size_t i = whole * 8u; i < count; i++) *out++ = (uint8_t)((data[i >> 3] >> (i & 7u)) & 1u);
+    return true;
+}
+
 /* Random-access MSB-first window (added for the ACL decoder's hot loop): the 64 bits of
  * data[0..nbytes) starting at bit `pos`, first bit in bit 63, bytes past the end read as
  * zero. At least 57 bits are meaningful. The caller has proven pos < nbytes*8. One 8-byte

@@ -16,32 +16,58 @@
 
 #define EXP_CLAMP 100000L
 
-static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_digit(char c) { return (unsigned)(c - '0') < 10u; }
+
+/* The digits of the integer part and of the fraction are kept as they are scanned (one
+ * pass): `seen` counts every digit so far, `first` is the count before the first non-zero
+ * one (-1: none yet), which with the integer part's length and the exponent gives the
+ * decimal exponent: value = 0.d1 d2 ... x 10^(nint - first + exp). */
+typedef struct scan_state {
+    long long seen, first;
+} scan_state;
+
+static size_t keep_digits(const char *s, size_t i, size_t len, gdec *d, scan_state *st)
+{
+    /* locals, not d's fields: the digit stores could alias them */
+    int count = d->count, tail = d->tail;
+    long long seen = st->seen, first = st->first;
+    for (; i < len && is_digit(s[i]); i++, seen++) {
+        char c = s[i];
+        if (first < 0) {
+            if (c == '0') continue;
+            first = seen;
+        }
+        if (count < GDEC_DIGITS) d->digit[count++] = (char)(c - '0');
+        else if (c != '0') tail = 1;
+    }
+    d->count = count;
+    d->tail = tail;
+    st->seen = seen;
+    st->first = first;
+    return i;
+}
 
 size_t gdec_scan(const char *s, size_t len, int grammar, gdec *d)
 {
     size_t i = 0;
+    scan_state st = { 0, -1 };
     d->count = 0;
     d->exp10 = 0;
     d->negative = 0;
     d->tail = 0;
     if (i < len && (s[i] == '-' || (grammar == GDEC_LENIENT && s[i] == '+'))) d->negative = s[i++] == '-';
     size_t int_at = i;
-    while (i < len && is_digit(s[i])) i++;
-    size_t nint = i - int_at, frac_at = i, nfrac = 0;
-    if (grammar == GDEC_JSON && (nint == 0 || (nint > 1 && s[int_at] == '0'))) return 0;
+    i = keep_digits(s, i, len, d, &st);
+    size_t nint = i - int_at, nfrac = 0;
+    if (grammar == GDEC_JSON && (nint == 0 || (nint > 1 && s[int_at] == '0'))) goto fail;
     if (i < len && s[i] == '.') {
-        size_t j = i + 1;
-        while (j < len && is_digit(s[j])) j++;
+        /* a fraction not taken has no digits, so none were kept for it */
+        size_t j = keep_digits(s, i + 1, len, d, &st);
         nfrac = j - (i + 1);
-        if (nfrac || (grammar == GDEC_LENIENT && nint)) {
-            frac_at = i + 1;
-            i = j;
-        } else if (grammar == GDEC_JSON) {
-            return 0;
-        }
+        if (nfrac || (grammar == GDEC_LENIENT && nint)) i = j;
+        else if (grammar == GDEC_JSON) goto fail;
     }
-    if (nint + nfrac == 0) return 0;
+    if (nint + nfrac == 0) goto fail;
     long exp = 0;
     if (i < len && (s[i] == 'e' || s[i] == 'E')) {
         size_t j = i + 1;
@@ -57,29 +83,23 @@ size_t gdec_scan(const char *s, size_t len, int grammar, gdec *d)
             if (exp > EXP_CLAMP) exp = EXP_CLAMP;
             if (eneg) exp = -exp;
         } else if (grammar == GDEC_JSON) {
-            return 0;
+            goto fail;
         } else {
             exp = 0; /* "5e" is the number 5 followed by something else */
         }
     }
-    /* digits: the integer part then the fraction; the first non-zero one, k digits in,
-     * sets the decimal exponent: value = 0.d1 d2 ... x 10^(nint - k + exp) */
-    int started = 0;
-    for (size_t k = 0; k < nint + nfrac; k++) {
-        char c = k < nint ? s[int_at + k] : s[frac_at + (k - nint)];
-        if (!started) {
-            if (c == '0') continue;
-            started = 1;
-            long long e10 = (long long)nint - (long long)k + exp;
-            if (e10 > EXP_CLAMP * 8) e10 = EXP_CLAMP * 8;
-            if (e10 < -EXP_CLAMP * 8) e10 = -EXP_CLAMP * 8;
-            d->exp10 = (int)e10;
-        }
-        if (d->count < GDEC_DIGITS) d->digit[d->count++] = (char)(c - '0');
-        else if (c != '0') d->tail = 1;
+    if (st.first >= 0) {
+        long long e10 = (long long)nint - st.first + exp;
+        if (e10 > EXP_CLAMP * 8) e10 = EXP_CLAMP * 8;
+        if (e10 < -EXP_CLAMP * 8) e10 = -EXP_CLAMP * 8;
+        d->exp10 = (int)e10;
     }
     while (d->count && d->digit[d->count - 1] == 0) d->count--;
     return i;
+fail:
+    d->count = 0;
+    d->tail = 0;
+    return 0;
 }
 
 /* ---- big integers ---------------------------------------------------------------------- */

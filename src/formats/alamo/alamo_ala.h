@@ -105,6 +105,8 @@ static inline uint16_t ala_st_get(const ala_stream *s, uint32_t f, unsigned k)
 /* A stored rotation (x, y, z, w / 32767) as a unit quaternion; real files are unit to
  * 1e-3, anything else is normalised (a zero one becomes the identity). */
 void ala_dec_rot(const int16_t raw[4], float out[4]);
+/* The same, saying whether the stored one was unit (ala_rot_is_unit): false when repaired. */
+bool ala_dec_rot_unit(const int16_t raw[4], float out[4]);
 bool ala_rot_is_unit(const int16_t raw[4]);
 /* Decoded value of one channel (0 rotation, 1 translation, 2 scale) at frame f (ignored
  * for constant channels), shared by the reader and by the writer's native check. */

@@ -38,7 +38,9 @@ void ala_plan_free(ala_plan *p)
     memset(p->owned, 0, sizeof p->owned);
 }
 
-void ala_dec_rot(const int16_t raw[4], float out[4])
+void ala_dec_rot(const int16_t raw[4], float out[4]) { (void)ala_dec_rot_unit(raw, out); }
+
+bool ala_dec_rot_unit(const int16_t raw[4], float out[4])
 {
     float n2 = 0;
     for (int k = 0; k < 4; k++) {
@@ -54,7 +56,9 @@ void ala_dec_rot(const int16_t raw[4], float out[4])
             float inv = 1.0f / sqrtf(n2);
             for (int k = 0; k < 4; k++) out[k] *= inv;
         }
+        return false;
     }
+    return true;
 }
 bool ala_rot_is_unit(const int16_t raw[4])
 {

@@ -17,24 +17,68 @@ int alamo_ala_probe(const uint8_t *data, size_t size)
     return header ? 50 : 20;
 }
 
-/* One channel of the clip from a plan track. */
-static ganim_code make_channel(ganim_doc *doc, const ala_ptrack *t, int channel, uint32_t frames, ganim_channel *ch,
-                               ganim_error *err)
+/* The rotation channel of a plan track (the stored quaternions normalised where they
+ * are not unit, as ala_plan_value gives them); *bad: the first frame that was not unit,
+ * or UINT32_MAX. */
+static ganim_code make_rotation(ganim_doc *doc, const ala_ptrack *t, uint32_t frames, ganim_channel *ch, uint32_t *bad,
+                                ganim_error *err)
 {
-    unsigned comps = channel == 0 ? 4 : 3;
-    uint32_t count = ala_plan_has_stream(t, channel) ? frames : 1;
-    float *v = ganim_doc_alloc_array(doc, (size_t)count * comps, sizeof *v);
+    uint32_t count = t->rot.base ? frames : 1;
+    float *v = ganim_doc_alloc_array_raw(doc, (size_t)count * 4u, sizeof *v); /* all written below */
     if (!v) return GANIM_NOMEM(err);
+    *bad = UINT32_MAX;
     for (uint32_t f = 0; f < count; f++) {
-        ala_plan_value(t, channel, f, v + (size_t)f * comps);
-        for (unsigned k = 0; k < comps; k++)
-            if (!isfinite(v[(size_t)f * comps + k]))
-                return ganim_fail(err, GANIM_ERR_CORRUPT, t->offset,
-                                  ALA ": track at byte %llu: %s at frame %u is not a finite number "
-                                      "(bad offset or scale)",
-                                  (unsigned long long)t->offset, channel == 1 ? "translation" : "scale", f);
+        int16_t raw[4];
+        if (t->rot.base) {
+            const uint8_t *q = t->rot.base + (size_t)f * t->rot.stride;
+            for (unsigned k = 0; k < 4; k++) raw[k] = (int16_t)ganim_ld_u16le(q + 2u * k);
+        } else {
+            memcpy(raw, t->defrot, sizeof raw);
+        }
+        if (!ala_dec_rot_unit(raw, v + (size_t)f * 4u) && *bad == UINT32_MAX) *bad = f;
     }
-    ch->kind = count == frames && ala_plan_has_stream(t, channel) ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
+    ch->kind = t->rot.base ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
+    ch->count = count;
+    ch->values = v;
+    return GANIM_OK;
+}
+
+/* A translation (channel 1) or scale (2) channel: offset + stored * scale, per component,
+ * as ala_plan_value computes it. */
+static ganim_code make_vector(ganim_doc *doc, const ala_ptrack *t, int channel, uint32_t frames, ganim_channel *ch,
+                              ganim_error *err)
+{
+    const ala_stream *s = channel == 1 ? &t->trans : &t->scale;
+    const uint32_t *off = t->vec[channel == 1 ? V_TOFF : V_SOFF];
+    const uint32_t *scl = t->vec[channel == 1 ? V_TSCALE : V_SSCALE];
+    uint32_t count = s->base ? frames : 1;
+    float *v = ganim_doc_alloc_array_raw(doc, (size_t)count * 3u, sizeof *v); /* all written below */
+    if (!v) return GANIM_NOMEM(err);
+    float o[3], m[3];
+    for (unsigned k = 0; k < 3; k++) {
+        o[k] = ganim_f32_from_bits(off[k]);
+        m[k] = ganim_f32_from_bits(scl[k]);
+    }
+    bool finite = true;
+    for (uint32_t f = 0; f < count; f++) {
+        float *out = v + (size_t)f * 3u;
+        if (s->base) {
+            const uint8_t *q = s->base + (size_t)f * s->stride;
+            for (unsigned k = 0; k < 3; k++) out[k] = o[k] + (float)ganim_ld_u16le(q + 2u * k) * m[k];
+        } else {
+            for (unsigned k = 0; k < 3; k++) out[k] = o[k];
+        }
+        finite &= isfinite(out[0]) && isfinite(out[1]) && isfinite(out[2]);
+    }
+    if (!finite) {
+        uint32_t f = 0;
+        while (f < count && isfinite(v[3 * f]) && isfinite(v[3 * f + 1]) && isfinite(v[3 * f + 2])) f++;
+        return ganim_fail(err, GANIM_ERR_CORRUPT, t->offset,
+                          ALA ": track at byte %llu: %s at frame %u is not a finite number "
+                              "(bad offset or scale)",
+                          (unsigned long long)t->offset, channel == 1 ? "translation" : "scale", f);
+    }
+    ch->kind = s->base ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
     ch->count = count;
     ch->values = v;
     return GANIM_OK;
@@ -43,14 +87,8 @@ static ganim_code make_channel(ganim_doc *doc, const ala_ptrack *t, int channel,
 /* One byte per frame from a 0x1007/0x1008 body (LSB first; take_bits proved its size). */
 static uint8_t *unpack_bits(ganim_doc *doc, const uint8_t *bits, uint32_t frames)
 {
-    uint8_t *b = ganim_doc_alloc(doc, frames);
-    if (!b) return NULL;
-    ganim_bits br = gb_init(bits, ((size_t)frames + 7u) / 8u);
-    for (uint32_t i = 0; i < frames; i++) {
-        uint32_t v;
-        if (!gb_lsb_u(&br, 1, &v)) return NULL;
-        b[i] = (uint8_t)v;
-    }
+    uint8_t *b = ganim_doc_alloc_array_raw(doc, frames, 1); /* all written */
+    if (!b || !gb_lsb_unpack(bits, ((size_t)frames + 7u) / 8u, frames, b)) return NULL;
     return b;
 }
 
@@ -146,27 +184,20 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
                            ALA ": track '%s' (bone index %u) does not match skeleton bone "
                                "'%s'; animated by index",
                            o->name, t->index, bone_name);
-        if (t->rot.base) {
-            for (uint32_t f = 0; f < p.frames; f++) {
-                int16_t raw[4];
-                for (unsigned k = 0; k < 4; k++) raw[k] = (int16_t)ala_st_get(&t->rot, f, k);
-                if (!ala_rot_is_unit(raw)) {
-                    ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset,
-                                   ALA ": track '%s': rotation at frame %u is not unit "
-                                       "length; normalised",
-                                   o->name, f);
-                    break;
-                }
-            }
-        } else if (!ala_rot_is_unit(t->defrot)) {
-            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset,
-                           ALA ": track '%s': rotation is not unit length; normalised", o->name);
-        }
         used[t->index] = 1;
         o->bone = t->index;
-        if ((rc = make_channel(doc, t, 0, p.frames, &o->rotation, err)) ||
-            (rc = make_channel(doc, t, 1, p.frames, &o->translation, err)) ||
-            (rc = make_channel(doc, t, 2, p.frames, &o->scale, err)))
+        uint32_t bad = UINT32_MAX;
+        if ((rc = make_rotation(doc, t, p.frames, &o->rotation, &bad, err))) break;
+        if (bad != UINT32_MAX && t->rot.base)
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset,
+                           ALA ": track '%s': rotation at frame %u is not unit "
+                               "length; normalised",
+                           o->name, bad);
+        else if (bad != UINT32_MAX)
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset,
+                           ALA ": track '%s': rotation is not unit length; normalised", o->name);
+        if ((rc = make_vector(doc, t, 1, p.frames, &o->translation, err)) ||
+            (rc = make_vector(doc, t, 2, p.frames, &o->scale, err)))
             break;
         if ((t->vis && !(o->visibility = unpack_bits(doc, t->vis, p.frames))) ||
             (t->step && !(o->step = unpack_bits(doc, t->step, p.frames))))

@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/internal.h"
 #include "formats/format.h"
 #include "io/bits.h"
@@ -109,9 +113,80 @@ void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint3
                        const uint16_t *rot);
 /* Bits of the shortest code of one rotation delta v (in units of 2^bkey). */
 unsigned ff7_rot_code_bits(int32_t v, unsigned bkey);
+/* One rotation delta from the stream bits at the top of w: the delta in *v, the code's
+ * length returned; *best cleared when the code is longer than the delta's shortest.
+ * kraw = 12 - bkey, in 1..12. */
+unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, bool *best);
+/* The codes of at most 10 bits by the first 10 stream bits: delta and length (0: longer) */
+typedef struct ff7_short_code {
+    int16_t delta;
+    uint8_t len;
+} ff7_short_code;
+extern const ff7_short_code ff7_short_codes[1024];
 
 /* ---- model <-> raw ----------------------------------------------------------------- */
-ganim_quat ff7_raw_to_quat(const uint16_t raw[3]);
+/* sin and cos of half of angle r (ff7_angle_table.c, made by tools/make_ff7_angles.c):
+ * ganim_quat_axis_angle's float values for the angle r * 2pi / 4096. */
+extern const float ff7_half_sin[4096];
+extern const float ff7_half_cos[4096];
+/* ((1 * Qy) * Qx) * Qz through ganim_quat_mul, as ganim_quat_from_euler forms it. */
+ganim_quat ff7_raw_to_quat_generic(float sx, float cx, float sy, float cy, float sz, float cz);
+/* R = Ry * Rx * Rz of the three 12-bit angles (x, y, z), bit for bit what
+ * ganim_quat_from_euler(angles * 2pi / 4096, GANIM_EULER_YXZ) gives, without its sin/cos
+ * and without the products that are zero. Why the short form gives the same bits: every product of two floats is
+ * exact in double; ganim_quat_mul's other terms here are products with a zero, i.e. +0 or
+ * -0, and adding a zero to a non-zero double changes nothing. So each component of the
+ * short form equals the generic one whenever it is not zero; only the sign of a zero
+ * result depends on the dropped terms, and then the generic product is formed instead.
+ * tests/formats/ff7/test_ff7_angles.c compares both over every angle of each axis and millions
+ * of triples. */
+static inline ganim_quat ff7_raw_to_quat_scalar(const uint16_t raw[3])
+{
+    unsigned ix = raw[0] & 0xFFFu, iy = raw[1] & 0xFFFu, iz = raw[2] & 0xFFFu;
+    float sx = ff7_half_sin[ix], cx = ff7_half_cos[ix];
+    float sy = ff7_half_sin[iy], cy = ff7_half_cos[iy];
+    float sz = ff7_half_sin[iz], cz = ff7_half_cos[iz];
+    /* Qy * Qx */
+    double x = (float)((double)cy * sx), y = (float)((double)sy * cx);
+    double z = (float)-((double)sy * sx), w = (float)((double)cy * cx);
+    /* ... * Qz */
+    double dsz = sz, dcz = cz;
+    ganim_quat q = { (float)(x * dcz + y * dsz), (float)(y * dcz - x * dsz), (float)(w * dsz + z * dcz),
+                     (float)(w * dcz - z * dsz) };
+    if (q.x == 0.0f || q.y == 0.0f || q.z == 0.0f || q.w == 0.0f)
+        return ff7_raw_to_quat_generic(sx, cx, sy, cy, sz, cz);
+    return q;
+}
+
+#if defined(__SSE2__)
+/* The same operations two lanes at a time (per-lane IEEE double arithmetic, no fused
+ * multiply-add; a - b is a + (-b), and -(a * b) is a * (-b), exactly): the same bits. */
+static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])
+{
+    unsigned ix = raw[0] & 0xFFFu, iy = raw[1] & 0xFFFu, iz = raw[2] & 0xFFFu;
+    double sx = ff7_half_sin[ix], cx = ff7_half_cos[ix];
+    double sy = ff7_half_sin[iy], cy = ff7_half_cos[iy];
+    double sz = ff7_half_sin[iz], cz = ff7_half_cos[iz];
+    __m128d xy = _mm_mul_pd(_mm_set_pd(sy, cy), _mm_set_pd(cx, sx));  /* cy sx, sy cx */
+    __m128d zw = _mm_mul_pd(_mm_set_pd(cy, sy), _mm_set_pd(cx, -sx)); /* -(sy sx), cy cx */
+    __m128 f = _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(zw));     /* to float: x y z w */
+    xy = _mm_cvtps_pd(f);
+    zw = _mm_cvtps_pd(_mm_movehl_ps(f, f));
+    __m128d vcz = _mm_set1_pd(cz), vsz = _mm_set_pd(-sz, sz);
+    /* x' = x cz + y sz, y' = y cz + x (-sz), z' = z cz + w sz, w' = w cz + z (-sz) */
+    __m128d r01 = _mm_add_pd(_mm_mul_pd(xy, vcz), _mm_mul_pd(_mm_shuffle_pd(xy, xy, 1), vsz));
+    __m128d r23 = _mm_add_pd(_mm_mul_pd(zw, vcz), _mm_mul_pd(_mm_shuffle_pd(zw, zw, 1), vsz));
+    __m128 r = _mm_movelh_ps(_mm_cvtpd_ps(r01), _mm_cvtpd_ps(r23));
+    if (_mm_movemask_ps(_mm_cmpeq_ps(r, _mm_setzero_ps())))
+        return ff7_raw_to_quat_generic((float)sx, (float)cx, (float)sy, (float)cy, (float)sz, (float)cz);
+    ganim_quat q;
+    _mm_storeu_ps(&q.x, r);
+    return q;
+}
+#else
+static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3]) { return ff7_raw_to_quat_scalar(raw); }
+#endif
+
 /* YXZ Euler angles of q as 12-bit units rounded to multiples of 2^bkey; of the two
  * equivalent solutions the one nearest `prev` (may be NULL). */
 void ff7_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3]);

@@ -7,11 +7,13 @@
 
 static const double FF7_TAU = 6.283185307179586476925286766559;
 
-ganim_quat ff7_raw_to_quat(const uint16_t raw[3])
+/* The product ((1 * Qy) * Qx) * Qz as ganim_quat_from_euler forms it, from the table's
+ * half-angle sines and cosines (each Q is what ganim_quat_axis_angle gives: its two
+ * off-axis parts +0). */
+ganim_quat ff7_raw_to_quat_generic(float sx, float cx, float sy, float cy, float sz, float cz)
 {
-    double xyz[3];
-    for (int i = 0; i < 3; i++) xyz[i] = (double)(raw[i] & 0xFFFu) * FF7_TAU / 4096.0;
-    return ganim_quat_from_euler(xyz, GANIM_EULER_YXZ);
+    ganim_quat qx = { sx, 0.0f, 0.0f, cx }, qy = { 0.0f, sy, 0.0f, cy }, qz = { 0.0f, 0.0f, sz, cz };
+    return ganim_quat_mul(ganim_quat_mul(ganim_quat_mul(ganim_quat_identity(), qy), qx), qz);
 }
 
 static int32_t circ_dist(int32_t a, int32_t b)

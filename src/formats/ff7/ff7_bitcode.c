@@ -19,30 +19,55 @@ unsigned ff7_rot_code_bits(int32_t v, unsigned bkey)
     return 4 + 12 - bkey;
 }
 
-/* One rotation delta in units of 2^bkey; *nbits = bits the code took. */
-static bool rd_rot_delta(ganim_bits *b, unsigned bkey, int32_t *v, unsigned *nbits)
+/* One rotation delta in units of 2^bkey from the stream bits at the top of w (bits past
+ * the end of the stream read as zero); returns the code's length in bits. The code is 1
+ * bit (0: delta 0), or a 1 and a 3-bit type t: 0 is -1, 1..6 a t-bit value v (stored as
+ * v - 2^(t-1), or v + 2^(t-1) below zero), 7 a raw `kraw` = (12 - bkey)-bit value (kraw in
+ * 1..12). Only a type-7 code can be longer than the delta's shortest (every other code is
+ * the only one of its length for its values), so *best is cleared only there. */
+unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, bool *best)
 {
-    uint32_t f, t;
-    size_t start = b->pos;
-    if (!gb_msb_u(b, 1, &f)) return false;
-    if (!f) {
+    if (!(w >> 63)) {
         *v = 0;
-    } else {
-        if (!gb_msb_u(b, 3, &t)) return false;
-        if (t == 0) {
-            *v = -1;
-        } else if (t == 7) {
-            if (!gb_msb_s(b, 12 - bkey, v)) return false;
-        } else {
-            int32_t s;
-            if (!gb_msb_s(b, t, &s)) return false;
-            int32_t half = (int32_t)1 << (t - 1);
-            *v = s < 0 ? s - half : s + half;
-        }
+        return 1;
     }
-    *nbits = (unsigned)(b->pos - start);
-    return true;
+    unsigned t = (unsigned)(w >> 60) & 7u;
+    if (t == 0) {
+        *v = -1;
+        return 4;
+    }
+    unsigned k = t == 7 ? kraw : t;
+    int32_t u = (int32_t)((w << 4) >> (64u - k)), neg = (int32_t)(u >> (k - 1)); /* k-bit two's complement */
+    if (t == 7) {
+        *v = u - (neg << k);
+        if (ff7_rot_code_bits(*v, bkey) != 4 + k) *best = false;
+    } else { /* s = u - neg * 2^t; v = s + 2^(t-1), or s - 2^(t-1) below zero */
+        *v = u + ((int32_t)1 << (t - 1)) - (neg << (t + 1));
+    }
+    return 4 + k;
 }
+
+/* The codes of at most 10 bits (every type but 7), by the first 10 stream bits: the
+ * delta and the code's length (0: a type-7 code, decoded by ff7_rot_delta). Built by the
+ * compiler from the rules above; test_ff7_angles compares it with ff7_rot_delta. */
+#define FF7_CT(i) (((i) >> 6) & 7)
+#define FF7_CU(i) (((i) >> ((6 - FF7_CT(i)) & 7)) & ((1 << FF7_CT(i)) - 1))
+#define FF7_CV(i)          \
+    (!((i) >> 9)      ? 0  \
+     : FF7_CT(i) == 0 ? -1 \
+     : FF7_CT(i) == 7      \
+         ? 0               \
+         : FF7_CU(i) + (1 << ((FF7_CT(i) + 7) & 7)) - ((FF7_CU(i) >> ((FF7_CT(i) + 7) & 7)) << (FF7_CT(i) + 1)))
+#define FF7_CL(i) (!((i) >> 9) ? 1 : FF7_CT(i) == 0 ? 4 : FF7_CT(i) == 7 ? 0 : 4 + FF7_CT(i))
+#define FF7_C1(i)                               \
+    {                                           \
+        (int16_t) FF7_CV(i), (uint8_t)FF7_CL(i) \
+    }
+#define FF7_C4(i) FF7_C1(i), FF7_C1((i) + 1), FF7_C1((i) + 2), FF7_C1((i) + 3)
+#define FF7_C16(i) FF7_C4(i), FF7_C4((i) + 4), FF7_C4((i) + 8), FF7_C4((i) + 12)
+#define FF7_C64(i) FF7_C16(i), FF7_C16((i) + 16), FF7_C16((i) + 32), FF7_C16((i) + 48)
+#define FF7_C256(i) FF7_C64(i), FF7_C64((i) + 64), FF7_C64((i) + 128), FF7_C64((i) + 192)
+const ff7_short_code ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(512), FF7_C256(768) };
 
 uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
                            int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
@@ -51,7 +76,9 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
     size_t per = (size_t)slots * 3u;
     bool best = true;
     *bits = 0;
-    if (max_frames == 0) return 0;
+    if (max_frames == 0 || bkey >= 12) return 0; /* bkey 12 and up: no first frame can be read */
+    unsigned kraw = 12u - bkey;
+    uint64_t proven = gb_msb_proven_limit(size);
     for (int i = 0; i < 3; i++) {
         if (!gb_msb_s(&b, 16, &pos[i])) return 0;
     }
@@ -77,13 +104,40 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
                 if (f && d >= -64 && d <= 63) frame_best = false;
             }
         }
-        for (size_t i = 0; i < per && ok; i++) {
+        /* Where the 8-byte window at the position lies inside the stream, one load gives
+         * 57 stream bits: codes are at most 16 bits, so up to three codes per load and no
+         * bound to check. Elsewhere one code at a time, each checked against the end. */
+        size_t i = 0;
+        uint32_t step = 1u << bkey;
+        while (ok && i < per) {
             int32_t v;
-            unsigned nb;
-            ok = rd_rot_delta(&b, bkey, &v, &nb);
-            if (ok) {
-                cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * (1u << bkey)) & 0xFFFu);
-                if (nb != ff7_rot_code_bits(v, bkey)) frame_best = false;
+            if (b.pos < proven) {
+                uint64_t w = gb_msb_window64_proven(stream, b.pos);
+                unsigned used = 0;
+                do {
+                    uint64_t x = w << used;
+                    ff7_short_code c = ff7_short_codes[x >> 54];
+                    if (c.len) {
+                        v = c.delta;
+                        used += c.len;
+                    } else {
+                        used += ff7_rot_delta(x, kraw, bkey, &v, &frame_best);
+                    }
+                    cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * step) & 0xFFFu);
+                    i++;
+                } while (i < per && used <= 41);
+                b.pos += used;
+            } else if (b.pos < b.nbits) {
+                unsigned len = ff7_rot_delta(gb_msb_window64(stream, size, b.pos), kraw, bkey, &v, &frame_best);
+                if (len > b.nbits - b.pos) {
+                    ok = false;
+                } else {
+                    b.pos += len;
+                    cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * step) & 0xFFFu);
+                    i++;
+                }
+            } else {
+                ok = false;
             }
         }
         if (!ok) break; /* the frame does not fit: it is not part of the animation */

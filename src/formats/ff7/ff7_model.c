@@ -65,12 +65,12 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
         tr->bone = i;
         tr->name = sk->bones[i].name ? sk->bones[i].name : "";
         if (slot_of[i] >= 0) {
-            float *v = ganim_doc_alloc_array(doc, (size_t)frames * 4u, sizeof *v);
+            /* every element is written below: no zeroing */
+            float *v = ganim_doc_alloc_array_raw(doc, (size_t)frames * 4u, sizeof *v);
             if (!v) return GANIM_NOMEM(err);
-            for (uint32_t f = 0; f < frames; f++) {
-                uint16_t raw[3];
-                for (int k = 0; k < 3; k++)
-                    raw[k] = ff7_info_rot(in, (size_t)f * per + (size_t)slot_of[i] * 3u + (size_t)k);
+            const uint8_t *r = in->rot + (size_t)slot_of[i] * 6u; /* the slot's 3 angles, 2 bytes each */
+            for (uint32_t f = 0; f < frames; f++, r += per * 2u) {
+                uint16_t raw[3] = { ganim_ld_u16le(r), ganim_ld_u16le(r + 2), ganim_ld_u16le(r + 4) };
                 ganim_quat q = ff7_raw_to_quat(raw);
                 v[4 * f] = q.x;
                 v[4 * f + 1] = q.y;
@@ -82,7 +82,7 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
             tr->rotation.values = v;
         }
         if ((int32_t)i == pb) {
-            float *v = ganim_doc_alloc_array(doc, (size_t)frames * 3u, sizeof *v);
+            float *v = ganim_doc_alloc_array_raw(doc, (size_t)frames * 3u, sizeof *v); /* all written */
             if (!v) return GANIM_NOMEM(err);
             for (size_t k = 0; k < (size_t)frames * 3u; k++) v[k] = (float)ff7_info_pos(in, k);
             tr->translation.kind = GANIM_CHANNEL_PER_FRAME;

@@ -51,8 +51,10 @@ uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *in, const in
     if (!ganim_mul_size(nv, in->slots, &nr)) return NULL;
     if (!ganim_mul_size(nr, 2, &total)) return NULL;
     total += FF7_CLIP_HEADER + nv * 4u + in->trailer_size + in->stream_size;
-    uint8_t *p = ganim_doc_alloc(doc, total);
+    /* not zeroed: every byte is written below (the header's unused tail included) */
+    uint8_t *p = ganim_doc_alloc_array_raw(doc, total, 1);
     if (!p) return NULL;
+    memset(p + 52, 0, FF7_CLIP_HEADER - 52);
     ganim_st_u32le(p, FF7_CLIP_MAGIC);
     p[4] = in->role;
     p[5] = in->layout;

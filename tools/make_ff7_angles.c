@@ -1,0 +1,34 @@
+/* Writes src/formats/ff7/ff7_angle_table.c: the sine and cosine of half of every FF7
+ * 12-bit angle (4096 = one turn), as float, exactly as ganim_quat_axis_angle gives them
+ * for the angle (double)r * 2pi / 4096 that ff7_raw_to_quat always used: the table
+ * replaces that call on the decoder's hot path, so the quaternions stay bit-identical.
+ * tests/formats/ff7/test_ff7_angles.c checks every entry against ganim_quat_axis_angle on all
+ * three axes, so a table out of step with the library fails the tests.
+ * Usage: make_ff7_angles > src/formats/ff7/ff7_angle_table.c */
+#include <stdio.h>
+
+#include "ganim.h"
+
+int main(void)
+{
+    static const double tau = 6.283185307179586476925286766559; /* FF7_TAU of ff7_angles.c */
+    const ganim_vec3 y_axis = { 0.0f, 1.0f, 0.0f };
+    float s[4096], c[4096];
+    for (int r = 0; r < 4096; r++) {
+        ganim_quat q = ganim_quat_axis_angle(y_axis, (double)r * tau / 4096.0);
+        s[r] = q.y;
+        c[r] = q.w;
+    }
+    printf("/* Made by tools/make_ff7_angles.c: do not edit. sin and cos of half of each FF7\n"
+           " * angle r (r * 2pi / 4096) as ganim_quat_axis_angle rounds them to float. */\n"
+           "#include \"formats/ff7/ff7.h\"\n\n"
+           "/* clang-format off */\n");
+    for (int t = 0; t < 2; t++) {
+        const float *v = t ? c : s;
+        printf("const float %s[4096] = {\n", t ? "ff7_half_cos" : "ff7_half_sin");
+        for (int r = 0; r < 4096; r++) printf("%s%af%s", r % 4 ? " " : "    ", (double)v[r], r % 4 == 3 ? ",\n" : ",");
+        printf("};\n");
+    }
+    printf("/* clang-format on */\n");
+    return 0;
+}
