@@ -4,6 +4,7 @@
 #
 #   tests/fuzz/fuzz.sh BUILD_FUZZ_DIR [--smoke] [--seconds N | --runs N] [--only TEXT]
 #                      [--corpus DIR] [--jobs N] [--report FILE] [--lean] [--max-len N]
+#                      [--fixtures-only] [--keep DIR]
 #
 # The targets (the formats and their families and extensions come from `ganim formats`):
 #   read-FORMAT        fuzz_format, GANIM_FUZZ_FORMAT=FORMAT, seeded with FORMAT's files
@@ -16,14 +17,21 @@
 # corpus in DIR/TARGET between runs; --report appends a Markdown row per target
 # (executions, coverage, corpus, time, result) to FILE. --lean (the long campaigns) sets
 # GANIM_FUZZ_LEAN=1: the reader targets skip what the other harnesses cover; --max-len
-# bounds the inputs libFuzzer makes (default 262144). A crash, leak, timeout or sanitizer
-# report fails the run; the inputs are kept in /tmp/ganim-fuzz-failures/TARGET.
+# bounds the inputs libFuzzer makes (default 262144). With both --runs and --seconds a
+# run stops at whichever comes first; the round-trip and resample targets (a read, write
+# and read again each) get a tenth of --runs. --fixtures-only seeds the runs with the
+# project's own files only (tests/data, examples/), never the real samples: what
+# --keep DIR keeps is committed. --keep DIR (make fuzz-campaign: tests/fuzz/corpus) seeds
+# each target with DIR/TARGET too and, after a clean run, replaces DIR/TARGET with the
+# minimised union of it and the run's corpus (libFuzzer -merge=1), which make check
+# replays. A crash, leak, timeout or sanitizer report fails the run; the inputs are kept
+# in /tmp/ganim-fuzz-failures/TARGET.
 set -u
 build=$(cd "${1:?usage: fuzz.sh BUILD_FUZZ_DIR [options]}" && pwd) || { echo "fuzz: no build directory $1"; echo "0 passed, 1 failed"; exit 1; }
 shift
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-smoke=0 secs="" runs="" only="" corpus="" jobs=${GANIM_FUZZ_JOBS:-2} report="" maxlen=262144
+smoke=0 secs="" runs="" only="" corpus="" jobs=${GANIM_FUZZ_JOBS:-2} report="" maxlen=262144 fixtures_only=0 keep=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --smoke) smoke=1 ;;
@@ -35,6 +43,8 @@ while [ $# -gt 0 ]; do
     --report) report=$2; shift ;;
     --lean) export GANIM_FUZZ_LEAN=1 ;;
     --max-len) maxlen=$2; shift ;;
+    --fixtures-only) fixtures_only=1 ;;
+    --keep) keep=$2; shift ;;
     *) echo "fuzz: unknown option $1"; echo "0 passed, 1 failed"; exit 1 ;;
     esac
     shift
@@ -43,8 +53,11 @@ if [ -z "$secs" ] && [ -z "$runs" ]; then
     if [ "${CI:-}" = true ] || [ "${GANIM_FULL:-}" = 1 ]; then secs=10; else secs=5; fi
 fi
 [ -n "$corpus" ] && { mkdir -p "$corpus" && corpus=$(cd "$corpus" && pwd); }
+[ -n "$keep" ] && { mkdir -p "$keep" && keep=$(cd "$keep" && pwd); }
 data=${GANIM_TESTDATA:-$repo/../shared/testdata}
-if [ ! -d "$data" ]; then
+if [ "$fixtures_only" = 1 ]; then
+    data=""
+elif [ ! -d "$data" ]; then
     if [ -n "${GANIM_TESTDATA:-}" ] || [ "${CI:-}" = true ]; then
         echo "fuzz: test data '$data' is missing"; echo "0 passed, 1 failed"; exit 1
     fi
@@ -135,8 +148,12 @@ run() { # label harness env seeds dict
     if [ ! -x "$h" ]; then
         echo fail > "$dir/result"; echo "FAIL $label: $h is not built"; return
     fi
-    local limit=(-max_total_time="$secs")
-    [ -n "$runs" ] && limit=(-runs="$runs")
+    local limit=() n_runs="$runs"
+    case "$label" in roundtrip*|resample*) [ -n "$runs" ] && n_runs=$((runs / 10)) ;; esac
+    [ -n "$secs" ] && limit+=(-max_total_time="$secs")
+    [ -n "$runs" ] && limit+=(-runs="$n_runs")
+    local kept=()
+    if [ -n "$keep" ]; then mkdir -p "$keep/$label"; kept=("$keep/$label"); fi
     # make check: a fixed seed, so every run (and CI) tries the same inputs in the same
     # order; a finding there is found again by running the smoke locally
     [ "$smoke" = 1 ] && limit+=(-seed=1)
@@ -144,13 +161,21 @@ run() { # label harness env seeds dict
     [ "$dict" != - ] && dictarg=(-dict="$dict")
     local t0=$SECONDS
     if (cd "$dir/art" && env "$env" "$h" "${limit[@]}" "${dictarg[@]}" -max_len="$maxlen" -rss_limit_mb=2048 -timeout=20 \
-            -print_final_stats=1 "$c" "$seeds" >"$dir/log" 2>&1); then
+            -print_final_stats=1 "$c" "$seeds" "${kept[@]}" >"$dir/log" 2>&1); then
         echo pass > "$dir/result"
         local n cov ft units
         n=$(grep -a number_of_executed_units "$dir/log" | grep -o "[0-9]*$")
         cov=$(grep -a -o 'cov: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')
         ft=$(grep -a -o 'ft: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')
         units=$(ls "$c" | wc -l)
+        if [ -n "$keep" ]; then # the minimised union replaces the kept corpus
+            rm -rf "$dir/min" && mkdir -p "$dir/min"
+            if (cd "$dir/art" && env "$env" "$h" -merge=1 -max_len="$maxlen" -rss_limit_mb=2048 -timeout=20 \
+                    "$dir/min" "$keep/$label" "$c" >"$dir/merge.log" 2>&1); then
+                rm -rf "$keep/$label" && mv "$dir/min" "$keep/$label"
+                units="$(ls "$keep/$label" | wc -l) kept"
+            fi
+        fi
         echo "PASS $label: $n runs in $((SECONDS - t0)) s, coverage $cov edges ($ft features), corpus $units, $(ls "$seeds" | wc -l) seeds"
         [ -n "$report" ] && echo "| \`$label\` | $n | $cov | $ft | $units | $((SECONDS - t0)) s | none |" >> "$report"
     else
@@ -170,7 +195,7 @@ start() { # like run, in the background, at most $jobs at once
 
 count=$(grep -c . "$work/targets")
 [ -n "$only" ] && count=$(grep -c -- "$only" "$work/targets")
-echo "fuzz: $count targets, ${runs:+$runs runs}${secs:+$secs s} each, $jobs at a time"
+echo "fuzz: $count targets, ${runs:+$runs runs }${secs:+$secs s }each, $jobs at a time"
 while read -r label harness env seeds dict; do
     [ -n "$only" ] && case "$label" in *"$only"*) ;; *) continue ;; esac
     start "$label" "$harness" "$env" "$seeds" "$dict"
