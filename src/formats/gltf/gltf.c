@@ -257,6 +257,10 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
         (code = top_array(f, "buffers", &f->buffers_v, &f->buf_count)) != GANIM_OK ||
         (code = top_array(f, "meshes", &meshes, &f->meshes)) != GANIM_OK)
         return code;
+    /* an animation gives a clip or more: the clip limit refuses before any is read */
+    if (f->anims_v && (code = ganim_check_counts(f->doc, f->anims_v->offset, "gltf: the animations array", 0, 0,
+                                                 f->anims_v->count, f->err)) != GANIM_OK)
+        return code;
     if (f->buf_count && !(f->bufs = gltf_scratch(f, f->buf_count, sizeof *f->bufs))) return GANIM_ERR_NOMEM;
     read_ganim_meta(f);
     return GANIM_OK;
