@@ -4,7 +4,7 @@
 #
 #   tests/fuzz/fuzz.sh BUILD_FUZZ_DIR [--smoke] [--seconds N | --runs N] [--only TEXT]
 #                      [--corpus DIR] [--jobs N] [--report FILE] [--lean] [--max-len N]
-#                      [--fixtures-only] [--keep DIR]
+#                      [--fixtures-only] [--keep DIR [--minimise-only]]
 #
 # The targets (the formats and their families and extensions come from `ganim formats`):
 #   read-FORMAT        fuzz_format, GANIM_FUZZ_FORMAT=FORMAT, seeded with FORMAT's files
@@ -23,15 +23,17 @@
 # project's own files only (tests/data, examples/), never the real samples: what
 # --keep DIR keeps is committed. --keep DIR (make fuzz-campaign: tests/fuzz/corpus) seeds
 # each target with DIR/TARGET too and, after a clean run, replaces DIR/TARGET with the
-# minimised union of it and the run's corpus (libFuzzer -merge=1), which make check
-# replays. A crash, leak, timeout or sanitizer report fails the run; the inputs are kept
+# smallest set of inputs of it and the run's corpus that covers the same edges (libFuzzer
+# -set_cover_merge=1 -use_counters=0: the committed corpus stays small; the run's whole
+# corpus stays in --corpus), which make check replays. --minimise-only does that to each
+# DIR/TARGET without fuzzing. A crash, leak, timeout or sanitizer report fails the run; the inputs are kept
 # in /tmp/ganim-fuzz-failures/TARGET.
 set -u
 build=$(cd "${1:?usage: fuzz.sh BUILD_FUZZ_DIR [options]}" && pwd) || { echo "fuzz: no build directory $1"; echo "0 passed, 1 failed"; exit 1; }
 shift
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-smoke=0 secs="" runs="" only="" corpus="" jobs=${GANIM_FUZZ_JOBS:-2} report="" maxlen=262144 fixtures_only=0 keep=""
+smoke=0 secs="" runs="" only="" corpus="" jobs=${GANIM_FUZZ_JOBS:-2} report="" maxlen=262144 fixtures_only=0 keep="" minimise_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --smoke) smoke=1 ;;
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
     --max-len) maxlen=$2; shift ;;
     --fixtures-only) fixtures_only=1 ;;
     --keep) keep=$2; shift ;;
+    --minimise-only) minimise_only=1 ;;
     *) echo "fuzz: unknown option $1"; echo "0 passed, 1 failed"; exit 1 ;;
     esac
     shift
@@ -139,6 +142,14 @@ for d in "$repo"/tests/data/regress/*/; do [ -d "$d" ] && cp "$d"* "$work/seeds-
     done
 } > "$work/targets"
 
+keep_min() { # label harness env workdir corpus: the edge cover of DIR/label and corpus replaces DIR/label
+    local label="$1" h="$2" env="$3" dir="$4" c="$5"
+    rm -rf "$dir/min" && mkdir -p "$dir/min" "$dir/art"
+    (cd "$dir/art" && env "$env" "$h" -set_cover_merge=1 -use_counters=0 -max_len="$maxlen" -rss_limit_mb=2048 \
+        -timeout=20 "$dir/min" "$keep/$label" "$c" >"$dir/merge.log" 2>&1) || return 1
+    rm -rf "${keep:?}/$label" && mv "$dir/min" "$keep/$label"
+}
+
 run() { # label harness env seeds dict
     local label="$1" h="$build/$2" env="$3" seeds="$4" dict="$5" dir="$work/$1" c
     mkdir -p "$dir/art"
@@ -160,6 +171,11 @@ run() { # label harness env seeds dict
     local dictarg=()
     [ "$dict" != - ] && dictarg=(-dict="$dict")
     local t0=$SECONDS
+    if [ "$minimise_only" = 1 ]; then
+        keep_min "$label" "$h" "$env" "$dir" "$c" && echo pass >"$dir/result" || echo fail >"$dir/result"
+        echo "$(cat "$dir/result") $label: $(ls "$keep/$label" | wc -l) inputs kept ($(du -sb "$keep/$label" | cut -f1) bytes)"
+        return
+    fi
     if (cd "$dir/art" && env "$env" "$h" "${limit[@]}" "${dictarg[@]}" -max_len="$maxlen" -rss_limit_mb=2048 -timeout=20 \
             -print_final_stats=1 "$c" "$seeds" "${kept[@]}" >"$dir/log" 2>&1); then
         echo pass > "$dir/result"
@@ -168,14 +184,7 @@ run() { # label harness env seeds dict
         cov=$(grep -a -o 'cov: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')
         ft=$(grep -a -o 'ft: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')
         units=$(ls "$c" | wc -l)
-        if [ -n "$keep" ]; then # the minimised union replaces the kept corpus
-            rm -rf "$dir/min" && mkdir -p "$dir/min"
-            if (cd "$dir/art" && env "$env" "$h" -merge=1 -max_len="$maxlen" -rss_limit_mb=2048 -timeout=20 \
-                    "$dir/min" "$keep/$label" "$c" >"$dir/merge.log" 2>&1); then
-                rm -rf "$keep/$label" && mv "$dir/min" "$keep/$label"
-                units="$(ls "$keep/$label" | wc -l) kept"
-            fi
-        fi
+        [ -n "$keep" ] && keep_min "$label" "$h" "$env" "$dir" "$c" && units="$(ls "$keep/$label" | wc -l) kept"
         echo "PASS $label: $n runs in $((SECONDS - t0)) s, coverage $cov edges ($ft features), corpus $units, $(ls "$seeds" | wc -l) seeds"
         [ -n "$report" ] && echo "| \`$label\` | $n | $cov | $ft | $units | $((SECONDS - t0)) s | none |" >> "$report"
     else
