@@ -7,7 +7,8 @@
 #   a large valid glTF (10^6 numbers in extras): read in a small multiple of its size;
 #   frame rates at the library's limit (1e-4 fps): written and read back;
 #   refusals write nothing: convert in.gltf -o in.gltf, an archive directory to glb;
-#   an ACL buffer whose hash does not match: read, with a warning that says so.
+#   an ACL buffer whose hash does not match: read, with a warning that says so;
+#   FF7 clips out of the pack's order (a fuzz finding): refused, nothing written.
 #   bash tests/cli/hostile.sh path/to/ganim
 # Prints one line per check and "N passed, N failed"; exits 1 on any failure. Uses only
 # the project's own files (examples/, tests/data/).
@@ -60,7 +61,14 @@ expect_in() { # NAME FILE REGEX
 }
 
 "$G" convert "$EX/crane_wave_00.ala" -o "$W/crane.gltf" -q >/dev/null 2>&1 ||
-    { bad "setup: export the crane to glTF"; echo "$PASS passed, $FAIL failed"; exit 1; }
+    { bad "setup: export the crane to glTF"; # 10. clips out of the pack's order (a weapon clip's FF7 record at a body entry): refused
+# (it was written and read back as a body animation of 4 frames, not the weapon's 8)
+run 10 convert "$SRC/tests/data/regress/roundtrip/ff7_weapon_record_in_body_slot.glb" -o order.da --to ff7-battle
+expect_rc "FF7 clips out of the pack's order: refused" 1
+expect_in "FF7 clips out of the pack's order: says so" "$ERR" "holds a weapon entry's record but is entry 1, a body entry"
+check "FF7 clips out of the pack's order: nothing written" test ! -e order.da
+
+echo "$PASS passed, $FAIL failed"; exit 1; }
 
 # 1. a pipe as a glTF's buffer: refused at once (it once blocked in open() for ever)
 mkdir -p pipe && cp crane.gltf pipe/ && mkfifo pipe/crane.bin
@@ -135,6 +143,13 @@ python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[len(b) 
 run 10 info hash.acl
 expect_rc "an ACL buffer whose hash does not match: read" 0
 expect_in "an ACL buffer whose hash does not match: says so" "$ERR" "differs from the FNV-1a hash of the buffer.*modified or damaged"
+
+# 10. clips out of the pack's order (a weapon clip's FF7 record at a body entry): refused
+# (it was written and read back as a body animation of 4 frames, not the weapon's 8)
+run 10 convert "$SRC/tests/data/regress/roundtrip/ff7_weapon_record_in_body_slot.glb" -o order.da --to ff7-battle
+expect_rc "FF7 clips out of the pack's order: refused" 1
+expect_in "FF7 clips out of the pack's order: says so" "$ERR" "holds a weapon entry's record but is entry 1, a body entry"
+check "FF7 clips out of the pack's order: nothing written" test ! -e order.da
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
