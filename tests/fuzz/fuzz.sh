@@ -25,7 +25,7 @@
 # each target with DIR/TARGET too and, after a clean run, replaces DIR/TARGET with the
 # smallest set of inputs of it and the run's corpus that covers the same edges (libFuzzer
 # -set_cover_merge=1 -use_counters=0: the committed corpus stays small, inputs of at most
-# 4 KB for the round-trip and resample targets; the run's whole corpus stays in
+# 8 KB, 2 KB for the round-trip and resample targets; the run's whole corpus stays in
 # --corpus), which make check replays. --minimise-only does that to each
 # DIR/TARGET without fuzzing. A crash, leak, timeout or sanitizer report fails the run; the inputs are kept
 # in /tmp/ganim-fuzz-failures/TARGET.
@@ -145,9 +145,11 @@ for d in "$repo"/tests/data/regress/*/; do [ -d "$d" ] && cp "$d"* "$work/seeds-
 
 keep_min() { # label harness env workdir corpus: the edge cover of DIR/label and corpus replaces DIR/label
     local label="$1" h="$2" env="$3" dir="$4" c="$5" ml=$maxlen
-    # the round trips and resample-export read whole documents: their cover of full-size
-    # inputs is a megabyte or more a target, so they keep inputs of at most 4 KB
-    case "$label" in roundtrip*|resample*) [ "$ml" -gt 4096 ] && ml=4096 ;; esac
+    # committed, so small: inputs of at most 8 KB, 2 KB for the round trips and
+    # resample-export (which read whole documents: their cover of full-size inputs is
+    # over a megabyte a target)
+    [ "$ml" -gt 8192 ] && ml=8192
+    case "$label" in roundtrip*|resample*) [ "$ml" -gt 2048 ] && ml=2048 ;; esac
     rm -rf "$dir/min" && mkdir -p "$dir/min" "$dir/art"
     (cd "$dir/art" && env "$env" "$h" -set_cover_merge=1 -use_counters=0 -max_len="$ml" -rss_limit_mb=2048 \
         -timeout=20 "$dir/min" "$keep/$label" "$c" >"$dir/merge.log" 2>&1) || return 1
