@@ -164,8 +164,12 @@ windows-check: deps
 # (tests/formats/FAMILY/fuzz_*.c); tests/fuzz/fuzz.sh runs them (docs/robustness.md).
 #   make fuzz-build                     build them in build-fuzz/
 #   make fuzz [FUZZ_SECONDS=60]         run every target that long, corpora kept in build-fuzz/corpus
-#   make fuzz-campaign [FUZZ_RUNS=1e7]  run every target for that many executions, a report
-#                                       in build-fuzz/campaign.md (hours: see docs/robustness.md)
+#   make fuzz-campaign [FUZZ_RUNS=1e7] [FUZZ_SECONDS=N]
+#                                       run every target for that many executions (a tenth for
+#                                       the round trips; at most N s each), one core, nice 19,
+#                                       seeded with the project's files only; report in
+#                                       build-fuzz/campaign.md, minimised corpora kept in
+#                                       tests/fuzz/corpus/TARGET (make check replays them)
 #   make fuzz-smoke                     the short run of make check
 FUZZ_TARGETS := fuzz_format fuzz_roundtrip fuzz_resample_export $(basename $(notdir $(wildcard tests/formats/*/fuzz_*.c)))
 FUZZ_RUNS ?= 10000000
@@ -179,7 +183,7 @@ fuzz: fuzz-build
 fuzz-campaign: fuzz-build
 	@echo "| target | executions | coverage (edges) | features | corpus | time | findings |" > build-fuzz/campaign.md
 	@echo "|---|---|---|---|---|---|---|" >> build-fuzz/campaign.md
-	bash tests/fuzz/fuzz.sh build-fuzz --runs $(FUZZ_RUNS) --corpus build-fuzz/corpus --jobs $(or $(FUZZ_JOBS),1) --lean --max-len 16384 --report $(abspath build-fuzz/campaign.md) $(if $(FUZZ_ONLY),--only $(FUZZ_ONLY))
+	nice -n 19 bash tests/fuzz/fuzz.sh build-fuzz --runs $(FUZZ_RUNS) $(if $(FUZZ_SECONDS),--seconds $(FUZZ_SECONDS)) --corpus build-fuzz/corpus --jobs $(or $(FUZZ_JOBS),1) --lean --max-len 16384 --fixtures-only --keep tests/fuzz/corpus --report $(abspath build-fuzz/campaign.md) $(if $(FUZZ_ONLY),--only $(FUZZ_ONLY))
 	@cat build-fuzz/campaign.md
 
 # A short libFuzzer run of every harness (part of check): FUZZ_SECONDS each (default 5,

@@ -25,7 +25,11 @@ static int used_by_read(const ganim_doc *doc, const file_id *id)
     return 0;
 }
 
-static int write_output(work *w, const char *path, const ganim_buffer *data)
+/* May this job write `path`? It claims the path; it is refused (with the reason) when
+ * another job writes it, it is a file this input was read from, or it exists without
+ * --force. Every output of a job is checked before any is written: a refused command
+ * writes nothing. */
+static int output_allowed(work *w, const char *path)
 {
     settings *s = w->s;
     cli_log *log = &w->j->log;
@@ -50,6 +54,13 @@ static int write_output(work *w, const char *path, const ganim_buffer *data)
             return -1;
         }
     }
+    return 0;
+}
+
+/* Writes an output output_allowed accepted (its folder made when missing). */
+static int put_output(work *w, const char *path, const ganim_buffer *data)
+{
+    cli_log *log = &w->j->log;
     int e = 0;
     if (strcmp(path, "-") != 0) {
         char *dir = cli_dirname(path);
@@ -61,8 +72,13 @@ static int write_output(work *w, const char *path, const ganim_buffer *data)
         cli_errorf(log, path, "cannot write: %s", strerror(e));
         return -1;
     }
-    if (s->verbose) cli_notef(log, w->j->input, "wrote %s (%zu bytes)", path, data->size);
+    if (w->s->verbose) cli_notef(log, w->j->input, "wrote %s (%zu bytes)", path, data->size);
     return 0;
+}
+
+static int write_output(work *w, const char *path, const ganim_buffer *data)
+{
+    return output_allowed(w, path) == 0 ? put_output(w, path, data) : -1;
 }
 
 #define CLIP_DEFAULT (-1)
@@ -124,13 +140,14 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
         cli_errorf(log, in, "no animation clip to write as BVH");
         rc = -1;
     }
+    /* every file's name, each allowed, before any is written */
+    char **paths = cli_xmalloc((size_t)count * sizeof *paths + 1);
     cli_str used = { 0 }; /* "\n"-separated names already given, to keep them unique */
     cli_str_puts(&used, "\n");
-    for (uint32_t k = 0; k < count && rc == 0; k++) {
+    for (uint32_t k = 0; k < count; k++) {
         uint32_t i = list[k];
-        char *path;
         if (count == 1) {
-            path = cli_xstrdup(w->j->output);
+            paths[k] = cli_xstrdup(w->j->output);
         } else {
             cli_str part = { 0 };
             if (doc->clips[i].name[0]) {
@@ -147,10 +164,14 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
             cli_str_free(&key);
             cli_str suffix = { 0 };
             cli_str_printf(&suffix, "_%s.bvh", part.s);
-            path = sibling(w->j->output, suffix.s);
+            paths[k] = sibling(w->j->output, suffix.s);
             cli_str_free(&suffix);
             cli_str_free(&part);
         }
+        if (rc == 0 && output_allowed(w, paths[k]) != 0) rc = -1;
+    }
+    for (uint32_t k = 0; k < count && rc == 0; k++) {
+        uint32_t i = list[k];
         eo->only_clip = clip != CLIP_DEFAULT ? i + 1 : 0; /* the default: the exporter's choice, and it says so */
         ganim_buffer out = { 0 };
         ganim_error err = { 0 };
@@ -158,11 +179,12 @@ static int export_bvh(work *w, const ganim_doc *doc, ganim_export_opts *eo, long
             cli_error(log, in, &err);
             rc = -1;
         } else {
-            rc = write_output(w, path, &out);
+            rc = put_output(w, paths[k], &out);
         }
         ganim_buffer_free(&out);
-        free(path);
     }
+    for (uint32_t k = 0; k < count; k++) free(paths[k]);
+    free(paths);
     cli_str_free(&used);
     free(list);
     return rc;
@@ -264,8 +286,11 @@ static int export_doc(work *w, const ganim_doc *doc, out_kind kind, long clip)
     case KIND_GLTF: {
         char *bin_path = sibling(j->output, ".bin");
         eo.bin_uri = cli_basename(bin_path); /* the exporter percent-encodes it */
+        /* both files allowed before either is written (in.gltf -o in.gltf leaves no in.bin) */
         if (ganim_export_gltf(doc, &eo, &out, &bin, &err) != GANIM_OK) cli_error(log, j->input, &err);
-        else if (write_output(w, bin_path, &bin) == 0) rc = write_output(w, j->output, &out);
+        else if (output_allowed(w, j->output) == 0 && output_allowed(w, bin_path) == 0 &&
+                 put_output(w, bin_path, &bin) == 0)
+            rc = put_output(w, j->output, &out);
         free(bin_path);
         break;
     }
@@ -276,6 +301,51 @@ static int export_doc(work *w, const ganim_doc *doc, out_kind kind, long clip)
     ganim_buffer_free(&bin);
     free(stem);
     return rc;
+}
+
+/* The first WAD an archive's directory lists (its details), or NULL. */
+static char *first_wad(const ganim_doc *doc)
+{
+    ganim_details *d = NULL;
+    char *name = NULL;
+    if (ganim_doc_details(doc, -1, GANIM_DETAILS_SUMMARY, NULL, &d, NULL) != GANIM_OK) return NULL;
+    for (uint32_t i = 0; d->root && i < d->root->count && !name; i++) {
+        const ganim_detail *l = &d->root->items[i];
+        if (l->type != GANIM_DETAIL_LIST || !l->key || strcmp(l->key, "entries") != 0) continue;
+        for (uint32_t k = 0; k < l->count && !name; k++) {
+            const char *n = NULL;
+            int wad = 0;
+            for (uint32_t m = 0; m < l->items[k].count; m++) {
+                const ganim_detail *f = &l->items[k].items[m];
+                if (f->key && !strcmp(f->key, "name") && f->type == GANIM_DETAIL_STRING) n = f->value.s;
+                if (f->key && !strcmp(f->key, "wad") && f->type == GANIM_DETAIL_BOOL) wad = f->value.b;
+            }
+            if (n && wad) name = cli_xstrdup(n);
+        }
+    }
+    ganim_details_free(d);
+    return name;
+}
+
+/* An export of a document with no skeleton, animation or mesh would be an empty file:
+ * refused, saying what to read instead (an archive's directory: a level inside it). */
+static int nothing_to_export(work *w, const ganim_doc *doc)
+{
+    for (uint32_t i = 0; i < doc->clip_count; i++)
+        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) return 0;
+    if ((doc->skeleton && doc->skeleton->bone_count) || doc->mesh_count) return 0;
+    job *j = w->j;
+    if (doc->format && !strcmp(doc->format->name, "argonaut-dir")) {
+        char *wad = first_wad(doc);
+        cli_errorf(&j->log, j->input,
+                   "this archive directory lists the files of its .DAT and holds no animation to export; "
+                   "name a level inside it: %s:%s (ganim info %s lists them)",
+                   j->input, wad ? wad : "NAME.WAD", j->input);
+        free(wad);
+    } else {
+        cli_errorf(&j->log, j->input, "the file holds no skeleton, animation or mesh to export; nothing written");
+    }
+    return 1;
 }
 
 static int convert_doc(work *w, ganim_doc *doc)
@@ -322,6 +392,7 @@ static int convert_doc(work *w, ganim_doc *doc)
         }
     }
 
+    if (kind != KIND_FORMAT && kind != KIND_JSON && nothing_to_export(w, doc)) return -1;
     if (s->resample > 1 && ganim_doc_resample(doc, s->resample, &err) != GANIM_OK) {
         cli_error(log, j->input, &err);
         return -1;

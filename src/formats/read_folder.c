@@ -39,11 +39,13 @@ static ganim_code folder_path(const folder_loader *f, const char *name, char *pa
     /* Only regular files of the folder itself: a link may lead out of it, and a pipe or a
      * device would block the read or never end. A missing file is left to the open, which
      * says why. */
-    if (ganim_fs_is_plain_file(path) == 0)
+    if (ganim_fs_is_plain_file(path) == 0) {
+        const char *what = ganim_fs_not_plain(path);
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
-                          "the file names '%.200s', which is not a regular file in its folder (a link, a folder, "
-                          "a pipe or a device); not read",
-                          name);
+                          "the file names '%.200s', which is %s, not a regular file in its folder; not read (ganim "
+                          "reads only the regular files next to the file: no links, folders, pipes or devices)",
+                          name, what ? what : "something else");
+    }
     return GANIM_OK;
 }
 

@@ -62,6 +62,18 @@ int ganim_fs_is_plain_file(const char *path)
     return !(attr & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DEVICE));
 }
 
+const char *ganim_fs_not_plain(const char *path)
+{
+    wchar_t w[WPATH_MAX];
+    if (!path || widen(path, L"", w, WPATH_MAX) != 0) return NULL;
+    DWORD attr = GetFileAttributesW(w);
+    if (attr == INVALID_FILE_ATTRIBUTES) return NULL;
+    if (attr & FILE_ATTRIBUTE_REPARSE_POINT) return "a link";
+    if (attr & FILE_ATTRIBUTE_DIRECTORY) return "a folder";
+    if (attr & FILE_ATTRIBUTE_DEVICE) return "a device";
+    return NULL;
+}
+
 /* The names of a folder, one at a time, as UTF-8. */
 typedef struct fs_dir {
     HANDLE h;
@@ -135,6 +147,18 @@ int ganim_fs_is_plain_file(const char *path)
     struct stat st;
     if (!path || lstat(path, &st) != 0) return -1;
     return S_ISREG(st.st_mode) ? 1 : 0;
+}
+
+const char *ganim_fs_not_plain(const char *path)
+{
+    struct stat st;
+    if (!path || lstat(path, &st) != 0 || S_ISREG(st.st_mode)) return NULL;
+    if (S_ISLNK(st.st_mode)) return "a symbolic link";
+    if (S_ISDIR(st.st_mode)) return "a folder";
+    if (S_ISFIFO(st.st_mode)) return "a pipe (FIFO)";
+    if (S_ISSOCK(st.st_mode)) return "a socket";
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "a device";
+    return "not a regular file";
 }
 
 typedef struct fs_dir {

@@ -28,6 +28,10 @@ int ganim_fs_is_dir(const char *path);
  * 0: it is something else; -1: it cannot be looked at (missing, no permission). Looks
  * without opening, so a pipe or a device never blocks the caller. */
 int ganim_fs_is_plain_file(const char *path);
+/* What `path` is when it is not a regular file: "a folder", "a symbolic link", "a pipe",
+ * "a device", ...; NULL for a regular file or one that cannot be looked at. Looks
+ * without opening. */
+const char *ganim_fs_not_plain(const char *path);
 
 /* The names in a folder (no "." or ".."), sorted bytewise, in one allocation from `a`:
  * an array of count pointers, then the strings. Free with ganim_fs_names_free. */

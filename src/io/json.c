@@ -1,6 +1,8 @@
 /* The bounded JSON reader (json.h): recursive descent with a depth limit; the members of
  * an open array or object wait on one scratch stack and are copied into the arena, in
- * one piece, when it closes. */
+ * one piece, when it closes. The arena's bytes (as it rounds them) and the stack's are
+ * counted against gj_parser.max_bytes; member names seen before are shared; members the
+ * caller does not keep, and everything inside them, are scanned without being stored. */
 #include "io/json.h"
 
 #include <math.h>
@@ -9,6 +11,8 @@
 #include "core/internal.h"
 #include "io/decimal.h"
 
+#define KEY_CACHE 64u
+
 typedef struct ps {
     const gj_parser *p;
     const uint8_t *s;
@@ -16,6 +20,12 @@ typedef struct ps {
     ganim_allocator a;
     gj_value *stack;
     size_t top, cap;
+    size_t used;      /* bytes of the tree and the stack so far */
+    unsigned discard; /* > 0: inside a member that is not kept */
+    struct {
+        const char *s;
+        size_t len;
+    } keys[KEY_CACHE]; /* member names without escapes, by a hash of their text */
     ganim_error *err;
 } ps;
 
@@ -41,10 +51,38 @@ static void skip_space(ps *st)
     }
 }
 
+/* Counts `bytes` more against max_bytes; GANIM_ERR_LIMIT (naming the limit) past it. */
+static ganim_code charge(ps *st, size_t bytes)
+{
+    size_t max = st->p->max_bytes;
+    if (max && (bytes > max || st->used > max - bytes))
+        return ganim_fail(st->err, GANIM_ERR_LIMIT, at(st, st->i),
+                          "%s: the values up to here need more than %zu bytes of memory (%s)", st->p->who, max,
+                          st->p->limit_name ? st->p->limit_name : "the JSON memory limit");
+    st->used = bytes > SIZE_MAX - st->used ? SIZE_MAX : st->used + bytes;
+    return GANIM_OK;
+}
+
+/* `size` bytes of the tree's arena, counted as the arena rounds them (16 bytes). */
+static ganim_code take(ps *st, size_t size, void **out)
+{
+    *out = NULL;
+    ganim_code code = charge(st, size > SIZE_MAX - 15u ? SIZE_MAX : (size + 15u) & ~(size_t)15u);
+    if (code != GANIM_OK) return code;
+    if (!(*out = st->p->alloc(st->p->alloc_user, size))) return GANIM_NOMEM(st->err);
+    return GANIM_OK;
+}
+
 static ganim_code push(ps *st, const gj_value *v)
 {
     if (st->top == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 64, bytes;
+        size_t cap = st->cap ? st->cap + st->cap / 2 : 64, bytes;
+        if (st->p->max_bytes) { /* no more than the bound leaves room for */
+            size_t room = st->used < st->p->max_bytes ? (st->p->max_bytes - st->used) / sizeof *st->stack : 0;
+            if (cap - st->cap > room) cap = st->cap + (room ? room : 1);
+        }
+        ganim_code code = charge(st, (cap - st->cap) * sizeof *st->stack);
+        if (code != GANIM_OK) return code;
         if (!ganim_mul_size(cap, sizeof *st->stack, &bytes)) return GANIM_NOMEM(st->err);
         gj_value *grown = ganim_realloc(&st->a, st->stack, st->cap * sizeof *st->stack, bytes);
         if (!grown) return GANIM_NOMEM(st->err);
@@ -94,9 +132,10 @@ static size_t put_utf8(char *o, uint32_t cp)
     return 4;
 }
 
-/* A string at st->i (the opening quote), decoded into the arena. Escapes never make a
- * string longer than its text (a \uXXXX of 6 bytes gives at most 3 bytes, a surrogate
- * pair of 12 bytes 4), so the text's length bounds the copy. */
+/* A string at st->i (the opening quote), decoded into the arena (only checked while
+ * discarding: *out is then NULL). Escapes never make a string longer than its text (a
+ * \uXXXX of 6 bytes gives at most 3 bytes, a surrogate pair of 12 bytes 4), so the
+ * text's length bounds the copy. */
 static ganim_code string(ps *st, const char **out, uint32_t *len)
 {
     size_t start = ++st->i, end = start;
@@ -108,27 +147,35 @@ static ganim_code string(ps *st, const char **out, uint32_t *len)
     if (end - start > UINT32_MAX - 1)
         return ganim_fail(st->err, GANIM_ERR_LIMIT, at(st, start), "%s: a string of %zu bytes is too long", st->p->who,
                           end - start);
-    char *o = st->p->alloc(st->p->alloc_user, end - start + 1);
-    if (!o) return GANIM_NOMEM(st->err);
+    char *o = NULL, utf8[4];
+    *out = NULL;
+    if (!st->discard) {
+        void *mem;
+        ganim_code code = take(st, end - start + 1, &mem);
+        if (code != GANIM_OK) return code;
+        o = mem;
+    }
     size_t k = 0;
     for (size_t i = start; i < end;) {
         uint8_t c = st->s[i];
         if (c != '\\') {
-            o[k++] = (char)c;
+            if (o) o[k] = (char)c;
+            k++;
             i++;
             continue;
         }
         uint8_t e = st->s[i + 1];
+        char one = 0;
         i += 2;
         switch (e) {
-        case '"': o[k++] = '"'; break;
-        case '\\': o[k++] = '\\'; break;
-        case '/': o[k++] = '/'; break;
-        case 'b': o[k++] = '\b'; break;
-        case 'f': o[k++] = '\f'; break;
-        case 'n': o[k++] = '\n'; break;
-        case 'r': o[k++] = '\r'; break;
-        case 't': o[k++] = '\t'; break;
+        case '"': one = '"'; break;
+        case '\\': one = '\\'; break;
+        case '/': one = '/'; break;
+        case 'b': one = '\b'; break;
+        case 'f': one = '\f'; break;
+        case 'n': one = '\n'; break;
+        case 'r': one = '\r'; break;
+        case 't': one = '\t'; break;
         case 'u': {
             uint32_t cp, lo;
             if (i + 4 > end || !hex4(st->s + i, &cp))
@@ -141,23 +188,49 @@ static ganim_code string(ps *st, const char **out, uint32_t *len)
             } else if (cp >= 0xD800 && cp < 0xE000) {
                 cp = 0xFFFD; /* a lone surrogate: the replacement character */
             }
-            k += put_utf8(o + k, cp);
-            break;
+            k += put_utf8(o ? o + k : utf8, cp);
+            continue;
         }
         default: return fail_here(st, GANIM_ERR_CORRUPT, i - 1, "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)");
         }
+        if (o) o[k] = one;
+        k++;
     }
-    o[k] = 0;
+    if (o) o[k] = 0;
     *out = o;
     *len = (uint32_t)k;
     st->i = end + 1;
     return GANIM_OK;
 }
 
-static ganim_code value(ps *st, unsigned depth, gj_value *v);
+/* A member name at st->i: one seen before without escapes is shared, not stored again. */
+static ganim_code member_name(ps *st, const char **out)
+{
+    size_t start = st->i + 1, end = start;
+    uint32_t h = 2166136261u, len;
+    while (end < st->n && end - start < 64 && st->s[end] != '"' && st->s[end] != '\\' && st->s[end] >= 0x20)
+        h = (h ^ st->s[end++]) * 16777619u;
+    int plain = end < st->n && st->s[end] == '"';
+    unsigned slot = h % KEY_CACHE;
+    if (plain && !st->discard && st->keys[slot].s && st->keys[slot].len == end - start &&
+        memcmp(st->keys[slot].s, st->s + start, end - start) == 0) {
+        *out = st->keys[slot].s;
+        st->i = end + 1;
+        return GANIM_OK;
+    }
+    ganim_code code = string(st, out, &len);
+    if (code == GANIM_OK && plain && *out) {
+        st->keys[slot].s = *out;
+        st->keys[slot].len = len;
+    }
+    return code;
+}
 
-/* The members of an array or object at st->i (its opening bracket). */
-static ganim_code container(ps *st, unsigned depth, gj_value *v, int object)
+static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
+
+/* The members of an array or object at st->i (its opening bracket); `self` is the name it
+ * is a member under (NULL: the root, an array's item). */
+static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, const char *self)
 {
     const unsigned char close = object ? '}' : ']';
     if (depth >= st->p->max_depth)
@@ -172,21 +245,24 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object)
         for (;;) {
             gj_value item;
             const char *key = NULL;
-            uint32_t key_len = 0;
             ganim_code code;
             skip_space(st);
             if (object) {
                 if (st->i >= st->n || st->s[st->i] != '"')
                     return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a member name");
-                if ((code = string(st, &key, &key_len)) != GANIM_OK) return code;
+                if ((code = member_name(st, &key)) != GANIM_OK) return code;
                 skip_space(st);
                 if (st->i >= st->n || st->s[st->i] != ':') return fail_here(st, GANIM_ERR_CORRUPT, st->i, "':'");
                 st->i++;
                 skip_space(st);
             }
-            if ((code = value(st, depth + 1, &item)) != GANIM_OK) return code;
+            unsigned skip = !st->discard && object && st->p->keep && !st->p->keep(depth, self, key);
+            st->discard += skip;
+            code = value(st, depth + 1, &item, key);
+            st->discard -= skip;
+            if (code != GANIM_OK) return code;
             item.key = key;
-            if ((code = push(st, &item)) != GANIM_OK) return code;
+            if (!st->discard && !skip && (code = push(st, &item)) != GANIM_OK) return code;
             skip_space(st);
             if (st->i < st->n && st->s[st->i] == ',') {
                 st->i++;
@@ -205,9 +281,10 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object)
     v->count = (uint32_t)count;
     if (count) {
         size_t bytes;
+        void *items;
         if (!ganim_mul_size(count, sizeof(gj_value), &bytes)) return GANIM_NOMEM(st->err);
-        gj_value *items = st->p->alloc(st->p->alloc_user, bytes);
-        if (!items) return GANIM_NOMEM(st->err);
+        ganim_code code = take(st, bytes, &items);
+        if (code != GANIM_OK) return code;
         memcpy(items, st->stack + base, bytes);
         v->items = items;
     }
@@ -223,14 +300,14 @@ static int literal(ps *st, const char *word)
     return 1;
 }
 
-static ganim_code value(ps *st, unsigned depth, gj_value *v)
+static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
 {
     memset(v, 0, sizeof *v);
     v->offset = at(st, st->i);
     if (st->i >= st->n) return fail_here(st, GANIM_ERR_TRUNCATED, st->i, "a value");
     uint8_t c = st->s[st->i];
-    if (c == '{') return container(st, depth, v, 1);
-    if (c == '[') return container(st, depth, v, 0);
+    if (c == '{') return container(st, depth, v, 1, key);
+    if (c == '[') return container(st, depth, v, 0, key);
     if (c == '"') {
         v->type = GJ_STRING;
         return string(st, &v->text, &v->count);
@@ -243,7 +320,6 @@ static ganim_code value(ps *st, unsigned depth, gj_value *v)
         v->type = GJ_NUMBER;
         v->text = (const char *)st->s + st->i;
         v->count = (uint32_t)len;
-        v->num = gdec_double(&d);
         st->i += len;
         return GANIM_OK;
     }
@@ -266,8 +342,10 @@ ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const 
     *out = NULL;
     if (size >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF) st.i = 3; /* byte order mark */
     skip_space(&st);
-    gj_value *root = p->alloc(p->alloc_user, sizeof *root);
-    ganim_code code = root ? value(&st, 0, root) : GANIM_NOMEM(err);
+    void *mem;
+    gj_value *root = NULL;
+    ganim_code code = take(&st, sizeof *root, &mem);
+    if (code == GANIM_OK) code = value(&st, 0, root = mem, NULL);
     ganim_free(&st.a, st.stack, st.cap * sizeof *st.stack);
     if (code != GANIM_OK) return code;
     skip_space(&st);
@@ -297,10 +375,20 @@ int gj_string(const gj_value *v, const char **s)
     return 1;
 }
 
+/* The nearest double of a NUMBER's token (its text, re-read: values keep no double). */
+static int number_of(const gj_value *v, double *d)
+{
+    gdec g;
+    if (!v || v->type != GJ_NUMBER || gdec_scan(v->text, v->count, GDEC_JSON, &g) != v->count) return 0;
+    *d = gdec_double(&g);
+    return 1;
+}
+
 int gj_number(const gj_value *v, double *d)
 {
-    if (!v || v->type != GJ_NUMBER || !isfinite(v->num)) return 0;
-    *d = v->num;
+    double x;
+    if (!number_of(v, &x) || !isfinite(x)) return 0;
+    *d = x;
     return 1;
 }
 
@@ -317,8 +405,9 @@ int gj_float(const gj_value *v, float *f)
 
 int gj_uint(const gj_value *v, uint64_t max, uint64_t *u)
 {
-    if (!v || v->type != GJ_NUMBER || !(v->num >= 0) || v->num != floor(v->num) || v->num > (double)max) return 0;
-    *u = (uint64_t)v->num;
+    double x;
+    if (!number_of(v, &x) || !(x >= 0) || x != floor(x) || x > (double)max) return 0;
+    *u = (uint64_t)x;
     return 1;
 }
 

@@ -3,7 +3,10 @@
  * was expected. Strict RFC 8259 grammar (no comments, no trailing commas, no NaN), with
  * two allowances real files need: a UTF-8 byte order mark before the text and NUL bytes
  * after it (padding). Nesting is limited; numbers are rounded exactly (decimal.h), and
- * gj_float re-reads a number's own text so floats are exact too (no double rounding). */
+ * gj_float re-reads a number's own text so floats are exact too (no double rounding).
+ * Memory is bounded: a value takes 32 bytes, repeated member names are stored once,
+ * members the caller does not read (gj_parser.keep) are checked but not stored, and the
+ * tree with the parser's stack may take at most gj_parser.max_bytes. */
 #ifndef GANIM_IO_JSON_H
 #define GANIM_IO_JSON_H
 
@@ -15,13 +18,14 @@
 typedef enum gj_type { GJ_NULL = 0, GJ_FALSE, GJ_TRUE, GJ_NUMBER, GJ_STRING, GJ_ARRAY, GJ_OBJECT } gj_type;
 
 typedef struct gj_value {
-    const char *key;              /* member name inside an object (NUL-terminated), else NULL */
-    const char *text;             /* STRING: the decoded bytes, NUL-terminated; NUMBER: its token */
-    const struct gj_value *items; /* ARRAY, OBJECT: the members in order */
-    double num;                   /* NUMBER: the nearest double */
-    uint64_t offset;              /* where the value starts in the file */
-    uint32_t count;               /* ARRAY, OBJECT: members; STRING: bytes; NUMBER: token length */
-    uint8_t type;                 /* gj_type */
+    const char *key; /* member name inside an object (NUL-terminated), else NULL */
+    union {
+        const char *text;             /* STRING: the decoded bytes, NUL-terminated; NUMBER: its token */
+        const struct gj_value *items; /* ARRAY, OBJECT: the members in order */
+    };
+    uint64_t offset; /* where the value starts in the file */
+    uint32_t count;  /* ARRAY, OBJECT: members; STRING: bytes; NUMBER: token length */
+    uint8_t type;    /* gj_type */
 } gj_value;
 
 /* Zeroed memory that lives as long as the tree (NULL: out of memory). */
@@ -34,11 +38,19 @@ typedef struct gj_parser {
     unsigned max_depth;             /* arrays and objects nested deeper are refused */
     const char *who;                /* message prefix, e.g. "gltf: JSON" */
     uint64_t base;                  /* file offset of text[0] */
+    /* Bytes the tree and the parser's stack may take together (0: no bound but the
+     * arena's); more is GANIM_ERR_LIMIT, whose message ends with `limit_name`. */
+    size_t max_bytes;
+    const char *limit_name;
+    /* Whether to store the member `key` of an object nested `depth` deep (the root
+     * object: 0) that is itself the member `parent` of an object (NULL: the root, an
+     * array's item). 0: the member is checked as JSON but not stored. NULL: keep all. */
+    int (*keep)(unsigned depth, const char *parent, const char *key);
 } gj_parser;
 
 /* Parses text[0..size) into *out. Errors: GANIM_ERR_TRUNCATED when the text ends inside a
  * value, GANIM_ERR_CORRUPT for anything else that is not JSON, GANIM_ERR_LIMIT for the
- * nesting, GANIM_ERR_NOMEM. */
+ * nesting and max_bytes, GANIM_ERR_NOMEM. */
 ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const gj_value **out, ganim_error *err);
 
 /* The member `key` of an object (the first one when the text repeats it), or NULL when

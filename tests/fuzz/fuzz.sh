@@ -4,6 +4,7 @@
 #
 #   tests/fuzz/fuzz.sh BUILD_FUZZ_DIR [--smoke] [--seconds N | --runs N] [--only TEXT]
 #                      [--corpus DIR] [--jobs N] [--report FILE] [--lean] [--max-len N]
+#                      [--fixtures-only] [--keep DIR [--minimise-only]]
 #
 # The targets (the formats and their families and extensions come from `ganim formats`):
 #   read-FORMAT        fuzz_format, GANIM_FUZZ_FORMAT=FORMAT, seeded with FORMAT's files
@@ -16,14 +17,24 @@
 # corpus in DIR/TARGET between runs; --report appends a Markdown row per target
 # (executions, coverage, corpus, time, result) to FILE. --lean (the long campaigns) sets
 # GANIM_FUZZ_LEAN=1: the reader targets skip what the other harnesses cover; --max-len
-# bounds the inputs libFuzzer makes (default 262144). A crash, leak, timeout or sanitizer
-# report fails the run; the inputs are kept in /tmp/ganim-fuzz-failures/TARGET.
+# bounds the inputs libFuzzer makes (default 262144). With both --runs and --seconds a
+# run stops at whichever comes first; the round-trip and resample targets (a read, write
+# and read again each) get a tenth of --runs. --fixtures-only seeds the runs with the
+# project's own files only (tests/data, examples/), never the real samples: what
+# --keep DIR keeps is committed. --keep DIR (make fuzz-campaign: tests/fuzz/corpus) seeds
+# each target with DIR/TARGET too and, after a clean run, replaces DIR/TARGET with the
+# smallest set of inputs of it and the run's corpus that covers the same edges (libFuzzer
+# -set_cover_merge=1 -use_counters=0: the committed corpus stays small, inputs of at most
+# 8 KB, 2 KB for the round-trip and resample targets; the run's whole corpus stays in
+# --corpus), which make check replays. --minimise-only does that to each
+# DIR/TARGET without fuzzing. A crash, leak, timeout or sanitizer report fails the run; the inputs are kept
+# in /tmp/ganim-fuzz-failures/TARGET.
 set -u
 build=$(cd "${1:?usage: fuzz.sh BUILD_FUZZ_DIR [options]}" && pwd) || { echo "fuzz: no build directory $1"; echo "0 passed, 1 failed"; exit 1; }
 shift
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-smoke=0 secs="" runs="" only="" corpus="" jobs=${GANIM_FUZZ_JOBS:-2} report="" maxlen=262144
+smoke=0 secs="" runs="" only="" corpus="" jobs=${GANIM_FUZZ_JOBS:-2} report="" maxlen=262144 fixtures_only=0 keep="" minimise_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --smoke) smoke=1 ;;
@@ -35,6 +46,9 @@ while [ $# -gt 0 ]; do
     --report) report=$2; shift ;;
     --lean) export GANIM_FUZZ_LEAN=1 ;;
     --max-len) maxlen=$2; shift ;;
+    --fixtures-only) fixtures_only=1 ;;
+    --keep) keep=$2; shift ;;
+    --minimise-only) minimise_only=1 ;;
     *) echo "fuzz: unknown option $1"; echo "0 passed, 1 failed"; exit 1 ;;
     esac
     shift
@@ -43,8 +57,11 @@ if [ -z "$secs" ] && [ -z "$runs" ]; then
     if [ "${CI:-}" = true ] || [ "${GANIM_FULL:-}" = 1 ]; then secs=10; else secs=5; fi
 fi
 [ -n "$corpus" ] && { mkdir -p "$corpus" && corpus=$(cd "$corpus" && pwd); }
+[ -n "$keep" ] && { mkdir -p "$keep" && keep=$(cd "$keep" && pwd); }
 data=${GANIM_TESTDATA:-$repo/../shared/testdata}
-if [ ! -d "$data" ]; then
+if [ "$fixtures_only" = 1 ]; then
+    data=""
+elif [ ! -d "$data" ]; then
     if [ -n "${GANIM_TESTDATA:-}" ] || [ "${CI:-}" = true ]; then
         echo "fuzz: test data '$data' is missing"; echo "0 passed, 1 failed"; exit 1
     fi
@@ -126,6 +143,19 @@ for d in "$repo"/tests/data/regress/*/; do [ -d "$d" ] && cp "$d"* "$work/seeds-
     done
 } > "$work/targets"
 
+keep_min() { # label harness env workdir corpus: the edge cover of DIR/label and corpus replaces DIR/label
+    local label="$1" h="$2" env="$3" dir="$4" c="$5" ml=$maxlen
+    # committed, so small: inputs of at most 8 KB, 2 KB for the round trips and
+    # resample-export (which read whole documents: their cover of full-size inputs is
+    # over a megabyte a target)
+    [ "$ml" -gt 8192 ] && ml=8192
+    case "$label" in roundtrip*|resample*) [ "$ml" -gt 2048 ] && ml=2048 ;; esac
+    rm -rf "$dir/min" && mkdir -p "$dir/min" "$dir/art"
+    (cd "$dir/art" && env "$env" "$h" -set_cover_merge=1 -use_counters=0 -max_len="$ml" -rss_limit_mb=2048 \
+        -timeout=20 "$dir/min" "$keep/$label" "$c" >"$dir/merge.log" 2>&1) || return 1
+    rm -rf "${keep:?}/$label" && mv "$dir/min" "$keep/$label"
+}
+
 run() { # label harness env seeds dict
     local label="$1" h="$build/$2" env="$3" seeds="$4" dict="$5" dir="$work/$1" c
     mkdir -p "$dir/art"
@@ -135,22 +165,32 @@ run() { # label harness env seeds dict
     if [ ! -x "$h" ]; then
         echo fail > "$dir/result"; echo "FAIL $label: $h is not built"; return
     fi
-    local limit=(-max_total_time="$secs")
-    [ -n "$runs" ] && limit=(-runs="$runs")
+    local limit=() n_runs="$runs"
+    case "$label" in roundtrip*|resample*) [ -n "$runs" ] && n_runs=$((runs / 10)) ;; esac
+    [ -n "$secs" ] && limit+=(-max_total_time="$secs")
+    [ -n "$runs" ] && limit+=(-runs="$n_runs")
+    local kept=()
+    if [ -n "$keep" ]; then mkdir -p "$keep/$label"; kept=("$keep/$label"); fi
     # make check: a fixed seed, so every run (and CI) tries the same inputs in the same
     # order; a finding there is found again by running the smoke locally
     [ "$smoke" = 1 ] && limit+=(-seed=1)
     local dictarg=()
     [ "$dict" != - ] && dictarg=(-dict="$dict")
     local t0=$SECONDS
+    if [ "$minimise_only" = 1 ]; then
+        keep_min "$label" "$h" "$env" "$dir" "$c" && echo pass >"$dir/result" || echo fail >"$dir/result"
+        echo "$(cat "$dir/result") $label: $(ls "$keep/$label" | wc -l) inputs kept ($(du -sb "$keep/$label" | cut -f1) bytes)"
+        return
+    fi
     if (cd "$dir/art" && env "$env" "$h" "${limit[@]}" "${dictarg[@]}" -max_len="$maxlen" -rss_limit_mb=2048 -timeout=20 \
-            -print_final_stats=1 "$c" "$seeds" >"$dir/log" 2>&1); then
+            -print_final_stats=1 "$c" "$seeds" "${kept[@]}" >"$dir/log" 2>&1); then
         echo pass > "$dir/result"
         local n cov ft units
         n=$(grep -a number_of_executed_units "$dir/log" | grep -o "[0-9]*$")
         cov=$(grep -a -o 'cov: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')
         ft=$(grep -a -o 'ft: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')
         units=$(ls "$c" | wc -l)
+        [ -n "$keep" ] && keep_min "$label" "$h" "$env" "$dir" "$c" && units="$(ls "$keep/$label" | wc -l) kept"
         echo "PASS $label: $n runs in $((SECONDS - t0)) s, coverage $cov edges ($ft features), corpus $units, $(ls "$seeds" | wc -l) seeds"
         [ -n "$report" ] && echo "| \`$label\` | $n | $cov | $ft | $units | $((SECONDS - t0)) s | none |" >> "$report"
     else
@@ -170,7 +210,7 @@ start() { # like run, in the background, at most $jobs at once
 
 count=$(grep -c . "$work/targets")
 [ -n "$only" ] && count=$(grep -c -- "$only" "$work/targets")
-echo "fuzz: $count targets, ${runs:+$runs runs}${secs:+$secs s} each, $jobs at a time"
+echo "fuzz: $count targets, ${runs:+$runs runs }${secs:+$secs s }each, $jobs at a time"
 while read -r label harness env seeds dict; do
     [ -n "$only" ] && case "$label" in *"$only"*) ;; *) continue ;; esac
     start "$label" "$harness" "$env" "$seeds" "$dict"

@@ -13,6 +13,7 @@
  *   GANIM_FUZZ_FORMAT=alamo-ala ./build-fuzz/fuzz_format corpus/ seeds/
  *   ./build-check/fuzz_format_replay       (every sample and fixture of every format) */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,8 +96,49 @@ static void one(const ganim_format *f, const uint8_t *data, size_t size, const g
     ganim_doc_free(doc); /* resampling: fuzz_resample_export */
 }
 
+/* Argonaut: a level WAD's models (argonaut.model=N, N from the input's last byte) in both
+ * variants and conventions, and the skinned mesh each one gives, through the glTF exporter
+ * (lean or not: no other harness reaches the mesh code). */
+static void argonaut_models(const uint8_t *data, size_t size)
+{
+    static const char *const variants[] = { "croc2", "hp" }, *const conventions[] = { "sv", "vs" };
+    char model[8];
+    snprintf(model, sizeof model, "%u", size ? data[size - 1] % 4u : 0u);
+    for (int k = 0; k < 4; k++) {
+        ganim_setting s[3] = { { "argonaut.model", model },
+                               { "argonaut.variant", variants[k & 1] },
+                               { "argonaut.convention", conventions[k >> 1] } };
+        ganim_read_opts o = { 0 };
+        o.format = "argonaut";
+        o.memory_limit = 64u << 20;
+        o.settings = s;
+        o.setting_count = 3;
+        ganim_doc *doc = NULL;
+        if (ganim_read_memory(data, size, &o, &doc, NULL) != GANIM_OK) continue;
+        if (ganim_doc_validate(doc, NULL) != GANIM_OK) abort();
+        uint64_t work = 0, verts = 0;
+        for (uint32_t i = 0; i < doc->clip_count; i++)
+            work += (uint64_t)doc->clips[i].frame_count * (doc->skeleton ? doc->skeleton->bone_count : 1);
+        for (uint32_t i = 0; i < doc->mesh_count; i++) verts += doc->meshes[i].vertex_count;
+        if (doc->mesh_count && work <= 4 * MAX_EXPORT_BONE_FRAMES && verts <= 4096) {
+            ganim_export_opts eo = { 0 };
+            ganim_buffer a = { 0 }, b = { 0 };
+            (void)ganim_export_glb(doc, &eo, &a, NULL);
+            ganim_buffer_free(&a);
+            eo.only_clip = doc->clip_count ? 1u + data[0] % doc->clip_count : 0;
+            (void)ganim_export_gltf(doc, &eo, &a, &b, NULL);
+            ganim_buffer_free(&a);
+            ganim_buffer_free(&b);
+        }
+        ganim_doc_free(doc);
+        if (k == 0 && size < 8) break;
+    }
+}
+
 static void fuzz_format(const ganim_format *f, const uint8_t *data, size_t size)
 {
+    if (strcmp(f->name, "argonaut") == 0) argonaut_models(data, size);
+
     static const ganim_bone bones[4] = {
         { "Root", -1, { { 0, 0, 0, 1 }, { 0, 0, 0 }, { 1, 1, 1 } }, 0 },
         { "arm", 0, { { 0, 0, 0, 1 }, { 1, 0, 0 }, { 1, 1, 1 } }, 0 },

@@ -1,7 +1,10 @@
 /* The bounded JSON reader of the text formats (src/io/json.c): values and views, string
  * escapes, the allowances (byte order mark, NUL padding), every kind of error with its
- * byte offset, the nesting limit, and arena failures at every allocation. */
+ * byte offset, the nesting limit, arena failures at every allocation, and the memory
+ * bounds: members not kept, shared member names, max_bytes. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "io/json.h"
 #include "test.h"
@@ -32,8 +35,27 @@ static void arena_free(arena *a)
 
 static ganim_code parse(arena *a, const char *text, size_t size, const gj_value **out, ganim_error *err)
 {
-    gj_parser p = { arena_alloc, a, NULL, 8, "test: JSON", 100 };
+    gj_parser p = { .alloc = arena_alloc, .alloc_user = a, .max_depth = 8, .who = "test: JSON", .base = 100 };
     return gj_parse(&p, (const uint8_t *)text, size, out, err);
+}
+
+/* keeps the root's "keep" member and, inside any "extras", only "mine" */
+static int keep_some(unsigned depth, const char *parent, const char *key)
+{
+    if (depth == 0) return strcmp(key, "keep") == 0;
+    return !parent || strcmp(parent, "extras") != 0 || strcmp(key, "mine") == 0;
+}
+
+static ganim_code parse_kept(arena *a, const char *text, size_t max_bytes, const gj_value **out, ganim_error *err)
+{
+    gj_parser p = { .alloc = arena_alloc,
+                    .alloc_user = a,
+                    .max_depth = 8,
+                    .who = "test: JSON",
+                    .max_bytes = max_bytes,
+                    .limit_name = "the test's limit",
+                    .keep = keep_some };
+    return gj_parse(&p, (const uint8_t *)text, strlen(text), out, err);
 }
 
 TEST(values_and_views)
@@ -123,10 +145,83 @@ TEST(allocation_failures)
     CHECK(ok_at > 5);
 }
 
+TEST(members_not_kept)
+{
+    arena a = { 0 };
+    const gj_value *v;
+    const char *text = "{\"drop\":[1,2,{\"x\":\"y\"}],\"keep\":{\"n\":1,\"extras\":{\"big\":[1,2,3],"
+                       "\"mine\":{\"a\":[4,5]}},\"m\":2},\"zz\":\"\\u0041\"}";
+    CHECK_OK(parse_kept(&a, text, 0, &v, NULL));
+    CHECK(v->count == 1 && strcmp(v->items[0].key, "keep") == 0);
+    const gj_value *k = gj_get(v, "keep"), *ex = gj_get(k, "extras");
+    CHECK(k && k->count == 3 && gj_get(k, "m") && ex && ex->count == 1);
+    const gj_value *arr = gj_get(gj_get(ex, "mine"), "a");
+    uint64_t u = 0;
+    CHECK(gj_is(arr, GJ_ARRAY) && arr->count == 2 && gj_uint(&arr->items[1], 10, &u) && u == 5);
+    CHECK(!gj_get(ex, "big") && !gj_get(v, "drop"));
+    /* the members not kept took no allocation: keeping everything takes more */
+    int kept_calls = a.calls;
+    arena_free(&a);
+    arena b = { 0 };
+    CHECK_OK(parse(&b, text, strlen(text), &v, NULL));
+    CHECK_MSG(b.calls > kept_calls + 5, "%d allocations keeping everything, %d keeping some", b.calls, kept_calls);
+    arena_free(&b);
+    /* what is not kept is still checked as JSON, at its byte */
+    arena c = { 0 };
+    ganim_error e = { 0 };
+    CHECK(parse_kept(&c, "{\"drop\":[1,2,{\"x\" \"y\"}],\"keep\":1}", 0, &v, &e) == GANIM_ERR_CORRUPT);
+    CHECK_MSG(e.offset == 18, "offset %llu", (unsigned long long)e.offset);
+    arena_free(&c);
+}
+
+TEST(shared_member_names)
+{
+    arena a = { 0 };
+    const gj_value *v;
+    const char *text = "{\"keep\":[{\"name\":1},{\"name\":2},{\"na\\u006De\":3}]}";
+    CHECK_OK(parse_kept(&a, text, 0, &v, NULL));
+    const gj_value *l = gj_get(v, "keep");
+    CHECK(l && l->count == 3);
+    CHECK(l->items[0].items[0].key == l->items[1].items[0].key); /* one copy of "name" */
+    CHECK(strcmp(l->items[2].items[0].key, "name") == 0);        /* escapes decoded */
+    arena_free(&a);
+}
+
+TEST(memory_bound)
+{
+    /* 20,000 numbers kept: 32 bytes each (and as much on the stack while their array is
+     * open), more than 100,000 bytes: refused, naming the
+     * limit, while the same numbers in a member not kept take nothing */
+    size_t n = 20000, len = 0;
+    char *text = malloc(16 + 2 * n);
+    CHECK(text != NULL);
+    len += (size_t)sprintf(text, "{\"keep\":[");
+    for (size_t i = 0; i < n; i++) len += (size_t)sprintf(text + len, "%s7", i ? "," : "");
+    sprintf(text + len, "]}");
+    arena a = { 0 };
+    const gj_value *v = NULL;
+    ganim_error e = { 0 };
+    CHECK(parse_kept(&a, text, 100000, &v, &e) == GANIM_ERR_LIMIT && v == NULL);
+    CHECK_MSG(strstr(e.message, "more than 100000 bytes of memory (the test's limit)"), "%s", e.message);
+    arena_free(&a);
+    CHECK_OK(parse_kept(&a, text, 2000000, &v, &e)); /* the items and the stack they wait on */
+    CHECK(gj_get(v, "keep")->count == n);
+    arena_free(&a);
+    memcpy(text + 2, "drop", 4);
+    arena d = { 0 };
+    CHECK_OK(parse_kept(&d, text, 1000, &v, &e));
+    CHECK(v->count == 0 && d.calls == 2); /* the root and the name "drop" */
+    arena_free(&d);
+    free(text);
+}
+
 int main(void)
 {
     RUN(values_and_views);
     RUN(errors);
     RUN(allocation_failures);
+    RUN(members_not_kept);
+    RUN(shared_member_names);
+    RUN(memory_bound);
     return test_finish();
 }

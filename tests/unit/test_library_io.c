@@ -379,7 +379,8 @@ TEST(a_gltf_reads_only_regular_files_of_its_folder)
     CHECK(unlink(in_tmp("crane.bin")) == 0);
     CHECK(mkfifo(in_tmp("crane.bin"), 0600) == 0);
     CHECK(ganim_read_file(in_tmp("crane.gltf"), NULL, &doc, &e) == GANIM_ERR_INVALID_ARG && doc == NULL);
-    CHECK_MSG(strstr(e.message, "'crane.bin', which is not a regular file in its folder"), "%s", e.message);
+    CHECK_MSG(strstr(e.message, "'crane.bin', which is a pipe (FIFO), not a regular file in its folder"), "%s",
+              e.message);
     /* the buffer a link to a file outside the folder: not followed */
     CHECK(unlink(in_tmp("crane.bin")) == 0);
     char outside[600];
@@ -387,10 +388,15 @@ TEST(a_gltf_reads_only_regular_files_of_its_folder)
     write_file(outside, bin.data, bin.size);
     CHECK(symlink(outside, in_tmp("crane.bin")) == 0);
     CHECK(ganim_read_file(in_tmp("crane.gltf"), NULL, &doc, &e) == GANIM_ERR_INVALID_ARG && doc == NULL);
-    CHECK_MSG(strstr(e.message, "not a regular file"), "%s", e.message);
+    CHECK_MSG(strstr(e.message, "which is a symbolic link, not a regular file"), "%s", e.message);
     unlink(outside);
 #endif
+    /* the buffer a folder: says so (it once said the file had 9223372036854775807 bytes) */
     unlink(in_tmp("crane.bin"));
+    CHECK(test_mkdir(in_tmp("crane.bin")) == 0);
+    CHECK(ganim_read_file(in_tmp("crane.gltf"), NULL, &doc, &e) == GANIM_ERR_INVALID_ARG && doc == NULL);
+    CHECK_MSG(strstr(e.message, "'crane.bin', which is a folder, not a regular file in its folder"), "%s", e.message);
+    rmdir(in_tmp("crane.bin"));
     unlink(in_tmp("crane.gltf"));
     ganim_buffer_free(&json);
     ganim_buffer_free(&bin);

@@ -201,6 +201,41 @@ TEST(each_limit_refuses_just_below_and_reads_at)
     }
 }
 
+/* The clip limit refuses before the clips are built: an Argonaut block walks no more
+ * records than the limit allows (and one), a glTF reads no animation when it has more
+ * animations than the limit; each error names ganim_limits.clips, at the block or array. */
+TEST(clip_limit_before_the_clips)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/argonaut/fixture_croc2.wad", GANIM_SOURCE_DIR);
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    ganim_limits lim = { 0 };
+    CHECK(read_limited(path, &lim, &doc, &e) == GANIM_OK);
+    if (!doc) return;
+    CHECK(doc->clip_count == 3);
+    ganim_buffer glb = { 0 };
+    ganim_export_opts eo = { 0 };
+    CHECK(ganim_export_glb(doc, &eo, &glb, &e) == GANIM_OK);
+    ganim_doc_free(doc);
+    lim.clips = 2;
+    CHECK(read_limited(path, &lim, &doc, &e) == GANIM_ERR_LIMIT && doc == NULL);
+    CHECK_MSG(strstr(e.message, "argonaut: the animation block announces 3 clips, more than the limit of 2 "
+                                "(ganim_limits.clips)"),
+              "%s", e.message);
+    ganim_read_opts ro = { 0 };
+    ro.limits = lim;
+    CHECK(ganim_read_memory(glb.data, glb.size, &ro, &doc, &e) == GANIM_ERR_LIMIT && doc == NULL);
+    CHECK_MSG(strstr(e.message, "gltf: the animations array announces 3 clips, more than the limit of 2 "
+                                "(ganim_limits.clips)"),
+              "%s", e.message);
+    lim.clips = 3;
+    ro.limits = lim;
+    CHECK(ganim_read_memory(glb.data, glb.size, &ro, &doc, &e) == GANIM_OK && doc && doc->clip_count == 3);
+    ganim_doc_free(doc);
+    ganim_buffer_free(&glb);
+}
+
 TEST(keys_limit)
 {
     /* An FF7-free, format-free keyed document: the Argonaut fixture's keyed record, if any
@@ -308,6 +343,7 @@ int main(void)
 {
     test_program_name = "test_limits";
     RUN(each_limit_refuses_just_below_and_reads_at);
+    RUN(clip_limit_before_the_clips);
     RUN(keys_limit);
     RUN(load_file_stops_at_its_limit);
     small_files_allocate_little();

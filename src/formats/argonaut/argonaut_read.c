@@ -227,10 +227,15 @@ ganim_code argonaut_read(ganim_doc *doc, const uint8_t *data, size_t size, const
     uint32_t count = ganim_ld_u32le(data + block_at);
     size_t h = ag_header_size(hp), room = end - block_at - 4;
     uint32_t fit = count < room / h ? count : (uint32_t)(room / h);
+    /* the clip limit bounds the walk: one record more than it allows is enough to refuse */
+    uint32_t max_clips = ganim_doc_limits(doc)->clips;
+    if (fit > max_clips && max_clips < UINT32_MAX) fit = max_clips + 1;
     ag_rec *recs = ganim_doc_alloc_array(doc, fit ? fit : 1, sizeof *recs);
     if (!recs) return GANIM_NOMEM(err);
     ag_walk walk;
     ag_walk_block(data, block_at + 4, end, 0, hp, fit, recs, &walk);
+    ganim_code lc = ganim_check_counts(doc, block_at, AG ": the animation block", 0, 0, walk.parsed, err);
+    if (lc != GANIM_OK) return lc;
     if (walk.parsed < count)
         ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, walk.complete ? walk.end : walk.bad_offset,
                        AG ": %s; the %u animation%s before it are read, the rest of the %u kept as raw bytes",
@@ -240,8 +245,6 @@ ganim_code argonaut_read(ganim_doc *doc, const uint8_t *data, size_t size, const
         ganim_doc_warn(doc, GANIM_WARN_EXTRA_BYTES, walk.end, AG ": %zu bytes after the last animation; kept",
                        size - walk.end);
     /* clips */
-    ganim_code lc = ganim_check_counts(doc, GANIM_NO_OFFSET, AG ": the animation block", 0, 0, walk.parsed, err);
-    if (lc != GANIM_OK) return lc;
     ganim_clip *clips = ganim_doc_alloc_array(doc, walk.parsed ? walk.parsed : 1, sizeof *clips);
     if (!clips) return GANIM_NOMEM(err);
     doc->clips = clips;

@@ -228,9 +228,31 @@ static ganim_code make_plan(const ganim_doc *doc, const ganim_allocator *alloc, 
     for (uint32_t i = 0; i < doc->clip_count; i++) {
         const ganim_clip *clip = &doc->clips[i];
         ff7_clip_info in;
-        if (clip->kind != GANIM_CLIP_ANIMATION || ff7_clip_info_parse(clip, &in)) continue;
+        if (clip->kind != GANIM_CLIP_ANIMATION) continue;
+        uint32_t nb = recorded ? body_count(doc) : 0;
+        if (ff7_clip_info_parse(clip, &in)) {
+            /* a record says which part the clip is: written as entry i, it must be read as it */
+            if (nb && (in.role == FF7_ROLE_BODY || in.role == FF7_ROLE_WEAPON) &&
+                (i < nb) != (in.role == FF7_ROLE_BODY))
+                return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                                  "ff7-battle: clip %u ('%s') holds a %s entry's record but is entry %u, a %s entry "
+                                  "(nsSkeletonAnims %u): the clips are not in the pack's order",
+                                  i, clip->name, in.role == FF7_ROLE_BODY ? "body" : "weapon", i,
+                                  i < nb ? "body" : "weapon", nb);
+            continue;
+        }
         bool weapon = ff7_bone_moves(doc, clip, (uint32_t)wb), body = false;
         for (uint32_t b = 0; b < (uint32_t)wb && !body; b++) body = ff7_bone_moves(doc, clip, b);
+        /* among entries with records, clip i is entry i: a body entry below nsSkeletonAnims,
+         * a weapon entry from it on; a clip that moves only the other part would be read
+         * back as something else */
+        if (nb && weapon != body && (i < nb) != body)
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                              "ff7-battle: clip %u ('%s') moves only the %s and has no FF7 record; among clips with "
+                              "records it is entry %u, a %s entry (nsSkeletonAnims %u): give it a record (put it "
+                              "into the pack's %s slot with --into) or move it to a %s slot",
+                              i, clip->name, body ? "body" : "weapon", i, i < nb ? "body" : "weapon", nb,
+                              body ? "body" : "weapon", body ? "body" : "weapon");
         if (!(weapon && body)) continue;
         if (recorded) {
             ganim_code code = pair_in_place(doc, alloc, i, p, err);

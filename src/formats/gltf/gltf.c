@@ -206,9 +206,43 @@ static void read_ganim_meta(gltf_file *f)
     f->doc->axes = ax;
 }
 
+/* The members the reader looks at: the root's that it reads, and of every `extras`
+ * only ganim's own (a file's other extras, images, materials, ... are checked as JSON
+ * but take no memory). */
+static int keep_member(unsigned depth, const char *parent, const char *key)
+{
+    static const char *const top[] = {
+        "asset",   "nodes",  "skins",  "animations", "accessors",          "bufferViews",
+        "buffers", "meshes", "scenes", "scene",      "extensionsRequired", "extensionsUsed"
+    };
+    if (depth == 0) {
+        for (size_t i = 0; i < sizeof top / sizeof *top; i++)
+            if (strcmp(top[i], key) == 0) return 1;
+        return 0;
+    }
+    return !parent || strcmp(parent, "extras") != 0 || strcmp(key, "ganim") == 0;
+}
+
 static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
 {
-    gj_parser p = { tree_alloc, f->scratch, &f->opts->allocator, GLTF_MAX_DEPTH, "gltf: JSON", f->json_offset };
+    gj_parser p = { .alloc = tree_alloc,
+                    .alloc_user = f->scratch,
+                    .scratch = &f->opts->allocator,
+                    .max_depth = GLTF_MAX_DEPTH,
+                    .who = "gltf: JSON",
+                    .base = f->json_offset };
+    size_t limit = ganim_doc_memory_limit(f->scratch);
+    char limit_name[200];
+    p.max_bytes = json_size > (SIZE_MAX - GLTF_JSON_FLOOR) / GLTF_JSON_BYTES_PER_BYTE
+                      ? SIZE_MAX
+                      : json_size * GLTF_JSON_BYTES_PER_BYTE + GLTF_JSON_FLOOR;
+    if (p.max_bytes > limit) p.max_bytes = limit;
+    snprintf(limit_name, sizeof limit_name,
+             "ganim reads a JSON text of %zu bytes in at most %u bytes per byte plus %zu, and within the read's "
+             "memory limit of %zu bytes (ganim_read_opts.memory_limit)",
+             json_size, GLTF_JSON_BYTES_PER_BYTE, GLTF_JSON_FLOOR, limit);
+    p.limit_name = limit_name;
+    p.keep = keep_member;
     ganim_code code = gj_parse(&p, json, json_size, &f->root, f->err);
     if (code != GANIM_OK) return code;
     if (f->root->type != GJ_OBJECT)
@@ -222,6 +256,10 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
         (code = top_array(f, "bufferViews", &f->views_v, &f->view_count)) != GANIM_OK ||
         (code = top_array(f, "buffers", &f->buffers_v, &f->buf_count)) != GANIM_OK ||
         (code = top_array(f, "meshes", &meshes, &f->meshes)) != GANIM_OK)
+        return code;
+    /* an animation gives a clip or more: the clip limit refuses before any is read */
+    if (f->anims_v && (code = ganim_check_counts(f->doc, f->anims_v->offset, "gltf: the animations array", 0, 0,
+                                                 f->anims_v->count, f->err)) != GANIM_OK)
         return code;
     if (f->buf_count && !(f->bufs = gltf_scratch(f, f->buf_count, sizeof *f->bufs))) return GANIM_ERR_NOMEM;
     read_ganim_meta(f);

@@ -30,6 +30,10 @@
 
 #define GLTF_FORMAT "gltf"
 #define GLTF_MAX_DEPTH 64 /* JSON nesting */
+/* The JSON tree (with the parser's stack) may take this many bytes per byte of text, plus
+ * GLTF_JSON_FLOOR for any text, and never more than the read's memory limit. */
+#define GLTF_JSON_BYTES_PER_BYTE 8u
+#define GLTF_JSON_FLOOR ((size_t)64 << 10)
 #define GLTF_NONE UINT32_MAX
 
 enum { GLTF_ROT = 0, GLTF_TRANS = 1, GLTF_SCALE = 2 };                             /* channel paths */

@@ -12,7 +12,9 @@
  * skins (chosen by the animations, by name, by index; none: node trees), buffers in other
  * files (percent-encoded names, refused "../" and absolute names, no loader), the
  * conversion of ganim's own files (undone, kept), visibility, and clear errors. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1024,6 +1026,95 @@ TEST(ganim_extras_hostile)
     ganim_buffer_free(&g1);
 }
 
+/* ---- memory: a large valid file in a small multiple of its size ----------------------- */
+
+typedef struct peak_alloc {
+    size_t live, peak;
+} peak_alloc;
+
+static void *pk_alloc(void *user, size_t size)
+{
+    peak_alloc *c = user;
+    void *p = malloc(size);
+    if (p && (c->live += size) > c->peak) c->peak = c->live;
+    return p;
+}
+static void *pk_realloc(void *user, void *p, size_t old, size_t size)
+{
+    peak_alloc *c = user;
+    void *q = realloc(p, size);
+    if (q && (c->live = c->live - old + size) > c->peak) c->peak = c->live;
+    return q;
+}
+static void pk_free(void *user, void *p, size_t size)
+{
+    peak_alloc *c = user;
+    if (p) c->live -= size;
+    free(p);
+}
+
+/* A skin of two nodes, then `filler` (a member of the root, or in a node's extras). */
+static size_t big_gltf(char *out, size_t n, int where)
+{
+    size_t len = (size_t)sprintf(out, "{\"asset\":{\"version\":\"2.0\",\"extras\":{\"tool\":[");
+    if (where == 0)
+        for (size_t i = 0; i < n; i++) len += (size_t)sprintf(out + len, "%s%u", i ? "," : "", (unsigned)(i % 10));
+    len += (size_t)sprintf(out + len, "]}},\"nodes\":[{\"name\":\"root\",\"children\":[1]},{\"name\":\"arm\","
+                                      "\"translation\":[1,0,0],\"extras\":{\"weights\":[");
+    if (where == 1)
+        for (size_t i = 0; i < n; i++) len += (size_t)sprintf(out + len, "%s{}", i ? "," : "");
+    len += (size_t)sprintf(out + len, "]}}],\"skins\":[{\"joints\":[0,1]}],\"materials\":[");
+    if (where == 2)
+        for (size_t i = 0; i < n; i++) len += (size_t)sprintf(out + len, "%s{\"name\":\"m\"}", i ? "," : "");
+    len += (size_t)sprintf(out + len, "]}");
+    return len;
+}
+
+TEST(large_json_in_bounded_memory)
+{
+    /* 10^6 numbers, 10^6 empty objects or 10^6 materials the reader does not read: each
+     * file of 2 to 12 MB is read (its skeleton of two bones) in less than 8 bytes per
+     * byte of JSON and 64 KiB, counting every allocation of the read */
+    size_t n = 1000000;
+    char *text = malloc(16 * n + 1024);
+    CHECK(text != NULL);
+    for (int where = 0; where < 3; where++) {
+        size_t len = big_gltf(text, n, where);
+        peak_alloc pk = { 0, 0 };
+        ganim_read_opts o = { 0 };
+        o.allocator = (ganim_allocator){ pk_alloc, pk_realloc, pk_free, &pk };
+        o.format = "gltf";
+        ganim_doc *doc = NULL;
+        ganim_error e = { 0 };
+        CHECK_MSG(ganim_read_memory(text, len, &o, &doc, &e) == GANIM_OK, "%d: %s", where, e.message);
+        CHECK(doc && doc->skeleton && doc->skeleton->bone_count == 2);
+        CHECK(doc && doc->skeleton && doc->skeleton->bones[1].rest.translation.x == 1.0f);
+        ganim_doc_free(doc);
+        CHECK_MSG(pk.live == 0, "%zu bytes left", pk.live);
+        CHECK_MSG(pk.peak <= 8 * len + (64u << 10), "a %zu-byte file (%d) took %zu bytes", len, where, pk.peak);
+    }
+    /* 10^6 numbers where the reader keeps them (a node's children): refused at the bound,
+     * which the error names, before taking more */
+    size_t len = (size_t)sprintf(text, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[");
+    for (size_t i = 0; i < n; i++) len += (size_t)sprintf(text + len, "%s0", i ? "," : "");
+    len += (size_t)sprintf(text + len, "]}]}");
+    peak_alloc pk = { 0, 0 };
+    ganim_read_opts o = { 0 };
+    o.allocator = (ganim_allocator){ pk_alloc, pk_realloc, pk_free, &pk };
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_memory(text, len, &o, &doc, &e) == GANIM_ERR_LIMIT && doc == NULL);
+    CHECK_MSG(strstr(e.message, "in at most 8 bytes per byte") && strstr(e.message, "ganim_read_opts.memory_limit"),
+              "%s", e.message);
+    CHECK_MSG(pk.peak <= 8 * len + (64u << 10) + (1u << 20), "the refused %zu-byte file took %zu bytes", len, pk.peak);
+    CHECK(pk.live == 0);
+    /* and by the read's memory limit when it is lower */
+    o.memory_limit = 1u << 20;
+    CHECK(ganim_read_memory(text, len, &o, &doc, &e) == GANIM_ERR_LIMIT);
+    CHECK_MSG(strstr(e.message, "more than 1048576 bytes"), "%s", e.message);
+    free(text);
+}
+
 int main(void)
 {
     test_program_name = "test_gltf";
@@ -1042,5 +1133,6 @@ int main(void)
     RUN(fuzz_regressions);
     RUN(ganim_extras_carried);
     RUN(ganim_extras_hostile);
+    RUN(large_json_in_bounded_memory);
     return test_finish();
 }
