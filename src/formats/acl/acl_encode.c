@@ -50,18 +50,75 @@ static double local_error(const float *a, const float *b, double shell)
     return worst;
 }
 
+double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const float *y)
+{
+    /* In any chain, ACL's object shell point is the sum over the chain's bones b of their
+     * translation rotated and scaled by everything above b, plus the shell point carried
+     * by the whole chain (rtm's qvv product). Changing bone t's local transform moves it
+     * by at most: its translation change, plus its rotation change (the chord 2 sin(a/2))
+     * times its scale and its scale change, both applied to what is below it (at most
+     * the shell plus every other bone's largest translation), everything times the
+     * largest scales the other bones can apply. Summed over the chain's bones, this
+     * bounds the error whatever the order. */
+    double dot = 0, dt = 0, smax = 0, ds = 0;
+    for (unsigned c = 0; c < 4; c++) dot += (double)x[c] * y[c];
+    double d2 = 1.0 - dot * dot;
+    double chord = d2 > 0 ? 2.0 * sqrt(d2) : 0.0;
+    for (unsigned c = 0; c < 3; c++) {
+        double d = (double)x[4 + c] - y[4 + c];
+        dt += d * d;
+        double a = fabs(x[7 + c]), b = fabs(y[7 + c]);
+        if (a > smax) smax = a;
+        if (b > smax) smax = b;
+        if (fabs(a - b) > ds) ds = fabs((double)x[7 + c] - y[7 + c]);
+    }
+    return e->gscale * (sqrt(dt) + (chord * smax + ds) * (e->lever - e->tmax[t]));
+}
+
+/* Unknown hierarchy: the lever every rotation or scale change may act on, and the scales
+ * that may multiply every error (lossy scales stay within the raw ones' range). */
+static void flat_reach(acl_enc *e)
+{
+    double sum = 0, g = 1.0;
+    for (uint32_t t = 0; t < e->nt; t++) {
+        double tm = 0, sm = 1.0;
+        for (uint32_t s = 0; s < e->ns; s++) {
+            const float *x = enc_raw(e, s, t);
+            double l = sqrt((double)x[4] * x[4] + (double)x[5] * x[5] + (double)x[6] * x[6]);
+            if (l > tm) tm = l;
+            for (unsigned c = 7; c < 10; c++)
+                if (fabs(x[c]) > sm) sm = fabs(x[c]);
+        }
+        e->tmax[t] = (float)tm;
+        sum += tm;
+        g *= sm * (1.0 + 1e-6); /* float rounding of a decoded scale */
+        if (g > 1e30) g = 1e30;
+    }
+    e->lever = e->p.shell + sum;
+    e->gscale = g;
+}
+
+/* A bone's error as the search measures it: object space at its rigid shell, or with an
+ * unknown hierarchy, the bound of acl_enc_flat_bound. */
+static double held_error(const acl_enc *e, uint32_t t, const float *x, const float *y)
+{
+    return e->flat ? acl_enc_flat_bound(e, t, x, y) : local_error(x, y, e->rigid[t]) * e->pscale[t];
+}
+
 /* Would sub-track (t, kind) taking value v at every sample keep the bone within the
  * precision at its rigid shell distance? */
 static int fits_constant(const acl_enc *e, uint32_t t, unsigned kind, const float *v)
 {
     static const unsigned at[3] = { 0, 4, 7 };
     unsigned n = kind == K_ROT ? 4u : 3u;
+    /* unknown hierarchy: every bone has an equal share of the target */
+    double limit = e->flat ? e->target / (double)e->nt : e->target;
     for (uint32_t s = 0; s < e->ns; s++) {
         const float *x = enc_raw(e, s, t);
         float y[10];
         memcpy(y, x, sizeof y);
         memcpy(y + at[kind], v, n * sizeof(float));
-        if (local_error(x, y, e->rigid[t]) * e->pscale[t] > e->target) return 0;
+        if (held_error(e, t, x, y) > limit) return 0;
     }
     return 1;
 }
@@ -78,7 +135,7 @@ static double constant_error(const acl_enc *e, uint32_t t, unsigned kind)
         float y[10];
         memcpy(y, x, sizeof y);
         memcpy(y + at[kind], v, (kind == K_ROT ? 4u : 3u) * sizeof(float));
-        double d = local_error(x, y, e->rigid[t]) * e->pscale[t];
+        double d = held_error(e, t, x, y);
         if (d > worst) worst = d;
     }
     return worst;
@@ -350,7 +407,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.nt = nt;
     e.rate = rate;
     size_t fs = (size_t)frames * nt;
-    size_t sizes[12] = {
+    size_t sizes[13] = {
         nt * sizeof(uint32_t),
         nt * sizeof(int32_t),
         nt * sizeof(char *),
@@ -363,9 +420,10 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
         nt * sizeof(float),
         (frames / ACL_SEG_IDEAL + 3u) * sizeof(uint32_t),
         nt * sizeof(float),
+        nt * sizeof(float),
     };
-    size_t offs[12], total = 0;
-    for (unsigned i = 0; i < 12; i++) {
+    size_t offs[13], total = 0;
+    for (unsigned i = 0; i < 13; i++) {
         offs[i] = total;
         total += (sizes[i] + 15u) & ~(size_t)15u;
     }
@@ -384,11 +442,14 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.rigid = (float *)(blk + offs[9]);
     e.seg_start = (uint32_t *)(blk + offs[10]);
     e.pscale = (float *)(blk + offs[11]);
+    e.tmax = (float *)(blk + offs[12]);
 
+    e.flat = nt > 1;
     for (uint32_t b = 0; b < nt; b++) {
         track_of[b] = UINT32_MAX;
         e.parent[b] = sk->bones[b].parent;
         e.names[b] = sk->bones[b].name;
+        if (e.parent[b] >= 0) e.flat = 0;
     }
     for (uint32_t t = 0; t < clip->track_count; t++)
         if (clip->tracks[t].bone < nt && track_of[clip->tracks[t].bone] == UINT32_MAX)
@@ -408,6 +469,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     }
     parent_scales(&e);
     rigid_shells(&e);
+    if (e.flat) flat_reach(&e);
     classify(&e);
     e.nseg = split_segments(e.ns, e.seg_start);
 

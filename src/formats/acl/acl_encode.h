@@ -56,13 +56,21 @@ typedef struct acl_enc {
     int32_t *parent;    /* nt; -1 for roots, always lower than the child */
     const char **names; /* nt (metadata) */
     const char *list_name;
-    float *raw;          /* ns * nt * 10: rotation xyzw (w >= 0), translation, scale */
-    float *norm;         /* ns * nt * 9: animated values in their clip range, [0, 1] */
-    uint8_t *type;       /* nt * 3: T_DEFAULT, T_CONST, T_ANIM */
-    float *cval;         /* nt * 3 * 4: constant and default values as the decoder rebuilds them */
-    float *cmin, *cext;  /* nt * 3 * 3: clip range of animated sub-tracks */
-    float *rigid;        /* nt: shell distance covering the bone's descendants (local search) */
-    float *pscale;       /* nt: largest scale the ancestors apply to the bone's space */
+    float *raw;         /* ns * nt * 10: rotation xyzw (w >= 0), translation, scale */
+    float *norm;        /* ns * nt * 9: animated values in their clip range, [0, 1] */
+    uint8_t *type;      /* nt * 3: T_DEFAULT, T_CONST, T_ANIM */
+    float *cval;        /* nt * 3 * 4: constant and default values as the decoder rebuilds them */
+    float *cmin, *cext; /* nt * 3 * 3: clip range of animated sub-tracks */
+    float *rigid;       /* nt: shell distance covering the bone's descendants (local search) */
+    float *pscale;      /* nt: largest scale the ancestors apply to the bone's space */
+    /* Unknown hierarchy (every bone a root, more than one bone: what a Civ VII V0 file or an
+     * ACL buffer without metadata gives): the bones may form any hierarchy, so each bone's
+     * error is bounded as if every other bone hung below it (acl_enc_flat_bound) and the
+     * bounds of all the bones together must stay within the target. */
+    int flat;
+    double lever;        /* flat: shell + the sum of every bone's largest translation */
+    double gscale;       /* flat: the product of every bone's largest scale above 1 */
+    float *tmax;         /* flat: nt, the bone's largest translation length */
     uint32_t *seg_start; /* nseg + 1 */
     acl_sub *subs;       /* nseg * nt * 3 */
 } acl_enc;
@@ -88,6 +96,9 @@ void acl_enc_value(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint
 /* The quantised integer of component c (what the bitstream holds) at width w. */
 uint32_t acl_enc_quant(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint32_t s, const acl_sub *sub,
                        unsigned c);
+/* Unknown hierarchy: a bound on the object-space error that bone t with raw local x and
+ * decoded local y adds to any bone of any chain it could be in. */
+double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const float *y);
 /* Picks every segment's bit widths (the search); needs type, ranges and segments. */
 ganim_code acl_enc_search(acl_enc *e, ganim_error *err);
 /* Largest object-space error over every sample and track of the encoded clip, and the

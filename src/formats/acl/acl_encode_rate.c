@@ -181,8 +181,18 @@ static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
     const acl_enc *e = w->e;
     double worst = 0;
     for (uint32_t i = 0; i < w->n; i++) {
-        aff r = raw_local(e, w->s0 + i, t), l = lossy_local(e, w->g, t, w->s0 + i, subs);
-        double d = aff_error(&r, &l, e->rigid[t]) * e->pscale[t];
+        double d;
+        if (e->flat) {
+            float v[3][4], y[10];
+            for (unsigned k = 0; k < 3; k++) acl_enc_value(e, w->g, t, k, w->s0 + i, &subs[k], v[k]);
+            memcpy(y, v[0], 4 * sizeof(float));
+            memcpy(y + 4, v[1], 3 * sizeof(float));
+            memcpy(y + 7, v[2], 3 * sizeof(float));
+            d = acl_enc_flat_bound(e, t, enc_raw(e, w->s0 + i, t), y);
+        } else {
+            aff r = raw_local(e, w->s0 + i, t), l = lossy_local(e, w->g, t, w->s0 + i, subs);
+            d = aff_error(&r, &l, e->rigid[t]) * e->pscale[t];
+        }
         if (d > worst) worst = d;
     }
     return worst;
@@ -191,10 +201,9 @@ static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
 /* First pass, bone by bone in its own space: the narrowest width of each sub-track with
  * the others exact, then one step at a time on the sub-track that helps most until the
  * three together fit. */
-static void local_pass(seg_work *w, uint32_t t)
+static void local_pass(seg_work *w, uint32_t t, double prec)
 {
     const acl_enc *e = w->e;
-    double prec = e->target;
     acl_sub *cur = enc_sub(e, w->g, t, 0);
     uint8_t first = e->nseg > 1 ? 0 : w->lo;
     for (unsigned k = 0; k < 3; k++) {
@@ -375,6 +384,54 @@ static void raw_objects(seg_work *w)
     }
 }
 
+static int has_anim(const acl_enc *e, uint32_t t)
+{
+    return e->type[3u * t] == T_ANIM || e->type[3u * t + 1u] == T_ANIM || e->type[3u * t + 2u] == T_ANIM;
+}
+
+static unsigned bone_bits(const acl_enc *e, uint32_t g, uint32_t t)
+{
+    unsigned bits = 0;
+    for (unsigned k = 0; k < 3; k++)
+        if (e->type[3u * t + k] == T_ANIM) bits += enc_bits(enc_sub(e, g, t, k)->width);
+    return bits;
+}
+
+/* Unknown hierarchy, one segment: the bounds of all the bones must add up to at most the
+ * target (the worst chain holds them all). Every bone first gets an equal share; then,
+ * over a few rounds, each in turn takes an equal part of what the others leave unused,
+ * keeping narrower widths when they fit in it. */
+static void flat_search(seg_work *w)
+{
+    const acl_enc *e = w->e;
+    uint32_t nt = e->nt, animated = 0;
+    double share = e->target / (double)nt, sum = 0;
+    for (uint32_t t = 0; t < nt; t++) {
+        if (has_anim(e, t)) {
+            animated++;
+            local_pass(w, t, share);
+        }
+        sum += local_err(w, t, enc_sub(e, w->g, t, 0));
+    }
+    for (unsigned round = 0; round < 3 && animated > 0; round++) {
+        uint32_t left = animated;
+        for (uint32_t t = 0; t < nt; t++) {
+            if (!has_anim(e, t)) continue;
+            acl_sub *cur = enc_sub(e, w->g, t, 0), keep[3] = { cur[0], cur[1], cur[2] };
+            double now = local_err(w, t, cur), slack = e->target - sum;
+            unsigned bits = bone_bits(e, w->g, t);
+            if (slack > 0) {
+                double budget = now + slack / (double)left;
+                local_pass(w, t, budget);
+                double after = local_err(w, t, cur);
+                if (after <= budget && bone_bits(e, w->g, t) <= bits) sum += after - now;
+                else memcpy(cur, keep, sizeof keep);
+            }
+            left--;
+        }
+    }
+}
+
 static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *size, ganim_error *err)
 {
     uint32_t most = 0;
@@ -415,8 +472,12 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
     for (uint32_t g = 0; g < e->nseg; g++) {
         work_segment(&w, g);
         raw_objects(&w);
+        if (e->flat) {
+            flat_search(&w);
+            continue;
+        }
         for (uint32_t t = 0; t < e->nt; t++) {
-            local_pass(&w, t);
+            local_pass(&w, t, e->target);
             update_local(&w, t);
         }
         for (unsigned pass = 0; pass < 4 && object_pass(&w); pass++) {}
@@ -433,7 +494,24 @@ double acl_enc_max_error(const acl_enc *e, uint32_t *track)
     size_t size;
     if (work_alloc(e, &w, &blk, &size, NULL)) return INFINITY;
     double worst = 0;
-    for (uint32_t g = 0; g < e->nseg; g++) {
+    for (uint32_t g = 0; g < e->nseg && e->flat; g++) { /* the sum of the bounds */
+        work_segment(&w, g);
+        double sum = 0, most = -1;
+        uint32_t at = 0;
+        for (uint32_t t = 0; t < e->nt; t++) {
+            double d = local_err(&w, t, enc_sub(e, g, t, 0));
+            sum += d;
+            if (d > most) {
+                most = d;
+                at = t;
+            }
+        }
+        if (sum > worst) {
+            worst = sum;
+            if (track) *track = at;
+        }
+    }
+    for (uint32_t g = 0; g < e->nseg && !e->flat; g++) {
         work_segment(&w, g);
         raw_objects(&w);
         for (uint32_t t = 0; t < e->nt; t++) {

@@ -299,6 +299,69 @@ TEST(every_shared_clip_within_precision_and_size)
     test_free_list(list);
 }
 
+/* The independent check of issue 21: every shared clip's input made into a Civ VII V0 file
+ * (no parents: it reads as a flat skeleton), encoded with default settings, read back and
+ * measured with the input's real parents. The encoder cannot know them, so it must hold
+ * the error within max(precision, ACL's) for any hierarchy the bones could form. */
+TEST(v0_inputs_within_precision_with_the_real_parents)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".input.txt");
+    int n = 0;
+    double ratios = 0;
+    for (char **p = list; *p; p++) {
+        char stem[1024];
+        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(*p) - strlen(".input.txt")), *p);
+        clip_in in = { 0 }, keys = { 0 };
+        CHECK(load_text(*p, &in, 1));
+        char path[1100];
+        snprintf(path, sizeof path, "%s.keys.txt", stem);
+        CHECK(load_text(path, &keys, 0));
+        double acl_err = qvvf_error(&in, keys.v, in.frames, 3.0);
+        snprintf(path, sizeof path, "%s.acl", stem);
+        size_t acl_size;
+        free(test_read_file(path, &acl_size));
+
+        int32_t *real = in.parents;
+        in.parents = malloc(in.nt * sizeof *in.parents);
+        for (uint32_t b = 0; b < in.nt; b++) in.parents[b] = -1;
+        ganim_doc *flat = doc_from(&in, rate_of(test_base_name(stem)));
+        free(in.parents);
+        in.parents = real;
+        ganim_setting v0[1] = { { "civ7.version", "0" } };
+        ganim_write_opts wo0 = { .settings = v0, .setting_count = 1 };
+        ganim_buffer civ = { 0 }, buf = { 0 };
+        ganim_error e = { 0 };
+        CHECK_OK(ganim_write(flat, "civ7", &wo0, &civ, &e));
+        ganim_doc *v0doc = NULL, *back = NULL;
+        CHECK_OK(ganim_read_memory(civ.data, civ.size, NULL, &v0doc, &e));
+        if (v0doc) CHECK_OK(ganim_write(v0doc, "acl", NULL, &buf, &e));
+        if (buf.data) CHECK_OK(ganim_read_memory(buf.data, buf.size, NULL, &back, &e));
+        if (back) {
+            CHECK_EQ_INT(back->clips[0].frame_count, in.frames);
+            float *dec = decoded(back, in.nt, in.frames);
+            double err = qvvf_error(&in, dec, in.frames, 3.0);
+            double ratio = (double)buf.size / (double)acl_size;
+            ratios += ratio;
+            printf("  v0 %-40s ganim %7zu B err %.5f | ACL %7zu B err %.5f | %.3fx\n", test_base_name(stem), buf.size,
+                   err, acl_size, acl_err, ratio);
+            double limit = acl_err > 0.01 ? acl_err : 0.01;
+            CHECK_MSG(err <= limit, "%s: error %g above %g with the real parents", stem, err, limit);
+            free(dec);
+            ganim_doc_free(back);
+        }
+        ganim_doc_free(v0doc);
+        ganim_buffer_free(&civ);
+        ganim_buffer_free(&buf);
+        ganim_doc_free(flat);
+        free(in.v);
+        free(in.parents);
+        free(keys.v);
+        n++;
+    }
+    if (n) printf("  v0: %d clips, mean size %.3fx ACL's\n", n, ratios / n);
+    test_free_list(list);
+}
+
 /* A small made-up clip (no samples needed): 3 bones in a chain, 40 frames of motion. */
 static clip_in small_clip(void)
 {
@@ -487,5 +550,6 @@ int main(void)
     RUN(civ7_v1_written_and_read_back);
     RUN(into_a_v1_original_keeps_all_but_the_body);
     RUN(every_shared_clip_within_precision_and_size);
+    RUN(v0_inputs_within_precision_with_the_real_parents);
     return test_finish();
 }
