@@ -384,52 +384,149 @@ static void raw_objects(seg_work *w)
     }
 }
 
+/* ---- unknown hierarchy ------------------------------------------------------------------ */
+
+/* Per sample and bone, what bone t's decoded local adds in any chain (acl_enc_flat_bound
+ * split): r, its rotation and scale change per unit of what hangs below it; d, its
+ * translation change; tl, its own raw translation length (what it adds below others). */
+typedef struct flat_work {
+    double *r, *d, *tl; /* n * nt, sample-major */
+    uint32_t *order;    /* n * nt: the worst chain at each sample, top first */
+} flat_work;
+
+static void flat_terms(const seg_work *w, flat_work *f, uint32_t t, const acl_sub *subs)
+{
+    const acl_enc *e = w->e;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const float *x = enc_raw(e, w->s0 + i, t);
+        float v[3][4];
+        for (unsigned k = 0; k < 3; k++) acl_enc_value(e, w->g, t, k, w->s0 + i, &subs[k], v[k]);
+        float y[10];
+        memcpy(y, v[0], 4 * sizeof(float));
+        memcpy(y + 4, v[1], 3 * sizeof(float));
+        memcpy(y + 7, v[2], 3 * sizeof(float));
+        size_t at = (size_t)i * e->nt + t;
+        acl_enc_flat_terms(e, x, y, &f->r[at], &f->d[at]);
+        double tl = (double)x[4] * x[4] + (double)x[5] * x[5] + (double)x[6] * x[6];
+        f->tl[at] = sqrt(tl);
+    }
+}
+
+/* The bound at sample i for the worst chain of all the bones: each bone's translation
+ * change and its rotation/scale change at the shell, plus r_a * t_b for every a above b.
+ * The order that makes the sum largest puts a above b when r_a t_b >= r_b t_a (swapping
+ * two neighbours changes nothing else), so the bones are kept sorted that way. */
+static double flat_sample(const seg_work *w, flat_work *f, uint32_t i)
+{
+    const acl_enc *e = w->e;
+    uint32_t nt = e->nt, *o = f->order + (size_t)i * nt;
+    const double *r = f->r + (size_t)i * nt, *d = f->d + (size_t)i * nt, *tl = f->tl + (size_t)i * nt;
+    for (uint32_t j = 1; j < nt; j++) { /* insertion sort: nearly sorted from the last call */
+        uint32_t v = o[j], k = j;
+        for (; k > 0 && r[v] * tl[o[k - 1u]] > r[o[k - 1u]] * tl[v]; k--) o[k] = o[k - 1u];
+        o[k] = v;
+    }
+    double sum = 0, below = 0;
+    for (uint32_t j = nt; j-- > 0;) {
+        uint32_t a = o[j];
+        sum += d[a] + r[a] * (e->p.shell + below);
+        below += tl[a];
+    }
+    return sum;
+}
+
+static double flat_total(const seg_work *w, flat_work *f)
+{
+    double worst = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        double v = flat_sample(w, f, i);
+        if (v > worst) worst = v;
+    }
+    return worst;
+}
+
 static int has_anim(const acl_enc *e, uint32_t t)
 {
     return e->type[3u * t] == T_ANIM || e->type[3u * t + 1u] == T_ANIM || e->type[3u * t + 2u] == T_ANIM;
 }
 
-static unsigned bone_bits(const acl_enc *e, uint32_t g, uint32_t t)
+static uint8_t prev_width(const seg_work *w, uint8_t width)
 {
-    unsigned bits = 0;
-    for (unsigned k = 0; k < 3; k++)
-        if (e->type[3u * t + k] == T_ANIM) bits += enc_bits(enc_sub(e, g, t, k)->width);
-    return bits;
+    if (width == ACL_ENC_RAW) return w->hi;
+    if (width == 0) return 0;
+    if (width <= w->lo) return w->e->nseg > 1 ? 0 : width;
+    return (uint8_t)(width - 1u);
 }
 
-/* Unknown hierarchy, one segment: the bounds of all the bones must add up to at most the
- * target (the worst chain holds them all). Every bone first gets an equal share; then,
- * over a few rounds, each in turn takes an equal part of what the others leave unused,
- * keeping narrower widths when they fit in it. */
-static void flat_search(seg_work *w)
+/* Unknown hierarchy, one segment. Every bone first gets an equal share of the target (the
+ * sum of acl_enc_flat_bound over all the bones bounds any chain); then, round after round,
+ * every sub-track in turn narrows by one step while the exact worst chain of all the bones
+ * stays within the target. */
+static ganim_code flat_search(seg_work *w, ganim_error *err)
 {
     const acl_enc *e = w->e;
-    uint32_t nt = e->nt, animated = 0;
-    double share = e->target / (double)nt, sum = 0;
-    for (uint32_t t = 0; t < nt; t++) {
-        if (has_anim(e, t)) {
-            animated++;
-            local_pass(w, t, share);
-        }
-        sum += local_err(w, t, enc_sub(e, w->g, t, 0));
-    }
-    for (unsigned round = 0; round < 3 && animated > 0; round++) {
-        uint32_t left = animated;
-        for (uint32_t t = 0; t < nt; t++) {
-            if (!has_anim(e, t)) continue;
-            acl_sub *cur = enc_sub(e, w->g, t, 0), keep[3] = { cur[0], cur[1], cur[2] };
-            double now = local_err(w, t, cur), slack = e->target - sum;
-            unsigned bits = bone_bits(e, w->g, t);
-            if (slack > 0) {
-                double budget = now + slack / (double)left;
-                local_pass(w, t, budget);
-                double after = local_err(w, t, cur);
-                if (after <= budget && bone_bits(e, w->g, t) <= bits) sum += after - now;
-                else memcpy(cur, keep, sizeof keep);
+    uint32_t nt = e->nt;
+    double share = e->target / (double)nt;
+    for (uint32_t t = 0; t < nt; t++)
+        if (has_anim(e, t)) local_pass(w, t, share);
+    size_t per = (size_t)w->n * nt, size = per * (3u * sizeof(double) + sizeof(uint32_t));
+    ganim_allocator A = e->A;
+    double *blk = ganim_alloc(&A, size);
+    if (!blk) return GANIM_NOMEM(err);
+    flat_work f = { blk, blk + per, blk + 2u * per, (uint32_t *)(blk + 3u * per) };
+    for (uint32_t i = 0; i < w->n; i++)
+        for (uint32_t t = 0; t < nt; t++) f.order[(size_t)i * nt + t] = t;
+    for (uint32_t t = 0; t < nt; t++) flat_terms(w, &f, t, enc_sub(e, w->g, t, 0));
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t t = 0; t < nt; t++)
+            for (unsigned k = 0; k < 3; k++) {
+                acl_sub *cur = enc_sub(e, w->g, t, 0);
+                if (e->type[3u * t + k] != T_ANIM || !enc_variable(&e->p, k)) continue;
+                uint8_t keep = cur[k].width, lower = prev_width(w, keep);
+                if (lower == keep) continue;
+                cur[k].width = lower;
+                flat_terms(w, &f, t, cur);
+                if (flat_total(w, &f) <= e->target) {
+                    changed = 1;
+                    continue;
+                }
+                cur[k].width = keep;
+                flat_terms(w, &f, t, cur);
             }
-            left--;
+    }
+    ganim_free(&A, blk, size);
+    return GANIM_OK;
+}
+
+/* Unknown hierarchy: the worst chain's bound over the clip. */
+static double flat_max_error(seg_work *w, uint32_t *track, ganim_error *err)
+{
+    const acl_enc *e = w->e;
+    size_t per = (size_t)w->n * e->nt, size = per * (3u * sizeof(double) + sizeof(uint32_t));
+    ganim_allocator A = e->A;
+    double *blk = ganim_alloc(&A, size);
+    if (!blk) {
+        (void)GANIM_NOMEM(err);
+        return INFINITY;
+    }
+    flat_work f = { blk, blk + per, blk + 2u * per, (uint32_t *)(blk + 3u * per) };
+    double worst = 0, most = -1;
+    for (uint32_t t = 0; t < e->nt; t++) {
+        flat_terms(w, &f, t, enc_sub(e, w->g, t, 0));
+        for (uint32_t i = 0; i < w->n; i++) {
+            size_t at = (size_t)i * e->nt + t;
+            f.order[at] = t;
+            double v = f.r[at] * (e->lever - e->tmax[t]) + f.d[at];
+            if (v > most && track) {
+                most = v;
+                *track = t;
+            }
         }
     }
+    worst = flat_total(w, &f);
+    ganim_free(&A, blk, size);
+    return worst;
 }
 
 static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *size, ganim_error *err)
@@ -473,7 +570,8 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
         work_segment(&w, g);
         raw_objects(&w);
         if (e->flat) {
-            flat_search(&w);
+            rc = flat_search(&w, err);
+            if (rc) break;
             continue;
         }
         for (uint32_t t = 0; t < e->nt; t++) {
@@ -484,7 +582,7 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
     }
     ganim_allocator A = e->A;
     ganim_free(&A, blk, size);
-    return GANIM_OK;
+    return rc;
 }
 
 double acl_enc_max_error(const acl_enc *e, uint32_t *track)
@@ -494,20 +592,12 @@ double acl_enc_max_error(const acl_enc *e, uint32_t *track)
     size_t size;
     if (work_alloc(e, &w, &blk, &size, NULL)) return INFINITY;
     double worst = 0;
-    for (uint32_t g = 0; g < e->nseg && e->flat; g++) { /* the sum of the bounds */
+    for (uint32_t g = 0; g < e->nseg && e->flat; g++) {
         work_segment(&w, g);
-        double sum = 0, most = -1;
         uint32_t at = 0;
-        for (uint32_t t = 0; t < e->nt; t++) {
-            double d = local_err(&w, t, enc_sub(e, g, t, 0));
-            sum += d;
-            if (d > most) {
-                most = d;
-                at = t;
-            }
-        }
-        if (sum > worst) {
-            worst = sum;
+        double d = flat_max_error(&w, &at, NULL);
+        if (d > worst) {
+            worst = d;
             if (track) *track = at;
         }
     }
