@@ -50,52 +50,6 @@ static double local_error(const float *a, const float *b, double shell)
     return worst;
 }
 
-void acl_enc_flat_terms(const acl_enc *e, const float *x, const float *y, double *r, double *d)
-{
-    /* the chord 2 sin(a/2) of the rotation between x and y, from the vector part of
-     * conj(x) y (the difference of dot products near 1 would lose it to rounding) */
-    double nx = 0, ny = 0;
-    for (unsigned c = 0; c < 4; c++) {
-        nx += (double)x[c] * x[c];
-        ny += (double)y[c] * y[c];
-    }
-    nx = nx > 0 ? 1.0 / sqrt(nx) : 0.0;
-    ny = ny > 0 ? 1.0 / sqrt(ny) : 0.0;
-    double xv[3] = { x[0] * nx, x[1] * nx, x[2] * nx }, yv[3] = { y[0] * ny, y[1] * ny, y[2] * ny };
-    double xw = x[3] * nx, yw = y[3] * ny, vec2 = 0;
-    double cr[3] = { xv[1] * yv[2] - xv[2] * yv[1], xv[2] * yv[0] - xv[0] * yv[2], xv[0] * yv[1] - xv[1] * yv[0] };
-    for (unsigned c = 0; c < 3; c++) {
-        double v = xw * yv[c] - yw * xv[c] - cr[c];
-        vec2 += v * v;
-    }
-    double chord = 2.0 * sqrt(vec2 < 1.0 ? vec2 : 1.0), dt = 0, smax = 0, ds = 0;
-    for (unsigned c = 0; c < 3; c++) {
-        double dd = (double)x[4 + c] - y[4 + c];
-        dt += dd * dd;
-        double a = fabs(x[7 + c]), b = fabs(y[7 + c]);
-        if (a > smax) smax = a;
-        if (b > smax) smax = b;
-        if (fabs((double)x[7 + c] - y[7 + c]) > ds) ds = fabs((double)x[7 + c] - y[7 + c]);
-    }
-    *r = e->gscale * (chord * smax + ds);
-    *d = e->gscale * sqrt(dt);
-}
-
-double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const float *y)
-{
-    /* In any chain, ACL's object shell point is the sum over the chain's bones b of their
-     * translation rotated and scaled by everything above b, plus the shell point carried
-     * by the whole chain (rtm's qvv product). Changing bone t's local transform moves it
-     * by at most: its translation change, plus its rotation change (the chord 2 sin(a/2))
-     * times its scale and its scale change, both applied to what is below it (at most
-     * the shell plus every other bone's largest translation), everything times the
-     * largest scales the other bones can apply. Summed over the chain's bones, this
-     * bounds the error whatever the order. */
-    double r, d;
-    acl_enc_flat_terms(e, x, y, &r, &d);
-    return d + r * (e->lever - e->tmax[t]);
-}
-
 /* Unknown hierarchy: the lever every rotation or scale change may act on, and the scales
  * that may multiply every error (lossy scales stay within the raw ones' range). */
 static void flat_reach(acl_enc *e)

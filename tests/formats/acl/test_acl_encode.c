@@ -217,11 +217,13 @@ static float *decoded(const ganim_doc *doc, uint32_t nt, uint32_t frames)
     return o;
 }
 
-/* GANIM_ACL_KEEP=DIR: the buffers and ganim's decode of them (as key lines) are kept
- * there for tests/interop/acl_crosscheck.sh to give to ACL itself. */
-static void keep(const char *name, const ganim_buffer *buf, const float *dec, uint32_t nt, uint32_t frames)
+/* GANIM_ACL_KEEP=DIR (GANIM_ACL_KEEP_V0=DIR for the encodes of V0 files): the buffers and
+ * ganim's decode of them (as key lines) are kept there for tests/interop/acl_crosscheck.sh
+ * to give to ACL itself. */
+static void keep(const char *var, const char *name, const ganim_buffer *buf, const float *dec, uint32_t nt,
+                 uint32_t frames)
 {
-    const char *dir = getenv("GANIM_ACL_KEEP");
+    const char *dir = getenv(var);
     if (!dir || !*dir) return;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.acl", dir, name);
@@ -281,7 +283,7 @@ TEST(every_shared_clip_within_precision_and_size)
             double ratio = (double)buf.size / (double)acl_size;
             printf("  %-40s ganim %7zu B err %.5f | ACL %7zu B err %.5f | %.3fx\n", test_base_name(stem), buf.size, err,
                    acl_size, acl_err, ratio);
-            keep(test_base_name(stem), &buf, dec, in.nt, in.frames);
+            keep("GANIM_ACL_KEEP", test_base_name(stem), &buf, dec, in.nt, in.frames);
             double limit = acl_err > 0.01 ? acl_err : 0.01;
             CHECK_MSG(err <= limit * 1.0001, "%s: error %g above %g", stem, err, limit);
             CHECK_MSG(ratio <= 1.15, "%s: %zu bytes, %.3f times ACL's %zu", stem, buf.size, ratio, acl_size);
@@ -344,6 +346,7 @@ TEST(v0_inputs_within_precision_with_the_real_parents)
             ratios += ratio;
             printf("  v0 %-40s ganim %7zu B err %.5f | ACL %7zu B err %.5f | %.3fx\n", test_base_name(stem), buf.size,
                    err, acl_size, acl_err, ratio);
+            keep("GANIM_ACL_KEEP_V0", test_base_name(stem), &buf, dec, in.nt, in.frames);
             double limit = acl_err > 0.01 ? acl_err : 0.01;
             CHECK_MSG(err <= limit, "%s: error %g above %g with the real parents", stem, err, limit);
             free(dec);
