@@ -99,9 +99,9 @@ uint32_t acl_enc_quant(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, 
 /* Unknown hierarchy: a bound on the object-space error that bone t with raw local x and
  * decoded local y adds to any bone of any chain it could be in. */
 double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const float *y);
-/* Its two parts: r, the rotation and scale change per unit of length below the bone (times
- * the scales above), and d, the translation change (times the scales above). */
-void acl_enc_flat_terms(const acl_enc *e, const float *x, const float *y, double *r, double *d);
+/* Its parts before the other bones' scales: r, the rotation and scale change per unit of
+ * length below the bone; d, the translation change; sm, the bone's largest scale or 1. */
+void acl_enc_flat_terms(const float *x, const float *y, double *r, double *d, double *sm);
 /* Picks every segment's bit widths (the search); needs type, ranges and segments. */
 ganim_code acl_enc_search(acl_enc *e, ganim_error *err);
 /* Largest object-space error over every sample and track of the encoded clip, and the

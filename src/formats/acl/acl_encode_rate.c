@@ -386,7 +386,7 @@ static void raw_objects(seg_work *w)
 
 /* ---- unknown hierarchy ------------------------------------------------------------------ */
 
-void acl_enc_flat_terms(const acl_enc *e, const float *x, const float *y, double *r, double *d)
+void acl_enc_flat_terms(const float *x, const float *y, double *r, double *d, double *sm)
 {
     /* the chord 2 sin(a/2) of the rotation between x and y, from the vector part of
      * conj(x) y (the difference of dot products near 1 would lose it to rounding) */
@@ -413,8 +413,9 @@ void acl_enc_flat_terms(const acl_enc *e, const float *x, const float *y, double
         if (b > smax) smax = b;
         if (fabs((double)x[7 + c] - y[7 + c]) > ds) ds = fabs((double)x[7 + c] - y[7 + c]);
     }
-    *r = e->gscale * (chord * smax + ds);
-    *d = e->gscale * sqrt(dt);
+    *r = chord * smax + ds;
+    *d = sqrt(dt);
+    *sm = smax > 1.0 ? smax : 1.0;
 }
 
 double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const float *y)
@@ -427,18 +428,38 @@ double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const fl
      * the shell plus every other bone's largest translation), everything times the
      * largest scales the other bones can apply. Summed over the chain's bones, this
      * bounds the error whatever the order. */
-    double r, d;
-    acl_enc_flat_terms(e, x, y, &r, &d);
-    return d + r * (e->lever - e->tmax[t]);
+    double r, d, sm;
+    acl_enc_flat_terms(x, y, &r, &d, &sm);
+    return e->gscale * (d + r * (e->lever - e->tmax[t]));
 }
 
 /* Per sample and bone, what bone t's decoded local adds in any chain (acl_enc_flat_bound
  * split): r, its rotation and scale change per unit of what hangs below it; d, its
- * translation change; tl, its own raw translation length (what it adds below others). */
+ * translation change; tl, its own raw translation length (what it adds below others); sm,
+ * its largest scale (raw or decoded) or 1 (what it multiplies the others' changes by). */
 typedef struct flat_work {
-    double *r, *d, *tl; /* n * nt, sample-major */
-    uint32_t *order;    /* n * nt: the worst chain at each sample, top first */
+    double *r, *d, *tl, *sm; /* n * nt, sample-major */
+    double *rr, *dd;         /* nt: r and d times the other bones' scales, at one sample */
+    uint32_t *order;         /* n * nt: the worst chain at each sample, top first */
 } flat_work;
+
+static double *flat_alloc(const seg_work *w, flat_work *f, size_t *size)
+{
+    size_t per = (size_t)w->n * w->e->nt, nt = w->e->nt;
+    *size = (4u * per + 2u * nt) * sizeof(double) + per * sizeof(uint32_t);
+    ganim_allocator A = w->e->A;
+    double *blk = ganim_alloc(&A, *size);
+    if (!blk) return NULL;
+    f->r = blk;
+    f->d = blk + per;
+    f->tl = blk + 2u * per;
+    f->sm = blk + 3u * per;
+    f->rr = blk + 4u * per;
+    f->dd = f->rr + nt;
+    f->order = (uint32_t *)(f->dd + nt);
+    for (size_t i = 0; i < per; i++) f->order[i] = (uint32_t)(i % nt);
+    return blk;
+}
 
 static void flat_terms(const seg_work *w, flat_work *f, uint32_t t, const acl_sub *subs)
 {
@@ -452,7 +473,7 @@ static void flat_terms(const seg_work *w, flat_work *f, uint32_t t, const acl_su
         memcpy(y + 4, v[1], 3 * sizeof(float));
         memcpy(y + 7, v[2], 3 * sizeof(float));
         size_t at = (size_t)i * e->nt + t;
-        acl_enc_flat_terms(e, x, y, &f->r[at], &f->d[at]);
+        acl_enc_flat_terms(x, y, &f->r[at], &f->d[at], &f->sm[at]);
         double tl = (double)x[4] * x[4] + (double)x[5] * x[5] + (double)x[6] * x[6];
         f->tl[at] = sqrt(tl);
     }
@@ -466,7 +487,13 @@ static double flat_sample(const seg_work *w, flat_work *f, uint32_t i)
 {
     const acl_enc *e = w->e;
     uint32_t nt = e->nt, *o = f->order + (size_t)i * nt;
-    const double *r = f->r + (size_t)i * nt, *d = f->d + (size_t)i * nt, *tl = f->tl + (size_t)i * nt;
+    const double *tl = f->tl + (size_t)i * nt, *sm = f->sm + (size_t)i * nt;
+    double *r = f->rr, *d = f->dd, g = 1.0;
+    for (uint32_t a = 0; a < nt; a++) g = g * sm[a] > 1e30 ? 1e30 : g * sm[a];
+    for (uint32_t a = 0; a < nt; a++) { /* the scales of every other bone */
+        r[a] = f->r[(size_t)i * nt + a] * (g / sm[a]);
+        d[a] = f->d[(size_t)i * nt + a] * (g / sm[a]);
+    }
     for (uint32_t j = 1; j < nt; j++) { /* insertion sort: nearly sorted from the last call */
         uint32_t v = o[j], k = j;
         for (; k > 0 && r[v] * tl[o[k - 1u]] > r[o[k - 1u]] * tl[v]; k--) o[k] = o[k - 1u];
@@ -515,13 +542,11 @@ static ganim_code flat_search(seg_work *w, ganim_error *err)
     double share = e->target / (double)nt;
     for (uint32_t t = 0; t < nt; t++)
         if (has_anim(e, t)) local_pass(w, t, share);
-    size_t per = (size_t)w->n * nt, size = per * (3u * sizeof(double) + sizeof(uint32_t));
-    ganim_allocator A = e->A;
-    double *blk = ganim_alloc(&A, size);
+    flat_work f;
+    size_t size;
+    double *blk = flat_alloc(w, &f, &size);
     if (!blk) return GANIM_NOMEM(err);
-    flat_work f = { blk, blk + per, blk + 2u * per, (uint32_t *)(blk + 3u * per) };
-    for (uint32_t i = 0; i < w->n; i++)
-        for (uint32_t t = 0; t < nt; t++) f.order[(size_t)i * nt + t] = t;
+    ganim_allocator A = e->A;
     for (uint32_t t = 0; t < nt; t++) flat_terms(w, &f, t, enc_sub(e, w->g, t, 0));
     for (int changed = 1; changed;) {
         changed = 0;
@@ -549,20 +574,19 @@ static ganim_code flat_search(seg_work *w, ganim_error *err)
 static double flat_max_error(seg_work *w, uint32_t *track, ganim_error *err)
 {
     const acl_enc *e = w->e;
-    size_t per = (size_t)w->n * e->nt, size = per * (3u * sizeof(double) + sizeof(uint32_t));
-    ganim_allocator A = e->A;
-    double *blk = ganim_alloc(&A, size);
+    flat_work f;
+    size_t size;
+    double *blk = flat_alloc(w, &f, &size);
     if (!blk) {
         (void)GANIM_NOMEM(err);
         return INFINITY;
     }
-    flat_work f = { blk, blk + per, blk + 2u * per, (uint32_t *)(blk + 3u * per) };
+    ganim_allocator A = e->A;
     double worst = 0, most = -1;
     for (uint32_t t = 0; t < e->nt; t++) {
         flat_terms(w, &f, t, enc_sub(e, w->g, t, 0));
         for (uint32_t i = 0; i < w->n; i++) {
             size_t at = (size_t)i * e->nt + t;
-            f.order[at] = t;
             double v = f.r[at] * (e->lever - e->tmax[t]) + f.d[at];
             if (v > most && track) {
                 most = v;

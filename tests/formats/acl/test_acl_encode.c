@@ -235,7 +235,7 @@ static void keep(const char *var, const char *name, const ganim_buffer *buf, con
     for (uint32_t fr = 0; fr < frames; fr++)
         for (uint32_t t = 0; t < nt; t++) {
             fprintf(f, "key %u %u", fr, t);
-            for (int i = 0; i < 10; i++) fprintf(f, " %.9g", (double)dec[((size_t)fr * nt + t) * 10u + i]);
+            for (unsigned i = 0; i < 10; i++) fprintf(f, " %.9g", (double)dec[((size_t)fr * nt + t) * 10u + i]);
             fprintf(f, "\n");
         }
     fclose(f);
