@@ -71,6 +71,10 @@ typedef struct acl_enc {
     double lever;        /* flat: shell + the sum of every bone's largest translation */
     double gscale;       /* flat: the product of every bone's largest scale above 1 */
     float *tmax;         /* flat: nt, the bone's largest translation length */
+    double *smax;        /* flat: 2 * nt, scratch for flat_reach */
+    double share;        /* flat: what each bone may take of the bound at first */
+    int geo;             /* flat: bound through the depths' scale products (scales below 1) */
+    double lever_geo;    /* flat, geo: the lever through those products */
     uint32_t *seg_start; /* nseg + 1 */
     acl_sub *subs;       /* nseg * nt * 3 */
 } acl_enc;
@@ -102,6 +106,11 @@ double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const fl
 /* Its parts before the other bones' scales: r, the rotation and scale change per unit of
  * length below the bone; d, the translation change; sm, the bone's largest scale or 1. */
 void acl_enc_flat_terms(const float *x, const float *y, double *r, double *d, double *sm);
+/* sc[0..n-1], a bone's largest scale each, becomes the products of the k largest for k = 0..n-1,
+ * sorted largest first (what the ancestors of a bone at depth k can multiply by at most);
+ * returns shell * the largest product + the largest translations tl[] (sorted, largest
+ * first; may be NULL) each times a product: the lever any bone's change can act on. */
+double acl_enc_depth_products(double *sc, uint32_t n, double shell, double *tl);
 /* Picks every segment's bit widths (the search); needs type, ranges and segments. */
 ganim_code acl_enc_search(acl_enc *e, ganim_error *err);
 /* Largest object-space error over every sample and track of the encoded clip, and the

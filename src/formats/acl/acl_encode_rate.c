@@ -2,6 +2,8 @@
  * the error metric (ACL's qvvf: the points at the shell distance on a bone's three axes,
  * carried to object space through the hierarchy, compared with the input's), and the
  * search for the narrowest widths that keep every bone within the precision. */
+#include <stdlib.h>
+
 #include "formats/acl/acl_encode.h"
 
 /* ---- what the decoder rebuilds -------------------------------------------------------- */
@@ -386,6 +388,30 @@ static void raw_objects(seg_work *w)
 
 /* ---- unknown hierarchy ------------------------------------------------------------------ */
 
+static int desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+double acl_enc_depth_products(double *sc, uint32_t n, double shell, double *tl)
+{
+    qsort(sc, n, sizeof(double), desc);
+    double p = 1.0;
+    for (uint32_t k = 0; k < n; k++) { /* depth k: the product of the k largest scales */
+        double v = sc[k];
+        sc[k] = p;
+        p = p * v > 1e30 ? 1e30 : p * v;
+    }
+    qsort(sc, n, sizeof(double), desc);
+    double lever = shell * sc[0];
+    if (tl) {
+        qsort(tl, n, sizeof(double), desc);
+        for (uint32_t k = 0; k < n; k++) lever += sc[k] * tl[k];
+    }
+    return lever;
+}
+
 void acl_enc_flat_terms(const float *x, const float *y, double *r, double *d, double *sm)
 {
     /* the chord 2 sin(a/2) of the rotation between x and y, from the vector part of
@@ -415,7 +441,7 @@ void acl_enc_flat_terms(const float *x, const float *y, double *r, double *d, do
     }
     *r = chord * smax + ds;
     *d = sqrt(dt);
-    *sm = smax > 1.0 ? smax : 1.0;
+    *sm = smax;
 }
 
 double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const float *y)
@@ -430,6 +456,7 @@ double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const fl
      * bounds the error whatever the order. */
     double r, d, sm;
     acl_enc_flat_terms(x, y, &r, &d, &sm);
+    if (e->geo) return d + r * e->lever_geo;
     return e->gscale * (d + r * (e->lever - e->tmax[t]));
 }
 
@@ -440,13 +467,14 @@ double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const fl
 typedef struct flat_work {
     double *r, *d, *tl, *sm; /* n * nt, sample-major */
     double *rr, *dd;         /* nt: r and d times the other bones' scales, at one sample */
+    double *tt, *pp;         /* nt: the geometric bound's terms and scale products */
     uint32_t *order;         /* n * nt: the worst chain at each sample, top first */
 } flat_work;
 
 static double *flat_alloc(const seg_work *w, flat_work *f, size_t *size)
 {
     size_t per = (size_t)w->n * w->e->nt, nt = w->e->nt;
-    *size = (4u * per + 2u * nt) * sizeof(double) + per * sizeof(uint32_t);
+    *size = (4u * per + 4u * nt) * sizeof(double) + per * sizeof(uint32_t);
     ganim_allocator A = w->e->A;
     double *blk = ganim_alloc(&A, *size);
     if (!blk) return NULL;
@@ -456,7 +484,9 @@ static double *flat_alloc(const seg_work *w, flat_work *f, size_t *size)
     f->sm = blk + 3u * per;
     f->rr = blk + 4u * per;
     f->dd = f->rr + nt;
-    f->order = (uint32_t *)(f->dd + nt);
+    f->tt = f->dd + nt;
+    f->pp = f->tt + nt;
+    f->order = (uint32_t *)(f->pp + nt);
     for (size_t i = 0; i < per; i++) f->order[i] = (uint32_t)(i % nt);
     return blk;
 }
@@ -479,6 +509,24 @@ static void flat_terms(const seg_work *w, flat_work *f, uint32_t t, const acl_su
     }
 }
 
+/* A second bound at sample i, for scales below 1 (they shrink what hangs below them): a
+ * bone at depth k is scaled by its k ancestors, at most the product of the k largest scales
+ * of all the bones (acl_enc_depth_products); its own change is at most d + r times that
+ * lever. The largest sum pairs the largest terms with the largest products. */
+static double flat_shrinking(const seg_work *w, flat_work *f, uint32_t i)
+{
+    uint32_t nt = w->e->nt;
+    const double *sm = f->sm + (size_t)i * nt;
+    memcpy(f->pp, sm, nt * sizeof(double));
+    memcpy(f->tt, f->tl + (size_t)i * nt, nt * sizeof(double));
+    double lever = acl_enc_depth_products(f->pp, nt, w->e->p.shell, f->tt);
+    for (uint32_t a = 0; a < nt; a++) f->tt[a] = f->d[(size_t)i * nt + a] + f->r[(size_t)i * nt + a] * lever;
+    qsort(f->tt, nt, sizeof(double), desc);
+    double sum = 0;
+    for (uint32_t k = 0; k < nt; k++) sum += f->tt[k] * f->pp[k];
+    return sum;
+}
+
 /* The bound at sample i for the worst chain of all the bones: each bone's translation
  * change and its rotation/scale change at the shell, plus r_a * t_b for every a above b.
  * The order that makes the sum largest puts a above b when r_a t_b >= r_b t_a (swapping
@@ -488,11 +536,16 @@ static double flat_sample(const seg_work *w, flat_work *f, uint32_t i)
     const acl_enc *e = w->e;
     uint32_t nt = e->nt, *o = f->order + (size_t)i * nt;
     const double *tl = f->tl + (size_t)i * nt, *sm = f->sm + (size_t)i * nt;
-    double *r = f->rr, *d = f->dd, g = 1.0;
-    for (uint32_t a = 0; a < nt; a++) g = g * sm[a] > 1e30 ? 1e30 : g * sm[a];
+    double *r = f->rr, *d = f->dd, g = 1.0, least = INFINITY;
+    for (uint32_t a = 0; a < nt; a++) {
+        double m = sm[a] > 1.0 ? sm[a] : 1.0;
+        g = g * m > 1e30 ? 1e30 : g * m;
+        if (sm[a] < least) least = sm[a];
+    }
     for (uint32_t a = 0; a < nt; a++) { /* the scales of every other bone */
-        r[a] = f->r[(size_t)i * nt + a] * (g / sm[a]);
-        d[a] = f->d[(size_t)i * nt + a] * (g / sm[a]);
+        double m = sm[a] > 1.0 ? sm[a] : 1.0;
+        r[a] = f->r[(size_t)i * nt + a] * (g / m);
+        d[a] = f->d[(size_t)i * nt + a] * (g / m);
     }
     for (uint32_t j = 1; j < nt; j++) { /* insertion sort: nearly sorted from the last call */
         uint32_t v = o[j], k = j;
@@ -505,7 +558,7 @@ static double flat_sample(const seg_work *w, flat_work *f, uint32_t i)
         sum += d[a] + r[a] * (e->p.shell + below);
         below += tl[a];
     }
-    return sum;
+    return least < 0.999 ? fmin(sum, flat_shrinking(w, f, i)) : sum;
 }
 
 static double flat_total(const seg_work *w, flat_work *f)
@@ -532,14 +585,15 @@ static uint8_t prev_width(const seg_work *w, uint8_t width)
 }
 
 /* Unknown hierarchy, one segment. Every bone first gets an equal share of the target (the
- * sum of acl_enc_flat_bound over all the bones bounds any chain); then, round after round,
+ * sum of acl_enc_flat_bound over all the bones bounds any chain, less under scales below 1:
+ * flat_reach); then, round after round,
  * every sub-track in turn narrows by one step while the exact worst chain of all the bones
  * stays within the target. */
 static ganim_code flat_search(seg_work *w, ganim_error *err)
 {
     const acl_enc *e = w->e;
     uint32_t nt = e->nt;
-    double share = e->target / (double)nt;
+    double share = e->share;
     for (uint32_t t = 0; t < nt; t++)
         if (has_anim(e, t)) local_pass(w, t, share);
     flat_work f;
