@@ -32,6 +32,7 @@ enum { ACL_LEVEL_MEDIUM = 0, ACL_LEVEL_HIGH, ACL_LEVEL_HIGHEST, ACL_LEVEL_AUTOMA
 /* Searches run again after a held sub-track becomes animated (acl_encode.c) at most this
  * many times: a bound on the time a hostile clip can take. */
 #define ACL_ENC_MAX_ROUNDS 32u
+#define ACL_ENC_FLAT_WORK 1e7  /* unknown hierarchy: largest nt^2 * samples narrowed one by one */
 #define ACL_ENC_RAW 31u        /* width index of a raw (three float32) sub-track */
 #define ACL_SEG_IDEAL 16u      /* samples a segment aims at */
 #define ACL_SEG_MAX 31u        /* most samples in one segment */

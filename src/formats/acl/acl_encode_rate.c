@@ -602,7 +602,10 @@ static ganim_code flat_search(seg_work *w, ganim_error *err)
     if (!blk) return GANIM_NOMEM(err);
     ganim_allocator A = e->A;
     for (uint32_t t = 0; t < nt; t++) flat_terms(w, &f, t, enc_sub(e, w->g, t, 0));
-    for (int changed = 1; changed;) {
+    /* each round costs about 3 n nt^2 steps: at most 32 rounds, none on skeletons so large
+     * that one would take seconds (the equal shares are already within the target) */
+    int changed = (double)nt * (double)nt * (double)w->n <= ACL_ENC_FLAT_WORK;
+    for (unsigned round = 0; changed && round < 32; round++) {
         changed = 0;
         for (uint32_t t = 0; t < nt; t++)
             for (unsigned k = 0; k < 3; k++) {
