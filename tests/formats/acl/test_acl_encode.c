@@ -400,6 +400,44 @@ static uint8_t *write_acl(const ganim_doc *doc, const char *format, const ganim_
     return buf.data;
 }
 
+/* Every bone a root (a V0 file, a buffer without metadata): the hierarchy is unknown, so
+ * the encode must stay within the precision whatever hierarchy the bones form later. */
+TEST(flat_skeleton_within_precision_for_any_hierarchy)
+{
+    clip_in c = small_clip();
+    int32_t chain[3] = { -1, 0, 1 }, star[3] = { -1, 0, 0 }, flat[3] = { -1, -1, -1 };
+    c.parents = flat;
+    ganim_doc *doc = doc_from(&c, 30.0f);
+    size_t flat_size, chain_size;
+    ganim_code code;
+    uint8_t *b = write_acl(doc, "acl", NULL, 0, &flat_size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    ganim_doc *back = NULL;
+    CHECK_OK(ganim_read_memory(b, flat_size, NULL, &back, NULL));
+    if (back) {
+        float *dec = decoded(back, c.nt, c.frames);
+        const int32_t *hier[3] = { flat, chain, star };
+        for (int h = 0; h < 3; h++) {
+            c.parents = (int32_t *)hier[h];
+            double err = qvvf_error(&c, dec, c.frames, 3.0);
+            CHECK_MSG(err <= 0.01, "hierarchy %d: error %g", h, err);
+        }
+        free(dec);
+        ganim_doc_free(back);
+    }
+    /* the same clip with its chain known: within the precision with less care */
+    c.parents = chain;
+    ganim_doc *known = doc_from(&c, 30.0f);
+    uint8_t *b2 = write_acl(known, "acl", NULL, 0, &chain_size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK(chain_size < flat_size);
+    free(b);
+    free(b2);
+    ganim_doc_free(doc);
+    ganim_doc_free(known);
+    free(c.v);
+}
+
 TEST(options_shape_the_buffer)
 {
     clip_in c = small_clip();
@@ -549,6 +587,7 @@ TEST(into_a_v1_original_keeps_all_but_the_body)
 int main(void)
 {
     test_program_name = "test_acl_encode";
+    RUN(flat_skeleton_within_precision_for_any_hierarchy);
     RUN(options_shape_the_buffer);
     RUN(civ7_v1_written_and_read_back);
     RUN(into_a_v1_original_keeps_all_but_the_body);
