@@ -406,6 +406,7 @@ TEST(flat_skeleton_within_precision_for_any_hierarchy)
 {
     clip_in c = small_clip();
     int32_t chain[3] = { -1, 0, 1 }, star[3] = { -1, 0, 0 }, flat[3] = { -1, -1, -1 };
+    free(c.parents);
     c.parents = flat;
     ganim_doc *doc = doc_from(&c, 30.0f);
     size_t flat_size, chain_size;
