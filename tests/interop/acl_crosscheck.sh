@@ -4,7 +4,11 @@
 # external/rtm). Nothing of ACL is kept in ganim: acl_crosscheck.cpp (ours) is built
 # against its headers in a temporary folder.
 #
-#   acl_crosscheck.sh TEST_ACL_ENCODE [RUNS]
+#   acl_crosscheck.sh TEST_ACL_ENCODE [RUNS] [v0]
+#
+# With v0, the buffers checked are those of the inputs made into Civ VII V0 files (no
+# parents: the encoder does not know the hierarchy), and ACL measures them with the real
+# parents; their size against ACL's is reported, not checked (see docs/formats/acl.md).
 #
 # test_acl_encode encodes every clip of $GANIM_TESTDATA/acl and keeps the buffers and its
 # own decode of them; for each, ACL must accept the buffer (initialize and is_valid(true),
@@ -16,6 +20,9 @@
 set -u
 enc="${1:?usage: acl_crosscheck.sh TEST_ACL_ENCODE [RUNS]}"
 runs="${2:-1}"
+v0="${3:-}"
+keepvar=GANIM_ACL_KEEP
+[ "$v0" = v0 ] && keepvar=GANIM_ACL_KEEP_V0
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 skip() {
     echo "SKIPPED: ACL cross-check: $1"
@@ -35,7 +42,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$cxx" -std=c++17 -O2 -ffp-contract=off -I"$src/includes" -I"$rtm/includes" "$here/acl_crosscheck.cpp" -o "$tmp/cc" ||
     { echo "FAIL: acl_crosscheck.cpp does not build against $src"; exit 1; }
 mkdir "$tmp/keep"
-GANIM_ACL_KEEP="$tmp/keep" "$enc" > "$tmp/enc.log" || { cat "$tmp/enc.log"; echo "FAIL: test_acl_encode"; exit 1; }
+env "$keepvar=$tmp/keep" "$enc" > "$tmp/enc.log" || { cat "$tmp/enc.log"; echo "FAIL: test_acl_encode"; exit 1; }
 pass=0 fail=0
 printf '%-40s %9s %9s %6s %10s %10s %9s %9s\n' clip ganim_B acl_B ratio ganim_err acl_err acl_s keys
 for buf in "$tmp"/keep/*.acl; do
@@ -56,7 +63,7 @@ for buf in "$tmp"/keep/*.acl; do
     [ "$valid" = 1 ] || { echo "  FAIL: ACL does not accept the buffer: $(grep '^valid' "$out")"; ok=0; }
     awk -v e="$err" -v a="$aerr" 'BEGIN { l = a > 0.01 ? a : 0.01; exit !(e != "" && e <= l * 1.0001) }' ||
         { echo "  FAIL: ACL measures error $err, above max(0.01, $aerr)"; ok=0; }
-    awk -v a="$size" -v b="$asize" 'BEGIN { exit !(b > 0 && a <= 1.15 * b) }' ||
+    [ "$v0" = v0 ] || awk -v a="$size" -v b="$asize" 'BEGIN { exit !(b > 0 && a <= 1.15 * b) }' ||
         { echo "  FAIL: $size bytes, above 1.15 x ACL's $asize"; ok=0; }
     [ "$keys_ok" = 0 ] || { echo "  FAIL: ACL's decode differs from ganim's"; ok=0; }
     if [ "$ok" = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi

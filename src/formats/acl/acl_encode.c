@@ -2,6 +2,8 @@
  * default sub-tracks (judged by the error metric, not by thresholds), clip ranges,
  * segments and their 8-bit ranges. acl_encode_rate.c then picks the bit widths and
  * acl_encode_emit.c writes the bytes. */
+#include <stdlib.h>
+
 #include "formats/acl/acl_encode.h"
 
 /* Value of a channel at integer frame f, bit-exact for stored frames. */
@@ -50,18 +52,65 @@ static double local_error(const float *a, const float *b, double shell)
     return worst;
 }
 
+/* Unknown hierarchy: the lever every rotation or scale change may act on, and the scales
+ * that may multiply every error (lossy scales stay within the raw ones' range). */
+static void flat_reach(acl_enc *e)
+{
+    double sum = 0, g = 1.0;
+    for (uint32_t t = 0; t < e->nt; t++) {
+        double tm = 0, sm = 0;
+        for (uint32_t s = 0; s < e->ns; s++) {
+            const float *x = enc_raw(e, s, t);
+            double l = sqrt((double)x[4] * x[4] + (double)x[5] * x[5] + (double)x[6] * x[6]);
+            if (l > tm) tm = l;
+            for (unsigned c = 7; c < 10; c++)
+                if (fabs(x[c]) > sm) sm = fabs(x[c]);
+        }
+        e->tmax[t] = (float)tm;
+        sum += tm;
+        sm *= 1.0 + 1e-6; /* float rounding of a decoded scale */
+        e->smax[t] = sm < 1e30 ? sm : 1e30;
+        e->smax[e->nt + t] = tm;
+        g *= sm > 1.0 ? sm : 1.0;
+        if (g > 1e30) g = 1e30;
+    }
+    e->lever = e->p.shell + sum;
+    e->gscale = g;
+    e->share = e->target / (double)e->nt;
+    /* Scales below 1 shrink what hangs below them. Then each bone's change d + r * lever_geo
+     * (the lever through the depths' largest scale products) within target / (the sum of
+     * those products) keeps any chain within the target, when that is looser than the
+     * above: one rule for the whole clip. */
+    double *sc = e->smax, lever = acl_enc_depth_products(sc, e->nt, e->p.shell, sc + e->nt), depths = 0;
+    for (uint32_t k = 0; k < e->nt; k++) depths += sc[k];
+    if (lever * depths < e->lever * e->gscale * (double)e->nt * 0.999) {
+        e->geo = 1;
+        e->lever_geo = lever;
+        e->share = e->target / depths;
+    }
+}
+
+/* A bone's error as the search measures it: object space at its rigid shell, or with an
+ * unknown hierarchy, the bound of acl_enc_flat_bound. */
+static double held_error(const acl_enc *e, uint32_t t, const float *x, const float *y)
+{
+    return e->flat ? acl_enc_flat_bound(e, t, x, y) : local_error(x, y, e->rigid[t]) * e->pscale[t];
+}
+
 /* Would sub-track (t, kind) taking value v at every sample keep the bone within the
  * precision at its rigid shell distance? */
 static int fits_constant(const acl_enc *e, uint32_t t, unsigned kind, const float *v)
 {
     static const unsigned at[3] = { 0, 4, 7 };
     unsigned n = kind == K_ROT ? 4u : 3u;
+    /* unknown hierarchy: every bone has an equal share of the target */
+    double limit = e->flat ? e->share : e->target;
     for (uint32_t s = 0; s < e->ns; s++) {
         const float *x = enc_raw(e, s, t);
         float y[10];
         memcpy(y, x, sizeof y);
         memcpy(y + at[kind], v, n * sizeof(float));
-        if (local_error(x, y, e->rigid[t]) * e->pscale[t] > e->target) return 0;
+        if (held_error(e, t, x, y) > limit) return 0;
     }
     return 1;
 }
@@ -78,7 +127,7 @@ static double constant_error(const acl_enc *e, uint32_t t, unsigned kind)
         float y[10];
         memcpy(y, x, sizeof y);
         memcpy(y + at[kind], v, (kind == K_ROT ? 4u : 3u) * sizeof(float));
-        double d = local_error(x, y, e->rigid[t]) * e->pscale[t];
+        double d = held_error(e, t, x, y);
         if (d > worst) worst = d;
     }
     return worst;
@@ -350,7 +399,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.nt = nt;
     e.rate = rate;
     size_t fs = (size_t)frames * nt;
-    size_t sizes[12] = {
+    size_t sizes[14] = {
         nt * sizeof(uint32_t),
         nt * sizeof(int32_t),
         nt * sizeof(char *),
@@ -363,9 +412,11 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
         nt * sizeof(float),
         (frames / ACL_SEG_IDEAL + 3u) * sizeof(uint32_t),
         nt * sizeof(float),
+        nt * sizeof(float),
+        (size_t)nt * 2u * sizeof(double),
     };
-    size_t offs[12], total = 0;
-    for (unsigned i = 0; i < 12; i++) {
+    size_t offs[14], total = 0;
+    for (unsigned i = 0; i < 14; i++) {
         offs[i] = total;
         total += (sizes[i] + 15u) & ~(size_t)15u;
     }
@@ -384,11 +435,15 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.rigid = (float *)(blk + offs[9]);
     e.seg_start = (uint32_t *)(blk + offs[10]);
     e.pscale = (float *)(blk + offs[11]);
+    e.tmax = (float *)(blk + offs[12]);
+    e.smax = (double *)(blk + offs[13]);
 
+    e.flat = nt > 1;
     for (uint32_t b = 0; b < nt; b++) {
         track_of[b] = UINT32_MAX;
         e.parent[b] = sk->bones[b].parent;
         e.names[b] = sk->bones[b].name;
+        if (e.parent[b] >= 0) e.flat = 0;
     }
     for (uint32_t t = 0; t < clip->track_count; t++)
         if (clip->tracks[t].bone < nt && track_of[clip->tracks[t].bone] == UINT32_MAX)
@@ -408,6 +463,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     }
     parent_scales(&e);
     rigid_shells(&e);
+    if (e.flat) flat_reach(&e);
     classify(&e);
     e.nseg = split_segments(e.ns, e.seg_start);
 

@@ -32,6 +32,7 @@ enum { ACL_LEVEL_MEDIUM = 0, ACL_LEVEL_HIGH, ACL_LEVEL_HIGHEST, ACL_LEVEL_AUTOMA
 /* Searches run again after a held sub-track becomes animated (acl_encode.c) at most this
  * many times: a bound on the time a hostile clip can take. */
 #define ACL_ENC_MAX_ROUNDS 32u
+#define ACL_ENC_FLAT_WORK 1e7  /* unknown hierarchy: largest nt^2 * samples narrowed one by one */
 #define ACL_ENC_RAW 31u        /* width index of a raw (three float32) sub-track */
 #define ACL_SEG_IDEAL 16u      /* samples a segment aims at */
 #define ACL_SEG_MAX 31u        /* most samples in one segment */
@@ -56,13 +57,25 @@ typedef struct acl_enc {
     int32_t *parent;    /* nt; -1 for roots, always lower than the child */
     const char **names; /* nt (metadata) */
     const char *list_name;
-    float *raw;          /* ns * nt * 10: rotation xyzw (w >= 0), translation, scale */
-    float *norm;         /* ns * nt * 9: animated values in their clip range, [0, 1] */
-    uint8_t *type;       /* nt * 3: T_DEFAULT, T_CONST, T_ANIM */
-    float *cval;         /* nt * 3 * 4: constant and default values as the decoder rebuilds them */
-    float *cmin, *cext;  /* nt * 3 * 3: clip range of animated sub-tracks */
-    float *rigid;        /* nt: shell distance covering the bone's descendants (local search) */
-    float *pscale;       /* nt: largest scale the ancestors apply to the bone's space */
+    float *raw;         /* ns * nt * 10: rotation xyzw (w >= 0), translation, scale */
+    float *norm;        /* ns * nt * 9: animated values in their clip range, [0, 1] */
+    uint8_t *type;      /* nt * 3: T_DEFAULT, T_CONST, T_ANIM */
+    float *cval;        /* nt * 3 * 4: constant and default values as the decoder rebuilds them */
+    float *cmin, *cext; /* nt * 3 * 3: clip range of animated sub-tracks */
+    float *rigid;       /* nt: shell distance covering the bone's descendants (local search) */
+    float *pscale;      /* nt: largest scale the ancestors apply to the bone's space */
+    /* Unknown hierarchy (every bone a root, more than one bone: what a Civ VII V0 file or an
+     * ACL buffer without metadata gives): the bones may form any hierarchy, so each bone's
+     * error is bounded as if every other bone hung below it (acl_enc_flat_bound) and the
+     * bounds of all the bones together must stay within the target. */
+    int flat;
+    double lever;        /* flat: shell + the sum of every bone's largest translation */
+    double gscale;       /* flat: the product of every bone's largest scale above 1 */
+    float *tmax;         /* flat: nt, the bone's largest translation length */
+    double *smax;        /* flat: 2 * nt, scratch for flat_reach */
+    double share;        /* flat: what each bone may take of the bound at first */
+    int geo;             /* flat: bound through the depths' scale products (scales below 1) */
+    double lever_geo;    /* flat, geo: the lever through those products */
     uint32_t *seg_start; /* nseg + 1 */
     acl_sub *subs;       /* nseg * nt * 3 */
 } acl_enc;
@@ -88,6 +101,17 @@ void acl_enc_value(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint
 /* The quantised integer of component c (what the bitstream holds) at width w. */
 uint32_t acl_enc_quant(const acl_enc *e, uint32_t g, uint32_t t, unsigned kind, uint32_t s, const acl_sub *sub,
                        unsigned c);
+/* Unknown hierarchy: a bound on the object-space error that bone t with raw local x and
+ * decoded local y adds to any bone of any chain it could be in. */
+double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const float *y);
+/* Its parts before the other bones' scales: r, the rotation and scale change per unit of
+ * length below the bone; d, the translation change; sm, the bone's largest scale or 1. */
+void acl_enc_flat_terms(const float *x, const float *y, double *r, double *d, double *sm);
+/* sc[0..n-1], a bone's largest scale each, becomes the products of the k largest for k = 0..n-1,
+ * sorted largest first (what the ancestors of a bone at depth k can multiply by at most);
+ * returns shell * the largest product + the largest translations tl[] (sorted, largest
+ * first; may be NULL) each times a product: the lever any bone's change can act on. */
+double acl_enc_depth_products(double *sc, uint32_t n, double shell, double *tl);
 /* Picks every segment's bit widths (the search); needs type, ranges and segments. */
 ganim_code acl_enc_search(acl_enc *e, ganim_error *err);
 /* Largest object-space error over every sample and track of the encoded clip, and the

@@ -2,6 +2,8 @@
  * the error metric (ACL's qvvf: the points at the shell distance on a bone's three axes,
  * carried to object space through the hierarchy, compared with the input's), and the
  * search for the narrowest widths that keep every bone within the precision. */
+#include <stdlib.h>
+
 #include "formats/acl/acl_encode.h"
 
 /* ---- what the decoder rebuilds -------------------------------------------------------- */
@@ -181,8 +183,18 @@ static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
     const acl_enc *e = w->e;
     double worst = 0;
     for (uint32_t i = 0; i < w->n; i++) {
-        aff r = raw_local(e, w->s0 + i, t), l = lossy_local(e, w->g, t, w->s0 + i, subs);
-        double d = aff_error(&r, &l, e->rigid[t]) * e->pscale[t];
+        double d;
+        if (e->flat) {
+            float v[3][4], y[10];
+            for (unsigned k = 0; k < 3; k++) acl_enc_value(e, w->g, t, k, w->s0 + i, &subs[k], v[k]);
+            memcpy(y, v[0], 4 * sizeof(float));
+            memcpy(y + 4, v[1], 3 * sizeof(float));
+            memcpy(y + 7, v[2], 3 * sizeof(float));
+            d = acl_enc_flat_bound(e, t, enc_raw(e, w->s0 + i, t), y);
+        } else {
+            aff r = raw_local(e, w->s0 + i, t), l = lossy_local(e, w->g, t, w->s0 + i, subs);
+            d = aff_error(&r, &l, e->rigid[t]) * e->pscale[t];
+        }
         if (d > worst) worst = d;
     }
     return worst;
@@ -191,10 +203,9 @@ static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
 /* First pass, bone by bone in its own space: the narrowest width of each sub-track with
  * the others exact, then one step at a time on the sub-track that helps most until the
  * three together fit. */
-static void local_pass(seg_work *w, uint32_t t)
+static void local_pass(seg_work *w, uint32_t t, double prec)
 {
     const acl_enc *e = w->e;
-    double prec = e->target;
     acl_sub *cur = enc_sub(e, w->g, t, 0);
     uint8_t first = e->nseg > 1 ? 0 : w->lo;
     for (unsigned k = 0; k < 3; k++) {
@@ -375,6 +386,276 @@ static void raw_objects(seg_work *w)
     }
 }
 
+/* ---- unknown hierarchy ------------------------------------------------------------------ */
+
+static int desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+double acl_enc_depth_products(double *sc, uint32_t n, double shell, double *tl)
+{
+    qsort(sc, n, sizeof(double), desc);
+    double p = 1.0;
+    for (uint32_t k = 0; k < n; k++) { /* depth k: the product of the k largest scales */
+        double v = sc[k];
+        sc[k] = p;
+        p = p * v > 1e30 ? 1e30 : p * v;
+    }
+    qsort(sc, n, sizeof(double), desc);
+    double lever = shell * sc[0];
+    if (tl) {
+        qsort(tl, n, sizeof(double), desc);
+        for (uint32_t k = 0; k < n; k++) lever += sc[k] * tl[k];
+    }
+    return lever;
+}
+
+void acl_enc_flat_terms(const float *x, const float *y, double *r, double *d, double *sm)
+{
+    /* the chord 2 sin(a/2) of the rotation between x and y, from the vector part of
+     * conj(x) y (the difference of dot products near 1 would lose it to rounding) */
+    double nx = 0, ny = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        nx += (double)x[c] * x[c];
+        ny += (double)y[c] * y[c];
+    }
+    nx = nx > 0 ? 1.0 / sqrt(nx) : 0.0;
+    ny = ny > 0 ? 1.0 / sqrt(ny) : 0.0;
+    double xv[3] = { x[0] * nx, x[1] * nx, x[2] * nx }, yv[3] = { y[0] * ny, y[1] * ny, y[2] * ny };
+    double xw = x[3] * nx, yw = y[3] * ny, vec2 = 0;
+    double cr[3] = { xv[1] * yv[2] - xv[2] * yv[1], xv[2] * yv[0] - xv[0] * yv[2], xv[0] * yv[1] - xv[1] * yv[0] };
+    for (unsigned c = 0; c < 3; c++) {
+        double v = xw * yv[c] - yw * xv[c] - cr[c];
+        vec2 += v * v;
+    }
+    double chord = 2.0 * sqrt(vec2 < 1.0 ? vec2 : 1.0), dt = 0, smax = 0, ds = 0;
+    for (unsigned c = 0; c < 3; c++) {
+        double dd = (double)x[4 + c] - y[4 + c];
+        dt += dd * dd;
+        double a = fabs(x[7 + c]), b = fabs(y[7 + c]);
+        if (a > smax) smax = a;
+        if (b > smax) smax = b;
+        if (fabs((double)x[7 + c] - y[7 + c]) > ds) ds = fabs((double)x[7 + c] - y[7 + c]);
+    }
+    *r = chord * smax + ds;
+    *d = sqrt(dt);
+    *sm = smax;
+}
+
+double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const float *y)
+{
+    /* In any chain, ACL's object shell point is the sum over the chain's bones b of their
+     * translation rotated and scaled by everything above b, plus the shell point carried
+     * by the whole chain (rtm's qvv product). Changing bone t's local transform moves it
+     * by at most: its translation change, plus its rotation change (the chord 2 sin(a/2))
+     * times its scale and its scale change, both applied to what is below it (at most
+     * the shell plus every other bone's largest translation), everything times the
+     * largest scales the other bones can apply. Summed over the chain's bones, this
+     * bounds the error whatever the order. */
+    double r, d, sm;
+    acl_enc_flat_terms(x, y, &r, &d, &sm);
+    if (e->geo) return d + r * e->lever_geo;
+    return e->gscale * (d + r * (e->lever - e->tmax[t]));
+}
+
+/* Per sample and bone, what bone t's decoded local adds in any chain (acl_enc_flat_bound
+ * split): r, its rotation and scale change per unit of what hangs below it; d, its
+ * translation change; tl, its own raw translation length (what it adds below others); sm,
+ * its largest scale (raw or decoded) or 1 (what it multiplies the others' changes by). */
+typedef struct flat_work {
+    double *r, *d, *tl, *sm; /* n * nt, sample-major */
+    double *rr, *dd;         /* nt: r and d times the other bones' scales, at one sample */
+    double *tt, *pp;         /* nt: the geometric bound's terms and scale products */
+    uint32_t *order;         /* n * nt: the worst chain at each sample, top first */
+} flat_work;
+
+static double *flat_alloc(const seg_work *w, flat_work *f, size_t *size)
+{
+    size_t per = (size_t)w->n * w->e->nt, nt = w->e->nt;
+    *size = (4u * per + 4u * nt) * sizeof(double) + per * sizeof(uint32_t);
+    ganim_allocator A = w->e->A;
+    double *blk = ganim_alloc(&A, *size);
+    if (!blk) return NULL;
+    f->r = blk;
+    f->d = blk + per;
+    f->tl = blk + 2u * per;
+    f->sm = blk + 3u * per;
+    f->rr = blk + 4u * per;
+    f->dd = f->rr + nt;
+    f->tt = f->dd + nt;
+    f->pp = f->tt + nt;
+    f->order = (uint32_t *)(f->pp + nt);
+    for (size_t i = 0; i < per; i++) f->order[i] = (uint32_t)(i % nt);
+    return blk;
+}
+
+static void flat_terms(const seg_work *w, flat_work *f, uint32_t t, const acl_sub *subs)
+{
+    const acl_enc *e = w->e;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const float *x = enc_raw(e, w->s0 + i, t);
+        float v[3][4];
+        for (unsigned k = 0; k < 3; k++) acl_enc_value(e, w->g, t, k, w->s0 + i, &subs[k], v[k]);
+        float y[10];
+        memcpy(y, v[0], 4 * sizeof(float));
+        memcpy(y + 4, v[1], 3 * sizeof(float));
+        memcpy(y + 7, v[2], 3 * sizeof(float));
+        size_t at = (size_t)i * e->nt + t;
+        acl_enc_flat_terms(x, y, &f->r[at], &f->d[at], &f->sm[at]);
+        double tl = (double)x[4] * x[4] + (double)x[5] * x[5] + (double)x[6] * x[6];
+        f->tl[at] = sqrt(tl);
+    }
+}
+
+/* A second bound at sample i, for scales below 1 (they shrink what hangs below them): a
+ * bone at depth k is scaled by its k ancestors, at most the product of the k largest scales
+ * of all the bones (acl_enc_depth_products); its own change is at most d + r times that
+ * lever. The largest sum pairs the largest terms with the largest products. */
+static double flat_shrinking(const seg_work *w, flat_work *f, uint32_t i)
+{
+    uint32_t nt = w->e->nt;
+    const double *sm = f->sm + (size_t)i * nt;
+    memcpy(f->pp, sm, nt * sizeof(double));
+    memcpy(f->tt, f->tl + (size_t)i * nt, nt * sizeof(double));
+    double lever = acl_enc_depth_products(f->pp, nt, w->e->p.shell, f->tt);
+    for (uint32_t a = 0; a < nt; a++) f->tt[a] = f->d[(size_t)i * nt + a] + f->r[(size_t)i * nt + a] * lever;
+    qsort(f->tt, nt, sizeof(double), desc);
+    double sum = 0;
+    for (uint32_t k = 0; k < nt; k++) sum += f->tt[k] * f->pp[k];
+    return sum;
+}
+
+/* The bound at sample i for the worst chain of all the bones: each bone's translation
+ * change and its rotation/scale change at the shell, plus r_a * t_b for every a above b.
+ * The order that makes the sum largest puts a above b when r_a t_b >= r_b t_a (swapping
+ * two neighbours changes nothing else), so the bones are kept sorted that way. */
+static double flat_sample(const seg_work *w, flat_work *f, uint32_t i)
+{
+    const acl_enc *e = w->e;
+    uint32_t nt = e->nt, *o = f->order + (size_t)i * nt;
+    const double *tl = f->tl + (size_t)i * nt, *sm = f->sm + (size_t)i * nt;
+    double *r = f->rr, *d = f->dd, g = 1.0, least = INFINITY;
+    for (uint32_t a = 0; a < nt; a++) {
+        double m = sm[a] > 1.0 ? sm[a] : 1.0;
+        g = g * m > 1e30 ? 1e30 : g * m;
+        if (sm[a] < least) least = sm[a];
+    }
+    for (uint32_t a = 0; a < nt; a++) { /* the scales of every other bone */
+        double m = sm[a] > 1.0 ? sm[a] : 1.0;
+        r[a] = f->r[(size_t)i * nt + a] * (g / m);
+        d[a] = f->d[(size_t)i * nt + a] * (g / m);
+    }
+    for (uint32_t j = 1; j < nt; j++) { /* insertion sort: nearly sorted from the last call */
+        uint32_t v = o[j], k = j;
+        for (; k > 0 && r[v] * tl[o[k - 1u]] > r[o[k - 1u]] * tl[v]; k--) o[k] = o[k - 1u];
+        o[k] = v;
+    }
+    double sum = 0, below = 0;
+    for (uint32_t j = nt; j-- > 0;) {
+        uint32_t a = o[j];
+        sum += d[a] + r[a] * (e->p.shell + below);
+        below += tl[a];
+    }
+    return least < 0.999 ? fmin(sum, flat_shrinking(w, f, i)) : sum;
+}
+
+static double flat_total(const seg_work *w, flat_work *f)
+{
+    double worst = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        double v = flat_sample(w, f, i);
+        if (v > worst) worst = v;
+    }
+    return worst;
+}
+
+static int has_anim(const acl_enc *e, uint32_t t)
+{
+    return e->type[3u * t] == T_ANIM || e->type[3u * t + 1u] == T_ANIM || e->type[3u * t + 2u] == T_ANIM;
+}
+
+static uint8_t prev_width(const seg_work *w, uint8_t width)
+{
+    if (width == ACL_ENC_RAW) return w->hi;
+    if (width == 0) return 0;
+    if (width <= w->lo) return w->e->nseg > 1 ? 0 : width;
+    return (uint8_t)(width - 1u);
+}
+
+/* Unknown hierarchy, one segment. Every bone first gets an equal share of the target (the
+ * sum of acl_enc_flat_bound over all the bones bounds any chain, less under scales below 1:
+ * flat_reach); then, round after round,
+ * every sub-track in turn narrows by one step while the exact worst chain of all the bones
+ * stays within the target. */
+static ganim_code flat_search(seg_work *w, ganim_error *err)
+{
+    const acl_enc *e = w->e;
+    uint32_t nt = e->nt;
+    double share = e->share;
+    for (uint32_t t = 0; t < nt; t++)
+        if (has_anim(e, t)) local_pass(w, t, share);
+    flat_work f;
+    size_t size;
+    double *blk = flat_alloc(w, &f, &size);
+    if (!blk) return GANIM_NOMEM(err);
+    ganim_allocator A = e->A;
+    for (uint32_t t = 0; t < nt; t++) flat_terms(w, &f, t, enc_sub(e, w->g, t, 0));
+    /* each round costs about 3 n nt^2 steps: at most 32 rounds, none on skeletons so large
+     * that one would take seconds (the equal shares are already within the target) */
+    int changed = (double)nt * (double)nt * (double)w->n <= ACL_ENC_FLAT_WORK;
+    for (unsigned round = 0; changed && round < 32; round++) {
+        changed = 0;
+        for (uint32_t t = 0; t < nt; t++)
+            for (unsigned k = 0; k < 3; k++) {
+                acl_sub *cur = enc_sub(e, w->g, t, 0);
+                if (e->type[3u * t + k] != T_ANIM || !enc_variable(&e->p, k)) continue;
+                uint8_t keep = cur[k].width, lower = prev_width(w, keep);
+                if (lower == keep) continue;
+                cur[k].width = lower;
+                flat_terms(w, &f, t, cur);
+                if (flat_total(w, &f) <= e->target) {
+                    changed = 1;
+                    continue;
+                }
+                cur[k].width = keep;
+                flat_terms(w, &f, t, cur);
+            }
+    }
+    ganim_free(&A, blk, size);
+    return GANIM_OK;
+}
+
+/* Unknown hierarchy: the worst chain's bound over the clip. */
+static double flat_max_error(seg_work *w, uint32_t *track, ganim_error *err)
+{
+    const acl_enc *e = w->e;
+    flat_work f;
+    size_t size;
+    double *blk = flat_alloc(w, &f, &size);
+    if (!blk) {
+        (void)GANIM_NOMEM(err);
+        return INFINITY;
+    }
+    ganim_allocator A = e->A;
+    double worst = 0, most = -1;
+    for (uint32_t t = 0; t < e->nt; t++) {
+        flat_terms(w, &f, t, enc_sub(e, w->g, t, 0));
+        for (uint32_t i = 0; i < w->n; i++) {
+            size_t at = (size_t)i * e->nt + t;
+            double v = f.r[at] * (e->lever - e->tmax[t]) + f.d[at];
+            if (v > most && track) {
+                most = v;
+                *track = t;
+            }
+        }
+    }
+    worst = flat_total(w, &f);
+    ganim_free(&A, blk, size);
+    return worst;
+}
+
 static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *size, ganim_error *err)
 {
     uint32_t most = 0;
@@ -415,15 +696,20 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
     for (uint32_t g = 0; g < e->nseg; g++) {
         work_segment(&w, g);
         raw_objects(&w);
+        if (e->flat) {
+            rc = flat_search(&w, err);
+            if (rc) break;
+            continue;
+        }
         for (uint32_t t = 0; t < e->nt; t++) {
-            local_pass(&w, t);
+            local_pass(&w, t, e->target);
             update_local(&w, t);
         }
         for (unsigned pass = 0; pass < 4 && object_pass(&w); pass++) {}
     }
     ganim_allocator A = e->A;
     ganim_free(&A, blk, size);
-    return GANIM_OK;
+    return rc;
 }
 
 double acl_enc_max_error(const acl_enc *e, uint32_t *track)
@@ -433,7 +719,16 @@ double acl_enc_max_error(const acl_enc *e, uint32_t *track)
     size_t size;
     if (work_alloc(e, &w, &blk, &size, NULL)) return INFINITY;
     double worst = 0;
-    for (uint32_t g = 0; g < e->nseg; g++) {
+    for (uint32_t g = 0; g < e->nseg && e->flat; g++) {
+        work_segment(&w, g);
+        uint32_t at = 0;
+        double d = flat_max_error(&w, &at, NULL);
+        if (d > worst) {
+            worst = d;
+            if (track) *track = at;
+        }
+    }
+    for (uint32_t g = 0; g < e->nseg && !e->flat; g++) {
         work_segment(&w, g);
         raw_objects(&w);
         for (uint32_t t = 0; t < e->nt; t++) {

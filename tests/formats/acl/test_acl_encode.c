@@ -217,11 +217,13 @@ static float *decoded(const ganim_doc *doc, uint32_t nt, uint32_t frames)
     return o;
 }
 
-/* GANIM_ACL_KEEP=DIR: the buffers and ganim's decode of them (as key lines) are kept
- * there for tests/interop/acl_crosscheck.sh to give to ACL itself. */
-static void keep(const char *name, const ganim_buffer *buf, const float *dec, uint32_t nt, uint32_t frames)
+/* GANIM_ACL_KEEP=DIR (GANIM_ACL_KEEP_V0=DIR for the encodes of V0 files): the buffers and
+ * ganim's decode of them (as key lines) are kept there for tests/interop/acl_crosscheck.sh
+ * to give to ACL itself. */
+static void keep(const char *var, const char *name, const ganim_buffer *buf, const float *dec, uint32_t nt,
+                 uint32_t frames)
 {
-    const char *dir = getenv("GANIM_ACL_KEEP");
+    const char *dir = getenv(var);
     if (!dir || !*dir) return;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.acl", dir, name);
@@ -233,7 +235,7 @@ static void keep(const char *name, const ganim_buffer *buf, const float *dec, ui
     for (uint32_t fr = 0; fr < frames; fr++)
         for (uint32_t t = 0; t < nt; t++) {
             fprintf(f, "key %u %u", fr, t);
-            for (int i = 0; i < 10; i++) fprintf(f, " %.9g", (double)dec[((size_t)fr * nt + t) * 10u + i]);
+            for (unsigned i = 0; i < 10; i++) fprintf(f, " %.9g", (double)dec[((size_t)fr * nt + t) * 10u + i]);
             fprintf(f, "\n");
         }
     fclose(f);
@@ -281,7 +283,7 @@ TEST(every_shared_clip_within_precision_and_size)
             double ratio = (double)buf.size / (double)acl_size;
             printf("  %-40s ganim %7zu B err %.5f | ACL %7zu B err %.5f | %.3fx\n", test_base_name(stem), buf.size, err,
                    acl_size, acl_err, ratio);
-            keep(test_base_name(stem), &buf, dec, in.nt, in.frames);
+            keep("GANIM_ACL_KEEP", test_base_name(stem), &buf, dec, in.nt, in.frames);
             double limit = acl_err > 0.01 ? acl_err : 0.01;
             CHECK_MSG(err <= limit * 1.0001, "%s: error %g above %g", stem, err, limit);
             CHECK_MSG(ratio <= 1.15, "%s: %zu bytes, %.3f times ACL's %zu", stem, buf.size, ratio, acl_size);
@@ -296,6 +298,70 @@ TEST(every_shared_clip_within_precision_and_size)
         n++;
     }
     CHECK(n >= 14);
+    test_free_list(list);
+}
+
+/* The independent check of issue 21: every shared clip's input made into a Civ VII V0 file
+ * (no parents: it reads as a flat skeleton), encoded with default settings, read back and
+ * measured with the input's real parents. The encoder cannot know them, so it must hold
+ * the error within max(precision, ACL's) for any hierarchy the bones could form. */
+TEST(v0_inputs_within_precision_with_the_real_parents)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".input.txt");
+    int n = 0;
+    double ratios = 0;
+    for (char **p = list; *p; p++) {
+        char stem[1024];
+        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(*p) - strlen(".input.txt")), *p);
+        clip_in in = { 0 }, keys = { 0 };
+        CHECK(load_text(*p, &in, 1));
+        char path[1100];
+        snprintf(path, sizeof path, "%s.keys.txt", stem);
+        CHECK(load_text(path, &keys, 0));
+        double acl_err = qvvf_error(&in, keys.v, in.frames, 3.0);
+        snprintf(path, sizeof path, "%s.acl", stem);
+        size_t acl_size;
+        free(test_read_file(path, &acl_size));
+
+        int32_t *real = in.parents;
+        in.parents = malloc(in.nt * sizeof *in.parents);
+        for (uint32_t b = 0; b < in.nt; b++) in.parents[b] = -1;
+        ganim_doc *flat = doc_from(&in, rate_of(test_base_name(stem)));
+        free(in.parents);
+        in.parents = real;
+        ganim_setting v0[1] = { { "civ7.version", "0" } };
+        ganim_write_opts wo0 = { .settings = v0, .setting_count = 1 };
+        ganim_buffer civ = { 0 }, buf = { 0 };
+        ganim_error e = { 0 };
+        CHECK_OK(ganim_write(flat, "civ7", &wo0, &civ, &e));
+        ganim_doc *v0doc = NULL, *back = NULL;
+        CHECK_OK(ganim_read_memory(civ.data, civ.size, NULL, &v0doc, &e));
+        if (v0doc) CHECK_OK(ganim_write(v0doc, "acl", NULL, &buf, &e));
+        if (buf.data) CHECK_OK(ganim_read_memory(buf.data, buf.size, NULL, &back, &e));
+        if (back) {
+            CHECK_EQ_INT(back->clips[0].frame_count, in.frames);
+            float *dec = decoded(back, in.nt, in.frames);
+            double err = qvvf_error(&in, dec, in.frames, 3.0);
+            double ratio = (double)buf.size / (double)acl_size;
+            ratios += ratio;
+            printf("  v0 %-40s ganim %7zu B err %.5f | ACL %7zu B err %.5f | %.3fx\n", test_base_name(stem), buf.size,
+                   err, acl_size, acl_err, ratio);
+            keep("GANIM_ACL_KEEP_V0", test_base_name(stem), &buf, dec, in.nt, in.frames);
+            double limit = acl_err > 0.01 ? acl_err : 0.01;
+            CHECK_MSG(err <= limit, "%s: error %g above %g with the real parents", stem, err, limit);
+            free(dec);
+            ganim_doc_free(back);
+        }
+        ganim_doc_free(v0doc);
+        ganim_buffer_free(&civ);
+        ganim_buffer_free(&buf);
+        ganim_doc_free(flat);
+        free(in.v);
+        free(in.parents);
+        free(keys.v);
+        n++;
+    }
+    if (n) printf("  v0: %d clips, mean size %.3fx ACL's\n", n, ratios / n);
     test_free_list(list);
 }
 
@@ -332,6 +398,45 @@ static uint8_t *write_acl(const ganim_doc *doc, const char *format, const ganim_
     *code = ganim_write(doc, format, &wo, &buf, &e);
     *size = buf.size;
     return buf.data;
+}
+
+/* Every bone a root (a V0 file, a buffer without metadata): the hierarchy is unknown, so
+ * the encode must stay within the precision whatever hierarchy the bones form later. */
+TEST(flat_skeleton_within_precision_for_any_hierarchy)
+{
+    clip_in c = small_clip();
+    int32_t chain[3] = { -1, 0, 1 }, star[3] = { -1, 0, 0 }, flat[3] = { -1, -1, -1 };
+    free(c.parents);
+    c.parents = flat;
+    ganim_doc *doc = doc_from(&c, 30.0f);
+    size_t flat_size, chain_size;
+    ganim_code code;
+    uint8_t *b = write_acl(doc, "acl", NULL, 0, &flat_size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    ganim_doc *back = NULL;
+    CHECK_OK(ganim_read_memory(b, flat_size, NULL, &back, NULL));
+    if (back) {
+        float *dec = decoded(back, c.nt, c.frames);
+        const int32_t *hier[3] = { flat, chain, star };
+        for (int h = 0; h < 3; h++) {
+            c.parents = (int32_t *)hier[h];
+            double err = qvvf_error(&c, dec, c.frames, 3.0);
+            CHECK_MSG(err <= 0.01, "hierarchy %d: error %g", h, err);
+        }
+        free(dec);
+        ganim_doc_free(back);
+    }
+    /* the same clip with its chain known: within the precision with less care */
+    c.parents = chain;
+    ganim_doc *known = doc_from(&c, 30.0f);
+    uint8_t *b2 = write_acl(known, "acl", NULL, 0, &chain_size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    CHECK(chain_size < flat_size);
+    free(b);
+    free(b2);
+    ganim_doc_free(doc);
+    ganim_doc_free(known);
+    free(c.v);
 }
 
 TEST(options_shape_the_buffer)
@@ -483,9 +588,11 @@ TEST(into_a_v1_original_keeps_all_but_the_body)
 int main(void)
 {
     test_program_name = "test_acl_encode";
+    RUN(flat_skeleton_within_precision_for_any_hierarchy);
     RUN(options_shape_the_buffer);
     RUN(civ7_v1_written_and_read_back);
     RUN(into_a_v1_original_keeps_all_but_the_body);
     RUN(every_shared_clip_within_precision_and_size);
+    RUN(v0_inputs_within_precision_with_the_real_parents);
     return test_finish();
 }
