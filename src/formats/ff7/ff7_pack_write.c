@@ -45,6 +45,31 @@ typedef struct enc_ctx {
     int forced; /* -1 or 0/2/4 */
 } enc_ctx;
 
+/* Does `stream`, decoded as the reader decodes an entry (at most `max` frames, bKey
+ * `key`), give exactly `frames` frames of these values? A record's stream bytes come with
+ * the record from wherever the document was read (a glTF's extras): nothing makes them
+ * say the record's values, so they are written only when they do. *ok is false when
+ * memory ran out. */
+static bool stream_reads_back(const enc_ctx *c, const uint8_t *stream, size_t size, unsigned key, uint32_t slots,
+                              uint32_t max, uint32_t frames, const int32_t *pos, const uint16_t *rot, bool *ok)
+{
+    uint32_t n = max < frames + 1u ? max : frames + 1u; /* one more frame would be a difference */
+    size_t per = (size_t)slots * 3u, npos = (size_t)n * 3u, nrot = npos * slots;
+    int32_t *dp = ganim_alloc(c->alloc, npos * sizeof *dp);
+    uint16_t *dr = ganim_alloc(c->alloc, nrot * sizeof *dr);
+    bool same = false;
+    *ok = dp && dr;
+    if (*ok) {
+        size_t bits = 0;
+        same = ff7_decode_stream(stream, size, key, slots, n, dp, dr, &bits, NULL) == frames &&
+               memcmp(dp, pos, (size_t)frames * 3u * sizeof *dp) == 0 &&
+               memcmp(dr, rot, (size_t)frames * per * sizeof *dr) == 0;
+    }
+    ganim_free(c->alloc, dp, npos * sizeof *dp);
+    ganim_free(c->alloc, dr, nrot * sizeof *dr);
+    return same;
+}
+
 /* `part`: -1 the clip as its record or the guess says; FF7_ROLE_BODY or FF7_ROLE_WEAPON:
  * that part of a clip without a record that moves both (a glTF's body_3+weapon_9). */
 static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32_t index, int part, ganim_writer *w,
@@ -94,10 +119,16 @@ static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32
     }
     const uint8_t *stream = sb.data;
     size_t s_size = sb.size;
+    bool same_frames = have && frames == in.frames;
+    int layout = have ? in.layout : FF7_LAYOUT_NORMAL;
+    /* sFrames bounds the frames read back: the record's only where it lets all of them be */
+    uint32_t s_frames =
+        same_frames && in.s_frames <= 0xFFFFu && (in.s_frames ? in.s_frames : 1u) >= frames ? in.s_frames : frames;
+    uint32_t max_read = layout == FF7_LAYOUT_FROG ? FF7_MAX_FRAMES : s_frames ? s_frames : 1u;
     /* An unchanged entry (every value its record's integer, the same bKey and frames) keeps
-     * its original stream bytes: they decode to exactly those values, whatever codes the
-     * game's tools chose (codes that are not the shortest, frames beyond sFrames, a cut-off
-     * frame, padding bits). */
+     * its original stream bytes where they decode to exactly those values, whatever codes
+     * the game's tools chose (codes that are not the shortest, frames beyond sFrames, a
+     * cut-off frame, padding bits). */
     if (have && pristine && in.stream_size && in.stream_size <= FF7_MAX_STREAM) {
         stream = in.stream;
         s_size = in.stream_size;
@@ -113,11 +144,19 @@ static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32
             s_size = in.stream_size;
         }
     }
-    bool same_frames = have && frames == in.frames;
-    int layout = have ? in.layout : FF7_LAYOUT_NORMAL;
+    if (stream != sb.data) {
+        bool ok = true;
+        if (!stream_reads_back(c, stream, s_size, key, slots, max_read, frames, pos, rot, &ok)) {
+            stream = sb.data;
+            s_size = sb.size;
+        }
+        if (!ok) {
+            code = GANIM_NOMEM(err);
+            goto done;
+        }
+    }
     uint32_t dw_bones = have ? in.dw_bones : slots;
     uint32_t dw_frames = same_frames ? in.dw_frames : frames;
-    uint32_t s_frames = same_frames ? in.s_frames : frames;
     const uint8_t *trailer = have ? in.trailer : NULL;
     size_t tsize = have ? in.trailer_size : (4u - (5u + s_size) % 4u) % 4u;
     static const uint8_t zeros[4] = { 0, 0, 0, 0 };

@@ -1,6 +1,8 @@
 /* FF7 battle packs: decode -> encode -> decode gives the same raw values and the same
  * bytes for every pack (unchanged entries keep their streams, also those not coded with
  * the shortest codes, README: shortest_codes); pack -> glb -> pack likewise. */
+#include "formats/ff7/ff7.h"
+#include "io/bytes.h"
 #include "test_ff7_common.h"
 
 /* Test-side walk of a pack: offset of each entry's header. */
@@ -595,6 +597,115 @@ out:
     free(data);
 }
 
+/* ---- records whose stream bytes do not say their values ---------------------------------------- */
+
+/* Clip `ci` of `doc` written and read back with `sk`: its raw positions and rotations (and
+ * the written entry's sFrames, `frames` read back), checked against pos/rot. */
+static void reads_back_as(const ganim_doc *doc, const ganim_skeleton *sk, uint32_t ci, uint32_t frames,
+                          const int32_t *pos, const int32_t *rot, uint32_t slots, const char *label)
+{
+    ganim_buffer out = { 0 };
+    ganim_error e = { 0 };
+    CHECK_MSG(write_doc(doc, -1, &out, &e) == GANIM_OK, "%s: write: %s", label, e.message);
+    ganim_doc *back = out.data ? ff7_read_pack_mem(out.data, out.size, sk, &e) : NULL;
+    CHECK_MSG(back != NULL, "%s: read back: %s", label, e.message);
+    size_t offs[16];
+    size_t n = out.data ? walk(out.data, out.size, offs, 16) : 0;
+    CHECK_MSG(n > ci, "%s: %zu entries", label, n);
+    if (n > ci) CHECK_EQ_INT(out.data[offs[ci] + 12] | out.data[offs[ci] + 13] << 8, frames); /* sFrames */
+    tjson *j = back ? ff7_describe(back, (int)ci, GANIM_DETAILS_FULL) : NULL;
+    CHECK_EQ_INT(tjson_int(tjson_get(j, "frames"), -1), frames);
+    const tjson *jp = tjson_get(j, "positions"), *jr = tjson_get(j, "rotations");
+    CHECK(jp && jr && jp->count == frames && jr->count == frames);
+    for (uint32_t f = 0; jp && jr && f < frames && f < jp->count && f < jr->count; f++) {
+        for (size_t k = 0; k < 3; k++)
+            CHECK_MSG(tjson_int(tjson_at(&jp->items[f], k), -99999) == pos[3 * f + k], "%s: frame %u position %zu",
+                      label, f, k);
+        for (size_t k = 0; k < 3u * slots; k++)
+            CHECK_MSG(tjson_int(tjson_at(tjson_at(&jr->items[f], k / 3), k % 3), -1) == rot[3 * slots * f + k],
+                      "%s: frame %u rotation %zu", label, f, k);
+    }
+    tjson_free(j);
+    ganim_doc_free(back);
+    ganim_buffer_free(&out);
+}
+
+/* A record comes with the document from anywhere (a glTF's extras): where its stream bytes
+ * say other values than its positions and rotations, or its sFrames would cut the frames
+ * read back, the writer encodes the values afresh instead of copying the bytes. */
+TEST(record_stream_that_says_other_values)
+{
+    char da[1024];
+    snprintf(da, sizeof da, "%s/tests/data/ff7/fixture_pack.da", GANIM_SOURCE_DIR);
+    size_t size;
+    uint8_t *data = test_read_file(da, &size);
+    ganim_doc *sdoc = ff7_read_skeleton(da);
+    ganim_error e = { 0 };
+    ganim_doc *doc = ff7_read_pack_mem(data, size, sdoc->skeleton, &e);
+    CHECK_MSG(doc != NULL, "%s", e.message);
+    if (!doc) goto out;
+    for (uint32_t ci = 0; ci < doc->clip_count; ci++) {
+        ganim_clip *clip = &doc->clips[ci];
+        ff7_clip_info in;
+        if (clip->kind != GANIM_CLIP_ANIMATION || !ff7_clip_info_parse(clip, &in)) continue;
+        const uint8_t *orig = clip->native;
+        size_t rsize = clip->native_size;
+        size_t nv = (size_t)in.frames * 3u, nr = nv * in.slots;
+        int32_t *pos = malloc(nv * sizeof *pos), *rot = malloc(nr * sizeof *rot);
+        for (size_t i = 0; i < nv; i++) pos[i] = ff7_info_pos(&in, i);
+        for (size_t i = 0; i < nr; i++) rot[i] = ff7_info_rot(&in, i);
+        uint8_t *rec = malloc(rsize);
+        size_t at = (size_t)(in.stream - orig);
+        char label[64];
+        for (int kind = 0; kind < 4; kind++) {
+            memcpy(rec, orig, rsize);
+            if (kind == 0) { /* frame 0's y: 26624 in the stream, 0 in the record (the fuzz finding) */
+                rec[at + 2] ^= 0x68;
+            } else if (kind == 1) { /* frame 0's first rotation of slot 0 */
+                rec[at + 6] ^= 0x80;
+            } else if (kind == 2) { /* sFrames below the frames: the reader would stop there */
+                ganim_st_u32le(rec + 20, 1);
+            } else { /* sFrames past the 16 bits of the entry's field */
+                ganim_st_u32le(rec + 20, 0x10000u + in.frames);
+            }
+            clip->native = rec;
+            snprintf(label, sizeof label, "clip %u, damage %d", ci, kind);
+            reads_back_as(doc, sdoc->skeleton, ci, in.frames, pos, rot, in.slots, label);
+        }
+        clip->native = orig;
+        free(rec);
+        free(pos);
+        free(rot);
+    }
+    /* the undamaged records still give the input's bytes */
+    ganim_buffer same = { 0 };
+    CHECK(write_doc(doc, -1, &same, &e) == GANIM_OK);
+    CHECK(same.size == size && !memcmp(same.data, data, size));
+    ganim_buffer_free(&same);
+out:
+    ganim_doc_free(doc);
+    ganim_doc_free(sdoc);
+    free(data);
+}
+
+/* The fuzz finding itself (tests/data/regress/roundtrip/ff7_translation_26624.glb): weapon_2's
+ * record says position (0, 0, 0) at every frame, its stream bytes (0, 26624, 0) at frame 0. */
+TEST(regress_translation_26624)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/regress/roundtrip/ff7_translation_26624.glb", GANIM_SOURCE_DIR);
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK_MSG(ganim_read_file(path, NULL, &doc, &e) == GANIM_OK, "%s", e.message);
+    if (!doc) return;
+    static const int32_t pos[24] = { 0 };
+    static const int32_t z[8] = { 0, 369, 522, 369, 0, 3727, 3574, 3727 };
+    int32_t rot[24] = { 0 };
+    for (int f = 0; f < 8; f++) rot[3 * f + 2] = z[f];
+    reads_back_as(doc, doc->skeleton, 2, 8, pos, rot, 1, "ff7_translation_26624.glb");
+    ganim_doc_free(doc);
+}
+
 int main(void)
 {
     RUN(roundtrip_with_skeleton);
@@ -604,5 +715,7 @@ int main(void)
     RUN(forced_bkey);
     RUN(pack_glb_pack);
     RUN(body_and_weapon_without_record);
+    RUN(record_stream_that_says_other_values);
+    RUN(regress_translation_26624);
     return test_finish();
 }
