@@ -23,14 +23,19 @@ void gl_check_finite(gl *g, const float *v, int n)
 void gl_put_f32s(gl *g, const float *v, int n)
 {
     gl_check_finite(g, v, n);
-    uint8_t b[64];
+    size_t bytes = (size_t)n * 4u;
+    ganim_buffer *buf = g->bin.buf;
+    if (n <= 0 || g->bin.failed) return;
+    if (bytes > buf->capacity - buf->size && !gw_reserve(&g->bin, bytes)) return;
+    /* straight into the reserved bytes: no staging copy, no per-call gw_bytes */
+    uint8_t *b = buf->data + buf->size;
     for (int i = 0; i < n; i++) {
         uint32_t u;
         memcpy(&u, &v[i], 4);
         b[i * 4] = (uint8_t)u, b[i * 4 + 1] = (uint8_t)(u >> 8), b[i * 4 + 2] = (uint8_t)(u >> 16);
         b[i * 4 + 3] = (uint8_t)(u >> 24);
     }
-    gw_bytes(&g->bin, b, (size_t)n * 4);
+    buf->size += bytes;
 }
 
 void gl_json_floats(ganim_writer *w, const float *v, int n)
