@@ -130,14 +130,19 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
          * each checked against the end. */
         size_t i = 0;
         uint32_t step = 1u << bkey;
-#define FF7_ONE_CODE(k)                                                                  \
-    do {                                                                                 \
-        uint64_t x = w << used;                                                          \
-        ff7_short_code c = ff7_short_codes[x >> 54];                                     \
-        int32_t v = c.delta;                                                             \
-        if (c.len) used += c.len;                                                        \
-        else used += ff7_rot_delta(x, kraw, bkey, &v, &frame_best);                      \
-        cr[i + (k)] = (uint16_t)(((uint32_t)pr[i + (k)] + (uint32_t)v * step) & 0xFFFu); \
+#define FF7_ONE_CODE(k)                                                                            \
+    do {                                                                                           \
+        uint64_t x = w << used;                                                                    \
+        ff7_short_code c = ff7_short_codes[x >> 54];                                               \
+        int32_t v = c.delta;                                                                       \
+        if (c.len) used += c.len;                                                                  \
+        else { /* type 7: through locals, so that v and frame_best stay in registers */ int32_t t; \
+            bool fb = frame_best;                                                                  \
+            used += ff7_rot_delta(x, kraw, bkey, &t, &fb);                                         \
+            frame_best = fb;                                                                       \
+            v = t;                                                                                 \
+        }                                                                                          \
+        cr[i + (k)] = (uint16_t)(((uint32_t)pr[i + (k)] + (uint32_t)v * step) & 0xFFFu);           \
     } while (0)
         while (ok && i < per && b.pos < proven) { /* per is a multiple of 3 */
             uint64_t w = gb_msb_window64_proven(stream, b.pos);
