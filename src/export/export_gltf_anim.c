@@ -61,9 +61,18 @@ static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
 
 static void put_ranges(gl *g, const char *name, const uint32_t *ranges, uint32_t n)
 {
-    gw_printf(&g->samps, "\"%s\":[", name);
-    for (uint32_t i = 0; i < n; i++) gw_printf(&g->samps, "%s[%u,%u]", i ? "," : "", ranges[2 * i], ranges[2 * i + 1]);
-    gw_u8(&g->samps, ']');
+    ganim_writer *w = &g->samps;
+    gw_u8(w, '"');
+    gw_str(w, name);
+    gw_str(w, "\":[");
+    for (uint32_t i = 0; i < n; i++) {
+        gw_str(w, i ? ",[" : "[");
+        gw_dec(w, ranges[2 * i]);
+        gw_u8(w, ',');
+        gw_dec(w, ranges[2 * i + 1]);
+        gw_u8(w, ']');
+    }
+    gw_u8(w, ']');
 }
 
 /* `negated`: `nneg` ranges (first, last) of keys written with their sign flipped for
@@ -79,8 +88,20 @@ static void add_sampler(gl *g, uint32_t bone, const char *path, uint32_t in, uin
         gw_u8(&g->chans, ',');
         gw_u8(&g->samps, ',');
     }
-    gw_printf(&g->chans, "{\"sampler\":%u,\"target\":{\"node\":%u,\"path\":\"%s\"}}", g->sampler_count, bone, path);
-    gw_printf(&g->samps, "{\"input\":%u,\"output\":%u,\"interpolation\":\"%s\"", in, out, interp);
+    gw_str(&g->chans, "{\"sampler\":");
+    gw_dec(&g->chans, g->sampler_count);
+    gw_str(&g->chans, ",\"target\":{\"node\":");
+    gw_dec(&g->chans, bone);
+    gw_str(&g->chans, ",\"path\":\"");
+    gw_str(&g->chans, path);
+    gw_str(&g->chans, "\"}}");
+    gw_str(&g->samps, "{\"input\":");
+    gw_dec(&g->samps, in);
+    gw_str(&g->samps, ",\"output\":");
+    gw_dec(&g->samps, out);
+    gw_str(&g->samps, ",\"interpolation\":\"");
+    gw_str(&g->samps, interp);
+    gw_u8(&g->samps, '"');
     if (nneg || nstored) {
         gw_str(&g->samps, ",\"extras\":{\"ganim\":{");
         if (nneg) put_ranges(g, "negated", negated, nneg);

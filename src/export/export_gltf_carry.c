@@ -19,16 +19,27 @@
 static void b64(ganim_writer *w, const uint8_t *p, size_t n)
 {
     static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    gw_u8(w, '"');
-    for (size_t i = 0; i < n; i += 3) {
+    size_t len = (n + 2) / 3 * 4 + 2; /* the quotes, 4 characters per 3 bytes (or fewer) */
+    if (n > (SIZE_MAX - 8) / 2 || !gw_reserve(w, len)) return;
+    /* straight into the reserved bytes (gw_reserve made room for all of them) */
+    uint8_t *o = w->buf->data + w->buf->size;
+    *o++ = '"';
+    size_t i = 0;
+    for (; n - i >= 3; i += 3, o += 4) {
+        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+        o[0] = (uint8_t)abc[v >> 18 & 63], o[1] = (uint8_t)abc[v >> 12 & 63], o[2] = (uint8_t)abc[v >> 6 & 63];
+        o[3] = (uint8_t)abc[v & 63];
+    }
+    if (i < n) { /* 1 or 2 bytes left: padded */
         uint32_t v = (uint32_t)p[i] << 16;
         if (i + 1 < n) v |= (uint32_t)p[i + 1] << 8;
-        if (i + 2 < n) v |= p[i + 2];
-        char q[4] = { abc[v >> 18 & 63], abc[v >> 12 & 63], i + 1 < n ? abc[v >> 6 & 63] : '=',
-                      i + 2 < n ? abc[v & 63] : '=' };
-        gw_bytes(w, q, 4);
+        o[0] = (uint8_t)abc[v >> 18 & 63], o[1] = (uint8_t)abc[v >> 12 & 63];
+        o[2] = i + 1 < n ? (uint8_t)abc[v >> 6 & 63] : (uint8_t)'=';
+        o[3] = '=';
+        o += 4;
     }
-    gw_u8(w, '"');
+    *o = '"';
+    w->buf->size += len;
 }
 
 /* Does a native record travel? (Not the glTF reader's own description of a glb.) */
@@ -43,7 +54,9 @@ static void record(ganim_writer *w, const char *format, const uint8_t *data, siz
     if (!carried(format, data, size)) return;
     gw_str(w, ",\"native_record\":{\"format\":");
     gw_json_string(w, format);
-    gw_printf(w, ",\"size\":%zu,\"base64\":", size);
+    gw_str(w, ",\"size\":");
+    gw_dec(w, size);
+    gw_str(w, ",\"base64\":");
     b64(w, data, size);
     gw_u8(w, '}');
 }
