@@ -4,7 +4,8 @@
  * replaces that call on the decoder's hot path, so the quaternions stay bit-identical.
  * tests/formats/ff7/test_ff7_angles.c checks every entry against ganim_quat_axis_angle on all
  * three axes, so a table out of step with the library fails the tests.
- * Usage: make_ff7_angles > src/formats/ff7/ff7_angle_table.c */
+ * Usage: make_ff7_angles > src/formats/ff7/ff7_angle_table.c
+ * (the build's make_ff7_angles target) */
 #include <stdio.h>
 
 #include "ganim.h"
@@ -23,12 +24,11 @@ int main(void)
            " * angle r (r * 2pi / 4096) as ganim_quat_axis_angle rounds them to float. */\n"
            "#include \"formats/ff7/ff7.h\"\n\n"
            "/* clang-format off */\n");
-    for (int t = 0; t < 2; t++) {
-        const float *v = t ? c : s;
-        printf("const float %s[4096] = {\n", t ? "ff7_half_cos" : "ff7_half_sin");
-        for (int r = 0; r < 4096; r++) printf("%s%af%s", r % 4 ? " " : "    ", (double)v[r], r % 4 == 3 ? ",\n" : ",");
-        printf("};\n");
-    }
+    /* one {sin, cos} pair per angle: the decoder loads both with one 8-byte load */
+    printf("const float ff7_half_sc[4096][2] = {\n");
+    for (int r = 0; r < 4096; r++)
+        printf("%s{ %af, %af },%s", r % 2 ? " " : "    ", (double)s[r], (double)c[r], r % 2 ? "\n" : "");
+    printf("};\n");
     printf("/* clang-format on */\n");
     return 0;
 }

@@ -261,30 +261,28 @@ ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts
     return export_gltf(doc, opts, json, bin, uri, err);
 }
 
-/* GLB: 12-byte header, a JSON chunk padded with spaces, a BIN chunk padded with zeros. */
+/* GLB: 12-byte header, a JSON chunk padded with spaces, a BIN chunk padded with zeros.
+ * The JSON is written straight into `out` after a 20-byte placeholder for the header and
+ * the JSON chunk's header (patched at the end), so only the binary buffer is copied. */
 ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     if (!out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
-    ganim_buffer json = { 0 }, bin = { 0 };
+    ganim_buffer bin = { 0 }, saved = *out;
     ganim_allocator a = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
-    json.allocator = bin.allocator = a;
-    ganim_code code = export_gltf(doc, opts, &json, &bin, NULL, err);
+    bin.allocator = a;
+    size_t out0 = out->size;
+    ganim_writer w = gw_init(out, &a);
+    gw_zeros(&w, 20);
+    ganim_code code = gw_ok(&w) ? export_gltf(doc, opts, out, &bin, NULL, err) : GANIM_NOMEM(err);
     if (code == GANIM_OK) {
-        size_t jpad = (4 - json.size % 4) % 4, bpad = (4 - bin.size % 4) % 4;
-        size_t total = 12 + 8 + json.size + jpad + (bin.size ? 8 + bin.size + bpad : 0);
+        size_t json_size = out->size - out0 - 20;
+        size_t jpad = (4 - json_size % 4) % 4, bpad = (4 - bin.size % 4) % 4;
+        size_t total = 12 + 8 + json_size + jpad + (bin.size ? 8 + bin.size + bpad : 0);
         if (total > UINT32_MAX) {
             code = ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                               "gltf: %zu bytes do not fit in a .glb (4 GiB at most)", total);
         } else {
-            size_t out0 = out->size;
-            ganim_writer w = gw_init(out, &a);
-            gw_reserve(&w, total);
-            gw_u32le(&w, 0x46546C67u); /* "glTF" */
-            gw_u32le(&w, 2);
-            gw_u32le(&w, (uint32_t)total);
-            gw_u32le(&w, (uint32_t)(json.size + jpad));
-            gw_u32le(&w, 0x4E4F534Au); /* "JSON" */
-            gw_bytes(&w, json.data, json.size);
+            gw_reserve(&w, total - 20 - json_size);
             gw_bytes(&w, "   ", jpad);
             if (bin.size) {
                 gw_u32le(&w, (uint32_t)(bin.size + bpad));
@@ -292,13 +290,22 @@ ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts,
                 gw_bytes(&w, bin.data, bin.size);
                 gw_zeros(&w, bpad);
             }
-            if (!gw_ok(&w)) {
-                out->size = out0;
-                code = GANIM_NOMEM(err);
-            }
+            gw_patch_u32le(&w, out0, 0x46546C67u); /* "glTF" */
+            gw_patch_u32le(&w, out0 + 4, 2);
+            gw_patch_u32le(&w, out0 + 8, (uint32_t)total);
+            gw_patch_u32le(&w, out0 + 12, (uint32_t)(json_size + jpad));
+            gw_patch_u32le(&w, out0 + 16, 0x4E4F534Au); /* "JSON" */
+            if (!gw_ok(&w)) code = GANIM_NOMEM(err);
         }
     }
-    ganim_buffer_free(&json);
+    if (code != GANIM_OK) { /* the caller's buffer as it was */
+        if (!saved.data) {
+            ganim_buffer_free(out);
+            *out = saved;
+        } else {
+            out->size = out0;
+        }
+    }
     ganim_buffer_free(&bin);
     return code;
 }

@@ -85,10 +85,36 @@ enum { GL_SHOWN = 0, GL_HIDE_SCALE = 1, GL_HIDE_JOINT = 2 };
 
 /* ---- export_gltf_buffer.c: the binary buffer and accessors ------------------------------------- */
 size_t gl_bin_align(gl *g);
-void gl_put_f32s(gl *g, const float *v, int n);
 /* Notes a value that is not finite among the n (the export then fails: glTF holds only
  * finite numbers). */
 void gl_check_finite(gl *g, const float *v, int n);
+/* The n floats appended to the binary buffer (little-endian), non-finite ones noted. */
+static inline void gl_put_f32s(gl *g, const float *v, int n)
+{
+    size_t bytes = (size_t)n * 4u;
+    ganim_buffer *buf = g->bin.buf;
+    if (n <= 0) return;
+    if (g->bin.failed || (bytes > buf->capacity - buf->size && !gw_reserve(&g->bin, bytes))) {
+        gl_check_finite(g, v, n); /* noted even when nothing more can be written */
+        return;
+    }
+    /* straight into the reserved bytes, little-endian; a non-finite value (exponent all
+     * ones) is noted as gl_check_finite notes it */
+    uint8_t *b = buf->data + buf->size;
+    uint32_t bad = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &v[i], 4);
+        bad |= (u & 0x7F800000u) == 0x7F800000u;
+        b[i * 4] = (uint8_t)u, b[i * 4 + 1] = (uint8_t)(u >> 8), b[i * 4 + 2] = (uint8_t)(u >> 16);
+        b[i * 4 + 3] = (uint8_t)(u >> 24);
+    }
+    buf->size += bytes;
+    if (bad && !g->nonfinite) {
+        g->nonfinite = 1;
+        g->nonfinite_acc = g->acc_count;
+    }
+}
 void gl_json_floats(ganim_writer *w, const float *v, int n);
 /* Running min/max of the float elements written for one accessor. */
 typedef struct fstat {

@@ -61,9 +61,18 @@ static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
 
 static void put_ranges(gl *g, const char *name, const uint32_t *ranges, uint32_t n)
 {
-    gw_printf(&g->samps, "\"%s\":[", name);
-    for (uint32_t i = 0; i < n; i++) gw_printf(&g->samps, "%s[%u,%u]", i ? "," : "", ranges[2 * i], ranges[2 * i + 1]);
-    gw_u8(&g->samps, ']');
+    ganim_writer *w = &g->samps;
+    gw_u8(w, '"');
+    gw_str(w, name);
+    gw_str(w, "\":[");
+    for (uint32_t i = 0; i < n; i++) {
+        gw_str(w, i ? ",[" : "[");
+        gw_dec(w, ranges[2 * i]);
+        gw_u8(w, ',');
+        gw_dec(w, ranges[2 * i + 1]);
+        gw_u8(w, ']');
+    }
+    gw_u8(w, ']');
 }
 
 /* `negated`: `nneg` ranges (first, last) of keys written with their sign flipped for
@@ -79,8 +88,20 @@ static void add_sampler(gl *g, uint32_t bone, const char *path, uint32_t in, uin
         gw_u8(&g->chans, ',');
         gw_u8(&g->samps, ',');
     }
-    gw_printf(&g->chans, "{\"sampler\":%u,\"target\":{\"node\":%u,\"path\":\"%s\"}}", g->sampler_count, bone, path);
-    gw_printf(&g->samps, "{\"input\":%u,\"output\":%u,\"interpolation\":\"%s\"", in, out, interp);
+    gw_str(&g->chans, "{\"sampler\":");
+    gw_dec(&g->chans, g->sampler_count);
+    gw_str(&g->chans, ",\"target\":{\"node\":");
+    gw_dec(&g->chans, bone);
+    gw_str(&g->chans, ",\"path\":\"");
+    gw_str(&g->chans, path);
+    gw_str(&g->chans, "\"}}");
+    gw_str(&g->samps, "{\"input\":");
+    gw_dec(&g->samps, in);
+    gw_str(&g->samps, ",\"output\":");
+    gw_dec(&g->samps, out);
+    gw_str(&g->samps, ",\"interpolation\":\"");
+    gw_str(&g->samps, interp);
+    gw_u8(&g->samps, '"');
     if (nneg || nstored) {
         gw_str(&g->samps, ",\"extras\":{\"ganim\":{");
         if (nneg) put_ranges(g, "negated", negated, nneg);
@@ -273,9 +294,8 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
     ganim_code code = plan_keys(g, t, ch, &n, &interp, &in);
     if (code != GANIM_OK) return code;
     int root = g->sk->bones[t->bone].parent < 0, comps = path == 0 ? 4 : 3;
-    fstat fs;
-    gl_fs_begin(&fs, comps);
     size_t start = gl_bin_align(g);
+    gw_reserve(&g->bin, (size_t)n * (size_t)comps * 4u); /* the accessor's bytes, once */
     float prev[4] = { 0, 0, 0, 1 }, v[4];
     uint32_t *neg = NULL, nneg = 0; /* ranges of keys negated */
     size_t neg_size = 0;
@@ -333,7 +353,7 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
             else neg[2 * nneg] = neg[2 * nneg + 1] = k, nneg++;
         }
         if (path == 0) memcpy(prev, v, sizeof v);
-        gl_fs_put(g, &fs, v);
+        gl_put_f32s(g, v, comps); /* no min/max: the output accessor has no bounds */
     }
     uint32_t out = gl_accessor(g, start, GL_FLOAT, n, comps == 4 ? "VEC4" : "VEC3", 0, NULL);
     add_sampler(g, t->bone, path_name[path], in, out, interp, neg, nneg, stored, nstored);
@@ -356,9 +376,8 @@ static ganim_code write_visibility(gl *g, const ganim_track *t)
     ganim_code code = plan_keys(g, &plain, &frames, &n, &interp, &in);
     g->step_keys = 0;
     if (code != GANIM_OK) return code;
-    fstat fs;
-    gl_fs_begin(&fs, 3);
     size_t start = gl_bin_align(g);
+    gw_reserve(&g->bin, (size_t)c->frame_count * 12u);
     const float *rest = &g->sk->bones[t->bone].rest.scale.x;
     for (uint32_t f = 0; f < c->frame_count; f++) {
         float v[3] = { 0, 0, 0 };
@@ -366,7 +385,7 @@ static ganim_code write_visibility(gl *g, const ganim_track *t)
             ganim_channel_eval(&t->scale, c->frame_count, t->step, c->rotation_interp, 3, (double)f, rest, v);
             if (!gx_finite3(v)) return bad_value(g, t, "scale", f);
         }
-        gl_fs_put(g, &fs, v);
+        gl_put_f32s(g, v, 3);
     }
     uint32_t out = gl_accessor(g, start, GL_FLOAT, c->frame_count, "VEC3", 0, NULL);
     add_sampler(g, t->bone, "scale", in, out, "STEP", NULL, 0, NULL, 0);

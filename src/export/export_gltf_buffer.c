@@ -20,19 +20,6 @@ void gl_check_finite(gl *g, const float *v, int n)
         }
 }
 
-void gl_put_f32s(gl *g, const float *v, int n)
-{
-    gl_check_finite(g, v, n);
-    uint8_t b[64];
-    for (int i = 0; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, &v[i], 4);
-        b[i * 4] = (uint8_t)u, b[i * 4 + 1] = (uint8_t)(u >> 8), b[i * 4 + 2] = (uint8_t)(u >> 16);
-        b[i * 4 + 3] = (uint8_t)(u >> 24);
-    }
-    gw_bytes(&g->bin, b, (size_t)n * 4);
-}
-
 void gl_json_floats(ganim_writer *w, const float *v, int n)
 {
     gw_u8(w, '[');
@@ -64,12 +51,26 @@ uint32_t gl_accessor(gl *g, size_t start, int comp, uint32_t count, const char *
 {
     size_t len = gw_pos(&g->bin) - start;
     if (g->view_count) gw_u8(&g->views, ',');
-    gw_printf(&g->views, "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu", start - g->bin_base, len);
-    if (target) gw_printf(&g->views, ",\"target\":%d", target);
+    /* integers without printf (gw_dec); comp and target are GL enums, positive */
+    gw_str(&g->views, "{\"buffer\":0,\"byteOffset\":");
+    gw_dec(&g->views, start - g->bin_base);
+    gw_str(&g->views, ",\"byteLength\":");
+    gw_dec(&g->views, len);
+    if (target) {
+        gw_str(&g->views, ",\"target\":");
+        gw_dec(&g->views, (uint64_t)target);
+    }
     gw_u8(&g->views, '}');
     if (g->acc_count) gw_u8(&g->acc, ',');
-    gw_printf(&g->acc, "{\"bufferView\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"", g->view_count, comp,
-              count, type);
+    gw_str(&g->acc, "{\"bufferView\":");
+    gw_dec(&g->acc, g->view_count);
+    gw_str(&g->acc, ",\"componentType\":");
+    gw_dec(&g->acc, (uint64_t)comp);
+    gw_str(&g->acc, ",\"count\":");
+    gw_dec(&g->acc, count);
+    gw_str(&g->acc, ",\"type\":\"");
+    gw_str(&g->acc, type);
+    gw_u8(&g->acc, '"');
     if (bounds) {
         gw_str(&g->acc, ",\"min\":");
         gl_json_floats(&g->acc, bounds->mn, bounds->n);

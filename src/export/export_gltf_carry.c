@@ -16,19 +16,43 @@
  * "gltf", which describes the glb it read) is not carried. Layout: docs/dump-format.md. */
 #include "export/export_gltf.h"
 
+/* The base64 digit of x in 0..63, and the two digits of 12 bits (x >> 6, x & 63) as one
+ * table entry, built by the compiler: one load per 12 input bits. */
+#define B64_D(x) ((x) < 26 ? 'A' + (x) : (x) < 52 ? 'a' + ((x)-26) : (x) < 62 ? '0' + ((x)-52) : (x) == 62 ? '+' : '/')
+#define B64_P1(i)                                  \
+    {                                              \
+        (char)B64_D((i) >> 6), (char)B64_D((i)&63) \
+    }
+#define B64_P4(i) B64_P1(i), B64_P1((i) + 1), B64_P1((i) + 2), B64_P1((i) + 3)
+#define B64_P16(i) B64_P4(i), B64_P4((i) + 4), B64_P4((i) + 8), B64_P4((i) + 12)
+#define B64_P64(i) B64_P16(i), B64_P16((i) + 16), B64_P16((i) + 32), B64_P16((i) + 48)
+#define B64_P256(i) B64_P64(i), B64_P64((i) + 64), B64_P64((i) + 128), B64_P64((i) + 192)
+#define B64_P1024(i) B64_P256(i), B64_P256((i) + 256), B64_P256((i) + 512), B64_P256((i) + 768)
+static const char b64_pairs[4096][2] = { B64_P1024(0), B64_P1024(1024), B64_P1024(2048), B64_P1024(3072) };
+
 static void b64(ganim_writer *w, const uint8_t *p, size_t n)
 {
-    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    gw_u8(w, '"');
-    for (size_t i = 0; i < n; i += 3) {
+    size_t len = (n + 2) / 3 * 4 + 2; /* the quotes, 4 characters per 3 bytes (or fewer) */
+    if (n > (SIZE_MAX - 8) / 2 || !gw_reserve(w, len)) return;
+    /* straight into the reserved bytes (gw_reserve made room for all of them) */
+    uint8_t *o = w->buf->data + w->buf->size;
+    *o++ = '"';
+    size_t i = 0;
+    for (; n - i >= 3; i += 3, o += 4) {
+        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+        memcpy(o, b64_pairs[v >> 12], 2);
+        memcpy(o + 2, b64_pairs[v & 4095], 2);
+    }
+    if (i < n) { /* 1 or 2 bytes left: padded */
         uint32_t v = (uint32_t)p[i] << 16;
         if (i + 1 < n) v |= (uint32_t)p[i + 1] << 8;
-        if (i + 2 < n) v |= p[i + 2];
-        char q[4] = { abc[v >> 18 & 63], abc[v >> 12 & 63], i + 1 < n ? abc[v >> 6 & 63] : '=',
-                      i + 2 < n ? abc[v & 63] : '=' };
-        gw_bytes(w, q, 4);
+        memcpy(o, b64_pairs[v >> 12], 2);
+        o[2] = i + 1 < n ? (uint8_t)b64_pairs[v & 4095][0] : (uint8_t)'=';
+        o[3] = '=';
+        o += 4;
     }
-    gw_u8(w, '"');
+    *o = '"';
+    w->buf->size += len;
 }
 
 /* Does a native record travel? (Not the glTF reader's own description of a glb.) */
@@ -43,7 +67,9 @@ static void record(ganim_writer *w, const char *format, const uint8_t *data, siz
     if (!carried(format, data, size)) return;
     gw_str(w, ",\"native_record\":{\"format\":");
     gw_json_string(w, format);
-    gw_printf(w, ",\"size\":%zu,\"base64\":", size);
+    gw_str(w, ",\"size\":");
+    gw_dec(w, size);
+    gw_str(w, ",\"base64\":");
     b64(w, data, size);
     gw_u8(w, '}');
 }

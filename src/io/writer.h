@@ -37,6 +37,8 @@ void gw_patch_u16le(ganim_writer *w, size_t at, uint16_t v);
 /* printf-style text (locale-independent for %d/%s; floats: use gw_float). */
 void gw_str(ganim_writer *w, const char *s);
 void gw_printf(ganim_writer *w, const char *fmt, ...) GANIM_PRINTF(2, 3);
+/* An unsigned integer in decimal, as printf's %u / %zu / %llu write it (no printf). */
+void gw_dec(ganim_writer *w, uint64_t v);
 /* Shortest text that reads back as the same float32 (%.9g at most), JSON-safe:
  * NaN and infinities are written as 0 (callers validate first). */
 void gw_float(ganim_writer *w, float v);

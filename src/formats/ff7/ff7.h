@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -126,9 +127,11 @@ extern const ff7_short_code ff7_short_codes[1024];
 
 /* ---- model <-> raw ----------------------------------------------------------------- */
 /* sin and cos of half of angle r (ff7_angle_table.c, made by tools/make_ff7_angles.c):
- * ganim_quat_axis_angle's float values for the angle r * 2pi / 4096. */
-extern const float ff7_half_sin[4096];
-extern const float ff7_half_cos[4096];
+ * ganim_quat_axis_angle's float values for the angle r * 2pi / 4096, as {sin, cos}
+ * pairs (one 8-byte load gives both). */
+extern const float ff7_half_sc[4096][2];
+#define FF7_HALF_SIN(r) (ff7_half_sc[(r)][0])
+#define FF7_HALF_COS(r) (ff7_half_sc[(r)][1])
 /* ((1 * Qy) * Qx) * Qz through ganim_quat_mul, as ganim_quat_from_euler forms it. */
 ganim_quat ff7_raw_to_quat_generic(float sx, float cx, float sy, float cy, float sz, float cz);
 /* R = Ry * Rx * Rz of the three 12-bit angles (x, y, z), bit for bit what
@@ -143,9 +146,9 @@ ganim_quat ff7_raw_to_quat_generic(float sx, float cx, float sy, float cy, float
 static inline ganim_quat ff7_raw_to_quat_scalar(const uint16_t raw[3])
 {
     unsigned ix = raw[0] & 0xFFFu, iy = raw[1] & 0xFFFu, iz = raw[2] & 0xFFFu;
-    float sx = ff7_half_sin[ix], cx = ff7_half_cos[ix];
-    float sy = ff7_half_sin[iy], cy = ff7_half_cos[iy];
-    float sz = ff7_half_sin[iz], cz = ff7_half_cos[iz];
+    float sx = FF7_HALF_SIN(ix), cx = FF7_HALF_COS(ix);
+    float sy = FF7_HALF_SIN(iy), cy = FF7_HALF_COS(iy);
+    float sz = FF7_HALF_SIN(iz), cz = FF7_HALF_COS(iz);
     /* Qy * Qx */
     double x = (float)((double)cy * sx), y = (float)((double)sy * cx);
     double z = (float)-((double)sy * sx), w = (float)((double)cy * cx);
@@ -159,33 +162,53 @@ static inline ganim_quat ff7_raw_to_quat_scalar(const uint16_t raw[3])
 }
 
 #if defined(__SSE2__)
-/* The same operations two lanes at a time (per-lane IEEE double arithmetic, no fused
- * multiply-add; a - b is a + (-b), and -(a * b) is a * (-b), exactly): the same bits. */
-static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])
+/* The {sin, cos} pair of angle r as two doubles (lane 0 sin, lane 1 cos). */
+static inline __m128d ff7_half_sc_pd(unsigned r)
 {
-    unsigned ix = raw[0] & 0xFFFu, iy = raw[1] & 0xFFFu, iz = raw[2] & 0xFFFu;
-    double sx = ff7_half_sin[ix], cx = ff7_half_cos[ix];
-    double sy = ff7_half_sin[iy], cy = ff7_half_cos[iy];
-    double sz = ff7_half_sin[iz], cz = ff7_half_cos[iz];
-    __m128d xy = _mm_mul_pd(_mm_set_pd(sy, cy), _mm_set_pd(cx, sx));  /* cy sx, sy cx */
-    __m128d zw = _mm_mul_pd(_mm_set_pd(cy, sy), _mm_set_pd(cx, -sx)); /* -(sy sx), cy cx */
-    __m128 f = _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(zw));     /* to float: x y z w */
+    double d;
+    memcpy(&d, ff7_half_sc[r], sizeof d);
+    return _mm_cvtps_pd(_mm_castpd_ps(_mm_set_sd(d)));
+}
+/* The same operations two lanes at a time (per-lane IEEE double arithmetic, no fused
+ * multiply-add; a - b is a + (-b), -(a * b) is a * (-b), and a * b is b * a, exactly):
+ * the same bits, stored at out[0..4) (x, y, z, w). */
+static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, float *out)
+{
+    const __m128d lo_sign = _mm_set_sd(-0.0), hi_sign = _mm_set_pd(-0.0, 0.0);
+    __m128d X = ff7_half_sc_pd(ix), Y = ff7_half_sc_pd(iy), Z = ff7_half_sc_pd(iz); /* (s, c) */
+    __m128d xy = _mm_mul_pd(X, _mm_shuffle_pd(Y, Y, 1));                            /* sx cy, cx sy */
+    __m128d zw = _mm_mul_pd(X, _mm_xor_pd(Y, lo_sign));                             /* sx (-sy), cx cy */
+    __m128 f = _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(zw));                   /* to float: x y z w */
     xy = _mm_cvtps_pd(f);
     zw = _mm_cvtps_pd(_mm_movehl_ps(f, f));
-    __m128d vcz = _mm_set1_pd(cz), vsz = _mm_set_pd(-sz, sz);
+    __m128d vcz = _mm_unpackhi_pd(Z, Z), vsz = _mm_xor_pd(_mm_unpacklo_pd(Z, Z), hi_sign); /* (cz cz), (sz -sz) */
     /* x' = x cz + y sz, y' = y cz + x (-sz), z' = z cz + w sz, w' = w cz + z (-sz) */
     __m128d r01 = _mm_add_pd(_mm_mul_pd(xy, vcz), _mm_mul_pd(_mm_shuffle_pd(xy, xy, 1), vsz));
     __m128d r23 = _mm_add_pd(_mm_mul_pd(zw, vcz), _mm_mul_pd(_mm_shuffle_pd(zw, zw, 1), vsz));
     __m128 r = _mm_movelh_ps(_mm_cvtpd_ps(r01), _mm_cvtpd_ps(r23));
-    if (_mm_movemask_ps(_mm_cmpeq_ps(r, _mm_setzero_ps())))
-        return ff7_raw_to_quat_generic((float)sx, (float)cx, (float)sy, (float)cy, (float)sz, (float)cz);
-    ganim_quat q;
-    _mm_storeu_ps(&q.x, r);
-    return q;
+    if (_mm_movemask_ps(_mm_cmpeq_ps(r, _mm_setzero_ps()))) {
+        ganim_quat q = ff7_raw_to_quat_generic(FF7_HALF_SIN(ix), FF7_HALF_COS(ix), FF7_HALF_SIN(iy), FF7_HALF_COS(iy),
+                                               FF7_HALF_SIN(iz), FF7_HALF_COS(iz));
+        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+        return;
+    }
+    _mm_storeu_ps(out, r);
 }
 #else
-static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3]) { return ff7_raw_to_quat_scalar(raw); }
+static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, float *out)
+{
+    uint16_t raw[3] = { (uint16_t)ix, (uint16_t)iy, (uint16_t)iz };
+    ganim_quat q = ff7_raw_to_quat_scalar(raw);
+    out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+}
 #endif
+static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])
+{
+    float v[4];
+    ff7_raw_to_quat_store(raw[0] & 0xFFFu, raw[1] & 0xFFFu, raw[2] & 0xFFFu, v);
+    ganim_quat q = { v[0], v[1], v[2], v[3] };
+    return q;
+}
 
 /* YXZ Euler angles of q as 12-bit units rounded to multiples of 2^bkey; of the two
  * equivalent solutions the one nearest `prev` (may be NULL). */

@@ -95,39 +95,68 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
         int32_t *cp = pos + (size_t)n * 3u;
         uint16_t *cr = rot + (size_t)n * per;
         bool ok = true, frame_best = true;
-        for (int i = 0; i < 3 && ok; i++) {
-            uint32_t f;
-            int32_t d;
-            ok = gb_msb_u(&b, 1, &f) && gb_msb_s(&b, f ? 16 : 7, &d);
-            if (ok) {
-                cp[i] = pp[i] + d;
-                if (f && d >= -64 && d <= 63) frame_best = false;
+        if (b.pos < proven) {
+            /* the three position deltas (8 or 17 bits each, 51 at most) from one window */
+            uint64_t w = gb_msb_window64_proven(stream, b.pos);
+            unsigned used = 0;
+            for (int k = 0; k < 3; k++) {
+                uint64_t x = w << used;
+                if (x >> 63) {
+                    int32_t d = (int32_t)(int16_t)(uint16_t)(x >> 47);
+                    cp[k] = pp[k] + d;
+                    if (d >= -64 && d <= 63) frame_best = false;
+                    used += 17;
+                } else {
+                    uint32_t u = (uint32_t)((x << 1) >> 57); /* 7-bit two's complement */
+                    cp[k] = pp[k] + (int32_t)u - (int32_t)((u & 64u) << 1);
+                    used += 8;
+                }
+            }
+            b.pos += used;
+        } else {
+            for (int i = 0; i < 3 && ok; i++) {
+                uint32_t f;
+                int32_t d;
+                ok = gb_msb_u(&b, 1, &f) && gb_msb_s(&b, f ? 16 : 7, &d);
+                if (ok) {
+                    cp[i] = pp[i] + d;
+                    if (f && d >= -64 && d <= 63) frame_best = false;
+                }
             }
         }
         /* Where the 8-byte window at the position lies inside the stream, one load gives
-         * 57 stream bits: codes are at most 16 bits, so up to three codes per load and no
-         * bound to check. Elsewhere one code at a time, each checked against the end. */
+         * 57 stream bits: codes are at most 16 bits, so a slot's three codes (48 bits at
+         * most) come from one load with no bound to check. Elsewhere one code at a time,
+         * each checked against the end. */
         size_t i = 0;
         uint32_t step = 1u << bkey;
+#define FF7_ONE_CODE(k)                                                                            \
+    do {                                                                                           \
+        uint64_t x = w << used;                                                                    \
+        ff7_short_code c = ff7_short_codes[x >> 54];                                               \
+        int32_t v = c.delta;                                                                       \
+        if (c.len) used += c.len;                                                                  \
+        else { /* type 7: through locals, so that v and frame_best stay in registers */ int32_t t; \
+            bool fb = frame_best;                                                                  \
+            used += ff7_rot_delta(x, kraw, bkey, &t, &fb);                                         \
+            frame_best = fb;                                                                       \
+            v = t;                                                                                 \
+        }                                                                                          \
+        cr[i + (k)] = (uint16_t)(((uint32_t)pr[i + (k)] + (uint32_t)v * step) & 0xFFFu);           \
+    } while (0)
+        while (ok && i < per && b.pos < proven) { /* per is a multiple of 3 */
+            uint64_t w = gb_msb_window64_proven(stream, b.pos);
+            unsigned used = 0;
+            FF7_ONE_CODE(0);
+            FF7_ONE_CODE(1);
+            FF7_ONE_CODE(2);
+            b.pos += used;
+            i += 3;
+        }
+#undef FF7_ONE_CODE
         while (ok && i < per) {
             int32_t v;
-            if (b.pos < proven) {
-                uint64_t w = gb_msb_window64_proven(stream, b.pos);
-                unsigned used = 0;
-                do {
-                    uint64_t x = w << used;
-                    ff7_short_code c = ff7_short_codes[x >> 54];
-                    if (c.len) {
-                        v = c.delta;
-                        used += c.len;
-                    } else {
-                        used += ff7_rot_delta(x, kraw, bkey, &v, &frame_best);
-                    }
-                    cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * step) & 0xFFFu);
-                    i++;
-                } while (i < per && used <= 41);
-                b.pos += used;
-            } else if (b.pos < b.nbits) {
+            if (b.pos < b.nbits) {
                 unsigned len = ff7_rot_delta(gb_msb_window64(stream, size, b.pos), kraw, bkey, &v, &frame_best);
                 if (len > b.nbits - b.pos) {
                     ok = false;

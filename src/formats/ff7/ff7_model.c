@@ -70,12 +70,8 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
             if (!v) return GANIM_NOMEM(err);
             const uint8_t *r = in->rot + (size_t)slot_of[i] * 6u; /* the slot's 3 angles, 2 bytes each */
             for (uint32_t f = 0; f < frames; f++, r += per * 2u) {
-                uint16_t raw[3] = { ganim_ld_u16le(r), ganim_ld_u16le(r + 2), ganim_ld_u16le(r + 4) };
-                ganim_quat q = ff7_raw_to_quat(raw);
-                v[4 * f] = q.x;
-                v[4 * f + 1] = q.y;
-                v[4 * f + 2] = q.z;
-                v[4 * f + 3] = q.w;
+                ff7_raw_to_quat_store(ganim_ld_u16le(r) & 0xFFFu, ganim_ld_u16le(r + 2) & 0xFFFu,
+                                      ganim_ld_u16le(r + 4) & 0xFFFu, v + 4 * (size_t)f);
             }
             tr->rotation.kind = GANIM_CHANNEL_PER_FRAME;
             tr->rotation.count = frames;

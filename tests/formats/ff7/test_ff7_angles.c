@@ -34,19 +34,19 @@ TEST(table_is_axis_angle)
     for (int r = 0; r < 4096; r++) {
         for (int a = 0; a < 3; a++) {
             ganim_quat q = ganim_quat_axis_angle(axes[a], (double)r * 6.283185307179586476925286766559 / 4096.0);
-            ganim_quat t = { a == 0 ? ff7_half_sin[r] : 0.0f, a == 1 ? ff7_half_sin[r] : 0.0f,
-                             a == 2 ? ff7_half_sin[r] : 0.0f, ff7_half_cos[r] };
+            ganim_quat t = { a == 0 ? FF7_HALF_SIN(r) : 0.0f, a == 1 ? FF7_HALF_SIN(r) : 0.0f,
+                             a == 2 ? FF7_HALF_SIN(r) : 0.0f, FF7_HALF_COS(r) };
             if (!same_bits(q, t)) {
                 CHECK_MSG(0, "angle %d axis %d: table (%a, %a), axis_angle (%a %a %a %a)", r, a,
-                          (double)ff7_half_sin[r], (double)ff7_half_cos[r], q.x, q.y, q.z, q.w);
+                          (double)FF7_HALF_SIN(r), (double)FF7_HALF_COS(r), q.x, q.y, q.z, q.w);
                 return;
             }
         }
     }
     /* known values: a quarter turn's half angle is 45 degrees */
-    CHECK_NEAR(ff7_half_sin[1024], sqrt(0.5), 1e-7);
-    CHECK_NEAR(ff7_half_cos[1024], sqrt(0.5), 1e-7);
-    CHECK(ff7_half_sin[0] == 0.0f && ff7_half_cos[0] == 1.0f);
+    CHECK_NEAR(FF7_HALF_SIN(1024), sqrt(0.5), 1e-7);
+    CHECK_NEAR(FF7_HALF_COS(1024), sqrt(0.5), 1e-7);
+    CHECK(FF7_HALF_SIN(0) == 0.0f && FF7_HALF_COS(0) == 1.0f);
 }
 
 /* Every angle of each axis against the others at the values where zeros and signs turn
