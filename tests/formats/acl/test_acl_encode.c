@@ -199,20 +199,14 @@ static float *decoded(const ganim_doc *doc, uint32_t nt, uint32_t frames)
         const ganim_track *tr = &clip->tracks[t];
         const ganim_channel *ch[3] = { &tr->rotation, &tr->translation, &tr->scale };
         static const unsigned at[3] = { 0, 4, 7 }, n[3] = { 4, 3, 3 };
+        const ganim_transform *r = &doc->skeleton->bones[tr->bone].rest;
+        float rest[10] = { r->rotation.x,    r->rotation.y,    r->rotation.z, r->rotation.w, r->translation.x,
+                           r->translation.y, r->translation.z, r->scale.x,    r->scale.y,    r->scale.z };
+        /* per frame, or keyed at the retained samples of a buffer with stripped key frames */
         for (uint32_t f = 0; f < frames; f++)
-            for (int k = 0; k < 3; k++) {
-                float *dst = o + ((size_t)f * nt + tr->bone) * 10u + at[k];
-                if (ch[k]->kind == GANIM_CHANNEL_CONSTANT) memcpy(dst, ch[k]->values, n[k] * sizeof(float));
-                else if (ch[k]->kind == GANIM_CHANNEL_PER_FRAME && f < ch[k]->count)
-                    memcpy(dst, ch[k]->values + (size_t)f * n[k], n[k] * sizeof(float));
-                else {
-                    const ganim_transform *r = &doc->skeleton->bones[tr->bone].rest;
-                    float rest[10] = { r->rotation.x,    r->rotation.y,    r->rotation.z,    r->rotation.w,
-                                       r->translation.x, r->translation.y, r->translation.z, r->scale.x,
-                                       r->scale.y,       r->scale.z };
-                    memcpy(dst, rest + at[k], n[k] * sizeof(float));
-                }
-            }
+            for (int k = 0; k < 3; k++)
+                ganim_channel_eval(ch[k], clip->frame_count, NULL, clip->rotation_interp, (int)n[k], (double)f,
+                                   rest + at[k], o + ((size_t)f * nt + tr->bone) * 10u + at[k]);
     }
     return o;
 }
