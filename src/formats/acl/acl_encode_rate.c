@@ -813,8 +813,8 @@ static uint32_t strip_segment(seg_work *w, flat_work *f)
         for (uint32_t c = 1; c + 1u < n; c++) {
             if (!(kept & (0x80000000u >> c))) continue;
             uint32_t a = c - 1u, b = c + 1u;
-            while (!(kept & (0x80000000u >> a))) a--;
-            while (!(kept & (0x80000000u >> b))) b++;
+            while (a > 0 && !(kept & (0x80000000u >> a))) a--; /* the first and last stay stored */
+            while (b + 1u < n && !(kept & (0x80000000u >> b))) b++;
             double d = span_error(w, f, a, b);
             if (d < best) {
                 best = d;
