@@ -482,7 +482,15 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
                 break;
         }
     }
-    if (rc == GANIM_OK) rc = acl_enc_emit(&e, out, err);
+    if (rc == GANIM_OK) {
+        e.kept = ganim_alloc(&e.A, (size_t)e.nseg * sizeof(uint32_t));
+        if (!e.kept) rc = GANIM_NOMEM(err);
+    }
+    if (rc == GANIM_OK) {
+        acl_enc_strip(&e);
+        rc = acl_enc_emit(&e, out, err);
+    }
+    if (e.kept) ganim_free(&e.A, e.kept, (size_t)e.nseg * sizeof(uint32_t));
     if (e.subs) ganim_free(&e.A, e.subs, nsub * sizeof(acl_sub));
     ganim_free(&e.A, blk, total);
     return rc;

@@ -78,6 +78,10 @@ typedef struct acl_enc {
     double lever_geo;    /* flat, geo: the lever through those products */
     uint32_t *seg_start; /* nseg + 1 */
     acl_sub *subs;       /* nseg * nt * 3 */
+    /* Trivial key-frame stripping (acl_enc_strip): per segment, the samples stored, bit
+     * (31 - i) for segment sample i; `stripped` when any segment stores fewer than all. */
+    uint32_t *kept; /* nseg */
+    int stripped;
 } acl_enc;
 
 static inline const float *enc_raw(const acl_enc *e, uint32_t s, uint32_t t)
@@ -117,6 +121,17 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err);
 /* Largest object-space error over every sample and track of the encoded clip, and the
  * track where it is (may be NULL); infinity when out of memory. */
 double acl_enc_max_error(const acl_enc *e, uint32_t *track);
+
+/* Drops the key frames that the decoder's interpolation of their stored neighbours
+ * rebuilds within the target for every bone (ACL 2.1's strip_trivial); needs the search
+ * done; unknown hierarchy: by the bound of the worst chain (acl_enc_flat_bound). Format
+ * version 10 only (ACL 2.0 has no stripping); leaves every sample kept otherwise. */
+void acl_enc_strip(acl_enc *e);
+/* Samples stored in segment g. */
+static inline uint32_t enc_kept_count(const acl_enc *e, uint32_t g)
+{
+    return e->stripped ? popcount32(e->kept[g]) : e->seg_start[g + 1u] - e->seg_start[g];
+}
 
 /* acl_encode_emit.c: the buffer's bytes, appended to `out`. */
 ganim_code acl_enc_emit(const acl_enc *e, ganim_buffer *out, ganim_error *err);

@@ -160,7 +160,8 @@ static void emit_bits(const acl_enc *e, const emit_lists *L, uint32_t g, uint8_t
 {
     size_t bit = 0;
     static const unsigned at[3] = { 0, 4, 7 };
-    for (uint32_t s = e->seg_start[g]; s < e->seg_start[g + 1u]; s++)
+    for (uint32_t s = e->seg_start[g]; s < e->seg_start[g + 1u]; s++) {
+        if (e->stripped && !(e->kept[g] & (0x80000000u >> (s - e->seg_start[g])))) continue;
         for (unsigned k = 0; k < 3; k++)
             for (uint32_t a = 0; a < L->na[k]; a++) {
                 uint32_t t = L->anim[k][a];
@@ -176,6 +177,7 @@ static void emit_bits(const acl_enc *e, const emit_lists *L, uint32_t g, uint8_t
                     }
                 }
             }
+    }
 }
 
 static void emit_metadata(ganim_writer *w, size_t start, const acl_enc *e)
@@ -210,13 +212,15 @@ ganim_code acl_enc_emit(const acl_enc *e, ganim_buffer *out, ganim_error *err)
     uint32_t nv = rot4 + (enc_variable(&e->p, K_TRANS) ? L.na[1] : 0) + (enc_variable(&e->p, K_SCALE) ? L.na[2] : 0);
     uint32_t words = (e->nt + 15u) / 16u, groups = e->has_scale ? 3u : 2u;
     uint32_t starts = e->nseg > 1 ? 4u * (e->nseg + 1u) : 0u;
-    uint32_t seghdr = align_up(52u + starts, 4), types = align_up(seghdr + 16u * e->nseg, 4);
+    uint32_t hsz = e->stripped ? 20u : 16u; /* stripped: + the bitset of the samples stored */
+    uint32_t seghdr = align_up(52u + starts, 4), types = align_up(seghdr + hsz * e->nseg, 4);
     uint32_t cdata = align_up(types + 4u * words * groups, 4);
     uint32_t csize = (e->p.fmt[K_ROT] == 0 ? 16u : 12u) * L.nc[0] + 12u * (L.nc[1] + L.nc[2]);
     uint32_t crange = align_up(cdata + csize, 4);
     uint32_t misc = (uint32_t)e->has_scale | 2u | (uint32_t)e->p.fmt[K_SCALE] << 2 | (uint32_t)e->p.fmt[K_TRANS] << 3 |
                     (uint32_t)e->p.fmt[K_ROT] << 4;
     if (e->p.version >= 8) misc |= 1u << 9;
+    if (e->stripped) misc |= 1u << 10;
     if (e->wrap) misc |= 1u << 30;
     if (e->p.metadata) misc |= 1u << 31;
 
@@ -260,7 +264,7 @@ ganim_code acl_enc_emit(const acl_enc *e, ganim_buffer *out, ganim_error *err)
     }
     pad_to(&w, start, 4);
     size_t seghdr_at = gw_pos(&w);
-    gw_zeros(&w, 16u * (size_t)e->nseg);
+    gw_zeros(&w, (size_t)hsz * e->nseg);
     pad_to(&w, start, 4);
     emit_types(&w, e);
     pad_to(&w, start, 4);
@@ -269,13 +273,14 @@ ganim_code acl_enc_emit(const acl_enc *e, ganim_buffer *out, ganim_error *err)
     emit_clip_ranges(&w, e, &L);
     for (uint32_t g = 0; g < e->nseg && gw_ok(&w); g++) {
         uint32_t kb[3], pb = pose_bits(e, &L, g, kb);
-        size_t at = seghdr_at + 16u * (size_t)g;
+        size_t at = seghdr_at + (size_t)hsz * g;
         gw_patch_u32le(&w, at, pb);
         gw_patch_u32le(&w, at + 4u, kb[0]);
         gw_patch_u32le(&w, at + 8u, kb[1]);
         gw_patch_u32le(&w, at + 12u, (uint32_t)(gw_pos(&w) - start - ACL_HDR));
+        if (e->stripped) gw_patch_u32le(&w, at + 16u, e->kept[g]);
         emit_segment(&w, start, e, &L, g, nv, rot4, scratch);
-        size_t bytes = ((size_t)pb * (e->seg_start[g + 1u] - e->seg_start[g]) + 7u) / 8u;
+        size_t bytes = ((size_t)pb * enc_kept_count(e, g) + 7u) / 8u;
         memset(scratch, 0, bytes + 8u);
         emit_bits(e, &L, g, scratch);
         gw_bytes(&w, scratch, bytes);

@@ -745,3 +745,141 @@ double acl_enc_max_error(const acl_enc *e, uint32_t *track)
     ganim_free(&A, blk, size);
     return worst;
 }
+
+/* ---- trivial key-frame stripping ---------------------------------------------------------- */
+
+/* Bone t's local at segment sample i when only samples a < i < b around it are stored: the
+ * decoder's interpolation of the two (rotations by the shorter way, then normalised), as
+ * rotation xyzw, translation, scale in y[10]. */
+static void between_local(const seg_work *w, uint32_t t, uint32_t a, uint32_t b, uint32_t i, float y[10])
+{
+    const acl_enc *e = w->e;
+    const acl_sub *subs = enc_sub(e, w->g, t, 0);
+    float alpha = (float)(i - a) / (float)(b - a), v[3][4], u[3][4];
+    for (unsigned k = 0; k < 3; k++) {
+        acl_enc_value(e, w->g, t, k, w->s0 + a, &subs[k], v[k]);
+        acl_enc_value(e, w->g, t, k, w->s0 + b, &subs[k], u[k]);
+    }
+    float dot = (v[0][0] * u[0][0] + v[0][2] * u[0][2]) + (v[0][1] * u[0][1] + v[0][3] * u[0][3]);
+    for (unsigned c = 0; c < 4; c++) {
+        float q = dot < 0.0f ? -u[0][c] : u[0][c];
+        y[c] = (v[0][c] - v[0][c] * alpha) + q * alpha;
+    }
+    quat_normalise(y);
+    for (unsigned k = 1; k < 3; k++)
+        for (unsigned c = 0; c < 3; c++) y[4u + 3u * (k - 1u) + c] = (u[k][c] - v[k][c]) * alpha + v[k][c];
+}
+
+/* The largest object-space error of any bone at the samples strictly between stored
+ * samples a and b, each rebuilt by interpolating a and b: through the hierarchy, or
+ * (unknown hierarchy) the bound of the worst chain of all the bones (flat_sample). */
+static double span_error(seg_work *w, flat_work *f, uint32_t a, uint32_t b)
+{
+    const acl_enc *e = w->e;
+    double worst = 0;
+    for (uint32_t i = a + 1u; i < b; i++) {
+        size_t at = (size_t)i * e->nt;
+        for (uint32_t t = 0; t < e->nt; t++) {
+            float y[10];
+            between_local(w, t, a, b, i, y);
+            if (f) {
+                const float *x = enc_raw(e, w->s0 + i, t);
+                acl_enc_flat_terms(x, y, &f->r[at + t], &f->d[at + t], &f->sm[at + t]);
+                f->tl[at + t] = sqrt((double)x[4] * x[4] + (double)x[5] * x[5] + (double)x[6] * x[6]);
+                continue;
+            }
+            int32_t p = e->parent[t];
+            aff l = aff_from(y, y + 4, y + 7);
+            w->obj[t] = p < 0 ? l : aff_mul(&w->obj[(uint32_t)p], &l);
+            double d = aff_error(&w->obj[t], &w->raw_obj[at + t], e->p.shell);
+            if (d > worst) worst = d;
+        }
+        if (f) {
+            double d = flat_sample(w, f, i);
+            if (d > worst) worst = d;
+        }
+    }
+    return worst;
+}
+
+/* ACL's order of removal in one segment: each step drops the inner stored sample whose
+ * removal costs the least error; it stops before the first one above the target. */
+static uint32_t strip_segment(seg_work *w, flat_work *f)
+{
+    uint32_t n = w->n, kept = n >= 32u ? ACL_NONE : ~(ACL_NONE >> n);
+    for (uint32_t step = 2; step < n; step++) {
+        double best = INFINITY;
+        uint32_t pick = 0;
+        for (uint32_t c = 1; c + 1u < n; c++) {
+            if (!(kept & (0x80000000u >> c))) continue;
+            uint32_t a = c - 1u, b = c + 1u;
+            while (a > 0 && !(kept & (0x80000000u >> a))) a--; /* the first and last stay stored */
+            while (b + 1u < n && !(kept & (0x80000000u >> b))) b++;
+            double d = span_error(w, f, a, b);
+            if (d < best) {
+                best = d;
+                pick = c;
+            }
+        }
+        if (!pick || !(best <= w->e->target)) break;
+        kept &= ~(0x80000000u >> pick);
+    }
+    return kept;
+}
+
+/* Bits one stored sample of segment g takes. */
+static uint32_t segment_pose_bits(const acl_enc *e, uint32_t g)
+{
+    uint32_t bits = 0;
+    for (uint32_t t = 0; t < e->nt; t++)
+        for (unsigned k = 0; k < 3; k++) {
+            if (e->type[3u * t + k] != T_ANIM) continue;
+            bits += k == K_ROT && e->p.fmt[K_ROT] == 0 ? 128u : 3u * enc_bits(enc_sub(e, g, t, k)->width);
+        }
+    return bits;
+}
+
+void acl_enc_strip(acl_enc *e)
+{
+    e->stripped = 0;
+    for (uint32_t g = 0; g < e->nseg; g++) {
+        uint32_t n = e->seg_start[g + 1u] - e->seg_start[g];
+        e->kept[g] = n >= 32u ? ACL_NONE : ~(ACL_NONE >> n);
+        if (n > 32u) return; /* a stripped segment describes at most 32 samples */
+    }
+    if (e->p.version < 10 || e->nt == 0) return;
+    seg_work w;
+    void *blk;
+    size_t size;
+    if (work_alloc(e, &w, &blk, &size, NULL)) return; /* out of memory: keep every sample */
+    uint64_t saved = 0;
+    for (uint32_t g = 0; g < e->nseg; g++) {
+        work_segment(&w, g);
+        if (w.n < 3u || segment_pose_bits(e, g) == 0) continue;
+        uint32_t full = e->kept[g];
+        if (e->flat) {
+            /* as the narrowing: none on skeletons so large that it would take seconds */
+            if ((double)e->nt * (double)e->nt * (double)w.n > ACL_ENC_FLAT_WORK) continue;
+            flat_work f;
+            size_t fsize;
+            double *fblk = flat_alloc(&w, &f, &fsize);
+            if (!fblk) continue;
+            e->kept[g] = strip_segment(&w, &f);
+            ganim_allocator FA = e->A;
+            ganim_free(&FA, fblk, fsize);
+        } else {
+            raw_objects(&w);
+            e->kept[g] = strip_segment(&w, NULL);
+        }
+        saved += (uint64_t)(popcount32(full) - popcount32(e->kept[g])) * segment_pose_bits(e, g);
+    }
+    ganim_allocator A = e->A;
+    ganim_free(&A, blk, size);
+    /* as ACL: only when the bytes saved exceed the 4 more each segment header takes */
+    e->stripped = saved / 8u > 4u * (uint64_t)e->nseg;
+    if (!e->stripped)
+        for (uint32_t g = 0; g < e->nseg; g++) {
+            uint32_t n = e->seg_start[g + 1u] - e->seg_start[g];
+            e->kept[g] = n >= 32u ? ACL_NONE : ~(ACL_NONE >> n);
+        }
+}
