@@ -128,7 +128,7 @@ static inline __m128 rec_vec(const acl_rec *r, const uint8_t *ani, size_t room, 
         t = _mm_sub_ss(t, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(2, 2, 2, 2)));
         t = _mm_sqrt_ss(_mm_and_ps(t, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF))));
         __m128 hi = _mm_shuffle_ps(v, t, _MM_SHUFFLE(0, 0, 2, 2)); /* z z w w */
-        v = _mm_shuffle_ps(v, hi, _MM_SHUFFLE(2, 0, 1, 0));       /* x y z w */
+        v = _mm_shuffle_ps(v, hi, _MM_SHUFFLE(2, 0, 1, 0));        /* x y z w */
     }
     return v;
 }
