@@ -101,7 +101,7 @@ static inline __m128 rec_vec(const acl_rec *r, const uint8_t *ani, size_t room, 
     if (r->mode != M_VAR) {
         float o[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
         (void)rec_decode(r, ani, room, bit, o);
-        return _mm_loadu_ps(o);
+        return _mm_set_ps(o[3], o[2], o[1], o[0]); /* not one 16-byte load: no store-forwarding stall */
     }
     bit += r->bit;
     unsigned nb = r->nb, sh = 64u - nb; /* 1..23 (acl_open) */
