@@ -40,9 +40,9 @@ typedef struct acl_rec {
     uint32_t bit; /* offset inside a pose, in bits */
     uint32_t track;
     uint8_t mode, nb, kind, segrange;
-    float inv; /* 1 / (2^nb - 1) */
-    float smin[3], sext[3], cmin[3], cext[3];
-    float v[4]; /* M_CONST: the value (rotation normalised) */
+    float inv;                                /* 1 / (2^nb - 1) */
+    float smin[4], sext[4], cmin[4], cext[4]; /* [3] stays 0 (zeroed record): one vector load each */
+    float v[4];                               /* M_CONST: the value (rotation normalised) */
 } acl_rec;
 
 typedef struct acl_seg {

@@ -90,6 +90,58 @@ void ganim_acl_sample_key(const ganim_acl *h, uint32_t k, ganim_transform *out)
     pose_between(h, k, k, 0.0f, out);
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Sub-track r at pose bit `bit` as (x, y, z, w) in one vector: the M_VAR chain with one
+ * component per lane (the scalar path's IEEE operations in the same order, so the values
+ * are bit-identical to rec_decode), other modes through rec_decode. Rotations get W. */
+static inline __m128 rec_vec(const acl_rec *r, const uint8_t *ani, size_t room, size_t bit)
+{
+    if (r->mode != M_VAR) {
+        float o[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+        (void)rec_decode(r, ani, room, bit, o);
+        return _mm_set_ps(o[3], o[2], o[1], o[0]); /* not one 16-byte load: no store-forwarding stall */
+    }
+    bit += r->bit;
+    unsigned nb = r->nb, sh = 64u - nb; /* 1..23 (acl_open) */
+    uint32_t qx, qy, qz;
+    if (nb <= 19) {
+        uint64_t w = gb_msb_window64(ani, room, bit);
+        qx = (uint32_t)(w >> sh);
+        qy = (uint32_t)((w << nb) >> sh);
+        qz = (uint32_t)((w << (2u * nb)) >> sh);
+    } else {
+        qx = (uint32_t)(gb_msb_window64(ani, room, bit) >> sh);
+        qy = (uint32_t)(gb_msb_window64(ani, room, bit + nb) >> sh);
+        qz = (uint32_t)(gb_msb_window64(ani, room, bit + 2u * nb) >> sh);
+    }
+    /* lane 3 carries 0 through the chain (the ranges' [3] are 0) and is replaced
+     * (rotations) or never stored */
+    __m128 v = _mm_mul_ps(_mm_cvtepi32_ps(_mm_set_epi32(0, (int)qz, (int)qy, (int)qx)), _mm_set1_ps(r->inv));
+    if (r->segrange) v = _mm_add_ps(_mm_mul_ps(v, _mm_loadu_ps(r->sext)), _mm_loadu_ps(r->smin));
+    v = _mm_add_ps(_mm_mul_ps(v, _mm_loadu_ps(r->cext)), _mm_loadu_ps(r->cmin));
+    if (r->kind == K_ROT) { /* w = sqrt(|((1 - x*x) - y*y) - z*z|) into lane 3 */
+        __m128 sq = _mm_mul_ps(v, v);
+        __m128 t = _mm_sub_ss(_mm_set_ss(1.0f), sq);
+        t = _mm_sub_ss(t, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
+        t = _mm_sub_ss(t, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(2, 2, 2, 2)));
+        t = _mm_sqrt_ss(_mm_and_ps(t, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF))));
+        __m128 hi = _mm_shuffle_ps(v, t, _MM_SHUFFLE(0, 0, 2, 2)); /* z z w w */
+        v = _mm_shuffle_ps(v, hi, _MM_SHUFFLE(2, 0, 1, 0));        /* x y z w */
+    }
+    return v;
+}
+
+/* (p0 + p2) + (p1 + p3) of p = a * b in lane 0, the scalar dot's order */
+static inline float dot4(__m128 a, __m128 b)
+{
+    __m128 p = _mm_mul_ps(a, b);
+    __m128 s = _mm_add_ps(p, _mm_movehl_ps(p, p));
+    return _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, _MM_SHUFFLE(1, 1, 1, 1))));
+}
+#endif
+
 /* The animated sub-tracks of `out` at samples k0..k1 (retained ones when stripped). */
 static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, ganim_transform *out)
 {
@@ -99,6 +151,37 @@ static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alp
     const acl_seg *g0 = &h->segs[s0], *g1 = &h->segs[s1];
     size_t b0 = (size_t)i0 * g0->pose_bits, b1 = (size_t)i1 * g1->pose_bits;
     int lerp = alpha != 0.0f && (k0 != k1);
+#if defined(__SSE2__)
+    const __m128 va = _mm_set1_ps(alpha), sign = _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u));
+    for (uint32_t a = 0; a < h->na; a++) {
+        const acl_rec *r = &g0->recs[a];
+        __m128 v = rec_vec(r, g0->ani, g0->ani_room, b0);
+        if (lerp) {
+            __m128 w = rec_vec(&g1->recs[a], g1->ani, g1->ani_room, b1);
+            if (r->kind == K_ROT) {
+                if (dot4(v, w) < 0.0f) w = _mm_xor_ps(w, sign);
+                v = _mm_add_ps(_mm_sub_ps(v, _mm_mul_ps(v, va)), _mm_mul_ps(w, va));
+            } else {
+                v = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(w, v), va), v);
+            }
+        }
+        float o[4];
+        ganim_transform *t = &out[r->track];
+        if (r->kind == K_ROT) {
+            float len2 = dot4(v, v);
+            if (!(len2 >= 1e-12f && len2 <= 1e30f)) {
+                t->rotation = (ganim_quat){ 0.0f, 0.0f, 0.0f, 1.0f };
+                continue;
+            }
+            _mm_storeu_ps(o, _mm_div_ps(v, _mm_set1_ps(sqrtf(len2))));
+            t->rotation = (ganim_quat){ o[0], o[1], o[2], o[3] };
+        } else {
+            _mm_storeu_ps(o, v);
+            if (r->kind == K_TRANS) t->translation = (ganim_vec3){ o[0], o[1], o[2] };
+            else t->scale = (ganim_vec3){ o[0], o[1], o[2] };
+        }
+    }
+#else
     for (uint32_t a = 0; a < h->na; a++) {
         const acl_rec *r = &g0->recs[a];
         float v[4], w[4];
@@ -135,4 +218,5 @@ static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alp
             o->scale = (ganim_vec3){ v[0], v[1], v[2] };
         }
     }
+#endif
 }
