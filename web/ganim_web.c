@@ -5,6 +5,7 @@
  * command line does. Every call takes what it needs as arguments: no global state.
  * Exports follow `ganim convert`'s defaults (cli/convert_job.c: the input's stem names
  * unnamed clips, the .gltf's buffer is <stem>.bin), so the page's bytes are the tool's. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,10 +215,31 @@ static void note_warning(void *user, const ganim_warning *w)
  * buffer in `bin`, named <stem>.bin), 2 bvh (the first animation clip), 3 the JSON dump.
  * `stem` is the input's file name without its extension. What the export could not
  * carry goes to `notes` as lines (the tool prints them as warnings). */
+/* As `ganim convert` refuses it: a glb, glTF or BVH of a document with no animation clip,
+ * no bone and no mesh would be an empty file (an archive's directory holds only a list of
+ * files). */
+static bool nothing_to_export(const ganim_doc *doc, ganim_error *err)
+{
+    for (uint32_t i = 0; i < doc->clip_count; i++)
+        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION) return false;
+    if ((doc->skeleton && doc->skeleton->bone_count) || doc->mesh_count) return false;
+    if (doc->format && !strcmp(doc->format->name, "argonaut-dir"))
+        snprintf(err->message, sizeof err->message,
+                 "this archive directory lists the files of its .DAT and holds no animation to export; "
+                 "open a level inside it (the file list names them)");
+    else
+        snprintf(err->message, sizeof err->message,
+                 "the file holds no skeleton, animation or mesh to export; nothing written");
+    err->code = GANIM_ERR_INVALID_ARG;
+    err->offset = GANIM_NO_OFFSET;
+    return true;
+}
+
 WEB_EXPORT(gw_export)
 ganim_code gw_export(const ganim_doc *doc, int kind, const char *stem, ganim_buffer *out, ganim_buffer *bin,
                      ganim_buffer *notes, ganim_error *err)
 {
+    if (kind >= 0 && kind <= 2 && nothing_to_export(doc, err)) return err->code;
     ganim_export_opts eo = { 0 };
     eo.default_clip_name = stem;
     eo.warn = note_warning;

@@ -82,9 +82,10 @@ for d in "$repo"/tests/data/*/ "$repo"/tests/data/regress/*/ "$repo/examples/"; 
     [ "$(basename "$d")" = regress ] || folders+=("\"${d%/}\"")
 done
 total_pass=0 total_fail=0
-tally() { # the output of a test: its lines, and its "N passed, N failed" added up
-    local line p f
-    line=$(tee /dev/stderr | tail -n 1)
+tally() { # the output of a test: its lines (to stderr), and its "N passed, N failed"
+    # (not tee /dev/stderr: opening that truncates a log file stderr was sent to)
+    local l line="" p f
+    while IFS= read -r l; do printf '%s\n' "$l" >&2; line=$l; done
     p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<< "$line")
     f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<< "$line")
     echo "${p:-0} ${f:-1}"
