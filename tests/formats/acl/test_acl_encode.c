@@ -242,24 +242,40 @@ static float rate_of(const char *stem)
     return r ? (float)atof(r + 2) : 30.0f;
 }
 
+/* A shared clip by its input.txt path: its stem (the path without ".input.txt"), its input,
+ * ACL's own error on it (from its keys.txt), the size of ACL's buffer and whether that
+ * buffer is ACL 2.0's (version 7). */
+static int load_shared(const char *input_path, char *stem, size_t stem_size, clip_in *in, double *acl_err,
+                       size_t *acl_size, int *v7)
+{
+    snprintf(stem, stem_size, "%.*s", (int)(strlen(input_path) - strlen(".input.txt")), input_path);
+    clip_in keys = { 0 };
+    char path[1100];
+    snprintf(path, sizeof path, "%s.keys.txt", stem);
+    if (!load_text(input_path, in, 1) || !load_text(path, &keys, 0)) {
+        free(keys.v);
+        return 0;
+    }
+    *acl_err = qvvf_error(in, keys.v, in->frames, 3.0);
+    free(keys.v);
+    snprintf(path, sizeof path, "%s.acl", stem);
+    uint8_t *acl = test_read_file(path, acl_size);
+    *v7 = acl && *acl_size > 13 && acl[12] == 7;
+    free(acl);
+    return 1;
+}
+
 TEST(every_shared_clip_within_precision_and_size)
 {
     char **list = test_list_dir(test_path("acl", ""), ".input.txt");
     int n = 0;
     for (char **p = list; *p; p++) {
         char stem[1024];
-        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(*p) - strlen(".input.txt")), *p);
-        clip_in in = { 0 }, keys = { 0 };
-        CHECK(load_text(*p, &in, 1));
-        char path[1100];
-        snprintf(path, sizeof path, "%s.keys.txt", stem);
-        CHECK(load_text(path, &keys, 0));
-        double acl_err = qvvf_error(&in, keys.v, in.frames, 3.0);
-        snprintf(path, sizeof path, "%s.acl", stem);
-        size_t acl_size;
-        uint8_t *acl = test_read_file(path, &acl_size);
-        int v7 = acl_size > 13 && acl[12] == 7;
-        free(acl);
+        clip_in in = { 0 };
+        double acl_err = 0;
+        size_t acl_size = 0;
+        int v7 = 0;
+        CHECK(load_shared(*p, stem, sizeof stem, &in, &acl_err, &acl_size, &v7));
 
         ganim_doc *doc = doc_from(&in, rate_of(test_base_name(stem)));
         ganim_setting set[2] = { { "acl.metadata", "no" }, { "acl.version", v7 ? "7" : "10" } };
@@ -288,7 +304,6 @@ TEST(every_shared_clip_within_precision_and_size)
         ganim_doc_free(doc);
         free(in.v);
         free(in.parents);
-        free(keys.v);
         n++;
     }
     CHECK(n >= 14);
@@ -306,16 +321,11 @@ TEST(v0_inputs_within_precision_with_the_real_parents)
     double ratios = 0;
     for (char **p = list; *p; p++) {
         char stem[1024];
-        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(*p) - strlen(".input.txt")), *p);
-        clip_in in = { 0 }, keys = { 0 };
-        CHECK(load_text(*p, &in, 1));
-        char path[1100];
-        snprintf(path, sizeof path, "%s.keys.txt", stem);
-        CHECK(load_text(path, &keys, 0));
-        double acl_err = qvvf_error(&in, keys.v, in.frames, 3.0);
-        snprintf(path, sizeof path, "%s.acl", stem);
-        size_t acl_size;
-        free(test_read_file(path, &acl_size));
+        clip_in in = { 0 };
+        double acl_err = 0;
+        size_t acl_size = 0;
+        int v7 = 0;
+        CHECK(load_shared(*p, stem, sizeof stem, &in, &acl_err, &acl_size, &v7));
 
         int32_t *real = in.parents;
         in.parents = malloc(in.nt * sizeof *in.parents);
@@ -352,7 +362,6 @@ TEST(v0_inputs_within_precision_with_the_real_parents)
         ganim_doc_free(flat);
         free(in.v);
         free(in.parents);
-        free(keys.v);
         n++;
     }
     if (n) printf("  v0: %d clips, mean size %.3fx ACL's\n", n, ratios / n);
