@@ -402,6 +402,83 @@ TEST(a_gltf_reads_only_regular_files_of_its_folder)
     ganim_buffer_free(&bin);
 }
 
+/* A counting allocator that notes the address of every block of `watch` bytes. */
+typedef struct watching {
+    size_t live, watch;
+    void *blocks[8];
+    int count;
+} watching;
+
+static void *w_alloc(void *user, size_t size)
+{
+    watching *w = user;
+    void *p = malloc(size ? size : 1);
+    if (p) w->live += size;
+    if (p && size == w->watch && w->count < 8) w->blocks[w->count++] = p;
+    return p;
+}
+
+static void *w_realloc(void *user, void *p, size_t old_size, size_t new_size)
+{
+    watching *w = user;
+    void *q = realloc(p, new_size ? new_size : 1);
+    if (q) w->live = w->live - old_size + new_size;
+    return q;
+}
+
+static void w_free(void *user, void *p, size_t size)
+{
+    watching *w = user;
+    w->live -= size;
+    free(p);
+}
+
+/* A reader whose record is the whole file (an .ala) keeps the buffer the file was
+ * loaded into: the file is read into one block of exactly its size, and that block is
+ * the clip's record (no copy). A read that fails after keeping it (the skeleton asked
+ * for does not fit) leaves nothing allocated. */
+TEST(a_file_kept_whole_is_not_copied)
+{
+    size_t n;
+    uint8_t *bytes = test_read_file(example("crane_wave_00.ala"), &n);
+    watching w = { 0, n, { NULL }, 0 };
+    ganim_read_opts ro = { 0 };
+    ro.allocator = (ganim_allocator){ w_alloc, w_realloc, w_free, &w };
+    ro.companion = GANIM_COMPANION_NONE;
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_OK);
+    if (doc && bytes) {
+        const ganim_clip *c = &doc->clips[0];
+        CHECK_EQ_INT(c->native_size, n);
+        CHECK(c->native && memcmp(c->native, bytes, n) == 0);
+        CHECK_EQ_INT(w.count, 1); /* one block of n bytes: the file, not copied */
+        CHECK(w.count == 1 && c->native == w.blocks[0]);
+    }
+    ganim_doc_free(doc);
+    CHECK_EQ_INT(w.live, 0);
+    /* read from memory, the record is a copy (the caller keeps its bytes) */
+    doc = NULL;
+    w.count = 0;
+    ro.format = "alamo-ala";
+    CHECK(bytes && ganim_read_memory(bytes, n, &ro, &doc, &e) == GANIM_OK);
+    if (doc) CHECK(doc->clips[0].native != bytes && memcmp(doc->clips[0].native, bytes, n) == 0);
+    ganim_doc_free(doc);
+    /* kept, then refused: a skeleton of one bone that fits none of its tracks */
+    ganim_bone one = { 0 };
+    one.name = "nothing_like_it";
+    one.parent = -1;
+    one.rest = ganim_transform_identity();
+    ganim_skeleton sk = { "one", 1, &one, NULL, NULL, 0 };
+    ro.format = NULL;
+    ro.skeleton = &sk;
+    ro.skeleton_must_fit = 1;
+    doc = NULL;
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_ERR_MISMATCH && doc == NULL);
+    CHECK_EQ_INT(w.live, 0);
+    free(bytes);
+}
+
 int main(void)
 {
     char *dir = test_temp_dir("ganim-test-io");
@@ -421,6 +498,7 @@ int main(void)
     RUN(exports_name_clips_and_report_losses);
     RUN(other_files_through_the_loader);
     RUN(a_gltf_reads_only_regular_files_of_its_folder);
+    RUN(a_file_kept_whole_is_not_copied);
     rmdir(tmp);
     return test_finish();
 }
