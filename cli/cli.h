@@ -192,6 +192,12 @@ ganim_code cli_read_stdin_bytes(ganim_buffer *out, ganim_error *err);
  * socket (or a link to one) is written through, never replaced; "-" is standard output.
  * 0 or errno (ENOENT for a dangling link, EISDIR for a folder). */
 int cli_write_file(const char *path, const void *data, size_t size);
+/* The same, of parts written one after the other (a .glb's head and binary chunk). */
+typedef struct cli_part {
+    const void *data;
+    size_t size;
+} cli_part;
+int cli_write_parts(const char *path, const cli_part *parts, size_t count);
 
 /* ---- diagnostics (progress.c) ---------------------------------------------------- */
 /* Messages go through a log: NULL writes at once; a job's log is written in one piece

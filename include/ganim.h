@@ -813,6 +813,13 @@ typedef struct ganim_export_opts {
 /* glTF 2.0 binary (.glb) */
 GANIM_API ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,
                                       ganim_error *err);
+/* The same .glb in two parts, for a caller that writes it to a file without holding it
+ * whole: `head` gets the 12-byte header, the JSON chunk and the binary chunk's 8-byte
+ * header, `bin` the binary chunk's bytes and their padding; `head` followed by `bin` is,
+ * byte for byte, what ganim_export_glb gives. Both are appended to (as ganim_export_gltf's
+ * buffers); after a failure both are as they were. */
+GANIM_API ganim_code ganim_export_glb_parts(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *head,
+                                            ganim_buffer *bin, ganim_error *err);
 /* glTF 2.0 JSON (.gltf) and its external buffer (.bin, referenced by opts->bin_uri). */
 GANIM_API ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json,
                                        ganim_buffer *bin, ganim_error *err);
