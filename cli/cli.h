@@ -168,6 +168,11 @@ int cli_mkdirs(const char *path); /* mkdir -p; 0 or errno */
 void cli_os_init(int *argc, char ***argv);
 double cli_now(void); /* monotonic seconds */
 unsigned cli_processors(void);
+/* For a batch: memory a job frees stays in the process for the next job instead of going
+ * back to the system, which would hand it back as fresh pages, each paid for with a page
+ * fault (on glibc; elsewhere nothing). The most memory the batch holds is then the most
+ * one job needs (per worker), not more. */
+void cli_batch_memory(void);
 /* Is stderr a terminal that shows the progress bar (and its escape sequences)? */
 int cli_stderr_is_terminal(void);
 /* Writes to stderr as it is, unbuffered (what cli_stderr_write and the bar use). */

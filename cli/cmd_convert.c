@@ -514,6 +514,7 @@ static void run_jobs(command *c)
     size_t workers = c->jobs_n ? (size_t)c->jobs_n : cli_processors();
     if (workers > s->job_count) workers = s->job_count ? s->job_count : 1;
     cli_progress_start(s->job_count, !s->quiet);
+    if (s->job_count > 1) cli_batch_memory();
     if (workers <= 1) {
         convert_worker(s);
     } else {
