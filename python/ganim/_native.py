@@ -184,6 +184,7 @@ _PROTOTYPES = {
     "ganim_detail_json": (ctypes.c_int, [ctypes.c_void_p, BufP, ErrP]),
     "ganim_export_glb": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, ErrP]),
     "ganim_export_gltf": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, BufP, ErrP]),
+    "ganim_export_glb_parts": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, BufP, ErrP]),
     "ganim_export_bvh": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, ErrP]),
     "ganim_export_json": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, ErrP]),
     "ganim_export_info_json": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, ErrP]),
