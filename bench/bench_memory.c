@@ -157,8 +157,8 @@ static void batch(char *ganim, const char *dir, const char *tmp, int jobs)
     printf("%-6s %8s %8s %8s %8s %10s %10s\n", "-j", "wall s", "user s", "sys s", "cpu s", "maxRSS KiB", "minflt");
     for (int round = 0; round < 3; round++)
         for (int k = 0; k < 2; k++) {
-            char *argv[] = { ganim, "convert", (char *)dir, "-r", "-o", out, "--to", "glb", "-q", "--force", "-j",
-                             k ? jn : j1, NULL };
+            char *argv[] = { ganim, "convert", (char *)dir, "-r", "-o",        out, "--to",
+                             "glb", "-q",      "--force",   "-j", k ? jn : j1, NULL };
             run r;
             if (run_cmd(argv, &r) != 0) return;
             printf("%-6s %8.2f %8.2f %8.2f %8.2f %10ld %10ld%s\n", k ? jn : j1, r.wall, r.user, r.sys, r.user + r.sys,
@@ -211,8 +211,12 @@ int main(int argc, char **argv)
         const char *td = getenv("GANIM_TESTDATA");
         if (!td || !*td) td = "../shared/testdata";
         static const char *const samples[] = {
-            "ff7/humanoid_bkey2.da", "alamo/VCBa_HOMEONE_D_DIE_00.ALA", "acl/long_f351_r30_b80.acl",
-            "acl/long_f351_r30_b80.civ", "acl/scale01_default_settings_f192_r30_b60.v0.civ", "argonaut/croc2_level.wad",
+            "ff7/humanoid_bkey2.da",
+            "alamo/VCBa_HOMEONE_D_DIE_00.ALA",
+            "acl/long_f351_r30_b80.acl",
+            "acl/long_f351_r30_b80.civ",
+            "acl/scale01_default_settings_f192_r30_b60.v0.civ",
+            "argonaut/croc2_level.wad",
         };
         for (int i = 0; i < 6; i++) {
             snprintf(paths[i], sizeof paths[i], "%s/%s", td, samples[i]);
