@@ -256,6 +256,10 @@ typedef struct cli_loaded {
 
 /* Read `path` into `out`; on failure print the error to `log` and return nonzero. */
 int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log *log);
+/* The same, the companion looked for among the entries of the input's folder listed once
+ * for a batch (sorted by bytes; NULL: the read lists the folder). */
+int cli_load_listed(const char *path, const cli_load_opts *opts, const char *const *folder_names, size_t count,
+                    cli_loaded *l, cli_log *log);
 void cli_loaded_free(cli_loaded *l);
 /* Standard input, whole ("-" as an input). */
 ganim_code cli_read_stdin(ganim_buffer *out, ganim_error *err);

@@ -421,7 +421,10 @@ static int run_job(settings *s, size_t index)
 {
     job *j = &s->jobs[index];
     cli_loaded l;
-    if (cli_load(j->input, &s->load, &l, &j->log) != 0) return -1;
+    const folder_list *f = j->folder ? &s->folders[j->folder - 1] : NULL;
+    if (cli_load_listed(j->input, &s->load, f ? (const char *const *)f->names : NULL, f ? f->count : 0, &l, &j->log) !=
+        0)
+        return -1;
     work w = { s, index, j, l.doc };
     if (s->verbose) {
         cli_str note = { 0 };

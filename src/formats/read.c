@@ -98,7 +98,11 @@ static void read_companion(const char *path, const ganim_format *fmt, const gani
                            size_t csize, ganim_doc **companion, pending *note, int *notes)
 {
     *companion = NULL;
-    if (!fmt || !fmt->impl || !fmt->impl->companion || !ganim_find_companion(path, fmt, cpath, csize)) return;
+    if (!fmt || !fmt->impl || !fmt->impl->companion) return;
+    if (opts->folder_names
+            ? !ganim_find_companion_in(path, fmt, opts->folder_names, opts->folder_name_count, cpath, csize)
+            : !ganim_find_companion(path, fmt, cpath, csize))
+        return;
     ganim_read_opts co;
     memset(&co, 0, sizeof co);
     co.allocator = opts->allocator;

@@ -93,6 +93,47 @@ TEST(companion_found_by_the_format_rule)
     CHECK(ganim_find_companion(example("crane_wave_00.ala"), NULL, path, 8) == 0); /* too small */
 }
 
+/* A folder listed once for many files: ganim_find_companion_in picks by the same rule
+ * among the names given, and ganim_read_file looks for the companion among
+ * read_opts.folder_names instead of listing the folder (a listing without the .alo: the
+ * read makes up a flat skeleton although crane.alo is there). */
+TEST(companion_among_a_listing)
+{
+    const char *listed[] = { "antenna.alo", "antenna_spin_00.ala", "crane.alo", "crane_wave_00.ala" };
+    const char *without[] = { "antenna.alo", "antenna_spin_00.ala", "crane_wave_00.ala" };
+    char path[1024], want[1024];
+    CHECK(ganim_find_companion(example("crane_wave_00.ala"), NULL, want, sizeof want) == 1);
+    CHECK(ganim_find_companion_in(example("crane_wave_00.ala"), NULL, listed, 4, path, sizeof path) == 1);
+    CHECK_EQ_STR(path, want);
+    CHECK_EQ_STR(base(path), "crane.alo");
+    CHECK(ganim_find_companion_in(example("crane_wave_00.ala"), NULL, without, 3, path, sizeof path) == 0);
+    CHECK_EQ_STR(path, "");
+    CHECK(ganim_find_companion_in(example("crane_wave_00.ala"), NULL, NULL, 0, path, sizeof path) == 0);
+    CHECK(ganim_find_companion_in(example("crane_wave_00.ala"), NULL, NULL, 2, path, sizeof path) == 0);
+    CHECK(ganim_find_companion_in("crane_wave_00.ala", NULL, listed, 4, path, sizeof path) == 1);
+    CHECK_EQ_STR(path, "crane.alo"); /* no folder: the name alone, as ganim_find_companion gives it */
+    ganim_read_opts ro = { 0 };
+    ro.folder_names = without;
+    ro.folder_name_count = 3;
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_OK);
+    if (doc) {
+        CHECK(doc->skeleton_file == NULL);
+        CHECK((doc->skeleton->bones[0].flags & GANIM_BONE_SYNTH) != 0);
+    }
+    ganim_doc_free(doc);
+    ro.folder_names = listed;
+    ro.folder_name_count = 4;
+    doc = NULL;
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_OK);
+    if (doc) {
+        CHECK(doc->skeleton_file && strcmp(base(doc->skeleton_file), "crane.alo") == 0);
+        CHECK_EQ_INT(doc->skeleton->bone_count, 4);
+    }
+    ganim_doc_free(doc);
+}
+
 /* Paths are UTF-8 on every system (on Windows the library opens and lists them through
  * the UTF-16 calls): names beyond ASCII and with spaces, in a folder of such a name, are
  * read, and their companion is found; on Windows also with backslashes. */
@@ -489,6 +530,7 @@ int main(void)
     snprintf(tmp, sizeof tmp, "%s", dir);
     free(dir);
     RUN(companion_found_by_the_format_rule);
+    RUN(companion_among_a_listing);
     RUN(utf8_names_with_spaces);
     RUN(companion_in_any_case_exact_first);
     RUN(unreadable_companion_is_dropped_with_a_warning);
