@@ -76,7 +76,7 @@ static ganim_code read_bytes(const void *data, size_t size, ganim_buffer *lend, 
         }
     }
     if (opts->up != GANIM_UP_AS_READ) doc->axes = (ganim_axes)(opts->up - 1);
-    ganim_doc_lend_end(doc, 1); /* a failed read leaves the buffer lent to the caller's */
+    ganim_doc_lend_end(doc, 1); /* a kept buffer is the document's now (a failed read never takes it) */
     *out = doc;
     return GANIM_OK;
 }
