@@ -168,6 +168,11 @@ int cli_mkdirs(const char *path); /* mkdir -p; 0 or errno */
 void cli_os_init(int *argc, char ***argv);
 double cli_now(void); /* monotonic seconds */
 unsigned cli_processors(void);
+/* For a batch: memory a job frees stays in the process for the next job instead of going
+ * back to the system, which would hand it back as fresh pages, each paid for with a page
+ * fault (on glibc; elsewhere nothing). The most memory the batch holds is then the most
+ * one job needs (per worker), not more. */
+void cli_batch_memory(void);
 /* Is stderr a terminal that shows the progress bar (and its escape sequences)? */
 int cli_stderr_is_terminal(void);
 /* Writes to stderr as it is, unbuffered (what cli_stderr_write and the bar use). */
@@ -192,6 +197,12 @@ ganim_code cli_read_stdin_bytes(ganim_buffer *out, ganim_error *err);
  * socket (or a link to one) is written through, never replaced; "-" is standard output.
  * 0 or errno (ENOENT for a dangling link, EISDIR for a folder). */
 int cli_write_file(const char *path, const void *data, size_t size);
+/* The same, of parts written one after the other (a .glb's head and binary chunk). */
+typedef struct cli_part {
+    const void *data;
+    size_t size;
+} cli_part;
+int cli_write_parts(const char *path, const cli_part *parts, size_t count);
 
 /* ---- diagnostics (progress.c) ---------------------------------------------------- */
 /* Messages go through a log: NULL writes at once; a job's log is written in one piece
@@ -245,6 +256,10 @@ typedef struct cli_loaded {
 
 /* Read `path` into `out`; on failure print the error to `log` and return nonzero. */
 int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log *log);
+/* The same, the companion looked for among the entries of the input's folder listed once
+ * for a batch (sorted by bytes; NULL: the read lists the folder). */
+int cli_load_listed(const char *path, const cli_load_opts *opts, const char *const *folder_names, size_t count,
+                    cli_loaded *l, cli_log *log);
 void cli_loaded_free(cli_loaded *l);
 /* Standard input, whole ("-" as an input). */
 ganim_code cli_read_stdin(ganim_buffer *out, ganim_error *err);

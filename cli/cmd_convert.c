@@ -171,6 +171,7 @@ static void command_free(command *c)
     for (size_t i = 0; i < s->claim_count; i++) free(s->claims[i].path);
     free(s->claims);
     free(s->jobs);
+    convert_folders_free(s);
     free(s->inputs);
     if (c->have_lock) pthread_mutex_destroy(&s->lock);
     ganim_doc_free(c->skeleton_doc);
@@ -470,7 +471,7 @@ static void collect_inputs(command *c)
             convert_add_job(&s->jobs, &s->job_count, &cap, c->args[i], NULL, 0);
         }
     }
-    convert_drop_used_companions(s->jobs, &s->job_count, c->skeleton_path, c->find_companion);
+    convert_drop_used_companions(s, c->skeleton_path, c->find_companion);
     s->inputs = cli_xmalloc((s->job_count + 1) * sizeof *s->inputs);
     for (size_t i = 0; i < s->job_count; i++)
         if (convert_id_of(s->jobs[i].input, &s->inputs[s->input_count]) == 0) s->input_count++;
@@ -514,6 +515,7 @@ static void run_jobs(command *c)
     size_t workers = c->jobs_n ? (size_t)c->jobs_n : cli_processors();
     if (workers > s->job_count) workers = s->job_count ? s->job_count : 1;
     cli_progress_start(s->job_count, !s->quiet);
+    if (s->job_count > 1) cli_batch_memory();
     if (workers <= 1) {
         convert_worker(s);
     } else {

@@ -14,6 +14,14 @@ typedef struct file_id {
     uint64_t dev, ino;
 } file_id;
 
+/* A folder's entries, listed once for every input of the batch in it (its companions are
+ * looked for among them). */
+typedef struct folder_list {
+    char *dir;
+    char **names;
+    size_t count;
+} folder_list;
+
 typedef struct job {
     char *input;
     char *subdir; /* the input's folder below the directory argument it was found in ("" at
@@ -22,6 +30,7 @@ typedef struct job {
     int from_dir; /* found in a directory (may be skipped as a companion) */
     int is_companion;
     int failed;
+    size_t folder; /* 1 + its folder's index in settings.folders; 0: none listed */
     cli_log log;
 } job;
 
@@ -57,6 +66,8 @@ typedef struct settings {
     pthread_mutex_t lock;
     job *jobs;
     size_t job_count, next, failed;
+    folder_list *folders; /* listed before the workers start; only read by them */
+    size_t folder_count;
     claim *claims;
     size_t claim_count, claim_cap;
 } settings;
@@ -72,7 +83,8 @@ int convert_scan_dir(const char *root, const char *dir, int recursive, int depth
 int convert_id_of(const char *path, file_id *id);
 /* Companion files found in directories are dropped when an animation of the batch (or
  * --skeleton) uses them: they are inputs of other conversions. */
-void convert_drop_used_companions(job *jobs, size_t *n, const char *skeleton_path, int find);
+void convert_drop_used_companions(settings *s, const char *skeleton_path, int find);
+void convert_folders_free(settings *s);
 const char *convert_kind_ext(out_kind k);
 /* "glb", ".gltf", ... -> the kind; -1 if none. */
 int convert_kind_from_name(const char *name, out_kind *k);

@@ -57,8 +57,9 @@ static int output_allowed(work *w, const char *path)
     return 0;
 }
 
-/* Writes an output output_allowed accepted (its folder made when missing). */
-static int put_output(work *w, const char *path, const ganim_buffer *data)
+/* Writes an output output_allowed accepted (its folder made when missing), from its
+ * parts one after the other. */
+static int put_parts(work *w, const char *path, const cli_part *parts, size_t count)
 {
     cli_log *log = &w->j->log;
     int e = 0;
@@ -67,13 +68,21 @@ static int put_output(work *w, const char *path, const ganim_buffer *data)
         e = cli_is_dir(dir) ? 0 : cli_mkdirs(dir);
         free(dir);
     }
-    if (!e) e = cli_write_file(path, data->data, data->size);
+    if (!e) e = cli_write_parts(path, parts, count);
     if (e) {
         cli_errorf(log, path, "cannot write: %s", strerror(e));
         return -1;
     }
-    if (w->s->verbose) cli_notef(log, w->j->input, "wrote %s (%zu bytes)", path, data->size);
+    size_t size = 0;
+    for (size_t i = 0; i < count; i++) size += parts[i].size;
+    if (w->s->verbose) cli_notef(log, w->j->input, "wrote %s (%zu bytes)", path, size);
     return 0;
+}
+
+static int put_output(work *w, const char *path, const ganim_buffer *data)
+{
+    cli_part one = { data->data, data->size };
+    return put_parts(w, path, &one, 1);
 }
 
 static int write_output(work *w, const char *path, const ganim_buffer *data)
@@ -275,9 +284,13 @@ static int export_doc(work *w, const ganim_doc *doc, out_kind kind, long clip)
     int rc = -1;
     ganim_buffer out = { 0 }, bin = { 0 };
     switch (kind) {
-    case KIND_GLB:
-        if (ganim_export_glb(doc, &eo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
-        else rc = write_output(w, j->output, &out);
+    case KIND_GLB: /* written from its head and its binary chunk: never held whole */
+        if (ganim_export_glb_parts(doc, &eo, &out, &bin, &err) != GANIM_OK) {
+            cli_error(log, j->input, &err);
+        } else if (output_allowed(w, j->output) == 0) {
+            cli_part parts[2] = { { out.data, out.size }, { bin.data, bin.size } };
+            rc = put_parts(w, j->output, parts, 2);
+        }
         break;
     case KIND_JSON:
         if (ganim_export_json(doc, &eo, &out, &err) != GANIM_OK) cli_error(log, j->input, &err);
@@ -408,7 +421,10 @@ static int run_job(settings *s, size_t index)
 {
     job *j = &s->jobs[index];
     cli_loaded l;
-    if (cli_load(j->input, &s->load, &l, &j->log) != 0) return -1;
+    const folder_list *f = j->folder ? &s->folders[j->folder - 1] : NULL;
+    if (cli_load_listed(j->input, &s->load, f ? (const char *const *)f->names : NULL, f ? f->count : 0, &l, &j->log) !=
+        0)
+        return -1;
     work w = { s, index, j, l.doc };
     if (s->verbose) {
         cli_str note = { 0 };

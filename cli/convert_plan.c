@@ -89,15 +89,55 @@ int convert_id_of(const char *path, file_id *id)
 
 /* Drop companion files found in directories when an animation of the batch uses them
  * (or when --skeleton names them): they are inputs of other conversions. */
-void convert_drop_used_companions(job *jobs, size_t *n, const char *skeleton_path, int find)
+/* The listing of the folder of `path` (1 + its index), listed when it is not the last
+ * one listed: the inputs of a folder come one after the other. 0 when it cannot be read. */
+static size_t folder_of(settings *s, const char *path)
 {
+    char *dir = cli_dirname(path);
+    if (s->folder_count && strcmp(s->folders[s->folder_count - 1].dir, dir) == 0) {
+        free(dir);
+        return s->folder_count;
+    }
+    char **names;
+    size_t count;
+    if (cli_list_dir(dir, &names, &count) != 0) {
+        free(dir);
+        return 0;
+    }
+    s->folders = cli_xrealloc(s->folders, (s->folder_count + 1) * sizeof *s->folders);
+    s->folders[s->folder_count] = (folder_list){ dir, names, count };
+    return ++s->folder_count;
+}
+
+void convert_folders_free(settings *s)
+{
+    for (size_t i = 0; i < s->folder_count; i++) {
+        free(s->folders[i].dir);
+        cli_free_list(s->folders[i].names, s->folders[i].count);
+    }
+    free(s->folders);
+    s->folders = NULL;
+    s->folder_count = 0;
+}
+
+void convert_drop_used_companions(settings *s, const char *skeleton_path, int find)
+{
+    job *jobs = s->jobs;
+    size_t *n = &s->job_count;
     size_t used_count = 0;
     file_id *used = cli_xmalloc((*n + 1) * sizeof *used);
     if (skeleton_path && convert_id_of(skeleton_path, &used[used_count]) == 0) used_count++;
+    /* Each folder listed once, not once per input (a folder of thousands of animations
+     * would take a time that grows with the square of their number, before any worker
+     * starts); the reads look for their companions in the same listing. */
     for (size_t i = 0; i < *n && find && !skeleton_path; i++) {
-        if (jobs[i].is_companion) continue;
+        if (strcmp(jobs[i].input, "-") == 0) continue;
+        jobs[i].folder = folder_of(s, jobs[i].input);
+        if (jobs[i].is_companion || !jobs[i].folder) continue;
+        const folder_list *f = &s->folders[jobs[i].folder - 1];
         char c[4096];
-        if (ganim_find_companion(jobs[i].input, NULL, c, sizeof c) && convert_id_of(c, &used[used_count]) == 0)
+        if (ganim_find_companion_in(jobs[i].input, NULL, (const char *const *)f->names, f->count, c, sizeof c) &&
+            convert_id_of(c, &used[used_count]) == 0)
             used_count++;
     }
     size_t out = 0;

@@ -8,6 +8,12 @@
 
 int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log *log)
 {
+    return cli_load_listed(path, opts, NULL, 0, l, log);
+}
+
+int cli_load_listed(const char *path, const cli_load_opts *opts, const char *const *folder_names, size_t count,
+                    cli_loaded *l, cli_log *log)
+{
     memset(l, 0, sizeof *l);
     ganim_read_opts ro = { 0 };
     ro.format = opts->format ? opts->format->name : NULL;
@@ -18,6 +24,8 @@ int cli_load(const char *path, const cli_load_opts *opts, cli_loaded *l, cli_log
     ro.settings = opts->settings ? opts->settings->list : NULL;
     ro.setting_count = opts->settings ? (uint32_t)opts->settings->count : 0;
     ro.fps = opts->fps;
+    ro.folder_names = folder_names;
+    ro.folder_name_count = count;
     ganim_error err = { 0 };
     ganim_code code;
     if (strcmp(path, "-") == 0) { /* standard input: the bytes alone (no folder, no companion) */

@@ -8,6 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #ifdef _WIN32
 #include <fcntl.h>
@@ -226,21 +229,28 @@ static int write_handle(HANDLE h, const void *data, size_t size)
     return 0;
 }
 
+static int write_handle_parts(HANDLE h, const cli_part *parts, size_t count)
+{
+    int rc = 0;
+    for (size_t i = 0; i < count && !rc; i++) rc = write_handle(h, parts[i].data, parts[i].size);
+    return rc;
+}
+
 /* A device or a pipe, written through. */
-static int write_through(const char *path, const void *data, size_t size)
+static int write_through(const char *path, const cli_part *parts, size_t count)
 {
     wchar_t *w = widen(path, L"");
     if (!w) return errno;
     HANDLE h = CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
     free(w);
     if (h == INVALID_HANDLE_VALUE) return errno_of(GetLastError());
-    int rc = write_handle(h, data, size);
+    int rc = write_handle_parts(h, parts, count);
     if (!CloseHandle(h) && !rc) rc = errno_of(GetLastError());
     return rc;
 }
 
 /* Written beside `path` under a temporary name, then moved over it. */
-static int replace_file(const char *path, const void *data, size_t size)
+static int replace_file(const char *path, const cli_part *parts, size_t count)
 {
     char *dir = cli_dirname(path);
     cli_str tmp = { 0 };
@@ -258,7 +268,7 @@ static int replace_file(const char *path, const void *data, size_t size)
     if (h == INVALID_HANDLE_VALUE) {
         rc = errno_of(GetLastError());
     } else {
-        rc = write_handle(h, data, size);
+        rc = write_handle_parts(h, parts, count);
         if (!CloseHandle(h) && !rc) rc = errno_of(GetLastError());
         /* rename() will not replace an existing file on Windows: MoveFileExW does. */
         if (!rc && !MoveFileExW(wtmp, wpath, MOVEFILE_REPLACE_EXISTING)) rc = errno_of(GetLastError());
@@ -408,18 +418,25 @@ static int write_all(int fd, const void *data, size_t size)
     return 0;
 }
 
+static int write_all_parts(int fd, const cli_part *parts, size_t count)
+{
+    int rc = 0;
+    for (size_t i = 0; i < count && !rc; i++) rc = write_all(fd, parts[i].data, parts[i].size);
+    return rc;
+}
+
 /* A device, a FIFO, a socket (or a link to one, as /dev/stdout): written through. */
-static int write_through(const char *path, const void *data, size_t size)
+static int write_through(const char *path, const cli_part *parts, size_t count)
 {
     int fd = open(path, O_WRONLY);
     if (fd < 0) return errno;
-    int rc = write_all(fd, data, size);
+    int rc = write_all_parts(fd, parts, count);
     if (close(fd) != 0 && !rc) rc = errno;
     return rc;
 }
 
 /* Written beside `path` under a hidden name, then renamed over it. */
-static int replace_file(const char *path, const void *data, size_t size)
+static int replace_file(const char *path, const cli_part *parts, size_t count)
 {
     char *dir = cli_dirname(path);
     cli_str tmp = { 0 };
@@ -431,7 +448,7 @@ static int replace_file(const char *path, const void *data, size_t size)
         cli_str_free(&tmp);
         return e;
     }
-    int rc = write_all(fd, data, size);
+    int rc = write_all_parts(fd, parts, count);
     if (close(fd) != 0 && !rc) rc = errno;
     if (!rc && rename(tmp.s, path) != 0) rc = errno;
     if (rc) unlink(tmp.s);
@@ -450,16 +467,35 @@ ganim_code cli_read_stdin_bytes(ganim_buffer *out, ganim_error *err)
 
 /* ---- both ---------------------------------------------------------------------------- */
 
+void cli_batch_memory(void)
+{
+#if defined(__GLIBC__)
+    /* Blocks up to 32 MiB from the heap rather than from their own mapping, and a heap
+     * that keeps up to 1 GiB free at its top rather than handing it back: the next job
+     * reuses the pages the last one touched. */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
 int cli_write_file(const char *path, const void *data, size_t size)
 {
+    cli_part one = { data, size };
+    return cli_write_parts(path, &one, 1);
+}
+
+int cli_write_parts(const char *path, const cli_part *parts, size_t count)
+{
     if (strcmp(path, "-") == 0) { /* standard output */
-        if (size && fwrite(data, 1, size, stdout) != size) return errno ? errno : EIO;
+        for (size_t i = 0; i < count; i++)
+            if (parts[i].size && fwrite(parts[i].data, 1, parts[i].size, stdout) != parts[i].size)
+                return errno ? errno : EIO;
         return fflush(stdout) == 0 ? 0 : (errno ? errno : EIO);
     }
     cli_file_info st;
     int exists = cli_info(path, 1, &st) == 0; /* follows a symbolic link */
     if (exists && st.kind == CLI_DIR) return EISDIR;
-    if (exists && st.kind != CLI_FILE) return write_through(path, data, size); /* never replaced */
+    if (exists && st.kind != CLI_FILE) return write_through(path, parts, count); /* never replaced */
     cli_file_info lst;
     if (cli_info(path, 0, &lst) == 0 && lst.kind == CLI_LINK) {
         /* A link to a regular file stays a link: the file it points at is replaced. A
@@ -467,9 +503,9 @@ int cli_write_file(const char *path, const void *data, size_t size)
         if (!exists) return ENOENT;
         char *target = link_target(path);
         if (!target) return errno;
-        int rc = replace_file(target, data, size);
+        int rc = replace_file(target, parts, count);
         free(target);
         return rc;
     }
-    return replace_file(path, data, size);
+    return replace_file(path, parts, count);
 }

@@ -412,6 +412,12 @@ typedef struct ganim_read_opts {
      * times are put on. 0: the format's choice (the rate the file records, else one that
      * puts every key on a whole frame, else 30). Formats that store frames ignore it. */
     double fps;
+    /* The entries of the folder of the file being read, as ganim_find_companion_in takes
+     * them, when the caller has listed that folder once for many files (a batch):
+     * ganim_read_file looks for the companion among them instead of listing the folder
+     * again for each file. NULL: it lists the folder. */
+    const char *const *folder_names;
+    size_t folder_name_count;
 } ganim_read_opts;
 
 typedef struct ganim_write_opts {
@@ -519,6 +525,11 @@ GANIM_API ganim_code ganim_read_file(const char *path, const ganim_read_opts *op
  * folder, names compared without case (an exact match first). Writes the path to `out`
  * (`size` bytes) and returns 1, or returns 0 when there is none (or it does not fit). */
 GANIM_API int ganim_find_companion(const char *path, const ganim_format *format, char *out, size_t size);
+/* The same among `names`, the entries of path's folder (without "." and "..") sorted by
+ * their bytes as strcmp orders them: for a caller that lists a folder once for many of
+ * its files (a batch) rather than once for each. */
+GANIM_API int ganim_find_companion_in(const char *path, const ganim_format *format, const char *const *names,
+                                      size_t count, char *out, size_t size);
 GANIM_API void ganim_doc_free(ganim_doc *doc);
 
 /* The clip `spec` names: its index ("3"), else its name (exact, then ignoring case).
@@ -813,6 +824,13 @@ typedef struct ganim_export_opts {
 /* glTF 2.0 binary (.glb) */
 GANIM_API ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,
                                       ganim_error *err);
+/* The same .glb in two parts, for a caller that writes it to a file without holding it
+ * whole: `head` gets the 12-byte header, the JSON chunk and the binary chunk's 8-byte
+ * header, `bin` the binary chunk's bytes and their padding; `head` followed by `bin` is,
+ * byte for byte, what ganim_export_glb gives. Both are appended to (as ganim_export_gltf's
+ * buffers); after a failure both are as they were. */
+GANIM_API ganim_code ganim_export_glb_parts(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *head,
+                                            ganim_buffer *bin, ganim_error *err);
 /* glTF 2.0 JSON (.gltf) and its external buffer (.bin, referenced by opts->bin_uri). */
 GANIM_API ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json,
                                        ganim_buffer *bin, ganim_error *err);

@@ -488,6 +488,20 @@ class Document:
             _write_file(bin_path, bin_b)
             _write_file(path, js_b)
             return sink.items
+        if ext == "glb":  # its head and binary chunk written one after the other: never held whole
+            o = self._export_opts(clip, keep_axes, unit_scale, sparse_keys, keep, unscaled_rest)
+            sink = _WarnSink()
+            o.warn = sink.fn
+            head, binb, err = N.Buffer(), N.Buffer(), N.Error()
+            code = _lib.ganim_export_glb_parts(self._doc, ctypes.byref(o), ctypes.byref(head), ctypes.byref(binb),
+                                               ctypes.byref(err))
+            try:
+                _check(code, err)
+                _write_buffers(path, (head, binb))
+            finally:
+                _lib.ganim_buffer_free(ctypes.byref(head))
+                _lib.ganim_buffer_free(ctypes.byref(binb))
+            return sink.items
         if ext not in ("glb", "bvh", "json"):
             raise Error(f"{path}: export writes .glb, .gltf, .bvh or .json (a game format: Document.write)",
                         "invalid argument", None)
@@ -721,6 +735,18 @@ def new(bones=None, clips=(), axes="y_up"):
     for c in clips:
         d.add_clip(**c)
     return d
+
+
+def _write_buffers(path, bufs):
+    """The library's buffers one after the other into `path` (as _write_file), straight
+    from their memory (no copy into Python bytes)."""
+    tmp = path + ".ganim-tmp"
+    with open(tmp, "wb") as f:
+        for b in bufs:
+            if b.size:
+                at = ctypes.cast(b.data, ctypes.c_void_p).value
+                f.write(memoryview((ctypes.c_char * b.size).from_address(at)))
+    os.replace(tmp, path)
 
 
 def _write_file(path, data):

@@ -126,7 +126,7 @@ class ReadOpts(ctypes.Structure):
                 ("skeleton_must_fit", ctypes.c_int), ("settings", ctypes.POINTER(Setting)),
                 ("setting_count", ctypes.c_uint32), ("companion", ctypes.c_int), ("up", ctypes.c_int),
                 ("load", ctypes.c_void_p), ("load_user", ctypes.c_void_p), ("name", ctypes.c_char_p),
-                ("fps", ctypes.c_double)]
+                ("fps", ctypes.c_double), ("folder_names", ctypes.c_void_p), ("folder_name_count", ctypes.c_size_t)]
 
 
 class WriteOpts(ctypes.Structure):
@@ -184,6 +184,7 @@ _PROTOTYPES = {
     "ganim_detail_json": (ctypes.c_int, [ctypes.c_void_p, BufP, ErrP]),
     "ganim_export_glb": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, ErrP]),
     "ganim_export_gltf": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, BufP, ErrP]),
+    "ganim_export_glb_parts": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, BufP, ErrP]),
     "ganim_export_bvh": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, ErrP]),
     "ganim_export_json": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, ErrP]),
     "ganim_export_info_json": (ctypes.c_int, [DocP, ctypes.POINTER(ExportOpts), BufP, ErrP]),

@@ -36,6 +36,7 @@ void ganim_doc_free(ganim_doc *doc)
         ganim_free(&a, b, HEADER_SIZE + b->size);
         b = next;
     }
+    ganim_buffer_free(&in->owned);
     ganim_free(&a, doc, sizeof(ganim_doc) + sizeof(struct ganim_doc_internal));
 }
 
@@ -134,6 +135,40 @@ uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n)
     uint8_t *d = ganim_doc_alloc_array_raw(doc, n, 1); /* not zeroed: the copy writes each byte */
     if (d && n) memcpy(d, p, n);
     return d;
+}
+
+void ganim_doc_lend_input(ganim_doc *doc, ganim_buffer *buf)
+{
+    doc->internal->lent = buf;
+    doc->internal->lent_kept = 0;
+}
+
+const uint8_t *ganim_doc_keep_input(ganim_doc *doc, const uint8_t *data, size_t size)
+{
+    struct ganim_doc_internal *in = doc->internal;
+    ganim_buffer *b = in->lent;
+    if (b && b->data == data && b->size == size && size && !in->owned.data && in->total <= in->limit &&
+        b->capacity <= in->limit - in->total) {
+        in->lent_kept = 1;
+        in->total += b->capacity; /* counted against the memory limit as a copy would be */
+        return data;
+    }
+    return ganim_doc_memdup(doc, data, size);
+}
+
+void ganim_doc_lend_end(ganim_doc *doc, int ok)
+{
+    struct ganim_doc_internal *in = doc->internal;
+    if (in->lent && in->lent_kept) {
+        if (ok) {
+            in->owned = *in->lent;
+            memset(in->lent, 0, sizeof *in->lent);
+        } else {
+            in->total -= in->lent->capacity;
+        }
+    }
+    in->lent = NULL;
+    in->lent_kept = 0;
 }
 
 char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap)

@@ -19,6 +19,11 @@ struct ganim_doc_internal {
     size_t total;      /* bytes obtained from the allocator for blocks */
     arena_block *head; /* current small-allocation block first */
     uint32_t warning_capacity;
+    /* The input a read lends (ganim_doc_lend_input): kept whole as a record instead of a
+     * copy of it (ganim_doc_keep_input), then owned and freed with the document. */
+    ganim_buffer *lent;
+    int lent_kept;
+    ganim_buffer owned;
     ganim_doc_growth growth; /* arrays the building functions grow (build.c) */
 };
 

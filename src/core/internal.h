@@ -76,6 +76,16 @@ char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n);
 char *ganim_doc_strdup(ganim_doc *doc, const char *s);
 /* A copy of n bytes (n may be 0: returns a valid non-NULL pointer). */
 uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n);
+/* The document's record of the whole input it is read from (a format whose native
+ * record is the file itself): the input's own bytes when the read lent them
+ * (ganim_doc_lend_input, no copy), else a copy; NULL when out of memory. Read-only. */
+const uint8_t *ganim_doc_keep_input(ganim_doc *doc, const uint8_t *data, size_t size);
+/* A read lends the buffer it loaded the input into (ganim_read_file): a reader may keep
+ * it whole (above). ganim_doc_lend_end(doc, ok) ends the loan: with ok, a buffer kept is
+ * the document's from then on (`buf` left empty) and freed with it; without, it stays
+ * the caller's. */
+void ganim_doc_lend_input(ganim_doc *doc, ganim_buffer *buf);
+void ganim_doc_lend_end(ganim_doc *doc, int ok);
 char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
 char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap);
 /* Hands a caller's warning callback (ganim_write_opts.warn, ganim_export_opts.warn) one

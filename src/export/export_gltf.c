@@ -262,48 +262,80 @@ ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts
 }
 
 /* GLB: 12-byte header, a JSON chunk padded with spaces, a BIN chunk padded with zeros.
- * The JSON is written straight into `out` after a 20-byte placeholder for the header and
- * the JSON chunk's header (patched at the end), so only the binary buffer is copied. */
-ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
+ * The head (the header, the JSON chunk and the BIN chunk's header) and the binary chunk
+ * are two buffers: the JSON is written straight into `head` after a 20-byte placeholder
+ * for the header and the JSON chunk's header (patched at the end). ganim_export_glb
+ * appends the binary chunk to the head (one copy of it); ganim_export_glb_parts hands
+ * both over, so a caller can write the file without holding it whole. */
+
+/* A buffer as it was before a failed export: freed if it was empty, else cut back. */
+static void glb_restore(ganim_buffer *buf, const ganim_buffer *saved, size_t size0)
 {
-    if (!out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
-    ganim_buffer bin = { 0 }, saved = *out;
+    if (!saved->data) {
+        ganim_buffer_free(buf);
+        *buf = *saved;
+    } else {
+        buf->size = size0;
+    }
+}
+
+static ganim_code glb_parts(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *head, ganim_buffer *bin,
+                            ganim_error *err)
+{
+    ganim_buffer saved = *head, saved_bin = *bin;
     ganim_allocator a = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
-    bin.allocator = a;
-    size_t out0 = out->size;
-    ganim_writer w = gw_init(out, &a);
+    size_t head0 = head->size, bin0 = bin->size;
+    ganim_writer w = gw_init(head, &a), b = gw_init(bin, &a);
     gw_zeros(&w, 20);
-    ganim_code code = gw_ok(&w) ? export_gltf(doc, opts, out, &bin, NULL, err) : GANIM_NOMEM(err);
+    ganim_code code = gw_ok(&w) ? export_gltf(doc, opts, head, bin, NULL, err) : GANIM_NOMEM(err);
     if (code == GANIM_OK) {
-        size_t json_size = out->size - out0 - 20;
-        size_t jpad = (4 - json_size % 4) % 4, bpad = (4 - bin.size % 4) % 4;
-        size_t total = 12 + 8 + json_size + jpad + (bin.size ? 8 + bin.size + bpad : 0);
+        size_t json_size = head->size - head0 - 20, bin_size = bin->size - bin0;
+        size_t jpad = (4 - json_size % 4) % 4, bpad = (4 - bin_size % 4) % 4;
+        size_t total = 12 + 8 + json_size + jpad + (bin_size ? 8 + bin_size + bpad : 0);
         if (total > UINT32_MAX) {
             code = ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                               "gltf: %zu bytes do not fit in a .glb (4 GiB at most)", total);
         } else {
-            gw_reserve(&w, total - 20 - json_size);
             gw_bytes(&w, "   ", jpad);
-            if (bin.size) {
-                gw_u32le(&w, (uint32_t)(bin.size + bpad));
+            if (bin_size) {
+                gw_u32le(&w, (uint32_t)(bin_size + bpad));
                 gw_u32le(&w, 0x004E4942u); /* "BIN\0" */
-                gw_bytes(&w, bin.data, bin.size);
-                gw_zeros(&w, bpad);
+                gw_zeros(&b, bpad);
             }
-            gw_patch_u32le(&w, out0, 0x46546C67u); /* "glTF" */
-            gw_patch_u32le(&w, out0 + 4, 2);
-            gw_patch_u32le(&w, out0 + 8, (uint32_t)total);
-            gw_patch_u32le(&w, out0 + 12, (uint32_t)(json_size + jpad));
-            gw_patch_u32le(&w, out0 + 16, 0x4E4F534Au); /* "JSON" */
-            if (!gw_ok(&w)) code = GANIM_NOMEM(err);
+            gw_patch_u32le(&w, head0, 0x46546C67u); /* "glTF" */
+            gw_patch_u32le(&w, head0 + 4, 2);
+            gw_patch_u32le(&w, head0 + 8, (uint32_t)total);
+            gw_patch_u32le(&w, head0 + 12, (uint32_t)(json_size + jpad));
+            gw_patch_u32le(&w, head0 + 16, 0x4E4F534Au); /* "JSON" */
+            if (!gw_ok(&w) || !gw_ok(&b)) code = GANIM_NOMEM(err);
         }
     }
-    if (code != GANIM_OK) { /* the caller's buffer as it was */
-        if (!saved.data) {
-            ganim_buffer_free(out);
-            *out = saved;
-        } else {
-            out->size = out0;
+    if (code != GANIM_OK) { /* the caller's buffers as they were */
+        glb_restore(head, &saved, head0);
+        glb_restore(bin, &saved_bin, bin0);
+    }
+    return code;
+}
+
+ganim_code ganim_export_glb_parts(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *head,
+                                  ganim_buffer *bin, ganim_error *err)
+{
+    if (!head || !bin) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
+    return glb_parts(doc, opts, head, bin, err);
+}
+
+ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
+{
+    if (!out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
+    ganim_buffer bin = { 0 }, saved = *out;
+    size_t out0 = out->size;
+    ganim_code code = glb_parts(doc, opts, out, &bin, err);
+    if (code == GANIM_OK) {
+        ganim_writer w = gw_init(out, NULL);
+        gw_bytes(&w, bin.data, bin.size);
+        if (!gw_ok(&w)) {
+            code = GANIM_NOMEM(err);
+            glb_restore(out, &saved, out0);
         }
     }
     ganim_buffer_free(&bin);

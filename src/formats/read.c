@@ -16,8 +16,10 @@ typedef struct pending {
     char message[768];
 } pending;
 
-static ganim_code read_bytes(const void *data, size_t size, const ganim_read_opts *opts, const pending *notes,
-                             int note_count, ganim_doc **out, ganim_error *err)
+/* `lend`: the buffer holding `data` when the read may keep it (a file loaded for this
+ * read; ganim_doc_keep_input), else NULL. */
+static ganim_code read_bytes(const void *data, size_t size, ganim_buffer *lend, const ganim_read_opts *opts,
+                             const pending *notes, int note_count, ganim_doc **out, ganim_error *err)
 {
     *out = NULL;
     ganim_error_clear(err);
@@ -51,6 +53,7 @@ static ganim_code read_bytes(const void *data, size_t size, const ganim_read_opt
     doc->probe_score = ganim_format_probe(fmt, data, size);
     for (int i = 0; i < note_count; i++) ganim_doc_warn(doc, notes[i].code, GANIM_NO_OFFSET, "%s", notes[i].message);
     static const uint8_t empty[1];
+    if (lend) ganim_doc_lend_input(doc, lend);
     code = fmt->impl->read(doc, size ? (const uint8_t *)data : empty, size, opts, err);
     if (code == GANIM_OK) code = ganim_doc_validate(doc, err);
     if (code != GANIM_OK) {
@@ -73,6 +76,7 @@ static ganim_code read_bytes(const void *data, size_t size, const ganim_read_opt
         }
     }
     if (opts->up != GANIM_UP_AS_READ) doc->axes = (ganim_axes)(opts->up - 1);
+    ganim_doc_lend_end(doc, 1); /* a kept buffer is the document's now (a failed read never takes it) */
     *out = doc;
     return GANIM_OK;
 }
@@ -85,7 +89,7 @@ ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opt
     if (!out || (!data && size)) {
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_read_memory: no data or no output");
     }
-    return read_bytes(data, size, opts, NULL, 0, out, err);
+    return read_bytes(data, size, NULL, opts, NULL, 0, out, err);
 }
 
 /* The companion skeleton of `path` for `fmt`, read into *companion (NULL when there is
@@ -94,7 +98,11 @@ static void read_companion(const char *path, const ganim_format *fmt, const gani
                            size_t csize, ganim_doc **companion, pending *note, int *notes)
 {
     *companion = NULL;
-    if (!fmt || !fmt->impl || !fmt->impl->companion || !ganim_find_companion(path, fmt, cpath, csize)) return;
+    if (!fmt || !fmt->impl || !fmt->impl->companion) return;
+    if (opts->folder_names
+            ? !ganim_find_companion_in(path, fmt, opts->folder_names, opts->folder_name_count, cpath, csize)
+            : !ganim_find_companion(path, fmt, cpath, csize))
+        return;
     ganim_read_opts co;
     memset(&co, 0, sizeof co);
     co.allocator = opts->allocator;
@@ -121,9 +129,8 @@ static void read_companion(const char *path, const ganim_format *fmt, const gani
 
 /* Reads the bytes of a file (or of an archive member): the format by name, probe or the
  * extension of `name_path`; the companion from the folder of `companion_path` (NULL: none). */
-static ganim_code read_loaded(const ganim_buffer *buf, const char *name_path, const char *companion_path,
-                              ganim_read_opts o, const ganim_read_opts *opts, used_files *used, ganim_doc **out,
-                              ganim_error *err)
+static ganim_code read_loaded(ganim_buffer *buf, const char *name_path, const char *companion_path, ganim_read_opts o,
+                              const ganim_read_opts *opts, used_files *used, ganim_doc **out, ganim_error *err)
 {
     int score = 0;
     const ganim_format *fmt = o.format ? ganim_format_find(o.format) : ganim_probe(buf->data, buf->size, &score);
@@ -151,7 +158,7 @@ static ganim_code read_loaded(const ganim_buffer *buf, const char *name_path, co
         read_companion(companion_path, fmt, opts, cpath, sizeof cpath, &companion, &notes[0], &note_count);
         if (companion) o.skeleton = companion->skeleton;
     }
-    ganim_code code = read_bytes(buf->data, buf->size, &o, notes, note_count, out, err);
+    ganim_code code = read_bytes(buf->data, buf->size, buf, &o, notes, note_count, out, err);
     if (code == GANIM_ERR_MISMATCH && companion) {
         /* A guessed companion that does not fit is not the caller's fault. */
         notes[note_count].code = GANIM_WARN_COMPANION;
@@ -161,7 +168,7 @@ static ganim_code read_loaded(const ganim_buffer *buf, const char *name_path, co
         ganim_doc_free(companion);
         companion = NULL;
         o.skeleton = NULL;
-        code = read_bytes(buf->data, buf->size, &o, notes, note_count, out, err);
+        code = read_bytes(buf->data, buf->size, buf, &o, notes, note_count, out, err);
     }
     if (code == GANIM_OK && companion && !((*out)->skeleton_file = ganim_doc_strdup(*out, cpath))) {
         ganim_doc_free(*out);

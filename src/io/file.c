@@ -33,8 +33,9 @@ ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator, u
     FILE *f = ganim_fs_open(path, "rb");
     if (!f) return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "cannot open: %s", strerror(errno));
     /* A regular file says its size: refuse a big one before reading a byte of it. */
+    long long end = -1;
     if (seek64(f, 0, SEEK_END) == 0) {
-        long long end = tell64(f);
+        end = tell64(f);
         if (end > 0 && (uint64_t)end > max_bytes) {
             fclose(f);
             return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
@@ -51,7 +52,20 @@ ganim_code ganim_load_file(const char *path, const ganim_allocator *allocator, u
     size_t n;
     uint64_t total = 0;
     ganim_code code = GANIM_OK;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    /* The size it said, read straight into a buffer of that size (no growing: a file is
+     * held once, not in a buffer twice its size); what follows, if it grew since, and a
+     * stream of unknown size, in chunks. */
+    if (end > 0 && (uint64_t)end <= SIZE_MAX) {
+        out->data = ganim_alloc(&out->allocator, (size_t)end);
+        if (out->data) {
+            out->capacity = (size_t)end;
+            out->size = fread(out->data, 1, (size_t)end, f);
+            total = out->size;
+        } else {
+            code = GANIM_NOMEM(err);
+        }
+    }
+    while (code == GANIM_OK && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
         if (n > max_bytes - total) {
             code = ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                               "the input has more than the input limit of %llu bytes (ganim_limits.input_bytes)",

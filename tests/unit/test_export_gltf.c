@@ -202,6 +202,16 @@ static void q_mul(const double a[4], const double b[4], double r[4])
     r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
 }
 
+/* Bytes put in a fresh buffer as a caller would (malloc'd; the default allocator frees it). */
+static void put_bytes(ganim_buffer *b, const char *s, size_t n)
+{
+    b->data = malloc(n);
+    CHECK(b->data != NULL);
+    if (!b->data) return;
+    memcpy(b->data, s, n);
+    b->size = b->capacity = n;
+}
+
 /* ---- tests ------------------------------------------------------------------------------ */
 
 TEST(glb_layout_nodes_and_rest_pose)
@@ -593,6 +603,60 @@ TEST(errors)
     CHECK_EQ_INT(ganim_export_glb(NULL, NULL, &out, &err), GANIM_ERR_INVALID_ARG);
 }
 
+/* ganim_export_glb_parts: the head (header, JSON chunk, BIN chunk header) and the binary
+ * chunk, which written one after the other are the .glb byte for byte; appended to what
+ * the buffers held; after a failure both buffers are as they were. */
+TEST(glb_in_two_parts)
+{
+    ganim_doc *doc = make_doc();
+    ganim_buffer whole = { 0 }, head = { 0 }, bin = { 0 };
+    ganim_export_opts o = { 0 };
+    o.generator = "unit-test";
+    CHECK_OK(ganim_export_glb(doc, &o, &whole, NULL));
+    CHECK_OK(ganim_export_glb_parts(doc, &o, &head, &bin, NULL));
+    CHECK(head.size >= 28 && bin.size > 0);
+    if (head.size < 28 || !bin.size) goto done;
+    CHECK_EQ_INT(head.size + bin.size, whole.size);
+    CHECK(memcmp(head.data, whole.data, head.size) == 0);
+    CHECK(memcmp(bin.data, whole.data + head.size, bin.size) == 0);
+    /* the head ends with the BIN chunk's header, whose length is the binary part's */
+    CHECK_EQ_INT(rd32(head.data + 8), head.size + bin.size);
+    CHECK_EQ_INT(rd32(head.data + head.size - 8), bin.size);
+    CHECK_EQ_INT(rd32(head.data + head.size - 4), 0x004E4942u);
+    CHECK_EQ_INT(12 + 8 + rd32(head.data + 12) + 8, head.size);
+    CHECK_EQ_INT(bin.size % 4, 0);
+    /* appended: after 5 bytes already in each buffer */
+    {
+        ganim_buffer h2 = { 0 }, b2 = { 0 };
+        put_bytes(&h2, "hello", 5);
+        put_bytes(&b2, "world", 5);
+        CHECK_OK(ganim_export_glb_parts(doc, &o, &h2, &b2, NULL));
+        CHECK_EQ_INT(h2.size, head.size + 5);
+        CHECK_EQ_INT(b2.size, bin.size + 5);
+        CHECK(h2.size == head.size + 5 && memcmp(h2.data, "hello", 5) == 0 &&
+              memcmp(h2.data + 5, head.data, head.size) == 0);
+        CHECK(b2.size == bin.size + 5 && memcmp(b2.data, "world", 5) == 0 &&
+              memcmp(b2.data + 5, bin.data, bin.size) == 0);
+        /* a failure (no clip 7) leaves both as they were */
+        ganim_error err = { 0 };
+        o.only_clip = 1 + 7;
+        CHECK_EQ_INT(ganim_export_glb_parts(doc, &o, &h2, &b2, &err), GANIM_ERR_INVALID_ARG);
+        CHECK_EQ_INT(h2.size, head.size + 5);
+        CHECK_EQ_INT(b2.size, bin.size + 5);
+        ganim_buffer empty = { 0 }, empty_bin = { 0 };
+        CHECK_EQ_INT(ganim_export_glb_parts(doc, &o, &empty, &empty_bin, &err), GANIM_ERR_INVALID_ARG);
+        CHECK(empty.data == NULL && empty.size == 0 && empty_bin.data == NULL && empty_bin.size == 0);
+        CHECK_EQ_INT(ganim_export_glb_parts(doc, &o, &empty, NULL, &err), GANIM_ERR_INVALID_ARG);
+        ganim_buffer_free(&h2);
+        ganim_buffer_free(&b2);
+    }
+done:
+    ganim_buffer_free(&whole);
+    ganim_buffer_free(&head);
+    ganim_buffer_free(&bin);
+    ganim_doc_free(doc);
+}
+
 /* A document without skeleton still gives a valid (empty) glTF. */
 TEST(no_skeleton)
 {
@@ -956,6 +1020,7 @@ int main(void)
     RUN(step_bits_and_visibility);
     RUN(flat_skeleton_gets_a_common_root);
     RUN(errors);
+    RUN(glb_in_two_parts);
     RUN(no_skeleton);
     RUN(big_clip);
     RUN(every_joint_keyed_with_its_rest);

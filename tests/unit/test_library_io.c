@@ -93,6 +93,47 @@ TEST(companion_found_by_the_format_rule)
     CHECK(ganim_find_companion(example("crane_wave_00.ala"), NULL, path, 8) == 0); /* too small */
 }
 
+/* A folder listed once for many files: ganim_find_companion_in picks by the same rule
+ * among the names given, and ganim_read_file looks for the companion among
+ * read_opts.folder_names instead of listing the folder (a listing without the .alo: the
+ * read makes up a flat skeleton although crane.alo is there). */
+TEST(companion_among_a_listing)
+{
+    const char *listed[] = { "antenna.alo", "antenna_spin_00.ala", "crane.alo", "crane_wave_00.ala" };
+    const char *without[] = { "antenna.alo", "antenna_spin_00.ala", "crane_wave_00.ala" };
+    char path[1024], want[1024];
+    CHECK(ganim_find_companion(example("crane_wave_00.ala"), NULL, want, sizeof want) == 1);
+    CHECK(ganim_find_companion_in(example("crane_wave_00.ala"), NULL, listed, 4, path, sizeof path) == 1);
+    CHECK_EQ_STR(path, want);
+    CHECK_EQ_STR(base(path), "crane.alo");
+    CHECK(ganim_find_companion_in(example("crane_wave_00.ala"), NULL, without, 3, path, sizeof path) == 0);
+    CHECK_EQ_STR(path, "");
+    CHECK(ganim_find_companion_in(example("crane_wave_00.ala"), NULL, NULL, 0, path, sizeof path) == 0);
+    CHECK(ganim_find_companion_in(example("crane_wave_00.ala"), NULL, NULL, 2, path, sizeof path) == 0);
+    CHECK(ganim_find_companion_in("crane_wave_00.ala", NULL, listed, 4, path, sizeof path) == 1);
+    CHECK_EQ_STR(path, "crane.alo"); /* no folder: the name alone, as ganim_find_companion gives it */
+    ganim_read_opts ro = { 0 };
+    ro.folder_names = without;
+    ro.folder_name_count = 3;
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_OK);
+    if (doc) {
+        CHECK(doc->skeleton_file == NULL);
+        CHECK((doc->skeleton->bones[0].flags & GANIM_BONE_SYNTH) != 0);
+    }
+    ganim_doc_free(doc);
+    ro.folder_names = listed;
+    ro.folder_name_count = 4;
+    doc = NULL;
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_OK);
+    if (doc) {
+        CHECK(doc->skeleton_file && strcmp(base(doc->skeleton_file), "crane.alo") == 0);
+        CHECK_EQ_INT(doc->skeleton->bone_count, 4);
+    }
+    ganim_doc_free(doc);
+}
+
 /* Paths are UTF-8 on every system (on Windows the library opens and lists them through
  * the UTF-16 calls): names beyond ASCII and with spaces, in a folder of such a name, are
  * read, and their companion is found; on Windows also with backslashes. */
@@ -402,6 +443,83 @@ TEST(a_gltf_reads_only_regular_files_of_its_folder)
     ganim_buffer_free(&bin);
 }
 
+/* A counting allocator that notes the address of every block of `watch` bytes. */
+typedef struct watching {
+    size_t live, watch;
+    void *blocks[8];
+    int count;
+} watching;
+
+static void *w_alloc(void *user, size_t size)
+{
+    watching *w = user;
+    void *p = malloc(size ? size : 1);
+    if (p) w->live += size;
+    if (p && size == w->watch && w->count < 8) w->blocks[w->count++] = p;
+    return p;
+}
+
+static void *w_realloc(void *user, void *p, size_t old_size, size_t new_size)
+{
+    watching *w = user;
+    void *q = realloc(p, new_size ? new_size : 1);
+    if (q) w->live = w->live - old_size + new_size;
+    return q;
+}
+
+static void w_free(void *user, void *p, size_t size)
+{
+    watching *w = user;
+    w->live -= size;
+    free(p);
+}
+
+/* A reader whose record is the whole file (an .ala) keeps the buffer the file was
+ * loaded into: the file is read into one block of exactly its size, and that block is
+ * the clip's record (no copy). A read that fails after keeping it (the skeleton asked
+ * for does not fit) leaves nothing allocated. */
+TEST(a_file_kept_whole_is_not_copied)
+{
+    size_t n;
+    uint8_t *bytes = test_read_file(example("crane_wave_00.ala"), &n);
+    watching w = { 0, n, { NULL }, 0 };
+    ganim_read_opts ro = { 0 };
+    ro.allocator = (ganim_allocator){ w_alloc, w_realloc, w_free, &w };
+    ro.companion = GANIM_COMPANION_NONE;
+    ganim_doc *doc = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_OK);
+    if (doc && bytes) {
+        const ganim_clip *c = &doc->clips[0];
+        CHECK_EQ_INT(c->native_size, n);
+        CHECK(c->native && memcmp(c->native, bytes, n) == 0);
+        CHECK_EQ_INT(w.count, 1); /* one block of n bytes: the file, not copied */
+        CHECK(w.count == 1 && c->native == w.blocks[0]);
+    }
+    ganim_doc_free(doc);
+    CHECK_EQ_INT(w.live, 0);
+    /* read from memory, the record is a copy (the caller keeps its bytes) */
+    doc = NULL;
+    w.count = 0;
+    ro.format = "alamo-ala";
+    CHECK(bytes && ganim_read_memory(bytes, n, &ro, &doc, &e) == GANIM_OK);
+    if (doc) CHECK(doc->clips[0].native != bytes && memcmp(doc->clips[0].native, bytes, n) == 0);
+    ganim_doc_free(doc);
+    /* kept, then refused: a skeleton of one bone that fits none of its tracks */
+    ganim_bone one = { 0 };
+    one.name = "nothing_like_it";
+    one.parent = -1;
+    one.rest = ganim_transform_identity();
+    ganim_skeleton sk = { "one", 1, &one, NULL, NULL, 0 };
+    ro.format = NULL;
+    ro.skeleton = &sk;
+    ro.skeleton_must_fit = 1;
+    doc = NULL;
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &doc, &e) == GANIM_ERR_MISMATCH && doc == NULL);
+    CHECK_EQ_INT(w.live, 0);
+    free(bytes);
+}
+
 int main(void)
 {
     char *dir = test_temp_dir("ganim-test-io");
@@ -412,6 +530,7 @@ int main(void)
     snprintf(tmp, sizeof tmp, "%s", dir);
     free(dir);
     RUN(companion_found_by_the_format_rule);
+    RUN(companion_among_a_listing);
     RUN(utf8_names_with_spaces);
     RUN(companion_in_any_case_exact_first);
     RUN(unreadable_companion_is_dropped_with_a_warning);
@@ -421,6 +540,7 @@ int main(void)
     RUN(exports_name_clips_and_report_losses);
     RUN(other_files_through_the_loader);
     RUN(a_gltf_reads_only_regular_files_of_its_folder);
+    RUN(a_file_kept_whole_is_not_copied);
     rmdir(tmp);
     return test_finish();
 }

@@ -152,7 +152,7 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
     ganim_clip *clip = ganim_doc_alloc(doc, sizeof *clip);
     ganim_track *tracks = ganim_doc_alloc_array(doc, p.track_count ? p.track_count : 1, sizeof *tracks);
     uint8_t *used = ganim_doc_alloc(doc, sk->bone_count ? sk->bone_count : 1);
-    uint8_t *native = ganim_doc_memdup(doc, data, size);
+    const uint8_t *native = ganim_doc_keep_input(doc, data, size); /* the file itself */
     if (!clip || !tracks || !used || !native) {
         ala_plan_free(&p);
         return GANIM_NOMEM(err);

@@ -83,7 +83,7 @@ ganim_code argonaut_dir_read(ganim_doc *doc, const uint8_t *data, size_t size, c
                            (long long)n);
             break;
         }
-    uint8_t *copy = ganim_doc_memdup(doc, data, size);
+    const uint8_t *copy = ganim_doc_keep_input(doc, data, size);
     if (!copy) return GANIM_NOMEM(err);
     doc->native_format = AG_DIR;
     doc->native = copy;

@@ -78,7 +78,7 @@ static ganim_code ff7_skeleton_build(ganim_doc *doc, const uint8_t *data, size_t
     }
     if (extra) bones[n + 1].name = "weapon";
     sk->native_format = "ff7-skeleton";
-    sk->native = ganim_doc_memdup(doc, data, size);
+    sk->native = ganim_doc_keep_input(doc, data, size);
     sk->native_size = size;
     if (!sk->native) return GANIM_NOMEM(err);
     *out = sk;
