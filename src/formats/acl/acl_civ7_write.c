@@ -148,7 +148,7 @@ static ganim_code civ7_write_v1(const ganim_doc *doc, const ganim_write_opts *op
             return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET,
                               "civ7: the original's ACL body has rotation format %u (flags 0x%08X), not 0, 2 or 3",
                               p.fmt[K_ROT], misc);
-        p.metadata = (int)(misc >> 31);
+        if (!p.metadata_set) p.metadata = (int)(misc >> 31);
     }
     const uint8_t *src = civ7_source(doc);
     uint8_t hdr[CIV7_HEADER];
