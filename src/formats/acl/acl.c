@@ -40,6 +40,7 @@ static const struct ganim_format_impl civ7_impl = {
     .write = civ7_write,
     .details = civ7_details,
     .axes = 1 + GANIM_AXES_Y_UP,
+    .writer_options_of = &ganim_format_acl, /* acl.* shape a V1 body */
 };
 
 const ganim_format ganim_format_civ7 = {
