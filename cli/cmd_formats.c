@@ -185,8 +185,10 @@ static void print_table(const ganim_format *const *all, size_t count)
             const ganim_option *o = &all[i]->options[k];
             if (!any) printf("\nOptions (-O NAME=VALUE):\n");
             any = 1;
-            printf("  %s=%s  (%s, %s", o->name, o->values ? o->values : "", all[i]->name,
-                   applies_word(o, "reading", "writing", "reading and writing"));
+            printf("  %s=%s  (%s", o->name, o->values ? o->values : "", all[i]->name);
+            for (size_t j = 0; j < count; j++) /* formats whose writer borrows the option */
+                if (j != i && ganim_format_takes_option(all[j], o, GANIM_OPTION_WRITE)) printf(", %s", all[j]->name);
+            printf(", %s", applies_word(o, "reading", "writing", "reading and writing"));
             if (o->alias) printf("; also --%s VALUE", o->alias);
             if (o->deprecated_alias) printf(", or --%s (deprecated)", o->deprecated_alias);
             printf(")\n      %s\n", o->help ? o->help : "");

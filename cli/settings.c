@@ -161,9 +161,8 @@ size_t cli_settings_for_writer(const cli_settings *s, const ganim_format *format
 {
     size_t n = 0;
     for (size_t i = 0; i < s->count; i++) {
-        const ganim_format *owner = NULL;
-        const ganim_option *o = ganim_option_find(s->list[i].name, &owner);
-        if (o && (o->flags & GANIM_OPTION_WRITE) && owner == format) out[n++] = s->list[i];
+        const ganim_option *o = ganim_option_find(s->list[i].name, NULL);
+        if (ganim_format_takes_option(format, o, GANIM_OPTION_WRITE)) out[n++] = s->list[i];
     }
     return n;
 }
@@ -176,7 +175,8 @@ int cli_settings_misplaced(const cli_settings *s, const ganim_format *reader, co
         const ganim_option *o = ganim_option_find(s->list[i].name, &owner);
         if (!o) continue;
         int reads = (o->flags & GANIM_OPTION_READ) && (!reader || reader == owner);
-        int written = (o->flags & GANIM_OPTION_WRITE) && !exports && (!writer || writer == owner);
+        int written = (o->flags & GANIM_OPTION_WRITE) && !exports &&
+                      (!writer || ganim_format_takes_option(writer, o, GANIM_OPTION_WRITE));
         if (reads || written) continue;
         if (o->flags & GANIM_OPTION_READ)
             cli_str_printf(why, "option %s is an option for reading %s files; this command reads its inputs as %s",

@@ -501,6 +501,10 @@ GANIM_API const ganim_format *ganim_probe(const void *data, size_t size, int *sc
 GANIM_API int ganim_format_probe(const ganim_format *format, const void *data, size_t size);
 /* The option called `name` in any format (its format in *format when not NULL), or NULL. */
 GANIM_API const ganim_option *ganim_option_find(const char *name, const ganim_format **format);
+/* 1 when `format`'s reader (applies GANIM_OPTION_READ) or writer (GANIM_OPTION_WRITE)
+ * takes `option`: the format's own options, and options another format of its family
+ * lends it (the civ7 writer takes the acl writer's acl.* options for its V1 body). */
+GANIM_API int ganim_format_takes_option(const ganim_format *format, const ganim_option *option, uint32_t applies);
 /* GANIM_OK when `value` is one the option accepts, else GANIM_ERR_INVALID_ARG with a
  * sentence naming the accepted values. */
 GANIM_API ganim_code ganim_option_check(const ganim_option *option, const char *value, ganim_error *err);

@@ -50,6 +50,9 @@ struct ganim_format_impl {
     /* The axes the format's files are in, as 1 + ganim_axes (0: files of no fixed axes):
      * ganim_write turns a document in other axes to them before `write` sees it. */
     int axes;
+    /* A format of the same family whose writer options this format's writer takes too
+     * (civ7: acl, whose acl.* options shape a V1 body). NULL: none. */
+    const ganim_format *writer_options_of;
     /* The one frame rate the format's files play at (FF7 battle: 15), 0 when its files
      * store their own: ganim_write samples clips at another rate at this one, over the
      * same duration (unless the caller's ganim_write_opts.fps says otherwise). */

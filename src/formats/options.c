@@ -78,6 +78,17 @@ const ganim_option *ganim_option_find(const char *name, const ganim_format **for
     return NULL;
 }
 
+int ganim_format_takes_option(const ganim_format *format, const ganim_option *option, uint32_t applies)
+{
+    if (!format || !option || !(option->flags & applies)) return 0;
+    const ganim_format *lender = applies == GANIM_OPTION_WRITE && format->impl ? format->impl->writer_options_of : NULL;
+    for (uint32_t i = 0; i < format->option_count; i++)
+        if (&format->options[i] == option) return 1;
+    for (uint32_t i = 0; lender && i < lender->option_count; i++)
+        if (&lender->options[i] == option) return 1;
+    return 0;
+}
+
 ganim_code ganim_option_check(const ganim_option *option, const char *value, ganim_error *err)
 {
     if (!option || !value)
@@ -138,7 +149,7 @@ ganim_code ganim_settings_check(const ganim_format *format, const ganim_setting 
                               "unknown option '%s' (ganim formats lists every format's options)", s->name);
         ganim_code code = ganim_option_check(o, s->value, err);
         if (code != GANIM_OK) return code;
-        if (applies == GANIM_OPTION_WRITE && (owner != format || !(o->flags & GANIM_OPTION_WRITE)))
+        if (applies == GANIM_OPTION_WRITE && !ganim_format_takes_option(format, o, GANIM_OPTION_WRITE))
             return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                               "option %s does not apply to writing %s files (it is an option of %s)", s->name,
                               format->name, owner->name);

@@ -6,17 +6,18 @@
 #include "formats/format.h"
 #include "io/fs.h"
 
-#define FORMATS(X)                                                                 \
-    X(ganim_format_alamo_ala)    /* alamo/alamo.c: .ALA animations */              \
-    X(ganim_format_alamo_alo)    /* alamo/alamo.c: .ALO model skeletons */         \
-    X(ganim_format_ff7_battle)   /* ff7/ff7.c: ??da battle animation packs */      \
-    X(ganim_format_ff7_skeleton) /* ff7/ff7.c: ??aa battle skeletons */            \
-    X(ganim_format_acl)          /* acl/acl.c: ACL compressed_tracks buffers */    \
-    X(ganim_format_civ7)         /* acl/acl.c: Civilization VII containers */      \
-    X(ganim_format_argonaut)     /* argonaut/argonaut.c: WADs, animation blocks */ \
-    X(ganim_format_argonaut_dir) /* argonaut/argonaut.c: DAT/DIR archives */       \
-    X(ganim_format_gltf)         /* gltf/gltf.c: glTF 2.0 .glb and .gltf */        \
-    X(ganim_format_bvh)          /* bvh/bvh.c: Biovision hierarchies */
+#define FORMATS(X)                                                                  \
+    X(ganim_format_alamo_ala)     /* alamo/alamo.c: .ALA animations */              \
+    X(ganim_format_alamo_alo)     /* alamo/alamo.c: .ALO model skeletons */         \
+    X(ganim_format_ff7_battle)    /* ff7/ff7.c: ??da battle animation packs */      \
+    X(ganim_format_ff7_skeleton)  /* ff7/ff7.c: ??aa battle skeletons */            \
+    X(ganim_format_acl)           /* acl/acl.c: ACL compressed_tracks buffers */    \
+    X(ganim_format_civ7)          /* acl/acl.c: Civilization VII containers */      \
+    X(ganim_format_civ7_skeleton) /* acl/acl.c: Civilization VII skeletons */       \
+    X(ganim_format_argonaut)      /* argonaut/argonaut.c: WADs, animation blocks */ \
+    X(ganim_format_argonaut_dir)  /* argonaut/argonaut.c: DAT/DIR archives */       \
+    X(ganim_format_gltf)          /* gltf/gltf.c: glTF 2.0 .glb and .gltf */        \
+    X(ganim_format_bvh)           /* bvh/bvh.c: Biovision hierarchies */
 
 /* A declaration and an initialiser cannot take parentheses around the name. */
 /* NOLINTBEGIN(bugprone-macro-parentheses) */

@@ -387,6 +387,27 @@ fi
 
 run info --json "$FX/acl/fixture.v0.civ"
 check "civ7 V0 names made-up bones like ACL does (track_N)" test "$(json_eval "$OUT" 'd["skeleton"]["names"][0]')" = track_0
+# the civ7 writer takes the acl.* options for a V1 body, and refuses them for V0
+run convert "$FX/acl/fixture.v0.civ" -o "$W/body_fine.civ" --civ7-version 1 -q
+expect_rc "civ7 V1 from a V0 file is written" 0
+run convert "$FX/acl/fixture.v0.civ" -o "$W/body_coarse.civ" --civ7-version 1 --acl-precision 0.5 -O acl.shell=1 -q
+expect_rc "civ7 V1 takes --acl-precision and -O acl.shell" 0
+check "a coarser precision gives a smaller V1 file" test "$(wc -c <"$W/body_coarse.civ")" -lt "$(wc -c <"$W/body_fine.civ")"
+run convert "$FX/acl/fixture.v0.civ" -o "$W/body_v0.civ" --civ7-version 0 --acl-precision 0.5 -q
+expect_rc "civ7 V0 refuses an acl.* option" 1
+expect_in "civ7 V0: the refusal names the option and V1" "$ERR" "acl.precision.*V0.*civ7.version=1"
+check "civ7 V0: a refused write leaves no file" test ! -e "$W/body_v0.civ"
+run formats
+expect_in "formats: acl.* options are the acl and civ7 writers'" "$OUT" "acl.precision=NUMBER  .acl, civ7, writing"
+# a Civ VII skeleton blob: read alone (a skeleton, no clips), and given to a V0 file
+run info "$FX/acl/fixture_humanoid.skel"
+expect_in "info: a RootNode blob is a civ7-skeleton of 20 bones" "$OUT" "format: civ7-skeleton"
+expect_in "info: the blob's hierarchy" "$OUT" "skeleton: 20 bones, 1 root, 5 leaves, depth 8"
+run convert "$FX/acl/fixture_humanoid.skel" -o "$W/humanoid.glb" -q
+expect_rc "a skeleton blob alone converts to glb" 0
+run convert "$FX/acl/fixture.v0.civ" --skeleton "$FX/acl/fixture_humanoid.skel" -o "$W/v0_humanoid.glb" -q
+expect_rc "--skeleton with another bone count is refused" 1
+expect_in "--skeleton mismatch: says both counts" "$ERR" "the skeleton has 20 bones but the animation has 3"
 run info --json "$EX/crane_wave_00.ala"
 check "info --json names the companion skeleton" test "$(json_eval "$OUT" 'd["skeleton"]["file"].endswith("crane.alo")')" = True
 run convert "$FX/ff7/fixture_pack.da" -o "$W/pack60" --resample 4

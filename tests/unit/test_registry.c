@@ -36,7 +36,12 @@ TEST(descriptors_are_consistent)
                       op->name);
             const ganim_format *owner = NULL;
             CHECK(ganim_option_find(op->name, &owner) == op && owner == f);
+            CHECK(ganim_format_takes_option(f, op, op->flags));
         }
+        /* a writer that takes another format's options takes them from its own family */
+        const ganim_format *lender = f->impl->writer_options_of;
+        if (lender)
+            CHECK_MSG(lender != f && strcmp(lender->family, f->family) == 0, "%s lends to %s", lender->name, f->name);
     }
     CHECK(ganim_format_find("no-such-format") == NULL);
     CHECK(ganim_option_find("no.such", NULL) == NULL);
@@ -217,6 +222,28 @@ TEST(settings_for_writes_and_reads)
     ganim_doc_free(doc);
 }
 
+/* The civ7 writer takes the acl writer's options (for its V1 body), nothing else does,
+ * and no reader takes a writer option. */
+TEST(borrowed_writer_options)
+{
+    const ganim_format *acl = ganim_format_find("acl"), *civ7 = ganim_format_find("civ7"),
+                       *ala = ganim_format_find("alamo-ala");
+    const ganim_option *prec = ganim_option_find("acl.precision", NULL), *ver = ganim_option_find("civ7.version", NULL);
+    CHECK(acl && civ7 && ala && prec && ver);
+    if (!acl || !civ7 || !ala || !prec || !ver) return;
+    CHECK_EQ_INT(ganim_format_takes_option(acl, prec, GANIM_OPTION_WRITE), 1);
+    CHECK_EQ_INT(ganim_format_takes_option(civ7, prec, GANIM_OPTION_WRITE), 1);
+    CHECK_EQ_INT(ganim_format_takes_option(civ7, prec, GANIM_OPTION_READ), 0);
+    CHECK_EQ_INT(ganim_format_takes_option(acl, ver, GANIM_OPTION_WRITE), 0);
+    CHECK_EQ_INT(ganim_format_takes_option(ala, prec, GANIM_OPTION_WRITE), 0);
+    CHECK_EQ_INT(ganim_format_takes_option(NULL, prec, GANIM_OPTION_WRITE), 0);
+    CHECK_EQ_INT(ganim_format_takes_option(civ7, NULL, GANIM_OPTION_WRITE), 0);
+    size_t n, lent = 0;
+    const ganim_format *const *all = ganim_formats(&n);
+    for (size_t i = 0; i < n; i++) lent += ganim_format_takes_option(all[i], prec, GANIM_OPTION_WRITE);
+    CHECK_EQ_INT(lent, 2);
+}
+
 TEST(version)
 {
     CHECK_EQ_INT(ganim_version(), GANIM_VERSION_MAJOR * 10000 + GANIM_VERSION_MINOR * 100 + GANIM_VERSION_PATCH);
@@ -235,5 +262,6 @@ int main(void)
     RUN(extensions_and_probe);
     RUN(option_values_are_checked);
     RUN(settings_for_writes_and_reads);
+    RUN(borrowed_writer_options);
     return test_finish();
 }

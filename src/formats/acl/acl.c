@@ -1,5 +1,5 @@
-/* The ACL formats: bare compressed_tracks buffers ("acl") and the Civilization VII
- * container ("civ7", acl_civ7.c). */
+/* The ACL formats: bare compressed_tracks buffers ("acl"), the Civilization VII
+ * container ("civ7", acl_civ7.c) and its skeletons ("civ7-skeleton", acl_civ7_skel.c). */
 #include "formats/acl/acl_encode.h"
 
 int acl_probe(const uint8_t *data, size_t size)
@@ -40,6 +40,7 @@ static const struct ganim_format_impl civ7_impl = {
     .write = civ7_write,
     .details = civ7_details,
     .axes = 1 + GANIM_AXES_Y_UP,
+    .writer_options_of = &ganim_format_acl, /* acl.* shape a V1 body */
 };
 
 const ganim_format ganim_format_civ7 = {
@@ -51,4 +52,19 @@ const ganim_format ganim_format_civ7 = {
     .options = civ7_options,
     .option_count = GANIM_COUNT_OF(civ7_options),
     .impl = &civ7_impl,
+};
+
+static const struct ganim_format_impl civ7_skel_impl = {
+    .probe = civ7_skel_probe,
+    .read = civ7_skel_read,
+    .axes = 1 + GANIM_AXES_Y_UP,
+};
+
+const ganim_format ganim_format_civ7_skeleton = {
+    .name = "civ7-skeleton",
+    .description = "Civilization VII skeleton (RootNode blob: 296-byte bone records, no header)",
+    .family = "acl",
+    .extensions = ".skel",
+    .flags = GANIM_FORMAT_READ | GANIM_FORMAT_COMPANION,
+    .impl = &civ7_skel_impl,
 };

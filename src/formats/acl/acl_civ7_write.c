@@ -148,7 +148,7 @@ static ganim_code civ7_write_v1(const ganim_doc *doc, const ganim_write_opts *op
             return ganim_fail(err, GANIM_ERR_UNSUPPORTED, GANIM_NO_OFFSET,
                               "civ7: the original's ACL body has rotation format %u (flags 0x%08X), not 0, 2 or 3",
                               p.fmt[K_ROT], misc);
-        p.metadata = (int)(misc >> 31);
+        if (!p.metadata_set) p.metadata = (int)(misc >> 31);
     }
     const uint8_t *src = civ7_source(doc);
     uint8_t hdr[CIV7_HEADER];
@@ -201,5 +201,13 @@ ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_
         const uint8_t *src = civ7_source(doc);
         v = src && ganim_ld_u32le(src + 0x48) != CIV7_V0_MARKER ? 1 : 0;
     }
-    return v == 1 ? civ7_write_v1(doc, opts, out, err) : civ7_write_v0(doc, opts, out, err);
+    if (v == 1) return civ7_write_v1(doc, opts, out, err);
+    /* the acl.* options shape an ACL body; V0 has none */
+    for (unsigned i = 0; opts && i < ACL_OPT_COUNT; i++)
+        if (ganim_setting_get(opts->settings, opts->setting_count, acl_options[i].name))
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                              "option %s shapes the ACL body of a Civ VII V1 file; this file is written as V0 (raw "
+                              "floats), which has none (add -O civ7.version=1)",
+                              acl_options[i].name);
+    return civ7_write_v0(doc, opts, out, err);
 }

@@ -15,6 +15,7 @@ typedef struct acl_enc_params {
     float shell;      /* distance of the points the error is measured at */
     int level;        /* ACL_LEVEL_* */
     int metadata;     /* 1: track list name, track names and parents */
+    int metadata_set; /* acl.metadata said yes or no (else chosen by acl_metadata_auto) */
     uint8_t fmt[3];   /* per kind, ACL's format number: rotation 3 (quatf_drop_w_variable),
                          2 (drop_w_full) or 0 (quatf_full); translation and scale 1
                          (vector3f_variable) or 0 (vector3f_full). Full: every animated
@@ -145,6 +146,10 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
  * the civ7 writer for V1 bodies). */
 enum { ACL_OPT_VERSION, ACL_OPT_PRECISION, ACL_OPT_SHELL, ACL_OPT_LEVEL, ACL_OPT_METADATA, ACL_OPT_COUNT };
 extern const ganim_option acl_options[ACL_OPT_COUNT];
+/* acl.metadata=auto: 0 when the skeleton has several bones, every one a root (its
+ * hierarchy unknown), and every name empty or made up by a reader ("track_<i>",
+ * "bone_<i>" at its own index i): metadata would only declare a false hierarchy. Else 1. */
+int acl_metadata_auto(const ganim_skeleton *sk);
 ganim_code acl_write_params(const ganim_doc *doc, const ganim_write_opts *opts, acl_enc_params *p, ganim_error *err);
 ganim_code acl_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
 

@@ -217,6 +217,12 @@ ganim_code civ7_read(ganim_doc *doc, const uint8_t *data, size_t size, const gan
 ganim_code civ7_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
 ganim_code civ7_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err);
 
+/* acl_civ7_skel.c: the "civ7-skeleton" format (a RootNode blob of bone records). */
+int civ7_skel_probe(const uint8_t *data, size_t size);
+ganim_code civ7_skel_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
+                          ganim_error *err);
+#define CIV7_SKEL_RECORD 296u
+
 #define CIV7_MAGIC 0x6AB06AB0u
 #define CIV7_HEADER 0x60u
 #define CIV7_V0_MARKER 0xFFFFFFFFu

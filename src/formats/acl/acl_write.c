@@ -1,5 +1,7 @@
 /* The "acl" format's writer: the acl.* options, checked and turned into the encoder's
  * settings, then the document's first animation as a bare compressed_tracks buffer. */
+#include <stdio.h>
+
 #include "formats/acl/acl_encode.h"
 #include "io/decimal.h"
 
@@ -45,11 +47,32 @@ const ganim_option acl_options[ACL_OPT_COUNT] = {
         .alias = "acl-metadata",
         .type = GANIM_OPTION_CHOICE,
         .flags = GANIM_OPTION_WRITE,
-        .values = "yes|no",
-        .help = "store the skeleton's name, track names and parents in the buffer",
-        .when_unset = "yes",
+        .values = "yes|no|auto",
+        .help = "store the skeleton's name, track names and parents in the buffer (auto: unless the hierarchy is unknown and the names made up)",
+        .when_unset = "auto: yes, except for a skeleton of several bones, all roots, whose names a reader made up (track_<i>, bone_<i>)",
     },
 };
+
+/* Is `name` "<prefix><index>" in decimal without leading zeros? */
+static int made_up_name(const char *name, const char *prefix, uint32_t index)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0) return 0;
+    char digits[12];
+    snprintf(digits, sizeof digits, "%u", index);
+    return strcmp(name + n, digits) == 0;
+}
+
+int acl_metadata_auto(const ganim_skeleton *sk)
+{
+    if (!sk || sk->bone_count < 2) return 1;
+    for (uint32_t b = 0; b < sk->bone_count; b++) {
+        const char *name = sk->bones[b].name ? sk->bones[b].name : "";
+        if (sk->bones[b].parent >= 0) return 1; /* a hierarchy is known */
+        if (*name && !made_up_name(name, "track_", b) && !made_up_name(name, "bone_", b)) return 1;
+    }
+    return 0; /* several roots named by a reader: the buffer would carry a false hierarchy */
+}
 
 /* A positive finite number from option text, or an error naming the option. */
 static ganim_code positive(const ganim_write_opts *opts, const char *name, float fallback, float *out, ganim_error *err)
@@ -85,7 +108,9 @@ ganim_code acl_write_params(const ganim_doc *doc, const ganim_write_opts *opts, 
     if (ver >= 0) p->version = ver == 0 ? 7 : 10;
     int level = ganim_setting_choice(set, count, &acl_options[ACL_OPT_LEVEL]);
     p->level = level >= 0 ? level : ACL_LEVEL_AUTOMATIC;
-    p->metadata = ganim_setting_choice(set, count, &acl_options[ACL_OPT_METADATA]) != 1;
+    int meta = ganim_setting_choice(set, count, &acl_options[ACL_OPT_METADATA]);
+    p->metadata = meta == 0 || ((meta < 0 || meta == 2) && acl_metadata_auto(doc->skeleton));
+    p->metadata_set = meta == 0 || meta == 1;
     ganim_code rc = positive(opts, "acl.precision", 0.01f, &p->precision, err);
     if (rc == GANIM_OK) rc = positive(opts, "acl.shell", 3.0f, &p->shell, err);
     return rc;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ganim.h"
+#include "support/tciv7skel.h"
 #include "test.h"
 
 static uint32_t ld32(const uint8_t *p)
@@ -63,6 +64,9 @@ static int load_text(const char *path, clip_in *c, int want_parents)
     return n == (size_t)maxf * maxt * 10u;
 }
 
+/* The names doc_from gives the bones: <bone_prefix><index>. */
+static const char *bone_prefix = "bone";
+
 static ganim_doc *doc_from(const clip_in *c, float fps)
 {
     ganim_doc *doc = NULL;
@@ -70,7 +74,7 @@ static ganim_doc *doc_from(const clip_in *c, float fps)
     ganim_bone *bones = calloc(c->nt, sizeof *bones);
     char(*names)[16] = calloc(c->nt, sizeof *names);
     for (uint32_t b = 0; b < c->nt; b++) {
-        snprintf(names[b], sizeof names[b], "bone%u", b);
+        snprintf(names[b], sizeof names[b], "%s%u", bone_prefix, b);
         bones[b].name = names[b];
         bones[b].parent = c->parents[b];
         bones[b].rest.rotation.w = 1.0f;
@@ -368,6 +372,69 @@ TEST(v0_inputs_within_precision_with_the_real_parents)
     test_free_list(list);
 }
 
+/* A Civ VII V0 file has no parents; a civ7-skeleton blob (--skeleton) gives them. The
+ * shared V0 sample const_and_identity, read with a skeleton blob built here from its
+ * input's parents (made-up names, identity locals: nothing of the sample's bytes), encodes
+ * at ACL's size class (within 1.15 x ACL's buffer, against 1.63 x without it) and within
+ * the precision by the real hierarchy. */
+TEST(v0_with_a_civ7_skeleton_gets_acl_sizes)
+{
+    const char *stem_in = test_path("acl", "const_and_identity_f48_r30_b30.input.txt");
+    char stem[1024];
+    clip_in in = { 0 };
+    double acl_err = 0;
+    size_t acl_size = 0;
+    int v7 = 0;
+    CHECK(load_shared(stem_in, stem, sizeof stem, &in, &acl_err, &acl_size, &v7));
+    tciv7_bone *bones = calloc(in.nt, sizeof *bones);
+    char(*names)[16] = calloc(in.nt, sizeof *names);
+    for (uint32_t b = 0; b < in.nt; b++) {
+        snprintf(names[b], sizeof names[b], "joint%u", b);
+        bones[b] = (tciv7_bone){ .name = names[b], .parent = in.parents[b], .q = { 0, 0, 0, 1 } };
+    }
+    size_t blob_size;
+    uint8_t *blob = tciv7_skel(bones, in.nt, 0.1f, &blob_size);
+    ganim_doc *skel = NULL, *v0 = NULL, *back = NULL, *plain = NULL;
+    CHECK_OK(ganim_read_memory(blob, blob_size, NULL, &skel, NULL));
+    CHECK(skel && strcmp(skel->format->name, "civ7-skeleton") == 0);
+    char path[1100];
+    snprintf(path, sizeof path, "%s.v0.civ", stem);
+    ganim_read_opts ro = { 0 };
+    ro.skeleton = skel ? skel->skeleton : NULL;
+    ganim_buffer with = { 0 }, without = { 0 };
+    CHECK_OK(ganim_read_file(path, &ro, &v0, NULL));
+    CHECK_OK(ganim_read_file(path, NULL, &plain, NULL));
+    if (v0 && plain) {
+        CHECK_EQ_INT(v0->skeleton->bones[in.nt - 1].parent, in.parents[in.nt - 1]);
+        CHECK_OK(ganim_write(v0, "acl", NULL, &with, NULL));
+        CHECK_OK(ganim_write(plain, "acl", NULL, &without, NULL));
+        double ratio = (double)with.size / (double)acl_size;
+        printf("  with the skeleton %zu B (%.3fx ACL's %zu), without %zu B (%.3fx)\n", with.size, ratio, acl_size,
+               without.size, (double)without.size / (double)acl_size);
+        CHECK_MSG(ratio <= 1.15, "%zu bytes, %.3f x ACL's", with.size, ratio);
+        CHECK(without.size > with.size + with.size / 4);
+        CHECK_EQ_INT(ld32(with.data + 28) >> 31, 1); /* real parents and names: metadata */
+        CHECK_OK(ganim_read_memory(with.data, with.size, NULL, &back, NULL));
+    }
+    if (back) {
+        float *dec = decoded(back, in.nt, in.frames);
+        double err = qvvf_error(&in, dec, in.frames, 3.0), limit = acl_err > 0.01 ? acl_err : 0.01;
+        CHECK_MSG(err <= limit, "error %g above %g", err, limit);
+        free(dec);
+    }
+    ganim_buffer_free(&with);
+    ganim_buffer_free(&without);
+    ganim_doc_free(back);
+    ganim_doc_free(v0);
+    ganim_doc_free(plain);
+    ganim_doc_free(skel);
+    free(blob);
+    free(bones);
+    free(names);
+    free(in.v);
+    free(in.parents);
+}
+
 /* A small made-up clip (no samples needed): 3 bones in a chain, 40 frames of motion. */
 static clip_in small_clip(void)
 {
@@ -592,6 +659,111 @@ TEST(civ7_v1_written_and_read_back)
     free(c.parents);
 }
 
+/* acl.metadata unset: metadata unless the hierarchy is unknown (several bones, all roots)
+ * and the names are the ones readers make up (track_<i>, bone_<i>); yes/no force it. */
+TEST(metadata_auto_leaves_out_a_made_up_flat_skeleton)
+{
+    clip_in c = small_clip();
+    int32_t chain[3] = { -1, 0, 1 }, flat[3] = { -1, -1, -1 };
+    free(c.parents);
+    static const struct {
+        const char *prefix;
+        int flat, meta;
+    } cases[] = {
+        { "track_", 1, 0 },  /* a V0 file's or a bare buffer's skeleton */
+        { "bone_", 1, 0 },   /* the generic flat skeleton */
+        { "bone", 1, 1 },    /* names from a file: kept */
+        { "track_0", 1, 1 }, /* track_00, track_01...: not at their index */
+        { "track_", 0, 1 },  /* a known hierarchy: kept */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bone_prefix = cases[i].prefix;
+        c.parents = cases[i].flat ? flat : chain;
+        ganim_doc *doc = doc_from(&c, 30.0f);
+        bone_prefix = "bone";
+        size_t size, forced, none;
+        ganim_code code;
+        ganim_setting yes = { "acl.metadata", "yes" }, no = { "acl.metadata", "no" };
+        uint8_t *b = write_acl(doc, "acl", NULL, 0, &size, &code);
+        CHECK_EQ_INT(code, GANIM_OK);
+        uint8_t *by = write_acl(doc, "acl", &yes, 1, &forced, &code);
+        CHECK_EQ_INT(code, GANIM_OK);
+        uint8_t *bn = write_acl(doc, "acl", &no, 1, &none, &code);
+        CHECK_EQ_INT(code, GANIM_OK);
+        if (b && by && bn) {
+            CHECK_MSG((ld32(b + 28) >> 31) == (uint32_t)cases[i].meta, "case %zu", i);
+            CHECK_EQ_INT(ld32(by + 28) >> 31, 1);
+            CHECK_EQ_INT(ld32(bn + 28) >> 31, 0);
+            CHECK_EQ_INT(size, cases[i].meta ? forced : none);
+            /* the metadata is the three names and parents and the list name, no more */
+            CHECK(forced > none + 3 * 4 && forced < none + 200);
+            /* the samples are the same bytes either way */
+            CHECK(memcmp(b + 32, cases[i].meta ? by + 32 : bn + 32, none - 32 - 15) == 0);
+        }
+        free(b);
+        free(by);
+        free(bn);
+        ganim_doc_free(doc);
+    }
+    free(c.v);
+}
+
+/* The civ7 writer takes the acl.* options for a V1 body (and refuses them for V0): a
+ * coarser precision gives a smaller body whose error stays within that precision. */
+TEST(civ7_v1_body_takes_the_acl_options)
+{
+    clip_in c = small_clip();
+    ganim_doc *doc = doc_from(&c, 30.0f);
+    ganim_setting fine[1] = { { "civ7.version", "1" } };
+    ganim_setting coarse[3] = { { "civ7.version", "1" }, { "acl.precision", "0.2" }, { "acl.metadata", "no" } };
+    size_t fine_size, coarse_size;
+    ganim_code code;
+    uint8_t *bf = write_acl(doc, "civ7", fine, 1, &fine_size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    uint8_t *bc = write_acl(doc, "civ7", coarse, 3, &coarse_size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    if (bf && bc) {
+        CHECK_EQ_INT(ld32(bf + 0x60 + 28) >> 31, 1); /* metadata: the names are real */
+        CHECK_EQ_INT(ld32(bc + 0x60 + 28) >> 31, 0); /* acl.metadata=no */
+        CHECK_MSG(coarse_size + 100 < fine_size, "coarse %zu, fine %zu", coarse_size, fine_size);
+        const uint8_t *bufs[2] = { bf, bc };
+        size_t sizes[2] = { fine_size, coarse_size };
+        double limit[2] = { 0.01, 0.2 }, err[2] = { 0, 0 };
+        for (int k = 0; k < 2; k++) {
+            ganim_doc *back = NULL;
+            CHECK_OK(ganim_read_memory(bufs[k], sizes[k], NULL, &back, NULL));
+            if (!back) continue;
+            float *dec = decoded(back, c.nt, c.frames);
+            err[k] = qvvf_error(&c, dec, c.frames, 3.0);
+            CHECK_MSG(err[k] <= limit[k], "body %d: error %g above %g", k, err[k], limit[k]);
+            free(dec);
+            ganim_doc_free(back);
+        }
+        CHECK_MSG(err[1] > 0.01, "the coarse body's error %g is no coarser", err[1]);
+    }
+    /* V0 has no body: the options are refused and nothing is written */
+    ganim_setting v0[2] = { { "civ7.version", "0" }, { "acl.shell", "2" } };
+    ganim_buffer out = { 0 };
+    ganim_error e = { 0 };
+    ganim_write_opts wo = { .settings = v0, .setting_count = 2 };
+    CHECK_EQ_INT(ganim_write(doc, "civ7", &wo, &out, &e), GANIM_ERR_INVALID_ARG);
+    CHECK_EQ_INT(out.size, 0);
+    CHECK_MSG(strstr(e.message, "acl.shell") && strstr(e.message, "V0") && strstr(e.message, "civ7.version=1"), "%s",
+              e.message);
+    ganim_buffer_free(&out);
+    /* a document from elsewhere, civ7.version unset: V0, so refused the same way */
+    wo.settings = v0 + 1;
+    wo.setting_count = 1;
+    CHECK_EQ_INT(ganim_write(doc, "civ7", &wo, &out, &e), GANIM_ERR_INVALID_ARG);
+    CHECK_EQ_INT(out.size, 0);
+    ganim_buffer_free(&out);
+    free(bf);
+    free(bc);
+    ganim_doc_free(doc);
+    free(c.v);
+    free(c.parents);
+}
+
 /* --into a V1 original: its header bytes and its buffer's version come back, the body is
  * re-encoded within the precision of what was put in. */
 TEST(into_a_v1_original_keeps_all_but_the_body)
@@ -645,8 +817,11 @@ int main(void)
     RUN(trivial_key_frames_stripped);
     RUN(options_shape_the_buffer);
     RUN(civ7_v1_written_and_read_back);
+    RUN(metadata_auto_leaves_out_a_made_up_flat_skeleton);
+    RUN(civ7_v1_body_takes_the_acl_options);
     RUN(into_a_v1_original_keeps_all_but_the_body);
     RUN(every_shared_clip_within_precision_and_size);
+    RUN(v0_with_a_civ7_skeleton_gets_acl_sizes);
     RUN(v0_inputs_within_precision_with_the_real_parents);
     return test_finish();
 }
