@@ -19,6 +19,8 @@
  * key on every frame. ganim's visibility (STEP scale keys of 0) comes back as visibility.
  * Values of ganim's own files are converted back exactly (gltf_exact.c); transforms of
  * nodes above a bone are folded in. */
+#include <float.h>
+
 #include "formats/gltf/gltf.h"
 
 /* chan.steps: per key, whether it holds its value until the next key */
@@ -33,6 +35,7 @@ typedef struct chan {
     float *t;       /* seconds */
     float *f;       /* frames */
     float *v;       /* n * comps values (CUBICSPLINE: 3n * comps, in, value, out) */
+    float *doc_v;   /* the values as read when they are in the document (else NULL) */
     uint8_t *steps; /* per key: holds its value until the next key */
     int any_step;   /* some key steps */
     int visibility; /* ganim visibility written as STEP scale */
@@ -55,6 +58,14 @@ typedef struct anim {
     int ganim_rate; /* fps and frames from extras.ganim */
     gltf_clip_stats st;
     uint32_t dropped, repaired, nudged;
+    /* key_frames: the last channel's times and frames, when they needed no repair (the
+     * samplers of an animation usually share one input accessor) */
+    const float *memo_t, *memo_f;
+    uint32_t memo_n;
+    /* classify: whether frames pf_f[0..pf_n) are 0, 1, 2, ... (for frames) */
+    const float *pf_f;
+    uint32_t pf_n;
+    int pf;
 } anim;
 
 /* ---- channels --------------------------------------------------------------------------- */
@@ -163,13 +174,16 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     c->interp = interp_of(interp);
     c->comps = p == GLTF_ROT ? 4 : 3;
     c->offset = cv->offset;
-    char what[96];
-    snprintf(what, sizeof what, "animation %u sampler %u input", a->index, sampler);
+    /* the values of ganim's own files usually become the model's channel as they are
+     * (model_channel keeps the array): they go in the document; other files' constant
+     * channels often hold a key on every frame, which would stay in the document unused */
+    gltf_use use_in = { a->index, sampler, "input", 0 };
+    gltf_use use_out = { a->index, sampler, "output", f->ganim && c->interp != GLTF_CUBIC };
     uint32_t nin, nout;
-    ganim_code code = gltf_accessor_floats(f, in, 1, 0, what, &c->t, &nin);
+    ganim_code code = gltf_accessor_floats(f, in, 1, 0, &use_in, &c->t, &nin);
     if (code != GANIM_OK) return code;
-    snprintf(what, sizeof what, "animation %u sampler %u output", a->index, sampler);
-    if ((code = gltf_accessor_floats(f, out, c->comps, 1, what, &c->v, &nout)) != GANIM_OK) return code;
+    if ((code = gltf_accessor_floats(f, out, c->comps, 1, &use_out, &c->v, &nout)) != GANIM_OK) return code;
+    if (use_out.doc) c->doc_v = c->v;
     uint64_t need = c->interp == GLTF_CUBIC ? 3 * (uint64_t)nin : nin;
     if (nout < need)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
@@ -211,9 +225,16 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
  * are dropped (the validator calls them an error; some exporters write them). */
 static ganim_code check_times(anim *a, chan *c)
 {
-    size_t per = (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
+    /* the usual case: every time finite, not negative and after the one before */
     uint32_t m = 0;
-    for (uint32_t k = 0; k < c->n; k++) {
+    for (float prev = -1.0f; m < c->n; m++) {
+        float t = c->t[m];
+        if (!(t >= 0 && t <= FLT_MAX && t > prev)) break;
+        prev = t;
+    }
+    if (m == c->n) return GANIM_OK;
+    size_t per = (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
+    for (uint32_t k = m; k < c->n; k++) {
         float t = c->t[k];
         if (!isfinite(t) || t < 0)
             return ganim_fail(a->f->err, GANIM_ERR_CORRUPT, c->offset,
@@ -233,6 +254,16 @@ static ganim_code check_times(anim *a, chan *c)
     return GANIM_OK;
 }
 
+/* The float below x, for a finite x > 0: nextafterf(x, -INFINITY) without the call. */
+static float float_below(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    u--;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
 /* LINEAR keys that hold the previous key's value one float step before the next key
  * (ganim's hold keys) become step marks on the previous key; STEP marks every key. */
 static ganim_code find_steps(anim *a, chan *c)
@@ -247,15 +278,18 @@ static ganim_code find_steps(anim *a, chan *c)
     if (c->interp != GLTF_LINEAR) return GANIM_OK;
     uint32_t m = 1;
     for (uint32_t k = 1; k < c->n; k++) {
-        if (k + 1 < c->n && c->t[k] == nextafterf(c->t[k + 1], -INFINITY) &&
+        /* times are increasing from 0 or more (check_times): t[k + 1] > 0 */
+        if (k + 1 < c->n && c->t[k] == float_below(c->t[k + 1]) &&
             !memcmp(c->v + k * w, c->v + (m - 1) * w, w * sizeof(float))) {
             c->steps[m - 1] = 1;
             c->any_step = 1;
             a->st.holds++;
             continue;
         }
-        c->t[m] = c->t[k];
-        memmove(c->v + m * w, c->v + k * w, w * sizeof(float));
+        if (m != k) {
+            c->t[m] = c->t[k];
+            memmove(c->v + m * w, c->v + k * w, w * sizeof(float));
+        }
         m++;
     }
     c->n = m;
@@ -369,11 +403,27 @@ static float frame_snap(float t, double fps)
  * one moves a float step later, or is dropped when there is no room). */
 static ganim_code key_frames(anim *a, chan *c)
 {
-    if (!(c->f = gltf_scratch(a->f, c->n, sizeof(float)))) return GANIM_ERR_NOMEM;
+    /* the frames of the same times as the last channel's are the same frames (nothing
+     * writes into a channel's frames after this) */
+    if (a->memo_f && a->memo_n == c->n && !memcmp(a->memo_t, c->t, (size_t)c->n * sizeof(float))) {
+        c->f = (float *)(uintptr_t)a->memo_f;
+        return GANIM_OK;
+    }
+    a->memo_f = NULL;
+    if (!(c->f = gltf_scratch_raw(a->f, c->n, sizeof(float)))) return GANIM_ERR_NOMEM;
     size_t per = (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
-    for (uint32_t k = 0; k < c->n; k++)
-        c->f[k] = a->ganim_rate ? frame_exact(c->t[k], a->fps) : frame_snap(c->t[k], a->fps);
-    uint32_t m = c->n ? 1 : 0;
+    uint32_t m = c->n ? 1 : 0, up = 1;
+    if (a->ganim_rate)
+        for (uint32_t k = 0; k < c->n; k++) c->f[k] = frame_exact(c->t[k], a->fps);
+    else
+        for (uint32_t k = 0; k < c->n; k++) c->f[k] = frame_snap(c->t[k], a->fps);
+    for (uint32_t k = 1; k < c->n && up; k++) up = c->f[k] > c->f[k - 1];
+    if (up) { /* strictly increasing: nothing to repair */
+        a->memo_t = c->t;
+        a->memo_f = c->f;
+        a->memo_n = c->n;
+        return GANIM_OK;
+    }
     for (uint32_t k = 1; k < c->n; k++) {
         float fk = c->f[k];
         if (!(fk > c->f[m - 1])) {
@@ -451,10 +501,27 @@ static void convert_values(anim *a, chan *c)
     int root = bone->parent < 0;
     size_t w = (size_t)c->comps;
     const gltf_fold *fd = f->folded && f->folded[c->bone] ? &f->fold[c->bone] : NULL;
-    for (uint32_t k = 0; k < c->n; k++) {
+    /* The exporter wrote a rotation that C does not turn (any but a root's, or C the
+     * identity) as it was when it was unit to float precision: such a key is its own
+     * model value (gltf_undo_rotation gives it back unchanged); the bound is a little
+     * inside the exporter's 2^-21 so that the reader's rounding never matters. */
+    int as_is = !root || f->conv.identity;
+    uint32_t k = 0;
+    if (c->path == GLTF_ROT && f->undo && as_is && !fd) /* (a key with inf or NaN fails the test) */
+        for (; k < c->n; k++) {
+            const float *v = c->v + 4 * (size_t)k;
+            double len2 = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] + (double)v[3] * v[3];
+            if (!(fabs(len2 - 1) <= 4.7e-7)) break;
+        }
+    /* likewise a translation that neither C nor the unit scale changed */
+    if (c->path == GLTF_TRANS && f->undo && !root && f->conv.unit == 1 && !fd)
+        for (; k < c->n; k++) {
+            const float *v = c->v + 3 * (size_t)k;
+            if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) break;
+        }
+    for (; k < c->n; k++) {
         float *v = c->v + k * w, in[4];
-        int bad = 0;
-        for (size_t i = 0; i < w; i++) bad |= !isfinite(v[i]);
+        int bad = !isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]) || (w == 4 && !isfinite(v[3]));
         if (c->path == GLTF_ROT) {
             if (f->undo && !bad) {
                 memcpy(in, v, sizeof in);
@@ -536,8 +603,18 @@ static void classify(anim *a, chan *c)
                                     c->f[1] == (float)(a->span - 1));
     else c->constant = same && c->interp != GLTF_CUBIC;
     if (c->constant) return;
-    c->per_frame = c->n == a->frames;
-    for (uint32_t k = 0; k < c->n && c->per_frame; k++) c->per_frame = c->f[k] == (float)k;
+    /* channels that share their frames (key_frames) share the answer */
+    if (a->pf_f == c->f && a->pf_n == c->n) {
+        c->per_frame = a->pf;
+        return;
+    }
+    uint32_t k = 0;
+    if (c->n == a->frames)
+        while (k < c->n && c->f[k] == (float)k) k++;
+    c->per_frame = c->n == a->frames && k == c->n;
+    a->pf_f = c->f;
+    a->pf_n = c->n;
+    a->pf = c->per_frame;
 }
 
 /* Hold keys in the model: key k's value again one float step before key k+1. */
@@ -577,6 +654,13 @@ static ganim_code track_steps(anim *a, const uint32_t *idx, uint32_t count, int8
     uint32_t nt = 0;
     int conflict = 0, any = 0;
     *out = NULL;
+    /* no key of any channel steps (STEP_YES comes only with any_step): no bits, no holds */
+    for (uint32_t i = 0; i < count; i++) {
+        const chan *c = &a->ch[idx[i]];
+        any |= !c->constant && !c->visibility && c->any_step;
+    }
+    if (!any) return GANIM_OK;
+    any = 0;
     for (uint32_t i = 0; i < count; i++) {
         const chan *c = &a->ch[idx[i]];
         if (c->constant || c->visibility) continue;
@@ -619,9 +703,11 @@ static ganim_code model_channel(anim *a, const chan *c, ganim_channel *out)
 {
     size_t w = (size_t)c->comps;
     uint32_t n = c->constant ? 1 : c->n;
-    float *v = ganim_doc_alloc_array(a->f->doc, (size_t)n * w, sizeof(float));
-    if (!v) return GANIM_NOMEM(a->f->err);
-    memcpy(v, c->v, (size_t)n * w * sizeof(float));
+    float *v = c->v; /* the document's already unless replaced since the read */
+    if (c->v != c->doc_v || c->constant) {
+        if (!(v = ganim_doc_alloc_array_raw(a->f->doc, (size_t)n * w, sizeof(float)))) return GANIM_NOMEM(a->f->err);
+        memcpy(v, c->v, (size_t)n * w * sizeof(float)); /* over the whole array */
+    }
     out->values = v;
     out->count = n;
     if (c->constant) {
@@ -629,7 +715,7 @@ static ganim_code model_channel(anim *a, const chan *c, ganim_channel *out)
     } else if (c->per_frame) {
         out->kind = GANIM_CHANNEL_PER_FRAME;
     } else {
-        float *t = ganim_doc_alloc_array(a->f->doc, n, sizeof(float));
+        float *t = ganim_doc_alloc_array_raw(a->f->doc, n, sizeof(float)); /* copied over whole */
         if (!t) return GANIM_NOMEM(a->f->err);
         memcpy(t, c->f, (size_t)n * sizeof(float));
         out->kind = GANIM_CHANNEL_KEYED;
