@@ -402,8 +402,12 @@ ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const 
 const gj_value *gj_get(const gj_value *v, const char *key)
 {
     if (!v || v->type != GJ_OBJECT) return NULL;
-    for (uint32_t i = 0; i < v->count; i++)
-        if (v->items[i].key[0] == key[0] && strcmp(v->items[i].key, key) == 0) return &v->items[i];
+    for (uint32_t i = 0; i < v->count; i++) { /* names are short: compared here, not by strcmp */
+        const char *k = v->items[i].key;
+        size_t j = 0;
+        while (k[j] == key[j] && key[j]) j++;
+        if (k[j] == key[j]) return &v->items[i];
+    }
     return NULL;
 }
 

@@ -73,6 +73,16 @@ typedef struct gltf_fold {
     double r[4], t[3], s[3];
 } gltf_fold;
 
+/* The last SCALAR float accessors (key times) read (gltf_data.c): their checked bytes,
+ * for a read again */
+#define GLTF_ACC_MEMO 4
+typedef struct gltf_acc_memo {
+    const uint8_t *src; /* NULL: none */
+    uint64_t n, stride;
+    uint32_t index;
+    int comps, ints;
+} gltf_acc_memo;
+
 typedef struct gltf_file {
     ganim_doc *doc;     /* the document being filled */
     ganim_doc *scratch; /* arena for the JSON tree and temporaries, freed at the end */
@@ -88,6 +98,8 @@ typedef struct gltf_file {
     uint32_t node_count, accessor_count, view_count, buf_count;
     gltf_node *nodes;
     gltf_buf *bufs;
+    gltf_acc_memo acc_memo[GLTF_ACC_MEMO];
+    unsigned acc_memo_next;
     /* ganim's own files (asset.extras.ganim) */
     int ganim;      /* the file says it was made by ganim's exporter */
     int undo;       /* its conversion is undone (gltf.conversion=undo and understood) */

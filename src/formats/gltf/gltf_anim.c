@@ -46,6 +46,31 @@ typedef struct chan {
     uint64_t offset;
 } chan;
 
+/* A few arrays of times (or frames) and what was found for them; nothing writes into
+ * the arrays while they are here. */
+#define MEMO_SLOTS 4
+typedef struct times_memo {
+    const float *t[MEMO_SLOTS], *f[MEMO_SLOTS];
+    uint32_t n[MEMO_SLOTS];
+    unsigned next;
+} times_memo;
+
+/* The slot whose times are t[0..n) (the same array or the same values), or -1. */
+static int memo_find(const times_memo *m, const float *t, uint32_t n)
+{
+    for (int i = 0; i < MEMO_SLOTS; i++)
+        if (m->t[i] && m->n[i] == n && (m->t[i] == t || !memcmp(m->t[i], t, (size_t)n * sizeof(float)))) return i;
+    return -1;
+}
+
+static void memo_add(times_memo *m, const float *t, const float *f, uint32_t n)
+{
+    unsigned i = m->next++ % MEMO_SLOTS;
+    m->t[i] = t;
+    m->f[i] = f;
+    m->n[i] = n;
+}
+
 typedef struct anim {
     gltf_file *f;
     uint32_t index;
@@ -58,14 +83,11 @@ typedef struct anim {
     int ganim_rate; /* fps and frames from extras.ganim */
     gltf_clip_stats st;
     uint32_t dropped, repaired, nudged;
-    /* key_frames: the last channel's times and frames, when they needed no repair (the
-     * samplers of an animation usually share one input accessor) */
-    const float *memo_t, *memo_f;
-    uint32_t memo_n;
-    /* classify: whether frames pf_f[0..pf_n) are 0, 1, 2, ... (for frames) */
-    const float *pf_f;
-    uint32_t pf_n;
-    int pf;
+    /* Work done on the key times of a channel, kept for the next channels with the same
+     * times (an animation's samplers share a few input accessors): */
+    times_memo kf; /* key_frames: times t whose frames f needed no repair */
+    times_memo tk; /* check_keys: times t, valid and without hold keys */
+    times_memo pf; /* classify: frames t that count 0, 1, 2, ... (f NULL) or not (f = t) */
 } anim;
 
 /* ---- channels --------------------------------------------------------------------------- */
@@ -223,7 +245,7 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
 
 /* Times must be finite and not negative; keys that do not come after the previous one
  * are dropped (the validator calls them an error; some exporters write them). */
-static ganim_code check_times(anim *a, chan *c)
+static ganim_code check_times(anim *a, chan *c, int *clean)
 {
     /* the usual case: every time finite, not negative and after the one before */
     uint32_t m = 0;
@@ -232,6 +254,7 @@ static ganim_code check_times(anim *a, chan *c)
         if (!(t >= 0 && t <= FLT_MAX && t > prev)) break;
         prev = t;
     }
+    *clean = m == c->n;
     if (m == c->n) return GANIM_OK;
     size_t per = (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
     for (uint32_t k = m; k < c->n; k++) {
@@ -254,7 +277,7 @@ static ganim_code check_times(anim *a, chan *c)
     return GANIM_OK;
 }
 
-/* The float below x, for a finite x > 0: nextafterf(x, -INFINITY) without the call. */
+/* The float below x, for x > 0 (+inf included): nextafterf(x, -INFINITY) without the call. */
 static float float_below(float x)
 {
     uint32_t u;
@@ -266,8 +289,9 @@ static float float_below(float x)
 
 /* LINEAR keys that hold the previous key's value one float step before the next key
  * (ganim's hold keys) become step marks on the previous key; STEP marks every key. */
-static ganim_code find_steps(anim *a, chan *c)
+static ganim_code find_steps(anim *a, chan *c, int known, int *none)
 {
+    *none = 0;
     if (!(c->steps = gltf_scratch(a->f, c->n, 1))) return GANIM_ERR_NOMEM;
     size_t w = (size_t)c->comps;
     if (c->interp == GLTF_STEP) {
@@ -275,10 +299,16 @@ static ganim_code find_steps(anim *a, chan *c)
         c->any_step = c->n > 1;
         return GANIM_OK;
     }
-    if (c->interp != GLTF_LINEAR) return GANIM_OK;
+    if (c->interp != GLTF_LINEAR || known) return GANIM_OK;
+    /* the first key one float step before the next (times are increasing from 0 or
+     * more, check_times: t[k + 1] > 0); none, and no key is a hold key */
     uint32_t m = 1;
-    for (uint32_t k = 1; k < c->n; k++) {
-        /* times are increasing from 0 or more (check_times): t[k + 1] > 0 */
+    while (m + 1 < c->n && c->t[m] != float_below(c->t[m + 1])) m++;
+    if (m + 1 >= c->n) {
+        *none = 1;
+        return GANIM_OK;
+    }
+    for (uint32_t k = m; k < c->n; k++) {
         if (k + 1 < c->n && c->t[k] == float_below(c->t[k + 1]) &&
             !memcmp(c->v + k * w, c->v + (m - 1) * w, w * sizeof(float))) {
             c->steps[m - 1] = 1;
@@ -294,6 +324,20 @@ static ganim_code find_steps(anim *a, chan *c)
     }
     c->n = m;
     return GANIM_OK;
+}
+
+/* check_times and find_steps; the times of the channel before, when they were valid and
+ * no key was one float step before the next, need neither (samplers usually share one
+ * input accessor). */
+static ganim_code check_keys(anim *a, chan *c)
+{
+    int known = memo_find(&a->tk, c->t, c->n) >= 0, clean = 0, none;
+    ganim_code code = known ? GANIM_OK : check_times(a, c, &clean);
+    if (code == GANIM_OK) code = find_steps(a, c, known, &none);
+    if (code == GANIM_OK && !known && clean && none) { /* c->t was not moved */
+        memo_add(&a->tk, c->t, NULL, c->n);
+    }
+    return code;
 }
 
 /* ---- the frame rate ------------------------------------------------------------------------- */
@@ -373,7 +417,7 @@ static int gives(double k, double fps, float t)
 {
     double x = k / fps;
     float f = (float)x;
-    return f == t || ((double)f > x && nextafterf(f, -INFINITY) == t);
+    return f == t || ((double)f > x && (f > 0 ? float_below(f) : nextafterf(f, -INFINITY)) == t);
 }
 
 /* The frame ganim's exporter divided by the rate to write time t (an integer when one
@@ -405,11 +449,11 @@ static ganim_code key_frames(anim *a, chan *c)
 {
     /* the frames of the same times as the last channel's are the same frames (nothing
      * writes into a channel's frames after this) */
-    if (a->memo_f && a->memo_n == c->n && !memcmp(a->memo_t, c->t, (size_t)c->n * sizeof(float))) {
-        c->f = (float *)(uintptr_t)a->memo_f;
+    int hit = memo_find(&a->kf, c->t, c->n);
+    if (hit >= 0) {
+        c->f = (float *)(uintptr_t)a->kf.f[hit];
         return GANIM_OK;
     }
-    a->memo_f = NULL;
     if (!(c->f = gltf_scratch_raw(a->f, c->n, sizeof(float)))) return GANIM_ERR_NOMEM;
     size_t per = (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
     uint32_t m = c->n ? 1 : 0, up = 1;
@@ -419,9 +463,7 @@ static ganim_code key_frames(anim *a, chan *c)
         for (uint32_t k = 0; k < c->n; k++) c->f[k] = frame_snap(c->t[k], a->fps);
     for (uint32_t k = 1; k < c->n && up; k++) up = c->f[k] > c->f[k - 1];
     if (up) { /* strictly increasing: nothing to repair */
-        a->memo_t = c->t;
-        a->memo_f = c->f;
-        a->memo_n = c->n;
+        memo_add(&a->kf, c->t, c->f, c->n);
         return GANIM_OK;
     }
     for (uint32_t k = 1; k < c->n; k++) {
@@ -593,28 +635,42 @@ static ganim_code lead_in(anim *a, chan *c)
     return GANIM_OK;
 }
 
+/* memcmp of w (3 or 4) floats, inline */
+static int same_bits(const float *a, const float *b, size_t w)
+{
+    uint32_t x[4], y[4];
+    memcpy(x, a, 3 * sizeof(float));
+    memcpy(y, b, 3 * sizeof(float));
+    if (w == 4) {
+        memcpy(x + 3, a + 3, sizeof(float));
+        memcpy(y + 3, b + 3, sizeof(float));
+    } else {
+        x[3] = y[3] = 0;
+    }
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
+}
+
 static void classify(anim *a, chan *c)
 {
     size_t w = (size_t)c->comps;
     int same = 1;
-    for (uint32_t k = 1; k < c->n && same; k++) same = !memcmp(c->v, c->v + k * w, w * sizeof(float));
+    for (uint32_t k = 1; k < c->n && same; k++) same = same_bits(c->v, c->v + k * w, w);
     if (a->f->ganim && a->ganim_rate)
         c->constant = c->n == 1 || (c->n == 2 && same && c->interp == GLTF_LINEAR && !c->any_step && c->f[0] == 0 &&
                                     c->f[1] == (float)(a->span - 1));
     else c->constant = same && c->interp != GLTF_CUBIC;
     if (c->constant) return;
     /* channels that share their frames (key_frames) share the answer */
-    if (a->pf_f == c->f && a->pf_n == c->n) {
-        c->per_frame = a->pf;
-        return;
-    }
-    uint32_t k = 0;
-    if (c->n == a->frames)
+    int hit = memo_find(&a->pf, c->f, c->n), counting; /* the frames are 0, 1, 2, ... */
+    if (hit >= 0) {
+        counting = !a->pf.f[hit];
+    } else {
+        uint32_t k = 0;
         while (k < c->n && c->f[k] == (float)k) k++;
-    c->per_frame = c->n == a->frames && k == c->n;
-    a->pf_f = c->f;
-    a->pf_n = c->n;
-    a->pf = c->per_frame;
+        counting = k == c->n;
+        memo_add(&a->pf, c->f, counting ? NULL : c->f, c->n);
+    }
+    c->per_frame = c->n == a->frames && counting;
 }
 
 /* Hold keys in the model: key k's value again one float step before key k+1. */
@@ -730,8 +786,9 @@ static ganim_code model_channel(anim *a, const chan *c, ganim_channel *out)
 static ganim_code model_visibility(anim *a, const chan *c, ganim_track *tr)
 {
     const float *rest = &a->f->doc->skeleton->bones[c->bone].rest.scale.x;
-    uint8_t *vis = ganim_doc_alloc(a->f->doc, a->frames);
-    float *s = ganim_doc_alloc_array(a->f->doc, (size_t)a->frames * 3, sizeof(float));
+    /* both written whole below */
+    uint8_t *vis = ganim_doc_alloc_array_raw(a->f->doc, a->frames, 1);
+    float *s = ganim_doc_alloc_array_raw(a->f->doc, (size_t)a->frames * 3, sizeof(float));
     if (!vis || !s) return GANIM_NOMEM(a->f->err);
     int first = -1, all_rest = 1, all_same = 1;
     for (uint32_t k = 0; k < a->frames; k++) {
@@ -739,8 +796,8 @@ static ganim_code model_visibility(anim *a, const chan *c, ganim_track *tr)
         vis[k] = !(v[0] == 0 && v[1] == 0 && v[2] == 0);
         if (!vis[k]) continue;
         if (first < 0) first = (int)k;
-        all_rest &= !memcmp(v, rest, 3 * sizeof(float));
-        all_same &= !memcmp(v, c->v + 3 * (size_t)first, 3 * sizeof(float));
+        all_rest &= same_bits(v, rest, 3);
+        all_same &= same_bits(v, c->v + 3 * (size_t)first, 3);
     }
     const float *fill = first >= 0 ? c->v + 3 * (size_t)first : rest;
     for (uint32_t k = 0; k < a->frames; k++) {
@@ -960,10 +1017,8 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
                               "gltf: animation %u channel %u is not an object", ai, c);
         code = read_channel(&a, &chans->items[c], c, seen, &outside);
     }
-    for (uint32_t i = 0; i < a.nch && code == GANIM_OK; i++) {
-        code = check_times(&a, &a.ch[i]);
-        if (code == GANIM_OK) code = find_steps(&a, &a.ch[i]);
-    }
+    for (uint32_t i = 0; i < a.nch && code == GANIM_OK; i++) code = check_keys(&a, &a.ch[i]);
+    memset(&a.tk, 0, sizeof a.tk); /* key_frames moves the times it keeps */
     if (code != GANIM_OK) return code;
     a.st.used = a.nch;
     choose_rate(&a);

@@ -287,9 +287,33 @@ static void copy_floats(float *out, const uint8_t *p, uint64_t n, int comps, uin
 #endif
 }
 
+/* Memory for n x comps floats of one use (the document's or scratch; zeroed when `zero`). */
+static float *floats_for(gltf_file *f, const gltf_use *use, uint64_t n, int comps, int zero)
+{
+    size_t k = (size_t)n * (size_t)comps;
+    if (use->doc) {
+        float *o = zero ? ganim_doc_alloc_array(f->doc, k, sizeof(float)) : ganim_doc_alloc_array_raw(f->doc, k, sizeof(float));
+        if (!o) GANIM_NOMEM(f->err);
+        return o;
+    }
+    return zero ? gltf_scratch(f, k, sizeof(float)) : gltf_scratch_raw(f, k, sizeof(float));
+}
+
 ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, const gltf_use *use, float **out,
                                 uint32_t *count)
 {
+    /* the key times read last, read again (an animation's samplers share their input
+     * accessor): the same checked float32 bytes copied again */
+    for (unsigned i = 0; i < GLTF_ACC_MEMO; i++) {
+        const gltf_acc_memo *m = &f->acc_memo[i];
+        if (!m->src || m->index != index || m->comps != comps || m->ints != ints) continue;
+        float *o = floats_for(f, use, m->n, comps, 0);
+        if (!o) return GANIM_ERR_NOMEM;
+        copy_floats(o, m->src, m->n, comps, m->stride);
+        *out = o;
+        *count = (uint32_t)m->n;
+        return GANIM_OK;
+    }
     if (index >= f->accessor_count)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "gltf: " USE_FMT ": accessor %u does not exist",
                           USE_ARGS(use), index);
@@ -335,16 +359,8 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
                           (unsigned long long)n, MAX_VIEWLESS);
     }
     /* with a view every element is written below; without one they are zeros */
-    float *o = NULL;
-    if (use->doc) {
-        o = v.data ? ganim_doc_alloc_array_raw(f->doc, (size_t)n * (size_t)comps, sizeof(float))
-                   : ganim_doc_alloc_array(f->doc, (size_t)n * (size_t)comps, sizeof(float));
-        if (!o) return GANIM_NOMEM(f->err);
-    } else {
-        o = v.data ? gltf_scratch_raw(f, (size_t)n * (size_t)comps, sizeof(float))
-                   : gltf_scratch(f, (size_t)n * (size_t)comps, sizeof(float));
-        if (!o) return GANIM_ERR_NOMEM;
-    }
+    float *o = floats_for(f, use, n, comps, !v.data);
+    if (!o) return GANIM_ERR_NOMEM;
     if (v.data) { /* has_view: the whole range was checked above */
         uint64_t stride = v.stride ? v.stride : elem;
         if (ctype == FLOAT) {
@@ -361,6 +377,15 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
     if (sp) {
         ganim_code code = sparse(f, index, sp, (uint32_t)n, comps, (uint32_t)ctype, normalized, o);
         if (code != GANIM_OK) return code;
+    }
+    if (comps == 1 && v.data && ctype == FLOAT && !sp) {
+        gltf_acc_memo *m = &f->acc_memo[f->acc_memo_next++ % GLTF_ACC_MEMO];
+        m->src = v.data + off;
+        m->n = n;
+        m->stride = v.stride ? v.stride : elem;
+        m->index = index;
+        m->comps = comps;
+        m->ints = ints;
     }
     *out = o;
     *count = (uint32_t)n;
