@@ -20,6 +20,9 @@
  * Values of ganim's own files are converted back exactly (gltf_exact.c); transforms of
  * nodes above a bone are folded in. */
 #include <float.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "formats/gltf/gltf.h"
 
@@ -534,6 +537,34 @@ static ganim_code sample_cubic(anim *a, chan *c)
 
 /* ---- values ----------------------------------------------------------------------------------- */
 
+/* How many keys from the first have 4 components whose squares add up to within 4.7e-7
+ * of 1 (a few may be left to the caller's own test; v NULL: none). In double, two keys at
+ * a time: the sum in another order than the caller's differs by a few units of 2^-53,
+ * far inside the margin the caller leaves to the exporter's 2^-21. */
+static uint32_t unit_keys(const float *v, uint32_t n)
+{
+    uint32_t k = 0;
+#if defined(__SSE2__)
+    if (!v) return 0;
+    const __m128d one = _mm_set1_pd(1.0), bound = _mm_set1_pd(4.7e-7),
+                  abs = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+    for (; k + 2 <= n; k += 2) {
+        __m128 a = _mm_loadu_ps(v + 4 * (size_t)k), b = _mm_loadu_ps(v + 4 * (size_t)k + 4);
+        __m128d a01 = _mm_cvtps_pd(a), a23 = _mm_cvtps_pd(_mm_movehl_ps(a, a));
+        __m128d b01 = _mm_cvtps_pd(b), b23 = _mm_cvtps_pd(_mm_movehl_ps(b, b));
+        __m128d sa = _mm_add_pd(_mm_mul_pd(a01, a01), _mm_mul_pd(a23, a23)); /* x2 + z2, y2 + w2 */
+        __m128d sb = _mm_add_pd(_mm_mul_pd(b01, b01), _mm_mul_pd(b23, b23));
+        __m128d len2 = _mm_add_pd(_mm_unpacklo_pd(sa, sb), _mm_unpackhi_pd(sa, sb));
+        __m128d off = _mm_and_pd(_mm_sub_pd(len2, one), abs);
+        if (_mm_movemask_pd(_mm_cmple_pd(off, bound)) != 3) break;
+    }
+#else
+    (void)v;
+    (void)n;
+#endif
+    return k;
+}
+
 /* ganim's conversion undone, or foreign values made valid (unit quaternions, finite
  * vectors); then the transforms of the nodes above the bone folded in. */
 static void convert_values(anim *a, chan *c)
@@ -548,7 +579,7 @@ static void convert_values(anim *a, chan *c)
      * model value (gltf_undo_rotation gives it back unchanged); the bound is a little
      * inside the exporter's 2^-21 so that the reader's rounding never matters. */
     int as_is = !root || f->conv.identity;
-    uint32_t k = 0;
+    uint32_t k = unit_keys(c->path == GLTF_ROT && f->undo && as_is && !fd ? c->v : NULL, c->n);
     if (c->path == GLTF_ROT && f->undo && as_is && !fd) /* (a key with inf or NaN fails the test) */
         for (; k < c->n; k++) {
             const float *v = c->v + 4 * (size_t)k;

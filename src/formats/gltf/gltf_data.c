@@ -283,7 +283,8 @@ static void copy_floats(float *out, const uint8_t *p, uint64_t n, int comps, uin
     for (uint64_t k = 0; k < n; k++) memcpy(out + k * (uint64_t)comps, p + k * stride, elem);
 #else
     for (uint64_t k = 0; k < n; k++)
-        for (int c = 0; c < comps; c++) out[k * (uint64_t)comps + (uint64_t)c] = ganim_ld_f32le(p + k * stride + 4u * (uint64_t)c);
+        for (int c = 0; c < comps; c++)
+            out[k * (uint64_t)comps + (uint64_t)c] = ganim_ld_f32le(p + k * stride + 4u * (uint64_t)c);
 #endif
 }
 
@@ -292,7 +293,8 @@ static float *floats_for(gltf_file *f, const gltf_use *use, uint64_t n, int comp
 {
     size_t k = (size_t)n * (size_t)comps;
     if (use->doc) {
-        float *o = zero ? ganim_doc_alloc_array(f->doc, k, sizeof(float)) : ganim_doc_alloc_array_raw(f->doc, k, sizeof(float));
+        float *o = zero ? ganim_doc_alloc_array(f->doc, k, sizeof(float))
+                        : ganim_doc_alloc_array_raw(f->doc, k, sizeof(float));
         if (!o) GANIM_NOMEM(f->err);
         return o;
     }
