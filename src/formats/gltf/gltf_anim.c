@@ -199,11 +199,12 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     c->interp = interp_of(interp);
     c->comps = p == GLTF_ROT ? 4 : 3;
     c->offset = cv->offset;
-    /* the values of ganim's own files usually become the model's channel as they are
-     * (model_channel keeps the array): they go in the document; other files' constant
-     * channels often hold a key on every frame, which would stay in the document unused */
+    /* the LINEAR values of ganim's own files usually become the model's channel as they
+     * are (model_channel keeps the array): they go in the document; its STEP channels
+     * are visibility, made into other arrays, and other files' constant channels often
+     * hold a key on every frame: those would stay in the document unused */
     gltf_use use_in = { a->index, sampler, "input", 0 };
-    gltf_use use_out = { a->index, sampler, "output", f->ganim && c->interp != GLTF_CUBIC };
+    gltf_use use_out = { a->index, sampler, "output", f->ganim && c->interp == GLTF_LINEAR };
     uint32_t nin, nout;
     ganim_code code = gltf_accessor_floats(f, in, 1, 0, &use_in, &c->t, &nin);
     if (code != GANIM_OK) return code;
