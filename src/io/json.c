@@ -151,7 +151,7 @@ static ganim_code string(ps *st, const char **out, uint32_t *len)
     int escapes = 0;
     for (;;) {
         /* eight plain bytes at a time, then one at a time from the word that is not */
-        while (st->n - end >= 8) {
+        while (end < st->n && st->n - end >= 8) { /* (an escape may end past the text) */
             uint64_t w;
             memcpy(&w, st->s + end, sizeof w);
             if (special8(w)) break;

@@ -282,6 +282,8 @@ TEST(strings_and_numbers_at_every_place)
         CHECK_MSG(ok == n[i].ok && (!ok || u == n[i].want), "%s: %d %llu", n[i].text, ok, (unsigned long long)u);
         arena_free(&a);
     }
+    bad("\"abc\\", GANIM_ERR_TRUNCATED, 5); /* an escape cut by the end of the text */
+    bad("\"abcdefghijklmnopq\\", GANIM_ERR_TRUNCATED, 19);
     bad("[012]", GANIM_ERR_CORRUPT, 1);
     bad("[00]", GANIM_ERR_CORRUPT, 1);
     bad("[1.]", GANIM_ERR_CORRUPT, 1);
