@@ -136,11 +136,30 @@ static size_t put_utf8(char *o, uint32_t cp)
  * discarding: *out is then NULL). Escapes never make a string longer than its text (a
  * \uXXXX of 6 bytes gives at most 3 bytes, a surrogate pair of 12 bytes 4), so the
  * text's length bounds the copy. */
+/* Whether any of the 8 bytes of w is '"', '\\' or below 0x20 (no false negatives; a word
+ * it flags is looked at byte by byte). */
+static int special8(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    return (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20u) & ~w)) & high ? 1 : 0;
+}
+
 static ganim_code string(ps *st, const char **out, uint32_t *len)
 {
     size_t start = ++st->i, end = start;
-    while (end < st->n && st->s[end] != '"') {
+    int escapes = 0;
+    for (;;) {
+        /* eight plain bytes at a time, then one at a time from the word that is not */
+        while (end < st->n && st->n - end >= 8) { /* (an escape may end past the text) */
+            uint64_t w;
+            memcpy(&w, st->s + end, sizeof w);
+            if (special8(w)) break;
+            end += 8;
+        }
+        if (end >= st->n || st->s[end] == '"') break;
         if (st->s[end] < 0x20) return fail_here(st, GANIM_ERR_CORRUPT, end, "a character of a string");
+        if (st->s[end] == '\\') escapes = 1;
         end += st->s[end] == '\\' ? 2 : 1;
     }
     if (end >= st->n) return fail_here(st, GANIM_ERR_TRUNCATED, st->n, "the end of a string");
@@ -156,6 +175,16 @@ static ganim_code string(ps *st, const char **out, uint32_t *len)
         o = mem;
     }
     size_t k = 0;
+    if (!escapes) { /* the text is the string */
+        if (o) {
+            memcpy(o, st->s + start, end - start);
+            o[end - start] = 0;
+        }
+        *out = o;
+        *len = (uint32_t)(end - start);
+        st->i = end + 1;
+        return GANIM_OK;
+    }
     for (size_t i = start; i < end;) {
         uint8_t c = st->s[i];
         if (c != '\\') {
@@ -313,8 +342,20 @@ static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
         return string(st, &v->text, &v->count);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
+        /* a whole number of a few digits (most of glTF's): what gdec_scan would take */
+        size_t len = 0;
+        while (len < 18 && st->i + len < st->n && st->s[st->i + len] >= '0' && st->s[st->i + len] <= '9') len++;
+        size_t next = st->i + len;
+        if (len && len < 18 && (c != '0' || len == 1) &&
+            (next >= st->n || (st->s[next] != '.' && st->s[next] != 'e' && st->s[next] != 'E'))) {
+            v->type = GJ_NUMBER;
+            v->text = (const char *)st->s + st->i;
+            v->count = (uint32_t)len;
+            st->i = next;
+            return GANIM_OK;
+        }
         gdec d;
-        size_t len = gdec_scan((const char *)st->s + st->i, st->n - st->i, GDEC_JSON, &d);
+        len = gdec_scan((const char *)st->s + st->i, st->n - st->i, GDEC_JSON, &d);
         if (!len) return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a JSON number");
         if (len > UINT32_MAX) return fail_here(st, GANIM_ERR_LIMIT, st->i, "a shorter number");
         v->type = GJ_NUMBER;
@@ -361,8 +402,12 @@ ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const 
 const gj_value *gj_get(const gj_value *v, const char *key)
 {
     if (!v || v->type != GJ_OBJECT) return NULL;
-    for (uint32_t i = 0; i < v->count; i++)
-        if (strcmp(v->items[i].key, key) == 0) return &v->items[i];
+    for (uint32_t i = 0; i < v->count; i++) { /* names are short: compared here, not by strcmp */
+        const char *k = v->items[i].key;
+        size_t j = 0;
+        while (k[j] == key[j] && key[j]) j++;
+        if (k[j] == key[j]) return &v->items[i];
+    }
     return NULL;
 }
 
@@ -405,6 +450,18 @@ int gj_float(const gj_value *v, float *f)
 
 int gj_uint(const gj_value *v, uint64_t max, uint64_t *u)
 {
+    /* a token of at most 15 digits (the parser took it as JSON: no leading zero) is its
+     * own exact value */
+    if (v && v->type == GJ_NUMBER && v->count >= 1 && v->count <= 15) {
+        uint64_t n = 0;
+        uint32_t i = 0;
+        for (; i < v->count && v->text[i] >= '0' && v->text[i] <= '9'; i++) n = n * 10 + (uint64_t)(v->text[i] - '0');
+        if (i == v->count) {
+            if (n > max) return 0;
+            *u = n;
+            return 1;
+        }
+    }
     double x;
     if (!number_of(v, &x) || !(x >= 0) || x != floor(x) || x > (double)max) return 0;
     *u = (uint64_t)x;

@@ -215,6 +215,83 @@ TEST(memory_bound)
     free(text);
 }
 
+/* Strings are scanned eight bytes at a time: a control byte, a quote or an escape at any
+ * place in or across a word is found where it is, and escapes still decode; whole
+ * numbers of a few digits are taken without the decimal scanner, with its answers. */
+TEST(strings_and_numbers_at_every_place)
+{
+    for (size_t p = 0; p < 40; p++) {
+        char text[64];
+        memset(text, 'a', sizeof text);
+        text[0] = '"';
+        text[41] = '"';
+        text[42] = 0;
+        text[1 + p] = 0x01; /* a control byte p bytes into the string */
+        bad(text, GANIM_ERR_CORRUPT, 1 + p);
+        text[1 + p] = '\\'; /* an escape there: \n, or \" (the quote inside is not the end) */
+        for (int q = 0; q < 2 && p < 38; q++) {
+            text[2 + p] = q ? '"' : 'n';
+            arena a = { 0 };
+            const gj_value *v = NULL;
+            CHECK_OK(parse(&a, text, 42, &v, NULL));
+            CHECK(v && v->type == GJ_STRING && v->count == 39);
+            CHECK(v && v->text[p] == (q ? '"' : '\n') && v->text[p + 1] == 'a' && v->text[39] == 0);
+            arena_free(&a);
+        }
+        memset(text + 1, 'a', 40); /* the end quote p bytes in: a string of p bytes */
+        text[1 + p] = '"';
+        text[2 + p] = 0;
+        arena a = { 0 };
+        const gj_value *v = NULL;
+        CHECK_OK(parse(&a, text, 2 + p, &v, NULL));
+        CHECK(v && v->count == p && strlen(v->text) == p);
+        arena_free(&a);
+        text[2 + p] = 'x'; /* then junk */
+        text[3 + p] = 0;
+        bad(text, GANIM_ERR_CORRUPT, 2 + p);
+        text[1 + p] = 'a'; /* no end quote: truncated where the text ends */
+        text[2 + p] = 0;
+        bad(text, GANIM_ERR_TRUNCATED, 2 + p);
+    }
+    bad("\"\xc3\xa9\x7f\x80\xff aaaaaaaa\x1f\"", GANIM_ERR_CORRUPT, 15); /* bytes >= 0x7f are text */
+    static const struct {
+        const char *text;
+        uint64_t max, want;
+        int ok;
+    } n[] = {
+        { "[0]", 10, 0, 1 },
+        { "[7]", 7, 7, 1 },
+        { "[8]", 7, 0, 0 },
+        { "[123456789012345]", 999999999999999u, 123456789012345u, 1 },
+        { "[123456789012345]", 123456789012344u, 0, 0 },
+        { "[1234567890123456]", (uint64_t)1 << 53, 1234567890123456u, 1 },    /* 16 digits: gdec_scan */
+        { "[99999999999999999]", (uint64_t)1 << 60, 100000000000000000u, 1 }, /* the nearest double */
+        { "[1.0]", 10, 1, 1 },
+        { "[1e2]", 1000, 100, 1 },
+        { "[-0]", 10, 0, 1 },
+        { "[-1]", 10, 0, 0 },
+        { "[1.5]", 10, 0, 0 },
+        { "[\"1\"]", 10, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof n / sizeof n[0]; i++) {
+        arena a = { 0 };
+        const gj_value *v = NULL;
+        CHECK_OK(parse(&a, n[i].text, strlen(n[i].text), &v, NULL));
+        uint64_t u = 12345;
+        int ok = v && gj_uint(&v->items[0], n[i].max, &u);
+        CHECK_MSG(ok == n[i].ok && (!ok || u == n[i].want), "%s: %d %llu", n[i].text, ok, (unsigned long long)u);
+        arena_free(&a);
+    }
+    bad("\"abc\\", GANIM_ERR_TRUNCATED, 5); /* an escape cut by the end of the text */
+    bad("\"abcdefghijklmnopq\\", GANIM_ERR_TRUNCATED, 19);
+    bad("[012]", GANIM_ERR_CORRUPT, 1);
+    bad("[00]", GANIM_ERR_CORRUPT, 1);
+    bad("[1.]", GANIM_ERR_CORRUPT, 1);
+    bad("[12e]", GANIM_ERR_CORRUPT, 1);
+    bad("[12a]", GANIM_ERR_CORRUPT, 3);
+    bad("[12", GANIM_ERR_TRUNCATED, 3);
+}
+
 int main(void)
 {
     RUN(values_and_views);
@@ -223,5 +300,6 @@ int main(void)
     RUN(members_not_kept);
     RUN(shared_member_names);
     RUN(memory_bound);
+    RUN(strings_and_numbers_at_every_place);
     return test_finish();
 }

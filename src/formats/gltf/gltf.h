@@ -73,6 +73,16 @@ typedef struct gltf_fold {
     double r[4], t[3], s[3];
 } gltf_fold;
 
+/* The last SCALAR float accessors (key times) read (gltf_data.c): their checked bytes,
+ * for a read again */
+#define GLTF_ACC_MEMO 4
+typedef struct gltf_acc_memo {
+    const uint8_t *src; /* NULL: none */
+    uint64_t n, stride;
+    uint32_t index;
+    int comps, ints;
+} gltf_acc_memo;
+
 typedef struct gltf_file {
     ganim_doc *doc;     /* the document being filled */
     ganim_doc *scratch; /* arena for the JSON tree and temporaries, freed at the end */
@@ -88,6 +98,8 @@ typedef struct gltf_file {
     uint32_t node_count, accessor_count, view_count, buf_count;
     gltf_node *nodes;
     gltf_buf *bufs;
+    gltf_acc_memo acc_memo[GLTF_ACC_MEMO];
+    unsigned acc_memo_next;
     /* ganim's own files (asset.extras.ganim) */
     int ganim;      /* the file says it was made by ganim's exporter */
     int undo;       /* its conversion is undone (gltf.conversion=undo and understood) */
@@ -111,14 +123,21 @@ typedef struct gltf_file {
 /* ---- gltf_file.c --------------------------------------------------------------------------- */
 /* Zeroed scratch memory (NULL: out of memory, with the error set). */
 void *gltf_scratch(gltf_file *f, size_t count, size_t size);
+/* The same, not zeroed: only for arrays written whole before anything reads them. */
+void *gltf_scratch_raw(gltf_file *f, size_t count, size_t size);
 /* An object's member as an index below `count`: 1 found, 0 absent, -1 bad (error set). */
 int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t count, const char *what, uint32_t *out);
 
 /* ---- gltf_data.c --------------------------------------------------------------------------- */
+/* What an accessor is read for, as messages name it: "animation 0 sampler 3 input". */
+typedef struct gltf_use {
+    uint32_t animation, sampler;
+    const char *side; /* "input", "output" */
+    int doc;          /* the floats go in the document (a channel may keep them), not scratch */
+} gltf_use;
 /* Accessor `index` as `comps` floats per element (1 SCALAR, 3 VEC3, 4 VEC4), from float
- * or (when `ints`) normalised integer components, sparse substitution applied.
- * `what` names the use in messages ("animation 0 sampler 3 input"). */
-ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, const char *what, float **out,
+ * or (when `ints`) normalised integer components, sparse substitution applied. */
+ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, const gltf_use *use, float **out,
                                 uint32_t *count);
 /* Frees the other files' bytes. */
 void gltf_buffers_free(gltf_file *f);

@@ -19,6 +19,11 @@
  * key on every frame. ganim's visibility (STEP scale keys of 0) comes back as visibility.
  * Values of ganim's own files are converted back exactly (gltf_exact.c); transforms of
  * nodes above a bone are folded in. */
+#include <float.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "formats/gltf/gltf.h"
 
 /* chan.steps: per key, whether it holds its value until the next key */
@@ -33,6 +38,7 @@ typedef struct chan {
     float *t;       /* seconds */
     float *f;       /* frames */
     float *v;       /* n * comps values (CUBICSPLINE: 3n * comps, in, value, out) */
+    float *doc_v;   /* the values as read when they are in the document (else NULL) */
     uint8_t *steps; /* per key: holds its value until the next key */
     int any_step;   /* some key steps */
     int visibility; /* ganim visibility written as STEP scale */
@@ -42,6 +48,31 @@ typedef struct chan {
     int kind;  /* the ganim_channel_kind the exporter listed it with (0: none) */
     uint64_t offset;
 } chan;
+
+/* A few arrays of times (or frames) and what was found for them; nothing writes into
+ * the arrays while they are here. */
+#define MEMO_SLOTS 4
+typedef struct times_memo {
+    const float *t[MEMO_SLOTS], *f[MEMO_SLOTS];
+    uint32_t n[MEMO_SLOTS];
+    unsigned next;
+} times_memo;
+
+/* The slot whose times are t[0..n) (the same array or the same values), or -1. */
+static int memo_find(const times_memo *m, const float *t, uint32_t n)
+{
+    for (int i = 0; i < MEMO_SLOTS; i++)
+        if (m->t[i] && m->n[i] == n && (m->t[i] == t || !memcmp(m->t[i], t, (size_t)n * sizeof(float)))) return i;
+    return -1;
+}
+
+static void memo_add(times_memo *m, const float *t, const float *f, uint32_t n)
+{
+    unsigned i = m->next++ % MEMO_SLOTS;
+    m->t[i] = t;
+    m->f[i] = f;
+    m->n[i] = n;
+}
 
 typedef struct anim {
     gltf_file *f;
@@ -55,6 +86,11 @@ typedef struct anim {
     int ganim_rate; /* fps and frames from extras.ganim */
     gltf_clip_stats st;
     uint32_t dropped, repaired, nudged;
+    /* Work done on the key times of a channel, kept for the next channels with the same
+     * times (an animation's samplers share a few input accessors): */
+    times_memo kf; /* key_frames: times t whose frames f needed no repair */
+    times_memo tk; /* check_keys: times t, valid and without hold keys */
+    times_memo pf; /* classify: frames t that count 0, 1, 2, ... (f NULL) or not (f = t) */
 } anim;
 
 /* ---- channels --------------------------------------------------------------------------- */
@@ -163,13 +199,17 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     c->interp = interp_of(interp);
     c->comps = p == GLTF_ROT ? 4 : 3;
     c->offset = cv->offset;
-    char what[96];
-    snprintf(what, sizeof what, "animation %u sampler %u input", a->index, sampler);
+    /* the LINEAR values of ganim's own files usually become the model's channel as they
+     * are (model_channel keeps the array): they go in the document; its STEP channels
+     * are visibility, made into other arrays, and other files' constant channels often
+     * hold a key on every frame: those would stay in the document unused */
+    gltf_use use_in = { a->index, sampler, "input", 0 };
+    gltf_use use_out = { a->index, sampler, "output", f->ganim && c->interp == GLTF_LINEAR };
     uint32_t nin, nout;
-    ganim_code code = gltf_accessor_floats(f, in, 1, 0, what, &c->t, &nin);
+    ganim_code code = gltf_accessor_floats(f, in, 1, 0, &use_in, &c->t, &nin);
     if (code != GANIM_OK) return code;
-    snprintf(what, sizeof what, "animation %u sampler %u output", a->index, sampler);
-    if ((code = gltf_accessor_floats(f, out, c->comps, 1, what, &c->v, &nout)) != GANIM_OK) return code;
+    if ((code = gltf_accessor_floats(f, out, c->comps, 1, &use_out, &c->v, &nout)) != GANIM_OK) return code;
+    if (use_out.doc) c->doc_v = c->v;
     uint64_t need = c->interp == GLTF_CUBIC ? 3 * (uint64_t)nin : nin;
     if (nout < need)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
@@ -209,11 +249,19 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
 
 /* Times must be finite and not negative; keys that do not come after the previous one
  * are dropped (the validator calls them an error; some exporters write them). */
-static ganim_code check_times(anim *a, chan *c)
+static ganim_code check_times(anim *a, chan *c, int *clean)
 {
-    size_t per = (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
+    /* the usual case: every time finite, not negative and after the one before */
     uint32_t m = 0;
-    for (uint32_t k = 0; k < c->n; k++) {
+    for (float prev = -1.0f; m < c->n; m++) {
+        float t = c->t[m];
+        if (!(t >= 0 && t <= FLT_MAX && t > prev)) break;
+        prev = t;
+    }
+    *clean = m == c->n;
+    if (m == c->n) return GANIM_OK;
+    size_t per = (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
+    for (uint32_t k = m; k < c->n; k++) {
         float t = c->t[k];
         if (!isfinite(t) || t < 0)
             return ganim_fail(a->f->err, GANIM_ERR_CORRUPT, c->offset,
@@ -233,10 +281,21 @@ static ganim_code check_times(anim *a, chan *c)
     return GANIM_OK;
 }
 
+/* The float below x, for x > 0 (+inf included): nextafterf(x, -INFINITY) without the call. */
+static float float_below(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    u--;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
 /* LINEAR keys that hold the previous key's value one float step before the next key
  * (ganim's hold keys) become step marks on the previous key; STEP marks every key. */
-static ganim_code find_steps(anim *a, chan *c)
+static ganim_code find_steps(anim *a, chan *c, int known, int *none)
 {
+    *none = 0;
     if (!(c->steps = gltf_scratch(a->f, c->n, 1))) return GANIM_ERR_NOMEM;
     size_t w = (size_t)c->comps;
     if (c->interp == GLTF_STEP) {
@@ -244,22 +303,45 @@ static ganim_code find_steps(anim *a, chan *c)
         c->any_step = c->n > 1;
         return GANIM_OK;
     }
-    if (c->interp != GLTF_LINEAR) return GANIM_OK;
+    if (c->interp != GLTF_LINEAR || known) return GANIM_OK;
+    /* the first key one float step before the next (times are increasing from 0 or
+     * more, check_times: t[k + 1] > 0); none, and no key is a hold key */
     uint32_t m = 1;
-    for (uint32_t k = 1; k < c->n; k++) {
-        if (k + 1 < c->n && c->t[k] == nextafterf(c->t[k + 1], -INFINITY) &&
+    while (m + 1 < c->n && c->t[m] != float_below(c->t[m + 1])) m++;
+    if (m + 1 >= c->n) {
+        *none = 1;
+        return GANIM_OK;
+    }
+    for (uint32_t k = m; k < c->n; k++) {
+        if (k + 1 < c->n && c->t[k] == float_below(c->t[k + 1]) &&
             !memcmp(c->v + k * w, c->v + (m - 1) * w, w * sizeof(float))) {
             c->steps[m - 1] = 1;
             c->any_step = 1;
             a->st.holds++;
             continue;
         }
-        c->t[m] = c->t[k];
-        memmove(c->v + m * w, c->v + k * w, w * sizeof(float));
+        if (m != k) {
+            c->t[m] = c->t[k];
+            memmove(c->v + m * w, c->v + k * w, w * sizeof(float));
+        }
         m++;
     }
     c->n = m;
     return GANIM_OK;
+}
+
+/* check_times and find_steps; the times of the channel before, when they were valid and
+ * no key was one float step before the next, need neither (samplers usually share one
+ * input accessor). */
+static ganim_code check_keys(anim *a, chan *c)
+{
+    int known = memo_find(&a->tk, c->t, c->n) >= 0, clean = 0, none;
+    ganim_code code = known ? GANIM_OK : check_times(a, c, &clean);
+    if (code == GANIM_OK) code = find_steps(a, c, known, &none);
+    if (code == GANIM_OK && !known && clean && none) { /* c->t was not moved */
+        memo_add(&a->tk, c->t, NULL, c->n);
+    }
+    return code;
 }
 
 /* ---- the frame rate ------------------------------------------------------------------------- */
@@ -339,7 +421,7 @@ static int gives(double k, double fps, float t)
 {
     double x = k / fps;
     float f = (float)x;
-    return f == t || ((double)f > x && nextafterf(f, -INFINITY) == t);
+    return f == t || ((double)f > x && (f > 0 ? float_below(f) : nextafterf(f, -INFINITY)) == t);
 }
 
 /* The frame ganim's exporter divided by the rate to write time t (an integer when one
@@ -369,11 +451,25 @@ static float frame_snap(float t, double fps)
  * one moves a float step later, or is dropped when there is no room). */
 static ganim_code key_frames(anim *a, chan *c)
 {
-    if (!(c->f = gltf_scratch(a->f, c->n, sizeof(float)))) return GANIM_ERR_NOMEM;
+    /* the frames of the same times as the last channel's are the same frames (nothing
+     * writes into a channel's frames after this) */
+    int hit = memo_find(&a->kf, c->t, c->n);
+    if (hit >= 0) {
+        c->f = (float *)(uintptr_t)a->kf.f[hit];
+        return GANIM_OK;
+    }
+    if (!(c->f = gltf_scratch_raw(a->f, c->n, sizeof(float)))) return GANIM_ERR_NOMEM;
     size_t per = (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
-    for (uint32_t k = 0; k < c->n; k++)
-        c->f[k] = a->ganim_rate ? frame_exact(c->t[k], a->fps) : frame_snap(c->t[k], a->fps);
-    uint32_t m = c->n ? 1 : 0;
+    uint32_t m = c->n ? 1 : 0, up = 1;
+    if (a->ganim_rate)
+        for (uint32_t k = 0; k < c->n; k++) c->f[k] = frame_exact(c->t[k], a->fps);
+    else
+        for (uint32_t k = 0; k < c->n; k++) c->f[k] = frame_snap(c->t[k], a->fps);
+    for (uint32_t k = 1; k < c->n && up; k++) up = c->f[k] > c->f[k - 1];
+    if (up) { /* strictly increasing: nothing to repair */
+        memo_add(&a->kf, c->t, c->f, c->n);
+        return GANIM_OK;
+    }
     for (uint32_t k = 1; k < c->n; k++) {
         float fk = c->f[k];
         if (!(fk > c->f[m - 1])) {
@@ -442,6 +538,34 @@ static ganim_code sample_cubic(anim *a, chan *c)
 
 /* ---- values ----------------------------------------------------------------------------------- */
 
+/* How many keys from the first have 4 components whose squares add up to within 4.7e-7
+ * of 1 (a few may be left to the caller's own test; v NULL: none). In double, two keys at
+ * a time: the sum in another order than the caller's differs by a few units of 2^-53,
+ * far inside the margin the caller leaves to the exporter's 2^-21. */
+static uint32_t unit_keys(const float *v, uint32_t n)
+{
+    uint32_t k = 0;
+#if defined(__SSE2__)
+    if (!v) return 0;
+    const __m128d one = _mm_set1_pd(1.0), bound = _mm_set1_pd(4.7e-7),
+                  abs = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+    for (; k + 2 <= n; k += 2) {
+        __m128 a = _mm_loadu_ps(v + 4 * (size_t)k), b = _mm_loadu_ps(v + 4 * (size_t)k + 4);
+        __m128d a01 = _mm_cvtps_pd(a), a23 = _mm_cvtps_pd(_mm_movehl_ps(a, a));
+        __m128d b01 = _mm_cvtps_pd(b), b23 = _mm_cvtps_pd(_mm_movehl_ps(b, b));
+        __m128d sa = _mm_add_pd(_mm_mul_pd(a01, a01), _mm_mul_pd(a23, a23)); /* x2 + z2, y2 + w2 */
+        __m128d sb = _mm_add_pd(_mm_mul_pd(b01, b01), _mm_mul_pd(b23, b23));
+        __m128d len2 = _mm_add_pd(_mm_unpacklo_pd(sa, sb), _mm_unpackhi_pd(sa, sb));
+        __m128d off = _mm_and_pd(_mm_sub_pd(len2, one), abs);
+        if (_mm_movemask_pd(_mm_cmple_pd(off, bound)) != 3) break;
+    }
+#else
+    (void)v;
+    (void)n;
+#endif
+    return k;
+}
+
 /* ganim's conversion undone, or foreign values made valid (unit quaternions, finite
  * vectors); then the transforms of the nodes above the bone folded in. */
 static void convert_values(anim *a, chan *c)
@@ -451,10 +575,27 @@ static void convert_values(anim *a, chan *c)
     int root = bone->parent < 0;
     size_t w = (size_t)c->comps;
     const gltf_fold *fd = f->folded && f->folded[c->bone] ? &f->fold[c->bone] : NULL;
-    for (uint32_t k = 0; k < c->n; k++) {
+    /* The exporter wrote a rotation that C does not turn (any but a root's, or C the
+     * identity) as it was when it was unit to float precision: such a key is its own
+     * model value (gltf_undo_rotation gives it back unchanged); the bound is a little
+     * inside the exporter's 2^-21 so that the reader's rounding never matters. */
+    int as_is = !root || f->conv.identity;
+    uint32_t k = unit_keys(c->path == GLTF_ROT && f->undo && as_is && !fd ? c->v : NULL, c->n);
+    if (c->path == GLTF_ROT && f->undo && as_is && !fd) /* (a key with inf or NaN fails the test) */
+        for (; k < c->n; k++) {
+            const float *v = c->v + 4 * (size_t)k;
+            double len2 = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] + (double)v[3] * v[3];
+            if (!(fabs(len2 - 1) <= 4.7e-7)) break;
+        }
+    /* likewise a translation that neither C nor the unit scale changed */
+    if (c->path == GLTF_TRANS && f->undo && !root && f->conv.unit == 1 && !fd)
+        for (; k < c->n; k++) {
+            const float *v = c->v + 3 * (size_t)k;
+            if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) break;
+        }
+    for (; k < c->n; k++) {
         float *v = c->v + k * w, in[4];
-        int bad = 0;
-        for (size_t i = 0; i < w; i++) bad |= !isfinite(v[i]);
+        int bad = !isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]) || (w == 4 && !isfinite(v[3]));
         if (c->path == GLTF_ROT) {
             if (f->undo && !bad) {
                 memcpy(in, v, sizeof in);
@@ -526,18 +667,42 @@ static ganim_code lead_in(anim *a, chan *c)
     return GANIM_OK;
 }
 
+/* memcmp of w (3 or 4) floats, inline */
+static int same_bits(const float *a, const float *b, size_t w)
+{
+    uint32_t x[4], y[4];
+    memcpy(x, a, 3 * sizeof(float));
+    memcpy(y, b, 3 * sizeof(float));
+    if (w == 4) {
+        memcpy(x + 3, a + 3, sizeof(float));
+        memcpy(y + 3, b + 3, sizeof(float));
+    } else {
+        x[3] = y[3] = 0;
+    }
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
+}
+
 static void classify(anim *a, chan *c)
 {
     size_t w = (size_t)c->comps;
     int same = 1;
-    for (uint32_t k = 1; k < c->n && same; k++) same = !memcmp(c->v, c->v + k * w, w * sizeof(float));
+    for (uint32_t k = 1; k < c->n && same; k++) same = same_bits(c->v, c->v + k * w, w);
     if (a->f->ganim && a->ganim_rate)
         c->constant = c->n == 1 || (c->n == 2 && same && c->interp == GLTF_LINEAR && !c->any_step && c->f[0] == 0 &&
                                     c->f[1] == (float)(a->span - 1));
     else c->constant = same && c->interp != GLTF_CUBIC;
     if (c->constant) return;
-    c->per_frame = c->n == a->frames;
-    for (uint32_t k = 0; k < c->n && c->per_frame; k++) c->per_frame = c->f[k] == (float)k;
+    /* channels that share their frames (key_frames) share the answer */
+    int hit = memo_find(&a->pf, c->f, c->n), counting; /* the frames are 0, 1, 2, ... */
+    if (hit >= 0) {
+        counting = !a->pf.f[hit];
+    } else {
+        uint32_t k = 0;
+        while (k < c->n && c->f[k] == (float)k) k++;
+        counting = k == c->n;
+        memo_add(&a->pf, c->f, counting ? NULL : c->f, c->n);
+    }
+    c->per_frame = c->n == a->frames && counting;
 }
 
 /* Hold keys in the model: key k's value again one float step before key k+1. */
@@ -577,6 +742,13 @@ static ganim_code track_steps(anim *a, const uint32_t *idx, uint32_t count, int8
     uint32_t nt = 0;
     int conflict = 0, any = 0;
     *out = NULL;
+    /* no key of any channel steps (STEP_YES comes only with any_step): no bits, no holds */
+    for (uint32_t i = 0; i < count; i++) {
+        const chan *c = &a->ch[idx[i]];
+        any |= !c->constant && !c->visibility && c->any_step;
+    }
+    if (!any) return GANIM_OK;
+    any = 0;
     for (uint32_t i = 0; i < count; i++) {
         const chan *c = &a->ch[idx[i]];
         if (c->constant || c->visibility) continue;
@@ -619,9 +791,11 @@ static ganim_code model_channel(anim *a, const chan *c, ganim_channel *out)
 {
     size_t w = (size_t)c->comps;
     uint32_t n = c->constant ? 1 : c->n;
-    float *v = ganim_doc_alloc_array(a->f->doc, (size_t)n * w, sizeof(float));
-    if (!v) return GANIM_NOMEM(a->f->err);
-    memcpy(v, c->v, (size_t)n * w * sizeof(float));
+    float *v = c->v; /* the document's already unless replaced since the read */
+    if (c->v != c->doc_v || c->constant) {
+        if (!(v = ganim_doc_alloc_array_raw(a->f->doc, (size_t)n * w, sizeof(float)))) return GANIM_NOMEM(a->f->err);
+        memcpy(v, c->v, (size_t)n * w * sizeof(float)); /* over the whole array */
+    }
     out->values = v;
     out->count = n;
     if (c->constant) {
@@ -629,7 +803,7 @@ static ganim_code model_channel(anim *a, const chan *c, ganim_channel *out)
     } else if (c->per_frame) {
         out->kind = GANIM_CHANNEL_PER_FRAME;
     } else {
-        float *t = ganim_doc_alloc_array(a->f->doc, n, sizeof(float));
+        float *t = ganim_doc_alloc_array_raw(a->f->doc, n, sizeof(float)); /* copied over whole */
         if (!t) return GANIM_NOMEM(a->f->err);
         memcpy(t, c->f, (size_t)n * sizeof(float));
         out->kind = GANIM_CHANNEL_KEYED;
@@ -644,8 +818,9 @@ static ganim_code model_channel(anim *a, const chan *c, ganim_channel *out)
 static ganim_code model_visibility(anim *a, const chan *c, ganim_track *tr)
 {
     const float *rest = &a->f->doc->skeleton->bones[c->bone].rest.scale.x;
-    uint8_t *vis = ganim_doc_alloc(a->f->doc, a->frames);
-    float *s = ganim_doc_alloc_array(a->f->doc, (size_t)a->frames * 3, sizeof(float));
+    /* both written whole below */
+    uint8_t *vis = ganim_doc_alloc_array_raw(a->f->doc, a->frames, 1);
+    float *s = ganim_doc_alloc_array_raw(a->f->doc, (size_t)a->frames * 3, sizeof(float));
     if (!vis || !s) return GANIM_NOMEM(a->f->err);
     int first = -1, all_rest = 1, all_same = 1;
     for (uint32_t k = 0; k < a->frames; k++) {
@@ -653,8 +828,8 @@ static ganim_code model_visibility(anim *a, const chan *c, ganim_track *tr)
         vis[k] = !(v[0] == 0 && v[1] == 0 && v[2] == 0);
         if (!vis[k]) continue;
         if (first < 0) first = (int)k;
-        all_rest &= !memcmp(v, rest, 3 * sizeof(float));
-        all_same &= !memcmp(v, c->v + 3 * (size_t)first, 3 * sizeof(float));
+        all_rest &= same_bits(v, rest, 3);
+        all_same &= same_bits(v, c->v + 3 * (size_t)first, 3);
     }
     const float *fill = first >= 0 ? c->v + 3 * (size_t)first : rest;
     for (uint32_t k = 0; k < a->frames; k++) {
@@ -874,10 +1049,8 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
                               "gltf: animation %u channel %u is not an object", ai, c);
         code = read_channel(&a, &chans->items[c], c, seen, &outside);
     }
-    for (uint32_t i = 0; i < a.nch && code == GANIM_OK; i++) {
-        code = check_times(&a, &a.ch[i]);
-        if (code == GANIM_OK) code = find_steps(&a, &a.ch[i]);
-    }
+    for (uint32_t i = 0; i < a.nch && code == GANIM_OK; i++) code = check_keys(&a, &a.ch[i]);
+    memset(&a.tk, 0, sizeof a.tk); /* key_frames moves the times it keeps */
     if (code != GANIM_OK) return code;
     a.st.used = a.nch;
     choose_rate(&a);

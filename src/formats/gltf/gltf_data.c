@@ -267,12 +267,58 @@ static ganim_code sparse(gltf_file *f, uint32_t index, const gj_value *sp, uint3
  * in the file bounds them, so the library's frame limit does. */
 #define MAX_VIEWLESS (GANIM_MAX_FRAMES * 4u)
 
-ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, const char *what, float **out,
+/* How messages name an accessor's use: "animation 0 sampler 3 input". */
+#define USE_FMT "animation %u sampler %u %s"
+#define USE_ARGS(u) (u)->animation, (u)->sampler, (u)->side
+
+/* n elements of `comps` float32 components, `stride` bytes apart, into out. */
+static void copy_floats(float *out, const uint8_t *p, uint64_t n, int comps, uint64_t stride)
+{
+    size_t elem = (size_t)comps * sizeof(float);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (stride == elem) {
+        memcpy(out, p, (size_t)n * elem);
+        return;
+    }
+    for (uint64_t k = 0; k < n; k++) memcpy(out + k * (uint64_t)comps, p + k * stride, elem);
+#else
+    for (uint64_t k = 0; k < n; k++)
+        for (int c = 0; c < comps; c++)
+            out[k * (uint64_t)comps + (uint64_t)c] = ganim_ld_f32le(p + k * stride + 4u * (uint64_t)c);
+#endif
+}
+
+/* Memory for n x comps floats of one use (the document's or scratch; zeroed when `zero`). */
+static float *floats_for(gltf_file *f, const gltf_use *use, uint64_t n, int comps, int zero)
+{
+    size_t k = (size_t)n * (size_t)comps;
+    if (use->doc) {
+        float *o = zero ? ganim_doc_alloc_array(f->doc, k, sizeof(float))
+                        : ganim_doc_alloc_array_raw(f->doc, k, sizeof(float));
+        if (!o) GANIM_NOMEM(f->err);
+        return o;
+    }
+    return zero ? gltf_scratch(f, k, sizeof(float)) : gltf_scratch_raw(f, k, sizeof(float));
+}
+
+ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, const gltf_use *use, float **out,
                                 uint32_t *count)
 {
+    /* the key times read last, read again (an animation's samplers share their input
+     * accessor): the same checked float32 bytes copied again */
+    for (unsigned i = 0; i < GLTF_ACC_MEMO; i++) {
+        const gltf_acc_memo *m = &f->acc_memo[i];
+        if (!m->src || m->index != index || m->comps != comps || m->ints != ints) continue;
+        float *o = floats_for(f, use, m->n, comps, 0);
+        if (!o) return GANIM_ERR_NOMEM;
+        copy_floats(o, m->src, m->n, comps, m->stride);
+        *out = o;
+        *count = (uint32_t)m->n;
+        return GANIM_OK;
+    }
     if (index >= f->accessor_count)
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "gltf: %s: accessor %u does not exist", what,
-                          index);
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "gltf: " USE_FMT ": accessor %u does not exist",
+                          USE_ARGS(use), index);
     const gj_value *a = &f->accessors_v->items[index];
     const char *type = "";
     uint64_t ctype, n, off = 0;
@@ -284,17 +330,18 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
                           "gltf: accessor %u: componentType, count, type or byteOffset is missing or not valid", index);
     if (type_components(type) != comps)
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset, "gltf: %s: accessor %u is %s, not %s", what, index,
-                          type,
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset, "gltf: " USE_FMT ": accessor %u is %s, not %s",
+                          USE_ARGS(use), index, type,
                           comps == 1   ? "SCALAR"
                           : comps == 3 ? "VEC3"
                                        : "VEC4");
     if (ctype != FLOAT && (!ints || !normalized || ctype == UINT))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
-                          "gltf: %s: accessor %u holds %s integers where floats%s are needed", what, index,
-                          normalized ? "normalized" : "plain", ints ? " or normalized integers" : "");
+                          "gltf: " USE_FMT ": accessor %u holds %s integers where floats%s are needed", USE_ARGS(use),
+                          index, normalized ? "normalized" : "plain", ints ? " or normalized integers" : "");
     if (n == 0)
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset, "gltf: %s: accessor %u has no elements", what, index);
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset, "gltf: " USE_FMT ": accessor %u has no elements",
+                          USE_ARGS(use), index);
     uint32_t vi;
     int has_view = gltf_index(f, a, "bufferView", f->view_count, "accessor", &vi);
     if (has_view < 0) return f->err ? f->err->code : GANIM_ERR_CORRUPT;
@@ -313,20 +360,34 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
                           "gltf: accessor %u: %llu elements without a buffer view (at most %u)", index,
                           (unsigned long long)n, MAX_VIEWLESS);
     }
-    float *o = gltf_scratch(f, (size_t)n * (size_t)comps, sizeof(float));
+    /* with a view every element is written below; without one they are zeros */
+    float *o = floats_for(f, use, n, comps, !v.data);
     if (!o) return GANIM_ERR_NOMEM;
-    if (v.data) { /* has_view: checked above */
+    if (v.data) { /* has_view: the whole range was checked above */
         uint64_t stride = v.stride ? v.stride : elem;
-        for (uint64_t k = 0; k < n; k++) {
-            const uint8_t *p = v.data + off + k * stride;
-            for (int c = 0; c < comps; c++)
-                o[k * (uint64_t)comps + (uint64_t)c] = component(p + c * csize, (uint32_t)ctype, normalized);
+        if (ctype == FLOAT) {
+            copy_floats(o, v.data + off, n, comps, stride);
+        } else {
+            for (uint64_t k = 0; k < n; k++) {
+                const uint8_t *p = v.data + off + k * stride;
+                for (int c = 0; c < comps; c++)
+                    o[k * (uint64_t)comps + (uint64_t)c] = component(p + c * csize, (uint32_t)ctype, normalized);
+            }
         }
     }
     const gj_value *sp = gj_get(a, "sparse");
     if (sp) {
         ganim_code code = sparse(f, index, sp, (uint32_t)n, comps, (uint32_t)ctype, normalized, o);
         if (code != GANIM_OK) return code;
+    }
+    if (comps == 1 && v.data && ctype == FLOAT && !sp) {
+        gltf_acc_memo *m = &f->acc_memo[f->acc_memo_next++ % GLTF_ACC_MEMO];
+        m->src = v.data + off;
+        m->n = n;
+        m->stride = v.stride ? v.stride : elem;
+        m->index = index;
+        m->comps = comps;
+        m->ints = ints;
     }
     *out = o;
     *count = (uint32_t)n;

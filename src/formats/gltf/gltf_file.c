@@ -9,6 +9,13 @@ void *gltf_scratch(gltf_file *f, size_t count, size_t size)
     return p;
 }
 
+void *gltf_scratch_raw(gltf_file *f, size_t count, size_t size)
+{
+    void *p = ganim_doc_alloc_array_raw(f->scratch, count ? count : 1, size);
+    if (!p) GANIM_NOMEM(f->err);
+    return p;
+}
+
 int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t count, const char *what, uint32_t *out)
 {
     const gj_value *v = gj_get(obj, key);
