@@ -42,7 +42,8 @@ static inline size_t gdec_fast(const uint8_t *s, size_t len, double *out)
     static const uint64_t p10i[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
     static const double p10[8] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7 };
     if (len < 18) return gdec_fast_any(s, len, out); /* 18: a sign, 8 bytes, a '.', 8 bytes */
-    size_t i = s[0] == '-' || s[0] == '+';
+    uint8_t first = s[0];
+    size_t i = first == '-' || first == '+';
     uint64_t y0 = gdec_ld8(s + i) ^ 0x3030303030303030u, nd0 = gdec_nondigits(y0);
     unsigned k1 = nd0 ? gdec_low_bit(nd0) >> 3 : 0;
     if (!k1) return gdec_fast_any(s, len, out); /* no digit first, or 8 and more */
@@ -61,9 +62,9 @@ static inline size_t gdec_fast(const uint8_t *s, size_t len, double *out)
     } else {
         m = gdec_swar8(y0);
     }
-    if (s[i] == 'e' || s[i] == 'E') return gdec_fast_any(s, len, out);
-    double v = (double)m / p10[k2];
-    *out = s[0] == '-' ? -v : v;
+    if ((s[i] | 0x20) == 'e') return gdec_fast_any(s, len, out);
+    double v = (double)(int64_t)m / p10[k2]; /* m < 10^14: exact either way, signed converts faster */
+    *out = first == '-' ? -v : v;
     return i;
 }
 
@@ -161,7 +162,8 @@ static inline size_t gdec_fast(const uint8_t *s, size_t len, double *out)
     static const uint64_t p10i[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
     static const double p10[8] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7 };
     if (len < 18) return gdec_fast_any(s, len, out); /* 18: a sign, 8 bytes, a '.', 8 bytes */
-    size_t i = s[0] == '-' || s[0] == '+';
+    uint8_t first = s[0];
+    size_t i = first == '-' || first == '+';
     uint64_t y0 = gdec_ld8(s + i) ^ 0x3030303030303030u, nd0 = gdec_nondigits(y0);
     unsigned k1 = nd0 ? gdec_low_bit(nd0) >> 3 : 0;
     if (!k1) return gdec_fast_any(s, len, out); /* no digit first, or 8 and more */
@@ -180,9 +182,9 @@ static inline size_t gdec_fast(const uint8_t *s, size_t len, double *out)
     } else {
         m = gdec_swar8(y0);
     }
-    if (s[i] == 'e' || s[i] == 'E') return gdec_fast_any(s, len, out);
-    double v = (double)m / p10[k2];
-    *out = s[0] == '-' ? -v : v;
+    if ((s[i] | 0x20) == 'e') return gdec_fast_any(s, len, out);
+    double v = (double)(int64_t)m / p10[k2]; /* m < 10^14: exact either way, signed converts faster */
+    *out = first == '-' ? -v : v;
     return i;
 }
 

@@ -341,6 +341,7 @@ static ganim_code frame_values(lexer *lx)
         }
         values[got++] = v;
         i += len;
+        i += i < n; /* the white space after it (or nothing at the end) */
     }
     lx->i = i;
     uint32_t complete = (uint32_t)(got / f->channels);
