@@ -334,12 +334,14 @@ static ganim_code frame_values(lexer *lx)
          * says why it is not a number */
         double v;
         size_t len = gdec_fast(text + i, n - i, &v);
-        if (!len || (i + len < n && !space(text[i + len]))) {
+        if (len && (i + len >= n || space(text[i + len]))) {
+            values[got] = v;
+        } else {
             lx->i = i;
-            ganim_code code = exact_value(lx, got, &v, &len);
+            ganim_code code = exact_value(lx, got, &values[got], &len);
             if (code != GANIM_OK) return code;
         }
-        values[got++] = v;
+        got++;
         i += len;
         i += i < n; /* the white space after it (or nothing at the end) */
     }
