@@ -34,40 +34,6 @@ static inline unsigned gdec_low_bit(uint64_t x)
     unsigned n = 0;
     while (!(x & 1u)) x >>= 1, n++;
     return n;
-/* The commonest shape first, from two 8-byte loads: [sign] 1 to 7 digits, then '.' and
- * 1 to 7 digits or nothing, with no exponent (at most 14 digits and 10^-7: always short);
- * everything else through gdec_fast_any. */
-static inline size_t gdec_fast(const uint8_t *s, size_t len, double *out)
-{
-    static const uint64_t p10i[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
-    static const double p10[8] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7 };
-    if (len < 18) return gdec_fast_any(s, len, out); /* 18: a sign, 8 bytes, a '.', 8 bytes */
-    uint8_t first = s[0];
-    size_t i = first == '-' || first == '+';
-    uint64_t y0 = gdec_ld8(s + i) ^ 0x3030303030303030u, nd0 = gdec_nondigits(y0);
-    unsigned k1 = nd0 ? gdec_low_bit(nd0) >> 3 : 0;
-    if (!k1) return gdec_fast_any(s, len, out); /* no digit first, or 8 and more */
-    i += k1;
-    y0 <<= 8 * (8 - k1);
-    uint64_t m;
-    unsigned k2 = 0;
-    if (s[i] == '.') {
-        uint64_t y1 = gdec_ld8(s + i + 1) ^ 0x3030303030303030u, nd1 = gdec_nondigits(y1);
-        k2 = nd1 ? gdec_low_bit(nd1) >> 3 : 0;
-        if (!k2) return gdec_fast_any(s, len, out);
-        i += 1 + k2;
-        y1 <<= 8 * (8 - k2);
-        /* both parts in one word when they fit: the integer digits just below the fraction's */
-        m = k1 + k2 <= 8 ? gdec_swar8((y0 >> 8 * k2) | y1) : gdec_swar8(y0) * p10i[k2] + gdec_swar8(y1);
-    } else {
-        m = gdec_swar8(y0);
-    }
-    if ((s[i] | 0x20) == 'e') return gdec_fast_any(s, len, out);
-    double v = (double)(int64_t)m / p10[k2]; /* m < 10^14: exact either way, signed converts faster */
-    *out = first == '-' ? -v : v;
-    return i;
-}
-
 #endif
 }
 

@@ -68,8 +68,7 @@ TEST(known_answers)
     /* every angle non-zero: the short product */
     double deg2[3] = { 30, -45, 60 };
     bvh_euler_to_quat(deg2, orders[0], q);
-    double x = sin(PI / 12), cx = cos(PI / 12), y = sin(-PI / 8), cy = cos(-PI / 8), z = sin(PI / 6),
-           cz = cos(PI / 6);
+    double x = sin(PI / 12), cx = cos(PI / 12), y = sin(-PI / 8), cy = cos(-PI / 8), z = sin(PI / 6), cz = cos(PI / 6);
     /* qx qy qz, written out */
     CHECK_NEAR(q[0], x * cy * cz + cx * y * z, 1e-15);
     CHECK_NEAR(q[1], cx * y * cz - x * cy * z, 1e-15);
@@ -80,10 +79,11 @@ TEST(known_answers)
 /* Every triple of special angles, in every position. */
 TEST(special_angles)
 {
-    static const double special[] = { 0.0,     -0.0,    1e-300,   -1e-300, 5e-324,   -5e-324,  1e-90,   2e-88,
-                                      1e-17,   1,       -1,       45,      90,       -90,      180,     -180,
-                                      270,     360,     -360,     720,     1e-7,     179.9999, 180.0001, 359.99997,
-                                      1e30,    -1e30,   3.4e38,   -3.4e38, 0x1p-290, 0x1p-291, 1e-45,   1.4e-45, 1e-130, -1e-130, 1e-200, 1e-160, 1e-310, -1e-320, 1e-320 };
+    static const double special[] = { 0.0,    -0.0,    1e-300, -1e-300, 5e-324,   -5e-324,  1e-90,    2e-88,
+                                      1e-17,  1,       -1,     45,      90,       -90,      180,      -180,
+                                      270,    360,     -360,   720,     1e-7,     179.9999, 180.0001, 359.99997,
+                                      1e30,   -1e30,   3.4e38, -3.4e38, 0x1p-290, 0x1p-291, 1e-45,    1.4e-45,
+                                      1e-130, -1e-130, 1e-200, 1e-160,  1e-310,   -1e-320,  1e-320 };
     const size_t n = sizeof special / sizeof special[0];
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++)
