@@ -120,14 +120,17 @@ static inline size_t gdec_fast_any(const uint8_t *s, size_t len, double *out)
     return i;
 }
 
-/* The commonest shape first, from two 8-byte loads: [sign] 1 to 7 digits, then '.' and
- * 1 to 7 digits or nothing, with no exponent (at most 14 digits and 10^-7: always short);
- * everything else through gdec_fast_any. */
+/* The commonest shapes first, from two or three 8-byte loads: [sign] 1 to 7 digits, then
+ * '.' and 1 to 15 digits (at most 15 digits in all) or nothing, no exponent: m < 10^15
+ * and 10^-15, always short. Everything else goes through gdec_fast_any. */
 static inline size_t gdec_fast(const uint8_t *s, size_t len, double *out)
 {
-    static const uint64_t p10i[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
-    static const double p10[8] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7 };
-    if (len < 18) return gdec_fast_any(s, len, out); /* 18: a sign, 8 bytes, a '.', 8 bytes */
+    static const uint64_t p10i[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
+    static const double p10[16] = {
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
+    };
+    /* 25: a sign, 7 digits, '.', 8 + 7 digits and the byte after them */
+    if (len < 25) return gdec_fast_any(s, len, out);
     uint8_t first = s[0];
     size_t i = first == '-' || first == '+';
     uint64_t y0 = gdec_ld8(s + i) ^ 0x3030303030303030u, nd0 = gdec_nondigits(y0);
@@ -139,17 +142,26 @@ static inline size_t gdec_fast(const uint8_t *s, size_t len, double *out)
     unsigned k2 = 0;
     if (s[i] == '.') {
         uint64_t y1 = gdec_ld8(s + i + 1) ^ 0x3030303030303030u, nd1 = gdec_nondigits(y1);
-        k2 = nd1 ? gdec_low_bit(nd1) >> 3 : 0;
-        if (!k2) return gdec_fast_any(s, len, out);
+        if (nd1) {
+            k2 = gdec_low_bit(nd1) >> 3;
+            if (!k2) return gdec_fast_any(s, len, out);
+            y1 <<= 8 * (8 - k2);
+            /* both parts in one word when they fit: the integer digits just below the fraction's */
+            m = k1 + k2 <= 8 ? gdec_swar8((y0 >> 8 * k2) | y1) : gdec_swar8(y0) * p10i[k2] + gdec_swar8(y1);
+        } else { /* 8 digits of fraction, and maybe more */
+            uint64_t y2 = gdec_ld8(s + i + 9) ^ 0x3030303030303030u, nd2 = gdec_nondigits(y2);
+            unsigned k3 = nd2 ? gdec_low_bit(nd2) >> 3 : 8;
+            if (k1 + 8 + k3 > 15) return gdec_fast_any(s, len, out);
+            m = gdec_swar8(y0) * 100000000u + gdec_swar8(y1);
+            if (k3) m = m * p10i[k3] + gdec_swar8(y2 << 8 * (8 - k3));
+            k2 = 8 + k3;
+        }
         i += 1 + k2;
-        y1 <<= 8 * (8 - k2);
-        /* both parts in one word when they fit: the integer digits just below the fraction's */
-        m = k1 + k2 <= 8 ? gdec_swar8((y0 >> 8 * k2) | y1) : gdec_swar8(y0) * p10i[k2] + gdec_swar8(y1);
     } else {
         m = gdec_swar8(y0);
     }
     if ((s[i] | 0x20) == 'e') return gdec_fast_any(s, len, out);
-    double v = (double)(int64_t)m / p10[k2]; /* m < 10^14: exact either way, signed converts faster */
+    double v = (double)(int64_t)m / p10[k2]; /* m < 10^15: exact either way, signed converts faster */
     *out = first == '-' ? -v : v;
     return i;
 }
