@@ -169,6 +169,7 @@ static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const do
     float *t = has_pos ? ganim_doc_alloc_array_raw(f->doc, (size_t)f->frames * 3, sizeof(float)) : NULL;
     float *q = has_rot ? ganim_doc_alloc_array_raw(f->doc, (size_t)f->frames * 4, sizeof(float)) : NULL;
     if ((has_pos && !t) || (has_rot && !q)) return GANIM_NOMEM(f->err);
+    uint64_t prev[3] = { 0, 0, 0 }; /* the previous frame's angles, their bits */
     for (uint32_t fr = 0; fr < f->frames; fr++) {
         const double *v = f->values + (size_t)fr * f->channels + j->first;
         if (has_pos) {
@@ -183,6 +184,14 @@ static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const do
         if (has_rot) {
             double deg[3], r[4];
             for (int i = 0; i < 3; i++) deg[i] = value_at[i] >= 0 ? v[value_at[i]] : 0;
+            /* the same angles as the frame before (the same bits): the same quaternion */
+            uint64_t bits[3];
+            memcpy(bits, deg, sizeof bits);
+            if (fr && !((bits[0] ^ prev[0]) | (bits[1] ^ prev[1]) | (bits[2] ^ prev[2]))) {
+                memcpy(q + (size_t)fr * 4, q + (size_t)(fr - 1) * 4, 4 * sizeof(float));
+                continue;
+            }
+            memcpy(prev, bits, sizeof bits);
             euler_in_order(deg, order, order_code, r);
             if (undo) ganim_dq_mul(undo, r, r);
             double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
