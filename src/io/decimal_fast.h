@@ -161,7 +161,9 @@ static inline size_t gdec_fast(const uint8_t *s, size_t len, double *out)
         m = gdec_swar8(y0);
     }
     if ((s[i] | 0x20) == 'e') return gdec_fast_any(s, len, out);
-    double v = (double)(int64_t)m / p10[k2]; /* m < 10^15: exact either way, signed converts faster */
+    /* m < 10^15: exact either way, signed converts faster; k2 <= 15 already (the mask
+     * says so to a reader that cannot count trailing zero bits) */
+    double v = (double)(int64_t)m / p10[k2 & 15];
     *out = first == '-' ? -v : v;
     return i;
 }
