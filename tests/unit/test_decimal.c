@@ -2,6 +2,10 @@
  * strtod/strtof (correctly rounded in glibc, and this program never changes the C
  * locale): exact ties, the edges of both ranges, long digit strings, random numbers of
  * every length and exponent, and the grammar rules of JSON and of BVH text.
+ * The fast path of short decimals (decimal_fast.h) against gdec itself: the same
+ * characters used and the same double, bit for bit, on random text of numbers, signs,
+ * points, exponents, white space and junk, read at its very end (an allocation of
+ * exactly its length, so that a read beyond it is caught by the sanitizer).
  * On Windows, msvcrt's strtod is not correctly rounded (off by one float step on long
  * inputs): MinGW-w64's own, from David Gay's gdtoa, is the reference there. */
 #if defined(__MINGW32__) && !defined(__USE_MINGW_ANSI_STDIO)
@@ -11,6 +15,7 @@
 #include <stdlib.h>
 
 #include "io/decimal.h"
+#include "io/decimal_fast.h"
 #include "test.h"
 
 static double to_double(const char *s, int grammar, size_t *used)
@@ -164,6 +169,150 @@ TEST(random_numbers)
     }
 }
 
+/* gdec_fast on s[0..len), copied to a buffer of exactly len bytes: 0, or what gdec
+ * gives. Returns 1 when the fast path took it. */
+static int check_fast(const char *s, size_t len)
+{
+    uint8_t *b = malloc(len ? len : 1);
+    if (!b) return 0;
+    memcpy(b, s, len);
+    double v = 0;
+    size_t n = gdec_fast(b, len, &v);
+    free(b);
+    if (!n) return 0;
+    gdec d;
+    size_t want = gdec_scan(s, len, GDEC_LENIENT, &d);
+    double wantv = gdec_double(&d);
+    CHECK_MSG(n == want && same_double(v, wantv), "'%.*s' (%zu bytes): fast %zu characters, %a; gdec %zu, %a", (int)len,
+              s, len, n, v, want, wantv);
+    return 1;
+}
+
+/* A random text: a number of the shapes files hold most (sign, digits, point, digits,
+ * exponent, each part of any length, zeros often), pieces of junk, then a separator. */
+static size_t random_text(char *s, size_t size)
+{
+    static const char junk[] = "0123456789.-+eE x\t\n,";
+    size_t n = 0;
+    uint32_t shape = next_random();
+    if (shape % 7 == 0) { /* anything */
+        size_t k = next_random() % 30;
+        for (size_t i = 0; i < k && n < size; i++) s[n++] = junk[next_random() % (sizeof junk - 1)];
+        return n;
+    }
+    if (shape & 8) s[n++] = shape & 16 ? '-' : '+';
+    int zeros = (shape & 32) != 0;
+    size_t nint = next_random() % 12, nfrac = next_random() % 12;
+    if (shape & 64) nint = next_random() % 25;
+    for (size_t i = 0; i < nint; i++) s[n++] = (char)('0' + (zeros && next_random() % 2 ? 0 : next_random() % 10));
+    if (next_random() % 4) {
+        s[n++] = '.';
+        if (shape & 128) nfrac = next_random() % 25;
+        for (size_t i = 0; i < nfrac; i++) s[n++] = (char)('0' + (zeros && next_random() % 2 ? 0 : next_random() % 10));
+    }
+    if (next_random() % 4 == 0) {
+        s[n++] = next_random() % 2 ? 'e' : 'E';
+        uint32_t es = next_random() % 3;
+        if (es) s[n++] = es == 1 ? '-' : '+';
+        size_t ne = next_random() % 7;
+        for (size_t i = 0; i < ne; i++) s[n++] = (char)('0' + (ne > 2 && i == 0 ? 0 : next_random() % 10));
+        if (ne == 2 && next_random() % 2) s[n - 2] = (char)('0' + next_random() % 3);
+    }
+    size_t tail = next_random() % 24;
+    for (size_t i = 0; i < tail && n < size; i++) s[n++] = junk[next_random() % (sizeof junk - 1)];
+    return n;
+}
+
+TEST(fast_path)
+{
+    static const char *const cases[] = {
+        "0",
+        "-0",
+        "+0",
+        "-0.0",
+        "0.000",
+        "5.",
+        "-5.",
+        ".5",
+        "-.5",
+        ".",
+        "-",
+        "+",
+        "",
+        "5e",
+        "5e+",
+        "5e-",
+        "5.e3",
+        "1e22",
+        "1e23",
+        "9007199254740992",
+        "9007199254740993",
+        "9007199254740992e1",
+        "1234567.1234567",
+        "12345678.1234567",
+        "1234567.12345678",
+        "1234567890123456789",
+        "12345678901234567890",
+        "0.1234567890123456789",
+        "1.2345678e-05",
+        "-37.28461",
+        "-37.28461e0",
+        "1e-22",
+        "1e-23",
+        "4.5e-00022",
+        "1e00000022",
+        "3e100000",
+        "0e999999",
+        "-0e-999999",
+        "00000000000000000001",
+        "0000000000000000001",
+        "1.5x",
+        "1.5 ",
+        "1.5\t2",
+        "12.5e",
+        "12.5E+1",
+        "12.5e-1 ",
+        "-179.999985",
+        "359.99997",
+        "1e+5",
+        "+.5e1",
+        "1..5",
+        "1.5.5",
+        "--1",
+        "+-1",
+        "1e+-5",
+        "\xff"
+        "5",
+        "5\xff",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = strlen(cases[i]);
+        for (size_t cut = 0; cut <= len; cut++) check_fast(cases[i], cut);
+        /* the same with a long tail, so the two-load path sees it too */
+        char s[128];
+        snprintf(s, sizeof s, "%s 123456789012345678901234567890", cases[i]);
+        check_fast(s, strlen(s));
+        check_fast(s, len + 1);
+    }
+    /* known answers of the path itself */
+    double v = 1;
+    CHECK(gdec_fast((const uint8_t *)"-0 ", 3, &v) == 2 && v == 0 && signbit(v));
+    CHECK(gdec_fast((const uint8_t *)"-37.28461 0 0 0 0 0 0 0 0 ", 26, &v) == 9 && v == -37.28461);
+    CHECK(gdec_fast((const uint8_t *)"1.2345678e-05 0 0 0 0 0 0 ", 26, &v) == 13 && v == 1.2345678e-05);
+    CHECK(gdec_fast((const uint8_t *)"1e23", 4, &v) == 0);              /* 10^23 is not a double */
+    CHECK(gdec_fast((const uint8_t *)"9007199254740993", 16, &v) == 0); /* above 2^53 */
+    CHECK(gdec_fast((const uint8_t *)"5e", 2, &v) == 0);                /* gdec reads "5" */
+    /* random text, cut at random places; the fast path must take most numbers */
+    long taken = 0, total = test_full() ? 20000000 : 1000000;
+    char s[128];
+    for (long i = 0; i < total; i++) {
+        size_t n = random_text(s, sizeof s);
+        size_t len = next_random() % 4 ? n : next_random() % (n + 1);
+        taken += check_fast(s, len);
+    }
+    CHECK_MSG(taken > total / 4, "the fast path took %ld of %ld texts", taken, total);
+}
+
 TEST(grammar)
 {
     size_t used;
@@ -198,5 +347,6 @@ int main(void)
     RUN(long_digit_strings);
     RUN(random_numbers);
     RUN(grammar);
+    RUN(fast_path);
     return test_finish();
 }

@@ -72,6 +72,9 @@ ganim_code bvh_parse(bvh_file *f);
 
 /* ---- bvh_model.c ---------------------------------------------------------------------------- */
 ganim_code bvh_build(bvh_file *f);
+/* Euler angles in degrees by axis (x, y, z), applied in `order` (axis indices), to a
+ * quaternion x y z w in double (not normalised). */
+void bvh_euler_to_quat(const double deg[3], const int order[3], double q[4]);
 
 /* ---- bvh_details.c -------------------------------------------------------------------------- */
 ganim_code bvh_record(bvh_file *f);

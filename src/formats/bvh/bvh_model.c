@@ -51,15 +51,66 @@ static void rotation_order(const bvh_joint *j, int order[3])
         if (!(have & (1 << a))) order[n++] = a;
 }
 
-static void euler_to_quat(const double deg[3], const int order[3], double q[4])
+/* r = a * (s on axis k, c): the Hamilton product with an axis rotation, only its
+ * non-zero terms, in the order ganim_dq_mul adds them (axis k, the axis after it, the
+ * one after that, w). k, k1 and k2 are constants where it is inlined. */
+static inline void mul_axis(const double a[4], int k, int k1, int k2, double s, double c, double r[4])
 {
+    double rk = a[3] * s + a[k] * c, r1 = a[k1] * c + a[k2] * s, r2 = a[k2] * c - a[k1] * s, w = a[3] * c - a[k] * s;
+    r[k] = rk, r[k1] = r1, r[k2] = r2, r[3] = w;
+}
+
+/* The short product for the axes i, j, k in that order. */
+static inline void short_product(const double s[3], const double c[3], int i, int j, int k, double q[4])
+{
+    double a[4] = { 0, 0, 0, c[0] };
+    a[i] = s[0];
+    mul_axis(a, j, (j + 1) % 3, (j + 2) % 3, s[1], c[1], a);
+    mul_axis(a, k, (k + 1) % 3, (k + 2) % 3, s[2], c[2], q);
+}
+
+/* R = R(order[0]) R(order[1]) R(order[2]) for the angles in degrees taken in that order
+ * (a[0] about axis order[0], ...). The product of three axis rotations by ganim_dq_mul
+ * from the identity (the reference, kept below) adds many terms that are zeros; without
+ * them the result has the same bits whenever no product of sines and cosines is zero:
+ * each term left is then the same product, a zero term added to a non-zero sum changes
+ * nothing, and a sum that cancels exactly is +0 either way, which adding a zero of
+ * either sign keeps. Sines and cosines of at least 2^-300 make every product of three
+ * non-zero; others (a zero angle) take the reference. tests/formats/bvh/test_bvh_euler.c
+ * compares the two. */
+static inline void euler_in_order(const double deg[3], const int order[3], int code, double q[4])
+{
+    double s[3], c[3];
+    for (int i = 0; i < 3; i++) {
+        double h = deg[i] * (3.14159265358979323846 / 360.0);
+        s[i] = sin(h);
+        c[i] = cos(h);
+    }
+    const double tiny = 0x1p-300;
+    if (fabs(s[0]) >= tiny && fabs(s[1]) >= tiny && fabs(s[2]) >= tiny && fabs(c[0]) >= tiny && fabs(c[1]) >= tiny &&
+        fabs(c[2]) >= tiny) {
+        switch (code) { /* order[0] * 3 + order[1]: the six orders */
+        case 1: short_product(s, c, 0, 1, 2, q); return;
+        case 2: short_product(s, c, 0, 2, 1, q); return;
+        case 3: short_product(s, c, 1, 0, 2, q); return;
+        case 5: short_product(s, c, 1, 2, 0, q); return;
+        case 6: short_product(s, c, 2, 0, 1, q); return;
+        default: short_product(s, c, 2, 1, 0, q); return;
+        }
+    }
     q[0] = q[1] = q[2] = 0;
     q[3] = 1;
     for (int i = 0; i < 3; i++) {
-        double h = deg[order[i]] * (3.14159265358979323846 / 360.0), e[4] = { 0, 0, 0, cos(h) };
-        e[order[i]] = sin(h);
+        double e[4] = { 0, 0, 0, c[i] };
+        e[order[i]] = s[i];
         ganim_dq_mul(q, e, q);
     }
+}
+
+void bvh_euler_to_quat(const double deg[3], const int order[3], double q[4])
+{
+    const double in_order[3] = { deg[order[0]], deg[order[1]], deg[order[2]] };
+    euler_in_order(in_order, order, order[0] * 3 + order[1], q);
 }
 
 /* ---- the model -------------------------------------------------------------------------------- */
@@ -110,11 +161,15 @@ static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const do
         }
     }
     rotation_order(j, order);
+    int value_at[3], order_code = order[0] * 3 + order[1]; /* each rotation's channel, in order */
+    for (int i = 0; i < 3; i++) value_at[i] = rot_at[order[i]];
     tr->bone = bone;
     tr->name = f->doc->skeleton->bones[bone].name;
-    float *t = has_pos ? ganim_doc_alloc_array(f->doc, (size_t)f->frames * 3, sizeof(float)) : NULL;
-    float *q = has_rot ? ganim_doc_alloc_array(f->doc, (size_t)f->frames * 4, sizeof(float)) : NULL;
+    /* not zeroed: every frame writes its values */
+    float *t = has_pos ? ganim_doc_alloc_array_raw(f->doc, (size_t)f->frames * 3, sizeof(float)) : NULL;
+    float *q = has_rot ? ganim_doc_alloc_array_raw(f->doc, (size_t)f->frames * 4, sizeof(float)) : NULL;
     if ((has_pos && !t) || (has_rot && !q)) return GANIM_NOMEM(f->err);
+    uint64_t prev[3] = { 0, 0, 0 }; /* the previous frame's angles, their bits */
     for (uint32_t fr = 0; fr < f->frames; fr++) {
         const double *v = f->values + (size_t)fr * f->channels + j->first;
         if (has_pos) {
@@ -128,8 +183,16 @@ static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const do
         }
         if (has_rot) {
             double deg[3], r[4];
-            for (int a = 0; a < 3; a++) deg[a] = rot_at[a] >= 0 ? v[rot_at[a]] : 0;
-            euler_to_quat(deg, order, r);
+            for (int i = 0; i < 3; i++) deg[i] = value_at[i] >= 0 ? v[value_at[i]] : 0;
+            /* the same angles as the frame before (the same bits): the same quaternion */
+            uint64_t bits[3];
+            memcpy(bits, deg, sizeof bits);
+            if (fr && !((bits[0] ^ prev[0]) | (bits[1] ^ prev[1]) | (bits[2] ^ prev[2]))) {
+                memcpy(q + (size_t)fr * 4, q + (size_t)(fr - 1) * 4, 4 * sizeof(float));
+                continue;
+            }
+            memcpy(prev, bits, sizeof bits);
+            euler_in_order(deg, order, order_code, r);
             if (undo) ganim_dq_mul(undo, r, r);
             double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
             for (int a = 0; a < 4; a++) q[(size_t)fr * 4 + (size_t)a] = (float)(r[a] / len);
