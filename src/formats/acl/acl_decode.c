@@ -34,6 +34,26 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
     if (r->mode == M_VAR && proven) {
         bad = acl_var_run4(r, sg->ani, r->bit, pb, proven, out, fnv);
         i = proven;
+    } else if (proven) { /* raw floats: one sample per vector (every window proven) */
+        const __m128 one = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
+        for (; i < proven; i++) {
+            __m128 v;
+            if (!acl_raw_vec(r, sg->ani, (size_t)i * pb, &v)) break; /* not finite: the scalar path replaces it */
+            float *o = out + (size_t)i * comps;
+            if (comps == 4) {
+                __m128 p = _mm_mul_ps(v, v), q = _mm_add_ps(p, _mm_movehl_ps(p, p));
+                float len2 = _mm_cvtss_f32(_mm_add_ss(q, _mm_shuffle_ps(q, q, _MM_SHUFFLE(1, 1, 1, 1))));
+                if (len2 >= 1e-12f && len2 <= 1e30f) { /* quat_normalise: (x*x + z*z) + (y*y + w*w) */
+                    _mm_storeu_ps(o, _mm_div_ps(v, _mm_set1_ps(sqrtf(len2))));
+                } else {
+                    _mm_storeu_ps(o, one);
+                    bad++;
+                }
+            } else {
+                _mm_storel_pi((__m64 *)(void *)o, v);
+                _mm_store_ss(o + 2, _mm_movehl_ps(v, v));
+            }
+        }
     }
 #else
     (void)proven;
