@@ -38,6 +38,7 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
         const __m128 one = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
         for (; i < proven; i++) {
             __m128 v;
+            if (fnv->left) acl_fnv_some(fnv);
             if (!acl_raw_vec(r, sg->ani, (size_t)i * pb, &v)) break; /* not finite: the scalar path replaces it */
             float *o = out + (size_t)i * comps;
             if (comps == 4) {
@@ -68,15 +69,19 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
     return bad;
 }
 
-/* 8-byte hash steps per four-sample iteration of the vector decode so the hash ends with
- * it (the rest, if any, is hashed after it). */
+/* 8-byte hash steps per iteration of the vector decode (four samples of a variable
+ * sub-track, one of a raw one) so the hash ends with it (the rest, if any, is hashed
+ * after it). */
 static uint32_t hash_steps(const ganim_acl *h, size_t bytes)
 {
     uint64_t iters = 0;
     for (uint32_t s = 0; s < h->nseg; s++) {
         const acl_seg *sg = &h->segs[s];
-        uint64_t per = (proven_samples(sg) + 3u) / 4u;
-        for (uint32_t a = 0; a < h->na; a++) iters += sg->recs[a].mode == M_VAR ? per : 0u;
+        uint64_t proven = proven_samples(sg), per = (proven + 3u) / 4u;
+        for (uint32_t a = 0; a < h->na; a++) {
+            unsigned m = sg->recs[a].mode;
+            iters += m == M_VAR ? per : m == M_CONST ? 0u : proven;
+        }
     }
     if (!iters) return 1;
     uint64_t steps = (bytes / 8u + iters - 1u) / iters;
