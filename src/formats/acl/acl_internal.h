@@ -78,7 +78,7 @@ struct ganim_acl {
     int32_t *parents;
     ganim_transform *bind;
     uint32_t meta_off[5];
-    uint32_t hist[33]; /* bit widths over every segment's variable sub-tracks */
+    uint32_t hist[33];                   /* bit widths over every segment's variable sub-tracks */
     uint32_t hash_stored, hash_computed; /* computed: by ganim_acl_read_doc only */
     uint32_t hash_warn_at;               /* the document's warning count after the header's */
 };
@@ -127,7 +127,7 @@ static inline unsigned packed_type(const uint8_t *words, uint32_t e, unsigned ki
  * loops, it executes in the shadow of their arithmetic instead of before it. */
 typedef struct acl_fnv {
     const uint8_t *p;
-    size_t left;    /* bytes still to hash */
+    size_t left; /* bytes still to hash */
     uint32_t h;
     uint32_t steps; /* 8-byte steps to take per decode iteration */
 } acl_fnv;

@@ -48,7 +48,7 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
     uint32_t bad = 0;
     for (uint32_t i = 0; i < n; i += 4) {
         if (fnv && fnv->left) acl_fnv_some(fnv); /* independent of the lanes: overlaps them */
-        uint32_t rem = n - i < 4 ? n - i : 4; /* lanes past the end repeat the last sample */
+        uint32_t rem = n - i < 4 ? n - i : 4;    /* lanes past the end repeat the last sample */
         size_t b[4];
         b[0] = rbit + (size_t)i * pb;
         for (uint32_t j = 1; j < 4; j++) b[j] = j < rem ? b[j - 1] + pb : b[j - 1];
