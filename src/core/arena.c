@@ -110,6 +110,19 @@ static void *doc_alloc(ganim_doc *doc, size_t size, int zero)
     return p;
 }
 
+int ganim_doc_reserve(ganim_doc *doc, size_t size)
+{
+    struct ganim_doc_internal *in = doc->internal;
+    arena_block *b = in->head;
+    if (b && b->size - b->used >= size) return 1;
+    if (size < ARENA_BLOCK) size = ARENA_BLOCK;
+    arena_block *nb = new_block(in, size);
+    if (!nb) return 0;
+    nb->next = in->head;
+    in->head = nb;
+    return 1;
+}
+
 void *ganim_doc_alloc_array(ganim_doc *doc, size_t count, size_t size)
 {
     size_t total;

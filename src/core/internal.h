@@ -71,6 +71,12 @@ void *ganim_doc_alloc_array(ganim_doc *doc, size_t count, size_t size);
  * before anything reads them (hot decoders: zeroing large per-frame arrays costs as
  * much as filling them). */
 void *ganim_doc_alloc_array_raw(ganim_doc *doc, size_t count, size_t size);
+/* Makes the arena's current block hold at least `size` more bytes (a new block if
+ * not), so that a reader that knows its document's size from a header gets it in one
+ * allocation (one region the allocator reuses whole; no page faults from many blocks).
+ * Each allocation takes its size rounded up to 16 bytes. Returns 0 when the block could
+ * not be made (allocator or memory limit): nothing changes, allocations go on as before. */
+int ganim_doc_reserve(ganim_doc *doc, size_t size);
 /* A NUL-terminated copy of n bytes (stops early at a NUL inside). */
 char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n);
 char *ganim_doc_strdup(ganim_doc *doc, const char *s);

@@ -23,6 +23,58 @@ TEST(arena_and_limit)
     ganim_doc_free(doc);
 }
 
+/* ganim_doc_reserve: what a reader reserves comes from one block (one allocator call),
+ * a reserve the allocator or the limit refuses changes nothing. */
+typedef struct counting {
+    int calls, fail;
+} counting;
+static void *cnt_alloc(void *user, size_t size)
+{
+    counting *c = user;
+    c->calls++;
+    return c->fail ? NULL : malloc(size);
+}
+static void *cnt_realloc(void *user, void *p, size_t old_size, size_t new_size)
+{
+    (void)user;
+    (void)old_size;
+    return realloc(p, new_size);
+}
+static void cnt_free(void *user, void *p, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(p);
+}
+
+TEST(arena_reserve)
+{
+    counting c = { 0, 0 };
+    ganim_allocator al = { cnt_alloc, cnt_realloc, cnt_free, &c };
+    ganim_doc *doc = ganim_doc_create(&al, 0);
+    CHECK_EQ_INT(c.calls, 1); /* the document */
+    CHECK_EQ_INT(ganim_doc_reserve(doc, 300 * 1024), 1);
+    CHECK_EQ_INT(c.calls, 2); /* one block */
+    /* 300 KiB in pieces small and large (each rounded to 16 bytes): no other call */
+    for (int i = 0; i < 100; i++) CHECK(ganim_doc_alloc(doc, 1000) != NULL);
+    uint8_t *big = ganim_doc_alloc_array_raw(doc, 150 * 1024, 1);
+    CHECK(big != NULL && ((uintptr_t)big & 15) == 0);
+    CHECK_EQ_INT(c.calls, 2);
+    CHECK_EQ_INT(ganim_doc_reserve(doc, 1000), 1); /* room left: nothing made */
+    CHECK_EQ_INT(c.calls, 2);
+    CHECK(ganim_doc_alloc(doc, 60 * 1024) != NULL); /* past the reserve: blocks as before */
+    CHECK_EQ_INT(c.calls, 3);
+    c.fail = 1;
+    CHECK_EQ_INT(ganim_doc_reserve(doc, 1 << 20), 0); /* refused: nothing changes */
+    c.fail = 0;
+    CHECK(ganim_doc_alloc(doc, 16) != NULL);
+    ganim_doc_free(doc);
+    ganim_doc *lim = ganim_doc_create(NULL, 100 * 1024);
+    CHECK_EQ_INT(ganim_doc_reserve(lim, 200 * 1024), 0); /* above the memory limit */
+    CHECK(ganim_doc_alloc(lim, 50 * 1024) != NULL);      /* the limit still has room */
+    ganim_doc_free(lim);
+}
+
 TEST(warnings_are_capped)
 {
     ganim_doc *doc = ganim_doc_create(NULL, 0);
@@ -223,6 +275,7 @@ TEST(validate_checks_meshes)
 int main(void)
 {
     RUN(arena_and_limit);
+    RUN(arena_reserve);
     RUN(warnings_are_capped);
     RUN(validate_rejects_bad_models);
     RUN(validate_checks_meshes);

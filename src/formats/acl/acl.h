@@ -15,7 +15,8 @@
 typedef struct ganim_acl ganim_acl;
 
 /* Parse `data[0..size)` (the ACL buffer; `base` is its offset in the file, for error
- * messages). Warnings (hash mismatch, ...) go to `wd` when not NULL. `bind` (may be
+ * messages). Warnings go to `wd` when not NULL (the hash is checked by
+ * ganim_acl_read_doc, interleaved with its decode, not here). `bind` (may be
  * NULL) supplies default values for non-trivial default sub-tracks when the buffer has
  * no metadata descriptions; its bone_count must be the track count. The result lives in
  * one allocation from `alloc` (NULL: malloc); release it with ganim_acl_close. */

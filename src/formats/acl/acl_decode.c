@@ -18,7 +18,7 @@ static uint32_t proven_samples(const acl_seg *sg)
 /* Record r of segment sg over its stored samples into out (4 floats a sample for
  * rotations, 3 otherwise); the first `proven` samples are inside the buffer for 8-byte
  * windows. Returns the count of values replaced (non-finite or degenerate). */
-static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, float *out)
+static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, float *out, acl_fnv *fnv)
 {
     unsigned comps = r->kind == K_ROT ? 4u : 3u;
     uint32_t n = sg->stored, i = 0, bad = 0;
@@ -32,11 +32,33 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
     }
 #if defined(__SSE2__)
     if (r->mode == M_VAR && proven) {
-        bad = acl_var_run4(r, sg->ani, r->bit, pb, proven, out);
+        bad = acl_var_run4(r, sg->ani, r->bit, pb, proven, out, fnv);
         i = proven;
+    } else if (proven) { /* raw floats: one sample per vector (every window proven) */
+        const __m128 one = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
+        for (; i < proven; i++) {
+            __m128 v;
+            if (fnv->left) acl_fnv_some(fnv);
+            if (!acl_raw_vec(r, sg->ani, (size_t)i * pb, &v)) break; /* not finite: the scalar path replaces it */
+            float *o = out + (size_t)i * comps;
+            if (comps == 4) {
+                __m128 p = _mm_mul_ps(v, v), q = _mm_add_ps(p, _mm_movehl_ps(p, p));
+                float len2 = _mm_cvtss_f32(_mm_add_ss(q, _mm_shuffle_ps(q, q, _MM_SHUFFLE(1, 1, 1, 1))));
+                if (len2 >= 1e-12f && len2 <= 1e30f) { /* quat_normalise: (x*x + z*z) + (y*y + w*w) */
+                    _mm_storeu_ps(o, _mm_div_ps(v, _mm_set1_ps(sqrtf(len2))));
+                } else {
+                    _mm_storeu_ps(o, one);
+                    bad++;
+                }
+            } else {
+                _mm_storel_pi((__m64 *)(void *)o, v);
+                _mm_store_ss(o + 2, _mm_movehl_ps(v, v));
+            }
+        }
     }
 #else
     (void)proven;
+    (void)fnv;
 #endif
     for (; i < n; i++) {
         float o[4];
@@ -45,6 +67,42 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
         memcpy(out + (size_t)i * comps, o, comps * sizeof(float));
     }
     return bad;
+}
+
+/* 8-byte hash steps per iteration of the vector decode (four samples of a variable
+ * sub-track, one of a raw one) so the hash ends with it (the rest, if any, is hashed
+ * after it). */
+static uint32_t hash_steps(const ganim_acl *h, size_t bytes)
+{
+    uint64_t iters = 0;
+    for (uint32_t s = 0; s < h->nseg; s++) {
+        const acl_seg *sg = &h->segs[s];
+        uint64_t proven = proven_samples(sg), per = (proven + 3u) / 4u;
+        for (uint32_t a = 0; a < h->na; a++) {
+            unsigned m = sg->recs[a].mode;
+            iters += m == M_VAR ? per : m == M_CONST ? 0u : proven;
+        }
+    }
+    if (!iters) return 1;
+    uint64_t steps = (bytes / 8u + iters - 1u) / iters;
+    return steps ? (uint32_t)(steps < 64u ? steps : 64u) : 1u;
+}
+
+/* The rest of the hash; a mismatch warns where ganim_acl_open would have (after the
+ * header's warnings, before those that came after it). */
+static void hash_finish(ganim_doc *doc, ganim_acl *h, acl_fnv *fnv, uint64_t base)
+{
+    h->hash_computed = acl_fnv_bytes(fnv->h, fnv->p, fnv->left);
+    if (h->hash_computed == h->hash_stored) return;
+    uint32_t n = doc->warning_count, at = h->hash_warn_at;
+    ganim_doc_warn(doc, GANIM_WARN_CHECKSUM, base + 4,
+                   "acl: header: stored hash 0x%08X differs from the FNV-1a hash of the buffer 0x%08X; the buffer was "
+                   "modified or damaged",
+                   h->hash_stored, h->hash_computed);
+    if (doc->warning_count != n + 1u || at >= n) return;
+    ganim_warning w = doc->warnings[n];
+    memmove(&doc->warnings[at + 1u], &doc->warnings[at], (size_t)(n - at) * sizeof w);
+    doc->warnings[at] = w;
 }
 
 /* ---- whole clip into the model -------------------------------------------------------- */
@@ -123,6 +181,27 @@ static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim
     return GANIM_OK;
 }
 
+/* Every allocation of the model ganim_acl_read_doc makes (each rounded to 16 bytes as the
+ * arena does), so ganim_doc_reserve makes it one block: a document freed after each
+ * decode then goes back to the allocator as one region, which it hands out again whole
+ * (many 64 KiB blocks made glibc trim and refault its heap at every decode). */
+static size_t doc_bytes(const ganim_acl *h, int given)
+{
+    size_t nt = h->nt, na = h->na, ns = (size_t)h->ns + (size_t)h->wrap;
+    size_t nvals = h->stripped ? (size_t)h->nkeys + (size_t)h->wrap : ns;
+    size_t per_rot = (nvals * 4u + 3u) & ~(size_t)3u, per_vec = (nvals * 3u + 3u) & ~(size_t)3u;
+    size_t floats = per_rot * h->nanim[0] + per_vec * ((size_t)h->nanim[1] + h->nanim[2]) + 4u * (3u * nt - na);
+    size_t names = 0, list = h->list_name ? strlen(h->list_name) : 0;
+    if (!given) {
+        if (h->names)
+            for (uint32_t i = 0; i < h->nt; i++) names += strlen(h->names[i]) + 16u;
+        else names = 18u * nt + 16u;
+    }
+    return 16u * 16u + sizeof(ganim_skeleton) + (given ? 0u : nt * sizeof(ganim_bone)) + names + 2u * (list + 16u) +
+           sizeof(ganim_clip) + nt * sizeof(ganim_track) + (h->stripped ? nvals * 4u : 0u) + 8u * na + 4u * floats +
+           4u * NF_COUNT + 1024u; /* + a few warnings */
+}
+
 ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, uint64_t base,
                               const ganim_read_opts *opts, ganim_error *err)
 {
@@ -137,6 +216,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
                         "acl: the skeleton has %u bones but the buffer has %u tracks", given->bone_count, h->nt);
         goto done;
     }
+    (void)ganim_doc_reserve(doc, doc_bytes(h, given != NULL)); /* the model in one block: see below */
     rc = build_skeleton(doc, h, opts, err);
     if (rc) goto done;
 
@@ -179,11 +259,19 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
         for (uint32_t i = 0; i < h->nkeys; i++) times[i] = (float)h->keys[i];
         if (h->wrap) times[h->nkeys] = (float)h->ns;
     }
+    /* every value array in one block sized from the header (one allocation instead of one
+     * per sub-track: a large clip's model is one region the allocator can hand back whole
+     * and reuse); each array starts on 16 bytes. The constant channels likewise. */
+    uint32_t nconst = 3u * h->nt - h->na;
+    size_t per_rot = ((size_t)nvals * 4u + 3u) & ~(size_t)3u, per_vec = ((size_t)nvals * 3u + 3u) & ~(size_t)3u;
+    size_t nfloats = per_rot * h->nanim[0] + per_vec * ((size_t)h->nanim[1] + h->nanim[2]) + 4u * (size_t)nconst;
     float **dst = ganim_doc_alloc_array(doc, h->na ? h->na : 1, sizeof *dst);
-    if (!dst) {
+    float *block = ganim_doc_alloc_array_raw(doc, nfloats ? nfloats : 1, sizeof *block); /* each value written below */
+    if (!dst || !block) {
         rc = GANIM_NOMEM(err);
         goto done;
     }
+    float *cblock = block + (nfloats - 4u * (size_t)nconst);
     const char *const *names = (const char *const *)h->names;
     for (uint32_t i = 0; i < h->nt; i++) {
         ganim_track *tr = &tracks[i];
@@ -195,25 +283,19 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
         for (unsigned k = 0; k < 3; k++) {
             unsigned comps = k == K_ROT ? 4u : 3u;
             if (h->types[3 * i + k] == T_ANIM) continue;
-            float *v = ganim_doc_alloc_array(doc, comps, sizeof *v);
-            if (!v) {
-                rc = GANIM_NOMEM(err);
-                goto done;
-            }
+            float *v = cblock;
+            cblock += 4;
             memcpy(v, cv[k], comps * sizeof *v);
             ch[k]->kind = GANIM_CHANNEL_CONSTANT;
             ch[k]->count = 1;
             ch[k]->values = v;
         }
     }
+    float *vals = block;
     for (uint32_t a = 0; a < h->na; a++) {
         const acl_rec *r = &h->recs[a];
-        unsigned comps = r->kind == K_ROT ? 4u : 3u;
-        float *v = ganim_doc_alloc_array_raw(doc, (size_t)nvals * comps, sizeof *v);
-        if (!v) {
-            rc = GANIM_NOMEM(err);
-            goto done;
-        }
+        float *v = vals;
+        vals += r->kind == K_ROT ? per_rot : per_vec;
         dst[a] = v;
         ganim_track *tr = &tracks[r->track];
         ganim_channel *c = r->kind == K_ROT ? &tr->rotation : r->kind == K_TRANS ? &tr->translation : &tr->scale;
@@ -226,13 +308,16 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
      * (parse_segment/ganim_acl_open checked the starts and retained-key counts), so the
      * unzeroed value arrays end up written whole. Nothing to loop over without records. */
     uint32_t bad = 0, nr = h->nanim[0];
+    acl_fnv fnv = { data + 8, h->size - 8u, 2166136261u, 1 };
+    fnv.steps = hash_steps(h, fnv.left);
     for (uint32_t s = 0; s < h->nseg && h->na; s++) {
         const acl_seg *sg = &h->segs[s];
         size_t row0 = h->stripped ? sg->first_key : sg->start;
         uint32_t proven = proven_samples(sg);
         for (uint32_t a = 0; a < h->na; a++)
-            bad += decode_run(sg, &sg->recs[a], proven, dst[a] + row0 * (a < nr ? 4u : 3u));
+            bad += decode_run(sg, &sg->recs[a], proven, dst[a] + row0 * (a < nr ? 4u : 3u), &fnv);
     }
+    hash_finish(doc, h, &fnv, base);
     if (h->wrap) /* the dropped last frame of a looping clip is a copy of the first */
         for (uint32_t a = 0; a < h->na; a++) {
             unsigned comps = a < nr ? 4u : 3u;

@@ -78,8 +78,9 @@ struct ganim_acl {
     int32_t *parents;
     ganim_transform *bind;
     uint32_t meta_off[5];
-    uint32_t hist[33]; /* bit widths over every segment's variable sub-tracks */
-    uint32_t hash_stored, hash_computed;
+    uint32_t hist[33];                   /* bit widths over every segment's variable sub-tracks */
+    uint32_t hash_stored, hash_computed; /* computed: by ganim_acl_read_doc only */
+    uint32_t hash_warn_at;               /* the document's warning count after the header's */
 };
 
 /* ---- small helpers ------------------------------------------------------------------ */
@@ -118,6 +119,44 @@ static inline unsigned packed_type(const uint8_t *words, uint32_t e, unsigned ki
 {
     uint32_t w = ganim_ld_u32le(words + 4u * ((size_t)kind * e + i / 16u));
     return (w >> (30u - 2u * (i % 16u))) & 3u;
+}
+
+/* ---- FNV-1a of the buffer, interleaved with the decode ----------------------------------
+ * ACL's hash (bytewise FNV-1a over bytes 8..size) is one serial multiply chain, ~4 cycles
+ * a byte whatever the instruction count. Run a few bytes at a time inside the decode's
+ * loops, it executes in the shadow of their arithmetic instead of before it. */
+typedef struct acl_fnv {
+    const uint8_t *p;
+    size_t left; /* bytes still to hash */
+    uint32_t h;
+    uint32_t steps; /* 8-byte steps to take per decode iteration */
+} acl_fnv;
+
+static inline uint32_t acl_fnv_bytes(uint32_t h, const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    for (; n - i >= 8; i += 8) { /* unrolled: ~3.4 instructions a byte instead of ~6 */
+        h = (h ^ p[i]) * 16777619u;
+        h = (h ^ p[i + 1]) * 16777619u;
+        h = (h ^ p[i + 2]) * 16777619u;
+        h = (h ^ p[i + 3]) * 16777619u;
+        h = (h ^ p[i + 4]) * 16777619u;
+        h = (h ^ p[i + 5]) * 16777619u;
+        h = (h ^ p[i + 6]) * 16777619u;
+        h = (h ^ p[i + 7]) * 16777619u;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* The next f->steps x 8 bytes (fewer at the end). */
+static inline void acl_fnv_some(acl_fnv *f)
+{
+    size_t n = (size_t)f->steps * 8u;
+    if (n > f->left) n = f->left;
+    f->h = acl_fnv_bytes(f->h, f->p, n);
+    f->p += n;
+    f->left -= n;
 }
 
 /* ---- sample decode (hot) ------------------------------------------------------------ */
@@ -178,6 +217,59 @@ static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, 
     }
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* For the few hot helpers gcc stops inlining once they hold every mode's path. */
+#if defined(__GNUC__)
+#define ACL_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define ACL_HOT_INLINE inline
+#endif
+
+/* v's x, y, z with w = sqrt(|((1 - x*x) - y*y) - z*z|) in lane 3: rebuild_w's operations,
+ * in lane 0 */
+static inline __m128 acl_vec_with_w(__m128 v)
+{
+    __m128 sq = _mm_mul_ps(v, v);
+    __m128 t = _mm_sub_ss(_mm_set_ss(1.0f), sq);
+    t = _mm_sub_ss(t, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
+    t = _mm_sub_ss(t, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(2, 2, 2, 2)));
+    t = _mm_sqrt_ss(_mm_and_ps(t, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF))));
+    __m128 hi = _mm_shuffle_ps(v, t, _MM_SHUFFLE(0, 0, 2, 2)); /* z z w w */
+    return _mm_shuffle_ps(v, hi, _MM_SHUFFLE(2, 0, 1, 0));     /* x y z w */
+}
+
+/* A raw sub-track (M_RAW, M_FULL4) at pose bit `bit` as one vector, its 32-bit floats
+ * read with proven loads: the caller checked that its last window is inside the buffer,
+ * bit + r->bit + 32 x (components - 1) < gb_msb_proven_limit (then so are the 16 bytes
+ * from its first byte).
+ * Returns 0 when a component is not finite (rec_decode then replaces it); rotations of
+ * three components get W, others have 0 in lane 3. Bit-identical to rec_decode. */
+static inline int acl_raw_vec(const acl_rec *r, const uint8_t *ani, size_t bit, __m128 *out)
+{
+    bit += r->bit;
+    __m128i q;
+    if (!(bit & 7u)) { /* byte-aligned (always, when every sub-track is raw): one load */
+        q = _mm_loadu_si128((const __m128i *)(const void *)(ani + (bit >> 3)));
+        q = _mm_shufflehi_epi16(_mm_shufflelo_epi16(q, _MM_SHUFFLE(2, 3, 0, 1)), _MM_SHUFFLE(2, 3, 0, 1));
+        q = _mm_or_si128(_mm_slli_epi16(q, 8), _mm_srli_epi16(q, 8)); /* big-endian words */
+        if (r->mode != M_FULL4) q = _mm_and_si128(q, _mm_set_epi32(0, -1, -1, -1));
+    } else {
+        uint32_t x = (uint32_t)(gb_msb_window64_proven(ani, bit) >> 32);
+        uint32_t y = (uint32_t)(gb_msb_window64_proven(ani, bit + 32u) >> 32);
+        uint32_t z = (uint32_t)(gb_msb_window64_proven(ani, bit + 64u) >> 32);
+        uint32_t w = r->mode == M_FULL4 ? (uint32_t)(gb_msb_window64_proven(ani, bit + 96u) >> 32) : 0u;
+        q = _mm_set_epi32((int)w, (int)z, (int)y, (int)x);
+    }
+    __m128i e = _mm_set1_epi32(0x7F800000);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(q, e), e))) return 0; /* inf or NaN */
+    __m128 v = _mm_castsi128_ps(q);
+    *out = r->kind == K_ROT && r->mode != M_FULL4 ? acl_vec_with_w(v) : v;
+    return 1;
+}
+#endif
+
 /* ---- the clip's native record (acl_decode.c builds it, acl_details.c reads it) ------- */
 
 /* The record kept on the clip for describe: little-endian u32 fields. */
@@ -203,8 +295,10 @@ enum {
 #if defined(__SSE2__)
 /* acl_sse2.c: M_VAR record r over stored samples [0, n) (all proven) into out (comps per
  * sample), four samples at a time, bit-identical to rec_decode + quat_normalise; returns
- * the count of degenerate rotations replaced by the identity. */
-uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out);
+ * the count of degenerate rotations replaced by the identity. Advances `fnv` (may be NULL)
+ * by its steps at every four samples. */
+uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
+                      acl_fnv *fnv);
 #endif
 
 /* acl.c: the "acl" format's entry points; acl_civ7.c, acl_civ7_write.c: the "civ7" format's;

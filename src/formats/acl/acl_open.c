@@ -4,26 +4,6 @@
 #include "formats/acl/acl_internal.h"
 #include "io/writer.h"
 
-/* FNV-1a, bytewise as ACL defines it; unrolled by 8 so the loop costs ~3.4 instructions
- * a byte (load, xor, multiply) instead of ~6 (it runs over every byte of the buffer). */
-static uint32_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint32_t h = 2166136261u;
-    size_t i = 0;
-    for (; n - i >= 8; i += 8) {
-        h = (h ^ p[i]) * 16777619u;
-        h = (h ^ p[i + 1]) * 16777619u;
-        h = (h ^ p[i + 2]) * 16777619u;
-        h = (h ^ p[i + 3]) * 16777619u;
-        h = (h ^ p[i + 4]) * 16777619u;
-        h = (h ^ p[i + 5]) * 16777619u;
-        h = (h ^ p[i + 6]) * 16777619u;
-        h = (h ^ p[i + 7]) * 16777619u;
-    }
-    for (; i < n; i++) h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
 /* ---- parsing ------------------------------------------------------------------------ */
 
 typedef struct acl_layout {
@@ -67,12 +47,9 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
     if (data[15] != 12)
         return FAIL(GANIM_ERR_UNSUPPORTED, 15,
                     "acl: header: track type %u is not 12 (transforms); scalar tracks are not animations", data[15]);
-    h->hash_computed = fnv1a(data + 8, bsize - 8u);
-    if (wd && h->hash_computed != h->hash_stored)
-        ganim_doc_warn(wd, GANIM_WARN_CHECKSUM, base + 4,
-                       "acl: header: stored hash 0x%08X differs from the FNV-1a hash of the buffer 0x%08X; the buffer "
-                       "was modified or damaged",
-                       h->hash_stored, h->hash_computed);
+    /* the hash is computed by the whole-clip decode, interleaved with it (acl_fnv); its
+     * warning goes where it would have been put here */
+    h->hash_warn_at = wd ? wd->warning_count : 0;
     h->nt = ganim_ld_u32le(data + 16);
     h->ns = ganim_ld_u32le(data + 20);
     h->rate = ganim_ld_f32le(data + 24);

@@ -91,14 +91,17 @@ void ganim_acl_sample_key(const ganim_acl *h, uint32_t k, ganim_transform *out)
 }
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
-
 /* Sub-track r at pose bit `bit` as (x, y, z, w) in one vector: the M_VAR chain with one
  * component per lane (the scalar path's IEEE operations in the same order, so the values
- * are bit-identical to rec_decode), other modes through rec_decode. Rotations get W. */
-static inline __m128 rec_vec(const acl_rec *r, const uint8_t *ani, size_t room, size_t bit)
+ * are bit-identical to rec_decode), raw floats through acl_raw_vec, constants loaded
+ * (rec_decode's copy of r->v); only raw values near the buffer's end or not finite go
+ * through rec_decode. Rotations get W. */
+static ACL_HOT_INLINE __m128 rec_vec(const acl_rec *r, const uint8_t *ani, size_t room, uint64_t lim, size_t bit)
 {
     if (r->mode != M_VAR) {
+        if (r->mode == M_CONST) return _mm_loadu_ps(r->v);
+        __m128 v;
+        if (bit + r->bit + 96u < lim && acl_raw_vec(r, ani, bit, &v)) return v;
         float o[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
         (void)rec_decode(r, ani, room, bit, o);
         return _mm_set_ps(o[3], o[2], o[1], o[0]); /* not one 16-byte load: no store-forwarding stall */
@@ -111,6 +114,11 @@ static inline __m128 rec_vec(const acl_rec *r, const uint8_t *ani, size_t room, 
         qx = (uint32_t)(w >> sh);
         qy = (uint32_t)((w << nb) >> sh);
         qz = (uint32_t)((w << (2u * nb)) >> sh);
+    } else if (bit + 2u * nb < lim) { /* both windows inside the buffer: x and y from the first */
+        uint64_t w = gb_msb_window64_proven(ani, bit);
+        qx = (uint32_t)(w >> sh);
+        qy = (uint32_t)((w << nb) >> sh); /* 2 x 23 bits of the window's 57 or more */
+        qz = (uint32_t)(gb_msb_window64_proven(ani, bit + 2u * nb) >> sh);
     } else {
         qx = (uint32_t)(gb_msb_window64(ani, room, bit) >> sh);
         qy = (uint32_t)(gb_msb_window64(ani, room, bit + nb) >> sh);
@@ -121,16 +129,7 @@ static inline __m128 rec_vec(const acl_rec *r, const uint8_t *ani, size_t room, 
     __m128 v = _mm_mul_ps(_mm_cvtepi32_ps(_mm_set_epi32(0, (int)qz, (int)qy, (int)qx)), _mm_set1_ps(r->inv));
     if (r->segrange) v = _mm_add_ps(_mm_mul_ps(v, _mm_loadu_ps(r->sext)), _mm_loadu_ps(r->smin));
     v = _mm_add_ps(_mm_mul_ps(v, _mm_loadu_ps(r->cext)), _mm_loadu_ps(r->cmin));
-    if (r->kind == K_ROT) { /* w = sqrt(|((1 - x*x) - y*y) - z*z|) into lane 3 */
-        __m128 sq = _mm_mul_ps(v, v);
-        __m128 t = _mm_sub_ss(_mm_set_ss(1.0f), sq);
-        t = _mm_sub_ss(t, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
-        t = _mm_sub_ss(t, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(2, 2, 2, 2)));
-        t = _mm_sqrt_ss(_mm_and_ps(t, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF))));
-        __m128 hi = _mm_shuffle_ps(v, t, _MM_SHUFFLE(0, 0, 2, 2)); /* z z w w */
-        v = _mm_shuffle_ps(v, hi, _MM_SHUFFLE(2, 0, 1, 0));        /* x y z w */
-    }
-    return v;
+    return r->kind == K_ROT ? acl_vec_with_w(v) : v;
 }
 
 /* (p0 + p2) + (p1 + p3) of p = a * b in lane 0, the scalar dot's order */
@@ -153,11 +152,12 @@ static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alp
     int lerp = alpha != 0.0f && (k0 != k1);
 #if defined(__SSE2__)
     const __m128 va = _mm_set1_ps(alpha), sign = _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u));
+    const uint64_t lim0 = gb_msb_proven_limit(g0->ani_room), lim1 = gb_msb_proven_limit(g1->ani_room);
     for (uint32_t a = 0; a < h->na; a++) {
         const acl_rec *r = &g0->recs[a];
-        __m128 v = rec_vec(r, g0->ani, g0->ani_room, b0);
+        __m128 v = rec_vec(r, g0->ani, g0->ani_room, lim0, b0);
         if (lerp) {
-            __m128 w = rec_vec(&g1->recs[a], g1->ani, g1->ani_room, b1);
+            __m128 w = rec_vec(&g1->recs[a], g1->ani, g1->ani_room, lim1, b1);
             if (r->kind == K_ROT) {
                 if (dot4(v, w) < 0.0f) w = _mm_xor_ps(w, sign);
                 v = _mm_add_ps(_mm_sub_ps(v, _mm_mul_ps(v, va)), _mm_mul_ps(w, va));

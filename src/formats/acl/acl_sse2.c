@@ -34,7 +34,8 @@ static inline void var_ints4(const acl_rec *r, const uint8_t *ani, const size_t 
 
 /* M_VAR record r over stored samples [0, n) (all proven) into out (comps per sample);
  * returns the count of degenerate rotations replaced by the identity. */
-uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out)
+uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
+                      acl_fnv *fnv)
 {
     const __m128 inv = _mm_set1_ps(r->inv), one = _mm_set1_ps(1.0f);
     const __m128 smx = _mm_set1_ps(r->smin[0]), smy = _mm_set1_ps(r->smin[1]), smz = _mm_set1_ps(r->smin[2]);
@@ -46,7 +47,8 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
     const int rot = r->kind == K_ROT, seg = r->segrange;
     uint32_t bad = 0;
     for (uint32_t i = 0; i < n; i += 4) {
-        uint32_t rem = n - i < 4 ? n - i : 4; /* lanes past the end repeat the last sample */
+        if (fnv && fnv->left) acl_fnv_some(fnv); /* independent of the lanes: overlaps them */
+        uint32_t rem = n - i < 4 ? n - i : 4;    /* lanes past the end repeat the last sample */
         size_t b[4];
         b[0] = rbit + (size_t)i * pb;
         for (uint32_t j = 1; j < 4; j++) b[j] = j < rem ? b[j - 1] + pb : b[j - 1];
