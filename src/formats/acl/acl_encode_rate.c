@@ -165,6 +165,15 @@ typedef struct seg_work {
     aff *suf;                 /* nt * n: chain_suffixes */
     uint32_t *path;           /* nt */
     uint8_t lo, hi;           /* narrowest and widest quantised width */
+    /* The object pass's moves (acl_enc_level_steps: 1 at medium, 2 high, 3 highest): for
+     * chain position d and c = 1..steps, the best way to raise bone path[d]'s widths by c
+     * steps alone (bone_moves). */
+    unsigned steps;
+    uint8_t *mw;     /* nt * 3 * 3: the move's widths */
+    double *merr;    /* nt * 3: bone t's error with that move alone (INFINITY: none) */
+    unsigned *mcost; /* nt * 3: its bits per sample */
+    aff *mloc;       /* nt * 3 * n (steps > 1): the bone's locals with the move, to combine */
+    uint8_t *cnt;    /* nt: the steps a combination gives each chain position */
 } seg_work;
 
 static uint8_t next_width(const seg_work *w, uint8_t width)
@@ -305,7 +314,7 @@ static void chain_suffixes(seg_work *w, uint32_t depth)
  * the chain below is one transform (chain_suffixes: the composition is associative
  * then); with scales (rtm's qvv product is not associative when they differ per axis)
  * the chain is composed bone by bone, as object_err measures it. */
-static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *subs)
+static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *subs, double stop)
 {
     const acl_enc *e = w->e;
     uint32_t nt = e->nt, c = w->path[depth];
@@ -320,13 +329,155 @@ static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *
             for (uint32_t d = depth; d-- > 0;) o = aff_mul(&o, &w->loc[at + w->path[d]]);
         double err = aff_error(&o, &w->raw_obj[at + t], e->p.shell);
         if (err > worst) worst = err;
+        if (worst > stop) break; /* it cannot win: the rest of the samples would not help */
     }
     return worst;
 }
 
+/* The best way to raise bone path[d]'s widths by c steps in all (c = 1..steps, spread over
+ * its animated sub-tracks), judged by bone t's object error with only that bone changed
+ * (the cheaper one on a tie): into mw, merr, mcost and, to combine moves of several bones,
+ * mloc. */
+static void bone_moves(seg_work *w, uint32_t t, uint32_t d)
+{
+    const acl_enc *e = w->e;
+    uint32_t b = w->path[d];
+    const acl_sub *cur = enc_sub(e, w->g, b, 0);
+    unsigned S = w->steps, lim[3];
+    for (unsigned c = 0; c < 3; c++) {
+        w->merr[(size_t)d * 3u + c] = INFINITY;
+        w->mcost[(size_t)d * 3u + c] = 0;
+    }
+    for (unsigned k = 0; k < 3; k++)
+        lim[k] = e->type[3u * b + k] == T_ANIM && enc_variable(&e->p, k) && cur[k].width != ACL_ENC_RAW ? S : 0;
+    for (unsigned a = 0; a <= lim[0]; a++)
+        for (unsigned b2 = 0; b2 <= lim[1] && a + b2 <= S; b2++)
+            for (unsigned c3 = 0; c3 <= lim[2] && a + b2 + c3 <= S; c3++) {
+                unsigned inc[3] = { a, b2, c3 }, c = a + b2 + c3, cost = 0;
+                if (c == 0) continue;
+                acl_sub trial[3] = { cur[0], cur[1], cur[2] };
+                int ok = 1;
+                for (unsigned k = 0; k < 3; k++) {
+                    for (unsigned j = 0; j < inc[k]; j++) {
+                        if (trial[k].width == ACL_ENC_RAW) ok = 0; /* the same as fewer steps */
+                        trial[k].width = next_width(w, trial[k].width);
+                    }
+                    cost += width_cost(cur[k].width, trial[k].width);
+                }
+                if (!ok) continue;
+                size_t m = (size_t)d * 3u + c - 1u;
+                double err = chain_err(w, t, d, trial, w->merr[m]);
+                if (err < w->merr[m] || (err == w->merr[m] && cost < w->mcost[m])) {
+                    w->merr[m] = err;
+                    w->mcost[m] = cost;
+                    for (unsigned k = 0; k < 3; k++) w->mw[m * 3u + k] = trial[k].width;
+                }
+            }
+    for (unsigned c = 0; S > 1 && c < S; c++) {
+        size_t m = (size_t)d * 3u + c;
+        if (!(w->merr[m] < INFINITY)) continue;
+        acl_sub trial[3] = { cur[0], cur[1], cur[2] };
+        for (unsigned k = 0; k < 3; k++) trial[k].width = w->mw[m * 3u + k];
+        for (uint32_t i = 0; i < w->n; i++) w->mloc[m * w->n + i] = lossy_local(e, w->g, b, w->s0 + i, trial);
+    }
+}
+
+/* Bone t's object error with the moves cnt[d] (0: none) of bone_moves on the chain's
+ * bones together; stops early once above `stop`. */
+static double combo_err(seg_work *w, uint32_t t, uint32_t depth, double stop)
+{
+    const acl_enc *e = w->e;
+    uint32_t top = 0, low = depth;
+    for (uint32_t d = 0; d < depth; d++)
+        if (w->cnt[d]) {
+            top = d;
+            if (low == depth) low = d;
+        }
+    uint32_t until = !e->has_scale && low > 0 ? low : 0; /* below it: chain_suffixes */
+    int32_t p = e->parent[w->path[top]];
+    double worst = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        size_t at = (size_t)i * e->nt;
+        aff o;
+        for (uint32_t d = top + 1u; d-- > until;) {
+            const aff *l =
+                w->cnt[d] ? &w->mloc[((size_t)d * 3u + w->cnt[d] - 1u) * w->n + i] : &w->loc[at + w->path[d]];
+            if (d == top) o = p < 0 ? *l : aff_mul(&w->obj[at + (uint32_t)p], l);
+            else o = aff_mul(&o, l);
+        }
+        if (until > 0) o = aff_mul(&o, &w->suf[(size_t)until * w->n + i]);
+        double err = aff_error(&o, &w->raw_obj[at + t], e->p.shell);
+        if (err > worst) worst = err;
+        if (worst > stop) break;
+    }
+    return worst;
+}
+
+/* A candidate of the object pass: its error, its bits and what it does (cnt per chain
+ * position). */
+typedef struct move_pick {
+    double err;
+    unsigned cost;
+    uint32_t d[3];
+    uint8_t c[3];
+} move_pick;
+
+static void pick_consider(move_pick *best, move_pick *fit, double prec, double err, unsigned cost, const uint32_t *d,
+                          const uint8_t *c)
+{
+    move_pick m = { err, cost, { d[0], d[1], d[2] }, { c[0], c[1], c[2] } };
+    if (best->c[0] == 0 || err < best->err || (err == best->err && cost < best->cost)) *best = m;
+    if (err <= prec && (fit->c[0] == 0 || cost < fit->cost || (cost == fit->cost && err < fit->err))) *fit = m;
+}
+
+/* Bone t's error with the moves cc[j] on chain positions dd[j] (j < n) together, weighed. */
+static void try_combo(seg_work *w, uint32_t t, uint32_t depth, double prec, unsigned n, const uint32_t *dd,
+                      const uint8_t *cc, move_pick *best, move_pick *fit)
+{
+    unsigned cost = 0;
+    for (unsigned j = 0; j < n; j++) {
+        size_t m = (size_t)dd[j] * 3u + cc[j] - 1u;
+        if (!(w->merr[m] < INFINITY)) return;
+        cost += w->mcost[m];
+    }
+    for (unsigned j = 0; j < n; j++) w->cnt[dd[j]] = cc[j];
+    double err = combo_err(w, t, depth, best->err > prec ? best->err : prec);
+    for (unsigned j = 0; j < n; j++) w->cnt[dd[j]] = 0;
+    uint32_t d3[3] = { dd[0], dd[1], n > 2 ? dd[2] : 0 };
+    uint8_t c3[3] = { cc[0], cc[1], n > 2 ? cc[2] : 0 };
+    pick_consider(best, fit, prec, err, cost, d3, c3);
+}
+
+/* Moves of s steps in all spread over several bones of the chain (one bone taking all s
+ * is bone_moves' own): 1 + 1 on every pair; 2 + 1 on every ordered pair and 1 + 1 + 1 on
+ * every three bones. */
+static void combos(seg_work *w, uint32_t t, uint32_t depth, unsigned s, double prec, move_pick *best, move_pick *fit)
+{
+    for (uint32_t a = 0; a < depth; a++)
+        for (uint32_t b = 0; b < depth; b++) {
+            if (a == b) continue;
+            if (s == 2) {
+                if (b > a) continue;
+                uint32_t dd[2] = { a, b };
+                uint8_t cc[2] = { 1, 1 };
+                try_combo(w, t, depth, prec, 2, dd, cc, best, fit);
+                continue;
+            }
+            uint32_t dd[3] = { a, b, 0 };
+            uint8_t cc[3] = { 2, 1, 1 };
+            try_combo(w, t, depth, prec, 2, dd, cc, best, fit);
+            if (b > a) continue;
+            cc[0] = 1;
+            for (dd[2] = 0; dd[2] < b; dd[2]++) try_combo(w, t, depth, prec, 3, dd, cc, best, fit);
+        }
+}
+
 /* Second pass, in object space, parents first: while a bone is off by more than the
- * precision, raise by one step the sub-track of the bone or of an ancestor that brings
- * its error down most (the cheaper one on a tie). Returns 1 when a width changed. */
+ * precision, raise the widths of the bone or of its ancestors. A move is one step on one
+ * sub-track (medium), or up to two or three steps spread over the chain's bones and their
+ * sub-tracks (high, highest: as ACL's permutations). The fewest steps that bring the bone
+ * within the precision win (the cheapest in bits, then the lowest error); when none does,
+ * the move that leaves its error lowest. Returns 1 when a width changed. */
 static int object_pass(seg_work *w)
 {
     const acl_enc *e = w->e;
@@ -339,33 +490,29 @@ static int object_pass(seg_work *w)
             uint32_t depth = 0;
             for (int32_t c = (int32_t)t; c >= 0; c = e->parent[c]) w->path[depth++] = (uint32_t)c;
             if (!e->has_scale) chain_suffixes(w, depth);
-            double best_err = now;
-            int found = 0;
-            uint32_t best_d = 0, best_cost = 0;
-            unsigned best_k = 0;
-            for (uint32_t d = 0; d < depth; d++) {
-                acl_sub *cur = enc_sub(e, w->g, w->path[d], 0);
-                for (unsigned k = 0; k < 3; k++) {
-                    if (e->type[3u * w->path[d] + k] != T_ANIM || cur[k].width == ACL_ENC_RAW) continue;
-                    acl_sub trial[3] = { cur[0], cur[1], cur[2] };
-                    trial[k].width = next_width(w, cur[k].width);
-                    double err = chain_err(w, t, d, trial);
-                    unsigned cost = width_cost(cur[k].width, trial[k].width);
-                    if (!found || err < best_err || (err == best_err && cost < best_cost)) {
-                        found = 1;
-                        best_err = err;
-                        best_d = d;
-                        best_k = k;
-                        best_cost = cost;
-                    }
+            for (uint32_t d = 0; d < depth; d++) bone_moves(w, t, d);
+            move_pick best = { INFINITY, 0, { 0, 0, 0 }, { 0, 0, 0 } }, fit = best;
+            for (unsigned s = 1; s <= w->steps && fit.c[0] == 0; s++) {
+                for (uint32_t d = 0; d < depth; d++) {
+                    size_t m = (size_t)d * 3u + s - 1u;
+                    uint32_t dd[3] = { d, 0, 0 };
+                    uint8_t cc[3] = { (uint8_t)s, 0, 0 };
+                    if (w->merr[m] < INFINITY) pick_consider(&best, &fit, prec, w->merr[m], w->mcost[m], dd, cc);
                 }
+                if (s > 1 && fit.c[0] == 0) combos(w, t, depth, s, prec, &best, &fit);
             }
-            if (!found) break;
-            uint32_t c = w->path[best_d];
-            acl_sub *sub = enc_sub(e, w->g, c, best_k);
-            sub->width = next_width(w, sub->width);
-            update_local(w, c);
-            for (uint32_t u = c; u <= t; u++) update_object(w, u);
+            const move_pick *go = fit.c[0] ? &fit : &best;
+            if (go->c[0] == 0) break;
+            uint32_t first = t;
+            for (unsigned j = 0; j < 3 && go->c[j]; j++) {
+                uint32_t d = go->d[j], c = w->path[d];
+                size_t m = (size_t)d * 3u + go->c[j] - 1u;
+                acl_sub *sub = enc_sub(e, w->g, c, 0);
+                for (unsigned k = 0; k < 3; k++) sub[k].width = w->mw[m * 3u + k];
+                update_local(w, c);
+                if (c < first) first = c;
+            }
+            for (uint32_t u = first; u <= t; u++) update_object(w, u);
             changed = 1;
             now = object_err(w, t);
         }
@@ -656,13 +803,34 @@ static double flat_max_error(seg_work *w, uint32_t *track, ganim_error *err)
     return worst;
 }
 
-static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *size, ganim_error *err)
+/* How many width steps one move of the object pass may spread over a chain: 1 at medium,
+ * 2 at high, 3 at highest; automatic picks as ACL 2.1 does: medium for clips of more than
+ * 500 frames, else highest when the longest chain of bones is shorter than 18, high when
+ * shorter than 25, medium otherwise. depth: nt scratch. */
+static unsigned level_steps(const acl_enc *e, uint32_t *depth)
+{
+    if (e->p.level == ACL_LEVEL_HIGH) return 2;
+    if (e->p.level == ACL_LEVEL_HIGHEST) return 3;
+    if (e->p.level != ACL_LEVEL_AUTOMATIC || e->ns + (uint32_t)e->wrap > 500u) return 1;
+    uint32_t longest = 0;
+    for (uint32_t t = 0; t < e->nt; t++) { /* parents come before their children */
+        depth[t] = e->parent[t] < 0 ? 1u : depth[e->parent[t]] + 1u;
+        if (depth[t] > longest) longest = depth[t];
+    }
+    return longest < 18u ? 3 : longest < 25u ? 2 : 1;
+}
+
+/* Scratch for one segment at a time; steps > 0: room for the object pass's moves of that
+ * many steps. */
+static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *size, unsigned steps, ganim_error *err)
 {
     uint32_t most = 0;
     for (uint32_t g = 0; g < e->nseg; g++)
         if (e->seg_start[g + 1u] - e->seg_start[g] > most) most = e->seg_start[g + 1u] - e->seg_start[g];
-    size_t per = (size_t)most * e->nt;
-    *size = 4u * per * sizeof(aff) + (size_t)e->nt * sizeof(uint32_t);
+    size_t per = (size_t)most * e->nt, nt = e->nt;
+    size_t naff = 4u * per + (steps > 1 ? 3u * per : 0u);
+    *size = naff * sizeof(aff) + nt * sizeof(uint32_t);
+    if (steps) *size += nt * 3u * (sizeof(double) + sizeof(unsigned) + 3u) + nt;
     ganim_allocator A = e->A;
     *blk = ganim_alloc(&A, *size);
     if (!*blk) return GANIM_NOMEM(err);
@@ -673,9 +841,18 @@ static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *
     w->loc = a + per;
     w->obj = a + 2u * per;
     w->suf = a + 3u * per;
-    w->path = (uint32_t *)(a + 4u * per);
+    w->path = (uint32_t *)(a + naff);
     w->lo = e->p.version < 8 ? ACL_ENC_MIN_WIDTH7 : 1u;
     w->hi = e->p.version < 8 ? ACL_ENC_MAX_WIDTH7 : ACL_ENC_MAX_WIDTH;
+    w->steps = steps ? steps : 1;
+    if (steps) {
+        w->mloc = steps > 1 ? a + 4u * per : NULL;
+        w->merr = (double *)(void *)(w->path + nt);
+        w->mcost = (unsigned *)(void *)(w->merr + nt * 3u);
+        w->mw = (uint8_t *)(void *)(w->mcost + nt * 3u);
+        w->cnt = w->mw + nt * 9u;
+        memset(w->cnt, 0, nt);
+    }
     return GANIM_OK;
 }
 
@@ -691,7 +868,18 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
     seg_work w;
     void *blk;
     size_t size;
-    ganim_code rc = work_alloc(e, &w, &blk, &size, err);
+    ganim_allocator A = e->A;
+    unsigned steps = 1; /* an unknown hierarchy has no object pass */
+    if (e->flat) {
+    } else if (e->p.level == ACL_LEVEL_AUTOMATIC && e->nt) {
+        uint32_t *depth = ganim_alloc(&A, (size_t)e->nt * sizeof(uint32_t));
+        if (!depth) return GANIM_NOMEM(err);
+        steps = level_steps(e, depth);
+        ganim_free(&A, depth, (size_t)e->nt * sizeof(uint32_t));
+    } else {
+        steps = level_steps(e, NULL);
+    }
+    ganim_code rc = work_alloc(e, &w, &blk, &size, steps, err);
     if (rc) return rc;
     for (uint32_t g = 0; g < e->nseg; g++) {
         work_segment(&w, g);
@@ -707,7 +895,6 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
         }
         for (unsigned pass = 0; pass < 4 && object_pass(&w); pass++) {}
     }
-    ganim_allocator A = e->A;
     ganim_free(&A, blk, size);
     return rc;
 }
@@ -717,7 +904,7 @@ double acl_enc_max_error(const acl_enc *e, uint32_t *track)
     seg_work w;
     void *blk;
     size_t size;
-    if (work_alloc(e, &w, &blk, &size, NULL)) return INFINITY;
+    if (work_alloc(e, &w, &blk, &size, 0, NULL)) return INFINITY;
     double worst = 0;
     for (uint32_t g = 0; g < e->nseg && e->flat; g++) {
         work_segment(&w, g);
@@ -851,7 +1038,7 @@ void acl_enc_strip(acl_enc *e)
     seg_work w;
     void *blk;
     size_t size;
-    if (work_alloc(e, &w, &blk, &size, NULL)) return; /* out of memory: keep every sample */
+    if (work_alloc(e, &w, &blk, &size, 0, NULL)) return; /* out of memory: keep every sample */
     uint64_t saved = 0;
     for (uint32_t g = 0; g < e->nseg; g++) {
         work_segment(&w, g);
