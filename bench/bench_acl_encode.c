@@ -2,7 +2,7 @@
  * ../shared/testdata/acl) given as its *.input.txt (the input ACL was given) is encoded by
  * ganim's ACL writer at default settings without metadata, as ACL's reference buffers
  * were, in the format version of the reference .acl.
- *   bench_acl_encode [--iters N] [--level medium|high|highest|automatic] [--only TEXT]
+ *   bench_acl_encode [--iters N] [--level medium|high|highest|automatic] [--only PREFIX]
  * Prints, per clip: tracks, frames, ganim's bytes, ACL's bytes, their ratio, and the best
  * encode time of N runs (default 3) in ms. ACL's own compress_track_list time for the same
  * input comes from tests/interop/acl_crosscheck.sh (docs/benchmarks.md). */
@@ -133,7 +133,8 @@ int main(int argc, char **argv)
     int ns = 0;
     for (struct dirent *e; (e = readdir(d)) && ns < 256;) {
         size_t len = strlen(e->d_name);
-        if (len > 10 && len < 250 && !strcmp(e->d_name + len - 10, ".input.txt") && strstr(e->d_name, only))
+        if (len > 10 && len < 250 && !strcmp(e->d_name + len - 10, ".input.txt") &&
+            !strncmp(e->d_name, only, strlen(only)))
             snprintf(stems[ns++], sizeof stems[0], "%.*s", (int)(len - 10), e->d_name);
     }
     closedir(d);

@@ -128,12 +128,12 @@ static void shell_images(const aff *a, double shell, double p[3][3])
     }
 }
 
-/* Largest distance between the images of the three shell points. */
-static double aff_error(const aff *a, const aff *b, double shell)
+/* Largest distance between the images of the three shell points through a and the
+ * points pb (shell_images of the other transform). */
+static double pts_error(const aff *a, const double pb[3][3], double shell)
 {
-    double pa[3][3], pb[3][3], worst = 0;
+    double pa[3][3], worst = 0;
     shell_images(a, shell, pa);
-    shell_images(b, shell, pb);
     for (unsigned k = 0; k < 3; k++) {
         double dx = pa[k][0] - pb[k][0], dy = pa[k][1] - pb[k][1], dz = pa[k][2] - pb[k][2];
         double d2 = dx * dx + dy * dy + dz * dz;
@@ -162,6 +162,8 @@ typedef struct seg_work {
     const acl_enc *e;
     uint32_t g, s0, n;
     aff *raw_obj, *loc, *obj; /* n * nt, sample-major */
+    double (*raw_pts)[3][3];  /* n * nt: the shell points of raw_obj */
+    double (*lpts)[3][3];     /* n: local_points */
     aff *suf;                 /* nt * n: chain_suffixes */
     uint32_t *path;           /* nt */
     uint8_t lo, hi;           /* narrowest and widest quantised width */
@@ -184,14 +186,23 @@ static uint8_t next_width(const seg_work *w, uint8_t width)
     return (uint8_t)(width + 1u);
 }
 
+static uint8_t prev_width(const seg_work *w, uint8_t width)
+{
+    if (width == ACL_ENC_RAW) return w->hi;
+    if (width == 0) return 0;
+    if (width <= w->lo) return w->e->nseg > 1 ? 0 : width;
+    return (uint8_t)(width - 1u);
+}
+
 static unsigned width_cost(uint8_t from, uint8_t to) { return 3u * (enc_bits(to) - enc_bits(from)); }
 
-/* Bone t's local error at its rigid shell with sub-tracks subs (others as they are). */
-static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
+/* Bone t's local error at its rigid shell with sub-tracks subs (others as they are);
+ * stops early once above `stop`. Needs local_points. */
+static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs, double stop)
 {
     const acl_enc *e = w->e;
     double worst = 0;
-    for (uint32_t i = 0; i < w->n; i++) {
+    for (uint32_t i = 0; i < w->n && worst <= stop; i++) {
         double d;
         if (e->flat) {
             float v[3][4], y[10];
@@ -201,12 +212,22 @@ static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
             memcpy(y + 7, v[2], 3 * sizeof(float));
             d = acl_enc_flat_bound(e, t, enc_raw(e, w->s0 + i, t), y);
         } else {
-            aff r = raw_local(e, w->s0 + i, t), l = lossy_local(e, w->g, t, w->s0 + i, subs);
-            d = aff_error(&r, &l, e->rigid[t]) * e->pscale[t];
+            aff l = lossy_local(e, w->g, t, w->s0 + i, subs);
+            d = pts_error(&l, (const double(*)[3])w->lpts[i], e->rigid[t]) * e->pscale[t];
         }
         if (d > worst) worst = d;
     }
     return worst;
+}
+
+/* The shell points of bone t's raw locals at its rigid shell, for local_err. */
+static void local_points(seg_work *w, uint32_t t)
+{
+    const acl_enc *e = w->e;
+    for (uint32_t i = 0; i < w->n && !e->flat; i++) {
+        aff r = raw_local(e, w->s0 + i, t);
+        shell_images(&r, e->rigid[t], w->lpts[i]);
+    }
 }
 
 /* First pass, bone by bone in its own space: the narrowest width of each sub-track with
@@ -217,6 +238,7 @@ static void local_pass(seg_work *w, uint32_t t, double prec)
     const acl_enc *e = w->e;
     acl_sub *cur = enc_sub(e, w->g, t, 0);
     uint8_t first = e->nseg > 1 ? 0 : w->lo;
+    local_points(w, t);
     for (unsigned k = 0; k < 3; k++) {
         if (e->type[3u * t + k] != T_ANIM) continue;
         if (!enc_variable(&e->p, k)) { /* a full format: raw floats, nothing to choose */
@@ -232,26 +254,26 @@ static void local_pass(seg_work *w, uint32_t t, double prec)
          * search finds the narrowest that fits (0, constant in the segment, is tried
          * first on its own) */
         trial[k].width = 0;
-        if (first == 0 && local_err(w, t, trial) <= prec) {
+        if (first == 0 && local_err(w, t, trial, prec) <= prec) {
             cur[k].width = 0;
             continue;
         }
         uint8_t lo = w->lo, hi = w->hi;
         trial[k].width = hi;
-        if (local_err(w, t, trial) > prec) {
+        if (local_err(w, t, trial, prec) > prec) {
             cur[k].width = ACL_ENC_RAW;
             continue;
         }
         while (lo < hi) {
             uint8_t mid = (uint8_t)((lo + hi) / 2u);
             trial[k].width = mid;
-            if (local_err(w, t, trial) <= prec) hi = mid;
+            if (local_err(w, t, trial, prec) <= prec) hi = mid;
             else lo = (uint8_t)(mid + 1u);
         }
         cur[k].width = hi;
     }
     for (;;) {
-        double now = local_err(w, t, cur);
+        double now = local_err(w, t, cur, INFINITY);
         if (now <= prec) break;
         int best = -1;
         double best_err = now;
@@ -259,7 +281,7 @@ static void local_pass(seg_work *w, uint32_t t, double prec)
             if (e->type[3u * t + k] != T_ANIM || cur[k].width == ACL_ENC_RAW) continue;
             uint8_t keep = cur[k].width;
             cur[k].width = next_width(w, keep);
-            double d = local_err(w, t, cur);
+            double d = local_err(w, t, cur, best < 0 ? INFINITY : best_err);
             cur[k].width = keep;
             if (best < 0 || d < best_err) {
                 best = (int)k;
@@ -292,10 +314,24 @@ static double object_err(const seg_work *w, uint32_t t)
     double worst = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         size_t at = (size_t)i * w->e->nt + t;
-        double d = aff_error(&w->obj[at], &w->raw_obj[at], w->e->p.shell);
+        double d = pts_error(&w->obj[at], (const double(*)[3])w->raw_pts[at], w->e->p.shell);
         if (d > worst) worst = d;
     }
     return worst;
+}
+
+/* update_object and object_err <= target together: stops at the first sample off (the
+ * caller then updates the bone again). */
+static int object_within(seg_work *w, uint32_t t)
+{
+    uint32_t nt = w->e->nt;
+    int32_t p = w->e->parent[t];
+    for (uint32_t i = 0; i < w->n; i++) {
+        size_t at = (size_t)i * nt;
+        w->obj[at + t] = p < 0 ? w->loc[at + t] : aff_mul(&w->obj[at + (uint32_t)p], &w->loc[at + t]);
+        if (pts_error(&w->obj[at + t], (const double(*)[3])w->raw_pts[at + t], w->e->p.shell) > w->e->target) return 0;
+    }
+    return 1;
 }
 
 /* The locals of the chain below path[d] composed, for every sample: suf[d] =
@@ -327,7 +363,7 @@ static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *
         if (depth > 0 && !e->has_scale) o = aff_mul(&o, &w->suf[(size_t)depth * w->n + i]);
         else
             for (uint32_t d = depth; d-- > 0;) o = aff_mul(&o, &w->loc[at + w->path[d]]);
-        double err = aff_error(&o, &w->raw_obj[at + t], e->p.shell);
+        double err = pts_error(&o, (const double(*)[3])w->raw_pts[at + t], e->p.shell);
         if (err > worst) worst = err;
         if (worst > stop) break; /* it cannot win: the rest of the samples would not help */
     }
@@ -406,7 +442,7 @@ static double combo_err(seg_work *w, uint32_t t, uint32_t depth, double stop)
             else o = aff_mul(&o, l);
         }
         if (until > 0) o = aff_mul(&o, &w->suf[(size_t)until * w->n + i]);
-        double err = aff_error(&o, &w->raw_obj[at + t], e->p.shell);
+        double err = pts_error(&o, (const double(*)[3])w->raw_pts[at + t], e->p.shell);
         if (err > worst) worst = err;
         if (worst > stop) break;
     }
@@ -520,6 +556,40 @@ static int object_pass(seg_work *w)
     return changed;
 }
 
+/* Last, parents first: each animated sub-track narrows by one step while the bone and
+ * every bone below it stay within the target. The raising overshoots (a step taken for a
+ * child may make an ancestor's earlier step unneeded, and the steps are greedy); a parent
+ * goes first, while its descendants still hold their wider widths. mark: nt scratch. */
+static void narrow_pass(seg_work *w, uint8_t *mark)
+{
+    const acl_enc *e = w->e;
+    uint32_t nt = e->nt;
+    for (uint32_t t = 0; t < nt; t++) {
+        acl_sub *cur = enc_sub(e, w->g, t, 0);
+        for (unsigned k = 0; k < 3; k++) {
+            if (e->type[3u * t + k] != T_ANIM || !enc_variable(&e->p, k)) continue;
+            uint8_t keep = cur[k].width, lower = prev_width(w, keep);
+            if (lower == keep) continue;
+            cur[k].width = lower;
+            update_local(w, t);
+            int ok = 1;
+            uint32_t u = t;
+            for (; u < nt; u++) {
+                mark[u] = u == t || (e->parent[u] >= (int32_t)t && mark[e->parent[u]]); /* below t */
+                if (mark[u] && !object_within(w, u)) {
+                    ok = 0;
+                    break;
+                }
+            }
+            if (ok) continue;
+            cur[k].width = keep;
+            update_local(w, t);
+            for (uint32_t v = t; v <= u; v++)
+                if (mark[v]) update_object(w, v);
+        }
+    }
+}
+
 static void raw_objects(seg_work *w)
 {
     const acl_enc *e = w->e;
@@ -529,6 +599,7 @@ static void raw_objects(seg_work *w)
             aff l = raw_local(e, w->s0 + i, t);
             int32_t p = e->parent[t];
             w->raw_obj[at + t] = p < 0 ? l : aff_mul(&w->raw_obj[at + (uint32_t)p], &l);
+            shell_images(&w->raw_obj[at + t], e->p.shell, w->raw_pts[at + t]);
         }
     }
 }
@@ -723,14 +794,6 @@ static int has_anim(const acl_enc *e, uint32_t t)
     return e->type[3u * t] == T_ANIM || e->type[3u * t + 1u] == T_ANIM || e->type[3u * t + 2u] == T_ANIM;
 }
 
-static uint8_t prev_width(const seg_work *w, uint8_t width)
-{
-    if (width == ACL_ENC_RAW) return w->hi;
-    if (width == 0) return 0;
-    if (width <= w->lo) return w->e->nseg > 1 ? 0 : width;
-    return (uint8_t)(width - 1u);
-}
-
 /* Unknown hierarchy, one segment. Every bone first gets an equal share of the target (the
  * sum of acl_enc_flat_bound over all the bones bounds any chain, less under scales below 1:
  * flat_reach); then, round after round,
@@ -828,27 +891,31 @@ static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *
     for (uint32_t g = 0; g < e->nseg; g++)
         if (e->seg_start[g + 1u] - e->seg_start[g] > most) most = e->seg_start[g + 1u] - e->seg_start[g];
     size_t per = (size_t)most * e->nt, nt = e->nt;
-    size_t naff = 4u * per + (steps > 1 ? 3u * per : 0u);
-    *size = naff * sizeof(aff) + nt * sizeof(uint32_t);
-    if (steps) *size += nt * 3u * (sizeof(double) + sizeof(unsigned) + 3u) + nt;
+    /* affs, then doubles, then 4-byte words, then bytes: each part aligned */
+    size_t naff = 4u * per + (steps > 1 ? 3u * per : 0u), ndbl = 9u * (per + most) + (steps ? 3u * nt : 0u);
+    *size = naff * sizeof(aff) + ndbl * sizeof(double) + nt * sizeof(uint32_t);
+    if (steps) *size += nt * 3u * (sizeof(unsigned) + 3u) + nt;
     ganim_allocator A = e->A;
     *blk = ganim_alloc(&A, *size);
     if (!*blk) return GANIM_NOMEM(err);
     aff *a = *blk;
+    double *dbl = (double *)(void *)(a + naff);
     memset(w, 0, sizeof *w);
     w->e = e;
     w->raw_obj = a;
     w->loc = a + per;
     w->obj = a + 2u * per;
     w->suf = a + 3u * per;
-    w->path = (uint32_t *)(a + naff);
+    w->raw_pts = (double(*)[3][3])(void *)dbl;
+    w->lpts = w->raw_pts + per;
+    w->path = (uint32_t *)(void *)(dbl + ndbl);
     w->lo = e->p.version < 8 ? ACL_ENC_MIN_WIDTH7 : 1u;
     w->hi = e->p.version < 8 ? ACL_ENC_MAX_WIDTH7 : ACL_ENC_MAX_WIDTH;
     w->steps = steps ? steps : 1;
     if (steps) {
         w->mloc = steps > 1 ? a + 4u * per : NULL;
-        w->merr = (double *)(void *)(w->path + nt);
-        w->mcost = (unsigned *)(void *)(w->merr + nt * 3u);
+        w->merr = dbl + 9u * (per + most);
+        w->mcost = (unsigned *)(void *)(w->path + nt);
         w->mw = (uint8_t *)(void *)(w->mcost + nt * 3u);
         w->cnt = w->mw + nt * 9u;
         memset(w->cnt, 0, nt);
@@ -894,6 +961,7 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
             update_local(&w, t);
         }
         for (unsigned pass = 0; pass < 4 && object_pass(&w); pass++) {}
+        narrow_pass(&w, w.cnt);
     }
     ganim_free(&A, blk, size);
     return rc;
@@ -978,7 +1046,7 @@ static double span_error(seg_work *w, flat_work *f, uint32_t a, uint32_t b)
             int32_t p = e->parent[t];
             aff l = aff_from(y, y + 4, y + 7);
             w->obj[t] = p < 0 ? l : aff_mul(&w->obj[(uint32_t)p], &l);
-            double d = aff_error(&w->obj[t], &w->raw_obj[at + t], e->p.shell);
+            double d = pts_error(&w->obj[t], (const double(*)[3])w->raw_pts[at + t], e->p.shell);
             if (d > worst) worst = d;
         }
         if (f) {
