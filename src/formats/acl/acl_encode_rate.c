@@ -508,6 +508,9 @@ static void combos(seg_work *w, uint32_t t, uint32_t depth, unsigned s, double p
         }
 }
 
+/* At most this many object passes per segment: the shared clips need up to 5 at highest. */
+#define OBJECT_PASSES 16u
+
 /* Second pass, in object space, parents first: while a bone is off by more than the
  * precision, raise the widths of the bone or of its ancestors. A move is one step on one
  * sub-track (medium), or up to two or three steps spread over the chain's bones and their
@@ -960,7 +963,9 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
             local_pass(&w, t, e->target);
             update_local(&w, t);
         }
-        for (unsigned pass = 0; pass < 4 && object_pass(&w); pass++) {}
+        /* a move for one bone may raise an ancestor that others share and push one of them
+         * out again: passes until nothing changes (widths only grow: it ends) */
+        for (unsigned pass = 0; pass < OBJECT_PASSES && object_pass(&w); pass++) {}
         narrow_pass(&w, w.cnt);
     }
     ganim_free(&A, blk, size);
