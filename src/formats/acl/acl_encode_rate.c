@@ -429,17 +429,17 @@ static double combo_err(seg_work *w, uint32_t t, uint32_t depth, double stop)
             top = d;
             if (low == depth) low = d;
         }
+    if (low == depth) return INFINITY;                   /* no move */
     uint32_t until = !e->has_scale && low > 0 ? low : 0; /* below it: chain_suffixes */
     int32_t p = e->parent[w->path[top]];
     double worst = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         size_t at = (size_t)i * e->nt;
-        aff o;
-        for (uint32_t d = top + 1u; d-- > until;) {
-            const aff *l =
-                w->cnt[d] ? &w->mloc[((size_t)d * 3u + w->cnt[d] - 1u) * w->n + i] : &w->loc[at + w->path[d]];
-            if (d == top) o = p < 0 ? *l : aff_mul(&w->obj[at + (uint32_t)p], l);
-            else o = aff_mul(&o, l);
+        const aff *l = &w->mloc[((size_t)top * 3u + w->cnt[top] - 1u) * w->n + i];
+        aff o = p < 0 ? *l : aff_mul(&w->obj[at + (uint32_t)p], l);
+        for (uint32_t d = top; d-- > until;) {
+            l = w->cnt[d] ? &w->mloc[((size_t)d * 3u + w->cnt[d] - 1u) * w->n + i] : &w->loc[at + w->path[d]];
+            o = aff_mul(&o, l);
         }
         if (until > 0) o = aff_mul(&o, &w->suf[(size_t)until * w->n + i]);
         double err = pts_error(&o, (const double(*)[3])w->raw_pts[at + t], e->p.shell);
