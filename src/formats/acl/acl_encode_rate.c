@@ -486,11 +486,15 @@ static void try_combo(seg_work *w, uint32_t t, uint32_t depth, double prec, unsi
 
 /* Moves of s steps in all spread over several bones of the chain (one bone taking all s
  * is bone_moves' own): 1 + 1 on every pair; 2 + 1 on every ordered pair and 1 + 1 + 1 on
- * every three bones. */
+ * every three bones, among the bone and its nearest ancestors (COMBO_BONES in all: the
+ * combinations grow as the cube of the chain, and a chain longer than that is medium's
+ * under ACL's automatic choice). */
+#define COMBO_BONES 24u
 static void combos(seg_work *w, uint32_t t, uint32_t depth, unsigned s, double prec, move_pick *best, move_pick *fit)
 {
-    for (uint32_t a = 0; a < depth; a++)
-        for (uint32_t b = 0; b < depth; b++) {
+    uint32_t near = depth < COMBO_BONES ? depth : COMBO_BONES;
+    for (uint32_t a = 0; a < near; a++)
+        for (uint32_t b = 0; b < near; b++) {
             if (a == b) continue;
             if (s == 2) {
                 if (b > a) continue;
