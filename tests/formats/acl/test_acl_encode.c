@@ -598,7 +598,7 @@ TEST(every_level_within_precision_on_the_shared_clips)
                 float *dec = decoded(back, in.nt, in.frames);
                 double err = qvvf_error(&in, dec, in.frames, 3.0);
                 CHECK_MSG(err <= limit * 1.0001, "%s at %s: error %g above %g", stem, names[l], err, limit);
-                CHECK_MSG(size <= 1.15 * (double)acl_size, "%s at %s: %zu bytes", stem, names[l], size);
+                CHECK_MSG((double)size <= 1.15 * (double)acl_size, "%s at %s: %zu bytes", stem, names[l], size);
                 free(dec);
                 ganim_doc_free(back);
             }
