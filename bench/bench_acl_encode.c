@@ -2,7 +2,7 @@
  * ../shared/testdata/acl) given as its *.input.txt (the input ACL was given) is encoded by
  * ganim's ACL writer at default settings without metadata, as ACL's reference buffers
  * were, in the format version of the reference .acl.
- *   bench_acl_encode [--iters N]
+ *   bench_acl_encode [--iters N] [--level medium|high|highest|automatic] [--only PREFIX]
  * Prints, per clip: tracks, frames, ganim's bytes, ACL's bytes, their ratio, and the best
  * encode time of N runs (default 3) in ms. ACL's own compress_track_list time for the same
  * input comes from tests/interop/acl_crosscheck.sh (docs/benchmarks.md). */
@@ -115,8 +115,11 @@ static int by_name(const void *a, const void *b) { return strcmp((const char *)a
 int main(int argc, char **argv)
 {
     int iters = 3;
+    const char *level = "automatic", *only = "";
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--level") && i + 1 < argc) level = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     if (iters < 1) iters = 1;
     const char *td = getenv("GANIM_TESTDATA");
     char dir[4096];
@@ -130,7 +133,8 @@ int main(int argc, char **argv)
     int ns = 0;
     for (struct dirent *e; (e = readdir(d)) && ns < 256;) {
         size_t len = strlen(e->d_name);
-        if (len > 10 && len < 250 && !strcmp(e->d_name + len - 10, ".input.txt"))
+        if (len > 10 && len < 250 && !strcmp(e->d_name + len - 10, ".input.txt") &&
+            !strncmp(e->d_name, only, strlen(only)))
             snprintf(stems[ns++], sizeof stems[0], "%.*s", (int)(len - 10), e->d_name);
     }
     closedir(d);
@@ -151,8 +155,10 @@ int main(int argc, char **argv)
             free(acl);
             return 1;
         }
-        ganim_setting set[2] = { { "acl.metadata", "no" }, { "acl.version", acl[12] == 7 ? "7" : "10" } };
-        ganim_write_opts wo = { .settings = set, .setting_count = 2 };
+        ganim_setting set[3] = { { "acl.metadata", "no" },
+                                 { "acl.version", acl[12] == 7 ? "7" : "10" },
+                                 { "acl.level", level } };
+        ganim_write_opts wo = { .settings = set, .setting_count = 3 };
         double best = 1e30;
         size_t out_size = 0;
         for (int k = 0; k < iters; k++) {

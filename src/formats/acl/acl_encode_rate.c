@@ -128,12 +128,12 @@ static void shell_images(const aff *a, double shell, double p[3][3])
     }
 }
 
-/* Largest distance between the images of the three shell points. */
-static double aff_error(const aff *a, const aff *b, double shell)
+/* Largest distance between the images of the three shell points through a and the
+ * points pb (shell_images of the other transform). */
+static double pts_error(const aff *a, const double pb[3][3], double shell)
 {
-    double pa[3][3], pb[3][3], worst = 0;
+    double pa[3][3], worst = 0;
     shell_images(a, shell, pa);
-    shell_images(b, shell, pb);
     for (unsigned k = 0; k < 3; k++) {
         double dx = pa[k][0] - pb[k][0], dy = pa[k][1] - pb[k][1], dz = pa[k][2] - pb[k][2];
         double d2 = dx * dx + dy * dy + dz * dz;
@@ -162,9 +162,20 @@ typedef struct seg_work {
     const acl_enc *e;
     uint32_t g, s0, n;
     aff *raw_obj, *loc, *obj; /* n * nt, sample-major */
+    double (*raw_pts)[3][3];  /* n * nt: the shell points of raw_obj */
+    double (*lpts)[3][3];     /* n: local_points */
     aff *suf;                 /* nt * n: chain_suffixes */
     uint32_t *path;           /* nt */
     uint8_t lo, hi;           /* narrowest and widest quantised width */
+    /* The object pass's moves (acl_enc_level_steps: 1 at medium, 2 high, 3 highest): for
+     * chain position d and c = 1..steps, the best way to raise bone path[d]'s widths by c
+     * steps alone (bone_moves). */
+    unsigned steps;
+    uint8_t *mw;     /* nt * 3 * 3: the move's widths */
+    double *merr;    /* nt * 3: bone t's error with that move alone (INFINITY: none) */
+    unsigned *mcost; /* nt * 3: its bits per sample */
+    aff *mloc;       /* nt * 3 * n (steps > 1): the bone's locals with the move, to combine */
+    uint8_t *cnt;    /* nt: the steps a combination gives each chain position */
 } seg_work;
 
 static uint8_t next_width(const seg_work *w, uint8_t width)
@@ -175,14 +186,23 @@ static uint8_t next_width(const seg_work *w, uint8_t width)
     return (uint8_t)(width + 1u);
 }
 
+static uint8_t prev_width(const seg_work *w, uint8_t width)
+{
+    if (width == ACL_ENC_RAW) return w->hi;
+    if (width == 0) return 0;
+    if (width <= w->lo) return w->e->nseg > 1 ? 0 : width;
+    return (uint8_t)(width - 1u);
+}
+
 static unsigned width_cost(uint8_t from, uint8_t to) { return 3u * (enc_bits(to) - enc_bits(from)); }
 
-/* Bone t's local error at its rigid shell with sub-tracks subs (others as they are). */
-static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
+/* Bone t's local error at its rigid shell with sub-tracks subs (others as they are);
+ * stops early once above `stop`. Needs local_points. */
+static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs, double stop)
 {
     const acl_enc *e = w->e;
     double worst = 0;
-    for (uint32_t i = 0; i < w->n; i++) {
+    for (uint32_t i = 0; i < w->n && worst <= stop; i++) {
         double d;
         if (e->flat) {
             float v[3][4], y[10];
@@ -192,12 +212,22 @@ static double local_err(const seg_work *w, uint32_t t, const acl_sub *subs)
             memcpy(y + 7, v[2], 3 * sizeof(float));
             d = acl_enc_flat_bound(e, t, enc_raw(e, w->s0 + i, t), y);
         } else {
-            aff r = raw_local(e, w->s0 + i, t), l = lossy_local(e, w->g, t, w->s0 + i, subs);
-            d = aff_error(&r, &l, e->rigid[t]) * e->pscale[t];
+            aff l = lossy_local(e, w->g, t, w->s0 + i, subs);
+            d = pts_error(&l, (const double(*)[3])w->lpts[i], e->rigid[t]) * e->pscale[t];
         }
         if (d > worst) worst = d;
     }
     return worst;
+}
+
+/* The shell points of bone t's raw locals at its rigid shell, for local_err. */
+static void local_points(seg_work *w, uint32_t t)
+{
+    const acl_enc *e = w->e;
+    for (uint32_t i = 0; i < w->n && !e->flat; i++) {
+        aff r = raw_local(e, w->s0 + i, t);
+        shell_images(&r, e->rigid[t], w->lpts[i]);
+    }
 }
 
 /* First pass, bone by bone in its own space: the narrowest width of each sub-track with
@@ -208,6 +238,7 @@ static void local_pass(seg_work *w, uint32_t t, double prec)
     const acl_enc *e = w->e;
     acl_sub *cur = enc_sub(e, w->g, t, 0);
     uint8_t first = e->nseg > 1 ? 0 : w->lo;
+    local_points(w, t);
     for (unsigned k = 0; k < 3; k++) {
         if (e->type[3u * t + k] != T_ANIM) continue;
         if (!enc_variable(&e->p, k)) { /* a full format: raw floats, nothing to choose */
@@ -223,26 +254,26 @@ static void local_pass(seg_work *w, uint32_t t, double prec)
          * search finds the narrowest that fits (0, constant in the segment, is tried
          * first on its own) */
         trial[k].width = 0;
-        if (first == 0 && local_err(w, t, trial) <= prec) {
+        if (first == 0 && local_err(w, t, trial, prec) <= prec) {
             cur[k].width = 0;
             continue;
         }
         uint8_t lo = w->lo, hi = w->hi;
         trial[k].width = hi;
-        if (local_err(w, t, trial) > prec) {
+        if (local_err(w, t, trial, prec) > prec) {
             cur[k].width = ACL_ENC_RAW;
             continue;
         }
         while (lo < hi) {
             uint8_t mid = (uint8_t)((lo + hi) / 2u);
             trial[k].width = mid;
-            if (local_err(w, t, trial) <= prec) hi = mid;
+            if (local_err(w, t, trial, prec) <= prec) hi = mid;
             else lo = (uint8_t)(mid + 1u);
         }
         cur[k].width = hi;
     }
     for (;;) {
-        double now = local_err(w, t, cur);
+        double now = local_err(w, t, cur, INFINITY);
         if (now <= prec) break;
         int best = -1;
         double best_err = now;
@@ -250,7 +281,7 @@ static void local_pass(seg_work *w, uint32_t t, double prec)
             if (e->type[3u * t + k] != T_ANIM || cur[k].width == ACL_ENC_RAW) continue;
             uint8_t keep = cur[k].width;
             cur[k].width = next_width(w, keep);
-            double d = local_err(w, t, cur);
+            double d = local_err(w, t, cur, best < 0 ? INFINITY : best_err);
             cur[k].width = keep;
             if (best < 0 || d < best_err) {
                 best = (int)k;
@@ -283,10 +314,24 @@ static double object_err(const seg_work *w, uint32_t t)
     double worst = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         size_t at = (size_t)i * w->e->nt + t;
-        double d = aff_error(&w->obj[at], &w->raw_obj[at], w->e->p.shell);
+        double d = pts_error(&w->obj[at], (const double(*)[3])w->raw_pts[at], w->e->p.shell);
         if (d > worst) worst = d;
     }
     return worst;
+}
+
+/* update_object and object_err <= target together: stops at the first sample off (the
+ * caller then updates the bone again). */
+static int object_within(seg_work *w, uint32_t t)
+{
+    uint32_t nt = w->e->nt;
+    int32_t p = w->e->parent[t];
+    for (uint32_t i = 0; i < w->n; i++) {
+        size_t at = (size_t)i * nt;
+        w->obj[at + t] = p < 0 ? w->loc[at + t] : aff_mul(&w->obj[at + (uint32_t)p], &w->loc[at + t]);
+        if (pts_error(&w->obj[at + t], (const double(*)[3])w->raw_pts[at + t], w->e->p.shell) > w->e->target) return 0;
+    }
+    return 1;
 }
 
 /* The locals of the chain below path[d] composed, for every sample: suf[d] =
@@ -305,7 +350,7 @@ static void chain_suffixes(seg_work *w, uint32_t depth)
  * the chain below is one transform (chain_suffixes: the composition is associative
  * then); with scales (rtm's qvv product is not associative when they differ per axis)
  * the chain is composed bone by bone, as object_err measures it. */
-static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *subs)
+static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *subs, double stop)
 {
     const acl_enc *e = w->e;
     uint32_t nt = e->nt, c = w->path[depth];
@@ -318,15 +363,164 @@ static double chain_err(seg_work *w, uint32_t t, uint32_t depth, const acl_sub *
         if (depth > 0 && !e->has_scale) o = aff_mul(&o, &w->suf[(size_t)depth * w->n + i]);
         else
             for (uint32_t d = depth; d-- > 0;) o = aff_mul(&o, &w->loc[at + w->path[d]]);
-        double err = aff_error(&o, &w->raw_obj[at + t], e->p.shell);
+        double err = pts_error(&o, (const double(*)[3])w->raw_pts[at + t], e->p.shell);
         if (err > worst) worst = err;
+        if (worst > stop) break; /* it cannot win: the rest of the samples would not help */
     }
     return worst;
 }
 
+/* The best way to raise bone path[d]'s widths by c steps in all (c = 1..steps, spread over
+ * its animated sub-tracks), judged by bone t's object error with only that bone changed
+ * (the cheaper one on a tie): into mw, merr, mcost and, to combine moves of several bones,
+ * mloc. */
+static void bone_moves(seg_work *w, uint32_t t, uint32_t d)
+{
+    const acl_enc *e = w->e;
+    uint32_t b = w->path[d];
+    const acl_sub *cur = enc_sub(e, w->g, b, 0);
+    unsigned S = w->steps, lim[3];
+    for (unsigned c = 0; c < 3; c++) {
+        w->merr[(size_t)d * 3u + c] = INFINITY;
+        w->mcost[(size_t)d * 3u + c] = 0;
+    }
+    for (unsigned k = 0; k < 3; k++)
+        lim[k] = e->type[3u * b + k] == T_ANIM && enc_variable(&e->p, k) && cur[k].width != ACL_ENC_RAW ? S : 0;
+    for (unsigned a = 0; a <= lim[0]; a++)
+        for (unsigned b2 = 0; b2 <= lim[1] && a + b2 <= S; b2++)
+            for (unsigned c3 = 0; c3 <= lim[2] && a + b2 + c3 <= S; c3++) {
+                unsigned inc[3] = { a, b2, c3 }, c = a + b2 + c3, cost = 0;
+                if (c == 0) continue;
+                acl_sub trial[3] = { cur[0], cur[1], cur[2] };
+                int ok = 1;
+                for (unsigned k = 0; k < 3; k++) {
+                    for (unsigned j = 0; j < inc[k]; j++) {
+                        if (trial[k].width == ACL_ENC_RAW) ok = 0; /* the same as fewer steps */
+                        trial[k].width = next_width(w, trial[k].width);
+                    }
+                    cost += width_cost(cur[k].width, trial[k].width);
+                }
+                if (!ok) continue;
+                size_t m = (size_t)d * 3u + c - 1u;
+                double err = chain_err(w, t, d, trial, w->merr[m]);
+                if (err < w->merr[m] || (err == w->merr[m] && cost < w->mcost[m])) {
+                    w->merr[m] = err;
+                    w->mcost[m] = cost;
+                    for (unsigned k = 0; k < 3; k++) w->mw[m * 3u + k] = trial[k].width;
+                }
+            }
+    for (unsigned c = 0; S > 1 && c < S; c++) {
+        size_t m = (size_t)d * 3u + c;
+        if (!(w->merr[m] < INFINITY)) continue;
+        acl_sub trial[3] = { cur[0], cur[1], cur[2] };
+        for (unsigned k = 0; k < 3; k++) trial[k].width = w->mw[m * 3u + k];
+        for (uint32_t i = 0; i < w->n; i++) w->mloc[m * w->n + i] = lossy_local(e, w->g, b, w->s0 + i, trial);
+    }
+}
+
+/* Bone t's object error with the moves cnt[d] (0: none) of bone_moves on the chain's
+ * bones together; stops early once above `stop`. */
+static double combo_err(seg_work *w, uint32_t t, uint32_t depth, double stop)
+{
+    const acl_enc *e = w->e;
+    uint32_t top = 0, low = depth;
+    for (uint32_t d = 0; d < depth; d++)
+        if (w->cnt[d]) {
+            top = d;
+            if (low == depth) low = d;
+        }
+    if (low == depth) return INFINITY;                   /* no move */
+    uint32_t until = !e->has_scale && low > 0 ? low : 0; /* below it: chain_suffixes */
+    int32_t p = e->parent[w->path[top]];
+    double worst = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        size_t at = (size_t)i * e->nt;
+        const aff *l = &w->mloc[((size_t)top * 3u + w->cnt[top] - 1u) * w->n + i];
+        aff o = p < 0 ? *l : aff_mul(&w->obj[at + (uint32_t)p], l);
+        for (uint32_t d = top; d-- > until;) {
+            l = w->cnt[d] ? &w->mloc[((size_t)d * 3u + w->cnt[d] - 1u) * w->n + i] : &w->loc[at + w->path[d]];
+            o = aff_mul(&o, l);
+        }
+        if (until > 0) o = aff_mul(&o, &w->suf[(size_t)until * w->n + i]);
+        double err = pts_error(&o, (const double(*)[3])w->raw_pts[at + t], e->p.shell);
+        if (err > worst) worst = err;
+        if (worst > stop) break;
+    }
+    return worst;
+}
+
+/* A candidate of the object pass: its error, its bits and what it does (cnt per chain
+ * position). */
+typedef struct move_pick {
+    double err;
+    unsigned cost;
+    uint32_t d[3];
+    uint8_t c[3];
+} move_pick;
+
+static void pick_consider(move_pick *best, move_pick *fit, double prec, double err, unsigned cost, const uint32_t *d,
+                          const uint8_t *c)
+{
+    move_pick m = { err, cost, { d[0], d[1], d[2] }, { c[0], c[1], c[2] } };
+    if (best->c[0] == 0 || err < best->err || (err == best->err && cost < best->cost)) *best = m;
+    if (err <= prec && (fit->c[0] == 0 || cost < fit->cost || (cost == fit->cost && err < fit->err))) *fit = m;
+}
+
+/* Bone t's error with the moves cc[j] on chain positions dd[j] (j < n) together, weighed. */
+static void try_combo(seg_work *w, uint32_t t, uint32_t depth, double prec, unsigned n, const uint32_t *dd,
+                      const uint8_t *cc, move_pick *best, move_pick *fit)
+{
+    unsigned cost = 0;
+    for (unsigned j = 0; j < n; j++) {
+        size_t m = (size_t)dd[j] * 3u + cc[j] - 1u;
+        if (!(w->merr[m] < INFINITY)) return;
+        cost += w->mcost[m];
+    }
+    for (unsigned j = 0; j < n; j++) w->cnt[dd[j]] = cc[j];
+    double err = combo_err(w, t, depth, best->err > prec ? best->err : prec);
+    for (unsigned j = 0; j < n; j++) w->cnt[dd[j]] = 0;
+    uint32_t d3[3] = { dd[0], dd[1], n > 2 ? dd[2] : 0 };
+    uint8_t c3[3] = { cc[0], cc[1], n > 2 ? cc[2] : 0 };
+    pick_consider(best, fit, prec, err, cost, d3, c3);
+}
+
+/* Moves of s steps in all spread over several bones of the chain (one bone taking all s
+ * is bone_moves' own): 1 + 1 on every pair; 2 + 1 on every ordered pair and 1 + 1 + 1 on
+ * every three bones, among the bone and its nearest ancestors (COMBO_BONES in all: the
+ * combinations grow as the cube of the chain, and a chain longer than that is medium's
+ * under ACL's automatic choice). */
+#define COMBO_BONES 24u
+static void combos(seg_work *w, uint32_t t, uint32_t depth, unsigned s, double prec, move_pick *best, move_pick *fit)
+{
+    uint32_t near = depth < COMBO_BONES ? depth : COMBO_BONES;
+    for (uint32_t a = 0; a < near; a++)
+        for (uint32_t b = 0; b < near; b++) {
+            if (a == b) continue;
+            if (s == 2) {
+                if (b > a) continue;
+                uint32_t dd[2] = { a, b };
+                uint8_t cc[2] = { 1, 1 };
+                try_combo(w, t, depth, prec, 2, dd, cc, best, fit);
+                continue;
+            }
+            uint32_t dd[3] = { a, b, 0 };
+            uint8_t cc[3] = { 2, 1, 1 };
+            try_combo(w, t, depth, prec, 2, dd, cc, best, fit);
+            if (b > a) continue;
+            cc[0] = 1;
+            for (dd[2] = 0; dd[2] < b; dd[2]++) try_combo(w, t, depth, prec, 3, dd, cc, best, fit);
+        }
+}
+
+/* At most this many object passes per segment: the shared clips need up to 5 at highest. */
+#define OBJECT_PASSES 16u
+
 /* Second pass, in object space, parents first: while a bone is off by more than the
- * precision, raise by one step the sub-track of the bone or of an ancestor that brings
- * its error down most (the cheaper one on a tie). Returns 1 when a width changed. */
+ * precision, raise the widths of the bone or of its ancestors. A move is one step on one
+ * sub-track (medium), or up to two or three steps spread over the chain's bones and their
+ * sub-tracks (high, highest: as ACL's permutations). The fewest steps that bring the bone
+ * within the precision win (the cheapest in bits, then the lowest error); when none does,
+ * the move that leaves its error lowest. Returns 1 when a width changed. */
 static int object_pass(seg_work *w)
 {
     const acl_enc *e = w->e;
@@ -339,38 +533,68 @@ static int object_pass(seg_work *w)
             uint32_t depth = 0;
             for (int32_t c = (int32_t)t; c >= 0; c = e->parent[c]) w->path[depth++] = (uint32_t)c;
             if (!e->has_scale) chain_suffixes(w, depth);
-            double best_err = now;
-            int found = 0;
-            uint32_t best_d = 0, best_cost = 0;
-            unsigned best_k = 0;
-            for (uint32_t d = 0; d < depth; d++) {
-                acl_sub *cur = enc_sub(e, w->g, w->path[d], 0);
-                for (unsigned k = 0; k < 3; k++) {
-                    if (e->type[3u * w->path[d] + k] != T_ANIM || cur[k].width == ACL_ENC_RAW) continue;
-                    acl_sub trial[3] = { cur[0], cur[1], cur[2] };
-                    trial[k].width = next_width(w, cur[k].width);
-                    double err = chain_err(w, t, d, trial);
-                    unsigned cost = width_cost(cur[k].width, trial[k].width);
-                    if (!found || err < best_err || (err == best_err && cost < best_cost)) {
-                        found = 1;
-                        best_err = err;
-                        best_d = d;
-                        best_k = k;
-                        best_cost = cost;
-                    }
+            for (uint32_t d = 0; d < depth; d++) bone_moves(w, t, d);
+            move_pick best = { INFINITY, 0, { 0, 0, 0 }, { 0, 0, 0 } }, fit = best;
+            for (unsigned s = 1; s <= w->steps && fit.c[0] == 0; s++) {
+                for (uint32_t d = 0; d < depth; d++) {
+                    size_t m = (size_t)d * 3u + s - 1u;
+                    uint32_t dd[3] = { d, 0, 0 };
+                    uint8_t cc[3] = { (uint8_t)s, 0, 0 };
+                    if (w->merr[m] < INFINITY) pick_consider(&best, &fit, prec, w->merr[m], w->mcost[m], dd, cc);
                 }
+                if (s > 1 && fit.c[0] == 0) combos(w, t, depth, s, prec, &best, &fit);
             }
-            if (!found) break;
-            uint32_t c = w->path[best_d];
-            acl_sub *sub = enc_sub(e, w->g, c, best_k);
-            sub->width = next_width(w, sub->width);
-            update_local(w, c);
-            for (uint32_t u = c; u <= t; u++) update_object(w, u);
+            const move_pick *go = fit.c[0] ? &fit : &best;
+            if (go->c[0] == 0) break;
+            uint32_t first = t;
+            for (unsigned j = 0; j < 3 && go->c[j]; j++) {
+                uint32_t d = go->d[j], c = w->path[d];
+                size_t m = (size_t)d * 3u + go->c[j] - 1u;
+                acl_sub *sub = enc_sub(e, w->g, c, 0);
+                for (unsigned k = 0; k < 3; k++) sub[k].width = w->mw[m * 3u + k];
+                update_local(w, c);
+                if (c < first) first = c;
+            }
+            for (uint32_t u = first; u <= t; u++) update_object(w, u);
             changed = 1;
             now = object_err(w, t);
         }
     }
     return changed;
+}
+
+/* Last, parents first: each animated sub-track narrows by one step while the bone and
+ * every bone below it stay within the target. The raising overshoots (a step taken for a
+ * child may make an ancestor's earlier step unneeded, and the steps are greedy); a parent
+ * goes first, while its descendants still hold their wider widths. mark: nt scratch. */
+static void narrow_pass(seg_work *w, uint8_t *mark)
+{
+    const acl_enc *e = w->e;
+    uint32_t nt = e->nt;
+    for (uint32_t t = 0; t < nt; t++) {
+        acl_sub *cur = enc_sub(e, w->g, t, 0);
+        for (unsigned k = 0; k < 3; k++) {
+            if (e->type[3u * t + k] != T_ANIM || !enc_variable(&e->p, k)) continue;
+            uint8_t keep = cur[k].width, lower = prev_width(w, keep);
+            if (lower == keep) continue;
+            cur[k].width = lower;
+            update_local(w, t);
+            int ok = 1;
+            uint32_t u = t;
+            for (; u < nt; u++) {
+                mark[u] = u == t || (e->parent[u] >= (int32_t)t && mark[e->parent[u]]); /* below t */
+                if (mark[u] && !object_within(w, u)) {
+                    ok = 0;
+                    break;
+                }
+            }
+            if (ok) continue;
+            cur[k].width = keep;
+            update_local(w, t);
+            for (uint32_t v = t; v <= u; v++)
+                if (mark[v]) update_object(w, v);
+        }
+    }
 }
 
 static void raw_objects(seg_work *w)
@@ -382,6 +606,7 @@ static void raw_objects(seg_work *w)
             aff l = raw_local(e, w->s0 + i, t);
             int32_t p = e->parent[t];
             w->raw_obj[at + t] = p < 0 ? l : aff_mul(&w->raw_obj[at + (uint32_t)p], &l);
+            shell_images(&w->raw_obj[at + t], e->p.shell, w->raw_pts[at + t]);
         }
     }
 }
@@ -576,14 +801,6 @@ static int has_anim(const acl_enc *e, uint32_t t)
     return e->type[3u * t] == T_ANIM || e->type[3u * t + 1u] == T_ANIM || e->type[3u * t + 2u] == T_ANIM;
 }
 
-static uint8_t prev_width(const seg_work *w, uint8_t width)
-{
-    if (width == ACL_ENC_RAW) return w->hi;
-    if (width == 0) return 0;
-    if (width <= w->lo) return w->e->nseg > 1 ? 0 : width;
-    return (uint8_t)(width - 1u);
-}
-
 /* Unknown hierarchy, one segment. Every bone first gets an equal share of the target (the
  * sum of acl_enc_flat_bound over all the bones bounds any chain, less under scales below 1:
  * flat_reach); then, round after round,
@@ -656,26 +873,60 @@ static double flat_max_error(seg_work *w, uint32_t *track, ganim_error *err)
     return worst;
 }
 
-static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *size, ganim_error *err)
+/* How many width steps one move of the object pass may spread over a chain: 1 at medium,
+ * 2 at high, 3 at highest; automatic picks as ACL 2.1 does: medium for clips of more than
+ * 500 frames, else highest when the longest chain of bones is shorter than 18, high when
+ * shorter than 25, medium otherwise. depth: nt scratch. */
+static unsigned level_steps(const acl_enc *e, uint32_t *depth)
+{
+    if (e->p.level == ACL_LEVEL_HIGH) return 2;
+    if (e->p.level == ACL_LEVEL_HIGHEST) return 3;
+    if (e->p.level != ACL_LEVEL_AUTOMATIC || e->ns + (uint32_t)e->wrap > 500u) return 1;
+    uint32_t longest = 0;
+    for (uint32_t t = 0; t < e->nt; t++) { /* parents come before their children */
+        depth[t] = e->parent[t] < 0 ? 1u : depth[e->parent[t]] + 1u;
+        if (depth[t] > longest) longest = depth[t];
+    }
+    return longest < 18u ? 3 : longest < 25u ? 2 : 1;
+}
+
+/* Scratch for one segment at a time; steps > 0: room for the object pass's moves of that
+ * many steps. */
+static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *size, unsigned steps, ganim_error *err)
 {
     uint32_t most = 0;
     for (uint32_t g = 0; g < e->nseg; g++)
         if (e->seg_start[g + 1u] - e->seg_start[g] > most) most = e->seg_start[g + 1u] - e->seg_start[g];
-    size_t per = (size_t)most * e->nt;
-    *size = 4u * per * sizeof(aff) + (size_t)e->nt * sizeof(uint32_t);
+    size_t per = (size_t)most * e->nt, nt = e->nt;
+    /* affs, then doubles, then 4-byte words, then bytes: each part aligned */
+    size_t naff = 4u * per + (steps > 1 ? 3u * per : 0u), ndbl = 9u * (per + most) + (steps ? 3u * nt : 0u);
+    *size = naff * sizeof(aff) + ndbl * sizeof(double) + nt * sizeof(uint32_t);
+    if (steps) *size += nt * 3u * (sizeof(unsigned) + 3u) + nt;
     ganim_allocator A = e->A;
     *blk = ganim_alloc(&A, *size);
     if (!*blk) return GANIM_NOMEM(err);
     aff *a = *blk;
+    double *dbl = (double *)(void *)(a + naff);
     memset(w, 0, sizeof *w);
     w->e = e;
     w->raw_obj = a;
     w->loc = a + per;
     w->obj = a + 2u * per;
     w->suf = a + 3u * per;
-    w->path = (uint32_t *)(a + 4u * per);
+    w->raw_pts = (double(*)[3][3])(void *)dbl;
+    w->lpts = w->raw_pts + per;
+    w->path = (uint32_t *)(void *)(dbl + ndbl);
     w->lo = e->p.version < 8 ? ACL_ENC_MIN_WIDTH7 : 1u;
     w->hi = e->p.version < 8 ? ACL_ENC_MAX_WIDTH7 : ACL_ENC_MAX_WIDTH;
+    w->steps = steps ? steps : 1;
+    if (steps) {
+        w->mloc = steps > 1 ? a + 4u * per : NULL;
+        w->merr = dbl + 9u * (per + most);
+        w->mcost = (unsigned *)(void *)(w->path + nt);
+        w->mw = (uint8_t *)(void *)(w->mcost + nt * 3u);
+        w->cnt = w->mw + nt * 9u;
+        memset(w->cnt, 0, nt);
+    }
     return GANIM_OK;
 }
 
@@ -691,7 +942,18 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
     seg_work w;
     void *blk;
     size_t size;
-    ganim_code rc = work_alloc(e, &w, &blk, &size, err);
+    ganim_allocator A = e->A;
+    unsigned steps = 1; /* an unknown hierarchy has no object pass */
+    if (e->flat) {
+    } else if (e->p.level == ACL_LEVEL_AUTOMATIC && e->nt) {
+        uint32_t *depth = ganim_alloc(&A, (size_t)e->nt * sizeof(uint32_t));
+        if (!depth) return GANIM_NOMEM(err);
+        steps = level_steps(e, depth);
+        ganim_free(&A, depth, (size_t)e->nt * sizeof(uint32_t));
+    } else {
+        steps = level_steps(e, NULL);
+    }
+    ganim_code rc = work_alloc(e, &w, &blk, &size, steps, err);
     if (rc) return rc;
     for (uint32_t g = 0; g < e->nseg; g++) {
         work_segment(&w, g);
@@ -705,9 +967,11 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
             local_pass(&w, t, e->target);
             update_local(&w, t);
         }
-        for (unsigned pass = 0; pass < 4 && object_pass(&w); pass++) {}
+        /* a move for one bone may raise an ancestor that others share and push one of them
+         * out again: passes until nothing changes (widths only grow: it ends) */
+        for (unsigned pass = 0; pass < OBJECT_PASSES && object_pass(&w); pass++) {}
+        narrow_pass(&w, w.cnt);
     }
-    ganim_allocator A = e->A;
     ganim_free(&A, blk, size);
     return rc;
 }
@@ -717,7 +981,7 @@ double acl_enc_max_error(const acl_enc *e, uint32_t *track)
     seg_work w;
     void *blk;
     size_t size;
-    if (work_alloc(e, &w, &blk, &size, NULL)) return INFINITY;
+    if (work_alloc(e, &w, &blk, &size, 0, NULL)) return INFINITY;
     double worst = 0;
     for (uint32_t g = 0; g < e->nseg && e->flat; g++) {
         work_segment(&w, g);
@@ -791,7 +1055,7 @@ static double span_error(seg_work *w, flat_work *f, uint32_t a, uint32_t b)
             int32_t p = e->parent[t];
             aff l = aff_from(y, y + 4, y + 7);
             w->obj[t] = p < 0 ? l : aff_mul(&w->obj[(uint32_t)p], &l);
-            double d = aff_error(&w->obj[t], &w->raw_obj[at + t], e->p.shell);
+            double d = pts_error(&w->obj[t], (const double(*)[3])w->raw_pts[at + t], e->p.shell);
             if (d > worst) worst = d;
         }
         if (f) {
@@ -851,7 +1115,7 @@ void acl_enc_strip(acl_enc *e)
     seg_work w;
     void *blk;
     size_t size;
-    if (work_alloc(e, &w, &blk, &size, NULL)) return; /* out of memory: keep every sample */
+    if (work_alloc(e, &w, &blk, &size, 0, NULL)) return; /* out of memory: keep every sample */
     uint64_t saved = 0;
     for (uint32_t g = 0; g < e->nseg; g++) {
         work_segment(&w, g);

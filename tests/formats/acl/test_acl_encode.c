@@ -559,6 +559,130 @@ TEST(trivial_key_frames_stripped)
     free(c.parents);
 }
 
+/* A chain of nt bones, each about 10 units below its parent, every one turning about its
+ * own axis on its own rhythm: the object pass has work to do at every level. */
+static clip_in chain_clip(uint32_t nt, uint32_t frames)
+{
+    clip_in c = { 0 };
+    c.nt = nt;
+    c.frames = frames;
+    c.parents = malloc(nt * sizeof *c.parents);
+    c.v = calloc((size_t)frames * nt * 10u, sizeof *c.v);
+    for (uint32_t t = 0; t < nt; t++) c.parents[t] = (int32_t)t - 1;
+    for (uint32_t f = 0; f < frames; f++)
+        for (uint32_t t = 0; t < nt; t++) {
+            float *x = c.v + ((size_t)f * nt + t) * 10u;
+            double ax[3] = { sin(1.7 * t), cos(1.3 * t), 0.5 }, len = 0;
+            for (int i = 0; i < 3; i++) len += ax[i] * ax[i];
+            double a = 0.5 * sin(0.13 * f * (1.0 + 0.07 * t) + t), s = sin(a / 2) / sqrt(len);
+            for (int i = 0; i < 3; i++) x[i] = (float)(ax[i] * s);
+            x[3] = (float)cos(a / 2);
+            x[4] = t ? 10.0f : (float)(0.2 * f);
+            x[5] = (float)(0.4 * sin(0.05 * f + t));
+            x[7] = x[8] = x[9] = 1.0f;
+        }
+    return c;
+}
+
+/* acl.level: medium, high and highest search differently (each within the precision);
+ * unset or automatic, the level is ACL 2.1's choice: medium above 500 frames, else highest
+ * when the longest chain has fewer than 18 bones, high below 25, medium otherwise. */
+TEST(automatic_level_as_acl_picks)
+{
+    static const struct {
+        uint32_t nt, frames;
+        int as; /* 0 medium, 1 high, 2 highest */
+    } cases[] = { { 17, 40, 2 }, { 18, 40, 1 }, { 24, 40, 1 }, { 25, 40, 0 }, { 4, 500, 2 }, { 4, 501, 0 } };
+    static const char *const names[3] = { "medium", "high", "highest" };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clip_in c = chain_clip(cases[i].nt, cases[i].frames);
+        ganim_doc *doc = doc_from(&c, 30.0f);
+        uint8_t *lv[3];
+        size_t size[3], auto_size;
+        ganim_code code;
+        for (int l = 0; l < 3; l++) {
+            ganim_setting set[1] = { { "acl.level", names[l] } };
+            lv[l] = write_acl(doc, "acl", set, 1, &size[l], &code);
+            CHECK_EQ_INT(code, GANIM_OK);
+            ganim_doc *back = NULL;
+            CHECK_OK(ganim_read_memory(lv[l], size[l], NULL, &back, NULL));
+            if (back) {
+                float *dec = decoded(back, c.nt, c.frames);
+                double err = qvvf_error(&c, dec, c.frames, 3.0);
+                CHECK_MSG(err <= 0.01, "%u bones, %u frames, %s: error %g", c.nt, c.frames, names[l], err);
+                free(dec);
+                ganim_doc_free(back);
+            }
+        }
+        uint8_t *au = write_acl(doc, "acl", NULL, 0, &auto_size, &code);
+        CHECK_EQ_INT(code, GANIM_OK);
+        int as = cases[i].as;
+        CHECK_MSG(auto_size == size[as] && memcmp(au, lv[as], auto_size) == 0, "%u bones, %u frames: not %s", c.nt,
+                  c.frames, names[as]);
+        /* the levels' buffers differ on this clip, so the comparison above tells them apart */
+        for (int l = 0; l < 3; l++)
+            if (l != as)
+                CHECK_MSG(size[l] != size[as] || memcmp(lv[l], lv[as], size[as]) != 0,
+                          "%u bones, %u frames: %s and %s give the same buffer", c.nt, c.frames, names[l], names[as]);
+        for (int l = 0; l < 3; l++) free(lv[l]);
+        free(au);
+        ganim_doc_free(doc);
+        free(c.v);
+        free(c.parents);
+    }
+}
+
+/* Every shared clip at each of ACL's levels (the default, automatic, is highest on every
+ * one: at most 500 frames, chains shorter than 18): each encode within max(precision,
+ * ACL's error) and 1.15x ACL's buffer; medium, which takes one step at a time, ends
+ * larger in all than high and highest. */
+TEST(every_level_within_precision_on_the_shared_clips)
+{
+    static const char *const names[3] = { "medium", "high", "highest" };
+    char **list = test_list_dir(test_path("acl", ""), ".input.txt");
+    size_t total[3] = { 0, 0, 0 };
+    int n = 0;
+    for (char **p = list; *p; p++) {
+        char stem[1024];
+        clip_in in = { 0 };
+        double acl_err = 0;
+        size_t acl_size = 0;
+        int v7 = 0;
+        CHECK(load_shared(*p, stem, sizeof stem, &in, &acl_err, &acl_size, &v7));
+        ganim_doc *doc = doc_from(&in, rate_of(test_base_name(stem)));
+        double limit = acl_err > 0.01 ? acl_err : 0.01;
+        for (int l = 0; l < 3; l++) {
+            ganim_setting set[3] = { { "acl.metadata", "no" },
+                                     { "acl.version", v7 ? "7" : "10" },
+                                     { "acl.level", names[l] } };
+            size_t size;
+            ganim_code code;
+            uint8_t *b = write_acl(doc, "acl", set, 3, &size, &code);
+            CHECK_EQ_INT(code, GANIM_OK);
+            ganim_doc *back = NULL;
+            CHECK_OK(ganim_read_memory(b, size, NULL, &back, NULL));
+            if (back) {
+                float *dec = decoded(back, in.nt, in.frames);
+                double err = qvvf_error(&in, dec, in.frames, 3.0);
+                CHECK_MSG(err <= limit * 1.0001, "%s at %s: error %g above %g", stem, names[l], err, limit);
+                CHECK_MSG((double)size <= 1.15 * (double)acl_size, "%s at %s: %zu bytes", stem, names[l], size);
+                free(dec);
+                ganim_doc_free(back);
+            }
+            total[l] += size;
+            free(b);
+        }
+        ganim_doc_free(doc);
+        free(in.v);
+        free(in.parents);
+        n++;
+    }
+    printf("  bytes in all: medium %zu, high %zu, highest %zu\n", total[0], total[1], total[2]);
+    CHECK(n >= 14);
+    CHECK(total[0] > total[1] && total[0] > total[2]);
+    test_free_list(list);
+}
+
 TEST(options_shape_the_buffer)
 {
     clip_in c = small_clip();
@@ -815,6 +939,7 @@ int main(void)
     test_program_name = "test_acl_encode";
     RUN(flat_skeleton_within_precision_for_any_hierarchy);
     RUN(trivial_key_frames_stripped);
+    RUN(automatic_level_as_acl_picks);
     RUN(options_shape_the_buffer);
     RUN(civ7_v1_written_and_read_back);
     RUN(metadata_auto_leaves_out_a_made_up_flat_skeleton);
@@ -822,6 +947,7 @@ int main(void)
     RUN(into_a_v1_original_keeps_all_but_the_body);
     RUN(every_shared_clip_within_precision_and_size);
     RUN(v0_with_a_civ7_skeleton_gets_acl_sizes);
+    RUN(every_level_within_precision_on_the_shared_clips);
     RUN(v0_inputs_within_precision_with_the_real_parents);
     return test_finish();
 }
