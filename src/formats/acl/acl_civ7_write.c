@@ -172,6 +172,7 @@ static ganim_code civ7_write_v1(const ganim_doc *doc, const ganim_write_opts *op
     size_t body = out->size;
     rc = acl_encode_doc(doc, &p, opts ? &opts->allocator : NULL, out, err);
     if (rc) return rc;
+    acl_warn_unknown_hierarchy(doc, opts, "civ7");
     uint32_t acl_size = (uint32_t)(out->size - body);
     if (tail_size) gw_bytes(&w, tail, tail_size);
     if (!gw_ok(&w)) return GANIM_NOMEM(err);

@@ -151,6 +151,9 @@ extern const ganim_option acl_options[ACL_OPT_COUNT];
  * "bone_<i>" at its own index i): metadata would only declare a false hierarchy. Else 1. */
 int acl_metadata_auto(const ganim_skeleton *sk);
 ganim_code acl_write_params(const ganim_doc *doc, const ganim_write_opts *opts, acl_enc_params *p, ganim_error *err);
+/* Tells the caller (a write warning) that the document's skeleton has several bones, all
+ * roots: the encoder then bounds the error for any hierarchy, at a cost in size. */
+void acl_warn_unknown_hierarchy(const ganim_doc *doc, const ganim_write_opts *opts, const char *format);
 ganim_code acl_write(const ganim_doc *doc, const ganim_write_opts *opts, ganim_buffer *out, ganim_error *err);
 
 /* acl_civ7_write.c: the civ7 writer's options. */

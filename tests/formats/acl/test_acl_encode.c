@@ -785,6 +785,46 @@ TEST(civ7_v1_written_and_read_back)
 
 /* acl.metadata unset: metadata unless the hierarchy is unknown (several bones, all roots)
  * and the names are the ones readers make up (track_<i>, bone_<i>); yes/no force it. */
+typedef struct warn_log {
+    int count, other, names_skeleton;
+} warn_log;
+
+static void log_warning(void *user, const ganim_warning *w)
+{
+    warn_log *l = user;
+    l->count++;
+    l->other += w->code == GANIM_WARN_OTHER;
+    l->names_skeleton += strstr(w->message, "no hierarchy") && strstr(w->message, "--skeleton");
+}
+
+/* A flat skeleton is encoded for any hierarchy (larger): the writer says so, and how to
+ * give the real one; a known hierarchy gets no such warning. */
+TEST(flat_skeleton_write_warns_and_names_the_way_out)
+{
+    clip_in c = small_clip();
+    int32_t chain[3] = { -1, 0, 1 }, flat[3] = { -1, -1, -1 };
+    free(c.parents);
+    for (int f = 0; f < 2; f++) {
+        c.parents = f ? flat : chain;
+        ganim_doc *doc = doc_from(&c, 30.0f);
+        for (int civ = 0; civ < 2; civ++) {
+            warn_log l = { 0 };
+            ganim_setting v1 = { "civ7.version", "1" };
+            ganim_write_opts wo = {
+                .settings = civ ? &v1 : NULL, .setting_count = civ ? 1u : 0u, .warn = log_warning, .warn_user = &l
+            };
+            ganim_buffer buf = { 0 };
+            ganim_error e = { 0 };
+            CHECK_OK(ganim_write(doc, civ ? "civ7" : "acl", &wo, &buf, &e));
+            CHECK_MSG(l.names_skeleton == f && l.other == f && l.count == f, "flat %d civ7 %d: %d warnings", f, civ,
+                      l.count);
+            free(buf.data);
+        }
+        ganim_doc_free(doc);
+    }
+    free(c.v);
+}
+
 TEST(metadata_auto_leaves_out_a_made_up_flat_skeleton)
 {
     clip_in c = small_clip();
@@ -943,6 +983,7 @@ int main(void)
     RUN(options_shape_the_buffer);
     RUN(civ7_v1_written_and_read_back);
     RUN(metadata_auto_leaves_out_a_made_up_flat_skeleton);
+    RUN(flat_skeleton_write_warns_and_names_the_way_out);
     RUN(civ7_v1_body_takes_the_acl_options);
     RUN(into_a_v1_original_keeps_all_but_the_body);
     RUN(every_shared_clip_within_precision_and_size);
