@@ -69,6 +69,7 @@ typedef struct gl {
     int warned;    /* warnings given once per export: 1 nlerp, 2 visibility */
     time_key cache[TIME_CACHE];
     uint32_t *map; /* output key -> source key, or GL_BAKED: the channel at frame at[key] */
+    int map_ident; /* plan_keys: output key k is source key k (map not written) */
     float *times;  /* output key times, seconds */
     double *at;    /* output key frames (baked keys) */
     size_t keys_cap;
