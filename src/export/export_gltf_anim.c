@@ -84,24 +84,27 @@ static void put_ranges(gl *g, const char *name, const uint32_t *ranges, uint32_t
 static void add_sampler(gl *g, uint32_t bone, const char *path, uint32_t in, uint32_t out, const char *interp,
                         const uint32_t *negated, uint32_t nneg, const uint32_t *stored, uint32_t nstored)
 {
-    if (g->sampler_count) {
-        gw_u8(&g->chans, ',');
-        gw_u8(&g->samps, ',');
-    }
-    gw_str(&g->chans, "{\"sampler\":");
-    gw_dec(&g->chans, g->sampler_count);
-    gw_str(&g->chans, ",\"target\":{\"node\":");
-    gw_dec(&g->chans, bone);
-    gw_str(&g->chans, ",\"path\":\"");
-    gw_str(&g->chans, path);
-    gw_str(&g->chans, "\"}}");
-    gw_str(&g->samps, "{\"input\":");
-    gw_dec(&g->samps, in);
-    gw_str(&g->samps, ",\"output\":");
-    gw_dec(&g->samps, out);
-    gw_str(&g->samps, ",\"interpolation\":\"");
-    gw_str(&g->samps, interp);
-    gw_u8(&g->samps, '"');
+    /* each entry's fixed part built in a local array, one append each (path and interp
+     * are this file's short names) */
+    char tc[128], ts[128], *p = tc, *q = ts;
+    size_t lp = strlen(path), li = strlen(interp);
+    if (g->sampler_count) *p++ = ',', *q++ = ',';
+    p = GL_LIT(p, "{\"sampler\":");
+    p = gl_dec(p, g->sampler_count);
+    p = GL_LIT(p, ",\"target\":{\"node\":");
+    p = gl_dec(p, bone);
+    p = GL_LIT(p, ",\"path\":\"");
+    memcpy(p, path, lp), p += lp;
+    p = GL_LIT(p, "\"}}");
+    gw_bytes(&g->chans, tc, (size_t)(p - tc));
+    q = GL_LIT(q, "{\"input\":");
+    q = gl_dec(q, in);
+    q = GL_LIT(q, ",\"output\":");
+    q = gl_dec(q, out);
+    q = GL_LIT(q, ",\"interpolation\":\"");
+    memcpy(q, interp, li), q += li;
+    *q++ = '"';
+    gw_bytes(&g->samps, ts, (size_t)(q - ts));
     if (nneg || nstored) {
         gw_str(&g->samps, ",\"extras\":{\"ganim\":{");
         if (nneg) put_ranges(g, "negated", negated, nneg);
