@@ -364,22 +364,37 @@ static int put_model_keys(gl *g, const ganim_channel *ch, int path, int root, ui
     const float *vals = ch->values;
     *bad = UINT32_MAX;
     if (path == 0) {
-        double pm[4] = { 0, 0, 0, 0 };
-        int flipped = 0;
+        double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+        int flipped = 0, turn = root && !g->cv.identity;
         for (uint32_t k = 0; k < n; k++, out += 16) {
             uint32_t key = map ? map[k] : k;
             const float *q = vals + (size_t)key * 4;
-            double m[4] = { q[0], q[1], q[2], q[3] };
+            double m0 = q[0], m1 = q[1], m2 = q[2], m3 = q[3];
             float v[4];
-            if (!gx_rotation(&g->cv, root, q, v)) {
-                *bad = key;
-                break;
+            if (turn) {
+                if (!gx_rotation(&g->cv, root, q, v)) {
+                    *bad = key;
+                    break;
+                }
+            } else { /* gx_rotation without the turn, the model's values loaded once */
+                double len2 = m0 * m0 + m1 * m1 + m2 * m2 + m3 * m3;
+                if (!(len2 > 1e-12 && len2 < INFINITY)) {
+                    *bad = key;
+                    break;
+                }
+                if (fabs(len2 - 1) <= GX_UNIT_LEN2) {
+                    v[0] = q[0], v[1] = q[1], v[2] = q[2], v[3] = q[3]; /* (float)(double)x is x */
+                } else {
+                    double len = sqrt(len2);
+                    v[0] = (float)(m0 / len), v[1] = (float)(m1 / len), v[2] = (float)(m2 / len);
+                    v[3] = (float)(m3 / len);
+                }
             }
             /* the sign follows the model's dot product with the key before (write_channel) */
             int flip = 0;
-            if (k) flip = flipped ^ (pm[0] * m[0] + pm[1] * m[1] + pm[2] * m[2] + pm[3] * m[3] < 0);
+            if (k) flip = flipped ^ (p0 * m0 + p1 * m1 + p2 * m2 + p3 * m3 < 0);
             flipped = flip;
-            memcpy(pm, m, sizeof m);
+            p0 = m0, p1 = m1, p2 = m2, p3 = m3;
             if (flip) {
                 v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
                 if (!note_negated(g, n, k, neg, neg_size, nneg)) return 0;
