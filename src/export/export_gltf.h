@@ -69,6 +69,7 @@ typedef struct gl {
     int warned;    /* warnings given once per export: 1 nlerp, 2 visibility */
     time_key cache[TIME_CACHE];
     uint32_t *map; /* output key -> source key, or GL_BAKED: the channel at frame at[key] */
+    int map_ident; /* plan_keys: output key k is source key k (map not written) */
     float *times;  /* output key times, seconds */
     double *at;    /* output key frames (baked keys) */
     size_t keys_cap;
@@ -82,6 +83,22 @@ typedef struct gl {
  * children have theirs), a scale of 0 would hide those too, so they keep their scale. The
  * bone mesh draws neither. */
 enum { GL_SHOWN = 0, GL_HIDE_SCALE = 1, GL_HIDE_JOINT = 2 };
+
+/* JSON text built in a local array and appended with one gw_bytes: GL_LIT copies a string
+ * literal (its length known to the compiler), gl_dec writes v's decimal digits; both
+ * return the end. */
+#define GL_LIT(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
+static inline char *gl_dec(char *p, uint64_t v)
+{
+    char t[20]; /* UINT64_MAX has 20 digits */
+    size_t n = sizeof t;
+    do {
+        t[--n] = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v);
+    memcpy(p, t + n, sizeof t - n);
+    return p + sizeof t - n;
+}
 
 /* ---- export_gltf_buffer.c: the binary buffer and accessors ------------------------------------- */
 size_t gl_bin_align(gl *g);

@@ -84,24 +84,27 @@ static void put_ranges(gl *g, const char *name, const uint32_t *ranges, uint32_t
 static void add_sampler(gl *g, uint32_t bone, const char *path, uint32_t in, uint32_t out, const char *interp,
                         const uint32_t *negated, uint32_t nneg, const uint32_t *stored, uint32_t nstored)
 {
-    if (g->sampler_count) {
-        gw_u8(&g->chans, ',');
-        gw_u8(&g->samps, ',');
-    }
-    gw_str(&g->chans, "{\"sampler\":");
-    gw_dec(&g->chans, g->sampler_count);
-    gw_str(&g->chans, ",\"target\":{\"node\":");
-    gw_dec(&g->chans, bone);
-    gw_str(&g->chans, ",\"path\":\"");
-    gw_str(&g->chans, path);
-    gw_str(&g->chans, "\"}}");
-    gw_str(&g->samps, "{\"input\":");
-    gw_dec(&g->samps, in);
-    gw_str(&g->samps, ",\"output\":");
-    gw_dec(&g->samps, out);
-    gw_str(&g->samps, ",\"interpolation\":\"");
-    gw_str(&g->samps, interp);
-    gw_u8(&g->samps, '"');
+    /* each entry's fixed part built in a local array, one append each (path and interp
+     * are this file's short names) */
+    char tc[128], ts[128], *p = tc, *q = ts;
+    size_t lp = strlen(path), li = strlen(interp);
+    if (g->sampler_count) *p++ = ',', *q++ = ',';
+    p = GL_LIT(p, "{\"sampler\":");
+    p = gl_dec(p, g->sampler_count);
+    p = GL_LIT(p, ",\"target\":{\"node\":");
+    p = gl_dec(p, bone);
+    p = GL_LIT(p, ",\"path\":\"");
+    memcpy(p, path, lp), p += lp;
+    p = GL_LIT(p, "\"}}");
+    gw_bytes(&g->chans, tc, (size_t)(p - tc));
+    q = GL_LIT(q, "{\"input\":");
+    q = gl_dec(q, in);
+    q = GL_LIT(q, ",\"output\":");
+    q = gl_dec(q, out);
+    q = GL_LIT(q, ",\"interpolation\":\"");
+    memcpy(q, interp, li), q += li;
+    *q++ = '"';
+    gw_bytes(&g->samps, ts, (size_t)(q - ts));
     if (nneg || nstored) {
         gw_str(&g->samps, ",\"extras\":{\"ganim\":{");
         if (nneg) put_ranges(g, "negated", negated, nneg);
@@ -174,6 +177,24 @@ static ganim_code bake_keys(gl *g, const float *kt, uint32_t n, uint32_t *nout, 
     return GANIM_OK;
 }
 
+/* g->times[0..m) as a new input accessor of the clip, kept for later channels: the
+ * clip's frames (frames_acc), or the n keyed times kt (the cache). */
+static ganim_code new_time_accessor(gl *g, uint32_t m, uint32_t n, const float *kt, const uint8_t *hk, int down,
+                                    uint32_t *in)
+{
+    ganim_code code = time_accessor(g, m, in);
+    if (code != GANIM_OK) return code;
+    if (!kt && !hk && !down) {
+        g->frames_acc = *in;
+    } else {
+        time_key e = { kt, n, hk, 0, down, *in };
+        g->cache[g->cache_next] = e;
+        g->cache_next = (g->cache_next + 1) % TIME_CACHE;
+        if (g->cache_n < TIME_CACHE) g->cache_n++;
+    }
+    return GANIM_OK;
+}
+
 /* The keys a channel is written with: g->map / g->times, their count, the interpolation
  * and the input accessor (shared with earlier channels of the clip when possible).
  * Step bits: when every key but the last steps, the sampler is STEP; when only some do,
@@ -184,6 +205,7 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
     const ganim_clip *c = g->clip;
     uint32_t fc = c->frame_count;
     *interp = "LINEAR";
+    g->map_ident = 0;
     if (ch->kind == GANIM_CHANNEL_CONSTANT) {
         ganim_code code = key_space(g, 2);
         if (code != GANIM_OK) return code;
@@ -212,6 +234,28 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
     }
     int holds = stepped && stepped + 1 < n, down = stepped || g->step_keys;
     if (stepped && !holds) *interp = "STEP";
+    const uint8_t *hk = holds ? t->step : NULL;
+    if (!holds) { /* one output key per key: the identity map, times only for a new accessor */
+        g->map_ident = 1;
+        *nout = n;
+        if (!kt && !down && g->frames_acc != NO_ACC) {
+            *in = g->frames_acc;
+            return GANIM_OK;
+        }
+        for (uint32_t i = 0; i < g->cache_n; i++) {
+            const time_key *e = &g->cache[i];
+            if (e->count == n && !e->hold && !e->baked && e->down == down &&
+                (e->times == kt || (e->times && kt && !memcmp(e->times, kt, n * sizeof *kt)))) {
+                *in = e->acc;
+                return GANIM_OK;
+            }
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            double fk = kt ? (double)kt[k] : (double)k;
+            g->times[k] = down ? frame_time_down(c, fk) : frame_time(c, fk);
+        }
+        return new_time_accessor(g, n, n, kt, NULL, down, in);
+    }
     uint32_t m = 0;
     for (uint32_t k = 0; k < n; k++) {
         double fk = kt ? (double)kt[k] : (double)k;
@@ -226,7 +270,6 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
         }
     }
     *nout = m;
-    const uint8_t *hk = holds ? t->step : NULL;
     if (!kt && !hk && !down && g->frames_acc != NO_ACC) {
         *in = g->frames_acc;
         return GANIM_OK;
@@ -239,17 +282,7 @@ static ganim_code plan_keys(gl *g, const ganim_track *t, const ganim_channel *ch
             return GANIM_OK;
         }
     }
-    code = time_accessor(g, m, in);
-    if (code != GANIM_OK) return code;
-    if (!kt && !hk && !down) {
-        g->frames_acc = *in;
-    } else {
-        time_key e = { kt, n, hk, 0, down, *in };
-        g->cache[g->cache_next] = e;
-        g->cache_next = (g->cache_next + 1) % TIME_CACHE;
-        if (g->cache_n < TIME_CACHE) g->cache_n++;
-    }
-    return GANIM_OK;
+    return new_time_accessor(g, m, n, kt, hk, down, in);
 }
 
 static ganim_code bad_value(gl *g, const ganim_track *t, const char *what, uint32_t key)
@@ -286,6 +319,104 @@ static int bake_value(const gl *g, int root, int path, const ganim_channel *ch, 
     return 1;
 }
 
+/* n floats stored little-endian at p (one copy on little-endian hosts). */
+static inline void put_f32s(uint8_t *p, const float *v, int n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, v, (size_t)n * 4u);
+#else
+    for (int i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &v[i], 4);
+        p[4 * i] = (uint8_t)u, p[4 * i + 1] = (uint8_t)(u >> 8), p[4 * i + 2] = (uint8_t)(u >> 16);
+        p[4 * i + 3] = (uint8_t)(u >> 24);
+    }
+#endif
+}
+
+/* Adds output key k to the ranges of negated keys (allocated at the first). */
+static int note_negated(gl *g, uint32_t n, uint32_t k, uint32_t **neg, size_t *neg_size, uint32_t *nneg)
+{
+    if (!*neg) {
+        *neg_size = (size_t)n * 2 * sizeof **neg;
+        if (!(*neg = ganim_alloc(&g->alloc, *neg_size))) return 0;
+    }
+    uint32_t *r = *neg, m = *nneg;
+    if (m && r[2 * m - 1] == k - 1) r[2 * m - 1] = k;
+    else r[2 * m] = r[2 * m + 1] = k, *nneg = m + 1;
+    return 1;
+}
+
+/* write_channel's keys when none is baked (every output key a model key: g->map, or the
+ * identity when g->map_ident) and their bytes are reserved: converted straight into the
+ * binary buffer, with no per-key call. The same values and signs as the general loop:
+ * every key's model values are at hand, so a rotation's sign follows the model's dot
+ * product with the key before; a converted key is finite (a rotation's parts are at most
+ * 1 once its squared length is finite and not 0; translations and scales are checked), so
+ * nothing is left for the non-finite note. *bad: the key that does not convert, or
+ * UINT32_MAX. Returns 0 when the negated ranges cannot be allocated. */
+static int put_model_keys(gl *g, const ganim_channel *ch, int path, int root, uint32_t n, uint32_t **neg,
+                          size_t *neg_size, uint32_t *nneg, uint32_t *bad)
+{
+    ganim_buffer *buf = g->bin.buf;
+    uint8_t *out = buf->data + buf->size;
+    const uint32_t *map = g->map_ident ? NULL : g->map;
+    const float *vals = ch->values;
+    *bad = UINT32_MAX;
+    if (path == 0) {
+        double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+        int flipped = 0, turn = root && !g->cv.identity;
+        for (uint32_t k = 0; k < n; k++, out += 16) {
+            uint32_t key = map ? map[k] : k;
+            const float *q = vals + (size_t)key * 4;
+            double m0 = q[0], m1 = q[1], m2 = q[2], m3 = q[3];
+            float v[4];
+            if (turn) {
+                if (!gx_rotation(&g->cv, root, q, v)) {
+                    *bad = key;
+                    break;
+                }
+            } else { /* gx_rotation without the turn, the model's values loaded once */
+                double len2 = m0 * m0 + m1 * m1 + m2 * m2 + m3 * m3;
+                if (!(len2 > 1e-12 && len2 < INFINITY)) {
+                    *bad = key;
+                    break;
+                }
+                if (fabs(len2 - 1) <= GX_UNIT_LEN2) {
+                    v[0] = q[0], v[1] = q[1], v[2] = q[2], v[3] = q[3]; /* (float)(double)x is x */
+                } else {
+                    double len = sqrt(len2);
+                    v[0] = (float)(m0 / len), v[1] = (float)(m1 / len), v[2] = (float)(m2 / len);
+                    v[3] = (float)(m3 / len);
+                }
+            }
+            /* the sign follows the model's dot product with the key before (write_channel) */
+            int flip = 0;
+            if (k) flip = flipped ^ (p0 * m0 + p1 * m1 + p2 * m2 + p3 * m3 < 0);
+            flipped = flip;
+            p0 = m0, p1 = m1, p2 = m2, p3 = m3;
+            if (flip) {
+                v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
+                if (!note_negated(g, n, k, neg, neg_size, nneg)) return 0;
+            }
+            put_f32s(out, v, 4);
+        }
+    } else {
+        for (uint32_t k = 0; k < n; k++, out += 12) {
+            uint32_t key = map ? map[k] : k;
+            const float *src = vals + (size_t)key * 3;
+            float v[3];
+            if (!(path == 1 ? gx_translation(&g->cv, root, src, v) : (memcpy(v, src, sizeof v), gx_finite3(v)))) {
+                *bad = key;
+                break;
+            }
+            put_f32s(out, v, 3);
+        }
+    }
+    if (*bad == UINT32_MAX) buf->size = (size_t)(out - buf->data);
+    return 1;
+}
+
 /* path: 0 rotation, 1 translation, 2 scale */
 static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel *ch, int path)
 {
@@ -305,10 +436,21 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
         stored_size = (size_t)ch->count * 2 * sizeof *stored;
         if (!(stored = ganim_alloc(&g->alloc, stored_size))) return GANIM_NOMEM(g->err);
     }
+    ganim_buffer *buf = g->bin.buf;
+    uint32_t written = 0; /* keys written by put_model_keys: all or none */
+    if (!stored && !g->bin.failed && buf->capacity - buf->size >= (size_t)n * (size_t)comps * 4u) {
+        uint32_t bad;
+        written = n;
+        if (!put_model_keys(g, ch, path, root, n, &neg, &neg_size, &nneg, &bad)) return GANIM_NOMEM(g->err);
+        if (bad != UINT32_MAX) {
+            ganim_free(&g->alloc, neg, neg_size);
+            return bad_value(g, t, path_name[path], bad);
+        }
+    }
     const float *model = NULL, *prev_model = NULL; /* the model's values of this key and the last */
     int flipped = 0;                               /* the last key was written negated */
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t key = g->map[k];
+    for (uint32_t k = written; k < n; k++) {
+        uint32_t key = g->map_ident ? k : g->map[k];
         int ok;
         prev_model = model;
         model = NULL;

@@ -49,28 +49,32 @@ void gl_fs_put(gl *g, fstat *s, const float *v)
 /* Bytes [start, end of buffer) become one bufferView and one accessor; returns its index. */
 uint32_t gl_accessor(gl *g, size_t start, int comp, uint32_t count, const char *type, int target, const fstat *bounds)
 {
-    size_t len = gw_pos(&g->bin) - start;
-    if (g->view_count) gw_u8(&g->views, ',');
-    /* integers without printf (gw_dec); comp and target are GL enums, positive */
-    gw_str(&g->views, "{\"buffer\":0,\"byteOffset\":");
-    gw_dec(&g->views, start - g->bin_base);
-    gw_str(&g->views, ",\"byteLength\":");
-    gw_dec(&g->views, len);
+    size_t len = gw_pos(&g->bin) - start, lt = strlen(type);
+    /* integers without printf (gl_dec), each entry's fixed part built in a local array and
+     * appended once; comp and target are GL enums, positive; type is a short name */
+    char tv[128], ta[128], *p = tv, *q = ta;
+    if (g->view_count) *p++ = ',';
+    p = GL_LIT(p, "{\"buffer\":0,\"byteOffset\":");
+    p = gl_dec(p, start - g->bin_base);
+    p = GL_LIT(p, ",\"byteLength\":");
+    p = gl_dec(p, len);
     if (target) {
-        gw_str(&g->views, ",\"target\":");
-        gw_dec(&g->views, (uint64_t)target);
+        p = GL_LIT(p, ",\"target\":");
+        p = gl_dec(p, (uint64_t)target);
     }
-    gw_u8(&g->views, '}');
-    if (g->acc_count) gw_u8(&g->acc, ',');
-    gw_str(&g->acc, "{\"bufferView\":");
-    gw_dec(&g->acc, g->view_count);
-    gw_str(&g->acc, ",\"componentType\":");
-    gw_dec(&g->acc, (uint64_t)comp);
-    gw_str(&g->acc, ",\"count\":");
-    gw_dec(&g->acc, count);
-    gw_str(&g->acc, ",\"type\":\"");
-    gw_str(&g->acc, type);
-    gw_u8(&g->acc, '"');
+    *p++ = '}';
+    gw_bytes(&g->views, tv, (size_t)(p - tv));
+    if (g->acc_count) *q++ = ',';
+    q = GL_LIT(q, "{\"bufferView\":");
+    q = gl_dec(q, g->view_count);
+    q = GL_LIT(q, ",\"componentType\":");
+    q = gl_dec(q, (uint64_t)comp);
+    q = GL_LIT(q, ",\"count\":");
+    q = gl_dec(q, count);
+    q = GL_LIT(q, ",\"type\":\"");
+    memcpy(q, type, lt), q += lt;
+    *q++ = '"';
+    gw_bytes(&g->acc, ta, (size_t)(q - ta));
     if (bounds) {
         gw_str(&g->acc, ",\"min\":");
         gl_json_floats(&g->acc, bounds->mn, bounds->n);
