@@ -303,9 +303,17 @@ ganim_code bvh_build(bvh_file *f)
     ganim_clip *clip = ganim_doc_alloc(f->doc, sizeof *clip);
     ganim_track *tr = ganim_doc_alloc_array(f->doc, tracks, sizeof *tr);
     if (!clip || (tracks && !tr)) return GANIM_NOMEM(f->err);
-    f->track_t = ganim_doc_alloc_array_raw(f->scratch, (size_t)f->frames * 3, sizeof(float));
-    f->track_q = ganim_doc_alloc_array_raw(f->scratch, (size_t)f->frames * 4, sizeof(float));
-    if (!f->track_t || !f->track_q) return GANIM_NOMEM(f->err);
+    /* one track's frames, only what some track has: translations, rotations */
+    int any_pos = 0, any_rot = 0;
+    for (uint32_t b = 0; b < nb; b++)
+        for (int k = 0; k < f->joints[b + skip].nch; k++) {
+            any_pos |= f->joints[b + skip].ch[k] < BVH_XROT;
+            any_rot |= f->joints[b + skip].ch[k] >= BVH_XROT;
+        }
+    if (any_pos && !(f->track_t = ganim_doc_alloc_array_raw(f->scratch, (size_t)f->frames * 3, sizeof(float))))
+        return GANIM_NOMEM(f->err);
+    if (any_rot && !(f->track_q = ganim_doc_alloc_array_raw(f->scratch, (size_t)f->frames * 4, sizeof(float))))
+        return GANIM_NOMEM(f->err);
     clip->name = "";
     clip->kind = GANIM_CLIP_ANIMATION;
     clip->fps = f->fps;
