@@ -58,6 +58,7 @@ typedef struct bvh_file {
     int has_motion;                    /* the text has a MOTION section */
     size_t values_at;                  /* where the frame values start */
     double *values;                    /* frames x channels */
+    float *track_t, *track_q;          /* one track's translations and rotations, every frame */
     /* decisions, for the details */
     double fps;
     int fps_fallback;   /* Frame Time unusable: the rate came from elsewhere */

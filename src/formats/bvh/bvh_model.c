@@ -130,21 +130,20 @@ static int synthetic_root(const bvh_file *f)
     return 1;
 }
 
-/* A channel from per-frame values: constant when every frame holds the same bits. */
-static ganim_code set_channel(bvh_file *f, ganim_channel *ch, float *vals, uint32_t comps)
+/* A channel from per-frame values (in scratch memory): constant when every frame holds
+ * the same bits. The document gets only what the channel keeps: one value, or one per
+ * frame. */
+static ganim_code set_channel(bvh_file *f, ganim_channel *ch, const float *vals, uint32_t comps)
 {
     uint32_t n = f->frames, k = 1;
     while (k < n && !memcmp(vals, vals + (size_t)k * comps, comps * sizeof(float))) k++;
-    if (k == n) {
-        float *one = ganim_doc_alloc_array(f->doc, comps, sizeof(float));
-        if (!one) return GANIM_NOMEM(f->err);
-        memcpy(one, vals, comps * sizeof(float));
-        vals = one;
-        n = 1;
-    }
+    if (k == n) n = 1;
+    float *kept = ganim_doc_alloc_array_raw(f->doc, (size_t)n * comps, sizeof(float)); /* copied over whole */
+    if (!kept) return GANIM_NOMEM(f->err);
+    memcpy(kept, vals, (size_t)n * comps * sizeof(float));
     ch->kind = n == 1 ? GANIM_CHANNEL_CONSTANT : GANIM_CHANNEL_PER_FRAME;
     ch->count = n;
-    ch->values = vals;
+    ch->values = kept;
     return GANIM_OK;
 }
 
@@ -165,10 +164,9 @@ static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const do
     for (int i = 0; i < 3; i++) value_at[i] = rot_at[order[i]];
     tr->bone = bone;
     tr->name = f->doc->skeleton->bones[bone].name;
-    /* not zeroed: every frame writes its values */
-    float *t = has_pos ? ganim_doc_alloc_array_raw(f->doc, (size_t)f->frames * 3, sizeof(float)) : NULL;
-    float *q = has_rot ? ganim_doc_alloc_array_raw(f->doc, (size_t)f->frames * 4, sizeof(float)) : NULL;
-    if ((has_pos && !t) || (has_rot && !q)) return GANIM_NOMEM(f->err);
+    /* the frames' values in scratch arrays every track reuses (not zeroed: every frame
+     * writes its values); set_channel puts in the document what the channel keeps */
+    float *t = f->track_t, *q = f->track_q;
     uint64_t prev[3] = { 0, 0, 0 }; /* the previous frame's angles, their bits */
     for (uint32_t fr = 0; fr < f->frames; fr++) {
         const double *v = f->values + (size_t)fr * f->channels + j->first;
@@ -305,6 +303,17 @@ ganim_code bvh_build(bvh_file *f)
     ganim_clip *clip = ganim_doc_alloc(f->doc, sizeof *clip);
     ganim_track *tr = ganim_doc_alloc_array(f->doc, tracks, sizeof *tr);
     if (!clip || (tracks && !tr)) return GANIM_NOMEM(f->err);
+    /* one track's frames, only what some track has: translations, rotations */
+    int any_pos = 0, any_rot = 0;
+    for (uint32_t b = 0; b < nb; b++)
+        for (int k = 0; k < f->joints[b + skip].nch; k++) {
+            any_pos |= f->joints[b + skip].ch[k] < BVH_XROT;
+            any_rot |= f->joints[b + skip].ch[k] >= BVH_XROT;
+        }
+    if (any_pos && !(f->track_t = ganim_doc_alloc_array_raw(f->scratch, (size_t)f->frames * 3, sizeof(float))))
+        return GANIM_NOMEM(f->err);
+    if (any_rot && !(f->track_q = ganim_doc_alloc_array_raw(f->scratch, (size_t)f->frames * 4, sizeof(float))))
+        return GANIM_NOMEM(f->err);
     clip->name = "";
     clip->kind = GANIM_CLIP_ANIMATION;
     clip->fps = f->fps;

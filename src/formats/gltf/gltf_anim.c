@@ -818,10 +818,8 @@ static ganim_code model_channel(anim *a, const chan *c, ganim_channel *out)
 static ganim_code model_visibility(anim *a, const chan *c, ganim_track *tr)
 {
     const float *rest = &a->f->doc->skeleton->bones[c->bone].rest.scale.x;
-    /* both written whole below */
-    uint8_t *vis = ganim_doc_alloc_array_raw(a->f->doc, a->frames, 1);
-    float *s = ganim_doc_alloc_array_raw(a->f->doc, (size_t)a->frames * 3, sizeof(float));
-    if (!vis || !s) return GANIM_NOMEM(a->f->err);
+    uint8_t *vis = ganim_doc_alloc_array_raw(a->f->doc, a->frames, 1); /* written whole below */
+    if (!vis) return GANIM_NOMEM(a->f->err);
     int first = -1, all_rest = 1, all_same = 1;
     for (uint32_t k = 0; k < a->frames; k++) {
         const float *v = c->v + 3 * (size_t)k;
@@ -831,14 +829,18 @@ static ganim_code model_visibility(anim *a, const chan *c, ganim_track *tr)
         all_rest &= same_bits(v, rest, 3);
         all_same &= same_bits(v, c->v + 3 * (size_t)first, 3);
     }
-    const float *fill = first >= 0 ? c->v + 3 * (size_t)first : rest;
-    for (uint32_t k = 0; k < a->frames; k++) {
-        if (vis[k]) fill = c->v + 3 * (size_t)k;
-        memcpy(s + 3 * (size_t)k, fill, 3 * sizeof(float));
-    }
     tr->visibility = vis;
     a->st.visibility_tracks++;
     if (first < 0 || all_rest) return GANIM_OK; /* every frame hidden, or the rest scale */
+    /* the scale only when the model keeps it: one value, or one per frame */
+    size_t n = all_same ? 1 : a->frames;
+    float *s = ganim_doc_alloc_array_raw(a->f->doc, n * 3, sizeof(float)); /* written whole below */
+    if (!s) return GANIM_NOMEM(a->f->err);
+    const float *fill = c->v + 3 * (size_t)first;
+    for (size_t k = 0; k < n; k++) {
+        if (vis[k]) fill = c->v + 3 * k;
+        memcpy(s + 3 * k, fill, 3 * sizeof(float));
+    }
     tr->scale.values = s;
     tr->scale.kind = all_same ? GANIM_CHANNEL_CONSTANT : GANIM_CHANNEL_PER_FRAME;
     tr->scale.count = all_same ? 1 : a->frames;
