@@ -85,20 +85,10 @@ typedef struct gl {
 enum { GL_SHOWN = 0, GL_HIDE_SCALE = 1, GL_HIDE_JOINT = 2 };
 
 /* JSON text built in a local array and appended with one gw_bytes: GL_LIT copies a string
- * literal (its length known to the compiler), gl_dec writes v's decimal digits; both
- * return the end. */
+ * literal (its length known to the compiler), gl_dec writes v's decimal digits
+ * (gw_dec_chars); both return the end. */
 #define GL_LIT(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
-static inline char *gl_dec(char *p, uint64_t v)
-{
-    char t[20]; /* UINT64_MAX has 20 digits */
-    size_t n = sizeof t;
-    do {
-        t[--n] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
-    memcpy(p, t + n, sizeof t - n);
-    return p + sizeof t - n;
-}
+static inline char *gl_dec(char *p, uint64_t v) { return gw_dec_chars(p, v); }
 
 /* ---- export_gltf_buffer.c: the binary buffer and accessors ------------------------------------- */
 size_t gl_bin_align(gl *g);

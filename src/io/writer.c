@@ -111,13 +111,8 @@ void gw_str(ganim_writer *w, const char *s) { gw_bytes(w, s, strlen(s)); }
 
 void gw_dec(ganim_writer *w, uint64_t v)
 {
-    char tmp[20]; /* UINT64_MAX has 20 digits */
-    size_t n = sizeof tmp;
-    do {
-        tmp[--n] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
-    gw_bytes(w, tmp + n, sizeof tmp - n);
+    char tmp[20];
+    gw_bytes(w, tmp, (size_t)(gw_dec_chars(tmp, v) - tmp));
 }
 
 void gw_printf(ganim_writer *w, const char *fmt, ...)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/internal.h"
 #include "ganim.h"
@@ -39,6 +40,18 @@ void gw_str(ganim_writer *w, const char *s);
 void gw_printf(ganim_writer *w, const char *fmt, ...) GANIM_PRINTF(2, 3);
 /* An unsigned integer in decimal, as printf's %u / %zu / %llu write it (no printf). */
 void gw_dec(ganim_writer *w, uint64_t v);
+/* The same digits stored at p (room for 20 characters); returns the end. */
+static inline char *gw_dec_chars(char *p, uint64_t v)
+{
+    char t[20]; /* UINT64_MAX has 20 digits */
+    size_t n = sizeof t;
+    do {
+        t[--n] = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v);
+    memcpy(p, t + n, sizeof t - n);
+    return p + sizeof t - n;
+}
 /* Shortest text that reads back as the same float32 (%.9g at most), JSON-safe:
  * NaN and infinities are written as 0 (callers validate first). */
 void gw_float(ganim_writer *w, float v);
