@@ -371,6 +371,14 @@ static void segment_ranges(acl_enc *e)
             }
 }
 
+int acl_hierarchy_unknown(const ganim_skeleton *sk)
+{
+    if (!sk || sk->bone_count < 2) return 0;
+    for (uint32_t b = 0; b < sk->bone_count; b++)
+        if (sk->bones[b].parent >= 0) return 0;
+    return 1;
+}
+
 ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const ganim_allocator *alloc,
                           ganim_buffer *out, ganim_error *err)
 {
@@ -438,12 +446,11 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.tmax = (float *)(blk + offs[12]);
     e.smax = (double *)(blk + offs[13]);
 
-    e.flat = nt > 1;
+    e.flat = acl_hierarchy_unknown(sk);
     for (uint32_t b = 0; b < nt; b++) {
         track_of[b] = UINT32_MAX;
         e.parent[b] = sk->bones[b].parent;
         e.names[b] = sk->bones[b].name;
-        if (e.parent[b] >= 0) e.flat = 0;
     }
     for (uint32_t t = 0; t < clip->track_count; t++)
         if (clip->tracks[t].bone < nt && track_of[clip->tracks[t].bone] == UINT32_MAX)

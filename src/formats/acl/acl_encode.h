@@ -149,6 +149,9 @@ extern const ganim_option acl_options[ACL_OPT_COUNT];
 /* acl.metadata=auto: 0 when the skeleton has several bones, every one a root (its
  * hierarchy unknown), and every name empty or made up by a reader ("track_<i>",
  * "bone_<i>" at its own index i): metadata would only declare a false hierarchy. Else 1. */
+/* Several bones, every one a root: the hierarchy is unknown (a V0 file, a buffer without
+ * metadata), so the encoder bounds the error for any hierarchy (acl_encode.c). */
+int acl_hierarchy_unknown(const ganim_skeleton *sk);
 int acl_metadata_auto(const ganim_skeleton *sk);
 ganim_code acl_write_params(const ganim_doc *doc, const ganim_write_opts *opts, acl_enc_params *p, ganim_error *err);
 /* Tells the caller (a write warning) that the document's skeleton has several bones, all

@@ -65,10 +65,9 @@ static int made_up_name(const char *name, const char *prefix, uint32_t index)
 
 int acl_metadata_auto(const ganim_skeleton *sk)
 {
-    if (!sk || sk->bone_count < 2) return 1;
+    if (!acl_hierarchy_unknown(sk)) return 1;
     for (uint32_t b = 0; b < sk->bone_count; b++) {
         const char *name = sk->bones[b].name ? sk->bones[b].name : "";
-        if (sk->bones[b].parent >= 0) return 1; /* a hierarchy is known */
         if (*name && !made_up_name(name, "track_", b) && !made_up_name(name, "bone_", b)) return 1;
     }
     return 0; /* several roots named by a reader: the buffer would carry a false hierarchy */
@@ -119,9 +118,7 @@ ganim_code acl_write_params(const ganim_doc *doc, const ganim_write_opts *opts, 
 void acl_warn_unknown_hierarchy(const ganim_doc *doc, const ganim_write_opts *opts, const char *format)
 {
     const ganim_skeleton *sk = doc->skeleton;
-    if (!sk || sk->bone_count < 2) return;
-    for (uint32_t b = 0; b < sk->bone_count; b++)
-        if (sk->bones[b].parent >= 0) return;
+    if (!acl_hierarchy_unknown(sk)) return;
     ganim_write_warn(opts, GANIM_WARN_OTHER,
                      "%s: the skeleton has no hierarchy (%u bones, every one a root): the buffer stays "
                      "within the precision for any hierarchy the game gives the bones, which makes it "
