@@ -133,10 +133,17 @@ int main(int argc, char **argv)
         why = ct->is_valid(true);
         ok = why.empty();
     }
+    // The pose buffer holds the input's tracks: a buffer with another count would be
+    // written past it, so it is refused here, before any decode.
+    const char *count_why = nullptr;
+    if (ok && ct->get_num_tracks() != nt) {
+        ok = 0;
+        count_why = "track count differs from the input";
+    }
     acl::decompression_context<acl::default_transform_decompression_settings> plain;
     acl::decompression_context<acl::debug_transform_decompression_settings> debug;
     if (ok) ok = plain.initialize(*ct) && debug.initialize(*ct);
-    std::printf("valid %d %s\n", ok, why.empty() ? "ok" : why.c_str());
+    std::printf("valid %d %s\n", ok, count_why ? count_why : why.empty() ? "ok" : why.c_str());
     if (ok) {
         acl::track_error err = acl::calculate_compression_error(alloc, raw, debug, metric);
         std::printf("error %.9g\n", double(err.error));
