@@ -100,14 +100,16 @@ static ganim_code ala_skeleton(ganim_doc *doc, ala_plan *p, const ganim_read_opt
     if (!names) return GANIM_NOMEM(err);
     for (uint32_t i = 0; i < p->track_count; i++) {
         const ala_ptrack *t = &p->tracks[i];
-        if (t->index < count && !names[t->index])
-            names[t->index] = ganim_doc_strndup(doc, (const char *)t->name, t->name_size);
+        if (t->index < count && !names[t->index]) /* a NUL-terminated name is used in place */
+            names[t->index] = memchr(t->name, 0, t->name_size)
+                                  ? (const char *)t->name
+                                  : ganim_doc_strndup(doc, (const char *)t->name, t->name_size);
     }
     for (uint32_t i = 0; i < count; i++)
         if (!names[i]) names[i] = i == 0 ? "Root" : ganim_doc_printf(doc, "bone_%u", i);
     for (uint32_t i = 0; i < count; i++)
         if (!names[i]) return GANIM_NOMEM(err);
-    doc->skeleton = ganim_skeleton_flat(doc, count, names);
+    doc->skeleton = ganim_skeleton_flat(doc, count, names); /* copies the names */
     return doc->skeleton ? GANIM_OK : GANIM_NOMEM(err);
 }
 
