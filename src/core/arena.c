@@ -132,8 +132,8 @@ void *ganim_doc_alloc_array(ganim_doc *doc, size_t count, size_t size)
 
 char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n)
 {
-    size_t len = 0;
-    while (len < n && s[len]) len++;
+    const char *nul = n ? memchr(s, 0, n) : NULL; /* stops at the first NUL, like the copy */
+    size_t len = nul ? (size_t)(nul - s) : n;
     char *p = ganim_doc_alloc_array_raw(doc, len + 1, 1); /* every byte written below */
     if (!p) return NULL;
     memcpy(p, s, len);

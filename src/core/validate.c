@@ -2,14 +2,32 @@
 #include <float.h>
 #include <math.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/internal.h"
 
 /* Both checks run without early exits so the compiler can vectorise them; callers
  * look for the offending value only when a check fails. */
 static int finite_all(const float *v, size_t n)
 {
+    size_t i = 0;
+#if defined(__SSE2__)
+    /* infinite or NaN <=> exponent bits all ones: eight floats in six operations (the
+     * float comparison below takes about two per float) */
+    const __m128i expo = _mm_set1_epi32(0x7F800000);
+    __m128i bad = _mm_setzero_si128();
+    for (; i + 8u <= n; i += 8u) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(v + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(v + i + 4));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi32(_mm_and_si128(a, expo), expo));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi32(_mm_and_si128(b, expo), expo));
+    }
+    if (_mm_movemask_epi8(bad)) return 0;
+#endif
     int ok = 1;
-    for (size_t i = 0; i < n; i++) ok &= fabsf(v[i]) <= FLT_MAX; /* false for NaN too */
+    for (; i < n; i++) ok &= fabsf(v[i]) <= FLT_MAX; /* false for NaN too */
     return ok;
 }
 

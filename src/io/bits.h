@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "writer.h"
 
@@ -73,8 +74,15 @@ static inline bool gb_lsb_unpack(const uint8_t *data, size_t nbytes, size_t coun
     if (nbytes > SIZE_MAX / 8u ? false : count > nbytes * 8u) return false;
     size_t whole = count >> 3;
     for (size_t j = 0; j < whole; j++, out += 8) {
-        unsigned b = data[j];
-        for (unsigned k = 0; k < 8; k++) out[k] = (uint8_t)((b >> k) & 1u);
+        /* bit k of the byte alone in byte k (value 1 << k), then each byte to 0 or 1:
+         * adding 0x7f to a byte of at most 0x80 sets its top bit iff it was not 0 */
+        uint64_t v = ((uint64_t)data[j] * 0x0101010101010101u) & 0x8040201008040201u;
+        v = ((v + 0x7F7F7F7F7F7F7F7Fu) >> 7) & 0x0101010101010101u;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(out, &v, 8); /* byte k of v to out[k] */
+#else
+        for (unsigned k = 0; k < 8; k++) out[k] = (uint8_t)(v >> (8u * k));
+#endif
     }
     for (size_t i = whole * 8u; i < count; i++) *out++ = (uint8_t)((data[i >> 3] >> (i & 7u)) & 1u);
     return true;

@@ -113,6 +113,15 @@ bool ala_rot_is_unit(const int16_t raw[4]);
 void ala_plan_value(const ala_ptrack *t, int channel, uint32_t f, float *out);
 bool ala_plan_has_stream(const ala_ptrack *t, int channel);
 
+/* ---- ala_values.c: whole channels at once, each value as ala_plan_value gives it ------ */
+/* Frames 0..count-1 of a rotation stream (s->base set) into out[4 * count]; returns the
+ * first frame that was not unit (and was normalised), or UINT32_MAX. */
+uint32_t ala_dec_rots(const ala_stream *s, uint32_t count, float *out);
+/* offset + stored * scale for frames 0..count-1 of a translation or scale stream into
+ * out[3 * count] (s->base NULL: the offset alone, into out[3]); false when a value is not
+ * finite. */
+bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl[3], uint32_t count, float *out);
+
 /* ---- ala_encode.c -------------------------------------------------------------------- */
 ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *err);
 

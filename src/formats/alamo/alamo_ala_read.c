@@ -26,16 +26,12 @@ static ganim_code make_rotation(ganim_doc *doc, const ala_ptrack *t, uint32_t fr
     uint32_t count = t->rot.base ? frames : 1;
     float *v = ganim_doc_alloc_array_raw(doc, (size_t)count * 4u, sizeof *v); /* all written below */
     if (!v) return GANIM_NOMEM(err);
-    *bad = UINT32_MAX;
-    for (uint32_t f = 0; f < count; f++) {
+    if (t->rot.base) {
+        *bad = ala_dec_rots(&t->rot, count, v);
+    } else {
         int16_t raw[4];
-        if (t->rot.base) {
-            const uint8_t *q = t->rot.base + (size_t)f * t->rot.stride;
-            for (unsigned k = 0; k < 4; k++) raw[k] = (int16_t)ganim_ld_u16le(q + 2u * k);
-        } else {
-            memcpy(raw, t->defrot, sizeof raw);
-        }
-        if (!ala_dec_rot_unit(raw, v + (size_t)f * 4u) && *bad == UINT32_MAX) *bad = f;
+        memcpy(raw, t->defrot, sizeof raw);
+        *bad = ala_dec_rot_unit(raw, v) ? UINT32_MAX : 0;
     }
     ch->kind = t->rot.base ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
     ch->count = count;
@@ -54,22 +50,7 @@ static ganim_code make_vector(ganim_doc *doc, const ala_ptrack *t, int channel, 
     uint32_t count = s->base ? frames : 1;
     float *v = ganim_doc_alloc_array_raw(doc, (size_t)count * 3u, sizeof *v); /* all written below */
     if (!v) return GANIM_NOMEM(err);
-    float o[3], m[3];
-    for (unsigned k = 0; k < 3; k++) {
-        o[k] = ganim_f32_from_bits(off[k]);
-        m[k] = ganim_f32_from_bits(scl[k]);
-    }
-    bool finite = true;
-    for (uint32_t f = 0; f < count; f++) {
-        float *out = v + (size_t)f * 3u;
-        if (s->base) {
-            const uint8_t *q = s->base + (size_t)f * s->stride;
-            for (unsigned k = 0; k < 3; k++) out[k] = o[k] + (float)ganim_ld_u16le(q + 2u * k) * m[k];
-        } else {
-            for (unsigned k = 0; k < 3; k++) out[k] = o[k];
-        }
-        finite &= isfinite(out[0]) && isfinite(out[1]) && isfinite(out[2]);
-    }
+    bool finite = ala_dec_vecs(s, off, scl, count, v);
     if (!finite) {
         uint32_t f = 0;
         while (f < count && isfinite(v[3 * f]) && isfinite(v[3 * f + 1]) && isfinite(v[3 * f + 2])) f++;
@@ -119,14 +100,16 @@ static ganim_code ala_skeleton(ganim_doc *doc, ala_plan *p, const ganim_read_opt
     if (!names) return GANIM_NOMEM(err);
     for (uint32_t i = 0; i < p->track_count; i++) {
         const ala_ptrack *t = &p->tracks[i];
-        if (t->index < count && !names[t->index])
-            names[t->index] = ganim_doc_strndup(doc, (const char *)t->name, t->name_size);
+        if (t->index < count && !names[t->index]) /* a NUL-terminated name is used in place */
+            names[t->index] = memchr(t->name, 0, t->name_size)
+                                  ? (const char *)t->name
+                                  : ganim_doc_strndup(doc, (const char *)t->name, t->name_size);
     }
     for (uint32_t i = 0; i < count; i++)
         if (!names[i]) names[i] = i == 0 ? "Root" : ganim_doc_printf(doc, "bone_%u", i);
     for (uint32_t i = 0; i < count; i++)
         if (!names[i]) return GANIM_NOMEM(err);
-    doc->skeleton = ganim_skeleton_flat(doc, count, names);
+    doc->skeleton = ganim_skeleton_flat(doc, count, names); /* copies the names */
     return doc->skeleton ? GANIM_OK : GANIM_NOMEM(err);
 }
 
@@ -161,7 +144,11 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
     for (uint32_t i = 0; i < p.track_count && !rc; i++) {
         const ala_ptrack *t = &p.tracks[i];
         ganim_track *o = &tracks[nt];
-        o->name = ganim_doc_strndup(doc, (const char *)t->name, t->name_size);
+        /* the usual case, a track named exactly as its bone, shares the bone's string */
+        const char *bone_name = t->index < sk->bone_count ? sk->bones[t->index].name : NULL;
+        o->name = bone_name && ala_name_same(t->name, t->name_size, bone_name)
+                      ? bone_name
+                      : ganim_doc_strndup(doc, (const char *)t->name, t->name_size);
         if (!o->name) {
             rc = GANIM_NOMEM(err);
             break;
@@ -178,8 +165,7 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
                            ALA ": track '%s' animates bone %u a second time; track skipped", o->name, t->index);
             continue;
         }
-        const char *bone_name = sk->bones[t->index].name;
-        if (ganim_strcasecmp(bone_name, o->name) != 0)
+        if (o->name != bone_name && ganim_strcasecmp(bone_name, o->name) != 0)
             ganim_doc_warn(doc, GANIM_WARN_SKELETON, t->offset,
                            ALA ": track '%s' (bone index %u) does not match skeleton bone "
                                "'%s'; animated by index",

@@ -3,37 +3,40 @@
 
 #include "core/internal.h"
 
+/* Both walkers work on a copy of the parent's cursor, taken back only for a whole chunk,
+ * and clear the result only when there is none (the hot path writes each field once). */
 int gc_next(ganim_reader *parent, ganim_chunk *c)
 {
+    uint64_t offset = gr_offset(parent);
+    ganim_reader r = *parent;
     uint32_t type, size;
-    memset(c, 0, sizeof *c);
-    c->offset = gr_offset(parent);
-    if (gr_left(parent) == 0) return GC_END;
-    ganim_reader save = *parent;
-    if (!gr_u32le(parent, &type) || !gr_u32le(parent, &size)) {
-        *parent = save;
-        return GC_BAD;
+    if (!gr_u32le(&r, &type) || !gr_u32le(&r, &size) || !gr_sub(&r, size & 0x7FFFFFFFu, &c->body)) {
+        memset(c, 0, sizeof *c);
+        c->offset = offset;
+        return gr_left(parent) == 0 ? GC_END : GC_BAD;
     }
     c->type = type;
     c->size = size & 0x7FFFFFFFu;
     c->container = (size & 0x80000000u) != 0;
-    if (!gr_sub(parent, c->size, &c->body)) {
-        *parent = save;
-        return GC_BAD;
-    }
+    c->offset = offset;
+    *parent = r;
     return GC_OK;
 }
 
 int gc_next_mini(ganim_reader *parent, ganim_mini *m)
 {
-    memset(m, 0, sizeof *m);
-    m->offset = gr_offset(parent);
-    if (gr_left(parent) == 0) return GC_END;
-    ganim_reader save = *parent;
-    if (!gr_u8(parent, &m->type) || !gr_u8(parent, &m->size) || !gr_sub(parent, m->size, &m->body)) {
-        *parent = save;
-        return GC_BAD;
+    uint64_t offset = gr_offset(parent);
+    ganim_reader r = *parent;
+    const uint8_t *h;
+    if (!gr_bytes(&r, 2, &h) || !gr_sub(&r, h[1], &m->body)) {
+        memset(m, 0, sizeof *m);
+        m->offset = offset;
+        return gr_left(parent) == 0 ? GC_END : GC_BAD;
     }
+    m->type = h[0];
+    m->size = h[1];
+    m->offset = offset;
+    *parent = r;
     return GC_OK;
 }
 

@@ -1,0 +1,134 @@
+/* Alamo .ALA: a plan's per-frame streams decoded into the model's arrays, a whole channel
+ * at a time. Each value has the bits ala_plan_value gives for it (ala_dec_rot_unit for
+ * rotations; offset + stored * scale in float for translation and scale): with SSE2 four
+ * lanes run the same IEEE single operations in the same order, without it the loops are
+ * the scalar reference. tests/formats/alamo/test_alamo_values.c compares them bit for bit. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "formats/alamo/alamo_ala.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static void rot_raw(const ala_stream *s, uint32_t f, int16_t raw[4])
+{
+    const uint8_t *q = s->base + (size_t)f * s->stride;
+    for (unsigned k = 0; k < 4; k++) raw[k] = (int16_t)ganim_ld_u16le(q + 2u * k);
+}
+
+#if defined(__SSE2__)
+/* The four stored components of frame f (8 bytes, all inside the stream) as floats / 32767. */
+static inline __m128 rot_lanes(const ala_stream *s, uint32_t f)
+{
+    __m128i w = _mm_loadl_epi64((const __m128i *)(const void *)(s->base + (size_t)f * s->stride));
+    __m128i i32 = _mm_srai_epi32(_mm_unpacklo_epi16(w, w), 16); /* sign-extended */
+    return _mm_div_ps(_mm_cvtepi32_ps(i32), _mm_set1_ps(32767.0f));
+}
+#endif
+
+uint32_t ala_dec_rots(const ala_stream *s, uint32_t count, float *out)
+{
+    uint32_t bad = UINT32_MAX, f = 0;
+#if defined(__SSE2__)
+    const __m128 one = _mm_set1_ps(1.0f), tol = _mm_set1_ps(1e-3f);
+    const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    for (; f + 4u <= count; f += 4u) {
+        __m128 q0 = rot_lanes(s, f), q1 = rot_lanes(s, f + 1u), q2 = rot_lanes(s, f + 2u), q3 = rot_lanes(s, f + 3u);
+        __m128 a = _mm_mul_ps(q0, q0), b = _mm_mul_ps(q1, q1), c = _mm_mul_ps(q2, q2), d = _mm_mul_ps(q3, q3);
+        /* transpose: x = (x0^2, x1^2, x2^2, x3^2), likewise y, z, w */
+        __m128 t0 = _mm_unpacklo_ps(a, b), t1 = _mm_unpacklo_ps(c, d);
+        __m128 t2 = _mm_unpackhi_ps(a, b), t3 = _mm_unpackhi_ps(c, d);
+        __m128 x = _mm_movelh_ps(t0, t1), y = _mm_movehl_ps(t1, t0);
+        __m128 z = _mm_movelh_ps(t2, t3), w = _mm_movehl_ps(t3, t2);
+        /* ala_dec_rot_unit's sum: ((x^2 + y^2) + z^2) + w^2 (its leading 0 + x^2 is x^2) */
+        __m128 n2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(x, y), z), w);
+        __m128 dev = _mm_and_ps(_mm_sub_ps(_mm_sqrt_ps(n2), one), abs_mask);
+        int off = _mm_movemask_ps(_mm_cmpgt_ps(dev, tol));
+        float *o = out + (size_t)f * 4u;
+        _mm_storeu_ps(o, q0);
+        _mm_storeu_ps(o + 4, q1);
+        _mm_storeu_ps(o + 8, q2);
+        _mm_storeu_ps(o + 12, q3);
+        for (uint32_t k = 0; off && k < 4u; k++) /* not unit: the reference repairs it */
+            if (off & (1 << k)) {
+                int16_t raw[4];
+                rot_raw(s, f + k, raw);
+                (void)ala_dec_rot_unit(raw, o + 4u * k);
+                if (bad == UINT32_MAX) bad = f + k;
+            }
+    }
+#endif
+    for (; f < count; f++) {
+        int16_t raw[4];
+        rot_raw(s, f, raw);
+        if (!ala_dec_rot_unit(raw, out + (size_t)f * 4u) && bad == UINT32_MAX) bad = f;
+    }
+    return bad;
+}
+
+/* Can offset + stored * scale be other than finite for a stored value in 0..65535? Not when
+ * |offset| + 65535 |scale| stays far below FLT_MAX (each float operation adds at most a
+ * relative 2^-24); NaN or infinite inputs fail the test too. */
+static bool surely_finite(const float o[3], const float m[3])
+{
+    bool ok = true;
+    for (unsigned k = 0; k < 3; k++) {
+        double bound = fabs((double)o[k]) + 65536.0 * fabs((double)m[k]);
+        ok &= bound < 0.5 * (double)FLT_MAX;
+    }
+    return ok;
+}
+
+bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl[3], uint32_t count, float *out)
+{
+    float o[3], m[3];
+    for (unsigned k = 0; k < 3; k++) {
+        o[k] = ganim_f32_from_bits(off[k]);
+        m[k] = ganim_f32_from_bits(scl[k]);
+    }
+    if (!s->base) {
+        for (unsigned k = 0; k < 3; k++) out[k] = o[k];
+        return isfinite(o[0]) && isfinite(o[1]) && isfinite(o[2]);
+    }
+    if (!surely_finite(o, m)) { /* checked value by value */
+        bool finite = true;
+        for (uint32_t f = 0; f < count; f++) {
+            const uint8_t *q = s->base + (size_t)f * s->stride;
+            float *v = out + (size_t)f * 3u;
+            for (unsigned k = 0; k < 3; k++) v[k] = o[k] + (float)ganim_ld_u16le(q + 2u * k) * m[k];
+            finite &= isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+        }
+        return finite;
+    }
+    uint32_t f = 0;
+#if defined(__SSE2__)
+    /* Frame f's 8-byte load reads one 16-bit value past its three: inside the stream for
+     * every frame but the last (the stride is at least 6 bytes), and its lane's result
+     * lands on out[3f + 3], the first value of frame f + 1, written right after. */
+    const __m128 vo = _mm_setr_ps(o[0], o[1], o[2], 0.0f), vm = _mm_setr_ps(m[0], m[1], m[2], 0.0f);
+    const __m128i zero = _mm_setzero_si128();
+    const uint8_t *in = s->base;
+    float *dst = out;
+    size_t st = s->stride;
+    for (; f + 3u <= count; f += 2u, in += 2u * st, dst += 6) { /* two frames a turn */
+        __m128 x0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)in), zero));
+        __m128 x1 =
+            _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(in + st)), zero));
+        _mm_storeu_ps(dst, _mm_add_ps(vo, _mm_mul_ps(x0, vm)));
+        _mm_storeu_ps(dst + 3, _mm_add_ps(vo, _mm_mul_ps(x1, vm)));
+    }
+    for (; f + 1u < count; f++, in += st, dst += 3) {
+        __m128 x = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)in), zero));
+        _mm_storeu_ps(dst, _mm_add_ps(vo, _mm_mul_ps(x, vm)));
+    }
+#endif
+    for (; f < count; f++) {
+        const uint8_t *q = s->base + (size_t)f * s->stride;
+        float *v = out + (size_t)f * 3u;
+        for (unsigned k = 0; k < 3; k++) v[k] = o[k] + (float)ganim_ld_u16le(q + 2u * k) * m[k];
+    }
+    return true;
+}

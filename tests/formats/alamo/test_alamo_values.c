@@ -1,0 +1,248 @@
+/* The .ALA reader's whole-channel decoders (alamo_ala_values.c, four lanes at a time with
+ * SSE2) against the per-value reference the writer also uses: every value must have the
+ * bits ala_dec_rot_unit / ala_plan_value give, signed zeros and non-finite results
+ * included, and the first repaired rotation and the finiteness verdict must agree. The
+ * streams sit in buffers of exactly their size (the sanitizer build catches a read past
+ * them), laid out as format 1 (a chunk per track) and format 2 (a track's values inside a
+ * shared frame, last in the frame). Also the LSB-first bit unpacking against the bits. */
+#include <stdlib.h>
+
+#include "formats/alamo/alamo_ala.h"
+#include "io/bits.h"
+#include "test.h"
+
+static uint64_t g_rng = 0x9E3779B97F4A7C15u;
+static uint32_t rnd(void)
+{
+    g_rng = g_rng * 6364136223846793005u + 1442695040888963407u;
+    return (uint32_t)(g_rng >> 32);
+}
+
+/* A stream of `count` frames of `comps` 16-bit values: format 1 (stride 2*comps) or
+ * format 2 (frame of `fs` values, the track's last in it); buffer of exactly that size. */
+typedef struct stream_buf {
+    uint8_t *mem;
+    ala_stream s;
+} stream_buf;
+
+static stream_buf make_stream(uint32_t count, unsigned comps, uint32_t fs, const uint16_t *vals)
+{
+    stream_buf b;
+    uint32_t frame = fs ? fs : comps, idx = fs ? fs - comps : 0;
+    size_t size = (size_t)count * frame * 2u;
+    b.mem = malloc(size ? size : 1);
+    for (size_t i = 0; i < size; i++) b.mem[i] = (uint8_t)rnd(); /* the other tracks' values */
+    for (uint32_t f = 0; f < count; f++)
+        for (unsigned k = 0; k < comps; k++)
+            ganim_st_u16le(b.mem + ((size_t)f * frame + idx + k) * 2u, vals[f * comps + k]);
+    b.s.base = b.mem + 2u * idx;
+    b.s.stride = 2u * frame;
+    return b;
+}
+
+/* Rotations: the lanes' results against ala_dec_rot_unit, for every frame. */
+static int check_rots(const uint16_t *vals, uint32_t count, uint32_t fs, const char *what)
+{
+    stream_buf b = make_stream(count, 4, fs, vals);
+    float *got = malloc((size_t)count * 16u), want[4];
+    uint32_t bad = ala_dec_rots(&b.s, count, got), want_bad = UINT32_MAX;
+    int ok = 1;
+    for (uint32_t f = 0; f < count && ok; f++) {
+        int16_t raw[4];
+        for (unsigned k = 0; k < 4; k++) raw[k] = (int16_t)vals[f * 4 + k];
+        if (!ala_dec_rot_unit(raw, want) && want_bad == UINT32_MAX) want_bad = f;
+        if (memcmp(got + 4 * f, want, sizeof want) != 0) {
+            const float *g = got + 4 * f;
+            CHECK_MSG(0, "%s: frame %u of %u (%d %d %d %d): (%a %a %a %a) instead of (%a %a %a %a)", what, f, count,
+                      raw[0], raw[1], raw[2], raw[3], g[0], g[1], g[2], g[3], want[0], want[1], want[2], want[3]);
+            ok = 0;
+        }
+    }
+    if (ok && bad != want_bad) {
+        CHECK_MSG(0, "%s: first repaired frame %u instead of %u", what, bad, want_bad);
+        ok = 0;
+    }
+    free(got);
+    free(b.mem);
+    return ok;
+}
+
+/* Stored components whose length (in units of 1/32767) is as near as the integers allow to
+ * the edge of the tolerance: the float length rounds to 1 + 8388 or 8389 x 2^-23 (unit or
+ * not) or 1 - 16777 or 16778 x 2^-24, where the order of the sum of squares decides. */
+static void edge_quat(uint16_t out[4])
+{
+    double len = rnd() & 1 ? 1.0 + 8388.5 / 8388608.0 : 1.0 - 16777.5 / 16777216.0;
+    double target = len * len * 32767.0 * 32767.0;
+    for (;;) {
+        int32_t a = (int32_t)(rnd() % 40001u) - 20000, b = (int32_t)(rnd() % 40001u) - 20000;
+        int32_t c = (int32_t)(rnd() % 40001u) - 20000;
+        double rem = target - (double)a * a - (double)b * b - (double)c * c;
+        if (rem < 0 || rem > 32767.0 * 32767.0) continue;
+        int32_t d = (int32_t)lround(sqrt(rem)) * (rnd() & 1 ? 1 : -1);
+        int32_t v[4] = { a, b, c, d };
+        unsigned rot = rnd() % 4; /* the largest component anywhere */
+        for (unsigned k = 0; k < 4; k++) out[k] = (uint16_t)(int16_t)v[(k + rot) % 4];
+        return;
+    }
+}
+
+/* A quaternion's stored components: a random unit one quantised (what real files hold),
+ * one scaled to a length near the 1e-3 tolerance, a random one, special values, or one at
+ * the tolerance's very edge. */
+static void quat_case(uint16_t out[4], unsigned kind)
+{
+    if (kind == 5) {
+        edge_quat(out);
+        return;
+    }
+    static const int16_t special[] = { 0, 1, -1, 32767, -32767, -32768, 23170, -23170, 16384, 18918 };
+    double q[4], n = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        q[k] = (double)(int32_t)rnd() / 2147483648.0;
+        n += q[k] * q[k];
+    }
+    n = n > 0 ? sqrt(n) : 1;
+    double len = kind == 1 ? 0.9985 + (rnd() % 3001) * 1e-6 : 1.0; /* 0.9985 .. 1.0015 */
+    for (unsigned k = 0; k < 4; k++) {
+        int32_t v = (int32_t)lround(q[k] / n * len * 32767.0);
+        if (kind == 2) v = (int16_t)rnd();
+        if (kind == 3) v = special[rnd() % (sizeof special / sizeof special[0])];
+        out[k] = (uint16_t)(int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
+    }
+}
+
+TEST(rotations_match_the_reference)
+{
+    uint32_t rounds = test_full() ? 4000u : 300u;
+    for (uint32_t r = 0; r < rounds; r++) {
+        uint32_t count = r < 40 ? 1 + r % 13 : 1 + rnd() % 700;
+        unsigned kind = r % 6; /* 0: unit, 1: near the tolerance, 2: random, 3: special, 4: mixed, 5: edge */
+        uint16_t *v = malloc((size_t)count * 8u);
+        for (uint32_t f = 0; f < count; f++) quat_case(v + 4 * f, kind == 4 ? rnd() % 6 : kind);
+        uint32_t fs = r & 1 ? 4 + rnd() % 40 : 0;
+        int ok = check_rots(v, count, fs, fs ? "format 2" : "format 1");
+        free(v);
+        if (!ok) return;
+    }
+    /* every lane position of the first repaired frame, inside and after a group of four */
+    for (uint32_t at = 0; at < 11; at++) {
+        uint16_t v[11 * 4];
+        for (uint32_t f = 0; f < 11; f++) quat_case(v + 4 * f, 0);
+        memset(v + 4 * at, 0, 8); /* a zero quaternion: the identity, repaired */
+        if (!check_rots(v, 11, 0, "zero quaternion")) return;
+    }
+}
+
+/* Translation / scale: ala_dec_vecs against ala_plan_value of a track holding the stream. */
+static int check_vecs(const uint16_t *vals, uint32_t count, uint32_t fs, const uint32_t off[3], const uint32_t scl[3],
+                      int constant, const char *what)
+{
+    stream_buf b = make_stream(count, 3, fs, vals);
+    ala_ptrack t;
+    memset(&t, 0, sizeof t);
+    if (!constant) t.trans = b.s;
+    memcpy(t.vec[V_TOFF], off, 12);
+    memcpy(t.vec[V_TSCALE], scl, 12);
+    uint32_t n = constant ? 1 : count;
+    float *got = malloc((size_t)n * 12u);
+    bool finite = ala_dec_vecs(&t.trans, off, scl, n, got), want_finite = true;
+    int ok = 1;
+    for (uint32_t f = 0; f < n && ok; f++) {
+        float want[3];
+        ala_plan_value(&t, 1, f, want);
+        for (unsigned k = 0; k < 3; k++) want_finite &= isfinite(want[k]) != 0;
+        if (memcmp(got + 3 * f, want, sizeof want) != 0) {
+            const float *g = got + 3 * f;
+            CHECK_MSG(0, "%s: frame %u of %u: (%a %a %a) instead of (%a %a %a)", what, f, n, g[0], g[1], g[2], want[0],
+                      want[1], want[2]);
+            ok = 0;
+        }
+    }
+    if (ok && finite != want_finite) {
+        CHECK_MSG(0, "%s: finite %d instead of %d", what, finite, want_finite);
+        ok = 0;
+    }
+    free(got);
+    free(b.mem);
+    return ok;
+}
+
+/* Offsets and scales: typical ones, huge ones near the float range (some sums overflow),
+ * tiny and subnormal ones, signed zeros, infinities and NaN. */
+static uint32_t float_case(unsigned kind)
+{
+    static const uint32_t special[] = { 0x00000000u, 0x80000000u, 0x00000001u, 0x80800000u, 0x7F7FFFFFu,
+                                        0xFF7FFFFFu, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x3F800000u,
+                                        0x477FFF00u, 0x737FFFFFu, 0x7B000000u, 0xFB000000u };
+    switch (kind) {
+    case 0: return ganim_f32_bits((float)((double)(int32_t)rnd() / 2147483648.0 * 500.0));
+    case 1: return ganim_f32_bits((float)((double)(rnd() % 100000u) * 1e-7));
+    case 2: return rnd();
+    default: return special[rnd() % (sizeof special / sizeof special[0])];
+    }
+}
+
+TEST(vectors_match_the_reference)
+{
+    uint32_t rounds = test_full() ? 6000u : 600u;
+    for (uint32_t r = 0; r < rounds; r++) {
+        uint32_t count = r < 40 ? 1 + r % 9 : 1 + rnd() % 500;
+        uint16_t *v = malloc((size_t)count * 6u);
+        for (uint32_t i = 0; i < count * 3u; i++)
+            v[i] = (uint16_t)(r % 3 == 0 ? rnd() : r % 3 == 1 ? (rnd() & 1 ? 65535u : 0u) : rnd() % 4096u);
+        uint32_t off[3], scl[3];
+        unsigned kind = r % 8 < 4 ? r % 2 : r % 8 - 2; /* mostly typical, then large, random, special */
+        for (unsigned k = 0; k < 3; k++) {
+            off[k] = float_case(kind == 1 ? 0 : kind);
+            scl[k] = float_case(kind);
+        }
+        uint32_t fs = r & 1 ? 3 + rnd() % 40 : 0;
+        int ok = check_vecs(v, count, fs, off, scl, r % 17 == 5, fs ? "format 2" : "format 1");
+        free(v);
+        if (!ok) return;
+    }
+    /* just inside and outside the proof that no sum overflows: the fast and checked loops */
+    static const uint32_t edge[] = { 0x73000000u, 0x737FFFFFu, 0x73800000u, 0x7F000000u, 0x7F7FFFFFu };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        uint16_t v[5 * 3];
+        for (unsigned k = 0; k < 15; k++) v[k] = (uint16_t)(k * 5000u);
+        const uint32_t off[3] = { edge[i], edge[i] | 0x80000000u, 0 }, scl[3] = { edge[i], 0x3F800000u, edge[i] };
+        if (!check_vecs(v, 5, 0, off, scl, 0, "near the float range")) return;
+    }
+}
+
+TEST(bits_unpack_lsb_first)
+{
+    uint8_t data[40], out[320];
+    for (unsigned i = 0; i < 256; i++) data[i % 40] = (uint8_t)i, data[(i + 7) % 40] = (uint8_t)(i * 37u);
+    for (size_t count = 0; count <= 320; count++) {
+        memset(out, 0xAA, sizeof out);
+        CHECK(gb_lsb_unpack(data, 40, count, out));
+        for (size_t i = 0; i < count; i++)
+            if (out[i] != ((data[i / 8] >> (i % 8)) & 1)) {
+                CHECK_MSG(0, "count %zu: bit %zu is %u", count, i, out[i]);
+                return;
+            }
+        for (size_t i = count; i < 320; i++)
+            if (out[i] != 0xAA) {
+                CHECK_MSG(0, "count %zu: byte %zu written", count, i);
+                return;
+            }
+    }
+    for (unsigned b = 0; b < 256; b++) { /* every byte value */
+        uint8_t one = (uint8_t)b;
+        CHECK(gb_lsb_unpack(&one, 1, 8, out));
+        for (unsigned k = 0; k < 8; k++) CHECK_EQ_INT(out[k], (b >> k) & 1u);
+    }
+    CHECK(!gb_lsb_unpack(data, 2, 17, out)); /* more bits than bytes hold */
+}
+
+int main(void)
+{
+    test_program_name = "test_alamo_values";
+    RUN(rotations_match_the_reference);
+    RUN(vectors_match_the_reference);
+    RUN(bits_unpack_lsb_first);
+    return test_finish();
+}
