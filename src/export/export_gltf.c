@@ -102,6 +102,20 @@ static void scene_rates(gl *g)
     if (!first) gw_str(w, "]}}");
 }
 
+/* The accessors' or the bufferViews' entries, written to their own writer as they were
+ * made, into the JSON: copied; streamed, they went to the sink at their place (`start`,
+ * which a measuring run found here: `at`), and the JSON moves past them. */
+static void put_entries(gl *g, ganim_writer *list, size_t start, size_t *at)
+{
+    if (!list->sink) {
+        gw_bytes(&g->js, list->buf->data, list->buf->size);
+        return;
+    }
+    *at = gw_pos(&g->js);
+    gw_flush(list);
+    gw_skip(&g->js, gw_pos(list) - start);
+}
+
 static ganim_code build(gl *g, const char *uri)
 {
     const ganim_doc *doc = g->doc;
@@ -133,9 +147,9 @@ static ganim_code build(gl *g, const char *uri)
     size_t bin_len = gl_bin_align(g) - g->bin_base;
     if (bin_len) {
         gw_str(&g->js, ",\"accessors\":[");
-        gw_bytes(&g->js, g->acc_buf.data, g->acc_buf.size);
+        put_entries(g, &g->acc, g->acc_start, &g->acc_at);
         gw_str(&g->js, "],\"bufferViews\":[");
-        gw_bytes(&g->js, g->views_buf.data, g->views_buf.size);
+        put_entries(g, &g->views, g->views_start, &g->views_at);
         gw_printf(&g->js, "],\"buffers\":[{\"byteLength\":%zu", bin_len);
         if (uri) {
             gw_str(&g->js, ",\"uri\":");
@@ -174,17 +188,26 @@ static void hidden_make(gl *g)
     }
 }
 
-/* Appends the glTF JSON to `json` and the binary buffer to `bin`. */
-static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json,
-                              ganim_buffer *bin, const char *uri, ganim_error *err)
+/* Where one run of the export writes. Buffered: the JSON appended to `json`, the binary
+ * buffer to `bin`. Streamed (`stream`): every writer holds one piece at a time and hands
+ * it to a sink at its position: the JSON from `json_at` (its accessors' and bufferViews'
+ * entries at `acc_at`, `views_at`, which a measuring run finds: 0 there), the binary
+ * buffer from `bin_at`; sinks of NULL drop the bytes (the measuring run). */
+typedef struct gl_target {
+    ganim_buffer *json, *bin; /* buffered */
+    int stream;
+    gw_sink_fn json_sink, bin_sink;
+    void *json_ctx, *bin_ctx;
+    size_t json_at, bin_at, acc_at, views_at;
+    size_t json_end, bin_end; /* streamed: the positions after the JSON and the binary buffer */
+} gl_target;
+
+/* One run of the export over a checked document (gx_check_doc, gx_check_clip). */
+static ganim_code run(const ganim_doc *doc, const ganim_export_opts *o, gl_target *t, const char *uri, ganim_error *err)
 {
-    ganim_export_opts defaults = { 0 };
-    if (!json || !bin) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
-    ganim_code code = gx_check_doc(doc, "gltf", err);
-    if (code != GANIM_OK) return code;
+    ganim_code code = GANIM_OK;
     gl g0 = { 0 }, *g = &g0;
-    g->o = opts ? *opts : defaults;
-    if ((code = gx_check_clip(doc, &g->o, "gltf", 1, err)) != GANIM_OK) return code;
+    g->o = *o;
     g->doc = doc;
     g->err = err;
     g->alloc = ganim_allocator_resolve(&g->o.allocator);
@@ -195,12 +218,20 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     for (uint32_t i = 0; i < g->nb; i++) roots += g->sk->bones[i].parent < 0;
     g->extra_root = roots > 1;
     g->root_node = g->extra_root ? g->nb : 0; /* bone 0 is always a root */
-    size_t json0 = json->size, bin0 = bin->size;
-    g->js = gw_init(json, &g->alloc);
-    g->bin = gw_init(bin, &g->alloc);
-    g->bin_base = bin0;
-    g->acc = gw_init(&g->acc_buf, &g->alloc);
-    g->views = gw_init(&g->views_buf, &g->alloc);
+    if (t->stream) {
+        g->js = gw_sink_init(&g->js_buf, &g->alloc, t->json_at, t->json_sink, t->json_ctx);
+        g->bin = gw_sink_init(&g->bin_buf, &g->alloc, t->bin_at, t->bin_sink, t->bin_ctx);
+        g->acc = gw_sink_init(&g->acc_buf, &g->alloc, t->acc_at, t->json_sink, t->json_ctx);
+        g->views = gw_sink_init(&g->views_buf, &g->alloc, t->views_at, t->json_sink, t->json_ctx);
+        g->acc_start = t->acc_at;
+        g->views_start = t->views_at;
+    } else {
+        g->js = gw_init(t->json, &g->alloc);
+        g->bin = gw_init(t->bin, &g->alloc);
+        g->acc = gw_init(&g->acc_buf, &g->alloc);
+        g->views = gw_init(&g->views_buf, &g->alloc);
+    }
+    g->bin_base = gw_pos(&g->bin);
     g->chans = gw_init(&g->chans_buf, &g->alloc);
     g->samps = gw_init(&g->samps_buf, &g->alloc);
     /* extra node names: the common root, then the mesh nodes (the bone sticks, or one per
@@ -234,6 +265,16 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
                           "gltf: a value of accessor %u is not a finite number: the document's values overflow a "
                           "32-bit float once combined (world positions, unit conversion); not written",
                           g->nonfinite_acc);
+    if (t->stream) {
+        gw_flush(&g->js);
+        gw_flush(&g->bin);
+        if (code == GANIM_OK && (!gw_ok(&g->js) || !gw_ok(&g->bin) || !gw_ok(&g->acc) || !gw_ok(&g->views)))
+            code = GANIM_NOMEM(err); /* a sink's refusal is the caller's to name (export_stream) */
+        t->json_end = gw_pos(&g->js);
+        t->bin_end = gw_pos(&g->bin);
+        t->acc_at = g->acc_at;
+        t->views_at = g->views_at;
+    }
     ganim_free(&g->alloc, g->rest, rest_bytes);
     ganim_free(&g->alloc, g->bone_track, track_bytes);
     ganim_free(&g->alloc, g->hide, g->nb);
@@ -243,10 +284,37 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     ganim_free(&g->alloc, g->map, g->keys_cap * sizeof *g->map);
     ganim_free(&g->alloc, g->times, g->keys_cap * sizeof *g->times);
     ganim_free(&g->alloc, g->at, g->keys_cap * sizeof *g->at);
+    ganim_buffer_free(&g->js_buf);
+    ganim_buffer_free(&g->bin_buf);
     ganim_buffer_free(&g->acc_buf);
     ganim_buffer_free(&g->views_buf);
     ganim_buffer_free(&g->chans_buf);
     ganim_buffer_free(&g->samps_buf);
+    return code;
+}
+
+/* The document and the options checked once for every run; `o` gets the options. */
+static ganim_code check(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_opts *o, ganim_error *err)
+{
+    ganim_export_opts defaults = { 0 };
+    *o = opts ? *opts : defaults;
+    ganim_code code = gx_check_doc(doc, "gltf", err);
+    return code != GANIM_OK ? code : gx_check_clip(doc, o, "gltf", 1, err);
+}
+
+/* Appends the glTF JSON to `json` and the binary buffer to `bin`. */
+static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json,
+                              ganim_buffer *bin, const char *uri, ganim_error *err)
+{
+    if (!json || !bin) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    if (code != GANIM_OK) return code;
+    size_t json0 = json->size, bin0 = bin->size;
+    gl_target t = { 0 };
+    t.json = json;
+    t.bin = bin;
+    code = run(doc, &o, &t, uri, err);
     if (code != GANIM_OK) { /* leave the caller's buffers as they were */
         json->size = json0;
         bin->size = bin0;
@@ -259,6 +327,96 @@ ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts
 {
     const char *uri = opts && opts->bin_uri ? opts->bin_uri : "buffer.bin";
     return export_gltf(doc, opts, json, bin, uri, err);
+}
+
+/* ---- streamed: a measuring run, then a writing run ---------------------------------------- */
+
+/* One part's sink as a writer's sink; the first refusal is kept (and every later write
+ * refused). */
+typedef struct gl_part {
+    ganim_export_sink sink;
+    void *user;
+    uint32_t part;
+    int refused;
+    uint64_t refused_at;
+} gl_part;
+
+static bool part_sink(void *ctx, size_t offset, const void *data, size_t n)
+{
+    gl_part *p = ctx;
+    if (!p->refused && p->sink(p->user, p->part, (uint64_t)offset, data, n) != 0) {
+        p->refused = 1;
+        p->refused_at = (uint64_t)offset;
+    }
+    return !p->refused;
+}
+
+/* The .glb (glb) or the .gltf and its .bin through `sink`. The first run measures (its
+ * writers drop their bytes, keeping the positions: the JSON's length, where its
+ * accessors' and bufferViews' entries go, the binary buffer's length) and is the one that
+ * can fail on the document's values; the second writes every byte at its place, each
+ * writer holding one piece at a time. Warnings come from the first run. */
+static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *opts, int glb, const char *uri,
+                                ganim_export_sink sink, void *user, ganim_error *err)
+{
+    if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    if (code != GANIM_OK) return code;
+    gl_target m = { 0 };
+    m.stream = 1;
+    m.json_at = glb ? 20 : 0;
+    if ((code = run(doc, &o, &m, uri, err)) != GANIM_OK) return code;
+    size_t json_size = m.json_end - m.json_at, bin_size = m.bin_end, jpad = (4 - json_size % 4) % 4;
+    size_t bin_at = glb ? 20 + json_size + jpad + 8 : 0, total = bin_size ? bin_at + bin_size : 20 + json_size + jpad;
+    if (glb && total > UINT32_MAX)
+        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "gltf: %zu bytes do not fit in a .glb (4 GiB at most)",
+                          total);
+    gl_part p0 = { sink, user, 0, 0, 0 }, p1 = { sink, user, glb ? 0u : 1u, 0, 0 };
+    if (glb) {
+        uint8_t h[20];
+        const uint32_t v[5] = { 0x46546C67u /* "glTF" */, 2, (uint32_t)total, (uint32_t)(json_size + jpad),
+                                0x4E4F534Au /* "JSON" */ };
+        for (int i = 0; i < 20; i++) h[i] = (uint8_t)(v[i / 4] >> (8 * (i % 4)));
+        part_sink(&p0, 0, h, sizeof h);
+    }
+    gl_target w = m;
+    w.json_sink = w.bin_sink = part_sink;
+    w.json_ctx = &p0;
+    w.bin_ctx = &p1;
+    w.bin_at = bin_at;
+    o.warn = NULL; /* given by the measuring run */
+    if (!p0.refused) code = run(doc, &o, &w, uri, err);
+    if (code == GANIM_OK && !p0.refused && !p1.refused &&
+        (w.json_end != m.json_end || w.bin_end != bin_at + bin_size || w.acc_at != m.acc_at || w.views_at != m.views_at))
+        code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "gltf: the document changed while it was written (the output differs from its measure)");
+    if (code == GANIM_OK && glb) {
+        uint8_t tail[12] = { ' ', ' ', ' ', 0, 0, 0, 0, 'B', 'I', 'N', 0, 0 };
+        uint32_t chunk = (uint32_t)bin_size;
+        for (int i = 0; i < 4; i++) tail[3 + i] = (uint8_t)(chunk >> (8 * i));
+        if (jpad) part_sink(&p0, 20 + json_size, tail, jpad);
+        if (bin_size) part_sink(&p0, 20 + json_size + jpad, tail + 3, 8);
+    }
+    if (p0.refused || p1.refused) {
+        const gl_part *r = p0.refused ? &p0 : &p1;
+        code = ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "gltf: the output refused the bytes at offset %llu%s",
+                          (unsigned long long)r->refused_at, r->part ? " of the .bin" : "");
+    }
+    return code;
+}
+
+ganim_code ganim_export_glb_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
+                                   void *user, ganim_error *err)
+{
+    return export_stream(doc, opts, 1, NULL, sink, user, err);
+}
+
+ganim_code ganim_export_gltf_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
+                                    void *user, ganim_error *err)
+{
+    const char *uri = opts && opts->bin_uri ? opts->bin_uri : "buffer.bin";
+    return export_stream(doc, opts, 0, uri, sink, user, err);
 }
 
 /* GLB: 12-byte header, a JSON chunk padded with spaces, a BIN chunk padded with zeros.
