@@ -331,24 +331,31 @@ ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts
 
 /* ---- streamed: a measuring run, then a writing run ---------------------------------------- */
 
-/* One part's sink as a writer's sink; the first refusal is kept (and every later write
- * refused). */
-typedef struct gl_part {
+/* The caller's sink; the first refusal is kept, and every later write refused. */
+typedef struct gl_sink {
     ganim_export_sink sink;
     void *user;
-    uint32_t part;
     int refused;
+    uint32_t refused_part;
     uint64_t refused_at;
+} gl_sink;
+
+/* One part of the output, as a writer's sink. */
+typedef struct gl_part {
+    gl_sink *s;
+    uint32_t part;
 } gl_part;
 
 static bool part_sink(void *ctx, size_t offset, const void *data, size_t n)
 {
     gl_part *p = ctx;
-    if (!p->refused && p->sink(p->user, p->part, (uint64_t)offset, data, n) != 0) {
-        p->refused = 1;
-        p->refused_at = (uint64_t)offset;
+    gl_sink *s = p->s;
+    if (!s->refused && s->sink(s->user, p->part, (uint64_t)offset, data, n) != 0) {
+        s->refused = 1;
+        s->refused_part = p->part;
+        s->refused_at = (uint64_t)offset;
     }
-    return !p->refused;
+    return !s->refused;
 }
 
 /* The .glb (glb) or the .gltf and its .bin through `sink`. The first run measures (its
@@ -372,7 +379,8 @@ static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *o
     if (glb && total > UINT32_MAX)
         return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "gltf: %zu bytes do not fit in a .glb (4 GiB at most)",
                           total);
-    gl_part p0 = { sink, user, 0, 0, 0 }, p1 = { sink, user, glb ? 0u : 1u, 0, 0 };
+    gl_sink out = { sink, user, 0, 0, 0 };
+    gl_part p0 = { &out, 0 }, p1 = { &out, glb ? 0u : 1u };
     if (glb) {
         uint8_t h[20];
         const uint32_t v[5] = { 0x46546C67u /* "glTF" */, 2, (uint32_t)total, (uint32_t)(json_size + jpad),
@@ -386,8 +394,8 @@ static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *o
     w.bin_ctx = &p1;
     w.bin_at = bin_at;
     o.warn = NULL; /* given by the measuring run */
-    if (!p0.refused) code = run(doc, &o, &w, uri, err);
-    if (code == GANIM_OK && !p0.refused && !p1.refused &&
+    if (!out.refused) code = run(doc, &o, &w, uri, err);
+    if (code == GANIM_OK && !out.refused &&
         (w.json_end != m.json_end || w.bin_end != bin_at + bin_size || w.acc_at != m.acc_at || w.views_at != m.views_at))
         code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                           "gltf: the document changed while it was written (the output differs from its measure)");
@@ -398,11 +406,9 @@ static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *o
         if (jpad) part_sink(&p0, 20 + json_size, tail, jpad);
         if (bin_size) part_sink(&p0, 20 + json_size + jpad, tail + 3, 8);
     }
-    if (p0.refused || p1.refused) {
-        const gl_part *r = p0.refused ? &p0 : &p1;
+    if (out.refused)
         code = ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "gltf: the output refused the bytes at offset %llu%s",
-                          (unsigned long long)r->refused_at, r->part ? " of the .bin" : "");
-    }
+                          (unsigned long long)out.refused_at, out.refused_part ? " of the .bin" : "");
     return code;
 }
 
