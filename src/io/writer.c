@@ -11,7 +11,7 @@
 
 ganim_writer gw_init(ganim_buffer *buf, const ganim_allocator *alloc)
 {
-    ganim_writer w = { buf, false, 0, NULL, NULL };
+    ganim_writer w = { buf, false, 0, NULL, NULL, false };
     if (!buf->data) buf->allocator = ganim_allocator_resolve(alloc ? alloc : &buf->allocator);
     return w;
 }
@@ -28,6 +28,7 @@ ganim_writer gw_sink_init(ganim_buffer *buf, const ganim_allocator *alloc, size_
     w.base = base;
     w.sink = sink ? sink : drop;
     w.sink_ctx = ctx;
+    w.drops = !sink;
     gw_reserve(&w, GW_PIECE);
     return w;
 }

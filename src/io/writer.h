@@ -23,6 +23,7 @@ typedef struct ganim_writer {
     size_t base;     /* the position of buf's first byte: bytes handed to the sink or skipped */
     gw_sink_fn sink; /* NULL: the buffer grows to hold everything written */
     void *sink_ctx;
+    bool drops; /* a sink writer that only counts (gw_sink_init with no sink) */
 } ganim_writer;
 
 /* `buf` keeps its contents; its allocator is taken from `alloc` (NULL: malloc) if the
@@ -38,6 +39,9 @@ static inline size_t gw_pos(const ganim_writer *w) { return w->base + w->buf->si
  * `buf` must be empty (its allocator is taken from `alloc`), and is freed by the caller
  * after gw_flush. A sink of NULL drops the bytes (a writer that only counts). */
 ganim_writer gw_sink_init(ganim_buffer *buf, const ganim_allocator *alloc, size_t base, gw_sink_fn sink, void *ctx);
+/* A writer that only counts: what it is given is dropped, so a caller may gw_skip what it
+ * would have made. */
+static inline bool gw_drops(const ganim_writer *w) { return w->drops; }
 /* A sink writer hands what its buffer holds to its sink (nothing for other writers). */
 void gw_flush(ganim_writer *w);
 /* A sink writer's position moves on by n bytes that someone else writes (after a flush). */

@@ -692,6 +692,14 @@ static int image_put(void *user, uint32_t part, uint64_t offset, const void *dat
     return 0;
 }
 
+static int has_text(const uint8_t *p, size_t n, const char *text)
+{
+    size_t k = strlen(text);
+    for (size_t i = 0; i + k <= n; i++)
+        if (!memcmp(p + i, text, k)) return 1;
+    return 0;
+}
+
 /* Every byte of the part came exactly once and the image is `want`. */
 static void check_image(const image_sink *s, int part, const ganim_buffer *want)
 {
@@ -745,6 +753,12 @@ TEST(streamed_export)
 {
     ganim_doc *docs[3] = { make_doc(), many_pieces_doc(), NULL };
     CHECK_OK(ganim_doc_new(NULL, &docs[2], NULL)); /* no skeleton: no binary chunk */
+    /* a skeleton record of 200,000 bytes: 266,668 digits of base64, made in blocks */
+    static uint8_t record[200000];
+    for (size_t i = 0; i < sizeof record; i++) record[i] = (uint8_t)(i * 7 + (i >> 9));
+    docs[1]->skeleton->native_format = "unit-test";
+    docs[1]->skeleton->native = record;
+    docs[1]->skeleton->native_size = sizeof record;
     ganim_export_opts o = { 0 };
     o.generator = "unit-test";
     o.bin_uri = "x y.bin";
@@ -757,7 +771,13 @@ TEST(streamed_export)
         check_image(&s, 0, &whole);
         CHECK_EQ_INT(s.size[1], 0);
         CHECK(!s.bad_part && s.largest <= 64 * 1024);
-        if (d == 1) CHECK_MSG(whole.size > 1000000 && s.calls > 16, "%zu bytes in %d pieces", whole.size, s.calls);
+        if (d == 1) {
+            CHECK_MSG(whole.size > 1000000 && s.calls > 16, "%zu bytes in %d pieces", whole.size, s.calls);
+            /* the record's digits (Python's base64 of the same bytes): the first 6 bytes'
+             * and the last 2 bytes' (padded), at the ends of one string */
+            CHECK(has_text(whole.data + 20, rd32(whole.data + 12), "\"AAcOFRwj"));
+            CHECK(has_text(whole.data + 20, rd32(whole.data + 12), "OD8=\""));
+        }
         image_free(&s);
         CHECK_OK(ganim_export_gltf_stream(docs[d], &o, image_put, &s, NULL));
         check_image(&s, 0, &js);
@@ -797,6 +817,9 @@ TEST(streamed_export)
         CHECK_EQ_INT(ganim_export_glb_stream(NULL, &o, image_put, &s, &err), GANIM_ERR_INVALID_ARG);
         image_free(&s);
     }
+    docs[1]->skeleton->native_format = NULL;
+    docs[1]->skeleton->native = NULL;
+    docs[1]->skeleton->native_size = 0;
     for (int d = 0; d < 3; d++) ganim_doc_free(docs[d]);
 }
 
