@@ -5,6 +5,7 @@
  * Conventions (axis conversion on root bones, step bits as hold keys, visibility as STEP
  * scale keys) are named in asset.extras.ganim and described in docs/dump-format.md. */
 #include "export/export_gltf.h"
+#include "formats/format.h"
 
 /* ---- document --------------------------------------------------------------------------- */
 
@@ -32,7 +33,8 @@ static ganim_code write_conventions(gl *g, ganim_writer *w)
     ganim_doc as = *g->doc; /* a document read from ganim's glTF: the details of its source format */
     const ganim_format *src = as.native_format ? ganim_format_find(as.native_format) : NULL;
     if (src && as.format && src != as.format && as.format->name && !strcmp(as.format->name, "gltf")) as.format = src;
-    ganim_code code = ganim_doc_details(&as, -1, GANIM_DETAILS_SUMMARY, &g->alloc, &d, g->err);
+    /* validated by the export's check (gx_check_doc): not again */
+    ganim_code code = gd_doc_details_valid(&as, -1, GANIM_DETAILS_SUMMARY, &g->alloc, &d, g->err);
     if (code != GANIM_OK) return code;
     const ganim_detail *root = d->root;
     for (uint32_t i = 0; root && root->type == GANIM_DETAIL_GROUP && i < root->count; i++) {
