@@ -324,13 +324,6 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     return code;
 }
 
-ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json, ganim_buffer *bin,
-                             ganim_error *err)
-{
-    const char *uri = opts && opts->bin_uri ? opts->bin_uri : "buffer.bin";
-    return export_gltf(doc, opts, json, bin, uri, err);
-}
-
 /* ---- streamed: a measuring run, then a writing run ---------------------------------------- */
 
 /* The caller's sink; the first refusal is kept, and every later write refused. */
@@ -360,13 +353,18 @@ static bool part_sink(void *ctx, size_t offset, const void *data, size_t n)
     return !s->refused;
 }
 
+/* Told the sizes of the parts once they are measured, before the first byte (an export to
+ * memory makes its room); non-zero: no memory. */
+typedef int (*gl_sized_fn)(void *user, size_t part0, size_t part1);
+
 /* The .glb (glb) or the .gltf and its .bin through `sink`. The first run measures (its
  * writers drop their bytes, keeping the positions: the JSON's length, where its
  * accessors' and bufferViews' entries go, the binary buffer's length) and is the one that
  * can fail on the document's values; the second writes every byte at its place, each
  * writer holding one piece at a time. Warnings come from the first run. */
+
 static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *opts, int glb, const char *uri,
-                                ganim_export_sink sink, void *user, ganim_error *err)
+                                ganim_export_sink sink, gl_sized_fn sized, void *user, ganim_error *err)
 {
     if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
     ganim_export_opts o;
@@ -381,6 +379,7 @@ static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *o
     if (glb && total > UINT32_MAX)
         return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "gltf: %zu bytes do not fit in a .glb (4 GiB at most)",
                           total);
+    if (sized && sized(user, glb ? total : json_size, glb ? 0 : bin_size) != 0) return GANIM_NOMEM(err);
     gl_sink out = { sink, user, 0, 0, 0 };
     gl_part p0 = { &out, 0 }, p1 = { &out, glb ? 0u : 1u };
     if (glb) {
@@ -414,25 +413,59 @@ static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *o
     return code;
 }
 
+/* ---- a .glb in memory: the streamed export into the caller's buffer, sized once measured */
+
+/* The caller's buffer, appended to from its size at the start. */
+typedef struct gl_mem {
+    ganim_buffer *out;
+    size_t at;
+    ganim_allocator alloc; /* the export's, for a buffer still empty (as gw_init takes it) */
+} gl_mem;
+
+static int mem_sized(void *user, size_t part0, size_t part1)
+{
+    gl_mem *m = user;
+    ganim_writer w = gw_init(m->out, &m->alloc);
+    if (part1 || !gw_reserve(&w, part0)) return 1;
+    m->out->size = m->at + part0; /* every byte is then written by mem_put */
+    return 0;
+}
+
+static int mem_put(void *user, uint32_t part, uint64_t offset, const void *data, size_t size)
+{
+    gl_mem *m = user;
+    size_t room = m->out->size - m->at;
+    if (part != 0 || offset > room || size > room - offset) return 1;
+    memcpy(m->out->data + m->at + offset, data, size);
+    return 0;
+}
+
+ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json, ganim_buffer *bin,
+                             ganim_error *err)
+{
+    const char *uri = opts && opts->bin_uri ? opts->bin_uri : "buffer.bin";
+    return export_gltf(doc, opts, json, bin, uri, err);
+}
+
 ganim_code ganim_export_glb_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
                                    void *user, ganim_error *err)
 {
-    return export_stream(doc, opts, 1, NULL, sink, user, err);
+    return export_stream(doc, opts, 1, NULL, sink, NULL, user, err);
 }
 
 ganim_code ganim_export_gltf_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
                                     void *user, ganim_error *err)
 {
     const char *uri = opts && opts->bin_uri ? opts->bin_uri : "buffer.bin";
-    return export_stream(doc, opts, 0, uri, sink, user, err);
+    return export_stream(doc, opts, 0, uri, sink, NULL, user, err);
 }
 
 /* GLB: 12-byte header, a JSON chunk padded with spaces, a BIN chunk padded with zeros.
- * The head (the header, the JSON chunk and the BIN chunk's header) and the binary chunk
- * are two buffers: the JSON is written straight into `head` after a 20-byte placeholder
- * for the header and the JSON chunk's header (patched at the end). ganim_export_glb
- * appends the binary chunk to the head (one copy of it); ganim_export_glb_parts hands
- * both over, so a caller can write the file without holding it whole. */
+ * ganim_export_glb_parts makes it in one run as two buffers, the head (the header, the
+ * JSON chunk and the BIN chunk's header) and the binary chunk: the JSON is written
+ * straight into `head` after a 20-byte placeholder for the header and the JSON chunk's
+ * header (patched at the end). ganim_export_glb and ganim_export_glb_stream take two runs
+ * (export_stream). */
 
 /* A buffer as it was before a failed export: freed if it was empty, else cut back. */
 static void glb_restore(ganim_buffer *buf, const ganim_buffer *saved, size_t size0)
@@ -490,20 +523,16 @@ ganim_code ganim_export_glb_parts(const ganim_doc *doc, const ganim_export_opts 
     return glb_parts(doc, opts, head, bin, err);
 }
 
+/* Two runs (export_stream) rather than one: the buffer is then made once at its size and
+ * filled from the writers' pieces, which stay in the cache, where one run grows the head as
+ * it goes, copies the binary chunk after it and touches fresh pages for both (the FF7 pack:
+ * docs/benchmarks.md, "glb export streamed"). */
 ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     if (!out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
-    ganim_buffer bin = { 0 }, saved = *out;
-    size_t out0 = out->size;
-    ganim_code code = glb_parts(doc, opts, out, &bin, err);
-    if (code == GANIM_OK) {
-        ganim_writer w = gw_init(out, NULL);
-        gw_bytes(&w, bin.data, bin.size);
-        if (!gw_ok(&w)) {
-            code = GANIM_NOMEM(err);
-            glb_restore(out, &saved, out0);
-        }
-    }
-    ganim_buffer_free(&bin);
+    ganim_buffer saved = *out;
+    gl_mem m = { out, out->size, ganim_allocator_resolve(opts ? &opts->allocator : NULL) };
+    ganim_code code = export_stream(doc, opts, 1, NULL, mem_put, mem_sized, &m, err);
+    if (code != GANIM_OK) glb_restore(out, &saved, m.at); /* the caller's buffer as it was */
     return code;
 }
