@@ -304,19 +304,16 @@ static ganim_code check(const ganim_doc *doc, const ganim_export_opts *opts, gan
     return code != GANIM_OK ? code : gx_check_clip(doc, o, "gltf", 1, err);
 }
 
-/* Appends the glTF JSON to `json` and the binary buffer to `bin`. */
-static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json,
-                              ganim_buffer *bin, const char *uri, ganim_error *err)
+/* Appends the glTF JSON to `json` and the binary buffer to `bin` (one run; the document
+ * and the options `o` checked). */
+static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *o, ganim_buffer *json, ganim_buffer *bin,
+                              const char *uri, ganim_error *err)
 {
-    if (!json || !bin) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
-    ganim_export_opts o;
-    ganim_code code = check(doc, opts, &o, err);
-    if (code != GANIM_OK) return code;
     size_t json0 = json->size, bin0 = bin->size;
     gl_target t = { 0 };
     t.json = json;
     t.bin = bin;
-    code = run(doc, &o, &t, uri, err);
+    ganim_code code = run(doc, o, &t, uri, err);
     if (code != GANIM_OK) { /* leave the caller's buffers as they were */
         json->size = json0;
         bin->size = bin0;
@@ -366,10 +363,8 @@ typedef int (*gl_sized_fn)(void *user, size_t part0, size_t part1);
 static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *opts, int glb, const char *uri,
                                 ganim_export_sink sink, gl_sized_fn sized, void *user, ganim_error *err)
 {
-    if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
-    ganim_export_opts o;
-    ganim_code code = check(doc, opts, &o, err);
-    if (code != GANIM_OK) return code;
+    ganim_export_opts o = *opts; /* checked */
+    ganim_code code;
     gl_target m = { 0 };
     m.stream = 1;
     m.json_at = glb ? 20 : 0;
@@ -443,29 +438,37 @@ static int mem_put(void *user, uint32_t part, uint64_t offset, const void *data,
 ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json, ganim_buffer *bin,
                              ganim_error *err)
 {
-    const char *uri = opts && opts->bin_uri ? opts->bin_uri : "buffer.bin";
-    return export_gltf(doc, opts, json, bin, uri, err);
+    if (!json || !bin) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    return code != GANIM_OK ? code : export_gltf(doc, &o, json, bin, o.bin_uri ? o.bin_uri : "buffer.bin", err);
 }
 
 ganim_code ganim_export_glb_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
                                    void *user, ganim_error *err)
 {
-    return export_stream(doc, opts, 1, NULL, sink, NULL, user, err);
+    if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    return code != GANIM_OK ? code : export_stream(doc, &o, 1, NULL, sink, NULL, user, err);
 }
 
 ganim_code ganim_export_gltf_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
                                     void *user, ganim_error *err)
 {
-    const char *uri = opts && opts->bin_uri ? opts->bin_uri : "buffer.bin";
-    return export_stream(doc, opts, 0, uri, sink, NULL, user, err);
+    if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    return code != GANIM_OK ? code
+                            : export_stream(doc, &o, 0, o.bin_uri ? o.bin_uri : "buffer.bin", sink, NULL, user, err);
 }
 
 /* GLB: 12-byte header, a JSON chunk padded with spaces, a BIN chunk padded with zeros.
  * ganim_export_glb_parts makes it in one run as two buffers, the head (the header, the
  * JSON chunk and the BIN chunk's header) and the binary chunk: the JSON is written
  * straight into `head` after a 20-byte placeholder for the header and the JSON chunk's
- * header (patched at the end). ganim_export_glb and ganim_export_glb_stream take two runs
- * (export_stream). */
+ * header (patched at the end). ganim_export_glb_stream takes two runs (export_stream), and
+ * ganim_export_glb one or two (GL_TWO_RUNS). */
 
 /* A buffer as it was before a failed export: freed if it was empty, else cut back. */
 static void glb_restore(ganim_buffer *buf, const ganim_buffer *saved, size_t size0)
@@ -478,15 +481,16 @@ static void glb_restore(ganim_buffer *buf, const ganim_buffer *saved, size_t siz
     }
 }
 
-static ganim_code glb_parts(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *head, ganim_buffer *bin,
+/* The document and the options `o` checked. */
+static ganim_code glb_parts(const ganim_doc *doc, const ganim_export_opts *o, ganim_buffer *head, ganim_buffer *bin,
                             ganim_error *err)
 {
     ganim_buffer saved = *head, saved_bin = *bin;
-    ganim_allocator a = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
+    ganim_allocator a = ganim_allocator_resolve(&o->allocator);
     size_t head0 = head->size, bin0 = bin->size;
     ganim_writer w = gw_init(head, &a), b = gw_init(bin, &a);
     gw_zeros(&w, 20);
-    ganim_code code = gw_ok(&w) ? export_gltf(doc, opts, head, bin, NULL, err) : GANIM_NOMEM(err);
+    ganim_code code = gw_ok(&w) ? export_gltf(doc, o, head, bin, NULL, err) : GANIM_NOMEM(err);
     if (code == GANIM_OK) {
         size_t json_size = head->size - head0 - 20, bin_size = bin->size - bin0;
         size_t jpad = (4 - json_size % 4) % 4, bpad = (4 - bin_size % 4) % 4;
@@ -520,19 +524,56 @@ ganim_code ganim_export_glb_parts(const ganim_doc *doc, const ganim_export_opts 
                                   ganim_buffer *bin, ganim_error *err)
 {
     if (!head || !bin) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
-    return glb_parts(doc, opts, head, bin, err);
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    return code != GANIM_OK ? code : glb_parts(doc, &o, head, bin, err);
 }
 
-/* Two runs (export_stream) rather than one: the buffer is then made once at its size and
- * filled from the writers' pieces, which stay in the cache, where one run grows the head as
- * it goes, copies the binary chunk after it and touches fresh pages for both (the FF7 pack:
- * docs/benchmarks.md, "glb export streamed"). */
+/* A .glb whose binary chunk would be about this large or more is made in two runs
+ * (export_stream into a buffer made once at its size), a smaller one in one run (its head,
+ * then its binary chunk copied after it). Two runs leave no buffer to grow and nothing to
+ * copy, and touch no fresh pages but the output's: on a loaded machine of this kind
+ * (docs/benchmarks.md, "glb export in two runs") the FF7 pack's 5.6 MB came 2-3x faster and
+ * the ALA sample's 4.1 MB 1.2x; but they take 1.6-1.8x the instructions, and files of 0.5 MB
+ * and less came 1.25-1.9x slower. */
+#define GL_TWO_RUNS ((size_t)2 << 20)
+
+/* Roughly the bytes of the binary chunk, from the document alone: each exported clip's
+ * frames x tracks x 40 (a rotation, a translation and a scale a frame). Only a choice
+ * between two ways to the same bytes depends on it. */
+static size_t glb_guess(const ganim_doc *doc, const ganim_export_opts *o)
+{
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        const ganim_clip *c = &doc->clips[i];
+        if (!gx_clip_selected(doc, o, i, 1)) continue;
+        size_t one = (size_t)c->frame_count * c->track_count * 40u;
+        bytes = one > SIZE_MAX - bytes ? SIZE_MAX : bytes + one;
+    }
+    return bytes;
+}
+
 ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     if (!out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    if (code != GANIM_OK) return code;
     ganim_buffer saved = *out;
-    gl_mem m = { out, out->size, ganim_allocator_resolve(opts ? &opts->allocator : NULL) };
-    ganim_code code = export_stream(doc, opts, 1, NULL, mem_put, mem_sized, &m, err);
-    if (code != GANIM_OK) glb_restore(out, &saved, m.at); /* the caller's buffer as it was */
+    size_t out0 = out->size;
+    if (glb_guess(doc, &o) >= GL_TWO_RUNS) {
+        gl_mem m = { out, out0, ganim_allocator_resolve(&o.allocator) };
+        code = export_stream(doc, &o, 1, NULL, mem_put, mem_sized, &m, err);
+    } else {
+        ganim_buffer bin = { 0 };
+        code = glb_parts(doc, &o, out, &bin, err);
+        if (code == GANIM_OK) {
+            ganim_writer w = gw_init(out, NULL);
+            gw_bytes(&w, bin.data, bin.size);
+            if (!gw_ok(&w)) code = GANIM_NOMEM(err);
+        }
+        ganim_buffer_free(&bin);
+    }
+    if (code != GANIM_OK) glb_restore(out, &saved, out0); /* the caller's buffer as it was */
     return code;
 }

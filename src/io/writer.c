@@ -29,7 +29,6 @@ ganim_writer gw_sink_init(ganim_buffer *buf, const ganim_allocator *alloc, size_
     w.sink = sink ? sink : drop;
     w.sink_ctx = ctx;
     w.drops = !sink;
-    gw_reserve(&w, GW_PIECE);
     return w;
 }
 
@@ -54,7 +53,7 @@ bool gw_reserve(ganim_writer *w, size_t extra)
     if (w->failed) return false;
     ganim_buffer *b = w->buf;
     if (extra <= b->capacity - b->size) return true;
-    if (w->sink) { /* the piece goes; the buffer grows only for a write larger than it */
+    if (w->sink && b->size && b->size + extra > GW_PIECE) { /* the piece goes */
         gw_flush(w);
         if (w->failed) return false;
         if (extra <= b->capacity - b->size) return true;
@@ -65,6 +64,7 @@ bool gw_reserve(ganim_writer *w, size_t extra)
     }
     size_t need = b->size + extra, cap = b->capacity ? b->capacity : 256;
     while (cap < need) cap *= 2;
+    if (w->sink && cap > GW_PIECE) cap = need > GW_PIECE ? need : GW_PIECE; /* larger: only for one write */
     ganim_allocator a = ganim_allocator_resolve(&b->allocator);
     uint8_t *p = ganim_realloc(&a, b->data, b->capacity, cap);
     if (!p) {

@@ -32,8 +32,9 @@ ganim_writer gw_init(ganim_buffer *buf, const ganim_allocator *alloc);
 static inline bool gw_ok(const ganim_writer *w) { return !w->failed; }
 static inline size_t gw_pos(const ganim_writer *w) { return w->base + w->buf->size; }
 
-/* The size of a sink writer's piece: its buffer grows past it only for a single write
- * (or gw_reserve) larger than that. */
+/* The size of a sink writer's piece: its buffer grows as others do up to that, then hands
+ * its bytes over when full, and grows past it only for a single write (or gw_reserve)
+ * larger than that. */
 #define GW_PIECE ((size_t)64 << 10)
 /* A writer whose bytes go to `sink` in pieces (GW_PIECE), the first at position `base`;
  * `buf` must be empty (its allocator is taken from `alloc`), and is freed by the caller
