@@ -393,8 +393,7 @@ static int export_doc(work *w, const ganim_doc *doc, out_kind kind, long clip)
         if (can_stream(j->output, bin_path)) {
             streamed st = { w, { j->output, bin_path }, { { 0 } }, 0, 0 };
             rc = streamed_end(&st, ganim_export_gltf_stream(doc, &eo, streamed_sink, &st, &err), &err);
-        } else if (ganim_export_gltf(doc, &eo, &out, &bin, &err) != GANIM_OK)
-            cli_error(log, j->input, &err);
+        } else if (ganim_export_gltf(doc, &eo, &out, &bin, &err) != GANIM_OK) cli_error(log, j->input, &err);
         else if (output_allowed(w, j->output) == 0 && output_allowed(w, bin_path) == 0 &&
                  put_output(w, bin_path, &bin) == 0)
             rc = put_output(w, j->output, &out);

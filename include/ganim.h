@@ -825,7 +825,9 @@ typedef struct ganim_export_opts {
 /* Every exporter validates the document first (ganim_doc_validate) and refuses one that
  * fails with its code and sentence. */
 
-/* glTF 2.0 binary (.glb) */
+/* glTF 2.0 binary (.glb). A large one (a binary chunk of about 2 MiB or more, guessed from
+ * the clips' frames and tracks) is made in two runs, as ganim_export_glb_stream makes it,
+ * into `out` grown once to its size; a smaller one in one run. The bytes are the same. */
 GANIM_API ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,
                                       ganim_error *err);
 /* The same .glb in two parts, for a caller that writes it to a file without holding it

@@ -1,7 +1,9 @@
 /* glTF 2.0 exporter. The skeleton becomes a node hierarchy (rest pose as node TRS) with a
  * skin, plus a small skinned mesh of bone sticks so every viewer draws something; each
  * animation clip becomes one glTF animation. The JSON text and the binary buffer are
- * written in one pass: every accessor gets its own bufferView, appended as it is made.
+ * written in one run: every accessor gets its own bufferView, appended as it is made.
+ * Streamed (export_stream), a first run measures and a second hands every piece to a sink
+ * at its place, so neither the file nor its binary buffer is held.
  * Conventions (axis conversion on root bones, step bits as hold keys, visibility as STEP
  * scale keys) are named in asset.extras.ganim and described in docs/dump-format.md. */
 #include "export/export_gltf.h"
@@ -392,7 +394,8 @@ static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *o
     o.warn = NULL; /* given by the measuring run */
     if (!out.refused) code = run(doc, &o, &w, uri, err);
     if (code == GANIM_OK && !out.refused &&
-        (w.json_end != m.json_end || w.bin_end != bin_at + bin_size || w.acc_at != m.acc_at || w.views_at != m.views_at))
+        (w.json_end != m.json_end || w.bin_end != bin_at + bin_size || w.acc_at != m.acc_at ||
+         w.views_at != m.views_at))
         code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                           "gltf: the document changed while it was written (the output differs from its measure)");
     if (code == GANIM_OK && glb) {
