@@ -203,6 +203,22 @@ typedef struct cli_part {
     size_t size;
 } cli_part;
 int cli_write_parts(const char *path, const cli_part *parts, size_t count);
+/* An output written in pieces at their offsets (ganim_export_glb_stream's bytes come out
+ * of order), into a temporary file beside it that cli_out_commit renames into place, as
+ * cli_write_file does; a link to a regular file keeps the link. cli_out_open: 0, or
+ * errno (ENOTSUP for standard output and for what is written through: a device, FIFO
+ * or socket, which the caller writes whole with cli_write_parts instead). */
+typedef struct cli_out {
+    intptr_t handle; /* the temporary file (a descriptor; a HANDLE on Windows) */
+    char *tmp;       /* its name */
+    char *path;      /* the file it replaces */
+    uint64_t size;   /* the end of the last byte written */
+} cli_out;
+int cli_out_writable(const char *path); /* 1: cli_out_open would take it, 0: ENOTSUP */
+int cli_out_open(cli_out *o, const char *path);
+int cli_out_write_at(cli_out *o, uint64_t offset, const void *data, size_t size); /* 0 or errno */
+int cli_out_commit(cli_out *o); /* closes and renames (removed when it fails); 0 or errno */
+void cli_out_abort(cli_out *o); /* closes and removes the temporary file */
 
 /* ---- diagnostics (progress.c) ---------------------------------------------------- */
 /* Messages go through a log: NULL writes at once; a job's log is written in one piece

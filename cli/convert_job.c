@@ -2,6 +2,7 @@
  * format or export glTF, BVH or JSON; messages go to the job's own log. */
 #include "convert.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,6 +258,89 @@ static int write_format(work *w, const ganim_doc *doc, const ganim_format *forma
     return rc;
 }
 
+/* ---- a glTF written as the export makes it (ganim_export_glb_stream) -------------- */
+
+/* The outputs of a streamed export: the .glb, or the .gltf and its .bin (part 1). They are
+ * opened at the first bytes (the export has then passed every check of the document:
+ * a refused export writes nothing), where output_allowed takes them as it takes the
+ * others; the files are temporary until streamed_end renames them. */
+typedef struct streamed {
+    work *w;
+    const char *path[2]; /* part 0, part 1 (NULL: none) */
+    cli_out out[2];
+    int opened;
+    int failed; /* ours, and reported: the export's error is not */
+} streamed;
+
+/* May the export be streamed to these outputs (regular files or new ones)? */
+static int can_stream(const char *path, const char *bin_path)
+{
+    return cli_out_writable(path) && (!bin_path || cli_out_writable(bin_path));
+}
+
+static int streamed_open(streamed *st)
+{
+    cli_log *log = &st->w->j->log;
+    for (int i = 0; i < 2 && st->path[i]; i++)
+        if (output_allowed(st->w, st->path[i]) != 0) return -1;
+    for (int i = 0; i < 2 && st->path[i]; i++) {
+        char *dir = cli_dirname(st->path[i]);
+        int e = cli_is_dir(dir) ? 0 : cli_mkdirs(dir);
+        free(dir);
+        if (!e) e = cli_out_open(&st->out[i], st->path[i]);
+        if (e) {
+            cli_errorf(log, st->path[i], "cannot write: %s", strerror(e));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int streamed_sink(void *user, uint32_t part, uint64_t offset, const void *data, size_t size)
+{
+    streamed *st = user;
+    if (st->failed) return 1;
+    if (!st->opened) {
+        st->opened = 1;
+        if (streamed_open(st) != 0) {
+            st->failed = 1;
+            return 1;
+        }
+    }
+    int e = part < 2 && st->path[part] ? cli_out_write_at(&st->out[part], offset, data, size) : EINVAL;
+    if (e) {
+        cli_errorf(&st->w->j->log, st->path[part < 2 ? part : 0], "cannot write: %s", strerror(e));
+        st->failed = 1;
+    }
+    return e != 0;
+}
+
+/* After the export (`code`): the files renamed into place (the .bin before its .gltf), or
+ * removed; 0 or -1 (reported). */
+static int streamed_end(streamed *st, ganim_code code, const ganim_error *err)
+{
+    cli_log *log = &st->w->j->log;
+    int rc = code == GANIM_OK && !st->failed ? 0 : -1;
+    if (rc && !st->failed) cli_error(log, st->w->j->input, err);
+    for (int k = 0; k < 2; k++) {
+        int i = st->path[1] ? 1 - k : k; /* the .bin first */
+        if (!st->path[i] || !st->out[i].tmp) continue;
+        if (rc) {
+            cli_out_abort(&st->out[i]);
+            continue;
+        }
+        uint64_t size = st->out[i].size;
+        int e = cli_out_commit(&st->out[i]);
+        if (e) {
+            cli_errorf(log, st->path[i], "cannot write: %s", strerror(e));
+            rc = -1;
+        } else if (st->w->s->verbose) {
+            cli_notef(log, st->w->j->input, "wrote %s (%llu bytes)", st->path[i], (unsigned long long)size);
+        }
+    }
+    return rc;
+}
+
 /* glTF, BVH or the JSON dump of the document (--clip: one clip). */
 static int export_doc(work *w, const ganim_doc *doc, out_kind kind, long clip)
 {
@@ -284,7 +368,13 @@ static int export_doc(work *w, const ganim_doc *doc, out_kind kind, long clip)
     int rc = -1;
     ganim_buffer out = { 0 }, bin = { 0 };
     switch (kind) {
-    case KIND_GLB: /* written from its head and its binary chunk: never held whole */
+    case KIND_GLB:
+        if (can_stream(j->output, NULL)) { /* written as it is made: never held */
+            streamed st = { w, { j->output, NULL }, { { 0 } }, 0, 0 };
+            rc = streamed_end(&st, ganim_export_glb_stream(doc, &eo, streamed_sink, &st, &err), &err);
+            break;
+        }
+        /* standard output, a device: from its head and its binary chunk, one after the other */
         if (ganim_export_glb_parts(doc, &eo, &out, &bin, &err) != GANIM_OK) {
             cli_error(log, j->input, &err);
         } else if (output_allowed(w, j->output) == 0) {
@@ -300,7 +390,10 @@ static int export_doc(work *w, const ganim_doc *doc, out_kind kind, long clip)
         char *bin_path = sibling(j->output, ".bin");
         eo.bin_uri = cli_basename(bin_path); /* the exporter percent-encodes it */
         /* both files allowed before either is written (in.gltf -o in.gltf leaves no in.bin) */
-        if (ganim_export_gltf(doc, &eo, &out, &bin, &err) != GANIM_OK) cli_error(log, j->input, &err);
+        if (can_stream(j->output, bin_path)) {
+            streamed st = { w, { j->output, bin_path }, { { 0 } }, 0, 0 };
+            rc = streamed_end(&st, ganim_export_gltf_stream(doc, &eo, streamed_sink, &st, &err), &err);
+        } else if (ganim_export_gltf(doc, &eo, &out, &bin, &err) != GANIM_OK) cli_error(log, j->input, &err);
         else if (output_allowed(w, j->output) == 0 && output_allowed(w, bin_path) == 0 &&
                  put_output(w, bin_path, &bin) == 0)
             rc = put_output(w, j->output, &out);

@@ -279,6 +279,64 @@ static int replace_file(const char *path, const cli_part *parts, size_t count)
     return rc;
 }
 
+static int out_create(cli_out *o)
+{
+    char *dir = cli_dirname(o->path);
+    cli_str tmp = { 0 };
+    cli_str_printf(&tmp, "%s\\.%s.ganim-tmp%lu", dir, cli_basename(o->path), (unsigned long)GetCurrentProcessId());
+    free(dir);
+    wchar_t *w = widen(tmp.s, L"");
+    if (!w) {
+        int e = errno;
+        cli_str_free(&tmp);
+        return e;
+    }
+    HANDLE h = CreateFileW(w, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE) {
+        cli_str_free(&tmp);
+        return errno_of(GetLastError());
+    }
+    o->handle = (intptr_t)h;
+    o->tmp = tmp.s;
+    return 0;
+}
+
+int cli_out_write_at(cli_out *o, uint64_t offset, const void *data, size_t size)
+{
+    const uint8_t *p = data;
+    while (size > 0) {
+        OVERLAPPED at = { 0 };
+        at.Offset = (DWORD)offset;
+        at.OffsetHigh = (DWORD)(offset >> 32);
+        DWORD w = 0, chunk = size > (1u << 30) ? (1u << 30) : (DWORD)size;
+        if (!WriteFile((HANDLE)o->handle, p, chunk, &w, &at)) return errno_of(GetLastError());
+        p += w, offset += w, size -= w;
+    }
+    if (offset > o->size) o->size = offset;
+    return 0;
+}
+
+static int out_close(cli_out *o) { return CloseHandle((HANDLE)o->handle) ? 0 : errno_of(GetLastError()); }
+
+static int out_rename(cli_out *o)
+{
+    wchar_t *wtmp = widen(o->tmp, L""), *wpath = wtmp ? widen(o->path, L"") : NULL;
+    int rc = wpath ? 0 : errno;
+    /* rename() will not replace an existing file on Windows: MoveFileExW does. */
+    if (!rc && !MoveFileExW(wtmp, wpath, MOVEFILE_REPLACE_EXISTING)) rc = errno_of(GetLastError());
+    free(wtmp);
+    free(wpath);
+    return rc;
+}
+
+static void out_remove(cli_out *o)
+{
+    wchar_t *w = widen(o->tmp, L"");
+    if (w) DeleteFileW(w);
+    free(w);
+}
+
 /* The file a link leads to (malloc'd), or NULL with errno. */
 static char *link_target(const char *path)
 {
@@ -458,6 +516,43 @@ static int replace_file(const char *path, const cli_part *parts, size_t count)
 
 static char *link_target(const char *path) { return realpath(path, NULL); }
 
+static int out_create(cli_out *o)
+{
+    char *dir = cli_dirname(o->path);
+    cli_str tmp = { 0 };
+    cli_str_printf(&tmp, "%s/.%s.ganim-tmp%ld", dir, cli_basename(o->path), (long)getpid());
+    free(dir);
+    int fd = open(tmp.s, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        int e = errno;
+        cli_str_free(&tmp);
+        return e;
+    }
+    o->handle = fd;
+    o->tmp = tmp.s;
+    return 0;
+}
+
+int cli_out_write_at(cli_out *o, uint64_t offset, const void *data, size_t size)
+{
+    const uint8_t *p = data;
+    if (offset > (uint64_t)INT64_MAX - size) return EFBIG;
+    while (size > 0) {
+        ssize_t w = pwrite((int)o->handle, p, size > (1u << 30) ? (1u << 30) : size, (off_t)offset);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        p += w, offset += (uint64_t)w, size -= (size_t)w;
+    }
+    if (offset > o->size) o->size = offset;
+    return 0;
+}
+
+static int out_close(cli_out *o) { return close((int)o->handle) == 0 ? 0 : errno; }
+static int out_rename(cli_out *o) { return rename(o->tmp, o->path) == 0 ? 0 : errno; }
+static void out_remove(cli_out *o) { unlink(o->tmp); }
+
 ganim_code cli_read_stdin_bytes(ganim_buffer *out, ganim_error *err)
 {
     return ganim_load_file("/dev/stdin", NULL, 0, out, err);
@@ -508,4 +603,65 @@ int cli_write_parts(const char *path, const cli_part *parts, size_t count)
         return rc;
     }
     return replace_file(path, parts, count);
+}
+
+/* What cli_write_parts replaces for `path`: the path, or the regular file a link leads to
+ * (*target, malloc'd); ENOTSUP for what it writes through. */
+static int replaced(const char *path, char **target)
+{
+    *target = NULL;
+    if (strcmp(path, "-") == 0) return ENOTSUP;
+    cli_file_info st;
+    int exists = cli_info(path, 1, &st) == 0; /* follows a symbolic link */
+    if (exists && st.kind == CLI_DIR) return EISDIR;
+    if (exists && st.kind != CLI_FILE) return ENOTSUP;
+    cli_file_info lst;
+    if (cli_info(path, 0, &lst) == 0 && lst.kind == CLI_LINK) {
+        if (!exists) return ENOENT;
+        if (!(*target = link_target(path))) return errno;
+    }
+    return 0;
+}
+
+int cli_out_writable(const char *path)
+{
+    char *target = NULL;
+    int e = replaced(path, &target);
+    free(target);
+    return e != ENOTSUP;
+}
+
+int cli_out_open(cli_out *o, const char *path)
+{
+    char *target = NULL;
+    memset(o, 0, sizeof *o);
+    int e = replaced(path, &target);
+    if (e) return e;
+    o->path = target ? target : cli_xstrdup(path);
+    if ((e = out_create(o)) != 0) {
+        free(o->path);
+        o->path = NULL;
+    }
+    return e;
+}
+
+int cli_out_commit(cli_out *o)
+{
+    int rc = out_close(o);
+    if (!rc) rc = out_rename(o);
+    if (rc) out_remove(o);
+    free(o->tmp);
+    free(o->path);
+    o->tmp = o->path = NULL;
+    return rc;
+}
+
+void cli_out_abort(cli_out *o)
+{
+    if (!o->tmp) return;
+    out_close(o);
+    out_remove(o);
+    free(o->tmp);
+    free(o->path);
+    o->tmp = o->path = NULL;
 }

@@ -825,7 +825,9 @@ typedef struct ganim_export_opts {
 /* Every exporter validates the document first (ganim_doc_validate) and refuses one that
  * fails with its code and sentence. */
 
-/* glTF 2.0 binary (.glb) */
+/* glTF 2.0 binary (.glb). A large one (a binary chunk of about 2 MiB or more, guessed from
+ * the clips' frames and tracks) is made in two runs, as ganim_export_glb_stream makes it,
+ * into `out` grown once to its size; a smaller one in one run. The bytes are the same. */
 GANIM_API ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,
                                       ganim_error *err);
 /* The same .glb in two parts, for a caller that writes it to a file without holding it
@@ -838,6 +840,24 @@ GANIM_API ganim_code ganim_export_glb_parts(const ganim_doc *doc, const ganim_ex
 /* glTF 2.0 JSON (.gltf) and its external buffer (.bin, referenced by opts->bin_uri). */
 GANIM_API ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json,
                                        ganim_buffer *bin, ganim_error *err);
+/* Streamed glTF: the export hands its bytes to `sink` as it makes them and holds neither
+ * the file nor its binary buffer, only pieces of about 64 KiB (larger for a single larger
+ * value, as a native record's base64). `part` is 0 for the .glb or the .gltf's JSON, 1 for
+ * the .gltf's .bin; `offset` is where the `size` bytes go in that part. Every byte of a
+ * part comes exactly once, but not in order of offset (the binary chunk's bytes come
+ * while the JSON before them is still being written), so a caller writes them at their
+ * offsets (a file: pwrite) and a part's size is the end of its last byte. The bytes are
+ * exactly those of ganim_export_glb / ganim_export_gltf. The document is gone through
+ * twice: a first run that measures and can fail on the document's values before a byte is
+ * handed over, then the one that writes (warnings come from the first only). A sink
+ * returns 0, or non-zero to stop the export (GANIM_ERR_IO). After a failure some bytes
+ * may have been handed over: the caller discards them (ganim's CLI writes to a temporary
+ * file, renamed only on success). */
+typedef int (*ganim_export_sink)(void *user, uint32_t part, uint64_t offset, const void *data, size_t size);
+GANIM_API ganim_code ganim_export_glb_stream(const ganim_doc *doc, const ganim_export_opts *opts,
+                                             ganim_export_sink sink, void *user, ganim_error *err);
+GANIM_API ganim_code ganim_export_gltf_stream(const ganim_doc *doc, const ganim_export_opts *opts,
+                                              ganim_export_sink sink, void *user, ganim_error *err);
 /* BVH of one clip. */
 GANIM_API ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out,
                                       ganim_error *err);

@@ -1,10 +1,13 @@
 /* glTF 2.0 exporter. The skeleton becomes a node hierarchy (rest pose as node TRS) with a
  * skin, plus a small skinned mesh of bone sticks so every viewer draws something; each
  * animation clip becomes one glTF animation. The JSON text and the binary buffer are
- * written in one pass: every accessor gets its own bufferView, appended as it is made.
+ * written in one run: every accessor gets its own bufferView, appended as it is made.
+ * Streamed (export_stream), a first run measures and a second hands every piece to a sink
+ * at its place, so neither the file nor its binary buffer is held.
  * Conventions (axis conversion on root bones, step bits as hold keys, visibility as STEP
  * scale keys) are named in asset.extras.ganim and described in docs/dump-format.md. */
 #include "export/export_gltf.h"
+#include "formats/format.h"
 
 /* ---- document --------------------------------------------------------------------------- */
 
@@ -32,7 +35,8 @@ static ganim_code write_conventions(gl *g, ganim_writer *w)
     ganim_doc as = *g->doc; /* a document read from ganim's glTF: the details of its source format */
     const ganim_format *src = as.native_format ? ganim_format_find(as.native_format) : NULL;
     if (src && as.format && src != as.format && as.format->name && !strcmp(as.format->name, "gltf")) as.format = src;
-    ganim_code code = ganim_doc_details(&as, -1, GANIM_DETAILS_SUMMARY, &g->alloc, &d, g->err);
+    /* validated by the export's check (gx_check_doc): not again */
+    ganim_code code = gd_doc_details_valid(&as, -1, GANIM_DETAILS_SUMMARY, &g->alloc, &d, g->err);
     if (code != GANIM_OK) return code;
     const ganim_detail *root = d->root;
     for (uint32_t i = 0; root && root->type == GANIM_DETAIL_GROUP && i < root->count; i++) {
@@ -102,6 +106,20 @@ static void scene_rates(gl *g)
     if (!first) gw_str(w, "]}}");
 }
 
+/* The accessors' or the bufferViews' entries, written to their own writer as they were
+ * made, into the JSON: copied; streamed, they went to the sink at their place (`start`,
+ * which a measuring run found here: `at`), and the JSON moves past them. */
+static void put_entries(gl *g, ganim_writer *list, size_t start, size_t *at)
+{
+    if (!list->sink) {
+        gw_bytes(&g->js, list->buf->data, list->buf->size);
+        return;
+    }
+    *at = gw_pos(&g->js);
+    gw_flush(list);
+    gw_skip(&g->js, gw_pos(list) - start);
+}
+
 static ganim_code build(gl *g, const char *uri)
 {
     const ganim_doc *doc = g->doc;
@@ -133,9 +151,9 @@ static ganim_code build(gl *g, const char *uri)
     size_t bin_len = gl_bin_align(g) - g->bin_base;
     if (bin_len) {
         gw_str(&g->js, ",\"accessors\":[");
-        gw_bytes(&g->js, g->acc_buf.data, g->acc_buf.size);
+        put_entries(g, &g->acc, g->acc_start, &g->acc_at);
         gw_str(&g->js, "],\"bufferViews\":[");
-        gw_bytes(&g->js, g->views_buf.data, g->views_buf.size);
+        put_entries(g, &g->views, g->views_start, &g->views_at);
         gw_printf(&g->js, "],\"buffers\":[{\"byteLength\":%zu", bin_len);
         if (uri) {
             gw_str(&g->js, ",\"uri\":");
@@ -174,17 +192,26 @@ static void hidden_make(gl *g)
     }
 }
 
-/* Appends the glTF JSON to `json` and the binary buffer to `bin`. */
-static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json,
-                              ganim_buffer *bin, const char *uri, ganim_error *err)
+/* Where one run of the export writes. Buffered: the JSON appended to `json`, the binary
+ * buffer to `bin`. Streamed (`stream`): every writer holds one piece at a time and hands
+ * it to a sink at its position: the JSON from `json_at` (its accessors' and bufferViews'
+ * entries at `acc_at`, `views_at`, which a measuring run finds: 0 there), the binary
+ * buffer from `bin_at`; sinks of NULL drop the bytes (the measuring run). */
+typedef struct gl_target {
+    ganim_buffer *json, *bin; /* buffered */
+    int stream;
+    gw_sink_fn json_sink, bin_sink;
+    void *json_ctx, *bin_ctx;
+    size_t json_at, bin_at, acc_at, views_at;
+    size_t json_end, bin_end; /* streamed: the positions after the JSON and the binary buffer */
+} gl_target;
+
+/* One run of the export over a checked document (gx_check_doc, gx_check_clip). */
+static ganim_code run(const ganim_doc *doc, const ganim_export_opts *o, gl_target *t, const char *uri, ganim_error *err)
 {
-    ganim_export_opts defaults = { 0 };
-    if (!json || !bin) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
-    ganim_code code = gx_check_doc(doc, "gltf", err);
-    if (code != GANIM_OK) return code;
+    ganim_code code = GANIM_OK;
     gl g0 = { 0 }, *g = &g0;
-    g->o = opts ? *opts : defaults;
-    if ((code = gx_check_clip(doc, &g->o, "gltf", 1, err)) != GANIM_OK) return code;
+    g->o = *o;
     g->doc = doc;
     g->err = err;
     g->alloc = ganim_allocator_resolve(&g->o.allocator);
@@ -195,12 +222,20 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     for (uint32_t i = 0; i < g->nb; i++) roots += g->sk->bones[i].parent < 0;
     g->extra_root = roots > 1;
     g->root_node = g->extra_root ? g->nb : 0; /* bone 0 is always a root */
-    size_t json0 = json->size, bin0 = bin->size;
-    g->js = gw_init(json, &g->alloc);
-    g->bin = gw_init(bin, &g->alloc);
-    g->bin_base = bin0;
-    g->acc = gw_init(&g->acc_buf, &g->alloc);
-    g->views = gw_init(&g->views_buf, &g->alloc);
+    if (t->stream) {
+        g->js = gw_sink_init(&g->js_buf, &g->alloc, t->json_at, t->json_sink, t->json_ctx);
+        g->bin = gw_sink_init(&g->bin_buf, &g->alloc, t->bin_at, t->bin_sink, t->bin_ctx);
+        g->acc = gw_sink_init(&g->acc_buf, &g->alloc, t->acc_at, t->json_sink, t->json_ctx);
+        g->views = gw_sink_init(&g->views_buf, &g->alloc, t->views_at, t->json_sink, t->json_ctx);
+        g->acc_start = t->acc_at;
+        g->views_start = t->views_at;
+    } else {
+        g->js = gw_init(t->json, &g->alloc);
+        g->bin = gw_init(t->bin, &g->alloc);
+        g->acc = gw_init(&g->acc_buf, &g->alloc);
+        g->views = gw_init(&g->views_buf, &g->alloc);
+    }
+    g->bin_base = gw_pos(&g->bin);
     g->chans = gw_init(&g->chans_buf, &g->alloc);
     g->samps = gw_init(&g->samps_buf, &g->alloc);
     /* extra node names: the common root, then the mesh nodes (the bone sticks, or one per
@@ -234,6 +269,16 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
                           "gltf: a value of accessor %u is not a finite number: the document's values overflow a "
                           "32-bit float once combined (world positions, unit conversion); not written",
                           g->nonfinite_acc);
+    if (t->stream) {
+        gw_flush(&g->js);
+        gw_flush(&g->bin);
+        if (code == GANIM_OK && (!gw_ok(&g->js) || !gw_ok(&g->bin) || !gw_ok(&g->acc) || !gw_ok(&g->views)))
+            code = GANIM_NOMEM(err); /* a sink's refusal is the caller's to name (export_stream) */
+        t->json_end = gw_pos(&g->js);
+        t->bin_end = gw_pos(&g->bin);
+        t->acc_at = g->acc_at;
+        t->views_at = g->views_at;
+    }
     ganim_free(&g->alloc, g->rest, rest_bytes);
     ganim_free(&g->alloc, g->bone_track, track_bytes);
     ganim_free(&g->alloc, g->hide, g->nb);
@@ -243,10 +288,34 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     ganim_free(&g->alloc, g->map, g->keys_cap * sizeof *g->map);
     ganim_free(&g->alloc, g->times, g->keys_cap * sizeof *g->times);
     ganim_free(&g->alloc, g->at, g->keys_cap * sizeof *g->at);
+    ganim_buffer_free(&g->js_buf);
+    ganim_buffer_free(&g->bin_buf);
     ganim_buffer_free(&g->acc_buf);
     ganim_buffer_free(&g->views_buf);
     ganim_buffer_free(&g->chans_buf);
     ganim_buffer_free(&g->samps_buf);
+    return code;
+}
+
+/* The document and the options checked once for every run; `o` gets the options. */
+static ganim_code check(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_opts *o, ganim_error *err)
+{
+    ganim_export_opts defaults = { 0 };
+    *o = opts ? *opts : defaults;
+    ganim_code code = gx_check_doc(doc, "gltf", err);
+    return code != GANIM_OK ? code : gx_check_clip(doc, o, "gltf", 1, err);
+}
+
+/* Appends the glTF JSON to `json` and the binary buffer to `bin` (one run; the document
+ * and the options `o` checked). */
+static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *o, ganim_buffer *json, ganim_buffer *bin,
+                              const char *uri, ganim_error *err)
+{
+    size_t json0 = json->size, bin0 = bin->size;
+    gl_target t = { 0 };
+    t.json = json;
+    t.bin = bin;
+    ganim_code code = run(doc, o, &t, uri, err);
     if (code != GANIM_OK) { /* leave the caller's buffers as they were */
         json->size = json0;
         bin->size = bin0;
@@ -254,19 +323,155 @@ static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *opt
     return code;
 }
 
+/* ---- streamed: a measuring run, then a writing run ---------------------------------------- */
+
+/* The caller's sink; the first refusal is kept, and every later write refused. */
+typedef struct gl_sink {
+    ganim_export_sink sink;
+    void *user;
+    int refused;
+    uint32_t refused_part;
+    uint64_t refused_at;
+} gl_sink;
+
+/* One part of the output, as a writer's sink. */
+typedef struct gl_part {
+    gl_sink *s;
+    uint32_t part;
+} gl_part;
+
+static bool part_sink(void *ctx, size_t offset, const void *data, size_t n)
+{
+    gl_part *p = ctx;
+    gl_sink *s = p->s;
+    if (!s->refused && s->sink(s->user, p->part, (uint64_t)offset, data, n) != 0) {
+        s->refused = 1;
+        s->refused_part = p->part;
+        s->refused_at = (uint64_t)offset;
+    }
+    return !s->refused;
+}
+
+/* Told the sizes of the parts once they are measured, before the first byte (an export to
+ * memory makes its room); non-zero: no memory. */
+typedef int (*gl_sized_fn)(void *user, size_t part0, size_t part1);
+
+/* The .glb (glb) or the .gltf and its .bin through `sink`. The first run measures (its
+ * writers drop their bytes, keeping the positions: the JSON's length, where its
+ * accessors' and bufferViews' entries go, the binary buffer's length) and is the one that
+ * can fail on the document's values; the second writes every byte at its place, each
+ * writer holding one piece at a time. Warnings come from the first run. */
+
+static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *opts, int glb, const char *uri,
+                                ganim_export_sink sink, gl_sized_fn sized, void *user, ganim_error *err)
+{
+    ganim_export_opts o = *opts; /* checked */
+    ganim_code code;
+    gl_target m = { 0 };
+    m.stream = 1;
+    m.json_at = glb ? 20 : 0;
+    if ((code = run(doc, &o, &m, uri, err)) != GANIM_OK) return code;
+    size_t json_size = m.json_end - m.json_at, bin_size = m.bin_end, jpad = (4 - json_size % 4) % 4;
+    size_t bin_at = glb ? 20 + json_size + jpad + 8 : 0, total = bin_size ? bin_at + bin_size : 20 + json_size + jpad;
+    if (glb && total > UINT32_MAX)
+        return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "gltf: %zu bytes do not fit in a .glb (4 GiB at most)",
+                          total);
+    if (sized && sized(user, glb ? total : json_size, glb ? 0 : bin_size) != 0) return GANIM_NOMEM(err);
+    gl_sink out = { sink, user, 0, 0, 0 };
+    gl_part p0 = { &out, 0 }, p1 = { &out, glb ? 0u : 1u };
+    if (glb) {
+        uint8_t h[20];
+        const uint32_t v[5] = { 0x46546C67u /* "glTF" */, 2, (uint32_t)total, (uint32_t)(json_size + jpad),
+                                0x4E4F534Au /* "JSON" */ };
+        for (int i = 0; i < 20; i++) h[i] = (uint8_t)(v[i / 4] >> (8 * (i % 4)));
+        part_sink(&p0, 0, h, sizeof h);
+    }
+    gl_target w = m;
+    w.json_sink = w.bin_sink = part_sink;
+    w.json_ctx = &p0;
+    w.bin_ctx = &p1;
+    w.bin_at = bin_at;
+    o.warn = NULL; /* given by the measuring run */
+    if (!out.refused) code = run(doc, &o, &w, uri, err);
+    if (code == GANIM_OK && !out.refused &&
+        (w.json_end != m.json_end || w.bin_end != bin_at + bin_size || w.acc_at != m.acc_at ||
+         w.views_at != m.views_at))
+        code = ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "gltf: the document changed while it was written (the output differs from its measure)");
+    if (code == GANIM_OK && glb) {
+        uint8_t tail[12] = { ' ', ' ', ' ', 0, 0, 0, 0, 'B', 'I', 'N', 0, 0 };
+        uint32_t chunk = (uint32_t)bin_size;
+        for (int i = 0; i < 4; i++) tail[3 + i] = (uint8_t)(chunk >> (8 * i));
+        if (jpad) part_sink(&p0, 20 + json_size, tail, jpad);
+        if (bin_size) part_sink(&p0, 20 + json_size + jpad, tail + 3, 8);
+    }
+    if (out.refused)
+        code = ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET, "gltf: the output refused the bytes at offset %llu%s",
+                          (unsigned long long)out.refused_at, out.refused_part ? " of the .bin" : "");
+    return code;
+}
+
+/* ---- a .glb in memory: the streamed export into the caller's buffer, sized once measured */
+
+/* The caller's buffer, appended to from its size at the start. */
+typedef struct gl_mem {
+    ganim_buffer *out;
+    size_t at;
+    ganim_allocator alloc; /* the export's, for a buffer still empty (as gw_init takes it) */
+} gl_mem;
+
+static int mem_sized(void *user, size_t part0, size_t part1)
+{
+    gl_mem *m = user;
+    ganim_writer w = gw_init(m->out, &m->alloc);
+    if (part1 || !gw_reserve(&w, part0)) return 1;
+    m->out->size = m->at + part0; /* every byte is then written by mem_put */
+    return 0;
+}
+
+static int mem_put(void *user, uint32_t part, uint64_t offset, const void *data, size_t size)
+{
+    gl_mem *m = user;
+    size_t room = m->out->size - m->at;
+    if (part != 0 || offset > room || size > room - offset) return 1;
+    memcpy(m->out->data + m->at + offset, data, size);
+    return 0;
+}
+
 ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json, ganim_buffer *bin,
                              ganim_error *err)
 {
-    const char *uri = opts && opts->bin_uri ? opts->bin_uri : "buffer.bin";
-    return export_gltf(doc, opts, json, bin, uri, err);
+    if (!json || !bin) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    return code != GANIM_OK ? code : export_gltf(doc, &o, json, bin, o.bin_uri ? o.bin_uri : "buffer.bin", err);
+}
+
+ganim_code ganim_export_glb_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
+                                   void *user, ganim_error *err)
+{
+    if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    return code != GANIM_OK ? code : export_stream(doc, &o, 1, NULL, sink, NULL, user, err);
+}
+
+ganim_code ganim_export_gltf_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
+                                    void *user, ganim_error *err)
+{
+    if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    return code != GANIM_OK ? code
+                            : export_stream(doc, &o, 0, o.bin_uri ? o.bin_uri : "buffer.bin", sink, NULL, user, err);
 }
 
 /* GLB: 12-byte header, a JSON chunk padded with spaces, a BIN chunk padded with zeros.
- * The head (the header, the JSON chunk and the BIN chunk's header) and the binary chunk
- * are two buffers: the JSON is written straight into `head` after a 20-byte placeholder
- * for the header and the JSON chunk's header (patched at the end). ganim_export_glb
- * appends the binary chunk to the head (one copy of it); ganim_export_glb_parts hands
- * both over, so a caller can write the file without holding it whole. */
+ * ganim_export_glb_parts makes it in one run as two buffers, the head (the header, the
+ * JSON chunk and the BIN chunk's header) and the binary chunk: the JSON is written
+ * straight into `head` after a 20-byte placeholder for the header and the JSON chunk's
+ * header (patched at the end). ganim_export_glb_stream takes two runs (export_stream), and
+ * ganim_export_glb one or two (GL_TWO_RUNS). */
 
 /* A buffer as it was before a failed export: freed if it was empty, else cut back. */
 static void glb_restore(ganim_buffer *buf, const ganim_buffer *saved, size_t size0)
@@ -279,15 +484,16 @@ static void glb_restore(ganim_buffer *buf, const ganim_buffer *saved, size_t siz
     }
 }
 
-static ganim_code glb_parts(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *head, ganim_buffer *bin,
+/* The document and the options `o` checked. */
+static ganim_code glb_parts(const ganim_doc *doc, const ganim_export_opts *o, ganim_buffer *head, ganim_buffer *bin,
                             ganim_error *err)
 {
     ganim_buffer saved = *head, saved_bin = *bin;
-    ganim_allocator a = ganim_allocator_resolve(opts ? &opts->allocator : NULL);
+    ganim_allocator a = ganim_allocator_resolve(&o->allocator);
     size_t head0 = head->size, bin0 = bin->size;
     ganim_writer w = gw_init(head, &a), b = gw_init(bin, &a);
     gw_zeros(&w, 20);
-    ganim_code code = gw_ok(&w) ? export_gltf(doc, opts, head, bin, NULL, err) : GANIM_NOMEM(err);
+    ganim_code code = gw_ok(&w) ? export_gltf(doc, o, head, bin, NULL, err) : GANIM_NOMEM(err);
     if (code == GANIM_OK) {
         size_t json_size = head->size - head0 - 20, bin_size = bin->size - bin0;
         size_t jpad = (4 - json_size % 4) % 4, bpad = (4 - bin_size % 4) % 4;
@@ -321,23 +527,56 @@ ganim_code ganim_export_glb_parts(const ganim_doc *doc, const ganim_export_opts 
                                   ganim_buffer *bin, ganim_error *err)
 {
     if (!head || !bin) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
-    return glb_parts(doc, opts, head, bin, err);
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    return code != GANIM_OK ? code : glb_parts(doc, &o, head, bin, err);
+}
+
+/* A .glb whose binary chunk would be about this large or more is made in two runs
+ * (export_stream into a buffer made once at its size), a smaller one in one run (its head,
+ * then its binary chunk copied after it). Two runs leave no buffer to grow and nothing to
+ * copy, and touch no fresh pages but the output's: on a loaded machine of this kind
+ * (docs/benchmarks.md, "glb export in two runs") the FF7 pack's 5.6 MB came 2-3x faster and
+ * the ALA sample's 4.1 MB 1.2x; but they take 1.6-1.8x the instructions, and files of 0.5 MB
+ * and less came 1.25-1.9x slower. */
+#define GL_TWO_RUNS ((size_t)2 << 20)
+
+/* Roughly the bytes of the binary chunk, from the document alone: each exported clip's
+ * frames x tracks x 40 (a rotation, a translation and a scale a frame). Only a choice
+ * between two ways to the same bytes depends on it. */
+static size_t glb_guess(const ganim_doc *doc, const ganim_export_opts *o)
+{
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        const ganim_clip *c = &doc->clips[i];
+        if (!gx_clip_selected(doc, o, i, 1)) continue;
+        size_t one = (size_t)c->frame_count * c->track_count * 40u;
+        bytes = one > SIZE_MAX - bytes ? SIZE_MAX : bytes + one;
+    }
+    return bytes;
 }
 
 ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
 {
     if (!out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output buffer");
-    ganim_buffer bin = { 0 }, saved = *out;
+    ganim_export_opts o;
+    ganim_code code = check(doc, opts, &o, err);
+    if (code != GANIM_OK) return code;
+    ganim_buffer saved = *out;
     size_t out0 = out->size;
-    ganim_code code = glb_parts(doc, opts, out, &bin, err);
-    if (code == GANIM_OK) {
-        ganim_writer w = gw_init(out, NULL);
-        gw_bytes(&w, bin.data, bin.size);
-        if (!gw_ok(&w)) {
-            code = GANIM_NOMEM(err);
-            glb_restore(out, &saved, out0);
+    if (glb_guess(doc, &o) >= GL_TWO_RUNS) {
+        gl_mem m = { out, out0, ganim_allocator_resolve(&o.allocator) };
+        code = export_stream(doc, &o, 1, NULL, mem_put, mem_sized, &m, err);
+    } else {
+        ganim_buffer bin = { 0 };
+        code = glb_parts(doc, &o, out, &bin, err);
+        if (code == GANIM_OK) {
+            ganim_writer w = gw_init(out, NULL);
+            gw_bytes(&w, bin.data, bin.size);
+            if (!gw_ok(&w)) code = GANIM_NOMEM(err);
         }
+        ganim_buffer_free(&bin);
     }
-    ganim_buffer_free(&bin);
+    if (code != GANIM_OK) glb_restore(out, &saved, out0); /* the caller's buffer as it was */
     return code;
 }

@@ -48,8 +48,12 @@ typedef struct gl {
     ganim_error *err;
     ganim_transform *rest; /* converted rest pose per bone */
     ganim_writer js, bin, acc, views, chans, samps;
-    ganim_buffer acc_buf, views_buf, chans_buf, samps_buf;
+    ganim_buffer js_buf, bin_buf, acc_buf, views_buf, chans_buf, samps_buf; /* js_buf, bin_buf: streamed */
     size_t bin_base;
+    /* streamed (the writers are sink writers, export_gltf.c): the JSON positions where the
+     * accessors' and the bufferViews' entries start (the acc and views writers' first
+     * positions), and where the build found them */
+    size_t acc_start, views_start, acc_at, views_at;
     uint32_t acc_count, view_count;
     uint32_t root_node;    /* skin.skeleton: the single root bone or the added common root */
     uint32_t mesh_nodes;   /* the document's meshes written (0: the bone-stick mesh instead) */

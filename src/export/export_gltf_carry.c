@@ -30,13 +30,9 @@
 #define B64_P1024(i) B64_P256(i), B64_P256((i) + 256), B64_P256((i) + 512), B64_P256((i) + 768)
 static const char b64_pairs[4096][2] = { B64_P1024(0), B64_P1024(1024), B64_P1024(2048), B64_P1024(3072) };
 
-static void b64(ganim_writer *w, const uint8_t *p, size_t n)
+/* The n bytes' digits stored at o (padded when n is not a multiple of 3); returns the end. */
+static uint8_t *b64_digits(uint8_t *o, const uint8_t *p, size_t n)
 {
-    size_t len = (n + 2) / 3 * 4 + 2; /* the quotes, 4 characters per 3 bytes (or fewer) */
-    if (n > (SIZE_MAX - 8) / 2 || !gw_reserve(w, len)) return;
-    /* straight into the reserved bytes (gw_reserve made room for all of them) */
-    uint8_t *o = w->buf->data + w->buf->size;
-    *o++ = '"';
     size_t i = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (defined(__GNUC__) || defined(__clang__))
     /* six bytes to eight digits: one 8-byte load (two bytes past the six, still in the
@@ -64,8 +60,33 @@ static void b64(ganim_writer *w, const uint8_t *p, size_t n)
         o[3] = '=';
         o += 4;
     }
-    *o = '"';
-    w->buf->size += len;
+    return o;
+}
+
+/* Bytes encoded a block at a time (a multiple of 3: the digits are those of the whole),
+ * so that a streamed export holds one piece of them at a time. */
+#define B64_BLOCK ((size_t)48 << 10)
+
+/* The n bytes as a JSON string of base64 digits, written straight into the reserved
+ * bytes; a writer that only counts (the measuring run of a streamed export) skips them. */
+static void b64(ganim_writer *w, const uint8_t *p, size_t n)
+{
+    if (n > (SIZE_MAX - 8) / 2) {
+        w->failed = true;
+        return;
+    }
+    if (gw_drops(w)) {
+        gw_skip(w, (n + 2) / 3 * 4 + 2); /* the quotes, 4 characters per 3 bytes (or fewer) */
+        return;
+    }
+    gw_u8(w, '"');
+    for (size_t i = 0, k; i < n; i += k) {
+        k = n - i < B64_BLOCK ? n - i : B64_BLOCK;
+        size_t len = (k + 2) / 3 * 4;
+        if (!gw_reserve(w, len)) return;
+        w->buf->size += (size_t)(b64_digits(w->buf->data + w->buf->size, p + i, k) - (w->buf->data + w->buf->size));
+    }
+    gw_u8(w, '"');
 }
 
 /* Does a native record travel? (Not the glTF reader's own description of a glb.) */

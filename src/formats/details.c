@@ -174,6 +174,15 @@ ganim_code ganim_doc_details(const ganim_doc *doc, int clip, ganim_details_level
     /* the formats' details read the document's arrays as the model's rules promise */
     ganim_code valid = ganim_doc_validate(doc, err);
     if (valid != GANIM_OK) return valid;
+    return gd_doc_details_valid(doc, clip, level, allocator, out, err);
+}
+
+ganim_code gd_doc_details_valid(const ganim_doc *doc, int clip, ganim_details_level level,
+                                const ganim_allocator *allocator, ganim_details **out, ganim_error *err)
+{
+    if (!out || !doc)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "details: no document or no output");
+    *out = NULL;
     if (clip >= 0 && (uint32_t)clip >= doc->clip_count)
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "details: no clip %d (the document has %u)",
                           clip, doc->clip_count);

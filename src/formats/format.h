@@ -84,6 +84,10 @@ void gd_fail(gd_builder *b);
 /* The allocator of the tree being built, for a format's scratch memory. */
 const ganim_allocator *gd_allocator(gd_builder *b);
 void gd_meaning(gd_builder *b, const char *meaning);
+/* ganim_doc_details of a document the caller has just validated (ganim_doc_validate), which
+ * it does not validate again (the glTF export's conventions, in each of its runs). */
+ganim_code gd_doc_details_valid(const ganim_doc *doc, int clip, ganim_details_level level,
+                                const ganim_allocator *allocator, ganim_details **out, ganim_error *err);
 
 /* ---- other files (read_folder.c) ---------------------------------------------------------------
  * A reader that needs another file (an external buffer, an archive's data) asks for it by

@@ -11,9 +11,41 @@
 
 ganim_writer gw_init(ganim_buffer *buf, const ganim_allocator *alloc)
 {
-    ganim_writer w = { buf, false };
+    ganim_writer w = { buf, false, 0, NULL, NULL, false };
     if (!buf->data) buf->allocator = ganim_allocator_resolve(alloc ? alloc : &buf->allocator);
     return w;
+}
+
+static bool drop(void *ctx, size_t offset, const void *data, size_t n)
+{
+    (void)ctx, (void)offset, (void)data, (void)n;
+    return true;
+}
+
+ganim_writer gw_sink_init(ganim_buffer *buf, const ganim_allocator *alloc, size_t base, gw_sink_fn sink, void *ctx)
+{
+    ganim_writer w = gw_init(buf, alloc);
+    w.base = base;
+    w.sink = sink ? sink : drop;
+    w.sink_ctx = ctx;
+    w.drops = !sink;
+    return w;
+}
+
+void gw_flush(ganim_writer *w)
+{
+    ganim_buffer *b = w->buf;
+    if (!w->sink || w->failed || !b->size) return;
+    if (!w->sink(w->sink_ctx, w->base, b->data, b->size)) w->failed = true;
+    w->base += b->size;
+    b->size = 0;
+}
+
+void gw_skip(ganim_writer *w, size_t n)
+{
+    gw_flush(w);
+    if (w->sink) w->base += n;
+    else gw_zeros(w, n);
 }
 
 bool gw_reserve(ganim_writer *w, size_t extra)
@@ -21,12 +53,18 @@ bool gw_reserve(ganim_writer *w, size_t extra)
     if (w->failed) return false;
     ganim_buffer *b = w->buf;
     if (extra <= b->capacity - b->size) return true;
+    if (w->sink && b->size && b->size + extra > GW_PIECE) { /* the piece goes */
+        gw_flush(w);
+        if (w->failed) return false;
+        if (extra <= b->capacity - b->size) return true;
+    }
     if (extra > SIZE_MAX / 2 - b->size) {
         w->failed = true;
         return false;
     }
     size_t need = b->size + extra, cap = b->capacity ? b->capacity : 256;
     while (cap < need) cap *= 2;
+    if (w->sink && cap > GW_PIECE) cap = need > GW_PIECE ? need : GW_PIECE; /* larger: only for one write */
     ganim_allocator a = ganim_allocator_resolve(&b->allocator);
     uint8_t *p = ganim_realloc(&a, b->data, b->capacity, cap);
     if (!p) {
@@ -95,14 +133,14 @@ void gw_f64le(ganim_writer *w, double v)
 
 void gw_patch_u32le(ganim_writer *w, size_t at, uint32_t v)
 {
-    if (w->failed || at > w->buf->size || w->buf->size - at < 4) return;
+    if (w->failed || at < w->base || (at -= w->base) > w->buf->size || w->buf->size - at < 4) return;
     uint8_t *p = w->buf->data + at;
     p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
 }
 
 void gw_patch_u16le(ganim_writer *w, size_t at, uint16_t v)
 {
-    if (w->failed || at > w->buf->size || w->buf->size - at < 2) return;
+    if (w->failed || at < w->base || (at -= w->base) > w->buf->size || w->buf->size - at < 2) return;
     w->buf->data[at] = (uint8_t)v;
     w->buf->data[at + 1] = (uint8_t)(v >> 8);
 }

@@ -1,5 +1,7 @@
 /* Growable byte writer over a ganim_buffer. Errors are sticky: after a failed
- * allocation every write is ignored and gw_ok() returns false. */
+ * allocation every write is ignored and gw_ok() returns false. A writer made by
+ * gw_sink_init holds one bounded piece at a time: what it wrote leaves its buffer for a
+ * sink when the next write needs the room. */
 #ifndef GANIM_IO_WRITER_H
 #define GANIM_IO_WRITER_H
 
@@ -11,16 +13,40 @@
 #include "core/internal.h"
 #include "ganim.h"
 
+/* Takes n bytes a writer wrote at position `offset` (gw_pos's count); false stops the
+ * writer (it fails). */
+typedef bool (*gw_sink_fn)(void *ctx, size_t offset, const void *data, size_t n);
+
 typedef struct ganim_writer {
     ganim_buffer *buf;
     bool failed;
+    size_t base;     /* the position of buf's first byte: bytes handed to the sink or skipped */
+    gw_sink_fn sink; /* NULL: the buffer grows to hold everything written */
+    void *sink_ctx;
+    bool drops; /* a sink writer that only counts (gw_sink_init with no sink) */
 } ganim_writer;
 
 /* `buf` keeps its contents; its allocator is taken from `alloc` (NULL: malloc) if the
  * buffer is still empty. */
 ganim_writer gw_init(ganim_buffer *buf, const ganim_allocator *alloc);
 static inline bool gw_ok(const ganim_writer *w) { return !w->failed; }
-static inline size_t gw_pos(const ganim_writer *w) { return w->buf->size; }
+static inline size_t gw_pos(const ganim_writer *w) { return w->base + w->buf->size; }
+
+/* The size of a sink writer's piece: its buffer grows as others do up to that, then hands
+ * its bytes over when full, and grows past it only for a single write (or gw_reserve)
+ * larger than that. */
+#define GW_PIECE ((size_t)64 << 10)
+/* A writer whose bytes go to `sink` in pieces (GW_PIECE), the first at position `base`;
+ * `buf` must be empty (its allocator is taken from `alloc`), and is freed by the caller
+ * after gw_flush. A sink of NULL drops the bytes (a writer that only counts). */
+ganim_writer gw_sink_init(ganim_buffer *buf, const ganim_allocator *alloc, size_t base, gw_sink_fn sink, void *ctx);
+/* A writer that only counts: what it is given is dropped, so a caller may gw_skip what it
+ * would have made. */
+static inline bool gw_drops(const ganim_writer *w) { return w->drops; }
+/* A sink writer hands what its buffer holds to its sink (nothing for other writers). */
+void gw_flush(ganim_writer *w);
+/* A sink writer's position moves on by n bytes that someone else writes (after a flush). */
+void gw_skip(ganim_writer *w, size_t n);
 
 bool gw_reserve(ganim_writer *w, size_t extra);
 void gw_bytes(ganim_writer *w, const void *data, size_t n);
@@ -32,7 +58,8 @@ void gw_u32le(ganim_writer *w, uint32_t v);
 void gw_u32be(ganim_writer *w, uint32_t v);
 void gw_f32le(ganim_writer *w, float v);
 void gw_f64le(ganim_writer *w, double v);
-/* Overwrite bytes already written (for sizes known only later). */
+/* Overwrite bytes already written (for sizes known only later), at gw_pos positions
+ * still in the buffer. */
 void gw_patch_u32le(ganim_writer *w, size_t at, uint32_t v);
 void gw_patch_u16le(ganim_writer *w, size_t at, uint16_t v);
 /* printf-style text (locale-independent for %d/%s; floats: use gw_float). */

@@ -657,6 +657,180 @@ done:
     ganim_doc_free(doc);
 }
 
+/* ---- streamed export (ganim_export_glb_stream / ganim_export_gltf_stream) ---------------- */
+
+/* A sink that puts each piece at its offset of its part's image and counts, per byte, how
+ * often it came; it refuses call number `refuse_at` (0: none). */
+typedef struct image_sink {
+    uint8_t *data[2], *seen[2];
+    size_t size[2], cap[2];
+    int calls, refuse_at, calls_after_refusal, bad_part;
+    size_t largest;
+} image_sink;
+
+static int image_put(void *user, uint32_t part, uint64_t offset, const void *data, size_t size)
+{
+    image_sink *s = user;
+    if (s->refuse_at && s->calls >= s->refuse_at) s->calls_after_refusal++;
+    if (++s->calls == s->refuse_at) return 1;
+    if (part > 1 || offset > ((uint64_t)1 << 32)) {
+        s->bad_part = 1;
+        return 1;
+    }
+    size_t end = (size_t)offset + size;
+    if (end > s->cap[part]) {
+        size_t cap = end * 2;
+        s->data[part] = realloc(s->data[part], cap);
+        s->seen[part] = realloc(s->seen[part], cap);
+        memset(s->seen[part] + s->cap[part], 0, cap - s->cap[part]);
+        s->cap[part] = cap;
+    }
+    memcpy(s->data[part] + offset, data, size);
+    for (size_t i = 0; i < size; i++) s->seen[part][offset + i]++;
+    if (end > s->size[part]) s->size[part] = end;
+    if (size > s->largest) s->largest = size;
+    return 0;
+}
+
+static int has_text(const uint8_t *p, size_t n, const char *text)
+{
+    size_t k = strlen(text);
+    for (size_t i = 0; i + k <= n; i++)
+        if (!memcmp(p + i, text, k)) return 1;
+    return 0;
+}
+
+/* Every byte of the part came exactly once and the image is `want`. */
+static void check_image(const image_sink *s, int part, const ganim_buffer *want)
+{
+    CHECK_EQ_INT(s->size[part], want->size);
+    if (s->size[part] != want->size) return;
+    size_t once = 0;
+    for (size_t i = 0; i < want->size; i++) once += s->seen[part][i] == 1;
+    CHECK_EQ_INT(once, want->size);
+    CHECK(want->size == 0 || memcmp(s->data[part], want->data, want->size) == 0);
+}
+
+static void image_free(image_sink *s)
+{
+    for (int i = 0; i < 2; i++) {
+        free(s->data[i]);
+        free(s->seen[i]);
+    }
+    memset(s, 0, sizeof *s);
+}
+
+/* 96 bones, three clips of 200 frames: a JSON and a binary buffer of several pieces. */
+static ganim_doc *many_pieces_doc(void)
+{
+    ganim_doc *doc = tb_doc(96, NULL);
+    for (uint32_t i = 1; i < 96; i++) {
+        doc->skeleton->bones[i].parent = (int32_t)(i - 1);
+        doc->skeleton->bones[i].rest.translation.y = 1;
+    }
+    float *r = malloc(200 * 4 * sizeof *r), *p = calloc(200 * 3, sizeof *p);
+    for (uint32_t ci = 0; ci < 3; ci++) {
+        tb_clip(doc, ci == 0 ? "walk" : ci == 1 ? "run" : "jump", 30, 200);
+        for (uint32_t b = 0; b < 96; b++) {
+            tb_track(doc, ci, b, NULL, NULL);
+            for (int k = 0; k < 200; k++) {
+                set_q(r + k * 4, 0, 1, 0, k * 0.5 + b + ci * 7);
+                p[k * 3 + 1] = 1 + (float)ci;
+            }
+            tb_channel(doc, ci, b, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 200, NULL, r);
+            tb_channel(doc, ci, b, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 200, NULL, p);
+        }
+    }
+    free(r);
+    free(p);
+    return doc;
+}
+
+/* The streamed export hands over the bytes of ganim_export_glb / ganim_export_gltf, each
+ * exactly once, in pieces of at most 64 KiB here; a failing document hands over nothing;
+ * a sink's refusal stops it with GANIM_ERR_IO. */
+TEST(streamed_export)
+{
+    ganim_doc *docs[3] = { make_doc(), many_pieces_doc(), NULL };
+    CHECK_OK(ganim_doc_new(NULL, &docs[2], NULL)); /* no skeleton: no binary chunk */
+    /* a skeleton record of 200,000 bytes: 266,668 digits of base64, made in blocks */
+    static uint8_t record[200000];
+    for (size_t i = 0; i < sizeof record; i++) record[i] = (uint8_t)(i * 7 + (i >> 9));
+    docs[1]->skeleton->native_format = "unit-test";
+    docs[1]->skeleton->native = record;
+    docs[1]->skeleton->native_size = sizeof record;
+    ganim_export_opts o = { 0 };
+    o.generator = "unit-test";
+    o.bin_uri = "x y.bin";
+    for (int d = 0; d < 3; d++) {
+        ganim_buffer whole = { 0 }, js = { 0 }, bin = { 0 };
+        CHECK_OK(ganim_export_glb(docs[d], &o, &whole, NULL));
+        CHECK_OK(ganim_export_gltf(docs[d], &o, &js, &bin, NULL));
+        /* ganim_export_glb takes two runs for the 2.3 MB guessed of docs[1] (GL_TWO_RUNS), one
+         * for the others; ganim_export_glb_parts always one: the same bytes */
+        ganim_buffer head = { 0 }, tail = { 0 };
+        CHECK_OK(ganim_export_glb_parts(docs[d], &o, &head, &tail, NULL));
+        CHECK(head.size + tail.size == whole.size && memcmp(head.data, whole.data, head.size) == 0 &&
+              (!tail.size || memcmp(tail.data, whole.data + head.size, tail.size) == 0));
+        ganim_buffer_free(&head);
+        ganim_buffer_free(&tail);
+        image_sink s = { 0 };
+        CHECK_OK(ganim_export_glb_stream(docs[d], &o, image_put, &s, NULL));
+        check_image(&s, 0, &whole);
+        CHECK_EQ_INT(s.size[1], 0);
+        CHECK(!s.bad_part && s.largest <= 64 * 1024);
+        if (d == 1) {
+            CHECK_MSG(whole.size > 1000000 && s.calls > 16, "%zu bytes in %d pieces", whole.size, s.calls);
+            /* the record's digits (Python's base64 of the same bytes): the first 6 bytes'
+             * and the last 2 bytes' (padded), at the ends of one string */
+            CHECK(has_text(whole.data + 20, rd32(whole.data + 12), "\"AAcOFRwj"));
+            CHECK(has_text(whole.data + 20, rd32(whole.data + 12), "OD8=\""));
+        }
+        image_free(&s);
+        CHECK_OK(ganim_export_gltf_stream(docs[d], &o, image_put, &s, NULL));
+        check_image(&s, 0, &js);
+        check_image(&s, 1, &bin);
+        CHECK(!s.bad_part && s.largest <= 64 * 1024);
+        image_free(&s);
+        ganim_buffer_free(&whole);
+        ganim_buffer_free(&js);
+        ganim_buffer_free(&bin);
+    }
+    /* the sink refuses its 1st, 2nd, 5th call: the export stops there */
+    for (int k = 1; k <= 5; k += k == 1 ? 1 : 3) {
+        image_sink s = { 0 };
+        s.refuse_at = k;
+        ganim_error err = { 0 };
+        CHECK_EQ_INT(ganim_export_glb_stream(docs[1], &o, image_put, &s, &err), GANIM_ERR_IO);
+        CHECK_MSG(strstr(err.message, "refused"), "message: %s", err.message);
+        CHECK_EQ_INT(s.calls, k);
+        CHECK_EQ_INT(s.calls_after_refusal, 0);
+        image_free(&s);
+    }
+    /* refused by the document's values (no clip 7; a key over float32): nothing handed over */
+    {
+        image_sink s = { 0 };
+        ganim_error err = { 0 };
+        o.only_clip = 1 + 7;
+        CHECK_EQ_INT(ganim_export_glb_stream(docs[0], &o, image_put, &s, &err), GANIM_ERR_INVALID_ARG);
+        o.only_clip = 0;
+        float *tr = (float *)docs[0]->clips[1].tracks[0].translation.values;
+        tr[0] = 1e30f;
+        o.unit_scale = 1e10f;
+        docs[0]->skeleton->bones[0].rest.translation.x = 0;
+        CHECK_EQ_INT(ganim_export_glb_stream(docs[0], &o, image_put, &s, &err), GANIM_ERR_CORRUPT);
+        CHECK_EQ_INT(ganim_export_gltf_stream(docs[0], &o, image_put, &s, &err), GANIM_ERR_CORRUPT);
+        CHECK_EQ_INT(s.calls, 0);
+        CHECK_EQ_INT(ganim_export_glb_stream(docs[0], &o, NULL, &s, &err), GANIM_ERR_INVALID_ARG);
+        CHECK_EQ_INT(ganim_export_glb_stream(NULL, &o, image_put, &s, &err), GANIM_ERR_INVALID_ARG);
+        image_free(&s);
+    }
+    docs[1]->skeleton->native_format = NULL;
+    docs[1]->skeleton->native = NULL;
+    docs[1]->skeleton->native_size = 0;
+    for (int d = 0; d < 3; d++) ganim_doc_free(docs[d]);
+}
+
 /* A document without skeleton still gives a valid (empty) glTF. */
 TEST(no_skeleton)
 {
@@ -1021,6 +1195,7 @@ int main(void)
     RUN(flat_skeleton_gets_a_common_root);
     RUN(errors);
     RUN(glb_in_two_parts);
+    RUN(streamed_export);
     RUN(no_skeleton);
     RUN(big_clip);
     RUN(every_joint_keyed_with_its_rest);
