@@ -847,9 +847,11 @@ GANIM_API ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_
  * part comes exactly once, but not in order of offset (the binary chunk's bytes come
  * while the JSON before them is still being written), so a caller writes them at their
  * offsets (a file: pwrite) and a part's size is the end of its last byte. The bytes are
- * exactly those of ganim_export_glb / ganim_export_gltf. The document is gone through
- * twice: a first run that measures and can fail on the document's values before a byte is
- * handed over, then the one that writes (warnings come from the first only). A sink
+ * exactly those of ganim_export_glb / ganim_export_gltf. A large export (a binary buffer
+ * of about 2 MiB or more, as for ganim_export_glb) goes through the document twice: a
+ * first run that measures and can fail on the document's values before a byte is handed
+ * over, then the one that writes (warnings come from the first only); a smaller one is
+ * made in one run, held (it is small), then handed over in order. A sink
  * returns 0, or non-zero to stop the export (GANIM_ERR_IO). After a failure some bytes
  * may have been handed over: the caller discards them (ganim's CLI writes to a temporary
  * file, renamed only on success). */

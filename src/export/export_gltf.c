@@ -438,6 +438,55 @@ static int mem_put(void *user, uint32_t part, uint64_t offset, const void *data,
     return 0;
 }
 
+/* A .glb whose binary chunk would be about this large or more is made in two runs
+ * (export_stream into a buffer made once at its size), a smaller one in one run (its head,
+ * then its binary chunk copied after it). Two runs leave no buffer to grow and nothing to
+ * copy, and touch no fresh pages but the output's: on a loaded machine of this kind
+ * (docs/benchmarks.md, "glb export in two runs") the FF7 pack's 5.6 MB came 2-3x faster and
+ * the ALA sample's 4.1 MB 1.2x; but they take 1.6-1.8x the instructions, and files of 0.5 MB
+ * and less came 1.25-1.9x slower. */
+#define GL_TWO_RUNS ((size_t)2 << 20)
+
+/* Roughly the bytes of the binary chunk, from the document alone: each exported clip's
+ * frames x tracks x 40 (a rotation, a translation and a scale a frame). Only a choice
+ * between two ways to the same bytes depends on it. */
+static size_t glb_guess(const ganim_doc *doc, const ganim_export_opts *o)
+{
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        const ganim_clip *c = &doc->clips[i];
+        if (!gx_clip_selected(doc, o, i, 1)) continue;
+        size_t one = (size_t)c->frame_count * c->track_count * 40u;
+        bytes = one > SIZE_MAX - bytes ? SIZE_MAX : bytes + one;
+    }
+    return bytes;
+}
+
+static ganim_code glb_parts(const ganim_doc *doc, const ganim_export_opts *o, ganim_buffer *head, ganim_buffer *bin,
+                            ganim_error *err);
+
+/* A small export made in one run (`a`, then `b`: the .glb's head and binary chunk, or the
+ * .gltf and its .bin), handed to the sink in pieces of at most 64 KiB, in order. */
+static ganim_code hand_over(const ganim_buffer *a, const ganim_buffer *b, int glb, ganim_export_sink sink, void *user,
+                            ganim_error *err)
+{
+    const ganim_buffer *parts[2] = { a, b };
+    uint64_t at = 0;
+    for (uint32_t i = 0; i < 2; i++) {
+        uint32_t part = glb ? 0u : i;
+        if (!glb) at = 0;
+        for (size_t k = 0; k < parts[i]->size; k += (size_t)64 << 10) {
+            size_t n = parts[i]->size - k < ((size_t)64 << 10) ? parts[i]->size - k : (size_t)64 << 10;
+            if (sink(user, part, at + k, parts[i]->data + k, n) != 0)
+                return ganim_fail(err, GANIM_ERR_IO, GANIM_NO_OFFSET,
+                                  "gltf: the output refused the bytes at offset %llu%s", (unsigned long long)(at + k),
+                                  part ? " of the .bin" : "");
+        }
+        at += parts[i]->size;
+    }
+    return GANIM_OK;
+}
+
 ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *json, ganim_buffer *bin,
                              ganim_error *err)
 {
@@ -453,7 +502,14 @@ ganim_code ganim_export_glb_stream(const ganim_doc *doc, const ganim_export_opts
     if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
     ganim_export_opts o;
     ganim_code code = check(doc, opts, &o, err);
-    return code != GANIM_OK ? code : export_stream(doc, &o, 1, NULL, sink, NULL, user, err);
+    if (code != GANIM_OK) return code;
+    if (glb_guess(doc, &o) >= GL_TWO_RUNS) return export_stream(doc, &o, 1, NULL, sink, NULL, user, err);
+    ganim_buffer head = { 0 }, bin = { 0 }; /* small: one run, held, then handed over */
+    code = glb_parts(doc, &o, &head, &bin, err);
+    if (code == GANIM_OK) code = hand_over(&head, &bin, 1, sink, user, err);
+    ganim_buffer_free(&head);
+    ganim_buffer_free(&bin);
+    return code;
 }
 
 ganim_code ganim_export_gltf_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
@@ -462,8 +518,15 @@ ganim_code ganim_export_gltf_stream(const ganim_doc *doc, const ganim_export_opt
     if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
     ganim_export_opts o;
     ganim_code code = check(doc, opts, &o, err);
-    return code != GANIM_OK ? code
-                            : export_stream(doc, &o, 0, o.bin_uri ? o.bin_uri : "buffer.bin", sink, NULL, user, err);
+    if (code != GANIM_OK) return code;
+    const char *uri = o.bin_uri ? o.bin_uri : "buffer.bin";
+    if (glb_guess(doc, &o) >= GL_TWO_RUNS) return export_stream(doc, &o, 0, uri, sink, NULL, user, err);
+    ganim_buffer json = { 0 }, bin = { 0 }; /* small: one run, held, then handed over */
+    code = export_gltf(doc, &o, &json, &bin, uri, err);
+    if (code == GANIM_OK) code = hand_over(&json, &bin, 0, sink, user, err);
+    ganim_buffer_free(&json);
+    ganim_buffer_free(&bin);
+    return code;
 }
 
 /* GLB: 12-byte header, a JSON chunk padded with spaces, a BIN chunk padded with zeros.
@@ -530,30 +593,6 @@ ganim_code ganim_export_glb_parts(const ganim_doc *doc, const ganim_export_opts 
     ganim_export_opts o;
     ganim_code code = check(doc, opts, &o, err);
     return code != GANIM_OK ? code : glb_parts(doc, &o, head, bin, err);
-}
-
-/* A .glb whose binary chunk would be about this large or more is made in two runs
- * (export_stream into a buffer made once at its size), a smaller one in one run (its head,
- * then its binary chunk copied after it). Two runs leave no buffer to grow and nothing to
- * copy, and touch no fresh pages but the output's: on a loaded machine of this kind
- * (docs/benchmarks.md, "glb export in two runs") the FF7 pack's 5.6 MB came 2-3x faster and
- * the ALA sample's 4.1 MB 1.2x; but they take 1.6-1.8x the instructions, and files of 0.5 MB
- * and less came 1.25-1.9x slower. */
-#define GL_TWO_RUNS ((size_t)2 << 20)
-
-/* Roughly the bytes of the binary chunk, from the document alone: each exported clip's
- * frames x tracks x 40 (a rotation, a translation and a scale a frame). Only a choice
- * between two ways to the same bytes depends on it. */
-static size_t glb_guess(const ganim_doc *doc, const ganim_export_opts *o)
-{
-    size_t bytes = 0;
-    for (uint32_t i = 0; i < doc->clip_count; i++) {
-        const ganim_clip *c = &doc->clips[i];
-        if (!gx_clip_selected(doc, o, i, 1)) continue;
-        size_t one = (size_t)c->frame_count * c->track_count * 40u;
-        bytes = one > SIZE_MAX - bytes ? SIZE_MAX : bytes + one;
-    }
-    return bytes;
 }
 
 ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
