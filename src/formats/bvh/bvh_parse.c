@@ -307,7 +307,8 @@ static ganim_code exact_value(lexer *lx, uint64_t got, double *out, size_t *used
     return GANIM_OK;
 }
 
-/* The frame values: frames x channels numbers, line breaks anywhere. */
+/* The frame values: frames x channels numbers, line breaks anywhere, converted one
+ * frame at a time (bvh_frame) as soon as the frame is whole. */
 static ganim_code frame_values(lexer *lx)
 {
     bvh_file *f = lx->f;
@@ -320,12 +321,15 @@ static ganim_code frame_values(lexer *lx)
     /* every number takes a character and a separator: no more can be in the text */
     uint64_t room = (uint64_t)(lx->n - lx->i) / 2 + 1;
     uint64_t cap = want < room ? want : room;
-    f->values = ganim_doc_alloc_array_raw(f->scratch, (size_t)cap, sizeof(double));
-    if (!f->values) return GANIM_NOMEM(f->err);
+    f->frame_room = (uint32_t)((cap + f->channels - 1) / f->channels);
+    double *values = ganim_doc_alloc_array_raw(f->scratch, f->channels, sizeof(double)); /* one frame */
+    if (!values) return GANIM_NOMEM(f->err);
+    ganim_code code = bvh_begin(f);
+    if (code != GANIM_OK) return code;
     uint64_t got = 0;
+    uint32_t k = 0, fr = 0; /* the value in the frame, the frame */
     const uint8_t *text = lx->d;
     size_t n = lx->n, i = lx->i;
-    double *values = f->values;
     while (got < cap) {
         while (i < n && space(text[i])) i++;
         if (i >= n) break;
@@ -335,15 +339,25 @@ static ganim_code frame_values(lexer *lx)
         double v;
         size_t len = gdec_fast(text + i, n - i, &v);
         if (len && (i + len >= n || space(text[i + len]))) {
-            values[got] = v;
+            values[k] = v;
         } else {
             lx->i = i;
-            ganim_code code = exact_value(lx, got, &values[got], &len);
+            code = exact_value(lx, got, &values[k], &len);
             if (code != GANIM_OK) return code;
         }
         got++;
         i += len;
         i += i < n; /* the white space after it (or nothing at the end) */
+        if (++k == f->channels) {
+            k = 0;
+            if ((code = bvh_frame(f, values, fr++)) != GANIM_OK) return code;
+            if (f->redo) { /* bvh_frame asks for the frames again, from the first */
+                if ((code = bvh_begin(f)) != GANIM_OK) return code;
+                got = 0;
+                fr = 0;
+                i = f->values_at;
+            }
+        }
     }
     lx->i = i;
     uint32_t complete = (uint32_t)(got / f->channels);
