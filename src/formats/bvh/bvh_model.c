@@ -252,8 +252,8 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
             if (code != GANIM_OK) return code;
         }
         if (!st->has_rot) continue;
-        /* each angle with the bits of the frame before keeps its sine and cosine; all
-         * three: the same quaternion */
+        /* each angle with the bits of the frame before keeps its sine and cosine (the
+         * same libm call on the same double); all three: the same quaternion */
         double deg[3];
         uint64_t bits[3];
         for (int i = 0; i < 3; i++) deg[i] = st->value_at[i] >= 0 ? jv[st->value_at[i]] : 0;
@@ -266,7 +266,12 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
                 continue;
             }
             st->angle[i] = bits[i];
-            half_sincos(deg[i], &st->s[i], &st->c[i]);
+            if (!(bits[i] << 1)) { /* +-0: sin(+-0) is +-0 and cos(+-0) is 1 (C11 F.10.1.5-6) */
+                st->s[i] = deg[i];
+                st->c[i] = 1;
+            } else {
+                half_sincos(deg[i], &st->s[i], &st->c[i]);
+            }
         }
         if (same == 3) {
             memcpy(q, st->q_prev, sizeof q);
