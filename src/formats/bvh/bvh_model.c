@@ -133,11 +133,11 @@ typedef struct bvh_state {
     int8_t pos_at[3];   /* each axis's position channel in the joint's values, or -1 */
     int8_t value_at[3]; /* each rotation's channel, in order, or -1 */
     int order[3], order_code;
-    const double *undo;   /* bvh.axes: the roots' turn, or NULL */
-    double base[3];       /* added to the position channels (OFFSET or 0) */
-    uint64_t angle[3];    /* the angles of the frame before, their bits */
-    double s[3], c[3];    /* their half-angle sines and cosines */
-    float q_prev[4];      /* that frame's rotation */
+    const double *undo; /* bvh.axes: the roots' turn, or NULL */
+    double base[3];     /* added to the position channels (OFFSET or 0) */
+    uint64_t angle[3];  /* the angles of the frame before, their bits */
+    double s[3], c[3];  /* their half-angle sines and cosines */
+    float q_prev[4];    /* that frame's rotation */
     bvh_chan t, r;
 } bvh_state;
 

@@ -77,8 +77,8 @@ typedef struct gltf_fold {
  * for a read again, and the floats made of them for a use that shares them */
 #define GLTF_ACC_MEMO 4
 typedef struct gltf_acc_memo {
-    const uint8_t *src;   /* NULL: none */
-    const float *floats;  /* in scratch, written by no one; NULL: none yet */
+    const uint8_t *src;  /* NULL: none */
+    const float *floats; /* in scratch, written by no one; NULL: none yet */
     uint64_t n, stride;
     uint32_t index;
     int comps, ints;

@@ -143,7 +143,8 @@ TEST(reader_matches)
                 uint64_t r = next_random();
                 deg[fr][a] = fr && (r & 3) == 0 ? deg[fr - 1][a] : angles[(r >> 8) % NA];
             }
-            for (int k = 0; k < 3; k++) len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "%.17g ", deg[fr][orders[o][k]]);
+            for (int k = 0; k < 3; k++)
+                len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "%.17g ", deg[fr][orders[o][k]]);
             len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "\n");
         }
         ganim_doc *d = NULL;
