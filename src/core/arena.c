@@ -25,10 +25,28 @@ ganim_doc *ganim_doc_create(const ganim_allocator *alloc, size_t memory_limit)
     return doc;
 }
 
+ganim_doc *ganim_doc_scratch(ganim_doc *doc)
+{
+    struct ganim_doc_internal *in = doc->internal;
+    ganim_doc *s = ganim_doc_create(&in->alloc, in->limit);
+    if (!s || in->peer) return s; /* one scratch linked at a time; another counts alone */
+    s->internal->peer = in;
+    in->peer = s->internal;
+    return s;
+}
+
+/* Bytes counted against the limit: the document's blocks and its peer's. */
+static size_t counted(const struct ganim_doc_internal *in)
+{
+    size_t peer = in->peer ? in->peer->total : 0;
+    return in->total > SIZE_MAX - peer ? SIZE_MAX : in->total + peer;
+}
+
 void ganim_doc_free(ganim_doc *doc)
 {
     if (!doc) return;
     struct ganim_doc_internal *in = doc->internal;
+    if (in->peer && in->peer->peer == in) in->peer->peer = NULL;
     ganim_allocator a = in->alloc;
     arena_block *b = in->head;
     while (b) {
@@ -50,7 +68,8 @@ static arena_block *new_block(struct ganim_doc_internal *in, size_t size)
 {
     if (size > SIZE_MAX - HEADER_SIZE) return NULL;
     size_t bytes = HEADER_SIZE + size;
-    if (bytes > in->limit || in->total > in->limit - bytes) return NULL;
+    size_t used = counted(in);
+    if (bytes > in->limit || used > in->limit - bytes) return NULL;
     arena_block *b = ganim_alloc(&in->alloc, bytes);
     if (!b) return NULL;
     in->total += bytes;
@@ -160,8 +179,9 @@ const uint8_t *ganim_doc_keep_input(ganim_doc *doc, const uint8_t *data, size_t 
 {
     struct ganim_doc_internal *in = doc->internal;
     ganim_buffer *b = in->lent;
-    if (b && b->data == data && b->size == size && size && !in->owned.data && in->total <= in->limit &&
-        b->capacity <= in->limit - in->total) {
+    size_t used = counted(in);
+    if (b && b->data == data && b->size == size && size && !in->owned.data && used <= in->limit &&
+        b->capacity <= in->limit - used) {
         in->lent_kept = 1;
         in->total += b->capacity; /* counted against the memory limit as a copy would be */
         return data;

@@ -18,6 +18,9 @@ struct ganim_doc_internal {
     size_t limit;
     size_t total;      /* bytes obtained from the allocator for blocks */
     arena_block *head; /* current small-allocation block first */
+    /* A reader's scratch document and the document it reads into (ganim_doc_scratch):
+     * each one's blocks count against the limit of both while both live. */
+    struct ganim_doc_internal *peer;
     uint32_t warning_capacity;
     /* The input a read lends (ganim_doc_lend_input): kept whole as a record instead of a
      * copy of it (ganim_doc_keep_input), then owned and freed with the document. */

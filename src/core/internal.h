@@ -62,6 +62,12 @@ void ganim_error_clear(ganim_error *err);
 /* A new empty document. Everything in it is allocated from its arena with
  * ganim_doc_alloc and released at once by ganim_doc_free. */
 ganim_doc *ganim_doc_create(const ganim_allocator *alloc, size_t memory_limit);
+/* A reader's scratch document for `doc`: the same allocator and memory limit, freed by
+ * ganim_doc_free before or after `doc`; while both live, the memory of both counts
+ * against the limit (a read takes at most the limit, temporaries included). One scratch
+ * at a time is linked so; another counts against the limit alone. NULL when out of
+ * memory. */
+ganim_doc *ganim_doc_scratch(ganim_doc *doc);
 /* Zeroed memory from the document's arena, 16-byte aligned, or NULL (allocator failed
  * or memory limit reached). */
 void *ganim_doc_alloc(ganim_doc *doc, size_t size);

@@ -23,6 +23,35 @@ TEST(arena_and_limit)
     ganim_doc_free(doc);
 }
 
+/* A reader's scratch (ganim_doc_scratch) and its document share the memory limit while
+ * both live, whichever is freed first. */
+TEST(scratch_shares_the_limit)
+{
+    for (int scratch_first = 0; scratch_first < 2; scratch_first++) {
+        ganim_doc *doc = ganim_doc_create(NULL, 400 * 1024);
+        ganim_doc *s = ganim_doc_scratch(doc);
+        CHECK(doc && s);
+        if (!doc || !s) return;
+        CHECK(ganim_doc_alloc(doc, 150 * 1024) != NULL);
+        CHECK(ganim_doc_alloc(s, 150 * 1024) != NULL);
+        CHECK(ganim_doc_alloc(s, 150 * 1024) == NULL);   /* 450 KiB of both: over */
+        CHECK(ganim_doc_alloc(doc, 150 * 1024) == NULL); /* the same from the document */
+        CHECK(ganim_doc_alloc(doc, 60 * 1024) != NULL);  /* within it */
+        ganim_doc *other = ganim_doc_scratch(doc);       /* a second one counts alone */
+        CHECK(other && ganim_doc_alloc(other, 300 * 1024) != NULL);
+        ganim_doc_free(other);
+        if (scratch_first) {
+            ganim_doc_free(s);
+            CHECK(ganim_doc_alloc(doc, 150 * 1024) != NULL); /* the scratch's share is back */
+            ganim_doc_free(doc);
+        } else {
+            ganim_doc_free(doc);
+            CHECK(ganim_doc_alloc(s, 200 * 1024) != NULL); /* alone again */
+            ganim_doc_free(s);
+        }
+    }
+}
+
 /* ganim_doc_reserve: what a reader reserves comes from one block (one allocator call),
  * a reserve the allocator or the limit refuses changes nothing. */
 typedef struct counting {
@@ -276,6 +305,7 @@ int main(void)
 {
     RUN(arena_and_limit);
     RUN(arena_reserve);
+    RUN(scratch_shares_the_limit);
     RUN(warnings_are_capped);
     RUN(validate_rejects_bad_models);
     RUN(validate_checks_meshes);

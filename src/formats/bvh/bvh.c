@@ -64,7 +64,7 @@ static ganim_code bvh_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     int axes = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_AXES]);
     f.axes_undone = axes >= 0 ? axes + 1 : 0;
     doc->axes = GANIM_AXES_Y_UP;
-    f.scratch = ganim_doc_create(&f.opts->allocator, f.opts->memory_limit);
+    f.scratch = ganim_doc_scratch(doc); /* counted against the same memory limit */
     if (!f.scratch) return GANIM_NOMEM(err);
     ganim_code code = bvh_parse(&f);
     if (code == GANIM_OK) code = bvh_build(&f);

@@ -57,8 +57,11 @@ typedef struct bvh_file {
     uint64_t frame_time_at, motion_at; /* file offsets */
     int has_motion;                    /* the text has a MOTION section */
     size_t values_at;                  /* where the frame values start */
-    double *values;                    /* frames x channels */
-    float *track_t, *track_q;          /* one track's translations and rotations, every frame */
+    uint32_t frame_room;               /* frames the per-frame arrays have room for */
+    struct bvh_state *state;           /* per joint: what its frames made so far */
+    double undo_q[4], *undo;           /* bvh.axes: roots turned back by this (NULL: none) */
+    int maybe_synthetic;               /* joint 0 looks like ganim's synthetic root so far */
+    int redo;                          /* the frames must be read again (bvh_frame said why) */
     /* decisions, for the details */
     double fps;
     int fps_fallback;   /* Frame Time unusable: the rate came from elsewhere */
@@ -72,6 +75,12 @@ typedef struct bvh_file {
 ganim_code bvh_parse(bvh_file *f);
 
 /* ---- bvh_model.c ---------------------------------------------------------------------------- */
+/* The frames are converted as they are read, one frame of doubles at a time: bvh_begin
+ * after the MOTION header (and again when bvh_frame set f->redo: the frames are then
+ * read again from the first), bvh_frame for each whole frame (`v`: its channels' values),
+ * bvh_build at the end (the skeleton, the clip and the warnings). */
+ganim_code bvh_begin(bvh_file *f);
+ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr);
 ganim_code bvh_build(bvh_file *f);
 /* Euler angles in degrees by axis (x, y, z), applied in `order` (axis indices), to a
  * quaternion x y z w in double (not normalised). */

@@ -69,23 +69,17 @@ static inline void short_product(const double s[3], const double c[3], int i, in
     mul_axis(a, k, (k + 1) % 3, (k + 2) % 3, s[2], c[2], q);
 }
 
-/* R = R(order[0]) R(order[1]) R(order[2]) for the angles in degrees taken in that order
- * (a[0] about axis order[0], ...). The product of three axis rotations by ganim_dq_mul
- * from the identity (the reference, kept below) adds many terms that are zeros; without
- * them the result has the same bits whenever no product of sines and cosines is zero:
- * each term left is then the same product, a zero term added to a non-zero sum changes
- * nothing, and a sum that cancels exactly is +0 either way, which adding a zero of
- * either sign keeps. Sines and cosines of at least 2^-300 make every product of three
- * non-zero; others (a zero angle) take the reference. tests/formats/bvh/test_bvh_euler.c
- * compares the two. */
-static inline void euler_in_order(const double deg[3], const int order[3], int code, double q[4])
+/* R = R(order[0]) R(order[1]) R(order[2]) from the sines and cosines of the half angles
+ * in that order (s[0], c[0] about axis order[0], ...). The product of three axis
+ * rotations by ganim_dq_mul from the identity (the reference, kept below) adds many terms
+ * that are zeros; without them the result has the same bits whenever no product of sines
+ * and cosines is zero: each term left is then the same product, a zero term added to a
+ * non-zero sum changes nothing, and a sum that cancels exactly is +0 either way, which
+ * adding a zero of either sign keeps. Sines and cosines of at least 2^-300 make every
+ * product of three non-zero; others (a zero angle) take the reference.
+ * tests/formats/bvh/test_bvh_euler.c compares the two. */
+static inline void euler_from_sc(const double s[3], const double c[3], const int order[3], int code, double q[4])
 {
-    double s[3], c[3];
-    for (int i = 0; i < 3; i++) {
-        double h = deg[i] * (3.14159265358979323846 / 360.0);
-        s[i] = sin(h);
-        c[i] = cos(h);
-    }
     const double tiny = 0x1p-300;
     if (fabs(s[0]) >= tiny && fabs(s[1]) >= tiny && fabs(s[2]) >= tiny && fabs(c[0]) >= tiny && fabs(c[1]) >= tiny &&
         fabs(c[2]) >= tiny) {
@@ -107,16 +101,49 @@ static inline void euler_in_order(const double deg[3], const int order[3], int c
     }
 }
 
-void bvh_euler_to_quat(const double deg[3], const int order[3], double q[4])
+/* The sine and cosine of half an angle in degrees, in radians (libm's, as every
+ * rotation of the reader has them). */
+static inline void half_sincos(double deg, double *s, double *c)
 {
-    const double in_order[3] = { deg[order[0]], deg[order[1]], deg[order[2]] };
-    euler_in_order(in_order, order, order[0] * 3 + order[1], q);
+    double h = deg * (3.14159265358979323846 / 360.0);
+    *s = sin(h);
+    *c = cos(h);
 }
 
-/* ---- the model -------------------------------------------------------------------------------- */
+void bvh_euler_to_quat(const double deg[3], const int order[3], double q[4])
+{
+    double s[3], c[3];
+    for (int i = 0; i < 3; i++) half_sincos(deg[order[i]], &s[i], &c[i]);
+    euler_from_sc(s, c, order, order[0] * 3 + order[1], q);
+}
 
-/* ganim's synthetic root: a lone ROOT `ganim_root` at the origin whose channels stay 0. */
-static int synthetic_root(const bvh_file *f)
+/* ---- the frames, converted as they are read ----------------------------------------------------- */
+
+/* A channel's values so far: its first frame's, and once a frame differs (other bits),
+ * one per frame in the document (frames before that one filled with the first). */
+typedef struct bvh_chan {
+    float first[4];
+    float *frames;   /* room for f->frame_room frames, in the document; NULL until needed */
+    uint8_t varying; /* `frames` holds every frame so far */
+} bvh_chan;
+
+/* A joint's channels and what its frames made so far. */
+typedef struct bvh_state {
+    uint8_t has_pos, has_rot;
+    int8_t pos_at[3];   /* each axis's position channel in the joint's values, or -1 */
+    int8_t value_at[3]; /* each rotation's channel, in order, or -1 */
+    int order[3], order_code;
+    const double *undo; /* bvh.axes: the roots' turn, or NULL */
+    double base[3];     /* added to the position channels (OFFSET or 0) */
+    uint64_t angle[3];  /* the angles of the frame before, their bits */
+    double s[3], c[3];  /* their half-angle sines and cosines */
+    float q_prev[4];    /* that frame's rotation */
+    bvh_chan t, r;
+} bvh_state;
+
+/* ganim's synthetic root as far as the hierarchy tells: a lone ROOT `ganim_root` at the
+ * origin (the frames decide the rest: its channels stay 0). */
+static int synthetic_root_shape(const bvh_file *f)
 {
     const bvh_joint *r = &f->joints[0];
     if (f->joint_count < 2 || strcmp(r->name, "ganim_root") != 0 || r->offset[0] != 0 || r->offset[1] != 0 ||
@@ -124,82 +151,161 @@ static int synthetic_root(const bvh_file *f)
         return 0;
     for (uint32_t j = 1; j < f->joint_count; j++)
         if (f->joints[j].parent < 0) return 0;
-    for (uint32_t fr = 0; fr < f->frames; fr++)
-        for (uint32_t k = 0; k < r->nch; k++)
-            if (f->values[(size_t)fr * f->channels + r->first + k] != 0) return 0;
     return 1;
 }
 
-/* A channel from per-frame values (in scratch memory): constant when every frame holds
- * the same bits. The document gets only what the channel keeps: one value, or one per
- * frame. */
-static ganim_code set_channel(bvh_file *f, ganim_channel *ch, const float *vals, uint32_t comps)
+/* bvh.axes: the model's axes before a Y-up export; roots are turned back by C^-1 */
+static void set_undo(bvh_file *f)
 {
-    uint32_t n = f->frames, k = 1;
-    while (k < n && !memcmp(vals, vals + (size_t)k * comps, comps * sizeof(float))) k++;
-    if (k == n) n = 1;
-    float *kept = ganim_doc_alloc_array_raw(f->doc, (size_t)n * comps, sizeof(float)); /* copied over whole */
-    if (!kept) return GANIM_NOMEM(f->err);
-    memcpy(kept, vals, (size_t)n * comps * sizeof(float));
-    ch->kind = n == 1 ? GANIM_CHANNEL_CONSTANT : GANIM_CHANNEL_PER_FRAME;
-    ch->count = n;
-    ch->values = kept;
+    f->undo = NULL;
+    if (f->axes_undone) {
+        ganim_quat c = ganim_axes_to_y_up((ganim_axes)(f->axes_undone - 1));
+        double *u = f->undo_q;
+        u[0] = -c.x, u[1] = -c.y, u[2] = -c.z, u[3] = c.w;
+        if (f->axes_undone - 1 == GANIM_AXES_Z_UP) u[0] = 0.70710678118654752440, u[3] = 0.70710678118654752440;
+        if (f->axes_undone - 1 != GANIM_AXES_Y_UP) f->undo = u;
+    }
+}
+
+ganim_code bvh_begin(bvh_file *f)
+{
+    set_undo(f);
+    /* read first (f->redo clear): the root is taken for the synthetic one while its
+     * values are 0; bvh_frame asks for a second reading if that turns out false while
+     * roots are turned (the turn goes to the root's children only if it is synthetic) */
+    if (!f->redo) f->maybe_synthetic = synthetic_root_shape(f);
+    f->redo = 0;
+    if (!f->state && !(f->state = ganim_doc_alloc_array(f->scratch, f->joint_count, sizeof *f->state)))
+        return GANIM_NOMEM(f->err);
+    for (uint32_t ji = 0; ji < f->joint_count; ji++) {
+        const bvh_joint *j = &f->joints[ji];
+        bvh_state *st = &f->state[ji];
+        float *keep_t = st->t.frames, *keep_r = st->r.frames; /* a second reading reuses them */
+        memset(st, 0, sizeof *st);
+        st->t.frames = keep_t;
+        st->r.frames = keep_r;
+        int rot_at[3] = { -1, -1, -1 };
+        for (int a = 0; a < 3; a++) st->pos_at[a] = -1;
+        for (int k = 0; k < j->nch; k++) {
+            if (j->ch[k] < BVH_XROT) {
+                st->has_pos = 1;
+                st->pos_at[j->ch[k]] = (int8_t)k;
+            } else {
+                st->has_rot = 1;
+                rot_at[j->ch[k] - BVH_XROT] = k;
+            }
+        }
+        rotation_order(j, st->order);
+        st->order_code = st->order[0] * 3 + st->order[1];
+        for (int i = 0; i < 3; i++) st->value_at[i] = (int8_t)rot_at[st->order[i]];
+        for (int a = 0; a < 3; a++) st->base[a] = f->positions_add || st->pos_at[a] < 0 ? j->offset[a] : 0;
+        int is_root = f->maybe_synthetic ? j->parent == 0 : j->parent < 0;
+        st->undo = is_root ? f->undo : NULL;
+    }
     return GANIM_OK;
 }
 
-static ganim_code track(bvh_file *f, const bvh_joint *j, uint32_t bone, const double *undo, ganim_track *tr)
+/* One frame's `n` floats of a channel. */
+static ganim_code chan_put(bvh_file *f, bvh_chan *ch, const float *val, size_t n, uint32_t fr)
 {
-    int has_pos = 0, has_rot = 0, pos_at[3] = { -1, -1, -1 }, rot_at[3] = { -1, -1, -1 }, order[3] = { 0, 1, 2 };
-    for (int k = 0; k < j->nch; k++) {
-        if (j->ch[k] < BVH_XROT) {
-            has_pos = 1;
-            pos_at[j->ch[k]] = k;
-        } else {
-            has_rot = 1;
-            rot_at[j->ch[k] - BVH_XROT] = k;
-        }
+    if (!fr) {
+        memcpy(ch->first, val, n * sizeof(float));
+        return GANIM_OK;
     }
-    rotation_order(j, order);
-    int value_at[3], order_code = order[0] * 3 + order[1]; /* each rotation's channel, in order */
-    for (int i = 0; i < 3; i++) value_at[i] = rot_at[order[i]];
-    tr->bone = bone;
-    tr->name = f->doc->skeleton->bones[bone].name;
-    /* the frames' values in scratch arrays every track reuses (not zeroed: every frame
-     * writes its values); set_channel puts in the document what the channel keeps */
-    float *t = f->track_t, *q = f->track_q;
-    uint64_t prev[3] = { 0, 0, 0 }; /* the previous frame's angles, their bits */
-    for (uint32_t fr = 0; fr < f->frames; fr++) {
-        const double *v = f->values + (size_t)fr * f->channels + j->first;
-        if (has_pos) {
-            double p[3];
-            for (int a = 0; a < 3; a++) {
-                double base = f->positions_add || pos_at[a] < 0 ? j->offset[a] : 0;
-                p[a] = base + (pos_at[a] >= 0 ? v[pos_at[a]] : 0);
+    if (!ch->varying) {
+        if (!memcmp(val, ch->first, n * sizeof(float))) return GANIM_OK;
+        if (!ch->frames &&
+            !(ch->frames = ganim_doc_alloc_array_raw(f->doc, (size_t)f->frame_room * n, sizeof(float)))) /* filled */
+            return GANIM_NOMEM(f->err);
+        for (uint32_t k = 0; k < fr; k++) memcpy(ch->frames + (size_t)k * n, ch->first, n * sizeof(float));
+        ch->varying = 1;
+    }
+    memcpy(ch->frames + (size_t)fr * n, val, n * sizeof(float));
+    return GANIM_OK;
+}
+
+ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
+{
+    if (f->maybe_synthetic) {
+        const bvh_joint *r = &f->joints[0];
+        for (uint32_t k = 0; k < r->nch; k++)
+            if (v[r->first + k] != 0) {
+                f->maybe_synthetic = 0;
+                if (f->undo) {
+                    f->redo = 1; /* the roots' turn went to the wrong joints: read again */
+                    return GANIM_OK;
+                }
+                break;
             }
-            if (undo) ganim_dq_rot(undo, p, p);
-            for (int a = 0; a < 3; a++) t[(size_t)fr * 3 + (size_t)a] = (float)p[a];
+    }
+    for (uint32_t ji = 0; ji < f->joint_count; ji++) {
+        const bvh_joint *j = &f->joints[ji];
+        bvh_state *st = &f->state[ji];
+        const double *jv = v + j->first;
+        if (st->has_pos) {
+            double p[3];
+            float t[3];
+            for (int a = 0; a < 3; a++) p[a] = st->base[a] + (st->pos_at[a] >= 0 ? jv[st->pos_at[a]] : 0);
+            if (st->undo) ganim_dq_rot(st->undo, p, p);
+            for (int a = 0; a < 3; a++) t[a] = (float)p[a];
+            ganim_code code = chan_put(f, &st->t, t, 3, fr);
+            if (code != GANIM_OK) return code;
         }
-        if (has_rot) {
-            double deg[3], r[4];
-            for (int i = 0; i < 3; i++) deg[i] = value_at[i] >= 0 ? v[value_at[i]] : 0;
-            /* the same angles as the frame before (the same bits): the same quaternion */
-            uint64_t bits[3];
-            memcpy(bits, deg, sizeof bits);
-            if (fr && !((bits[0] ^ prev[0]) | (bits[1] ^ prev[1]) | (bits[2] ^ prev[2]))) {
-                memcpy(q + (size_t)fr * 4, q + (size_t)(fr - 1) * 4, 4 * sizeof(float));
+        if (!st->has_rot) continue;
+        /* each angle with the bits of the frame before keeps its sine and cosine (the
+         * same libm call on the same double); all three: the same quaternion */
+        double deg[3];
+        uint64_t bits[3];
+        for (int i = 0; i < 3; i++) deg[i] = st->value_at[i] >= 0 ? jv[st->value_at[i]] : 0;
+        memcpy(bits, deg, sizeof bits);
+        float q[4];
+        int same = 0;
+        for (int i = 0; i < 3; i++) {
+            if (fr && bits[i] == st->angle[i]) {
+                same++;
                 continue;
             }
-            memcpy(prev, bits, sizeof bits);
-            euler_in_order(deg, order, order_code, r);
-            if (undo) ganim_dq_mul(undo, r, r);
-            double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-            for (int a = 0; a < 4; a++) q[(size_t)fr * 4 + (size_t)a] = (float)(r[a] / len);
+            st->angle[i] = bits[i];
+            if (!(bits[i] << 1)) { /* +-0: sin(+-0) is +-0 and cos(+-0) is 1 (C11 F.10.1.5-6) */
+                st->s[i] = deg[i];
+                st->c[i] = 1;
+            } else {
+                half_sincos(deg[i], &st->s[i], &st->c[i]);
+            }
         }
+        if (same == 3) {
+            memcpy(q, st->q_prev, sizeof q);
+        } else {
+            double r[4];
+            euler_from_sc(st->s, st->c, st->order, st->order_code, r);
+            if (st->undo) ganim_dq_mul(st->undo, r, r);
+            double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+            for (int a = 0; a < 4; a++) q[a] = (float)(r[a] / len);
+            memcpy(st->q_prev, q, sizeof q);
+        }
+        ganim_code code = chan_put(f, &st->r, q, 4, fr);
+        if (code != GANIM_OK) return code;
     }
-    ganim_code code = GANIM_OK;
-    if (has_pos) code = set_channel(f, &tr->translation, t, 3);
-    if (code == GANIM_OK && has_rot) code = set_channel(f, &tr->rotation, q, 4);
-    return code;
+    return GANIM_OK;
+}
+
+/* The channel a joint's frames made: in the document only what it keeps, one value (a
+ * copy) or one per frame (the array filled as the frames were read). */
+static ganim_code set_channel(bvh_file *f, ganim_channel *ch, bvh_chan *c, uint32_t comps)
+{
+    if (c->varying) {
+        ch->kind = GANIM_CHANNEL_PER_FRAME;
+        ch->count = f->frames;
+        ch->values = c->frames;
+        return GANIM_OK;
+    }
+    float *kept = ganim_doc_alloc_array_raw(f->doc, comps, sizeof(float)); /* copied over whole */
+    if (!kept) return GANIM_NOMEM(f->err);
+    memcpy(kept, c->first, comps * sizeof(float));
+    ch->kind = GANIM_CHANNEL_CONSTANT;
+    ch->count = 1;
+    ch->values = kept;
+    return GANIM_OK;
 }
 
 /* ---- a skeleton given by the caller ------------------------------------------------------------ */
@@ -245,17 +351,11 @@ static ganim_code map_joints(bvh_file *f, const ganim_skeleton *sk, uint32_t ski
 
 ganim_code bvh_build(bvh_file *f)
 {
-    /* bvh.axes: the model's axes before a Y-up export; roots are turned back by C^-1 */
-    double undo_q[4], *undo = NULL;
-    if (f->axes_undone) {
-        ganim_quat c = ganim_axes_to_y_up((ganim_axes)(f->axes_undone - 1));
-        undo_q[0] = -c.x, undo_q[1] = -c.y, undo_q[2] = -c.z, undo_q[3] = c.w;
-        if (f->axes_undone - 1 == GANIM_AXES_Z_UP)
-            undo_q[0] = 0.70710678118654752440, undo_q[3] = 0.70710678118654752440;
-        if (f->axes_undone - 1 != GANIM_AXES_Y_UP) undo = undo_q;
-        f->doc->axes = (ganim_axes)(f->axes_undone - 1);
-    }
-    f->synthetic_root = synthetic_root(f);
+    set_undo(f);
+    const double *undo = f->undo;
+    if (f->axes_undone) f->doc->axes = (ganim_axes)(f->axes_undone - 1);
+    /* ganim's synthetic root: its shape, and its values 0 in every frame read */
+    f->synthetic_root = f->state ? f->maybe_synthetic : synthetic_root_shape(f);
     uint32_t skip = f->synthetic_root ? 1u : 0u, nb = f->joint_count - skip;
     ganim_skeleton *sk = ganim_doc_alloc(f->doc, sizeof *sk);
     ganim_bone *bones = ganim_doc_alloc_array(f->doc, nb, sizeof *bones);
@@ -303,17 +403,6 @@ ganim_code bvh_build(bvh_file *f)
     ganim_clip *clip = ganim_doc_alloc(f->doc, sizeof *clip);
     ganim_track *tr = ganim_doc_alloc_array(f->doc, tracks, sizeof *tr);
     if (!clip || (tracks && !tr)) return GANIM_NOMEM(f->err);
-    /* one track's frames, only what some track has: translations, rotations */
-    int any_pos = 0, any_rot = 0;
-    for (uint32_t b = 0; b < nb; b++)
-        for (int k = 0; k < f->joints[b + skip].nch; k++) {
-            any_pos |= f->joints[b + skip].ch[k] < BVH_XROT;
-            any_rot |= f->joints[b + skip].ch[k] >= BVH_XROT;
-        }
-    if (any_pos && !(f->track_t = ganim_doc_alloc_array_raw(f->scratch, (size_t)f->frames * 3, sizeof(float))))
-        return GANIM_NOMEM(f->err);
-    if (any_rot && !(f->track_q = ganim_doc_alloc_array_raw(f->scratch, (size_t)f->frames * 4, sizeof(float))))
-        return GANIM_NOMEM(f->err);
     clip->name = "";
     clip->kind = GANIM_CLIP_ANIMATION;
     clip->fps = f->fps;
@@ -322,8 +411,14 @@ ganim_code bvh_build(bvh_file *f)
     uint32_t t = 0;
     for (uint32_t b = 0; b < nb; b++) {
         const bvh_joint *j = &f->joints[b + skip];
-        if (!j->nch || (bone_of && bone_of[b] == UINT32_MAX)) continue;
-        ganim_code code = track(f, j, bone_of ? bone_of[b] : b, bones[b].parent < 0 ? undo : NULL, &tr[t++]);
+        if (!j->nch || !f->state || (bone_of && bone_of[b] == UINT32_MAX)) continue; /* state: frames read */
+        bvh_state *st = &f->state[b + skip];
+        ganim_track *k = &tr[t++];
+        k->bone = bone_of ? bone_of[b] : b;
+        k->name = f->doc->skeleton->bones[k->bone].name;
+        ganim_code code = GANIM_OK;
+        if (st->has_pos) code = set_channel(f, &k->translation, &st->t, 3);
+        if (code == GANIM_OK && st->has_rot) code = set_channel(f, &k->rotation, &st->r, 4);
         if (code != GANIM_OK) return code;
     }
     clip->track_count = t;

@@ -278,7 +278,7 @@ static ganim_code gltf_read(ganim_doc *doc, const uint8_t *data, size_t size, co
     f.data = data;
     f.size = size;
     f.skin = -1;
-    f.scratch = ganim_doc_create(&f.opts->allocator, f.opts->memory_limit);
+    f.scratch = ganim_doc_scratch(doc); /* counted against the same memory limit */
     if (!f.scratch) return GANIM_NOMEM(err);
     const uint8_t *json = data;
     size_t json_size = size;

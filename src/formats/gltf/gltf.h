@@ -74,10 +74,11 @@ typedef struct gltf_fold {
 } gltf_fold;
 
 /* The last SCALAR float accessors (key times) read (gltf_data.c): their checked bytes,
- * for a read again */
+ * for a read again, and the floats made of them for a use that shares them */
 #define GLTF_ACC_MEMO 4
 typedef struct gltf_acc_memo {
-    const uint8_t *src; /* NULL: none */
+    const uint8_t *src;  /* NULL: none */
+    const float *floats; /* in scratch, written by no one; NULL: none yet */
     uint64_t n, stride;
     uint32_t index;
     int comps, ints;
@@ -134,6 +135,8 @@ typedef struct gltf_use {
     uint32_t animation, sampler;
     const char *side; /* "input", "output" */
     int doc;          /* the floats go in the document (a channel may keep them), not scratch */
+    int shared;       /* the caller writes nothing into them: the floats of an earlier read of
+                       * the same accessor may be given (key times read by many channels) */
 } gltf_use;
 /* Accessor `index` as `comps` floats per element (1 SCALAR, 3 VEC3, 4 VEC4), from float
  * or (when `ints`) normalised integer components, sparse substitution applied. */

@@ -35,7 +35,8 @@ typedef struct chan {
     uint32_t bone, sampler, index;
     int path, interp, comps;
     uint32_t n;     /* keys */
-    float *t;       /* seconds */
+    float *t;       /* seconds; shared with other channels of the same accessor until t_own */
+    int t_own;      /* t is this channel's own copy (own_times), which it may change */
     float *f;       /* frames */
     float *v;       /* n * comps values (CUBICSPLINE: 3n * comps, in, value, out) */
     float *doc_v;   /* the values as read when they are in the document (else NULL) */
@@ -102,17 +103,30 @@ static int interp_of(const char *s)
     return strcmp(s, "LINEAR") ? -1 : GLTF_LINEAR;
 }
 
+/* The channel's key times as its own array, before it changes them: the times read are
+ * shared by the channels that read the same accessor (gltf_use.shared). */
+static ganim_code own_times(anim *a, chan *c)
+{
+    if (c->t_own) return GANIM_OK;
+    float *t = gltf_scratch_raw(a->f, c->n ? c->n : 1, sizeof(float)); /* copied over whole */
+    if (!t) return GANIM_ERR_NOMEM;
+    memcpy(t, c->t, (size_t)c->n * sizeof(float));
+    c->t = t;
+    c->t_own = 1;
+    return GANIM_OK;
+}
+
 /* extras.ganim.keys of a sampler: ascending ranges [first, last] of the keys the channel
  * stores (the exporter baked the frames between them, export_gltf_anim.c bake_keys); the
  * channel keeps only those. Ranges that do not fit are a warning, and every key stays. */
-static void keep_stored(anim *a, chan *c, const gj_value *keys)
+static ganim_code keep_stored(anim *a, chan *c, const gj_value *keys)
 {
-    uint64_t next = 0;
+    uint64_t next = 0, kept = 0;
     if (!keys->count) {
         ganim_doc_warn(a->f->doc, GANIM_WARN_IGNORED, keys->offset,
                        "gltf: animation %u sampler %u: extras.ganim.keys names no key; every key is kept", a->index,
                        c->sampler);
-        return;
+        return GANIM_OK;
     }
     for (uint32_t r = 0; r < keys->count; r++) {
         const gj_value *pair = &keys->items[r];
@@ -123,10 +137,14 @@ static void keep_stored(anim *a, chan *c, const gj_value *keys)
                            "gltf: animation %u sampler %u: extras.ganim.keys entry %u is not a range of keys after "
                            "the last; every key is kept",
                            a->index, c->sampler, r);
-            return;
+            return GANIM_OK;
         }
         next = hi + 1;
+        kept += hi - lo + 1;
     }
+    if (kept == c->n) return GANIM_OK; /* every key (the ranges ascend without overlap) */
+    ganim_code code = own_times(a, c);
+    if (code != GANIM_OK) return code;
     uint32_t m = 0;
     size_t w = (size_t)c->comps;
     for (uint32_t r = 0; r < keys->count; r++) {
@@ -139,6 +157,7 @@ static void keep_stored(anim *a, chan *c, const gj_value *keys)
         }
     }
     c->n = m;
+    return GANIM_OK;
 }
 
 static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t *seen, const char **outside)
@@ -203,8 +222,8 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
      * are (model_channel keeps the array): they go in the document; its STEP channels
      * are visibility, made into other arrays, and other files' constant channels often
      * hold a key on every frame: those would stay in the document unused */
-    gltf_use use_in = { a->index, sampler, "input", 0 };
-    gltf_use use_out = { a->index, sampler, "output", f->ganim && c->interp == GLTF_LINEAR };
+    gltf_use use_in = { a->index, sampler, "input", 0, 1 };
+    gltf_use use_out = { a->index, sampler, "output", f->ganim && c->interp == GLTF_LINEAR, 0 };
     uint32_t nin, nout;
     ganim_code code = gltf_accessor_floats(f, in, 1, 0, &use_in, &c->t, &nin);
     if (code != GANIM_OK) return code;
@@ -241,7 +260,9 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     }
     /* a keyed channel ganim's exporter baked on every frame: its stored keys come back */
     const gj_value *keys = gj_get(gj_get(gj_get(sv, "extras"), "ganim"), "keys");
-    if (f->ganim && c->interp == GLTF_LINEAR && keys && keys->type == GJ_ARRAY) keep_stored(a, c, keys);
+    if (f->ganim && c->interp == GLTF_LINEAR && keys && keys->type == GJ_ARRAY &&
+        (code = keep_stored(a, c, keys)) != GANIM_OK)
+        return code;
     a->st.interp[c->interp]++;
     a->nch++;
     return GANIM_OK;
@@ -272,6 +293,8 @@ static ganim_code check_times(anim *a, chan *c, int *clean)
             continue;
         }
         if (m != k) {
+            ganim_code code = own_times(a, c);
+            if (code != GANIM_OK) return code;
             c->t[m] = t;
             memmove(c->v + m * per, c->v + k * per, per * sizeof(float));
         }
@@ -321,6 +344,8 @@ static ganim_code find_steps(anim *a, chan *c, int known, int *none)
             continue;
         }
         if (m != k) {
+            ganim_code code = own_times(a, c);
+            if (code != GANIM_OK) return code;
             c->t[m] = c->t[k];
             memmove(c->v + m * w, c->v + k * w, w * sizeof(float));
         }
@@ -481,9 +506,13 @@ static ganim_code key_frames(anim *a, chan *c)
             a->nudged++;
         }
         c->f[m] = fk;
-        c->t[m] = c->t[k];
         c->steps[m] = c->steps[k];
-        if (m != k) memmove(c->v + m * per, c->v + k * per, per * sizeof(float));
+        if (m != k) {
+            ganim_code code = own_times(a, c);
+            if (code != GANIM_OK) return code;
+            c->t[m] = c->t[k];
+            memmove(c->v + m * per, c->v + k * per, per * sizeof(float));
+        }
         m++;
     }
     c->n = m;

@@ -309,6 +309,11 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
     for (unsigned i = 0; i < GLTF_ACC_MEMO; i++) {
         const gltf_acc_memo *m = &f->acc_memo[i];
         if (!m->src || m->index != index || m->comps != comps || m->ints != ints) continue;
+        if (use->shared && !use->doc && m->floats) { /* the same floats again, no copy */
+            *out = (float *)(uintptr_t)m->floats;
+            *count = (uint32_t)m->n;
+            return GANIM_OK;
+        }
         float *o = floats_for(f, use, m->n, comps, 0);
         if (!o) return GANIM_ERR_NOMEM;
         copy_floats(o, m->src, m->n, comps, m->stride);
@@ -388,6 +393,7 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
         m->index = index;
         m->comps = comps;
         m->ints = ints;
+        m->floats = use->shared && !use->doc ? o : NULL;
     }
     *out = o;
     *count = (uint32_t)n;

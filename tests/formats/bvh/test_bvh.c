@@ -210,6 +210,133 @@ TEST(ganim_conventions)
     ganim_doc_free(d);
 }
 
+/* ganim_root with the synthetic root's shape whose values are not all 0: it is a bone,
+ * and with bvh.axes only it is turned, not its children (the reader took the root for the
+ * synthetic one while its values were 0, and reads the frames again once they are not) */
+TEST(root_that_is_not_synthetic)
+{
+    const char *text = "HIERARCHY\nROOT ganim_root\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n"
+                       " JOINT a\n {\n  OFFSET 0 0 0\n"
+                       "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+                       "  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n"
+                       "MOTION\nFrames: 3\nFrame Time: 0.0333333333\n"
+                       "0 0 0 1 2 3 0 -90 0\n"
+                       "0 0 0 1 2 3 0 -90 0\n"
+                       "0 7 0 1 2 3 30 -90 0\n";
+    ganim_setting s = { "bvh.axes", "z-up" };
+    ganim_read_opts o = { 0 };
+    o.settings = &s;
+    o.setting_count = 1;
+    ganim_doc *d = read_text(text, &o, GANIM_OK, NULL);
+    if (!d) return;
+    CHECK(d->skeleton->bone_count == 2 && d->skeleton->bones[1].parent == 0);
+    const ganim_track *r = track_of(&d->clips[0], 0), *a = track_of(&d->clips[0], 1);
+    CHECK(r && a && r->translation.kind == GANIM_CHANNEL_PER_FRAME && a->translation.kind == GANIM_CHANNEL_CONSTANT);
+    if (!r || !a) return;
+    /* the root turned back from Y up: (0, 7, 0) -> (0, 0, 7); frames before it 0 */
+    const float *p = value(&r->translation, 2, 3), *p0 = value(&r->translation, 1, 3);
+    CHECK_NEAR(p[0], 0, 1e-6);
+    CHECK_NEAR(p[1], 0, 1e-6);
+    CHECK_NEAR(p[2], 7, 1e-6);
+    CHECK(p0[0] == 0 && p0[1] == 0 && p0[2] == 0);
+    /* its child as written, not turned */
+    p = value(&a->translation, 0, 3);
+    CHECK(p[0] == 1 && p[1] == 2 && p[2] == 3);
+    /* a rotation constant for two frames, then another: one value per frame, the first
+     * two frames the first value */
+    CHECK(a->rotation.kind == GANIM_CHANNEL_PER_FRAME && a->rotation.count == 3);
+    check_rotation(value(&a->rotation, 0, 4), "ZXY", -90, 0, 0, "a frame 0");
+    check_rotation(value(&a->rotation, 1, 4), "ZXY", -90, 0, 0, "a frame 1");
+    check_rotation(value(&a->rotation, 2, 4), "ZXY", -90, 0, 30, "a frame 2");
+    ganim_doc_free(d);
+    /* the same without the option: the same values, no second reading needed */
+    d = read_text(text, NULL, GANIM_OK, NULL);
+    if (!d) return;
+    CHECK(d->skeleton->bone_count == 2 && d->clips[0].track_count == 2);
+    r = track_of(&d->clips[0], 0);
+    CHECK(r && value(&r->translation, 2, 3)[1] == 7);
+    ganim_doc_free(d);
+}
+
+typedef struct peak_alloc {
+    size_t live, peak;
+} peak_alloc;
+
+static void *pk_alloc(void *user, size_t size)
+{
+    peak_alloc *c = user;
+    void *p = malloc(size);
+    if (p && (c->live += size) > c->peak) c->peak = c->live;
+    return p;
+}
+static void *pk_realloc(void *user, void *p, size_t old, size_t size)
+{
+    peak_alloc *c = user;
+    void *q = realloc(p, size);
+    if (q && (c->live = c->live - old + size) > c->peak) c->peak = c->live;
+    return q;
+}
+static void pk_free(void *user, void *p, size_t size)
+{
+    peak_alloc *c = user;
+    if (p) c->live -= size;
+    free(p);
+}
+
+/* Frames are converted as they are read: 3,000 frames of 93 channels (2.2 MB as doubles)
+ * where only the root moves and one joint turns from frame 1,500 are read in memory for
+ * those two channels' floats (84 KB) and a few small arrays, not in the size of the
+ * values; every constant channel keeps one value. */
+TEST(frames_in_bounded_memory)
+{
+    enum { FRAMES = 3000, JOINTS = 30 };
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    if (!text) return;
+    len += (size_t)snprintf(text + len, cap - len,
+                            "HIERARCHY\nROOT hips\n{\nOFFSET 0 0 0\n"
+                            "CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n");
+    for (int j = 1; j < JOINTS; j++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                "JOINT j%d\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n", j);
+    len += (size_t)snprintf(text + len, cap - len, "End Site\n{\nOFFSET 0 1 0\n}\n");
+    for (int j = 0; j < JOINTS; j++) len += (size_t)snprintf(text + len, cap - len, "}\n");
+    len += (size_t)snprintf(text + len, cap - len, "MOTION\nFrames: %d\nFrame Time: 0.0333333333\n", FRAMES);
+    for (int fr = 0; fr < FRAMES; fr++) {
+        len += (size_t)snprintf(text + len, cap - len, "%d.25 -0 0 0 0 0", fr);
+        for (int j = 1; j < JOINTS; j++)
+            len += (size_t)snprintf(text + len, cap - len, j == 5 && fr >= 1500 ? " 30 0 0" : " 0 0 0");
+        len += (size_t)snprintf(text + len, cap - len, "\n");
+    }
+    CHECK(len > 500000 && len < cap - 100);
+    peak_alloc pk = { 0, 0 };
+    ganim_read_opts o = { 0 };
+    o.allocator = (ganim_allocator){ pk_alloc, pk_realloc, pk_free, &pk };
+    ganim_doc *d = NULL;
+    ganim_error e = { 0 };
+    CHECK_MSG(ganim_read_memory(text, len, &o, &d, &e) == GANIM_OK, "%s", e.message);
+    free(text);
+    if (!d) return;
+    const ganim_clip *c = &d->clips[0];
+    CHECK(c->frame_count == FRAMES && c->track_count == JOINTS);
+    const ganim_track *hips = track_of(c, 0), *j5 = track_of(c, 5), *j6 = track_of(c, 6);
+    CHECK(hips && j5 && j6);
+    if (hips && j5 && j6) {
+        CHECK(hips->translation.kind == GANIM_CHANNEL_PER_FRAME && hips->rotation.kind == GANIM_CHANNEL_CONSTANT);
+        const float *p = value(&hips->translation, 2999, 3);
+        CHECK(p[0] == 2999.25f && p[1] == 0 && p[2] == 0);
+        CHECK(j6->rotation.kind == GANIM_CHANNEL_CONSTANT && j6->rotation.count == 1);
+        CHECK(j5->rotation.kind == GANIM_CHANNEL_PER_FRAME && j5->rotation.count == FRAMES);
+        const float *q0 = value(&j5->rotation, 1499, 4), *q1 = value(&j5->rotation, 1500, 4);
+        CHECK(q0[0] == 0 && q0[1] == 0 && q0[2] == 0 && q0[3] == 1);
+        CHECK(q1[0] == 0 && q1[1] == 0 && q1[2] == (float)sin(PI / 12) && q1[3] == (float)cos(PI / 12));
+    }
+    ganim_doc_free(d);
+    CHECK_MSG(pk.live == 0, "%zu bytes left", pk.live);
+    CHECK_MSG(pk.peak < 300000, "a %zu-byte file took %zu bytes", len, pk.peak);
+}
+
 TEST(rates_and_lenient_text)
 {
     static const struct {
@@ -373,6 +500,8 @@ int main(void)
     RUN(cmu_style_known_answers);
     RUN(blender_bvh_matches_blender_gltf);
     RUN(ganim_conventions);
+    RUN(root_that_is_not_synthetic);
+    RUN(frames_in_bounded_memory);
     RUN(rates_and_lenient_text);
     RUN(skeleton_given_matches_exported_names);
     RUN(clear_errors);

@@ -117,11 +117,62 @@ TEST(random_angles)
     }
 }
 
+/* The reader's rotations against bvh_euler_to_quat normalised as the reader does, bit
+ * for bit, in the six channel orders: angles that repeat from frame to frame (the reader
+ * keeps their sine and cosine), zeros of either sign (the reader does not call libm for
+ * them: sin(+-0) = +-0, cos(+-0) = 1, checked here on this libm) and others. */
+TEST(reader_matches)
+{
+    volatile double pz = 0.0, nz = -0.0; /* not folded by the compiler: libm's own answers */
+    double sp = sin(pz), sn = sin(nz), cp = cos(pz), cn = cos(nz);
+    CHECK(sp == 0 && !signbit(sp) && sn == 0 && signbit(sn) && cp == 1 && cn == 1);
+    static const char *const names[3] = { "Xrotation", "Yrotation", "Zrotation" };
+    static const double angles[] = { 0.0, -0.0, 90, -90, 12.5, -0.028320312, 180, 1e-310, 33.333333 };
+    enum { NA = sizeof angles / sizeof angles[0], FRAMES = 40 };
+    char *text = malloc(1 << 16);
+    CHECK(text != NULL);
+    if (!text) return;
+    for (int o = 0; o < 6; o++) {
+        int len = snprintf(text, 1 << 16,
+                           "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 %s %s %s\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\n"
+                           "MOTION\nFrames: %d\nFrame Time: 0.1\n",
+                           names[orders[o][0]], names[orders[o][1]], names[orders[o][2]], FRAMES);
+        double deg[FRAMES][3]; /* by axis */
+        for (int fr = 0; fr < FRAMES; fr++) {
+            for (int a = 0; a < 3; a++) {
+                uint64_t r = next_random();
+                deg[fr][a] = fr && (r & 3) == 0 ? deg[fr - 1][a] : angles[(r >> 8) % NA];
+            }
+            for (int k = 0; k < 3; k++)
+                len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "%.17g ", deg[fr][orders[o][k]]);
+            len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "\n");
+        }
+        ganim_doc *d = NULL;
+        ganim_error e = { 0 };
+        CHECK_MSG(ganim_read_memory(text, (size_t)len, NULL, &d, &e) == GANIM_OK, "%s", e.message);
+        if (!d) continue;
+        const ganim_channel *ch = &d->clips[0].tracks[0].rotation;
+        for (int fr = 0; fr < FRAMES; fr++) {
+            double q[4];
+            float want[4];
+            bvh_euler_to_quat(deg[fr], orders[o], q);
+            double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+            for (int a = 0; a < 4; a++) want[a] = (float)(q[a] / n);
+            const float *got = ch->values + (ch->kind == GANIM_CHANNEL_CONSTANT ? 0 : 4 * fr);
+            CHECK_MSG(!memcmp(got, want, sizeof want), "order %d frame %d: (%a %a %a %a) instead of (%a %a %a %a)", o,
+                      fr, got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
+        }
+        ganim_doc_free(d);
+    }
+    free(text);
+}
+
 int main(void)
 {
     test_program_name = "test_bvh_euler";
     RUN(known_answers);
     RUN(special_angles);
     RUN(random_angles);
+    RUN(reader_matches);
     return test_finish();
 }

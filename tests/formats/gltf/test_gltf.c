@@ -404,6 +404,39 @@ TEST(step_and_hold_keys)
     ganim_buffer_free(&b);
 }
 
+/* Two samplers reading one times accessor with a repeated time: each drops its repeated
+ * key (the reader shares the times among the channels, and a channel changes only its
+ * own copy: the second channel's keys stay its own) */
+TEST(shared_times_changed_per_channel)
+{
+    gb g = { 0 };
+    const float t[4] = { 0, 0.5f, 0.5f, 1 };
+    const float a[12] = { 0, 0, 0, 1, 0, 0, 5, 0, 0, 2, 0, 0 }, b[12] = { 0, 0, 0, 10, 0, 0, 50, 0, 0, 20, 0, 0 };
+    int it = gb_floats(&g, t, 4, "SCALAR"), ia = gb_floats(&g, a, 4, "VEC3"), ib = gb_floats(&g, b, 4, "VEC3");
+    char body[2048];
+    snprintf(body, sizeof body,
+             "%s,\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}},"
+             "{\"sampler\":1,\"target\":{\"node\":1,\"path\":\"translation\"}}],"
+             "\"samplers\":[{\"input\":%d,\"output\":%d},{\"input\":%d,\"output\":%d}]}]",
+             two_bones, it, ia, it, ib);
+    ganim_buffer buf;
+    gb_finish(&g, body, 1, NULL, &buf);
+    ganim_read_opts o = { 0 };
+    o.fps = 2;
+    ganim_doc *d = read_built(&buf, &o, GANIM_OK, NULL);
+    if (d) {
+        const ganim_clip *c = &d->clips[0];
+        ganim_transform p[2];
+        CHECK_OK(ganim_clip_sample(c, d->skeleton, 0.5, p, NULL, NULL));
+        CHECK(p[0].translation.x == 1 && p[1].translation.x == 10);
+        CHECK_OK(ganim_clip_sample(c, d->skeleton, 1.0, p, NULL, NULL));
+        CHECK_MSG(p[0].translation.x == 2 && p[1].translation.x == 20, "at 1 s: %g and %g", p[0].translation.x,
+                  p[1].translation.x);
+        ganim_doc_free(d);
+    }
+    ganim_buffer_free(&buf);
+}
+
 /* Another writer's hidden frames (Blender keeps ganim's visibility as scale keys of 0 but
  * loses those frames' rotations and translations): a frame of scale 0 is hidden, and takes
  * the rotation, translation and scale of the nearest visible frame. */
@@ -1123,6 +1156,7 @@ int main(void)
     RUN(threejs_binary_and_data_uri);
     RUN(cubicspline_known_answer);
     RUN(step_and_hold_keys);
+    RUN(shared_times_changed_per_channel);
     RUN(zero_scale_frames_are_hidden);
     RUN(accessor_layouts);
     RUN(matrix_nodes_and_rates);
