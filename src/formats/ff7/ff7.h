@@ -134,6 +134,11 @@ extern const float ff7_half_sc[4096][2];
 #define FF7_HALF_COS(r) (ff7_half_sc[(r)][1])
 /* ((1 * Qy) * Qx) * Qz through ganim_quat_mul, as ganim_quat_from_euler forms it. */
 ganim_quat ff7_raw_to_quat_generic(float sx, float cx, float sy, float cy, float sz, float cz);
+/* The same product of the three 12-bit angles (each < 4096), stored at out[0..4). */
+void ff7_raw_to_quat_store_generic(unsigned ix, unsigned iy, unsigned iz, float *out);
+/* The same from a slot's 6 record bytes (three LE u16 angles, low 12 bits used); out of
+ * line, for the rare fallback of a hot loop. */
+void ff7_slot_to_quat_generic(const uint8_t *slot, float *out);
 /* R = Ry * Rx * Rz of the three 12-bit angles (x, y, z), bit for bit what
  * ganim_quat_from_euler(angles * 2pi / 4096, GANIM_EULER_YXZ) gives, without its sin/cos
  * and without the products that are zero. Why the short form gives the same bits: every product of two floats is
@@ -162,46 +167,49 @@ static inline ganim_quat ff7_raw_to_quat_scalar(const uint16_t raw[3])
 }
 
 #if defined(__SSE2__)
-/* The {sin, cos} pair of angle r as two doubles (lane 0 sin, lane 1 cos). */
-static inline __m128d ff7_half_sc_pd(unsigned r)
+/* The {sin, cos} pair of angle r in the low two float lanes (one 8-byte load). */
+static inline __m128 ff7_half_sc_ps(unsigned r)
 {
-    double d;
-    memcpy(&d, ff7_half_sc[r], sizeof d);
-    return _mm_cvtps_pd(_mm_castpd_ps(_mm_set_sd(d)));
+    return _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)ff7_half_sc[r]));
 }
-/* The same operations two lanes at a time (per-lane IEEE double arithmetic, no fused
- * multiply-add; a - b is a + (-b), -(a * b) is a * (-b), and a * b is b * a, exactly):
- * the same bits, stored at out[0..4) (x, y, z, w). */
-static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, float *out)
+/* The short product of the three angles (each < 4096) stored at out[0..4) (x, y, z, w),
+ * and true; false, nothing stored, when a component is zero (then
+ * ff7_raw_to_quat_store_generic). SSE2: Qy * Qx in four float lanes: each of its
+ * components is (float) of a product of two floats formed in double, and that product is
+ * exact in double (24 + 24 significant bits), so rounding it to float once is exactly the
+ * float multiplication of the two (IEEE rounds the exact product). Then ... * Qz two lanes
+ * at a time in double (per-lane IEEE arithmetic, no fused multiply-add; a - b is a + (-b),
+ * and a * b is b * a, exactly): the bits of ff7_raw_to_quat_scalar. */
+static inline bool ff7_quat_short_store(unsigned ix, unsigned iy, unsigned iz, float *out)
 {
-    const __m128d lo_sign = _mm_set_sd(-0.0), hi_sign = _mm_set_pd(-0.0, 0.0);
-    __m128d X = ff7_half_sc_pd(ix), Y = ff7_half_sc_pd(iy), Z = ff7_half_sc_pd(iz); /* (s, c) */
-    __m128d xy = _mm_mul_pd(X, _mm_shuffle_pd(Y, Y, 1));                            /* sx cy, cx sy */
-    __m128d zw = _mm_mul_pd(X, _mm_xor_pd(Y, lo_sign));                             /* sx (-sy), cx cy */
-    __m128 f = _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(zw));                   /* to float: x y z w */
-    xy = _mm_cvtps_pd(f);
-    zw = _mm_cvtps_pd(_mm_movehl_ps(f, f));
-    __m128d vcz = _mm_unpackhi_pd(Z, Z), vsz = _mm_xor_pd(_mm_unpacklo_pd(Z, Z), hi_sign); /* (cz cz), (sz -sz) */
+    __m128 X = ff7_half_sc_ps(ix), Y = ff7_half_sc_ps(iy); /* (s, c, 0, 0) */
+    /* (sx, cx, sx, cx) * (cy, sy, -sy, cy) = (x, y, z, w) of Qy * Qx */
+    __m128 f = _mm_mul_ps(_mm_movelh_ps(X, X), _mm_xor_ps(_mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 0, 0, 1)),
+                                                          _mm_set_ps(0.0f, -0.0f, 0.0f, 0.0f)));
+    __m128d xy = _mm_cvtps_pd(f), zw = _mm_cvtps_pd(_mm_movehl_ps(f, f));
+    __m128d Z = _mm_cvtps_pd(ff7_half_sc_ps(iz));                                                        /* (sz, cz) */
+    __m128d vcz = _mm_unpackhi_pd(Z, Z), vsz = _mm_xor_pd(_mm_unpacklo_pd(Z, Z), _mm_set_pd(-0.0, 0.0)); /* (sz, -sz) */
     /* x' = x cz + y sz, y' = y cz + x (-sz), z' = z cz + w sz, w' = w cz + z (-sz) */
     __m128d r01 = _mm_add_pd(_mm_mul_pd(xy, vcz), _mm_mul_pd(_mm_shuffle_pd(xy, xy, 1), vsz));
     __m128d r23 = _mm_add_pd(_mm_mul_pd(zw, vcz), _mm_mul_pd(_mm_shuffle_pd(zw, zw, 1), vsz));
     __m128 r = _mm_movelh_ps(_mm_cvtpd_ps(r01), _mm_cvtpd_ps(r23));
-    if (_mm_movemask_ps(_mm_cmpeq_ps(r, _mm_setzero_ps()))) {
-        ganim_quat q = ff7_raw_to_quat_generic(FF7_HALF_SIN(ix), FF7_HALF_COS(ix), FF7_HALF_SIN(iy), FF7_HALF_COS(iy),
-                                               FF7_HALF_SIN(iz), FF7_HALF_COS(iz));
-        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
-        return;
-    }
+    if (_mm_movemask_ps(_mm_cmpeq_ps(r, _mm_setzero_ps()))) return false;
     _mm_storeu_ps(out, r);
+    return true;
 }
 #else
-static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, float *out)
+static inline bool ff7_quat_short_store(unsigned ix, unsigned iy, unsigned iz, float *out)
 {
     uint16_t raw[3] = { (uint16_t)ix, (uint16_t)iy, (uint16_t)iz };
     ganim_quat q = ff7_raw_to_quat_scalar(raw);
     out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+    return true;
 }
 #endif
+static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, float *out)
+{
+    if (!ff7_quat_short_store(ix, iy, iz, out)) ff7_raw_to_quat_store_generic(ix, iy, iz, out);
+}
 static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])
 {
     float v[4];
