@@ -147,7 +147,14 @@ void ff7_slot_to_quat_generic(const uint8_t *slot, float *out);
  * short form equals the generic one whenever it is not zero; only the sign of a zero
  * result depends on the dropped terms, and then the generic product is formed instead.
  * tests/formats/ff7/test_ff7_angles.c compares both over every angle of each axis and millions
- * of triples. */
+ * of triples.
+ * Unit length (what the reader vouches for, ganim_doc_vouch_rotations): every table row
+ * has s^2 + c^2 within 2^-22 of 1 (tested for all 4096); Qy * Qx rounds each exact product
+ * once to float (relative error 2^-24 each), and ... * Qz forms each component as one
+ * double sum of two exact products rounded to float, a rotation of the pairs (x, y) and
+ * (z, w) by the row of z: length^2 stays within about 2^-20 of 1, far inside the 2^-18
+ * the test checks on every quaternion it forms, and the core's 2e-3. The generic product
+ * (ganim_quat_mul's three roundings to float) stays within the same bound. */
 static inline ganim_quat ff7_raw_to_quat_scalar(const uint16_t raw[3])
 {
     unsigned ix = raw[0] & 0xFFFu, iy = raw[1] & 0xFFFu, iz = raw[2] & 0xFFFu;
