@@ -130,6 +130,9 @@ extern const ff7_short_code ff7_short_codes[1024];
  * ganim_quat_axis_angle's float values for the angle r * 2pi / 4096, as {sin, cos}
  * pairs (one 8-byte load gives both). */
 extern const float ff7_half_sc[4096][2];
+/* The same values as doubles (exact), {cos, cos, sin, -sin} per angle: the SSE2
+ * product's last step multiplies by the two halves straight from the table. */
+extern _Alignas(16) const double ff7_half_zd[4096][4];
 #define FF7_HALF_SIN(r) (ff7_half_sc[(r)][0])
 #define FF7_HALF_COS(r) (ff7_half_sc[(r)][1])
 /* ((1 * Qy) * Qx) * Qz through ganim_quat_mul, as ganim_quat_from_euler forms it. */
@@ -194,8 +197,7 @@ static inline bool ff7_quat_short_store(unsigned ix, unsigned iy, unsigned iz, f
     __m128 f = _mm_mul_ps(_mm_movelh_ps(X, X), _mm_xor_ps(_mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 0, 0, 1)),
                                                           _mm_set_ps(0.0f, -0.0f, 0.0f, 0.0f)));
     __m128d xy = _mm_cvtps_pd(f), zw = _mm_cvtps_pd(_mm_movehl_ps(f, f));
-    __m128d Z = _mm_cvtps_pd(ff7_half_sc_ps(iz));                                                        /* (sz, cz) */
-    __m128d vcz = _mm_unpackhi_pd(Z, Z), vsz = _mm_xor_pd(_mm_unpacklo_pd(Z, Z), _mm_set_pd(-0.0, 0.0)); /* (sz, -sz) */
+    __m128d vcz = _mm_load_pd(ff7_half_zd[iz]), vsz = _mm_load_pd(ff7_half_zd[iz] + 2); /* (cz, cz), (sz, -sz) */
     /* x' = x cz + y sz, y' = y cz + x (-sz), z' = z cz + w sz, w' = w cz + z (-sz) */
     __m128d r01 = _mm_add_pd(_mm_mul_pd(xy, vcz), _mm_mul_pd(_mm_shuffle_pd(xy, xy, 1), vsz));
     __m128d r23 = _mm_add_pd(_mm_mul_pd(zw, vcz), _mm_mul_pd(_mm_shuffle_pd(zw, zw, 1), vsz));

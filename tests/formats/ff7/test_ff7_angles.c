@@ -59,6 +59,16 @@ TEST(table_is_axis_angle)
             }
         }
     }
+    /* the double table holds the same values, {cos, cos, sin, -sin} */
+    for (int r = 0; r < 4096; r++) {
+        const double *d = ff7_half_zd[r];
+        double c = FF7_HALF_COS(r), sn = FF7_HALF_SIN(r);
+        if (memcmp(&d[0], &c, 8) || memcmp(&d[1], &c, 8) || memcmp(&d[2], &sn, 8) || d[3] != -sn ||
+            signbit(d[3]) == signbit(sn)) {
+            CHECK_MSG(0, "angle %d: double row (%a %a %a %a), floats (%a, %a)", r, d[0], d[1], d[2], d[3], sn, c);
+            return;
+        }
+    }
     /* every row {sin, cos} has s^2 + c^2 within 2^-22 of 1 (what the unit bound starts from) */
     for (int r = 0; r < 4096; r++) {
         double l = (double)FF7_HALF_SIN(r) * FF7_HALF_SIN(r) + (double)FF7_HALF_COS(r) * FF7_HALF_COS(r);
