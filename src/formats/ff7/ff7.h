@@ -98,6 +98,16 @@ static inline uint16_t ff7_info_rot(const ff7_clip_info *in, size_t i)
  * (trailer and stream copied from info's pointers). */
 uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *info, const int32_t *pos, const uint16_t *rot,
                                size_t *size);
+/* On a little-endian host the record's arrays are int32 and uint16 arrays as they lie in
+ * memory, so a reader decodes straight into them: ff7_clip_native_room makes a record
+ * with room for max_frames frames and points *pos and *rot at its arrays;
+ * ff7_clip_native_seal(p, info, max_frames) then writes the header of `info` (frames <=
+ * max_frames), moves the rotations of fewer frames down to their place, copies trailer
+ * and stream, and returns the record's size. */
+bool ff7_host_little_endian(void);
+uint8_t *ff7_clip_native_room(ganim_doc *doc, uint32_t max_frames, uint32_t slots, size_t trailer_size,
+                              size_t stream_size, int32_t **pos, uint16_t **rot);
+size_t ff7_clip_native_seal(uint8_t *p, const ff7_clip_info *info, uint32_t max_frames);
 
 /* ---- bit stream -------------------------------------------------------------------- */
 /* Decodes frame 0 and up to max_frames-1 delta frames that fit wholly in the stream.
