@@ -224,7 +224,7 @@ static uint32_t reference_decode(const uint8_t *s, size_t size, unsigned key, ui
     uint32_t n = 1;
     for (; n < max_frames; n++) {
         bool ok = true, frame_best = true;
-        for (int i = 0; i < 3 && ok; i++) {
+        for (uint32_t i = 0; i < 3 && ok; i++) {
             uint32_t f;
             int32_t d;
             ok = gb_msb_u(&b, 1, &f) && gb_msb_s(&b, f ? 16 : 7, &d);
