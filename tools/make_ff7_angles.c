@@ -4,6 +4,7 @@
  * replaces that call on the decoder's hot path, so the quaternions stay bit-identical.
  * tests/formats/ff7/test_ff7_angles.c checks every entry against ganim_quat_axis_angle on all
  * three axes, so a table out of step with the library fails the tests.
+ * The second table holds the same values as doubles for the SSE2 product (ff7.h).
  * Usage: make_ff7_angles > src/formats/ff7/ff7_angle_table.c
  * (the build's make_ff7_angles target) */
 #include <stdio.h>
@@ -21,13 +22,20 @@ int main(void)
         c[r] = q.w;
     }
     printf("/* Made by tools/make_ff7_angles.c: do not edit. sin and cos of half of each FF7\n"
-           " * angle r (r * 2pi / 4096) as ganim_quat_axis_angle rounds them to float. */\n"
+           " * angle r (r * 2pi / 4096) as ganim_quat_axis_angle rounds them to float, and the\n"
+           " * same floats as doubles for the SSE2 product. */\n"
            "#include \"formats/ff7/ff7.h\"\n\n"
            "/* clang-format off */\n");
     /* one {sin, cos} pair per angle: the decoder loads both with one 8-byte load */
     printf("const float ff7_half_sc[4096][2] = {\n");
     for (int r = 0; r < 4096; r++)
         printf("%s{ %af, %af },%s", r % 2 ? " " : "    ", (double)s[r], (double)c[r], r % 2 ? "\n" : "");
+    printf("};\n\n");
+    /* the same values as doubles (exact), laid out as the SSE2 product's last step uses
+     * them: {cos, cos, sin, -sin}, two 16-byte loads */
+    printf("_Alignas(16) const double ff7_half_zd[4096][4] = {\n");
+    for (int r = 0; r < 4096; r++)
+        printf("    { %a, %a, %a, %a },\n", (double)c[r], (double)c[r], (double)s[r], -(double)s[r]);
     printf("};\n");
     printf("/* clang-format on */\n");
     return 0;

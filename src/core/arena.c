@@ -204,6 +204,15 @@ void ganim_doc_lend_end(ganim_doc *doc, int ok)
     in->lent_kept = 0;
 }
 
+void ganim_doc_vouch_rotations(ganim_doc *doc) { doc->internal->rotations_vouched = 1; }
+
+int ganim_doc_rotations_vouched(const ganim_doc *doc) { return doc->internal && doc->internal->rotations_vouched; }
+
+void ganim_doc_vouch_end(ganim_doc *doc)
+{
+    if (doc->internal) doc->internal->rotations_vouched = 0;
+}
+
 char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap)
 {
     char tmp[1024];

@@ -28,6 +28,7 @@ struct ganim_doc_internal {
     int lent_kept;
     ganim_buffer owned;
     ganim_doc_growth growth; /* arrays the building functions grow (build.c) */
+    int rotations_vouched;   /* ganim_doc_vouch_rotations, until ganim_doc_vouch_end */
 };
 
 #endif

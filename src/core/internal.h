@@ -98,6 +98,14 @@ const uint8_t *ganim_doc_keep_input(ganim_doc *doc, const uint8_t *data, size_t 
  * the caller's. */
 void ganim_doc_lend_input(ganim_doc *doc, ganim_buffer *buf);
 void ganim_doc_lend_end(ganim_doc *doc, int ok);
+/* A reader that built every rotation channel of the document from values it proves to
+ * be unit quaternions (FF7's exact angle table, ff7.h) vouches for them: the validation
+ * that follows the read (read.c) skips their unit-length check, and only that check of
+ * only that validation: read.c ends the vouch right after it, so every later validation
+ * checks them again. */
+void ganim_doc_vouch_rotations(ganim_doc *doc);
+int ganim_doc_rotations_vouched(const ganim_doc *doc);
+void ganim_doc_vouch_end(ganim_doc *doc);
 char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
 char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap);
 /* Hands a caller's warning callback (ganim_write_opts.warn, ganim_export_opts.warn) one

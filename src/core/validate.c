@@ -51,7 +51,7 @@ static int unit_quats(const float *q, size_t n)
 }
 
 static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip, uint32_t ci, uint32_t ti,
-                                const char *what, int comps, const ganim_limits *lim, ganim_error *err)
+                                const char *what, int comps, const ganim_limits *lim, int vouched, ganim_error *err)
 {
     switch (ch->kind) {
     case GANIM_CHANNEL_ABSENT: return GANIM_OK;
@@ -74,7 +74,7 @@ static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip,
     default: goto bad;
     }
     if (comps == 4) {
-        if (unit_quats(ch->values, ch->count)) return GANIM_OK;
+        if (vouched || unit_quats(ch->values, ch->count)) return GANIM_OK; /* ganim_doc_vouch_rotations */
         for (uint32_t k = 0; k < ch->count; k++) {
             const float *q = ch->values + (size_t)k * 4;
             if (!unit_quat(q)) {
@@ -98,6 +98,7 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
     if (!doc) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "no document");
     const ganim_skeleton *s = doc->skeleton;
     const ganim_limits *lim = ganim_doc_limits(doc);
+    int vouched = ganim_doc_rotations_vouched(doc);
     if (s && s->bone_count > lim->bones)
         return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                           "the skeleton has %u bones, more than the limit of %u (ganim_limits.bones)", s->bone_count,
@@ -192,9 +193,11 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
                 }
             }
             ganim_code code;
-            if ((code = check_channel(&t->rotation, c, ci, ti, "rotation", 4, lim, err)) != GANIM_OK) return code;
-            if ((code = check_channel(&t->translation, c, ci, ti, "translation", 3, lim, err)) != GANIM_OK) return code;
-            if ((code = check_channel(&t->scale, c, ci, ti, "scale", 3, lim, err)) != GANIM_OK) return code;
+            if ((code = check_channel(&t->rotation, c, ci, ti, "rotation", 4, lim, vouched, err)) != GANIM_OK)
+                return code;
+            if ((code = check_channel(&t->translation, c, ci, ti, "translation", 3, lim, 0, err)) != GANIM_OK)
+                return code;
+            if ((code = check_channel(&t->scale, c, ci, ti, "scale", 3, lim, 0, err)) != GANIM_OK) return code;
         }
         if (c->partner) { /* an animation without a partner of its own */
             uint32_t p = c->partner - 1;

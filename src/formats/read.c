@@ -56,6 +56,7 @@ static ganim_code read_bytes(const void *data, size_t size, ganim_buffer *lend, 
     if (lend) ganim_doc_lend_input(doc, lend);
     code = fmt->impl->read(doc, size ? (const uint8_t *)data : empty, size, opts, err);
     if (code == GANIM_OK) code = ganim_doc_validate(doc, err);
+    ganim_doc_vouch_end(doc); /* a reader's vouch covers this validation only */
     if (code != GANIM_OK) {
         if (err && err->code == GANIM_OK) {
             ganim_fail(err, code, GANIM_NO_OFFSET, "%s: %s", fmt->name, ganim_code_name(code));

@@ -98,6 +98,16 @@ static inline uint16_t ff7_info_rot(const ff7_clip_info *in, size_t i)
  * (trailer and stream copied from info's pointers). */
 uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *info, const int32_t *pos, const uint16_t *rot,
                                size_t *size);
+/* On a little-endian host the record's arrays are int32 and uint16 arrays as they lie in
+ * memory, so a reader decodes straight into them: ff7_clip_native_room makes a record
+ * with room for max_frames frames and points *pos and *rot at its arrays;
+ * ff7_clip_native_seal(p, info, max_frames) then writes the header of `info` (frames <=
+ * max_frames), moves the rotations of fewer frames down to their place, copies trailer
+ * and stream, and returns the record's size. */
+bool ff7_host_little_endian(void);
+uint8_t *ff7_clip_native_room(ganim_doc *doc, uint32_t max_frames, uint32_t slots, size_t trailer_size,
+                              size_t stream_size, int32_t **pos, uint16_t **rot);
+size_t ff7_clip_native_seal(uint8_t *p, const ff7_clip_info *info, uint32_t max_frames);
 
 /* ---- bit stream -------------------------------------------------------------------- */
 /* Decodes frame 0 and up to max_frames-1 delta frames that fit wholly in the stream.
@@ -130,10 +140,18 @@ extern const ff7_short_code ff7_short_codes[1024];
  * ganim_quat_axis_angle's float values for the angle r * 2pi / 4096, as {sin, cos}
  * pairs (one 8-byte load gives both). */
 extern const float ff7_half_sc[4096][2];
+/* The same values as doubles (exact), {cos, cos, sin, -sin} per angle: the SSE2
+ * product's last step multiplies by the two halves straight from the table. */
+extern _Alignas(16) const double ff7_half_zd[4096][4];
 #define FF7_HALF_SIN(r) (ff7_half_sc[(r)][0])
 #define FF7_HALF_COS(r) (ff7_half_sc[(r)][1])
 /* ((1 * Qy) * Qx) * Qz through ganim_quat_mul, as ganim_quat_from_euler forms it. */
 ganim_quat ff7_raw_to_quat_generic(float sx, float cx, float sy, float cy, float sz, float cz);
+/* The same product of the three 12-bit angles (each < 4096), stored at out[0..4). */
+void ff7_raw_to_quat_store_generic(unsigned ix, unsigned iy, unsigned iz, float *out);
+/* The same from a slot's 6 record bytes (three LE u16 angles, low 12 bits used); out of
+ * line, for the rare fallback of a hot loop. */
+void ff7_slot_to_quat_generic(const uint8_t *slot, float *out);
 /* R = Ry * Rx * Rz of the three 12-bit angles (x, y, z), bit for bit what
  * ganim_quat_from_euler(angles * 2pi / 4096, GANIM_EULER_YXZ) gives, without its sin/cos
  * and without the products that are zero. Why the short form gives the same bits: every product of two floats is
@@ -142,7 +160,14 @@ ganim_quat ff7_raw_to_quat_generic(float sx, float cx, float sy, float cy, float
  * short form equals the generic one whenever it is not zero; only the sign of a zero
  * result depends on the dropped terms, and then the generic product is formed instead.
  * tests/formats/ff7/test_ff7_angles.c compares both over every angle of each axis and millions
- * of triples. */
+ * of triples.
+ * Unit length (what the reader vouches for, ganim_doc_vouch_rotations): every table row
+ * has s^2 + c^2 within 2^-22 of 1 (tested for all 4096); Qy * Qx rounds each exact product
+ * once to float (relative error 2^-24 each), and ... * Qz forms each component as one
+ * double sum of two exact products rounded to float, a rotation of the pairs (x, y) and
+ * (z, w) by the row of z: length^2 stays within about 2^-20 of 1, far inside the 2^-18
+ * the test checks on every quaternion it forms, and the core's 2e-3. The generic product
+ * (ganim_quat_mul's three roundings to float) stays within the same bound. */
 static inline ganim_quat ff7_raw_to_quat_scalar(const uint16_t raw[3])
 {
     unsigned ix = raw[0] & 0xFFFu, iy = raw[1] & 0xFFFu, iz = raw[2] & 0xFFFu;
@@ -162,46 +187,48 @@ static inline ganim_quat ff7_raw_to_quat_scalar(const uint16_t raw[3])
 }
 
 #if defined(__SSE2__)
-/* The {sin, cos} pair of angle r as two doubles (lane 0 sin, lane 1 cos). */
-static inline __m128d ff7_half_sc_pd(unsigned r)
+/* The {sin, cos} pair of angle r in the low two float lanes (one 8-byte load). */
+static inline __m128 ff7_half_sc_ps(unsigned r)
 {
-    double d;
-    memcpy(&d, ff7_half_sc[r], sizeof d);
-    return _mm_cvtps_pd(_mm_castpd_ps(_mm_set_sd(d)));
+    return _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)ff7_half_sc[r]));
 }
-/* The same operations two lanes at a time (per-lane IEEE double arithmetic, no fused
- * multiply-add; a - b is a + (-b), -(a * b) is a * (-b), and a * b is b * a, exactly):
- * the same bits, stored at out[0..4) (x, y, z, w). */
-static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, float *out)
+/* The short product of the three angles (each < 4096) stored at out[0..4) (x, y, z, w),
+ * and true; false, nothing stored, when a component is zero (then
+ * ff7_raw_to_quat_store_generic). SSE2: Qy * Qx in four float lanes: each of its
+ * components is (float) of a product of two floats formed in double, and that product is
+ * exact in double (24 + 24 significant bits), so rounding it to float once is exactly the
+ * float multiplication of the two (IEEE rounds the exact product). Then ... * Qz two lanes
+ * at a time in double (per-lane IEEE arithmetic, no fused multiply-add; a - b is a + (-b),
+ * and a * b is b * a, exactly): the bits of ff7_raw_to_quat_scalar. */
+static inline bool ff7_quat_short_store(unsigned ix, unsigned iy, unsigned iz, float *out)
 {
-    const __m128d lo_sign = _mm_set_sd(-0.0), hi_sign = _mm_set_pd(-0.0, 0.0);
-    __m128d X = ff7_half_sc_pd(ix), Y = ff7_half_sc_pd(iy), Z = ff7_half_sc_pd(iz); /* (s, c) */
-    __m128d xy = _mm_mul_pd(X, _mm_shuffle_pd(Y, Y, 1));                            /* sx cy, cx sy */
-    __m128d zw = _mm_mul_pd(X, _mm_xor_pd(Y, lo_sign));                             /* sx (-sy), cx cy */
-    __m128 f = _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(zw));                   /* to float: x y z w */
-    xy = _mm_cvtps_pd(f);
-    zw = _mm_cvtps_pd(_mm_movehl_ps(f, f));
-    __m128d vcz = _mm_unpackhi_pd(Z, Z), vsz = _mm_xor_pd(_mm_unpacklo_pd(Z, Z), hi_sign); /* (cz cz), (sz -sz) */
+    __m128 X = ff7_half_sc_ps(ix), Y = ff7_half_sc_ps(iy); /* (s, c, 0, 0) */
+    /* (sx, cx, sx, cx) * (cy, sy, -sy, cy) = (x, y, z, w) of Qy * Qx */
+    __m128 f = _mm_mul_ps(_mm_movelh_ps(X, X), _mm_xor_ps(_mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 0, 0, 1)),
+                                                          _mm_set_ps(0.0f, -0.0f, 0.0f, 0.0f)));
+    __m128d xy = _mm_cvtps_pd(f), zw = _mm_cvtps_pd(_mm_movehl_ps(f, f));
+    __m128d vcz = _mm_load_pd(ff7_half_zd[iz]), vsz = _mm_load_pd(ff7_half_zd[iz] + 2); /* (cz, cz), (sz, -sz) */
     /* x' = x cz + y sz, y' = y cz + x (-sz), z' = z cz + w sz, w' = w cz + z (-sz) */
     __m128d r01 = _mm_add_pd(_mm_mul_pd(xy, vcz), _mm_mul_pd(_mm_shuffle_pd(xy, xy, 1), vsz));
     __m128d r23 = _mm_add_pd(_mm_mul_pd(zw, vcz), _mm_mul_pd(_mm_shuffle_pd(zw, zw, 1), vsz));
     __m128 r = _mm_movelh_ps(_mm_cvtpd_ps(r01), _mm_cvtpd_ps(r23));
-    if (_mm_movemask_ps(_mm_cmpeq_ps(r, _mm_setzero_ps()))) {
-        ganim_quat q = ff7_raw_to_quat_generic(FF7_HALF_SIN(ix), FF7_HALF_COS(ix), FF7_HALF_SIN(iy), FF7_HALF_COS(iy),
-                                               FF7_HALF_SIN(iz), FF7_HALF_COS(iz));
-        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
-        return;
-    }
+    if (_mm_movemask_ps(_mm_cmpeq_ps(r, _mm_setzero_ps()))) return false;
     _mm_storeu_ps(out, r);
+    return true;
 }
 #else
-static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, float *out)
+static inline bool ff7_quat_short_store(unsigned ix, unsigned iy, unsigned iz, float *out)
 {
     uint16_t raw[3] = { (uint16_t)ix, (uint16_t)iy, (uint16_t)iz };
     ganim_quat q = ff7_raw_to_quat_scalar(raw);
     out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+    return true;
 }
 #endif
+static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, float *out)
+{
+    if (!ff7_quat_short_store(ix, iy, iz, out)) ff7_raw_to_quat_store_generic(ix, iy, iz, out);
+}
 static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])
 {
     float v[4];

@@ -16,6 +16,19 @@ ganim_quat ff7_raw_to_quat_generic(float sx, float cx, float sy, float cy, float
     return ganim_quat_mul(ganim_quat_mul(ganim_quat_mul(ganim_quat_identity(), qy), qx), qz);
 }
 
+void ff7_raw_to_quat_store_generic(unsigned ix, unsigned iy, unsigned iz, float *out)
+{
+    ganim_quat q = ff7_raw_to_quat_generic(FF7_HALF_SIN(ix), FF7_HALF_COS(ix), FF7_HALF_SIN(iy), FF7_HALF_COS(iy),
+                                           FF7_HALF_SIN(iz), FF7_HALF_COS(iz));
+    out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+}
+
+void ff7_slot_to_quat_generic(const uint8_t *slot, float *out)
+{
+    ff7_raw_to_quat_store_generic(ganim_ld_u16le(slot) & 0xFFFu, ganim_ld_u16le(slot + 2) & 0xFFFu,
+                                  ganim_ld_u16le(slot + 4) & 0xFFFu, out);
+}
+
 static int32_t circ_dist(int32_t a, int32_t b)
 {
     int32_t d = (a - b) & 4095;

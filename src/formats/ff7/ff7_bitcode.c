@@ -126,26 +126,43 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
         }
         /* Where the 8-byte window at the position lies inside the stream, one load gives
          * 57 stream bits: codes are at most 16 bits, so a slot's three codes (48 bits at
-         * most) come from one load with no bound to check. Elsewhere one code at a time,
-         * each checked against the end. */
+         * most) come from one load with no bound to check. When every window of the
+         * frame lies inside (its codes take at most per * 16 bits), the frame's slots run
+         * with no bound check at all; elsewhere each slot's window is checked, and at the
+         * end of the stream one code at a time, each checked against the end. */
         size_t i = 0;
         uint32_t step = 1u << bkey;
-#define FF7_ONE_CODE(k)                                                                            \
-    do {                                                                                           \
-        uint64_t x = w << used;                                                                    \
-        ff7_short_code c = ff7_short_codes[x >> 54];                                               \
-        int32_t v = c.delta;                                                                       \
-        if (c.len) used += c.len;                                                                  \
-        else { /* type 7: through locals, so that v and frame_best stay in registers */ int32_t t; \
-            bool fb = frame_best;                                                                  \
-            used += ff7_rot_delta(x, kraw, bkey, &t, &fb);                                         \
-            frame_best = fb;                                                                       \
-            v = t;                                                                                 \
-        }                                                                                          \
-        cr[i + (k)] = (uint16_t)(((uint32_t)pr[i + (k)] + (uint32_t)v * step) & 0xFFFu);           \
+#define FF7_ONE_CODE(k)                                                                      \
+    do {                                                                                     \
+        ff7_short_code c = ff7_short_codes[x >> 54];                                         \
+        int32_t v = c.delta;                                                                 \
+        unsigned len = c.len;                                                                \
+        if (!len) { /* type 7: through locals, so that v and frame_best stay in registers */ \
+            int32_t t;                                                                       \
+            bool fb = frame_best;                                                            \
+            len = ff7_rot_delta(x, kraw, bkey, &t, &fb);                                     \
+            frame_best = fb;                                                                 \
+            v = t;                                                                           \
+        }                                                                                    \
+        x <<= len;                                                                           \
+        used += len;                                                                         \
+        cr[i + (k)] = (uint16_t)(((uint32_t)pr[i + (k)] + (uint32_t)v * step) & 0xFFFu);     \
     } while (0)
+        if (ok && b.pos < proven && proven - b.pos > per * 16u) {
+            size_t at = b.pos;
+            do {
+                uint64_t x = gb_msb_window64_proven(stream, at);
+                unsigned used = 0;
+                FF7_ONE_CODE(0);
+                FF7_ONE_CODE(1);
+                FF7_ONE_CODE(2);
+                at += used;
+                i += 3;
+            } while (i < per);
+            b.pos = at;
+        }
         while (ok && i < per && b.pos < proven) { /* per is a multiple of 3 */
-            uint64_t w = gb_msb_window64_proven(stream, b.pos);
+            uint64_t x = gb_msb_window64_proven(stream, b.pos);
             unsigned used = 0;
             FF7_ONE_CODE(0);
             FF7_ONE_CODE(1);

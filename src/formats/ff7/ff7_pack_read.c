@@ -203,12 +203,20 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
     ganim_code lc = ganim_check_counts(doc, at, what, max, slots, 0, err);
     if (lc != GANIM_OK) return lc;
     size_t npos = (size_t)max * 3u, nrot = npos * (size_t)slots;
-    int32_t *pos = ganim_alloc(c->alloc, npos * sizeof *pos);
-    uint16_t *rot = ganim_alloc(c->alloc, nrot * sizeof *rot);
-    if (!pos || !rot) {
-        ganim_free(c->alloc, pos, npos * sizeof *pos);
-        ganim_free(c->alloc, rot, nrot * sizeof *rot);
-        return GANIM_NOMEM(err);
+    int32_t *pos = NULL;
+    uint16_t *rot = NULL;
+    uint8_t *room = NULL; /* little-endian host: decoded straight into the clip's record */
+    if (ff7_host_little_endian()) {
+        room = ff7_clip_native_room(c->doc, (uint32_t)max, in.slots, in.trailer_size, in.stream_size, &pos, &rot);
+        if (!room) return GANIM_NOMEM(err);
+    } else {
+        pos = ganim_alloc(c->alloc, npos * sizeof *pos);
+        rot = ganim_alloc(c->alloc, nrot * sizeof *rot);
+        if (!pos || !rot) {
+            ganim_free(c->alloc, pos, npos * sizeof *pos);
+            ganim_free(c->alloc, rot, nrot * sizeof *rot);
+            return GANIM_NOMEM(err);
+        }
     }
     size_t used = 0;
     bool best = false;
@@ -233,9 +241,14 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
             break;
         }
     size_t rec_size = 0;
-    const uint8_t *rec = ff7_clip_native_build(doc, &in, pos, rot, &rec_size);
-    ganim_free(c->alloc, pos, npos * sizeof *pos);
-    ganim_free(c->alloc, rot, nrot * sizeof *rot);
+    const uint8_t *rec = room;
+    if (room) {
+        rec_size = ff7_clip_native_seal(room, &in, (uint32_t)max);
+    } else {
+        rec = ff7_clip_native_build(doc, &in, pos, rot, &rec_size);
+        ganim_free(c->alloc, pos, npos * sizeof *pos);
+        ganim_free(c->alloc, rot, nrot * sizeof *rot);
+    }
     clip->name = ganim_doc_printf(doc, "%s_%u", ff7_role_name(in.role), index);
     if (!rec || !clip->name) return GANIM_NOMEM(err);
     clip->kind = GANIM_CLIP_ANIMATION;
@@ -351,6 +364,9 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
         ganim_code code = ff7_clip_fill(doc, &clips[i], &in, err);
         if (code) return code;
     }
+    /* Every rotation channel is ff7_clip_fill's, each quaternion a product of three made
+     * from the exact angle table: unit length within 2^-18 (ff7.h, "Unit length"). */
+    ganim_doc_vouch_rotations(doc);
     /* Weapon animation i plays with body animation i (docs/formats/ff7-battle.md, "The
      * model": Kimera draws WeaponAnimations[i] with SkeletonAnimations[i], kujata pairs
      * them the same way): the exporters write the two as one animation. A special slot on

@@ -44,16 +44,16 @@ bool ff7_clip_info_parse(const ganim_clip *clip, ff7_clip_info *in)
     return true;
 }
 
-uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *in, const int32_t *pos, const uint16_t *rot,
-                               size_t *size)
+/* Bytes of a record of `frames` frames; 0 when that overflows. */
+static size_t record_size(uint32_t frames, uint32_t slots, size_t trailer_size, size_t stream_size)
 {
-    size_t nv = (size_t)in->frames * 3u, nr = 0, total;
-    if (!ganim_mul_size(nv, in->slots, &nr)) return NULL;
-    if (!ganim_mul_size(nr, 2, &total)) return NULL;
-    total += FF7_CLIP_HEADER + nv * 4u + in->trailer_size + in->stream_size;
-    /* not zeroed: every byte is written below (the header's unused tail included) */
-    uint8_t *p = ganim_doc_alloc_array_raw(doc, total, 1);
-    if (!p) return NULL;
+    size_t nv = (size_t)frames * 3u, nr = 0, total;
+    if (!ganim_mul_size(nv, slots, &nr) || !ganim_mul_size(nr, 2, &total)) return 0;
+    return total + FF7_CLIP_HEADER + nv * 4u + trailer_size + stream_size;
+}
+
+static void put_header(uint8_t *p, const ff7_clip_info *in)
+{
     memset(p + 52, 0, FF7_CLIP_HEADER - 52);
     ganim_st_u32le(p, FF7_CLIP_MAGIC);
     p[4] = in->role;
@@ -71,6 +71,18 @@ uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *in, const in
     ganim_st_u32le(p + 40, in->trailer_size);
     ganim_st_u32le(p + 44, in->stream_size);
     ganim_st_u32le(p + 48, in->entry_offset);
+}
+
+uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *in, const int32_t *pos, const uint16_t *rot,
+                               size_t *size)
+{
+    size_t nv = (size_t)in->frames * 3u, nr = nv * in->slots;
+    size_t total = record_size(in->frames, in->slots, in->trailer_size, in->stream_size);
+    if (!total) return NULL;
+    /* not zeroed: every byte is written below (the header's unused tail included) */
+    uint8_t *p = ganim_doc_alloc_array_raw(doc, total, 1);
+    if (!p) return NULL;
+    put_header(p, in);
     uint8_t *q = p + FF7_CLIP_HEADER;
     for (size_t i = 0; i < nv; i++, q += 4) ganim_st_u32le(q, (uint32_t)pos[i]);
     for (size_t i = 0; i < nr; i++, q += 2) {
@@ -82,6 +94,39 @@ uint8_t *ff7_clip_native_build(ganim_doc *doc, const ff7_clip_info *in, const in
     if (in->stream_size) memcpy(q, in->stream, in->stream_size);
     *size = total;
     return p;
+}
+
+bool ff7_host_little_endian(void)
+{
+    const uint16_t one = 1;
+    uint8_t b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+uint8_t *ff7_clip_native_room(ganim_doc *doc, uint32_t max_frames, uint32_t slots, size_t trailer_size,
+                              size_t stream_size, int32_t **pos, uint16_t **rot)
+{
+    size_t total = record_size(max_frames, slots, trailer_size, stream_size);
+    uint8_t *p = total ? ganim_doc_alloc_array_raw(doc, total, 1) : NULL; /* not zeroed: all written */
+    if (!p) return NULL;
+    /* the arena's blocks are 16-byte aligned: 64 and 64 + 12 * frames suit i32 and u16 */
+    *pos = (int32_t *)(void *)(p + FF7_CLIP_HEADER);
+    *rot = (uint16_t *)(void *)(p + FF7_CLIP_HEADER + (size_t)max_frames * 12u);
+    return p;
+}
+
+size_t ff7_clip_native_seal(uint8_t *p, const ff7_clip_info *in, uint32_t max_frames)
+{
+    put_header(p, in);
+    size_t nv = (size_t)in->frames * 3u, nr = nv * in->slots;
+    uint8_t *q = p + FF7_CLIP_HEADER + nv * 4u;
+    if (in->frames < max_frames) memmove(q, p + FF7_CLIP_HEADER + (size_t)max_frames * 12u, nr * 2u);
+    q += nr * 2u;
+    if (in->trailer_size) memcpy(q, in->trailer, in->trailer_size);
+    q += in->trailer_size;
+    if (in->stream_size) memcpy(q, in->stream, in->stream_size);
+    return record_size(in->frames, in->slots, in->trailer_size, in->stream_size);
 }
 
 bool ff7_doc_info_parse(const ganim_doc *doc, ff7_doc_info *in)

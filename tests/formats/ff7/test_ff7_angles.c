@@ -2,7 +2,10 @@
  * quaternion ff7_raw_to_quat gives must have the bits ganim_quat_from_euler gives for the
  * angles r * 2pi / 4096 (order YXZ), signed zeros included; so must the scalar form that
  * builds without SSE2 use. */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "formats/ff7/ff7.h"
 #include "test.h"
@@ -16,10 +19,23 @@ static ganim_quat reference(const uint16_t raw[3])
 
 static int same_bits(ganim_quat a, ganim_quat b) { return memcmp(&a, &b, sizeof a) == 0; }
 
+/* |length^2 - 1| of a quaternion, in double from its floats. */
+static double len2_error(ganim_quat q)
+{
+    double l = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
+    return fabs(l - 1.0);
+}
+/* The bound the FF7 reader vouches for (ff7.h, "Unit length"; the core accepts 2e-3). */
+#define FF7_UNIT_BOUND 0x1p-18
+
 static int check_raw(uint16_t x, uint16_t y, uint16_t z)
 {
     uint16_t raw[3] = { x, y, z };
     ganim_quat a = ff7_raw_to_quat(raw), b = reference(raw), c = ff7_raw_to_quat_scalar(raw);
+    if (!(len2_error(a) <= FF7_UNIT_BOUND)) {
+        CHECK_MSG(0, "angles (%u %u %u): length^2 off by %g", x, y, z, len2_error(a));
+        return 0;
+    }
     if (same_bits(a, b) && same_bits(c, b)) return 1;
     if (!same_bits(c, b)) a = c;
     CHECK_MSG(0, "angles (%u %u %u): (%a %a %a %a) instead of (%a %a %a %a)", x, y, z, a.x, a.y, a.z, a.w, b.x, b.y,
@@ -42,6 +58,21 @@ TEST(table_is_axis_angle)
                 return;
             }
         }
+    }
+    /* the double table holds the same values, {cos, cos, sin, -sin} */
+    for (int r = 0; r < 4096; r++) {
+        const double *d = ff7_half_zd[r];
+        double c = FF7_HALF_COS(r), sn = FF7_HALF_SIN(r);
+        if (memcmp(&d[0], &c, 8) || memcmp(&d[1], &c, 8) || memcmp(&d[2], &sn, 8) || d[3] != -sn ||
+            signbit(d[3]) == signbit(sn)) {
+            CHECK_MSG(0, "angle %d: double row (%a %a %a %a), floats (%a, %a)", r, d[0], d[1], d[2], d[3], sn, c);
+            return;
+        }
+    }
+    /* every row {sin, cos} has s^2 + c^2 within 2^-22 of 1 (what the unit bound starts from) */
+    for (int r = 0; r < 4096; r++) {
+        double l = (double)FF7_HALF_SIN(r) * FF7_HALF_SIN(r) + (double)FF7_HALF_COS(r) * FF7_HALF_COS(r);
+        CHECK_MSG(fabs(l - 1.0) <= 0x1p-22, "angle %d: s^2 + c^2 = %.17g", r, l);
     }
     /* known values: a quarter turn's half angle is 45 degrees */
     CHECK_NEAR(FF7_HALF_SIN(1024), sqrt(0.5), 1e-7);
@@ -108,6 +139,75 @@ TEST(short_code_table)
     CHECK(ff7_short_codes[0x3C0].len == 0); /* type 7 */
 }
 
+/* The reader vouches for its rotations to the validation that follows the read only:
+ * a document read from an FF7 pack and then given a rotation that is not a unit
+ * quaternion fails the next validation. Without the vouch the core checks them all. */
+TEST(vouch_covers_the_read_only)
+{
+    ganim_doc *src = NULL;
+    CHECK(ganim_doc_new(NULL, &src, NULL) == GANIM_OK);
+    ganim_bone bones[2];
+    memset(bones, 0, sizeof bones);
+    bones[0].name = "root";
+    bones[0].parent = -1;
+    bones[0].rest = ganim_transform_identity();
+    bones[1].name = "bone_0";
+    bones[1].parent = 0;
+    bones[1].rest = ganim_transform_identity();
+    ganim_skeleton sk = { "s", 2, bones, NULL, NULL, 0 };
+    CHECK(ganim_doc_set_skeleton(src, &sk, NULL) == GANIM_OK);
+    ganim_clip cl;
+    memset(&cl, 0, sizeof cl);
+    cl.name = "c";
+    cl.fps = 15;
+    cl.frame_count = 4;
+    uint32_t ci = 0;
+    CHECK(ganim_doc_add_clip(src, &cl, &ci, NULL) == GANIM_OK);
+    float rot[16];
+    for (int f = 0; f < 4; f++) {
+        double xyz[3] = { 0.1 * f, 0.2, -0.3 * f };
+        ganim_quat q = ganim_quat_from_euler(xyz, GANIM_EULER_YXZ);
+        memcpy(rot + 4 * f, &q, sizeof q);
+    }
+    for (uint32_t b = 0; b < 2; b++) {
+        ganim_track tr;
+        memset(&tr, 0, sizeof tr);
+        tr.bone = b;
+        tr.rotation.kind = GANIM_CHANNEL_PER_FRAME;
+        tr.rotation.count = 4;
+        tr.rotation.values = rot;
+        CHECK(ganim_doc_add_track(src, ci, &tr, NULL, NULL) == GANIM_OK);
+    }
+    ganim_buffer pack;
+    memset(&pack, 0, sizeof pack);
+    ganim_error e;
+    CHECK(ganim_write(src, "ff7-battle", NULL, &pack, &e) == GANIM_OK);
+    ganim_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.format = "ff7-battle";
+    ganim_doc *doc = NULL;
+    CHECK(ganim_read_memory(pack.data, pack.size, &o, &doc, &e) == GANIM_OK);
+    if (doc) {
+        CHECK(!ganim_doc_rotations_vouched(doc)); /* ended by the read */
+        CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
+        const ganim_clip *c = &doc->clips[0];
+        CHECK(c->track_count > 0 && c->tracks[0].rotation.count == 4);
+        float *v = (float *)(uintptr_t)c->tracks[0].rotation.values; /* what a caller could do */
+        float keep = v[4];
+        v[4] = 2.0f; /* frame 1 no longer a unit quaternion */
+        CHECK(ganim_doc_validate(doc, &e) == GANIM_ERR_CORRUPT);
+        ganim_doc_vouch_rotations(doc); /* the mechanism: a vouch skips the unit check ... */
+        CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
+        ganim_doc_vouch_end(doc); /* ... until it ends */
+        CHECK(ganim_doc_validate(doc, &e) == GANIM_ERR_CORRUPT);
+        v[4] = keep;
+        CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
+    }
+    ganim_doc_free(doc);
+    ganim_doc_free(src);
+    ganim_buffer_free(&pack);
+}
+
 int main(void)
 {
     test_program_name = "test_ff7_angles";
@@ -115,5 +215,6 @@ int main(void)
     RUN(every_angle_of_each_axis);
     RUN(grids_and_random_triples);
     RUN(short_code_table);
+    RUN(vouch_covers_the_read_only);
     return test_finish();
 }

@@ -203,10 +203,103 @@ TEST(hand_computed_sizes)
     CHECK_EQ_INT(ff7_stream_bits(0, 1, 2, ok16, w2), 84 + 17 + 8 + 8 + 6 + 1 + 1);
 }
 
+/* The stream decoder, written bit by bit from the code's definition (the note, §2;
+ * docs/formats/ff7-battle.md): what ff7_decode_stream's fast paths (one 64-bit window per
+ * slot, whole frames without a bound check) must give on any bytes. */
+static uint32_t reference_decode(const uint8_t *s, size_t size, unsigned key, uint32_t slots, uint32_t max_frames,
+                                 int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
+{
+    ganim_bits b = gb_init(s, size);
+    size_t per = (size_t)slots * 3;
+    bool best = true;
+    *bits = 0;
+    for (int i = 0; i < 3; i++)
+        if (!gb_msb_s(&b, 16, &pos[i])) return 0;
+    for (size_t i = 0; i < per; i++) {
+        int32_t v;
+        if (!gb_msb_s(&b, 12 - key, &v)) return 0;
+        rot[i] = (uint16_t)((uint32_t)v * (1u << key) & 0xFFFu);
+    }
+    *bits = b.pos;
+    uint32_t n = 1;
+    for (; n < max_frames; n++) {
+        bool ok = true, frame_best = true;
+        for (uint32_t i = 0; i < 3 && ok; i++) {
+            uint32_t f;
+            int32_t d;
+            ok = gb_msb_u(&b, 1, &f) && gb_msb_s(&b, f ? 16 : 7, &d);
+            if (ok) pos[n * 3 + i] = pos[(n - 1) * 3 + i] + d;
+            if (ok && f && d >= -64 && d <= 63) frame_best = false;
+        }
+        for (size_t i = 0; i < per && ok; i++) {
+            uint32_t one, t = 0, u = 0;
+            int32_t v = 0;
+            ok = gb_msb_u(&b, 1, &one);
+            if (ok && !one) v = 0;
+            else if (ok) ok = gb_msb_u(&b, 3, &t);
+            if (ok && one && t == 0) v = -1;
+            else if (ok && one && t < 7) {
+                ok = gb_msb_u(&b, t, &u); /* t-bit two's complement s; v = s + 2^(t-1), or s - 2^(t-1) below 0 */
+                int32_t sv = (int32_t)u - (u >> (t - 1) ? (int32_t)1 << t : 0);
+                v = sv >= 0 ? sv + ((int32_t)1 << (t - 1)) : sv - ((int32_t)1 << (t - 1));
+            } else if (ok && one) {
+                ok = gb_msb_s(&b, 12 - key, &v);
+                if (ok && ff7_rot_code_bits(v, key) != 16 - key) frame_best = false;
+            }
+            if (ok) rot[n * per + i] = (uint16_t)((rot[(n - 1) * per + i] + (uint32_t)v * (1u << key)) & 0xFFFu);
+        }
+        if (!ok) break;
+        best = best && frame_best;
+        *bits = b.pos;
+    }
+    *shortest = best;
+    return n;
+}
+
+/* ff7_decode_stream against the bit-by-bit reference on random bytes (every code type,
+ * cut frames, non-shortest raw codes) and on random encoded animations cut short. */
+TEST(decoder_matches_reference)
+{
+    int compared = 0;
+    for (int iter = 0; iter < 4000; iter++) {
+        unsigned key = (unsigned)(rnd() % 3) * 2;
+        uint32_t slots = (uint32_t)rnd_range(1, 30), frames = (uint32_t)rnd_range(1, 60);
+        size_t size = (size_t)rnd_range(0, 2000), per = (size_t)slots * 3;
+        uint8_t *s = malloc(size + 1);
+        int bias = iter % 4; /* 0: uniform bytes; 1-3: mostly zero bits (short codes, still slots) */
+        for (size_t i = 0; i < size; i++) {
+            uint8_t x = (uint8_t)rnd();
+            for (int k = 0; k < bias; k++) x &= (uint8_t)rnd();
+            s[i] = x;
+        }
+        int32_t *p1 = malloc(frames * 3 * sizeof *p1), *p2 = malloc(frames * 3 * sizeof *p2);
+        uint16_t *r1 = malloc(frames * per * sizeof *r1), *r2 = malloc(frames * per * sizeof *r2);
+        size_t b1 = 0, b2 = 0;
+        bool s1 = false, s2 = false;
+        uint32_t n1 = ff7_decode_stream(s, size, key, slots, frames, p1, r1, &b1, &s1);
+        uint32_t n2 = reference_decode(s, size, key, slots, frames, p2, r2, &b2, &s2);
+        CHECK_MSG(n1 == n2, "iteration %d: %u frames, reference %u", iter, n1, n2);
+        if (n1 == n2 && n1) {
+            CHECK_EQ_INT(b1, b2);
+            CHECK(s1 == s2);
+            CHECK(memcmp(p1, p2, (size_t)n1 * 3 * sizeof *p1) == 0);
+            CHECK(memcmp(r1, r2, (size_t)n1 * per * sizeof *r1) == 0);
+            compared += n1 > 1;
+        }
+        free(s);
+        free(p1);
+        free(p2);
+        free(r1);
+        free(r2);
+    }
+    CHECK_MSG(compared > 1000, "only %d streams decoded past frame 0", compared);
+}
+
 int main(void)
 {
     RUN(random_animations_roundtrip);
     RUN(every_delta_every_bkey);
+    RUN(decoder_matches_reference);
     RUN(qhimm_examples);
     RUN(hand_computed_sizes);
     return test_finish();
