@@ -48,16 +48,20 @@ typedef struct acl_rec {
 /* Random access (SSE2): four animated sub-tracks of one kind (records first..first+n-1)
  * in one segment, stored component by component so that each vector operation serves
  * the four. Lanes past n repeat lane 0 (their results are written twice, identical).
- * var: every record of the group is M_VAR in this segment (otherwise the records are
- * decoded one by one). Built by ganim_acl_open for sampling, not for the whole-clip read. */
+ * Lanes are variable (M_VAR), raw 32-bit floats (M_RAW, three components) or constant in
+ * the segment (M_CONST); soa is 0 when a record is M_FULL4 (the records are then decoded
+ * one by one). Built by ganim_acl_open for sampling, not for the whole-clip read. */
 typedef struct acl_grp {
-    float inv[4];                                         /* 1 / (2^nb - 1) per lane */
+    float inv[4];                                         /* 1 / (2^nb - 1) per lane (0: not M_VAR) */
     float smin[3][4], sext[3][4], cmin[3][4], cext[3][4]; /* [component][lane] */
+    float cv[4][4];                                       /* M_CONST lanes: the value, [component][lane] */
+    uint32_t raw[4], cst[4];                              /* lane masks (all ones) of M_RAW, M_CONST */
     uint32_t bit[4], track[4];
     uint32_t last; /* largest window start of a lane relative to the pose's bit (the proven test) */
     uint32_t first;
     uint8_t nb[4];
-    uint8_t n, kind, var, segrange;
+    uint8_t mode[4];
+    uint8_t n, kind, soa, segrange, mixed;
 } acl_grp;
 
 typedef struct acl_seg {
@@ -241,8 +245,10 @@ static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, 
 /* For the few hot helpers gcc stops inlining once they hold every mode's path. */
 #if defined(__GNUC__)
 #define ACL_HOT_INLINE inline __attribute__((always_inline))
+#define ACL_FLATTEN __attribute__((flatten)) /* every call inside inlined (the bit reads) */
 #else
 #define ACL_HOT_INLINE inline
+#define ACL_FLATTEN
 #endif
 
 /* v's x, y, z with w = sqrt(|((1 - x*x) - y*y) - z*z|) in lane 3: rebuild_w's operations,

@@ -482,25 +482,40 @@ static void build_groups(ganim_acl *h, uint32_t s)
             g->first = idx + a;
             g->n = (uint8_t)n;
             g->kind = (uint8_t)k;
-            g->var = 1;
-            for (uint32_t j = 0; j < n; j++) g->var &= sg->recs[idx + a + j].mode == M_VAR;
-            if (!g->var) continue;
+            g->soa = 1;
+            for (uint32_t j = 0; j < n; j++) g->soa &= sg->recs[idx + a + j].mode != M_FULL4;
+            if (!g->soa) continue;
             for (uint32_t j = 0; j < 4; j++) {
                 const acl_rec *r = &sg->recs[idx + a + (j < n ? j : 0)];
-                g->inv[j] = r->inv;
                 g->bit[j] = r->bit;
                 g->track[j] = r->track;
-                g->nb[j] = r->nb;
-                g->segrange = r->segrange; /* the same for every record of the segment */
-                uint32_t last = r->bit + (r->nb > 19 ? 2u * r->nb : 0u);
-                if (last > g->last) g->last = last;
-                for (unsigned c = 0; c < 3; c++) {
-                    g->smin[c][j] = r->smin[c];
-                    g->sext[c][j] = r->sext[c];
-                    g->cmin[c][j] = r->cmin[c];
-                    g->cext[c][j] = r->cext[c];
+                g->mode[j] = r->mode;
+                g->segrange |= r->segrange;
+                uint32_t last = r->bit;
+                if (r->mode == M_VAR) {
+                    g->inv[j] = r->inv;
+                    g->nb[j] = r->nb;
+                    last += r->nb > 19 ? 2u * r->nb : 0u;
+                    for (unsigned c = 0; c < 3; c++) {
+                        g->smin[c][j] = r->segrange ? r->smin[c] : 0.0f;
+                        g->sext[c][j] = r->segrange ? r->sext[c] : 1.0f;
+                        g->cmin[c][j] = r->cmin[c];
+                        g->cext[c][j] = r->cext[c];
+                    }
+                } else if (r->mode == M_RAW) {
+                    g->raw[j] = ACL_NONE;
+                    last += 64u;
+                    g->mixed = 1;
+                } else {
+                    g->cst[j] = ACL_NONE;
+                    for (unsigned c = 0; c < 4; c++) g->cv[c][j] = r->v[c];
+                    g->mixed = 1;
                 }
+                if (last > g->last) g->last = last;
             }
+            int var = 0;
+            for (uint32_t j = 0; j < n; j++) var |= sg->recs[idx + a + j].mode == M_VAR;
+            if (!var) g->soa = 0; /* raw or constant only: one vector a record does as well */
         }
         idx += h->nanim[k];
     }

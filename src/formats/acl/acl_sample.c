@@ -187,50 +187,71 @@ static void recs_scalar(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t 
 }
 
 #if defined(__SSE2__)
-/* Records [a0, a1) one by one, each sub-track's x, y, z (and W) in one vector (rec_vec). */
-static void recs_vec(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1, int lerp, float alpha, uint32_t a0,
-                     uint32_t a1, ganim_transform *out)
+/* What every sub-track of one pose shares: both keys' segments and bit offsets. */
+typedef struct acl_keys {
+    const acl_seg *g0, *g1;
+    size_t b0, b1;
+    uint64_t lim0, lim1; /* gb_msb_proven_limit of each segment's bitstream */
+    __m128 va;           /* alpha in every lane */
+    int lerp;
+} acl_keys;
+
+/* Record a alone, its x, y, z (and W) in one vector (rec_vec). */
+static ACL_HOT_INLINE void rec_one(const acl_keys *K, uint32_t a, ganim_transform *out)
 {
-    const __m128 va = _mm_set1_ps(alpha), sign = _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u));
-    const uint64_t lim0 = gb_msb_proven_limit(g0->ani_room), lim1 = gb_msb_proven_limit(g1->ani_room);
-    for (uint32_t a = a0; a < a1; a++) {
-        const acl_rec *r = &g0->recs[a];
-        __m128 v = rec_vec(r, g0->ani, g0->ani_room, lim0, b0);
-        if (lerp) {
-            __m128 w = rec_vec(&g1->recs[a], g1->ani, g1->ani_room, lim1, b1);
-            if (r->kind == K_ROT) {
-                if (dot4(v, w) < 0.0f) w = _mm_xor_ps(w, sign);
-                v = _mm_add_ps(_mm_sub_ps(v, _mm_mul_ps(v, va)), _mm_mul_ps(w, va));
-            } else {
-                v = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(w, v), va), v);
-            }
-        }
-        float o[4];
-        ganim_transform *t = &out[r->track];
+    const __m128 sign = _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u));
+    const acl_rec *r = &K->g0->recs[a];
+    __m128 v = rec_vec(r, K->g0->ani, K->g0->ani_room, K->lim0, K->b0);
+    if (K->lerp) {
+        __m128 w = rec_vec(&K->g1->recs[a], K->g1->ani, K->g1->ani_room, K->lim1, K->b1);
         if (r->kind == K_ROT) {
-            float len2 = dot4(v, v);
-            if (!(len2 >= 1e-12f && len2 <= 1e30f)) {
-                t->rotation = (ganim_quat){ 0.0f, 0.0f, 0.0f, 1.0f };
-                continue;
-            }
-            _mm_storeu_ps(o, _mm_div_ps(v, _mm_set1_ps(sqrtf(len2))));
-            t->rotation = (ganim_quat){ o[0], o[1], o[2], o[3] };
+            if (dot4(v, w) < 0.0f) w = _mm_xor_ps(w, sign);
+            v = _mm_add_ps(_mm_sub_ps(v, _mm_mul_ps(v, K->va)), _mm_mul_ps(w, K->va));
         } else {
-            _mm_storeu_ps(o, v);
-            if (r->kind == K_TRANS) t->translation = (ganim_vec3){ o[0], o[1], o[2] };
-            else t->scale = (ganim_vec3){ o[0], o[1], o[2] };
+            v = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(w, v), K->va), v);
         }
+    }
+    float o[4];
+    ganim_transform *t = &out[r->track];
+    if (r->kind == K_ROT) {
+        float len2 = dot4(v, v);
+        if (!(len2 >= 1e-12f && len2 <= 1e30f)) {
+            t->rotation = (ganim_quat){ 0.0f, 0.0f, 0.0f, 1.0f };
+            return;
+        }
+        _mm_storeu_ps(o, _mm_div_ps(v, _mm_set1_ps(sqrtf(len2))));
+        t->rotation = (ganim_quat){ o[0], o[1], o[2], o[3] };
+    } else {
+        _mm_storeu_ps(o, v);
+        if (r->kind == K_TRANS) t->translation = (ganim_vec3){ o[0], o[1], o[2] };
+        else t->scale = (ganim_vec3){ o[0], o[1], o[2] };
     }
 }
 
-/* Lane j's quantised x, y, z of group g at pose bit `bit`; proven: every window of the
- * group is inside the buffer (bit + g->last < gb_msb_proven_limit). */
-static ACL_HOT_INLINE void grp_lane(const acl_grp *g, unsigned j, const uint8_t *ani, size_t room, int proven,
-                                    size_t bit, uint32_t *qx, uint32_t *qy, uint32_t *qz)
+/* Lane j's integers of group g at pose bit `bit`: quantised x, y, z (M_VAR), the bits of
+ * the three floats (M_RAW) or nothing (M_CONST); proven: every window of the group is
+ * inside the buffer (bit + g->last < gb_msb_proven_limit). */
+static ACL_HOT_INLINE void grp_lane(const acl_grp *g, unsigned j, const uint8_t *ani, size_t room, int mixed,
+                                    int proven, size_t bit, uint32_t *qx, uint32_t *qy, uint32_t *qz)
 {
     size_t p = bit + g->bit[j];
-    unsigned nb = g->nb[j], sh = 64u - nb; /* 1..23 */
-    if (proven) {
+    unsigned nb = g->nb[j], sh = 64u - nb; /* 1..23 when M_VAR */
+    if (mixed && g->mode[j] != M_VAR) {
+        if (g->mode[j] == M_CONST) {
+            *qx = *qy = *qz = 0;
+        } else if (proven) { /* the 96 bits from p in two byte-aligned 8-byte windows */
+            unsigned o = (unsigned)(p & 7u);
+            uint64_t hi = gb_msb_window64_proven(ani, p - o), lo = gb_msb_window64_proven(ani, p - o + 64u);
+            uint64_t xy = o ? (hi << o) | (lo >> (64u - o)) : hi;
+            *qx = (uint32_t)(xy >> 32);
+            *qy = (uint32_t)xy;
+            *qz = (uint32_t)((lo << o) >> 32);
+        } else {
+            *qx = (uint32_t)(gb_msb_window64(ani, room, p) >> 32);
+            *qy = (uint32_t)(gb_msb_window64(ani, room, p + 32u) >> 32);
+            *qz = (uint32_t)(gb_msb_window64(ani, room, p + 64u) >> 32);
+        }
+    } else if (proven) {
         uint64_t w = gb_msb_window64_proven(ani, p);
         *qx = (uint32_t)(w >> sh);
         *qy = (uint32_t)((w << nb) >> sh); /* 2 x 23 bits of the window's 57 or more */
@@ -250,27 +271,31 @@ static ACL_HOT_INLINE void grp_lane(const acl_grp *g, unsigned j, const uint8_t 
 
 /* The four lanes' integers as three vectors (built from registers: four 4-byte stores
  * read back as one 16-byte load would stall on store forwarding). */
-static ACL_HOT_INLINE void grp_ints(const acl_grp *g, const uint8_t *ani, size_t room, int proven, size_t bit,
-                                    __m128i q[3])
+static ACL_HOT_INLINE void grp_ints(const acl_grp *g, const uint8_t *ani, size_t room, int mixed, int proven,
+                                    size_t bit, __m128i q[3])
 {
     uint32_t x0, y0, z0, x1, y1, z1, x2, y2, z2, x3, y3, z3;
-    grp_lane(g, 0, ani, room, proven, bit, &x0, &y0, &z0);
-    grp_lane(g, 1, ani, room, proven, bit, &x1, &y1, &z1);
-    grp_lane(g, 2, ani, room, proven, bit, &x2, &y2, &z2);
-    grp_lane(g, 3, ani, room, proven, bit, &x3, &y3, &z3);
+    grp_lane(g, 0, ani, room, mixed, proven, bit, &x0, &y0, &z0);
+    grp_lane(g, 1, ani, room, mixed, proven, bit, &x1, &y1, &z1);
+    grp_lane(g, 2, ani, room, mixed, proven, bit, &x2, &y2, &z2);
+    grp_lane(g, 3, ani, room, mixed, proven, bit, &x3, &y3, &z3);
     q[0] = _mm_set_epi32((int)x3, (int)x2, (int)x1, (int)x0);
     q[1] = _mm_set_epi32((int)y3, (int)y2, (int)y1, (int)y0);
     q[2] = _mm_set_epi32((int)z3, (int)z2, (int)z1, (int)z0);
 }
 
+static inline __m128 sel(__m128 m, __m128 a, __m128 b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
+
 /* Group g's four sub-tracks at pose bit `bit`, component by component (v[0..2] = x, y,
- * z; v[3] = W for rotations, 0 otherwise): rec_decode's operations lane by lane. */
-static ACL_HOT_INLINE void grp_key(const acl_grp *g, const uint8_t *ani, size_t room, uint64_t lim, size_t bit,
-                                   __m128 v[4])
+ * z; v[3] = W for rotations, 0 otherwise): rec_decode's operations lane by lane.
+ * mixed: g->mixed (a constant in each caller, so the all-variable path has no lane
+ * tests). Returns 0 when a raw float is not finite (rec_decode then replaces it). */
+static ACL_HOT_INLINE int grp_key_as(const acl_grp *g, int mixed, const uint8_t *ani, size_t room, uint64_t lim,
+                                     size_t bit, __m128 v[4])
 {
     __m128i q[3];
-    if (bit + g->last < lim) grp_ints(g, ani, room, 1, bit, q);
-    else grp_ints(g, ani, room, 0, bit, q); /* the last 8 bytes of the buffer */
+    if (bit + g->last < lim) grp_ints(g, ani, room, mixed, 1, bit, q);
+    else grp_ints(g, ani, room, mixed, 0, bit, q); /* the last 8 bytes of the buffer */
     const __m128 inv = _mm_loadu_ps(g->inv);
     __m128 x = _mm_mul_ps(_mm_cvtepi32_ps(q[0]), inv);
     __m128 y = _mm_mul_ps(_mm_cvtepi32_ps(q[1]), inv);
@@ -283,29 +308,57 @@ static ACL_HOT_INLINE void grp_key(const acl_grp *g, const uint8_t *ani, size_t 
     x = _mm_add_ps(_mm_mul_ps(x, _mm_loadu_ps(g->cext[0])), _mm_loadu_ps(g->cmin[0]));
     y = _mm_add_ps(_mm_mul_ps(y, _mm_loadu_ps(g->cext[1])), _mm_loadu_ps(g->cmin[1]));
     z = _mm_add_ps(_mm_mul_ps(z, _mm_loadu_ps(g->cext[2])), _mm_loadu_ps(g->cmin[2]));
-    v[0] = x;
-    v[1] = y;
-    v[2] = z;
+    if (mixed) { /* raw lanes: the floats themselves, if finite */
+        __m128i rm = _mm_loadu_si128((const __m128i *)(const void *)g->raw), e = _mm_set1_epi32(0x7F800000);
+        __m128i inf = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi32(_mm_and_si128(q[0], e), e), _mm_cmpeq_epi32(_mm_and_si128(q[1], e), e)),
+            _mm_cmpeq_epi32(_mm_and_si128(q[2], e), e));
+        if (_mm_movemask_epi8(_mm_and_si128(inf, rm))) return 0;
+        __m128 m = _mm_castsi128_ps(rm);
+        x = sel(m, _mm_castsi128_ps(q[0]), x);
+        y = sel(m, _mm_castsi128_ps(q[1]), y);
+        z = sel(m, _mm_castsi128_ps(q[2]), z);
+    }
+    __m128 w = _mm_setzero_ps();
     if (g->kind == K_ROT) {
         __m128 t = _mm_sub_ps(_mm_set1_ps(1.0f), _mm_mul_ps(x, x));
         t = _mm_sub_ps(t, _mm_mul_ps(y, y));
         t = _mm_sub_ps(t, _mm_mul_ps(z, z));
-        v[3] = _mm_sqrt_ps(_mm_and_ps(t, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF))));
-    } else {
-        v[3] = _mm_setzero_ps();
+        w = _mm_sqrt_ps(_mm_and_ps(t, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF))));
     }
+    if (mixed) { /* constant lanes: their value, W included */
+        __m128 m = _mm_loadu_ps((const float *)(const void *)g->cst);
+        x = sel(m, _mm_loadu_ps(g->cv[0]), x);
+        y = sel(m, _mm_loadu_ps(g->cv[1]), y);
+        z = sel(m, _mm_loadu_ps(g->cv[2]), z);
+        w = sel(m, _mm_loadu_ps(g->cv[3]), w);
+    }
+    v[0] = x;
+    v[1] = y;
+    v[2] = z;
+    v[3] = w;
+    return 1;
 }
 
-/* Group g (M_VAR in both segments) at k0..k1: four sub-tracks per vector operation,
+static ACL_HOT_INLINE int grp_key(const acl_grp *g, const uint8_t *ani, size_t room, uint64_t lim, size_t bit,
+                                  __m128 v[4])
+{
+    return g->mixed ? grp_key_as(g, 1, ani, room, lim, bit, v) : grp_key_as(g, 0, ani, room, lim, bit, v);
+}
+
+/* Group i (soa in both segments) at both keys: four sub-tracks per vector operation,
  * each lane doing recs_scalar's IEEE operations in the same order. */
-static void grp_pose(const acl_grp *ga, const acl_grp *gb, const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1,
-                     int lerp, __m128 va, ganim_transform *out)
+static ACL_HOT_INLINE void grp_pose(const acl_keys *K, const acl_grp *ga, const acl_grp *gb, ganim_transform *out)
 {
     __m128 v[4], w[4];
-    grp_key(ga, g0->ani, g0->ani_room, gb_msb_proven_limit(g0->ani_room), b0, v);
+    if (!grp_key(ga, K->g0->ani, K->g0->ani_room, K->lim0, K->b0, v) ||
+        (K->lerp && !grp_key(gb, K->g1->ani, K->g1->ani_room, K->lim1, K->b1, w))) {
+        for (uint32_t a = ga->first; a < ga->first + ga->n; a++) rec_one(K, a, out); /* not finite */
+        return;
+    }
+    const __m128 va = K->va;
     if (ga->kind == K_ROT) {
-        if (lerp) {
-            grp_key(gb, g1->ani, g1->ani_room, gb_msb_proven_limit(g1->ani_room), b1, w);
+        if (K->lerp) {
             __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(v[0], w[0]), _mm_mul_ps(v[2], w[2])),
                                     _mm_add_ps(_mm_mul_ps(v[1], w[1]), _mm_mul_ps(v[3], w[3])));
             __m128 flip =
@@ -322,16 +375,14 @@ static void grp_pose(const acl_grp *ga, const acl_grp *gb, const acl_seg *g0, co
         for (unsigned c = 0; c < 4; c++) v[c] = _mm_div_ps(v[c], len);
         if (_mm_movemask_ps(ok) != 0xF) { /* only from damaged data: the identity in those lanes */
             for (unsigned c = 0; c < 3; c++) v[c] = _mm_and_ps(v[c], ok);
-            v[3] = _mm_or_ps(_mm_and_ps(v[3], ok), _mm_andnot_ps(ok, _mm_set1_ps(1.0f)));
+            v[3] = sel(ok, v[3], _mm_set1_ps(1.0f));
         }
         _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
         for (unsigned j = 0; j < 4; j++) _mm_storeu_ps(&out[ga->track[j]].rotation.x, v[j]);
         return;
     }
-    if (lerp) {
-        grp_key(gb, g1->ani, g1->ani_room, gb_msb_proven_limit(g1->ani_room), b1, w);
+    if (K->lerp)
         for (unsigned c = 0; c < 3; c++) v[c] = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(w[c], v[c]), va), v[c]);
-    }
     _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
     for (unsigned j = 0; j < 4; j++) {
         ganim_transform *t = &out[ga->track[j]];
@@ -354,17 +405,21 @@ static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alp
     size_t b0 = (size_t)i0 * g0->pose_bits, b1 = (size_t)i1 * g1->pose_bits;
     int lerp = alpha != 0.0f && (k0 != k1);
 #if defined(__SSE2__)
-    if (fast && g0->grps) {
-        const __m128 va = _mm_set1_ps(alpha);
-        for (uint32_t i = 0; i < h->ngrp; i++) {
-            const acl_grp *ga = &g0->grps[i], *gb = &g1->grps[i];
-            if (ga->var && (!lerp || gb->var)) grp_pose(ga, gb, g0, g1, b0, b1, lerp, va, out);
-            else recs_vec(g0, g1, b0, b1, lerp, alpha, ga->first, ga->first + ga->n, out);
-        }
-        return;
-    }
     if (fast) {
-        recs_vec(g0, g1, b0, b1, lerp, alpha, 0, h->na, out);
+        acl_keys K = {
+            g0,  g1, b0, b1, gb_msb_proven_limit(g0->ani_room), gb_msb_proven_limit(g1->ani_room), _mm_set1_ps(alpha),
+            lerp
+        };
+        if (g0->grps) {
+            for (uint32_t i = 0; i < h->ngrp; i++) {
+                const acl_grp *ga = &g0->grps[i], *gb = &g1->grps[i];
+                if (ga->soa && (!lerp || gb->soa)) grp_pose(&K, ga, gb, out);
+                else
+                    for (uint32_t a = ga->first; a < ga->first + ga->n; a++) rec_one(&K, a, out);
+            }
+        } else {
+            for (uint32_t a = 0; a < h->na; a++) rec_one(&K, a, out);
+        }
         return;
     }
 #else
