@@ -668,6 +668,14 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
                 if (sg->kept & (0x80000000u >> i)) h->keys[nk++] = sg->start + i;
     }
     h->nkeys = nk;
+    if (h->ngrp) { /* no group of four to decode together (full-precision formats): records one by one */
+        int any = 0;
+        for (size_t i = 0; i < (size_t)h->nseg * h->ngrp; i++) any |= h->segs[0].grps[i].soa;
+        if (!any) {
+            for (uint32_t s = 0; s < h->nseg; s++) h->segs[s].grps = NULL;
+            h->ngrp = 0;
+        }
+    }
     if (h->nseg > 1 && wd && ganim_ld_u32le(data + ACL_HDR + 52u + 4u * h->nseg) != ACL_NONE)
         ganim_doc_warn(wd, GANIM_WARN_INCONSISTENT, base + ACL_HDR + 52u + 4u * h->nseg,
                        "acl: the segment start list does not end with 0xFFFFFFFF");

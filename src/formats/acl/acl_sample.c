@@ -193,38 +193,44 @@ typedef struct acl_keys {
     size_t b0, b1;
     uint64_t lim0, lim1; /* gb_msb_proven_limit of each segment's bitstream */
     __m128 va;           /* alpha in every lane */
+    float alpha;
     int lerp;
 } acl_keys;
 
-/* Record a alone, its x, y, z (and W) in one vector (rec_vec). */
-static ACL_HOT_INLINE void rec_one(const acl_keys *K, uint32_t a, ganim_transform *out)
+/* Records [a0, a1) one by one, each sub-track's x, y, z (and W) in one vector (rec_vec):
+ * clips without groups (full-precision formats) and groups that cannot go together. */
+static void recs_vec(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1, int lerp, float alpha, uint32_t a0,
+                     uint32_t a1, ganim_transform *out)
 {
-    const __m128 sign = _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u));
-    const acl_rec *r = &K->g0->recs[a];
-    __m128 v = rec_vec(r, K->g0->ani, K->g0->ani_room, K->lim0, K->b0);
-    if (K->lerp) {
-        __m128 w = rec_vec(&K->g1->recs[a], K->g1->ani, K->g1->ani_room, K->lim1, K->b1);
+    const __m128 va = _mm_set1_ps(alpha), sign = _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u));
+    const uint64_t lim0 = gb_msb_proven_limit(g0->ani_room), lim1 = gb_msb_proven_limit(g1->ani_room);
+    for (uint32_t a = a0; a < a1; a++) {
+        const acl_rec *r = &g0->recs[a];
+        __m128 v = rec_vec(r, g0->ani, g0->ani_room, lim0, b0);
+        if (lerp) {
+            __m128 w = rec_vec(&g1->recs[a], g1->ani, g1->ani_room, lim1, b1);
+            if (r->kind == K_ROT) {
+                if (dot4(v, w) < 0.0f) w = _mm_xor_ps(w, sign);
+                v = _mm_add_ps(_mm_sub_ps(v, _mm_mul_ps(v, va)), _mm_mul_ps(w, va));
+            } else {
+                v = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(w, v), va), v);
+            }
+        }
+        float o[4];
+        ganim_transform *t = &out[r->track];
         if (r->kind == K_ROT) {
-            if (dot4(v, w) < 0.0f) w = _mm_xor_ps(w, sign);
-            v = _mm_add_ps(_mm_sub_ps(v, _mm_mul_ps(v, K->va)), _mm_mul_ps(w, K->va));
+            float len2 = dot4(v, v);
+            if (!(len2 >= 1e-12f && len2 <= 1e30f)) {
+                t->rotation = (ganim_quat){ 0.0f, 0.0f, 0.0f, 1.0f };
+                continue;
+            }
+            _mm_storeu_ps(o, _mm_div_ps(v, _mm_set1_ps(sqrtf(len2))));
+            t->rotation = (ganim_quat){ o[0], o[1], o[2], o[3] };
         } else {
-            v = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(w, v), K->va), v);
+            _mm_storeu_ps(o, v);
+            if (r->kind == K_TRANS) t->translation = (ganim_vec3){ o[0], o[1], o[2] };
+            else t->scale = (ganim_vec3){ o[0], o[1], o[2] };
         }
-    }
-    float o[4];
-    ganim_transform *t = &out[r->track];
-    if (r->kind == K_ROT) {
-        float len2 = dot4(v, v);
-        if (!(len2 >= 1e-12f && len2 <= 1e30f)) {
-            t->rotation = (ganim_quat){ 0.0f, 0.0f, 0.0f, 1.0f };
-            return;
-        }
-        _mm_storeu_ps(o, _mm_div_ps(v, _mm_set1_ps(sqrtf(len2))));
-        t->rotation = (ganim_quat){ o[0], o[1], o[2], o[3] };
-    } else {
-        _mm_storeu_ps(o, v);
-        if (r->kind == K_TRANS) t->translation = (ganim_vec3){ o[0], o[1], o[2] };
-        else t->scale = (ganim_vec3){ o[0], o[1], o[2] };
     }
 }
 
@@ -353,7 +359,7 @@ static ACL_HOT_INLINE void grp_pose(const acl_keys *K, const acl_grp *ga, const 
     __m128 v[4], w[4];
     if (!grp_key(ga, K->g0->ani, K->g0->ani_room, K->lim0, K->b0, v) ||
         (K->lerp && !grp_key(gb, K->g1->ani, K->g1->ani_room, K->lim1, K->b1, w))) {
-        for (uint32_t a = ga->first; a < ga->first + ga->n; a++) rec_one(K, a, out); /* not finite */
+        recs_vec(K->g0, K->g1, K->b0, K->b1, K->lerp, K->alpha, ga->first, ga->first + ga->n, out); /* not finite */
         return;
     }
     const __m128 va = K->va;
@@ -406,19 +412,23 @@ static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alp
     int lerp = alpha != 0.0f && (k0 != k1);
 #if defined(__SSE2__)
     if (fast) {
-        acl_keys K = {
-            g0,  g1, b0, b1, gb_msb_proven_limit(g0->ani_room), gb_msb_proven_limit(g1->ani_room), _mm_set1_ps(alpha),
-            lerp
-        };
+        acl_keys K = { g0,
+                       g1,
+                       b0,
+                       b1,
+                       gb_msb_proven_limit(g0->ani_room),
+                       gb_msb_proven_limit(g1->ani_room),
+                       _mm_set1_ps(alpha),
+                       alpha,
+                       lerp };
         if (g0->grps) {
             for (uint32_t i = 0; i < h->ngrp; i++) {
                 const acl_grp *ga = &g0->grps[i], *gb = &g1->grps[i];
                 if (ga->soa && (!lerp || gb->soa)) grp_pose(&K, ga, gb, out);
-                else
-                    for (uint32_t a = ga->first; a < ga->first + ga->n; a++) rec_one(&K, a, out);
+                else recs_vec(g0, g1, b0, b1, lerp, alpha, ga->first, ga->first + ga->n, out);
             }
         } else {
-            for (uint32_t a = 0; a < h->na; a++) rec_one(&K, a, out);
+            recs_vec(g0, g1, b0, b1, lerp, alpha, 0, h->na, out);
         }
         return;
     }
