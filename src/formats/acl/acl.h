@@ -32,6 +32,10 @@ float ganim_acl_sample_rate(const ganim_acl *acl);
  * seek(t, none) + decompress_pose with normalised rotations. `out`: track_count entries. */
 void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out);
 
+/* The same pose by the scalar path, one sub-track at a time: the reference the SSE2
+ * paths of ganim_acl_sample_pose must equal bit for bit (tests). */
+void ganim_acl_sample_pose_ref(const ganim_acl *h, float t, ganim_transform *out);
+
 /* The pose at integer sample k (clamped; wrapped clips: num_samples is sample 0;
  * stripped clips: the retained key at or before k) by the random-access path, without
  * going through a time: what the whole-clip decode must reproduce bit for bit. */

@@ -207,7 +207,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
 {
     ganim_acl *h = NULL;
     const ganim_skeleton *given = opts ? opts->skeleton : NULL;
-    ganim_code rc = ganim_acl_open(data, size, base, ganim_doc_allocator(doc), given, doc, &h, err);
+    ganim_code rc = acl_open_ex(data, size, base, ganim_doc_allocator(doc), given, doc, 0, &h, err);
     if (rc) return rc;
     rc = ganim_check_counts(doc, base + 16, "acl: the header", (uint64_t)h->ns + (uint64_t)h->wrap, h->nt, 0, err);
     if (rc) goto done;

@@ -45,6 +45,25 @@ typedef struct acl_rec {
     float v[4];                               /* M_CONST: the value (rotation normalised) */
 } acl_rec;
 
+/* Random access (SSE2): four animated sub-tracks of one kind (records first..first+n-1)
+ * in one segment, stored component by component so that each vector operation serves
+ * the four. Lanes past n repeat lane 0 (their results are written twice, identical).
+ * Lanes are variable (M_VAR), raw 32-bit floats (M_RAW, three components) or constant in
+ * the segment (M_CONST); soa is 0 when a record is M_FULL4 (the records are then decoded
+ * one by one). Built by ganim_acl_open for sampling, not for the whole-clip read. */
+typedef struct acl_grp {
+    float inv[4];                                         /* 1 / (2^nb - 1) per lane (0: not M_VAR) */
+    float smin[3][4], sext[3][4], cmin[3][4], cext[3][4]; /* [component][lane] */
+    float cv[4][4];                                       /* M_CONST lanes: the value, [component][lane] */
+    uint32_t raw[4], cst[4];                              /* lane masks (all ones) of M_RAW, M_CONST */
+    uint32_t bit[4], track[4];
+    uint32_t last; /* largest window start of a lane relative to the pose's bit (the proven test) */
+    uint32_t first;
+    uint8_t nb[4];
+    uint8_t mode[4];
+    uint8_t n, kind, soa, segrange, mixed;
+} acl_grp;
+
 typedef struct acl_seg {
     uint32_t start, count, stored, pose_bits;
     uint32_t kept;      /* retained-sample bitset, bit (31 - i) = sample i (stripped only) */
@@ -52,6 +71,7 @@ typedef struct acl_seg {
     const uint8_t *ani; /* animated bitstream */
     size_t ani_room;    /* bytes from `ani` to the end of the buffer */
     acl_rec *recs;      /* acl->na records */
+    acl_grp *grps;      /* acl->ngrp groups, or NULL (see acl_grp) */
 } acl_seg;
 
 struct ganim_acl {
@@ -63,6 +83,7 @@ struct ganim_acl {
     uint16_t version;
     uint8_t rfmt, tfmt, sfmt, raw_bits;
     uint32_t misc, nt, ns, nseg, nv, na, nkeys;
+    uint32_t ngrp; /* groups per segment (0: none built) */
     float rate;
     int has_scale, def_scale, trivial, stripped, wrap, has_meta;
     uint32_t counts[3][3]; /* [kind][type] */
@@ -88,9 +109,10 @@ struct ganim_acl {
 static inline uint32_t align_up(uint32_t v, uint32_t a) { return (v + (a - 1u)) & ~(a - 1u); }
 static inline uint32_t popcount32(uint32_t v)
 {
-    uint32_t n = 0;
-    for (; v; v &= v - 1u) n++;
-    return n;
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    v = (v + (v >> 4)) & 0x0F0F0F0Fu;
+    return (v * 0x01010101u) >> 24;
 }
 static inline int finite_f(float v) { return v == v && v - v == 0.0f; }
 static inline int in_range(float v) { return finite_f(v) && v <= ACL_RANGE_MAX && v >= -ACL_RANGE_MAX; }
@@ -223,8 +245,10 @@ static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, 
 /* For the few hot helpers gcc stops inlining once they hold every mode's path. */
 #if defined(__GNUC__)
 #define ACL_HOT_INLINE inline __attribute__((always_inline))
+#define ACL_FLATTEN __attribute__((flatten)) /* every call inside inlined (the bit reads) */
 #else
 #define ACL_HOT_INLINE inline
+#define ACL_FLATTEN
 #endif
 
 /* v's x, y, z with w = sqrt(|((1 - x*x) - y*y) - z*z|) in lane 3: rebuild_w's operations,
@@ -300,6 +324,11 @@ enum {
 uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
                       acl_fnv *fnv);
 #endif
+
+/* acl_open.c: ganim_acl_open with or without the random-access groups (acl_grp; the
+ * whole-clip read does not use them). */
+ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
+                       const ganim_skeleton *bind, ganim_doc *wd, int want_groups, ganim_acl **out, ganim_error *err);
 
 /* acl.c: the "acl" format's entry points; acl_civ7.c, acl_civ7_write.c: the "civ7" format's;
  * acl_details.c: both formats' details. */

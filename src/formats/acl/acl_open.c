@@ -468,8 +468,68 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
     return GANIM_OK;
 }
 
+#if defined(__SSE2__)
+/* Segment s's random-access groups (acl_grp) from its records. */
+static void build_groups(ganim_acl *h, uint32_t s)
+{
+    acl_seg *sg = &h->segs[s];
+    acl_grp *g = sg->grps;
+    uint32_t idx = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        for (uint32_t a = 0; a < h->nanim[k]; a += 4u, g++) {
+            uint32_t n = h->nanim[k] - a < 4u ? h->nanim[k] - a : 4u;
+            memset(g, 0, sizeof *g);
+            g->first = idx + a;
+            g->n = (uint8_t)n;
+            g->kind = (uint8_t)k;
+            g->soa = 1;
+            for (uint32_t j = 0; j < n; j++) g->soa &= sg->recs[idx + a + j].mode != M_FULL4;
+            if (!g->soa) continue;
+            for (uint32_t j = 0; j < 4; j++) {
+                const acl_rec *r = &sg->recs[idx + a + (j < n ? j : 0)];
+                g->bit[j] = r->bit;
+                g->track[j] = r->track;
+                g->mode[j] = r->mode;
+                g->segrange |= r->segrange;
+                uint32_t last = r->bit;
+                if (r->mode == M_VAR) {
+                    g->inv[j] = r->inv;
+                    g->nb[j] = r->nb;
+                    last += r->nb > 19 ? 2u * r->nb : 0u;
+                    for (unsigned c = 0; c < 3; c++) {
+                        g->smin[c][j] = r->segrange ? r->smin[c] : 0.0f;
+                        g->sext[c][j] = r->segrange ? r->sext[c] : 1.0f;
+                        g->cmin[c][j] = r->cmin[c];
+                        g->cext[c][j] = r->cext[c];
+                    }
+                } else if (r->mode == M_RAW) {
+                    g->raw[j] = ACL_NONE;
+                    last += 64u;
+                    g->mixed = 1;
+                } else {
+                    g->cst[j] = ACL_NONE;
+                    for (unsigned c = 0; c < 4; c++) g->cv[c][j] = r->v[c];
+                    g->mixed = 1;
+                }
+                if (last > g->last) g->last = last;
+            }
+            int var = 0;
+            for (uint32_t j = 0; j < n; j++) var |= sg->recs[idx + a + j].mode == M_VAR;
+            if (!var) g->soa = 0; /* raw or constant only: one vector a record does as well */
+        }
+        idx += h->nanim[k];
+    }
+}
+#endif
+
 ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
                           const ganim_skeleton *bind, ganim_doc *wd, ganim_acl **out, ganim_error *err)
+{
+    return acl_open_ex(data, size, base, alloc, bind, wd, 1, out, err);
+}
+
+ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
+                       const ganim_skeleton *bind, ganim_doc *wd, int want_groups, ganim_acl **out, ganim_error *err)
 {
     ganim_acl hdr;
     acl_layout L;
@@ -481,18 +541,26 @@ ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const
     ganim_code rc = parse_header(&hdr, &L, data, size, base, wd, err);
     if (rc) return rc;
 
-    /* one block: struct, types, pose, segments, records, keys, names, parents, bind, anim list */
-    size_t nt = hdr.nt, o = 0, sizes[9], offs[9];
+    /* one block: struct, types, pose, segments, records, keys, names, parents, bind, anim list,
+     * groups */
+    size_t nt = hdr.nt, o = 0, sizes[10], offs[10];
     size_t keys = hdr.stripped ? (size_t)hdr.nseg * 32u : 0;
+#if defined(__SSE2__)
+    if (want_groups && hdr.na)
+        hdr.ngrp = (hdr.nanim[0] + 3u) / 4u + (hdr.nanim[1] + 3u) / 4u + (hdr.nanim[2] + 3u) / 4u;
+#else
+    (void)want_groups;
+#endif
     bool ok = ganim_mul_size(nt, 3, &sizes[0]) && ganim_mul_size(nt, sizeof(ganim_transform), &sizes[1]) &&
               ganim_mul_size(hdr.nseg, sizeof(acl_seg), &sizes[2]) &&
               ganim_mul_size((size_t)hdr.nseg * hdr.na, sizeof(acl_rec), &sizes[3]) &&
               ganim_mul_size(keys, 4, &sizes[4]) && ganim_mul_size(nt, sizeof(char *), &sizes[5]) &&
               ganim_mul_size(nt, 4, &sizes[6]) && ganim_mul_size(nt, sizeof(ganim_transform), &sizes[7]) &&
-              ganim_mul_size(hdr.na, 4, &sizes[8]);
+              ganim_mul_size(hdr.na, 4, &sizes[8]) &&
+              ganim_mul_size((size_t)hdr.nseg * hdr.ngrp, sizeof(acl_grp), &sizes[9]);
     if (!ok) return GANIM_NOMEM(err);
     o = (sizeof(ganim_acl) + 15u) & ~(size_t)15u;
-    for (unsigned i = 0; i < 9; i++) {
+    for (unsigned i = 0; i < 10; i++) {
         offs[i] = o;
         if (sizes[i] > SIZE_MAX - o - 16u) return GANIM_NOMEM(err);
         o = (o + sizes[i] + 15u) & ~(size_t)15u;
@@ -500,9 +568,10 @@ ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const
     ganim_allocator A = ganim_allocator_resolve(alloc);
     uint8_t *blk = ganim_alloc(&A, o);
     if (!blk) return GANIM_NOMEM(err);
-    /* the records (the bulk) are written whole by parse_segment; zero the rest */
+    /* the records and groups (the bulk) are written whole by parse_segment and
+     * build_groups; zero the rest */
     memset(blk, 0, offs[3]);
-    memset(blk + offs[4], 0, o - offs[4]);
+    memset(blk + offs[4], 0, offs[9] - offs[4]);
     ganim_acl *h = (ganim_acl *)blk;
     *h = hdr;
     h->alloc = A;
@@ -587,12 +656,26 @@ ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const
         rc = parse_segment(h, &L, s, anim_track, base, err);
         if (rc) goto fail;
         acl_seg *sg = &h->segs[s];
+#if defined(__SSE2__)
+        if (h->ngrp) {
+            sg->grps = (acl_grp *)(blk + offs[9]) + (size_t)s * h->ngrp;
+            build_groups(h, s);
+        }
+#endif
         sg->first_key = nk;
         if (h->stripped)
             for (uint32_t i = 0; i < sg->count; i++)
                 if (sg->kept & (0x80000000u >> i)) h->keys[nk++] = sg->start + i;
     }
     h->nkeys = nk;
+    if (h->ngrp) { /* no group of four to decode together (full-precision formats): records one by one */
+        int any = 0;
+        for (size_t i = 0; i < (size_t)h->nseg * h->ngrp; i++) any |= h->segs[0].grps[i].soa;
+        if (!any) {
+            for (uint32_t s = 0; s < h->nseg; s++) h->segs[s].grps = NULL;
+            h->ngrp = 0;
+        }
+    }
     if (h->nseg > 1 && wd && ganim_ld_u32le(data + ACL_HDR + 52u + 4u * h->nseg) != ACL_NONE)
         ganim_doc_warn(wd, GANIM_WARN_INCONSISTENT, base + ACL_HDR + 52u + 4u * h->nseg,
                        "acl: the segment start list does not end with 0xFFFFFFFF");

@@ -22,9 +22,9 @@ static void locate(const ganim_acl *h, uint32_t k, uint32_t *s, uint32_t *i)
     *i = h->stripped ? popcount32(sg->kept & ~(ACL_NONE >> r)) : r;
 }
 
-static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, ganim_transform *out);
+static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, int fast, ganim_transform *out);
 
-void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out)
+static void sample_pose(const ganim_acl *h, float t, int fast, ganim_transform *out)
 {
     memcpy(out, h->pose, (size_t)h->nt * sizeof *out);
     if (!h->na) return;
@@ -70,8 +70,11 @@ void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out)
         k0 = h->keys[a];
         k1 = h->keys[b];
     }
-    pose_between(h, k0, k1, alpha, out);
+    pose_between(h, k0, k1, alpha, fast, out);
 }
+
+void ganim_acl_sample_pose(const ganim_acl *h, float t, ganim_transform *out) { sample_pose(h, t, 1, out); }
+void ganim_acl_sample_pose_ref(const ganim_acl *h, float t, ganim_transform *out) { sample_pose(h, t, 0, out); }
 
 void ganim_acl_sample_key(const ganim_acl *h, uint32_t k, ganim_transform *out)
 {
@@ -87,7 +90,7 @@ void ganim_acl_sample_key(const ganim_acl *h, uint32_t k, ganim_transform *out)
         }
         k = h->keys[lo ? lo - 1 : 0];
     }
-    pose_between(h, k, k, 0.0f, out);
+    pose_between(h, k, k, 0.0f, 1, out);
 }
 
 #if defined(__SSE2__)
@@ -141,48 +144,11 @@ static inline float dot4(__m128 a, __m128 b)
 }
 #endif
 
-/* The animated sub-tracks of `out` at samples k0..k1 (retained ones when stripped). */
-static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, ganim_transform *out)
+/* The scalar path: records [a0, a1) one by one (rec_decode, quat_normalise). */
+static void recs_scalar(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1, int lerp, float alpha, uint32_t a0,
+                        uint32_t a1, ganim_transform *out)
 {
-    uint32_t s0, i0, s1, i1;
-    locate(h, k0, &s0, &i0);
-    locate(h, k1, &s1, &i1);
-    const acl_seg *g0 = &h->segs[s0], *g1 = &h->segs[s1];
-    size_t b0 = (size_t)i0 * g0->pose_bits, b1 = (size_t)i1 * g1->pose_bits;
-    int lerp = alpha != 0.0f && (k0 != k1);
-#if defined(__SSE2__)
-    const __m128 va = _mm_set1_ps(alpha), sign = _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u));
-    const uint64_t lim0 = gb_msb_proven_limit(g0->ani_room), lim1 = gb_msb_proven_limit(g1->ani_room);
-    for (uint32_t a = 0; a < h->na; a++) {
-        const acl_rec *r = &g0->recs[a];
-        __m128 v = rec_vec(r, g0->ani, g0->ani_room, lim0, b0);
-        if (lerp) {
-            __m128 w = rec_vec(&g1->recs[a], g1->ani, g1->ani_room, lim1, b1);
-            if (r->kind == K_ROT) {
-                if (dot4(v, w) < 0.0f) w = _mm_xor_ps(w, sign);
-                v = _mm_add_ps(_mm_sub_ps(v, _mm_mul_ps(v, va)), _mm_mul_ps(w, va));
-            } else {
-                v = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(w, v), va), v);
-            }
-        }
-        float o[4];
-        ganim_transform *t = &out[r->track];
-        if (r->kind == K_ROT) {
-            float len2 = dot4(v, v);
-            if (!(len2 >= 1e-12f && len2 <= 1e30f)) {
-                t->rotation = (ganim_quat){ 0.0f, 0.0f, 0.0f, 1.0f };
-                continue;
-            }
-            _mm_storeu_ps(o, _mm_div_ps(v, _mm_set1_ps(sqrtf(len2))));
-            t->rotation = (ganim_quat){ o[0], o[1], o[2], o[3] };
-        } else {
-            _mm_storeu_ps(o, v);
-            if (r->kind == K_TRANS) t->translation = (ganim_vec3){ o[0], o[1], o[2] };
-            else t->scale = (ganim_vec3){ o[0], o[1], o[2] };
-        }
-    }
-#else
-    for (uint32_t a = 0; a < h->na; a++) {
+    for (uint32_t a = a0; a < a1; a++) {
         const acl_rec *r = &g0->recs[a];
         float v[4], w[4];
         rec_decode(r, g0->ani, g0->ani_room, b0, v);
@@ -218,5 +184,256 @@ static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alp
             o->scale = (ganim_vec3){ v[0], v[1], v[2] };
         }
     }
+}
+
+#if defined(__SSE2__)
+/* What every sub-track of one pose shares: both keys' segments and bit offsets. */
+typedef struct acl_keys {
+    const acl_seg *g0, *g1;
+    size_t b0, b1;
+    uint64_t lim0, lim1; /* gb_msb_proven_limit of each segment's bitstream */
+    __m128 va;           /* alpha in every lane */
+    float alpha;
+    int lerp;
+} acl_keys;
+
+/* Records [a0, a1) one by one, each sub-track's x, y, z (and W) in one vector (rec_vec):
+ * clips without groups (full-precision formats) and groups that cannot go together. */
+static void recs_vec(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1, int lerp, float alpha, uint32_t a0,
+                     uint32_t a1, ganim_transform *out)
+{
+    const __m128 va = _mm_set1_ps(alpha), sign = _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u));
+    const uint64_t lim0 = gb_msb_proven_limit(g0->ani_room), lim1 = gb_msb_proven_limit(g1->ani_room);
+    for (uint32_t a = a0; a < a1; a++) {
+        const acl_rec *r = &g0->recs[a];
+        __m128 v = rec_vec(r, g0->ani, g0->ani_room, lim0, b0);
+        if (lerp) {
+            __m128 w = rec_vec(&g1->recs[a], g1->ani, g1->ani_room, lim1, b1);
+            if (r->kind == K_ROT) {
+                if (dot4(v, w) < 0.0f) w = _mm_xor_ps(w, sign);
+                v = _mm_add_ps(_mm_sub_ps(v, _mm_mul_ps(v, va)), _mm_mul_ps(w, va));
+            } else {
+                v = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(w, v), va), v);
+            }
+        }
+        float o[4];
+        ganim_transform *t = &out[r->track];
+        if (r->kind == K_ROT) {
+            float len2 = dot4(v, v);
+            if (!(len2 >= 1e-12f && len2 <= 1e30f)) {
+                t->rotation = (ganim_quat){ 0.0f, 0.0f, 0.0f, 1.0f };
+                continue;
+            }
+            _mm_storeu_ps(o, _mm_div_ps(v, _mm_set1_ps(sqrtf(len2))));
+            t->rotation = (ganim_quat){ o[0], o[1], o[2], o[3] };
+        } else {
+            _mm_storeu_ps(o, v);
+            if (r->kind == K_TRANS) t->translation = (ganim_vec3){ o[0], o[1], o[2] };
+            else t->scale = (ganim_vec3){ o[0], o[1], o[2] };
+        }
+    }
+}
+
+/* Lane j's integers of group g at pose bit `bit`: quantised x, y, z (M_VAR), the bits of
+ * the three floats (M_RAW) or nothing (M_CONST); proven: every window of the group is
+ * inside the buffer (bit + g->last < gb_msb_proven_limit). */
+static ACL_HOT_INLINE void grp_lane(const acl_grp *g, unsigned j, const uint8_t *ani, size_t room, int mixed,
+                                    int proven, size_t bit, uint32_t *qx, uint32_t *qy, uint32_t *qz)
+{
+    size_t p = bit + g->bit[j];
+    unsigned nb = g->nb[j], sh = 64u - nb; /* 1..23 when M_VAR */
+    if (mixed && g->mode[j] != M_VAR) {
+        if (g->mode[j] == M_CONST) {
+            *qx = *qy = *qz = 0;
+        } else if (proven) { /* the 96 bits from p in two byte-aligned 8-byte windows */
+            unsigned o = (unsigned)(p & 7u);
+            uint64_t hi = gb_msb_window64_proven(ani, p - o), lo = gb_msb_window64_proven(ani, p - o + 64u);
+            uint64_t xy = o ? (hi << o) | (lo >> (64u - o)) : hi;
+            *qx = (uint32_t)(xy >> 32);
+            *qy = (uint32_t)xy;
+            *qz = (uint32_t)((lo << o) >> 32);
+        } else {
+            *qx = (uint32_t)(gb_msb_window64(ani, room, p) >> 32);
+            *qy = (uint32_t)(gb_msb_window64(ani, room, p + 32u) >> 32);
+            *qz = (uint32_t)(gb_msb_window64(ani, room, p + 64u) >> 32);
+        }
+    } else if (proven) {
+        uint64_t w = gb_msb_window64_proven(ani, p);
+        *qx = (uint32_t)(w >> sh);
+        *qy = (uint32_t)((w << nb) >> sh); /* 2 x 23 bits of the window's 57 or more */
+        *qz =
+            nb <= 19 ? (uint32_t)((w << (2u * nb)) >> sh) : (uint32_t)(gb_msb_window64_proven(ani, p + 2u * nb) >> sh);
+    } else if (nb <= 19) {
+        uint64_t w = gb_msb_window64(ani, room, p);
+        *qx = (uint32_t)(w >> sh);
+        *qy = (uint32_t)((w << nb) >> sh);
+        *qz = (uint32_t)((w << (2u * nb)) >> sh);
+    } else {
+        *qx = (uint32_t)(gb_msb_window64(ani, room, p) >> sh);
+        *qy = (uint32_t)(gb_msb_window64(ani, room, p + nb) >> sh);
+        *qz = (uint32_t)(gb_msb_window64(ani, room, p + 2u * nb) >> sh);
+    }
+}
+
+/* The four lanes' integers as three vectors (built from registers: four 4-byte stores
+ * read back as one 16-byte load would stall on store forwarding). */
+static ACL_HOT_INLINE void grp_ints(const acl_grp *g, const uint8_t *ani, size_t room, int mixed, int proven,
+                                    size_t bit, __m128i q[3])
+{
+    uint32_t x0, y0, z0, x1, y1, z1, x2, y2, z2, x3, y3, z3;
+    grp_lane(g, 0, ani, room, mixed, proven, bit, &x0, &y0, &z0);
+    grp_lane(g, 1, ani, room, mixed, proven, bit, &x1, &y1, &z1);
+    grp_lane(g, 2, ani, room, mixed, proven, bit, &x2, &y2, &z2);
+    grp_lane(g, 3, ani, room, mixed, proven, bit, &x3, &y3, &z3);
+    q[0] = _mm_set_epi32((int)x3, (int)x2, (int)x1, (int)x0);
+    q[1] = _mm_set_epi32((int)y3, (int)y2, (int)y1, (int)y0);
+    q[2] = _mm_set_epi32((int)z3, (int)z2, (int)z1, (int)z0);
+}
+
+static inline __m128 sel(__m128 m, __m128 a, __m128 b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
+
+/* Group g's four sub-tracks at pose bit `bit`, component by component (v[0..2] = x, y,
+ * z; v[3] = W for rotations, 0 otherwise): rec_decode's operations lane by lane.
+ * mixed: g->mixed (a constant in each caller, so the all-variable path has no lane
+ * tests). Returns 0 when a raw float is not finite (rec_decode then replaces it). */
+static ACL_HOT_INLINE int grp_key_as(const acl_grp *g, int mixed, const uint8_t *ani, size_t room, uint64_t lim,
+                                     size_t bit, __m128 v[4])
+{
+    __m128i q[3];
+    if (bit + g->last < lim) grp_ints(g, ani, room, mixed, 1, bit, q);
+    else grp_ints(g, ani, room, mixed, 0, bit, q); /* the last 8 bytes of the buffer */
+    const __m128 inv = _mm_loadu_ps(g->inv);
+    __m128 x = _mm_mul_ps(_mm_cvtepi32_ps(q[0]), inv);
+    __m128 y = _mm_mul_ps(_mm_cvtepi32_ps(q[1]), inv);
+    __m128 z = _mm_mul_ps(_mm_cvtepi32_ps(q[2]), inv);
+    if (g->segrange) {
+        x = _mm_add_ps(_mm_mul_ps(x, _mm_loadu_ps(g->sext[0])), _mm_loadu_ps(g->smin[0]));
+        y = _mm_add_ps(_mm_mul_ps(y, _mm_loadu_ps(g->sext[1])), _mm_loadu_ps(g->smin[1]));
+        z = _mm_add_ps(_mm_mul_ps(z, _mm_loadu_ps(g->sext[2])), _mm_loadu_ps(g->smin[2]));
+    }
+    x = _mm_add_ps(_mm_mul_ps(x, _mm_loadu_ps(g->cext[0])), _mm_loadu_ps(g->cmin[0]));
+    y = _mm_add_ps(_mm_mul_ps(y, _mm_loadu_ps(g->cext[1])), _mm_loadu_ps(g->cmin[1]));
+    z = _mm_add_ps(_mm_mul_ps(z, _mm_loadu_ps(g->cext[2])), _mm_loadu_ps(g->cmin[2]));
+    if (mixed) { /* raw lanes: the floats themselves, if finite */
+        __m128i rm = _mm_loadu_si128((const __m128i *)(const void *)g->raw), e = _mm_set1_epi32(0x7F800000);
+        __m128i inf = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi32(_mm_and_si128(q[0], e), e), _mm_cmpeq_epi32(_mm_and_si128(q[1], e), e)),
+            _mm_cmpeq_epi32(_mm_and_si128(q[2], e), e));
+        if (_mm_movemask_epi8(_mm_and_si128(inf, rm))) return 0;
+        __m128 m = _mm_castsi128_ps(rm);
+        x = sel(m, _mm_castsi128_ps(q[0]), x);
+        y = sel(m, _mm_castsi128_ps(q[1]), y);
+        z = sel(m, _mm_castsi128_ps(q[2]), z);
+    }
+    __m128 w = _mm_setzero_ps();
+    if (g->kind == K_ROT) {
+        __m128 t = _mm_sub_ps(_mm_set1_ps(1.0f), _mm_mul_ps(x, x));
+        t = _mm_sub_ps(t, _mm_mul_ps(y, y));
+        t = _mm_sub_ps(t, _mm_mul_ps(z, z));
+        w = _mm_sqrt_ps(_mm_and_ps(t, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF))));
+    }
+    if (mixed) { /* constant lanes: their value, W included */
+        __m128 m = _mm_loadu_ps((const float *)(const void *)g->cst);
+        x = sel(m, _mm_loadu_ps(g->cv[0]), x);
+        y = sel(m, _mm_loadu_ps(g->cv[1]), y);
+        z = sel(m, _mm_loadu_ps(g->cv[2]), z);
+        w = sel(m, _mm_loadu_ps(g->cv[3]), w);
+    }
+    v[0] = x;
+    v[1] = y;
+    v[2] = z;
+    v[3] = w;
+    return 1;
+}
+
+static ACL_HOT_INLINE int grp_key(const acl_grp *g, const uint8_t *ani, size_t room, uint64_t lim, size_t bit,
+                                  __m128 v[4])
+{
+    return g->mixed ? grp_key_as(g, 1, ani, room, lim, bit, v) : grp_key_as(g, 0, ani, room, lim, bit, v);
+}
+
+/* Group i (soa in both segments) at both keys: four sub-tracks per vector operation,
+ * each lane doing recs_scalar's IEEE operations in the same order. */
+static ACL_HOT_INLINE void grp_pose(const acl_keys *K, const acl_grp *ga, const acl_grp *gb, ganim_transform *out)
+{
+    __m128 v[4], w[4];
+    if (!grp_key(ga, K->g0->ani, K->g0->ani_room, K->lim0, K->b0, v) ||
+        (K->lerp && !grp_key(gb, K->g1->ani, K->g1->ani_room, K->lim1, K->b1, w))) {
+        recs_vec(K->g0, K->g1, K->b0, K->b1, K->lerp, K->alpha, ga->first, ga->first + ga->n, out); /* not finite */
+        return;
+    }
+    const __m128 va = K->va;
+    if (ga->kind == K_ROT) {
+        if (K->lerp) {
+            __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(v[0], w[0]), _mm_mul_ps(v[2], w[2])),
+                                    _mm_add_ps(_mm_mul_ps(v[1], w[1]), _mm_mul_ps(v[3], w[3])));
+            __m128 flip =
+                _mm_and_ps(_mm_cmplt_ps(dot, _mm_setzero_ps()), _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u)));
+            for (unsigned c = 0; c < 4; c++) {
+                __m128 q = _mm_xor_ps(w[c], flip);
+                v[c] = _mm_add_ps(_mm_sub_ps(v[c], _mm_mul_ps(v[c], va)), _mm_mul_ps(q, va));
+            }
+        }
+        __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(v[0], v[0]), _mm_mul_ps(v[2], v[2])),
+                                 _mm_add_ps(_mm_mul_ps(v[1], v[1]), _mm_mul_ps(v[3], v[3])));
+        __m128 ok = _mm_and_ps(_mm_cmpge_ps(len2, _mm_set1_ps(1e-12f)), _mm_cmple_ps(len2, _mm_set1_ps(1e30f)));
+        __m128 len = _mm_sqrt_ps(len2);
+        for (unsigned c = 0; c < 4; c++) v[c] = _mm_div_ps(v[c], len);
+        if (_mm_movemask_ps(ok) != 0xF) { /* only from damaged data: the identity in those lanes */
+            for (unsigned c = 0; c < 3; c++) v[c] = _mm_and_ps(v[c], ok);
+            v[3] = sel(ok, v[3], _mm_set1_ps(1.0f));
+        }
+        _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+        for (unsigned j = 0; j < 4; j++) _mm_storeu_ps(&out[ga->track[j]].rotation.x, v[j]);
+        return;
+    }
+    if (K->lerp)
+        for (unsigned c = 0; c < 3; c++) v[c] = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(w[c], v[c]), va), v[c]);
+    _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+    for (unsigned j = 0; j < 4; j++) {
+        ganim_transform *t = &out[ga->track[j]];
+        float *d = ga->kind == K_TRANS ? &t->translation.x : &t->scale.x;
+        _mm_storel_pi((__m64 *)(void *)d, v[j]);
+        _mm_store_ss(d + 2, _mm_movehl_ps(v[j], v[j]));
+    }
+}
 #endif
+
+/* The animated sub-tracks of `out` at samples k0..k1 (retained ones when stripped);
+ * fast: by the SSE2 paths (groups when built, else records one by one), otherwise the
+ * scalar one (the reference they are tested against). */
+static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, int fast, ganim_transform *out)
+{
+    uint32_t s0, i0, s1, i1;
+    locate(h, k0, &s0, &i0);
+    locate(h, k1, &s1, &i1);
+    const acl_seg *g0 = &h->segs[s0], *g1 = &h->segs[s1];
+    size_t b0 = (size_t)i0 * g0->pose_bits, b1 = (size_t)i1 * g1->pose_bits;
+    int lerp = alpha != 0.0f && (k0 != k1);
+#if defined(__SSE2__)
+    if (fast) {
+        acl_keys K = { g0,
+                       g1,
+                       b0,
+                       b1,
+                       gb_msb_proven_limit(g0->ani_room),
+                       gb_msb_proven_limit(g1->ani_room),
+                       _mm_set1_ps(alpha),
+                       alpha,
+                       lerp };
+        if (g0->grps) {
+            for (uint32_t i = 0; i < h->ngrp; i++) {
+                const acl_grp *ga = &g0->grps[i], *gb = &g1->grps[i];
+                if (ga->soa && (!lerp || gb->soa)) grp_pose(&K, ga, gb, out);
+                else recs_vec(g0, g1, b0, b1, lerp, alpha, ga->first, ga->first + ga->n, out);
+            }
+        } else {
+            recs_vec(g0, g1, b0, b1, lerp, alpha, 0, h->na, out);
+        }
+        return;
+    }
+#else
+    (void)fast;
+#endif
+    recs_scalar(g0, g1, b0, b1, lerp, alpha, 0, h->na, out);
 }
