@@ -281,8 +281,8 @@ TEST(fast_path)
         "--1",
         "+-1",
         "1e+-5",
-        "\xff"
-        "5",
+        ("\xff"
+         "5"), /* one text: a 0xff byte, then '5' */
         "5\xff",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
