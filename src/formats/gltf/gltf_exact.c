@@ -156,19 +156,20 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
     return 0;
 }
 
-void gltf_undo_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
+int gltf_undo_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
 {
-    if (find_rotation(cv, root, out, q)) return;
+    if (find_rotation(cv, root, out, q)) return 1;
     /* Without a zero in `out` the negated search cannot succeed where this one failed:
      * the exporter's arithmetic is symmetric under negation except for the sign of a zero
      * result (fwd_rotation(-t) == -fwd_rotation(t) whenever no component is zero), and the
      * candidates tried for -out are the negations of those tried for out. */
-    if (out[0] != 0 && out[1] != 0 && out[2] != 0 && out[3] != 0) return;
+    if (out[0] != 0 && out[1] != 0 && out[2] != 0 && out[3] != 0) return 1;
     /* The exporter negates a key that points away from the previous one, which may leave
      * a -0 its arithmetic never makes: the negated key, negated again on export, gives it. */
     const float neg[4] = { -out[0], -out[1], -out[2], -out[3] };
     float alt[4];
     if (find_rotation(cv, root, neg, alt)) memcpy(q, alt, sizeof alt);
+    return 2;
 }
 
 void gltf_undo_translation(const gltf_conv *cv, int root, const float out[3], float t[3])
