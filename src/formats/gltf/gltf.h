@@ -158,8 +158,11 @@ ganim_code gltf_read_animations(gltf_file *f);
 int gltf_conv_from_text(const char *axis_conversion, double unit, gltf_conv *cv);
 /* The model value the exporter turned into `out`: the float nearest C^-1 out (/ unit),
  * nudged by a unit in the last place where that makes the exporter's own arithmetic
- * give `out` back bit for bit. `root`: the bone is a root (C applies). */
-void gltf_undo_rotation(const gltf_conv *cv, int root, const float out[4], float q[4]);
+ * give `out` back bit for bit. `root`: the bone is a root (C applies). Returns the number
+ * of searches made (1, or 2 when the negated key was searched too: only for a key with a
+ * zero component that the first search could not find), for the test that watches the
+ * cost of a key no search finds (a quantised clip on a flat skeleton: every bone a root). */
+int gltf_undo_rotation(const gltf_conv *cv, int root, const float out[4], float q[4]);
 void gltf_undo_translation(const gltf_conv *cv, int root, const float out[3], float t[3]);
 /* Folds the transform of the nodes above a bone into one of its values. */
 void gltf_fold_rotation(const gltf_fold *fd, float q[4]);

@@ -116,19 +116,21 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
     for (int i = 0; i < 4; i++) q0[i] = (float)(d[i] / len);
     memcpy(q, q0, sizeof q0); /* the nearest rounding, unless a search below finds better */
     if (near_rotation(cv, root, out, q0, q)) return 1;
-    /* two float steps each way */
-    for (int a = -2; a <= 2; a++)
-        for (int b = -2; b <= 2; b++)
-            for (int c = -2; c <= 2; c++)
-                for (int e = -2; e <= 2; e++) {
-                    if (abs(a) < 2 && abs(b) < 2 && abs(c) < 2 && abs(e) < 2) continue; /* tried above */
-                    const int steps[4] = { a, b, c, e };
-                    float t[4];
-                    for (int i = 0; i < 4; i++) {
-                        t[i] = q0[i];
-                        for (int k = 0; k < abs(steps[i]); k++)
-                            t[i] = nextafterf(t[i], steps[i] > 0 ? INFINITY : -INFINITY);
-                    }
+    /* two float steps each way; st[i][s + 2] is q0[i] moved s float steps */
+    float st[4][5];
+    for (int i = 0; i < 4; i++) {
+        st[i][2] = q0[i];
+        st[i][3] = nextafterf(q0[i], INFINITY);
+        st[i][4] = nextafterf(st[i][3], INFINITY);
+        st[i][1] = nextafterf(q0[i], -INFINITY);
+        st[i][0] = nextafterf(st[i][1], -INFINITY);
+    }
+    for (int a = 0; a < 5; a++)
+        for (int b = 0; b < 5; b++)
+            for (int c = 0; c < 5; c++)
+                for (int e = 0; e < 5; e++) {
+                    if ((a & 3) && (b & 3) && (c & 3) && (e & 3)) continue; /* all within one step: tried above */
+                    float t[4] = { st[0][a], st[1][b], st[2][c], st[3][e] };
                     if (fwd_rotation(cv, root, t, back) && !memcmp(back, out, sizeof back)) {
                         memcpy(q, t, sizeof t);
                         return 1;
@@ -154,14 +156,20 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
     return 0;
 }
 
-void gltf_undo_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
+int gltf_undo_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
 {
-    if (find_rotation(cv, root, out, q)) return;
+    if (find_rotation(cv, root, out, q)) return 1;
+    /* Without a zero in `out` the negated search cannot succeed where this one failed:
+     * the exporter's arithmetic is symmetric under negation except for the sign of a zero
+     * result (fwd_rotation(-t) == -fwd_rotation(t) whenever no component is zero), and the
+     * candidates tried for -out are the negations of those tried for out. */
+    if (out[0] != 0 && out[1] != 0 && out[2] != 0 && out[3] != 0) return 1;
     /* The exporter negates a key that points away from the previous one, which may leave
      * a -0 its arithmetic never makes: the negated key, negated again on export, gives it. */
     const float neg[4] = { -out[0], -out[1], -out[2], -out[3] };
     float alt[4];
     if (find_rotation(cv, root, neg, alt)) memcpy(q, alt, sizeof alt);
+    return 2;
 }
 
 void gltf_undo_translation(const gltf_conv *cv, int root, const float out[3], float t[3])
