@@ -437,12 +437,28 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
         stored_size = (size_t)ch->count * 2 * sizeof *stored;
         if (!(stored = ganim_alloc(&g->alloc, stored_size))) return GANIM_NOMEM(g->err);
     }
-    if (gw_drops(&g->bin) && (path == 2 || (path == 1 && fabs(g->cv.unit) <= 1 && (!root || g->cv.identity)))) {
-        /* A measuring run: a scale or a translation (not turned, not enlarged) cannot
-         * fail (the model's values are finite in a validated document, and so are they
-         * converted, and baked between two of them: in double, between them), and
-         * no value goes into the JSON: the bytes are counted, the stored keys' ranges
-         * found as the loop below finds them. */
+    if (gw_drops(&g->bin) &&
+        (path == 0 ? !stored : path == 2 || (fabs(g->cv.unit) <= 1 && (!root || g->cv.identity)))) {
+        /* A measuring run, where a value cannot fail and goes into the JSON only by its
+         * sign: the bytes are counted, not converted. Rotations with no key baked: the
+         * document's validation (gx_check_doc) found each of unit length, so gx_rotation
+         * takes it, turned or not; their signs follow the model's dot products
+         * (put_model_keys, note_negated). Scales, and translations not turned and not
+         * enlarged: the model's values are finite (validated), and so are they converted,
+         * and baked between two of them (in double, between them); the stored keys'
+         * ranges found as the loop below finds them. */
+        const uint32_t *map = g->map_ident ? NULL : g->map;
+        double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+        int flipped = 0;
+        for (uint32_t k = 0; path == 0 && k < n; k++) {
+            const float *q = ch->values + (size_t)(map ? map[k] : k) * 4;
+            double m0 = q[0], m1 = q[1], m2 = q[2], m3 = q[3];
+            int flip = 0;
+            if (k) flip = flipped ^ (p0 * m0 + p1 * m1 + p2 * m2 + p3 * m3 < 0);
+            flipped = flip;
+            p0 = m0, p1 = m1, p2 = m2, p3 = m3;
+            if (flip && !note_negated(g, n, k, &neg, &neg_size, &nneg)) return GANIM_NOMEM(g->err);
+        }
         for (uint32_t k = 0; stored && k < n; k++) {
             if (g->map[k] == GL_BAKED) continue;
             if (nstored && stored[2 * nstored - 1] == k - 1) stored[2 * nstored - 1] = k;
