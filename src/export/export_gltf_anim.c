@@ -426,7 +426,8 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
     if (code != GANIM_OK) return code;
     int root = g->sk->bones[t->bone].parent < 0, comps = path == 0 ? 4 : 3;
     size_t start = gl_bin_align(g);
-    gw_reserve(&g->bin, (size_t)n * (size_t)comps * 4u); /* the accessor's bytes, once */
+    uint32_t written = 0; /* keys written (or counted) before the general loop: all or none */
+    if (!gw_drops(&g->bin)) gw_reserve(&g->bin, (size_t)n * (size_t)comps * 4u); /* the accessor's bytes, once */
     float prev[4] = { 0, 0, 0, 1 }, v[4];
     uint32_t *neg = NULL, nneg = 0; /* ranges of keys negated */
     size_t neg_size = 0;
@@ -436,9 +437,38 @@ static ganim_code write_channel(gl *g, const ganim_track *t, const ganim_channel
         stored_size = (size_t)ch->count * 2 * sizeof *stored;
         if (!(stored = ganim_alloc(&g->alloc, stored_size))) return GANIM_NOMEM(g->err);
     }
+    if (gw_drops(&g->bin) &&
+        (path == 0 ? !stored : path == 2 || (fabs(g->cv.unit) <= 1 && (!root || g->cv.identity)))) {
+        /* A measuring run, where a value cannot fail and goes into the JSON only by its
+         * sign: the bytes are counted, not converted. Rotations with no key baked: the
+         * document's validation (gx_check_doc) found each of unit length, so gx_rotation
+         * takes it, turned or not; their signs follow the model's dot products
+         * (put_model_keys, note_negated). Scales, and translations not turned and not
+         * enlarged: the model's values are finite (validated), and so are they converted,
+         * and baked between two of them (in double, between them); the stored keys'
+         * ranges found as the loop below finds them. */
+        const uint32_t *map = g->map_ident ? NULL : g->map;
+        double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+        int flipped = 0;
+        for (uint32_t k = 0; path == 0 && k < n; k++) {
+            const float *q = ch->values + (size_t)(map ? map[k] : k) * 4;
+            double m0 = q[0], m1 = q[1], m2 = q[2], m3 = q[3];
+            int flip = 0;
+            if (k) flip = flipped ^ (p0 * m0 + p1 * m1 + p2 * m2 + p3 * m3 < 0);
+            flipped = flip;
+            p0 = m0, p1 = m1, p2 = m2, p3 = m3;
+            if (flip && !note_negated(g, n, k, &neg, &neg_size, &nneg)) return GANIM_NOMEM(g->err);
+        }
+        for (uint32_t k = 0; stored && k < n; k++) {
+            if (g->map[k] == GL_BAKED) continue;
+            if (nstored && stored[2 * nstored - 1] == k - 1) stored[2 * nstored - 1] = k;
+            else stored[2 * nstored] = stored[2 * nstored + 1] = k, nstored++;
+        }
+        gw_skip(&g->bin, (size_t)n * (size_t)comps * 4u);
+        written = n;
+    }
     ganim_buffer *buf = g->bin.buf;
-    uint32_t written = 0; /* keys written by put_model_keys: all or none */
-    if (!stored && !g->bin.failed && buf->capacity - buf->size >= (size_t)n * (size_t)comps * 4u) {
+    if (!written && !stored && !g->bin.failed && buf->capacity - buf->size >= (size_t)n * (size_t)comps * 4u) {
         uint32_t bad;
         written = n;
         if (!put_model_keys(g, ch, path, root, n, &neg, &neg_size, &nneg, &bad)) return GANIM_NOMEM(g->err);
@@ -519,9 +549,14 @@ static ganim_code write_visibility(gl *g, const ganim_track *t)
     g->step_keys = 0;
     if (code != GANIM_OK) return code;
     size_t start = gl_bin_align(g);
-    gw_reserve(&g->bin, (size_t)c->frame_count * 12u);
     const float *rest = &g->sk->bones[t->bone].rest.scale.x;
-    for (uint32_t f = 0; f < c->frame_count; f++) {
+    /* A measuring run (its binary buffer only counted) takes the bytes' length and no
+     * value: every one is finite (0, or the scale channel's or the rest scale's values,
+     * finite in a validated document, or interpolated between two of them: in double,
+     * between them, so finite as a float too), and none goes into the JSON. */
+    if (gw_drops(&g->bin)) gw_skip(&g->bin, (size_t)c->frame_count * 12u);
+    else gw_reserve(&g->bin, (size_t)c->frame_count * 12u);
+    for (uint32_t f = 0; !gw_drops(&g->bin) && f < c->frame_count; f++) {
         float v[3] = { 0, 0, 0 };
         if (t->visibility[f]) {
             ganim_channel_eval(&t->scale, c->frame_count, t->step, c->rotation_interp, 3, (double)f, rest, v);
@@ -534,13 +569,18 @@ static ganim_code write_visibility(gl *g, const ganim_track *t)
     return GANIM_OK;
 }
 
+/* Is the track's bone hidden on some frame of its clip `c`, its visibility written as
+ * scale keys? (A byte of 0 among the clip's frames: one memchr.) */
+static int hides_some(const gl *g, const ganim_track *t, const ganim_clip *c)
+{
+    return g->o.visibility == GANIM_VIS_SCALE && t->visibility && c->frame_count &&
+           memchr(t->visibility, 0, c->frame_count) != NULL;
+}
+
 /* Does the track's scale channel get written (its own, or visibility as scale)? */
 static int writes_scale(const gl *g, const ganim_track *t, const ganim_clip *c)
 {
-    if (g->o.visibility == GANIM_VIS_SCALE && t->visibility)
-        for (uint32_t f = 0; f < c->frame_count; f++)
-            if (!t->visibility[f]) return 1;
-    return t->scale.kind != GANIM_CHANNEL_ABSENT;
+    return hides_some(g, t, c) || t->scale.kind != GANIM_CHANNEL_ABSENT;
 }
 
 /* Every channel of the tracks of g->clip; tracks on bones already animated in this
@@ -565,10 +605,7 @@ static ganim_code write_tracks(gl *g, const ganim_clip *c)
         if (code == GANIM_OK && t->translation.kind != GANIM_CHANNEL_ABSENT)
             code = write_channel(g, t, &t->translation, 1);
         if (code != GANIM_OK) return code;
-        int hidden = 0;
-        if (g->o.visibility == GANIM_VIS_SCALE && t->visibility)
-            for (uint32_t f = 0; f < c->frame_count && !hidden; f++) hidden = !t->visibility[f];
-        if (hidden) code = write_visibility(g, t);
+        if (hides_some(g, t, c)) code = write_visibility(g, t);
         else if (t->scale.kind != GANIM_CHANNEL_ABSENT) code = write_channel(g, t, &t->scale, 2);
         if (code != GANIM_OK) return code;
     }

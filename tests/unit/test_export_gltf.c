@@ -832,6 +832,132 @@ TEST(streamed_export)
     for (int d = 0; d < 3; d++) ganim_doc_free(docs[d]);
 }
 
+/* 64 bones (Z-up, bone 0 the root, the others in two chains under it), one clip of 1,000
+ * frames (a guessed binary chunk of 2.56 MB: two runs): keyed rotations, translations and
+ * scales with keys between frames (baked, with their stored keys' ranges), per-frame
+ * translations on every third bone, a scale over half the float range interpolated from
+ * one sign to the other, bones hidden on some frames (with and without a scale channel)
+ * and step bits on two bones. */
+static ganim_doc *measure_doc(ganim_rotation_interp interp)
+{
+    enum { NB = 64, FR = 1000, NK = 134 };
+    ganim_doc *doc = tb_doc(NB, NULL);
+    doc->axes = GANIM_AXES_Z_UP;
+    for (uint32_t i = 1; i < NB; i++) {
+        doc->skeleton->bones[i].parent = (int32_t)(i < 3 ? 0 : i - 2);
+        doc->skeleton->bones[i].rest.translation.z = 0.5f;
+        doc->skeleton->bones[i].rest.scale = (ganim_vec3){ 1, 2, 0.5f };
+    }
+    uint32_t ci = tb_clip(doc, "measure", 30, FR);
+    doc->clips[ci].rotation_interp = interp;
+    static float kt[NK], r[NK * 4], p[FR * 3], sc[NK * 3];
+    static uint8_t vis[FR], step[FR];
+    for (int k = 0; k < NK; k++) kt[k] = (float)(k * 7.5 + (k % 3) * 0.25); /* 0 .. 997.75, between frames */
+    for (uint32_t b = 0; b < NB; b++) {
+        for (int f = 0; f < FR; f++) {
+            vis[f] = (uint8_t) !(b % 5 == 1 && f >= 300 + (int)b && f < 700);
+            step[f] = (uint8_t)(f % 4 == 0);
+        }
+        int hides = b % 5 == 1, steps = b == 7 || b == 8;
+        uint32_t t = tb_track(doc, ci, b, hides ? vis : NULL, steps ? step : NULL);
+        for (int k = 0; k < NK; k++) {
+            double ax = b % 2, len = sqrt(ax * ax + 1.25);
+            set_q(r + k * 4, ax / len, 1 / len, 0.5 / len, k * 13.0 + b);
+            if (k % 5 == 2) /* stored with the other sign */
+                for (int i = 0; i < 4; i++) r[k * 4 + i] = -r[k * 4 + i];
+            for (int i = 0; i < 3; i++)
+                sc[k * 3 + i] = b == 9 ? (k % 2 ? 1.7e38f : -1.7e38f) : 1 + 0.01f * (float)(k % 7) + (float)i;
+        }
+        tb_channel(doc, ci, t, GANIM_TARGET_ROTATION, GANIM_CHANNEL_KEYED, NK, kt, r);
+        if (b % 3 == 0) {
+            for (int f = 0; f < FR * 3; f++) p[f] = (float)(f % 97) * 0.25f - 3 + (float)b;
+            tb_channel(doc, ci, t, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, FR, NULL, p);
+        } else {
+            for (int f = 0; f < NK * 3; f++) p[f] = (float)(f % 11) * 1e3f - 5e3f + (float)b;
+            tb_channel(doc, ci, t, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_KEYED, NK, kt, p);
+        }
+        if (b % 4 != 1) tb_channel(doc, ci, t, GANIM_TARGET_SCALE, GANIM_CHANNEL_KEYED, NK, kt, sc);
+    }
+    CHECK_OK(ganim_doc_validate(doc, NULL));
+    return doc;
+}
+
+/* The streamed export's measuring run converts only what can fail or decides the JSON's
+ * text: with and without the axes' turn, units that shrink and that enlarge, sparse keys,
+ * visibility ignored and nlerp, the streamed .glb and .gltf are the one-run export's bytes;
+ * and a value that fails only once converted fails the streamed export as it fails the
+ * one-run export, with the same message, before a byte is handed over. */
+TEST(streamed_measure)
+{
+    for (int v = 0; v < 7; v++) {
+        ganim_doc *doc = measure_doc(v == 6 ? GANIM_INTERP_NLERP : GANIM_INTERP_SLERP);
+        ganim_export_opts o = { 0 };
+        o.generator = "unit-test";
+        o.unit_scale = v == 1 ? 0.01f : v == 2 ? 100.0f : 0;
+        o.keep_axes = v == 3;
+        o.sparse_keys = v == 4;
+        o.visibility = v == 5 ? GANIM_VIS_IGNORE : GANIM_VIS_SCALE;
+        if (v == 2) doc->clips[0].tracks[9].scale.kind = GANIM_CHANNEL_ABSENT; /* 1.7e38 x 100 */
+        ganim_buffer head = { 0 }, tail = { 0 }, js = { 0 }, bin = { 0 };
+        CHECK_OK(ganim_export_glb_parts(doc, &o, &head, &tail, NULL));
+        CHECK_OK(ganim_export_gltf(doc, &o, &js, &bin, NULL));
+        CHECK_MSG(tail.size > (v == 4 ? 700000u : 2000000u), "variant %d: %zu bytes of binary chunk", v, tail.size);
+        ganim_buffer whole = { 0 }; /* the .glb: its head, then its binary chunk */
+        whole.data = malloc(head.size + tail.size);
+        CHECK(whole.data != NULL);
+        if (!whole.data) return;
+        memcpy(whole.data, head.data, head.size);
+        memcpy(whole.data + head.size, tail.data, tail.size);
+        whole.size = head.size + tail.size;
+        image_sink s = { 0 };
+        CHECK_OK(ganim_export_glb_stream(doc, &o, image_put, &s, NULL));
+        check_image(&s, 0, &whole);
+        CHECK(s.calls >= 10);
+        image_free(&s);
+        CHECK_OK(ganim_export_gltf_stream(doc, &o, image_put, &s, NULL));
+        check_image(&s, 0, &js);
+        check_image(&s, 1, &bin);
+        image_free(&s);
+        if (v == 0) { /* what the measuring run skips is there: stored keys' ranges, visibility as STEP */
+            CHECK(has_text(js.data, js.size, "\"keys\":[[0,0],[8,8],"));
+            CHECK(has_text(js.data, js.size, "\"interpolation\":\"STEP\""));
+            CHECK(has_text(js.data, js.size, "\"negated\":[["));
+        }
+        free(whole.data);
+        ganim_buffer_free(&head);
+        ganim_buffer_free(&tail);
+        ganim_buffer_free(&js);
+        ganim_buffer_free(&bin);
+        ganim_doc_free(doc);
+    }
+    /* failures: a per-frame translation of a child, a keyed one (baked: the frames before
+     * the key fail first) and the root's (turned) enlarged past float32 */
+    for (int v = 0; v < 3; v++) {
+        ganim_doc *doc = measure_doc(GANIM_INTERP_SLERP);
+        ganim_export_opts o = { 0 };
+        uint32_t tr = v == 0 ? 3 : v == 1 ? 4 : 0;
+        float *t = (float *)doc->clips[0].tracks[tr].translation.values;
+        t[3 * 40 + 1] = 1e30f;
+        o.unit_scale = 1e10f;
+        ganim_buffer head = { 0 }, tail = { 0 };
+        ganim_error want = { 0 }, got = { 0 };
+        ganim_code code = ganim_export_glb_parts(doc, &o, &head, &tail, &want);
+        CHECK_MSG(code == GANIM_ERR_CORRUPT || code == GANIM_ERR_LIMIT, "variant %d: code %d (%s)", v, (int)code,
+                  want.message);
+        image_sink s = { 0 };
+        CHECK_EQ_INT(ganim_export_glb_stream(doc, &o, image_put, &s, &got), code);
+        CHECK_MSG(!strcmp(got.message, want.message), "variant %d: %s / %s", v, got.message, want.message);
+        memset(&got, 0, sizeof got);
+        CHECK_EQ_INT(ganim_export_gltf_stream(doc, &o, image_put, &s, &got), code);
+        CHECK_MSG(!strcmp(got.message, want.message), "variant %d: %s / %s", v, got.message, want.message);
+        CHECK_EQ_INT(s.calls, 0);
+        image_free(&s);
+        ganim_buffer_free(&head);
+        ganim_buffer_free(&tail);
+        ganim_doc_free(doc);
+    }
+}
+
 /* A document without skeleton still gives a valid (empty) glTF. */
 TEST(no_skeleton)
 {
@@ -1197,6 +1323,7 @@ int main(void)
     RUN(errors);
     RUN(glb_in_two_parts);
     RUN(streamed_export);
+    RUN(streamed_measure);
     RUN(no_skeleton);
     RUN(big_clip);
     RUN(every_joint_keyed_with_its_rest);
