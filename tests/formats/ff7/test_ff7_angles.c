@@ -183,7 +183,7 @@ TEST(slot_paths_agree)
     if (!check_slot_paths(a, frames)) goto done;
     /* random triples (bits above the 12 included), each repeated 0 to 3 times */
     uint64_t s = 0x2545F4914F6CDD1Du;
-    uint32_t rounds = test_full() ? 40u : 2u;
+    uint32_t rounds = test_full() ? 10u : 2u;
     for (uint32_t round = 0; round < rounds; round++) {
         for (f = 0; f < frames;) {
             s = s * 6364136223846793005u + 1442695040888963407u;
