@@ -16,6 +16,13 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+/* The AVX path (ff7_slot_rotations): gcc or clang on x86, chosen at run time. */
+#if defined(__SSE2__) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define FF7_HAVE_AVX 1
+#include <immintrin.h>
+#else
+#define FF7_HAVE_AVX 0
+#endif
 
 #include "core/internal.h"
 #include "formats/format.h"
@@ -229,6 +236,16 @@ static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, 
 {
     if (!ff7_quat_short_store(ix, iy, iz, out)) ff7_raw_to_quat_store_generic(ix, iy, iz, out);
 }
+/* The quaternions of one slot over `frames` frames: the slot's 6 record bytes (three LE
+ * u16 angles, low 12 bits used) at r, r + stride, ...; quaternion f stored at v + 4 f. A
+ * slot whose bytes are those of the frame before gets that frame's quaternion again (a
+ * function of the three angles alone). Every path gives the bits of
+ * ff7_raw_to_quat_store_generic: ff7_slot_rotations takes the fastest this CPU runs (AVX
+ * where the compiler and the CPU have it: FF7_PATH_AVX), ff7_slot_rotations_on the one
+ * named (false, nothing written, when this build or CPU lacks it; for the tests). */
+enum { FF7_PATH_GENERIC, FF7_PATH_SHORT, FF7_PATH_AVX };
+void ff7_slot_rotations(const uint8_t *r, size_t stride, uint32_t frames, float *v);
+bool ff7_slot_rotations_on(int path, const uint8_t *r, size_t stride, uint32_t frames, float *v);
 static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])
 {
     float v[4];

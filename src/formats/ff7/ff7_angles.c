@@ -29,6 +29,89 @@ void ff7_slot_to_quat_generic(const uint8_t *slot, float *out)
                                   ganim_ld_u16le(slot + 4) & 0xFFFu, out);
 }
 
+/* One slot's frames through STORE (a short product: false when it did not store), the
+ * generic product when STORE declines; unchanged slots copy the quaternion before. */
+#define FF7_SLOT_LOOP(STORE)                                                                    \
+    do {                                                                                        \
+        uint64_t prev = UINT64_MAX; /* no slot's 6 bytes read as this */                        \
+        for (uint32_t f = 0; f < frames; f++, r += stride) {                                    \
+            uint32_t xy = ganim_ld_u32le(r);                                                    \
+            uint64_t a = xy | (uint64_t)ganim_ld_u16le(r + 4) << 32;                            \
+            float *q = v + 4 * (size_t)f;                                                       \
+            if (a == prev) memcpy(q, q - 4, 4 * sizeof *q);                                     \
+            else if (!STORE(xy & 0xFFFu, (xy >> 16) & 0xFFFu, (unsigned)(a >> 32) & 0xFFFu, q)) \
+                ff7_slot_to_quat_generic(r, q);                                                 \
+            prev = a;                                                                           \
+        }                                                                                       \
+    } while (0)
+
+static bool no_short_store(unsigned ix, unsigned iy, unsigned iz, float *out)
+{
+    (void)ix, (void)iy, (void)iz, (void)out;
+    return false;
+}
+
+static void slot_rotations_short(const uint8_t *r, size_t stride, uint32_t frames, float *v)
+{
+    FF7_SLOT_LOOP(ff7_quat_short_store);
+}
+
+#if FF7_HAVE_AVX
+/* ff7_quat_short_store with the last step (... * Qz) in four double lanes: the same
+ * per-lane operations in the same order (x cz + y sz, y cz + x (-sz), z cz + w sz,
+ * w cz + z (-sz); no fused multiply-add: the target is "avx" alone), so the same bits. */
+__attribute__((target("avx"))) static inline bool quat_short_store_avx(unsigned ix, unsigned iy, unsigned iz,
+                                                                       float *out)
+{
+    __m128 X = ff7_half_sc_ps(ix), Y = ff7_half_sc_ps(iy); /* (s, c, 0, 0) */
+    __m128 f = _mm_mul_ps(_mm_movelh_ps(X, X), _mm_xor_ps(_mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 0, 0, 1)),
+                                                          _mm_set_ps(0.0f, -0.0f, 0.0f, 0.0f)));
+    __m256d q = _mm256_cvtps_pd(f);                                                   /* (x, y, z, w) of Qy * Qx */
+    __m256d s = _mm256_permute_pd(q, 0x5);                                            /* (y, x, w, z) */
+    __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)ff7_half_zd[iz]); /* cz x 4 */
+    __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(ff7_half_zd[iz] + 2)); /* (sz, -sz) x 2 */
+    __m128 res = _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
+    if (_mm_movemask_ps(_mm_cmpeq_ps(res, _mm_setzero_ps()))) return false;
+    _mm_storeu_ps(out, res);
+    return true;
+}
+
+__attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, size_t stride, uint32_t frames,
+                                                              float *v)
+{
+    FF7_SLOT_LOOP(quat_short_store_avx);
+}
+
+static bool cpu_has_avx(void) { return __builtin_cpu_supports("avx"); }
+#endif
+
+bool ff7_slot_rotations_on(int path, const uint8_t *r, size_t stride, uint32_t frames, float *v)
+{
+    switch (path) {
+    case FF7_PATH_GENERIC: FF7_SLOT_LOOP(no_short_store); return true;
+    case FF7_PATH_SHORT: slot_rotations_short(r, stride, frames, v); return true;
+#if FF7_HAVE_AVX
+    case FF7_PATH_AVX:
+        if (!cpu_has_avx()) return false;
+        slot_rotations_avx(r, stride, frames, v);
+        return true;
+#endif
+    default: return false;
+    }
+}
+
+void ff7_slot_rotations(const uint8_t *r, size_t stride, uint32_t frames, float *v)
+{
+#if FF7_HAVE_AVX
+    if (cpu_has_avx()) {
+        slot_rotations_avx(r, stride, frames, v);
+        return;
+    }
+#endif
+    slot_rotations_short(r, stride, frames, v);
+}
+#undef FF7_SLOT_LOOP
+
 static int32_t circ_dist(int32_t a, int32_t b)
 {
     int32_t d = (a - b) & 4095;

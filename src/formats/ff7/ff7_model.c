@@ -68,20 +68,7 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
             /* every element is written below: no zeroing */
             float *v = ganim_doc_alloc_array_raw(doc, (size_t)frames * 4u, sizeof *v);
             if (!v) return GANIM_NOMEM(err);
-            const uint8_t *r = in->rot + (size_t)slot_of[i] * 6u; /* the slot's 3 angles, 2 bytes each */
-            /* A slot whose bytes are those of the frame before gets that frame's quaternion
-             * again: the quaternion is a function of the three angles alone (FF7 bones often
-             * hold still). */
-            uint64_t prev = UINT64_MAX; /* no slot's 6 bytes read as this */
-            for (uint32_t f = 0; f < frames; f++, r += per * 2u) {
-                uint32_t xy = ganim_ld_u32le(r);
-                uint64_t a = xy | (uint64_t)ganim_ld_u16le(r + 4) << 32;
-                float *q = v + 4 * (size_t)f;
-                if (a == prev) memcpy(q, q - 4, 4 * sizeof *q);
-                else if (!ff7_quat_short_store(xy & 0xFFFu, (xy >> 16) & 0xFFFu, (unsigned)(a >> 32) & 0xFFFu, q))
-                    ff7_slot_to_quat_generic(r, q);
-                prev = a;
-            }
+            ff7_slot_rotations(in->rot + (size_t)slot_of[i] * 6u, per * 2u, frames, v);
             tr->rotation.kind = GANIM_CHANNEL_PER_FRAME;
             tr->rotation.count = frames;
             tr->rotation.values = v;

@@ -111,6 +111,94 @@ TEST(grids_and_random_triples)
     }
 }
 
+/* One slot (the first of two per frame: stride 12) over `frames` frames of `angles`
+ * (x, y, z per frame) through every path of ff7_slot_rotations: bit for bit the generic
+ * product (signed zeros included), each quaternion the reference's. */
+static int check_slot_paths(const uint16_t *angles, uint32_t frames)
+{
+    uint8_t *rec = malloc((size_t)frames * 12u);
+    float *out[3] = { malloc((size_t)frames * 16u), malloc((size_t)frames * 16u), malloc((size_t)frames * 16u) };
+    float *best = malloc((size_t)frames * 16u);
+    int ok = rec && out[0] && out[1] && out[2] && best;
+    CHECK(ok);
+    for (uint32_t f = 0; ok && f < frames; f++) {
+        for (int k = 0; k < 3; k++) {
+            uint16_t a = angles[f * 3u + (unsigned)k];
+            rec[f * 12u + (unsigned)k * 2u] = (uint8_t)a, rec[f * 12u + (unsigned)k * 2u + 1u] = (uint8_t)(a >> 8);
+        }
+        for (int k = 6; k < 12; k++) rec[f * 12u + (unsigned)k] = (uint8_t)(f * 7u + (unsigned)k); /* the other slot */
+    }
+#if FF7_HAVE_AVX
+    int avx = __builtin_cpu_supports("avx");
+#else
+    int avx = 0;
+#endif
+    for (int path = FF7_PATH_GENERIC; ok && path <= FF7_PATH_AVX; path++) {
+        float *o = path == FF7_PATH_AVX ? out[2] : out[path];
+        bool ran = ff7_slot_rotations_on(path, rec, 12, frames, o);
+        if (path == FF7_PATH_AVX && !ran) {
+            CHECK(!avx); /* this machine has AVX: the path must run */
+            memcpy(o, out[0], (size_t)frames * 16u);
+        } else {
+            CHECK(ran);
+        }
+    }
+    ff7_slot_rotations(rec, 12, frames, best);
+    for (uint32_t f = 0; ok && f < frames; f++) {
+        uint16_t raw[3] = { angles[f * 3u], angles[f * 3u + 1u], angles[f * 3u + 2u] };
+        ganim_quat r = reference(raw);
+        for (int p = 0; p < 4 && ok; p++) {
+            const float *q = p < 3 ? out[p] + f * 4u : best + f * 4u;
+            if (memcmp(q, &r, sizeof r) != 0) {
+                CHECK_MSG(0, "path %d, frame %u, angles (%u %u %u): (%a %a %a %a) instead of (%a %a %a %a)", p, f,
+                          raw[0], raw[1], raw[2], (double)q[0], (double)q[1], (double)q[2], (double)q[3], r.x, r.y, r.z,
+                          r.w);
+                ok = 0;
+            }
+        }
+    }
+    free(rec), free(out[0]), free(out[1]), free(out[2]), free(best);
+    return ok;
+}
+
+/* ff7_slot_rotations' paths (generic, short, AVX where this machine has it) agree bit for
+ * bit: every angle of each axis with the other two at special angles, random triples,
+ * and runs of repeated frames (the path that copies the quaternion before). */
+TEST(slot_paths_agree)
+{
+    static const uint16_t special[] = { 0, 1, 2, 1023, 1024, 1025, 2047, 2048, 2049, 3071, 3072, 3073, 4094, 4095 };
+    const uint32_t ns = sizeof special / sizeof special[0];
+    uint32_t frames = 3u * 4096u * ns * ns;
+    uint16_t *a = malloc((size_t)frames * 3u * sizeof *a);
+    CHECK(a != NULL);
+    if (!a) return;
+    uint32_t f = 0;
+    for (uint32_t axis = 0; axis < 3; axis++)
+        for (uint32_t r = 0; r < 4096; r++)
+            for (uint32_t i = 0; i < ns; i++)
+                for (uint32_t j = 0; j < ns; j++, f++) {
+                    uint16_t *t = a + f * 3u;
+                    t[axis] = (uint16_t)r, t[(axis + 1) % 3] = special[i], t[(axis + 2) % 3] = special[j];
+                }
+    if (!check_slot_paths(a, frames)) goto done;
+    /* random triples (bits above the 12 included), each repeated 0 to 3 times */
+    uint64_t s = 0x2545F4914F6CDD1Du;
+    uint32_t rounds = test_full() ? 10u : 2u;
+    for (uint32_t round = 0; round < rounds; round++) {
+        for (f = 0; f < frames;) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            uint32_t rep = 1u + (uint32_t)(s >> 62);
+            for (uint32_t k = 0; k < rep && f < frames; k++, f++) {
+                a[f * 3u] = (uint16_t)(s >> 16), a[f * 3u + 1u] = (uint16_t)(s >> 32),
+                      a[f * 3u + 2u] = (uint16_t)(s >> 48);
+            }
+        }
+        if (!check_slot_paths(a, frames)) break;
+    }
+done:
+    free(a);
+}
+
 /* The short-code table against ff7_rot_delta, and against the code's definition on a
  * few hand-worked codes. */
 TEST(short_code_table)
@@ -214,6 +302,7 @@ int main(void)
     RUN(table_is_axis_angle);
     RUN(every_angle_of_each_axis);
     RUN(grids_and_random_triples);
+    RUN(slot_paths_agree);
     RUN(short_code_table);
     RUN(vouch_covers_the_read_only);
     return test_finish();
