@@ -170,8 +170,12 @@ static inline size_t gdec_fast(const uint8_t *s, size_t len, double *out)
 
 /* ---- a short number then white space, where 32 bytes can be read ---------------------------- */
 
-/* ' ', '\t' '\n' '\v' '\f' '\r' (9..13): one comparison and one bit test. */
-static inline int gdec_ws(uint8_t c) { return c <= ' ' && ((1ull << c) & 0x100003E00ull) != 0; }
+/* ' ', '\t' '\n' '\v' '\f' '\r' (9..13): one load from a table of the 256 bytes. */
+static inline int gdec_ws(uint8_t c)
+{
+    static const uint8_t ws[256] = { ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1 };
+    return ws[c];
+}
 
 /* The commonest value of a text of numbers, where at least 32 bytes can be read from s:
  * [sign] 1 to 7 digits, maybe '.' and 1 to 15 digits (at most 15 digits in all), then one

@@ -334,8 +334,7 @@ static ganim_code frame_values(lexer *lx)
         double v;
         size_t len;
         if (n - i >= 32) { /* the commonest number and its separator (decimal_fast.h), or white space */
-            if ((len = gdec_fast_ws(text + i, &v)) != 0) {
-                values[k] = v;
+            if ((len = gdec_fast_ws(text + i, &values[k])) != 0) {
                 i += len;
                 goto value_read;
             }
