@@ -5,7 +5,8 @@
  * The fast path of short decimals (decimal_fast.h) against gdec itself: the same
  * characters used and the same double, bit for bit, on random text of numbers, signs,
  * points, exponents, white space and junk, read at its very end (an allocation of
- * exactly its length, so that a read beyond it is caught by the sanitizer).
+ * exactly its length, so that a read beyond it is caught by the sanitizer); the number
+ * then white space of the frame loops (gdec_fast_ws) likewise, in the 32 bytes it reads.
  * On Windows, msvcrt's strtod is not correctly rounded (off by one float step on long
  * inputs): MinGW-w64's own, from David Gay's gdtoa, is the reference there. */
 #if defined(__MINGW32__) && !defined(__USE_MINGW_ANSI_STDIO)
@@ -313,6 +314,87 @@ TEST(fast_path)
     CHECK_MSG(taken > total / 4, "the fast path took %ld of %ld texts", taken, total);
 }
 
+/* gdec_fast_ws on s[0..len) followed by white space or junk, in an allocation of exactly
+ * 32 bytes (the bytes it may read): 0, or gdec's characters and double and one byte of
+ * white space after them. Returns 1 when it took the text. */
+static int check_fast_ws(const char *s, size_t len)
+{
+    static const char after[] = " \t\n\r\v\f0123456789.eE-+x,\xff";
+    uint8_t *b = malloc(32);
+    if (!b) return 0;
+    memset(b, ' ', 32);
+    memcpy(b, s, len < 32 ? len : 32);
+    if (len < 32) b[len] = (uint8_t)after[next_random() % (sizeof after - 1)];
+    for (size_t k = len + 1; k < 32; k++) b[k] = (uint8_t)after[next_random() % (sizeof after - 1)];
+    double v = 0;
+    size_t n = gdec_fast_ws(b, &v);
+    int ok = 1;
+    if (n) {
+        gdec d;
+        size_t want = gdec_scan((const char *)b, 32, GDEC_LENIENT, &d);
+        double wantv = gdec_double(&d);
+        int ws = b[n - 1] == ' ' || (b[n - 1] >= '\t' && b[n - 1] <= '\r');
+        ok = n - 1 == want && ws && same_double(v, wantv);
+        CHECK_MSG(ok, "'%.32s': fast_ws %zu characters, %a; gdec %zu, %a", (const char *)b, n, v, want, wantv);
+    }
+    free(b);
+    return n != 0;
+}
+
+TEST(fast_ws)
+{
+    /* known answers, and what it must leave to gdec_fast and gdec */
+    static const struct {
+        const char *s;
+        size_t n;
+        double v;
+    } known[] = {
+        { "0 ", 2, 0 },
+        { "-0\t", 3, -0.0 },
+        { "+7\n", 3, 7 },
+        { "-17.40051 ", 10, -17.40051 },
+        { "1234567.12345678 ", 17, 1234567.12345678 },
+        { "1.23456789012345\r", 17, 1.23456789012345 },
+        { "0.0069740503 ", 13, 0.0069740503 },
+        { "9999999 ", 8, 9999999 },
+        { "12345678 ", 0, 0 },          /* 8 integer digits */
+        { "1234567.123456789 ", 0, 0 }, /* 16 digits */
+        { "5. ", 0, 0 },
+        { ".5 ", 0, 0 },
+        { "-.5 ", 0, 0 },
+        { "1e5 ", 0, 0 },
+        { "1.5e5 ", 0, 0 },
+        { "1.5,", 0, 0 },
+        { "--1 ", 0, 0 },
+        { "- ", 0, 0 },
+        { "1.5.5 ", 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        uint8_t b[32];
+        memset(b, ' ', sizeof b);
+        memcpy(b, known[i].s, strlen(known[i].s));
+        double v = 1;
+        size_t n = gdec_fast_ws(b, &v);
+        CHECK_MSG(n == known[i].n, "'%s': %zu characters, %zu expected", known[i].s, n, known[i].n);
+        if (n && known[i].n) CHECK_MSG(same_double(v, known[i].v), "'%s': %a", known[i].s, v);
+    }
+    /* random text, cut at random places; most numbers must be taken */
+    long taken = 0, total = test_full() ? 20000000 : 1000000;
+    char s[128];
+    for (long i = 0; i < total; i++) {
+        size_t n = random_text(s, sizeof s);
+        size_t len = next_random() % 4 ? n : next_random() % (n + 1);
+        /* the number alone, without random_text's tail, half the time */
+        if (next_random() % 2) {
+            size_t k = 0;
+            while (k < len && s[k] != ' ' && s[k] != '\t' && s[k] != '\n' && s[k] != ',' && s[k] != 'x') k++;
+            len = k;
+        }
+        taken += check_fast_ws(s, len);
+    }
+    CHECK_MSG(taken > total / 20, "gdec_fast_ws took %ld of %ld texts", taken, total);
+}
+
 TEST(grammar)
 {
     size_t used;
@@ -348,5 +430,6 @@ int main(void)
     RUN(random_numbers);
     RUN(grammar);
     RUN(fast_path);
+    RUN(fast_ws);
     return test_finish();
 }

@@ -19,8 +19,8 @@ typedef struct word {
     size_t at;
 } word;
 
-/* ' ', '\t' '\n' '\v' '\f' '\r' (9..13): one comparison and one bit test. */
-static int space(uint8_t c) { return c <= ' ' && ((1ull << c) & 0x100003E00ull) != 0; }
+/* ' ', '\t' '\n' '\v' '\f' '\r' (9..13), by decimal_fast.h's table. */
+static int space(uint8_t c) { return gdec_ws(c); }
 
 static int next_word(lexer *lx, word *w)
 {
@@ -307,54 +307,6 @@ static ganim_code exact_value(lexer *lx, uint64_t got, double *out, size_t *used
     return GANIM_OK;
 }
 
-/* The commonest frame value, read where at least 32 bytes are left: [sign] 1 to 7 digits,
- * maybe '.' and 1 to 15 digits (at most 15 digits in all), then white space. The same
- * arithmetic as gdec_fast's first case (decimal_fast.h: m and 10^k both exact doubles,
- * one correctly rounded division), with the separator after it checked and taken:
- * returns the characters used, the separator included, or 0 (then gdec_fast and gdec
- * decide, as for any other text). */
-static inline size_t frame_number(const uint8_t *s, double *out)
-{
-    static const uint64_t p10i[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
-    static const double p10[16] = {
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
-    };
-    uint8_t first = s[0];
-    size_t i = first == '-' || first == '+';
-    uint64_t y0 = gdec_ld8(s + i) ^ 0x3030303030303030u, nd0 = gdec_nondigits(y0);
-    if (!nd0) return 0; /* 8 digits and more */
-    unsigned k1 = gdec_low_bit(nd0) >> 3, k2 = 0;
-    if (!k1) return 0;
-    i += k1;
-    uint64_t m;
-    if (s[i] == '.') {
-        y0 <<= 8 * (8 - k1);
-        uint64_t y1 = gdec_ld8(s + i + 1) ^ 0x3030303030303030u, nd1 = gdec_nondigits(y1);
-        if (nd1) {
-            k2 = gdec_low_bit(nd1) >> 3;
-            if (!k2) return 0;
-            y1 <<= 8 * (8 - k2);
-            m = k1 + k2 <= 8 ? gdec_swar8((y0 >> 8 * k2) | y1) : gdec_swar8(y0) * p10i[k2] + gdec_swar8(y1);
-        } else { /* 8 digits of fraction, and maybe more */
-            uint64_t y2 = gdec_ld8(s + i + 9) ^ 0x3030303030303030u, nd2 = gdec_nondigits(y2);
-            unsigned k3 = nd2 ? gdec_low_bit(nd2) >> 3 : 8;
-            if (k1 + 8 + k3 > 15) return 0;
-            m = gdec_swar8(y0) * 100000000u + gdec_swar8(y1);
-            if (k3) m = m * p10i[k3] + gdec_swar8(y2 << 8 * (8 - k3));
-            k2 = 8 + k3;
-        }
-        i += 1 + k2;
-    } else if (k1 == 1) { /* one digit: "0", "5" */
-        m = (y0 & 0xFF);
-    } else {
-        m = gdec_swar8(y0 << 8 * (8 - k1));
-    }
-    if (!space(s[i])) return 0;
-    double v = (double)(int64_t)m / p10[k2 & 15];
-    *out = first == '-' ? -v : v;
-    return i + 1;
-}
-
 /* The frame values: frames x channels numbers, line breaks anywhere, converted one
  * frame at a time (bvh_frame) as soon as the frame is whole. */
 static ganim_code frame_values(lexer *lx)
@@ -381,15 +333,14 @@ static ganim_code frame_values(lexer *lx)
     while (got < cap) {
         double v;
         size_t len;
-        if (n - i >= 32) { /* the commonest number and its separator, or white space */
+        if (n - i >= 32) { /* the commonest number and its separator (decimal_fast.h), or white space */
+            if ((len = gdec_fast_ws(text + i, &values[k])) != 0) {
+                i += len;
+                goto value_read;
+            }
             if (space(text[i])) {
                 i++;
                 continue;
-            }
-            if ((len = frame_number(text + i, &v)) != 0) {
-                values[k] = v;
-                i += len;
-                goto value_read;
             }
         }
         while (i < n && space(text[i])) i++;
