@@ -6,6 +6,7 @@
  * braces on the same line, short files) and clear errors. */
 #include <stdlib.h>
 
+#include "support/tpeak.h"
 #include "test.h"
 
 #define PI 3.14159265358979323846
@@ -258,31 +259,6 @@ TEST(root_that_is_not_synthetic)
     ganim_doc_free(d);
 }
 
-typedef struct peak_alloc {
-    size_t live, peak;
-} peak_alloc;
-
-static void *pk_alloc(void *user, size_t size)
-{
-    peak_alloc *c = user;
-    void *p = malloc(size);
-    if (p && (c->live += size) > c->peak) c->peak = c->live;
-    return p;
-}
-static void *pk_realloc(void *user, void *p, size_t old, size_t size)
-{
-    peak_alloc *c = user;
-    void *q = realloc(p, size);
-    if (q && (c->live = c->live - old + size) > c->peak) c->peak = c->live;
-    return q;
-}
-static void pk_free(void *user, void *p, size_t size)
-{
-    peak_alloc *c = user;
-    if (p) c->live -= size;
-    free(p);
-}
-
 /* Frames are converted as they are read: 3,000 frames of 93 channels (2.2 MB as doubles)
  * where only the root moves and one joint turns from frame 1,500 are read in memory for
  * those two channels' floats (84 KB) and a few small arrays, not in the size of the
@@ -312,7 +288,7 @@ TEST(frames_in_bounded_memory)
     CHECK(len > 500000 && len < cap - 100);
     peak_alloc pk = { 0, 0 };
     ganim_read_opts o = { 0 };
-    o.allocator = (ganim_allocator){ pk_alloc, pk_realloc, pk_free, &pk };
+    o.allocator = peak_allocator(&pk);
     ganim_doc *d = NULL;
     ganim_error e = { 0 };
     CHECK_MSG(ganim_read_memory(text, len, &o, &d, &e) == GANIM_OK, "%s", e.message);

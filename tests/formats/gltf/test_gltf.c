@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "support/tbuild.h"
+#include "support/tpeak.h"
 #include "test.h"
 
 #define PI 3.14159265358979323846
@@ -1061,31 +1062,6 @@ TEST(ganim_extras_hostile)
 
 /* ---- memory: a large valid file in a small multiple of its size ----------------------- */
 
-typedef struct peak_alloc {
-    size_t live, peak;
-} peak_alloc;
-
-static void *pk_alloc(void *user, size_t size)
-{
-    peak_alloc *c = user;
-    void *p = malloc(size);
-    if (p && (c->live += size) > c->peak) c->peak = c->live;
-    return p;
-}
-static void *pk_realloc(void *user, void *p, size_t old, size_t size)
-{
-    peak_alloc *c = user;
-    void *q = realloc(p, size);
-    if (q && (c->live = c->live - old + size) > c->peak) c->peak = c->live;
-    return q;
-}
-static void pk_free(void *user, void *p, size_t size)
-{
-    peak_alloc *c = user;
-    if (p) c->live -= size;
-    free(p);
-}
-
 /* A skin of two nodes, then `filler` (a member of the root, or in a node's extras). */
 static size_t big_gltf(char *out, size_t n, int where)
 {
@@ -1115,7 +1091,7 @@ TEST(large_json_in_bounded_memory)
         size_t len = big_gltf(text, n, where);
         peak_alloc pk = { 0, 0 };
         ganim_read_opts o = { 0 };
-        o.allocator = (ganim_allocator){ pk_alloc, pk_realloc, pk_free, &pk };
+        o.allocator = peak_allocator(&pk);
         o.format = "gltf";
         ganim_doc *doc = NULL;
         ganim_error e = { 0 };
@@ -1133,7 +1109,7 @@ TEST(large_json_in_bounded_memory)
     len += (size_t)sprintf(text + len, "]}]}");
     peak_alloc pk = { 0, 0 };
     ganim_read_opts o = { 0 };
-    o.allocator = (ganim_allocator){ pk_alloc, pk_realloc, pk_free, &pk };
+    o.allocator = peak_allocator(&pk);
     ganim_doc *doc = NULL;
     ganim_error e = { 0 };
     CHECK(ganim_read_memory(text, len, &o, &doc, &e) == GANIM_ERR_LIMIT && doc == NULL);
