@@ -249,54 +249,60 @@ static int write_through(const char *path, const cli_part *parts, size_t count)
     return rc;
 }
 
+/* The file beside `path` that replaces it: created empty, its name in *tmp and, when
+ * wtmp is not NULL, widened in *wtmp (both the caller's to free), its handle in *h; 0 or
+ * errno (then nothing to free). */
+static int tmp_create(const char *path, cli_str *tmp, wchar_t **wtmp, HANDLE *h)
+{
+    char *dir = cli_dirname(path);
+    *tmp = (cli_str){ 0 };
+    cli_str_printf(tmp, "%s\\.%s.ganim-tmp%lu", dir, cli_basename(path), (unsigned long)GetCurrentProcessId());
+    free(dir);
+    wchar_t *w = widen(tmp->s, L"");
+    if (!w) {
+        int e = errno;
+        cli_str_free(tmp);
+        return e;
+    }
+    *h = CreateFileW(w, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (*h == INVALID_HANDLE_VALUE) {
+        int e = errno_of(GetLastError());
+        free(w);
+        cli_str_free(tmp);
+        return e;
+    }
+    if (wtmp) *wtmp = w;
+    else free(w);
+    return 0;
+}
+
 /* Written beside `path` under a temporary name, then moved over it. */
 static int replace_file(const char *path, const cli_part *parts, size_t count)
 {
-    char *dir = cli_dirname(path);
-    cli_str tmp = { 0 };
-    cli_str_printf(&tmp, "%s\\.%s.ganim-tmp%lu", dir, cli_basename(path), (unsigned long)GetCurrentProcessId());
-    free(dir);
-    wchar_t *wtmp = widen(tmp.s, L""), *wpath = wtmp ? widen(path, L"") : NULL;
-    cli_str_free(&tmp);
-    if (!wpath) {
-        int e = errno;
-        free(wtmp);
-        return e;
-    }
-    int rc = 0;
-    HANDLE h = CreateFileW(wtmp, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
-    if (h == INVALID_HANDLE_VALUE) {
-        rc = errno_of(GetLastError());
-    } else {
-        rc = write_handle_parts(h, parts, count);
-        if (!CloseHandle(h) && !rc) rc = errno_of(GetLastError());
-        /* rename() will not replace an existing file on Windows: MoveFileExW does. */
-        if (!rc && !MoveFileExW(wtmp, wpath, MOVEFILE_REPLACE_EXISTING)) rc = errno_of(GetLastError());
-        if (rc) DeleteFileW(wtmp);
-    }
+    cli_str tmp;
+    wchar_t *wtmp;
+    HANDLE h;
+    int rc = tmp_create(path, &tmp, &wtmp, &h);
+    if (rc) return rc;
+    rc = write_handle_parts(h, parts, count);
+    if (!CloseHandle(h) && !rc) rc = errno_of(GetLastError());
+    wchar_t *wpath = rc ? NULL : widen(path, L"");
+    if (!rc && !wpath) rc = errno;
+    /* rename() will not replace an existing file on Windows: MoveFileExW does. */
+    if (!rc && !MoveFileExW(wtmp, wpath, MOVEFILE_REPLACE_EXISTING)) rc = errno_of(GetLastError());
+    if (rc) DeleteFileW(wtmp);
     free(wtmp);
     free(wpath);
+    cli_str_free(&tmp);
     return rc;
 }
 
 static int out_create(cli_out *o)
 {
-    char *dir = cli_dirname(o->path);
-    cli_str tmp = { 0 };
-    cli_str_printf(&tmp, "%s\\.%s.ganim-tmp%lu", dir, cli_basename(o->path), (unsigned long)GetCurrentProcessId());
-    free(dir);
-    wchar_t *w = widen(tmp.s, L"");
-    if (!w) {
-        int e = errno;
-        cli_str_free(&tmp);
-        return e;
-    }
-    HANDLE h = CreateFileW(w, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
-    free(w);
-    if (h == INVALID_HANDLE_VALUE) {
-        cli_str_free(&tmp);
-        return errno_of(GetLastError());
-    }
+    cli_str tmp;
+    HANDLE h;
+    int e = tmp_create(o->path, &tmp, NULL, &h);
+    if (e) return e;
     o->handle = (intptr_t)h;
     o->tmp = tmp.s;
     return 0;
@@ -493,19 +499,29 @@ static int write_through(const char *path, const cli_part *parts, size_t count)
     return rc;
 }
 
+/* The hidden file beside `path` that replaces it: created empty, its name in *tmp (the
+ * caller's to free) and its descriptor in *fd; 0 or errno (then nothing to free). */
+static int tmp_create(const char *path, cli_str *tmp, int *fd)
+{
+    char *dir = cli_dirname(path);
+    *tmp = (cli_str){ 0 };
+    cli_str_printf(tmp, "%s/.%s.ganim-tmp%ld", dir, cli_basename(path), (long)getpid());
+    free(dir);
+    *fd = open(tmp->s, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (*fd < 0) {
+        int e = errno;
+        cli_str_free(tmp);
+        return e;
+    }
+    return 0;
+}
+
 /* Written beside `path` under a hidden name, then renamed over it. */
 static int replace_file(const char *path, const cli_part *parts, size_t count)
 {
-    char *dir = cli_dirname(path);
-    cli_str tmp = { 0 };
-    cli_str_printf(&tmp, "%s/.%s.ganim-tmp%ld", dir, cli_basename(path), (long)getpid());
-    free(dir);
-    int fd = open(tmp.s, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        int e = errno;
-        cli_str_free(&tmp);
-        return e;
-    }
+    cli_str tmp;
+    int fd, e = tmp_create(path, &tmp, &fd);
+    if (e) return e;
     int rc = write_all_parts(fd, parts, count);
     if (close(fd) != 0 && !rc) rc = errno;
     if (!rc && rename(tmp.s, path) != 0) rc = errno;
@@ -518,16 +534,9 @@ static char *link_target(const char *path) { return realpath(path, NULL); }
 
 static int out_create(cli_out *o)
 {
-    char *dir = cli_dirname(o->path);
-    cli_str tmp = { 0 };
-    cli_str_printf(&tmp, "%s/.%s.ganim-tmp%ld", dir, cli_basename(o->path), (long)getpid());
-    free(dir);
-    int fd = open(tmp.s, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        int e = errno;
-        cli_str_free(&tmp);
-        return e;
-    }
+    cli_str tmp;
+    int fd, e = tmp_create(o->path, &tmp, &fd);
+    if (e) return e;
     o->handle = fd;
     o->tmp = tmp.s;
     return 0;
