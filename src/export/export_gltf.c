@@ -496,37 +496,35 @@ ganim_code ganim_export_gltf(const ganim_doc *doc, const ganim_export_opts *opts
     return code != GANIM_OK ? code : export_gltf(doc, &o, json, bin, o.bin_uri ? o.bin_uri : "buffer.bin", err);
 }
 
-ganim_code ganim_export_glb_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
-                                   void *user, ganim_error *err)
+/* ganim_export_glb_stream (glb) and ganim_export_gltf_stream: a large export in two runs
+ * (export_stream), a small one in one run, held, then handed over (hand_over). */
+static ganim_code export_to_sink(const ganim_doc *doc, const ganim_export_opts *opts, int glb, ganim_export_sink sink,
+                                 void *user, ganim_error *err)
 {
     if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
     ganim_export_opts o;
     ganim_code code = check(doc, opts, &o, err);
     if (code != GANIM_OK) return code;
-    if (glb_guess(doc, &o) >= GL_TWO_RUNS) return export_stream(doc, &o, 1, NULL, sink, NULL, user, err);
-    ganim_buffer head = { 0 }, bin = { 0 }; /* small: one run, held, then handed over */
-    code = glb_parts(doc, &o, &head, &bin, err);
-    if (code == GANIM_OK) code = hand_over(&head, &bin, 1, sink, user, err);
-    ganim_buffer_free(&head);
-    ganim_buffer_free(&bin);
+    const char *uri = glb ? NULL : o.bin_uri ? o.bin_uri : "buffer.bin";
+    if (glb_guess(doc, &o) >= GL_TWO_RUNS) return export_stream(doc, &o, glb, uri, sink, NULL, user, err);
+    ganim_buffer a = { 0 }, b = { 0 }; /* the .glb's head and binary chunk, or the .gltf and its .bin */
+    code = glb ? glb_parts(doc, &o, &a, &b, err) : export_gltf(doc, &o, &a, &b, uri, err);
+    if (code == GANIM_OK) code = hand_over(&a, &b, glb, sink, user, err);
+    ganim_buffer_free(&a);
+    ganim_buffer_free(&b);
     return code;
+}
+
+ganim_code ganim_export_glb_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
+                                   void *user, ganim_error *err)
+{
+    return export_to_sink(doc, opts, 1, sink, user, err);
 }
 
 ganim_code ganim_export_gltf_stream(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_sink sink,
                                     void *user, ganim_error *err)
 {
-    if (!sink) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "gltf: no output sink");
-    ganim_export_opts o;
-    ganim_code code = check(doc, opts, &o, err);
-    if (code != GANIM_OK) return code;
-    const char *uri = o.bin_uri ? o.bin_uri : "buffer.bin";
-    if (glb_guess(doc, &o) >= GL_TWO_RUNS) return export_stream(doc, &o, 0, uri, sink, NULL, user, err);
-    ganim_buffer json = { 0 }, bin = { 0 }; /* small: one run, held, then handed over */
-    code = export_gltf(doc, &o, &json, &bin, uri, err);
-    if (code == GANIM_OK) code = hand_over(&json, &bin, 0, sink, user, err);
-    ganim_buffer_free(&json);
-    ganim_buffer_free(&bin);
-    return code;
+    return export_to_sink(doc, opts, 0, sink, user, err);
 }
 
 /* GLB: 12-byte header, a JSON chunk padded with spaces, a BIN chunk padded with zeros.
