@@ -10,6 +10,9 @@
  *                                                  -j 2 (or N) interleaved, 3 rounds:
  *                                                  wall, user, sys, max RSS, page faults
  *
+ * Outputs go to a fresh folder under $TMPDIR (default /tmp): on a tmpfs such as /dev/shm
+ * a batch measures the conversion alone, with no disk writing back earlier rounds.
+ *
  * Without files: one sample of each family under $GANIM_TESTDATA (default
  * ../shared/testdata), plus a .glb and a .bvh that ganim exports from the Alamo sample.
  * The ganim program is the one beside this one unless --ganim names another. POSIX. */
@@ -192,7 +195,9 @@ int main(int argc, char **argv)
             return 2;
         } else if (nfiles < 256) files[nfiles++] = argv[i];
     }
-    char tmp[] = "/tmp/bench_memory.XXXXXX";
+    const char *tmpdir = getenv("TMPDIR");
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s/bench_memory.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     if (!mkdtemp(tmp)) {
         perror("bench_memory: mkdtemp");
         return 1;
