@@ -3,8 +3,14 @@
  * conversion, root or not, on the keys that make it search longest (the exporter's output
  * of rotations that are not unit length, so that no near-unit float maps back to it), on
  * near-unit keys, and on keys with zero and signed-zero components (where the negated
- * retry decides). The current search precomputes the float steps and skips the negated
- * retry when no component of the key is zero; the reference does neither. */
+ * retry decides). The current search precomputes the float steps, skips the negated
+ * retry when no component of the key is zero and skips the candidates that the turned
+ * pairs (x, w) and (y, z) show cannot match; the reference does none of it. Likewise
+ * gltf_undo_translation, pruned the same way, against its reference. The keys include
+ * ones several candidates map to (the first in the order must win), ones none maps to
+ * (every candidate skipped or tried in vain), components at powers of two (where the float
+ * step changes), subnormal, huge and non-finite ones; the test counts that each kind
+ * occurred. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -126,14 +132,72 @@ static int ref_find_rotation(const gltf_conv *cv, int root, const float out[4], 
     return 0;
 }
 
-static void ref_undo_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
+/* 1 when a search found a quaternion that gives `out` back */
+static int ref_undo_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
 {
-    if (ref_find_rotation(cv, root, out, q)) return;
+    if (ref_find_rotation(cv, root, out, q)) return 1;
     /* The exporter negates a key that points away from the previous one, which may leave
      * a -0 its arithmetic never makes: the negated key, negated again on export, gives it. */
     const float neg[4] = { -out[0], -out[1], -out[2], -out[3] };
     float alt[4];
-    if (ref_find_rotation(cv, root, neg, alt)) memcpy(q, alt, sizeof alt);
+    if (ref_find_rotation(cv, root, neg, alt)) {
+        memcpy(q, alt, sizeof alt);
+        return 1;
+    }
+    return 0;
+}
+
+/* gltf_undo_translation before it was pruned (main at cdf7b41) */
+static void ref_fwd_translation(const gltf_conv *cv, int root, const float t[3], float out[3])
+{
+    double d[3] = { t[0] * cv->unit, t[1] * cv->unit, t[2] * cv->unit };
+    if (root && !cv->identity) ganim_dq_rot(cv->c, d, d);
+    for (int i = 0; i < 3; i++) out[i] = (float)d[i];
+}
+
+static void ref_undo_translation(const gltf_conv *cv, int root, const float out[3], float t[3])
+{
+    double d[3] = { out[0], out[1], out[2] };
+    if (root && !cv->identity) {
+        const double inv[4] = { -cv->c[0], -cv->c[1], -cv->c[2], cv->c[3] };
+        ganim_dq_rot(inv, d, d);
+    }
+    float t0[3], back[3];
+    for (int i = 0; i < 3; i++) t0[i] = (float)(d[i] / cv->unit);
+    memcpy(t, t0, sizeof t0);
+    if (cv->identity && cv->unit == 1) return;
+    ref_fwd_translation(cv, root, t0, back);
+    if (!memcmp(back, out, sizeof back)) return;
+    float v[3][4];
+    int nv[3];
+    for (int i = 0; i < 3; i++) nv[i] = ref_variants(t0[i], v[i]);
+    for (int a = 0; a < nv[0]; a++)
+        for (int b = 0; b < nv[1]; b++)
+            for (int c = 0; c < nv[2]; c++) {
+                float x[3] = { v[0][a], v[1][b], v[2][c] };
+                ref_fwd_translation(cv, root, x, back);
+                if (!memcmp(back, out, sizeof back)) {
+                    memcpy(t, x, sizeof x);
+                    return;
+                }
+            }
+}
+
+/* How many of the quaternions one float step from q (in any components) ref_fwd_rotation
+ * maps to out: 2 or more makes the search's order decide. */
+static int preimages(const gltf_conv *cv, int root, const float q[4], const float out[4])
+{
+    float v[4][4], back[4];
+    int nv[4], n = 0;
+    for (int i = 0; i < 4; i++) nv[i] = ref_variants(q[i], v[i]);
+    for (int a = 0; a < nv[0]; a++)
+        for (int b = 0; b < nv[1]; b++)
+            for (int c = 0; c < nv[2]; c++)
+                for (int e = 0; e < nv[3]; e++) {
+                    float t[4] = { v[0][a], v[1][b], v[2][c], v[3][e] };
+                    n += ref_fwd_rotation(cv, root, t, back) && !memcmp(back, out, sizeof back);
+                }
+    return n;
 }
 
 /* ---- the comparison ---- */
@@ -156,7 +220,7 @@ static void exported(const gltf_conv *cv, int root, const float q[4], float out[
     if (!ref_fwd_rotation(cv, root, q, out)) out[0] = out[1] = out[2] = 0, out[3] = 1;
 }
 
-static uint32_t compared, seconds;
+static uint32_t compared, seconds, unmatched, several, tcompared;
 
 static void compare(const float key[4])
 {
@@ -165,7 +229,7 @@ static void compare(const float key[4])
         CHECK(gltf_conv_from_text(convs[c], 1, &cv));
         for (int root = 0; root <= 1; root++) {
             float want[4] = { 0, 0, 0, 0 }, got[4] = { 0, 0, 0, 0 };
-            ref_undo_rotation(&cv, root, key, want);
+            if (!ref_undo_rotation(&cv, root, key, want)) unmatched++;
             int searches = gltf_undo_rotation(&cv, root, key, got);
             /* a second (negated) search only for a key with a zero: it doubled the cost
              * of every key no search finds */
@@ -178,6 +242,35 @@ static void compare(const float key[4])
             compared++;
         }
     }
+}
+
+static const double units[] = { 1, 0.01, 100, 0.3048, 1.0 / 3 };
+
+static void compare_translation(const float key[3])
+{
+    for (int c = 0; c < 3; c++)
+        for (int u = 0; u < (int)(sizeof units / sizeof units[0]); u++) {
+            gltf_conv cv;
+            CHECK(gltf_conv_from_text(convs[c], units[u], &cv));
+            for (int root = 0; root <= 1; root++) {
+                float want[3] = { 0, 0, 0 }, got[3] = { 0, 0, 0 };
+                ref_undo_translation(&cv, root, key, want);
+                gltf_undo_translation(&cv, root, key, got);
+                CHECK_MSG(!memcmp(want, got, sizeof got),
+                          "%s unit %g root %d: key %a %a %a: %a %a %a, reference %a %a %a", convs[c], units[u], root,
+                          (double)key[0], (double)key[1], (double)key[2], (double)got[0], (double)got[1],
+                          (double)got[2], (double)want[0], (double)want[1], (double)want[2]);
+                tcompared++;
+            }
+        }
+}
+
+/* a float of the form +-2^e moved by s float steps (s in -2..2) */
+static float near_power(int e, int s, int negative)
+{
+    float v = ldexpf(1, e);
+    for (int k = 0; k < (s < 0 ? -s : s); k++) v = nextafterf(v, s > 0 ? INFINITY : 0);
+    return negative ? -v : v;
 }
 
 TEST(the_search_gives_the_references_quaternion)
@@ -202,9 +295,44 @@ TEST(the_search_gives_the_references_quaternion)
         float out[4];
         gltf_conv cv;
         CHECK(gltf_conv_from_text(convs[k % 3], 1, &cv));
-        exported(&cv, (int)(k / 3 % 2), q, out); /* a key as the exporter writes it */
+        int root = (int)(k / 3 % 2);
+        exported(&cv, root, q, out); /* a key as the exporter writes it */
+        if (k % 7 == 0 && preimages(&cv, root, q, out) >= 2) several++;
         compare(out);
         compare(q); /* and the raw key */
+        /* translations: the exporter's output of a float vector, and the raw vector */
+        float t[3], tout[3];
+        for (int i = 0; i < 3; i++) t[i] = (float)((uniform() * 2 - 1) * ldexp(1, (int)(next64() % 24) - 12));
+        if (k % 9 == 0) t[k / 9 % 3] = k % 2 ? -0.0f : 0.0f;
+        gltf_conv tc;
+        CHECK(gltf_conv_from_text(convs[k / 2 % 3], units[k % 5], &tc));
+        ref_fwd_translation(&tc, (int)(k / 6 % 2), t, tout);
+        compare_translation(tout);
+        compare_translation(t);
+    }
+    /* adversarial: components at and around powers of two (the float step halves below
+     * them), the exporter's output of such keys, subnormal, huge and non-finite parts */
+    for (uint32_t k = 0; k < n / 4; k++) {
+        float q[4], out[4];
+        for (int i = 0; i < 4; i++)
+            q[i] = near_power(-(int)(next64() % 4) - (i == (int)(k % 4) ? 0 : 1), (int)(next64() % 5) - 2,
+                              (int)(next64() & 1));
+        gltf_conv cv;
+        CHECK(gltf_conv_from_text(convs[k % 3], 1, &cv));
+        exported(&cv, (int)(k / 3 % 2), q, out);
+        compare(q);
+        compare(out);
+        float t[3] = { near_power((int)(k % 9) - 4, (int)(k % 5) - 2, (int)(k & 1)), q[1], q[2] };
+        compare_translation(t);
+    }
+    static const float odd[][4] = { { 1e-40f, 0, 0, 1 },       { 0.5f, 0.5f, 0.5f, 1e-39f },
+                                    { 3e38f, 0, 0, 1 },        { 1e30f, 1e30f, 0, 0 },
+                                    { INFINITY, 0, 0, 1 },     { NAN, 0.5f, 0.5f, 0.5f },
+                                    { 0.5f, -INFINITY, 0, 0 }, { 2, 0, 0, 0 },
+                                    { 1e-7f, 1e-7f, 0, 0 },    { 0x1p-24f, 0x1p-24f, 1, 0 } };
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        compare(odd[i]);
+        compare_translation(odd[i]);
     }
     static const float special[][4] = { { 0, 0, 0, 1 },
                                         { -0.0f, 0, 0, 1 },
@@ -219,6 +347,10 @@ TEST(the_search_gives_the_references_quaternion)
     for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) compare(special[i]);
     CHECK_MSG(compared > 12u * n / 2, "only %u comparisons", compared);
     CHECK_MSG(seconds > 0, "no key needed the negated search"); /* the retry is still exercised */
+    /* both kinds of key the pruning must get right were met, many times */
+    CHECK_MSG(unmatched > n / 4, "only %u keys no candidate maps to", unmatched);
+    CHECK_MSG(several > n / 100, "only %u keys several candidates map to", several);
+    CHECK_MSG(tcompared > 30u * n, "only %u translations compared", tcompared);
 }
 
 int main(void)
