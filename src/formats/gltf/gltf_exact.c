@@ -110,6 +110,7 @@ typedef struct span {
 } span;
 
 typedef struct prune {
+    int ready;      /* the fields below are set (prune_init) */
     int turned, on; /* on: C turns x,w and y,z apart (else every candidate is tried) */
     double cx, cw;
     double rlo[4], rhi[4]; /* 1 / (|out[i]| + h), 1 / (|out[i]| - h), h its widened half step;
@@ -118,6 +119,7 @@ typedef struct prune {
 
 static void prune_init(prune *p, const gltf_conv *cv, int root, const float out[4])
 {
+    p->ready = 1;
     p->turned = root && !cv->identity;
     p->on = !p->turned || (cv->c[1] == 0 && cv->c[2] == 0);
     p->cx = cv->c[0];
@@ -211,9 +213,11 @@ static int try_rotation(const gltf_conv *cv, int root, const float out[4], const
 
 /* q0 or a quaternion one float step from it in some components (or the other zero) that
  * fwd_rotation maps to `out` bit for bit: into q, 1; else 0. */
-static int near_rotation(const gltf_conv *cv, int root, const prune *p, const float out[4], const float q0[4],
-                         float q[4])
+static int near_rotation(const gltf_conv *cv, int root, prune *p, const float out[4], const float q0[4], float q[4])
 {
+    /* q0 itself first, unfiltered: it is most often the answer */
+    if (try_rotation(cv, root, out, q0, q)) return 1;
+    if (!p->ready) prune_init(p, cv, root, out);
     float v[4][4];
     int nv[4];
     for (int i = 0; i < 4; i++) nv[i] = variants(q0[i], v[i]);
@@ -224,7 +228,6 @@ static int near_rotation(const gltf_conv *cv, int root, const prune *p, const fl
     if (!any_span(&xw[0][0], 16)) return 0; /* no x, w can match: no candidate can */
     for (int b = 0; b < nv[1]; b++)
         for (int c = 0; c < nv[2]; c++) yz[b][c] = pair_span(p, 1, v[1][b], v[2][c], out);
-    if (spans_meet(xw[0][0], yz[0][0]) && try_rotation(cv, root, out, q0, q)) return 1;
     for (int a = 0; a < nv[0]; a++)
         for (int b = 0; b < nv[1]; b++)
             for (int c = 0; c < nv[2]; c++) {
@@ -253,7 +256,7 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
         return 0;
     }
     prune p;
-    prune_init(&p, cv, root, out);
+    p.ready = 0; /* made when q0 is not the answer */
     float q0[4];
     /* A value the exporter wrote without normalising it (unit to float precision): the
      * rotation turned back as it is, and its neighbours. */
@@ -264,6 +267,7 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
     for (int i = 0; i < 4; i++) q0[i] = (float)(d[i] / len);
     memcpy(q, q0, sizeof q0); /* the nearest rounding, unless a search below finds better */
     if (near_rotation(cv, root, &p, out, q0, q)) return 1;
+    if (!p.ready) prune_init(&p, cv, root, out);
     /* two float steps each way; st[i][s + 2] is q0[i] moved s float steps */
     float st[4][5];
     for (int i = 0; i < 4; i++) {
