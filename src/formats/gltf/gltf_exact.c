@@ -113,8 +113,8 @@ typedef struct prune {
     int ready;      /* the fields below are set (prune_init) */
     int turned, on; /* on: C turns x,w and y,z apart (else every candidate is tried) */
     double cx, cw;
-    double rlo[4], rhi[4]; /* 1 / (|out[i]| + h), 1 / (|out[i]| - h), h its widened half step;
-                            * rlo < 0: no bound from out[i] */
+    double rlo[4], rhi[4]; /* 1 / (|out[i]| + h), 1 / (|out[i]| - h), h its widened half step,
+                            * widened by 2^-45 for the products' rounding; rlo < 0: no bound */
 } prune;
 
 static void prune_init(prune *p, const gltf_conv *cv, int root, const float out[4])
@@ -134,15 +134,15 @@ static void prune_init(prune *p, const gltf_conv *cv, int root, const float out[
             float up;
             memcpy(&up, &bits, sizeof up);
             double h = ((double)up - a) * 0.5 * (1 + 0x1p-20); /* the larger of the two half steps */
-            p->rlo[i] = 1 / (a + h);
-            p->rhi[i] = 1 / (a - h);
+            p->rlo[i] = 1 / (a + h) * (1 - 0x1p-45);
+            p->rhi[i] = 1 / (a - h) * (1 + 0x1p-45);
         }
     }
 }
 
 /* Narrows *s to the values of s for which float(d / s) can be out[i]; d is known within
  * slack (an operation order or a fused multiply-add other than the exporter's). */
-static void span_narrow(const prune *p, int i, double d, double slack, const float *out, span *s)
+static inline void span_narrow(const prune *p, int i, double d, double slack, const float *out, span *s)
 {
     if (p->rlo[i] < 0) return;
     if (!(d * out[i] > 0) && !(fabs(d) <= slack)) { /* the wrong sign, or not a number */
@@ -150,14 +150,13 @@ static void span_narrow(const prune *p, int i, double d, double slack, const flo
         return;
     }
     double b = fabs(d);
-    double lo = (b - slack) * p->rlo[i] * (1 - 0x1p-45);
-    double hi = (b + slack) * p->rhi[i] * (1 + 0x1p-45);
+    double lo = (b - slack) * p->rlo[i], hi = (b + slack) * p->rhi[i];
     if (lo > s->lo) s->lo = lo;
     if (hi < s->hi) s->hi = hi;
 }
 
 /* The interval of s allowed by the pair (x, w) (pair 0) or (y, z) (pair 1) at values u, v. */
-static span pair_span(const prune *p, int pair, float u, float v, const float out[4])
+static inline span pair_span(const prune *p, int pair, float u, float v, const float out[4])
 {
     span s = { 0, INFINITY, 0 };
     if (!p->on) return s;
