@@ -61,11 +61,20 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
     uint32_t bad = 0;
     const __m128i cnt[3] = { _mm_cvtsi32_si128((int)(64u - r->nb)), _mm_cvtsi32_si128((int)r->nb),
                              _mm_cvtsi32_si128((int)(2u * r->nb)) };
-    for (uint32_t i = 0; i < n; i += 4) {
+    const size_t comps = rot ? 4u : 3u;
+    size_t b0 = rbit;
+    float *dst = out, tmp[16];
+    for (uint32_t i = 0; i < n; i += 4, b0 += 4u * pb, dst += 4u * comps) {
         if (fnv && fnv->left) acl_fnv_some(fnv); /* independent of the lanes: overlaps them */
-        uint32_t rem = n - i < 4 ? n - i : 4;    /* lanes past the end repeat the last sample */
-        size_t b0 = rbit + (size_t)i * pb;
-        size_t b1 = rem > 1 ? b0 + pb : b0, b2 = rem > 2 ? b1 + pb : b1, b3 = rem > 3 ? b2 + pb : b2;
+        uint32_t rem = n - i < 4 ? n - i : 4;
+        size_t b1 = b0 + pb, b2 = b1 + pb, b3 = b2 + pb;
+        float *o = dst;
+        if (rem < 4) { /* the last four: lanes past the end repeat the last sample, through tmp */
+            b1 = rem > 1 ? b1 : b0;
+            b2 = rem > 2 ? b2 : b1;
+            b3 = b2;
+            o = tmp;
+        }
         __m128i qx, qy, qz;
         var_ints4(r, ani, b0, b1, b2, b3, cnt, &qx, &qy, &qz);
         __m128 x = _mm_mul_ps(_mm_cvtepi32_ps(qx), inv);
@@ -79,8 +88,6 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
         x = _mm_add_ps(_mm_mul_ps(x, cex), cmx);
         y = _mm_add_ps(_mm_mul_ps(y, cey), cmy);
         z = _mm_add_ps(_mm_mul_ps(z, cez), cmz);
-        float tmp[16];
-        float *o = rem == 4 ? out + (size_t)i * (rot ? 4u : 3u) : tmp;
         if (rot) {
             __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
             __m128 w = _mm_sqrt_ps(_mm_and_ps(_mm_sub_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), zz), absm));
@@ -115,7 +122,7 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
             _mm_storeu_ps(o + 4, _mm_shuffle_ps(t1, c, _MM_SHUFFLE(1, 0, 2, 0)));  /* y1 z1 x2 y2 */
             _mm_storeu_ps(o + 8, _mm_shuffle_ps(t3, t2, _MM_SHUFFLE(2, 1, 2, 0))); /* z2 x3 y3 z3 */
         }
-        if (o == tmp) memcpy(out + (size_t)i * (rot ? 4u : 3u), tmp, (size_t)rem * (rot ? 4u : 3u) * sizeof(float));
+        if (rem < 4) memcpy(dst, tmp, (size_t)rem * comps * sizeof(float));
     }
     return bad;
 }
