@@ -17,10 +17,10 @@ static inline void var_ints4(const acl_rec *r, const uint8_t *ani, size_t b0, si
 {
     unsigned nb = r->nb;
     if (nb <= 19) {
-        __m128i wa = _mm_set_epi64x((long long)gb_msb_window64_proven(ani, b1),
-                                    (long long)gb_msb_window64_proven(ani, b0));
-        __m128i wb = _mm_set_epi64x((long long)gb_msb_window64_proven(ani, b3),
-                                    (long long)gb_msb_window64_proven(ani, b2));
+        __m128i wa =
+            _mm_set_epi64x((long long)gb_msb_window64_proven(ani, b1), (long long)gb_msb_window64_proven(ani, b0));
+        __m128i wb =
+            _mm_set_epi64x((long long)gb_msb_window64_proven(ani, b3), (long long)gb_msb_window64_proven(ani, b2));
         __m128i xa = _mm_srl_epi64(wa, cnt[0]), xb = _mm_srl_epi64(wb, cnt[0]);
         __m128i ya = _mm_srl_epi64(_mm_sll_epi64(wa, cnt[1]), cnt[0]);
         __m128i yb = _mm_srl_epi64(_mm_sll_epi64(wb, cnt[1]), cnt[0]);
