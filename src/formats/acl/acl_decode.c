@@ -69,10 +69,11 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
     return bad;
 }
 
-/* 8-byte hash steps per iteration of the vector decode (four samples of a variable
- * sub-track, one of a raw one) so the hash ends with it (the rest, if any, is hashed
- * after it). */
-static uint32_t hash_steps(const ganim_acl *h, size_t bytes)
+/* Bytes to hash per iteration of the vector decode (four samples of a variable
+ * sub-track, one of a raw one) so that what acl_open_ex left of the hash ends with the
+ * decode: where the chain is longer than the decode's work, spread evenly it costs the
+ * chain's time alone (front-loaded, the decode's tail would come on top). */
+static uint32_t hash_chunk(const ganim_acl *h, size_t bytes)
 {
     uint64_t iters = 0;
     for (uint32_t s = 0; s < h->nseg; s++) {
@@ -83,9 +84,9 @@ static uint32_t hash_steps(const ganim_acl *h, size_t bytes)
             iters += m == M_VAR ? per : m == M_CONST ? 0u : proven;
         }
     }
-    if (!iters) return 1;
-    uint64_t steps = (bytes / 8u + iters - 1u) / iters;
-    return steps ? (uint32_t)(steps < 64u ? steps : 64u) : 1u;
+    if (!iters) return 8;
+    uint64_t chunk = (bytes + iters - 1u) / iters;
+    return chunk ? (uint32_t)(chunk < 512u ? chunk : 512u) : 1u;
 }
 
 /* The rest of the hash; a mismatch warns where ganim_acl_open would have (after the
@@ -308,8 +309,8 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
      * (parse_segment/ganim_acl_open checked the starts and retained-key counts), so the
      * unzeroed value arrays end up written whole. Nothing to loop over without records. */
     uint32_t bad = 0, nr = h->nanim[0];
-    acl_fnv fnv = { data + 8, h->size - 8u, 2166136261u, 1 };
-    fnv.steps = hash_steps(h, fnv.left);
+    acl_fnv fnv = h->fnv; /* begun by acl_open_ex */
+    fnv.chunk = hash_chunk(h, fnv.left);
     for (uint32_t s = 0; s < h->nseg && h->na; s++) {
         const acl_seg *sg = &h->segs[s];
         size_t row0 = h->stripped ? sg->first_key : sg->start;

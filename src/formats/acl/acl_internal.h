@@ -35,6 +35,44 @@ static inline const char *acl_kind_name(unsigned kind)
     return kind == 0 ? "rotation" : kind == 1 ? "translation" : "scale";
 }
 
+/* ---- FNV-1a of the buffer, interleaved with the decode ----------------------------------
+ * ACL's hash (bytewise FNV-1a over bytes 8..size) is one serial multiply chain, ~4 cycles
+ * a byte whatever the instruction count. Run a few bytes at a time inside the decode's
+ * loops, it executes in the shadow of their arithmetic instead of before it. */
+typedef struct acl_fnv {
+    const uint8_t *p;
+    size_t left; /* bytes still to hash */
+    uint32_t h;
+    uint32_t chunk; /* bytes to hash per loop iteration */
+} acl_fnv;
+
+static inline uint32_t acl_fnv_bytes(uint32_t h, const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    for (; n - i >= 8; i += 8) { /* unrolled: ~3.4 instructions a byte instead of ~6 */
+        h = (h ^ p[i]) * 16777619u;
+        h = (h ^ p[i + 1]) * 16777619u;
+        h = (h ^ p[i + 2]) * 16777619u;
+        h = (h ^ p[i + 3]) * 16777619u;
+        h = (h ^ p[i + 4]) * 16777619u;
+        h = (h ^ p[i + 5]) * 16777619u;
+        h = (h ^ p[i + 6]) * 16777619u;
+        h = (h ^ p[i + 7]) * 16777619u;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* The next f->chunk bytes (fewer at the end). */
+static inline void acl_fnv_some(acl_fnv *f)
+{
+    size_t n = f->chunk;
+    if (n > f->left) n = f->left;
+    f->h = acl_fnv_bytes(f->h, f->p, n);
+    f->p += n;
+    f->left -= n;
+}
+
 /* One animated sub-track in one segment, everything a sample decode needs. */
 typedef struct acl_rec {
     uint32_t bit; /* offset inside a pose, in bits */
@@ -102,6 +140,7 @@ struct ganim_acl {
     uint32_t hist[33];                   /* bit widths over every segment's variable sub-tracks */
     uint32_t hash_stored, hash_computed; /* computed: by ganim_acl_read_doc only */
     uint32_t hash_warn_at;               /* the document's warning count after the header's */
+    acl_fnv fnv; /* the whole-clip read's hash: begun in acl_open_ex's loops (left 0 otherwise), ended by the decode */
 };
 
 /* ---- small helpers ------------------------------------------------------------------ */
@@ -141,44 +180,6 @@ static inline unsigned packed_type(const uint8_t *words, uint32_t e, unsigned ki
 {
     uint32_t w = ganim_ld_u32le(words + 4u * ((size_t)kind * e + i / 16u));
     return (w >> (30u - 2u * (i % 16u))) & 3u;
-}
-
-/* ---- FNV-1a of the buffer, interleaved with the decode ----------------------------------
- * ACL's hash (bytewise FNV-1a over bytes 8..size) is one serial multiply chain, ~4 cycles
- * a byte whatever the instruction count. Run a few bytes at a time inside the decode's
- * loops, it executes in the shadow of their arithmetic instead of before it. */
-typedef struct acl_fnv {
-    const uint8_t *p;
-    size_t left; /* bytes still to hash */
-    uint32_t h;
-    uint32_t steps; /* 8-byte steps to take per decode iteration */
-} acl_fnv;
-
-static inline uint32_t acl_fnv_bytes(uint32_t h, const uint8_t *p, size_t n)
-{
-    size_t i = 0;
-    for (; n - i >= 8; i += 8) { /* unrolled: ~3.4 instructions a byte instead of ~6 */
-        h = (h ^ p[i]) * 16777619u;
-        h = (h ^ p[i + 1]) * 16777619u;
-        h = (h ^ p[i + 2]) * 16777619u;
-        h = (h ^ p[i + 3]) * 16777619u;
-        h = (h ^ p[i + 4]) * 16777619u;
-        h = (h ^ p[i + 5]) * 16777619u;
-        h = (h ^ p[i + 6]) * 16777619u;
-        h = (h ^ p[i + 7]) * 16777619u;
-    }
-    for (; i < n; i++) h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
-/* The next f->steps x 8 bytes (fewer at the end). */
-static inline void acl_fnv_some(acl_fnv *f)
-{
-    size_t n = (size_t)f->steps * 8u;
-    if (n > f->left) n = f->left;
-    f->h = acl_fnv_bytes(f->h, f->p, n);
-    f->p += n;
-    f->left -= n;
 }
 
 /* ---- sample decode (hot) ------------------------------------------------------------ */
@@ -320,7 +321,7 @@ enum {
 /* acl_sse2.c: M_VAR record r over stored samples [0, n) (all proven) into out (comps per
  * sample), four samples at a time, bit-identical to rec_decode + quat_normalise; returns
  * the count of degenerate rotations replaced by the identity. Advances `fnv` (may be NULL)
- * by its steps at every four samples. */
+ * by its chunk at every four samples. */
 uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
                       acl_fnv *fnv);
 #endif

@@ -384,9 +384,11 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
     uint32_t fbase[3] = { 0, rot4, rot4 + (h->tfmt == 1 ? h->nanim[1] : 0) };
     uint32_t rbase[3] = { 0, 6u * rot4, 6u * (rot4 + (h->tfmt == 1 ? h->nanim[1] : 0)) };
     uint32_t idx = 0;
+    acl_fnv fnv = h->fnv; /* a copy in registers: the hash's chain steps beside each record's work */
     for (unsigned k = 0; k < 3; k++) {
         int var = k == K_ROT ? h->rfmt == 3 : k == K_TRANS ? h->tfmt == 1 : h->sfmt == 1;
         for (uint32_t a = 0; a < h->nanim[k]; a++, idx++) {
+            if (fnv.left) acl_fnv_some(&fnv);
             acl_rec *r = &sg->recs[idx];
             memset(r, 0, sizeof *r);
             r->track = anim_track[idx];
@@ -465,6 +467,7 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
                     "acl: segment %u: header bit sizes %u/%u/%u (pose/rotation/translation) disagree with the "
                     "sub-track widths (%u/%u/%u)",
                     s, hb[0], hb[1], hb[2], kind_bits[0] + kind_bits[1] + kind_bits[2], kind_bits[0], kind_bits[1]);
+    h->fnv = fnv;
     return GANIM_OK;
 }
 
@@ -585,6 +588,11 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     h->parents = (int32_t *)(blk + offs[6]);
     h->bind = (ganim_transform *)(blk + offs[7]);
     uint32_t *anim_track = (uint32_t *)(blk + offs[8]);
+    /* the whole-clip read hashes the buffer (bytes 8..size) a slice at a time in the loops
+     * below and in the decode (acl_fnv); sampling never does. 4 bytes (~16 cycles of the
+     * chain) beside each track's defaults and each record (~150 instructions), well under
+     * their work: the decode's share is sized from what is left (hash_chunk) */
+    if (!want_groups) h->fnv = (acl_fnv){ data + 8, h->size - 8u, 2166136261u, 4 };
 
     if (h->has_meta) {
         rc = parse_metadata(h, &L, wd, base, err);
@@ -609,7 +617,9 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     }
     uint32_t groups = h->has_scale ? 3u : 2u, ai[3] = { 0, 0, 0 }, ci[3] = { 0, 0, 0 };
     float ds = h->def_scale ? 1.0f : 0.0f;
+    acl_fnv fnv = h->fnv;
     for (uint32_t i = 0; i < h->nt; i++) {
+        if (fnv.left) acl_fnv_some(&fnv);
         ganim_transform t = defaults ? defaults[i] : ganim_transform_identity();
         if (!defaults) t.scale = (ganim_vec3){ ds, ds, ds };
         for (unsigned k = 0; k < 3; k++) {
@@ -641,6 +651,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
         }
         h->pose[i] = t;
     }
+    h->fnv = fnv;
     /* clip ranges must be finite and moderate so applying them cannot overflow */
     {
         uint32_t nr = L.anim_rot_var + L.anim_trans_var + L.anim_scale_var;

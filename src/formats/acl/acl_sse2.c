@@ -7,25 +7,38 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-/* Quantised x, y, z of M_VAR record r in samples at bit offsets b[0..3] (proven). */
-static inline void var_ints4(const acl_rec *r, const uint8_t *ani, const size_t b[4], __m128i *X, __m128i *Y,
-                             __m128i *Z)
+/* Quantised x, y, z of M_VAR record r in the samples at bit offsets b0..b3 (proven).
+ * Up to 19 bits a component, one 8-byte window of a sample holds its x, y and z and the
+ * shifts that cut them out are the same in every sample: two samples' windows a vector
+ * (64-bit lanes), each component cut out with one or two whole-vector shifts (cnt: the
+ * counts 64 - nb, nb and 2 nb) instead of five scalar shifts a sample and a gather. */
+static inline void var_ints4(const acl_rec *r, const uint8_t *ani, size_t b0, size_t b1, size_t b2, size_t b3,
+                             const __m128i cnt[3], __m128i *X, __m128i *Y, __m128i *Z)
 {
-    unsigned nb = r->nb, sh = 64u - nb;
-    uint32_t x[4], y[4], z[4];
+    unsigned nb = r->nb;
     if (nb <= 19) {
-        for (unsigned j = 0; j < 4; j++) {
-            uint64_t w = gb_msb_window64_proven(ani, b[j]);
-            x[j] = (uint32_t)(w >> sh);
-            y[j] = (uint32_t)((w << nb) >> sh);
-            z[j] = (uint32_t)((w << (2u * nb)) >> sh);
-        }
-    } else {
-        for (unsigned j = 0; j < 4; j++) {
-            x[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j]) >> sh);
-            y[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j] + nb) >> sh);
-            z[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j] + 2u * nb) >> sh);
-        }
+        __m128i wa =
+            _mm_set_epi64x((long long)gb_msb_window64_proven(ani, b1), (long long)gb_msb_window64_proven(ani, b0));
+        __m128i wb =
+            _mm_set_epi64x((long long)gb_msb_window64_proven(ani, b3), (long long)gb_msb_window64_proven(ani, b2));
+        __m128i xa = _mm_srl_epi64(wa, cnt[0]), xb = _mm_srl_epi64(wb, cnt[0]);
+        __m128i ya = _mm_srl_epi64(_mm_sll_epi64(wa, cnt[1]), cnt[0]);
+        __m128i yb = _mm_srl_epi64(_mm_sll_epi64(wb, cnt[1]), cnt[0]);
+        __m128i za = _mm_srl_epi64(_mm_sll_epi64(wa, cnt[2]), cnt[0]);
+        __m128i zb = _mm_srl_epi64(_mm_sll_epi64(wb, cnt[2]), cnt[0]);
+        /* each value is in the low half of its 64-bit lane: lanes 0 and 2 of each */
+        *X = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(xa), _mm_castsi128_ps(xb), _MM_SHUFFLE(2, 0, 2, 0)));
+        *Y = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(ya), _mm_castsi128_ps(yb), _MM_SHUFFLE(2, 0, 2, 0)));
+        *Z = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(za), _mm_castsi128_ps(zb), _MM_SHUFFLE(2, 0, 2, 0)));
+        return;
+    }
+    unsigned sh = 64u - nb;
+    const size_t b[4] = { b0, b1, b2, b3 };
+    uint32_t x[4], y[4], z[4];
+    for (unsigned j = 0; j < 4; j++) {
+        x[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j]) >> sh);
+        y[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j] + nb) >> sh);
+        z[j] = (uint32_t)(gb_msb_window64_proven(ani, b[j] + 2u * nb) >> sh);
     }
     *X = _mm_set_epi32((int)x[3], (int)x[2], (int)x[1], (int)x[0]);
     *Y = _mm_set_epi32((int)y[3], (int)y[2], (int)y[1], (int)y[0]);
@@ -46,14 +59,24 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
     const __m128 lo = _mm_set1_ps(1e-12f), hi = _mm_set1_ps(1e30f);
     const int rot = r->kind == K_ROT, seg = r->segrange;
     uint32_t bad = 0;
-    for (uint32_t i = 0; i < n; i += 4) {
+    const __m128i cnt[3] = { _mm_cvtsi32_si128((int)(64u - r->nb)), _mm_cvtsi32_si128((int)r->nb),
+                             _mm_cvtsi32_si128((int)(2u * r->nb)) };
+    const size_t comps = rot ? 4u : 3u;
+    size_t b0 = rbit;
+    float *dst = out, tmp[16];
+    for (uint32_t i = 0; i < n; i += 4, b0 += 4u * pb, dst += 4u * comps) {
         if (fnv && fnv->left) acl_fnv_some(fnv); /* independent of the lanes: overlaps them */
-        uint32_t rem = n - i < 4 ? n - i : 4;    /* lanes past the end repeat the last sample */
-        size_t b[4];
-        b[0] = rbit + (size_t)i * pb;
-        for (uint32_t j = 1; j < 4; j++) b[j] = j < rem ? b[j - 1] + pb : b[j - 1];
+        uint32_t rem = n - i < 4 ? n - i : 4;
+        size_t b1 = b0 + pb, b2 = b1 + pb, b3 = b2 + pb;
+        float *o = dst;
+        if (rem < 4) { /* the last four: lanes past the end repeat the last sample, through tmp */
+            b1 = rem > 1 ? b1 : b0;
+            b2 = rem > 2 ? b2 : b1;
+            b3 = b2;
+            o = tmp;
+        }
         __m128i qx, qy, qz;
-        var_ints4(r, ani, b, &qx, &qy, &qz);
+        var_ints4(r, ani, b0, b1, b2, b3, cnt, &qx, &qy, &qz);
         __m128 x = _mm_mul_ps(_mm_cvtepi32_ps(qx), inv);
         __m128 y = _mm_mul_ps(_mm_cvtepi32_ps(qy), inv);
         __m128 z = _mm_mul_ps(_mm_cvtepi32_ps(qz), inv);
@@ -65,8 +88,6 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
         x = _mm_add_ps(_mm_mul_ps(x, cex), cmx);
         y = _mm_add_ps(_mm_mul_ps(y, cey), cmy);
         z = _mm_add_ps(_mm_mul_ps(z, cez), cmz);
-        float tmp[16];
-        float *o = rem == 4 ? out + (size_t)i * (rot ? 4u : 3u) : tmp;
         if (rot) {
             __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
             __m128 w = _mm_sqrt_ps(_mm_and_ps(_mm_sub_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), zz), absm));
@@ -101,7 +122,7 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
             _mm_storeu_ps(o + 4, _mm_shuffle_ps(t1, c, _MM_SHUFFLE(1, 0, 2, 0)));  /* y1 z1 x2 y2 */
             _mm_storeu_ps(o + 8, _mm_shuffle_ps(t3, t2, _MM_SHUFFLE(2, 1, 2, 0))); /* z2 x3 y3 z3 */
         }
-        if (o == tmp) memcpy(out + (size_t)i * (rot ? 4u : 3u), tmp, (size_t)rem * (rot ? 4u : 3u) * sizeof(float));
+        if (rem < 4) memcpy(dst, tmp, (size_t)rem * comps * sizeof(float));
     }
     return bad;
 }

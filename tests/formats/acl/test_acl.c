@@ -718,6 +718,72 @@ TEST(random_access_equals_scalar_path_bitwise)
     CHECK(files >= 21); /* the 21 .acl buffers of the test data at least (V0 .civ files hold no ACL) */
 }
 
+/* The whole-clip read checks ACL's FNV-1a hash in slices spread over its parse and decode
+ * (acl_open_ex's loops, then the decode's iterations, then what is left). Every byte of
+ * the buffer must enter the hash once, in order, whatever slice takes it: a byte flipped
+ * anywhere after the tag gives the hash warning, and with the stored hash set to the
+ * FNV-1a of the flipped buffer (computed here, bytewise) no warning. A multi-segment
+ * buffer of variable sub-tracks and one of raw floats; every byte of the first 2 KiB and
+ * of the last 64, every 7th between. */
+static uint32_t fnv1a_ref(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+static int hash_warnings(const ganim_doc *doc, uint64_t *offset)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < doc->warning_count; i++)
+        if (doc->warnings[i].code == GANIM_WARN_CHECKSUM) {
+            *offset = doc->warnings[i].offset;
+            n++;
+        }
+    return n;
+}
+
+TEST(hash_check_takes_every_byte_once)
+{
+    static const char *const stems[] = { "two_segments_f32_r30_b45", "full_formats_f40_r30_b24" };
+    for (size_t k = 0; k < sizeof stems / sizeof stems[0]; k++) {
+        size_t size;
+        uint8_t *data = test_read_file(sibling(stems[k], ".acl"), &size);
+        CHECK(data != NULL && size > 4096);
+        if (!data || size <= 4096) {
+            free(data);
+            continue;
+        }
+        uint32_t stored =
+            (uint32_t)data[4] | (uint32_t)data[5] << 8 | (uint32_t)data[6] << 16 | (uint32_t)data[7] << 24;
+        CHECK_EQ_INT(fnv1a_ref(data + 8, size - 8), stored);
+        int read = 0, failures = 0;
+        for (size_t p = 8; p < size; p += p < 2048 || p + 64 >= size ? 1u : 7u) {
+            data[p] ^= 0x5Au;
+            for (int fixed = 0; fixed < 2; fixed++) {
+                uint32_t h = fixed ? fnv1a_ref(data + 8, size - 8) : stored;
+                for (unsigned i = 0; i < 4; i++) data[4 + i] = (uint8_t)(h >> (8 * i));
+                ganim_read_opts o = { 0 };
+                o.format = "acl";
+                ganim_doc *doc = NULL;
+                if (ganim_read_memory(data, size, &o, &doc, NULL) != GANIM_OK) continue; /* refused: no hash */
+                read++;
+                uint64_t at = 0;
+                int n = hash_warnings(doc, &at);
+                if ((fixed ? n != 0 : n != 1 || at != 4) && failures++ < 5)
+                    test_fail(__FILE__, __LINE__,
+                              "%s: byte %zu flipped, stored hash %s: %d hash warnings (offset %llu)", stems[k], p,
+                              fixed ? "of the flipped buffer" : "of the original", n, (unsigned long long)at);
+                ganim_doc_free(doc);
+            }
+            data[p] ^= 0x5Au;
+        }
+        CHECK_MSG(read > 1000, "%s: only %d flipped buffers were read", stems[k], read);
+        CHECK_EQ_INT(failures, 0);
+        free(data);
+    }
+}
+
 /* The whole-clip decoder (record-major, SIMD where available) against the random-access
  * path at every stored sample: the same bits, not merely close values. */
 TEST(whole_clip_equals_random_access_bitwise)
@@ -923,6 +989,7 @@ int main(void)
     RUN(metadata_builds_the_skeleton);
     RUN(database_buffers_are_refused);
     RUN(whole_clip_equals_random_access_bitwise);
+    RUN(hash_check_takes_every_byte_once);
     RUN(random_access_equals_scalar_path_bitwise);
     RUN(sample_count_limits_are_checked_on_the_header);
     RUN(civ7_v1_cut_in_the_acl_header_is_truncated);
