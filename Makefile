@@ -196,7 +196,7 @@ fuzz-smoke: fuzz-build
 # do not mix).
 valgrind: deps
 	$(call need_apt,valgrind:valgrind)
-	cmake -S . -B build-valgrind -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" -DGANIM_TESTS=OFF >/dev/null
+	cmake -S . -B build-valgrind -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" -DGANIM_TESTS=OFF -DGANIM_STATIC_CLI=OFF >/dev/null
 	cmake --build build-valgrind -j $(JOBS) --target ganim
 	bash tests/valgrind/run.sh build-valgrind/ganim
 
