@@ -54,10 +54,8 @@ static ganim_code read_bytes(const void *data, size_t size, ganim_buffer *lend, 
     doc->probe_score = ganim_format_probe(fmt, data, size);
     for (int i = 0; i < note_count; i++) ganim_doc_warn(doc, notes[i].code, GANIM_NO_OFFSET, "%s", notes[i].message);
     static const uint8_t empty[1];
-    if (lend)
-        ganim_doc_lend_input(doc, lend);
-    else if (opts->input_outlives_doc)
-        ganim_doc_borrow_input(doc, data, size);
+    if (lend) ganim_doc_lend_input(doc, lend);
+    else if (opts->input_outlives_doc) ganim_doc_borrow_input(doc, data, size);
     code = fmt->impl->read(doc, size ? (const uint8_t *)data : empty, size, opts, err);
     if (code == GANIM_OK) code = ganim_doc_validate(doc, err);
     ganim_doc_vouch_end(doc); /* a reader's vouch covers this validation only */
