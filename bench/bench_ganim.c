@@ -104,13 +104,13 @@ typedef struct input {
 typedef enum op_kind { OP_MEMCPY, OP_READ, OP_SAMPLE, OP_WRITE, OP_READBACK, OP_EXPORT } op_kind;
 typedef struct op {
     op_kind kind;
+    int lend;         /* OP_READ: ganim_read_opts.input_outlives_doc (no copy of the input) */
     const char *what; /* format name or exporter */
     char label[48];
     const char *exporter; /* OP_READBACK of an export: "glb" or "bvh"; NULL: of a writer */
     uint8_t *out;         /* OP_READBACK: the bytes written by OP_WRITE or the exporter (owned) */
     size_t out_size;
     uint64_t values; /* OP_READBACK: values of the document read back */
-    int lend;        /* OP_READ: ganim_read_opts.input_outlives_doc (no copy of the input) */
 } op;
 
 typedef struct row {
