@@ -20,7 +20,10 @@
  * The synthetic documents (200 bones x 1,000 and x 10,000 frames; 50 bones x 1,000;
  * an FF7 pack of 60 animations x 100 frames x 25 slots made by the FF7 writer) go
  * through every writer and are read back, so growth with frames and bones is a slope.
- * Every input's .glb and .bvh exports are read back too (the glTF and BVH readers). */
+ * Every input's .glb and .bvh exports are read back too (the glTF and BVH readers).
+ * A sample is read twice: `read` (ganim_read_memory, which copies what it keeps of the
+ * input) and `read (lent)` (ganim_read_opts.input_outlives_doc: the reader may keep the
+ * caller's bytes instead). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -101,6 +104,7 @@ typedef struct input {
 typedef enum op_kind { OP_MEMCPY, OP_READ, OP_SAMPLE, OP_WRITE, OP_READBACK, OP_EXPORT } op_kind;
 typedef struct op {
     op_kind kind;
+    int lend;         /* OP_READ: ganim_read_opts.input_outlives_doc (no copy of the input) */
     const char *what; /* format name or exporter */
     char label[48];
     const char *exporter; /* OP_READBACK of an export: "glb" or "bvh"; NULL: of a writer */
@@ -374,6 +378,7 @@ __attribute__((noinline)) size_t bench_measured(const input *in, op *o)
         ganim_read_opts ro = { 0 };
         ro.allocator = counting();
         ro.format = o->kind == OP_READ ? in->format : o->what;
+        ro.input_outlives_doc = o->lend;
         ro.skeleton = o->kind == OP_READ ? in->skeleton : o->exporter ? NULL : in->doc->skeleton;
         ganim_doc *d = NULL;
         const uint8_t *p = o->kind == OP_READ ? in->data : o->out;
@@ -440,6 +445,8 @@ static int make_ops(const input *in, op *ops)
         ops[n].kind = OP_MEMCPY, ops[n].what = "memcpy", n++;
     }
     if (!in->synthetic) ops[n].kind = OP_READ, ops[n].what = in->data ? "read" : "read (file)", n++;
+    if (!in->synthetic && in->data) /* the caller's bytes lent: the reader may keep them */
+        ops[n].kind = OP_READ, ops[n].what = "read (lent)", ops[n].lend = 1, n++;
     ops[n].kind = OP_SAMPLE, ops[n].what = "sample", n++;
     for (size_t e = 0; e < 4; e++) {
         ops[n].kind = OP_EXPORT, ops[n].what = exporters[e], n++;

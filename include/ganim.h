@@ -25,7 +25,9 @@
  *     ganim_doc_add_clip, ganim_doc_add_track, ganim_doc_set_channel, ... : they copy
  *     everything they are given, so the caller keeps its own memory.
  *   - Readers copy what they keep: the input bytes may be freed as soon as
- *     ganim_read_memory returns. A skeleton given in the read options is copied in.
+ *     ganim_read_memory returns (unless ganim_read_opts.input_outlives_doc says they
+ *     outlive the document: then it may point into them, never writes or frees them).
+ *     A skeleton given in the read options is copied in.
  *   - Option structs, and the strings and arrays they point to, are only read during
  *     the call they are passed to.
  *   - A ganim_buffer the library fills is the caller's: release it with
@@ -418,6 +420,13 @@ typedef struct ganim_read_opts {
      * again for each file. NULL: it lists the folder. */
     const char *const *folder_names;
     size_t folder_name_count;
+    /* ganim_read_memory only: 1 says the input bytes outlive the document and stay
+     * unchanged while it lives, so a reader may keep them as a native record instead of
+     * a copy (an ALA, an FF7 skeleton, an Argonaut archive keep their whole input). The
+     * document never writes into the bytes nor frees them, and they do not count against
+     * memory_limit. 0: the bytes are copied and may be freed when the call returns.
+     * ganim_read_file ignores it (the buffer it loads is the document's). */
+    int input_outlives_doc;
 } ganim_read_opts;
 
 typedef struct ganim_write_opts {

@@ -126,7 +126,8 @@ class ReadOpts(ctypes.Structure):
                 ("skeleton_must_fit", ctypes.c_int), ("settings", ctypes.POINTER(Setting)),
                 ("setting_count", ctypes.c_uint32), ("companion", ctypes.c_int), ("up", ctypes.c_int),
                 ("load", ctypes.c_void_p), ("load_user", ctypes.c_void_p), ("name", ctypes.c_char_p),
-                ("fps", ctypes.c_double), ("folder_names", ctypes.c_void_p), ("folder_name_count", ctypes.c_size_t)]
+                ("fps", ctypes.c_double), ("folder_names", ctypes.c_void_p), ("folder_name_count", ctypes.c_size_t),
+                ("input_outlives_doc", ctypes.c_int)]  # left 0: Python's bytes may go first
 
 
 class WriteOpts(ctypes.Structure):

@@ -179,6 +179,7 @@ const uint8_t *ganim_doc_keep_input(ganim_doc *doc, const uint8_t *data, size_t 
 {
     struct ganim_doc_internal *in = doc->internal;
     ganim_buffer *b = in->lent;
+    if (in->borrowed && in->borrowed == data && in->borrowed_size == size) return data;
     size_t used = counted(in);
     if (b && b->data == data && b->size == size && size && !in->owned.data && used <= in->limit &&
         b->capacity <= in->limit - used) {
@@ -202,6 +203,14 @@ void ganim_doc_lend_end(ganim_doc *doc, int ok)
     }
     in->lent = NULL;
     in->lent_kept = 0;
+    in->borrowed = NULL;
+    in->borrowed_size = 0;
+}
+
+void ganim_doc_borrow_input(ganim_doc *doc, const uint8_t *data, size_t size)
+{
+    doc->internal->borrowed = size ? data : NULL;
+    doc->internal->borrowed_size = size;
 }
 
 void ganim_doc_vouch_rotations(ganim_doc *doc) { doc->internal->rotations_vouched = 1; }

@@ -27,6 +27,8 @@ struct ganim_doc_internal {
     ganim_buffer *lent;
     int lent_kept;
     ganim_buffer owned;
+    const uint8_t *borrowed; /* ganim_doc_borrow_input: the caller's, never freed here */
+    size_t borrowed_size;
     ganim_doc_growth growth; /* arrays the building functions grow (build.c) */
     int rotations_vouched;   /* ganim_doc_vouch_rotations, until ganim_doc_vouch_end */
 };

@@ -90,7 +90,8 @@ char *ganim_doc_strdup(ganim_doc *doc, const char *s);
 uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n);
 /* The document's record of the whole input it is read from (a format whose native
  * record is the file itself): the input's own bytes when the read lent them
- * (ganim_doc_lend_input, no copy), else a copy; NULL when out of memory. Read-only. */
+ * (ganim_doc_lend_input, no copy) or the caller's when they outlive the document
+ * (ganim_doc_borrow_input), else a copy; NULL when out of memory. Read-only. */
 const uint8_t *ganim_doc_keep_input(ganim_doc *doc, const uint8_t *data, size_t size);
 /* A read lends the buffer it loaded the input into (ganim_read_file): a reader may keep
  * it whole (above). ganim_doc_lend_end(doc, ok) ends the loan: with ok, a buffer kept is
@@ -98,6 +99,10 @@ const uint8_t *ganim_doc_keep_input(ganim_doc *doc, const uint8_t *data, size_t 
  * the caller's. */
 void ganim_doc_lend_input(ganim_doc *doc, ganim_buffer *buf);
 void ganim_doc_lend_end(ganim_doc *doc, int ok);
+/* A read of bytes the caller says outlive the document (ganim_read_opts.input_outlives_doc):
+ * ganim_doc_keep_input returns them as they are, never to be written or freed by the
+ * document, and not counted against its memory limit. Ended by ganim_doc_lend_end. */
+void ganim_doc_borrow_input(ganim_doc *doc, const uint8_t *data, size_t size);
 /* A reader that built every rotation channel of the document from values it proves to
  * be unit quaternions (FF7's exact angle table, ff7.h) vouches for them: the validation
  * that follows the read (read.c) skips their unit-length check, and only that check of

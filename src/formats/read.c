@@ -17,7 +17,8 @@ typedef struct pending {
 } pending;
 
 /* `lend`: the buffer holding `data` when the read may keep it (a file loaded for this
- * read; ganim_doc_keep_input), else NULL. */
+ * read; ganim_doc_keep_input), else NULL (then the caller's bytes are kept as they are
+ * when opts->input_outlives_doc says they outlive the document, else copied). */
 static ganim_code read_bytes(const void *data, size_t size, ganim_buffer *lend, const ganim_read_opts *opts,
                              const pending *notes, int note_count, ganim_doc **out, ganim_error *err)
 {
@@ -54,6 +55,7 @@ static ganim_code read_bytes(const void *data, size_t size, ganim_buffer *lend, 
     for (int i = 0; i < note_count; i++) ganim_doc_warn(doc, notes[i].code, GANIM_NO_OFFSET, "%s", notes[i].message);
     static const uint8_t empty[1];
     if (lend) ganim_doc_lend_input(doc, lend);
+    else if (opts->input_outlives_doc) ganim_doc_borrow_input(doc, data, size);
     code = fmt->impl->read(doc, size ? (const uint8_t *)data : empty, size, opts, err);
     if (code == GANIM_OK) code = ganim_doc_validate(doc, err);
     ganim_doc_vouch_end(doc); /* a reader's vouch covers this validation only */

@@ -520,6 +520,72 @@ TEST(a_file_kept_whole_is_not_copied)
     free(bytes);
 }
 
+/* ganim_read_opts.input_outlives_doc: the caller's bytes become the clip's record as
+ * they are (no copy, not freed or written by the document: the bytes after the
+ * document's end equal a copy taken before, and the caller's free() after
+ * ganim_doc_free is the only one, which the sanitizer build checks); the document is
+ * the one a copying read gives (its lossless dump byte for byte); a failed read leaves
+ * the bytes alone; ganim_read_file ignores the option (its buffer is its own). */
+TEST(bytes_that_outlive_the_document_are_kept_not_copied)
+{
+    size_t n;
+    uint8_t *bytes = test_read_file(example("crane_wave_00.ala"), &n);
+    uint8_t *before = bytes ? malloc(n) : NULL;
+    CHECK(bytes && before);
+    if (!bytes || !before) {
+        free(bytes);
+        return;
+    }
+    memcpy(before, bytes, n);
+    watching w = { 0, n, { NULL }, 0 };
+    ganim_read_opts ro = { 0 };
+    ro.allocator = (ganim_allocator){ w_alloc, w_realloc, w_free, &w };
+    ro.format = "alamo-ala";
+    ganim_doc *copied = NULL, *kept = NULL;
+    ganim_error e = { 0 };
+    CHECK(ganim_read_memory(bytes, n, &ro, &copied, &e) == GANIM_OK);
+    ro.input_outlives_doc = 1;
+    CHECK(ganim_read_memory(bytes, n, &ro, &kept, &e) == GANIM_OK);
+    if (copied && kept) {
+        CHECK(copied->clips[0].native != bytes);
+        CHECK(kept->clips[0].native == bytes && kept->clips[0].native_size == n);
+        ganim_buffer a = { 0 }, b = { 0 };
+        CHECK(ganim_export_json(copied, NULL, &a, &e) == GANIM_OK);
+        CHECK(ganim_export_json(kept, NULL, &b, &e) == GANIM_OK);
+        CHECK(a.size > 0 && a.size == b.size && memcmp(a.data, b.data, a.size) == 0);
+        ganim_buffer_free(&a);
+        ganim_buffer_free(&b);
+    }
+    ganim_doc_free(kept);
+    ganim_doc_free(copied);
+    CHECK_EQ_INT(w.live, 0);
+    CHECK(memcmp(bytes, before, n) == 0);
+    /* refused after the reader kept the bytes: a skeleton that fits none of the tracks */
+    ganim_bone one = { 0 };
+    one.name = "nothing_like_it";
+    one.parent = -1;
+    one.rest = ganim_transform_identity();
+    ganim_skeleton sk = { "one", 1, &one, NULL, NULL, 0 };
+    ro.skeleton = &sk;
+    ro.skeleton_must_fit = 1;
+    kept = NULL;
+    CHECK(ganim_read_memory(bytes, n, &ro, &kept, &e) == GANIM_ERR_MISMATCH && kept == NULL);
+    CHECK_EQ_INT(w.live, 0);
+    CHECK(memcmp(bytes, before, n) == 0);
+    /* ganim_read_file: the loaded buffer is the record, owned by the document */
+    ro.skeleton = NULL;
+    ro.skeleton_must_fit = 0;
+    ro.format = NULL;
+    ro.companion = GANIM_COMPANION_NONE;
+    w.count = 0;
+    CHECK(ganim_read_file(example("crane_wave_00.ala"), &ro, &kept, &e) == GANIM_OK);
+    if (kept) CHECK(w.count == 1 && kept->clips[0].native == w.blocks[0]);
+    ganim_doc_free(kept);
+    CHECK_EQ_INT(w.live, 0);
+    free(before);
+    free(bytes);
+}
+
 int main(void)
 {
     char *dir = test_temp_dir("ganim-test-io");
@@ -541,6 +607,7 @@ int main(void)
     RUN(other_files_through_the_loader);
     RUN(a_gltf_reads_only_regular_files_of_its_folder);
     RUN(a_file_kept_whole_is_not_copied);
+    RUN(bytes_that_outlive_the_document_are_kept_not_copied);
     rmdir(tmp);
     return test_finish();
 }
