@@ -76,10 +76,61 @@ __attribute__((target("avx"))) static inline bool quat_short_store_avx(unsigned 
     return true;
 }
 
+/* quat_short_store_avx without the store and the zero test: the four components of one
+ * quaternion in four float lanes. */
+__attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, unsigned iy, unsigned iz)
+{
+    __m128 X = ff7_half_sc_ps(ix), Y = ff7_half_sc_ps(iy); /* (s, c, 0, 0) */
+    __m128 f = _mm_mul_ps(_mm_movelh_ps(X, X), _mm_xor_ps(_mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 0, 0, 1)),
+                                                          _mm_set_ps(0.0f, -0.0f, 0.0f, 0.0f)));
+    __m256d q = _mm256_cvtps_pd(f);
+    __m256d s = _mm256_permute_pd(q, 0x5);
+    __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)ff7_half_zd[iz]);
+    __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(ff7_half_zd[iz] + 2));
+    return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
+}
+
+/* Two frames a turn: both quaternions formed as quat_short_store_avx forms one (the same
+ * operations per lane), tested for a zero component and stored together (one 32-byte
+ * store); a pair with a zero component goes through quat_short_store_avx and the generic
+ * product frame by frame. A pair whose two slots both equal the frame before copies its
+ * quaternion twice; otherwise both are formed (the quaternion is a function of the three
+ * angles alone, so forming one again gives the same bits). An odd last frame runs alone. */
 __attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, size_t stride, uint32_t frames,
                                                               float *v)
 {
-    FF7_SLOT_LOOP(quat_short_store_avx);
+    uint64_t prev = UINT64_MAX; /* no slot's 6 bytes read as this */
+    float *q = v;
+    const float *pairs_end = v + 4 * (size_t)(frames & ~1u);
+    for (; q != pairs_end; q += 8, r += 2 * stride) {
+        uint32_t xy0 = ganim_ld_u32le(r), xy1 = ganim_ld_u32le(r + stride);
+        uint64_t a0 = xy0 | (uint64_t)ganim_ld_u16le(r + 4) << 32;
+        uint64_t a1 = xy1 | (uint64_t)ganim_ld_u16le(r + stride + 4) << 32;
+        if (a0 == prev && a1 == prev) {
+            memcpy(q, q - 4, 4 * sizeof *q);
+            memcpy(q + 4, q - 4, 4 * sizeof *q);
+            continue;
+        }
+        prev = a1;
+        __m128 q0 = quat_short_avx(xy0 & 0xFFFu, (xy0 >> 16) & 0xFFFu, (unsigned)(a0 >> 32) & 0xFFFu);
+        __m128 q1 = quat_short_avx(xy1 & 0xFFFu, (xy1 >> 16) & 0xFFFu, (unsigned)(a1 >> 32) & 0xFFFu);
+        __m256 both = _mm256_insertf128_ps(_mm256_castps128_ps256(q0), q1, 1);
+        if (!_mm256_movemask_ps(_mm256_cmp_ps(both, _mm256_setzero_ps(), _CMP_EQ_OQ))) {
+            _mm256_storeu_ps(q, both);
+            continue;
+        }
+        if (!quat_short_store_avx(xy0 & 0xFFFu, (xy0 >> 16) & 0xFFFu, (unsigned)(a0 >> 32) & 0xFFFu, q))
+            ff7_slot_to_quat_generic(r, q);
+        if (!quat_short_store_avx(xy1 & 0xFFFu, (xy1 >> 16) & 0xFFFu, (unsigned)(a1 >> 32) & 0xFFFu, q + 4))
+            ff7_slot_to_quat_generic(r + stride, q + 4);
+    }
+    if (frames & 1u) {
+        uint32_t xy = ganim_ld_u32le(r);
+        uint64_t a = xy | (uint64_t)ganim_ld_u16le(r + 4) << 32;
+        if (a == prev) memcpy(q, q - 4, 4 * sizeof *q);
+        else if (!quat_short_store_avx(xy & 0xFFFu, (xy >> 16) & 0xFFFu, (unsigned)(a >> 32) & 0xFFFu, q))
+            ff7_slot_to_quat_generic(r, q);
+    }
 }
 
 static bool cpu_has_avx(void) { return __builtin_cpu_supports("avx"); }
