@@ -90,12 +90,19 @@ __attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, 
     return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
 }
 
-/* Two frames a turn: both quaternions formed as quat_short_store_avx forms one (the same
- * operations per lane), tested for a zero component and stored together (one 32-byte
- * store); a pair with a zero component goes through quat_short_store_avx and the generic
- * product frame by frame. A pair whose two slots both equal the frame before copies its
- * quaternion twice; otherwise both are formed (the quaternion is a function of the three
- * angles alone, so forming one again gives the same bits). An odd last frame runs alone. */
+/* One frame as quat_short_store_avx, or the generic product when a component is zero. */
+__attribute__((target("avx"))) static inline void quat_one_avx(const uint8_t *r, uint32_t xy, uint64_t a, float *q)
+{
+    if (!quat_short_store_avx(xy & 0xFFFu, (xy >> 16) & 0xFFFu, (unsigned)(a >> 32) & 0xFFFu, q))
+        ff7_slot_to_quat_generic(r, q);
+}
+
+/* Two frames a turn. A frame whose slot equals the frame before copies its quaternion, as
+ * in FF7_SLOT_LOOP (a function of the three angles alone); when neither frame of the pair
+ * does, both are formed as quat_short_store_avx forms one (the same operations per lane),
+ * tested for a zero component together and stored with one 32-byte store; a quaternion
+ * with a zero component is then formed again by the generic product over what was
+ * stored. An odd last frame runs alone. */
 __attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, size_t stride, uint32_t frames,
                                                               float *v)
 {
@@ -106,30 +113,31 @@ __attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, 
         uint32_t xy0 = ganim_ld_u32le(r), xy1 = ganim_ld_u32le(r + stride);
         uint64_t a0 = xy0 | (uint64_t)ganim_ld_u16le(r + 4) << 32;
         uint64_t a1 = xy1 | (uint64_t)ganim_ld_u16le(r + stride + 4) << 32;
-        if (a0 == prev && a1 == prev) {
+        if (a0 == prev) {
             memcpy(q, q - 4, 4 * sizeof *q);
-            memcpy(q + 4, q - 4, 4 * sizeof *q);
-            continue;
+            if (a1 == a0) memcpy(q + 4, q - 4, 4 * sizeof *q);
+            else quat_one_avx(r + stride, xy1, a1, q + 4);
+        } else if (a1 == a0) {
+            quat_one_avx(r, xy0, a0, q);
+            memcpy(q + 4, q, 4 * sizeof *q);
+        } else {
+            __m128 q0 = quat_short_avx(xy0 & 0xFFFu, (xy0 >> 16) & 0xFFFu, (unsigned)(a0 >> 32) & 0xFFFu);
+            __m128 q1 = quat_short_avx(xy1 & 0xFFFu, (xy1 >> 16) & 0xFFFu, (unsigned)(a1 >> 32) & 0xFFFu);
+            __m256 both = _mm256_insertf128_ps(_mm256_castps128_ps256(q0), q1, 1);
+            int zero = _mm256_movemask_ps(_mm256_cmp_ps(both, _mm256_setzero_ps(), _CMP_EQ_OQ));
+            _mm256_storeu_ps(q, both);
+            if (zero) {
+                if (zero & 0x0F) ff7_slot_to_quat_generic(r, q);
+                if (zero & 0xF0) ff7_slot_to_quat_generic(r + stride, q + 4);
+            }
         }
         prev = a1;
-        __m128 q0 = quat_short_avx(xy0 & 0xFFFu, (xy0 >> 16) & 0xFFFu, (unsigned)(a0 >> 32) & 0xFFFu);
-        __m128 q1 = quat_short_avx(xy1 & 0xFFFu, (xy1 >> 16) & 0xFFFu, (unsigned)(a1 >> 32) & 0xFFFu);
-        __m256 both = _mm256_insertf128_ps(_mm256_castps128_ps256(q0), q1, 1);
-        if (!_mm256_movemask_ps(_mm256_cmp_ps(both, _mm256_setzero_ps(), _CMP_EQ_OQ))) {
-            _mm256_storeu_ps(q, both);
-            continue;
-        }
-        if (!quat_short_store_avx(xy0 & 0xFFFu, (xy0 >> 16) & 0xFFFu, (unsigned)(a0 >> 32) & 0xFFFu, q))
-            ff7_slot_to_quat_generic(r, q);
-        if (!quat_short_store_avx(xy1 & 0xFFFu, (xy1 >> 16) & 0xFFFu, (unsigned)(a1 >> 32) & 0xFFFu, q + 4))
-            ff7_slot_to_quat_generic(r + stride, q + 4);
     }
     if (frames & 1u) {
         uint32_t xy = ganim_ld_u32le(r);
         uint64_t a = xy | (uint64_t)ganim_ld_u16le(r + 4) << 32;
         if (a == prev) memcpy(q, q - 4, 4 * sizeof *q);
-        else if (!quat_short_store_avx(xy & 0xFFFu, (xy >> 16) & 0xFFFu, (unsigned)(a >> 32) & 0xFFFu, q))
-            ff7_slot_to_quat_generic(r, q);
+        else quat_one_avx(r, xy, a, q);
     }
 }
 
