@@ -90,11 +90,54 @@ __attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, 
     return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
 }
 
+/* ganim_quat_mul(a, b) in four double lanes: each component the same four exact products
+ * of floats summed in the same order, a difference written as the sum with the negated
+ * product (IEEE defines a - b as a + (-b), and (-x) y is -(x y) exactly, signed zeros
+ * included), then rounded to float: ganim_quat_mul's bits, signed zeros included.
+ *   x = aw bx + ax bw + ay bz - az by     y = aw by - ax bz + ay bw + az bx
+ *   z = aw bz + ax by - ay bx + az bw     w = aw bw - ax bx - ay by - az bz */
+__attribute__((target("avx"))) static inline __m128 quat_mul_avx(__m128 a, __m128 b)
+{
+    __m256d aw = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3)));
+    __m256d ax = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 0, 0, 0)));
+    __m256d ay = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)));
+    __m256d az = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)));
+    /* (bw, -bz, by, -bx), (bz, bw, -bx, -by), (-by, bx, bw, -bz) */
+    __m256d b2 = _mm256_cvtps_pd(
+        _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), _mm_set_ps(-0.0f, 0.0f, -0.0f, 0.0f)));
+    __m256d b3 = _mm256_cvtps_pd(
+        _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), _mm_set_ps(-0.0f, -0.0f, 0.0f, 0.0f)));
+    __m256d b4 = _mm256_cvtps_pd(
+        _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), _mm_set_ps(-0.0f, 0.0f, 0.0f, -0.0f)));
+    __m256d r = _mm256_add_pd(_mm256_mul_pd(aw, _mm256_cvtps_pd(b)), _mm256_mul_pd(ax, b2));
+    r = _mm256_add_pd(r, _mm256_mul_pd(ay, b3));
+    r = _mm256_add_pd(r, _mm256_mul_pd(az, b4));
+    return _mm256_cvtpd_ps(r);
+}
+
+/* ff7_slot_to_quat_generic's product ((1 * Qy) * Qx) * Qz through quat_mul_avx: the same
+ * bits (the generic path for a quaternion with a zero component, whose signs the short
+ * product cannot tell). Each Q as ganim_quat_axis_angle gives it: (s, c) from the table,
+ * its off-axis parts +0 (the zero lanes of the 8-byte load). 1 * Qy is Qy, bits and
+ * signed zeros included: its x and z are +0 plus zeros, +0 whatever their signs (+0 + -0
+ * is +0), its y is s plus zeros (s is never -0: no row of the table has a sine of -0), its
+ * w is c plus zeros (c is never zero); so the first product is left out. slot_paths_agree
+ * covers every y angle on this path (every angle of each axis, the others at 0). */
+__attribute__((target("avx"))) static inline void quat_generic_avx(const uint8_t *r, float *q)
+{
+    __m128 X = ff7_half_sc_ps(ganim_ld_u16le(r) & 0xFFFu), Y = ff7_half_sc_ps(ganim_ld_u16le(r + 2) & 0xFFFu);
+    __m128 Z = ff7_half_sc_ps(ganim_ld_u16le(r + 4) & 0xFFFu); /* (s, c, +0, +0) */
+    __m128 qx = _mm_shuffle_ps(X, X, _MM_SHUFFLE(1, 2, 2, 0)); /* (s, 0, 0, c) */
+    __m128 qy = _mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 2, 0, 2)); /* (0, s, 0, c) */
+    __m128 qz = _mm_shuffle_ps(Z, Z, _MM_SHUFFLE(1, 0, 2, 2)); /* (0, 0, s, c) */
+    _mm_storeu_ps(q, quat_mul_avx(quat_mul_avx(qy, qx), qz));
+}
+
 /* One frame as quat_short_store_avx, or the generic product when a component is zero. */
 __attribute__((target("avx"))) static inline void quat_one_avx(const uint8_t *r, uint32_t xy, uint64_t a, float *q)
 {
     if (!quat_short_store_avx(xy & 0xFFFu, (xy >> 16) & 0xFFFu, (unsigned)(a >> 32) & 0xFFFu, q))
-        ff7_slot_to_quat_generic(r, q);
+        quat_generic_avx(r, q);
 }
 
 /* Two frames a turn. A frame whose slot equals the frame before copies its quaternion, as
@@ -127,8 +170,8 @@ __attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, 
             int zero = _mm256_movemask_ps(_mm256_cmp_ps(both, _mm256_setzero_ps(), _CMP_EQ_OQ));
             _mm256_storeu_ps(q, both);
             if (zero) {
-                if (zero & 0x0F) ff7_slot_to_quat_generic(r, q);
-                if (zero & 0xF0) ff7_slot_to_quat_generic(r + stride, q + 4);
+                if (zero & 0x0F) quat_generic_avx(r, q);
+                if (zero & 0xF0) quat_generic_avx(r + stride, q + 4);
             }
         }
         prev = a1;
