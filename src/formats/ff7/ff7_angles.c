@@ -76,10 +76,112 @@ __attribute__((target("avx"))) static inline bool quat_short_store_avx(unsigned 
     return true;
 }
 
+/* quat_short_store_avx without the store and the zero test: the four components of one
+ * quaternion in four float lanes. */
+__attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, unsigned iy, unsigned iz)
+{
+    __m128 X = ff7_half_sc_ps(ix), Y = ff7_half_sc_ps(iy); /* (s, c, 0, 0) */
+    __m128 f = _mm_mul_ps(_mm_movelh_ps(X, X), _mm_xor_ps(_mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 0, 0, 1)),
+                                                          _mm_set_ps(0.0f, -0.0f, 0.0f, 0.0f)));
+    __m256d q = _mm256_cvtps_pd(f);
+    __m256d s = _mm256_permute_pd(q, 0x5);
+    __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)ff7_half_zd[iz]);
+    __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(ff7_half_zd[iz] + 2));
+    return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
+}
+
+/* ganim_quat_mul(a, b) in four double lanes: each component the same four exact products
+ * of floats summed in the same order, a difference written as the sum with the negated
+ * product (IEEE defines a - b as a + (-b), and (-x) y is -(x y) exactly, signed zeros
+ * included), then rounded to float: ganim_quat_mul's bits, signed zeros included.
+ *   x = aw bx + ax bw + ay bz - az by     y = aw by - ax bz + ay bw + az bx
+ *   z = aw bz + ax by - ay bx + az bw     w = aw bw - ax bx - ay by - az bz */
+__attribute__((target("avx"))) static inline __m128 quat_mul_avx(__m128 a, __m128 b)
+{
+    __m256d aw = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3)));
+    __m256d ax = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 0, 0, 0)));
+    __m256d ay = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)));
+    __m256d az = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)));
+    /* (bw, -bz, by, -bx), (bz, bw, -bx, -by), (-by, bx, bw, -bz) */
+    __m256d b2 = _mm256_cvtps_pd(
+        _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), _mm_set_ps(-0.0f, 0.0f, -0.0f, 0.0f)));
+    __m256d b3 = _mm256_cvtps_pd(
+        _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), _mm_set_ps(-0.0f, -0.0f, 0.0f, 0.0f)));
+    __m256d b4 = _mm256_cvtps_pd(
+        _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), _mm_set_ps(-0.0f, 0.0f, 0.0f, -0.0f)));
+    __m256d r = _mm256_add_pd(_mm256_mul_pd(aw, _mm256_cvtps_pd(b)), _mm256_mul_pd(ax, b2));
+    r = _mm256_add_pd(r, _mm256_mul_pd(ay, b3));
+    r = _mm256_add_pd(r, _mm256_mul_pd(az, b4));
+    return _mm256_cvtpd_ps(r);
+}
+
+/* ff7_slot_to_quat_generic's product ((1 * Qy) * Qx) * Qz through quat_mul_avx: the same
+ * bits (the generic path for a quaternion with a zero component, whose signs the short
+ * product cannot tell). Each Q as ganim_quat_axis_angle gives it: (s, c) from the table,
+ * its off-axis parts +0 (the zero lanes of the 8-byte load). 1 * Qy is Qy, bits and
+ * signed zeros included: its x and z are +0 plus zeros, +0 whatever their signs (+0 + -0
+ * is +0), its y is s plus zeros (s is never -0: no row of the table has a sine of -0), its
+ * w is c plus zeros (c is never zero); so the first product is left out. slot_paths_agree
+ * covers every y angle on this path (every angle of each axis, the others at 0). */
+__attribute__((target("avx"))) static inline void quat_generic_avx(const uint8_t *r, float *q)
+{
+    __m128 X = ff7_half_sc_ps(ganim_ld_u16le(r) & 0xFFFu), Y = ff7_half_sc_ps(ganim_ld_u16le(r + 2) & 0xFFFu);
+    __m128 Z = ff7_half_sc_ps(ganim_ld_u16le(r + 4) & 0xFFFu); /* (s, c, +0, +0) */
+    __m128 qx = _mm_shuffle_ps(X, X, _MM_SHUFFLE(1, 2, 2, 0)); /* (s, 0, 0, c) */
+    __m128 qy = _mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 2, 0, 2)); /* (0, s, 0, c) */
+    __m128 qz = _mm_shuffle_ps(Z, Z, _MM_SHUFFLE(1, 0, 2, 2)); /* (0, 0, s, c) */
+    _mm_storeu_ps(q, quat_mul_avx(quat_mul_avx(qy, qx), qz));
+}
+
+/* One frame as quat_short_store_avx, or the generic product when a component is zero. */
+__attribute__((target("avx"))) static inline void quat_one_avx(const uint8_t *r, uint32_t xy, uint64_t a, float *q)
+{
+    if (!quat_short_store_avx(xy & 0xFFFu, (xy >> 16) & 0xFFFu, (unsigned)(a >> 32) & 0xFFFu, q))
+        quat_generic_avx(r, q);
+}
+
+/* Two frames a turn. A frame whose slot equals the frame before copies its quaternion, as
+ * in FF7_SLOT_LOOP (a function of the three angles alone); when neither frame of the pair
+ * does, both are formed as quat_short_store_avx forms one (the same operations per lane),
+ * tested for a zero component together and stored with one 32-byte store; a quaternion
+ * with a zero component is then formed again by the generic product over what was
+ * stored. An odd last frame runs alone. */
 __attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, size_t stride, uint32_t frames,
                                                               float *v)
 {
-    FF7_SLOT_LOOP(quat_short_store_avx);
+    uint64_t prev = UINT64_MAX; /* no slot's 6 bytes read as this */
+    float *q = v;
+    const float *pairs_end = v + 4 * (size_t)(frames & ~1u);
+    for (; q != pairs_end; q += 8, r += 2 * stride) {
+        uint32_t xy0 = ganim_ld_u32le(r), xy1 = ganim_ld_u32le(r + stride);
+        uint64_t a0 = xy0 | (uint64_t)ganim_ld_u16le(r + 4) << 32;
+        uint64_t a1 = xy1 | (uint64_t)ganim_ld_u16le(r + stride + 4) << 32;
+        if (a0 == prev) {
+            memcpy(q, q - 4, 4 * sizeof *q);
+            if (a1 == a0) memcpy(q + 4, q - 4, 4 * sizeof *q);
+            else quat_one_avx(r + stride, xy1, a1, q + 4);
+        } else if (a1 == a0) {
+            quat_one_avx(r, xy0, a0, q);
+            memcpy(q + 4, q, 4 * sizeof *q);
+        } else {
+            __m128 q0 = quat_short_avx(xy0 & 0xFFFu, (xy0 >> 16) & 0xFFFu, (unsigned)(a0 >> 32) & 0xFFFu);
+            __m128 q1 = quat_short_avx(xy1 & 0xFFFu, (xy1 >> 16) & 0xFFFu, (unsigned)(a1 >> 32) & 0xFFFu);
+            __m256 both = _mm256_insertf128_ps(_mm256_castps128_ps256(q0), q1, 1);
+            int zero = _mm256_movemask_ps(_mm256_cmp_ps(both, _mm256_setzero_ps(), _CMP_EQ_OQ));
+            _mm256_storeu_ps(q, both);
+            if (zero) {
+                if (zero & 0x0F) quat_generic_avx(r, q);
+                if (zero & 0xF0) quat_generic_avx(r + stride, q + 4);
+            }
+        }
+        prev = a1;
+    }
+    if (frames & 1u) {
+        uint32_t xy = ganim_ld_u32le(r);
+        uint64_t a = xy | (uint64_t)ganim_ld_u16le(r + 4) << 32;
+        if (a == prev) memcpy(q, q - 4, 4 * sizeof *q);
+        else quat_one_avx(r, xy, a, q);
+    }
 }
 
 static bool cpu_has_avx(void) { return __builtin_cpu_supports("avx"); }

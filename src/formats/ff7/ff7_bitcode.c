@@ -8,15 +8,17 @@
 
 /* ---- decoding ---------------------------------------------------------------------- */
 
+/* Types 1..6 hold v in [2^(n-1), 2^n - 1] or [-2^n, -2^(n-1) - 1], i.e. n is the bit
+ * length of v, or of -v - 1 (= ~v) below zero; from 64 (or below -64) the raw code. */
 unsigned ff7_rot_code_bits(int32_t v, unsigned bkey)
 {
+    static const uint8_t bit_length[64] = { 0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5,
+                                            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+                                            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6 };
     if (v == 0) return 1;
     if (v == -1) return 4;
-    for (unsigned n = 1; n <= 6; n++) {
-        int32_t lo = (int32_t)1 << (n - 1), hi = ((int32_t)1 << n) - 1;
-        if ((v >= lo && v <= hi) || (v >= -hi - 1 && v <= -lo - 1)) return 4 + n;
-    }
-    return 4 + 12 - bkey;
+    uint32_t m = v > 0 ? (uint32_t)v : ~(uint32_t)v;
+    return m < 64 ? 4u + bit_length[m] : 4 + 12 - bkey;
 }
 
 /* One rotation delta in units of 2^bkey from the stream bits at the top of w (bits past

@@ -78,6 +78,10 @@ TEST(table_is_axis_angle)
     CHECK_NEAR(FF7_HALF_SIN(1024), sqrt(0.5), 1e-7);
     CHECK_NEAR(FF7_HALF_COS(1024), sqrt(0.5), 1e-7);
     CHECK(FF7_HALF_SIN(0) == 0.0f && FF7_HALF_COS(0) == 1.0f);
+    /* what the AVX generic path rests on to leave out 1 * Qy: no sine of -0, no cosine 0 */
+    for (int r = 0; r < 4096; r++)
+        CHECK_MSG(!(FF7_HALF_SIN(r) == 0.0f && signbit(FF7_HALF_SIN(r))) && FF7_HALF_COS(r) != 0.0f,
+                  "angle %d: sin %a, cos %a", r, (double)FF7_HALF_SIN(r), (double)FF7_HALF_COS(r));
 }
 
 /* Every angle of each axis against the others at the values where zeros and signs turn
@@ -195,6 +199,31 @@ TEST(slot_paths_agree)
         }
         if (!check_slot_paths(a, frames)) break;
     }
+    /* the AVX path takes two frames a turn: short runs of every length to 17, odd ones
+     * included (the last frame alone), from the random triples and from the sweep's
+     * special angles (zero components in either frame of a pair) */
+    for (uint32_t n = 1; n <= 17; n++)
+        for (uint32_t at = 0; at < 40u * n; at += 3u * n + 1u)
+            if (!check_slot_paths(a + (size_t)at * 3u, n)) goto done;
+    /* frames drawn from three triples, so that a triple comes back after another (A B A
+     * A: the copy must take the frame just before, not an older one) */
+    for (f = 0; f < 200000u; f++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        uint32_t k = (uint32_t)(s >> 62) % 3u;
+        a[f * 3u] = (uint16_t)(100u + k), a[f * 3u + 1u] = (uint16_t)(2000u + 7u * k), a[f * 3u + 2u] = 3000u;
+    }
+    if (!check_slot_paths(a, 200000u) || !check_slot_paths(a + 3, 199999u)) goto done;
+    f = 0;
+    for (uint32_t axis = 0; axis < 3; axis++)
+        for (uint32_t r = 0; r < 4096; r++)
+            for (uint32_t i = 0; i < ns; i++)
+                for (uint32_t j = 0; j < ns; j++, f++) {
+                    uint16_t *t = a + f * 3u;
+                    t[axis] = (uint16_t)r, t[(axis + 1) % 3] = special[i], t[(axis + 2) % 3] = special[j];
+                }
+    for (uint32_t n = 1; n <= 17; n += 2)
+        for (uint32_t at = 0; at < 2000u; at += 7u * n + 1u)
+            if (!check_slot_paths(a + (size_t)at * 3u, n)) goto done;
 done:
     free(a);
 }

@@ -142,6 +142,21 @@ TEST(every_delta_every_bkey)
             ganim_buffer_free(&b);
         }
     }
+    /* ff7_rot_code_bits against the same rule, for every bKey a stream can have and
+     * deltas beyond the raw code's range on both sides */
+    for (unsigned key = 0; key < 12; key++) {
+        for (int32_t v = -5000; v <= 5000; v++) {
+            unsigned want = v == 0 ? 1 : v == -1 ? 4 : 0;
+            for (unsigned n = 1; n <= 6 && !want; n++)
+                if ((v >= (1 << (n - 1)) && v <= (1 << n) - 1) || (v >= -(1 << n) && v <= -(1 << (n - 1)) - 1))
+                    want = 4 + n;
+            if (!want) want = 16 - key;
+            if (ff7_rot_code_bits(v, key) != want) {
+                CHECK_MSG(0, "bKey %u, delta %d: %u bits, the rule says %u", key, v, ff7_rot_code_bits(v, key), want);
+                return;
+            }
+        }
+    }
 }
 
 /* The bits after frame 0 and the position deltas of frame 1 (1 slot, bKey 0). */
