@@ -53,6 +53,10 @@ static int bit_length(uint32_t m)
     return n;
 }
 
+static const char DIGITS2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                 "8081828384858687888990919293949596979899";
+
 /* ---- the small bignum of the general path: 32-bit limbs, least significant first ---- */
 
 #define BIG_LIMBS 8 /* 256 bits: the largest number compared is below 2^203 */
@@ -232,15 +236,14 @@ static int round_fast(const fparts *p, int prec, int x, uint32_t *q_out)
     return even ? scaled <= pk : scaled < pk;
 }
 
-/* q's digits (nd of them, trailing zeros gone) in printf's %g layout for precision P and
- * exponent X. */
+/* q's P digits, trailing zeros gone, in printf's %g layout for precision P and exponent X. */
 static size_t layout(char *out, int neg, uint32_t q, int prec, int x)
 {
     char dig[10];
-    int nd = 0;
-    while (q >= 10 && q % 10 == 0) q /= 10;
-    for (uint32_t t = q; t; t /= 10) nd++;
-    for (int i = nd - 1; i >= 0; i--, q /= 10) dig[i] = (char)('0' + q % 10);
+    for (int i = prec; i >= 2; i -= 2, q /= 100) memcpy(dig + i - 2, DIGITS2 + 2 * (q % 100), 2);
+    if (prec & 1) dig[0] = (char)('0' + q);
+    int nd = prec;
+    while (nd > 1 && dig[nd - 1] == '0') nd--;
     char *o = out;
     if (neg) *o++ = '-';
     if (x < -4 || x >= prec) { /* d[.ddd]e+XX */
@@ -286,7 +289,7 @@ static int decompose(float v, int *neg, fparts *p, int *x)
     p->e = bexp ? (int)bexp - 150 : -149;
     p->lower_quarter = frac == 0 && bexp > 1;
     /* v in [2^b, 2^(b+1)): X is floor(b log10 2) or one more */
-    int b = bit_length(p->m) - 1 + p->e, y = floor_log10_pow2(b) + 1;
+    int b = (bexp ? 23 : bit_length(p->m) - 1) + p->e, y = floor_log10_pow2(b) + 1;
     int more;
     if (p->e <= 0 && p->e >= -56) { /* exact in 64 bits: m < 2^24, 10^y <= 10^8, 10^-y <= 10^10 */
         int f = -p->e;
