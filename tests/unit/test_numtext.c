@@ -162,7 +162,7 @@ TEST(whole_binades)
 TEST(random_bit_patterns)
 {
     uint64_t s = test_seed("numtext");
-    long n = test_full() ? 20000000 : 1000000, bad = 0;
+    long n = test_full() ? 20000000 : 2000000, bad = 0;
     for (long i = 0; i < n; i++) {
         s = s * 6364136223846793005u + 1442695040888963407u;
         uint32_t u = (uint32_t)(s >> 32);
