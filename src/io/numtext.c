@@ -313,13 +313,20 @@ static size_t finish(char *out, int neg, uint32_t q, int prec, int x)
     return layout(out, neg, q, prec, x);
 }
 
+static size_t zero(char *out, int neg)
+{
+    memcpy(out, "-0", 2);
+    if (neg) return 2;
+    out[0] = '0';
+    return 1;
+}
+
 size_t gnum_float(char *out, float v)
 {
     int neg, x;
     fparts p;
     if (!decompose(v, &neg, &p, &x)) {
-        memcpy(out, "-0", 2);
-        return neg ? 2 : (out[0] = '0', 1);
+        return zero(out, neg);
     }
     uint32_t q = 0;
     int prec = 6;
@@ -332,8 +339,7 @@ size_t gnum_float_prec(char *out, float v, int prec)
     int neg, x;
     fparts p;
     if (!decompose(v, &neg, &p, &x) || prec < 1 || prec > 9) {
-        memcpy(out, "-0", 2);
-        return neg ? 2 : (out[0] = '0', 1);
+        return zero(out, neg);
     }
     uint32_t q = 0;
     (void)round_prec(&p, prec, x, &q);
