@@ -203,7 +203,7 @@ static int round_fast(const fparts *p, int prec, int x, uint32_t *q_out)
     int f = -p->e, k = x - prec + 1, even = !(p->m & 1);
     uint64_t q, r, err;
     int up;
-    if (k > 0) { /* v >= 10^prec, so f <= 3: D's step is 10^k >= 10 */
+    if (k > 0) { /* X >= P: v >= 10^P, D a multiple of 10^k >= 10 */
         uint64_t d = POW10[k] << f;
         q = p->m / d;
         r = p->m % d;
