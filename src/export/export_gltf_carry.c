@@ -115,7 +115,9 @@ static void events(ganim_writer *w, const ganim_clip *c)
     for (uint32_t i = 0; i < c->event_count; i++) {
         gw_str(w, i ? ",[" : "[");
         gw_float(w, c->events[i].frame);
-        gw_printf(w, ",%u]", c->events[i].id);
+        gw_u8(w, ',');
+        gw_dec(w, c->events[i].id);
+        gw_u8(w, ']');
     }
     gw_u8(w, ']');
 }
@@ -127,15 +129,18 @@ static void events(ganim_writer *w, const ganim_clip *c)
  * export is the first. */
 static void clip_head(ganim_writer *w, const ganim_clip *c, uint32_t index, const char *anim)
 {
-    gw_printf(w, "{\"index\":%u", index);
+    gw_str(w, "{\"index\":");
+    gw_dec(w, index);
     if (!anim || (c->name[0] && strcmp(c->name, anim) != 0)) {
         gw_str(w, ",\"name\":");
         gw_json_string(w, c->name);
     }
     gw_str(w, ",\"fps\":");
     gw_double(w, c->fps);
-    gw_printf(w, ",\"frame_count\":%u,\"rotation_interp\":\"%s\"", c->frame_count,
-              c->rotation_interp == GANIM_INTERP_NLERP ? "nlerp" : "slerp");
+    gw_str(w, ",\"frame_count\":");
+    gw_dec(w, c->frame_count);
+    gw_str(w, c->rotation_interp == GANIM_INTERP_NLERP ? ",\"rotation_interp\":\"nlerp\""
+                                                       : ",\"rotation_interp\":\"slerp\"");
 }
 
 ganim_code gl_carry_source_format(gl *g, ganim_writer *w)
@@ -221,7 +226,11 @@ static void carry_clip(gl *g, const ganim_clip *c, uint32_t index)
         if (g->bone_track[t->bone] != t) continue; /* left out: the other clip animates the bone */
         unsigned m = (unsigned)t->rotation.kind | (unsigned)t->translation.kind << 2 | (unsigned)t->scale.kind << 4 |
                      (t->visibility ? 64u : 0u) | (t->step ? 128u : 0u);
-        gw_printf(w, "%s[%u,%u", first ? "" : ",", t->bone, m);
+        /* integers without printf (a printf call is ~1,300 instructions; a pack has thousands of tracks) */
+        gw_str(w, first ? "[" : ",[");
+        gw_dec(w, t->bone);
+        gw_u8(w, ',');
+        gw_dec(w, m);
         first = 0;
         const char *bone_name = g->sk->bones[t->bone].name;
         if (t->name && strcmp(t->name, bone_name) != 0) {

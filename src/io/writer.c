@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "io/numtext.h"
 #include "io/writer.h"
 
 ganim_writer gw_init(ganim_buffer *buf, const ganim_allocator *alloc)
@@ -174,17 +175,9 @@ void gw_printf(ganim_writer *w, const char *fmt, ...)
 
 void gw_float(ganim_writer *w, float v)
 {
-    char tmp[32];
+    char tmp[GNUM_FLOAT_CHARS];
     if (!isfinite(v)) v = 0;
-    if (v == 0) { /* also -0 */
-        gw_bytes(w, signbit(v) ? "-0" : "0", signbit(v) ? 2u : 1u);
-        return;
-    }
-    for (int prec = 6; prec <= 9; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, (double)v);
-        if (strtof(tmp, NULL) == v) break;
-    }
-    gw_str(w, tmp);
+    gw_bytes(w, tmp, gnum_float(tmp, v));
 }
 
 void gw_double(ganim_writer *w, double v)

@@ -1,0 +1,347 @@
+/* Floats to text, exactly as snprintf("%.*g") then strtof would choose it, in integer
+ * arithmetic (docs/benchmarks.md, "Numbers to text").
+ *
+ * A finite nonzero float is v = m * 2^e exactly (m < 2^24). For a precision P its text
+ * is D = q * 10^k, k = X - P + 1, X = floor(log10 v), q = v / 10^k rounded to the
+ * nearest integer, ties to even (glibc rounds the exact binary value so); when q reaches
+ * 10^P, D is 10^(X+1) and %g's exponent is X + 1. D reads back as v when it lies in v's
+ * rounding interval: within half a step of v's neighbours (a quarter step below powers of
+ * two, where the step below halves), endpoints included when m is even (strtof rounds a
+ * tie to the even neighbour). Every test is an integer comparison:
+ *   - fast path, v = m / 2^f with 0 <= f <= 56 (normal floats in [2^-33, 2^24)): 64-bit
+ *     integers and one 24 x 60-bit product;
+ *   - any other float: the same comparisons on numbers up to 2^203 in a small bignum. */
+#include <stdint.h>
+#include <string.h>
+
+#include "io/numtext.h"
+
+static const uint64_t POW10[20] = {
+    1u,
+    10u,
+    100u,
+    1000u,
+    10000u,
+    100000u,
+    1000000u,
+    10000000u,
+    100000000u,
+    1000000000u,
+    10000000000u,
+    100000000000u,
+    1000000000000u,
+    10000000000000u,
+    100000000000000u,
+    1000000000000000u,
+    10000000000000000u,
+    100000000000000000u,
+    1000000000000000000u,
+    10000000000000000000u,
+};
+
+/* floor(log10(2^b)) for |b| <= 1650 (78913 / 2^18 is log10(2) from below). */
+static int floor_log10_pow2(int b)
+{
+    int32_t t = (int32_t)b * 78913;
+    return t >= 0 ? (int)(t >> 18) : -(int)((-t + (1 << 18) - 1) >> 18);
+}
+
+static int bit_length(uint32_t m)
+{
+    int n = 0;
+    while (m) n++, m >>= 1;
+    return n;
+}
+
+static const char DIGITS2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                 "8081828384858687888990919293949596979899";
+
+/* ---- the small bignum of the general path: 32-bit limbs, least significant first ---- */
+
+#define BIG_LIMBS 8 /* 256 bits: the largest number compared is below 2^203 */
+
+typedef struct {
+    uint32_t w[BIG_LIMBS];
+    int n; /* limbs in use; the number is 0 when n == 0 */
+} big;
+
+static void big_set(big *a, uint64_t v)
+{
+    a->n = 0;
+    while (v) {
+        a->w[a->n++] = (uint32_t)v;
+        v >>= 32;
+    }
+}
+
+static void big_mul_small(big *a, uint32_t x)
+{
+    uint64_t carry = 0;
+    for (int i = 0; i < a->n; i++) {
+        uint64_t t = (uint64_t)a->w[i] * x + carry;
+        a->w[i] = (uint32_t)t;
+        carry = t >> 32;
+    }
+    if (carry && a->n < BIG_LIMBS) a->w[a->n++] = (uint32_t)carry;
+}
+
+static void big_mul_pow10(big *a, int k)
+{
+    for (; k >= 9; k -= 9) big_mul_small(a, 1000000000u);
+    if (k > 0) big_mul_small(a, (uint32_t)POW10[k]);
+}
+
+static void big_shl(big *a, int bits)
+{
+    if (!a->n || bits <= 0) return;
+    int limbs = bits / 32, s = bits % 32;
+    if (s) {
+        uint32_t carry = 0;
+        for (int i = 0; i < a->n; i++) {
+            uint32_t x = a->w[i];
+            a->w[i] = (x << s) | carry;
+            carry = x >> (32 - s);
+        }
+        if (carry && a->n < BIG_LIMBS) a->w[a->n++] = carry;
+    }
+    if (limbs) {
+        int n = a->n + limbs > BIG_LIMBS ? BIG_LIMBS - limbs : a->n;
+        memmove(a->w + limbs, a->w, (size_t)n * sizeof a->w[0]);
+        memset(a->w, 0, (size_t)limbs * sizeof a->w[0]);
+        a->n = n + limbs;
+    }
+}
+
+static int big_cmp(const big *a, const big *b)
+{
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    for (int i = a->n - 1; i >= 0; i--)
+        if (a->w[i] != b->w[i]) return a->w[i] < b->w[i] ? -1 : 1;
+    return 0;
+}
+
+/* x * 2^p2 * 10^p10 */
+static big big_make(uint64_t x, int p2, int p10)
+{
+    big a;
+    big_set(&a, x);
+    big_mul_pow10(&a, p10);
+    big_shl(&a, p2);
+    return a;
+}
+
+static int imax(int a, int b) { return a > b ? a : b; }
+
+/* A float's parts: v = m * 2^e; `lower_quarter` when the step below v is half the step
+ * above (v a power of two above the smallest normal). */
+typedef struct {
+    uint32_t m;
+    int e;
+    int lower_quarter;
+} fparts;
+
+/* Is v >= 10^y? */
+static int big_at_least_pow10(const fparts *p, int y)
+{
+    big a = big_make(p->m, imax(p->e, 0), imax(-y, 0));
+    big b = big_make(1, imax(-p->e, 0), imax(y, 0));
+    return big_cmp(&a, &b) >= 0;
+}
+
+/* An estimate of v * 10^-k, close enough that a step or two corrects it exactly. */
+static uint64_t estimate(const fparts *p, int k)
+{
+    double t = (double)p->m;
+    for (int e = p->e; e > 0; e -= e > 60 ? 60 : e) t *= (double)((uint64_t)1 << (e > 60 ? 60 : e));
+    for (int e = -p->e; e > 0; e -= e > 60 ? 60 : e) t /= (double)((uint64_t)1 << (e > 60 ? 60 : e));
+    for (int j = -k; j > 0; j -= j > 19 ? 19 : j) t *= (double)POW10[j > 19 ? 19 : j];
+    for (int j = k; j > 0; j -= j > 19 ? 19 : j) t /= (double)POW10[j > 19 ? 19 : j];
+    return t < 1 ? 1 : t > 1e10 ? (uint64_t)1e10 : (uint64_t)t;
+}
+
+/* The general path: q (v rounded to P digits, 10^P when it carries) for v's X; returns
+ * whether q * 10^k reads back as v. */
+static int round_big(const fparts *p, int prec, int x, uint32_t *q_out)
+{
+    int k = x - prec + 1;
+    big num = big_make(p->m, imax(p->e, 0), imax(-k, 0));
+    int den2 = imax(-p->e, 0), den10 = imax(k, 0);
+    uint64_t q = estimate(p, k);
+    for (;;) { /* floor(num / den): q * den <= num < (q + 1) * den */
+        big lo = big_make(q, den2, den10);
+        if (big_cmp(&lo, &num) > 0) {
+            q--;
+            continue;
+        }
+        big hi = big_make(q + 1, den2, den10);
+        if (big_cmp(&hi, &num) <= 0) {
+            q++;
+            continue;
+        }
+        break;
+    }
+    big twice = num, mid = big_make(2 * q + 1, den2, den10);
+    big_shl(&twice, 1);
+    int c = big_cmp(&twice, &mid);
+    int up = c > 0 || (c == 0 && (q & 1));
+    q += (uint64_t)up;
+    *q_out = (uint32_t)q;
+    /* In units of 2^(e-2) * 10^min(k, 0): D = q * 10^max(k,0) * 2^(max(-e,0) + 2), the
+     * interval (4m -+ 2 or 4m - 1, 4m + 2) * 2^max(e,0) * 10^max(-k,0). */
+    big d = big_make(q, den2 + 2, den10);
+    int even = !(p->m & 1);
+    big lo = big_make(4 * (uint64_t)p->m - (p->lower_quarter ? 1u : 2u), imax(p->e, 0), imax(-k, 0));
+    big hi = big_make(4 * (uint64_t)p->m + 2u, imax(p->e, 0), imax(-k, 0));
+    int cl = big_cmp(&d, &lo), ch = big_cmp(&d, &hi);
+    return even ? cl >= 0 && ch <= 0 : cl > 0 && ch < 0;
+}
+
+/* The fast path (v = m / 2^f, 0 <= f <= 56, 2^23 <= m < 2^24), likewise. */
+static int round_fast(const fparts *p, int prec, int x, uint32_t *q_out)
+{
+    int f = -p->e, k = x - prec + 1, even = !(p->m & 1);
+    uint64_t q, r, err;
+    int up;
+    if (k > 0) { /* X >= P: v >= 10^P, D a multiple of 10^k >= 10 */
+        uint64_t d = POW10[k] << f;
+        q = p->m / d;
+        r = p->m % d;
+        up = 2 * r > d || (2 * r == d && (q & 1));
+        err = up ? d - r : r; /* in units of 2^-f, half a float step is 1/2: only 0 reads back */
+        *q_out = (uint32_t)(q + (uint64_t)up);
+        return err == 0;
+    }
+    /* N = m * 10^-k < 2^84 as nh * 2^32 + nl; q = N >> f, r = N mod 2^f */
+    uint64_t pk = POW10[-k]; /* -k = P - 1 - X <= 18 */
+    uint64_t lo = (pk & 0xffffffffu) * p->m, hi = (pk >> 32) * p->m;
+    uint64_t nh = hi + (lo >> 32), nl = lo & 0xffffffffu;
+    if (f >= 32) {
+        q = nh >> (f - 32);
+        r = ((nh & (((uint64_t)1 << (f - 32)) - 1)) << 32) | nl;
+    } else {
+        q = (nh << (32 - f)) | (nl >> f);
+        r = nl & (((uint64_t)1 << f) - 1);
+    }
+    if (f == 0) {
+        *q_out = (uint32_t)q;
+        return 1;
+    }
+    uint64_t half = (uint64_t)1 << (f - 1);
+    up = r > half || (r == half && (q & 1));
+    err = up ? 2 * half - r : r; /* |D - v| = err * 2^-f * 10^k */
+    *q_out = (uint32_t)(q + (uint64_t)up);
+    /* against half a float step, 2^(-f-1): 2 * err * 10^k vs 1; a quarter step below a power of two */
+    uint64_t scaled = (!up && p->lower_quarter ? 4 : 2) * err;
+    return even ? scaled <= pk : scaled < pk;
+}
+
+/* q's P digits, trailing zeros gone, in printf's %g layout for precision P and exponent X. */
+static size_t layout(char *out, int neg, uint32_t q, int prec, int x)
+{
+    char dig[10];
+    for (int i = prec; i >= 2; i -= 2, q /= 100) memcpy(dig + i - 2, DIGITS2 + 2 * (q % 100), 2);
+    if (prec & 1) dig[0] = (char)('0' + q);
+    int nd = prec;
+    while (nd > 1 && dig[nd - 1] == '0') nd--;
+    char *o = out;
+    if (neg) *o++ = '-';
+    if (x < -4 || x >= prec) { /* d[.ddd]e+XX */
+        *o++ = dig[0];
+        if (nd > 1) {
+            *o++ = '.';
+            memcpy(o, dig + 1, (size_t)nd - 1);
+            o += nd - 1;
+        }
+        *o++ = 'e';
+        *o++ = x < 0 ? '-' : '+';
+        int ax = x < 0 ? -x : x;
+        if (ax >= 100) *o++ = (char)('0' + ax / 100);
+        *o++ = (char)('0' + ax / 10 % 10);
+        *o++ = (char)('0' + ax % 10);
+    } else if (x >= 0) { /* ddd[.ddd] */
+        int whole = x + 1;
+        for (int i = 0; i < whole; i++) *o++ = i < nd ? dig[i] : '0';
+        if (nd > whole) {
+            *o++ = '.';
+            memcpy(o, dig + whole, (size_t)(nd - whole));
+            o += nd - whole;
+        }
+    } else { /* 0.000ddd */
+        *o++ = '0';
+        *o++ = '.';
+        for (int i = 0; i < -x - 1; i++) *o++ = '0';
+        memcpy(o, dig, (size_t)nd);
+        o += nd;
+    }
+    return (size_t)(o - out);
+}
+
+/* v's parts and X; returns 0 for a zero (and non-finite values, which callers map). */
+static int decompose(float v, int *neg, fparts *p, int *x)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    uint32_t bexp = (u >> 23) & 0xffu, frac = u & 0x7fffffu;
+    *neg = bexp != 0xffu && (u >> 31);
+    if (bexp == 0xffu || (bexp == 0 && frac == 0)) return 0;
+    p->m = bexp ? frac | 0x800000u : frac;
+    p->e = bexp ? (int)bexp - 150 : -149;
+    p->lower_quarter = frac == 0 && bexp > 1;
+    /* v in [2^b, 2^(b+1)): X is floor(b log10 2) or one more */
+    int b = (bexp ? 23 : bit_length(p->m) - 1) + p->e, y = floor_log10_pow2(b) + 1;
+    int more;
+    if (p->e <= 0 && p->e >= -56) { /* exact in 64 bits: m < 2^24, 10^y <= 10^8, 10^-y <= 10^10 */
+        int f = -p->e;
+        more = y >= 0 ? p->m >= (POW10[y] << f) : ((uint64_t)p->m * POW10[-y]) >> f >= 1;
+    } else {
+        more = big_at_least_pow10(p, y);
+    }
+    *x = y - 1 + more;
+    return 1;
+}
+
+static int round_prec(const fparts *p, int prec, int x, uint32_t *q)
+{
+    if (p->e <= 0 && p->e >= -56) return round_fast(p, prec, x, q);
+    return round_big(p, prec, x, q);
+}
+
+static size_t finish(char *out, int neg, uint32_t q, int prec, int x)
+{
+    if (q == (uint32_t)POW10[prec]) q /= 10, x++; /* rounded up to the next power of ten */
+    return layout(out, neg, q, prec, x);
+}
+
+static size_t zero(char *out, int neg)
+{
+    memcpy(out, "-0", 2);
+    if (neg) return 2;
+    out[0] = '0';
+    return 1;
+}
+
+size_t gnum_float(char *out, float v)
+{
+    int neg, x;
+    fparts p;
+    if (!decompose(v, &neg, &p, &x)) {
+        return zero(out, neg);
+    }
+    uint32_t q = 0;
+    int prec = 6;
+    while (!round_prec(&p, prec, x, &q) && prec < 9) prec++;
+    return finish(out, neg, q, prec, x);
+}
+
+size_t gnum_float_prec(char *out, float v, int prec)
+{
+    int neg, x;
+    fparts p;
+    if (!decompose(v, &neg, &p, &x) || prec < 1 || prec > 9) {
+        return zero(out, neg);
+    }
+    uint32_t q = 0;
+    (void)round_prec(&p, prec, x, &q);
+    return finish(out, neg, q, prec, x);
+}

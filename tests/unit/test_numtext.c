@@ -1,0 +1,253 @@
+/* Floats to text without the C library (src/io/numtext.c) against the C library itself,
+ * byte for byte: the reference is what gw_float did before, snprintf("%.*g") at the
+ * smallest precision 6..9 whose text strtof reads back as the same float (glibc:
+ * correctly rounded both ways; this program keeps the "C" locale except where it tests
+ * that the new text does not follow the locale). Every float of whole binades (the
+ * subnormals, around 1e-5 and 1e-4 and 1e5..1e9 where %g changes notation, the top),
+ * millions of random bit patterns, the edges (FLT_MIN, FLT_TRUE_MIN, FLT_MAX, powers of
+ * two and of ten and their neighbours) and exact decimal ties at every precision 1..9.
+ * Binades are sampled (one float in 64) unless GANIM_FULL=1 or CI=true.
+ * `test_numtext --range FIRST LAST` compares every bit pattern FIRST..LAST (hex or
+ * decimal, inclusive; NaN and infinities skipped) and prints a count: the whole 2^32
+ * space, run once outside ctest (docs/benchmarks.md). */
+#if defined(__MINGW32__) && !defined(__USE_MINGW_ANSI_STDIO)
+#define __USE_MINGW_ANSI_STDIO 1 /* snprintf and strtof become MinGW's own, as C99 says */
+#endif
+#include <float.h>
+#include <locale.h>
+#include <stdlib.h>
+
+#include "io/numtext.h"
+#include "io/writer.h"
+#include "test.h"
+
+static long mismatches;
+
+static size_t reference(char *out, size_t cap, float v)
+{
+    if (v == 0) return (size_t)snprintf(out, cap, "%s", signbit(v) ? "-0" : "0");
+    int n = 0;
+    for (int prec = 6; prec <= 9; prec++) {
+        n = snprintf(out, cap, "%.*g", prec, (double)v);
+        if (strtof(out, NULL) == v) break;
+    }
+    return (size_t)n;
+}
+
+static float from_bits(uint32_t u)
+{
+    float v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+static uint32_t bits_of(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+/* gnum_float against the reference; returns 0 on a mismatch (the first few reported). */
+static int check_one(float v)
+{
+    char want[64], got[GNUM_FLOAT_CHARS + 1];
+    size_t nw = reference(want, sizeof want, v), ng = gnum_float(got, v);
+    got[ng] = 0;
+    if (ng == nw && !memcmp(got, want, nw)) return 1;
+    if (mismatches++ < 10)
+        CHECK_MSG(0, "float 0x%08x (%.9g): \"%s\", the C library \"%s\"", (unsigned)bits_of(v), (double)v, got, want);
+    return 0;
+}
+
+/* gnum_float_prec against snprintf("%.*g") at every precision 1..9: the rounding alone. */
+static void check_precisions(float v)
+{
+    for (int prec = 1; prec <= 9; prec++) {
+        char want[64], got[GNUM_FLOAT_CHARS + 1];
+        int nw = snprintf(want, sizeof want, "%.*g", prec, (double)v);
+        size_t ng = gnum_float_prec(got, v, prec);
+        got[ng] = 0;
+        if ((size_t)nw != ng || memcmp(got, want, ng)) {
+            if (mismatches++ < 10)
+                CHECK_MSG(0, "float 0x%08x at %%.%dg: \"%s\", snprintf \"%s\"", (unsigned)bits_of(v), prec, got, want);
+        }
+    }
+}
+
+static void check_both_signs(float v)
+{
+    check_one(v);
+    check_one(-v);
+    check_precisions(v);
+    check_precisions(-v);
+}
+
+TEST(edges)
+{
+    static const float fixed[] = { 0.0f,        FLT_MIN,    FLT_TRUE_MIN, FLT_MAX,      FLT_EPSILON, 1.0f,
+                                   0.1f,        0.2f,       0.3f,         1.0f / 3.0f,  2.0f / 3.0f, 16777216.0f,
+                                   16777215.0f, 8388607.5f, 1e-5f,        1e-4f,        9.99999e-5f, 9.999999e-5f,
+                                   99999.95f,   999999.5f,  9999999.0f,   3.4028235e38f };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) check_both_signs(fixed[i]);
+    CHECK(check_one(-0.0f));
+    /* every power of two with its neighbours (the quarter step below it) */
+    for (int b = 0; b < 254; b++) {
+        uint32_t u = (uint32_t)(b + 1) << 23;
+        for (uint32_t d = 0; d < 5; d++) {
+            check_both_signs(from_bits(u - 2 + d));
+        }
+    }
+    check_both_signs(from_bits(1)), check_both_signs(from_bits(2)), check_both_signs(from_bits(3));
+    check_both_signs(from_bits(0x7fffff)), check_both_signs(from_bits(0x7ffffe)),
+        check_both_signs(from_bits(0x7f7ffffe));
+    /* the floats nearest every power of ten, and their neighbours */
+    for (int e = -45; e <= 38; e++) {
+        char s[16];
+        snprintf(s, sizeof s, "1e%d", e);
+        uint32_t u = bits_of(strtof(s, NULL));
+        for (uint32_t d = 0; d < 7; d++)
+            if (u + d >= 3) check_both_signs(from_bits(u - 3 + d));
+    }
+    CHECK_EQ_INT(mismatches, 0);
+}
+
+/* Floats whose exact decimal value ends in a 5 just after the P-th digit, P = 1..9 (a
+ * tie for %.Pg, rounded to even by glibc): dyadic fractions k / 2^n and integers
+ * k * 2^n whose odd part k is small, and the nearest floats to d.5 * 10^j. */
+TEST(exact_ties)
+{
+    for (uint32_t k = 1; k < 1u << 12; k += 2) {
+        for (int n = -24; n <= 24; n += 1) check_both_signs(ldexpf((float)k, n));
+    }
+    for (uint32_t d = 1; d < 100000; d = d * 3 + 1) {
+        for (int j = -12; j <= 12; j++) {
+            char s[40];
+            snprintf(s, sizeof s, "%u5e%d", d, j);
+            uint32_t u = bits_of(strtof(s, NULL));
+            for (uint32_t i = 0; i < 3; i++) check_both_signs(from_bits(u - 1 + i));
+        }
+    }
+    /* integers with a 5 in the 7th..10th digit: ties for %.6g..%.9g in the fast path's
+     * k > 0 branch, and ties of the read-back at steps of 2 and more */
+    for (uint32_t q = 1000005; q < 16777216; q += 1000010) check_both_signs((float)q);
+    for (uint64_t q = 100000005; q < 4000000000u; q += 99999970) check_both_signs((float)q);
+    CHECK_EQ_INT(mismatches, 0);
+}
+
+/* Every float of a binade (2^23 of them; one in 64 in quick mode). */
+static void binade(int b)
+{
+    uint32_t first = (uint32_t)b << 23, step = test_full() ? 1 : 64;
+    long bad = 0;
+    for (uint32_t i = 0; i < 1u << 23; i += step) bad += !check_one(from_bits(first + i));
+    CHECK_MSG(bad == 0, "binade %d: %ld floats differ", b, bad);
+}
+
+TEST(whole_binades)
+{
+    binade(0);   /* the subnormals */
+    binade(1);   /* the smallest normals */
+    binade(110); /* [2^-17, 2^-16): 7.6e-6 .. 1.5e-5, both sides of 1e-5 */
+    binade(113); /* [2^-14, 2^-13): 6.1e-5 .. 1.2e-4, the fixed / exponent switch at 1e-4 */
+    binade(126); /* [0.5, 1) */
+    binade(143); /* [65536, 131072): 1e5 */
+    binade(146); /* [2^19, 2^20): 1e6 (%.6g writes 1e+06) */
+    binade(153); /* [2^26, 2^27): 1e8, beyond the fast path */
+    binade(156); /* [2^29, 2^30): 1e9 */
+    binade(254); /* up to FLT_MAX */
+    CHECK_EQ_INT(mismatches, 0);
+}
+
+TEST(random_bit_patterns)
+{
+    uint64_t s = test_seed("numtext");
+    long n = test_full() ? 20000000 : 2000000, bad = 0;
+    for (long i = 0; i < n; i++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        uint32_t u = (uint32_t)(s >> 32);
+        if (((u >> 23) & 0xffu) == 0xffu) continue;
+        bad += !check_one(from_bits(u));
+        if (i % 64 == 0) check_precisions(from_bits(u));
+    }
+    CHECK_MSG(bad == 0, "%ld of %ld random floats differ", bad, n);
+}
+
+TEST(writer_maps_non_finite)
+{
+    ganim_buffer buf = { 0 };
+    ganim_writer w = gw_init(&buf, NULL);
+    gw_float(&w, NAN);
+    gw_u8(&w, ',');
+    gw_float(&w, -INFINITY);
+    gw_u8(&w, ',');
+    gw_float(&w, -0.0f);
+    gw_u8(&w, ',');
+    gw_float(&w, 1e-7f);
+    gw_u8(&w, 0);
+    CHECK_EQ_STR((const char *)buf.data, "0,0,-0,1e-07");
+    ganim_buffer_free(&buf);
+}
+
+/* printf's decimal point follows LC_NUMERIC; the new text must not. */
+TEST(locale_free)
+{
+    static const char *const names[] = { "de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8", "fr_FR.utf8",
+                                         "ru_RU.UTF-8", "nl_NL.UTF-8", "de_DE",       "German_Germany.1252" };
+    static const float v[] = { 0.5f, -1.25e-7f, 3.14159274f, 123456.7f, 1e30f };
+    char before[5][GNUM_FLOAT_CHARS + 1];
+    for (int i = 0; i < 5; i++) before[i][gnum_float(before[i], v[i])] = 0;
+    const char *found = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !found; i++)
+        if (setlocale(LC_NUMERIC, names[i])) found = names[i];
+    if (!found) {
+        const char *what = "test_numtext locale_free: no locale with a decimal comma installed (de_DE, fr_FR, ...)";
+        printf("SKIPPED: %s\n", what);
+        const char *log = getenv("GANIM_SKIP_LOG");
+        FILE *f = log && *log ? fopen(log, "a") : NULL;
+        if (f) {
+            fprintf(f, "%s\n", what);
+            fclose(f);
+        }
+        return;
+    }
+    char probe[16];
+    snprintf(probe, sizeof probe, "%.1f", 0.5);
+    CHECK_MSG(strcmp(probe, "0,5") == 0, "%s: printf wrote %s", found, probe);
+    for (int i = 0; i < 5; i++) {
+        char now[GNUM_FLOAT_CHARS + 1];
+        now[gnum_float(now, v[i])] = 0;
+        CHECK_EQ_STR(now, before[i]);
+    }
+    setlocale(LC_NUMERIC, "C");
+}
+
+static int range(const char *a, const char *b)
+{
+    uint64_t first = strtoull(a, NULL, 0), last = strtoull(b, NULL, 0), n = 0, bad = 0;
+    if (last > 0xffffffffu || first > last) {
+        fprintf(stderr, "test_numtext --range FIRST LAST: bit patterns 0..0xffffffff\n");
+        return 2;
+    }
+    for (uint64_t u = first; u <= last; u++) {
+        if (((u >> 23) & 0xffu) == 0xffu) continue;
+        n++;
+        bad += !check_one(from_bits((uint32_t)u));
+    }
+    printf("range 0x%08llx..0x%08llx: %llu floats compared, %llu differ\n", (unsigned long long)first,
+           (unsigned long long)last, (unsigned long long)n, (unsigned long long)bad);
+    return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && !strcmp(argv[1], "--range")) return range(argv[2], argv[3]);
+    test_program_name = "test_numtext";
+    RUN(edges);
+    RUN(exact_ties);
+    RUN(whole_binades);
+    RUN(random_bit_patterns);
+    RUN(writer_maps_non_finite);
+    RUN(locale_free);
+    return test_finish();
+}
