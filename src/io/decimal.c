@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "io/bigint.h"
+
 /* ---- scanning ------------------------------------------------------------------------ */
 
 #define EXP_CLAMP 100000L
@@ -113,53 +115,6 @@ typedef struct big {
     int n;
 } big;
 
-static void big_mul_small(big *b, uint32_t m, uint32_t add)
-{
-    uint64_t carry = add;
-    for (int i = 0; i < b->n; i++) {
-        uint64_t t = (uint64_t)b->w[i] * m + carry;
-        b->w[i] = (uint32_t)t;
-        carry = t >> 32;
-    }
-    if (carry && b->n < BIG_WORDS) b->w[b->n++] = (uint32_t)carry;
-}
-
-static void big_mul_pow10(big *b, int k)
-{
-    static const uint32_t p10[10] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000 };
-    for (; k >= 9; k -= 9) big_mul_small(b, p10[9], 0);
-    if (k > 0) big_mul_small(b, p10[k], 0);
-}
-
-static void big_shl(big *b, int bits)
-{
-    int words = bits / 32, r = bits % 32;
-    if (b->n == 0) return;
-    if (b->n + words + 1 > BIG_WORDS) words = BIG_WORDS - 1 - b->n; /* unreachable in range */
-    if (r) {
-        uint32_t carry = 0;
-        for (int i = 0; i < b->n; i++) {
-            uint32_t v = b->w[i];
-            b->w[i] = (v << r) | carry;
-            carry = v >> (32 - r);
-        }
-        if (carry) b->w[b->n++] = carry;
-    }
-    if (words > 0) {
-        memmove(b->w + words, b->w, (size_t)b->n * sizeof b->w[0]);
-        memset(b->w, 0, (size_t)words * sizeof b->w[0]);
-        b->n += words;
-    }
-}
-
-static int big_cmp(const big *a, const big *b)
-{
-    if (a->n != b->n) return a->n < b->n ? -1 : 1;
-    for (int i = a->n - 1; i >= 0; i--)
-        if (a->w[i] != b->w[i]) return a->w[i] < b->w[i] ? -1 : 1;
-    return 0;
-}
-
 static void big_from_digits(big *b, const gdec *d)
 {
     b->n = 0;
@@ -169,17 +124,8 @@ static void big_from_digits(big *b, const gdec *d)
             b->w[0] = (uint32_t)d->digit[i];
             b->n = 1;
         } else {
-            big_mul_small(b, 10, (uint32_t)d->digit[i]);
+            gbig_mul_small(b->w, &b->n, BIG_WORDS, 10, (uint32_t)d->digit[i]);
         }
-    }
-}
-
-static void big_from_u64(big *b, uint64_t v)
-{
-    b->n = 0;
-    while (v) {
-        b->w[b->n++] = (uint32_t)v;
-        v >>= 32;
     }
 }
 
@@ -188,12 +134,12 @@ static void big_from_u64(big *b, uint64_t v)
 static int compare(const big *dbig, int e, int tail, uint64_t a, int p)
 {
     big l = *dbig, r;
-    big_from_u64(&r, a);
-    if (e >= 0) big_mul_pow10(&l, e);
-    else big_mul_pow10(&r, -e);
-    if (p >= 0) big_shl(&r, p);
-    else big_shl(&l, -p);
-    int c = big_cmp(&l, &r);
+    gbig_set(r.w, &r.n, a);
+    if (e >= 0) gbig_mul_pow10(l.w, &l.n, BIG_WORDS, e);
+    else gbig_mul_pow10(r.w, &r.n, BIG_WORDS, -e);
+    if (p >= 0) gbig_shl(r.w, &r.n, BIG_WORDS, p);
+    else gbig_shl(l.w, &l.n, BIG_WORDS, -p);
+    int c = gbig_cmp(l.w, l.n, r.w, r.n);
     return c == 0 && tail ? 1 : c;
 }
 

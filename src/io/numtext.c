@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "io/bigint.h"
 #include "io/numtext.h"
 
 static const uint64_t POW10[20] = {
@@ -57,7 +58,7 @@ static const char DIGITS2[201] = "0001020304050607080910111213141516171819202122
                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                  "8081828384858687888990919293949596979899";
 
-/* ---- the small bignum of the general path: 32-bit limbs, least significant first ---- */
+/* ---- the general path's numbers: io/bigint.h's words, 256 bits ------------------------- */
 
 #define BIG_LIMBS 8 /* 256 bits: the largest number compared is below 2^203 */
 
@@ -66,68 +67,13 @@ typedef struct {
     int n; /* limbs in use; the number is 0 when n == 0 */
 } big;
 
-static void big_set(big *a, uint64_t v)
-{
-    a->n = 0;
-    while (v) {
-        a->w[a->n++] = (uint32_t)v;
-        v >>= 32;
-    }
-}
-
-static void big_mul_small(big *a, uint32_t x)
-{
-    uint64_t carry = 0;
-    for (int i = 0; i < a->n; i++) {
-        uint64_t t = (uint64_t)a->w[i] * x + carry;
-        a->w[i] = (uint32_t)t;
-        carry = t >> 32;
-    }
-    if (carry && a->n < BIG_LIMBS) a->w[a->n++] = (uint32_t)carry;
-}
-
-static void big_mul_pow10(big *a, int k)
-{
-    for (; k >= 9; k -= 9) big_mul_small(a, 1000000000u);
-    if (k > 0) big_mul_small(a, (uint32_t)POW10[k]);
-}
-
-static void big_shl(big *a, int bits)
-{
-    if (!a->n || bits <= 0) return;
-    int limbs = bits / 32, s = bits % 32;
-    if (s) {
-        uint32_t carry = 0;
-        for (int i = 0; i < a->n; i++) {
-            uint32_t x = a->w[i];
-            a->w[i] = (x << s) | carry;
-            carry = x >> (32 - s);
-        }
-        if (carry && a->n < BIG_LIMBS) a->w[a->n++] = carry;
-    }
-    if (limbs) {
-        int n = a->n + limbs > BIG_LIMBS ? BIG_LIMBS - limbs : a->n;
-        memmove(a->w + limbs, a->w, (size_t)n * sizeof a->w[0]);
-        memset(a->w, 0, (size_t)limbs * sizeof a->w[0]);
-        a->n = n + limbs;
-    }
-}
-
-static int big_cmp(const big *a, const big *b)
-{
-    if (a->n != b->n) return a->n < b->n ? -1 : 1;
-    for (int i = a->n - 1; i >= 0; i--)
-        if (a->w[i] != b->w[i]) return a->w[i] < b->w[i] ? -1 : 1;
-    return 0;
-}
-
 /* x * 2^p2 * 10^p10 */
 static big big_make(uint64_t x, int p2, int p10)
 {
     big a;
-    big_set(&a, x);
-    big_mul_pow10(&a, p10);
-    big_shl(&a, p2);
+    gbig_set(a.w, &a.n, x);
+    gbig_mul_pow10(a.w, &a.n, BIG_LIMBS, p10);
+    gbig_shl(a.w, &a.n, BIG_LIMBS, p2);
     return a;
 }
 
@@ -146,7 +92,7 @@ static int big_at_least_pow10(const fparts *p, int y)
 {
     big a = big_make(p->m, imax(p->e, 0), imax(-y, 0));
     big b = big_make(1, imax(-p->e, 0), imax(y, 0));
-    return big_cmp(&a, &b) >= 0;
+    return gbig_cmp(a.w, a.n, b.w, b.n) >= 0;
 }
 
 /* An estimate of v * 10^-k, close enough that a step or two corrects it exactly. */
@@ -170,20 +116,20 @@ static int round_big(const fparts *p, int prec, int x, uint32_t *q_out)
     uint64_t q = estimate(p, k);
     for (;;) { /* floor(num / den): q * den <= num < (q + 1) * den */
         big lo = big_make(q, den2, den10);
-        if (big_cmp(&lo, &num) > 0) {
+        if (gbig_cmp(lo.w, lo.n, num.w, num.n) > 0) {
             q--;
             continue;
         }
         big hi = big_make(q + 1, den2, den10);
-        if (big_cmp(&hi, &num) <= 0) {
+        if (gbig_cmp(hi.w, hi.n, num.w, num.n) <= 0) {
             q++;
             continue;
         }
         break;
     }
     big twice = num, mid = big_make(2 * q + 1, den2, den10);
-    big_shl(&twice, 1);
-    int c = big_cmp(&twice, &mid);
+    gbig_shl(twice.w, &twice.n, BIG_LIMBS, 1);
+    int c = gbig_cmp(twice.w, twice.n, mid.w, mid.n);
     int up = c > 0 || (c == 0 && (q & 1));
     q += (uint64_t)up;
     *q_out = (uint32_t)q;
@@ -193,7 +139,7 @@ static int round_big(const fparts *p, int prec, int x, uint32_t *q_out)
     int even = !(p->m & 1);
     big lo = big_make(4 * (uint64_t)p->m - (p->lower_quarter ? 1u : 2u), imax(p->e, 0), imax(-k, 0));
     big hi = big_make(4 * (uint64_t)p->m + 2u, imax(p->e, 0), imax(-k, 0));
-    int cl = big_cmp(&d, &lo), ch = big_cmp(&d, &hi);
+    int cl = gbig_cmp(d.w, d.n, lo.w, lo.n), ch = gbig_cmp(d.w, d.n, hi.w, hi.n);
     return even ? cl >= 0 && ch <= 0 : cl > 0 && ch < 0;
 }
 
