@@ -57,11 +57,11 @@ static void slot_rotations_short(const uint8_t *r, size_t stride, uint32_t frame
 }
 
 #if FF7_HAVE_AVX
-/* ff7_quat_short_store with the last step (... * Qz) in four double lanes: the same
- * per-lane operations in the same order (x cz + y sz, y cz + x (-sz), z cz + w sz,
- * w cz + z (-sz); no fused multiply-add: the target is "avx" alone), so the same bits. */
-__attribute__((target("avx"))) static inline bool quat_short_store_avx(unsigned ix, unsigned iy, unsigned iz,
-                                                                       float *out)
+/* ff7_quat_short_store's product with the last step (... * Qz) in four double lanes: the
+ * same per-lane operations in the same order (x cz + y sz, y cz + x (-sz), z cz + w sz,
+ * w cz + z (-sz); no fused multiply-add: the target is "avx" alone), so the same bits;
+ * the four components of one quaternion in four float lanes. */
+__attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, unsigned iy, unsigned iz)
 {
     __m128 X = ff7_half_sc_ps(ix), Y = ff7_half_sc_ps(iy); /* (s, c, 0, 0) */
     __m128 f = _mm_mul_ps(_mm_movelh_ps(X, X), _mm_xor_ps(_mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 0, 0, 1)),
@@ -70,24 +70,17 @@ __attribute__((target("avx"))) static inline bool quat_short_store_avx(unsigned 
     __m256d s = _mm256_permute_pd(q, 0x5);                                            /* (y, x, w, z) */
     __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)ff7_half_zd[iz]); /* cz x 4 */
     __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(ff7_half_zd[iz] + 2)); /* (sz, -sz) x 2 */
-    __m128 res = _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
+    return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
+}
+
+/* ff7_quat_short_store in AVX: false (nothing stored) when a component is zero. */
+__attribute__((target("avx"))) static inline bool quat_short_store_avx(unsigned ix, unsigned iy, unsigned iz,
+                                                                       float *out)
+{
+    __m128 res = quat_short_avx(ix, iy, iz);
     if (_mm_movemask_ps(_mm_cmpeq_ps(res, _mm_setzero_ps()))) return false;
     _mm_storeu_ps(out, res);
     return true;
-}
-
-/* quat_short_store_avx without the store and the zero test: the four components of one
- * quaternion in four float lanes. */
-__attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, unsigned iy, unsigned iz)
-{
-    __m128 X = ff7_half_sc_ps(ix), Y = ff7_half_sc_ps(iy); /* (s, c, 0, 0) */
-    __m128 f = _mm_mul_ps(_mm_movelh_ps(X, X), _mm_xor_ps(_mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 0, 0, 1)),
-                                                          _mm_set_ps(0.0f, -0.0f, 0.0f, 0.0f)));
-    __m256d q = _mm256_cvtps_pd(f);
-    __m256d s = _mm256_permute_pd(q, 0x5);
-    __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)ff7_half_zd[iz]);
-    __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(ff7_half_zd[iz] + 2));
-    return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
 }
 
 /* ganim_quat_mul(a, b) in four double lanes: each component the same four exact products
