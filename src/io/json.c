@@ -22,6 +22,7 @@ typedef struct ps {
     size_t top, cap;
     size_t used;      /* bytes of the tree and the stack so far */
     unsigned discard; /* > 0: inside a member that is not kept */
+    int lend;         /* the value about to be read may be lent (gj_parser.lend) */
     struct {
         const char *s;
         size_t len;
@@ -145,7 +146,7 @@ static int special8(uint64_t w)
     return (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20u) & ~w)) & high ? 1 : 0;
 }
 
-static ganim_code string(ps *st, const char **out, uint32_t *len)
+static ganim_code string(ps *st, const char **out, uint32_t *len, uint8_t *lent)
 {
     size_t start = ++st->i, end = start;
     int escapes = 0;
@@ -168,6 +169,13 @@ static ganim_code string(ps *st, const char **out, uint32_t *len)
                           end - start);
     char *o = NULL, utf8[4];
     *out = NULL;
+    if (lent && !escapes && !st->discard) { /* the text's own bytes */
+        *lent = 1;
+        *out = (const char *)st->s + start;
+        *len = (uint32_t)(end - start);
+        st->i = end + 1;
+        return GANIM_OK;
+    }
     if (!st->discard) {
         void *mem;
         ganim_code code = take(st, end - start + 1, &mem);
@@ -247,7 +255,7 @@ static ganim_code member_name(ps *st, const char **out)
         st->i = end + 1;
         return GANIM_OK;
     }
-    ganim_code code = string(st, out, &len);
+    ganim_code code = string(st, out, &len, NULL);
     if (code == GANIM_OK && plain && *out) {
         st->keys[slot].s = *out;
         st->keys[slot].len = len;
@@ -287,6 +295,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
             }
             unsigned skip = !st->discard && object && st->p->keep && !st->p->keep(depth, self, key);
             st->discard += skip;
+            st->lend = !st->discard && object && st->p->lend && st->p->lend(depth, self, key);
             code = value(st, depth + 1, &item, key);
             st->discard -= skip;
             if (code != GANIM_OK) return code;
@@ -331,6 +340,8 @@ static int literal(ps *st, const char *word)
 
 static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
 {
+    int lend = st->lend;
+    st->lend = 0; /* (not for what a container holds) */
     memset(v, 0, sizeof *v);
     v->offset = at(st, st->i);
     if (st->i >= st->n) return fail_here(st, GANIM_ERR_TRUNCATED, st->i, "a value");
@@ -339,7 +350,7 @@ static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
     if (c == '[') return container(st, depth, v, 0, key);
     if (c == '"') {
         v->type = GJ_STRING;
-        return string(st, &v->text, &v->count);
+        return string(st, &v->text, &v->count, lend ? &v->lent : NULL);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
         /* a whole number of a few digits (most of glTF's): what gdec_scan would take */
@@ -415,8 +426,16 @@ int gj_is(const gj_value *v, gj_type type) { return v && v->type == type; }
 
 int gj_string(const gj_value *v, const char **s)
 {
+    if (!v || v->type != GJ_STRING || v->lent) return 0;
+    *s = v->text;
+    return 1;
+}
+
+int gj_bytes(const gj_value *v, const char **s, size_t *n)
+{
     if (!v || v->type != GJ_STRING) return 0;
     *s = v->text;
+    *n = v->count;
     return 1;
 }
 

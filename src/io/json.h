@@ -5,8 +5,9 @@
  * after it (padding). Nesting is limited; numbers are rounded exactly (decimal.h), and
  * gj_float re-reads a number's own text so floats are exact too (no double rounding).
  * Memory is bounded: a value takes 32 bytes, repeated member names are stored once,
- * members the caller does not read (gj_parser.keep) are checked but not stored, and the
- * tree with the parser's stack may take at most gj_parser.max_bytes. */
+ * members the caller does not read (gj_parser.keep) are checked but not stored, strings
+ * the caller asks to borrow (gj_parser.lend) point into the text when they hold no escape,
+ * and the tree with the parser's stack may take at most gj_parser.max_bytes. */
 #ifndef GANIM_IO_JSON_H
 #define GANIM_IO_JSON_H
 
@@ -20,12 +21,14 @@ typedef enum gj_type { GJ_NULL = 0, GJ_FALSE, GJ_TRUE, GJ_NUMBER, GJ_STRING, GJ_
 typedef struct gj_value {
     const char *key; /* member name inside an object (NUL-terminated), else NULL */
     union {
-        const char *text;             /* STRING: the decoded bytes, NUL-terminated; NUMBER: its token */
+        const char *text;             /* STRING: the decoded bytes, NUL-terminated unless lent; NUMBER:
+                                       * its token */
         const struct gj_value *items; /* ARRAY, OBJECT: the members in order */
     };
     uint64_t offset; /* where the value starts in the file */
     uint32_t count;  /* ARRAY, OBJECT: members; STRING: bytes; NUMBER: token length */
     uint8_t type;    /* gj_type */
+    uint8_t lent;    /* STRING: text is the JSON text's own bytes, not NUL-terminated (gj_parser.lend) */
 } gj_value;
 
 /* Zeroed memory that lives as long as the tree (NULL: out of memory). */
@@ -46,6 +49,10 @@ typedef struct gj_parser {
      * object: 0) that is itself the member `parent` of an object (NULL: the root, an
      * array's item). 0: the member is checked as JSON but not stored. NULL: keep all. */
     int (*keep)(unsigned depth, const char *parent, const char *key);
+    /* Whether a kept member (the same arguments) that is a string without escapes may be
+     * the text's own bytes instead of a copy (they must outlive the tree; read them with
+     * gj_bytes: gj_string refuses them, having no NUL). NULL: every string is copied. */
+    int (*lend)(unsigned depth, const char *parent, const char *key);
 } gj_parser;
 
 /* Parses text[0..size) into *out. Errors: GANIM_ERR_TRUNCATED when the text ends inside a
@@ -58,10 +65,11 @@ ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const 
 const gj_value *gj_get(const gj_value *v, const char *key);
 /* Typed views; they return 0 when the value has another type or does not fit. */
 int gj_is(const gj_value *v, gj_type type);
-int gj_string(const gj_value *v, const char **s);          /* any STRING */
-int gj_number(const gj_value *v, double *d);               /* any finite NUMBER */
-int gj_float(const gj_value *v, float *f);                 /* a NUMBER, rounded once to float32 */
-int gj_uint(const gj_value *v, uint64_t max, uint64_t *u); /* an integral NUMBER in 0..max */
+int gj_string(const gj_value *v, const char **s);           /* a STRING that is not lent */
+int gj_bytes(const gj_value *v, const char **s, size_t *n); /* any STRING: its bytes and length */
+int gj_number(const gj_value *v, double *d);                /* any finite NUMBER */
+int gj_float(const gj_value *v, float *f);                  /* a NUMBER, rounded once to float32 */
+int gj_uint(const gj_value *v, uint64_t max, uint64_t *u);  /* an integral NUMBER in 0..max */
 /* An array of exactly n numbers as float32, or 0. */
 int gj_floats(const gj_value *v, float *out, uint32_t n);
 

@@ -292,6 +292,59 @@ TEST(strings_and_numbers_at_every_place)
     bad("[12", GANIM_ERR_TRUNCATED, 3);
 }
 
+/* keeps every member but "drop" */
+static int keep_some_lend(unsigned depth, const char *parent, const char *key)
+{
+    (void)depth, (void)parent;
+    return strcmp(key, "drop") != 0;
+}
+
+/* Members named "blob" are lent (the text's own bytes), the others copied */
+static int lend_blob(unsigned depth, const char *parent, const char *key)
+{
+    (void)depth, (void)parent;
+    return strcmp(key, "blob") == 0;
+}
+
+TEST(lent_strings)
+{
+    static const char text[] = "{\"blob\":\"QUJD\",\"other\":\"QUJD\",\"o\":{\"blob\":\"a\\nb\"},"
+                               "\"list\":[\"x\"],\"blob2\":{\"blob\":[\"y\"]},\"drop\":{\"blob\":\"z\"}}";
+    arena a = { 0 };
+    const gj_value *root = NULL;
+    ganim_error e = { 0 };
+    gj_parser p = { .alloc = arena_alloc,
+                    .alloc_user = &a,
+                    .max_depth = 8,
+                    .who = "test: JSON",
+                    .keep = keep_some_lend,
+                    .lend = lend_blob };
+    CHECK_OK(gj_parse(&p, (const uint8_t *)text, strlen(text), &root, &e));
+    if (root) {
+        const char *s = NULL;
+        size_t n = 0;
+        const gj_value *blob = gj_get(root, "blob");
+        /* the text's own bytes: not NUL-terminated, so gj_string refuses them */
+        CHECK(blob && blob->lent && blob->text == text + 9 && blob->count == 4);
+        CHECK(!gj_string(blob, &s));
+        CHECK(gj_bytes(blob, &s, &n) && s == text + 9 && n == 4 && memcmp(s, "QUJD", 4) == 0);
+        /* not lent: a copy */
+        const gj_value *other = gj_get(root, "other");
+        CHECK(other && !other->lent && gj_string(other, &s) && s != text + 24 && strcmp(s, "QUJD") == 0);
+        CHECK(gj_bytes(other, &s, &n) && n == 4);
+        /* an escape: decoded into a copy even when lent is asked */
+        const gj_value *esc = gj_get(gj_get(root, "o"), "blob");
+        CHECK(esc && !esc->lent && gj_string(esc, &s) && strcmp(s, "a\nb") == 0);
+        /* what a lent member holds, if not a string, is stored as usual */
+        const gj_value *arr = gj_get(gj_get(root, "blob2"), "blob");
+        CHECK(arr && arr->type == GJ_ARRAY && arr->count == 1 && !arr->items[0].lent && gj_string(&arr->items[0], &s) &&
+              strcmp(s, "y") == 0);
+        CHECK(gj_get(root, "drop") == NULL);
+        CHECK(gj_bytes(gj_get(root, "list"), &s, &n) == 0); /* not a string */
+    }
+    arena_free(&a);
+}
+
 int main(void)
 {
     RUN(values_and_views);
@@ -301,5 +354,6 @@ int main(void)
     RUN(shared_member_names);
     RUN(memory_bound);
     RUN(strings_and_numbers_at_every_place);
+    RUN(lent_strings);
     return test_finish();
 }

@@ -223,6 +223,14 @@ static int keep_member(unsigned depth, const char *parent, const char *key)
     return !parent || strcmp(parent, "extras") != 0 || strcmp(key, "ganim") == 0;
 }
 
+/* The base64 text of ganim's records (extras.ganim: native_record, opaque clips), read
+ * once by gltf_carry.c straight from the JSON text: the tree does not copy it. */
+static int lend_member(unsigned depth, const char *parent, const char *key)
+{
+    (void)parent;
+    return depth > 0 && strcmp(key, "base64") == 0;
+}
+
 static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
 {
     gj_parser p = { .alloc = tree_alloc,
@@ -243,6 +251,7 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
              json_size, GLTF_JSON_BYTES_PER_BYTE, GLTF_JSON_FLOOR, limit);
     p.limit_name = limit_name;
     p.keep = keep_member;
+    p.lend = lend_member;
     ganim_code code = gj_parse(&p, json, json_size, &f->root, f->err);
     if (code != GANIM_OK) return code;
     if (f->root->type != GJ_OBJECT)

@@ -137,10 +137,14 @@ typedef struct gltf_use {
     int doc;          /* the floats go in the document (a channel may keep them), not scratch */
     int shared;       /* the caller writes nothing into them: the floats of an earlier read of
                        * the same accessor may be given (key times read by many channels) */
+    int borrow;       /* the caller copies them before writing into them: the buffer's own
+                       * float32 bytes may be given when they are packed, aligned and
+                       * little-endian (no copy; they live as long as the read) */
+    int borrowed;     /* set by the read: *out is the buffer's bytes (only with borrow) */
 } gltf_use;
 /* Accessor `index` as `comps` floats per element (1 SCALAR, 3 VEC3, 4 VEC4), from float
  * or (when `ints`) normalised integer components, sparse substitution applied. */
-ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, const gltf_use *use, float **out,
+ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, gltf_use *use, float **out,
                                 uint32_t *count);
 /* Frees the other files' bytes. */
 void gltf_buffers_free(gltf_file *f);

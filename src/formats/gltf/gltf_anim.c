@@ -39,6 +39,8 @@ typedef struct chan {
     int t_own;      /* t is this channel's own copy (own_times), which it may change */
     float *f;       /* frames */
     float *v;       /* n * comps values (CUBICSPLINE: 3n * comps, in, value, out) */
+    int v_borrowed; /* v is the file's own bytes (gltf_use.borrow): copied (own_values) before
+                     * anything writes into it */
     float *doc_v;   /* the values as read when they are in the document (else NULL) */
     uint8_t *steps; /* per key: holds its value until the next key */
     int any_step;   /* some key steps */
@@ -103,11 +105,27 @@ static int interp_of(const char *s)
     return strcmp(s, "LINEAR") ? -1 : GLTF_LINEAR;
 }
 
-/* The channel's key times as its own array, before it changes them: the times read are
- * shared by the channels that read the same accessor (gltf_use.shared). */
+/* The channel's values as its own array, before anything writes into them: values read
+ * where they are in the file (gltf_use.borrow) are its bytes. */
+static ganim_code own_values(anim *a, chan *c)
+{
+    if (!c->v_borrowed) return GANIM_OK;
+    size_t k = (size_t)c->n * (size_t)c->comps * (c->interp == GLTF_CUBIC ? 3u : 1u);
+    float *v = gltf_scratch_raw(a->f, k, sizeof(float)); /* copied over whole */
+    if (!v) return GANIM_ERR_NOMEM;
+    memcpy(v, c->v, k * sizeof(float));
+    c->v = v;
+    c->v_borrowed = 0;
+    return GANIM_OK;
+}
+
+/* The channel's key times as its own array, and its values, before it changes them (it
+ * moves both): the times read are shared by the channels that read the same accessor
+ * (gltf_use.shared), the values may be the file's bytes (gltf_use.borrow). */
 static ganim_code own_times(anim *a, chan *c)
 {
-    if (c->t_own) return GANIM_OK;
+    ganim_code code = own_values(a, c);
+    if (code != GANIM_OK || c->t_own) return code;
     float *t = gltf_scratch_raw(a->f, c->n ? c->n : 1, sizeof(float)); /* copied over whole */
     if (!t) return GANIM_ERR_NOMEM;
     memcpy(t, c->t, (size_t)c->n * sizeof(float));
@@ -222,13 +240,14 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
      * are (model_channel keeps the array): they go in the document; its STEP channels
      * are visibility, made into other arrays, and other files' constant channels often
      * hold a key on every frame: those would stay in the document unused */
-    gltf_use use_in = { a->index, sampler, "input", 0, 1 };
-    gltf_use use_out = { a->index, sampler, "output", f->ganim && c->interp == GLTF_LINEAR, 0 };
+    gltf_use use_in = { a->index, sampler, "input", 0, 1, 1, 0 };
+    gltf_use use_out = { a->index, sampler, "output", f->ganim && c->interp == GLTF_LINEAR, 0, 1, 0 };
     uint32_t nin, nout;
     ganim_code code = gltf_accessor_floats(f, in, 1, 0, &use_in, &c->t, &nin);
     if (code != GANIM_OK) return code;
     if ((code = gltf_accessor_floats(f, out, c->comps, 1, &use_out, &c->v, &nout)) != GANIM_OK) return code;
     if (use_out.doc) c->doc_v = c->v;
+    c->v_borrowed = use_out.borrowed;
     uint64_t need = c->interp == GLTF_CUBIC ? 3 * (uint64_t)nin : nin;
     if (nout < need)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
@@ -243,6 +262,7 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
      * which ([first, last] key ranges): the model's own signs come back */
     const gj_value *neg = gj_get(gj_get(gj_get(sv, "extras"), "ganim"), "negated");
     if (f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC && neg && neg->type == GJ_ARRAY) {
+        if ((code = own_values(a, c)) != GANIM_OK) return code;
         for (uint32_t r = 0; r < neg->count; r++) {
             const gj_value *pair = &neg->items[r];
             uint64_t lo, hi;
@@ -559,6 +579,7 @@ static ganim_code sample_cubic(anim *a, chan *c)
     a->st.cubic_samples += m;
     c->f = f;
     c->v = v;
+    c->v_borrowed = 0;
     c->steps = steps;
     c->n = m;
     c->any_step = 0;
@@ -597,9 +618,11 @@ static uint32_t unit_keys(const float *v, uint32_t n)
 
 /* ganim's conversion undone, or foreign values made valid (unit quaternions, finite
  * vectors); then the transforms of the nodes above the bone folded in. */
-static void convert_values(anim *a, chan *c)
+static ganim_code convert_values(anim *a, chan *c)
 {
     gltf_file *f = a->f;
+    ganim_code code = own_values(a, c); /* (converted where they are) */
+    if (code != GANIM_OK) return code;
     const ganim_bone *bone = &f->doc->skeleton->bones[c->bone];
     int root = bone->parent < 0;
     size_t w = (size_t)c->comps;
@@ -653,6 +676,7 @@ static void convert_values(anim *a, chan *c)
             if (fd && c->path == GLTF_SCALE) gltf_fold_scale(fd, v);
         }
     }
+    return GANIM_OK;
 }
 
 /* ---- visibility, constants, step bits ------------------------------------------------------- */
@@ -691,6 +715,7 @@ static ganim_code lead_in(anim *a, chan *c)
     memcpy(st + 1, c->steps, c->n);
     c->f = f;
     c->v = v;
+    c->v_borrowed = 0;
     c->steps = st;
     c->n++;
     return GANIM_OK;
@@ -758,6 +783,7 @@ static ganim_code model_holds(anim *a, chan *c)
     }
     c->f = f;
     c->v = v;
+    c->v_borrowed = 0;
     c->n = m;
     c->per_frame = 0;
     return GANIM_OK;
@@ -1026,7 +1052,7 @@ static ganim_code read_group(anim *a, uint32_t g, const gltf_carry_clip *d, gani
         if (c->interp == GLTF_CUBIC) code = sample_cubic(&sub, c);
         if (code != GANIM_OK) break;
         c->visibility = is_visibility(&sub, c);
-        if (!c->visibility) convert_values(&sub, c);
+        if (!c->visibility && (code = convert_values(&sub, c)) != GANIM_OK) break;
         if ((code = lead_in(&sub, c)) != GANIM_OK) break;
         classify(&sub, c);
         /* a channel of one value per frame that happens to hold one value (2 frames) */

@@ -38,8 +38,8 @@ static const uint8_t b64_64[256] = {
 static int b64_decode(gltf_file *f, const gj_value *v, uint64_t want, const uint8_t **out, size_t *size)
 {
     const char *s;
-    if (!gj_string(v, &s)) return 0;
-    size_t n = v->count;
+    size_t n;
+    if (!gj_bytes(v, &s, &n)) return 0; /* (the JSON text's own bytes: gltf.c lend_member) */
     if (n % 4) return 0;
     size_t pad = n && s[n - 1] == '=' ? (s[n - 2] == '=' ? 2 : 1) : 0;
     size_t bytes = n / 4 * 3 - pad;

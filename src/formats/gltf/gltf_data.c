@@ -301,9 +301,22 @@ static float *floats_for(gltf_file *f, const gltf_use *use, uint64_t n, int comp
     return zero ? gltf_scratch(f, k, sizeof(float)) : gltf_scratch_raw(f, k, sizeof(float));
 }
 
-ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, const gltf_use *use, float **out,
+/* The float32 bytes themselves, when they can be read as floats where they are: packed,
+ * aligned, on a little-endian host (NULL: they are copied). */
+static float *borrowable(const uint8_t *p, uint64_t stride, int comps)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (stride == (uint64_t)comps * sizeof(float) && (uintptr_t)p % _Alignof(float) == 0) return (float *)(uintptr_t)p;
+#else
+    (void)p, (void)stride, (void)comps;
+#endif
+    return NULL;
+}
+
+ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, gltf_use *use, float **out,
                                 uint32_t *count)
 {
+    use->borrowed = 0;
     /* the key times read last, read again (an animation's samplers share their input
      * accessor): the same checked float32 bytes copied again */
     for (unsigned i = 0; i < GLTF_ACC_MEMO; i++) {
@@ -311,6 +324,13 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
         if (!m->src || m->index != index || m->comps != comps || m->ints != ints) continue;
         if (use->shared && !use->doc && m->floats) { /* the same floats again, no copy */
             *out = (float *)(uintptr_t)m->floats;
+            *count = (uint32_t)m->n;
+            return GANIM_OK;
+        }
+        float *b = use->borrow && !use->doc ? borrowable(m->src, m->stride, comps) : NULL;
+        if (b) {
+            use->borrowed = 1;
+            *out = b;
             *count = (uint32_t)m->n;
             return GANIM_OK;
         }
@@ -365,11 +385,15 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
                           "gltf: accessor %u: %llu elements without a buffer view (at most %u)", index,
                           (unsigned long long)n, MAX_VIEWLESS);
     }
-    /* with a view every element is written below; without one they are zeros */
-    float *o = floats_for(f, use, n, comps, !v.data);
-    if (!o) return GANIM_ERR_NOMEM;
-    if (v.data) { /* has_view: the whole range was checked above */
-        uint64_t stride = v.stride ? v.stride : elem;
+    const gj_value *sp = gj_get(a, "sparse");
+    uint64_t stride = v.stride ? v.stride : elem;
+    /* float32 bytes the caller only reads (or copies before writing) are used where they
+     * are; with a view every element is written below; without one they are zeros */
+    float *o =
+        use->borrow && !use->doc && v.data && ctype == FLOAT && !sp ? borrowable(v.data + off, stride, comps) : NULL;
+    use->borrowed = o != NULL;
+    if (!o && !(o = floats_for(f, use, n, comps, !v.data))) return GANIM_ERR_NOMEM;
+    if (v.data && !use->borrowed) { /* has_view: the whole range was checked above */
         if (ctype == FLOAT) {
             copy_floats(o, v.data + off, n, comps, stride);
         } else {
@@ -380,7 +404,6 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
             }
         }
     }
-    const gj_value *sp = gj_get(a, "sparse");
     if (sp) {
         ganim_code code = sparse(f, index, sp, (uint32_t)n, comps, (uint32_t)ctype, normalized, o);
         if (code != GANIM_OK) return code;
@@ -389,11 +412,11 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
         gltf_acc_memo *m = &f->acc_memo[f->acc_memo_next++ % GLTF_ACC_MEMO];
         m->src = v.data + off;
         m->n = n;
-        m->stride = v.stride ? v.stride : elem;
+        m->stride = stride;
         m->index = index;
         m->comps = comps;
         m->ints = ints;
-        m->floats = use->shared && !use->doc ? o : NULL;
+        m->floats = use->shared && !use->doc ? o : NULL; /* (borrowed floats: never written either) */
     }
     *out = o;
     *count = (uint32_t)n;

@@ -438,6 +438,52 @@ TEST(shared_times_changed_per_channel)
     ganim_buffer_free(&buf);
 }
 
+/* The reader uses float32 values where they are in the file when it only reads them, and
+ * copies them before it changes them: read from the caller's bytes (input_outlives_doc),
+ * a file whose channels have keys dropped (a repeated time), rotations made unit, and a
+ * STEP scale kept as it is gives the right values and leaves every byte of the file as it
+ * was. */
+TEST(values_read_where_they_are)
+{
+    gb g = { 0 };
+    const float t[4] = { 0, 0.5f, 0.5f, 1 };
+    const float tr[12] = { 0, 0, 0, 1, 0, 0, 5, 0, 0, 2, 0, 0 };
+    const float rot[16] = { 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 0.5f, 0, 0, 3, 0 };
+    const float sc[12] = { 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4 };
+    const float t3[3] = { 0, 0.5f, 1 };
+    int it = gb_floats(&g, t, 4, "SCALAR"), itr = gb_floats(&g, tr, 4, "VEC3"), ir = gb_floats(&g, rot, 4, "VEC4");
+    int it3 = gb_floats(&g, t3, 3, "SCALAR"), isc = gb_floats(&g, sc, 3, "VEC3");
+    char body[2048];
+    snprintf(body, sizeof body,
+             "%s,\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}},"
+             "{\"sampler\":1,\"target\":{\"node\":1,\"path\":\"rotation\"}},"
+             "{\"sampler\":2,\"target\":{\"node\":1,\"path\":\"scale\"}}],"
+             "\"samplers\":[{\"input\":%d,\"output\":%d},{\"input\":%d,\"output\":%d},"
+             "{\"input\":%d,\"output\":%d,\"interpolation\":\"STEP\"}]}]",
+             two_bones, it, itr, it, ir, it3, isc);
+    ganim_buffer buf;
+    gb_finish(&g, body, 1, NULL, &buf);
+    uint8_t *copy = malloc(buf.size);
+    memcpy(copy, buf.data, buf.size);
+    ganim_read_opts o = { 0 };
+    o.fps = 2;
+    o.input_outlives_doc = 1;
+    ganim_doc *d = read_built(&buf, &o, GANIM_OK, NULL);
+    CHECK_MSG(memcmp(copy, buf.data, buf.size) == 0, "the read wrote into the file's bytes");
+    if (d) {
+        const ganim_clip *c = &d->clips[0];
+        ganim_transform p[2];
+        CHECK_OK(ganim_clip_sample(c, d->skeleton, 0.5, p, NULL, NULL));
+        CHECK(p[0].translation.x == 1 && p[1].rotation.w == 1 && p[1].rotation.z == 0 && p[1].scale.x == 2);
+        CHECK_OK(ganim_clip_sample(c, d->skeleton, 1.0, p, NULL, NULL));
+        CHECK_MSG(p[0].translation.x == 2 && p[1].rotation.z == 1 && p[1].rotation.w == 0 && p[1].scale.y == 3,
+                  "at 1 s: %g, %g %g, %g", p[0].translation.x, p[1].rotation.z, p[1].rotation.w, p[1].scale.y);
+        ganim_doc_free(d);
+    }
+    free(copy);
+    ganim_buffer_free(&buf);
+}
+
 /* Another writer's hidden frames (Blender keeps ganim's visibility as scale keys of 0 but
  * loses those frames' rotations and translations): a frame of scale 0 is hidden, and takes
  * the rotation, translation and scale of the nearest visible frame. */
@@ -1133,6 +1179,7 @@ int main(void)
     RUN(cubicspline_known_answer);
     RUN(step_and_hold_keys);
     RUN(shared_times_changed_per_channel);
+    RUN(values_read_where_they_are);
     RUN(zero_scale_frames_are_hidden);
     RUN(accessor_layouts);
     RUN(matrix_nodes_and_rates);
