@@ -1106,6 +1106,48 @@ TEST(ganim_extras_hostile)
     ganim_buffer_free(&g1);
 }
 
+/* A document record whose base64 holds every digit at every place of a group (bytes g, g,
+ * g for g = 0..255) comes back byte for byte; one byte that is not a digit, at each place
+ * of the first and last groups (where the reader takes two groups a turn, then one, then
+ * the last with its padding), loses the record with a warning. */
+TEST(base64_records_every_digit)
+{
+    static uint8_t rec[768];
+    static char text[1025], find[40], repl[40];
+    for (int g = 0; g < 256; g++) rec[3 * g] = rec[3 * g + 1] = rec[3 * g + 2] = (uint8_t)g;
+    for (size_t i = 0, k = 0; i < sizeof rec; i += 3) {
+        uint32_t v = (uint32_t)rec[i] << 16 | (uint32_t)rec[i + 1] << 8 | rec[i + 2];
+        text[k++] = b64[v >> 18], text[k++] = b64[(v >> 12) & 63], text[k++] = b64[(v >> 6) & 63];
+        text[k++] = b64[v & 63];
+    }
+    ganim_doc *d = carried_doc();
+    d->native = rec;
+    d->native_size = sizeof rec;
+    ganim_buffer g1 = { 0 };
+    CHECK_OK(ganim_export_glb(d, NULL, &g1, NULL));
+    ganim_doc *b = read_built(&g1, NULL, GANIM_OK, NULL);
+    CHECK(b && has_record(b->native_format, b->native, b->native_size, rec, sizeof rec));
+    ganim_doc_free(b);
+    static const char bad[] = { '*', '=', '-', '\x7f' };
+    for (int at = 0; at < 32; at++) { /* places 0..15 of the text, then its last 16 */
+        size_t from = at < 16 ? 0 : 1024 - 16, place = (size_t)(at % 16);
+        snprintf(find, sizeof find, "%s%.16s", from ? "" : "\"base64\":\"", text + from);
+        strcpy(repl, find);
+        repl[strlen(repl) - 16 + place] = bad[at % 4];
+        ganim_buffer g2 = { 0 };
+        CHECK_MSG(glb_edit(&g1, find, repl, &g2), "place %d: not found", at);
+        if (!g2.data) continue;
+        b = read_built(&g2, NULL, GANIM_OK, NULL);
+        CHECK_MSG(b && !has_record(b->native_format, b->native, b->native_size, rec, sizeof rec) &&
+                      has_warning(b, GANIM_WARN_INCONSISTENT, "not base64"),
+                  "place %d ('%c'): the record came back", at, bad[at % 4]);
+        ganim_doc_free(b);
+        ganim_buffer_free(&g2);
+    }
+    ganim_doc_free(d);
+    ganim_buffer_free(&g1);
+}
+
 /* ---- memory: a large valid file in a small multiple of its size ----------------------- */
 
 /* A skin of two nodes, then `filler` (a member of the root, or in a node's extras). */
@@ -1190,6 +1232,7 @@ int main(void)
     RUN(fuzz_regressions);
     RUN(ganim_extras_carried);
     RUN(ganim_extras_hostile);
+    RUN(base64_records_every_digit);
     RUN(large_json_in_bounded_memory);
     return test_finish();
 }
