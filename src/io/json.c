@@ -7,6 +7,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
 
 #include "core/internal.h"
 #include "io/decimal.h"
@@ -27,6 +30,12 @@ typedef struct ps {
         const char *s;
         size_t len;
     } keys[KEY_CACHE]; /* member names without escapes, by a hash of their text */
+    struct {
+        const char *key, *self;
+        unsigned depth;
+        uint8_t keep, lend;
+    } said[KEY_CACHE]; /* what keep and lend said of a member name (a pointer into the tree:
+                        * the same pointer is the same text) in a container at a depth */
     ganim_error *err;
 } ps;
 
@@ -151,6 +160,21 @@ static ganim_code string(ps *st, const char **out, uint32_t *len, uint8_t *lent)
     size_t start = ++st->i, end = start;
     int escapes = 0;
     for (;;) {
+#if defined(__SSE2__) && defined(__GNUC__)
+        /* sixteen plain bytes at a time, then from the first that is not */
+        while (end < st->n && st->n - end >= 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(st->s + end));
+            __m128i hit = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+                _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F)));
+            unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+            if (mask) {
+                end += (size_t)__builtin_ctz(mask);
+                break;
+            }
+            end += 16;
+        }
+#endif
         /* eight plain bytes at a time, then one at a time from the word that is not */
         while (end < st->n && st->n - end >= 8) { /* (an escape may end past the text) */
             uint64_t w;
@@ -293,9 +317,21 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                 st->i++;
                 skip_space(st);
             }
-            unsigned skip = !st->discard && object && st->p->keep && !st->p->keep(depth, self, key);
+            unsigned skip = 0;
+            st->lend = 0;
+            if (!st->discard && object) { /* (key is not NULL: not discarding) */
+                unsigned slot = (unsigned)(((uintptr_t)key >> 3) ^ ((uintptr_t)self >> 5) ^ depth) % KEY_CACHE;
+                if (st->said[slot].key != key || st->said[slot].self != self || st->said[slot].depth != depth) {
+                    st->said[slot].key = key;
+                    st->said[slot].self = self;
+                    st->said[slot].depth = depth;
+                    st->said[slot].keep = !st->p->keep || st->p->keep(depth, self, key);
+                    st->said[slot].lend = st->p->lend && st->p->lend(depth, self, key);
+                }
+                skip = !st->said[slot].keep;
+                st->lend = st->said[slot].keep && st->said[slot].lend;
+            }
             st->discard += skip;
-            st->lend = !st->discard && object && st->p->lend && st->p->lend(depth, self, key);
             code = value(st, depth + 1, &item, key);
             st->discard -= skip;
             if (code != GANIM_OK) return code;

@@ -31,7 +31,8 @@ typedef struct gj_value {
     uint8_t lent;    /* STRING: text is the JSON text's own bytes, not NUL-terminated (gj_parser.lend) */
 } gj_value;
 
-/* Zeroed memory that lives as long as the tree (NULL: out of memory). */
+/* Memory that lives as long as the tree (NULL: out of memory); it need not be zeroed: the
+ * parser writes every byte it reads back. */
 typedef void *(*gj_alloc_fn)(void *user, size_t size);
 
 typedef struct gj_parser {

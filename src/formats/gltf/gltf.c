@@ -31,7 +31,7 @@ static const ganim_option gltf_options[GLTF_OPT_COUNT] = {
     },
 };
 
-static void *tree_alloc(void *user, size_t size) { return ganim_doc_alloc(user, size); }
+static void *tree_alloc(void *user, size_t size) { return ganim_doc_alloc_array_raw(user, size, 1); }
 
 /* ---- probe ---------------------------------------------------------------------------------- */
 
