@@ -128,6 +128,11 @@ void *gltf_scratch(gltf_file *f, size_t count, size_t size);
 void *gltf_scratch_raw(gltf_file *f, size_t count, size_t size);
 /* An object's member as an index below `count`: 1 found, 0 absent, -1 bad (error set). */
 int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t count, const char *what, uint32_t *out);
+/* The same for the member v (NULL: absent) named `key`. */
+int gltf_index_of(gltf_file *f, const gj_value *v, const char *key, uint32_t count, const char *what, uint32_t *out);
+/* The members names[0..n) of an object in one pass (gj_get of each: the first one when the
+ * text repeats a name, NULL when absent or obj is not an object). */
+void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n);
 
 /* ---- gltf_data.c --------------------------------------------------------------------------- */
 /* What an accessor is read for, as messages name it: "animation 0 sampler 3 input". */

@@ -148,18 +148,19 @@ typedef struct view {
 static ganim_code read_view(gltf_file *f, uint32_t index, view *out)
 {
     const gj_value *v = &f->views_v->items[index];
+    static const char *const names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
+    const gj_value *m[5]; /* in the order of names */
+    gltf_members(v, names, m, 5);
     uint32_t buf;
     uint64_t off = 0, len, stride = 0;
-    int has = gltf_index(f, v, "buffer", f->buf_count, "bufferView", &buf);
+    int has = gltf_index_of(f, m[0], "buffer", f->buf_count, "bufferView", &buf);
     if (has < 0) return f->err ? f->err->code : GANIM_ERR_CORRUPT;
     if (!has) return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset, "gltf: bufferView %u has no buffer", index);
-    const gj_value *ext = gj_get(v, "extensions");
-    if (gj_get(ext, "EXT_meshopt_compression") || gj_get(ext, "KHR_meshopt_compression"))
+    if (gj_get(m[1], "EXT_meshopt_compression") || gj_get(m[1], "KHR_meshopt_compression"))
         return ganim_fail(f->err, GANIM_ERR_UNSUPPORTED, v->offset,
                           "gltf: bufferView %u is compressed with meshopt, which ganim does not decode", index);
-    if ((gj_get(v, "byteOffset") && !gj_uint(gj_get(v, "byteOffset"), (uint64_t)1 << 53, &off)) ||
-        !gj_uint(gj_get(v, "byteLength"), (uint64_t)1 << 53, &len) ||
-        (gj_get(v, "byteStride") && (!gj_uint(gj_get(v, "byteStride"), 252, &stride) || stride < 4 || stride % 4)))
+    if ((m[2] && !gj_uint(m[2], (uint64_t)1 << 53, &off)) || !gj_uint(m[3], (uint64_t)1 << 53, &len) ||
+        (m[4] && (!gj_uint(m[4], 252, &stride) || stride < 4 || stride % 4)))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset,
                           "gltf: bufferView %u: byteOffset, byteLength or byteStride is not a valid number", index);
     const uint8_t *bytes = NULL;
@@ -345,13 +346,15 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "gltf: " USE_FMT ": accessor %u does not exist",
                           USE_ARGS(use), index);
     const gj_value *a = &f->accessors_v->items[index];
+    static const char *const names[] = { "bufferView", "componentType", "count", "type",
+                                         "byteOffset", "normalized",    "sparse" };
+    const gj_value *mv[7]; /* in the order of names */
+    gltf_members(a, names, mv, 7);
     const char *type = "";
     uint64_t ctype, n, off = 0;
-    int normalized = gj_is(gj_get(a, "normalized"), GJ_TRUE);
-    if (!gj_uint(gj_get(a, "componentType"), UINT32_MAX, &ctype) || !component_size(ctype) ||
-        !gj_uint(gj_get(a, "count"), UINT32_MAX, &n) || !gj_string(gj_get(a, "type"), &type) ||
-        !type_components(type) ||
-        (gj_get(a, "byteOffset") && !gj_uint(gj_get(a, "byteOffset"), (uint64_t)1 << 53, &off)))
+    int normalized = gj_is(mv[5], GJ_TRUE);
+    if (!gj_uint(mv[1], UINT32_MAX, &ctype) || !component_size(ctype) || !gj_uint(mv[2], UINT32_MAX, &n) ||
+        !gj_string(mv[3], &type) || !type_components(type) || (mv[4] && !gj_uint(mv[4], (uint64_t)1 << 53, &off)))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
                           "gltf: accessor %u: componentType, count, type or byteOffset is missing or not valid", index);
     if (type_components(type) != comps)
@@ -368,7 +371,7 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset, "gltf: " USE_FMT ": accessor %u has no elements",
                           USE_ARGS(use), index);
     uint32_t vi;
-    int has_view = gltf_index(f, a, "bufferView", f->view_count, "accessor", &vi);
+    int has_view = gltf_index_of(f, mv[0], "bufferView", f->view_count, "accessor", &vi);
     if (has_view < 0) return f->err ? f->err->code : GANIM_ERR_CORRUPT;
     int csize = component_size(ctype);
     uint64_t elem = (uint64_t)comps * (uint64_t)csize;
@@ -385,7 +388,7 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
                           "gltf: accessor %u: %llu elements without a buffer view (at most %u)", index,
                           (unsigned long long)n, MAX_VIEWLESS);
     }
-    const gj_value *sp = gj_get(a, "sparse");
+    const gj_value *sp = mv[6];
     uint64_t stride = v.stride ? v.stride : elem;
     /* float32 bytes the caller only reads (or copies before writing) are used where they
      * are; with a view every element is written below; without one they are zeros */

@@ -18,7 +18,24 @@ void *gltf_scratch_raw(gltf_file *f, size_t count, size_t size)
 
 int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t count, const char *what, uint32_t *out)
 {
-    const gj_value *v = gj_get(obj, key);
+    return gltf_index_of(f, gj_get(obj, key), key, count, what, out);
+}
+
+void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n)
+{
+    for (unsigned j = 0; j < n; j++) out[j] = NULL;
+    for (uint32_t i = 0; obj && obj->type == GJ_OBJECT && i < obj->count; i++) {
+        const char *k = obj->items[i].key;
+        for (unsigned j = 0; j < n; j++)
+            if (k[0] == names[j][0] && !out[j] && strcmp(k, names[j]) == 0) {
+                out[j] = &obj->items[i];
+                break;
+            }
+    }
+}
+
+int gltf_index_of(gltf_file *f, const gj_value *v, const char *key, uint32_t count, const char *what, uint32_t *out)
+{
     if (!v) return 0;
     uint64_t u;
     if (!gj_uint(v, UINT32_MAX, &u) || u >= count) {
