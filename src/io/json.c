@@ -29,6 +29,7 @@ typedef struct ps {
     struct {
         const char *s;
         size_t len;
+        uint64_t w[2]; /* its first and last 8 bytes (fewer: the rest zero) */
     } keys[KEY_CACHE]; /* member names without escapes, by a hash of their text */
     struct {
         const char *key, *self;
@@ -264,17 +265,44 @@ static ganim_code string(ps *st, const char **out, uint32_t *len, uint8_t *lent)
     return GANIM_OK;
 }
 
-/* A member name at st->i: one seen before without escapes is shared, not stored again. */
+/* A member name at st->i: one seen before without escapes is shared, not stored again.
+ * Names are told apart by their length and their first and last 8 bytes (the whole name
+ * up to 16 bytes; longer ones are compared whole). */
 static ganim_code member_name(ps *st, const char **out)
 {
+    static const uint8_t ones[16] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
     size_t start = st->i + 1, end = start;
-    uint32_t h = 2166136261u, len;
-    while (end < st->n && end - start < 64 && st->s[end] != '"' && st->s[end] != '\\' && st->s[end] >= 0x20)
-        h = (h ^ st->s[end++]) * 16777619u;
+    uint32_t len;
+    int found = 0;
+#if defined(__SSE2__) && defined(__GNUC__)
+    if (st->n - start >= 16) { /* (st->s[st->i] is the opening quote: start <= n) */
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(st->s + start));
+        __m128i hit =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+                         _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F)));
+        unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+        if (mask) end = start + (size_t)__builtin_ctz(mask), found = 1;
+    }
+#endif
+    if (!found)
+        while (end < st->n && end - start < 64 && st->s[end] != '"' && st->s[end] != '\\' && st->s[end] >= 0x20) end++;
     int plain = end < st->n && st->s[end] == '"';
-    unsigned slot = h % KEY_CACHE;
-    if (plain && !st->discard && st->keys[slot].s && st->keys[slot].len == end - start &&
-        memcmp(st->keys[slot].s, st->s + start, end - start) == 0) {
+    size_t n = end - start;
+    uint64_t w[2] = { 0, 0 };
+    if (plain && n >= 8) {
+        memcpy(&w[0], st->s + start, 8);
+        memcpy(&w[1], st->s + end - 8, 8);
+    } else if (plain && st->n - start >= 8) { /* the first n bytes of a word */
+        uint64_t keep;
+        memcpy(&w[0], st->s + start, 8);
+        memcpy(&keep, ones + 8 - n, 8);
+        w[0] &= keep;
+    } else if (plain) {
+        memcpy(&w[0], st->s + start, n);
+    }
+    unsigned slot = (unsigned)(((w[0] ^ (w[1] * 31u) ^ n) * 0x9E3779B97F4A7C15u) >> 58) % KEY_CACHE;
+    if (plain && !st->discard && st->keys[slot].s && st->keys[slot].len == n && st->keys[slot].w[0] == w[0] &&
+        st->keys[slot].w[1] == w[1] && (n <= 16 || memcmp(st->keys[slot].s, st->s + start, n) == 0)) {
         *out = st->keys[slot].s;
         st->i = end + 1;
         return GANIM_OK;
@@ -283,6 +311,8 @@ static ganim_code member_name(ps *st, const char **out)
     if (code == GANIM_OK && plain && *out) {
         st->keys[slot].s = *out;
         st->keys[slot].len = len;
+        st->keys[slot].w[0] = w[0];
+        st->keys[slot].w[1] = w[1];
     }
     return code;
 }

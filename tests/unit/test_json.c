@@ -345,6 +345,44 @@ TEST(lent_strings)
     arena_free(&a);
 }
 
+/* Names that share their length and their first and last 8 bytes (or some of them) stay
+ * apart, at every length from 1 to 40 (wherever they end in a word of 16 bytes), seen
+ * again, and near the end of the text. */
+TEST(member_names_told_apart)
+{
+    char text[8192];
+    size_t n = 0;
+    n += (size_t)snprintf(text + n, sizeof text - n, "[");
+    for (int rep = 0; rep < 2; rep++)
+        for (int len = 1; len <= 40; len++)
+            for (int mid = 0; mid < 2; mid++) {
+                char name[48];
+                memset(name, 'k', (size_t)len);
+                name[len] = 0;
+                name[len / 2] = mid ? 'X' : 'Y';
+                n +=
+                    (size_t)snprintf(text + n, sizeof text - n, "%s{\"%s\":%d}", n > 1 ? "," : "", name, len * 2 + mid);
+            }
+    n += (size_t)snprintf(text + n, sizeof text - n, ",{\"kkkkkkkkkX\":7}]");
+    arena a = { 0 };
+    const gj_value *v = NULL;
+    CHECK_OK(parse(&a, text, n, &v, NULL));
+    CHECK(v && v->type == GJ_ARRAY && v->count == 161);
+    for (uint32_t i = 0; v && i < 160; i++) {
+        int len = (int)(i % 80) / 2 + 1, mid = (int)(i % 2);
+        char name[48];
+        memset(name, 'k', (size_t)len);
+        name[len] = 0;
+        name[len / 2] = mid ? 'X' : 'Y';
+        uint64_t u = 0;
+        const gj_value *m = gj_get(&v->items[i], name);
+        CHECK_MSG(m && gj_uint(m, 1000, &u) && u == (uint64_t)(len * 2 + mid), "item %u ('%s')", i, name);
+        CHECK(strcmp(v->items[i].items[0].key, name) == 0);
+    }
+    if (v) CHECK(strcmp(v->items[160].items[0].key, "kkkkkkkkkX") == 0); /* near the end of the text */
+    arena_free(&a);
+}
+
 int main(void)
 {
     RUN(values_and_views);
@@ -355,5 +393,6 @@ int main(void)
     RUN(memory_bound);
     RUN(strings_and_numbers_at_every_place);
     RUN(lent_strings);
+    RUN(member_names_told_apart);
     return test_finish();
 }
