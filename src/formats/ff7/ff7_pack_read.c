@@ -323,6 +323,14 @@ static const ganim_skeleton *model_skeleton(const pack_ctx *c, const ganim_skele
  * makes a second block only when the first has not that room left. A pack the walk
  * cannot follow ends the walk (the read fails there), and what does not fit goes to new
  * blocks as before. */
+/* ganim_doc_reserve of a bound that stays within half the document's memory limit: an
+ * over-counted bound (frog entries) never leaves a read short of room for what does not
+ * fit the block (warnings). */
+static void reserve(ganim_doc *doc, size_t bytes)
+{
+    if (bytes <= ganim_doc_memory_limit(doc) / 2) (void)ganim_doc_reserve(doc, bytes);
+}
+
 static size_t pack_bytes(const pack_ctx *c, uint32_t n, size_t room, const ganim_skeleton *given)
 {
     ganim_reader r = gr_init(c->data, c->size, 0);
@@ -399,7 +407,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     size_t room = gr_left(&r) / 12;
     ganim_code lc = ganim_check_counts(doc, 0, "ff7-battle: the pack", 0, 0, n < room ? n : room + 1, err);
     if (lc != GANIM_OK) return lc;
-    (void)ganim_doc_reserve(doc, pack_bytes(&c, n, room, given)); /* see pack_bytes */
+    reserve(doc, pack_bytes(&c, n, room, given)); /* see pack_bytes */
     if (c.have_skel && (uint64_t)c.skel.n_body_anims + c.skel.n_weapon_anims > n)
         ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0,
                        "ff7-battle: the skeleton announces %u body and %u weapon "
@@ -441,7 +449,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
 
     /* The model skeleton: the given one (copied), or a flat one wide enough. */
     const ganim_skeleton *copy = model_skeleton(&c, given, widest);
-    (void)ganim_doc_reserve(doc, model_bytes(doc, copy, widest)); /* see pack_bytes */
+    reserve(doc, model_bytes(doc, copy, widest)); /* see pack_bytes */
     if (copy) {
         doc->skeleton = ganim_skeleton_copy(doc, given);
         if (!doc->skeleton) return GANIM_NOMEM(err);
