@@ -71,6 +71,62 @@ unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, boo
 #define FF7_C256(i) FF7_C64(i), FF7_C64((i) + 64), FF7_C64((i) + 128), FF7_C64((i) + 192)
 const ff7_short_code ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(512), FF7_C256(768) };
 
+/* One rotation code from the top of x: the delta added to the previous frame's angle, x
+ * shifted past the code, its length added to `used`. The table gives the codes of at
+ * most 10 bits; a type-7 code (len 0 in the table) goes through locals, so that v and
+ * frame_best stay in registers. */
+#define FF7_ONE_CODE(k)                                                                  \
+    do {                                                                                 \
+        ff7_short_code c = ff7_short_codes[x >> 54];                                     \
+        int32_t v = c.delta;                                                             \
+        unsigned len = c.len;                                                            \
+        if (!len) { /* type 7 */                                                         \
+            int32_t t;                                                                   \
+            bool fb = frame_best;                                                        \
+            len = ff7_rot_delta(x, kraw, bkey, &t, &fb);                                 \
+            frame_best = fb;                                                             \
+            v = t;                                                                       \
+        }                                                                                \
+        x <<= len;                                                                       \
+        used += len;                                                                     \
+        cr[i + (k)] = (uint16_t)(((uint32_t)pr[i + (k)] + (uint32_t)v * step) & 0xFFFu); \
+    } while (0)
+
+/* The rotation codes of one frame (per of them, a multiple of 3) from bit `pos` on, when
+ * the frame's codes end before pos + per * 16 and a window at pos + per * 16 + 64 lies
+ * inside the stream; returns the position after them. x holds the stream from the
+ * position on, left-aligned, `valid` bits of it (57 or more at a slot's start; a slot's
+ * three codes take 48 at most), up to the byte at np. After a slot the 8 bytes at np,
+ * loaded one slot ahead, fill it again: as many whole bytes as fit. Bits below `valid` are
+ * stream bits too (the bytes of a load that did not fit), so the next fill ORs them with
+ * themselves. So the next slot's bits wait on a shift and an OR, not on a load whose
+ * address depends on the slot's codes (a chain of loads that held the decoder to ~30
+ * cycles a slot). Every load lies inside: np stays within 8 bytes of the position. */
+static size_t frame_codes_inside(const uint8_t *stream, size_t pos, size_t per, const uint16_t *pr, uint16_t *cr,
+                                 uint32_t step, unsigned kraw, unsigned bkey, bool *best)
+{
+    const uint8_t *np = stream + (pos >> 3) + 8u;
+    unsigned valid = 64u - (unsigned)(pos & 7u);
+    uint64_t x = gb_msb_window64_proven(stream, pos), fresh = gb_msb_window64_proven(np, 0);
+    bool frame_best = *best;
+    size_t i = 0;
+    do {
+        unsigned used = 0;
+        FF7_ONE_CODE(0);
+        FF7_ONE_CODE(1);
+        FF7_ONE_CODE(2);
+        valid -= used; /* 9 or more */
+        x |= fresh >> valid;
+        unsigned bytes = (64u - valid) >> 3;
+        np += bytes;
+        valid += bytes * 8u;
+        fresh = gb_msb_window64_proven(np, 0);
+        i += 3;
+    } while (i < per);
+    *best = frame_best;
+    return (size_t)(np - stream) * 8u - valid;
+}
+
 uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
                            int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
 {
@@ -129,39 +185,15 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
         /* Where the 8-byte window at the position lies inside the stream, one load gives
          * 57 stream bits: codes are at most 16 bits, so a slot's three codes (48 bits at
          * most) come from one load with no bound to check. When every window of the
-         * frame lies inside (its codes take at most per * 16 bits), the frame's slots run
-         * with no bound check at all; elsewhere each slot's window is checked, and at the
-         * end of the stream one code at a time, each checked against the end. */
+         * frame lies inside, with 64 bits to spare (its codes take at most per * 16 bits),
+         * the frame's slots run with no bound check at all (frame_codes_inside);
+         * elsewhere each slot's window is checked, and at the end of the stream one code
+         * at a time, each checked against the end. */
         size_t i = 0;
         uint32_t step = 1u << bkey;
-#define FF7_ONE_CODE(k)                                                                      \
-    do {                                                                                     \
-        ff7_short_code c = ff7_short_codes[x >> 54];                                         \
-        int32_t v = c.delta;                                                                 \
-        unsigned len = c.len;                                                                \
-        if (!len) { /* type 7: through locals, so that v and frame_best stay in registers */ \
-            int32_t t;                                                                       \
-            bool fb = frame_best;                                                            \
-            len = ff7_rot_delta(x, kraw, bkey, &t, &fb);                                     \
-            frame_best = fb;                                                                 \
-            v = t;                                                                           \
-        }                                                                                    \
-        x <<= len;                                                                           \
-        used += len;                                                                         \
-        cr[i + (k)] = (uint16_t)(((uint32_t)pr[i + (k)] + (uint32_t)v * step) & 0xFFFu);     \
-    } while (0)
-        if (ok && b.pos < proven && proven - b.pos > per * 16u) {
-            size_t at = b.pos;
-            do {
-                uint64_t x = gb_msb_window64_proven(stream, at);
-                unsigned used = 0;
-                FF7_ONE_CODE(0);
-                FF7_ONE_CODE(1);
-                FF7_ONE_CODE(2);
-                at += used;
-                i += 3;
-            } while (i < per);
-            b.pos = at;
+        if (ok && b.pos < proven && proven - b.pos > per * 16u + 64u) {
+            b.pos = frame_codes_inside(stream, b.pos, per, pr, cr, step, kraw, bkey, &frame_best);
+            i = per;
         }
         while (ok && i < per && b.pos < proven) { /* per is a multiple of 3 */
             uint64_t x = gb_msb_window64_proven(stream, b.pos);

@@ -278,6 +278,110 @@ static ganim_skeleton *flat_skeleton(ganim_doc *doc, uint32_t slots)
     return sk;
 }
 
+/* Bytes of one arena allocation of n bytes (the arena rounds to 16). */
+static uint64_t arena_bytes(uint64_t n) { return (n + 15u) & ~(uint64_t)15u; }
+
+static size_t size_bound(uint64_t n) { return n > SIZE_MAX ? SIZE_MAX : (size_t)n; }
+
+/* ff7_clip_fill's allocations for a clip of `slots` slots and `frames` frames with a
+ * skeleton of nb bones: slot_of, the tracks, a quaternion per frame of each slot with a
+ * bone, a position per frame. */
+static uint64_t fill_bytes(uint64_t nb, uint64_t slots, uint64_t frames)
+{
+    uint64_t bones = slots < nb ? slots : nb;
+    return arena_bytes(nb * 4u) + arena_bytes((bones + 1u) * sizeof(ganim_track)) + bones * arena_bytes(frames * 16u) +
+           arena_bytes(frames * 12u);
+}
+
+/* The skeleton's: `given` copied, or a flat one of nb bones ("root", "bone_<i>"). */
+static uint64_t skeleton_bytes(const ganim_skeleton *given, uint64_t nb)
+{
+    uint64_t total = arena_bytes(sizeof(ganim_skeleton)) + arena_bytes((nb ? nb : 1) * sizeof(ganim_bone));
+    if (!given) return total + nb * arena_bytes(24);
+    total += arena_bytes(given->name ? strlen(given->name) + 1u : 1u) + arena_bytes(given->native_size);
+    for (uint32_t b = 0; b < given->bone_count; b++)
+        total += arena_bytes(given->bones[b].name ? strlen(given->bones[b].name) + 1u : 1u);
+    return total;
+}
+
+/* The skeleton of the model: the given one (copied) when it is an ff7 skeleton or wide
+ * enough for every entry, else NULL (a flat one of `widest` bones). */
+static const ganim_skeleton *model_skeleton(const pack_ctx *c, const ganim_skeleton *given, uint64_t widest)
+{
+    return given && (c->have_skel || given->bone_count >= widest) ? given : NULL;
+}
+
+/* A pack's document is made in one block of its arena (ganim_doc_reserve). Many 64 KiB
+ * blocks made glibc give the freed heap back to the system after each read and fault it
+ * in again at the next (966 page faults a read of the 60-animation pack, a third of its
+ * time); one large block is handed out again whole. pack_bytes bounds every allocation
+ * of a pack that reads without warnings, from the entries' headers: read_entry's (each
+ * entry's name and record, with room for its frame bound), the clip list, the document's
+ * record, the skeleton and ff7_clip_fill's for the frame bound. The bound is the frame
+ * count itself but for a frog entry (no frame count: its bound is what its stream could
+ * hold); model_bytes, once the frames are decoded, gives the model's exact share and
+ * makes a second block only when the first has not that room left. A pack the walk
+ * cannot follow ends the walk (the read fails there), and what does not fit goes to new
+ * blocks as before. */
+/* ganim_doc_reserve of a bound that stays within half the document's memory limit: an
+ * over-counted bound (frog entries) never leaves a read short of room for what does not
+ * fit the block (warnings). */
+static void reserve(ganim_doc *doc, size_t bytes)
+{
+    if (bytes <= ganim_doc_memory_limit(doc) / 2) (void)ganim_doc_reserve(doc, bytes);
+}
+
+static size_t pack_bytes(const pack_ctx *c, uint32_t n, size_t room, const ganim_skeleton *given)
+{
+    ganim_reader r = gr_init(c->data, c->size, 0);
+    gr_skip(&r, 4);
+    uint64_t total = 0, anims = 0, widest = 1;
+    for (uint32_t i = 0; i < n && i <= room; i++) {
+        uint32_t dw_bones, dw_frames, chunk;
+        if (!gr_u32le(&r, &dw_bones) || !gr_u32le(&r, &dw_frames) || !gr_u32le(&r, &chunk) || chunk > gr_left(&r))
+            break;
+        const uint8_t *p = r.data + r.pos;
+        gr_skip(&r, chunk);
+        total += arena_bytes(32); /* the clip's name */
+        if (chunk < 11) {         /* special: its bytes and a record header */
+            total += arena_bytes(chunk) + arena_bytes(FF7_CLIP_HEADER);
+            continue;
+        }
+        uint32_t a = ganim_ld_u16le(p);
+        bool frog = a == chunk - 5;
+        uint32_t s_size = frog ? a : ganim_ld_u16le(p + 2), hdr = frog ? 3 : 5;
+        unsigned bkey = p[hdr - 1];
+        if ((bkey != 0 && bkey != 2 && bkey != 4) || hdr + s_size > chunk) break;
+        uint64_t slots = entry_slots(c, entry_role(c, i), dw_bones);
+        uint64_t bits = (uint64_t)s_size * 8u, f0 = 48u + slots * 3u * (12u - bkey);
+        if (f0 > bits) break;
+        uint64_t max = frame_bound(frog ? FF7_MAX_FRAMES : (a ? a : 1), bits, f0, slots);
+        if (ganim_check_counts(c->doc, 0, "", max, slots, 0, NULL) != GANIM_OK) break;
+        total += arena_bytes(FF7_CLIP_HEADER + max * 12u + max * slots * 6u + (chunk - hdr)); /* native_room */
+        total += fill_bytes(slots, slots, max) - arena_bytes(slots * 4u); /* slot_of below, nb being known */
+        if (slots > widest) widest = slots;
+        anims++;
+    }
+    const ganim_skeleton *sk = model_skeleton(c, given, widest);
+    uint64_t nb = sk ? sk->bone_count : widest;
+    total += anims * arena_bytes(nb * 4u) + skeleton_bytes(sk, nb);
+    uint64_t clips = n < room ? (n ? n : 1) : (uint64_t)room + 1u; /* as ff7_battle_read */
+    return size_bound(total + arena_bytes(clips * sizeof(ganim_clip)) + arena_bytes(FF7_DOC_HEADER + gr_left(&r)));
+}
+
+/* The model's exact share once the frames are decoded: the skeleton and ff7_clip_fill's
+ * allocations for every animation. */
+static size_t model_bytes(const ganim_doc *doc, const ganim_skeleton *sk, uint32_t widest)
+{
+    uint64_t nb = sk ? sk->bone_count : widest, total = skeleton_bytes(sk, nb);
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        ff7_clip_info in;
+        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION && ff7_clip_info_parse(&doc->clips[i], &in))
+            total += fill_bytes(nb, in.slots, in.frames);
+    }
+    return size_bound(total);
+}
+
 ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                            ganim_error *err)
 {
@@ -303,6 +407,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     size_t room = gr_left(&r) / 12;
     ganim_code lc = ganim_check_counts(doc, 0, "ff7-battle: the pack", 0, 0, n < room ? n : room + 1, err);
     if (lc != GANIM_OK) return lc;
+    reserve(doc, pack_bytes(&c, n, room, given)); /* see pack_bytes */
     if (c.have_skel && (uint64_t)c.skel.n_body_anims + c.skel.n_weapon_anims > n)
         ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, 0,
                        "ff7-battle: the skeleton announces %u body and %u weapon "
@@ -343,7 +448,9 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     doc->axes = GANIM_AXES_Y_DOWN;
 
     /* The model skeleton: the given one (copied), or a flat one wide enough. */
-    if (given && (c.have_skel || given->bone_count >= widest)) {
+    const ganim_skeleton *copy = model_skeleton(&c, given, widest);
+    reserve(doc, model_bytes(doc, copy, widest)); /* see pack_bytes */
+    if (copy) {
         doc->skeleton = ganim_skeleton_copy(doc, given);
         if (!doc->skeleton) return GANIM_NOMEM(err);
     } else {

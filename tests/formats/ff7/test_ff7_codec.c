@@ -310,6 +310,103 @@ TEST(decoder_matches_reference)
     CHECK_MSG(compared > 1000, "only %d streams decoded past frame 0", compared);
 }
 
+/* A counting allocator: calls and bytes of the document's memory. */
+typedef struct counted {
+    int calls;
+    size_t bytes, largest;
+} counted;
+static void *count_alloc(void *user, size_t size)
+{
+    counted *c = user;
+    c->calls++;
+    c->bytes += size;
+    if (size > c->largest) c->largest = size;
+    return malloc(size);
+}
+static void *count_realloc(void *user, void *p, size_t old_size, size_t size)
+{
+    counted *c = user;
+    c->calls++;
+    c->bytes += size - old_size;
+    return realloc(p, size);
+}
+static void count_free(void *user, void *p, size_t size)
+{
+    (void)user, (void)size;
+    free(p);
+}
+
+/* The reader makes a pack's document one block of the arena (pack_bytes in
+ * ff7_pack_read.c): a pack of animations of every layout (normal with a trailer, frog) and
+ * special slots takes two allocations (the document and the block), not much more than
+ * the model and records it holds. A frog entry has no frame count: its record and its
+ * model are counted for as many frames as its stream could hold (a delta frame takes 24 +
+ * 3 slots bits or more). */
+TEST(pack_document_is_one_block)
+{
+    for (int round = 0; round < 20; round++) {
+        ganim_buffer pack;
+        memset(&pack, 0, sizeof pack);
+        ganim_writer w = gw_init(&pack, NULL);
+        uint32_t entries = (uint32_t)rnd_range(1, 9);
+        gw_u32le(&w, entries);
+        size_t model = 0;
+        for (uint32_t e = 0; e < entries; e++) {
+            if (e % 4 == 2) { /* a special slot: 8 opaque bytes */
+                gw_u32le(&w, 1), gw_u32le(&w, 0), gw_u32le(&w, 8);
+                for (int k = 0; k < 8; k++) gw_u8(&w, (uint8_t)rnd());
+                continue;
+            }
+            unsigned key = (unsigned)(rnd() % 3) * 2;
+            uint32_t slots = (uint32_t)rnd_range(1, 30), frames = (uint32_t)rnd_range(1, 200);
+            size_t per = (size_t)slots * 3;
+            int32_t *pos = malloc(frames * 3 * sizeof *pos);
+            uint16_t *rot = malloc(frames * per * sizeof *rot);
+            for (size_t i = 0; i < (size_t)frames * 3; i++) pos[i] = (i < 3 ? 0 : pos[i - 3]) + rnd_range(-100, 100);
+            for (size_t i = 0; i < frames * per; i++)
+                rot[i] =
+                    (uint16_t)((((i < per ? 0 : rot[i - per]) + (uint32_t)rnd_range(0, 40) * (1u << key)) & 0xFFFu));
+            ganim_buffer st = encode(key, slots, frames, pos, rot);
+            bool frog = e % 4 == 3;
+            uint32_t trailer = frog ? 2 : 3, hdr = frog ? 3 : 5;
+            gw_u32le(&w, slots), gw_u32le(&w, frames), gw_u32le(&w, hdr + (uint32_t)st.size + trailer);
+            if (!frog) gw_u16le(&w, (uint16_t)frames);
+            gw_u16le(&w, (uint16_t)st.size);
+            gw_u8(&w, (uint8_t)key);
+            gw_bytes(&w, st.data, st.size);
+            for (uint32_t k = 0; k < trailer; k++) gw_u8(&w, 0xA5);
+            size_t room = frames;
+            if (frog) room = 1 + (st.size * 8 - 48 - per * (12 - key)) / (24 + 3 * slots);
+            model +=
+                room * (slots * 16 + 12) + room * (slots * 6 + 12) + st.size + 64 + (slots + 1) * sizeof(ganim_track);
+            ganim_buffer_free(&st);
+            free(pos);
+            free(rot);
+        }
+        CHECK(gw_ok(&w));
+        counted c = { 0, 0, 0 };
+        ganim_read_opts o;
+        memset(&o, 0, sizeof o);
+        o.format = "ff7-battle";
+        o.allocator.alloc = count_alloc, o.allocator.realloc = count_realloc, o.allocator.free = count_free;
+        o.allocator.user = &c;
+        ganim_doc *doc = NULL;
+        ganim_error err;
+        ganim_code code = ganim_read_memory(pack.data, pack.size, &o, &doc, &err);
+        CHECK_MSG(code == GANIM_OK, "round %d: %s", round, err.message);
+        if (code == GANIM_OK) {
+            CHECK_EQ_INT(doc->clip_count, entries);
+            CHECK_EQ_INT(doc->warning_count, 0);
+            CHECK_MSG(c.calls == 2, "round %d: %d allocations (%zu bytes), not the document and one block", round,
+                      c.calls, c.bytes);
+            CHECK_MSG(c.bytes >= model && c.bytes <= model + model / 16 + 65536,
+                      "round %d: %zu bytes for %zu bytes of model and records", round, c.bytes, model);
+        }
+        ganim_doc_free(doc);
+        ganim_buffer_free(&pack);
+    }
+}
+
 int main(void)
 {
     RUN(random_animations_roundtrip);
@@ -317,5 +414,6 @@ int main(void)
     RUN(decoder_matches_reference);
     RUN(qhimm_examples);
     RUN(hand_computed_sizes);
+    RUN(pack_document_is_one_block);
     return test_finish();
 }
