@@ -272,13 +272,6 @@ static inline const char *gx_anim_name(const ganim_doc *doc, const ganim_export_
 
 /* ---- text ------------------------------------------------------------------------------ */
 /* printf("%.9g") that always uses '.', whatever LC_NUMERIC says. */
-static inline void gx_g9(ganim_writer *w, double v)
-{
-    char tmp[40];
-    snprintf(tmp, sizeof tmp, "%.9g", isfinite(v) ? v : 0.0);
-    for (char *q = tmp; *q; q++)
-        if (*q == ',') *q = '.';
-    gw_str(w, tmp);
-}
+static inline void gx_g9(ganim_writer *w, double v) { gw_double_prec(w, v, 9); }
 
 #endif

@@ -84,6 +84,9 @@ static inline char *gw_dec_chars(char *p, uint64_t v)
 void gw_float(ganim_writer *w, float v);
 /* Same for doubles (17 significant digits at most). */
 void gw_double(ganim_writer *w, double v);
+/* printf's "%.*g" of v at a precision 1..17, with '.' whatever LC_NUMERIC says; NaN and
+ * infinities as 0. */
+void gw_double_prec(ganim_writer *w, double v, int prec);
 /* A JSON string literal with escapes. */
 void gw_json_string(ganim_writer *w, const char *s);
 
