@@ -271,6 +271,14 @@ static inline const char *gx_anim_name(const ganim_doc *doc, const ganim_export_
 }
 
 /* ---- text ------------------------------------------------------------------------------ */
+/* Text then an unsigned integer (",\"count\":" 12): what gw_printf(w, "...%u", v) writes,
+ * without printf, for text written per bone, clip, track or key. */
+static inline void gx_text_dec(ganim_writer *w, const char *text, uint64_t v)
+{
+    gw_str(w, text);
+    gw_dec(w, v);
+}
+
 /* printf("%.9g") that always uses '.', whatever LC_NUMERIC says. */
 static inline void gx_g9(ganim_writer *w, double v) { gw_double_prec(w, v, 9); }
 

@@ -153,6 +153,15 @@ void gw_dec(ganim_writer *w, uint64_t v)
     gw_bytes(w, tmp, (size_t)(gw_dec_chars(tmp, v) - tmp));
 }
 
+void gw_int(ganim_writer *w, int64_t v)
+{
+    char tmp[21];
+    tmp[0] = '-';
+    uint64_t mag = v < 0 ? 0u - (uint64_t)v : (uint64_t)v; /* INT64_MIN too */
+    char *start = v < 0 ? tmp + 1 : tmp;
+    gw_bytes(w, tmp, (size_t)(gw_dec_chars(start, mag) - tmp));
+}
+
 void gw_printf(ganim_writer *w, const char *fmt, ...)
 {
     char tmp[512];

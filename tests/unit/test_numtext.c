@@ -438,6 +438,40 @@ TEST(writer_doubles)
     ganim_buffer_free(&buf);
 }
 
+/* gw_dec and gw_int against printf's %llu and %lld */
+TEST(writer_integers)
+{
+    static const int64_t v[] = { 0,
+                                 1,
+                                 -1,
+                                 9,
+                                 10,
+                                 -10,
+                                 99,
+                                 100,
+                                 255,
+                                 65535,
+                                 2147483647,
+                                 -2147483647 - 1,
+                                 4294967295,
+                                 1000000000000,
+                                 INT64_MAX,
+                                 INT64_MIN,
+                                 INT64_MIN + 1 };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        char want[64];
+        ganim_buffer buf = { 0 };
+        ganim_writer w = gw_init(&buf, NULL);
+        gw_int(&w, v[i]);
+        gw_u8(&w, ' ');
+        gw_dec(&w, (uint64_t)v[i]);
+        gw_u8(&w, 0);
+        snprintf(want, sizeof want, "%lld %llu", (long long)v[i], (unsigned long long)v[i]);
+        CHECK_EQ_STR((const char *)buf.data, want);
+        ganim_buffer_free(&buf);
+    }
+}
+
 static int range(const char *a, const char *b)
 {
     uint64_t first = strtoull(a, NULL, 0), last = strtoull(b, NULL, 0), n = 0, bad = 0;
@@ -468,6 +502,7 @@ int main(int argc, char **argv)
     RUN(double_exact_ties);
     RUN(double_random);
     RUN(writer_doubles);
+    RUN(writer_integers);
     RUN(locale_free);
     return test_finish();
 }
