@@ -46,9 +46,10 @@ static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
 {
     for (uint32_t k = 1; k < n; k++) {
         if (!(g->times[k] > g->times[k - 1])) {
+            char t[GX_GTEXT_CHARS];
             return ganim_fail(g->err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
-                              "gltf: clip '%s': keys %u and %u fall on the same float32 time (%.9g s)", g->clip_name,
-                              k - 1, k, (double)g->times[k]);
+                              "gltf: clip '%s': keys %u and %u fall on the same float32 time (%s s)", g->clip_name,
+                              k - 1, k, gx_gtext(t, (double)g->times[k], 9));
         }
     }
     fstat fs;

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "export/export.h"
 #include "support/tbuild.h"
 #include "test.h"
 
@@ -128,9 +129,24 @@ TEST(comma_locale)
     ganim_doc_free(doc);
 }
 
+/* gx_gtext, the exports' "%g" for messages, against printf in the "C" locale */
+TEST(message_numbers)
+{
+    static const double v[] = { 29.97,  30.0,  1.0 / 30.0, -0.0, 1e-7,     123456789.0,
+                                5e-324, 1e300, NAN,        -NAN, INFINITY, -INFINITY };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        for (int prec = 1; prec <= 17; prec += 4) {
+            char want[64], buf[GX_GTEXT_CHARS];
+            snprintf(want, sizeof want, "%.*g", prec, v[i]);
+            CHECK_EQ_STR(gx_gtext(buf, v[i], prec), want);
+        }
+    }
+}
+
 int main(void)
 {
     test_program_name = "test_export_locale";
     RUN(comma_locale);
+    RUN(message_numbers);
     return test_finish();
 }
