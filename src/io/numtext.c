@@ -182,12 +182,9 @@ static int round_fast(const fparts *p, int prec, int x, uint32_t *q_out)
     return even ? scaled <= pk : scaled < pk;
 }
 
-/* q's P digits, trailing zeros gone, in printf's %g layout for precision P and exponent X. */
-static size_t layout(char *out, int neg, uint64_t q, int prec, int x)
+/* P digits, trailing zeros gone, in printf's %g layout for precision P and exponent X. */
+static inline size_t place(char *out, int neg, const char *dig, int prec, int x)
 {
-    char dig[18];
-    for (int i = prec; i >= 2; i -= 2, q /= 100) memcpy(dig + i - 2, DIGITS2 + 2 * (q % 100), 2);
-    if (prec & 1) dig[0] = (char)('0' + q);
     int nd = prec;
     while (nd > 1 && dig[nd - 1] == '0') nd--;
     char *o = out;
@@ -223,8 +220,17 @@ static size_t layout(char *out, int neg, uint64_t q, int prec, int x)
     return (size_t)(o - out);
 }
 
+/* q's P digits (a float's: P <= 9) in that layout. */
+static size_t layout(char *out, int neg, uint32_t q, int prec, int x)
+{
+    char dig[10];
+    for (int i = prec; i >= 2; i -= 2, q /= 100) memcpy(dig + i - 2, DIGITS2 + 2 * (q % 100), 2);
+    if (prec & 1) dig[0] = (char)('0' + q);
+    return place(out, neg, dig, prec, x);
+}
+
 /* v's parts and X; returns 0 for a zero (and non-finite values, which callers map). */
-static int decompose(float v, int *neg, fparts *p, int *x)
+static inline int decompose(float v, int *neg, fparts *p, int *x)
 {
     uint32_t u;
     memcpy(&u, &v, sizeof u);
@@ -253,9 +259,9 @@ static int round_prec(const fparts *p, int prec, int x, uint32_t *q)
     return round_big(p, prec, x, q);
 }
 
-static size_t finish(char *out, int neg, uint64_t q, int prec, int x)
+static size_t finish(char *out, int neg, uint32_t q, int prec, int x)
 {
-    if (q == POW10[prec]) q /= 10, x++; /* rounded up to the next power of ten */
+    if (q == (uint32_t)POW10[prec]) q /= 10, x++; /* rounded up to the next power of ten */
     return layout(out, neg, q, prec, x);
 }
 
@@ -413,6 +419,16 @@ static int dreads_back(const dparts *p, uint64_t q, int prec, int x)
     return even ? ch <= 0 : ch < 0;
 }
 
+/* q's P digits (P <= 17) in printf's layout; q = 10^P carries to 10^(P-1), X + 1. */
+static size_t dfinish(char *out, int neg, uint64_t q, int prec, int x)
+{
+    if (q == POW10[prec]) q /= 10, x++;
+    char dig[18];
+    for (int i = prec; i >= 2; i -= 2, q /= 100) memcpy(dig + i - 2, DIGITS2 + 2 * (q % 100), 2);
+    if (prec & 1) dig[0] = (char)('0' + q);
+    return place(out, neg, dig, prec, x);
+}
+
 size_t gnum_double(char *out, double v)
 {
     int neg, x, sticky;
@@ -424,7 +440,7 @@ size_t gnum_double(char *out, double v)
         q = dround(q18, sticky, prec);
         if (prec == 17 || dreads_back(&p, q, prec, x)) break;
     }
-    return finish(out, neg, q, prec, x);
+    return dfinish(out, neg, q, prec, x);
 }
 
 size_t gnum_double_prec(char *out, double v, int prec)
@@ -433,5 +449,5 @@ size_t gnum_double_prec(char *out, double v, int prec)
     dparts p;
     if (!ddecompose(v, &neg, &p, &x) || prec < 1 || prec > 17) return zero(out, neg);
     uint64_t q18 = digits18(&p, x, &sticky);
-    return finish(out, neg, dround(q18, sticky, prec), prec, x);
+    return dfinish(out, neg, dround(q18, sticky, prec), prec, x);
 }
