@@ -91,15 +91,21 @@ static void detail_json(ganim_writer *w, const ganim_detail *d)
     case GANIM_DETAIL_BYTES: hex(w, d->value.bytes.data, d->value.bytes.size); break;
     case GANIM_DETAIL_INTS: {
         uint32_t width = d->value.ints.width;
-        gw_u8(w, '[');
-        for (size_t i = 0; i < d->value.ints.count; i++) {
+        char chunk[256];
+        size_t at = 0;
+        chunk[at++] = '[';
+        for (size_t i = 0; i < d->value.ints.count; i++) { /* ",[-2147483648]" is 14 characters */
             int row_start = width > 1 && i % width == 0, row_end = width > 1 && (i + 1) % width == 0;
-            if (i) gw_u8(w, ',');
-            if (row_start) gw_u8(w, '[');
-            gw_int(w, (int)d->value.ints.data[i]);
-            if (row_end) gw_u8(w, ']');
+            if (at > sizeof chunk - 15) gw_bytes(w, chunk, at), at = 0; /* and the closing bracket */
+            if (i) chunk[at++] = ',';
+            if (row_start) chunk[at++] = '[';
+            int32_t v = d->value.ints.data[i];
+            if (v < 0) chunk[at++] = '-';
+            at = (size_t)(gw_dec_chars(chunk + at, v < 0 ? 0u - (uint32_t)v : (uint32_t)v) - chunk);
+            if (row_end) chunk[at++] = ']';
         }
-        gw_u8(w, ']');
+        chunk[at++] = ']';
+        gw_bytes(w, chunk, at);
         break;
     }
     case GANIM_DETAIL_LIST:
