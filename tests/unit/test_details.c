@@ -103,7 +103,7 @@ TEST(long_int_lists)
     for (int i = 0; i < N; i++) {
         s = s * 1103515245u + 12345u;
         v[i] = i % 5 == 0 ? INT32_MIN : i % 7 == 0 ? INT32_MAX : (int32_t)(s >> (i % 31));
-        if (i % 3 == 0) v[i] = -v[i] / (i + 1);
+        if (i % 3 == 0 && v[i] != INT32_MIN) v[i] = -v[i] / (i + 1);
     }
     static const uint32_t widths[] = { 0, 1, 2, 3, 7, 16 };
     static const size_t counts[] = { 0, 1, 17, 18, 19, 20, 40, 100, N };
