@@ -13,6 +13,7 @@
 
 #include "core/dquat.h"
 #include "core/internal.h"
+#include "io/numtext.h"
 #include "io/writer.h"
 
 /* Joint indices are written as u16 in glTF; BVH and the dump share the limit. */
@@ -225,6 +226,17 @@ static inline void gx_warn(const ganim_export_opts *o, ganim_warning_code code, 
     va_end(ap);
 }
 
+/* printf's "%.*g" of v (precision 1..17) as a string in buf, with '.' whatever LC_NUMERIC
+ * says: messages write "%s" of it where they would write "%g". */
+#define GX_GTEXT_CHARS (GNUM_DOUBLE_CHARS + 1)
+static inline const char *gx_gtext(char buf[GX_GTEXT_CHARS], double v, int prec)
+{
+    if (isnan(v)) return signbit(v) ? "-nan" : "nan";
+    if (isinf(v)) return v < 0 ? "-inf" : "inf";
+    buf[gnum_double_prec(buf, v, prec)] = 0;
+    return buf;
+}
+
 /* The name an exporter gives clip ci: its own; unnamed animations take
  * o->default_clip_name (alone, or NAME_<index> when there are several animations);
  * "" when neither says anything. `buf` holds a made-up name. */
@@ -246,10 +258,11 @@ static inline void gx_partner_warn(const ganim_doc *doc, const ganim_export_opts
     const ganim_clip *c = &doc->clips[ci];
     if (!c->partner || gx_partner(doc, ci) || c->partner > doc->clip_count) return;
     const ganim_clip *p = &doc->clips[c->partner - 1];
+    char a[GX_GTEXT_CHARS], b[GX_GTEXT_CHARS];
     gx_warn(o, GANIM_WARN_EXPORT_LOSS,
-            "clip %u ('%s') and its partner clip %u ('%s') run at different rates (%g and %g fps): exported as "
+            "clip %u ('%s') and its partner clip %u ('%s') run at different rates (%s and %s fps): exported as "
             "separate animations, not played together",
-            ci, c->name, c->partner - 1, p->name, c->fps, p->fps);
+            ci, c->name, c->partner - 1, p->name, gx_gtext(a, c->fps, 6), gx_gtext(b, p->fps, 6));
 }
 
 /* The name of clip ci's animation: gx_clip_name, and "+" and its partner's name when the
@@ -271,14 +284,15 @@ static inline const char *gx_anim_name(const ganim_doc *doc, const ganim_export_
 }
 
 /* ---- text ------------------------------------------------------------------------------ */
-/* printf("%.9g") that always uses '.', whatever LC_NUMERIC says. */
-static inline void gx_g9(ganim_writer *w, double v)
+/* Text then an unsigned integer (",\"count\":" 12): what gw_printf(w, "...%u", v) writes,
+ * without printf, for text written per bone, clip, track or key. */
+static inline void gx_text_dec(ganim_writer *w, const char *text, uint64_t v)
 {
-    char tmp[40];
-    snprintf(tmp, sizeof tmp, "%.9g", isfinite(v) ? v : 0.0);
-    for (char *q = tmp; *q; q++)
-        if (*q == ',') *q = '.';
-    gw_str(w, tmp);
+    gw_str(w, text);
+    gw_dec(w, v);
 }
+
+/* printf("%.9g") that always uses '.', whatever LC_NUMERIC says. */
+static inline void gx_g9(ganim_writer *w, double v) { gw_double_prec(w, v, 9); }
 
 #endif

@@ -82,10 +82,10 @@ static void indent(ganim_writer *w, uint32_t depth)
 
 static void channels(bvh *b, uint32_t depth, int positions, unsigned order)
 {
-    static const char *const rot[3] = { "Xrotation", "Yrotation", "Zrotation" };
+    static const char *const rot[3] = { " Xrotation", " Yrotation", " Zrotation" };
     indent(&b->w, depth);
     gw_str(&b->w, positions ? "CHANNELS 6 Xposition Yposition Zposition" : "CHANNELS 3");
-    for (int k = 0; k < 3; k++) gw_printf(&b->w, " %s", rot[order_axis(order, k)]);
+    for (int k = 0; k < 3; k++) gw_str(&b->w, rot[order_axis(order, k)]);
     gw_u8(&b->w, '\n');
 }
 
@@ -110,7 +110,9 @@ static ganim_code enter(bvh *b, uint32_t bone, uint32_t depth)
                           "bvh: bone %u ('%s'): rest translation is not finite", bone, bn->name);
     }
     indent(&b->w, depth);
-    gw_printf(&b->w, "%s %s\n", root && !b->multi ? "ROOT" : "JOINT", b->names.name[bone]);
+    gw_str(&b->w, root && !b->multi ? "ROOT " : "JOINT ");
+    gw_str(&b->w, b->names.name[bone]);
+    gw_u8(&b->w, '\n');
     indent(&b->w, depth);
     gw_str(&b->w, "{\n");
     offset(b, depth + 1, off);

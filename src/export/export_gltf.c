@@ -92,15 +92,20 @@ static void scene_rates(gl *g)
         if (first) {
             gw_str(w, ",\"extras\":{\"ganim\":{\"fps\":");
             gw_double(w, c->fps);
-            gw_printf(w, ",\"frame_count\":%u,\"animations\":[", gx_span(doc, ci));
+            gx_text_dec(w, ",\"frame_count\":", gx_span(doc, ci));
+            gw_str(w, ",\"animations\":[");
         }
         const char *n = gx_anim_name(doc, &g->o, ci, name, sizeof name);
         gw_str(w, first ? "{\"name\":" : ",{\"name\":");
         if (n[0]) gw_json_string(w, n);
-        else gw_printf(w, "\"clip_%u\"", ci);
+        else {
+            gx_text_dec(w, "\"clip_", ci);
+            gw_u8(w, '"');
+        }
         gw_str(w, ",\"fps\":");
         gw_double(w, c->fps);
-        gw_printf(w, ",\"frame_count\":%u}", gx_span(doc, ci));
+        gx_text_dec(w, ",\"frame_count\":", gx_span(doc, ci));
+        gw_u8(w, '}');
         first = 0;
     }
     if (!first) gw_str(w, "]}}");
@@ -130,7 +135,7 @@ static ganim_code build(gl *g, const char *uri)
     if (g->nb) {
         gw_printf(&g->js, ",\"nodes\":[%u", g->root_node);
         for (uint32_t k = 0; k < (g->mesh_nodes ? g->mesh_nodes : 1); k++)
-            gw_printf(&g->js, ",%u", g->nb + (uint32_t)g->extra_root + k);
+            gx_text_dec(&g->js, ",", g->nb + (uint32_t)g->extra_root + k);
         gw_u8(&g->js, ']');
         scene_rates(g);
         gw_str(&g->js, "}]");

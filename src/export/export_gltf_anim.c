@@ -46,9 +46,10 @@ static ganim_code time_accessor(gl *g, uint32_t n, uint32_t *acc)
 {
     for (uint32_t k = 1; k < n; k++) {
         if (!(g->times[k] > g->times[k - 1])) {
+            char t[GX_GTEXT_CHARS];
             return ganim_fail(g->err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
-                              "gltf: clip '%s': keys %u and %u fall on the same float32 time (%.9g s)", g->clip_name,
-                              k - 1, k, (double)g->times[k]);
+                              "gltf: clip '%s': keys %u and %u fall on the same float32 time (%s s)", g->clip_name,
+                              k - 1, k, gx_gtext(t, (double)g->times[k], 9));
         }
     }
     fstat fs;
@@ -711,17 +712,21 @@ ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
     ganim_writer *w = &g->js;
     gw_str(w, first ? "{\"name\":" : ",{\"name\":");
     if (g->clip_name[0]) gw_json_string(w, g->clip_name);
-    else gw_printf(w, "\"clip_%u\"", ci);
+    else {
+        gx_text_dec(w, "\"clip_", ci);
+        gw_u8(w, '"');
+    }
     gw_str(w, ",\"channels\":[");
     gw_bytes(w, g->chans_buf.data, g->chans_buf.size);
     gw_str(w, "],\"samplers\":[");
     gw_bytes(w, g->samps_buf.data, g->samps_buf.size);
-    gw_printf(w, "],\"extras\":{\"ganim\":{\"clip_index\":%u,", ci);
-    if (p) gw_printf(w, "\"partner_clip_index\":%u,", c->partner - 1);
-    gw_str(w, "\"fps\":");
+    gx_text_dec(w, "],\"extras\":{\"ganim\":{\"clip_index\":", ci);
+    if (p) gx_text_dec(w, ",\"partner_clip_index\":", c->partner - 1);
+    gw_str(w, ",\"fps\":");
     gw_double(w, c->fps);
-    gw_printf(w, ",\"frame_count\":%u,\"rotation_interp\":\"%s\"", g->span,
-              c->rotation_interp == GANIM_INTERP_NLERP ? "nlerp" : "slerp");
+    gx_text_dec(w, ",\"frame_count\":", g->span);
+    gw_str(w, c->rotation_interp == GANIM_INTERP_NLERP ? ",\"rotation_interp\":\"nlerp\""
+                                                       : ",\"rotation_interp\":\"slerp\"");
     if (c->event_count || (p && p->event_count)) { /* only clips that have events: the clip's, its partner's */
         gw_str(w, ",\"events\":[");
         for (uint32_t k = 0, n = 0; k < 2; k++) {
@@ -731,7 +736,8 @@ ganim_code gl_write_clip(gl *g, uint32_t ci, int first)
                 gw_float(w, e->events[i].frame);
                 gw_str(w, ",\"time\":");
                 gw_double(w, (double)e->events[i].frame / e->fps);
-                gw_printf(w, ",\"id\":%u}", e->events[i].id);
+                gx_text_dec(w, ",\"id\":", e->events[i].id);
+                gw_u8(w, '}');
             }
         }
         gw_u8(w, ']');

@@ -190,7 +190,8 @@ void gl_carry_asset(gl *g)
         gw_str(w, first ? ",\"opaque_clips\":[" : ",");
         first = 0;
         clip_head(w, c, i, NULL);
-        gw_printf(w, ",\"size\":%zu,\"base64\":", c->opaque_size);
+        gx_text_dec(w, ",\"size\":", c->opaque_size);
+        gw_str(w, ",\"base64\":");
         b64(w, c->opaque, c->opaque_size);
         events(w, c);
         record(w, c->native_format, c->native, c->native_size);

@@ -59,7 +59,7 @@ void gl_write_nodes(gl *g)
         uint32_t c0 = g->kids.first[i], c1 = g->kids.first[i + 1];
         if (c1 > c0) {
             gw_str(w, ",\"children\":[");
-            for (uint32_t k = c0; k < c1; k++) gw_printf(w, "%s%u", k > c0 ? "," : "", g->kids.list[k]);
+            for (uint32_t k = c0; k < c1; k++) gx_text_dec(w, k > c0 ? "," : "", g->kids.list[k]);
             gw_u8(w, ']');
         }
         gl_check_finite(g, &r->rotation.x, 4);
@@ -85,7 +85,7 @@ void gl_write_nodes(gl *g)
                 gw_str(w, "\"name\":");
                 gw_json_string(w, b->name);
             }
-            if (b->flags) gw_printf(w, "%s\"flags\":%u", renamed ? "," : "", b->flags);
+            if (b->flags) gx_text_dec(w, renamed ? ",\"flags\":" : "\"flags\":", b->flags);
             gw_str(w, "}}");
         }
         gw_u8(w, '}');
@@ -97,7 +97,7 @@ void gl_write_nodes(gl *g)
         int first = 1;
         for (uint32_t i = 0; i < g->nb; i++) {
             if (g->sk->bones[i].parent >= 0) continue;
-            gw_printf(w, "%s%u", first ? "" : ",", i);
+            gx_text_dec(w, first ? "" : ",", i);
             first = 0;
         }
         gw_str(w, "]}");
@@ -106,7 +106,8 @@ void gl_write_nodes(gl *g)
     for (uint32_t k = 0; k < (g->mesh_nodes ? g->mesh_nodes : 1); k++) {
         gw_str(w, ",{\"name\":");
         gw_json_string(w, g->names.name[g->nb + 1 + k]);
-        gw_printf(w, ",\"mesh\":%u,\"skin\":0}", k);
+        gx_text_dec(w, ",\"mesh\":", k);
+        gw_str(w, ",\"skin\":0}");
     }
     gw_u8(w, ']');
 }
@@ -320,7 +321,7 @@ ganim_code gl_write_skeleton(gl *g)
     gw_str(w, ",\"skins\":[{\"name\":");
     gw_json_string(w, g->sk->name[0] ? g->sk->name : "skeleton");
     gw_printf(w, ",\"inverseBindMatrices\":%u,\"skeleton\":%u,\"joints\":[", a_ibm, g->root_node);
-    for (uint32_t i = 0; i < g->nb; i++) gw_printf(w, i ? ",%u" : "%u", i);
+    for (uint32_t i = 0; i < g->nb; i++) gx_text_dec(w, i ? "," : "", i);
     gw_u8(w, ']');
     gl_carry_skin(g);
     gw_str(w, "}]");

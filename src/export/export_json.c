@@ -66,7 +66,9 @@ static void native_record(ganim_writer *w, const char *format, const uint8_t *da
     }
     gw_str(w, "{\"format\":");
     jstring_or_null(w, format);
-    gw_printf(w, ",\"size\":%zu,\"hex\":", size);
+    gw_str(w, ",\"size\":");
+    gw_dec(w, size);
+    gw_str(w, ",\"hex\":");
     hex(w, data, data ? size : 0);
     gw_u8(w, '}');
 }
@@ -81,23 +83,29 @@ static void detail_json(ganim_writer *w, const ganim_detail *d)
     switch (d->type) {
     case GANIM_DETAIL_NULL: gw_str(w, "null"); break;
     case GANIM_DETAIL_BOOL: gw_str(w, d->value.b ? "true" : "false"); break;
-    case GANIM_DETAIL_INT: gw_printf(w, "%lld", (long long)d->value.i); break;
-    case GANIM_DETAIL_UINT: gw_printf(w, "%llu", (unsigned long long)d->value.u); break;
+    case GANIM_DETAIL_INT: gw_int(w, (int64_t)d->value.i); break;
+    case GANIM_DETAIL_UINT: gw_dec(w, (uint64_t)d->value.u); break;
     case GANIM_DETAIL_FLOAT: jfloat(w, d->value.f); break;
     case GANIM_DETAIL_DOUBLE: jdouble(w, d->value.d); break;
     case GANIM_DETAIL_STRING: gw_json_string(w, d->value.s); break;
     case GANIM_DETAIL_BYTES: hex(w, d->value.bytes.data, d->value.bytes.size); break;
     case GANIM_DETAIL_INTS: {
         uint32_t width = d->value.ints.width;
-        gw_u8(w, '[');
-        for (size_t i = 0; i < d->value.ints.count; i++) {
+        char chunk[256];
+        size_t at = 0;
+        chunk[at++] = '[';
+        for (size_t i = 0; i < d->value.ints.count; i++) { /* ",[-2147483648]" is 14 characters */
             int row_start = width > 1 && i % width == 0, row_end = width > 1 && (i + 1) % width == 0;
-            if (i) gw_u8(w, ',');
-            if (row_start) gw_u8(w, '[');
-            gw_printf(w, "%d", (int)d->value.ints.data[i]);
-            if (row_end) gw_u8(w, ']');
+            if (at > sizeof chunk - 15) gw_bytes(w, chunk, at), at = 0; /* and the closing bracket */
+            if (i) chunk[at++] = ',';
+            if (row_start) chunk[at++] = '[';
+            int32_t v = d->value.ints.data[i];
+            if (v < 0) chunk[at++] = '-';
+            at = (size_t)(gw_dec_chars(chunk + at, v < 0 ? 0u - (uint32_t)v : (uint32_t)v) - chunk);
+            if (row_end) chunk[at++] = ']';
         }
-        gw_u8(w, ']');
+        chunk[at++] = ']';
+        gw_bytes(w, chunk, at);
         break;
     }
     case GANIM_DETAIL_LIST:
@@ -147,7 +155,7 @@ static void warnings(ganim_writer *w, const ganim_doc *doc)
         const ganim_warning *wn = &doc->warnings[i];
         gw_str(w, i ? ",\n {\"offset\":" : "\n {\"offset\":");
         if (wn->offset == GANIM_NO_OFFSET) gw_str(w, "null");
-        else gw_printf(w, "%llu", (unsigned long long)wn->offset);
+        else gw_dec(w, (uint64_t)wn->offset);
         gw_str(w, ",\"message\":");
         gw_json_string(w, wn->message ? wn->message : "");
         gw_u8(w, '}');
@@ -172,15 +180,23 @@ static double duration(const ganim_clip *c)
 
 static void clip_header(ganim_writer *w, const ganim_clip *c, uint32_t ci)
 {
-    gw_printf(w, "{\"index\":%u,\"name\":", ci);
+    gw_str(w, "{\"index\":");
+    gw_dec(w, ci);
+    gw_str(w, ",\"name\":");
     gw_json_string(w, c->name);
-    gw_printf(w, ",\"kind\":\"%s\",\"fps\":", c->kind == GANIM_CLIP_OPAQUE ? "opaque" : "animation");
+    gw_str(w, c->kind == GANIM_CLIP_OPAQUE ? ",\"kind\":\"opaque\",\"fps\":" : ",\"kind\":\"animation\",\"fps\":");
     jdouble(w, c->fps);
-    gw_printf(w, ",\"frame_count\":%u,\"duration\":", c->frame_count);
+    gw_str(w, ",\"frame_count\":");
+    gw_dec(w, c->frame_count);
+    gw_str(w, ",\"duration\":");
     jdouble(w, duration(c));
-    gw_printf(w, ",\"rotation_interp\":\"%s\"", c->rotation_interp == GANIM_INTERP_NLERP ? "nlerp" : "slerp");
+    gw_str(w, c->rotation_interp == GANIM_INTERP_NLERP ? ",\"rotation_interp\":\"nlerp\""
+                                                       : ",\"rotation_interp\":\"slerp\"");
     /* only clips that have one: the clip that plays with this one (its index) */
-    if (c->partner) gw_printf(w, ",\"partner\":%u", c->partner - 1);
+    if (c->partner) {
+        gw_str(w, ",\"partner\":");
+        gw_dec(w, c->partner - 1);
+    }
 }
 
 /* ---- lossless dump ----------------------------------------------------------------------- */
@@ -188,7 +204,12 @@ static void clip_header(ganim_writer *w, const ganim_clip *c, uint32_t ci)
 static void channel(ganim_writer *w, const char *key, const ganim_channel *ch, int comps)
 {
     uint32_t n = ch->kind == GANIM_CHANNEL_ABSENT ? 0 : ch->count;
-    gw_printf(w, ",\n   \"%s\":{\"kind\":\"%s\",\"count\":%u", key, kind_name(ch->kind), n);
+    gw_str(w, ",\n   \"");
+    gw_str(w, key);
+    gw_str(w, "\":{\"kind\":\"");
+    gw_str(w, kind_name(ch->kind));
+    gw_str(w, "\",\"count\":");
+    gw_dec(w, n);
     if (ch->kind == GANIM_CHANNEL_KEYED) {
         gw_str(w, ",\"times\":");
         gw_u8(w, '[');
@@ -208,13 +229,22 @@ static void channel(ganim_writer *w, const char *key, const ganim_channel *ch, i
 
 static void bytes_array(ganim_writer *w, const char *key, const uint8_t *p, uint32_t n)
 {
-    gw_printf(w, ",\n   \"%s\":", key);
+    gw_str(w, ",\n   \"");
+    gw_str(w, key);
+    gw_str(w, "\":");
     if (!p) {
         gw_str(w, "null");
         return;
     }
     gw_u8(w, '[');
-    for (uint32_t k = 0; k < n; k++) gw_printf(w, k ? ",%u" : "%u", p[k]);
+    char chunk[256];
+    size_t at = 0;
+    for (uint32_t k = 0; k < n; k++) { /* "255," is 4 characters: a chunk holds 64 */
+        if (at > sizeof chunk - 4) gw_bytes(w, chunk, at), at = 0;
+        if (k) chunk[at++] = ',';
+        at = (size_t)(gw_dec_chars(chunk + at, p[k]) - chunk);
+    }
+    gw_bytes(w, chunk, at);
     gw_u8(w, ']');
 }
 
@@ -230,15 +260,21 @@ static void dump_skeleton(ganim_writer *w, const ganim_skeleton *sk)
     gw_printf(w, ",\"bone_count\":%u,\"bones\":[", sk->bone_count);
     for (uint32_t i = 0; i < sk->bone_count; i++) {
         const ganim_bone *b = &sk->bones[i];
-        gw_printf(w, "%s\n {\"index\":%u,\"name\":", i ? "," : "", i);
+        gw_str(w, i ? ",\n {\"index\":" : "\n {\"index\":");
+        gw_dec(w, i);
+        gw_str(w, ",\"name\":");
         gw_json_string(w, b->name);
-        gw_printf(w, ",\"parent\":%d,\"rest\":{\"rotation\":", (int)b->parent);
+        gw_str(w, ",\"parent\":");
+        gw_int(w, (int)b->parent);
+        gw_str(w, ",\"rest\":{\"rotation\":");
         jfloats(w, &b->rest.rotation.x, 4);
         gw_str(w, ",\"translation\":");
         jfloats(w, &b->rest.translation.x, 3);
         gw_str(w, ",\"scale\":");
         jfloats(w, &b->rest.scale.x, 3);
-        gw_printf(w, "},\"flags\":%u}", b->flags);
+        gw_str(w, "},\"flags\":");
+        gw_dec(w, b->flags);
+        gw_u8(w, '}');
     }
     gw_str(w, "],\n \"native_record\":");
     native_record(w, sk->native_format, sk->native, sk->native_size);
@@ -249,10 +285,14 @@ static ganim_code dump_clip(ganim_writer *w, const ganim_doc *doc, uint32_t ci, 
 {
     const ganim_clip *c = &doc->clips[ci];
     clip_header(w, c, ci);
-    gw_printf(w, ",\"track_count\":%u,\"tracks\":[", c->track_count);
+    gw_str(w, ",\"track_count\":");
+    gw_dec(w, c->track_count);
+    gw_str(w, ",\"tracks\":[");
     for (uint32_t ti = 0; ti < c->track_count; ti++) {
         const ganim_track *t = &c->tracks[ti];
-        gw_printf(w, "%s\n  {\"bone\":%u,\"name\":", ti ? "," : "", t->bone);
+        gw_str(w, ti ? ",\n  {\"bone\":" : "\n  {\"bone\":");
+        gw_dec(w, t->bone);
+        gw_str(w, ",\"name\":");
         gw_json_string(w, t->name ? t->name : "");
         channel(w, "rotation", &t->rotation, 4);
         channel(w, "translation", &t->translation, 3);
@@ -263,11 +303,13 @@ static ganim_code dump_clip(ganim_writer *w, const ganim_doc *doc, uint32_t ci, 
     }
     gw_u8(w, ']');
     if (c->event_count) { /* only clips that have events: older dumps stay as they were */
-        gw_printf(w, ",\n  \"events\":[");
+        gw_str(w, ",\n  \"events\":[");
         for (uint32_t k = 0; k < c->event_count; k++) {
             gw_str(w, k ? ",{\"frame\":" : "{\"frame\":");
             jfloat(w, c->events[k].frame);
-            gw_printf(w, ",\"id\":%u}", c->events[k].id);
+            gw_str(w, ",\"id\":");
+            gw_dec(w, c->events[k].id);
+            gw_u8(w, '}');
         }
         gw_u8(w, ']');
     }
@@ -285,7 +327,14 @@ static ganim_code dump_clip(ganim_writer *w, const ganim_doc *doc, uint32_t ci, 
 static void uints(ganim_writer *w, const uint32_t *v, size_t n)
 {
     gw_u8(w, '[');
-    for (size_t k = 0; k < n; k++) gw_printf(w, k ? ",%u" : "%u", v[k]);
+    char chunk[256];
+    size_t at = 0;
+    for (size_t k = 0; k < n; k++) { /* ",4294967295" is 11 characters */
+        if (at > sizeof chunk - 11) gw_bytes(w, chunk, at), at = 0;
+        if (k) chunk[at++] = ',';
+        at = (size_t)(gw_dec_chars(chunk + at, v[k]) - chunk);
+    }
+    gw_bytes(w, chunk, at);
     gw_u8(w, ']');
 }
 
@@ -297,8 +346,9 @@ static void dump_meshes(ganim_writer *w, const ganim_doc *doc)
         const ganim_mesh *m = &doc->meshes[mi];
         gw_str(w, mi ? ",\n {\"name\":" : "\n {\"name\":");
         gw_json_string(w, m->name);
-        gw_printf(w, ",\"vertex_count\":%u,\"triangle_count\":%u,\n  \"positions\":[", m->vertex_count,
-                  m->triangle_count);
+        gx_text_dec(w, ",\"vertex_count\":", m->vertex_count);
+        gx_text_dec(w, ",\"triangle_count\":", m->triangle_count);
+        gw_str(w, ",\n  \"positions\":[");
         for (uint32_t v = 0; v < m->vertex_count; v++) {
             if (v) gw_u8(w, ',');
             jfloats(w, m->positions + (size_t)v * 3, 3);
@@ -425,13 +475,19 @@ static ganim_code info_body(ganim_writer *w, const ganim_doc *doc, const ganim_e
         gw_str(w, first ? "\n " : ",\n ");
         first = 0;
         clip_header(w, c, ci);
-        gw_printf(w, ",\"track_count\":%u", c->track_count);
-        gw_printf(w, ",\"channels\":{\"rotation\":%u,\"translation\":%u,\"scale\":%u,\"visibility\":%u,\"step\":%u}",
-                  present[0], present[1], present[2], vis, step);
-        gw_printf(w, ",\"animated\":{\"rotation\":%u,\"translation\":%u,\"scale\":%u}", animated[0], animated[1],
-                  animated[2]);
-        if (c->event_count) gw_printf(w, ",\"event_count\":%u", c->event_count);
-        gw_printf(w, ",\"opaque_size\":%zu,\"native\":", c->kind == GANIM_CLIP_OPAQUE ? c->opaque_size : (size_t)0);
+        gx_text_dec(w, ",\"track_count\":", c->track_count);
+        gx_text_dec(w, ",\"channels\":{\"rotation\":", present[0]);
+        gx_text_dec(w, ",\"translation\":", present[1]);
+        gx_text_dec(w, ",\"scale\":", present[2]);
+        gx_text_dec(w, ",\"visibility\":", vis);
+        gx_text_dec(w, ",\"step\":", step);
+        gx_text_dec(w, "},\"animated\":{\"rotation\":", animated[0]);
+        gx_text_dec(w, ",\"translation\":", animated[1]);
+        gx_text_dec(w, ",\"scale\":", animated[2]);
+        gw_u8(w, '}');
+        if (c->event_count) gx_text_dec(w, ",\"event_count\":", c->event_count);
+        gx_text_dec(w, ",\"opaque_size\":", c->kind == GANIM_CLIP_OPAQUE ? c->opaque_size : (size_t)0);
+        gw_str(w, ",\"native\":");
         ganim_code code = describe(w, doc, (int)ci, GANIM_DETAILS_SUMMARY, err);
         if (code != GANIM_OK) return code;
         gw_u8(w, '}');
@@ -442,8 +498,9 @@ static ganim_code info_body(ganim_writer *w, const ganim_doc *doc, const ganim_e
         for (uint32_t mi = 0; mi < doc->mesh_count; mi++) {
             gw_str(w, mi ? ",{\"name\":" : "{\"name\":");
             gw_json_string(w, doc->meshes[mi].name);
-            gw_printf(w, ",\"vertex_count\":%u,\"triangle_count\":%u}", doc->meshes[mi].vertex_count,
-                      doc->meshes[mi].triangle_count);
+            gx_text_dec(w, ",\"vertex_count\":", doc->meshes[mi].vertex_count);
+            gx_text_dec(w, ",\"triangle_count\":", doc->meshes[mi].triangle_count);
+            gw_u8(w, '}');
         }
         gw_u8(w, ']');
     }

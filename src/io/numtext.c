@@ -182,12 +182,9 @@ static int round_fast(const fparts *p, int prec, int x, uint32_t *q_out)
     return even ? scaled <= pk : scaled < pk;
 }
 
-/* q's P digits, trailing zeros gone, in printf's %g layout for precision P and exponent X. */
-static size_t layout(char *out, int neg, uint32_t q, int prec, int x)
+/* P digits, trailing zeros gone, in printf's %g layout for precision P and exponent X. */
+static inline size_t place(char *out, int neg, const char *dig, int prec, int x)
 {
-    char dig[10];
-    for (int i = prec; i >= 2; i -= 2, q /= 100) memcpy(dig + i - 2, DIGITS2 + 2 * (q % 100), 2);
-    if (prec & 1) dig[0] = (char)('0' + q);
     int nd = prec;
     while (nd > 1 && dig[nd - 1] == '0') nd--;
     char *o = out;
@@ -223,8 +220,17 @@ static size_t layout(char *out, int neg, uint32_t q, int prec, int x)
     return (size_t)(o - out);
 }
 
+/* q's P digits (a float's: P <= 9) in that layout. */
+static size_t layout(char *out, int neg, uint32_t q, int prec, int x)
+{
+    char dig[10];
+    for (int i = prec; i >= 2; i -= 2, q /= 100) memcpy(dig + i - 2, DIGITS2 + 2 * (q % 100), 2);
+    if (prec & 1) dig[0] = (char)('0' + q);
+    return place(out, neg, dig, prec, x);
+}
+
 /* v's parts and X; returns 0 for a zero (and non-finite values, which callers map). */
-static int decompose(float v, int *neg, fparts *p, int *x)
+static inline int decompose(float v, int *neg, fparts *p, int *x)
 {
     uint32_t u;
     memcpy(&u, &v, sizeof u);
@@ -290,4 +296,158 @@ size_t gnum_float_prec(char *out, float v, int prec)
     uint32_t q = 0;
     (void)round_prec(&p, prec, x, &q);
     return finish(out, neg, q, prec, x);
+}
+
+/* ---- doubles ----------------------------------------------------------------------------
+ * The same rules for v = m * 2^e, m < 2^53, -1074 <= e <= 971, at precisions 1..17 (17
+ * digits always read back). The value is divided once: q18 = floor(v / 10^(X-17)), its 18
+ * digits, and whether anything was left (`sticky`); every precision's rounding is then
+ * an integer test on q18's lower digits. The read-back test compares D with v's rounding
+ * interval as the float path does, on numbers below 2^1190. */
+
+#define DBIG_LIMBS 40 /* 1280 bits: the largest number compared is below 2^1190 */
+
+typedef struct {
+    uint32_t w[DBIG_LIMBS];
+    int n;
+} dbig;
+
+/* x * 2^p2 * 10^p10 */
+static dbig dbig_make(uint64_t x, int p2, int p10)
+{
+    dbig a;
+    gbig_set(a.w, &a.n, x);
+    gbig_mul_pow10(a.w, &a.n, DBIG_LIMBS, p10);
+    gbig_shl(a.w, &a.n, DBIG_LIMBS, p2);
+    return a;
+}
+
+static int dbig_cmp(const dbig *a, const dbig *b) { return gbig_cmp(a->w, a->n, b->w, b->n); }
+
+/* a = floor(a / d), d > 0; returns whether a remainder was left. */
+static int dbig_div_small(dbig *a, uint32_t d)
+{
+    uint64_t r = 0;
+    for (int i = a->n - 1; i >= 0; i--) {
+        uint64_t t = (r << 32) | a->w[i];
+        a->w[i] = (uint32_t)(t / d);
+        r = t % d;
+    }
+    while (a->n > 0 && a->w[a->n - 1] == 0) a->n--;
+    return r != 0;
+}
+
+/* a >> s (below 2^64 here); *sticky |= whether any of a's bits 0..s-1 is set. */
+static uint64_t dbig_shr64(const dbig *a, int s, int *sticky)
+{
+    int word = s / 32, bit = s % 32;
+    for (int i = 0; i < word && i < a->n; i++) *sticky |= a->w[i] != 0;
+    if (word < a->n && bit) *sticky |= (a->w[word] & ((1u << bit) - 1u)) != 0;
+    uint64_t w0 = word < a->n ? a->w[word] : 0u, w1 = word + 1 < a->n ? a->w[word + 1] : 0u,
+             w2 = word + 2 < a->n ? a->w[word + 2] : 0u;
+    uint64_t r = (w0 | w1 << 32) >> bit;
+    return bit ? r | w2 << (64 - bit) : r;
+}
+
+typedef struct {
+    uint64_t m;
+    int e;
+    int lower_quarter;
+} dparts;
+
+static int bit_length64(uint64_t m)
+{
+    int n = 0;
+    while (m) n++, m >>= 1;
+    return n;
+}
+
+/* v's parts and X; returns 0 for a zero or a non-finite value. */
+static int ddecompose(double v, int *neg, dparts *p, int *x)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    uint32_t bexp = (uint32_t)(u >> 52) & 0x7ffu;
+    uint64_t frac = u & (((uint64_t)1 << 52) - 1);
+    *neg = bexp != 0x7ffu && (u >> 63);
+    if (bexp == 0x7ffu || (bexp == 0 && frac == 0)) return 0;
+    p->m = bexp ? frac | (uint64_t)1 << 52 : frac;
+    p->e = bexp ? (int)bexp - 1075 : -1074;
+    p->lower_quarter = frac == 0 && bexp > 1;
+    /* v in [2^b, 2^(b+1)): X is floor(b log10 2) or one more: is v >= 10^y? */
+    int b = bit_length64(p->m) - 1 + p->e, y = floor_log10_pow2(b) + 1, more;
+    if (y >= 0 && y <= 22) { /* 10^y is a double exactly */
+        static const double P10[23] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+        more = (v < 0 ? -v : v) >= P10[y];
+    } else {
+        dbig a = dbig_make(p->m, imax(p->e, 0), imax(-y, 0)), c = dbig_make(1, imax(-p->e, 0), imax(y, 0));
+        more = dbig_cmp(&a, &c) >= 0;
+    }
+    *x = y - 1 + more;
+    return 1;
+}
+
+/* floor(v / 10^(X-17)) (18 digits) and whether a remainder was left. */
+static uint64_t digits18(const dparts *p, int x, int *sticky)
+{
+    int k = x - 17;
+    dbig a = dbig_make(p->m, imax(p->e, 0), imax(-k, 0));
+    *sticky = 0;
+    for (int j = k; j > 0; j -= j > 9 ? 9 : j) *sticky |= dbig_div_small(&a, (uint32_t)POW10[j > 9 ? 9 : j]);
+    return dbig_shr64(&a, imax(-p->e, 0), sticky);
+}
+
+/* v rounded to P digits (10^P when it carries), ties to even. */
+static uint64_t dround(uint64_t q18, int sticky, int prec)
+{
+    uint64_t d = POW10[18 - prec], q = q18 / d, r = q18 % d, half = d / 2;
+    return q + (uint64_t)(r > half || (r == half && (sticky || (q & 1))));
+}
+
+/* Does q * 10^(X-P+1) read back (strtod, to nearest, ties to even) as v? */
+static int dreads_back(const dparts *p, uint64_t q, int prec, int x)
+{
+    int k = x - prec + 1, even = !(p->m & 1);
+    /* in units of 2^(e-2) * 10^min(k, 0), times 2^max(e, 0), as round_big */
+    dbig d = dbig_make(q, imax(-p->e, 0) + 2, imax(k, 0));
+    dbig lo = dbig_make(4 * p->m - (p->lower_quarter ? 1u : 2u), imax(p->e, 0), imax(-k, 0));
+    int cl = dbig_cmp(&d, &lo);
+    if (cl < 0 || (cl == 0 && !even)) return 0;
+    dbig hi = dbig_make(4 * p->m + 2u, imax(p->e, 0), imax(-k, 0));
+    int ch = dbig_cmp(&d, &hi);
+    return even ? ch <= 0 : ch < 0;
+}
+
+/* q's P digits (P <= 17) in printf's layout; q = 10^P carries to 10^(P-1), X + 1. */
+static size_t dfinish(char *out, int neg, uint64_t q, int prec, int x)
+{
+    if (q == POW10[prec]) q /= 10, x++;
+    char dig[18];
+    for (int i = prec; i >= 2; i -= 2, q /= 100) memcpy(dig + i - 2, DIGITS2 + 2 * (q % 100), 2);
+    if (prec & 1) dig[0] = (char)('0' + q);
+    return place(out, neg, dig, prec, x);
+}
+
+size_t gnum_double(char *out, double v)
+{
+    int neg, x, sticky;
+    dparts p;
+    if (!ddecompose(v, &neg, &p, &x)) return zero(out, neg);
+    uint64_t q18 = digits18(&p, x, &sticky), q = 0;
+    int prec = 6;
+    for (;; prec++) {
+        q = dround(q18, sticky, prec);
+        if (prec == 17 || dreads_back(&p, q, prec, x)) break;
+    }
+    return dfinish(out, neg, q, prec, x);
+}
+
+size_t gnum_double_prec(char *out, double v, int prec)
+{
+    int neg, x, sticky;
+    dparts p;
+    if (!ddecompose(v, &neg, &p, &x) || prec < 1 || prec > 17) return zero(out, neg);
+    uint64_t q18 = digits18(&p, x, &sticky);
+    return dfinish(out, neg, dround(q18, sticky, prec), prec, x);
 }

@@ -1,7 +1,7 @@
-/* Floats to text without the C library: the exact text printf's "%.*g" writes (glibc:
- * the binary value rounded to nearest, ties to even), at the smallest precision 6..9
- * that reads back (strtof) as the same float. No printf, no strtof, no locale: the
- * decimal point is always '.'. */
+/* Floats and doubles to text without the C library: the exact text printf's "%.*g"
+ * writes (glibc: the binary value rounded to nearest, ties to even), at the smallest
+ * precision from 6 that reads back (strtof, strtod) as the same value. No printf, no
+ * strtof or strtod, no locale: the decimal point is always '.'. */
 #ifndef GANIM_IO_NUMTEXT_H
 #define GANIM_IO_NUMTEXT_H
 
@@ -16,5 +16,11 @@ size_t gnum_float(char *out, float v);
 
 /* The same text at a precision the caller chooses, 1..9 ("%.*g" exactly): for tests. */
 size_t gnum_float_prec(char *out, float v, int prec);
+
+/* Doubles likewise: "%.*g" at the smallest precision 6..17 that reads back (strtod) as v. */
+#define GNUM_DOUBLE_CHARS 32 /* "-2.2250738585072014e-308" is 24 characters */
+size_t gnum_double(char *out, double v);
+/* "%.*g" exactly at a precision 1..17 (gx_g9 writes %.9g; the tests every precision). */
+size_t gnum_double_prec(char *out, double v, int prec);
 
 #endif

@@ -3,7 +3,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -154,6 +153,15 @@ void gw_dec(ganim_writer *w, uint64_t v)
     gw_bytes(w, tmp, (size_t)(gw_dec_chars(tmp, v) - tmp));
 }
 
+void gw_int(ganim_writer *w, int64_t v)
+{
+    char tmp[21];
+    tmp[0] = '-';
+    uint64_t mag = v < 0 ? 0u - (uint64_t)v : (uint64_t)v; /* INT64_MIN too */
+    char *start = v < 0 ? tmp + 1 : tmp;
+    gw_bytes(w, tmp, (size_t)(gw_dec_chars(start, mag) - tmp));
+}
+
 void gw_printf(ganim_writer *w, const char *fmt, ...)
 {
     char tmp[512];
@@ -182,13 +190,16 @@ void gw_float(ganim_writer *w, float v)
 
 void gw_double(ganim_writer *w, double v)
 {
-    char tmp[40];
+    char tmp[GNUM_DOUBLE_CHARS];
     if (!isfinite(v)) v = 0;
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-        if (strtod(tmp, NULL) == v) break;
-    }
-    gw_str(w, tmp);
+    gw_bytes(w, tmp, gnum_double(tmp, v));
+}
+
+void gw_double_prec(ganim_writer *w, double v, int prec)
+{
+    char tmp[GNUM_DOUBLE_CHARS];
+    if (!isfinite(v)) v = 0;
+    gw_bytes(w, tmp, gnum_double_prec(tmp, v, prec));
 }
 
 void gw_json_string(ganim_writer *w, const char *s)

@@ -62,11 +62,15 @@ void gw_f64le(ganim_writer *w, double v);
  * still in the buffer. */
 void gw_patch_u32le(ganim_writer *w, size_t at, uint32_t v);
 void gw_patch_u16le(ganim_writer *w, size_t at, uint16_t v);
-/* printf-style text (locale-independent for %d/%s; floats: use gw_float). */
+/* A C string's bytes. */
 void gw_str(ganim_writer *w, const char *s);
+/* printf-style text (locale-independent for %d/%s; floats: use gw_float): ~1,000
+ * instructions a call, for text written once per file; loops use gw_str and gw_dec. */
 void gw_printf(ganim_writer *w, const char *fmt, ...) GANIM_PRINTF(2, 3);
 /* An unsigned integer in decimal, as printf's %u / %zu / %llu write it (no printf). */
 void gw_dec(ganim_writer *w, uint64_t v);
+/* A signed integer, as printf's %d / %lld write it (no printf). */
+void gw_int(ganim_writer *w, int64_t v);
 /* The same digits stored at p (room for 20 characters); returns the end. */
 static inline char *gw_dec_chars(char *p, uint64_t v)
 {
@@ -84,6 +88,9 @@ static inline char *gw_dec_chars(char *p, uint64_t v)
 void gw_float(ganim_writer *w, float v);
 /* Same for doubles (17 significant digits at most). */
 void gw_double(ganim_writer *w, double v);
+/* printf's "%.*g" of v at a precision 1..17, with '.' whatever LC_NUMERIC says; NaN and
+ * infinities as 0. */
+void gw_double_prec(ganim_writer *w, double v, int prec);
 /* A JSON string literal with escapes. */
 void gw_json_string(ganim_writer *w, const char *s);
 

@@ -93,6 +93,49 @@ TEST(tree_and_json)
     ganim_details_free(d);
 }
 
+/* Long integer lists (written in chunks without printf) against printf's text: every
+ * width, the extremes, lengths across the chunk boundaries. */
+TEST(long_int_lists)
+{
+    enum { N = 700 };
+    static int32_t v[N];
+    uint32_t s = 12345;
+    for (int i = 0; i < N; i++) {
+        s = s * 1103515245u + 12345u;
+        v[i] = i % 5 == 0 ? INT32_MIN : i % 7 == 0 ? INT32_MAX : (int32_t)(s >> (i % 31));
+        if (i % 3 == 0 && v[i] != INT32_MIN) v[i] = -v[i] / (i + 1);
+    }
+    static const uint32_t widths[] = { 0, 1, 2, 3, 7, 16 };
+    static const size_t counts[] = { 0, 1, 17, 18, 19, 20, 40, 100, N };
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+        for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+            uint32_t width = widths[wi];
+            size_t count = counts[ci];
+            ganim_detail d = { 0 };
+            d.type = GANIM_DETAIL_INTS;
+            d.value.ints.data = v;
+            d.value.ints.count = count;
+            d.value.ints.width = width;
+            static char want[N * 16 + 8];
+            size_t at = 0;
+            want[at++] = '[';
+            for (size_t i = 0; i < count; i++) {
+                if (i) want[at++] = ',';
+                if (width > 1 && i % width == 0) want[at++] = '[';
+                at += (size_t)snprintf(want + at, sizeof want - at, "%d", (int)v[i]);
+                if (width > 1 && (i + 1) % width == 0) want[at++] = ']';
+            }
+            want[at++] = ']';
+            ganim_buffer out = { 0 };
+            ganim_error e = { 0 };
+            CHECK(ganim_detail_json(&d, &out, &e) == GANIM_OK);
+            CHECK_MSG(out.size == at && memcmp(out.data, want, at) == 0, "width %u, %zu values: %.*s", width, count,
+                      (int)out.size, (const char *)out.data);
+            ganim_buffer_free(&out);
+        }
+    }
+}
+
 TEST(levels_clips_and_errors)
 {
     ganim_doc *doc = fake_doc();
@@ -161,6 +204,7 @@ TEST(allocation_failures)
 int main(void)
 {
     RUN(tree_and_json);
+    RUN(long_int_lists);
     RUN(levels_clips_and_errors);
     RUN(allocation_failures);
     return test_finish();

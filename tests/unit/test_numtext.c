@@ -1,11 +1,13 @@
-/* Floats to text without the C library (src/io/numtext.c) against the C library itself,
- * byte for byte: the reference is what gw_float did before, snprintf("%.*g") at the
- * smallest precision 6..9 whose text strtof reads back as the same float (glibc:
- * correctly rounded both ways; this program keeps the "C" locale except where it tests
- * that the new text does not follow the locale). Every float of whole binades (the
+/* Floats and doubles to text without the C library (src/io/numtext.c) against the C
+ * library itself, byte for byte: the reference is what gw_float and gw_double did before,
+ * snprintf("%.*g") at the smallest precision 6..9 (6..17) whose text strtof (strtod)
+ * reads back as the same value (glibc: correctly rounded both ways; this program keeps
+ * the "C" locale except where it tests that the new text does not follow the locale). Every float of whole binades (the
  * subnormals, around 1e-5 and 1e-4 and 1e5..1e9 where %g changes notation, the top),
  * millions of random bit patterns, the edges (FLT_MIN, FLT_TRUE_MIN, FLT_MAX, powers of
- * two and of ten and their neighbours) and exact decimal ties at every precision 1..9.
+ * two and of ten and their neighbours) and exact decimal ties at every precision 1..9;
+ * doubles likewise (every power of two and of ten and their neighbours, ties at every
+ * precision 1..17, random bit patterns, random values near 1, short decimals).
  * Binades are sampled (one float in 64) unless GANIM_FULL=1 or CI=true.
  * `test_numtext --range FIRST LAST` compares every bit pattern FIRST..LAST (hex or
  * decimal, inclusive; NaN and infinities skipped) and prints a count: the whole 2^32
@@ -195,8 +197,10 @@ TEST(locale_free)
     static const char *const names[] = { "de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8", "fr_FR.utf8",
                                          "ru_RU.UTF-8", "nl_NL.UTF-8", "de_DE",       "German_Germany.1252" };
     static const float v[] = { 0.5f, -1.25e-7f, 3.14159274f, 123456.7f, 1e30f };
-    char before[5][GNUM_FLOAT_CHARS + 1];
+    static const double dv[] = { 0.5, 29.97, 1.0 / 30.0, -1.25e-7, 1e300 };
+    char before[5][GNUM_FLOAT_CHARS + 1], dbefore[5][GNUM_DOUBLE_CHARS + 1];
     for (int i = 0; i < 5; i++) before[i][gnum_float(before[i], v[i])] = 0;
+    for (int i = 0; i < 5; i++) dbefore[i][gnum_double(dbefore[i], dv[i])] = 0;
     const char *found = NULL;
     for (size_t i = 0; i < sizeof names / sizeof names[0] && !found; i++)
         if (setlocale(LC_NUMERIC, names[i])) found = names[i];
@@ -218,8 +222,254 @@ TEST(locale_free)
         char now[GNUM_FLOAT_CHARS + 1];
         now[gnum_float(now, v[i])] = 0;
         CHECK_EQ_STR(now, before[i]);
+        char dnow[GNUM_DOUBLE_CHARS + 1];
+        dnow[gnum_double(dnow, dv[i])] = 0;
+        CHECK_EQ_STR(dnow, dbefore[i]);
+        CHECK(strchr(dnow, ',') == NULL);
     }
     setlocale(LC_NUMERIC, "C");
+}
+
+/* ---- doubles: gnum_double against what gw_double did, snprintf("%.*g") at the smallest
+ * precision 6..17 that strtod reads back; gnum_double_prec against "%.{1..17}g" -------- */
+
+static size_t dreference(char *out, size_t cap, double v)
+{
+    if (v == 0) return (size_t)snprintf(out, cap, "%s", signbit(v) ? "-0" : "0");
+    int n = 0;
+    for (int prec = 6; prec <= 17; prec++) {
+        n = snprintf(out, cap, "%.*g", prec, v);
+        if (strtod(out, NULL) == v) break;
+    }
+    return (size_t)n;
+}
+
+static double dfrom_bits(uint64_t u)
+{
+    double v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+static uint64_t dbits_of(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+static int dcheck_one(double v)
+{
+    char want[64], got[GNUM_DOUBLE_CHARS + 1];
+    size_t nw = dreference(want, sizeof want, v), ng = gnum_double(got, v);
+    got[ng] = 0;
+    if (ng == nw && !memcmp(got, want, nw)) return 1;
+    if (mismatches++ < 10)
+        CHECK_MSG(0, "double 0x%016llx (%.17g): \"%s\", the C library \"%s\"", (unsigned long long)dbits_of(v), v, got,
+                  want);
+    return 0;
+}
+
+static int dcheck_precisions(double v)
+{
+    int ok = 1;
+    for (int prec = 1; prec <= 17; prec++) {
+        char want[64], got[GNUM_DOUBLE_CHARS + 1];
+        int nw = snprintf(want, sizeof want, "%.*g", prec, v);
+        size_t ng = gnum_double_prec(got, v, prec);
+        got[ng] = 0;
+        if ((size_t)nw != ng || memcmp(got, want, ng)) {
+            ok = 0;
+            if (mismatches++ < 10)
+                CHECK_MSG(0, "double 0x%016llx at %%.%dg: \"%s\", snprintf \"%s\"", (unsigned long long)dbits_of(v),
+                          prec, got, want);
+        }
+    }
+    return ok;
+}
+
+static void dcheck_both_signs(double v)
+{
+    dcheck_one(v);
+    dcheck_one(-v);
+    dcheck_precisions(v);
+    dcheck_precisions(-v);
+}
+
+/* the double strtod makes of "<d>e<j>" */
+static double dparse(uint64_t d, int j)
+{
+    char s[48];
+    snprintf(s, sizeof s, "%llue%d", (unsigned long long)d, j);
+    return strtod(s, NULL);
+}
+
+TEST(double_edges)
+{
+    static const double fixed[] = { 0.0,
+                                    DBL_MIN,
+                                    DBL_TRUE_MIN,
+                                    DBL_MAX,
+                                    DBL_EPSILON,
+                                    1.0,
+                                    0.1,
+                                    0.2,
+                                    0.3,
+                                    1.0 / 3.0,
+                                    2.0 / 3.0,
+                                    30.0,
+                                    29.97,
+                                    30000.0 / 1001.0,
+                                    24000.0 / 1001.0,
+                                    1.0 / 30.0,
+                                    1.0 / 24.0,
+                                    1.0 / 60.0,
+                                    0.01,
+                                    0.0254,
+                                    9007199254740992.0,
+                                    9007199254740991.0,
+                                    4503599627370495.5,
+                                    1e-5,
+                                    1e-4,
+                                    9.9999999999999e-5,
+                                    99999.95,
+                                    999999.5,
+                                    1e15,
+                                    1e16,
+                                    1e17,
+                                    123456789012345678.0,
+                                    1e21,
+                                    1e22,
+                                    1e23,
+                                    5e-324,
+                                    2.2250738585072009e-308,
+                                    2.2250738585072014e-308,
+                                    1.7976931348623157e308,
+                                    (double)FLT_MAX,
+                                    (double)FLT_MIN,
+                                    (double)FLT_TRUE_MIN };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) dcheck_both_signs(fixed[i]);
+    CHECK(dcheck_one(-0.0));
+    /* every power of two with its neighbours (the quarter step below it), subnormals too */
+    for (int b = 0; b < 2046; b++) {
+        uint64_t u = (uint64_t)(b + 1) << 52;
+        for (uint64_t d = 0; d < 5; d++) dcheck_both_signs(dfrom_bits(u - 2 + d));
+    }
+    for (int b = 0; b < 52; b++) dcheck_both_signs(dfrom_bits((uint64_t)1 << b));
+    dcheck_both_signs(dfrom_bits(1)), dcheck_both_signs(dfrom_bits(2)), dcheck_both_signs(dfrom_bits(3));
+    dcheck_both_signs(dfrom_bits(0x000fffffffffffffu)), dcheck_both_signs(dfrom_bits(0x7feffffffffffffeu));
+    /* the doubles nearest every power of ten, and their neighbours */
+    for (int e = -324; e <= 308; e++) {
+        uint64_t u = dbits_of(dparse(1, e));
+        for (uint64_t d = 0; d < 7; d++)
+            if (u + d >= 3 && u + d - 3 < 0x7ff0000000000000u) dcheck_both_signs(dfrom_bits(u - 3 + d));
+    }
+    CHECK_EQ_INT(mismatches, 0);
+}
+
+/* Exact decimal ties at every precision 1..17: dyadic fractions k / 2^n and integers
+ * k * 2^n with a small odd k, integers with a 5 after the P-th digit, and the doubles
+ * nearest d.5 * 10^j. */
+TEST(double_exact_ties)
+{
+    for (uint32_t k = 1; k < 1u << 10; k += 2) {
+        for (int n = -60; n <= 60; n += 1) dcheck_both_signs(ldexp((double)k, n));
+    }
+    for (uint64_t d = 1; d < 10000000000000000u; d = d * 7 + 1) {
+        for (int j = -330; j <= 300; j += 7) {
+            uint64_t u = dbits_of(dparse(d * 10 + 5, j));
+            for (uint64_t i = 0; i < 3; i++)
+                if (u + i >= 1 && u + i - 1 < 0x7ff0000000000000u) dcheck_both_signs(dfrom_bits(u - 1 + i));
+        }
+    }
+    for (uint64_t q = 5; q < 9007199254740992u; q = q * 10 + 5) {
+        for (uint64_t m = 1; m < 10; m++) dcheck_both_signs((double)(q * m / 10 * 10 + 5));
+    }
+    CHECK_EQ_INT(mismatches, 0);
+}
+
+/* Random bit patterns (every exponent), random doubles between 2^-40 and 2^40, and the
+ * doubles of short decimals ("29.97", "0.04": what a text file holds). */
+TEST(double_random)
+{
+    uint64_t s = test_seed("numtext double");
+    long n = test_full() ? 4000000 : 200000, bad = 0;
+    for (long i = 0; i < n; i++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        uint64_t r = s;
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        uint64_t u = (r & 0xffffffff00000000u) | (s >> 32);
+        double v;
+        switch (i % 3) {
+        case 0: v = dfrom_bits(u); break;
+        case 1: v = dfrom_bits((u & 0x800fffffffffffffu) | (uint64_t)(1023 - 40 + (long)((u >> 52) % 81)) << 52); break;
+        default: v = dparse((u >> 11) % (i % 2 ? 100000u : 100000000000000000u), (int)((u >> 4) % 40) - 20); break;
+        }
+        if (!isfinite(v)) continue;
+        bad += !dcheck_one(v);
+        if (i % 16 == 0) bad += !dcheck_precisions(v);
+    }
+    CHECK_MSG(bad == 0, "%ld of %ld random doubles differ", bad, n);
+}
+
+TEST(writer_doubles)
+{
+    ganim_buffer buf = { 0 };
+    ganim_writer w = gw_init(&buf, NULL);
+    gw_double(&w, NAN);
+    gw_u8(&w, ' ');
+    gw_double(&w, INFINITY);
+    gw_u8(&w, ' ');
+    gw_double(&w, -0.0);
+    gw_u8(&w, ' ');
+    gw_double(&w, 29.97);
+    gw_u8(&w, ' ');
+    gw_double(&w, 1.0 / 30.0);
+    gw_u8(&w, ' ');
+    gw_double(&w, 1e-7);
+    gw_u8(&w, ' ');
+    gw_double_prec(&w, 1.0 / 30.0, 9);
+    gw_u8(&w, ' ');
+    gw_double_prec(&w, 1e21, 9);
+    gw_u8(&w, ' ');
+    gw_double_prec(&w, -INFINITY, 9);
+    gw_u8(&w, 0);
+    CHECK_EQ_STR((const char *)buf.data, "0 0 -0 29.97 0.03333333333333333 1e-07 0.0333333333 1e+21 0");
+    ganim_buffer_free(&buf);
+}
+
+/* gw_dec and gw_int against printf's %llu and %lld */
+TEST(writer_integers)
+{
+    static const int64_t v[] = { 0,
+                                 1,
+                                 -1,
+                                 9,
+                                 10,
+                                 -10,
+                                 99,
+                                 100,
+                                 255,
+                                 65535,
+                                 2147483647,
+                                 -2147483647 - 1,
+                                 4294967295,
+                                 1000000000000,
+                                 INT64_MAX,
+                                 INT64_MIN,
+                                 INT64_MIN + 1 };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        char want[64];
+        ganim_buffer buf = { 0 };
+        ganim_writer w = gw_init(&buf, NULL);
+        gw_int(&w, v[i]);
+        gw_u8(&w, ' ');
+        gw_dec(&w, (uint64_t)v[i]);
+        gw_u8(&w, 0);
+        snprintf(want, sizeof want, "%lld %llu", (long long)v[i], (unsigned long long)v[i]);
+        CHECK_EQ_STR((const char *)buf.data, want);
+        ganim_buffer_free(&buf);
+    }
 }
 
 static int range(const char *a, const char *b)
@@ -248,6 +498,11 @@ int main(int argc, char **argv)
     RUN(whole_binades);
     RUN(random_bit_patterns);
     RUN(writer_maps_non_finite);
+    RUN(double_edges);
+    RUN(double_exact_ties);
+    RUN(double_random);
+    RUN(writer_doubles);
+    RUN(writer_integers);
     RUN(locale_free);
     return test_finish();
 }
