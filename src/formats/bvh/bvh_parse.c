@@ -322,8 +322,10 @@ static ganim_code frame_values(lexer *lx)
     uint64_t room = (uint64_t)(lx->n - lx->i) / 2 + 1;
     uint64_t cap = want < room ? want : room;
     f->frame_room = (uint32_t)((cap + f->channels - 1) / f->channels);
-    double *values = ganim_doc_alloc_array_raw(f->scratch, f->channels, sizeof(double)); /* one frame */
+    /* one frame, then a 0 that bvh_frame reads for the channels a joint lacks */
+    double *values = ganim_doc_alloc_array_raw(f->scratch, (size_t)f->channels + 1, sizeof(double));
     if (!values) return GANIM_NOMEM(f->err);
+    values[f->channels] = 0;
     ganim_code code = bvh_begin(f);
     if (code != GANIM_OK) return code;
     uint64_t got = 0;
