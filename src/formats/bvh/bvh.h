@@ -77,7 +77,8 @@ ganim_code bvh_parse(bvh_file *f);
 /* ---- bvh_model.c ---------------------------------------------------------------------------- */
 /* The frames are converted as they are read, one frame of doubles at a time: bvh_begin
  * after the MOTION header (and again when bvh_frame set f->redo: the frames are then
- * read again from the first), bvh_frame for each whole frame (`v`: its channels' values),
+ * read again from the first), bvh_frame for each whole frame (`v`: its channels' values,
+ * then v[channels] == 0),
  * bvh_build at the end (the skeleton, the clip and the warnings). */
 ganim_code bvh_begin(bvh_file *f);
 ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr);

@@ -10,6 +10,10 @@
 #include "core/dquat.h"
 #include "formats/bvh/bvh.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* ---- the frame rate --------------------------------------------------------------------------- */
 
 /* 1 / Frame Time, taken as a whole (or NTSC) rate when the text is that rate's frame time
@@ -69,6 +73,23 @@ static inline void short_product(const double s[3], const double c[3], int i, in
     mul_axis(a, k, (k + 1) % 3, (k + 2) % 3, s[2], c[2], q);
 }
 
+/* Every |s[i]| and |c[i]| >= 2^-300 (none is a NaN: the angles are finite). With SSE2
+ * the six in three pairs, one compare each (the same answers as the scalar tests). */
+static inline int all_large(const double s[3], const double c[3])
+{
+#if defined(__SSE2__)
+    const __m128d abs = _mm_castsi128_pd(_mm_set1_epi64x(0x7FFFFFFFFFFFFFFF)), tiny = _mm_set1_pd(0x1p-300);
+    __m128d a = _mm_and_pd(_mm_loadu_pd(s), abs), b = _mm_and_pd(_mm_loadu_pd(c), abs);
+    __m128d e = _mm_and_pd(_mm_set_pd(c[2], s[2]), abs);
+    __m128d ok = _mm_and_pd(_mm_and_pd(_mm_cmpge_pd(a, tiny), _mm_cmpge_pd(b, tiny)), _mm_cmpge_pd(e, tiny));
+    return _mm_movemask_pd(ok) == 3;
+#else
+    const double tiny = 0x1p-300;
+    return fabs(s[0]) >= tiny && fabs(s[1]) >= tiny && fabs(s[2]) >= tiny && fabs(c[0]) >= tiny && fabs(c[1]) >= tiny &&
+           fabs(c[2]) >= tiny;
+#endif
+}
+
 /* R = R(order[0]) R(order[1]) R(order[2]) from the sines and cosines of the half angles
  * in that order (s[0], c[0] about axis order[0], ...). The product of three axis
  * rotations by ganim_dq_mul from the identity (the reference, kept below) adds many terms
@@ -80,9 +101,7 @@ static inline void short_product(const double s[3], const double c[3], int i, in
  * tests/formats/bvh/test_bvh_euler.c compares the two. */
 static inline void euler_from_sc(const double s[3], const double c[3], const int order[3], int code, double q[4])
 {
-    const double tiny = 0x1p-300;
-    if (fabs(s[0]) >= tiny && fabs(s[1]) >= tiny && fabs(s[2]) >= tiny && fabs(c[0]) >= tiny && fabs(c[1]) >= tiny &&
-        fabs(c[2]) >= tiny) {
+    if (all_large(s, c)) {
         switch (code) { /* order[0] * 3 + order[1]: the six orders */
         case 1: short_product(s, c, 0, 1, 2, q); return;
         case 2: short_product(s, c, 0, 2, 1, q); return;
@@ -130,12 +149,13 @@ typedef struct bvh_chan {
 /* A joint's channels and what its frames made so far. */
 typedef struct bvh_state {
     uint8_t has_pos, has_rot;
-    int8_t pos_at[3];   /* each axis's position channel in the joint's values, or -1 */
-    int8_t value_at[3]; /* each rotation's channel, in order, or -1 */
+    int8_t pos_at[3];  /* each axis's position channel in the joint's values, or -1 */
+    uint32_t pos_v[3]; /* where each axis's position is in the frame (pos_at), or the frame's 0 */
+    uint32_t rot_v[3]; /* where each rotation's angle is in the frame, in order, or the frame's 0 */
     int order[3], order_code;
     const double *undo; /* bvh.axes: the roots' turn, or NULL */
     double base[3];     /* added to the position channels (OFFSET or 0) */
-    uint64_t angle[3];  /* the angles of the frame before, their bits */
+    uint64_t angle[3];  /* the angles of the frame before, their bits (a NaN's before the first) */
     double s[3], c[3];  /* their half-angle sines and cosines */
     float q_prev[4];    /* that frame's rotation */
     bvh_chan t, r;
@@ -197,7 +217,13 @@ ganim_code bvh_begin(bvh_file *f)
         }
         rotation_order(j, st->order);
         st->order_code = st->order[0] * 3 + st->order[1];
-        for (int i = 0; i < 3; i++) st->value_at[i] = (int8_t)rot_at[st->order[i]];
+        /* the frame's values end with a 0 (bvh_frame): a missing channel reads it */
+        for (int i = 0; i < 3; i++) {
+            int at = rot_at[st->order[i]];
+            st->rot_v[i] = at >= 0 ? j->first + (uint32_t)at : f->channels;
+            st->pos_v[i] = st->pos_at[i] >= 0 ? j->first + (uint32_t)st->pos_at[i] : f->channels;
+            st->angle[i] = UINT64_MAX; /* a NaN: no angle read has these bits */
+        }
         for (int a = 0; a < 3; a++) st->base[a] = f->positions_add || st->pos_at[a] < 0 ? j->offset[a] : 0;
         int is_root = f->maybe_synthetic ? j->parent == 0 : j->parent < 0;
         st->undo = is_root ? f->undo : NULL;
@@ -239,13 +265,11 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
             }
     }
     for (uint32_t ji = 0; ji < f->joint_count; ji++) {
-        const bvh_joint *j = &f->joints[ji];
         bvh_state *st = &f->state[ji];
-        const double *jv = v + j->first;
         if (st->has_pos) {
             double p[3];
             float t[3];
-            for (int a = 0; a < 3; a++) p[a] = st->base[a] + (st->pos_at[a] >= 0 ? jv[st->pos_at[a]] : 0);
+            for (int a = 0; a < 3; a++) p[a] = st->base[a] + v[st->pos_v[a]];
             if (st->undo) ganim_dq_rot(st->undo, p, p);
             for (int a = 0; a < 3; a++) t[a] = (float)p[a];
             ganim_code code = chan_put(f, &st->t, t, 3, fr);
@@ -256,12 +280,12 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
          * same libm call on the same double); all three: the same quaternion */
         double deg[3];
         uint64_t bits[3];
-        for (int i = 0; i < 3; i++) deg[i] = st->value_at[i] >= 0 ? jv[st->value_at[i]] : 0;
+        for (int i = 0; i < 3; i++) deg[i] = v[st->rot_v[i]];
         memcpy(bits, deg, sizeof bits);
         float q[4];
         int same = 0;
         for (int i = 0; i < 3; i++) {
-            if (fr && bits[i] == st->angle[i]) {
+            if (bits[i] == st->angle[i]) { /* never in the first frame: angle holds a NaN's bits */
                 same++;
                 continue;
             }

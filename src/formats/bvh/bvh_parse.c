@@ -322,27 +322,37 @@ static ganim_code frame_values(lexer *lx)
     uint64_t room = (uint64_t)(lx->n - lx->i) / 2 + 1;
     uint64_t cap = want < room ? want : room;
     f->frame_room = (uint32_t)((cap + f->channels - 1) / f->channels);
-    double *values = ganim_doc_alloc_array_raw(f->scratch, f->channels, sizeof(double)); /* one frame */
+    /* one frame, then a 0 that bvh_frame reads for the channels a joint lacks */
+    double *values = ganim_doc_alloc_array_raw(f->scratch, (size_t)f->channels + 1, sizeof(double));
     if (!values) return GANIM_NOMEM(f->err);
+    values[f->channels] = 0;
     ganim_code code = bvh_begin(f);
     if (code != GANIM_OK) return code;
     uint64_t got = 0;
     uint32_t k = 0, fr = 0; /* the value in the frame, the frame */
     const uint8_t *text = lx->d;
     size_t n = lx->n, i = lx->i;
+    size_t stop = n >= 31 ? n - 31 : 0; /* below it 32 bytes can be read */
     while (got < cap) {
         double v;
         size_t len;
-        if (n - i >= 32) { /* the commonest number and its separator (decimal_fast.h), or white space */
+        /* the commonest numbers and their separators (decimal_fast.h), or white space, in
+         * a run up to the frame's end (or `cap`): the loop's state stays in registers */
+        uint64_t left = cap - got;
+        uint32_t until = f->channels - k < left ? f->channels : k + (uint32_t)left, k0 = k;
+        while (i < stop && k < until) {
             if ((len = gdec_fast_ws(text + i, &values[k])) != 0) {
                 i += len;
-                goto value_read;
-            }
-            if (space(text[i])) {
+                k++;
+            } else if (space(text[i])) {
                 i++;
-                continue;
+            } else {
+                break;
             }
         }
+        got += k - k0;
+        if (k == f->channels) goto frame_whole;
+        if (got >= cap) break;
         while (i < n && space(text[i])) i++;
         if (i >= n) break;
         /* the common number, a short decimal followed by white space or the end, in
@@ -358,9 +368,9 @@ static ganim_code frame_values(lexer *lx)
         }
         i += len;
         i += i < n; /* the white space after it (or nothing at the end) */
-    value_read:
         got++;
         if (++k == f->channels) {
+        frame_whole:
             k = 0;
             if ((code = bvh_frame(f, values, fr++)) != GANIM_OK) return code;
             if (f->redo) { /* bvh_frame asks for the frames again, from the first */

@@ -368,6 +368,55 @@ TEST(rates_and_lenient_text)
     }
 }
 
+/* The frame loop reads the short numbers of a frame in a run and leaves it for any other
+ * number (here "1e1", "+2.", ".5e1" in the middle of a frame) or the text's last 31 bytes:
+ * every value lands in its channel, whatever the separators, and a frame short of values
+ * or bytes after the last frame are told. */
+TEST(frame_values_in_runs)
+{
+    static const char *const seps[4] = { " ", "\t", "  \r\n", "\n" };
+    for (int declared = 39; declared <= 41; declared++) {
+        char text[8192];
+        int n = snprintf(text, sizeof text,
+                         "HIERARCHY\nROOT r\n{\n OFFSET 7 8 9\n CHANNELS 4 Xposition Zposition Zrotation Xrotation\n"
+                         " JOINT j\n {\n  OFFSET 0 1 0\n  CHANNELS 1 Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  "
+                         "}\n }\n}\nMOTION\nFrames: %d\nFrame Time: 0.04\n",
+                         declared);
+        for (int f = 0; f < 40; f++) {
+            const char *z = f % 3 == 0 ? "1e1" : f % 3 == 1 ? "+2." : ".5e1"; /* 10, 2, 5 */
+            n += snprintf(text + n, sizeof text - (size_t)n, "%d.5%s%s%s0%s90%s%d%s", f, seps[f % 4], z,
+                          seps[(f + 1) % 4], seps[(f + 2) % 4], seps[(f + 3) % 4], f % 2 ? 180 : -45, "\n");
+        }
+        ganim_doc *d = read_text(text, NULL, GANIM_OK, NULL);
+        if (!d) continue;
+        const ganim_clip *c = &d->clips[0];
+        CHECK_EQ_INT(c->frame_count, declared < 40 ? (uint32_t)declared : 40u);
+        /* the root's OFFSET beside its position channels is always told */
+        int frames_told = 0;
+        for (uint32_t w = 0; w < d->warning_count; w++)
+            frames_told +=
+                d->warnings[w].code == GANIM_WARN_EXTRA_BYTES || d->warnings[w].code == GANIM_WARN_INCONSISTENT;
+        CHECK_EQ_INT(d->warning_count, declared == 40 ? 1u : 2u);
+        CHECK_EQ_INT(frames_told, declared == 40 ? 0 : 1);
+        const ganim_track *r = track_of(c, 0), *j = track_of(c, 1);
+        CHECK(r && j);
+        for (uint32_t f = 0; r && j && f < c->frame_count; f++) {
+            const float *t = value(&r->translation, f, 3);
+            float z = f % 3 == 0 ? 10.0f : f % 3 == 1 ? 2.0f : 5.0f;
+            CHECK_MSG(t[0] == (float)f + 0.5f && t[1] == 8 && t[2] == z, "frame %u: translation %g %g %g", f,
+                      (double)t[0], (double)t[1], (double)t[2]);
+            const float *q = value(&r->rotation, f, 4);
+            CHECK_MSG(q[0] == 0.70710677f && q[1] == 0 && q[2] == 0 && q[3] == 0.70710677f,
+                      "frame %u: root rotation %.9g %.9g %.9g %.9g", f, (double)q[0], (double)q[1], (double)q[2],
+                      (double)q[3]);
+            char what[32];
+            snprintf(what, sizeof what, "frame %u: joint", f);
+            check_rotation(value(&j->rotation, f, 4), "YXZ", 0, f % 2 ? 180 : -45, 0, what);
+        }
+        ganim_doc_free(d);
+    }
+}
+
 static void bad(const char *text, ganim_code want, const char *words)
 {
     ganim_error e = { 0 };
@@ -479,6 +528,7 @@ int main(void)
     RUN(root_that_is_not_synthetic);
     RUN(frames_in_bounded_memory);
     RUN(rates_and_lenient_text);
+    RUN(frame_values_in_runs);
     RUN(skeleton_given_matches_exported_names);
     RUN(clear_errors);
     return test_finish();
