@@ -36,7 +36,7 @@ static int finite_all(const float *v, size_t n)
 static int unit_quat(const float *q)
 {
     float len2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-    return len2 >= 0.998001f && len2 <= 1.002001f;
+    return len2 >= GANIM_UNIT_LEN2_MIN && len2 <= GANIM_UNIT_LEN2_MAX;
 }
 
 static int unit_quats(const float *q, size_t n)
@@ -45,7 +45,7 @@ static int unit_quats(const float *q, size_t n)
     for (size_t k = 0; k < n; k++) {
         const float *p = q + k * 4;
         float len2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3];
-        ok &= (len2 >= 0.998001f) & (len2 <= 1.002001f);
+        ok &= (len2 >= GANIM_UNIT_LEN2_MIN) & (len2 <= GANIM_UNIT_LEN2_MAX);
     }
     return ok;
 }
