@@ -210,5 +210,8 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
      * is the validation's sum, or normalised; test_alamo_values ("decoded_rotations_pass_
      * the_validation") proves both pass the validation's unit test. */
     ganim_doc_vouch_rotations(doc);
+    /* and every translation and scale channel make_vector's, refused unless ala_dec_vecs
+     * found each value finite (its verdict is the reference's: test_alamo_values) */
+    ganim_doc_vouch_vectors(doc);
     return GANIM_OK;
 }

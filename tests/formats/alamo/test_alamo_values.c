@@ -306,6 +306,85 @@ TEST(decoded_rotations_pass_the_validation)
     }
 }
 
+/* The reader vouches for its rotations and its translations and scales to the validation
+ * that follows the read only: a document read from an .ALA and then given a non-unit
+ * rotation or a non-finite translation or scale fails the next validation. */
+TEST(vouches_cover_the_read_only)
+{
+    ganim_doc *src = NULL;
+    CHECK(ganim_doc_new(NULL, &src, NULL) == GANIM_OK);
+    ganim_bone bones[2];
+    memset(bones, 0, sizeof bones);
+    bones[0].name = "root";
+    bones[0].parent = -1;
+    bones[0].rest = ganim_transform_identity();
+    bones[1].name = "arm";
+    bones[1].parent = 0;
+    bones[1].rest = ganim_transform_identity();
+    ganim_skeleton sk = { "s", 2, bones, NULL, NULL, 0 };
+    CHECK(ganim_doc_set_skeleton(src, &sk, NULL) == GANIM_OK);
+    ganim_clip cl;
+    memset(&cl, 0, sizeof cl);
+    cl.name = "c";
+    cl.fps = 30;
+    cl.frame_count = 4;
+    uint32_t ci = 0;
+    CHECK(ganim_doc_add_clip(src, &cl, &ci, NULL) == GANIM_OK);
+    float rot[16], pos[12], scl[12];
+    for (int f = 0; f < 4; f++) {
+        double xyz[3] = { 0.1 * f, 0.2, -0.3 * f };
+        ganim_quat q = ganim_quat_from_euler(xyz, GANIM_EULER_YXZ);
+        memcpy(rot + 4 * f, &q, sizeof q);
+        for (int k = 0; k < 3; k++)
+            pos[3 * f + k] = (float)(f * 3 + k) * 0.5f, scl[3 * f + k] = 1.0f + 0.125f * (float)f;
+    }
+    for (uint32_t b = 0; b < 2; b++) {
+        ganim_track tr;
+        memset(&tr, 0, sizeof tr);
+        tr.bone = b;
+        tr.rotation = (ganim_channel){ .kind = GANIM_CHANNEL_PER_FRAME, .count = 4, .values = rot };
+        tr.translation = (ganim_channel){ .kind = GANIM_CHANNEL_PER_FRAME, .count = 4, .values = pos };
+        tr.scale = (ganim_channel){ .kind = GANIM_CHANNEL_PER_FRAME, .count = 4, .values = scl };
+        CHECK(ganim_doc_add_track(src, ci, &tr, NULL, NULL) == GANIM_OK);
+    }
+    ganim_buffer ala;
+    memset(&ala, 0, sizeof ala);
+    ganim_error e;
+    CHECK(ganim_write(src, "alamo-ala", NULL, &ala, &e) == GANIM_OK);
+    ganim_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.format = "alamo-ala";
+    o.skeleton = src->skeleton;
+    ganim_doc *doc = NULL;
+    CHECK(ganim_read_memory(ala.data, ala.size, &o, &doc, &e) == GANIM_OK);
+    if (doc) {
+        CHECK(!ganim_doc_rotations_vouched(doc) && !ganim_doc_vectors_vouched(doc)); /* ended by the read */
+        CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
+        const ganim_clip *c = &doc->clips[0];
+        CHECK(c->track_count == 2 && c->tracks[1].rotation.count == 4 && c->tracks[1].translation.count == 4 &&
+              c->tracks[1].scale.count == 4);
+        float *channels[3] = { (float *)(uintptr_t)c->tracks[1].rotation.values, /* what a caller could do */
+                               (float *)(uintptr_t)c->tracks[1].translation.values,
+                               (float *)(uintptr_t)c->tracks[1].scale.values };
+        const float wrong[3] = { 2.0f, INFINITY, NAN };
+        for (int k = 0; k < 3; k++) {
+            float keep = channels[k][4];
+            channels[k][4] = wrong[k];
+            CHECK(ganim_doc_validate(doc, &e) == GANIM_ERR_CORRUPT);
+            if (k == 0) ganim_doc_vouch_rotations(doc); /* the mechanism: a vouch skips the check ... */
+            else ganim_doc_vouch_vectors(doc);
+            CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
+            ganim_doc_vouch_end(doc); /* ... until it ends */
+            CHECK(ganim_doc_validate(doc, &e) == GANIM_ERR_CORRUPT);
+            channels[k][4] = keep;
+            CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
+        }
+    }
+    ganim_doc_free(doc);
+    ganim_doc_free(src);
+    ganim_buffer_free(&ala);
+}
+
 int main(void)
 {
     test_program_name = "test_alamo_values";
@@ -313,5 +392,6 @@ int main(void)
     RUN(vectors_match_the_reference);
     RUN(bits_unpack_lsb_first);
     RUN(decoded_rotations_pass_the_validation);
+    RUN(vouches_cover_the_read_only);
     return test_finish();
 }
