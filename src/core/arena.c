@@ -217,9 +217,13 @@ void ganim_doc_vouch_rotations(ganim_doc *doc) { doc->internal->rotations_vouche
 
 int ganim_doc_rotations_vouched(const ganim_doc *doc) { return doc->internal && doc->internal->rotations_vouched; }
 
+void ganim_doc_vouch_vectors(ganim_doc *doc) { doc->internal->vectors_vouched = 1; }
+
+int ganim_doc_vectors_vouched(const ganim_doc *doc) { return doc->internal && doc->internal->vectors_vouched; }
+
 void ganim_doc_vouch_end(ganim_doc *doc)
 {
-    if (doc->internal) doc->internal->rotations_vouched = 0;
+    if (doc->internal) doc->internal->rotations_vouched = doc->internal->vectors_vouched = 0;
 }
 
 char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap)

@@ -31,6 +31,7 @@ struct ganim_doc_internal {
     size_t borrowed_size;
     ganim_doc_growth growth; /* arrays the building functions grow (build.c) */
     int rotations_vouched;   /* ganim_doc_vouch_rotations, until ganim_doc_vouch_end */
+    int vectors_vouched;     /* ganim_doc_vouch_vectors, likewise */
 };
 
 #endif

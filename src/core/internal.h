@@ -109,6 +109,16 @@ void ganim_doc_borrow_input(ganim_doc *doc, const uint8_t *data, size_t size);
  * only that validation: read.c ends the vouch right after it, so every later validation
  * checks them again. */
 void ganim_doc_vouch_rotations(ganim_doc *doc);
+/* Likewise for translation and scale values: a reader that proved every one of them
+ * finite (the .ALA reader: ala_dec_vecs's verdict) vouches, and the validation after the
+ * read skips their finiteness check (not their kinds and counts). */
+void ganim_doc_vouch_vectors(ganim_doc *doc);
+int ganim_doc_vectors_vouched(const ganim_doc *doc);
+/* The validation's unit test of a quaternion q: q0*q0 + q1*q1 + q2*q2 + q3*q3, summed in
+ * that order in float, within [GANIM_UNIT_LEN2_MIN, GANIM_UNIT_LEN2_MAX] (|length - 1| <=
+ * 1e-3); a reader that vouches proves its rotations pass it. */
+#define GANIM_UNIT_LEN2_MIN 0.998001f
+#define GANIM_UNIT_LEN2_MAX 1.002001f
 int ganim_doc_rotations_vouched(const ganim_doc *doc);
 void ganim_doc_vouch_end(ganim_doc *doc);
 char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);

@@ -36,7 +36,7 @@ static int finite_all(const float *v, size_t n)
 static int unit_quat(const float *q)
 {
     float len2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-    return len2 >= 0.998001f && len2 <= 1.002001f;
+    return len2 >= GANIM_UNIT_LEN2_MIN && len2 <= GANIM_UNIT_LEN2_MAX;
 }
 
 static int unit_quats(const float *q, size_t n)
@@ -45,7 +45,7 @@ static int unit_quats(const float *q, size_t n)
     for (size_t k = 0; k < n; k++) {
         const float *p = q + k * 4;
         float len2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3];
-        ok &= (len2 >= 0.998001f) & (len2 <= 1.002001f);
+        ok &= (len2 >= GANIM_UNIT_LEN2_MIN) & (len2 <= GANIM_UNIT_LEN2_MAX);
     }
     return ok;
 }
@@ -83,7 +83,7 @@ static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip,
                                   (double)q[0], (double)q[1], (double)q[2], (double)q[3]);
             }
         }
-    } else if (!finite_all(ch->values, (size_t)ch->count * (size_t)comps)) {
+    } else if (!vouched && !finite_all(ch->values, (size_t)ch->count * (size_t)comps)) { /* ganim_doc_vouch_vectors */
         return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
                           "clip %u track %u: %s has a value that is not a finite number", ci, ti, what);
     }
@@ -98,7 +98,7 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
     if (!doc) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "no document");
     const ganim_skeleton *s = doc->skeleton;
     const ganim_limits *lim = ganim_doc_limits(doc);
-    int vouched = ganim_doc_rotations_vouched(doc);
+    int vouched = ganim_doc_rotations_vouched(doc), vectors_vouched = ganim_doc_vectors_vouched(doc);
     if (s && s->bone_count > lim->bones)
         return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                           "the skeleton has %u bones, more than the limit of %u (ganim_limits.bones)", s->bone_count,
@@ -195,9 +195,11 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
             ganim_code code;
             if ((code = check_channel(&t->rotation, c, ci, ti, "rotation", 4, lim, vouched, err)) != GANIM_OK)
                 return code;
-            if ((code = check_channel(&t->translation, c, ci, ti, "translation", 3, lim, 0, err)) != GANIM_OK)
+            if ((code = check_channel(&t->translation, c, ci, ti, "translation", 3, lim, vectors_vouched, err)) !=
+                GANIM_OK)
                 return code;
-            if ((code = check_channel(&t->scale, c, ci, ti, "scale", 3, lim, 0, err)) != GANIM_OK) return code;
+            if ((code = check_channel(&t->scale, c, ci, ti, "scale", 3, lim, vectors_vouched, err)) != GANIM_OK)
+                return code;
         }
         if (c->partner) { /* an animation without a partner of its own */
             uint32_t p = c->partner - 1;

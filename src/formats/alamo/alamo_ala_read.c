@@ -205,5 +205,13 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
     doc->clips = clip;
     doc->clip_count = 1;
     doc->axes = GANIM_AXES_Z_UP;
+    /* Every rotation channel is make_rotation's: ala_dec_rot_unit's values (ala_dec_rots
+     * gives the same bits), either accepted by its test |sqrtf(n2) - 1| <= 1e-3, whose n2
+     * is the validation's sum, or normalised; test_alamo_values ("decoded_rotations_pass_
+     * the_validation") proves both pass the validation's unit test. */
+    ganim_doc_vouch_rotations(doc);
+    /* and every translation and scale channel make_vector's, refused unless ala_dec_vecs
+     * found each value finite (its verdict is the reference's: test_alamo_values) */
+    ganim_doc_vouch_vectors(doc);
     return GANIM_OK;
 }

@@ -3,43 +3,6 @@
 
 #include "core/internal.h"
 
-/* Both walkers work on a copy of the parent's cursor, taken back only for a whole chunk,
- * and clear the result only when there is none (the hot path writes each field once). */
-int gc_next(ganim_reader *parent, ganim_chunk *c)
-{
-    uint64_t offset = gr_offset(parent);
-    ganim_reader r = *parent;
-    uint32_t type, size;
-    if (!gr_u32le(&r, &type) || !gr_u32le(&r, &size) || !gr_sub(&r, size & 0x7FFFFFFFu, &c->body)) {
-        memset(c, 0, sizeof *c);
-        c->offset = offset;
-        return gr_left(parent) == 0 ? GC_END : GC_BAD;
-    }
-    c->type = type;
-    c->size = size & 0x7FFFFFFFu;
-    c->container = (size & 0x80000000u) != 0;
-    c->offset = offset;
-    *parent = r;
-    return GC_OK;
-}
-
-int gc_next_mini(ganim_reader *parent, ganim_mini *m)
-{
-    uint64_t offset = gr_offset(parent);
-    ganim_reader r = *parent;
-    const uint8_t *h;
-    if (!gr_bytes(&r, 2, &h) || !gr_sub(&r, h[1], &m->body)) {
-        memset(m, 0, sizeof *m);
-        m->offset = offset;
-        return gr_left(parent) == 0 ? GC_END : GC_BAD;
-    }
-    m->type = h[0];
-    m->size = h[1];
-    m->offset = offset;
-    *parent = r;
-    return GC_OK;
-}
-
 ganim_code gc_fail(ganim_error *err, const char *fmt, const char *what, const ganim_reader *parent,
                    const ganim_chunk *c)
 {

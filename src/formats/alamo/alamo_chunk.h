@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ganim.h"
 #include "io/reader.h"
@@ -35,8 +36,43 @@ enum { GC_BAD = -1, GC_END = 0, GC_OK = 1 };
 /* Next chunk of `parent` (advancing past it). GC_END when the parent is exhausted,
  * GC_BAD when the header is cut off or the body runs past the parent's end; then
  * `c->offset` is where and gc_fail() turns it into an error. */
-int gc_next(ganim_reader *parent, ganim_chunk *c);
-int gc_next_mini(ganim_reader *parent, ganim_mini *m);
+/* Inline: an ALA track header is ten mini-chunks, so the walk is per-track fixed cost.
+ * Both walkers work on a copy of the parent's cursor, taken back only for a whole chunk,
+ * and clear the result only when there is none (the hot path writes each field once). */
+static inline int gc_next(ganim_reader *parent, ganim_chunk *c)
+{
+    uint64_t offset = gr_offset(parent);
+    ganim_reader r = *parent;
+    uint32_t type, size;
+    if (!gr_u32le(&r, &type) || !gr_u32le(&r, &size) || !gr_sub(&r, size & 0x7FFFFFFFu, &c->body)) {
+        memset(c, 0, sizeof *c);
+        c->offset = offset;
+        return gr_left(parent) == 0 ? GC_END : GC_BAD;
+    }
+    c->type = type;
+    c->size = size & 0x7FFFFFFFu;
+    c->container = (size & 0x80000000u) != 0;
+    c->offset = offset;
+    *parent = r;
+    return GC_OK;
+}
+
+static inline int gc_next_mini(ganim_reader *parent, ganim_mini *m)
+{
+    uint64_t offset = gr_offset(parent);
+    ganim_reader r = *parent;
+    const uint8_t *h;
+    if (!gr_bytes(&r, 2, &h) || !gr_sub(&r, h[1], &m->body)) {
+        memset(m, 0, sizeof *m);
+        m->offset = offset;
+        return gr_left(parent) == 0 ? GC_END : GC_BAD;
+    }
+    m->type = h[0];
+    m->size = h[1];
+    m->offset = offset;
+    *parent = r;
+    return GC_OK;
+}
 
 /* Error for a GC_BAD result: "<fmt>: <what> at byte N: ...". */
 ganim_code gc_fail(ganim_error *err, const char *fmt, const char *what, const ganim_reader *parent,

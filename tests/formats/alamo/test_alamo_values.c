@@ -238,11 +238,160 @@ TEST(bits_unpack_lsb_first)
     CHECK(!gb_lsb_unpack(data, 2, 17, out)); /* more bits than bytes hold */
 }
 
+/* The reader vouches for its rotations (ganim_doc_vouch_rotations): the validation after
+ * the read skips their unit test, so every quaternion ala_dec_rot_unit gives must pass it:
+ * q0*q0 + q1*q1 + q2*q2 + q3*q3 in that order within [GANIM_UNIT_LEN2_MIN,
+ * GANIM_UNIT_LEN2_MAX]. One kept is one whose float sum n2 (the same sum: 0 + a is a)
+ * passed |sqrtf(n2) - 1| <= 1e-3; one repaired was normalised. */
+static int passes_validation(const float q[4])
+{
+    float len2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    return len2 >= GANIM_UNIT_LEN2_MIN && len2 <= GANIM_UNIT_LEN2_MAX;
+}
+
+static int decoded_passes(int32_t a, int32_t b, int32_t c, int32_t d)
+{
+    int16_t raw[4] = { (int16_t)a, (int16_t)b, (int16_t)c, (int16_t)d };
+    float q[4];
+    (void)ala_dec_rot_unit(raw, q);
+    if (passes_validation(q)) return 1;
+    CHECK_MSG(0, "(%d %d %d %d) decodes to (%a %a %a %a), which the validation refuses", a, b, c, d, q[0], q[1], q[2],
+              q[3]);
+    return 0;
+}
+
+static int32_t clamp16(double v) { return v > 32767.0 ? 32767 : v < -32768.0 ? -32768 : (int32_t)lround(v); }
+
+TEST(decoded_rotations_pass_the_validation)
+{
+    /* Every float n2 the reader's test keeps is inside the validation's bounds: all floats
+     * of [0.99, 1.01] (sqrtf is correctly rounded, so monotone: none outside is kept). */
+    uint32_t kept = 0;
+    CHECK(fabsf(sqrtf(0.99f) - 1.0f) > 1e-3f);
+    CHECK(fabsf(sqrtf(1.01f) - 1.0f) > 1e-3f);
+    for (float x = 0.99f; x <= 1.01f; x = nextafterf(x, 2.0f)) {
+        if (!(fabsf(sqrtf(x) - 1.0f) <= 1e-3f)) continue;
+        kept++;
+        if (!(x >= GANIM_UNIT_LEN2_MIN && x <= GANIM_UNIT_LEN2_MAX)) {
+            CHECK_MSG(0, "n2 = %a is kept by the reader but refused by the validation", (double)x);
+            return;
+        }
+    }
+    CHECK(kept > 30000u); /* the band 0.998..1.002 holds ~50,000 floats */
+    /* The decoder itself at the tolerance's two edges (kept on one side, normalised on the
+     * other), the large components in every pair of positions; then corners and random. */
+    static const int pos[6][2] = { { 0, 1 }, { 0, 3 }, { 1, 2 }, { 2, 3 }, { 3, 0 }, { 2, 1 } };
+    const double edge[2] = { 0.999 * 32767.0, 1.001 * 32767.0 };
+    uint32_t step = test_full() ? 1u : 7u;
+    for (int e = 0; e < 2; e++)
+        for (int32_t a = 0; a <= 32767; a += (int32_t)step) {
+            double rest = edge[e] * edge[e] - (double)a * a;
+            if (rest < 0) continue;
+            int32_t b0 = clamp16(sqrt(rest));
+            for (int32_t db = -3; db <= 3; db++) {
+                int32_t v[4] = { 0, 0, 0, 0 }, b = b0 + db > 32767 ? 32767 : b0 + db;
+                int p = (int)((uint32_t)(a + db + 3) % 6u);
+                v[pos[p][0]] = (a & 1) ? -a : a;
+                v[pos[p][1]] = (b & 2) ? -b : b;
+                if (!decoded_passes(v[0], v[1], v[2], v[3])) return;
+            }
+        }
+    static const int32_t corner[6] = { -32768, -32767, -1, 0, 1, 32767 };
+    for (uint32_t i = 0; i < 6u * 6u * 6u * 6u; i++)
+        if (!decoded_passes(corner[i % 6], corner[i / 6 % 6], corner[i / 36 % 6], corner[i / 216])) return;
+    for (uint32_t i = 0; i < (test_full() ? 2000000u : 200000u); i++) {
+        uint16_t v[4];
+        quat_case(v, i % 4);
+        if (!decoded_passes((int16_t)v[0], (int16_t)v[1], (int16_t)v[2], (int16_t)v[3])) return;
+    }
+}
+
+/* The reader vouches for its rotations and its translations and scales to the validation
+ * that follows the read only: a document read from an .ALA and then given a non-unit
+ * rotation or a non-finite translation or scale fails the next validation. */
+TEST(vouches_cover_the_read_only)
+{
+    ganim_doc *src = NULL;
+    CHECK(ganim_doc_new(NULL, &src, NULL) == GANIM_OK);
+    ganim_bone bones[2];
+    memset(bones, 0, sizeof bones);
+    bones[0].name = "root";
+    bones[0].parent = -1;
+    bones[0].rest = ganim_transform_identity();
+    bones[1].name = "arm";
+    bones[1].parent = 0;
+    bones[1].rest = ganim_transform_identity();
+    ganim_skeleton sk = { "s", 2, bones, NULL, NULL, 0 };
+    CHECK(ganim_doc_set_skeleton(src, &sk, NULL) == GANIM_OK);
+    ganim_clip cl;
+    memset(&cl, 0, sizeof cl);
+    cl.name = "c";
+    cl.fps = 30;
+    cl.frame_count = 4;
+    uint32_t ci = 0;
+    CHECK(ganim_doc_add_clip(src, &cl, &ci, NULL) == GANIM_OK);
+    float rot[16], pos[12], scl[12];
+    for (int f = 0; f < 4; f++) {
+        double xyz[3] = { 0.1 * f, 0.2, -0.3 * f };
+        ganim_quat q = ganim_quat_from_euler(xyz, GANIM_EULER_YXZ);
+        memcpy(rot + 4 * f, &q, sizeof q);
+        for (int k = 0; k < 3; k++)
+            pos[3 * f + k] = (float)(f * 3 + k) * 0.5f, scl[3 * f + k] = 1.0f + 0.125f * (float)f;
+    }
+    for (uint32_t b = 0; b < 2; b++) {
+        ganim_track tr;
+        memset(&tr, 0, sizeof tr);
+        tr.bone = b;
+        tr.rotation = (ganim_channel){ .kind = GANIM_CHANNEL_PER_FRAME, .count = 4, .values = rot };
+        tr.translation = (ganim_channel){ .kind = GANIM_CHANNEL_PER_FRAME, .count = 4, .values = pos };
+        tr.scale = (ganim_channel){ .kind = GANIM_CHANNEL_PER_FRAME, .count = 4, .values = scl };
+        CHECK(ganim_doc_add_track(src, ci, &tr, NULL, NULL) == GANIM_OK);
+    }
+    ganim_buffer ala;
+    memset(&ala, 0, sizeof ala);
+    ganim_error e;
+    CHECK(ganim_write(src, "alamo-ala", NULL, &ala, &e) == GANIM_OK);
+    ganim_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.format = "alamo-ala";
+    o.skeleton = src->skeleton;
+    ganim_doc *doc = NULL;
+    CHECK(ganim_read_memory(ala.data, ala.size, &o, &doc, &e) == GANIM_OK);
+    if (doc) {
+        CHECK(!ganim_doc_rotations_vouched(doc) && !ganim_doc_vectors_vouched(doc)); /* ended by the read */
+        CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
+        const ganim_clip *c = &doc->clips[0];
+        CHECK(c->track_count == 2 && c->tracks[1].rotation.count == 4 && c->tracks[1].translation.count == 4 &&
+              c->tracks[1].scale.count == 4);
+        float *channels[3] = { (float *)(uintptr_t)c->tracks[1].rotation.values, /* what a caller could do */
+                               (float *)(uintptr_t)c->tracks[1].translation.values,
+                               (float *)(uintptr_t)c->tracks[1].scale.values };
+        const float wrong[3] = { 2.0f, INFINITY, NAN };
+        for (int k = 0; k < 3; k++) {
+            float keep = channels[k][4];
+            channels[k][4] = wrong[k];
+            CHECK(ganim_doc_validate(doc, &e) == GANIM_ERR_CORRUPT);
+            if (k == 0) ganim_doc_vouch_rotations(doc); /* the mechanism: a vouch skips the check ... */
+            else ganim_doc_vouch_vectors(doc);
+            CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
+            ganim_doc_vouch_end(doc); /* ... until it ends */
+            CHECK(ganim_doc_validate(doc, &e) == GANIM_ERR_CORRUPT);
+            channels[k][4] = keep;
+            CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
+        }
+    }
+    ganim_doc_free(doc);
+    ganim_doc_free(src);
+    ganim_buffer_free(&ala);
+}
+
 int main(void)
 {
     test_program_name = "test_alamo_values";
     RUN(rotations_match_the_reference);
     RUN(vectors_match_the_reference);
     RUN(bits_unpack_lsb_first);
+    RUN(decoded_rotations_pass_the_validation);
+    RUN(vouches_cover_the_read_only);
     return test_finish();
 }
