@@ -229,7 +229,7 @@ void ganim_doc_vouch_end(ganim_doc *doc)
 char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap)
 {
     char tmp[1024];
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    ganim_vformat(tmp, sizeof tmp, fmt, ap);
     return ganim_doc_strdup(doc, tmp);
 }
 

@@ -122,6 +122,8 @@ int ganim_doc_vectors_vouched(const ganim_doc *doc);
 int ganim_doc_rotations_vouched(const ganim_doc *doc);
 void ganim_doc_vouch_end(ganim_doc *doc);
 char *ganim_doc_printf(ganim_doc *doc, const char *fmt, ...) GANIM_PRINTF(2, 3);
+/* vsnprintf in the "C" locale whatever the program's (messages' numbers keep '.'). */
+int ganim_vformat(char *buf, size_t size, const char *fmt, va_list ap);
 char *ganim_doc_vprintf(ganim_doc *doc, const char *fmt, va_list ap);
 /* Hands a caller's warning callback (ganim_write_opts.warn, ganim_export_opts.warn) one
  * warning with no offset; nothing when `warn` is NULL. The text lives until it returns. */

@@ -46,7 +46,7 @@ void ganim_warn_callback(void (*warn)(void *user, const ganim_warning *warning),
 {
     if (!warn) return;
     char text[1024];
-    vsnprintf(text, sizeof text, fmt, ap);
+    ganim_vformat(text, sizeof text, fmt, ap);
     ganim_warning w = { GANIM_NO_OFFSET, text, code };
     warn(user, &w);
 }

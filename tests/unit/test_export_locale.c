@@ -8,6 +8,7 @@
  * made with `localedef -i de_DE -f UTF-8 DIR/de_DE.UTF-8` and run with LOCPATH=DIR). */
 #include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "export/export.h"
@@ -79,6 +80,15 @@ static void c_text(char *out, size_t cap, double v)
     }
 }
 
+/* ganim_vformat through a variadic front, as the warnings' paths call it */
+static void format_probe(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ganim_vformat(buf, size, fmt, ap);
+    va_end(ap);
+}
+
 TEST(comma_locale)
 {
     static const char *const names[] = { "de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8", "fr_FR.utf8",
@@ -118,7 +128,14 @@ TEST(comma_locale)
         snprintf(probe, sizeof probe, "%.2f", 29.97);
         CHECK_MSG(strcmp(probe, "29,97") == 0, "%s: printf wrote %s", found, probe);
         export_all(doc, &comma);
+        /* errors and warnings name their numbers in the "C" locale too */
+        ganim_error e;
+        ganim_fail(&e, GANIM_ERR_CORRUPT, 0, "%g fps, %.3f", 29.97, 0.5);
+        char text[64];
+        format_probe(text, sizeof text, "%g fps, %.3f", 29.97, 0.5);
         setlocale(LC_ALL, "C");
+        CHECK_EQ_STR(e.message, "29.97 fps, 0.500");
+        CHECK_EQ_STR(text, "29.97 fps, 0.500");
         CHECK_MSG(same(&c.json, &comma.json), "%s: the JSON dump changed", found);
         CHECK_MSG(same(&c.gltf, &comma.gltf), "%s: the .gltf changed", found);
         CHECK_MSG(same(&c.bin, &comma.bin), "%s: the .bin changed", found);
