@@ -334,6 +334,14 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
      * With trivial defaults (bit 9) the descriptions' defaults are all identity (ACL sets
      * the bit only then), so they are no bind pose either. */
     if (rc == GANIM_OK && (!h->bind || h->trivial) && !given) ganim_skeleton_rest_from_frame0(doc->skeleton, clip);
+    /* Every rotation of the model is unit length: each decoded or constant one went
+     * through quat_normalise (or its vector twins, bit-identical), whose quotient by the
+     * length of a finite vector with length^2 in [1e-12, 1e30] is within a few ulp of
+     * unit length, or was replaced by the identity; default ones are the identity, the
+     * buffer's bind pose (normalised by parse_metadata) or the given skeleton's rest pose,
+     * which the validation checks on the skeleton itself. The validation after the read
+     * skips their unit-length check (test_acl checks it on every sample). */
+    if (rc == GANIM_OK) ganim_doc_vouch_rotations(doc);
 done:
     ganim_acl_close(h);
     return rc;
