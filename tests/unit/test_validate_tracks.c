@@ -24,7 +24,8 @@ static ganim_doc *doc_of(uint32_t n, const uint32_t *order)
     cl.fps = 30;
     cl.frame_count = 1;
     uint32_t ci = 0;
-    ok = ok && ganim_doc_set_skeleton(doc, &sk, NULL) == GANIM_OK && ganim_doc_add_clip(doc, &cl, &ci, NULL) == GANIM_OK;
+    ok =
+        ok && ganim_doc_set_skeleton(doc, &sk, NULL) == GANIM_OK && ganim_doc_add_clip(doc, &cl, &ci, NULL) == GANIM_OK;
     for (uint32_t i = 0; ok && i < n; i++) {
         ganim_track tr = { 0 };
         tr.bone = order[i];

@@ -917,18 +917,12 @@ TEST(rest_pose_is_frame_zero_without_bind_pose)
      * reader's copy of frame 0 (acl_decode.c, rest_from_frame0) is what the general
      * sampler gives there, bit for bit, and that the rotations the reader vouches for
      * pass the full validation */
-    static const char *const files[] = { "walk_f100_r30_b52.acl",
-                                         "metadata_f70_r30_b34.acl",
-                                         "short_f16_r30_b33.v0.civ",
-                                         "scale01_default_settings_f192_r30_b60.acl",
-                                         "loop_wrap_f61_r30_b36.acl",
-                                         "const_and_identity_f48_r30_b30.acl",
-                                         "full_formats_f40_r30_b24.acl",
-                                         "large_translation_f50_r30_b22.acl",
-                                         "single_frame_f1_r30_b24.acl",
-                                         "two_frames_f2_r30_b20.acl",
-                                         "acl20_walk_f100_r30_b52.acl",
-                                         "animated_scale_f40_r30_b26.acl",
+    static const char *const files[] = { "walk_f100_r30_b52.acl",        "metadata_f70_r30_b34.acl",
+                                         "short_f16_r30_b33.v0.civ",     "scale01_default_settings_f192_r30_b60.acl",
+                                         "loop_wrap_f61_r30_b36.acl",    "const_and_identity_f48_r30_b30.acl",
+                                         "full_formats_f40_r30_b24.acl", "large_translation_f50_r30_b22.acl",
+                                         "single_frame_f1_r30_b24.acl",  "two_frames_f2_r30_b20.acl",
+                                         "acl20_walk_f100_r30_b52.acl",  "animated_scale_f40_r30_b26.acl",
                                          "two_segments_f32_r30_b45.acl" };
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         size_t size;
