@@ -1,6 +1,7 @@
 /* ganim_doc_validate: every invariant of the model, checked on every reader's output. */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -23,6 +24,11 @@ static int finite_all(const float *v, size_t n)
         __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(v + i + 4));
         bad = _mm_or_si128(bad, _mm_cmpeq_epi32(_mm_and_si128(a, expo), expo));
         bad = _mm_or_si128(bad, _mm_cmpeq_epi32(_mm_and_si128(b, expo), expo));
+    }
+    if (n - i >= 4u) { /* four more (a constant rotation, most channels' tails) */
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(v + i));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi32(_mm_and_si128(a, expo), expo));
+        i += 4u;
     }
     if (_mm_movemask_epi8(bad)) return 0;
 #endif
@@ -180,18 +186,29 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
                 return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
                                   "clip %u: event %u is at frame %g, outside 0..2^24", ci, k,
                                   (double)c->events[k].frame);
+        /* bones animated by earlier tracks: a bit each for skeletons of up to 4096 bones
+         * (the search among earlier tracks, quadratic in tracks, cost more than the
+         * channels' own checks on short clips), that search beyond */
+        uint64_t seen[64];
+        int bits = s && s->bone_count <= 64u * 64u;
+        if (bits) memset(seen, 0, ((s->bone_count + 63u) / 64u) * sizeof seen[0]);
         for (uint32_t ti = 0; ti < c->track_count; ti++) {
             const ganim_track *t = &c->tracks[ti];
             if (!s || t->bone >= s->bone_count) {
                 return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
                                   "clip %u track %u: bone %u is not in the skeleton", ci, ti, t->bone);
             }
-            for (uint32_t tj = 0; tj < ti; tj++) {
-                if (c->tracks[tj].bone == t->bone) {
-                    return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: two tracks animate bone %u",
-                                      ci, t->bone);
-                }
+            int twice = 0;
+            if (bits) {
+                uint64_t m = 1ull << (t->bone % 64u);
+                twice = (seen[t->bone / 64u] & m) != 0;
+                seen[t->bone / 64u] |= m;
+            } else {
+                for (uint32_t tj = 0; tj < ti && !twice; tj++) twice = c->tracks[tj].bone == t->bone;
             }
+            if (twice)
+                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: two tracks animate bone %u", ci,
+                                  t->bone);
             ganim_code code;
             if ((code = check_channel(&t->rotation, c, ci, ti, "rotation", 4, lim, vouched, err)) != GANIM_OK)
                 return code;

@@ -182,6 +182,21 @@ static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim
     return GANIM_OK;
 }
 
+/* ganim_skeleton_rest_from_frame0 for this model, without its general evaluation: track
+ * i animates bone i, and each channel is constant (one value), per frame, or keyed at
+ * whole frames >= 0 (a stripped clip's retained keys), so its value at frame 0 is its
+ * first, which ganim_channel_eval copies there. */
+static void rest_from_frame0(ganim_skeleton *sk, const ganim_clip *clip)
+{
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const ganim_track *t = &clip->tracks[i];
+        ganim_transform *r = &sk->bones[t->bone].rest;
+        memcpy(&r->rotation.x, t->rotation.values, 4 * sizeof(float));
+        memcpy(&r->translation.x, t->translation.values, 3 * sizeof(float));
+        memcpy(&r->scale.x, t->scale.values, 3 * sizeof(float));
+    }
+}
+
 /* Every allocation of the model ganim_acl_read_doc makes (each rounded to 16 bytes as the
  * arena does), so ganim_doc_reserve makes it one block: a document freed after each
  * decode then goes back to the allocator as one region, which it hands out again whole
@@ -333,7 +348,15 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     /* No bind pose in the buffer and none given: the first frame is the best rest pose.
      * With trivial defaults (bit 9) the descriptions' defaults are all identity (ACL sets
      * the bit only then), so they are no bind pose either. */
-    if (rc == GANIM_OK && (!h->bind || h->trivial) && !given) ganim_skeleton_rest_from_frame0(doc->skeleton, clip);
+    if (rc == GANIM_OK && (!h->bind || h->trivial) && !given) rest_from_frame0(doc->skeleton, clip);
+    /* Every rotation of the model is unit length: each decoded or constant one went
+     * through quat_normalise (or its vector twins, bit-identical), whose quotient by the
+     * length of a finite vector with length^2 in [1e-12, 1e30] is within a few ulp of
+     * unit length, or was replaced by the identity; default ones are the identity, the
+     * buffer's bind pose (normalised by parse_metadata) or the given skeleton's rest pose,
+     * which the validation checks on the skeleton itself. The validation after the read
+     * skips their unit-length check (test_acl checks it on every sample). */
+    if (rc == GANIM_OK) ganim_doc_vouch_rotations(doc);
 done:
     ganim_acl_close(h);
     return rc;
