@@ -9,6 +9,7 @@
 
 #include "formats/alamo/alamo_ala.h"
 #include "io/bits.h"
+#include "support/tbuild.h"
 #include "test.h"
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15u;
@@ -311,25 +312,10 @@ TEST(decoded_rotations_pass_the_validation)
  * rotation or a non-finite translation or scale fails the next validation. */
 TEST(vouches_cover_the_read_only)
 {
-    ganim_doc *src = NULL;
-    CHECK(ganim_doc_new(NULL, &src, NULL) == GANIM_OK);
-    ganim_bone bones[2];
-    memset(bones, 0, sizeof bones);
-    bones[0].name = "root";
-    bones[0].parent = -1;
-    bones[0].rest = ganim_transform_identity();
-    bones[1].name = "arm";
-    bones[1].parent = 0;
-    bones[1].rest = ganim_transform_identity();
-    ganim_skeleton sk = { "s", 2, bones, NULL, NULL, 0 };
-    CHECK(ganim_doc_set_skeleton(src, &sk, NULL) == GANIM_OK);
-    ganim_clip cl;
-    memset(&cl, 0, sizeof cl);
-    cl.name = "c";
-    cl.fps = 30;
-    cl.frame_count = 4;
-    uint32_t ci = 0;
-    CHECK(ganim_doc_add_clip(src, &cl, &ci, NULL) == GANIM_OK);
+    static const char *const names[] = { "root", "arm" };
+    ganim_doc *src = tb_doc(2, names);
+    src->skeleton->bones[1].parent = 0;
+    uint32_t ci = tb_clip(src, "c", 30, 4);
     float rot[16], pos[12], scl[12];
     for (int f = 0; f < 4; f++) {
         double xyz[3] = { 0.1 * f, 0.2, -0.3 * f };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "formats/ff7/ff7.h"
+#include "support/tbuild.h"
 #include "test.h"
 
 static ganim_quat reference(const uint16_t raw[3])
@@ -261,25 +262,10 @@ TEST(short_code_table)
  * quaternion fails the next validation. Without the vouch the core checks them all. */
 TEST(vouch_covers_the_read_only)
 {
-    ganim_doc *src = NULL;
-    CHECK(ganim_doc_new(NULL, &src, NULL) == GANIM_OK);
-    ganim_bone bones[2];
-    memset(bones, 0, sizeof bones);
-    bones[0].name = "root";
-    bones[0].parent = -1;
-    bones[0].rest = ganim_transform_identity();
-    bones[1].name = "bone_0";
-    bones[1].parent = 0;
-    bones[1].rest = ganim_transform_identity();
-    ganim_skeleton sk = { "s", 2, bones, NULL, NULL, 0 };
-    CHECK(ganim_doc_set_skeleton(src, &sk, NULL) == GANIM_OK);
-    ganim_clip cl;
-    memset(&cl, 0, sizeof cl);
-    cl.name = "c";
-    cl.fps = 15;
-    cl.frame_count = 4;
-    uint32_t ci = 0;
-    CHECK(ganim_doc_add_clip(src, &cl, &ci, NULL) == GANIM_OK);
+    static const char *const names[] = { "root", "bone_0" };
+    ganim_doc *src = tb_doc(2, names);
+    src->skeleton->bones[1].parent = 0;
+    uint32_t ci = tb_clip(src, "c", 15, 4);
     float rot[16];
     for (int f = 0; f < 4; f++) {
         double xyz[3] = { 0.1 * f, 0.2, -0.3 * f };
