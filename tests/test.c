@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -240,6 +241,22 @@ const char *test_testdata(void)
     test_note_skip(name);
     printf("0 passed, 0 failed, 1 skipped\n");
     exit(TEST_SKIPPED);
+}
+
+const char *test_comma_locale(int category, const char *who)
+{
+    static const char *const names[] = { "de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8", "fr_FR.utf8",
+                                         "ru_RU.UTF-8", "nl_NL.UTF-8", "de_DE",       "German_Germany.1252" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (setlocale(category, names[i])) return names[i];
+    printf("SKIPPED: %s: no locale with a decimal comma installed (de_DE, fr_FR, ...)\n", who);
+    const char *log = getenv("GANIM_SKIP_LOG");
+    FILE *f = log && *log ? fopen(log, "a") : NULL;
+    if (f) {
+        fprintf(f, "%s: no locale with a decimal comma installed\n", who);
+        fclose(f);
+    }
+    return NULL;
 }
 
 const char *test_path(const char *sub, const char *name)
