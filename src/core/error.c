@@ -1,6 +1,6 @@
 /* ganim_error: a code, the byte offset where it happened, and one sentence; and the
  * library's version. */
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#if !defined(_WIN32) && !defined(__wasi__) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L /* newlocale, uselocale */
 #endif
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "core/internal.h"
 
-#if !defined(_WIN32)
+#if !defined(_WIN32) && !defined(__wasi__)
 #include <locale.h>
 #include <stdatomic.h>
 
@@ -33,10 +33,11 @@ static locale_t c_locale(void)
  * comma (setlocale(LC_ALL, "") in Python, a GUI) would otherwise get "29,97" in ganim's
  * errors and warnings, and in the JSON dump that carries them. The text is made in the
  * "C" locale for this thread only (uselocale), whatever the program's locale. (Windows:
- * the C runtime's locale, as before.) */
+ * the C runtime's locale, as before. wasm32-wasi: plain vsnprintf, as wasi-libc's locales
+ * would import the environment, which the browser viewer's host does not give.) */
 int ganim_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 {
-#if !defined(_WIN32)
+#if !defined(_WIN32) && !defined(__wasi__)
     locale_t c = c_locale();
     locale_t old = c ? uselocale(c) : (locale_t)0;
     int n = vsnprintf(buf, size, fmt, ap);
