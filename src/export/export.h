@@ -231,7 +231,7 @@ static inline void gx_warn(const ganim_export_opts *o, ganim_warning_code code, 
 #define GX_GTEXT_CHARS (GNUM_DOUBLE_CHARS + 1)
 static inline const char *gx_gtext(char buf[GX_GTEXT_CHARS], double v, int prec)
 {
-    if (isnan(v)) return signbit(v) ? "-nan" : "nan";
+    if (isnan(v)) return copysign(1.0, v) < 0 ? "-nan" : "nan"; /* (not signbit: mingw's warns of a float conversion) */
     if (isinf(v)) return v < 0 ? "-inf" : "inf";
     buf[gnum_double_prec(buf, v, prec)] = 0;
     return buf;
