@@ -247,8 +247,13 @@ const char *test_comma_locale(int category, const char *who)
 {
     static const char *const names[] = { "de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8", "fr_FR.utf8",
                                          "ru_RU.UTF-8", "nl_NL.UTF-8", "de_DE",       "German_Germany.1252" };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (setlocale(category, names[i])) return names[i];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!setlocale(category, names[i])) continue;
+        char probe[8]; /* one whose comma printf really writes (a C runtime may not) */
+        snprintf(probe, sizeof probe, "%.1f", 0.5);
+        if (strcmp(probe, "0,5") == 0) return names[i];
+        setlocale(category, "C");
+    }
     printf("SKIPPED: %s: no locale with a decimal comma installed (de_DE, fr_FR, ...)\n", who);
     const char *log = getenv("GANIM_SKIP_LOG");
     FILE *f = log && *log ? fopen(log, "a") : NULL;

@@ -41,8 +41,8 @@ const char *test_testdata(void);
 const char *test_testdata_optional(void);
 void test_note_skip(const char *what);
 /* Sets `category` (LC_ALL, LC_NUMERIC, ...) to a locale whose decimal point is a comma
- * (de_DE, fr_FR, ...: ctest makes a de_DE one with localedef and LOCPATH where it can) and
- * returns its name; NULL, with `who` noted as not run (stdout and $GANIM_SKIP_LOG), when
+ * (de_DE, fr_FR, ...: ctest makes a de_DE one with localedef and LOCPATH where it can; one
+ * printf must really write "0,5" in) and returns its name; NULL, with `who` noted as not run (stdout and $GANIM_SKIP_LOG), when
  * the machine has none. */
 const char *test_comma_locale(int category, const char *who);
 /* A format's files (NULL-terminated, sorted, malloc'd; free with test_free_list): those

@@ -121,8 +121,10 @@ TEST(comma_locale)
         char text[64];
         format_probe(text, sizeof text, "%g fps, %.3f", 29.97, 0.5);
         setlocale(LC_ALL, "C");
+#if !defined(_WIN32) /* (Windows: messages follow the C runtime's locale, docs/dump-format.md) */
         CHECK_EQ_STR(e.message, "29.97 fps, 0.500");
         CHECK_EQ_STR(text, "29.97 fps, 0.500");
+#endif
         CHECK_MSG(same(&c.json, &comma.json), "%s: the JSON dump changed", found);
         CHECK_MSG(same(&c.gltf, &comma.gltf), "%s: the .gltf changed", found);
         CHECK_MSG(same(&c.bin, &comma.bin), "%s: the .bin changed", found);
