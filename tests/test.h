@@ -40,6 +40,9 @@ int test_testdata_required(void);
 const char *test_testdata(void);
 const char *test_testdata_optional(void);
 void test_note_skip(const char *what);
+/* Says `what` did not run on this machine (stdout and $GANIM_SKIP_LOG), for reasons other
+ * than missing test data. */
+void test_note_not_run(const char *what);
 /* Sets `category` (LC_ALL, LC_NUMERIC, ...) to a locale whose decimal point is a comma
  * (de_DE, fr_FR, ...: ctest makes a de_DE one with localedef and LOCPATH where it can; one
  * printf must really write "0,5" in) and returns its name; NULL, with `who` noted as not run (stdout and $GANIM_SKIP_LOG), when

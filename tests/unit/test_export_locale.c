@@ -144,6 +144,9 @@ TEST(message_numbers)
         for (int prec = 1; prec <= 17; prec += 4) {
             char want[64], buf[GX_GTEXT_CHARS];
             snprintf(want, sizeof want, "%.*g", prec, v[i]);
+#if defined(_WIN32) /* the C runtime writes a NaN without its sign: glibc's text is the reference */
+            if (isnan(v[i])) continue;
+#endif
             CHECK_EQ_STR(gx_gtext(buf, v[i], prec), want);
         }
     }

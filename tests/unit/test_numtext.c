@@ -292,6 +292,11 @@ static double dparse(uint64_t d, int j)
 
 TEST(double_edges)
 {
+#if defined(_WIN32) /* the reference is glibc's printf and strtod; the Windows C runtime's
+                     * are not correctly rounded at these edges */
+    test_note_not_run("test_numtext double_edges: the C runtime's printf is not the reference (glibc)");
+    return;
+#endif
     static const double fixed[] = { 0.0,
                                     DBL_MIN,
                                     DBL_TRUE_MIN,
@@ -358,6 +363,11 @@ TEST(double_edges)
  * nearest d.5 * 10^j. */
 TEST(double_exact_ties)
 {
+#if defined(_WIN32) /* the reference is glibc's printf and strtod; the Windows C runtime's
+                     * are not correctly rounded at these edges */
+    test_note_not_run("test_numtext double_exact_ties: the C runtime's printf is not the reference (glibc)");
+    return;
+#endif
     for (uint32_t k = 1; k < 1u << 10; k += 2) {
         for (int n = -60; n <= 60; n += 1) dcheck_both_signs(ldexp((double)k, n));
     }
