@@ -169,14 +169,11 @@ static int check_slot_paths(const uint16_t *angles, uint32_t frames)
 /* ff7_slot_rotations' paths (generic, short, AVX where this machine has it) agree bit for
  * bit: every angle of each axis with the other two at special angles, random triples,
  * and runs of repeated frames (the path that copies the quaternion before). */
-TEST(slot_paths_agree)
+
+/* Every angle of each axis with the other two at each pair of the ns special angles, one
+ * frame of three codes each, from a[0]; returns the frames written (3 x 4096 x ns x ns). */
+static uint32_t fill_every_angle(uint16_t *a, const uint16_t *special, uint32_t ns)
 {
-    static const uint16_t special[] = { 0, 1, 2, 1023, 1024, 1025, 2047, 2048, 2049, 3071, 3072, 3073, 4094, 4095 };
-    const uint32_t ns = sizeof special / sizeof special[0];
-    uint32_t frames = 3u * 4096u * ns * ns;
-    uint16_t *a = malloc((size_t)frames * 3u * sizeof *a);
-    CHECK(a != NULL);
-    if (!a) return;
     uint32_t f = 0;
     for (uint32_t axis = 0; axis < 3; axis++)
         for (uint32_t r = 0; r < 4096; r++)
@@ -185,6 +182,18 @@ TEST(slot_paths_agree)
                     uint16_t *t = a + f * 3u;
                     t[axis] = (uint16_t)r, t[(axis + 1) % 3] = special[i], t[(axis + 2) % 3] = special[j];
                 }
+    return f;
+}
+
+TEST(slot_paths_agree)
+{
+    static const uint16_t special[] = { 0, 1, 2, 1023, 1024, 1025, 2047, 2048, 2049, 3071, 3072, 3073, 4094, 4095 };
+    const uint32_t ns = sizeof special / sizeof special[0];
+    uint32_t frames = 3u * 4096u * ns * ns;
+    uint16_t *a = malloc((size_t)frames * 3u * sizeof *a);
+    CHECK(a != NULL);
+    if (!a) return;
+    uint32_t f = fill_every_angle(a, special, ns);
     if (!check_slot_paths(a, frames)) goto done;
     /* random triples (bits above the 12 included), each repeated 0 to 3 times */
     uint64_t s = 0x2545F4914F6CDD1Du;
@@ -214,14 +223,7 @@ TEST(slot_paths_agree)
         a[f * 3u] = (uint16_t)(100u + k), a[f * 3u + 1u] = (uint16_t)(2000u + 7u * k), a[f * 3u + 2u] = 3000u;
     }
     if (!check_slot_paths(a, 200000u) || !check_slot_paths(a + 3, 199999u)) goto done;
-    f = 0;
-    for (uint32_t axis = 0; axis < 3; axis++)
-        for (uint32_t r = 0; r < 4096; r++)
-            for (uint32_t i = 0; i < ns; i++)
-                for (uint32_t j = 0; j < ns; j++, f++) {
-                    uint16_t *t = a + f * 3u;
-                    t[axis] = (uint16_t)r, t[(axis + 1) % 3] = special[i], t[(axis + 2) % 3] = special[j];
-                }
+    f = fill_every_angle(a, special, ns);
     for (uint32_t n = 1; n <= 17; n += 2)
         for (uint32_t at = 0; at < 2000u; at += 7u * n + 1u)
             if (!check_slot_paths(a + (size_t)at * 3u, n)) goto done;
