@@ -302,6 +302,68 @@ static ganim_code run(const ganim_doc *doc, const ganim_export_opts *o, gl_targe
     return code;
 }
 
+/* What one run is likely to write, from the document alone, so that its writers take
+ * their room once instead of growing (each growth a copy, and fresh pages): the JSON
+ * (base64 of every record, and about 320 bytes a channel (absent ones are written: the rest), 256 a bone, 1 KiB a clip) and
+ * the binary buffer (each channel's keys: a frame each when baked, two when held, a time
+ * a key when keyed; the clips' frame times; 160 bytes a bone). Only memory and
+ * speed depend on it: a run that needs more grows as before, and what is not written is
+ * only address space. */
+static size_t sat_add(size_t a, size_t b) { return b > SIZE_MAX - a ? SIZE_MAX : a + b; }
+
+static size_t b64_len(size_t n) { return n > SIZE_MAX / 2 ? SIZE_MAX : (n + 2) / 3 * 4 + 96; }
+
+static void gl_hint(const ganim_doc *doc, const ganim_export_opts *o, size_t *json, size_t *bin)
+{
+    const ganim_skeleton *sk = doc->skeleton;
+    size_t js = 4096 + b64_len(doc->native_size), bn = 0;
+    if (sk) {
+        js = sat_add(js, sat_add(b64_len(sk->native_size), (size_t)sk->bone_count * 256u));
+        bn = (size_t)sk->bone_count * 160u; /* inverse bind matrices, the bones' sticks */
+    }
+    for (uint32_t i = 0; i < doc->clip_count; i++) {
+        const ganim_clip *c = &doc->clips[i];
+        js = sat_add(js, sat_add(b64_len(c->native_size), b64_len(c->opaque_size)));
+        if (c->kind != GANIM_CLIP_ANIMATION || !gx_clip_selected(doc, o, i, 1)) continue;
+        size_t span = gx_span(doc, i);
+        js = sat_add(js, 1024);
+        bn = sat_add(bn, span > SIZE_MAX / 8 ? SIZE_MAX : span * 8u + 64u); /* the clip's frame times */
+        for (uint32_t t = 0; t < c->track_count; t++) {
+            const ganim_track *tr = &c->tracks[t];
+            const ganim_channel *chs[3] = { &tr->rotation, &tr->translation, &tr->scale };
+            for (int k = 0; k < 3; k++) {
+                const ganim_channel *ch = chs[k];
+                int doubled = tr->step || (ch->kind == GANIM_CHANNEL_KEYED && o->sparse_keys);
+                size_t keys = ch->kind == GANIM_CHANNEL_CONSTANT || ch->kind == GANIM_CHANNEL_ABSENT ? 2
+                              : ch->kind == GANIM_CHANNEL_KEYED && !doubled ? sat_add(span, ch->count)
+                                                                            : ch->count;
+                if (k == 2 && tr->visibility && keys < span) keys = span; /* visibility: scale keys */
+                if (doubled) keys = sat_add(keys, keys);
+                size_t each = (k == 0 ? 16u : 12u) + (ch->kind == GANIM_CHANNEL_KEYED ? 4u : 0u);
+                js = sat_add(js, 320);
+                bn = sat_add(bn, keys > SIZE_MAX / each ? SIZE_MAX : keys * each);
+            }
+        }
+    }
+    *json = js;
+    *bin = sat_add(bn, bn / 8 + 4096); /* times the estimate misses (clips' ends, held keys) */
+}
+
+/* Room for `extra` more bytes in `buf` if the allocator gives it (at most 1 GiB: a hint,
+ * not a need): a refusal leaves the buffer as it was and the run to grow it. */
+static void gl_room(ganim_buffer *buf, const ganim_allocator *alloc, size_t extra)
+{
+    if (extra > ((size_t)1 << 30)) extra = (size_t)1 << 30;
+    if (!buf->data) buf->allocator = ganim_allocator_resolve(alloc); /* as gw_init takes it */
+    if (extra <= buf->capacity - buf->size) return;
+    size_t cap = buf->size + extra;
+    ganim_allocator a = ganim_allocator_resolve(&buf->allocator);
+    uint8_t *p = ganim_realloc(&a, buf->data, buf->capacity, cap);
+    if (!p) return;
+    buf->data = p;
+    buf->capacity = cap;
+}
+
 /* The document and the options checked once for every run; `o` gets the options. */
 static ganim_code check(const ganim_doc *doc, const ganim_export_opts *opts, ganim_export_opts *o, ganim_error *err)
 {
@@ -316,7 +378,11 @@ static ganim_code check(const ganim_doc *doc, const ganim_export_opts *opts, gan
 static ganim_code export_gltf(const ganim_doc *doc, const ganim_export_opts *o, ganim_buffer *json, ganim_buffer *bin,
                               const char *uri, ganim_error *err)
 {
-    size_t json0 = json->size, bin0 = bin->size;
+    size_t json0 = json->size, bin0 = bin->size, json_hint, bin_hint;
+    ganim_allocator a = ganim_allocator_resolve(&o->allocator);
+    gl_hint(doc, o, &json_hint, &bin_hint);
+    gl_room(json, &a, json_hint);
+    gl_room(bin, &a, bin_hint);
     gl_target t = { 0 };
     t.json = json;
     t.bin = bin;
@@ -357,10 +423,6 @@ static bool part_sink(void *ctx, size_t offset, const void *data, size_t n)
     return !s->refused;
 }
 
-/* Told the sizes of the parts once they are measured, before the first byte (an export to
- * memory makes its room); non-zero: no memory. */
-typedef int (*gl_sized_fn)(void *user, size_t part0, size_t part1);
-
 /* The .glb (glb) or the .gltf and its .bin through `sink`. The first run measures (its
  * writers drop their bytes, keeping the positions: the JSON's length, where its
  * accessors' and bufferViews' entries go, the binary buffer's length) and is the one that
@@ -368,7 +430,7 @@ typedef int (*gl_sized_fn)(void *user, size_t part0, size_t part1);
  * writer holding one piece at a time. Warnings come from the first run. */
 
 static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *opts, int glb, const char *uri,
-                                ganim_export_sink sink, gl_sized_fn sized, void *user, ganim_error *err)
+                                ganim_export_sink sink, void *user, ganim_error *err)
 {
     ganim_export_opts o = *opts; /* checked */
     ganim_code code;
@@ -381,7 +443,6 @@ static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *o
     if (glb && total > UINT32_MAX)
         return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET, "gltf: %zu bytes do not fit in a .glb (4 GiB at most)",
                           total);
-    if (sized && sized(user, glb ? total : json_size, glb ? 0 : bin_size) != 0) return GANIM_NOMEM(err);
     gl_sink out = { sink, user, 0, 0, 0 };
     gl_part p0 = { &out, 0 }, p1 = { &out, glb ? 0u : 1u };
     if (glb) {
@@ -416,40 +477,11 @@ static ganim_code export_stream(const ganim_doc *doc, const ganim_export_opts *o
     return code;
 }
 
-/* ---- a .glb in memory: the streamed export into the caller's buffer, sized once measured */
-
-/* The caller's buffer, appended to from its size at the start. */
-typedef struct gl_mem {
-    ganim_buffer *out;
-    size_t at;
-    ganim_allocator alloc; /* the export's, for a buffer still empty (as gw_init takes it) */
-} gl_mem;
-
-static int mem_sized(void *user, size_t part0, size_t part1)
-{
-    gl_mem *m = user;
-    ganim_writer w = gw_init(m->out, &m->alloc);
-    if (part1 || !gw_reserve(&w, part0)) return 1;
-    m->out->size = m->at + part0; /* every byte is then written by mem_put */
-    return 0;
-}
-
-static int mem_put(void *user, uint32_t part, uint64_t offset, const void *data, size_t size)
-{
-    gl_mem *m = user;
-    size_t room = m->out->size - m->at;
-    if (part != 0 || offset > room || size > room - offset) return 1;
-    memcpy(m->out->data + m->at + offset, data, size);
-    return 0;
-}
-
-/* A .glb whose binary chunk would be about this large or more is made in two runs
- * (export_stream into a buffer made once at its size), a smaller one in one run (its head,
- * then its binary chunk copied after it). Two runs leave no buffer to grow and nothing to
- * copy, and touch no fresh pages but the output's: on a loaded machine of this kind
- * (docs/benchmarks.md, "glb export in two runs") the FF7 pack's 5.6 MB came 2-3x faster and
- * the ALA sample's 4.1 MB 1.2x; but they take 1.6-1.8x the instructions, and files of 0.5 MB
- * and less came 1.25-1.9x slower. */
+/* A streamed export whose binary chunk would be about this large or more is made in two
+ * runs (export_stream), a smaller one in one run, held, then handed over: two runs hold
+ * one piece at a time, but take 1.6-1.8x the instructions, and files of 0.5 MB and less
+ * came 1.25-1.9x slower (docs/benchmarks.md, "glb export in two runs"). An export to
+ * memory is made in one run (its room taken once: gl_hint). */
 #define GL_TWO_RUNS ((size_t)2 << 20)
 
 /* Roughly the bytes of the binary chunk, from the document alone: each exported clip's
@@ -511,7 +543,7 @@ static ganim_code export_to_sink(const ganim_doc *doc, const ganim_export_opts *
     ganim_code code = check(doc, opts, &o, err);
     if (code != GANIM_OK) return code;
     const char *uri = glb ? NULL : o.bin_uri ? o.bin_uri : "buffer.bin";
-    if (glb_guess(doc, &o) >= GL_TWO_RUNS) return export_stream(doc, &o, glb, uri, sink, NULL, user, err);
+    if (glb_guess(doc, &o) >= GL_TWO_RUNS) return export_stream(doc, &o, glb, uri, sink, user, err);
     ganim_buffer a = { 0 }, b = { 0 }; /* the .glb's head and binary chunk, or the .gltf and its .bin */
     code = glb ? glb_parts(doc, &o, &a, &b, err) : export_gltf(doc, &o, &a, &b, uri, err);
     if (code == GANIM_OK) code = hand_over(&a, &b, glb, sink, user, err);
@@ -606,19 +638,18 @@ ganim_code ganim_export_glb(const ganim_doc *doc, const ganim_export_opts *opts,
     if (code != GANIM_OK) return code;
     ganim_buffer saved = *out;
     size_t out0 = out->size;
-    if (glb_guess(doc, &o) >= GL_TWO_RUNS) {
-        gl_mem m = { out, out0, ganim_allocator_resolve(&o.allocator) };
-        code = export_stream(doc, &o, 1, NULL, mem_put, mem_sized, &m, err);
-    } else {
-        ganim_buffer bin = { 0 };
-        code = glb_parts(doc, &o, out, &bin, err);
-        if (code == GANIM_OK) {
-            ganim_writer w = gw_init(out, NULL);
-            gw_bytes(&w, bin.data, bin.size);
-            if (!gw_ok(&w)) code = GANIM_NOMEM(err);
-        }
-        ganim_buffer_free(&bin);
+    size_t json_hint, bin_hint;
+    gl_hint(doc, &o, &json_hint, &bin_hint);
+    ganim_allocator a = ganim_allocator_resolve(&o.allocator);
+    gl_room(out, &a, sat_add(sat_add(json_hint, bin_hint), 64)); /* the binary chunk goes after the head */
+    ganim_buffer bin = { 0 };
+    code = glb_parts(doc, &o, out, &bin, err);
+    if (code == GANIM_OK) {
+        ganim_writer w = gw_init(out, NULL);
+        gw_bytes(&w, bin.data, bin.size);
+        if (!gw_ok(&w)) code = GANIM_NOMEM(err);
     }
+    ganim_buffer_free(&bin);
     if (code != GANIM_OK) glb_restore(out, &saved, out0); /* the caller's buffer as it was */
     return code;
 }

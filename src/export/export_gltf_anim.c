@@ -3,6 +3,14 @@
  * scale keys). */
 #include "export/export_gltf.h"
 
+/* put_model_keys takes two rotation keys a turn with SSE2 where the compiler has it. */
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+#define GL_PAIRS_SSE2 1
+#include <emmintrin.h>
+#else
+#define GL_PAIRS_SSE2 0
+#endif
+
 /* ---- animations ------------------------------------------------------------------------- */
 
 static const char *const path_name[3] = { "rotation", "translation", "scale" };
@@ -348,6 +356,37 @@ static int note_negated(gl *g, uint32_t n, uint32_t k, uint32_t **neg, size_t *n
     return 1;
 }
 
+/* The model's dot product of two rotations, in double, in the order the exporter has
+ * always taken it. */
+static inline double dot4(const float *p, const float *m)
+{
+    double p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3], m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3];
+    return p0 * m0 + p1 * m1 + p2 * m2 + p3 * m3;
+}
+
+/* Rotation key k (model values q, the key before pq) not turned, stored at out: as it is
+ * when unit to float precision (GX_UNIT_LEN2: (float)(double)x is x), else normalised in
+ * double; its sign follows the model's dot product with the key before. Returns 0 when it
+ * does not convert (a squared length not finite or near 0), 2 when stored negated, else 1. */
+static inline int rot_key(const float *q, const float *pq, uint32_t k, int *flipped, uint8_t *out)
+{
+    double m0 = q[0], m1 = q[1], m2 = q[2], m3 = q[3];
+    double len2 = m0 * m0 + m1 * m1 + m2 * m2 + m3 * m3;
+    if (!(len2 > 1e-12 && len2 < INFINITY)) return 0;
+    float v[4];
+    if (fabs(len2 - 1) <= GX_UNIT_LEN2) {
+        v[0] = q[0], v[1] = q[1], v[2] = q[2], v[3] = q[3];
+    } else {
+        double len = sqrt(len2);
+        v[0] = (float)(m0 / len), v[1] = (float)(m1 / len), v[2] = (float)(m2 / len), v[3] = (float)(m3 / len);
+    }
+    int flip = k ? *flipped ^ (dot4(pq, q) < 0) : 0;
+    *flipped = flip;
+    if (flip) v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
+    put_f32s(out, v, 4);
+    return flip ? 2 : 1;
+}
+
 /* write_channel's keys when none is baked (every output key a model key: g->map, or the
  * identity when g->map_ident) and their bytes are reserved: converted straight into the
  * binary buffer, with no per-key call. The same values and signs as the general loop:
@@ -365,42 +404,81 @@ static int put_model_keys(gl *g, const ganim_channel *ch, int path, int root, ui
     const float *vals = ch->values;
     *bad = UINT32_MAX;
     if (path == 0) {
-        double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
         int flipped = 0, turn = root && !g->cv.identity;
-        for (uint32_t k = 0; k < n; k++, out += 16) {
+        const float *pq = NULL; /* the model's key before */
+        uint32_t k = 0;
+#if GL_PAIRS_SSE2
+        if (!turn) { /* two keys a turn while both are unit: the scalar loop's operations, lane by lane */
+            const __m128d lo = _mm_set1_pd(1e-12), hi = _mm_set1_pd(INFINITY), one = _mm_set1_pd(1);
+            const __m128d unit = _mm_set1_pd(GX_UNIT_LEN2), mag = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+            const __m128 sign = _mm_set1_ps(-0.0f);
+            for (; k + 1 < n; k += 2) {
+                const float *qa = vals + (size_t)(map ? map[k] : k) * 4;
+                const float *qb = vals + (size_t)(map ? map[k + 1] : k + 1) * 4;
+                __m128 fa = _mm_loadu_ps(qa), fb = _mm_loadu_ps(qb), fp = _mm_loadu_ps(pq ? pq : qa);
+                __m128 ab01 = _mm_unpacklo_ps(fa, fb), ab23 = _mm_unpackhi_ps(fa, fb); /* a0 b0 a1 b1, a2 b2 a3 b3 */
+                __m128 pa01 = _mm_unpacklo_ps(fp, fa), pa23 = _mm_unpackhi_ps(fp, fa);
+                __m128d m0 = _mm_cvtps_pd(ab01), m1 = _mm_cvtps_pd(_mm_movehl_ps(ab01, ab01));
+                __m128d m2 = _mm_cvtps_pd(ab23), m3 = _mm_cvtps_pd(_mm_movehl_ps(ab23, ab23));
+                __m128d p0 = _mm_cvtps_pd(pa01), p1 = _mm_cvtps_pd(_mm_movehl_ps(pa01, pa01));
+                __m128d p2 = _mm_cvtps_pd(pa23), p3 = _mm_cvtps_pd(_mm_movehl_ps(pa23, pa23));
+                __m128d len2 =
+                    _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(m0, m0), _mm_mul_pd(m1, m1)), _mm_mul_pd(m2, m2)),
+                               _mm_mul_pd(m3, m3));
+                __m128d ok = _mm_and_pd(_mm_and_pd(_mm_cmpgt_pd(len2, lo), _mm_cmplt_pd(len2, hi)),
+                                        _mm_cmple_pd(_mm_and_pd(_mm_sub_pd(len2, one), mag), unit));
+                if (_mm_movemask_pd(ok) != 3) { /* a key to normalise or refuse: both the scalar way */
+                    for (uint32_t e = k + 2; k < e; k++, out += 16) {
+                        const float *q = k + 2 == e ? qa : qb;
+                        int r = rot_key(q, pq, k, &flipped, out);
+                        if (r == 0) {
+                            *bad = map ? map[k] : k;
+                            return 1;
+                        }
+                        if (r == 2 && !note_negated(g, n, k, neg, neg_size, nneg)) return 0;
+                        pq = q;
+                    }
+                    k -= 2; /* the loop's step */
+                    continue;
+                }
+                __m128d dot =
+                    _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(p0, m0), _mm_mul_pd(p1, m1)), _mm_mul_pd(p2, m2)),
+                               _mm_mul_pd(p3, m3)); /* lanes: key k with the key before, k + 1 with k */
+                int below = _mm_movemask_pd(_mm_cmplt_pd(dot, _mm_setzero_pd()));
+                int fa_flip = k ? flipped ^ (below & 1) : 0, fb_flip = fa_flip ^ (below >> 1);
+                flipped = fb_flip;
+                _mm_storeu_ps((float *)(void *)out, fa_flip ? _mm_xor_ps(fa, sign) : fa);
+                _mm_storeu_ps((float *)(void *)(out + 16), fb_flip ? _mm_xor_ps(fb, sign) : fb);
+                out += 32;
+                if (fa_flip && !note_negated(g, n, k, neg, neg_size, nneg)) return 0;
+                if (fb_flip && !note_negated(g, n, k + 1, neg, neg_size, nneg)) return 0;
+                pq = qb;
+            }
+        }
+#endif
+        for (; k < n; k++, out += 16) {
             uint32_t key = map ? map[k] : k;
             const float *q = vals + (size_t)key * 4;
-            double m0 = q[0], m1 = q[1], m2 = q[2], m3 = q[3];
-            float v[4];
+            int r;
             if (turn) {
+                float v[4];
                 if (!gx_rotation(&g->cv, root, q, v)) {
                     *bad = key;
                     break;
                 }
-            } else { /* gx_rotation without the turn, the model's values loaded once */
-                double len2 = m0 * m0 + m1 * m1 + m2 * m2 + m3 * m3;
-                if (!(len2 > 1e-12 && len2 < INFINITY)) {
-                    *bad = key;
-                    break;
-                }
-                if (fabs(len2 - 1) <= GX_UNIT_LEN2) {
-                    v[0] = q[0], v[1] = q[1], v[2] = q[2], v[3] = q[3]; /* (float)(double)x is x */
-                } else {
-                    double len = sqrt(len2);
-                    v[0] = (float)(m0 / len), v[1] = (float)(m1 / len), v[2] = (float)(m2 / len);
-                    v[3] = (float)(m3 / len);
-                }
+                /* the sign follows the model's dot product with the key before (write_channel) */
+                int flip = 0;
+                if (k) flip = flipped ^ (dot4(pq, q) < 0);
+                flipped = flip;
+                if (flip) v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
+                put_f32s(out, v, 4);
+                r = flip ? 2 : 1;
+            } else if (!(r = rot_key(q, pq, k, &flipped, out))) {
+                *bad = key;
+                break;
             }
-            /* the sign follows the model's dot product with the key before (write_channel) */
-            int flip = 0;
-            if (k) flip = flipped ^ (p0 * m0 + p1 * m1 + p2 * m2 + p3 * m3 < 0);
-            flipped = flip;
-            p0 = m0, p1 = m1, p2 = m2, p3 = m3;
-            if (flip) {
-                v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
-                if (!note_negated(g, n, k, neg, neg_size, nneg)) return 0;
-            }
-            put_f32s(out, v, 4);
+            if (r == 2 && !note_negated(g, n, k, neg, neg_size, nneg)) return 0;
+            pq = q;
         }
     } else {
         for (uint32_t k = 0; k < n; k++, out += 12) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "export/export.h"
 #include "support/tbuild.h"
 #include "support/tjson.h"
 #include "test.h"
@@ -766,8 +767,8 @@ TEST(streamed_export)
         ganim_buffer whole = { 0 }, js = { 0 }, bin = { 0 };
         CHECK_OK(ganim_export_glb(docs[d], &o, &whole, NULL));
         CHECK_OK(ganim_export_gltf(docs[d], &o, &js, &bin, NULL));
-        /* ganim_export_glb and the streamed exports take two runs for the 2.3 MB guessed of
-         * docs[1] (GL_TWO_RUNS), one for the others; ganim_export_glb_parts always one: the
+        /* the streamed exports take two runs for the 2.3 MB guessed of docs[1] (GL_TWO_RUNS),
+         * one for the others; ganim_export_glb and ganim_export_glb_parts always one: the
          * same bytes */
         ganim_buffer head = { 0 }, tail = { 0 };
         CHECK_OK(ganim_export_glb_parts(docs[d], &o, &head, &tail, NULL));
@@ -1313,9 +1314,154 @@ TEST(stored_keys_that_do_not_fit)
     ganim_doc_free(doc);
 }
 
+/* Rotation keys as written, by the exporter's rule restated here: a key unit to float
+ * precision (its squared length in double within 2^-21 of 1) as it is, else divided by
+ * its length in double; negated when the model's dot product with the key before (in
+ * double, x, y, z, w in turn) is below 0, and again for each such key after. Keys that
+ * are not unit, keys at a right angle to the one before (a dot product of exactly 0) and
+ * keys turned away, at even and odd places and in runs: the two-keys-a-turn path and the
+ * one-key path give these same bits. */
+TEST(rotation_keys_as_written)
+{
+    enum { N = 203 };
+    ganim_doc *doc = tb_doc(2, NULL);
+    doc->skeleton->bones[1].parent = 0;
+    tb_clip(doc, "spin", 30, N);
+    tb_track(doc, 0, 1, NULL, NULL);
+    static float r[N * 4], want[N * 4];
+    uint32_t seed = 777;
+    for (int k = 0; k < N; k++) {
+        double q[4], len2 = 0;
+        for (int i = 0; i < 4; i++) {
+            seed = seed * 1103515245u + 12345u;
+            q[i] = (double)(seed >> 8) / 8388608.0 - 1.0;
+            len2 += q[i] * q[i];
+        }
+        double scale = (k % 7 == 3 || (k >= 150 && k < 156)) ? 1.0004 : 1.0; /* not unit: normalised */
+        for (int i = 0; i < 4; i++) r[k * 4 + i] = (float)(q[i] / sqrt(len2) * scale);
+        if (k && (k % 11 == 5 || k % 13 == 8)) { /* at a right angle to the key before */
+            const float *p = r + (k - 1) * 4;
+            r[k * 4] = -p[1], r[k * 4 + 1] = p[0], r[k * 4 + 2] = -p[3], r[k * 4 + 3] = p[2];
+        }
+        if (k >= 40 && k < 48) /* a run close to the key before: no flips */
+            memcpy(r + k * 4, r + (k - 1) * 4, 4 * sizeof *r);
+    }
+    int flipped = 0, flips = 0, normalised = 0, zero_dots = 0;
+    for (int k = 0; k < N; k++) {
+        const float *q = r + k * 4;
+        double m[4] = { q[0], q[1], q[2], q[3] };
+        double len2 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3];
+        int unit = fabs(len2 - 1) <= 4.76837158203125e-7;
+        normalised += !unit;
+        for (int i = 0; i < 4; i++) want[k * 4 + i] = unit ? q[i] : (float)(m[i] / sqrt(len2));
+        if (k) {
+            const float *p = q - 4;
+            double d0 = (double)p[0] * m[0], d1 = (double)p[1] * m[1], d2 = (double)p[2] * m[2];
+            double dot = d0 + d1 + d2 + (double)p[3] * m[3];
+            zero_dots += dot == 0;
+            flipped ^= dot < 0;
+        }
+        if (k && flipped) {
+            flips++;
+            for (int i = 0; i < 4; i++) want[k * 4 + i] = -want[k * 4 + i];
+        }
+    }
+    CHECK_MSG(normalised >= 30 && zero_dots >= 20 && flips >= 40 && flips <= N - 40,
+              "%d normalised, %d right angles, %d negated", normalised, zero_dots, flips);
+    tb_channel(doc, 0, 0, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, N, NULL, r);
+    for (int glb = 0; glb < 2; glb++) {
+        ganim_buffer out = { 0 }, js = { 0 }, bin = { 0 };
+        gltf_file f;
+        if (glb) {
+            CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+        } else { /* the .gltf's JSON and .bin, put together as a .glb's parts */
+            CHECK_OK(ganim_export_glb_parts(doc, NULL, &js, &bin, NULL));
+            out.data = malloc(js.size + bin.size);
+            memcpy(out.data, js.data, js.size);
+            memcpy(out.data + js.size, bin.data, bin.size);
+            out.size = out.capacity = js.size + bin.size;
+        }
+        if (open_glb(&out, &f)) {
+            const tjson *smp = find_sampler(&f, 0, 1, "rotation");
+            uint32_t n = 0;
+            int c = 0;
+            float *q = smp ? acc_floats(&f, tjson_int(tjson_get(smp, "output"), -1), &n, &c) : NULL;
+            CHECK(q && n == N && c == 4);
+            if (q && n == N && c == 4)
+                for (int k = 0; k < N; k++)
+                    CHECK_MSG(memcmp(q + k * 4, want + k * 4, 16) == 0,
+                              "key %d: %.9g %.9g %.9g %.9g, want %.9g %.9g %.9g %.9g", k, q[k * 4], q[k * 4 + 1],
+                              q[k * 4 + 2], q[k * 4 + 3], want[k * 4], want[k * 4 + 1], want[k * 4 + 2],
+                              want[k * 4 + 3]);
+            free(q);
+            tjson_free(f.json);
+        }
+        if (glb) ganim_buffer_free(&out);
+        else free(out.data);
+        ganim_buffer_free(&js);
+        ganim_buffer_free(&bin);
+    }
+    ganim_doc_free(doc);
+}
+
+/* RFC 4648 base64, one bit at a time: the reference for gx_b64_digits. */
+static size_t b64_reference(char *o, const uint8_t *p, size_t n)
+{
+    static const char digit[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t k = 0, bits = (n * 8 + 5) / 6;
+    for (size_t d = 0; d < bits; d++) {
+        unsigned v = 0;
+        for (size_t b = d * 6; b < d * 6 + 6; b++)
+            v = v << 1 | (b < n * 8 ? (unsigned)(p[b / 8] >> (7 - b % 8)) & 1u : 0u);
+        o[k++] = digit[v];
+    }
+    while (k % 4) o[k++] = '=';
+    return k;
+}
+
+/* The base64 of records and opaque clips: the SSSE3 path (where the processor has it) and
+ * the scalar path give RFC 4648's digits for every length from 0 to 300 and a few
+ * thousand, from every alignment, reading only the bytes given (each input in a block of
+ * exactly its size: the sanitizer build catches a read past it) and writing only the
+ * digits (a guard byte after them). */
+TEST(base64_digits_every_length)
+{
+    uint32_t seed = 12345;
+    for (size_t n = 0; n <= 3100; n += n < 300 ? 1 : 397) {
+        for (size_t shift = 0; shift < (n < 300 ? 16u : 3u); shift++) {
+            uint8_t *in = malloc(n + shift + 1);
+            for (size_t i = 0; i < n + shift; i++) {
+                seed = seed * 1103515245u + 12345u;
+                in[i] = (uint8_t)(seed >> 16);
+            }
+            if (n == 40) memset(in + shift, 0xFF, n); /* digits 63 ('/') and 62 ('+') ends */
+            if (n == 41) memset(in + shift, 0xFB, n); /* 0xFB = 111110 11: '+' and '7' */
+            uint8_t *src = malloc(n ? n : 1);
+            memcpy(src, in + shift, n); /* exactly n bytes */
+            size_t len = (n + 2) / 3 * 4;
+            char *want = malloc(len + 1);
+            CHECK_EQ_INT((long long)b64_reference(want, src, n), (long long)len);
+            for (int path = 0; path < 2; path++) {
+                uint8_t *got = malloc(len + 1);
+                got[len] = 0xA5;
+                uint8_t *end = path ? gx_b64_digits_scalar(got, src, n) : gx_b64_digits(got, src, n);
+                CHECK_MSG(end == got + len && memcmp(got, want, len) == 0 && got[len] == 0xA5,
+                          "%s path, %zu bytes: %.*s, want %.*s", path ? "scalar" : "fast", n, (int)len, (char *)got,
+                          (int)len, want);
+                free(got);
+            }
+            free(want);
+            free(src);
+            free(in);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(glb_layout_nodes_and_rest_pose);
+    RUN(base64_digits_every_length);
+    RUN(rotation_keys_as_written);
     RUN(animation_samplers_after_conversion);
     RUN(keep_axes_and_gltf_with_external_buffer);
     RUN(step_bits_and_visibility);
