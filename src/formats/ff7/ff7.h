@@ -123,6 +123,22 @@ size_t ff7_clip_native_seal(uint8_t *p, const ff7_clip_info *info, uint32_t max_
  * shortest code (may be NULL). */
 uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
                            int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest);
+/* Two streams decoded side by side (a pack's entries in pairs): each job's frames, bits
+ * and shortest flag are what ff7_decode_stream gives for it alone (shortest left as it
+ * was when no frame is decoded), its arrays filled alike; the two chains of look-ups
+ * run interleaved, which the core overlaps. The jobs' arrays must not overlap. */
+typedef struct ff7_stream_job {
+    const uint8_t *stream; /* in: as ff7_decode_stream's arguments */
+    size_t size;
+    unsigned bkey;
+    uint32_t slots, max_frames;
+    int32_t *pos;
+    uint16_t *rot;
+    uint32_t frames; /* out: ff7_decode_stream's result, *bits and *shortest */
+    size_t bits;
+    bool shortest;
+} ff7_stream_job;
+void ff7_decode_stream_pair(ff7_stream_job *a, ff7_stream_job *b);
 /* Bits of the optimal (shortest) coding; SIZE_MAX if a position delta or a frame-0
  * position leaves int16. Rotations must be multiples of 2^bkey. */
 size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot);

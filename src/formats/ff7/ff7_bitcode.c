@@ -71,163 +71,303 @@ unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, boo
 #define FF7_C256(i) FF7_C64(i), FF7_C64((i) + 64), FF7_C64((i) + 128), FF7_C64((i) + 192)
 const ff7_short_code ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(512), FF7_C256(768) };
 
-/* One rotation code from the top of x: the delta added to the previous frame's angle, x
- * shifted past the code, its length added to `used`. The table gives the codes of at
- * most 10 bits; a type-7 code (len 0 in the table) goes through locals, so that v and
- * frame_best stay in registers. */
-#define FF7_ONE_CODE(k)                                                                  \
-    do {                                                                                 \
-        ff7_short_code c = ff7_short_codes[x >> 54];                                     \
-        int32_t v = c.delta;                                                             \
-        unsigned len = c.len;                                                            \
-        if (!len) { /* type 7 */                                                         \
-            int32_t t;                                                                   \
-            bool fb = frame_best;                                                        \
-            len = ff7_rot_delta(x, kraw, bkey, &t, &fb);                                 \
-            frame_best = fb;                                                             \
-            v = t;                                                                       \
-        }                                                                                \
-        x <<= len;                                                                       \
-        used += len;                                                                     \
-        cr[i + (k)] = (uint16_t)(((uint32_t)pr[i + (k)] + (uint32_t)v * step) & 0xFFFu); \
+/* One rotation code from the top of X (a window of the stream, left-aligned): the delta
+ * added to the previous frame's angle PREV and stored at OUT, X shifted past the code, its
+ * length added to USED. The table gives the codes of at most 10 bits; a type-7 code (len 0
+ * in the table) goes through locals, so that v and FB (the frame's "shortest" flag) stay
+ * in registers. */
+#define FF7_CODE(X, USED, FB, KRAW, BKEY, STEP, PREV, OUT)                      \
+    do {                                                                        \
+        ff7_short_code c = ff7_short_codes[(X) >> 54];                          \
+        int32_t v = c.delta;                                                    \
+        unsigned len = c.len;                                                   \
+        if (!len) { /* type 7 */                                                \
+            int32_t t;                                                          \
+            bool fb = (FB);                                                     \
+            len = ff7_rot_delta((X), (KRAW), (BKEY), &t, &fb);                  \
+            (FB) = fb;                                                          \
+            v = t;                                                              \
+        }                                                                       \
+        (X) <<= len;                                                            \
+        (USED) += len;                                                          \
+        (OUT) = (uint16_t)(((uint32_t)(PREV) + (uint32_t)v * (STEP)) & 0xFFFu); \
     } while (0)
 
-/* The rotation codes of one frame (per of them, a multiple of 3) from bit `pos` on, when
- * the frame's codes end before pos + per * 16 and a window at pos + per * 16 + 64 lies
- * inside the stream; returns the position after them. x holds the stream from the
- * position on, left-aligned, `valid` bits of it (57 or more at a slot's start; a slot's
- * three codes take 48 at most), up to the byte at np. After a slot the 8 bytes at np,
- * loaded one slot ahead, fill it again: as many whole bytes as fit. Bits below `valid` are
- * stream bits too (the bytes of a load that did not fit), so the next fill ORs them with
- * themselves. So the next slot's bits wait on a shift and an OR, not on a load whose
- * address depends on the slot's codes (a chain of loads that held the decoder to ~30
- * cycles a slot). Every load lies inside: np stays within 8 bytes of the position. */
-static size_t frame_codes_inside(const uint8_t *stream, size_t pos, size_t per, const uint16_t *pr, uint16_t *cr,
-                                 uint32_t step, unsigned kraw, unsigned bkey, bool *best)
+/* One stream's decoding between frames: frame n is next; its rotation codes start at
+ * bit `at`, after its position deltas (dec_positions). */
+typedef struct ff7_dec {
+    const uint8_t *stream;
+    size_t size, per; /* per: rotation codes a frame (3 x slots) */
+    uint64_t proven;  /* gb_msb_proven_limit(size) */
+    size_t at, good;  /* the next bit; the bits of the frames decoded */
+    int32_t *pos;
+    uint16_t *rot;
+    uint32_t n, max, step; /* frames decoded, wanted; 2^bKey */
+    unsigned kraw, bkey;
+    bool best, live; /* every frame so far used shortest codes; frame n is to be read */
+} ff7_dec;
+
+/* The codes of a frame decoded while every window of it lies inside the stream
+ * (frame_codes_inside): x holds the stream from the position on, left-aligned, `valid`
+ * bits of it (57 or more at a slot's start; a slot's three codes take 48 at most), up to
+ * the byte at np. After a slot the 8 bytes at np, loaded one slot ahead, fill it again: as
+ * many whole bytes as fit. Bits below `valid` are stream bits too (the bytes of a load
+ * that did not fit), so the next fill ORs them with themselves. So the next slot's bits
+ * wait on a shift and an OR, not on a load whose address depends on the slot's codes (a
+ * chain of loads that held the decoder to ~30 cycles a slot). Every load lies inside: np
+ * stays within 8 bytes of the position. */
+typedef struct ff7_run {
+    uint64_t x, fresh;
+    const uint8_t *np;
+    unsigned valid;
+    bool best;
+    size_t i;
+    const uint16_t *pr;
+    uint16_t *cr;
+} ff7_run;
+
+static inline ff7_run run_start(const ff7_dec *d)
 {
-    const uint8_t *np = stream + (pos >> 3) + 8u;
-    unsigned valid = 64u - (unsigned)(pos & 7u);
-    uint64_t x = gb_msb_window64_proven(stream, pos), fresh = gb_msb_window64_proven(np, 0);
-    bool frame_best = *best;
-    size_t i = 0;
+    ff7_run r;
+    r.np = d->stream + (d->at >> 3) + 8u;
+    r.valid = 64u - (unsigned)(d->at & 7u);
+    r.x = gb_msb_window64_proven(d->stream, d->at);
+    r.fresh = gb_msb_window64_proven(r.np, 0);
+    r.best = true;
+    r.i = 0;
+    r.cr = d->rot + (size_t)d->n * d->per;
+    r.pr = r.cr - d->per;
+    return r;
+}
+
+/* One slot's three codes of run R (a local ff7_run) of stream D, and the refill. */
+#define FF7_RUN_SLOT(R, D)                                                                                      \
+    do {                                                                                                        \
+        unsigned used = 0;                                                                                      \
+        FF7_CODE((R).x, used, (R).best, (D)->kraw, (D)->bkey, (D)->step, (R).pr[(R).i], (R).cr[(R).i]);         \
+        FF7_CODE((R).x, used, (R).best, (D)->kraw, (D)->bkey, (D)->step, (R).pr[(R).i + 1], (R).cr[(R).i + 1]); \
+        FF7_CODE((R).x, used, (R).best, (D)->kraw, (D)->bkey, (D)->step, (R).pr[(R).i + 2], (R).cr[(R).i + 2]); \
+        (R).valid -= used; /* 9 or more */                                                                      \
+        (R).x |= (R).fresh >> (R).valid;                                                                        \
+        unsigned bytes = (64u - (R).valid) >> 3;                                                                \
+        (R).np += bytes;                                                                                        \
+        (R).valid += bytes * 8u;                                                                                \
+        (R).fresh = gb_msb_window64_proven((R).np, 0);                                                          \
+        (R).i += 3;                                                                                             \
+    } while (0)
+
+/* The bit after run r. */
+static inline size_t run_end(const ff7_dec *d, const ff7_run *r) { return (size_t)(r->np - d->stream) * 8u - r->valid; }
+
+/* Whether frame n's rotation codes, from d->at, may run with no bound check: its codes
+ * take at most per * 16 bits, and a window at the end of them plus 64 lies inside. */
+static inline bool codes_inside(const ff7_dec *d)
+{
+    return d->at < d->proven && d->proven - d->at > d->per * 16u + 64u;
+}
+
+/* The rotation codes of frame n when codes_inside (per is a multiple of 3). */
+static inline void frame_codes_inside(ff7_dec *d, bool *frame_best)
+{
+    ff7_run r = run_start(d);
+    do FF7_RUN_SLOT(r, d);
+    while (r.i < d->per);
+    d->at = run_end(d, &r);
+    *frame_best = *frame_best && r.best;
+}
+
+/* Frame n of two streams when both are codes_inside: the two chains of table look-ups
+ * and shifts are independent, so the core runs them side by side (one stream's slot
+ * waits ~25 cycles on its own chain). Each stream's slots are decoded in the order and
+ * with the operations of frame_codes_inside. */
+static inline void frame_codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
+{
+    ff7_run ra = run_start(a), rb = run_start(b);
+    size_t both = a->per < b->per ? a->per : b->per;
     do {
+        FF7_RUN_SLOT(ra, a);
+        FF7_RUN_SLOT(rb, b);
+    } while (ra.i < both);
+    while (ra.i < a->per) FF7_RUN_SLOT(ra, a);
+    while (rb.i < b->per) FF7_RUN_SLOT(rb, b);
+    a->at = run_end(a, &ra);
+    b->at = run_end(b, &rb);
+    *best_a = *best_a && ra.best;
+    *best_b = *best_b && rb.best;
+}
+
+/* Frame 0 (16-bit positions, raw angles); d->live when frame 1 is to be read. False when
+ * frame 0 does not fit (nothing decoded). */
+static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
+                             uint32_t max_frames, int32_t *pos, uint16_t *rot)
+{
+    ganim_bits b = gb_init(stream, size);
+    d->stream = stream;
+    d->size = size;
+    d->per = (size_t)slots * 3u;
+    d->pos = pos;
+    d->rot = rot;
+    d->n = 0;
+    d->max = max_frames;
+    d->good = 0;
+    d->best = true;
+    d->live = false;
+    if (max_frames == 0 || bkey >= 12) return false; /* bkey 12 and up: no first frame can be read */
+    d->kraw = 12u - bkey;
+    d->bkey = bkey;
+    d->step = 1u << bkey;
+    d->proven = gb_msb_proven_limit(size);
+    for (int i = 0; i < 3; i++) {
+        if (!gb_msb_s(&b, 16, &pos[i])) return false;
+    }
+    for (size_t i = 0; i < d->per; i++) {
+        int32_t v;
+        if (!gb_msb_s(&b, d->kraw, &v)) return false;
+        rot[i] = (uint16_t)((uint32_t)v * d->step & 0xFFFu);
+    }
+    d->n = 1;
+    d->at = d->good = b.pos;
+    d->live = d->n < d->max;
+    return true;
+}
+
+/* Frame n's three position deltas (8 or 17 bits each); false when they do not fit. */
+static inline bool dec_positions(ff7_dec *d, bool *frame_best)
+{
+    const int32_t *pp = d->pos + (size_t)(d->n - 1) * 3u;
+    int32_t *cp = d->pos + (size_t)d->n * 3u;
+    if (d->at < d->proven) { /* 51 bits at most: one window */
+        uint64_t w = gb_msb_window64_proven(d->stream, d->at);
         unsigned used = 0;
-        FF7_ONE_CODE(0);
-        FF7_ONE_CODE(1);
-        FF7_ONE_CODE(2);
-        valid -= used; /* 9 or more */
-        x |= fresh >> valid;
-        unsigned bytes = (64u - valid) >> 3;
-        np += bytes;
-        valid += bytes * 8u;
-        fresh = gb_msb_window64_proven(np, 0);
+        for (int k = 0; k < 3; k++) {
+            uint64_t x = w << used;
+            if (x >> 63) {
+                int32_t dv = (int32_t)(int16_t)(uint16_t)(x >> 47);
+                cp[k] = pp[k] + dv;
+                if (dv >= -64 && dv <= 63) *frame_best = false;
+                used += 17;
+            } else {
+                uint32_t u = (uint32_t)((x << 1) >> 57); /* 7-bit two's complement */
+                cp[k] = pp[k] + (int32_t)u - (int32_t)((u & 64u) << 1);
+                used += 8;
+            }
+        }
+        d->at += used;
+        return true;
+    }
+    ganim_bits b = gb_init(d->stream, d->size);
+    b.pos = d->at;
+    bool ok = true;
+    for (int i = 0; i < 3 && ok; i++) {
+        uint32_t f;
+        int32_t dv;
+        ok = gb_msb_u(&b, 1, &f) && gb_msb_s(&b, f ? 16 : 7, &dv);
+        if (ok) {
+            cp[i] = pp[i] + dv;
+            if (f && dv >= -64 && dv <= 63) *frame_best = false;
+        }
+    }
+    d->at = b.pos;
+    return ok;
+}
+
+/* Frame n's rotation codes from code i on, each slot's window checked (one load gives 57
+ * stream bits, a slot's three codes take 48 at most), and at the end of the stream one
+ * code at a time, each checked against the end; false when they do not fit. */
+static inline bool dec_codes_checked(ff7_dec *d, size_t i, bool *frame_best)
+{
+    uint16_t *cr = d->rot + (size_t)d->n * d->per;
+    const uint16_t *pr = cr - d->per;
+    bool fbest = *frame_best;
+    while (i < d->per && d->at < d->proven) { /* per is a multiple of 3 */
+        uint64_t x = gb_msb_window64_proven(d->stream, d->at);
+        unsigned used = 0;
+        FF7_CODE(x, used, fbest, d->kraw, d->bkey, d->step, pr[i], cr[i]);
+        FF7_CODE(x, used, fbest, d->kraw, d->bkey, d->step, pr[i + 1], cr[i + 1]);
+        FF7_CODE(x, used, fbest, d->kraw, d->bkey, d->step, pr[i + 2], cr[i + 2]);
+        d->at += used;
         i += 3;
-    } while (i < per);
-    *best = frame_best;
-    return (size_t)(np - stream) * 8u - valid;
+    }
+    size_t nbits = d->size * 8u;
+    while (i < d->per) {
+        int32_t v;
+        if (d->at >= nbits) {
+            *frame_best = fbest;
+            return false;
+        }
+        unsigned len = ff7_rot_delta(gb_msb_window64(d->stream, d->size, d->at), d->kraw, d->bkey, &v, &fbest);
+        if (len > nbits - d->at) {
+            *frame_best = fbest;
+            return false;
+        }
+        d->at += len;
+        cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * d->step) & 0xFFFu);
+        i++;
+    }
+    *frame_best = fbest;
+    return true;
+}
+
+/* The end of frame n: kept when it fit (a frame that does not fit is not part of the
+ * animation, and ends the decoding). */
+static inline void dec_commit(ff7_dec *d, bool ok, bool frame_best)
+{
+    if (!ok) {
+        d->live = false;
+        return;
+    }
+    d->best = d->best && frame_best;
+    d->good = d->at;
+    d->n++;
+    d->live = d->n < d->max;
+}
+
+/* Frame n of one stream. */
+static inline void dec_frame(ff7_dec *d)
+{
+    bool frame_best = true, ok = dec_positions(d, &frame_best);
+    if (ok && codes_inside(d)) frame_codes_inside(d, &frame_best);
+    else if (ok) ok = dec_codes_checked(d, 0, &frame_best);
+    dec_commit(d, ok, frame_best);
 }
 
 uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
                            int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
 {
-    ganim_bits b = gb_init(stream, size);
-    size_t per = (size_t)slots * 3u;
-    bool best = true;
+    ff7_dec d;
     *bits = 0;
-    if (max_frames == 0 || bkey >= 12) return 0; /* bkey 12 and up: no first frame can be read */
-    unsigned kraw = 12u - bkey;
-    uint64_t proven = gb_msb_proven_limit(size);
-    for (int i = 0; i < 3; i++) {
-        if (!gb_msb_s(&b, 16, &pos[i])) return 0;
-    }
-    for (size_t i = 0; i < per; i++) {
-        int32_t v;
-        if (!gb_msb_s(&b, 12 - bkey, &v)) return 0;
-        rot[i] = (uint16_t)((uint32_t)v * (1u << bkey) & 0xFFFu);
-    }
-    uint32_t n = 1;
-    size_t good = b.pos;
-    while (n < max_frames) {
-        const int32_t *pp = pos + (size_t)(n - 1) * 3u;
-        const uint16_t *pr = rot + (size_t)(n - 1) * per;
-        int32_t *cp = pos + (size_t)n * 3u;
-        uint16_t *cr = rot + (size_t)n * per;
-        bool ok = true, frame_best = true;
-        if (b.pos < proven) {
-            /* the three position deltas (8 or 17 bits each, 51 at most) from one window */
-            uint64_t w = gb_msb_window64_proven(stream, b.pos);
-            unsigned used = 0;
-            for (int k = 0; k < 3; k++) {
-                uint64_t x = w << used;
-                if (x >> 63) {
-                    int32_t d = (int32_t)(int16_t)(uint16_t)(x >> 47);
-                    cp[k] = pp[k] + d;
-                    if (d >= -64 && d <= 63) frame_best = false;
-                    used += 17;
-                } else {
-                    uint32_t u = (uint32_t)((x << 1) >> 57); /* 7-bit two's complement */
-                    cp[k] = pp[k] + (int32_t)u - (int32_t)((u & 64u) << 1);
-                    used += 8;
-                }
-            }
-            b.pos += used;
+    if (!dec_start(&d, stream, size, bkey, slots, max_frames, pos, rot)) return 0;
+    while (d.live) dec_frame(&d);
+    *bits = d.good;
+    if (shortest) *shortest = d.best;
+    return d.n;
+}
+
+void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    ff7_dec a, b;
+    bool a_ok = dec_start(&a, ja->stream, ja->size, ja->bkey, ja->slots, ja->max_frames, ja->pos, ja->rot);
+    bool b_ok = dec_start(&b, jb->stream, jb->size, jb->bkey, jb->slots, jb->max_frames, jb->pos, jb->rot);
+    while (a.live && b.live) {
+        bool fa = true, fb = true;
+        bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
+        if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
+            frame_codes_inside2(&a, &fa, &b, &fb);
         } else {
-            for (int i = 0; i < 3 && ok; i++) {
-                uint32_t f;
-                int32_t d;
-                ok = gb_msb_u(&b, 1, &f) && gb_msb_s(&b, f ? 16 : 7, &d);
-                if (ok) {
-                    cp[i] = pp[i] + d;
-                    if (f && d >= -64 && d <= 63) frame_best = false;
-                }
-            }
+            if (oka && codes_inside(&a)) frame_codes_inside(&a, &fa);
+            else if (oka) oka = dec_codes_checked(&a, 0, &fa);
+            if (okb && codes_inside(&b)) frame_codes_inside(&b, &fb);
+            else if (okb) okb = dec_codes_checked(&b, 0, &fb);
         }
-        /* Where the 8-byte window at the position lies inside the stream, one load gives
-         * 57 stream bits: codes are at most 16 bits, so a slot's three codes (48 bits at
-         * most) come from one load with no bound to check. When every window of the
-         * frame lies inside, with 64 bits to spare (its codes take at most per * 16 bits),
-         * the frame's slots run with no bound check at all (frame_codes_inside);
-         * elsewhere each slot's window is checked, and at the end of the stream one code
-         * at a time, each checked against the end. */
-        size_t i = 0;
-        uint32_t step = 1u << bkey;
-        if (ok && b.pos < proven && proven - b.pos > per * 16u + 64u) {
-            b.pos = frame_codes_inside(stream, b.pos, per, pr, cr, step, kraw, bkey, &frame_best);
-            i = per;
-        }
-        while (ok && i < per && b.pos < proven) { /* per is a multiple of 3 */
-            uint64_t x = gb_msb_window64_proven(stream, b.pos);
-            unsigned used = 0;
-            FF7_ONE_CODE(0);
-            FF7_ONE_CODE(1);
-            FF7_ONE_CODE(2);
-            b.pos += used;
-            i += 3;
-        }
-#undef FF7_ONE_CODE
-        while (ok && i < per) {
-            int32_t v;
-            if (b.pos < b.nbits) {
-                unsigned len = ff7_rot_delta(gb_msb_window64(stream, size, b.pos), kraw, bkey, &v, &frame_best);
-                if (len > b.nbits - b.pos) {
-                    ok = false;
-                } else {
-                    b.pos += len;
-                    cr[i] = (uint16_t)(((uint32_t)pr[i] + (uint32_t)v * step) & 0xFFFu);
-                    i++;
-                }
-            } else {
-                ok = false;
-            }
-        }
-        if (!ok) break; /* the frame does not fit: it is not part of the animation */
-        best = best && frame_best;
-        good = b.pos;
-        n++;
+        dec_commit(&a, oka, fa);
+        dec_commit(&b, okb, fb);
     }
-    *bits = good;
-    if (shortest) *shortest = best;
-    return n;
+    while (a.live) dec_frame(&a);
+    while (b.live) dec_frame(&b);
+    ja->frames = a.n, ja->bits = a.good;
+    jb->frames = b.n, jb->bits = b.good;
+    if (a_ok) ja->shortest = a.best;
+    if (b_ok) jb->shortest = b.best;
 }
 
 /* ---- encoding ---------------------------------------------------------------------- */

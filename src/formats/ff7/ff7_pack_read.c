@@ -97,10 +97,64 @@ static bool frames_before_cut(const pack_ctx *c, uint32_t index, uint32_t dw_bon
     return pos && rot;
 }
 
-static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim_clip *clip, ganim_error *err)
+/* An animation entry between its header and its stream's decoding (read_entry_head) and
+ * after it (read_entry_end): the pack reader decodes two entries' streams side by side
+ * (ff7_decode_stream_pair). The warnings the header gives are kept here and told by
+ * read_entry_end, before those of the decoding, so that every warning comes in the
+ * order of a one-entry-at-a-time read. */
+typedef struct pack_entry {
+    uint32_t index;
+    ganim_clip *clip;
+    bool anim;  /* false: a special slot, done by read_entry_head */
+    int warn;   /* the header's warnings: 1 dwBones against the skeleton, 2 dwBones 0 */
+    bool warn0; /* sFrames is 0 */
+    uint64_t at, stream_at, max;
+    ff7_clip_info in;
+    uint8_t *room; /* little-endian host: the record decoded into; else pos and rot are scratch */
+    ff7_stream_job job;
+} pack_entry;
+
+static void entry_head_warnings(const pack_ctx *c, const pack_entry *e)
 {
     ganim_doc *doc = c->doc;
+    if (e->warn == 1)
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, e->at,
+                       "ff7-battle: entry %u: dwBones says %u, the skeleton gives %u "
+                       "rotation slots (used)",
+                       e->index, e->in.dw_bones, e->in.slots);
+    else if (e->warn == 2)
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, e->at, "ff7-battle: entry %u: dwBones is 0; decoded with 1 slot",
+                       e->index);
+    if (e->warn0)
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, e->at + 12,
+                       "ff7-battle: entry %u: sFrames is 0; frame 0 is decoded "
+                       "anyway",
+                       e->index);
+}
+
+/* The scratch arrays of a big-endian host's entry. */
+static void entry_drop(const pack_ctx *c, pack_entry *e)
+{
+    if (!e->anim || e->room) return;
+    size_t npos = (size_t)e->max * 3u, nrot = npos * (size_t)e->in.slots;
+    ganim_free(c->alloc, e->job.pos, npos * sizeof *e->job.pos);
+    ganim_free(c->alloc, e->job.rot, nrot * sizeof *e->job.rot);
+    e->job.pos = NULL;
+    e->job.rot = NULL;
+}
+
+/* Entry `index`'s header, up to its stream: a special slot is done here (e->anim false);
+ * an animation gets its record's room (or scratch) and its decoding job. On failure,
+ * e's warnings so far are those entry_head_warnings tells. */
+static ganim_code read_entry_head(pack_ctx *c, uint32_t index, ganim_reader *r, ganim_clip *clip, pack_entry *e,
+                                  ganim_error *err)
+{
+    ganim_doc *doc = c->doc;
+    memset(e, 0, sizeof *e);
+    e->index = index;
+    e->clip = clip;
     uint64_t at = gr_offset(r);
+    e->at = at;
     uint32_t dw_bones, dw_frames, chunk;
     if (!gr_u32le(r, &dw_bones) || !gr_u32le(r, &dw_frames) || !gr_u32le(r, &chunk))
         return ganim_fail(err, GANIM_ERR_TRUNCATED, at, "ff7-battle: entry %u: the file ends inside its 12-byte header",
@@ -120,22 +174,21 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
     ganim_reader ch;
     gr_sub(r, chunk, &ch);
 
-    ff7_clip_info in;
-    memset(&in, 0, sizeof in);
-    in.role = (uint8_t)entry_role(c, index);
-    in.dw_bones = dw_bones;
-    in.dw_frames = dw_frames;
-    in.dw_chunk = chunk;
-    in.entry_offset = (uint32_t)at;
+    ff7_clip_info *in = &e->in;
+    in->role = (uint8_t)entry_role(c, index);
+    in->dw_bones = dw_bones;
+    in->dw_frames = dw_frames;
+    in->dw_chunk = chunk;
+    in->entry_offset = (uint32_t)at;
     clip->fps = FF7_FPS;
 
     if (chunk < 11) { /* special slot: opaque, kept verbatim */
-        in.layout = FF7_LAYOUT_SPECIAL;
+        in->layout = FF7_LAYOUT_SPECIAL;
         clip->kind = GANIM_CLIP_OPAQUE;
         clip->name = ganim_doc_printf(doc, "special_%u", index);
         clip->opaque = ganim_doc_memdup(doc, ch.data, chunk);
         clip->opaque_size = chunk;
-        clip->native = ff7_clip_native_build(doc, &in, NULL, NULL, &clip->native_size);
+        clip->native = ff7_clip_native_build(doc, in, NULL, NULL, &clip->native_size);
         clip->native_format = "ff7-battle";
         if (!clip->name || !clip->opaque || !clip->native) return GANIM_NOMEM(err);
         return GANIM_OK;
@@ -145,12 +198,12 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
     uint8_t bkey = 0;
     gr_u16le(&ch, &a);    /* chunk >= 11: the mini header is there */
     if (a == chunk - 5) { /* the frog layout: u16 sSize, u8 bKey, no sFrames */
-        in.layout = FF7_LAYOUT_FROG;
+        in->layout = FF7_LAYOUT_FROG;
         s_size = a;
         gr_u8(&ch, &bkey);
     } else {
-        in.layout = FF7_LAYOUT_NORMAL;
-        in.s_frames = a;
+        in->layout = FF7_LAYOUT_NORMAL;
+        in->s_frames = a;
         gr_u16le(&ch, &s_size);
         gr_u8(&ch, &bkey);
         if (5u + (uint32_t)s_size > chunk)
@@ -161,25 +214,21 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
     if (bkey != 0 && bkey != 2 && bkey != 4)
         return ganim_fail(err, GANIM_ERR_CORRUPT, key_at, "ff7-battle: entry %u: bKey %u is not 0, 2 or 4", index,
                           bkey);
-    in.bkey = bkey;
-    in.s_size = s_size;
+    in->bkey = bkey;
+    in->s_size = s_size;
     const uint8_t *stream = NULL;
     gr_bytes(&ch, s_size, &stream); /* proven above: 5 + sSize <= chunk */
     uint64_t stream_at = gr_offset(&ch) - s_size;
-    in.trailer_size = (uint32_t)gr_left(&ch);
-    in.trailer = ch.data + ch.pos;
-    in.stream = stream;
-    in.stream_size = s_size;
+    e->stream_at = stream_at;
+    in->trailer_size = (uint32_t)gr_left(&ch);
+    in->trailer = ch.data + ch.pos;
+    in->stream = stream;
+    in->stream_size = s_size;
 
-    uint64_t slots = entry_slots(c, in.role, dw_bones);
-    if (c->have_skel && slots != dw_bones)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at,
-                       "ff7-battle: entry %u: dwBones says %u, the skeleton gives %u "
-                       "rotation slots (used)",
-                       index, dw_bones, (unsigned)slots);
-    else if (!dw_bones)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at, "ff7-battle: entry %u: dwBones is 0; decoded with 1 slot",
-                       index);
+    uint64_t slots = entry_slots(c, in->role, dw_bones);
+    in->slots = (uint32_t)slots; /* for the warning's text; checked below */
+    if (c->have_skel && slots != dw_bones) e->warn = 1;
+    else if (!dw_bones) e->warn = 2;
     uint64_t bits = (uint64_t)s_size * 8u;
     uint64_t f0 = 48u + slots * 3u * (12u - bkey);
     if (f0 > bits)
@@ -188,13 +237,9 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
                           "bKey %u) but the stream has %u bytes%s",
                           index, (unsigned long long)f0, (unsigned long long)slots, bkey, s_size,
                           c->have_skel ? "" : "; is a skeleton needed?");
-    in.slots = (uint32_t)slots;
-    uint64_t max = in.layout == FF7_LAYOUT_FROG ? FF7_MAX_FRAMES : in.s_frames;
+    uint64_t max = in->layout == FF7_LAYOUT_FROG ? FF7_MAX_FRAMES : in->s_frames;
     if (max == 0) {
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at + 12,
-                       "ff7-battle: entry %u: sFrames is 0; frame 0 is decoded "
-                       "anyway",
-                       index);
+        e->warn0 = true;
         max = 1;
     }
     max = frame_bound(max, bits, f0, slots);
@@ -205,10 +250,9 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
     size_t npos = (size_t)max * 3u, nrot = npos * (size_t)slots;
     int32_t *pos = NULL;
     uint16_t *rot = NULL;
-    uint8_t *room = NULL; /* little-endian host: decoded straight into the clip's record */
-    if (ff7_host_little_endian()) {
-        room = ff7_clip_native_room(c->doc, (uint32_t)max, in.slots, in.trailer_size, in.stream_size, &pos, &rot);
-        if (!room) return GANIM_NOMEM(err);
+    if (ff7_host_little_endian()) { /* decoded straight into the clip's record */
+        e->room = ff7_clip_native_room(c->doc, (uint32_t)max, in->slots, in->trailer_size, in->stream_size, &pos, &rot);
+        if (!e->room) return GANIM_NOMEM(err);
     } else {
         pos = ganim_alloc(c->alloc, npos * sizeof *pos);
         rot = ganim_alloc(c->alloc, nrot * sizeof *rot);
@@ -218,44 +262,128 @@ static ganim_code read_entry(pack_ctx *c, uint32_t index, ganim_reader *r, ganim
             return GANIM_NOMEM(err);
         }
     }
-    size_t used = 0;
-    bool best = false;
-    uint32_t n = ff7_decode_stream(stream, s_size, bkey, in.slots, (uint32_t)max, pos, rot, &used, &best);
-    in.frames = n;
-    in.stream_bits = (uint32_t)used;
-    in.flags = best ? FF7_FLAG_SHORTEST : 0;
-    if (in.layout == FF7_LAYOUT_NORMAL && n < in.s_frames)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, stream_at + used / 8,
+    e->anim = true;
+    e->max = max;
+    e->job.stream = stream;
+    e->job.size = s_size;
+    e->job.bkey = bkey;
+    e->job.slots = in->slots;
+    e->job.max_frames = (uint32_t)max;
+    e->job.pos = pos;
+    e->job.rot = rot;
+    return GANIM_OK;
+}
+
+/* An animation entry once its stream is decoded: the warnings, the record, the clip. */
+static ganim_code read_entry_end(pack_ctx *c, pack_entry *e, ganim_error *err)
+{
+    ganim_doc *doc = c->doc;
+    ff7_clip_info *in = &e->in;
+    uint32_t index = e->index, n = e->job.frames;
+    size_t used = e->job.bits;
+    const int32_t *pos = e->job.pos;
+    entry_head_warnings(c, e);
+    in->frames = n;
+    in->stream_bits = (uint32_t)used;
+    in->flags = e->job.shortest ? FF7_FLAG_SHORTEST : 0;
+    if (in->layout == FF7_LAYOUT_NORMAL && n < in->s_frames)
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, e->stream_at + used / 8,
                        "ff7-battle: entry %u: sFrames says %u but only %u frames fit in the "
                        "%u-byte stream (frame %u is cut off)",
-                       index, in.s_frames, n, s_size, n);
-    if (dw_frames != n)
-        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, at + 4,
-                       "ff7-battle: entry %u: dwFrames says %u, %u frames decoded", index, dw_frames, n);
+                       index, in->s_frames, n, in->s_size, n);
+    if (in->dw_frames != n)
+        ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, e->at + 4,
+                       "ff7-battle: entry %u: dwFrames says %u, %u frames decoded", index, in->dw_frames, n);
+    size_t npos = (size_t)e->max * 3u;
     for (size_t i = 0; i < npos; i++)
         if (i < (size_t)n * 3u && (pos[i] < -32768 || pos[i] > 32767)) {
-            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, stream_at,
+            ganim_doc_warn(doc, GANIM_WARN_REPAIRED, e->stream_at,
                            "ff7-battle: entry %u: frame %zu: a position leaves "
                            "the 16-bit range",
                            index, i / 3);
             break;
         }
     size_t rec_size = 0;
-    const uint8_t *rec = room;
-    if (room) {
-        rec_size = ff7_clip_native_seal(room, &in, (uint32_t)max);
+    const uint8_t *rec = e->room;
+    if (e->room) {
+        rec_size = ff7_clip_native_seal(e->room, in, (uint32_t)e->max);
     } else {
-        rec = ff7_clip_native_build(doc, &in, pos, rot, &rec_size);
-        ganim_free(c->alloc, pos, npos * sizeof *pos);
-        ganim_free(c->alloc, rot, nrot * sizeof *rot);
+        rec = ff7_clip_native_build(doc, in, e->job.pos, e->job.rot, &rec_size);
+        entry_drop(c, e);
     }
-    clip->name = ganim_doc_printf(doc, "%s_%u", ff7_role_name(in.role), index);
+    ganim_clip *clip = e->clip;
+    clip->name = ganim_doc_printf(doc, "%s_%u", ff7_role_name(in->role), index);
     if (!rec || !clip->name) return GANIM_NOMEM(err);
     clip->kind = GANIM_CLIP_ANIMATION;
     clip->native_format = "ff7-battle";
     clip->native = rec;
     clip->native_size = rec_size;
     clip->frame_count = n;
+    return GANIM_OK;
+}
+
+static void entry_decode(pack_entry *e)
+{
+    ff7_stream_job *j = &e->job;
+    j->shortest = false;
+    j->frames =
+        ff7_decode_stream(j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot, &j->bits, &j->shortest);
+}
+
+/* The entries, two at a time: entry i's header, then i + 1's (when i is an animation),
+ * both streams decoded side by side, then i's end and i + 1's. What a read tells is that
+ * of one entry at a time: i + 1's header failing is told after i's end (its warnings
+ * first), and read_entry_end tells each entry's header warnings before its own. */
+static ganim_code read_entries(pack_ctx *c, ganim_reader *r, uint32_t n, size_t room, ganim_clip *clips,
+                               uint32_t *widest, ganim_error *err)
+{
+    ganim_doc *doc = c->doc;
+    for (uint32_t i = 0; i < n;) {
+        if (i > room) /* unreachable: read_entry_head failed before */
+            return ganim_fail(err, GANIM_ERR_TRUNCATED, gr_offset(r), "ff7-battle: entry %u: the file ends before it",
+                              i);
+        pack_entry e[2];
+        ganim_code code = read_entry_head(c, i, r, &clips[i], &e[0], err);
+        if (code) {
+            entry_head_warnings(c, &e[0]);
+            return code;
+        }
+        uint32_t got = 1;
+        ganim_code next = GANIM_OK;
+        ganim_error next_err;
+        if (e[0].anim && i + 1 < n && i + 1 <= room) {
+            next = read_entry_head(c, i + 1, r, &clips[i + 1], &e[1], err ? &next_err : NULL);
+            got = 2;
+        }
+        if (e[0].anim) {
+            if (got == 2 && !next && e[1].anim) ff7_decode_stream_pair(&e[0].job, &e[1].job);
+            else entry_decode(&e[0]);
+            code = read_entry_end(c, &e[0], err);
+            if (code) {
+                if (got == 2 && !next) entry_drop(c, &e[1]);
+                return code;
+            }
+        }
+        for (uint32_t k = 0; k < got; k++) {
+            if (k == 1) {
+                if (next) {
+                    entry_head_warnings(c, &e[1]);
+                    if (err) *err = next_err;
+                    return next;
+                }
+                if (e[1].anim) {
+                    code = read_entry_end(c, &e[1], err);
+                    if (code) return code;
+                }
+            }
+            doc->clip_count = i + k + 1;
+            ff7_clip_info in;
+            if (clips[i + k].kind == GANIM_CLIP_ANIMATION && ff7_clip_info_parse(&clips[i + k], &in) &&
+                in.slots > *widest)
+                *widest = in.slots;
+        }
+        i += got;
+    }
     return GANIM_OK;
 }
 
@@ -418,17 +546,8 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     doc->clips = clips;
     doc->clip_count = 0;
     uint32_t widest = 1;
-    for (uint32_t i = 0; i < n; i++) {
-        if (i > room) /* unreachable: read_entry failed before */
-            return ganim_fail(err, GANIM_ERR_TRUNCATED, gr_offset(&r), "ff7-battle: entry %u: the file ends before it",
-                              i);
-        ganim_code code = read_entry(&c, i, &r, &clips[i], err);
-        if (code) return code;
-        doc->clip_count = i + 1;
-        ff7_clip_info in;
-        if (clips[i].kind == GANIM_CLIP_ANIMATION && ff7_clip_info_parse(&clips[i], &in) && in.slots > widest)
-            widest = in.slots;
-    }
+    ganim_code code = read_entries(&c, &r, n, room, clips, &widest, err);
+    if (code) return code;
     size_t tail = gr_left(&r);
     if (tail)
         ganim_doc_warn(doc, GANIM_WARN_EXTRA_BYTES, gr_offset(&r), "ff7-battle: %zu bytes after the last entry (kept)",
@@ -468,7 +587,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
         if (!ff7_clip_info_parse(&clips[i], &in))
             return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
                               "ff7-battle: entry %u: internal record check failed", i);
-        ganim_code code = ff7_clip_fill(doc, &clips[i], &in, err);
+        code = ff7_clip_fill(doc, &clips[i], &in, err);
         if (code) return code;
     }
     /* Every rotation channel is ff7_clip_fill's, each quaternion a product of three made

@@ -310,6 +310,203 @@ TEST(decoder_matches_reference)
     CHECK_MSG(compared > 1000, "only %d streams decoded past frame 0", compared);
 }
 
+/* A random stream for the pair test: random bytes (uniform or biased to short codes), or
+ * an encoded animation, whole or cut anywhere, of `slots` slots at bKey `key`. */
+static uint8_t *pair_stream(int kind, unsigned key, uint32_t slots, size_t *size)
+{
+    size_t per = (size_t)slots * 3;
+    if (kind < 4) {
+        size_t n = (size_t)rnd_range(0, kind ? 3000 : 600);
+        uint8_t *s = malloc(n + 1);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t x = (uint8_t)rnd();
+            for (int k = 0; k < kind; k++) x &= (uint8_t)rnd();
+            s[i] = x;
+        }
+        *size = n;
+        return s;
+    }
+    uint32_t frames = (uint32_t)rnd_range(1, 80);
+    int32_t *pos = malloc(frames * 3 * sizeof *pos);
+    uint16_t *rot = malloc(frames * per * sizeof *rot);
+    for (size_t i = 0; i < (size_t)frames * 3; i++) pos[i] = (i < 3 ? 0 : pos[i - 3]) + rnd_range(-100, 100);
+    for (size_t i = 0; i < frames * per; i++) {
+        int32_t d = rnd() % 8 == 0 ? rnd_range(-2048, 2047) : rnd_range(-40, 40);
+        rot[i] = (uint16_t)((uint32_t)((i < per ? 0 : rot[i - per]) + (uint32_t)d * (1u << key)) & 0xFFFu);
+    }
+    ganim_buffer b = encode(key, slots, frames, pos, rot);
+    free(pos);
+    free(rot);
+    size_t n = kind == 4 ? b.size : (size_t)rnd_range(0, (int32_t)b.size); /* 5: cut */
+    uint8_t *s = malloc(n + 1);
+    if (n) memcpy(s, b.data, n);
+    ganim_buffer_free(&b);
+    *size = n;
+    return s;
+}
+
+/* ff7_decode_stream_pair (the pack reader's two streams side by side) against
+ * ff7_decode_stream on each stream alone: random streams of random lengths, slots and
+ * bKeys (the same slot count in half the pairs), random bytes and encoded animations,
+ * whole or cut, so the two end or fail at different frames; frames, bits, the shortest
+ * flag (left as it was when no frame decodes) and every byte of the arrays equal (filled
+ * alike beforehand: nothing written past the frames either way). */
+TEST(pair_matches_single)
+{
+    int compared = 0, both_long = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        ff7_stream_job job[2];
+        uint8_t *s[2];
+        int32_t *p1[2];
+        uint16_t *r1[2];
+        uint32_t n1[2];
+        size_t b1[2], npos[2], nrot[2];
+        bool s1[2];
+        uint32_t same = iter % 2 ? (uint32_t)rnd_range(1, 30) : 0;
+        for (int k = 0; k < 2; k++) {
+            ff7_stream_job *j = &job[k];
+            memset(j, 0, sizeof *j);
+            j->bkey = iter % 97 == 0 ? 12u + (unsigned)k : (unsigned)(rnd() % 3) * 2;
+            j->slots = same ? same : (uint32_t)rnd_range(1, 30);
+            j->max_frames = iter % 89 == 0 ? 0 : (uint32_t)rnd_range(1, 90);
+            s[k] = pair_stream(rnd_range(0, 5), j->bkey > 4 ? 0 : j->bkey, j->slots, &j->size);
+            j->stream = s[k];
+            npos[k] = (size_t)j->max_frames * 3 + 3;
+            nrot[k] = npos[k] * j->slots;
+            j->pos = malloc(npos[k] * sizeof *j->pos);
+            j->rot = malloc(nrot[k] * sizeof *j->rot);
+            p1[k] = malloc(npos[k] * sizeof *p1[k]);
+            r1[k] = malloc(nrot[k] * sizeof *r1[k]);
+            memset(j->pos, 0x5A, npos[k] * sizeof *j->pos);
+            memset(j->rot, 0x5A, nrot[k] * sizeof *j->rot);
+            memset(p1[k], 0x5A, npos[k] * sizeof *p1[k]);
+            memset(r1[k], 0x5A, nrot[k] * sizeof *r1[k]);
+            s1[k] = j->shortest = rnd() % 2;
+            b1[k] = 12345;
+            n1[k] =
+                ff7_decode_stream(j->stream, j->size, j->bkey, j->slots, j->max_frames, p1[k], r1[k], &b1[k], &s1[k]);
+        }
+        ff7_decode_stream_pair(&job[0], &job[1]);
+        for (int k = 0; k < 2; k++) {
+            ff7_stream_job *j = &job[k];
+            CHECK_MSG(j->frames == n1[k] && j->bits == b1[k] && j->shortest == s1[k],
+                      "iteration %d, stream %d: %u frames, %zu bits, shortest %d; alone %u, %zu, %d", iter, k,
+                      j->frames, j->bits, (int)j->shortest, n1[k], b1[k], (int)s1[k]);
+            CHECK_MSG(memcmp(j->pos, p1[k], npos[k] * sizeof *p1[k]) == 0, "iteration %d, stream %d: positions", iter,
+                      k);
+            CHECK_MSG(memcmp(j->rot, r1[k], nrot[k] * sizeof *r1[k]) == 0, "iteration %d, stream %d: rotations", iter,
+                      k);
+            compared += n1[k] > 1;
+            free(s[k]);
+            free(j->pos);
+            free(j->rot);
+            free(p1[k]);
+            free(r1[k]);
+        }
+        both_long += n1[0] > 20 && n1[1] > 20 && n1[0] != n1[1];
+    }
+    CHECK_MSG(compared > 2000 && both_long > 200, "only %d streams past frame 0, %d long pairs", compared, both_long);
+}
+
+static ganim_doc *ff7_read_pack_mem_plain(const uint8_t *data, size_t size, ganim_error *err)
+{
+    ganim_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.format = "ff7-battle";
+    ganim_doc *doc = NULL;
+    if (ganim_read_memory(data, size, &o, &doc, err) != GANIM_OK) return NULL;
+    return doc;
+}
+
+/* One animation entry of 1 slot whose stream holds `frames` frames (1..3: every position
+ * delta 3, rotation deltas 16, 16 and -32, each frame 24 + 27 bits after frame 0's 84),
+ * with the header's words and bKey byte as given (sframes is not the stream's size). */
+static void put_entry(ganim_writer *w, uint32_t dw_bones, uint32_t dw_frames, uint16_t sframes, uint8_t key,
+                      uint32_t frames)
+{
+    int32_t pos[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+    uint16_t rot[9] = { 16, 32, 48, 32, 48, 16, 48, 16, 32 };
+    ganim_buffer st = encode(0, 1, frames, pos, rot);
+    CHECK_EQ_INT(st.size, (84 + 51 * (frames - 1) + 7) / 8);
+    gw_u32le(w, dw_bones), gw_u32le(w, dw_frames), gw_u32le(w, 5 + (uint32_t)st.size);
+    gw_u16le(w, sframes), gw_u16le(w, (uint16_t)st.size), gw_u8(w, key);
+    gw_bytes(w, st.data, st.size);
+    ganim_buffer_free(&st);
+}
+
+/* The reader decodes entries two at a time (read_entries): every warning still comes in
+ * the order of one entry at a time, each entry's header warnings before those of its
+ * decoding, a special slot between two animations included; an entry's error, first or
+ * second of a pair, is the one a read of one entry at a time gives. */
+TEST(pack_warnings_in_entry_order)
+{
+    /* entry: dwBones, dwFrames, sFrames, frames in the stream */
+    static const uint32_t e[7][4] = { { 1, 9, 3, 3 }, { 0, 2, 5, 2 }, { 1, 7, 0, 2 }, { 0, 5, 3, 3 },
+                                      { 0, 4, 2, 2 }, { 0, 0, 0, 0 }, { 0, 6, 3, 3 } };
+    for (int bad = -1; bad < 7; bad++) {
+        if (bad == 5) continue; /* the special slot */
+        ganim_buffer pack;
+        memset(&pack, 0, sizeof pack);
+        ganim_writer w = gw_init(&pack, NULL);
+        gw_u32le(&w, 7);
+        uint64_t at[7];
+        for (int i = 0; i < 7; i++) {
+            at[i] = pack.size;
+            if (i == 5) { /* special: 8 bytes */
+                gw_u32le(&w, 1), gw_u32le(&w, 0), gw_u32le(&w, 8);
+                for (int k = 0; k < 8; k++) gw_u8(&w, (uint8_t)k);
+                continue;
+            }
+            put_entry(&w, e[i][0], e[i][1], (uint16_t)e[i][2], i == bad ? 3 : 0, e[i][3]);
+        }
+        CHECK(gw_ok(&w));
+        ganim_error err;
+        memset(&err, 0, sizeof err);
+        ganim_doc *doc = ff7_read_pack_mem_plain(pack.data, pack.size, &err);
+        if (bad >= 0) {
+            char want[96];
+            snprintf(want, sizeof want, "ff7-battle: entry %d: bKey 3 is not 0, 2 or 4", bad);
+            CHECK_MSG(!doc && strcmp(err.message, want) == 0 && err.offset == at[bad] + 16, "entry %d bad: %s at %llu",
+                      bad, err.message, (unsigned long long)err.offset);
+            ganim_doc_free(doc);
+            ganim_buffer_free(&pack);
+            continue;
+        }
+        CHECK_MSG(doc != NULL, "%s", err.message);
+        if (!doc) continue;
+        struct {
+            int entry;
+            const char *text;
+            uint64_t offset;
+        } want[] = {
+            { 0, "dwFrames says 9, 3 frames decoded", at[0] + 4 },
+            { 1, "dwBones is 0; decoded with 1 slot", at[1] },
+            { 1, "sFrames says 5 but only 2 frames fit", at[1] + 17 + (84 + 24 + 27) / 8 },
+            { 2, "sFrames is 0; frame 0 is decoded anyway", at[2] + 12 },
+            { 2, "dwFrames says 7, 1 frames decoded", at[2] + 4 },
+            { 3, "dwBones is 0; decoded with 1 slot", at[3] },
+            { 3, "dwFrames says 5, 3 frames decoded", at[3] + 4 },
+            { 4, "dwBones is 0; decoded with 1 slot", at[4] },
+            { 4, "dwFrames says 4, 2 frames decoded", at[4] + 4 },
+            { 6, "dwBones is 0; decoded with 1 slot", at[6] },
+            { 6, "dwFrames says 6, 3 frames decoded", at[6] + 4 },
+        };
+        size_t nwant = sizeof want / sizeof *want;
+        CHECK_EQ_INT(doc->warning_count, nwant);
+        for (size_t i = 0; i < nwant && i < doc->warning_count; i++) {
+            char text[128];
+            snprintf(text, sizeof text, "ff7-battle: entry %d: %s", want[i].entry, want[i].text);
+            const ganim_warning *wn = &doc->warnings[i];
+            CHECK_MSG(strncmp(wn->message, text, strlen(text)) == 0 && wn->offset == want[i].offset,
+                      "warning %zu: %s at %llu; want %s at %llu", i, wn->message, (unsigned long long)wn->offset, text,
+                      (unsigned long long)want[i].offset);
+        }
+        CHECK_EQ_INT(doc->clip_count, 7);
+        ganim_doc_free(doc);
+        ganim_buffer_free(&pack);
+    }
+}
+
 /* A counting allocator: calls and bytes of the document's memory. */
 typedef struct counted {
     int calls;
@@ -412,6 +609,8 @@ int main(void)
     RUN(random_animations_roundtrip);
     RUN(every_delta_every_bkey);
     RUN(decoder_matches_reference);
+    RUN(pair_matches_single);
+    RUN(pack_warnings_in_entry_order);
     RUN(qhimm_examples);
     RUN(hand_computed_sizes);
     RUN(pack_document_is_one_block);
