@@ -16,7 +16,6 @@
 #include <stdlib.h>
 
 #include "io/decimal.h"
-#include "io/decimal_block.h"
 #include "io/decimal_fast.h"
 #include "test.h"
 
@@ -396,183 +395,6 @@ TEST(fast_ws)
     CHECK_MSG(taken > total / 20, "gdec_fast_ws took %ld of %ld texts", taken, total);
 }
 
-/* ---- the block scanner (decimal_block.h) ------------------------------------------------ */
-
-static int is_ws(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-
-/* The block's bytes for a message: printable ones as they are, others as \xNN. */
-static const char *shown(const uint8_t *b)
-{
-    static char s[GDEC_BLOCK_READ * 4 + 1];
-    size_t n = 0;
-    for (size_t i = 0; i < GDEC_BLOCK_READ; i++)
-        n += (size_t)snprintf(s + n, sizeof s - n, b[i] >= 32 && b[i] < 127 && b[i] != '\\' ? "%c" : "\\x%02x", b[i]);
-    return s;
-}
-
-/* gdec_block_ws on b[0..GDEC_BLOCK_READ) (the caller's allocation ends there) with
- * `want`, against gdec: each number it took is gdec_scan's at the same place (the same
- * characters and the double's bits) followed by a white space byte, the white space
- * between them skipped; the bytes it used end after such white space; when stuck, the
- * token there is not white space. Returns the numbers taken (or -1 after a failure). */
-static long check_block(const uint8_t *b, uint32_t want)
-{
-    double out[65];
-    for (int i = 0; i < 65; i++) out[i] = 12345.0;
-    uint32_t took = 999;
-    int stuck = 2;
-    size_t used = gdec_block_ws(b, out, want, &took, &stuck);
-    int ok = took <= want && used <= 64 && (stuck == 0 || stuck == 1) && out[took] == 12345.0;
-    size_t pos = 0;
-    for (uint32_t k = 0; ok && k < took; k++) {
-        while (pos < 64 && is_ws(b[pos])) pos++;
-        gdec d;
-        size_t n = gdec_scan((const char *)b + pos, GDEC_BLOCK_READ - pos, GDEC_LENIENT, &d);
-        double v = gdec_double(&d);
-        ok = n && pos + n < 64 && is_ws(b[pos + n]) && same_double(v, out[k]);
-        CHECK_MSG(ok, "'%s': number %u at %zu: block %a, gdec %zu characters, %a", shown(b), k, pos, out[k], n, v);
-        pos += n + 1;
-    }
-    if (ok) {
-        /* only white space between the last number and where the scan stopped */
-        for (size_t i = pos; ok && i < used; i++) ok = is_ws(b[i]);
-        ok = ok && used >= pos && (!stuck || (used < 64 && !is_ws(b[used])));
-        /* not stuck and below want: the scan went to the block's end, or to a token that
-         * runs past it and starts after the block's first byte */
-        if (ok && !stuck && took < want) {
-            size_t t = used;
-            while (t < 64 && is_ws(b[t])) t++;
-            ok = t == 64 ? used == 64 : used > 0 && t == used;
-        }
-        CHECK_MSG(ok, "'%s': %u numbers, %zu bytes used (gdec: %zu), stuck %d", shown(b), took, used, pos, stuck);
-    }
-    return ok ? (long)took : -1;
-}
-
-/* The masks of both classifiers against the bytes, one by one. */
-static int check_masks(const uint8_t *b)
-{
-    gdec_block_masks m;
-    gdec_classify_swar(b, &m);
-    int ok = 1;
-    for (unsigned i = 0; i < 64; i++) {
-        uint8_t c = b[i];
-        ok &= ((m.ws >> i) & 1) == (uint64_t)is_ws(c) && ((m.digit >> i) & 1) == (uint64_t)(c >= '0' && c <= '9') &&
-              ((m.point >> i) & 1) == (uint64_t)(c == '.');
-    }
-#if defined(__SSE2__)
-    gdec_block_masks v;
-    gdec_classify_sse2(b, &v);
-    ok &= v.ws == m.ws && v.digit == m.digit && v.point == m.point;
-#endif
-    CHECK_MSG(ok, "the masks of '%s' differ from its bytes", shown(b));
-    return ok;
-}
-
-/* A text of numbers and separators at text[0..size): random_text's pieces, numbers the
- * scanner takes (sign, 1-17 digits, a point anywhere), runs of white space. */
-static void random_block_text(uint8_t *text, size_t size)
-{
-    static const char sep[] = " \t\n\r\v\f";
-    size_t n = 0;
-    while (n < size) {
-        char piece[160];
-        size_t len = 0;
-        uint32_t kind = next_random() % 40;
-        if (kind == 0) {
-            len = random_text(piece, 128);
-        } else if (kind == 1) { /* any byte */
-            piece[len++] = (char)(next_random() & 0xFF);
-        } else {
-            if (next_random() % 3 == 0) piece[len++] = "-+"[next_random() % 2];
-            size_t digits = 1 + next_random() % (kind < 8 ? 17 : 12);
-            size_t point = next_random() % 3 ? next_random() % (digits + 1) : digits + 1;
-            for (size_t i = 0; i < digits; i++) {
-                if (i == point) piece[len++] = '.';
-                piece[len++] = (char)('0' + (next_random() % 3 ? next_random() % 10 : 0));
-            }
-            if (point == digits) piece[len++] = '.';
-        }
-        size_t nsep = next_random() % 4 ? 1 : next_random() % 4;
-        for (size_t i = 0; i < nsep; i++) piece[len++] = sep[next_random() % 4 ? 0 : next_random() % 6];
-        for (size_t i = 0; i < len && n < size; i++) text[n++] = (uint8_t)piece[i];
-    }
-}
-
-TEST(block_ws)
-{
-    /* known answers */
-    static const char text[] = "0 -0\t+7\n-17.4 1234567.12345678 0.0069740503 123456789012345 1e5 x";
-    static const double want[] = { 0, -0.0, 7, -17.4, 1234567.12345678, 0.0069740503, 123456789012345 };
-    uint8_t *b = malloc(GDEC_BLOCK_READ);
-    if (!b) return;
-    memset(b, ' ', GDEC_BLOCK_READ);
-    memcpy(b, text, sizeof text - 1);
-    double out[64];
-    uint32_t took = 0;
-    int stuck = 0;
-    size_t used = gdec_block_ws(b, out, 64, &took, &stuck);
-    CHECK_MSG(took == 7 && stuck && used == 60 && !memcmp(b + used, "1e5 ", 4), "%u numbers, %zu bytes, stuck %d", took,
-              used, stuck);
-    for (uint32_t k = 0; k < took && k < 7; k++) CHECK_MSG(same_double(out[k], want[k]), "number %u: %a", k, out[k]);
-    /* what it leaves to the general path: stuck at the token's first byte */
-    static const struct {
-        const char *s;
-        size_t used;
-    } leave[] = {
-        { "1234567890123456 ", 0 }, /* 16 digits */
-        { "12345678.5 ", 0 },       /* 8 digits before the point */
-        { "1.234567890123456 ", 0 },
-        { "5. ", 0 },
-        { ".5 ", 0 },
-        { "-.5 ", 0 },
-        { "1e5 ", 0 },
-        { "1.5,", 0 },
-        { "--1 ", 0 },
-        { "- ", 0 },
-        { "1.5.5 ", 0 },
-        { "  7 1.5x ", 4 },
-    };
-    for (size_t i = 0; i < sizeof leave / sizeof leave[0]; i++) {
-        memset(b, ' ', GDEC_BLOCK_READ);
-        memcpy(b, leave[i].s, strlen(leave[i].s));
-        used = gdec_block_ws(b, out, 64, &took, &stuck);
-        CHECK_MSG(stuck && used == leave[i].used, "'%s': %zu bytes used, stuck %d", leave[i].s, used, stuck);
-    }
-    /* a number that runs past the block: left for the next; 64 bytes of digits: stuck */
-    memset(b, ' ', GDEC_BLOCK_READ);
-    memcpy(b + 60, "-1.25 ", 6);
-    used = gdec_block_ws(b, out, 64, &took, &stuck);
-    CHECK(used == 60 && !stuck && took == 0);
-    memset(b, '1', GDEC_BLOCK_READ);
-    used = gdec_block_ws(b, out, 64, &took, &stuck);
-    CHECK(used == 0 && stuck && took == 0);
-    /* `want` numbers, then it stops after the white space of the last */
-    memset(b, ' ', GDEC_BLOCK_READ);
-    memcpy(b, "1 2 3 4", 7);
-    used = gdec_block_ws(b, out, 2, &took, &stuck);
-    CHECK(used == 4 && !stuck && took == 2 && out[0] == 1 && out[1] == 2);
-    free(b);
-    /* random text at every alignment, the block's bytes the last of their allocation */
-    long taken = 0, numbers = 0, total = test_full() ? 3000000 : 200000;
-    uint8_t text_buf[GDEC_BLOCK_READ + 16];
-    for (long i = 0; i < total; i++) {
-        size_t align = (size_t)i % 16;
-        uint8_t *mem = malloc(GDEC_BLOCK_READ + align);
-        if (!mem) return;
-        random_block_text(text_buf, sizeof text_buf);
-        memcpy(mem + align, text_buf, GDEC_BLOCK_READ);
-        uint32_t w = next_random() % 4 ? 64 : next_random() % 10;
-        long t = check_block(mem + align, w);
-        if (i % 8 == 0) check_masks(mem + align);
-        free(mem);
-        if (t < 0) return;
-        taken += t;
-        numbers += 1;
-    }
-    CHECK_MSG(taken > numbers, "the block scanner took %ld numbers in %ld blocks", taken, numbers);
-}
-
 TEST(grammar)
 {
     size_t used;
@@ -609,6 +431,5 @@ int main(void)
     RUN(grammar);
     RUN(fast_path);
     RUN(fast_ws);
-    RUN(block_ws);
     return test_finish();
 }

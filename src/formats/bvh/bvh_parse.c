@@ -5,7 +5,6 @@
  * anything is allocated for it, and numbers are read exactly (io/decimal.h). */
 #include "formats/bvh/bvh.h"
 #include "io/decimal.h"
-#include "io/decimal_block.h"
 #include "io/decimal_fast.h"
 
 typedef struct lexer {
@@ -333,24 +332,15 @@ static ganim_code frame_values(lexer *lx)
     uint32_t k = 0, fr = 0; /* the value in the frame, the frame */
     const uint8_t *text = lx->d;
     size_t n = lx->n, i = lx->i;
-    size_t stop = n >= 31 ? n - 31 : 0;                                           /* below it 32 bytes can be read */
-    size_t block_stop = n >= GDEC_BLOCK_READ - 1 ? n - (GDEC_BLOCK_READ - 1) : 0; /* and below it a block */
+    size_t stop = n >= 31 ? n - 31 : 0; /* below it 32 bytes can be read */
     while (got < cap) {
         double v;
         size_t len;
-        /* the commonest numbers and their separators, a block of 64 bytes at a time
-         * (decimal_block.h), then one at a time near the end (decimal_fast.h), up to the
-         * frame's end (or `cap`): the loop's state stays in registers */
+        /* the commonest numbers and their separators (decimal_fast.h), or white space, in
+         * a run up to the frame's end (or `cap`): the loop's state stays in registers */
         uint64_t left = cap - got;
         uint32_t until = f->channels - k < left ? f->channels : k + (uint32_t)left, k0 = k;
-        while (i < block_stop && k < until) {
-            uint32_t took;
-            int stuck;
-            i += gdec_block_ws(text + i, &values[k], until - k, &took, &stuck);
-            k += took;
-            if (stuck) break;
-        }
-        while (i >= block_stop && i < stop && k < until) {
+        while (i < stop && k < until) {
             if ((len = gdec_fast_ws(text + i, &values[k])) != 0) {
                 i += len;
                 k++;
