@@ -193,6 +193,10 @@ static inline size_t gdec_fast_ws(const uint8_t *s, double *out)
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
     };
     uint8_t first = s[0];
+    if (first == '0' && gdec_ws(s[1])) { /* "0", the commonest value of all: +0 */
+        *out = 0;
+        return 2;
+    }
     size_t i = first == '-' || first == '+';
     uint64_t y0 = gdec_ld8(s + i) ^ 0x3030303030303030u, nd0 = gdec_nondigits(y0);
     if (!nd0) return 0; /* 8 digits and more */

@@ -297,7 +297,7 @@ TEST(fast_path)
     }
     /* known answers of the path itself */
     double v = 1;
-    CHECK(gdec_fast((const uint8_t *)"-0 ", 3, &v) == 2 && v == 0 && signbit(v));
+    CHECK(gdec_fast((const uint8_t *)"-0 ", 3, &v) == 2 && v == 0 && copysign(1.0, v) < 0);
     CHECK(gdec_fast((const uint8_t *)"-37.28461 0 0 0 0 0 0 0 0 ", 26, &v) == 9 && v == -37.28461);
     CHECK(gdec_fast((const uint8_t *)"1.2345678e-05 0 0 0 0 0 0 ", 26, &v) == 13 && v == 1.2345678e-05);
     CHECK(gdec_fast((const uint8_t *)"1e23", 4, &v) == 0);              /* 10^23 is not a double */
@@ -350,6 +350,11 @@ TEST(fast_ws)
         double v;
     } known[] = {
         { "0 ", 2, 0 },
+        { "0\n", 2, 0 },
+        { "05 ", 3, 5 },
+        { "0.5\r", 4, 0.5 },
+        { "0e1 ", 0, 0 },
+        { "0x ", 0, 0 },
         { "-0\t", 3, -0.0 },
         { "+7\n", 3, 7 },
         { "-17.40051 ", 10, -17.40051 },

@@ -340,16 +340,20 @@ static ganim_code frame_values(lexer *lx)
          * a run up to the frame's end (or `cap`): the loop's state stays in registers */
         uint64_t left = cap - got;
         uint32_t until = f->channels - k < left ? f->channels : k + (uint32_t)left, k0 = k;
-        while (i < stop && k < until) {
-            if ((len = gdec_fast_ws(text + i, &values[k])) != 0) {
-                i += len;
-                k++;
-            } else if (space(text[i])) {
-                i++;
+        const uint8_t *at = text + i, *at_stop = text + stop;
+        double *out = values + k, *out_end = values + until;
+        while (at < at_stop && out < out_end) {
+            if ((len = gdec_fast_ws(at, out)) != 0) {
+                at += len;
+                out++;
+            } else if (space(*at)) {
+                at++;
             } else {
                 break;
             }
         }
+        i = (size_t)(at - text);
+        k = (uint32_t)(out - values);
         got += k - k0;
         if (k == f->channels) goto frame_whole;
         if (got >= cap) break;
