@@ -1203,13 +1203,23 @@ ganim_code gltf_read_animations(gltf_file *f)
     for (uint32_t i = 0; i < n; i++) {
         gltf_carry_anim ca;
         uint32_t k = 0;
+        /* the animation's temporaries (its channels' arrays, key times, the clip's
+         * descriptions) are given back after it: the peak holds one animation's, not all */
+        ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
+        unsigned kept = f->scratch_kept;
         ganim_code code = read_animation(f, i, &clips[made], &k, seen, &ca);
         if (code != GANIM_OK) return code;
         for (uint32_t j = 0; j < k; j++) {
             desc[made + j] = ca.nd ? ca.d[j] : (gltf_carry_clip){ .index = GLTF_NONE };
+            desc[made + j].tracks = NULL; /* (in the temporaries; gltf_carry_finish reads no track) */
+            desc[made + j].track_count = 0;
             partner[made + j] = k == 2 && j == 0 ? made + 1 : GLTF_NONE;
         }
         made += k;
+        if (f->scratch_kept == kept) {
+            ganim_doc_release(f->scratch, mark);
+            memset(f->acc_memo, 0, sizeof f->acc_memo); /* (their floats may be among them) */
+        }
     }
     return gltf_carry_finish(f, clips, made, desc, partner);
 }
