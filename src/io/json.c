@@ -71,6 +71,15 @@ static void skip_space(ps *st)
     }
 }
 
+/* Whether the next byte that is not a space is c (st->i then at it): one test when it
+ * follows at once, as in text without spaces. */
+static int next_is(ps *st, uint8_t c)
+{
+    if (st->i < st->n && st->s[st->i] == c) return 1;
+    skip_space(st);
+    return st->i < st->n && st->s[st->i] == c;
+}
+
 /* Counts `bytes` more against max_bytes; GANIM_ERR_LIMIT (naming the limit) past it. */
 static ganim_code charge(ps *st, size_t bytes)
 {
@@ -355,8 +364,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a member name");
                 uint32_t key_len;
                 if ((code = member_name(st, &key, &key_len)) != GANIM_OK) return code;
-                skip_space(st);
-                if (st->i >= st->n || st->s[st->i] != ':') return fail_here(st, GANIM_ERR_CORRUPT, st->i, "':'");
+                if (!next_is(st, ':')) return fail_here(st, GANIM_ERR_CORRUPT, st->i, "':'");
                 st->i++;
                 skip_space(st);
             }
@@ -380,8 +388,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
             if (code != GANIM_OK) return code;
             item.key = key;
             if (!st->discard && !skip && (code = push(st, &item)) != GANIM_OK) return code;
-            skip_space(st);
-            if (st->i < st->n && st->s[st->i] == ',') {
+            if (next_is(st, ',')) {
                 st->i++;
                 continue;
             }
