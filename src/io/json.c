@@ -34,11 +34,13 @@ typedef struct ps {
     size_t used;      /* bytes of the tree and the stack so far */
     unsigned discard; /* > 0: inside a member that is not kept */
     int lend;         /* the value about to be read may be lent (gj_parser.lend) */
-    struct {
+    struct seen_text {
         const char *s;
         size_t len;
-        uint64_t w[2]; /* its first and last 8 bytes (fewer: the rest zero) */
-    } keys[KEY_CACHE]; /* member names without escapes, by a hash of their text */
+        uint64_t w[2];   /* its first and last 8 bytes (fewer: the rest zero) */
+    } keys[KEY_CACHE],   /* member names without escapes, by a hash of their text */
+        strs[KEY_CACHE]; /* likewise string values (apart: many names of nodes and
+                          * animations would push the member names out) */
     struct {
         const char *key, *self;
         unsigned depth;
@@ -287,7 +289,7 @@ static ganim_code string(ps *st, const char **out, uint32_t *len, uint8_t *lent)
  * before without escapes is shared, not stored again.
  * Names are told apart by their length and their first and last 8 bytes (the whole name
  * up to 16 bytes; longer ones are compared whole). */
-static GJ_HOT_INLINE ganim_code member_name(ps *st, const char **out, uint32_t *out_len)
+static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, const char **out, uint32_t *out_len)
 {
     static const uint8_t ones[16] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
     size_t start = st->i + 1, end = start;
@@ -320,9 +322,9 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, const char **out, uint32_t *
         memcpy(&w[0], st->s + start, n);
     }
     unsigned slot = (unsigned)(((w[0] ^ (w[1] * 31u) ^ n) * 0x9E3779B97F4A7C15u) >> 58) % KEY_CACHE;
-    if (plain && !st->discard && st->keys[slot].s && st->keys[slot].len == n && st->keys[slot].w[0] == w[0] &&
-        st->keys[slot].w[1] == w[1] && (n <= 16 || memcmp(st->keys[slot].s, st->s + start, n) == 0)) {
-        *out = st->keys[slot].s;
+    if (plain && !st->discard && keys[slot].s && keys[slot].len == n && keys[slot].w[0] == w[0] &&
+        keys[slot].w[1] == w[1] && (n <= 16 || memcmp(keys[slot].s, st->s + start, n) == 0)) {
+        *out = keys[slot].s;
         *out_len = (uint32_t)n;
         st->i = end + 1;
         return GANIM_OK;
@@ -330,10 +332,10 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, const char **out, uint32_t *
     ganim_code code = string(st, out, &len, NULL);
     *out_len = len;
     if (code == GANIM_OK && plain && *out) {
-        st->keys[slot].s = *out;
-        st->keys[slot].len = len;
-        st->keys[slot].w[0] = w[0];
-        st->keys[slot].w[1] = w[1];
+        keys[slot].s = *out;
+        keys[slot].len = len;
+        keys[slot].w[0] = w[0];
+        keys[slot].w[1] = w[1];
     }
     return code;
 }
@@ -363,7 +365,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                 if (st->i >= st->n || st->s[st->i] != '"')
                     return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a member name");
                 uint32_t key_len;
-                if ((code = member_name(st, &key, &key_len)) != GANIM_OK) return code;
+                if ((code = member_name(st, st->keys, &key, &key_len)) != GANIM_OK) return code;
                 if (!next_is(st, ':')) return fail_here(st, GANIM_ERR_CORRUPT, st->i, "':'");
                 st->i++;
                 skip_space(st);
@@ -438,7 +440,7 @@ static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
         v->type = GJ_STRING;
         /* a short string seen before (glTF's "LINEAR", "rotation", "VEC3"...) is shared
          * like a member name */
-        if (!lend && !st->discard) return member_name(st, &v->text, &v->count);
+        if (!lend && !st->discard) return member_name(st, st->strs, &v->text, &v->count);
         return string(st, &v->text, &v->count, lend ? &v->lent : NULL);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
