@@ -293,7 +293,7 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
 {
     static const uint8_t ones[16] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
     size_t start = st->i + 1, end = start;
-    uint32_t len;
+    uint32_t len = 0;
     int found = 0;
 #if defined(__SSE2__) && defined(__GNUC__)
     if (st->n - start >= 16) { /* (st->s[st->i] is the opening quote: start <= n) */
