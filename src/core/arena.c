@@ -75,7 +75,34 @@ static arena_block *new_block(struct ganim_doc_internal *in, size_t size)
     in->total += bytes;
     b->size = size;
     b->used = 0;
+    b->serial = in->blocks++;
     return b;
+}
+
+ganim_doc_mark_t ganim_doc_mark(const ganim_doc *doc)
+{
+    const struct ganim_doc_internal *in = doc->internal;
+    ganim_doc_mark_t m = { in->head, in->head ? in->head->used : 0, in->blocks };
+    return m;
+}
+
+/* Blocks only join the list in front of the current block or right behind it, and the
+ * older ones keep their order: without the newer ones the list is as it was at the mark. */
+void ganim_doc_release(ganim_doc *doc, ganim_doc_mark_t mark)
+{
+    struct ganim_doc_internal *in = doc->internal;
+    arena_block **at = &in->head;
+    while (*at) {
+        arena_block *b = *at;
+        if (b->serial < mark.blocks) {
+            at = &b->next;
+            continue;
+        }
+        *at = b->next;
+        in->total -= HEADER_SIZE + b->size;
+        ganim_free(&in->alloc, b, HEADER_SIZE + b->size);
+    }
+    if (in->head && in->head == mark.head) in->head->used = mark.used;
 }
 
 static void *doc_alloc(ganim_doc *doc, size_t size, int zero);

@@ -10,6 +10,7 @@ typedef struct arena_block {
     struct arena_block *next;
     size_t size; /* bytes after the header */
     size_t used;
+    uint64_t serial; /* blocks made before it (ganim_doc_release frees the newer) */
 } arena_block;
 
 struct ganim_doc_internal {
@@ -18,6 +19,7 @@ struct ganim_doc_internal {
     size_t limit;
     size_t total;      /* bytes obtained from the allocator for blocks */
     arena_block *head; /* current small-allocation block first */
+    uint64_t blocks;   /* blocks made so far (the next one's serial) */
     /* A reader's scratch document and the document it reads into (ganim_doc_scratch):
      * each one's blocks count against the limit of both while both live. */
     struct ganim_doc_internal *peer;

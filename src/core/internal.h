@@ -83,6 +83,18 @@ void *ganim_doc_alloc_array_raw(ganim_doc *doc, size_t count, size_t size);
  * Each allocation takes its size rounded up to 16 bytes. Returns 0 when the block could
  * not be made (allocator or memory limit): nothing changes, allocations go on as before. */
 int ganim_doc_reserve(ganim_doc *doc, size_t size);
+/* Where a document's arena stands (ganim_doc_mark), to give back everything allocated
+ * after it at once (ganim_doc_release): a reader's temporaries of one part of a file
+ * (a glTF animation's channels) freed before the next part instead of at the end. */
+typedef struct ganim_doc_mark_t {
+    void *head;      /* the current block then (NULL: none) */
+    size_t used;     /* its bytes in use then */
+    uint64_t blocks; /* blocks made until then */
+} ganim_doc_mark_t;
+ganim_doc_mark_t ganim_doc_mark(const ganim_doc *doc);
+/* Frees every block made after the mark and gives back what the mark's block handed out
+ * since: nothing allocated after the mark may be used again. */
+void ganim_doc_release(ganim_doc *doc, ganim_doc_mark_t mark);
 /* A NUL-terminated copy of n bytes (stops early at a NUL inside). */
 char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n);
 char *ganim_doc_strdup(ganim_doc *doc, const char *s);

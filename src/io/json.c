@@ -1,7 +1,7 @@
 /* The bounded JSON reader (json.h): recursive descent with a depth limit; the members of
  * an open array or object wait on one scratch stack and are copied into the arena, in
  * one piece, when it closes. The arena's bytes (as it rounds them) and the stack's are
- * counted against gj_parser.max_bytes; member names seen before are shared; members the
+ * counted against gj_parser.max_bytes; member names and short strings seen before are shared; members the
  * caller does not keep, and everything inside them, are scanned without being stored. */
 #include "io/json.h"
 
@@ -16,6 +16,14 @@
 
 #define KEY_CACHE 64u
 
+/* member_name, called for names and short string values: inlined in both (gcc stops
+ * inlining it once it has two callers, which costs more than the copy) */
+#if defined(__GNUC__)
+#define GJ_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define GJ_HOT_INLINE inline
+#endif
+
 typedef struct ps {
     const gj_parser *p;
     const uint8_t *s;
@@ -26,11 +34,13 @@ typedef struct ps {
     size_t used;      /* bytes of the tree and the stack so far */
     unsigned discard; /* > 0: inside a member that is not kept */
     int lend;         /* the value about to be read may be lent (gj_parser.lend) */
-    struct {
+    struct seen_text {
         const char *s;
         size_t len;
-        uint64_t w[2]; /* its first and last 8 bytes (fewer: the rest zero) */
-    } keys[KEY_CACHE]; /* member names without escapes, by a hash of their text */
+        uint64_t w[2];   /* its first and last 8 bytes (fewer: the rest zero) */
+    } keys[KEY_CACHE],   /* member names without escapes, by a hash of their text */
+        strs[KEY_CACHE]; /* likewise string values (apart: many names of nodes and
+                          * animations would push the member names out) */
     struct {
         const char *key, *self;
         unsigned depth;
@@ -55,11 +65,21 @@ static ganim_code fail_here(ps *st, ganim_code code, size_t i, const char *what)
 
 static void skip_space(ps *st)
 {
+    if (st->i < st->n && st->s[st->i] > ' ') return; /* (the usual case: no space) */
     while (st->i < st->n) {
         uint8_t c = st->s[st->i];
         if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
         st->i++;
     }
+}
+
+/* Whether the next byte that is not a space is c (st->i then at it): one test when it
+ * follows at once, as in text without spaces. */
+static int next_is(ps *st, uint8_t c)
+{
+    if (st->i < st->n && st->s[st->i] == c) return 1;
+    skip_space(st);
+    return st->i < st->n && st->s[st->i] == c;
 }
 
 /* Counts `bytes` more against max_bytes; GANIM_ERR_LIMIT (naming the limit) past it. */
@@ -265,14 +285,15 @@ static ganim_code string(ps *st, const char **out, uint32_t *len, uint8_t *lent)
     return GANIM_OK;
 }
 
-/* A member name at st->i: one seen before without escapes is shared, not stored again.
+/* A member name (or a string value that is not lent) at st->i, and its length: one seen
+ * before without escapes is shared, not stored again.
  * Names are told apart by their length and their first and last 8 bytes (the whole name
  * up to 16 bytes; longer ones are compared whole). */
-static ganim_code member_name(ps *st, const char **out)
+static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, const char **out, uint32_t *out_len)
 {
     static const uint8_t ones[16] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
     size_t start = st->i + 1, end = start;
-    uint32_t len;
+    uint32_t len = 0;
     int found = 0;
 #if defined(__SSE2__) && defined(__GNUC__)
     if (st->n - start >= 16) { /* (st->s[st->i] is the opening quote: start <= n) */
@@ -301,18 +322,20 @@ static ganim_code member_name(ps *st, const char **out)
         memcpy(&w[0], st->s + start, n);
     }
     unsigned slot = (unsigned)(((w[0] ^ (w[1] * 31u) ^ n) * 0x9E3779B97F4A7C15u) >> 58) % KEY_CACHE;
-    if (plain && !st->discard && st->keys[slot].s && st->keys[slot].len == n && st->keys[slot].w[0] == w[0] &&
-        st->keys[slot].w[1] == w[1] && (n <= 16 || memcmp(st->keys[slot].s, st->s + start, n) == 0)) {
-        *out = st->keys[slot].s;
+    if (plain && !st->discard && keys[slot].s && keys[slot].len == n && keys[slot].w[0] == w[0] &&
+        keys[slot].w[1] == w[1] && (n <= 16 || memcmp(keys[slot].s, st->s + start, n) == 0)) {
+        *out = keys[slot].s;
+        *out_len = (uint32_t)n;
         st->i = end + 1;
         return GANIM_OK;
     }
     ganim_code code = string(st, out, &len, NULL);
+    *out_len = len;
     if (code == GANIM_OK && plain && *out) {
-        st->keys[slot].s = *out;
-        st->keys[slot].len = len;
-        st->keys[slot].w[0] = w[0];
-        st->keys[slot].w[1] = w[1];
+        keys[slot].s = *out;
+        keys[slot].len = len;
+        keys[slot].w[0] = w[0];
+        keys[slot].w[1] = w[1];
     }
     return code;
 }
@@ -341,9 +364,9 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
             if (object) {
                 if (st->i >= st->n || st->s[st->i] != '"')
                     return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a member name");
-                if ((code = member_name(st, &key)) != GANIM_OK) return code;
-                skip_space(st);
-                if (st->i >= st->n || st->s[st->i] != ':') return fail_here(st, GANIM_ERR_CORRUPT, st->i, "':'");
+                uint32_t key_len;
+                if ((code = member_name(st, st->keys, &key, &key_len)) != GANIM_OK) return code;
+                if (!next_is(st, ':')) return fail_here(st, GANIM_ERR_CORRUPT, st->i, "':'");
                 st->i++;
                 skip_space(st);
             }
@@ -367,8 +390,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
             if (code != GANIM_OK) return code;
             item.key = key;
             if (!st->discard && !skip && (code = push(st, &item)) != GANIM_OK) return code;
-            skip_space(st);
-            if (st->i < st->n && st->s[st->i] == ',') {
+            if (next_is(st, ',')) {
                 st->i++;
                 continue;
             }
@@ -416,12 +438,15 @@ static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
     if (c == '[') return container(st, depth, v, 0, key);
     if (c == '"') {
         v->type = GJ_STRING;
+        /* a short string seen before (glTF's "LINEAR", "rotation", "VEC3"...) is shared
+         * like a member name */
+        if (!lend && !st->discard) return member_name(st, st->strs, &v->text, &v->count);
         return string(st, &v->text, &v->count, lend ? &v->lent : NULL);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
         /* a whole number of a few digits (most of glTF's): what gdec_scan would take */
-        size_t len = 0;
-        while (len < 18 && st->i + len < st->n && st->s[st->i + len] >= '0' && st->s[st->i + len] <= '9') len++;
+        size_t len = 0, most = st->n - st->i < 18 ? st->n - st->i : 18;
+        while (len < most && (uint8_t)(st->s[st->i + len] - '0') < 10) len++;
         size_t next = st->i + len;
         if (len && len < 18 && (c != '0' || len == 1) &&
             (next >= st->n || (st->s[next] != '.' && st->s[next] != 'e' && st->s[next] != 'E'))) {
@@ -481,6 +506,7 @@ const gj_value *gj_get(const gj_value *v, const char *key)
     if (!v || v->type != GJ_OBJECT) return NULL;
     for (uint32_t i = 0; i < v->count; i++) { /* names are short: compared here, not by strcmp */
         const char *k = v->items[i].key;
+        if (k[0] != key[0]) continue;
         size_t j = 0;
         while (k[j] == key[j] && key[j]) j++;
         if (k[j] == key[j]) return &v->items[i];

@@ -4,7 +4,8 @@
  * two allowances real files need: a UTF-8 byte order mark before the text and NUL bytes
  * after it (padding). Nesting is limited; numbers are rounded exactly (decimal.h), and
  * gj_float re-reads a number's own text so floats are exact too (no double rounding).
- * Memory is bounded: a value takes 32 bytes, repeated member names are stored once,
+ * Memory is bounded: a value takes 32 bytes, repeated member names and short strings
+ * (up to 64 bytes, no escapes) are stored once,
  * members the caller does not read (gj_parser.keep) are checked but not stored, strings
  * the caller asks to borrow (gj_parser.lend) point into the text when they hold no escape,
  * and the tree with the parser's stack may take at most gj_parser.max_bytes. */

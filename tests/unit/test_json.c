@@ -187,6 +187,32 @@ TEST(shared_member_names)
     arena_free(&a);
 }
 
+TEST(shared_short_strings)
+{
+    /* string values seen before are shared like member names: one copy of "LINEAR" for
+     * three samplers; a string with an escape is decoded into its own copy; a long one
+     * (over 64 bytes) is copied each time */
+    arena a = { 0 };
+    const gj_value *v;
+    const char *text = "{\"keep\":[\"LINEAR\",\"LINEAR\",{\"name\":\"name\"},\"LIN\\u0045AR\",\"LINEAR\",\"STEP\","
+                       "\"0123456789012345678901234567890123456789012345678901234567890123456789\","
+                       "\"0123456789012345678901234567890123456789012345678901234567890123456789\"]}";
+    CHECK_OK(parse_kept(&a, text, 0, &v, NULL));
+    const gj_value *l = gj_get(v, "keep");
+    CHECK(l && l->count == 8);
+    const char *s0 = NULL, *s1 = NULL, *s3 = NULL, *s4 = NULL, *s5 = NULL, *s6 = NULL, *s7 = NULL, *n = NULL;
+    CHECK(gj_string(&l->items[0], &s0) && gj_string(&l->items[1], &s1) && gj_string(&l->items[3], &s3) &&
+          gj_string(&l->items[4], &s4) && gj_string(&l->items[5], &s5) && gj_string(&l->items[6], &s6) &&
+          gj_string(&l->items[7], &s7) && gj_string(gj_get(&l->items[2], "name"), &n));
+    CHECK(s0 == s1 && s0 == s4 && strcmp(s0, "LINEAR") == 0 && l->items[0].count == 6 && l->items[4].count == 6);
+    CHECK(s3 != s0 && strcmp(s3, "LINEAR") == 0 && l->items[3].count == 6);
+    CHECK(strcmp(s5, "STEP") == 0 && l->items[5].count == 4);
+    CHECK(strcmp(n, "name") == 0 && l->items[2].items[0].count == 4); /* (values apart from member names) */
+    CHECK(s6 != s7 && strcmp(s6, s7) == 0 && l->items[6].count == 70 && strlen(s6) == 70);
+    CHECK(l->items[0].offset == 9 && l->items[1].offset == 18); /* where each starts, shared or not */
+    arena_free(&a);
+}
+
 TEST(memory_bound)
 {
     /* 20,000 numbers kept: 32 bytes each (and as much on the stack while their array is
@@ -390,6 +416,7 @@ int main(void)
     RUN(allocation_failures);
     RUN(members_not_kept);
     RUN(shared_member_names);
+    RUN(shared_short_strings);
     RUN(memory_bound);
     RUN(strings_and_numbers_at_every_place);
     RUN(lent_strings);

@@ -1,6 +1,7 @@
 /* Document arena, memory limit, warnings, validation, the IO layer. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/internal.h"
 #include "io/bits.h"
@@ -102,6 +103,40 @@ TEST(arena_reserve)
     CHECK_EQ_INT(ganim_doc_reserve(lim, 200 * 1024), 0); /* above the memory limit */
     CHECK(ganim_doc_alloc(lim, 50 * 1024) != NULL);      /* the limit still has room */
     ganim_doc_free(lim);
+}
+
+/* ganim_doc_mark / ganim_doc_release: what was allocated after the mark is given back
+ * (blocks to the allocator, counted no more against the limit; the mark's block handed
+ * out again from where it stood), what was before stays. */
+TEST(arena_mark_release)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 400 * 1024);
+    uint8_t *before = ganim_doc_alloc(doc, 100);
+    CHECK(before != NULL);
+    if (!before) return;
+    memset(before, 7, 100);
+    for (int round = 0; round < 3; round++) {
+        ganim_doc_mark_t m = ganim_doc_mark(doc);
+        uint8_t *first = ganim_doc_alloc(doc, 10);
+        CHECK(first == before + 112); /* the next 16 bytes of the mark's block, each round */
+        /* blocks small and large, 300 KiB in all: a second round fits only if the first
+         * went back */
+        for (int i = 0; i < 200; i++) CHECK(ganim_doc_alloc(doc, 1000) != NULL);
+        CHECK(ganim_doc_alloc(doc, 100 * 1024) != NULL);
+        CHECK(ganim_doc_alloc(doc, 150 * 1024) == NULL); /* over the limit */
+        ganim_doc_release(doc, m);
+    }
+    CHECK(before[0] == 7 && before[99] == 7);
+    ganim_doc_mark_t empty = ganim_doc_mark(doc);
+    ganim_doc_release(doc, empty); /* nothing since: nothing changes */
+    CHECK(ganim_doc_alloc(doc, 16) == before + 112);
+    ganim_doc_free(doc);
+    ganim_doc *none = ganim_doc_create(NULL, 0); /* a mark before any block */
+    ganim_doc_mark_t m0 = ganim_doc_mark(none);
+    CHECK(ganim_doc_alloc(none, 20 * 1024) != NULL && ganim_doc_alloc(none, 10) != NULL);
+    ganim_doc_release(none, m0);
+    CHECK(ganim_doc_alloc(none, 10) != NULL);
+    ganim_doc_free(none);
 }
 
 TEST(warnings_are_capped)
@@ -305,6 +340,7 @@ int main(void)
 {
     RUN(arena_and_limit);
     RUN(arena_reserve);
+    RUN(arena_mark_release);
     RUN(scratch_shares_the_limit);
     RUN(warnings_are_capped);
     RUN(validate_rejects_bad_models);

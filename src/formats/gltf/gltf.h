@@ -101,6 +101,10 @@ typedef struct gltf_file {
     gltf_buf *bufs;
     gltf_acc_memo acc_memo[GLTF_ACC_MEMO];
     unsigned acc_memo_next;
+    /* Scratch memory an animation's read made that later parts use (a buffer decoded, the
+     * per-bone arrays of gltf_carry.c): counted up, the animation's temporaries are kept
+     * to the end of the read instead of given back (gltf_read_animations). */
+    unsigned scratch_kept;
     /* ganim's own files (asset.extras.ganim) */
     int ganim;      /* the file says it was made by ganim's exporter */
     int undo;       /* its conversion is undone (gltf.conversion=undo and understood) */

@@ -181,13 +181,17 @@ static ganim_code keep_stored(anim *a, chan *c, const gj_value *keys)
 static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t *seen, const char **outside)
 {
     gltf_file *f = a->f;
-    const gj_value *target = gj_get(cv, "target");
+    static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };
+    const gj_value *cm[2], *tm[2];
+    gltf_members(cv, cnames, cm, 2);
+    const gj_value *target = cm[0];
     const char *path = NULL;
     uint32_t node, sampler;
-    if (!gj_is(target, GJ_OBJECT) || !gj_string(gj_get(target, "path"), &path))
+    gltf_members(target, tnames, tm, 2);
+    if (!gj_is(target, GJ_OBJECT) || !gj_string(tm[0], &path))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no target path",
                           a->index, ci);
-    int has_node = gltf_index(f, target, "node", f->node_count, "animation channel target", &node);
+    int has_node = gltf_index_of(f, tm[1], "node", f->node_count, "animation channel target", &node);
     if (has_node < 0) return GANIM_ERR_CORRUPT;
     int p = !strcmp(path, "rotation")      ? GLTF_ROT
             : !strcmp(path, "translation") ? GLTF_TRANS
@@ -204,7 +208,7 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
         return GANIM_OK;
     }
     uint32_t bone = (uint32_t)f->nodes[node].bone;
-    if (gltf_index(f, cv, "sampler", a->samplers->count, "animation channel", &sampler) != 1)
+    if (gltf_index_of(f, cm[1], "sampler", a->samplers->count, "animation channel", &sampler) != 1)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no valid sampler",
                           a->index, ci);
     if (seen[(size_t)bone * 3 + (size_t)p]) {
@@ -218,13 +222,17 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     const gj_value *sv = &a->samplers->items[sampler];
     const char *interp = "LINEAR";
     uint32_t in, out;
-    const gj_value *iv = gj_get(sv, "interpolation");
+    /* the sampler's members in one pass (the first of a repeated name, as gj_get) */
+    static const char *const names[] = { "interpolation", "input", "output", "extras" };
+    const gj_value *m[4];
+    gltf_members(sv, names, m, 4);
+    const gj_value *iv = m[0];
     if ((iv && !gj_string(iv, &interp)) || interp_of(interp) < 0)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
                           "gltf: animation %u sampler %u: interpolation '%.40s' is not LINEAR, STEP or CUBICSPLINE",
                           a->index, sampler, iv && iv->type == GJ_STRING ? interp : "?");
-    if (gltf_index(f, sv, "input", f->accessor_count, "animation sampler", &in) != 1 ||
-        gltf_index(f, sv, "output", f->accessor_count, "animation sampler", &out) != 1)
+    if (gltf_index_of(f, m[1], "input", f->accessor_count, "animation sampler", &in) != 1 ||
+        gltf_index_of(f, m[2], "output", f->accessor_count, "animation sampler", &out) != 1)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset, "gltf: animation %u sampler %u: no input or output",
                           a->index, sampler);
     chan *c = &a->ch[a->nch];
@@ -260,7 +268,8 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     c->n = nin;
     /* ganim's exporter flips the sign of some rotation keys for continuity and records
      * which ([first, last] key ranges): the model's own signs come back */
-    const gj_value *neg = gj_get(gj_get(gj_get(sv, "extras"), "ganim"), "negated");
+    const gj_value *ours = gj_get(m[3], "ganim");
+    const gj_value *neg = gj_get(ours, "negated");
     if (f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC && neg && neg->type == GJ_ARRAY) {
         if ((code = own_values(a, c)) != GANIM_OK) return code;
         for (uint32_t r = 0; r < neg->count; r++) {
@@ -279,7 +288,7 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
         }
     }
     /* a keyed channel ganim's exporter baked on every frame: its stored keys come back */
-    const gj_value *keys = gj_get(gj_get(gj_get(sv, "extras"), "ganim"), "keys");
+    const gj_value *keys = gj_get(ours, "keys");
     if (f->ganim && c->interp == GLTF_LINEAR && keys && keys->type == GJ_ARRAY &&
         (code = keep_stored(a, c, keys)) != GANIM_OK)
         return code;
@@ -1203,13 +1212,23 @@ ganim_code gltf_read_animations(gltf_file *f)
     for (uint32_t i = 0; i < n; i++) {
         gltf_carry_anim ca;
         uint32_t k = 0;
+        /* the animation's temporaries (its channels' arrays, key times, the clip's
+         * descriptions) are given back after it: the peak holds one animation's, not all */
+        ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
+        unsigned kept = f->scratch_kept;
         ganim_code code = read_animation(f, i, &clips[made], &k, seen, &ca);
         if (code != GANIM_OK) return code;
         for (uint32_t j = 0; j < k; j++) {
             desc[made + j] = ca.nd ? ca.d[j] : (gltf_carry_clip){ .index = GLTF_NONE };
+            desc[made + j].tracks = NULL; /* (in the temporaries; gltf_carry_finish reads no track) */
+            desc[made + j].track_count = 0;
             partner[made + j] = k == 2 && j == 0 ? made + 1 : GLTF_NONE;
         }
         made += k;
+        if (f->scratch_kept == kept) {
+            ganim_doc_release(f->scratch, mark);
+            memset(f->acc_memo, 0, sizeof f->acc_memo); /* (their floats may be among them) */
+        }
     }
     return gltf_carry_finish(f, clips, made, desc, partner);
 }

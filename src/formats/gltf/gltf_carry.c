@@ -298,6 +298,7 @@ ganim_code gltf_carry_read_anim(gltf_file *f, const gj_value *anim, uint32_t ai,
     for (uint32_t k = 0; ok && k < list->count; k++) /* the animation lasts as long as the longer */
         if (out->d[k].frame_count > span) ok = bad(&c, list, "a clip has more frames than its animation");
     if (ok) {
+        if (!f->carry_owner) f->scratch_kept++;
         if (!f->carry_owner && (!(f->carry_owner = gltf_scratch(f, f->bone_count, 1)) ||
                                 !(f->carry_mask = gltf_scratch(f, f->bone_count, 1))))
             return GANIM_ERR_NOMEM;
@@ -327,6 +328,7 @@ static ganim_code order_tracks(gltf_file *f, ganim_clip *clip, const gltf_carry_
 {
     if (!clip->track_count) return GANIM_OK;
     if (!f->carry_at) {
+        f->scratch_kept++;
         if (!(f->carry_at = gltf_scratch(f, f->bone_count, sizeof *f->carry_at))) return GANIM_ERR_NOMEM;
         for (uint32_t b = 0; b < f->bone_count; b++) f->carry_at[b] = GLTF_NONE;
     }

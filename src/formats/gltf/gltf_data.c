@@ -107,6 +107,7 @@ static ganim_code buffer_bytes(gltf_file *f, uint32_t index, const uint8_t **dat
         if (!comma || comma - uri < 12 || memcmp(comma - 7, ";base64", 7) != 0)
             return ganim_fail(f->err, GANIM_ERR_UNSUPPORTED, uri_v->offset,
                               "gltf: buffer %u: a data URI that is not base64 ('%.40s...')", index, uri);
+        f->scratch_kept++;
         ganim_code code = base64(f, comma + 1, uri_v->count - (size_t)(comma + 1 - uri), uri_v->offset, &bytes, &have);
         if (code != GANIM_OK) return code;
         b->kind = GLTF_BUF_DATA_URI;
