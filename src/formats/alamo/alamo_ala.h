@@ -122,6 +122,11 @@ uint32_t ala_dec_rots(const ala_stream *s, uint32_t count, float *out);
  * finite. */
 bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl[3], uint32_t count, float *out);
 
+/* Visibility or step bits (LSB first, count bits in nbytes) as one byte 0 or 1 per frame
+ * into out[count], as gb_lsb_unpack gives them (with SSE2 32 at a time); false when count
+ * bits do not fit in nbytes. */
+bool ala_unpack_bits(const uint8_t *bits, size_t nbytes, uint32_t count, uint8_t *out);
+
 /* ---- ala_encode.c -------------------------------------------------------------------- */
 ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *err);
 

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "formats/alamo/alamo_ala.h"
-#include "io/bits.h"
 
 int alamo_ala_probe(const uint8_t *data, size_t size)
 {
@@ -69,7 +68,7 @@ static ganim_code make_vector(ganim_doc *doc, const ala_ptrack *t, int channel, 
 static uint8_t *unpack_bits(ganim_doc *doc, const uint8_t *bits, uint32_t frames)
 {
     uint8_t *b = ganim_doc_alloc_array_raw(doc, frames, 1); /* all written */
-    if (!b || !gb_lsb_unpack(bits, ((size_t)frames + 7u) / 8u, frames, b)) return NULL;
+    if (!b || !ala_unpack_bits(bits, ((size_t)frames + 7u) / 8u, frames, b)) return NULL;
     return b;
 }
 

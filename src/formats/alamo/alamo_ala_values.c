@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "formats/alamo/alamo_ala.h"
+#include "io/bits.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -131,4 +132,27 @@ bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl
         for (unsigned k = 0; k < 3; k++) v[k] = o[k] + (float)ganim_ld_u16le(q + 2u * k) * m[k];
     }
     return true;
+}
+
+bool ala_unpack_bits(const uint8_t *bits, size_t nbytes, uint32_t count, uint8_t *out)
+{
+    if (nbytes > SIZE_MAX / 8u ? false : count > nbytes * 8u) return false;
+    uint32_t f = 0;
+#if defined(__SSE2__)
+    /* 32 bits a turn: bytes b0..b3 spread to b0 x8, b1 x8 | b2 x8, b3 x8, then byte k of
+     * each eight kept iff its bit k is set (an AND with 1 << k), and made 1 (min with 1) */
+    const __m128i sel = _mm_set1_epi64x((long long)0x8040201008040201u), one = _mm_set1_epi8(1);
+    for (; f + 32u <= count; f += 32u) {
+        uint32_t w;
+        memcpy(&w, bits + f / 8u, 4); /* bytes f/8 .. f/8 + 3, all below count/8 <= nbytes */
+        __m128i x = _mm_cvtsi32_si128((int)w);
+        x = _mm_unpacklo_epi8(x, x);  /* b0 b0 b1 b1 b2 b2 b3 b3 */
+        x = _mm_unpacklo_epi16(x, x); /* b0 x4, b1 x4, b2 x4, b3 x4 */
+        __m128i lo = _mm_unpacklo_epi32(x, x), hi = _mm_unpackhi_epi32(x, x);
+        _mm_storeu_si128((__m128i *)(void *)(out + f), _mm_min_epu8(_mm_and_si128(lo, sel), one));
+        _mm_storeu_si128((__m128i *)(void *)(out + f + 16u), _mm_min_epu8(_mm_and_si128(hi, sel), one));
+    }
+#endif
+    /* the rest (all of it without SSE2): f is a multiple of 8 */
+    return gb_lsb_unpack(bits + f / 8u, nbytes - f / 8u, count - f, out + f);
 }

@@ -239,6 +239,32 @@ TEST(bits_unpack_lsb_first)
     CHECK(!gb_lsb_unpack(data, 2, 17, out)); /* more bits than bytes hold */
 }
 
+/* The reader's unpacking (ala_unpack_bits: 32 bits a turn with SSE2, the rest by
+ * gb_lsb_unpack) against the bits themselves, for every count to 700 over random bytes and
+ * over the bytes 0x00, 0xFF and single bits; input and output in buffers of exactly their
+ * size (the sanitizer build catches a read or write past them). */
+TEST(reader_bits_match_the_bits)
+{
+    for (unsigned fill = 0; fill < 4; fill++)
+        for (uint32_t count = 0; count <= 700; count++) {
+            size_t nbytes = ((size_t)count + 7u) / 8u;
+            uint8_t *data = malloc(nbytes ? nbytes : 1), *out = malloc(count ? count : 1);
+            for (size_t i = 0; i < nbytes; i++)
+                data[i] = fill == 0 ? (uint8_t)rnd() : fill == 1 ? 0xFF : fill == 2 ? 0 : (uint8_t)(1u << (i % 8));
+            CHECK(ala_unpack_bits(data, nbytes, count, out));
+            int ok = 1;
+            for (uint32_t i = 0; i < count && ok; i++)
+                if (out[i] != ((data[i / 8] >> (i % 8)) & 1)) {
+                    CHECK_MSG(0, "fill %u, count %u: frame %u is %u", fill, count, i, out[i]);
+                    ok = 0;
+                }
+            if (count) CHECK(!ala_unpack_bits(data, nbytes, count + 8u, out)); /* more bits than bytes hold */
+            free(data);
+            free(out);
+            if (!ok) return;
+        }
+}
+
 /* The reader vouches for its rotations (ganim_doc_vouch_rotations): the validation after
  * the read skips their unit test, so every quaternion ala_dec_rot_unit gives must pass it:
  * q0*q0 + q1*q1 + q2*q2 + q3*q3 in that order within [GANIM_UNIT_LEN2_MIN,
@@ -377,6 +403,7 @@ int main(void)
     RUN(rotations_match_the_reference);
     RUN(vectors_match_the_reference);
     RUN(bits_unpack_lsb_first);
+    RUN(reader_bits_match_the_bits);
     RUN(decoded_rotations_pass_the_validation);
     RUN(vouches_cover_the_read_only);
     return test_finish();
