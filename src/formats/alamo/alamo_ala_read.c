@@ -39,9 +39,10 @@ static ganim_code make_rotation(ganim_doc *doc, const ala_ptrack *t, uint32_t fr
 }
 
 /* A translation (channel 1) or scale (2) channel: offset + stored * scale, per component,
- * as ala_plan_value computes it. */
-static ganim_code make_vector(ganim_doc *doc, const ala_ptrack *t, int channel, uint32_t frames, ganim_channel *ch,
-                              ganim_error *err)
+ * as ala_plan_value computes it. A format-2 stream whose every value is surely finite is
+ * only allocated here (t->late) and decoded by decode_late after the tracks. */
+static ganim_code make_vector(ganim_doc *doc, ala_ptrack *t, int channel, uint32_t frames, bool shared,
+                              ganim_channel *ch, ganim_error *err)
 {
     const ala_stream *s = channel == 1 ? &t->trans : &t->scale;
     const uint32_t *off = t->vec[channel == 1 ? V_TOFF : V_SOFF];
@@ -49,6 +50,13 @@ static ganim_code make_vector(ganim_doc *doc, const ala_ptrack *t, int channel, 
     uint32_t count = s->base ? frames : 1;
     float *v = ganim_doc_alloc_array_raw(doc, (size_t)count * 3u, sizeof *v); /* all written below */
     if (!v) return GANIM_NOMEM(err);
+    ch->kind = s->base ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
+    ch->count = count;
+    ch->values = v;
+    if (shared && s->base && ala_vecs_surely_finite(off, scl)) { /* no value can fail: later */
+        t->late[channel - 1] = v;
+        return GANIM_OK;
+    }
     bool finite = ala_dec_vecs(s, off, scl, count, v);
     if (!finite) {
         uint32_t f = 0;
@@ -58,10 +66,30 @@ static ganim_code make_vector(ganim_doc *doc, const ala_ptrack *t, int channel, 
                               "(bad offset or scale)",
                           (unsigned long long)t->offset, channel == 1 ? "translation" : "scale", f);
     }
-    ch->kind = s->base ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
-    ch->count = count;
-    ch->values = v;
     return GANIM_OK;
+}
+
+/* Format 2 keeps every track's translations (and its scales) in one shared block, a frame
+ * after another. Decoding the channels make_vector left (t->late), a run of frames (about
+ * 64 KiB of the block) at a time for every track, reads each run from near caches; track by
+ * track, each would walk the whole block again. The values are ala_dec_vecs' of each run,
+ * the same bits as one call over the whole stream (each frame's value depends on its own
+ * stored values only), and none can fail: make_vector left only surely finite channels. */
+static void decode_late(const ala_plan *p, int which)
+{
+    size_t stride = 2u * (size_t)(which ? p->sfs : p->tfs);
+    uint32_t run = stride > 65536u / 8u ? 8u : (uint32_t)(65536u / (stride ? stride : 1u));
+    for (uint32_t f0 = 0; f0 < p->frames; f0 += run) {
+        uint32_t n = p->frames - f0 < run ? p->frames - f0 : run;
+        for (uint32_t i = 0; i < p->track_count; i++) {
+            const ala_ptrack *t = &p->tracks[i];
+            if (!t->late[which]) continue;
+            const ala_stream *s = which ? &t->scale : &t->trans;
+            ala_stream part = { s->base + (size_t)f0 * s->stride, s->stride };
+            (void)ala_dec_vecs(&part, t->vec[which ? V_SOFF : V_TOFF], t->vec[which ? V_SSCALE : V_TSCALE], n,
+                               t->late[which] + 3u * (size_t)f0);
+        }
+    }
 }
 
 /* One byte per frame from a 0x1007/0x1008 body (LSB first; take_bits proved its size). */
@@ -141,7 +169,7 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
     }
     uint32_t nt = 0;
     for (uint32_t i = 0; i < p.track_count && !rc; i++) {
-        const ala_ptrack *t = &p.tracks[i];
+        ala_ptrack *t = &p.tracks[i];
         ganim_track *o = &tracks[nt];
         /* the usual case, a track named exactly as its bone, shares the bone's string */
         const char *bone_name = t->index < sk->bone_count ? sk->bones[t->index].name : NULL;
@@ -181,13 +209,17 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
         else if (bad != UINT32_MAX)
             ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset,
                            ALA ": track '%s': rotation is not unit length; normalised", o->name);
-        if ((rc = make_vector(doc, t, 1, p.frames, &o->translation, err)) ||
-            (rc = make_vector(doc, t, 2, p.frames, &o->scale, err)))
+        if ((rc = make_vector(doc, t, 1, p.frames, p.version == 2, &o->translation, err)) ||
+            (rc = make_vector(doc, t, 2, p.frames, p.version == 2, &o->scale, err)))
             break;
         if ((t->vis && !(o->visibility = unpack_bits(doc, t->vis, p.frames))) ||
             (t->step && !(o->step = unpack_bits(doc, t->step, p.frames))))
             rc = GANIM_NOMEM(err);
         nt++;
+    }
+    if (!rc && p.version == 2) {
+        decode_late(&p, 0);
+        decode_late(&p, 1);
     }
     ala_plan_free(&p);
     if (rc) return rc;
@@ -210,7 +242,8 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
      * the_validation") proves both pass the validation's unit test. */
     ganim_doc_vouch_rotations(doc);
     /* and every translation and scale channel make_vector's, refused unless ala_dec_vecs
-     * found each value finite (its verdict is the reference's: test_alamo_values) */
+     * found each value finite (its verdict is the reference's: test_alamo_values), or left
+     * to decode_late because no value could be other than finite (ala_vecs_surely_finite) */
     ganim_doc_vouch_vectors(doc);
     return GANIM_OK;
 }

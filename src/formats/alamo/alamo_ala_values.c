@@ -83,6 +83,16 @@ static bool surely_finite(const float o[3], const float m[3])
     return ok;
 }
 
+bool ala_vecs_surely_finite(const uint32_t off[3], const uint32_t scl[3])
+{
+    float o[3], m[3];
+    for (unsigned k = 0; k < 3; k++) {
+        o[k] = ganim_f32_from_bits(off[k]);
+        m[k] = ganim_f32_from_bits(scl[k]);
+    }
+    return surely_finite(o, m);
+}
+
 bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl[3], uint32_t count, float *out)
 {
     float o[3], m[3];
