@@ -124,6 +124,19 @@ bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl
     const uint8_t *in = s->base;
     float *dst = out;
     size_t st = s->stride;
+    for (; f + 5u <= count; f += 4u, in += 4u * st, dst += 12) { /* four frames a turn, in order */
+        __m128 x0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)in), zero));
+        __m128 x1 =
+            _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(in + st)), zero));
+        __m128 x2 =
+            _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(in + 2u * st)), zero));
+        __m128 x3 =
+            _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(in + 3u * st)), zero));
+        _mm_storeu_ps(dst, _mm_add_ps(vo, _mm_mul_ps(x0, vm)));
+        _mm_storeu_ps(dst + 3, _mm_add_ps(vo, _mm_mul_ps(x1, vm)));
+        _mm_storeu_ps(dst + 6, _mm_add_ps(vo, _mm_mul_ps(x2, vm)));
+        _mm_storeu_ps(dst + 9, _mm_add_ps(vo, _mm_mul_ps(x3, vm)));
+    }
     for (; f + 3u <= count; f += 2u, in += 2u * st, dst += 6) { /* two frames a turn */
         __m128 x0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)in), zero));
         __m128 x1 =
