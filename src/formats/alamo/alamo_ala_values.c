@@ -21,10 +21,10 @@ static void rot_raw(const ala_stream *s, uint32_t f, int16_t raw[4])
 }
 
 #if defined(__SSE2__)
-/* The four stored components of frame f (8 bytes, all inside the stream) as floats / 32767. */
-static inline __m128 rot_lanes(const ala_stream *s, uint32_t f)
+/* The four stored components at q (8 bytes, all inside the stream) as floats / 32767. */
+static inline __m128 rot_lanes(const uint8_t *q)
 {
-    __m128i w = _mm_loadl_epi64((const __m128i *)(const void *)(s->base + (size_t)f * s->stride));
+    __m128i w = _mm_loadl_epi64((const __m128i *)(const void *)q);
     __m128i i32 = _mm_srai_epi32(_mm_unpacklo_epi16(w, w), 16); /* sign-extended */
     return _mm_div_ps(_mm_cvtepi32_ps(i32), _mm_set1_ps(32767.0f));
 }
@@ -36,8 +36,10 @@ uint32_t ala_dec_rots(const ala_stream *s, uint32_t count, float *out)
 #if defined(__SSE2__)
     const __m128 one = _mm_set1_ps(1.0f), tol = _mm_set1_ps(1e-3f);
     const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
-    for (; f + 4u <= count; f += 4u) {
-        __m128 q0 = rot_lanes(s, f), q1 = rot_lanes(s, f + 1u), q2 = rot_lanes(s, f + 2u), q3 = rot_lanes(s, f + 3u);
+    const uint8_t *in = s->base; /* locals: the stores to out cannot change them */
+    const size_t st = s->stride;
+    for (; f + 4u <= count; f += 4u, in += 4u * st) {
+        __m128 q0 = rot_lanes(in), q1 = rot_lanes(in + st), q2 = rot_lanes(in + 2u * st), q3 = rot_lanes(in + 3u * st);
         __m128 a = _mm_mul_ps(q0, q0), b = _mm_mul_ps(q1, q1), c = _mm_mul_ps(q2, q2), d = _mm_mul_ps(q3, q3);
         /* transpose: x = (x0^2, x1^2, x2^2, x3^2), likewise y, z, w */
         __m128 t0 = _mm_unpacklo_ps(a, b), t1 = _mm_unpacklo_ps(c, d);
