@@ -344,7 +344,7 @@ TEST(read_values_are_the_plans)
 {
     enum { BONES = 40, FRAMES = 700 };
     const char *names[BONES];
-    char buf[BONES][8];
+    char buf[BONES][16];
     for (int b = 0; b < BONES; b++) snprintf(buf[b], sizeof buf[b], "b%d", b), names[b] = buf[b];
     ganim_doc *src = tb_doc(BONES, names);
     uint32_t ci = tb_clip(src, "c", 30, FRAMES);
