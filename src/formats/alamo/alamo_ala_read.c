@@ -167,7 +167,7 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
         ala_plan_free(&p);
         return GANIM_NOMEM(err);
     }
-    uint32_t nt = 0;
+    uint32_t nt = 0, late = 0;
     for (uint32_t i = 0; i < p.track_count && !rc; i++) {
         ala_ptrack *t = &p.tracks[i];
         ganim_track *o = &tracks[nt];
@@ -212,12 +212,13 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
         if ((rc = make_vector(doc, t, 1, p.frames, p.version == 2, &o->translation, err)) ||
             (rc = make_vector(doc, t, 2, p.frames, p.version == 2, &o->scale, err)))
             break;
+        late += (t->late[0] != NULL) + (t->late[1] != NULL);
         if ((t->vis && !(o->visibility = unpack_bits(doc, t->vis, p.frames))) ||
             (t->step && !(o->step = unpack_bits(doc, t->step, p.frames))))
             rc = GANIM_NOMEM(err);
         nt++;
     }
-    if (!rc && p.version == 2) {
+    if (!rc && late) {
         decode_late(&p, 0);
         decode_late(&p, 1);
     }
