@@ -72,6 +72,9 @@ typedef struct ala_ptrack {
     int16_t defrot[4];        /* format 2 mini 17; format 1: the constant / first quat */
     ala_stream trans, scale, rot;
     const uint8_t *vis, *step; /* (frames+7)/8 bytes, LSB first */
+    /* the reader's: a format-2 translation [0] or scale [1] channel's array, decoded after
+     * the tracks (alamo_ala_read.c, decode_late), or NULL */
+    float *late[2];
 } ala_ptrack;
 
 typedef struct ala_plan {
@@ -121,6 +124,14 @@ uint32_t ala_dec_rots(const ala_stream *s, uint32_t count, float *out);
  * out[3 * count] (s->base NULL: the offset alone, into out[3]); false when a value is not
  * finite. */
 bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl[3], uint32_t count, float *out);
+/* True when offset + stored * scale is finite for every stored value 0..65535 (then
+ * ala_dec_vecs of a stream with these returns true, whatever its values). */
+bool ala_vecs_surely_finite(const uint32_t off[3], const uint32_t scl[3]);
+
+/* Visibility or step bits (LSB first, count bits in nbytes) as one byte 0 or 1 per frame
+ * into out[count], as gb_lsb_unpack gives them (with SSE2 32 at a time); false when count
+ * bits do not fit in nbytes. */
+bool ala_unpack_bits(const uint8_t *bits, size_t nbytes, uint32_t count, uint8_t *out);
 
 /* ---- ala_encode.c -------------------------------------------------------------------- */
 ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *err);

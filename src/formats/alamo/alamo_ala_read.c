@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "formats/alamo/alamo_ala.h"
-#include "io/bits.h"
 
 int alamo_ala_probe(const uint8_t *data, size_t size)
 {
@@ -40,9 +39,10 @@ static ganim_code make_rotation(ganim_doc *doc, const ala_ptrack *t, uint32_t fr
 }
 
 /* A translation (channel 1) or scale (2) channel: offset + stored * scale, per component,
- * as ala_plan_value computes it. */
-static ganim_code make_vector(ganim_doc *doc, const ala_ptrack *t, int channel, uint32_t frames, ganim_channel *ch,
-                              ganim_error *err)
+ * as ala_plan_value computes it. A format-2 stream whose every value is surely finite is
+ * only allocated here (t->late) and decoded by decode_late after the tracks. */
+static ganim_code make_vector(ganim_doc *doc, ala_ptrack *t, int channel, uint32_t frames, bool shared,
+                              ganim_channel *ch, ganim_error *err)
 {
     const ala_stream *s = channel == 1 ? &t->trans : &t->scale;
     const uint32_t *off = t->vec[channel == 1 ? V_TOFF : V_SOFF];
@@ -50,6 +50,13 @@ static ganim_code make_vector(ganim_doc *doc, const ala_ptrack *t, int channel, 
     uint32_t count = s->base ? frames : 1;
     float *v = ganim_doc_alloc_array_raw(doc, (size_t)count * 3u, sizeof *v); /* all written below */
     if (!v) return GANIM_NOMEM(err);
+    ch->kind = s->base ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
+    ch->count = count;
+    ch->values = v;
+    if (shared && s->base && ala_vecs_surely_finite(off, scl)) { /* no value can fail: later */
+        t->late[channel - 1] = v;
+        return GANIM_OK;
+    }
     bool finite = ala_dec_vecs(s, off, scl, count, v);
     if (!finite) {
         uint32_t f = 0;
@@ -59,17 +66,37 @@ static ganim_code make_vector(ganim_doc *doc, const ala_ptrack *t, int channel, 
                               "(bad offset or scale)",
                           (unsigned long long)t->offset, channel == 1 ? "translation" : "scale", f);
     }
-    ch->kind = s->base ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT;
-    ch->count = count;
-    ch->values = v;
     return GANIM_OK;
+}
+
+/* Format 2 keeps every track's translations (and its scales) in one shared block, a frame
+ * after another. Decoding the channels make_vector left (t->late), a run of frames (about
+ * 64 KiB of the block) at a time for every track, reads each run from near caches; track by
+ * track, each would walk the whole block again. The values are ala_dec_vecs' of each run,
+ * the same bits as one call over the whole stream (each frame's value depends on its own
+ * stored values only), and none can fail: make_vector left only surely finite channels. */
+static void decode_late(const ala_plan *p, int which)
+{
+    size_t stride = 2u * (size_t)(which ? p->sfs : p->tfs);
+    uint32_t run = stride > 65536u / 8u ? 8u : (uint32_t)(65536u / (stride ? stride : 1u));
+    for (uint32_t f0 = 0; f0 < p->frames; f0 += run) {
+        uint32_t n = p->frames - f0 < run ? p->frames - f0 : run;
+        for (uint32_t i = 0; i < p->track_count; i++) {
+            const ala_ptrack *t = &p->tracks[i];
+            if (!t->late[which]) continue;
+            const ala_stream *s = which ? &t->scale : &t->trans;
+            ala_stream part = { s->base + (size_t)f0 * s->stride, s->stride };
+            (void)ala_dec_vecs(&part, t->vec[which ? V_SOFF : V_TOFF], t->vec[which ? V_SSCALE : V_TSCALE], n,
+                               t->late[which] + 3u * (size_t)f0);
+        }
+    }
 }
 
 /* One byte per frame from a 0x1007/0x1008 body (LSB first; take_bits proved its size). */
 static uint8_t *unpack_bits(ganim_doc *doc, const uint8_t *bits, uint32_t frames)
 {
     uint8_t *b = ganim_doc_alloc_array_raw(doc, frames, 1); /* all written */
-    if (!b || !gb_lsb_unpack(bits, ((size_t)frames + 7u) / 8u, frames, b)) return NULL;
+    if (!b || !ala_unpack_bits(bits, ((size_t)frames + 7u) / 8u, frames, b)) return NULL;
     return b;
 }
 
@@ -140,9 +167,9 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
         ala_plan_free(&p);
         return GANIM_NOMEM(err);
     }
-    uint32_t nt = 0;
+    uint32_t nt = 0, late = 0;
     for (uint32_t i = 0; i < p.track_count && !rc; i++) {
-        const ala_ptrack *t = &p.tracks[i];
+        ala_ptrack *t = &p.tracks[i];
         ganim_track *o = &tracks[nt];
         /* the usual case, a track named exactly as its bone, shares the bone's string */
         const char *bone_name = t->index < sk->bone_count ? sk->bones[t->index].name : NULL;
@@ -182,13 +209,18 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
         else if (bad != UINT32_MAX)
             ganim_doc_warn(doc, GANIM_WARN_REPAIRED, t->offset,
                            ALA ": track '%s': rotation is not unit length; normalised", o->name);
-        if ((rc = make_vector(doc, t, 1, p.frames, &o->translation, err)) ||
-            (rc = make_vector(doc, t, 2, p.frames, &o->scale, err)))
+        if ((rc = make_vector(doc, t, 1, p.frames, p.version == 2, &o->translation, err)) ||
+            (rc = make_vector(doc, t, 2, p.frames, p.version == 2, &o->scale, err)))
             break;
+        late += (t->late[0] != NULL) + (t->late[1] != NULL);
         if ((t->vis && !(o->visibility = unpack_bits(doc, t->vis, p.frames))) ||
             (t->step && !(o->step = unpack_bits(doc, t->step, p.frames))))
             rc = GANIM_NOMEM(err);
         nt++;
+    }
+    if (!rc && late) {
+        decode_late(&p, 0);
+        decode_late(&p, 1);
     }
     ala_plan_free(&p);
     if (rc) return rc;
@@ -211,7 +243,8 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
      * the_validation") proves both pass the validation's unit test. */
     ganim_doc_vouch_rotations(doc);
     /* and every translation and scale channel make_vector's, refused unless ala_dec_vecs
-     * found each value finite (its verdict is the reference's: test_alamo_values) */
+     * found each value finite (its verdict is the reference's: test_alamo_values), or left
+     * to decode_late because no value could be other than finite (ala_vecs_surely_finite) */
     ganim_doc_vouch_vectors(doc);
     return GANIM_OK;
 }

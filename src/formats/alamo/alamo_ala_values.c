@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "formats/alamo/alamo_ala.h"
+#include "io/bits.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -20,10 +21,10 @@ static void rot_raw(const ala_stream *s, uint32_t f, int16_t raw[4])
 }
 
 #if defined(__SSE2__)
-/* The four stored components of frame f (8 bytes, all inside the stream) as floats / 32767. */
-static inline __m128 rot_lanes(const ala_stream *s, uint32_t f)
+/* The four stored components at q (8 bytes, all inside the stream) as floats / 32767. */
+static inline __m128 rot_lanes(const uint8_t *q)
 {
-    __m128i w = _mm_loadl_epi64((const __m128i *)(const void *)(s->base + (size_t)f * s->stride));
+    __m128i w = _mm_loadl_epi64((const __m128i *)(const void *)q);
     __m128i i32 = _mm_srai_epi32(_mm_unpacklo_epi16(w, w), 16); /* sign-extended */
     return _mm_div_ps(_mm_cvtepi32_ps(i32), _mm_set1_ps(32767.0f));
 }
@@ -35,8 +36,10 @@ uint32_t ala_dec_rots(const ala_stream *s, uint32_t count, float *out)
 #if defined(__SSE2__)
     const __m128 one = _mm_set1_ps(1.0f), tol = _mm_set1_ps(1e-3f);
     const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
-    for (; f + 4u <= count; f += 4u) {
-        __m128 q0 = rot_lanes(s, f), q1 = rot_lanes(s, f + 1u), q2 = rot_lanes(s, f + 2u), q3 = rot_lanes(s, f + 3u);
+    const uint8_t *in = s->base; /* locals: the stores to out cannot change them */
+    const size_t st = s->stride;
+    for (; f + 4u <= count; f += 4u, in += 4u * st) {
+        __m128 q0 = rot_lanes(in), q1 = rot_lanes(in + st), q2 = rot_lanes(in + 2u * st), q3 = rot_lanes(in + 3u * st);
         __m128 a = _mm_mul_ps(q0, q0), b = _mm_mul_ps(q1, q1), c = _mm_mul_ps(q2, q2), d = _mm_mul_ps(q3, q3);
         /* transpose: x = (x0^2, x1^2, x2^2, x3^2), likewise y, z, w */
         __m128 t0 = _mm_unpacklo_ps(a, b), t1 = _mm_unpacklo_ps(c, d);
@@ -82,6 +85,16 @@ static bool surely_finite(const float o[3], const float m[3])
     return ok;
 }
 
+bool ala_vecs_surely_finite(const uint32_t off[3], const uint32_t scl[3])
+{
+    float o[3], m[3];
+    for (unsigned k = 0; k < 3; k++) {
+        o[k] = ganim_f32_from_bits(off[k]);
+        m[k] = ganim_f32_from_bits(scl[k]);
+    }
+    return surely_finite(o, m);
+}
+
 bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl[3], uint32_t count, float *out)
 {
     float o[3], m[3];
@@ -113,6 +126,19 @@ bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl
     const uint8_t *in = s->base;
     float *dst = out;
     size_t st = s->stride;
+    for (; f + 5u <= count; f += 4u, in += 4u * st, dst += 12) { /* four frames a turn, in order */
+        __m128 x0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)in), zero));
+        __m128 x1 =
+            _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(in + st)), zero));
+        __m128 x2 =
+            _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(in + 2u * st)), zero));
+        __m128 x3 =
+            _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(in + 3u * st)), zero));
+        _mm_storeu_ps(dst, _mm_add_ps(vo, _mm_mul_ps(x0, vm)));
+        _mm_storeu_ps(dst + 3, _mm_add_ps(vo, _mm_mul_ps(x1, vm)));
+        _mm_storeu_ps(dst + 6, _mm_add_ps(vo, _mm_mul_ps(x2, vm)));
+        _mm_storeu_ps(dst + 9, _mm_add_ps(vo, _mm_mul_ps(x3, vm)));
+    }
     for (; f + 3u <= count; f += 2u, in += 2u * st, dst += 6) { /* two frames a turn */
         __m128 x0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)in), zero));
         __m128 x1 =
@@ -131,4 +157,27 @@ bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl
         for (unsigned k = 0; k < 3; k++) v[k] = o[k] + (float)ganim_ld_u16le(q + 2u * k) * m[k];
     }
     return true;
+}
+
+bool ala_unpack_bits(const uint8_t *bits, size_t nbytes, uint32_t count, uint8_t *out)
+{
+    if (nbytes > SIZE_MAX / 8u ? false : count > nbytes * 8u) return false;
+    uint32_t f = 0;
+#if defined(__SSE2__)
+    /* 32 bits a turn: bytes b0..b3 spread to b0 x8, b1 x8 | b2 x8, b3 x8, then byte k of
+     * each eight kept iff its bit k is set (an AND with 1 << k), and made 1 (min with 1) */
+    const __m128i sel = _mm_set1_epi64x((long long)0x8040201008040201u), one = _mm_set1_epi8(1);
+    for (; f + 32u <= count; f += 32u) {
+        uint32_t w;
+        memcpy(&w, bits + f / 8u, 4); /* bytes f/8 .. f/8 + 3, all below count/8 <= nbytes */
+        __m128i x = _mm_cvtsi32_si128((int)w);
+        x = _mm_unpacklo_epi8(x, x);  /* b0 b0 b1 b1 b2 b2 b3 b3 */
+        x = _mm_unpacklo_epi16(x, x); /* b0 x4, b1 x4, b2 x4, b3 x4 */
+        __m128i lo = _mm_unpacklo_epi32(x, x), hi = _mm_unpackhi_epi32(x, x);
+        _mm_storeu_si128((__m128i *)(void *)(out + f), _mm_min_epu8(_mm_and_si128(lo, sel), one));
+        _mm_storeu_si128((__m128i *)(void *)(out + f + 16u), _mm_min_epu8(_mm_and_si128(hi, sel), one));
+    }
+#endif
+    /* the rest (all of it without SSE2): f is a multiple of 8 */
+    return gb_lsb_unpack(bits + f / 8u, nbytes - f / 8u, count - f, out + f);
 }

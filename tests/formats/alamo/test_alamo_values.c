@@ -5,6 +5,7 @@
  * streams sit in buffers of exactly their size (the sanitizer build catches a read past
  * them), laid out as format 1 (a chunk per track) and format 2 (a track's values inside a
  * shared frame, last in the frame). Also the LSB-first bit unpacking against the bits. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "formats/alamo/alamo_ala.h"
@@ -239,6 +240,32 @@ TEST(bits_unpack_lsb_first)
     CHECK(!gb_lsb_unpack(data, 2, 17, out)); /* more bits than bytes hold */
 }
 
+/* The reader's unpacking (ala_unpack_bits: 32 bits a turn with SSE2, the rest by
+ * gb_lsb_unpack) against the bits themselves, for every count to 700 over random bytes and
+ * over the bytes 0x00, 0xFF and single bits; input and output in buffers of exactly their
+ * size (the sanitizer build catches a read or write past them). */
+TEST(reader_bits_match_the_bits)
+{
+    for (unsigned fill = 0; fill < 4; fill++)
+        for (uint32_t count = 0; count <= 700; count++) {
+            size_t nbytes = ((size_t)count + 7u) / 8u;
+            uint8_t *data = malloc(nbytes ? nbytes : 1), *out = malloc(count ? count : 1);
+            for (size_t i = 0; i < nbytes; i++)
+                data[i] = fill == 0 ? (uint8_t)rnd() : fill == 1 ? 0xFF : fill == 2 ? 0 : (uint8_t)(1u << (i % 8));
+            CHECK(ala_unpack_bits(data, nbytes, count, out));
+            int ok = 1;
+            for (uint32_t i = 0; i < count && ok; i++)
+                if (out[i] != ((data[i / 8] >> (i % 8)) & 1)) {
+                    CHECK_MSG(0, "fill %u, count %u: frame %u is %u", fill, count, i, out[i]);
+                    ok = 0;
+                }
+            if (count) CHECK(!ala_unpack_bits(data, nbytes, count + 8u, out)); /* more bits than bytes hold */
+            free(data);
+            free(out);
+            if (!ok) return;
+        }
+}
+
 /* The reader vouches for its rotations (ganim_doc_vouch_rotations): the validation after
  * the read skips their unit test, so every quaternion ala_dec_rot_unit gives must pass it:
  * q0*q0 + q1*q1 + q2*q2 + q3*q3 in that order within [GANIM_UNIT_LEN2_MIN,
@@ -305,6 +332,88 @@ TEST(decoded_rotations_pass_the_validation)
         quat_case(v, i % 4);
         if (!decoded_passes((int16_t)v[0], (int16_t)v[1], (int16_t)v[2], (int16_t)v[3])) return;
     }
+}
+
+/* The reader's values against the plan's, bit for bit: format 2 translations and scales
+ * are decoded a run of frames at a time for all tracks (alamo_ala_read.c, decode_late; runs
+ * of 65,536 / stride bytes' frames), format 1 track by track. A document of 40 bones x 700
+ * frames (format 2: 240-byte frames, runs of 273 frames, the last one short) whose every
+ * translation and scale moves on every frame, written in both versions, read back, and
+ * each value compared with ala_plan_value of the parsed file. */
+TEST(read_values_are_the_plans)
+{
+    enum { BONES = 40, FRAMES = 700 };
+    const char *names[BONES];
+    char buf[BONES][16];
+    for (int b = 0; b < BONES; b++) snprintf(buf[b], sizeof buf[b], "b%d", b), names[b] = buf[b];
+    ganim_doc *src = tb_doc(BONES, names);
+    uint32_t ci = tb_clip(src, "c", 30, FRAMES);
+    float *rot = malloc(sizeof(float) * 4u * FRAMES), *pos = malloc(sizeof(float) * 3u * FRAMES),
+          *scl = malloc(sizeof(float) * 3u * FRAMES);
+    for (uint32_t b = 0; b < BONES; b++) {
+        for (int f = 0; f < FRAMES; f++) {
+            double xyz[3] = { 0.01 * f + b, 0.2 * b, -0.003 * f };
+            ganim_quat q = ganim_quat_from_euler(xyz, GANIM_EULER_YXZ);
+            memcpy(rot + 4 * f, &q, sizeof q);
+            for (int k = 0; k < 3; k++) {
+                pos[3 * f + k] = (float)((double)rnd() / 4294967296.0 * 200.0 - 100.0) * (float)(b + 1);
+                scl[3 * f + k] = 0.5f + (float)((double)rnd() / 4294967296.0 * 1.5);
+            }
+        }
+        ganim_track tr;
+        memset(&tr, 0, sizeof tr);
+        tr.bone = b;
+        tr.rotation = (ganim_channel){ .kind = GANIM_CHANNEL_PER_FRAME, .count = FRAMES, .values = rot };
+        tr.translation = (ganim_channel){ .kind = GANIM_CHANNEL_PER_FRAME, .count = FRAMES, .values = pos };
+        tr.scale = (ganim_channel){ .kind = GANIM_CHANNEL_PER_FRAME, .count = FRAMES, .values = scl };
+        CHECK(ganim_doc_add_track(src, ci, &tr, NULL, NULL) == GANIM_OK); /* copies the values */
+    }
+    for (int version = 1; version <= 2; version++) {
+        ganim_setting setting;
+        ganim_write_opts wo = test_write_setting(&setting, "alamo.version", version == 1 ? "1" : "2");
+        ganim_buffer ala;
+        memset(&ala, 0, sizeof ala);
+        ganim_error e;
+        CHECK(ganim_write(src, "alamo-ala", &wo, &ala, &e) == GANIM_OK);
+        ganim_read_opts o;
+        memset(&o, 0, sizeof o);
+        o.format = "alamo-ala";
+        o.skeleton = src->skeleton;
+        ganim_doc *doc = NULL;
+        CHECK(ganim_read_memory(ala.data, ala.size, &o, &doc, &e) == GANIM_OK);
+        ala_plan p;
+        memset(&p, 0, sizeof p);
+        ganim_allocator a = ganim_allocator_resolve(NULL);
+        p.alloc = &a;
+        CHECK(ala_parse(&p, ala.data, ala.size, &e) == GANIM_OK);
+        CHECK_EQ_INT(p.version, version);
+        size_t moving = 0, differ = 0;
+        for (uint32_t i = 0; doc && i < p.track_count && i < doc->clips[0].track_count; i++) {
+            const ganim_track *t = &doc->clips[0].tracks[i];
+            const ganim_channel *ch[3] = { &t->rotation, &t->translation, &t->scale };
+            for (int c = 0; c < 3; c++) {
+                unsigned w = c ? 3u : 4u;
+                if (!ala_plan_has_stream(&p.tracks[i], c)) continue;
+                CHECK_EQ_INT(ch[c]->count, FRAMES);
+                moving++;
+                for (uint32_t f = 0; f < FRAMES; f++) {
+                    float ref[4];
+                    ala_plan_value(&p.tracks[i], c, f, ref);
+                    if (memcmp(ref, ch[c]->values + (size_t)f * w, w * sizeof(float)) != 0 && differ++ == 0)
+                        CHECK_MSG(0, "version %d, track %u, channel %d, frame %u differs", version, i, c, f);
+                }
+            }
+        }
+        CHECK_EQ_INT(differ, 0);
+        CHECK_MSG(moving == 3u * BONES, "version %d: %zu moving channels", version, moving);
+        ala_plan_free(&p);
+        ganim_doc_free(doc);
+        ganim_buffer_free(&ala);
+    }
+    free(rot);
+    free(pos);
+    free(scl);
+    ganim_doc_free(src);
 }
 
 /* The reader vouches for its rotations and its translations and scales to the validation
@@ -377,7 +486,9 @@ int main(void)
     RUN(rotations_match_the_reference);
     RUN(vectors_match_the_reference);
     RUN(bits_unpack_lsb_first);
+    RUN(reader_bits_match_the_bits);
     RUN(decoded_rotations_pass_the_validation);
     RUN(vouches_cover_the_read_only);
+    RUN(read_values_are_the_plans);
     return test_finish();
 }
