@@ -107,12 +107,13 @@ static int variants(float v, float out[4])
  * which change a nonzero sum not at all), lie in theirs for that range. Every bound is
  * widened far beyond the arithmetic's error, so a candidate skipped cannot match: those
  * tried are tried in the old order and the first match is the old one, bit for bit
- * (tests/formats/gltf/test_gltf_undo_search.c against the full search). */
-/* The intervals of a range of s: d[i] within [dl, dh], t[i] within [tl, th]; kind: the
- * range is s = 1 (0), below the unit band (1) or above it (2). */
+ * (tests/formats/gltf/test_gltf_undo_search.c against the full search). The lengths a
+ * few steps away (the last stage) are judged one candidate at a time: its squared length
+ * is known, so s is (fits_at_length). */
+
+/* The intervals of a range of s: d[i] within [dl, dh], t[i] within [tl, th]. */
 typedef struct limits {
     double dl[4], dh[4], tl[4], th[4];
-    int kind;
 } limits;
 
 typedef struct bounds {
@@ -167,7 +168,6 @@ static void bounds_init(bounds *b, const gltf_conv *cv, int root, const float ou
         b->one.dl[i] = b->bl[i], b->one.dh[i] = b->bh[i];
         b->one.tl[i] = b->jl[i], b->one.th[i] = b->jh[i];
     }
-    b->one.kind = 0;
 }
 
 /* J from B through C^-1 */
@@ -202,9 +202,8 @@ static void scaled(double lo, double hi, double slo, double shi, double *ol, dou
     widen(ol, oh, EXACT_WIDEN);
 }
 
-static void limits_make(const bounds *b, double slo, double shi, int kind, limits *l)
+static void limits_make(const bounds *b, double slo, double shi, limits *l)
 {
-    l->kind = kind;
     for (int i = 0; i < 4; i++) {
         scaled(b->bl[i], b->bh[i], slo, shi, &l->dl[i], &l->dh[i]);
         scaled(b->jl[i], b->jh[i], slo, shi, &l->tl[i], &l->th[i]);
@@ -222,7 +221,6 @@ static int s_ranges(const bounds *b, double mlo, double mhi, limits store[3], co
     if (!(mhi > 1e-12 * (1 - 0x1p-36)) || !isfinite(mhi) || !(mlo >= 0)) { /* no bound on s */
         for (int i = 0; i < 4; i++)
             store[0].dl[i] = store[0].tl[i] = -INFINITY, store[0].dh[i] = store[0].th[i] = INFINITY;
-        store[0].kind = 3; /* any */
         l[0] = &store[0];
         return 1;
     }
@@ -230,13 +228,13 @@ static int s_ranges(const bounds *b, double mlo, double mhi, limits store[3], co
     if (mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND) l[n++] = &b->one;
     if (mlo < 1 - EXACT_UNIT_BAND) {
         double lo = mlo > 1e-12 ? mlo : 1e-12, hi = mhi < 1 - EXACT_UNIT_BAND ? mhi : 1 - EXACT_UNIT_BAND;
-        limits_make(b, sqrt(lo) * (1 - 0x1p-40), sqrt(hi) * (1 + 0x1p-40), 1, &store[n]);
+        limits_make(b, sqrt(lo) * (1 - 0x1p-40), sqrt(hi) * (1 + 0x1p-40), &store[n]);
         l[n] = &store[n];
         n++;
     }
     if (mhi > 1 + EXACT_UNIT_BAND) {
         double lo = mlo > 1 + EXACT_UNIT_BAND ? mlo : 1 + EXACT_UNIT_BAND;
-        limits_make(b, sqrt(lo) * (1 - 0x1p-40), sqrt(mhi) * (1 + 0x1p-40), 2, &store[n]);
+        limits_make(b, sqrt(lo) * (1 - 0x1p-40), sqrt(mhi) * (1 + 0x1p-40), &store[n]);
         l[n] = &store[n];
         n++;
     }
@@ -277,20 +275,26 @@ static unsigned pair_fits(const bounds *b, const limits *const *l, int nl, unsig
     return m;
 }
 
-/* The ranges (bit r: l[r]) whose kind a candidate of squared length m (within 2^-36) may
- * have: the unit band (0), below it (1), above it (2). */
-static unsigned kinds_of(const limits *const *l, int nl, double m)
+/* Whether every component of u lies in its interval J scaled by the s fwd_rotation would
+ * divide by for the squared length m (known within 2^-36): 1 in the unit band, else the
+ * square root of m. */
+static int fits_at_length(const bounds *b, const float u[4], double m)
 {
     double lo = m * (1 - 0x1p-36), hi = m * (1 + 0x1p-36);
-    int unit = lo <= 1 + EXACT_UNIT_BAND && hi >= 1 - EXACT_UNIT_BAND;
-    unsigned k = 0;
-    for (int r = 0; r < nl; r++) {
-        int kind = l[r]->kind;
-        k |= (unsigned)(kind == 3 || (kind == 0 && unit) || (kind == 1 && lo < 1 - EXACT_UNIT_BAND) ||
-                        (kind == 2 && hi > 1 + EXACT_UNIT_BAND))
-             << r;
+    if (!(lo > 0) || !isfinite(hi)) return 1; /* not judged */
+    if (lo <= 1 + EXACT_UNIT_BAND && hi >= 1 - EXACT_UNIT_BAND) {
+        int all = 1;
+        for (int i = 0; i < 4; i++) all &= u[i] >= b->jl[i] && u[i] <= b->jh[i];
+        if (all) return 1;
     }
-    return k;
+    if (!(lo < 1 - EXACT_UNIT_BAND) && !(hi > 1 + EXACT_UNIT_BAND)) return 0;
+    double s0 = sqrt(lo) * (1 - 0x1p-40), s1 = sqrt(hi) * (1 + 0x1p-40);
+    for (int i = 0; i < 4; i++) {
+        double tl, th;
+        scaled(b->jl[i], b->jh[i], s0, s1, &tl, &th);
+        if (!(u[i] >= tl && u[i] <= th)) return 0;
+    }
+    return 1;
 }
 
 static int try_rotation(const gltf_conv *cv, int root, const float out[4], const float t[4], float q[4])
@@ -430,36 +434,34 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
         for (int i = 0; i < 4; i++)
             if ((double)t[i] * t[i] > big) big = (double)t[i] * t[i];
         double dm = 0x1.01p-22 * big + 0x1p-200;
-        limits store[3];
-        const limits *l[3];
-        int nl = s_ranges(&b, m - dm, m + dm, store, l);
-        unsigned ok[4], both = (1u << nl) - 1;
-        int bad = 0;
+        /* the hull of the s of those lengths: t[i] within J[i] scaled by it */
+        double mlo = (m - dm) * (1 - 0x1p-36), mhi = (m + dm) * (1 + 0x1p-36), tl[4], th[4];
+        int judged = mlo > 0 && isfinite(mhi);
+        if (judged) {
+            double s0 = sqrt(mlo) * (1 - 0x1p-40), s1 = sqrt(mhi) * (1 + 0x1p-40);
+            if (mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND) s0 = s0 < 1 ? s0 : 1, s1 = s1 > 1 ? s1 : 1;
+            for (int i = 0; i < 4; i++) scaled(b.jl[i], b.jh[i], s0, s1, &tl[i], &th[i]);
+        }
+        int ok[4], bad = 0;
         for (int i = 0; i < 4; i++) {
-            ok[i] = comp_fits(l, nl, i, t[i]);
-            both &= ok[i];
+            ok[i] = !judged || (t[i] >= tl[i] && t[i] <= th[i]);
             bad += !ok[i];
         }
         if (bad > 1) continue;
         for (int i = -1; i < 8; i++) {
             float u[4];
             memcpy(u, t, sizeof u);
-            unsigned mask = both;
             double mu = m;
             if (i >= 0) {
                 int j = i / 2;
-                mask = 0xfu;
-                for (int r = 0; r < 4; r++)
-                    if (r != j) mask &= ok[r];
-                if (!mask) continue;
+                if (bad && ok[j]) continue; /* another component is out: this nudge cannot help */
                 u[j] = step(t[j], i & 1);
-                mask &= comp_fits(l, nl, j, u[j]);
+                if (judged && !(u[j] >= tl[j] && u[j] <= th[j])) continue;
                 mu = m - (double)t[j] * t[j] + (double)u[j] * u[j];
-            }
-            mask &= kinds_of(l, nl, mu);
-            if (!mask || !(mask = pair_fits(&b, l, nl, mask, 0, u[0], u[3])) ||
-                !pair_fits(&b, l, nl, mask, 1, u[1], u[2]))
+            } else if (bad) {
                 continue;
+            }
+            if (!fits_at_length(&b, u, mu)) continue;
             if (try_rotation(cv, root, out, u, q)) return 1;
         }
     }
