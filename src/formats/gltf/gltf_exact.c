@@ -297,6 +297,14 @@ static int fits_at_length(const bounds *b, const float u[4], double m)
     return 1;
 }
 
+static int same_float(float a, float b)
+{
+    uint32_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
+}
+
 static int try_rotation(const gltf_conv *cv, int root, const float out[4], const float t[4], float q[4])
 {
     float back[4];
@@ -377,6 +385,17 @@ static int near_rotation(const gltf_conv *cv, int root, bounds *b, int *ready, c
     return search_set(cv, root, b, out, (const float(*)[5])v, n, 0, q);
 }
 
+/* Whether v is one of st[i][0..4] (the floats from st[i][0] to st[i][4], a zero of the
+ * sign one of them has) */
+static int on_grid(const float st[4][5], int i, float v)
+{
+    if (!(v >= st[i][0] && v <= st[i][4])) return 0;
+    if (v != 0) return 1;
+    for (int j = 0; j < 5; j++)
+        if (same_float(st[i][j], v)) return 1;
+    return 0;
+}
+
 /* A float q with fwd_rotation(q) == out bit for bit (1), or the nearest rounding (0). */
 static int find_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
 {
@@ -418,7 +437,9 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
     /* Rarely no float vector of that length normalises to `out`: try lengths a few float
      * steps away (still unit to float precision), each with one component nudged. A nudge
      * changes one component, so when two components of t lie outside their intervals no
-     * candidate of that length can match. */
+     * candidate of that length can match. A candidate whose every component is on the grid
+     * above was tried there in vain (or shown in vain): fwd_rotation gives the same answer
+     * again, so it is skipped. */
     for (int k = 1; k <= 16; k++) {
         int steps = (k + 1) / 2; /* 1, 1, 2, 2, ... float steps, alternately up and down */
         double scale = 1 + (k & 1 ? 1 : -1) * steps * 5.9604644775390625e-8;
@@ -442,10 +463,12 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
             if (mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND) s0 = s0 < 1 ? s0 : 1, s1 = s1 > 1 ? s1 : 1;
             for (int i = 0; i < 4; i++) scaled(b.jl[i], b.jh[i], s0, s1, &tl[i], &th[i]);
         }
-        int ok[4], bad = 0;
+        int ok[4], bad = 0, on[4], ons = 0;
         for (int i = 0; i < 4; i++) {
             ok[i] = !judged || (t[i] >= tl[i] && t[i] <= th[i]);
             bad += !ok[i];
+            on[i] = on_grid((const float(*)[5])st, i, t[i]);
+            ons += on[i];
         }
         if (bad > 1) continue;
         for (int i = -1; i < 8; i++) {
@@ -457,8 +480,9 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
                 if (bad && ok[j]) continue; /* another component is out: this nudge cannot help */
                 u[j] = step(t[j], i & 1);
                 if (judged && !(u[j] >= tl[j] && u[j] <= th[j])) continue;
+                if (ons - on[j] == 3 && on_grid((const float(*)[5])st, j, u[j])) continue;
                 mu = m - (double)t[j] * t[j] + (double)u[j] * u[j];
-            } else if (bad) {
+            } else if (bad || ons == 4) {
                 continue;
             }
             if (!fits_at_length(&b, u, mu)) continue;
