@@ -396,6 +396,30 @@ static int on_grid(const float st[4][5], int i, float v)
     return 0;
 }
 
+/* Whether every component of t but j (j < 0: every one) lies in its interval J scaled by
+ * an s that fwd_rotation may divide by for a squared length in [mlo, mhi] (within 2^-36):
+ * 1 in the unit band, else its square root (the hull of both when the range holds both). */
+static int others_fit(const bounds *b, const float t[4], int j, double mlo, double mhi)
+{
+    mlo *= 1 - 0x1p-36;
+    mhi *= 1 + 0x1p-36;
+    if (!(mlo > 0) || !isfinite(mhi)) return 1; /* not judged */
+    double s0 = INFINITY, s1 = -INFINITY;
+    if (mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND) s0 = s1 = 1;
+    if (mlo < 1 - EXACT_UNIT_BAND || mhi > 1 + EXACT_UNIT_BAND) {
+        double a = sqrt(mlo) * (1 - 0x1p-40), c = sqrt(mhi) * (1 + 0x1p-40);
+        s0 = a < s0 ? a : s0;
+        s1 = c > s1 ? c : s1;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (i == j) continue;
+        double tl = b->jl[i], th = b->jh[i];
+        if (s0 != 1 || s1 != 1) scaled(b->jl[i], b->jh[i], s0, s1, &tl, &th);
+        if (!(t[i] >= tl && t[i] <= th)) return 0;
+    }
+    return 1;
+}
+
 /* A float q with fwd_rotation(q) == out bit for bit (1), or the nearest rounding (0). */
 static int find_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
 {
@@ -436,8 +460,8 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
     if (search_set(cv, root, &b, out, (const float(*)[5])st, five, 1, q)) return 1;
     /* Rarely no float vector of that length normalises to `out`: try lengths a few float
      * steps away (still unit to float precision), each with one component nudged. A nudge
-     * changes one component, so when two components of t lie outside their intervals no
-     * candidate of that length can match. A candidate whose every component is on the grid
+     * changes one component, so when another component lies outside its interval for every
+     * s the nudged lengths allow, neither nudge of it can match. A candidate whose every component is on the grid
      * above was tried there in vain (or shown in vain): fwd_rotation gives the same answer
      * again, so it is skipped. */
     for (int k = 1; k <= 16; k++) {
@@ -449,40 +473,26 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
             t[i] = (float)(q0[i] * scale);
             m += (double)t[i] * t[i];
         }
-        /* a nudge of one float step (at most 2^-23 |t[j]| for a normal t[j], 2^-149 else)
-         * changes |t|^2 by at most 2^-22 t[j]^2 (1 + 2^-24) + 2^-200 */
-        double big = 0;
-        for (int i = 0; i < 4; i++)
-            if ((double)t[i] * t[i] > big) big = (double)t[i] * t[i];
-        double dm = 0x1.01p-22 * big + 0x1p-200;
-        /* the hull of the s of those lengths: t[i] within J[i] scaled by it */
-        double mlo = (m - dm) * (1 - 0x1p-36), mhi = (m + dm) * (1 + 0x1p-36), tl[4], th[4];
-        int judged = mlo > 0 && isfinite(mhi);
-        if (judged) {
-            double s0 = sqrt(mlo) * (1 - 0x1p-40), s1 = sqrt(mhi) * (1 + 0x1p-40);
-            if (mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND) s0 = s0 < 1 ? s0 : 1, s1 = s1 > 1 ? s1 : 1;
-            for (int i = 0; i < 4; i++) scaled(b.jl[i], b.jh[i], s0, s1, &tl[i], &th[i]);
-        }
-        int ok[4], bad = 0, on[4], ons = 0;
-        for (int i = 0; i < 4; i++) {
-            ok[i] = !judged || (t[i] >= tl[i] && t[i] <= th[i]);
-            bad += !ok[i];
-            on[i] = on_grid((const float(*)[5])st, i, t[i]);
-            ons += on[i];
-        }
-        if (bad > 1) continue;
+        /* which components may be nudged: the others fit for the lengths a nudge makes (a
+         * nudge of one float step, at most 2^-23 |t[j]| for a normal t[j] and 2^-149 else,
+         * changes |t|^2 by at most 2^-22 t[j]^2 (1 + 2^-24) + 2^-200); on the grid */
+        int ons = 0, on[4], may[4] = { -1, -1, -1, -1 }; /* -1: not yet known */
+        for (int j = 0; j < 4; j++) ons += on[j] = on_grid((const float(*)[5])st, j, t[j]);
         for (int i = -1; i < 8; i++) {
             float u[4];
             memcpy(u, t, sizeof u);
             double mu = m;
             if (i >= 0) {
                 int j = i / 2;
-                if (bad && ok[j]) continue; /* another component is out: this nudge cannot help */
+                if (may[j] < 0) {
+                    double dm = 0x1.01p-22 * ((double)t[j] * t[j]) + 0x1p-200;
+                    may[j] = others_fit(&b, t, j, m - dm, m + dm);
+                }
+                if (!may[j]) continue;
                 u[j] = step(t[j], i & 1);
-                if (judged && !(u[j] >= tl[j] && u[j] <= th[j])) continue;
                 if (ons - on[j] == 3 && on_grid((const float(*)[5])st, j, u[j])) continue;
                 mu = m - (double)t[j] * t[j] + (double)u[j] * u[j];
-            } else if (bad || ons == 4) {
+            } else if (ons == 4) {
                 continue;
             }
             if (!fits_at_length(&b, u, mu)) continue;
