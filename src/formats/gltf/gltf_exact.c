@@ -91,113 +91,218 @@ static int variants(float v, float out[4])
     return n;
 }
 
-/* ---- pruning the search ---------------------------------------------------------------------
- * The search tries hundreds of candidates t in a fixed order and keeps the first with
- * fwd_rotation(t) == out. fwd_rotation writes out[i] = float(d[i] / s), d = C t (or t) and
- * s = 1 or the length of d; C is a turn about X (x and w only, as gltf_conv_from_text makes
- * it), so d's x and w depend on t's x and w alone, d's y and z on y and z alone (the product's
- * other terms are zeros, which change a nonzero sum not at all). A match needs, for every i
- * with a normal out[i], |d[i] / s - out[i]| <= half a float step of out[i] (plus the double
- * division's rounding): s within [|d[i]| / (|out[i]| + h), |d[i]| / (|out[i]| - h)], d[i] of
- * out[i]'s sign. A pair of components gives the intersection of its two intervals; a
- * candidate whose x,w interval and y,z interval do not meet cannot match and is not tried.
- * The intervals are widened far beyond their rounding errors, so only candidates that
- * cannot match are skipped: the candidates tried, in the same order, give the same first
- * match, bit for bit (tests/formats/gltf/test_gltf_undo_search.c against the full search). */
-typedef struct span {
-    double lo, hi; /* lo > hi: empty */
-    double n;      /* the pair's part of the squared length: d[i]^2 + d[j]^2 */
-} span;
+/* ---- bounding the search ----------------------------------------------------------------------
+ * The search tries candidates t in a fixed order and keeps the first with fwd_rotation(t) ==
+ * out. fwd_rotation writes out[i] = float(d[i] / s), d = C t (or t) and s = 1 (the unit
+ * branch: |d|^2 within 2^-21 of 1) or the length of d. So a match needs d[i] / s inside the
+ * interval of reals that round to out[i]: halfway to the floats below and above it (one
+ * float step 2^-149 about a zero or subnormal), widened by 2^-40 for the double division's
+ * rounding. C is a turn about X (x and w only, as gltf_conv_from_text makes it) and is
+ * orthogonal to 2^-52, so t = C^-1 d bounds each component of t as well: t[i] lies in s
+ * times an interval made once per key, some two float steps wide. Each stage knows its
+ * candidates' squared lengths within a bound, hence s: 1, or the square root of a length
+ * below or above the unit band, up to three ranges of s. A candidate is tried only when
+ * every component lies in its interval for one range of s and the turned pairs (x, w) and
+ * (y, z), computed as fwd_rotation computes them (the product's other terms are zeros,
+ * which change a nonzero sum not at all), lie in theirs for that range. Every bound is
+ * widened far beyond the arithmetic's error, so a candidate skipped cannot match: those
+ * tried are tried in the old order and the first match is the old one, bit for bit
+ * (tests/formats/gltf/test_gltf_undo_search.c against the full search). The lengths a
+ * few steps away (the last stage) are judged one candidate at a time: its squared length
+ * is known, so s is (fits_at_length). */
 
-typedef struct prune {
-    int ready;      /* the fields below are set (prune_init) */
-    int turned, on; /* on: C turns x,w and y,z apart (else every candidate is tried) */
-    double cx, cw;
-    double rlo[4], rhi[4]; /* 1 / (|out[i]| + h), 1 / (|out[i]| - h), h its widened half step,
-                            * widened by 2^-45 for the products' rounding; rlo < 0: no bound */
-} prune;
+/* The intervals of a range of s: d[i] within [dl, dh], t[i] within [tl, th]. */
+typedef struct limits {
+    double dl[4], dh[4], tl[4], th[4];
+} limits;
 
-static void prune_init(prune *p, const gltf_conv *cv, int root, const float out[4])
+typedef struct bounds {
+    int turned;          /* C applies (a root, not the identity) */
+    double cx, cw;       /* C's x and w */
+    double bl[4], bh[4]; /* d[i] / s within [bl, bh] */
+    double jl[4], jh[4]; /* t[i] / s within [jl, jh] */
+    limits one;          /* the intervals for s = 1 */
+} bounds;
+
+#define EXACT_UNIT_BAND 4.76837158203125e-7 /* fwd_rotation's |len2 - 1| bound: 2^-21 */
+#define EXACT_WIDEN 0x1p-40                 /* far beyond the double arithmetic's error */
+
+static void widen(double *lo, double *hi, double by)
 {
-    p->ready = 1;
-    p->turned = root && !cv->identity;
-    p->on = !p->turned || (cv->c[1] == 0 && cv->c[2] == 0);
-    p->cx = cv->c[0];
-    p->cw = cv->c[3];
+    *lo -= fabs(*lo) * by + by * 0x1p-1000;
+    *hi += fabs(*hi) * by + by * 0x1p-1000;
+}
+
+/* The range of a x + b y for x in [xl, xh], y in [yl, yh] (a zero coefficient adds nothing,
+ * not a zero times an infinity). */
+static void lin_range(double a, double xl, double xh, double b, double yl, double yh, double *lo, double *hi)
+{
+    *lo = *hi = 0;
+    if (a != 0) *lo += a > 0 ? a * xl : a * xh, *hi += a > 0 ? a * xh : a * xl;
+    if (b != 0) *lo += b > 0 ? b * yl : b * yh, *hi += b > 0 ? b * yh : b * yl;
+}
+
+static void turn_bounds(bounds *b);
+
+static void bounds_init(bounds *b, const gltf_conv *cv, int root, const float out[4])
+{
+    b->turned = root && !cv->identity;
+    b->cx = cv->c[0];
+    b->cw = cv->c[3];
+    int about_x = cv->c[1] == 0 && cv->c[2] == 0;
     for (int i = 0; i < 4; i++) {
-        float a = fabsf(out[i]);
-        p->rlo[i] = p->rhi[i] = -1;
-        if (a >= FLT_MIN && a <= 1e30f) { /* normal, far from overflow */
-            uint32_t bits;
-            memcpy(&bits, &a, sizeof bits);
-            bits++;
-            float up;
-            memcpy(&up, &bits, sizeof up);
-            double h = ((double)up - a) * 0.5 * (1 + 0x1p-20); /* the larger of the two half steps */
-            p->rlo[i] = 1 / (a + h) * (1 - 0x1p-45);
-            p->rhi[i] = 1 / (a - h) * (1 + 0x1p-45);
+        float o = out[i];
+        if (!isfinite(o) || (b->turned && !about_x)) { /* not bounded: every candidate is tried */
+            b->bl[i] = b->jl[i] = -INFINITY;
+            b->bh[i] = b->jh[i] = INFINITY;
+            continue;
+        }
+        b->bl[i] = ((double)o + step(o, 0)) * 0.5; /* exact: two neighbouring floats */
+        b->bh[i] = ((double)o + step(o, 1)) * 0.5; /* +inf above FLT_MAX */
+        widen(&b->bl[i], &b->bh[i], EXACT_WIDEN);
+        b->jl[i] = b->bl[i];
+        b->jh[i] = b->bh[i];
+    }
+    if (b->turned && about_x) turn_bounds(b);
+    for (int i = 0; i < 4; i++) {
+        b->one.dl[i] = b->bl[i], b->one.dh[i] = b->bh[i];
+        b->one.tl[i] = b->jl[i], b->one.th[i] = b->jh[i];
+    }
+}
+
+/* J from B through C^-1 */
+static void turn_bounds(bounds *b)
+{
+    /* d = C t: dx = cw tx + cx tw, dw = cw tw - cx tx, dy = cw ty - cx tz, dz = cw tz + cx ty;
+     * t = C^T d / n with n = cw^2 + cx^2 */
+    double n = b->cw * b->cw + b->cx * b->cx, cw = b->cw / n, cx = b->cx / n;
+    lin_range(cw, b->bl[0], b->bh[0], -cx, b->bl[3], b->bh[3], &b->jl[0], &b->jh[0]);
+    lin_range(cx, b->bl[0], b->bh[0], cw, b->bl[3], b->bh[3], &b->jl[3], &b->jh[3]);
+    lin_range(cw, b->bl[1], b->bh[1], cx, b->bl[2], b->bh[2], &b->jl[1], &b->jh[1]);
+    lin_range(-cx, b->bl[1], b->bh[1], cw, b->bl[2], b->bh[2], &b->jl[2], &b->jh[2]);
+    for (int i = 0; i < 4; i++) {
+        int p = i == 0 || i == 3 ? 0 : 1; /* the pair's two components: 0, 3 or 1, 2 */
+        double m = fabs(b->bl[p ? 1 : 0]) + fabs(b->bh[p ? 1 : 0]) + fabs(b->bl[p ? 2 : 3]) + fabs(b->bh[p ? 2 : 3]);
+        if (!isfinite(m)) {
+            b->jl[i] = -INFINITY;
+            b->jh[i] = INFINITY;
+        } else {
+            b->jl[i] -= m * EXACT_WIDEN + 0x1p-1000;
+            b->jh[i] += m * EXACT_WIDEN + 0x1p-1000;
         }
     }
 }
 
-/* Narrows *s to the values of s for which float(d / s) can be out[i]; d is known within
- * slack (an operation order or a fused multiply-add other than the exporter's). */
-static inline void span_narrow(const prune *p, int i, double d, double slack, const float *out, span *s)
+/* [lo, hi] scaled by every s in [slo, shi] (0 < slo <= shi, finite) */
+static void scaled(double lo, double hi, double slo, double shi, double *ol, double *oh)
 {
-    if (p->rlo[i] < 0) return;
-    if (!(d * out[i] > 0) && !(fabs(d) <= slack)) { /* the wrong sign, or not a number */
-        s->lo = 1, s->hi = 0;
-        return;
-    }
-    double b = fabs(d);
-    double lo = (b - slack) * p->rlo[i], hi = (b + slack) * p->rhi[i];
-    if (lo > s->lo) s->lo = lo;
-    if (hi < s->hi) s->hi = hi;
+    double a = lo * slo, b = lo * shi, c = hi * slo, e = hi * shi;
+    *ol = a < b ? a : b;
+    *oh = c > e ? c : e;
+    widen(ol, oh, EXACT_WIDEN);
 }
 
-/* The interval of s allowed by the pair (x, w) (pair 0) or (y, z) (pair 1) at values u, v. */
-static inline span pair_span(const prune *p, int pair, float u, float v, const float out[4])
+static void limits_make(const bounds *b, double slo, double shi, limits *l)
 {
-    span s = { 0, INFINITY, 0 };
-    if (!p->on) return s;
+    for (int i = 0; i < 4; i++) {
+        scaled(b->bl[i], b->bh[i], slo, shi, &l->dl[i], &l->dh[i]);
+        scaled(b->jl[i], b->jh[i], slo, shi, &l->tl[i], &l->th[i]);
+    }
+}
+
+/* The ranges of s for candidates whose |t|^2 lies in [mlo, mhi]: 1 when some may be in the
+ * unit band, the square roots of the lengths below and above it; into l (made in store, or
+ * bounds' own for s = 1), their number. */
+static int s_ranges(const bounds *b, double mlo, double mhi, limits store[3], const limits *l[3])
+{
+    /* |C t|^2 is |t|^2 within 2^-50; the exporter's sum in another order: 2^-36 is plenty */
+    mlo *= 1 - 0x1p-36;
+    mhi *= 1 + 0x1p-36;
+    if (!(mhi > 1e-12 * (1 - 0x1p-36)) || !isfinite(mhi) || !(mlo >= 0)) { /* no bound on s */
+        for (int i = 0; i < 4; i++)
+            store[0].dl[i] = store[0].tl[i] = -INFINITY, store[0].dh[i] = store[0].th[i] = INFINITY;
+        l[0] = &store[0];
+        return 1;
+    }
+    int n = 0;
+    if (mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND) l[n++] = &b->one;
+    if (mlo < 1 - EXACT_UNIT_BAND) {
+        double lo = mlo > 1e-12 ? mlo : 1e-12, hi = mhi < 1 - EXACT_UNIT_BAND ? mhi : 1 - EXACT_UNIT_BAND;
+        limits_make(b, sqrt(lo) * (1 - 0x1p-40), sqrt(hi) * (1 + 0x1p-40), &store[n]);
+        l[n] = &store[n];
+        n++;
+    }
+    if (mhi > 1 + EXACT_UNIT_BAND) {
+        double lo = mlo > 1 + EXACT_UNIT_BAND ? mlo : 1 + EXACT_UNIT_BAND;
+        limits_make(b, sqrt(lo) * (1 - 0x1p-40), sqrt(mhi) * (1 + 0x1p-40), &store[n]);
+        l[n] = &store[n];
+        n++;
+    }
+    return n;
+}
+
+/* The ranges (bit r: l[r]) in which component i may be the value v. */
+static unsigned comp_fits(const limits *const *l, int nl, int i, float v)
+{
+    unsigned m = 0;
+    for (int r = 0; r < nl; r++) m |= (unsigned)(v >= l[r]->tl[i] && v <= l[r]->th[i]) << r;
+    return m;
+}
+
+/* The ranges in which the pair (x, w) (pair 0) or (y, z) (pair 1) of values u, v turns to
+ * d components that fit: fwd_rotation's products, known within slack (an operation order
+ * or a fused multiply-add other than the exporter's). */
+static unsigned pair_fits(const bounds *b, const limits *const *l, int nl, unsigned mask, int pair, float u, float v)
+{
     double du = u, dv = v;
-    if (p->turned) { /* ganim_dq_mul(C, t) without its zero terms */
+    int i = pair ? 1 : 0, j = pair ? 2 : 3;
+    if (b->turned) { /* ganim_dq_mul(C, t) without its zero terms */
         if (pair == 0) {
-            du = p->cw * u + p->cx * v;
-            dv = p->cw * v - p->cx * u;
+            du = b->cw * u + b->cx * v;
+            dv = b->cw * v - b->cx * u;
         } else {
-            du = p->cw * u - p->cx * v;
-            dv = p->cw * v + p->cx * u;
+            du = b->cw * u - b->cx * v;
+            dv = b->cw * v + b->cx * u;
         }
     }
     double slack = 0x1p-48 * (fabs((double)u) + fabs((double)v));
-    s.n = du * du + dv * dv;
-    span_narrow(p, pair ? 1 : 0, du, slack, out, &s);
-    span_narrow(p, pair ? 2 : 3, dv, slack, out, &s);
-    return s;
+    unsigned m = 0;
+    for (int r = 0; r < nl; r++)
+        if (mask >> r & 1)
+            m |= (unsigned)(du >= l[r]->dl[i] - slack && du <= l[r]->dh[i] + slack && dv >= l[r]->dl[j] - slack &&
+                            dv <= l[r]->dh[j] + slack)
+                 << r;
+    return m;
 }
 
-/* Whether the candidate made of the pairs a and b may match: s in both spans, and s the
- * one fwd_rotation divides by: 1 when the squared length a.n + b.n (within 2^-36, far
- * more than the order of its sum and any fused operation change) is within 2^-21 of 1,
- * else its square root. */
-static int spans_meet(span a, span b)
+/* Whether every component of u lies in its interval J scaled by the s fwd_rotation would
+ * divide by for the squared length m (known within 2^-36): 1 in the unit band, else the
+ * square root of m. */
+static int fits_at_length(const bounds *b, const float u[4], double m)
 {
-    double lo = a.lo > b.lo ? a.lo : b.lo, hi = a.hi < b.hi ? a.hi : b.hi;
-    if (!(lo <= hi)) return 0;
-    double m = a.n + b.n;
-    if (lo <= 1 && 1 <= hi && fabs(m - 1) <= 4.76837158203125e-7 + 0x1p-36 * m) return 1;
-    return m * (1 + 0x1p-36) >= lo * lo && m * (1 - 0x1p-36) <= hi * hi;
+    double lo = m * (1 - 0x1p-36), hi = m * (1 + 0x1p-36);
+    if (!(lo > 0) || !isfinite(hi)) return 1; /* not judged */
+    if (lo <= 1 + EXACT_UNIT_BAND && hi >= 1 - EXACT_UNIT_BAND) {
+        int all = 1;
+        for (int i = 0; i < 4; i++) all &= u[i] >= b->jl[i] && u[i] <= b->jh[i];
+        if (all) return 1;
+    }
+    if (!(lo < 1 - EXACT_UNIT_BAND) && !(hi > 1 + EXACT_UNIT_BAND)) return 0;
+    double s0 = sqrt(lo) * (1 - 0x1p-40), s1 = sqrt(hi) * (1 + 0x1p-40);
+    for (int i = 0; i < 4; i++) {
+        double tl, th;
+        scaled(b->jl[i], b->jh[i], s0, s1, &tl, &th);
+        if (!(u[i] >= tl && u[i] <= th)) return 0;
+    }
+    return 1;
 }
 
-static int span_empty(span a) { return !(a.lo <= a.hi); }
-
-/* Whether any of n spans is not empty. */
-static int any_span(const span *s, int n)
+static int same_float(float a, float b)
 {
-    for (int i = 0; i < n; i++)
-        if (!span_empty(s[i])) return 1;
-    return 0;
+    uint32_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
 }
 
 static int try_rotation(const gltf_conv *cv, int root, const float out[4], const float t[4], float q[4])
@@ -210,34 +315,109 @@ static int try_rotation(const gltf_conv *cv, int root, const float out[4], const
     return 0;
 }
 
+/* The candidates (v[0][a], v[1][b], v[2][c], v[3][e]), a < n[0], ..., in the order a, b, c,
+ * e, those with every index in 1..3 left out when `inner` (the grid's, tried before): the
+ * first that fwd_rotation maps to `out` into q, 1; else 0. Only those the limits allow are
+ * tried. */
+static int search_set(const gltf_conv *cv, int root, const bounds *b, const float out[4], const float v[4][5],
+                      const int n[4], int inner, float q[4])
+{
+    double mlo = 0, mhi = 0;
+    for (int i = 0; i < 4; i++) {
+        double lo = INFINITY, hi = 0;
+        for (int j = 0; j < n[i]; j++) {
+            double s = (double)v[i][j] * v[i][j];
+            if (s < lo) lo = s;
+            if (!(s <= hi)) hi = s; /* a NaN makes it NaN */
+        }
+        mlo += lo;
+        mhi += hi;
+    }
+    limits store[3];
+    const limits *l[3];
+    int nl = s_ranges(b, mlo, mhi, store, l);
+    unsigned ok[4][5];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < n[i]; j++) ok[i][j] = comp_fits(l, nl, i, v[i][j]);
+    unsigned mxw[25], myz[25];
+    uint8_t lxw[25], lyz[25], from[6];
+    int nxw = 0, nyz = 0;
+    for (int a = 0; a < n[0]; a++) {
+        from[a] = (uint8_t)nxw;
+        for (int e = 0; e < n[3]; e++) {
+            unsigned m = ok[0][a] & ok[3][e];
+            if (m && (m = pair_fits(b, l, nl, m, 0, v[0][a], v[3][e])) != 0) mxw[nxw] = m, lxw[nxw++] = (uint8_t)e;
+        }
+    }
+    from[n[0]] = (uint8_t)nxw;
+    if (!nxw) return 0;
+    for (int c0 = 0; c0 < n[1]; c0++)
+        for (int c1 = 0; c1 < n[2]; c1++) {
+            unsigned m = ok[1][c0] & ok[2][c1];
+            if (m && (m = pair_fits(b, l, nl, m, 1, v[1][c0], v[2][c1])) != 0)
+                myz[nyz] = m, lyz[nyz++] = (uint8_t)(c0 * 5 + c1);
+        }
+    for (int a = 0; a < n[0]; a++)
+        for (int k = 0; k < nyz; k++) {
+            int c0 = lyz[k] / 5, c1 = lyz[k] % 5;
+            for (int x = from[a]; x < from[a + 1]; x++) {
+                int e = lxw[x];
+                if (!(mxw[x] & myz[k])) continue;
+                if (inner && (a & 3) && (c0 & 3) && (c1 & 3) && (e & 3)) continue;
+                const float t[4] = { v[0][a], v[1][c0], v[2][c1], v[3][e] };
+                if (try_rotation(cv, root, out, t, q)) return 1;
+            }
+        }
+    return 0;
+}
+
 /* q0 or a quaternion one float step from it in some components (or the other zero) that
  * fwd_rotation maps to `out` bit for bit: into q, 1; else 0. */
-static int near_rotation(const gltf_conv *cv, int root, prune *p, const float out[4], const float q0[4], float q[4])
+static int near_rotation(const gltf_conv *cv, int root, bounds *b, int *ready, const float out[4], const float q0[4],
+                         float q[4])
 {
-    /* q0 itself first, unfiltered: it is most often the answer */
+    /* q0 itself first, unbounded: it is most often the answer */
     if (try_rotation(cv, root, out, q0, q)) return 1;
-    if (!p->ready) prune_init(p, cv, root, out);
-    float v[4][4];
-    int nv[4];
-    for (int i = 0; i < 4; i++) nv[i] = variants(q0[i], v[i]);
-    span xw[4][4], yz[4][4];
-    for (int a = 0; a < 4; a++)
-        for (int e = 0; e < 4; e++)
-            xw[a][e] = a < nv[0] && e < nv[3] ? pair_span(p, 0, v[0][a], v[3][e], out) : (span){ 1, 0, 0 };
-    if (!any_span(&xw[0][0], 16)) return 0; /* no x, w can match: no candidate can */
-    for (int b = 0; b < nv[1]; b++)
-        for (int c = 0; c < nv[2]; c++) yz[b][c] = pair_span(p, 1, v[1][b], v[2][c], out);
-    for (int a = 0; a < nv[0]; a++)
-        for (int b = 0; b < nv[1]; b++)
-            for (int c = 0; c < nv[2]; c++) {
-                if (span_empty(yz[b][c])) continue;
-                for (int e = 0; e < nv[3]; e++) {
-                    if (!spans_meet(xw[a][e], yz[b][c])) continue;
-                    const float t[4] = { v[0][a], v[1][b], v[2][c], v[3][e] };
-                    if (try_rotation(cv, root, out, t, q)) return 1;
-                }
-            }
+    if (!*ready) bounds_init(b, cv, root, out), *ready = 1;
+    float v[4][5];
+    int n[4];
+    for (int i = 0; i < 4; i++) n[i] = variants(q0[i], v[i]);
+    return search_set(cv, root, b, out, (const float(*)[5])v, n, 0, q);
+}
+
+/* Whether v is one of st[i][0..4] (the floats from st[i][0] to st[i][4], a zero of the
+ * sign one of them has) */
+static int on_grid(const float st[4][5], int i, float v)
+{
+    if (!(v >= st[i][0] && v <= st[i][4])) return 0;
+    if (v != 0) return 1;
+    for (int j = 0; j < 5; j++)
+        if (same_float(st[i][j], v)) return 1;
     return 0;
+}
+
+/* Whether every component of t but j (j < 0: every one) lies in its interval J scaled by
+ * an s that fwd_rotation may divide by for a squared length in [mlo, mhi] (within 2^-36):
+ * 1 in the unit band, else its square root (the hull of both when the range holds both). */
+static int others_fit(const bounds *b, const float t[4], int j, double mlo, double mhi)
+{
+    mlo *= 1 - 0x1p-36;
+    mhi *= 1 + 0x1p-36;
+    if (!(mlo > 0) || !isfinite(mhi)) return 1; /* not judged */
+    double s0 = INFINITY, s1 = -INFINITY;
+    if (mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND) s0 = s1 = 1;
+    if (mlo < 1 - EXACT_UNIT_BAND || mhi > 1 + EXACT_UNIT_BAND) {
+        double a = sqrt(mlo) * (1 - 0x1p-40), c = sqrt(mhi) * (1 + 0x1p-40);
+        s0 = a < s0 ? a : s0;
+        s1 = c > s1 ? c : s1;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (i == j) continue;
+        double tl = b->jl[i], th = b->jh[i];
+        if (s0 != 1 || s1 != 1) scaled(b->jl[i], b->jh[i], s0, s1, &tl, &th);
+        if (!(t[i] >= tl && t[i] <= th)) return 0;
+    }
+    return 1;
 }
 
 /* A float q with fwd_rotation(q) == out bit for bit (1), or the nearest rounding (0). */
@@ -254,19 +434,19 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
         q[3] = 1;
         return 0;
     }
-    prune p;
-    p.ready = 0; /* made when q0 is not the answer */
+    bounds b;
+    int ready = 0; /* b is made when q0 is not the answer */
     float q0[4];
     /* A value the exporter wrote without normalising it (unit to float precision): the
      * rotation turned back as it is, and its neighbours. */
     if (fabs(len * len - 1) <= 4.76837158203125e-7) {
         for (int i = 0; i < 4; i++) q0[i] = (float)d[i];
-        if (near_rotation(cv, root, &p, out, q0, q)) return 1;
+        if (near_rotation(cv, root, &b, &ready, out, q0, q)) return 1;
     }
     for (int i = 0; i < 4; i++) q0[i] = (float)(d[i] / len);
     memcpy(q, q0, sizeof q0); /* the nearest rounding, unless a search below finds better */
-    if (near_rotation(cv, root, &p, out, q0, q)) return 1;
-    if (!p.ready) prune_init(&p, cv, root, out);
+    if (near_rotation(cv, root, &b, &ready, out, q0, q)) return 1;
+    if (!ready) bounds_init(&b, cv, root, out);
     /* two float steps each way; st[i][s + 2] is q0[i] moved s float steps */
     float st[4][5];
     for (int i = 0; i < 4; i++) {
@@ -276,48 +456,46 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
         st[i][1] = step(q0[i], 0);
         st[i][0] = step(st[i][1], 0);
     }
-    span xw[5][5], yz[5][5];
-    for (int a = 0; a < 5; a++)
-        for (int e = 0; e < 5; e++) xw[a][e] = pair_span(&p, 0, st[0][a], st[3][e], out);
-    int grid = any_span(&xw[0][0], 25); /* else no candidate of the grid can match */
-    for (int a = 0; a < 5 && grid; a++)
-        for (int e = 0; e < 5; e++) yz[a][e] = pair_span(&p, 1, st[1][a], st[2][e], out);
-    for (int a = 0; a < 5 && grid; a++)
-        for (int b = 0; b < 5; b++)
-            for (int c = 0; c < 5; c++) {
-                if (span_empty(yz[b][c])) continue;
-                for (int e = 0; e < 5; e++) {
-                    if ((a & 3) && (b & 3) && (c & 3) && (e & 3)) continue; /* all within one step: tried above */
-                    if (!spans_meet(xw[a][e], yz[b][c])) continue;
-                    const float t[4] = { st[0][a], st[1][b], st[2][c], st[3][e] };
-                    if (try_rotation(cv, root, out, t, q)) return 1;
-                }
-            }
+    static const int five[4] = { 5, 5, 5, 5 };
+    if (search_set(cv, root, &b, out, (const float(*)[5])st, five, 1, q)) return 1;
     /* Rarely no float vector of that length normalises to `out`: try lengths a few float
-     * steps away (still unit to float precision), each with one component nudged. */
+     * steps away (still unit to float precision), each with one component nudged. A nudge
+     * changes one component, so when another component lies outside its interval for every
+     * s the nudged lengths allow, neither nudge of it can match. A candidate whose every component is on the grid
+     * above was tried there in vain (or shown in vain): fwd_rotation gives the same answer
+     * again, so it is skipped. */
     for (int k = 1; k <= 16; k++) {
         int steps = (k + 1) / 2; /* 1, 1, 2, 2, ... float steps, alternately up and down */
         double scale = 1 + (k & 1 ? 1 : -1) * steps * 5.9604644775390625e-8;
         float t[4];
-        for (int i = 0; i < 4; i++) t[i] = (float)(q0[i] * scale);
-        /* x or w nudged keeps y, z as they are and the other way round: when one pair's
-         * span is empty only the candidates that change that pair can match */
-        span bxw = pair_span(&p, 0, t[0], t[3], out), byz = pair_span(&p, 1, t[1], t[2], out);
+        double m = 0;
+        for (int i = 0; i < 4; i++) {
+            t[i] = (float)(q0[i] * scale);
+            m += (double)t[i] * t[i];
+        }
+        /* which components may be nudged: the others fit for the lengths a nudge makes (a
+         * nudge of one float step, at most 2^-23 |t[j]| for a normal t[j] and 2^-149 else,
+         * changes |t|^2 by at most 2^-22 t[j]^2 (1 + 2^-24) + 2^-200); on the grid */
+        int ons = 0, on[4], may[4] = { -1, -1, -1, -1 }; /* -1: not yet known */
+        for (int j = 0; j < 4; j++) ons += on[j] = on_grid((const float(*)[5])st, j, t[j]);
         for (int i = -1; i < 8; i++) {
-            span sxw = bxw, syz = byz;
-            if (i >= 0) {
-                int j = i / 2;
-                if (span_empty(j == 0 || j == 3 ? byz : bxw)) continue;
-                float n = step(t[j], i & 1);
-                if (j == 0) sxw = pair_span(&p, 0, n, t[3], out);
-                if (j == 3) sxw = pair_span(&p, 0, t[0], n, out);
-                if (j == 1) syz = pair_span(&p, 1, n, t[2], out);
-                if (j == 2) syz = pair_span(&p, 1, t[1], n, out);
-            }
-            if (!spans_meet(sxw, syz)) continue;
             float u[4];
             memcpy(u, t, sizeof u);
-            if (i >= 0) u[i / 2] = step(t[i / 2], i & 1);
+            double mu = m;
+            if (i >= 0) {
+                int j = i / 2;
+                if (may[j] < 0) {
+                    double dm = 0x1.01p-22 * ((double)t[j] * t[j]) + 0x1p-200;
+                    may[j] = others_fit(&b, t, j, m - dm, m + dm);
+                }
+                if (!may[j]) continue;
+                u[j] = step(t[j], i & 1);
+                if (ons - on[j] == 3 && on_grid((const float(*)[5])st, j, u[j])) continue;
+                mu = m - (double)t[j] * t[j] + (double)u[j] * u[j];
+            } else if (ons == 4) {
+                continue;
+            }
+            if (!fits_at_length(&b, u, mu)) continue;
             if (try_rotation(cv, root, out, u, q)) return 1;
         }
     }

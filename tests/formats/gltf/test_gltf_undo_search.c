@@ -220,7 +220,7 @@ static void exported(const gltf_conv *cv, int root, const float q[4], float out[
     if (!ref_fwd_rotation(cv, root, q, out)) out[0] = out[1] = out[2] = 0, out[3] = 1;
 }
 
-static uint32_t compared, seconds, unmatched, several, tcompared;
+static uint32_t compared, seconds, unmatched, several, tcompared, normalised;
 
 static void compare(const float key[4])
 {
@@ -230,6 +230,11 @@ static void compare(const float key[4])
         for (int root = 0; root <= 1; root++) {
             float want[4] = { 0, 0, 0, 0 }, got[4] = { 0, 0, 0, 0 };
             if (!ref_undo_rotation(&cv, root, key, want)) unmatched++;
+            else { /* a match the exporter normalised: s is its length, not 1 (the bounds' other branch) */
+                double m = 0;
+                for (int i = 0; i < 4; i++) m += (double)want[i] * want[i];
+                normalised += fabs(m - 1) > 4.8e-7;
+            }
             int searches = gltf_undo_rotation(&cv, root, key, got);
             /* a second (negated) search only for a key with a zero: it doubled the cost
              * of every key no search finds */
@@ -325,6 +330,25 @@ TEST(the_search_gives_the_references_quaternion)
         float t[3] = { near_power((int)(k % 9) - 4, (int)(k % 5) - 2, (int)(k & 1)), q[1], q[2] };
         compare_translation(t);
     }
+    /* the edges of the unit band: rotations whose squared length is 1 +- 2^-21 and a few
+     * float steps around it, where the exporter switches between writing C q as it is and
+     * normalising it (the bounds' ranges of s split there), exported and raw */
+    for (uint32_t k = 0; k < n / 4; k++) {
+        double d[4], len = 0;
+        for (int i = 0; i < 4; i++) {
+            d[i] = uniform() * 2 - 1;
+            len += d[i] * d[i];
+        }
+        if (!(len > 1e-6)) continue;
+        double m = 1 + (k & 1 ? 1 : -1) * 0x1p-21 + ((int)(next64() % 33) - 16) * 0x1p-26;
+        float q[4], out[4];
+        for (int i = 0; i < 4; i++) q[i] = (float)(d[i] * sqrt(m / len));
+        gltf_conv cv;
+        CHECK(gltf_conv_from_text(convs[k % 3], 1, &cv));
+        exported(&cv, (int)(k / 3 % 2), q, out);
+        compare(out);
+        compare(q);
+    }
     static const float odd[][4] = { { 1e-40f, 0, 0, 1 },       { 0.5f, 0.5f, 0.5f, 1e-39f },
                                     { 3e38f, 0, 0, 1 },        { 1e30f, 1e30f, 0, 0 },
                                     { INFINITY, 0, 0, 1 },     { NAN, 0.5f, 0.5f, 0.5f },
@@ -351,6 +375,7 @@ TEST(the_search_gives_the_references_quaternion)
     CHECK_MSG(unmatched > n / 4, "only %u keys no candidate maps to", unmatched);
     CHECK_MSG(several > n / 100, "only %u keys several candidates map to", several);
     CHECK_MSG(tcompared > 30u * n, "only %u translations compared", tcompared);
+    CHECK_MSG(normalised > n / 100, "only %u matches outside the unit band", normalised);
 }
 
 int main(void)
