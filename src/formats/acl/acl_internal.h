@@ -89,8 +89,9 @@ typedef struct acl_rec {
  * identical). Each segment sorts its records of a kind by how they are stored (variable,
  * raw, constant, full-precision) before cutting them into groups, so no group mixes two
  * ways: which records share a group can differ between segments (a pose between two
- * segments then decodes those records one by one). soa: decoded four at a time (M_VAR
- * lanes, or M_RAW lanes not all byte-aligned: raw4); otherwise one record at a time.
+ * segments then decodes those records one by one). soa: decoded four at a time (two or
+ * more M_VAR lanes, or M_RAW lanes not all byte-aligned: raw4); otherwise (a lone
+ * sub-track, byte-aligned raw floats, constants, full precision) one record at a time.
  * n = 0: an unused group. Built by ganim_acl_open for sampling, not for the whole-clip
  * read. */
 typedef struct acl_grp {

@@ -511,9 +511,10 @@ static void build_groups(ganim_acl *h, uint32_t s)
                     }
                     if (last > g->last) g->last = last;
                 }
-                /* raw lanes always byte-aligned cost one plain load each one record at a time */
+                /* raw lanes always byte-aligned cost one plain load each one record at a time, and a
+                 * lone sub-track costs less alone than as four lanes */
                 g->raw4 = (uint8_t)(order[m] == M_RAW && shifted);
-                g->soa = (uint8_t)(order[m] == M_VAR || g->raw4);
+                g->soa = (uint8_t)(n > 1 && (order[m] == M_VAR || g->raw4));
                 g++;
                 n = 0;
             }
