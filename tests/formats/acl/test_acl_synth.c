@@ -631,18 +631,18 @@ TEST(variable_formats_all_versions)
 
 /* 5b. Raw sub-tracks at bits that are not byte-aligned: five raw rotations (random access
  *     takes four of them together with a 16-byte load a lane, shifted) beside 3-bit ones,
- *     so a pose is 5 x 96 + 2 x 9 bits and every raw value starts mid-byte from the second
- *     pose on. Without ACL's trailing padding the last pose's raw values lie in the
- *     buffer's last 16 bytes, where the group is read through checked windows instead.
+ *     and two raw translations last, so a pose is 7 x 96 + 2 x 9 + 15 bits and raw values
+ *     start mid-byte. Without ACL's trailing padding the last pose's raw translations lie
+ *     in the buffer's last 16 bytes, where their group is read through checked windows.
  *     Random access is compared with the scalar path (in roundtrip) at times up to the
  *     end. */
 TEST(raw_groups_at_unaligned_bits)
 {
     for (int pad = 0; pad < 2; pad++) {
         syn_clip c;
-        syn_init(&c, 10, 0x23Fu, 7, "2222222", "2200000", NULL, 70u + (uint32_t)pad);
+        syn_init(&c, 10, 0x23Fu, 7, "2222222", "2220000", NULL, 70u + (uint32_t)pad);
         WIDTHS(&c, KR, RAW_W, 3, RAW_W, RAW_W, 3, RAW_W, RAW_W);
-        WIDTHS(&c, KT, RAW_W, 5);
+        WIDTHS(&c, KT, 5, RAW_W, RAW_W); /* two raw translations (a group) end each pose */
         c.no_pad = !pad;
         char lab[64];
         snprintf(lab, sizeof lab, "unaligned raw, %s", pad ? "padded" : "no padding");
