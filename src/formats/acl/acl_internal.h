@@ -83,23 +83,25 @@ typedef struct acl_rec {
     float v[4];                               /* M_CONST: the value (rotation normalised) */
 } acl_rec;
 
-/* Random access (SSE2): four animated sub-tracks of one kind (records first..first+n-1)
- * in one segment, stored component by component so that each vector operation serves
- * the four. Lanes past n repeat lane 0 (their results are written twice, identical).
- * Lanes are variable (M_VAR), raw 32-bit floats (M_RAW, three components) or constant in
- * the segment (M_CONST); soa is 0 when a record is M_FULL4 (the records are then decoded
- * one by one). Built by ganim_acl_open for sampling, not for the whole-clip read. */
+/* Random access (SSE2): up to four animated sub-tracks of one kind stored the same way in
+ * one segment (records rec[0..n-1]), component by component so that each vector operation
+ * serves the four. Lanes past n repeat lane 0 (their results are written twice,
+ * identical). Each segment sorts its records of a kind by how they are stored (variable,
+ * raw, constant, full-precision) before cutting them into groups, so no group mixes two
+ * ways: which records share a group can differ between segments (a pose between two
+ * segments then decodes those records one by one). soa: decoded four at a time (two or
+ * more M_VAR lanes, or M_RAW lanes not all byte-aligned: raw4); otherwise (a lone
+ * sub-track, byte-aligned raw floats, constants, full precision) one record at a time.
+ * n = 0: an unused group. Built by ganim_acl_open for sampling, not for the whole-clip
+ * read. */
 typedef struct acl_grp {
-    float inv[4];                                         /* 1 / (2^nb - 1) per lane (0: not M_VAR) */
+    float inv[4];                                         /* 1 / (2^nb - 1) per lane (M_VAR) */
     float smin[3][4], sext[3][4], cmin[3][4], cext[3][4]; /* [component][lane] */
-    float cv[4][4];                                       /* M_CONST lanes: the value, [component][lane] */
-    uint32_t raw[4], cst[4];                              /* lane masks (all ones) of M_RAW, M_CONST */
-    uint32_t bit[4], track[4];
+    uint32_t bit[4], track[4], rec[4];
     uint32_t last; /* largest window start of a lane relative to the pose's bit (the proven test) */
-    uint32_t first;
     uint8_t nb[4];
-    uint8_t mode[4];
-    uint8_t n, kind, soa, segrange, mixed;
+    uint8_t n, kind, soa, segrange;
+    uint8_t raw4; /* every lane M_RAW: one 16-byte load a lane (acl_raw16) and a transpose */
 } acl_grp;
 
 typedef struct acl_seg {
@@ -110,6 +112,7 @@ typedef struct acl_seg {
     size_t ani_room;    /* bytes from `ani` to the end of the buffer */
     acl_rec *recs;      /* acl->na records */
     acl_grp *grps;      /* acl->ngrp groups, or NULL (see acl_grp) */
+    uint32_t ngrp;      /* of which used (the first ones) */
 } acl_seg;
 
 struct ganim_acl {
@@ -121,7 +124,7 @@ struct ganim_acl {
     uint16_t version;
     uint8_t rfmt, tfmt, sfmt, raw_bits;
     uint32_t misc, nt, ns, nseg, nv, na, nkeys;
-    uint32_t ngrp; /* groups per segment (0: none built) */
+    uint32_t ngrp; /* groups per segment, unused ones included (0: none built) */
     float rate;
     int has_scale, def_scale, trivial, stripped, wrap, has_meta;
     uint32_t counts[3][3]; /* [kind][type] */
@@ -265,6 +268,19 @@ static inline __m128 acl_vec_with_w(__m128 v)
     return _mm_shuffle_ps(v, hi, _MM_SHUFFLE(2, 0, 1, 0));     /* x y z w */
 }
 
+/* The 96 bits from bit p of ani as three big-endian 32-bit words in lanes 0-2 (lane 3:
+ * the next bits), from one 16-byte load at byte p / 8, which must be inside the buffer
+ * (it is when the 8-byte window at p + 64 is). */
+static inline __m128i acl_raw16(const uint8_t *ani, size_t p)
+{
+    __m128i q = _mm_loadu_si128((const __m128i *)(const void *)(ani + (p >> 3)));
+    q = _mm_shufflehi_epi16(_mm_shufflelo_epi16(q, _MM_SHUFFLE(2, 3, 0, 1)), _MM_SHUFFLE(2, 3, 0, 1));
+    q = _mm_or_si128(_mm_slli_epi16(q, 8), _mm_srli_epi16(q, 8)); /* big-endian words */
+    /* the 128 bits shifted left by p & 7: a shift by 32 (byte-aligned) gives 0 in SSE2 */
+    __m128i o = _mm_cvtsi32_si128((int)(p & 7u)), ro = _mm_cvtsi32_si128((int)(32u - (p & 7u)));
+    return _mm_or_si128(_mm_sll_epi32(q, o), _mm_srl_epi32(_mm_srli_si128(q, 4), ro));
+}
+
 /* A raw sub-track (M_RAW, M_FULL4) at pose bit `bit` as one vector, its 32-bit floats
  * read with proven loads: the caller checked that its last window is inside the buffer,
  * bit + r->bit + 32 x (components - 1) < gb_msb_proven_limit (then so are the 16 bytes
@@ -280,11 +296,13 @@ static inline int acl_raw_vec(const acl_rec *r, const uint8_t *ani, size_t bit, 
         q = _mm_shufflehi_epi16(_mm_shufflelo_epi16(q, _MM_SHUFFLE(2, 3, 0, 1)), _MM_SHUFFLE(2, 3, 0, 1));
         q = _mm_or_si128(_mm_slli_epi16(q, 8), _mm_srli_epi16(q, 8)); /* big-endian words */
         if (r->mode != M_FULL4) q = _mm_and_si128(q, _mm_set_epi32(0, -1, -1, -1));
+    } else if (r->mode != M_FULL4) { /* x, y, z: the same load, shifted */
+        q = _mm_and_si128(acl_raw16(ani, bit), _mm_set_epi32(0, -1, -1, -1));
     } else {
         uint32_t x = (uint32_t)(gb_msb_window64_proven(ani, bit) >> 32);
         uint32_t y = (uint32_t)(gb_msb_window64_proven(ani, bit + 32u) >> 32);
         uint32_t z = (uint32_t)(gb_msb_window64_proven(ani, bit + 64u) >> 32);
-        uint32_t w = r->mode == M_FULL4 ? (uint32_t)(gb_msb_window64_proven(ani, bit + 96u) >> 32) : 0u;
+        uint32_t w = (uint32_t)(gb_msb_window64_proven(ani, bit + 96u) >> 32);
         q = _mm_set_epi32((int)w, (int)z, (int)y, (int)x);
     }
     __m128i e = _mm_set1_epi32(0x7F800000);

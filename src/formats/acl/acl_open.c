@@ -472,56 +472,57 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
 }
 
 #if defined(__SSE2__)
-/* Segment s's random-access groups (acl_grp) from its records. */
+/* Segment s's random-access groups (acl_grp) from its records: per kind, the records
+ * sorted by how they are stored (stable), cut into runs of at most four of one way. */
 static void build_groups(ganim_acl *h, uint32_t s)
 {
     acl_seg *sg = &h->segs[s];
-    acl_grp *g = sg->grps;
+    acl_grp *g = sg->grps, *end = sg->grps + h->ngrp;
+    static const uint8_t order[4] = { M_VAR, M_RAW, M_CONST, M_FULL4 };
     uint32_t idx = 0;
     for (unsigned k = 0; k < 3; k++) {
-        for (uint32_t a = 0; a < h->nanim[k]; a += 4u, g++) {
-            uint32_t n = h->nanim[k] - a < 4u ? h->nanim[k] - a : 4u;
-            memset(g, 0, sizeof *g);
-            g->first = idx + a;
-            g->n = (uint8_t)n;
-            g->kind = (uint8_t)k;
-            g->soa = 1;
-            for (uint32_t j = 0; j < n; j++) g->soa &= sg->recs[idx + a + j].mode != M_FULL4;
-            if (!g->soa) continue;
-            for (uint32_t j = 0; j < 4; j++) {
-                const acl_rec *r = &sg->recs[idx + a + (j < n ? j : 0)];
-                g->bit[j] = r->bit;
-                g->track[j] = r->track;
-                g->mode[j] = r->mode;
-                g->segrange |= r->segrange;
-                uint32_t last = r->bit;
-                if (r->mode == M_VAR) {
-                    g->inv[j] = r->inv;
-                    g->nb[j] = r->nb;
-                    last += r->nb > 19 ? 2u * r->nb : 0u;
-                    for (unsigned c = 0; c < 3; c++) {
-                        g->smin[c][j] = r->segrange ? r->smin[c] : 0.0f;
-                        g->sext[c][j] = r->segrange ? r->sext[c] : 1.0f;
-                        g->cmin[c][j] = r->cmin[c];
-                        g->cext[c][j] = r->cext[c];
+        for (unsigned m = 0; m < 4; m++) {
+            uint32_t lane[4], n = 0;
+            for (uint32_t a = idx; a <= idx + h->nanim[k]; a++) {
+                if (a < idx + h->nanim[k] && sg->recs[a].mode == order[m]) lane[n++] = a;
+                if (!n || (n < 4 && a < idx + h->nanim[k])) continue;
+                memset(g, 0, sizeof *g);
+                g->n = (uint8_t)n;
+                g->kind = (uint8_t)k;
+                int shifted = (sg->pose_bits & 7u) != 0;
+                for (uint32_t j = 0; j < 4; j++) {
+                    const acl_rec *r = &sg->recs[lane[j < n ? j : 0]];
+                    g->rec[j] = lane[j < n ? j : 0];
+                    g->bit[j] = r->bit;
+                    g->track[j] = r->track;
+                    g->segrange |= r->segrange;
+                    shifted |= (r->bit & 7u) != 0;
+                    uint32_t last = r->bit + 64u; /* raw: acl_raw16's 16 bytes */
+                    if (r->mode == M_VAR) {
+                        g->inv[j] = r->inv;
+                        g->nb[j] = r->nb;
+                        last = r->bit + (r->nb > 19 ? 2u * r->nb : 0u);
+                        for (unsigned c = 0; c < 3; c++) {
+                            g->smin[c][j] = r->segrange ? r->smin[c] : 0.0f;
+                            g->sext[c][j] = r->segrange ? r->sext[c] : 1.0f;
+                            g->cmin[c][j] = r->cmin[c];
+                            g->cext[c][j] = r->cext[c];
+                        }
                     }
-                } else if (r->mode == M_RAW) {
-                    g->raw[j] = ACL_NONE;
-                    last += 64u;
-                    g->mixed = 1;
-                } else {
-                    g->cst[j] = ACL_NONE;
-                    for (unsigned c = 0; c < 4; c++) g->cv[c][j] = r->v[c];
-                    g->mixed = 1;
+                    if (last > g->last) g->last = last;
                 }
-                if (last > g->last) g->last = last;
+                /* raw lanes always byte-aligned cost one plain load each one record at a time, and a
+                 * lone sub-track costs less alone than as four lanes */
+                g->raw4 = (uint8_t)(order[m] == M_RAW && shifted);
+                g->soa = (uint8_t)(n > 1 && (order[m] == M_VAR || g->raw4));
+                g++;
+                n = 0;
             }
-            int var = 0;
-            for (uint32_t j = 0; j < n; j++) var |= sg->recs[idx + a + j].mode == M_VAR;
-            if (!var) g->soa = 0; /* raw or constant only: one vector a record does as well */
         }
         idx += h->nanim[k];
     }
+    sg->ngrp = (uint32_t)(g - sg->grps);
+    for (; g < end; g++) memset(g, 0, sizeof *g); /* unused */
 }
 #endif
 
@@ -550,7 +551,8 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     size_t keys = hdr.stripped ? (size_t)hdr.nseg * 32u : 0;
 #if defined(__SSE2__)
     if (want_groups && hdr.na)
-        hdr.ngrp = (hdr.nanim[0] + 3u) / 4u + (hdr.nanim[1] + 3u) / 4u + (hdr.nanim[2] + 3u) / 4u;
+        for (unsigned k = 0; k < 3; k++) /* sorted by storage: up to 3 more partial groups a kind */
+            hdr.ngrp += hdr.nanim[k] ? (hdr.nanim[k] + 3u) / 4u + 3u : 0u;
 #else
     (void)want_groups;
 #endif

@@ -197,14 +197,16 @@ typedef struct acl_keys {
     int lerp;
 } acl_keys;
 
-/* Records [a0, a1) one by one, each sub-track's x, y, z (and W) in one vector (rec_vec):
- * clips without groups (full-precision formats) and groups that cannot go together. */
-static void recs_vec(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1, int lerp, float alpha, uint32_t a0,
-                     uint32_t a1, ganim_transform *out)
+/* Records [a0, a0 + n) one by one, or list[0..n-1] when list is not NULL, each
+ * sub-track's x, y, z (and W) in one vector (rec_vec): clips without groups
+ * (full-precision formats) and groups that cannot go together. */
+static ACL_HOT_INLINE void recs_vec_as(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1, int lerp,
+                                       float alpha, const uint32_t *list, uint32_t a0, uint32_t n, ganim_transform *out)
 {
     const __m128 va = _mm_set1_ps(alpha), sign = _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u));
     const uint64_t lim0 = gb_msb_proven_limit(g0->ani_room), lim1 = gb_msb_proven_limit(g1->ani_room);
-    for (uint32_t a = a0; a < a1; a++) {
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t a = list ? list[i] : a0 + i;
         const acl_rec *r = &g0->recs[a];
         __m128 v = rec_vec(r, g0->ani, g0->ani_room, lim0, b0);
         if (lerp) {
@@ -234,30 +236,25 @@ static void recs_vec(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1,
     }
 }
 
-/* Lane j's integers of group g at pose bit `bit`: quantised x, y, z (M_VAR), the bits of
- * the three floats (M_RAW) or nothing (M_CONST); proven: every window of the group is
- * inside the buffer (bit + g->last < gb_msb_proven_limit). */
-static ACL_HOT_INLINE void grp_lane(const acl_grp *g, unsigned j, const uint8_t *ani, size_t room, int mixed,
-                                    int proven, size_t bit, uint32_t *qx, uint32_t *qy, uint32_t *qz)
+static void recs_vec(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1, int lerp, float alpha, uint32_t a0,
+                     uint32_t n, ganim_transform *out)
+{
+    recs_vec_as(g0, g1, b0, b1, lerp, alpha, NULL, a0, n, out);
+}
+static void recs_list(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1, int lerp, float alpha,
+                      const uint32_t *list, uint32_t n, ganim_transform *out)
+{
+    recs_vec_as(g0, g1, b0, b1, lerp, alpha, list, 0, n, out);
+}
+
+/* Lane j's quantised x, y, z of an M_VAR group g at pose bit `bit`; proven: every window
+ * of the group is inside the buffer (bit + g->last < gb_msb_proven_limit). */
+static ACL_HOT_INLINE void grp_lane(const acl_grp *g, unsigned j, const uint8_t *ani, size_t room, int proven,
+                                    size_t bit, uint32_t *qx, uint32_t *qy, uint32_t *qz)
 {
     size_t p = bit + g->bit[j];
-    unsigned nb = g->nb[j], sh = 64u - nb; /* 1..23 when M_VAR */
-    if (mixed && g->mode[j] != M_VAR) {
-        if (g->mode[j] == M_CONST) {
-            *qx = *qy = *qz = 0;
-        } else if (proven) { /* the 96 bits from p in two byte-aligned 8-byte windows */
-            unsigned o = (unsigned)(p & 7u);
-            uint64_t hi = gb_msb_window64_proven(ani, p - o), lo = gb_msb_window64_proven(ani, p - o + 64u);
-            uint64_t xy = o ? (hi << o) | (lo >> (64u - o)) : hi;
-            *qx = (uint32_t)(xy >> 32);
-            *qy = (uint32_t)xy;
-            *qz = (uint32_t)((lo << o) >> 32);
-        } else {
-            *qx = (uint32_t)(gb_msb_window64(ani, room, p) >> 32);
-            *qy = (uint32_t)(gb_msb_window64(ani, room, p + 32u) >> 32);
-            *qz = (uint32_t)(gb_msb_window64(ani, room, p + 64u) >> 32);
-        }
-    } else if (proven) {
+    unsigned nb = g->nb[j], sh = 64u - nb; /* 1..23 */
+    if (proven) {
         uint64_t w = gb_msb_window64_proven(ani, p);
         *qx = (uint32_t)(w >> sh);
         *qy = (uint32_t)((w << nb) >> sh); /* 2 x 23 bits of the window's 57 or more */
@@ -277,53 +274,78 @@ static ACL_HOT_INLINE void grp_lane(const acl_grp *g, unsigned j, const uint8_t 
 
 /* The four lanes' integers as three vectors (built from registers: four 4-byte stores
  * read back as one 16-byte load would stall on store forwarding). */
-static ACL_HOT_INLINE void grp_ints(const acl_grp *g, const uint8_t *ani, size_t room, int mixed, int proven,
-                                    size_t bit, __m128i q[3])
+static ACL_HOT_INLINE void grp_ints(const acl_grp *g, const uint8_t *ani, size_t room, int proven, size_t bit,
+                                    __m128i q[3])
 {
     uint32_t x0, y0, z0, x1, y1, z1, x2, y2, z2, x3, y3, z3;
-    grp_lane(g, 0, ani, room, mixed, proven, bit, &x0, &y0, &z0);
-    grp_lane(g, 1, ani, room, mixed, proven, bit, &x1, &y1, &z1);
-    grp_lane(g, 2, ani, room, mixed, proven, bit, &x2, &y2, &z2);
-    grp_lane(g, 3, ani, room, mixed, proven, bit, &x3, &y3, &z3);
+    grp_lane(g, 0, ani, room, proven, bit, &x0, &y0, &z0);
+    grp_lane(g, 1, ani, room, proven, bit, &x1, &y1, &z1);
+    grp_lane(g, 2, ani, room, proven, bit, &x2, &y2, &z2);
+    grp_lane(g, 3, ani, room, proven, bit, &x3, &y3, &z3);
     q[0] = _mm_set_epi32((int)x3, (int)x2, (int)x1, (int)x0);
     q[1] = _mm_set_epi32((int)y3, (int)y2, (int)y1, (int)y0);
     q[2] = _mm_set_epi32((int)z3, (int)z2, (int)z1, (int)z0);
+}
+
+/* The bits of an M_RAW group's three floats a lane as three vectors: one 16-byte load a
+ * lane and a transpose when proven, else checked windows (the buffer's last bytes). */
+static ACL_HOT_INLINE void grp_raw_ints(const acl_grp *g, const uint8_t *ani, size_t room, uint64_t lim, size_t bit,
+                                        __m128i q[3])
+{
+    if (bit + g->last < lim) {
+        __m128 r0 = _mm_castsi128_ps(acl_raw16(ani, bit + g->bit[0]));
+        __m128 r1 = _mm_castsi128_ps(acl_raw16(ani, bit + g->bit[1]));
+        __m128 r2 = _mm_castsi128_ps(acl_raw16(ani, bit + g->bit[2]));
+        __m128 r3 = _mm_castsi128_ps(acl_raw16(ani, bit + g->bit[3]));
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        q[0] = _mm_castps_si128(r0);
+        q[1] = _mm_castps_si128(r1);
+        q[2] = _mm_castps_si128(r2);
+        return;
+    }
+    uint32_t v[3][4];
+    for (unsigned j = 0; j < 4; j++)
+        for (unsigned c = 0; c < 3; c++)
+            v[c][j] = (uint32_t)(gb_msb_window64(ani, room, bit + g->bit[j] + 32u * c) >> 32);
+    for (unsigned c = 0; c < 3; c++) q[c] = _mm_loadu_si128((const __m128i *)(const void *)v[c]);
 }
 
 static inline __m128 sel(__m128 m, __m128 a, __m128 b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
 
 /* Group g's four sub-tracks at pose bit `bit`, component by component (v[0..2] = x, y,
  * z; v[3] = W for rotations, 0 otherwise): rec_decode's operations lane by lane.
- * mixed: g->mixed (a constant in each caller, so the all-variable path has no lane
- * tests). Returns 0 when a raw float is not finite (rec_decode then replaces it). */
-static ACL_HOT_INLINE int grp_key_as(const acl_grp *g, int mixed, const uint8_t *ani, size_t room, uint64_t lim,
+ * raw: g->raw4 (a constant in each caller). Returns 0 when a raw float is not finite
+ * (rec_decode then replaces it). */
+static ACL_HOT_INLINE int grp_key_as(const acl_grp *g, int raw, const uint8_t *ani, size_t room, uint64_t lim,
                                      size_t bit, __m128 v[4])
 {
     __m128i q[3];
-    if (bit + g->last < lim) grp_ints(g, ani, room, mixed, 1, bit, q);
-    else grp_ints(g, ani, room, mixed, 0, bit, q); /* the last 8 bytes of the buffer */
-    const __m128 inv = _mm_loadu_ps(g->inv);
-    __m128 x = _mm_mul_ps(_mm_cvtepi32_ps(q[0]), inv);
-    __m128 y = _mm_mul_ps(_mm_cvtepi32_ps(q[1]), inv);
-    __m128 z = _mm_mul_ps(_mm_cvtepi32_ps(q[2]), inv);
-    if (g->segrange) {
-        x = _mm_add_ps(_mm_mul_ps(x, _mm_loadu_ps(g->sext[0])), _mm_loadu_ps(g->smin[0]));
-        y = _mm_add_ps(_mm_mul_ps(y, _mm_loadu_ps(g->sext[1])), _mm_loadu_ps(g->smin[1]));
-        z = _mm_add_ps(_mm_mul_ps(z, _mm_loadu_ps(g->sext[2])), _mm_loadu_ps(g->smin[2]));
-    }
-    x = _mm_add_ps(_mm_mul_ps(x, _mm_loadu_ps(g->cext[0])), _mm_loadu_ps(g->cmin[0]));
-    y = _mm_add_ps(_mm_mul_ps(y, _mm_loadu_ps(g->cext[1])), _mm_loadu_ps(g->cmin[1]));
-    z = _mm_add_ps(_mm_mul_ps(z, _mm_loadu_ps(g->cext[2])), _mm_loadu_ps(g->cmin[2]));
-    if (mixed) { /* raw lanes: the floats themselves, if finite */
-        __m128i rm = _mm_loadu_si128((const __m128i *)(const void *)g->raw), e = _mm_set1_epi32(0x7F800000);
+    __m128 x, y, z;
+    if (raw) { /* the floats themselves, if finite */
+        grp_raw_ints(g, ani, room, lim, bit, q);
+        __m128i e = _mm_set1_epi32(0x7F800000);
         __m128i inf = _mm_or_si128(
             _mm_or_si128(_mm_cmpeq_epi32(_mm_and_si128(q[0], e), e), _mm_cmpeq_epi32(_mm_and_si128(q[1], e), e)),
             _mm_cmpeq_epi32(_mm_and_si128(q[2], e), e));
-        if (_mm_movemask_epi8(_mm_and_si128(inf, rm))) return 0;
-        __m128 m = _mm_castsi128_ps(rm);
-        x = sel(m, _mm_castsi128_ps(q[0]), x);
-        y = sel(m, _mm_castsi128_ps(q[1]), y);
-        z = sel(m, _mm_castsi128_ps(q[2]), z);
+        if (_mm_movemask_epi8(inf)) return 0;
+        x = _mm_castsi128_ps(q[0]);
+        y = _mm_castsi128_ps(q[1]);
+        z = _mm_castsi128_ps(q[2]);
+    } else {
+        if (bit + g->last < lim) grp_ints(g, ani, room, 1, bit, q);
+        else grp_ints(g, ani, room, 0, bit, q); /* the last 8 bytes of the buffer */
+        const __m128 inv = _mm_loadu_ps(g->inv);
+        x = _mm_mul_ps(_mm_cvtepi32_ps(q[0]), inv);
+        y = _mm_mul_ps(_mm_cvtepi32_ps(q[1]), inv);
+        z = _mm_mul_ps(_mm_cvtepi32_ps(q[2]), inv);
+        if (g->segrange) {
+            x = _mm_add_ps(_mm_mul_ps(x, _mm_loadu_ps(g->sext[0])), _mm_loadu_ps(g->smin[0]));
+            y = _mm_add_ps(_mm_mul_ps(y, _mm_loadu_ps(g->sext[1])), _mm_loadu_ps(g->smin[1]));
+            z = _mm_add_ps(_mm_mul_ps(z, _mm_loadu_ps(g->sext[2])), _mm_loadu_ps(g->smin[2]));
+        }
+        x = _mm_add_ps(_mm_mul_ps(x, _mm_loadu_ps(g->cext[0])), _mm_loadu_ps(g->cmin[0]));
+        y = _mm_add_ps(_mm_mul_ps(y, _mm_loadu_ps(g->cext[1])), _mm_loadu_ps(g->cmin[1]));
+        z = _mm_add_ps(_mm_mul_ps(z, _mm_loadu_ps(g->cext[2])), _mm_loadu_ps(g->cmin[2]));
     }
     __m128 w = _mm_setzero_ps();
     if (g->kind == K_ROT) {
@@ -331,13 +353,6 @@ static ACL_HOT_INLINE int grp_key_as(const acl_grp *g, int mixed, const uint8_t 
         t = _mm_sub_ps(t, _mm_mul_ps(y, y));
         t = _mm_sub_ps(t, _mm_mul_ps(z, z));
         w = _mm_sqrt_ps(_mm_and_ps(t, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF))));
-    }
-    if (mixed) { /* constant lanes: their value, W included */
-        __m128 m = _mm_loadu_ps((const float *)(const void *)g->cst);
-        x = sel(m, _mm_loadu_ps(g->cv[0]), x);
-        y = sel(m, _mm_loadu_ps(g->cv[1]), y);
-        z = sel(m, _mm_loadu_ps(g->cv[2]), z);
-        w = sel(m, _mm_loadu_ps(g->cv[3]), w);
     }
     v[0] = x;
     v[1] = y;
@@ -349,17 +364,17 @@ static ACL_HOT_INLINE int grp_key_as(const acl_grp *g, int mixed, const uint8_t 
 static ACL_HOT_INLINE int grp_key(const acl_grp *g, const uint8_t *ani, size_t room, uint64_t lim, size_t bit,
                                   __m128 v[4])
 {
-    return g->mixed ? grp_key_as(g, 1, ani, room, lim, bit, v) : grp_key_as(g, 0, ani, room, lim, bit, v);
+    return g->raw4 ? grp_key_as(g, 1, ani, room, lim, bit, v) : grp_key_as(g, 0, ani, room, lim, bit, v);
 }
 
-/* Group i (soa in both segments) at both keys: four sub-tracks per vector operation,
+/* Group i (soa, and the same records in both segments) at both keys: four sub-tracks per vector operation,
  * each lane doing recs_scalar's IEEE operations in the same order. */
 static ACL_HOT_INLINE void grp_pose(const acl_keys *K, const acl_grp *ga, const acl_grp *gb, ganim_transform *out)
 {
     __m128 v[4], w[4];
     if (!grp_key(ga, K->g0->ani, K->g0->ani_room, K->lim0, K->b0, v) ||
         (K->lerp && !grp_key(gb, K->g1->ani, K->g1->ani_room, K->lim1, K->b1, w))) {
-        recs_vec(K->g0, K->g1, K->b0, K->b1, K->lerp, K->alpha, ga->first, ga->first + ga->n, out); /* not finite */
+        recs_list(K->g0, K->g1, K->b0, K->b1, K->lerp, K->alpha, ga->rec, ga->n, out); /* not finite */
         return;
     }
     const __m128 va = K->va;
@@ -422,10 +437,12 @@ static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alp
                        alpha,
                        lerp };
         if (g0->grps) {
-            for (uint32_t i = 0; i < h->ngrp; i++) {
+            for (uint32_t i = 0; i < g0->ngrp; i++) {
                 const acl_grp *ga = &g0->grps[i], *gb = &g1->grps[i];
-                if (ga->soa && (!lerp || gb->soa)) grp_pose(&K, ga, gb, out);
-                else recs_vec(g0, g1, b0, b1, lerp, alpha, ga->first, ga->first + ga->n, out);
+                /* both keys' lanes the same records (segments may group them differently) */
+                int same = ga == gb || (gb->soa && !memcmp(ga->rec, gb->rec, sizeof ga->rec));
+                if (ga->soa && (!lerp || same)) grp_pose(&K, ga, gb, out);
+                else recs_list(g0, g1, b0, b1, lerp, alpha, ga->rec, ga->n, out);
             }
         } else {
             recs_vec(g0, g1, b0, b1, lerp, alpha, 0, h->na, out);

@@ -29,6 +29,7 @@ typedef struct syn_clip {
     uint8_t raw_byte;         /* byte written for RAW_W; 0: the version's (31/32) */
     float in[MAXS][MAXT][10]; /* input: qx qy qz qw tx ty tz sx sy sz */
     int bad_hash;
+    int no_pad;            /* leave out ACL's 15 trailing bytes: the bitstream ends the buffer */
     const char *list_name; /* metadata (misc bit 31) */
     char names[MAXT][24];
     int32_t parents[MAXT];
@@ -369,7 +370,7 @@ static uint32_t syn_write(syn_clip *c, uint8_t *b)
         for (uint32_t j = 0; j < 5; j++) put32(b, o + 4u * j, off[j]);
         end = o + 20;
     } else {
-        end += 15; /* ACL's trailing padding */
+        if (!c->no_pad) end += 15; /* ACL's trailing padding */
     }
     CHECK(end <= BUFCAP);
     put32(b, 0, end);
@@ -628,6 +629,27 @@ TEST(variable_formats_all_versions)
     }
 }
 
+/* 5b. Raw sub-tracks at bits that are not byte-aligned: five raw rotations (random access
+ *     takes four of them together with a 16-byte load a lane, shifted) beside 3-bit ones,
+ *     and two raw translations last, so a pose is 7 x 96 + 2 x 9 + 15 bits and raw values
+ *     start mid-byte. Without ACL's trailing padding the last pose's raw translations lie
+ *     in the buffer's last 16 bytes, where their group is read through checked windows.
+ *     Random access is compared with the scalar path (in roundtrip) at times up to the
+ *     end. */
+TEST(raw_groups_at_unaligned_bits)
+{
+    for (int pad = 0; pad < 2; pad++) {
+        syn_clip c;
+        syn_init(&c, 10, 0x23Fu, 7, "2222222", "2220000", NULL, 70u + (uint32_t)pad);
+        WIDTHS(&c, KR, RAW_W, 3, RAW_W, RAW_W, 3, RAW_W, RAW_W);
+        WIDTHS(&c, KT, 5, RAW_W, RAW_W); /* two raw translations (a group) end each pose */
+        c.no_pad = !pad;
+        char lab[64];
+        snprintf(lab, sizeof lab, "unaligned raw, %s", pad ? "padded" : "no padding");
+        roundtrip(&c, lab, VAR_TOL, VAR_TOL);
+    }
+}
+
 /* 6. Refusals: database flag, non-transform track type, other algorithm; a bad hash only warns. */
 TEST(refusals_and_hash)
 {
@@ -840,6 +862,7 @@ int main(int argc, char **argv)
     RUN(no_scale);
     RUN(bind_pose_defaults_from_metadata);
     RUN(variable_formats_all_versions);
+    RUN(raw_groups_at_unaligned_bits);
     RUN(refusals_and_hash);
     RUN(wrap_adds_frame_zero);
     return test_finish();
