@@ -340,6 +340,21 @@ TEST(decoded_rotations_pass_the_validation)
  * frames (format 2: 240-byte frames, runs of 273 frames, the last one short) whose every
  * translation and scale moves on every frame, written in both versions, read back, and
  * each value compared with ala_plan_value of the parsed file. */
+/* src written as .ala (write options wo, or NULL) into *ala and read back with its own
+ * skeleton into *doc (NULL when either fails). */
+static void write_and_read(const ganim_doc *src, const ganim_write_opts *wo, ganim_buffer *ala, ganim_doc **doc)
+{
+    memset(ala, 0, sizeof *ala);
+    ganim_error e;
+    *doc = NULL;
+    CHECK(ganim_write(src, "alamo-ala", wo, ala, &e) == GANIM_OK);
+    ganim_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.format = "alamo-ala";
+    o.skeleton = src->skeleton;
+    CHECK(ganim_read_memory(ala->data, ala->size, &o, doc, &e) == GANIM_OK);
+}
+
 TEST(read_values_are_the_plans)
 {
     enum { BONES = 40, FRAMES = 700 };
@@ -372,15 +387,9 @@ TEST(read_values_are_the_plans)
         ganim_setting setting;
         ganim_write_opts wo = test_write_setting(&setting, "alamo.version", version == 1 ? "1" : "2");
         ganim_buffer ala;
-        memset(&ala, 0, sizeof ala);
+        ganim_doc *doc;
         ganim_error e;
-        CHECK(ganim_write(src, "alamo-ala", &wo, &ala, &e) == GANIM_OK);
-        ganim_read_opts o;
-        memset(&o, 0, sizeof o);
-        o.format = "alamo-ala";
-        o.skeleton = src->skeleton;
-        ganim_doc *doc = NULL;
-        CHECK(ganim_read_memory(ala.data, ala.size, &o, &doc, &e) == GANIM_OK);
+        write_and_read(src, &wo, &ala, &doc);
         ala_plan p;
         memset(&p, 0, sizeof p);
         ganim_allocator a = ganim_allocator_resolve(NULL);
@@ -443,15 +452,9 @@ TEST(vouches_cover_the_read_only)
         CHECK(ganim_doc_add_track(src, ci, &tr, NULL, NULL) == GANIM_OK);
     }
     ganim_buffer ala;
-    memset(&ala, 0, sizeof ala);
+    ganim_doc *doc;
     ganim_error e;
-    CHECK(ganim_write(src, "alamo-ala", NULL, &ala, &e) == GANIM_OK);
-    ganim_read_opts o;
-    memset(&o, 0, sizeof o);
-    o.format = "alamo-ala";
-    o.skeleton = src->skeleton;
-    ganim_doc *doc = NULL;
-    CHECK(ganim_read_memory(ala.data, ala.size, &o, &doc, &e) == GANIM_OK);
+    write_and_read(src, NULL, &ala, &doc);
     if (doc) {
         CHECK(!ganim_doc_rotations_vouched(doc) && !ganim_doc_vectors_vouched(doc)); /* ended by the read */
         CHECK(ganim_doc_validate(doc, &e) == GANIM_OK);
