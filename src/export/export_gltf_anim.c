@@ -364,22 +364,14 @@ static inline double dot4(const float *p, const float *m)
     return p0 * m0 + p1 * m1 + p2 * m2 + p3 * m3;
 }
 
-/* Rotation key k (model values q, the key before pq) not turned, stored at out: as it is
- * when unit to float precision (GX_UNIT_LEN2: (float)(double)x is x), else normalised in
- * double; its sign follows the model's dot product with the key before. Returns 0 when it
- * does not convert (a squared length not finite or near 0), 2 when stored negated, else 1. */
-static inline int rot_key(const float *q, const float *pq, uint32_t k, int *flipped, uint8_t *out)
+/* Rotation key k (model values q, the key before pq) as gx_rotation writes it, stored at
+ * out; its sign follows the model's dot product with the key before (write_channel).
+ * Returns 0 when it does not convert, 2 when stored negated, else 1. */
+static inline int rot_key(const gx_conv *cv, int root, const float *q, const float *pq, uint32_t k, int *flipped,
+                          uint8_t *out)
 {
-    double m0 = q[0], m1 = q[1], m2 = q[2], m3 = q[3];
-    double len2 = m0 * m0 + m1 * m1 + m2 * m2 + m3 * m3;
-    if (!(len2 > 1e-12 && len2 < INFINITY)) return 0;
     float v[4];
-    if (fabs(len2 - 1) <= GX_UNIT_LEN2) {
-        v[0] = q[0], v[1] = q[1], v[2] = q[2], v[3] = q[3];
-    } else {
-        double len = sqrt(len2);
-        v[0] = (float)(m0 / len), v[1] = (float)(m1 / len), v[2] = (float)(m2 / len), v[3] = (float)(m3 / len);
-    }
+    if (!gx_rotation(cv, root, q, v)) return 0;
     int flip = k ? *flipped ^ (dot4(pq, q) < 0) : 0;
     *flipped = flip;
     if (flip) v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
@@ -430,7 +422,7 @@ static int put_model_keys(gl *g, const ganim_channel *ch, int path, int root, ui
                 if (_mm_movemask_pd(ok) != 3) { /* a key to normalise or refuse: both the scalar way */
                     for (uint32_t e = k + 2; k < e; k++, out += 16) {
                         const float *q = k + 2 == e ? qa : qb;
-                        int r = rot_key(q, pq, k, &flipped, out);
+                        int r = rot_key(&g->cv, root, q, pq, k, &flipped, out);
                         if (r == 0) {
                             *bad = map ? map[k] : k;
                             return 1;
@@ -459,21 +451,8 @@ static int put_model_keys(gl *g, const ganim_channel *ch, int path, int root, ui
         for (; k < n; k++, out += 16) {
             uint32_t key = map ? map[k] : k;
             const float *q = vals + (size_t)key * 4;
-            int r;
-            if (turn) {
-                float v[4];
-                if (!gx_rotation(&g->cv, root, q, v)) {
-                    *bad = key;
-                    break;
-                }
-                /* the sign follows the model's dot product with the key before (write_channel) */
-                int flip = 0;
-                if (k) flip = flipped ^ (dot4(pq, q) < 0);
-                flipped = flip;
-                if (flip) v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
-                put_f32s(out, v, 4);
-                r = flip ? 2 : 1;
-            } else if (!(r = rot_key(q, pq, k, &flipped, out))) {
+            int r = rot_key(&g->cv, root, q, pq, k, &flipped, out);
+            if (!r) {
                 *bad = key;
                 break;
             }
