@@ -396,11 +396,12 @@ static int put_model_keys(gl *g, const ganim_channel *ch, int path, int root, ui
     const float *vals = ch->values;
     *bad = UINT32_MAX;
     if (path == 0) {
-        int flipped = 0, turn = root && !g->cv.identity;
+        int flipped = 0;
         const float *pq = NULL; /* the model's key before */
         uint32_t k = 0;
 #if GL_PAIRS_SSE2
-        if (!turn) { /* two keys a turn while both are unit: the scalar loop's operations, lane by lane */
+        if (!root ||
+            g->cv.identity) { /* two keys a turn while both are unit: the scalar loop's operations, lane by lane */
             const __m128d lo = _mm_set1_pd(1e-12), hi = _mm_set1_pd(INFINITY), one = _mm_set1_pd(1);
             const __m128d unit = _mm_set1_pd(GX_UNIT_LEN2), mag = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
             const __m128 sign = _mm_set1_ps(-0.0f);
