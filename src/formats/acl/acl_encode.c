@@ -66,7 +66,6 @@ static void flat_reach(acl_enc *e)
             for (unsigned c = 7; c < 10; c++)
                 if (fabs(x[c]) > sm) sm = fabs(x[c]);
         }
-        e->tmax[t] = (float)tm;
         sum += tm;
         sm *= 1.0 + 1e-6; /* float rounding of a decoded scale */
         e->smax[t] = sm < 1e30 ? sm : 1e30;
@@ -76,6 +75,18 @@ static void flat_reach(acl_enc *e)
     }
     e->lever = e->p.shell + sum;
     e->gscale = g;
+    /* What bone t's rotation or scale change may act on: the shell and every other bone's
+     * largest translation, summed without t's (lever - t's length loses the others to
+     * rounding when one translation is some 2^53 times theirs: the bound came out 0). */
+    double before = 0, after = 0;
+    for (uint32_t t = 0; t < e->nt; t++) {
+        e->reach[t] = before;
+        before += e->smax[e->nt + t];
+    }
+    for (uint32_t t = e->nt; t-- > 0;) {
+        e->reach[t] = e->p.shell + (e->reach[t] + after);
+        after += e->smax[e->nt + t];
+    }
     e->share = e->target / (double)e->nt;
     /* Scales below 1 shrink what hangs below them. Then each bone's change d + r * lever_geo
      * (the lever through the depths' largest scale products) within target / (the sum of
@@ -110,7 +121,7 @@ static int fits_constant(const acl_enc *e, uint32_t t, unsigned kind, const floa
         float y[10];
         memcpy(y, x, sizeof y);
         memcpy(y + at[kind], v, n * sizeof(float));
-        if (held_error(e, t, x, y) > limit) return 0;
+        if (!(held_error(e, t, x, y) <= limit)) return 0; /* a NaN bound refuses too */
     }
     return 1;
 }
@@ -420,7 +431,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
         nt * sizeof(float),
         (frames / ACL_SEG_IDEAL + 3u) * sizeof(uint32_t),
         nt * sizeof(float),
-        nt * sizeof(float),
+        nt * sizeof(double),
         (size_t)nt * 2u * sizeof(double),
     };
     size_t offs[14], total = 0;
@@ -443,7 +454,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.rigid = (float *)(blk + offs[9]);
     e.seg_start = (uint32_t *)(blk + offs[10]);
     e.pscale = (float *)(blk + offs[11]);
-    e.tmax = (float *)(blk + offs[12]);
+    e.reach = (double *)(blk + offs[12]);
     e.smax = (double *)(blk + offs[13]);
 
     e.flat = acl_hierarchy_unknown(sk);

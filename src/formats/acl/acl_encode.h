@@ -72,7 +72,7 @@ typedef struct acl_enc {
     int flat;
     double lever;        /* flat: shell + the sum of every bone's largest translation */
     double gscale;       /* flat: the product of every bone's largest scale above 1 */
-    float *tmax;         /* flat: nt, the bone's largest translation length */
+    double *reach;       /* flat: nt, shell + every other bone's largest translation length */
     double *smax;        /* flat: 2 * nt, scratch for flat_reach */
     double share;        /* flat: what each bone may take of the bound at first */
     int geo;             /* flat: bound through the depths' scale products (scales below 1) */

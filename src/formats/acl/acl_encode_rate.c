@@ -682,7 +682,7 @@ double acl_enc_flat_bound(const acl_enc *e, uint32_t t, const float *x, const fl
     double r, d, sm;
     acl_enc_flat_terms(x, y, &r, &d, &sm);
     if (e->geo) return d + r * e->lever_geo;
-    return e->gscale * (d + r * (e->lever - e->tmax[t]));
+    return e->gscale * (d + r * e->reach[t]);
 }
 
 /* Per sample and bone, what bone t's decoded local adds in any chain (acl_enc_flat_bound
@@ -861,7 +861,7 @@ static double flat_max_error(seg_work *w, uint32_t *track, ganim_error *err)
         flat_terms(w, &f, t, enc_sub(e, w->g, t, 0));
         for (uint32_t i = 0; i < w->n; i++) {
             size_t at = (size_t)i * e->nt + t;
-            double v = f.r[at] * (e->lever - e->tmax[t]) + f.d[at];
+            double v = f.r[at] * e->reach[t] + f.d[at];
             if (v > most && track) {
                 most = v;
                 *track = t;

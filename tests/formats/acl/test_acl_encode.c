@@ -509,6 +509,48 @@ TEST(flat_skeleton_within_precision_for_any_hierarchy)
     free(c.v);
 }
 
+/* Unknown hierarchy, one bone far out (2^57) and the others near: what the far bone's
+ * turn may act on is the shell and the others' translations, a few units, which the
+ * total lever minus the far bone's own length lost to rounding (2^57 + 5 - 2^57 is 0 in
+ * doubles): the bound came out 0 and the turning bone was written at the identity. */
+TEST(flat_skeleton_far_bone_keeps_its_turn)
+{
+    clip_in c = small_clip();
+    for (uint32_t t = 0; t < c.nt; t++) c.parents[t] = -1;
+    for (uint32_t f = 0; f < c.frames; f++)
+        for (uint32_t t = 0; t < c.nt; t++) c.v[((size_t)f * c.nt + t) * 10u + 4] = t ? 1.0f : 0x1p57f;
+    ganim_doc *doc = doc_from(&c, 30.0f);
+    size_t size;
+    ganim_code code;
+    uint8_t *b = write_acl(doc, "acl", NULL, 0, &size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    ganim_doc *back = NULL;
+    CHECK_OK(ganim_read_memory(b, size, NULL, &back, NULL));
+    if (back) {
+        float *dec = decoded(back, c.nt, c.frames);
+        double worst = 0, turn = 0;
+        for (uint32_t f = 0; f < c.frames; f++)
+            for (uint32_t t = 0; t < c.nt; t++) {
+                const float *x = c.v + ((size_t)f * c.nt + t) * 10u, *y = dec + ((size_t)f * c.nt + t) * 10u;
+                double dot =
+                    fabs((double)x[0] * y[0] + (double)x[1] * y[1] + (double)x[2] * y[2] + (double)x[3] * y[3]);
+                double deg = 2.0 * acos(dot < 1.0 ? dot : 1.0) * 57.29577951308232;
+                if (deg > worst) worst = deg;
+                if (t == 0 && 2.0 * acos(fabs((double)x[3])) * 57.29577951308232 > turn)
+                    turn = 2.0 * acos(fabs((double)x[3])) * 57.29577951308232;
+            }
+        /* the far bone turns up to 0.4 rad; a chord within 0.01 / 5 units is under 0.12 degrees */
+        CHECK_MSG(turn > 20.0, "the far bone turns %g degrees", turn);
+        CHECK_MSG(worst < 0.12, "a rotation read back %g degrees away", worst);
+        free(dec);
+        ganim_doc_free(back);
+    }
+    free(b);
+    ganim_doc_free(doc);
+    free(c.parents);
+    free(c.v);
+}
+
 /* A chain whose root moves at constant speed and whose bones turn at a constant rate:
  * its inner samples are rebuilt by their neighbours within the precision, so version 10
  * strips them (misc bit 10, 20-byte segment headers) and still decodes within 0.01;
@@ -978,6 +1020,7 @@ int main(void)
 {
     test_program_name = "test_acl_encode";
     RUN(flat_skeleton_within_precision_for_any_hierarchy);
+    RUN(flat_skeleton_far_bone_keeps_its_turn);
     RUN(trivial_key_frames_stripped);
     RUN(automatic_level_as_acl_picks);
     RUN(options_shape_the_buffer);
