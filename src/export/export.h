@@ -296,9 +296,11 @@ static inline void gx_text_dec(ganim_writer *w, const char *text, uint64_t v)
 static inline void gx_g9(ganim_writer *w, double v) { gw_double_prec(w, v, 9); }
 
 /* The base64 digits (RFC 4648, padded) of the n bytes at p, stored at o; returns the end.
- * gx_b64_digits takes SSSE3 where the processor has it; gx_b64_digits_scalar never (the
- * two give the same digits: test_export_gltf). */
+ * gx_b64_digits takes AVX2, then SSSE3, where the processor has them; gx_b64_digits_upto
+ * no further than `level` (0 scalar, 1 SSSE3, 2 AVX2); gx_b64_digits_scalar never (all give
+ * the same digits: test_export_gltf). */
 uint8_t *gx_b64_digits(uint8_t *o, const uint8_t *p, size_t n);
+uint8_t *gx_b64_digits_upto(uint8_t *o, const uint8_t *p, size_t n, int level);
 uint8_t *gx_b64_digits_scalar(uint8_t *o, const uint8_t *p, size_t n);
 
 #endif

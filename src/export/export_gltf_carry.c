@@ -30,7 +30,7 @@
 #define B64_P1024(i) B64_P256(i), B64_P256((i) + 256), B64_P256((i) + 512), B64_P256((i) + 768)
 static const char b64_pairs[4096][2] = { B64_P1024(0), B64_P1024(1024), B64_P1024(2048), B64_P1024(3072) };
 
-/* The SSSE3 path of gx_b64_digits: gcc or clang on x86, chosen at run time. */
+/* The SSSE3 and AVX2 paths of gx_b64_digits: gcc or clang on x86, chosen at run time. */
 #if defined(__SSE2__) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define GX_HAVE_SSSE3 1
 #include <immintrin.h>
@@ -39,37 +39,80 @@ static const char b64_pairs[4096][2] = { B64_P1024(0), B64_P1024(1024), B64_P102
 #endif
 
 #if GX_HAVE_SSSE3
-/* Twelve bytes (of the 16 at p) to sixteen digits at o: W. Mula's method. Each group of
- * three bytes is spread over a 32-bit lane as b1 b0 b2 b1, whose four 6-bit fields a
+/* Twelve bytes (of the 16 loaded) to sixteen digits, W. Mula's method: each group of three
+ * bytes is spread over a 32-bit lane as b1 b0 b2 b1, whose four 6-bit fields a
  * multiply-high and a multiply-low move into the lane's four bytes; each field then
  * becomes its digit by adding the offset of its range ('A', 'a' - 26, '0' - 52, '+' - 62,
- * '/' - 63), picked by a byte shuffle from the field's class. */
-__attribute__((target("ssse3"))) static void b64_12_ssse3(const uint8_t *p, uint8_t *o)
+ * '/' - 63), picked by a byte shuffle from the field's class. The AVX2 run does the same
+ * in each 128-bit half, on the twelve bytes at p and the twelve after them. Each run
+ * returns the bytes it took, a multiple of 12 (so of 3: the digits are those of the whole),
+ * stopping while the last load is still in the input. */
+__attribute__((target("ssse3"))) static size_t b64_run_ssse3(uint8_t *o, const uint8_t *p, size_t n)
 {
-    __m128i in = _mm_loadu_si128((const __m128i *)(const void *)p);
-    in = _mm_shuffle_epi8(in, _mm_set_epi8(10, 11, 9, 10, 7, 8, 6, 7, 4, 5, 3, 4, 1, 2, 0, 1));
-    __m128i hi = _mm_mulhi_epu16(_mm_and_si128(in, _mm_set1_epi32(0x0fc0fc00)), _mm_set1_epi32(0x04000040));
-    __m128i lo = _mm_mullo_epi16(_mm_and_si128(in, _mm_set1_epi32(0x003f03f0)), _mm_set1_epi32(0x01000010));
-    __m128i x = _mm_or_si128(hi, lo); /* the 16 fields, 0..63, in output order */
+    const __m128i spread = _mm_set_epi8(10, 11, 9, 10, 7, 8, 6, 7, 4, 5, 3, 4, 1, 2, 0, 1);
+    const __m128i hi_mask = _mm_set1_epi32(0x0fc0fc00), hi_mul = _mm_set1_epi32(0x04000040);
+    const __m128i lo_mask = _mm_set1_epi32(0x003f03f0), lo_mul = _mm_set1_epi32(0x01000010);
+    const __m128i b51 = _mm_set1_epi8(51), b26 = _mm_set1_epi8(26), b13 = _mm_set1_epi8(13);
     /* class: 0..25 -> 13, 26..51 -> 0, 52..61 -> 1..10, 62 -> 11, 63 -> 12 */
-    __m128i cls = _mm_subs_epu8(x, _mm_set1_epi8(51));
-    cls = _mm_or_si128(cls, _mm_and_si128(_mm_cmpgt_epi8(_mm_set1_epi8(26), x), _mm_set1_epi8(13)));
     const __m128i shift = _mm_setr_epi8('a' - 26, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52,
                                         '0' - 52, '0' - 52, '0' - 52, '+' - 62, '/' - 63, 'A', 0, 0);
-    _mm_storeu_si128((__m128i *)(void *)o, _mm_add_epi8(_mm_shuffle_epi8(shift, cls), x));
+    size_t i = 0;
+    for (; n - i >= 16; i += 12, o += 16) {
+        __m128i in = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + i)), spread);
+        __m128i x = _mm_or_si128(_mm_mulhi_epu16(_mm_and_si128(in, hi_mask), hi_mul),
+                                 _mm_mullo_epi16(_mm_and_si128(in, lo_mask), lo_mul)); /* the 16 fields, 0..63 */
+        __m128i cls = _mm_or_si128(_mm_subs_epu8(x, b51), _mm_and_si128(_mm_cmpgt_epi8(b26, x), b13));
+        _mm_storeu_si128((__m128i *)(void *)o, _mm_add_epi8(_mm_shuffle_epi8(shift, cls), x));
+    }
+    return i;
+}
+
+__attribute__((target("avx2"))) static size_t b64_run_avx2(uint8_t *o, const uint8_t *p, size_t n)
+{
+    const __m256i spread = _mm256_set_epi8(10, 11, 9, 10, 7, 8, 6, 7, 4, 5, 3, 4, 1, 2, 0, 1, 10, 11, 9, 10, 7, 8, 6, 7,
+                                           4, 5, 3, 4, 1, 2, 0, 1);
+    const __m256i hi_mask = _mm256_set1_epi32(0x0fc0fc00), hi_mul = _mm256_set1_epi32(0x04000040);
+    const __m256i lo_mask = _mm256_set1_epi32(0x003f03f0), lo_mul = _mm256_set1_epi32(0x01000010);
+    const __m256i b51 = _mm256_set1_epi8(51), b26 = _mm256_set1_epi8(26), b13 = _mm256_set1_epi8(13);
+    const __m256i shift = _mm256_setr_epi8('a' - 26, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52,
+                                           '0' - 52, '0' - 52, '0' - 52, '0' - 52, '+' - 62, '/' - 63, 'A', 0, 0,
+                                           'a' - 26, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52,
+                                           '0' - 52, '0' - 52, '0' - 52, '0' - 52, '+' - 62, '/' - 63, 'A', 0, 0);
+    size_t i = 0;
+    for (; n - i >= 28; i += 24, o += 32) {
+        __m256i in =
+            _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p + i))),
+                                    _mm_loadu_si128((const __m128i *)(const void *)(p + i + 12)), 1);
+        in = _mm256_shuffle_epi8(in, spread);
+        __m256i x = _mm256_or_si256(_mm256_mulhi_epu16(_mm256_and_si256(in, hi_mask), hi_mul),
+                                    _mm256_mullo_epi16(_mm256_and_si256(in, lo_mask), lo_mul));
+        __m256i cls = _mm256_or_si256(_mm256_subs_epu8(x, b51), _mm256_and_si256(_mm256_cmpgt_epi8(b26, x), b13));
+        _mm256_storeu_si256((__m256i *)(void *)o, _mm256_add_epi8(_mm256_shuffle_epi8(shift, cls), x));
+    }
+    return i;
 }
 #endif
 
-uint8_t *gx_b64_digits(uint8_t *o, const uint8_t *p, size_t n)
+uint8_t *gx_b64_digits_upto(uint8_t *o, const uint8_t *p, size_t n, int level)
 {
     size_t i = 0;
 #if GX_HAVE_SSSE3
-    /* 16 bytes loaded for 12 used: the last 4 still in the input */
-    if (n >= 16 && __builtin_cpu_supports("ssse3"))
-        for (; n - i >= 16; i += 12, o += 16) b64_12_ssse3(p + i, o);
+    if (level >= 2 && n >= 28 && __builtin_cpu_supports("avx2")) {
+        i = b64_run_avx2(o, p, n);
+        o += i / 3 * 4;
+    }
+    if (level >= 1 && n - i >= 16 && __builtin_cpu_supports("ssse3")) {
+        size_t k = b64_run_ssse3(o, p + i, n - i);
+        i += k;
+        o += k / 3 * 4;
+    }
+#else
+    (void)level;
 #endif
     return gx_b64_digits_scalar(o, p + i, n - i); /* i is a multiple of 3: the same digits */
 }
+
+uint8_t *gx_b64_digits(uint8_t *o, const uint8_t *p, size_t n) { return gx_b64_digits_upto(o, p, n, 2); }
 
 uint8_t *gx_b64_digits_scalar(uint8_t *o, const uint8_t *p, size_t n)
 {

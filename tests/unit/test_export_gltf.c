@@ -1317,17 +1317,85 @@ TEST(stored_keys_that_do_not_fit)
 /* Rotation keys as written, by the exporter's rule restated here: a key unit to float
  * precision (its squared length in double within 2^-21 of 1) as it is, else divided by
  * its length in double; negated when the model's dot product with the key before (in
- * double, x, y, z, w in turn) is below 0, and again for each such key after. Keys that
- * are not unit, keys at a right angle to the one before (a dot product of exactly 0) and
- * keys turned away, at even and odd places and in runs: the two-keys-a-turn path and the
- * one-key path give these same bits. */
+ * double, x, y, z, w in turn) is below 0, and again for each such key after. Fills want
+ * and returns the number of keys negated. */
+static int rotation_rule(const float *r, int n, float *want, int *normalised, int *zero_dots)
+{
+    int flipped = 0, flips = 0;
+    for (int k = 0; k < n; k++) {
+        const float *q = r + k * 4;
+        double m[4] = { q[0], q[1], q[2], q[3] };
+        double len2 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3];
+        int unit = fabs(len2 - 1) <= 4.76837158203125e-7;
+        *normalised += !unit;
+        for (int i = 0; i < 4; i++) want[k * 4 + i] = unit ? q[i] : (float)(m[i] / sqrt(len2));
+        if (k) {
+            const float *p = q - 4;
+            double d0 = (double)p[0] * m[0], d1 = (double)p[1] * m[1], d2 = (double)p[2] * m[2];
+            double dot = d0 + d1 + d2 + (double)p[3] * m[3];
+            *zero_dots += dot == 0;
+            flipped ^= dot < 0;
+        }
+        if (k && flipped) {
+            flips++;
+            for (int i = 0; i < 4; i++) want[k * 4 + i] = -want[k * 4 + i];
+        }
+    }
+    return flips;
+}
+
+/* The n keys r of bone 1's rotation channel, exported as a .glb (one run) and as its
+ * parts, read from the binary chunk: bit for bit `want`. */
+static void check_rotation_keys(const float *r, const float *want, int n)
+{
+    ganim_doc *doc = tb_doc(2, NULL);
+    doc->skeleton->bones[1].parent = 0;
+    tb_clip(doc, "spin", 30, (uint32_t)n);
+    tb_track(doc, 0, 1, NULL, NULL);
+    tb_channel(doc, 0, 0, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, (uint32_t)n, NULL, r);
+    for (int glb = 0; glb < 2; glb++) {
+        ganim_buffer out = { 0 }, js = { 0 }, bin = { 0 };
+        gltf_file f;
+        if (glb) {
+            CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
+        } else { /* the .gltf's JSON and .bin, put together as a .glb's parts */
+            CHECK_OK(ganim_export_glb_parts(doc, NULL, &js, &bin, NULL));
+            out.data = malloc(js.size + bin.size);
+            memcpy(out.data, js.data, js.size);
+            memcpy(out.data + js.size, bin.data, bin.size);
+            out.size = out.capacity = js.size + bin.size;
+        }
+        if (open_glb(&out, &f)) {
+            const tjson *smp = find_sampler(&f, 0, 1, "rotation");
+            uint32_t got_n = 0;
+            int c = 0, bad = 0;
+            float *q = smp ? acc_floats(&f, tjson_int(tjson_get(smp, "output"), -1), &got_n, &c) : NULL;
+            CHECK(q && got_n == (uint32_t)n && c == 4);
+            if (q && got_n == (uint32_t)n && c == 4)
+                for (int k = 0; k < n && bad < 10; k++) {
+                    int same = memcmp(q + k * 4, want + k * 4, 16) == 0;
+                    bad += !same;
+                    CHECK_MSG(same, "key %d: %.9g %.9g %.9g %.9g, want %.9g %.9g %.9g %.9g", k, q[k * 4], q[k * 4 + 1],
+                              q[k * 4 + 2], q[k * 4 + 3], want[k * 4], want[k * 4 + 1], want[k * 4 + 2],
+                              want[k * 4 + 3]);
+                }
+            free(q);
+            tjson_free(f.json);
+        }
+        if (glb) ganim_buffer_free(&out);
+        else free(out.data);
+        ganim_buffer_free(&js);
+        ganim_buffer_free(&bin);
+    }
+    ganim_doc_free(doc);
+}
+
+/* Keys that are not unit, keys at a right angle to the one before (a dot product of
+ * exactly 0) and keys turned away, at every place of a group of four and in runs: the
+ * four-keys-a-turn path and the one-key path give the rule's bits. */
 TEST(rotation_keys_as_written)
 {
     enum { N = 203 };
-    ganim_doc *doc = tb_doc(2, NULL);
-    doc->skeleton->bones[1].parent = 0;
-    tb_clip(doc, "spin", 30, N);
-    tb_track(doc, 0, 1, NULL, NULL);
     static float r[N * 4], want[N * 4];
     uint32_t seed = 777;
     for (int k = 0; k < N; k++) {
@@ -1346,62 +1414,72 @@ TEST(rotation_keys_as_written)
         if (k >= 40 && k < 48) /* a run close to the key before: no flips */
             memcpy(r + k * 4, r + (k - 1) * 4, 4 * sizeof *r);
     }
-    int flipped = 0, flips = 0, normalised = 0, zero_dots = 0;
-    for (int k = 0; k < N; k++) {
-        const float *q = r + k * 4;
-        double m[4] = { q[0], q[1], q[2], q[3] };
-        double len2 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3];
-        int unit = fabs(len2 - 1) <= 4.76837158203125e-7;
-        normalised += !unit;
-        for (int i = 0; i < 4; i++) want[k * 4 + i] = unit ? q[i] : (float)(m[i] / sqrt(len2));
-        if (k) {
-            const float *p = q - 4;
-            double d0 = (double)p[0] * m[0], d1 = (double)p[1] * m[1], d2 = (double)p[2] * m[2];
-            double dot = d0 + d1 + d2 + (double)p[3] * m[3];
-            zero_dots += dot == 0;
-            flipped ^= dot < 0;
-        }
-        if (k && flipped) {
-            flips++;
-            for (int i = 0; i < 4; i++) want[k * 4 + i] = -want[k * 4 + i];
-        }
-    }
+    int normalised = 0, zero_dots = 0, flips = rotation_rule(r, N, want, &normalised, &zero_dots);
     CHECK_MSG(normalised >= 30 && zero_dots >= 20 && flips >= 40 && flips <= N - 40,
               "%d normalised, %d right angles, %d negated", normalised, zero_dots, flips);
-    tb_channel(doc, 0, 0, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, N, NULL, r);
-    for (int glb = 0; glb < 2; glb++) {
-        ganim_buffer out = { 0 }, js = { 0 }, bin = { 0 };
-        gltf_file f;
-        if (glb) {
-            CHECK_OK(ganim_export_glb(doc, NULL, &out, NULL));
-        } else { /* the .gltf's JSON and .bin, put together as a .glb's parts */
-            CHECK_OK(ganim_export_glb_parts(doc, NULL, &js, &bin, NULL));
-            out.data = malloc(js.size + bin.size);
-            memcpy(out.data, js.data, js.size);
-            memcpy(out.data + js.size, bin.data, bin.size);
-            out.size = out.capacity = js.size + bin.size;
+    check_rotation_keys(r, want, N);
+}
+
+/* The four-keys-a-turn path decides in float (squared lengths within 2^-22 of 1, dot
+ * products beyond 2^-21 from 0, where float's rounding cannot change the double
+ * decision) and leaves every other group of four to the one-key path. Keys placed at and
+ * around those edges and the rule's own (squared lengths 1 +- 2^-22, 2^-21 and between;
+ * dot products of +-1e-8 .. 1e-5 and exactly 0), runs of negated keys across groups: the
+ * rule's bits, key for key. */
+TEST(rotation_keys_at_the_float_edges)
+{
+    enum { N = 6007 };
+    float *r = malloc(N * 4 * sizeof *r), *want = malloc(N * 4 * sizeof *want);
+    uint32_t seed = 4242;
+    static const double len_off[] = { 0x1p-22,        -0x1p-22,       0x1p-22 * 1.02,  -0x1p-22 * 1.02,
+                                      0x1p-22 * 0.98, 0x1p-21 * 0.99, -0x1p-21 * 0.99, 0x1p-21,
+                                      -0x1p-21,       0x1p-21 * 1.01, 3.5e-7,          -4.2e-7 };
+    static const double dot_at[] = { 1e-8, -1e-8, 1e-7, -1e-7, 2e-7, -2e-7, 4.7e-7, -4.7e-7, 5e-7, -5e-7, 1e-5, -1e-5 };
+    int edge_len = 0, edge_dot = 0;
+    for (int k = 0; k < N; k++) {
+        double q[4], len2 = 0;
+        for (int i = 0; i < 4; i++) {
+            seed = seed * 1103515245u + 12345u;
+            q[i] = (double)(seed >> 8) / 8388608.0 - 1.0;
+            len2 += q[i] * q[i];
         }
-        if (open_glb(&out, &f)) {
-            const tjson *smp = find_sampler(&f, 0, 1, "rotation");
-            uint32_t n = 0;
-            int c = 0;
-            float *q = smp ? acc_floats(&f, tjson_int(tjson_get(smp, "output"), -1), &n, &c) : NULL;
-            CHECK(q && n == N && c == 4);
-            if (q && n == N && c == 4)
-                for (int k = 0; k < N; k++)
-                    CHECK_MSG(memcmp(q + k * 4, want + k * 4, 16) == 0,
-                              "key %d: %.9g %.9g %.9g %.9g, want %.9g %.9g %.9g %.9g", k, q[k * 4], q[k * 4 + 1],
-                              q[k * 4 + 2], q[k * 4 + 3], want[k * 4], want[k * 4 + 1], want[k * 4 + 2],
-                              want[k * 4 + 3]);
-            free(q);
-            tjson_free(f.json);
+        for (int i = 0; i < 4; i++) q[i] /= sqrt(len2);
+        seed = seed * 1103515245u + 12345u;
+        unsigned pick = (seed >> 16) % 16u;
+        if (k && pick < 5) { /* a dot product near 0 with the key before: q at a right angle plus a little of it */
+            const float *p = r + (k - 1) * 4;
+            double pp[4] = { p[0], p[1], p[2], p[3] }, pl = 0, d = dot_at[(seed >> 8) % 12u];
+            for (int i = 0; i < 4; i++) pl += pp[i] * pp[i];
+            double o[4] = { -pp[1], pp[0], -pp[3], pp[2] };
+            for (int i = 0; i < 4; i++) q[i] = (o[i] + d * pp[i]) / sqrt(pl);
+            edge_dot++;
+        } else if (k && pick == 5) { /* the key before, negated: a flip */
+            for (int i = 0; i < 4; i++) q[i] = -r[(k - 1) * 4 + i];
+        } else if (k && pick == 6) { /* the key before again */
+            for (int i = 0; i < 4; i++) q[i] = r[(k - 1) * 4 + i];
+        } else if (k && pick == 7) { /* further from unit (as far as a model takes) */
+            for (int i = 0; i < 4; i++) q[i] *= seed & 256u ? 1.0004 : 0.9996;
         }
-        if (glb) ganim_buffer_free(&out);
-        else free(out.data);
-        ganim_buffer_free(&js);
-        ganim_buffer_free(&bin);
+        if (pick >= 8 && pick < 13) { /* a squared length near an edge */
+            double f = sqrt(1.0 + len_off[(seed >> 4) % 12u]);
+            for (int i = 0; i < 4; i++) q[i] *= f;
+            edge_len++;
+        }
+        for (int i = 0; i < 4; i++) r[k * 4 + i] = (float)q[i];
     }
-    ganim_doc_free(doc);
+    int normalised = 0, zero_dots = 0, flips = rotation_rule(r, N, want, &normalised, &zero_dots);
+    CHECK_MSG(normalised >= 300 && edge_dot >= 1000 && edge_len >= 1000 && flips >= 1000 && flips <= N - 1000,
+              "%d normalised, %d near right angles, %d near the length edges, %d negated", normalised, edge_dot,
+              edge_len, flips);
+    check_rotation_keys(r, want, N);
+    /* at every offset of the groups of four */
+    for (int start = 1; start < 4; start++) {
+        normalised = zero_dots = 0;
+        rotation_rule(r + start * 4, N - start, want, &normalised, &zero_dots);
+        check_rotation_keys(r + start * 4, want, N - start);
+    }
+    free(r);
+    free(want);
 }
 
 /* RFC 4648 base64, one bit at a time: the reference for gx_b64_digits. */
@@ -1419,13 +1497,19 @@ static size_t b64_reference(char *o, const uint8_t *p, size_t n)
     return k;
 }
 
-/* The base64 of records and opaque clips: the SSSE3 path (where the processor has it) and
- * the scalar path give RFC 4648's digits for every length from 0 to 300 and a few
+/* The base64 of records and opaque clips: the AVX2 and SSSE3 paths (where the processor
+ * has them; this test says when it has not) and the scalar path give RFC 4648's digits for every length from 0 to 300 and a few
  * thousand, from every alignment, reading only the bytes given (each input in a block of
  * exactly its size: the sanitizer build catches a read past it) and writing only the
  * digits (a guard byte after them). */
 TEST(base64_digits_every_length)
 {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    if (!__builtin_cpu_supports("avx2"))
+        test_note_not_run("test_export_gltf base64_digits_every_length: the AVX2 path (no AVX2 on this processor)");
+    if (!__builtin_cpu_supports("ssse3"))
+        test_note_not_run("test_export_gltf base64_digits_every_length: the SSSE3 path (no SSSE3 on this processor)");
+#endif
     uint32_t seed = 12345;
     for (size_t n = 0; n <= 3100; n += n < 300 ? 1 : 397) {
         for (size_t shift = 0; shift < (n < 300 ? 16u : 3u); shift++) {
@@ -1441,13 +1525,16 @@ TEST(base64_digits_every_length)
             size_t len = (n + 2) / 3 * 4;
             char *want = malloc(len + 1);
             CHECK_EQ_INT((long long)b64_reference(want, src, n), (long long)len);
-            for (int path = 0; path < 2; path++) {
+            for (int path = 0; path < 5; path++) {
+                static const char *const name[5] = { "scalar", "up to SSSE3", "up to AVX2", "fast", "level 0" };
                 uint8_t *got = malloc(len + 1);
                 got[len] = 0xA5;
-                uint8_t *end = path ? gx_b64_digits_scalar(got, src, n) : gx_b64_digits(got, src, n);
+                uint8_t *end = path == 0   ? gx_b64_digits_scalar(got, src, n)
+                               : path < 3  ? gx_b64_digits_upto(got, src, n, path)
+                               : path == 3 ? gx_b64_digits(got, src, n)
+                                           : gx_b64_digits_upto(got, src, n, 0);
                 CHECK_MSG(end == got + len && memcmp(got, want, len) == 0 && got[len] == 0xA5,
-                          "%s path, %zu bytes: %.*s, want %.*s", path ? "scalar" : "fast", n, (int)len, (char *)got,
-                          (int)len, want);
+                          "%s path, %zu bytes: %.*s, want %.*s", name[path], n, (int)len, (char *)got, (int)len, want);
                 free(got);
             }
             free(want);
@@ -1462,6 +1549,7 @@ int main(void)
     RUN(glb_layout_nodes_and_rest_pose);
     RUN(base64_digits_every_length);
     RUN(rotation_keys_as_written);
+    RUN(rotation_keys_at_the_float_edges);
     RUN(animation_samplers_after_conversion);
     RUN(keep_axes_and_gltf_with_external_buffer);
     RUN(step_bits_and_visibility);
