@@ -195,18 +195,26 @@ static int sample_pose(const ganim_clip *c, const ganim_skeleton *sk, uint32_t f
  * bone's local error counts that much smaller: at ACL's precision (0.01) a local error of
  * 10 radians or units is within it, so its values are as good as free to the encoder (at
  * a scale of 0, free: written as their defaults, say), and no local value of it can be
- * held against what was read back. */
+ * held against what was read back. Bit 1 (2): bone i is a leaf whose own scale, times
+ * the scales above it (each its largest axis), shrinks everything it turns below 1/1000:
+ * at ACL's shell distance (3) even a half turn of it moves its shell points by at most
+ * 0.006, within the precision, so its rotation is as good as free to the encoder. */
 static void below_zero_scale(const ganim_skeleton *sk, const ganim_transform *pose, uint8_t *gone)
 {
     for (uint32_t i = 0; i < sk->bone_count; i++) {
-        double shrink = 1;
+        const ganim_vec3 *o = &pose[i].scale;
+        double shrink = 1, reach = fmax(fabs((double)o->x), fmax(fabs((double)o->y), fabs((double)o->z)));
         int32_t p = sk->bones[i].parent;
         for (uint32_t up = 0; p >= 0 && (uint32_t)p < sk->bone_count && up < sk->bone_count; up++) {
             const ganim_vec3 *v = &pose[p].scale;
             shrink *= fmin(fabs((double)v->x), fmin(fabs((double)v->y), fabs((double)v->z)));
+            reach *= fmax(fabs((double)v->x), fmax(fabs((double)v->y), fabs((double)v->z)));
             p = sk->bones[p].parent;
         }
         gone[i] = !(shrink >= 1e-3); /* NaN: gone too */
+        int leaf = 1;
+        for (uint32_t c = 0; c < sk->bone_count && leaf; c++) leaf = sk->bones[c].parent != (int32_t)i;
+        if (leaf && !(reach >= 1e-3)) gone[i] |= 2;
     }
 }
 
@@ -252,9 +260,9 @@ static int compare_clip(const ganim_clip *src, const ganim_clip *a, const ganim_
         for (uint32_t t = 0; ok && t < b->track_count; t++) {
             const ganim_track *tb = &b->tracks[t];
             uint32_t i = tb->bone;
-            if (i >= nb || !track_of(a, i) || skewed[i]) continue;
+            if (i >= nb || !track_of(a, i) || (skewed[i] & 1)) continue;
             const ganim_transform *x = &pa[i], *y = &pb[i];
-            if (tb->rotation.kind != GANIM_CHANNEL_ABSENT) {
+            if (tb->rotation.kind != GANIM_CHANNEL_ABSENT && !(skewed[i] & 2)) {
                 double deg = quat_angle_deg(&x->rotation, &y->rotation);
                 stats->values++;
                 if (!(deg <= 3.0) && !same_linear(x, y)) {
