@@ -195,27 +195,62 @@ static int sample_pose(const ganim_clip *c, const ganim_skeleton *sk, uint32_t f
  * bone's local error counts that much smaller: at ACL's precision (0.01) a local error of
  * 10 radians or units is within it, so its values are as good as free to the encoder (at
  * a scale of 0, free: written as their defaults, say), and no local value of it can be
- * held against what was read back. Bit 1 (2): bone i is a leaf whose own scale, times
- * the scales above it (each its largest axis), shrinks everything it turns below 1/1000:
- * at ACL's shell distance (3) even a half turn of it moves its shell points by at most
- * 0.006, within the precision, so its rotation is as good as free to the encoder. */
+ * held against what was read back. */
 static void below_zero_scale(const ganim_skeleton *sk, const ganim_transform *pose, uint8_t *gone)
 {
     for (uint32_t i = 0; i < sk->bone_count; i++) {
-        const ganim_vec3 *o = &pose[i].scale;
-        double shrink = 1, reach = fmax(fabs((double)o->x), fmax(fabs((double)o->y), fabs((double)o->z)));
+        double shrink = 1;
         int32_t p = sk->bones[i].parent;
         for (uint32_t up = 0; p >= 0 && (uint32_t)p < sk->bone_count && up < sk->bone_count; up++) {
             const ganim_vec3 *v = &pose[p].scale;
             shrink *= fmin(fabs((double)v->x), fmin(fabs((double)v->y), fabs((double)v->z)));
-            reach *= fmax(fabs((double)v->x), fmax(fabs((double)v->y), fabs((double)v->z)));
             p = sk->bones[p].parent;
         }
         gone[i] = !(shrink >= 1e-3); /* NaN: gone too */
-        int leaf = 1;
-        for (uint32_t c = 0; c < sk->bone_count && leaf; c++) leaf = sk->bones[c].parent != (int32_t)i;
-        if (leaf && !(reach >= 1e-3)) gone[i] |= 2;
     }
+}
+
+static double largest_scale(const ganim_vec3 *v)
+{
+    return fmax(fabs((double)v->x), fmax(fabs((double)v->y), fabs((double)v->z)));
+}
+
+/* Is bone c below bone i? */
+static int is_below(const ganim_skeleton *sk, uint32_t c, uint32_t i)
+{
+    int32_t p = sk->bones[c].parent;
+    for (uint32_t up = 0; p >= 0 && (uint32_t)p < sk->bone_count && up < sk->bone_count; up++) {
+        if ((uint32_t)p == i) return 1;
+        p = sk->bones[p].parent;
+    }
+    return 0;
+}
+
+/* How far bone i's rotation can move ACL's shell points in object space (pose: the local
+ * transforms of one frame): its own scale times those above it (each its largest axis),
+ * times the shell distance (3) plus the translations of every bone below it (of every
+ * other bone when the skeleton is flat: the acl writer then bounds every hierarchy),
+ * times their scales above 1. A rotation read back `chord` (2 sin(angle / 2)) away moves
+ * them by at most chord x this: when that is within a few times the precision, the
+ * metric the writer bounds does not hold the rotation to a closer match (a bone of tiny
+ * scale, say: its rotation is as good as free). */
+static double rotation_lever(const ganim_skeleton *sk, const ganim_transform *pose, uint32_t i)
+{
+    double s = largest_scale(&pose[i].scale), d = 3.0, g = 1.0;
+    int32_t p = sk->bones[i].parent;
+    for (uint32_t up = 0; p >= 0 && (uint32_t)p < sk->bone_count && up < sk->bone_count; up++) {
+        s *= largest_scale(&pose[p].scale);
+        p = sk->bones[p].parent;
+    }
+    int any = flat(sk);
+    for (uint32_t c = 0; c < sk->bone_count; c++) {
+        if (c == i || !(any || is_below(sk, c, i))) continue;
+        const ganim_vec3 *t = &pose[c].translation;
+        d += sqrt((double)t->x * t->x + (double)t->y * t->y + (double)t->z * t->z);
+        double m = largest_scale(&pose[c].scale);
+        if (m > 1) g *= m;
+    }
+    return s * g * d;
 }
 
 static int compare_clip(const ganim_clip *src, const ganim_clip *a, const ganim_skeleton *sa, const ganim_clip *b,
@@ -260,12 +295,16 @@ static int compare_clip(const ganim_clip *src, const ganim_clip *a, const ganim_
         for (uint32_t t = 0; ok && t < b->track_count; t++) {
             const ganim_track *tb = &b->tracks[t];
             uint32_t i = tb->bone;
-            if (i >= nb || !track_of(a, i) || (skewed[i] & 1)) continue;
+            if (i >= nb || !track_of(a, i) || skewed[i]) continue;
             const ganim_transform *x = &pa[i], *y = &pb[i];
-            if (tb->rotation.kind != GANIM_CHANNEL_ABSENT && !(skewed[i] & 2)) {
+            if (tb->rotation.kind != GANIM_CHANNEL_ABSENT) {
                 double deg = quat_angle_deg(&x->rotation, &y->rotation);
                 stats->values++;
-                if (!(deg <= 3.0) && !same_linear(x, y)) {
+                /* object space: a rotation that moves the shell points 0.05 at most (5x the
+                 * precision) is within what the writer bounds */
+                if (!(deg <= 3.0) && !same_linear(x, y) &&
+                    !(!world && object_space &&
+                      2 * sin(deg * 3.14159265358979 / 360) * rotation_lever(sa, pa, i) <= 0.05)) {
                     snprintf(why, why_size, "bone %u frame %u: rotation read back %.3f degrees away", i, f, deg);
                     ok = 0;
                 }
