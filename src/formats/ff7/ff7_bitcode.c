@@ -151,16 +151,23 @@ static inline ff7_run run_start(const ff7_dec *d)
     return r;
 }
 
-/* One slot's three codes of run R (a local ff7_run) of stream D, and the refill. */
-#define FF7_RUN_SLOT(R, D)                                                                                \
-    do {                                                                                                  \
-        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (R).pr[(R).i], (R).cr[(R).i]);         \
-        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (R).pr[(R).i + 1], (R).cr[(R).i + 1]); \
-        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (R).pr[(R).i + 2], (R).cr[(R).i + 2]); \
-        (R).x |= gb_msb_window64_proven((R).np, 0) >> (R).valid; /* valid: 8 to 63 */                     \
-        (R).np += (~(R).valid & 56u) >> 3; /* the whole bytes that fit: valid | 56 - valid bits */        \
-        (R).valid |= 56u;                                                                                 \
-        (R).i += 3;                                                                                       \
+/* One slot's three codes of run R (a local ff7_run) of stream D, the previous frame's
+ * angles at PR[K], the slot's at CR[K], and the refill. */
+#define FF7_SLOT_AT(R, D, PR, CR, K)                                                               \
+    do {                                                                                           \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (PR)[K], (CR)[K]);              \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (PR)[(K) + 1], (CR)[(K) + 1]);  \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (PR)[(K) + 2], (CR)[(K) + 2]);  \
+        (R).x |= gb_msb_window64_proven((R).np, 0) >> (R).valid; /* valid: 8 to 63 */              \
+        (R).np += (~(R).valid & 56u) >> 3; /* the whole bytes that fit: valid | 56 - valid bits */ \
+        (R).valid |= 56u;                                                                          \
+    } while (0)
+
+/* Run R's next slot. */
+#define FF7_RUN_SLOT(R, D)                                   \
+    do {                                                     \
+        FF7_SLOT_AT(R, D, (R).pr, (R).cr, (ptrdiff_t)(R).i); \
+        (R).i += 3;                                          \
     } while (0)
 
 /* The bit after run r. */
@@ -191,10 +198,16 @@ static FF7_OUT_OF_LINE void frame_codes_inside2(ff7_dec *a, bool *best_a, ff7_de
 {
     ff7_run ra = run_start(a), rb = run_start(b);
     size_t both = a->per < b->per ? a->per : b->per;
+    /* the common slots by one index from -both up to 0 (no bound to keep) */
+    const uint16_t *pa = ra.pr + both, *pb = rb.pr + both;
+    uint16_t *ca = ra.cr + both, *cb = rb.cr + both;
+    ptrdiff_t k = -(ptrdiff_t)both;
     do {
-        FF7_RUN_SLOT(ra, a);
-        FF7_RUN_SLOT(rb, b);
-    } while (ra.i < both);
+        FF7_SLOT_AT(ra, a, pa, ca, k);
+        FF7_SLOT_AT(rb, b, pb, cb, k);
+        k += 3;
+    } while (k);
+    ra.i = rb.i = both;
     while (ra.i < a->per) FF7_RUN_SLOT(ra, a);
     while (rb.i < b->per) FF7_RUN_SLOT(rb, b);
     a->at = run_end(a, &ra);
