@@ -147,6 +147,11 @@ void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint3
                        const uint16_t *rot);
 /* Bits of the shortest code of one rotation delta v (in units of 2^bkey). */
 unsigned ff7_rot_code_bits(int32_t v, unsigned bkey);
+/* Whether the raw (type-7) code is the shortest for its delta v (a value of the raw
+ * code's 12 - bkey bits): the other codes hold exactly -64..63, each in fewer bits than
+ * any raw code that can hold it (ff7_rot_code_bits; test_ff7_codec checks every bKey and
+ * every raw value against it). */
+static inline bool ff7_raw_is_shortest(int32_t v) { return (uint32_t)v + 64u >= 128u; }
 /* One rotation delta from the stream bits at the top of w: the delta in *v, the code's
  * length returned; *best cleared when the code is longer than the delta's shortest.
  * kraw = 12 - bkey, in 1..12. */

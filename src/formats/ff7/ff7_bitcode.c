@@ -71,26 +71,36 @@ unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, boo
 #define FF7_C256(i) FF7_C64(i), FF7_C64((i) + 64), FF7_C64((i) + 128), FF7_C64((i) + 192)
 const ff7_short_code ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(512), FF7_C256(768) };
 
+/* A test that is rarely true (the compiler lays the hot path straight and keeps its
+ * registers for it); a function kept out of line (its loop gets the registers to itself,
+ * not those left over by its caller's). */
+#if defined(__GNUC__)
+#define FF7_RARE(c) __builtin_expect(!!(c), 0)
+#define FF7_OUT_OF_LINE __attribute__((noinline))
+#else
+#define FF7_RARE(c) (c)
+#define FF7_OUT_OF_LINE
+#endif
+
 /* One rotation code from the top of X (a window of the stream, left-aligned): the delta
  * added to the previous frame's angle PREV and stored at OUT, X shifted past the code, its
- * length added to USED. The table gives the codes of at most 10 bits; a type-7 code (len 0
- * in the table) goes through locals, so that v and FB (the frame's "shortest" flag) stay
- * in registers. */
-#define FF7_CODE(X, USED, FB, KRAW, BKEY, STEP, PREV, OUT)                      \
-    do {                                                                        \
-        ff7_short_code c = ff7_short_codes[(X) >> 54];                          \
-        int32_t v = c.delta;                                                    \
-        unsigned len = c.len;                                                   \
-        if (!len) { /* type 7 */                                                \
-            int32_t t;                                                          \
-            bool fb = (FB);                                                     \
-            len = ff7_rot_delta((X), (KRAW), (BKEY), &t, &fb);                  \
-            (FB) = fb;                                                          \
-            v = t;                                                              \
-        }                                                                       \
-        (X) <<= len;                                                            \
-        (USED) += len;                                                          \
-        (OUT) = (uint16_t)(((uint32_t)(PREV) + (uint32_t)v * (STEP)) & 0xFFFu); \
+ * length taken from LEFT. The table gives the codes of at most 10 bits; a type-7 code (len 0
+ * in the table) is decoded in line, as ff7_rot_delta does (no call: a call's clobbered
+ * registers cost the decoding loops theirs, and the state was spilled around it). */
+#define FF7_CODE(X, LEFT, FB, KRAW, STEP, PREV, OUT)                                                \
+    do {                                                                                            \
+        ff7_short_code c = ff7_short_codes[(X) >> 54];                                              \
+        int32_t v = c.delta;                                                                        \
+        unsigned len = c.len;                                                                       \
+        if (FF7_RARE(!len)) { /* type 7: a KRAW-bit two's complement value */                       \
+            len = 4u + (KRAW);                                                                      \
+            int32_t u = (int32_t)(((X) << 4) >> (64u - (KRAW))), neg = (int32_t)(u >> ((KRAW)-1u)); \
+            v = u - (neg << (KRAW));                                                                \
+            if (!ff7_raw_is_shortest(v)) (FB) = false;                                              \
+        }                                                                                           \
+        (X) <<= len;                                                                                \
+        (LEFT) -= len;                                                                              \
+        (OUT) = (uint16_t)(((uint32_t)(PREV) + (uint32_t)v * (STEP)) & 0xFFFu);                     \
     } while (0)
 
 /* One stream's decoding between frames: frame n is next; its rotation codes start at
@@ -109,15 +119,17 @@ typedef struct ff7_dec {
 
 /* The codes of a frame decoded while every window of it lies inside the stream
  * (frame_codes_inside): x holds the stream from the position on, left-aligned, `valid`
- * bits of it (57 or more at a slot's start; a slot's three codes take 48 at most), up to
- * the byte at np. After a slot the 8 bytes at np, loaded one slot ahead, fill it again: as
- * many whole bytes as fit. Bits below `valid` are stream bits too (the bytes of a load
- * that did not fit), so the next fill ORs them with themselves. So the next slot's bits
- * wait on a shift and an OR, not on a load whose address depends on the slot's codes (a
- * chain of loads that held the decoder to ~30 cycles a slot). Every load lies inside: np
- * stays within 8 bytes of the position. */
+ * bits of it (56 or more at a slot's start; a slot's three codes take 48 at most, each
+ * taking its length from `valid`), up to the byte at np. After a slot the 8 bytes at np
+ * fill it again: the whole bytes that bring `valid` to 56..63 (valid | 56). Bits below `valid` are stream bits too (the
+ * bytes of a load that did not fit), so the next fill ORs them with themselves. np is
+ * known when the slot starts (the slot before set it), so the load issues while the
+ * slot's codes are decoded, and the next slot's bits wait on a shift and an OR, not on a
+ * load whose address depends on the slot's codes (a chain of loads that held the decoder
+ * to ~30 cycles a slot); the loaded window is not kept in a register across the slot.
+ * Every load lies inside: np stays within 8 bytes of the position. */
 typedef struct ff7_run {
-    uint64_t x, fresh;
+    uint64_t x;
     const uint8_t *np;
     unsigned valid;
     bool best;
@@ -132,7 +144,6 @@ static inline ff7_run run_start(const ff7_dec *d)
     r.np = d->stream + (d->at >> 3) + 8u;
     r.valid = 64u - (unsigned)(d->at & 7u);
     r.x = gb_msb_window64_proven(d->stream, d->at);
-    r.fresh = gb_msb_window64_proven(r.np, 0);
     r.best = true;
     r.i = 0;
     r.cr = d->rot + (size_t)d->n * d->per;
@@ -140,20 +151,23 @@ static inline ff7_run run_start(const ff7_dec *d)
     return r;
 }
 
-/* One slot's three codes of run R (a local ff7_run) of stream D, and the refill. */
-#define FF7_RUN_SLOT(R, D)                                                                                      \
-    do {                                                                                                        \
-        unsigned used = 0;                                                                                      \
-        FF7_CODE((R).x, used, (R).best, (D)->kraw, (D)->bkey, (D)->step, (R).pr[(R).i], (R).cr[(R).i]);         \
-        FF7_CODE((R).x, used, (R).best, (D)->kraw, (D)->bkey, (D)->step, (R).pr[(R).i + 1], (R).cr[(R).i + 1]); \
-        FF7_CODE((R).x, used, (R).best, (D)->kraw, (D)->bkey, (D)->step, (R).pr[(R).i + 2], (R).cr[(R).i + 2]); \
-        (R).valid -= used; /* 9 or more */                                                                      \
-        (R).x |= (R).fresh >> (R).valid;                                                                        \
-        unsigned bytes = (64u - (R).valid) >> 3;                                                                \
-        (R).np += bytes;                                                                                        \
-        (R).valid += bytes * 8u;                                                                                \
-        (R).fresh = gb_msb_window64_proven((R).np, 0);                                                          \
-        (R).i += 3;                                                                                             \
+/* One slot's three codes of run R (a local ff7_run) of stream D, the previous frame's
+ * angles at PR[K], the slot's at CR[K], and the refill. */
+#define FF7_SLOT_AT(R, D, PR, CR, K)                                                               \
+    do {                                                                                           \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (PR)[K], (CR)[K]);              \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (PR)[(K) + 1], (CR)[(K) + 1]);  \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (PR)[(K) + 2], (CR)[(K) + 2]);  \
+        (R).x |= gb_msb_window64_proven((R).np, 0) >> (R).valid; /* valid: 8 to 63 */              \
+        (R).np += (~(R).valid & 56u) >> 3; /* the whole bytes that fit: valid | 56 - valid bits */ \
+        (R).valid |= 56u;                                                                          \
+    } while (0)
+
+/* Run R's next slot. */
+#define FF7_RUN_SLOT(R, D)                                   \
+    do {                                                     \
+        FF7_SLOT_AT(R, D, (R).pr, (R).cr, (ptrdiff_t)(R).i); \
+        (R).i += 3;                                          \
     } while (0)
 
 /* The bit after run r. */
@@ -180,14 +194,20 @@ static inline void frame_codes_inside(ff7_dec *d, bool *frame_best)
  * and shifts are independent, so the core runs them side by side (one stream's slot
  * waits ~25 cycles on its own chain). Each stream's slots are decoded in the order and
  * with the operations of frame_codes_inside. */
-static inline void frame_codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
+static FF7_OUT_OF_LINE void frame_codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
 {
     ff7_run ra = run_start(a), rb = run_start(b);
     size_t both = a->per < b->per ? a->per : b->per;
+    /* the common slots by one index from -both up to 0 (no bound to keep) */
+    const uint16_t *pa = ra.pr + both, *pb = rb.pr + both;
+    uint16_t *ca = ra.cr + both, *cb = rb.cr + both;
+    ptrdiff_t k = -(ptrdiff_t)both;
     do {
-        FF7_RUN_SLOT(ra, a);
-        FF7_RUN_SLOT(rb, b);
-    } while (ra.i < both);
+        FF7_SLOT_AT(ra, a, pa, ca, k);
+        FF7_SLOT_AT(rb, b, pb, cb, k);
+        k += 3;
+    } while (k);
+    ra.i = rb.i = both;
     while (ra.i < a->per) FF7_RUN_SLOT(ra, a);
     while (rb.i < b->per) FF7_RUN_SLOT(rb, b);
     a->at = run_end(a, &ra);
@@ -281,11 +301,11 @@ static inline bool dec_codes_checked(ff7_dec *d, size_t i, bool *frame_best)
     bool fbest = *frame_best;
     while (i < d->per && d->at < d->proven) { /* per is a multiple of 3 */
         uint64_t x = gb_msb_window64_proven(d->stream, d->at);
-        unsigned used = 0;
-        FF7_CODE(x, used, fbest, d->kraw, d->bkey, d->step, pr[i], cr[i]);
-        FF7_CODE(x, used, fbest, d->kraw, d->bkey, d->step, pr[i + 1], cr[i + 1]);
-        FF7_CODE(x, used, fbest, d->kraw, d->bkey, d->step, pr[i + 2], cr[i + 2]);
-        d->at += used;
+        unsigned left = 64;
+        FF7_CODE(x, left, fbest, d->kraw, d->step, pr[i], cr[i]);
+        FF7_CODE(x, left, fbest, d->kraw, d->step, pr[i + 1], cr[i + 1]);
+        FF7_CODE(x, left, fbest, d->kraw, d->step, pr[i + 2], cr[i + 2]);
+        d->at += 64u - left;
         i += 3;
     }
     size_t nbits = d->size * 8u;

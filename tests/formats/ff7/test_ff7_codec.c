@@ -157,6 +157,25 @@ TEST(every_delta_every_bkey)
             }
         }
     }
+    /* the decoding loops' test of a raw (type-7) code, ff7_raw_is_shortest, against
+     * ff7_rot_code_bits for every bKey and every value the raw code of 12 - bKey bits
+     * holds: shortest exactly when no shorter code holds the value */
+    unsigned shortest = 0;
+    for (unsigned key = 0; key < 12; key++) {
+        int32_t half = 2048 >> key;
+        for (int32_t v = -half; v < half; v++) {
+            bool want = ff7_rot_code_bits(v, key) == 16 - key;
+            shortest += want;
+            if (ff7_raw_is_shortest(v) != want) {
+                CHECK_MSG(0, "bKey %u, raw delta %d: ff7_raw_is_shortest %d, the code's rule %d", key, v,
+                          ff7_raw_is_shortest(v), want);
+                return;
+            }
+        }
+    }
+    /* bKey 0..5 (raw codes of 12..7 bits) hold 4096 - 128, ..., 128 - 128 values that
+     * need them; bKey 6..11 none */
+    CHECK_EQ_INT(shortest, 3968 + 1920 + 896 + 384 + 128 + 0);
 }
 
 /* The bits after frame 0 and the position deltas of frame 1 (1 slot, bKey 0). */
