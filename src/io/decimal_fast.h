@@ -178,8 +178,9 @@ static inline int gdec_ws(uint8_t c)
 }
 
 /* The exponent of gdec_fast_ws's number, whose m (below 10^15) and k2 fraction digits end
- * at s[i] = 'e' or 'E': [sign] 1 to 3 digits, then one byte of white space (at most
- * 1 + 7 + 1 + 15 + 5 bytes from s: within the 32). m x 10^(exponent - k2) by
+ * at s[i] = 'e' or 'E': [sign] 1 to 3 digits, then one byte of white space (a sign, 15
+ * digits, the point, 5 bytes of exponent and the white space: at most 23 bytes from s,
+ * within the 32). m x 10^(exponent - k2) by
  * gdec_fast_any's arithmetic (0 when m is 0; else one correctly rounded multiplication
  * or division by an exact power of ten, the exponent within +-22). Returns the
  * characters used, the white space included, or 0 (then gdec_fast and gdec decide).
