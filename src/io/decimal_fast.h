@@ -177,9 +177,38 @@ static inline int gdec_ws(uint8_t c)
     return ws[c];
 }
 
+/* The exponent of gdec_fast_ws's number, whose m (below 10^15) and k2 fraction digits end
+ * at s[i] = 'e' or 'E': [sign] 1 to 3 digits, then one byte of white space (a sign, 15
+ * digits, the point, 5 bytes of exponent and the white space: at most 23 bytes from s,
+ * within the 32). m x 10^(exponent - k2) by
+ * gdec_fast_any's arithmetic (0 when m is 0; else one correctly rounded multiplication
+ * or division by an exact power of ten, the exponent within +-22). Returns the
+ * characters used, the white space included, or 0 (then gdec_fast and gdec decide).
+ * Apart from the common case so that it costs that case nothing. */
+static inline size_t gdec_fast_ws_exp(const uint8_t *s, size_t i, uint64_t m, unsigned k2, uint8_t first, double *out)
+{
+    static const double p10[23] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+    size_t j = i + 1;
+    int eneg = s[j] == '-';
+    j += eneg || s[j] == '+';
+    size_t e_at = j;
+    int ev = 0;
+    for (; j - e_at < 3 && (unsigned)(s[j] - '0') < 10u; j++) ev = ev * 10 + (s[j] - '0');
+    if (j == e_at || !gdec_ws(s[j])) return 0; /* "5e", 4 exponent digits and more, "5e5x" */
+    int e = (eneg ? -ev : ev) - (int)k2;
+    double v = 0;
+    if (m) {
+        if (e < -22 || e > 22) return 0;
+        v = e < 0 ? (double)m / p10[-e] : (double)m * p10[e];
+    }
+    *out = first == '-' ? -v : v;
+    return j + 1;
+}
+
 /* The commonest value of a text of numbers, where at least 32 bytes can be read from s:
- * [sign] 1 to 7 digits, maybe '.' and 1 to 15 digits (at most 15 digits in all), then one
- * byte of white space. gdec_fast's first case (the same arithmetic: m and 10^k both exact
+ * [sign] 1 to 7 digits, maybe '.' and 1 to 15 digits (at most 15 digits in all), maybe an
+ * exponent of 1 to 3 digits (gdec_fast_ws_exp), then one byte of white space. gdec_fast's first case (the same arithmetic: m and 10^k both exact
  * doubles, one correctly rounded division), a one-digit integer without the digit
  * conversion. Returns the characters used, the white space included, or 0 (then
  * gdec_fast and gdec decide, as for any other text). tests/unit/test_decimal.c compares
@@ -226,7 +255,7 @@ static inline size_t gdec_fast_ws(const uint8_t *s, double *out)
     } else {
         m = gdec_swar8(y0 << 8 * (8 - k1));
     }
-    if (!gdec_ws(s[i])) return 0;
+    if (!gdec_ws(s[i])) return (s[i] | 0x20) == 'e' ? gdec_fast_ws_exp(s, i, m, k2, first, out) : 0;
     double v = (double)(int64_t)m / p10[k2 & 15];
     *out = first == '-' ? -v : v;
     return i + 1;

@@ -282,7 +282,6 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
         uint64_t bits[3];
         for (int i = 0; i < 3; i++) deg[i] = v[st->rot_v[i]];
         memcpy(bits, deg, sizeof bits);
-        float q[4];
         int same = 0;
         for (int i = 0; i < 3; i++) {
             if (bits[i] == st->angle[i]) { /* never in the first frame: angle holds a NaN's bits */
@@ -297,16 +296,18 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
                 half_sincos(deg[i], &st->s[i], &st->c[i]);
             }
         }
-        if (same == 3) {
-            memcpy(q, st->q_prev, sizeof q);
-        } else {
-            double r[4];
-            euler_from_sc(st->s, st->c, st->order, st->order_code, r);
-            if (st->undo) ganim_dq_mul(st->undo, r, r);
-            double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-            for (int a = 0; a < 4; a++) q[a] = (float)(r[a] / len);
-            memcpy(st->q_prev, q, sizeof q);
+        if (same == 3) { /* fr > 0: the frame before's rotation, which a channel without an
+                            * array holds as its first already (chan_put would find it so) */
+            if (st->r.varying) memcpy(st->r.frames + (size_t)fr * 4, st->q_prev, sizeof st->q_prev);
+            continue;
         }
+        double r[4];
+        float q[4];
+        euler_from_sc(st->s, st->c, st->order, st->order_code, r);
+        if (st->undo) ganim_dq_mul(st->undo, r, r);
+        double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+        for (int a = 0; a < 4; a++) q[a] = (float)(r[a] / len);
+        memcpy(st->q_prev, q, sizeof q);
         ganim_code code = chan_put(f, &st->r, q, 4, fr);
         if (code != GANIM_OK) return code;
     }

@@ -307,6 +307,10 @@ TEST(frames_in_bounded_memory)
         const float *q0 = value(&j5->rotation, 1499, 4), *q1 = value(&j5->rotation, 1500, 4);
         CHECK(q0[0] == 0 && q0[1] == 0 && q0[2] == 0 && q0[3] == 1);
         CHECK(q1[0] == 0 && q1[1] == 0 && q1[2] == (float)sin(PI / 12) && q1[3] == (float)cos(PI / 12));
+        /* the frames after 1500 repeat its angles: its rotation, copied into the array */
+        const float *q2 = value(&j5->rotation, 1501, 4), *q3 = value(&j5->rotation, 2999, 4);
+        CHECK(q2[0] == 0 && q2[1] == 0 && q2[2] == (float)sin(PI / 12) && q2[3] == (float)cos(PI / 12));
+        CHECK(q3[0] == 0 && q3[1] == 0 && q3[2] == (float)sin(PI / 12) && q3[3] == (float)cos(PI / 12));
     }
     ganim_doc_free(d);
     CHECK_MSG(pk.live == 0, "%zu bytes left", pk.live);
