@@ -96,6 +96,12 @@ typedef struct gltf_file {
     size_t bin_size;
     uint64_t bin_offset, json_offset;
     const gj_value *root, *nodes_v, *skins_v, *anims_v, *accessors_v, *views_v, *buffers_v;
+    /* The parser as it read the tree, for what it left to parse later (an animation's
+     * samplers: gltf_json_later); json_used: the bytes counted against its bound by the
+     * trees still in use, json_later_used: that and the last tree parsed later. */
+    gj_parser json;
+    char json_limit_name[200];
+    size_t json_used, json_later_used;
     uint32_t node_count, accessor_count, view_count, buf_count;
     gltf_node *nodes;
     gltf_buf *bufs;
@@ -124,6 +130,11 @@ typedef struct gltf_file {
     uint32_t buffer_kinds[GLTF_BUF_KINDS];
     uint32_t skipped_total;
 } gltf_file;
+
+/* ---- gltf.c --------------------------------------------------------------------------------- */
+/* *v, when the JSON parser left it to parse later (GJ_LATER), parsed into the scratch arena
+ * (given back with the animation's temporaries); any other value is left as it is. */
+ganim_code gltf_json_later(gltf_file *f, const gj_value **v);
 
 /* ---- gltf_file.c --------------------------------------------------------------------------- */
 /* Zeroed scratch memory (NULL: out of memory, with the error set). */

@@ -1100,6 +1100,8 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
     a.st.clip_index = GLTF_NONE;
     const gj_value *chans = gj_get(a.v, "channels");
     a.samplers = gj_get(a.v, "samplers");
+    ganim_code code = gltf_json_later(f, &a.samplers); /* (parsed now, given back after) */
+    if (code != GANIM_OK) return code;
     if (!gj_is(a.v, GJ_OBJECT) || !gj_is(chans, GJ_ARRAY) || !gj_is(a.samplers, GJ_ARRAY))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, a.v->offset, "gltf: animation %u: no channels and samplers arrays",
                           ai);
@@ -1108,7 +1110,6 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
     if (!(a.ch = gltf_scratch(f, chans->count, sizeof *a.ch))) return GANIM_ERR_NOMEM;
     memset(seen, 0, (size_t)f->bone_count * 3);
     const char *outside = NULL;
-    ganim_code code = GANIM_OK;
     for (uint32_t c = 0; c < chans->count && code == GANIM_OK; c++) {
         if (!gj_is(&chans->items[c], GJ_OBJECT))
             return ganim_fail(f->err, GANIM_ERR_CORRUPT, chans->items[c].offset,
@@ -1216,6 +1217,7 @@ ganim_code gltf_read_animations(gltf_file *f)
          * descriptions) are given back after it: the peak holds one animation's, not all */
         ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
         unsigned kept = f->scratch_kept;
+        f->json_later_used = f->json_used;
         ganim_code code = read_animation(f, i, &clips[made], &k, seen, &ca);
         if (code != GANIM_OK) return code;
         for (uint32_t j = 0; j < k; j++) {
@@ -1228,6 +1230,8 @@ ganim_code gltf_read_animations(gltf_file *f)
         if (f->scratch_kept == kept) {
             ganim_doc_release(f->scratch, mark);
             memset(f->acc_memo, 0, sizeof f->acc_memo); /* (their floats may be among them) */
+        } else {
+            f->json_used = f->json_later_used; /* (the samplers' tree stays: still counted) */
         }
     }
     return gltf_carry_finish(f, clips, made, desc, partner);
