@@ -340,7 +340,7 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
     return code;
 }
 
-static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
+static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
 
 /* The end of a string without escapes whose opening quote is at i: the index of its
  * closing quote, or 0 when it holds a backslash or a control byte or the text ends first
@@ -379,7 +379,7 @@ static int skim(ps *st, unsigned depth)
     const uint8_t *s = st->s;
     const size_t n = st->n;
 #define SKIM_SPACE()                                                                                                   \
-    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++
+    while (i < n && s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++
     for (;;) {
         /* a value at i */
         SKIM_SPACE();
@@ -560,7 +560,7 @@ static int literal(ps *st, const char *word)
     return 1;
 }
 
-static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
+static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
 {
     int lend = st->lend;
     st->lend = 0; /* (not for what a container holds) */
@@ -730,10 +730,11 @@ int gj_uint(const gj_value *v, uint64_t max, uint64_t *u)
     /* a token of at most 15 digits (the parser took it as JSON: no leading zero) is its
      * own exact value */
     if (v && v->type == GJ_NUMBER && v->count >= 1 && v->count <= 15) {
+        const char *t = v->text;
         uint64_t n = 0;
-        uint32_t i = 0;
-        for (; i < v->count && v->text[i] >= '0' && v->text[i] <= '9'; i++) n = n * 10 + (uint64_t)(v->text[i] - '0');
-        if (i == v->count) {
+        uint32_t i = 0, count = v->count;
+        for (unsigned d; i < count && (d = (unsigned)(unsigned char)t[i] - '0') <= 9; i++) n = n * 10 + d;
+        if (i == count) {
             if (n > max) return 0;
             *u = n;
             return 1;

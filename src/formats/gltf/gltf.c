@@ -241,6 +241,8 @@ static int later_member(unsigned depth, const char *parent, const char *key)
 ganim_code gltf_json_later(gltf_file *f, const gj_value **v)
 {
     if (!gj_is(*v, GJ_LATER)) return GANIM_OK;
+    /* (the names met in the last one: their memory may be given back and used again) */
+    memset(f->memo_sampler, 0, sizeof f->memo_sampler);
     gj_parser p = f->json;
     p.used = f->json_used;
     p.charged = &f->json_later_used;

@@ -100,9 +100,9 @@ typedef struct anim {
 
 static int interp_of(const char *s)
 {
-    if (!strcmp(s, "STEP")) return GLTF_STEP;
-    if (!strcmp(s, "CUBICSPLINE")) return GLTF_CUBIC;
-    return strcmp(s, "LINEAR") ? -1 : GLTF_LINEAR;
+    if (gltf_is(s, "LINEAR")) return GLTF_LINEAR; /* (the usual one first) */
+    if (gltf_is(s, "STEP")) return GLTF_STEP;
+    return gltf_is(s, "CUBICSPLINE") ? GLTF_CUBIC : -1;
 }
 
 /* The channel's values as its own array, before anything writes into them: values read
@@ -183,19 +183,19 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     gltf_file *f = a->f;
     static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };
     const gj_value *cm[2], *tm[2];
-    gltf_members(cv, cnames, cm, 2);
+    gltf_members(cv, cnames, cm, 2, f->memo_channel);
     const gj_value *target = cm[0];
     const char *path = NULL;
     uint32_t node, sampler;
-    gltf_members(target, tnames, tm, 2);
+    gltf_members(target, tnames, tm, 2, f->memo_target);
     if (!gj_is(target, GJ_OBJECT) || !gj_string(tm[0], &path))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no target path",
                           a->index, ci);
     int has_node = gltf_index_of(f, tm[1], "node", f->node_count, "animation channel target", &node);
     if (has_node < 0) return GANIM_ERR_CORRUPT;
-    int p = !strcmp(path, "rotation")      ? GLTF_ROT
-            : !strcmp(path, "translation") ? GLTF_TRANS
-            : !strcmp(path, "scale")       ? GLTF_SCALE
+    int p = gltf_is(path, "rotation")      ? GLTF_ROT
+            : gltf_is(path, "translation") ? GLTF_TRANS
+            : gltf_is(path, "scale")       ? GLTF_SCALE
                                            : -1;
     if (!has_node || p < 0) {
         if (!strcmp(path, "weights")) a->st.skipped_weights++;
@@ -225,7 +225,7 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     /* the sampler's members in one pass (the first of a repeated name, as gj_get) */
     static const char *const names[] = { "interpolation", "input", "output", "extras" };
     const gj_value *m[4];
-    gltf_members(sv, names, m, 4);
+    gltf_members(sv, names, m, 4, f->memo_sampler);
     const gj_value *iv = m[0];
     if ((iv && !gj_string(iv, &interp)) || interp_of(interp) < 0)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,

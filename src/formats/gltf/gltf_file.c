@@ -21,14 +21,23 @@ int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t coun
     return gltf_index_of(f, gj_get(obj, key), key, count, what, out);
 }
 
-void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n)
+void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n,
+                  const char **memo)
 {
     for (unsigned j = 0; j < n; j++) out[j] = NULL;
     for (uint32_t i = 0; obj && obj->type == GJ_OBJECT && i < obj->count; i++) {
         const char *k = obj->items[i].key;
-        for (unsigned j = 0; j < n; j++)
+        unsigned j = n;
+        if (memo) /* (the names are told apart: one that is memo[j] is no other) */
+            for (j = 0; j < n && k != memo[j];) j++;
+        if (j < n) {
+            if (!out[j]) out[j] = &obj->items[i];
+            continue;
+        }
+        for (j = 0; j < n; j++)
             if (k[0] == names[j][0] && !out[j] && strcmp(k, names[j]) == 0) {
                 out[j] = &obj->items[i];
+                if (memo) memo[j] = k;
                 break;
             }
     }
