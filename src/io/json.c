@@ -32,6 +32,7 @@ typedef struct ps {
     gj_value *stack;
     size_t top, cap;
     size_t used;      /* bytes of the tree and the stack so far */
+    size_t stack_used; /* of which the stack's (given back at the end) */
     unsigned discard; /* > 0: inside a member that is not kept */
     int lend;         /* the value about to be read may be lent (gj_parser.lend) */
     struct seen_text {
@@ -114,6 +115,7 @@ static ganim_code push(ps *st, const gj_value *v)
         }
         ganim_code code = charge(st, (cap - st->cap) * sizeof *st->stack);
         if (code != GANIM_OK) return code;
+        st->stack_used += (cap - st->cap) * sizeof *st->stack;
         if (!ganim_mul_size(cap, sizeof *st->stack, &bytes)) return GANIM_NOMEM(st->err);
         gj_value *grown = ganim_realloc(&st->a, st->stack, st->cap * sizeof *st->stack, bytes);
         if (!grown) return GANIM_NOMEM(st->err);
@@ -508,6 +510,8 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                 st->discard--;
                 if (code != GANIM_OK) return code;
                 if (st->i - start <= UINT32_MAX) {
+                    memset(&item, 0, sizeof item); /* (skim fills in nothing) */
+                    item.offset = at(st, start);
                     item.type = GJ_LATER;
                     item.text = (const char *)st->s + start;
                     item.count = (uint32_t)(st->i - start);
@@ -615,7 +619,7 @@ static ganim_code parse_root(ps *st, unsigned depth, const char *key, gj_value *
     if (code == GANIM_OK) code = value(st, depth, *out = mem, key);
     if (code == GANIM_OK) (*out)->key = key;
     ganim_free(&st->a, st->stack, st->cap * sizeof *st->stack);
-    if (code == GANIM_OK && st->p->charged) *st->p->charged = st->used;
+    if (code == GANIM_OK && st->p->charged) *st->p->charged = st->used - st->stack_used; /* (the tree's) */
     return code;
 }
 

@@ -65,7 +65,8 @@ typedef struct gj_parser {
      * sooner than the rest of the tree). NULL: none. */
     int (*later)(unsigned depth, const char *parent, const char *key);
     /* Bytes counted against max_bytes before this parse begins (those of a tree still in
-     * use); when `charged` is not NULL, the parse leaves there that count plus its own. */
+     * use); when `charged` is not NULL, a parse that succeeds leaves there that count plus
+     * its tree's bytes (not its stack's, given back). */
     size_t used;
     size_t *charged;
 } gj_parser;
