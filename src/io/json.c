@@ -31,10 +31,10 @@ typedef struct ps {
     ganim_allocator a;
     gj_value *stack;
     size_t top, cap;
-    size_t used;      /* bytes of the tree and the stack so far */
+    size_t used;       /* bytes of the tree and the stack so far */
     size_t stack_used; /* of which the stack's (given back at the end) */
-    unsigned discard; /* > 0: inside a member that is not kept */
-    int lend;         /* the value about to be read may be lent (gj_parser.lend) */
+    unsigned discard;  /* > 0: inside a member that is not kept */
+    int lend;          /* the value about to be read may be lent (gj_parser.lend) */
     struct seen_text {
         const char *s;
         size_t len;
@@ -380,7 +380,7 @@ static int skim(ps *st, unsigned depth)
     size_t i = st->i;
     const uint8_t *s = st->s;
     const size_t n = st->n;
-#define SKIM_SPACE()                                                                                                   \
+#define SKIM_SPACE() \
     while (i < n && s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++
     for (;;) {
         /* a value at i */

@@ -449,7 +449,9 @@ static ganim_code parse_mode(arena *a, int mode, const char *text, size_t size, 
                     .limit_name = "the test's limit",
                     .keep = mode == 1 ? keep_not_m : NULL,
                     .lend = lend_s,
-                    .later = mode == 2 ? later_m : mode == 3 ? later_inner : NULL,
+                    .later = mode == 2   ? later_m
+                             : mode == 3 ? later_inner
+                                         : NULL,
                     .charged = charged };
     return gj_parse(&p, (const uint8_t *)text, size, out, err);
 }
@@ -458,12 +460,9 @@ static ganim_code parse_mode(arena *a, int mode, const char *text, size_t size, 
 static int same_tree(arena *ar, const gj_value *a, const gj_value *b)
 {
     if (b->type == GJ_LATER) {
-        gj_parser p = { .alloc = arena_alloc,
-                        .alloc_user = ar,
-                        .max_depth = 8,
-                        .who = "test: JSON",
-                        .base = 100,
-                        .lend = lend_s };
+        gj_parser p = {
+            .alloc = arena_alloc, .alloc_user = ar, .max_depth = 8, .who = "test: JSON", .base = 100, .lend = lend_s
+        };
         ganim_error e = { 0 };
         const gj_value *t = NULL;
         if (gj_parse_later(&p, b, &t, &e) != GANIM_OK || t->type == GJ_LATER) return 0;
@@ -481,7 +480,8 @@ static int same_tree(arena *ar, const gj_value *a, const gj_value *b)
 TEST(parsed_later_is_the_same_tree)
 {
     static const char *const texts[] = {
-        "{\"m\":{\"a\":[1,-2.5e3,0.1,true,false,null,\"x\\u00e9\"],\"b\":{\"c\":\"d\",\"s\":\"lent\"},\"e\":[]},\"z\":1}",
+        "{\"m\":{\"a\":[1,-2.5e3,0.1,true,false,null,\"x\\u00e9\"],\"b\":{\"c\":\"d\",\"s\":\"lent\"},\"e\":[]},\"z\":"
+        "1}",
         "{ \"z\" : [ ] , \"m\" : [ { \"b\" : 1 } , \"m\" , 12345678901234567890 ] }",
         "{\"m\":\"a string\",\"n\":{\"m\":{\"b\":[[[1]]]}}}",
         "{\"m\":-0,\"m\":{}}",
@@ -535,13 +535,15 @@ static void fail_alike(const char *base)
             arena a[3];
             memset(a, 0, sizeof a);
             memset(e, 0, sizeof e);
-            for (int mode = 0; mode < 3; mode++) c[mode] = parse_mode(&a[mode], mode, text, len, 0, NULL, &v[mode], &e[mode]);
+            for (int mode = 0; mode < 3; mode++)
+                c[mode] = parse_mode(&a[mode], mode, text, len, 0, NULL, &v[mode], &e[mode]);
             for (int mode = 1; mode < 3; mode++) {
-                int same = c[mode] == c[0] && (c[0] == GANIM_OK || (e[mode].offset == e[0].offset &&
-                                                                    !strcmp(e[mode].message, e[0].message)));
-                CHECK_MSG(same, "'%.*s' mode %d: %d at %llu '%s', stored: %d at %llu '%s'", (int)len, text, mode, c[mode],
-                          (unsigned long long)e[mode].offset, e[mode].message, c[0], (unsigned long long)e[0].offset,
-                          e[0].message);
+                int same =
+                    c[mode] == c[0] &&
+                    (c[0] == GANIM_OK || (e[mode].offset == e[0].offset && !strcmp(e[mode].message, e[0].message)));
+                CHECK_MSG(same, "'%.*s' mode %d: %d at %llu '%s', stored: %d at %llu '%s'", (int)len, text, mode,
+                          c[mode], (unsigned long long)e[mode].offset, e[mode].message, c[0],
+                          (unsigned long long)e[0].offset, e[0].message);
             }
             if (c[0] == GANIM_OK) CHECK(same_tree(&a[2], v[0], v[2]));
             failed += c[0] != GANIM_OK;

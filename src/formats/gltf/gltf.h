@@ -157,8 +157,7 @@ int gltf_index_of(gltf_file *f, const gj_value *v, const char *key, uint32_t cou
  * known again by their address (the parser stores a name once); only while the tree that
  * holds those names lives (a tree from gj_parse_later is given back, and its memory may
  * hold other names at the same addresses: gltf_json_later forgets memo_sampler). */
-void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n,
-                  const char **memo);
+void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, const char **memo);
 
 /* ---- gltf_data.c --------------------------------------------------------------------------- */
 /* What an accessor is read for, as messages name it: "animation 0 sampler 3 input". */

@@ -21,8 +21,7 @@ int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t coun
     return gltf_index_of(f, gj_get(obj, key), key, count, what, out);
 }
 
-void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n,
-                  const char **memo)
+void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, const char **memo)
 {
     for (unsigned j = 0; j < n; j++) out[j] = NULL;
     for (uint32_t i = 0; obj && obj->type == GJ_OBJECT && i < obj->count; i++) {
