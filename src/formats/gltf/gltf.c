@@ -238,17 +238,6 @@ static int later_member(unsigned depth, const char *parent, const char *key)
     return depth == 2 && !parent && strcmp(key, "samplers") == 0;
 }
 
-ganim_code gltf_json_later(gltf_file *f, const gj_value **v)
-{
-    if (!gj_is(*v, GJ_LATER)) return GANIM_OK;
-    /* (the names met in the last one: their memory may be given back and used again) */
-    memset(f->memo_sampler, 0, sizeof f->memo_sampler);
-    gj_parser p = f->json;
-    p.used = f->json_used;
-    p.charged = &f->json_later_used;
-    return gj_parse_later(&p, *v, v, f->err);
-}
-
 static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
 {
     gj_parser p = { .alloc = tree_alloc,

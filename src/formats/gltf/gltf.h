@@ -137,11 +137,6 @@ typedef struct gltf_file {
 /* Whether the string s is `lit` (its first byte compared before the call). */
 static inline int gltf_is(const char *s, const char *lit) { return s[0] == lit[0] && strcmp(s, lit) == 0; }
 
-/* ---- gltf.c --------------------------------------------------------------------------------- */
-/* *v, when the JSON parser left it to parse later (GJ_LATER), parsed into the scratch arena
- * (given back with the animation's temporaries); any other value is left as it is. */
-ganim_code gltf_json_later(gltf_file *f, const gj_value **v);
-
 /* ---- gltf_file.c --------------------------------------------------------------------------- */
 /* Zeroed scratch memory (NULL: out of memory, with the error set). */
 void *gltf_scratch(gltf_file *f, size_t count, size_t size);
@@ -158,6 +153,9 @@ int gltf_index_of(gltf_file *f, const gj_value *v, const char *key, uint32_t cou
  * holds those names lives (a tree from gj_parse_later is given back, and its memory may
  * hold other names at the same addresses: gltf_json_later forgets memo_sampler). */
 void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, const char **memo);
+/* *v, when the JSON parser left it to parse later (GJ_LATER), parsed into the scratch arena
+ * (given back with the animation's temporaries); any other value is left as it is. */
+ganim_code gltf_json_later(gltf_file *f, const gj_value **v);
 
 /* ---- gltf_data.c --------------------------------------------------------------------------- */
 /* What an accessor is read for, as messages name it: "animation 0 sampler 3 input". */

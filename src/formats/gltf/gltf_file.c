@@ -1,5 +1,6 @@
 /* What every part of the glTF read uses on the file being read: scratch memory that lives
- * as long as the read, and an index member checked against the array it points into. */
+ * as long as the read, an index member checked against the array it points into, an
+ * object's members, and a JSON value the parser left to parse later. */
 #include "formats/gltf/gltf.h"
 
 void *gltf_scratch(gltf_file *f, size_t count, size_t size)
@@ -53,4 +54,15 @@ int gltf_index_of(gltf_file *f, const gj_value *v, const char *key, uint32_t cou
     }
     *out = (uint32_t)u;
     return 1;
+}
+
+ganim_code gltf_json_later(gltf_file *f, const gj_value **v)
+{
+    if (!gj_is(*v, GJ_LATER)) return GANIM_OK;
+    /* (the names met in the last one: their memory may be given back and used again) */
+    memset(f->memo_sampler, 0, sizeof f->memo_sampler);
+    gj_parser p = f->json;
+    p.used = f->json_used;
+    p.charged = &f->json_later_used;
+    return gj_parse_later(&p, *v, v, f->err);
 }
