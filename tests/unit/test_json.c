@@ -480,8 +480,7 @@ static int same_tree(arena *ar, const gj_value *a, const gj_value *b)
 TEST(parsed_later_is_the_same_tree)
 {
     static const char *const texts[] = {
-        "{\"m\":{\"a\":[1,-2.5e3,0.1,true,false,null,\"x\\u00e9\"],\"b\":{\"c\":\"d\",\"s\":\"lent\"},\"e\":[]},\"z\":"
-        "1}",
+        "{\"m\":{\"a\":[1,-2.5e3,0.1,true,false,null,\"x\\u00e9\"],\"b\":{\"c\":\"d\",\"s\":\"lent\"},\"e\":[]}}",
         "{ \"z\" : [ ] , \"m\" : [ { \"b\" : 1 } , \"m\" , 12345678901234567890 ] }",
         "{\"m\":\"a string\",\"n\":{\"m\":{\"b\":[[[1]]]}}}",
         "{\"m\":-0,\"m\":{}}",
