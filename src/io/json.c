@@ -2,7 +2,9 @@
  * an open array or object wait on one scratch stack and are copied into the arena, in
  * one piece, when it closes. The arena's bytes (as it rounds them) and the stack's are
  * counted against gj_parser.max_bytes; member names and short strings seen before are shared; members the
- * caller does not keep, and everything inside them, are scanned without being stored. */
+ * caller does not keep, and everything inside them, are scanned without being stored (skimmed
+ * when they hold no escape), and members it parses later are scanned so and kept as their
+ * text (gj_parse_later reads them from it). */
 #include "io/json.h"
 
 #include <math.h>
@@ -371,7 +373,7 @@ static size_t skim_string(const ps *st, size_t i)
 /* Skims the value at st->i, nested `depth` deep, that is not stored: 1 when it is JSON
  * without escapes (nor anything else string() or value() would refuse) and st->i is past
  * it, else 0 with st->i unchanged: the caller then reads it with value(), which finds the
- * error where it is (no byte is looked at twice more than once). */
+ * error where it is (a member is so scanned at most twice). */
 static int skim(ps *st, unsigned depth)
 {
     enum { MOST = 256 };
