@@ -2,7 +2,9 @@
  * an open array or object wait on one scratch stack and are copied into the arena, in
  * one piece, when it closes. The arena's bytes (as it rounds them) and the stack's are
  * counted against gj_parser.max_bytes; member names and short strings seen before are shared; members the
- * caller does not keep, and everything inside them, are scanned without being stored. */
+ * caller does not keep, and everything inside them, are scanned without being stored (skimmed
+ * when they hold no escape), and members it parses later are scanned so and kept as their
+ * text (gj_parse_later reads them from it). */
 #include "io/json.h"
 
 #include <math.h>
@@ -31,9 +33,10 @@ typedef struct ps {
     ganim_allocator a;
     gj_value *stack;
     size_t top, cap;
-    size_t used;      /* bytes of the tree and the stack so far */
-    unsigned discard; /* > 0: inside a member that is not kept */
-    int lend;         /* the value about to be read may be lent (gj_parser.lend) */
+    size_t used;       /* bytes of the tree and the stack so far */
+    size_t stack_used; /* of which the stack's (given back at the end) */
+    unsigned discard;  /* > 0: inside a member that is not kept */
+    int lend;          /* the value about to be read may be lent (gj_parser.lend) */
     struct seen_text {
         const char *s;
         size_t len;
@@ -44,7 +47,7 @@ typedef struct ps {
     struct {
         const char *key, *self;
         unsigned depth;
-        uint8_t keep, lend;
+        uint8_t keep, lend, later;
     } said[KEY_CACHE]; /* what keep and lend said of a member name (a pointer into the tree:
                         * the same pointer is the same text) in a container at a depth */
     ganim_error *err;
@@ -114,6 +117,7 @@ static ganim_code push(ps *st, const gj_value *v)
         }
         ganim_code code = charge(st, (cap - st->cap) * sizeof *st->stack);
         if (code != GANIM_OK) return code;
+        st->stack_used += (cap - st->cap) * sizeof *st->stack;
         if (!ganim_mul_size(cap, sizeof *st->stack, &bytes)) return GANIM_NOMEM(st->err);
         gj_value *grown = ganim_realloc(&st->a, st->stack, st->cap * sizeof *st->stack, bytes);
         if (!grown) return GANIM_NOMEM(st->err);
@@ -340,7 +344,119 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
     return code;
 }
 
-static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
+static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
+
+/* The end of a string without escapes whose opening quote is at i: the index of its
+ * closing quote, or 0 when it holds a backslash or a control byte or the text ends first
+ * (what string() alone tells apart). */
+static size_t skim_string(const ps *st, size_t i)
+{
+    size_t end = i + 1;
+#if defined(__SSE2__) && defined(__GNUC__)
+    while (st->n - end >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(st->s + end));
+        __m128i hit =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+                         _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F)));
+        unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+        if (mask) {
+            end += (size_t)__builtin_ctz(mask);
+            return st->s[end] == '"' && end - i - 1 <= UINT32_MAX - 1 ? end : 0;
+        }
+        end += 16;
+    }
+#endif
+    while (end < st->n && st->s[end] != '"' && st->s[end] != '\\' && st->s[end] >= 0x20) end++;
+    return end < st->n && st->s[end] == '"' && end - i - 1 <= UINT32_MAX - 1 ? end : 0;
+}
+
+/* Skims the value at st->i, nested `depth` deep, that is not stored: 1 when it is JSON
+ * without escapes (nor anything else string() or value() would refuse) and st->i is past
+ * it, else 0 with st->i unchanged: the caller then reads it with value(), which finds the
+ * error where it is (a member is so scanned at most twice). */
+static int skim(ps *st, unsigned depth)
+{
+    enum { MOST = 256 };
+    uint8_t is_object[MOST];
+    unsigned level = 0;
+    size_t i = st->i;
+    const uint8_t *s = st->s;
+    const size_t n = st->n;
+#define SKIM_SPACE() \
+    while (i < n && s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++
+    for (;;) {
+        /* a value at i */
+        SKIM_SPACE();
+        if (i >= n) return 0;
+        uint8_t c = s[i];
+        if (c == '{' || c == '[') {
+            if (level == MOST || depth + level >= st->p->max_depth) return 0;
+            is_object[level++] = c == '{';
+            i++;
+            SKIM_SPACE();
+            if (i < n && s[i] == (c == '{' ? '}' : ']')) {
+                i++;
+                level--;
+            } else if (c == '{') { /* the first member's name */
+                size_t end;
+                if (i >= n || s[i] != '"' || !(end = skim_string(st, i))) return 0;
+                i = end + 1;
+                SKIM_SPACE();
+                if (i >= n || s[i] != ':') return 0;
+                i++;
+                continue;
+            } else {
+                continue;
+            }
+        } else if (c == '"') {
+            size_t end = skim_string(st, i);
+            if (!end) return 0;
+            i = end + 1;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t len = 0, most = n - i < 18 ? n - i : 18; /* a whole number as value() takes it */
+            while (len < most && (uint8_t)(s[i + len] - '0') < 10) len++;
+            if (!len || len >= 18 || (c == '0' && len > 1) ||
+                (i + len < n && (s[i + len] == '.' || s[i + len] == 'e' || s[i + len] == 'E'))) {
+                gdec d;
+                len = gdec_scan((const char *)s + i, n - i, GDEC_JSON, &d);
+                if (!len || len > UINT32_MAX) return 0;
+            }
+            i += len;
+        } else if (n - i >= 4 && (memcmp(s + i, "true", 4) == 0 || memcmp(s + i, "null", 4) == 0)) {
+            i += 4;
+        } else if (n - i >= 5 && memcmp(s + i, "false", 5) == 0) {
+            i += 5;
+        } else {
+            return 0;
+        }
+        /* after a value: ',' and the next, or the ends of containers */
+        for (;;) {
+            if (!level) {
+                st->i = i;
+                return 1;
+            }
+            SKIM_SPACE();
+            if (i >= n) return 0;
+            if (s[i] == ',') {
+                i++;
+                if (is_object[level - 1]) {
+                    size_t end;
+                    SKIM_SPACE();
+                    if (i >= n || s[i] != '"' || !(end = skim_string(st, i))) return 0;
+                    i = end + 1;
+                    SKIM_SPACE();
+                    if (i >= n || s[i] != ':') return 0;
+                    i++;
+                }
+                break;
+            }
+            if (s[i] != (is_object[level - 1] ? '}' : ']')) return 0;
+            i++;
+            level--;
+        }
+    }
+#undef SKIM_SPACE
+}
 
 /* The members of an array or object at st->i (its opening bracket); `self` is the name it
  * is a member under (NULL: the root, an array's item). */
@@ -365,12 +481,14 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                 if (st->i >= st->n || st->s[st->i] != '"')
                     return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a member name");
                 uint32_t key_len;
-                if ((code = member_name(st, st->keys, &key, &key_len)) != GANIM_OK) return code;
+                /* (a name not stored is only checked: no look-up of the names seen) */
+                code = st->discard ? string(st, &key, &key_len, NULL) : member_name(st, st->keys, &key, &key_len);
+                if (code != GANIM_OK) return code;
                 if (!next_is(st, ':')) return fail_here(st, GANIM_ERR_CORRUPT, st->i, "':'");
                 st->i++;
                 skip_space(st);
             }
-            unsigned skip = 0;
+            unsigned skip = 0, later = 0;
             st->lend = 0;
             if (!st->discard && object) { /* (key is not NULL: not discarding) */
                 unsigned slot = (unsigned)(((uintptr_t)key >> 3) ^ ((uintptr_t)self >> 5) ^ depth) % KEY_CACHE;
@@ -380,12 +498,34 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     st->said[slot].depth = depth;
                     st->said[slot].keep = !st->p->keep || st->p->keep(depth, self, key);
                     st->said[slot].lend = st->p->lend && st->p->lend(depth, self, key);
+                    /* (the depth is kept in a byte of the value) */
+                    st->said[slot].later = depth < UINT8_MAX && st->p->later && st->p->later(depth, self, key);
                 }
                 skip = !st->said[slot].keep;
+                later = !skip && st->said[slot].later;
                 st->lend = st->said[slot].keep && st->said[slot].lend;
             }
+            if (later) { /* checked now, stored as its text */
+                size_t start = st->i;
+                st->discard++;
+                code = skim(st, depth + 1) ? GANIM_OK : value(st, depth + 1, &item, key);
+                st->discard--;
+                if (code != GANIM_OK) return code;
+                if (st->i - start <= UINT32_MAX) {
+                    memset(&item, 0, sizeof item); /* (skim fills in nothing) */
+                    item.offset = at(st, start);
+                    item.type = GJ_LATER;
+                    item.text = (const char *)st->s + start;
+                    item.count = (uint32_t)(st->i - start);
+                    item.depth = (uint8_t)(depth + 1);
+                } else { /* (too long for the value to say: stored now) */
+                    st->i = start;
+                    later = 0;
+                }
+            }
             st->discard += skip;
-            code = value(st, depth + 1, &item, key);
+            /* (a member not kept, in a stored object: skimmed, or read) */
+            if (!later) code = skip && skim(st, depth + 1) ? GANIM_OK : value(st, depth + 1, &item, key);
             st->discard -= skip;
             if (code != GANIM_OK) return code;
             item.key = key;
@@ -426,7 +566,7 @@ static int literal(ps *st, const char *word)
     return 1;
 }
 
-static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
+static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
 {
     int lend = st->lend;
     st->lend = 0; /* (not for what a container holds) */
@@ -473,23 +613,55 @@ static ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
     return GANIM_OK;
 }
 
+/* The value at st->i, nested `depth` deep as the member `key`, into a root of its own. */
+static ganim_code parse_root(ps *st, unsigned depth, const char *key, gj_value **out)
+{
+    void *mem;
+    ganim_code code = take(st, sizeof **out, &mem);
+    if (code == GANIM_OK) code = value(st, depth, *out = mem, key);
+    if (code == GANIM_OK) (*out)->key = key;
+    ganim_free(&st->a, st->stack, st->cap * sizeof *st->stack);
+    if (code == GANIM_OK && st->p->charged) *st->p->charged = st->used - st->stack_used; /* (the tree's) */
+    return code;
+}
+
+static void begin(ps *st, const gj_parser *p, const uint8_t *text, size_t size, ganim_error *err)
+{
+    memset(st, 0, sizeof *st);
+    st->p = p;
+    st->s = text;
+    st->n = size;
+    st->a = ganim_allocator_resolve(p->scratch);
+    st->err = err;
+    st->used = p->used;
+}
+
+ganim_code gj_parse_later(const gj_parser *p, const gj_value *later, const gj_value **out, ganim_error *err)
+{
+    ps st;
+    *out = NULL;
+    if (!later || later->type != GJ_LATER || later->offset < p->base)
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "%s: not a value to parse later", p->who);
+    /* the whole text as gj_parse saw it, up to the value's end: the same offsets */
+    size_t start = (size_t)(later->offset - p->base);
+    begin(&st, p, (const uint8_t *)later->text - start, start + later->count, err);
+    st.i = start;
+    gj_value *root = NULL;
+    ganim_code code = parse_root(&st, later->depth, later->key, &root);
+    if (code != GANIM_OK) return code;
+    *out = root;
+    return GANIM_OK;
+}
+
 ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const gj_value **out, ganim_error *err)
 {
     ps st;
-    memset(&st, 0, sizeof st);
-    st.p = p;
-    st.s = text;
-    st.n = size;
-    st.a = ganim_allocator_resolve(p->scratch);
-    st.err = err;
+    begin(&st, p, text, size, err);
     *out = NULL;
     if (size >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF) st.i = 3; /* byte order mark */
     skip_space(&st);
-    void *mem;
     gj_value *root = NULL;
-    ganim_code code = take(&st, sizeof *root, &mem);
-    if (code == GANIM_OK) code = value(&st, 0, root = mem, NULL);
-    ganim_free(&st.a, st.stack, st.cap * sizeof *st.stack);
+    ganim_code code = parse_root(&st, 0, NULL, &root);
     if (code != GANIM_OK) return code;
     skip_space(&st);
     while (st.i < st.n && st.s[st.i] == 0) st.i++; /* padding some writers leave */
@@ -564,10 +736,11 @@ int gj_uint(const gj_value *v, uint64_t max, uint64_t *u)
     /* a token of at most 15 digits (the parser took it as JSON: no leading zero) is its
      * own exact value */
     if (v && v->type == GJ_NUMBER && v->count >= 1 && v->count <= 15) {
+        const char *t = v->text;
         uint64_t n = 0;
-        uint32_t i = 0;
-        for (; i < v->count && v->text[i] >= '0' && v->text[i] <= '9'; i++) n = n * 10 + (uint64_t)(v->text[i] - '0');
-        if (i == v->count) {
+        uint32_t i = 0, count = v->count;
+        for (unsigned d; i < count && (d = (unsigned)(unsigned char)t[i] - '0') <= 9; i++) n = n * 10 + d;
+        if (i == count) {
             if (n > max) return 0;
             *u = n;
             return 1;

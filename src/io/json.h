@@ -6,7 +6,8 @@
  * gj_float re-reads a number's own text so floats are exact too (no double rounding).
  * Memory is bounded: a value takes 32 bytes, repeated member names and short strings
  * (up to 64 bytes, no escapes) are stored once,
- * members the caller does not read (gj_parser.keep) are checked but not stored, strings
+ * members the caller does not read (gj_parser.keep) are checked but not stored, members it
+ * reads later (gj_parser.later) are checked and stored as their text, strings
  * the caller asks to borrow (gj_parser.lend) point into the text when they hold no escape,
  * and the tree with the parser's stack may take at most gj_parser.max_bytes. */
 #ifndef GANIM_IO_JSON_H
@@ -17,19 +18,22 @@
 
 #include "ganim.h"
 
-typedef enum gj_type { GJ_NULL = 0, GJ_FALSE, GJ_TRUE, GJ_NUMBER, GJ_STRING, GJ_ARRAY, GJ_OBJECT } gj_type;
+/* GJ_LATER: a member the caller asked to parse later (gj_parser.later): checked as JSON,
+ * stored as its text; gj_parse_later makes it a tree. */
+typedef enum gj_type { GJ_NULL = 0, GJ_FALSE, GJ_TRUE, GJ_NUMBER, GJ_STRING, GJ_ARRAY, GJ_OBJECT, GJ_LATER } gj_type;
 
 typedef struct gj_value {
     const char *key; /* member name inside an object (NUL-terminated), else NULL */
     union {
-        const char *text;             /* STRING: the decoded bytes, NUL-terminated unless lent; NUMBER:
-                                       * its token */
+        const char *text;             /* STRING: the decoded bytes, NUL-terminated unless lent; NUMBER,
+                                       * LATER: its text */
         const struct gj_value *items; /* ARRAY, OBJECT: the members in order */
     };
     uint64_t offset; /* where the value starts in the file */
-    uint32_t count;  /* ARRAY, OBJECT: members; STRING: bytes; NUMBER: token length */
+    uint32_t count;  /* ARRAY, OBJECT: members; STRING: bytes; NUMBER, LATER: text length */
     uint8_t type;    /* gj_type */
     uint8_t lent;    /* STRING: text is the JSON text's own bytes, not NUL-terminated (gj_parser.lend) */
+    uint8_t depth;   /* LATER: how deep it is nested (the root value: 0) */
 } gj_value;
 
 /* Memory that lives as long as the tree (NULL: out of memory); it need not be zeroed: the
@@ -55,12 +59,28 @@ typedef struct gj_parser {
      * the text's own bytes instead of a copy (they must outlive the tree; read them with
      * gj_bytes: gj_string refuses them, having no NUL). NULL: every string is copied. */
     int (*lend)(unsigned depth, const char *parent, const char *key);
+    /* Whether a kept member (the same arguments) is to be parsed later: it is checked as
+     * JSON now (every error where it would be) but stored as one GJ_LATER value, which
+     * gj_parse_later makes a tree when the caller needs it (into memory it may give back
+     * sooner than the rest of the tree). NULL: none. */
+    int (*later)(unsigned depth, const char *parent, const char *key);
+    /* Bytes counted against max_bytes before this parse begins (those of a tree still in
+     * use); when `charged` is not NULL, a parse that succeeds leaves there that count plus
+     * its tree's bytes (not its stack's, given back). */
+    size_t used;
+    size_t *charged;
 } gj_parser;
 
 /* Parses text[0..size) into *out. Errors: GANIM_ERR_TRUNCATED when the text ends inside a
  * value, GANIM_ERR_CORRUPT for anything else that is not JSON, GANIM_ERR_LIMIT for the
  * nesting and max_bytes, GANIM_ERR_NOMEM. */
 ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const gj_value **out, ganim_error *err);
+
+/* Makes the GJ_LATER value `later` (from gj_parse with the same text and the same p, but
+ * for `used`) a tree in *out, as gj_parse would have stored it: the same values, offsets,
+ * keep and lend; only GANIM_ERR_LIMIT (max_bytes, counted from p->used) and
+ * GANIM_ERR_NOMEM can happen, the text having been checked. */
+ganim_code gj_parse_later(const gj_parser *p, const gj_value *later, const gj_value **out, ganim_error *err);
 
 /* The member `key` of an object (the first one when the text repeats it), or NULL when
  * v is not an object or has none. */

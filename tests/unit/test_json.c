@@ -409,6 +409,191 @@ TEST(member_names_told_apart)
     arena_free(&a);
 }
 
+/* ---- members parsed later (gj_parser.later) and members skimmed -------------------------- */
+
+static int later_m(unsigned depth, const char *parent, const char *key)
+{
+    (void)parent;
+    return depth == 0 && strcmp(key, "m") == 0;
+}
+
+static int later_inner(unsigned depth, const char *parent, const char *key)
+{
+    return depth == 1 && parent && strcmp(parent, "m") == 0 && strcmp(key, "b") == 0;
+}
+
+static int keep_not_m(unsigned depth, const char *parent, const char *key)
+{
+    (void)parent;
+    return depth != 0 || strcmp(key, "m") != 0;
+}
+
+static int lend_s(unsigned depth, const char *parent, const char *key)
+{
+    (void)depth;
+    (void)parent;
+    return strcmp(key, "s") == 0;
+}
+
+/* mode 0: everything stored; 1: "m" not kept (skimmed); 2: "m" parsed later; 3: m's "b"
+ * parsed later */
+static ganim_code parse_mode(arena *a, int mode, const char *text, size_t size, size_t max_bytes, size_t *charged,
+                             const gj_value **out, ganim_error *err)
+{
+    gj_parser p = { .alloc = arena_alloc,
+                    .alloc_user = a,
+                    .max_depth = 8,
+                    .who = "test: JSON",
+                    .base = 100,
+                    .max_bytes = max_bytes,
+                    .limit_name = "the test's limit",
+                    .keep = mode == 1 ? keep_not_m : NULL,
+                    .lend = lend_s,
+                    .later = mode == 2   ? later_m
+                             : mode == 3 ? later_inner
+                                         : NULL,
+                    .charged = charged };
+    return gj_parse(&p, (const uint8_t *)text, size, out, err);
+}
+
+/* Whether b is a, with every GJ_LATER in b parsed (gj_parse_later) on the way. */
+static int same_tree(arena *ar, const gj_value *a, const gj_value *b)
+{
+    if (b->type == GJ_LATER) {
+        gj_parser p = {
+            .alloc = arena_alloc, .alloc_user = ar, .max_depth = 8, .who = "test: JSON", .base = 100, .lend = lend_s
+        };
+        ganim_error e = { 0 };
+        const gj_value *t = NULL;
+        if (gj_parse_later(&p, b, &t, &e) != GANIM_OK || t->type == GJ_LATER) return 0;
+        b = t;
+    }
+    if (a->type != b->type || a->count != b->count || a->offset != b->offset || a->lent != b->lent) return 0;
+    if ((a->key == NULL) != (b->key == NULL) || (a->key && strcmp(a->key, b->key) != 0)) return 0;
+    if (a->type == GJ_STRING || a->type == GJ_NUMBER) return memcmp(a->text, b->text, a->count) == 0;
+    if (a->type == GJ_ARRAY || a->type == GJ_OBJECT)
+        for (uint32_t i = 0; i < a->count; i++)
+            if (!same_tree(ar, &a->items[i], &b->items[i])) return 0;
+    return 1;
+}
+
+TEST(parsed_later_is_the_same_tree)
+{
+    static const char *const texts[] = {
+        "{\"m\":{\"a\":[1,-2.5e3,0.1,true,false,null,\"x\\u00e9\"],\"b\":{\"c\":\"d\",\"s\":\"lent\"},\"e\":[]}}",
+        "{ \"z\" : [ ] , \"m\" : [ { \"b\" : 1 } , \"m\" , 12345678901234567890 ] }",
+        "{\"m\":\"a string\",\"n\":{\"m\":{\"b\":[[[1]]]}}}",
+        "{\"m\":-0,\"m\":{}}",
+        "{\"m\":{\"b\":\"\\\"quoted\\\"\",\"s\":\"\"}}",
+    };
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+        for (int mode = 2; mode <= 3; mode++) {
+            arena a = { 0 }, b = { 0 };
+            const gj_value *va, *vb;
+            ganim_error e = { 0 };
+            CHECK_OK(parse_mode(&a, 0, texts[t], strlen(texts[t]), 0, NULL, &va, &e));
+            CHECK_OK(parse_mode(&b, mode, texts[t], strlen(texts[t]), 0, NULL, &vb, &e));
+            int later = 0; /* (the texts hold a member parsed later in either mode but the 2nd's 3) */
+            for (uint32_t i = 0; i < vb->count; i++) later += vb->items[i].type == GJ_LATER;
+            CHECK_MSG(mode == 3 || later >= 1, "text %zu: no value left for later", t);
+            CHECK_MSG(same_tree(&b, va, vb), "text %zu, mode %d: not the same tree", t, mode);
+            arena_free(&a);
+            arena_free(&b);
+        }
+    /* a value that is not GJ_LATER is refused */
+    arena a = { 0 };
+    const gj_value *v, *t;
+    ganim_error e = { 0 };
+    CHECK_OK(parse_mode(&a, 0, "{\"m\":1}", 7, 0, NULL, &v, &e));
+    gj_parser p = { .alloc = arena_alloc, .alloc_user = &a, .max_depth = 8, .who = "test: JSON", .base = 100 };
+    CHECK(gj_parse_later(&p, v, &t, &e) == GANIM_ERR_INVALID_ARG && t == NULL);
+    arena_free(&a);
+}
+
+/* Every text made from a valid one by cutting it or changing one byte gives, when "m" is
+ * stored, skimmed or left for later, the same error at the same byte with the same message
+ * (or no error in all three); with an escape in m (skimming gives up there and reads m
+ * again) and without. */
+static void fail_alike(const char *base)
+{
+    static const char swaps[] = { '"', '\\', ',', ':', ']', '}', '[', '{', '0', '-', 'e', '.', 'x', ' ', '\n', 1, 't' };
+    char text[256];
+    size_t n = strlen(base), cases = 0, failed = 0;
+    CHECK(n < sizeof text);
+    for (size_t at = 0; at <= n && n < sizeof text; at++)
+        for (size_t k = 0; k <= sizeof swaps; k++) {
+            size_t len = n;
+            memcpy(text, base, n + 1);
+            text[n] = 0;
+            if (k == sizeof swaps) len = at; /* cut */
+            else if (at < n) text[at] = swaps[k];
+            else continue;
+            ganim_error e[3];
+            ganim_code c[3];
+            const gj_value *v[3];
+            arena a[3];
+            memset(a, 0, sizeof a);
+            memset(e, 0, sizeof e);
+            for (int mode = 0; mode < 3; mode++)
+                c[mode] = parse_mode(&a[mode], mode, text, len, 0, NULL, &v[mode], &e[mode]);
+            for (int mode = 1; mode < 3; mode++) {
+                int same =
+                    c[mode] == c[0] &&
+                    (c[0] == GANIM_OK || (e[mode].offset == e[0].offset && !strcmp(e[mode].message, e[0].message)));
+                CHECK_MSG(same, "'%.*s' mode %d: %d at %llu '%s', stored: %d at %llu '%s'", (int)len, text, mode,
+                          c[mode], (unsigned long long)e[mode].offset, e[mode].message, c[0],
+                          (unsigned long long)e[0].offset, e[0].message);
+            }
+            if (c[0] == GANIM_OK) CHECK(same_tree(&a[2], v[0], v[2]));
+            failed += c[0] != GANIM_OK;
+            cases++;
+            for (int mode = 0; mode < 3; mode++) arena_free(&a[mode]);
+        }
+    CHECK_MSG(failed > cases / 2 && failed < cases, "%zu of %zu texts refused", failed, cases);
+}
+
+TEST(skimmed_and_later_members_fail_alike)
+{
+    fail_alike("{\"k\":0,\"m\":{\"a\":[1,-2.5e3,0.1,true,false,null,\"x\\u00e9\\n\"],\"b\":{\"c\":\"d\"},"
+               "\"e\":[[[[[1]]]]],\"f\":\"0123456789abcdefghij\"},\"z\":[1]}");
+    fail_alike("{\"k\":0,\"m\":{\"a\":[1,-2.5e3,0.1,true,false,null,12,\"xy\"],\"b\":{\"c\":\"d\"},"
+               "\"e\":[[[[[1]]]]], \"f\" : \"0123456789abcdefghij\"},\"z\":[1]}");
+}
+
+/* A tree parsed later counts from gj_parser.used against max_bytes; `charged` says what
+ * a parse counted. */
+TEST(parsed_later_within_the_bound)
+{
+    const char text[] = "{\"z\":1,\"m\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]}";
+    arena a = { 0 };
+    const gj_value *v, *t;
+    ganim_error e = { 0 };
+    size_t used = 0, later_used = 0, all_used = 0;
+    CHECK_OK(parse_mode(&a, 0, text, sizeof text - 1, 0, &all_used, &v, &e));
+    CHECK_OK(parse_mode(&a, 2, text, sizeof text - 1, 0, &used, &v, &e));
+    /* the tree, 16-byte rounded: the root, 2 members, 16 numbers in m, the names "z" and "m" */
+    CHECK_MSG(all_used == 32 + 2 * 32 + 16 * 32 + 2 * 16, "%zu bytes stored", all_used);
+    CHECK_MSG(used == all_used - 16 * 32, "%zu bytes with m parsed later", used);
+    const gj_value *m = gj_get(v, "m");
+    CHECK(gj_is(m, GJ_LATER) && m->offset == 100 + 11 && m->count == sizeof text - 1 - 12);
+    gj_parser p = { .alloc = arena_alloc,
+                    .alloc_user = &a,
+                    .max_depth = 8,
+                    .who = "test: JSON",
+                    .base = 100,
+                    .max_bytes = all_used + 32 + 64 * 32, /* its root, and a stack of 64 values */
+                    .limit_name = "the test's limit",
+                    .used = used,
+                    .charged = &later_used };
+    CHECK_MSG(gj_parse_later(&p, m, &t, &e) == GANIM_OK, "%s", e.message);
+    CHECK(gj_is(t, GJ_ARRAY) && t->count == 16 && t->offset == 100 + 11 && !strcmp(t->key, "m"));
+    CHECK_MSG(later_used == all_used + 32, "%zu after the later parse", later_used);
+    p.max_bytes--; /* a byte short */
+    CHECK(gj_parse_later(&p, m, &t, &e) == GANIM_ERR_LIMIT && t == NULL);
+    CHECK_MSG(strstr(e.message, "the test's limit") && e.offset >= 100 + 11, "%s", e.message);
+    arena_free(&a);
+}
+
 int main(void)
 {
     RUN(values_and_views);
@@ -421,5 +606,8 @@ int main(void)
     RUN(strings_and_numbers_at_every_place);
     RUN(lent_strings);
     RUN(member_names_told_apart);
+    RUN(parsed_later_is_the_same_tree);
+    RUN(skimmed_and_later_members_fail_alike);
+    RUN(parsed_later_within_the_bound);
     return test_finish();
 }

@@ -231,6 +231,13 @@ static int lend_member(unsigned depth, const char *parent, const char *key)
     return depth > 0 && strcmp(key, "base64") == 0;
 }
 
+/* An animation's samplers (`samplers` of an array's item two deep: the animations'; glTF
+ * has no other): the tree holds them only while their animation is read. */
+static int later_member(unsigned depth, const char *parent, const char *key)
+{
+    return depth == 2 && !parent && strcmp(key, "samplers") == 0;
+}
+
 static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
 {
     gj_parser p = { .alloc = tree_alloc,
@@ -240,18 +247,20 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
                     .who = "gltf: JSON",
                     .base = f->json_offset };
     size_t limit = ganim_doc_memory_limit(f->scratch);
-    char limit_name[200];
     p.max_bytes = json_size > (SIZE_MAX - GLTF_JSON_FLOOR) / GLTF_JSON_BYTES_PER_BYTE
                       ? SIZE_MAX
                       : json_size * GLTF_JSON_BYTES_PER_BYTE + GLTF_JSON_FLOOR;
     if (p.max_bytes > limit) p.max_bytes = limit;
-    snprintf(limit_name, sizeof limit_name,
+    snprintf(f->json_limit_name, sizeof f->json_limit_name,
              "ganim reads a JSON text of %zu bytes in at most %u bytes per byte plus %zu, and within the read's "
              "memory limit of %zu bytes (ganim_read_opts.memory_limit)",
              json_size, GLTF_JSON_BYTES_PER_BYTE, GLTF_JSON_FLOOR, limit);
-    p.limit_name = limit_name;
+    p.limit_name = f->json_limit_name;
     p.keep = keep_member;
     p.lend = lend_member;
+    p.later = later_member;
+    p.charged = &f->json_used;
+    f->json = p;
     ganim_code code = gj_parse(&p, json, json_size, &f->root, f->err);
     if (code != GANIM_OK) return code;
     if (f->root->type != GJ_OBJECT)

@@ -96,6 +96,15 @@ typedef struct gltf_file {
     size_t bin_size;
     uint64_t bin_offset, json_offset;
     const gj_value *root, *nodes_v, *skins_v, *anims_v, *accessors_v, *views_v, *buffers_v;
+    /* The parser as it read the tree, for what it left to parse later (an animation's
+     * samplers: gltf_json_later); json_used: the bytes counted against its bound by the
+     * trees still in use, json_later_used: that and the last tree parsed later. */
+    gj_parser json;
+    char json_limit_name[200];
+    size_t json_used, json_later_used;
+    /* gltf_members' memos for the tree's channels, targets, bufferViews and accessors, and
+     * for the samplers of the last tree parsed later */
+    const char *memo_channel[2], *memo_target[2], *memo_view[5], *memo_accessor[7], *memo_sampler[4];
     uint32_t node_count, accessor_count, view_count, buf_count;
     gltf_node *nodes;
     gltf_buf *bufs;
@@ -125,6 +134,9 @@ typedef struct gltf_file {
     uint32_t skipped_total;
 } gltf_file;
 
+/* Whether the string s is `lit` (its first byte compared before the call). */
+static inline int gltf_is(const char *s, const char *lit) { return s[0] == lit[0] && strcmp(s, lit) == 0; }
+
 /* ---- gltf_file.c --------------------------------------------------------------------------- */
 /* Zeroed scratch memory (NULL: out of memory, with the error set). */
 void *gltf_scratch(gltf_file *f, size_t count, size_t size);
@@ -135,8 +147,15 @@ int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t coun
 /* The same for the member v (NULL: absent) named `key`. */
 int gltf_index_of(gltf_file *f, const gj_value *v, const char *key, uint32_t count, const char *what, uint32_t *out);
 /* The members names[0..n) of an object in one pass (gj_get of each: the first one when the
- * text repeats a name, NULL when absent or obj is not an object). */
-void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n);
+ * text repeats a name, NULL when absent or obj is not an object). memo (NULL: none), n
+ * pointers zeroed before the first call: the names of the tree last found equal to each,
+ * known again by their address (the parser stores a name once); only while the tree that
+ * holds those names lives (a tree from gj_parse_later is given back, and its memory may
+ * hold other names at the same addresses: gltf_json_later forgets memo_sampler). */
+void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, const char **memo);
+/* *v, when the JSON parser left it to parse later (GJ_LATER), parsed into the scratch arena
+ * (given back with the animation's temporaries); any other value is left as it is. */
+ganim_code gltf_json_later(gltf_file *f, const gj_value **v);
 
 /* ---- gltf_data.c --------------------------------------------------------------------------- */
 /* What an accessor is read for, as messages name it: "animation 0 sampler 3 input". */

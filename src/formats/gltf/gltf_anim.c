@@ -100,9 +100,9 @@ typedef struct anim {
 
 static int interp_of(const char *s)
 {
-    if (!strcmp(s, "STEP")) return GLTF_STEP;
-    if (!strcmp(s, "CUBICSPLINE")) return GLTF_CUBIC;
-    return strcmp(s, "LINEAR") ? -1 : GLTF_LINEAR;
+    if (gltf_is(s, "LINEAR")) return GLTF_LINEAR; /* (the usual one first) */
+    if (gltf_is(s, "STEP")) return GLTF_STEP;
+    return gltf_is(s, "CUBICSPLINE") ? GLTF_CUBIC : -1;
 }
 
 /* The channel's values as its own array, before anything writes into them: values read
@@ -183,19 +183,19 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     gltf_file *f = a->f;
     static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };
     const gj_value *cm[2], *tm[2];
-    gltf_members(cv, cnames, cm, 2);
+    gltf_members(cv, cnames, cm, 2, f->memo_channel);
     const gj_value *target = cm[0];
     const char *path = NULL;
     uint32_t node, sampler;
-    gltf_members(target, tnames, tm, 2);
+    gltf_members(target, tnames, tm, 2, f->memo_target);
     if (!gj_is(target, GJ_OBJECT) || !gj_string(tm[0], &path))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no target path",
                           a->index, ci);
     int has_node = gltf_index_of(f, tm[1], "node", f->node_count, "animation channel target", &node);
     if (has_node < 0) return GANIM_ERR_CORRUPT;
-    int p = !strcmp(path, "rotation")      ? GLTF_ROT
-            : !strcmp(path, "translation") ? GLTF_TRANS
-            : !strcmp(path, "scale")       ? GLTF_SCALE
+    int p = gltf_is(path, "rotation")      ? GLTF_ROT
+            : gltf_is(path, "translation") ? GLTF_TRANS
+            : gltf_is(path, "scale")       ? GLTF_SCALE
                                            : -1;
     if (!has_node || p < 0) {
         if (!strcmp(path, "weights")) a->st.skipped_weights++;
@@ -225,7 +225,7 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     /* the sampler's members in one pass (the first of a repeated name, as gj_get) */
     static const char *const names[] = { "interpolation", "input", "output", "extras" };
     const gj_value *m[4];
-    gltf_members(sv, names, m, 4);
+    gltf_members(sv, names, m, 4, f->memo_sampler);
     const gj_value *iv = m[0];
     if ((iv && !gj_string(iv, &interp)) || interp_of(interp) < 0)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
@@ -1100,6 +1100,8 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
     a.st.clip_index = GLTF_NONE;
     const gj_value *chans = gj_get(a.v, "channels");
     a.samplers = gj_get(a.v, "samplers");
+    ganim_code code = gltf_json_later(f, &a.samplers); /* (parsed now, given back after) */
+    if (code != GANIM_OK) return code;
     if (!gj_is(a.v, GJ_OBJECT) || !gj_is(chans, GJ_ARRAY) || !gj_is(a.samplers, GJ_ARRAY))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, a.v->offset, "gltf: animation %u: no channels and samplers arrays",
                           ai);
@@ -1108,7 +1110,6 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
     if (!(a.ch = gltf_scratch(f, chans->count, sizeof *a.ch))) return GANIM_ERR_NOMEM;
     memset(seen, 0, (size_t)f->bone_count * 3);
     const char *outside = NULL;
-    ganim_code code = GANIM_OK;
     for (uint32_t c = 0; c < chans->count && code == GANIM_OK; c++) {
         if (!gj_is(&chans->items[c], GJ_OBJECT))
             return ganim_fail(f->err, GANIM_ERR_CORRUPT, chans->items[c].offset,
@@ -1216,6 +1217,7 @@ ganim_code gltf_read_animations(gltf_file *f)
          * descriptions) are given back after it: the peak holds one animation's, not all */
         ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
         unsigned kept = f->scratch_kept;
+        f->json_later_used = f->json_used;
         ganim_code code = read_animation(f, i, &clips[made], &k, seen, &ca);
         if (code != GANIM_OK) return code;
         for (uint32_t j = 0; j < k; j++) {
@@ -1228,6 +1230,8 @@ ganim_code gltf_read_animations(gltf_file *f)
         if (f->scratch_kept == kept) {
             ganim_doc_release(f->scratch, mark);
             memset(f->acc_memo, 0, sizeof f->acc_memo); /* (their floats may be among them) */
+        } else {
+            f->json_used = f->json_later_used; /* (the samplers' tree stays: still counted) */
         }
     }
     return gltf_carry_finish(f, clips, made, desc, partner);

@@ -1,5 +1,6 @@
 /* What every part of the glTF read uses on the file being read: scratch memory that lives
- * as long as the read, and an index member checked against the array it points into. */
+ * as long as the read, an index member checked against the array it points into, an
+ * object's members, and a JSON value the parser left to parse later. */
 #include "formats/gltf/gltf.h"
 
 void *gltf_scratch(gltf_file *f, size_t count, size_t size)
@@ -21,14 +22,22 @@ int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t coun
     return gltf_index_of(f, gj_get(obj, key), key, count, what, out);
 }
 
-void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n)
+void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, const char **memo)
 {
     for (unsigned j = 0; j < n; j++) out[j] = NULL;
     for (uint32_t i = 0; obj && obj->type == GJ_OBJECT && i < obj->count; i++) {
         const char *k = obj->items[i].key;
-        for (unsigned j = 0; j < n; j++)
+        unsigned j = n;
+        if (memo) /* (the names are told apart: one that is memo[j] is no other) */
+            for (j = 0; j < n && k != memo[j];) j++;
+        if (j < n) {
+            if (!out[j]) out[j] = &obj->items[i];
+            continue;
+        }
+        for (j = 0; j < n; j++)
             if (k[0] == names[j][0] && !out[j] && strcmp(k, names[j]) == 0) {
                 out[j] = &obj->items[i];
+                if (memo) memo[j] = k;
                 break;
             }
     }
@@ -45,4 +54,15 @@ int gltf_index_of(gltf_file *f, const gj_value *v, const char *key, uint32_t cou
     }
     *out = (uint32_t)u;
     return 1;
+}
+
+ganim_code gltf_json_later(gltf_file *f, const gj_value **v)
+{
+    if (!gj_is(*v, GJ_LATER)) return GANIM_OK;
+    /* (the names met in the last one: their memory may be given back and used again) */
+    memset(f->memo_sampler, 0, sizeof f->memo_sampler);
+    gj_parser p = f->json;
+    p.used = f->json_used;
+    p.charged = &f->json_later_used;
+    return gj_parse_later(&p, *v, v, f->err);
 }

@@ -136,7 +136,7 @@ static ganim_code count_animated(gltf_file *f, uint32_t *moved)
             if (!gj_uint(gj_get(t, "node"), UINT32_MAX, &node) || node >= f->node_count ||
                 !gj_string(gj_get(t, "path"), &path))
                 continue;
-            if (!strcmp(path, "rotation") || !strcmp(path, "translation") || !strcmp(path, "scale")) moved[node]++;
+            if (gltf_is(path, "rotation") || gltf_is(path, "translation") || gltf_is(path, "scale")) moved[node]++;
         }
     }
     return GANIM_OK;
