@@ -295,6 +295,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     }
     float *cblock = block + (nfloats - 4u * (size_t)nconst);
     const char *const *names = (const char *const *)h->names;
+    int vec_finite = 1; /* the constant and default translations and scales (a given skeleton's may not be) */
     for (uint32_t i = 0; i < h->nt; i++) {
         ganim_track *tr = &tracks[i];
         tr->bone = i;
@@ -308,6 +309,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
             float *v = cblock;
             cblock += 4;
             memcpy(v, cv[k], comps * sizeof *v);
+            if (k != K_ROT) vec_finite &= finite_f(v[0]) & finite_f(v[1]) & finite_f(v[2]);
             ch[k]->kind = GANIM_CHANNEL_CONSTANT;
             ch[k]->count = 1;
             ch[k]->values = v;
@@ -367,6 +369,13 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
      * which the validation checks on the skeleton itself. The validation after the read
      * skips their unit-length check (test_acl checks it on every sample). */
     if (rc == GANIM_OK) ganim_doc_vouch_rotations(doc);
+    /* Every decoded translation and scale is finite: a variable one is at most (1 x 1 + 1)
+     * x 1e18 + 1e18 in size (acl_open_ex refuses clip ranges beyond ACL_RANGE_MAX, segment
+     * ranges are bytes / 255), a raw one was replaced when not finite (rec_decode), a
+     * constant one passed in_range in acl_open_ex; the constant and default channels were
+     * tested above. So the validation after the read skips their finiteness pass (every
+     * later validation checks them again; test_acl checks it on every sample). */
+    if (rc == GANIM_OK && vec_finite) ganim_doc_vouch_vectors(doc);
 done:
     ganim_acl_close(h);
     return rc;
