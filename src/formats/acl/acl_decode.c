@@ -69,24 +69,30 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
     return bad;
 }
 
-/* Bytes to hash per iteration of the vector decode (four samples of a variable
- * sub-track, one of a raw one) so that what acl_open_ex left of the hash ends with the
- * decode: where the chain is longer than the decode's work, spread evenly it costs the
- * chain's time alone (front-loaded, the decode's tail would come on top). */
-static uint32_t hash_chunk(const ganim_acl *h, size_t bytes)
+/* Bytes to hash per step of the decode (four samples of a variable sub-track: chunk[0]
+ * for rotations, chunk[1] for translations and scales; one sample of a raw one:
+ * chunk[2]) so that what acl_open_ex left of the hash ends with the decode, each step
+ * taking a share in proportion to its time (ACL_HASH_W_*): where the chain is longer than
+ * the decode's work, spread by time it costs the chain's time alone (spread evenly over
+ * steps of unequal length, the longer chain of the short steps comes on top; front-loaded,
+ * the decode's tail would). */
+static void hash_chunks(const ganim_acl *h, size_t bytes, uint32_t chunk[3])
 {
-    uint64_t iters = 0;
+    uint64_t weight = 0;
     for (uint32_t s = 0; s < h->nseg; s++) {
         const acl_seg *sg = &h->segs[s];
         uint64_t proven = proven_samples(sg), per = (proven + 3u) / 4u;
         for (uint32_t a = 0; a < h->na; a++) {
-            unsigned m = sg->recs[a].mode;
-            iters += m == M_VAR ? per : m == M_CONST ? 0u : proven;
+            const acl_rec *r = &sg->recs[a];
+            if (r->mode == M_VAR) weight += per * (r->kind == K_ROT ? ACL_HASH_W_ROT : ACL_HASH_W_VEC);
+            else if (r->mode != M_CONST) weight += proven * ACL_HASH_W_RAW;
         }
     }
-    if (!iters) return 8;
-    uint64_t chunk = (bytes + iters - 1u) / iters;
-    return chunk ? (uint32_t)(chunk < 512u ? chunk : 512u) : 1u;
+    static const uint32_t w[3] = { ACL_HASH_W_ROT, ACL_HASH_W_VEC, ACL_HASH_W_RAW };
+    for (unsigned k = 0; k < 3; k++) {
+        uint64_t c = weight ? (bytes * w[k] + weight - 1u) / weight : 8u; /* rounded up: never short */
+        chunk[k] = c ? (uint32_t)(c < 512u ? c : 512u) : 1u;
+    }
 }
 
 /* The rest of the hash; a mismatch warns where ganim_acl_open would have (after the
@@ -289,6 +295,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     }
     float *cblock = block + (nfloats - 4u * (size_t)nconst);
     const char *const *names = (const char *const *)h->names;
+    int vec_finite = 1; /* the constant and default translations and scales (a given skeleton's may not be) */
     for (uint32_t i = 0; i < h->nt; i++) {
         ganim_track *tr = &tracks[i];
         tr->bone = i;
@@ -302,6 +309,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
             float *v = cblock;
             cblock += 4;
             memcpy(v, cv[k], comps * sizeof *v);
+            if (k != K_ROT) vec_finite &= finite_f(v[0]) & finite_f(v[1]) & finite_f(v[2]);
             ch[k]->kind = GANIM_CHANNEL_CONSTANT;
             ch[k]->count = 1;
             ch[k]->values = v;
@@ -325,13 +333,17 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
      * unzeroed value arrays end up written whole. Nothing to loop over without records. */
     uint32_t bad = 0, nr = h->nanim[0];
     acl_fnv fnv = h->fnv; /* begun by acl_open_ex */
-    fnv.chunk = hash_chunk(h, fnv.left);
+    uint32_t chunk[3];
+    hash_chunks(h, fnv.left, chunk);
     for (uint32_t s = 0; s < h->nseg && h->na; s++) {
         const acl_seg *sg = &h->segs[s];
         size_t row0 = h->stripped ? sg->first_key : sg->start;
         uint32_t proven = proven_samples(sg);
-        for (uint32_t a = 0; a < h->na; a++)
-            bad += decode_run(sg, &sg->recs[a], proven, dst[a] + row0 * (a < nr ? 4u : 3u), &fnv);
+        for (uint32_t a = 0; a < h->na; a++) {
+            const acl_rec *r = &sg->recs[a];
+            fnv.chunk = chunk[r->mode != M_VAR ? 2u : r->kind == K_ROT ? 0u : 1u];
+            bad += decode_run(sg, r, proven, dst[a] + row0 * (a < nr ? 4u : 3u), &fnv);
+        }
     }
     hash_finish(doc, h, &fnv, base);
     if (h->wrap) /* the dropped last frame of a looping clip is a copy of the first */
@@ -357,6 +369,13 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
      * which the validation checks on the skeleton itself. The validation after the read
      * skips their unit-length check (test_acl checks it on every sample). */
     if (rc == GANIM_OK) ganim_doc_vouch_rotations(doc);
+    /* Every decoded translation and scale is finite: a variable one is at most (1 x 1 + 1)
+     * x 1e18 + 1e18 in size (acl_open_ex refuses clip ranges beyond ACL_RANGE_MAX, segment
+     * ranges are bytes / 255), a raw one was replaced when not finite (rec_decode), a
+     * constant one passed in_range in acl_open_ex; the constant and default channels were
+     * tested above. So the validation after the read skips their finiteness pass (every
+     * later validation checks them again; test_acl checks it on every sample). */
+    if (rc == GANIM_OK && vec_finite) ganim_doc_vouch_vectors(doc);
 done:
     ganim_acl_close(h);
     return rc;

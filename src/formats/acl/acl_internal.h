@@ -59,9 +59,41 @@ static inline uint32_t acl_fnv_bytes(uint32_t h, const uint8_t *p, size_t n)
         h = (h ^ p[i + 6]) * 16777619u;
         h = (h ^ p[i + 7]) * 16777619u;
     }
-    for (; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    if (n - i >= 4) { /* the rest in at most three steps (a slice's length is fixed: predictable) */
+        h = (h ^ p[i]) * 16777619u;
+        h = (h ^ p[i + 1]) * 16777619u;
+        h = (h ^ p[i + 2]) * 16777619u;
+        h = (h ^ p[i + 3]) * 16777619u;
+        i += 4;
+    }
+    if (n - i >= 2) {
+        h = (h ^ p[i]) * 16777619u;
+        h = (h ^ p[i + 1]) * 16777619u;
+        i += 2;
+    }
+    if (n - i) h = (h ^ p[i]) * 16777619u;
     return h;
 }
+
+/* How the whole-clip read spreads the hash over its work (acl_open.c, acl_decode.c), in
+ * bytes of the chain (~4 cycles a byte) per step, so that the chain runs beside the work
+ * instead of after it: each track's defaults and each record of the parse take
+ * ACL_HASH_OPEN bytes; the decode shares what is left in proportion to the time of its
+ * steps (a variable rotation's four samples, with W, the divisions and the square roots,
+ * take about twice a translation's or scale's four; a raw value about a third of the
+ * former). Only the schedule: every byte is hashed once and in order whatever these are. */
+#ifndef ACL_HASH_OPEN
+#define ACL_HASH_OPEN 16u
+#endif
+#ifndef ACL_HASH_W_ROT
+#define ACL_HASH_W_ROT 12u
+#endif
+#ifndef ACL_HASH_W_VEC
+#define ACL_HASH_W_VEC 6u
+#endif
+#ifndef ACL_HASH_W_RAW
+#define ACL_HASH_W_RAW 4u
+#endif
 
 /* The next f->chunk bytes (fewer at the end). */
 static inline void acl_fnv_some(acl_fnv *f)

@@ -591,10 +591,11 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     h->bind = (ganim_transform *)(blk + offs[7]);
     uint32_t *anim_track = (uint32_t *)(blk + offs[8]);
     /* the whole-clip read hashes the buffer (bytes 8..size) a slice at a time in the loops
-     * below and in the decode (acl_fnv); sampling never does. 4 bytes (~16 cycles of the
-     * chain) beside each track's defaults and each record (~150 instructions), well under
-     * their work: the decode's share is sized from what is left (hash_chunk) */
-    if (!want_groups) h->fnv = (acl_fnv){ data + 8, h->size - 8u, 2166136261u, 4 };
+     * below and in the decode (acl_fnv); sampling never does. ACL_HASH_OPEN bytes beside
+     * each track's defaults and each record, about what the chain (~4 cycles a byte) runs
+     * in the time of their work: the decode's share is sized from what is left
+     * (hash_chunks) */
+    if (!want_groups) h->fnv = (acl_fnv){ data + 8, h->size - 8u, 2166136261u, ACL_HASH_OPEN };
 
     if (h->has_meta) {
         rc = parse_metadata(h, &L, wd, base, err);
