@@ -120,6 +120,12 @@ bool ala_plan_has_stream(const ala_ptrack *t, int channel);
 /* Frames 0..count-1 of a rotation stream (s->base set) into out[4 * count]; returns the
  * first frame that was not unit (and was normalised), or UINT32_MAX. */
 uint32_t ala_dec_rots(const ala_stream *s, uint32_t count, float *out);
+/* ala_dec_rots by a chosen path, for tests: ALA_PATH_BASE (SSE2 where the compiler has it,
+ * else the scalar reference) or ALA_PATH_AVX2 (eight quaternions a turn, the rest as the
+ * base path; ala_dec_rots takes it where the CPU has AVX2). False when this build or CPU
+ * lacks the path (nothing written); else *bad is ala_dec_rots' result. */
+enum { ALA_PATH_BASE, ALA_PATH_AVX2 };
+bool ala_dec_rots_on(int path, const ala_stream *s, uint32_t count, float *out, uint32_t *bad);
 /* offset + stored * scale for frames 0..count-1 of a translation or scale stream into
  * out[3 * count] (s->base NULL: the offset alone, into out[3]); false when a value is not
  * finite. */
