@@ -130,6 +130,10 @@ bool ala_dec_rots_on(int path, const ala_stream *s, uint32_t count, float *out, 
  * out[3 * count] (s->base NULL: the offset alone, into out[3]); false when a value is not
  * finite. */
 bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl[3], uint32_t count, float *out);
+/* ala_dec_vecs of a stream (s->base set) whose offsets o and scales m passed
+ * ala_vecs_surely_finite: no test, nothing to report (decode_late calls it for each run of
+ * each channel). */
+void ala_dec_vecs_sure(const ala_stream *s, const float o[3], const float m[3], uint32_t count, float *out);
 /* True when offset + stored * scale is finite for every stored value 0..65535 (then
  * ala_dec_vecs of a stream with these returns true, whatever its values). */
 bool ala_vecs_surely_finite(const uint32_t off[3], const uint32_t scl[3]);

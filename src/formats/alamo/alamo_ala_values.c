@@ -225,6 +225,12 @@ bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl
         }
         return finite;
     }
+    ala_dec_vecs_sure(s, o, m, count, out);
+    return true;
+}
+
+void ala_dec_vecs_sure(const ala_stream *s, const float o[3], const float m[3], uint32_t count, float *out)
+{
     uint32_t f = 0;
 #if defined(__SSE2__)
     /* Frame f's 8-byte load reads one 16-bit value past its three: inside the stream for
@@ -265,7 +271,6 @@ bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl
         float *v = out + (size_t)f * 3u;
         for (unsigned k = 0; k < 3; k++) v[k] = o[k] + (float)ganim_ld_u16le(q + 2u * k) * m[k];
     }
-    return true;
 }
 
 bool ala_unpack_bits(const uint8_t *bits, size_t nbytes, uint32_t count, uint8_t *out)
