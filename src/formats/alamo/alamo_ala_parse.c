@@ -177,7 +177,7 @@ static ganim_code parse_track_header(ala_plan *p, ala_ptrack *t, const ganim_chu
     size_t at = 0;
     uint32_t have = 0; /* bit id: mini-chunk id seen */
     int last = 0;
-    static const int8_t rank[18] = { 0, 0, 0, 0, 1, 2, 4, 5, 6, 7, 3, 0, 0, 0, 8, 9, 10, 11 };
+    static const int rank[18] = { 0, 0, 0, 0, 1, 2, 4, 5, 6, 7, 3, 0, 0, 0, 8, 9, 10, 11 };
     const unsigned top = p->version == 2 ? 17u : 10u; /* 14..17 are format 2's */
     while (at < n) {
         if (n - at < 2u || d[at + 1] > n - at - 2u) {
