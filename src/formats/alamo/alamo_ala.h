@@ -120,10 +120,20 @@ bool ala_plan_has_stream(const ala_ptrack *t, int channel);
 /* Frames 0..count-1 of a rotation stream (s->base set) into out[4 * count]; returns the
  * first frame that was not unit (and was normalised), or UINT32_MAX. */
 uint32_t ala_dec_rots(const ala_stream *s, uint32_t count, float *out);
+/* ala_dec_rots by a chosen path, for tests: ALA_PATH_BASE (SSE2 where the compiler has it,
+ * else the scalar reference) or ALA_PATH_AVX2 (eight quaternions a turn, the rest as the
+ * base path; ala_dec_rots takes it where the CPU has AVX2). False when this build or CPU
+ * lacks the path (nothing written); else *bad is ala_dec_rots' result. */
+enum { ALA_PATH_BASE, ALA_PATH_AVX2 };
+bool ala_dec_rots_on(int path, const ala_stream *s, uint32_t count, float *out, uint32_t *bad);
 /* offset + stored * scale for frames 0..count-1 of a translation or scale stream into
  * out[3 * count] (s->base NULL: the offset alone, into out[3]); false when a value is not
  * finite. */
 bool ala_dec_vecs(const ala_stream *s, const uint32_t off[3], const uint32_t scl[3], uint32_t count, float *out);
+/* ala_dec_vecs of a stream (s->base set) whose offsets o and scales m passed
+ * ala_vecs_surely_finite: no test, nothing to report (decode_late calls it for each run of
+ * each channel). */
+void ala_dec_vecs_sure(const ala_stream *s, const float o[3], const float m[3], uint32_t count, float *out);
 /* True when offset + stored * scale is finite for every stored value 0..65535 (then
  * ala_dec_vecs of a stream with these returns true, whatever its values). */
 bool ala_vecs_surely_finite(const uint32_t off[3], const uint32_t scl[3]);

@@ -158,63 +158,84 @@ static ganim_code parse_header(ala_plan *p, const ganim_chunk *c, ganim_error *e
     return GANIM_OK;
 }
 
+/* A track header's mini-chunk `id` of `size` bytes at file offset `at` is not `want` bytes. */
+static ganim_code mini_bad(unsigned id, unsigned size, uint64_t at, unsigned want, ganim_error *err)
+{
+    return ganim_fail(err, GANIM_ERR_CORRUPT, at, ALA ": %s: mini-chunk %u at byte %llu has %u bytes, expected %u",
+                      "track header", id, (unsigned long long)at, size, want);
+}
+
+/* The mini-chunks of a track header (ten or more a track: the parse's per-track cost), walked
+ * in place: each header's two bytes and its body checked against the chunk's end before
+ * anything is read, the values read through a reader over the body (gc_next_mini's checks
+ * and errors, without its result record). */
 static ganim_code parse_track_header(ala_plan *p, ala_ptrack *t, const ganim_chunk *c, ganim_error *err)
 {
-    ganim_reader r = c->body;
-    ganim_mini m;
-    int st, last = 0;
-    bool have[18] = { false };
+    const uint8_t *d = c->body.data + c->body.pos;
+    const size_t n = gr_left(&c->body);
+    const uint64_t base = gr_offset(&c->body);
+    size_t at = 0;
+    uint32_t have = 0; /* bit id: mini-chunk id seen */
+    int last = 0;
     static const int rank[18] = { 0, 0, 0, 0, 1, 2, 4, 5, 6, 7, 3, 0, 0, 0, 8, 9, 10, 11 };
-    while ((st = gc_next_mini(&r, &m)) == GC_OK) {
-        unsigned id = m.type;
-        bool known = (id >= 4 && id <= 10) || (p->version == 2 && id >= 14 && id <= 17);
-        if (!known) {
-            plan_odd(p, m.offset, "track mini-chunk", id);
+    const unsigned top = p->version == 2 ? 17u : 10u; /* 14..17 are format 2's */
+    while (at < n) {
+        if (n - at < 2u || d[at + 1] > n - at - 2u) {
+            ganim_mini m;
+            memset(&m, 0, sizeof m);
+            m.offset = base + at;
+            return gc_fail_mini(err, ALA, "track header", &c->body, &m);
+        }
+        const unsigned id = d[at], size = d[at + 1];
+        const uint64_t off = base + at;
+        ganim_reader r = gr_init(d + at + 2u, size, off + 2u);
+        at += 2u + size;
+        if (id < 4u || id > top || (id > 10u && id < 14u)) {
+            plan_odd(p, off, "track mini-chunk", id);
             continue;
         }
-        if (have[id] || rank[id] < last) plan_odd(p, m.offset, "track mini-chunk", id);
+        if ((have >> id & 1u) || rank[id] < last) plan_odd(p, off, "track mini-chunk", id);
         last = rank[id];
-        have[id] = true;
-        ganim_code rc = GANIM_OK;
+        have |= 1u << id;
         switch (id) {
         case 4:
-            t->name = m.body.data;
-            t->name_size = m.size;
+            t->name = r.data;
+            t->name_size = (uint8_t)size;
             break;
         case 5:
-            if (!(rc = mini_size(&m, 4, "track header", err))) (void)gr_u32le(&m.body, &t->index);
+            if (size != 4u) return mini_bad(id, size, off, 4, err);
+            (void)gr_u32le(&r, &t->index);
             break;
         case 10:
-            if (!(rc = mini_size(&m, 4, "track header", err))) (void)gr_u32le(&m.body, &t->unk10);
+            if (size != 4u) return mini_bad(id, size, off, 4, err);
+            (void)gr_u32le(&r, &t->unk10);
             t->has_unk10 = true;
             break;
         case 6:
         case 7:
         case 8:
         case 9:
-            if (!(rc = mini_size(&m, 12, "track header", err)))
-                for (int k = 0; k < 3; k++) (void)gr_u32le(&m.body, &t->vec[id - 6][k]);
+            if (size != 12u) return mini_bad(id, size, off, 12, err);
+            for (int k = 0; k < 3; k++) (void)gr_u32le(&r, &t->vec[id - 6][k]);
             break;
         case 14:
         case 15:
         case 16:
-            if (!(rc = mini_size(&m, 2, "track header", err)))
-                (void)gr_i16le(&m.body, id == 14 ? &t->tidx : id == 15 ? &t->sidx : &t->ridx);
+            if (size != 2u) return mini_bad(id, size, off, 2, err);
+            (void)gr_i16le(&r, id == 14 ? &t->tidx : id == 15 ? &t->sidx : &t->ridx);
             break;
-        case 17:
-            if (!(rc = mini_size(&m, 8, "track header", err))) (void)read_i16x(&m.body, t->defrot, 4);
+        default: /* 17 */
+            if (size != 8u) return mini_bad(id, size, off, 8, err);
+            (void)read_i16x(&r, t->defrot, 4);
             break;
-        default: break;
         }
-        if (rc) return rc;
     }
-    if (st == GC_BAD) return gc_fail_mini(err, ALA, "track header", &c->body, &m);
-    if (!have[5])
+    if (!(have >> 5 & 1u))
         return ganim_fail(err, GANIM_ERR_CORRUPT, c->offset,
                           ALA ": track header at byte %llu has no bone index (mini-chunk 5)",
                           (unsigned long long)c->offset);
-    if (!have[4] || !have[6] || !have[7] || !have[8] || !have[9] ||
-        (p->version == 2 && !(have[14] && have[15] && have[16] && have[17])))
+    const uint32_t common = 1u << 4 | 1u << 6 | 1u << 7 | 1u << 8 | 1u << 9, v2 = 0xFu << 14;
+    if ((have & common) != common || (p->version == 2 && (have & v2) != v2))
         plan_odd(p, c->offset, "track header lacks a mini-chunk near", 4);
     return GANIM_OK;
 }

@@ -74,7 +74,8 @@ static ganim_code make_vector(ganim_doc *doc, ala_ptrack *t, int channel, uint32
  * 64 KiB of the block) at a time for every track, reads each run from near caches; track by
  * track, each would walk the whole block again. The values are ala_dec_vecs' of each run,
  * the same bits as one call over the whole stream (each frame's value depends on its own
- * stored values only), and none can fail: make_vector left only surely finite channels. */
+ * stored values only), and none can fail: make_vector left only surely finite channels,
+ * so each run goes straight to ala_dec_vecs_sure (ala_dec_vecs' loop, without its tests). */
 static void decode_late(const ala_plan *p, int which)
 {
     size_t stride = 2u * (size_t)(which ? p->sfs : p->tfs);
@@ -85,9 +86,13 @@ static void decode_late(const ala_plan *p, int which)
             const ala_ptrack *t = &p->tracks[i];
             if (!t->late[which]) continue;
             const ala_stream *s = which ? &t->scale : &t->trans;
+            const uint32_t *off = t->vec[which ? V_SOFF : V_TOFF], *scl = t->vec[which ? V_SSCALE : V_TSCALE];
+            const float o[3] = { ganim_f32_from_bits(off[0]), ganim_f32_from_bits(off[1]),
+                                 ganim_f32_from_bits(off[2]) };
+            const float m[3] = { ganim_f32_from_bits(scl[0]), ganim_f32_from_bits(scl[1]),
+                                 ganim_f32_from_bits(scl[2]) };
             ala_stream part = { s->base + (size_t)f0 * s->stride, s->stride };
-            (void)ala_dec_vecs(&part, t->vec[which ? V_SOFF : V_TOFF], t->vec[which ? V_SSCALE : V_TSCALE], n,
-                               t->late[which] + 3u * (size_t)f0);
+            ala_dec_vecs_sure(&part, o, m, n, t->late[which] + 3u * (size_t)f0);
         }
     }
 }

@@ -42,27 +42,38 @@ static stream_buf make_stream(uint32_t count, unsigned comps, uint32_t fs, const
     return b;
 }
 
-/* Rotations: the lanes' results against ala_dec_rot_unit, for every frame. */
+/* Rotations: each path's results (ala_dec_rots_on: the SSE2 or scalar base, and AVX2 where
+ * this machine has it) against ala_dec_rot_unit, for every frame. */
 static int check_rots(const uint16_t *vals, uint32_t count, uint32_t fs, const char *what)
 {
     stream_buf b = make_stream(count, 4, fs, vals);
     float *got = malloc((size_t)count * 16u), want[4];
-    uint32_t bad = ala_dec_rots(&b.s, count, got), want_bad = UINT32_MAX;
     int ok = 1;
-    for (uint32_t f = 0; f < count && ok; f++) {
-        int16_t raw[4];
-        for (unsigned k = 0; k < 4; k++) raw[k] = (int16_t)vals[f * 4 + k];
-        if (!ala_dec_rot_unit(raw, want) && want_bad == UINT32_MAX) want_bad = f;
-        if (memcmp(got + 4 * f, want, sizeof want) != 0) {
-            const float *g = got + 4 * f;
-            CHECK_MSG(0, "%s: frame %u of %u (%d %d %d %d): (%a %a %a %a) instead of (%a %a %a %a)", what, f, count,
-                      raw[0], raw[1], raw[2], raw[3], g[0], g[1], g[2], g[3], want[0], want[1], want[2], want[3]);
+    for (int path = ALA_PATH_BASE; ok && path <= ALA_PATH_AVX2; path++) {
+        const char *name = path == ALA_PATH_AVX2 ? "AVX2" : "base";
+        uint32_t bad = UINT32_MAX, want_bad = UINT32_MAX;
+        if (!ala_dec_rots_on(path, &b.s, count, got, &bad)) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__)
+            CHECK_MSG(!__builtin_cpu_supports("avx2"), "%s: this machine has AVX2: the path must run", what);
+#endif
+            continue;
+        }
+        for (uint32_t f = 0; f < count && ok; f++) {
+            int16_t raw[4];
+            for (unsigned k = 0; k < 4; k++) raw[k] = (int16_t)vals[f * 4 + k];
+            if (!ala_dec_rot_unit(raw, want) && want_bad == UINT32_MAX) want_bad = f;
+            if (memcmp(got + 4 * f, want, sizeof want) != 0) {
+                const float *g = got + 4 * f;
+                CHECK_MSG(0, "%s, %s path: frame %u of %u (%d %d %d %d): (%a %a %a %a) instead of (%a %a %a %a)", what,
+                          name, f, count, raw[0], raw[1], raw[2], raw[3], g[0], g[1], g[2], g[3], want[0], want[1],
+                          want[2], want[3]);
+                ok = 0;
+            }
+        }
+        if (ok && bad != want_bad) {
+            CHECK_MSG(0, "%s, %s path: first repaired frame %u instead of %u", what, name, bad, want_bad);
             ok = 0;
         }
-    }
-    if (ok && bad != want_bad) {
-        CHECK_MSG(0, "%s: first repaired frame %u instead of %u", what, bad, want_bad);
-        ok = 0;
     }
     free(got);
     free(b.mem);
@@ -127,13 +138,51 @@ TEST(rotations_match_the_reference)
         free(v);
         if (!ok) return;
     }
-    /* every lane position of the first repaired frame, inside and after a group of four */
-    for (uint32_t at = 0; at < 11; at++) {
-        uint16_t v[11 * 4];
-        for (uint32_t f = 0; f < 11; f++) quat_case(v + 4 * f, 0);
+    /* every lane position of the first repaired frame, inside and after a group of four
+     * (SSE2) and of eight (AVX2), one or two repaired in a group */
+    for (uint32_t at = 0; at < 19; at++) {
+        uint16_t v[19 * 4];
+        for (uint32_t f = 0; f < 19; f++) quat_case(v + 4 * f, 0);
         memset(v + 4 * at, 0, 8); /* a zero quaternion: the identity, repaired */
-        if (!check_rots(v, 11, 0, "zero quaternion")) return;
+        if (!check_rots(v, 19, 0, "zero quaternion")) return;
+        memset(v + 4 * ((at * 7u + 3u) % 19u), 0, 8);
+        if (!check_rots(v, 19, 0, "two zero quaternions")) return;
     }
+}
+
+/* Every stored 16-bit value in every component of every lane of a group of eight (the AVX2
+ * path divides half of its pairs and sums three exact products for the others): unit
+ * quaternions (x, y, 0, 0) turned, y = sqrt(32767^2 - x^2) rounded, so that each is kept as
+ * decoded, not repaired, and its bits are the lanes'. */
+TEST(every_stored_value_in_every_lane)
+{
+    uint32_t count = 65536u + 7u;
+    uint16_t *v = malloc((size_t)count * 8u);
+    for (unsigned shift = 0; shift < 8; shift++)
+        for (unsigned k = 0; k < 4; k++) {
+            for (uint32_t f = 0; f < count; f++) {
+                int32_t x = (int32_t)((f + 65536u - shift) % 65536u) - 32768;
+                double rest = 32767.0 * 32767.0 - (double)x * x;
+                int32_t y = rest > 0 ? (int32_t)lround(sqrt(rest)) : 0;
+                uint16_t q[4] = { 0, 0, 0, 0 };
+                q[k] = (uint16_t)(int16_t)x;
+                q[(k + 1) % 4] = (uint16_t)(int16_t)y;
+                memcpy(v + 4 * f, q, sizeof q);
+                int16_t raw[4];
+                float out[4];
+                memcpy(raw, q, sizeof raw);
+                if (!ala_dec_rot_unit(raw, out)) { /* repaired: its lanes' bits untested */
+                    CHECK_MSG(0, "stored %d, %d: not unit", x, y);
+                    free(v);
+                    return;
+                }
+            }
+            if (!check_rots(v, count, 0, "every stored value")) {
+                free(v);
+                return;
+            }
+        }
+    free(v);
 }
 
 /* Translation / scale: ala_dec_vecs against ala_plan_value of a track holding the stream. */
@@ -487,6 +536,7 @@ int main(void)
 {
     test_program_name = "test_alamo_values";
     RUN(rotations_match_the_reference);
+    RUN(every_stored_value_in_every_lane);
     RUN(vectors_match_the_reference);
     RUN(bits_unpack_lsb_first);
     RUN(reader_bits_match_the_bits);
