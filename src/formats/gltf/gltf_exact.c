@@ -203,12 +203,12 @@ static void turn_bounds(bounds *b)
 
 /* Whether no pair of floats (x, w) (pair 0) or (y, z) (pair 1) turns into its part of B
  * (s = 1): 1 only when shown. For C a turn by 90 degrees (both cx and cw nonzero), the
- * floats u of the pair's first component within J are visited (at most 8, else not
- * judged), and for each the interval of reals v whose turned values may lie in B (each
- * turned value a line in v: cw u + cx v, cw v - cx u for (x, w); cw u - cx v, cw v + cx u
- * for (y, z)) is checked for a float. The turned values are those of exact arithmetic
- * within tau (far beyond two roundings of fwd_rotation's products and sums), the divisions'
- * rounding is widened away. */
+ * floats of the pair's larger component within J are visited (at most 8, else not
+ * judged), and for each the interval of reals the other component may take so that both
+ * turned values lie in B (each a line: cw u + cx v, cw v - cx u for (x, w); cw u - cx v,
+ * cw v + cx u for (y, z)) is checked for a float. The turned values are those of exact
+ * arithmetic within tau (far beyond fwd_rotation's two roundings of its products and
+ * sums); the divisions' rounding is widened away. */
 static int pair_none(const bounds *b, int pair)
 {
     int i = pair ? 1 : 0, j = pair ? 2 : 3;
@@ -218,15 +218,18 @@ static int pair_none(const bounds *b, int pair)
     double big = fabs(ul) + fabs(uh) + fabs(vl) + fabs(vh);
     if (!isfinite(big) || !isfinite(b->bl[i] + b->bh[i] + b->bl[j] + b->bh[j]) || big > 1e30) return 0;
     double tau = 0x1p-46 * big + 0x1p-1000;
-    /* the first turned value: a u + c1 v, the second: c2 u + e v */
-    double a = cw, c1 = pair ? -cx : cx, c2 = pair ? cx : -cx, e = cw;
-    float u = (float)ul;
-    if (u < ul) u = step(u, 1);
-    for (int n = 0; u <= uh; n++, u = step(u, 1)) {
+    /* the turned values: co[k][0] u + co[k][1] v in B[k ? j : i]; the floats visited are
+     * those of the larger component (the fewer in its interval), x: 0 for u, 1 for v */
+    const double co[2][2] = { { cw, pair ? -cx : cx }, { pair ? cx : -cx, cw } };
+    int x = fabs(vl) + fabs(vh) > fabs(ul) + fabs(uh);
+    double xl = x ? vl : ul, xh = x ? vh : uh;
+    float u = (float)xl;
+    if (u < xl) u = step(u, 1);
+    for (int n = 0; u <= xh; n++, u = step(u, 1)) {
         if (n == 8) return 0; /* not judged */
         double lo = -INFINITY, hi = INFINITY;
-        for (int k = 0; k < 2; k++) { /* v with (k ? c2 u + e v : a u + c1 v) in [bl, bh] +- tau */
-            double cu = (k ? c2 : a) * (double)u, cv = k ? e : c1;
+        for (int k = 0; k < 2; k++) { /* the other component with the turned value k in B +- tau */
+            double cu = co[k][x] * (double)u, cv = co[k][!x];
             int idx = k ? j : i;
             double n0 = b->bl[idx] - tau - cu, n1 = b->bh[idx] + tau - cu;
             double wide = 0x1p-40 * (fabs(b->bl[idx]) + fabs(b->bh[idx]) + fabs(cu) + tau) / fabs(cv) + 0x1p-1000;
@@ -239,7 +242,7 @@ static int pair_none(const bounds *b, int pair)
         if (!(fabs(lo) < 1e30 && fabs(hi) < 1e30)) return 0;
         float v = (float)lo;
         if (v < lo) v = step(v, 1);
-        if (v <= hi) return 0; /* a float v: the pair may turn into B */
+        if (v <= hi) return 0; /* a float for the other: the pair may turn into B */
     }
     return 1;
 }
@@ -612,22 +615,30 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
         int ons = 0, on[4];
         for (int j = 0; j < 4; j++) ons += on[j] = on_grid((const float(*)[5])st, j, t[j]);
         for (int i = -1; i < 8; i++) {
-            float u[4];
-            memcpy(u, t, sizeof u);
-            double mu = m, e[4], sl[2];
-            memcpy(e, e0, sizeof e);
-            memcpy(sl, sl0, sizeof sl);
+            int j = -1, p = 0; /* the nudged component and its pair; the other keeps t's values */
+            float uj = 0;
+            double mu = m;
             if (i >= 0) {
-                int j = i / 2, p = j == 1 || j == 2; /* the pair of j; the other keeps t's values */
+                j = i / 2;
+                p = j == 1 || j == 2;
                 if (!nudge[p]) continue;
-                u[j] = step(t[j], i & 1);
-                if (ons - on[j] == 3 && on_grid((const float(*)[5])st, j, u[j])) continue;
-                mu = m - (double)t[j] * t[j] + (double)u[j] * u[j];
-                int a = p ? 1 : 0, c = p ? 2 : 3;
-                turn_pair(&b, p, u[a], u[c], &e[a], &e[c]);
-                sl[p] = 0x1p-48 * (fabs((double)u[a]) + fabs((double)u[c]));
+                uj = step(t[j], i & 1);
+                if (ons - on[j] == 3 && on_grid((const float(*)[5])st, j, uj)) continue;
+                mu = m - (double)t[j] * t[j] + (double)uj * uj;
+                if (!s_meets(b.unit_none, mu, mu, w[!p][0], w[!p][1])) continue;
             } else if (ons == 4 || !base) {
                 continue;
+            }
+            float u[4];
+            double e[4], sl[2];
+            memcpy(u, t, sizeof u);
+            memcpy(e, e0, sizeof e);
+            memcpy(sl, sl0, sizeof sl);
+            if (j >= 0) {
+                int a = p ? 1 : 0, c = p ? 2 : 3;
+                u[j] = uj;
+                turn_pair(&b, p, u[a], u[c], &e[a], &e[c]);
+                sl[p] = 0x1p-48 * (fabs((double)u[a]) + fabs((double)u[c]));
             }
             if (!turned_fit(&b, e, sl, mu)) continue;
             if (try_rotation(cv, root, out, u, q)) return 1;
