@@ -107,9 +107,11 @@ static int variants(float v, float out[4])
  * which change a nonzero sum not at all), lie in theirs for that range. Every bound is
  * widened far beyond the arithmetic's error, so a candidate skipped cannot match: those
  * tried are tried in the old order and the first match is the old one, bit for bit
- * (tests/formats/gltf/test_gltf_undo_search.c against the full search). The lengths a
- * few steps away (the last stage) are judged one candidate at a time: its squared length
- * is known, so s is (fits_at_length). */
+ * (tests/formats/gltf/test_gltf_undo_search.c against the full search). With s = 1 the
+ * pairs are independent: when no float pair (x, w), or none (y, z), turns into its part
+ * of B (pair_none, once per key), no candidate in the unit band matches in any stage, and
+ * the stages drop s = 1. The lengths a few steps away (the last stage) are judged a whole
+ * length, then one candidate at a time (below). */
 
 /* The intervals of a range of s: d[i] within [dl, dh], t[i] within [tl, th]. */
 typedef struct limits {
@@ -122,6 +124,7 @@ typedef struct bounds {
     double bl[4], bh[4]; /* d[i] / s within [bl, bh] */
     double jl[4], jh[4]; /* t[i] / s within [jl, jh] */
     limits one;          /* the intervals for s = 1 */
+    int unit_none;       /* no float pair (x, w) or no (y, z) turns into B: no candidate matches with s = 1 */
 } bounds;
 
 #define EXACT_UNIT_BAND 4.76837158203125e-7 /* fwd_rotation's |len2 - 1| bound: 2^-21 */
@@ -143,6 +146,7 @@ static void lin_range(double a, double xl, double xh, double b, double yl, doubl
 }
 
 static void turn_bounds(bounds *b);
+static int pair_none(const bounds *b, int pair);
 
 static void bounds_init(bounds *b, const gltf_conv *cv, int root, const float out[4])
 {
@@ -163,7 +167,11 @@ static void bounds_init(bounds *b, const gltf_conv *cv, int root, const float ou
         b->jl[i] = b->bl[i];
         b->jh[i] = b->bh[i];
     }
-    if (b->turned && about_x) turn_bounds(b);
+    b->unit_none = 0;
+    if (b->turned && about_x) {
+        turn_bounds(b);
+        b->unit_none = pair_none(b, 0) || pair_none(b, 1);
+    }
     for (int i = 0; i < 4; i++) {
         b->one.dl[i] = b->bl[i], b->one.dh[i] = b->bh[i];
         b->one.tl[i] = b->jl[i], b->one.th[i] = b->jh[i];
@@ -191,6 +199,52 @@ static void turn_bounds(bounds *b)
             b->jh[i] += m * EXACT_WIDEN + 0x1p-1000;
         }
     }
+}
+
+/* Whether no pair of floats (x, w) (pair 0) or (y, z) (pair 1) turns into its part of B
+ * (s = 1): 1 only when shown. For C a turn by 90 degrees (both cx and cw nonzero), the
+ * floats of the pair's larger component within J are visited (at most 8, else not
+ * judged), and for each the interval of reals the other component may take so that both
+ * turned values lie in B (each a line: cw u + cx v, cw v - cx u for (x, w); cw u - cx v,
+ * cw v + cx u for (y, z)) is checked for a float. The turned values are those of exact
+ * arithmetic within tau (far beyond fwd_rotation's two roundings of its products and
+ * sums); the divisions' rounding is widened away. */
+static int pair_none(const bounds *b, int pair)
+{
+    int i = pair ? 1 : 0, j = pair ? 2 : 3;
+    double cw = b->cw, cx = b->cx;
+    if (!(cw != 0 && cx != 0)) return 0;
+    double ul = b->jl[i], uh = b->jh[i], vl = b->jl[j], vh = b->jh[j];
+    double big = fabs(ul) + fabs(uh) + fabs(vl) + fabs(vh);
+    if (!isfinite(big) || !isfinite(b->bl[i] + b->bh[i] + b->bl[j] + b->bh[j]) || big > 1e30) return 0;
+    double tau = 0x1p-46 * big + 0x1p-1000;
+    /* the turned values: co[k][0] u + co[k][1] v in B[k ? j : i]; the floats visited are
+     * those of the larger component (the fewer in its interval), x: 0 for u, 1 for v */
+    const double co[2][2] = { { cw, pair ? -cx : cx }, { pair ? cx : -cx, cw } };
+    int x = fabs(vl) + fabs(vh) > fabs(ul) + fabs(uh);
+    double xl = x ? vl : ul, xh = x ? vh : uh;
+    float u = (float)xl;
+    if (u < xl) u = step(u, 1);
+    for (int n = 0; u <= xh; n++, u = step(u, 1)) {
+        if (n == 8) return 0; /* not judged */
+        double lo = -INFINITY, hi = INFINITY;
+        for (int k = 0; k < 2; k++) { /* the other component with the turned value k in B +- tau */
+            double cu = co[k][x] * (double)u, cv = co[k][!x];
+            int idx = k ? j : i;
+            double n0 = b->bl[idx] - tau - cu, n1 = b->bh[idx] + tau - cu;
+            double wide = 0x1p-40 * (fabs(b->bl[idx]) + fabs(b->bh[idx]) + fabs(cu) + tau) / fabs(cv) + 0x1p-1000;
+            double r0 = n0 / cv, r1 = n1 / cv;
+            double l = (r0 < r1 ? r0 : r1) - wide, h = (r0 < r1 ? r1 : r0) + wide;
+            if (l > lo) lo = l;
+            if (h < hi) hi = h;
+        }
+        if (!(lo <= hi)) continue;
+        if (!(fabs(lo) < 1e30 && fabs(hi) < 1e30)) return 0;
+        float v = (float)lo;
+        if (v < lo) v = step(v, 1);
+        if (v <= hi) return 0; /* a float for the other: the pair may turn into B */
+    }
+    return 1;
 }
 
 /* [lo, hi] scaled by every s in [slo, shi] (0 < slo <= shi, finite) */
@@ -225,7 +279,7 @@ static int s_ranges(const bounds *b, double mlo, double mhi, limits store[3], co
         return 1;
     }
     int n = 0;
-    if (mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND) l[n++] = &b->one;
+    if (!b->unit_none && mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND) l[n++] = &b->one;
     if (mlo < 1 - EXACT_UNIT_BAND) {
         double lo = mlo > 1e-12 ? mlo : 1e-12, hi = mhi < 1 - EXACT_UNIT_BAND ? mhi : 1 - EXACT_UNIT_BAND;
         limits_make(b, sqrt(lo) * (1 - 0x1p-40), sqrt(hi) * (1 + 0x1p-40), &store[n]);
@@ -249,22 +303,30 @@ static unsigned comp_fits(const limits *const *l, int nl, int i, float v)
     return m;
 }
 
+/* The turned values of the pair (x, w) (pair 0) or (y, z) (pair 1) of values u, v:
+ * ganim_dq_mul(C, t) without its zero terms (which change a nonzero sum not at all). */
+static void turn_pair(const bounds *b, int pair, double u, double v, double *du, double *dv)
+{
+    *du = u;
+    *dv = v;
+    if (!b->turned) return;
+    if (pair == 0) {
+        *du = b->cw * u + b->cx * v;
+        *dv = b->cw * v - b->cx * u;
+    } else {
+        *du = b->cw * u - b->cx * v;
+        *dv = b->cw * v + b->cx * u;
+    }
+}
+
 /* The ranges in which the pair (x, w) (pair 0) or (y, z) (pair 1) of values u, v turns to
  * d components that fit: fwd_rotation's products, known within slack (an operation order
  * or a fused multiply-add other than the exporter's). */
 static unsigned pair_fits(const bounds *b, const limits *const *l, int nl, unsigned mask, int pair, float u, float v)
 {
-    double du = u, dv = v;
+    double du, dv;
     int i = pair ? 1 : 0, j = pair ? 2 : 3;
-    if (b->turned) { /* ganim_dq_mul(C, t) without its zero terms */
-        if (pair == 0) {
-            du = b->cw * u + b->cx * v;
-            dv = b->cw * v - b->cx * u;
-        } else {
-            du = b->cw * u - b->cx * v;
-            dv = b->cw * v + b->cx * u;
-        }
-    }
+    turn_pair(b, pair, u, v, &du, &dv);
     double slack = 0x1p-48 * (fabs((double)u) + fabs((double)v));
     unsigned m = 0;
     for (int r = 0; r < nl; r++)
@@ -273,28 +335,6 @@ static unsigned pair_fits(const bounds *b, const limits *const *l, int nl, unsig
                             dv <= l[r]->dh[j] + slack)
                  << r;
     return m;
-}
-
-/* Whether every component of u lies in its interval J scaled by the s fwd_rotation would
- * divide by for the squared length m (known within 2^-36): 1 in the unit band, else the
- * square root of m. */
-static int fits_at_length(const bounds *b, const float u[4], double m)
-{
-    double lo = m * (1 - 0x1p-36), hi = m * (1 + 0x1p-36);
-    if (!(lo > 0) || !isfinite(hi)) return 1; /* not judged */
-    if (lo <= 1 + EXACT_UNIT_BAND && hi >= 1 - EXACT_UNIT_BAND) {
-        int all = 1;
-        for (int i = 0; i < 4; i++) all &= u[i] >= b->jl[i] && u[i] <= b->jh[i];
-        if (all) return 1;
-    }
-    if (!(lo < 1 - EXACT_UNIT_BAND) && !(hi > 1 + EXACT_UNIT_BAND)) return 0;
-    double s0 = sqrt(lo) * (1 - 0x1p-40), s1 = sqrt(hi) * (1 + 0x1p-40);
-    for (int i = 0; i < 4; i++) {
-        double tl, th;
-        scaled(b->jl[i], b->jh[i], s0, s1, &tl, &th);
-        if (!(u[i] >= tl && u[i] <= th)) return 0;
-    }
-    return 1;
 }
 
 static int same_float(float a, float b)
@@ -336,6 +376,7 @@ static int search_set(const gltf_conv *cv, int root, const bounds *b, const floa
     limits store[3];
     const limits *l[3];
     int nl = s_ranges(b, mlo, mhi, store, l);
+    if (!nl) return 0;
     unsigned ok[4][5];
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < n[i]; j++) ok[i][j] = comp_fits(l, nl, i, v[i][j]);
@@ -396,28 +437,97 @@ static int on_grid(const float st[4][5], int i, float v)
     return 0;
 }
 
-/* Whether every component of t but j (j < 0: every one) lies in its interval J scaled by
- * an s that fwd_rotation may divide by for a squared length in [mlo, mhi] (within 2^-36):
- * 1 in the unit band, else its square root (the hull of both when the range holds both). */
-static int others_fit(const bounds *b, const float t[4], int j, double mlo, double mhi)
+/* ---- the lengths a few steps away, a whole length at once ----------------------------------------
+ * At one length every candidate is the base t or t with one component nudged, so one pair,
+ * (x, w) or (y, z), keeps t's values. fwd_rotation maps a candidate to `out` only if that
+ * pair's turned values, divided by the candidate's s, lie in their intervals B: so s lies
+ * in the window of s that pair allows, made once per length from t (pair_window). A nudge
+ * of x or w needs the window of (y, z), and the other way round; t itself needs both. The
+ * s a candidate may have is known from its squared length (s_meets), so a length where no
+ * window meets the lengths its candidates make is passed over whole, and a candidate whose
+ * window misses its own length is not tried. Like the bounds above, a necessary condition
+ * widened far beyond the arithmetic's error: the candidates tried keep their order. */
+
+/* Narrows [*a, *b] to the s > 0 for which some value within e of x lies in s [lo, hi]. */
+static void s_window(double x, double e, double lo, double hi, double *a, double *b)
+{
+    double xh = x + e, xl = x - e;
+    /* lo s <= xh */
+    if (lo > 0) {
+        double r = xh / lo;
+        if (r < *b) *b = r;
+    } else if (lo < 0) {
+        if (xh < 0 && xh / lo > *a) *a = xh / lo;
+    } else if (xh < 0) {
+        *b = -1;
+    }
+    /* hi s >= xl */
+    if (hi > 0) {
+        if (xl > 0 && xl / hi > *a) *a = xl / hi;
+    } else if (hi < 0) {
+        double r = xl / hi;
+        if (r < *b) *b = r;
+    } else if (xl > 0) {
+        *b = -1;
+    }
+}
+
+/* The window [w[0], w[1]] of s for the pair (x, w) (pair 0) or (y, z) (pair 1) of t: its
+ * turned values as pair_fits computes them, within the same slack. */
+static void pair_window(const bounds *b, const float t[4], int pair, double w[2])
+{
+    int i = pair ? 1 : 0, j = pair ? 2 : 3;
+    double u = t[i], v = t[j], du, dv;
+    turn_pair(b, pair, u, v, &du, &dv);
+    double slack = 0x1p-48 * (fabs(u) + fabs(v));
+    w[0] = 0;
+    w[1] = INFINITY;
+    s_window(du, slack, b->bl[i], b->bh[i], &w[0], &w[1]);
+    s_window(dv, slack, b->bl[j], b->bh[j], &w[0], &w[1]);
+    w[0] *= 1 - 0x1p-40; /* the divisions' rounding */
+    w[1] *= 1 + 0x1p-40;
+}
+
+/* Whether an s fwd_rotation may divide by for a squared length in [mlo, mhi] (within
+ * 2^-36) lies in [slo, shi]: 1 in the unit band, else its square root. */
+static int s_meets(int unit_none, double mlo, double mhi, double slo, double shi)
 {
     mlo *= 1 - 0x1p-36;
     mhi *= 1 + 0x1p-36;
     if (!(mlo > 0) || !isfinite(mhi)) return 1; /* not judged */
-    double s0 = INFINITY, s1 = -INFINITY;
-    if (mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND) s0 = s1 = 1;
-    if (mlo < 1 - EXACT_UNIT_BAND || mhi > 1 + EXACT_UNIT_BAND) {
-        double a = sqrt(mlo) * (1 - 0x1p-40), c = sqrt(mhi) * (1 + 0x1p-40);
-        s0 = a < s0 ? a : s0;
-        s1 = c > s1 ? c : s1;
+    if (!(slo <= shi)) return 0;
+    if (!unit_none && mlo <= 1 + EXACT_UNIT_BAND && mhi >= 1 - EXACT_UNIT_BAND && slo <= 1 && shi >= 1) return 1;
+    if (mlo < 1 - EXACT_UNIT_BAND || mhi > 1 + EXACT_UNIT_BAND)
+        return mlo <= shi * shi * (1 + 0x1p-40) && mhi >= slo * slo * (1 - 0x1p-40);
+    return 0;
+}
+
+/* Whether the turned values e of a candidate (each within its pair's slack, slack[0] for
+ * (x, w), slack[1] for (y, z), of fwd_rotation's) lie in their intervals B scaled by an s
+ * fwd_rotation may divide by for the squared length m (within 2^-36): 1 in the unit band
+ * (unless no pair turns into B there), else its square root. */
+static int turned_fit(const bounds *b, const double e[4], const double slack[2], double m)
+{
+    double lo = m * (1 - 0x1p-36), hi = m * (1 + 0x1p-36);
+    if (!(lo > 0) || !isfinite(hi)) return 1; /* not judged */
+    for (int pass = 0; pass < 2; pass++) {
+        double s0 = 1, s1 = 1;
+        if (pass == 0) {
+            if (b->unit_none || !(lo <= 1 + EXACT_UNIT_BAND && hi >= 1 - EXACT_UNIT_BAND)) continue;
+        } else {
+            if (!(lo < 1 - EXACT_UNIT_BAND) && !(hi > 1 + EXACT_UNIT_BAND)) continue;
+            s0 = sqrt(lo) * (1 - 0x1p-40);
+            s1 = sqrt(hi) * (1 + 0x1p-40);
+        }
+        int all = 1;
+        for (int i = 0; i < 4 && all; i++) {
+            double sl = slack[i == 1 || i == 2];
+            double l0 = b->bl[i] * s0, l1 = b->bl[i] * s1, h0 = b->bh[i] * s0, h1 = b->bh[i] * s1;
+            all = e[i] + sl >= (l0 < l1 ? l0 : l1) && e[i] - sl <= (h0 > h1 ? h0 : h1);
+        }
+        if (all) return 1;
     }
-    for (int i = 0; i < 4; i++) {
-        if (i == j) continue;
-        double tl = b->jl[i], th = b->jh[i];
-        if (s0 != 1 || s1 != 1) scaled(b->jl[i], b->jh[i], s0, s1, &tl, &th);
-        if (!(t[i] >= tl && t[i] <= th)) return 0;
-    }
-    return 1;
+    return 0;
 }
 
 /* A float q with fwd_rotation(q) == out bit for bit (1), or the nearest rounding (0). */
@@ -459,11 +569,12 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
     static const int five[4] = { 5, 5, 5, 5 };
     if (search_set(cv, root, &b, out, (const float(*)[5])st, five, 1, q)) return 1;
     /* Rarely no float vector of that length normalises to `out`: try lengths a few float
-     * steps away (still unit to float precision), each with one component nudged. A nudge
-     * changes one component, so when another component lies outside its interval for every
-     * s the nudged lengths allow, neither nudge of it can match. A candidate whose every component is on the grid
-     * above was tried there in vain (or shown in vain): fwd_rotation gives the same answer
-     * again, so it is skipped. */
+     * steps away (still unit to float precision), each with one component nudged. A length
+     * whose candidates are all in the unit band when none matches there is passed over; so
+     * is one where no window of s (pair_window) meets the lengths its candidates make. A
+     * candidate is tried when its turned values fit B at its own s (turned_fit). A
+     * candidate whose every component is on the grid above was tried there in vain (or
+     * shown in vain): fwd_rotation gives the same answer again, so it is skipped. */
     for (int k = 1; k <= 16; k++) {
         int steps = (k + 1) / 2; /* 1, 1, 2, 2, ... float steps, alternately up and down */
         double scale = 1 + (k & 1 ? 1 : -1) * steps * 5.9604644775390625e-8;
@@ -473,29 +584,63 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
             t[i] = (float)(q0[i] * scale);
             m += (double)t[i] * t[i];
         }
-        /* which components may be nudged: the others fit for the lengths a nudge makes (a
-         * nudge of one float step, at most 2^-23 |t[j]| for a normal t[j] and 2^-149 else,
-         * changes |t|^2 by at most 2^-22 t[j]^2 (1 + 2^-24) + 2^-200); on the grid */
-        int ons = 0, on[4], may[4] = { -1, -1, -1, -1 }; /* -1: not yet known */
+        /* the lengths a nudge makes: one float step, at most 2^-23 |t[j]| for a normal t[j]
+         * and 2^-149 else, changes |t|^2 by at most dm = 2^-22 t[j]^2 (1 + 2^-24) + 2^-200;
+         * the windows of s of t's pairs; w[2] both (t itself); a nudge of a component of
+         * one pair needs the other's window: decided for the lengths it may make */
+        double w[3][2], dm[2];
+        for (int p = 0; p < 2; p++) {
+            double a = p ? t[1] : t[0], c = p ? t[2] : t[3];
+            dm[p] = 0x1.01p-22 * (a * a > c * c ? a * a : c * c) + 0x1p-200;
+        }
+        if (b.unit_none) { /* every candidate of the length in the unit band: none matches */
+            double dmax = dm[0] > dm[1] ? dm[0] : dm[1];
+            double lo = (m - dmax) * (1 - 0x1p-36), hi = (m + dmax) * (1 + 0x1p-36);
+            if (lo >= 1 - EXACT_UNIT_BAND && hi <= 1 + EXACT_UNIT_BAND) continue;
+        }
+        pair_window(&b, t, 0, w[0]);
+        pair_window(&b, t, 1, w[1]);
+        w[2][0] = w[0][0] > w[1][0] ? w[0][0] : w[1][0];
+        w[2][1] = w[0][1] < w[1][1] ? w[0][1] : w[1][1];
+        int base = s_meets(b.unit_none, m, m, w[2][0], w[2][1]);
+        int nudge[2] = { s_meets(b.unit_none, m - dm[0], m + dm[0], w[1][0], w[1][1]),
+                         s_meets(b.unit_none, m - dm[1], m + dm[1], w[0][0], w[0][1]) };
+        if (!base && !nudge[0] && !nudge[1]) continue;
+        /* t's turned pairs; a nudge changes one pair, the other keeps these */
+        double e0[4], sl0[2];
+        turn_pair(&b, 0, t[0], t[3], &e0[0], &e0[3]);
+        turn_pair(&b, 1, t[1], t[2], &e0[1], &e0[2]);
+        sl0[0] = 0x1p-48 * (fabs((double)t[0]) + fabs((double)t[3]));
+        sl0[1] = 0x1p-48 * (fabs((double)t[1]) + fabs((double)t[2]));
+        int ons = 0, on[4];
         for (int j = 0; j < 4; j++) ons += on[j] = on_grid((const float(*)[5])st, j, t[j]);
         for (int i = -1; i < 8; i++) {
-            float u[4];
-            memcpy(u, t, sizeof u);
+            int j = -1, p = 0; /* the nudged component and its pair; the other keeps t's values */
+            float uj = 0;
             double mu = m;
             if (i >= 0) {
-                int j = i / 2;
-                if (may[j] < 0) {
-                    double dm = 0x1.01p-22 * ((double)t[j] * t[j]) + 0x1p-200;
-                    may[j] = others_fit(&b, t, j, m - dm, m + dm);
-                }
-                if (!may[j]) continue;
-                u[j] = step(t[j], i & 1);
-                if (ons - on[j] == 3 && on_grid((const float(*)[5])st, j, u[j])) continue;
-                mu = m - (double)t[j] * t[j] + (double)u[j] * u[j];
-            } else if (ons == 4) {
+                j = i / 2;
+                p = j == 1 || j == 2;
+                if (!nudge[p]) continue;
+                uj = step(t[j], i & 1);
+                if (ons - on[j] == 3 && on_grid((const float(*)[5])st, j, uj)) continue;
+                mu = m - (double)t[j] * t[j] + (double)uj * uj;
+                if (!s_meets(b.unit_none, mu, mu, w[!p][0], w[!p][1])) continue;
+            } else if (ons == 4 || !base) {
                 continue;
             }
-            if (!fits_at_length(&b, u, mu)) continue;
+            float u[4];
+            double e[4], sl[2];
+            memcpy(u, t, sizeof u);
+            memcpy(e, e0, sizeof e);
+            memcpy(sl, sl0, sizeof sl);
+            if (j >= 0) {
+                int a = p ? 1 : 0, c = p ? 2 : 3;
+                u[j] = uj;
+                turn_pair(&b, p, u[a], u[c], &e[a], &e[c]);
+                sl[p] = 0x1p-48 * (fabs((double)u[a]) + fabs((double)u[c]));
+            }
+            if (!turned_fit(&b, e, sl, mu)) continue;
             if (try_rotation(cv, root, out, u, q)) return 1;
         }
     }

@@ -9,10 +9,15 @@
  * gltf_undo_translation, pruned the same way, against its reference. The keys include
  * ones several candidates map to (the first in the order must win), ones none maps to
  * (every candidate skipped or tried in vain), components at powers of two (where the float
- * step changes), subnormal, huge and non-finite ones; the test counts that each kind
- * occurred. */
+ * step changes), subnormal, huge and non-finite ones, and pairs whose turned values nearly
+ * cancel (the pair (x, w) or (y, z) of the key has floats much finer in one component than
+ * in the other, where the unit-band test of the pairs visits the larger component's); the
+ * test counts that each kind occurred, and that the turned conversion's keys matched in the
+ * stages the bounds prune: the grid, and the lengths a few steps away in the unit band and
+ * outside it. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +75,10 @@ static int ref_near_rotation(const gltf_conv *cv, int root, const float out[4], 
     return 0;
 }
 
+/* The stage of the reference's last match: 1 q0 as it is, 2 q0 normalised, 3 the grid,
+ * 4 the lengths a few steps away (0: none). */
+static int ref_stage;
+
 /* A float q with ref_fwd_rotation(q) == out bit for bit (1), or the nearest rounding (0). */
 static int ref_find_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
 {
@@ -85,15 +94,19 @@ static int ref_find_rotation(const gltf_conv *cv, int root, const float out[4], 
         return 0;
     }
     float q0[4], back[4];
+    ref_stage = 0;
     /* A value the exporter wrote without normalising it (unit to float precision): the
      * rotation turned back as it is, and its neighbours. */
     if (fabs(len * len - 1) <= 4.76837158203125e-7) {
         for (int i = 0; i < 4; i++) q0[i] = (float)d[i];
+        ref_stage = 1;
         if (ref_near_rotation(cv, root, out, q0, q)) return 1;
     }
     for (int i = 0; i < 4; i++) q0[i] = (float)(d[i] / len);
     memcpy(q, q0, sizeof q0); /* the nearest rounding, unless a search below finds better */
+    ref_stage = 2;
     if (ref_near_rotation(cv, root, out, q0, q)) return 1;
+    ref_stage = 3;
     /* two float steps each way */
     for (int a = -2; a <= 2; a++)
         for (int b = -2; b <= 2; b++)
@@ -114,6 +127,7 @@ static int ref_find_rotation(const gltf_conv *cv, int root, const float out[4], 
                 }
     /* Rarely no float vector of that length normalises to `out`: try lengths a few float
      * steps away (still unit to float precision), each with one component nudged. */
+    ref_stage = 4;
     for (int k = 1; k <= 16; k++) {
         int steps = (k + 1) / 2; /* 1, 1, 2, 2, ... float steps, alternately up and down */
         double scale = 1 + (k & 1 ? 1 : -1) * steps * 5.9604644775390625e-8;
@@ -129,6 +143,7 @@ static int ref_find_rotation(const gltf_conv *cv, int root, const float out[4], 
             }
         }
     }
+    ref_stage = 0;
     return 0;
 }
 
@@ -221,6 +236,9 @@ static void exported(const gltf_conv *cv, int root, const float q[4], float out[
 }
 
 static uint32_t compared, seconds, unmatched, several, tcompared, normalised;
+/* matches of the turned conversion (rotate -90 deg about X, root) by the reference's stage
+ * (1..4, ref_stage), and those of the last stage in the unit band and outside it */
+static uint32_t turned_stage[5], last_band, last_normalised;
 
 static void compare(const float key[4])
 {
@@ -234,6 +252,10 @@ static void compare(const float key[4])
                 double m = 0;
                 for (int i = 0; i < 4; i++) m += (double)want[i] * want[i];
                 normalised += fabs(m - 1) > 4.8e-7;
+                if (c == 1 && root) {
+                    turned_stage[ref_stage]++;
+                    if (ref_stage == 4) *(fabs(m - 1) > 4.8e-7 ? &last_normalised : &last_band) += 1;
+                }
             }
             int searches = gltf_undo_rotation(&cv, root, key, got);
             /* a second (negated) search only for a key with a zero: it doubled the cost
@@ -349,6 +371,28 @@ TEST(the_search_gives_the_references_quaternion)
         compare(out);
         compare(q);
     }
+    /* pairs whose turned values nearly cancel (x near +-w, y near +-z): one turned value of
+     * the pair is tiny beside the other, its float steps much finer, so one component of
+     * the pair has many floats in its interval (pair_none visits the larger one's) */
+    for (uint32_t k = 0; k < n / 4; k++) {
+        double d[4], len = 0;
+        d[0] = uniform() * 2 - 1;
+        d[1] = uniform() * 2 - 1;
+        d[3] = (k & 1 ? d[0] : -d[0]) * (1 + ldexp(uniform() * 2 - 1, -(int)(next64() % 26)));
+        d[2] = (k & 2 ? d[1] : -d[1]) * (1 + ldexp(uniform() * 2 - 1, -(int)(next64() % 26)));
+        for (int i = 0; i < 4; i++) len += d[i] * d[i];
+        if (!(len > 1e-6)) continue;
+        double dev = k % 3 == 0 ? (uniform() * 2 - 1) * 1e-3 : k % 3 == 1 ? (uniform() * 2 - 1) * 2.4e-7 : 0;
+        float q[4], out[4];
+        for (int i = 0; i < 4; i++) q[i] = (float)(d[i] * (1 + dev) / sqrt(len));
+        if (k % 4 == 0)
+            for (int i = 0; i < 4; i++) q[i] = (float)(int16_t)lrint(d[i] / sqrt(len) * 32767.0) / 32767.0f;
+        gltf_conv cv;
+        CHECK(gltf_conv_from_text(convs[1], 1, &cv));
+        exported(&cv, k % 5 != 0, q, out);
+        compare(out);
+        compare(q);
+    }
     static const float odd[][4] = { { 1e-40f, 0, 0, 1 },       { 0.5f, 0.5f, 0.5f, 1e-39f },
                                     { 3e38f, 0, 0, 1 },        { 1e30f, 1e30f, 0, 0 },
                                     { INFINITY, 0, 0, 1 },     { NAN, 0.5f, 0.5f, 0.5f },
@@ -376,6 +420,13 @@ TEST(the_search_gives_the_references_quaternion)
     CHECK_MSG(several > n / 100, "only %u keys several candidates map to", several);
     CHECK_MSG(tcompared > 30u * n, "only %u translations compared", tcompared);
     CHECK_MSG(normalised > n / 100, "only %u matches outside the unit band", normalised);
+    /* the turned conversion's matches in every stage the bounds prune, the lengths a few
+     * steps away both in the unit band and outside it */
+    CHECK_MSG(turned_stage[3] > n / 300, "only %u turned matches on the grid", turned_stage[3]);
+    CHECK_MSG(last_band > n / 200, "only %u turned matches at other lengths in the unit band", last_band);
+    CHECK_MSG(last_normalised > n / 10, "only %u turned matches at other lengths outside it", last_normalised);
+    printf("turned matches by stage: %u %u %u %u, the last stage %u in the unit band, %u outside; %u unmatched\n",
+           turned_stage[1], turned_stage[2], turned_stage[3], turned_stage[4], last_band, last_normalised, unmatched);
 }
 
 int main(void)
