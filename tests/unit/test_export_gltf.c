@@ -1390,6 +1390,18 @@ static void check_rotation_keys(const float *r, const float *want, int n)
     ganim_doc_free(doc);
 }
 
+/* Four components in -1..1 from the generator at *seed; returns their squared length. */
+static double random_quat(uint32_t *seed, double q[4])
+{
+    double len2 = 0;
+    for (int i = 0; i < 4; i++) {
+        *seed = *seed * 1103515245u + 12345u;
+        q[i] = (double)(*seed >> 8) / 8388608.0 - 1.0;
+        len2 += q[i] * q[i];
+    }
+    return len2;
+}
+
 /* Keys that are not unit, keys at a right angle to the one before (a dot product of
  * exactly 0) and keys turned away, at every place of a group of four and in runs: the
  * four-keys-a-turn path and the one-key path give the rule's bits. */
@@ -1399,12 +1411,7 @@ TEST(rotation_keys_as_written)
     static float r[N * 4], want[N * 4];
     uint32_t seed = 777;
     for (int k = 0; k < N; k++) {
-        double q[4], len2 = 0;
-        for (int i = 0; i < 4; i++) {
-            seed = seed * 1103515245u + 12345u;
-            q[i] = (double)(seed >> 8) / 8388608.0 - 1.0;
-            len2 += q[i] * q[i];
-        }
+        double q[4], len2 = random_quat(&seed, q);
         double scale = (k % 7 == 3 || (k >= 150 && k < 156)) ? 1.0004 : 1.0; /* not unit: normalised */
         for (int i = 0; i < 4; i++) r[k * 4 + i] = (float)(q[i] / sqrt(len2) * scale);
         if (k && (k % 11 == 5 || k % 13 == 8)) { /* at a right angle to the key before */
@@ -1437,12 +1444,7 @@ TEST(rotation_keys_at_the_float_edges)
     static const double dot_at[] = { 1e-8, -1e-8, 1e-7, -1e-7, 2e-7, -2e-7, 4.7e-7, -4.7e-7, 5e-7, -5e-7, 1e-5, -1e-5 };
     int edge_len = 0, edge_dot = 0;
     for (int k = 0; k < N; k++) {
-        double q[4], len2 = 0;
-        for (int i = 0; i < 4; i++) {
-            seed = seed * 1103515245u + 12345u;
-            q[i] = (double)(seed >> 8) / 8388608.0 - 1.0;
-            len2 += q[i] * q[i];
-        }
+        double q[4], len2 = random_quat(&seed, q);
         for (int i = 0; i < 4; i++) q[i] /= sqrt(len2);
         seed = seed * 1103515245u + 12345u;
         unsigned pick = (seed >> 16) % 16u;

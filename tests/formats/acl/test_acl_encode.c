@@ -470,6 +470,22 @@ static uint8_t *write_acl(const ganim_doc *doc, const char *format, const ganim_
     return buf.data;
 }
 
+/* doc written as "acl" with the settings n, read back by ganim: its samples as decoded()
+ * gives them (NULL when either failed); *size the buffer's. */
+static float *acl_decoded(const ganim_doc *doc, const ganim_setting *set, uint32_t n, uint32_t nt, uint32_t frames,
+                          size_t *size)
+{
+    ganim_code code;
+    uint8_t *b = write_acl(doc, "acl", set, n, size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    ganim_doc *back = NULL;
+    CHECK_OK(ganim_read_memory(b, *size, NULL, &back, NULL));
+    float *dec = back ? decoded(back, nt, frames) : NULL;
+    ganim_doc_free(back);
+    free(b);
+    return dec;
+}
+
 /* Every bone a root (a V0 file, a buffer without metadata): the hierarchy is unknown, so
  * the encode must stay within the precision whatever hierarchy the bones form later. */
 TEST(flat_skeleton_within_precision_for_any_hierarchy)
@@ -521,13 +537,8 @@ TEST(flat_skeleton_far_bone_keeps_its_turn)
         for (uint32_t t = 0; t < c.nt; t++) c.v[((size_t)f * c.nt + t) * 10u + 4] = t ? 1.0f : 0x1p57f;
     ganim_doc *doc = doc_from(&c, 30.0f);
     size_t size;
-    ganim_code code;
-    uint8_t *b = write_acl(doc, "acl", NULL, 0, &size, &code);
-    CHECK_EQ_INT(code, GANIM_OK);
-    ganim_doc *back = NULL;
-    CHECK_OK(ganim_read_memory(b, size, NULL, &back, NULL));
-    if (back) {
-        float *dec = decoded(back, c.nt, c.frames);
+    float *dec = acl_decoded(doc, NULL, 0, c.nt, c.frames, &size);
+    if (dec) {
         double worst = 0, turn = 0;
         for (uint32_t f = 0; f < c.frames; f++)
             for (uint32_t t = 0; t < c.nt; t++) {
@@ -543,9 +554,7 @@ TEST(flat_skeleton_far_bone_keeps_its_turn)
         CHECK_MSG(turn > 20.0, "the far bone turns %g degrees", turn);
         CHECK_MSG(worst < 0.12, "a rotation read back %g degrees away", worst);
         free(dec);
-        ganim_doc_free(back);
     }
-    free(b);
     ganim_doc_free(doc);
     free(c.parents);
     free(c.v);
@@ -698,21 +707,14 @@ TEST(every_level_within_precision_on_the_shared_clips)
                                      { "acl.version", v7 ? "7" : "10" },
                                      { "acl.level", names[l] } };
             size_t size;
-            ganim_code code;
-            uint8_t *b = write_acl(doc, "acl", set, 3, &size, &code);
-            CHECK_EQ_INT(code, GANIM_OK);
-            ganim_doc *back = NULL;
-            CHECK_OK(ganim_read_memory(b, size, NULL, &back, NULL));
-            if (back) {
-                float *dec = decoded(back, in.nt, in.frames);
+            float *dec = acl_decoded(doc, set, 3, in.nt, in.frames, &size);
+            if (dec) {
                 double err = qvvf_error(&in, dec, in.frames, 3.0);
                 CHECK_MSG(err <= limit * 1.0001, "%s at %s: error %g above %g", stem, names[l], err, limit);
                 CHECK_MSG((double)size <= 1.15 * (double)acl_size, "%s at %s: %zu bytes", stem, names[l], size);
                 free(dec);
-                ganim_doc_free(back);
             }
             total[l] += size;
-            free(b);
         }
         ganim_doc_free(doc);
         free(in.v);
