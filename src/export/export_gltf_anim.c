@@ -406,108 +406,106 @@ static int put_model_keys(gl *g, const ganim_channel *ch, int path, int root, ui
         const float *pq = NULL; /* the model's key before */
         uint32_t k = 0;
 #if GL_QUADS_SSE2
-        /* Four keys a turn where no key is turned by the axes (each key then goes out as it
-         * is, or negated), decided in float where float decides as the double rule does:
-         * - unit: the float squared length (x x + y y) + (z z + w w) is within 3 roundings,
-         *   3 * 2^-24 relative (1.8e-7 near 1), of the exact one, and the double rule's is
-         *   within 2^-51 of it; a float value within 2^-22 (2.4e-7) of 1 leaves the exact
-         *   one within 4.2e-7, under the rule's 2^-21 (4.77e-7): unit by the rule too;
-         * - sign: the float dot product is within 3 roundings, 1.8e-7 times |p| |q|, of the
-         *   exact one (|p| and |q| unit as above, the key before tested the same way), and
-         *   the double one within 2^-51 of it; a float value beyond 2^-21 from 0 has the
-         *   exact and the double value's sign.
-         * Any group with a key outside those (a key to normalise or refuse, a dot product
-         * near 0, a non-finite value: the comparisons are false) goes the one-key way. */
-        if (!root || g->cv.identity) {
-            const __m128 one = _mm_set1_ps(1.0f), tol = _mm_set1_ps(0x1p-22f), near0 = _mm_set1_ps(0x1p-21f);
-            const __m128 mag = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), zero = _mm_setzero_ps();
-            int pq_unit = 0; /* the key before passed the float test below */
-            for (; k + 3 < n; k += 4) {
-                const float *q0, *q1, *q2, *q3;
-                if (map) {
-                    q0 = vals + (size_t)map[k] * 4, q1 = vals + (size_t)map[k + 1] * 4;
-                    q2 = vals + (size_t)map[k + 2] * 4, q3 = vals + (size_t)map[k + 3] * 4;
-                } else {
-                    q0 = vals + (size_t)k * 4, q1 = q0 + 4, q2 = q0 + 8, q3 = q0 + 12;
-                }
-                __m128 a0 = _mm_loadu_ps(q0), a1 = _mm_loadu_ps(q1), a2 = _mm_loadu_ps(q2), a3 = _mm_loadu_ps(q3);
-                __m128 ap = _mm_loadu_ps(pq ? pq : q0);
-                if (pq && !pq_unit) {
-                    float lp = (pq[0] * pq[0] + pq[1] * pq[1]) + (pq[2] * pq[2] + pq[3] * pq[3]);
-                    pq_unit = fabsf(lp - 1.0f) <= 0x1p-22f;
-                }
-                __m128 t0 = _mm_unpacklo_ps(a0, a1), t1 = _mm_unpacklo_ps(a2, a3); /* x0 x1 y0 y1, x2 x3 y2 y3 */
-                __m128 t2 = _mm_unpackhi_ps(a0, a1), t3 = _mm_unpackhi_ps(a2, a3); /* z0 z1 w0 w1, z2 z3 w2 w3 */
-                __m128 x = _mm_movelh_ps(t0, t1), y = _mm_movehl_ps(t1, t0);
-                __m128 z = _mm_movelh_ps(t2, t3), w = _mm_movehl_ps(t3, t2);
-                __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)),
-                                         _mm_add_ps(_mm_mul_ps(z, z), _mm_mul_ps(w, w)));
-                int unit = _mm_movemask_ps(_mm_cmple_ps(_mm_and_ps(_mm_sub_ps(len2, one), mag), tol));
-                /* each lane's key before: the key before the four, then keys 0, 1, 2 */
-                __m128 px = _mm_move_ss(_mm_shuffle_ps(x, x, _MM_SHUFFLE(2, 1, 0, 3)), ap);
-                __m128 py = _mm_move_ss(_mm_shuffle_ps(y, y, _MM_SHUFFLE(2, 1, 0, 3)),
-                                        _mm_shuffle_ps(ap, ap, _MM_SHUFFLE(1, 1, 1, 1)));
-                __m128 pz = _mm_move_ss(_mm_shuffle_ps(z, z, _MM_SHUFFLE(2, 1, 0, 3)),
-                                        _mm_shuffle_ps(ap, ap, _MM_SHUFFLE(2, 2, 2, 2)));
-                __m128 pw = _mm_move_ss(_mm_shuffle_ps(w, w, _MM_SHUFFLE(2, 1, 0, 3)),
-                                        _mm_shuffle_ps(ap, ap, _MM_SHUFFLE(3, 3, 3, 3)));
-                __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(px, x), _mm_mul_ps(py, y)),
-                                        _mm_add_ps(_mm_mul_ps(pz, z), _mm_mul_ps(pw, w)));
-                int clear = _mm_movemask_ps(_mm_cmpgt_ps(_mm_and_ps(dot, mag), near0)) | (k ? 0 : 1);
-                if (unit != 15 || clear != 15 || (k && !pq_unit)) { /* the scalar way, key by key */
-                    for (uint32_t e = k + 4; k < e; k++, out += 16) {
-                        const float *q = vals + (size_t)(map ? map[k] : k) * 4;
-                        int r = rot_key(&g->cv, root, q, pq, k, &flipped, out);
-                        if (r == 0) {
-                            *bad = map ? map[k] : k;
-                            return 1;
-                        }
-                        if (r == 2 && !note_negated(g, n, k, neg, neg_size, nneg)) return 0;
-                        pq = q;
-                    }
-                    pq_unit = 0;
-                    k -= 4; /* the loop's step */
-                    continue;
-                }
-                /* key i is negated when an odd number of the dot products up to it are below 0
-                 * (with the state carried in), the first key of the channel never */
-                unsigned below = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(dot, zero)) & (k ? 15u : 14u);
-                below ^= below << 1;
-                below ^= below << 2;
-                unsigned neg4 = (below ^ (flipped ? 15u : 0u)) & 15u;
-                flipped = (int)(neg4 >> 3);
-                const __m128i sign = _mm_set1_epi32(INT32_MIN);
-                _mm_storeu_ps((float *)(void *)out,
-                              _mm_xor_ps(a0, _mm_castsi128_ps(_mm_and_si128(sign, _mm_set1_epi32(-(int)(neg4 & 1))))));
-                _mm_storeu_ps(
-                    (float *)(void *)(out + 16),
-                    _mm_xor_ps(a1, _mm_castsi128_ps(_mm_and_si128(sign, _mm_set1_epi32(-(int)(neg4 >> 1 & 1))))));
-                _mm_storeu_ps(
-                    (float *)(void *)(out + 32),
-                    _mm_xor_ps(a2, _mm_castsi128_ps(_mm_and_si128(sign, _mm_set1_epi32(-(int)(neg4 >> 2 & 1))))));
-                _mm_storeu_ps((float *)(void *)(out + 48),
-                              _mm_xor_ps(a3, _mm_castsi128_ps(_mm_and_si128(sign, _mm_set1_epi32(-(int)(neg4 >> 3))))));
-                out += 64;
-                for (unsigned b = neg4; b;) { /* each run of negated keys among the four */
-                    unsigned at = (unsigned)__builtin_ctz(b), len = (unsigned)__builtin_ctz(~(b >> at));
-                    if (!note_run(g, n, k + at, k + at + len - 1, neg, neg_size, nneg)) return 0;
-                    b &= ~(((1u << len) - 1u) << at);
-                }
-                pq = q3;
-                pq_unit = 1;
-            }
-        }
+        int pq_unit = 0; /* the key before passed the float test below */
 #endif
-        for (; k < n; k++, out += 16) {
-            uint32_t key = map ? map[k] : k;
-            const float *q = vals + (size_t)key * 4;
-            int r = rot_key(&g->cv, root, q, pq, k, &flipped, out);
-            if (!r) {
-                *bad = key;
-                break;
+        while (k < n && *bad == UINT32_MAX) { /* four a turn, then a group or the tail the one-key way */
+#if GL_QUADS_SSE2
+            /* Four keys a turn where no key is turned by the axes (each key then goes out as it
+             * is, or negated), decided in float where float decides as the double rule does:
+             * - unit: the float squared length (x x + y y) + (z z + w w) is within 3 roundings,
+             *   3 * 2^-24 relative (1.8e-7 near 1), of the exact one, and the double rule's is
+             *   within 2^-51 of it; a float value within 2^-22 (2.4e-7) of 1 leaves the exact
+             *   one within 4.2e-7, under the rule's 2^-21 (4.77e-7): unit by the rule too;
+             * - sign: the float dot product is within 3 roundings, 1.8e-7 times |p| |q|, of the
+             *   exact one (|p| and |q| unit as above, the key before tested the same way), and
+             *   the double one within 2^-51 of it; a float value beyond 2^-21 from 0 has the
+             *   exact and the double value's sign.
+             * Any group with a key outside those (a key to normalise or refuse, a dot product
+             * near 0, a non-finite value: the comparisons are false) goes the one-key way. */
+            if (!root || g->cv.identity) {
+                const __m128 one = _mm_set1_ps(1.0f), tol = _mm_set1_ps(0x1p-22f), near0 = _mm_set1_ps(0x1p-21f);
+                const __m128 mag = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), zero = _mm_setzero_ps();
+                for (; k + 3 < n; k += 4) {
+                    const float *q0, *q1, *q2, *q3;
+                    if (map) {
+                        q0 = vals + (size_t)map[k] * 4, q1 = vals + (size_t)map[k + 1] * 4;
+                        q2 = vals + (size_t)map[k + 2] * 4, q3 = vals + (size_t)map[k + 3] * 4;
+                    } else {
+                        q0 = vals + (size_t)k * 4, q1 = q0 + 4, q2 = q0 + 8, q3 = q0 + 12;
+                    }
+                    __m128 a0 = _mm_loadu_ps(q0), a1 = _mm_loadu_ps(q1), a2 = _mm_loadu_ps(q2), a3 = _mm_loadu_ps(q3);
+                    __m128 ap = _mm_loadu_ps(pq ? pq : q0);
+                    if (pq && !pq_unit) {
+                        float lp = (pq[0] * pq[0] + pq[1] * pq[1]) + (pq[2] * pq[2] + pq[3] * pq[3]);
+                        pq_unit = fabsf(lp - 1.0f) <= 0x1p-22f;
+                    }
+                    __m128 t0 = _mm_unpacklo_ps(a0, a1), t1 = _mm_unpacklo_ps(a2, a3); /* x0 x1 y0 y1, x2 x3 y2 y3 */
+                    __m128 t2 = _mm_unpackhi_ps(a0, a1), t3 = _mm_unpackhi_ps(a2, a3); /* z0 z1 w0 w1, z2 z3 w2 w3 */
+                    __m128 x = _mm_movelh_ps(t0, t1), y = _mm_movehl_ps(t1, t0);
+                    __m128 z = _mm_movelh_ps(t2, t3), w = _mm_movehl_ps(t3, t2);
+                    __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)),
+                                             _mm_add_ps(_mm_mul_ps(z, z), _mm_mul_ps(w, w)));
+                    int unit = _mm_movemask_ps(_mm_cmple_ps(_mm_and_ps(_mm_sub_ps(len2, one), mag), tol));
+                    /* each lane's key before: the key before the four, then keys 0, 1, 2 */
+                    __m128 px = _mm_move_ss(_mm_shuffle_ps(x, x, _MM_SHUFFLE(2, 1, 0, 3)), ap);
+                    __m128 py = _mm_move_ss(_mm_shuffle_ps(y, y, _MM_SHUFFLE(2, 1, 0, 3)),
+                                            _mm_shuffle_ps(ap, ap, _MM_SHUFFLE(1, 1, 1, 1)));
+                    __m128 pz = _mm_move_ss(_mm_shuffle_ps(z, z, _MM_SHUFFLE(2, 1, 0, 3)),
+                                            _mm_shuffle_ps(ap, ap, _MM_SHUFFLE(2, 2, 2, 2)));
+                    __m128 pw = _mm_move_ss(_mm_shuffle_ps(w, w, _MM_SHUFFLE(2, 1, 0, 3)),
+                                            _mm_shuffle_ps(ap, ap, _MM_SHUFFLE(3, 3, 3, 3)));
+                    __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(px, x), _mm_mul_ps(py, y)),
+                                            _mm_add_ps(_mm_mul_ps(pz, z), _mm_mul_ps(pw, w)));
+                    int clear = _mm_movemask_ps(_mm_cmpgt_ps(_mm_and_ps(dot, mag), near0)) | (k ? 0 : 1);
+                    if (unit != 15 || clear != 15 || (k && !pq_unit)) break; /* these four the one-key way */
+                    /* key i is negated when an odd number of the dot products up to it are below 0
+                 * (with the state carried in), the first key of the channel never */
+                    unsigned below = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(dot, zero)) & (k ? 15u : 14u);
+                    below ^= below << 1;
+                    below ^= below << 2;
+                    unsigned neg4 = (below ^ (flipped ? 15u : 0u)) & 15u;
+                    flipped = (int)(neg4 >> 3);
+                    const __m128i sign = _mm_set1_epi32(INT32_MIN);
+                    _mm_storeu_ps(
+                        (float *)(void *)out,
+                        _mm_xor_ps(a0, _mm_castsi128_ps(_mm_and_si128(sign, _mm_set1_epi32(-(int)(neg4 & 1))))));
+                    _mm_storeu_ps(
+                        (float *)(void *)(out + 16),
+                        _mm_xor_ps(a1, _mm_castsi128_ps(_mm_and_si128(sign, _mm_set1_epi32(-(int)(neg4 >> 1 & 1))))));
+                    _mm_storeu_ps(
+                        (float *)(void *)(out + 32),
+                        _mm_xor_ps(a2, _mm_castsi128_ps(_mm_and_si128(sign, _mm_set1_epi32(-(int)(neg4 >> 2 & 1))))));
+                    _mm_storeu_ps(
+                        (float *)(void *)(out + 48),
+                        _mm_xor_ps(a3, _mm_castsi128_ps(_mm_and_si128(sign, _mm_set1_epi32(-(int)(neg4 >> 3))))));
+                    out += 64;
+                    for (unsigned b = neg4; b;) { /* each run of negated keys among the four */
+                        unsigned at = (unsigned)__builtin_ctz(b), len = (unsigned)__builtin_ctz(~(b >> at));
+                        if (!note_run(g, n, k + at, k + at + len - 1, neg, neg_size, nneg)) return 0;
+                        b &= ~(((1u << len) - 1u) << at);
+                    }
+                    pq = q3;
+                    pq_unit = 1;
+                }
             }
-            if (r == 2 && !note_negated(g, n, k, neg, neg_size, nneg)) return 0;
-            pq = q;
+            uint32_t end = k + 3 < n && (!root || g->cv.identity) ? k + 4 : n; /* the group stopped at, or the tail */
+#else
+            uint32_t end = n;
+#endif
+            for (; k < end; k++, out += 16) {
+                uint32_t key = map ? map[k] : k;
+                const float *q = vals + (size_t)key * 4;
+                int r = rot_key(&g->cv, root, q, pq, k, &flipped, out);
+                if (!r) {
+                    *bad = key;
+                    break;
+                }
+                if (r == 2 && !note_negated(g, n, k, neg, neg_size, nneg)) return 0;
+                pq = q;
+            }
+#if GL_QUADS_SSE2
+            pq_unit = 0;
+#endif
         }
     } else {
         for (uint32_t k = 0; k < n; k++, out += 12) {
