@@ -75,6 +75,17 @@ static inline uint32_t acl_fnv_bytes(uint32_t h, const uint8_t *p, size_t n)
     return h;
 }
 
+/* FNV-1a of n bytes from h, exact, without the serial chain where AVX2 is there
+ * (acl_fnv.c: 128 segments side by side, 3-5x the chain's speed on buffers of a few
+ * KiB, at most 127 bytes left to the chain); the chain otherwise, or when !wide.
+ * acl_fnv_wide says whether n bytes take the wide path: the whole-clip read hashes that
+ * way what its decode cannot hide of the chain (hash_chunks). */
+#ifndef ACL_FNV_WIDE_MIN
+#define ACL_FNV_WIDE_MIN 2048u /* bytes: 128 segments of 16 at least */
+#endif
+bool acl_fnv_wide(size_t n);
+uint32_t acl_fnv_all(uint32_t h, const uint8_t *p, size_t n, bool wide);
+
 /* How the whole-clip read spreads the hash over its work (acl_open.c, acl_decode.c), in
  * bytes of the chain (~4 cycles a byte) per step, so that the chain runs beside the work
  * instead of after it: each track's defaults and each record of the parse take
@@ -93,6 +104,9 @@ static inline uint32_t acl_fnv_bytes(uint32_t h, const uint8_t *p, size_t n)
 #endif
 #ifndef ACL_HASH_W_RAW
 #define ACL_HASH_W_RAW 4u
+#endif
+#ifndef ACL_HASH_HIDE
+#define ACL_HASH_HIDE 8u /* eighths of the decode's weight (bytes) left to the chain, the rest wide */
 #endif
 
 /* The next f->chunk bytes (fewer at the end). */
