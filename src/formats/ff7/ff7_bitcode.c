@@ -377,33 +377,61 @@ static inline void dec_frame(ff7_dec *d)
     dec_commit(d, ok, frame_best);
 }
 
-uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
-                           int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
-{
-    ff7_dec d;
-    *bits = 0;
-    if (!dec_start(&d, stream, size, bkey, slots, max_frames, pos, rot)) return 0;
-    while (d.live) dec_frame(&d);
-    *bits = d.good;
-    if (shortest) *shortest = d.best;
-    return d.n;
-}
-
 #if FF7_HAVE_BMI2
 static bool cpu_has_bmi2(void) { return __builtin_cpu_supports("bmi2"); }
 #else
 static bool cpu_has_bmi2(void) { return false; }
 #endif
 
-/* Two streams side by side; bmi2: the pair loop's BMI2 form (only where it can run). */
-static void decode_pair(ff7_stream_job *ja, ff7_stream_job *jb, bool bmi2)
+/* One stream, and two side by side, each compiled twice: as any CPU runs them and, where
+ * the CPU has BMI2, with shlx/shrx (the same operations on the same values). */
+typedef struct ff7_one_job {
+    const uint8_t *stream;
+    size_t size;
+    unsigned bkey;
+    uint32_t slots, max_frames;
+    int32_t *pos;
+    uint16_t *rot;
+    size_t *bits;
+    bool *shortest;
+} ff7_one_job;
+
+static FF7_ALWAYS_INLINE uint32_t decode_one(const ff7_one_job *j)
+{
+    ff7_dec d;
+    *j->bits = 0;
+    if (!dec_start(&d, j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot)) return 0;
+    while (d.live) dec_frame(&d);
+    *j->bits = d.good;
+    if (j->shortest) *j->shortest = d.best;
+    return d.n;
+}
+
+static FF7_OUT_OF_LINE uint32_t decode_one_plain(const ff7_one_job *j) { return decode_one(j); }
+#if FF7_HAVE_BMI2
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_bmi2(const ff7_one_job *j)
+{
+    return decode_one(j);
+}
+#endif
+
+uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
+                           int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
+{
+    ff7_one_job j = { stream, size, bkey, slots, max_frames, pos, rot, bits, shortest };
+#if FF7_HAVE_BMI2
+    if (cpu_has_bmi2()) return decode_one_bmi2(&j);
+#endif
+    return decode_one_plain(&j);
+}
+
+/* Two streams side by side; bmi2: the pair loop's BMI2 form (a constant in each of the
+ * two forms below). */
+static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_job *jb, bool bmi2)
 {
     ff7_dec a, b;
     bool a_ok = dec_start(&a, ja->stream, ja->size, ja->bkey, ja->slots, ja->max_frames, ja->pos, ja->rot);
     bool b_ok = dec_start(&b, jb->stream, jb->size, jb->bkey, jb->slots, jb->max_frames, jb->pos, jb->rot);
-#if !FF7_HAVE_BMI2
-    (void)bmi2;
-#endif
     while (a.live && b.live) {
         bool fa = true, fb = true;
         bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
@@ -411,6 +439,8 @@ static void decode_pair(ff7_stream_job *ja, ff7_stream_job *jb, bool bmi2)
 #if FF7_HAVE_BMI2
             if (bmi2) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
             else
+#else
+            (void)bmi2;
 #endif
                 frame_codes_inside2(&a, &fa, &b, &fb);
         } else {
@@ -428,6 +458,31 @@ static void decode_pair(ff7_stream_job *ja, ff7_stream_job *jb, bool bmi2)
     jb->frames = b.n, jb->bits = b.good;
     if (a_ok) ja->shortest = a.best;
     if (b_ok) jb->shortest = b.best;
+}
+
+static FF7_OUT_OF_LINE void decode_pair_plain(ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    decode_pair_body(ja, jb, false);
+}
+#if FF7_HAVE_BMI2
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_pair_bmi2(ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    decode_pair_body(ja, jb, true);
+}
+#endif
+
+/* bmi2: only where the CPU has it */
+static void decode_pair(ff7_stream_job *ja, ff7_stream_job *jb, bool bmi2)
+{
+#if FF7_HAVE_BMI2
+    if (bmi2) {
+        decode_pair_bmi2(ja, jb);
+        return;
+    }
+#else
+    (void)bmi2;
+#endif
+    decode_pair_plain(ja, jb);
 }
 
 void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb) { decode_pair(ja, jb, cpu_has_bmi2()); }
