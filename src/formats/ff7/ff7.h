@@ -179,6 +179,9 @@ extern const float ff7_half_sc[4096][2];
 /* The same values as doubles (exact), {cos, cos, sin, -sin} per angle: the SSE2
  * product's last step multiplies by the two halves straight from the table. */
 extern _Alignas(16) const double ff7_half_zd[4096][4];
+/* The same floats as {cos, sin, -sin, cos} (the AVX product's Qy, one 16-byte load; -sin
+ * is the sign flipped, as the xor with -0 gives it). */
+extern _Alignas(16) const float ff7_half_y4[4096][4];
 #define FF7_HALF_SIN(r) (ff7_half_sc[(r)][0])
 #define FF7_HALF_COS(r) (ff7_half_sc[(r)][1])
 /* ((1 * Qy) * Qx) * Qz through ganim_quat_mul, as ganim_quat_from_euler forms it. */

@@ -70,6 +70,20 @@ TEST(table_is_axis_angle)
             return;
         }
     }
+    /* the AVX product's Qy table holds the same floats, {cos, sin, -sin, cos}, -sin the sign
+     * flipped bit for bit (what the xor with -0 gives) */
+    for (int r = 0; r < 4096; r++) {
+        const float *y = ff7_half_y4[r];
+        float c = FF7_HALF_COS(r), sn = FF7_HALF_SIN(r);
+        uint32_t bs, bn;
+        memcpy(&bs, &sn, 4);
+        memcpy(&bn, &y[2], 4);
+        if (memcmp(&y[0], &c, 4) || memcmp(&y[1], &sn, 4) || bn != (bs ^ 0x80000000u) || memcmp(&y[3], &c, 4)) {
+            CHECK_MSG(0, "angle %d: Qy row (%a %a %a %a), floats (%a, %a)", r, (double)y[0], (double)y[1], (double)y[2],
+                      (double)y[3], (double)sn, (double)c);
+            return;
+        }
+    }
     /* every row {sin, cos} has s^2 + c^2 within 2^-22 of 1 (what the unit bound starts from) */
     for (int r = 0; r < 4096; r++) {
         double l = (double)FF7_HALF_SIN(r) * FF7_HALF_SIN(r) + (double)FF7_HALF_COS(r) * FF7_HALF_COS(r);
