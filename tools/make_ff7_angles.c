@@ -4,7 +4,8 @@
  * replaces that call on the decoder's hot path, so the quaternions stay bit-identical.
  * tests/formats/ff7/test_ff7_angles.c checks every entry against ganim_quat_axis_angle on all
  * three axes, so a table out of step with the library fails the tests.
- * The second table holds the same values as doubles for the SSE2 product (ff7.h).
+ * The second table holds the same values as doubles for the SSE2 product (ff7.h), the
+ * third the floats in the order of the AVX product's first step.
  * Usage: make_ff7_angles > src/formats/ff7/ff7_angle_table.c
  * (the build's make_ff7_angles target) */
 #include <stdio.h>
@@ -23,7 +24,8 @@ int main(void)
     }
     printf("/* Made by tools/make_ff7_angles.c: do not edit. sin and cos of half of each FF7\n"
            " * angle r (r * 2pi / 4096) as ganim_quat_axis_angle rounds them to float, and the\n"
-           " * same floats as doubles for the SSE2 product. */\n"
+           " * same floats as doubles for the SSE2 product, and as {cos, sin, -sin, cos} for the\n"
+           " * AVX product's first step. */\n"
            "#include \"formats/ff7/ff7.h\"\n\n"
            "/* clang-format off */\n");
     /* one {sin, cos} pair per angle: the decoder loads both with one 8-byte load */
@@ -36,6 +38,12 @@ int main(void)
     printf("_Alignas(16) const double ff7_half_zd[4096][4] = {\n");
     for (int r = 0; r < 4096; r++)
         printf("    { %a, %a, %a, %a },\n", (double)c[r], (double)c[r], (double)s[r], -(double)s[r]);
+    printf("};\n\n");
+    /* the same floats as the AVX product's first step (Qy * Qx) takes Qy's: {cos, sin,
+     * -sin, cos}, one 16-byte load */
+    printf("_Alignas(16) const float ff7_half_y4[4096][4] = {\n");
+    for (int r = 0; r < 4096; r++)
+        printf("    { %af, %af, %af, %af },\n", (double)c[r], (double)s[r], -(double)s[r], (double)c[r]);
     printf("};\n");
     printf("/* clang-format on */\n");
     return 0;

@@ -139,6 +139,11 @@ typedef struct ff7_stream_job {
     bool shortest;
 } ff7_stream_job;
 void ff7_decode_stream_pair(ff7_stream_job *a, ff7_stream_job *b);
+/* The same on a given path of its inner loop: FF7_PAIR_PLAIN (any CPU) or FF7_PAIR_BMI2
+ * (what ff7_decode_stream_pair takes where the compiler and the CPU have BMI2); false,
+ * nothing done, when that path cannot run here (the tests run both against one stream). */
+enum { FF7_PAIR_PLAIN, FF7_PAIR_BMI2 };
+bool ff7_decode_stream_pair_on(int path, ff7_stream_job *a, ff7_stream_job *b);
 /* Bits of the optimal (shortest) coding; SIZE_MAX if a position delta or a frame-0
  * position leaves int16. Rotations must be multiples of 2^bkey. */
 size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot);
@@ -156,12 +161,15 @@ static inline bool ff7_raw_is_shortest(int32_t v) { return (uint32_t)v + 64u >= 
  * length returned; *best cleared when the code is longer than the delta's shortest.
  * kraw = 12 - bkey, in 1..12. */
 unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, bool *best);
-/* The codes of at most 10 bits by the first 10 stream bits: delta and length (0: longer) */
-typedef struct ff7_short_code {
-    int16_t delta;
-    uint8_t len;
-} ff7_short_code;
-extern const ff7_short_code ff7_short_codes[1024];
+/* The codes of at most 10 bits by the first 10 stream bits, one 32-bit entry each: the
+ * code's length in bits 0..5 (0: a longer code, type 7) and its delta, a 12-bit two's
+ * complement value, in bits 20..31 (bits 6..19 zero). The decoders take the length as a
+ * shift count as it stands (x << (e & 63)), subtract whole entries from a count whose low
+ * 16 bits the deltas never reach, and the delta times 2^bKey modulo 4096 as e >> (20 -
+ * bKey) (the bits below 20 - bKey are the length's, shifted out: bKey <= 11 < 14). */
+extern const uint32_t ff7_short_codes[1024];
+static inline unsigned ff7_code_len(uint32_t e) { return e & 63u; }
+static inline int32_t ff7_code_delta(uint32_t e) { return (int32_t)(e >> 20) - (int32_t)((e >> 31) << 12); }
 
 /* ---- model <-> raw ----------------------------------------------------------------- */
 /* sin and cos of half of angle r (ff7_angle_table.c, made by tools/make_ff7_angles.c):
@@ -171,6 +179,9 @@ extern const float ff7_half_sc[4096][2];
 /* The same values as doubles (exact), {cos, cos, sin, -sin} per angle: the SSE2
  * product's last step multiplies by the two halves straight from the table. */
 extern _Alignas(16) const double ff7_half_zd[4096][4];
+/* The same floats as {cos, sin, -sin, cos} (the AVX product's Qy, one 16-byte load; -sin
+ * is the sign flipped, as the xor with -0 gives it). */
+extern _Alignas(16) const float ff7_half_y4[4096][4];
 #define FF7_HALF_SIN(r) (ff7_half_sc[(r)][0])
 #define FF7_HALF_COS(r) (ff7_half_sc[(r)][1])
 /* ((1 * Qy) * Qx) * Qz through ganim_quat_mul, as ganim_quat_from_euler forms it. */

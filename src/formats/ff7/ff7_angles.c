@@ -63,9 +63,11 @@ static void slot_rotations_short(const uint8_t *r, size_t stride, uint32_t frame
  * the four components of one quaternion in four float lanes. */
 __attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, unsigned iy, unsigned iz)
 {
-    __m128 X = ff7_half_sc_ps(ix), Y = ff7_half_sc_ps(iy); /* (s, c, 0, 0) */
-    __m128 f = _mm_mul_ps(_mm_movelh_ps(X, X), _mm_xor_ps(_mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 0, 0, 1)),
-                                                          _mm_set_ps(0.0f, -0.0f, 0.0f, 0.0f)));
+    /* (sx, cx, sx, cx) times (cy, sy, -sy, cy): ff7_quat_short_store's SSE2 lanes, from
+     * one 8-byte load duplicated and one 16-byte row */
+    __m128 X = _mm_castpd_ps(
+        _mm_movedup_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)ff7_half_sc[ix]))));
+    __m128 f = _mm_mul_ps(X, _mm_load_ps(ff7_half_y4[iy]));
     __m256d q = _mm256_cvtps_pd(f);                                                   /* (x, y, z, w) of Qy * Qx */
     __m256d s = _mm256_permute_pd(q, 0x5);                                            /* (y, x, w, z) */
     __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)ff7_half_zd[iz]); /* cz x 4 */
@@ -126,11 +128,21 @@ __attribute__((target("avx"))) static inline void quat_generic_avx(const uint8_t
     _mm_storeu_ps(q, quat_mul_avx(quat_mul_avx(qy, qx), qz));
 }
 
-/* One frame as quat_short_store_avx, or the generic product when a component is zero. */
-__attribute__((target("avx"))) static inline void quat_one_avx(const uint8_t *r, uint32_t xy, uint64_t a, float *q)
+/* One frame as quat_short_store_avx, or the generic product when a component is zero;
+ * a: the frame's 6 bytes in the top 48 bits (x at bit 16, y at 32, z at 48). */
+__attribute__((target("avx"))) static inline void quat_one_avx(const uint8_t *r, uint64_t a, float *q)
 {
-    if (!quat_short_store_avx(xy & 0xFFFu, (xy >> 16) & 0xFFFu, (unsigned)(a >> 32) & 0xFFFu, q))
+    if (!quat_short_store_avx((unsigned)(a >> 16) & 0xFFFu, (unsigned)(a >> 32) & 0xFFFu, (unsigned)(a >> 48) & 0xFFFu,
+                              q))
         quat_generic_avx(r, q);
+}
+
+/* 8 bytes at p as a little-endian integer (x86: the host's order). */
+static inline uint64_t ld_u64_x86(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
 }
 
 /* Two frames a turn. A frame whose slot equals the frame before copies its quaternion, as
@@ -138,27 +150,30 @@ __attribute__((target("avx"))) static inline void quat_one_avx(const uint8_t *r,
  * does, both are formed as quat_short_store_avx forms one (the same operations per lane),
  * tested for a zero component together and stored with one 32-byte store; a quaternion
  * with a zero component is then formed again by the generic product over what was
- * stored. An odd last frame runs alone. */
+ * stored. An odd last frame runs alone. Each frame of a pair is one 8-byte load, its 6
+ * bytes brought to the top (the compare and the indices take them from there): frame f's
+ * at r (its 2 bytes past lie in frame f + 1's slot: r + 8 <= r + stride + 6), frame f +
+ * 1's at r + stride - 2 (the 2 bytes before lie in frame f's slot). */
 __attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, size_t stride, uint32_t frames,
                                                               float *v)
 {
-    uint64_t prev = UINT64_MAX; /* no slot's 6 bytes read as this */
+    uint64_t prev = UINT64_MAX; /* no frame's form (low 16 bits zero) */
     float *q = v;
     const float *pairs_end = v + 4 * (size_t)(frames & ~1u);
     for (; q != pairs_end; q += 8, r += 2 * stride) {
-        uint32_t xy0 = ganim_ld_u32le(r), xy1 = ganim_ld_u32le(r + stride);
-        uint64_t a0 = xy0 | (uint64_t)ganim_ld_u16le(r + 4) << 32;
-        uint64_t a1 = xy1 | (uint64_t)ganim_ld_u16le(r + stride + 4) << 32;
+        uint64_t a0 = ld_u64_x86(r) << 16, a1 = ld_u64_x86(r + stride - 2) & ~(uint64_t)0xFFFF;
         if (a0 == prev) {
             memcpy(q, q - 4, 4 * sizeof *q);
             if (a1 == a0) memcpy(q + 4, q - 4, 4 * sizeof *q);
-            else quat_one_avx(r + stride, xy1, a1, q + 4);
+            else quat_one_avx(r + stride, a1, q + 4);
         } else if (a1 == a0) {
-            quat_one_avx(r, xy0, a0, q);
+            quat_one_avx(r, a0, q);
             memcpy(q + 4, q, 4 * sizeof *q);
         } else {
-            __m128 q0 = quat_short_avx(xy0 & 0xFFFu, (xy0 >> 16) & 0xFFFu, (unsigned)(a0 >> 32) & 0xFFFu);
-            __m128 q1 = quat_short_avx(xy1 & 0xFFFu, (xy1 >> 16) & 0xFFFu, (unsigned)(a1 >> 32) & 0xFFFu);
+            __m128 q0 = quat_short_avx((unsigned)(a0 >> 16) & 0xFFFu, (unsigned)(a0 >> 32) & 0xFFFu,
+                                       (unsigned)(a0 >> 48) & 0xFFFu);
+            __m128 q1 = quat_short_avx((unsigned)(a1 >> 16) & 0xFFFu, (unsigned)(a1 >> 32) & 0xFFFu,
+                                       (unsigned)(a1 >> 48) & 0xFFFu);
             __m256 both = _mm256_insertf128_ps(_mm256_castps128_ps256(q0), q1, 1);
             int zero = _mm256_movemask_ps(_mm256_cmp_ps(both, _mm256_setzero_ps(), _CMP_EQ_OQ));
             _mm256_storeu_ps(q, both);
@@ -169,11 +184,10 @@ __attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, 
         }
         prev = a1;
     }
-    if (frames & 1u) {
-        uint32_t xy = ganim_ld_u32le(r);
-        uint64_t a = xy | (uint64_t)ganim_ld_u16le(r + 4) << 32;
+    if (frames & 1u) { /* its 6 bytes alone: the array may end with them */
+        uint64_t a = ((uint64_t)ganim_ld_u32le(r) | (uint64_t)ganim_ld_u16le(r + 4) << 32) << 16;
         if (a == prev) memcpy(q, q - 4, 4 * sizeof *q);
-        else quat_one_avx(r, xy, a, q);
+        else quat_one_avx(r, a, q);
     }
 }
 

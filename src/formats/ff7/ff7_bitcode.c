@@ -61,15 +61,12 @@ unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, boo
          ? 0               \
          : FF7_CU(i) + (1 << ((FF7_CT(i) + 7) & 7)) - ((FF7_CU(i) >> ((FF7_CT(i) + 7) & 7)) << (FF7_CT(i) + 1)))
 #define FF7_CL(i) (!((i) >> 9) ? 1 : FF7_CT(i) == 0 ? 4 : FF7_CT(i) == 7 ? 0 : 4 + FF7_CT(i))
-#define FF7_C1(i)                               \
-    {                                           \
-        (int16_t) FF7_CV(i), (uint8_t)FF7_CL(i) \
-    }
+#define FF7_C1(i) ((uint32_t)FF7_CL(i) | (uint32_t)FF7_CV(i) << 20)
 #define FF7_C4(i) FF7_C1(i), FF7_C1((i) + 1), FF7_C1((i) + 2), FF7_C1((i) + 3)
 #define FF7_C16(i) FF7_C4(i), FF7_C4((i) + 4), FF7_C4((i) + 8), FF7_C4((i) + 12)
 #define FF7_C64(i) FF7_C16(i), FF7_C16((i) + 16), FF7_C16((i) + 32), FF7_C16((i) + 48)
 #define FF7_C256(i) FF7_C64(i), FF7_C64((i) + 64), FF7_C64((i) + 128), FF7_C64((i) + 192)
-const ff7_short_code ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(512), FF7_C256(768) };
+const uint32_t ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(512), FF7_C256(768) };
 
 /* A test that is rarely true (the compiler lays the hot path straight and keeps its
  * registers for it); a function kept out of line (its loop gets the registers to itself,
@@ -77,30 +74,36 @@ const ff7_short_code ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C
 #if defined(__GNUC__)
 #define FF7_RARE(c) __builtin_expect(!!(c), 0)
 #define FF7_OUT_OF_LINE __attribute__((noinline))
+#define FF7_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define FF7_RARE(c) (c)
 #define FF7_OUT_OF_LINE
+#define FF7_ALWAYS_INLINE inline
 #endif
+/* The pair loop's BMI2 form (frame_codes_inside2_bmi2), chosen at run time as the AVX
+ * quaternions are (ff7.h: FF7_HAVE_AVX). */
+#define FF7_HAVE_BMI2 FF7_HAVE_AVX
 
 /* One rotation code from the top of X (a window of the stream, left-aligned): the delta
- * added to the previous frame's angle PREV and stored at OUT, X shifted past the code, its
- * length taken from LEFT. The table gives the codes of at most 10 bits; a type-7 code (len 0
- * in the table) is decoded in line, as ff7_rot_delta does (no call: a call's clobbered
- * registers cost the decoding loops theirs, and the state was spilled around it). */
-#define FF7_CODE(X, LEFT, FB, KRAW, STEP, PREV, OUT)                                                \
+ * times 2^bKey added to the previous frame's angle PREV and stored at OUT, X shifted past
+ * the code, the whole table entry subtracted from LEFT (whose low 16 bits count the bits
+ * left: the entry's length is its low bits, its delta lies above bit 19). SH is 20 - bKey.
+ * The table gives the codes of at most 10 bits; a type-7 code (its entry 0 in the table) is
+ * decoded in line into an entry of the same form, as ff7_rot_delta does (no call: a
+ * call's clobbered registers cost the decoding loops theirs, and the state was spilled
+ * around it). */
+#define FF7_CODE(X, LEFT, FB, KRAW, SH, PREV, OUT)                                                  \
     do {                                                                                            \
-        ff7_short_code c = ff7_short_codes[(X) >> 54];                                              \
-        int32_t v = c.delta;                                                                        \
-        unsigned len = c.len;                                                                       \
-        if (FF7_RARE(!len)) { /* type 7: a KRAW-bit two's complement value */                       \
-            len = 4u + (KRAW);                                                                      \
+        uint32_t e = ff7_short_codes[(X) >> 54];                                                    \
+        if (FF7_RARE(!e)) { /* type 7 (its entry is 0): a KRAW-bit two's complement value */        \
             int32_t u = (int32_t)(((X) << 4) >> (64u - (KRAW))), neg = (int32_t)(u >> ((KRAW)-1u)); \
-            v = u - (neg << (KRAW));                                                                \
+            int32_t v = u - (neg << (KRAW));                                                        \
             if (!ff7_raw_is_shortest(v)) (FB) = false;                                              \
+            e = (4u + (KRAW)) | (uint32_t)v << 20;                                                  \
         }                                                                                           \
-        (X) <<= len;                                                                                \
-        (LEFT) -= len;                                                                              \
-        (OUT) = (uint16_t)(((uint32_t)(PREV) + (uint32_t)v * (STEP)) & 0xFFFu);                     \
+        (X) <<= e & 63u;                                                                            \
+        (LEFT) -= e;                                                                                \
+        (OUT) = (uint16_t)(((uint32_t)(PREV) + (e >> (SH))) & 0xFFFu);                              \
     } while (0)
 
 /* One stream's decoding between frames: frame n is next; its rotation codes start at
@@ -112,16 +115,18 @@ typedef struct ff7_dec {
     size_t at, good;  /* the next bit; the bits of the frames decoded */
     int32_t *pos;
     uint16_t *rot;
-    uint32_t n, max, step; /* frames decoded, wanted; 2^bKey */
-    unsigned kraw, bkey;
-    bool best, live; /* every frame so far used shortest codes; frame n is to be read */
+    uint32_t n, max, step;   /* frames decoded, wanted; 2^bKey */
+    unsigned kraw, bkey, sh; /* sh: 20 - bKey (FF7_CODE) */
+    bool best, live;         /* every frame so far used shortest codes; frame n is to be read */
 } ff7_dec;
 
 /* The codes of a frame decoded while every window of it lies inside the stream
  * (frame_codes_inside): x holds the stream from the position on, left-aligned, `valid`
  * bits of it (56 or more at a slot's start; a slot's three codes take 48 at most, each
- * taking its length from `valid`), up to the byte at np. After a slot the 8 bytes at np
- * fill it again: the whole bytes that bring `valid` to 56..63 (valid | 56). Bits below `valid` are stream bits too (the
+ * subtracting its table entry from `valid`: the count is valid's low 6 bits, bits 6..15
+ * stay zero as the count never goes below 8, the bits above are the deltas' and never
+ * read), up to the byte at np. After a slot the 8 bytes at np fill it again: the whole
+ * bytes that bring the count to 56..63 (valid | 56). Bits below the count are stream bits too (the
  * bytes of a load that did not fit), so the next fill ORs them with themselves. np is
  * known when the slot starts (the slot before set it), so the load issues while the
  * slot's codes are decoded, and the next slot's bits wait on a shift and an OR, not on a
@@ -131,7 +136,7 @@ typedef struct ff7_dec {
 typedef struct ff7_run {
     uint64_t x;
     const uint8_t *np;
-    unsigned valid;
+    uint32_t valid; /* the count of valid bits in the low 6 bits (see above) */
     bool best;
     size_t i;
     const uint16_t *pr;
@@ -155,10 +160,10 @@ static inline ff7_run run_start(const ff7_dec *d)
  * angles at PR[K], the slot's at CR[K], and the refill. */
 #define FF7_SLOT_AT(R, D, PR, CR, K)                                                               \
     do {                                                                                           \
-        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (PR)[K], (CR)[K]);              \
-        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (PR)[(K) + 1], (CR)[(K) + 1]);  \
-        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->step, (PR)[(K) + 2], (CR)[(K) + 2]);  \
-        (R).x |= gb_msb_window64_proven((R).np, 0) >> (R).valid; /* valid: 8 to 63 */              \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->sh, (PR)[K], (CR)[K]);                \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->sh, (PR)[(K) + 1], (CR)[(K) + 1]);    \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->sh, (PR)[(K) + 2], (CR)[(K) + 2]);    \
+        (R).x |= gb_msb_window64_proven((R).np, 0) >> ((R).valid & 63u); /* valid: 8 to 63 */      \
         (R).np += (~(R).valid & 56u) >> 3; /* the whole bytes that fit: valid | 56 - valid bits */ \
         (R).valid |= 56u;                                                                          \
     } while (0)
@@ -171,7 +176,10 @@ static inline ff7_run run_start(const ff7_dec *d)
     } while (0)
 
 /* The bit after run r. */
-static inline size_t run_end(const ff7_dec *d, const ff7_run *r) { return (size_t)(r->np - d->stream) * 8u - r->valid; }
+static inline size_t run_end(const ff7_dec *d, const ff7_run *r)
+{
+    return (size_t)(r->np - d->stream) * 8u - (r->valid & 63u);
+}
 
 /* Whether frame n's rotation codes, from d->at, may run with no bound check: its codes
  * take at most per * 16 bits, and a window at the end of them plus 64 lies inside. */
@@ -194,7 +202,7 @@ static inline void frame_codes_inside(ff7_dec *d, bool *frame_best)
  * and shifts are independent, so the core runs them side by side (one stream's slot
  * waits ~25 cycles on its own chain). Each stream's slots are decoded in the order and
  * with the operations of frame_codes_inside. */
-static FF7_OUT_OF_LINE void frame_codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
+static FF7_ALWAYS_INLINE void codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
 {
     ff7_run ra = run_start(a), rb = run_start(b);
     size_t both = a->per < b->per ? a->per : b->per;
@@ -216,6 +224,23 @@ static FF7_OUT_OF_LINE void frame_codes_inside2(ff7_dec *a, bool *best_a, ff7_de
     *best_b = *best_b && rb.best;
 }
 
+static FF7_OUT_OF_LINE void frame_codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
+{
+    codes_inside2(a, best_a, b, best_b);
+}
+
+#if FF7_HAVE_BMI2
+/* The same loop where the CPU has BMI2: shifts by a register with no count in cl (shlx,
+ * shrx), so a code's table index and its shift by the entry take no copies into cl (two
+ * instructions fewer a code, the refill's shift likewise); the same operations on the
+ * same values, so the same results. */
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_bmi2(ff7_dec *a, bool *best_a,
+                                                                                     ff7_dec *b, bool *best_b)
+{
+    codes_inside2(a, best_a, b, best_b);
+}
+#endif
+
 /* Frame 0 (16-bit positions, raw angles); d->live when frame 1 is to be read. False when
  * frame 0 does not fit (nothing decoded). */
 static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
@@ -236,6 +261,7 @@ static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, uns
     d->kraw = 12u - bkey;
     d->bkey = bkey;
     d->step = 1u << bkey;
+    d->sh = 20u - bkey;
     d->proven = gb_msb_proven_limit(size);
     for (int i = 0; i < 3; i++) {
         if (!gb_msb_s(&b, 16, &pos[i])) return false;
@@ -301,11 +327,11 @@ static inline bool dec_codes_checked(ff7_dec *d, size_t i, bool *frame_best)
     bool fbest = *frame_best;
     while (i < d->per && d->at < d->proven) { /* per is a multiple of 3 */
         uint64_t x = gb_msb_window64_proven(d->stream, d->at);
-        unsigned left = 64;
-        FF7_CODE(x, left, fbest, d->kraw, d->step, pr[i], cr[i]);
-        FF7_CODE(x, left, fbest, d->kraw, d->step, pr[i + 1], cr[i + 1]);
-        FF7_CODE(x, left, fbest, d->kraw, d->step, pr[i + 2], cr[i + 2]);
-        d->at += 64u - left;
+        uint32_t left = 64; /* low 16 bits: 64 less the codes' lengths (FF7_CODE) */
+        FF7_CODE(x, left, fbest, d->kraw, d->sh, pr[i], cr[i]);
+        FF7_CODE(x, left, fbest, d->kraw, d->sh, pr[i + 1], cr[i + 1]);
+        FF7_CODE(x, left, fbest, d->kraw, d->sh, pr[i + 2], cr[i + 2]);
+        d->at += (64u - left) & 0xFFFFu;
         i += 3;
     }
     size_t nbits = d->size * 8u;
@@ -351,19 +377,57 @@ static inline void dec_frame(ff7_dec *d)
     dec_commit(d, ok, frame_best);
 }
 
-uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
-                           int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
+#if FF7_HAVE_BMI2
+static bool cpu_has_bmi2(void) { return __builtin_cpu_supports("bmi2"); }
+#else
+static bool cpu_has_bmi2(void) { return false; }
+#endif
+
+/* One stream, and two side by side, each compiled twice: as any CPU runs them and, where
+ * the CPU has BMI2, with shlx/shrx (the same operations on the same values). */
+typedef struct ff7_one_job {
+    const uint8_t *stream;
+    size_t size;
+    unsigned bkey;
+    uint32_t slots, max_frames;
+    int32_t *pos;
+    uint16_t *rot;
+    size_t *bits;
+    bool *shortest;
+} ff7_one_job;
+
+static FF7_ALWAYS_INLINE uint32_t decode_one(const ff7_one_job *j)
 {
     ff7_dec d;
-    *bits = 0;
-    if (!dec_start(&d, stream, size, bkey, slots, max_frames, pos, rot)) return 0;
+    *j->bits = 0;
+    if (!dec_start(&d, j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot)) return 0;
     while (d.live) dec_frame(&d);
-    *bits = d.good;
-    if (shortest) *shortest = d.best;
+    *j->bits = d.good;
+    if (j->shortest) *j->shortest = d.best;
     return d.n;
 }
 
-void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb)
+static FF7_OUT_OF_LINE uint32_t decode_one_plain(const ff7_one_job *j) { return decode_one(j); }
+#if FF7_HAVE_BMI2
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_bmi2(const ff7_one_job *j)
+{
+    return decode_one(j);
+}
+#endif
+
+uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
+                           int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
+{
+    ff7_one_job j = { stream, size, bkey, slots, max_frames, pos, rot, bits, shortest };
+#if FF7_HAVE_BMI2
+    if (cpu_has_bmi2()) return decode_one_bmi2(&j);
+#endif
+    return decode_one_plain(&j);
+}
+
+/* Two streams side by side; bmi2: the pair loop's BMI2 form (a constant in each of the
+ * two forms below). */
+static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_job *jb, bool bmi2)
 {
     ff7_dec a, b;
     bool a_ok = dec_start(&a, ja->stream, ja->size, ja->bkey, ja->slots, ja->max_frames, ja->pos, ja->rot);
@@ -372,7 +436,13 @@ void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb)
         bool fa = true, fb = true;
         bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
         if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
-            frame_codes_inside2(&a, &fa, &b, &fb);
+#if FF7_HAVE_BMI2
+            if (bmi2) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
+            else
+#else
+            (void)bmi2;
+#endif
+                frame_codes_inside2(&a, &fa, &b, &fb);
         } else {
             if (oka && codes_inside(&a)) frame_codes_inside(&a, &fa);
             else if (oka) oka = dec_codes_checked(&a, 0, &fa);
@@ -388,6 +458,40 @@ void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb)
     jb->frames = b.n, jb->bits = b.good;
     if (a_ok) ja->shortest = a.best;
     if (b_ok) jb->shortest = b.best;
+}
+
+static FF7_OUT_OF_LINE void decode_pair_plain(ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    decode_pair_body(ja, jb, false);
+}
+#if FF7_HAVE_BMI2
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_pair_bmi2(ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    decode_pair_body(ja, jb, true);
+}
+#endif
+
+/* bmi2: only where the CPU has it */
+static void decode_pair(ff7_stream_job *ja, ff7_stream_job *jb, bool bmi2)
+{
+#if FF7_HAVE_BMI2
+    if (bmi2) {
+        decode_pair_bmi2(ja, jb);
+        return;
+    }
+#else
+    (void)bmi2;
+#endif
+    decode_pair_plain(ja, jb);
+}
+
+void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb) { decode_pair(ja, jb, cpu_has_bmi2()); }
+
+bool ff7_decode_stream_pair_on(int path, ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    if (path != FF7_PAIR_PLAIN && (path != FF7_PAIR_BMI2 || !cpu_has_bmi2())) return false;
+    decode_pair(ja, jb, path == FF7_PAIR_BMI2);
+    return true;
 }
 
 /* ---- encoding ---------------------------------------------------------------------- */

@@ -70,6 +70,20 @@ TEST(table_is_axis_angle)
             return;
         }
     }
+    /* the AVX product's Qy table holds the same floats, {cos, sin, -sin, cos}, -sin the sign
+     * flipped bit for bit (what the xor with -0 gives) */
+    for (int r = 0; r < 4096; r++) {
+        const float *y = ff7_half_y4[r];
+        float c = FF7_HALF_COS(r), sn = FF7_HALF_SIN(r);
+        uint32_t bs, bn;
+        memcpy(&bs, &sn, 4);
+        memcpy(&bn, &y[2], 4);
+        if (memcmp(&y[0], &c, 4) || memcmp(&y[1], &sn, 4) || bn != (bs ^ 0x80000000u) || memcmp(&y[3], &c, 4)) {
+            CHECK_MSG(0, "angle %d: Qy row (%a %a %a %a), floats (%a, %a)", r, (double)y[0], (double)y[1], (double)y[2],
+                      (double)y[3], (double)sn, (double)c);
+            return;
+        }
+    }
     /* every row {sin, cos} has s^2 + c^2 within 2^-22 of 1 (what the unit bound starts from) */
     for (int r = 0; r < 4096; r++) {
         double l = (double)FF7_HALF_SIN(r) * FF7_HALF_SIN(r) + (double)FF7_HALF_COS(r) * FF7_HALF_COS(r);
@@ -232,7 +246,9 @@ done:
 }
 
 /* The short-code table against ff7_rot_delta, and against the code's definition on a
- * few hand-worked codes. */
+ * few hand-worked codes; each entry's form (length in bits 0..5, bits 6..19 zero, the
+ * delta in bits 20..31, a type-7 prefix all zero), and the delta times 2^bKey modulo 4096
+ * the decoders take from it (e >> (20 - bKey)) for every bKey 0-11. */
 TEST(short_code_table)
 {
     for (uint32_t i = 0; i < 1024; i++) {
@@ -240,23 +256,30 @@ TEST(short_code_table)
         int32_t v = 99;
         bool best = true;
         unsigned len = ff7_rot_delta(w, 12, 0, &v, &best);
-        ff7_short_code c = ff7_short_codes[i];
+        uint32_t e = ff7_short_codes[i];
         if (len > 10) {
-            CHECK_MSG(c.len == 0, "prefix %u: a %u-bit code but the table says %u", i, len, c.len);
-        } else {
-            CHECK_MSG(c.len == len && c.delta == v, "prefix %u: table (%d, %u), ff7_rot_delta (%d, %u)", i, c.delta,
-                      c.len, v, len);
+            CHECK_MSG(e == 0, "prefix %u: a %u-bit code but the table says %#x", i, len, e);
+            continue;
+        }
+        CHECK_MSG(ff7_code_len(e) == len && ff7_code_delta(e) == v && (e & 0xFFFC0u) == 0,
+                  "prefix %u: table %#x (%d, %u), ff7_rot_delta (%d, %u)", i, e, ff7_code_delta(e), ff7_code_len(e), v,
+                  len);
+        for (unsigned key = 0; key < 12; key++) {
+            uint32_t want = (uint32_t)(v * (1 << key)) & 0xFFFu;
+            CHECK_MSG(((e >> (20 - key)) & 0xFFFu) == want, "prefix %u, bKey %u: scaled %u, want %u", i, key,
+                      (e >> (20 - key)) & 0xFFFu, want);
         }
     }
     /* 0 -> 0; 1 000 -> -1; type 1: 1 001 0 is s = 0 -> 0 + 1 = 1, 1 001 1 is s = -1 -> -2 */
-    CHECK(ff7_short_codes[0].delta == 0 && ff7_short_codes[0].len == 1);
-    CHECK(ff7_short_codes[0x200].delta == -1 && ff7_short_codes[0x200].len == 4);
-    CHECK(ff7_short_codes[0x240].delta == 1 && ff7_short_codes[0x240].len == 5);
-    CHECK(ff7_short_codes[0x260].delta == -2 && ff7_short_codes[0x260].len == 5);
+    CHECK(ff7_code_delta(ff7_short_codes[0]) == 0 && ff7_code_len(ff7_short_codes[0]) == 1);
+    CHECK(ff7_code_delta(ff7_short_codes[0x200]) == -1 && ff7_code_len(ff7_short_codes[0x200]) == 4);
+    CHECK(ff7_code_delta(ff7_short_codes[0x240]) == 1 && ff7_code_len(ff7_short_codes[0x240]) == 5);
+    CHECK(ff7_code_delta(ff7_short_codes[0x260]) == -2 && ff7_code_len(ff7_short_codes[0x260]) == 5);
     /* 1 110 011111 -> type 6, s = 31 -> 63; 1 110 100000 -> s = -32 -> -64 */
-    CHECK(ff7_short_codes[0x39F].delta == 63 && ff7_short_codes[0x39F].len == 10);
-    CHECK(ff7_short_codes[0x3A0].delta == -64 && ff7_short_codes[0x3A0].len == 10);
-    CHECK(ff7_short_codes[0x3C0].len == 0); /* type 7 */
+    CHECK(ff7_code_delta(ff7_short_codes[0x39F]) == 63 && ff7_code_len(ff7_short_codes[0x39F]) == 10);
+    CHECK(ff7_code_delta(ff7_short_codes[0x3A0]) == -64 && ff7_code_len(ff7_short_codes[0x3A0]) == 10);
+    CHECK(ff7_short_codes[0x3C0] == 0);                    /* type 7 */
+    CHECK(ff7_short_codes[0x3A0] == (10u | 0xFC0u << 20)); /* -64: 1111 1100 0000 */
 }
 
 /* The reader vouches for its rotations to the validation that follows the read only:

@@ -369,10 +369,11 @@ static uint8_t *pair_stream(int kind, unsigned key, uint32_t slots, size_t *size
  * bKeys (the same slot count in half the pairs), random bytes and encoded animations,
  * whole or cut, so the two end or fail at different frames; frames, bits, the shortest
  * flag (left as it was when no frame decodes) and every byte of the arrays equal (filled
- * alike beforehand: nothing written past the frames either way). */
+ * alike beforehand: nothing written past the frames either way); through the dispatcher
+ * and through each form of the pair loop (plain, and BMI2 where the CPU has it). */
 TEST(pair_matches_single)
 {
-    int compared = 0, both_long = 0;
+    int compared = 0, both_long = 0, paths_run = 0;
     for (int iter = 0; iter < 3000; iter++) {
         ff7_stream_job job[2];
         uint8_t *s[2];
@@ -405,16 +406,30 @@ TEST(pair_matches_single)
             n1[k] =
                 ff7_decode_stream(j->stream, j->size, j->bkey, j->slots, j->max_frames, p1[k], r1[k], &b1[k], &s1[k]);
         }
-        ff7_decode_stream_pair(&job[0], &job[1]);
+        bool given[2] = { job[0].shortest, job[1].shortest };
+        /* the dispatcher, then each path of the pair loop (BMI2 where it runs) */
+        for (int path = -1; path <= FF7_PAIR_BMI2; path++) {
+            for (int k = 0; k < 2; k++) {
+                memset(job[k].pos, 0x5A, npos[k] * sizeof *job[k].pos);
+                memset(job[k].rot, 0x5A, nrot[k] * sizeof *job[k].rot);
+                job[k].shortest = given[k];
+            }
+            if (path < 0) ff7_decode_stream_pair(&job[0], &job[1]);
+            else if (!ff7_decode_stream_pair_on(path, &job[0], &job[1])) continue;
+            for (int k = 0; k < 2; k++) {
+                ff7_stream_job *j = &job[k];
+                CHECK_MSG(j->frames == n1[k] && j->bits == b1[k] && j->shortest == s1[k],
+                          "iteration %d, path %d, stream %d: %u frames, %zu bits, shortest %d; alone %u, %zu, %d", iter,
+                          path, k, j->frames, j->bits, (int)j->shortest, n1[k], b1[k], (int)s1[k]);
+                CHECK_MSG(memcmp(j->pos, p1[k], npos[k] * sizeof *p1[k]) == 0,
+                          "iteration %d, path %d, stream %d: positions", iter, path, k);
+                CHECK_MSG(memcmp(j->rot, r1[k], nrot[k] * sizeof *r1[k]) == 0,
+                          "iteration %d, path %d, stream %d: rotations", iter, path, k);
+            }
+            paths_run += path == FF7_PAIR_BMI2;
+        }
         for (int k = 0; k < 2; k++) {
             ff7_stream_job *j = &job[k];
-            CHECK_MSG(j->frames == n1[k] && j->bits == b1[k] && j->shortest == s1[k],
-                      "iteration %d, stream %d: %u frames, %zu bits, shortest %d; alone %u, %zu, %d", iter, k,
-                      j->frames, j->bits, (int)j->shortest, n1[k], b1[k], (int)s1[k]);
-            CHECK_MSG(memcmp(j->pos, p1[k], npos[k] * sizeof *p1[k]) == 0, "iteration %d, stream %d: positions", iter,
-                      k);
-            CHECK_MSG(memcmp(j->rot, r1[k], nrot[k] * sizeof *r1[k]) == 0, "iteration %d, stream %d: rotations", iter,
-                      k);
             compared += n1[k] > 1;
             free(s[k]);
             free(j->pos);
@@ -425,6 +440,10 @@ TEST(pair_matches_single)
         both_long += n1[0] > 20 && n1[1] > 20 && n1[0] != n1[1];
     }
     CHECK_MSG(compared > 2000 && both_long > 200, "only %d streams past frame 0, %d long pairs", compared, both_long);
+    /* on a CPU with BMI2 (the one the dispatcher takes) its path must have run */
+    ff7_stream_job none[2];
+    memset(none, 0, sizeof none);
+    if (ff7_decode_stream_pair_on(FF7_PAIR_BMI2, &none[0], &none[1])) CHECK_EQ_INT(paths_run, 3000);
 }
 
 static ganim_doc *ff7_read_pack_mem_plain(const uint8_t *data, size_t size, ganim_error *err)
