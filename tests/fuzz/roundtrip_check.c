@@ -226,17 +226,14 @@ static int is_below(const ganim_skeleton *sk, uint32_t c, uint32_t i)
     return 0;
 }
 
-/* How far bone i's rotation can move ACL's shell points in object space (pose: the local
- * transforms of one frame): its own scale times those above it (each its largest axis),
- * times the shell distance (3) plus the translations of every bone below it (of every
- * other bone when the skeleton is flat: the acl writer then bounds every hierarchy),
- * times their scales above 1. A rotation read back `chord` (2 sin(angle / 2)) away moves
- * them by at most chord x this: when that is within a few times the precision, the
- * metric the writer bounds does not hold the rotation to a closer match (a bone of tiny
- * scale, say: its rotation is as good as free). */
-static double rotation_lever(const ganim_skeleton *sk, const ganim_transform *pose, uint32_t i)
+/* How far a unit change of bone i's scale (on any axis) can move ACL's shell points in
+ * object space (pose: the local transforms of one frame): the scales above it (each its
+ * largest axis) times the shell distance (3) plus the translations of every bone below it
+ * (of every other bone when the skeleton is flat: the acl writer then bounds every
+ * hierarchy), times their scales above 1. */
+static double scale_lever(const ganim_skeleton *sk, const ganim_transform *pose, uint32_t i)
 {
-    double s = largest_scale(&pose[i].scale), d = 3.0, g = 1.0;
+    double s = 1.0, d = 3.0, g = 1.0;
     int32_t p = sk->bones[i].parent;
     for (uint32_t up = 0; p >= 0 && (uint32_t)p < sk->bone_count && up < sk->bone_count; up++) {
         s *= largest_scale(&pose[p].scale);
@@ -251,6 +248,22 @@ static double rotation_lever(const ganim_skeleton *sk, const ganim_transform *po
         if (m > 1) g *= m;
     }
     return s * g * d;
+}
+
+/* How far bone i's rotation can move the same points: its own scale times scale_lever. A
+ * rotation read back `chord` (2 sin(angle / 2)) away moves them by at most chord x this;
+ * a scale read back d away on its farthest axis, by at most d x scale_lever. When that is
+ * within a few times the precision, the metric the writer bounds does not hold the value
+ * to a closer match (a bone of tiny scale, or below one, say: its rotation, or its own
+ * scale, is as good as free). */
+static double rotation_lever(const ganim_skeleton *sk, const ganim_transform *pose, uint32_t i)
+{
+    return largest_scale(&pose[i].scale) * scale_lever(sk, pose, i);
+}
+
+static double scale_apart(const ganim_vec3 *a, const ganim_vec3 *b)
+{
+    return fmax(fabs((double)a->x - b->x), fmax(fabs((double)a->y - b->y), fabs((double)a->z - b->z)));
 }
 
 static int compare_clip(const ganim_clip *src, const ganim_clip *a, const ganim_skeleton *sa, const ganim_clip *b,
@@ -320,7 +333,10 @@ static int compare_clip(const ganim_clip *src, const ganim_clip *a, const ganim_
             }
             if (ok && tb->scale.kind != GANIM_CHANNEL_ABSENT && !world) {
                 stats->values++;
-                if (!close_vec(&x->scale, &y->scale, hi + (size_t)i * 6 + 3) && !same_linear(x, y)) {
+                /* object space: a scale change that moves the shell points 0.05 at most, as
+                 * for rotations */
+                if (!close_vec(&x->scale, &y->scale, hi + (size_t)i * 6 + 3) && !same_linear(x, y) &&
+                    !(object_space && scale_apart(&x->scale, &y->scale) * scale_lever(sa, pa, i) <= 0.05)) {
                     snprintf(why, why_size, "bone %u frame %u: scale (%g %g %g) read back as (%g %g %g)", i, f,
                              x->scale.x, x->scale.y, x->scale.z, y->scale.x, y->scale.y, y->scale.z);
                     ok = 0;

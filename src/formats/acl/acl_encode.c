@@ -274,6 +274,69 @@ static void rigid_shells(acl_enc *e)
     }
 }
 
+/* Known hierarchy: which bones the metric can decide. local_error and the object pass
+ * subtract shell points (absolute positions) of the input from those of the decoded
+ * values; next to a translation of 6.2e16, where a double steps by 8, the shell's 3 units
+ * vanish from both and any value "fits" (a scale of 0 read back as 1). For bone t, with T
+ * and S its largest translation (per component, over the clip) and largest scale (1 at
+ * least: the defaults are tried), both bounding every decoded value too (they stay within
+ * the clip ranges), the metric handles at most:
+ *   in its own space, (T + rigid shell * S) * the ancestors' scales (pscale);
+ *   in object space, the chain's translations each times the scales above it, plus the
+ *   shell times the chain's scales (A and P below, parents first).
+ * Its rounding is a few ulps of that a level; where depth * that * ACL_ENC_RESOLUTION is
+ * not within ACL_ENC_RESOLVE of the target, the bone and its ancestors (whose decoded
+ * values move it) are kept exact. Every term is finite and non-negative (values within
+ * ACL_RANGE_MAX, products held at 1e30): no overflow, no NaN. sc: nt * 6 scratch. */
+static void exact_chains(acl_enc *e, double *sc)
+{
+    for (uint32_t t = 0; t < e->nt; t++) {
+        double *b = sc + (size_t)t * 6u;
+        b[0] = b[1] = b[2] = 0.0;
+        b[3] = 1.0;
+        for (uint32_t s = 0; s < e->ns; s++) {
+            const float *x = enc_raw(e, s, t);
+            for (unsigned c = 0; c < 3; c++) {
+                if (fabs(x[4 + c]) > b[c]) b[c] = fabs(x[4 + c]);
+                if (fabs(x[7 + c]) > b[3]) b[3] = fabs(x[7 + c]);
+            }
+        }
+    }
+    double limit = e->target * ACL_ENC_RESOLVE;
+    e->any_exact = 0;
+    for (uint32_t t = 0; t < e->nt; t++) { /* parents come before their children */
+        double *b = sc + (size_t)t * 6u, tr = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]), s = b[3];
+        int32_t p = e->parent[t];
+        double pa = p < 0 ? 0.0 : sc[(size_t)p * 6u + 4u], ps = p < 0 ? 1.0 : sc[(size_t)p * 6u + 5u];
+        double depth = p < 0 ? 1.0 : sc[(size_t)p * 6u] + 1.0; /* the parent's b[0], free by now */
+        b[4] = fmin(pa + ps * tr, 1e30);
+        b[5] = fmin(ps * s, 1e30);
+        double rigid = fmin((double)e->rigid[t], 1e30), pscale = fmin((double)e->pscale[t], 1e30);
+        double own = (tr + rigid * s) * pscale, object = b[4] + (double)e->p.shell * b[5];
+        double most = own > object ? own : object;
+        b[0] = depth;
+        e->exact[t] = !(most * depth * ACL_ENC_RESOLUTION <= limit);
+    }
+    for (uint32_t t = e->nt; t-- > 0;)
+        if (e->exact[t]) {
+            e->any_exact = 1;
+            if (e->parent[t] >= 0) e->exact[e->parent[t]] = 1;
+        }
+}
+
+/* Does sub-track (t, kind) equal v at every sample (an exact bone's only constant)? */
+static int equals_everywhere(const acl_enc *e, uint32_t t, unsigned kind, const float *v)
+{
+    static const unsigned at[3] = { 0, 4, 7 };
+    unsigned n = kind == K_ROT ? 4u : 3u;
+    for (uint32_t s = 0; s < e->ns; s++) {
+        const float *x = enc_raw(e, s, t) + at[kind];
+        for (unsigned c = 0; c < n; c++)
+            if (x[c] != v[c]) return 0;
+    }
+    return 1;
+}
+
 /* Default, constant or animated, for every sub-track; the values the decoder rebuilds. */
 static void classify(acl_enc *e)
 {
@@ -290,8 +353,14 @@ static void classify(acl_enc *e)
                 quat_normalise(v);
             }
             uint8_t ty = T_ANIM;
-            if (fits_constant(e, t, k, dflt[k])) ty = T_DEFAULT;
-            else if (fits_constant(e, t, k, v)) ty = T_CONST;
+            if (e->exact[t]) {
+                if (equals_everywhere(e, t, k, dflt[k])) ty = T_DEFAULT;
+                else if (equals_everywhere(e, t, k, v)) ty = T_CONST;
+            } else if (fits_constant(e, t, k, dflt[k])) {
+                ty = T_DEFAULT;
+            } else if (fits_constant(e, t, k, v)) {
+                ty = T_CONST;
+            }
             e->type[3u * t + k] = ty;
             memcpy(cv, ty == T_DEFAULT ? dflt[k] : v, sizeof v);
             if (k == K_SCALE && ty != T_DEFAULT) e->has_scale = 1;
@@ -418,7 +487,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.nt = nt;
     e.rate = rate;
     size_t fs = (size_t)frames * nt;
-    size_t sizes[14] = {
+    size_t sizes[16] = {
         nt * sizeof(uint32_t),
         nt * sizeof(int32_t),
         nt * sizeof(char *),
@@ -433,9 +502,11 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
         nt * sizeof(float),
         nt * sizeof(double),
         (size_t)nt * 2u * sizeof(double),
+        nt,
+        (size_t)nt * 6u * sizeof(double),
     };
-    size_t offs[14], total = 0;
-    for (unsigned i = 0; i < 14; i++) {
+    size_t offs[16], total = 0;
+    for (unsigned i = 0; i < 16; i++) {
         offs[i] = total;
         total += (sizes[i] + 15u) & ~(size_t)15u;
     }
@@ -456,6 +527,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     e.pscale = (float *)(blk + offs[11]);
     e.reach = (double *)(blk + offs[12]);
     e.smax = (double *)(blk + offs[13]);
+    e.exact = blk + offs[14];
 
     e.flat = acl_hierarchy_unknown(sk);
     for (uint32_t b = 0; b < nt; b++) {
@@ -482,6 +554,7 @@ ganim_code acl_encode_doc(const ganim_doc *doc, const acl_enc_params *p, const g
     parent_scales(&e);
     rigid_shells(&e);
     if (e.flat) flat_reach(&e);
+    else exact_chains(&e, (double *)(blk + offs[15]));
     classify(&e);
     e.nseg = split_segments(e.ns, e.seg_start);
 

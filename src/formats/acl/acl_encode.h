@@ -33,6 +33,12 @@ enum { ACL_LEVEL_MEDIUM = 0, ACL_LEVEL_HIGH, ACL_LEVEL_HIGHEST, ACL_LEVEL_AUTOMA
 /* Searches run again after a held sub-track becomes animated (acl_encode.c) at most this
  * many times: a bound on the time a hostile clip can take. */
 #define ACL_ENC_MAX_ROUNDS 32u
+/* The metric, in double, resolves its points to a few units of 2^-52 of their magnitude
+ * a level of the chain: it decides a bone only when the largest magnitude along the chain
+ * times its depth times ACL_ENC_RESOLUTION stays within ACL_ENC_RESOLVE of the target
+ * (under ACL_ENC_MARGIN's 1/200 below the precision). Else the bone is kept exact. */
+#define ACL_ENC_RESOLUTION 0x1p-50
+#define ACL_ENC_RESOLVE 0x1p-8
 #define ACL_ENC_FLAT_WORK 1e7  /* unknown hierarchy: largest nt^2 * samples narrowed one by one */
 #define ACL_ENC_RAW 31u        /* width index of a raw (three float32) sub-track */
 #define ACL_SEG_IDEAL 16u      /* samples a segment aims at */
@@ -70,13 +76,19 @@ typedef struct acl_enc {
      * error is bounded as if every other bone hung below it (acl_enc_flat_bound) and the
      * bounds of all the bones together must stay within the target. */
     int flat;
-    double lever;        /* flat: shell + the sum of every bone's largest translation */
-    double gscale;       /* flat: the product of every bone's largest scale above 1 */
-    double *reach;       /* flat: nt, shell + every other bone's largest translation length */
-    double *smax;        /* flat: 2 * nt, scratch for flat_reach */
-    double share;        /* flat: what each bone may take of the bound at first */
-    int geo;             /* flat: bound through the depths' scale products (scales below 1) */
-    double lever_geo;    /* flat, geo: the lever through those products */
+    double lever;     /* flat: shell + the sum of every bone's largest translation */
+    double gscale;    /* flat: the product of every bone's largest scale above 1 */
+    double *reach;    /* flat: nt, shell + every other bone's largest translation length */
+    double *smax;     /* flat: 2 * nt, scratch for flat_reach */
+    double share;     /* flat: what each bone may take of the bound at first */
+    int geo;          /* flat: bound through the depths' scale products (scales below 1) */
+    double lever_geo; /* flat, geo: the lever through those products */
+    /* Known hierarchy: 1 where the metric, computed in double on positions as far out as
+     * the bone's chain puts them, cannot resolve the target (acl_encode.c, exact_chains):
+     * the bone and its ancestors are kept exact (no default or constant unless every
+     * sample equals it, animated sub-tracks raw, no key frame stripped). */
+    uint8_t *exact;      /* nt */
+    int any_exact;       /* some bone is */
     uint32_t *seg_start; /* nseg + 1 */
     acl_sub *subs;       /* nseg * nt * 3 */
     /* Trivial key-frame stripping (acl_enc_strip): per segment, the samples stored, bit

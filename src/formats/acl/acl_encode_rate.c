@@ -238,6 +238,11 @@ static void local_pass(seg_work *w, uint32_t t, double prec)
     const acl_enc *e = w->e;
     acl_sub *cur = enc_sub(e, w->g, t, 0);
     uint8_t first = e->nseg > 1 ? 0 : w->lo;
+    if (e->exact[t]) { /* the metric cannot decide it: raw */
+        for (unsigned k = 0; k < 3; k++)
+            if (e->type[3u * t + k] == T_ANIM) cur[k].width = ACL_ENC_RAW;
+        return;
+    }
     local_points(w, t);
     for (unsigned k = 0; k < 3; k++) {
         if (e->type[3u * t + k] != T_ANIM) continue;
@@ -528,6 +533,7 @@ static int object_pass(seg_work *w)
     int changed = 0;
     for (uint32_t t = 0; t < e->nt; t++) {
         update_object(w, t);
+        if (e->exact[t]) continue; /* raw with its ancestors: nothing to raise */
         double now = object_err(w, t);
         while (now > prec) {
             uint32_t depth = 0;
@@ -573,7 +579,7 @@ static void narrow_pass(seg_work *w, uint8_t *mark)
     uint32_t nt = e->nt;
     for (uint32_t t = 0; t < nt; t++) {
         acl_sub *cur = enc_sub(e, w->g, t, 0);
-        for (unsigned k = 0; k < 3; k++) {
+        for (unsigned k = 0; k < 3 && !e->exact[t]; k++) {
             if (e->type[3u * t + k] != T_ANIM || !enc_variable(&e->p, k)) continue;
             uint8_t keep = cur[k].width, lower = prev_width(w, keep);
             if (lower == keep) continue;
@@ -998,6 +1004,7 @@ double acl_enc_max_error(const acl_enc *e, uint32_t *track)
         for (uint32_t t = 0; t < e->nt; t++) {
             update_local(&w, t);
             update_object(&w, t);
+            if (e->exact[t]) continue; /* as exact as the format holds: not measurable */
             double d = object_err(&w, t);
             if (d > worst) {
                 worst = d;
@@ -1111,7 +1118,8 @@ void acl_enc_strip(acl_enc *e)
         e->kept[g] = n >= 32u ? ACL_NONE : ~(ACL_NONE >> n);
         if (n > 32u) return; /* a stripped segment describes at most 32 samples */
     }
-    if (e->p.version < 10 || e->nt == 0) return;
+    /* an exact bone keeps every sample (its error cannot be measured) */
+    if (e->p.version < 10 || e->nt == 0 || e->any_exact) return;
     seg_work w;
     void *blk;
     size_t size;

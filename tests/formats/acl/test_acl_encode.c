@@ -560,6 +560,51 @@ TEST(flat_skeleton_far_bone_keeps_its_turn)
     free(c.v);
 }
 
+/* A known chain far out: where a double steps by 32, the shell's 3 units vanish from the
+ * metric's absolute positions, which then cannot decide anything. Case 0: the leaf (bone 2)
+ * at (2^57, 2^57, 2^57) with a scale of 0 (as a fuzz input's bone: its scale came back as 1; its
+ * rotation is free under its scale of 0 and is not compared); case 1: the leaf far out at
+ * scale 1, every turn above it moving it by 2^57 times its chord; case 2: the root far
+ * out, carrying bone 1, whose turn moves bone 2 ten units away. Read back against the raw
+ * values, bone by bone in local space: rotations within 0.04 degrees (a chord that moves a
+ * point 13 units away by under 0.01), translations within 0.01, scales within 1e-6. */
+TEST(known_chain_far_out_keeps_its_values)
+{
+    for (int k = 0; k < 3; k++) {
+        clip_in c = small_clip();
+        for (uint32_t f = 0; f < c.frames; f++) {
+            float *x = c.v + (size_t)f * c.nt * 10u;
+            if (k < 2) x[2 * 10 + 4] = x[2 * 10 + 5] = x[2 * 10 + 6] = 0x1p57f;
+            else x[4] = 0x1p57f;
+            if (k == 0) x[2 * 10 + 7] = x[2 * 10 + 8] = x[2 * 10 + 9] = 0.0f;
+        }
+        ganim_doc *doc = doc_from(&c, 30.0f);
+        size_t size;
+        float *dec = acl_decoded(doc, NULL, 0, c.nt, c.frames, &size);
+        if (dec) {
+            double deg = 0, tr = 0, sc = 0;
+            for (uint32_t f = 0; f < c.frames; f++)
+                for (uint32_t t = 0; t < c.nt; t++) {
+                    const float *x = c.v + ((size_t)f * c.nt + t) * 10u, *y = dec + ((size_t)f * c.nt + t) * 10u;
+                    double dot =
+                        fabs((double)x[0] * y[0] + (double)x[1] * y[1] + (double)x[2] * y[2] + (double)x[3] * y[3]);
+                    if (k || t < 2) deg = fmax(deg, 2.0 * acos(dot < 1.0 ? dot : 1.0) * 57.29577951308232);
+                    for (unsigned i = 0; i < 3; i++) {
+                        tr = fmax(tr, fabs((double)x[4 + i] - y[4 + i]));
+                        sc = fmax(sc, fabs((double)x[7 + i] - y[7 + i]));
+                    }
+                }
+            CHECK_MSG(deg <= 0.04, "case %d: a rotation read back %g degrees away", k, deg);
+            CHECK_MSG(tr <= 0.01, "case %d: a translation read back %g away", k, tr);
+            CHECK_MSG(sc <= 1e-6, "case %d: a scale read back %g away", k, sc);
+            free(dec);
+        }
+        ganim_doc_free(doc);
+        free(c.parents);
+        free(c.v);
+    }
+}
+
 /* A chain whose root moves at constant speed and whose bones turn at a constant rate:
  * its inner samples are rebuilt by their neighbours within the precision, so version 10
  * strips them (misc bit 10, 20-byte segment headers) and still decodes within 0.01;
@@ -1023,6 +1068,7 @@ int main(void)
     test_program_name = "test_acl_encode";
     RUN(flat_skeleton_within_precision_for_any_hierarchy);
     RUN(flat_skeleton_far_bone_keeps_its_turn);
+    RUN(known_chain_far_out_keeps_its_values);
     RUN(trivial_key_frames_stripped);
     RUN(automatic_level_as_acl_picks);
     RUN(options_shape_the_buffer);
