@@ -579,6 +579,7 @@ typedef struct linear {
  * every |q0[i]| <= 1.1), and its constants. */
 static int linear_init(const bounds *b, const float q0[4], linear *ln)
 {
+    ln->rn = 0; /* every member set before any is read (gcc -O2 cannot tell) */
     if (!b->unit_none || !b->turned) return 0;
     double n2 = 0;
     for (int i = 0; i < 4; i++) {
