@@ -645,23 +645,41 @@ static int linear_length(const gltf_conv *cv, int root, const bounds *b, const l
     for (int i = 0; i < 4; i++) /* no nudge brings a value this far back into B */
         if (!(l[i] >= ln->flo[i] && l[i] <= ln->fhi[i])) return 0;
     if (linear_fits(ln, l) && !(edge && in_band(m)) && try_rotation(cv, root, out, t, q)) return 1;
-    for (int j = 0; j < 4; j++)
+    /* a nudge passes when every nu G[j][i] lies in [lo[i] - l[i], hi[i] - l[i]]: near a
+     * match both sides are below 2^-21, their roundings below 2^-74, far inside
+     * EXACT_LIN_TOL's margin */
+    double sl[4], sh[4];
+    for (int i = 0; i < 4; i++) sl[i] = ln->lo[i] - l[i], sh[i] = ln->hi[i] - l[i];
+    for (int j = 0; j < 4; j++) {
+        float nb[2]; /* t[j]'s neighbours below and above (step) */
+        uint32_t bits;
+        memcpy(&bits, &t[j], sizeof bits);
+        if (bits & 0x7fffffffu) { /* finite (|t[j]| < 2) and not zero: one unit in the last place either way */
+            uint32_t away = bits + 1, toward = bits - 1;
+            memcpy(&nb[0], bits >> 31 ? &away : &toward, sizeof nb[0]);
+            memcpy(&nb[1], bits >> 31 ? &toward : &away, sizeof nb[1]);
+        } else {
+            nb[0] = step(t[j], 0);
+            nb[1] = step(t[j], 1);
+        }
         for (int up = 0; up < 2; up++) {
-            float uj = step(t[j], up);
-            double nu = (double)uj - t[j];
-            int i = 0;
-            while (i < 4) { /* the nudged candidate's linear values, until one falls outside */
-                double v = l[i] + nu * ln->g[j][i];
-                if (!(v >= ln->lo[i] && v <= ln->hi[i])) break;
-                i++;
-            }
-            if (i < 4) continue;
-            if (edge && in_band(m - (double)t[j] * t[j] + (double)uj * uj)) continue;
+            double nu = (double)nb[up] - (double)t[j];
+            const double *g = ln->g[j];
+            double x0 = nu * g[0];
+            if (x0 < sl[0] || x0 > sh[0]) continue;
+            double x1 = nu * g[1];
+            if (x1 < sl[1] || x1 > sh[1]) continue;
+            double x2 = nu * g[2];
+            if (x2 < sl[2] || x2 > sh[2]) continue;
+            double x3 = nu * g[3];
+            if (x3 < sl[3] || x3 > sh[3]) continue;
+            if (edge && in_band(m - (double)t[j] * t[j] + (double)nb[up] * nb[up])) continue;
             float u[4];
             memcpy(u, t, sizeof u);
-            u[j] = uj;
+            u[j] = nb[up];
             if (try_rotation(cv, root, out, u, q)) return 1;
         }
+    }
     return 0;
 }
 
