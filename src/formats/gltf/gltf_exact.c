@@ -619,10 +619,18 @@ static int linear_init(const bounds *b, const float q0[4], linear *ln)
     return 1;
 }
 
+/* Whether every l[i] lies in [lo[i], hi[i]] (all compared, one branch; SSE2 as nudge_fits) */
 static int linear_fits(const linear *ln, const double l[4])
 {
-    return l[0] >= ln->lo[0] && l[0] <= ln->hi[0] && l[1] >= ln->lo[1] && l[1] <= ln->hi[1] && l[2] >= ln->lo[2] &&
-           l[2] <= ln->hi[2] && l[3] >= ln->lo[3] && l[3] <= ln->hi[3];
+#if defined(__SSE2__)
+    __m128d l01 = _mm_loadu_pd(l), l23 = _mm_loadu_pd(l + 2);
+    __m128d in01 = _mm_and_pd(_mm_cmpge_pd(l01, _mm_loadu_pd(ln->lo)), _mm_cmple_pd(l01, _mm_loadu_pd(ln->hi)));
+    __m128d in23 = _mm_and_pd(_mm_cmpge_pd(l23, _mm_loadu_pd(ln->lo + 2)), _mm_cmple_pd(l23, _mm_loadu_pd(ln->hi + 2)));
+    return _mm_movemask_pd(_mm_and_pd(in01, in23)) == 3;
+#else
+    return (l[0] >= ln->lo[0]) & (l[0] <= ln->hi[0]) & (l[1] >= ln->lo[1]) & (l[1] <= ln->hi[1]) & (l[2] >= ln->lo[2]) &
+           (l[2] <= ln->hi[2]) & (l[3] >= ln->lo[3]) & (l[3] <= ln->hi[3]);
+#endif
 }
 
 /* Whether a squared length mu (within 2^-36 of fwd_rotation's) lies in the unit band, where
