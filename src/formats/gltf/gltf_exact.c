@@ -212,7 +212,7 @@ static void turn_bounds(bounds *b)
  * turned values lie in B (each a line: cw u + cx v, cw v - cx u for (x, w); cw u - cx v,
  * cw v + cx u for (y, z)) is checked for a float. The turned values are those of exact
  * arithmetic within tau (far beyond fwd_rotation's two roundings of its products and
- * sums); the divisions' rounding is widened away. */
+ * sums); the divisions (products by the reciprocal) and their rounding are widened away. */
 static int pair_none(const bounds *b, int pair)
 {
     int i = pair ? 1 : 0, j = pair ? 2 : 3;
@@ -227,17 +227,24 @@ static int pair_none(const bounds *b, int pair)
     const double co[2][2] = { { cw, pair ? -cx : cx }, { pair ? cx : -cx, cw } };
     int x = fabs(vl) + fabs(vh) > fabs(ul) + fabs(uh);
     double xl = x ? vl : ul, xh = x ? vh : uh;
+    /* a division by cv is a product by 1 / cv (both roundings within 2^-52 of the
+     * quotient, far inside wide's 2^-40), the reciprocals made once */
+    double rc[2], wk[2];
+    for (int k = 0; k < 2; k++) {
+        rc[k] = 1 / co[k][!x];
+        wk[k] = 0x1p-40 * fabs(rc[k]);
+    }
     float u = (float)xl;
     if (u < xl) u = step(u, 1);
     for (int n = 0; u <= xh; n++, u = step(u, 1)) {
         if (n == 8) return 0; /* not judged */
         double lo = -INFINITY, hi = INFINITY;
         for (int k = 0; k < 2; k++) { /* the other component with the turned value k in B +- tau */
-            double cu = co[k][x] * (double)u, cv = co[k][!x];
+            double cu = co[k][x] * (double)u;
             int idx = k ? j : i;
             double n0 = b->bl[idx] - tau - cu, n1 = b->bh[idx] + tau - cu;
-            double wide = 0x1p-40 * (fabs(b->bl[idx]) + fabs(b->bh[idx]) + fabs(cu) + tau) / fabs(cv) + 0x1p-1000;
-            double r0 = n0 / cv, r1 = n1 / cv;
+            double wide = wk[k] * (fabs(b->bl[idx]) + fabs(b->bh[idx]) + fabs(cu) + tau) + 0x1p-1000;
+            double r0 = n0 * rc[k], r1 = n1 * rc[k];
             double l = (r0 < r1 ? r0 : r1) - wide, h = (r0 < r1 ? r1 : r0) + wide;
             if (l > lo) lo = l;
             if (h < hi) hi = h;
