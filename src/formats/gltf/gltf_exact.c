@@ -630,7 +630,7 @@ static int linear_init(const bounds *b, const float q0[4], linear *ln)
 static int linear_fits(const linear *ln, const double l[4])
 {
 #if defined(__SSE2__)
-    __m128d l01 = _mm_loadu_pd(l), l23 = _mm_loadu_pd(l + 2);
+    __m128d l01 = _mm_set_pd(l[1], l[0]), l23 = _mm_set_pd(l[3], l[2]); /* l was stored one by one */
     __m128d in01 = _mm_and_pd(_mm_cmpge_pd(l01, _mm_loadu_pd(ln->lo)), _mm_cmple_pd(l01, _mm_loadu_pd(ln->hi)));
     __m128d in23 = _mm_and_pd(_mm_cmpge_pd(l23, _mm_loadu_pd(ln->lo + 2)), _mm_cmple_pd(l23, _mm_loadu_pd(ln->hi + 2)));
     return _mm_movemask_pd(_mm_and_pd(in01, in23)) == 3;
@@ -685,7 +685,15 @@ static int linear_length(const gltf_conv *cv, int root, const bounds *b, const l
      * match both sides are below 2^-21, their roundings below 2^-74, far inside
      * EXACT_LIN_TOL's margin */
     double sl[4], sh[4];
+#if defined(__SSE2__) /* stored as the pairs nudge_fits loads (a pair loaded from two scalar stores waits) */
+    __m128d l01 = _mm_set_pd(l[1], l[0]), l23 = _mm_set_pd(l[3], l[2]);
+    _mm_storeu_pd(sl, _mm_sub_pd(_mm_loadu_pd(ln->lo), l01));
+    _mm_storeu_pd(sl + 2, _mm_sub_pd(_mm_loadu_pd(ln->lo + 2), l23));
+    _mm_storeu_pd(sh, _mm_sub_pd(_mm_loadu_pd(ln->hi), l01));
+    _mm_storeu_pd(sh + 2, _mm_sub_pd(_mm_loadu_pd(ln->hi + 2), l23));
+#else
     for (int i = 0; i < 4; i++) sl[i] = ln->lo[i] - l[i], sh[i] = ln->hi[i] - l[i];
+#endif
     for (int j = 0; j < 4; j++) {
         float nb[2]; /* t[j]'s neighbours below and above (step) */
         uint32_t bits;
