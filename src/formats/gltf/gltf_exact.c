@@ -17,6 +17,10 @@
 #include "core/dquat.h"
 #include "formats/gltf/gltf.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 int gltf_conv_from_text(const char *axis_conversion, double unit, gltf_conv *cv)
 {
     memset(cv, 0, sizeof *cv);
@@ -70,9 +74,9 @@ static EXACT_OUT_OF_LINE void fwd_translation(const gltf_conv *cv, int root, con
 /* nextafterf(v, up ? INFINITY : -INFINITY), without the call for a finite v */
 static float step(float v, int up)
 {
-    if (!isfinite(v)) return nextafterf(v, up ? INFINITY : -INFINITY);
     uint32_t b;
     memcpy(&b, &v, sizeof b);
+    if ((b & 0x7f800000u) == 0x7f800000u) return nextafterf(v, up ? INFINITY : -INFINITY); /* not finite */
     if (!(b & 0x7fffffffu)) b = up ? 1u : 0x80000001u; /* either zero: the smallest number of the direction's sign */
     else if ((b >> 31) == (uint32_t)!up) b++;          /* away from zero */
     else b--;
@@ -208,7 +212,7 @@ static void turn_bounds(bounds *b)
  * turned values lie in B (each a line: cw u + cx v, cw v - cx u for (x, w); cw u - cx v,
  * cw v + cx u for (y, z)) is checked for a float. The turned values are those of exact
  * arithmetic within tau (far beyond fwd_rotation's two roundings of its products and
- * sums); the divisions' rounding is widened away. */
+ * sums); the divisions (products by the reciprocal) and their rounding are widened away. */
 static int pair_none(const bounds *b, int pair)
 {
     int i = pair ? 1 : 0, j = pair ? 2 : 3;
@@ -223,17 +227,24 @@ static int pair_none(const bounds *b, int pair)
     const double co[2][2] = { { cw, pair ? -cx : cx }, { pair ? cx : -cx, cw } };
     int x = fabs(vl) + fabs(vh) > fabs(ul) + fabs(uh);
     double xl = x ? vl : ul, xh = x ? vh : uh;
+    /* a division by cv is a product by 1 / cv (both roundings within 2^-52 of the
+     * quotient, far inside wide's 2^-40), the reciprocals made once */
+    double rc[2], wk[2];
+    for (int k = 0; k < 2; k++) {
+        rc[k] = 1 / co[k][!x];
+        wk[k] = 0x1p-40 * fabs(rc[k]);
+    }
     float u = (float)xl;
     if (u < xl) u = step(u, 1);
     for (int n = 0; u <= xh; n++, u = step(u, 1)) {
         if (n == 8) return 0; /* not judged */
         double lo = -INFINITY, hi = INFINITY;
         for (int k = 0; k < 2; k++) { /* the other component with the turned value k in B +- tau */
-            double cu = co[k][x] * (double)u, cv = co[k][!x];
+            double cu = co[k][x] * (double)u;
             int idx = k ? j : i;
             double n0 = b->bl[idx] - tau - cu, n1 = b->bh[idx] + tau - cu;
-            double wide = 0x1p-40 * (fabs(b->bl[idx]) + fabs(b->bh[idx]) + fabs(cu) + tau) / fabs(cv) + 0x1p-1000;
-            double r0 = n0 / cv, r1 = n1 / cv;
+            double wide = wk[k] * (fabs(b->bl[idx]) + fabs(b->bh[idx]) + fabs(cu) + tau) + 0x1p-1000;
+            double r0 = n0 * rc[k], r1 = n1 * rc[k];
             double l = (r0 < r1 ? r0 : r1) - wide, h = (r0 < r1 ? r1 : r0) + wide;
             if (l > lo) lo = l;
             if (h < hi) hi = h;
@@ -362,16 +373,18 @@ static int try_rotation(const gltf_conv *cv, int root, const float out[4], const
 static int search_set(const gltf_conv *cv, int root, const bounds *b, const float out[4], const float v[4][5],
                       const int n[4], int inner, float q[4])
 {
+    /* The squared lengths' range. Each component's values are a run of consecutive floats
+     * (variants: v, the float above, the float below, and the other zero when v is zero;
+     * the grid: five in a row), none a NaN (q0 is finite), so the smallest square is 0 when
+     * the run reaches from one sign to the other (a run through zero holds a zero) and the
+     * smaller of its ends' squares else, the largest the larger of its ends' squares: the
+     * values of the loop over every candidate value this replaces. */
     double mlo = 0, mhi = 0;
     for (int i = 0; i < 4; i++) {
-        double lo = INFINITY, hi = 0;
-        for (int j = 0; j < n[i]; j++) {
-            double s = (double)v[i][j] * v[i][j];
-            if (s < lo) lo = s;
-            if (!(s <= hi)) hi = s; /* a NaN makes it NaN */
-        }
-        mlo += lo;
-        mhi += hi;
+        double a = n[i] == 5 ? v[i][0] : v[i][2], c = n[i] == 5 ? v[i][4] : v[i][1]; /* the ends, a <= c */
+        double a2 = a * a, c2 = c * c;
+        mlo += a <= 0 && c >= 0 ? 0 : (a2 < c2 ? a2 : c2);
+        mhi += a2 > c2 ? a2 : c2;
     }
     limits store[3];
     const limits *l[3];
@@ -530,6 +543,182 @@ static int turned_fit(const bounds *b, const double e[4], const double slack[2],
     return 0;
 }
 
+/* ---- the lengths a few steps away, linearised ---------------------------------------------
+ * For a key with no match in the unit band (unit_none), a match u at another length is
+ * normalised: fwd_rotation writes out[i] = float(dd[i] / ss), dd = C u in double and ss the
+ * square root of the sum of their squares. The division is rounded once and B is widened by
+ * 2^-40 for it, so dd[i] / ss lies in [bl[i], bh[i]]. Every candidate of these lengths is
+ * u = q0 + delta, q0 the key's normalised rounding (n = |q0| within [0.9, 1.1] and every
+ * |q0[i]| <= 1.1: linear_init) and delta small: the length's scale moves each component by
+ * at most 8 2^-24 |q0[i]|, the float rounding by half a step and the nudge by a step (a
+ * step <= 2^-23 for |u[i]| < 2), so |delta| <= 2^-21 1.1 + 2^-23 + 2^-23 < 2^-20 and
+ * eps = |delta| / n < 2^-19.8.
+ *
+ * f(u) = C u / |u| (exact reals) is then, with qh = q0 / n and a = qh . delta,
+ *     f(u) = C qh + (C delta - C qh a) / n + E,   |E[i]| <= 6 eps^2 < 2^-37:
+ * 1 / |u| = (1 / n) (1 + x)^(-1/2), x = 2 a / n + eps^2, |x| <= 3 eps; (1 + x)^(-1/2) =
+ * 1 - x / 2 + R, |R| <= 0.4 x^2; so f(u) = (C qh + C delta / n) (1 - a / n + R'), |R'| <=
+ * eps^2 / 2 + 3.6 eps^2, and the terms left out of the linear part are C delta a / n^2
+ * (<= eps^2) and (C qh + C delta / n) R' (<= 4.2 eps^2 (1 + eps)), C orthogonal within
+ * 2^-52. fwd_rotation's dd[i] / ss is f(u)[i] within 2^-48 (dd[i] within 2^-51 of (C u)[i]:
+ * two products and a sum of values below 1.1; ss within 2^-49 of |u| >= 0.89), and the
+ * linear value computed below is within 2^-49 of the real one (qh, C qh and 1 / n rounded
+ * a few times, the terms in delta far smaller, a nudge's sum rounded once more). So a match
+ * has every linear value within B widened by 2^-37 + 2^-48 + 2^-49 < 2^-36.9: EXACT_LIN_TOL
+ * = 2^-35 is four times that, and a candidate the test rejects cannot match.
+ *
+ * No square root or division per candidate: a nudge of component j by nu (the float step,
+ * exact in double) adds nu G[j], G[j] = (C e_j - C qh qh[j]) / n made once per key. A whole
+ * length is passed over when one of t's linear values lies farther outside B than any
+ * nudge moves it (reach: |nu| <= 2^-23 1.02 |q0[j]| + 2^-149, times |G[j][i]|, plus 2^-48
+ * for the roundings of the values compared). A candidate whose squared length lies in the
+ * unit band (within 2^-36, as turned_fit) cannot match (unit_none) and is not tried. The
+ * candidates tried keep their order; each is still checked by fwd_rotation. */
+#define EXACT_LIN_TOL 0x1p-35
+
+typedef struct linear {
+    double c[4];           /* C qh */
+    double qh[4];          /* q0 / n */
+    double rn;             /* 1 / n */
+    double g[4][4];        /* G[j] */
+    double lo[4], hi[4];   /* B widened by EXACT_LIN_TOL */
+    double reach[4];       /* at most |nu G[j][i]| over the nudges (|nu| <= 2^-23 1.02 |q0[j]| + 2^-149) */
+    double flo[4], fhi[4]; /* [lo, hi] widened by reach: no candidate of a length outside it fits */
+} linear;
+
+/* Whether the linear test applies (unit_none, B within [-2, 2], |q0| within [0.9, 1.1],
+ * every |q0[i]| <= 1.1), and its constants. */
+static int linear_init(const bounds *b, const float q0[4], linear *ln)
+{
+    ln->rn = 0; /* every member set before any is read (gcc -O2 cannot tell) */
+    if (!b->unit_none || !b->turned) return 0;
+    double n2 = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!(fabs(b->bl[i]) <= 2 && fabs(b->bh[i]) <= 2 && fabsf(q0[i]) <= 1.1f)) return 0;
+        n2 += (double)q0[i] * q0[i];
+    }
+    double n = sqrt(n2);
+    if (!(n >= 0.9 && n <= 1.1)) return 0;
+    ln->rn = 1 / n;
+    for (int i = 0; i < 4; i++) {
+        ln->qh[i] = q0[i] / n;
+        ln->lo[i] = b->bl[i] - EXACT_LIN_TOL;
+        ln->hi[i] = b->bh[i] + EXACT_LIN_TOL;
+    }
+    turn_pair(b, 0, ln->qh[0], ln->qh[3], &ln->c[0], &ln->c[3]);
+    turn_pair(b, 1, ln->qh[1], ln->qh[2], &ln->c[1], &ln->c[2]);
+    for (int j = 0; j < 4; j++) {
+        double e[4] = { 0, 0, 0, 0 }, ce[4];
+        e[j] = 1;
+        turn_pair(b, 0, e[0], e[3], &ce[0], &ce[3]);
+        turn_pair(b, 1, e[1], e[2], &ce[1], &ce[2]);
+        for (int i = 0; i < 4; i++) ln->g[j][i] = (ce[i] - ln->c[i] * ln->qh[j]) * ln->rn;
+    }
+    for (int i = 0; i < 4; i++) {
+        ln->reach[i] = 0;
+        for (int j = 0; j < 4; j++) {
+            double r = (0x1.02p-23 * fabsf(q0[j]) + 0x1p-149) * fabs(ln->g[j][i]) * (1 + 0x1p-20);
+            if (r > ln->reach[i]) ln->reach[i] = r;
+        }
+        ln->flo[i] = ln->lo[i] - ln->reach[i] - 0x1p-48; /* 2^-48: l's and lu's roundings */
+        ln->fhi[i] = ln->hi[i] + ln->reach[i] + 0x1p-48;
+    }
+    return 1;
+}
+
+/* Whether every l[i] lies in [lo[i], hi[i]] (all compared, one branch; SSE2 as nudge_fits) */
+static int linear_fits(const linear *ln, const double l[4])
+{
+#if defined(__SSE2__)
+    __m128d l01 = _mm_set_pd(l[1], l[0]), l23 = _mm_set_pd(l[3], l[2]); /* l was stored one by one */
+    __m128d in01 = _mm_and_pd(_mm_cmpge_pd(l01, _mm_loadu_pd(ln->lo)), _mm_cmple_pd(l01, _mm_loadu_pd(ln->hi)));
+    __m128d in23 = _mm_and_pd(_mm_cmpge_pd(l23, _mm_loadu_pd(ln->lo + 2)), _mm_cmple_pd(l23, _mm_loadu_pd(ln->hi + 2)));
+    return _mm_movemask_pd(_mm_and_pd(in01, in23)) == 3;
+#else
+    return (l[0] >= ln->lo[0]) & (l[0] <= ln->hi[0]) & (l[1] >= ln->lo[1]) & (l[1] <= ln->hi[1]) & (l[2] >= ln->lo[2]) &
+           (l[2] <= ln->hi[2]) & (l[3] >= ln->lo[3]) & (l[3] <= ln->hi[3]);
+#endif
+}
+
+/* Whether a squared length mu (within 2^-36 of fwd_rotation's) lies in the unit band, where
+ * no candidate matches (unit_none). */
+static int in_band(double mu)
+{
+    return mu * (1 + 0x1p-36) <= 1 + EXACT_UNIT_BAND && mu * (1 - 0x1p-36) >= 1 - EXACT_UNIT_BAND;
+}
+
+/* Whether every nu g[i] lies in [sl[i], sh[i]]: all four compared, with one branch (which
+ * of the eight compares fails first the processor cannot foretell). With SSE2 in two
+ * pairs: the same products and compares, the same answer. */
+static inline int nudge_fits(double nu, const double g[4], const double sl[4], const double sh[4])
+{
+#if defined(__SSE2__)
+    __m128d n = _mm_set1_pd(nu), x01 = _mm_mul_pd(n, _mm_loadu_pd(g)), x23 = _mm_mul_pd(n, _mm_loadu_pd(g + 2));
+    __m128d in01 = _mm_and_pd(_mm_cmpge_pd(x01, _mm_loadu_pd(sl)), _mm_cmple_pd(x01, _mm_loadu_pd(sh)));
+    __m128d in23 = _mm_and_pd(_mm_cmpge_pd(x23, _mm_loadu_pd(sl + 2)), _mm_cmple_pd(x23, _mm_loadu_pd(sh + 2)));
+    return _mm_movemask_pd(_mm_and_pd(in01, in23)) == 3;
+#else
+    double x0 = nu * g[0], x1 = nu * g[1], x2 = nu * g[2], x3 = nu * g[3];
+    return (x0 >= sl[0]) & (x0 <= sh[0]) & (x1 >= sl[1]) & (x1 <= sh[1]) & (x2 >= sl[2]) & (x2 <= sh[2]) &
+           (x3 >= sl[3]) & (x3 <= sh[3]);
+#endif
+}
+
+/* The candidates of the length of t (t, then the nudges in the old order) judged by the
+ * linear test: the first that fwd_rotation maps to out into q, 1; else 0. m is |t|^2 as
+ * the caller sums it; edge, whether some candidate's squared length may lie in the band. */
+static int linear_length(const gltf_conv *cv, int root, const bounds *b, const linear *ln, const float out[4],
+                         const float q0[4], const float t[4], double m, int edge, float q[4])
+{
+    double d[4], cd[4], l[4], a = 0;
+    for (int i = 0; i < 4; i++) {
+        d[i] = (double)t[i] - q0[i];
+        a += ln->qh[i] * d[i];
+    }
+    turn_pair(b, 0, d[0], d[3], &cd[0], &cd[3]);
+    turn_pair(b, 1, d[1], d[2], &cd[1], &cd[2]);
+    for (int i = 0; i < 4; i++) l[i] = ln->c[i] + (cd[i] - ln->c[i] * a) * ln->rn;
+    for (int i = 0; i < 4; i++) /* no nudge brings a value this far back into B */
+        if (!(l[i] >= ln->flo[i] && l[i] <= ln->fhi[i])) return 0;
+    if (linear_fits(ln, l) && !(edge && in_band(m)) && try_rotation(cv, root, out, t, q)) return 1;
+    /* a nudge passes when every nu G[j][i] lies in [lo[i] - l[i], hi[i] - l[i]]: near a
+     * match both sides are below 2^-21, their roundings below 2^-74, far inside
+     * EXACT_LIN_TOL's margin */
+    double sl[4], sh[4];
+#if defined(__SSE2__) /* stored as the pairs nudge_fits loads (a pair loaded from two scalar stores waits) */
+    __m128d l01 = _mm_set_pd(l[1], l[0]), l23 = _mm_set_pd(l[3], l[2]);
+    _mm_storeu_pd(sl, _mm_sub_pd(_mm_loadu_pd(ln->lo), l01));
+    _mm_storeu_pd(sl + 2, _mm_sub_pd(_mm_loadu_pd(ln->lo + 2), l23));
+    _mm_storeu_pd(sh, _mm_sub_pd(_mm_loadu_pd(ln->hi), l01));
+    _mm_storeu_pd(sh + 2, _mm_sub_pd(_mm_loadu_pd(ln->hi + 2), l23));
+#else
+    for (int i = 0; i < 4; i++) sl[i] = ln->lo[i] - l[i], sh[i] = ln->hi[i] - l[i];
+#endif
+    for (int j = 0; j < 4; j++) {
+        float nb[2]; /* t[j]'s neighbours below and above (step) */
+        uint32_t bits;
+        memcpy(&bits, &t[j], sizeof bits);
+        if (bits & 0x7fffffffu) { /* finite (|t[j]| < 2) and not zero: one unit in the last place either way */
+            uint32_t away = bits + 1, toward = bits - 1;
+            memcpy(&nb[0], bits >> 31 ? &away : &toward, sizeof nb[0]);
+            memcpy(&nb[1], bits >> 31 ? &toward : &away, sizeof nb[1]);
+        } else {
+            nb[0] = step(t[j], 0);
+            nb[1] = step(t[j], 1);
+        }
+        for (int up = 0; up < 2; up++) {
+            double nu = (double)nb[up] - (double)t[j];
+            if (!nudge_fits(nu, ln->g[j], sl, sh)) continue;
+            if (edge && in_band(m - (double)t[j] * t[j] + (double)nb[up] * nb[up])) continue;
+            float u[4];
+            memcpy(u, t, sizeof u);
+            u[j] = nb[up];
+            if (try_rotation(cv, root, out, u, q)) return 1;
+        }
+    }
+    return 0;
+}
+
 /* A float q with fwd_rotation(q) == out bit for bit (1), or the nearest rounding (0). */
 static int find_rotation(const gltf_conv *cv, int root, const float out[4], float q[4])
 {
@@ -575,6 +764,8 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
      * candidate is tried when its turned values fit B at its own s (turned_fit). A
      * candidate whose every component is on the grid above was tried there in vain (or
      * shown in vain): fwd_rotation gives the same answer again, so it is skipped. */
+    linear ln;
+    int lin = linear_init(&b, q0, &ln); /* the candidates judged by the linear test */
     for (int k = 1; k <= 16; k++) {
         int steps = (k + 1) / 2; /* 1, 1, 2, 2, ... float steps, alternately up and down */
         double scale = 1 + (k & 1 ? 1 : -1) * steps * 5.9604644775390625e-8;
@@ -597,6 +788,11 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
             double dmax = dm[0] > dm[1] ? dm[0] : dm[1];
             double lo = (m - dmax) * (1 - 0x1p-36), hi = (m + dmax) * (1 + 0x1p-36);
             if (lo >= 1 - EXACT_UNIT_BAND && hi <= 1 + EXACT_UNIT_BAND) continue;
+            if (lin) {
+                int edge = !(lo > 1 + EXACT_UNIT_BAND || hi < 1 - EXACT_UNIT_BAND);
+                if (linear_length(cv, root, &b, &ln, out, q0, t, m, edge, q)) return 1;
+                continue;
+            }
         }
         pair_window(&b, t, 0, w[0]);
         pair_window(&b, t, 1, w[1]);
@@ -614,34 +810,28 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
         sl0[1] = 0x1p-48 * (fabs((double)t[1]) + fabs((double)t[2]));
         int ons = 0, on[4];
         for (int j = 0; j < 4; j++) ons += on[j] = on_grid((const float(*)[5])st, j, t[j]);
-        for (int i = -1; i < 8; i++) {
-            int j = -1, p = 0; /* the nudged component and its pair; the other keeps t's values */
-            float uj = 0;
-            double mu = m;
-            if (i >= 0) {
-                j = i / 2;
-                p = j == 1 || j == 2;
-                if (!nudge[p]) continue;
-                uj = step(t[j], i & 1);
-                if (ons - on[j] == 3 && on_grid((const float(*)[5])st, j, uj)) continue;
-                mu = m - (double)t[j] * t[j] + (double)uj * uj;
+        /* t itself, then the nudges in the order x down, x up, y down, ..., w up */
+        if (base && ons < 4 && turned_fit(&b, e0, sl0, m) && try_rotation(cv, root, out, t, q)) return 1;
+        for (int j = 0; j < 4; j++) {
+            int p = j == 1 || j == 2, a = p ? 1 : 0, c = p ? 2 : 3; /* j's pair; the other keeps t's values */
+            if (!nudge[p]) continue;
+            double mj = m - (double)t[j] * t[j];
+            int grid = ons - on[j] == 3;
+            for (int up = 0; up < 2; up++) {
+                float u[4];
+                memcpy(u, t, sizeof u);
+                u[j] = step(t[j], up);
+                if (grid && on_grid((const float(*)[5])st, j, u[j])) continue;
+                double mu = mj + (double)u[j] * u[j];
                 if (!s_meets(b.unit_none, mu, mu, w[!p][0], w[!p][1])) continue;
-            } else if (ons == 4 || !base) {
-                continue;
-            }
-            float u[4];
-            double e[4], sl[2];
-            memcpy(u, t, sizeof u);
-            memcpy(e, e0, sizeof e);
-            memcpy(sl, sl0, sizeof sl);
-            if (j >= 0) {
-                int a = p ? 1 : 0, c = p ? 2 : 3;
-                u[j] = uj;
+                double e[4], sl[2];
+                memcpy(e, e0, sizeof e);
                 turn_pair(&b, p, u[a], u[c], &e[a], &e[c]);
+                sl[!p] = sl0[!p];
                 sl[p] = 0x1p-48 * (fabs((double)u[a]) + fabs((double)u[c]));
+                if (!turned_fit(&b, e, sl, mu)) continue;
+                if (try_rotation(cv, root, out, u, q)) return 1;
             }
-            if (!turned_fit(&b, e, sl, mu)) continue;
-            if (try_rotation(cv, root, out, u, q)) return 1;
         }
     }
     return 0;
