@@ -15,6 +15,7 @@
 
 #include "core/internal.h"
 #include "io/decimal.h"
+#include "io/decimal_fast.h"
 
 #define KEY_CACHE 64u
 
@@ -346,6 +347,21 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
 
 static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
 
+/* How many of the first `most` (at most 18) bytes of s are ASCII digits before the
+ * first that is not: eight at a time while eight are left (nothing read at or past
+ * s + most), then one at a time. */
+static GJ_HOT_INLINE size_t digit_run(const uint8_t *s, size_t most)
+{
+    size_t len = 0;
+    while (most - len >= 8) {
+        uint64_t x = gdec_nondigits(gdec_ld8(s + len) ^ 0x3030303030303030u);
+        if (x) return len + gdec_low_bit(x) / 8;
+        len += 8;
+    }
+    while (len < most && (uint8_t)(s[len] - '0') < 10) len++;
+    return len;
+}
+
 /* The end of a string without escapes whose opening quote is at i: the index of its
  * closing quote, or 0 when it holds a backslash or a control byte or the text ends first
  * (what string() alone tells apart). */
@@ -413,8 +429,7 @@ static int skim(ps *st, unsigned depth)
             if (!end) return 0;
             i = end + 1;
         } else if (c == '-' || (c >= '0' && c <= '9')) {
-            size_t len = 0, most = n - i < 18 ? n - i : 18; /* a whole number as value() takes it */
-            while (len < most && (uint8_t)(s[i + len] - '0') < 10) len++;
+            size_t len = digit_run(s + i, n - i < 18 ? n - i : 18); /* a whole number as value() takes it */
             if (!len || len >= 18 || (c == '0' && len > 1) ||
                 (i + len < n && (s[i + len] == '.' || s[i + len] == 'e' || s[i + len] == 'E'))) {
                 gdec d;
@@ -585,8 +600,7 @@ static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
         /* a whole number of a few digits (most of glTF's): what gdec_scan would take */
-        size_t len = 0, most = st->n - st->i < 18 ? st->n - st->i : 18;
-        while (len < most && (uint8_t)(st->s[st->i + len] - '0') < 10) len++;
+        size_t len = digit_run(st->s + st->i, st->n - st->i < 18 ? st->n - st->i : 18);
         size_t next = st->i + len;
         if (len && len < 18 && (c != '0' || len == 1) &&
             (next >= st->n || (st->s[next] != '.' && st->s[next] != 'e' && st->s[next] != 'E'))) {
