@@ -283,8 +283,13 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
                                a->index, sampler, r);
                 continue;
             }
-            for (uint64_t k = lo; k <= hi; k++)
-                for (int i = 0; i < 4; i++) c->v[k * 4 + (uint64_t)i] = -c->v[k * 4 + (uint64_t)i];
+            float *x = c->v + lo * 4, *end = c->v + (hi + 1) * 4;
+#if defined(__SSE2__)
+            /* a key's four signs flipped at once (the same bits as -x: the sign bit) */
+            for (const __m128 sign = _mm_set1_ps(-0.0f); x < end; x += 4)
+                _mm_storeu_ps(x, _mm_xor_ps(_mm_loadu_ps(x), sign));
+#endif
+            for (; x < end; x++) *x = -*x;
         }
     }
     /* a keyed channel ganim's exporter baked on every frame: its stored keys come back */
