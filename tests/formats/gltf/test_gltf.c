@@ -1113,7 +1113,7 @@ TEST(ganim_extras_hostile)
 TEST(base64_records_every_digit)
 {
     static uint8_t rec[768];
-    static char text[1025], find[40], repl[40];
+    static char text[1025], find[48], repl[48];
     for (int g = 0; g < 256; g++) rec[3 * g] = rec[3 * g + 1] = rec[3 * g + 2] = (uint8_t)g;
     for (size_t i = 0, k = 0; i < sizeof rec; i += 3) {
         uint32_t v = (uint32_t)rec[i] << 16 | (uint32_t)rec[i + 1] << 8 | rec[i + 2];
@@ -1129,11 +1129,14 @@ TEST(base64_records_every_digit)
     CHECK(b && has_record(b->native_format, b->native, b->native_size, rec, sizeof rec));
     ganim_doc_free(b);
     static const char bad[] = { '*', '=', '-', '\x7f' };
-    for (int at = 0; at < 32; at++) { /* places 0..15 of the text, then its last 16 */
-        size_t from = at < 16 ? 0 : 1024 - 16, place = (size_t)(at % 16);
-        snprintf(find, sizeof find, "%s%.16s", from ? "" : "\"base64\":\"", text + from);
+    /* places 0..31 of the text (the 32 digits a turn of the AVX2 path), 992..1007 (the
+     * 16 of the SSSE3 path after it), then its last 16 (the groups read one at a time) */
+    for (int at = 0; at < 64; at++) {
+        size_t from = at < 32 ? 0 : at < 48 ? 1024 - 32 : 1024 - 16, width = at < 32 ? 32 : 16;
+        size_t place = at < 32 ? (size_t)at : (size_t)(at % 16);
+        snprintf(find, sizeof find, "%s%.*s", from ? "" : "\"base64\":\"", (int)width, text + from);
         strcpy(repl, find);
-        repl[strlen(repl) - 16 + place] = bad[at % 4];
+        repl[strlen(repl) - width + place] = bad[at % 4];
         ganim_buffer g2 = { 0 };
         CHECK_MSG(glb_edit(&g1, find, repl, &g2), "place %d: not found", at);
         if (!g2.data) continue;
