@@ -1036,7 +1036,7 @@ static ganim_code read_group(anim *a, uint32_t g, const gltf_carry_clip *d, gani
     gltf_file *f = a->f;
     anim sub = *a;
     sub.nch = 0;
-    if (!(sub.ch = gltf_scratch(f, a->nch, sizeof *sub.ch))) return GANIM_ERR_NOMEM;
+    if (!(sub.ch = gltf_scratch_raw(f, a->nch, sizeof *sub.ch))) return GANIM_ERR_NOMEM; /* (copied into) */
     double last = 0;
     for (uint32_t i = 0; i < a->nch; i++) {
         const chan *c = &a->ch[i];
@@ -1112,7 +1112,8 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
                           ai);
     a.st.channels = chans->count;
     a.st.samplers = a.samplers->count;
-    if (!(a.ch = gltf_scratch(f, chans->count, sizeof *a.ch))) return GANIM_ERR_NOMEM;
+    /* (read_channel zeroes each channel it fills; none past a.nch is read) */
+    if (!(a.ch = gltf_scratch_raw(f, chans->count, sizeof *a.ch))) return GANIM_ERR_NOMEM;
     memset(seen, 0, (size_t)f->bone_count * 3);
     const char *outside = NULL;
     for (uint32_t c = 0; c < chans->count && code == GANIM_OK; c++) {
