@@ -618,6 +618,55 @@ TEST(whole_numbers_of_every_length)
                 }
 }
 
+/* A string of 300 bytes (scanned 64 bytes a turn with AVX2 where the machine has it) with
+ * a control byte, an escape or its end quote at every place, lent ("s") and copied ("c"),
+ * stored, skimmed and parsed later: the same string, or the error at its byte. */
+TEST(long_strings_at_every_place)
+{
+    enum { LEN = 300 };
+    static char text[LEN + 32];
+    for (int lent = 0; lent < 2; lent++)
+        for (size_t p = 0; p < LEN; p++)
+            for (int what = 0; what < 3; what++) {
+                int n = snprintf(text, sizeof text, "{\"m\":{\"%s\":\"%0*d\"}}", lent ? "s" : "c", LEN, 0);
+                size_t at = 11 + p; /* the string's byte p */
+                for (size_t i = 0; i < LEN; i++) text[11 + i] = (char)('a' + i % 26);
+                ganim_code want = GANIM_OK;
+                size_t want_at = 0;
+                if (what == 0) text[at] = 0x1F, want = GANIM_ERR_CORRUPT, want_at = at;
+                else if (what == 1 && p + 1 < LEN) text[at] = '\\', text[at + 1] = 'n';
+                else if (what == 2) text[at] = '"', want = GANIM_ERR_CORRUPT, want_at = at + 1; /* then junk */
+                ganim_error e[3];
+                ganim_code c[3];
+                const gj_value *v[3];
+                arena a[3];
+                memset(a, 0, sizeof a);
+                memset(e, 0, sizeof e);
+                for (int mode = 0; mode < 3; mode++)
+                    c[mode] = parse_mode(&a[mode], mode, text, (size_t)n, 0, NULL, &v[mode], &e[mode]);
+                CHECK_MSG(c[0] == want && (want == GANIM_OK || e[0].offset == 100 + want_at),
+                          "lent %d place %zu case %d: %d at %llu (%s)", lent, p, what, c[0],
+                          (unsigned long long)e[0].offset, e[0].message);
+                for (int mode = 1; mode < 3; mode++)
+                    CHECK_MSG(c[mode] == c[0] && (c[0] == GANIM_OK || (e[mode].offset == e[0].offset &&
+                                                                       !strcmp(e[mode].message, e[0].message))),
+                              "lent %d place %zu case %d mode %d: %d, stored %d", lent, p, what, mode, c[mode], c[0]);
+                if (c[0] == GANIM_OK) {
+                    const gj_value *sv = gj_get(gj_get(v[0], "m"), lent ? "s" : "c");
+                    const char *b = NULL;
+                    size_t bn = 0;
+                    int esc = what == 1 && p + 1 < LEN;
+                    char want_s[LEN];
+                    size_t wn = 0;
+                    for (size_t i = 0; i < LEN; i++) want_s[wn++] = esc && i == p ? '\n' : text[11 + i], i += esc && i == p;
+                    CHECK_MSG(gj_bytes(sv, &b, &bn) && bn == wn && !memcmp(b, want_s, wn) && sv->lent == (lent && !esc),
+                              "lent %d place %zu case %d: the string", lent, p, what);
+                    CHECK(c[2] != GANIM_OK || same_tree(&a[2], v[0], v[2]));
+                }
+                for (int mode = 0; mode < 3; mode++) arena_free(&a[mode]);
+            }
+}
+
 /* A tree parsed later counts from gj_parser.used against max_bytes; `charged` says what
  * a parse counted. */
 TEST(parsed_later_within_the_bound)
@@ -668,5 +717,6 @@ int main(void)
     RUN(skimmed_and_later_members_fail_alike);
     RUN(parsed_later_within_the_bound);
     RUN(whole_numbers_of_every_length);
+    RUN(long_strings_at_every_place);
     return test_finish();
 }
