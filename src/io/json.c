@@ -203,9 +203,8 @@ __attribute__((target("avx2"))) static size_t plain_run_avx2(const uint8_t *s, s
         __m256i hb = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(b, quote), _mm256_cmpeq_epi8(b, backslash)),
                                      _mm256_cmpeq_epi8(_mm256_max_epu8(b, ctl), ctl));
         if (!_mm256_testz_si256(_mm256_or_si256(ha, hb), _mm256_or_si256(ha, hb))) {
-            uint64_t mask = (uint64_t)(uint32_t)_mm256_movemask_epi8(ha) |
-                            (uint64_t)(uint32_t)_mm256_movemask_epi8(hb) << 32;
-            return end + (size_t)__builtin_ctzll(mask);
+            uint64_t lo = (uint32_t)_mm256_movemask_epi8(ha), hi = (uint32_t)_mm256_movemask_epi8(hb);
+            return end + (size_t)__builtin_ctzll(lo | hi << 32);
         }
     }
     return end;

@@ -658,7 +658,8 @@ TEST(long_strings_at_every_place)
                     int esc = what == 1 && p + 1 < LEN;
                     char want_s[LEN];
                     size_t wn = 0;
-                    for (size_t i = 0; i < LEN; i++) want_s[wn++] = esc && i == p ? '\n' : text[11 + i], i += esc && i == p;
+                    for (size_t i = 0; i < LEN; i++)
+                        want_s[wn++] = esc && i == p ? '\n' : text[11 + i], i += esc && i == p;
                     CHECK_MSG(gj_bytes(sv, &b, &bn) && bn == wn && !memcmp(b, want_s, wn) && sv->lent == (lent && !esc),
                               "lent %d place %zu case %d: the string", lent, p, what);
                     CHECK(c[2] != GANIM_OK || same_tree(&a[2], v[0], v[2]));
