@@ -560,6 +560,114 @@ TEST(skimmed_and_later_members_fail_alike)
                "\"e\":[[[[[1]]]]], \"f\" : \"0123456789abcdefghij\"},\"z\":[1]}");
 }
 
+/* Whole numbers of 1 to 20 digits (read 8 at a time by the parser and the skim), starting
+ * at every place of a word, ended by '}', a fraction, an exponent, a byte that is not JSON
+ * or the end of the text, and with a leading zero: the value (strtod's, strtoull's), or
+ * the error and its byte, the same stored, skimmed and parsed later. */
+TEST(whole_numbers_of_every_length)
+{
+    static const char *const ends[] = { "}", ".5}", "e3}", "E3}", "x}", "" };
+    char text[64], num[32];
+    for (size_t pad = 0; pad < 8; pad++)
+        for (size_t len = 1; len <= 20; len++)
+            for (int zero = 0; zero < 2; zero++)
+                for (size_t k = 0; k < sizeof ends / sizeof *ends; k++) {
+                    for (size_t d = 0; d < len; d++) num[d] = (char)('1' + (d * 7 + len) % 9);
+                    if (zero) num[0] = '0';
+                    num[len] = 0;
+                    int n = snprintf(text, sizeof text, "{\"m\":%*s%s%s", (int)pad, "", num, ends[k]);
+                    size_t at = 5 + pad; /* where the number starts */
+                    ganim_code want = GANIM_OK;
+                    size_t want_at = 0;
+                    if (zero && len > 1) want = GANIM_ERR_CORRUPT, want_at = at;
+                    else if (k == 4) want = GANIM_ERR_CORRUPT, want_at = at + len;
+                    else if (k == 5) want = GANIM_ERR_TRUNCATED, want_at = at + len;
+                    ganim_error e[3];
+                    ganim_code c[3];
+                    const gj_value *v[3];
+                    arena a[3];
+                    memset(a, 0, sizeof a);
+                    memset(e, 0, sizeof e);
+                    for (int mode = 0; mode < 3; mode++)
+                        c[mode] = parse_mode(&a[mode], mode, text, (size_t)n, 0, NULL, &v[mode], &e[mode]);
+                    CHECK_MSG(c[0] == want && (want == GANIM_OK || e[0].offset == 100 + want_at),
+                              "'%s': %d at %llu (%s), wanted %d at %zu", text, c[0], (unsigned long long)e[0].offset,
+                              e[0].message, want, 100 + want_at);
+                    for (int mode = 1; mode < 3; mode++)
+                        CHECK_MSG(c[mode] == c[0] && (c[0] == GANIM_OK || (e[mode].offset == e[0].offset &&
+                                                                           !strcmp(e[mode].message, e[0].message))),
+                                  "'%s' mode %d: %d at %llu, stored: %d at %llu", text, mode, c[mode],
+                                  (unsigned long long)e[mode].offset, c[0], (unsigned long long)e[0].offset);
+                    if (c[0] == GANIM_OK) {
+                        const gj_value *m = gj_get(v[0], "m");
+                        size_t tlen = len + strlen(ends[k]) - 1;
+                        char tok[40];
+                        memcpy(tok, text + at, tlen);
+                        tok[tlen] = 0;
+                        double x = 0;
+                        uint64_t u = 0;
+                        CHECK_MSG(m && m->type == GJ_NUMBER && m->count == tlen && m->offset == 100 + at &&
+                                      gj_number(m, &x) && x == strtod(tok, NULL),
+                                  "'%s': %s", text, m ? m->text : "no m");
+                        if (k == 0 && len <= 15)
+                            CHECK_MSG(gj_uint(m, UINT64_MAX, &u) && u == strtoull(tok, NULL, 10), "'%s': %llu", text,
+                                      (unsigned long long)u);
+                        CHECK(c[2] != GANIM_OK || same_tree(&a[2], v[0], v[2]));
+                    }
+                    for (int mode = 0; mode < 3; mode++) arena_free(&a[mode]);
+                }
+}
+
+/* A string of 300 bytes (scanned 64 bytes a turn with AVX2 where the machine has it) with
+ * a control byte, an escape or its end quote at every place, lent ("s") and copied ("c"),
+ * stored, skimmed and parsed later: the same string, or the error at its byte. */
+TEST(long_strings_at_every_place)
+{
+    enum { LEN = 300 };
+    static char text[LEN + 32];
+    for (int lent = 0; lent < 2; lent++)
+        for (size_t p = 0; p < LEN; p++)
+            for (int what = 0; what < 3; what++) {
+                int n = snprintf(text, sizeof text, "{\"m\":{\"%s\":\"%0*d\"}}", lent ? "s" : "c", LEN, 0);
+                size_t at = 11 + p; /* the string's byte p */
+                for (size_t i = 0; i < LEN; i++) text[11 + i] = (char)('a' + i % 26);
+                ganim_code want = GANIM_OK;
+                size_t want_at = 0;
+                if (what == 0) text[at] = 0x1F, want = GANIM_ERR_CORRUPT, want_at = at;
+                else if (what == 1 && p + 1 < LEN) text[at] = '\\', text[at + 1] = 'n';
+                else if (what == 2) text[at] = '"', want = GANIM_ERR_CORRUPT, want_at = at + 1; /* then junk */
+                ganim_error e[3];
+                ganim_code c[3];
+                const gj_value *v[3];
+                arena a[3];
+                memset(a, 0, sizeof a);
+                memset(e, 0, sizeof e);
+                for (int mode = 0; mode < 3; mode++)
+                    c[mode] = parse_mode(&a[mode], mode, text, (size_t)n, 0, NULL, &v[mode], &e[mode]);
+                CHECK_MSG(c[0] == want && (want == GANIM_OK || e[0].offset == 100 + want_at),
+                          "lent %d place %zu case %d: %d at %llu (%s)", lent, p, what, c[0],
+                          (unsigned long long)e[0].offset, e[0].message);
+                for (int mode = 1; mode < 3; mode++)
+                    CHECK_MSG(c[mode] == c[0] && (c[0] == GANIM_OK || (e[mode].offset == e[0].offset &&
+                                                                       !strcmp(e[mode].message, e[0].message))),
+                              "lent %d place %zu case %d mode %d: %d, stored %d", lent, p, what, mode, c[mode], c[0]);
+                if (c[0] == GANIM_OK) {
+                    const gj_value *sv = gj_get(gj_get(v[0], "m"), lent ? "s" : "c");
+                    const char *b = NULL;
+                    size_t bn = 0;
+                    int esc = what == 1 && p + 1 < LEN;
+                    char want_s[LEN];
+                    size_t wn = 0;
+                    for (size_t i = 0; i < LEN; i++)
+                        want_s[wn++] = esc && i == p ? '\n' : text[11 + i], i += esc && i == p;
+                    CHECK_MSG(gj_bytes(sv, &b, &bn) && bn == wn && !memcmp(b, want_s, wn) && sv->lent == (lent && !esc),
+                              "lent %d place %zu case %d: the string", lent, p, what);
+                    CHECK(c[2] != GANIM_OK || same_tree(&a[2], v[0], v[2]));
+                }
+                for (int mode = 0; mode < 3; mode++) arena_free(&a[mode]);
+            }
+}
+
 /* A tree parsed later counts from gj_parser.used against max_bytes; `charged` says what
  * a parse counted. */
 TEST(parsed_later_within_the_bound)
@@ -609,5 +717,7 @@ int main(void)
     RUN(parsed_later_is_the_same_tree);
     RUN(skimmed_and_later_members_fail_alike);
     RUN(parsed_later_within_the_bound);
+    RUN(whole_numbers_of_every_length);
+    RUN(long_strings_at_every_place);
     return test_finish();
 }

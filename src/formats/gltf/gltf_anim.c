@@ -283,8 +283,13 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
                                a->index, sampler, r);
                 continue;
             }
-            for (uint64_t k = lo; k <= hi; k++)
-                for (int i = 0; i < 4; i++) c->v[k * 4 + (uint64_t)i] = -c->v[k * 4 + (uint64_t)i];
+            float *x = c->v + lo * 4, *end = c->v + (hi + 1) * 4;
+#if defined(__SSE2__)
+            /* a key's four signs flipped at once (the same bits as -x: the sign bit) */
+            for (const __m128 sign = _mm_set1_ps(-0.0f); x < end; x += 4)
+                _mm_storeu_ps(x, _mm_xor_ps(_mm_loadu_ps(x), sign));
+#endif
+            for (; x < end; x++) *x = -*x;
         }
     }
     /* a keyed channel ganim's exporter baked on every frame: its stored keys come back */
@@ -730,26 +735,12 @@ static ganim_code lead_in(anim *a, chan *c)
     return GANIM_OK;
 }
 
-/* memcmp of w (3 or 4) floats, inline */
-static int same_bits(const float *a, const float *b, size_t w)
-{
-    uint32_t x[4], y[4];
-    memcpy(x, a, 3 * sizeof(float));
-    memcpy(y, b, 3 * sizeof(float));
-    if (w == 4) {
-        memcpy(x + 3, a + 3, sizeof(float));
-        memcpy(y + 3, b + 3, sizeof(float));
-    } else {
-        x[3] = y[3] = 0;
-    }
-    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
-}
-
 static void classify(anim *a, chan *c)
 {
     size_t w = (size_t)c->comps;
-    int same = 1;
-    for (uint32_t k = 1; k < c->n && same; k++) same = same_bits(c->v, c->v + k * w, w);
+    /* every key the bits of the first: each key those of the one before it, that is the
+     * keys after the first, byte for byte, the keys before the last (one memcmp) */
+    int same = c->n < 2 || memcmp(c->v, c->v + w, ((size_t)c->n - 1) * w * sizeof(float)) == 0;
     if (a->f->ganim && a->ganim_rate)
         c->constant = c->n == 1 || (c->n == 2 && same && c->interp == GLTF_LINEAR && !c->any_step && c->f[0] == 0 &&
                                     c->f[1] == (float)(a->span - 1));
@@ -884,15 +875,20 @@ static ganim_code model_visibility(anim *a, const chan *c, ganim_track *tr)
     const float *rest = &a->f->doc->skeleton->bones[c->bone].rest.scale.x;
     uint8_t *vis = ganim_doc_alloc_array_raw(a->f->doc, a->frames, 1); /* written whole below */
     if (!vis) return GANIM_NOMEM(a->f->err);
-    int first = -1, all_rest = 1, all_same = 1;
+    int first = -1;
+    uint32_t rest_bits[3], first_bits[3] = { 0, 0, 0 }, diff_rest = 0, diff_first = 0;
+    memcpy(rest_bits, rest, sizeof rest_bits);
     for (uint32_t k = 0; k < a->frames; k++) {
         const float *v = c->v + 3 * (size_t)k;
         vis[k] = !(v[0] == 0 && v[1] == 0 && v[2] == 0);
         if (!vis[k]) continue;
-        if (first < 0) first = (int)k;
-        all_rest &= same_bits(v, rest, 3);
-        all_same &= same_bits(v, c->v + 3 * (size_t)first, 3);
+        uint32_t b[3]; /* (bit for bit, a word a float: -0 is not 0, a NaN is its own bits) */
+        memcpy(b, v, sizeof b);
+        if (first < 0) first = (int)k, memcpy(first_bits, b, sizeof b);
+        diff_rest |= (b[0] ^ rest_bits[0]) | (b[1] ^ rest_bits[1]) | (b[2] ^ rest_bits[2]);
+        diff_first |= (b[0] ^ first_bits[0]) | (b[1] ^ first_bits[1]) | (b[2] ^ first_bits[2]);
     }
+    int all_rest = diff_rest == 0, all_same = diff_first == 0;
     tr->visibility = vis;
     a->st.visibility_tracks++;
     if (first < 0 || all_rest) return GANIM_OK; /* every frame hidden, or the rest scale */
@@ -1031,7 +1027,7 @@ static ganim_code read_group(anim *a, uint32_t g, const gltf_carry_clip *d, gani
     gltf_file *f = a->f;
     anim sub = *a;
     sub.nch = 0;
-    if (!(sub.ch = gltf_scratch(f, a->nch, sizeof *sub.ch))) return GANIM_ERR_NOMEM;
+    if (!(sub.ch = gltf_scratch_raw(f, a->nch, sizeof *sub.ch))) return GANIM_ERR_NOMEM; /* (copied into) */
     double last = 0;
     for (uint32_t i = 0; i < a->nch; i++) {
         const chan *c = &a->ch[i];
@@ -1107,7 +1103,8 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
                           ai);
     a.st.channels = chans->count;
     a.st.samplers = a.samplers->count;
-    if (!(a.ch = gltf_scratch(f, chans->count, sizeof *a.ch))) return GANIM_ERR_NOMEM;
+    /* (read_channel zeroes each channel it fills; none past a.nch is read) */
+    if (!(a.ch = gltf_scratch_raw(f, chans->count, sizeof *a.ch))) return GANIM_ERR_NOMEM;
     memset(seen, 0, (size_t)f->bone_count * 3);
     const char *outside = NULL;
     for (uint32_t c = 0; c < chans->count && code == GANIM_OK; c++) {

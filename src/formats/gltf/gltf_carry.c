@@ -9,7 +9,7 @@
 
 #include "formats/gltf/gltf.h"
 
-/* The SSSE3 base64 path (b64_decode): gcc or clang on x86, chosen at run time. */
+/* The AVX2 and SSSE3 base64 paths (b64_decode): gcc or clang on x86, chosen at run time. */
 #if defined(__SSE2__) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define GLTF_HAVE_SSSE3 1
 #include <immintrin.h>
@@ -56,14 +56,18 @@ static const uint32_t b64_place[4][256] = { B64_TABLE(B64_P0), B64_TABLE(B64_P1)
                                             B64_TABLE(B64_P3) };
 
 #if GLTF_HAVE_SSSE3
-/* Sixteen digits at p into twelve bytes at o: 1, or 0 when one of the sixteen is not a
- * digit (nothing written then). Each byte is classed by its two nibbles (W. Mula and D.
- * Lemire, "Faster Base64 Encoding and Decoding Using AVX2 Instructions", 2018): lo_bad[l]
- * has the bit of every high nibble h for which the byte h l is not a digit, hi_bit[h] is
- * h's bit (0x10 for 0, 1, 8..15: never a digit); the digit's value is the byte plus
- * shift[h] ('/' takes shift[1]). Then the groups of four 6-bit values are packed into
- * three bytes each, most significant first. */
-__attribute__((target("ssse3"))) static int b64_16_ssse3(const unsigned char *p, uint8_t *o)
+/* Groups of sixteen digits from p + *i while more than sixteen are left (the last group
+ * is not among them), twelve bytes each into b + *k (b holds `bytes`): 1 with *i and *k
+ * past them, or 0 when one of a group's sixteen is not a digit. Each byte is classed by
+ * its two nibbles (W. Mula and D. Lemire, "Faster Base64 Encoding and Decoding Using AVX2
+ * Instructions", 2018): lo_bad[l] has the bit of every high nibble h for which the byte
+ * h l is not a digit, hi_bit[h] is h's bit (0x10 for 0, 1, 8..15: never a digit); the
+ * digit's value is the byte plus shift[h] ('/' takes shift[1]). Then the groups of four
+ * 6-bit values are packed into three bytes each, most significant first, and stored 16
+ * bytes at a time where b has room (the 4 after the twelve are the next group's, written
+ * again by it or by the groups after the loop). */
+__attribute__((target("ssse3"))) static int b64_run_ssse3(const unsigned char *p, size_t n, uint8_t *b, size_t bytes,
+                                                          size_t *pi, size_t *pk)
 {
     const __m128i lo_bad =
         _mm_setr_epi8(0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x13, 0x1A, 0x1B, 0x1B, 0x1B, 0x1A);
@@ -71,17 +75,67 @@ __attribute__((target("ssse3"))) static int b64_16_ssse3(const unsigned char *p,
         _mm_setr_epi8(0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10);
     const __m128i shift = _mm_setr_epi8(0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0);
     const __m128i nibble = _mm_set1_epi8(0x0F), slash = _mm_set1_epi8('/');
-    __m128i in = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i hi = _mm_and_si128(_mm_srli_epi32(in, 4), nibble), lo = _mm_and_si128(in, nibble);
-    __m128i bad = _mm_and_si128(_mm_shuffle_epi8(lo_bad, lo), _mm_shuffle_epi8(hi_bit, hi));
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) != 0xFFFF) return 0;
-    __m128i v = _mm_add_epi8(in, _mm_shuffle_epi8(shift, _mm_add_epi8(_mm_cmpeq_epi8(in, slash), hi)));
-    v = _mm_maddubs_epi16(v, _mm_set1_epi32(0x01400140)); /* a << 6 | b, c << 6 | d */
-    v = _mm_madd_epi16(v, _mm_set1_epi32(0x00011000));    /* a << 18 | b << 12 | c << 6 | d */
-    v = _mm_shuffle_epi8(v, _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1));
-    uint8_t t[16];
-    _mm_storeu_si128((__m128i *)(void *)t, v);
-    memcpy(o, t, 12);
+    const __m128i pack = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
+    size_t i = *pi, k = *pk;
+    for (; i + 16 < n; i += 16, k += 12) {
+        __m128i in = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        __m128i hi = _mm_and_si128(_mm_srli_epi32(in, 4), nibble), lo = _mm_and_si128(in, nibble);
+        __m128i bad = _mm_and_si128(_mm_shuffle_epi8(lo_bad, lo), _mm_shuffle_epi8(hi_bit, hi));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) != 0xFFFF) return 0;
+        __m128i v = _mm_add_epi8(in, _mm_shuffle_epi8(shift, _mm_add_epi8(_mm_cmpeq_epi8(in, slash), hi)));
+        v = _mm_maddubs_epi16(v, _mm_set1_epi32(0x01400140)); /* a << 6 | b, c << 6 | d */
+        v = _mm_madd_epi16(v, _mm_set1_epi32(0x00011000));    /* a << 18 | b << 12 | c << 6 | d */
+        v = _mm_shuffle_epi8(v, pack);
+        if (bytes - k >= 16) {
+            _mm_storeu_si128((__m128i *)(void *)(b + k), v);
+        } else {
+            uint8_t t[16];
+            _mm_storeu_si128((__m128i *)(void *)t, v);
+            memcpy(b + k, t, 12);
+        }
+    }
+    *pi = i;
+    *pk = k;
+    return 1;
+}
+
+/* The same, thirty-two digits (two groups of sixteen, one per lane) at a time: the lanes'
+ * twelve bytes each are put side by side and stored 32 bytes at a time where b has room. */
+__attribute__((target("avx2"))) static int b64_run_avx2(const unsigned char *p, size_t n, uint8_t *b, size_t bytes,
+                                                        size_t *pi, size_t *pk)
+{
+    const __m256i lo_bad = _mm256_setr_epi8(0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x13, 0x1A,
+                                            0x1B, 0x1B, 0x1B, 0x1A, 0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+                                            0x11, 0x11, 0x13, 0x1A, 0x1B, 0x1B, 0x1B, 0x1A);
+    const __m256i hi_bit = _mm256_setr_epi8(0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08, 0x10, 0x10, 0x10, 0x10,
+                                            0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08,
+                                            0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10);
+    const __m256i shift = _mm256_setr_epi8(0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 19, 4, -65,
+                                           -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i nibble = _mm256_set1_epi8(0x0F), slash = _mm256_set1_epi8('/');
+    const __m256i pack = _mm256_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1, 2, 1, 0, 6, 5, 4, 10,
+                                          9, 8, 14, 13, 12, -1, -1, -1, -1);
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7); /* the 24 bytes side by side */
+    size_t i = *pi, k = *pk;
+    for (; n - i > 32; i += 32, k += 24) {
+        __m256i in = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+        __m256i hi = _mm256_and_si256(_mm256_srli_epi32(in, 4), nibble), lo = _mm256_and_si256(in, nibble);
+        __m256i bad = _mm256_and_si256(_mm256_shuffle_epi8(lo_bad, lo), _mm256_shuffle_epi8(hi_bit, hi));
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(bad, _mm256_setzero_si256())) != -1) return 0;
+        __m256i v = _mm256_add_epi8(in, _mm256_shuffle_epi8(shift, _mm256_add_epi8(_mm256_cmpeq_epi8(in, slash), hi)));
+        v = _mm256_maddubs_epi16(v, _mm256_set1_epi32(0x01400140));
+        v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00011000));
+        v = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(v, pack), lanes);
+        if (bytes - k >= 32) {
+            _mm256_storeu_si256((__m256i *)(void *)(b + k), v);
+        } else {
+            uint8_t t[32];
+            _mm256_storeu_si256((__m256i *)(void *)t, v);
+            memcpy(b + k, t, 24);
+        }
+    }
+    *pi = i;
+    *pk = k;
     return 1;
 }
 #endif
@@ -104,9 +158,8 @@ static int b64_decode(gltf_file *f, const gj_value *v, uint64_t want, const uint
      * is not base64 (two groups a turn) */
     const unsigned char *p = (const unsigned char *)s;
 #if GLTF_HAVE_SSSE3
-    if (n > 20 && __builtin_cpu_supports("ssse3"))
-        for (; i + 16 < n; i += 16, k += 12) /* (the last group is not among the sixteen) */
-            if (!b64_16_ssse3(p + i, b + k)) return 0;
+    if (n > 36 && __builtin_cpu_supports("avx2") && !b64_run_avx2(p, n, b, bytes, &i, &k)) return 0;
+    if (n - i > 20 && __builtin_cpu_supports("ssse3") && !b64_run_ssse3(p, n, b, bytes, &i, &k)) return 0;
 #endif
     for (; i + 8 < n; i += 8, k += 6) {
         uint32_t x = b64_place[0][p[i]] | b64_place[1][p[i + 1]] | b64_place[2][p[i + 2]] | b64_place[3][p[i + 3]];

@@ -816,6 +816,64 @@ TEST(ganim_conversion_undone_or_kept)
     ganim_doc_free(a);
 }
 
+/* A track hidden in one of four frames whose shown frames' scale differs from the rest
+ * scale (1, 1, 1), and from the first shown frame, in one component only (x, y or z, by
+ * 1 or by one float step): the scale comes back per frame (the hidden frame holding the
+ * one before), or constant when the shown frames agree, bit for bit. */
+TEST(visibility_scales_told_apart)
+{
+    for (int comp = 0; comp < 3; comp++)
+        for (int agree = 0; agree < 2; agree++)
+            for (int step = 0; step < 2; step++) {
+                ganim_bone bones[2] = {
+                    { "Root", -1, { { 0, 0, 0, 1 }, { 0, 0, 0 }, { 1, 1, 1 } }, 0 },
+                    { "arm", 0, { { 0, 0, 0, 1 }, { 0, 1, 0 }, { 1, 1, 1 } }, 0 },
+                };
+                static const uint8_t vis[4] = { 1, 0, 1, 1 };
+                float sc[12];
+                for (int i = 0; i < 12; i++) sc[i] = 1;
+                float other = step ? nextafterf(1, 2) : 2, last = agree ? other : (step ? nextafterf(other, 2) : 3);
+                sc[0 + comp] = other, sc[3 + comp] = other, sc[6 + comp] = other, sc[9 + comp] = last;
+                ganim_track tr;
+                memset(&tr, 0, sizeof tr);
+                tr.bone = 1;
+                tr.name = "arm";
+                tr.visibility = vis;
+                tr.scale = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, 4, NULL, sc };
+                ganim_skeleton sk = { "s", 2, bones, NULL, NULL, 0 };
+                ganim_clip clip;
+                memset(&clip, 0, sizeof clip);
+                clip.name = "c";
+                clip.fps = 30;
+                clip.frame_count = 4;
+                clip.track_count = 1;
+                clip.tracks = &tr;
+                ganim_doc *doc = NULL;
+                CHECK_OK(ganim_doc_new(NULL, &doc, NULL));
+                CHECK_OK(ganim_doc_set_skeleton(doc, &sk, NULL));
+                CHECK_OK(ganim_doc_add_clip(doc, &clip, NULL, NULL));
+                ganim_buffer glb = { 0 };
+                CHECK_OK(ganim_export_glb(doc, NULL, &glb, NULL));
+                ganim_doc *d = read_built(&glb, NULL, GANIM_OK, NULL);
+                const ganim_track *t = d && d->clip_count ? &d->clips[0].tracks[0] : NULL;
+                int ok = t && t->visibility && t->visibility[1] == 0 && t->visibility[3] == 1;
+                if (ok && agree) {
+                    ok = t->scale.kind == GANIM_CHANNEL_CONSTANT && !memcmp(t->scale.values, sc, 3 * sizeof(float));
+                } else if (ok) {
+                    float want[12];
+                    memcpy(want, sc, sizeof want);
+                    memcpy(want + 3, sc, 3 * sizeof(float)); /* the hidden frame: the one before */
+                    ok = t->scale.kind == GANIM_CHANNEL_PER_FRAME && t->scale.count == 4 &&
+                         !memcmp(t->scale.values, want, sizeof want);
+                }
+                CHECK_MSG(ok, "component %d, %s, %s: kind %d", comp, agree ? "agreeing" : "differing",
+                          step ? "a float step" : "by 1", t ? (int)t->scale.kind : -1);
+                ganim_doc_free(d);
+                ganim_buffer_free(&glb);
+                ganim_doc_free(doc);
+            }
+}
+
 /* ---- errors ------------------------------------------------------------------------------- */
 
 static void bad_json(const char *text, ganim_code want, const char *words)
@@ -1113,7 +1171,7 @@ TEST(ganim_extras_hostile)
 TEST(base64_records_every_digit)
 {
     static uint8_t rec[768];
-    static char text[1025], find[40], repl[40];
+    static char text[1025], find[48], repl[48];
     for (int g = 0; g < 256; g++) rec[3 * g] = rec[3 * g + 1] = rec[3 * g + 2] = (uint8_t)g;
     for (size_t i = 0, k = 0; i < sizeof rec; i += 3) {
         uint32_t v = (uint32_t)rec[i] << 16 | (uint32_t)rec[i + 1] << 8 | rec[i + 2];
@@ -1129,11 +1187,14 @@ TEST(base64_records_every_digit)
     CHECK(b && has_record(b->native_format, b->native, b->native_size, rec, sizeof rec));
     ganim_doc_free(b);
     static const char bad[] = { '*', '=', '-', '\x7f' };
-    for (int at = 0; at < 32; at++) { /* places 0..15 of the text, then its last 16 */
-        size_t from = at < 16 ? 0 : 1024 - 16, place = (size_t)(at % 16);
-        snprintf(find, sizeof find, "%s%.16s", from ? "" : "\"base64\":\"", text + from);
+    /* places 0..31 of the text (the 32 digits a turn of the AVX2 path), 992..1007 (the
+     * 16 of the SSSE3 path after it), then its last 16 (the groups read one at a time) */
+    for (int at = 0; at < 64; at++) {
+        size_t from = at < 32 ? 0 : at < 48 ? 1024 - 32 : 1024 - 16, width = at < 32 ? 32 : 16;
+        size_t place = at < 32 ? (size_t)at : (size_t)(at % 16);
+        snprintf(find, sizeof find, "%s%.*s", from ? "" : "\"base64\":\"", (int)width, text + from);
         strcpy(repl, find);
-        repl[strlen(repl) - 16 + place] = bad[at % 4];
+        repl[strlen(repl) - width + place] = bad[at % 4];
         ganim_buffer g2 = { 0 };
         CHECK_MSG(glb_edit(&g1, find, repl, &g2), "place %d: not found", at);
         if (!g2.data) continue;
@@ -1233,6 +1294,7 @@ int main(void)
     RUN(ganim_extras_carried);
     RUN(ganim_extras_hostile);
     RUN(base64_records_every_digit);
+    RUN(visibility_scales_told_apart);
     RUN(large_json_in_bounded_memory);
     return test_finish();
 }
