@@ -235,11 +235,19 @@ __attribute__((target("avx2,fma"))) static inline int fast_half_sincos3(const do
     __m256d far = _mm256_or_pd(_mm256_cmp_pd(n, zero, _CMP_EQ_OQ),
                                _mm256_cmp_pd(_mm256_and_pd(r, abs_mask), _mm256_set1_pd(0x1p-56), _CMP_GE_OQ));
     if (_mm256_movemask_pd(_mm256_or_pd(_mm256_and_pd(in, far), is0)) != 15) return 0;
-    __m256d z = _mm256_mul_pd(r, r), ps = _mm256_set1_pd(sin_coef[0]), pc = _mm256_set1_pd(cos_coef[0]);
-    for (int k = 1; k < 8; k++) {
-        ps = _mm256_fmadd_pd(ps, z, _mm256_set1_pd(sin_coef[k]));
-        pc = _mm256_fmadd_pd(pc, z, _mm256_set1_pd(cos_coef[k]));
-    }
+    /* Estrin's scheme (a shorter chain than Horner's: z^2 and z^4 alongside) */
+    __m256d z = _mm256_mul_pd(r, r), z2 = _mm256_mul_pd(z, z), z4 = _mm256_mul_pd(z2, z2), ps, pc;
+#define BVH_ESTRIN(cf, out)                                                                  \
+    do {                                                                                     \
+        __m256d a0 = _mm256_fmadd_pd(_mm256_set1_pd(cf[6]), z, _mm256_set1_pd(cf[7]));       \
+        __m256d a1 = _mm256_fmadd_pd(_mm256_set1_pd(cf[4]), z, _mm256_set1_pd(cf[5]));       \
+        __m256d a2 = _mm256_fmadd_pd(_mm256_set1_pd(cf[2]), z, _mm256_set1_pd(cf[3]));       \
+        __m256d a3 = _mm256_fmadd_pd(_mm256_set1_pd(cf[0]), z, _mm256_set1_pd(cf[1]));       \
+        out = _mm256_fmadd_pd(_mm256_fmadd_pd(a3, z2, a2), z4, _mm256_fmadd_pd(a1, z2, a0)); \
+    } while (0)
+    BVH_ESTRIN(sin_coef, ps);
+    BVH_ESTRIN(cos_coef, pc);
+#undef BVH_ESTRIN
     __m256d sr = _mm256_fmadd_pd(_mm256_mul_pd(r, z), ps, r), cr = _mm256_fmadd_pd(z, pc, one);
     __m256i ti = _mm256_castpd_si256(t), low = _mm256_set1_epi64x(1);
     __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ull);
@@ -278,29 +286,55 @@ __attribute__((target("avx2,fma"))) static inline int fast_half_sincos3(const do
  * paths: each product's sign is that of its factors, which the paths share, as long as no
  * intermediate sum cancels (true of three axis turns in a row, not after undo's product:
  * a root's exact zero takes libm's path). */
+/* For each order code (order[0] x 3 + order[1]) the 32-bit lanes that move a vector by
+ * position (order[0], order[1], order[2], w) to one by axis (x, y, z, w). */
+#define BVH_PERM(x, y, z)                                                      \
+    {                                                                          \
+        2 * (x), 2 * (x) + 1, 2 * (y), 2 * (y) + 1, 2 * (z), 2 * (z) + 1, 6, 7 \
+    }
+static const int32_t axis_perm[9][8] = {
+    BVH_PERM(0, 1, 2), /* code 0: not an order */
+    BVH_PERM(0, 1, 2), /* x y z */
+    BVH_PERM(0, 2, 1), /* x z y */
+    BVH_PERM(1, 0, 2), /* y x z */
+    BVH_PERM(0, 1, 2), /* code 4: not an order */
+    BVH_PERM(2, 0, 1), /* y z x */
+    BVH_PERM(1, 2, 0), /* z x y */
+    BVH_PERM(2, 1, 0), /* z y x */
+    BVH_PERM(0, 1, 2), /* code 8: not an order */
+};
+
 __attribute__((target("avx2,fma"), always_inline)) static inline int
 rotation_bound(const double deg[3], const int order[3], int code, const double *undo, __m256d *o, __m256d *e)
 {
-    double s[4], c[4], od[4], m[4];
+    double s[4], c[4], r[4], m[4];
     if (!fast_half_sincos3(deg, s, c)) return 0;
-    rotation_doubles(s, c, order, code, undo, od);
+    /* rotation_doubles's arithmetic; the vectors made from scalar loads (a vector load of
+     * what scalar stores just wrote waits for them: store forwarding fails) */
+    euler_from_sc(s, c, order, code, r);
+    if (undo) ganim_dq_mul(undo, r, r);
+    double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    *o = _mm256_div_pd(_mm256_set_pd(r[3], r[2], r[1], r[0]), _mm256_set1_pd(len));
     double s0 = fabs(s[0]), s1 = fabs(s[1]), s2 = fabs(s[2]), c0 = fabs(c[0]), c1 = fabs(c[1]), c2 = fabs(c[2]);
     double cc = c1 * c2, ss = s1 * s2, sc = s1 * c2, cs = c1 * s2;
-    m[order[0]] = s0 * cc + c0 * ss;
-    m[order[1]] = c0 * sc + s0 * cs;
-    m[order[2]] = c0 * cs + s0 * sc;
-    m[3] = c0 * cc + s0 * ss;
+    /* M by position (about order[0], order[1], order[2], w), then by axis: one permutation
+     * from the order's table (stores by the order's indices and a vector load of them would
+     * wait: store forwarding fails) */
+    __m256d mp = _mm256_set_pd(c0 * cc + s0 * ss, c0 * cs + s0 * sc, c0 * sc + s0 * cs, s0 * cc + c0 * ss);
+    __m256d mv = _mm256_castsi256_pd(
+        _mm256_permutevar8x32_epi32(_mm256_castpd_si256(mp), _mm256_loadu_si256((const __m256i *)axis_perm[code])));
     if (undo) {
+        _mm256_storeu_pd(m, mv);
         double ux = fabs(undo[0]), uy = fabs(undo[1]), uz = fabs(undo[2]), uw = fabs(undo[3]);
         double mx = m[0], my = m[1], mz = m[2], mw = m[3];
         m[0] = uw * mx + ux * mw + uy * mz + uz * my;
         m[1] = uw * my + uy * mw + ux * mz + uz * mx;
         m[2] = uw * mz + uz * mw + ux * my + uy * mx;
         m[3] = uw * mw + ux * mx + uy * my + uz * mz;
+        mv = _mm256_loadu_pd(m);
     }
     const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
-    *o = _mm256_loadu_pd(od);
-    *e = _mm256_fmadd_pd(_mm256_loadu_pd(m), _mm256_set1_pd(0x1p-45),
+    *e = _mm256_fmadd_pd(mv, _mm256_set1_pd(0x1p-45),
                          _mm256_mul_pd(_mm256_and_pd(*o, abs_mask), _mm256_set1_pd(0x1p-42)));
     return 1;
 }
