@@ -200,9 +200,10 @@ static void rotation_libm(const double deg[3], const int order[3], int code, con
  *   multiple of pi/2 goes to libm): the error of r is then <= 2.01u|r| (n = 0: r = h exactly).
  *   |r| <= pi/4 (1 + 2^-40) < 0.7854.
  * - sin r = r + r z Ps(z), cos r = 1 + z Pc(z), z = r^2, Ps and Pc Taylor's coefficients to
- *   r^17 and r^16 rounded to double, by Horner: truncation < 2^-62 (sine) and < 2^-58
- *   (cosine) relative, the coefficients' rounding < 0.02u; Horner's rounding (gamma_16 on
- *   sum |c_k| z^k, z <= 0.617) <= 17u relative on Ps and 18u on Pc, so sin r within 3.5u,
+ *   r^17 and r^16 rounded to double, by Estrin's scheme: truncation < 2^-62 (sine) and
+ *   < 2^-58 (cosine) relative, the coefficients' rounding < 0.02u; the evaluation's rounding
+ *   (at most 6 operations on a term's path, counted as gamma_16 on sum |c_k| z^k,
+ *   z <= 0.617) <= 17u relative on Ps and 18u on Pc, so sin r within 3.5u,
  *   cos r within 9.2u; the error of r adds 4.5u to the sine and 3.2u to the cosine:
  *   <= 8u and <= 12.5u, against the 32u claimed. A fused multiply-add rounds once where
  *   these bounds count two. The quarter turns (n mod 4) only swap and negate.
@@ -217,6 +218,18 @@ static const double sin_coef[8] = { 0x1.952c77030ad4ap-49,  -0x1.ae7f3e733b81fp-
 static const double cos_coef[8] = { 0x1.ae7f3e733b81fp-45,  -0x1.93974a8c07c9dp-37, 0x1.1eed8eff8d898p-29,
                                     -0x1.27e4fb7789f5cp-22, 0x1.a01a01a01a01ap-16,  -0x1.6c16c16c16c17p-10,
                                     0x1.5555555555555p-5,   -0x1.0000000000000p-1 };
+
+/* cf[7] + cf[6] z + ... + cf[0] z^7 by Estrin's scheme (a shorter chain than Horner's: z^2
+ * and z^4 alongside). */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256d estrin8(const double cf[8], __m256d z,
+                                                                                 __m256d z2, __m256d z4)
+{
+    __m256d a0 = _mm256_fmadd_pd(_mm256_set1_pd(cf[6]), z, _mm256_set1_pd(cf[7]));
+    __m256d a1 = _mm256_fmadd_pd(_mm256_set1_pd(cf[4]), z, _mm256_set1_pd(cf[5]));
+    __m256d a2 = _mm256_fmadd_pd(_mm256_set1_pd(cf[2]), z, _mm256_set1_pd(cf[3]));
+    __m256d a3 = _mm256_fmadd_pd(_mm256_set1_pd(cf[0]), z, _mm256_set1_pd(cf[1]));
+    return _mm256_fmadd_pd(_mm256_fmadd_pd(a3, z2, a2), z4, _mm256_fmadd_pd(a1, z2, a0));
+}
 
 __attribute__((target("avx2,fma"))) static inline int fast_half_sincos3(const double deg[3], double s[4], double c[4])
 {
@@ -235,19 +248,9 @@ __attribute__((target("avx2,fma"))) static inline int fast_half_sincos3(const do
     __m256d far = _mm256_or_pd(_mm256_cmp_pd(n, zero, _CMP_EQ_OQ),
                                _mm256_cmp_pd(_mm256_and_pd(r, abs_mask), _mm256_set1_pd(0x1p-56), _CMP_GE_OQ));
     if (_mm256_movemask_pd(_mm256_or_pd(_mm256_and_pd(in, far), is0)) != 15) return 0;
-    /* Estrin's scheme (a shorter chain than Horner's: z^2 and z^4 alongside) */
     __m256d z = _mm256_mul_pd(r, r), z2 = _mm256_mul_pd(z, z), z4 = _mm256_mul_pd(z2, z2), ps, pc;
-#define BVH_ESTRIN(cf, out)                                                                  \
-    do {                                                                                     \
-        __m256d a0 = _mm256_fmadd_pd(_mm256_set1_pd(cf[6]), z, _mm256_set1_pd(cf[7]));       \
-        __m256d a1 = _mm256_fmadd_pd(_mm256_set1_pd(cf[4]), z, _mm256_set1_pd(cf[5]));       \
-        __m256d a2 = _mm256_fmadd_pd(_mm256_set1_pd(cf[2]), z, _mm256_set1_pd(cf[3]));       \
-        __m256d a3 = _mm256_fmadd_pd(_mm256_set1_pd(cf[0]), z, _mm256_set1_pd(cf[1]));       \
-        out = _mm256_fmadd_pd(_mm256_fmadd_pd(a3, z2, a2), z4, _mm256_fmadd_pd(a1, z2, a0)); \
-    } while (0)
-    BVH_ESTRIN(sin_coef, ps);
-    BVH_ESTRIN(cos_coef, pc);
-#undef BVH_ESTRIN
+    ps = estrin8(sin_coef, z, z2, z4);
+    pc = estrin8(cos_coef, z, z2, z4);
     __m256d sr = _mm256_fmadd_pd(_mm256_mul_pd(r, z), ps, r), cr = _mm256_fmadd_pd(z, pc, one);
     __m256i ti = _mm256_castpd_si256(t), low = _mm256_set1_epi64x(1);
     __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ull);
