@@ -97,6 +97,9 @@ int bvh_rotation(const double deg[3], const int order[3], const double *undo, fl
  * the angles are outside its domain or there is no fast path), and libm's doubles (ref). */
 int bvh_rotation_bound(const double deg[3], const int order[3], const double *undo, double fast[4], double e[4],
                        double ref[4]);
+/* For the tests: reads from now on take libm's path for every rotation (on != 0), or the
+ * fast path where they can (0, the default). Not thread-safe: the tests' switch only. */
+void bvh_set_libm_only(int on);
 /* The processor has the fast path (AVX2 and FMA on x86; elsewhere 0: libm's throughout). */
 int bvh_has_fast_rotation(void);
 /* The fast sines and cosines of three angles x (pi / 360), or 0 where the reader leaves

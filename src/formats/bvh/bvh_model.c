@@ -389,6 +389,10 @@ static inline int rotation_floats(const double deg[3], const int order[3], int c
     return 0;
 }
 
+static int libm_only; /* for the tests (bvh_set_libm_only): every read takes libm's path */
+
+void bvh_set_libm_only(int on) { libm_only = on; }
+
 int bvh_has_fast_rotation(void)
 {
 #if BVH_HAVE_AVX2
@@ -492,7 +496,7 @@ static void set_undo(bvh_file *f)
 ganim_code bvh_begin(bvh_file *f)
 {
     set_undo(f);
-    f->fast_rotation = bvh_has_fast_rotation();
+    f->fast_rotation = bvh_has_fast_rotation() && !libm_only;
     /* read first (f->redo clear): the root is taken for the synthetic one while its
      * values are 0; bvh_frame asks for a second reading if that turns out false while
      * roots are turned (the turn goes to the root's children only if it is synthetic) */
