@@ -69,6 +69,8 @@ typedef struct bvh_file {
     int positions_add;  /* position channels are added to the OFFSET (bvh.positions=add) */
     int axes_undone;    /* bvh.axes: a ganim_axes + 1, or 0 */
     uint32_t position_joints, offset_and_positions;
+    int fast_rotation;       /* the processor has the fast sine and cosine (bvh_model.c) */
+    uint64_t libm_rotations; /* rotations the fast path left to libm's sine and cosine */
 } bvh_file;
 
 /* ---- bvh_parse.c ---------------------------------------------------------------------------- */
@@ -86,6 +88,23 @@ ganim_code bvh_build(bvh_file *f);
 /* Euler angles in degrees by axis (x, y, z), applied in `order` (axis indices), to a
  * quaternion x y z w in double (not normalised). */
 void bvh_euler_to_quat(const double deg[3], const int order[3], double q[4]);
+/* The reader's rotation as floats, for the tests: angles by axis applied in `order`, turned
+ * by undo (or NULL); path 1 is libm's sines and cosines (the reference), path 0 the
+ * reader's (the fast ones where they give the same floats). Returns 1 where the fast path
+ * gave them. */
+int bvh_rotation(const double deg[3], const int order[3], const double *undo, float q[4], int path);
+/* For the tests: the fast path's doubles before the cast to float and their bound E (0 if
+ * the angles are outside its domain or there is no fast path), and libm's doubles (ref). */
+int bvh_rotation_bound(const double deg[3], const int order[3], const double *undo, double fast[4], double e[4],
+                       double ref[4]);
+/* For the tests: reads from now on take libm's path for every rotation (on != 0), or the
+ * fast path where they can (0, the default). Not thread-safe: the tests' switch only. */
+void bvh_set_libm_only(int on);
+/* The processor has the fast path (AVX2 and FMA on x86; elsewhere 0: libm's throughout). */
+int bvh_has_fast_rotation(void);
+/* The fast sines and cosines of three angles x (pi / 360), or 0 where the reader leaves
+ * them to libm (or has no fast path). */
+int bvh_fast_half_sincos(const double deg[3], double s[3], double c[3]);
 
 /* ---- bvh_details.c -------------------------------------------------------------------------- */
 ganim_code bvh_record(bvh_file *f);

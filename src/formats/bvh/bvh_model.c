@@ -14,6 +14,14 @@
 #include <emmintrin.h>
 #endif
 
+/* The rotation's helpers inlined into both of its paths (gcc stops inlining them once two
+ * callers hold them). */
+#if defined(__GNUC__)
+#define BVH_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define BVH_HOT_INLINE inline
+#endif
+
 /* ---- the frame rate --------------------------------------------------------------------------- */
 
 /* 1 / Frame Time, taken as a whole (or NTSC) rate when the text is that rate's frame time
@@ -99,7 +107,8 @@ static inline int all_large(const double s[3], const double c[3])
  * adding a zero of either sign keeps. Sines and cosines of at least 2^-300 make every
  * product of three non-zero; others (a zero angle) take the reference.
  * tests/formats/bvh/test_bvh_euler.c compares the two. */
-static inline void euler_from_sc(const double s[3], const double c[3], const int order[3], int code, double q[4])
+static BVH_HOT_INLINE void euler_from_sc(const double s[3], const double c[3], const int order[3], int code,
+                                         double q[4])
 {
     if (all_large(s, c)) {
         switch (code) { /* order[0] * 3 + order[1]: the six orders */
@@ -136,6 +145,304 @@ void bvh_euler_to_quat(const double deg[3], const int order[3], double q[4])
     euler_from_sc(s, c, order, order[0] * 3 + order[1], q);
 }
 
+/* The rotation's doubles before the cast to float: the Euler product, the roots' turn
+ * (undo, or NULL), divided by its length. */
+static BVH_HOT_INLINE void rotation_doubles(const double s[3], const double c[3], const int order[3], int code,
+                                            const double *undo, double o[4])
+{
+    double r[4];
+    euler_from_sc(s, c, order, code, r);
+    if (undo) ganim_dq_mul(undo, r, r);
+    double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    for (int a = 0; a < 4; a++) o[a] = r[a] / len;
+}
+
+/* The reader's rotation from libm's sines and cosines (the reference): deg in `order`
+ * (deg[i] about axis order[i]); an angle of +-0 has sine +-0 and cosine 1 (libm's answer,
+ * C11 F.10.1.5-6) without the call. */
+static void rotation_libm(const double deg[3], const int order[3], int code, const double *undo, float q[4])
+{
+    double s[3], c[3], o[4];
+    for (int i = 0; i < 3; i++) {
+        if (deg[i] == 0) {
+            s[i] = deg[i];
+            c[i] = 1;
+        } else {
+            half_sincos(deg[i], &s[i], &c[i]);
+        }
+    }
+    rotation_doubles(s, c, order, code, undo, o);
+    for (int a = 0; a < 4; a++) q[a] = (float)o[a];
+}
+
+/* ---- the same floats, faster ------------------------------------------------------------------ */
+
+/* The fast path: AVX2 and FMA, chosen at run time (gcc or clang on x86); elsewhere, and on
+ * a processor without them, every rotation is rotation_libm's. */
+#if defined(__SSE2__) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define BVH_HAVE_AVX2 1
+#include <immintrin.h>
+#else
+#define BVH_HAVE_AVX2 0
+#endif
+
+#if BVH_HAVE_AVX2
+/* The fast sine and cosine of half an angle (h = deg x (pi / 360), the same double libm
+ * is given), the three angles of a joint in the lanes of one vector, each within a
+ * relative 2^-48 (32 u, u = 2^-53) of sin(h) and cos(h), or 0 where that is not shown for
+ * one of them (then libm is asked for all three):
+ *
+ * - h is 0 (deg is +-0: sine deg, cosine 1, exact), or 2^-290 <= |h| < 2^10 (not a NaN or
+ *   an infinity). n = h x 2/pi rounded to an integer (|n| <= 652); r = h - n pi/2 in three
+ *   parts (Cody and Waite): P1 and P2 have 34 bits, so n P1 and n P2 are exact and h - n P1
+ *   is exact (Sterbenz); |r - (h - n pi/2)| <= 2u|r| + 3u n|P3| + n|pi/2 - P1 - P2 - P3|
+ *   <= 2u|r| + 2^-111. With n != 0, |r| >= 2^-56 is required (a double within 2^-56 of a
+ *   multiple of pi/2 goes to libm): the error of r is then <= 2.01u|r| (n = 0: r = h exactly).
+ *   |r| <= pi/4 (1 + 2^-40) < 0.7854.
+ * - sin r = r + r z Ps(z), cos r = 1 + z Pc(z), z = r^2, Ps and Pc Taylor's coefficients to
+ *   r^17 and r^16 rounded to double, by Estrin's scheme: truncation < 2^-62 (sine) and
+ *   < 2^-58 (cosine) relative, the coefficients' rounding < 0.02u; the evaluation's rounding
+ *   (at most 6 operations on a term's path, counted as gamma_16 on sum |c_k| z^k,
+ *   z <= 0.617) <= 17u relative on Ps and 18u on Pc, so sin r within 3.5u,
+ *   cos r within 9.2u; the error of r adds 4.5u to the sine and 3.2u to the cosine:
+ *   <= 8u and <= 12.5u, against the 32u claimed. A fused multiply-add rounds once where
+ *   these bounds count two. The quarter turns (n mod 4) only swap and negate.
+ * tests/formats/bvh/test_bvh_euler.c measures the relative distance to libm on millions of
+ * angles (2u at most: well under the bound) and fails on a wrong coefficient. */
+#define BVH_P1 0x1.921fb54480000p+0
+#define BVH_P2 (-0x1.e973dcb380000p-35)
+#define BVH_P3 (-0x1.9cceba3f91f19p-70)
+static const double sin_coef[8] = { 0x1.952c77030ad4ap-49,  -0x1.ae7f3e733b81fp-41, 0x1.6124613a86d09p-33,
+                                    -0x1.ae64567f544e4p-26, 0x1.71de3a556c734p-19,  -0x1.a01a01a01a01ap-13,
+                                    0x1.1111111111111p-7,   -0x1.5555555555555p-3 };
+static const double cos_coef[8] = { 0x1.ae7f3e733b81fp-45,  -0x1.93974a8c07c9dp-37, 0x1.1eed8eff8d898p-29,
+                                    -0x1.27e4fb7789f5cp-22, 0x1.a01a01a01a01ap-16,  -0x1.6c16c16c16c17p-10,
+                                    0x1.5555555555555p-5,   -0x1.0000000000000p-1 };
+
+/* cf[7] + cf[6] z + ... + cf[0] z^7 by Estrin's scheme (a shorter chain than Horner's: z^2
+ * and z^4 alongside). */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256d estrin8(const double cf[8], __m256d z,
+                                                                                 __m256d z2, __m256d z4)
+{
+    __m256d a0 = _mm256_fmadd_pd(_mm256_set1_pd(cf[6]), z, _mm256_set1_pd(cf[7]));
+    __m256d a1 = _mm256_fmadd_pd(_mm256_set1_pd(cf[4]), z, _mm256_set1_pd(cf[5]));
+    __m256d a2 = _mm256_fmadd_pd(_mm256_set1_pd(cf[2]), z, _mm256_set1_pd(cf[3]));
+    __m256d a3 = _mm256_fmadd_pd(_mm256_set1_pd(cf[0]), z, _mm256_set1_pd(cf[1]));
+    return _mm256_fmadd_pd(_mm256_fmadd_pd(a3, z2, a2), z4, _mm256_fmadd_pd(a1, z2, a0));
+}
+
+__attribute__((target("avx2,fma"))) static inline int fast_half_sincos3(const double deg[3], double s[4], double c[4])
+{
+    const __m256d magic = _mm256_set1_pd(0x1.8p52), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1);
+    const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
+    __m256d d = _mm256_set_pd(deg[2], deg[2], deg[1], deg[0]);
+    __m256d h = _mm256_mul_pd(d, _mm256_set1_pd(3.14159265358979323846 / 360.0)), a = _mm256_and_pd(h, abs_mask);
+    __m256d in = _mm256_and_pd(_mm256_cmp_pd(a, _mm256_set1_pd(0x1p-290), _CMP_GE_OQ),
+                               _mm256_cmp_pd(a, _mm256_set1_pd(0x1p10), _CMP_LT_OQ));
+    __m256d is0 = _mm256_cmp_pd(d, zero, _CMP_EQ_OQ);
+    /* 2/pi; + 1.5 x 2^52 rounds to an integer, n mod 4 in the last bits */
+    __m256d t = _mm256_fmadd_pd(h, _mm256_set1_pd(0x1.45f306dc9c883p-1), magic), n = _mm256_sub_pd(t, magic);
+    __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(BVH_P1), h);
+    r = _mm256_fnmadd_pd(n, _mm256_set1_pd(BVH_P2), r);
+    r = _mm256_fnmadd_pd(n, _mm256_set1_pd(BVH_P3), r);
+    __m256d far = _mm256_or_pd(_mm256_cmp_pd(n, zero, _CMP_EQ_OQ),
+                               _mm256_cmp_pd(_mm256_and_pd(r, abs_mask), _mm256_set1_pd(0x1p-56), _CMP_GE_OQ));
+    if (_mm256_movemask_pd(_mm256_or_pd(_mm256_and_pd(in, far), is0)) != 15) return 0;
+    __m256d z = _mm256_mul_pd(r, r), z2 = _mm256_mul_pd(z, z), z4 = _mm256_mul_pd(z2, z2), ps, pc;
+    ps = estrin8(sin_coef, z, z2, z4);
+    pc = estrin8(cos_coef, z, z2, z4);
+    __m256d sr = _mm256_fmadd_pd(_mm256_mul_pd(r, z), ps, r), cr = _mm256_fmadd_pd(z, pc, one);
+    __m256i ti = _mm256_castpd_si256(t), low = _mm256_set1_epi64x(1);
+    __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+    __m256d swap = _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(ti, low), low));
+    __m256d neg_s = _mm256_castsi256_pd(_mm256_and_si256(_mm256_slli_epi64(ti, 62), sign));
+    __m256d neg_c = _mm256_castsi256_pd(_mm256_and_si256(_mm256_slli_epi64(_mm256_add_epi64(ti, low), 62), sign));
+    __m256d s0 = _mm256_xor_pd(_mm256_blendv_pd(sr, cr, swap), neg_s);
+    __m256d c0 = _mm256_xor_pd(_mm256_blendv_pd(cr, sr, swap), neg_c);
+    _mm256_storeu_pd(s, _mm256_blendv_pd(s0, d, is0)); /* an angle of +-0: sine deg, cosine 1 */
+    _mm256_storeu_pd(c, _mm256_blendv_pd(c0, one, is0));
+    return 1;
+}
+
+/* The rotation's floats from the fast sines and cosines, when they are provably the floats
+ * of rotation_libm; else 0.
+ *
+ * The bound. Each fast sine or cosine x_F and libm's x_L (within 1 ulp of the true value,
+ * glibc's documented bound: relative 2^-52) are within rho = 34.01u of each other,
+ * relatively, and share their sign; an angle's exact +-0 and 1 are the same in both. Both
+ * paths take the same formula (euler_from_sc's test of 2^-300: every value is either an
+ * exact 0 or 1 of a zero angle, or >= 2^-291), whose rounding gives each component
+ * sum_j sigma_j m_j (1 + theta_j), m_j the products of three of the inputs (times a
+ * component of undo), |theta_j| <= gamma_16 (at most 16 operations on a product's path:
+ * three ganim_dq_mul and undo's). So the components r_F and r_L before the length differ by
+ * at most D = K M, M = sum_j |m_j| (the product of the absolute values with every sign +:
+ * Z2 x Z2's group algebra, exact sum |m_j| since each triple of components reaches one
+ * component once), K = ((1 + rho)^3 (1 + gamma_16) - 1 + gamma_16) / ((1 - rho)^3 (1 -
+ * gamma_16)) <= 135u (M computed from the fast values, over-bounding libm's by (1 + rho)^3
+ * (1 + gamma_16)). Divided by their lengths (each within 3.01u of the exact norm, the norm
+ * within 2^-44 of 1) and rounded (u): |o_F - o_L| <= (D_a + |o_a| (sum_b D_b + 9u)) (1 +
+ * 2^-40), and sum_b M_b = prod (|s_i| + |c_i|) x sum |undo| <= 2^1.5 x 2 (1 + 2^-44) < 6: so
+ * E_a = 2^-45 M_a + 2^-42 |o_a| (256u and 2048u against 135u and 6 x 135u + 9u: the
+ * rounding of E and of o -+ E is covered). If the floats of o - E and o + E are the same,
+ * bits and sign, and the interval does not hold 0, o_L rounds to that float too. E = 0
+ * (M_a = 0: every product has an exact zero of a zero angle) means the same zero in both
+ * paths: each product's sign is that of its factors, which the paths share, as long as no
+ * intermediate sum cancels (true of three axis turns in a row, not after undo's product:
+ * a root's exact zero takes libm's path). */
+/* For each order code (order[0] x 3 + order[1]) the 32-bit lanes that move a vector by
+ * position (order[0], order[1], order[2], w) to one by axis (x, y, z, w). */
+#define BVH_PERM(x, y, z)                                                      \
+    {                                                                          \
+        2 * (x), 2 * (x) + 1, 2 * (y), 2 * (y) + 1, 2 * (z), 2 * (z) + 1, 6, 7 \
+    }
+static const int32_t axis_perm[9][8] = {
+    BVH_PERM(0, 1, 2), /* code 0: not an order */
+    BVH_PERM(0, 1, 2), /* x y z */
+    BVH_PERM(0, 2, 1), /* x z y */
+    BVH_PERM(1, 0, 2), /* y x z */
+    BVH_PERM(0, 1, 2), /* code 4: not an order */
+    BVH_PERM(2, 0, 1), /* y z x */
+    BVH_PERM(1, 2, 0), /* z x y */
+    BVH_PERM(2, 1, 0), /* z y x */
+    BVH_PERM(0, 1, 2), /* code 8: not an order */
+};
+
+__attribute__((target("avx2,fma"), always_inline)) static inline int
+rotation_bound(const double deg[3], const int order[3], int code, const double *undo, __m256d *o, __m256d *e)
+{
+    double s[4], c[4], r[4], m[4];
+    if (!fast_half_sincos3(deg, s, c)) return 0;
+    /* rotation_doubles's arithmetic; the vectors made from scalar loads (a vector load of
+     * what scalar stores just wrote waits for them: store forwarding fails) */
+    euler_from_sc(s, c, order, code, r);
+    if (undo) ganim_dq_mul(undo, r, r);
+    double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    *o = _mm256_div_pd(_mm256_set_pd(r[3], r[2], r[1], r[0]), _mm256_set1_pd(len));
+    double s0 = fabs(s[0]), s1 = fabs(s[1]), s2 = fabs(s[2]), c0 = fabs(c[0]), c1 = fabs(c[1]), c2 = fabs(c[2]);
+    double cc = c1 * c2, ss = s1 * s2, sc = s1 * c2, cs = c1 * s2;
+    /* M by position (about order[0], order[1], order[2], w), then by axis: one permutation
+     * from the order's table (stores by the order's indices and a vector load of them would
+     * wait: store forwarding fails) */
+    __m256d mp = _mm256_set_pd(c0 * cc + s0 * ss, c0 * cs + s0 * sc, c0 * sc + s0 * cs, s0 * cc + c0 * ss);
+    __m256d mv = _mm256_castsi256_pd(
+        _mm256_permutevar8x32_epi32(_mm256_castpd_si256(mp), _mm256_loadu_si256((const __m256i *)axis_perm[code])));
+    if (undo) {
+        _mm256_storeu_pd(m, mv);
+        double ux = fabs(undo[0]), uy = fabs(undo[1]), uz = fabs(undo[2]), uw = fabs(undo[3]);
+        double mx = m[0], my = m[1], mz = m[2], mw = m[3];
+        m[0] = uw * mx + ux * mw + uy * mz + uz * my;
+        m[1] = uw * my + uy * mw + ux * mz + uz * mx;
+        m[2] = uw * mz + uz * mw + ux * my + uy * mx;
+        m[3] = uw * mw + ux * mx + uy * my + uz * mz;
+        mv = _mm256_loadu_pd(m);
+    }
+    const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
+    *e = _mm256_fmadd_pd(mv, _mm256_set1_pd(0x1p-45),
+                         _mm256_mul_pd(_mm256_and_pd(*o, abs_mask), _mm256_set1_pd(0x1p-42)));
+    return 1;
+}
+
+__attribute__((target("avx2,fma"))) static int rotation_fast(const double deg[3], const int order[3], int code,
+                                                             const double *undo, float q[4])
+{
+    __m256d o, e;
+    if (!rotation_bound(deg, order, code, undo, &o, &e)) return 0;
+    const __m256d sign = _mm256_castsi256_pd(_mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                  zero = _mm256_setzero_pd();
+    __m256d lo = _mm256_sub_pd(o, e), hi = _mm256_xor_pd(_mm256_sub_pd(_mm256_xor_pd(o, sign), e), sign);
+    __m128 fl = _mm256_cvtpd_ps(lo), fh = _mm256_cvtpd_ps(hi);
+    __m256d exact = undo ? zero : _mm256_cmp_pd(e, zero, _CMP_EQ_OQ);
+    __m256d apart =
+        _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(lo, zero, _CMP_GT_OQ), _mm256_cmp_pd(hi, zero, _CMP_LT_OQ)), exact);
+    if (_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(fl), _mm_castps_si128(fh)))) != 15 ||
+        _mm256_movemask_pd(apart) != 15)
+        return 0;
+    _mm_storeu_ps(q, fl);
+    return 1;
+}
+
+__attribute__((target("avx2,fma"))) static int rotation_bound_out(const double deg[3], const int order[3],
+                                                                  const double *undo, double o[4], double e[4])
+{
+    __m256d ov, ev;
+    if (!rotation_bound(deg, order, order[0] * 3 + order[1], undo, &ov, &ev)) return 0;
+    _mm256_storeu_pd(o, ov);
+    _mm256_storeu_pd(e, ev);
+    return 1;
+}
+
+static int cpu_has_fast(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+#endif
+
+/* The reader's rotation: the fast path where it is shown to give rotation_libm's floats,
+ * else rotation_libm. deg in `order`; fast: the processor has the fast path. Returns 1
+ * for the fast path. */
+static inline int rotation_floats(const double deg[3], const int order[3], int code, const double *undo, int fast,
+                                  float q[4])
+{
+#if BVH_HAVE_AVX2
+    if (fast && rotation_fast(deg, order, code, undo, q)) return 1;
+#else
+    (void)fast;
+#endif
+    rotation_libm(deg, order, code, undo, q);
+    return 0;
+}
+
+static int libm_only; /* for the tests (bvh_set_libm_only): every read takes libm's path */
+
+void bvh_set_libm_only(int on) { libm_only = on; }
+
+int bvh_has_fast_rotation(void)
+{
+#if BVH_HAVE_AVX2
+    return cpu_has_fast();
+#else
+    return 0;
+#endif
+}
+
+int bvh_rotation(const double deg[3], const int order[3], const double *undo, float q[4], int path)
+{
+    double d[3] = { deg[order[0]], deg[order[1]], deg[order[2]] };
+    return rotation_floats(d, order, order[0] * 3 + order[1], undo, path == 0 && bvh_has_fast_rotation(), q);
+}
+
+int bvh_rotation_bound(const double deg[3], const int order[3], const double *undo, double fast[4], double e[4],
+                       double ref[4])
+{
+    double d[3] = { deg[order[0]], deg[order[1]], deg[order[2]] }, s[3], c[3];
+    for (int i = 0; i < 3; i++) {
+        if (d[i] == 0) {
+            s[i] = d[i];
+            c[i] = 1;
+        } else {
+            half_sincos(d[i], &s[i], &c[i]);
+        }
+    }
+    rotation_doubles(s, c, order, order[0] * 3 + order[1], undo, ref);
+#if BVH_HAVE_AVX2
+    return cpu_has_fast() && rotation_bound_out(d, order, undo, fast, e);
+#else
+    (void)fast, (void)e;
+    return 0;
+#endif
+}
+
+int bvh_fast_half_sincos(const double deg[3], double s[3], double c[3])
+{
+#if BVH_HAVE_AVX2
+    double s4[4], c4[4];
+    if (!cpu_has_fast() || !fast_half_sincos3(deg, s4, c4)) return 0;
+    memcpy(s, s4, 3 * sizeof *s);
+    memcpy(c, c4, 3 * sizeof *c);
+    return 1;
+#else
+    (void)deg, (void)s, (void)c;
+    return 0;
+#endif
+}
+
 /* ---- the frames, converted as they are read ----------------------------------------------------- */
 
 /* A channel's values so far: its first frame's, and once a frame differs (other bits),
@@ -156,7 +463,6 @@ typedef struct bvh_state {
     const double *undo; /* bvh.axes: the roots' turn, or NULL */
     double base[3];     /* added to the position channels (OFFSET or 0) */
     uint64_t angle[3];  /* the angles of the frame before, their bits (a NaN's before the first) */
-    double s[3], c[3];  /* their half-angle sines and cosines */
     float q_prev[4];    /* that frame's rotation */
     bvh_chan t, r;
 } bvh_state;
@@ -190,6 +496,7 @@ static void set_undo(bvh_file *f)
 ganim_code bvh_begin(bvh_file *f)
 {
     set_undo(f);
+    f->fast_rotation = bvh_has_fast_rotation() && !libm_only;
     /* read first (f->redo clear): the root is taken for the synthetic one while its
      * values are 0; bvh_frame asks for a second reading if that turns out false while
      * roots are turned (the turn goes to the root's children only if it is synthetic) */
@@ -276,8 +583,7 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
             if (code != GANIM_OK) return code;
         }
         if (!st->has_rot) continue;
-        /* each angle with the bits of the frame before keeps its sine and cosine (the
-         * same libm call on the same double); all three: the same quaternion */
+        /* three angles with the bits of the frame before: the same quaternion */
         double deg[3];
         uint64_t bits[3];
         for (int i = 0; i < 3; i++) deg[i] = v[st->rot_v[i]];
@@ -289,24 +595,14 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
                 continue;
             }
             st->angle[i] = bits[i];
-            if (!(bits[i] << 1)) { /* +-0: sin(+-0) is +-0 and cos(+-0) is 1 (C11 F.10.1.5-6) */
-                st->s[i] = deg[i];
-                st->c[i] = 1;
-            } else {
-                half_sincos(deg[i], &st->s[i], &st->c[i]);
-            }
         }
         if (same == 3) { /* fr > 0: the frame before's rotation, which a channel without an
                             * array holds as its first already (chan_put would find it so) */
             if (st->r.varying) memcpy(st->r.frames + (size_t)fr * 4, st->q_prev, sizeof st->q_prev);
             continue;
         }
-        double r[4];
         float q[4];
-        euler_from_sc(st->s, st->c, st->order, st->order_code, r);
-        if (st->undo) ganim_dq_mul(st->undo, r, r);
-        double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-        for (int a = 0; a < 4; a++) q[a] = (float)(r[a] / len);
+        f->libm_rotations += !rotation_floats(deg, st->order, st->order_code, st->undo, f->fast_rotation, q);
         memcpy(st->q_prev, q, sizeof q);
         ganim_code code = chan_put(f, &st->r, q, 4, fr);
         if (code != GANIM_OK) return code;

@@ -167,6 +167,153 @@ TEST(reader_matches)
     free(text);
 }
 
+/* ---- the fast path (bvh_model.c: rotation_fast) against libm's -------------------------------- */
+
+#define U 0x1p-53
+
+/* An angle of one of twelve kinds: k < 7 are the angles files hold (random doubles within
+ * +-720, decimals of 4 places, whole degrees, halves), then quarter turns, zeros of either
+ * sign, tiny and subnormal ones, huge ones, and the fast path's edges, NaN and infinities. */
+static double test_angle(int k)
+{
+    uint64_t r = next_random();
+    switch (k) {
+    case 0:
+    case 1:
+    case 2:
+    case 3: return ((double)(r >> 11) / 9007199254740992.0 - 0.5) * 1440;
+    case 4: return (double)((int64_t)(r >> 20) % 3600000) / 10000.0;
+    case 5: return (double)((int64_t)(r >> 20) % 721);
+    case 6: return (double)((int64_t)(r >> 20) % 1441) / 2;
+    case 7: return 90.0 * (double)((int64_t)(r >> 20) % 13);
+    case 8: return (r >> 9) & 1 ? 0.0 : -0.0;
+    case 9: return ldexp((double)(r >> 11), -(int)((r & 1023) + 53)) * ((r >> 10) & 1 ? 1 : -1);
+    case 10: return ldexp((double)(r >> 11) / 9007199254740992.0, (int)(r & 1023)) * ((r >> 10) & 1 ? 1 : -1);
+    default: {
+        /* the domain's edges: |h| = 2^-290 and 2^10 (h = deg x pi/360), 180 degrees'
+         * neighbours (r within 2^-56 of a quarter turn), NaN, infinities */
+        static const double edge[] = { 0x1p-290 * (360 / PI), 0x1p10 * (360 / PI), 180, 360, 540, -180, -720 };
+        double d = edge[(r >> 8) % (sizeof edge / sizeof edge[0])];
+        int steps = (int)((r >> 16) % 9) - 4;
+        for (; steps > 0; steps--) d = nextafter(d, INFINITY);
+        for (; steps < 0; steps++) d = nextafter(d, -INFINITY);
+        switch ((r >> 24) % 8) {
+        case 0: return NAN;
+        case 1: return (r >> 27) & 1 ? INFINITY : -INFINITY;
+        default: return (r >> 28) & 1 ? d : -d;
+        }
+    }
+    }
+}
+
+/* The roots' turns of bvh.axes and others (NULL: no turn). */
+static const double turns[6][4] = {
+    { 0, 0, 0, 0 },
+    { 0.70710678118654752440, 0, 0, 0.70710678118654752440 },
+    { -0.70710678118654752440, 0, 0, 0.70710678118654752440 },
+    { 0, 0, -0.70710678118654752440, 0.70710678118654752440 },
+    { 0, 1, 0, 0 },
+    { 0.5, -0.5, -0.5, 0.5 },
+};
+
+/* Millions of rotations: the reader's floats against libm's path, bit for bit (signed zeros
+ * included), in the six orders, with and without a root's turn; the fast path must take
+ * at least 99.9 % of the rotations of the angles files hold. */
+TEST(fast_same_floats)
+{
+    long n = test_full() ? 20000000 : 1000000, fast = 0, real = 0, real_fast = 0;
+    for (long i = 0; i < n; i++) {
+        double deg[3];
+        uint64_t r = next_random();
+        int kinds_real = 1;
+        for (int a = 0; a < 3; a++) {
+            int k = (int)((r >> (8 * a)) % 12);
+            kinds_real &= k < 7;
+            deg[a] = test_angle(k);
+        }
+        const int *order = orders[(r >> 32) % 6];
+        int t = (int)((r >> 40) % 6);
+        const double *undo = t ? turns[t] : NULL;
+        float got[4], want[4];
+        int f = bvh_rotation(deg, order, undo, got, 0);
+        bvh_rotation(deg, order, undo, want, 1);
+        fast += f;
+        real += kinds_real;
+        real_fast += kinds_real && f;
+        if (memcmp(got, want, sizeof got) != 0) {
+            CHECK_MSG(0, "angles (%a %a %a) order %d%d%d turn %d: (%a %a %a %a) instead of (%a %a %a %a)", deg[0],
+                      deg[1], deg[2], order[0], order[1], order[2], t, got[0], got[1], got[2], got[3], want[0], want[1],
+                      want[2], want[3]);
+            return;
+        }
+    }
+    printf("  %ld rotations, %ld by the fast path (%s); of the %ld of files' angles, %ld left to libm\n", n, fast,
+           bvh_has_fast_rotation() ? "AVX2 and FMA" : "none here", real, real - real_fast);
+    if (bvh_has_fast_rotation())
+        CHECK_MSG(real_fast >= real - real / 1000, "%ld of %ld rotations left to libm", real - real_fast, real);
+}
+
+/* The fast sines and cosines within 34u of libm's (32u of the true value, and libm's 1 ulp)
+ * on angles files hold and on the neighbours of quarter turns; the largest distance is
+ * printed (2u here). */
+TEST(fast_sincos_bound)
+{
+    if (!bvh_has_fast_rotation()) return;
+    long n = test_full() ? 20000000 : 1000000, bad = 0;
+    double worst = 0;
+    for (long i = 0; i < n; i++) {
+        double deg[3], s[3], c[3];
+        for (int a = 0; a < 3; a++) {
+            uint64_t r = next_random();
+            deg[a] = (r & 3) ? test_angle((int)((r >> 2) % 7)) : 90.0 * (double)((int64_t)(r >> 20) % 13 - 6);
+            if (!(r & 3)) deg[a] += ldexp((double)((int64_t)((r >> 8) % 2001) - 1000), -40);
+        }
+        if (!bvh_fast_half_sincos(deg, s, c)) continue;
+        for (int a = 0; a < 3; a++) {
+            if (deg[a] == 0) {
+                CHECK(memcmp(&s[a], &deg[a], sizeof s[a]) == 0 && c[a] == 1);
+                continue;
+            }
+            double h = deg[a] * (PI / 360), ls = sin(h), lc = cos(h);
+            double es = fabs(s[a] - ls) / fabs(ls), ec = fabs(c[a] - lc) / fabs(lc);
+            if (es > worst) worst = es;
+            if (ec > worst) worst = ec;
+            if ((es > 34 * U || ec > 34 * U) && bad++ < 5)
+                CHECK_MSG(0, "%a degrees: sine %a cosine %a, libm's %a %a", deg[a], s[a], c[a], ls, lc);
+        }
+    }
+    printf("  largest relative distance to libm's sine or cosine: %.2f u\n", worst / U);
+    CHECK(bad == 0);
+}
+
+/* The bound E of each component holds: the fast path's doubles (before the cast to float)
+ * within E of libm's path's, and the same bits where E is 0. The largest fraction of E
+ * used is printed. */
+TEST(fast_bound_holds)
+{
+    if (!bvh_has_fast_rotation()) return;
+    long n = test_full() ? 20000000 : 1000000, bad = 0;
+    double worst = 0;
+    for (long i = 0; i < n; i++) {
+        double deg[3], fast[4], e[4], ref[4];
+        uint64_t r = next_random();
+        for (int a = 0; a < 3; a++) deg[a] = test_angle((int)((r >> (8 * a)) % 12));
+        const int *order = orders[(r >> 32) % 6];
+        int t = (int)((r >> 40) % 6);
+        if (!bvh_rotation_bound(deg, order, t ? turns[t] : NULL, fast, e, ref)) continue;
+        for (int a = 0; a < 4; a++) {
+            double d = fabs(fast[a] - ref[a]);
+            int ok = e[a] > 0 ? d <= e[a] : !memcmp(&fast[a], &ref[a], sizeof ref[a]);
+            if (e[a] > 0 && d / e[a] > worst) worst = d / e[a];
+            if (!ok && bad++ < 5)
+                CHECK_MSG(0, "angles (%a %a %a) order %d%d%d turn %d, component %d: %a against libm's %a, bound %a",
+                          deg[0], deg[1], deg[2], order[0], order[1], order[2], t, a, fast[a], ref[a], e[a]);
+        }
+    }
+    printf("  largest distance to libm's path's doubles: %.4f of the bound\n", worst);
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
     test_program_name = "test_bvh_euler";
@@ -174,5 +321,8 @@ int main(void)
     RUN(special_angles);
     RUN(random_angles);
     RUN(reader_matches);
+    RUN(fast_same_floats);
+    RUN(fast_sincos_bound);
+    RUN(fast_bound_holds);
     return test_finish();
 }
