@@ -456,6 +456,37 @@ static ganim_code parse_mode(arena *a, int mode, const char *text, size_t size, 
     return gj_parse(&p, (const uint8_t *)text, size, out, err);
 }
 
+/* One text parsed the three ways (stored, skimmed, parsed later: parse_mode's modes). */
+typedef struct three_ways {
+    arena a[3];
+    ganim_error e[3];
+    ganim_code c[3];
+    const gj_value *v[3];
+} three_ways;
+
+static void parse_three(three_ways *t, const char *text, size_t size)
+{
+    memset(t, 0, sizeof *t);
+    for (int mode = 0; mode < 3; mode++)
+        t->c[mode] = parse_mode(&t->a[mode], mode, text, size, 0, NULL, &t->v[mode], &t->e[mode]);
+}
+
+/* The first mode whose answer (code, and an error's offset and sentence) is not the stored
+ * parse's, or 0. */
+static int three_differ(const three_ways *t)
+{
+    for (int mode = 1; mode < 3; mode++)
+        if (t->c[mode] != t->c[0] || (t->c[0] != GANIM_OK && (t->e[mode].offset != t->e[0].offset ||
+                                                              strcmp(t->e[mode].message, t->e[0].message))))
+            return mode;
+    return 0;
+}
+
+static void free_three(three_ways *t)
+{
+    for (int mode = 0; mode < 3; mode++) arena_free(&t->a[mode]);
+}
+
 /* Whether b is a, with every GJ_LATER in b parsed (gj_parse_later) on the way. */
 static int same_tree(arena *ar, const gj_value *a, const gj_value *b)
 {
@@ -528,26 +559,16 @@ static void fail_alike(const char *base)
             if (k == sizeof swaps) len = at; /* cut */
             else if (at < n) text[at] = swaps[k];
             else continue;
-            ganim_error e[3];
-            ganim_code c[3];
-            const gj_value *v[3];
-            arena a[3];
-            memset(a, 0, sizeof a);
-            memset(e, 0, sizeof e);
-            for (int mode = 0; mode < 3; mode++)
-                c[mode] = parse_mode(&a[mode], mode, text, len, 0, NULL, &v[mode], &e[mode]);
-            for (int mode = 1; mode < 3; mode++) {
-                int same =
-                    c[mode] == c[0] &&
-                    (c[0] == GANIM_OK || (e[mode].offset == e[0].offset && !strcmp(e[mode].message, e[0].message)));
-                CHECK_MSG(same, "'%.*s' mode %d: %d at %llu '%s', stored: %d at %llu '%s'", (int)len, text, mode,
-                          c[mode], (unsigned long long)e[mode].offset, e[mode].message, c[0],
-                          (unsigned long long)e[0].offset, e[0].message);
-            }
-            if (c[0] == GANIM_OK) CHECK(same_tree(&a[2], v[0], v[2]));
-            failed += c[0] != GANIM_OK;
+            three_ways t;
+            parse_three(&t, text, len);
+            int m = three_differ(&t);
+            CHECK_MSG(!m, "'%.*s' mode %d: %d at %llu '%s', stored: %d at %llu '%s'", (int)len, text, m, t.c[m],
+                      (unsigned long long)t.e[m].offset, t.e[m].message, t.c[0], (unsigned long long)t.e[0].offset,
+                      t.e[0].message);
+            if (t.c[0] == GANIM_OK) CHECK(same_tree(&t.a[2], t.v[0], t.v[2]));
+            failed += t.c[0] != GANIM_OK;
             cases++;
-            for (int mode = 0; mode < 3; mode++) arena_free(&a[mode]);
+            free_three(&t);
         }
     CHECK_MSG(failed > cases / 2 && failed < cases, "%zu of %zu texts refused", failed, cases);
 }
@@ -582,24 +603,16 @@ TEST(whole_numbers_of_every_length)
                     if (zero && len > 1) want = GANIM_ERR_CORRUPT, want_at = at;
                     else if (k == 4) want = GANIM_ERR_CORRUPT, want_at = at + len;
                     else if (k == 5) want = GANIM_ERR_TRUNCATED, want_at = at + len;
-                    ganim_error e[3];
-                    ganim_code c[3];
-                    const gj_value *v[3];
-                    arena a[3];
-                    memset(a, 0, sizeof a);
-                    memset(e, 0, sizeof e);
-                    for (int mode = 0; mode < 3; mode++)
-                        c[mode] = parse_mode(&a[mode], mode, text, (size_t)n, 0, NULL, &v[mode], &e[mode]);
-                    CHECK_MSG(c[0] == want && (want == GANIM_OK || e[0].offset == 100 + want_at),
-                              "'%s': %d at %llu (%s), wanted %d at %zu", text, c[0], (unsigned long long)e[0].offset,
-                              e[0].message, want, 100 + want_at);
-                    for (int mode = 1; mode < 3; mode++)
-                        CHECK_MSG(c[mode] == c[0] && (c[0] == GANIM_OK || (e[mode].offset == e[0].offset &&
-                                                                           !strcmp(e[mode].message, e[0].message))),
-                                  "'%s' mode %d: %d at %llu, stored: %d at %llu", text, mode, c[mode],
-                                  (unsigned long long)e[mode].offset, c[0], (unsigned long long)e[0].offset);
-                    if (c[0] == GANIM_OK) {
-                        const gj_value *m = gj_get(v[0], "m");
+                    three_ways t;
+                    parse_three(&t, text, (size_t)n);
+                    CHECK_MSG(t.c[0] == want && (want == GANIM_OK || t.e[0].offset == 100 + want_at),
+                              "'%s': %d at %llu (%s), wanted %d at %zu", text, t.c[0],
+                              (unsigned long long)t.e[0].offset, t.e[0].message, want, 100 + want_at);
+                    int md = three_differ(&t);
+                    CHECK_MSG(!md, "'%s' mode %d: %d at %llu, stored: %d at %llu", text, md, t.c[md],
+                              (unsigned long long)t.e[md].offset, t.c[0], (unsigned long long)t.e[0].offset);
+                    if (t.c[0] == GANIM_OK) {
+                        const gj_value *m = gj_get(t.v[0], "m");
                         size_t tlen = len + strlen(ends[k]) - 1;
                         char tok[40];
                         memcpy(tok, text + at, tlen);
@@ -612,9 +625,9 @@ TEST(whole_numbers_of_every_length)
                         if (k == 0 && len <= 15)
                             CHECK_MSG(gj_uint(m, UINT64_MAX, &u) && u == strtoull(tok, NULL, 10), "'%s': %llu", text,
                                       (unsigned long long)u);
-                        CHECK(c[2] != GANIM_OK || same_tree(&a[2], v[0], v[2]));
+                        CHECK(t.c[2] != GANIM_OK || same_tree(&t.a[2], t.v[0], t.v[2]));
                     }
-                    for (int mode = 0; mode < 3; mode++) arena_free(&a[mode]);
+                    free_three(&t);
                 }
 }
 
@@ -636,23 +649,15 @@ TEST(long_strings_at_every_place)
                 if (what == 0) text[at] = 0x1F, want = GANIM_ERR_CORRUPT, want_at = at;
                 else if (what == 1 && p + 1 < LEN) text[at] = '\\', text[at + 1] = 'n';
                 else if (what == 2) text[at] = '"', want = GANIM_ERR_CORRUPT, want_at = at + 1; /* then junk */
-                ganim_error e[3];
-                ganim_code c[3];
-                const gj_value *v[3];
-                arena a[3];
-                memset(a, 0, sizeof a);
-                memset(e, 0, sizeof e);
-                for (int mode = 0; mode < 3; mode++)
-                    c[mode] = parse_mode(&a[mode], mode, text, (size_t)n, 0, NULL, &v[mode], &e[mode]);
-                CHECK_MSG(c[0] == want && (want == GANIM_OK || e[0].offset == 100 + want_at),
-                          "lent %d place %zu case %d: %d at %llu (%s)", lent, p, what, c[0],
-                          (unsigned long long)e[0].offset, e[0].message);
-                for (int mode = 1; mode < 3; mode++)
-                    CHECK_MSG(c[mode] == c[0] && (c[0] == GANIM_OK || (e[mode].offset == e[0].offset &&
-                                                                       !strcmp(e[mode].message, e[0].message))),
-                              "lent %d place %zu case %d mode %d: %d, stored %d", lent, p, what, mode, c[mode], c[0]);
-                if (c[0] == GANIM_OK) {
-                    const gj_value *sv = gj_get(gj_get(v[0], "m"), lent ? "s" : "c");
+                three_ways t;
+                parse_three(&t, text, (size_t)n);
+                CHECK_MSG(t.c[0] == want && (want == GANIM_OK || t.e[0].offset == 100 + want_at),
+                          "lent %d place %zu case %d: %d at %llu (%s)", lent, p, what, t.c[0],
+                          (unsigned long long)t.e[0].offset, t.e[0].message);
+                int md = three_differ(&t);
+                CHECK_MSG(!md, "lent %d place %zu case %d mode %d: %d, stored %d", lent, p, what, md, t.c[md], t.c[0]);
+                if (t.c[0] == GANIM_OK) {
+                    const gj_value *sv = gj_get(gj_get(t.v[0], "m"), lent ? "s" : "c");
                     const char *b = NULL;
                     size_t bn = 0;
                     int esc = what == 1 && p + 1 < LEN;
@@ -662,9 +667,9 @@ TEST(long_strings_at_every_place)
                         want_s[wn++] = esc && i == p ? '\n' : text[11 + i], i += esc && i == p;
                     CHECK_MSG(gj_bytes(sv, &b, &bn) && bn == wn && !memcmp(b, want_s, wn) && sv->lent == (lent && !esc),
                               "lent %d place %zu case %d: the string", lent, p, what);
-                    CHECK(c[2] != GANIM_OK || same_tree(&a[2], v[0], v[2]));
+                    CHECK(t.c[2] != GANIM_OK || same_tree(&t.a[2], t.v[0], t.v[2]));
                 }
-                for (int mode = 0; mode < 3; mode++) arena_free(&a[mode]);
+                free_three(&t);
             }
 }
 
