@@ -10,6 +10,8 @@
 #include "core/dquat.h"
 #include "formats/bvh/bvh.h"
 
+#include <math.h>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -177,9 +179,12 @@ static void rotation_libm(const double deg[3], const int order[3], int code, con
 
 /* ---- the same floats, faster ------------------------------------------------------------------ */
 
-/* The fast path: AVX2 and FMA, chosen at run time (gcc or clang on x86); elsewhere, and on
- * a processor without them, every rotation is rotation_libm's. */
-#if defined(__SSE2__) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+/* The fast path: AVX2 and FMA, chosen at run time (gcc or clang on x86), with glibc's sine
+ * and cosine, whose 1-ulp bound its proof takes (MinGW's are not within it: cos(pi/2) and
+ * sines near a turn differ by far more, so on Windows the fast path's floats would not be
+ * the C library's path's); elsewhere, and on a processor without them, every rotation is
+ * rotation_libm's. */
+#if defined(__SSE2__) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__GLIBC__)
 #define BVH_HAVE_AVX2 1
 #include <immintrin.h>
 #else
