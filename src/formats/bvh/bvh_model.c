@@ -159,12 +159,10 @@ static BVH_HOT_INLINE void rotation_doubles(const double s[3], const double c[3]
     for (int a = 0; a < 4; a++) o[a] = r[a] / len;
 }
 
-/* The reader's rotation from libm's sines and cosines (the reference): deg in `order`
- * (deg[i] about axis order[i]); an angle of +-0 has sine +-0 and cosine 1 (libm's answer,
- * C11 F.10.1.5-6) without the call. */
-static void rotation_libm(const double deg[3], const int order[3], int code, const double *undo, float q[4])
+/* libm's half-angle sines and cosines of three angles in degrees; an angle of +-0 has sine
+ * +-0 and cosine 1 (libm's answer, C11 F.10.1.5-6) without the call. */
+static void libm_half_sincos3(const double deg[3], double s[3], double c[3])
 {
-    double s[3], c[3], o[4];
     for (int i = 0; i < 3; i++) {
         if (deg[i] == 0) {
             s[i] = deg[i];
@@ -173,6 +171,14 @@ static void rotation_libm(const double deg[3], const int order[3], int code, con
             half_sincos(deg[i], &s[i], &c[i]);
         }
     }
+}
+
+/* The reader's rotation from libm's sines and cosines (the reference): deg in `order`
+ * (deg[i] about axis order[i]). */
+static void rotation_libm(const double deg[3], const int order[3], int code, const double *undo, float q[4])
+{
+    double s[3], c[3], o[4];
+    libm_half_sincos3(deg, s, c);
     rotation_doubles(s, c, order, code, undo, o);
     for (int a = 0; a < 4; a++) q[a] = (float)o[a];
 }
@@ -417,14 +423,7 @@ int bvh_rotation_bound(const double deg[3], const int order[3], const double *un
                        double ref[4])
 {
     double d[3] = { deg[order[0]], deg[order[1]], deg[order[2]] }, s[3], c[3];
-    for (int i = 0; i < 3; i++) {
-        if (d[i] == 0) {
-            s[i] = d[i];
-            c[i] = 1;
-        } else {
-            half_sincos(d[i], &s[i], &c[i]);
-        }
-    }
+    libm_half_sincos3(d, s, c);
     rotation_doubles(s, c, order, order[0] * 3 + order[1], undo, ref);
 #if BVH_HAVE_AVX2
     return cpu_has_fast() && rotation_bound_out(d, order, undo, fast, e);
