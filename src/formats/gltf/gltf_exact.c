@@ -562,28 +562,34 @@ static int turned_fit(const bounds *b, const double e[4], const double slack[2],
  * (<= eps^2) and (C qh + C delta / n) R' (<= 4.2 eps^2 (1 + eps)), C orthogonal within
  * 2^-52. fwd_rotation's dd[i] / ss is f(u)[i] within 2^-48 (dd[i] within 2^-51 of (C u)[i]:
  * two products and a sum of values below 1.1; ss within 2^-49 of |u| >= 0.89), and the
- * linear value computed below is within 2^-49 of the real one (qh, C qh and 1 / n rounded
- * a few times, the terms in delta far smaller, a nudge's sum rounded once more). So a match
+ * linear value computed below is within 2^-49 of the real one (qh, C qh, G and 1 / n rounded
+ * a few times, c + sum over j of delta[j] G[j] summed in four roundings of values below 1.2,
+ * a nudge's sum rounded once more). So a match
  * has every linear value within B widened by 2^-37 + 2^-48 + 2^-49 < 2^-36.9: EXACT_LIN_TOL
  * = 2^-35 is four times that, and a candidate the test rejects cannot match.
  *
  * No square root or division per candidate: a nudge of component j by nu (the float step,
- * exact in double) adds nu G[j], G[j] = (C e_j - C qh qh[j]) / n made once per key. A whole
- * length is passed over when one of t's linear values lies farther outside B than any
- * nudge moves it (reach: |nu| <= 2^-23 1.02 |q0[j]| + 2^-149, times |G[j][i]|, plus 2^-48
- * for the roundings of the values compared). A candidate whose squared length lies in the
+ * exact in double) adds nu G[j], G[j] = (C e_j - C qh qh[j]) / n made once per key, and t's
+ * linear values are C qh + sum over j of (t[j] - q0[j]) G[j] (the same linear part: t -
+ * q0 is exact in double). When t[j] has q0[j]'s sign and exponent and a mantissa not
+ * zero, both its neighbours are that exponent's float step away, so nu G[j] for either is
+ * made once per key too (x, gen). A candidate whose squared length lies in the
  * unit band (within 2^-36, as turned_fit) cannot match (unit_none) and is not tried. The
  * candidates tried keep their order; each is still checked by fwd_rotation. */
 #define EXACT_LIN_TOL 0x1p-35
 
 typedef struct linear {
-    double c[4];           /* C qh */
-    double qh[4];          /* q0 / n */
-    double rn;             /* 1 / n */
-    double g[4][4];        /* G[j] */
-    double lo[4], hi[4];   /* B widened by EXACT_LIN_TOL */
-    double reach[4];       /* at most |nu G[j][i]| over the nudges (|nu| <= 2^-23 1.02 |q0[j]| + 2^-149) */
-    double flo[4], fhi[4]; /* [lo, hi] widened by reach: no candidate of a length outside it fits */
+    double c[4];         /* C qh */
+    double qh[4];        /* q0 / n */
+    double rn;           /* 1 / n */
+    double g[4][4];      /* G[j] */
+    double lo[4], hi[4]; /* B widened by EXACT_LIN_TOL */
+    /* nu G[j] of the nudges of a t[j] with q0[j]'s sign and exponent bits (gen[j]; 1, which
+     * no t[j] has, when q0[j] is not a normal number) and a mantissa not zero: both its
+     * neighbours are the float step of that exponent away (nu = -ulp down, +ulp up,
+     * exactly), so nudge_fits' products are these, made once per key (x[j][up]) */
+    double x[4][2][4];
+    uint32_t gen[4];
 } linear;
 
 /* Whether the linear test applies (unit_none, B within [-2, 2], |q0| within [0.9, 1.1],
@@ -607,21 +613,24 @@ static int linear_init(const bounds *b, const float q0[4], linear *ln)
     }
     turn_pair(b, 0, ln->qh[0], ln->qh[3], &ln->c[0], &ln->c[3]);
     turn_pair(b, 1, ln->qh[1], ln->qh[2], &ln->c[1], &ln->c[2]);
+    /* C e_j, as turn_pair turns the unit vectors (x -> (cw, 0, 0, -cx), y -> (0, cw, cx, 0) ...) */
+    const double ce[4][4] = {
+        { b->cw, 0, 0, -b->cx }, { 0, b->cw, b->cx, 0 }, { 0, -b->cx, b->cw, 0 }, { b->cx, 0, 0, b->cw }
+    };
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) ln->g[j][i] = (ce[j][i] - ln->c[i] * ln->qh[j]) * ln->rn;
     for (int j = 0; j < 4; j++) {
-        double e[4] = { 0, 0, 0, 0 }, ce[4];
-        e[j] = 1;
-        turn_pair(b, 0, e[0], e[3], &ce[0], &ce[3]);
-        turn_pair(b, 1, e[1], e[2], &ce[1], &ce[2]);
-        for (int i = 0; i < 4; i++) ln->g[j][i] = (ce[i] - ln->c[i] * ln->qh[j]) * ln->rn;
-    }
-    for (int i = 0; i < 4; i++) {
-        ln->reach[i] = 0;
-        for (int j = 0; j < 4; j++) {
-            double r = (0x1.02p-23 * fabsf(q0[j]) + 0x1p-149) * fabs(ln->g[j][i]) * (1 + 0x1p-20);
-            if (r > ln->reach[i]) ln->reach[i] = r;
+        uint32_t bits;
+        memcpy(&bits, &q0[j], sizeof bits);
+        uint32_t e = bits >> 23 & 0xff;
+        ln->gen[j] = e >= 1 && e <= 254 ? bits & 0xff800000u : 1;                     /* 1: no t[j]'s bits masked */
+        uint64_t ub = (uint64_t)(e >= 1 && e <= 254 ? e + (1023 - 150) : 1023) << 52; /* 2^(e - 150), the step */
+        double ulp;
+        memcpy(&ulp, &ub, sizeof ulp);
+        for (int i = 0; i < 4; i++) {
+            ln->x[j][0][i] = -ulp * ln->g[j][i];
+            ln->x[j][1][i] = ulp * ln->g[j][i];
         }
-        ln->flo[i] = ln->lo[i] - ln->reach[i] - 0x1p-48; /* 2^-48: l's and lu's roundings */
-        ln->fhi[i] = ln->hi[i] + ln->reach[i] + 0x1p-48;
     }
     return 1;
 }
@@ -647,6 +656,20 @@ static int in_band(double mu)
     return mu * (1 + 0x1p-36) <= 1 + EXACT_UNIT_BAND && mu * (1 - 0x1p-36) >= 1 - EXACT_UNIT_BAND;
 }
 
+/* Whether every x[i] lies in [sl[i], sh[i]]: nudge_fits (below) with its products made. */
+static inline int x_fits(const double x[4], const double sl[4], const double sh[4])
+{
+#if defined(__SSE2__)
+    __m128d x01 = _mm_loadu_pd(x), x23 = _mm_loadu_pd(x + 2);
+    __m128d in01 = _mm_and_pd(_mm_cmpge_pd(x01, _mm_loadu_pd(sl)), _mm_cmple_pd(x01, _mm_loadu_pd(sh)));
+    __m128d in23 = _mm_and_pd(_mm_cmpge_pd(x23, _mm_loadu_pd(sl + 2)), _mm_cmple_pd(x23, _mm_loadu_pd(sh + 2)));
+    return _mm_movemask_pd(_mm_and_pd(in01, in23)) == 3;
+#else
+    return (x[0] >= sl[0]) & (x[0] <= sh[0]) & (x[1] >= sl[1]) & (x[1] <= sh[1]) & (x[2] >= sl[2]) & (x[2] <= sh[2]) &
+           (x[3] >= sl[3]) & (x[3] <= sh[3]);
+#endif
+}
+
 /* Whether every nu g[i] lies in [sl[i], sh[i]]: all four compared, with one branch (which
  * of the eight compares fails first the processor cannot foretell). With SSE2 in two
  * pairs: the same products and compares, the same answer. */
@@ -664,22 +687,50 @@ static inline int nudge_fits(double nu, const double g[4], const double sl[4], c
 #endif
 }
 
+/* Bit j: t[j] has q0[j]'s sign and exponent (gen) and a mantissa not zero, so that its
+ * nudges' products are ln->x[j] (SSE2: the same four compares at once). */
+static unsigned generic_mask(const linear *ln, const float t[4])
+{
+#if defined(__SSE2__)
+    __m128i tb = _mm_castps_si128(_mm_loadu_ps(t)), gen = _mm_loadu_si128((const __m128i *)(const void *)ln->gen);
+    __m128i same = _mm_cmpeq_epi32(_mm_and_si128(tb, _mm_set1_epi32((int)0xff800000u)), gen);
+    __m128i zero = _mm_cmpeq_epi32(_mm_and_si128(tb, _mm_set1_epi32(0x7fffff)), _mm_setzero_si128());
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(zero, same)));
+#else
+    unsigned m = 0;
+    for (int j = 0; j < 4; j++) {
+        uint32_t bits;
+        memcpy(&bits, &t[j], sizeof bits);
+        m |= (unsigned)((bits & 0xff800000u) == ln->gen[j] && (bits & 0x7fffffu)) << j;
+    }
+    return m;
+#endif
+}
+
+/* t with component j replaced by its neighbour v (a nudge that passed the linear test):
+ * passed over when its squared length may lie in the unit band (edge), else tried. */
+static int try_nudge(const gltf_conv *cv, int root, const float out[4], const float t[4], double m, int edge, int j,
+                     float v, float q[4])
+{
+    if (edge && in_band(m - (double)t[j] * t[j] + (double)v * v)) return 0;
+    float u[4];
+    memcpy(u, t, sizeof u);
+    u[j] = v;
+    return try_rotation(cv, root, out, u, q);
+}
+
 /* The candidates of the length of t (t, then the nudges in the old order) judged by the
  * linear test: the first that fwd_rotation maps to out into q, 1; else 0. m is |t|^2 as
  * the caller sums it; edge, whether some candidate's squared length may lie in the band. */
-static int linear_length(const gltf_conv *cv, int root, const bounds *b, const linear *ln, const float out[4],
-                         const float q0[4], const float t[4], double m, int edge, float q[4])
+static int linear_length(const gltf_conv *cv, int root, const linear *ln, const float out[4], const float q0[4],
+                         const float t[4], double m, int edge, float q[4])
 {
-    double d[4], cd[4], l[4], a = 0;
-    for (int i = 0; i < 4; i++) {
-        d[i] = (double)t[i] - q0[i];
-        a += ln->qh[i] * d[i];
+    double l[4];
+    for (int i = 0; i < 4; i++) l[i] = ln->c[i];
+    for (int j = 0; j < 4; j++) {
+        double d = (double)t[j] - q0[j]; /* exact: two floats this close */
+        for (int i = 0; i < 4; i++) l[i] += d * ln->g[j][i];
     }
-    turn_pair(b, 0, d[0], d[3], &cd[0], &cd[3]);
-    turn_pair(b, 1, d[1], d[2], &cd[1], &cd[2]);
-    for (int i = 0; i < 4; i++) l[i] = ln->c[i] + (cd[i] - ln->c[i] * a) * ln->rn;
-    for (int i = 0; i < 4; i++) /* no nudge brings a value this far back into B */
-        if (!(l[i] >= ln->flo[i] && l[i] <= ln->fhi[i])) return 0;
     if (linear_fits(ln, l) && !(edge && in_band(m)) && try_rotation(cv, root, out, t, q)) return 1;
     /* a nudge passes when every nu G[j][i] lies in [lo[i] - l[i], hi[i] - l[i]]: near a
      * match both sides are below 2^-21, their roundings below 2^-74, far inside
@@ -694,10 +745,21 @@ static int linear_length(const gltf_conv *cv, int root, const bounds *b, const l
 #else
     for (int i = 0; i < 4; i++) sl[i] = ln->lo[i] - l[i], sh[i] = ln->hi[i] - l[i];
 #endif
+    unsigned gm = generic_mask(ln, t);
     for (int j = 0; j < 4; j++) {
         float nb[2]; /* t[j]'s neighbours below and above (step) */
         uint32_t bits;
         memcpy(&bits, &t[j], sizeof bits);
+        if (gm >> j & 1) { /* nudge_fits' products made (x), the same decisions */
+            for (int up = 0; up < 2; up++) {
+                if (!x_fits(ln->x[j][up], sl, sh)) continue;
+                uint32_t nbits =
+                    bits + ((bits >> 31) == (uint32_t)up ? 0xffffffffu : 1u); /* toward or away from zero */
+                memcpy(&nb[up], &nbits, sizeof nb[up]);
+                if (try_nudge(cv, root, out, t, m, edge, j, nb[up], q)) return 1;
+            }
+            continue;
+        }
         if (bits & 0x7fffffffu) { /* finite (|t[j]| < 2) and not zero: one unit in the last place either way */
             uint32_t away = bits + 1, toward = bits - 1;
             memcpy(&nb[0], bits >> 31 ? &away : &toward, sizeof nb[0]);
@@ -708,12 +770,7 @@ static int linear_length(const gltf_conv *cv, int root, const bounds *b, const l
         }
         for (int up = 0; up < 2; up++) {
             double nu = (double)nb[up] - (double)t[j];
-            if (!nudge_fits(nu, ln->g[j], sl, sh)) continue;
-            if (edge && in_band(m - (double)t[j] * t[j] + (double)nb[up] * nb[up])) continue;
-            float u[4];
-            memcpy(u, t, sizeof u);
-            u[j] = nb[up];
-            if (try_rotation(cv, root, out, u, q)) return 1;
+            if (nudge_fits(nu, ln->g[j], sl, sh) && try_nudge(cv, root, out, t, m, edge, j, nb[up], q)) return 1;
         }
     }
     return 0;
@@ -790,7 +847,7 @@ static int find_rotation(const gltf_conv *cv, int root, const float out[4], floa
             if (lo >= 1 - EXACT_UNIT_BAND && hi <= 1 + EXACT_UNIT_BAND) continue;
             if (lin) {
                 int edge = !(lo > 1 + EXACT_UNIT_BAND || hi < 1 - EXACT_UNIT_BAND);
-                if (linear_length(cv, root, &b, &ln, out, q0, t, m, edge, q)) return 1;
+                if (linear_length(cv, root, &ln, out, q0, t, m, edge, q)) return 1;
                 continue;
             }
         }

@@ -292,7 +292,7 @@ static void compare_translation(const float key[3])
         }
 }
 
-/* a float of the form +-2^e moved by s float steps (s in -2..2) */
+/* a float of the form +-2^e moved by s float steps */
 static float near_power(int e, int s, int negative)
 {
     float v = ldexpf(1, e);
@@ -393,6 +393,48 @@ TEST(the_search_gives_the_references_quaternion)
         compare(out);
         compare(q);
     }
+    /* keys whose preimages have a component a few float steps from a power of two (the
+     * lengths a few steps away then make components whose mantissa is zero, or of another
+     * exponent than q0's, where a nudge is not the float step of q0's exponent: the per-key
+     * nudge products of the linear test do not apply), or a subnormal one: off-unit
+     * rotations (ALA keys, 1e-3 off), exported by the turned conversion as a root, whose
+     * matches lie at other lengths outside the unit band */
+    uint32_t edge_matches = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        int j = (int)(k % 4);
+        /* a few steps above a power of two mostly: a length scaled down lands on it, and the
+         * nudge toward zero from there is half the float step */
+        int steps = k & 1 ? (int)(next64() % 17) - 8 : (int)(next64() % 9);
+        double p = k % 23 == 0 ? ldexp(uniform() + 0.5, -130)
+                               : near_power(-(int)(next64() % 5) - 1, steps, (int)(next64() & 1));
+        double d[4], len = 0;
+        for (int i = 0; i < 4; i++) {
+            d[i] = i == j ? 0 : uniform() * 2 - 1;
+            len += d[i] * d[i];
+        }
+        if (!(len > 1e-6) || !(p * p < 1)) continue;
+        double f = sqrt((1 - p * p) / len),
+               dev = k % 3 == 0 ? (uniform() * 2 - 1) * 2.4e-7 : (uniform() * 2 - 1) * 1e-3;
+        float q[4], out[4], want[4];
+        for (int i = 0; i < 4; i++) q[i] = (float)((i == j ? p : d[i] * f) * (1 + dev));
+        if (k % 4 == 1)
+            for (int i = 0; i < 4; i++) q[i] = (float)(int16_t)lrint((i == j ? p : d[i] * f) * 32767.0) / 32767.0f;
+        gltf_conv cv;
+        CHECK(gltf_conv_from_text(convs[1], 1, &cv));
+        exported(&cv, 1, q, out);
+        compare(out);
+        if (ref_undo_rotation(&cv, 1, out, want) && ref_stage == 4)
+            for (int i = 0; i < 4; i++) {
+                uint32_t bits;
+                memcpy(&bits, &want[i], sizeof bits);
+                if ((bits & 0x7fffffu) <= 8 || (bits & 0x7fffffu) >= 0x7ffff8u) {
+                    edge_matches++;
+                    break;
+                }
+            }
+    }
+    /* matches at other lengths with a component within 8 float steps of a power of two */
+    CHECK_MSG(edge_matches > n / 100, "only %u matches at other lengths by a power of two", edge_matches);
     static const float odd[][4] = { { 1e-40f, 0, 0, 1 },       { 0.5f, 0.5f, 0.5f, 1e-39f },
                                     { 3e38f, 0, 0, 1 },        { 1e30f, 1e30f, 0, 0 },
                                     { INFINITY, 0, 0, 1 },     { NAN, 0.5f, 0.5f, 0.5f },
@@ -425,8 +467,10 @@ TEST(the_search_gives_the_references_quaternion)
     CHECK_MSG(turned_stage[3] > n / 300, "only %u turned matches on the grid", turned_stage[3]);
     CHECK_MSG(last_band > n / 200, "only %u turned matches at other lengths in the unit band", last_band);
     CHECK_MSG(last_normalised > n / 10, "only %u turned matches at other lengths outside it", last_normalised);
-    printf("turned matches by stage: %u %u %u %u, the last stage %u in the unit band, %u outside; %u unmatched\n",
-           turned_stage[1], turned_stage[2], turned_stage[3], turned_stage[4], last_band, last_normalised, unmatched);
+    printf("turned matches by stage: %u %u %u %u, the last stage %u in the unit band, %u outside; %u unmatched; "
+           "%u by a power of two\n",
+           turned_stage[1], turned_stage[2], turned_stage[3], turned_stage[4], last_band, last_normalised, unmatched,
+           edge_matches);
 }
 
 int main(void)
