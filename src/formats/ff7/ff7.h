@@ -139,10 +139,12 @@ typedef struct ff7_stream_job {
     bool shortest;
 } ff7_stream_job;
 void ff7_decode_stream_pair(ff7_stream_job *a, ff7_stream_job *b);
-/* The same on a given path of its inner loop: FF7_PAIR_PLAIN (any CPU) or FF7_PAIR_BMI2
- * (what ff7_decode_stream_pair takes where the compiler and the CPU have BMI2); false,
- * nothing done, when that path cannot run here (the tests run both against one stream). */
-enum { FF7_PAIR_PLAIN, FF7_PAIR_BMI2 };
+/* The same on a given path of its inner loop: FF7_PAIR_PLAIN (any CPU), FF7_PAIR_BMI2
+ * (where the compiler and the CPU have BMI2) or FF7_PAIR_AVX2 (BMI2 and AVX2: the
+ * codes' table entries stored, made angles 16 at a time after each frame; what
+ * ff7_decode_stream_pair takes where it runs, else BMI2's, else the plain one); false,
+ * nothing done, when that path cannot run here (the tests run each against one stream). */
+enum { FF7_PAIR_PLAIN, FF7_PAIR_BMI2, FF7_PAIR_AVX2 };
 bool ff7_decode_stream_pair_on(int path, ff7_stream_job *a, ff7_stream_job *b);
 /* Bits of the optimal (shortest) coding; SIZE_MAX if a position delta or a frame-0
  * position leaves int16. Rotations must be multiples of 2^bkey. */
