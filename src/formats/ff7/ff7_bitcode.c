@@ -268,8 +268,8 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
  * instructions a code and no register spilled), and after the frame's codes
  * apply_deltas_avx2 makes them angles, 16 at a time: (prev + (e >> sh)) & 0xFFF,
  * FF7_CODE's operations on the same values, so the same angles. The entries of a frame
- * wait on the stack: frames of at most FF7_DELTA_MAX codes in each stream (256 slots)
- * take this loop, larger ones the BMI2 loop. */
+ * wait on the stack: frames of 16 to FF7_DELTA_MAX codes in each stream (6 to 256 slots)
+ * take this loop, others the BMI2 loop (whose frame costs less below 6 slots). */
 #define FF7_DELTA_MAX 768u
 
 #define FF7_SLOT_E(R, D, TOP, C56, T, K)                                      \
@@ -280,16 +280,12 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
         FF7_REFILL(R, C56);                                                   \
     } while (0)
 
-/* cr[i] = (pr[i] + (t[i] >> sh)) & 0xFFF for i < per (per: a multiple of 3); 16 at a time,
+/* cr[i] = (pr[i] + (t[i] >> sh)) & 0xFFF for i < per (per: 16 or more); 16 at a time,
  * the last 16 ending at per (those before it again: the same values, as t and pr are
  * not written). */
 __attribute__((target("avx2"))) static inline void apply_deltas_avx2(const uint32_t *t, const uint16_t *pr,
                                                                      uint16_t *cr, size_t per, unsigned sh)
 {
-    if (per < 16) {
-        for (size_t i = 0; i < per; i++) cr[i] = (uint16_t)(((uint32_t)pr[i] + (t[i] >> sh)) & 0xFFFu);
-        return;
-    }
     const __m128i n = _mm_cvtsi32_si128((int)sh);
     const __m256i m32 = _mm256_set1_epi32(0xFFF), m16 = _mm256_set1_epi16(0xFFF);
     for (size_t i = 0;; i += 16) {
@@ -531,7 +527,7 @@ static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_jo
         bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
         if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
 #if FF7_HAVE_BMI2
-            if (path == FF7_PAIR_AVX2 && a.per <= FF7_DELTA_MAX && b.per <= FF7_DELTA_MAX)
+            if (path == FF7_PAIR_AVX2 && a.per >= 16 && b.per >= 16 && a.per <= FF7_DELTA_MAX && b.per <= FF7_DELTA_MAX)
                 frame_codes_inside2_avx2(&a, &fa, &b, &fb);
             else if (path != FF7_PAIR_PLAIN) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
             else

@@ -372,8 +372,8 @@ static uint8_t *pair_stream(int kind, unsigned key, uint32_t slots, size_t *size
  * alike beforehand: nothing written past the frames either way); through the dispatcher
  * and through each form of the pair loop (plain, and BMI2 and AVX2 where the CPU has
  * them); every bKey 0-11 (the AVX2 form's shift by 20 - bKey), frames of 3-90 codes (its
- * pass on fewer than 16, and 16 at a time with an overlapping last 16) and of over 768 (its
- * hand-over to the BMI2 loop). */
+ * pass 16 at a time with an overlapping last 16; under 16, its hand-over to the BMI2 loop)
+ * and of over 768 (the BMI2 loop again). */
 TEST(pair_matches_single)
 {
     int compared = 0, both_long = 0, paths_run = 0;
