@@ -565,6 +565,7 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_pair_avx2(ff7
 {
     decode_pair_body(ja, jb, FF7_PAIR_AVX2);
 }
+/* AVX2, and BMI1 (the AVX2 form's andn; BMI2 is tested apart) */
 static bool cpu_has_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"); }
 #else
 static bool cpu_has_avx2(void) { return false; }
