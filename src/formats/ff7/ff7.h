@@ -139,10 +139,12 @@ typedef struct ff7_stream_job {
     bool shortest;
 } ff7_stream_job;
 void ff7_decode_stream_pair(ff7_stream_job *a, ff7_stream_job *b);
-/* The same on a given path of its inner loop: FF7_PAIR_PLAIN (any CPU) or FF7_PAIR_BMI2
- * (what ff7_decode_stream_pair takes where the compiler and the CPU have BMI2); false,
- * nothing done, when that path cannot run here (the tests run both against one stream). */
-enum { FF7_PAIR_PLAIN, FF7_PAIR_BMI2 };
+/* The same on a given path of its inner loop: FF7_PAIR_PLAIN (any CPU), FF7_PAIR_BMI2
+ * (where the compiler and the CPU have BMI2) or FF7_PAIR_AVX2 (BMI2 and AVX2: the
+ * codes' table entries stored, made angles 16 at a time after each frame; what
+ * ff7_decode_stream_pair takes where it runs, else BMI2's, else the plain one); false,
+ * nothing done, when that path cannot run here (the tests run each against one stream). */
+enum { FF7_PAIR_PLAIN, FF7_PAIR_BMI2, FF7_PAIR_AVX2 };
 bool ff7_decode_stream_pair_on(int path, ff7_stream_job *a, ff7_stream_job *b);
 /* Bits of the optimal (shortest) coding; SIZE_MAX if a position delta or a frame-0
  * position leaves int16. Rotations must be multiples of 2^bkey. */
@@ -273,9 +275,10 @@ static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, 
  * slot whose bytes are those of the frame before gets that frame's quaternion again (a
  * function of the three angles alone). Every path gives the bits of
  * ff7_raw_to_quat_store_generic: ff7_slot_rotations takes the fastest this CPU runs (AVX
- * where the compiler and the CPU have it: FF7_PATH_AVX), ff7_slot_rotations_on the one
- * named (false, nothing written, when this build or CPU lacks it; for the tests). */
-enum { FF7_PATH_GENERIC, FF7_PATH_SHORT, FF7_PATH_AVX };
+ * where the compiler and the CPU have it: FF7_PATH_AVX, or FF7_PATH_AVX_BMI2 where the
+ * CPU has BMI2 too), ff7_slot_rotations_on the one named (false, nothing written, when
+ * this build or CPU lacks it; for the tests). */
+enum { FF7_PATH_GENERIC, FF7_PATH_SHORT, FF7_PATH_AVX, FF7_PATH_AVX_BMI2 };
 void ff7_slot_rotations(const uint8_t *r, size_t stride, uint32_t frames, float *v);
 bool ff7_slot_rotations_on(int path, const uint8_t *r, size_t stride, uint32_t frames, float *v);
 static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])

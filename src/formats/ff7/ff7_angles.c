@@ -61,18 +61,23 @@ static void slot_rotations_short(const uint8_t *r, size_t stride, uint32_t frame
  * same per-lane operations in the same order (x cz + y sz, y cz + x (-sz), z cz + w sz,
  * w cz + z (-sz); no fused multiply-add: the target is "avx" alone), so the same bits;
  * the four components of one quaternion in four float lanes. */
-__attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, unsigned iy, unsigned iz)
+__attribute__((target("avx"))) static inline __m128 quat_short_avx_rows(const float *xr, const float *yr,
+                                                                        const double *zr)
 {
     /* (sx, cx, sx, cx) times (cy, sy, -sy, cy): ff7_quat_short_store's SSE2 lanes, from
      * one 8-byte load duplicated and one 16-byte row */
-    __m128 X = _mm_castpd_ps(
-        _mm_movedup_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)ff7_half_sc[ix]))));
-    __m128 f = _mm_mul_ps(X, _mm_load_ps(ff7_half_y4[iy]));
-    __m256d q = _mm256_cvtps_pd(f);                                                   /* (x, y, z, w) of Qy * Qx */
-    __m256d s = _mm256_permute_pd(q, 0x5);                                            /* (y, x, w, z) */
-    __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)ff7_half_zd[iz]); /* cz x 4 */
-    __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(ff7_half_zd[iz] + 2)); /* (sz, -sz) x 2 */
+    __m128 X = _mm_castpd_ps(_mm_movedup_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)xr))));
+    __m128 f = _mm_mul_ps(X, _mm_load_ps(yr));
+    __m256d q = _mm256_cvtps_pd(f);                                            /* (x, y, z, w) of Qy * Qx */
+    __m256d s = _mm256_permute_pd(q, 0x5);                                     /* (y, x, w, z) */
+    __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)zr);       /* cz x 4 */
+    __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(zr + 2)); /* (sz, -sz) x 2 */
     return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
+}
+
+__attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, unsigned iy, unsigned iz)
+{
+    return quat_short_avx_rows(ff7_half_sc[ix], ff7_half_y4[iy], ff7_half_zd[iz]);
 }
 
 /* ff7_quat_short_store in AVX: false (nothing stored) when a component is zero. */
@@ -154,8 +159,34 @@ static inline uint64_t ld_u64_x86(const uint8_t *p)
  * bytes brought to the top (the compare and the indices take them from there): frame f's
  * at r (its 2 bytes past lie in frame f + 1's slot: r + 8 <= r + stride + 6), frame f +
  * 1's at r + stride - 2 (the 2 bytes before lie in frame f's slot). */
-__attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, size_t stride, uint32_t frames,
-                                                              float *v)
+#if defined(__GNUC__)
+#define FF7_ALWAYS_INLINE_A inline __attribute__((always_inline))
+#else
+#define FF7_ALWAYS_INLINE_A inline
+#endif
+static inline uint64_t rotr64(uint64_t a, unsigned n) { return a >> n | a << (64u - n); }
+/* The rows of a frame's angles (a: its 6 bytes in the top 48 bits, x at bit 16, y at 32,
+ * z at 48); rot: each row's byte offset by a rotation and a mask (with BMI2 one rorx and
+ * an and, not a copy, a shift and an and: the rotated-in bits are masked off, so the same
+ * offsets). */
+static FF7_ALWAYS_INLINE_A const float *row_x(uint64_t a, bool rot)
+{
+    return rot ? (const float *)(const void *)((const char *)ff7_half_sc + (rotr64(a, 13) & 0x7FF8u))
+               : ff7_half_sc[(a >> 16) & 0xFFFu];
+}
+static FF7_ALWAYS_INLINE_A const float *row_y(uint64_t a, bool rot)
+{
+    return rot ? (const float *)(const void *)((const char *)ff7_half_y4 + (rotr64(a, 28) & 0xFFF0u))
+               : ff7_half_y4[(a >> 32) & 0xFFFu];
+}
+static FF7_ALWAYS_INLINE_A const double *row_z(uint64_t a, bool rot)
+{
+    return rot ? (const double *)(const void *)((const char *)ff7_half_zd + (rotr64(a, 43) & 0x1FFE0u))
+               : ff7_half_zd[(a >> 48) & 0xFFFu];
+}
+
+__attribute__((target("avx"))) static FF7_ALWAYS_INLINE_A void
+slot_rotations_avx_body(const uint8_t *r, size_t stride, uint32_t frames, float *v, bool rot)
 {
     uint64_t prev = UINT64_MAX; /* no frame's form (low 16 bits zero) */
     float *q = v;
@@ -170,10 +201,8 @@ __attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, 
             quat_one_avx(r, a0, q);
             memcpy(q + 4, q, 4 * sizeof *q);
         } else {
-            __m128 q0 = quat_short_avx((unsigned)(a0 >> 16) & 0xFFFu, (unsigned)(a0 >> 32) & 0xFFFu,
-                                       (unsigned)(a0 >> 48) & 0xFFFu);
-            __m128 q1 = quat_short_avx((unsigned)(a1 >> 16) & 0xFFFu, (unsigned)(a1 >> 32) & 0xFFFu,
-                                       (unsigned)(a1 >> 48) & 0xFFFu);
+            __m128 q0 = quat_short_avx_rows(row_x(a0, rot), row_y(a0, rot), row_z(a0, rot));
+            __m128 q1 = quat_short_avx_rows(row_x(a1, rot), row_y(a1, rot), row_z(a1, rot));
             __m256 both = _mm256_insertf128_ps(_mm256_castps128_ps256(q0), q1, 1);
             int zero = _mm256_movemask_ps(_mm256_cmp_ps(both, _mm256_setzero_ps(), _CMP_EQ_OQ));
             _mm256_storeu_ps(q, both);
@@ -191,7 +220,20 @@ __attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, 
     }
 }
 
+__attribute__((target("avx"))) static void slot_rotations_avx(const uint8_t *r, size_t stride, uint32_t frames,
+                                                              float *v)
+{
+    slot_rotations_avx_body(r, stride, frames, v, false);
+}
+/* The same where the CPU has BMI2 too: the rows' offsets by rorx (row_x). */
+__attribute__((target("avx,bmi2"))) static void slot_rotations_avx_bmi2(const uint8_t *r, size_t stride,
+                                                                        uint32_t frames, float *v)
+{
+    slot_rotations_avx_body(r, stride, frames, v, true);
+}
+
 static bool cpu_has_avx(void) { return __builtin_cpu_supports("avx"); }
+static bool cpu_has_bmi2(void) { return __builtin_cpu_supports("bmi2"); }
 #endif
 
 bool ff7_slot_rotations_on(int path, const uint8_t *r, size_t stride, uint32_t frames, float *v)
@@ -204,6 +246,10 @@ bool ff7_slot_rotations_on(int path, const uint8_t *r, size_t stride, uint32_t f
         if (!cpu_has_avx()) return false;
         slot_rotations_avx(r, stride, frames, v);
         return true;
+    case FF7_PATH_AVX_BMI2:
+        if (!cpu_has_avx() || !cpu_has_bmi2()) return false;
+        slot_rotations_avx_bmi2(r, stride, frames, v);
+        return true;
 #endif
     default: return false;
     }
@@ -213,7 +259,8 @@ void ff7_slot_rotations(const uint8_t *r, size_t stride, uint32_t frames, float 
 {
 #if FF7_HAVE_AVX
     if (cpu_has_avx()) {
-        slot_rotations_avx(r, stride, frames, v);
+        if (cpu_has_bmi2()) slot_rotations_avx_bmi2(r, stride, frames, v);
+        else slot_rotations_avx(r, stride, frames, v);
         return;
     }
 #endif

@@ -92,18 +92,31 @@ const uint32_t ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(51
  * decoded in line into an entry of the same form, as ff7_rot_delta does (no call: a
  * call's clobbered registers cost the decoding loops theirs, and the state was spilled
  * around it). */
-#define FF7_CODE(X, LEFT, FB, KRAW, SH, PREV, OUT)                                                  \
+#define FF7_ENTRY(X, FB, KRAW, TOP, E)                                                              \
     do {                                                                                            \
-        uint32_t e = ff7_short_codes[(X) >> 54];                                                    \
-        if (FF7_RARE(!e)) { /* type 7 (its entry is 0): a KRAW-bit two's complement value */        \
+        (E) = ff7_short_codes[(X) >> (TOP)];                                                        \
+        if (FF7_RARE(!(E))) { /* type 7 (its entry is 0): a KRAW-bit two's complement value */      \
             int32_t u = (int32_t)(((X) << 4) >> (64u - (KRAW))), neg = (int32_t)(u >> ((KRAW)-1u)); \
             int32_t v = u - (neg << (KRAW));                                                        \
             if (!ff7_raw_is_shortest(v)) (FB) = false;                                              \
-            e = (4u + (KRAW)) | (uint32_t)v << 20;                                                  \
+            (E) = (4u + (KRAW)) | (uint32_t)v << 20;                                                \
         }                                                                                           \
-        (X) <<= e & 63u;                                                                            \
-        (LEFT) -= e;                                                                                \
-        (OUT) = (uint16_t)(((uint32_t)(PREV) + (e >> (SH))) & 0xFFFu);                              \
+        (X) <<= (E)&63u;                                                                            \
+    } while (0)
+#define FF7_CODE(X, LEFT, FB, KRAW, SH, PREV, OUT)                     \
+    do {                                                               \
+        uint32_t e;                                                    \
+        FF7_ENTRY(X, FB, KRAW, 54, e);                                 \
+        (LEFT) -= e;                                                   \
+        (OUT) = (uint16_t)(((uint32_t)(PREV) + (e >> (SH))) & 0xFFFu); \
+    } while (0)
+/* The same code with its entry stored whole at T (apply_deltas_avx2 makes it an angle). */
+#define FF7_CODE_E(X, LEFT, FB, KRAW, TOP, T) \
+    do {                                      \
+        uint32_t e;                           \
+        FF7_ENTRY(X, FB, KRAW, TOP, e);       \
+        (LEFT) -= e;                          \
+        (T) = e;                              \
     } while (0)
 
 /* One stream's decoding between frames: frame n is next; its rotation codes start at
@@ -117,6 +130,7 @@ typedef struct ff7_dec {
     uint16_t *rot;
     uint32_t n, max, step;   /* frames decoded, wanted; 2^bKey */
     unsigned kraw, bkey, sh; /* sh: 20 - bKey (FF7_CODE) */
+    unsigned top;            /* 54: the shift that gives a code's table index (see frame_codes_inside2_avx2) */
     bool best, live;         /* every frame so far used shortest codes; frame n is to be read */
 } ff7_dec;
 
@@ -156,16 +170,23 @@ static inline ff7_run run_start(const ff7_dec *d)
     return r;
 }
 
+/* Run R's refill after a slot: the 8 bytes at np ORed in below its valid bits, as many
+ * whole bytes as fit (valid: 8 to 63). */
+#define FF7_REFILL(R, C56)                                                                           \
+    do {                                                                                             \
+        (R).x |= gb_msb_window64_proven((R).np, 0) >> ((R).valid & 63u);                             \
+        (R).np += (~(R).valid & (C56)) >> 3; /* the whole bytes that fit: valid | 56 - valid bits */ \
+        (R).valid |= (C56);                                                                          \
+    } while (0)
+
 /* One slot's three codes of run R (a local ff7_run) of stream D, the previous frame's
  * angles at PR[K], the slot's at CR[K], and the refill. */
-#define FF7_SLOT_AT(R, D, PR, CR, K)                                                               \
-    do {                                                                                           \
-        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->sh, (PR)[K], (CR)[K]);                \
-        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->sh, (PR)[(K) + 1], (CR)[(K) + 1]);    \
-        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->sh, (PR)[(K) + 2], (CR)[(K) + 2]);    \
-        (R).x |= gb_msb_window64_proven((R).np, 0) >> ((R).valid & 63u); /* valid: 8 to 63 */      \
-        (R).np += (~(R).valid & 56u) >> 3; /* the whole bytes that fit: valid | 56 - valid bits */ \
-        (R).valid |= 56u;                                                                          \
+#define FF7_SLOT_AT(R, D, PR, CR, K)                                                            \
+    do {                                                                                        \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->sh, (PR)[K], (CR)[K]);             \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->sh, (PR)[(K) + 1], (CR)[(K) + 1]); \
+        FF7_CODE((R).x, (R).valid, (R).best, (D)->kraw, (D)->sh, (PR)[(K) + 2], (CR)[(K) + 2]); \
+        FF7_REFILL(R, 56u);                                                                     \
     } while (0)
 
 /* Run R's next slot. */
@@ -241,6 +262,74 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
 }
 #endif
 
+#if FF7_HAVE_BMI2
+/* The pair loop where the CPU has BMI2, BMI1 and AVX2: each code's table entry is stored
+ * whole (FF7_CODE_E: no scaled delta, add, mask or previous angle in the loop, so fewer
+ * instructions a code and no register spilled), and after the frame's codes
+ * apply_deltas_avx2 makes them angles, 16 at a time: (prev + (e >> sh)) & 0xFFF,
+ * FF7_CODE's operations on the same values, so the same angles. The entries of a frame
+ * wait on the stack: frames of 16 to FF7_DELTA_MAX codes in each stream (6 to 256 slots)
+ * take this loop, others the BMI2 loop (whose frame costs less below 6 slots). */
+#define FF7_DELTA_MAX 768u
+
+#define FF7_SLOT_E(R, D, TOP, C56, T, K)                                      \
+    do {                                                                      \
+        FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[K]);       \
+        FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[(K) + 1]); \
+        FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[(K) + 2]); \
+        FF7_REFILL(R, C56);                                                   \
+    } while (0)
+
+/* cr[i] = (pr[i] + (t[i] >> sh)) & 0xFFF for i < per (per: 16 or more); 16 at a time,
+ * the last 16 ending at per (those before it again: the same values, as t and pr are
+ * not written). */
+__attribute__((target("avx2"))) static inline void apply_deltas_avx2(const uint32_t *t, const uint16_t *pr,
+                                                                     uint16_t *cr, size_t per, unsigned sh)
+{
+    const __m128i n = _mm_cvtsi32_si128((int)sh);
+    const __m256i m32 = _mm256_set1_epi32(0xFFF), m16 = _mm256_set1_epi16(0xFFF);
+    for (size_t i = 0;; i += 16) {
+        if (i + 16 > per) i = per - 16;
+        __m256i lo =
+            _mm256_and_si256(_mm256_srl_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(t + i)), n), m32);
+        __m256i hi =
+            _mm256_and_si256(_mm256_srl_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(t + i + 8)), n), m32);
+        /* the 16 deltas in order (the pack interleaves the 128-bit lanes) */
+        __m256i d = _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8);
+        __m256i p = _mm256_loadu_si256((const __m256i *)(const void *)(pr + i));
+        _mm256_storeu_si256((__m256i *)(void *)(cr + i), _mm256_and_si256(_mm256_add_epi16(p, d), m16));
+        if (i + 16 == per) break;
+    }
+}
+
+__attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_avx2(ff7_dec *a, bool *best_a,
+                                                                                              ff7_dec *b, bool *best_b)
+{
+    uint32_t t[2 * FF7_DELTA_MAX]; /* a's entries, then b's (one base register for both) */
+    uint32_t *ta = t, *tb = t + FF7_DELTA_MAX;
+    /* 54 and 56 from memory, not constants the compiler folds: the index's shift is then
+     * one shrx (not a copy and a shift), ~valid & 56 one andn (not a copy, a not, an and) */
+    const unsigned top = a->top, c56 = a->top + 2u;
+    ff7_run ra = run_start(a), rb = run_start(b);
+    size_t both = a->per < b->per ? a->per : b->per;
+    uint32_t *ea = t + both; /* the common slots by one index from -both up to 0 */
+    ptrdiff_t k = -(ptrdiff_t)both;
+    do {
+        FF7_SLOT_E(ra, a, top, c56, ea, k);
+        FF7_SLOT_E(rb, b, top, c56, ea + FF7_DELTA_MAX, k);
+        k += 3;
+    } while (k);
+    for (size_t i = both; i < a->per; i += 3) FF7_SLOT_E(ra, a, top, c56, ta, i);
+    for (size_t i = both; i < b->per; i += 3) FF7_SLOT_E(rb, b, top, c56, tb, i);
+    a->at = run_end(a, &ra);
+    b->at = run_end(b, &rb);
+    apply_deltas_avx2(ta, ra.pr, ra.cr, a->per, a->sh);
+    apply_deltas_avx2(tb, rb.pr, rb.cr, b->per, b->sh);
+    *best_a = *best_a && ra.best;
+    *best_b = *best_b && rb.best;
+}
+#endif
+
 /* Frame 0 (16-bit positions, raw angles); d->live when frame 1 is to be read. False when
  * frame 0 does not fit (nothing decoded). */
 static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
@@ -262,6 +351,7 @@ static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, uns
     d->bkey = bkey;
     d->step = 1u << bkey;
     d->sh = 20u - bkey;
+    d->top = 54u;
     d->proven = gb_msb_proven_limit(size);
     for (int i = 0; i < 3; i++) {
         if (!gb_msb_s(&b, 16, &pos[i])) return false;
@@ -425,9 +515,9 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
     return decode_one_plain(&j);
 }
 
-/* Two streams side by side; bmi2: the pair loop's BMI2 form (a constant in each of the
- * two forms below). */
-static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_job *jb, bool bmi2)
+/* Two streams side by side; path: the pair loop's form (FF7_PAIR_*, a constant in each of
+ * the forms below). */
+static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_job *jb, int path)
 {
     ff7_dec a, b;
     bool a_ok = dec_start(&a, ja->stream, ja->size, ja->bkey, ja->slots, ja->max_frames, ja->pos, ja->rot);
@@ -437,10 +527,12 @@ static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_jo
         bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
         if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
 #if FF7_HAVE_BMI2
-            if (bmi2) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
+            if (path == FF7_PAIR_AVX2 && a.per >= 16 && b.per >= 16 && a.per <= FF7_DELTA_MAX && b.per <= FF7_DELTA_MAX)
+                frame_codes_inside2_avx2(&a, &fa, &b, &fb);
+            else if (path != FF7_PAIR_PLAIN) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
             else
 #else
-            (void)bmi2;
+            (void)path;
 #endif
                 frame_codes_inside2(&a, &fa, &b, &fb);
         } else {
@@ -462,35 +554,56 @@ static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_jo
 
 static FF7_OUT_OF_LINE void decode_pair_plain(ff7_stream_job *ja, ff7_stream_job *jb)
 {
-    decode_pair_body(ja, jb, false);
+    decode_pair_body(ja, jb, FF7_PAIR_PLAIN);
 }
 #if FF7_HAVE_BMI2
 __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_pair_bmi2(ff7_stream_job *ja, ff7_stream_job *jb)
 {
-    decode_pair_body(ja, jb, true);
+    decode_pair_body(ja, jb, FF7_PAIR_BMI2);
 }
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_pair_avx2(ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    decode_pair_body(ja, jb, FF7_PAIR_AVX2);
+}
+/* AVX2, and BMI1 (the AVX2 form's andn; BMI2 is tested apart) */
+static bool cpu_has_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"); }
+#else
+static bool cpu_has_avx2(void) { return false; }
 #endif
 
-/* bmi2: only where the CPU has it */
-static void decode_pair(ff7_stream_job *ja, ff7_stream_job *jb, bool bmi2)
+/* The fastest form this CPU runs. */
+static int pair_path(void)
+{
+    if (!cpu_has_bmi2()) return FF7_PAIR_PLAIN;
+    return cpu_has_avx2() ? FF7_PAIR_AVX2 : FF7_PAIR_BMI2;
+}
+
+/* path: only one this CPU runs */
+static void decode_pair(ff7_stream_job *ja, ff7_stream_job *jb, int path)
 {
 #if FF7_HAVE_BMI2
-    if (bmi2) {
+    if (path == FF7_PAIR_AVX2) {
+        decode_pair_avx2(ja, jb);
+        return;
+    }
+    if (path == FF7_PAIR_BMI2) {
         decode_pair_bmi2(ja, jb);
         return;
     }
 #else
-    (void)bmi2;
+    (void)path;
 #endif
     decode_pair_plain(ja, jb);
 }
 
-void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb) { decode_pair(ja, jb, cpu_has_bmi2()); }
+void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb) { decode_pair(ja, jb, pair_path()); }
 
 bool ff7_decode_stream_pair_on(int path, ff7_stream_job *ja, ff7_stream_job *jb)
 {
-    if (path != FF7_PAIR_PLAIN && (path != FF7_PAIR_BMI2 || !cpu_has_bmi2())) return false;
-    decode_pair(ja, jb, path == FF7_PAIR_BMI2);
+    bool runs = path == FF7_PAIR_PLAIN || (path == FF7_PAIR_BMI2 && cpu_has_bmi2()) ||
+                (path == FF7_PAIR_AVX2 && cpu_has_bmi2() && cpu_has_avx2());
+    if (!runs) return false;
+    decode_pair(ja, jb, path);
     return true;
 }
 

@@ -136,9 +136,10 @@ TEST(grids_and_random_triples)
 static int check_slot_paths(const uint16_t *angles, uint32_t frames)
 {
     uint8_t *rec = malloc((size_t)frames * 12u);
-    float *out[3] = { malloc((size_t)frames * 16u), malloc((size_t)frames * 16u), malloc((size_t)frames * 16u) };
+    float *out[4] = { malloc((size_t)frames * 16u), malloc((size_t)frames * 16u), malloc((size_t)frames * 16u),
+                      malloc((size_t)frames * 16u) };
     float *best = malloc((size_t)frames * 16u);
-    int ok = rec && out[0] && out[1] && out[2] && best;
+    int ok = rec && out[0] && out[1] && out[2] && out[3] && best;
     CHECK(ok);
     for (uint32_t f = 0; ok && f < frames; f++) {
         for (int k = 0; k < 3; k++) {
@@ -148,15 +149,15 @@ static int check_slot_paths(const uint16_t *angles, uint32_t frames)
         for (int k = 6; k < 12; k++) rec[f * 12u + (unsigned)k] = (uint8_t)(f * 7u + (unsigned)k); /* the other slot */
     }
 #if FF7_HAVE_AVX
-    int avx = __builtin_cpu_supports("avx");
+    int avx = __builtin_cpu_supports("avx"), bmi2 = avx && __builtin_cpu_supports("bmi2");
 #else
-    int avx = 0;
+    int avx = 0, bmi2 = 0;
 #endif
-    for (int path = FF7_PATH_GENERIC; ok && path <= FF7_PATH_AVX; path++) {
-        float *o = path == FF7_PATH_AVX ? out[2] : out[path];
+    for (int path = FF7_PATH_GENERIC; ok && path <= FF7_PATH_AVX_BMI2; path++) {
+        float *o = out[path];
         bool ran = ff7_slot_rotations_on(path, rec, 12, frames, o);
-        if (path == FF7_PATH_AVX && !ran) {
-            CHECK(!avx); /* this machine has AVX: the path must run */
+        if (path >= FF7_PATH_AVX && !ran) {
+            CHECK(!(path == FF7_PATH_AVX ? avx : bmi2)); /* this machine has it: the path must run */
             memcpy(o, out[0], (size_t)frames * 16u);
         } else {
             CHECK(ran);
@@ -166,8 +167,8 @@ static int check_slot_paths(const uint16_t *angles, uint32_t frames)
     for (uint32_t f = 0; ok && f < frames; f++) {
         uint16_t raw[3] = { angles[f * 3u], angles[f * 3u + 1u], angles[f * 3u + 2u] };
         ganim_quat r = reference(raw);
-        for (int p = 0; p < 4 && ok; p++) {
-            const float *q = p < 3 ? out[p] + f * 4u : best + f * 4u;
+        for (int p = 0; p < 5 && ok; p++) {
+            const float *q = p < 4 ? out[p] + f * 4u : best + f * 4u;
             if (memcmp(q, &r, sizeof r) != 0) {
                 CHECK_MSG(0, "path %d, frame %u, angles (%u %u %u): (%a %a %a %a) instead of (%a %a %a %a)", p, f,
                           raw[0], raw[1], raw[2], (double)q[0], (double)q[1], (double)q[2], (double)q[3], r.x, r.y, r.z,
@@ -176,11 +177,11 @@ static int check_slot_paths(const uint16_t *angles, uint32_t frames)
             }
         }
     }
-    free(rec), free(out[0]), free(out[1]), free(out[2]), free(best);
+    free(rec), free(out[0]), free(out[1]), free(out[2]), free(out[3]), free(best);
     return ok;
 }
 
-/* ff7_slot_rotations' paths (generic, short, AVX where this machine has it) agree bit for
+/* ff7_slot_rotations' paths (generic, short, AVX and AVX with BMI2 where this machine has them) agree bit for
  * bit: every angle of each axis with the other two at special angles, random triples,
  * and runs of repeated frames (the path that copies the quaternion before). */
 

@@ -370,7 +370,10 @@ static uint8_t *pair_stream(int kind, unsigned key, uint32_t slots, size_t *size
  * whole or cut, so the two end or fail at different frames; frames, bits, the shortest
  * flag (left as it was when no frame decodes) and every byte of the arrays equal (filled
  * alike beforehand: nothing written past the frames either way); through the dispatcher
- * and through each form of the pair loop (plain, and BMI2 where the CPU has it). */
+ * and through each form of the pair loop (plain, and BMI2 and AVX2 where the CPU has
+ * them); every bKey 0-11 (the AVX2 form's shift by 20 - bKey), frames of 3-90 codes (its
+ * pass 16 at a time with an overlapping last 16; under 16, its hand-over to the BMI2 loop)
+ * and of over 768 (the BMI2 loop again). */
 TEST(pair_matches_single)
 {
     int compared = 0, both_long = 0, paths_run = 0;
@@ -386,10 +389,12 @@ TEST(pair_matches_single)
         for (int k = 0; k < 2; k++) {
             ff7_stream_job *j = &job[k];
             memset(j, 0, sizeof *j);
-            j->bkey = iter % 97 == 0 ? 12u + (unsigned)k : (unsigned)(rnd() % 3) * 2;
-            j->slots = same ? same : (uint32_t)rnd_range(1, 30);
+            j->bkey = iter % 97 == 0 ? 12u + (unsigned)k : (unsigned)(rnd() % 12);
+            /* now and then over 256 slots: the AVX2 form hands such frames to BMI2's */
+            j->slots = same ? same : (uint32_t)(iter % 23 == 0 ? rnd_range(240, 300) : rnd_range(1, 30));
             j->max_frames = iter % 89 == 0 ? 0 : (uint32_t)rnd_range(1, 90);
-            s[k] = pair_stream(rnd_range(0, 5), j->bkey > 4 ? 0 : j->bkey, j->slots, &j->size);
+            /* (a whole encoded animation when over 256 slots: frames whose codes lie inside) */
+            s[k] = pair_stream(j->slots > 30 ? 4 : rnd_range(0, 5), j->bkey > 11 ? 0 : j->bkey, j->slots, &j->size);
             j->stream = s[k];
             npos[k] = (size_t)j->max_frames * 3 + 3;
             nrot[k] = npos[k] * j->slots;
@@ -408,7 +413,7 @@ TEST(pair_matches_single)
         }
         bool given[2] = { job[0].shortest, job[1].shortest };
         /* the dispatcher, then each path of the pair loop (BMI2 where it runs) */
-        for (int path = -1; path <= FF7_PAIR_BMI2; path++) {
+        for (int path = -1; path <= FF7_PAIR_AVX2; path++) {
             for (int k = 0; k < 2; k++) {
                 memset(job[k].pos, 0x5A, npos[k] * sizeof *job[k].pos);
                 memset(job[k].rot, 0x5A, nrot[k] * sizeof *job[k].rot);
@@ -426,7 +431,7 @@ TEST(pair_matches_single)
                 CHECK_MSG(memcmp(j->rot, r1[k], nrot[k] * sizeof *r1[k]) == 0,
                           "iteration %d, path %d, stream %d: rotations", iter, path, k);
             }
-            paths_run += path == FF7_PAIR_BMI2;
+            paths_run += path == FF7_PAIR_AVX2;
         }
         for (int k = 0; k < 2; k++) {
             ff7_stream_job *j = &job[k];
@@ -443,7 +448,7 @@ TEST(pair_matches_single)
     /* on a CPU with BMI2 (the one the dispatcher takes) its path must have run */
     ff7_stream_job none[2];
     memset(none, 0, sizeof none);
-    if (ff7_decode_stream_pair_on(FF7_PAIR_BMI2, &none[0], &none[1])) CHECK_EQ_INT(paths_run, 3000);
+    if (ff7_decode_stream_pair_on(FF7_PAIR_AVX2, &none[0], &none[1])) CHECK_EQ_INT(paths_run, 3000);
 }
 
 static ganim_doc *ff7_read_pack_mem_plain(const uint8_t *data, size_t size, ganim_error *err)
