@@ -362,6 +362,11 @@ static ganim_code frame_values(lexer *lx)
         double *out = values + k, *out_end = values + until;
         while (at < at_stop && out < out_end) {
 #if defined(__SSE2__)
+            if (at[0] == '0' && space(at[1])) { /* "0", gdec_fast_ws's first case, before the compare */
+                *out++ = 0;
+                at += 2;
+                continue;
+            }
             size_t e = ws_next16(at);
             len = gdec_fast_ws(at, out);
             if (len == e) { /* the common case: the next place from the white space */

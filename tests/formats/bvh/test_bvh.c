@@ -422,7 +422,7 @@ TEST(frame_values_in_runs)
 }
 
 /* Numbers of every length from 1 to 25 bytes (signs, points, 0 to 17 fraction digits,
- * exponents; the frame loop takes the place of the next number from the white space when
+ * exponents; a sixth "0" or "-0"; the frame loop takes the place of the next number from the white space when
  * the number ends within 16 bytes, else from the number) and separators of every kind,
  * thousands of them: each value is strtod's, as a float (the translation). */
 TEST(frame_values_every_length)
@@ -456,6 +456,7 @@ TEST(frame_values_every_length)
         }
         if (ex == 0) k += snprintf(num + k, sizeof num - (size_t)k, "e%d", (int)((x >> 40) % 21) - 10);
         num[k] = 0;
+        if ((x >> 44) % 6 == 0) strcpy(num, (x >> 47) & 1 ? "0" : "-0"); /* the commonest value */
         want[i] = strtod(num, NULL);
         n += (size_t)snprintf(text + n, cap - n, "%s%s", num, i % 3 == 2 ? "\n" : seps[(x >> 50) % 6]);
     }
