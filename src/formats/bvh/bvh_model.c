@@ -336,8 +336,8 @@ static const int32_t axis_perm[9][8] = {
  * vectors are made from scalar loads (a vector load of what scalar stores just wrote waits
  * for them: store forwarding fails). */
 __attribute__((target("avx2,fma"), always_inline)) static inline double
-rotation_products(const double s[4], const double c[4], const int order[3], int code, const double *undo,
-                  double r[4], __m256d *m_out)
+rotation_products(const double s[4], const double c[4], const int order[3], int code, const double *undo, double r[4],
+                  __m256d *m_out)
 {
     double m[4];
     euler_from_sc(s, c, order, code, r);
@@ -370,7 +370,8 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void rotation_o
 {
     const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
     *o = _mm256_div_pd(_mm256_set_pd(r[3], r[2], r[1], r[0]), _mm256_set1_pd(len));
-    *e = _mm256_fmadd_pd(m, _mm256_set1_pd(0x1p-45), _mm256_mul_pd(_mm256_and_pd(*o, abs_mask), _mm256_set1_pd(0x1p-42)));
+    *e = _mm256_fmadd_pd(m, _mm256_set1_pd(0x1p-45),
+                         _mm256_mul_pd(_mm256_and_pd(*o, abs_mask), _mm256_set1_pd(0x1p-42)));
 }
 
 /* The floats of o when o - E and o + E give the same and hold no 0 (the bound's test above);

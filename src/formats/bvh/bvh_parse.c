@@ -17,9 +17,9 @@
 static inline size_t ws_next16(const uint8_t *s)
 {
     __m128i b = _mm_loadu_si128((const __m128i *)s);
-    __m128i ws = _mm_or_si128(_mm_cmpeq_epi8(b, _mm_set1_epi8(' ')),
-                              _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(b, _mm_set1_epi8(9)), _mm_set1_epi8(4)),
-                                             _mm_setzero_si128()));
+    __m128i ws = _mm_or_si128(
+        _mm_cmpeq_epi8(b, _mm_set1_epi8(' ')),
+        _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(b, _mm_set1_epi8(9)), _mm_set1_epi8(4)), _mm_setzero_si128()));
     unsigned m = (unsigned)_mm_movemask_epi8(ws);
     return (size_t)__builtin_ctz(m | 0x10000u) + 1;
 }

@@ -137,8 +137,9 @@ TEST(reader_matches)
         const int *ord[NJ] = { orders[o], orders[(o + 1) % 6], orders[o] };
         int len = snprintf(text, 1 << 16, "HIERARCHY\n");
         for (int j = 0; j < NJ; j++)
-            len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "%s j%d\n{\nOFFSET 0 1 0\nCHANNELS 3 %s %s %s\n",
-                            j ? "JOINT" : "ROOT", j, names[ord[j][0]], names[ord[j][1]], names[ord[j][2]]);
+            len +=
+                snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "%s j%d\n{\nOFFSET 0 1 0\nCHANNELS 3 %s %s %s\n",
+                         j ? "JOINT" : "ROOT", j, names[ord[j][0]], names[ord[j][1]], names[ord[j][2]]);
         len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len,
                         "End Site\n{\nOFFSET 0 1 0\n}\n}\n}\n}\nMOTION\nFrames: %d\nFrame Time: 0.1\n", FRAMES);
         double deg[FRAMES][NJ][3]; /* by axis */
