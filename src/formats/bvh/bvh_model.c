@@ -183,6 +183,15 @@ static void rotation_libm(const double deg[3], const int order[3], int code, con
     for (int a = 0; a < 4; a++) q[a] = (float)o[a];
 }
 
+/* A joint's rotation to compute: its angles in order, and where its floats go. */
+typedef struct bvh_rot {
+    double deg[3];
+    const int *order;
+    int code;
+    const double *undo;
+    float *q;
+} bvh_rot;
+
 /* ---- the same floats, faster ------------------------------------------------------------------ */
 
 /* The fast path: AVX2 and FMA, chosen at run time (gcc or clang on x86), with glibc's sine
@@ -242,7 +251,11 @@ __attribute__((target("avx2,fma"), always_inline)) static inline __m256d estrin8
     return _mm256_fmadd_pd(_mm256_fmadd_pd(a3, z2, a2), z4, _mm256_fmadd_pd(a1, z2, a0));
 }
 
-__attribute__((target("avx2,fma"))) static inline int fast_half_sincos3(const double deg[3], double s[4], double c[4])
+/* The sines and cosines into s and c whatever the angles (lanes out of the domain hold
+ * anything); returns 1 where every lane is shown, else 0. No branch: the rotations of a
+ * pair (rotation_fast2) compute theirs side by side. */
+__attribute__((target("avx2,fma"), always_inline)) static inline int fast_half_sincos3(const double deg[3], double s[4],
+                                                                                       double c[4])
 {
     const __m256d magic = _mm256_set1_pd(0x1.8p52), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1);
     const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
@@ -258,7 +271,7 @@ __attribute__((target("avx2,fma"))) static inline int fast_half_sincos3(const do
     r = _mm256_fnmadd_pd(n, _mm256_set1_pd(BVH_P3), r);
     __m256d far = _mm256_or_pd(_mm256_cmp_pd(n, zero, _CMP_EQ_OQ),
                                _mm256_cmp_pd(_mm256_and_pd(r, abs_mask), _mm256_set1_pd(0x1p-56), _CMP_GE_OQ));
-    if (_mm256_movemask_pd(_mm256_or_pd(_mm256_and_pd(in, far), is0)) != 15) return 0;
+    int ok = _mm256_movemask_pd(_mm256_or_pd(_mm256_and_pd(in, far), is0)) == 15;
     __m256d z = _mm256_mul_pd(r, r), z2 = _mm256_mul_pd(z, z), z4 = _mm256_mul_pd(z2, z2), ps, pc;
     ps = estrin8(sin_coef, z, z2, z4);
     pc = estrin8(cos_coef, z, z2, z4);
@@ -272,7 +285,7 @@ __attribute__((target("avx2,fma"))) static inline int fast_half_sincos3(const do
     __m256d c0 = _mm256_xor_pd(_mm256_blendv_pd(cr, sr, swap), neg_c);
     _mm256_storeu_pd(s, _mm256_blendv_pd(s0, d, is0)); /* an angle of +-0: sine deg, cosine 1 */
     _mm256_storeu_pd(c, _mm256_blendv_pd(c0, one, is0));
-    return 1;
+    return ok;
 }
 
 /* The rotation's floats from the fast sines and cosines, when they are provably the floats
@@ -318,17 +331,17 @@ static const int32_t axis_perm[9][8] = {
     BVH_PERM(0, 1, 2), /* code 8: not an order */
 };
 
-__attribute__((target("avx2,fma"), always_inline)) static inline int
-rotation_bound(const double deg[3], const int order[3], int code, const double *undo, __m256d *o, __m256d *e)
+/* The rotation before its length, from the fast sines and cosines s and c (fast_half_sincos3's):
+ * r, rotation_doubles's arithmetic up to the length's square (returned), and M by axis. The
+ * vectors are made from scalar loads (a vector load of what scalar stores just wrote waits
+ * for them: store forwarding fails). */
+__attribute__((target("avx2,fma"), always_inline)) static inline double
+rotation_products(const double s[4], const double c[4], const int order[3], int code, const double *undo, double r[4],
+                  __m256d *m_out)
 {
-    double s[4], c[4], r[4], m[4];
-    if (!fast_half_sincos3(deg, s, c)) return 0;
-    /* rotation_doubles's arithmetic; the vectors made from scalar loads (a vector load of
-     * what scalar stores just wrote waits for them: store forwarding fails) */
+    double m[4];
     euler_from_sc(s, c, order, code, r);
     if (undo) ganim_dq_mul(undo, r, r);
-    double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-    *o = _mm256_div_pd(_mm256_set_pd(r[3], r[2], r[1], r[0]), _mm256_set1_pd(len));
     double s0 = fabs(s[0]), s1 = fabs(s[1]), s2 = fabs(s[2]), c0 = fabs(c[0]), c1 = fabs(c[1]), c2 = fabs(c[2]);
     double cc = c1 * c2, ss = s1 * s2, sc = s1 * c2, cs = c1 * s2;
     /* M by position (about order[0], order[1], order[2], w), then by axis: one permutation
@@ -347,17 +360,25 @@ rotation_bound(const double deg[3], const int order[3], int code, const double *
         m[3] = uw * mw + ux * mx + uy * my + uz * mz;
         mv = _mm256_loadu_pd(m);
     }
-    const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
-    *e = _mm256_fmadd_pd(mv, _mm256_set1_pd(0x1p-45),
-                         _mm256_mul_pd(_mm256_and_pd(*o, abs_mask), _mm256_set1_pd(0x1p-42)));
-    return 1;
+    *m_out = mv;
+    return r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
 }
 
-__attribute__((target("avx2,fma"))) static int rotation_fast(const double deg[3], const int order[3], int code,
-                                                             const double *undo, float q[4])
+/* o = r / len (rotation_doubles's division) and its bound E from M (m). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void rotation_o_e(const double r[4], double len,
+                                                                                   __m256d m, __m256d *o, __m256d *e)
 {
-    __m256d o, e;
-    if (!rotation_bound(deg, order, code, undo, &o, &e)) return 0;
+    const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
+    *o = _mm256_div_pd(_mm256_set_pd(r[3], r[2], r[1], r[0]), _mm256_set1_pd(len));
+    *e = _mm256_fmadd_pd(m, _mm256_set1_pd(0x1p-45),
+                         _mm256_mul_pd(_mm256_and_pd(*o, abs_mask), _mm256_set1_pd(0x1p-42)));
+}
+
+/* The floats of o when o - E and o + E give the same and hold no 0 (the bound's test above);
+ * returns 0 (q untouched) when they do not. */
+__attribute__((target("avx2,fma"), always_inline)) static inline int rotation_check(__m256d o, __m256d e,
+                                                                                    const double *undo, float q[4])
+{
     const __m256d sign = _mm256_castsi256_pd(_mm256_set1_epi64x((long long)0x8000000000000000ull)),
                   zero = _mm256_setzero_pd();
     __m256d lo = _mm256_sub_pd(o, e), hi = _mm256_xor_pd(_mm256_sub_pd(_mm256_xor_pd(o, sign), e), sign);
@@ -372,6 +393,43 @@ __attribute__((target("avx2,fma"))) static int rotation_fast(const double deg[3]
     return 1;
 }
 
+__attribute__((target("avx2,fma"), always_inline)) static inline int
+rotation_bound(const double deg[3], const int order[3], int code, const double *undo, __m256d *o, __m256d *e)
+{
+    double s[4], c[4], r[4];
+    __m256d m;
+    if (!fast_half_sincos3(deg, s, c)) return 0;
+    double len = sqrt(rotation_products(s, c, order, code, undo, r, &m));
+    rotation_o_e(r, len, m, o, e);
+    return 1;
+}
+
+__attribute__((target("avx2,fma"))) static int rotation_fast(const double deg[3], const int order[3], int code,
+                                                             const double *undo, float q[4])
+{
+    __m256d o, e;
+    return rotation_bound(deg, order, code, undo, &o, &e) && rotation_check(o, e, undo, q);
+}
+
+/* Two rotations side by side (rotation_fast's for each: the same floats): the sines and
+ * cosines of both, both products, both square roots in one vector, so that the two long
+ * chains of latency overlap. Returns bit 0 for a's floats written, bit 1 for b's. */
+__attribute__((target("avx2,fma"))) static int rotation_fast2(const bvh_rot *a, const bvh_rot *b)
+{
+    double sa[4], ca[4], sb[4], cb[4], ra[4], rb[4];
+    int ok_a = fast_half_sincos3(a->deg, sa, ca), ok_b = fast_half_sincos3(b->deg, sb, cb);
+    if (!(ok_a & ok_b)) /* rare: each alone */
+        return rotation_fast(a->deg, a->order, a->code, a->undo, a->q) |
+               rotation_fast(b->deg, b->order, b->code, b->undo, b->q) << 1;
+    __m256d ma, mb, oa, ea, ob, eb;
+    double na = rotation_products(sa, ca, a->order, a->code, a->undo, ra, &ma);
+    double nb = rotation_products(sb, cb, b->order, b->code, b->undo, rb, &mb);
+    __m128d len = _mm_sqrt_pd(_mm_set_pd(nb, na)); /* correctly rounded: sqrt's doubles */
+    rotation_o_e(ra, _mm_cvtsd_f64(len), ma, &oa, &ea);
+    rotation_o_e(rb, _mm_cvtsd_f64(_mm_unpackhi_pd(len, len)), mb, &ob, &eb);
+    return rotation_check(oa, ea, a->undo, a->q) | rotation_check(ob, eb, b->undo, b->q) << 1;
+}
+
 __attribute__((target("avx2,fma"))) static int rotation_bound_out(const double deg[3], const int order[3],
                                                                   const double *undo, double o[4], double e[4])
 {
@@ -380,6 +438,11 @@ __attribute__((target("avx2,fma"))) static int rotation_bound_out(const double d
     _mm256_storeu_pd(o, ov);
     _mm256_storeu_pd(e, ev);
     return 1;
+}
+
+__attribute__((target("avx2,fma"))) static int fast_half_sincos_out(const double deg[3], double s[4], double c[4])
+{
+    return fast_half_sincos3(deg, s, c);
 }
 
 static int cpu_has_fast(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
@@ -419,6 +482,28 @@ int bvh_rotation(const double deg[3], const int order[3], const double *undo, fl
     return rotation_floats(d, order, order[0] * 3 + order[1], undo, path == 0 && bvh_has_fast_rotation(), q);
 }
 
+int bvh_rotation_pair(const double deg_a[3], const int order_a[3], const double *undo_a, float qa[4],
+                      const double deg_b[3], const int order_b[3], const double *undo_b, float qb[4])
+{
+    const double *deg[2] = { deg_a, deg_b }, *undo[2] = { undo_a, undo_b };
+    const int *order[2] = { order_a, order_b };
+    float *q[2] = { qa, qb };
+    int done = 0;
+#if BVH_HAVE_AVX2
+    if (cpu_has_fast()) {
+        bvh_rot p[2];
+        for (int k = 0; k < 2; k++) {
+            for (int i = 0; i < 3; i++) p[k].deg[i] = deg[k][order[k][i]];
+            p[k].order = order[k], p[k].code = order[k][0] * 3 + order[k][1], p[k].undo = undo[k], p[k].q = q[k];
+        }
+        done = rotation_fast2(&p[0], &p[1]);
+    }
+#endif
+    for (int k = 0; k < 2; k++)
+        if (!(done >> k & 1)) bvh_rotation(deg[k], order[k], undo[k], q[k], 1);
+    return done;
+}
+
 int bvh_rotation_bound(const double deg[3], const int order[3], const double *undo, double fast[4], double e[4],
                        double ref[4])
 {
@@ -437,7 +522,7 @@ int bvh_fast_half_sincos(const double deg[3], double s[3], double c[3])
 {
 #if BVH_HAVE_AVX2
     double s4[4], c4[4];
-    if (!cpu_has_fast() || !fast_half_sincos3(deg, s4, c4)) return 0;
+    if (!cpu_has_fast() || !fast_half_sincos_out(deg, s4, c4)) return 0;
     memcpy(s, s4, 3 * sizeof *s);
     memcpy(c, c4, 3 * sizeof *c);
     return 1;
@@ -561,6 +646,23 @@ static ganim_code chan_put(bvh_file *f, bvh_chan *ch, const float *val, size_t n
     return GANIM_OK;
 }
 
+#if BVH_HAVE_AVX2
+/* Two joints' rotations of frame fr (rotation_fast2, else libm's path) into their channels. */
+static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *const st[2], uint32_t fr)
+{
+    int done = rotation_fast2(&p[0], &p[1]);
+    for (int k = 0; k < 2; k++) {
+        if (!(done >> k & 1)) {
+            rotation_libm(p[k].deg, p[k].order, p[k].code, p[k].undo, p[k].q);
+            f->libm_rotations++;
+        }
+        ganim_code code = chan_put(f, &st[k]->r, p[k].q, 4, fr);
+        if (code != GANIM_OK) return code;
+    }
+    return GANIM_OK;
+}
+#endif
+
 ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
 {
     if (f->maybe_synthetic) {
@@ -575,6 +677,11 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
                 break;
             }
     }
+#if BVH_HAVE_AVX2
+    bvh_rot pend[2];
+    bvh_state *pend_st[2];
+    int npend = 0;
+#endif
     for (uint32_t ji = 0; ji < f->joint_count; ji++) {
         bvh_state *st = &f->state[ji];
         if (st->has_pos) {
@@ -605,12 +712,30 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
             if (st->r.varying) memcpy(st->r.frames + (size_t)fr * 4, st->q_prev, sizeof st->q_prev);
             continue;
         }
-        float q[4];
-        f->libm_rotations += !rotation_floats(deg, st->order, st->order_code, st->undo, f->fast_rotation, q);
-        memcpy(st->q_prev, q, sizeof q);
-        ganim_code code = chan_put(f, &st->r, q, 4, fr);
+#if BVH_HAVE_AVX2
+        if (f->fast_rotation) { /* two at a time (rotation_fast2); the last one alone */
+            bvh_rot *p = &pend[npend];
+            memcpy(p->deg, deg, sizeof deg);
+            p->order = st->order, p->code = st->order_code, p->undo = st->undo, p->q = st->q_prev;
+            pend_st[npend++] = st;
+            if (npend == 2) {
+                npend = 0;
+                ganim_code code = rotations_pair(f, pend, pend_st, fr);
+                if (code != GANIM_OK) return code;
+            }
+            continue;
+        }
+#endif
+        f->libm_rotations += !rotation_floats(deg, st->order, st->order_code, st->undo, f->fast_rotation, st->q_prev);
+        ganim_code code = chan_put(f, &st->r, st->q_prev, 4, fr);
         if (code != GANIM_OK) return code;
     }
+#if BVH_HAVE_AVX2
+    if (npend) { /* the frame's last rotation, alone */
+        f->libm_rotations += !rotation_floats(pend->deg, pend->order, pend->code, pend->undo, 1, pend->q);
+        return chan_put(f, &pend_st[0]->r, pend->q, 4, fr);
+    }
+#endif
     return GANIM_OK;
 }
 

@@ -7,6 +7,24 @@
 #include "io/decimal.h"
 #include "io/decimal_fast.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* 1 + the place of the first white space byte (9..13, ' ') in s[0..15], 17 if none: where
+ * the next number starts when s holds one number and its separator. Found apart from the
+ * number's digits so that the next number's place does not wait for them. gdec_fast_ws's
+ * length, when not 0, is 1 + the place of the number's first white space (its other bytes
+ * are not white space), so it equals this one whenever it is 17 or less, and 0 never does. */
+static inline size_t ws_next16(const uint8_t *s)
+{
+    __m128i b = _mm_loadu_si128((const __m128i *)s);
+    __m128i ws = _mm_or_si128(
+        _mm_cmpeq_epi8(b, _mm_set1_epi8(' ')),
+        _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(b, _mm_set1_epi8(9)), _mm_set1_epi8(4)), _mm_setzero_si128()));
+    unsigned m = (unsigned)_mm_movemask_epi8(ws);
+    return (size_t)__builtin_ctz(m | 0x10000u) + 1;
+}
+#endif
+
 typedef struct lexer {
     bvh_file *f;
     const uint8_t *d;
@@ -343,7 +361,23 @@ static ganim_code frame_values(lexer *lx)
         const uint8_t *at = text + i, *at_stop = text + stop;
         double *out = values + k, *out_end = values + until;
         while (at < at_stop && out < out_end) {
+#if defined(__SSE2__)
+            if (at[0] == '0' && space(at[1])) { /* "0", gdec_fast_ws's first case, before the compare */
+                *out++ = 0;
+                at += 2;
+                continue;
+            }
+            size_t e = ws_next16(at);
+            len = gdec_fast_ws(at, out);
+            if (len == e) { /* the common case: the next place from the white space */
+                at += e;
+                out++;
+                continue;
+            }
+            if (len) {
+#else
             if ((len = gdec_fast_ws(at, out)) != 0) {
+#endif
                 at += len;
                 out++;
             } else if (space(*at)) {

@@ -421,6 +421,63 @@ TEST(frame_values_in_runs)
     }
 }
 
+/* Numbers of every length from 1 to 25 bytes (signs, points, 0 to 17 fraction digits,
+ * exponents; a sixth "0" or "-0"; the frame loop takes the place of the next number from the white space when
+ * the number ends within 16 bytes, else from the number) and separators of every kind,
+ * thousands of them: each value is strtod's, as a float (the translation). */
+TEST(frame_values_every_length)
+{
+    enum { FRAMES = 3000 };
+    static const char *const seps[6] = { " ", " ", "\t", "  ", "\r\n", " \n" };
+    size_t cap = (size_t)FRAMES * 3 * 32 + 512, n = 0;
+    char *text = malloc(cap);
+    double *want = malloc(sizeof(double) * FRAMES * 3);
+    CHECK(text && want);
+    if (!text || !want) {
+        free(text);
+        free(want);
+        return;
+    }
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    n += (size_t)snprintf(text, cap,
+                          "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\nEnd Site\n"
+                          "{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: %d\nFrame Time: 0.04\n",
+                          FRAMES);
+    for (int i = 0; i < FRAMES * 3; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        char num[40];
+        int k = 0, whole = (int)(x % 8), frac = (int)((x >> 3) % 19) - 1, ex = (int)((x >> 8) % 8);
+        if ((x >> 11) % 3 == 0) num[k++] = (x >> 13) & 1 ? '-' : '+';
+        num[k++] = (char)('0' + (x >> 14) % 10);
+        for (int d = 0; d < whole; d++) num[k++] = (char)('0' + (x >> (17 + 3 * d)) % 10);
+        if (frac >= 0) {
+            num[k++] = '.';
+            for (int d = 0; d < frac; d++) num[k++] = (char)('0' + (x >> (d * 3 % 61)) % 10);
+        }
+        if (ex == 0) k += snprintf(num + k, sizeof num - (size_t)k, "e%d", (int)((x >> 40) % 21) - 10);
+        num[k] = 0;
+        if ((x >> 44) % 6 == 0) strcpy(num, (x >> 47) & 1 ? "0" : "-0"); /* the commonest value */
+        want[i] = strtod(num, NULL);
+        n += (size_t)snprintf(text + n, cap - n, "%s%s", num, i % 3 == 2 ? "\n" : seps[(x >> 50) % 6]);
+    }
+    ganim_doc *d = read_text(text, NULL, GANIM_OK, NULL);
+    if (d) {
+        const ganim_track *r = track_of(&d->clips[0], 0);
+        CHECK(r && r->translation.kind == GANIM_CHANNEL_PER_FRAME);
+        int bad = 0;
+        for (uint32_t f = 0; r && f < FRAMES; f++) {
+            const float *t = value(&r->translation, f, 3);
+            for (int a = 0; a < 3 && bad < 5; a++)
+                if (t[a] != (float)want[f * 3 + (uint32_t)a])
+                    CHECK_MSG(bad++ < 0, "frame %u channel %d: %a instead of %a", f, a, (double)t[a],
+                              (double)(float)want[f * 3 + (uint32_t)a]);
+        }
+        ganim_doc_free(d);
+    }
+    free(text);
+    free(want);
+}
+
 static void bad(const char *text, ganim_code want, const char *words)
 {
     ganim_error e = { 0 };
@@ -533,6 +590,7 @@ int main(void)
     RUN(frames_in_bounded_memory);
     RUN(rates_and_lenient_text);
     RUN(frame_values_in_runs);
+    RUN(frame_values_every_length);
     RUN(skeleton_given_matches_exported_names);
     RUN(clear_errors);
     return test_finish();

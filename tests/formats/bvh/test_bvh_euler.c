@@ -120,7 +120,8 @@ TEST(random_angles)
 /* The reader's rotations against bvh_euler_to_quat normalised as the reader does, bit
  * for bit, in the six channel orders: angles that repeat from frame to frame (the reader
  * keeps their sine and cosine), zeros of either sign (the reader does not call libm for
- * them: sin(+-0) = +-0, cos(+-0) = 1, checked here on this libm) and others. */
+ * them: sin(+-0) = +-0, cos(+-0) = 1, checked here on this libm) and others. Three joints
+ * (the reader computes two at a time, the last alone), joint 1 in the order after joint 0's. */
 TEST(reader_matches)
 {
     volatile double pz = 0.0, nz = -0.0; /* not folded by the compiler: libm's own answers */
@@ -128,39 +129,49 @@ TEST(reader_matches)
     CHECK(sp == 0 && !signbit(sp) && sn == 0 && signbit(sn) && cp == 1 && cn == 1);
     static const char *const names[3] = { "Xrotation", "Yrotation", "Zrotation" };
     static const double angles[] = { 0.0, -0.0, 90, -90, 12.5, -0.028320312, 180, 1e-310, 33.333333 };
-    enum { NA = sizeof angles / sizeof angles[0], FRAMES = 40 };
+    enum { NA = sizeof angles / sizeof angles[0], FRAMES = 40, NJ = 3 };
     char *text = malloc(1 << 16);
     CHECK(text != NULL);
     if (!text) return;
     for (int o = 0; o < 6; o++) {
-        int len = snprintf(text, 1 << 16,
-                           "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 %s %s %s\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\n"
-                           "MOTION\nFrames: %d\nFrame Time: 0.1\n",
-                           names[orders[o][0]], names[orders[o][1]], names[orders[o][2]], FRAMES);
-        double deg[FRAMES][3]; /* by axis */
+        const int *ord[NJ] = { orders[o], orders[(o + 1) % 6], orders[o] };
+        int len = snprintf(text, 1 << 16, "HIERARCHY\n");
+        for (int j = 0; j < NJ; j++)
+            len +=
+                snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "%s j%d\n{\nOFFSET 0 1 0\nCHANNELS 3 %s %s %s\n",
+                         j ? "JOINT" : "ROOT", j, names[ord[j][0]], names[ord[j][1]], names[ord[j][2]]);
+        len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len,
+                        "End Site\n{\nOFFSET 0 1 0\n}\n}\n}\n}\nMOTION\nFrames: %d\nFrame Time: 0.1\n", FRAMES);
+        double deg[FRAMES][NJ][3]; /* by axis */
         for (int fr = 0; fr < FRAMES; fr++) {
-            for (int a = 0; a < 3; a++) {
-                uint64_t r = next_random();
-                deg[fr][a] = fr && (r & 3) == 0 ? deg[fr - 1][a] : angles[(r >> 8) % NA];
-            }
-            for (int k = 0; k < 3; k++)
-                len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "%.17g ", deg[fr][orders[o][k]]);
+            for (int j = 0; j < NJ; j++)
+                for (int a = 0; a < 3; a++) {
+                    uint64_t r = next_random();
+                    deg[fr][j][a] = fr && (r & 3) == 0 ? deg[fr - 1][j][a] : angles[(r >> 8) % NA];
+                    if (j && (r >> 16) % 3 == 0) deg[fr][j][a] = ((double)(r >> 24) / 1099511627776.0 - 0.5) * 720;
+                }
+            for (int j = 0; j < NJ; j++)
+                for (int k = 0; k < 3; k++)
+                    len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "%.17g ", deg[fr][j][ord[j][k]]);
             len += snprintf(text + len, (size_t)(1 << 16) - (size_t)len, "\n");
         }
         ganim_doc *d = NULL;
         ganim_error e = { 0 };
         CHECK_MSG(ganim_read_memory(text, (size_t)len, NULL, &d, &e) == GANIM_OK, "%s", e.message);
         if (!d) continue;
-        const ganim_channel *ch = &d->clips[0].tracks[0].rotation;
-        for (int fr = 0; fr < FRAMES; fr++) {
-            double q[4];
-            float want[4];
-            bvh_euler_to_quat(deg[fr], orders[o], q);
-            double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-            for (int a = 0; a < 4; a++) want[a] = (float)(q[a] / n);
-            const float *got = ch->values + (ch->kind == GANIM_CHANNEL_CONSTANT ? 0 : 4 * fr);
-            CHECK_MSG(!memcmp(got, want, sizeof want), "order %d frame %d: (%a %a %a %a) instead of (%a %a %a %a)", o,
-                      fr, got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
+        for (int j = 0; j < NJ; j++) {
+            const ganim_channel *ch = &d->clips[0].tracks[j].rotation;
+            for (int fr = 0; fr < FRAMES; fr++) {
+                double q[4];
+                float want[4];
+                bvh_euler_to_quat(deg[fr][j], ord[j], q);
+                double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+                for (int a = 0; a < 4; a++) want[a] = (float)(q[a] / n);
+                const float *got = ch->values + (ch->kind == GANIM_CHANNEL_CONSTANT ? 0 : 4 * fr);
+                CHECK_MSG(!memcmp(got, want, sizeof want),
+                          "order %d joint %d frame %d: (%a %a %a %a) instead of (%a %a %a %a)", o, j, fr, got[0],
+                          got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
+            }
         }
         ganim_doc_free(d);
     }
@@ -216,6 +227,32 @@ static const double turns[6][4] = {
     { 0.5, -0.5, -0.5, 0.5 },
 };
 
+/* A random rotation for the fast path's tests: angles of the twelve kinds, an order, a
+ * root's turn (t, 0: none); returns 1 where every angle is of the kinds files hold. */
+static int random_rotation(double deg[3], const int **order, int *t)
+{
+    uint64_t r = next_random();
+    int kinds_real = 1;
+    for (int a = 0; a < 3; a++) {
+        int k = (int)((r >> (8 * a)) % 12);
+        kinds_real &= k < 7;
+        deg[a] = test_angle(k);
+    }
+    *order = orders[(r >> 32) % 6];
+    *t = (int)((r >> 40) % 6);
+    return kinds_real;
+}
+
+/* got (the fast path's floats) and want (libm's path's) the same bits; else a message. */
+static int same_floats(const double deg[3], const int *order, int t, const float got[4], const float want[4])
+{
+    if (!memcmp(got, want, 4 * sizeof *got)) return 1;
+    CHECK_MSG(0, "angles (%a %a %a) order %d%d%d turn %d: (%a %a %a %a) instead of (%a %a %a %a)", deg[0], deg[1],
+              deg[2], order[0], order[1], order[2], t, got[0], got[1], got[2], got[3], want[0], want[1], want[2],
+              want[3]);
+    return 0;
+}
+
 /* Millions of rotations: the reader's floats against libm's path, bit for bit (signed zeros
  * included), in the six orders, with and without a root's turn; the fast path must take
  * at least 99.9 % of the rotations of the angles files hold. */
@@ -224,15 +261,8 @@ TEST(fast_same_floats)
     long n = test_full() ? 20000000 : 1000000, fast = 0, real = 0, real_fast = 0;
     for (long i = 0; i < n; i++) {
         double deg[3];
-        uint64_t r = next_random();
-        int kinds_real = 1;
-        for (int a = 0; a < 3; a++) {
-            int k = (int)((r >> (8 * a)) % 12);
-            kinds_real &= k < 7;
-            deg[a] = test_angle(k);
-        }
-        const int *order = orders[(r >> 32) % 6];
-        int t = (int)((r >> 40) % 6);
+        const int *order;
+        int t, kinds_real = random_rotation(deg, &order, &t);
         const double *undo = t ? turns[t] : NULL;
         float got[4], want[4];
         int f = bvh_rotation(deg, order, undo, got, 0);
@@ -240,15 +270,43 @@ TEST(fast_same_floats)
         fast += f;
         real += kinds_real;
         real_fast += kinds_real && f;
-        if (memcmp(got, want, sizeof got) != 0) {
-            CHECK_MSG(0, "angles (%a %a %a) order %d%d%d turn %d: (%a %a %a %a) instead of (%a %a %a %a)", deg[0],
-                      deg[1], deg[2], order[0], order[1], order[2], t, got[0], got[1], got[2], got[3], want[0], want[1],
-                      want[2], want[3]);
-            return;
-        }
+        if (!same_floats(deg, order, t, got, want)) return;
     }
     printf("  %ld rotations, %ld by the fast path (%s); of the %ld of files' angles, %ld left to libm\n", n, fast,
            bvh_has_fast_rotation() ? "AVX2 and FMA" : "none here", real, real - real_fast);
+    if (bvh_has_fast_rotation())
+        CHECK_MSG(real_fast >= real - real / 1000, "%ld of %ld rotations left to libm", real - real_fast, real);
+}
+
+/* The same for two rotations side by side (rotation_fast2: the reader's two joints at a
+ * time), each of the pair's against libm's path bit for bit, the second of the angles files
+ * hold in half the pairs (so that most pairs take the pair's path whole); the pair's path
+ * must take at least 99.9 % of the rotations of the files' angles. */
+TEST(fast_pair_same_floats)
+{
+    long n = test_full() ? 10000000 : 500000, fast = 0, real = 0, real_fast = 0;
+    for (long i = 0; i < n; i++) {
+        double deg[2][3];
+        const int *order[2];
+        const double *undo[2];
+        int t[2], kinds_real[2];
+        float got[2][4], want[4];
+        for (int k = 0; k < 2; k++) {
+            do kinds_real[k] = random_rotation(deg[k], &order[k], &t[k]);
+            while (k == 1 && (i & 1) && !kinds_real[k]);
+            undo[k] = t[k] ? turns[t[k]] : NULL;
+        }
+        int f = bvh_rotation_pair(deg[0], order[0], undo[0], got[0], deg[1], order[1], undo[1], got[1]);
+        for (int k = 0; k < 2; k++) {
+            bvh_rotation(deg[k], order[k], undo[k], want, 1);
+            fast += f >> k & 1;
+            real += kinds_real[k];
+            real_fast += kinds_real[k] && (f >> k & 1);
+            if (!same_floats(deg[k], order[k], t[k], got[k], want)) return;
+        }
+    }
+    printf("  %ld pairs, %ld rotations by the fast path; of the %ld of files' angles, %ld left to libm\n", n, fast,
+           real, real - real_fast);
     if (bvh_has_fast_rotation())
         CHECK_MSG(real_fast >= real - real / 1000, "%ld of %ld rotations left to libm", real - real_fast, real);
 }
@@ -322,6 +380,7 @@ int main(void)
     RUN(random_angles);
     RUN(reader_matches);
     RUN(fast_same_floats);
+    RUN(fast_pair_same_floats);
     RUN(fast_sincos_bound);
     RUN(fast_bound_holds);
     return test_finish();
