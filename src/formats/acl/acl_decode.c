@@ -165,10 +165,10 @@ static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim
         return doc->skeleton ? GANIM_OK : GANIM_NOMEM(err);
     }
     ganim_skeleton *sk = ganim_doc_alloc(doc, sizeof *sk);
-    ganim_bone *bones = ganim_doc_alloc_array(doc, h->nt, sizeof *bones);
+    ganim_bone *bones = ganim_doc_alloc_array_raw(doc, h->nt, sizeof *bones); /* each field written below */
     /* "track_<i>" names in one block (printf per bone cost ~10 instructions per sample) */
     enum { SYN = 18 }; /* "track_4294967295" + NUL, rounded */
-    char *syn = h->names ? NULL : ganim_doc_alloc_array(doc, h->nt, SYN);
+    char *syn = h->names ? NULL : ganim_doc_alloc_array_raw(doc, h->nt, SYN); /* NUL-terminated below */
     if (!sk || !bones || (!h->names && !syn)) return GANIM_NOMEM(err);
     sk->name = ganim_doc_strdup(doc, h->list_name ? h->list_name : "");
     sk->bone_count = h->nt;
@@ -188,10 +188,11 @@ static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim
             } while (v);
             memcpy(n, "track_", 6);
             for (unsigned k = 0; k < nd; k++) n[6 + k] = digits[nd - 1u - k];
-            b->name = n; /* NUL: the block is zeroed */
+            n[6 + nd] = '\0';
+            b->name = n;
         }
         b->parent = h->parents ? h->parents[i] : -1;
-        b->rest = h->bind ? h->bind[i] : ganim_transform_identity();
+        b->rest = h->bind ? h->bind[i] : acl_identity();
         b->flags = h->has_meta && h->names && h->parents ? 0u : GANIM_BONE_SYNTH;
     }
     if (!sk->name) return GANIM_NOMEM(err);
@@ -306,7 +307,10 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     }
     float *cblock = block + (nfloats - 4u * (size_t)nconst);
     const char *const *names = (const char *const *)h->names;
-    int vec_finite = 1; /* the constant and default translations and scales (a given skeleton's may not be) */
+    /* the constant and default translations and scales are finite (constants passed
+     * in_range, the buffer's bind pose likewise, identity) unless the defaults are a given
+     * skeleton's rest poses: only those are tested */
+    int vec_finite = 1, test_vec = h->pose_given;
     for (uint32_t i = 0; i < h->nt; i++) {
         ganim_track *tr = &tracks[i];
         tr->bone = i;
@@ -320,7 +324,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
             float *v = cblock;
             cblock += 4;
             memcpy(v, cv[k], comps * sizeof *v);
-            if (k != K_ROT) vec_finite &= finite_f(v[0]) & finite_f(v[1]) & finite_f(v[2]);
+            if (k != K_ROT && test_vec) vec_finite &= finite_f(v[0]) & finite_f(v[1]) & finite_f(v[2]);
             ch[k]->kind = GANIM_CHANNEL_CONSTANT;
             ch[k]->count = 1;
             ch[k]->values = v;
