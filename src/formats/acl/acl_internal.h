@@ -211,7 +211,8 @@ static inline uint32_t popcount32(uint32_t v)
     return (v * 0x01010101u) >> 24;
 }
 static inline int finite_f(float v) { return v == v && v - v == 0.0f; }
-static inline int in_range(float v) { return finite_f(v) && v <= ACL_RANGE_MAX && v >= -ACL_RANGE_MAX; }
+/* finite and within +-ACL_RANGE_MAX: one comparison (false for NaN and the infinities) */
+static inline int in_range(float v) { return fabsf(v) <= ACL_RANGE_MAX; }
 
 /* ACL's "always" policy: divide by the length. A degenerate quaternion (only from a
  * damaged buffer) becomes the identity so the document stays valid; returns 1 then. */

@@ -659,7 +659,9 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     /* clip ranges must be finite and moderate so applying them cannot overflow */
     {
         uint32_t nr = L.anim_rot_var + L.anim_trans_var + L.anim_scale_var;
-        for (uint32_t i = 0; i < 6u * nr; i++)
+        int all = 1; /* all of them without a branch each; the first bad one is looked for only then */
+        for (uint32_t i = 0; i < 6u * nr; i++) all &= in_range(ganim_ld_f32le(data + L.crange + 4u * i));
+        for (uint32_t i = 0; i < 6u * nr && !all; i++)
             if (!in_range(ganim_ld_f32le(data + L.crange + 4u * i))) {
                 rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.crange + 4u * i,
                                 "acl: clip range data: value %u is not a finite number of moderate size", i);

@@ -1,6 +1,7 @@
 /* ACL compressed_tracks and Civilization VII containers against ACL's own decode
  * ($GANIM_TESTDATA/acl: keys.txt, times.txt, input.txt, README table), plus hostile-input
  * sweeps, the database refusal and the V0 write/read round trip. */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1170,9 +1171,34 @@ TEST(reads_in_a_row_keep_their_memory)
     free(data);
 }
 
+/* in_range (acl_internal.h: one comparison of |v|, since the tenth round) against the
+ * three tests it replaced, on every 2^32 / 65,537th float bit pattern and around its
+ * edges: the range's ends and their neighbours, the infinities, NaNs, zeros, subnormals. */
+TEST(in_range_equals_the_three_tests)
+{
+    uint32_t bad = 0, n = 0;
+    for (uint64_t b = 0; b <= 0xFFFFFFFFull; b += 65537u) {
+        float v = ganim_f32_from_bits((uint32_t)b);
+        int ref = v == v && v - v == 0.0f && v <= ACL_RANGE_MAX && v >= -ACL_RANGE_MAX;
+        bad += in_range(v) != ref;
+        n++;
+    }
+    const float edge[] = { ACL_RANGE_MAX, -ACL_RANGE_MAX, nextafterf(ACL_RANGE_MAX, INFINITY),
+                           nextafterf(-ACL_RANGE_MAX, -INFINITY), nextafterf(ACL_RANGE_MAX, 0),
+                           nextafterf(-ACL_RANGE_MAX, 0), INFINITY, -INFINITY, NAN, -NAN, 0.0f, -0.0f,
+                           1e-45f, -1e-45f, FLT_MIN, FLT_MAX, -FLT_MAX, 1.0f };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        float v = edge[i];
+        int ref = v == v && v - v == 0.0f && v <= ACL_RANGE_MAX && v >= -ACL_RANGE_MAX;
+        CHECK_MSG(in_range(v) == ref, "in_range(%a): %d, the three tests %d", (double)v, in_range(v), ref);
+    }
+    CHECK_MSG(bad == 0, "in_range differs on %u of %u bit patterns", bad, n);
+}
+
 int main(void)
 {
     RUN(reads_in_a_row_keep_their_memory);
+    RUN(in_range_equals_the_three_tests);
     RUN(absurd_sample_rates_are_refused);
     RUN(rest_pose_is_frame_zero_without_bind_pose);
     RUN(acl_buffers_match_acl);
