@@ -165,10 +165,11 @@ static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim
         return doc->skeleton ? GANIM_OK : GANIM_NOMEM(err);
     }
     ganim_skeleton *sk = ganim_doc_alloc(doc, sizeof *sk);
-    ganim_bone *bones = ganim_doc_alloc_array_raw(doc, h->nt, sizeof *bones); /* each field written below */
+    /* not zeroed: every field of a bone and every name's NUL are written below */
+    ganim_bone *bones = ganim_doc_alloc_array_raw(doc, h->nt, sizeof *bones);
     /* "track_<i>" names in one block (printf per bone cost ~10 instructions per sample) */
     enum { SYN = 18 }; /* "track_4294967295" + NUL, rounded */
-    char *syn = h->names ? NULL : ganim_doc_alloc_array_raw(doc, h->nt, SYN); /* NUL-terminated below */
+    char *syn = h->names ? NULL : ganim_doc_alloc_array_raw(doc, h->nt, SYN);
     if (!sk || !bones || (!h->names && !syn)) return GANIM_NOMEM(err);
     sk->name = ganim_doc_strdup(doc, h->list_name ? h->list_name : "");
     sk->bone_count = h->nt;

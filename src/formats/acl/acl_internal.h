@@ -173,7 +173,7 @@ struct ganim_acl {
     uint32_t ngrp; /* groups per segment, unused ones included (0: none built) */
     float rate;
     int has_scale, def_scale, trivial, stripped, wrap, has_meta;
-    int pose_given; /* the defaults are the caller's skeleton's rest poses (not checked finite) */
+    int pose_given;        /* the defaults are the caller's skeleton's rest poses (not checked finite) */
     uint32_t counts[3][3]; /* [kind][type] */
     uint32_t nanim[3];     /* animated sub-tracks per kind */
     uint8_t *types;        /* nt * 3 */

@@ -1094,8 +1094,9 @@ static uint64_t doc_digest(const ganim_doc *doc)
     h = fnv64(h, &c->frame_count, sizeof c->frame_count);
     for (uint32_t t = 0; t < c->track_count; t++)
         for (unsigned k = 0; k < 3; k++) {
-            const ganim_channel *x = k == 0 ? &c->tracks[t].rotation : k == 1 ? &c->tracks[t].translation
-                                                                               : &c->tracks[t].scale;
+            const ganim_channel *x = k == 0   ? &c->tracks[t].rotation
+                                     : k == 1 ? &c->tracks[t].translation
+                                              : &c->tracks[t].scale;
             uint32_t head[2] = { (uint32_t)x->kind, x->count };
             h = fnv64(h, head, sizeof head);
             h = fnv64(h, x->values, (size_t)x->count * (k == 0 ? 4u : 3u) * sizeof(float));
@@ -1183,10 +1184,24 @@ TEST(in_range_equals_the_three_tests)
         bad += in_range(v) != ref;
         n++;
     }
-    const float edge[] = { ACL_RANGE_MAX, -ACL_RANGE_MAX, nextafterf(ACL_RANGE_MAX, INFINITY),
-                           nextafterf(-ACL_RANGE_MAX, -INFINITY), nextafterf(ACL_RANGE_MAX, 0),
-                           nextafterf(-ACL_RANGE_MAX, 0), INFINITY, -INFINITY, NAN, -NAN, 0.0f, -0.0f,
-                           1e-45f, -1e-45f, FLT_MIN, FLT_MAX, -FLT_MAX, 1.0f };
+    const float edge[] = { ACL_RANGE_MAX,
+                           -ACL_RANGE_MAX,
+                           nextafterf(ACL_RANGE_MAX, INFINITY),
+                           nextafterf(-ACL_RANGE_MAX, -INFINITY),
+                           nextafterf(ACL_RANGE_MAX, 0),
+                           nextafterf(-ACL_RANGE_MAX, 0),
+                           INFINITY,
+                           -INFINITY,
+                           NAN,
+                           -NAN,
+                           0.0f,
+                           -0.0f,
+                           1e-45f,
+                           -1e-45f,
+                           FLT_MIN,
+                           FLT_MAX,
+                           -FLT_MAX,
+                           1.0f };
     for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
         float v = edge[i];
         int ref = v == v && v - v == 0.0f && v <= ACL_RANGE_MAX && v >= -ACL_RANGE_MAX;
