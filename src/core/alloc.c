@@ -28,6 +28,8 @@ ganim_allocator ganim_allocator_resolve(const ganim_allocator *a)
     return d;
 }
 
+int ganim_allocator_is_default(const ganim_allocator *a) { return a->alloc == std_alloc && a->free == std_free; }
+
 void *ganim_alloc(const ganim_allocator *a, size_t size) { return a->alloc(a->user, size); }
 
 void *ganim_realloc(const ganim_allocator *a, void *p, size_t old_size, size_t new_size)

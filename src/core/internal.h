@@ -35,6 +35,8 @@
 /* ---- allocator ---------------------------------------------------------------- */
 /* A complete allocator: fills in malloc/realloc/free when `a` is NULL or zeroed. */
 ganim_allocator ganim_allocator_resolve(const ganim_allocator *a);
+/* 1 when a (resolved) is the library's default, malloc and free */
+int ganim_allocator_is_default(const ganim_allocator *a);
 void *ganim_alloc(const ganim_allocator *a, size_t size);
 void *ganim_realloc(const ganim_allocator *a, void *p, size_t old_size, size_t new_size);
 void ganim_free(const ganim_allocator *a, void *p, size_t size);

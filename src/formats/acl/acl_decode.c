@@ -165,10 +165,11 @@ static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim
         return doc->skeleton ? GANIM_OK : GANIM_NOMEM(err);
     }
     ganim_skeleton *sk = ganim_doc_alloc(doc, sizeof *sk);
-    ganim_bone *bones = ganim_doc_alloc_array(doc, h->nt, sizeof *bones);
+    /* not zeroed: every field of a bone and every name's NUL are written below */
+    ganim_bone *bones = ganim_doc_alloc_array_raw(doc, h->nt, sizeof *bones);
     /* "track_<i>" names in one block (printf per bone cost ~10 instructions per sample) */
     enum { SYN = 18 }; /* "track_4294967295" + NUL, rounded */
-    char *syn = h->names ? NULL : ganim_doc_alloc_array(doc, h->nt, SYN);
+    char *syn = h->names ? NULL : ganim_doc_alloc_array_raw(doc, h->nt, SYN);
     if (!sk || !bones || (!h->names && !syn)) return GANIM_NOMEM(err);
     sk->name = ganim_doc_strdup(doc, h->list_name ? h->list_name : "");
     sk->bone_count = h->nt;
@@ -188,10 +189,11 @@ static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim
             } while (v);
             memcpy(n, "track_", 6);
             for (unsigned k = 0; k < nd; k++) n[6 + k] = digits[nd - 1u - k];
-            b->name = n; /* NUL: the block is zeroed */
+            n[6 + nd] = '\0';
+            b->name = n;
         }
         b->parent = h->parents ? h->parents[i] : -1;
-        b->rest = h->bind ? h->bind[i] : ganim_transform_identity();
+        b->rest = h->bind ? h->bind[i] : acl_identity();
         b->flags = h->has_meta && h->names && h->parents ? 0u : GANIM_BONE_SYNTH;
     }
     if (!sk->name) return GANIM_NOMEM(err);
@@ -235,6 +237,37 @@ static size_t doc_bytes(const ganim_acl *h, int given)
            4u * NF_COUNT + 1024u; /* + a few warnings */
 }
 
+/* The size of the model's block (ganim_doc_reserve) beside the parse's block (`scratch`
+ * bytes, freed at the end of the read). glibc's malloc maps a block of M_MMAP_THRESHOLD
+ * (128 KiB) or more on its own; when such a block is freed it raises that threshold to
+ * the block's size and its trim threshold (M_TRIM_THRESHOLD, 128 KiB) to twice that, and
+ * a trim keeps M_TOP_PAD (128 KiB) (mallopt(3): the dynamic mmap threshold). Two blocks
+ * each under 128 KiB but together near it were freed into the heap's top at every
+ * ganim_doc_free, which glibc gave back to the system and faulted in again at the next
+ * read (acl20_walk: 2 faults, some 15 % of its time). So then the model's block is made
+ * ACL_MODEL_PAD larger than the parse's (at least 192 KiB): the first such read maps it,
+ * and from then on glibc keeps both on its heap, its trim threshold (twice the block)
+ * above what the read frees on top of the pad. The block's tail beyond the model is
+ * never touched (no resident memory: convert's peak is unchanged); it is taken only with
+ * glibc and the default allocator, and within half the document's memory limit (as the
+ * FF7 pack's reserve). */
+#define ACL_MODEL_PAD ((size_t)192u * 1024u)
+#define ACL_MODEL_NEAR ((size_t)96u * 1024u)
+static size_t model_block(const ganim_doc *doc, size_t model, size_t scratch)
+{
+#if defined(__GLIBC__)
+    if (model >= 128u * 1024u || scratch >= 128u * 1024u || model + scratch < ACL_MODEL_NEAR ||
+        !ganim_allocator_is_default(ganim_doc_allocator(doc)))
+        return model;
+    size_t padded = scratch + ACL_MODEL_PAD;
+    return padded <= ganim_doc_memory_limit(doc) / 2 ? padded : model;
+#else
+    (void)doc;
+    (void)scratch;
+    return model;
+#endif
+}
+
 ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, uint64_t base,
                               const ganim_read_opts *opts, ganim_error *err)
 {
@@ -249,7 +282,8 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
                         "acl: the skeleton has %u bones but the buffer has %u tracks", given->bone_count, h->nt);
         goto done;
     }
-    (void)ganim_doc_reserve(doc, doc_bytes(h, given != NULL)); /* the model in one block: see below */
+    /* the model in one block (doc_bytes), sized beside the parse's (model_block) */
+    (void)ganim_doc_reserve(doc, model_block(doc, doc_bytes(h, given != NULL), h->alloc_size));
     rc = build_skeleton(doc, h, opts, err);
     if (rc) goto done;
 
@@ -306,7 +340,10 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     }
     float *cblock = block + (nfloats - 4u * (size_t)nconst);
     const char *const *names = (const char *const *)h->names;
-    int vec_finite = 1; /* the constant and default translations and scales (a given skeleton's may not be) */
+    /* the constant and default translations and scales are finite (constants passed
+     * in_range, the buffer's bind pose likewise, identity) unless the defaults are a given
+     * skeleton's rest poses: only those are tested */
+    int vec_finite = 1, test_vec = h->pose_given;
     for (uint32_t i = 0; i < h->nt; i++) {
         ganim_track *tr = &tracks[i];
         tr->bone = i;
@@ -320,7 +357,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
             float *v = cblock;
             cblock += 4;
             memcpy(v, cv[k], comps * sizeof *v);
-            if (k != K_ROT) vec_finite &= finite_f(v[0]) & finite_f(v[1]) & finite_f(v[2]);
+            if (k != K_ROT && test_vec) vec_finite &= finite_f(v[0]) & finite_f(v[1]) & finite_f(v[2]);
             ch[k]->kind = GANIM_CHANNEL_CONSTANT;
             ch[k]->count = 1;
             ch[k]->values = v;

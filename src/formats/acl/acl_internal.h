@@ -173,6 +173,7 @@ struct ganim_acl {
     uint32_t ngrp; /* groups per segment, unused ones included (0: none built) */
     float rate;
     int has_scale, def_scale, trivial, stripped, wrap, has_meta;
+    int pose_given;        /* the defaults are the caller's skeleton's rest poses (not checked finite) */
     uint32_t counts[3][3]; /* [kind][type] */
     uint32_t nanim[3];     /* animated sub-tracks per kind */
     uint8_t *types;        /* nt * 3 */
@@ -194,6 +195,13 @@ struct ganim_acl {
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
+/* ganim_transform_identity() without the call (per track in the parse and the skeleton) */
+static inline ganim_transform acl_identity(void)
+{
+    ganim_transform t = { { 0, 0, 0, 1 }, { 0, 0, 0 }, { 1, 1, 1 } };
+    return t;
+}
+
 static inline uint32_t align_up(uint32_t v, uint32_t a) { return (v + (a - 1u)) & ~(a - 1u); }
 static inline uint32_t popcount32(uint32_t v)
 {
@@ -203,7 +211,8 @@ static inline uint32_t popcount32(uint32_t v)
     return (v * 0x01010101u) >> 24;
 }
 static inline int finite_f(float v) { return v == v && v - v == 0.0f; }
-static inline int in_range(float v) { return finite_f(v) && v <= ACL_RANGE_MAX && v >= -ACL_RANGE_MAX; }
+/* finite and within +-ACL_RANGE_MAX: one comparison (false for NaN and the infinities) */
+static inline int in_range(float v) { return fabsf(v) <= ACL_RANGE_MAX; }
 
 /* ACL's "always" policy: divide by the length. A degenerate quaternion (only from a
  * damaged buffer) becomes the identity so the document stays valid; returns 1 then. */

@@ -302,7 +302,7 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
                 f[c] = ganim_ld_f32le(p + 8 + 4u * c);
                 ok &= in_range(f[c]);
             }
-            ganim_transform t = ganim_transform_identity();
+            ganim_transform t = acl_identity();
             if (ok) {
                 float q[4] = { f[0], f[1], f[2], f[3] };
                 if (quat_normalise(q) && wd)
@@ -612,6 +612,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
             /* the caller's skeleton supplies the bind pose the buffer leaves out */
             for (uint32_t i = 0; i < h->nt; i++) h->pose[i] = bind->bones[i].rest;
             defaults = h->pose;
+            h->pose_given = 1;
         } else if (wd && h->counts[0][T_DEFAULT] + h->counts[1][T_DEFAULT] + h->counts[2][T_DEFAULT]) {
             ganim_doc_warn(wd, GANIM_WARN_INCONSISTENT, base + 28,
                            "acl: header: default sub-tracks use the bind pose (flag bit 9 clear) but the buffer has no "
@@ -623,7 +624,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     acl_fnv fnv = h->fnv;
     for (uint32_t i = 0; i < h->nt; i++) {
         if (fnv.left) acl_fnv_some(&fnv);
-        ganim_transform t = defaults ? defaults[i] : ganim_transform_identity();
+        ganim_transform t = defaults ? defaults[i] : acl_identity();
         if (!defaults) t.scale = (ganim_vec3){ ds, ds, ds };
         for (unsigned k = 0; k < 3; k++) {
             unsigned ty = k < groups ? packed_type(data + L.types, L.e, k, i) : T_DEFAULT;
@@ -658,7 +659,9 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     /* clip ranges must be finite and moderate so applying them cannot overflow */
     {
         uint32_t nr = L.anim_rot_var + L.anim_trans_var + L.anim_scale_var;
-        for (uint32_t i = 0; i < 6u * nr; i++)
+        int all = 1; /* all of them without a branch each; the first bad one is looked for only then */
+        for (uint32_t i = 0; i < 6u * nr; i++) all &= in_range(ganim_ld_f32le(data + L.crange + 4u * i));
+        for (uint32_t i = 0; i < 6u * nr && !all; i++)
             if (!in_range(ganim_ld_f32le(data + L.crange + 4u * i))) {
                 rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.crange + 4u * i,
                                 "acl: clip range data: value %u is not a finite number of moderate size", i);

@@ -1,6 +1,7 @@
 /* ACL compressed_tracks and Civilization VII containers against ACL's own decode
  * ($GANIM_TESTDATA/acl: keys.txt, times.txt, input.txt, README table), plus hostile-input
  * sweeps, the database refusal and the V0 write/read round trip. */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1071,8 +1072,148 @@ TEST(absurd_sample_rates_are_refused)
     free(data);
 }
 
+/* FNV-1a (64 bits) of every value of a one-clip document: names, parents, rest poses,
+ * channels' kinds, counts, times and values, bit for bit. */
+static uint64_t fnv64(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ull;
+    return h;
+}
+static uint64_t doc_digest(const ganim_doc *doc)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    const ganim_skeleton *sk = doc->skeleton;
+    for (uint32_t i = 0; i < sk->bone_count; i++) {
+        const ganim_bone *b = &sk->bones[i];
+        h = fnv64(h, b->name, strlen(b->name) + 1);
+        h = fnv64(h, &b->parent, sizeof b->parent);
+        h = fnv64(h, &b->rest, sizeof b->rest);
+    }
+    const ganim_clip *c = &doc->clips[0];
+    h = fnv64(h, &c->frame_count, sizeof c->frame_count);
+    for (uint32_t t = 0; t < c->track_count; t++)
+        for (unsigned k = 0; k < 3; k++) {
+            const ganim_channel *x = k == 0   ? &c->tracks[t].rotation
+                                     : k == 1 ? &c->tracks[t].translation
+                                              : &c->tracks[t].scale;
+            uint32_t head[2] = { (uint32_t)x->kind, x->count };
+            h = fnv64(h, head, sizeof head);
+            h = fnv64(h, x->values, (size_t)x->count * (k == 0 ? 4u : 3u) * sizeof(float));
+            if (x->times) h = fnv64(h, x->times, x->count * sizeof(float));
+        }
+    return h;
+}
+
+/* Minor page faults so far, with glibc's malloc (not the sanitizers' allocators): -1 elsewhere. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED_MALLOC 1
+#endif
+#endif
+#if defined(__GLIBC__) && !defined(SANITIZED_MALLOC)
+#include <sys/resource.h>
+static long minor_faults(void)
+{
+    struct rusage r;
+    return getrusage(RUSAGE_SELF, &r) == 0 ? r.ru_minflt : -1;
+}
+#else
+static long minor_faults(void) { return -1; }
+#endif
+
+/* Reads of one clip in a row, each freed before the next (a batch), give the same values
+ * and keep their memory: acl20_walk's parse and model blocks, each under glibc's 128 KiB
+ * mmap threshold but together above its trim threshold, were given back to the system at
+ * every ganim_doc_free and faulted in again (2 faults a read); the model's block is now
+ * sized so that glibc keeps them (acl_decode.c, model_block). The fault count is checked
+ * with glibc's malloc only (not under the sanitizers' allocators), and this test runs
+ * first: a larger document freed before would raise glibc's thresholds by itself. Under
+ * a tight memory limit the block is not enlarged and the values are the same. */
+TEST(reads_in_a_row_keep_their_memory)
+{
+    size_t size;
+    uint8_t *data = test_read_file(test_path("acl", "acl20_walk_f100_r30_b52.acl"), &size);
+    enum { WARM = 20, READS = 300 };
+    uint64_t first = 0;
+    long faults = 0;
+    int differ = 0;
+    for (int i = 0; i < WARM + READS; i++) { /* nothing else alive between the reads */
+        long f0 = minor_faults();
+        ganim_doc *doc = NULL;
+        CHECK_EQ_INT(ganim_read_memory(data, size, NULL, &doc, NULL), GANIM_OK);
+        if (!doc) break;
+        uint64_t d = doc_digest(doc);
+        if (i == 0) first = d;
+        differ += d != first;
+        ganim_doc_free(doc);
+        if (i >= WARM) faults += minor_faults() - f0; /* 0 without a count */
+    }
+    CHECK_EQ_INT(differ, 0);
+    CHECK_MSG(faults < READS / 10, "%ld page faults in %d reads in a row", faults, (int)READS);
+    for (size_t limit = 256u << 10; limit <= (1u << 20); limit *= 2) { /* 256 KiB: under twice the padded block */
+        ganim_read_opts o = { .format = "acl", .memory_limit = limit };
+        ganim_doc *doc = NULL;
+        CHECK_EQ_INT(ganim_read_memory(data, size, &o, &doc, NULL), GANIM_OK);
+        if (doc) CHECK_MSG(doc_digest(doc) == first, "values differ under a memory limit of %zu", limit);
+        ganim_doc_free(doc);
+    }
+    /* the digest sees a value: the first rotation's x */
+    ganim_doc *doc = NULL;
+    CHECK_EQ_INT(ganim_read_memory(data, size, NULL, &doc, NULL), GANIM_OK);
+    if (doc) {
+        float *v = (float *)(uintptr_t)doc->clips[0].tracks[0].rotation.values;
+        v[0] = nextafterf(v[0], 2.0f);
+        CHECK(doc_digest(doc) != first);
+    }
+    ganim_doc_free(doc);
+    free(data);
+}
+
+/* in_range (acl_internal.h: one comparison of |v|, since the tenth round) against the
+ * three tests it replaced, on every 2^32 / 65,537th float bit pattern and around its
+ * edges: the range's ends and their neighbours, the infinities, NaNs, zeros, subnormals. */
+TEST(in_range_equals_the_three_tests)
+{
+    uint32_t bad = 0, n = 0;
+    for (uint64_t b = 0; b <= 0xFFFFFFFFull; b += 65537u) {
+        float v = ganim_f32_from_bits((uint32_t)b);
+        int ref = v == v && v - v == 0.0f && v <= ACL_RANGE_MAX && v >= -ACL_RANGE_MAX;
+        bad += in_range(v) != ref;
+        n++;
+    }
+    const float edge[] = { ACL_RANGE_MAX,
+                           -ACL_RANGE_MAX,
+                           nextafterf(ACL_RANGE_MAX, INFINITY),
+                           nextafterf(-ACL_RANGE_MAX, -INFINITY),
+                           nextafterf(ACL_RANGE_MAX, 0),
+                           nextafterf(-ACL_RANGE_MAX, 0),
+                           INFINITY,
+                           -INFINITY,
+                           NAN,
+                           -NAN,
+                           0.0f,
+                           -0.0f,
+                           1e-45f,
+                           -1e-45f,
+                           FLT_MIN,
+                           FLT_MAX,
+                           -FLT_MAX,
+                           1.0f };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        float v = edge[i];
+        int ref = v == v && v - v == 0.0f && v <= ACL_RANGE_MAX && v >= -ACL_RANGE_MAX;
+        CHECK_MSG(in_range(v) == ref, "in_range(%a): %d, the three tests %d", (double)v, in_range(v), ref);
+    }
+    CHECK_MSG(bad == 0, "in_range differs on %u of %u bit patterns", bad, n);
+}
+
 int main(void)
 {
+    RUN(reads_in_a_row_keep_their_memory);
+    RUN(in_range_equals_the_three_tests);
     RUN(absurd_sample_rates_are_refused);
     RUN(rest_pose_is_frame_zero_without_bind_pose);
     RUN(acl_buffers_match_acl);
