@@ -114,6 +114,13 @@ static int parse_list(const char *s, uint32_t *v)
     return *s ? 0 : n;
 }
 
+/* --frames LIST or --bones LIST: 0 if the list is malformed. */
+static int set_list(const char *opt, const char *list)
+{
+    if (!strcmp(opt, "--frames")) return (g_nframes = parse_list(list, g_frames)) > 0;
+    return (g_nbones = parse_list(list, g_bones)) > 0;
+}
+
 typedef struct input {
     char name[128];
     char path[1024]; /* "" for synthetic */
@@ -686,8 +693,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--time") && i + 1 < argc) min_ms = atof(argv[++i]);
         else if (!strcmp(a, "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(a, "--save") && i + 1 < argc) g_save = argv[++i];
-        else if (!strcmp(a, "--frames") && i + 1 < argc && (g_nframes = parse_list(argv[i + 1], g_frames)) > 0) i++;
-        else if (!strcmp(a, "--bones") && i + 1 < argc && (g_nbones = parse_list(argv[i + 1], g_bones)) > 0) i++;
+        else if ((!strcmp(a, "--frames") || !strcmp(a, "--bones")) && i + 1 < argc && set_list(a, argv[i + 1])) i++;
         else if (!strcmp(a, "--growth")) {
             g_nbones = parse_list("50,200", g_bones);
             g_nframes = parse_list("500,1000,2000,4000,8000,10000", g_frames);
