@@ -3,7 +3,8 @@
  * and a memcpy of the same bytes in the same run as the yardstick.
  *
  *   bench_ganim [--json] [--callgrind] [--time MS] [--quick] [--no-samples]
- *               [--no-synthetic] [--only WORD] [PATH ...]
+ *               [--no-synthetic] [--only WORD] [--frames LIST [--bones LIST]] [--growth]
+ *               [PATH ...]
  *
  * Without PATHs: every sample under $GANIM_TESTDATA (default ../shared/testdata; not
  * hostile/). Per row: bytes in (reads) or out (writers, exporters), ms per call, MB/s,
@@ -22,6 +23,13 @@
  * an FF7 pack of 60 animations x 100 frames x 25 slots made by the FF7 writer) go
  * through every writer and are read back, so growth with frames and bones is a slope.
  * Every input's .glb and .bvh exports are read back too (the glTF and BVH readers).
+ * --frames LIST (e.g. 500,1000,2000) makes the synthetic documents a series instead:
+ * bones x frames for each of --bones LIST (default 200), and the table ends with each
+ * path's ns (and, with --callgrind, instructions) per value at every size, the slope of
+ * a least-squares line through the times (ns per value added) and the last size's cost
+ * per value over the first's; in a series every row is timed after a warm-up call and
+ * in 3 rounds, however long a call. --growth is --bones 50,200 --frames
+ * 500,1000,2000,4000,8000,10000. A --callgrind child builds only its own input.
  * A sample is read twice: `read` (ganim_read_memory, which copies what it keeps of the
  * input) and `read (lent)` (ganim_read_opts.input_outlives_doc: the reader may keep the
  * caller's bytes instead). */
@@ -31,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,6 +96,31 @@ static double now_ns(void)
 }
 
 /* ---- inputs -------------------------------------------------------------------------- */
+#define MAX_SERIES 16
+static uint32_t g_frames[MAX_SERIES], g_bones[MAX_SERIES]; /* --frames, --bones */
+static int g_nframes, g_nbones;
+
+/* "500,1000,2000" into v (at most MAX_SERIES numbers >= 1): the count, 0 if malformed. */
+static int parse_list(const char *s, uint32_t *v)
+{
+    int n = 0;
+    while (*s && n < MAX_SERIES) {
+        char *e;
+        unsigned long x = strtoul(s, &e, 10);
+        if (e == s || x < 1 || x > 1000000 || (*e && *e != ',')) return 0;
+        v[n++] = (uint32_t)x;
+        s = *e ? e + 1 : e;
+    }
+    return *s ? 0 : n;
+}
+
+/* --frames LIST or --bones LIST: 0 if the list is malformed. */
+static int set_list(const char *opt, const char *list)
+{
+    if (!strcmp(opt, "--frames")) return (g_nframes = parse_list(list, g_frames)) > 0;
+    return (g_nbones = parse_list(list, g_bones)) > 0;
+}
+
 typedef struct input {
     char name[128];
     char path[1024]; /* "" for synthetic */
@@ -122,7 +156,8 @@ typedef struct row {
     double ns;
     uint64_t values;
     size_t peak;
-    double ir; /* callgrind instructions, 0: not measured */
+    double ir;     /* callgrind instructions, 0: not measured */
+    double faults; /* minor page faults per call in the timed rounds */
 } row;
 
 static uint64_t count_values(const ganim_doc *d, uint64_t *track_poses)
@@ -252,20 +287,23 @@ static ganim_doc *make_synth(uint32_t bones, uint32_t frames, uint32_t clips, do
     return doc;
 }
 
-static int add_synth(input *ins, int *n, uint32_t bones, uint32_t frames, int group)
+/* build 0: only the name and place (a --callgrind child that measures another input). */
+static int add_synth(input *ins, int *n, uint32_t bones, uint32_t frames, int group, int build)
 {
     if (*n >= MAX_INPUTS) return 0;
     input *in = &ins[*n];
     memset(in, 0, sizeof *in);
-    size_t before = g_count.live;
-    in->doc = make_synth(bones, frames, 1, 30.0);
-    if (!in->doc) return 0;
-    in->model_bytes = g_count.live - before;
     snprintf(in->name, sizeof in->name, "synthetic %ub x %uf", bones, frames);
     in->synthetic = 1;
     in->group = group;
-    finish_input(in);
-    in->format = NULL;
+    if (build) {
+        size_t before = g_count.live;
+        in->doc = make_synth(bones, frames, 1, 30.0);
+        if (!in->doc) return 0;
+        in->model_bytes = g_count.live - before;
+        finish_input(in);
+        in->format = NULL;
+    }
     (*n)++;
     return 1;
 }
@@ -510,8 +548,14 @@ static void measure(row *r, double min_ns)
         do bench_measured(r->in, r->o);
         while (now_ns() - t0 < min_ns);
     }
-    /* a call longer than 3 rounds is timed once (the 10,000-frame exports take seconds) */
-    for (int round = 0; round < 3 && t_first < 3 * min_ns; round++) {
+    /* a call longer than 3 rounds is timed once (the 10,000-frame exports take seconds),
+     * but in a series (--frames) always after a warm-up call and in 3 rounds: a first call
+     * pays for fresh pages the next ones may not, and the sizes must be timed alike */
+    if (t_first >= 3 * min_ns && g_nframes) bench_measured(r->in, r->o);
+    struct rusage ru0, ru1;
+    long calls = 0;
+    getrusage(RUSAGE_SELF, &ru0);
+    for (int round = 0; round < 3 && (t_first < 3 * min_ns || g_nframes); round++) {
         long it = 0;
         double t0 = now_ns(), t;
         do {
@@ -521,7 +565,10 @@ static void measure(row *r, double min_ns)
         } while (t < min_ns);
         double per = t / (double)it;
         if (per < best) best = per;
+        calls += it;
     }
+    getrusage(RUSAGE_SELF, &ru1);
+    r->faults = calls ? (double)(ru1.ru_minflt - ru0.ru_minflt) / (double)calls : 0;
     r->ns = best;
     if (r->o->kind == OP_SAMPLE) {
         r->values = r->in->track_poses;
@@ -532,19 +579,28 @@ static void measure(row *r, double min_ns)
 }
 
 /* Instructions of one bench_measured call: this program again under callgrind. */
-static double callgrind_ir(const char *self, char **args, int nargs, int in_id, int op_id)
+static double callgrind_ir(const char *self, char **args, int nargs, int in_id, int op_id, const op *o)
 {
-    char out[64], cmd[8192];
+    char out[64], bytes[64] = "", cmd[8192];
     snprintf(out, sizeof out, "/tmp/bench_ganim.%ld.cg", (long)getpid());
+    if (o->kind == OP_READBACK && o->out) { /* the bytes to read, so the child need not write them (slowly) */
+        snprintf(bytes, sizeof bytes, "/tmp/bench_ganim.%ld.in", (long)getpid());
+        FILE *b = fopen(bytes, "wb");
+        int ok = b && fwrite(o->out, 1, o->out_size, b) == o->out_size;
+        if (b && fclose(b) != 0) ok = 0;
+        if (!ok) bytes[0] = '\0';
+    }
     int k = snprintf(cmd, sizeof cmd,
                      "valgrind --tool=callgrind --collect-atstart=no --toggle-collect=bench_measured "
-                     "--callgrind-out-file=%s '%s' --child %d %d",
-                     out, self, in_id, op_id);
+                     "--callgrind-out-file=%s '%s' --child %d %d%s%s",
+                     out, self, in_id, op_id, bytes[0] ? " --child-bytes " : "", bytes);
     for (int i = 0; i < nargs && k > 0 && (size_t)k < sizeof cmd; i++)
         k += snprintf(cmd + k, sizeof cmd - (size_t)k, " '%s'", args[i]);
     if (k <= 0 || (size_t)k >= sizeof cmd - 32) return 0;
     snprintf(cmd + k, sizeof cmd - (size_t)k, " >/dev/null 2>&1");
-    if (system(cmd) != 0) return 0;
+    int rc = system(cmd);
+    if (bytes[0]) remove(bytes);
+    if (rc != 0) return 0;
     FILE *f = fopen(out, "r");
     if (!f) return 0;
     char line[512];
@@ -554,6 +610,58 @@ static double callgrind_ir(const char *self, char **args, int nargs, int in_id, 
     fclose(f);
     remove(out);
     return ir;
+}
+
+/* The series (--frames): per group of bones, each path's ns and instructions per value at
+ * every size, the least-squares slope of ns against values (ns per value added) and the
+ * last size's ns (and instructions) per value over the first's. */
+static void print_series(const input *ins, int n, const row *rows, int nr)
+{
+    for (int g = 1; g <= g_nbones; g++) {
+        const input *first = NULL;
+        for (int i = 0; i < n && !first; i++)
+            if (ins[i].group == g) first = &ins[i];
+        if (!first) continue;
+        printf("\ngrowth with frames, %u bones: ns per value at each size", g_bones[g - 1]);
+        printf("%s, slope (least squares, ns per value added), last over first\n",
+               rows[0].ir > 0 || (nr > 1 && rows[1].ir > 0) ? " (and instructions per value)" : "");
+        printf("  %-22s", "path \\ frames");
+        for (int f = 0; f < g_nframes; f++) printf(" %9u", g_frames[f]);
+        printf("   %9s %7s\n", "slope", "x");
+        for (int a = 0; a < nr; a++) {
+            if (rows[a].in != first || !rows[a].ok || !rows[a].values) continue;
+            const row *s[MAX_SERIES] = { 0 };
+            int k = 0, cg = 1;
+            for (int b = 0; b < nr && k < g_nframes; b++)
+                if (rows[b].in->group == g && rows[b].ok && rows[b].values &&
+                    !strcmp(rows[b].o->label, rows[a].o->label))
+                    s[k++] = &rows[b];
+            if (k < 2) continue;
+            double mx = 0, my = 0, sxx = 0, sxy = 0;
+            for (int i = 0; i < k; i++) {
+                mx += (double)s[i]->values / k;
+                my += s[i]->ns / k;
+                cg &= s[i]->ir > 0;
+            }
+            for (int i = 0; i < k; i++) {
+                double dx = (double)s[i]->values - mx;
+                sxx += dx * dx;
+                sxy += dx * (s[i]->ns - my);
+            }
+            printf("  %-22s", rows[a].o->label);
+            for (int i = 0; i < k; i++) printf(" %9.2f", s[i]->ns / (double)s[i]->values);
+            double first_v = s[0]->ns / (double)s[0]->values, last_v = s[k - 1]->ns / (double)s[k - 1]->values;
+            if (sxx > 0) printf("   %9.2f %7.2f\n", sxy / sxx, last_v / first_v);
+            else printf("   %9s %7.2f\n", "-", last_v / first_v); /* sample: values do not grow */
+            printf("  %-22s", "  page faults/call");
+            for (int i = 0; i < k; i++) printf(" %9.0f", s[i]->faults);
+            putchar('\n');
+            if (!cg) continue;
+            printf("  %-22s", "  instructions");
+            for (int i = 0; i < k; i++) printf(" %9.1f", s[i]->ir / (double)s[i]->values);
+            printf("   %9s %7.3f\n", "", (s[k - 1]->ir / (double)s[k - 1]->values) / (s[0]->ir / (double)s[0]->values));
+        }
+    }
 }
 
 static void json_str(const char *s)
@@ -569,6 +677,7 @@ static void json_str(const char *s)
 int main(int argc, char **argv)
 {
     int as_json = 0, cg = 0, quick = 0, samples = 1, synth = 1, child_in = -1, child_op = -1;
+    const char *child_bytes = NULL; /* --child-bytes FILE: a read back's input, written by the parent */
     double min_ms = 40;
     const char *only = NULL;
     char *paths[MAX_INPUTS];
@@ -584,20 +693,33 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--time") && i + 1 < argc) min_ms = atof(argv[++i]);
         else if (!strcmp(a, "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(a, "--save") && i + 1 < argc) g_save = argv[++i];
-        else if (!strcmp(a, "--child") && i + 2 < argc) {
+        else if ((!strcmp(a, "--frames") || !strcmp(a, "--bones")) && i + 1 < argc && set_list(a, argv[i + 1])) i++;
+        else if (!strcmp(a, "--growth")) {
+            g_nbones = parse_list("50,200", g_bones);
+            g_nframes = parse_list("500,1000,2000,4000,8000,10000", g_frames);
+        } else if (!strcmp(a, "--child") && i + 2 < argc) {
             child_in = atoi(argv[++i]);
             child_op = atoi(argv[++i]);
             continue;
+        } else if (!strcmp(a, "--child-bytes") && i + 1 < argc) {
+            child_bytes = argv[++i];
+            continue;
         } else if (a[0] == '-') {
             fprintf(stderr, "usage: bench_ganim [--json] [--callgrind] [--time MS] [--quick] [--no-samples] "
-                            "[--no-synthetic] [--only WORD] [PATH ...]\n");
+                            "[--no-synthetic] [--only WORD] [--frames LIST [--bones LIST]] [--growth] [PATH ...]\n");
             return 2;
         } else if (np < MAX_INPUTS) paths[np++] = argv[i];
         /* what a --child run needs to build the same inputs: the paths and these flags */
-        if ((a[0] != '-' || !strcmp(a, "--quick") || !strcmp(a, "--no-samples") || !strcmp(a, "--no-synthetic")) &&
+        if ((a[0] != '-' || !strcmp(a, "--quick") || !strcmp(a, "--no-samples") || !strcmp(a, "--no-synthetic") ||
+             !strcmp(a, "--growth")) &&
             npass < 64)
             pass[npass++] = argv[i];
+        if ((!strcmp(a, "--frames") || !strcmp(a, "--bones")) && npass < 63) {
+            pass[npass++] = argv[i - 1];
+            pass[npass++] = argv[i];
+        }
     }
+    if (g_nframes && !g_nbones) g_nbones = parse_list("200", g_bones);
     if (cg) { /* under valgrind the 10,000-frame document takes minutes to build */
         quick = 1;
         int has = 0;
@@ -618,9 +740,15 @@ int main(int argc, char **argv)
     }
     if (synth) {
         add_ff7_pack(ins, &n);
-        add_synth(ins, &n, 50, 1000, 0);
-        add_synth(ins, &n, 200, 1000, 1);
-        if (!quick) add_synth(ins, &n, 200, 10000, 1);
+        if (g_nframes) { /* the series: one group per bone count */
+            for (int b = 0; b < g_nbones; b++)
+                for (int f = 0; f < g_nframes; f++)
+                    add_synth(ins, &n, g_bones[b], g_frames[f], b + 1, child_in < 0 || n == child_in);
+        } else {
+            add_synth(ins, &n, 50, 1000, 0, child_in < 0 || n == child_in);
+            add_synth(ins, &n, 200, 1000, 1, child_in < 0 || n == child_in);
+            if (!quick) add_synth(ins, &n, 200, 10000, 1, child_in < 0 || n == child_in);
+        }
     }
     size_t maxsize = 1;
     for (int i = 0; i < n; i++)
@@ -633,7 +761,9 @@ int main(int argc, char **argv)
         op ops[MAX_OPS] = { 0 };
         int no = make_ops(&ins[child_in], ops);
         if (child_op >= no) return 1;
-        prepare(&ins[child_in], ops, child_op);
+        if (child_bytes && ops[child_op].kind == OP_READBACK)
+            ops[child_op].out = load(child_bytes, &ops[child_op].out_size);
+        else prepare(&ins[child_in], ops, child_op);
         return bench_measured(&ins[child_in], &ops[child_op]) ? 0 : 1;
     }
 
@@ -654,7 +784,7 @@ int main(int argc, char **argv)
             r->in = &ins[i];
             r->o = o;
             measure(r, min_ms * 1e6);
-            if (cg && r->ok && o->kind != OP_MEMCPY) r->ir = callgrind_ir(argv[0], pass, npass, i, j);
+            if (cg && r->ok && o->kind != OP_MEMCPY) r->ir = callgrind_ir(argv[0], pass, npass, i, j, o);
             double mbs = r->ok && r->bytes ? (double)r->bytes / r->ns * 1e3 : 0;
             if (o->kind == OP_MEMCPY) memcpy_mbs = mbs;
             double ratio = r->peak ? (double)r->peak / (double)(ins[i].size + ins[i].model_bytes) : 0;
@@ -693,14 +823,15 @@ int main(int argc, char **argv)
             printf(", \"path\": ");
             json_str(r->o->label);
             printf(", \"ok\": %s, \"bytes\": %zu, \"ns\": %.1f, \"values\": %llu, \"peak_bytes\": %zu, "
-                   "\"input_bytes\": %zu, \"model_bytes\": %zu, \"instructions\": %.0f}",
+                   "\"input_bytes\": %zu, \"model_bytes\": %zu, \"instructions\": %.0f, \"page_faults\": %.1f}",
                    r->ok ? "true" : "false", r->bytes, r->ns, (unsigned long long)r->values, r->peak, r->in->size,
-                   r->in->model_bytes, r->ir);
+                   r->in->model_bytes, r->ir, r->faults);
         }
         printf("\n]}\n");
         return 0;
     }
-    if (lo && hi) {
+    if (g_nframes) print_series(ins, n, rows, nr);
+    else if (lo && hi) {
         printf("\ngrowth with frames (%s -> %s): ns per value at each size, and the slope\n", lo->name, hi->name);
         for (int a = 0; a < nr; a++) {
             if (rows[a].in != lo || !rows[a].ok) continue;

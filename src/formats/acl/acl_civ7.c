@@ -46,7 +46,7 @@ static ganim_code v0_channel(ganim_doc *doc, ganim_channel *ch, const float *val
     uint32_t f = 1;
     while (f < frames && memcmp(vals, vals + (size_t)f * comps, comps * sizeof(float)) == 0) f++;
     uint32_t n = f == frames ? 1u : frames;
-    float *v = ganim_doc_alloc_array(doc, (size_t)n * comps, sizeof(float));
+    float *v = ganim_doc_alloc_array_raw(doc, (size_t)n * comps, sizeof(float)); /* the copy writes each */
     if (!v) return GANIM_NOMEM(err);
     memcpy(v, vals, (size_t)n * comps * sizeof(float));
     ch->kind = n == 1 ? GANIM_CHANNEL_CONSTANT : GANIM_CHANNEL_PER_FRAME;
@@ -84,7 +84,7 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
     ganim_clip *clip = ganim_doc_alloc(doc, sizeof *clip);
     ganim_track *tracks = ganim_doc_alloc_array(doc, bones, sizeof *tracks);
     /* one bone's frames gathered channel by channel before they become the model */
-    float *tmp = ganim_doc_alloc_array(doc, frames, 10 * sizeof(float));
+    float *tmp = ganim_doc_alloc_array_raw(doc, frames, 10 * sizeof(float)); /* each frame written */
     if (!doc->skeleton || !clip || !tracks || !tmp) return GANIM_NOMEM(err);
     clip->name = ganim_doc_strdup(doc, header_name(doc, data, size));
     if (!clip->name) return GANIM_NOMEM(err);
