@@ -151,5 +151,13 @@ expect_rc "FF7 clips out of the pack's order: refused" 1
 expect_in "FF7 clips out of the pack's order: says so" "$ERR" "holds a weapon entry's record but is entry 1, a body entry"
 check "FF7 clips out of the pack's order: nothing written" test ! -e order.da
 
+# 11. a weapon clip's FF7 record past the skeleton's weapon entries (a special entry took
+# its place): refused (it was written and read back as an extra entry of 4 frames in body
+# slots, not the weapon's 8)
+run 10 convert "$SRC/tests/data/regress/roundtrip/ff7_weapon_record_past_weapon_slots.glb" -o past.da --to ff7-battle
+expect_rc "FF7 weapon record past the weapon entries: refused" 1
+expect_in "FF7 weapon record past the weapon entries: says so" "$ERR" "holds a weapon entry's record but is entry 3, past the skeleton's 2 body and 1 weapon animations"
+check "FF7 weapon record past the weapon entries: nothing written" test ! -e past.da
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

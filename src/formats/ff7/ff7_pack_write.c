@@ -278,6 +278,17 @@ static ganim_code make_plan(const ganim_doc *doc, const ganim_allocator *alloc, 
                                   "(nsSkeletonAnims %u): the clips are not in the pack's order",
                                   i, clip->name, in.role == FF7_ROLE_BODY ? "body" : "weapon", i,
                                   i < nb ? "body" : "weapon", nb);
+            /* and read back with this skeleton, entries from nsSkeletonAnims + its weapon
+             * animation count on are extra entries (body slots): a weapon entry there
+             * would be read with the wrong rotation slots */
+            ff7_skel_info si;
+            if (nb && in.role == FF7_ROLE_WEAPON && ff7_skel_info_parse(doc->skeleton, &si) &&
+                (uint64_t)i >= (uint64_t)si.n_body_anims + si.n_weapon_anims)
+                return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                                  "ff7-battle: clip %u ('%s') holds a weapon entry's record but is entry %u, past the "
+                                  "skeleton's %u body and %u weapon animations, where FF7 reads an extra entry: the "
+                                  "clips are not in the pack's order",
+                                  i, clip->name, i, si.n_body_anims, si.n_weapon_anims);
             continue;
         }
         bool weapon = ff7_bone_moves(doc, clip, (uint32_t)wb), body = false;
