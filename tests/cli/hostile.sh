@@ -8,7 +8,8 @@
 #   frame rates at the library's limit (1e-4 fps): written and read back;
 #   refusals write nothing: convert in.gltf -o in.gltf, an archive directory to glb;
 #   an ACL buffer whose hash does not match: read, with a warning that says so;
-#   FF7 clips out of the pack's order (a fuzz finding): refused, nothing written.
+#   FF7 clips out of the pack's order (a fuzz finding): refused, nothing written;
+#   FF7 clips split into more entries than the skeleton counts: refused; --into writes them.
 #   bash tests/cli/hostile.sh path/to/ganim
 # Prints one line per check and "N passed, N failed"; exits 1 on any failure. Uses only
 # the project's own files (examples/, tests/data/).
@@ -158,6 +159,25 @@ run 10 convert "$SRC/tests/data/regress/roundtrip/ff7_weapon_record_past_weapon_
 expect_rc "FF7 weapon record past the weapon entries: refused" 1
 expect_in "FF7 weapon record past the weapon entries: says so" "$ERR" "holds a weapon entry's record but is entry 3, past the skeleton's 2 body and 1 weapon animations"
 check "FF7 weapon record past the weapon entries: nothing written" test ! -e past.da
+
+# 12. clips without FF7 records that move body and weapon, on a skeleton whose record says
+# 2 body and 1 weapon animations: split into 2 body and 2 weapon entries, the pack would
+# not read back with that skeleton (entry 3 an extra entry in body slots; it was written,
+# with a warning only). Refused, naming the clips and both counts, nothing written; put
+# into the original pack with --into, the same clips are written and read back
+RS=$SRC/tests/data/regress/roundtrip/ff7_split_clips_more_weapon_entries_than_skeleton.glb
+run 10 convert "$RS" -o split.da --to ff7-battle
+expect_rc "FF7 split past the skeleton's counts: refused" 1
+expect_in "FF7 split past the skeleton's counts: names the clips and the counts" "$ERR" "1 animation without an FF7 record moves body bones and the weapon \(clip 0 \('body_0\+weapon_2'\)\).*pack of these 2 clips needs a skeleton \(\?\?aa\) of nsSkeletonAnims 2 and nsWeaponsAnims 2, but the document's skeleton says 2 and 1"
+expect_in "FF7 split past the skeleton's counts: says how to proceed" "$ERR" "into the original pack with --into"
+check "FF7 split past the skeleton's counts: nothing written" test ! -e split.da
+cp "$SRC/tests/data/ff7/fixture_pack.da" fxda
+cp "$SRC/tests/data/ff7/fixture_pack.aa" fxaa
+run 10 convert "$RS" --into fxda -o intoda
+expect_rc "FF7 split clips --into the original pack: written" 0
+run 10 info intoda --skeleton fxaa
+expect_rc "FF7 split clips --into the original pack: reads back with its skeleton" 0
+expect_in "FF7 split clips --into the original pack: its entries" "$OUT" "body_0"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

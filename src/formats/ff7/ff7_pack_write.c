@@ -70,6 +70,14 @@ static bool stream_reads_back(const enc_ctx *c, const uint8_t *stream, size_t si
     return same;
 }
 
+/* The part a clip is written as (`part`: see write_animation): its record's (then *have),
+ * else the part asked for, else the one its bones say. */
+static int written_role(const ganim_doc *doc, const ganim_clip *clip, int part, ff7_clip_info *in, bool *have)
+{
+    *have = part < 0 && ff7_clip_info_parse(clip, in) && in->layout != FF7_LAYOUT_SPECIAL;
+    return *have ? in->role : part >= 0 ? part : ff7_guess_role(doc, clip);
+}
+
 /* `part`: -1 the clip as its record or the guess says; FF7_ROLE_BODY or FF7_ROLE_WEAPON:
  * that part of a clip without a record that moves both (a glTF's body_3+weapon_9). */
 static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32_t index, int part, ganim_writer *w,
@@ -77,8 +85,8 @@ static ganim_code write_animation(const enc_ctx *c, const ganim_doc *doc, uint32
 {
     const ganim_clip *clip = &doc->clips[index];
     ff7_clip_info in;
-    bool have = part < 0 && ff7_clip_info_parse(clip, &in) && in.layout != FF7_LAYOUT_SPECIAL;
-    int role = have ? in.role : part >= 0 ? part : ff7_guess_role(doc, clip);
+    bool have;
+    int role = written_role(doc, clip, part, &in, &have);
     uint32_t slots = have ? in.slots : ff7_slots_for(doc, clip, role);
     uint32_t frames = clip->frame_count;
     if (frames == 0 || frames > FF7_MAX_FRAMES)
@@ -224,7 +232,9 @@ static ganim_code pair_in_place(const ganim_doc *doc, const ganim_allocator *all
 {
     uint32_t nb = body_count(doc), w = nb + i;
     ff7_clip_info in;
-    if (!(i < nb && w < doc->clip_count && doc->clips[w].kind == GANIM_CLIP_ANIMATION &&
+    ff7_skel_info si; /* read back with the skeleton, w must be one of its weapon entries */
+    bool past = ff7_skel_info_parse(doc->skeleton, &si) && (uint64_t)w >= (uint64_t)si.n_body_anims + si.n_weapon_anims;
+    if (!(i < nb && !past && w < doc->clip_count && doc->clips[w].kind == GANIM_CLIP_ANIMATION &&
           (!ff7_clip_info_parse(&doc->clips[w], &in) || in.role == FF7_ROLE_WEAPON)))
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                           "ff7-battle: clip %u ('%s') moves body bones and the weapon, and has no FF7 record to say "
@@ -254,9 +264,8 @@ static ganim_code pair_in_place(const ganim_doc *doc, const ganim_allocator *all
  * after them in the same order. A clip that moves only the weapon cannot be placed; a
  * clip that moves no weapon gets a weapon entry holding it at rest (said). plan->n stays
  * 0 when every clip is written as it is. */
-static ganim_code make_plan(const ganim_doc *doc, const ganim_allocator *alloc, plan *p, ganim_error *err)
+static ganim_code plan_entries(const ganim_doc *doc, const ganim_allocator *alloc, plan *p, ganim_error *err)
 {
-    memset(p, 0, sizeof *p);
     int32_t wb = ff7_weapon_bone(doc);
     if (wb < 0) return GANIM_OK;
     uint32_t recorded = 0, both = 0;
@@ -306,11 +315,7 @@ static ganim_code make_plan(const ganim_doc *doc, const ganim_allocator *alloc, 
         if (!(weapon && body)) continue;
         if (recorded) {
             ganim_code code = pair_in_place(doc, alloc, i, p, err);
-            if (code != GANIM_OK) {
-                ganim_free(alloc, p->e, p->size);
-                memset(p, 0, sizeof *p);
-                return code;
-            }
+            if (code != GANIM_OK) return code;
             continue;
         }
         both++;
@@ -344,6 +349,82 @@ static ganim_code make_plan(const ganim_doc *doc, const ganim_allocator *alloc, 
     }
     p->n = 2 * k;
     p->split = both;
+    /* read back with the document's skeleton, entry i is a body entry below its
+     * nsSkeletonAnims, a weapon entry below nsSkeletonAnims + nsWeaponsAnims: only a
+     * skeleton that says k and k reads these entries as written (and FF7 finds each
+     * weapon entry it looks for). ganim writes no ??aa: another one is refused. */
+    ff7_skel_info si;
+    if (ff7_skel_info_parse(doc->skeleton, &si) && (si.n_body_anims != k || si.n_weapon_anims != k)) {
+        uint32_t first = UINT32_MAX, second = UINT32_MAX;
+        for (uint32_t i = 0; i < doc->clip_count && second == UINT32_MAX; i++) {
+            bool body = false;
+            for (uint32_t b = 0; b < (uint32_t)wb && !body; b++) body = ff7_bone_moves(doc, &doc->clips[i], b);
+            if (!body || !ff7_bone_moves(doc, &doc->clips[i], (uint32_t)wb)) continue;
+            if (first == UINT32_MAX) first = i;
+            else second = i;
+        }
+        char more[96] = "";
+        if (second != UINT32_MAX)
+            snprintf(more, sizeof more, ", clip %u ('%.40s')%s", second, doc->clips[second].name,
+                     both > 2 ? " and more" : "");
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "ff7-battle: %u animation%s without an FF7 record move%s body bones and the weapon (clip %u "
+                          "('%.40s')%s): FF7 stores each as a body and a weapon entry, so a pack of these %u clips "
+                          "needs a skeleton (??aa) of nsSkeletonAnims %u and nsWeaponsAnims %u, but the document's "
+                          "skeleton says %u and %u: the pack would not read back with it, and ganim writes no ??aa; "
+                          "put the animations into the original pack with --into (each body entry keeps its weapon "
+                          "entry there)",
+                          both, both == 1 ? "" : "s", both == 1 ? "s" : "", first, doc->clips[first].name, more, k, k,
+                          k, si.n_body_anims, si.n_weapon_anims);
+    }
+    return GANIM_OK;
+}
+
+/* The entries to write (plan_entries), nothing held when it fails. */
+static ganim_code make_plan(const ganim_doc *doc, const ganim_allocator *alloc, plan *p, ganim_error *err)
+{
+    memset(p, 0, sizeof *p);
+    ganim_code code = plan_entries(doc, alloc, p, err);
+    if (code != GANIM_OK) {
+        ganim_free(alloc, p->e, p->size);
+        memset(p, 0, sizeof *p);
+    }
+    return code;
+}
+
+/* Read back with the document's skeleton (an FF7 one), entry k is a weapon entry from
+ * nsSkeletonAnims to nsSkeletonAnims + nsWeaponsAnims and has body slots anywhere else:
+ * an entry written as the other part would read back as something else. make_plan names
+ * the causes it knows; this catches any other (clips without records on a skeleton of
+ * other counts, a record's body count that is not the skeleton's). */
+static ganim_code check_parts(const ganim_doc *doc, const plan *p, ganim_error *err)
+{
+    ff7_skel_info si;
+    if (!ff7_skel_info_parse(doc->skeleton, &si)) return GANIM_OK;
+    uint32_t n = p->n ? p->n : doc->clip_count;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = p->n ? p->e[k].clip : k;
+        int part = p->n ? p->e[k].part : -1;
+        const ganim_clip *clip = &doc->clips[i];
+        ff7_clip_info in;
+        bool have;
+        if (clip->kind != GANIM_CLIP_ANIMATION) continue;
+        int role = written_role(doc, clip, part, &in, &have);
+        bool weapon = k >= si.n_body_anims && (uint64_t)k < (uint64_t)si.n_body_anims + si.n_weapon_anims;
+        if (role != FF7_ROLE_UNKNOWN && (role == FF7_ROLE_WEAPON) != weapon)
+            return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                              "ff7-battle: clip %u ('%s')%s would be entry %u, written as a %s entry, but read back "
+                              "with the document's skeleton (nsSkeletonAnims %u, nsWeaponsAnims %u) entry %u is a "
+                              "%s entry: the clips are not in the pack's order for that skeleton",
+                              i, clip->name,
+                              part == FF7_ROLE_BODY     ? " (its body)"
+                              : part == FF7_ROLE_WEAPON ? " (its weapon)"
+                                                        : "",
+                              k, role == FF7_ROLE_WEAPON ? "weapon" : "body", si.n_body_anims, si.n_weapon_anims, k,
+                              weapon                ? "weapon"
+                              : k < si.n_body_anims ? "body"
+                                                    : "extra");
+    }
     return GANIM_OK;
 }
 
@@ -398,7 +479,11 @@ ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts, 
     if (!doc) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ff7-battle: no document");
     plan p;
     ganim_code pc = make_plan(doc, &alloc, &p, err);
-    if (pc != GANIM_OK) return pc;
+    if (pc == GANIM_OK) pc = check_parts(doc, &p, err);
+    if (pc != GANIM_OK) {
+        ganim_free(&alloc, p.e, p.size);
+        return pc;
+    }
     ganim_writer w = gw_init(out, &alloc);
     uint32_t n = p.n ? p.n : doc->clip_count;
     gw_u32le(&w, n);

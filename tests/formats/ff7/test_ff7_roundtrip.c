@@ -706,6 +706,132 @@ TEST(regress_translation_26624)
     ganim_doc_free(doc);
 }
 
+/* `doc`'s skeleton with its FF7 record saying nb body and nw weapon animations (record 0:
+ * without the record, a skeleton that says no counts). */
+static void set_counts(ganim_doc *doc, uint32_t nb, uint32_t nw, int record)
+{
+    ganim_skeleton sk = *doc->skeleton;
+    uint8_t *words = malloc(sk.native_size);
+    CHECK(words && sk.native_size >= 52);
+    if (!words || sk.native_size < 52) {
+        free(words);
+        return;
+    }
+    memcpy(words, sk.native, sk.native_size);
+    for (int b = 0; b < 4; b++) {
+        words[0x1C + b] = (uint8_t)(nb >> (8 * b));
+        words[0x28 + b] = (uint8_t)(nw >> (8 * b));
+    }
+    sk.native = record ? words : NULL;
+    sk.native_size = record ? sk.native_size : 0;
+    sk.native_format = record ? sk.native_format : NULL;
+    ganim_error e = { 0 };
+    CHECK_MSG(ganim_doc_set_skeleton(doc, &sk, &e) == GANIM_OK, "%s", e.message);
+    free(words);
+}
+
+/* Clips without FF7 records that move body and weapon are split into k body and k weapon
+ * entries: only a skeleton of nsSkeletonAnims k and nsWeaponsAnims k reads them back (and
+ * FF7 finds the weapon entries it pairs); ganim writes no ??aa, so on a skeleton whose
+ * record says other counts the write is refused, naming the clips and both counts
+ * (tests/data/regress/roundtrip/ff7_split_clips_more_weapon_entries_than_skeleton.glb: the
+ * fuzz finding, 2 and 1, was written and read back as an extra entry). */
+TEST(split_needs_the_skeletons_counts)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/regress/roundtrip/ff7_split_clips_more_weapon_entries_than_skeleton.glb",
+             GANIM_SOURCE_DIR);
+    static const uint32_t counts[][3] = { { 2, 1, 1 }, { 2, 3, 1 }, { 3, 2, 1 }, { 1, 2, 1 },
+                                          { 0, 0, 1 }, { 2, 2, 1 }, { 2, 1, 0 } }; /* the last two written */
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        ganim_doc *doc = NULL;
+        ganim_error e = { 0 };
+        CHECK_MSG(ganim_read_file(path, NULL, &doc, &e) == GANIM_OK, "%s", e.message);
+        if (!doc) return;
+        CHECK_EQ_INT(doc->clip_count, 2);
+        set_counts(doc, counts[c][0], counts[c][1], (int)counts[c][2]);
+        ganim_buffer out = { 0 };
+        said w = { 0 };
+        ganim_write_opts wo = { 0 };
+        wo.warn = note_warning;
+        wo.warn_user = &w;
+        ganim_code code = ganim_write(doc, "ff7-battle", &wo, &out, &e);
+        if (c < 5) {
+            char want[200];
+            snprintf(want, sizeof want, "but the document's skeleton says %u and %u", counts[c][0], counts[c][1]);
+            CHECK_MSG(code == GANIM_ERR_INVALID_ARG && out.size == 0, "%u and %u: written", counts[c][0], counts[c][1]);
+            CHECK_MSG(strstr(e.message, "1 animation without an FF7 record moves body bones and the weapon (clip 0 "
+                                        "('body_0+weapon_2')): FF7 stores each as a body and a weapon entry, so a "
+                                        "pack of these 2 clips") &&
+                          strstr(e.message, "needs a skeleton (??aa) of nsSkeletonAnims 2 and nsWeaponsAnims 2") &&
+                          strstr(e.message, want) && strstr(e.message, "--into"),
+                      "%s", e.message);
+        } else {
+            CHECK_MSG(code == GANIM_OK, "%u and %u: %s", counts[c][0], counts[c][1], e.message);
+            CHECK_EQ_INT(w.split, 1);
+            /* read back with the skeleton it has (none: the pack's own dwBones) */
+            ganim_doc *back =
+                out.size ? ff7_read_pack_mem(out.data, out.size, counts[c][2] ? doc->skeleton : NULL, &e) : NULL;
+            CHECK_MSG(back != NULL, "%s", e.message);
+            if (back) {
+                CHECK_EQ_INT(back->clip_count, 4);
+                CHECK_EQ_INT(back->warning_count, 0);
+                static const char *const names[4] = { "body_0", "body_1", "weapon_2", "weapon_3" };
+                for (uint32_t i = 0; i < back->clip_count && i < 4 && counts[c][2]; i++)
+                    CHECK_EQ_STR(back->clips[i].name, names[i]);
+                for (uint32_t i = 0; i < back->clip_count && i < 4; i++)
+                    CHECK_EQ_INT(back->clips[i].frame_count, doc->clips[i % 2].frame_count);
+            }
+            ganim_doc_free(back);
+        }
+        ganim_buffer_free(&out);
+        ganim_doc_free(doc);
+    }
+}
+
+/* Whatever else holds, each entry must be the part the document's skeleton reads there:
+ * the humanoid pack without its clips' records writes back as it was read (body entries
+ * 0..3, weapon entries 4..7), and with body_0 and weapon_4 swapped (no clip moves both, no
+ * split) is refused, where it was written and read back with each in the other's slots. */
+TEST(entries_are_the_skeletons_parts)
+{
+    const char *da = test_path("ff7", "humanoid_bkey2.da");
+    size_t size;
+    uint8_t *data = test_read_file(da, &size);
+    ganim_doc *sdoc = ff7_read_skeleton(da);
+    ganim_error e = { 0 };
+    ganim_doc *doc = ff7_read_pack_mem(data, size, sdoc->skeleton, &e);
+    ganim_doc *src = ff7_read_pack_mem(data, size, sdoc->skeleton, &e);
+    CHECK(doc && src);
+    if (!doc || !src) goto out;
+    CHECK_EQ_INT(doc->clip_count, 8);
+    for (uint32_t i = 0; i < doc->clip_count; i++) doc->clips[i].native_format = NULL;
+    ganim_buffer out = { 0 };
+    CHECK_MSG(write_doc(doc, -1, &out, &e) == GANIM_OK, "%s", e.message);
+    ganim_doc *back = out.size ? ff7_read_pack_mem(out.data, out.size, sdoc->skeleton, &e) : NULL;
+    CHECK_MSG(back != NULL, "%s", e.message);
+    if (back) same_poses(src, back, 360.0 / 4096, "humanoid without records");
+    ganim_doc_free(back);
+    ganim_buffer_free(&out);
+    ganim_clip weapon = src->clips[4], body = src->clips[0];
+    weapon.partner = body.partner = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) doc->clips[i].partner = 0;
+    CHECK(ganim_doc_set_clip(doc, 0, &weapon, &e) == GANIM_OK);
+    CHECK(ganim_doc_set_clip(doc, 4, &body, &e) == GANIM_OK);
+    for (uint32_t i = 0; i < doc->clip_count; i++) doc->clips[i].native_format = NULL;
+    CHECK_EQ_INT(write_doc(doc, -1, &out, &e), GANIM_ERR_INVALID_ARG);
+    CHECK_MSG(out.size == 0 && strstr(e.message, "clip 0 ('weapon_4') would be entry 0, written as a weapon entry, but "
+                                                 "read back with the document's skeleton (nsSkeletonAnims 4, "
+                                                 "nsWeaponsAnims 4) entry 0 is a body entry"),
+              "%s", e.message);
+    ganim_buffer_free(&out);
+out:
+    ganim_doc_free(src);
+    ganim_doc_free(doc);
+    ganim_doc_free(sdoc);
+    free(data);
+}
+
 int main(void)
 {
     RUN(roundtrip_with_skeleton);
@@ -717,5 +843,7 @@ int main(void)
     RUN(body_and_weapon_without_record);
     RUN(record_stream_that_says_other_values);
     RUN(regress_translation_26624);
+    RUN(split_needs_the_skeletons_counts);
+    RUN(entries_are_the_skeletons_parts);
     return test_finish();
 }
