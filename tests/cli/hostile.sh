@@ -177,7 +177,8 @@ run 10 convert "$RS" --into fxda -o intoda
 expect_rc "FF7 split clips --into the original pack: written" 0
 run 10 info intoda --skeleton fxaa
 expect_rc "FF7 split clips --into the original pack: reads back with its skeleton" 0
-expect_in "FF7 split clips --into the original pack: its entries" "$OUT" "body_0"
+expect_in "FF7 split clips --into the original pack: 4 entries" "$OUT" "entries: 4"
+expect_in "FF7 split clips --into the original pack: the weapon entry paired with body_0" "$OUT" "2 +weapon_2 +animation +15 +8 "
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
