@@ -9,7 +9,8 @@
 #   refusals write nothing: convert in.gltf -o in.gltf, an archive directory to glb;
 #   an ACL buffer whose hash does not match: read, with a warning that says so;
 #   FF7 clips out of the pack's order (a fuzz finding): refused, nothing written;
-#   FF7 clips split into more entries than the skeleton counts: refused; --into writes them.
+#   FF7 clips split into more entries than the skeleton counts: refused; --into writes them;
+#   an FF7 skeleton record that is damaged: refused.
 #   bash tests/cli/hostile.sh path/to/ganim
 # Prints one line per check and "N passed, N failed"; exits 1 on any failure. Uses only
 # the project's own files (examples/, tests/data/).
@@ -179,6 +180,14 @@ run 10 info intoda --skeleton fxaa
 expect_rc "FF7 split clips --into the original pack: reads back with its skeleton" 0
 expect_in "FF7 split clips --into the original pack: 4 entries" "$OUT" "entries: 4"
 expect_in "FF7 split clips --into the original pack: the weapon entry paired with body_0" "$OUT" "2 +weapon_2 +animation +15 +8 "
+
+# 13. a skeleton whose FF7 record is damaged (nBones 524291 in 88 bytes; found by this
+# session's roundtrip-ff7-battle run): the reader refuses a pack with it, so the writer
+# refuses too (it wrote a pack that did not read back)
+run 10 convert "$SRC/tests/data/regress/roundtrip/ff7_skeleton_record_damaged.glb" -o damaged.da --to ff7-battle
+expect_rc "FF7 skeleton record damaged: refused" 1
+expect_in "FF7 skeleton record damaged: says so" "$ERR" "the skeleton's FF7 record \(its \?\?aa\) is damaged: 88 bytes, its nBones \(524291\) needs 6291544"
+check "FF7 skeleton record damaged: nothing written" test ! -e damaged.da
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -477,6 +477,23 @@ ganim_code ff7_battle_write(const ganim_doc *doc, const ganim_write_opts *opts, 
     int forced = opts ? ganim_setting_choice(opts->settings, opts->setting_count, &ff7_options[FF7_OPT_BKEY]) : -1;
     if (forced >= 0) c.forced = 2 * forced;
     if (!doc) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ff7-battle: no document");
+    /* a skeleton that says it is a ??aa but whose record is not one (its size is not 52 +
+     * 12 nBones): the reader refuses a pack with it, so nothing is written for it either */
+    ff7_skel_info si;
+    const ganim_skeleton *sk = doc->skeleton;
+    if (sk && sk->native_format && !strcmp(sk->native_format, "ff7-skeleton") && !ff7_skel_info_parse(sk, &si)) {
+        bool head = sk->native && sk->native_size >= FF7_SKELETON_HEADER;
+        uint32_t nb = head ? ganim_ld_u32le(sk->native + 12) : 0;
+        char why[96];
+        if (head)
+            snprintf(why, sizeof why, "its nBones (%u) needs %llu", nb,
+                     (unsigned long long)FF7_SKELETON_HEADER + (unsigned long long)FF7_SKELETON_BONE * nb);
+        else snprintf(why, sizeof why, "shorter than its header of %u", FF7_SKELETON_HEADER);
+        return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
+                          "ff7-battle: the skeleton's FF7 record (its ??aa) is damaged: %zu bytes, %s; a pack would "
+                          "not read back with it: convert again from the original ??da and ??aa",
+                          sk->native_size, why);
+    }
     plan p;
     ganim_code pc = make_plan(doc, &alloc, &p, err);
     if (pc == GANIM_OK) pc = check_parts(doc, &p, err);

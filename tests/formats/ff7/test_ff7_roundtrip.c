@@ -832,6 +832,54 @@ out:
     free(data);
 }
 
+/* A skeleton that says it is a ??aa but whose record is not one (its size is not 52 + 12
+ * nBones): the reader refuses a pack with it, so the writer writes none
+ * (tests/data/regress/roundtrip/ff7_skeleton_record_damaged.glb, roundtrip-ff7-battle's
+ * finding of session eleven: nBones 524291 in 88 bytes, written and not read back). */
+TEST(damaged_skeleton_record)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/gltf/fixture_pack.glb", GANIM_SOURCE_DIR);
+    for (int c = 0; c < 4; c++) { /* intact; nBones + 1; one byte short; the header cut */
+        ganim_doc *doc = NULL;
+        ganim_error e = { 0 };
+        CHECK_MSG(ganim_read_file(path, NULL, &doc, &e) == GANIM_OK, "%s", e.message);
+        if (!doc) return;
+        ganim_skeleton sk = *doc->skeleton;
+        CHECK_EQ_STR(sk.native_format ? sk.native_format : "", "ff7-skeleton");
+        uint8_t words[1024];
+        CHECK(sk.native_size <= sizeof words && sk.native_size == 52 + 12 * 3);
+        if (sk.native_size > sizeof words) {
+            ganim_doc_free(doc);
+            return;
+        }
+        memcpy(words, sk.native, sk.native_size);
+        if (c == 1) words[12]++;
+        if (c == 2) sk.native_size--;
+        if (c == 3) sk.native_size = 40;
+        sk.native = words;
+        CHECK(ganim_doc_set_skeleton(doc, &sk, &e) == GANIM_OK);
+        ganim_buffer out = { 0 };
+        ganim_code code = write_doc(doc, -1, &out, &e);
+        if (c == 0) {
+            CHECK_MSG(code == GANIM_OK, "%s", e.message);
+            ganim_doc *back = out.size ? ff7_read_pack_mem(out.data, out.size, doc->skeleton, &e) : NULL;
+            CHECK_MSG(back && back->clip_count == 4, "%s", e.message);
+            ganim_doc_free(back);
+        } else {
+            static const char *const why[4] = { "", "88 bytes, its nBones (4) needs 100",
+                                                "87 bytes, its nBones (3) needs 88",
+                                                "40 bytes, shorter than its header of 52" };
+            CHECK_MSG(code == GANIM_ERR_INVALID_ARG && out.size == 0 &&
+                          strstr(e.message, "the skeleton's FF7 record (its ??aa) is damaged") &&
+                          strstr(e.message, why[c]),
+                      "case %d: %s", c, e.message);
+        }
+        ganim_buffer_free(&out);
+        ganim_doc_free(doc);
+    }
+}
+
 int main(void)
 {
     RUN(roundtrip_with_skeleton);
@@ -845,5 +893,6 @@ int main(void)
     RUN(regress_translation_26624);
     RUN(split_needs_the_skeletons_counts);
     RUN(entries_are_the_skeletons_parts);
+    RUN(damaged_skeleton_record);
     return test_finish();
 }
