@@ -506,18 +506,26 @@ TEST(pack_glb_pack)
     CHECK(files == 10 && identical == files);
 }
 
+/* humanoid_bkey2.da read with its skeleton (*sdoc), its bytes in *data. */
+static ganim_doc *read_humanoid(uint8_t **data, size_t *size, ganim_doc **sdoc, ganim_error *e)
+{
+    const char *da = test_path("ff7", "humanoid_bkey2.da");
+    *data = test_read_file(da, size);
+    *sdoc = ff7_read_skeleton(da);
+    return ff7_read_pack_mem(*data, *size, (*sdoc)->skeleton, e);
+}
+
 /* A clip without an FF7 record that moves body and weapon cannot be one entry: among
  * clips with records (a pack it was put into) it is the body entry it sits at and its
  * weapon replaces the weapon entry the game pairs with it, or is refused when it sits
  * elsewhere; a clip that moves only the weapon among clips that move both is refused. */
 TEST(body_and_weapon_without_record)
 {
-    const char *da = test_path("ff7", "humanoid_bkey2.da");
     size_t size;
-    uint8_t *data = test_read_file(da, &size);
-    ganim_doc *sdoc = ff7_read_skeleton(da);
+    uint8_t *data;
+    ganim_doc *sdoc;
     ganim_error e = { 0 };
-    ganim_doc *doc = ff7_read_pack_mem(data, size, sdoc->skeleton, &e), *g = NULL, *s = NULL;
+    ganim_doc *doc = read_humanoid(&data, &size, &sdoc, &e), *g = NULL, *s = NULL;
     ganim_buffer glb = { 0 }, bare = { 0 }, out = { 0 };
     CHECK(doc && ganim_export_glb(doc, NULL, &glb, &e) == GANIM_OK);
     CHECK(strip_ganim_extras(&glb, &bare));
@@ -795,12 +803,11 @@ TEST(split_needs_the_skeletons_counts)
  * split) is refused, where it was written and read back with each in the other's slots. */
 TEST(entries_are_the_skeletons_parts)
 {
-    const char *da = test_path("ff7", "humanoid_bkey2.da");
     size_t size;
-    uint8_t *data = test_read_file(da, &size);
-    ganim_doc *sdoc = ff7_read_skeleton(da);
+    uint8_t *data;
+    ganim_doc *sdoc;
     ganim_error e = { 0 };
-    ganim_doc *doc = ff7_read_pack_mem(data, size, sdoc->skeleton, &e);
+    ganim_doc *doc = read_humanoid(&data, &size, &sdoc, &e);
     ganim_doc *src = ff7_read_pack_mem(data, size, sdoc->skeleton, &e);
     CHECK(doc && src);
     if (!doc || !src) goto out;
