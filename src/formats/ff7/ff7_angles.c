@@ -164,11 +164,6 @@ static inline uint64_t ld_u64_x86(const uint8_t *p)
 #else
 #define FF7_ALWAYS_INLINE_A inline
 #endif
-#if defined(__GNUC__)
-#define FF7_UNLIKELY_A(c) __builtin_expect(!!(c), 0)
-#else
-#define FF7_UNLIKELY_A(c) (c)
-#endif
 static inline uint64_t rotr64(uint64_t a, unsigned n) { return a >> n | a << (64u - n); }
 /* The rows of a frame's angles (a: its 6 bytes in the top 48 bits, x at bit 16, y at 32,
  * z at 48); rot: each row's byte offset by a rotation and a mask (with BMI2 one rorx and
@@ -237,108 +232,7 @@ __attribute__((target("avx,bmi2"))) static void slot_rotations_avx_bmi2(const ui
     slot_rotations_avx_body(r, stride, frames, v, true);
 }
 
-/* Eight frames a turn in SoA form (AVX2: the gathers): each lane one frame's quaternion,
- * formed by quat_short_avx_rows' operations on the same values, so the same bits:
- *   Qy * Qx in float lanes: x = sx cy, y = cx sy, p = sx sy, w = cx cy (the product of two
- *     floats rounded once: what the 4-lane float product gives; its z is sx (-sy) = -p,
- *     exactly, the sign of a product being the xor of the signs);
- *   ... * Qz in double lanes (each product of two floats exact in double; no fused
- *     multiply-add: the target is "avx2" alone): x' = x cz + y sz, y' = y cz - x sz,
- *     z' = w sz - p cz (= (-p) cz + w sz: a + b is b + a, a + (-b) is a - b, exactly),
- *     w' = w cz + p sz (= w cz + (-p)(-sz)), each rounded to float;
- * a frame with a zero component (whose sign the short product cannot tell, and the one
- * place where z' and w' written with p could differ: a zero's sign) formed again by the
- * generic product. No repeat test: the quaternion is a function of the three angles,
- * so a repeated frame's is the same bits. The lanes hold frames (0, 2, 4, 6 | 1, 3, 5, 7),
- * so the 4 x 8 transpose ends with frames (0, 1), (2, 3), (4, 5), (6, 7) in its four
- * rows. A last group of under 8 frames overlaps the one before (the same values again);
- * under 8 frames in all, or a stride too large for 32-bit offsets: the AVX path. */
-/* ... * Qz of four lanes (see slot_rotations_avx2): x, y, p, w of Qy * Qx, the row of z. */
-__attribute__((target("avx2"))) static inline void qz_step_avx2(__m128 fx, __m128 fy, __m128 fp, __m128 fw, __m128 cz,
-                                                                __m128 sz, __m128 out[4])
-{
-    __m256d X = _mm256_cvtps_pd(fx), Y = _mm256_cvtps_pd(fy), P = _mm256_cvtps_pd(fp), W = _mm256_cvtps_pd(fw);
-    __m256d C = _mm256_cvtps_pd(cz), S = _mm256_cvtps_pd(sz);
-    out[0] = _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(X, C), _mm256_mul_pd(Y, S)));
-    out[1] = _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_mul_pd(Y, C), _mm256_mul_pd(X, S)));
-    out[2] = _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_mul_pd(W, S), _mm256_mul_pd(P, C)));
-    out[3] = _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(W, C), _mm256_mul_pd(P, S)));
-}
-
-/* The frames of the lanes set in `zero` (a quaternion with a zero component) by the
- * generic product, over what was stored; out of line, rare. */
-#define FF7_GATHER_FRAME(lane) ((lane) < 4 ? 2u * (lane) : 2u * ((lane) - 4u) + 1u)
-#if defined(__GNUC__)
-__attribute__((noinline, cold))
-#endif
-static void quat8_zeros(const uint8_t *g, size_t stride, float *q, unsigned zero)
-{
-    for (; zero; zero &= zero - 1) {
-        unsigned fr = FF7_GATHER_FRAME((unsigned)__builtin_ctz(zero));
-        ff7_slot_to_quat_generic(g + (size_t)fr * stride, q + 4 * fr);
-    }
-}
-#undef FF7_GATHER_FRAME
-
-/* Eight frames' quaternions from the slot at g (frame k's at g + k stride; offs: the
- * lanes' byte offsets, frames (0, 2, 4, 6 | 1, 3, 5, 7)), stored at q[0..32). */
-__attribute__((target("avx2"))) static FF7_ALWAYS_INLINE_A void quat8_avx2(const uint8_t *g, size_t stride,
-                                                                          __m256i offs, float *q)
-{
-    const __m256i m12 = _mm256_set1_epi32(0xFFF);
-    const float *sinx = &ff7_half_sc[0][0], *cosx = &ff7_half_sc[0][1];
-    /* x | y << 16 at each frame's slot, y | z << 16 two bytes on: no byte outside it */
-    __m256i xy = _mm256_i32gather_epi32((const int *)(const void *)g, offs, 1);
-    __m256i yz = _mm256_i32gather_epi32((const int *)(const void *)(g + 2), offs, 1);
-    __m256i ix = _mm256_and_si256(xy, m12), iy = _mm256_and_si256(yz, m12);
-    __m256i iz = _mm256_and_si256(_mm256_srli_epi32(yz, 16), m12);
-    __m256 sx = _mm256_i32gather_ps(sinx, ix, 8), cx = _mm256_i32gather_ps(cosx, ix, 8);
-    __m256 sy = _mm256_i32gather_ps(sinx, iy, 8), cy = _mm256_i32gather_ps(cosx, iy, 8);
-    __m256 sz = _mm256_i32gather_ps(sinx, iz, 8), cz = _mm256_i32gather_ps(cosx, iz, 8);
-    __m256 fx = _mm256_mul_ps(sx, cy), fy = _mm256_mul_ps(cx, sy);
-    __m256 fp = _mm256_mul_ps(sx, sy), fw = _mm256_mul_ps(cx, cy);
-    __m128 lo[4], hi[4];
-    qz_step_avx2(_mm256_castps256_ps128(fx), _mm256_castps256_ps128(fy), _mm256_castps256_ps128(fp),
-                 _mm256_castps256_ps128(fw), _mm256_castps256_ps128(cz), _mm256_castps256_ps128(sz), lo);
-    qz_step_avx2(_mm256_extractf128_ps(fx, 1), _mm256_extractf128_ps(fy, 1), _mm256_extractf128_ps(fp, 1),
-                 _mm256_extractf128_ps(fw, 1), _mm256_extractf128_ps(cz, 1), _mm256_extractf128_ps(sz, 1), hi);
-    __m256 QX = _mm256_insertf128_ps(_mm256_castps128_ps256(lo[0]), hi[0], 1);
-    __m256 QY = _mm256_insertf128_ps(_mm256_castps128_ps256(lo[1]), hi[1], 1);
-    __m256 QZ = _mm256_insertf128_ps(_mm256_castps128_ps256(lo[2]), hi[2], 1);
-    __m256 QW = _mm256_insertf128_ps(_mm256_castps128_ps256(lo[3]), hi[3], 1);
-    /* a zero component makes the product of the four zero; a product that underflows to
-     * zero without one only sends the frame to the generic product, which gives the
-     * same bits (it is the reference) */
-    __m256 z = _mm256_cmp_ps(_mm256_mul_ps(_mm256_mul_ps(QX, QY), _mm256_mul_ps(QZ, QW)), _mm256_setzero_ps(),
-                             _CMP_EQ_OQ);
-    __m256 t0 = _mm256_unpacklo_ps(QX, QY), t1 = _mm256_unpackhi_ps(QX, QY);
-    __m256 t2 = _mm256_unpacklo_ps(QZ, QW), t3 = _mm256_unpackhi_ps(QZ, QW);
-    _mm256_storeu_ps(q, _mm256_shuffle_ps(t0, t2, 0x44));      /* frames 0, 1 */
-    _mm256_storeu_ps(q + 8, _mm256_shuffle_ps(t0, t2, 0xEE));  /* 2, 3 */
-    _mm256_storeu_ps(q + 16, _mm256_shuffle_ps(t1, t3, 0x44)); /* 4, 5 */
-    _mm256_storeu_ps(q + 24, _mm256_shuffle_ps(t1, t3, 0xEE)); /* 6, 7 */
-    unsigned zl = (unsigned)_mm256_movemask_ps(z);
-    if (FF7_UNLIKELY_A(zl != 0)) quat8_zeros(g, stride, q, zl);
-}
-
-__attribute__((target("avx2"))) static void slot_rotations_avx2(const uint8_t *r, size_t stride, uint32_t frames,
-                                                                float *v)
-{
-    if (frames < 8 || stride > (size_t)INT32_MAX / 8u) {
-        slot_rotations_avx_body(r, stride, frames, v, false);
-        return;
-    }
-    const int32_t st = (int32_t)stride;
-    const __m256i offs = _mm256_setr_epi32(0, 2 * st, 4 * st, 6 * st, st, 3 * st, 5 * st, 7 * st);
-    const uint8_t *g = r;
-    float *q = v;
-    for (uint32_t n = frames / 8u; n; n--, g += 8 * stride, q += 32) quat8_avx2(g, stride, offs, q);
-    if (frames % 8u) /* the last 8 frames, overlapping those before */
-        quat8_avx2(r + (size_t)(frames - 8) * stride, stride, offs, v + 4 * (size_t)(frames - 8));
-}
-
 static bool cpu_has_avx(void) { return __builtin_cpu_supports("avx"); }
-static bool cpu_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 static bool cpu_has_bmi2(void) { return __builtin_cpu_supports("bmi2"); }
 #endif
 
@@ -356,10 +250,6 @@ bool ff7_slot_rotations_on(int path, const uint8_t *r, size_t stride, uint32_t f
         if (!cpu_has_avx() || !cpu_has_bmi2()) return false;
         slot_rotations_avx_bmi2(r, stride, frames, v);
         return true;
-    case FF7_PATH_AVX2:
-        if (!cpu_has_avx() || !cpu_has_avx2()) return false;
-        slot_rotations_avx2(r, stride, frames, v);
-        return true;
 #endif
     default: return false;
     }
@@ -369,8 +259,7 @@ void ff7_slot_rotations(const uint8_t *r, size_t stride, uint32_t frames, float 
 {
 #if FF7_HAVE_AVX
     if (cpu_has_avx()) {
-        if (cpu_has_avx2()) slot_rotations_avx2(r, stride, frames, v);
-        else if (cpu_has_bmi2()) slot_rotations_avx_bmi2(r, stride, frames, v);
+        if (cpu_has_bmi2()) slot_rotations_avx_bmi2(r, stride, frames, v);
         else slot_rotations_avx(r, stride, frames, v);
         return;
     }
