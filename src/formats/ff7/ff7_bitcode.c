@@ -279,13 +279,20 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
  * the deltas' bits lie above 19) then count the slot's type-7 entries. The codes after it
  * in the slot read the same bits, so they are type 7 too, and X and LEFT stay as they
  * were before the first of them. */
-#define FF7_CODE_F(X, LEFT, TOP, T)              \
-    do {                                         \
+#define FF7_CODE_F(X, LEFT, TOP, T)                 \
+    do {                                            \
         uint32_t e = ff7_short_codes[(X) >> (TOP)]; \
-        (X) <<= e & 63u;                         \
-        (LEFT) -= e;                             \
-        (T) = e;                                 \
+        (X) <<= e & 63u;                            \
+        (LEFT) -= e;                                \
+        FF7_STORE_E(T, e);                          \
     } while (0)
+/* T = E as one 32-bit store: gcc's SLP vectoriser would join a slot's first two stores
+ * into vmovd, vpinsrd and vmovq (three instructions for two stores). */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define FF7_STORE_E(T, E) __asm__("movl %1, %0" : "=m"(T) : "r"(E))
+#else
+#define FF7_STORE_E(T, E) ((T) = (E))
+#endif
 /* A slot's three codes by FF7_CODE_F, one test a slot for a type-7 code (rare): then the
  * slot's codes from the first type-7 entry on again by FF7_CODE_E (the state is the one
  * before it, see FF7_CODE_F), the count's bits 16..19 cleared; so the same entries, the
