@@ -550,6 +550,56 @@ TEST(pack_warnings_in_entry_order)
     }
 }
 
+/* A position that leaves the 16-bit range (frame 0's are 16-bit values, the deltas are
+ * 16-bit too, so the sum may leave it; each delta here fits them) is warned of once an
+ * entry, at the first such frame
+ * (read_entry_end looks for one over all positions first, with no branch, then for the
+ * first): here in frames 2 (y, below -32768) and 3 of entry 1, frame 4 (z, 32768 exactly)
+ * of entry 2; entry 0 and entry 3 (-32768 and 32767: inside) none. */
+TEST(pack_position_out_of_range)
+{
+    enum { F = 5 };
+    static const int32_t p[4][3 * F] = {
+        { 0, 0, 0, 100, -100, 5, 200, -200, 10, 300, -300, 15, 400, -400, 20 },
+        { 0, 0, 0, 1, -30000, 2, 3, -32769, 4, 30003, -60000, 0, 0, -30000, 0 },
+        { 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 30000, 5, 5, 32768 },
+        { -32768, 32767, 0, -10000, 10000, 32767, -32768, 32767, 32767, -1, 0, 0, -32768, 32767, -32768 },
+    };
+    uint16_t rot[3 * F];
+    for (int i = 0; i < 3 * F; i++) rot[i] = (uint16_t)(16 * i);
+    ganim_buffer pack;
+    memset(&pack, 0, sizeof pack);
+    ganim_writer w = gw_init(&pack, NULL);
+    gw_u32le(&w, 4);
+    uint64_t at[4];
+    for (int i = 0; i < 4; i++) {
+        at[i] = pack.size;
+        ganim_buffer st = encode(0, 1, F, p[i], rot);
+        gw_u32le(&w, 1), gw_u32le(&w, F), gw_u32le(&w, 5 + (uint32_t)st.size);
+        gw_u16le(&w, F), gw_u16le(&w, (uint16_t)st.size), gw_u8(&w, 0);
+        gw_bytes(&w, st.data, st.size);
+        ganim_buffer_free(&st);
+    }
+    CHECK(gw_ok(&w));
+    ganim_error err;
+    memset(&err, 0, sizeof err);
+    ganim_doc *doc = ff7_read_pack_mem_plain(pack.data, pack.size, &err);
+    CHECK_MSG(doc != NULL, "%s", err.message);
+    if (doc) {
+        CHECK_EQ_INT(doc->warning_count, 2);
+        static const char *const want[2] = { "ff7-battle: entry 1: frame 2: a position leaves the 16-bit range",
+                                             "ff7-battle: entry 2: frame 4: a position leaves the 16-bit range" };
+        const uint64_t want_at[2] = { at[1] + 17, at[2] + 17 };
+        for (size_t i = 0; i < 2 && i < doc->warning_count; i++)
+            CHECK_MSG(strcmp(doc->warnings[i].message, want[i]) == 0 && doc->warnings[i].offset == want_at[i],
+                      "warning %zu: %s at %llu", i, doc->warnings[i].message,
+                      (unsigned long long)doc->warnings[i].offset);
+        CHECK_EQ_INT(doc->clip_count, 4);
+    }
+    ganim_doc_free(doc);
+    ganim_buffer_free(&pack);
+}
+
 /* A counting allocator: calls and bytes of the document's memory. */
 typedef struct counted {
     int calls;
@@ -654,6 +704,7 @@ int main(void)
     RUN(decoder_matches_reference);
     RUN(pair_matches_single);
     RUN(pack_warnings_in_entry_order);
+    RUN(pack_position_out_of_range);
     RUN(qhimm_examples);
     RUN(hand_computed_sizes);
     RUN(pack_document_is_one_block);
