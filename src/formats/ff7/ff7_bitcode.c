@@ -96,7 +96,7 @@ const uint32_t ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(51
 #define FF7_ENTRY(X, FB, KRAW, TOP, E)                                                              \
     do {                                                                                            \
         (E) = ff7_short_codes[(X) >> (TOP)];                                                        \
-        if (FF7_RARE(!((E)&63u))) { /* type 7 (length 0): a KRAW-bit two's complement value */     \
+        if (FF7_RARE(!((E)&63u))) { /* type 7 (length 0): a KRAW-bit two's complement value */      \
             int32_t u = (int32_t)(((X) << 4) >> (64u - (KRAW))), neg = (int32_t)(u >> ((KRAW)-1u)); \
             int32_t v = u - (neg << (KRAW));                                                        \
             if (!ff7_raw_is_shortest(v)) (FB) = false;                                              \
@@ -297,18 +297,18 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
  * slot's codes from the first type-7 entry on again by FF7_CODE_E (the state is the one
  * before it, see FF7_CODE_F), the count's bits 16..19 cleared; so the same entries, the
  * same state and the same `best` as FF7_CODE_E three times. */
-#define FF7_SLOT_E(R, D, TOP, C56, T, K)                                                 \
-    do {                                                                                 \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[K]);                                       \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 1]);                                 \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 2]);                                 \
-        if (FF7_RARE((R).valid & 0xF0000u)) {                                            \
-            ptrdiff_t j_ = 0;                                                            \
-            while ((T)[(K) + j_] & 63u) j_++;                                            \
-            (R).valid &= ~0xF0000u;                                                      \
+#define FF7_SLOT_E(R, D, TOP, C56, T, K)                                                                \
+    do {                                                                                                \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[K]);                                                      \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 1]);                                                \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 2]);                                                \
+        if (FF7_RARE((R).valid & 0xF0000u)) {                                                           \
+            ptrdiff_t j_ = 0;                                                                           \
+            while ((T)[(K) + j_] & 63u) j_++;                                                           \
+            (R).valid &= ~0xF0000u;                                                                     \
             for (; j_ < 3; j_++) FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[(K) + j_]); \
-        }                                                                                \
-        FF7_REFILL(R, C56);                                                              \
+        }                                                                                               \
+        FF7_REFILL(R, C56);                                                                             \
     } while (0)
 
 /* cr[i] = (pr[i] + (t[i] >> sh)) & 0xFFF for i < per (per: 16 or more); 16 at a time,

@@ -259,7 +259,8 @@ TEST(short_code_table)
         unsigned len = ff7_rot_delta(w, 12, 0, &v, &best);
         uint32_t e = ff7_short_codes[i];
         if (len > 10) {
-            CHECK_MSG(e == FF7_RAW_ENTRY && e == 1u << 16, "prefix %u: a %u-bit code but the table says %#x", i, len, e);
+            CHECK_MSG(e == FF7_RAW_ENTRY && e == 1u << 16, "prefix %u: a %u-bit code but the table says %#x", i, len,
+                      e);
             continue;
         }
         CHECK_MSG(ff7_code_len(e) == len && ff7_code_delta(e) == v && (e & 0xFFFC0u) == 0,
@@ -279,7 +280,7 @@ TEST(short_code_table)
     /* 1 110 011111 -> type 6, s = 31 -> 63; 1 110 100000 -> s = -32 -> -64 */
     CHECK(ff7_code_delta(ff7_short_codes[0x39F]) == 63 && ff7_code_len(ff7_short_codes[0x39F]) == 10);
     CHECK(ff7_code_delta(ff7_short_codes[0x3A0]) == -64 && ff7_code_len(ff7_short_codes[0x3A0]) == 10);
-    CHECK(ff7_short_codes[0x3C0] == 0x10000u);              /* type 7 */
+    CHECK(ff7_short_codes[0x3C0] == 0x10000u);             /* type 7 */
     CHECK(ff7_short_codes[0x3A0] == (10u | 0xFC0u << 20)); /* -64: 1111 1100 0000 */
 }
 
