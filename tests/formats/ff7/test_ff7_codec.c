@@ -461,6 +461,16 @@ static ganim_doc *ff7_read_pack_mem_plain(const uint8_t *data, size_t size, gani
     return doc;
 }
 
+/* An animation entry's header (the words and bKey as given) and the stream st (freed). */
+static void put_stream(ganim_writer *w, uint32_t dw_bones, uint32_t dw_frames, uint16_t sframes, uint8_t key,
+                       ganim_buffer *st)
+{
+    gw_u32le(w, dw_bones), gw_u32le(w, dw_frames), gw_u32le(w, 5 + (uint32_t)st->size);
+    gw_u16le(w, sframes), gw_u16le(w, (uint16_t)st->size), gw_u8(w, key);
+    gw_bytes(w, st->data, st->size);
+    ganim_buffer_free(st);
+}
+
 /* One animation entry of 1 slot whose stream holds `frames` frames (1..3: every position
  * delta 3, rotation deltas 16, 16 and -32, each frame 24 + 27 bits after frame 0's 84),
  * with the header's words and bKey byte as given (sframes is not the stream's size). */
@@ -471,10 +481,16 @@ static void put_entry(ganim_writer *w, uint32_t dw_bones, uint32_t dw_frames, ui
     uint16_t rot[9] = { 16, 32, 48, 32, 48, 16, 48, 16, 32 };
     ganim_buffer st = encode(0, 1, frames, pos, rot);
     CHECK_EQ_INT(st.size, (84 + 51 * (frames - 1) + 7) / 8);
-    gw_u32le(w, dw_bones), gw_u32le(w, dw_frames), gw_u32le(w, 5 + (uint32_t)st.size);
-    gw_u16le(w, sframes), gw_u16le(w, (uint16_t)st.size), gw_u8(w, key);
-    gw_bytes(w, st.data, st.size);
-    ganim_buffer_free(&st);
+    put_stream(w, dw_bones, dw_frames, sframes, key, &st);
+}
+
+/* A pack's writer on `pack` (emptied), its entry count written. */
+static ganim_writer pack_start(ganim_buffer *pack, uint32_t entries)
+{
+    memset(pack, 0, sizeof *pack);
+    ganim_writer w = gw_init(pack, NULL);
+    gw_u32le(&w, entries);
+    return w;
 }
 
 /* The reader decodes entries two at a time (read_entries): every warning still comes in
@@ -489,9 +505,7 @@ TEST(pack_warnings_in_entry_order)
     for (int bad = -1; bad < 7; bad++) {
         if (bad == 5) continue; /* the special slot */
         ganim_buffer pack;
-        memset(&pack, 0, sizeof pack);
-        ganim_writer w = gw_init(&pack, NULL);
-        gw_u32le(&w, 7);
+        ganim_writer w = pack_start(&pack, 7);
         uint64_t at[7];
         for (int i = 0; i < 7; i++) {
             at[i] = pack.size;
@@ -568,17 +582,12 @@ TEST(pack_position_out_of_range)
     uint16_t rot[3 * F];
     for (int i = 0; i < 3 * F; i++) rot[i] = (uint16_t)(16 * i);
     ganim_buffer pack;
-    memset(&pack, 0, sizeof pack);
-    ganim_writer w = gw_init(&pack, NULL);
-    gw_u32le(&w, 4);
+    ganim_writer w = pack_start(&pack, 4);
     uint64_t at[4];
     for (int i = 0; i < 4; i++) {
         at[i] = pack.size;
         ganim_buffer st = encode(0, 1, F, p[i], rot);
-        gw_u32le(&w, 1), gw_u32le(&w, F), gw_u32le(&w, 5 + (uint32_t)st.size);
-        gw_u16le(&w, F), gw_u16le(&w, (uint16_t)st.size), gw_u8(&w, 0);
-        gw_bytes(&w, st.data, st.size);
-        ganim_buffer_free(&st);
+        put_stream(&w, 1, F, F, 0, &st);
     }
     CHECK(gw_ok(&w));
     ganim_error err;
