@@ -168,7 +168,10 @@ unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, boo
  * complement value, in bits 20..31 (bits 6..19 zero). The decoders take the length as a
  * shift count as it stands (x << (e & 63)), subtract whole entries from a count whose low
  * 16 bits the deltas never reach, and the delta times 2^bKey modulo 4096 as e >> (20 -
- * bKey) (the bits below 20 - bKey are the length's, shifted out: bKey <= 11 < 14). */
+ * bKey) (the bits below 20 - bKey are the length's, shifted out: bKey <= 11 < 14). A
+ * type-7 prefix's entry is FF7_RAW_ENTRY: length 0 (the decoders test it), delta 0, bit 16
+ * set (the AVX2 pair loop counts type-7 entries in the count's bits 16..19). */
+#define FF7_RAW_ENTRY (1u << 16)
 extern const uint32_t ff7_short_codes[1024];
 static inline unsigned ff7_code_len(uint32_t e) { return e & 63u; }
 static inline int32_t ff7_code_delta(uint32_t e) { return (int32_t)(e >> 20) - (int32_t)((e >> 31) << 12); }

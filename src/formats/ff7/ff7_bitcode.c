@@ -50,7 +50,8 @@ unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, boo
 }
 
 /* The codes of at most 10 bits (every type but 7), by the first 10 stream bits: the
- * delta and the code's length (0: a type-7 code, decoded by ff7_rot_delta). Built by the
+ * delta and the code's length (0: a type-7 code, decoded by ff7_rot_delta; its entry is
+ * FF7_RAW_ENTRY, length 0 and bit 16 set, which the AVX2 pair loop's slots count). Built by the
  * compiler from the rules above; test_ff7_angles compares it with ff7_rot_delta. */
 #define FF7_CT(i) (((i) >> 6) & 7)
 #define FF7_CU(i) (((i) >> ((6 - FF7_CT(i)) & 7)) & ((1 << FF7_CT(i)) - 1))
@@ -61,7 +62,7 @@ unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, boo
          ? 0               \
          : FF7_CU(i) + (1 << ((FF7_CT(i) + 7) & 7)) - ((FF7_CU(i) >> ((FF7_CT(i) + 7) & 7)) << (FF7_CT(i) + 1)))
 #define FF7_CL(i) (!((i) >> 9) ? 1 : FF7_CT(i) == 0 ? 4 : FF7_CT(i) == 7 ? 0 : 4 + FF7_CT(i))
-#define FF7_C1(i) ((uint32_t)FF7_CL(i) | (uint32_t)FF7_CV(i) << 20)
+#define FF7_C1(i) (FF7_CL(i) ? (uint32_t)FF7_CL(i) | (uint32_t)FF7_CV(i) << 20 : FF7_RAW_ENTRY)
 #define FF7_C4(i) FF7_C1(i), FF7_C1((i) + 1), FF7_C1((i) + 2), FF7_C1((i) + 3)
 #define FF7_C16(i) FF7_C4(i), FF7_C4((i) + 4), FF7_C4((i) + 8), FF7_C4((i) + 12)
 #define FF7_C64(i) FF7_C16(i), FF7_C16((i) + 16), FF7_C16((i) + 32), FF7_C16((i) + 48)
@@ -95,7 +96,7 @@ const uint32_t ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(51
 #define FF7_ENTRY(X, FB, KRAW, TOP, E)                                                              \
     do {                                                                                            \
         (E) = ff7_short_codes[(X) >> (TOP)];                                                        \
-        if (FF7_RARE(!(E))) { /* type 7 (its entry is 0): a KRAW-bit two's complement value */      \
+        if (FF7_RARE(!((E)&63u))) { /* type 7 (length 0): a KRAW-bit two's complement value */      \
             int32_t u = (int32_t)(((X) << 4) >> (64u - (KRAW))), neg = (int32_t)(u >> ((KRAW)-1u)); \
             int32_t v = u - (neg << (KRAW));                                                        \
             if (!ff7_raw_is_shortest(v)) (FB) = false;                                              \
@@ -272,12 +273,42 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
  * take this loop, others the BMI2 loop (whose frame costs less below 6 slots). */
 #define FF7_DELTA_MAX 768u
 
-#define FF7_SLOT_E(R, D, TOP, C56, T, K)                                      \
-    do {                                                                      \
-        FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[K]);       \
-        FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[(K) + 1]); \
-        FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[(K) + 2]); \
-        FF7_REFILL(R, C56);                                                   \
+/* A code's entry from the table alone, with no test for a type-7 code: its entry
+ * (FF7_RAW_ENTRY) shifts X by 0 and takes 1 << 16 from LEFT, whose bits 16..19 (zero at a
+ * slot's start: the count's low 16 bits never go below 8, so no borrow reaches them, and
+ * the deltas' bits lie above 19) then count the slot's type-7 entries. The codes after it
+ * in the slot read the same bits, so they are type 7 too, and X and LEFT stay as they
+ * were before the first of them. */
+#define FF7_CODE_F(X, LEFT, TOP, T)                 \
+    do {                                            \
+        uint32_t e = ff7_short_codes[(X) >> (TOP)]; \
+        (X) <<= e & 63u;                            \
+        (LEFT) -= e;                                \
+        FF7_STORE_E(T, e);                          \
+    } while (0)
+/* T = E as one 32-bit store: gcc's SLP vectoriser would join a slot's first two stores
+ * into vmovd, vpinsrd and vmovq (three instructions for two stores). */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define FF7_STORE_E(T, E) __asm__("movl %1, %0" : "=m"(T) : "r"(E))
+#else
+#define FF7_STORE_E(T, E) ((T) = (E))
+#endif
+/* A slot's three codes by FF7_CODE_F, one test a slot for a type-7 code (rare): then the
+ * slot's codes from the first type-7 entry on again by FF7_CODE_E (the state is the one
+ * before it, see FF7_CODE_F), the count's bits 16..19 cleared; so the same entries, the
+ * same state and the same `best` as FF7_CODE_E three times. */
+#define FF7_SLOT_E(R, D, TOP, C56, T, K)                                                                \
+    do {                                                                                                \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[K]);                                                      \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 1]);                                                \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 2]);                                                \
+        if (FF7_RARE((R).valid & 0xF0000u)) {                                                           \
+            ptrdiff_t j_ = 0;                                                                           \
+            while ((T)[(K) + j_] & 63u) j_++;                                                           \
+            (R).valid &= ~0xF0000u;                                                                     \
+            for (; j_ < 3; j_++) FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[(K) + j_]); \
+        }                                                                                               \
+        FF7_REFILL(R, C56);                                                                             \
     } while (0)
 
 /* cr[i] = (pr[i] + (t[i] >> sh)) & 0xFFF for i < per (per: 16 or more); 16 at a time,

@@ -44,7 +44,7 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
     clip->track_count = 0;
     if (nb == 0) return GANIM_OK;
     /* track index of each bone, -1 none; slot of each bone's rotation */
-    int32_t *slot_of = ganim_doc_alloc_array(doc, nb, sizeof *slot_of);
+    int32_t *slot_of = ganim_doc_alloc_array_raw(doc, nb, sizeof *slot_of); /* all written */
     if (!slot_of) return GANIM_NOMEM(err);
     for (uint32_t i = 0; i < nb; i++) slot_of[i] = -1;
     for (uint32_t s = in->slots; s-- > 0;) {
@@ -55,13 +55,17 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
     uint32_t count = 0;
     for (uint32_t i = 0; i < nb; i++)
         if (slot_of[i] >= 0 || (int32_t)i == pb) count++;
-    ganim_track *tracks = ganim_doc_alloc_array(doc, count, sizeof *tracks);
+    /* each track zeroed as it is filled: one small memset a track, not the whole array at
+     * once (glibc clears 2 KiB and more with rep stosb, which callgrind counts a byte an
+     * instruction: 2.7 K instructions a clip of 26 tracks) */
+    ganim_track *tracks = ganim_doc_alloc_array_raw(doc, count, sizeof *tracks);
     if (!tracks) return GANIM_NOMEM(err);
     uint32_t t = 0;
     size_t per = (size_t)in->slots * 3u;
     for (uint32_t i = 0; i < nb; i++) {
         if (slot_of[i] < 0 && (int32_t)i != pb) continue;
         ganim_track *tr = &tracks[t++];
+        memset(tr, 0, sizeof *tr);
         tr->bone = i;
         tr->name = sk->bones[i].name ? sk->bones[i].name : "";
         if (slot_of[i] >= 0) {

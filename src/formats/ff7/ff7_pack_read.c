@@ -294,9 +294,14 @@ static ganim_code read_entry_end(pack_ctx *c, pack_entry *e, ganim_error *err)
     if (in->dw_frames != n)
         ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, e->at + 4,
                        "ff7-battle: entry %u: dwFrames says %u, %u frames decoded", index, in->dw_frames, n);
-    size_t npos = (size_t)e->max * 3u;
-    for (size_t i = 0; i < npos; i++)
-        if (i < (size_t)n * 3u && (pos[i] < -32768 || pos[i] > 32767)) {
+    /* the decoded frames' positions: whether one leaves the 16-bit range first, over all
+     * of them with no branch (v is in -32768..32767 exactly when v + 32768, modulo 2^32,
+     * is below 65536; the compiler makes the loop vector), then the first such frame */
+    size_t npos = (size_t)e->max * 3u, lim = npos < (size_t)n * 3u ? npos : (size_t)n * 3u;
+    uint32_t out_of_range = 0;
+    for (size_t i = 0; i < lim; i++) out_of_range |= ((uint32_t)pos[i] + 32768u) >> 16;
+    for (size_t i = 0; out_of_range && i < lim; i++)
+        if (pos[i] < -32768 || pos[i] > 32767) {
             ganim_doc_warn(doc, GANIM_WARN_REPAIRED, e->stream_at,
                            "ff7-battle: entry %u: frame %zu: a position leaves "
                            "the 16-bit range",

@@ -461,6 +461,16 @@ static ganim_doc *ff7_read_pack_mem_plain(const uint8_t *data, size_t size, gani
     return doc;
 }
 
+/* An animation entry's header (the words and bKey as given) and the stream st (freed). */
+static void put_stream(ganim_writer *w, uint32_t dw_bones, uint32_t dw_frames, uint16_t sframes, uint8_t key,
+                       ganim_buffer *st)
+{
+    gw_u32le(w, dw_bones), gw_u32le(w, dw_frames), gw_u32le(w, 5 + (uint32_t)st->size);
+    gw_u16le(w, sframes), gw_u16le(w, (uint16_t)st->size), gw_u8(w, key);
+    gw_bytes(w, st->data, st->size);
+    ganim_buffer_free(st);
+}
+
 /* One animation entry of 1 slot whose stream holds `frames` frames (1..3: every position
  * delta 3, rotation deltas 16, 16 and -32, each frame 24 + 27 bits after frame 0's 84),
  * with the header's words and bKey byte as given (sframes is not the stream's size). */
@@ -471,10 +481,16 @@ static void put_entry(ganim_writer *w, uint32_t dw_bones, uint32_t dw_frames, ui
     uint16_t rot[9] = { 16, 32, 48, 32, 48, 16, 48, 16, 32 };
     ganim_buffer st = encode(0, 1, frames, pos, rot);
     CHECK_EQ_INT(st.size, (84 + 51 * (frames - 1) + 7) / 8);
-    gw_u32le(w, dw_bones), gw_u32le(w, dw_frames), gw_u32le(w, 5 + (uint32_t)st.size);
-    gw_u16le(w, sframes), gw_u16le(w, (uint16_t)st.size), gw_u8(w, key);
-    gw_bytes(w, st.data, st.size);
-    ganim_buffer_free(&st);
+    put_stream(w, dw_bones, dw_frames, sframes, key, &st);
+}
+
+/* A pack's writer on `pack` (emptied), its entry count written. */
+static ganim_writer pack_start(ganim_buffer *pack, uint32_t entries)
+{
+    memset(pack, 0, sizeof *pack);
+    ganim_writer w = gw_init(pack, NULL);
+    gw_u32le(&w, entries);
+    return w;
 }
 
 /* The reader decodes entries two at a time (read_entries): every warning still comes in
@@ -489,9 +505,7 @@ TEST(pack_warnings_in_entry_order)
     for (int bad = -1; bad < 7; bad++) {
         if (bad == 5) continue; /* the special slot */
         ganim_buffer pack;
-        memset(&pack, 0, sizeof pack);
-        ganim_writer w = gw_init(&pack, NULL);
-        gw_u32le(&w, 7);
+        ganim_writer w = pack_start(&pack, 7);
         uint64_t at[7];
         for (int i = 0; i < 7; i++) {
             at[i] = pack.size;
@@ -548,6 +562,51 @@ TEST(pack_warnings_in_entry_order)
         ganim_doc_free(doc);
         ganim_buffer_free(&pack);
     }
+}
+
+/* A position that leaves the 16-bit range (frame 0's are 16-bit values, the deltas are
+ * 16-bit too, so the sum may leave it; each delta here fits them) is warned of once an
+ * entry, at the first such frame
+ * (read_entry_end looks for one over all positions first, with no branch, then for the
+ * first): here in frames 2 (y, below -32768) and 3 of entry 1, frame 4 (z, 32768 exactly)
+ * of entry 2; entry 0 and entry 3 (-32768 and 32767: inside) none. */
+TEST(pack_position_out_of_range)
+{
+    enum { F = 5 };
+    static const int32_t p[4][3 * F] = {
+        { 0, 0, 0, 100, -100, 5, 200, -200, 10, 300, -300, 15, 400, -400, 20 },
+        { 0, 0, 0, 1, -30000, 2, 3, -32769, 4, 30003, -60000, 0, 0, -30000, 0 },
+        { 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 30000, 5, 5, 32768 },
+        { -32768, 32767, 0, -10000, 10000, 32767, -32768, 32767, 32767, -1, 0, 0, -32768, 32767, -32768 },
+    };
+    uint16_t rot[3 * F];
+    for (int i = 0; i < 3 * F; i++) rot[i] = (uint16_t)(16 * i);
+    ganim_buffer pack;
+    ganim_writer w = pack_start(&pack, 4);
+    uint64_t at[4];
+    for (int i = 0; i < 4; i++) {
+        at[i] = pack.size;
+        ganim_buffer st = encode(0, 1, F, p[i], rot);
+        put_stream(&w, 1, F, F, 0, &st);
+    }
+    CHECK(gw_ok(&w));
+    ganim_error err;
+    memset(&err, 0, sizeof err);
+    ganim_doc *doc = ff7_read_pack_mem_plain(pack.data, pack.size, &err);
+    CHECK_MSG(doc != NULL, "%s", err.message);
+    if (doc) {
+        CHECK_EQ_INT(doc->warning_count, 2);
+        static const char *const want[2] = { "ff7-battle: entry 1: frame 2: a position leaves the 16-bit range",
+                                             "ff7-battle: entry 2: frame 4: a position leaves the 16-bit range" };
+        const uint64_t want_at[2] = { at[1] + 17, at[2] + 17 };
+        for (size_t i = 0; i < 2 && i < doc->warning_count; i++)
+            CHECK_MSG(strcmp(doc->warnings[i].message, want[i]) == 0 && doc->warnings[i].offset == want_at[i],
+                      "warning %zu: %s at %llu", i, doc->warnings[i].message,
+                      (unsigned long long)doc->warnings[i].offset);
+        CHECK_EQ_INT(doc->clip_count, 4);
+    }
+    ganim_doc_free(doc);
+    ganim_buffer_free(&pack);
 }
 
 /* A counting allocator: calls and bytes of the document's memory. */
@@ -654,6 +713,7 @@ int main(void)
     RUN(decoder_matches_reference);
     RUN(pair_matches_single);
     RUN(pack_warnings_in_entry_order);
+    RUN(pack_position_out_of_range);
     RUN(qhimm_examples);
     RUN(hand_computed_sizes);
     RUN(pack_document_is_one_block);
