@@ -1210,6 +1210,83 @@ TEST(in_range_equals_the_three_tests)
     CHECK_MSG(bad == 0, "in_range differs on %u of %u bit patterns", bad, n);
 }
 
+/* The whole-clip decode of a variable sub-track (acl_var_run4, SSE2: four samples a step)
+ * against the scalar path (rec_decode + quat_normalise) on random records and bits: every
+ * bit width 1-23 (one window a sample up to 19 bits, three above), rotations,
+ * translations and scales, with and without segment ranges, now and then ranges so large
+ * that rotations degenerate (the identity lanes), every sample count 1-41 (every tail of
+ * a step), each over a buffer of exactly the bytes that prove its samples (a read past
+ * them is caught by the sanitizers): the same bits, nothing written past the n samples,
+ * the same count of replaced rotations, and the hash carried along ends as the chain's. */
+TEST(var_run4_equals_the_scalar_path)
+{
+#if defined(__SSE2__)
+    enum { NMAX = 41, ROOM = 4096 };
+    static uint8_t ani[ROOM];
+    static float a[NMAX * 4 + 32];
+    uint32_t seed = 12345u, compared = 0, diffs = 0, badlanes = 0, cases = 0;
+#define RND() (seed = seed * 1664525u + 1013904223u, seed >> 8)
+    for (size_t i = 0; i < ROOM; i++) ani[i] = (uint8_t)(RND() & 0xFFu);
+    for (unsigned nb = 1; nb <= 23; nb++)
+        for (unsigned kind = 0; kind < 3; kind++)
+            for (unsigned seg = 0; seg < 2; seg++)
+                for (uint32_t n = 1; n <= NMAX; n++) {
+                    acl_rec r;
+                    memset(&r, 0, sizeof r);
+                    r.mode = M_VAR;
+                    r.kind = (uint8_t)kind;
+                    r.nb = (uint8_t)nb;
+                    r.segrange = (uint8_t)seg;
+                    r.inv = 1.0f / (float)((1u << nb) - 1u);
+                    r.bit = RND() % 61u;
+                    int huge = RND() % 8u == 0;
+                    for (int c = 0; c < 3; c++) {
+                        r.smin[c] = (float)(RND() % 256u) / 255.0f;
+                        r.sext[c] = (float)(RND() % 256u) / 255.0f;
+                        r.cmin[c] = ((float)(RND() % 20001u) - 10000.0f) / 10000.0f * (huge ? 1e17f : 1.0f);
+                        r.cext[c] = (float)(RND() % 20001u) / 10000.0f * (huge ? 1e17f : 1.0f);
+                    }
+                    size_t pb = r.bit + 3u * nb + RND() % 40u;
+                    size_t room = (n * pb + 7u) / 8u + 7u; /* as proven_samples: n samples, no more */
+                    if (room > ROOM) continue;
+                    uint8_t *bits = malloc(room);
+                    CHECK(bits != NULL);
+                    if (!bits) return;
+                    memcpy(bits, ani + RND() % (ROOM - room + 1u), room);
+                    memset(a, 0xA5, sizeof a);
+                    acl_fnv f = { bits, room, 2166136261u, 1u + RND() % 9u };
+                    uint32_t ba = acl_var_run4(&r, bits, r.bit, pb, n, a, &f);
+                    unsigned comps = kind == K_ROT ? 4u : 3u;
+                    uint32_t bs = 0;
+                    for (uint32_t i = 0; i < n; i++) {
+                        float o[4];
+                        rec_decode(&r, bits, room, (size_t)i * pb, o);
+                        if (comps == 4) bs += (uint32_t)quat_normalise(o);
+                        if (memcmp(o, a + (size_t)i * comps, comps * sizeof(float)) && diffs++ < 3)
+                            test_fail(__FILE__, __LINE__, "nb %u kind %u seg %u n %u sample %u: run4 %.9g, scalar %.9g",
+                                      nb, kind, seg, n, i, (double)a[(size_t)i * comps], (double)o[0]);
+                        compared++;
+                    }
+                    const uint8_t *past = (const uint8_t *)(a + (size_t)n * comps);
+                    for (size_t i = 0; i < sizeof a - (size_t)n * comps * sizeof(float); i++)
+                        if (past[i] != 0xA5 && diffs++ < 3)
+                            test_fail(__FILE__, __LINE__, "nb %u kind %u n %u: written past the samples", nb, kind, n);
+                    if (bs != ba && diffs++ < 3)
+                        test_fail(__FILE__, __LINE__, "nb %u kind %u n %u: %u replaced, the scalar path %u", nb, kind,
+                                  n, ba, bs);
+                    badlanes += ba;
+                    CHECK_EQ_INT(acl_fnv_bytes(f.h, f.p, f.left), fnv1a_bitwise(2166136261u, bits, room));
+                    free(bits);
+                    cases++;
+                }
+#undef RND
+    CHECK_MSG(diffs == 0, "acl_var_run4 differs from the scalar path %u times", diffs);
+    CHECK(cases > 2500);
+    CHECK(compared > 50000);
+    CHECK(badlanes > 0); /* the identity lanes were taken */
+#endif
+}
+
 int main(void)
 {
     RUN(reads_in_a_row_keep_their_memory);
@@ -1223,6 +1300,7 @@ int main(void)
     RUN(metadata_builds_the_skeleton);
     RUN(database_buffers_are_refused);
     RUN(whole_clip_equals_random_access_bitwise);
+    RUN(var_run4_equals_the_scalar_path);
     RUN(hash_check_takes_every_byte_once);
     RUN(wide_fnv_equals_the_chain);
     RUN(random_access_equals_scalar_path_bitwise);
