@@ -144,6 +144,16 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
     clip->rotation_interp = GANIM_INTERP_SLERP;
     const uint8_t *rows = data + CIV7_HEADER;
     ganim_code rc = v0_varying(doc, rows, frames, bones, varies, err);
+    if (!rc) {
+        /* a large model's channels in one block of the arena (at most the file's size): one
+         * region the allocator hands over whole (huge pages, see core/alloc.c), not a block a
+         * channel; a small one fills the arena's usual blocks */
+        uint64_t model = 0;
+        for (uint32_t b = 0; b < bones; b++)
+            for (unsigned k = 0; k < 3; k++)
+                model += ((uint64_t)(varies[b] >> k & 1u ? frames : 1u) * (k ? 12u : 16u) + 15u) & ~(uint64_t)15u;
+        if (model >= ((uint64_t)1 << 20) && model <= SIZE_MAX) (void)ganim_doc_reserve(doc, (size_t)model);
+    }
     for (uint32_t b = 0; b < bones && !rc; b++) {
         ganim_track *tr = &tracks[b];
         tr->bone = b;
