@@ -41,10 +41,11 @@ static ganim_code keep_native(ganim_doc *doc, const uint8_t *data, size_t tail_a
 
 /* V0 is frame-major (a frame of every bone after another: one bone's frames lie
  * bones x 40 bytes apart, a page each at 100 bones) and the model channel-major. The
- * transposition goes a tile of V0_TILE frames at a time: the tile's rows (V0_TILE x bones
- * x 40 bytes) stay in the caches while each bone takes its frames from them, and each
- * channel is written in place, not gathered and copied. */
-#define V0_TILE 32u
+ * transposition reads the file in its order (the one stream the prefetchers follow; the
+ * file is the larger side) and writes each channel in place, 3 x bones streams that move
+ * on by one key a frame (not gathered a bone at a time and copied). Measured against a
+ * bone at a time and against tiles of 32 frames x every bone (the writer's way): this is
+ * the fastest read at 500 to 10,000 frames (docs/benchmarks.md, eleventh round). */
 
 /* Which channels' stored bits differ from frame 0 in some frame (one pass in file order,
  * each word ORed with its XOR against frame 0's): bit c of varies[b] for channel c
@@ -164,58 +165,51 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
     }
     if (rc) return rc;
     uint32_t fixed = 0, bad_b = UINT32_MAX, bad_f = 0; /* the first repaired in bone order, then frame */
-    for (uint32_t f0 = 0; f0 < frames; f0 += V0_TILE) {
-        uint32_t f1 = frames - f0 < V0_TILE ? frames : f0 + V0_TILE;
-        for (uint32_t b = 0; b < bones; b++) {
+    const uint8_t *at = rows;
+    for (uint32_t f = 0; f < frames; f++)
+        for (uint32_t b = 0; b < bones; b++, at += 40) {
             ganim_track *tr = &tracks[b];
             /* a constant channel's frames all go to its one value (equal bits, equal repairs) */
-            size_t mq = tr->rotation.count > 1 ? SIZE_MAX : 0, mt = tr->translation.count > 1 ? SIZE_MAX : 0,
-                   ms = tr->scale.count > 1 ? SIZE_MAX : 0;
-            float *q = (float *)tr->rotation.values, *t = (float *)tr->translation.values,
-                  *s = (float *)tr->scale.values;
-            for (uint32_t f = f0; f < f1; f++) {
-                const uint8_t *at = rows + ((size_t)f * bones + b) * 40u;
-                float v[10];
-                for (unsigned c = 0; c < 10; c++) v[c] = ganim_ld_f32le(at + 4u * c);
-                float *qo = q + 4u * (f & mq), *to = t + 3u * (f & mt), *so = s + 3u * (f & ms);
-                qo[0] = v[1];
-                qo[1] = v[2];
-                qo[2] = v[3];
-                qo[3] = v[0];
-                memcpy(to, v + 4, 3 * sizeof(float));
-                memcpy(so, v + 7, 3 * sizeof(float));
-                int bad = 0;
-                for (unsigned c = 0; c < 3; c++) {
-                    if (!finite_f(to[c])) {
-                        to[c] = 0.0f;
-                        bad = 1;
-                    }
-                    if (!finite_f(so[c])) {
-                        so[c] = 1.0f;
-                        bad = 1;
-                    }
-                }
-                double len2 =
-                    (double)qo[0] * qo[0] + (double)qo[1] * qo[1] + (double)qo[2] * qo[2] + (double)qo[3] * qo[3];
-                if (!(len2 > 1e-12 && len2 < 1e30)) {
-                    qo[0] = qo[1] = qo[2] = 0.0f;
-                    qo[3] = 1.0f;
-                    bad = 1;
-                } else if (fabs(len2 - 1.0) > 1e-4) {
-                    double inv = 1.0 / sqrt(len2);
-                    for (unsigned c = 0; c < 4; c++) qo[c] = (float)(qo[c] * inv);
+            float *qo = (float *)tr->rotation.values + (tr->rotation.count > 1 ? 4u * (size_t)f : 0);
+            float *to = (float *)tr->translation.values + (tr->translation.count > 1 ? 3u * (size_t)f : 0);
+            float *so = (float *)tr->scale.values + (tr->scale.count > 1 ? 3u * (size_t)f : 0);
+            float v[10];
+            for (unsigned c = 0; c < 10; c++) v[c] = ganim_ld_f32le(at + 4u * c);
+            qo[0] = v[1];
+            qo[1] = v[2];
+            qo[2] = v[3];
+            qo[3] = v[0];
+            memcpy(to, v + 4, 3 * sizeof(float));
+            memcpy(so, v + 7, 3 * sizeof(float));
+            int bad = 0;
+            for (unsigned c = 0; c < 3; c++) {
+                if (!finite_f(to[c])) {
+                    to[c] = 0.0f;
                     bad = 1;
                 }
-                if (bad) {
-                    if (b < bad_b || (b == bad_b && f < bad_f)) {
-                        bad_b = b;
-                        bad_f = f;
-                    }
-                    fixed++;
+                if (!finite_f(so[c])) {
+                    so[c] = 1.0f;
+                    bad = 1;
                 }
             }
+            double len2 = (double)qo[0] * qo[0] + (double)qo[1] * qo[1] + (double)qo[2] * qo[2] + (double)qo[3] * qo[3];
+            if (!(len2 > 1e-12 && len2 < 1e30)) {
+                qo[0] = qo[1] = qo[2] = 0.0f;
+                qo[3] = 1.0f;
+                bad = 1;
+            } else if (fabs(len2 - 1.0) > 1e-4) {
+                double inv = 1.0 / sqrt(len2);
+                for (unsigned c = 0; c < 4; c++) qo[c] = (float)(qo[c] * inv);
+                bad = 1;
+            }
+            if (bad) {
+                if (b < bad_b || (b == bad_b && f < bad_f)) {
+                    bad_b = b;
+                    bad_f = f;
+                }
+                fixed++;
+            }
         }
-    }
     if (fixed)
         for (uint32_t b = 0; b < bones; b++) {
             v0_settle(&tracks[b].rotation, 4);

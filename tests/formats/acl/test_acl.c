@@ -527,7 +527,7 @@ TEST(civ7_v0_write_read_round_trip)
     test_free_list(list);
 }
 
-/* ---- V0 transposition in tiles against the bone-at-a-time reference ------------------ */
+/* ---- V0 transposition (file order in, tiles out) against the bone-at-a-time reference - */
 
 static void put_u32(uint8_t *p, uint32_t v);
 
@@ -623,7 +623,7 @@ static void v0_value(uint64_t *s, unsigned mode, unsigned k, uint32_t f, uint32_
     }
 }
 
-TEST(civ7_v0_tiles_equal_the_bone_order)
+TEST(civ7_v0_transposition_equals_the_bone_order)
 {
     static const uint32_t bone_counts[] = { 1, 2, 3, 7, 50, 101, 205 };
     static const uint32_t frame_counts[] = { 1, 2, 31, 32, 33, 64, 65, 97, 130 };
@@ -1448,7 +1448,7 @@ int main(void)
     RUN(civ7_v1_matches_acl);
     RUN(civ7_v0_holds_the_input);
     RUN(civ7_v0_write_read_round_trip);
-    RUN(civ7_v0_tiles_equal_the_bone_order);
+    RUN(civ7_v0_transposition_equals_the_bone_order);
     RUN(metadata_builds_the_skeleton);
     RUN(database_buffers_are_refused);
     RUN(whole_clip_equals_random_access_bitwise);
