@@ -654,7 +654,11 @@ TEST(civ7_v0_transposition_equals_the_bone_order)
                 for (size_t i = 0; i < (size_t)bones * 3u; i++) {
                     /* variant 0: every mode; 1: nothing to repair; 2: mostly constant */
                     uint32_t r = v0_rand(&seed);
-                    mode[i] = variant == 0 ? r % 5 : variant == 1 ? (r % 2 ? 5u : 0u) : (r % 8 < 6 ? 0 : r % 8 == 6 ? 1 : 3);
+                    mode[i] = variant == 0   ? r % 5
+                              : variant == 1 ? (r % 2 ? 5u : 0u)
+                                             : (r % 8 < 6    ? 0
+                                                : r % 8 == 6 ? 1
+                                                             : 3);
                     pick[i] = v0_rand(&seed) % frames;
                 }
                 for (uint32_t f = 0; f < frames; f++)
@@ -695,14 +699,15 @@ TEST(civ7_v0_transposition_equals_the_bone_order)
                             int c = constant[b * 3u + k];
                             settled += c && frames > 1 && (mode[b * 3u + k] == 2 || mode[b * 3u + k] == 3);
                             uint32_t n = c ? 1u : frames;
-                            int same = ch->kind == (c ? GANIM_CHANNEL_CONSTANT : GANIM_CHANNEL_PER_FRAME) &&
-                                       ch->count == n;
+                            int same =
+                                ch->kind == (c ? GANIM_CHANNEL_CONSTANT : GANIM_CHANNEL_PER_FRAME) && ch->count == n;
                             for (uint32_t f = 0; same && f < n; f++)
                                 same = memcmp(ch->values + (size_t)f * comps[k],
                                               ref + ((size_t)b * frames + f) * 10u + from[k],
                                               comps[k] * sizeof(float)) == 0;
                             if (!same && wrong++ < 3)
-                                test_fail(__FILE__, __LINE__, "%u bones x %u frames (variant %u): bone %u channel %u "
+                                test_fail(__FILE__, __LINE__,
+                                          "%u bones x %u frames (variant %u): bone %u channel %u "
                                           "differs from the bone-order reference (mode %u)",
                                           bones, frames, variant, b, k, mode[b * 3u + k]);
                         }
