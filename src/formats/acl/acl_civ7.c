@@ -173,36 +173,7 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
             float *qo = (float *)tr->rotation.values + (tr->rotation.count > 1 ? 4u * (size_t)f : 0);
             float *to = (float *)tr->translation.values + (tr->translation.count > 1 ? 3u * (size_t)f : 0);
             float *so = (float *)tr->scale.values + (tr->scale.count > 1 ? 3u * (size_t)f : 0);
-            float v[10];
-            for (unsigned c = 0; c < 10; c++) v[c] = ganim_ld_f32le(at + 4u * c);
-            qo[0] = v[1];
-            qo[1] = v[2];
-            qo[2] = v[3];
-            qo[3] = v[0];
-            memcpy(to, v + 4, 3 * sizeof(float));
-            memcpy(so, v + 7, 3 * sizeof(float));
-            int bad = 0;
-            for (unsigned c = 0; c < 3; c++) {
-                if (!finite_f(to[c])) {
-                    to[c] = 0.0f;
-                    bad = 1;
-                }
-                if (!finite_f(so[c])) {
-                    so[c] = 1.0f;
-                    bad = 1;
-                }
-            }
-            double len2 = (double)qo[0] * qo[0] + (double)qo[1] * qo[1] + (double)qo[2] * qo[2] + (double)qo[3] * qo[3];
-            if (!(len2 > 1e-12 && len2 < 1e30)) {
-                qo[0] = qo[1] = qo[2] = 0.0f;
-                qo[3] = 1.0f;
-                bad = 1;
-            } else if (fabs(len2 - 1.0) > 1e-4) {
-                double inv = 1.0 / sqrt(len2);
-                for (unsigned c = 0; c < 4; c++) qo[c] = (float)(qo[c] * inv);
-                bad = 1;
-            }
-            if (bad) {
+            if (civ7_v0_record(at, qo, to, so)) {
                 if (b < bad_b || (b == bad_b && f < bad_f)) {
                     bad_b = b;
                     bad_f = f;

@@ -532,7 +532,7 @@ TEST(civ7_v0_write_read_round_trip)
 static void put_u32(uint8_t *p, uint32_t v);
 
 /* The V0 reader's model as it was made a bone at a time (the reference for the tiled
- * transposition): each frame repaired in place, `fixed` and the first repaired record's
+ * transposition): each frame repaired in place (civ7_v0_record), `fixed` and the first repaired record's
  * offset counted in bone order, then a channel constant when every repaired frame holds
  * frame 0's bits. `vals` gets bones x frames x 10 floats (q xyzw, t, s) and `constant`
  * bones x 3 flags. */
@@ -545,26 +545,8 @@ static void v0_reference(const uint8_t *data, uint32_t frames, uint32_t bones, f
         float *bv = vals + (size_t)b * frames * 10u;
         for (uint32_t f = 0; f < frames; f++) {
             size_t at = 0x60 + ((size_t)f * bones + b) * 40u;
-            float v[10], *o = bv + (size_t)f * 10u;
-            for (unsigned c = 0; c < 10; c++) v[c] = ganim_ld_f32le(data + at + 4u * c);
-            o[0] = v[1], o[1] = v[2], o[2] = v[3], o[3] = v[0];
-            memcpy(o + 4, v + 4, 6 * sizeof(float));
-            int bad = 0;
-            for (unsigned c = 4; c < 10; c++)
-                if (!(o[c] == o[c] && o[c] - o[c] == 0.0f)) {
-                    o[c] = c < 7 ? 0.0f : 1.0f;
-                    bad = 1;
-                }
-            double len2 = (double)o[0] * o[0] + (double)o[1] * o[1] + (double)o[2] * o[2] + (double)o[3] * o[3];
-            if (!(len2 > 1e-12 && len2 < 1e30)) {
-                o[0] = o[1] = o[2] = 0.0f;
-                o[3] = 1.0f;
-                bad = 1;
-            } else if (fabs(len2 - 1.0) > 1e-4) {
-                double inv = 1.0 / sqrt(len2);
-                for (unsigned c = 0; c < 4; c++) o[c] = (float)(o[c] * inv);
-                bad = 1;
-            }
+            float *o = bv + (size_t)f * 10u;
+            int bad = civ7_v0_record(data + at, o, o + 4, o + 7); /* the reader's own repairs */
             if (bad && !(*fixed)++) *first_bad = at;
         }
         static const unsigned from[3] = { 0, 4, 7 }, comps[3] = { 4, 3, 3 };
