@@ -584,7 +584,7 @@ static void v0_value(uint64_t *s, unsigned mode, unsigned k, uint32_t f, uint32_
     case 1:
     case 4:
     case 5:
-        for (unsigned c = 0; c < n; c++) o[c] = (float)((int32_t)v0_rand(s) - 0x7FFFFFFF / 2) / 1e9f;
+        for (unsigned c = 0; c < n; c++) o[c] = (float)((double)v0_rand(s) / 2147483648.0 - 1.0);
         if (k == 0 && (mode == 5 || v0_rand(s) % 4 == 0)) { /* a unit rotation as the game stores */
             double a = (double)(v0_rand(s) % 6283) / 1000.0;
             o[0] = (float)cos(a / 2), o[1] = (float)sin(a / 2), o[2] = o[3] = 0.0f;
