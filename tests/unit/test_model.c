@@ -105,6 +105,39 @@ TEST(arena_reserve)
     ganim_doc_free(lim);
 }
 
+/* The default allocator's large blocks (offered huge pages on Linux, core/alloc.c):
+ * allocated, grown and shrunk with their bytes kept, below and above the 4 MiB mark and at
+ * sizes that are no multiple of a page. */
+TEST(default_allocator_large_blocks)
+{
+    ganim_allocator a = ganim_allocator_resolve(NULL);
+    CHECK(ganim_allocator_is_default(&a));
+    static const size_t sizes[] = { 1u << 20, (4u << 20) - 1, 4u << 20, (9u << 20) + 12345, 3u << 20, 21u << 20 };
+    size_t have = 0;
+    uint8_t *p = NULL;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        size_t n = sizes[i];
+        uint8_t *q = ganim_realloc(&a, p, have, n);
+        CHECK(q != NULL);
+        if (!q) break;
+        p = q;
+        size_t kept = have < n ? have : n, bad = 0;
+        for (size_t j = 0; j < kept; j += 4093) bad += p[j] != (uint8_t)(j * 7u + 1u);
+        CHECK_MSG(bad == 0, "%zu bytes grown or shrunk to %zu: %zu bytes changed", have, n, bad);
+        for (size_t j = 0; j < n; j += 4093) p[j] = (uint8_t)(j * 7u + 1u);
+        p[n - 1] = 0xA5;
+        have = n;
+    }
+    ganim_free(&a, p, have);
+    uint8_t *big = ganim_alloc(&a, 6u << 20);
+    CHECK(big != NULL);
+    if (big) {
+        memset(big, 0x5A, 6u << 20);
+        CHECK(big[0] == 0x5A && big[(6u << 20) - 1] == 0x5A);
+    }
+    ganim_free(&a, big, 6u << 20);
+}
+
 /* ganim_doc_mark / ganim_doc_release: what was allocated after the mark is given back
  * (blocks to the allocator, counted no more against the limit; the mark's block handed
  * out again from where it stood), what was before stays. */
@@ -341,6 +374,7 @@ int main(void)
     RUN(arena_and_limit);
     RUN(arena_reserve);
     RUN(arena_mark_release);
+    RUN(default_allocator_large_blocks);
     RUN(scratch_shares_the_limit);
     RUN(warnings_are_capped);
     RUN(validate_rejects_bad_models);

@@ -39,20 +39,68 @@ static ganim_code keep_native(ganim_doc *doc, const uint8_t *data, size_t tail_a
     return GANIM_OK;
 }
 
-/* One channel of V0 data: constant when every frame holds the same bits. */
-static ganim_code v0_channel(ganim_doc *doc, ganim_channel *ch, const float *vals, uint32_t frames, unsigned comps,
+/* V0 is frame-major (a frame of every bone after another: one bone's frames lie
+ * bones x 40 bytes apart, a page each at 100 bones) and the model channel-major. The
+ * transposition reads the file in its order (the one stream the prefetchers follow; the
+ * file is the larger side) and writes each channel in place, 3 x bones streams that move
+ * on by one key a frame (not gathered a bone at a time and copied). Measured against a
+ * bone at a time and against tiles of 32 frames x every bone (the writer's way): this is
+ * the fastest read at 500 to 10,000 frames (docs/benchmarks.md, eleventh round). */
+
+/* Which channels' stored bits differ from frame 0 in some frame (one pass in file order,
+ * each word ORed with its XOR against frame 0's): bit c of varies[b] for channel c
+ * (0 rotation, 1 translation, 2 scale). Equal bits stay equal once repaired, so the others
+ * are constant; a channel whose bits differ can still repair to one value (the caller
+ * checks). NOMEM when the scratch cannot be had. */
+static ganim_code v0_varying(ganim_doc *doc, const uint8_t *rows, uint32_t frames, uint32_t bones, uint8_t *varies,
                              ganim_error *err)
 {
-    uint32_t f = 1;
-    while (f < frames && memcmp(vals, vals + (size_t)f * comps, comps * sizeof(float)) == 0) f++;
-    uint32_t n = f == frames ? 1u : frames;
-    float *v = ganim_doc_alloc_array_raw(doc, (size_t)n * comps, sizeof(float)); /* the copy writes each */
+    size_t words = (size_t)bones * 10u;
+    ganim_doc_mark_t mark = ganim_doc_mark(doc);
+    uint32_t *acc = ganim_doc_alloc_array(doc, words, sizeof *acc);
+    if (!acc) return GANIM_NOMEM(err);
+    for (uint32_t f = 1; f < frames; f++) {
+        const uint8_t *row = rows + (size_t)f * words * 4u;
+        for (size_t i = 0; i < words; i++) {
+            uint32_t a, z;
+            memcpy(&a, row + 4u * i, 4);
+            memcpy(&z, rows + 4u * i, 4);
+            acc[i] |= a ^ z;
+        }
+    }
+    for (uint32_t b = 0; b < bones; b++) {
+        const uint32_t *w = acc + (size_t)b * 10u;
+        varies[b] = (uint8_t)(((w[0] | w[1] | w[2] | w[3]) != 0) | (((w[4] | w[5] | w[6]) != 0) << 1) |
+                              (((w[7] | w[8] | w[9]) != 0) << 2));
+    }
+    ganim_doc_release(doc, mark);
+    return GANIM_OK;
+}
+
+/* Room for one channel: every frame when its bits vary, else one value. */
+static ganim_code v0_room(ganim_doc *doc, ganim_channel *ch, int varies, uint32_t frames, unsigned comps,
+                          ganim_error *err)
+{
+    uint32_t n = varies ? frames : 1u;
+    float *v = ganim_doc_alloc_array_raw(doc, (size_t)n * comps, sizeof(float)); /* the tiles write each */
     if (!v) return GANIM_NOMEM(err);
-    memcpy(v, vals, (size_t)n * comps * sizeof(float));
     ch->kind = n == 1 ? GANIM_CHANNEL_CONSTANT : GANIM_CHANNEL_PER_FRAME;
     ch->count = n;
     ch->values = v;
     return GANIM_OK;
+}
+
+/* A channel of every frame that the repairs made one value (bits that differed only in
+ * what was repaired): constant, as a channel of equal stored bits. */
+static void v0_settle(ganim_channel *ch, unsigned comps)
+{
+    if (ch->count < 2) return;
+    const float *v = ch->values;
+    uint32_t f = 1;
+    while (f < ch->count && memcmp(v, v + (size_t)f * comps, comps * sizeof(float)) == 0) f++;
+    if (f < ch->count) return;
+    ch->kind = GANIM_CHANNEL_CONSTANT;
+    ch->count = 1;
 }
 
 static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
@@ -83,9 +131,8 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
                                            : ganim_skeleton_flat_named(doc, bones, NULL, "track_");
     ganim_clip *clip = ganim_doc_alloc(doc, sizeof *clip);
     ganim_track *tracks = ganim_doc_alloc_array(doc, bones, sizeof *tracks);
-    /* one bone's frames gathered channel by channel before they become the model */
-    float *tmp = ganim_doc_alloc_array_raw(doc, frames, 10 * sizeof(float)); /* each frame written */
-    if (!doc->skeleton || !clip || !tracks || !tmp) return GANIM_NOMEM(err);
+    uint8_t *varies = ganim_doc_alloc_array_raw(doc, bones, 1); /* v0_varying writes each */
+    if (!doc->skeleton || !clip || !tracks || !varies) return GANIM_NOMEM(err);
     clip->name = ganim_doc_strdup(doc, header_name(doc, data, size));
     if (!clip->name) return GANIM_NOMEM(err);
     doc->clips = clip;
@@ -96,55 +143,51 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
     clip->track_count = bones;
     clip->tracks = tracks;
     clip->rotation_interp = GANIM_INTERP_SLERP;
-    uint32_t fixed = 0;
-    uint64_t first_bad = GANIM_NO_OFFSET;
-    for (uint32_t b = 0; b < bones; b++) {
-        float *q = tmp, *t = tmp + (size_t)frames * 4, *s = tmp + (size_t)frames * 7;
-        for (uint32_t f = 0; f < frames; f++) {
-            size_t at = CIV7_HEADER + ((size_t)f * bones + b) * 40u;
-            float v[10];
-            for (unsigned c = 0; c < 10; c++) v[c] = ganim_ld_f32le(data + at + 4u * c);
-            float *qo = q + 4u * f, *to = t + 3u * f, *so = s + 3u * f;
-            qo[0] = v[1];
-            qo[1] = v[2];
-            qo[2] = v[3];
-            qo[3] = v[0];
-            memcpy(to, v + 4, 3 * sizeof(float));
-            memcpy(so, v + 7, 3 * sizeof(float));
-            int bad = 0;
-            for (unsigned c = 0; c < 3; c++) {
-                if (!finite_f(to[c])) {
-                    to[c] = 0.0f;
-                    bad = 1;
-                }
-                if (!finite_f(so[c])) {
-                    so[c] = 1.0f;
-                    bad = 1;
-                }
-            }
-            double len2 = (double)qo[0] * qo[0] + (double)qo[1] * qo[1] + (double)qo[2] * qo[2] + (double)qo[3] * qo[3];
-            if (!(len2 > 1e-12 && len2 < 1e30)) {
-                qo[0] = qo[1] = qo[2] = 0.0f;
-                qo[3] = 1.0f;
-                bad = 1;
-            } else if (fabs(len2 - 1.0) > 1e-4) {
-                double inv = 1.0 / sqrt(len2);
-                for (unsigned c = 0; c < 4; c++) qo[c] = (float)(qo[c] * inv);
-                bad = 1;
-            }
-            if (bad) {
-                if (!fixed) first_bad = at;
-                fixed++;
-            }
-        }
+    const uint8_t *rows = data + CIV7_HEADER;
+    ganim_code rc = v0_varying(doc, rows, frames, bones, varies, err);
+    if (!rc) {
+        /* a large model's channels in one block of the arena (at most the file's size): one
+         * region the allocator hands over whole (huge pages, see core/alloc.c), not a block a
+         * channel; a small one fills the arena's usual blocks */
+        uint64_t model = 0;
+        for (uint32_t b = 0; b < bones; b++)
+            for (unsigned k = 0; k < 3; k++)
+                model += ((uint64_t)(varies[b] >> k & 1u ? frames : 1u) * (k ? 12u : 16u) + 15u) & ~(uint64_t)15u;
+        if (model >= ((uint64_t)1 << 20) && model <= SIZE_MAX) (void)ganim_doc_reserve(doc, (size_t)model);
+    }
+    for (uint32_t b = 0; b < bones && !rc; b++) {
         ganim_track *tr = &tracks[b];
         tr->bone = b;
         tr->name = "";
-        ganim_code rc = v0_channel(doc, &tr->rotation, q, frames, 4, err);
-        if (!rc) rc = v0_channel(doc, &tr->translation, t, frames, 3, err);
-        if (!rc) rc = v0_channel(doc, &tr->scale, s, frames, 3, err);
-        if (rc) return rc;
+        rc = v0_room(doc, &tr->rotation, varies[b] & 1, frames, 4, err);
+        if (!rc) rc = v0_room(doc, &tr->translation, varies[b] & 2, frames, 3, err);
+        if (!rc) rc = v0_room(doc, &tr->scale, varies[b] & 4, frames, 3, err);
     }
+    if (rc) return rc;
+    uint32_t fixed = 0, bad_b = UINT32_MAX, bad_f = 0; /* the first repaired in bone order, then frame */
+    const uint8_t *at = rows;
+    for (uint32_t f = 0; f < frames; f++)
+        for (uint32_t b = 0; b < bones; b++, at += 40) {
+            ganim_track *tr = &tracks[b];
+            /* a constant channel's frames all go to its one value (equal bits, equal repairs) */
+            float *qo = (float *)tr->rotation.values + (tr->rotation.count > 1 ? 4u * (size_t)f : 0);
+            float *to = (float *)tr->translation.values + (tr->translation.count > 1 ? 3u * (size_t)f : 0);
+            float *so = (float *)tr->scale.values + (tr->scale.count > 1 ? 3u * (size_t)f : 0);
+            if (civ7_v0_record(at, qo, to, so)) {
+                if (b < bad_b || (b == bad_b && f < bad_f)) {
+                    bad_b = b;
+                    bad_f = f;
+                }
+                fixed++;
+            }
+        }
+    if (fixed)
+        for (uint32_t b = 0; b < bones; b++) {
+            v0_settle(&tracks[b].rotation, 4);
+            v0_settle(&tracks[b].translation, 3);
+            v0_settle(&tracks[b].scale, 3);
+        }
+    uint64_t first_bad = fixed ? CIV7_HEADER + ((uint64_t)bad_f * bones + bad_b) * 40u : GANIM_NO_OFFSET;
     if (fixed)
         ganim_doc_warn(doc, GANIM_WARN_REPAIRED, first_bad,
                        "civ7: V0: %u bone frames held a non-finite value or a non-unit rotation and were repaired",

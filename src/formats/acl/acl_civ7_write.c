@@ -4,7 +4,10 @@
  * source keeps its header bytes, the bytes after its buffer, and its buffer's version,
  * formats and metadata choice. */
 #include "formats/acl/acl_encode.h"
+#include "io/bytes.h"
 #include "io/writer.h"
+
+#define CIV7_TILE 32u /* frames a tile of the V0 transposition */
 
 const ganim_option civ7_options[CIV7_OPT_COUNT] = {
     [CIV7_OPT_VERSION] = {
@@ -97,29 +100,40 @@ static ganim_code civ7_write_v0(const ganim_doc *doc, const ganim_write_opts *op
         for (unsigned b = 0; b < 4; b++) hdr[4 * i + b] = (uint8_t)(fields[i] >> (8 * b));
     memset(hdr + 0x48, 0xFF, 4);
     gw_bytes(&w, hdr, sizeof hdr);
-    gw_reserve(&w, (size_t)data + tail_size);
-    for (uint32_t f = 0; f < frames && gw_ok(&w); f++) {
-        for (uint32_t b = 0; b < bones; b++) {
-            const ganim_transform *rest = &sk->bones[b].rest;
-            float q[4] = { rest->rotation.x, rest->rotation.y, rest->rotation.z, rest->rotation.w };
-            float t[3] = { rest->translation.x, rest->translation.y, rest->translation.z };
-            float s[3] = { rest->scale.x, rest->scale.y, rest->scale.z };
-            if (track_of[b] != UINT32_MAX) {
-                const ganim_track *tr = &clip->tracks[track_of[b]];
-                float rq[4], rt[3], rs[3];
-                memcpy(rq, q, sizeof q);
-                memcpy(rt, t, sizeof t);
-                memcpy(rs, s, sizeof s);
-                if (tr->rotation.kind != GANIM_CHANNEL_ABSENT)
-                    channel_at(&tr->rotation, frames, tr->step, clip->rotation_interp, 4, f, rq, q);
-                if (tr->translation.kind != GANIM_CHANNEL_ABSENT)
-                    channel_at(&tr->translation, frames, tr->step, clip->rotation_interp, 3, f, rt, t);
-                if (tr->scale.kind != GANIM_CHANNEL_ABSENT)
-                    channel_at(&tr->scale, frames, tr->step, clip->rotation_interp, 3, f, rs, s);
+    /* The frames go into the reserved room a tile of CIV7_TILE frames at a time, each bone's
+     * keys of the tile read in order (the model is channel-major) and put in the tile's
+     * rows (the file is frame-major: one bone's frames are bones x 40 bytes apart), which
+     * stay in the caches until every bone has filled them. */
+    if (gw_reserve(&w, (size_t)data + tail_size)) {
+        uint8_t *rows = out->data + out->size;
+        for (uint32_t f0 = 0; f0 < frames; f0 += CIV7_TILE) {
+            uint32_t f1 = frames - f0 < CIV7_TILE ? frames : f0 + CIV7_TILE;
+            for (uint32_t b = 0; b < bones; b++) {
+                const ganim_transform *rest = &sk->bones[b].rest;
+                const ganim_track *tr = track_of[b] != UINT32_MAX ? &clip->tracks[track_of[b]] : NULL;
+                for (uint32_t f = f0; f < f1; f++) {
+                    float q[4] = { rest->rotation.x, rest->rotation.y, rest->rotation.z, rest->rotation.w };
+                    float t[3] = { rest->translation.x, rest->translation.y, rest->translation.z };
+                    float s[3] = { rest->scale.x, rest->scale.y, rest->scale.z };
+                    if (tr) {
+                        float rq[4], rt[3], rs[3];
+                        memcpy(rq, q, sizeof q);
+                        memcpy(rt, t, sizeof t);
+                        memcpy(rs, s, sizeof s);
+                        if (tr->rotation.kind != GANIM_CHANNEL_ABSENT)
+                            channel_at(&tr->rotation, frames, tr->step, clip->rotation_interp, 4, f, rq, q);
+                        if (tr->translation.kind != GANIM_CHANNEL_ABSENT)
+                            channel_at(&tr->translation, frames, tr->step, clip->rotation_interp, 3, f, rt, t);
+                        if (tr->scale.kind != GANIM_CHANNEL_ABSENT)
+                            channel_at(&tr->scale, frames, tr->step, clip->rotation_interp, 3, f, rs, s);
+                    }
+                    float v[10] = { q[3], q[0], q[1], q[2], t[0], t[1], t[2], s[0], s[1], s[2] };
+                    uint8_t *at = rows + ((size_t)f * bones + b) * 40u;
+                    for (unsigned c = 0; c < 10; c++) ganim_st_u32le(at + 4u * c, ganim_f32_bits(v[c]));
+                }
             }
-            float v[10] = { q[3], q[0], q[1], q[2], t[0], t[1], t[2], s[0], s[1], s[2] };
-            for (unsigned c = 0; c < 10; c++) gw_f32le(&w, v[c]);
         }
+        out->size += (size_t)data;
     }
     if (tail_size) gw_bytes(&w, tail, tail_size);
     ganim_free(&A, track_of, (size_t)bones * sizeof *track_of);

@@ -425,4 +425,42 @@ ganim_code civ7_skel_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
 #define CIV7_V0_MARKER 0xFFFFFFFFu
 #define CIV7_NATIVE "civ7"
 
+/* One V0 record (qw qx qy qz px py pz sx sy sz at `at`) as the model keeps it: the
+ * rotation as x y z w, a non-finite translation component 0, scale component 1, a rotation
+ * of no usable length the identity and one off unit length normalized. 1 when something
+ * was repaired. */
+static inline int civ7_v0_record(const uint8_t *at, float *q, float *t, float *s)
+{
+    float v[10];
+    for (unsigned c = 0; c < 10; c++) v[c] = ganim_ld_f32le(at + 4u * c);
+    q[0] = v[1];
+    q[1] = v[2];
+    q[2] = v[3];
+    q[3] = v[0];
+    memcpy(t, v + 4, 3 * sizeof(float));
+    memcpy(s, v + 7, 3 * sizeof(float));
+    int bad = 0;
+    for (unsigned c = 0; c < 3; c++) {
+        if (!finite_f(t[c])) {
+            t[c] = 0.0f;
+            bad = 1;
+        }
+        if (!finite_f(s[c])) {
+            s[c] = 1.0f;
+            bad = 1;
+        }
+    }
+    double len2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+    if (!(len2 > 1e-12 && len2 < 1e30)) {
+        q[0] = q[1] = q[2] = 0.0f;
+        q[3] = 1.0f;
+        bad = 1;
+    } else if (fabs(len2 - 1.0) > 1e-4) {
+        double inv = 1.0 / sqrt(len2);
+        for (unsigned c = 0; c < 4; c++) q[c] = (float)(q[c] * inv);
+        bad = 1;
+    }
+    return bad;
+}
+
 #endif

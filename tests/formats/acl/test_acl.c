@@ -527,6 +527,221 @@ TEST(civ7_v0_write_read_round_trip)
     test_free_list(list);
 }
 
+/* ---- V0 transposition (file order in, tiles out) against the bone-at-a-time reference - */
+
+static void put_u32(uint8_t *p, uint32_t v);
+
+/* The V0 reader's model as it was made a bone at a time (the reference for the tiled
+ * transposition): each frame repaired in place (civ7_v0_record), `fixed` and the first repaired record's
+ * offset counted in bone order, then a channel constant when every repaired frame holds
+ * frame 0's bits. `vals` gets bones x frames x 10 floats (q xyzw, t, s) and `constant`
+ * bones x 3 flags. */
+static void v0_reference(const uint8_t *data, uint32_t frames, uint32_t bones, float *vals, uint8_t *constant,
+                         uint32_t *fixed, uint64_t *first_bad)
+{
+    *fixed = 0;
+    *first_bad = GANIM_NO_OFFSET;
+    for (uint32_t b = 0; b < bones; b++) {
+        float *bv = vals + (size_t)b * frames * 10u;
+        for (uint32_t f = 0; f < frames; f++) {
+            size_t at = 0x60 + ((size_t)f * bones + b) * 40u;
+            float *o = bv + (size_t)f * 10u;
+            int bad = civ7_v0_record(data + at, o, o + 4, o + 7); /* the reader's own repairs */
+            if (bad && !(*fixed)++) *first_bad = at;
+        }
+        static const unsigned from[3] = { 0, 4, 7 }, comps[3] = { 4, 3, 3 };
+        for (unsigned k = 0; k < 3; k++) {
+            uint32_t f = 1;
+            while (f < frames && memcmp(bv + from[k], bv + (size_t)f * 10u + from[k], comps[k] * sizeof(float)) == 0)
+                f++;
+            constant[(size_t)b * 3u + k] = (uint8_t)(f == frames);
+        }
+    }
+}
+
+static uint32_t v0_rand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (uint32_t)(*s >> 16);
+}
+
+/* One channel's value at frame f for a mode: 0 the same bits every frame, 1 random,
+ * 2 bits that differ but repair to one value (NaN and infinities; rotations of other
+ * lengths along one axis), 3 the same bits but one frame whose repair gives them back
+ * (NaN for 0 or 1, a doubled rotation), 4 random with a bad value now and then, 5 random
+ * with unit rotations (nothing to repair). */
+static void v0_value(uint64_t *s, unsigned mode, unsigned k, uint32_t f, uint32_t pick, float *o)
+{
+    static const float odd[] = { NAN, INFINITY, -INFINITY, -NAN };
+    unsigned n = k == 0 ? 4 : 3;
+    float base = k == 2 ? 1.0f : 0.0f;
+    for (unsigned c = 0; c < n; c++) o[c] = base;
+    if (k == 0) o[0] = 1.0f; /* qw first, as the file stores it */
+    switch (mode) {
+    case 0: break;
+    case 1:
+    case 4:
+    case 5:
+        for (unsigned c = 0; c < n; c++) o[c] = (float)((double)v0_rand(s) / 2147483648.0 - 1.0);
+        if (k == 0 && (mode == 5 || v0_rand(s) % 4 == 0)) { /* a unit rotation as the game stores */
+            double a = (double)(v0_rand(s) % 6283) / 1000.0;
+            o[0] = (float)cos(a / 2), o[1] = (float)sin(a / 2), o[2] = o[3] = 0.0f;
+        }
+        if (mode == 4 && v0_rand(s) % 7 == 0) o[v0_rand(s) % n] = odd[v0_rand(s) % 4];
+        if (mode == 4 && k == 0 && v0_rand(s) % 9 == 0) o[0] = o[1] = o[2] = o[3] = 0.0f;
+        break;
+    case 2:
+        if (k == 0) o[0] = (float)(1 + f % 5); /* (w 1..5, 0, 0, 0) all repair to identity */
+        else o[f % n] = odd[f % 4];
+        break;
+    case 3:
+        if (f == pick) {
+            if (k == 0) o[0] = 2.0f;
+            else o[0] = odd[f % 4];
+        }
+        break;
+    }
+}
+
+TEST(civ7_v0_transposition_equals_the_bone_order)
+{
+    static const uint32_t bone_counts[] = { 1, 2, 3, 7, 50, 101, 205 };
+    static const uint32_t frame_counts[] = { 1, 2, 31, 32, 33, 64, 65, 97, 130 };
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    unsigned files = 0, repaired = 0, settled = 0, clean = 0;
+    for (size_t bi = 0; bi < sizeof bone_counts / sizeof bone_counts[0]; bi++)
+        for (size_t fi = 0; fi < sizeof frame_counts / sizeof frame_counts[0]; fi++)
+            for (unsigned variant = 0; variant < 3; variant++) {
+                uint32_t bones = bone_counts[bi], frames = frame_counts[fi];
+                size_t size = 0x60 + (size_t)frames * bones * 40u + 5u;
+                uint8_t *data = calloc(size, 1);
+                unsigned *mode = malloc((size_t)bones * 3u * sizeof *mode);
+                uint32_t *pick = malloc((size_t)bones * 3u * sizeof *pick);
+                float *ref = malloc((size_t)bones * frames * 10u * sizeof *ref);
+                uint8_t *constant = malloc((size_t)bones * 3u);
+                if (!data || !mode || !pick || !ref || !constant) abort();
+                put_u32(data, 0x6AB06AB0u);
+                put_u32(data + 4, (uint32_t)size);
+                float fps = 30.0f;
+                uint32_t fps_bits;
+                memcpy(&fps_bits, &fps, 4);
+                put_u32(data + 8, fps_bits);
+                put_u32(data + 0x0C, frames);
+                put_u32(data + 0x10, bones);
+                put_u32(data + 0x48, 0xFFFFFFFFu);
+                put_u32(data + 0x50, (uint32_t)(size - 5));
+                memcpy(data + size - 5, "clip", 5);
+                for (size_t i = 0; i < (size_t)bones * 3u; i++) {
+                    /* variant 0: every mode; 1: nothing to repair; 2: mostly constant */
+                    uint32_t r = v0_rand(&seed);
+                    mode[i] = variant == 0   ? r % 5
+                              : variant == 1 ? (r % 2 ? 5u : 0u)
+                                             : (r % 8 < 6    ? 0
+                                                : r % 8 == 6 ? 1
+                                                             : 3);
+                    pick[i] = v0_rand(&seed) % frames;
+                }
+                for (uint32_t f = 0; f < frames; f++)
+                    for (uint32_t b = 0; b < bones; b++) {
+                        float v[10];
+                        for (unsigned k = 0; k < 3; k++) {
+                            unsigned m = mode[b * 3u + k];
+                            uint64_t cs = m == 0 || m == 3 ? 0x1234567u + b * 3u + k : seed; /* constant: same draw */
+                            v0_value(&cs, m, k, f, pick[b * 3u + k], v + (k == 0 ? 0 : k == 1 ? 4 : 7));
+                            if (!(m == 0 || m == 3)) seed = cs;
+                        }
+                        uint8_t *at = data + 0x60 + ((size_t)f * bones + b) * 40u;
+                        for (unsigned c = 0; c < 10; c++) {
+                            uint32_t u;
+                            memcpy(&u, &v[c], 4);
+                            put_u32(at + 4u * c, u);
+                        }
+                    }
+                uint32_t fixed;
+                uint64_t first_bad;
+                v0_reference(data, frames, bones, ref, constant, &fixed, &first_bad);
+                ganim_error e = { 0 };
+                ganim_read_opts o = { 0 };
+                o.format = "civ7";
+                ganim_doc *doc = NULL;
+                CHECK_MSG(ganim_read_memory(data, size, &o, &doc, &e) == GANIM_OK, "%u x %u: %s", bones, frames,
+                          e.message);
+                files++;
+                if (doc) {
+                    const ganim_clip *clip = &doc->clips[0];
+                    unsigned wrong = 0;
+                    for (uint32_t b = 0; b < bones; b++) {
+                        const ganim_channel *chs[3] = { &clip->tracks[b].rotation, &clip->tracks[b].translation,
+                                                        &clip->tracks[b].scale };
+                        static const unsigned from[3] = { 0, 4, 7 }, comps[3] = { 4, 3, 3 };
+                        for (unsigned k = 0; k < 3; k++) {
+                            const ganim_channel *ch = chs[k];
+                            int c = constant[b * 3u + k];
+                            settled += c && frames > 1 && (mode[b * 3u + k] == 2 || mode[b * 3u + k] == 3);
+                            uint32_t n = c ? 1u : frames;
+                            int same =
+                                ch->kind == (c ? GANIM_CHANNEL_CONSTANT : GANIM_CHANNEL_PER_FRAME) && ch->count == n;
+                            for (uint32_t f = 0; same && f < n; f++)
+                                same = memcmp(ch->values + (size_t)f * comps[k],
+                                              ref + ((size_t)b * frames + f) * 10u + from[k],
+                                              comps[k] * sizeof(float)) == 0;
+                            if (!same && wrong++ < 3)
+                                test_fail(__FILE__, __LINE__,
+                                          "%u bones x %u frames (variant %u): bone %u channel %u "
+                                          "differs from the bone-order reference (mode %u)",
+                                          bones, frames, variant, b, k, mode[b * 3u + k]);
+                        }
+                    }
+                    /* the repair warning: its count and the first record in bone order */
+                    const ganim_warning *w = NULL;
+                    for (uint32_t i = 0; i < doc->warning_count; i++)
+                        if (doc->warnings[i].code == GANIM_WARN_REPAIRED) w = &doc->warnings[i];
+                    CHECK_MSG((w != NULL) == (fixed != 0), "%u x %u: %u repaired, warning %s", bones, frames, fixed,
+                              w ? "given" : "missing");
+                    if (w && fixed) {
+                        char expect[200];
+                        snprintf(expect, sizeof expect,
+                                 "civ7: V0: %u bone frames held a non-finite value or a non-unit rotation and were "
+                                 "repaired",
+                                 fixed);
+                        CHECK_EQ_STR(w->message, expect);
+                        CHECK_MSG(w->offset == first_bad, "%u x %u: first repaired at %llu, reference %llu", bones,
+                                  frames, (unsigned long long)w->offset, (unsigned long long)first_bad);
+                        repaired++;
+                    }
+                    clean += fixed == 0;
+                    /* written back: the file with each record as repaired, in file order */
+                    for (uint32_t f = 0; f < frames; f++)
+                        for (uint32_t b = 0; b < bones; b++) {
+                            const float *r = ref + ((size_t)b * frames + f) * 10u;
+                            float v[10] = { r[3], r[0], r[1], r[2], r[4], r[5], r[6], r[7], r[8], r[9] };
+                            for (unsigned c = 0; c < 10; c++) {
+                                uint32_t u;
+                                memcpy(&u, &v[c], 4);
+                                put_u32(data + 0x60 + ((size_t)f * bones + b) * 40u + 4u * c, u);
+                            }
+                        }
+                    ganim_buffer out = { 0 };
+                    CHECK_OK(ganim_write(doc, "civ7", NULL, &out, &e_));
+                    CHECK_MSG(out.size == size && memcmp(out.data, data, size) == 0,
+                              "%u bones x %u frames (variant %u): the V0 written differs from the reference", bones,
+                              frames, variant);
+                    ganim_buffer_free(&out);
+                    ganim_doc_free(doc);
+                }
+                free(data);
+                free(mode);
+                free(pick);
+                free(ref);
+                free(constant);
+            }
+    printf("  %u V0 files, %u with repairs, %u without, %u channels constant only once repaired\n", files, repaired,
+           clean, settled);
+    CHECK(repaired > 20 && clean > 20 && settled > 20);
+}
+
 TEST(metadata_builds_the_skeleton)
 {
     char **list = test_list_dir(test_path("acl", ""), ".acl");
@@ -1297,6 +1512,7 @@ int main(void)
     RUN(civ7_v1_matches_acl);
     RUN(civ7_v0_holds_the_input);
     RUN(civ7_v0_write_read_round_trip);
+    RUN(civ7_v0_transposition_equals_the_bone_order);
     RUN(metadata_builds_the_skeleton);
     RUN(database_buffers_are_refused);
     RUN(whole_clip_equals_random_access_bitwise);
