@@ -257,6 +257,14 @@ static ganim_code pair_in_place(const ganim_doc *doc, const ganim_allocator *all
     return GANIM_OK;
 }
 
+/* Does the clip move a bone below the weapon bone wb (a body bone)? */
+static bool moves_body(const ganim_doc *doc, const ganim_clip *clip, int32_t wb)
+{
+    for (uint32_t b = 0; b < (uint32_t)wb; b++)
+        if (ff7_bone_moves(doc, clip, b)) return true;
+    return false;
+}
+
 /* A document none of whose clips has an FF7 record (a glTF from Blender, a document built
  * elsewhere), on a skeleton with the `weapon` bone: FF7 plays weapon animation i with body
  * animation i, so a clip that moves the body and the weapon (body_3+weapon_9 as one glTF
@@ -268,7 +276,7 @@ static ganim_code plan_entries(const ganim_doc *doc, const ganim_allocator *allo
 {
     int32_t wb = ff7_weapon_bone(doc);
     if (wb < 0) return GANIM_OK;
-    uint32_t recorded = 0, both = 0;
+    uint32_t recorded = 0, both = 0, first = UINT32_MAX, second = UINT32_MAX; /* the first two that move both */
     for (uint32_t i = 0; i < doc->clip_count; i++) {
         ff7_clip_info in;
         recorded += ff7_clip_info_parse(&doc->clips[i], &in);
@@ -300,8 +308,7 @@ static ganim_code plan_entries(const ganim_doc *doc, const ganim_allocator *allo
                                   i, clip->name, i, si.n_body_anims, si.n_weapon_anims);
             continue;
         }
-        bool weapon = ff7_bone_moves(doc, clip, (uint32_t)wb), body = false;
-        for (uint32_t b = 0; b < (uint32_t)wb && !body; b++) body = ff7_bone_moves(doc, clip, b);
+        bool weapon = ff7_bone_moves(doc, clip, (uint32_t)wb), body = moves_body(doc, clip, wb);
         /* among entries with records, clip i is entry i: a body entry below nsSkeletonAnims,
          * a weapon entry from it on; a clip that moves only the other part would be read
          * back as something else */
@@ -318,7 +325,8 @@ static ganim_code plan_entries(const ganim_doc *doc, const ganim_allocator *allo
             if (code != GANIM_OK) return code;
             continue;
         }
-        both++;
+        if (both++ == 0) first = i;
+        else if (second == UINT32_MAX) second = i;
     }
     if (p->in_place || !both) return GANIM_OK;
     uint32_t k = 0;
@@ -329,9 +337,7 @@ static ganim_code plan_entries(const ganim_doc *doc, const ganim_allocator *allo
                               "ff7-battle: clip %u ('%s') is an opaque slot without an FF7 record among animations "
                               "that move body and weapon: ganim cannot tell where its slot goes in the pack",
                               i, clip->name);
-        bool body = false;
-        for (uint32_t b = 0; b < (uint32_t)wb && !body; b++) body = ff7_bone_moves(doc, clip, b);
-        if (!body && ff7_bone_moves(doc, clip, (uint32_t)wb))
+        if (!moves_body(doc, clip, wb) && ff7_bone_moves(doc, clip, (uint32_t)wb))
             return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                               "ff7-battle: clip %u ('%s') moves only the weapon, among animations that move body "
                               "and weapon: ganim cannot tell which body animation it plays with",
@@ -355,14 +361,6 @@ static ganim_code plan_entries(const ganim_doc *doc, const ganim_allocator *allo
      * weapon entry it looks for). ganim writes no ??aa: another one is refused. */
     ff7_skel_info si;
     if (ff7_skel_info_parse(doc->skeleton, &si) && (si.n_body_anims != k || si.n_weapon_anims != k)) {
-        uint32_t first = UINT32_MAX, second = UINT32_MAX;
-        for (uint32_t i = 0; i < doc->clip_count && second == UINT32_MAX; i++) {
-            bool body = false;
-            for (uint32_t b = 0; b < (uint32_t)wb && !body; b++) body = ff7_bone_moves(doc, &doc->clips[i], b);
-            if (!body || !ff7_bone_moves(doc, &doc->clips[i], (uint32_t)wb)) continue;
-            if (first == UINT32_MAX) first = i;
-            else second = i;
-        }
         char more[96] = "";
         if (second != UINT32_MAX)
             snprintf(more, sizeof more, ", clip %u ('%.40s')%s", second, doc->clips[second].name,
