@@ -1,7 +1,7 @@
 /* libFuzzer harness for the writers: the input is read as the format its probe picks,
  * then written in the format GANIM_FUZZ_WRITER names (every writable format when unset).
  * A write either fails with a sentence, or its bytes read back, as that format and with
- * the document's skeleton, into a valid document that agrees with what was written
+ * the document's skeleton (rt_read_back), into a valid document that agrees with what was written
  * (roundtrip_check.h) and that writes again; and (every writer) the document's glb put back
  * into it fails with a sentence or reads back. Anything else aborts (a finding).
  *
@@ -32,11 +32,8 @@ static void round_trip(const ganim_doc *doc, const ganim_format *w)
         ganim_buffer_free(&out);
         return;
     }
-    ganim_read_opts ro = { 0 };
-    ro.format = w->name;
-    if (!(w->flags & GANIM_FORMAT_COMPANION)) ro.skeleton = doc->skeleton;
     ganim_doc *back = NULL;
-    if (ganim_read_memory(out.data, out.size, &ro, &back, &e) != GANIM_OK)
+    if (rt_read_back(doc, out.data, out.size, w, &back, &e) != GANIM_OK)
         finding("ganim wrote a file it cannot read back", w->name, e.message);
     char why[600];
     rt_stats st = { 0 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "formats/ff7/ff7.h"
 #include "formats/format.h"
 
 /* The angle between two rotations (the model allows quaternions 0.1 % off unit length). */
@@ -291,7 +292,7 @@ static int compare_clip(const ganim_clip *src, const ganim_clip *a, const ganim_
         for (uint32_t i = 0; i < nb; i++) {
             const double v[6] = { pa[i].translation.x, pa[i].translation.y, pa[i].translation.z,
                                   pa[i].scale.x,       pa[i].scale.y,       pa[i].scale.z };
-            for (int k = 0; k < 6; k++) {
+            for (size_t k = 0; k < 6; k++) {
                 if (!f || v[k] < lo[i * 6 + k]) lo[i * 6 + k] = v[k];
                 if (!f || v[k] > hi[i * 6 + k]) hi[i * 6 + k] = v[k];
             }
@@ -355,6 +356,59 @@ static const ganim_clip *animation(const ganim_doc *doc, uint32_t k)
     return NULL;
 }
 
+static uint32_t animation_count(const ganim_doc *doc)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < doc->clip_count; i++) n += doc->clips[i].kind == GANIM_CLIP_ANIMATION;
+    return n;
+}
+
+/* Was `back` written by FF7's split of `doc`'s n clips (n body entries, then n weapon
+ * entries)? Only a split gives an FF7 pack twice as many entries as clips. */
+static int ff7_split(const ganim_doc *doc, const ganim_doc *back, const ganim_format *format)
+{
+    uint32_t n = animation_count(doc);
+    return !strcmp(format->name, "ff7-battle") && n && animation_count(back) == 2 * (uint64_t)n;
+}
+
+ganim_code rt_read_back(const ganim_doc *doc, const uint8_t *data, size_t size, const ganim_format *format,
+                        ganim_doc **back, ganim_error *err)
+{
+    ganim_read_opts ro = { 0 };
+    ro.format = format->name;
+    if (!(format->flags & GANIM_FORMAT_COMPANION)) ro.skeleton = doc->skeleton;
+    ganim_code c = ganim_read_memory(data, size, &ro, back, err);
+    if (c != GANIM_OK || !doc->skeleton || !ff7_split(doc, *back, format)) return c;
+    uint32_t n = animation_count(doc);
+    ff7_skel_info si;
+    ff7_clip_info body;
+    /* a record that says n and n already reads the split; one that says other counts is
+     * the writer's to refuse, and rt_agree says so */
+    if (ff7_skel_info_parse(doc->skeleton, &si) || !ff7_clip_info_parse(animation(*back, 0), &body)) return c;
+    /* the ??aa the writer asks for: its nBones gives body entries nBones + 1 slots (one
+     * slot for a skeleton of one bone), its counts n and n */
+    uint32_t bones = body.slots > 1 ? body.slots - 1 : 1;
+    if (bones > 4096) return c;
+    size_t record_size = FF7_SKELETON_HEADER + (size_t)FF7_SKELETON_BONE * bones;
+    uint8_t *record = calloc(record_size, 1);
+    if (!record) return c;
+    const uint32_t words[][2] = { { 3, bones }, { 7, n }, { 10, n } };
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        for (int b = 0; b < 4; b++) record[4 * words[w][0] + (uint32_t)b] = (uint8_t)(words[w][1] >> (8 * b));
+    ganim_skeleton sk = *doc->skeleton;
+    sk.native_format = "ff7-skeleton";
+    sk.native = record;
+    sk.native_size = record_size;
+    ro.skeleton = &sk;
+    ganim_doc *again = NULL;
+    c = ganim_read_memory(data, size, &ro, &again, err);
+    free(record);
+    if (c != GANIM_OK) return c;
+    ganim_doc_free(*back);
+    *back = again;
+    return GANIM_OK;
+}
+
 int rt_agree(const ganim_doc *doc, const ganim_doc *back, const ganim_format *format, rt_stats *stats, char *why,
              size_t why_size)
 {
@@ -403,15 +457,18 @@ int rt_agree(const ganim_doc *doc, const ganim_doc *back, const ganim_format *fo
             doc = timed;
         }
     int ok = 1;
+    /* FF7's split: body entry k and weapon entry n + k each hold a part of clip k */
+    uint32_t n = ff7_split(doc, back, format) ? animation_count(doc) : UINT32_MAX;
     for (uint32_t k = 0; ok && animation(back, k); k++) {
-        const ganim_clip *a = animation(doc, k);
+        uint32_t from = k >= n ? k - n : k;
+        const ganim_clip *a = animation(doc, from);
         if (!a) {
             snprintf(why, why_size, "animation %u read back was not written", k);
             ok = 0;
             break;
         }
         char inner[400];
-        if (!compare_clip(animation(given, k), a, sa, animation(back, k), sb, axes_turn(doc->axes, back->axes),
+        if (!compare_clip(animation(given, from), a, sa, animation(back, k), sb, axes_turn(doc->axes, back->axes),
                           object_space, stats, inner, sizeof inner)) {
             snprintf(why, why_size, "animation %u: %s", k, inner);
             ok = 0;

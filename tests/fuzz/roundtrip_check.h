@@ -31,4 +31,15 @@ typedef struct rt_stats {
 int rt_agree(const ganim_doc *doc, const ganim_doc *back, const ganim_format *format, rt_stats *stats, char *why,
              size_t why_size);
 
+/* Reads what was written for `doc` in `format` back as a user does: as that format, with
+ * the document's skeleton (a companion format without one). FF7's split (ff7-battle: n
+ * clips without FF7 records that move body bones and the weapon are written as n body
+ * entries, then n weapon entries, and the writer says the ??aa must have nsSkeletonAnims
+ * n and nsWeaponsAnims n) is read back as the writer says: with the document's skeleton
+ * given such a record when its own does not say those counts (ganim writes no ??aa; the
+ * user edits theirs). rt_agree then compares body entry k and weapon entry n + k each
+ * with clip k. Returns ganim_read_memory's code. */
+ganim_code rt_read_back(const ganim_doc *doc, const uint8_t *data, size_t size, const ganim_format *format,
+                        ganim_doc **back, ganim_error *err);
+
 #endif

@@ -48,11 +48,8 @@ static void write_and_read_back(const char *path, const ganim_doc *doc, const ga
         ganim_buffer_free(&out);
         return;
     }
-    ganim_read_opts ro = { 0 };
-    ro.format = w->name;
-    if (!(w->flags & GANIM_FORMAT_COMPANION)) ro.skeleton = doc->skeleton;
     ganim_doc *back = NULL;
-    c = ganim_read_memory(out.data, out.size, &ro, &back, &e);
+    c = rt_read_back(doc, out.data, out.size, w, &back, &e);
     CHECK_MSG(c == GANIM_OK, "%s: ganim wrote a file it cannot read back: %s", what, e.message);
     if (c == GANIM_OK) {
         char why[600];
