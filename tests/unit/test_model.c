@@ -24,6 +24,21 @@ TEST(arena_and_limit)
     ganim_doc_free(doc);
 }
 
+/* The names readers make up: as ganim_doc_printf's "%s%u" gives them. */
+TEST(made_up_names)
+{
+    ganim_doc *doc = ganim_doc_create(NULL, 0);
+    static const uint32_t n[] = { 0, 1, 9, 10, 99, 100, 4095, 65536, 999999999, 1000000000, 4294967295u };
+    char want[64];
+    for (size_t i = 0; i < sizeof n / sizeof n[0]; i++) {
+        snprintf(want, sizeof want, "bone_%u", n[i]);
+        CHECK_EQ_STR(ganim_doc_name_u32(doc, "bone_", n[i]), want);
+    }
+    CHECK_EQ_STR(ganim_doc_name_u32(doc, "", 42), "42");
+    CHECK_EQ_STR(ganim_doc_name_u32(doc, "weapon_", 7), "weapon_7");
+    ganim_doc_free(doc);
+}
+
 /* A reader's scratch (ganim_doc_scratch) and its document share the memory limit while
  * both live, whichever is freed first. */
 TEST(scratch_shares_the_limit)
@@ -381,6 +396,7 @@ int main(void)
     RUN(validate_checks_meshes);
     RUN(unknown_input_is_an_error);
     RUN(formats_by_extension);
+    RUN(made_up_names);
     RUN(reader_bounds);
     RUN(bit_readers_and_writer);
     RUN(float_text_round_trips);

@@ -138,7 +138,7 @@ static ganim_code ala_skeleton(ganim_doc *doc, ala_plan *p, const ganim_read_opt
                                   : ganim_doc_strndup(doc, (const char *)t->name, t->name_size);
     }
     for (uint32_t i = 0; i < count; i++)
-        if (!names[i]) names[i] = i == 0 ? "Root" : ganim_doc_printf(doc, "bone_%u", i);
+        if (!names[i]) names[i] = i == 0 ? "Root" : ganim_doc_name_u32(doc, "bone_", i);
     for (uint32_t i = 0; i < count; i++)
         if (!names[i]) return GANIM_NOMEM(err);
     doc->skeleton = ganim_skeleton_flat(doc, count, names); /* copies the names */

@@ -90,7 +90,7 @@ static ganim_code make_mesh(ganim_doc *doc, const ag_model *m, uint32_t index, g
         ganim_doc_warn(doc, GANIM_WARN_INCONSISTENT, m->offset + m->o_face,
                        AG ": model %u: %u face%s use%s vertices the model does not have; left out of the mesh", index,
                        outside, outside == 1 ? "" : "s", outside == 1 ? "s" : "");
-    mesh->name = ganim_doc_printf(doc, "model_%u", index);
+    mesh->name = ganim_doc_name_u32(doc, "model_", index);
     if (!mesh->name) return GANIM_NOMEM(err);
     mesh->vertex_count = nv;
     mesh->positions = pos;
@@ -109,7 +109,7 @@ static ganim_code make_skeleton(ganim_doc *doc, uint32_t count, const char *name
     const char **names = ganim_doc_alloc_array(doc, count, sizeof *names);
     if (!names) return GANIM_NOMEM(err);
     for (uint32_t i = 0; i < count; i++)
-        if (!(names[i] = ganim_doc_printf(doc, "group_%u", i))) return GANIM_NOMEM(err);
+        if (!(names[i] = ganim_doc_name_u32(doc, "group_", i))) return GANIM_NOMEM(err);
     ganim_skeleton *sk = ganim_skeleton_flat(doc, count, names);
     if (!sk || !(sk->name = ganim_doc_strdup(doc, name))) return GANIM_NOMEM(err);
     for (uint32_t i = 0; i < count; i++) sk->bones[i].flags = 0; /* the file's groups, not made up */

@@ -185,7 +185,7 @@ static ganim_code read_entry_head(pack_ctx *c, uint32_t index, ganim_reader *r, 
     if (chunk < 11) { /* special slot: opaque, kept verbatim */
         in->layout = FF7_LAYOUT_SPECIAL;
         clip->kind = GANIM_CLIP_OPAQUE;
-        clip->name = ganim_doc_printf(doc, "special_%u", index);
+        clip->name = ganim_doc_name_u32(doc, "special_", index);
         clip->opaque = ganim_doc_memdup(doc, ch.data, chunk);
         clip->opaque_size = chunk;
         clip->native = ff7_clip_native_build(doc, in, NULL, NULL, &clip->native_size);
@@ -317,7 +317,8 @@ static ganim_code read_entry_end(pack_ctx *c, pack_entry *e, ganim_error *err)
         entry_drop(c, e);
     }
     ganim_clip *clip = e->clip;
-    clip->name = ganim_doc_printf(doc, "%s_%u", ff7_role_name(in->role), index);
+    static const char *const prefix[] = { "body_", "weapon_", "extra_", "anim_" }; /* ff7_role_name's, and _ */
+    clip->name = ganim_doc_name_u32(doc, in->role <= FF7_ROLE_UNKNOWN ? prefix[in->role] : "anim_", index);
     if (!rec || !clip->name) return GANIM_NOMEM(err);
     clip->kind = GANIM_CLIP_ANIMATION;
     clip->native_format = "ff7-battle";
@@ -405,7 +406,7 @@ static ganim_skeleton *flat_skeleton(ganim_doc *doc, uint32_t slots)
         b[i].rest = ganim_transform_identity();
         b[i].parent = i ? 0 : -1;
         b[i].flags = GANIM_BONE_SYNTH;
-        b[i].name = i ? ganim_doc_printf(doc, "bone_%u", i - 1) : "root";
+        b[i].name = i ? ganim_doc_name_u32(doc, "bone_", i - 1) : "root";
         if (!b[i].name) return NULL;
     }
     return sk;

@@ -69,7 +69,7 @@ static ganim_code ff7_skeleton_build(ganim_doc *doc, const uint8_t *data, size_t
                               "ff7-skeleton: bone %u: its length is not a finite number", i);
         lengths[i] = len;
         ganim_bone *b = &bones[i + 1];
-        b->name = ganim_doc_printf(doc, "bone_%u", i);
+        b->name = ganim_doc_name_u32(doc, "bone_", i);
         if (!b->name) return GANIM_NOMEM(err);
         b->parent = parent < 0 ? 0 : parent + 1;
         /* A child joint sits at the end of its parent: (0, 0, parent length). */

@@ -433,7 +433,7 @@ ganim_code gltf_carry_apply(gltf_file *f, ganim_clip *clip, const gltf_carry_cli
     /* without a name of its own: the animation's (a clip alone), or clip_<index> (a
      * clip played with its partner, whose animation is named after both) */
     if (d->name) clip->name = d->name;
-    else if (partner && !(clip->name = ganim_doc_printf(f->doc, "clip_%u", d->index))) return GANIM_NOMEM(f->err);
+    else if (partner && !(clip->name = ganim_doc_name_u32(f->doc, "clip_", d->index))) return GANIM_NOMEM(f->err);
     clip->rotation_interp = d->interp;
     clip->events = d->events;
     clip->event_count = d->event_count;
