@@ -4,7 +4,7 @@
  *
  *   bench_ganim [--json] [--callgrind] [--time MS] [--quick] [--no-samples]
  *               [--no-synthetic] [--only WORD] [--frames LIST [--bones LIST]] [--growth]
- *               [PATH ...]
+ *               [--alloc default|counting] [PATH ...]
  *
  * Without PATHs: every sample under $GANIM_TESTDATA (default ../shared/testdata; not
  * hostile/). Per row: bytes in (reads) or out (writers, exporters), ms per call, MB/s,
@@ -30,6 +30,13 @@
  * per value over the first's; in a series every row is timed after a warm-up call and
  * in 3 rounds, however long a call. --growth is --bones 50,200 --frames
  * 500,1000,2000,4000,8000,10000. A --callgrind child builds only its own input.
+ * A series times its calls through the library's default allocator (what `ganim` and a
+ * caller that passes none get, huge pages for large blocks on Linux included) and adds two
+ * yardsticks a size, `memcpy model` and `memset model` (the model's bytes copied or set in
+ * warm buffers, per value as the paths): how a plain stream of that size grows on this
+ * machine's caches. The peak column is always the counting allocator's (each row's first
+ * call). --alloc counting times through the counting allocator (malloc, no huge pages:
+ * a caller's own allocator), --alloc default through the library's outside a series.
  * A sample is read twice: `read` (ganim_read_memory, which copies what it keeps of the
  * input) and `read (lent)` (ganim_read_opts.input_outlives_doc: the reader may keep the
  * caller's bytes instead). */
@@ -88,6 +95,19 @@ static ganim_allocator counting(void)
     return a;
 }
 
+/* The allocator of a measured call. The first call of a row (its peak) always counts; the
+ * timed calls go through the library's default allocator (what `ganim` and a caller that
+ * passes none get: huge pages for its large blocks on Linux) with --alloc default, which a
+ * series (--frames, --growth) uses unless --alloc counting, and through the counting one
+ * otherwise. */
+static int g_alloc_default = -1; /* --alloc: 1 default, 0 counting, -1 default in a series */
+static int g_peak_call;          /* 1 while measure() makes a row's first call */
+static ganim_allocator timed_alloc(void)
+{
+    ganim_allocator none = { 0 };
+    return g_peak_call || g_alloc_default != 1 ? counting() : none;
+}
+
 static double now_ns(void)
 {
     struct timespec ts;
@@ -136,7 +156,16 @@ typedef struct input {
     int group;                      /* synthetic series with the same bones (slopes), else 0 */
 } input;
 
-typedef enum op_kind { OP_MEMCPY, OP_READ, OP_SAMPLE, OP_WRITE, OP_READBACK, OP_EXPORT } op_kind;
+typedef enum op_kind {
+    OP_MEMCPY,
+    OP_READ,
+    OP_SAMPLE,
+    OP_WRITE,
+    OP_READBACK,
+    OP_EXPORT,
+    OP_YARD_COPY,
+    OP_YARD_SET
+} op_kind;
 typedef struct op {
     op_kind kind;
     int lend;         /* OP_READ: ganim_read_opts.input_outlives_doc (no copy of the input) */
@@ -400,6 +429,7 @@ static void add_samples(input *ins, int *n, const char *root)
 
 /* ---- the measured operations --------------------------------------------------------- */
 static uint8_t *g_copy; /* memcpy destination */
+static uint8_t *g_yard; /* the yardsticks' source: as large as the largest synthetic model */
 static volatile double g_sink;
 
 /* Exactly one call of one path; noinline so callgrind can count it alone. Returns the
@@ -412,10 +442,18 @@ __attribute__((noinline)) size_t bench_measured(const input *in, op *o)
         memcpy(g_copy, in->data, in->size);
         g_sink += (double)g_copy[in->size >> 1];
         return in->size;
+    case OP_YARD_COPY: /* the yardsticks of a synthetic document: its model's bytes, in warm buffers */
+        memcpy(g_copy, g_yard, in->model_bytes);
+        g_sink += (double)g_copy[in->model_bytes >> 1];
+        return in->model_bytes;
+    case OP_YARD_SET:
+        memset(g_copy, (int)(in->values & 0x7f), in->model_bytes);
+        g_sink += (double)g_copy[in->model_bytes >> 1];
+        return in->model_bytes;
     case OP_READ:
     case OP_READBACK: {
         ganim_read_opts ro = { 0 };
-        ro.allocator = counting();
+        ro.allocator = timed_alloc();
         ro.format = o->kind == OP_READ ? in->format : o->what;
         ro.input_outlives_doc = o->lend;
         ro.skeleton = o->kind == OP_READ ? in->skeleton : o->exporter ? NULL : in->doc->skeleton;
@@ -450,7 +488,7 @@ __attribute__((noinline)) size_t bench_measured(const input *in, op *o)
     }
     case OP_WRITE: {
         ganim_write_opts wo = { 0 };
-        wo.allocator = counting();
+        wo.allocator = timed_alloc();
         ganim_buffer b = { 0 };
         if (ganim_write(in->doc, o->what, &wo, &b, &err) != GANIM_OK) return 0;
         size_t n = b.size;
@@ -459,7 +497,7 @@ __attribute__((noinline)) size_t bench_measured(const input *in, op *o)
     }
     case OP_EXPORT: {
         ganim_export_opts eo = { 0 };
-        eo.allocator = counting();
+        eo.allocator = timed_alloc();
         ganim_buffer b = { 0 }, bin = { 0 };
         ganim_code c;
         if (!strcmp(o->what, "glb")) c = ganim_export_glb(in->doc, &eo, &b, &err);
@@ -482,6 +520,10 @@ static int make_ops(const input *in, op *ops)
     static const char *const exporters[] = { "glb", "gltf", "bvh", "json" };
     if (in->data) {
         ops[n].kind = OP_MEMCPY, ops[n].what = "memcpy", n++;
+    }
+    if (in->synthetic && in->group) { /* a series: how a stream of the model's size grows */
+        ops[n].kind = OP_YARD_COPY, ops[n].what = "memcpy model", n++;
+        ops[n].kind = OP_YARD_SET, ops[n].what = "memset model", n++;
     }
     if (!in->synthetic) ops[n].kind = OP_READ, ops[n].what = in->data ? "read" : "read (file)", n++;
     if (!in->synthetic && in->data) /* the caller's bytes lent: the reader may keep them */
@@ -533,9 +575,11 @@ static void measure(row *r, double min_ns)
 {
     size_t live = g_count.live;
     g_count.peak = live;
+    g_peak_call = 1;
     double t_first = now_ns();
     r->bytes = bench_measured(r->in, r->o);
     t_first = now_ns() - t_first;
+    g_peak_call = 0;
     r->ok = r->bytes > 0;
     r->peak = g_count.peak - live;
     if (!r->ok) return;
@@ -574,7 +618,7 @@ static void measure(row *r, double min_ns)
         r->values = r->in->track_poses;
         r->bytes = 0;
     } else {
-        r->values = r->o->kind == OP_READBACK ? r->o->values : r->in->values;
+        r->values = r->o->kind == OP_READBACK ? r->o->values : r->in->values; /* yardsticks too */
     }
 }
 
@@ -693,6 +737,9 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--time") && i + 1 < argc) min_ms = atof(argv[++i]);
         else if (!strcmp(a, "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(a, "--save") && i + 1 < argc) g_save = argv[++i];
+        else if (!strcmp(a, "--alloc") && i + 1 < argc &&
+                 (!strcmp(argv[i + 1], "default") || !strcmp(argv[i + 1], "counting")))
+            g_alloc_default = !strcmp(argv[++i], "default");
         else if ((!strcmp(a, "--frames") || !strcmp(a, "--bones")) && i + 1 < argc && set_list(a, argv[i + 1])) i++;
         else if (!strcmp(a, "--growth")) {
             g_nbones = parse_list("50,200", g_bones);
@@ -706,7 +753,8 @@ int main(int argc, char **argv)
             continue;
         } else if (a[0] == '-') {
             fprintf(stderr, "usage: bench_ganim [--json] [--callgrind] [--time MS] [--quick] [--no-samples] "
-                            "[--no-synthetic] [--only WORD] [--frames LIST [--bones LIST]] [--growth] [PATH ...]\n");
+                            "[--no-synthetic] [--only WORD] [--frames LIST [--bones LIST]] [--growth] "
+                            "[--alloc default|counting] [PATH ...]\n");
             return 2;
         } else if (np < MAX_INPUTS) paths[np++] = argv[i];
         /* what a --child run needs to build the same inputs: the paths and these flags */
@@ -714,12 +762,13 @@ int main(int argc, char **argv)
              !strcmp(a, "--growth")) &&
             npass < 64)
             pass[npass++] = argv[i];
-        if ((!strcmp(a, "--frames") || !strcmp(a, "--bones")) && npass < 63) {
+        if ((!strcmp(a, "--frames") || !strcmp(a, "--bones") || !strcmp(a, "--alloc")) && npass < 63) {
             pass[npass++] = argv[i - 1];
             pass[npass++] = argv[i];
         }
     }
     if (g_nframes && !g_nbones) g_nbones = parse_list("200", g_bones);
+    if (g_alloc_default < 0) g_alloc_default = g_nframes > 0;
     if (cg) { /* under valgrind the 10,000-frame document takes minutes to build */
         quick = 1;
         int has = 0;
@@ -750,11 +799,14 @@ int main(int argc, char **argv)
             if (!quick) add_synth(ins, &n, 200, 10000, 1, child_in < 0 || n == child_in);
         }
     }
-    size_t maxsize = 1;
-    for (int i = 0; i < n; i++)
+    size_t maxsize = 1, maxmodel = 1;
+    for (int i = 0; i < n; i++) {
         if (ins[i].size > maxsize) maxsize = ins[i].size;
-    g_copy = malloc(maxsize);
-    if (!g_copy) return 1;
+        if (ins[i].synthetic && ins[i].group && ins[i].model_bytes > maxmodel) maxmodel = ins[i].model_bytes;
+    }
+    g_copy = malloc(maxsize > maxmodel ? maxsize : maxmodel);
+    g_yard = calloc(maxmodel, 1);
+    if (!g_copy || !g_yard) return 1;
 
     if (child_in >= 0) { /* one call for callgrind */
         if (child_in >= n) return 1;
@@ -778,13 +830,16 @@ int main(int argc, char **argv)
         double memcpy_mbs = 0;
         for (int j = 0; j < no; j++) {
             op *o = &allops[i][j];
-            if (only && !strstr(ins[i].name, only) && !strstr(o->label, only) && o->kind != OP_MEMCPY) continue;
+            if (only && !strstr(ins[i].name, only) && !strstr(o->label, only) && o->kind != OP_MEMCPY &&
+                o->kind != OP_YARD_COPY && o->kind != OP_YARD_SET)
+                continue;
             prepare(&ins[i], allops[i], j);
             row *r = &rows[nr++];
             r->in = &ins[i];
             r->o = o;
             measure(r, min_ms * 1e6);
-            if (cg && r->ok && o->kind != OP_MEMCPY) r->ir = callgrind_ir(argv[0], pass, npass, i, j, o);
+            if (cg && r->ok && o->kind != OP_MEMCPY && o->kind != OP_YARD_COPY && o->kind != OP_YARD_SET)
+                r->ir = callgrind_ir(argv[0], pass, npass, i, j, o);
             double mbs = r->ok && r->bytes ? (double)r->bytes / r->ns * 1e3 : 0;
             if (o->kind == OP_MEMCPY) memcpy_mbs = mbs;
             double ratio = r->peak ? (double)r->peak / (double)(ins[i].size + ins[i].model_bytes) : 0;
@@ -850,5 +905,6 @@ int main(int argc, char **argv)
         free(ins[i].data);
     }
     free(g_copy);
+    free(g_yard);
     return 0;
 }

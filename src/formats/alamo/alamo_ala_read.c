@@ -145,6 +145,31 @@ static ganim_code ala_skeleton(ganim_doc *doc, ala_plan *p, const ganim_read_opt
     return doc->skeleton ? GANIM_OK : GANIM_NOMEM(err);
 }
 
+/* A large model's channels in one block of the arena: the channels make_rotation,
+ * make_vector and unpack_bits will take, for the tracks the loop below keeps (a bone of
+ * the skeleton, its first track), each rounded to 16 bytes as the arena rounds them. One
+ * region the allocator hands over whole (huge pages with the default one, see
+ * core/alloc.c) instead of a block a channel (160 KiB each at 10,000 frames, thousands of
+ * page faults a read); a small model fills the arena's usual blocks. `used` (zeroed, one
+ * byte a bone) is borrowed and left zeroed. */
+static void reserve_model(ganim_doc *doc, const ala_plan *p, uint8_t *used)
+{
+    const ganim_skeleton *sk = doc->skeleton;
+    uint64_t model = 0;
+    for (uint32_t i = 0; i < p->track_count; i++) {
+        const ala_ptrack *t = &p->tracks[i];
+        if (t->index >= sk->bone_count || used[t->index]) continue;
+        used[t->index] = 1;
+        model += (((uint64_t)(t->rot.base ? p->frames : 1u) * 16u + 15u) & ~(uint64_t)15u) +
+                 (((uint64_t)(t->trans.base ? p->frames : 1u) * 12u + 15u) & ~(uint64_t)15u) +
+                 (((uint64_t)(t->scale.base ? p->frames : 1u) * 12u + 15u) & ~(uint64_t)15u) +
+                 (t->vis ? ((uint64_t)p->frames + 15u) & ~(uint64_t)15u : 0) +
+                 (t->step ? ((uint64_t)p->frames + 15u) & ~(uint64_t)15u : 0);
+    }
+    memset(used, 0, sk->bone_count ? sk->bone_count : 1);
+    if (model >= ((uint64_t)1 << 20) && model <= SIZE_MAX) (void)ganim_doc_reserve(doc, (size_t)model);
+}
+
 ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
                           ganim_error *err)
 {
@@ -172,6 +197,7 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
         ala_plan_free(&p);
         return GANIM_NOMEM(err);
     }
+    reserve_model(doc, &p, used);
     uint32_t nt = 0, late = 0;
     for (uint32_t i = 0; i < p.track_count && !rc; i++) {
         ala_ptrack *t = &p.tracks[i];

@@ -2,8 +2,11 @@
  * Known answers: the table below is the README's table (frames, fps, tracks, format,
  * paired model). Track indices and mini-chunk 10 are read by an independent little
  * chunk walker in this file, not by the library. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "support/tbuild.h"
 #include "test.h"
 
 typedef struct sample {
@@ -969,6 +972,165 @@ TEST(alo_flipped_matrices_stay_finite)
     free(data);
 }
 
+/* A large .ALA's channels come from one block of the arena (alamo_ala_read's
+ * reserve_model): a recording allocator sees exactly one block above the arena's 64 KiB,
+ * of the channels' exact size (each rounded to 16 bytes) plus a header, where the read
+ * took a block a channel before. The reference is the same read with that block refused
+ * (an allocator that fails any block over 1 MiB: the reserve gives up, the channels take
+ * their own blocks as before): the same tracks, kinds, counts, values, visibility and
+ * warnings, bit for bit. Format 1 and 2 (whose translations and scales are decoded in
+ * runs across every track), with constant, moving, visible and hidden channels, a track
+ * outside the skeleton and a second track of one bone (skipped: never reserved). */
+typedef struct rec_alloc {
+    size_t refuse_over; /* 0: none */
+    int large;          /* blocks over 64 KiB + 256 made */
+    size_t large_size;  /* the last of them */
+} rec_alloc;
+static void *rec_alloc_fn(void *user, size_t size)
+{
+    rec_alloc *r = user;
+    if (r->refuse_over && size > r->refuse_over) return NULL;
+    if (size > 64u * 1024u + 256u) r->large++, r->large_size = size;
+    return malloc(size ? size : 1);
+}
+static void *rec_realloc_fn(void *user, void *p, size_t old_size, size_t new_size)
+{
+    (void)old_size;
+    rec_alloc *r = user;
+    if (r->refuse_over && new_size > r->refuse_over) return NULL;
+    return realloc(p, new_size ? new_size : 1);
+}
+static void rec_free_fn(void *user, void *p, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(p);
+}
+static ganim_doc *read_ala_with(const ganim_buffer *b, const ganim_skeleton *sk, rec_alloc *r)
+{
+    ganim_read_opts o = { 0 };
+    ganim_allocator al = { rec_alloc_fn, rec_realloc_fn, rec_free_fn, r };
+    o.skeleton = sk;
+    o.format = "alamo-ala";
+    o.allocator = al;
+    o.input_outlives_doc = 1; /* no copy of the file: the arena's blocks only */
+    ganim_doc *doc = NULL;
+    ganim_error err = { 0 };
+    CHECK_MSG(ganim_read_memory(b->data, b->size, &o, &doc, &err) == GANIM_OK, "%s", err.message);
+    return doc;
+}
+static size_t r16(size_t n) { return (n + 15u) & ~(size_t)15u; }
+/* The last track's bone index (mini-chunk 5 of its 0x1003 header) set to `index`. */
+static int set_last_index(uint8_t *d, size_t n, uint32_t index)
+{
+    uint8_t *at = NULL;
+    if (n < 8 || le32(d) != 0x1000) return 0;
+    size_t end = 8 + (le32(d + 4) & 0x7FFFFFFF), p = 8;
+    while (p + 16 <= end && end <= n) {
+        uint32_t type = le32(d + p), len = le32(d + p + 4) & 0x7FFFFFFF;
+        if (type == 0x1002) {
+            size_t q = p + 8, hlen = le32(d + q + 4) & 0x7FFFFFFF;
+            for (size_t m = q + 8; m + 6 <= q + 8 + hlen && m + 6 <= n; m += 2u + d[m + 1])
+                if (d[m] == 5 && d[m + 1] == 4) at = d + m + 2;
+        }
+        p += 8 + len;
+    }
+    if (!at) return 0;
+    for (int i = 0; i < 4; i++) at[i] = (uint8_t)(index >> (8 * i));
+    return 1;
+}
+static int channel_same(const ganim_channel *a, const ganim_channel *b, size_t w)
+{
+    return a->kind == b->kind && a->count == b->count &&
+           (!a->count || !memcmp(a->values, b->values, (size_t)a->count * w * sizeof(float)));
+}
+
+TEST(ala_model_in_one_block)
+{
+    const uint32_t bones = 48, frames = 4400; /* a moving rotation: 70,400 bytes */
+    ganim_doc *doc = tb_doc(bones, NULL);
+    uint32_t c = tb_clip(doc, "", 30.0, frames);
+    float *rot = malloc((size_t)frames * 4 * sizeof *rot), *vec = malloc((size_t)frames * 3 * sizeof *vec);
+    uint8_t *vis = malloc(frames);
+    CHECK(rot && vec && vis);
+    if (!rot || !vec || !vis) return;
+    for (uint32_t b = 0; b < bones; b++) {
+        for (uint32_t f = 0; f < frames; f++) {
+            float a = 0.001f * (float)(f * (b + 1) % 997), h = sinf(a) * 0.5f;
+            rot[4 * f] = h, rot[4 * f + 1] = 0, rot[4 * f + 2] = 0, rot[4 * f + 3] = sqrtf(1 - h * h);
+            vec[3 * f] = (float)b + 0.01f * (float)f, vec[3 * f + 1] = 2.0f - 0.003f * (float)(f % 101);
+            vec[3 * f + 2] = (float)(f % 7);
+            vis[f] = (uint8_t)(f % 13 != 5);
+        }
+        uint32_t t = tb_track(doc, c, b, b % 11 == 3 ? vis : NULL, NULL);
+        int rmove = b % 5 != 0, tmove = b % 3 == 0, smove = b % 7 == 2;
+        tb_channel(doc, c, t, GANIM_TARGET_ROTATION, rmove ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT,
+                   rmove ? frames : 1, NULL, rot);
+        tb_channel(doc, c, t, GANIM_TARGET_TRANSLATION, tmove ? GANIM_CHANNEL_PER_FRAME : GANIM_CHANNEL_CONSTANT,
+                   tmove ? frames : 1, NULL, vec);
+        if (smove) {
+            for (uint32_t f = 0; f < frames; f++)
+                vec[3 * f] = vec[3 * f + 1] = vec[3 * f + 2] = 1.0f + 0.0001f * (float)f;
+            tb_channel(doc, c, t, GANIM_TARGET_SCALE, GANIM_CHANNEL_PER_FRAME, frames, NULL, vec);
+        }
+    }
+    ganim_skeleton small = *doc->skeleton; /* the last bone outside it: its track skipped */
+    small.bone_count = bones - 1;
+    for (int version = 1; version <= 2; version++) {
+        ganim_setting setting;
+        ganim_write_opts wo = test_write_setting(&setting, "alamo.version", version == 1 ? "1" : "2");
+        ganim_buffer out = { 0 };
+        ganim_error err = { 0 };
+        CHECK_MSG(ganim_write(doc, "alamo-ala", &wo, &out, &err) == GANIM_OK, "%s", err.message);
+        for (int sk = 0; sk < 3; sk++) { /* the skeleton, one bone less, the last track on bone 1 */
+            const ganim_skeleton *skel = sk == 1 ? &small : doc->skeleton;
+            if (sk == 2) CHECK(set_last_index(out.data, out.size, 1));
+            rec_alloc one = { 0, 0, 0 }, ref = { 1u << 20, 0, 0 };
+            ganim_doc *a = read_ala_with(&out, skel, &one), *b = read_ala_with(&out, skel, &ref);
+            CHECK(a && b);
+            if (!a || !b) {
+                ganim_doc_free(a);
+                ganim_doc_free(b);
+                continue;
+            }
+            const ganim_clip *ca = &a->clips[0], *cb = &b->clips[0];
+            size_t model = 0;
+            for (uint32_t i = 0; i < ca->track_count; i++) {
+                const ganim_track *t = &ca->tracks[i];
+                model += r16((size_t)t->rotation.count * 16u) + r16((size_t)t->translation.count * 12u) +
+                         r16((size_t)t->scale.count * 12u) + (t->visibility ? r16(frames) : 0) +
+                         (t->step ? r16(frames) : 0);
+            }
+            CHECK_MSG(one.large == 1, "v%d: %d blocks over 64 KiB, not one", version, one.large);
+            CHECK_MSG(one.large_size >= model && one.large_size - model <= 256, "v%d: block of %zu for %zu bytes",
+                      version, one.large_size, model);
+            CHECK_MSG(ref.large > 20, "v%d: the reference made %d large blocks", version, ref.large);
+            CHECK_EQ_INT(ca->track_count, sk ? bones - 1 : bones);
+            CHECK_EQ_INT(cb->track_count, ca->track_count);
+            CHECK_EQ_INT(b->warning_count, a->warning_count);
+            for (uint32_t i = 0; i < a->warning_count && i < b->warning_count; i++)
+                CHECK_EQ_STR(a->warnings[i].message, b->warnings[i].message);
+            uint32_t bad = 0;
+            for (uint32_t i = 0; i < ca->track_count && i < cb->track_count; i++) {
+                const ganim_track *x = &ca->tracks[i], *y = &cb->tracks[i];
+                bad += x->bone != y->bone || !channel_same(&x->rotation, &y->rotation, 4) ||
+                       !channel_same(&x->translation, &y->translation, 3) || !channel_same(&x->scale, &y->scale, 3) ||
+                       !x->visibility != !y->visibility || !x->step != !y->step ||
+                       (x->visibility && memcmp(x->visibility, y->visibility, frames)) ||
+                       (x->step && memcmp(x->step, y->step, frames));
+            }
+            CHECK_MSG(bad == 0, "v%d: %u tracks differ from the block-a-channel read", version, bad);
+            ganim_doc_free(a);
+            ganim_doc_free(b);
+        }
+        ganim_buffer_free(&out);
+    }
+    free(rot);
+    free(vec);
+    free(vis);
+    ganim_doc_free(doc);
+}
+
 TEST(probe)
 {
     size_t n;
@@ -997,6 +1159,7 @@ int main(void)
     RUN(alo_skeleton_round_trip);
     RUN(alo_flipped_matrices_stay_finite);
     RUN(probe);
+    RUN(ala_model_in_one_block);
     RUN(truncation_and_flip_sweep);
     return test_finish();
 }
