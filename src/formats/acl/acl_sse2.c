@@ -126,4 +126,48 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
     }
     return bad;
 }
+/* Raw rotations four samples at a time: x/y/z/w of the four in separate vectors, so that
+ * W (three components stored) and the length take one square root for the four, instead
+ * of one each a sample (acl_vec_with_w, the one-sample path's sqrtf); the same IEEE
+ * operations in the same order per lane as acl_vec_with_w + quat_normalise. */
+uint32_t acl_raw_rot4(const acl_rec *r, const uint8_t *ani, size_t pb, uint32_t n, float *out, acl_fnv *fnv,
+                      uint32_t *bad)
+{
+    const __m128 one = _mm_set1_ps(1.0f), absm = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    const __m128 lo = _mm_set1_ps(1e-12f), hi = _mm_set1_ps(1e30f);
+    const int full4 = r->mode == M_FULL4;
+    uint32_t i = 0;
+    for (; n - i >= 4; i += 4, out += 16) {
+        __m128 x, y, z, w;
+        size_t b = (size_t)i * pb;
+        if (!acl_raw_bits(r, ani, b, &x) || !acl_raw_bits(r, ani, b + pb, &y) ||
+            !acl_raw_bits(r, ani, b + 2u * pb, &z) || !acl_raw_bits(r, ani, b + 3u * pb, &w))
+            break; /* not finite: the one-sample path and then rec_decode replace it */
+        for (unsigned k = 0; k < 4 && fnv && fnv->left; k++) acl_fnv_some(fnv);
+        _MM_TRANSPOSE4_PS(x, y, z, w);
+        __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
+        if (!full4) w = _mm_sqrt_ps(_mm_and_ps(_mm_sub_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), zz), absm));
+        __m128 len2 = _mm_add_ps(_mm_add_ps(xx, zz), _mm_add_ps(yy, _mm_mul_ps(w, w)));
+        __m128 ok = _mm_and_ps(_mm_cmpge_ps(len2, lo), _mm_cmple_ps(len2, hi));
+        __m128 len = _mm_sqrt_ps(len2);
+        x = _mm_div_ps(x, len);
+        y = _mm_div_ps(y, len);
+        z = _mm_div_ps(z, len);
+        w = _mm_div_ps(w, len);
+        int m = _mm_movemask_ps(ok);
+        if (m != 0xF) { /* the identity in those lanes, as quat_normalise */
+            x = _mm_and_ps(x, ok);
+            y = _mm_and_ps(y, ok);
+            z = _mm_and_ps(z, ok);
+            w = _mm_or_ps(_mm_and_ps(w, ok), _mm_andnot_ps(ok, one));
+            *bad += popcount32((uint32_t)~m & 0xFu);
+        }
+        _MM_TRANSPOSE4_PS(x, y, z, w);
+        _mm_storeu_ps(out, x);
+        _mm_storeu_ps(out + 4, y);
+        _mm_storeu_ps(out + 8, z);
+        _mm_storeu_ps(out + 12, w);
+    }
+    return i;
+}
 #endif
