@@ -1425,6 +1425,19 @@ TEST(in_range_equals_the_three_tests)
     CHECK_MSG(bad == 0, "in_range differs on %u of %u bit patterns", bad, n);
 }
 
+/* The end of a run4 or rot4 case: nothing written past the `done` floats of `a` (asize
+ * bytes, 0xA5 before the run), the run's count of replaced rotations `ba` the scalar
+ * path's `bs`, and the hash carried along ends as the chain's over `bits`. */
+static void check_run_end(const float *a, size_t asize, size_t done, uint32_t ba, uint32_t bs, const acl_fnv *f,
+                          const uint8_t *bits, size_t room, const char *what, uint32_t *diffs)
+{
+    const uint8_t *past = (const uint8_t *)(a + done);
+    for (size_t i = 0; i < asize - done * sizeof(float); i++)
+        if (past[i] != 0xA5 && (*diffs)++ < 3) test_fail(__FILE__, __LINE__, "%s: written past the samples", what);
+    if (bs != ba && (*diffs)++ < 3) test_fail(__FILE__, __LINE__, "%s: %u replaced, the scalar path %u", what, ba, bs);
+    CHECK_EQ_INT(acl_fnv_bytes(f->h, f->p, f->left), fnv1a_bitwise(2166136261u, bits, room));
+}
+
 /* The whole-clip decode of a variable sub-track (acl_var_run4, SSE2: four samples a step)
  * against the scalar path (rec_decode + quat_normalise) on random records and bits: every
  * bit width 1-23 (one window a sample up to 19 bits, three above), rotations,
@@ -1482,15 +1495,10 @@ TEST(var_run4_equals_the_scalar_path)
                                       nb, kind, seg, n, i, (double)a[(size_t)i * comps], (double)o[0]);
                         compared++;
                     }
-                    const uint8_t *past = (const uint8_t *)(a + (size_t)n * comps);
-                    for (size_t i = 0; i < sizeof a - (size_t)n * comps * sizeof(float); i++)
-                        if (past[i] != 0xA5 && diffs++ < 3)
-                            test_fail(__FILE__, __LINE__, "nb %u kind %u n %u: written past the samples", nb, kind, n);
-                    if (bs != ba && diffs++ < 3)
-                        test_fail(__FILE__, __LINE__, "nb %u kind %u n %u: %u replaced, the scalar path %u", nb, kind,
-                                  n, ba, bs);
+                    char what[64];
+                    snprintf(what, sizeof what, "nb %u kind %u n %u", nb, kind, n);
+                    check_run_end(a, sizeof a, (size_t)n * comps, ba, bs, &f, bits, room, what, &diffs);
                     badlanes += ba;
-                    CHECK_EQ_INT(acl_fnv_bytes(f.h, f.p, f.left), fnv1a_bitwise(2166136261u, bits, room));
                     free(bits);
                     cases++;
                 }
@@ -1578,14 +1586,10 @@ TEST(raw_rot4_equals_the_scalar_path)
                                   (double)a[4 * i + 3], (double)o[0], (double)o[1], (double)o[2], (double)o[3]);
                     compared++;
                 }
-                const uint8_t *past = (const uint8_t *)(a + (size_t)done * 4u);
-                for (size_t i = 0; i < sizeof a - (size_t)done * 4u * sizeof(float); i++)
-                    if (past[i] != 0xA5 && diffs++ < 3)
-                        test_fail(__FILE__, __LINE__, "full4 %u n %u: written past the samples done", full4, n);
-                if (bs != ba && diffs++ < 3)
-                    test_fail(__FILE__, __LINE__, "full4 %u n %u: %u replaced, the scalar path %u", full4, n, ba, bs);
+                char what[64];
+                snprintf(what, sizeof what, "full4 %u n %u", full4, n);
+                check_run_end(a, sizeof a, (size_t)done * 4u, ba, bs, &f, bits, room, what, &diffs);
                 badlanes += ba;
-                CHECK_EQ_INT(acl_fnv_bytes(f.h, f.p, f.left), fnv1a_bitwise(2166136261u, bits, room));
                 free(bits);
                 cases++;
             }
