@@ -34,7 +34,8 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
     if (r->mode == M_VAR && proven) {
         bad = acl_var_run4(r, sg->ani, r->bit, pb, proven, out, fnv);
         i = proven;
-    } else if (proven) { /* raw floats: one sample per vector (every window proven) */
+    } else if (proven) { /* raw floats: rotations four samples at a time, then one sample per vector */
+        if (comps == 4) i = acl_raw_rot4(r, sg->ani, pb, proven, out, fnv, &bad);
         const __m128 one = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
         for (; i < proven; i++) {
             __m128 v;

@@ -336,13 +336,9 @@ static inline __m128i acl_raw16(const uint8_t *ani, size_t p)
     return _mm_or_si128(_mm_sll_epi32(q, o), _mm_srl_epi32(_mm_srli_si128(q, 4), ro));
 }
 
-/* A raw sub-track (M_RAW, M_FULL4) at pose bit `bit` as one vector, its 32-bit floats
- * read with proven loads: the caller checked that its last window is inside the buffer,
- * bit + r->bit + 32 x (components - 1) < gb_msb_proven_limit (then so are the 16 bytes
- * from its first byte).
- * Returns 0 when a component is not finite (rec_decode then replaces it); rotations of
- * three components get W, others have 0 in lane 3. Bit-identical to rec_decode. */
-static inline int acl_raw_vec(const acl_rec *r, const uint8_t *ani, size_t bit, __m128 *out)
+/* acl_raw_vec's components as stored (rotations of three components: 0 in lane 3, no
+ * W yet); 0 when one is not finite. */
+static inline int acl_raw_bits(const acl_rec *r, const uint8_t *ani, size_t bit, __m128 *out)
 {
     bit += r->bit;
     __m128i q;
@@ -362,7 +358,20 @@ static inline int acl_raw_vec(const acl_rec *r, const uint8_t *ani, size_t bit, 
     }
     __m128i e = _mm_set1_epi32(0x7F800000);
     if (_mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(q, e), e))) return 0; /* inf or NaN */
-    __m128 v = _mm_castsi128_ps(q);
+    *out = _mm_castsi128_ps(q);
+    return 1;
+}
+
+/* A raw sub-track (M_RAW, M_FULL4) at pose bit `bit` as one vector, its 32-bit floats
+ * read with proven loads: the caller checked that its last window is inside the buffer,
+ * bit + r->bit + 32 x (components - 1) < gb_msb_proven_limit (then so are the 16 bytes
+ * from its first byte).
+ * Returns 0 when a component is not finite (rec_decode then replaces it); rotations of
+ * three components get W, others have 0 in lane 3. Bit-identical to rec_decode. */
+static inline int acl_raw_vec(const acl_rec *r, const uint8_t *ani, size_t bit, __m128 *out)
+{
+    __m128 v;
+    if (!acl_raw_bits(r, ani, bit, &v)) return 0;
     *out = r->kind == K_ROT && r->mode != M_FULL4 ? acl_vec_with_w(v) : v;
     return 1;
 }
@@ -397,6 +406,15 @@ enum {
  * by its chunk at every four samples. */
 uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
                       acl_fnv *fnv);
+/* acl_sse2.c: raw rotation record r (M_RAW or M_FULL4, K_ROT) over stored samples [0, n)
+ * (all proven) into out, four samples at a time (one square root of the four lengths,
+ * and of the four W), bit-identical to rec_decode + quat_normalise. Stops before the first
+ * group of four with a non-finite component and before the last n % 4 samples (the
+ * caller's one-sample path takes them); returns the samples done, adds the degenerate
+ * rotations replaced by the identity to *bad. Advances `fnv` (may be NULL) by its chunk
+ * at every sample done. */
+uint32_t acl_raw_rot4(const acl_rec *r, const uint8_t *ani, size_t pb, uint32_t n, float *out, acl_fnv *fnv,
+                      uint32_t *bad);
 #endif
 
 /* acl_open.c: ganim_acl_open with or without the random-access groups (acl_grp; the

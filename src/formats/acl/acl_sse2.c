@@ -45,18 +45,46 @@ static inline void var_ints4(const acl_rec *r, const uint8_t *ani, size_t b0, si
     *Z = _mm_set_epi32((int)z[3], (int)z[2], (int)z[1], (int)z[0]);
 }
 
+/* W of four rotations from the squares of x, y and z (rebuild_w per lane). */
+static inline __m128 rebuild_w4(__m128 xx, __m128 yy, __m128 zz)
+{
+    const __m128 one = _mm_set1_ps(1.0f), absm = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    return _mm_sqrt_ps(_mm_and_ps(_mm_sub_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), zz), absm));
+}
+
+/* Four rotations (lane i: x, y, z, w; xx, yy, zz the squares) divided by their length with
+ * quat_normalise's operations per lane, the identity in the lanes whose length^2 is outside
+ * [1e-12, 1e30] (only from damaged data); returns the movemask of the lanes kept. */
+static inline int quat_normalise4(__m128 *x, __m128 *y, __m128 *z, __m128 *w, __m128 xx, __m128 yy, __m128 zz)
+{
+    const __m128 one = _mm_set1_ps(1.0f), lo = _mm_set1_ps(1e-12f), hi = _mm_set1_ps(1e30f);
+    __m128 len2 = _mm_add_ps(_mm_add_ps(xx, zz), _mm_add_ps(yy, _mm_mul_ps(*w, *w)));
+    __m128 ok = _mm_and_ps(_mm_cmpge_ps(len2, lo), _mm_cmple_ps(len2, hi));
+    __m128 len = _mm_sqrt_ps(len2);
+    *x = _mm_div_ps(*x, len);
+    *y = _mm_div_ps(*y, len);
+    *z = _mm_div_ps(*z, len);
+    *w = _mm_div_ps(*w, len);
+    int m = _mm_movemask_ps(ok);
+    if (m != 0xF) {
+        *x = _mm_and_ps(*x, ok);
+        *y = _mm_and_ps(*y, ok);
+        *z = _mm_and_ps(*z, ok);
+        *w = _mm_or_ps(_mm_and_ps(*w, ok), _mm_andnot_ps(ok, one));
+    }
+    return m;
+}
+
 /* M_VAR record r over stored samples [0, n) (all proven) into out (comps per sample);
  * returns the count of degenerate rotations replaced by the identity. */
 uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
                       acl_fnv *fnv)
 {
-    const __m128 inv = _mm_set1_ps(r->inv), one = _mm_set1_ps(1.0f);
+    const __m128 inv = _mm_set1_ps(r->inv);
     const __m128 smx = _mm_set1_ps(r->smin[0]), smy = _mm_set1_ps(r->smin[1]), smz = _mm_set1_ps(r->smin[2]);
     const __m128 sex = _mm_set1_ps(r->sext[0]), sey = _mm_set1_ps(r->sext[1]), sez = _mm_set1_ps(r->sext[2]);
     const __m128 cmx = _mm_set1_ps(r->cmin[0]), cmy = _mm_set1_ps(r->cmin[1]), cmz = _mm_set1_ps(r->cmin[2]);
     const __m128 cex = _mm_set1_ps(r->cext[0]), cey = _mm_set1_ps(r->cext[1]), cez = _mm_set1_ps(r->cext[2]);
-    const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
-    const __m128 lo = _mm_set1_ps(1e-12f), hi = _mm_set1_ps(1e30f);
     const int rot = r->kind == K_ROT, seg = r->segrange;
     uint32_t bad = 0;
     const __m128i cnt[3] = { _mm_cvtsi32_si128((int)(64u - r->nb)), _mm_cvtsi32_si128((int)r->nb),
@@ -90,22 +118,9 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
         z = _mm_add_ps(_mm_mul_ps(z, cez), cmz);
         if (rot) {
             __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
-            __m128 w = _mm_sqrt_ps(_mm_and_ps(_mm_sub_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), zz), absm));
-            __m128 len2 = _mm_add_ps(_mm_add_ps(xx, zz), _mm_add_ps(yy, _mm_mul_ps(w, w)));
-            __m128 ok = _mm_and_ps(_mm_cmpge_ps(len2, lo), _mm_cmple_ps(len2, hi));
-            __m128 len = _mm_sqrt_ps(len2);
-            x = _mm_div_ps(x, len);
-            y = _mm_div_ps(y, len);
-            z = _mm_div_ps(z, len);
-            w = _mm_div_ps(w, len);
-            int m = _mm_movemask_ps(ok);
-            if (m != 0xF) { /* only from damaged data: the identity in those lanes */
-                x = _mm_and_ps(x, ok);
-                y = _mm_and_ps(y, ok);
-                z = _mm_and_ps(z, ok);
-                w = _mm_or_ps(_mm_and_ps(w, ok), _mm_andnot_ps(ok, one));
-                bad += popcount32((uint32_t)~m & ((1u << rem) - 1u));
-            }
+            __m128 w = rebuild_w4(xx, yy, zz);
+            int m = quat_normalise4(&x, &y, &z, &w, xx, yy, zz);
+            if (m != 0xF) bad += popcount32((uint32_t)~m & ((1u << rem) - 1u));
             _MM_TRANSPOSE4_PS(x, y, z, w);
             _mm_storeu_ps(o, x);
             _mm_storeu_ps(o + 4, y);
@@ -125,5 +140,34 @@ uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t 
         if (rem < 4) memcpy(dst, tmp, (size_t)rem * comps * sizeof(float));
     }
     return bad;
+}
+/* Raw rotations four samples at a time: x/y/z/w of the four in separate vectors, so that
+ * W (three components stored) and the length take one square root for the four, instead
+ * of one each a sample (acl_vec_with_w, the one-sample path's sqrtf); the same IEEE
+ * operations in the same order per lane as acl_vec_with_w + quat_normalise. */
+uint32_t acl_raw_rot4(const acl_rec *r, const uint8_t *ani, size_t pb, uint32_t n, float *out, acl_fnv *fnv,
+                      uint32_t *bad)
+{
+    const int full4 = r->mode == M_FULL4;
+    uint32_t i = 0;
+    for (; n - i >= 4; i += 4, out += 16) {
+        __m128 x, y, z, w;
+        size_t b = (size_t)i * pb;
+        if (!acl_raw_bits(r, ani, b, &x) || !acl_raw_bits(r, ani, b + pb, &y) ||
+            !acl_raw_bits(r, ani, b + 2u * pb, &z) || !acl_raw_bits(r, ani, b + 3u * pb, &w))
+            break; /* not finite: the one-sample path and then rec_decode replace it */
+        for (unsigned k = 0; k < 4 && fnv && fnv->left; k++) acl_fnv_some(fnv);
+        _MM_TRANSPOSE4_PS(x, y, z, w);
+        __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
+        if (!full4) w = rebuild_w4(xx, yy, zz);
+        int m = quat_normalise4(&x, &y, &z, &w, xx, yy, zz);
+        if (m != 0xF) *bad += popcount32((uint32_t)~m & 0xFu);
+        _MM_TRANSPOSE4_PS(x, y, z, w);
+        _mm_storeu_ps(out, x);
+        _mm_storeu_ps(out + 4, y);
+        _mm_storeu_ps(out + 8, z);
+        _mm_storeu_ps(out + 12, w);
+    }
+    return i;
 }
 #endif

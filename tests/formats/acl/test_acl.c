@@ -1425,6 +1425,19 @@ TEST(in_range_equals_the_three_tests)
     CHECK_MSG(bad == 0, "in_range differs on %u of %u bit patterns", bad, n);
 }
 
+/* The end of a run4 or rot4 case: nothing written past the `done` floats of `a` (asize
+ * bytes, 0xA5 before the run), the run's count of replaced rotations `ba` the scalar
+ * path's `bs`, and the hash carried along ends as the chain's over `bits`. */
+static void check_run_end(const float *a, size_t asize, size_t done, uint32_t ba, uint32_t bs, const acl_fnv *f,
+                          const uint8_t *bits, size_t room, const char *what, uint32_t *diffs)
+{
+    const uint8_t *past = (const uint8_t *)(a + done);
+    for (size_t i = 0; i < asize - done * sizeof(float); i++)
+        if (past[i] != 0xA5 && (*diffs)++ < 3) test_fail(__FILE__, __LINE__, "%s: written past the samples", what);
+    if (bs != ba && (*diffs)++ < 3) test_fail(__FILE__, __LINE__, "%s: %u replaced, the scalar path %u", what, ba, bs);
+    CHECK_EQ_INT(acl_fnv_bytes(f->h, f->p, f->left), fnv1a_bitwise(2166136261u, bits, room));
+}
+
 /* The whole-clip decode of a variable sub-track (acl_var_run4, SSE2: four samples a step)
  * against the scalar path (rec_decode + quat_normalise) on random records and bits: every
  * bit width 1-23 (one window a sample up to 19 bits, three above), rotations,
@@ -1482,15 +1495,10 @@ TEST(var_run4_equals_the_scalar_path)
                                       nb, kind, seg, n, i, (double)a[(size_t)i * comps], (double)o[0]);
                         compared++;
                     }
-                    const uint8_t *past = (const uint8_t *)(a + (size_t)n * comps);
-                    for (size_t i = 0; i < sizeof a - (size_t)n * comps * sizeof(float); i++)
-                        if (past[i] != 0xA5 && diffs++ < 3)
-                            test_fail(__FILE__, __LINE__, "nb %u kind %u n %u: written past the samples", nb, kind, n);
-                    if (bs != ba && diffs++ < 3)
-                        test_fail(__FILE__, __LINE__, "nb %u kind %u n %u: %u replaced, the scalar path %u", nb, kind,
-                                  n, ba, bs);
+                    char what[64];
+                    snprintf(what, sizeof what, "nb %u kind %u n %u", nb, kind, n);
+                    check_run_end(a, sizeof a, (size_t)n * comps, ba, bs, &f, bits, room, what, &diffs);
                     badlanes += ba;
-                    CHECK_EQ_INT(acl_fnv_bytes(f.h, f.p, f.left), fnv1a_bitwise(2166136261u, bits, room));
                     free(bits);
                     cases++;
                 }
@@ -1499,6 +1507,98 @@ TEST(var_run4_equals_the_scalar_path)
     CHECK(cases > 2500);
     CHECK(compared > 50000);
     CHECK(badlanes > 0); /* the identity lanes were taken */
+#endif
+}
+
+/* The whole-clip decode of a raw rotation (acl_raw_rot4, SSE2: four samples a step, one
+ * square root of the four W and of the four lengths) against the scalar path (rec_decode
+ * + quat_normalise) on random records and floats: both raw kinds (three components and
+ * W, four components), byte-aligned and not, every sample count 1-41, each over a buffer
+ * of exactly the bytes that prove its samples; components now and then huge or tiny (the
+ * identity lanes: a length out of range) or not finite (the step stops before that group
+ * of four). The same bits in the samples done, nothing written past them, the count done
+ * (the groups before the first non-finite one, the last n % 4 left), the same count of
+ * replaced rotations, and the hash carried along ends as the chain's. */
+static void put_be32(uint8_t *buf, size_t bit, uint32_t v)
+{
+    for (unsigned k = 0; k < 32; k++, bit++) {
+        uint8_t m = (uint8_t)(0x80u >> (bit & 7u));
+        if ((v >> (31u - k)) & 1u) buf[bit >> 3] = (uint8_t)(buf[bit >> 3] | m);
+        else buf[bit >> 3] = (uint8_t)(buf[bit >> 3] & ~m);
+    }
+}
+
+TEST(raw_rot4_equals_the_scalar_path)
+{
+#if defined(__SSE2__)
+    enum { NMAX = 41 };
+    static float a[NMAX * 4 + 32];
+    uint32_t seed = 777u, compared = 0, diffs = 0, badlanes = 0, cases = 0, stopped = 0;
+#define RND() (seed = seed * 1664525u + 1013904223u, seed >> 8)
+    for (unsigned full4 = 0; full4 < 2; full4++)
+        for (unsigned trial = 0; trial < 40; trial++)
+            for (uint32_t n = 1; n <= NMAX; n++) {
+                acl_rec r;
+                memset(&r, 0, sizeof r);
+                r.mode = full4 ? M_FULL4 : M_RAW;
+                r.kind = K_ROT;
+                r.bit = trial % 2u ? RND() % 61u : 8u * (RND() % 8u);
+                unsigned comps = full4 ? 4u : 3u;
+                size_t pb = r.bit + 32u * comps + (trial % 4u < 2u ? 8u * (RND() % 5u) : RND() % 40u);
+                size_t last = (size_t)(n - 1u) * pb + r.bit + 32u * (comps - 1u), room = 8;
+                while (gb_msb_proven_limit(room) <= last) room++; /* as the caller: n samples proven, no more */
+                uint8_t *bits = malloc(room);
+                CHECK(bits != NULL);
+                if (!bits) return;
+                for (size_t i = 0; i < room; i++) bits[i] = (uint8_t)RND();
+                int odd = RND() % 3u == 0; /* a case with huge, tiny and non-finite values */
+                for (uint32_t i = 0; i < n; i++)
+                    for (unsigned c = 0; c < comps; c++) {
+                        float v = ((float)(RND() % 20001u) - 10000.0f) / (full4 ? 10000.0f : 17321.0f);
+                        uint32_t pick = RND() % 64u;
+                        if (odd && pick == 0) v = 3e18f;
+                        else if (odd && pick == 1) v = 1e-9f;
+                        uint32_t u = ganim_f32_bits(v);
+                        if (odd && pick == 2) u = RND() % 2u ? 0x7F800000u : 0xFFC00001u;
+                        put_be32(bits, (size_t)i * pb + r.bit + 32u * c, u);
+                    }
+                memset(a, 0xA5, sizeof a);
+                acl_fnv f = { bits, room, 2166136261u, 1u + RND() % 9u };
+                uint32_t ba = 0, done = acl_raw_rot4(&r, bits, pb, n, a, &f, &ba);
+                uint32_t bs = 0, want = 0;
+                for (uint32_t i = 0; i < n; i++) {
+                    float o[4];
+                    int nonfinite = rec_decode(&r, bits, room, (size_t)i * pb, o);
+                    if (nonfinite) break;
+                    if (i % 4u == 3u) want = i + 1u;
+                }
+                stopped += want < n / 4u * 4u;
+                if (done != want && diffs++ < 3)
+                    test_fail(__FILE__, __LINE__, "full4 %u n %u: %u samples done, want %u", full4, n, done, want);
+                for (uint32_t i = 0; i < done && i < want; i++) {
+                    float o[4];
+                    rec_decode(&r, bits, room, (size_t)i * pb, o);
+                    bs += (uint32_t)quat_normalise(o);
+                    if (memcmp(o, a + (size_t)i * 4u, sizeof o) && diffs++ < 3)
+                        test_fail(__FILE__, __LINE__,
+                                  "full4 %u n %u sample %u: rot4 %.9g %.9g %.9g %.9g, scalar %.9g %.9g %.9g %.9g",
+                                  full4, n, i, (double)a[4 * i], (double)a[4 * i + 1], (double)a[4 * i + 2],
+                                  (double)a[4 * i + 3], (double)o[0], (double)o[1], (double)o[2], (double)o[3]);
+                    compared++;
+                }
+                char what[64];
+                snprintf(what, sizeof what, "full4 %u n %u", full4, n);
+                check_run_end(a, sizeof a, (size_t)done * 4u, ba, bs, &f, bits, room, what, &diffs);
+                badlanes += ba;
+                free(bits);
+                cases++;
+            }
+#undef RND
+    CHECK_MSG(diffs == 0, "acl_raw_rot4 differs from the scalar path %u times", diffs);
+    CHECK(cases == 2u * 40u * NMAX);
+    CHECK(compared > 40000);
+    CHECK(badlanes > 0); /* the identity lanes were taken */
+    CHECK(stopped > 0);  /* and the stop before a non-finite group */
 #endif
 }
 
@@ -1517,6 +1617,7 @@ int main(void)
     RUN(database_buffers_are_refused);
     RUN(whole_clip_equals_random_access_bitwise);
     RUN(var_run4_equals_the_scalar_path);
+    RUN(raw_rot4_equals_the_scalar_path);
     RUN(hash_check_takes_every_byte_once);
     RUN(wide_fnv_equals_the_chain);
     RUN(random_access_equals_scalar_path_bitwise);
