@@ -805,8 +805,8 @@ TEST(split_needs_the_skeletons_counts)
                 CHECK_EQ_STR(back->clips[2].name, "weapon_2");
                 rt_stats st = { 0 };
                 char why[600] = "";
-                CHECK_MSG(rt_agree(doc, back, f7, &st, why, sizeof why), "%u and %u: %s", counts[c][0],
-                          counts[c][1], why);
+                CHECK_MSG(rt_agree(doc, back, f7, &st, why, sizeof why), "%u and %u: %s", counts[c][0], counts[c][1],
+                          why);
                 /* 91: 65 in the body entries, 26 in the weapon entries */
                 CHECK_MSG(st.values >= 80, "%lld values compared", st.values);
             }
