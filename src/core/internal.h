@@ -85,6 +85,9 @@ void *ganim_doc_alloc_array_raw(ganim_doc *doc, size_t count, size_t size);
  * Each allocation takes its size rounded up to 16 bytes. Returns 0 when the block could
  * not be made (allocator or memory limit): nothing changes, allocations go on as before. */
 int ganim_doc_reserve(ganim_doc *doc, size_t size);
+/* The bytes of the arena an allocation of n bytes (n > 0) takes: n rounded up to 16. A
+ * reader sums these to size its ganim_doc_reserve. */
+static inline uint64_t ganim_doc_room(uint64_t n) { return (n + 15u) & ~(uint64_t)15u; }
 /* Where a document's arena stands (ganim_doc_mark), to give back everything allocated
  * after it at once (ganim_doc_release): a reader's temporaries of one part of a file
  * (a glTF animation's channels) freed before the next part instead of at the end. */

@@ -160,11 +160,10 @@ static void reserve_model(ganim_doc *doc, const ala_plan *p, uint8_t *used)
         const ala_ptrack *t = &p->tracks[i];
         if (t->index >= sk->bone_count || used[t->index]) continue;
         used[t->index] = 1;
-        model += (((uint64_t)(t->rot.base ? p->frames : 1u) * 16u + 15u) & ~(uint64_t)15u) +
-                 (((uint64_t)(t->trans.base ? p->frames : 1u) * 12u + 15u) & ~(uint64_t)15u) +
-                 (((uint64_t)(t->scale.base ? p->frames : 1u) * 12u + 15u) & ~(uint64_t)15u) +
-                 (t->vis ? ((uint64_t)p->frames + 15u) & ~(uint64_t)15u : 0) +
-                 (t->step ? ((uint64_t)p->frames + 15u) & ~(uint64_t)15u : 0);
+        model += ganim_doc_room((uint64_t)(t->rot.base ? p->frames : 1u) * 16u) +
+                 ganim_doc_room((uint64_t)(t->trans.base ? p->frames : 1u) * 12u) +
+                 ganim_doc_room((uint64_t)(t->scale.base ? p->frames : 1u) * 12u) +
+                 (t->vis ? ganim_doc_room(p->frames) : 0) + (t->step ? ganim_doc_room(p->frames) : 0);
     }
     memset(used, 0, sk->bone_count ? sk->bone_count : 1);
     if (model >= ((uint64_t)1 << 20) && model <= SIZE_MAX) (void)ganim_doc_reserve(doc, (size_t)model);

@@ -7,11 +7,16 @@
 #include "formats/ff7/ff7.h"
 #include "io/bytes.h"
 
-const char *ff7_role_name(int role)
+/* A role's name, and the prefix of its clips' names (body_3) */
+static const char *const role_names[][2] = {
+    { "body", "body_" }, { "weapon", "weapon_" }, { "extra", "extra_" }, { "anim", "anim_" }
+};
+static const char *role_text(int role, int prefix)
 {
-    static const char *const names[] = { "body", "weapon", "extra", "anim" };
-    return role >= 0 && role <= FF7_ROLE_UNKNOWN ? names[role] : "anim";
+    return role_names[role >= 0 && role <= FF7_ROLE_UNKNOWN ? role : FF7_ROLE_UNKNOWN][prefix];
 }
+
+const char *ff7_role_name(int role) { return role_text(role, 0); }
 
 int ff7_battle_probe(const uint8_t *data, size_t size)
 {
@@ -317,8 +322,7 @@ static ganim_code read_entry_end(pack_ctx *c, pack_entry *e, ganim_error *err)
         entry_drop(c, e);
     }
     ganim_clip *clip = e->clip;
-    static const char *const prefix[] = { "body_", "weapon_", "extra_", "anim_" }; /* ff7_role_name's, and _ */
-    clip->name = ganim_doc_name_u32(doc, in->role <= FF7_ROLE_UNKNOWN ? prefix[in->role] : "anim_", index);
+    clip->name = ganim_doc_name_u32(doc, role_text(in->role, 1), index);
     if (!rec || !clip->name) return GANIM_NOMEM(err);
     clip->kind = GANIM_CLIP_ANIMATION;
     clip->native_format = "ff7-battle";
@@ -412,9 +416,6 @@ static ganim_skeleton *flat_skeleton(ganim_doc *doc, uint32_t slots)
     return sk;
 }
 
-/* Bytes of one arena allocation of n bytes (the arena rounds to 16). */
-static uint64_t arena_bytes(uint64_t n) { return (n + 15u) & ~(uint64_t)15u; }
-
 static size_t size_bound(uint64_t n) { return n > SIZE_MAX ? SIZE_MAX : (size_t)n; }
 
 /* ff7_clip_fill's allocations for a clip of `slots` slots and `frames` frames with a
@@ -423,18 +424,18 @@ static size_t size_bound(uint64_t n) { return n > SIZE_MAX ? SIZE_MAX : (size_t)
 static uint64_t fill_bytes(uint64_t nb, uint64_t slots, uint64_t frames)
 {
     uint64_t bones = slots < nb ? slots : nb;
-    return arena_bytes(nb * 4u) + arena_bytes((bones + 1u) * sizeof(ganim_track)) + bones * arena_bytes(frames * 16u) +
-           arena_bytes(frames * 12u);
+    return ganim_doc_room(nb * 4u) + ganim_doc_room((bones + 1u) * sizeof(ganim_track)) +
+           bones * ganim_doc_room(frames * 16u) + ganim_doc_room(frames * 12u);
 }
 
 /* The skeleton's: `given` copied, or a flat one of nb bones ("root", "bone_<i>"). */
 static uint64_t skeleton_bytes(const ganim_skeleton *given, uint64_t nb)
 {
-    uint64_t total = arena_bytes(sizeof(ganim_skeleton)) + arena_bytes((nb ? nb : 1) * sizeof(ganim_bone));
-    if (!given) return total + nb * arena_bytes(24);
-    total += arena_bytes(given->name ? strlen(given->name) + 1u : 1u) + arena_bytes(given->native_size);
+    uint64_t total = ganim_doc_room(sizeof(ganim_skeleton)) + ganim_doc_room((nb ? nb : 1) * sizeof(ganim_bone));
+    if (!given) return total + nb * ganim_doc_room(24);
+    total += ganim_doc_room(given->name ? strlen(given->name) + 1u : 1u) + ganim_doc_room(given->native_size);
     for (uint32_t b = 0; b < given->bone_count; b++)
-        total += arena_bytes(given->bones[b].name ? strlen(given->bones[b].name) + 1u : 1u);
+        total += ganim_doc_room(given->bones[b].name ? strlen(given->bones[b].name) + 1u : 1u);
     return total;
 }
 
@@ -476,9 +477,9 @@ static size_t pack_bytes(const pack_ctx *c, uint32_t n, size_t room, const ganim
             break;
         const uint8_t *p = r.data + r.pos;
         gr_skip(&r, chunk);
-        total += arena_bytes(32); /* the clip's name */
-        if (chunk < 11) {         /* special: its bytes and a record header */
-            total += arena_bytes(chunk) + arena_bytes(FF7_CLIP_HEADER);
+        total += ganim_doc_room(32); /* the clip's name */
+        if (chunk < 11) {            /* special: its bytes and a record header */
+            total += ganim_doc_room(chunk) + ganim_doc_room(FF7_CLIP_HEADER);
             continue;
         }
         uint32_t a = ganim_ld_u16le(p);
@@ -491,16 +492,17 @@ static size_t pack_bytes(const pack_ctx *c, uint32_t n, size_t room, const ganim
         if (f0 > bits) break;
         uint64_t max = frame_bound(frog ? FF7_MAX_FRAMES : (a ? a : 1), bits, f0, slots);
         if (ganim_check_counts(c->doc, 0, "", max, slots, 0, NULL) != GANIM_OK) break;
-        total += arena_bytes(FF7_CLIP_HEADER + max * 12u + max * slots * 6u + (chunk - hdr)); /* native_room */
-        total += fill_bytes(slots, slots, max) - arena_bytes(slots * 4u); /* slot_of below, nb being known */
+        total += ganim_doc_room(FF7_CLIP_HEADER + max * 12u + max * slots * 6u + (chunk - hdr)); /* native_room */
+        total += fill_bytes(slots, slots, max) - ganim_doc_room(slots * 4u); /* slot_of below, nb being known */
         if (slots > widest) widest = slots;
         anims++;
     }
     const ganim_skeleton *sk = model_skeleton(c, given, widest);
     uint64_t nb = sk ? sk->bone_count : widest;
-    total += anims * arena_bytes(nb * 4u) + skeleton_bytes(sk, nb);
+    total += anims * ganim_doc_room(nb * 4u) + skeleton_bytes(sk, nb);
     uint64_t clips = n < room ? (n ? n : 1) : (uint64_t)room + 1u; /* as ff7_battle_read */
-    return size_bound(total + arena_bytes(clips * sizeof(ganim_clip)) + arena_bytes(FF7_DOC_HEADER + gr_left(&r)));
+    return size_bound(total + ganim_doc_room(clips * sizeof(ganim_clip)) +
+                      ganim_doc_room(FF7_DOC_HEADER + gr_left(&r)));
 }
 
 /* The model's exact share once the frames are decoded: the skeleton and ff7_clip_fill's
