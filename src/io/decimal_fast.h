@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* 8 bytes, the first in the lowest bits whatever the host's byte order. */
 static inline uint64_t gdec_ld8(const uint8_t *p)
@@ -165,6 +166,72 @@ static inline size_t gdec_fast(const uint8_t *s, size_t len, double *out)
      * says so to a reader that cannot count trailing zero bits) */
     double v = (double)(int64_t)m / p10[k2 & 15];
     *out = first == '-' ? -v : v;
+    return i;
+}
+
+/* The float of a short number (gdec_fast's): the very one gdec_float gives for the same
+ * text, or 0 when the text is not such a number or its double lies on a midpoint between
+ * two floats (gdec_float's one case of an exact comparison). Rounding the correctly
+ * rounded double to float is then exact: the double and the decimal lie on the same side
+ * of every midpoint. m <= 2^53 and 10^+-22 keep the value a normal float, far from the
+ * ends of its range. Returns the characters used. */
+static inline size_t gdec_fast_float(const uint8_t *s, size_t len, float *out)
+{
+    double x;
+    size_t n = gdec_fast(s, len, &x);
+    if (!n) return 0;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    /* a midpoint: of the 29 bits below a float's 24, only the highest set */
+    if ((bits & 0x1FFFFFFFu) == 0x10000000u) return 0;
+    *out = (float)x;
+    return n;
+}
+
+/* The length of the JSON number at s[0..len) (decimal.h's GDEC_JSON: '-', no leading
+ * zero, digits on both sides of the point, an exponent with a sign or none) when it is
+ * whole and plain: the next byte (if any) neither a digit nor '.', 'e', 'E', '+', '-',
+ * and at most 40 bytes. Then gdec_scan takes the very same characters; else 0, and the
+ * caller asks gdec_scan (which also tells what is not a number). Digits 8 at a time
+ * where 8 bytes are left; nothing read at or beyond s + len. */
+static inline size_t gdec_json_len(const uint8_t *s, size_t len)
+{
+    size_t i = len && s[0] == '-', run;
+    if (i >= len || (unsigned)(s[i] - '0') >= 10u) return 0;
+    if (s[i] == '0') {
+        i++;
+    } else {
+        uint64_t m = 0;
+        size_t at = i + 1;
+        gdec_fast_digits(s, len, &at, &m);
+        i = at;
+    }
+#define GDEC_JSON_RUN(at)                         \
+    do {                                          \
+        uint64_t m_ = 0;                          \
+        size_t j_ = (at);                         \
+        run = gdec_fast_digits(s, len, &j_, &m_); \
+        (at) = j_;                                \
+    } while (0)
+    if (i < len && s[i] == '.') {
+        size_t at = i + 1;
+        GDEC_JSON_RUN(at);
+        if (!run) return 0;
+        i = at;
+    }
+    if (i < len && (s[i] | 0x20) == 'e') {
+        size_t at = i + 1;
+        if (at < len && (s[at] == '-' || s[at] == '+')) at++;
+        GDEC_JSON_RUN(at);
+        if (!run) return 0;
+        i = at;
+    }
+#undef GDEC_JSON_RUN
+    if (i > 40) return 0;
+    if (i < len) {
+        uint8_t c = s[i];
+        if ((unsigned)(c - '0') < 10u || c == '.' || (c | 0x20) == 'e' || c == '+' || c == '-') return 0;
+    }
     return i;
 }
 

@@ -466,8 +466,8 @@ static int skim(ps *st, unsigned depth)
             size_t len = digit_run(s + i, n - i < 18 ? n - i : 18); /* a whole number as value() takes it */
             if (!len || len >= 18 || (c == '0' && len > 1) ||
                 (i + len < n && (s[i + len] == '.' || s[i + len] == 'e' || s[i + len] == 'E'))) {
-                gdec d;
-                len = gdec_scan((const char *)s + i, n - i, GDEC_JSON, &d);
+                gdec d; /* (a plain fraction or exponent: what gdec_scan would take) */
+                if (!(len = gdec_json_len(s + i, n - i))) len = gdec_scan((const char *)s + i, n - i, GDEC_JSON, &d);
                 if (!len || len > UINT32_MAX) return 0;
             }
             i += len;
@@ -644,8 +644,9 @@ static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const
             st->i = next;
             return GANIM_OK;
         }
-        gdec d;
-        len = gdec_scan((const char *)st->s + st->i, st->n - st->i, GDEC_JSON, &d);
+        gdec d; /* (a plain fraction or exponent: what gdec_scan would take) */
+        len = gdec_json_len(st->s + st->i, st->n - st->i);
+        if (!len) len = gdec_scan((const char *)st->s + st->i, st->n - st->i, GDEC_JSON, &d);
         if (!len) return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a JSON number");
         if (len > UINT32_MAX) return fail_here(st, GANIM_ERR_LIMIT, st->i, "a shorter number");
         v->type = GJ_NUMBER;
@@ -755,7 +756,9 @@ int gj_bytes(const gj_value *v, const char **s, size_t *n)
 static int number_of(const gj_value *v, double *d)
 {
     gdec g;
-    if (!v || v->type != GJ_NUMBER || gdec_scan(v->text, v->count, GDEC_JSON, &g) != v->count) return 0;
+    if (!v || v->type != GJ_NUMBER) return 0;
+    if (v->count && gdec_fast((const uint8_t *)v->text, v->count, d) == v->count) return 1; /* a short number */
+    if (gdec_scan(v->text, v->count, GDEC_JSON, &g) != v->count) return 0;
     *d = gdec_double(&g);
     return 1;
 }
@@ -771,6 +774,12 @@ int gj_number(const gj_value *v, double *d)
 int gj_float(const gj_value *v, float *f)
 {
     if (!v || v->type != GJ_NUMBER) return 0;
+    /* a short number (most of a file's): one rounding of its correctly rounded double */
+    float quick = 0;
+    if (v->count && gdec_fast_float((const uint8_t *)v->text, v->count, &quick) == v->count) {
+        *f = quick;
+        return 1;
+    }
     gdec d;
     if (gdec_scan(v->text, v->count, GDEC_JSON, &d) != v->count) return 0;
     float x = gdec_float(&d);

@@ -444,6 +444,174 @@ TEST(grammar)
     CHECK(gdec_scan(text, 3, GDEC_JSON, &d) == 3 && gdec_double(&d) == 123);
 }
 
+/* gdec_fast_float on s[0..len), copied to a buffer of exactly len bytes: 0, or what
+ * gdec_float gives. Returns 1 when the fast path took it. */
+static int check_fast_float(const char *s, size_t len)
+{
+    uint8_t *b = malloc(len ? len : 1);
+    if (!b) return 0;
+    memcpy(b, s, len);
+    float f = 0;
+    size_t n = gdec_fast_float(b, len, &f);
+    free(b);
+    if (!n) return 0;
+    gdec d;
+    size_t want = gdec_scan(s, len, GDEC_LENIENT, &d);
+    float wantf = gdec_float(&d);
+    CHECK_MSG(n == want && same_float(f, wantf), "'%.*s' (%zu bytes): fast %zu characters, %a; gdec %zu, %a", (int)len,
+              s, len, n, (double)f, want, (double)wantf);
+    return 1;
+}
+
+/* The float path against gdec_float: random text, the texts of random floats, and the
+ * decimals nearest the midpoints between neighbouring floats (whose double is often the
+ * midpoint itself while the text is not: gdec_float's exact comparison decides those). */
+TEST(fast_float)
+{
+    static const char *const cases[] = {
+        "0",
+        "-0",
+        "-0.0",
+        "1",
+        "0.1",
+        "16777217",
+        "16777219",
+        "-16777217",
+        "33554434",
+        "33554435",
+        "1.0000000596046448",
+        "1.000000059604645",
+        "0.70710677",
+        "-0.70710677",
+        "1.2345678e-05",
+        "3.4028235e38",
+        "1e22",
+        "1e-22",
+        "9007199254740993",
+        "1.4e-45",
+        "5.",
+        ".5",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = strlen(cases[i]);
+        for (size_t cut = 0; cut <= len; cut++) check_fast_float(cases[i], cut);
+    }
+    unsigned taken = 0, midpoints = 0;
+    char s[128];
+    for (int k = 0; k < 200000; k++) {
+        size_t n = random_text(s, 64);
+        taken += (unsigned)check_fast_float(s, n);
+    }
+    for (int k = 0; k < 200000; k++) {
+        uint32_t bits = next_random() & 0x7F7FFFFFu;
+        float f, g;
+        memcpy(&f, &bits, sizeof f);
+        if (!isfinite(f) || f == 0) continue;
+        g = nextafterf(f, INFINITY);
+        double mid = ((double)f + (double)g) / 2;
+        static const char *const fmt[] = { "%.15g", "%.16g", "%.17g", "%.9g", "%.12g" };
+        snprintf(s, sizeof s, fmt[k % 5], k & 8 ? -mid : mid);
+        size_t len = strlen(s);
+        double back;
+        if (gdec_fast((const uint8_t *)s, len, &back) == len && fabs(back) == mid) midpoints++;
+        taken += (unsigned)check_fast_float(s, len);
+        /* the last digit one up and one down */
+        char *last = s + len - 1;
+        while (last > s && (*last < '0' || *last > '9')) last--;
+        if (*last > '0' && *last < '9') {
+            (*last)++;
+            taken += (unsigned)check_fast_float(s, len);
+            *last = (char)(*last - 2);
+            taken += (unsigned)check_fast_float(s, len);
+        }
+    }
+    CHECK_MSG(taken > 200000, "the fast path took only %u texts", taken);
+    CHECK_MSG(midpoints > 1000, "only %u texts whose double is a midpoint", midpoints);
+}
+
+/* gdec_json_len on s[0..len), copied to a buffer of exactly len bytes: 0, or the
+ * characters gdec_scan takes by the JSON grammar. Returns 1 when it took the text. */
+static int check_json_len(const char *s, size_t len)
+{
+    uint8_t *b = malloc(len ? len : 1);
+    if (!b) return 0;
+    memcpy(b, s, len);
+    size_t n = gdec_json_len(b, len);
+    free(b);
+    if (!n) return 0;
+    gdec d;
+    size_t want = gdec_scan(s, len, GDEC_JSON, &d);
+    CHECK_MSG(n == want, "'%.*s' (%zu bytes): fast %zu characters, gdec %zu", (int)len, s, len, n, want);
+    return 1;
+}
+
+TEST(json_len)
+{
+    static const char *const cases[] = {
+        "0",
+        "-0",
+        "-",
+        "-0.0",
+        "0.000",
+        "01",
+        "-01",
+        "00",
+        "0.",
+        "5.",
+        ".5",
+        "-.5",
+        "5e",
+        "5e+",
+        "5e-",
+        "5.e3",
+        "1e22",
+        "1E+2",
+        "1e-2",
+        "-37.28461",
+        "-37.28461e0",
+        "1.2345678e-05",
+        "1.5x",
+        "1.5 ",
+        "1.5,",
+        "1.5]",
+        "1.5}",
+        "1..5",
+        "1.5.5",
+        "--1",
+        "-+1",
+        "1e+-5",
+        "1e5e5",
+        "1e5.5",
+        "1-",
+        "1+",
+        "+1",
+        "123456789012345678901234567890",
+        "0.1234567890123456789012345678901234567890",
+        "1e0000000000000000000000000000000000005",
+        "1.000000000000000000000000000000000001e-5",
+        "\xff",
+        "5\xff",
+        "0x10",
+        "1_000",
+    };
+    unsigned taken = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = strlen(cases[i]);
+        for (size_t cut = 0; cut <= len; cut++) taken += (unsigned)check_json_len(cases[i], cut);
+        char s[128];
+        snprintf(s, sizeof s, "%s 123456789012345678901234567890", cases[i]);
+        check_json_len(s, strlen(s));
+    }
+    char s[128];
+    for (int k = 0; k < 300000; k++) {
+        size_t n = random_text(s, 64);
+        taken += (unsigned)check_json_len(s, n);
+        if (n && (s[0] == '+' || s[0] == '.')) s[0] = '-'; /* more texts of JSON's grammar */
+        taken += (unsigned)check_json_len(s, n);
+    }
+    CHECK_MSG(taken > 100000, "the fast path took only %u texts", taken);
+}
+
 int main(void)
 {
     RUN(edges);
@@ -452,5 +620,7 @@ int main(void)
     RUN(grammar);
     RUN(fast_path);
     RUN(fast_ws);
+    RUN(fast_float);
+    RUN(json_len);
     return test_finish();
 }
