@@ -260,8 +260,33 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
     p.lend = lend_member;
     p.later = later_member;
     p.charged = &f->json_used;
-    f->json = p;
-    ganim_code code = gj_parse(&p, json, json_size, &f->root, f->err);
+    /* A small text read with the default memory limit: the samplers are
+     * stored with the rest of the tree at once (not skimmed, then parsed again when their
+     * animation is read). Their trees then stay to the end of the read, and all are
+     * counted against the bound at once, where parsed later each is counted with the tree
+     * alone: when that passes the bound, the text is read again as before, so that the
+     * outcome is the same either way (the same tree, every other error at the same byte:
+     * test_json's parsed_later_is_the_same_tree, skimmed_and_later_members_fail_alike). */
+    int together = json_size <= GLTF_SAMPLERS_TOGETHER && !f->opts->memory_limit;
+    ganim_code code;
+    if (together) {
+        ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
+        ganim_error kept;
+        if (f->err) kept = *f->err;
+        p.later = NULL;
+        f->json = p;
+        code = gj_parse(&p, json, json_size, &f->root, f->err);
+        if (code == GANIM_ERR_LIMIT) { /* (the bound: read as before) */
+            ganim_doc_release(f->scratch, mark);
+            if (f->err) *f->err = kept;
+            together = 0;
+            p.later = later_member;
+        }
+    }
+    if (!together) {
+        f->json = p;
+        code = gj_parse(&p, json, json_size, &f->root, f->err);
+    }
     if (code != GANIM_OK) return code;
     if (f->root->type != GJ_OBJECT)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, f->root->offset, "gltf: the JSON text is not an object");

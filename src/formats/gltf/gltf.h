@@ -34,6 +34,10 @@
  * GLTF_JSON_FLOOR for any text, and never more than the read's memory limit. */
 #define GLTF_JSON_BYTES_PER_BYTE 8u
 #define GLTF_JSON_FLOOR ((size_t)64 << 10)
+/* JSON texts up to this size hold their animations' samplers in the tree from the start
+ * (gltf.c's read_json); longer ones parse each animation's when it is read, so that the
+ * tree does not hold them all at once. */
+#define GLTF_SAMPLERS_TOGETHER ((size_t)256 << 10)
 #define GLTF_NONE UINT32_MAX
 
 enum { GLTF_ROT = 0, GLTF_TRANS = 1, GLTF_SCALE = 2 };                             /* channel paths */

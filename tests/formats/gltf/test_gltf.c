@@ -1273,6 +1273,136 @@ TEST(large_json_in_bounded_memory)
     free(text);
 }
 
+/* ---- the samplers stored with the tree, or parsed later: one read ---------------------- */
+
+/* `bytes` read with the default memory limit (a text of up to 256 KiB: the samplers
+ * stored with the rest of the tree) and with that limit given (the samplers parsed when
+ * their animation is read, as for longer texts): the same code, offset and message, and
+ * when read the same lossless dump (values, records, warnings). Returns 1 when read. */
+static int together_as_later(const void *bytes, size_t size, const char *what)
+{
+    ganim_read_opts a = { 0 }, b = { 0 };
+    a.format = b.format = "gltf";
+    b.memory_limit = (size_t)1 << 30; /* the default limit, given */
+    ganim_doc *da = NULL, *db = NULL;
+    ganim_error ea = { 0 }, eb = { 0 };
+    ganim_code ca = ganim_read_memory(bytes, size, &a, &da, &ea);
+    ganim_code cb = ganim_read_memory(bytes, size, &b, &db, &eb);
+    int same = ca == cb && ea.offset == eb.offset && !strcmp(ea.message, eb.message);
+    if (same && ca == GANIM_OK) {
+        ganim_buffer ja = { 0 }, jb = { 0 };
+        ganim_error e = { 0 };
+        same = ganim_export_json(da, NULL, &ja, &e) == GANIM_OK && ganim_export_json(db, NULL, &jb, &e) == GANIM_OK &&
+               ja.size == jb.size && !memcmp(ja.data, jb.data, ja.size);
+        ganim_buffer_free(&ja);
+        ganim_buffer_free(&jb);
+    }
+    CHECK_MSG(same, "%s: stored with the tree %d (%s), parsed later %d (%s)", what, ca, ea.message, cb, eb.message);
+    ganim_doc_free(da);
+    ganim_doc_free(db);
+    return ca == GANIM_OK;
+}
+
+/* A rotation that changes sign from frame to frame (the exporter writes the samplers'
+ * negated ranges) and the carried records' document. */
+static ganim_doc *negated_doc(void)
+{
+    static const char *const names[2] = { "root", "arm" };
+    ganim_doc *d = tb_doc(2, names);
+    d->skeleton->bones[1].parent = 0;
+    uint32_t a = tb_clip(d, "flip", 15, 6);
+    uint32_t t = tb_track(d, a, 1, NULL, NULL);
+    const float q[24] = { 0, 0.6f, 0, 0.8f, 0, -0.6f, 0, -0.8f, 0, -0.6f, 0, -0.8f,
+                          0, 0.8f, 0, 0.6f, 0, 0.8f,  0, 0.6f,  0, -0.8f, 0, -0.6f };
+    tb_channel(d, a, t, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 6, NULL, q);
+    return d;
+}
+
+TEST(samplers_together_or_later)
+{
+    /* other producers' files */
+    static const char *const files[] = { "blender_crane.glb", "blender_rig_baked.glb", "blender_rig_sparse.glb",
+                                         "fixture_pack.glb",  "threejs_run.glb",       "threejs_run.gltf" };
+    unsigned read = 0;
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        ganim_buffer in = { 0 };
+        ganim_error e = { 0 };
+        CHECK_MSG(ganim_load_file(data(files[i]), NULL, 0, &in, &e) == GANIM_OK, "%s: %s", files[i], e.message);
+        read += (unsigned)together_as_later(in.data, in.size, files[i]);
+        ganim_buffer_free(&in);
+    }
+    /* ganim's own exports (extras: records, events, negated ranges), and of the samples
+     * when GANIM_TESTDATA names them */
+    ganim_doc *docs[2] = { carried_doc(), negated_doc() };
+    ganim_buffer own[2] = { { 0 }, { 0 } };
+    for (int k = 0; k < 2; k++) {
+        CHECK_OK(ganim_export_glb(docs[k], NULL, &own[k], NULL));
+        read += (unsigned)together_as_later(own[k].data, own[k].size, k ? "negated_doc" : "carried_doc");
+        ganim_doc_free(docs[k]);
+    }
+    int negated = 0;
+    for (size_t i = 0; i + 9 <= own[1].size && !negated; i++) negated = !memcmp(own[1].data + i, "\"negated\"", 9);
+    CHECK_MSG(negated, "no negated range written");
+    const char *td = getenv("GANIM_TESTDATA");
+    static const char *const samples[] = { "ff7/humanoid_bkey0.da", "ff7/wrap_rotation.da",
+                                           "argonaut/hp_style_2anims.bin", "acl/short_f16_r30_b33.acl",
+                                           "alamo/RB_TLTower_Attack_00.ala" };
+    for (size_t i = 0; td && *td && i < sizeof samples / sizeof *samples; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", td, samples[i]);
+        ganim_doc *d = NULL;
+        ganim_error e = { 0 };
+        if (ganim_read_file(path, NULL, &d, &e) != GANIM_OK) continue; /* (not in this copy) */
+        ganim_buffer b = { 0 };
+        CHECK_OK(ganim_export_glb(d, NULL, &b, NULL));
+        read += (unsigned)together_as_later(b.data, b.size, samples[i]);
+        ganim_buffer_free(&b);
+        ganim_doc_free(d);
+    }
+    CHECK_MSG(read >= 8, "only %u files read", read);
+    /* every byte of the JSON of one export changed to one of 5 others: the same error at
+     * the same byte, or the same document */
+    static const uint8_t other[] = { '}', ']', '"', '0', 'x' };
+    const ganim_buffer *g = &own[1];
+    uint32_t json_len = 0;
+    memcpy(&json_len, g->data + 12, 4); /* (a little-endian host: the other tests' too) */
+    uint8_t *m = malloc(g->size);
+    unsigned failed = 0, tried = 0;
+    for (size_t at = 20; m && at < 20 + (size_t)json_len && at < g->size; at++)
+        for (size_t k = 0; k < sizeof other; k++) {
+            if (g->data[at] == other[k]) continue;
+            memcpy(m, g->data, g->size);
+            m[at] = other[k];
+            char what[64];
+            snprintf(what, sizeof what, "byte %zu as '%c'", at, other[k]);
+            failed += !together_as_later(m, g->size, what);
+            tried++;
+        }
+    CHECK_MSG(failed > tried / 4, "only %u of %u changed files refused", failed, tried);
+    free(m);
+    for (int k = 0; k < 2; k++) ganim_buffer_free(&own[k]);
+    /* six animations whose samplers hold long arrays (extras.ganim.pad, 8,000 numbers):
+     * stored together they pass the JSON bound (8 bytes per byte of text and 64 KiB),
+     * each parsed later with the tree they do not: the file is read, as before */
+    size_t cap = 1u << 20, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)snprintf(t + n, cap - n, "{\"asset\":{\"version\":\"2.0\"},%s,\"animations\":[", two_bones);
+    for (int a = 0; a < 6; a++) {
+        n += (size_t)snprintf(t + n, cap - n,
+                              "%s{\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}}],"
+                              "\"samplers\":[{\"input\":0,\"output\":1,\"extras\":{\"ganim\":{\"pad\":[",
+                              a ? "," : "");
+        for (int i = 0; i < 8000; i++) t[n++] = '0', t[n++] = ',';
+        n += (size_t)snprintf(t + n, cap - n, "0]}}}]}");
+    }
+    const char *tail = "],\"accessors\":[{\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+                       "{\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}]}";
+    n += (size_t)snprintf(t + n, cap - n, "%s", tail);
+    CHECK_MSG(n < (256u << 10), "%zu bytes", n);
+    CHECK_MSG(together_as_later(t, n, "long samplers"), "the file of long samplers was not read");
+    free(t);
+}
+
 int main(void)
 {
     test_program_name = "test_gltf";
@@ -1296,5 +1426,6 @@ int main(void)
     RUN(base64_records_every_digit);
     RUN(visibility_scales_told_apart);
     RUN(large_json_in_bounded_memory);
+    RUN(samplers_together_or_later);
     return test_finish();
 }
