@@ -170,24 +170,42 @@ TEST(random_numbers)
     }
 }
 
-/* gdec_fast on s[0..len), copied to a buffer of exactly len bytes: 0, or what gdec
- * gives. Returns 1 when the fast path took it. */
-static int check_fast(const char *s, size_t len)
+/* decimal_fast.h's paths */
+enum { FAST_DOUBLE, FAST_FLOAT, FAST_JSON_LEN };
+
+/* One of decimal_fast.h's paths on s[0..len), copied to a buffer of exactly len bytes: 0,
+ * or what gdec gives (gdec_fast: the characters and the double of gdec_scan and
+ * gdec_double; gdec_fast_float: and the float of gdec_float; gdec_json_len: the
+ * characters gdec_scan takes by the JSON grammar). Returns 1 when the path took it. */
+static int check_fast_path(const char *s, size_t len, int path)
 {
     uint8_t *b = malloc(len ? len : 1);
     if (!b) return 0;
     memcpy(b, s, len);
     double v = 0;
-    size_t n = gdec_fast(b, len, &v);
+    float f = 0;
+    size_t n = path == FAST_DOUBLE  ? gdec_fast(b, len, &v)
+               : path == FAST_FLOAT ? gdec_fast_float(b, len, &f)
+                                    : gdec_json_len(b, len);
     free(b);
     if (!n) return 0;
     gdec d;
-    size_t want = gdec_scan(s, len, GDEC_LENIENT, &d);
-    double wantv = gdec_double(&d);
-    CHECK_MSG(n == want && same_double(v, wantv), "'%.*s' (%zu bytes): fast %zu characters, %a; gdec %zu, %a", (int)len,
-              s, len, n, v, want, wantv);
+    size_t want = gdec_scan(s, len, path == FAST_JSON_LEN ? GDEC_JSON : GDEC_LENIENT, &d);
+    if (path == FAST_DOUBLE)
+        CHECK_MSG(n == want && same_double(v, gdec_double(&d)),
+                  "'%.*s' (%zu bytes): fast %zu characters, %a; gdec %zu, %a", (int)len, s, len, n, v, want,
+                  gdec_double(&d));
+    else if (path == FAST_FLOAT)
+        CHECK_MSG(n == want && same_float(f, gdec_float(&d)),
+                  "'%.*s' (%zu bytes): fast %zu characters, %a; gdec %zu, %a", (int)len, s, len, n, (double)f, want,
+                  (double)gdec_float(&d));
+    else CHECK_MSG(n == want, "'%.*s' (%zu bytes): fast %zu characters, gdec %zu", (int)len, s, len, n, want);
     return 1;
 }
+
+static int check_fast(const char *s, size_t len) { return check_fast_path(s, len, FAST_DOUBLE); }
+static int check_fast_float(const char *s, size_t len) { return check_fast_path(s, len, FAST_FLOAT); }
+static int check_json_len(const char *s, size_t len) { return check_fast_path(s, len, FAST_JSON_LEN); }
 
 /* A random text: a number of the shapes files hold most (sign, digits, point, digits,
  * exponent, each part of any length, zeros often), pieces of junk, then a separator. */
@@ -444,25 +462,6 @@ TEST(grammar)
     CHECK(gdec_scan(text, 3, GDEC_JSON, &d) == 3 && gdec_double(&d) == 123);
 }
 
-/* gdec_fast_float on s[0..len), copied to a buffer of exactly len bytes: 0, or what
- * gdec_float gives. Returns 1 when the fast path took it. */
-static int check_fast_float(const char *s, size_t len)
-{
-    uint8_t *b = malloc(len ? len : 1);
-    if (!b) return 0;
-    memcpy(b, s, len);
-    float f = 0;
-    size_t n = gdec_fast_float(b, len, &f);
-    free(b);
-    if (!n) return 0;
-    gdec d;
-    size_t want = gdec_scan(s, len, GDEC_LENIENT, &d);
-    float wantf = gdec_float(&d);
-    CHECK_MSG(n == want && same_float(f, wantf), "'%.*s' (%zu bytes): fast %zu characters, %a; gdec %zu, %a", (int)len,
-              s, len, n, (double)f, want, (double)wantf);
-    return 1;
-}
-
 /* The float path against gdec_float: random text, the texts of random floats, and the
  * decimals nearest the midpoints between neighbouring floats (whose double is often the
  * midpoint itself while the text is not: gdec_float's exact comparison decides those). */
@@ -527,22 +526,6 @@ TEST(fast_float)
     }
     CHECK_MSG(taken > 200000, "the fast path took only %u texts", taken);
     CHECK_MSG(midpoints > 1000, "only %u texts whose double is a midpoint", midpoints);
-}
-
-/* gdec_json_len on s[0..len), copied to a buffer of exactly len bytes: 0, or the
- * characters gdec_scan takes by the JSON grammar. Returns 1 when it took the text. */
-static int check_json_len(const char *s, size_t len)
-{
-    uint8_t *b = malloc(len ? len : 1);
-    if (!b) return 0;
-    memcpy(b, s, len);
-    size_t n = gdec_json_len(b, len);
-    free(b);
-    if (!n) return 0;
-    gdec d;
-    size_t want = gdec_scan(s, len, GDEC_JSON, &d);
-    CHECK_MSG(n == want, "'%.*s' (%zu bytes): fast %zu characters, gdec %zu", (int)len, s, len, n, want);
-    return 1;
 }
 
 TEST(json_len)
