@@ -92,8 +92,16 @@ static int reference_bones(const ganim_bone *bones, uint32_t n, char *msg, size_
             return 1;
         }
         const float *f = &b->rest.rotation.x;
-        const float *v[10] = { f, f + 1, f + 2, f + 3, &b->rest.translation.x, &b->rest.translation.y,
-                               &b->rest.translation.z, &b->rest.scale.x, &b->rest.scale.y, &b->rest.scale.z };
+        const float *v[10] = { f,
+                               f + 1,
+                               f + 2,
+                               f + 3,
+                               &b->rest.translation.x,
+                               &b->rest.translation.y,
+                               &b->rest.translation.z,
+                               &b->rest.scale.x,
+                               &b->rest.scale.y,
+                               &b->rest.scale.z };
         for (int k = 0; k < 10; k++)
             if (!isfinite(*v[k])) {
                 snprintf(msg, room, "bone %u: rest pose is not finite", i);
@@ -139,9 +147,10 @@ TEST(bones_as_one_by_one)
         for (uint32_t f = 0; f < faults; f++) {
             ganim_bone *b = &bones[next(&seed) % n];
             uint32_t what = next(&seed) % 7u, k = next(&seed) % 10u;
-            float *fl[10] = { &b->rest.rotation.x,    &b->rest.rotation.y,    &b->rest.rotation.z, &b->rest.rotation.w,
-                              &b->rest.translation.x, &b->rest.translation.y, &b->rest.translation.z,
-                              &b->rest.scale.x,       &b->rest.scale.y,       &b->rest.scale.z };
+            float *fl[10] = { &b->rest.rotation.x,    &b->rest.rotation.y,    &b->rest.rotation.z,
+                              &b->rest.rotation.w,    &b->rest.translation.x, &b->rest.translation.y,
+                              &b->rest.translation.z, &b->rest.scale.x,       &b->rest.scale.y,
+                              &b->rest.scale.z };
             int32_t idx = (int32_t)(b - bones);
             switch (what) {
             case 0: b->name = NULL; break;
@@ -150,7 +159,7 @@ TEST(bones_as_one_by_one)
             case 3: *fl[4u + k % 6u] = fine[next(&seed) % (sizeof fine / sizeof fine[0])]; break;
             case 4: *fl[k % 4u] *= next(&seed) % 2u ? 1.0011f : 0.9989f; break; /* length^2 just outside */
             case 5: *fl[k % 4u] *= next(&seed) % 2u ? 1.0009f : 0.9991f; break; /* just inside */
-            default: b->rest.rotation.w = -b->rest.rotation.w; break;        /* still unit */
+            default: b->rest.rotation.w = -b->rest.rotation.w; break;           /* still unit */
             }
         }
         ganim_doc *doc = NULL;
