@@ -56,6 +56,38 @@ static int unit_quats(const float *q, size_t n)
     return ok;
 }
 
+/* Every bone's name set, parent an earlier bone or -1, rest pose finite and rotation of
+ * unit length, in one pass without early exits (the checks of ganim_doc_validate's loop,
+ * which runs only when this fails, to name the first bad bone). */
+static int bones_plain(const ganim_bone *bones, uint32_t n)
+{
+    int ok = 1;
+#if defined(__SSE2__)
+    const __m128i expo = _mm_set1_epi32(0x7F800000);
+    __m128i bad = _mm_setzero_si128();
+#endif
+    for (uint32_t i = 0; i < n; i++) {
+        const ganim_bone *b = &bones[i];
+        const float *q = &b->rest.rotation.x;
+        ok &= (b->name != NULL) & (b->parent >= -1) & (b->parent < (int32_t)i) & unit_quat(q);
+#if defined(__SSE2__)
+        /* the ten floats: rotation, translation and the scale (from translation.z on) */
+        __m128i r = _mm_loadu_si128((const __m128i *)(const void *)q);
+        __m128i t = _mm_loadu_si128((const __m128i *)(const void *)&b->rest.translation.x);
+        __m128i u = _mm_loadu_si128((const __m128i *)(const void *)&b->rest.translation.z);
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi32(_mm_and_si128(r, expo), expo));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi32(_mm_and_si128(t, expo), expo));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi32(_mm_and_si128(u, expo), expo));
+#else
+        ok &= finite_all(q, 4) & finite_all(&b->rest.translation.x, 3) & finite_all(&b->rest.scale.x, 3);
+#endif
+    }
+#if defined(__SSE2__)
+    ok &= _mm_movemask_epi8(bad) == 0;
+#endif
+    return ok;
+}
+
 static ganim_code check_channel(const ganim_channel *ch, const ganim_clip *clip, uint32_t ci, uint32_t ti,
                                 const char *what, int comps, const ganim_limits *lim, int vouched, ganim_error *err)
 {
@@ -116,7 +148,8 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
     if (s) {
         if (s->bone_count && !s->bones)
             return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "skeleton without bones");
-        for (uint32_t i = 0; i < s->bone_count; i++) {
+        int plain = bones_plain(s->bones, s->bone_count);
+        for (uint32_t i = 0; !plain && i < s->bone_count; i++) {
             const ganim_bone *b = &s->bones[i];
             if (!b->name || b->parent < -1 || b->parent >= (int32_t)i) {
                 return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "bone %u: parent %d is not an earlier bone",

@@ -80,7 +80,7 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
  * what is left beyond the decode's weight (the raw clips' many bytes, 2 KiB and more) goes
  * first through the wide form (acl_fnv_all, ~5x the chain's speed), the chain keeping
  * what the decode hides. */
-static void hash_chunks(const ganim_acl *h, acl_fnv *fnv, uint32_t chunk[3])
+static uint64_t hash_weight(const ganim_acl *h)
 {
     uint64_t weight = 0;
     for (uint32_t s = 0; s < h->nseg; s++) {
@@ -92,6 +92,11 @@ static void hash_chunks(const ganim_acl *h, acl_fnv *fnv, uint32_t chunk[3])
             else if (r->mode != M_CONST) weight += proven * ACL_HASH_W_RAW;
         }
     }
+    return weight;
+}
+
+static void hash_chunks(uint64_t weight, acl_fnv *fnv, uint32_t chunk[3])
+{
     uint64_t hide = weight * ACL_HASH_HIDE / 8u;
     if (fnv->left > hide && acl_fnv_wide(fnv->left - (size_t)hide)) {
         size_t n = fnv->left - (size_t)hide;
@@ -345,7 +350,16 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
      * in_range, the buffer's bind pose likewise, identity) unless the defaults are a given
      * skeleton's rest poses: only those are tested */
     int vec_finite = 1, test_vec = h->pose_given;
+    acl_fnv fnv = h->fnv; /* begun by acl_open_ex */
+    uint64_t weight = hash_weight(h);
+    /* a clip without animated sub-tracks (one frame) has no decode to hide the rest of
+     * the hash beside: it goes beside this loop's work instead of after it (where there is
+     * a decode, moving its excess here measured slower: docs/benchmarks.md, "ACL,
+     * thirteenth round") */
+    size_t share = weight == 0 && h->nt ? (fnv.left + h->nt - 1u) / h->nt : 0;
+    fnv.chunk = (uint32_t)(share < ACL_HASH_OPEN ? share : ACL_HASH_OPEN);
     for (uint32_t i = 0; i < h->nt; i++) {
+        if (fnv.chunk) acl_fnv_some(&fnv);
         ganim_track *tr = &tracks[i];
         tr->bone = i;
         tr->name = names ? doc->skeleton->bones[i].name : "";
@@ -381,9 +395,8 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
      * (parse_segment/ganim_acl_open checked the starts and retained-key counts), so the
      * unzeroed value arrays end up written whole. Nothing to loop over without records. */
     uint32_t bad = 0, nr = h->nanim[0];
-    acl_fnv fnv = h->fnv; /* begun by acl_open_ex */
     uint32_t chunk[3];
-    hash_chunks(h, &fnv, chunk);
+    hash_chunks(weight, &fnv, chunk);
     for (uint32_t s = 0; s < h->nseg && h->na; s++) {
         const acl_seg *sg = &h->segs[s];
         size_t row0 = h->stripped ? sg->first_key : sg->start;

@@ -941,9 +941,10 @@ TEST(random_access_equals_scalar_path_bitwise)
  * the buffer must enter the hash once, in order, whatever slice takes it: a byte flipped
  * anywhere after the tag gives the hash warning, and with the stored hash set to the
  * FNV-1a of the flipped buffer (computed here, bytewise) no warning. A multi-segment
- * buffer of variable sub-tracks and one of raw floats (the wide path where there is one)
- * and a 923-byte one (the chain spread); every byte of the first 2 KiB and of the last
- * 64, every 7th between. */
+ * buffer of variable sub-tracks and one of raw floats (the wide path where there is one),
+ * a 923-byte one (the chain spread) and a 683-byte one without animated sub-tracks (the
+ * parse's share, then the rest beside ganim_acl_read_doc's tracks' loop); every byte of the
+ * first 2 KiB and of the last 64, every 7th between. */
 static uint32_t fnv1a_ref(const uint8_t *p, size_t n)
 {
     uint32_t h = 2166136261u;
@@ -965,7 +966,7 @@ static int hash_warnings(const ganim_doc *doc, uint64_t *offset)
 TEST(hash_check_takes_every_byte_once)
 {
     static const char *const stems[] = { "two_segments_f32_r30_b45", "full_formats_f40_r30_b24",
-                                         "two_frames_f2_r30_b20" };
+                                         "two_frames_f2_r30_b20", "single_frame_f1_r30_b24" };
     for (size_t k = 0; k < sizeof stems / sizeof stems[0]; k++) {
         size_t size;
         uint8_t *data = test_read_file(sibling(stems[k], ".acl"), &size);
