@@ -1,6 +1,7 @@
 /* ganim_doc_validate: every invariant of the model, checked on every reader's output. */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #if defined(__SSE2__)
@@ -55,6 +56,12 @@ static int unit_quats(const float *q, size_t n)
     }
     return ok;
 }
+
+/* bones_plain's three 16-byte loads take the rest pose as ten floats in a row. */
+_Static_assert(offsetof(ganim_transform, translation) == 4 * sizeof(float) &&
+                   offsetof(ganim_transform, scale) == 7 * sizeof(float) &&
+                   sizeof(ganim_transform) == 10 * sizeof(float),
+               "ganim_transform is ten floats in a row");
 
 /* Every bone's name set, parent an earlier bone or -1, rest pose finite and rotation of
  * unit length, in one pass without early exits (the checks of ganim_doc_validate's loop,
