@@ -133,6 +133,13 @@ typedef struct ff7_dec {
     unsigned kraw, bkey, sh; /* sh: 20 - bKey (FF7_CODE) */
     unsigned top;            /* 54: the shift that gives a code's table index (see frame_codes_inside2_avx2) */
     bool best, live;         /* every frame so far used shortest codes; frame n is to be read */
+    /* The stream's tail (dec_to_tail): from bit tail_at on, the frames come from a copy of
+     * the stream's last bytes followed by zero bytes, so that every frame runs through the
+     * unchecked loops. off: the bits of the stream before stream (0, or where the copy
+     * starts); lim: the stream's real end, relative to stream (a frame ending past it does
+     * not fit); tbuf: FF7_TAIL_MAX bytes for the copy, NULL when there is none. */
+    size_t tail_at, off, lim;
+    uint8_t *tbuf;
 } ff7_dec;
 
 /* The codes of a frame decoded while every window of it lies inside the stream
@@ -361,15 +368,62 @@ __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes
 }
 #endif
 
+/* The stream's tail: streams of up to FF7_TAIL_PER codes a frame take their last frames
+ * from a copy of their last bytes, FF7_TAIL_MAX bytes at most with the zeros after them
+ * (dec_to_tail). */
+#define FF7_TAIL_PER 768u
+#define FF7_TAIL_MAX (FF7_TAIL_PER * 4u + 48u)
+
+/* A frame that starts before bit proven - (per * 16 + 115) runs through the unchecked
+ * loops: its positions take 51 bits at most, and its codes then start before
+ * proven - (per * 16 + 64) (codes_inside). */
+static inline size_t tail_start(size_t proven, size_t per)
+{
+    size_t need = per * 16u + 115u;
+    return proven > need ? proven - need : 0;
+}
+
+/* From frame n on (d->at at or past d->tail_at, at most the stream's end), the stream's
+ * bytes from the one holding bit d->at, R of them, copied to d->tbuf and followed by
+ * per * 2 + 22 zero bytes; the decoder's positions then count from the copy's start
+ * (d->off the bits before it). R is at most per * 2 + 22 (d->at is at least
+ * proven - (per * 16 + 115) with proven = (size - 7) * 8, or the stream is at most
+ * per * 2 + 21 bytes long), so the copy fits FF7_TAIL_MAX. A frame starting at or before
+ * the stream's end (a frame ending past it is the last one read) starts before the
+ * copy's tail_start: (R + per * 2 + 22 - 7) * 8 - (per * 16 + 115) = R * 8 + 5. Such
+ * a frame reads the bits the stream has and zeros past its end, as the checked decoder
+ * does (gb_msb_window64), and it fits exactly when it ends at or before d->lim: the
+ * checked decoder fails a frame exactly when one of its fields runs past the end, that
+ * is when the frame's last field does. */
+static FF7_OUT_OF_LINE void dec_to_tail(ff7_dec *d)
+{
+    size_t a0 = d->at >> 3, r = d->size - a0, pad = d->per * 2u + 22u;
+    memcpy(d->tbuf, d->stream + a0, r);
+    memset(d->tbuf + r, 0, pad);
+    d->stream = d->tbuf;
+    d->size = r + pad;
+    d->proven = gb_msb_proven_limit(d->size);
+    d->off += a0 * 8u;
+    d->at -= a0 * 8u;
+    d->good = d->at;
+    d->lim = r * 8u;
+    d->tail_at = SIZE_MAX;
+}
+
 /* Frame 0 (16-bit positions, raw angles); d->live when frame 1 is to be read. False when
- * frame 0 does not fit (nothing decoded). */
+ * frame 0 does not fit (nothing decoded). tbuf: FF7_TAIL_MAX bytes for the stream's tail
+ * (dec_to_tail). */
 static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
-                             uint32_t max_frames, int32_t *pos, uint16_t *rot)
+                             uint32_t max_frames, int32_t *pos, uint16_t *rot, uint8_t *tbuf)
 {
     ganim_bits b = gb_init(stream, size);
     d->stream = stream;
     d->size = size;
     d->per = (size_t)slots * 3u;
+    d->off = 0;
+    d->lim = size * 8u;
+    d->tbuf = tbuf;
+    d->tail_at = SIZE_MAX;
     d->pos = pos;
     d->rot = rot;
     d->n = 0;
@@ -395,7 +449,14 @@ static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, uns
     d->n = 1;
     d->at = d->good = b.pos;
     d->live = d->n < d->max;
+    if (d->per <= FF7_TAIL_PER) d->tail_at = tail_start(d->proven, d->per);
     return true;
+}
+
+/* Before frame n: to the tail's copy when the frame may reach the stream's last bytes. */
+static inline void dec_frame_start(ff7_dec *d)
+{
+    if (FF7_RARE(d->at >= d->tail_at)) dec_to_tail(d);
 }
 
 /* Frame n's three position deltas (8 or 17 bits each); false when they do not fit. */
@@ -479,7 +540,7 @@ static inline bool dec_codes_checked(ff7_dec *d, size_t i, bool *frame_best)
  * animation, and ends the decoding). */
 static inline void dec_commit(ff7_dec *d, bool ok, bool frame_best)
 {
-    if (!ok) {
+    if (!ok || d->at > d->lim) { /* lim: a frame of the tail's copy ending past the stream */
         d->live = false;
         return;
     }
@@ -492,6 +553,7 @@ static inline void dec_commit(ff7_dec *d, bool ok, bool frame_best)
 /* Frame n of one stream. */
 static inline void dec_frame(ff7_dec *d)
 {
+    dec_frame_start(d);
     bool frame_best = true, ok = dec_positions(d, &frame_best);
     if (ok && codes_inside(d)) frame_codes_inside(d, &frame_best);
     else if (ok) ok = dec_codes_checked(d, 0, &frame_best);
@@ -520,10 +582,11 @@ typedef struct ff7_one_job {
 static FF7_ALWAYS_INLINE uint32_t decode_one(const ff7_one_job *j)
 {
     ff7_dec d;
+    uint8_t tail[FF7_TAIL_MAX];
     *j->bits = 0;
-    if (!dec_start(&d, j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot)) return 0;
+    if (!dec_start(&d, j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot, tail)) return 0;
     while (d.live) dec_frame(&d);
-    *j->bits = d.good;
+    *j->bits = d.good + d.off;
     if (j->shortest) *j->shortest = d.best;
     return d.n;
 }
@@ -551,9 +614,12 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
 static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_job *jb, int path)
 {
     ff7_dec a, b;
-    bool a_ok = dec_start(&a, ja->stream, ja->size, ja->bkey, ja->slots, ja->max_frames, ja->pos, ja->rot);
-    bool b_ok = dec_start(&b, jb->stream, jb->size, jb->bkey, jb->slots, jb->max_frames, jb->pos, jb->rot);
+    uint8_t tail[2][FF7_TAIL_MAX];
+    bool a_ok = dec_start(&a, ja->stream, ja->size, ja->bkey, ja->slots, ja->max_frames, ja->pos, ja->rot, tail[0]);
+    bool b_ok = dec_start(&b, jb->stream, jb->size, jb->bkey, jb->slots, jb->max_frames, jb->pos, jb->rot, tail[1]);
     while (a.live && b.live) {
+        dec_frame_start(&a);
+        dec_frame_start(&b);
         bool fa = true, fb = true;
         bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
         if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
@@ -577,8 +643,8 @@ static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_jo
     }
     while (a.live) dec_frame(&a);
     while (b.live) dec_frame(&b);
-    ja->frames = a.n, ja->bits = a.good;
-    jb->frames = b.n, jb->bits = b.good;
+    ja->frames = a.n, ja->bits = a.good + a.off;
+    jb->frames = b.n, jb->bits = b.good + b.off;
     if (a_ok) ja->shortest = a.best;
     if (b_ok) jb->shortest = b.best;
 }
