@@ -324,6 +324,10 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
 __attribute__((target("avx2"))) static inline void apply_deltas_avx2(const uint32_t *t, const uint16_t *pr,
                                                                      uint16_t *cr, size_t per, unsigned sh)
 {
+    if (per < 16) { /* a frame of 1 to 5 slots: one at a time (FF7_CODE's operations) */
+        for (size_t i = 0; i < per; i++) cr[i] = (uint16_t)(((uint32_t)pr[i] + (t[i] >> sh)) & 0xFFFu);
+        return;
+    }
     const __m128i n = _mm_cvtsi32_si128((int)sh);
     const __m256i m32 = _mm256_set1_epi32(0xFFF), m16 = _mm256_set1_epi16(0xFFF);
     for (size_t i = 0;; i += 16) {
@@ -365,6 +369,19 @@ __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes
     apply_deltas_avx2(tb, rb.pr, rb.cr, b->per, b->sh);
     *best_a = *best_a && ra.best;
     *best_b = *best_b && rb.best;
+}
+
+/* One stream's frame in the same form (a stream whose partner has ended, or a stream
+ * read alone): its codes' entries stored, made angles after the frame. */
+__attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes_inside_avx2(ff7_dec *d, bool *best)
+{
+    uint32_t t[FF7_DELTA_MAX];
+    const unsigned top = d->top, c56 = d->top + 2u;
+    ff7_run r = run_start(d);
+    for (size_t i = 0; i < d->per; i += 3) FF7_SLOT_E(r, d, top, c56, t, i);
+    d->at = run_end(d, &r);
+    apply_deltas_avx2(t, r.pr, r.cr, d->per, d->sh);
+    *best = *best && r.best;
 }
 #endif
 
@@ -550,21 +567,38 @@ static inline void dec_commit(ff7_dec *d, bool ok, bool frame_best)
     d->live = d->n < d->max;
 }
 
-/* Frame n of one stream. */
-static inline void dec_frame(ff7_dec *d)
+/* Frame n of one stream; path: the loop's form (FF7_PAIR_*, as for two streams). */
+static FF7_ALWAYS_INLINE void dec_frame(ff7_dec *d, int path)
 {
     dec_frame_start(d);
     bool frame_best = true, ok = dec_positions(d, &frame_best);
-    if (ok && codes_inside(d)) frame_codes_inside(d, &frame_best);
-    else if (ok) ok = dec_codes_checked(d, 0, &frame_best);
+    if (ok && codes_inside(d)) {
+#if FF7_HAVE_BMI2
+        if (path == FF7_PAIR_AVX2 && d->per >= 16 && d->per <= FF7_DELTA_MAX) frame_codes_inside_avx2(d, &frame_best);
+        else
+#else
+        (void)path;
+#endif
+            frame_codes_inside(d, &frame_best);
+    } else if (ok) ok = dec_codes_checked(d, 0, &frame_best);
     dec_commit(d, ok, frame_best);
 }
 
 #if FF7_HAVE_BMI2
 static bool cpu_has_bmi2(void) { return __builtin_cpu_supports("bmi2"); }
+/* AVX2, and BMI1 (the AVX2 form's andn; BMI2 is tested apart) */
+static bool cpu_has_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"); }
 #else
 static bool cpu_has_bmi2(void) { return false; }
+static bool cpu_has_avx2(void) { return false; }
 #endif
+
+/* The fastest form this CPU runs. */
+static int pair_path(void)
+{
+    if (!cpu_has_bmi2()) return FF7_PAIR_PLAIN;
+    return cpu_has_avx2() ? FF7_PAIR_AVX2 : FF7_PAIR_BMI2;
+}
 
 /* One stream, and two side by side, each compiled twice: as any CPU runs them and, where
  * the CPU has BMI2, with shlx/shrx (the same operations on the same values). */
@@ -579,34 +613,46 @@ typedef struct ff7_one_job {
     bool *shortest;
 } ff7_one_job;
 
-static FF7_ALWAYS_INLINE uint32_t decode_one(const ff7_one_job *j)
+static FF7_ALWAYS_INLINE uint32_t decode_one(const ff7_one_job *j, int path)
 {
     ff7_dec d;
     uint8_t tail[FF7_TAIL_MAX];
     *j->bits = 0;
     if (!dec_start(&d, j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot, tail)) return 0;
-    while (d.live) dec_frame(&d);
+    while (d.live) dec_frame(&d, path);
     *j->bits = d.good + d.off;
     if (j->shortest) *j->shortest = d.best;
     return d.n;
 }
 
-static FF7_OUT_OF_LINE uint32_t decode_one_plain(const ff7_one_job *j) { return decode_one(j); }
+static FF7_OUT_OF_LINE uint32_t decode_one_plain(const ff7_one_job *j) { return decode_one(j, FF7_PAIR_PLAIN); }
 #if FF7_HAVE_BMI2
 __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_bmi2(const ff7_one_job *j)
 {
-    return decode_one(j);
+    return decode_one(j, FF7_PAIR_BMI2);
+}
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_avx2(const ff7_one_job *j)
+{
+    return decode_one(j, FF7_PAIR_AVX2);
 }
 #endif
+
+static uint32_t decode_one_on(const ff7_one_job *j, int path)
+{
+#if FF7_HAVE_BMI2
+    if (path == FF7_PAIR_AVX2) return decode_one_avx2(j);
+    if (path == FF7_PAIR_BMI2) return decode_one_bmi2(j);
+#else
+    (void)path;
+#endif
+    return decode_one_plain(j);
+}
 
 uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
                            int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
 {
     ff7_one_job j = { stream, size, bkey, slots, max_frames, pos, rot, bits, shortest };
-#if FF7_HAVE_BMI2
-    if (cpu_has_bmi2()) return decode_one_bmi2(&j);
-#endif
-    return decode_one_plain(&j);
+    return decode_one_on(&j, pair_path());
 }
 
 /* Two streams side by side; path: the pair loop's form (FF7_PAIR_*, a constant in each of
@@ -624,7 +670,8 @@ static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_jo
         bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
         if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
 #if FF7_HAVE_BMI2
-            if (path == FF7_PAIR_AVX2 && a.per >= 16 && b.per >= 16 && a.per <= FF7_DELTA_MAX && b.per <= FF7_DELTA_MAX)
+            if (path == FF7_PAIR_AVX2 && (a.per >= 16 || b.per >= 16) && a.per <= FF7_DELTA_MAX &&
+                b.per <= FF7_DELTA_MAX)
                 frame_codes_inside2_avx2(&a, &fa, &b, &fb);
             else if (path != FF7_PAIR_PLAIN) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
             else
@@ -641,8 +688,8 @@ static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_jo
         dec_commit(&a, oka, fa);
         dec_commit(&b, okb, fb);
     }
-    while (a.live) dec_frame(&a);
-    while (b.live) dec_frame(&b);
+    while (a.live) dec_frame(&a, path);
+    while (b.live) dec_frame(&b, path);
     ja->frames = a.n, ja->bits = a.good + a.off;
     jb->frames = b.n, jb->bits = b.good + b.off;
     if (a_ok) ja->shortest = a.best;
@@ -662,18 +709,7 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_pair_avx2(ff7
 {
     decode_pair_body(ja, jb, FF7_PAIR_AVX2);
 }
-/* AVX2, and BMI1 (the AVX2 form's andn; BMI2 is tested apart) */
-static bool cpu_has_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"); }
-#else
-static bool cpu_has_avx2(void) { return false; }
 #endif
-
-/* The fastest form this CPU runs. */
-static int pair_path(void)
-{
-    if (!cpu_has_bmi2()) return FF7_PAIR_PLAIN;
-    return cpu_has_avx2() ? FF7_PAIR_AVX2 : FF7_PAIR_BMI2;
-}
 
 /* path: only one this CPU runs */
 static void decode_pair(ff7_stream_job *ja, ff7_stream_job *jb, int path)
