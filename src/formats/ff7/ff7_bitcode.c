@@ -455,13 +455,24 @@ static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, uns
     d->sh = 20u - bkey;
     d->top = 54u;
     d->proven = gb_msb_proven_limit(size);
-    for (int i = 0; i < 3; i++) {
-        if (!gb_msb_s(&b, 16, &pos[i])) return false;
-    }
-    for (size_t i = 0; i < d->per; i++) {
-        int32_t v;
-        if (!gb_msb_s(&b, d->kraw, &v)) return false;
-        rot[i] = (uint16_t)((uint32_t)v * d->step & 0xFFFu);
+    size_t f0 = 48u + d->per * d->kraw; /* frame 0's bits */
+    if (d->per <= FF7_TAIL_PER && f0 <= d->proven) {
+        /* every field's window inside: each value from a window at its bit (a raw angle
+         * times 2^bKey modulo 4096 is its kraw bits shifted, whatever its sign) */
+        for (int i = 0; i < 3; i++)
+            pos[i] = (int32_t)(int16_t)(uint16_t)(gb_msb_window64_proven(stream, (size_t)i * 16u) >> 48);
+        for (size_t i = 0, at = 48; i < d->per; i++, at += d->kraw)
+            rot[i] = (uint16_t)((gb_msb_window64_proven(stream, at) >> (64u - d->kraw)) << bkey);
+        b.pos = f0;
+    } else {
+        for (int i = 0; i < 3; i++) {
+            if (!gb_msb_s(&b, 16, &pos[i])) return false;
+        }
+        for (size_t i = 0; i < d->per; i++) {
+            int32_t v;
+            if (!gb_msb_s(&b, d->kraw, &v)) return false;
+            rot[i] = (uint16_t)((uint32_t)v * d->step & 0xFFFu);
+        }
     }
     d->n = 1;
     d->at = d->good = b.pos;
