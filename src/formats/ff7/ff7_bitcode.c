@@ -666,15 +666,45 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
     return decode_one_on(&j, pair_path());
 }
 
-/* Two streams side by side; path: the pair loop's form (FF7_PAIR_*, a constant in each of
- * the forms below). */
-static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_job *jb, int path)
+/* A lane's job done: its results as ff7_decode_stream gives them (shortest left as it
+ * was when frame 0 did not fit). */
+static FF7_ALWAYS_INLINE void lane_done(const ff7_dec *d, bool started, ff7_stream_job *j)
+{
+    j->frames = d->n;
+    j->bits = d->good + d->off;
+    if (started) j->shortest = d->best;
+}
+
+/* Lane D takes the list's next job with a frame to read after frame 0 (*J, *STARTED: its
+ * frame 0 fit); the jobs it passes on the way are done. False when the list is used up. */
+static FF7_ALWAYS_INLINE bool lane_take(ff7_dec *d, ff7_stream_job **j, bool *started, ff7_stream_job *const *jobs,
+                                        size_t n, size_t *next, uint8_t *tbuf)
+{
+    while (*next < n) {
+        ff7_stream_job *x = jobs[(*next)++];
+        *started = dec_start(d, x->stream, x->size, x->bkey, x->slots, x->max_frames, x->pos, x->rot, tbuf);
+        *j = x;
+        if (d->live) return true;
+        lane_done(d, *started, x);
+    }
+    return false;
+}
+
+/* The streams of a list, two side by side: two lanes, each taking the list's next stream
+ * when its own ends, so that the pair loop runs until the list's last stream (one lane
+ * alone only then); path: the pair loop's form (FF7_PAIR_*, a constant in each of the
+ * forms below). Each stream's frames are decoded in order, each with the operations of
+ * one stream alone, so every result is ff7_decode_stream's. */
+static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *jobs, size_t n, int path)
 {
     ff7_dec a, b;
+    ff7_stream_job *ja = NULL, *jb = NULL;
+    bool a_ok = false, b_ok = false;
     uint8_t tail[2][FF7_TAIL_MAX];
-    bool a_ok = dec_start(&a, ja->stream, ja->size, ja->bkey, ja->slots, ja->max_frames, ja->pos, ja->rot, tail[0]);
-    bool b_ok = dec_start(&b, jb->stream, jb->size, jb->bkey, jb->slots, jb->max_frames, jb->pos, jb->rot, tail[1]);
-    while (a.live && b.live) {
+    size_t next = 0;
+    bool ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0]); /* lane a holds a live stream */
+    bool hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1]);
+    while (ha && hb) {
         dec_frame_start(&a);
         dec_frame_start(&b);
         bool fa = true, fb = true;
@@ -698,57 +728,82 @@ static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_jo
         }
         dec_commit(&a, oka, fa);
         dec_commit(&b, okb, fb);
+        if (FF7_RARE(!(a.live & b.live))) {
+            if (!a.live) {
+                lane_done(&a, a_ok, ja);
+                ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0]);
+            }
+            if (!b.live) {
+                lane_done(&b, b_ok, jb);
+                hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1]);
+            }
+        }
     }
-    while (a.live) dec_frame(&a, path);
-    while (b.live) dec_frame(&b, path);
-    ja->frames = a.n, ja->bits = a.good + a.off;
-    jb->frames = b.n, jb->bits = b.good + b.off;
-    if (a_ok) ja->shortest = a.best;
-    if (b_ok) jb->shortest = b.best;
+    /* the list used up: the stream left, alone */
+    if (ha) {
+        while (a.live) dec_frame(&a, path);
+        lane_done(&a, a_ok, ja);
+    }
+    if (hb) {
+        while (b.live) dec_frame(&b, path);
+        lane_done(&b, b_ok, jb);
+    }
 }
 
-static FF7_OUT_OF_LINE void decode_pair_plain(ff7_stream_job *ja, ff7_stream_job *jb)
+static FF7_OUT_OF_LINE void decode_list_plain(ff7_stream_job *const *jobs, size_t n)
 {
-    decode_pair_body(ja, jb, FF7_PAIR_PLAIN);
+    decode_list_body(jobs, n, FF7_PAIR_PLAIN);
 }
 #if FF7_HAVE_BMI2
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_pair_bmi2(ff7_stream_job *ja, ff7_stream_job *jb)
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_bmi2(ff7_stream_job *const *jobs, size_t n)
 {
-    decode_pair_body(ja, jb, FF7_PAIR_BMI2);
+    decode_list_body(jobs, n, FF7_PAIR_BMI2);
 }
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_pair_avx2(ff7_stream_job *ja, ff7_stream_job *jb)
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_avx2(ff7_stream_job *const *jobs, size_t n)
 {
-    decode_pair_body(ja, jb, FF7_PAIR_AVX2);
+    decode_list_body(jobs, n, FF7_PAIR_AVX2);
 }
 #endif
 
 /* path: only one this CPU runs */
-static void decode_pair(ff7_stream_job *ja, ff7_stream_job *jb, int path)
+static void decode_list(ff7_stream_job *const *jobs, size_t n, int path)
 {
 #if FF7_HAVE_BMI2
     if (path == FF7_PAIR_AVX2) {
-        decode_pair_avx2(ja, jb);
+        decode_list_avx2(jobs, n);
         return;
     }
     if (path == FF7_PAIR_BMI2) {
-        decode_pair_bmi2(ja, jb);
+        decode_list_bmi2(jobs, n);
         return;
     }
 #else
     (void)path;
 #endif
-    decode_pair_plain(ja, jb);
+    decode_list_plain(jobs, n);
 }
 
-void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb) { decode_pair(ja, jb, pair_path()); }
+void ff7_decode_stream_list(ff7_stream_job *const *jobs, size_t n) { decode_list(jobs, n, pair_path()); }
 
-bool ff7_decode_stream_pair_on(int path, ff7_stream_job *ja, ff7_stream_job *jb)
+void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    ff7_stream_job *const jobs[2] = { ja, jb };
+    decode_list(jobs, 2, pair_path());
+}
+
+bool ff7_decode_stream_list_on(int path, ff7_stream_job *const *jobs, size_t n)
 {
     bool runs = path == FF7_PAIR_PLAIN || (path == FF7_PAIR_BMI2 && cpu_has_bmi2()) ||
                 (path == FF7_PAIR_AVX2 && cpu_has_bmi2() && cpu_has_avx2());
     if (!runs) return false;
-    decode_pair(ja, jb, path);
+    decode_list(jobs, n, path);
     return true;
+}
+
+bool ff7_decode_stream_pair_on(int path, ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    ff7_stream_job *const jobs[2] = { ja, jb };
+    return ff7_decode_stream_list_on(path, jobs, 2);
 }
 
 /* ---- encoding ---------------------------------------------------------------------- */
