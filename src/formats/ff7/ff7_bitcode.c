@@ -276,8 +276,10 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
  * instructions a code and no register spilled), and after the frame's codes
  * apply_deltas_avx2 makes them angles, 16 at a time: (prev + (e >> sh)) & 0xFFF,
  * FF7_CODE's operations on the same values, so the same angles. The entries of a frame
- * wait on the stack: frames of 16 to FF7_DELTA_MAX codes in each stream (6 to 256 slots)
- * take this loop, others the BMI2 loop (whose frame costs less below 6 slots). */
+ * wait on the stack: frames of up to FF7_DELTA_MAX codes in each stream (256 slots), 16 or
+ * more in one of them, take this loop (a stream of 1 to 5 slots beside one of 6 or more
+ * makes its angles one at a time); two streams of 1 to 5 slots the BMI2 loop (whose frame
+ * costs less there), as one stream of 1 to 5 slots alone. */
 #define FF7_DELTA_MAX 768u
 
 /* A code's entry from the table alone, with no test for a type-7 code: its entry
