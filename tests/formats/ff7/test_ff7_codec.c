@@ -364,6 +364,18 @@ static uint8_t *pair_stream(int kind, unsigned key, uint32_t slots, size_t *size
     return s;
 }
 
+/* A job's arrays for max_frames + 1 frames, and a second pair of the same size (*p, *r)
+ * for what it is compared with. */
+static void job_arrays(ff7_stream_job *j, int32_t **p, uint16_t **r, size_t *npos, size_t *nrot)
+{
+    *npos = (size_t)j->max_frames * 3 + 3;
+    *nrot = *npos * j->slots;
+    j->pos = malloc(*npos * sizeof *j->pos);
+    j->rot = malloc(*nrot * sizeof *j->rot);
+    *p = malloc(*npos * sizeof **p);
+    *r = malloc(*nrot * sizeof **r);
+}
+
 /* ff7_decode_stream_pair (the pack reader's two streams side by side) against
  * ff7_decode_stream on each stream alone: random streams of random lengths, slots and
  * bKeys (the same slot count in half the pairs), random bytes and encoded animations,
@@ -396,12 +408,7 @@ TEST(pair_matches_single)
             /* (a whole encoded animation when over 256 slots: frames whose codes lie inside) */
             s[k] = pair_stream(j->slots > 30 ? 4 : rnd_range(0, 5), j->bkey > 11 ? 0 : j->bkey, j->slots, &j->size);
             j->stream = s[k];
-            npos[k] = (size_t)j->max_frames * 3 + 3;
-            nrot[k] = npos[k] * j->slots;
-            j->pos = malloc(npos[k] * sizeof *j->pos);
-            j->rot = malloc(nrot[k] * sizeof *j->rot);
-            p1[k] = malloc(npos[k] * sizeof *p1[k]);
-            r1[k] = malloc(nrot[k] * sizeof *r1[k]);
+            job_arrays(j, &p1[k], &r1[k], &npos[k], &nrot[k]);
             memset(j->pos, 0x5A, npos[k] * sizeof *j->pos);
             memset(j->rot, 0x5A, nrot[k] * sizeof *j->rot);
             memset(p1[k], 0x5A, npos[k] * sizeof *p1[k]);
@@ -485,12 +492,7 @@ TEST(list_matches_reference)
             s[k] = pair_stream(j->slots > 30 ? rnd_range(4, 5) : rnd_range(0, 5), j->bkey > 11 ? 0 : j->bkey, j->slots,
                                &j->size);
             j->stream = s[k];
-            npos[k] = (size_t)j->max_frames * 3 + 3;
-            nrot[k] = npos[k] * j->slots;
-            j->pos = malloc(npos[k] * sizeof *j->pos);
-            j->rot = malloc(nrot[k] * sizeof *j->rot);
-            p2[k] = malloc(npos[k] * sizeof *p2[k]);
-            r2[k] = malloc(nrot[k] * sizeof *r2[k]);
+            job_arrays(j, &p2[k], &r2[k], &npos[k], &nrot[k]);
             given[k] = rnd() % 2;
             s2[k] = given[k];
             n2[k] = 0;
