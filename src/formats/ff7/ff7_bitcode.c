@@ -320,14 +320,19 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
         FF7_REFILL(R, C56);                                                                             \
     } while (0)
 
-/* cr[i] = (pr[i] + (t[i] >> sh)) & 0xFFF for i < per (per: 16 or more); 16 at a time,
- * the last 16 ending at per (those before it again: the same values, as t and pr are
- * not written). */
+/* cr[i] = (pr[i] + (t[i] >> sh)) & 0xFFF for i < per: from 16 on, 16 at a time, the
+ * last 16 ending at per (those before it again: the same values, as t and pr are not
+ * written); under 16 one at a time. */
 __attribute__((target("avx2"))) static inline void apply_deltas_avx2(const uint32_t *t, const uint16_t *pr,
                                                                      uint16_t *cr, size_t per, unsigned sh)
 {
     if (per < 16) { /* a frame of 1 to 5 slots: one at a time (FF7_CODE's operations) */
-        for (size_t i = 0; i < per; i++) cr[i] = (uint16_t)(((uint32_t)pr[i] + (t[i] >> sh)) & 0xFFFu);
+        /* t[0..per) all written by the frame's slots (clang's analyzer loses them on the
+         * pair loop's negative index and FF7_STORE_E's asm store) */
+        for (size_t i = 0; i < per; i++) {
+            uint32_t d = t[i] >> sh; /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+            cr[i] = (uint16_t)(((uint32_t)pr[i] + d) & 0xFFFu);
+        }
         return;
     }
     const __m128i n = _mm_cvtsi32_si128((int)sh);
@@ -380,7 +385,10 @@ __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes
     uint32_t t[FF7_DELTA_MAX];
     const unsigned top = d->top, c56 = d->top + 2u;
     ff7_run r = run_start(d);
-    for (size_t i = 0; i < d->per; i += 3) FF7_SLOT_E(r, d, top, c56, t, i);
+    /* the redo of a slot with a type-7 code reads its entries just stored (FF7_STORE_E's
+     * asm store, which clang's analyzer does not see) */
+    for (size_t i = 0; i < d->per; i += 3)
+        FF7_SLOT_E(r, d, top, c56, t, i); /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
     d->at = run_end(d, &r);
     apply_deltas_avx2(t, r.pr, r.cr, d->per, d->sh);
     *best = *best && r.best;

@@ -108,15 +108,15 @@ static bool frames_before_cut(const pack_ctx *c, uint32_t index, uint32_t dw_bon
  * read_entry_end, before those of the decoding, so that every warning comes in the
  * order of a one-entry-at-a-time read. */
 typedef struct pack_entry {
-    uint32_t index;
     ganim_clip *clip;
-    bool anim;  /* false: a special slot, done by read_entry_head */
-    int warn;   /* the header's warnings: 1 dwBones against the skeleton, 2 dwBones 0 */
-    bool warn0; /* sFrames is 0 */
     uint64_t at, stream_at, max;
-    ff7_clip_info in;
     uint8_t *room; /* little-endian host: the record decoded into; else pos and rot are scratch */
     ff7_stream_job job;
+    ff7_clip_info in;
+    uint32_t index;
+    int warn;   /* the header's warnings: 1 dwBones against the skeleton, 2 dwBones 0 */
+    bool anim;  /* false: a special slot, done by read_entry_head */
+    bool warn0; /* sFrames is 0 */
 } pack_entry;
 
 static void entry_head_warnings(const pack_ctx *c, const pack_entry *e)
