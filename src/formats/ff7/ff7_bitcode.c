@@ -138,7 +138,8 @@ typedef struct ff7_dec {
      * unchecked loops. off: the bits of the stream before stream (0, or where the copy
      * starts); lim: the stream's real end, relative to stream (a frame ending past it does
      * not fit); tbuf: FF7_TAIL_MAX bytes for the copy, NULL when there is none. */
-    size_t tail_at, off, lim;
+    uint64_t tail_at, lim;
+    size_t off;
     uint8_t *tbuf;
 } ff7_dec;
 
@@ -404,9 +405,9 @@ __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes
 /* A frame that starts before bit proven - (per * 16 + 115) runs through the unchecked
  * loops: its positions take 51 bits at most, and its codes then start before
  * proven - (per * 16 + 64) (codes_inside). */
-static inline size_t tail_start(size_t proven, size_t per)
+static inline uint64_t tail_start(uint64_t proven, size_t per)
 {
-    size_t need = per * 16u + 115u;
+    uint64_t need = (uint64_t)per * 16u + 115u;
     return proven > need ? proven - need : 0;
 }
 
@@ -433,8 +434,8 @@ static FF7_OUT_OF_LINE void dec_to_tail(ff7_dec *d)
     d->off += a0 * 8u;
     d->at -= a0 * 8u;
     d->good = d->at;
-    d->lim = r * 8u;
-    d->tail_at = SIZE_MAX;
+    d->lim = (uint64_t)r * 8u;
+    d->tail_at = UINT64_MAX;
 }
 
 /* Frame 0 (16-bit positions, raw angles); d->live when frame 1 is to be read. False when
@@ -448,9 +449,9 @@ static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, uns
     d->size = size;
     d->per = (size_t)slots * 3u;
     d->off = 0;
-    d->lim = size * 8u;
+    d->lim = (uint64_t)size * 8u;
     d->tbuf = tbuf;
-    d->tail_at = SIZE_MAX;
+    d->tail_at = UINT64_MAX;
     d->pos = pos;
     d->rot = rot;
     d->n = 0;
