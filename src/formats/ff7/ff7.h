@@ -146,6 +146,12 @@ void ff7_decode_stream_pair(ff7_stream_job *a, ff7_stream_job *b);
  * nothing done, when that path cannot run here (the tests run each against one stream). */
 enum { FF7_PAIR_PLAIN, FF7_PAIR_BMI2, FF7_PAIR_AVX2 };
 bool ff7_decode_stream_pair_on(int path, ff7_stream_job *a, ff7_stream_job *b);
+/* The streams of n jobs, two at a time: each of two lanes takes the next job when its
+ * stream ends, so streams of different lengths still run side by side; every job's
+ * results are ff7_decode_stream's for its stream alone. The _on form as
+ * ff7_decode_stream_pair_on. */
+void ff7_decode_stream_list(ff7_stream_job *const *jobs, size_t n);
+bool ff7_decode_stream_list_on(int path, ff7_stream_job *const *jobs, size_t n);
 /* Bits of the optimal (shortest) coding; SIZE_MAX if a position delta or a frame-0
  * position leaves int16. Rotations must be multiples of 2^bkey. */
 size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot);

@@ -133,6 +133,14 @@ typedef struct ff7_dec {
     unsigned kraw, bkey, sh; /* sh: 20 - bKey (FF7_CODE) */
     unsigned top;            /* 54: the shift that gives a code's table index (see frame_codes_inside2_avx2) */
     bool best, live;         /* every frame so far used shortest codes; frame n is to be read */
+    /* The stream's tail (dec_to_tail): from bit tail_at on, the frames come from a copy of
+     * the stream's last bytes followed by zero bytes, so that every frame runs through the
+     * unchecked loops. off: the bits of the stream before stream (0, or where the copy
+     * starts); lim: the stream's real end, relative to stream (a frame ending past it does
+     * not fit); tbuf: FF7_TAIL_MAX bytes for the copy, NULL when there is none. */
+    uint64_t tail_at, lim;
+    size_t off;
+    uint8_t *tbuf;
 } ff7_dec;
 
 /* The codes of a frame decoded while every window of it lies inside the stream
@@ -269,8 +277,10 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
  * instructions a code and no register spilled), and after the frame's codes
  * apply_deltas_avx2 makes them angles, 16 at a time: (prev + (e >> sh)) & 0xFFF,
  * FF7_CODE's operations on the same values, so the same angles. The entries of a frame
- * wait on the stack: frames of 16 to FF7_DELTA_MAX codes in each stream (6 to 256 slots)
- * take this loop, others the BMI2 loop (whose frame costs less below 6 slots). */
+ * wait on the stack: frames of up to FF7_DELTA_MAX codes in each stream (256 slots), 16 or
+ * more in one of them, take this loop (a stream of 1 to 5 slots beside one of 6 or more
+ * makes its angles one at a time); two streams of 1 to 5 slots the BMI2 loop (whose frame
+ * costs less there), as one stream of 1 to 5 slots alone. */
 #define FF7_DELTA_MAX 768u
 
 /* A code's entry from the table alone, with no test for a type-7 code: its entry
@@ -311,12 +321,21 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
         FF7_REFILL(R, C56);                                                                             \
     } while (0)
 
-/* cr[i] = (pr[i] + (t[i] >> sh)) & 0xFFF for i < per (per: 16 or more); 16 at a time,
- * the last 16 ending at per (those before it again: the same values, as t and pr are
- * not written). */
+/* cr[i] = (pr[i] + (t[i] >> sh)) & 0xFFF for i < per: from 16 on, 16 at a time, the
+ * last 16 ending at per (those before it again: the same values, as t and pr are not
+ * written); under 16 one at a time. */
 __attribute__((target("avx2"))) static inline void apply_deltas_avx2(const uint32_t *t, const uint16_t *pr,
                                                                      uint16_t *cr, size_t per, unsigned sh)
 {
+    if (per < 16) { /* a frame of 1 to 5 slots: one at a time (FF7_CODE's operations) */
+        /* t[0..per) all written by the frame's slots (clang's analyzer loses them on the
+         * pair loop's negative index and FF7_STORE_E's asm store) */
+        for (size_t i = 0; i < per; i++) {
+            uint32_t d = t[i] >> sh; /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+            cr[i] = (uint16_t)(((uint32_t)pr[i] + d) & 0xFFFu);
+        }
+        return;
+    }
     const __m128i n = _mm_cvtsi32_si128((int)sh);
     const __m256i m32 = _mm256_set1_epi32(0xFFF), m16 = _mm256_set1_epi16(0xFFF);
     for (size_t i = 0;; i += 16) {
@@ -359,17 +378,80 @@ __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes
     *best_a = *best_a && ra.best;
     *best_b = *best_b && rb.best;
 }
+
+/* One stream's frame in the same form (a stream whose partner has ended, or a stream
+ * read alone): its codes' entries stored, made angles after the frame. */
+__attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes_inside_avx2(ff7_dec *d, bool *best)
+{
+    uint32_t t[FF7_DELTA_MAX];
+    const unsigned top = d->top, c56 = d->top + 2u;
+    ff7_run r = run_start(d);
+    /* the redo of a slot with a type-7 code reads its entries just stored (FF7_STORE_E's
+     * asm store, which clang's analyzer does not see) */
+    for (size_t i = 0; i < d->per; i += 3)
+        FF7_SLOT_E(r, d, top, c56, t, i); /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+    d->at = run_end(d, &r);
+    apply_deltas_avx2(t, r.pr, r.cr, d->per, d->sh);
+    *best = *best && r.best;
+}
 #endif
 
+/* The stream's tail: streams of up to FF7_TAIL_PER codes a frame take their last frames
+ * from a copy of their last bytes, FF7_TAIL_MAX bytes at most with the zeros after them
+ * (dec_to_tail). */
+#define FF7_TAIL_PER 768u
+#define FF7_TAIL_MAX (FF7_TAIL_PER * 4u + 48u)
+
+/* A frame that starts before bit proven - (per * 16 + 115) runs through the unchecked
+ * loops: its positions take 51 bits at most, and its codes then start before
+ * proven - (per * 16 + 64) (codes_inside). */
+static inline uint64_t tail_start(uint64_t proven, size_t per)
+{
+    uint64_t need = (uint64_t)per * 16u + 115u;
+    return proven > need ? proven - need : 0;
+}
+
+/* From frame n on (d->at at or past d->tail_at, at most the stream's end), the stream's
+ * bytes from the one holding bit d->at, R of them, copied to d->tbuf and followed by
+ * per * 2 + 22 zero bytes; the decoder's positions then count from the copy's start
+ * (d->off the bits before it). R is at most per * 2 + 22 (d->at is at least
+ * proven - (per * 16 + 115) with proven = (size - 7) * 8, or the stream is at most
+ * per * 2 + 21 bytes long), so the copy fits FF7_TAIL_MAX. A frame starting at or before
+ * the stream's end (a frame ending past it is the last one read) starts before the
+ * copy's tail_start: (R + per * 2 + 22 - 7) * 8 - (per * 16 + 115) = R * 8 + 5. Such
+ * a frame reads the bits the stream has and zeros past its end, as the checked decoder
+ * does (gb_msb_window64), and it fits exactly when it ends at or before d->lim: the
+ * checked decoder fails a frame exactly when one of its fields runs past the end, that
+ * is when the frame's last field does. */
+static FF7_OUT_OF_LINE void dec_to_tail(ff7_dec *d)
+{
+    size_t a0 = d->at >> 3, r = d->size - a0, pad = d->per * 2u + 22u;
+    memcpy(d->tbuf, d->stream + a0, r);
+    memset(d->tbuf + r, 0, pad);
+    d->stream = d->tbuf;
+    d->size = r + pad;
+    d->proven = gb_msb_proven_limit(d->size);
+    d->off += a0 * 8u;
+    d->at -= a0 * 8u;
+    d->good = d->at;
+    d->lim = (uint64_t)r * 8u;
+    d->tail_at = UINT64_MAX;
+}
+
 /* Frame 0 (16-bit positions, raw angles); d->live when frame 1 is to be read. False when
- * frame 0 does not fit (nothing decoded). */
+ * frame 0 does not fit (nothing decoded). tbuf: FF7_TAIL_MAX bytes for the stream's tail
+ * (dec_to_tail). */
 static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
-                             uint32_t max_frames, int32_t *pos, uint16_t *rot)
+                             uint32_t max_frames, int32_t *pos, uint16_t *rot, uint8_t *tbuf)
 {
     ganim_bits b = gb_init(stream, size);
     d->stream = stream;
     d->size = size;
     d->per = (size_t)slots * 3u;
+    d->off = 0;
+    d->lim = (uint64_t)size * 8u;
+    d->tbuf = tbuf;
+    d->tail_at = UINT64_MAX;
     d->pos = pos;
     d->rot = rot;
     d->n = 0;
@@ -384,18 +466,36 @@ static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, uns
     d->sh = 20u - bkey;
     d->top = 54u;
     d->proven = gb_msb_proven_limit(size);
-    for (int i = 0; i < 3; i++) {
-        if (!gb_msb_s(&b, 16, &pos[i])) return false;
-    }
-    for (size_t i = 0; i < d->per; i++) {
-        int32_t v;
-        if (!gb_msb_s(&b, d->kraw, &v)) return false;
-        rot[i] = (uint16_t)((uint32_t)v * d->step & 0xFFFu);
+    size_t f0 = 48u + d->per * d->kraw; /* frame 0's bits */
+    if (d->per <= FF7_TAIL_PER && f0 <= d->proven) {
+        /* every field's window inside: each value from a window at its bit (a raw angle
+         * times 2^bKey modulo 4096 is its kraw bits shifted, whatever its sign) */
+        for (int i = 0; i < 3; i++)
+            pos[i] = (int32_t)(int16_t)(uint16_t)(gb_msb_window64_proven(stream, (size_t)i * 16u) >> 48);
+        for (size_t i = 0, at = 48; i < d->per; i++, at += d->kraw)
+            rot[i] = (uint16_t)((gb_msb_window64_proven(stream, at) >> (64u - d->kraw)) << bkey);
+        b.pos = f0;
+    } else {
+        for (int i = 0; i < 3; i++) {
+            if (!gb_msb_s(&b, 16, &pos[i])) return false;
+        }
+        for (size_t i = 0; i < d->per; i++) {
+            int32_t v;
+            if (!gb_msb_s(&b, d->kraw, &v)) return false;
+            rot[i] = (uint16_t)((uint32_t)v * d->step & 0xFFFu);
+        }
     }
     d->n = 1;
     d->at = d->good = b.pos;
     d->live = d->n < d->max;
+    if (d->per <= FF7_TAIL_PER) d->tail_at = tail_start(d->proven, d->per);
     return true;
+}
+
+/* Before frame n: to the tail's copy when the frame may reach the stream's last bytes. */
+static inline void dec_frame_start(ff7_dec *d)
+{
+    if (FF7_RARE(d->at >= d->tail_at)) dec_to_tail(d);
 }
 
 /* Frame n's three position deltas (8 or 17 bits each); false when they do not fit. */
@@ -479,7 +579,7 @@ static inline bool dec_codes_checked(ff7_dec *d, size_t i, bool *frame_best)
  * animation, and ends the decoding). */
 static inline void dec_commit(ff7_dec *d, bool ok, bool frame_best)
 {
-    if (!ok) {
+    if (!ok || d->at > d->lim) { /* lim: a frame of the tail's copy ending past the stream */
         d->live = false;
         return;
     }
@@ -489,20 +589,38 @@ static inline void dec_commit(ff7_dec *d, bool ok, bool frame_best)
     d->live = d->n < d->max;
 }
 
-/* Frame n of one stream. */
-static inline void dec_frame(ff7_dec *d)
+/* Frame n of one stream; path: the loop's form (FF7_PAIR_*, as for two streams). */
+static FF7_ALWAYS_INLINE void dec_frame(ff7_dec *d, int path)
 {
+    dec_frame_start(d);
     bool frame_best = true, ok = dec_positions(d, &frame_best);
-    if (ok && codes_inside(d)) frame_codes_inside(d, &frame_best);
-    else if (ok) ok = dec_codes_checked(d, 0, &frame_best);
+    if (ok && codes_inside(d)) {
+#if FF7_HAVE_BMI2
+        if (path == FF7_PAIR_AVX2 && d->per >= 16 && d->per <= FF7_DELTA_MAX) frame_codes_inside_avx2(d, &frame_best);
+        else
+#else
+        (void)path;
+#endif
+            frame_codes_inside(d, &frame_best);
+    } else if (ok) ok = dec_codes_checked(d, 0, &frame_best);
     dec_commit(d, ok, frame_best);
 }
 
 #if FF7_HAVE_BMI2
 static bool cpu_has_bmi2(void) { return __builtin_cpu_supports("bmi2"); }
+/* AVX2, and BMI1 (the AVX2 form's andn; BMI2 is tested apart) */
+static bool cpu_has_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"); }
 #else
 static bool cpu_has_bmi2(void) { return false; }
+static bool cpu_has_avx2(void) { return false; }
 #endif
+
+/* The fastest form this CPU runs. */
+static int pair_path(void)
+{
+    if (!cpu_has_bmi2()) return FF7_PAIR_PLAIN;
+    return cpu_has_avx2() ? FF7_PAIR_AVX2 : FF7_PAIR_BMI2;
+}
 
 /* One stream, and two side by side, each compiled twice: as any CPU runs them and, where
  * the CPU has BMI2, with shlx/shrx (the same operations on the same values). */
@@ -517,48 +635,95 @@ typedef struct ff7_one_job {
     bool *shortest;
 } ff7_one_job;
 
-static FF7_ALWAYS_INLINE uint32_t decode_one(const ff7_one_job *j)
+static FF7_ALWAYS_INLINE uint32_t decode_one(const ff7_one_job *j, int path)
 {
     ff7_dec d;
+    uint8_t tail[FF7_TAIL_MAX];
     *j->bits = 0;
-    if (!dec_start(&d, j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot)) return 0;
-    while (d.live) dec_frame(&d);
-    *j->bits = d.good;
+    if (!dec_start(&d, j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot, tail)) return 0;
+    while (d.live) dec_frame(&d, path);
+    *j->bits = d.good + d.off;
     if (j->shortest) *j->shortest = d.best;
     return d.n;
 }
 
-static FF7_OUT_OF_LINE uint32_t decode_one_plain(const ff7_one_job *j) { return decode_one(j); }
+static FF7_OUT_OF_LINE uint32_t decode_one_plain(const ff7_one_job *j) { return decode_one(j, FF7_PAIR_PLAIN); }
 #if FF7_HAVE_BMI2
 __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_bmi2(const ff7_one_job *j)
 {
-    return decode_one(j);
+    return decode_one(j, FF7_PAIR_BMI2);
+}
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_avx2(const ff7_one_job *j)
+{
+    return decode_one(j, FF7_PAIR_AVX2);
 }
 #endif
+
+static uint32_t decode_one_on(const ff7_one_job *j, int path)
+{
+#if FF7_HAVE_BMI2
+    if (path == FF7_PAIR_AVX2) return decode_one_avx2(j);
+    if (path == FF7_PAIR_BMI2) return decode_one_bmi2(j);
+#else
+    (void)path;
+#endif
+    return decode_one_plain(j);
+}
 
 uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
                            int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest)
 {
     ff7_one_job j = { stream, size, bkey, slots, max_frames, pos, rot, bits, shortest };
-#if FF7_HAVE_BMI2
-    if (cpu_has_bmi2()) return decode_one_bmi2(&j);
-#endif
-    return decode_one_plain(&j);
+    return decode_one_on(&j, pair_path());
 }
 
-/* Two streams side by side; path: the pair loop's form (FF7_PAIR_*, a constant in each of
- * the forms below). */
-static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_job *jb, int path)
+/* A lane's job done: its results as ff7_decode_stream gives them (shortest left as it
+ * was when frame 0 did not fit). */
+static FF7_ALWAYS_INLINE void lane_done(const ff7_dec *d, bool started, ff7_stream_job *j)
+{
+    j->frames = d->n;
+    j->bits = d->good + d->off;
+    if (started) j->shortest = d->best;
+}
+
+/* Lane D takes the list's next job with a frame to read after frame 0 (*J, *STARTED: its
+ * frame 0 fit); the jobs it passes on the way are done. False when the list is used up. */
+static FF7_ALWAYS_INLINE bool lane_take(ff7_dec *d, ff7_stream_job **j, bool *started, ff7_stream_job *const *jobs,
+                                        size_t n, size_t *next, uint8_t *tbuf)
+{
+    while (*next < n) {
+        ff7_stream_job *x = jobs[(*next)++];
+        *started = dec_start(d, x->stream, x->size, x->bkey, x->slots, x->max_frames, x->pos, x->rot, tbuf);
+        *j = x;
+        if (d->live) return true;
+        lane_done(d, *started, x);
+    }
+    return false;
+}
+
+/* The streams of a list, two side by side: two lanes, each taking the list's next stream
+ * when its own ends, so that the pair loop runs until the list's last stream (one lane
+ * alone only then); path: the pair loop's form (FF7_PAIR_*, a constant in each of the
+ * forms below). Each stream's frames are decoded in order, each with the operations of
+ * one stream alone, so every result is ff7_decode_stream's. */
+static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *jobs, size_t n, int path)
 {
     ff7_dec a, b;
-    bool a_ok = dec_start(&a, ja->stream, ja->size, ja->bkey, ja->slots, ja->max_frames, ja->pos, ja->rot);
-    bool b_ok = dec_start(&b, jb->stream, jb->size, jb->bkey, jb->slots, jb->max_frames, jb->pos, jb->rot);
-    while (a.live && b.live) {
+    ff7_stream_job *ja = NULL, *jb = NULL;
+    bool a_ok = false, b_ok = false;
+    uint8_t tail[2][FF7_TAIL_MAX];
+    size_t next = 0;
+    bool ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0]); /* lane a holds a live stream */
+    bool hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1]);
+    while (ha && hb) {
+        dec_frame_start(&a);
+        dec_frame_start(&b);
         bool fa = true, fb = true;
         bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
         if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
 #if FF7_HAVE_BMI2
-            if (path == FF7_PAIR_AVX2 && a.per >= 16 && b.per >= 16 && a.per <= FF7_DELTA_MAX && b.per <= FF7_DELTA_MAX)
+            if (path == FF7_PAIR_AVX2 && (a.per >= 16 || b.per >= 16) && a.per <= FF7_DELTA_MAX &&
+                b.per <= FF7_DELTA_MAX)
                 frame_codes_inside2_avx2(&a, &fa, &b, &fb);
             else if (path != FF7_PAIR_PLAIN) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
             else
@@ -574,68 +739,82 @@ static FF7_ALWAYS_INLINE void decode_pair_body(ff7_stream_job *ja, ff7_stream_jo
         }
         dec_commit(&a, oka, fa);
         dec_commit(&b, okb, fb);
+        if (FF7_RARE(!(a.live & b.live))) {
+            if (!a.live) {
+                lane_done(&a, a_ok, ja);
+                ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0]);
+            }
+            if (!b.live) {
+                lane_done(&b, b_ok, jb);
+                hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1]);
+            }
+        }
     }
-    while (a.live) dec_frame(&a);
-    while (b.live) dec_frame(&b);
-    ja->frames = a.n, ja->bits = a.good;
-    jb->frames = b.n, jb->bits = b.good;
-    if (a_ok) ja->shortest = a.best;
-    if (b_ok) jb->shortest = b.best;
+    /* the list used up: the stream left, alone */
+    if (ha) {
+        while (a.live) dec_frame(&a, path);
+        lane_done(&a, a_ok, ja);
+    }
+    if (hb) {
+        while (b.live) dec_frame(&b, path);
+        lane_done(&b, b_ok, jb);
+    }
 }
 
-static FF7_OUT_OF_LINE void decode_pair_plain(ff7_stream_job *ja, ff7_stream_job *jb)
+static FF7_OUT_OF_LINE void decode_list_plain(ff7_stream_job *const *jobs, size_t n)
 {
-    decode_pair_body(ja, jb, FF7_PAIR_PLAIN);
+    decode_list_body(jobs, n, FF7_PAIR_PLAIN);
 }
 #if FF7_HAVE_BMI2
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_pair_bmi2(ff7_stream_job *ja, ff7_stream_job *jb)
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_bmi2(ff7_stream_job *const *jobs, size_t n)
 {
-    decode_pair_body(ja, jb, FF7_PAIR_BMI2);
+    decode_list_body(jobs, n, FF7_PAIR_BMI2);
 }
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_pair_avx2(ff7_stream_job *ja, ff7_stream_job *jb)
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_avx2(ff7_stream_job *const *jobs, size_t n)
 {
-    decode_pair_body(ja, jb, FF7_PAIR_AVX2);
+    decode_list_body(jobs, n, FF7_PAIR_AVX2);
 }
-/* AVX2, and BMI1 (the AVX2 form's andn; BMI2 is tested apart) */
-static bool cpu_has_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"); }
-#else
-static bool cpu_has_avx2(void) { return false; }
 #endif
 
-/* The fastest form this CPU runs. */
-static int pair_path(void)
-{
-    if (!cpu_has_bmi2()) return FF7_PAIR_PLAIN;
-    return cpu_has_avx2() ? FF7_PAIR_AVX2 : FF7_PAIR_BMI2;
-}
-
 /* path: only one this CPU runs */
-static void decode_pair(ff7_stream_job *ja, ff7_stream_job *jb, int path)
+static void decode_list(ff7_stream_job *const *jobs, size_t n, int path)
 {
 #if FF7_HAVE_BMI2
     if (path == FF7_PAIR_AVX2) {
-        decode_pair_avx2(ja, jb);
+        decode_list_avx2(jobs, n);
         return;
     }
     if (path == FF7_PAIR_BMI2) {
-        decode_pair_bmi2(ja, jb);
+        decode_list_bmi2(jobs, n);
         return;
     }
 #else
     (void)path;
 #endif
-    decode_pair_plain(ja, jb);
+    decode_list_plain(jobs, n);
 }
 
-void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb) { decode_pair(ja, jb, pair_path()); }
+void ff7_decode_stream_list(ff7_stream_job *const *jobs, size_t n) { decode_list(jobs, n, pair_path()); }
 
-bool ff7_decode_stream_pair_on(int path, ff7_stream_job *ja, ff7_stream_job *jb)
+void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    ff7_stream_job *const jobs[2] = { ja, jb };
+    decode_list(jobs, 2, pair_path());
+}
+
+bool ff7_decode_stream_list_on(int path, ff7_stream_job *const *jobs, size_t n)
 {
     bool runs = path == FF7_PAIR_PLAIN || (path == FF7_PAIR_BMI2 && cpu_has_bmi2()) ||
                 (path == FF7_PAIR_AVX2 && cpu_has_bmi2() && cpu_has_avx2());
     if (!runs) return false;
-    decode_pair(ja, jb, path);
+    decode_list(jobs, n, path);
     return true;
+}
+
+bool ff7_decode_stream_pair_on(int path, ff7_stream_job *ja, ff7_stream_job *jb)
+{
+    ff7_stream_job *const jobs[2] = { ja, jb };
+    return ff7_decode_stream_list_on(path, jobs, 2);
 }
 
 /* ---- encoding ---------------------------------------------------------------------- */

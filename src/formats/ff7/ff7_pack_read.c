@@ -103,20 +103,20 @@ static bool frames_before_cut(const pack_ctx *c, uint32_t index, uint32_t dw_bon
 }
 
 /* An animation entry between its header and its stream's decoding (read_entry_head) and
- * after it (read_entry_end): the pack reader decodes two entries' streams side by side
- * (ff7_decode_stream_pair). The warnings the header gives are kept here and told by
+ * after it (read_entry_end): the pack reader decodes the streams of several entries
+ * together (read_entries, ff7_decode_stream_list). The warnings the header gives are kept here and told by
  * read_entry_end, before those of the decoding, so that every warning comes in the
  * order of a one-entry-at-a-time read. */
 typedef struct pack_entry {
-    uint32_t index;
     ganim_clip *clip;
-    bool anim;  /* false: a special slot, done by read_entry_head */
-    int warn;   /* the header's warnings: 1 dwBones against the skeleton, 2 dwBones 0 */
-    bool warn0; /* sFrames is 0 */
     uint64_t at, stream_at, max;
-    ff7_clip_info in;
     uint8_t *room; /* little-endian host: the record decoded into; else pos and rot are scratch */
     ff7_stream_job job;
+    ff7_clip_info in;
+    uint32_t index;
+    int warn;   /* the header's warnings: 1 dwBones against the skeleton, 2 dwBones 0 */
+    bool anim;  /* false: a special slot, done by read_entry_head */
+    bool warn0; /* sFrames is 0 */
 } pack_entry;
 
 static void entry_head_warnings(const pack_ctx *c, const pack_entry *e)
@@ -332,18 +332,16 @@ static ganim_code read_entry_end(pack_ctx *c, pack_entry *e, ganim_error *err)
     return GANIM_OK;
 }
 
-static void entry_decode(pack_entry *e)
-{
-    ff7_stream_job *j = &e->job;
-    j->shortest = false;
-    j->frames =
-        ff7_decode_stream(j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot, &j->bits, &j->shortest);
-}
+/* Entries read together: up to FF7_BATCH headers, their streams decoded by
+ * ff7_decode_stream_list (two side by side, each lane taking the next stream when its
+ * own ends), then the entries' ends in order. */
+#define FF7_BATCH 8
 
-/* The entries, two at a time: entry i's header, then i + 1's (when i is an animation),
- * both streams decoded side by side, then i's end and i + 1's. What a read tells is that
- * of one entry at a time: i + 1's header failing is told after i's end (its warnings
- * first), and read_entry_end tells each entry's header warnings before its own. */
+/* The entries, FF7_BATCH at a time: the headers of entries i, i + 1, ... (up to the first
+ * that fails), all their streams decoded, then each one's end in order. What a read
+ * tells is that of one entry at a time: a header failing is told after the ends of the
+ * entries before it (their warnings first), and read_entry_end tells each entry's header
+ * warnings before its own. */
 static ganim_code read_entries(pack_ctx *c, ganim_reader *r, uint32_t n, size_t room, ganim_clip *clips,
                                uint32_t *widest, ganim_error *err)
 {
@@ -352,38 +350,31 @@ static ganim_code read_entries(pack_ctx *c, ganim_reader *r, uint32_t n, size_t 
         if (i > room) /* unreachable: read_entry_head failed before */
             return ganim_fail(err, GANIM_ERR_TRUNCATED, gr_offset(r), "ff7-battle: entry %u: the file ends before it",
                               i);
-        pack_entry e[2];
+        pack_entry e[FF7_BATCH];
+        ff7_stream_job *jobs[FF7_BATCH];
         ganim_code code = read_entry_head(c, i, r, &clips[i], &e[0], err);
         if (code) {
             entry_head_warnings(c, &e[0]);
             return code;
         }
         uint32_t got = 1;
-        ganim_code next = GANIM_OK;
+        ganim_code next = GANIM_OK; /* a later header's failure, told after the ends before it */
         ganim_error next_err;
-        if (e[0].anim && i + 1 < n && i + 1 <= room) {
-            next = read_entry_head(c, i + 1, r, &clips[i + 1], &e[1], err ? &next_err : NULL);
-            got = 2;
+        while (got < FF7_BATCH && i + got < n && i + got <= room) {
+            next = read_entry_head(c, i + got, r, &clips[i + got], &e[got], err ? &next_err : NULL);
+            if (next) break;
+            got++;
         }
-        if (e[0].anim) {
-            if (got == 2 && !next && e[1].anim) ff7_decode_stream_pair(&e[0].job, &e[1].job);
-            else entry_decode(&e[0]);
-            code = read_entry_end(c, &e[0], err);
-            if (code) {
-                if (got == 2 && !next) entry_drop(c, &e[1]);
-                return code;
-            }
-        }
+        size_t nj = 0;
+        for (uint32_t k = 0; k < got; k++)
+            if (e[k].anim) jobs[nj++] = &e[k].job;
+        if (nj) ff7_decode_stream_list(jobs, nj);
         for (uint32_t k = 0; k < got; k++) {
-            if (k == 1) {
-                if (next) {
-                    entry_head_warnings(c, &e[1]);
-                    if (err) *err = next_err;
-                    return next;
-                }
-                if (e[1].anim) {
-                    code = read_entry_end(c, &e[1], err);
-                    if (code) return code;
+            if (e[k].anim) {
+                code = read_entry_end(c, &e[k], err);
+                if (code) {
+                    for (uint32_t m = k + 1; m < got; m++) entry_drop(c, &e[m]);
+                    return code;
                 }
             }
             doc->clip_count = i + k + 1;
@@ -391,6 +382,11 @@ static ganim_code read_entries(pack_ctx *c, ganim_reader *r, uint32_t n, size_t 
             if (clips[i + k].kind == GANIM_CLIP_ANIMATION && ff7_clip_info_parse(&clips[i + k], &in) &&
                 in.slots > *widest)
                 *widest = in.slots;
+        }
+        if (next) {
+            entry_head_warnings(c, &e[got]);
+            if (err) *err = next_err;
+            return next;
         }
         i += got;
     }

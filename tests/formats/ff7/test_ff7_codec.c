@@ -364,6 +364,18 @@ static uint8_t *pair_stream(int kind, unsigned key, uint32_t slots, size_t *size
     return s;
 }
 
+/* A job's arrays for max_frames + 1 frames, and a second pair of the same size (*p, *r)
+ * for what it is compared with. */
+static void job_arrays(ff7_stream_job *j, int32_t **p, uint16_t **r, size_t *npos, size_t *nrot)
+{
+    *npos = (size_t)j->max_frames * 3 + 3;
+    *nrot = *npos * j->slots;
+    j->pos = malloc(*npos * sizeof *j->pos);
+    j->rot = malloc(*nrot * sizeof *j->rot);
+    *p = malloc(*npos * sizeof **p);
+    *r = malloc(*nrot * sizeof **r);
+}
+
 /* ff7_decode_stream_pair (the pack reader's two streams side by side) against
  * ff7_decode_stream on each stream alone: random streams of random lengths, slots and
  * bKeys (the same slot count in half the pairs), random bytes and encoded animations,
@@ -372,8 +384,8 @@ static uint8_t *pair_stream(int kind, unsigned key, uint32_t slots, size_t *size
  * alike beforehand: nothing written past the frames either way); through the dispatcher
  * and through each form of the pair loop (plain, and BMI2 and AVX2 where the CPU has
  * them); every bKey 0-11 (the AVX2 form's shift by 20 - bKey), frames of 3-90 codes (its
- * pass 16 at a time with an overlapping last 16; under 16, its hand-over to the BMI2 loop)
- * and of over 768 (the BMI2 loop again). */
+ * pass 16 at a time with an overlapping last 16, one at a time under 16; both streams
+ * under 16, the BMI2 loop) and of over 768 (the BMI2 loop again). */
 TEST(pair_matches_single)
 {
     int compared = 0, both_long = 0, paths_run = 0;
@@ -396,12 +408,7 @@ TEST(pair_matches_single)
             /* (a whole encoded animation when over 256 slots: frames whose codes lie inside) */
             s[k] = pair_stream(j->slots > 30 ? 4 : rnd_range(0, 5), j->bkey > 11 ? 0 : j->bkey, j->slots, &j->size);
             j->stream = s[k];
-            npos[k] = (size_t)j->max_frames * 3 + 3;
-            nrot[k] = npos[k] * j->slots;
-            j->pos = malloc(npos[k] * sizeof *j->pos);
-            j->rot = malloc(nrot[k] * sizeof *j->rot);
-            p1[k] = malloc(npos[k] * sizeof *p1[k]);
-            r1[k] = malloc(nrot[k] * sizeof *r1[k]);
+            job_arrays(j, &p1[k], &r1[k], &npos[k], &nrot[k]);
             memset(j->pos, 0x5A, npos[k] * sizeof *j->pos);
             memset(j->rot, 0x5A, nrot[k] * sizeof *j->rot);
             memset(p1[k], 0x5A, npos[k] * sizeof *p1[k]);
@@ -451,6 +458,89 @@ TEST(pair_matches_single)
     if (ff7_decode_stream_pair_on(FF7_PAIR_AVX2, &none[0], &none[1])) CHECK_EQ_INT(paths_run, 3000);
 }
 
+/* ff7_decode_stream_list (the pack reader's streams, two lanes each taking the next
+ * stream when its own ends) against the bit-by-bit reference: lists of 1 to 12 random
+ * streams (random bytes, uniform or biased to short codes, and encoded animations whole
+ * or cut anywhere: streams end, or fail in the middle of a frame, at different frames),
+ * 1 to 30 slots and now and then 257 to 300 (no copy of the tail: the checked decoder),
+ * every bKey (12 and 13 now and then: no frame 0), 0 to 90 frames wanted; through the
+ * dispatcher and each form of the pair loop. Frames, bits, the shortest flag (left as
+ * it was when frame 0 does not fit) and the decoded positions and angles equal. This
+ * also checks what each stream's last frames take: the copy of the stream's tail with
+ * zeros after it (dec_to_tail), the frame that runs past the stream's end, and frame 0
+ * read from one window a value. */
+TEST(list_matches_reference)
+{
+    int compared = 0, cut = 0, lists_run = 0;
+    for (int iter = 0; iter < 1500; iter++) {
+        enum { MAXJ = 12 };
+        ff7_stream_job job[MAXJ], *jobs[MAXJ];
+        uint8_t *s[MAXJ];
+        int32_t *p2[MAXJ];
+        uint16_t *r2[MAXJ];
+        uint32_t n2[MAXJ];
+        size_t b2[MAXJ], npos[MAXJ], nrot[MAXJ];
+        bool s2[MAXJ], given[MAXJ];
+        size_t nj = (size_t)rnd_range(1, MAXJ);
+        for (size_t k = 0; k < nj; k++) {
+            ff7_stream_job *j = &job[k];
+            memset(j, 0, sizeof *j);
+            jobs[k] = j;
+            j->bkey = rnd() % 50 == 0 ? 12u + (unsigned)(rnd() % 2) : (unsigned)(rnd() % 12);
+            j->slots = (uint32_t)(rnd() % 20 == 0 ? rnd_range(257, 300) : rnd_range(1, 30));
+            j->max_frames = rnd() % 40 == 0 ? 0 : (uint32_t)rnd_range(1, 90);
+            s[k] = pair_stream(j->slots > 30 ? rnd_range(4, 5) : rnd_range(0, 5), j->bkey > 11 ? 0 : j->bkey, j->slots,
+                               &j->size);
+            j->stream = s[k];
+            job_arrays(j, &p2[k], &r2[k], &npos[k], &nrot[k]);
+            given[k] = rnd() % 2;
+            s2[k] = given[k];
+            n2[k] = 0;
+            b2[k] = 0;
+            if (j->max_frames)
+                n2[k] = reference_decode(j->stream, j->size, j->bkey, j->slots, j->max_frames, p2[k], r2[k], &b2[k],
+                                         &s2[k]);
+            if (!n2[k]) b2[k] = 0, s2[k] = given[k];
+            compared += n2[k] > 1;
+            cut += n2[k] > 1 && n2[k] < j->max_frames;
+        }
+        for (int path = -1; path <= FF7_PAIR_AVX2; path++) {
+            for (size_t k = 0; k < nj; k++) {
+                memset(job[k].pos, 0x5A, npos[k] * sizeof *job[k].pos);
+                memset(job[k].rot, 0x5A, nrot[k] * sizeof *job[k].rot);
+                job[k].shortest = given[k];
+                job[k].frames = 12345;
+                job[k].bits = 12345;
+            }
+            if (path < 0) ff7_decode_stream_list(jobs, nj);
+            else if (!ff7_decode_stream_list_on(path, jobs, nj)) continue;
+            lists_run++;
+            for (size_t k = 0; k < nj; k++) {
+                ff7_stream_job *j = &job[k];
+                size_t per = (size_t)j->slots * 3;
+                CHECK_MSG(j->frames == n2[k] && j->bits == b2[k] && j->shortest == s2[k],
+                          "iteration %d, path %d, stream %zu of %zu: %u frames, %zu bits, shortest %d; reference %u, "
+                          "%zu, %d",
+                          iter, path, k, nj, j->frames, j->bits, (int)j->shortest, n2[k], b2[k], (int)s2[k]);
+                if (j->frames != n2[k]) continue;
+                CHECK_MSG(memcmp(j->pos, p2[k], (size_t)n2[k] * 3 * sizeof *p2[k]) == 0,
+                          "iteration %d, path %d, stream %zu: positions", iter, path, k);
+                CHECK_MSG(memcmp(j->rot, r2[k], (size_t)n2[k] * per * sizeof *r2[k]) == 0,
+                          "iteration %d, path %d, stream %zu: rotations", iter, path, k);
+            }
+        }
+        for (size_t k = 0; k < nj; k++) {
+            free(s[k]);
+            free(job[k].pos);
+            free(job[k].rot);
+            free(p2[k]);
+            free(r2[k]);
+        }
+    }
+    CHECK_MSG(compared > 3000 && cut > 1000, "only %d streams past frame 0, %d cut", compared, cut);
+    CHECK(lists_run >= 3000);
+}
+
 static ganim_doc *ff7_read_pack_mem_plain(const uint8_t *data, size_t size, ganim_error *err)
 {
     ganim_read_opts o;
@@ -493,10 +583,11 @@ static ganim_writer pack_start(ganim_buffer *pack, uint32_t entries)
     return w;
 }
 
-/* The reader decodes entries two at a time (read_entries): every warning still comes in
- * the order of one entry at a time, each entry's header warnings before those of its
- * decoding, a special slot between two animations included; an entry's error, first or
- * second of a pair, is the one a read of one entry at a time gives. */
+/* The reader decodes the streams of up to 8 entries together (read_entries): every
+ * warning still comes in the order of one entry at a time, each entry's header warnings
+ * before those of its decoding, a special slot between two animations included; an
+ * entry's error, wherever it lies among the entries read together, is the one a read of
+ * one entry at a time gives. */
 TEST(pack_warnings_in_entry_order)
 {
     /* entry: dwBones, dwFrames, sFrames, frames in the stream */
@@ -712,6 +803,7 @@ int main(void)
     RUN(every_delta_every_bkey);
     RUN(decoder_matches_reference);
     RUN(pair_matches_single);
+    RUN(list_matches_reference);
     RUN(pack_warnings_in_entry_order);
     RUN(pack_position_out_of_range);
     RUN(qhimm_examples);
