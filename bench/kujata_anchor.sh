@@ -6,6 +6,13 @@
 # ganim: kujata_anchor.cjs (ours) loads it from KUJATA_SRC.
 #
 #   KUJATA_SRC=/tmp/kujata-src bash bench/kujata_anchor.sh build-rel/bench_ganim [ROUNDS] [PACK BONES+1 BODY]
+#   KUJATA_SRC=/tmp/kujata-src bash bench/kujata_anchor.sh build-rel/bench_ganim [ROUNDS] --samples DIR
+#
+# --samples DIR: every NAME.da in DIR with its skeleton NAME.aa beside it (the shared FF7
+# samples: $GANIM_TESTDATA/ff7), one after the other, the slots (nBones + 1, 1 for a
+# 1-bone skeleton, as kujata's loadBattleAnimationPack counts them) and the body entries
+# (nsSkeletonAnims) read from the .aa's header (u32 LE at 0x0C and 0x1C); one ratio line
+# a pack.
 #
 # Without PACK, the pack is the issue's synthetic one (60 animations x 100 frames x 25
 # slots), written by bench_ganim --save. Each round runs kujata (best of 15 decodes) and
@@ -20,6 +27,22 @@ if [ -z "${KUJATA_SRC:-}" ] || [ ! -f "$KUJATA_SRC/ff7-asset-loader/battle-anima
     exit 77
 fi
 command -v node >/dev/null || { echo "kujata_anchor: node is not installed" >&2; exit 77; }
+if [ "${3:-}" = "--samples" ]; then
+    dir="${4:?kujata_anchor: --samples needs a folder}"
+    u32() { od -An -tu4 -j "$2" -N4 --endian=little "$1" | tr -d ' '; }
+    found=0
+    for pack in "$dir"/*.da; do
+        aa="${pack%.da}.aa"
+        [ -f "$aa" ] || continue
+        bones="$(u32 "$aa" 12)" body="$(u32 "$aa" 28)"
+        slots=$((bones > 1 ? bones + 1 : 1))
+        printf '%s (slots %s, body %s): ' "$(basename "$pack")" "$slots" "$body"
+        bash "${BASH_SOURCE[0]}" "$bench" "$rounds" "$pack" "$slots" "$body" | tail -n 1
+        found=1
+    done
+    [ "$found" = 1 ] || { echo "kujata_anchor: no NAME.da with NAME.aa in $dir" >&2; exit 1; }
+    exit 0
+fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 if [ $# -ge 5 ]; then
