@@ -381,6 +381,19 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
 
 static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
 
+/* The length of the JSON number at s[0..n) that is not a short whole one (a fraction, an
+ * exponent, or a long or odd text): gdec_json_len's where the text is plain, else
+ * gdec_scan's (0: not a number). */
+static GJ_HOT_INLINE size_t number_len(const uint8_t *s, size_t n)
+{
+    size_t len = gdec_json_len(s, n);
+    if (!len) {
+        gdec d;
+        len = gdec_scan((const char *)s, n, GDEC_JSON, &d);
+    }
+    return len;
+}
+
 /* How many of the first `most` (at most 18) bytes of s are ASCII digits before the
  * first that is not: eight at a time while eight are left (nothing read at or past
  * s + most), then one at a time. */
@@ -466,8 +479,7 @@ static int skim(ps *st, unsigned depth)
             size_t len = digit_run(s + i, n - i < 18 ? n - i : 18); /* a whole number as value() takes it */
             if (!len || len >= 18 || (c == '0' && len > 1) ||
                 (i + len < n && (s[i + len] == '.' || s[i + len] == 'e' || s[i + len] == 'E'))) {
-                gdec d; /* (a plain fraction or exponent: what gdec_scan would take) */
-                if (!(len = gdec_json_len(s + i, n - i))) len = gdec_scan((const char *)s + i, n - i, GDEC_JSON, &d);
+                len = number_len(s + i, n - i);
                 if (!len || len > UINT32_MAX) return 0;
             }
             i += len;
@@ -644,9 +656,7 @@ static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const
             st->i = next;
             return GANIM_OK;
         }
-        gdec d; /* (a plain fraction or exponent: what gdec_scan would take) */
-        len = gdec_json_len(st->s + st->i, st->n - st->i);
-        if (!len) len = gdec_scan((const char *)st->s + st->i, st->n - st->i, GDEC_JSON, &d);
+        len = number_len(st->s + st->i, st->n - st->i);
         if (!len) return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a JSON number");
         if (len > UINT32_MAX) return fail_here(st, GANIM_ERR_LIMIT, st->i, "a shorter number");
         v->type = GJ_NUMBER;

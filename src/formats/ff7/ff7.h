@@ -123,10 +123,11 @@ size_t ff7_clip_native_seal(uint8_t *p, const ff7_clip_info *info, uint32_t max_
  * shortest code (may be NULL). */
 uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots, uint32_t max_frames,
                            int32_t *pos, uint16_t *rot, size_t *bits, bool *shortest);
-/* Two streams decoded side by side (a pack's entries in pairs): each job's frames, bits
- * and shortest flag are what ff7_decode_stream gives for it alone (shortest left as it
- * was when no frame is decoded), its arrays filled alike; the two chains of look-ups
- * run interleaved, which the core overlaps. The jobs' arrays must not overlap. */
+/* A stream to decode beside others (ff7_decode_stream_list: a pack's entries): each
+ * job's frames, bits and shortest flag are what ff7_decode_stream gives for it alone
+ * (shortest left as it was when no frame is decoded), its arrays filled alike; two chains
+ * of look-ups run interleaved, which the core overlaps. The jobs' arrays must not
+ * overlap. */
 typedef struct ff7_stream_job {
     const uint8_t *stream; /* in: as ff7_decode_stream's arguments */
     size_t size;
@@ -138,19 +139,16 @@ typedef struct ff7_stream_job {
     size_t bits;
     bool shortest;
 } ff7_stream_job;
-void ff7_decode_stream_pair(ff7_stream_job *a, ff7_stream_job *b);
+/* The streams of n jobs, two at a time: each of two lanes takes the next job when its
+ * stream ends, so streams of different lengths still run side by side; every job's
+ * results are ff7_decode_stream's for its stream alone. */
+void ff7_decode_stream_list(ff7_stream_job *const *jobs, size_t n);
 /* The same on a given path of its inner loop: FF7_PAIR_PLAIN (any CPU), FF7_PAIR_BMI2
  * (where the compiler and the CPU have BMI2) or FF7_PAIR_AVX2 (BMI2 and AVX2: the
  * codes' table entries stored, made angles 16 at a time after each frame; what
- * ff7_decode_stream_pair takes where it runs, else BMI2's, else the plain one); false,
+ * ff7_decode_stream_list takes where it runs, else BMI2's, else the plain one); false,
  * nothing done, when that path cannot run here (the tests run each against one stream). */
 enum { FF7_PAIR_PLAIN, FF7_PAIR_BMI2, FF7_PAIR_AVX2 };
-bool ff7_decode_stream_pair_on(int path, ff7_stream_job *a, ff7_stream_job *b);
-/* The streams of n jobs, two at a time: each of two lanes takes the next job when its
- * stream ends, so streams of different lengths still run side by side; every job's
- * results are ff7_decode_stream's for its stream alone. The _on form as
- * ff7_decode_stream_pair_on. */
-void ff7_decode_stream_list(ff7_stream_job *const *jobs, size_t n);
 bool ff7_decode_stream_list_on(int path, ff7_stream_job *const *jobs, size_t n);
 /* Bits of the optimal (shortest) coding; SIZE_MAX if a position delta or a frame-0
  * position leaves int16. Rotations must be multiples of 2^bkey. */

@@ -796,12 +796,6 @@ static void decode_list(ff7_stream_job *const *jobs, size_t n, int path)
 
 void ff7_decode_stream_list(ff7_stream_job *const *jobs, size_t n) { decode_list(jobs, n, pair_path()); }
 
-void ff7_decode_stream_pair(ff7_stream_job *ja, ff7_stream_job *jb)
-{
-    ff7_stream_job *const jobs[2] = { ja, jb };
-    decode_list(jobs, 2, pair_path());
-}
-
 bool ff7_decode_stream_list_on(int path, ff7_stream_job *const *jobs, size_t n)
 {
     bool runs = path == FF7_PAIR_PLAIN || (path == FF7_PAIR_BMI2 && cpu_has_bmi2()) ||
@@ -809,12 +803,6 @@ bool ff7_decode_stream_list_on(int path, ff7_stream_job *const *jobs, size_t n)
     if (!runs) return false;
     decode_list(jobs, n, path);
     return true;
-}
-
-bool ff7_decode_stream_pair_on(int path, ff7_stream_job *ja, ff7_stream_job *jb)
-{
-    ff7_stream_job *const jobs[2] = { ja, jb };
-    return ff7_decode_stream_list_on(path, jobs, 2);
 }
 
 /* ---- encoding ---------------------------------------------------------------------- */

@@ -376,7 +376,7 @@ static void job_arrays(ff7_stream_job *j, int32_t **p, uint16_t **r, size_t *npo
     *r = malloc(*nrot * sizeof **r);
 }
 
-/* ff7_decode_stream_pair (the pack reader's two streams side by side) against
+/* ff7_decode_stream_list on two streams (two side by side) against
  * ff7_decode_stream on each stream alone: random streams of random lengths, slots and
  * bKeys (the same slot count in half the pairs), random bytes and encoded animations,
  * whole or cut, so the two end or fail at different frames; frames, bits, the shortest
@@ -419,6 +419,7 @@ TEST(pair_matches_single)
                 ff7_decode_stream(j->stream, j->size, j->bkey, j->slots, j->max_frames, p1[k], r1[k], &b1[k], &s1[k]);
         }
         bool given[2] = { job[0].shortest, job[1].shortest };
+        ff7_stream_job *const pair[2] = { &job[0], &job[1] };
         /* the dispatcher, then each path of the pair loop (BMI2 where it runs) */
         for (int path = -1; path <= FF7_PAIR_AVX2; path++) {
             for (int k = 0; k < 2; k++) {
@@ -426,8 +427,8 @@ TEST(pair_matches_single)
                 memset(job[k].rot, 0x5A, nrot[k] * sizeof *job[k].rot);
                 job[k].shortest = given[k];
             }
-            if (path < 0) ff7_decode_stream_pair(&job[0], &job[1]);
-            else if (!ff7_decode_stream_pair_on(path, &job[0], &job[1])) continue;
+            if (path < 0) ff7_decode_stream_list(pair, 2);
+            else if (!ff7_decode_stream_list_on(path, pair, 2)) continue;
             for (int k = 0; k < 2; k++) {
                 ff7_stream_job *j = &job[k];
                 CHECK_MSG(j->frames == n1[k] && j->bits == b1[k] && j->shortest == s1[k],
@@ -455,7 +456,8 @@ TEST(pair_matches_single)
     /* on a CPU with BMI2 (the one the dispatcher takes) its path must have run */
     ff7_stream_job none[2];
     memset(none, 0, sizeof none);
-    if (ff7_decode_stream_pair_on(FF7_PAIR_AVX2, &none[0], &none[1])) CHECK_EQ_INT(paths_run, 3000);
+    ff7_stream_job *const none_pair[2] = { &none[0], &none[1] };
+    if (ff7_decode_stream_list_on(FF7_PAIR_AVX2, none_pair, 2)) CHECK_EQ_INT(paths_run, 3000);
 }
 
 /* ff7_decode_stream_list (the pack reader's streams, two lanes each taking the next
