@@ -26,6 +26,8 @@
 #include "io/decimal_fast.h"
 
 #define KEY_CACHE 64u
+#define SHAPE_DEPTH 8u   /* objects this shallow remember their members' names (ps.shape) */
+#define SHAPE_MEMBERS 8u /* the first this many of them */
 
 /* member_name, called for names and short string values: inlined in both (gcc stops
  * inlining it once it has two callers, which costs more than the copy) */
@@ -59,6 +61,15 @@ typedef struct ps {
         uint8_t keep, lend, later;
     } said[KEY_CACHE]; /* what keep and lend said of a member name (a pointer into the tree:
                         * the same pointer is the same text) in a container at a depth */
+    /* The names of the last object's members met at each shallow depth, in order, with
+     * what member_name and `said` gave for them: the next object there (an array's items
+     * share their members) finds its names by comparing them where they should be. */
+    struct shape {
+        const char *key, *self; /* the shared name (NULL: none) and the object's own name */
+        uint64_t w[2];          /* as in keys[] */
+        uint32_t len;
+        uint8_t slot, keep, lend, later;
+    } shape[SHAPE_DEPTH][SHAPE_MEMBERS];
     ganim_error *err;
 } ps;
 
@@ -328,9 +339,34 @@ static ganim_code string(ps *st, const char **out, uint32_t *len, uint8_t *lent)
  * before without escapes is shared, not stored again.
  * Names are told apart by their length and their first and last 8 bytes (the whole name
  * up to 16 bytes; longer ones are compared whole). */
-static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, const char **out, uint32_t *out_len)
+/* The first and last 8 bytes of the plain name s[start..start+n) (fewer: the rest zero),
+ * as keys[] holds them. */
+static GJ_HOT_INLINE void name_words(const ps *st, size_t start, size_t n, uint64_t w[2])
 {
     static const uint8_t ones[16] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+    w[0] = w[1] = 0;
+    if (n >= 8) {
+        memcpy(&w[0], st->s + start, 8);
+        memcpy(&w[1], st->s + start + n - 8, 8);
+    } else if (st->n - start >= 8) { /* the first n bytes of a word */
+        uint64_t keep;
+        memcpy(&w[0], st->s + start, 8);
+        memcpy(&keep, ones + 8 - n, 8);
+        w[0] &= keep;
+    } else {
+        memcpy(&w[0], st->s + start, n);
+    }
+}
+
+static GJ_HOT_INLINE unsigned name_slot(const uint64_t w[2], size_t n)
+{
+    return (unsigned)(((w[0] ^ (w[1] * 31u) ^ n) * 0x9E3779B97F4A7C15u) >> 58) % KEY_CACHE;
+}
+
+/* (*slot_out: the name's place in keys when it is stored or found there, else KEY_CACHE) */
+static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, const char **out, uint32_t *out_len,
+                                            unsigned *slot_out)
+{
     size_t start = st->i + 1, end = start;
     uint32_t len = 0;
     int found = 0;
@@ -349,22 +385,14 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
     int plain = end < st->n && st->s[end] == '"';
     size_t n = end - start;
     uint64_t w[2] = { 0, 0 };
-    if (plain && n >= 8) {
-        memcpy(&w[0], st->s + start, 8);
-        memcpy(&w[1], st->s + end - 8, 8);
-    } else if (plain && st->n - start >= 8) { /* the first n bytes of a word */
-        uint64_t keep;
-        memcpy(&w[0], st->s + start, 8);
-        memcpy(&keep, ones + 8 - n, 8);
-        w[0] &= keep;
-    } else if (plain) {
-        memcpy(&w[0], st->s + start, n);
-    }
-    unsigned slot = (unsigned)(((w[0] ^ (w[1] * 31u) ^ n) * 0x9E3779B97F4A7C15u) >> 58) % KEY_CACHE;
+    if (plain) name_words(st, start, n, w);
+    unsigned slot = name_slot(w, n);
+    *slot_out = KEY_CACHE;
     if (plain && !st->discard && keys[slot].s && keys[slot].len == n && keys[slot].w[0] == w[0] &&
         keys[slot].w[1] == w[1] && (n <= 16 || memcmp(keys[slot].s, st->s + start, n) == 0)) {
         *out = keys[slot].s;
         *out_len = (uint32_t)n;
+        *slot_out = slot;
         st->i = end + 1;
         return GANIM_OK;
     }
@@ -375,8 +403,25 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
         keys[slot].len = len;
         keys[slot].w[0] = w[0];
         keys[slot].w[1] = w[1];
+        *slot_out = slot;
     }
     return code;
+}
+
+/* Whether the member name at st->i (its opening quote) is the one `sh` remembers, and
+ * member_name would give it back from keys[] as it stands (the same pointer, the same
+ * place after it): then st->i is past it. Not while discarding. */
+static GJ_HOT_INLINE int shape_name(ps *st, const struct shape *sh)
+{
+    size_t start = st->i + 1, n = sh->len;
+    if (!sh->key || st->n - start <= n || st->s[start + n] != '"') return 0;
+    uint64_t w[2];
+    name_words(st, start, n, w);
+    if (w[0] != sh->w[0] || w[1] != sh->w[1] || st->keys[sh->slot].s != sh->key ||
+        (n > 16 && memcmp(sh->key, st->s + start, n) != 0))
+        return 0;
+    st->i = start + n + 1;
+    return 1;
 }
 
 static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
@@ -528,30 +573,51 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
         return ganim_fail(st->err, GANIM_ERR_LIMIT, at(st, st->i),
                           "%s: arrays and objects nested deeper than %u levels", st->p->who, st->p->max_depth);
     size_t base = st->top;
+    /* the names remembered for an object at this depth (NULL: none) */
+    struct shape *shape =
+        object && !st->discard && depth < SHAPE_DEPTH && !st->p->no_shapes ? st->shape[depth] : NULL;
     st->i++;
     skip_space(st);
     if (st->i < st->n && st->s[st->i] == close) {
         st->i++;
     } else {
-        for (;;) {
+        for (unsigned member = 0;; member++) {
             gj_value item;
             const char *key = NULL;
             ganim_code code;
+            unsigned skip = 0, later = 0, said = 0;
             skip_space(st);
+            st->lend = 0;
             if (object) {
                 if (st->i >= st->n || st->s[st->i] != '"')
                     return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a member name");
-                uint32_t key_len;
-                /* (a name not stored is only checked: no look-up of the names seen) */
-                code = st->discard ? string(st, &key, &key_len, NULL) : member_name(st, st->keys, &key, &key_len);
-                if (code != GANIM_OK) return code;
+                struct shape *sh = shape && member < SHAPE_MEMBERS ? &shape[member] : NULL;
+                if (sh && sh->self == self && shape_name(st, sh)) { /* as the last object's */
+                    key = sh->key;
+                    skip = !sh->keep;
+                    later = sh->later;
+                    st->lend = sh->lend;
+                    said = 1;
+                } else {
+                    uint32_t key_len;
+                    unsigned slot = KEY_CACHE;
+                    /* (a name not stored is only checked: no look-up of the names seen) */
+                    code = st->discard ? string(st, &key, &key_len, NULL)
+                                       : member_name(st, st->keys, &key, &key_len, &slot);
+                    if (code != GANIM_OK) return code;
+                    if (sh) { /* remembered below, or forgotten */
+                        sh->key = slot < KEY_CACHE ? key : NULL;
+                        sh->self = self;
+                        sh->len = key_len;
+                        sh->slot = (uint8_t)slot;
+                        memcpy(sh->w, st->keys[slot % KEY_CACHE].w, sizeof sh->w);
+                    }
+                }
                 if (!next_is(st, ':')) return fail_here(st, GANIM_ERR_CORRUPT, st->i, "':'");
                 st->i++;
                 skip_space(st);
             }
-            unsigned skip = 0, later = 0;
-            st->lend = 0;
-            if (!st->discard && object) { /* (key is not NULL: not discarding) */
+            if (!said && !st->discard && object) { /* (key is not NULL: not discarding) */
                 unsigned slot = (unsigned)(((uintptr_t)key >> 3) ^ ((uintptr_t)self >> 5) ^ depth) % KEY_CACHE;
                 if (st->said[slot].key != key || st->said[slot].self != self || st->said[slot].depth != depth) {
                     st->said[slot].key = key;
@@ -565,6 +631,11 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                 skip = !st->said[slot].keep;
                 later = !skip && st->said[slot].later;
                 st->lend = st->said[slot].keep && st->said[slot].lend;
+                if (shape && member < SHAPE_MEMBERS) {
+                    shape[member].keep = (uint8_t)!skip;
+                    shape[member].lend = (uint8_t)st->lend;
+                    shape[member].later = (uint8_t)later;
+                }
             }
             if (later) { /* checked now, stored as its text */
                 size_t start = st->i;
@@ -641,7 +712,10 @@ static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const
         v->type = GJ_STRING;
         /* a short string seen before (glTF's "LINEAR", "rotation", "VEC3"...) is shared
          * like a member name */
-        if (!lend && !st->discard) return member_name(st, st->strs, &v->text, &v->count);
+        if (!lend && !st->discard) {
+            unsigned slot;
+            return member_name(st, st->strs, &v->text, &v->count, &slot);
+        }
         return string(st, &v->text, &v->count, lend ? &v->lent : NULL);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {

@@ -69,6 +69,9 @@ typedef struct gj_parser {
      * its tree's bytes (not its stack's, given back). */
     size_t used;
     size_t *charged;
+    /* 1: every member name read the long way, not found where the last object at its depth
+     * had it (the same tree, bytes and errors: for tests that compare the two). */
+    int no_shapes;
 } gj_parser;
 
 /* Parses text[0..size) into *out. Errors: GANIM_ERR_TRUNCATED when the text ends inside a

@@ -707,6 +707,174 @@ TEST(parsed_later_within_the_bound)
     arena_free(&a);
 }
 
+/* ---- member names found where the last object had them (ps.shape) ------------------------- */
+
+static int keep_shapes(unsigned depth, const char *parent, const char *key)
+{
+    (void)depth;
+    if (key[0] == 'X' && key[1] == 'k') return 0;
+    return !parent || strcmp(parent, "extras") != 0 || strcmp(key, "mine") == 0;
+}
+
+static int later_shapes(unsigned depth, const char *parent, const char *key)
+{
+    (void)parent;
+    return depth == 2 && strcmp(key, "m") == 0;
+}
+
+typedef struct shaped {
+    arena a;
+    ganim_error e;
+    ganim_code c;
+    size_t charged;
+    const gj_value *v;
+} shaped;
+
+static void parse_shaped(shaped *t, const char *text, size_t size, size_t max_bytes, int no_shapes)
+{
+    memset(t, 0, sizeof *t);
+    gj_parser p = { .alloc = arena_alloc,
+                    .alloc_user = &t->a,
+                    .max_depth = 8,
+                    .who = "test: JSON",
+                    .base = 100,
+                    .max_bytes = max_bytes,
+                    .limit_name = "the test's limit",
+                    .keep = keep_shapes,
+                    .lend = lend_s,
+                    .later = later_shapes,
+                    .charged = &t->charged,
+                    .no_shapes = no_shapes };
+    t->c = gj_parse(&p, (const uint8_t *)text, size, &t->v, &t->e);
+}
+
+/* Whether two trees are the same: values, offsets, member names, lent strings, LATER texts. */
+static int same_values(const gj_value *a, const gj_value *b)
+{
+    if (a->type != b->type || a->count != b->count || a->offset != b->offset || a->lent != b->lent) return 0;
+    if ((a->key == NULL) != (b->key == NULL) || (a->key && strcmp(a->key, b->key) != 0)) return 0;
+    if (a->type == GJ_LATER) return a->text == b->text && a->depth == b->depth;
+    if (a->type == GJ_STRING || a->type == GJ_NUMBER) return memcmp(a->text, b->text, a->count) == 0;
+    if (a->type == GJ_ARRAY || a->type == GJ_OBJECT)
+        for (uint32_t i = 0; i < a->count; i++)
+            if (!same_values(&a->items[i], &b->items[i])) return 0;
+    return 1;
+}
+
+static uint32_t shape_rand(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+/* A name of the pool: runs of 'k' of many lengths (each a prefix of the longer ones), the
+ * same with 'X' at the first, middle or last byte or byte 8, escaped names, and the names
+ * the callbacks look at. */
+static const char *shape_name_of(unsigned i, char *buf)
+{
+    static const char *const fixed[] = { "extras", "mine", "s", "m", "k\\u006b", "\\u006bk", "Xkk", "Xkkkkkkkkkkkkkkkkk" };
+    static const unsigned lens[] = { 1, 2, 3, 5, 7, 8, 9, 12, 15, 16, 17, 20, 24, 33, 40, 70 };
+    if (i < 8) return fixed[i];
+    i -= 8;
+    unsigned len = lens[(i / 5) % 16], where = i % 5;
+    memset(buf, 'k', len);
+    buf[len] = 0;
+    if (where == 1) buf[0] = 'Y';
+    if (where == 2) buf[len / 2] = 'Y';
+    if (where == 3) buf[len - 1] = 'Y';
+    if (where == 4 && len > 8) buf[8] = 'Y';
+    return buf;
+}
+
+static void shape_object(char *text, size_t *n, size_t cap, uint32_t *x, unsigned depth, unsigned *last, unsigned *nlast)
+{
+    unsigned names[10], count;
+    if (*nlast && shape_rand(x) % 4) { /* mostly the last object's names at this depth */
+        count = *nlast;
+        memcpy(names, last, sizeof names);
+        if (shape_rand(x) % 3 == 0) names[shape_rand(x) % count] = shape_rand(x) % 88; /* one changed */
+        if (shape_rand(x) % 5 == 0 && count > 1) count--;
+    } else {
+        count = 1 + shape_rand(x) % 10;
+        for (unsigned k = 0; k < count; k++) names[k] = shape_rand(x) % 88;
+    }
+    memcpy(last, names, sizeof names);
+    *nlast = count;
+    *n += (size_t)snprintf(text + *n, cap - *n, "{");
+    for (unsigned k = 0; k < count && *n < cap - 400; k++) {
+        char buf[80];
+        const char *name = shape_name_of(names[k], buf);
+        *n += (size_t)snprintf(text + *n, cap - *n, "%s%s\"%s\"%s:", k ? "," : "", shape_rand(x) % 8 ? "" : " ", name,
+                               shape_rand(x) % 8 ? "" : " ");
+        unsigned kind = shape_rand(x) % 6;
+        if (names[k] == 0 && depth < 5) { /* extras: an object with "mine" among others */
+            *n += (size_t)snprintf(text + *n, cap - *n, "{\"mine\":1,\"%s\":[2],\"mine\":\"x\"}",
+                                   shape_name_of(8 + shape_rand(x) % 80, buf));
+        } else if (kind == 0 && depth < 4) {
+            unsigned sub[10], nsub = 0;
+            *n += (size_t)snprintf(text + *n, cap - *n, "[");
+            for (unsigned j = 0, items = 1 + shape_rand(x) % 4; j < items && *n < cap - 600; j++) {
+                if (j) *n += (size_t)snprintf(text + *n, cap - *n, ",");
+                shape_object(text, n, cap, x, depth + 2, sub, &nsub);
+            }
+            *n += (size_t)snprintf(text + *n, cap - *n, "]");
+        } else if (kind == 1) {
+            *n += (size_t)snprintf(text + *n, cap - *n, "\"%s\"", shape_rand(x) % 2 ? "LINEAR" : "a\\nb");
+        } else if (kind == 2) {
+            *n += (size_t)snprintf(text + *n, cap - *n, "[%u,-0.5e3]", shape_rand(x) % 1000);
+        } else {
+            *n += (size_t)snprintf(text + *n, cap - *n, "%u", shape_rand(x) % 100000);
+        }
+    }
+    *n += (size_t)snprintf(text + *n, cap - *n, "}");
+}
+
+TEST(member_names_where_they_were)
+{
+    static char text[24000];
+    static const char bytes[] = "\"{}[],:\\ akXY0";
+    uint32_t x = 0x2545F491u;
+    unsigned compared = 0, failed = 0, limited = 0;
+    for (int t = 0; t < 1500; t++) {
+        size_t n = 0;
+        unsigned last[4][10] = { { 0 } }, nlast[4] = { 0 };
+        n += (size_t)snprintf(text + n, sizeof text - n, "{\"a\":[");
+        for (unsigned i = 0, items = 2 + shape_rand(&x) % 12; i < items && n < sizeof text - 1200; i++) {
+            if (i) n += (size_t)snprintf(text + n, sizeof text - n, ",");
+            shape_object(text, &n, sizeof text - 600, &x, 2, last[0], &nlast[0]);
+        }
+        n += (size_t)snprintf(text + n, sizeof text - n, "],\"b\":");
+        shape_object(text, &n, sizeof text - 600, &x, 1, last[1], &nlast[1]);
+        n += (size_t)snprintf(text + n, sizeof text - n, "}");
+        if (t % 3 == 1) text[shape_rand(&x) % n] = bytes[shape_rand(&x) % (sizeof bytes - 1)]; /* one byte changed */
+        shaped ref, fast;
+        parse_shaped(&ref, text, n, 0, 1);
+        size_t bound = 0;
+        if (t % 3 == 2 && ref.c == GANIM_OK) bound = ref.charged - shape_rand(&x) % (ref.charged / 2 + 1);
+        if (bound) {
+            arena_free(&ref.a);
+            parse_shaped(&ref, text, n, bound, 1);
+        }
+        parse_shaped(&fast, text, n, bound, 0);
+        CHECK_MSG(fast.c == ref.c && fast.a.calls == ref.a.calls && fast.charged == ref.charged,
+                  "text %d: code %d/%d, %d/%d allocations, %zu/%zu bytes", t, fast.c, ref.c, fast.a.calls, ref.a.calls,
+                  fast.charged, ref.charged);
+        if (ref.c != GANIM_OK)
+            CHECK_MSG(fast.e.offset == ref.e.offset && !strcmp(fast.e.message, ref.e.message), "text %d: %s / %s", t,
+                      fast.e.message, ref.e.message);
+        if (ref.c == GANIM_OK && fast.c == GANIM_OK) CHECK_MSG(same_values(ref.v, fast.v), "text %d: not the same tree", t);
+        compared++;
+        failed += ref.c != GANIM_OK;
+        limited += ref.c == GANIM_ERR_LIMIT;
+        arena_free(&ref.a);
+        arena_free(&fast.a);
+    }
+    CHECK_MSG(failed > 300 && limited > 100 && compared - failed > 700, "%u texts, %u refused (%u at the bound)",
+              compared, failed, limited);
+}
+
 int main(void)
 {
     RUN(values_and_views);
@@ -724,5 +892,6 @@ int main(void)
     RUN(parsed_later_within_the_bound);
     RUN(whole_numbers_of_every_length);
     RUN(long_strings_at_every_place);
+    RUN(member_names_where_they_were);
     return test_finish();
 }
