@@ -61,6 +61,8 @@ typedef struct ps {
         uint8_t keep, lend, later;
     } said[KEY_CACHE]; /* what keep and lend said of a member name (a pointer into the tree:
                         * the same pointer is the same text) in a container at a depth */
+    ganim_error *err;
+    uint8_t shape_used[SHAPE_DEPTH]; /* whether shape[depth] was cleared */
     /* The names of the last object's members met at each shallow depth, in order, with
      * what member_name and `said` gave for them: the next object there (an array's items
      * share their members) finds its names by comparing them where they should be. */
@@ -69,8 +71,7 @@ typedef struct ps {
         uint64_t w[2];          /* as in keys[] */
         uint32_t len;
         uint8_t slot, keep, lend, later;
-    } shape[SHAPE_DEPTH][SHAPE_MEMBERS];
-    ganim_error *err;
+    } shape[SHAPE_DEPTH][SHAPE_MEMBERS]; /* (the last member: begin() clears none of it) */
 } ps;
 
 static uint64_t at(const ps *st, size_t i) { return st->p->base + i; }
@@ -576,6 +577,10 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
     /* the names remembered for an object at this depth (NULL: none) */
     struct shape *shape =
         object && !st->discard && depth < SHAPE_DEPTH && !st->p->no_shapes ? st->shape[depth] : NULL;
+    if (shape && !st->shape_used[depth]) { /* (its first object: nothing remembered) */
+        memset(shape, 0, sizeof st->shape[depth]);
+        st->shape_used[depth] = 1;
+    }
     st->i++;
     skip_space(st);
     if (st->i < st->n && st->s[st->i] == close) {
@@ -760,7 +765,7 @@ static ganim_code parse_root(ps *st, unsigned depth, const char *key, gj_value *
 
 static void begin(ps *st, const gj_parser *p, const uint8_t *text, size_t size, ganim_error *err)
 {
-    memset(st, 0, sizeof *st);
+    memset(st, 0, offsetof(ps, shape)); /* (shape: cleared a depth at a time when used) */
     st->p = p;
     st->s = text;
     st->n = size;

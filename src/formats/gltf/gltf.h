@@ -106,9 +106,10 @@ typedef struct gltf_file {
     gj_parser json;
     char json_limit_name[200];
     size_t json_used, json_later_used;
-    /* gltf_members' memos for the tree's channels, targets, bufferViews and accessors, and
-     * for the samplers of the last tree parsed later */
+    /* gltf_members' memos for the tree's channels, targets, bufferViews, accessors, nodes
+     * and nodes' extras.ganim, and for the samplers of the last tree parsed later */
     const char *memo_channel[2], *memo_target[2], *memo_view[5], *memo_accessor[7], *memo_sampler[4];
+    const char *memo_node[7], *memo_node_ex[2];
     uint32_t node_count, accessor_count, view_count, buf_count;
     gltf_node *nodes;
     gltf_buf *bufs;

@@ -44,9 +44,9 @@ static ganim_code node_matrix(gltf_file *f, uint32_t i, const gj_value *mv, gltf
     return GANIM_OK;
 }
 
-static ganim_code node_trs(gltf_file *f, uint32_t i, const gj_value *nv, gltf_node *n)
+static ganim_code node_trs(gltf_file *f, uint32_t i, const gj_value *rv, const gj_value *tv, const gj_value *sv,
+                           gltf_node *n)
 {
-    const gj_value *rv = gj_get(nv, "rotation"), *tv = gj_get(nv, "translation"), *sv = gj_get(nv, "scale");
     if (rv) {
         float q[4];
         if (!gj_floats(rv, q, 4)) return bad_node(f, i, rv, "the rotation is not 4 numbers");
@@ -78,18 +78,25 @@ ganim_code gltf_read_nodes(gltf_file *f)
         node->offset = nv->offset;
         node->name = "";
         node->local = ganim_transform_identity();
-        const gj_value *name = gj_get(nv, "name");
+        /* the node's members in one pass (the first of a repeated name, as gj_get) */
+        static const char *const names[] = { "name", "extras", "matrix", "rotation", "translation", "scale", "children" };
+        const gj_value *m[7];
+        gltf_members(nv, names, m, 7, f->memo_node);
+        const gj_value *name = m[0];
         if (name && !gj_string(name, &node->name)) return bad_node(f, i, name, "the name is not a string");
-        const gj_value *ex = gj_get(gj_get(nv, "extras"), "ganim");
+        const gj_value *ex = gj_get(m[1], "ganim");
         if (f->ganim && ex) {
+            static const char *const ex_names[] = { "name", "flags" };
+            const gj_value *em[2];
             uint64_t flags;
-            gj_string(gj_get(ex, "name"), &node->ganim_name);
-            if (gj_uint(gj_get(ex, "flags"), UINT32_MAX, &flags)) node->ganim_flags = (uint32_t)flags;
+            gltf_members(ex, ex_names, em, 2, f->memo_node_ex);
+            gj_string(em[0], &node->ganim_name);
+            if (gj_uint(em[1], UINT32_MAX, &flags)) node->ganim_flags = (uint32_t)flags;
         }
-        const gj_value *mv = gj_get(nv, "matrix");
-        ganim_code code = mv ? node_matrix(f, i, mv, node) : node_trs(f, i, nv, node);
+        const gj_value *mv = m[2];
+        ganim_code code = mv ? node_matrix(f, i, mv, node) : node_trs(f, i, m[3], m[4], m[5], node);
         if (code != GANIM_OK) return code;
-        const gj_value *kids = gj_get(nv, "children");
+        const gj_value *kids = m[6];
         if (!kids) continue;
         if (kids->type != GJ_ARRAY) return bad_node(f, i, kids, "children is not an array");
         for (uint32_t k = 0; k < kids->count; k++) {
@@ -130,12 +137,14 @@ static ganim_code count_animated(gltf_file *f, uint32_t *moved)
     for (uint32_t a = 0; f->anims_v && a < f->anims_v->count; a++) {
         const gj_value *ch = gj_get(&f->anims_v->items[a], "channels");
         for (uint32_t c = 0; gj_is(ch, GJ_ARRAY) && c < ch->count; c++) {
-            const gj_value *t = gj_get(&ch->items[c], "target");
+            /* (the names and memos of read_channel's gltf_members) */
+            static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };
+            const gj_value *cm[2], *tm[2];
+            gltf_members(&ch->items[c], cnames, cm, 2, f->memo_channel);
+            gltf_members(cm[0], tnames, tm, 2, f->memo_target);
             const char *path = "";
             uint64_t node;
-            if (!gj_uint(gj_get(t, "node"), UINT32_MAX, &node) || node >= f->node_count ||
-                !gj_string(gj_get(t, "path"), &path))
-                continue;
+            if (!gj_uint(tm[1], UINT32_MAX, &node) || node >= f->node_count || !gj_string(tm[0], &path)) continue;
             if (gltf_is(path, "rotation") || gltf_is(path, "translation") || gltf_is(path, "scale")) moved[node]++;
         }
     }

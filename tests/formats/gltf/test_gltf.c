@@ -622,6 +622,55 @@ TEST(matrix_nodes_and_rates)
     ganim_buffer_free(&b);
 }
 
+/* Nodes' members in any order and repeated (the first one counts, as gj_get gives it),
+ * read in one pass each with gltf_members' memo, and channels whose targets name their
+ * members in either order. */
+TEST(node_members_in_any_order)
+{
+    gb g = { 0 };
+    const float t[2] = { 0, 0.5f };
+    const float v[6] = { 0, 0, 0, 1, 0, 0 };
+    int it = gb_floats(&g, t, 2, "SCALAR"), iv = gb_floats(&g, v, 2, "VEC3");
+    char body[2048];
+    snprintf(body, sizeof body,
+             "\"nodes\":[{\"translation\":[1,2,3],\"name\":\"a\",\"translation\":[9,9,9],\"children\":[1,2]},"
+             "{\"name\":\"b\",\"name\":\"bb\",\"rotation\":[0,0,1,0],\"translation\":[4,5,6],\"scale\":[2,2,2]},"
+             "{\"children\":[3],\"scale\":[3,3,3],\"translation\":[7,8,9],\"name\":\"c\",\"scale\":[5,5,5]},"
+             "{\"extras\":{\"other\":1},\"name\":\"d\",\"children\":[],\"children\":[0]}],"
+             "\"skins\":[{\"joints\":[0,1,2,3]}],"
+             "\"animations\":[{\"name\":\"m\",\"channels\":[{\"target\":{\"path\":\"translation\",\"node\":1},"
+             "\"sampler\":0},{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"translation\",\"node\":0}}],"
+             "\"samplers\":[{\"input\":%d,\"output\":%d}]}]",
+             it, iv);
+    ganim_buffer b;
+    gb_finish(&g, body, 1, NULL, &b);
+    ganim_doc *d = read_built(&b, NULL, GANIM_OK, NULL);
+    if (d) {
+        const ganim_skeleton *sk = d->skeleton;
+        CHECK(sk->bone_count == 4);
+        int a = bone_named(d, "a"), bb = bone_named(d, "b"), c = bone_named(d, "c"), dd = bone_named(d, "d");
+        CHECK_MSG(a >= 0 && bb >= 0 && c >= 0 && dd >= 0 && bone_named(d, "bb") < 0, "bones a %d b %d c %d d %d", a,
+                  bb, c, dd);
+        if (a >= 0 && bb >= 0 && c >= 0 && dd >= 0) {
+            CHECK(sk->bones[a].rest.translation.x == 1 && sk->bones[a].rest.translation.z == 3);
+            CHECK(sk->bones[a].parent < 0 && sk->bones[bb].parent == a && sk->bones[c].parent == a);
+            CHECK(sk->bones[dd].parent == c);
+            CHECK(sk->bones[bb].rest.rotation.z == 1 && sk->bones[bb].rest.scale.y == 2);
+            CHECK(sk->bones[c].rest.scale.x == 3 && sk->bones[c].rest.translation.y == 8);
+            /* the bones moved: b and c (the second target's first "node"), not a */
+            const ganim_clip *cl = &d->clips[0];
+            int kind[4] = { -1, -1, -1, -1 };
+            for (uint32_t k = 0; k < cl->track_count; k++)
+                if (cl->tracks[k].bone < 4) kind[cl->tracks[k].bone] = (int)cl->tracks[k].translation.kind;
+            CHECK_MSG(kind[bb] > GANIM_CHANNEL_ABSENT && kind[c] > GANIM_CHANNEL_ABSENT &&
+                          kind[a] <= GANIM_CHANNEL_ABSENT,
+                      "kinds a %d b %d c %d d %d", kind[a], kind[bb], kind[c], kind[dd]);
+        }
+        ganim_doc_free(d);
+    }
+    ganim_buffer_free(&b);
+}
+
 TEST(skins)
 {
     gb g = { 0 };
@@ -1416,6 +1465,7 @@ int main(void)
     RUN(zero_scale_frames_are_hidden);
     RUN(accessor_layouts);
     RUN(matrix_nodes_and_rates);
+    RUN(node_members_in_any_order);
     RUN(skins);
     RUN(external_buffers);
     RUN(ganim_conversion_undone_or_kept);
