@@ -575,8 +575,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                           "%s: arrays and objects nested deeper than %u levels", st->p->who, st->p->max_depth);
     size_t base = st->top;
     /* the names remembered for an object at this depth (NULL: none) */
-    struct shape *shape =
-        object && !st->discard && depth < SHAPE_DEPTH && !st->p->no_shapes ? st->shape[depth] : NULL;
+    struct shape *shape = object && !st->discard && depth < SHAPE_DEPTH && !st->p->no_shapes ? st->shape[depth] : NULL;
     if (shape && !st->shape_used[depth]) { /* (its first object: nothing remembered) */
         memset(shape, 0, sizeof st->shape[depth]);
         st->shape_used[depth] = 1;

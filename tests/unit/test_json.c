@@ -774,7 +774,9 @@ static uint32_t shape_rand(uint32_t *x)
  * the callbacks look at. */
 static const char *shape_name_of(unsigned i, char *buf)
 {
-    static const char *const fixed[] = { "extras", "mine", "s", "m", "k\\u006b", "\\u006bk", "Xkk", "Xkkkkkkkkkkkkkkkkk" };
+    static const char *const fixed[] = {
+        "extras", "mine", "s", "m", "k\\u006b", "\\u006bk", "Xkk", "Xkkkkkkkkkkkkkkkkk"
+    };
     static const unsigned lens[] = { 1, 2, 3, 5, 7, 8, 9, 12, 15, 16, 17, 20, 24, 33, 40, 70 };
     if (i < 8) return fixed[i];
     i -= 8;
@@ -788,7 +790,8 @@ static const char *shape_name_of(unsigned i, char *buf)
     return buf;
 }
 
-static void shape_object(char *text, size_t *n, size_t cap, uint32_t *x, unsigned depth, unsigned *last, unsigned *nlast)
+static void shape_object(char *text, size_t *n, size_t cap, uint32_t *x, unsigned depth, unsigned *last,
+                         unsigned *nlast)
 {
     unsigned names[10], count;
     if (*nlast && shape_rand(x) % 4) { /* mostly the last object's names at this depth */
@@ -864,7 +867,8 @@ TEST(member_names_where_they_were)
         if (ref.c != GANIM_OK)
             CHECK_MSG(fast.e.offset == ref.e.offset && !strcmp(fast.e.message, ref.e.message), "text %d: %s / %s", t,
                       fast.e.message, ref.e.message);
-        if (ref.c == GANIM_OK && fast.c == GANIM_OK) CHECK_MSG(same_values(ref.v, fast.v), "text %d: not the same tree", t);
+        if (ref.c == GANIM_OK && fast.c == GANIM_OK)
+            CHECK_MSG(same_values(ref.v, fast.v), "text %d: not the same tree", t);
         compared++;
         failed += ref.c != GANIM_OK;
         limited += ref.c == GANIM_ERR_LIMIT;

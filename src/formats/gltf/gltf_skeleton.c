@@ -79,7 +79,9 @@ ganim_code gltf_read_nodes(gltf_file *f)
         node->name = "";
         node->local = ganim_transform_identity();
         /* the node's members in one pass (the first of a repeated name, as gj_get) */
-        static const char *const names[] = { "name", "extras", "matrix", "rotation", "translation", "scale", "children" };
+        static const char *const names[] = {
+            "name", "extras", "matrix", "rotation", "translation", "scale", "children"
+        };
         const gj_value *m[7];
         gltf_members(nv, names, m, 7, f->memo_node);
         const gj_value *name = m[0];

@@ -584,23 +584,30 @@ TEST(accessor_layouts)
     ganim_buffer_free(&b);
 }
 
-TEST(matrix_nodes_and_rates)
+/* A .glb of the body (a printf format taking the input and output accessors' indices) with
+ * n key times t and n VEC3 values v, read. */
+static ganim_doc *read_keys_body(const char *body_fmt, const float *t, const float *v, uint32_t n, ganim_buffer *b)
 {
     gb g = { 0 };
+    int it = gb_floats(&g, t, n, "SCALAR"), iv = gb_floats(&g, v, n, "VEC3");
+    char body[2048];
+    snprintf(body, sizeof body, body_fmt, it, iv);
+    gb_finish(&g, body, 1, NULL, b);
+    return read_built(b, NULL, GANIM_OK, NULL);
+}
+
+TEST(matrix_nodes_and_rates)
+{
     const float t[4] = { 0, 0.1f, 0.2f, 0.7f };
     const float v[12] = { 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0 };
-    int it = gb_floats(&g, t, 4, "SCALAR"), iv = gb_floats(&g, v, 4, "VEC3");
-    char body[2048];
-    /* the child's rest as a matrix: turned 90 deg about Z, scaled 2, moved (1, 2, 3) */
-    snprintf(body, sizeof body,
-             "\"nodes\":[{\"name\":\"root\",\"children\":[1]},{\"name\":\"child\",\"matrix\":[0,2,0,0,-2,0,0,0,0,0,2,0,"
-             "1,2,3,1]}],\"skins\":[{\"joints\":[0,1]}],"
-             "\"animations\":[{\"name\":\"move\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":"
-             "\"translation\"}}],\"samplers\":[{\"input\":%d,\"output\":%d}]}]",
-             it, iv);
     ganim_buffer b;
-    gb_finish(&g, body, 1, NULL, &b);
-    ganim_doc *d = read_built(&b, NULL, GANIM_OK, NULL);
+    /* the child's rest as a matrix: turned 90 deg about Z, scaled 2, moved (1, 2, 3) */
+    ganim_doc *d = read_keys_body(
+        "\"nodes\":[{\"name\":\"root\",\"children\":[1]},{\"name\":\"child\",\"matrix\":[0,2,0,0,-2,0,0,0,0,0,2,0,"
+        "1,2,3,1]}],\"skins\":[{\"joints\":[0,1]}],"
+        "\"animations\":[{\"name\":\"move\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":"
+        "\"translation\"}}],\"samplers\":[{\"input\":%d,\"output\":%d}]}]",
+        t, v, 4, &b);
     if (d) {
         const ganim_bone *c = &d->skeleton->bones[1];
         CHECK_NEAR(c->rest.rotation.z, sin(PI / 4), 1e-6);
@@ -627,30 +634,25 @@ TEST(matrix_nodes_and_rates)
  * members in either order. */
 TEST(node_members_in_any_order)
 {
-    gb g = { 0 };
     const float t[2] = { 0, 0.5f };
     const float v[6] = { 0, 0, 0, 1, 0, 0 };
-    int it = gb_floats(&g, t, 2, "SCALAR"), iv = gb_floats(&g, v, 2, "VEC3");
-    char body[2048];
-    snprintf(body, sizeof body,
-             "\"nodes\":[{\"translation\":[1,2,3],\"name\":\"a\",\"translation\":[9,9,9],\"children\":[1,2]},"
-             "{\"name\":\"b\",\"name\":\"bb\",\"rotation\":[0,0,1,0],\"translation\":[4,5,6],\"scale\":[2,2,2]},"
-             "{\"children\":[3],\"scale\":[3,3,3],\"translation\":[7,8,9],\"name\":\"c\",\"scale\":[5,5,5]},"
-             "{\"extras\":{\"other\":1},\"name\":\"d\",\"children\":[],\"children\":[0]}],"
-             "\"skins\":[{\"joints\":[0,1,2,3]}],"
-             "\"animations\":[{\"name\":\"m\",\"channels\":[{\"target\":{\"path\":\"translation\",\"node\":1},"
-             "\"sampler\":0},{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"translation\",\"node\":0}}],"
-             "\"samplers\":[{\"input\":%d,\"output\":%d}]}]",
-             it, iv);
     ganim_buffer b;
-    gb_finish(&g, body, 1, NULL, &b);
-    ganim_doc *d = read_built(&b, NULL, GANIM_OK, NULL);
+    ganim_doc *d = read_keys_body(
+        "\"nodes\":[{\"translation\":[1,2,3],\"name\":\"a\",\"translation\":[9,9,9],\"children\":[1,2]},"
+        "{\"name\":\"b\",\"name\":\"bb\",\"rotation\":[0,0,1,0],\"translation\":[4,5,6],\"scale\":[2,2,2]},"
+        "{\"children\":[3],\"scale\":[3,3,3],\"translation\":[7,8,9],\"name\":\"c\",\"scale\":[5,5,5]},"
+        "{\"extras\":{\"other\":1},\"name\":\"d\",\"children\":[],\"children\":[0]}],"
+        "\"skins\":[{\"joints\":[0,1,2,3]}],"
+        "\"animations\":[{\"name\":\"m\",\"channels\":[{\"target\":{\"path\":\"translation\",\"node\":1},"
+        "\"sampler\":0},{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"translation\",\"node\":0}}],"
+        "\"samplers\":[{\"input\":%d,\"output\":%d}]}]",
+        t, v, 2, &b);
     if (d) {
         const ganim_skeleton *sk = d->skeleton;
         CHECK(sk->bone_count == 4);
         int a = bone_named(d, "a"), bb = bone_named(d, "b"), c = bone_named(d, "c"), dd = bone_named(d, "d");
-        CHECK_MSG(a >= 0 && bb >= 0 && c >= 0 && dd >= 0 && bone_named(d, "bb") < 0, "bones a %d b %d c %d d %d", a,
-                  bb, c, dd);
+        CHECK_MSG(a >= 0 && bb >= 0 && c >= 0 && dd >= 0 && bone_named(d, "bb") < 0, "bones a %d b %d c %d d %d", a, bb,
+                  c, dd);
         if (a >= 0 && bb >= 0 && c >= 0 && dd >= 0) {
             CHECK(sk->bones[a].rest.translation.x == 1 && sk->bones[a].rest.translation.z == 3);
             CHECK(sk->bones[a].parent < 0 && sk->bones[bb].parent == a && sk->bones[c].parent == a);
