@@ -4,7 +4,9 @@
  * counted against gj_parser.max_bytes; member names and short strings seen before are shared; members the
  * caller does not keep, and everything inside them, are scanned without being stored (skimmed
  * when they hold no escape), and members it parses later are scanned so and kept as their
- * text (gj_parse_later reads them from it). */
+ * text (gj_parse_later reads them from it). An object's member names are first looked for
+ * where the last object at the same depth had them (an array's items share their members:
+ * ps.shape), with the same outcome as the look-up of the names seen. */
 #include "io/json.h"
 
 #include <math.h>

@@ -586,7 +586,7 @@ TEST(accessor_layouts)
 
 /* A .glb of the body (a printf format taking the input and output accessors' indices) with
  * n key times t and n VEC3 values v, read. */
-static ganim_doc *read_keys_body(const char *body_fmt, const float *t, const float *v, uint32_t n, ganim_buffer *b)
+static ganim_doc *read_keys_body(const char *body_fmt, const float *t, const float *v, int n, ganim_buffer *b)
 {
     gb g = { 0 };
     int it = gb_floats(&g, t, n, "SCALAR"), iv = gb_floats(&g, v, n, "VEC3");
