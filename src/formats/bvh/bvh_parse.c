@@ -38,6 +38,12 @@ static inline unsigned word_end_mask16(const uint8_t *s) { return ws_mask16(s) |
 static inline size_t ws_next16(const uint8_t *s) { return (size_t)__builtin_ctz(ws_mask16(s) | 0x10000u) + 1; }
 #endif
 
+#if defined(__GNUC__)
+#define BVH_LEX_INLINE inline __attribute__((always_inline))
+#else
+#define BVH_LEX_INLINE inline
+#endif
+
 typedef struct lexer {
     bvh_file *f;
     const uint8_t *d;
@@ -89,7 +95,7 @@ static inline size_t word_end(const uint8_t *d, size_t i, size_t n)
     return i;
 }
 
-static int next_word(lexer *lx, word *w)
+static BVH_LEX_INLINE int next_word(lexer *lx, word *w)
 {
     const uint8_t *d = lx->d;
     size_t n = lx->n, i = lx->i, start;
@@ -267,13 +273,13 @@ static ganim_code channels(lexer *lx, bvh_joint *j)
     return GANIM_OK;
 }
 
-/* OFFSET and CHANNELS of a joint just opened (in either order), or of an End Site. */
-static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site)
+/* OFFSET and CHANNELS of a joint just opened (in either order), or of an End Site; `next`
+ * is the word after them, read already (lx->i after it), for the caller. */
+static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site, word *next)
 {
     word w;
     int got_offset = 0, got_channels = 0;
     for (;;) {
-        size_t save = lx->i;
         next_word(lx, &w);
         if (is(&w, "OFFSET") && !got_offset) {
             float *o = end_site ? j->end : j->offset;
@@ -287,11 +293,11 @@ static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site)
             if (code != GANIM_OK) return code;
             got_channels = 1;
         } else {
-            lx->i = save;
             break;
         }
     }
     if (!got_offset) return expected(lx, &w, end_site ? "the End Site's OFFSET" : "OFFSET");
+    *next = w;
     return GANIM_OK;
 }
 
@@ -302,8 +308,10 @@ static ganim_code hierarchy(lexer *lx)
     next_word(lx, &w);
     if (!is(&w, "HIERARCHY")) return expected(lx, &w, "HIERARCHY");
     int32_t current = -1; /* the open joint */
+    int have = 0;         /* w holds the next word already (a joint body's) */
     for (;;) {
-        next_word(lx, &w);
+        if (!have) next_word(lx, &w);
+        have = 0;
         if (!w.n && current < 0 && f->joint_count) { /* a hierarchy without MOTION: a skeleton */
             f->motion_at = lx->n;
             return GANIM_OK;
@@ -318,7 +326,8 @@ static ganim_code hierarchy(lexer *lx)
             if (code != GANIM_OK) return code;
             next_word(lx, &w);
             if (!is(&w, "{")) return expected(lx, &w, "'{' after the joint's name");
-            if ((code = joint_body(lx, j, 0)) != GANIM_OK) return code;
+            if ((code = joint_body(lx, j, 0, &w)) != GANIM_OK) return code;
+            have = 1;
             current = (int32_t)(f->joint_count - 1);
         } else if (is(&w, "End")) {
             if (current < 0) return expected(lx, &w, "ROOT (an End Site outside any joint)");
@@ -330,8 +339,7 @@ static ganim_code hierarchy(lexer *lx)
             if (code != GANIM_OK) return code;
             next_word(lx, &w);
             if (!is(&w, "{")) return expected(lx, &w, "'{' after End Site");
-            if ((code = joint_body(lx, j, 1)) != GANIM_OK) return code;
-            next_word(lx, &w);
+            if ((code = joint_body(lx, j, 1, &w)) != GANIM_OK) return code;
             if (!is(&w, "}")) return expected(lx, &w, "'}' closing the End Site");
             j->end_site = 1;
             f->end_sites++;
