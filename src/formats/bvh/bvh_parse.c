@@ -40,8 +40,10 @@ static inline size_t ws_next16(const uint8_t *s) { return (size_t)__builtin_ctz(
 
 #if defined(__GNUC__)
 #define BVH_LEX_INLINE inline __attribute__((always_inline))
+#define BVH_NOINLINE __attribute__((noinline))
 #else
 #define BVH_LEX_INLINE inline
+#define BVH_NOINLINE
 #endif
 
 typedef struct lexer {
@@ -301,7 +303,9 @@ static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site, word *next)
     return GANIM_OK;
 }
 
-static ganim_code hierarchy(lexer *lx)
+/* Apart from the frame loop (BVH_NOINLINE): its words inlined here leave the loop's code
+ * as it was. */
+static BVH_NOINLINE ganim_code hierarchy(lexer *lx)
 {
     bvh_file *f = lx->f;
     word w;
@@ -379,7 +383,7 @@ static int keyword_colon(lexer *lx, const char *kw, const char *with_colon)
     return 0;
 }
 
-static ganim_code motion_header(lexer *lx)
+static BVH_NOINLINE ganim_code motion_header(lexer *lx)
 {
     bvh_file *f = lx->f;
     word w;
