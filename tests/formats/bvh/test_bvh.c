@@ -608,10 +608,16 @@ static void lex_put(lex_text *t, const char *s)
     t->s[t->n] = 0;
 }
 
+static int lex_glue; /* the next white space left out: a word touching the '}' before it */
+
 /* White space of every kind and width (0 to 40 bytes: words on both sides of every
  * 16-byte boundary), or nothing before a brace. */
 static void lex_ws(lex_text *t, int line)
 {
+    if (lex_glue) {
+        lex_glue = 0;
+        return;
+    }
     static const char *const kinds[] = { " ", "\t", "\n", "\r\n", "\v", "\f", "\r", "  " };
     if (line) lex_put(t, lex_rand(4) ? "\n" : "\r\n");
     unsigned k = lex_rand(6) ? lex_rand(8) : lex_rand(41);
@@ -677,6 +683,26 @@ static void lex_number(lex_text *t)
     lex_put(t, nums[lex_rand(30) ? lex_rand(10) : lex_rand(sizeof nums / sizeof *nums)]);
 }
 
+/* '{' then OFFSET and three numbers; the brace now and then touching the words on both sides. */
+static void lex_open_offset(lex_text *t)
+{
+    if (lex_rand(4)) lex_ws(t, 1);
+    lex_put(t, "{");
+    if (lex_rand(4)) lex_ws(t, lex_rand(2));
+    lex_word(t, "OFFSET");
+    for (int k = 0; k < 3; k++) {
+        lex_ws(t, 0);
+        lex_number(t);
+    }
+}
+
+static void lex_close(lex_text *t)
+{
+    if (lex_rand(4)) lex_ws(t, lex_rand(2));
+    lex_put(t, "}");
+    lex_glue = !lex_rand(6);
+}
+
 static void lex_joint(lex_text *t, int depth, unsigned *channels)
 {
     static const char *const chans[6] = {
@@ -689,14 +715,7 @@ static void lex_joint(lex_text *t, int depth, unsigned *channels)
     char num[16];
     snprintf(num, sizeof num, "_%u", lex_rand(1000));
     lex_put(t, num);
-    lex_ws(t, 1);
-    lex_put(t, "{");
-    lex_ws(t, lex_rand(2));
-    lex_word(t, "OFFSET");
-    for (int k = 0; k < 3; k++) {
-        lex_ws(t, 0);
-        lex_number(t);
-    }
+    lex_open_offset(t);
     if (lex_rand(6)) {
         lex_ws(t, 1);
         lex_word(t, "CHANNELS");
@@ -721,23 +740,15 @@ static void lex_joint(lex_text *t, int depth, unsigned *channels)
         lex_word(t, "End");
         lex_put(t, " ");
         lex_word(t, "Site");
-        lex_ws(t, 1);
-        lex_put(t, "{");
-        lex_ws(t, lex_rand(2));
-        lex_word(t, "OFFSET");
-        for (int k = 0; k < 3; k++) {
-            lex_ws(t, 0);
-            lex_number(t);
-        }
-        lex_ws(t, lex_rand(2));
-        lex_put(t, "}");
+        lex_open_offset(t);
+        lex_close(t);
     }
-    lex_ws(t, lex_rand(2));
-    lex_put(t, "}");
+    lex_close(t);
 }
 
 static void lex_document(lex_text *t)
 {
+    lex_glue = 0;
     t->n = 0;
     t->s[0] = 0;
     unsigned channels = 0;
