@@ -688,7 +688,7 @@ static void lex_open_offset(lex_text *t)
 {
     if (lex_rand(4)) lex_ws(t, 1);
     lex_put(t, "{");
-    if (lex_rand(4)) lex_ws(t, lex_rand(2));
+    if (lex_rand(4)) lex_ws(t, (int)lex_rand(2));
     lex_word(t, "OFFSET");
     for (int k = 0; k < 3; k++) {
         lex_ws(t, 0);
@@ -698,7 +698,7 @@ static void lex_open_offset(lex_text *t)
 
 static void lex_close(lex_text *t)
 {
-    if (lex_rand(4)) lex_ws(t, lex_rand(2));
+    if (lex_rand(4)) lex_ws(t, (int)lex_rand(2));
     lex_put(t, "}");
     lex_glue = !lex_rand(6);
 }
