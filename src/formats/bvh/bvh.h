@@ -28,7 +28,7 @@
 enum { BVH_XPOS = 0, BVH_YPOS, BVH_ZPOS, BVH_XROT, BVH_YROT, BVH_ZROT };
 
 typedef struct bvh_joint {
-    const char *name; /* in the scratch arena, NUL-terminated */
+    const char *name; /* in the document (the bone's name), NUL-terminated */
     int32_t parent;   /* joint index, -1 for a ROOT */
     float offset[3];  /* OFFSET */
     uint8_t nch;      /* channels, 0..6 */
@@ -75,6 +75,11 @@ typedef struct bvh_file {
 
 /* ---- bvh_parse.c ---------------------------------------------------------------------------- */
 ganim_code bvh_parse(bvh_file *f);
+/* For the tests: the hierarchy and MOTION header read by the reference path (on != 0: words
+ * one byte at a time, channel names and numbers by the general comparisons and gdec) or by
+ * the fast one (0, the default: 16 bytes at a time where 16 are left, the common shapes
+ * first). Not thread-safe: the tests' switch only. */
+void bvh_set_reference_hierarchy(int on);
 
 /* ---- bvh_model.c ---------------------------------------------------------------------------- */
 /* The frames are converted as they are read, one frame of doubles at a time: bvh_begin

@@ -3,15 +3,28 @@
  * conventions). Kept in the document's native record: little-endian u32 fields and f64,
  * then one entry per joint (channel codes, End Site, parent, OFFSET, name). */
 #include "formats/bvh/bvh.h"
-#include "io/writer.h"
+#include "io/bytes.h"
 
 #define RECORD_VERSION 1
 #define HEAD_U32 11
 
+/* A joint's entry without its name: nch, 6 codes, End Site, parent, OFFSET, End Site's,
+ * the name's length. */
+#define JOINT_FIXED (1 + 6 + 1 + 4 + 24 + 4)
+
+static uint8_t *put_f64le(uint8_t *p, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    ganim_st_u32le(p, (uint32_t)u);
+    ganim_st_u32le(p + 4, (uint32_t)(u >> 32));
+    return p + 8;
+}
+
+/* Written in place in the document: its size is known from the joints (the names' lengths
+ * once each), so no growing buffer and no copy. */
 ganim_code bvh_record(bvh_file *f)
 {
-    ganim_buffer buf = { 0 };
-    ganim_writer w = gw_init(&buf, ganim_doc_allocator(f->doc));
     const uint32_t head[HEAD_U32] = { RECORD_VERSION,
                                       f->joint_count,
                                       f->end_sites,
@@ -23,31 +36,37 @@ ganim_code bvh_record(bvh_file *f)
                                       (uint32_t)f->positions_add,
                                       (uint32_t)f->axes_undone,
                                       (uint32_t)f->fps_fallback };
-    for (int i = 0; i < HEAD_U32; i++) gw_u32le(&w, head[i]);
-    gw_f64le(&w, f->frame_time);
-    gw_f64le(&w, f->fps);
+    size_t size = HEAD_U32 * 4 + 16;
+    for (uint32_t i = 0; i < f->joint_count; i++) {
+        size_t n = strlen(f->joints[i].name);
+        size += JOINT_FIXED + (n > 1000 ? 1000 : n);
+        if (size > SIZE_MAX / 2) return GANIM_NOMEM(f->err);
+    }
+    uint8_t *rec = ganim_doc_alloc_array_raw(f->doc, size, 1), *p = rec; /* every byte written below */
+    if (!rec) return GANIM_NOMEM(f->err);
+    for (int i = 0; i < HEAD_U32; i++, p += 4) ganim_st_u32le(p, head[i]);
+    p = put_f64le(p, f->frame_time);
+    p = put_f64le(p, f->fps);
     for (uint32_t i = 0; i < f->joint_count; i++) {
         const bvh_joint *j = &f->joints[i];
-        gw_u8(&w, j->nch);
-        gw_bytes(&w, j->ch, 6);
-        gw_u8(&w, j->end_site);
-        gw_u32le(&w, (uint32_t)j->parent);
-        for (int k = 0; k < 3; k++) gw_f32le(&w, j->offset[k]);
-        for (int k = 0; k < 3; k++) gw_f32le(&w, j->end[k]);
+        *p++ = j->nch;
+        memcpy(p, j->ch, 6);
+        p += 6;
+        *p++ = j->end_site;
+        ganim_st_u32le(p, (uint32_t)j->parent);
+        p += 4;
+        for (int k = 0; k < 3; k++, p += 4) ganim_st_u32le(p, ganim_f32_bits(j->offset[k]));
+        for (int k = 0; k < 3; k++, p += 4) ganim_st_u32le(p, ganim_f32_bits(j->end[k]));
         size_t n = strlen(j->name);
         if (n > 1000) n = 1000;
-        gw_u32le(&w, (uint32_t)n);
-        gw_bytes(&w, j->name, n);
+        ganim_st_u32le(p, (uint32_t)n);
+        memcpy(p + 4, j->name, n);
+        p += 4 + n;
     }
-    if (!gw_ok(&w)) {
-        ganim_buffer_free(&buf);
-        return GANIM_NOMEM(f->err);
-    }
-    f->doc->native = ganim_doc_memdup(f->doc, buf.data, buf.size);
-    f->doc->native_size = buf.size;
+    f->doc->native = rec;
+    f->doc->native_size = size;
     f->doc->native_format = BVH_FORMAT;
-    ganim_buffer_free(&buf);
-    return f->doc->native ? GANIM_OK : GANIM_NOMEM(f->err);
+    return GANIM_OK;
 }
 
 /* ---- details ---------------------------------------------------------------------------------- */

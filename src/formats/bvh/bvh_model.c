@@ -591,12 +591,14 @@ ganim_code bvh_begin(bvh_file *f)
      * roots are turned (the turn goes to the root's children only if it is synthetic) */
     if (!f->redo) f->maybe_synthetic = synthetic_root_shape(f);
     f->redo = 0;
-    if (!f->state && !(f->state = ganim_doc_alloc_array(f->scratch, f->joint_count, sizeof *f->state)))
+    int fresh = !f->state; /* each state is zeroed below, its arrays kept on a second reading */
+    if (fresh && !(f->state = ganim_doc_alloc_array_raw(f->scratch, f->joint_count, sizeof *f->state)))
         return GANIM_NOMEM(f->err);
     for (uint32_t ji = 0; ji < f->joint_count; ji++) {
         const bvh_joint *j = &f->joints[ji];
         bvh_state *st = &f->state[ji];
-        float *keep_t = st->t.frames, *keep_r = st->r.frames; /* a second reading reuses them */
+        float *keep_t = fresh ? NULL : st->t.frames,
+              *keep_r = fresh ? NULL : st->r.frames; /* a second reading reuses them */
         memset(st, 0, sizeof *st);
         st->t.frames = keep_t;
         st->r.frames = keep_r;
@@ -817,7 +819,7 @@ ganim_code bvh_build(bvh_file *f)
     for (uint32_t b = 0; b < nb; b++) {
         const bvh_joint *j = &f->joints[b + skip];
         ganim_bone *bone = &bones[b];
-        if (!(bone->name = ganim_doc_strdup(f->doc, j->name))) return GANIM_NOMEM(f->err);
+        bone->name = j->name; /* copied into the document by the parser */
         bone->parent = j->parent - (int32_t)skip;
         if (bone->parent < 0) bone->parent = -1;
         bone->rest = ganim_transform_identity();

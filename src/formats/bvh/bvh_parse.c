@@ -9,20 +9,41 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
-/* 1 + the place of the first white space byte (9..13, ' ') in s[0..15], 17 if none: where
- * the next number starts when s holds one number and its separator. Found apart from the
- * number's digits so that the next number's place does not wait for them. gdec_fast_ws's
- * length, when not 0, is 1 + the place of the number's first white space (its other bytes
- * are not white space), so it equals this one whenever it is 17 or less, and 0 never does. */
-static inline size_t ws_next16(const uint8_t *s)
+/* The white space bytes (9..13, ' ') of s[0..15] as bits. */
+static inline unsigned ws_mask16(const uint8_t *s)
 {
     __m128i b = _mm_loadu_si128((const __m128i *)s);
     __m128i ws = _mm_or_si128(
         _mm_cmpeq_epi8(b, _mm_set1_epi8(' ')),
         _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(b, _mm_set1_epi8(9)), _mm_set1_epi8(4)), _mm_setzero_si128()));
-    unsigned m = (unsigned)_mm_movemask_epi8(ws);
-    return (size_t)__builtin_ctz(m | 0x10000u) + 1;
+    return (unsigned)_mm_movemask_epi8(ws);
 }
+
+/* The braces of s[0..15] as bits. */
+static inline unsigned brace_mask16(const uint8_t *s)
+{
+    __m128i b = _mm_loadu_si128((const __m128i *)s);
+    return (unsigned)_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(b, _mm_set1_epi8('{')), _mm_cmpeq_epi8(b, _mm_set1_epi8('}'))));
+}
+
+/* The bytes of s[0..15] that end a word (white space, '{', '}') as bits. */
+static inline unsigned word_end_mask16(const uint8_t *s) { return ws_mask16(s) | brace_mask16(s); }
+
+/* 1 + the place of the first white space byte (9..13, ' ') in s[0..15], 17 if none: where
+ * the next number starts when s holds one number and its separator. Found apart from the
+ * number's digits so that the next number's place does not wait for them. gdec_fast_ws's
+ * length, when not 0, is 1 + the place of the number's first white space (its other bytes
+ * are not white space), so it equals this one whenever it is 17 or less, and 0 never does. */
+static inline size_t ws_next16(const uint8_t *s) { return (size_t)__builtin_ctz(ws_mask16(s) | 0x10000u) + 1; }
+#endif
+
+#if defined(__GNUC__)
+#define BVH_LEX_INLINE inline __attribute__((always_inline))
+#define BVH_NOINLINE __attribute__((noinline))
+#else
+#define BVH_LEX_INLINE inline
+#define BVH_NOINLINE
 #endif
 
 typedef struct lexer {
@@ -40,23 +61,79 @@ typedef struct word {
 /* ' ', '\t' '\n' '\v' '\f' '\r' (9..13), by decimal_fast.h's table. */
 static int space(uint8_t c) { return gdec_ws(c); }
 
-static int next_word(lexer *lx, word *w)
+/* For the tests (bvh_set_reference_hierarchy): the hierarchy read as before the fast paths
+ * (words one byte at a time, channel names by is(), numbers by gdec). */
+static int reference;
+
+void bvh_set_reference_hierarchy(int on) { reference = on != 0; }
+
+/* The first byte at or after i that is not white space (n if none). 16 bytes at a time
+ * while 16 are left (SSE2), then one at a time: the same place either way. */
+static inline size_t skip_space(const uint8_t *d, size_t i, size_t n)
 {
-    while (lx->i < lx->n && space(lx->d[lx->i])) lx->i++;
-    if (lx->i >= lx->n) {
+#if defined(__SSE2__)
+    if (!reference)
+        for (; n - i >= 16; i += 16) {
+            unsigned m = ~ws_mask16(d + i) & 0xFFFFu;
+            if (m) return i + (size_t)__builtin_ctz(m);
+        }
+#endif
+    while (i < n && space(d[i])) i++;
+    return i;
+}
+
+/* The end of the word that starts at d[i] (not white space, not a brace): the first
+ * white space or brace after it, or n. */
+static inline size_t word_end(const uint8_t *d, size_t i, size_t n)
+{
+#if defined(__SSE2__)
+    if (!reference)
+        for (; n - i >= 16; i += 16) {
+            unsigned m = word_end_mask16(d + i);
+            if (m) return i + (size_t)__builtin_ctz(m);
+        }
+#endif
+    while (i < n && !space(d[i]) && d[i] != '{' && d[i] != '}') i++;
+    return i;
+}
+
+static BVH_LEX_INLINE int next_word(lexer *lx, word *w)
+{
+    const uint8_t *d = lx->d;
+    size_t n = lx->n, i = lx->i, start;
+#if defined(__SSE2__)
+    if (!reference && n - i >= 16) { /* commonly the word and the white space before it in one load */
+        unsigned ws = ws_mask16(d + i), m = ~ws & 0xFFFFu;
+        if (m) {
+            start = i + (size_t)__builtin_ctz(m);
+            if (d[start] == '{' || d[start] == '}') {
+                i = start + 1;
+            } else {
+                /* the word's end: white space or a brace after its first byte in these 16 */
+                unsigned end = (ws | brace_mask16(d + i)) & ~0u << (start - i) << 1 & 0xFFFFu;
+                i = end ? i + (size_t)__builtin_ctz(end) : word_end(d, i + 16, n);
+            }
+            goto found;
+        }
+        i += 16;
+    }
+#endif
+    i = skip_space(d, i, n);
+    if (i >= n) {
+        lx->i = i;
         w->s = "";
         w->n = 0;
-        w->at = lx->n;
+        w->at = n;
         return 0;
     }
-    size_t start = lx->i;
-    if (lx->d[lx->i] == '{' || lx->d[lx->i] == '}') {
-        lx->i++;
-    } else {
-        while (lx->i < lx->n && !space(lx->d[lx->i]) && lx->d[lx->i] != '{' && lx->d[lx->i] != '}') lx->i++;
-    }
-    w->s = (const char *)lx->d + start;
-    w->n = lx->i - start;
+    start = i;
+    i = d[i] == '{' || d[i] == '}' ? i + 1 : word_end(d, i, n);
+#if defined(__SSE2__)
+found:
+#endif
+    lx->i = i;
+    w->s = (const char *)d + start;
+    w->n = i - start;
     w->at = start;
     return 1;
 }
@@ -86,6 +163,17 @@ static ganim_code number(lexer *lx, float *out, const char *what)
 {
     word w;
     next_word(lx, &w);
+    /* a short number (decimal_fast.h), read in the text up to its end, that is the whole
+     * word: gdec_float's float, finite. gdec_fast takes the characters gdec_scan takes, and
+     * the byte after the word (white space or a brace) is no number's: the word alone
+     * reads the same. Else gdec on the word, which reads it or says why it is not a number. */
+    if (!reference) {
+        if (w.n == 1 && w.s[0] >= '0' && w.s[0] <= '9') { /* "0", the commonest OFFSET value */
+            *out = (float)(w.s[0] - '0');
+            return GANIM_OK;
+        }
+        if (w.n && gdec_fast_float((const uint8_t *)w.s, lx->n - w.at, out) == w.n) return GANIM_OK;
+    }
     gdec d;
     if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, what);
     float v = gdec_float(&d);
@@ -96,7 +184,8 @@ static ganim_code number(lexer *lx, float *out, const char *what)
     return GANIM_OK;
 }
 
-/* The rest of the line (the name after ROOT / JOINT), without a '{' that ends it. */
+/* The rest of the line (the name after ROOT / JOINT), without a '{' that ends it, copied
+ * into the document (the bone's name), or skipped (out NULL). */
 static ganim_code name_rest(lexer *lx, const char **out)
 {
     size_t i = lx->i;
@@ -106,7 +195,8 @@ static ganim_code name_rest(lexer *lx, const char **out)
     size_t end = i;
     while (end > start && space(lx->d[end - 1])) end--;
     lx->i = i;
-    char *s = ganim_doc_strndup(lx->f->scratch, (const char *)lx->d + start, end - start);
+    if (!out) return GANIM_OK;
+    char *s = ganim_doc_strndup(lx->f->doc, (const char *)lx->d + start, end - start);
     if (!s) return GANIM_NOMEM(lx->f->err);
     *out = s;
     return GANIM_OK;
@@ -116,7 +206,7 @@ static ganim_code add_joint(bvh_file *f, int32_t parent, uint64_t at, bvh_joint 
 {
     if (f->joint_count == f->joint_cap) {
         uint32_t cap = f->joint_cap ? f->joint_cap * 2 : 64;
-        bvh_joint *j = ganim_doc_alloc_array(f->scratch, cap, sizeof *j);
+        bvh_joint *j = ganim_doc_alloc_array_raw(f->scratch, cap, sizeof *j); /* each zeroed when added */
         if (!j) return GANIM_NOMEM(f->err);
         if (f->joint_count) memcpy(j, f->joints, f->joint_count * sizeof *j);
         f->joints = j; /* the old array stays in the scratch arena until the read ends */
@@ -130,6 +220,21 @@ static ganim_code add_joint(bvh_file *f, int32_t parent, uint64_t at, bvh_joint 
     return GANIM_OK;
 }
 
+/* A channel's name without case ("Xposition" ... "Zrotation"): its code, or -1. The
+ * axis letter and the eight letters after it compared at once: for a letter, setting
+ * bit 5 (0x20) of both bytes is is()'s comparison without case (no other byte gives a
+ * letter's lower case so). */
+static int channel_code(const word *w)
+{
+    if (w->n != 9) return -1;
+    unsigned axis = (unsigned)(((uint8_t)w->s[0] | 0x20u) - 'x');
+    if (axis > 2) return -1;
+    uint64_t rest = gdec_ld8((const uint8_t *)w->s + 1) | 0x2020202020202020u;
+    if (rest == gdec_ld8((const uint8_t *)"position")) return (int)axis;
+    if (rest == gdec_ld8((const uint8_t *)"rotation")) return (int)axis + 3;
+    return -1;
+}
+
 static ganim_code channels(lexer *lx, bvh_joint *j)
 {
     static const char *const names[6] = {
@@ -137,19 +242,25 @@ static ganim_code channels(lexer *lx, bvh_joint *j)
     };
     word w;
     next_word(lx, &w);
-    gdec d;
-    if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the number of channels");
-    double count = gdec_double(&d);
-    if (!(count >= 0 && count <= 6) || count != floor(count))
-        return ganim_fail(lx->f->err, GANIM_ERR_CORRUPT, w.at, "bvh: %.*s channels; a joint has 0 to 6",
-                          (int)(w.n > 20 ? 20 : w.n), w.s);
+    if (!reference && w.n == 1 && w.s[0] >= '0' && w.s[0] <= '6') { /* the count as files write it */
+        j->nch = (uint8_t)(w.s[0] - '0');
+    } else {
+        gdec d;
+        if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the number of channels");
+        double count = gdec_double(&d);
+        if (!(count >= 0 && count <= 6) || count != floor(count))
+            return ganim_fail(lx->f->err, GANIM_ERR_CORRUPT, w.at, "bvh: %.*s channels; a joint has 0 to 6",
+                              (int)(w.n > 20 ? 20 : w.n), w.s);
+        j->nch = (uint8_t)count;
+    }
     uint8_t have = 0;
-    j->nch = (uint8_t)count;
     for (uint8_t k = 0; k < j->nch; k++) {
         next_word(lx, &w);
         int code = -1;
-        for (int c = 0; c < 6; c++)
-            if (is(&w, names[c])) code = c;
+        if (!reference) code = channel_code(&w);
+        else
+            for (int c = 0; c < 6; c++)
+                if (is(&w, names[c])) code = c;
         if (code < 0) return expected(lx, &w, "a channel (Xposition ... Zrotation)");
         if (have & (1u << code))
             return ganim_fail(lx->f->err, GANIM_ERR_CORRUPT, w.at, "bvh: joint '%.100s' names %s twice", j->name,
@@ -164,13 +275,13 @@ static ganim_code channels(lexer *lx, bvh_joint *j)
     return GANIM_OK;
 }
 
-/* OFFSET and CHANNELS of a joint just opened (in either order), or of an End Site. */
-static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site)
+/* OFFSET and CHANNELS of a joint just opened (in either order), or of an End Site; `next`
+ * is the word after them, read already (lx->i after it), for the caller. */
+static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site, word *next)
 {
     word w;
     int got_offset = 0, got_channels = 0;
     for (;;) {
-        size_t save = lx->i;
         next_word(lx, &w);
         if (is(&w, "OFFSET") && !got_offset) {
             float *o = end_site ? j->end : j->offset;
@@ -184,23 +295,27 @@ static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site)
             if (code != GANIM_OK) return code;
             got_channels = 1;
         } else {
-            lx->i = save;
             break;
         }
     }
     if (!got_offset) return expected(lx, &w, end_site ? "the End Site's OFFSET" : "OFFSET");
+    *next = w;
     return GANIM_OK;
 }
 
-static ganim_code hierarchy(lexer *lx)
+/* Apart from the frame loop (BVH_NOINLINE): its words inlined here leave the loop's code
+ * as it was. */
+static BVH_NOINLINE ganim_code hierarchy(lexer *lx)
 {
     bvh_file *f = lx->f;
     word w;
     next_word(lx, &w);
     if (!is(&w, "HIERARCHY")) return expected(lx, &w, "HIERARCHY");
     int32_t current = -1; /* the open joint */
+    int have = 0;         /* w holds the next word already (a joint body's) */
     for (;;) {
-        next_word(lx, &w);
+        if (!have) next_word(lx, &w);
+        have = 0;
         if (!w.n && current < 0 && f->joint_count) { /* a hierarchy without MOTION: a skeleton */
             f->motion_at = lx->n;
             return GANIM_OK;
@@ -215,7 +330,8 @@ static ganim_code hierarchy(lexer *lx)
             if (code != GANIM_OK) return code;
             next_word(lx, &w);
             if (!is(&w, "{")) return expected(lx, &w, "'{' after the joint's name");
-            if ((code = joint_body(lx, j, 0)) != GANIM_OK) return code;
+            if ((code = joint_body(lx, j, 0, &w)) != GANIM_OK) return code;
+            have = 1;
             current = (int32_t)(f->joint_count - 1);
         } else if (is(&w, "End")) {
             if (current < 0) return expected(lx, &w, "ROOT (an End Site outside any joint)");
@@ -223,13 +339,11 @@ static ganim_code hierarchy(lexer *lx)
             next_word(lx, &w);
             if (!is(&w, "Site")) return expected(lx, &w, "'Site' after 'End'");
             /* some writers name the End Site on the same line: skip to the brace */
-            const char *ignored;
-            ganim_code code = name_rest(lx, &ignored);
+            ganim_code code = name_rest(lx, NULL);
             if (code != GANIM_OK) return code;
             next_word(lx, &w);
             if (!is(&w, "{")) return expected(lx, &w, "'{' after End Site");
-            if ((code = joint_body(lx, j, 1)) != GANIM_OK) return code;
-            next_word(lx, &w);
+            if ((code = joint_body(lx, j, 1, &w)) != GANIM_OK) return code;
             if (!is(&w, "}")) return expected(lx, &w, "'}' closing the End Site");
             j->end_site = 1;
             f->end_sites++;
@@ -269,7 +383,7 @@ static int keyword_colon(lexer *lx, const char *kw, const char *with_colon)
     return 0;
 }
 
-static ganim_code motion_header(lexer *lx)
+static BVH_NOINLINE ganim_code motion_header(lexer *lx)
 {
     bvh_file *f = lx->f;
     word w;

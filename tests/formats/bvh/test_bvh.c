@@ -6,6 +6,7 @@
  * braces on the same line, short files) and clear errors. */
 #include <stdlib.h>
 
+#include "formats/bvh/bvh.h"
 #include "support/tpeak.h"
 #include "test.h"
 
@@ -580,6 +581,291 @@ TEST(clear_errors)
     bad("HIERARCHY\nROOT a { OFFSET 1e99 0 0 }", GANIM_ERR_CORRUPT, "too large");
 }
 
+/* ---- the hierarchy's fast paths against the reference path ---------------------------------- */
+
+static uint64_t lex_rng = 0x9E3779B97F4A7C15u;
+
+static uint32_t lex_rand(uint32_t n)
+{
+    lex_rng ^= lex_rng << 13;
+    lex_rng ^= lex_rng >> 7;
+    lex_rng ^= lex_rng << 17;
+    return (uint32_t)((lex_rng >> 11) % n);
+}
+
+typedef struct lex_text {
+    char s[16384];
+    size_t n;
+} lex_text;
+
+static void lex_put(lex_text *t, const char *s)
+{
+    size_t k = strlen(s);
+    if (t->n + k < sizeof t->s) {
+        memcpy(t->s + t->n, s, k);
+        t->n += k;
+    }
+    t->s[t->n] = 0;
+}
+
+static int lex_glue; /* the next white space left out: a word touching the '}' before it */
+
+/* White space of every kind and width (0 to 40 bytes: words on both sides of every
+ * 16-byte boundary), or nothing before a brace. */
+static void lex_ws(lex_text *t, int line)
+{
+    if (lex_glue) {
+        lex_glue = 0;
+        return;
+    }
+    static const char *const kinds[] = { " ", "\t", "\n", "\r\n", "\v", "\f", "\r", "  " };
+    if (line) lex_put(t, lex_rand(4) ? "\n" : "\r\n");
+    unsigned k = lex_rand(6) ? lex_rand(8) : lex_rand(41);
+    for (unsigned i = 0; i < k; i++) lex_put(t, kinds[lex_rand(3) ? lex_rand(2) : lex_rand(8)]);
+    if (!line && !k) lex_put(t, " ");
+}
+
+/* A keyword in its case, or with any letters' case changed, or now and then spoilt. */
+static void lex_word(lex_text *t, const char *kw)
+{
+    char w[64];
+    size_t n = strlen(kw);
+    memcpy(w, kw, n + 1);
+    if (!lex_rand(3))
+        for (size_t i = 0; i < n; i++)
+            if (lex_rand(2) && ((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z'))) w[i] ^= 0x20;
+    if (!lex_rand(400)) { /* a byte that a comparison without case must not take for the letter */
+        static const char bad[] = { '@', '[', '`', '{', 'W', 'w', '0', '_', 0x18, 0x1A, (char)0xD8, (char)0xF8 };
+        size_t i = lex_rand((uint32_t)n);
+        w[i] = lex_rand(2) ? bad[lex_rand(sizeof bad)] : (char)(w[i] ^ (1 << lex_rand(8)));
+    }
+    if (!lex_rand(800)) w[n - 1] = 0;          /* one letter short */
+    if (!lex_rand(800)) memcpy(w + n, "n", 2); /* one longer */
+    lex_put(t, w);
+}
+
+static void lex_number(lex_text *t)
+{
+    static const char *const nums[] = { "0",
+                                        "7",
+                                        "-0",
+                                        "1.5",
+                                        "-37.28461",
+                                        "1e3",
+                                        "1.5e-05",
+                                        ".5",
+                                        "5.",
+                                        "+2",
+                                        "0x1",
+                                        "1.2.3",
+                                        "abc",
+                                        "12345678901234567890123",
+                                        "3.4e39",
+                                        "1e-50",
+                                        "00012.500",
+                                        "-",
+                                        "9",
+                                        "0.1",
+                                        "-180",
+                                        "2.5E+2",
+                                        "1e",
+                                        "0.0000000001",
+                                        "16777217",
+                                        "33554431",
+                                        "-0.333333333333333333",
+                                        ":",
+                                        "/",
+                                        ".",
+                                        "+",
+                                        "e",
+                                        "5:",
+                                        "{5" };
+    lex_put(t, nums[lex_rand(30) ? lex_rand(10) : lex_rand(sizeof nums / sizeof *nums)]);
+}
+
+/* '{' then OFFSET and three numbers; the brace now and then touching the words on both sides. */
+static void lex_open_offset(lex_text *t)
+{
+    if (lex_rand(4)) lex_ws(t, 1);
+    lex_put(t, "{");
+    if (lex_rand(4)) lex_ws(t, (int)lex_rand(2));
+    lex_word(t, "OFFSET");
+    for (int k = 0; k < 3; k++) {
+        lex_ws(t, 0);
+        lex_number(t);
+    }
+}
+
+static void lex_close(lex_text *t)
+{
+    if (lex_rand(4)) lex_ws(t, (int)lex_rand(2));
+    lex_put(t, "}");
+    lex_glue = !lex_rand(6);
+}
+
+static void lex_joint(lex_text *t, int depth, unsigned *channels)
+{
+    static const char *const chans[6] = {
+        "Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"
+    };
+    static const char *const counts[] = { "3", "6", "0", "1", "2", "03", "3.0", "7", "-1", "x", "6e0", "+3" };
+    lex_word(t, depth ? "JOINT" : "ROOT");
+    lex_put(t, " ");
+    lex_put(t, lex_rand(10) ? "bone" : "a bone with spaces");
+    char num[16];
+    snprintf(num, sizeof num, "_%u", lex_rand(1000));
+    lex_put(t, num);
+    lex_open_offset(t);
+    if (lex_rand(6)) {
+        lex_ws(t, 1);
+        lex_word(t, "CHANNELS");
+        lex_ws(t, 0);
+        const char *c = counts[lex_rand(20) ? lex_rand(2) : lex_rand(sizeof counts / sizeof *counts)];
+        lex_put(t, c);
+        int nch = c[0] >= '0' && c[0] <= '7' && !c[1] ? c[0] - '0' : 3;
+        int first = lex_rand(2) ? 0 : 3;
+        for (int k = 0; k < nch; k++) {
+            lex_ws(t, 0);
+            lex_word(t, chans[lex_rand(40) ? (uint32_t)(first + k) % 6 : lex_rand(6)]);
+        }
+        *channels += (unsigned)nch;
+    }
+    unsigned kids = depth < 4 ? lex_rand(3) : 0;
+    for (unsigned k = 0; k < kids; k++) {
+        lex_ws(t, 1);
+        lex_joint(t, depth + 1, channels);
+    }
+    if (!kids || !lex_rand(4)) {
+        lex_ws(t, 1);
+        lex_word(t, "End");
+        lex_put(t, " ");
+        lex_word(t, "Site");
+        lex_open_offset(t);
+        lex_close(t);
+    }
+    lex_close(t);
+}
+
+static void lex_document(lex_text *t)
+{
+    lex_glue = 0;
+    t->n = 0;
+    t->s[0] = 0;
+    unsigned channels = 0;
+    if (lex_rand(4)) lex_ws(t, 0);
+    lex_word(t, "HIERARCHY");
+    lex_ws(t, 1);
+    lex_joint(t, 0, &channels);
+    if (!lex_rand(8)) return; /* a skeleton */
+    lex_ws(t, 1);
+    lex_word(t, "MOTION");
+    lex_ws(t, 1);
+    lex_word(t, lex_rand(4) ? "Frames:" : "Frames");
+    lex_ws(t, 0);
+    unsigned frames = 1 + lex_rand(3);
+    char num[32];
+    snprintf(num, sizeof num, "%u", frames);
+    lex_put(t, num);
+    lex_ws(t, 1);
+    lex_word(t, "Frame");
+    lex_put(t, " ");
+    lex_word(t, lex_rand(4) ? "Time:" : "Time");
+    lex_ws(t, 0);
+    lex_put(t, "0.0333333");
+    for (unsigned i = 0; i < frames * channels; i++) {
+        lex_ws(t, i % (channels ? channels : 1) == 0);
+        lex_put(t, lex_rand(3) ? "0" : "12.5");
+    }
+    lex_put(t, "\n");
+}
+
+/* One read of t[0..n): its code, error and, when it reads, its JSON dump, details record
+ * and warnings (rec: malloc'd, the record then each warning's code, offset and message). */
+typedef struct lex_out {
+    ganim_code code;
+    ganim_error e;
+    ganim_buffer dump;
+    uint8_t *rec;
+    size_t rec_size;
+} lex_out;
+
+static void lex_read(const char *t, size_t n, lex_out *out)
+{
+    ganim_read_opts o = { 0 };
+    o.format = "bvh";
+    ganim_doc *d = NULL;
+    memset(out, 0, sizeof *out);
+    out->code = ganim_read_memory(t, n, &o, &d, &out->e);
+    if (out->code != GANIM_OK) return;
+    ganim_export_opts eo = { 0 };
+    CHECK(ganim_export_json(d, &eo, &out->dump, NULL) == GANIM_OK);
+    size_t size = d->native_size;
+    for (uint32_t w = 0; w < d->warning_count; w++) size += 12 + strlen(d->warnings[w].message);
+    out->rec = malloc(size + 1);
+    if (out->rec) {
+        memcpy(out->rec, d->native, d->native_size);
+        size_t at = d->native_size;
+        for (uint32_t w = 0; w < d->warning_count; w++) {
+            uint32_t code = (uint32_t)d->warnings[w].code;
+            uint64_t off = d->warnings[w].offset;
+            memcpy(out->rec + at, &code, 4);
+            memcpy(out->rec + at + 4, &off, 8);
+            memcpy(out->rec + at + 12, d->warnings[w].message, strlen(d->warnings[w].message));
+            at += 12 + strlen(d->warnings[w].message);
+        }
+        out->rec_size = size;
+    }
+    ganim_doc_free(d);
+}
+
+static int lex_same(const lex_out *a, const lex_out *b)
+{
+    return a->code == b->code && a->e.offset == b->e.offset && !strcmp(a->e.message, b->e.message) &&
+           a->dump.size == b->dump.size && (!a->dump.size || !memcmp(a->dump.data, b->dump.data, a->dump.size)) &&
+           a->rec_size == b->rec_size && (!a->rec_size || !memcmp(a->rec, b->rec, a->rec_size));
+}
+
+/* The hierarchy and MOTION header of random texts (every kind of white space and its width
+ * across 16-byte boundaries, braces touching words, keywords and channel names in any case
+ * and spoilt by one byte, numbers of every shape, cut anywhere), read by the fast paths and
+ * by the reference path (bvh_set_reference_hierarchy): the same code, error offset and
+ * message, and the same document (its JSON dump and details record) byte for byte. */
+TEST(hierarchy_fast_matches_reference)
+{
+    static lex_text t;
+    long n = test_full() ? 1000000 : 100000, ok = 0, cut = 0;
+    for (long i = 0; i < n; i++) {
+        lex_document(&t);
+        size_t len = t.n;
+        if (!lex_rand(6)) { /* cut anywhere: the fast paths near the end of the text */
+            len = lex_rand((uint32_t)t.n + 1);
+            cut++;
+        }
+        lex_out r[2];
+        for (int ref = 0; ref < 2; ref++) {
+            bvh_set_reference_hierarchy(ref);
+            lex_read(t.s, len, &r[ref]);
+        }
+        bvh_set_reference_hierarchy(0);
+        int same = lex_same(&r[0], &r[1]);
+        CHECK_MSG(same, "text %ld (%zu bytes): fast %d at %llu '%s', reference %d at %llu '%s'", i, len, r[0].code,
+                  (unsigned long long)r[0].e.offset, r[0].e.message, r[1].code, (unsigned long long)r[1].e.offset,
+                  r[1].e.message);
+        ok += r[0].code == GANIM_OK;
+        for (int k = 0; k < 2; k++) {
+            ganim_buffer_free(&r[k].dump);
+            free(r[k].rec);
+        }
+        if (!same) {
+            fwrite(t.s, 1, len, stdout);
+            break;
+        }
+    }
+    /* both kinds must be common: documents that read and errors of every kind */
+    CHECK_MSG(ok > n / 10 && ok < n - n / 10, "%ld of %ld texts read", ok, n);
+    printf("  %ld texts, %ld read, %ld cut\n", n, ok, cut);
+}
+
 int main(void)
 {
     test_program_name = "test_bvh";
@@ -593,5 +879,6 @@ int main(void)
     RUN(frame_values_every_length);
     RUN(skeleton_given_matches_exported_names);
     RUN(clear_errors);
+    RUN(hierarchy_fast_matches_reference);
     return test_finish();
 }
