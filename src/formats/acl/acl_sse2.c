@@ -92,15 +92,14 @@ static ACL_HOT_INLINE void store_head(float *o, const __m128 v[4], unsigned k)
 /* M_VAR record r over stored samples [0, n) (all proven) into out (comps per sample);
  * returns the count of degenerate rotations replaced by the identity. Compiled twice
  * (acl_var_run4_sse2, acl_var_run4_avx2): the same operations on the same values. */
-static ACL_HOT_INLINE uint32_t var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
-                                        float *out, acl_fnv *fnv)
+static ACL_HOT_INLINE uint32_t var_run4_k(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
+                                          float *out, acl_fnv *fnv, const int rot, const int seg)
 {
     const __m128 inv = _mm_set1_ps(r->inv);
     const __m128 smx = _mm_set1_ps(r->smin[0]), smy = _mm_set1_ps(r->smin[1]), smz = _mm_set1_ps(r->smin[2]);
     const __m128 sex = _mm_set1_ps(r->sext[0]), sey = _mm_set1_ps(r->sext[1]), sez = _mm_set1_ps(r->sext[2]);
     const __m128 cmx = _mm_set1_ps(r->cmin[0]), cmy = _mm_set1_ps(r->cmin[1]), cmz = _mm_set1_ps(r->cmin[2]);
     const __m128 cex = _mm_set1_ps(r->cext[0]), cey = _mm_set1_ps(r->cext[1]), cez = _mm_set1_ps(r->cext[2]);
-    const int rot = r->kind == K_ROT, seg = r->segrange;
     uint32_t bad = 0;
     const __m128i cnt[3] = { _mm_cvtsi32_si128((int)(64u - r->nb)), _mm_cvtsi32_si128((int)r->nb),
                              _mm_cvtsi32_si128((int)(2u * r->nb)) };
@@ -163,6 +162,16 @@ static ACL_HOT_INLINE uint32_t var_run4(const acl_rec *r, const uint8_t *ani, si
     }
     if (fnv) *fnv = f;
     return bad;
+}
+
+/* var_run4_k for each kind (rotation or not) and with or without segment ranges: the
+ * tests leave the loop and its constants stay in registers */
+static ACL_HOT_INLINE uint32_t var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
+                                        float *out, acl_fnv *fnv)
+{
+    if (r->kind == K_ROT)
+        return r->segrange ? var_run4_k(r, ani, rbit, pb, n, out, fnv, 1, 1) : var_run4_k(r, ani, rbit, pb, n, out, fnv, 1, 0);
+    return r->segrange ? var_run4_k(r, ani, rbit, pb, n, out, fnv, 0, 1) : var_run4_k(r, ani, rbit, pb, n, out, fnv, 0, 0);
 }
 
 uint32_t acl_var_run4_sse2(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
