@@ -46,7 +46,16 @@ typedef struct acl_fnv {
     uint32_t chunk; /* bytes to hash per loop iteration */
 } acl_fnv;
 
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ACL_FNV_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define ACL_FNV_ASAN 1
+#endif
+/* (under AddressSanitizer the C form below, whose loads it checks: an asm operand's are not) */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(ACL_FNV_ASAN)
 /* A byte of the chain in two instructions instead of three: b only changes h's low byte,
  * so it is xored into that byte straight from memory (one micro-fused load and xor, where
  * the compiler loads it into a register first), then the multiply. The same values; the
@@ -78,6 +87,11 @@ static inline uint32_t acl_fnv_4(uint32_t h, const uint8_t *p)
 }
 #endif
 
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 7)
+#define ACL_FALLTHROUGH __attribute__((fallthrough))
+#else
+#define ACL_FALLTHROUGH ((void)0)
+#endif
 static inline uint32_t acl_fnv_bytes(uint32_t h, const uint8_t *p, size_t n)
 {
     for (; n > 16; p += 16, n -= 16) /* unrolled: fewer loop instructions a byte */
@@ -87,26 +101,27 @@ static inline uint32_t acl_fnv_bytes(uint32_t h, const uint8_t *p, size_t n)
      * fewer instructions than tests for 8, 4, 2 and 1 bytes */
     const uint8_t *e = p + n;
     switch (n) {
-    case 16: h = acl_fnv_1(h, e - 16); /* fall through */
-    case 15: h = acl_fnv_1(h, e - 15); /* fall through */
-    case 14: h = acl_fnv_1(h, e - 14); /* fall through */
-    case 13: h = acl_fnv_1(h, e - 13); /* fall through */
-    case 12: h = acl_fnv_1(h, e - 12); /* fall through */
-    case 11: h = acl_fnv_1(h, e - 11); /* fall through */
-    case 10: h = acl_fnv_1(h, e - 10); /* fall through */
-    case 9: h = acl_fnv_1(h, e - 9); /* fall through */
-    case 8: h = acl_fnv_1(h, e - 8); /* fall through */
-    case 7: h = acl_fnv_1(h, e - 7); /* fall through */
-    case 6: h = acl_fnv_1(h, e - 6); /* fall through */
-    case 5: h = acl_fnv_1(h, e - 5); /* fall through */
-    case 4: h = acl_fnv_1(h, e - 4); /* fall through */
-    case 3: h = acl_fnv_1(h, e - 3); /* fall through */
-    case 2: h = acl_fnv_1(h, e - 2); /* fall through */
-    case 1: h = acl_fnv_1(h, e - 1); /* fall through */
+    case 16: h = acl_fnv_1(h, e - 16); ACL_FALLTHROUGH;
+    case 15: h = acl_fnv_1(h, e - 15); ACL_FALLTHROUGH;
+    case 14: h = acl_fnv_1(h, e - 14); ACL_FALLTHROUGH;
+    case 13: h = acl_fnv_1(h, e - 13); ACL_FALLTHROUGH;
+    case 12: h = acl_fnv_1(h, e - 12); ACL_FALLTHROUGH;
+    case 11: h = acl_fnv_1(h, e - 11); ACL_FALLTHROUGH;
+    case 10: h = acl_fnv_1(h, e - 10); ACL_FALLTHROUGH;
+    case 9: h = acl_fnv_1(h, e - 9); ACL_FALLTHROUGH;
+    case 8: h = acl_fnv_1(h, e - 8); ACL_FALLTHROUGH;
+    case 7: h = acl_fnv_1(h, e - 7); ACL_FALLTHROUGH;
+    case 6: h = acl_fnv_1(h, e - 6); ACL_FALLTHROUGH;
+    case 5: h = acl_fnv_1(h, e - 5); ACL_FALLTHROUGH;
+    case 4: h = acl_fnv_1(h, e - 4); ACL_FALLTHROUGH;
+    case 3: h = acl_fnv_1(h, e - 3); ACL_FALLTHROUGH;
+    case 2: h = acl_fnv_1(h, e - 2); ACL_FALLTHROUGH;
+    case 1: h = acl_fnv_1(h, e - 1); ACL_FALLTHROUGH;
     default: break;
     }
     return h;
 }
+#undef ACL_FALLTHROUGH
 
 /* FNV-1a of n bytes from h, exact, without the serial chain where AVX2 is there
  * (acl_fnv.c: 128 segments side by side, 3-5x the chain's speed on buffers of a few

@@ -13,7 +13,7 @@
  * (64-bit lanes), each component cut out with one or two whole-vector shifts (cnt: the
  * counts 64 - nb, nb and 2 nb) instead of five scalar shifts a sample and a gather. */
 static ACL_HOT_INLINE void var_ints4(const acl_rec *r, const uint8_t *ani, size_t b0, size_t b1, size_t b2, size_t b3,
-                             const __m128i cnt[3], __m128i *X, __m128i *Y, __m128i *Z)
+                                     const __m128i cnt[3], __m128i *X, __m128i *Y, __m128i *Z)
 {
     unsigned nb = r->nb;
     if (nb <= 19) {
@@ -170,8 +170,10 @@ static ACL_HOT_INLINE uint32_t var_run4(const acl_rec *r, const uint8_t *ani, si
                                         float *out, acl_fnv *fnv)
 {
     if (r->kind == K_ROT)
-        return r->segrange ? var_run4_k(r, ani, rbit, pb, n, out, fnv, 1, 1) : var_run4_k(r, ani, rbit, pb, n, out, fnv, 1, 0);
-    return r->segrange ? var_run4_k(r, ani, rbit, pb, n, out, fnv, 0, 1) : var_run4_k(r, ani, rbit, pb, n, out, fnv, 0, 0);
+        return r->segrange ? var_run4_k(r, ani, rbit, pb, n, out, fnv, 1, 1)
+                           : var_run4_k(r, ani, rbit, pb, n, out, fnv, 1, 0);
+    return r->segrange ? var_run4_k(r, ani, rbit, pb, n, out, fnv, 0, 1)
+                       : var_run4_k(r, ani, rbit, pb, n, out, fnv, 0, 0);
 }
 
 uint32_t acl_var_run4_sse2(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
