@@ -64,7 +64,7 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
     (void)run4;
 #endif
     for (; i < n; i++) {
-        float o[4];
+        float o[4] = { 0.0f, 0.0f, 0.0f, 0.0f }; /* all written below (clang-tidy cannot follow the kinds) */
         bad += (uint32_t)rec_decode(r, sg->ani, sg->ani_room, (size_t)i * pb, o);
         if (comps == 4) bad += (uint32_t)quat_normalise(o);
         memcpy(out + (size_t)i * comps, o, comps * sizeof(float));
