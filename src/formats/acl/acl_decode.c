@@ -33,7 +33,9 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
     }
 #if defined(__SSE2__)
     if (r->mode == M_VAR && proven) {
-        bad = run4(r, sg->ani, r->bit, pb, proven, out, fnv);
+        /* above 19 bits a component (three windows a sample) gcc vectorises the AVX2
+         * form's window reads into slower code: those records take the SSE2 form */
+        bad = (r->nb <= 19 ? run4 : acl_var_run4_sse2)(r, sg->ani, r->bit, pb, proven, out, fnv);
         i = proven;
     } else if (proven) { /* raw floats: rotations four samples at a time, then one sample per vector */
         if (comps == 4) i = acl_raw_rot4(r, sg->ani, pb, proven, out, fnv, &bad);
