@@ -18,7 +18,8 @@ static uint32_t proven_samples(const acl_seg *sg)
 /* Record r of segment sg over its stored samples into out (4 floats a sample for
  * rotations, 3 otherwise); the first `proven` samples are inside the buffer for 8-byte
  * windows. Returns the count of values replaced (non-finite or degenerate). */
-static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, float *out, acl_fnv *fnv)
+static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, float *out, acl_fnv *fnv,
+                           acl_var_run4_fn run4)
 {
     unsigned comps = r->kind == K_ROT ? 4u : 3u;
     uint32_t n = sg->stored, i = 0, bad = 0;
@@ -32,7 +33,9 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
     }
 #if defined(__SSE2__)
     if (r->mode == M_VAR && proven) {
-        bad = acl_var_run4(r, sg->ani, r->bit, pb, proven, out, fnv);
+        /* above 19 bits a component (three windows a sample) gcc vectorises the AVX2
+         * form's window reads into slower code: those records take the SSE2 form */
+        bad = (r->nb <= 19 ? run4 : acl_var_run4_sse2)(r, sg->ani, r->bit, pb, proven, out, fnv);
         i = proven;
     } else if (proven) { /* raw floats: rotations four samples at a time, then one sample per vector */
         if (comps == 4) i = acl_raw_rot4(r, sg->ani, pb, proven, out, fnv, &bad);
@@ -60,9 +63,10 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
 #else
     (void)proven;
     (void)fnv;
+    (void)run4;
 #endif
     for (; i < n; i++) {
-        float o[4];
+        float o[4] = { 0.0f, 0.0f, 0.0f, 0.0f }; /* all written below (clang-tidy cannot follow the kinds) */
         bad += (uint32_t)rec_decode(r, sg->ani, sg->ani_room, (size_t)i * pb, o);
         if (comps == 4) bad += (uint32_t)quat_normalise(o);
         memcpy(out + (size_t)i * comps, o, comps * sizeof(float));
@@ -397,6 +401,11 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     uint32_t bad = 0, nr = h->nanim[0];
     uint32_t chunk[3];
     hash_chunks(weight, &fnv, chunk);
+#if defined(__SSE2__)
+    acl_var_run4_fn run4 = acl_var_run4_pick(); /* once a read */
+#else
+    acl_var_run4_fn run4 = NULL;
+#endif
     for (uint32_t s = 0; s < h->nseg && h->na; s++) {
         const acl_seg *sg = &h->segs[s];
         size_t row0 = h->stripped ? sg->first_key : sg->start;
@@ -404,7 +413,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
         for (uint32_t a = 0; a < h->na; a++) {
             const acl_rec *r = &sg->recs[a];
             fnv.chunk = chunk[r->mode != M_VAR ? 2u : r->kind == K_ROT ? 0u : 1u];
-            bad += decode_run(sg, r, proven, dst[a] + row0 * (a < nr ? 4u : 3u), &fnv);
+            bad += decode_run(sg, r, proven, dst[a] + row0 * (a < nr ? 4u : 3u), &fnv, run4);
         }
     }
     hash_finish(doc, h, &fnv, base);

@@ -46,34 +46,82 @@ typedef struct acl_fnv {
     uint32_t chunk; /* bytes to hash per loop iteration */
 } acl_fnv;
 
-static inline uint32_t acl_fnv_bytes(uint32_t h, const uint8_t *p, size_t n)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ACL_FNV_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define ACL_FNV_ASAN 1
+#endif
+/* (under AddressSanitizer the C form below, whose loads it checks: an asm operand's are not) */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(ACL_FNV_ASAN)
+/* A byte of the chain in two instructions instead of three: b only changes h's low byte,
+ * so it is xored into that byte straight from memory (one micro-fused load and xor, where
+ * the compiler loads it into a register first), then the multiply. The same values; the
+ * chain's latency (~4 cycles a byte) is unchanged, its share of the read's instructions
+ * falls by a third (docs/benchmarks.md, "ACL, fourteenth round"). */
+#define ACL_FNV_B(k) "xorb %" #k ", %b0\n\timull $16777619, %0, %0\n\t"
+static inline uint32_t acl_fnv_1(uint32_t h, const uint8_t *p)
 {
-    size_t i = 0;
-    for (; n - i >= 8; i += 8) { /* unrolled: ~3.4 instructions a byte instead of ~6 */
-        h = (h ^ p[i]) * 16777619u;
-        h = (h ^ p[i + 1]) * 16777619u;
-        h = (h ^ p[i + 2]) * 16777619u;
-        h = (h ^ p[i + 3]) * 16777619u;
-        h = (h ^ p[i + 4]) * 16777619u;
-        h = (h ^ p[i + 5]) * 16777619u;
-        h = (h ^ p[i + 6]) * 16777619u;
-        h = (h ^ p[i + 7]) * 16777619u;
-    }
-    if (n - i >= 4) { /* the rest in at most three steps (a slice's length is fixed: predictable) */
-        h = (h ^ p[i]) * 16777619u;
-        h = (h ^ p[i + 1]) * 16777619u;
-        h = (h ^ p[i + 2]) * 16777619u;
-        h = (h ^ p[i + 3]) * 16777619u;
-        i += 4;
-    }
-    if (n - i >= 2) {
-        h = (h ^ p[i]) * 16777619u;
-        h = (h ^ p[i + 1]) * 16777619u;
-        i += 2;
-    }
-    if (n - i) h = (h ^ p[i]) * 16777619u;
+    __asm__(ACL_FNV_B(1) : "+q"(h) : "m"(p[0]) : "cc");
     return h;
 }
+static inline uint32_t acl_fnv_4(uint32_t h, const uint8_t *p)
+{
+    __asm__(ACL_FNV_B(1) ACL_FNV_B(2) ACL_FNV_B(3) ACL_FNV_B(4)
+            : "+q"(h)
+            : "m"(p[0]), "m"(p[1]), "m"(p[2]), "m"(p[3])
+            : "cc");
+    return h;
+}
+#undef ACL_FNV_B
+#else
+static inline uint32_t acl_fnv_1(uint32_t h, const uint8_t *p) { return (h ^ p[0]) * 16777619u; }
+static inline uint32_t acl_fnv_4(uint32_t h, const uint8_t *p)
+{
+    h = (h ^ p[0]) * 16777619u;
+    h = (h ^ p[1]) * 16777619u;
+    h = (h ^ p[2]) * 16777619u;
+    return (h ^ p[3]) * 16777619u;
+}
+#endif
+
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 7)
+#define ACL_FALLTHROUGH __attribute__((fallthrough))
+#else
+#define ACL_FALLTHROUGH ((void)0)
+#endif
+static inline uint32_t acl_fnv_bytes(uint32_t h, const uint8_t *p, size_t n)
+{
+    for (; n > 16; p += 16, n -= 16) /* unrolled: fewer loop instructions a byte */
+        h = acl_fnv_4(acl_fnv_4(acl_fnv_4(acl_fnv_4(h, p), p + 4), p + 8), p + 12);
+    /* the last 0..16 bytes, e[-n] .. e[-1], by one jump into a straight run: a slice's
+     * length is the same at every step of a loop, so the jump is predicted, and costs
+     * fewer instructions than tests for 8, 4, 2 and 1 bytes */
+    const uint8_t *e = p + n;
+    switch (n) {
+    case 16: h = acl_fnv_1(h, e - 16); ACL_FALLTHROUGH;
+    case 15: h = acl_fnv_1(h, e - 15); ACL_FALLTHROUGH;
+    case 14: h = acl_fnv_1(h, e - 14); ACL_FALLTHROUGH;
+    case 13: h = acl_fnv_1(h, e - 13); ACL_FALLTHROUGH;
+    case 12: h = acl_fnv_1(h, e - 12); ACL_FALLTHROUGH;
+    case 11: h = acl_fnv_1(h, e - 11); ACL_FALLTHROUGH;
+    case 10: h = acl_fnv_1(h, e - 10); ACL_FALLTHROUGH;
+    case 9: h = acl_fnv_1(h, e - 9); ACL_FALLTHROUGH;
+    case 8: h = acl_fnv_1(h, e - 8); ACL_FALLTHROUGH;
+    case 7: h = acl_fnv_1(h, e - 7); ACL_FALLTHROUGH;
+    case 6: h = acl_fnv_1(h, e - 6); ACL_FALLTHROUGH;
+    case 5: h = acl_fnv_1(h, e - 5); ACL_FALLTHROUGH;
+    case 4: h = acl_fnv_1(h, e - 4); ACL_FALLTHROUGH;
+    case 3: h = acl_fnv_1(h, e - 3); ACL_FALLTHROUGH;
+    case 2: h = acl_fnv_1(h, e - 2); ACL_FALLTHROUGH;
+    case 1: h = acl_fnv_1(h, e - 1); ACL_FALLTHROUGH;
+    default: break;
+    }
+    return h;
+}
+#undef ACL_FALLTHROUGH
 
 /* FNV-1a of n bytes from h, exact, without the serial chain where AVX2 is there
  * (acl_fnv.c: 128 segments side by side, 3-5x the chain's speed on buffers of a few
@@ -399,13 +447,28 @@ enum {
 };
 #define ACL_NATIVE "acl"
 
+/* acl_sse2.c's decode of a variable sub-track's samples (acl_var_run4_pick) */
+typedef uint32_t (*acl_var_run4_fn)(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
+                                    float *out, acl_fnv *fnv);
+
 #if defined(__SSE2__)
 /* acl_sse2.c: M_VAR record r over stored samples [0, n) (all proven) into out (comps per
  * sample), four samples at a time, bit-identical to rec_decode + quat_normalise; returns
  * the count of degenerate rotations replaced by the identity. Advances `fnv` (may be NULL)
- * by its chunk at every four samples. */
-uint32_t acl_var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
-                      acl_fnv *fnv);
+ * by its chunk at every four samples. Two forms of the same code: SSE2 (any x86-64), and
+ * VEX-encoded with BMI2 where the CPU has AVX2 and BMI2 (acl_cpu_avx2: fewer
+ * instructions, still 128-bit vectors); acl_var_run4_pick gives the one this CPU runs. */
+uint32_t acl_var_run4_sse2(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
+                           acl_fnv *fnv);
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define ACL_HAVE_AVX2 1
+uint32_t acl_var_run4_avx2(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n, float *out,
+                           acl_fnv *fnv);
+#else
+#define ACL_HAVE_AVX2 0
+#endif
+bool acl_cpu_avx2(void);
+acl_var_run4_fn acl_var_run4_pick(void);
 /* acl_sse2.c: raw rotation record r (M_RAW or M_FULL4, K_ROT) over stored samples [0, n)
  * (all proven) into out, four samples at a time (one square root of the four lengths,
  * and of the four W), bit-identical to rec_decode + quat_normalise. Stops before the first

@@ -1439,8 +1439,9 @@ static void check_run_end(const float *a, size_t asize, size_t done, uint32_t ba
     CHECK_EQ_INT(acl_fnv_bytes(f->h, f->p, f->left), fnv1a_bitwise(2166136261u, bits, room));
 }
 
-/* The whole-clip decode of a variable sub-track (acl_var_run4, SSE2: four samples a step)
- * against the scalar path (rec_decode + quat_normalise) on random records and bits: every
+/* The whole-clip decode of a variable sub-track (four samples a step, in both its forms:
+ * acl_var_run4_sse2 and, where the CPU has AVX2 and BMI2, acl_var_run4_avx2, the same code
+ * VEX-encoded) against the scalar path (rec_decode + quat_normalise) on random records and bits: every
  * bit width 1-23 (one window a sample up to 19 bits, three above), rotations,
  * translations and scales, with and without segment ranges, now and then ranges so large
  * that rotations degenerate (the identity lanes), every sample count 1-41 (every tail of
@@ -1454,6 +1455,15 @@ TEST(var_run4_equals_the_scalar_path)
     static uint8_t ani[ROOM];
     static float a[NMAX * 4 + 32];
     uint32_t seed = 12345u, compared = 0, diffs = 0, badlanes = 0, cases = 0;
+    acl_var_run4_fn form[2] = { acl_var_run4_sse2, NULL };
+    const char *name[2] = { "sse2", "avx2" };
+    unsigned nforms = 1;
+#if ACL_HAVE_AVX2
+    if (acl_cpu_avx2()) form[nforms++] = acl_var_run4_avx2;
+#endif
+    /* the read takes the AVX2 form where the CPU has it */
+    CHECK(acl_var_run4_pick() == form[nforms - 1]);
+    if (nforms == 1) test_note_not_run("acl_var_run4_avx2 (this CPU has no AVX2 or BMI2)");
 #define RND() (seed = seed * 1664525u + 1013904223u, seed >> 8)
     for (size_t i = 0; i < ROOM; i++) ani[i] = (uint8_t)(RND() & 0xFFu);
     for (unsigned nb = 1; nb <= 23; nb++)
@@ -1482,31 +1492,35 @@ TEST(var_run4_equals_the_scalar_path)
                     CHECK(bits != NULL);
                     if (!bits) return;
                     memcpy(bits, ani + RND() % (ROOM - room + 1u), room);
-                    memset(a, 0xA5, sizeof a);
-                    acl_fnv f = { bits, room, 2166136261u, 1u + RND() % 9u };
-                    uint32_t ba = acl_var_run4(&r, bits, r.bit, pb, n, a, &f);
-                    unsigned comps = kind == K_ROT ? 4u : 3u;
-                    uint32_t bs = 0;
-                    for (uint32_t i = 0; i < n; i++) {
-                        float o[4];
-                        rec_decode(&r, bits, room, (size_t)i * pb, o);
-                        if (comps == 4) bs += (uint32_t)quat_normalise(o);
-                        if (memcmp(o, a + (size_t)i * comps, comps * sizeof(float)) && diffs++ < 3)
-                            test_fail(__FILE__, __LINE__, "nb %u kind %u seg %u n %u sample %u: run4 %.9g, scalar %.9g",
-                                      nb, kind, seg, n, i, (double)a[(size_t)i * comps], (double)o[0]);
-                        compared++;
+                    uint32_t chunk = 1u + RND() % 9u;
+                    for (unsigned v = 0; v < nforms; v++) {
+                        memset(a, 0xA5, sizeof a);
+                        acl_fnv f = { bits, room, 2166136261u, chunk };
+                        uint32_t ba = form[v](&r, bits, r.bit, pb, n, a, &f);
+                        unsigned comps = kind == K_ROT ? 4u : 3u;
+                        uint32_t bs = 0;
+                        for (uint32_t i = 0; i < n; i++) {
+                            float o[4];
+                            rec_decode(&r, bits, room, (size_t)i * pb, o);
+                            if (comps == 4) bs += (uint32_t)quat_normalise(o);
+                            if (memcmp(o, a + (size_t)i * comps, comps * sizeof(float)) && diffs++ < 3)
+                                test_fail(__FILE__, __LINE__,
+                                          "%s nb %u kind %u seg %u n %u sample %u: run4 %.9g, scalar %.9g", name[v], nb,
+                                          kind, seg, n, i, (double)a[(size_t)i * comps], (double)o[0]);
+                            compared++;
+                        }
+                        char what[64];
+                        snprintf(what, sizeof what, "%s nb %u kind %u n %u", name[v], nb, kind, n);
+                        check_run_end(a, sizeof a, (size_t)n * comps, ba, bs, &f, bits, room, what, &diffs);
+                        badlanes += ba;
                     }
-                    char what[64];
-                    snprintf(what, sizeof what, "nb %u kind %u n %u", nb, kind, n);
-                    check_run_end(a, sizeof a, (size_t)n * comps, ba, bs, &f, bits, room, what, &diffs);
-                    badlanes += ba;
                     free(bits);
                     cases++;
                 }
 #undef RND
     CHECK_MSG(diffs == 0, "acl_var_run4 differs from the scalar path %u times", diffs);
     CHECK(cases > 2500);
-    CHECK(compared > 50000);
+    CHECK(compared > 50000u * nforms);
     CHECK(badlanes > 0); /* the identity lanes were taken */
 #endif
 }
