@@ -359,7 +359,7 @@ typedef struct ff7_fix_state { /* a run's state through pair_fix */
 } ff7_fix_state;
 
 __attribute__((target("bmi,bmi2"))) static FF7_OUT_OF_LINE void pair_fix(ff7_fix_state *f, const ff7_dec *d,
-                                                                          unsigned top, unsigned c56, uint32_t *t)
+                                                                         unsigned top, unsigned c56, uint32_t *t)
 {
     ff7_fix_state s = *f;
     ptrdiff_t j = 0;
@@ -379,23 +379,23 @@ __attribute__((target("bmi,bmi2"))) static FF7_OUT_OF_LINE void pair_fix(ff7_fix
     *f = s;
 }
 /* pair_fix on run R (a copy of its state: R itself stays in registers) */
-#define FF7_PAIR_FIX(R, D, TOP, C56, T)                                         \
-    do {                                                                        \
-        ff7_fix_state f_ = { (R).x, (R).np, (R).valid, (R).fixes, (R).best };   \
-        pair_fix(&f_, D, TOP, C56, T);                                          \
+#define FF7_PAIR_FIX(R, D, TOP, C56, T)                                           \
+    do {                                                                          \
+        ff7_fix_state f_ = { (R).x, (R).np, (R).valid, (R).fixes, (R).best };     \
+        pair_fix(&f_, D, TOP, C56, T);                                            \
         (R).x = f_.x, (R).np = f_.np, (R).valid = f_.valid, (R).fixes = f_.fixes; \
-        (R).best = f_.best;                                                     \
+        (R).best = f_.best;                                                       \
     } while (0)
-#define FF7_PAIR_E(R, D, TOP, C56, T, K)                                        \
-    do {                                                                        \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[K]);                              \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 1]);                        \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 2]);                        \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 3]);                        \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 4]);                        \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 5]);                        \
+#define FF7_PAIR_E(R, D, TOP, C56, T, K)                                             \
+    do {                                                                             \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[K]);                                   \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 1]);                             \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 2]);                             \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 3]);                             \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 4]);                             \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 5]);                             \
         if (FF7_RARE((R).valid & 0xF0000u)) FF7_PAIR_FIX(R, D, TOP, C56, (T) + (K)); \
-        FF7_REFILL(R, C56);                                                     \
+        FF7_REFILL(R, C56);                                                          \
     } while (0)
 
 /* Whether a stream's next frame goes a slot at a time: a frame of two-slot groups whose
@@ -450,7 +450,7 @@ __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes
     ff7_run ra = run_start64(a), rb = run_start64(b);
     size_t both = a->per < b->per ? a->per : b->per;
     if (FF7_RARE(a->slotwise || b->slotwise)) { /* a slot at a time (many type-7 codes) */
-        uint32_t *ea = t + both; /* the common slots by one index from -both up to 0 */
+        uint32_t *ea = t + both;                /* the common slots by one index from -both up to 0 */
         ptrdiff_t k = -(ptrdiff_t)both;
         do {
             FF7_SLOT_E(ra, a, top, c56, ea, k);
@@ -502,7 +502,7 @@ __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes
         for (; i < d->per; i += 3)
             FF7_SLOT_E(r, d, top, c56, t, i); /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
     for (; i + 6 <= d->per; i += 6)
-        FF7_PAIR_E(r, d, top, c56, t, i); /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+        FF7_PAIR_E(r, d, top, c56, t, i);             /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
     if (i < d->per) FF7_SLOT_E(r, d, top, c56, t, i); /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
     d->slotwise = next_slotwise(d->slotwise, r.fixes, d->per);
     d->at = run_end(d, &r);
