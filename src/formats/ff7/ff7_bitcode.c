@@ -182,6 +182,7 @@ static inline ff7_run run_start(const ff7_dec *d)
     return r;
 }
 
+#if FF7_HAVE_BMI2
 /* run_start with x holding 64 stream bits (its count unchanged): the bits of the byte at
  * np below the window's, as a refill leaves them; FF7_PAIR_E's six codes may read past the
  * counted bits. The byte lies inside: a frame that runs through the unchecked loops has
@@ -192,6 +193,7 @@ static inline ff7_run run_start64(const ff7_dec *d)
     r.x |= (uint64_t)r.np[0] >> (8u - (unsigned)(d->at & 7u));
     return r;
 }
+#endif
 
 /* Run R's refill after a slot: the 8 bytes at np ORed in below its valid bits, as many
  * whole bytes as fit (valid: 8 to 63). */
