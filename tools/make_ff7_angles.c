@@ -25,26 +25,26 @@ int main(void)
     printf("/* Made by tools/make_ff7_angles.c: do not edit. sin and cos of half of each FF7\n"
            " * angle r (r * 2pi / 4096) as ganim_quat_axis_angle rounds them to float, and the\n"
            " * same floats as doubles for the SSE2 product, and as {cos, sin, -sin, cos} for the\n"
-           " * AVX product's first step. */\n"
+           " * AVX product's first step, in one object (one base register for the three). */\n"
            "#include \"formats/ff7/ff7.h\"\n\n"
            "/* clang-format off */\n");
     /* one {sin, cos} pair per angle: the decoder loads both with one 8-byte load */
-    printf("const float ff7_half_sc[4096][2] = {\n");
+    printf("const struct ff7_half_tables ff7_half = {\n.sc = {\n");
     for (int r = 0; r < 4096; r++)
         printf("%s{ %af, %af },%s", r % 2 ? " " : "    ", (double)s[r], (double)c[r], r % 2 ? "\n" : "");
-    printf("};\n\n");
+    printf("},\n\n");
     /* the same values as doubles (exact), laid out as the SSE2 product's last step uses
      * them: {cos, cos, sin, -sin}, two 16-byte loads */
-    printf("_Alignas(16) const double ff7_half_zd[4096][4] = {\n");
+    printf(".zd = {\n");
     for (int r = 0; r < 4096; r++)
         printf("    { %a, %a, %a, %a },\n", (double)c[r], (double)c[r], (double)s[r], -(double)s[r]);
-    printf("};\n\n");
+    printf("},\n\n");
     /* the same floats as the AVX product's first step (Qy * Qx) takes Qy's: {cos, sin,
      * -sin, cos}, one 16-byte load */
-    printf("_Alignas(16) const float ff7_half_y4[4096][4] = {\n");
+    printf(".y4 = {\n");
     for (int r = 0; r < 4096; r++)
         printf("    { %af, %af, %af, %af },\n", (double)c[r], (double)s[r], -(double)s[r], (double)c[r]);
-    printf("};\n");
+    printf("} };\n");
     printf("/* clang-format on */\n");
     return 0;
 }

@@ -183,14 +183,21 @@ static inline int32_t ff7_code_delta(uint32_t e) { return (int32_t)(e >> 20) - (
 /* ---- model <-> raw ----------------------------------------------------------------- */
 /* sin and cos of half of angle r (ff7_angle_table.c, made by tools/make_ff7_angles.c):
  * ganim_quat_axis_angle's float values for the angle r * 2pi / 4096, as {sin, cos}
- * pairs (one 8-byte load gives both). */
-extern const float ff7_half_sc[4096][2];
-/* The same values as doubles (exact), {cos, cos, sin, -sin} per angle: the SSE2
- * product's last step multiplies by the two halves straight from the table. */
-extern _Alignas(16) const double ff7_half_zd[4096][4];
-/* The same floats as {cos, sin, -sin, cos} (the AVX product's Qy, one 16-byte load; -sin
- * is the sign flipped, as the xor with -0 gives it). */
-extern _Alignas(16) const float ff7_half_y4[4096][4];
+ * pairs (one 8-byte load gives both): sc; zd: the same values as doubles (exact), {cos, cos, sin, -sin} per
+ * angle: the SSE2 product's last step multiplies by the two halves straight from the
+ * table; y4: the same floats as {cos, sin, -sin, cos} (the AVX product's Qy, one 16-byte
+ * load; -sin is the sign flipped, as the xor with -0 gives it). One object, so a loop
+ * that reads the three addresses them from one base register (each table at a constant
+ * displacement). */
+struct ff7_half_tables {
+    float sc[4096][2];
+    _Alignas(16) double zd[4096][4];
+    _Alignas(16) float y4[4096][4];
+};
+extern const struct ff7_half_tables ff7_half;
+#define ff7_half_sc (ff7_half.sc)
+#define ff7_half_zd (ff7_half.zd)
+#define ff7_half_y4 (ff7_half.y4)
 #define FF7_HALF_SIN(r) (ff7_half_sc[(r)][0])
 #define FF7_HALF_COS(r) (ff7_half_sc[(r)][1])
 /* ((1 * Qy) * Qx) * Qz through ganim_quat_mul, as ganim_quat_from_euler forms it. */

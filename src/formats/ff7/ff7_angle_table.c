@@ -1,11 +1,12 @@
 /* Made by tools/make_ff7_angles.c: do not edit. sin and cos of half of each FF7
  * angle r (r * 2pi / 4096) as ganim_quat_axis_angle rounds them to float, and the
  * same floats as doubles for the SSE2 product, and as {cos, sin, -sin, cos} for the
- * AVX product's first step. */
+ * AVX product's first step, in one object (one base register for the three). */
 #include "formats/ff7/ff7.h"
 
 /* clang-format off */
-const float ff7_half_sc[4096][2] = {
+const struct ff7_half_tables ff7_half = {
+.sc = {
     { 0x0p+0f, 0x1p+0f }, { 0x1.921fb2p-11f, 0x1.fffff6p-1f },
     { 0x1.921faap-10f, 0x1.ffffd8p-1f }, { 0x1.2d97b6p-9f, 0x1.ffffa8p-1f },
     { 0x1.921f8cp-9f, 0x1.ffff62p-1f }, { 0x1.f6a752p-9f, 0x1.ffff0ap-1f },
@@ -2054,9 +2055,9 @@ const float ff7_half_sc[4096][2] = {
     { 0x1.2d9782p-8f, -0x1.fffe9cp-1f }, { 0x1.f6a752p-9f, -0x1.ffff0ap-1f },
     { 0x1.921f8cp-9f, -0x1.ffff62p-1f }, { 0x1.2d97b6p-9f, -0x1.ffffa8p-1f },
     { 0x1.921faap-10f, -0x1.ffffd8p-1f }, { 0x1.921fb2p-11f, -0x1.fffff6p-1f },
-};
+},
 
-_Alignas(16) const double ff7_half_zd[4096][4] = {
+.zd = {
     { 0x1p+0, 0x1p+0, 0x0p+0, -0x0p+0 },
     { 0x1.fffff6p-1, 0x1.fffff6p-1, 0x1.921fb2p-11, -0x1.921fb2p-11 },
     { 0x1.ffffd8p-1, 0x1.ffffd8p-1, 0x1.921faap-10, -0x1.921faap-10 },
@@ -6153,9 +6154,9 @@ _Alignas(16) const double ff7_half_zd[4096][4] = {
     { -0x1.ffffa8p-1, -0x1.ffffa8p-1, 0x1.2d97b6p-9, -0x1.2d97b6p-9 },
     { -0x1.ffffd8p-1, -0x1.ffffd8p-1, 0x1.921faap-10, -0x1.921faap-10 },
     { -0x1.fffff6p-1, -0x1.fffff6p-1, 0x1.921fb2p-11, -0x1.921fb2p-11 },
-};
+},
 
-_Alignas(16) const float ff7_half_y4[4096][4] = {
+.y4 = {
     { 0x1p+0f, 0x0p+0f, -0x0p+0f, 0x1p+0f },
     { 0x1.fffff6p-1f, 0x1.921fb2p-11f, -0x1.921fb2p-11f, 0x1.fffff6p-1f },
     { 0x1.ffffd8p-1f, 0x1.921faap-10f, -0x1.921faap-10f, 0x1.ffffd8p-1f },
@@ -10252,5 +10253,5 @@ _Alignas(16) const float ff7_half_y4[4096][4] = {
     { -0x1.ffffa8p-1f, 0x1.2d97b6p-9f, -0x1.2d97b6p-9f, -0x1.ffffa8p-1f },
     { -0x1.ffffd8p-1f, 0x1.921faap-10f, -0x1.921faap-10f, -0x1.ffffd8p-1f },
     { -0x1.fffff6p-1f, 0x1.921fb2p-11f, -0x1.921fb2p-11f, -0x1.fffff6p-1f },
-};
+} };
 /* clang-format on */

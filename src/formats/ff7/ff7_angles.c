@@ -1,6 +1,7 @@
 /* FF7 rotations: three 12-bit angles (4096 = one turn), R = Ry * Rx * Rz, to and from
  * quaternions, and the rounding to a precision key. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "formats/ff7/ff7.h"
@@ -169,19 +170,20 @@ static inline uint64_t rotr64(uint64_t a, unsigned n) { return a >> n | a << (64
  * z at 48); rot: each row's byte offset by a rotation and a mask (with BMI2 one rorx and
  * an and, not a copy, a shift and an and: the rotated-in bits are masked off, so the same
  * offsets). */
-static FF7_ALWAYS_INLINE_A const float *row_x(uint64_t a, bool rot)
+static FF7_ALWAYS_INLINE_A const float *row_x(const char *half, uint64_t a, bool rot)
 {
-    return rot ? (const float *)(const void *)((const char *)ff7_half_sc + (rotr64(a, 13) & 0x7FF8u))
+    return rot ? (const float *)(const void *)(half + offsetof(struct ff7_half_tables, sc) + (rotr64(a, 13) & 0x7FF8u))
                : ff7_half_sc[(a >> 16) & 0xFFFu];
 }
-static FF7_ALWAYS_INLINE_A const float *row_y(uint64_t a, bool rot)
+static FF7_ALWAYS_INLINE_A const float *row_y(const char *half, uint64_t a, bool rot)
 {
-    return rot ? (const float *)(const void *)((const char *)ff7_half_y4 + (rotr64(a, 28) & 0xFFF0u))
+    return rot ? (const float *)(const void *)(half + offsetof(struct ff7_half_tables, y4) + (rotr64(a, 28) & 0xFFF0u))
                : ff7_half_y4[(a >> 32) & 0xFFFu];
 }
-static FF7_ALWAYS_INLINE_A const double *row_z(uint64_t a, bool rot)
+static FF7_ALWAYS_INLINE_A const double *row_z(const char *half, uint64_t a, bool rot)
 {
-    return rot ? (const double *)(const void *)((const char *)ff7_half_zd + (rotr64(a, 43) & 0x1FFE0u))
+    return rot ? (const double *)(const void *)(half + offsetof(struct ff7_half_tables, zd) +
+                                                (rotr64(a, 43) & 0x1FFE0u))
                : ff7_half_zd[(a >> 48) & 0xFFFu];
 }
 
@@ -190,9 +192,19 @@ slot_rotations_avx_body(const uint8_t *r, size_t stride, uint32_t frames, float 
 {
     uint64_t prev = UINT64_MAX; /* no frame's form (low 16 bits zero) */
     float *q = v;
+    const char *half = (const char *)&ff7_half;
+#if defined(__GNUC__)
+    __asm__("" : "+r"(half)); /* one base register for the three tables, not three addresses */
+#endif
+    /* with BMI2: 16 from a register, so frame f's load and shift is one shlx from memory
+     * (not a load, a copy and a shift) */
+    unsigned s16 = 16;
+#if defined(__GNUC__)
+    if (rot) __asm__("" : "+r"(s16));
+#endif
     const float *pairs_end = v + 4 * (size_t)(frames & ~1u);
     for (; q != pairs_end; q += 8, r += 2 * stride) {
-        uint64_t a0 = ld_u64_x86(r) << 16, a1 = ld_u64_x86(r + stride - 2) & ~(uint64_t)0xFFFF;
+        uint64_t a0 = ld_u64_x86(r) << s16, a1 = ld_u64_x86(r + stride - 2) & ~(uint64_t)0xFFFF;
         if (a0 == prev) {
             memcpy(q, q - 4, 4 * sizeof *q);
             if (a1 == a0) memcpy(q + 4, q - 4, 4 * sizeof *q);
@@ -201,8 +213,8 @@ slot_rotations_avx_body(const uint8_t *r, size_t stride, uint32_t frames, float 
             quat_one_avx(r, a0, q);
             memcpy(q + 4, q, 4 * sizeof *q);
         } else {
-            __m128 q0 = quat_short_avx_rows(row_x(a0, rot), row_y(a0, rot), row_z(a0, rot));
-            __m128 q1 = quat_short_avx_rows(row_x(a1, rot), row_y(a1, rot), row_z(a1, rot));
+            __m128 q0 = quat_short_avx_rows(row_x(half, a0, rot), row_y(half, a0, rot), row_z(half, a0, rot));
+            __m128 q1 = quat_short_avx_rows(row_x(half, a1, rot), row_y(half, a1, rot), row_z(half, a1, rot));
             __m256 both = _mm256_insertf128_ps(_mm256_castps128_ps256(q0), q1, 1);
             int zero = _mm256_movemask_ps(_mm256_cmp_ps(both, _mm256_setzero_ps(), _CMP_EQ_OQ));
             _mm256_storeu_ps(q, both);

@@ -133,6 +133,7 @@ typedef struct ff7_dec {
     unsigned kraw, bkey, sh; /* sh: 20 - bKey (FF7_CODE) */
     unsigned top;            /* 54: the shift that gives a code's table index (see frame_codes_inside2_avx2) */
     bool best, live;         /* every frame so far used shortest codes; frame n is to be read */
+    bool slotwise;           /* the AVX2 forms take this stream a slot at a time (see FF7_PAIR_E) */
     /* The stream's tail (dec_to_tail): from bit tail_at on, the frames come from a copy of
      * the stream's last bytes followed by zero bytes, so that every frame runs through the
      * unchecked loops. off: the bits of the stream before stream (0, or where the copy
@@ -161,6 +162,7 @@ typedef struct ff7_run {
     const uint8_t *np;
     uint32_t valid; /* the count of valid bits in the low 6 bits (see above) */
     bool best;
+    uint32_t fixes; /* the AVX2 forms' rare paths taken this frame (FF7_SLOT_E, pair_fix) */
     size_t i;
     const uint16_t *pr;
     uint16_t *cr;
@@ -173,11 +175,25 @@ static inline ff7_run run_start(const ff7_dec *d)
     r.valid = 64u - (unsigned)(d->at & 7u);
     r.x = gb_msb_window64_proven(d->stream, d->at);
     r.best = true;
+    r.fixes = 0;
     r.i = 0;
     r.cr = d->rot + (size_t)d->n * d->per;
     r.pr = r.cr - d->per;
     return r;
 }
+
+#if FF7_HAVE_BMI2
+/* run_start with x holding 64 stream bits (its count unchanged): the bits of the byte at
+ * np below the window's, as a refill leaves them; FF7_PAIR_E's six codes may read past the
+ * counted bits. The byte lies inside: a frame that runs through the unchecked loops has
+ * more than 64 bits of its stream after its codes' start (codes_inside). */
+static inline ff7_run run_start64(const ff7_dec *d)
+{
+    ff7_run r = run_start(d);
+    r.x |= (uint64_t)r.np[0] >> (8u - (unsigned)(d->at & 7u));
+    return r;
+}
+#endif
 
 /* Run R's refill after a slot: the 8 bytes at np ORed in below its valid bits, as many
  * whole bytes as fit (valid: 8 to 63). */
@@ -293,15 +309,19 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
     do {                                            \
         uint32_t e = ff7_short_codes[(X) >> (TOP)]; \
         (X) <<= e & 63u;                            \
-        (LEFT) -= e;                                \
+        FF7_SUB_E(LEFT, e);                         \
         FF7_STORE_E(T, e);                          \
     } while (0)
 /* T = E as one 32-bit store: gcc's SLP vectoriser would join a slot's first two stores
  * into vmovd, vpinsrd and vmovq (three instructions for two stores). */
+/* LEFT -= E as one subtraction a code: gcc would sum FF7_PAIR_E's six entries first, in
+ * a register the loop has not got to spare (two streams' state: it spilled three). */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define FF7_STORE_E(T, E) __asm__("movl %1, %0" : "=m"(T) : "r"(E))
+#define FF7_SUB_E(LEFT, E) __asm__("subl %1, %0" : "+r"(LEFT) : "r"(E) : "cc")
 #else
 #define FF7_STORE_E(T, E) ((T) = (E))
+#define FF7_SUB_E(LEFT, E) ((LEFT) -= (E))
 #endif
 /* A slot's three codes by FF7_CODE_F, one test a slot for a type-7 code (rare): then the
  * slot's codes from the first type-7 entry on again by FF7_CODE_E (the state is the one
@@ -316,10 +336,78 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
             ptrdiff_t j_ = 0;                                                                           \
             while ((T)[(K) + j_] & 63u) j_++;                                                           \
             (R).valid &= ~0xF0000u;                                                                     \
+            (R).fixes++;                                                                                \
             for (; j_ < 3; j_++) FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[(K) + j_]); \
         }                                                                                               \
         FF7_REFILL(R, C56);                                                                             \
     } while (0)
+
+/* Two slots' six codes by FF7_CODE_F with one refill and one test: after a refill x holds
+ * 64 stream bits (the bits below the counted ones are stream bits too), and six codes of
+ * the table take 60 at most (10 bits a code; a type-7 entry takes none), each code's
+ * 10-bit index inside them; only the count (valid: 56 to 63 at the start) can run out,
+ * past 56 bits (several 10-bit codes), and then it borrows into bits 16..19 as a type-7
+ * entry does (no type-7 entry can follow: five codes take 50 bits at most). The rare
+ * path (pair_fix, out of line: the loop keeps its registers): with a type-7 entry (the first of them at j: the state is the one
+ * before it, as in FF7_SLOT_E), codes j to 5 again by FF7_CODE_E, each after a refill
+ * (a raw code takes up to 16 bits); without one (the count ran out), the state again from
+ * the bit reached (as run_start), the entries being right. So the same entries, state
+ * and `best` as FF7_SLOT_E twice. */
+typedef struct ff7_fix_state { /* a run's state through pair_fix */
+    uint64_t x;
+    const uint8_t *np;
+    uint32_t valid, fixes;
+    bool best;
+} ff7_fix_state;
+
+__attribute__((target("bmi,bmi2"))) static FF7_OUT_OF_LINE void pair_fix(ff7_fix_state *f, const ff7_dec *d,
+                                                                         unsigned top, unsigned c56, uint32_t *t)
+{
+    ff7_fix_state s = *f;
+    ptrdiff_t j = 0;
+    s.fixes++;
+    while (j < 6 && (t[j] & 63u)) j++;
+    if (j == 6) { /* the count ran out: its low 16 bits are minus the bits it owes */
+        size_t p = (size_t)(s.np - d->stream) * 8u + (uint16_t)(0u - s.valid);
+        s.x = gb_msb_window64_proven(d->stream, p); /* 7 whole bytes counted (49 to 56) */
+        s.np = d->stream + (p >> 3) + 7u;
+        s.valid = 56u - (unsigned)(p & 7u);
+    } else { /* slot 1's codes from j on (48 bits left at least), a refill, slot 2's */
+        s.valid &= ~0xF0000u;
+        for (; j < 3; j++) FF7_CODE_E(s.x, s.valid, s.best, d->kraw, top, t[j]);
+        FF7_REFILL(s, c56);
+        for (; j < 6; j++) FF7_CODE_E(s.x, s.valid, s.best, d->kraw, top, t[j]);
+    }
+    *f = s;
+}
+/* pair_fix on run R (a copy of its state: R itself stays in registers) */
+#define FF7_PAIR_FIX(R, D, TOP, C56, T)                                           \
+    do {                                                                          \
+        ff7_fix_state f_ = { (R).x, (R).np, (R).valid, (R).fixes, (R).best };     \
+        pair_fix(&f_, D, TOP, C56, T);                                            \
+        (R).x = f_.x, (R).np = f_.np, (R).valid = f_.valid, (R).fixes = f_.fixes; \
+        (R).best = f_.best;                                                       \
+    } while (0)
+#define FF7_PAIR_E(R, D, TOP, C56, T, K)                                             \
+    do {                                                                             \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[K]);                                   \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 1]);                             \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 2]);                             \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 3]);                             \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 4]);                             \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 5]);                             \
+        if (FF7_RARE((R).valid & 0xF0000u)) FF7_PAIR_FIX(R, D, TOP, C56, (T) + (K)); \
+        FF7_REFILL(R, C56);                                                          \
+    } while (0)
+
+/* Whether a stream's next frame goes a slot at a time: a frame of two-slot groups whose
+ * rare paths ran in more than a quarter of its groups (each costs more than the group
+ * saves), until a frame a slot at a time has them in under a tenth of its slots. A
+ * choice of speed only: both forms give the same entries, state and `best`. */
+static inline bool next_slotwise(bool slotwise, uint32_t fixes, size_t per)
+{
+    return slotwise ? (size_t)fixes * 30u >= per : (size_t)fixes * 24u > per;
+}
 
 /* cr[i] = (pr[i] + (t[i] >> sh)) & 0xFFF for i < per: from 16 on, 16 at a time, the
  * last 16 ending at per (those before it again: the same values, as t and pr are not
@@ -355,22 +443,51 @@ __attribute__((target("avx2"))) static inline void apply_deltas_avx2(const uint3
 __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_avx2(ff7_dec *a, bool *best_a,
                                                                                               ff7_dec *b, bool *best_b)
 {
-    uint32_t t[2 * FF7_DELTA_MAX]; /* a's entries, then b's (one base register for both) */
+    uint32_t tbuf[6 + 2 * FF7_DELTA_MAX];
+    uint32_t *t = tbuf + 6; /* a's entries, then b's (one base register for both) */
     uint32_t *ta = t, *tb = t + FF7_DELTA_MAX;
     /* 54 and 56 from memory, not constants the compiler folds: the index's shift is then
      * one shrx (not a copy and a shift), ~valid & 56 one andn (not a copy, a not, an and) */
     const unsigned top = a->top, c56 = a->top + 2u;
-    ff7_run ra = run_start(a), rb = run_start(b);
+    ff7_run ra = run_start64(a), rb = run_start64(b);
     size_t both = a->per < b->per ? a->per : b->per;
-    uint32_t *ea = t + both; /* the common slots by one index from -both up to 0 */
-    ptrdiff_t k = -(ptrdiff_t)both;
-    do {
-        FF7_SLOT_E(ra, a, top, c56, ea, k);
-        FF7_SLOT_E(rb, b, top, c56, ea + FF7_DELTA_MAX, k);
-        k += 3;
-    } while (k);
-    for (size_t i = both; i < a->per; i += 3) FF7_SLOT_E(ra, a, top, c56, ta, i);
-    for (size_t i = both; i < b->per; i += 3) FF7_SLOT_E(rb, b, top, c56, tb, i);
+    if (FF7_RARE(a->slotwise || b->slotwise)) { /* a slot at a time (many type-7 codes) */
+        uint32_t *ea = t + both;                /* the common slots by one index from -both up to 0 */
+        ptrdiff_t k = -(ptrdiff_t)both;
+        do {
+            FF7_SLOT_E(ra, a, top, c56, ea, k);
+            FF7_SLOT_E(rb, b, top, c56, ea + FF7_DELTA_MAX, k);
+            k += 3;
+        } while (k);
+        for (size_t i = both; i < a->per; i += 3) FF7_SLOT_E(ra, a, top, c56, ta, i);
+        for (size_t i = both; i < b->per; i += 3) FF7_SLOT_E(rb, b, top, c56, tb, i);
+    } else {
+        /* the common slots two of each stream a turn (FF7_PAIR_E), by one pointer; an odd
+         * last one alone */
+        uint32_t *ep = t;
+        const uint32_t *const end = t + both, *const last = end - 6; /* tbuf's first 6: last stays inside */
+        for (; ep <= last; ep += 6) {
+            FF7_PAIR_E(ra, a, top, c56, ep, 0);
+            FF7_PAIR_E(rb, b, top, c56, ep + FF7_DELTA_MAX, 0);
+        }
+        /* the slots' redo reads their entries just stored (FF7_STORE_E's asm store, which
+         * clang's analyzer does not see) */
+        if (ep != end) {
+            /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+            FF7_SLOT_E(ra, a, top, c56, ep, 0);
+            /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+            FF7_SLOT_E(rb, b, top, c56, ep + FF7_DELTA_MAX, 0);
+        }
+        size_t i = both;
+        for (; i + 6 <= a->per; i += 6) FF7_PAIR_E(ra, a, top, c56, ta, i);
+        /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+        if (i < a->per) FF7_SLOT_E(ra, a, top, c56, ta, i);
+        for (i = both; i + 6 <= b->per; i += 6) FF7_PAIR_E(rb, b, top, c56, tb, i);
+        /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+        if (i < b->per) FF7_SLOT_E(rb, b, top, c56, tb, i);
+    }
+    a->slotwise = next_slotwise(a->slotwise, ra.fixes, a->per);
+    b->slotwise = next_slotwise(b->slotwise, rb.fixes, b->per);
     a->at = run_end(a, &ra);
     b->at = run_end(b, &rb);
     apply_deltas_avx2(ta, ra.pr, ra.cr, a->per, a->sh);
@@ -385,11 +502,17 @@ __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes
 {
     uint32_t t[FF7_DELTA_MAX];
     const unsigned top = d->top, c56 = d->top + 2u;
-    ff7_run r = run_start(d);
+    ff7_run r = run_start64(d);
     /* the redo of a slot with a type-7 code reads its entries just stored (FF7_STORE_E's
      * asm store, which clang's analyzer does not see) */
-    for (size_t i = 0; i < d->per; i += 3)
-        FF7_SLOT_E(r, d, top, c56, t, i); /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+    size_t i = 0;
+    if (FF7_RARE(d->slotwise))
+        for (; i < d->per; i += 3)
+            FF7_SLOT_E(r, d, top, c56, t, i); /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+    for (; i + 6 <= d->per; i += 6)
+        FF7_PAIR_E(r, d, top, c56, t, i);             /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+    if (i < d->per) FF7_SLOT_E(r, d, top, c56, t, i); /* NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult) */
+    d->slotwise = next_slotwise(d->slotwise, r.fixes, d->per);
     d->at = run_end(d, &r);
     apply_deltas_avx2(t, r.pr, r.cr, d->per, d->sh);
     *best = *best && r.best;
@@ -459,6 +582,7 @@ static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, uns
     d->good = 0;
     d->best = true;
     d->live = false;
+    d->slotwise = false;
     if (max_frames == 0 || bkey >= 12) return false; /* bkey 12 and up: no first frame can be read */
     d->kraw = 12u - bkey;
     d->bkey = bkey;

@@ -330,7 +330,9 @@ TEST(decoder_matches_reference)
 }
 
 /* A random stream for the pair test: random bytes (uniform or biased to short codes), or
- * an encoded animation, whole or cut anywhere, of `slots` slots at bKey `key`. */
+ * an encoded animation, whole or cut anywhere, of `slots` slots at bKey `key` (kinds 6
+ * and 7: frames of small deltas, of 10-bit codes only and of raw codes, for the AVX2
+ * forms' two-slot groups, their run-out count and their slot-at-a-time frames). */
 static uint8_t *pair_stream(int kind, unsigned key, uint32_t slots, size_t *size)
 {
     size_t per = (size_t)slots * 3;
@@ -349,14 +351,25 @@ static uint8_t *pair_stream(int kind, unsigned key, uint32_t slots, size_t *size
     int32_t *pos = malloc(frames * 3 * sizeof *pos);
     uint16_t *rot = malloc(frames * per * sizeof *rot);
     for (size_t i = 0; i < (size_t)frames * 3; i++) pos[i] = (i < 3 ? 0 : pos[i - 3]) + rnd_range(-100, 100);
+    int mode = 0;
     for (size_t i = 0; i < frames * per; i++) {
-        int32_t d = rnd() % 8 == 0 ? rnd_range(-2048, 2047) : rnd_range(-40, 40);
+        int32_t d;
+        if (kind < 6) {
+            d = rnd() % 8 == 0 ? rnd_range(-2048, 2047) : rnd_range(-40, 40);
+        } else { /* the AVX2 forms' two-slot groups: frames of small deltas (groups), of 10-bit
+                  * codes only (six take 60 bits: the count runs out), of many raw codes
+                  * (a slot at a time), a raw code now and then */
+            if (i % per == 0) mode = rnd_range(0, 9);
+            int32_t m = rnd_range(32, 63);
+            d = mode < 5 ? rnd_range(-31, 31) : mode < 8 ? (rnd() % 2 ? m : -m - 1) : rnd_range(-2048, 2047);
+            if (rnd() % 100 == 0) d = rnd_range(-2048, 2047);
+        }
         rot[i] = (uint16_t)((uint32_t)((i < per ? 0 : rot[i - per]) + (uint32_t)d * (1u << key)) & 0xFFFu);
     }
     ganim_buffer b = encode(key, slots, frames, pos, rot);
     free(pos);
     free(rot);
-    size_t n = kind == 4 ? b.size : (size_t)rnd_range(0, (int32_t)b.size); /* 5: cut */
+    size_t n = kind == 4 || kind == 6 ? b.size : (size_t)rnd_range(0, (int32_t)b.size); /* 5, 7: cut */
     uint8_t *s = malloc(n + 1);
     if (n) memcpy(s, b.data, n);
     ganim_buffer_free(&b);
@@ -406,7 +419,7 @@ TEST(pair_matches_single)
             j->slots = same ? same : (uint32_t)(iter % 23 == 0 ? rnd_range(240, 300) : rnd_range(1, 30));
             j->max_frames = iter % 89 == 0 ? 0 : (uint32_t)rnd_range(1, 90);
             /* (a whole encoded animation when over 256 slots: frames whose codes lie inside) */
-            s[k] = pair_stream(j->slots > 30 ? 4 : rnd_range(0, 5), j->bkey > 11 ? 0 : j->bkey, j->slots, &j->size);
+            s[k] = pair_stream(j->slots > 30 ? 4 : rnd_range(0, 7), j->bkey > 11 ? 0 : j->bkey, j->slots, &j->size);
             j->stream = s[k];
             job_arrays(j, &p1[k], &r1[k], &npos[k], &nrot[k]);
             memset(j->pos, 0x5A, npos[k] * sizeof *j->pos);
@@ -491,7 +504,7 @@ TEST(list_matches_reference)
             j->bkey = rnd() % 50 == 0 ? 12u + (unsigned)(rnd() % 2) : (unsigned)(rnd() % 12);
             j->slots = (uint32_t)(rnd() % 20 == 0 ? rnd_range(257, 300) : rnd_range(1, 30));
             j->max_frames = rnd() % 40 == 0 ? 0 : (uint32_t)rnd_range(1, 90);
-            s[k] = pair_stream(j->slots > 30 ? rnd_range(4, 5) : rnd_range(0, 5), j->bkey > 11 ? 0 : j->bkey, j->slots,
+            s[k] = pair_stream(j->slots > 30 ? rnd_range(4, 7) : rnd_range(0, 7), j->bkey > 11 ? 0 : j->bkey, j->slots,
                                &j->size);
             j->stream = s[k];
             job_arrays(j, &p2[k], &r2[k], &npos[k], &nrot[k]);
