@@ -214,7 +214,11 @@ slot_rotations_avx_body(const uint8_t *r, size_t stride, uint32_t frames, float 
 #endif
     const float *pairs_end = v + 4 * (size_t)(frames & ~1u);
     for (; q != pairs_end; q += 8, r += 2 * stride) {
-        uint64_t a0 = ld_u64_x86(r) << s16, a1 = ld_u64_x86(r + stride - 2) & ~(uint64_t)0xFFFF;
+        size_t st = stride;
+#if defined(__GNUC__)
+        __asm__("" : "+r"(st)); /* frame f + 1's load from r and the stride, not a second pointer */
+#endif
+        uint64_t a0 = ld_u64_x86(r) << s16, a1 = ld_u64_x86(r + st - 2) & ~(uint64_t)0xFFFF;
         if (a0 == prev) {
             memcpy(q, q - 4, 4 * sizeof *q);
             if (a1 == a0) memcpy(q + 4, q - 4, 4 * sizeof *q);
