@@ -230,9 +230,10 @@ slot_rotations_avx_body(const uint8_t *r, size_t stride, uint32_t frames, float 
             __m128 q0 = quat_short_avx_rows(row_x(half, a0, rot), row_y(half, a0, rot), row_z(half, a0, rot));
             __m128 q1 = quat_short_avx_rows(row_x(half, a1, rot), row_y(half, a1, rot), row_z(half, a1, rot));
             __m256 both = _mm256_insertf128_ps(_mm256_castps128_ps256(q0), q1, 1);
-            int zero = _mm256_movemask_ps(_mm256_cmp_ps(both, _mm256_setzero_ps(), _CMP_EQ_OQ));
+            __m256 z = _mm256_cmp_ps(both, _mm256_setzero_ps(), _CMP_EQ_OQ);
             _mm256_storeu_ps(q, both);
-            if (zero) {
+            if (!_mm256_testz_ps(z, z)) { /* vtestps: a lane's sign set, i.e. a zero component */
+                int zero = _mm256_movemask_ps(z);
                 if (zero & 0x0F) quat_generic_avx(r, q);
                 if (zero & 0xF0) quat_generic_avx(r + stride, q + 4);
             }
