@@ -191,8 +191,8 @@ static inline int32_t ff7_code_delta(uint32_t e) { return (int32_t)(e >> 20) - (
  * that reads the three addresses them from one base register (each table at a constant
  * displacement). */
 struct ff7_half_tables {
+    _Alignas(32) double zd[4096][8]; /* first: its rows at the base register itself */
     float sc[4096][2];
-    _Alignas(32) double zd[4096][8];
     _Alignas(16) float y4[4096][4];
 };
 extern const struct ff7_half_tables ff7_half;
