@@ -4,7 +4,7 @@
  * replaces that call on the decoder's hot path, so the quaternions stay bit-identical.
  * tests/formats/ff7/test_ff7_angles.c checks every entry against ganim_quat_axis_angle on all
  * three axes, so a table out of step with the library fails the tests.
- * The second table holds the same values as doubles for the products' last step (ff7.h), the
+ * The second table holds the same values as doubles for the SSE2 product (ff7.h), the
  * third the floats in the order of the AVX product's first step.
  * Usage: make_ff7_angles > src/formats/ff7/ff7_angle_table.c
  * (the build's make_ff7_angles target) */
@@ -24,7 +24,7 @@ int main(void)
     }
     printf("/* Made by tools/make_ff7_angles.c: do not edit. sin and cos of half of each FF7\n"
            " * angle r (r * 2pi / 4096) as ganim_quat_axis_angle rounds them to float, and the\n"
-           " * same floats as doubles for the products' last step, and as {cos, sin, -sin, cos} for the\n"
+           " * same floats as doubles for the SSE2 product, and as {cos, sin, -sin, cos} for the\n"
            " * AVX product's first step, in one object (one base register for the three). */\n"
            "#include \"formats/ff7/ff7.h\"\n\n"
            "/* clang-format off */\n");
@@ -33,13 +33,11 @@ int main(void)
     for (int r = 0; r < 4096; r++)
         printf("%s{ %af, %af },%s", r % 2 ? " " : "    ", (double)s[r], (double)c[r], r % 2 ? "\n" : "");
     printf("},\n\n");
-    /* the same values as doubles (exact), laid out as the products' last step uses them:
-     * {cos, cos, cos, cos, sin, -sin, sin, -sin}, two 32-byte operands (AVX) or the 16 bytes
-     * at 0 and at 32 (SSE2) */
+    /* the same values as doubles (exact), laid out as the SSE2 product's last step uses
+     * them: {cos, cos, sin, -sin}, two 16-byte loads */
     printf(".zd = {\n");
     for (int r = 0; r < 4096; r++)
-        printf("    { %a, %a, %a, %a, %a, %a, %a, %a },\n", (double)c[r], (double)c[r], (double)c[r], (double)c[r],
-               (double)s[r], -(double)s[r], (double)s[r], -(double)s[r]);
+        printf("    { %a, %a, %a, %a },\n", (double)c[r], (double)c[r], (double)s[r], -(double)s[r]);
     printf("},\n\n");
     /* the same floats as the AVX product's first step (Qy * Qx) takes Qy's: {cos, sin,
      * -sin, cos}, one 16-byte load */

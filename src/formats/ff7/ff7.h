@@ -183,16 +183,15 @@ static inline int32_t ff7_code_delta(uint32_t e) { return (int32_t)(e >> 20) - (
 /* ---- model <-> raw ----------------------------------------------------------------- */
 /* sin and cos of half of angle r (ff7_angle_table.c, made by tools/make_ff7_angles.c):
  * ganim_quat_axis_angle's float values for the angle r * 2pi / 4096, as {sin, cos}
- * pairs (one 8-byte load gives both): sc; zd: the same values as doubles (exact),
- * {cos, cos, cos, cos, sin, -sin, sin, -sin} per angle: the AVX product's last step
- * multiplies by the two 32-byte halves straight from the table (no broadcast), the SSE2
- * one by the 16 bytes at 0 and at 32; y4: the same floats as {cos, sin, -sin, cos} (the AVX product's Qy, one 16-byte
+ * pairs (one 8-byte load gives both): sc; zd: the same values as doubles (exact), {cos, cos, sin, -sin} per
+ * angle: the SSE2 product's last step multiplies by the two halves straight from the
+ * table; y4: the same floats as {cos, sin, -sin, cos} (the AVX product's Qy, one 16-byte
  * load; -sin is the sign flipped, as the xor with -0 gives it). One object, so a loop
  * that reads the three addresses them from one base register (each table at a constant
  * displacement). */
 struct ff7_half_tables {
-    _Alignas(32) double zd[4096][8]; /* first: its rows at the base register itself */
     float sc[4096][2];
+    _Alignas(16) double zd[4096][4];
     _Alignas(16) float y4[4096][4];
 };
 extern const struct ff7_half_tables ff7_half;
@@ -263,7 +262,7 @@ static inline bool ff7_quat_short_store(unsigned ix, unsigned iy, unsigned iz, f
     __m128 f = _mm_mul_ps(_mm_movelh_ps(X, X), _mm_xor_ps(_mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 0, 0, 1)),
                                                           _mm_set_ps(0.0f, -0.0f, 0.0f, 0.0f)));
     __m128d xy = _mm_cvtps_pd(f), zw = _mm_cvtps_pd(_mm_movehl_ps(f, f));
-    __m128d vcz = _mm_load_pd(ff7_half_zd[iz]), vsz = _mm_load_pd(ff7_half_zd[iz] + 4); /* (cz, cz), (sz, -sz) */
+    __m128d vcz = _mm_load_pd(ff7_half_zd[iz]), vsz = _mm_load_pd(ff7_half_zd[iz] + 2); /* (cz, cz), (sz, -sz) */
     /* x' = x cz + y sz, y' = y cz + x (-sz), z' = z cz + w sz, w' = w cz + z (-sz) */
     __m128d r01 = _mm_add_pd(_mm_mul_pd(xy, vcz), _mm_mul_pd(_mm_shuffle_pd(xy, xy, 1), vsz));
     __m128d r23 = _mm_add_pd(_mm_mul_pd(zw, vcz), _mm_mul_pd(_mm_shuffle_pd(zw, zw, 1), vsz));

@@ -71,19 +71,9 @@ __attribute__((target("avx"))) static inline __m128 quat_short_avx_rows(const fl
     __m128 f = _mm_mul_ps(X, _mm_load_ps(yr));
     __m256d q = _mm256_cvtps_pd(f);                                            /* (x, y, z, w) of Qy * Qx */
     __m256d s = _mm256_permute_pd(q, 0x5);                                     /* (y, x, w, z) */
-#if defined(__GNUC__)
-    /* q * (cz x 4) and s * ((sz, -sz) x 2), each from the row at zr: the same two
-     * products; in asm, as gcc formed the row's address in a register first (one add a
-     * frame) to use it twice */
-    __asm__("vmulpd %2, %0, %0\n\tvmulpd %3, %1, %1"
-            : "+x"(q), "+x"(s)
-            : "m"(*(const __m256d *)(const void *)zr), "m"(*(const __m256d *)(const void *)(zr + 4)));
-    return _mm256_cvtpd_ps(_mm256_add_pd(q, s));
-#else
-    __m256d cz = _mm256_load_pd(zr);     /* cz x 4 */
-    __m256d sz = _mm256_load_pd(zr + 4); /* (sz, -sz) x 2 */
+    __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)zr);       /* cz x 4 */
+    __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(zr + 2)); /* (sz, -sz) x 2 */
     return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
-#endif
 }
 
 __attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, unsigned iy, unsigned iz)
@@ -193,7 +183,7 @@ static FF7_ALWAYS_INLINE_A const float *row_y(const char *half, uint64_t a, bool
 static FF7_ALWAYS_INLINE_A const double *row_z(const char *half, uint64_t a, bool rot)
 {
     return rot ? (const double *)(const void *)(half + offsetof(struct ff7_half_tables, zd) +
-                                                (rotr64(a, 42) & 0x3FFC0u))
+                                                (rotr64(a, 43) & 0x1FFE0u))
                : ff7_half_zd[(a >> 48) & 0xFFFu];
 }
 
