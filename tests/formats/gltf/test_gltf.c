@@ -18,11 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/gltf/gltf.h"
+#include "io/json.h"
 #include "support/tbuild.h"
 #include "support/tpeak.h"
 #include "test.h"
-#include "formats/gltf/gltf.h"
-#include "io/json.h"
 
 #define PI 3.14159265358979323846
 
@@ -1391,8 +1391,8 @@ static void *members_alloc(void *user, size_t size)
 
 TEST(members_where_the_last_object_had_them)
 {
-    static const char *const pool[] = { "\"input\"",  "\"output\"", "\"interpolation\"", "\"extras\"", "\"inputs\"",
-                                        "\"in\"",     "\"x\"",      "\"inp\\u0075t\"",     "\"node\"",   "\"path\"" };
+    static const char *const pool[] = { "\"input\"", "\"output\"", "\"interpolation\"", "\"extras\"", "\"inputs\"",
+                                        "\"in\"",    "\"x\"",      "\"inp\\u0075t\"",   "\"node\"",   "\"path\"" };
     static const char *const names4[] = { "interpolation", "input", "output", "extras" };
     static const char *const names8[] = { "input", "output", "in", "x", "node", "path", "inputs", "extras" };
     uint32_t seed = 12345u;
