@@ -99,13 +99,12 @@ static void skip_space(ps *st)
     }
 }
 
-/* Whether the next byte that is not a space is c (st->i then at it): one test when it
- * follows at once, as in text without spaces. */
-static int next_is(ps *st, uint8_t c)
+/* The first index from i of s[0..n) that is not a space. */
+static GJ_HOT_INLINE size_t space_from(const uint8_t *s, size_t n, size_t i)
 {
-    if (st->i < st->n && st->s[st->i] == c) return 1;
-    skip_space(st);
-    return st->i < st->n && st->s[st->i] == c;
+    if (i < n && s[i] > ' ') return i; /* (the usual case: no space) */
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+    return i;
 }
 
 /* Counts `bytes` more against max_bytes; GANIM_ERR_LIMIT (naming the limit) past it. */
@@ -411,20 +410,19 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
     return code;
 }
 
-/* Whether the member name at st->i (its opening quote) is the one `sh` remembers, and
+/* Whether the member name at i (its opening quote) is the one `sh` remembers, and
  * member_name would give it back from keys[] as it stands (the same pointer, the same
- * place after it): then st->i is past it. Not while discarding. */
-static GJ_HOT_INLINE int shape_name(ps *st, const struct shape *sh)
+ * place after it): then the index past it, else 0. Not while discarding. */
+static GJ_HOT_INLINE size_t shape_name(const ps *st, const struct shape *sh, size_t i)
 {
-    size_t start = st->i + 1, n = sh->len;
+    size_t start = i + 1, n = sh->len;
     if (!sh->key || st->n - start <= n || st->s[start + n] != '"') return 0;
     uint64_t w[2];
     name_words(st, start, n, w);
     if (w[0] != sh->w[0] || w[1] != sh->w[1] || st->keys[sh->slot].s != sh->key ||
         (n > 16 && memcmp(sh->key, st->s + start, n) != 0))
         return 0;
-    st->i = start + n + 1;
-    return 1;
+    return start + n + 1;
 }
 
 static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
@@ -568,7 +566,8 @@ static int skim(ps *st, unsigned depth)
 }
 
 /* The members of an array or object at st->i (its opening bracket); `self` is the name it
- * is a member under (NULL: the root, an array's item). */
+ * is a member under (NULL: the root, an array's item). The position is kept in a local
+ * (i; the text s[0..n) never changes) and handed over in st->i to what is called. */
 static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, const char *self)
 {
     const unsigned char close = object ? '}' : ']';
@@ -582,23 +581,29 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
         memset(shape, 0, sizeof st->shape[depth]);
         st->shape_used[depth] = 1;
     }
-    st->i++;
-    skip_space(st);
-    if (st->i < st->n && st->s[st->i] == close) {
-        st->i++;
+    const uint8_t *const s = st->s;
+    const size_t n = st->n;
+    size_t i = st->i + 1;
+    /* skip_space and next_is on i */
+#define GJ_SPACE() (i = space_from(s, n, i))
+#define GJ_NEXT_IS(c) ((i < n && s[i] == (c)) || (GJ_SPACE() < n && s[i] == (c)))
+    GJ_SPACE();
+    if (i < n && s[i] == close) {
+        i++;
     } else {
         for (unsigned member = 0;; member++) {
             gj_value item;
             const char *key = NULL;
             ganim_code code;
             unsigned skip = 0, later = 0, said = 0;
-            skip_space(st);
+            GJ_SPACE();
             st->lend = 0;
             if (object) {
-                if (st->i >= st->n || st->s[st->i] != '"')
-                    return fail_here(st, GANIM_ERR_CORRUPT, st->i, "a member name");
+                if (i >= n || s[i] != '"') return fail_here(st, GANIM_ERR_CORRUPT, i, "a member name");
                 struct shape *sh = shape && member < SHAPE_MEMBERS ? &shape[member] : NULL;
-                if (sh && sh->self == self && shape_name(st, sh)) { /* as the last object's */
+                size_t past;
+                if (sh && sh->self == self && (past = shape_name(st, sh, i)) != 0) { /* as the last object's */
+                    i = past;
                     key = sh->key;
                     skip = !sh->keep;
                     later = sh->later;
@@ -608,9 +613,11 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     uint32_t key_len;
                     unsigned slot = KEY_CACHE;
                     /* (a name not stored is only checked: no look-up of the names seen) */
+                    st->i = i;
                     code = st->discard ? string(st, &key, &key_len, NULL)
                                        : member_name(st, st->keys, &key, &key_len, &slot);
                     if (code != GANIM_OK) return code;
+                    i = st->i;
                     if (sh) { /* remembered below, or forgotten */
                         sh->key = slot < KEY_CACHE ? key : NULL;
                         sh->self = self;
@@ -619,9 +626,9 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                         memcpy(sh->w, st->keys[slot % KEY_CACHE].w, sizeof sh->w);
                     }
                 }
-                if (!next_is(st, ':')) return fail_here(st, GANIM_ERR_CORRUPT, st->i, "':'");
-                st->i++;
-                skip_space(st);
+                if (!GJ_NEXT_IS(':')) return fail_here(st, GANIM_ERR_CORRUPT, i, "':'");
+                i++;
+                GJ_SPACE();
             }
             if (!said && !st->discard && object) { /* (key is not NULL: not discarding) */
                 unsigned slot = (unsigned)(((uintptr_t)key >> 3) ^ ((uintptr_t)self >> 5) ^ depth) % KEY_CACHE;
@@ -643,8 +650,9 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     shape[member].later = (uint8_t)later;
                 }
             }
+            st->i = i;
             if (later) { /* checked now, stored as its text */
-                size_t start = st->i;
+                size_t start = i;
                 st->discard++;
                 code = skim(st, depth + 1) ? GANIM_OK : value(st, depth + 1, &item, key);
                 st->discard--;
@@ -653,7 +661,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     memset(&item, 0, sizeof item); /* (skim fills in nothing) */
                     item.offset = at(st, start);
                     item.type = GJ_LATER;
-                    item.text = (const char *)st->s + start;
+                    item.text = (const char *)s + start;
                     item.count = (uint32_t)(st->i - start);
                     item.depth = (uint8_t)(depth + 1);
                 } else { /* (too long for the value to say: stored now) */
@@ -661,24 +669,36 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     later = 0;
                 }
             }
-            st->discard += skip;
-            /* (a member not kept, in a stored object: skimmed, or read) */
-            if (!later) code = skip && skim(st, depth + 1) ? GANIM_OK : value(st, depth + 1, &item, key);
-            st->discard -= skip;
-            if (code != GANIM_OK) return code;
-            item.key = key;
-            if (!st->discard && !skip && (code = push(st, &item)) != GANIM_OK) return code;
-            if (next_is(st, ',')) {
-                st->i++;
+            if (!later && !skip && !st->discard && st->top < st->cap && i < n && s[i] != '{' && s[i] != '[') {
+                /* a value that pushes nothing: read straight into its place on the stack */
+                gj_value *slot = &st->stack[st->top];
+                if ((code = value(st, depth + 1, slot, key)) != GANIM_OK) return code;
+                slot->key = key;
+                st->top++;
+            } else {
+                st->discard += skip;
+                /* (a member not kept, in a stored object: skimmed, or read) */
+                if (!later) code = skip && skim(st, depth + 1) ? GANIM_OK : value(st, depth + 1, &item, key);
+                st->discard -= skip;
+                if (code != GANIM_OK) return code;
+                item.key = key;
+                if (!st->discard && !skip && (code = push(st, &item)) != GANIM_OK) return code;
+            }
+            i = st->i;
+            if (GJ_NEXT_IS(',')) {
+                i++;
                 continue;
             }
-            if (st->i < st->n && st->s[st->i] == close) {
-                st->i++;
+            if (i < n && s[i] == close) {
+                i++;
                 break;
             }
-            return fail_here(st, GANIM_ERR_CORRUPT, st->i, object ? "',' or '}'" : "',' or ']'");
+            return fail_here(st, GANIM_ERR_CORRUPT, i, object ? "',' or '}'" : "',' or ']'");
         }
     }
+#undef GJ_NEXT_IS
+#undef GJ_SPACE
+    st->i = i;
     size_t count = st->top - base;
     if (count > UINT32_MAX) return ganim_fail(st->err, GANIM_ERR_LIMIT, v->offset, "%s: too many members", st->p->who);
     v->type = object ? GJ_OBJECT : GJ_ARRAY;

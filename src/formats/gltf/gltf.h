@@ -80,6 +80,19 @@ typedef struct gltf_fold {
 /* The last SCALAR float accessors (key times) read (gltf_data.c): their checked bytes,
  * for a read again, and the floats made of them for a use that shares them */
 #define GLTF_ACC_MEMO 4
+/* gltf_members' memo for one kind of object (zeroed before the first call): the tree's
+ * names last found equal to each of the n names (name[j]), and the last object's member
+ * names in order (seq, when it had at most GLTF_MEMO_SEQ members: seq_valid) with the
+ * name each was found to be (at[i]: its j, or GLTF_MEMO_SEQ for none or a repeat). */
+#define GLTF_MEMO_SEQ 8u
+typedef struct gltf_memo {
+    const char *name[GLTF_MEMO_SEQ];
+    const char *seq[GLTF_MEMO_SEQ];
+    uint8_t at[GLTF_MEMO_SEQ];
+    uint8_t seq_valid;
+    uint32_t seq_count;
+} gltf_memo;
+
 typedef struct gltf_acc_memo {
     const uint8_t *src;  /* NULL: none */
     const float *floats; /* in scratch, written by no one; NULL: none yet */
@@ -108,8 +121,7 @@ typedef struct gltf_file {
     size_t json_used, json_later_used;
     /* gltf_members' memos for the tree's channels, targets, bufferViews, accessors, nodes
      * and nodes' extras.ganim, and for the samplers of the last tree parsed later */
-    const char *memo_channel[2], *memo_target[2], *memo_view[5], *memo_accessor[7], *memo_sampler[4];
-    const char *memo_node[7], *memo_node_ex[2];
+    gltf_memo memo_channel, memo_target, memo_view, memo_accessor, memo_sampler, memo_node, memo_node_ex;
     uint32_t node_count, accessor_count, view_count, buf_count;
     gltf_node *nodes;
     gltf_buf *bufs;
@@ -151,13 +163,15 @@ void *gltf_scratch_raw(gltf_file *f, size_t count, size_t size);
 int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t count, const char *what, uint32_t *out);
 /* The same for the member v (NULL: absent) named `key`. */
 int gltf_index_of(gltf_file *f, const gj_value *v, const char *key, uint32_t count, const char *what, uint32_t *out);
-/* The members names[0..n) of an object in one pass (gj_get of each: the first one when the
- * text repeats a name, NULL when absent or obj is not an object). memo (NULL: none), n
- * pointers zeroed before the first call: the names of the tree last found equal to each,
- * known again by their address (the parser stores a name once); only while the tree that
- * holds those names lives (a tree from gj_parse_later is given back, and its memory may
- * hold other names at the same addresses: gltf_json_later forgets memo_sampler). */
-void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, const char **memo);
+/* The members names[0..n) (n <= GLTF_MEMO_SEQ) of an object in one pass (gj_get of each:
+ * the first one when the text repeats a name, NULL when absent or obj is not an object).
+ * memo (NULL: none; zeroed before the first call): the names of the tree last found equal
+ * to each, known again by their address (the parser stores a name once), and the last
+ * object's names in order: an object whose names are those, at the same addresses, has
+ * its members where that one had them. Only while the tree that holds those names lives
+ * (a tree from gj_parse_later is given back, and its memory may hold other names at the
+ * same addresses: gltf_json_later forgets memo_sampler). */
+void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, gltf_memo *memo);
 /* *v, when the JSON parser left it to parse later (GJ_LATER), parsed into the scratch arena
  * (given back with the animation's temporaries); any other value is left as it is. */
 ganim_code gltf_json_later(gltf_file *f, const gj_value **v);

@@ -183,11 +183,11 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     gltf_file *f = a->f;
     static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };
     const gj_value *cm[2], *tm[2];
-    gltf_members(cv, cnames, cm, 2, f->memo_channel);
+    gltf_members(cv, cnames, cm, 2, &f->memo_channel);
     const gj_value *target = cm[0];
     const char *path = NULL;
     uint32_t node, sampler;
-    gltf_members(target, tnames, tm, 2, f->memo_target);
+    gltf_members(target, tnames, tm, 2, &f->memo_target);
     if (!gj_is(target, GJ_OBJECT) || !gj_string(tm[0], &path))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no target path",
                           a->index, ci);
@@ -225,7 +225,7 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
     /* the sampler's members in one pass (the first of a repeated name, as gj_get) */
     static const char *const names[] = { "interpolation", "input", "output", "extras" };
     const gj_value *m[4];
-    gltf_members(sv, names, m, 4, f->memo_sampler);
+    gltf_members(sv, names, m, 4, &f->memo_sampler);
     const gj_value *iv = m[0];
     if ((iv && !gj_string(iv, &interp)) || interp_of(interp) < 0)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,

@@ -151,7 +151,7 @@ static ganim_code read_view(gltf_file *f, uint32_t index, view *out)
     const gj_value *v = &f->views_v->items[index];
     static const char *const names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
     const gj_value *m[5]; /* in the order of names */
-    gltf_members(v, names, m, 5, f->memo_view);
+    gltf_members(v, names, m, 5, &f->memo_view);
     uint32_t buf;
     uint64_t off = 0, len, stride = 0;
     int has = gltf_index_of(f, m[0], "buffer", f->buf_count, "bufferView", &buf);
@@ -350,7 +350,7 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
     static const char *const names[] = { "bufferView", "componentType", "count", "type",
                                          "byteOffset", "normalized",    "sparse" };
     const gj_value *mv[7]; /* in the order of names */
-    gltf_members(a, names, mv, 7, f->memo_accessor);
+    gltf_members(a, names, mv, 7, &f->memo_accessor);
     const char *type = "";
     uint64_t ctype, n, off = 0;
     int normalized = gj_is(mv[5], GJ_TRUE);

@@ -22,24 +22,46 @@ int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t coun
     return gltf_index_of(f, gj_get(obj, key), key, count, what, out);
 }
 
-void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, const char **memo)
+void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, gltf_memo *memo)
 {
     for (unsigned j = 0; j < n; j++) out[j] = NULL;
-    for (uint32_t i = 0; obj && obj->type == GJ_OBJECT && i < obj->count; i++) {
-        const char *k = obj->items[i].key;
-        unsigned j = n;
-        if (memo) /* (the names are told apart: one that is memo[j] is no other) */
-            for (j = 0; j < n && k != memo[j];) j++;
-        if (j < n) {
-            if (!out[j]) out[j] = &obj->items[i];
-            continue;
+    if (!obj || obj->type != GJ_OBJECT) return;
+    const gj_value *items = obj->items;
+    const uint32_t count = obj->count;
+    if (memo && memo->seq_valid && count == memo->seq_count) { /* the last object's names, in order? */
+        uint32_t i = 0;
+        while (i < count && items[i].key == memo->seq[i]) i++;
+        if (i == count) {
+            for (i = 0; i < count; i++)
+                if (memo->at[i] < n) out[memo->at[i]] = &items[i];
+            return;
         }
-        for (j = 0; j < n; j++)
-            if (k[0] == names[j][0] && !out[j] && strcmp(k, names[j]) == 0) {
-                out[j] = &obj->items[i];
-                if (memo) memo[j] = k;
-                break;
-            }
+    }
+    int record = memo && count <= GLTF_MEMO_SEQ;
+    for (uint32_t i = 0; i < count; i++) {
+        const char *k = items[i].key;
+        unsigned j = n;
+        if (memo) /* (the names are told apart: one that is memo->name[j] is no other) */
+            for (j = 0; j < n && k != memo->name[j];) j++;
+        if (j < n) {
+            if (!out[j]) out[j] = &items[i];
+            else j = n; /* (a repeat: not this one) */
+        } else {
+            for (j = 0; j < n; j++)
+                if (k[0] == names[j][0] && !out[j] && strcmp(k, names[j]) == 0) {
+                    out[j] = &items[i];
+                    if (memo) memo->name[j] = k;
+                    break;
+                }
+        }
+        if (record) {
+            memo->seq[i] = k;
+            memo->at[i] = (uint8_t)(j < n ? j : GLTF_MEMO_SEQ);
+        }
+    }
+    if (memo) {
+        memo->seq_valid = (uint8_t)record;
+        memo->seq_count = count;
     }
 }
 
@@ -60,7 +82,7 @@ ganim_code gltf_json_later(gltf_file *f, const gj_value **v)
 {
     if (!gj_is(*v, GJ_LATER)) return GANIM_OK;
     /* (the names met in the last one: their memory may be given back and used again) */
-    memset(f->memo_sampler, 0, sizeof f->memo_sampler);
+    memset(&f->memo_sampler, 0, sizeof f->memo_sampler);
     gj_parser p = f->json;
     p.used = f->json_used;
     p.charged = &f->json_later_used;

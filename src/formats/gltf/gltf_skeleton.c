@@ -83,7 +83,7 @@ ganim_code gltf_read_nodes(gltf_file *f)
             "name", "extras", "matrix", "rotation", "translation", "scale", "children"
         };
         const gj_value *m[7];
-        gltf_members(nv, names, m, 7, f->memo_node);
+        gltf_members(nv, names, m, 7, &f->memo_node);
         const gj_value *name = m[0];
         if (name && !gj_string(name, &node->name)) return bad_node(f, i, name, "the name is not a string");
         const gj_value *ex = gj_get(m[1], "ganim");
@@ -91,7 +91,7 @@ ganim_code gltf_read_nodes(gltf_file *f)
             static const char *const ex_names[] = { "name", "flags" };
             const gj_value *em[2];
             uint64_t flags;
-            gltf_members(ex, ex_names, em, 2, f->memo_node_ex);
+            gltf_members(ex, ex_names, em, 2, &f->memo_node_ex);
             gj_string(em[0], &node->ganim_name);
             if (gj_uint(em[1], UINT32_MAX, &flags)) node->ganim_flags = (uint32_t)flags;
         }
@@ -142,8 +142,8 @@ static ganim_code count_animated(gltf_file *f, uint32_t *moved)
             /* (the names and memos of read_channel's gltf_members) */
             static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };
             const gj_value *cm[2], *tm[2];
-            gltf_members(&ch->items[c], cnames, cm, 2, f->memo_channel);
-            gltf_members(cm[0], tnames, tm, 2, f->memo_target);
+            gltf_members(&ch->items[c], cnames, cm, 2, &f->memo_channel);
+            gltf_members(cm[0], tnames, tm, 2, &f->memo_target);
             const char *path = "";
             uint64_t node;
             if (!gj_uint(tm[1], UINT32_MAX, &node) || node >= f->node_count || !gj_string(tm[0], &path)) continue;

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/gltf/gltf.h"
+#include "io/json.h"
 #include "support/tbuild.h"
 #include "support/tpeak.h"
 #include "test.h"
@@ -1369,6 +1371,86 @@ static ganim_doc *negated_doc(void)
     return d;
 }
 
+/* gltf_members with a memo (the names known by their address, and an object whose names
+ * are the last one's, at the same addresses, read where that one had them) against the
+ * same call without one (each name compared): arrays of objects of a few shapes repeated,
+ * with repeated names, shapes that begin others, an escaped name (the same text at another address), names that
+ * are prefixes of others, objects of up to 11 members (past the memo's 8) and items that
+ * are not objects. */
+static uint8_t members_mem[1 << 20];
+static size_t members_used;
+static void *members_alloc(void *user, size_t size)
+{
+    (void)user;
+    size = (size + 15u) & ~(size_t)15u;
+    if (size > sizeof members_mem - members_used) return NULL;
+    void *p = members_mem + members_used;
+    members_used += size;
+    return p;
+}
+
+TEST(members_where_the_last_object_had_them)
+{
+    static const char *const pool[] = { "\"input\"", "\"output\"", "\"interpolation\"", "\"extras\"", "\"inputs\"",
+                                        "\"in\"",    "\"x\"",      "\"inp\\u0075t\"",   "\"node\"",   "\"path\"" };
+    static const char *const names4[] = { "interpolation", "input", "output", "extras" };
+    static const char *const names8[] = { "input", "output", "in", "x", "node", "path", "inputs", "extras" };
+    uint32_t seed = 12345u;
+#define MEMBERS_RAND() (seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7FFFu)
+    char *text = malloc(1 << 16);
+    unsigned checked = 0, bad = 0;
+    for (int round = 0; round < 400 && text; round++) {
+        unsigned shapes[4][12], len[4];
+        for (int k = 0; k < 4; k++) {
+            len[k] = MEMBERS_RAND() % 12;
+            for (unsigned m = 0; m < len[k]; m++) shapes[k][m] = MEMBERS_RAND() % 10;
+        }
+        if (round % 2) { /* a shape that begins another's */
+            len[1] = len[0] / 2;
+            memcpy(shapes[1], shapes[0], sizeof shapes[0]);
+        }
+        size_t at = 0;
+        text[at++] = '[';
+        for (int o = 0; o < 40; o++) {
+            if (o) text[at++] = ',';
+            unsigned r = MEMBERS_RAND() % 16, k = r % 4;
+            if (r == 15) {
+                at += (size_t)sprintf(text + at, "%d", o);
+                continue;
+            }
+            text[at++] = '{';
+            for (unsigned m = 0; m < len[k]; m++)
+                at += (size_t)sprintf(text + at, "%s%s:%u", m ? "," : "", pool[shapes[k][m]], m);
+            text[at++] = '}';
+        }
+        text[at++] = ']';
+        members_used = 0;
+        gj_parser p = { .alloc = members_alloc, .max_depth = 8, .who = "test: JSON" };
+        const gj_value *root = NULL;
+        ganim_error e = { 0 };
+        if (gj_parse(&p, (const uint8_t *)text, at, &root, &e) != GANIM_OK || !root) {
+            CHECK_MSG(0, "round %d: %s", round, e.message);
+            break;
+        }
+        gltf_memo memo4, memo8;
+        memset(&memo4, 0, sizeof memo4);
+        memset(&memo8, 0, sizeof memo8);
+        for (uint32_t o = 0; o < root->count; o++) {
+            const gj_value *with[8], *without[8];
+            gltf_members(&root->items[o], names4, with, 4, &memo4);
+            gltf_members(&root->items[o], names4, without, 4, NULL);
+            bad += memcmp(with, without, 4 * sizeof *with) != 0;
+            gltf_members(&root->items[o], names8, with, 8, &memo8);
+            gltf_members(&root->items[o], names8, without, 8, NULL);
+            bad += memcmp(with, without, 8 * sizeof *with) != 0;
+            checked += 2;
+        }
+    }
+#undef MEMBERS_RAND
+    free(text);
+    CHECK_MSG(bad == 0 && checked == 400 * 40 * 2, "%u of %u calls differ", bad, checked);
+}
+
 TEST(samplers_together_or_later)
 {
     /* other producers' files */
@@ -1479,5 +1561,6 @@ int main(void)
     RUN(visibility_scales_told_apart);
     RUN(large_json_in_bounded_memory);
     RUN(samplers_together_or_later);
+    RUN(members_where_the_last_object_had_them);
     return test_finish();
 }
