@@ -26,15 +26,15 @@ static const ganim_option bvh_options[BVH_OPT_COUNT] = {
     },
 };
 
-static int lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
-
-static int word_at(const uint8_t *d, size_t n, size_t *i, const char *kw)
+/* `kw`: lower-case letters only, so a byte equals its letter without case when the byte
+ * with bit 5 set (0x20: a letter's lower case) is the letter (no other byte gives it). */
+static inline int word_at(const uint8_t *d, size_t n, size_t *i, const char *kw)
 {
     while (*i < n && (d[*i] == ' ' || d[*i] == '\t' || d[*i] == '\r' || d[*i] == '\n')) (*i)++;
     size_t k = strlen(kw);
     if (n - *i < k + 1) return 0;
     for (size_t j = 0; j < k; j++)
-        if (lower(d[*i + j]) != lower((uint8_t)kw[j])) return 0;
+        if ((d[*i + j] | 0x20u) != (uint8_t)kw[j]) return 0;
     uint8_t after = d[*i + k];
     if (after != ' ' && after != '\t' && after != '\r' && after != '\n') return 0;
     *i += k;

@@ -138,15 +138,18 @@ found:
     return 1;
 }
 
-static int is(const word *w, const char *kw)
+/* The word is `kw` without ASCII case. Inlined, so that strlen(kw) is a constant. */
+static BVH_LEX_INLINE int is(const word *w, const char *kw)
 {
     size_t n = strlen(kw);
     if (w->n != n) return 0;
     for (size_t i = 0; i < n; i++) {
         char a = w->s[i], b = kw[i];
-        if (a >= 'a' && a <= 'z') a = (char)(a - 32);
-        if (b >= 'a' && b <= 'z') b = (char)(b - 32);
-        if (a != b) return 0;
+        if (reference || a != b) { /* the same letter in another case, or no match */
+            if (a >= 'a' && a <= 'z') a = (char)(a - 32);
+            if (b >= 'a' && b <= 'z') b = (char)(b - 32);
+            if (a != b) return 0;
+        }
     }
     return 1;
 }
@@ -393,8 +396,15 @@ static BVH_NOINLINE ganim_code motion_header(lexer *lx)
     }
     next_word(lx, &w);
     gdec d;
-    if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the number of frames");
-    double frames = gdec_double(&d);
+    double frames = 0;
+    size_t digits = 0;
+    if (!reference) /* the count as files write it: 1 to 9 digits, read directly */
+        while (digits < w.n && digits < 10 && w.s[digits] >= '0' && w.s[digits] <= '9')
+            frames = frames * 10 + (w.s[digits++] - '0');
+    if (!digits || digits != w.n || digits > 9) {
+        if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the number of frames");
+        frames = gdec_double(&d);
+    }
     if (!(frames >= 0) || frames != floor(frames) || frames > 4294967295.0)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, w.at, "bvh: Frames: %.*s is not a count",
                           (int)(w.n > 30 ? 30 : w.n), w.s);

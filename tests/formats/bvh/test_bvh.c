@@ -765,7 +765,11 @@ static void lex_document(lex_text *t)
     unsigned frames = 1 + lex_rand(3);
     char num[32];
     snprintf(num, sizeof num, "%u", frames);
-    lex_put(t, num);
+    /* now and then a count of another shape: digits read directly up to 9, gdec beyond */
+    static const char *const counts[] = { "0",        "00",         "007",        "2.0",       "1e0",      "+2",
+                                          "-1",       "3x",         "x3",         "0x1",       "999999999", "1000000000",
+                                          "4294967295", "4294967296", "12345678901", "1.5",      ":",         "2:" };
+    lex_put(t, lex_rand(12) ? num : counts[lex_rand(sizeof counts / sizeof *counts)]);
     lex_ws(t, 1);
     lex_word(t, "Frame");
     lex_put(t, " ");
@@ -825,6 +829,62 @@ static int lex_same(const lex_out *a, const lex_out *b)
            a->rec_size == b->rec_size && (!a->rec_size || !memcmp(a->rec, b->rec, a->rec_size));
 }
 
+/* bvh_probe as it was (keywords compared through a lower-case function), for the test
+ * of the probe's one-comparison-a-byte form. */
+static int ref_lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+static int ref_word_at(const uint8_t *d, size_t n, size_t *i, const char *kw)
+{
+    while (*i < n && (d[*i] == ' ' || d[*i] == '\t' || d[*i] == '\r' || d[*i] == '\n')) (*i)++;
+    size_t k = strlen(kw);
+    if (n - *i < k + 1) return 0;
+    for (size_t j = 0; j < k; j++)
+        if (ref_lower(d[*i + j]) != ref_lower((uint8_t)kw[j])) return 0;
+    uint8_t after = d[*i + k];
+    if (after != ' ' && after != '\t' && after != '\r' && after != '\n') return 0;
+    *i += k;
+    return 1;
+}
+
+static int ref_probe(const uint8_t *data, size_t size)
+{
+    size_t i = size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF ? 3 : 0;
+    if (!ref_word_at(data, size, &i, "hierarchy")) return 0;
+    return ref_word_at(data, size, &i, "root") ? 100 : 90;
+}
+
+/* The probe's score against ref_probe: the lexer's texts (keywords in any case, spoilt by
+ * a byte), cut anywhere, and each byte of "HIERARCHY ROOT" replaced by every byte. */
+static void probe_check(const char *t, size_t len, long *tried)
+{
+    const ganim_format *bvh = ganim_format_find("bvh");
+    CHECK(bvh != NULL);
+    int got = ganim_format_probe(bvh, t, len), want = ref_probe((const uint8_t *)t, len);
+    CHECK_MSG(got == want, "probe %d, reference %d on %zu bytes", got, want, len);
+    (*tried)++;
+}
+
+TEST(probe_matches_reference)
+{
+    static lex_text t;
+    long tried = 0;
+    for (long i = 0; i < 20000; i++) {
+        lex_document(&t);
+        probe_check(t.s, lex_rand(4) ? t.n : lex_rand((uint32_t)t.n + 1), &tried);
+    }
+    char s[] = "\xEF\xBB\xBFHIERARCHY\nroot r";
+    for (size_t at = 0; at < sizeof s - 1; at++)
+        for (int c = 0; c < 256; c++) {
+            char u[sizeof s];
+            memcpy(u, s, sizeof s);
+            u[at] = (char)c;
+            probe_check(u, sizeof s - 1, &tried);
+            probe_check(u + 3, sizeof s - 4, &tried);
+            probe_check(u, at + 1, &tried);
+        }
+    printf("  %ld probes\n", tried);
+}
+
 /* The hierarchy and MOTION header of random texts (every kind of white space and its width
  * across 16-byte boundaries, braces touching words, keywords and channel names in any case
  * and spoilt by one byte, numbers of every shape, cut anywhere), read by the fast paths and
@@ -880,5 +940,6 @@ int main(void)
     RUN(skeleton_given_matches_exported_names);
     RUN(clear_errors);
     RUN(hierarchy_fast_matches_reference);
+    RUN(probe_matches_reference);
     return test_finish();
 }
