@@ -864,6 +864,23 @@ static void probe_check(const char *t, size_t len, long *tried)
     (*tried)++;
 }
 
+/* bvh_pow10's table against pow (the reference path's) for every exponent a frame time's
+ * digits may give, bit for bit (glibc's pow; elsewhere strtod's correctly rounded 10^k,
+ * which the table holds on every platform). */
+TEST(pow10_matches_pow)
+{
+    for (int k = -400; k <= 400; k++) {
+#if defined(__GLIBC__)
+        double t = bvh_pow10(k), p = pow(10.0, k);
+#else
+        char e[16];
+        snprintf(e, sizeof e, "1e%d", k);
+        double t = bvh_pow10(k), p = k >= -22 && k <= 22 ? strtod(e, NULL) : pow(10.0, k);
+#endif
+        CHECK_MSG(!memcmp(&t, &p, sizeof t), "10^%d: %.17g, pow %.17g", k, t, p);
+    }
+}
+
 TEST(probe_matches_reference)
 {
     static lex_text t;
@@ -941,5 +958,6 @@ int main(void)
     RUN(clear_errors);
     RUN(hierarchy_fast_matches_reference);
     RUN(probe_matches_reference);
+    RUN(pow10_matches_pow);
     return test_finish();
 }
