@@ -18,7 +18,8 @@ static size_t counted(const struct ganim_doc_internal *in)
     return in->total > SIZE_MAX - peer ? SIZE_MAX : in->total + peer;
 }
 
-#define DOC_SIZE ((sizeof(ganim_doc) + sizeof(struct ganim_doc_internal) + 15u) & ~(size_t)15u)
+#define DOC_BYTES (sizeof(ganim_doc) + sizeof(struct ganim_doc_internal))
+#define DOC_SIZE ((DOC_BYTES + 15u) & ~(size_t)15u) /* where an embedded block starts */
 
 /* The document, and after it an embedded first block of `embed` bytes (0: none). */
 static ganim_doc *doc_create(const ganim_allocator *alloc, size_t memory_limit, size_t embed)
@@ -27,9 +28,9 @@ static ganim_doc *doc_create(const ganim_allocator *alloc, size_t memory_limit, 
     size_t limit = memory_limit ? memory_limit : DEFAULT_MEMORY_LIMIT;
     size_t block = embed ? HEADER_SIZE + embed : 0;
     if (block > limit) block = embed = 0; /* a block that the limit refuses: none, as new_block would */
-    ganim_doc *doc = ganim_alloc(&a, DOC_SIZE + block);
+    ganim_doc *doc = ganim_alloc(&a, block ? DOC_SIZE + block : DOC_BYTES);
     if (!doc) return NULL;
-    memset(doc, 0, sizeof(ganim_doc) + sizeof(struct ganim_doc_internal));
+    memset(doc, 0, DOC_BYTES);
     struct ganim_doc_internal *in = (struct ganim_doc_internal *)(doc + 1);
     doc->internal = in;
     in->alloc = a;
@@ -42,7 +43,8 @@ static ganim_doc *doc_create(const ganim_allocator *alloc, size_t memory_limit, 
         b->size = embed;
         b->used = 0;
         b->serial = in->blocks++;
-        in->head = in->embedded = b;
+        in->head = b;
+        in->embedded = 1;
         in->total = block; /* counted against the limit like any block */
     }
     return doc;
@@ -65,7 +67,7 @@ static size_t first_block_for(size_t n)
 
 void ganim_doc_size_for_input(ganim_doc *doc, size_t input_bytes)
 {
-    doc->internal->first_block = first_block_for(input_bytes);
+    doc->internal->first_block = (uint32_t)first_block_for(input_bytes);
 }
 
 ganim_doc *ganim_doc_scratch(ganim_doc *doc)
@@ -83,7 +85,6 @@ ganim_doc *ganim_doc_scratch(ganim_doc *doc)
     return s;
 }
 
-
 void ganim_doc_free(ganim_doc *doc)
 {
     if (!doc) return;
@@ -91,14 +92,14 @@ void ganim_doc_free(ganim_doc *doc)
     if (in->peer && in->peer->peer == in) in->peer->peer = NULL;
     ganim_allocator a = in->alloc;
     arena_block *b = in->head;
-    arena_block *embedded = in->embedded;
+    arena_block *embedded = in->embedded ? (arena_block *)((uint8_t *)doc + DOC_SIZE) : NULL;
     while (b) {
         arena_block *next = b->next;
         if (b != embedded) ganim_free(&a, b, HEADER_SIZE + b->size);
         b = next;
     }
     ganim_buffer_free(&in->owned);
-    ganim_free(&a, doc, DOC_SIZE + (embedded ? HEADER_SIZE + embedded->size : 0));
+    ganim_free(&a, doc, embedded ? DOC_SIZE + HEADER_SIZE + embedded->size : DOC_BYTES);
 }
 
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc) { return &doc->internal->alloc; }

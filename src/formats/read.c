@@ -50,7 +50,6 @@ static ganim_code read_bytes(const void *data, size_t size, ganim_buffer *lend, 
     ganim_doc *doc = ganim_doc_create(&opts->allocator, opts->memory_limit);
     if (!doc) return GANIM_NOMEM(err);
     ganim_doc_set_limits(doc, &lim);
-    ganim_doc_size_for_input(doc, size);
     doc->format = fmt;
     doc->probe_score = ganim_format_probe(fmt, data, size);
     for (int i = 0; i < note_count; i++) ganim_doc_warn(doc, notes[i].code, GANIM_NO_OFFSET, "%s", notes[i].message);

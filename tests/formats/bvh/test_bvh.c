@@ -766,9 +766,9 @@ static void lex_document(lex_text *t)
     char num[32];
     snprintf(num, sizeof num, "%u", frames);
     /* now and then a count of another shape: digits read directly up to 9, gdec beyond */
-    static const char *const counts[] = { "0",        "00",         "007",        "2.0",       "1e0",      "+2",
-                                          "-1",       "3x",         "x3",         "0x1",       "999999999", "1000000000",
-                                          "4294967295", "4294967296", "12345678901", "1.5",      ":",         "2:" };
+    static const char *const counts[] = { "0",          "00",         "007",         "2.0", "1e0",       "+2",
+                                          "-1",         "3x",         "x3",          "0x1", "999999999", "1000000000",
+                                          "4294967295", "4294967296", "12345678901", "1.5", ":",         "2:" };
     lex_put(t, lex_rand(12) ? num : counts[lex_rand(sizeof counts / sizeof *counts)]);
     lex_ws(t, 1);
     lex_word(t, "Frame");
