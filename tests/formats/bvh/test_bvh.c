@@ -4,6 +4,7 @@
  * rig at every frame, ganim's own conventions (the synthetic root, bvh.axes), the
  * positions option, frame rates, lenient text (CRLF, names with spaces, "End site" names,
  * braces on the same line, short files) and clear errors. */
+#include <ctype.h>
 #include <stdlib.h>
 
 #include "formats/bvh/bvh.h"
@@ -829,28 +830,24 @@ static int lex_same(const lex_out *a, const lex_out *b)
            a->rec_size == b->rec_size && (!a->rec_size || !memcmp(a->rec, b->rec, a->rec_size));
 }
 
-/* bvh_probe as it was (keywords compared through a lower-case function), for the test
- * of the probe's one-comparison-a-byte form. */
-static int ref_lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+/* bvh_probe's rule written plainly (tolower on each byte, the C locale's), for the test
+ * of the probe's one-comparison-a-byte form: "hierarchy" then "root", each after white
+ * space and followed by one. */
+static int is_sep(uint8_t c) { return c && strchr(" \t\r\n", c) != NULL; }
 
-static int ref_word_at(const uint8_t *d, size_t n, size_t *i, const char *kw)
+static int ref_probe(const uint8_t *d, size_t n)
 {
-    while (*i < n && (d[*i] == ' ' || d[*i] == '\t' || d[*i] == '\r' || d[*i] == '\n')) (*i)++;
-    size_t k = strlen(kw);
-    if (n - *i < k + 1) return 0;
-    for (size_t j = 0; j < k; j++)
-        if (ref_lower(d[*i + j]) != ref_lower((uint8_t)kw[j])) return 0;
-    uint8_t after = d[*i + k];
-    if (after != ' ' && after != '\t' && after != '\r' && after != '\n') return 0;
-    *i += k;
-    return 1;
-}
-
-static int ref_probe(const uint8_t *data, size_t size)
-{
-    size_t i = size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF ? 3 : 0;
-    if (!ref_word_at(data, size, &i, "hierarchy")) return 0;
-    return ref_word_at(data, size, &i, "root") ? 100 : 90;
+    static const char *const kw[2] = { "hierarchy", "root" };
+    size_t i = n >= 3 && !memcmp(d, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    for (int w = 0; w < 2; w++) {
+        while (i < n && is_sep(d[i])) i++;
+        size_t k = strlen(kw[w]);
+        int ok = n - i >= k + 1 && is_sep(d[i + k]);
+        for (size_t j = 0; ok && j < k; j++) ok = tolower(d[i + j]) == kw[w][j];
+        if (!ok) return w ? 90 : 0;
+        i += k;
+    }
+    return 100;
 }
 
 /* The probe's score against ref_probe: the lexer's texts (keywords in any case, spoilt by
