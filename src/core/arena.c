@@ -11,35 +11,78 @@
 
 #define HEADER_SIZE ((sizeof(arena_block) + 15u) & ~(size_t)15u)
 
-ganim_doc *ganim_doc_create(const ganim_allocator *alloc, size_t memory_limit)
-{
-    ganim_allocator a = ganim_allocator_resolve(alloc);
-    size_t size = sizeof(ganim_doc) + sizeof(struct ganim_doc_internal);
-    ganim_doc *doc = ganim_alloc(&a, size);
-    if (!doc) return NULL;
-    memset(doc, 0, size);
-    doc->internal = (struct ganim_doc_internal *)(doc + 1);
-    doc->internal->alloc = a;
-    doc->internal->limit = memory_limit ? memory_limit : DEFAULT_MEMORY_LIMIT;
-    doc->internal->limits = ganim_limits_resolve(NULL);
-    return doc;
-}
-
-ganim_doc *ganim_doc_scratch(ganim_doc *doc)
-{
-    struct ganim_doc_internal *in = doc->internal;
-    ganim_doc *s = ganim_doc_create(&in->alloc, in->limit);
-    if (!s || in->peer) return s; /* one scratch linked at a time; another counts alone */
-    s->internal->peer = in;
-    in->peer = s->internal;
-    return s;
-}
-
 /* Bytes counted against the limit: the document's blocks and its peer's. */
 static size_t counted(const struct ganim_doc_internal *in)
 {
     size_t peer = in->peer ? in->peer->total : 0;
     return in->total > SIZE_MAX - peer ? SIZE_MAX : in->total + peer;
+}
+
+#define DOC_BYTES (sizeof(ganim_doc) + sizeof(struct ganim_doc_internal))
+#define DOC_SIZE ((DOC_BYTES + 15u) & ~(size_t)15u) /* where an embedded block starts */
+
+/* The document, and after it an embedded first block of `embed` bytes (0: none). */
+static ganim_doc *doc_create(const ganim_allocator *alloc, size_t memory_limit, size_t embed)
+{
+    ganim_allocator a = ganim_allocator_resolve(alloc);
+    size_t limit = memory_limit ? memory_limit : DEFAULT_MEMORY_LIMIT;
+    size_t block = embed ? HEADER_SIZE + embed : 0;
+    if (block > limit) block = embed = 0; /* a block that the limit refuses: none, as new_block would */
+    ganim_doc *doc = ganim_alloc(&a, block ? DOC_SIZE + block : DOC_BYTES);
+    if (!doc) return NULL;
+    memset(doc, 0, DOC_BYTES);
+    struct ganim_doc_internal *in = (struct ganim_doc_internal *)(doc + 1);
+    doc->internal = in;
+    in->alloc = a;
+    in->limit = limit;
+    in->limits = ganim_limits_resolve(NULL);
+    in->first_block = ARENA_BLOCK;
+    if (block) {
+        arena_block *b = (arena_block *)((uint8_t *)doc + DOC_SIZE);
+        b->next = NULL;
+        b->size = embed;
+        b->used = 0;
+        b->serial = in->blocks++;
+        in->head = b;
+        in->embedded = 1;
+        in->total = block; /* counted against the limit like any block */
+    }
+    return doc;
+}
+
+ganim_doc *ganim_doc_create(const ganim_allocator *alloc, size_t memory_limit)
+{
+    return doc_create(alloc, memory_limit, 0);
+}
+
+/* A first block for a read of n input bytes: 4 n + 4 KiB in whole 4 KiB (a BVH read's
+ * document and scratch, the parse's joints among them, take under that), at most the
+ * usual block. */
+static size_t first_block_for(size_t n)
+{
+    if (n >= ARENA_BLOCK / 4) return ARENA_BLOCK;
+    size_t b = (4u * n + 4096u + 4095u) & ~(size_t)4095u;
+    return b < ARENA_BLOCK ? b : ARENA_BLOCK;
+}
+
+void ganim_doc_size_for_input(ganim_doc *doc, size_t input_bytes)
+{
+    doc->internal->first_block = (uint32_t)first_block_for(input_bytes);
+}
+
+ganim_doc *ganim_doc_scratch(ganim_doc *doc)
+{
+    struct ganim_doc_internal *in = doc->internal;
+    /* a small read's scratch has its first block inside its own allocation, counted
+     * against the limit with the document's blocks as new_block would count it */
+    size_t first = in->first_block < ARENA_BLOCK ? in->first_block : 0, used = in->peer ? 0 : counted(in);
+    if (first && (used > in->limit || HEADER_SIZE + first > in->limit - used)) first = 0;
+    ganim_doc *s = doc_create(&in->alloc, in->limit, first);
+    if (s) s->internal->first_block = in->first_block;
+    if (!s || in->peer) return s; /* one scratch linked at a time; another counts alone */
+    s->internal->peer = in;
+    in->peer = s->internal;
+    return s;
 }
 
 void ganim_doc_free(ganim_doc *doc)
@@ -49,13 +92,14 @@ void ganim_doc_free(ganim_doc *doc)
     if (in->peer && in->peer->peer == in) in->peer->peer = NULL;
     ganim_allocator a = in->alloc;
     arena_block *b = in->head;
+    arena_block *embedded = in->embedded ? (arena_block *)((uint8_t *)doc + DOC_SIZE) : NULL;
     while (b) {
         arena_block *next = b->next;
-        ganim_free(&a, b, HEADER_SIZE + b->size);
+        if (b != embedded) ganim_free(&a, b, HEADER_SIZE + b->size);
         b = next;
     }
     ganim_buffer_free(&in->owned);
-    ganim_free(&a, doc, sizeof(ganim_doc) + sizeof(struct ganim_doc_internal));
+    ganim_free(&a, doc, embedded ? DOC_SIZE + HEADER_SIZE + embedded->size : DOC_BYTES);
 }
 
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc) { return &doc->internal->alloc; }
@@ -146,7 +190,9 @@ static void *doc_alloc(ganim_doc *doc, size_t size, int zero)
         if (zero) memset(p, 0, size);
         return p;
     }
-    arena_block *nb = new_block(in, ARENA_BLOCK);
+    /* the first block of a small read's document is smaller (ganim_doc_size_for_input) */
+    size_t bsize = !in->blocks && size <= in->first_block ? in->first_block : ARENA_BLOCK;
+    arena_block *nb = new_block(in, bsize);
     if (!nb) return NULL;
     nb->next = in->head;
     in->head = nb;

@@ -24,10 +24,16 @@ struct ganim_doc_internal {
      * each one's blocks count against the limit of both while both live. */
     struct ganim_doc_internal *peer;
     uint32_t warning_capacity;
+    /* The size of the first small-allocation block when none is made yet (ARENA_BLOCK
+     * but for a read of a small input: ganim_doc_size_for_input). */
+    uint32_t first_block;
     /* The input a read lends (ganim_doc_lend_input): kept whole as a record instead of a
      * copy of it (ganim_doc_keep_input), then owned and freed with the document. */
     ganim_buffer *lent;
     int lent_kept;
+    /* The document's allocation holds its first block (a small read's scratch): that
+     * block, serial 0, is never given to the allocator alone. */
+    int embedded;
     ganim_buffer owned;
     const uint8_t *borrowed; /* ganim_doc_borrow_input: the caller's, never freed here */
     size_t borrowed_size;

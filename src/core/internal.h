@@ -70,6 +70,13 @@ ganim_doc *ganim_doc_create(const ganim_allocator *alloc, size_t memory_limit);
  * at a time is linked so; another counts against the limit alone. NULL when out of
  * memory. */
 ganim_doc *ganim_doc_scratch(ganim_doc *doc);
+/* Sizes the arena's blocks for a read of `input_bytes` (a reader's first call, before
+ * anything is allocated from the document; the BVH reader's): a small input's document
+ * and its scratch document start with a small block (a scratch document's inside its own
+ * allocation) instead of a 64 KiB one, so a small read makes fewer and smaller
+ * allocations. Larger inputs change nothing. A reader that reserves its document's
+ * block (ganim_doc_reserve) does not call it: its first block would be spare. */
+void ganim_doc_size_for_input(ganim_doc *doc, size_t input_bytes);
 /* Zeroed memory from the document's arena, 16-byte aligned, or NULL (allocator failed
  * or memory limit reached). */
 void *ganim_doc_alloc(ganim_doc *doc, size_t size);

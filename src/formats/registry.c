@@ -37,8 +37,13 @@ const ganim_format *const *ganim_formats(size_t *count)
 const ganim_format *ganim_format_find(const char *name)
 {
     if (!name) return NULL;
+    /* Every name in the list starts with a lower-case ASCII letter: an ASCII first byte
+     * other than it or its upper case cannot compare equal (tolower maps no other ASCII
+     * byte to it), so only the names it may be are compared whole. */
+    unsigned c0 = (unsigned char)name[0], first = c0 < 0x80u ? c0 | 0x20u : 0;
     for (size_t i = 0; i < COUNT; i++)
-        if (ganim_strcasecmp(registry[i]->name, name) == 0) return registry[i];
+        if ((!first || (unsigned char)registry[i]->name[0] == first) && ganim_strcasecmp(registry[i]->name, name) == 0)
+            return registry[i];
     return NULL;
 }
 

@@ -39,6 +39,114 @@ TEST(made_up_names)
     ganim_doc_free(doc);
 }
 
+/* A counting allocator: calls, and live bytes by the sizes given back to ganim_free. */
+typedef struct small_count {
+    long calls;
+    long long live;
+} small_count;
+static void *sc_alloc(void *u, size_t n)
+{
+    small_count *c = u;
+    c->calls++;
+    c->live += (long long)n;
+    return malloc(n ? n : 1);
+}
+static void *sc_realloc(void *u, void *p, size_t o, size_t n)
+{
+    small_count *c = u;
+    c->calls++;
+    c->live += (long long)n - (long long)o;
+    return realloc(p, n ? n : 1);
+}
+static void sc_free(void *u, void *p, size_t n)
+{
+    small_count *c = u;
+    c->live -= (long long)n;
+    free(p);
+}
+
+/* A small read's arena (ganim_doc_size_for_input): the document's first block 4 n + 4 KiB
+ * (in 4 KiB), the scratch's inside its own allocation, both counted against the memory
+ * limit; marks, releases and frees give back exactly what was taken; a large input keeps
+ * 64 KiB blocks. */
+TEST(small_read_arena)
+{
+    small_count c = { 0, 0 };
+    ganim_allocator a = { sc_alloc, sc_realloc, sc_free, &c };
+    ganim_doc *doc = ganim_doc_create(&a, 0);
+    CHECK(doc != NULL);
+    if (!doc) return;
+    ganim_doc_size_for_input(doc, 291); /* 4 * 291 + 4096 -> 8 KiB */
+    long calls = c.calls;
+    long long live = c.live;
+    CHECK(ganim_doc_alloc(doc, 100) != NULL);
+    CHECK_EQ_INT(c.calls, calls + 1);
+    CHECK(c.live - live >= 8192 && c.live - live < 8192 + 256); /* an 8 KiB block, not 64 */
+    ganim_doc *s = ganim_doc_scratch(doc);
+    CHECK(s != NULL);
+    if (!s) return;
+    calls = c.calls;
+    ganim_doc_mark_t m = ganim_doc_mark(s);
+    for (int i = 0; i < 60; i++) CHECK(ganim_doc_alloc(s, 100) != NULL); /* 60 x 112 in the embedded 8 KiB */
+    CHECK_EQ_INT(c.calls, calls);
+    ganim_doc_release(s, m);
+    CHECK(ganim_doc_alloc(s, 8000) != NULL); /* the whole embedded block again */
+    CHECK_EQ_INT(c.calls, calls);
+    CHECK(ganim_doc_alloc(s, 300) != NULL); /* then a 64 KiB block */
+    CHECK_EQ_INT(c.calls, calls + 1);
+    ganim_doc_free(s);
+    ganim_doc_free(doc);
+    CHECK_EQ_INT(c.live, 0);
+
+    /* the limit: the scratch's embedded 8 KiB count against the document's limit */
+    ganim_doc *lim = ganim_doc_create(&a, 24 * 1024);
+    ganim_doc_size_for_input(lim, 291);
+    CHECK(ganim_doc_alloc(lim, 16) != NULL); /* 8 KiB */
+    ganim_doc *ls = ganim_doc_scratch(lim);  /* 8 KiB more: 16 + headers of 24 */
+    CHECK(ls != NULL);
+    CHECK(ganim_doc_alloc(lim, 8190) == NULL); /* a second block (64 KiB) would pass 24 KiB... */
+    CHECK(ganim_doc_alloc(lim, 8000) != NULL); /* ...which the rest of the first still holds */
+    ganim_doc_free(ls);
+    CHECK(ganim_doc_alloc(lim, 8190) == NULL); /* a second small block is 64 KiB: over */
+    ganim_doc_free(lim);
+    CHECK_EQ_INT(c.live, 0);
+
+    /* the embedded block counts for the document too */
+    ganim_doc *first = ganim_doc_create(&a, 12 * 1024);
+    ganim_doc_size_for_input(first, 291);
+    ganim_doc *fs = ganim_doc_scratch(first); /* its 8 KiB inside */
+    CHECK(fs && ganim_doc_alloc(fs, 16) != NULL);
+    CHECK(ganim_doc_alloc(first, 16) == NULL); /* the document's 8 KiB: 16 of 12 */
+    ganim_doc_free(fs);
+    CHECK(ganim_doc_alloc(first, 16) != NULL); /* alone: 8 of 12 */
+    ganim_doc_free(first);
+    CHECK_EQ_INT(c.live, 0);
+
+    /* a scratch whose embedded block the limit refuses has none, and fails as before */
+    ganim_doc *tight = ganim_doc_create(&a, 10 * 1024);
+    ganim_doc_size_for_input(tight, 291);
+    CHECK(ganim_doc_alloc(tight, 16) != NULL);
+    ganim_doc *ts = ganim_doc_scratch(tight);
+    CHECK(ts != NULL);
+    CHECK(ts && ganim_doc_alloc(ts, 16) == NULL); /* 8 + 8 KiB over 10 */
+    ganim_doc_free(ts);
+    ganim_doc_free(tight);
+    CHECK_EQ_INT(c.live, 0);
+
+    /* a large input: 64 KiB blocks and no embedded block, as before */
+    ganim_doc *big = ganim_doc_create(&a, 0);
+    ganim_doc_size_for_input(big, 16 * 1024);
+    live = c.live;
+    CHECK(ganim_doc_alloc(big, 16) != NULL);
+    CHECK(c.live - live >= 64 * 1024);
+    live = c.live;
+    ganim_doc *bs = ganim_doc_scratch(big);
+    CHECK(bs && c.live - live < 4096);
+    ganim_doc_free(bs);
+    ganim_doc_free(big);
+    CHECK_EQ_INT(c.live, 0);
+}
+
 /* A reader's scratch (ganim_doc_scratch) and its document share the memory limit while
  * both live, whichever is freed first. */
 TEST(scratch_shares_the_limit)
@@ -387,6 +495,7 @@ TEST(validate_checks_meshes)
 int main(void)
 {
     RUN(arena_and_limit);
+    RUN(small_read_arena);
     RUN(arena_reserve);
     RUN(arena_mark_release);
     RUN(default_allocator_large_blocks);

@@ -244,6 +244,61 @@ TEST(borrowed_writer_options)
     CHECK_EQ_INT(lent, 2);
 }
 
+/* ganim_format_find against every name compared whole (ganim_strcasecmp, as before its
+ * first-byte filter): each format's name in random cases, with its first byte replaced by
+ * every byte, one byte longer or shorter, and random strings. */
+static const ganim_format *find_reference(const char *name)
+{
+    size_t count = 0;
+    const ganim_format *const *all = ganim_formats(&count);
+    for (size_t i = 0; i < count; i++)
+        if (ganim_strcasecmp(all[i]->name, name) == 0) return all[i];
+    return NULL;
+}
+
+TEST(format_find_matches_reference)
+{
+    size_t count = 0;
+    const ganim_format *const *all = ganim_formats(&count);
+    uint32_t seed = 12345u;
+    long tried = 0, found = 0;
+    for (size_t i = 0; i < count; i++) {
+        const char *name = all[i]->name;
+        size_t n = strlen(name);
+        CHECK(n > 0 && n < 60 && name[0] >= 'a' && name[0] <= 'z'); /* the filter's premise */
+        for (int round = 0; round < 600; round++) {
+            char s[64];
+            memcpy(s, name, n + 1);
+            for (size_t k = 0; k < n; k++) {
+                seed = seed * 1103515245u + 12345u;
+                if ((seed >> 16) & 1 && s[k] >= 'a' && s[k] <= 'z') s[k] = (char)(s[k] - 32);
+            }
+            if (round < 256) s[0] = (char)round;
+            else if (round % 7 == 0) s[n - 1] = 0;
+            else if (round % 7 == 1) memcpy(s + n, "x", 2);
+            const ganim_format *got = ganim_format_find(s), *want = find_reference(s);
+            CHECK_MSG(got == want, "'%s' (byte 0x%02x first): %s, reference %s", s, (unsigned char)s[0],
+                      got ? got->name : "none", want ? want->name : "none");
+            tried++;
+            found += got != NULL;
+        }
+    }
+    for (int round = 0; round < 20000; round++) {
+        char s[8];
+        for (int k = 0; k < 7; k++) {
+            seed = seed * 1103515245u + 12345u;
+            s[k] = "bvhBVHacl-ACL7ffg"[(seed >> 16) % 17];
+        }
+        s[(seed >> 8) % 8] = 0;
+        s[7] = 0;
+        CHECK(ganim_format_find(s) == find_reference(s));
+        tried++;
+    }
+    CHECK(ganim_format_find(NULL) == NULL);
+    CHECK(found > (long)count * 200); /* every case of each name, its first byte in both cases */
+    printf("  %ld names, %ld found\n", tried, found);
+}
+
 TEST(version)
 {
     CHECK_EQ_INT(ganim_version(), GANIM_VERSION_MAJOR * 10000 + GANIM_VERSION_MINOR * 100 + GANIM_VERSION_PATCH);
@@ -256,6 +311,7 @@ TEST(version)
 int main(void)
 {
     RUN(version);
+    RUN(format_find_matches_reference);
     RUN(descriptors_are_consistent);
     RUN(aliases_are_prefixed_and_unique);
     RUN(integer_options);

@@ -26,15 +26,15 @@ static const ganim_option bvh_options[BVH_OPT_COUNT] = {
     },
 };
 
-static int lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
-
-static int word_at(const uint8_t *d, size_t n, size_t *i, const char *kw)
+/* `kw`: lower-case letters only, so a byte equals its letter without case when the byte
+ * with bit 5 set (0x20: a letter's lower case) is the letter (no other byte gives it). */
+static inline int word_at(const uint8_t *d, size_t n, size_t *i, const char *kw)
 {
     while (*i < n && (d[*i] == ' ' || d[*i] == '\t' || d[*i] == '\r' || d[*i] == '\n')) (*i)++;
     size_t k = strlen(kw);
     if (n - *i < k + 1) return 0;
     for (size_t j = 0; j < k; j++)
-        if (lower(d[*i + j]) != lower((uint8_t)kw[j])) return 0;
+        if ((d[*i + j] | 0x20u) != (uint8_t)kw[j]) return 0;
     uint8_t after = d[*i + k];
     if (after != ' ' && after != '\t' && after != '\r' && after != '\n') return 0;
     *i += k;
@@ -64,6 +64,9 @@ static ganim_code bvh_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     int axes = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_AXES]);
     f.axes_undone = axes >= 0 ? axes + 1 : 0;
     doc->axes = GANIM_AXES_Y_UP;
+    /* a small text's document and scratch in small blocks, the scratch's in its own
+     * allocation (the readers that reserve their document's block keep 64 KiB) */
+    ganim_doc_size_for_input(doc, size);
     f.scratch = ganim_doc_scratch(doc); /* counted against the same memory limit */
     if (!f.scratch) return GANIM_NOMEM(err);
     ganim_code code = bvh_parse(&f);

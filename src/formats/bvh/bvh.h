@@ -80,6 +80,9 @@ ganim_code bvh_parse(bvh_file *f);
  * the fast one (0, the default: 16 bytes at a time where 16 are left, the common shapes
  * first). Not thread-safe: the tests' switch only. */
 void bvh_set_reference_hierarchy(int on);
+/* 10^k: pow(10, k), from a table of the correctly rounded powers for -22 <= k <= 22 (the
+ * frame time's digits; test_bvh holds it to pow for every k it may take). */
+double bvh_pow10(int k);
 
 /* ---- bvh_model.c ---------------------------------------------------------------------------- */
 /* The frames are converted as they are read, one frame of doubles at a time: bvh_begin

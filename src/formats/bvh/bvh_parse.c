@@ -138,15 +138,18 @@ found:
     return 1;
 }
 
-static int is(const word *w, const char *kw)
+/* The word is `kw` without ASCII case. Inlined, so that strlen(kw) is a constant. */
+static BVH_LEX_INLINE int is(const word *w, const char *kw)
 {
     size_t n = strlen(kw);
     if (w->n != n) return 0;
     for (size_t i = 0; i < n; i++) {
         char a = w->s[i], b = kw[i];
-        if (a >= 'a' && a <= 'z') a = (char)(a - 32);
-        if (b >= 'a' && b <= 'z') b = (char)(b - 32);
-        if (a != b) return 0;
+        if (reference || a != b) { /* the same letter in another case, or no match */
+            if (a >= 'a' && a <= 'z') a = (char)(a - 32);
+            if (b >= 'a' && b <= 'z') b = (char)(b - 32);
+            if (a != b) return 0;
+        }
     }
     return 1;
 }
@@ -191,6 +194,19 @@ static ganim_code name_rest(lexer *lx, const char **out)
     size_t i = lx->i;
     while (i < lx->n && (lx->d[i] == ' ' || lx->d[i] == '\t')) i++;
     size_t start = i;
+#if defined(__SSE2__)
+    if (!reference) /* 16 bytes at a time: the first line end or '{' */
+        for (; lx->n - i >= 16; i += 16) {
+            __m128i b = _mm_loadu_si128((const __m128i *)(lx->d + i));
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(b, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(b, _mm_set1_epi8('\r'))),
+                _mm_cmpeq_epi8(b, _mm_set1_epi8('{'))));
+            if (m) {
+                i += (size_t)__builtin_ctz(m);
+                break;
+            }
+        }
+#endif
     while (i < lx->n && lx->d[i] != '\n' && lx->d[i] != '\r' && lx->d[i] != '{') i++;
     size_t end = i;
     while (end > start && space(lx->d[end - 1])) end--;
@@ -365,6 +381,16 @@ static BVH_NOINLINE ganim_code hierarchy(lexer *lx)
     return GANIM_OK;
 }
 
+double bvh_pow10(int k)
+{
+    static const double p[] = { 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11,
+                                1e-10, 1e-9,  1e-8,  1e-7,  1e-6,  1e-5,  1e-4,  1e-3,  1e-2,  1e-1,  1e0,   1e1,
+                                1e2,   1e3,   1e4,   1e5,   1e6,   1e7,   1e8,   1e9,   1e10,  1e11,  1e12,  1e13,
+                                1e14,  1e15,  1e16,  1e17,  1e18,  1e19,  1e20,  1e21,  1e22 };
+    if (!reference && k >= -22 && k <= 22) return p[k + 22];
+    return pow(10.0, k);
+}
+
 /* "Frames:" or "Frames" ":" */
 static int keyword_colon(lexer *lx, const char *kw, const char *with_colon)
 {
@@ -393,8 +419,15 @@ static BVH_NOINLINE ganim_code motion_header(lexer *lx)
     }
     next_word(lx, &w);
     gdec d;
-    if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the number of frames");
-    double frames = gdec_double(&d);
+    double frames = 0;
+    size_t digits = 0;
+    if (!reference) /* the count as files write it: 1 to 9 digits, read directly */
+        while (digits < w.n && digits < 10 && w.s[digits] >= '0' && w.s[digits] <= '9')
+            frames = frames * 10 + (w.s[digits++] - '0');
+    if (!digits || digits != w.n || digits > 9) {
+        if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the number of frames");
+        frames = gdec_double(&d);
+    }
     if (!(frames >= 0) || frames != floor(frames) || frames > 4294967295.0)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, w.at, "bvh: Frames: %.*s is not a count",
                           (int)(w.n > 30 ? 30 : w.n), w.s);
@@ -411,7 +444,7 @@ static BVH_NOINLINE ganim_code motion_header(lexer *lx)
     if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the frame time in seconds");
     f->frame_time = gdec_double(&d);
     f->frame_time_digits = d.count;
-    f->frame_time_unit = d.count ? pow(10.0, d.exp10 - d.count) : 0;
+    f->frame_time_unit = d.count ? bvh_pow10(d.exp10 - d.count) : 0;
     f->frame_time_at = w.at;
     f->values_at = lx->i;
     return GANIM_OK;

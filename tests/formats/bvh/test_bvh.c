@@ -4,6 +4,7 @@
  * rig at every frame, ganim's own conventions (the synthetic root, bvh.axes), the
  * positions option, frame rates, lenient text (CRLF, names with spaces, "End site" names,
  * braces on the same line, short files) and clear errors. */
+#include <ctype.h>
 #include <stdlib.h>
 
 #include "formats/bvh/bvh.h"
@@ -765,7 +766,11 @@ static void lex_document(lex_text *t)
     unsigned frames = 1 + lex_rand(3);
     char num[32];
     snprintf(num, sizeof num, "%u", frames);
-    lex_put(t, num);
+    /* now and then a count of another shape: digits read directly up to 9, gdec beyond */
+    static const char *const counts[] = { "0",          "00",         "007",         "2.0", "1e0",       "+2",
+                                          "-1",         "3x",         "x3",          "0x1", "999999999", "1000000000",
+                                          "4294967295", "4294967296", "12345678901", "1.5", ":",         "2:" };
+    lex_put(t, lex_rand(12) ? num : counts[lex_rand(sizeof counts / sizeof *counts)]);
     lex_ws(t, 1);
     lex_word(t, "Frame");
     lex_put(t, " ");
@@ -825,6 +830,75 @@ static int lex_same(const lex_out *a, const lex_out *b)
            a->rec_size == b->rec_size && (!a->rec_size || !memcmp(a->rec, b->rec, a->rec_size));
 }
 
+/* bvh_probe's rule written plainly (tolower on each byte, the C locale's), for the test
+ * of the probe's one-comparison-a-byte form: "hierarchy" then "root", each after white
+ * space and followed by one. */
+static int is_sep(uint8_t c) { return c && strchr(" \t\r\n", c) != NULL; }
+
+static int ref_probe(const uint8_t *d, size_t n)
+{
+    static const char *const kw[2] = { "hierarchy", "root" };
+    size_t i = n >= 3 && !memcmp(d, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    for (int w = 0; w < 2; w++) {
+        while (i < n && is_sep(d[i])) i++;
+        size_t k = strlen(kw[w]);
+        int ok = n - i >= k + 1 && is_sep(d[i + k]);
+        for (size_t j = 0; ok && j < k; j++) ok = tolower(d[i + j]) == kw[w][j];
+        if (!ok) return w ? 90 : 0;
+        i += k;
+    }
+    return 100;
+}
+
+/* The probe's score against ref_probe: the lexer's texts (keywords in any case, spoilt by
+ * a byte), cut anywhere, and each byte of "HIERARCHY ROOT" replaced by every byte. */
+static void probe_check(const char *t, size_t len, long *tried)
+{
+    const ganim_format *bvh = ganim_format_find("bvh");
+    CHECK(bvh != NULL);
+    int got = ganim_format_probe(bvh, t, len), want = ref_probe((const uint8_t *)t, len);
+    CHECK_MSG(got == want, "probe %d, reference %d on %zu bytes", got, want, len);
+    (*tried)++;
+}
+
+/* bvh_pow10's table against pow (the reference path's) for every exponent a frame time's
+ * digits may give, bit for bit (glibc's pow; elsewhere strtod's correctly rounded 10^k,
+ * which the table holds on every platform). */
+TEST(pow10_matches_pow)
+{
+    for (int k = -400; k <= 400; k++) {
+#if defined(__GLIBC__)
+        double t = bvh_pow10(k), p = pow(10.0, k);
+#else
+        char e[16];
+        snprintf(e, sizeof e, "1e%d", k);
+        double t = bvh_pow10(k), p = k >= -22 && k <= 22 ? strtod(e, NULL) : pow(10.0, k);
+#endif
+        CHECK_MSG(!memcmp(&t, &p, sizeof t), "10^%d: %.17g, pow %.17g", k, t, p);
+    }
+}
+
+TEST(probe_matches_reference)
+{
+    static lex_text t;
+    long tried = 0;
+    for (long i = 0; i < 20000; i++) {
+        lex_document(&t);
+        probe_check(t.s, lex_rand(4) ? t.n : lex_rand((uint32_t)t.n + 1), &tried);
+    }
+    char s[] = "\xEF\xBB\xBFHIERARCHY\nroot r";
+    for (size_t at = 0; at < sizeof s - 1; at++)
+        for (int c = 0; c < 256; c++) {
+            char u[sizeof s];
+            memcpy(u, s, sizeof s);
+            u[at] = (char)c;
+            probe_check(u, sizeof s - 1, &tried);
+            probe_check(u + 3, sizeof s - 4, &tried);
+            probe_check(u, at + 1, &tried);
+        }
+    printf("  %ld probes\n", tried);
+}
+
 /* The hierarchy and MOTION header of random texts (every kind of white space and its width
  * across 16-byte boundaries, braces touching words, keywords and channel names in any case
  * and spoilt by one byte, numbers of every shape, cut anywhere), read by the fast paths and
@@ -880,5 +954,7 @@ int main(void)
     RUN(skeleton_given_matches_exported_names);
     RUN(clear_errors);
     RUN(hierarchy_fast_matches_reference);
+    RUN(probe_matches_reference);
+    RUN(pow10_matches_pow);
     return test_finish();
 }
