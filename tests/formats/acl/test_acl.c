@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl_clip_check.h"
 #include "core/internal.h"
 #include "formats/acl/acl.h"
 #include "formats/acl/acl_internal.h"
@@ -873,6 +874,7 @@ static void sweep_file(const char *path)
                 }
                 free(ref);
                 free(pose);
+                acl_clip_check(acl, what, 0, NULL); /* and the whole clip, on what opens */
                 ganim_acl_close(acl);
             }
         }
@@ -894,6 +896,78 @@ TEST(hostile_civ7_files)
     for (char **p = list; *p; p++)
         if (strstr(*p, ".v0.civ") || strstr(*p, "walk_f100") || strstr(*p, "two_frames")) sweep_file(*p);
     test_free_list(list);
+}
+
+/* ganim_acl_decode_clip on every ACL buffer of the test data (.acl, and the V1 bodies of
+ * the .civ files): bit for bit ganim_acl_sample_key at every frame (acl_clip_check), and
+ * the document read's values (every key of a per-frame or keyed channel at its frame,
+ * a constant channel at every frame); stripped and wrapped clips, variable, raw and
+ * full-precision records, constants and defaults are there. Also in slices of 1 to 32
+ * samples (ganim_acl_decode_clip_chunked): the segments hold 31 samples at most, fewer
+ * than the fast path's 64, so that slices start inside a segment too. */
+TEST(decode_clip_equals_sample_key_and_read_bitwise)
+{
+    const char *ext[2] = { ".acl", ".civ" };
+    int files = 0;
+    size_t compared = 0, bad = 0;
+    for (int x = 0; x < 2; x++) {
+        char **list = test_list_dir(test_path("acl", ""), ext[x]);
+        for (char **p = list; *p; p++) {
+            size_t size, off = x ? 0x60 : 0;
+            uint8_t *data = test_read_file(*p, &size);
+            ganim_acl *acl = NULL;
+            if (!data || size <= off || ganim_acl_open(data + off, size - off, off, NULL, NULL, NULL, &acl, NULL)) {
+                free(data);
+                continue;
+            }
+            ganim_transform *all = NULL;
+            bad += acl_clip_check(acl, *p, 0, &all);
+            static const uint32_t chunks[] = { 1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 32 };
+            for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
+                bad += acl_clip_check(acl, *p, chunks[c], NULL);
+            ganim_error e = { 0 };
+            ganim_doc *doc = read_as(*p, x ? "civ7" : "acl", &e);
+            CHECK_MSG(doc != NULL, "%s: %s", *p, e.message);
+            if (doc && all) {
+                const ganim_clip *clip = &doc->clips[0];
+                uint32_t nt = clip->track_count, nf = clip->frame_count;
+                CHECK_EQ_INT(nt, ganim_acl_track_count(acl));
+                CHECK_EQ_INT(nf, ganim_acl_frame_count(acl));
+                for (uint32_t t = 0; t < nt && nt == ganim_acl_track_count(acl) && nf == ganim_acl_frame_count(acl);
+                     t++) {
+                    const ganim_channel *ch[3] = { &clip->tracks[t].rotation, &clip->tracks[t].translation,
+                                                   &clip->tracks[t].scale };
+                    for (int k = 0; k < 3; k++) {
+                        size_t comps = k ? 3 : 4, field = k == 0 ? 0 : k == 1 ? 4 : 7;
+                        uint32_t n = ch[k]->kind == GANIM_CHANNEL_CONSTANT ? nf : ch[k]->count;
+                        for (uint32_t j = 0; j < n; j++) {
+                            uint32_t f = j;
+                            const float *want = ch[k]->values + (ch[k]->kind == GANIM_CHANNEL_CONSTANT ? 0 : j * comps);
+                            if (ch[k]->kind == GANIM_CHANNEL_KEYED) f = (uint32_t)ch[k]->times[j];
+                            const float *got = &all[(size_t)f * nt + clip->tracks[t].bone].rotation.x + field;
+                            compared++;
+                            if (f >= nf || memcmp(got, want, comps * sizeof(float))) {
+                                if (bad++ < 3)
+                                    test_fail(__FILE__, __LINE__,
+                                              "%s: frame %u track %u channel %d: decode_clip %.9g differs from the "
+                                              "document read %.9g",
+                                              *p, f, t, k, (double)got[0], (double)want[0]);
+                            }
+                        }
+                    }
+                }
+                files++;
+            }
+            free(all);
+            ganim_doc_free(doc);
+            ganim_acl_close(acl);
+            free(data);
+        }
+        test_free_list(list);
+    }
+    CHECK_MSG(bad == 0, "decode_clip differs %zu times", bad);
+    CHECK(files >= 21);
+    CHECK(compared > 10000);
 }
 
 /* ganim_acl_sample_pose (with SSE2: four sub-tracks per vector operation where a group
@@ -1579,7 +1653,7 @@ TEST(raw_rot4_equals_the_scalar_path)
                     }
                 memset(a, 0xA5, sizeof a);
                 acl_fnv f = { bits, room, 2166136261u, 1u + RND() % 9u };
-                uint32_t ba = 0, done = acl_raw_rot4(&r, bits, pb, n, a, &f, &ba);
+                uint32_t ba = 0, done = acl_raw_rot4(&r, bits, 0, pb, n, a, &f, &ba);
                 uint32_t bs = 0, want = 0;
                 for (uint32_t i = 0; i < n; i++) {
                     float o[4];
@@ -1631,6 +1705,7 @@ int main(void)
     RUN(metadata_builds_the_skeleton);
     RUN(database_buffers_are_refused);
     RUN(whole_clip_equals_random_access_bitwise);
+    RUN(decode_clip_equals_sample_key_and_read_bitwise);
     RUN(var_run4_equals_the_scalar_path);
     RUN(raw_rot4_equals_the_scalar_path);
     RUN(hash_check_takes_every_byte_once);

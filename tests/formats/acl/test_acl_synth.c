@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl_clip_check.h"
 #include "formats/acl/acl.h"
 #include "test.h"
 
@@ -492,6 +493,8 @@ static void random_access_equals_scalar(const syn_clip *c, const uint8_t *b, con
     }
     free(p);
     free(q);
+    acl_clip_check(acl, label, 0, NULL);
+    acl_clip_check(acl, label, 3, NULL); /* and the whole clip against sample_key */
     ganim_acl_close(acl);
 }
 
