@@ -15,14 +15,22 @@ static uint32_t proven_samples(const acl_seg *sg)
     return n < sg->stored ? (uint32_t)n : sg->stored;
 }
 
+/* decode_run inlined into each caller: the document read's, with the whole segment, keeps
+ * the code it had before the range was added */
+#if defined(__GNUC__)
+#define ACL_RUN_INLINE inline __attribute__((always_inline))
+#else
+#define ACL_RUN_INLINE inline
+#endif
+
 /* Record r of segment sg over its stored samples [from, to) into out (out[0]: sample
  * `from`; 4 floats a sample for rotations, 3 otherwise); samples below `proven` are
- * inside the buffer for 8-byte windows. Returns the count of values replaced (non-finite
+ * inside the buffer for 8-byte windows (proven <= to). Returns the count of values replaced (non-finite
  * or degenerate). The document read takes a segment whole; ganim_acl_decode_clip takes
  * it in slices of ACL_CLIP_CHUNK samples (its stack buffer): the same operations on
  * each sample either way. */
-static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, uint32_t from, uint32_t to, float *out,
-                           acl_fnv *fnv, acl_var_run4_fn run4)
+static ACL_RUN_INLINE uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, uint32_t from,
+                                          uint32_t to, float *out, acl_fnv *fnv, acl_var_run4_fn run4)
 {
     unsigned comps = r->kind == K_ROT ? 4u : 3u;
     uint32_t i = from, bad = 0;
@@ -34,7 +42,6 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
         for (; i < to; i++) memcpy(out + (size_t)(i - from) * comps, v, comps * sizeof(float));
         return b * (to - from);
     }
-    if (proven > to) proven = to;
 #if defined(__SSE2__)
     if (r->mode == M_VAR && proven > from) {
         /* above 19 bits a component (three windows a sample) gcc vectorises the AVX2
@@ -43,7 +50,13 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
                                                        fnv);
         i = proven;
     } else if (proven > from) { /* raw floats: rotations four samples at a time, then one sample per vector */
-        if (comps == 4) i += acl_raw_rot4(r, sg->ani, (size_t)from * pb, pb, proven - from, out, fnv, &bad);
+        if (comps == 4 && !from) {
+            i = acl_raw_rot4(r, sg->ani, pb, proven, out, fnv, &bad);
+        } else if (comps == 4 && (uint64_t)from * pb + r->bit <= UINT32_MAX) { /* a slice: the record moved to it */
+            acl_rec at = *r;
+            at.bit = (uint32_t)(r->bit + (uint64_t)from * pb);
+            i += acl_raw_rot4(&at, sg->ani, pb, proven - from, out, fnv, &bad);
+        }
         const __m128 one = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
         for (; i < proven; i++) {
             __m128 v;
@@ -462,6 +475,9 @@ done:
 #ifndef ACL_CLIP_CHUNK
 #define ACL_CLIP_CHUNK 64u /* samples of one record decoded into the stack at a time (a multiple of 4) */
 #endif
+#ifndef ACL_CLIP_SHORT
+#define ACL_CLIP_SHORT 8u /* segments of this many stored samples or fewer: acl_pose_key, a pose at a time */
+#endif
 
 /* n decoded values of one sub-track kind (comps floats each, from src) into the field at
  * byte `field` of the transforms rows[0..n-1] (rows NULL: row0, row0 + 1, ...) of the
@@ -481,7 +497,7 @@ static void scatter(const float *src, unsigned comps, size_t field, uint32_t n, 
 }
 
 /* ganim_acl_decode_clip with slices of `chunk` samples (1..ACL_CLIP_CHUNK) */
-static inline void decode_clip(const ganim_acl *h, ganim_transform *out, uint32_t chunk)
+static inline void decode_clip(const ganim_acl *h, ganim_transform *out, uint32_t chunk, uint32_t short_seg)
 {
     size_t nt = h->nt, row = nt * sizeof *out;
     uint32_t ns = h->ns;
@@ -504,13 +520,18 @@ static inline void decode_clip(const ganim_acl *h, ganim_transform *out, uint32_
         const uint32_t *keys = h->stripped ? h->keys + sg->first_key : NULL;
         for (uint32_t i = 0; i < sg->stored; i++)
             memcpy(out + (keys ? keys[i] : sg->start + (size_t)i) * nt, h->pose, row);
+        if (sg->stored <= short_seg) { /* few samples: sub-tracks side by side, a pose at a time */
+            for (uint32_t i = 0; i < sg->stored; i++)
+                acl_pose_key(h, sg, i, out + (keys ? keys[i] : sg->start + (size_t)i) * nt);
+            continue;
+        }
         uint32_t proven = proven_samples(sg);
         for (uint32_t a = 0; a < h->na; a++) {
             const acl_rec *r = &sg->recs[a];
             unsigned comps = r->kind == K_ROT ? 4u : 3u;
             for (uint32_t i0 = 0; i0 < sg->stored; i0 += chunk) {
                 uint32_t i1 = sg->stored - i0 > chunk ? i0 + chunk : sg->stored;
-                (void)decode_run(sg, r, proven, i0, i1, tmp, &none, run4);
+                (void)decode_run(sg, r, proven < i1 ? proven : i1, i0, i1, tmp, &none, run4);
                 scatter(tmp, comps, field[r->kind], i1 - i0, keys ? keys + i0 : NULL, (size_t)sg->start + i0, nt,
                         out + r->track);
             }
@@ -530,9 +551,12 @@ static inline void decode_clip(const ganim_acl *h, ganim_transform *out, uint32_
     if (h->wrap) memcpy(out + (size_t)ns * nt, out, row); /* the looping clip's last frame is its first */
 }
 
-void ganim_acl_decode_clip(const ganim_acl *h, ganim_transform *out) { decode_clip(h, out, ACL_CLIP_CHUNK); }
+void ganim_acl_decode_clip(const ganim_acl *h, ganim_transform *out)
+{
+    decode_clip(h, out, ACL_CLIP_CHUNK, ACL_CLIP_SHORT);
+}
 
 void ganim_acl_decode_clip_chunked(const ganim_acl *h, ganim_transform *out, uint32_t chunk)
 {
-    decode_clip(h, out, chunk < 1u ? 1u : chunk > ACL_CLIP_CHUNK ? ACL_CLIP_CHUNK : chunk);
+    decode_clip(h, out, chunk < 1u ? 1u : chunk > ACL_CLIP_CHUNK ? ACL_CLIP_CHUNK : chunk, 0);
 }

@@ -469,16 +469,22 @@ uint32_t acl_var_run4_avx2(const acl_rec *r, const uint8_t *ani, size_t rbit, si
 #endif
 bool acl_cpu_avx2(void);
 acl_var_run4_fn acl_var_run4_pick(void);
-/* acl_sse2.c: raw rotation record r (M_RAW or M_FULL4, K_ROT) over the n stored samples
- * from pose bit b0 (sample i at b0 + i x pb; all proven) into out, four samples at a time (one square root of the four lengths,
+/* acl_sse2.c: raw rotation record r (M_RAW or M_FULL4, K_ROT) over stored samples [0, n)
+ * (all proven) into out, four samples at a time (one square root of the four lengths,
  * and of the four W), bit-identical to rec_decode + quat_normalise. Stops before the first
  * group of four with a non-finite component and before the last n % 4 samples (the
  * caller's one-sample path takes them); returns the samples done, adds the degenerate
  * rotations replaced by the identity to *bad. Advances `fnv` (may be NULL) by its chunk
  * at every sample done. */
-uint32_t acl_raw_rot4(const acl_rec *r, const uint8_t *ani, size_t b0, size_t pb, uint32_t n, float *out,
-                      acl_fnv *fnv, uint32_t *bad);
+uint32_t acl_raw_rot4(const acl_rec *r, const uint8_t *ani, size_t pb, uint32_t n, float *out, acl_fnv *fnv,
+                      uint32_t *bad);
 #endif
+
+/* acl_sample.c: stored sample i of segment sg into the animated sub-tracks of out (the
+ * others untouched) by the random-access path, four sub-tracks a vector operation where
+ * the open built groups: what ganim_acl_sample_key does once it has found the sample.
+ * ganim_acl_decode_clip takes its segments of few samples this way (acl_decode.c). */
+void acl_pose_key(const ganim_acl *h, const acl_seg *sg, uint32_t i, ganim_transform *out);
 
 /* acl_open.c: ganim_acl_open with or without the random-access groups (acl_grp; the
  * whole-clip read does not use them). */

@@ -209,14 +209,14 @@ acl_var_run4_fn acl_var_run4_pick(void)
  * W (three components stored) and the length take one square root for the four, instead
  * of one each a sample (acl_vec_with_w, the one-sample path's sqrtf); the same IEEE
  * operations in the same order per lane as acl_vec_with_w + quat_normalise. */
-uint32_t acl_raw_rot4(const acl_rec *r, const uint8_t *ani, size_t b0, size_t pb, uint32_t n, float *out,
-                      acl_fnv *fnv, uint32_t *bad)
+uint32_t acl_raw_rot4(const acl_rec *r, const uint8_t *ani, size_t pb, uint32_t n, float *out, acl_fnv *fnv,
+                      uint32_t *bad)
 {
     const int full4 = r->mode == M_FULL4;
     uint32_t i = 0;
     for (; n - i >= 4; i += 4, out += 16) {
         __m128 x, y, z, w;
-        size_t b = b0 + (size_t)i * pb;
+        size_t b = (size_t)i * pb;
         if (!acl_raw_bits(r, ani, b, &x) || !acl_raw_bits(r, ani, b + pb, &y) ||
             !acl_raw_bits(r, ani, b + 2u * pb, &z) || !acl_raw_bits(r, ani, b + 3u * pb, &w))
             break; /* not finite: the one-sample path and then rec_decode replace it */

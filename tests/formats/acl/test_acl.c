@@ -1653,7 +1653,7 @@ TEST(raw_rot4_equals_the_scalar_path)
                     }
                 memset(a, 0xA5, sizeof a);
                 acl_fnv f = { bits, room, 2166136261u, 1u + RND() % 9u };
-                uint32_t ba = 0, done = acl_raw_rot4(&r, bits, 0, pb, n, a, &f, &ba);
+                uint32_t ba = 0, done = acl_raw_rot4(&r, bits, pb, n, a, &f, &ba);
                 uint32_t bs = 0, want = 0;
                 for (uint32_t i = 0; i < n; i++) {
                     float o[4];
