@@ -58,4 +58,18 @@ static size_t acl_clip_check(const ganim_acl *acl, const char *label, uint32_t c
     return bad;
 }
 
+/* ganim_acl_sample_pose at t against its scalar reference, ganim_acl_sample_pose_ref (a, b:
+ * track_count transforms each); a failure is reported while *bad < 3. Returns 1 when they
+ * differ. */
+static int acl_pose_check(const ganim_acl *acl, float t, ganim_transform *a, ganim_transform *b, const char *label,
+                          int *bad)
+{
+    ganim_acl_sample_pose(acl, t, a);
+    ganim_acl_sample_pose_ref(acl, t, b);
+    if (!memcmp(a, b, ganim_acl_track_count(acl) * sizeof *a)) return 0;
+    if ((*bad)++ < 3)
+        test_fail(__FILE__, __LINE__, "%s: random access at %.9g differs from the scalar path", label, (double)t);
+    return 1;
+}
+
 #endif
