@@ -1,6 +1,6 @@
 /* libFuzzer harness: ACL compressed_tracks buffers through the whole-clip reader, the
  * random-access sampler and the whole-clip decoder (ganim_acl_decode_clip, on clips of
- * up to 4 Mi transforms). Any input must give a valid document or a clean error, and
+ * up to 1 Mi transforms). Any input must give a valid document or a clean error, and
  * whatever opens must sample and decode without a read outside the buffer. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             free(pose);
         }
         size_t n = (size_t)ganim_acl_track_count(acl) * ganim_acl_frame_count(acl);
-        ganim_transform *clip = n <= (4u << 20) ? malloc((n ? n : 1) * sizeof *clip) : NULL;
+        ganim_transform *clip = n <= (1u << 20) ? malloc((n ? n : 1) * sizeof *clip) : NULL;
         if (clip) {
             ganim_acl_decode_clip(acl, clip);
             free(clip);
