@@ -1,11 +1,20 @@
-/* ACL decoding speed: whole-clip decode (ganim_read_memory: every frame of every track
- * into the model) and random-access single poses straight from the compressed bytes.
+/* ACL decoding speed, three forms of the whole clip and random access:
+ *   read         ganim_read_memory: every frame of every track into the model (a checked
+ *                document: skeleton, names, native record, validation, the FNV-1a hash)
+ *   decode       ganim_acl_decode_clip on a handle opened once outside the timing, into a
+ *                frame-major ganim_transform array kept across runs (as --random keeps its
+ *                handle and ACL's anchor its context and clip-sized array)
+ *   open+decode  ganim_acl_open + ganim_acl_decode_clip + ganim_acl_close every run (the
+ *                array kept): what the open adds
+ *   random       ganim_acl_sample_pose at 1000 pseudo-random times, the handle opened once
  *   bench_acl [--whole|--random] [--iters N] [FILE.acl ...]
  * Without files: every .acl in $GANIM_TESTDATA/acl (default ../shared/testdata/acl).
- * Prints ns per (track x frame). For instruction counts run it under
+ * Prints ns per (track x frame) for the whole-clip forms, per (track x pose) for random
+ * access (columns: read, random, decode, open+decode). For instruction counts run it under
  *   valgrind --tool=callgrind --collect-atstart=no --toggle-collect=bench_whole_once ...
- * (or bench_random_once) with --iters 1 and divide Ir by the printed track x frame count
- * (one decode runs before, outside those functions, so lazy binding is not counted). */
+ * (or bench_decode_once, bench_open_decode_once, bench_random_once) with --iters 1 and
+ * divide Ir by the printed track x frame count (one run of each goes before, outside those
+ * functions, so lazy binding and first touches are not counted). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -37,6 +46,23 @@ __attribute__((noinline)) int bench_whole_once(const uint8_t *data, size_t size)
     int r = (int)doc->clips[0].frame_count;
     ganim_doc_free(doc);
     return r;
+}
+
+/* One ganim_acl_decode_clip on an open handle into `clip` (frame-major). */
+__attribute__((noinline)) float bench_decode_once(const ganim_acl *acl, ganim_transform *clip)
+{
+    ganim_acl_decode_clip(acl, clip);
+    return clip[0].rotation.w;
+}
+
+/* Open, decode the whole clip into `clip`, close. */
+__attribute__((noinline)) float bench_open_decode_once(const uint8_t *data, size_t size, ganim_transform *clip)
+{
+    ganim_acl *acl = NULL;
+    if (ganim_acl_open(data, size, 0, NULL, NULL, NULL, &acl, NULL) != GANIM_OK) return -1.0f;
+    ganim_acl_decode_clip(acl, clip);
+    ganim_acl_close(acl);
+    return clip[0].rotation.w;
 }
 
 /* RANDOM_POSES poses at pseudo-random times (fixed seed). */
@@ -102,7 +128,8 @@ int main(int argc, char **argv)
         closedir(d);
         qsort(files, (size_t)nf, sizeof files[0], by_name);
     }
-    printf("%-42s %7s %6s %12s %12s\n", "clip", "tracks", "frames", "whole ns/tf", "random ns/t");
+    printf("%-42s %7s %6s %12s %12s %12s %12s\n", "clip", "tracks", "frames", "whole ns/tf", "random ns/t",
+           "decode ns/tf", "open+dec /tf");
     for (int i = 0; i < nf; i++) {
         size_t size;
         uint8_t *data = load(files[i], &size);
@@ -113,7 +140,7 @@ int main(int argc, char **argv)
             continue;
         }
         uint32_t nt = ganim_acl_track_count(acl), nfr = ganim_acl_frame_count(acl);
-        double tf = (double)nt * nfr, w = 0, r = 0;
+        double tf = (double)nt * nfr, w = 0, r = 0, dc = 0, od = 0;
         if (whole) {
             int n = iters ? iters : (int)(2e7 / tf) + 1;
             ganim_read_opts wo = { 0 }; /* warm-up outside bench_whole_once: lazy binding, first touches */
@@ -123,6 +150,19 @@ int main(int argc, char **argv)
             double t0 = now_ns();
             for (int k = 0; k < n; k++) bench_whole_once(data, size);
             w = (now_ns() - t0) / (n * tf);
+            ganim_transform *clip = malloc((size_t)nt * nfr * sizeof *clip);
+            if (clip) {
+                ganim_acl_decode_clip(acl, clip); /* warm-up outside the counted functions: first touches */
+                t0 = now_ns();
+                for (int k = 0; k < n; k++) sink += bench_decode_once(acl, clip);
+                dc = (now_ns() - t0) / (n * tf);
+                ganim_acl *wh = NULL;
+                if (ganim_acl_open(data, size, 0, NULL, NULL, NULL, &wh, NULL) == GANIM_OK) ganim_acl_close(wh);
+                t0 = now_ns();
+                for (int k = 0; k < n; k++) sink += bench_open_decode_once(data, size, clip);
+                od = (now_ns() - t0) / (n * tf);
+                free(clip);
+            }
         }
         if (rnd) {
             ganim_transform *pose = malloc(nt * sizeof *pose);
@@ -133,7 +173,7 @@ int main(int argc, char **argv)
             free(pose);
         }
         const char *b = strrchr(files[i], '/');
-        printf("%-42s %7u %6u %12.2f %12.2f\n", b ? b + 1 : files[i], nt, nfr, w, r);
+        printf("%-42s %7u %6u %12.2f %12.2f %12.2f %12.2f\n", b ? b + 1 : files[i], nt, nfr, w, r, dc, od);
         ganim_acl_close(acl);
         free(data);
     }

@@ -41,6 +41,20 @@ void ganim_acl_sample_pose_ref(const ganim_acl *h, float t, ganim_transform *out
  * going through a time: what the whole-clip decode must reproduce bit for bit. */
 void ganim_acl_sample_key(const ganim_acl *h, uint32_t k, ganim_transform *out);
 
+/* Every key of the clip (ganim_acl_frame_count frames) into `out`, frame-major: frame f's
+ * track_count transforms at out[f * track_count], as ACL's decompress_tracks fills a
+ * clip-sized array pose after pose. Bit-identical to ganim_acl_sample_key(h, f, ...) for
+ * every f (stripped clips: the retained key at or before f; wrapped clips: the last frame
+ * is the first), through the document read's whole-clip loops. Like the sampler it
+ * cannot fail after a successful open, never allocates, reads only what the open
+ * validated and does not check the hash. */
+void ganim_acl_decode_clip(const ganim_acl *h, ganim_transform *out);
+
+/* The same with each record's samples decoded `chunk` at a time (clamped to 1..64; the
+ * fast path takes 64): for the tests, so that every clip of the test data, whose
+ * segments hold 31 samples at most, also goes through slices that start inside a segment. */
+void ganim_acl_decode_clip_chunked(const ganim_acl *h, ganim_transform *out, uint32_t chunk);
+
 /* Whole-clip decode into `doc` (skeleton + one clip) from an ACL buffer at file offset
  * `base`. Used by the "acl" reader (base 0) and by civ7 (V1 body, base 0x60). */
 ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, uint64_t base,

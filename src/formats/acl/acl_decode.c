@@ -15,36 +15,54 @@ static uint32_t proven_samples(const acl_seg *sg)
     return n < sg->stored ? (uint32_t)n : sg->stored;
 }
 
-/* Record r of segment sg over its stored samples into out (4 floats a sample for
- * rotations, 3 otherwise); the first `proven` samples are inside the buffer for 8-byte
- * windows. Returns the count of values replaced (non-finite or degenerate). */
-static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, float *out, acl_fnv *fnv,
-                           acl_var_run4_fn run4)
+/* decode_run inlined into each caller: the document read's, with the whole segment, keeps
+ * the code it had before the range was added */
+#if defined(__GNUC__)
+#define ACL_RUN_INLINE inline __attribute__((always_inline))
+#else
+#define ACL_RUN_INLINE inline
+#endif
+
+/* Record r of segment sg over its stored samples [from, to) into out (out[0]: sample
+ * `from`; 4 floats a sample for rotations, 3 otherwise); samples below `proven` are
+ * inside the buffer for 8-byte windows (proven <= to). Returns the count of values replaced (non-finite
+ * or degenerate). The document read takes a segment whole; ganim_acl_decode_clip takes
+ * it in slices of ACL_CLIP_CHUNK samples (its stack buffer): the same operations on
+ * each sample either way. */
+static ACL_RUN_INLINE uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, uint32_t from,
+                                          uint32_t to, float *out, acl_fnv *fnv, acl_var_run4_fn run4)
 {
     unsigned comps = r->kind == K_ROT ? 4u : 3u;
-    uint32_t n = sg->stored, i = 0, bad = 0;
+    uint32_t i = from, bad = 0;
     size_t pb = sg->pose_bits;
     if (r->mode == M_CONST) {
         float v[4];
         memcpy(v, r->v, sizeof v);
         uint32_t b = r->kind == K_ROT ? (uint32_t)quat_normalise(v) : 0u;
-        for (; i < n; i++) memcpy(out + (size_t)i * comps, v, comps * sizeof(float));
-        return b * n;
+        for (; i < to; i++) memcpy(out + (size_t)(i - from) * comps, v, comps * sizeof(float));
+        return b * (to - from);
     }
 #if defined(__SSE2__)
-    if (r->mode == M_VAR && proven) {
+    if (r->mode == M_VAR && proven > from) {
         /* above 19 bits a component (three windows a sample) gcc vectorises the AVX2
          * form's window reads into slower code: those records take the SSE2 form */
-        bad = (r->nb <= 19 ? run4 : acl_var_run4_sse2)(r, sg->ani, r->bit, pb, proven, out, fnv);
+        bad = (r->nb <= 19 ? run4 : acl_var_run4_sse2)(r, sg->ani, r->bit + (size_t)from * pb, pb, proven - from, out,
+                                                       fnv);
         i = proven;
-    } else if (proven) { /* raw floats: rotations four samples at a time, then one sample per vector */
-        if (comps == 4) i = acl_raw_rot4(r, sg->ani, pb, proven, out, fnv, &bad);
+    } else if (proven > from) { /* raw floats: rotations four samples at a time, then one sample per vector */
+        if (comps == 4 && !from) {
+            i = acl_raw_rot4(r, sg->ani, pb, proven, out, fnv, &bad);
+        } else if (comps == 4 && (uint64_t)from * pb + r->bit <= UINT32_MAX) { /* a slice: the record moved to it */
+            acl_rec at = *r;
+            at.bit = (uint32_t)(r->bit + (uint64_t)from * pb);
+            i += acl_raw_rot4(&at, sg->ani, pb, proven - from, out, fnv, &bad);
+        }
         const __m128 one = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
         for (; i < proven; i++) {
             __m128 v;
             if (fnv->left) acl_fnv_some(fnv);
             if (!acl_raw_vec(r, sg->ani, (size_t)i * pb, &v)) break; /* not finite: the scalar path replaces it */
-            float *o = out + (size_t)i * comps;
+            float *o = out + (size_t)(i - from) * comps;
             if (comps == 4) {
                 __m128 p = _mm_mul_ps(v, v), q = _mm_add_ps(p, _mm_movehl_ps(p, p));
                 float len2 = _mm_cvtss_f32(_mm_add_ss(q, _mm_shuffle_ps(q, q, _MM_SHUFFLE(1, 1, 1, 1))));
@@ -65,11 +83,11 @@ static uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven,
     (void)fnv;
     (void)run4;
 #endif
-    for (; i < n; i++) {
+    for (; i < to; i++) {
         float o[4] = { 0.0f, 0.0f, 0.0f, 0.0f }; /* all written below (clang-tidy cannot follow the kinds) */
         bad += (uint32_t)rec_decode(r, sg->ani, sg->ani_room, (size_t)i * pb, o);
         if (comps == 4) bad += (uint32_t)quat_normalise(o);
-        memcpy(out + (size_t)i * comps, o, comps * sizeof(float));
+        memcpy(out + (size_t)(i - from) * comps, o, comps * sizeof(float));
     }
     return bad;
 }
@@ -413,7 +431,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
         for (uint32_t a = 0; a < h->na; a++) {
             const acl_rec *r = &sg->recs[a];
             fnv.chunk = chunk[r->mode != M_VAR ? 2u : r->kind == K_ROT ? 0u : 1u];
-            bad += decode_run(sg, r, proven, dst[a] + row0 * (a < nr ? 4u : 3u), &fnv, run4);
+            bad += decode_run(sg, r, proven, 0, sg->stored, dst[a] + row0 * (a < nr ? 4u : 3u), &fnv, run4);
         }
     }
     hash_finish(doc, h, &fnv, base);
@@ -450,4 +468,95 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
 done:
     ganim_acl_close(h);
     return rc;
+}
+
+/* ---- whole clip into the caller's array ----------------------------------------------- */
+
+#ifndef ACL_CLIP_CHUNK
+#define ACL_CLIP_CHUNK 64u /* samples of one record decoded into the stack at a time (a multiple of 4) */
+#endif
+#ifndef ACL_CLIP_SHORT
+#define ACL_CLIP_SHORT 8u /* segments of this many stored samples or fewer: acl_pose_key, a pose at a time */
+#endif
+
+/* n decoded values of one sub-track kind (comps floats each, from src) into the field at
+ * byte `field` of the transforms rows[0..n-1] (rows NULL: row0, row0 + 1, ...) of the
+ * frame-major array out (nt transforms a frame). */
+static void scatter(const float *src, unsigned comps, size_t field, uint32_t n, const uint32_t *rows, size_t row0,
+                    size_t nt, ganim_transform *out)
+{
+    char *base = (char *)out + field;
+    size_t stride = nt * sizeof *out;
+    if (comps == 4) {
+        for (uint32_t j = 0; j < n; j++)
+            memcpy(base + (rows ? rows[j] : row0 + j) * stride, src + 4u * j, 4 * sizeof(float));
+    } else {
+        for (uint32_t j = 0; j < n; j++)
+            memcpy(base + (rows ? rows[j] : row0 + j) * stride, src + 3u * j, 3 * sizeof(float));
+    }
+}
+
+/* ganim_acl_decode_clip with slices of `chunk` samples (1..ACL_CLIP_CHUNK) */
+static inline void decode_clip(const ganim_acl *h, ganim_transform *out, uint32_t chunk, uint32_t short_seg)
+{
+    size_t nt = h->nt, row = nt * sizeof *out;
+    uint32_t ns = h->ns;
+    if (!h->na) { /* no animated sub-track: the defaults and constants in every frame */
+        for (uint32_t f = 0; f < ns + (uint32_t)h->wrap; f++) memcpy(out + (size_t)f * nt, h->pose, row);
+        return;
+    }
+    static const size_t field[3] = { offsetof(ganim_transform, rotation), offsetof(ganim_transform, translation),
+                                     offsetof(ganim_transform, scale) };
+    acl_fnv none = { NULL, 0, 0, 0 }; /* no hash here (as ganim_acl_sample_pose) */
+    float tmp[4u * ACL_CLIP_CHUNK];   /* chunk samples */
+#if defined(__SSE2__)
+    acl_var_run4_fn run4 = acl_var_run4_pick();
+#else
+    acl_var_run4_fn run4 = NULL;
+#endif
+    for (uint32_t s = 0; s < h->nseg; s++) {
+        const acl_seg *sg = &h->segs[s];
+        /* the rows this segment decodes: every sample of it, or its retained ones */
+        const uint32_t *keys = h->stripped ? h->keys + sg->first_key : NULL;
+        for (uint32_t i = 0; i < sg->stored; i++)
+            memcpy(out + (keys ? keys[i] : sg->start + (size_t)i) * nt, h->pose, row);
+        if (sg->stored <= short_seg) { /* few samples: sub-tracks side by side, a pose at a time */
+            for (uint32_t i = 0; i < sg->stored; i++)
+                acl_pose_key(h, sg, i, out + (keys ? keys[i] : sg->start + (size_t)i) * nt);
+            continue;
+        }
+        uint32_t proven = proven_samples(sg);
+        for (uint32_t a = 0; a < h->na; a++) {
+            const acl_rec *r = &sg->recs[a];
+            unsigned comps = r->kind == K_ROT ? 4u : 3u;
+            for (uint32_t i0 = 0; i0 < sg->stored; i0 += chunk) {
+                uint32_t i1 = sg->stored - i0 > chunk ? i0 + chunk : sg->stored;
+                (void)decode_run(sg, r, proven < i1 ? proven : i1, i0, i1, tmp, &none, run4);
+                scatter(tmp, comps, field[r->kind], i1 - i0, keys ? keys + i0 : NULL, (size_t)sg->start + i0, nt,
+                        out + r->track);
+            }
+        }
+    }
+    if (h->stripped) { /* a frame between retained keys is the key at or before it (the first key before it) */
+        const ganim_transform *src = out + (size_t)h->keys[0] * nt;
+        for (uint32_t f = 0, k = 0; f < ns; f++) {
+            if (k < h->nkeys && h->keys[k] == f) {
+                src = out + (size_t)f * nt;
+                k++;
+            } else {
+                memcpy(out + (size_t)f * nt, src, row);
+            }
+        }
+    }
+    if (h->wrap) memcpy(out + (size_t)ns * nt, out, row); /* the looping clip's last frame is its first */
+}
+
+void ganim_acl_decode_clip(const ganim_acl *h, ganim_transform *out)
+{
+    decode_clip(h, out, ACL_CLIP_CHUNK, ACL_CLIP_SHORT);
+}
+
+void ganim_acl_decode_clip_chunked(const ganim_acl *h, ganim_transform *out, uint32_t chunk)
+{
+    decode_clip(h, out, chunk < 1u ? 1u : chunk > ACL_CLIP_CHUNK ? ACL_CLIP_CHUNK : chunk, 0);
 }

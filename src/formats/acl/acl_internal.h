@@ -480,6 +480,12 @@ uint32_t acl_raw_rot4(const acl_rec *r, const uint8_t *ani, size_t pb, uint32_t 
                       uint32_t *bad);
 #endif
 
+/* acl_sample.c: stored sample i of segment sg into the animated sub-tracks of out (the
+ * others untouched) by the random-access path, four sub-tracks a vector operation where
+ * the open built groups: what ganim_acl_sample_key does once it has found the sample.
+ * ganim_acl_decode_clip takes its segments of few samples this way (acl_decode.c). */
+void acl_pose_key(const ganim_acl *h, const acl_seg *sg, uint32_t i, ganim_transform *out);
+
 /* acl_open.c: ganim_acl_open with or without the random-access groups (acl_grp; the
  * whole-clip read does not use them). */
 ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,

@@ -24,6 +24,13 @@ static void locate(const ganim_acl *h, uint32_t k, uint32_t *s, uint32_t *i)
 
 static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, int fast, ganim_transform *out);
 
+/* pose_at inlined into each caller (pose_between keeps its code as before it was split) */
+#if defined(__GNUC__)
+#define ACL_POSE_INLINE inline __attribute__((always_inline))
+#else
+#define ACL_POSE_INLINE inline
+#endif
+
 static void sample_pose(const ganim_acl *h, float t, int fast, ganim_transform *out)
 {
     memcpy(out, h->pose, (size_t)h->nt * sizeof *out);
@@ -414,17 +421,13 @@ static ACL_HOT_INLINE void grp_pose(const acl_keys *K, const acl_grp *ga, const 
 }
 #endif
 
-/* The animated sub-tracks of `out` at samples k0..k1 (retained ones when stripped);
- * fast: by the SSE2 paths (groups when built, else records one by one), otherwise the
- * scalar one (the reference they are tested against). */
-static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, int fast, ganim_transform *out)
+/* The animated sub-tracks of `out` between the stored samples at bits b0 of g0 and b1 of
+ * g1 (lerp: by alpha; otherwise the first); fast: by the SSE2 paths (groups when built,
+ * else records one by one), otherwise the scalar one (the reference they are tested
+ * against). */
+static ACL_POSE_INLINE void pose_at(const ganim_acl *h, const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1,
+                                    float alpha, int lerp, int fast, ganim_transform *out)
 {
-    uint32_t s0, i0, s1, i1;
-    locate(h, k0, &s0, &i0);
-    locate(h, k1, &s1, &i1);
-    const acl_seg *g0 = &h->segs[s0], *g1 = &h->segs[s1];
-    size_t b0 = (size_t)i0 * g0->pose_bits, b1 = (size_t)i1 * g1->pose_bits;
-    int lerp = alpha != 0.0f && (k0 != k1);
 #if defined(__SSE2__)
     if (fast) {
         acl_keys K = { g0,
@@ -453,4 +456,21 @@ static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alp
     (void)fast;
 #endif
     recs_scalar(g0, g1, b0, b1, lerp, alpha, 0, h->na, out);
+}
+
+/* The animated sub-tracks of `out` at samples k0..k1 (retained ones when stripped). */
+static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, int fast, ganim_transform *out)
+{
+    uint32_t s0, i0, s1, i1;
+    locate(h, k0, &s0, &i0);
+    locate(h, k1, &s1, &i1);
+    const acl_seg *g0 = &h->segs[s0], *g1 = &h->segs[s1];
+    size_t b0 = (size_t)i0 * g0->pose_bits, b1 = (size_t)i1 * g1->pose_bits;
+    pose_at(h, g0, g1, b0, b1, alpha, alpha != 0.0f && (k0 != k1), fast, out);
+}
+
+void acl_pose_key(const ganim_acl *h, const acl_seg *sg, uint32_t i, ganim_transform *out)
+{
+    size_t b = (size_t)i * sg->pose_bits;
+    pose_at(h, sg, sg, b, b, 0.0f, 0, 1, out);
 }

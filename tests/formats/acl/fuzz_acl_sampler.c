@@ -1,5 +1,7 @@
-/* libFuzzer harness: ACL compressed_tracks buffers through the whole-clip reader and
- * the random-access sampler. Any input must give a valid document or a clean error. */
+/* libFuzzer harness: ACL compressed_tracks buffers through the whole-clip reader, the
+ * random-access sampler and the whole-clip decoder (ganim_acl_decode_clip, on clips of
+ * up to 1 Mi transforms). Any input must give a valid document or a clean error, and
+ * whatever opens must sample and decode without a read outside the buffer. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -25,6 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             float end = (float)ganim_acl_frame_count(acl) / ganim_acl_sample_rate(acl);
             for (int i = -1; i <= 9; i++) ganim_acl_sample_pose(acl, end * (float)i / 8.0f, pose);
             free(pose);
+        }
+        size_t n = (size_t)ganim_acl_track_count(acl) * ganim_acl_frame_count(acl);
+        ganim_transform *clip = n <= (1u << 20) ? malloc((n ? n : 1) * sizeof *clip) : NULL;
+        if (clip) {
+            ganim_acl_decode_clip(acl, clip);
+            free(clip);
         }
         ganim_acl_close(acl);
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl_clip_check.h"
 #include "core/internal.h"
 #include "formats/acl/acl.h"
 #include "formats/acl/acl_internal.h"
@@ -873,6 +874,7 @@ static void sweep_file(const char *path)
                 }
                 free(ref);
                 free(pose);
+                acl_clip_check(acl, what, 0, NULL); /* and the whole clip, on what opens */
                 ganim_acl_close(acl);
             }
         }
@@ -896,43 +898,109 @@ TEST(hostile_civ7_files)
     test_free_list(list);
 }
 
-/* ganim_acl_sample_pose (with SSE2: four sub-tracks per vector operation where a group
- * of four is variable in both segments, one sub-track a vector otherwise) against the
- * scalar path, one sub-track at a time, at 1,000 times across every clip, past both
- * ends and at every key: the same bits. */
-TEST(random_access_equals_scalar_path_bitwise)
+/* Calls fn on every ACL buffer of the test data that opens (.acl, and the V1 bodies of the
+ * .civ files at 0x60; V0 containers hold none); returns how many. */
+static int each_test_buffer(void (*fn)(const char *path, int civ, ganim_acl *acl, void *ctx), void *ctx)
 {
-    const char *ext[2] = { ".acl", ".civ" };
     int files = 0;
-    for (int x = 0; x < 2; x++) {
-        char **list = test_list_dir(test_path("acl", ""), ext[x]);
+    for (int civ = 0; civ < 2; civ++) {
+        char **list = test_list_dir(test_path("acl", ""), civ ? ".civ" : ".acl");
         for (char **p = list; *p; p++) {
-            size_t size, off = x ? 0x60 : 0;
+            size_t size, off = civ ? 0x60 : 0;
             uint8_t *data = test_read_file(*p, &size);
             ganim_acl *acl = NULL;
-            if (size > off && ganim_acl_open(data + off, size - off, off, NULL, NULL, NULL, &acl, NULL) == GANIM_OK) {
-                uint32_t n = ganim_acl_track_count(acl), nf = ganim_acl_frame_count(acl);
-                ganim_transform *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
-                float dur = (float)nf / ganim_acl_sample_rate(acl);
-                int bad = 0;
-                for (int i = -3; i < 1000 + (int)nf; i++) {
-                    float t = i < 1000 ? dur * (float)i / 990.0f : (float)(i - 1000) / ganim_acl_sample_rate(acl);
-                    ganim_acl_sample_pose(acl, t, a);
-                    ganim_acl_sample_pose_ref(acl, t, b);
-                    if (memcmp(a, b, n * sizeof *a) != 0 && bad++ < 3)
-                        test_fail(__FILE__, __LINE__, "%s: random access at %.9g differs from the scalar path", *p,
-                                  (double)t);
-                }
+            if (data && size > off &&
+                ganim_acl_open(data + off, size - off, off, NULL, NULL, NULL, &acl, NULL) == GANIM_OK) {
+                fn(*p, civ, acl, ctx);
                 files++;
-                free(a);
-                free(b);
                 ganim_acl_close(acl);
             }
             free(data);
         }
         test_free_list(list);
     }
-    CHECK(files >= 21); /* the 21 .acl buffers of the test data at least (V0 .civ files hold no ACL) */
+    return files;
+}
+
+typedef struct clip_tally {
+    size_t compared, bad;
+} clip_tally;
+
+static void decode_clip_one(const char *path, int civ, ganim_acl *acl, void *ctx)
+{
+    clip_tally *n = ctx;
+    ganim_transform *all = NULL;
+    n->bad += acl_clip_check(acl, path, 0, &all);
+    static const uint32_t chunks[] = { 1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 32 };
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) n->bad += acl_clip_check(acl, path, chunks[c], NULL);
+    ganim_error e = { 0 };
+    ganim_doc *doc = read_as(path, civ ? "civ7" : "acl", &e);
+    CHECK_MSG(doc != NULL, "%s: %s", path, e.message);
+    const ganim_clip *clip = doc ? &doc->clips[0] : NULL;
+    uint32_t nt = ganim_acl_track_count(acl), nf = ganim_acl_frame_count(acl);
+    if (clip && all) {
+        CHECK_EQ_INT(clip->track_count, nt);
+        CHECK_EQ_INT(clip->frame_count, nf);
+    }
+    for (uint32_t t = 0; clip && all && clip->track_count == nt && clip->frame_count == nf && t < nt; t++) {
+        const ganim_channel *ch[3] = { &clip->tracks[t].rotation, &clip->tracks[t].translation,
+                                       &clip->tracks[t].scale };
+        for (int k = 0; k < 3; k++) {
+            size_t comps = k ? 3 : 4, field = k == 0 ? 0 : k == 1 ? 4 : 7;
+            uint32_t count = ch[k]->kind == GANIM_CHANNEL_CONSTANT ? nf : ch[k]->count;
+            for (uint32_t j = 0; j < count; j++) {
+                uint32_t f = ch[k]->kind == GANIM_CHANNEL_KEYED ? (uint32_t)ch[k]->times[j] : j;
+                const float *want = ch[k]->values + (ch[k]->kind == GANIM_CHANNEL_CONSTANT ? 0 : j * comps);
+                const float *got = &all[(size_t)(f < nf ? f : 0) * nt + clip->tracks[t].bone].rotation.x + field;
+                n->compared++;
+                if ((f >= nf || memcmp(got, want, comps * sizeof(float))) && n->bad++ < 3)
+                    test_fail(__FILE__, __LINE__,
+                              "%s: frame %u track %u channel %d: decode_clip %.9g differs from the document read %.9g",
+                              path, f, t, k, (double)got[0], (double)want[0]);
+            }
+        }
+    }
+    free(all);
+    ganim_doc_free(doc);
+}
+
+/* ganim_acl_decode_clip on every ACL buffer of the test data (.acl, and the V1 bodies of
+ * the .civ files): bit for bit ganim_acl_sample_key at every frame (acl_clip_check), and
+ * the document read's values (every key of a per-frame or keyed channel at its frame,
+ * a constant channel at every frame); stripped and wrapped clips, variable, raw and
+ * full-precision records, constants and defaults are there. Also in slices of 1 to 32
+ * samples (ganim_acl_decode_clip_chunked): the segments hold 31 samples at most, fewer
+ * than the fast path's 64, so that slices start inside a segment too. */
+TEST(decode_clip_equals_sample_key_and_read_bitwise)
+{
+    clip_tally n = { 0, 0 };
+    CHECK(each_test_buffer(decode_clip_one, &n) >= 32); /* 16 .acl buffers and 16 V1 .civ bodies */
+    CHECK_MSG(n.bad == 0, "decode_clip differs %zu times", n.bad);
+    CHECK(n.compared > 10000);
+}
+
+/* ganim_acl_sample_pose (with SSE2: four sub-tracks per vector operation where a group
+ * of four is variable in both segments, one sub-track a vector otherwise) against the
+ * scalar path, one sub-track at a time, at 1,000 times across every clip, past both
+ * ends and at every key: the same bits. */
+static void random_access_one(const char *path, int civ, ganim_acl *acl, void *ctx)
+{
+    (void)civ;
+    (void)ctx;
+    uint32_t n = ganim_acl_track_count(acl), nf = ganim_acl_frame_count(acl);
+    ganim_transform *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
+    float dur = (float)nf / ganim_acl_sample_rate(acl);
+    int bad = 0;
+    for (int i = -3; i < 1000; i++) acl_pose_check(acl, dur * (float)i / 990.0f, a, b, path, &bad);
+    for (uint32_t k = 0; k < nf; k++) acl_pose_check(acl, (float)k / ganim_acl_sample_rate(acl), a, b, path, &bad);
+    free(a);
+    free(b);
+}
+
+TEST(random_access_equals_scalar_path_bitwise)
+{
+    /* the 16 .acl buffers of the test data and the 16 V1 .civ bodies (V0 .civ files hold no ACL) */
+    CHECK(each_test_buffer(random_access_one, NULL) >= 32);
 }
 
 /* The whole-clip read checks ACL's FNV-1a hash in slices spread over its parse and decode
@@ -1631,6 +1699,7 @@ int main(void)
     RUN(metadata_builds_the_skeleton);
     RUN(database_buffers_are_refused);
     RUN(whole_clip_equals_random_access_bitwise);
+    RUN(decode_clip_equals_sample_key_and_read_bitwise);
     RUN(var_run4_equals_the_scalar_path);
     RUN(raw_rot4_equals_the_scalar_path);
     RUN(hash_check_takes_every_byte_once);

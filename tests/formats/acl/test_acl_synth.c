@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl_clip_check.h"
 #include "formats/acl/acl.h"
 #include "test.h"
 
@@ -483,15 +484,11 @@ static void random_access_equals_scalar(const syn_clip *c, const uint8_t *b, con
     ganim_transform *p = calloc(n, sizeof *p), *q = calloc(n, sizeof *q);
     float dur = (float)ganim_acl_frame_count(acl) / ganim_acl_sample_rate(acl);
     int bad = 0;
-    for (int i = -2; i <= 130; i++) {
-        float t = dur * (float)i / 125.0f;
-        ganim_acl_sample_pose(acl, t, p);
-        ganim_acl_sample_pose_ref(acl, t, q);
-        if (memcmp(p, q, n * sizeof *p) != 0 && bad++ < 3)
-            test_fail(__FILE__, __LINE__, "%s: random access at %.9g differs from the scalar path", label, (double)t);
-    }
+    for (int i = -2; i <= 130; i++) acl_pose_check(acl, dur * (float)i / 125.0f, p, q, label, &bad);
     free(p);
     free(q);
+    acl_clip_check(acl, label, 0, NULL);
+    acl_clip_check(acl, label, 3, NULL); /* and the whole clip against sample_key */
     ganim_acl_close(acl);
 }
 
