@@ -498,6 +498,13 @@ static ganim_code frame_values(lexer *lx)
     const uint8_t *text = lx->d;
     size_t n = lx->n, i = lx->i;
     size_t stop = n >= 31 ? n - 31 : 0; /* below it 32 bytes can be read */
+    /* The last bytes (text[stop..n), 31 or fewer) copied into `tail` and followed by spaces,
+     * so that their numbers take the fast loop too: gdec_fast_ws's result depends only on
+     * the bytes up to its number's first white space, and a number that the end of the text
+     * ends is read by gdec_fast and gdec as if a space followed it. Places in `tail` map
+     * back to the text's (stop + place); only reads, never an error, happen there. */
+    uint8_t tail[64];
+    int tail_ready = 0;
     while (got < cap) {
         double v;
         size_t len;
@@ -505,7 +512,19 @@ static ganim_code frame_values(lexer *lx)
          * a run up to the frame's end (or `cap`): the loop's state stays in registers */
         uint64_t left = cap - got;
         uint32_t until = f->channels - k < left ? f->channels : k + (uint32_t)left, k0 = k;
-        const uint8_t *at = text + i, *at_stop = text + stop;
+        const uint8_t *base = text, *at = text + i, *at_stop = text + stop;
+        size_t base_at = 0; /* the text's place of base[0] */
+        if (i >= stop && !reference) {
+            if (!tail_ready) {
+                memcpy(tail, text + stop, n - stop);
+                memset(tail + (n - stop), ' ', sizeof tail - (n - stop));
+                tail_ready = 1;
+            }
+            base = tail;
+            base_at = stop;
+            at = tail + (i - stop);
+            at_stop = tail + (n - stop);
+        }
         double *out = values + k, *out_end = values + until;
         while (at < at_stop && out < out_end) {
 #if defined(__SSE2__)
@@ -533,11 +552,13 @@ static ganim_code frame_values(lexer *lx)
                 break;
             }
         }
-        i = (size_t)(at - text);
+        i = base_at + (size_t)(at - base);
+        if (i > n) i = n; /* a last number ended by the end of the text: its space is tail's */
         k = (uint32_t)(out - values);
         got += k - k0;
         if (k == f->channels) goto frame_whole;
         if (got >= cap) break;
+        if (base == text && i >= stop && i < n && !reference) continue; /* on in the tail */
         while (i < n && space(text[i])) i++;
         if (i >= n) break;
         /* the common number, a short decimal followed by white space or the end, in
