@@ -899,6 +899,30 @@ TEST(probe_matches_reference)
     printf("  %ld probes\n", tried);
 }
 
+/* Text number `i`'s first len bytes read by the fast paths and by the reference path
+ * (bvh_set_reference_hierarchy): 1 when the two give the same code, error and document
+ * (else a failed check and the text on stdout); *read counts the reads that succeed. */
+static int lex_fast_matches_reference(const char *t, size_t len, long i, long *read)
+{
+    lex_out r[2];
+    for (int ref = 0; ref < 2; ref++) {
+        bvh_set_reference_hierarchy(ref);
+        lex_read(t, len, &r[ref]);
+    }
+    bvh_set_reference_hierarchy(0);
+    int same = lex_same(&r[0], &r[1]);
+    CHECK_MSG(same, "text %ld (%zu bytes): fast %d at %llu '%s', reference %d at %llu '%s'", i, len, r[0].code,
+              (unsigned long long)r[0].e.offset, r[0].e.message, r[1].code, (unsigned long long)r[1].e.offset,
+              r[1].e.message);
+    *read += r[0].code == GANIM_OK;
+    for (int k = 0; k < 2; k++) {
+        ganim_buffer_free(&r[k].dump);
+        free(r[k].rec);
+    }
+    if (!same) fwrite(t, 1, len, stdout);
+    return same;
+}
+
 /* The hierarchy and MOTION header of random texts (every kind of white space and its width
  * across 16-byte boundaries, braces touching words, keywords and channel names in any case
  * and spoilt by one byte, numbers of every shape, cut anywhere), read by the fast paths and
@@ -915,25 +939,7 @@ TEST(hierarchy_fast_matches_reference)
             len = lex_rand((uint32_t)t.n + 1);
             cut++;
         }
-        lex_out r[2];
-        for (int ref = 0; ref < 2; ref++) {
-            bvh_set_reference_hierarchy(ref);
-            lex_read(t.s, len, &r[ref]);
-        }
-        bvh_set_reference_hierarchy(0);
-        int same = lex_same(&r[0], &r[1]);
-        CHECK_MSG(same, "text %ld (%zu bytes): fast %d at %llu '%s', reference %d at %llu '%s'", i, len, r[0].code,
-                  (unsigned long long)r[0].e.offset, r[0].e.message, r[1].code, (unsigned long long)r[1].e.offset,
-                  r[1].e.message);
-        ok += r[0].code == GANIM_OK;
-        for (int k = 0; k < 2; k++) {
-            ganim_buffer_free(&r[k].dump);
-            free(r[k].rec);
-        }
-        if (!same) {
-            fwrite(t.s, 1, len, stdout);
-            break;
-        }
+        if (!lex_fast_matches_reference(t.s, len, i, &ok)) break;
     }
     /* both kinds must be common: documents that read and errors of every kind */
     CHECK_MSG(ok > n / 10 && ok < n - n / 10, "%ld of %ld texts read", ok, n);
@@ -1007,24 +1013,8 @@ TEST(frame_tail_matches_reference)
         lex_put(&t, end == 0 ? "" : end == 1 ? "\r\n" : end == 2 ? "  \n  " : end == 3 ? "\nx" : "\n");
         size_t from = t.n > 70 ? t.n - 70 : 0;
         for (size_t len = from; len <= t.n; len++) {
-            lex_out r[2];
-            for (int ref = 0; ref < 2; ref++) {
-                bvh_set_reference_hierarchy(ref);
-                lex_read(t.s, len, &r[ref]);
-            }
-            bvh_set_reference_hierarchy(0);
-            int same = lex_same(&r[0], &r[1]);
-            CHECK_MSG(same, "text %ld (%zu of %zu bytes): fast %d at %llu '%s', reference %d at %llu '%s'", i, len, t.n,
-                      r[0].code, (unsigned long long)r[0].e.offset, r[0].e.message, r[1].code,
-                      (unsigned long long)r[1].e.offset, r[1].e.message);
             reads++;
-            ok += r[0].code == GANIM_OK;
-            for (int k = 0; k < 2; k++) {
-                ganim_buffer_free(&r[k].dump);
-                free(r[k].rec);
-            }
-            if (!same) {
-                fwrite(t.s, 1, len, stdout);
+            if (!lex_fast_matches_reference(t.s, len, i, &ok)) {
                 i = n;
                 break;
             }
