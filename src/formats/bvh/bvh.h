@@ -78,7 +78,8 @@ ganim_code bvh_parse(bvh_file *f);
 /* For the tests: the hierarchy and MOTION header read by the reference path (on != 0: words
  * one byte at a time, channel names and numbers by the general comparisons and gdec) or by
  * the fast one (0, the default: 16 bytes at a time where 16 are left, the common shapes
- * first). Not thread-safe: the tests' switch only. */
+ * first); on != 0 also reads the frame values' last 31 bytes from the text, without the
+ * padded copy. Not thread-safe: the tests' switch only. */
 void bvh_set_reference_hierarchy(int on);
 /* 10^k: pow(10, k), from a table of the correctly rounded powers for -22 <= k <= 22 (the
  * frame time's digits; test_bvh holds it to pow for every k it may take). */

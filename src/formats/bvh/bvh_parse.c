@@ -62,7 +62,8 @@ typedef struct word {
 static int space(uint8_t c) { return gdec_ws(c); }
 
 /* For the tests (bvh_set_reference_hierarchy): the hierarchy read as before the fast paths
- * (words one byte at a time, channel names by is(), numbers by gdec). */
+ * (words one byte at a time, channel names by is(), numbers by gdec), and the frame values'
+ * last 31 bytes without the padded copy. */
 static int reference;
 
 void bvh_set_reference_hierarchy(int on) { reference = on != 0; }
