@@ -15,21 +15,14 @@ static uint32_t proven_samples(const acl_seg *sg)
     return n < sg->stored ? (uint32_t)n : sg->stored;
 }
 
-/* decode_run inlined into each caller: the document read's, with the whole segment, keeps
- * the code it had before the range was added */
-#if defined(__GNUC__)
-#define ACL_RUN_INLINE inline __attribute__((always_inline))
-#else
-#define ACL_RUN_INLINE inline
-#endif
-
 /* Record r of segment sg over its stored samples [from, to) into out (out[0]: sample
  * `from`; 4 floats a sample for rotations, 3 otherwise); samples below `proven` are
  * inside the buffer for 8-byte windows (proven <= to). Returns the count of values replaced (non-finite
  * or degenerate). The document read takes a segment whole; ganim_acl_decode_clip takes
  * it in slices of ACL_CLIP_CHUNK samples (its stack buffer): the same operations on
- * each sample either way. */
-static ACL_RUN_INLINE uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, uint32_t from,
+ * each sample either way. Inlined into each caller: the document read's, with the whole
+ * segment, keeps the code it had before the range was added. */
+static ACL_HOT_INLINE uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, uint32_t from,
                                           uint32_t to, float *out, acl_fnv *fnv, acl_var_run4_fn run4)
 {
     unsigned comps = r->kind == K_ROT ? 4u : 3u;

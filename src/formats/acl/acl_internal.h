@@ -346,9 +346,6 @@ static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, 
     }
 }
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-
 /* For the few hot helpers gcc stops inlining once they hold every mode's path. */
 #if defined(__GNUC__)
 #define ACL_HOT_INLINE inline __attribute__((always_inline))
@@ -357,6 +354,9 @@ static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, 
 #define ACL_HOT_INLINE inline
 #define ACL_FLATTEN
 #endif
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
 
 /* v's x, y, z with w = sqrt(|((1 - x*x) - y*y) - z*z|) in lane 3: rebuild_w's operations,
  * in lane 0 */

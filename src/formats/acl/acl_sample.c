@@ -24,13 +24,6 @@ static void locate(const ganim_acl *h, uint32_t k, uint32_t *s, uint32_t *i)
 
 static void pose_between(const ganim_acl *h, uint32_t k0, uint32_t k1, float alpha, int fast, ganim_transform *out);
 
-/* pose_at inlined into each caller (pose_between keeps its code as before it was split) */
-#if defined(__GNUC__)
-#define ACL_POSE_INLINE inline __attribute__((always_inline))
-#else
-#define ACL_POSE_INLINE inline
-#endif
-
 static void sample_pose(const ganim_acl *h, float t, int fast, ganim_transform *out)
 {
     memcpy(out, h->pose, (size_t)h->nt * sizeof *out);
@@ -424,9 +417,9 @@ static ACL_HOT_INLINE void grp_pose(const acl_keys *K, const acl_grp *ga, const 
 /* The animated sub-tracks of `out` between the stored samples at bits b0 of g0 and b1 of
  * g1 (lerp: by alpha; otherwise the first); fast: by the SSE2 paths (groups when built,
  * else records one by one), otherwise the scalar one (the reference they are tested
- * against). */
-static ACL_POSE_INLINE void pose_at(const ganim_acl *h, const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1,
-                                    float alpha, int lerp, int fast, ganim_transform *out)
+ * against). Inlined into each caller: pose_between keeps its code as before it was split. */
+static ACL_HOT_INLINE void pose_at(const ganim_acl *h, const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1,
+                                   float alpha, int lerp, int fast, ganim_transform *out)
 {
 #if defined(__SSE2__)
     if (fast) {
