@@ -118,6 +118,9 @@ int bvh_has_fast_rotation(void);
 /* The fast sines and cosines of three angles x (pi / 360), or 0 where the reader leaves
  * them to libm (or has no fast path). */
 int bvh_fast_half_sincos(const double deg[3], double s[3], double c[3]);
+/* For the tests: the fast path's ganim_dq_mul in one vector (r = a * b), 0 where there is
+ * no fast path (r untouched). */
+int bvh_fast_dq_mul(const double a[4], const double b[4], double r[4]);
 
 /* ---- bvh_details.c -------------------------------------------------------------------------- */
 ganim_code bvh_record(bvh_file *f);

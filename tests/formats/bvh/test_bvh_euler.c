@@ -372,6 +372,89 @@ TEST(fast_bound_holds)
     CHECK(bad == 0);
 }
 
+/* A quaternion component for fast_dq_mul_matches: signed zeros, ones, halves, random
+ * doubles of any size, tiny and huge ones (products that round, overflow or underflow). */
+static double test_component(uint64_t r)
+{
+    double sign = (r >> 4) & 1 ? -1.0 : 1.0;
+    switch (r & 7) {
+    case 0:
+    case 1: return sign * 0.0;
+    case 2: return sign * 1.0;
+    case 3: return sign * 0.70710678118654752440;
+    case 4: return sign * ldexp((double)(r >> 11), -(int)((r >> 5) % 1100) - 53);
+    case 5: return sign * ldexp((double)(r >> 11) / 9007199254740992.0, (int)((r >> 5) % 2000) - 1000);
+    default: return sign * (double)(r >> 11) / 9007199254740992.0;
+    }
+}
+
+/* The fast path's ganim_dq_mul in one vector (the product of a zero angle's rotation and of
+ * the roots' turn) against ganim_dq_mul, bit for bit, signed zeros included, on millions of
+ * products of components of every kind. */
+TEST(fast_dq_mul_matches)
+{
+    long n = test_full() ? 20000000 : 2000000, checked = 0;
+    for (long i = 0; i < n; i++) {
+        double a[4], b[4], want[4], got[4];
+        for (int k = 0; k < 4; k++) {
+            a[k] = test_component(next_random());
+            b[k] = test_component(next_random());
+        }
+        if (!bvh_fast_dq_mul(a, b, got)) return; /* no fast path here */
+        ganim_dq_mul(a, b, want);
+        checked++;
+        if (memcmp(got, want, sizeof got)) {
+            CHECK_MSG(0, "(%a %a %a %a) * (%a %a %a %a): (%a %a %a %a) instead of (%a %a %a %a)", a[0], a[1], a[2],
+                      a[3], b[0], b[1], b[2], b[3], got[0], got[1], got[2], got[3], want[0], want[1], want[2],
+                      want[3]);
+            return;
+        }
+    }
+    printf("  %ld products the same\n", checked);
+}
+
+/* Rotations with a zero angle (of either sign: the fast path's vector product of three
+ * axis turns), the others whole, quarter and half turns or decimals as exports write them
+ * (wrap_rotation.da's export: 0, -0, 90, -180, 15.029298), in pairs as the reader takes
+ * them, with and without a root's turn: the floats of libm's path bit for bit, and every
+ * one by the fast path. */
+TEST(fast_zero_angles_same_floats)
+{
+    long n = test_full() ? 4000000 : 400000, fast = 0, plain = 0, plain_fast = 0;
+    for (long i = 0; i < n; i++) {
+        double deg[2][3];
+        const int *order[2];
+        const double *undo[2];
+        float got[2][4], want[4];
+        for (int k = 0; k < 2; k++) {
+            uint64_t r = next_random();
+            for (int a = 0; a < 3; a++) {
+                int kind = (int)((r >> (4 * a)) % 5);
+                deg[k][a] = kind == 0   ? ((r >> (12 + a)) & 1 ? 0.0 : -0.0)
+                            : kind == 1 ? 90.0 * (double)((int64_t)(r >> (20 + 3 * a)) % 9 - 4)
+                            : kind == 2 ? (double)((int64_t)(r >> (20 + 3 * a)) % 721 - 360)
+                                        : test_angle(4 + (int)((r >> (30 + a)) & 1));
+            }
+            deg[k][(r >> 40) % 3] = (r >> 42) & 1 ? 0.0 : -0.0; /* at least one zero */
+            order[k] = orders[(r >> 44) % 6];
+            int t = (int)((r >> 48) % 6);
+            undo[k] = t ? turns[t] : NULL;
+        }
+        int f = bvh_rotation_pair(deg[0], order[0], undo[0], got[0], deg[1], order[1], undo[1], got[1]);
+        for (int k = 0; k < 2; k++) {
+            bvh_rotation(deg[k], order[k], undo[k], want, 1);
+            fast += f >> k & 1;
+            plain += !undo[k];
+            plain_fast += !undo[k] && (f >> k & 1);
+            if (!same_floats(deg[k], order[k], (int)(undo[k] ? 1 : 0), got[k], want)) return;
+        }
+    }
+    printf("  %ld rotations with a zero angle, %ld by the fast path; without a turn %ld of %ld\n", 2 * n, fast,
+           plain_fast, plain);
+    if (bvh_has_fast_rotation())
+        CHECK_MSG(plain_fast >= plain - plain / 1000, "%ld of %ld without a turn left to libm", plain - plain_fast, plain);
+}
+
 int main(void)
 {
     test_program_name = "test_bvh_euler";
@@ -383,5 +466,7 @@ int main(void)
     RUN(fast_pair_same_floats);
     RUN(fast_sincos_bound);
     RUN(fast_bound_holds);
+    RUN(fast_dq_mul_matches);
+    RUN(fast_zero_angles_same_floats);
     return test_finish();
 }
