@@ -70,6 +70,14 @@ void ganim_doc_size_for_input(ganim_doc *doc, size_t input_bytes)
     doc->internal->first_block = (uint32_t)first_block_for(input_bytes);
 }
 
+ganim_doc *ganim_doc_create_for_input(const ganim_allocator *alloc, size_t memory_limit, size_t input_bytes)
+{
+    size_t first = first_block_for(input_bytes);
+    ganim_doc *doc = doc_create(alloc, memory_limit, first < ARENA_BLOCK ? first : 0);
+    if (doc) doc->internal->first_block = (uint32_t)first;
+    return doc;
+}
+
 ganim_doc *ganim_doc_scratch(ganim_doc *doc)
 {
     struct ganim_doc_internal *in = doc->internal;

@@ -77,6 +77,12 @@ ganim_doc *ganim_doc_scratch(ganim_doc *doc);
  * allocations. Larger inputs change nothing. A reader that reserves its document's
  * block (ganim_doc_reserve) does not call it: its first block would be spare. */
 void ganim_doc_size_for_input(ganim_doc *doc, size_t input_bytes);
+/* A new empty document sized as ganim_doc_size_for_input sizes it, a small input's first
+ * block inside the document's own allocation (one allocation and one free fewer a read;
+ * counted against the limit as new_block would count it, and none when the limit refuses
+ * it). For a reader that calls ganim_doc_size_for_input (the format's
+ * `sized_for_input`). */
+ganim_doc *ganim_doc_create_for_input(const ganim_allocator *alloc, size_t memory_limit, size_t input_bytes);
 /* Zeroed memory from the document's arena, 16-byte aligned, or NULL (allocator failed
  * or memory limit reached). */
 void *ganim_doc_alloc(ganim_doc *doc, size_t size);

@@ -47,6 +47,10 @@ struct ganim_format_impl {
      * through ganim_read_load. NULL: the format's files hold no members. */
     ganim_code (*member)(const uint8_t *data, size_t size, const char *member, const ganim_read_opts *opts,
                          ganim_buffer *out, ganim_error *err);
+    /* 1: the reader sizes its document from its input (ganim_doc_size_for_input): the
+     * document is made so (ganim_doc_create_for_input), a small input's first block in
+     * the document's allocation. */
+    int sized_for_input;
     /* The axes the format's files are in, as 1 + ganim_axes (0: files of no fixed axes):
      * ganim_write turns a document in other axes to them before `write` sees it. */
     int axes;

@@ -47,7 +47,8 @@ static ganim_code read_bytes(const void *data, size_t size, ganim_buffer *lend, 
         return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                           "the input has %zu bytes, more than the input limit of %llu bytes (ganim_limits.input_bytes)",
                           size, (unsigned long long)lim.input_bytes);
-    ganim_doc *doc = ganim_doc_create(&opts->allocator, opts->memory_limit);
+    ganim_doc *doc = fmt->impl->sized_for_input ? ganim_doc_create_for_input(&opts->allocator, opts->memory_limit, size)
+                                                : ganim_doc_create(&opts->allocator, opts->memory_limit);
     if (!doc) return GANIM_NOMEM(err);
     ganim_doc_set_limits(doc, &lim);
     doc->format = fmt;

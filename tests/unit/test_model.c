@@ -147,6 +147,76 @@ TEST(small_read_arena)
     CHECK_EQ_INT(c.live, 0);
 }
 
+/* A document made for a small input (ganim_doc_create_for_input, the BVH reader's): one
+ * allocation holds the document and its first block (4 n + 4 KiB), which the limit counts;
+ * its scratch embeds its own; a limit that refuses the block leaves none (and the first
+ * allocation fails as it did); a large input's document is the usual one. A read of a small
+ * BVH text through ganim_read_memory makes one allocation fewer than a document made the
+ * usual way would. */
+TEST(document_for_input)
+{
+    small_count c = { 0, 0 };
+    ganim_allocator a = { sc_alloc, sc_realloc, sc_free, &c };
+    ganim_doc *doc = ganim_doc_create_for_input(&a, 0, 291);
+    CHECK(doc != NULL);
+    if (!doc) return;
+    CHECK_EQ_INT(c.calls, 1);
+    CHECK(c.live >= 8192 && c.live < 8192 + 1024); /* the document and an 8 KiB block */
+    for (int i = 0; i < 70; i++) CHECK(ganim_doc_alloc(doc, 100) != NULL); /* 70 x 112 inside */
+    CHECK_EQ_INT(c.calls, 1);
+    ganim_doc *s = ganim_doc_scratch(doc); /* its own 8 KiB inside its allocation */
+    CHECK(s && ganim_doc_alloc(s, 4000) != NULL);
+    CHECK_EQ_INT(c.calls, 2);
+    CHECK(ganim_doc_alloc(doc, 1000) != NULL); /* past the 8 KiB: a 64 KiB block */
+    CHECK_EQ_INT(c.calls, 3);
+    ganim_doc_free(doc);
+    ganim_doc_free(s);
+    CHECK_EQ_INT(c.live, 0);
+
+    /* the limit counts the embedded block: 8 of 10 KiB, the scratch's 8 more refused */
+    ganim_doc *lim = ganim_doc_create_for_input(&a, 10 * 1024, 291);
+    CHECK(lim && ganim_doc_alloc(lim, 16) != NULL);
+    ganim_doc *ls = lim ? ganim_doc_scratch(lim) : NULL;
+    CHECK(ls && ganim_doc_alloc(ls, 16) == NULL);
+    ganim_doc_free(ls);
+    CHECK(lim && ganim_doc_alloc(lim, 16) != NULL);
+    ganim_doc_free(lim);
+    CHECK_EQ_INT(c.live, 0);
+
+    /* a limit under the block: no embedded block, and the first allocation fails */
+    ganim_doc *tiny = ganim_doc_create_for_input(&a, 4 * 1024, 291);
+    CHECK(tiny != NULL);
+    CHECK(tiny && c.live < 1024);
+    CHECK(tiny && ganim_doc_alloc(tiny, 16) == NULL);
+    ganim_doc_free(tiny);
+    CHECK_EQ_INT(c.live, 0);
+
+    /* a large input: the usual document, its first block 64 KiB when first needed */
+    ganim_doc *big = ganim_doc_create_for_input(&a, 0, 16 * 1024);
+    CHECK(big && c.live < 1024);
+    long long live = c.live;
+    CHECK(big && ganim_doc_alloc(big, 16) != NULL);
+    CHECK(c.live - live >= 64 * 1024);
+    ganim_doc_free(big);
+    CHECK_EQ_INT(c.live, 0);
+
+    /* a small BVH read: the document's block in its allocation */
+    static const char text[] = "HIERARCHY\nROOT hips\n{\n\tOFFSET 0 0 0\n\tCHANNELS 3 Zrotation Xrotation "
+                               "Yrotation\n\tEnd Site\n\t{\n\t\tOFFSET 0 1 0\n\t}\n}\nMOTION\nFrames: 2\n"
+                               "Frame Time: 0.033333\n0 0 0\n10 20 30\n";
+    ganim_read_opts ro = { 0 };
+    ro.allocator = a;
+    ro.format = "bvh";
+    ganim_doc *d = NULL;
+    c.calls = 0;
+    CHECK(ganim_read_memory(text, sizeof text - 1, &ro, &d, NULL) == GANIM_OK);
+    long read_calls = c.calls;
+    CHECK(d && d->clip_count == 1 && d->clips[0].frame_count == 2);
+    ganim_doc_free(d);
+    CHECK_EQ_INT(c.live, 0);
+    CHECK_EQ_INT(read_calls, 2); /* the document with its block, the scratch with its own (3 before) */
+}
+
 /* A reader's scratch (ganim_doc_scratch) and its document share the memory limit while
  * both live, whichever is freed first. */
 TEST(scratch_shares_the_limit)
@@ -496,6 +566,7 @@ int main(void)
 {
     RUN(arena_and_limit);
     RUN(small_read_arena);
+    RUN(document_for_input);
     RUN(arena_reserve);
     RUN(arena_mark_release);
     RUN(default_allocator_large_blocks);

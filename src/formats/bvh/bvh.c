@@ -80,6 +80,7 @@ static const struct ganim_format_impl bvh_impl = {
     .probe = bvh_probe,
     .read = bvh_read,
     .details = bvh_details,
+    .sized_for_input = 1,
 };
 
 const ganim_format ganim_format_bvh = {
