@@ -165,6 +165,27 @@ static ganim_code expected(lexer *lx, const word *w, const char *what)
 
 static ganim_code number(lexer *lx, float *out, const char *what)
 {
+    if (!reference) {
+        /* one white space byte and a number that white space, a brace or the text's end
+         * ends, as exports write OFFSETs: next_word's word is then the bytes gdec_fast
+         * took (a number has no white space or brace in it), so the same value and place
+         * without the word's search; anything else as below, from the same place */
+        const uint8_t *d = lx->d;
+        size_t i = lx->i, n = lx->n;
+        if (n - i >= 3 && space(d[i]) && !space(d[i + 1])) {
+            uint8_t c = d[i + 1], e = d[i + 2];
+            if (c >= '0' && c <= '9' && (space(e) || e == '{' || e == '}')) { /* "0", the commonest */
+                *out = (float)(c - '0');
+                lx->i = i + 2;
+                return GANIM_OK;
+            }
+            size_t k = gdec_fast_float(d + i + 1, n - i - 1, out);
+            if (k && (i + 1 + k == n || space(d[i + 1 + k]) || d[i + 1 + k] == '{' || d[i + 1 + k] == '}')) {
+                lx->i = i + 1 + k;
+                return GANIM_OK;
+            }
+        }
+    }
     word w;
     next_word(lx, &w);
     /* a short number (decimal_fast.h), read in the text up to its end, that is the whole
