@@ -431,6 +431,36 @@ static int keyword_colon(lexer *lx, const char *kw, const char *with_colon)
     return 0;
 }
 
+/* The frame time as files write it, digits, then '.' and digits or nothing (15 digits at
+ * most, no sign or exponent), the whole word: gdec_scan's and gdec_double's results
+ * without them. The digits make m < 10^15 exactly, so m / 10^fraction digits is the
+ * correctly rounded value, gdec_double's; the digit count and 10^exp10 are gdec's (the
+ * significant digits from the first non-zero one to the last non-zero one). 0 for any
+ * other word (then gdec reads it). */
+static int frame_time_plain(const word *w, bvh_file *f)
+{
+    uint64_t m = 0;
+    size_t i = 0, nint, ndig = 0;
+    int first = -1, last = -1;
+    for (; i < w->n && w->s[i] >= '0' && w->s[i] <= '9'; i++, ndig++) {
+        m = m * 10 + (uint64_t)(w->s[i] - '0');
+        if (w->s[i] != '0') last = (int)ndig, first = first < 0 ? (int)ndig : first;
+    }
+    nint = i;
+    if (!nint) return 0;
+    if (i < w->n && w->s[i] == '.')
+        for (i++; i < w->n && w->s[i] >= '0' && w->s[i] <= '9'; i++, ndig++) {
+            m = m * 10 + (uint64_t)(w->s[i] - '0');
+            if (w->s[i] != '0') last = (int)ndig, first = first < 0 ? (int)ndig : first;
+            if (ndig >= 15) return 0;
+        }
+    if (i != w->n || ndig > 15) return 0;
+    f->frame_time = (double)m / bvh_pow10((int)(ndig - nint));
+    f->frame_time_digits = first < 0 ? 0 : last - first + 1;
+    f->frame_time_unit = first < 0 ? 0 : bvh_pow10((int)nint - first - (last - first + 1));
+    return 1;
+}
+
 static BVH_NOINLINE ganim_code motion_header(lexer *lx)
 {
     bvh_file *f = lx->f;
@@ -463,6 +493,11 @@ static BVH_NOINLINE ganim_code motion_header(lexer *lx)
         return expected(lx, &w, "Frame Time:");
     }
     next_word(lx, &w);
+    if (!reference && frame_time_plain(&w, f)) {
+        f->frame_time_at = w.at;
+        f->values_at = lx->i;
+        return GANIM_OK;
+    }
     if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the frame time in seconds");
     f->frame_time = gdec_double(&d);
     f->frame_time_digits = d.count;

@@ -1024,6 +1024,42 @@ TEST(frame_tail_matches_reference)
     printf("  %ld texts, %ld reads, %ld read\n", n, reads, ok);
 }
 
+/* The Frame Time, which plain digits take a shorter path for (bvh_parse.c's
+ * frame_time_plain: value, significant digits and their last place, which the rate's
+ * snapping to 24, 30000/1001 ... reads), against the reference path (gdec): frame times of
+ * common and random rates at 1 to 17 places, with leading and trailing zeros, 15 and 16
+ * digits, zeros, and odd words; the same code, error, warnings and document (its rate). */
+TEST(frame_time_matches_reference)
+{
+    static const char *const odd[] = { "0",      "0.0",    "00.000", "5.",      ".04",    "+0.04",  "-0.04", "4e-2",
+                                       "0.04.",  "0.04x",  "1.",     "0.",      "000001", "1e400",  "x",     "0..1",
+                                       "1.5e",   "0.0416666666666667", "123456789012345", "1234567890123456",
+                                       "12345678901234.5", "0.000000000000001", "0.0000000000000001" };
+    static const double rates[] = { 24, 25, 30, 50, 60, 120, 24000.0 / 1001, 30000.0 / 1001, 60000.0 / 1001, 15, 1, 1000 };
+    char text[512], ft[96];
+    long n = test_full() ? 200000 : 40000, ok = 0;
+    for (long i = 0; i < n; i++) {
+        uint32_t kind = lex_rand(8);
+        if (kind == 0) {
+            snprintf(ft, sizeof ft, "%s", odd[lex_rand(sizeof odd / sizeof *odd)]);
+        } else {
+            double rate = kind < 6 ? rates[lex_rand(sizeof rates / sizeof *rates)] : 0.5 + lex_rand(200000) / 997.0;
+            int places = 1 + (int)lex_rand(17);
+            char body[64];
+            snprintf(body, sizeof body, "%.*f", places, 1 / rate);
+            snprintf(ft, sizeof ft, "%s%s%s", lex_rand(6) ? "" : "00", body,
+                     lex_rand(5) ? "" : (lex_rand(2) ? "0" : "000"));
+        }
+        int len = snprintf(text, sizeof text,
+                           "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 1 Zrotation\n}\nMOTION\nFrames: 2\n"
+                           "Frame Time:%s%s%s1\n2\n",
+                           lex_rand(4) ? " " : "\t", ft, lex_rand(4) ? "\n" : " ");
+        if (!lex_fast_matches_reference(text, (size_t)len, i, &ok)) break;
+    }
+    CHECK_MSG(ok > n / 2 && ok < n, "%ld of %ld texts read", ok, n);
+    printf("  %ld frame times, %ld read\n", n, ok);
+}
+
 int main(void)
 {
     test_program_name = "test_bvh";
@@ -1041,5 +1077,6 @@ int main(void)
     RUN(probe_matches_reference);
     RUN(frame_tail_matches_reference);
     RUN(pow10_matches_pow);
+    RUN(frame_time_matches_reference);
     return test_finish();
 }
