@@ -161,7 +161,7 @@ TEST(document_for_input)
     CHECK(doc != NULL);
     if (!doc) return;
     CHECK_EQ_INT(c.calls, 1);
-    CHECK(c.live >= 8192 && c.live < 8192 + 1024); /* the document and an 8 KiB block */
+    CHECK(c.live >= 8192 && c.live < 8192 + 1024);                         /* the document and an 8 KiB block */
     for (int i = 0; i < 70; i++) CHECK(ganim_doc_alloc(doc, 100) != NULL); /* 70 x 112 inside */
     CHECK_EQ_INT(c.calls, 1);
     ganim_doc *s = ganim_doc_scratch(doc); /* its own 8 KiB inside its allocation */

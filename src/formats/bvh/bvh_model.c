@@ -354,11 +354,8 @@ static const int64_t axis_lane[3][4] = { { -1, 0, 0, 0 }, { 0, -1, 0, 0 }, { 0, 
 /* euler_from_sc's reference (three ganim_dq_mul from the identity, for angles with a sine
  * or cosine under 2^-300: a zero angle) and the roots' turn, by dq_mul_vec: the same bits,
  * in about a third of the instructions. */
-__attribute__((target("avx2,fma"), always_inline)) static inline void euler_reference_vec(const double s[3],
-                                                                                         const double c[3],
-                                                                                         const int order[3],
-                                                                                         const double *undo,
-                                                                                         double r[4])
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+euler_reference_vec(const double s[3], const double c[3], const int order[3], const double *undo, double r[4])
 {
     __m256d q = _mm256_set_pd(1, 0, 0, 0);
     for (int i = 0; i < 3; i++) {

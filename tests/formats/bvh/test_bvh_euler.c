@@ -405,8 +405,7 @@ TEST(fast_dq_mul_matches)
         checked++;
         if (memcmp(got, want, sizeof got)) {
             CHECK_MSG(0, "(%a %a %a %a) * (%a %a %a %a): (%a %a %a %a) instead of (%a %a %a %a)", a[0], a[1], a[2],
-                      a[3], b[0], b[1], b[2], b[3], got[0], got[1], got[2], got[3], want[0], want[1], want[2],
-                      want[3]);
+                      a[3], b[0], b[1], b[2], b[3], got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
             return;
         }
     }
@@ -460,7 +459,8 @@ TEST(fast_zero_angles_same_floats)
     printf("  %ld rotations with a zero angle, %ld by the fast path; without a turn %ld of %ld\n", 2 * n, fast,
            plain_fast, plain);
     if (bvh_has_fast_rotation())
-        CHECK_MSG(plain_fast >= plain - plain / 1000, "%ld of %ld without a turn left to libm", plain - plain_fast, plain);
+        CHECK_MSG(plain_fast >= plain - plain / 1000, "%ld of %ld without a turn left to libm", plain - plain_fast,
+                  plain);
 }
 
 int main(void)
