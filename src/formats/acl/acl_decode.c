@@ -294,7 +294,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
 {
     ganim_acl *h = NULL;
     const ganim_skeleton *given = opts ? opts->skeleton : NULL;
-    ganim_code rc = acl_open_ex(data, size, base, ganim_doc_allocator(doc), given, doc, 0, &h, err);
+    ganim_code rc = acl_open_ex(data, size, base, ganim_doc_allocator(doc), given, doc, ACL_OPEN_HASH, &h, err);
     if (rc) return rc;
     rc = ganim_check_counts(doc, base + 16, "acl: the header", (uint64_t)h->ns + (uint64_t)h->wrap, h->nt, 0, err);
     if (rc) goto done;
@@ -467,9 +467,6 @@ done:
 
 #ifndef ACL_CLIP_CHUNK
 #define ACL_CLIP_CHUNK 64u /* samples of one record decoded into the stack at a time (a multiple of 4) */
-#endif
-#ifndef ACL_CLIP_SHORT
-#define ACL_CLIP_SHORT 8u /* segments of this many stored samples or fewer: acl_pose_key, a pose at a time */
 #endif
 
 /* n decoded values of one sub-track kind (comps floats each, from src) into the field at

@@ -526,14 +526,42 @@ static void build_groups(ganim_acl *h, uint32_t s)
 }
 #endif
 
+#if defined(__SSE2__)
+/* Whether a segment has ACL_CLIP_SHORT stored samples or fewer (ganim_acl_decode_clip
+ * then decodes it a pose at a time, through the groups), from the counts parse_segment
+ * will check: before the allocation, on the bytes parse_header proved in bounds (segment
+ * headers, start indices). Wrong counts of a damaged buffer only size the block: the
+ * parse refuses them. */
+static int has_short_segment(const ganim_acl *h, const acl_layout *L)
+{
+    const uint8_t *si = h->data + ACL_HDR + 52u;
+    for (uint32_t s = 0; s < h->nseg; s++) {
+        uint32_t start = h->nseg == 1 ? 0 : ganim_ld_u32le(si + 4u * s);
+        uint32_t count = (s + 1 < h->nseg ? ganim_ld_u32le(si + 4u * (s + 1)) : h->ns) - start, stored = count;
+        if (h->stripped && count <= 32) {
+            uint32_t mask = count == 32 ? ACL_NONE : ~(ACL_NONE >> count);
+            stored = popcount32(ganim_ld_u32le(h->data + L->seghdr + (size_t)s * L->hsz + 16u) & mask);
+        }
+        if (stored <= ACL_CLIP_SHORT) return 1;
+    }
+    return 0;
+}
+#endif
+
 ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
                           const ganim_skeleton *bind, ganim_doc *wd, ganim_acl **out, ganim_error *err)
 {
-    return acl_open_ex(data, size, base, alloc, bind, wd, 1, out, err);
+    return acl_open_ex(data, size, base, alloc, bind, wd, ACL_OPEN_GROUPS, out, err);
+}
+
+ganim_code ganim_acl_open_clip(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
+                               const ganim_skeleton *bind, ganim_doc *wd, ganim_acl **out, ganim_error *err)
+{
+    return acl_open_ex(data, size, base, alloc, bind, wd, ACL_OPEN_CLIP, out, err);
 }
 
 ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
-                       const ganim_skeleton *bind, ganim_doc *wd, int want_groups, ganim_acl **out, ganim_error *err)
+                       const ganim_skeleton *bind, ganim_doc *wd, unsigned flags, ganim_acl **out, ganim_error *err)
 {
     ganim_acl hdr;
     acl_layout L;
@@ -550,11 +578,9 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     size_t nt = hdr.nt, o = 0, sizes[10], offs[10];
     size_t keys = hdr.stripped ? (size_t)hdr.nseg * 32u : 0;
 #if defined(__SSE2__)
-    if (want_groups && hdr.na)
+    if (hdr.na && ((flags & ACL_OPEN_GROUPS) || ((flags & ACL_OPEN_CLIP) && has_short_segment(&hdr, &L))))
         for (unsigned k = 0; k < 3; k++) /* sorted by storage: up to 3 more partial groups a kind */
             hdr.ngrp += hdr.nanim[k] ? (hdr.nanim[k] + 3u) / 4u + 3u : 0u;
-#else
-    (void)want_groups;
 #endif
     bool ok = ganim_mul_size(nt, 3, &sizes[0]) && ganim_mul_size(nt, sizeof(ganim_transform), &sizes[1]) &&
               ganim_mul_size(hdr.nseg, sizeof(acl_seg), &sizes[2]) &&
@@ -595,7 +621,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
      * each track's defaults and each record, about what the chain (~4 cycles a byte) runs
      * in the time of their work: the decode's share is sized from what is left
      * (hash_chunks) */
-    if (!want_groups) h->fnv = (acl_fnv){ data + 8, h->size - 8u, 2166136261u, ACL_HASH_OPEN };
+    if (flags & ACL_OPEN_HASH) h->fnv = (acl_fnv){ data + 8, h->size - 8u, 2166136261u, ACL_HASH_OPEN };
 
     if (h->has_meta) {
         rc = parse_metadata(h, &L, wd, base, err);
