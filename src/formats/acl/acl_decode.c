@@ -309,7 +309,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     if (rc) goto done;
 
     ganim_clip *clip = ganim_doc_alloc(doc, sizeof *clip);
-    ganim_track *tracks = ganim_doc_alloc_array(doc, h->nt, sizeof *tracks);
+    ganim_track *tracks = ganim_doc_alloc_array_raw(doc, h->nt, sizeof *tracks); /* each written whole below */
     if (!clip || !tracks) {
         rc = GANIM_NOMEM(err);
         goto done;
@@ -353,7 +353,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     uint32_t nconst = 3u * h->nt - h->na;
     size_t per_rot = ((size_t)nvals * 4u + 3u) & ~(size_t)3u, per_vec = ((size_t)nvals * 3u + 3u) & ~(size_t)3u;
     size_t nfloats = per_rot * h->nanim[0] + per_vec * ((size_t)h->nanim[1] + h->nanim[2]) + 4u * (size_t)nconst;
-    float **dst = ganim_doc_alloc_array(doc, h->na ? h->na : 1, sizeof *dst);
+    float **dst = ganim_doc_alloc_array_raw(doc, h->na ? h->na : 1, sizeof *dst);        /* dst[a] for every a below */
     float *block = ganim_doc_alloc_array_raw(doc, nfloats ? nfloats : 1, sizeof *block); /* each value written below */
     if (!dst || !block) {
         rc = GANIM_NOMEM(err);
@@ -376,8 +376,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     for (uint32_t i = 0; i < h->nt; i++) {
         if (fnv.chunk) acl_fnv_some(&fnv);
         ganim_track *tr = &tracks[i];
-        tr->bone = i;
-        tr->name = names ? doc->skeleton->bones[i].name : "";
+        *tr = (ganim_track){ .bone = i, .name = names ? doc->skeleton->bones[i].name : "" }; /* the rest zero */
         ganim_channel *ch[3] = { &tr->rotation, &tr->translation, &tr->scale };
         const ganim_transform *p = &h->pose[i];
         const float *cv[3] = { &p->rotation.x, &p->translation.x, &p->scale.x };

@@ -1069,6 +1069,96 @@ TEST(open_clip_equals_open_bitwise)
     CHECK_MSG(n.bad == 0, "open_clip differs %zu times", n.bad);
 }
 
+/* The open counts the 2-bit sub-track types a 32-bit word at a time (type_counts, bits
+ * past the last track ignored) and looks for the first type 3 only when there is one:
+ * against the count track by track, here, on the type tables of every .acl buffer of
+ * the test data rewritten at random (type 3s, bits past the last track set, whole words),
+ * with the header's counts set to the table's half of the time. Where this count finds a
+ * type 3, the open must refuse at that track and kind; where the header disagrees with it,
+ * with its counts in the message; otherwise it must not speak of the type table. */
+static uint32_t xorshift32(uint32_t *s);
+static void type_table_one(const uint8_t *orig, size_t size, const char *path, uint32_t *seed)
+{
+    uint8_t *b = malloc(size);
+    uint32_t nt = ganim_ld_u32le(orig + 16), e = (nt + 15u) / 16u, groups = (orig[28] & 1u) ? 3u : 2u;
+    size_t types = (size_t)ganim_ld_u32le(orig + 0x20 + 40) + 0x20;
+    for (int round = 0; round < 400; round++) {
+        memcpy(b, orig, size);
+        for (int m = 0; m < 1 + round % 3; m++) {
+            uint32_t r = xorshift32(seed), w = r % (e * groups);
+            uint8_t *p = b + types + 4u * w;
+            uint32_t v = ganim_ld_u32le(p);
+            switch ((r >> 8) % 4) {
+            case 0: v |= 3u << (2u * ((r >> 12) % 16u)); break;            /* a type 3 */
+            case 1: v ^= 1u << ((r >> 12) % 32u); break;                   /* one bit */
+            case 2: v = xorshift32(seed); break;                           /* a whole word */
+            default: v |= (nt % 16u) ? ACL_NONE >> (2u * (nt % 16u)) : 0u; /* past the last track */
+            }
+            put_u32(p, v);
+        }
+        uint32_t c[3][3] = { { 0 } }, first3 = ACL_NONE, k3 = 0;
+        for (uint32_t k = 0; k < 3; k++)
+            for (uint32_t i = 0; i < nt; i++) {
+                uint32_t t = k < groups
+                                 ? (ganim_ld_u32le(b + types + 4u * (k * e + i / 16u)) >> (30u - 2u * (i % 16u))) & 3u
+                                 : 0u;
+                if (t == 3 && first3 == ACL_NONE) {
+                    first3 = i;
+                    k3 = k;
+                }
+                if (t < 3) c[k][t]++;
+            }
+        int set = round & 1;
+        if (set)
+            for (uint32_t k = 0; k < 3; k++) {
+                put_u32(b + 0x20 + 8 + 4 * k, c[k][2]);
+                put_u32(b + 0x20 + 20 + 4 * k, c[k][1]);
+            }
+        ganim_acl *acl = NULL;
+        ganim_error err = { 0 };
+        ganim_code rc = ganim_acl_open(b, size, 0, NULL, NULL, NULL, &acl, &err);
+        ganim_acl_close(acl);
+        char want[200];
+        uint32_t bad_k = ACL_NONE;
+        for (uint32_t k = 0; k < 3 && bad_k == ACL_NONE; k++)
+            if (c[k][1] != ganim_ld_u32le(b + 0x20 + 20 + 4 * k) || c[k][2] != ganim_ld_u32le(b + 0x20 + 8 + 4 * k))
+                bad_k = k;
+        static const char *kind[3] = { "rotation", "translation", "scale" };
+        /* counts of a kind before the first type 3's are checked first */
+        if (first3 != ACL_NONE && (bad_k == ACL_NONE || bad_k >= k3)) {
+            snprintf(want, sizeof want, "acl: track %u: %s sub-track type 3", first3, kind[k3]);
+        } else if (bad_k != ACL_NONE) {
+            snprintf(want, sizeof want, "%s sub-tracks announced, the type table holds %u and %u", kind[bad_k],
+                     c[bad_k][1], c[bad_k][2]);
+        } else {
+            want[0] = 0;
+        }
+        if (want[0])
+            CHECK_MSG(rc != GANIM_OK && strstr(err.message, want), "%s round %d: want '%s', got %d '%s'", path, round,
+                      want, (int)rc, err.message);
+        else
+            CHECK_MSG(rc == GANIM_OK || !strstr(err.message, "type"), "%s round %d: refused for its types: %s", path,
+                      round, err.message);
+    }
+    free(b);
+}
+
+TEST(type_table_counts_equal_track_by_track)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    uint32_t seed = 0x2545F491u;
+    int files = 0;
+    for (char **p = list; *p; p++) {
+        size_t size;
+        uint8_t *data = test_read_file(*p, &size);
+        if (data) type_table_one(data, size, *p, &seed);
+        files += data != NULL;
+        free(data);
+    }
+    CHECK(files >= 16);
+    test_free_list(list);
+}
+
 /* ganim_acl_sample_pose (with SSE2: four sub-tracks per vector operation where a group
  * of four is variable in both segments, one sub-track a vector otherwise) against the
  * scalar path, one sub-track at a time, at 1,000 times across every clip, past both
@@ -1791,6 +1881,7 @@ int main(void)
     RUN(whole_clip_equals_random_access_bitwise);
     RUN(decode_clip_equals_sample_key_and_read_bitwise);
     RUN(open_clip_equals_open_bitwise);
+    RUN(type_table_counts_equal_track_by_track);
     RUN(var_run4_equals_the_scalar_path);
     RUN(raw_rot4_equals_the_scalar_path);
     RUN(hash_check_takes_every_byte_once);
