@@ -16,7 +16,7 @@
 #                validation, the buffer's FNV-1a hash), freed every run
 #   decode       ganim_acl_decode_clip on a handle opened once outside the timing, into a
 #                frame-major array kept across runs (no hash, as ACL's runtime)
-#   open+decode  ganim_acl_open + ganim_acl_decode_clip + ganim_acl_close every run
+#   open+decode  ganim_acl_open_clip + ganim_acl_decode_clip + ganim_acl_close every run
 # Random access: ganim_acl_sample_pose on a handle opened once against seek +
 # decompress_tracks on a context initialized once, 1000 poses.
 # callgrind: each program under valgrind with collection toggled on the measured function

@@ -4,8 +4,10 @@
  *   decode       ganim_acl_decode_clip on a handle opened once outside the timing, into a
  *                frame-major ganim_transform array kept across runs (as --random keeps its
  *                handle and ACL's anchor its context and clip-sized array)
- *   open+decode  ganim_acl_open + ganim_acl_decode_clip + ganim_acl_close every run (the
- *                array kept): what the open adds
+ *   open+decode  ganim_acl_open_clip + ganim_acl_decode_clip + ganim_acl_close every run
+ *                (the array kept): what the open adds (the open for whole-clip decodes,
+ *                which builds no random-access groups the decode does not use; before
+ *                the sixteenth round this form timed ganim_acl_open)
  *   random       ganim_acl_sample_pose at 1000 pseudo-random times, the handle opened once
  *   bench_acl [--whole|--random] [--iters N] [FILE.acl ...]
  * Without files: every .acl in $GANIM_TESTDATA/acl (default ../shared/testdata/acl).
@@ -59,7 +61,7 @@ __attribute__((noinline)) float bench_decode_once(const ganim_acl *acl, ganim_tr
 __attribute__((noinline)) float bench_open_decode_once(const uint8_t *data, size_t size, ganim_transform *clip)
 {
     ganim_acl *acl = NULL;
-    if (ganim_acl_open(data, size, 0, NULL, NULL, NULL, &acl, NULL) != GANIM_OK) return -1.0f;
+    if (ganim_acl_open_clip(data, size, 0, NULL, NULL, NULL, &acl, NULL) != GANIM_OK) return -1.0f;
     ganim_acl_decode_clip(acl, clip);
     ganim_acl_close(acl);
     return clip[0].rotation.w;
@@ -157,7 +159,7 @@ int main(int argc, char **argv)
                 for (int k = 0; k < n; k++) sink += bench_decode_once(acl, clip);
                 dc = (now_ns() - t0) / (n * tf);
                 ganim_acl *wh = NULL;
-                if (ganim_acl_open(data, size, 0, NULL, NULL, NULL, &wh, NULL) == GANIM_OK) ganim_acl_close(wh);
+                if (ganim_acl_open_clip(data, size, 0, NULL, NULL, NULL, &wh, NULL) == GANIM_OK) ganim_acl_close(wh);
                 t0 = now_ns();
                 for (int k = 0; k < n; k++) sink += bench_open_decode_once(data, size, clip);
                 od = (now_ns() - t0) / (n * tf);

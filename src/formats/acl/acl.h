@@ -22,6 +22,13 @@ typedef struct ganim_acl ganim_acl;
  * one allocation from `alloc` (NULL: malloc); release it with ganim_acl_close. */
 ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
                           const ganim_skeleton *bind, ganim_doc *wd, ganim_acl **out, ganim_error *err);
+/* ganim_acl_open for a handle that decodes whole clips (ganim_acl_decode_clip): the same
+ * checks, results, warnings and failures, without building the random-access groups
+ * unless the decode uses them (segments of a few samples). ganim_acl_sample_pose and
+ * ganim_acl_sample_key still work on it and give the same bits, decoding the sub-tracks
+ * one by one instead of four at a time where groups were not built. */
+ganim_code ganim_acl_open_clip(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
+                               const ganim_skeleton *bind, ganim_doc *wd, ganim_acl **out, ganim_error *err);
 void ganim_acl_close(ganim_acl *acl);
 
 uint32_t ganim_acl_track_count(const ganim_acl *acl);

@@ -294,7 +294,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
 {
     ganim_acl *h = NULL;
     const ganim_skeleton *given = opts ? opts->skeleton : NULL;
-    ganim_code rc = acl_open_ex(data, size, base, ganim_doc_allocator(doc), given, doc, 0, &h, err);
+    ganim_code rc = acl_open_ex(data, size, base, ganim_doc_allocator(doc), given, doc, ACL_OPEN_HASH, &h, err);
     if (rc) return rc;
     rc = ganim_check_counts(doc, base + 16, "acl: the header", (uint64_t)h->ns + (uint64_t)h->wrap, h->nt, 0, err);
     if (rc) goto done;
@@ -309,7 +309,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     if (rc) goto done;
 
     ganim_clip *clip = ganim_doc_alloc(doc, sizeof *clip);
-    ganim_track *tracks = ganim_doc_alloc_array(doc, h->nt, sizeof *tracks);
+    ganim_track *tracks = ganim_doc_alloc_array_raw(doc, h->nt, sizeof *tracks); /* each written whole below */
     if (!clip || !tracks) {
         rc = GANIM_NOMEM(err);
         goto done;
@@ -353,7 +353,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     uint32_t nconst = 3u * h->nt - h->na;
     size_t per_rot = ((size_t)nvals * 4u + 3u) & ~(size_t)3u, per_vec = ((size_t)nvals * 3u + 3u) & ~(size_t)3u;
     size_t nfloats = per_rot * h->nanim[0] + per_vec * ((size_t)h->nanim[1] + h->nanim[2]) + 4u * (size_t)nconst;
-    float **dst = ganim_doc_alloc_array(doc, h->na ? h->na : 1, sizeof *dst);
+    float **dst = ganim_doc_alloc_array_raw(doc, h->na ? h->na : 1, sizeof *dst);        /* dst[a] for every a below */
     float *block = ganim_doc_alloc_array_raw(doc, nfloats ? nfloats : 1, sizeof *block); /* each value written below */
     if (!dst || !block) {
         rc = GANIM_NOMEM(err);
@@ -376,8 +376,7 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
     for (uint32_t i = 0; i < h->nt; i++) {
         if (fnv.chunk) acl_fnv_some(&fnv);
         ganim_track *tr = &tracks[i];
-        tr->bone = i;
-        tr->name = names ? doc->skeleton->bones[i].name : "";
+        *tr = (ganim_track){ .bone = i, .name = names ? doc->skeleton->bones[i].name : "" }; /* the rest zero */
         ganim_channel *ch[3] = { &tr->rotation, &tr->translation, &tr->scale };
         const ganim_transform *p = &h->pose[i];
         const float *cv[3] = { &p->rotation.x, &p->translation.x, &p->scale.x };
@@ -467,9 +466,6 @@ done:
 
 #ifndef ACL_CLIP_CHUNK
 #define ACL_CLIP_CHUNK 64u /* samples of one record decoded into the stack at a time (a multiple of 4) */
-#endif
-#ifndef ACL_CLIP_SHORT
-#define ACL_CLIP_SHORT 8u /* segments of this many stored samples or fewer: acl_pose_key, a pose at a time */
 #endif
 
 /* n decoded values of one sub-track kind (comps floats each, from src) into the field at

@@ -486,10 +486,17 @@ uint32_t acl_raw_rot4(const acl_rec *r, const uint8_t *ani, size_t pb, uint32_t 
  * ganim_acl_decode_clip takes its segments of few samples this way (acl_decode.c). */
 void acl_pose_key(const ganim_acl *h, const acl_seg *sg, uint32_t i, ganim_transform *out);
 
-/* acl_open.c: ganim_acl_open with or without the random-access groups (acl_grp; the
- * whole-clip read does not use them). */
+/* acl_open.c: the open, its flags saying what the handle is for. ACL_OPEN_GROUPS: the
+ * random-access groups (acl_grp; ganim_acl_open). ACL_OPEN_CLIP: the groups only when
+ * ganim_acl_decode_clip would use them (a segment of ACL_CLIP_SHORT stored samples or
+ * fewer, decoded a pose at a time; ganim_acl_open_clip). ACL_OPEN_HASH: the hash begun in
+ * the open's loops, for the whole-clip read (which uses no groups). */
+enum { ACL_OPEN_GROUPS = 1, ACL_OPEN_CLIP = 2, ACL_OPEN_HASH = 4 };
+#ifndef ACL_CLIP_SHORT
+#define ACL_CLIP_SHORT 8u /* segments of this many stored samples or fewer: acl_pose_key, a pose at a time */
+#endif
 ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
-                       const ganim_skeleton *bind, ganim_doc *wd, int want_groups, ganim_acl **out, ganim_error *err);
+                       const ganim_skeleton *bind, ganim_doc *wd, unsigned flags, ganim_acl **out, ganim_error *err);
 
 /* acl.c: the "acl" format's entry points; acl_civ7.c, acl_civ7_write.c: the "civ7" format's;
  * acl_details.c: both formats' details. */

@@ -16,6 +16,26 @@ typedef struct acl_layout {
 
 #define FAIL(code, off, ...) ganim_fail(err, (code), base + (uint64_t)(off), __VA_ARGS__)
 
+/* The default, constant and animated sub-tracks among the nt 2-bit types packed in the
+ * words at `w` (16 a word, the first in the top bits; the bits past the last track
+ * ignored) into c[0..2], a word at a time; returns the count of type 3 (invalid). */
+static uint32_t type_counts(const uint8_t *w, uint32_t nt, uint32_t c[3])
+{
+    uint32_t n1 = 0, n2 = 0, n3 = 0;
+    for (uint32_t i = 0; i < nt; i += 16u) {
+        uint32_t v = ganim_ld_u32le(w + i / 4u);
+        if (nt - i < 16u) v &= ~(ACL_NONE >> (2u * (nt - i)));
+        uint32_t lo = v & 0x55555555u, hi = (v >> 1) & 0x55555555u;
+        n1 += popcount32(lo & ~hi);
+        n2 += popcount32(hi & ~lo);
+        n3 += popcount32(lo & hi);
+    }
+    c[T_DEFAULT] = nt - n1 - n2 - n3;
+    c[T_CONST] = n1;
+    c[T_ANIM] = n2;
+    return n3;
+}
+
 static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data, size_t size, uint64_t base,
                                ganim_doc *wd, ganim_error *err)
 {
@@ -131,16 +151,15 @@ static ganim_code parse_header(ganim_acl *h, acl_layout *L, const uint8_t *data,
     /* count the types and check them against the header */
     for (unsigned k = 0; k < 3; k++) {
         uint32_t c[3] = { 0, 0, 0 };
-        if (k < groups) {
-            for (uint32_t i = 0; i < h->nt; i++) {
+        if (k < groups && type_counts(data + L->types + 4u * (size_t)k * L->e, h->nt, c)) {
+            for (uint32_t i = 0; i < h->nt; i++) { /* a type 3: the first one, as the count would meet it */
                 unsigned t = packed_type(data + L->types, L->e, k, i);
                 if (t == 3)
                     return FAIL(GANIM_ERR_CORRUPT, L->types + 4u * (k * L->e + i / 16u),
                                 "acl: track %u: %s sub-track type 3 is not default, constant or animated", i,
                                 acl_kind_name(k));
-                c[t]++;
             }
-        } else {
+        } else if (k >= groups) {
             c[T_DEFAULT] = h->nt;
         }
         if (c[T_CONST] != nconst[k] || c[T_ANIM] != h->nanim[k])
@@ -450,12 +469,26 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
             for (unsigned c = 0; c < 3; c++) {
                 r->cmin[c] = cmn[c];
                 r->cext[c] = cex[c];
-                if (multi) {
-                    unsigned mn = k == K_ROT ? sr[4u * c + j] : sr[c];
-                    unsigned ex = k == K_ROT ? sr[12u + 4u * c + j] : sr[3u + c];
-                    r->smin[c] = (float)mn * (1.0f / 255.0f);
-                    r->sext[c] = (float)ex * (1.0f / 255.0f);
+            }
+            if (multi) {
+                /* the segment range's bytes / 255, each as (float)byte * (1.0f / 255.0f) (lane 3: 0) */
+                uint32_t mn[3], ex[3];
+                for (unsigned c = 0; c < 3; c++) {
+                    mn[c] = k == K_ROT ? sr[4u * c + j] : sr[c];
+                    ex[c] = k == K_ROT ? sr[12u + 4u * c + j] : sr[3u + c];
                 }
+#if defined(__SSE2__)
+                __m128 q = _mm_set1_ps(1.0f / 255.0f);
+                _mm_storeu_ps(r->smin,
+                              _mm_mul_ps(_mm_cvtepi32_ps(_mm_setr_epi32((int)mn[0], (int)mn[1], (int)mn[2], 0)), q));
+                _mm_storeu_ps(r->sext,
+                              _mm_mul_ps(_mm_cvtepi32_ps(_mm_setr_epi32((int)ex[0], (int)ex[1], (int)ex[2], 0)), q));
+#else
+                for (unsigned c = 0; c < 3; c++) {
+                    r->smin[c] = (float)mn[c] * (1.0f / 255.0f);
+                    r->sext[c] = (float)ex[c] * (1.0f / 255.0f);
+                }
+#endif
             }
             kind_bits[k] += 3u * nb;
             bitpos += 3u * nb;
@@ -481,8 +514,11 @@ static void build_groups(ganim_acl *h, uint32_t s)
     static const uint8_t order[4] = { M_VAR, M_RAW, M_CONST, M_FULL4 };
     uint32_t idx = 0;
     for (unsigned k = 0; k < 3; k++) {
+        unsigned modes = 0; /* the ways this kind's records are stored: a scan for each of those only */
+        for (uint32_t a = idx; a < idx + h->nanim[k]; a++) modes |= 1u << sg->recs[a].mode;
         for (unsigned m = 0; m < 4; m++) {
             uint32_t lane[4], n = 0;
+            if (!(modes & (1u << order[m]))) continue;
             for (uint32_t a = idx; a <= idx + h->nanim[k]; a++) {
                 if (a < idx + h->nanim[k] && sg->recs[a].mode == order[m]) lane[n++] = a;
                 if (!n || (n < 4 && a < idx + h->nanim[k])) continue;
@@ -526,14 +562,42 @@ static void build_groups(ganim_acl *h, uint32_t s)
 }
 #endif
 
+#if defined(__SSE2__)
+/* Whether a segment has ACL_CLIP_SHORT stored samples or fewer (ganim_acl_decode_clip
+ * then decodes it a pose at a time, through the groups), from the counts parse_segment
+ * will check: before the allocation, on the bytes parse_header proved in bounds (segment
+ * headers, start indices). Wrong counts of a damaged buffer only size the block: the
+ * parse refuses them. */
+static int has_short_segment(const ganim_acl *h, const acl_layout *L)
+{
+    const uint8_t *si = h->data + ACL_HDR + 52u;
+    for (uint32_t s = 0; s < h->nseg; s++) {
+        uint32_t start = h->nseg == 1 ? 0 : ganim_ld_u32le(si + 4u * s);
+        uint32_t count = (s + 1 < h->nseg ? ganim_ld_u32le(si + 4u * (s + 1)) : h->ns) - start, stored = count;
+        if (h->stripped && count <= 32) {
+            uint32_t mask = count == 32 ? ACL_NONE : ~(ACL_NONE >> count);
+            stored = popcount32(ganim_ld_u32le(h->data + L->seghdr + (size_t)s * L->hsz + 16u) & mask);
+        }
+        if (stored <= ACL_CLIP_SHORT) return 1;
+    }
+    return 0;
+}
+#endif
+
 ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
                           const ganim_skeleton *bind, ganim_doc *wd, ganim_acl **out, ganim_error *err)
 {
-    return acl_open_ex(data, size, base, alloc, bind, wd, 1, out, err);
+    return acl_open_ex(data, size, base, alloc, bind, wd, ACL_OPEN_GROUPS, out, err);
+}
+
+ganim_code ganim_acl_open_clip(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
+                               const ganim_skeleton *bind, ganim_doc *wd, ganim_acl **out, ganim_error *err)
+{
+    return acl_open_ex(data, size, base, alloc, bind, wd, ACL_OPEN_CLIP, out, err);
 }
 
 ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
-                       const ganim_skeleton *bind, ganim_doc *wd, int want_groups, ganim_acl **out, ganim_error *err)
+                       const ganim_skeleton *bind, ganim_doc *wd, unsigned flags, ganim_acl **out, ganim_error *err)
 {
     ganim_acl hdr;
     acl_layout L;
@@ -550,11 +614,9 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     size_t nt = hdr.nt, o = 0, sizes[10], offs[10];
     size_t keys = hdr.stripped ? (size_t)hdr.nseg * 32u : 0;
 #if defined(__SSE2__)
-    if (want_groups && hdr.na)
+    if (hdr.na && ((flags & ACL_OPEN_GROUPS) || ((flags & ACL_OPEN_CLIP) && has_short_segment(&hdr, &L))))
         for (unsigned k = 0; k < 3; k++) /* sorted by storage: up to 3 more partial groups a kind */
             hdr.ngrp += hdr.nanim[k] ? (hdr.nanim[k] + 3u) / 4u + 3u : 0u;
-#else
-    (void)want_groups;
 #endif
     bool ok = ganim_mul_size(nt, 3, &sizes[0]) && ganim_mul_size(nt, sizeof(ganim_transform), &sizes[1]) &&
               ganim_mul_size(hdr.nseg, sizeof(acl_seg), &sizes[2]) &&
@@ -595,7 +657,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
      * each track's defaults and each record, about what the chain (~4 cycles a byte) runs
      * in the time of their work: the decode's share is sized from what is left
      * (hash_chunks) */
-    if (!want_groups) h->fnv = (acl_fnv){ data + 8, h->size - 8u, 2166136261u, ACL_HASH_OPEN };
+    if (flags & ACL_OPEN_HASH) h->fnv = (acl_fnv){ data + 8, h->size - 8u, 2166136261u, ACL_HASH_OPEN };
 
     if (h->has_meta) {
         rc = parse_metadata(h, &L, wd, base, err);
@@ -622,12 +684,16 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     uint32_t groups = h->has_scale ? 3u : 2u, ai[3] = { 0, 0, 0 }, ci[3] = { 0, 0, 0 };
     float ds = h->def_scale ? 1.0f : 0.0f;
     acl_fnv fnv = h->fnv;
+    uint32_t word[3] = { 0, 0, 0 }; /* the types of tracks i..: a word per 16 tracks, the next one in the top bits */
     for (uint32_t i = 0; i < h->nt; i++) {
         if (fnv.left) acl_fnv_some(&fnv);
+        if (!(i & 15u))
+            for (unsigned k = 0; k < groups; k++) word[k] = ganim_ld_u32le(data + L.types + 4u * (k * L.e + i / 16u));
         ganim_transform t = defaults ? defaults[i] : acl_identity();
         if (!defaults) t.scale = (ganim_vec3){ ds, ds, ds };
         for (unsigned k = 0; k < 3; k++) {
-            unsigned ty = k < groups ? packed_type(data + L.types, L.e, k, i) : T_DEFAULT;
+            unsigned ty = word[k] >> 30; /* k >= groups: 0, T_DEFAULT */
+            word[k] <<= 2;
             h->types[3 * i + k] = (uint8_t)ty;
             if (ty == T_ANIM) {
                 uint32_t slot = (k > 0 ? h->nanim[0] : 0) + (k > 1 ? h->nanim[1] : 0) + ai[k]++;

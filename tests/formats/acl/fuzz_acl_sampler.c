@@ -1,9 +1,11 @@
 /* libFuzzer harness: ACL compressed_tracks buffers through the whole-clip reader, the
  * random-access sampler and the whole-clip decoder (ganim_acl_decode_clip, on clips of
  * up to 1 Mi transforms). Any input must give a valid document or a clean error, and
- * whatever opens must sample and decode without a read outside the buffer. */
+ * whatever opens must sample and decode without a read outside the buffer, and open by
+ * ganim_acl_open_clip to the same whole clip (what does not open must not open that way). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "formats/acl/acl.h"
 #include "ganim.h"
@@ -30,11 +32,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         size_t n = (size_t)ganim_acl_track_count(acl) * ganim_acl_frame_count(acl);
         ganim_transform *clip = n <= (1u << 20) ? malloc((n ? n : 1) * sizeof *clip) : NULL;
-        if (clip) {
+        ganim_acl *whole = NULL; /* the open for whole-clip decodes: the same clip, bit for bit */
+        ganim_transform *again = clip ? malloc((n ? n : 1) * sizeof *again) : NULL;
+        if (ganim_acl_open_clip(data, size, 0, NULL, NULL, NULL, &whole, NULL) != GANIM_OK) abort();
+        if (clip && again) {
             ganim_acl_decode_clip(acl, clip);
-            free(clip);
+            ganim_acl_decode_clip(whole, again);
+            if (memcmp(clip, again, n * sizeof *clip)) abort();
         }
+        free(again);
+        free(clip);
+        ganim_acl_close(whole);
         ganim_acl_close(acl);
+    } else if (ganim_acl_open_clip(data, size, 0, NULL, NULL, NULL, &acl, NULL) == GANIM_OK) {
+        abort(); /* open_clip refuses what open refuses */
     }
     return 0;
 }

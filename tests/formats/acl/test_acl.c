@@ -832,6 +832,58 @@ static void sweep_one(const uint8_t *data, size_t size, const char *what)
     }
 }
 
+/* ganim_acl_open_clip against ganim_acl_open on the same bytes: the same result, error
+ * code, offset and message; on what opens, the same whole clip (ganim_acl_decode_clip,
+ * which takes short segments a pose at a time through the groups where they were built)
+ * and the same poses (ganim_acl_sample_pose, four sub-tracks at a time where the groups
+ * are built, one by one where ganim_acl_open_clip left them out) at 9 times, bit for bit.
+ * Returns 1 when they differ. */
+static int open_clip_agrees(const uint8_t *data, size_t size, uint64_t base, const char *what)
+{
+    ganim_acl *a = NULL, *b = NULL;
+    ganim_error ea = { 0 }, eb = { 0 };
+    ganim_code ra = ganim_acl_open(data, size, base, NULL, NULL, NULL, &a, &ea);
+    ganim_code rb = ganim_acl_open_clip(data, size, base, NULL, NULL, NULL, &b, &eb);
+    int bad = 0;
+    if (ra != rb || (ra && (ea.offset != eb.offset || strcmp(ea.message, eb.message)))) {
+        test_fail(__FILE__, __LINE__, "%s: open gives %d at %llu (%s), open_clip %d at %llu (%s)", what, (int)ra,
+                  (unsigned long long)ea.offset, ea.message, (int)rb, (unsigned long long)eb.offset, eb.message);
+        bad = 1;
+    }
+    if (!ra && !rb) {
+        uint32_t nt = ganim_acl_track_count(a), nf = ganim_acl_frame_count(a);
+        size_t n = (size_t)nt * nf;
+        if (nt != ganim_acl_track_count(b) || nf != ganim_acl_frame_count(b)) {
+            test_fail(__FILE__, __LINE__, "%s: open_clip's counts differ", what);
+            bad = 1;
+        } else if (n <= (1u << 20)) {
+            ganim_transform *ca = malloc(n * sizeof *ca), *cb = malloc(n * sizeof *cb);
+            if (ca && cb) {
+                ganim_acl_decode_clip(a, ca);
+                ganim_acl_decode_clip(b, cb);
+                if (memcmp(ca, cb, n * sizeof *ca)) {
+                    test_fail(__FILE__, __LINE__, "%s: decode_clip after open_clip differs", what);
+                    bad = 1;
+                }
+                float dur = (float)nf / ganim_acl_sample_rate(a);
+                for (int i = -1; i <= 7 && !bad; i++) {
+                    ganim_acl_sample_pose(a, dur * (float)i / 6.5f, ca);
+                    ganim_acl_sample_pose(b, dur * (float)i / 6.5f, cb);
+                    if (memcmp(ca, cb, nt * sizeof *ca)) {
+                        test_fail(__FILE__, __LINE__, "%s: sample_pose at %d/6.5 after open_clip differs", what, i);
+                        bad = 1;
+                    }
+                }
+            }
+            free(ca);
+            free(cb);
+        }
+    }
+    ganim_acl_close(a);
+    ganim_acl_close(b);
+    return bad;
+}
+
 /* make check runs one case in SAMPLE_ONE_IN of the sweep (test_sampled); CI=true or
  * GANIM_FULL=1 all of them. */
 #define SAMPLE_ONE_IN 5
@@ -850,6 +902,7 @@ static void sweep_file(const char *path)
         memcpy(t, orig, cut);
         snprintf(what, sizeof what, "%s truncated to %zu", path, cut);
         sweep_one(t, cut, what);
+        open_clip_agrees(t, cut, 0, what);
         free(t);
     }
     static const uint8_t flips[3] = { 0xFF, 0x01, 0x80 };
@@ -862,6 +915,7 @@ static void sweep_file(const char *path)
         if (at < 0x80 || at % 7 == 0) {
             ganim_acl *acl = NULL;
             size_t off = strstr(path, ".civ") ? 0x60 : 0;
+            if (size > off) open_clip_agrees(buf + off, size - off, off, what);
             if (size > off && ganim_acl_open(buf + off, size - off, off, NULL, NULL, NULL, &acl, NULL) == GANIM_OK) {
                 ganim_transform *pose = malloc(ganim_acl_track_count(acl) * sizeof *pose);
                 float dur = (float)ganim_acl_frame_count(acl) / ganim_acl_sample_rate(acl);
@@ -977,6 +1031,132 @@ TEST(decode_clip_equals_sample_key_and_read_bitwise)
     CHECK(each_test_buffer(decode_clip_one, &n) >= 32); /* 16 .acl buffers and 16 V1 .civ bodies */
     CHECK_MSG(n.bad == 0, "decode_clip differs %zu times", n.bad);
     CHECK(n.compared > 10000);
+}
+
+/* ganim_acl_open_clip (the open for whole-clip decodes, which builds the random-access
+ * groups only where the decode uses them) against ganim_acl_open on every buffer of the
+ * test data: the same whole clip and poses, bit for bit (open_clip_agrees), and its
+ * whole clip equal to ganim_acl_sample_key at every frame on its own handle. */
+static void open_clip_one(const char *path, int civ, ganim_acl *acl, void *ctx)
+{
+    clip_tally *n = ctx;
+    size_t size, off = civ ? 0x60 : 0;
+    uint8_t *data = test_read_file(path, &size);
+    (void)acl;
+    n->bad += (size_t)open_clip_agrees(data + off, size - off, off, path);
+    ganim_acl *b = NULL;
+    if (ganim_acl_open_clip(data + off, size - off, off, NULL, NULL, NULL, &b, NULL) == GANIM_OK) {
+        n->bad += acl_clip_check(b, path, 0, NULL);
+        ganim_transform *p = calloc(ganim_acl_track_count(b), sizeof *p),
+                        *q = calloc(ganim_acl_track_count(b), sizeof *q);
+        float dur = (float)ganim_acl_frame_count(b) / ganim_acl_sample_rate(b);
+        int bad = 0;
+        for (int i = -3; i < 300; i++) acl_pose_check(b, dur * (float)i / 290.0f, p, q, path, &bad);
+        n->bad += (size_t)bad;
+        free(p);
+        free(q);
+        n->compared++;
+    }
+    ganim_acl_close(b);
+    free(data);
+}
+
+TEST(open_clip_equals_open_bitwise)
+{
+    clip_tally n = { 0, 0 };
+    CHECK(each_test_buffer(open_clip_one, &n) >= 32);
+    CHECK_EQ_INT((int)n.compared, 32);
+    CHECK_MSG(n.bad == 0, "open_clip differs %zu times", n.bad);
+}
+
+/* The open counts the 2-bit sub-track types a 32-bit word at a time (type_counts, bits
+ * past the last track ignored) and looks for the first type 3 only when there is one:
+ * against the count track by track, here, on the type tables of every .acl buffer of
+ * the test data rewritten at random (type 3s, bits past the last track set, whole words),
+ * with the header's counts set to the table's half of the time. Where this count finds a
+ * type 3, the open must refuse at that track and kind; where the header disagrees with it,
+ * with its counts in the message; otherwise it must not speak of the type table. */
+static uint32_t xorshift32(uint32_t *s);
+static void type_table_one(const uint8_t *orig, size_t size, const char *path, uint32_t *seed)
+{
+    uint8_t *b = malloc(size);
+    uint32_t nt = ganim_ld_u32le(orig + 16), e = (nt + 15u) / 16u, groups = (orig[28] & 1u) ? 3u : 2u;
+    size_t types = (size_t)ganim_ld_u32le(orig + 0x20 + 40) + 0x20;
+    for (int round = 0; round < 400; round++) {
+        memcpy(b, orig, size);
+        for (int m = 0; m < 1 + round % 3; m++) {
+            uint32_t r = xorshift32(seed), w = r % (e * groups);
+            uint8_t *p = b + types + 4u * w;
+            uint32_t v = ganim_ld_u32le(p);
+            switch ((r >> 8) % 4) {
+            case 0: v |= 3u << (2u * ((r >> 12) % 16u)); break;            /* a type 3 */
+            case 1: v ^= 1u << ((r >> 12) % 32u); break;                   /* one bit */
+            case 2: v = xorshift32(seed); break;                           /* a whole word */
+            default: v |= (nt % 16u) ? ACL_NONE >> (2u * (nt % 16u)) : 0u; /* past the last track */
+            }
+            put_u32(p, v);
+        }
+        uint32_t c[3][3] = { { 0 } }, first3 = ACL_NONE, k3 = 0;
+        for (uint32_t k = 0; k < 3; k++)
+            for (uint32_t i = 0; i < nt; i++) {
+                uint32_t t = k < groups
+                                 ? (ganim_ld_u32le(b + types + 4u * (k * e + i / 16u)) >> (30u - 2u * (i % 16u))) & 3u
+                                 : 0u;
+                if (t == 3 && first3 == ACL_NONE) {
+                    first3 = i;
+                    k3 = k;
+                }
+                if (t < 3) c[k][t]++;
+            }
+        int set = round & 1;
+        if (set)
+            for (uint32_t k = 0; k < 3; k++) {
+                put_u32(b + 0x20 + 8 + 4 * k, c[k][2]);
+                put_u32(b + 0x20 + 20 + 4 * k, c[k][1]);
+            }
+        ganim_acl *acl = NULL;
+        ganim_error err = { 0 };
+        ganim_code rc = ganim_acl_open(b, size, 0, NULL, NULL, NULL, &acl, &err);
+        ganim_acl_close(acl);
+        char want[200];
+        uint32_t bad_k = ACL_NONE;
+        for (uint32_t k = 0; k < 3 && bad_k == ACL_NONE; k++)
+            if (c[k][1] != ganim_ld_u32le(b + 0x20 + 20 + 4 * k) || c[k][2] != ganim_ld_u32le(b + 0x20 + 8 + 4 * k))
+                bad_k = k;
+        static const char *kind[3] = { "rotation", "translation", "scale" };
+        /* counts of a kind before the first type 3's are checked first */
+        if (first3 != ACL_NONE && (bad_k == ACL_NONE || bad_k >= k3)) {
+            snprintf(want, sizeof want, "acl: track %u: %s sub-track type 3", first3, kind[k3]);
+        } else if (bad_k != ACL_NONE) {
+            snprintf(want, sizeof want, "%s sub-tracks announced, the type table holds %u and %u", kind[bad_k],
+                     c[bad_k][1], c[bad_k][2]);
+        } else {
+            want[0] = 0;
+        }
+        if (want[0])
+            CHECK_MSG(rc != GANIM_OK && strstr(err.message, want), "%s round %d: want '%s', got %d '%s'", path, round,
+                      want, (int)rc, err.message);
+        else
+            CHECK_MSG(rc == GANIM_OK || !strstr(err.message, "type"), "%s round %d: refused for its types: %s", path,
+                      round, err.message);
+    }
+    free(b);
+}
+
+TEST(type_table_counts_equal_track_by_track)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    uint32_t seed = 0x2545F491u;
+    int files = 0;
+    for (char **p = list; *p; p++) {
+        size_t size;
+        uint8_t *data = test_read_file(*p, &size);
+        if (data) type_table_one(data, size, *p, &seed);
+        files += data != NULL;
+        free(data);
+    }
+    CHECK(files >= 16);
+    test_free_list(list);
 }
 
 /* ganim_acl_sample_pose (with SSE2: four sub-tracks per vector operation where a group
@@ -1700,6 +1880,8 @@ int main(void)
     RUN(database_buffers_are_refused);
     RUN(whole_clip_equals_random_access_bitwise);
     RUN(decode_clip_equals_sample_key_and_read_bitwise);
+    RUN(open_clip_equals_open_bitwise);
+    RUN(type_table_counts_equal_track_by_track);
     RUN(var_run4_equals_the_scalar_path);
     RUN(raw_rot4_equals_the_scalar_path);
     RUN(hash_check_takes_every_byte_once);
