@@ -926,6 +926,19 @@ int gj_float(const gj_value *v, float *f)
     return 1;
 }
 
+/* gj_uint of a value that is not a whole number of at most 15 digits (apart: gj_uint's
+ * usual case then needs no stack frame) */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int uint_of(const gj_value *v, uint64_t max, uint64_t *u)
+{
+    double x;
+    if (!number_of(v, &x) || !(x >= 0) || x != floor(x) || x > (double)max) return 0;
+    *u = (uint64_t)x;
+    return 1;
+}
+
 int gj_uint(const gj_value *v, uint64_t max, uint64_t *u)
 {
     /* a token of at most 15 digits (the parser took it as JSON: no leading zero) is its
@@ -941,10 +954,7 @@ int gj_uint(const gj_value *v, uint64_t max, uint64_t *u)
             return 1;
         }
     }
-    double x;
-    if (!number_of(v, &x) || !(x >= 0) || x != floor(x) || x > (double)max) return 0;
-    *u = (uint64_t)x;
-    return 1;
+    return uint_of(v, max, u);
 }
 
 int gj_floats(const gj_value *v, float *out, uint32_t n)
