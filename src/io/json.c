@@ -72,7 +72,7 @@ typedef struct ps {
         const char *key, *self; /* the shared name (NULL: none) and the object's own name */
         uint64_t w[2];          /* as in keys[] */
         /* names up to 15 bytes: the name and its closing quote as two words, and which of
-         * their bytes those are (msk 0: the name is longer, compared through w) */
+         * their bytes those are (msk 0: not made yet, or the name is longer: compared through w) */
         uint64_t pat[2], msk[2];
         uint32_t len;
         uint8_t slot, keep, lend, later;
@@ -413,10 +413,24 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
     return code;
 }
 
+/* Fills in sh->pat and sh->msk for shape_name from sh->key and sh->len (a shared name,
+ * NUL-terminated; msk 0 when there is none or it is longer than 15 bytes). */
+static void shape_pattern(struct shape *sh)
+{
+    uint8_t pat[16] = { 0 }, msk[16] = { 0 };
+    if (sh->key && sh->len < 16) {
+        memcpy(pat, sh->key, sh->len);
+        pat[sh->len] = '"';
+        memset(msk, 0xFF, sh->len + 1u);
+    }
+    memcpy(sh->pat, pat, sizeof pat);
+    memcpy(sh->msk, msk, sizeof msk);
+}
+
 /* Whether the member name at i (its opening quote) is the one `sh` remembers, and
  * member_name would give it back from keys[] as it stands (the same pointer, the same
  * place after it): then the index past it, else 0. Not while discarding. */
-static GJ_HOT_INLINE size_t shape_name(const ps *st, const struct shape *sh, size_t i)
+static GJ_HOT_INLINE size_t shape_name(const ps *st, struct shape *sh, size_t i)
 {
     size_t start = i + 1, n = sh->len;
     if (sh->msk[0] && st->n - start >= 16) { /* a short name: its 16 bytes from start at once */
@@ -433,21 +447,8 @@ static GJ_HOT_INLINE size_t shape_name(const ps *st, const struct shape *sh, siz
     if (w[0] != sh->w[0] || w[1] != sh->w[1] || st->keys[sh->slot].s != sh->key ||
         (n > 16 && memcmp(sh->key, st->s + start, n) != 0))
         return 0;
+    if (n < 16 && !sh->msk[0]) shape_pattern(sh); /* (met twice: worth the words) */
     return start + n + 1;
-}
-
-/* Fills in sh->pat and sh->msk for shape_name from sh->key and sh->len (a shared name,
- * NUL-terminated; msk 0 when there is none or it is longer than 15 bytes). */
-static void shape_pattern(struct shape *sh)
-{
-    uint8_t pat[16] = { 0 }, msk[16] = { 0 };
-    if (sh->key && sh->len < 16) {
-        memcpy(pat, sh->key, sh->len);
-        pat[sh->len] = '"';
-        memset(msk, 0xFF, sh->len + 1u);
-    }
-    memcpy(sh->pat, pat, sizeof pat);
-    memcpy(sh->msk, msk, sizeof msk);
 }
 
 static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
@@ -651,7 +652,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                         sh->len = key_len;
                         sh->slot = (uint8_t)slot;
                         memcpy(sh->w, st->keys[slot % KEY_CACHE].w, sizeof sh->w);
-                        shape_pattern(sh);
+                        sh->msk[0] = sh->msk[1] = 0; /* (made when it is met again) */
                     }
                 }
                 if (!GJ_NEXT_IS(':')) return fail_here(st, GANIM_ERR_CORRUPT, i, "':'");
