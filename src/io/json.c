@@ -642,8 +642,8 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     unsigned slot = KEY_CACHE;
                     /* (a name not stored is only checked: no look-up of the names seen) */
                     st->i = i;
-                    code = discard ? string(st, &key, &key_len, NULL)
-                                       : member_name(st, st->keys, &key, &key_len, &slot);
+                    code =
+                        discard ? string(st, &key, &key_len, NULL) : member_name(st, st->keys, &key, &key_len, &slot);
                     if (code != GANIM_OK) return code;
                     i = st->i;
                     if (sh) { /* remembered below, or forgotten */
@@ -932,7 +932,8 @@ int gj_float(const gj_value *v, float *f)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static int uint_of(const gj_value *v, uint64_t max, uint64_t *u)
+static int
+uint_of(const gj_value *v, uint64_t max, uint64_t *u)
 {
     double x;
     if (!number_of(v, &x) || !(x >= 0) || x != floor(x) || x > (double)max) return 0;
