@@ -71,6 +71,9 @@ typedef struct ps {
     struct shape {
         const char *key, *self; /* the shared name (NULL: none) and the object's own name */
         uint64_t w[2];          /* as in keys[] */
+        /* names up to 15 bytes: the name and its closing quote as two words, and which of
+         * their bytes those are (msk 0: not made yet, or the name is longer: compared through w) */
+        uint64_t pat[2], msk[2];
         uint32_t len;
         uint8_t slot, keep, lend, later;
     } shape[SHAPE_DEPTH][SHAPE_MEMBERS]; /* (the last member: begin() clears none of it) */
@@ -410,18 +413,41 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
     return code;
 }
 
+/* Fills in sh->pat and sh->msk for shape_name from sh->key and sh->len (a shared name,
+ * NUL-terminated; msk 0 when there is none or it is longer than 15 bytes). */
+static void shape_pattern(struct shape *sh)
+{
+    uint8_t pat[16] = { 0 }, msk[16] = { 0 };
+    if (sh->key && sh->len < 16) {
+        memcpy(pat, sh->key, sh->len);
+        pat[sh->len] = '"';
+        memset(msk, 0xFF, sh->len + 1u);
+    }
+    memcpy(sh->pat, pat, sizeof pat);
+    memcpy(sh->msk, msk, sizeof msk);
+}
+
 /* Whether the member name at i (its opening quote) is the one `sh` remembers, and
  * member_name would give it back from keys[] as it stands (the same pointer, the same
  * place after it): then the index past it, else 0. Not while discarding. */
-static GJ_HOT_INLINE size_t shape_name(const ps *st, const struct shape *sh, size_t i)
+static GJ_HOT_INLINE size_t shape_name(const ps *st, struct shape *sh, size_t i)
 {
     size_t start = i + 1, n = sh->len;
+    if (sh->msk[0] && st->n - start >= 16) { /* a short name: its 16 bytes from start at once */
+        uint64_t a, b;
+        memcpy(&a, st->s + start, 8);
+        memcpy(&b, st->s + start + 8, 8);
+        if (((a ^ sh->pat[0]) & sh->msk[0]) | ((b ^ sh->pat[1]) & sh->msk[1]) || st->keys[sh->slot].s != sh->key)
+            return 0;
+        return start + n + 1;
+    }
     if (!sh->key || st->n - start <= n || st->s[start + n] != '"') return 0;
     uint64_t w[2];
     name_words(st, start, n, w);
     if (w[0] != sh->w[0] || w[1] != sh->w[1] || st->keys[sh->slot].s != sh->key ||
         (n > 16 && memcmp(sh->key, st->s + start, n) != 0))
         return 0;
+    if (n < 16 && !sh->msk[0]) shape_pattern(sh); /* (met twice: worth the words) */
     return start + n + 1;
 }
 
@@ -575,8 +601,10 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
         return ganim_fail(st->err, GANIM_ERR_LIMIT, at(st, st->i),
                           "%s: arrays and objects nested deeper than %u levels", st->p->who, st->p->max_depth);
     size_t base = st->top;
+    /* > 0: not stored (st->discard, as it is again after each member) */
+    const unsigned discard = st->discard;
     /* the names remembered for an object at this depth (NULL: none) */
-    struct shape *shape = object && !st->discard && depth < SHAPE_DEPTH && !st->p->no_shapes ? st->shape[depth] : NULL;
+    struct shape *shape = object && !discard && depth < SHAPE_DEPTH && !st->p->no_shapes ? st->shape[depth] : NULL;
     if (shape && !st->shape_used[depth]) { /* (its first object: nothing remembered) */
         memset(shape, 0, sizeof st->shape[depth]);
         st->shape_used[depth] = 1;
@@ -614,8 +642,8 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     unsigned slot = KEY_CACHE;
                     /* (a name not stored is only checked: no look-up of the names seen) */
                     st->i = i;
-                    code = st->discard ? string(st, &key, &key_len, NULL)
-                                       : member_name(st, st->keys, &key, &key_len, &slot);
+                    code =
+                        discard ? string(st, &key, &key_len, NULL) : member_name(st, st->keys, &key, &key_len, &slot);
                     if (code != GANIM_OK) return code;
                     i = st->i;
                     if (sh) { /* remembered below, or forgotten */
@@ -624,13 +652,14 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                         sh->len = key_len;
                         sh->slot = (uint8_t)slot;
                         memcpy(sh->w, st->keys[slot % KEY_CACHE].w, sizeof sh->w);
+                        sh->msk[0] = sh->msk[1] = 0; /* (made when it is met again) */
                     }
                 }
                 if (!GJ_NEXT_IS(':')) return fail_here(st, GANIM_ERR_CORRUPT, i, "':'");
                 i++;
                 GJ_SPACE();
             }
-            if (!said && !st->discard && object) { /* (key is not NULL: not discarding) */
+            if (!said && !discard && object) { /* (key is not NULL: not discarding) */
                 unsigned slot = (unsigned)(((uintptr_t)key >> 3) ^ ((uintptr_t)self >> 5) ^ depth) % KEY_CACHE;
                 if (st->said[slot].key != key || st->said[slot].self != self || st->said[slot].depth != depth) {
                     st->said[slot].key = key;
@@ -669,7 +698,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     later = 0;
                 }
             }
-            if (!later && !skip && !st->discard && st->top < st->cap && i < n && s[i] != '{' && s[i] != '[') {
+            if (!later && !skip && !discard && st->top < st->cap && i < n && s[i] != '{' && s[i] != '[') {
                 /* a value that pushes nothing: read straight into its place on the stack */
                 gj_value *slot = &st->stack[st->top];
                 if ((code = value(st, depth + 1, slot, key)) != GANIM_OK) return code;
@@ -682,7 +711,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                 st->discard -= skip;
                 if (code != GANIM_OK) return code;
                 item.key = key;
-                if (!st->discard && !skip && (code = push(st, &item)) != GANIM_OK) return code;
+                if (!discard && !skip && (code = push(st, &item)) != GANIM_OK) return code;
             }
             i = st->i;
             if (GJ_NEXT_IS(',')) {
@@ -898,6 +927,20 @@ int gj_float(const gj_value *v, float *f)
     return 1;
 }
 
+/* gj_uint of a value that is not a whole number of at most 15 digits (apart: gj_uint's
+ * usual case then needs no stack frame) */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+uint_of(const gj_value *v, uint64_t max, uint64_t *u)
+{
+    double x;
+    if (!number_of(v, &x) || !(x >= 0) || x != floor(x) || x > (double)max) return 0;
+    *u = (uint64_t)x;
+    return 1;
+}
+
 int gj_uint(const gj_value *v, uint64_t max, uint64_t *u)
 {
     /* a token of at most 15 digits (the parser took it as JSON: no leading zero) is its
@@ -913,10 +956,7 @@ int gj_uint(const gj_value *v, uint64_t max, uint64_t *u)
             return 1;
         }
     }
-    double x;
-    if (!number_of(v, &x) || !(x >= 0) || x != floor(x) || x > (double)max) return 0;
-    *u = (uint64_t)x;
-    return 1;
+    return uint_of(v, max, u);
 }
 
 int gj_floats(const gj_value *v, float *out, uint32_t n)

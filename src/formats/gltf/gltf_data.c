@@ -353,12 +353,13 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
     gltf_members(a, names, mv, 7, &f->memo_accessor);
     const char *type = "";
     uint64_t ctype, n, off = 0;
-    int normalized = gj_is(mv[5], GJ_TRUE);
+    int normalized = gj_is(mv[5], GJ_TRUE), tcomps = 0;
     if (!gj_uint(mv[1], UINT32_MAX, &ctype) || !component_size(ctype) || !gj_uint(mv[2], UINT32_MAX, &n) ||
-        !gj_string(mv[3], &type) || !type_components(type) || (mv[4] && !gj_uint(mv[4], (uint64_t)1 << 53, &off)))
+        !gj_string(mv[3], &type) || !(tcomps = type_components(type)) ||
+        (mv[4] && !gj_uint(mv[4], (uint64_t)1 << 53, &off)))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
                           "gltf: accessor %u: componentType, count, type or byteOffset is missing or not valid", index);
-    if (type_components(type) != comps)
+    if (tcomps != comps)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset, "gltf: " USE_FMT ": accessor %u is %s, not %s",
                           USE_ARGS(use), index, type,
                           comps == 1   ? "SCALAR"
