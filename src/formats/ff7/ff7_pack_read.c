@@ -335,7 +335,7 @@ static ganim_code read_entry_end(pack_ctx *c, pack_entry *e, ganim_error *err)
 /* Entries read together: up to FF7_BATCH headers, their streams decoded by
  * ff7_decode_stream_list (two side by side, each lane taking the next stream when its
  * own ends), then the entries' ends in order. */
-#define FF7_BATCH 8
+#define FF7_BATCH 32
 
 /* The entries, FF7_BATCH at a time: the headers of entries i, i + 1, ... (up to the first
  * that fails), all their streams decoded, then each one's end in order. What a read
