@@ -558,11 +558,24 @@ TEST(list_matches_reference)
 
 /* A stream for the vector lanes' test: an encoded animation of `frames` frames at bKey
  * `key` (deltas small, of 10-bit codes, raw, and positions of 8 and 17 bits), now and
- * then with random bits flipped (any code: non-shortest raw codes and positions, type-7
- * codes in any lane) or cut anywhere. */
+ * then with random bits flipped (any code: non-shortest raw codes, type-7 codes in any
+ * lane) or cut anywhere, or random bytes with mostly zero bits (17-bit positions of
+ * values that 8 bits hold). */
 static uint8_t *lanes_stream(unsigned key, uint32_t slots, uint32_t frames, int damage, size_t *size)
 {
     size_t per = (size_t)slots * 3;
+    if (damage == 3) { /* random bytes biased to zero bits: 17-bit positions of small values too */
+        size_t n = (size_t)frames * per + 100u;
+        uint8_t *s = malloc(n);
+        int bias = rnd_range(1, 3);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t x = (uint8_t)rnd();
+            for (int k = 0; k < bias; k++) x &= (uint8_t)rnd();
+            s[i] = x;
+        }
+        *size = n;
+        return s;
+    }
     int32_t *pos = malloc(frames * 3 * sizeof *pos);
     uint16_t *rot = malloc(frames * per * sizeof *rot);
     int mode = rnd_range(0, 3);
@@ -591,8 +604,8 @@ static uint8_t *lanes_stream(unsigned key, uint32_t slots, uint32_t frames, int 
 /* ff7_decode_stream_list on lists of 16 to 40 streams, most of one slot count and bKey,
  * so that the AVX2 path's vector lanes (lanes_prepass: 2 to 4 vectors of 8 streams) take
  * them: every bKey, 3 to 32 slots, streams of different lengths (ending at different
- * frames, cut, with bits flipped: every code kind, raw codes in some lanes and not in
- * others), 1 to 90 frames wanted, a few streams of other slot counts or bKeys among them;
+ * frames, cut, with bits flipped, random bytes: every code kind, raw codes in some lanes
+ * and not in others), 1 to 90 frames wanted, a few streams of other slot counts or bKeys among them;
  * all streams in one buffer (as a pack's). Frames, bits, the shortest flag, positions
  * and angles equal the bit-by-bit reference's; through the dispatcher and the AVX2 path. */
 TEST(lanes_match_reference)
@@ -619,7 +632,7 @@ TEST(lanes_match_reference)
             j->slots = other ? (uint32_t)rnd_range(1, 33) : slots;
             j->max_frames = rnd() % 6 == 0 ? (uint32_t)rnd_range(1, 90) : 90;
             uint32_t fr = rnd() % 3 ? frames : (uint32_t)rnd_range(1, 80);
-            int damage = rnd() % 8 == 0 ? 1 : rnd() % 8 == 0 ? 2 : 0;
+            int damage = rnd() % 8 == 0 ? 1 : rnd() % 8 == 0 ? 2 : rnd() % 10 == 0 ? 3 : 0;
             s[k] = lanes_stream(j->bkey, j->slots, fr, damage, &j->size);
             at[k] = total;
             total += j->size + (size_t)rnd_range(0, 9);
