@@ -969,39 +969,52 @@ __attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(f
  * taken, a multiple of FF7_LANES of them, 2 to FF7_LANE_GROUPS groups; their frame 0
  * decoded (dec_start). Each job's frames is 0 after this, or for a stream the lanes took
  * the frames they decoded (frame 0 and on), with bits and shortest as after them. */
+static inline bool lane_candidate(const ff7_stream_job *j)
+{
+    size_t per = (size_t)j->slots * 3u;
+    return per >= 8u && per <= FF7_LANE_PER && j->bkey < 12u && j->max_frames >= 2u && j->size >= 8u &&
+           j->size <= ((size_t)1 << 27);
+}
+
 static void lanes_prepass(ff7_stream_job *const *jobs, size_t n)
 {
     ff7_lanes s;
     size_t m = 0;
     uintptr_t lo = UINTPTR_MAX, hi = 0;
-    for (size_t k = 0; k < n; k++) jobs[k]->frames = 0;
-    for (size_t k = 0; k < n && m < FF7_LANE_GROUPS * FF7_LANES; k++) {
+    size_t like = 0, first = n;
+    for (size_t k = 0; k < n; k++) {
+        const ff7_stream_job *j = jobs[k];
+        jobs[k]->frames = 0;
+        if (!lane_candidate(j)) continue;
+        if (first == n) first = k;
+        like += j->slots == jobs[first]->slots && j->bkey == jobs[first]->bkey;
+    }
+    if (like < 2u * FF7_LANES) return; /* before any frame 0 is read: a list of a few streams pays nothing */
+    for (size_t k = first; k < n && m < FF7_LANE_GROUPS * FF7_LANES; k++) {
         ff7_stream_job *j = jobs[k];
         size_t per = (size_t)j->slots * 3u;
-        if (per < 8u || per > FF7_LANE_PER || j->bkey >= 12u || j->max_frames < 2u) continue;
-        if (m && (per != s.per || j->bkey != s.bkey)) continue;
+        if (!lane_candidate(j) || j->slots != jobs[first]->slots || j->bkey != jobs[first]->bkey) continue;
         ff7_dec d;
         if (!dec_start(&d, j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot, NULL) || !d.live ||
-            j->size < 8u || j->size > ((size_t)1 << 27) || d.at + lane_frame_max(per) > (j->size - 4u) * 8u)
+            d.at + lane_frame_max(per) > (j->size - 4u) * 8u)
             continue;
-        if (!m) {
-            s.per = per;
-            s.bkey = j->bkey;
-            s.frames = j->max_frames;
-        }
         s.job[m] = j;
         s.p[m] = (int32_t)d.at; /* from the stream's start until base is known */
-        if (j->max_frames < s.frames) s.frames = j->max_frames;
-        if ((uintptr_t)j->stream < lo) lo = (uintptr_t)j->stream;
-        if ((uintptr_t)(j->stream + j->size) > hi) hi = (uintptr_t)(j->stream + j->size);
         m++;
     }
     s.ng = m / FF7_LANES;
-    if (s.ng < 2u || hi - lo > ((uintptr_t)1 << 27)) return; /* one vector alone is slower than the pair loop */
+    if (s.ng < 2u) return; /* one vector alone is slower than the pair loop */
+    s.per = (size_t)jobs[first]->slots * 3u;
+    s.bkey = jobs[first]->bkey;
+    s.frames = UINT32_MAX;
+    s.base = NULL;
     for (size_t l = 0; l < s.ng * FF7_LANES; l++) {
         const ff7_stream_job *j = s.job[l];
-        if ((uintptr_t)j->stream == lo) s.base = j->stream;
+        if (j->max_frames < s.frames) s.frames = j->max_frames;
+        if ((uintptr_t)j->stream < lo) lo = (uintptr_t)j->stream, s.base = j->stream;
+        if ((uintptr_t)(j->stream + j->size) > hi) hi = (uintptr_t)(j->stream + j->size);
     }
+    if (hi - lo > ((uintptr_t)1 << 27)) return; /* bit positions from base in 31 bits */
     for (size_t l = 0; l < s.ng * FF7_LANES; l++) {
         const ff7_stream_job *j = s.job[l];
         size_t off = (size_t)((uintptr_t)j->stream - lo) * 8u;
