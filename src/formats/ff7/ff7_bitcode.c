@@ -819,14 +819,14 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
 #define FF7_LANE_PER 96u /* 32 slots */
 
 typedef struct ff7_lanes {
-    const uint8_t *base;            /* the lowest stream: lanes' bits count from it */
-    size_t per, ng;                 /* codes a frame; vectors (groups of FF7_LANES) */
+    const uint8_t *base; /* the lowest stream: lanes' bits count from it */
+    size_t per, ng;      /* codes a frame; vectors (groups of FF7_LANES) */
     unsigned bkey;
-    uint32_t frames;                /* the fewest frames wanted */
+    uint32_t frames; /* the fewest frames wanted */
     ff7_stream_job *job[FF7_LANE_GROUPS * FF7_LANES];
-    int32_t p[FF7_LANE_GROUPS * FF7_LANES];    /* bit of the lane's next frame, from base */
-    int32_t lim[FF7_LANE_GROUPS * FF7_LANES];  /* the last bit a frame may start at */
-    int32_t rs[FF7_LANE_GROUPS * FF7_LANES];   /* the frame's first rotation code */
+    int32_t p[FF7_LANE_GROUPS * FF7_LANES];   /* bit of the lane's next frame, from base */
+    int32_t lim[FF7_LANE_GROUPS * FF7_LANES]; /* the last bit a frame may start at */
+    int32_t rs[FF7_LANE_GROUPS * FF7_LANES];  /* the frame's first rotation code */
     bool best[FF7_LANE_GROUPS * FF7_LANES];
 } ff7_lanes;
 
@@ -852,8 +852,8 @@ __attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(f
     _Alignas(32) int32_t pacc[FF7_LANE_GROUPS][3][FF7_LANES];
     const size_t per = s->per, ng = s->ng;
     const unsigned kraw = 12u - s->bkey;
-    const __m256i bswap = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5,
-                                           4, 11, 10, 9, 8, 15, 14, 13, 12);
+    const __m256i bswap = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4,
+                                           11, 10, 9, 8, 15, 14, 13, 12);
     /* by the code's type t (bits 1..3 of it; bit 0, a 0 code, apart): its length after
      * a 1, the shift that drops the 1 and t (32 for t = 0: no bits), the shift that
      * sign-extends its k bits, and its offset (-1 for t = 0, 2^(t-1), 0 for raw) */
@@ -890,8 +890,8 @@ __attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(f
                 __m256i a = _mm256_add_epi32(_mm256_load_si256((const __m256i *)(const void *)pacc[g][k]), v);
                 _mm256_store_si256((__m256i *)(void *)pacc[g][k], a);
                 /* a 17-bit code for a value of 8 bits: not the shortest */
-                __m256i small = _mm256_cmpeq_epi32(
-                    _mm256_srli_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(64)), 7), _mm256_setzero_si256());
+                __m256i small = _mm256_cmpeq_epi32(_mm256_srli_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(64)), 7),
+                                                   _mm256_setzero_si256());
                 nb[g] = _mm256_or_si256(nb[g], _mm256_and_si256(fl, small));
                 p[g] = _mm256_add_epi32(
                     p[g], _mm256_sub_epi32(_mm256_set1_epi32(17), _mm256_andnot_si256(fl, _mm256_set1_epi32(9))));
@@ -1074,7 +1074,7 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *jobs, size
     bool a_ok = false, b_ok = false;
     uint8_t tail[2][FF7_TAIL_MAX];
     size_t next = 0;
-    const bool resume = path == FF7_PAIR_AVX2; /* lanes_prepass ran */
+    const bool resume = path == FF7_PAIR_AVX2;                            /* lanes_prepass ran */
     bool ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0], resume); /* lane a holds a live stream */
     bool hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1], resume);
     while (ha && hb) {

@@ -473,6 +473,64 @@ TEST(pair_matches_single)
     if (ff7_decode_stream_list_on(FF7_PAIR_AVX2, none_pair, 2)) CHECK_EQ_INT(paths_run, 3000);
 }
 
+/* The reference's results for a list of up to LIST_MAX jobs (list_paths_match). */
+enum { LIST_MAX = 40 };
+typedef struct list_ref {
+    int32_t *p2[LIST_MAX];
+    uint16_t *r2[LIST_MAX];
+    uint32_t n2[LIST_MAX];
+    size_t b2[LIST_MAX], npos[LIST_MAX], nrot[LIST_MAX];
+    bool s2[LIST_MAX], given[LIST_MAX];
+} list_ref;
+
+/* ff7_decode_stream_list through the dispatcher and the paths FF7_PAIR_PLAIN, +step, ...
+ * up to FF7_PAIR_AVX2 (those this CPU runs), each job's results against the reference's
+ * (frames, bits, shortest flag, positions and angles); the number of lists run. */
+static int list_paths_match(ff7_stream_job *job, ff7_stream_job *const *jobs, size_t nj, const list_ref *ref, int iter,
+                            int step)
+{
+    int run = 0;
+    for (int path = -1; path <= FF7_PAIR_AVX2; path = path < 0 ? 0 : path + step) {
+        for (size_t k = 0; k < nj; k++) {
+            memset(job[k].pos, 0x5A, ref->npos[k] * sizeof *job[k].pos);
+            memset(job[k].rot, 0x5A, ref->nrot[k] * sizeof *job[k].rot);
+            job[k].shortest = ref->given[k];
+            job[k].frames = 12345;
+            job[k].bits = 12345;
+        }
+        if (path < 0) ff7_decode_stream_list(jobs, nj);
+        else if (!ff7_decode_stream_list_on(path, jobs, nj)) continue;
+        run++;
+        for (size_t k = 0; k < nj; k++) {
+            const ff7_stream_job *j = &job[k];
+            size_t per = (size_t)j->slots * 3;
+            uint32_t n2 = ref->n2[k];
+            CHECK_MSG(j->frames == n2 && j->bits == ref->b2[k] && j->shortest == ref->s2[k],
+                      "iteration %d, path %d, stream %zu of %zu: %u frames, %zu bits, shortest %d; reference %u, "
+                      "%zu, %d",
+                      iter, path, k, nj, j->frames, j->bits, (int)j->shortest, n2, ref->b2[k], (int)ref->s2[k]);
+            if (j->frames != n2) continue;
+            CHECK_MSG(memcmp(j->pos, ref->p2[k], (size_t)n2 * 3 * sizeof *ref->p2[k]) == 0,
+                      "iteration %d, path %d, stream %zu: positions", iter, path, k);
+            CHECK_MSG(memcmp(j->rot, ref->r2[k], (size_t)n2 * per * sizeof *ref->r2[k]) == 0,
+                      "iteration %d, path %d, stream %zu: rotations", iter, path, k);
+        }
+    }
+    return run;
+}
+
+/* A list's streams and arrays freed. */
+static void list_free(ff7_stream_job *job, uint8_t *const *s, size_t nj, list_ref *ref)
+{
+    for (size_t k = 0; k < nj; k++) {
+        free(s[k]);
+        free(job[k].pos);
+        free(job[k].rot);
+        free(ref->p2[k]);
+        free(ref->r2[k]);
+    }
+}
+
 /* ff7_decode_stream_list (the pack reader's streams, two lanes each taking the next
  * stream when its own ends) against the bit-by-bit reference: lists of 1 to 12 random
  * streams (random bytes, uniform or biased to short codes, and encoded animations whole
@@ -491,11 +549,7 @@ TEST(list_matches_reference)
         enum { MAXJ = 12 };
         ff7_stream_job job[MAXJ], *jobs[MAXJ];
         uint8_t *s[MAXJ];
-        int32_t *p2[MAXJ];
-        uint16_t *r2[MAXJ];
-        uint32_t n2[MAXJ];
-        size_t b2[MAXJ], npos[MAXJ], nrot[MAXJ];
-        bool s2[MAXJ], given[MAXJ];
+        list_ref ref;
         size_t nj = (size_t)rnd_range(1, MAXJ);
         for (size_t k = 0; k < nj; k++) {
             ff7_stream_job *j = &job[k];
@@ -507,50 +561,20 @@ TEST(list_matches_reference)
             s[k] = pair_stream(j->slots > 30 ? rnd_range(4, 7) : rnd_range(0, 7), j->bkey > 11 ? 0 : j->bkey, j->slots,
                                &j->size);
             j->stream = s[k];
-            job_arrays(j, &p2[k], &r2[k], &npos[k], &nrot[k]);
-            given[k] = rnd() % 2;
-            s2[k] = given[k];
-            n2[k] = 0;
-            b2[k] = 0;
+            job_arrays(j, &ref.p2[k], &ref.r2[k], &ref.npos[k], &ref.nrot[k]);
+            ref.given[k] = rnd() % 2;
+            ref.s2[k] = ref.given[k];
+            ref.n2[k] = 0;
+            ref.b2[k] = 0;
             if (j->max_frames)
-                n2[k] = reference_decode(j->stream, j->size, j->bkey, j->slots, j->max_frames, p2[k], r2[k], &b2[k],
-                                         &s2[k]);
-            if (!n2[k]) b2[k] = 0, s2[k] = given[k];
-            compared += n2[k] > 1;
-            cut += n2[k] > 1 && n2[k] < j->max_frames;
+                ref.n2[k] = reference_decode(j->stream, j->size, j->bkey, j->slots, j->max_frames, ref.p2[k], ref.r2[k],
+                                             &ref.b2[k], &ref.s2[k]);
+            if (!ref.n2[k]) ref.b2[k] = 0, ref.s2[k] = ref.given[k];
+            compared += ref.n2[k] > 1;
+            cut += ref.n2[k] > 1 && ref.n2[k] < j->max_frames;
         }
-        for (int path = -1; path <= FF7_PAIR_AVX2; path++) {
-            for (size_t k = 0; k < nj; k++) {
-                memset(job[k].pos, 0x5A, npos[k] * sizeof *job[k].pos);
-                memset(job[k].rot, 0x5A, nrot[k] * sizeof *job[k].rot);
-                job[k].shortest = given[k];
-                job[k].frames = 12345;
-                job[k].bits = 12345;
-            }
-            if (path < 0) ff7_decode_stream_list(jobs, nj);
-            else if (!ff7_decode_stream_list_on(path, jobs, nj)) continue;
-            lists_run++;
-            for (size_t k = 0; k < nj; k++) {
-                ff7_stream_job *j = &job[k];
-                size_t per = (size_t)j->slots * 3;
-                CHECK_MSG(j->frames == n2[k] && j->bits == b2[k] && j->shortest == s2[k],
-                          "iteration %d, path %d, stream %zu of %zu: %u frames, %zu bits, shortest %d; reference %u, "
-                          "%zu, %d",
-                          iter, path, k, nj, j->frames, j->bits, (int)j->shortest, n2[k], b2[k], (int)s2[k]);
-                if (j->frames != n2[k]) continue;
-                CHECK_MSG(memcmp(j->pos, p2[k], (size_t)n2[k] * 3 * sizeof *p2[k]) == 0,
-                          "iteration %d, path %d, stream %zu: positions", iter, path, k);
-                CHECK_MSG(memcmp(j->rot, r2[k], (size_t)n2[k] * per * sizeof *r2[k]) == 0,
-                          "iteration %d, path %d, stream %zu: rotations", iter, path, k);
-            }
-        }
-        for (size_t k = 0; k < nj; k++) {
-            free(s[k]);
-            free(job[k].pos);
-            free(job[k].rot);
-            free(p2[k]);
-            free(r2[k]);
-        }
+        lists_run += list_paths_match(job, jobs, nj, &ref, iter, 1);
+        list_free(job, s, nj, &ref);
     }
     CHECK_MSG(compared > 3000 && cut > 1000, "only %d streams past frame 0, %d cut", compared, cut);
     CHECK(lists_run >= 3000);
@@ -580,7 +604,8 @@ static uint8_t *lanes_stream(unsigned key, uint32_t slots, uint32_t frames, int 
     uint16_t *rot = malloc(frames * per * sizeof *rot);
     int mode = rnd_range(0, 3);
     for (size_t i = 0; i < (size_t)frames * 3; i++)
-        pos[i] = (i < 3 ? rnd_range(-32768, 32767) : pos[i - 3]) + (rnd() % 3 ? rnd_range(-64, 63) : rnd_range(-3000, 3000));
+        pos[i] =
+            (i < 3 ? rnd_range(-32768, 32767) : pos[i - 3]) + (rnd() % 3 ? rnd_range(-64, 63) : rnd_range(-3000, 3000));
     for (size_t i = 0; i < frames * per; i++) {
         int32_t m = rnd_range(32, 63);
         int32_t d = mode == 0 ? rnd_range(-31, 31) : mode == 1 ? (rnd() % 2 ? m : -m - 1) : rnd_range(-70, 70);
@@ -612,14 +637,11 @@ TEST(lanes_match_reference)
 {
     int compared = 0, lists_run = 0;
     for (int iter = 0; iter < 400; iter++) {
-        enum { MAXJ = 40 };
+        enum { MAXJ = LIST_MAX };
         ff7_stream_job job[MAXJ], *jobs[MAXJ];
         uint8_t *s[MAXJ], *all;
-        int32_t *p2[MAXJ];
-        uint16_t *r2[MAXJ];
-        uint32_t n2[MAXJ];
-        size_t b2[MAXJ], npos[MAXJ], nrot[MAXJ], at[MAXJ], total = 0;
-        bool s2[MAXJ], given[MAXJ];
+        size_t at[MAXJ], total = 0;
+        list_ref ref;
         size_t nj = (size_t)rnd_range(16, MAXJ);
         unsigned key = (unsigned)(rnd() % 12);
         uint32_t slots = (uint32_t)rnd_range(3, 32), frames = (uint32_t)rnd_range(2, 70);
@@ -636,13 +658,14 @@ TEST(lanes_match_reference)
             s[k] = lanes_stream(j->bkey, j->slots, fr, damage, &j->size);
             at[k] = total;
             total += j->size + (size_t)rnd_range(0, 9);
-            job_arrays(j, &p2[k], &r2[k], &npos[k], &nrot[k]);
-            given[k] = rnd() % 2;
-            s2[k] = given[k];
-            b2[k] = 0;
-            n2[k] = reference_decode(s[k], j->size, j->bkey, j->slots, j->max_frames, p2[k], r2[k], &b2[k], &s2[k]);
-            if (!n2[k]) b2[k] = 0, s2[k] = given[k];
-            compared += n2[k] > 1;
+            job_arrays(j, &ref.p2[k], &ref.r2[k], &ref.npos[k], &ref.nrot[k]);
+            ref.given[k] = rnd() % 2;
+            ref.s2[k] = ref.given[k];
+            ref.b2[k] = 0;
+            ref.n2[k] = reference_decode(s[k], j->size, j->bkey, j->slots, j->max_frames, ref.p2[k], ref.r2[k],
+                                         &ref.b2[k], &ref.s2[k]);
+            if (!ref.n2[k]) ref.b2[k] = 0, ref.s2[k] = ref.given[k];
+            compared += ref.n2[k] > 1;
         }
         all = malloc(total + 1);
         memset(all, 0xA5, total + 1);
@@ -650,38 +673,8 @@ TEST(lanes_match_reference)
             if (job[k].size) memcpy(all + at[k], s[k], job[k].size);
             job[k].stream = all + at[k];
         }
-        for (int path = -1; path <= FF7_PAIR_AVX2; path += FF7_PAIR_AVX2 + 1) {
-            for (size_t k = 0; k < nj; k++) {
-                memset(job[k].pos, 0x5A, npos[k] * sizeof *job[k].pos);
-                memset(job[k].rot, 0x5A, nrot[k] * sizeof *job[k].rot);
-                job[k].shortest = given[k];
-                job[k].frames = 12345;
-                job[k].bits = 12345;
-            }
-            if (path < 0) ff7_decode_stream_list(jobs, nj);
-            else if (!ff7_decode_stream_list_on(path, jobs, nj)) continue;
-            lists_run++;
-            for (size_t k = 0; k < nj; k++) {
-                ff7_stream_job *j = &job[k];
-                size_t per = (size_t)j->slots * 3;
-                CHECK_MSG(j->frames == n2[k] && j->bits == b2[k] && j->shortest == s2[k],
-                          "iteration %d, path %d, stream %zu of %zu: %u frames, %zu bits, shortest %d; reference %u, "
-                          "%zu, %d",
-                          iter, path, k, nj, j->frames, j->bits, (int)j->shortest, n2[k], b2[k], (int)s2[k]);
-                if (j->frames != n2[k]) continue;
-                CHECK_MSG(memcmp(j->pos, p2[k], (size_t)n2[k] * 3 * sizeof *p2[k]) == 0,
-                          "iteration %d, path %d, stream %zu: positions", iter, path, k);
-                CHECK_MSG(memcmp(j->rot, r2[k], (size_t)n2[k] * per * sizeof *r2[k]) == 0,
-                          "iteration %d, path %d, stream %zu: rotations", iter, path, k);
-            }
-        }
-        for (size_t k = 0; k < nj; k++) {
-            free(s[k]);
-            free(job[k].pos);
-            free(job[k].rot);
-            free(p2[k]);
-            free(r2[k]);
-        }
+        lists_run += list_paths_match(job, jobs, nj, &ref, iter, FF7_PAIR_AVX2 + 1);
+        list_free(job, s, nj, &ref);
         free(all);
     }
     CHECK_MSG(compared > 8000, "only %d streams past frame 0", compared);
