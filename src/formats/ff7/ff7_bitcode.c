@@ -830,6 +830,10 @@ typedef struct ff7_lanes {
     bool best[FF7_LANE_GROUPS * FF7_LANES];
 } ff7_lanes;
 
+/* 8 int32 at P, loaded and stored unaligned */
+#define FF7_LD8(P) _mm256_loadu_si256((const __m256i *)(const void *)(P))
+#define FF7_ST8(P, V) _mm256_storeu_si256((__m256i *)(void *)(P), (V))
+
 /* A frame's bits at most: three 17-bit positions, per codes of 16 bits. */
 static inline size_t lane_frame_max(size_t per) { return 51u + per * 16u; }
 
@@ -846,11 +850,15 @@ static FF7_OUT_OF_LINE void lane_raw_best(ff7_lanes *s, size_t l)
     }
 }
 
-__attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(ff7_lanes *s)
+/* lanes_run for NG vectors (a constant in each of its forms: the loops over them
+ * unrolled, each vector's bit positions kept in a register) */
+__attribute__((target("avx2,bmi,bmi2"))) static FF7_ALWAYS_INLINE void lanes_body(ff7_lanes *s, size_t ng)
 {
-    _Alignas(32) int32_t acc[FF7_LANE_GROUPS][FF7_LANE_PER][FF7_LANES];
-    _Alignas(32) int32_t pacc[FF7_LANE_GROUPS][3][FF7_LANES];
-    const size_t per = s->per, ng = s->ng;
+    /* int32 arrays by unaligned loads and stores, no __m256i object in memory: MinGW's gcc
+     * does not align the stack to 32 bytes (gcc bug 54412) */
+    int32_t acc[FF7_LANE_GROUPS][FF7_LANE_PER][FF7_LANES], pacc[FF7_LANE_GROUPS][3][FF7_LANES];
+    int32_t pv[FF7_LANE_GROUPS][FF7_LANES], nbv[FF7_LANE_GROUPS][FF7_LANES], rawv[FF7_LANE_GROUPS][FF7_LANES];
+    const size_t per = s->per;
     const unsigned kraw = 12u - s->bkey;
     const __m256i bswap = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4,
                                            11, 10, 9, 8, 15, 14, 13, 12);
@@ -864,11 +872,9 @@ __attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(f
     const __m256i one = _mm256_set1_epi32(1), seven = _mm256_set1_epi32(7), m12 = _mm256_set1_epi32(0xFFF);
     const __m128i bk = _mm_cvtsi32_si128((int)s->bkey);
     const int *base = (const int *)(const void *)s->base;
-    __m256i p[FF7_LANE_GROUPS], lim[FF7_LANE_GROUPS], nb[FF7_LANE_GROUPS];
     for (size_t g = 0; g < ng; g++) {
-        p[g] = _mm256_loadu_si256((const __m256i *)(const void *)&s->p[g * FF7_LANES]);
-        lim[g] = _mm256_loadu_si256((const __m256i *)(const void *)&s->lim[g * FF7_LANES]);
-        nb[g] = _mm256_setzero_si256();
+        FF7_ST8(pv[g], FF7_LD8(&s->p[g * FF7_LANES]));
+        FF7_ST8(nbv[g], _mm256_setzero_si256());
         for (size_t l = 0; l < FF7_LANES; l++) {
             const ff7_stream_job *j = s->job[g * FF7_LANES + l];
             for (size_t k = 0; k < 3; k++) pacc[g][k][l] = j->pos[k];
@@ -878,35 +884,35 @@ __attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(f
     uint32_t f = 1;
     for (; f < s->frames; f++) {
         __m256i over = _mm256_setzero_si256();
-        for (size_t g = 0; g < ng; g++) over = _mm256_or_si256(over, _mm256_cmpgt_epi32(p[g], lim[g]));
+        for (size_t g = 0; g < ng; g++)
+            over = _mm256_or_si256(over, _mm256_cmpgt_epi32(FF7_LD8(pv[g]), FF7_LD8(&s->lim[g * FF7_LANES])));
         if (!_mm256_testz_si256(over, over)) break;
         for (size_t k = 0; k < 3; k++)
             for (size_t g = 0; g < ng; g++) { /* a flag, then 7 or 16 bits */
-                __m256i w = _mm256_i32gather_epi32(base, _mm256_srli_epi32(p[g], 3), 1);
-                w = _mm256_sllv_epi32(_mm256_shuffle_epi8(w, bswap), _mm256_and_si256(p[g], seven));
+                __m256i pg = FF7_LD8(pv[g]), w = _mm256_i32gather_epi32(base, _mm256_srli_epi32(pg, 3), 1);
+                w = _mm256_sllv_epi32(_mm256_shuffle_epi8(w, bswap), _mm256_and_si256(pg, seven));
                 __m256i fl = _mm256_srai_epi32(w, 31);
                 __m256i sh = _mm256_add_epi32(_mm256_set1_epi32(25), _mm256_and_si256(fl, _mm256_set1_epi32(-9)));
                 __m256i v = _mm256_srav_epi32(_mm256_slli_epi32(w, 1), sh);
-                __m256i a = _mm256_add_epi32(_mm256_load_si256((const __m256i *)(const void *)pacc[g][k]), v);
-                _mm256_store_si256((__m256i *)(void *)pacc[g][k], a);
+                __m256i a = _mm256_add_epi32(FF7_LD8(pacc[g][k]), v);
+                FF7_ST8(pacc[g][k], a);
                 /* a 17-bit code for a value of 8 bits: not the shortest */
                 __m256i small = _mm256_cmpeq_epi32(_mm256_srli_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(64)), 7),
                                                    _mm256_setzero_si256());
-                nb[g] = _mm256_or_si256(nb[g], _mm256_and_si256(fl, small));
-                p[g] = _mm256_add_epi32(
-                    p[g], _mm256_sub_epi32(_mm256_set1_epi32(17), _mm256_andnot_si256(fl, _mm256_set1_epi32(9))));
+                FF7_ST8(nbv[g], _mm256_or_si256(FF7_LD8(nbv[g]), _mm256_and_si256(fl, small)));
+                FF7_ST8(pv[g], _mm256_add_epi32(pg, _mm256_sub_epi32(_mm256_set1_epi32(17),
+                                                                     _mm256_andnot_si256(fl, _mm256_set1_epi32(9)))));
             }
-        __m256i raw[FF7_LANE_GROUPS];
         for (size_t g = 0; g < ng; g++) {
-            _mm256_storeu_si256((__m256i *)(void *)&s->rs[g * FF7_LANES], p[g]);
-            raw[g] = _mm256_setzero_si256();
+            FF7_ST8(&s->rs[g * FF7_LANES], FF7_LD8(pv[g]));
+            FF7_ST8(rawv[g], _mm256_setzero_si256());
         }
         for (size_t i = 0; i < per; i++)
             for (size_t g = 0; g < ng; g++) {
-                __m256i w = _mm256_i32gather_epi32(base, _mm256_srli_epi32(p[g], 3), 1);
-                w = _mm256_sllv_epi32(_mm256_shuffle_epi8(w, bswap), _mm256_and_si256(p[g], seven));
+                __m256i pg = FF7_LD8(pv[g]), w = _mm256_i32gather_epi32(base, _mm256_srli_epi32(pg, 3), 1);
+                w = _mm256_sllv_epi32(_mm256_shuffle_epi8(w, bswap), _mm256_and_si256(pg, seven));
                 __m256i i4 = _mm256_srli_epi32(w, 28); /* the 1 and t */
-                raw[g] = _mm256_max_epu32(raw[g], i4);
+                FF7_ST8(rawv[g], _mm256_max_epu32(FF7_LD8(rawv[g]), i4));
                 __m256i len = _mm256_permutevar8x32_epi32(lt, i4);
                 __m256i s4 = _mm256_permutevar8x32_epi32(st, i4);
                 __m256i kk = _mm256_permutevar8x32_epi32(kt, i4);
@@ -916,13 +922,14 @@ __attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(f
                 v = _mm256_add_epi32(v, _mm256_sub_epi32(_mm256_xor_si256(h, sm), sm));
                 __m256i b = _mm256_srai_epi32(w, 31); /* a 0 code: delta 0, 1 bit */
                 v = _mm256_and_si256(v, b);
-                p[g] = _mm256_add_epi32(p[g], _mm256_blendv_epi8(one, len, b));
-                __m256i a = _mm256_load_si256((const __m256i *)(const void *)acc[g][i]);
+                FF7_ST8(pv[g], _mm256_add_epi32(pg, _mm256_blendv_epi8(one, len, b)));
+                __m256i a = FF7_LD8(acc[g][i]);
                 a = _mm256_and_si256(_mm256_add_epi32(a, _mm256_sll_epi32(v, bk)), m12);
-                _mm256_store_si256((__m256i *)(void *)acc[g][i], a);
+                FF7_ST8(acc[g][i], a);
             }
         for (size_t g = 0; g < ng; g++) {
-            int m = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(raw[g], _mm256_set1_epi32(15))));
+            int m =
+                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(FF7_LD8(rawv[g]), _mm256_set1_epi32(15))));
             for (size_t l = 0; m; l++, m >>= 1)
                 if (m & 1) lane_raw_best(s, g * FF7_LANES + l);
             int32_t *cp[FF7_LANES];
@@ -937,11 +944,11 @@ __attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(f
              * ending at per: the codes before again, the same values) */
             for (size_t i0 = 0; i0 < per; i0 += 8) {
                 size_t i = i0 + 8u <= per ? i0 : per - 8u;
-                const __m256i *r = (const __m256i *)(const void *)acc[g][i];
-                __m256i a0 = _mm256_packus_epi32(_mm256_load_si256(r), _mm256_load_si256(r + 1));
-                __m256i a1 = _mm256_packus_epi32(_mm256_load_si256(r + 2), _mm256_load_si256(r + 3));
-                __m256i a2 = _mm256_packus_epi32(_mm256_load_si256(r + 4), _mm256_load_si256(r + 5));
-                __m256i a3 = _mm256_packus_epi32(_mm256_load_si256(r + 6), _mm256_load_si256(r + 7));
+                const int32_t *r = acc[g][i];
+                __m256i a0 = _mm256_packus_epi32(FF7_LD8(r), FF7_LD8(r + 8));
+                __m256i a1 = _mm256_packus_epi32(FF7_LD8(r + 16), FF7_LD8(r + 24));
+                __m256i a2 = _mm256_packus_epi32(FF7_LD8(r + 32), FF7_LD8(r + 40));
+                __m256i a3 = _mm256_packus_epi32(FF7_LD8(r + 48), FF7_LD8(r + 56));
                 __m256i b0 = _mm256_unpacklo_epi16(a0, a1), b1 = _mm256_unpackhi_epi16(a0, a1);
                 __m256i b2 = _mm256_unpacklo_epi16(a2, a3), b3 = _mm256_unpackhi_epi16(a2, a3);
                 __m256i d0 = _mm256_unpacklo_epi16(b0, b1), d1 = _mm256_unpackhi_epi16(b0, b1);
@@ -956,12 +963,19 @@ __attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(f
         }
     }
     for (size_t g = 0; g < ng; g++) {
-        _mm256_storeu_si256((__m256i *)(void *)&s->p[g * FF7_LANES], p[g]);
-        int m = _mm256_movemask_ps(_mm256_castsi256_ps(nb[g]));
+        FF7_ST8(&s->p[g * FF7_LANES], FF7_LD8(pv[g]));
+        int m = _mm256_movemask_ps(_mm256_castsi256_ps(FF7_LD8(nbv[g])));
         for (size_t l = 0; l < FF7_LANES; l++)
             if (m >> l & 1) s->best[g * FF7_LANES + l] = false;
     }
     s->frames = f;
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(ff7_lanes *s)
+{
+    if (s->ng == 2u) lanes_body(s, 2u);
+    else if (s->ng == 3u) lanes_body(s, 3u);
+    else lanes_body(s, FF7_LANE_GROUPS);
 }
 
 /* The list's streams that the lanes take: the first stream (with a frame 1) of at most
