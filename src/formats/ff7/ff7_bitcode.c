@@ -801,6 +801,251 @@ uint32_t ff7_decode_stream(const uint8_t *stream, size_t size, unsigned bkey, ui
     return decode_one_on(&j, pair_path());
 }
 
+#if FF7_HAVE_BMI2
+/* ---- streams in vector lanes ------------------------------------------------------- */
+/* Where the list holds 16 to 32 streams of the same slot count and bKey (a pack's body
+ * animations, FF7_BATCH at a time), their frames are first decoded one stream a 32-bit
+ * lane, 8 lanes a vector, 2 to 4 vectors side by side (one vector alone waits on its own
+ * chain: gather, table, length, ~36 cycles a code): each code from a gathered 32-bit
+ * window at the lane's bit, its type's length, shift and offset by vpermd from 8-entry
+ * tables, its value by variable shifts (no look-up table), the angles kept a lane a
+ * code and written to each stream's frame by 8 x 8 transposes. All lanes stop together
+ * before a frame that might reach a lane's last 4 bytes, or the fewest frames wanted;
+ * each stream's later frames are then decoded as before (lane_take resumes it). The
+ * same values, bits and shortest flag as the decoder one code at a time (a type-7 code
+ * sends its lane's frame through ff7_rot_delta once more for the flag). */
+#define FF7_LANES 8u
+#define FF7_LANE_GROUPS 4u
+#define FF7_LANE_PER 96u /* 32 slots */
+
+typedef struct ff7_lanes {
+    const uint8_t *base; /* the lowest stream: lanes' bits count from it */
+    size_t per, ng;      /* codes a frame; vectors (groups of FF7_LANES) */
+    unsigned bkey;
+    uint32_t frames; /* the fewest frames wanted */
+    ff7_stream_job *job[FF7_LANE_GROUPS * FF7_LANES];
+    int32_t p[FF7_LANE_GROUPS * FF7_LANES];   /* bit of the lane's next frame, from base */
+    int32_t lim[FF7_LANE_GROUPS * FF7_LANES]; /* the last bit a frame may start at */
+    int32_t rs[FF7_LANE_GROUPS * FF7_LANES];  /* the frame's first rotation code */
+    bool best[FF7_LANE_GROUPS * FF7_LANES];
+} ff7_lanes;
+
+/* 8 int32 at P, loaded and stored unaligned */
+#define FF7_LD8(P) _mm256_loadu_si256((const __m256i *)(const void *)(P))
+#define FF7_ST8(P, V) _mm256_storeu_si256((__m256i *)(void *)(P), (V))
+
+/* A frame's bits at most: three 17-bit positions, per codes of 16 bits. */
+static inline size_t lane_frame_max(size_t per) { return 51u + per * 16u; }
+
+/* The lanes' shortest flag for frame F's rotation codes of lane L (a type-7 code in it):
+ * its codes again, one at a time (inside the stream: the frame fits). */
+static FF7_OUT_OF_LINE void lane_raw_best(ff7_lanes *s, size_t l)
+{
+    const ff7_stream_job *j = s->job[l];
+    size_t at = (size_t)s->rs[l] - (size_t)(j->stream - s->base) * 8u;
+    unsigned kraw = 12u - s->bkey;
+    for (size_t i = 0; i < s->per; i++) {
+        int32_t v;
+        at += ff7_rot_delta(gb_msb_window64(j->stream, j->size, at), kraw, s->bkey, &v, &s->best[l]);
+    }
+}
+
+/* lanes_run for NG vectors (a constant in each of its forms: the loops over them
+ * unrolled, each vector's bit positions kept in a register) */
+__attribute__((target("avx2,bmi,bmi2"))) static FF7_ALWAYS_INLINE void lanes_body(ff7_lanes *s, size_t ng)
+{
+    /* int32 arrays by unaligned loads and stores, no __m256i object in memory: MinGW's gcc
+     * does not align the stack to 32 bytes (gcc bug 54412) */
+    int32_t acc[FF7_LANE_GROUPS][FF7_LANE_PER][FF7_LANES], pacc[FF7_LANE_GROUPS][3][FF7_LANES];
+    int32_t pv[FF7_LANE_GROUPS][FF7_LANES], nbv[FF7_LANE_GROUPS][FF7_LANES], rawv[FF7_LANE_GROUPS][FF7_LANES];
+    const size_t per = s->per;
+    const unsigned kraw = 12u - s->bkey;
+    const __m256i bswap = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4,
+                                           11, 10, 9, 8, 15, 14, 13, 12);
+    /* by the code's type t (bits 1..3 of it; bit 0, a 0 code, apart): its length after
+     * a 1, the shift that drops the 1 and t (32 for t = 0: no bits), the shift that
+     * sign-extends its k bits, and its offset (-1 for t = 0, 2^(t-1), 0 for raw) */
+    const __m256i lt = _mm256_setr_epi32(4, 5, 6, 7, 8, 9, 10, (int)(4u + kraw));
+    const __m256i st = _mm256_setr_epi32(32, 4, 4, 4, 4, 4, 4, 4);
+    const __m256i kt = _mm256_setr_epi32(31, 31, 30, 29, 28, 27, 26, (int)(32u - kraw));
+    const __m256i ht = _mm256_setr_epi32(-1, 1, 2, 4, 8, 16, 32, 0);
+    const __m256i one = _mm256_set1_epi32(1), seven = _mm256_set1_epi32(7), m12 = _mm256_set1_epi32(0xFFF);
+    const __m128i bk = _mm_cvtsi32_si128((int)s->bkey);
+    const int *base = (const int *)(const void *)s->base;
+    for (size_t g = 0; g < ng; g++) {
+        FF7_ST8(pv[g], FF7_LD8(&s->p[g * FF7_LANES]));
+        FF7_ST8(nbv[g], _mm256_setzero_si256());
+        for (size_t l = 0; l < FF7_LANES; l++) {
+            const ff7_stream_job *j = s->job[g * FF7_LANES + l];
+            for (size_t k = 0; k < 3; k++) pacc[g][k][l] = j->pos[k];
+            for (size_t i = 0; i < per; i++) acc[g][i][l] = j->rot[i];
+        }
+    }
+    uint32_t f = 1;
+    for (; f < s->frames; f++) {
+        __m256i over = _mm256_setzero_si256();
+        for (size_t g = 0; g < ng; g++)
+            over = _mm256_or_si256(over, _mm256_cmpgt_epi32(FF7_LD8(pv[g]), FF7_LD8(&s->lim[g * FF7_LANES])));
+        if (!_mm256_testz_si256(over, over)) break;
+        for (size_t k = 0; k < 3; k++)
+            for (size_t g = 0; g < ng; g++) { /* a flag, then 7 or 16 bits */
+                __m256i pg = FF7_LD8(pv[g]), w = _mm256_i32gather_epi32(base, _mm256_srli_epi32(pg, 3), 1);
+                w = _mm256_sllv_epi32(_mm256_shuffle_epi8(w, bswap), _mm256_and_si256(pg, seven));
+                __m256i fl = _mm256_srai_epi32(w, 31);
+                __m256i sh = _mm256_add_epi32(_mm256_set1_epi32(25), _mm256_and_si256(fl, _mm256_set1_epi32(-9)));
+                __m256i v = _mm256_srav_epi32(_mm256_slli_epi32(w, 1), sh);
+                __m256i a = _mm256_add_epi32(FF7_LD8(pacc[g][k]), v);
+                FF7_ST8(pacc[g][k], a);
+                /* a 17-bit code for a value of 8 bits: not the shortest */
+                __m256i small = _mm256_cmpeq_epi32(_mm256_srli_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(64)), 7),
+                                                   _mm256_setzero_si256());
+                FF7_ST8(nbv[g], _mm256_or_si256(FF7_LD8(nbv[g]), _mm256_and_si256(fl, small)));
+                FF7_ST8(pv[g], _mm256_add_epi32(pg, _mm256_sub_epi32(_mm256_set1_epi32(17),
+                                                                     _mm256_andnot_si256(fl, _mm256_set1_epi32(9)))));
+            }
+        for (size_t g = 0; g < ng; g++) {
+            FF7_ST8(&s->rs[g * FF7_LANES], FF7_LD8(pv[g]));
+            FF7_ST8(rawv[g], _mm256_setzero_si256());
+        }
+        for (size_t i = 0; i < per; i++)
+            for (size_t g = 0; g < ng; g++) {
+                __m256i pg = FF7_LD8(pv[g]), w = _mm256_i32gather_epi32(base, _mm256_srli_epi32(pg, 3), 1);
+                w = _mm256_sllv_epi32(_mm256_shuffle_epi8(w, bswap), _mm256_and_si256(pg, seven));
+                __m256i i4 = _mm256_srli_epi32(w, 28); /* the 1 and t */
+                FF7_ST8(rawv[g], _mm256_max_epu32(FF7_LD8(rawv[g]), i4));
+                __m256i len = _mm256_permutevar8x32_epi32(lt, i4);
+                __m256i s4 = _mm256_permutevar8x32_epi32(st, i4);
+                __m256i kk = _mm256_permutevar8x32_epi32(kt, i4);
+                __m256i h = _mm256_permutevar8x32_epi32(ht, i4);
+                __m256i v = _mm256_srav_epi32(_mm256_sllv_epi32(w, s4), kk);
+                __m256i sm = _mm256_srai_epi32(v, 31);
+                v = _mm256_add_epi32(v, _mm256_sub_epi32(_mm256_xor_si256(h, sm), sm));
+                __m256i b = _mm256_srai_epi32(w, 31); /* a 0 code: delta 0, 1 bit */
+                v = _mm256_and_si256(v, b);
+                FF7_ST8(pv[g], _mm256_add_epi32(pg, _mm256_blendv_epi8(one, len, b)));
+                __m256i a = FF7_LD8(acc[g][i]);
+                a = _mm256_and_si256(_mm256_add_epi32(a, _mm256_sll_epi32(v, bk)), m12);
+                FF7_ST8(acc[g][i], a);
+            }
+        for (size_t g = 0; g < ng; g++) {
+            int m =
+                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(FF7_LD8(rawv[g]), _mm256_set1_epi32(15))));
+            for (size_t l = 0; m; l++, m >>= 1)
+                if (m & 1) lane_raw_best(s, g * FF7_LANES + l);
+            int32_t *cp[FF7_LANES];
+            uint16_t *cr[FF7_LANES];
+            for (size_t l = 0; l < FF7_LANES; l++) {
+                const ff7_stream_job *j = s->job[g * FF7_LANES + l];
+                cp[l] = j->pos + (size_t)f * 3u;
+                cr[l] = j->rot + (size_t)f * per;
+                for (size_t k = 0; k < 3; k++) cp[l][k] = pacc[g][k][l];
+            }
+            /* 8 codes of the 8 lanes a time, transposed to 8 codes of each (the last 8
+             * ending at per: the codes before again, the same values) */
+            for (size_t i0 = 0; i0 < per; i0 += 8) {
+                size_t i = i0 + 8u <= per ? i0 : per - 8u;
+                const int32_t *r = acc[g][i];
+                __m256i a0 = _mm256_packus_epi32(FF7_LD8(r), FF7_LD8(r + 8));
+                __m256i a1 = _mm256_packus_epi32(FF7_LD8(r + 16), FF7_LD8(r + 24));
+                __m256i a2 = _mm256_packus_epi32(FF7_LD8(r + 32), FF7_LD8(r + 40));
+                __m256i a3 = _mm256_packus_epi32(FF7_LD8(r + 48), FF7_LD8(r + 56));
+                __m256i b0 = _mm256_unpacklo_epi16(a0, a1), b1 = _mm256_unpackhi_epi16(a0, a1);
+                __m256i b2 = _mm256_unpacklo_epi16(a2, a3), b3 = _mm256_unpackhi_epi16(a2, a3);
+                __m256i d0 = _mm256_unpacklo_epi16(b0, b1), d1 = _mm256_unpackhi_epi16(b0, b1);
+                __m256i d2 = _mm256_unpacklo_epi16(b2, b3), d3 = _mm256_unpackhi_epi16(b2, b3);
+                __m256i e[4] = { _mm256_unpacklo_epi64(d0, d2), _mm256_unpackhi_epi64(d0, d2),
+                                 _mm256_unpacklo_epi64(d1, d3), _mm256_unpackhi_epi64(d1, d3) };
+                for (size_t l = 0; l < 4; l++) {
+                    _mm_storeu_si128((__m128i *)(void *)(cr[l] + i), _mm256_castsi256_si128(e[l]));
+                    _mm_storeu_si128((__m128i *)(void *)(cr[l + 4] + i), _mm256_extracti128_si256(e[l], 1));
+                }
+            }
+        }
+    }
+    for (size_t g = 0; g < ng; g++) {
+        FF7_ST8(&s->p[g * FF7_LANES], FF7_LD8(pv[g]));
+        int m = _mm256_movemask_ps(_mm256_castsi256_ps(FF7_LD8(nbv[g])));
+        for (size_t l = 0; l < FF7_LANES; l++)
+            if (m >> l & 1) s->best[g * FF7_LANES + l] = false;
+    }
+    s->frames = f;
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(ff7_lanes *s)
+{
+    if (s->ng == 2u) lanes_body(s, 2u);
+    else if (s->ng == 3u) lanes_body(s, 3u);
+    else lanes_body(s, FF7_LANE_GROUPS);
+}
+
+/* The list's streams that the lanes take: the first stream (with a frame 1) of at most
+ * FF7_LANE_PER codes a frame sets the slots and bKey, and the list's streams like it are
+ * taken, a multiple of FF7_LANES of them, 2 to FF7_LANE_GROUPS groups; their frame 0
+ * decoded (dec_start). Each job's frames is 0 after this, or for a stream the lanes took
+ * the frames they decoded (frame 0 and on), with bits and shortest as after them. */
+static inline bool lane_candidate(const ff7_stream_job *j)
+{
+    size_t per = (size_t)j->slots * 3u;
+    return per >= 8u && per <= FF7_LANE_PER && j->bkey < 12u && j->max_frames >= 2u && j->size >= 8u &&
+           j->size <= ((size_t)1 << 27);
+}
+
+static void lanes_prepass(ff7_stream_job *const *jobs, size_t n)
+{
+    ff7_lanes s;
+    size_t m = 0;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    size_t like = 0, first = n;
+    for (size_t k = 0; k < n; k++) {
+        const ff7_stream_job *j = jobs[k];
+        jobs[k]->frames = 0;
+        if (!lane_candidate(j)) continue;
+        if (first == n) first = k;
+        like += j->slots == jobs[first]->slots && j->bkey == jobs[first]->bkey;
+    }
+    if (like < 2u * FF7_LANES) return; /* before any frame 0 is read: a list of a few streams pays nothing */
+    for (size_t k = first; k < n && m < FF7_LANE_GROUPS * FF7_LANES; k++) {
+        ff7_stream_job *j = jobs[k];
+        size_t per = (size_t)j->slots * 3u;
+        if (!lane_candidate(j) || j->slots != jobs[first]->slots || j->bkey != jobs[first]->bkey) continue;
+        ff7_dec d;
+        if (!dec_start(&d, j->stream, j->size, j->bkey, j->slots, j->max_frames, j->pos, j->rot, NULL) || !d.live ||
+            d.at + lane_frame_max(per) > (j->size - 4u) * 8u)
+            continue;
+        s.job[m] = j;
+        s.p[m] = (int32_t)d.at; /* from the stream's start until base is known */
+        m++;
+    }
+    s.ng = m / FF7_LANES;
+    if (s.ng < 2u) return; /* one vector alone is slower than the pair loop */
+    s.per = (size_t)jobs[first]->slots * 3u;
+    s.bkey = jobs[first]->bkey;
+    s.frames = UINT32_MAX;
+    s.base = NULL;
+    for (size_t l = 0; l < s.ng * FF7_LANES; l++) {
+        const ff7_stream_job *j = s.job[l];
+        if (j->max_frames < s.frames) s.frames = j->max_frames;
+        if ((uintptr_t)j->stream < lo) lo = (uintptr_t)j->stream, s.base = j->stream;
+        if ((uintptr_t)(j->stream + j->size) > hi) hi = (uintptr_t)(j->stream + j->size);
+    }
+    if (hi - lo > ((uintptr_t)1 << 27)) return; /* bit positions from base in 31 bits */
+    for (size_t l = 0; l < s.ng * FF7_LANES; l++) {
+        const ff7_stream_job *j = s.job[l];
+        size_t off = (size_t)((uintptr_t)j->stream - lo) * 8u;
+        s.p[l] += (int32_t)off;
+        s.lim[l] = (int32_t)(off + (j->size - 4u) * 8u - lane_frame_max(s.per));
+        s.best[l] = true;
+    }
+    lanes_run(&s);
+    for (size_t l = 0; l < s.ng * FF7_LANES; l++) {
+        ff7_stream_job *j = s.job[l];
+        j->frames = s.frames;
+        j->bits = (size_t)s.p[l] - (size_t)((uintptr_t)j->stream - lo) * 8u;
+        j->shortest = s.best[l];
+    }
+}
+#endif
+
 /* A lane's job done: its results as ff7_decode_stream gives them (shortest left as it
  * was when frame 0 did not fit). */
 static FF7_ALWAYS_INLINE void lane_done(const ff7_dec *d, bool started, ff7_stream_job *j)
@@ -813,12 +1058,18 @@ static FF7_ALWAYS_INLINE void lane_done(const ff7_dec *d, bool started, ff7_stre
 /* Lane D takes the list's next job with a frame to read after frame 0 (*J, *STARTED: its
  * frame 0 fit); the jobs it passes on the way are done. False when the list is used up. */
 static FF7_ALWAYS_INLINE bool lane_take(ff7_dec *d, ff7_stream_job **j, bool *started, ff7_stream_job *const *jobs,
-                                        size_t n, size_t *next, uint8_t *tbuf)
+                                        size_t n, size_t *next, uint8_t *tbuf, bool resume)
 {
     while (*next < n) {
         ff7_stream_job *x = jobs[(*next)++];
         *started = dec_start(d, x->stream, x->size, x->bkey, x->slots, x->max_frames, x->pos, x->rot, tbuf);
         *j = x;
+        if (resume && x->frames > 1u && *started) { /* the vector lanes decoded its frames up to x->frames */
+            d->n = x->frames;
+            d->at = d->good = x->bits;
+            d->best = x->shortest;
+            d->live = d->n < d->max;
+        }
         if (d->live) return true;
         lane_done(d, *started, x);
     }
@@ -837,8 +1088,9 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *jobs, size
     bool a_ok = false, b_ok = false;
     uint8_t tail[2][FF7_TAIL_MAX];
     size_t next = 0;
-    bool ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0]); /* lane a holds a live stream */
-    bool hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1]);
+    const bool resume = path == FF7_PAIR_AVX2;                            /* lanes_prepass ran */
+    bool ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0], resume); /* lane a holds a live stream */
+    bool hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1], resume);
     while (ha && hb) {
         dec_frame_start(&a);
         dec_frame_start(&b);
@@ -866,11 +1118,11 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *jobs, size
         if (FF7_RARE(!(a.live & b.live))) {
             if (!a.live) {
                 lane_done(&a, a_ok, ja);
-                ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0]);
+                ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0], resume);
             }
             if (!b.live) {
                 lane_done(&b, b_ok, jb);
-                hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1]);
+                hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1], resume);
             }
         }
     }
@@ -896,6 +1148,7 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_bmi2(ff7
 }
 __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_avx2(ff7_stream_job *const *jobs, size_t n)
 {
+    lanes_prepass(jobs, n);
     decode_list_body(jobs, n, FF7_PAIR_AVX2);
 }
 #endif

@@ -334,8 +334,9 @@ static ganim_code read_entry_end(pack_ctx *c, pack_entry *e, ganim_error *err)
 
 /* Entries read together: up to FF7_BATCH headers, their streams decoded by
  * ff7_decode_stream_list (two side by side, each lane taking the next stream when its
- * own ends), then the entries' ends in order. */
-#define FF7_BATCH 8
+ * own ends; with AVX2, 16 to 32 streams of one slot count and bKey first in vector
+ * lanes, which need two vectors of 8 to pay), then the entries' ends in order. */
+#define FF7_BATCH 32
 
 /* The entries, FF7_BATCH at a time: the headers of entries i, i + 1, ... (up to the first
  * that fails), all their streams decoded, then each one's end in order. What a read

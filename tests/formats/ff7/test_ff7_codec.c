@@ -473,6 +473,64 @@ TEST(pair_matches_single)
     if (ff7_decode_stream_list_on(FF7_PAIR_AVX2, none_pair, 2)) CHECK_EQ_INT(paths_run, 3000);
 }
 
+/* The reference's results for a list of up to LIST_MAX jobs (list_paths_match). */
+enum { LIST_MAX = 40 };
+typedef struct list_ref {
+    int32_t *p2[LIST_MAX];
+    uint16_t *r2[LIST_MAX];
+    uint32_t n2[LIST_MAX];
+    size_t b2[LIST_MAX], npos[LIST_MAX], nrot[LIST_MAX];
+    bool s2[LIST_MAX], given[LIST_MAX];
+} list_ref;
+
+/* ff7_decode_stream_list through the dispatcher and the paths FF7_PAIR_PLAIN, +step, ...
+ * up to FF7_PAIR_AVX2 (those this CPU runs), each job's results against the reference's
+ * (frames, bits, shortest flag, positions and angles); the number of lists run. */
+static int list_paths_match(ff7_stream_job *job, ff7_stream_job *const *jobs, size_t nj, const list_ref *ref, int iter,
+                            int step)
+{
+    int run = 0;
+    for (int path = -1; path <= FF7_PAIR_AVX2; path = path < 0 ? 0 : path + step) {
+        for (size_t k = 0; k < nj; k++) {
+            memset(job[k].pos, 0x5A, ref->npos[k] * sizeof *job[k].pos);
+            memset(job[k].rot, 0x5A, ref->nrot[k] * sizeof *job[k].rot);
+            job[k].shortest = ref->given[k];
+            job[k].frames = 12345;
+            job[k].bits = 12345;
+        }
+        if (path < 0) ff7_decode_stream_list(jobs, nj);
+        else if (!ff7_decode_stream_list_on(path, jobs, nj)) continue;
+        run++;
+        for (size_t k = 0; k < nj; k++) {
+            const ff7_stream_job *j = &job[k];
+            size_t per = (size_t)j->slots * 3;
+            uint32_t n2 = ref->n2[k];
+            CHECK_MSG(j->frames == n2 && j->bits == ref->b2[k] && j->shortest == ref->s2[k],
+                      "iteration %d, path %d, stream %zu of %zu: %u frames, %zu bits, shortest %d; reference %u, "
+                      "%zu, %d",
+                      iter, path, k, nj, j->frames, j->bits, (int)j->shortest, n2, ref->b2[k], (int)ref->s2[k]);
+            if (j->frames != n2) continue;
+            CHECK_MSG(memcmp(j->pos, ref->p2[k], (size_t)n2 * 3 * sizeof *ref->p2[k]) == 0,
+                      "iteration %d, path %d, stream %zu: positions", iter, path, k);
+            CHECK_MSG(memcmp(j->rot, ref->r2[k], (size_t)n2 * per * sizeof *ref->r2[k]) == 0,
+                      "iteration %d, path %d, stream %zu: rotations", iter, path, k);
+        }
+    }
+    return run;
+}
+
+/* A list's streams and arrays freed. */
+static void list_free(ff7_stream_job *job, uint8_t *const *s, size_t nj, list_ref *ref)
+{
+    for (size_t k = 0; k < nj; k++) {
+        free(s[k]);
+        free(job[k].pos);
+        free(job[k].rot);
+        free(ref->p2[k]);
+        free(ref->r2[k]);
+    }
+}
+
 /* ff7_decode_stream_list (the pack reader's streams, two lanes each taking the next
  * stream when its own ends) against the bit-by-bit reference: lists of 1 to 12 random
  * streams (random bytes, uniform or biased to short codes, and encoded animations whole
@@ -491,11 +549,7 @@ TEST(list_matches_reference)
         enum { MAXJ = 12 };
         ff7_stream_job job[MAXJ], *jobs[MAXJ];
         uint8_t *s[MAXJ];
-        int32_t *p2[MAXJ];
-        uint16_t *r2[MAXJ];
-        uint32_t n2[MAXJ];
-        size_t b2[MAXJ], npos[MAXJ], nrot[MAXJ];
-        bool s2[MAXJ], given[MAXJ];
+        list_ref ref;
         size_t nj = (size_t)rnd_range(1, MAXJ);
         for (size_t k = 0; k < nj; k++) {
             ff7_stream_job *j = &job[k];
@@ -507,53 +561,124 @@ TEST(list_matches_reference)
             s[k] = pair_stream(j->slots > 30 ? rnd_range(4, 7) : rnd_range(0, 7), j->bkey > 11 ? 0 : j->bkey, j->slots,
                                &j->size);
             j->stream = s[k];
-            job_arrays(j, &p2[k], &r2[k], &npos[k], &nrot[k]);
-            given[k] = rnd() % 2;
-            s2[k] = given[k];
-            n2[k] = 0;
-            b2[k] = 0;
+            job_arrays(j, &ref.p2[k], &ref.r2[k], &ref.npos[k], &ref.nrot[k]);
+            ref.given[k] = rnd() % 2;
+            ref.s2[k] = ref.given[k];
+            ref.n2[k] = 0;
+            ref.b2[k] = 0;
             if (j->max_frames)
-                n2[k] = reference_decode(j->stream, j->size, j->bkey, j->slots, j->max_frames, p2[k], r2[k], &b2[k],
-                                         &s2[k]);
-            if (!n2[k]) b2[k] = 0, s2[k] = given[k];
-            compared += n2[k] > 1;
-            cut += n2[k] > 1 && n2[k] < j->max_frames;
+                ref.n2[k] = reference_decode(j->stream, j->size, j->bkey, j->slots, j->max_frames, ref.p2[k], ref.r2[k],
+                                             &ref.b2[k], &ref.s2[k]);
+            if (!ref.n2[k]) ref.b2[k] = 0, ref.s2[k] = ref.given[k];
+            compared += ref.n2[k] > 1;
+            cut += ref.n2[k] > 1 && ref.n2[k] < j->max_frames;
         }
-        for (int path = -1; path <= FF7_PAIR_AVX2; path++) {
-            for (size_t k = 0; k < nj; k++) {
-                memset(job[k].pos, 0x5A, npos[k] * sizeof *job[k].pos);
-                memset(job[k].rot, 0x5A, nrot[k] * sizeof *job[k].rot);
-                job[k].shortest = given[k];
-                job[k].frames = 12345;
-                job[k].bits = 12345;
-            }
-            if (path < 0) ff7_decode_stream_list(jobs, nj);
-            else if (!ff7_decode_stream_list_on(path, jobs, nj)) continue;
-            lists_run++;
-            for (size_t k = 0; k < nj; k++) {
-                ff7_stream_job *j = &job[k];
-                size_t per = (size_t)j->slots * 3;
-                CHECK_MSG(j->frames == n2[k] && j->bits == b2[k] && j->shortest == s2[k],
-                          "iteration %d, path %d, stream %zu of %zu: %u frames, %zu bits, shortest %d; reference %u, "
-                          "%zu, %d",
-                          iter, path, k, nj, j->frames, j->bits, (int)j->shortest, n2[k], b2[k], (int)s2[k]);
-                if (j->frames != n2[k]) continue;
-                CHECK_MSG(memcmp(j->pos, p2[k], (size_t)n2[k] * 3 * sizeof *p2[k]) == 0,
-                          "iteration %d, path %d, stream %zu: positions", iter, path, k);
-                CHECK_MSG(memcmp(j->rot, r2[k], (size_t)n2[k] * per * sizeof *r2[k]) == 0,
-                          "iteration %d, path %d, stream %zu: rotations", iter, path, k);
-            }
-        }
-        for (size_t k = 0; k < nj; k++) {
-            free(s[k]);
-            free(job[k].pos);
-            free(job[k].rot);
-            free(p2[k]);
-            free(r2[k]);
-        }
+        lists_run += list_paths_match(job, jobs, nj, &ref, iter, 1);
+        list_free(job, s, nj, &ref);
     }
     CHECK_MSG(compared > 3000 && cut > 1000, "only %d streams past frame 0, %d cut", compared, cut);
     CHECK(lists_run >= 3000);
+}
+
+/* A stream for the vector lanes' test: an encoded animation of `frames` frames at bKey
+ * `key` (deltas small, of 10-bit codes, raw, and positions of 8 and 17 bits), now and
+ * then with random bits flipped (any code: non-shortest raw codes, type-7 codes in any
+ * lane) or cut anywhere, or random bytes with mostly zero bits (17-bit positions of
+ * values that 8 bits hold). */
+static uint8_t *lanes_stream(unsigned key, uint32_t slots, uint32_t frames, int damage, size_t *size)
+{
+    size_t per = (size_t)slots * 3;
+    if (damage == 3) { /* random bytes biased to zero bits: 17-bit positions of small values too */
+        size_t n = (size_t)frames * per + 100u;
+        uint8_t *s = malloc(n);
+        int bias = rnd_range(1, 3);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t x = (uint8_t)rnd();
+            for (int k = 0; k < bias; k++) x &= (uint8_t)rnd();
+            s[i] = x;
+        }
+        *size = n;
+        return s;
+    }
+    int32_t *pos = malloc(frames * 3 * sizeof *pos);
+    uint16_t *rot = malloc(frames * per * sizeof *rot);
+    int mode = rnd_range(0, 3);
+    for (size_t i = 0; i < (size_t)frames * 3; i++)
+        pos[i] =
+            (i < 3 ? rnd_range(-32768, 32767) : pos[i - 3]) + (rnd() % 3 ? rnd_range(-64, 63) : rnd_range(-3000, 3000));
+    for (size_t i = 0; i < frames * per; i++) {
+        int32_t m = rnd_range(32, 63);
+        int32_t d = mode == 0 ? rnd_range(-31, 31) : mode == 1 ? (rnd() % 2 ? m : -m - 1) : rnd_range(-70, 70);
+        if (rnd() % (mode == 3 ? 4 : 60) == 0) d = rnd_range(-2048, 2047);
+        if (rnd() % 4 == 0) d = 0;
+        rot[i] = (uint16_t)((uint32_t)((i < per ? 0 : rot[i - per]) + (uint32_t)d * (1u << key)) & 0xFFFu);
+    }
+    ganim_buffer b = encode(key, slots, frames, pos, rot);
+    free(pos);
+    free(rot);
+    size_t n = damage == 1 ? (size_t)rnd_range(0, (int32_t)b.size) : b.size;
+    uint8_t *s = malloc(n + 1);
+    if (n) memcpy(s, b.data, n);
+    ganim_buffer_free(&b);
+    if (damage == 2 && n)
+        for (int k = rnd_range(1, 20); k > 0; k--) s[rnd() % n] ^= (uint8_t)(1u << (rnd() % 8));
+    *size = n;
+    return s;
+}
+
+/* ff7_decode_stream_list on lists of 16 to 40 streams, most of one slot count and bKey,
+ * so that the AVX2 path's vector lanes (lanes_prepass: 2 to 4 vectors of 8 streams) take
+ * them: every bKey, 3 to 32 slots, streams of different lengths (ending at different
+ * frames, cut, with bits flipped, random bytes: every code kind, raw codes in some lanes
+ * and not in others), 1 to 90 frames wanted, a few streams of other slot counts or bKeys among them;
+ * all streams in one buffer (as a pack's). Frames, bits, the shortest flag, positions
+ * and angles equal the bit-by-bit reference's; through the dispatcher and the AVX2 path. */
+TEST(lanes_match_reference)
+{
+    int compared = 0, lists_run = 0;
+    for (int iter = 0; iter < 400; iter++) {
+        enum { MAXJ = LIST_MAX };
+        ff7_stream_job job[MAXJ], *jobs[MAXJ];
+        uint8_t *s[MAXJ], *all;
+        size_t at[MAXJ], total = 0;
+        list_ref ref;
+        size_t nj = (size_t)rnd_range(16, MAXJ);
+        unsigned key = (unsigned)(rnd() % 12);
+        uint32_t slots = (uint32_t)rnd_range(3, 32), frames = (uint32_t)rnd_range(2, 70);
+        for (size_t k = 0; k < nj; k++) {
+            ff7_stream_job *j = &job[k];
+            memset(j, 0, sizeof *j);
+            jobs[k] = j;
+            bool other = rnd() % 12 == 0;
+            j->bkey = other && rnd() % 2 ? (unsigned)(rnd() % 12) : key;
+            j->slots = other ? (uint32_t)rnd_range(1, 33) : slots;
+            j->max_frames = rnd() % 6 == 0 ? (uint32_t)rnd_range(1, 90) : 90;
+            uint32_t fr = rnd() % 3 ? frames : (uint32_t)rnd_range(1, 80);
+            int damage = rnd() % 8 == 0 ? 1 : rnd() % 8 == 0 ? 2 : rnd() % 10 == 0 ? 3 : 0;
+            s[k] = lanes_stream(j->bkey, j->slots, fr, damage, &j->size);
+            at[k] = total;
+            total += j->size + (size_t)rnd_range(0, 9);
+            job_arrays(j, &ref.p2[k], &ref.r2[k], &ref.npos[k], &ref.nrot[k]);
+            ref.given[k] = rnd() % 2;
+            ref.s2[k] = ref.given[k];
+            ref.b2[k] = 0;
+            ref.n2[k] = reference_decode(s[k], j->size, j->bkey, j->slots, j->max_frames, ref.p2[k], ref.r2[k],
+                                         &ref.b2[k], &ref.s2[k]);
+            if (!ref.n2[k]) ref.b2[k] = 0, ref.s2[k] = ref.given[k];
+            compared += ref.n2[k] > 1;
+        }
+        all = malloc(total + 1);
+        memset(all, 0xA5, total + 1);
+        for (size_t k = 0; k < nj; k++) {
+            if (job[k].size) memcpy(all + at[k], s[k], job[k].size);
+            job[k].stream = all + at[k];
+        }
+        lists_run += list_paths_match(job, jobs, nj, &ref, iter, FF7_PAIR_AVX2 + 1);
+        list_free(job, s, nj, &ref);
+        free(all);
+    }
+    CHECK_MSG(compared > 8000, "only %d streams past frame 0", compared);
+    CHECK(lists_run >= 400);
 }
 
 static ganim_doc *ff7_read_pack_mem_plain(const uint8_t *data, size_t size, ganim_error *err)
@@ -819,6 +944,7 @@ int main(void)
     RUN(decoder_matches_reference);
     RUN(pair_matches_single);
     RUN(list_matches_reference);
+    RUN(lanes_match_reference);
     RUN(pack_warnings_in_entry_order);
     RUN(pack_position_out_of_range);
     RUN(qhimm_examples);
