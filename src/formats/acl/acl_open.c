@@ -345,6 +345,22 @@ static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *w
     return GANIM_OK;
 }
 
+/* Segment s's first sample and the first sample after it, as stored (one segment: the
+ * whole clip): parse_segment checks them, has_short_segment reads them unchecked. */
+static inline void seg_span(const ganim_acl *h, uint32_t s, uint32_t *start, uint32_t *next)
+{
+    const uint8_t *si = h->data + ACL_HDR + 52u;
+    *start = h->nseg == 1 ? 0 : ganim_ld_u32le(si + 4u * s);
+    *next = h->nseg == 1 || s + 1 == h->nseg ? h->ns : ganim_ld_u32le(si + 4u * (s + 1));
+}
+
+/* A stripped segment's kept-sample bits (sample i at bit 31 - i) for its count (<= 32) samples. */
+static inline uint32_t seg_kept(const ganim_acl *h, const acl_layout *L, uint32_t s, uint32_t count)
+{
+    uint32_t mask = count == 32 ? ACL_NONE : ~(ACL_NONE >> count);
+    return ganim_ld_u32le(h->data + L->seghdr + (size_t)s * L->hsz + 16u) & mask;
+}
+
 /* Records of segment s (bit offsets, ranges, constant-in-segment values) and its bounds. */
 static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, const uint32_t *anim_track,
                                 uint64_t base, ganim_error *err)
@@ -355,25 +371,17 @@ static ganim_code parse_segment(ganim_acl *h, const acl_layout *L, uint32_t s, c
     uint32_t hb[4];
     for (unsigned i = 0; i < 4; i++) hb[i] = ganim_ld_u32le(d + ho + 4u * i);
     sg->pose_bits = hb[0];
-    if (h->nseg == 1) {
-        sg->start = 0;
-        sg->count = h->ns;
-    } else {
-        const uint8_t *si = d + ACL_HDR + 52u;
-        sg->start = ganim_ld_u32le(si + 4u * s);
-        uint32_t next = s + 1 < h->nseg ? ganim_ld_u32le(si + 4u * (s + 1)) : h->ns;
-        if ((s == 0 && sg->start != 0) || sg->start >= h->ns || next <= sg->start || next > h->ns)
-            return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 52u + 4u * s,
-                        "acl: segment %u: start sample %u is out of order or beyond the %u samples", s, sg->start,
-                        h->ns);
-        sg->count = next - sg->start;
-    }
+    uint32_t next;
+    seg_span(h, s, &sg->start, &next);
+    if (h->nseg > 1 && ((s == 0 && sg->start != 0) || sg->start >= h->ns || next <= sg->start || next > h->ns))
+        return FAIL(GANIM_ERR_CORRUPT, ACL_HDR + 52u + 4u * s,
+                    "acl: segment %u: start sample %u is out of order or beyond the %u samples", s, sg->start, h->ns);
+    sg->count = next - sg->start;
     if (h->stripped) {
         if (sg->count > 32)
             return FAIL(GANIM_ERR_CORRUPT, ho,
                         "acl: segment %u: %u samples, more than the 32 a stripped segment can describe", s, sg->count);
-        uint32_t mask = sg->count == 32 ? ACL_NONE : ~(ACL_NONE >> sg->count);
-        sg->kept = ganim_ld_u32le(d + ho + 16) & mask;
+        sg->kept = seg_kept(h, L, s, sg->count);
         sg->stored = popcount32(sg->kept);
     } else {
         sg->kept = ACL_NONE;
@@ -570,14 +578,11 @@ static void build_groups(ganim_acl *h, uint32_t s)
  * parse refuses them. */
 static int has_short_segment(const ganim_acl *h, const acl_layout *L)
 {
-    const uint8_t *si = h->data + ACL_HDR + 52u;
     for (uint32_t s = 0; s < h->nseg; s++) {
-        uint32_t start = h->nseg == 1 ? 0 : ganim_ld_u32le(si + 4u * s);
-        uint32_t count = (s + 1 < h->nseg ? ganim_ld_u32le(si + 4u * (s + 1)) : h->ns) - start, stored = count;
-        if (h->stripped && count <= 32) {
-            uint32_t mask = count == 32 ? ACL_NONE : ~(ACL_NONE >> count);
-            stored = popcount32(ganim_ld_u32le(h->data + L->seghdr + (size_t)s * L->hsz + 16u) & mask);
-        }
+        uint32_t start, next;
+        seg_span(h, s, &start, &next);
+        uint32_t count = next - start, stored = count;
+        if (h->stripped && count <= 32) stored = popcount32(seg_kept(h, L, s, count));
         if (stored <= ACL_CLIP_SHORT) return 1;
     }
     return 0;

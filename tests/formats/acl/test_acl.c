@@ -1865,6 +1865,89 @@ TEST(raw_rot4_equals_the_scalar_path)
 #endif
 }
 
+/* A stripped segment's kept-sample word (the fifth word of its 20-byte header, bit 31 =
+ * its first sample) is read for the segment's own samples only (acl_open.c, seg_kept):
+ * bits past its last sample are ignored by the open (stored counts, keys), by the
+ * whole-clip open's choice of groups (has_short_segment) and by the read. Here every
+ * segment of the stripped sample gets the bits past its samples set (the hash rewritten
+ * to match): the same counts, groups and clip bit for bit through both opens, and the
+ * same document without a warning. */
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+TEST(stripped_bits_past_the_segment_are_ignored)
+{
+    size_t size;
+    uint8_t *data = test_read_file(sibling("scale01_default_settings_f192_r30_b60", ".acl"), &size);
+    ganim_acl *a = NULL;
+    CHECK(data != NULL && ganim_acl_open(data, size, 0, NULL, NULL, NULL, &a, NULL) == GANIM_OK);
+    if (!a) {
+        free(data);
+        return;
+    }
+    CHECK(a->stripped && a->nseg > 1);
+    size_t hdr = 0; /* the segment headers: where every segment's pose bits and kept word are */
+    for (size_t o = 16; !hdr && o + 20u * a->nseg <= size; o += 4) {
+        int ok = 1;
+        for (uint32_t s = 0; s < a->nseg && ok; s++)
+            ok = le32(data + o + 20u * s) == a->segs[s].pose_bits && le32(data + o + 20u * s + 16u) == a->segs[s].kept;
+        if (ok) hdr = o;
+    }
+    CHECK(hdr != 0);
+    uint8_t *bad = malloc(size);
+    memcpy(bad, data, size);
+    uint32_t changed = 0;
+    for (uint32_t s = 0; hdr && s < a->nseg; s++)
+        if (a->segs[s].count < 32) {
+            put_u32(bad + hdr + 20u * s + 16u, a->segs[s].kept | ACL_NONE >> a->segs[s].count);
+            changed++;
+        }
+    put_u32(bad + 4, fnv1a_ref(bad + 8, size - 8));
+    CHECK(changed > 0 && memcmp(bad, data, size) != 0);
+    ganim_acl_close(a);
+    for (int clip = 0; clip < 2; clip++) {
+        ganim_acl *x = NULL, *y = NULL;
+        if (clip) {
+            CHECK_EQ_INT(ganim_acl_open_clip(data, size, 0, NULL, NULL, NULL, &x, NULL), GANIM_OK);
+            CHECK_EQ_INT(ganim_acl_open_clip(bad, size, 0, NULL, NULL, NULL, &y, NULL), GANIM_OK);
+        } else {
+            CHECK_EQ_INT(ganim_acl_open(data, size, 0, NULL, NULL, NULL, &x, NULL), GANIM_OK);
+            CHECK_EQ_INT(ganim_acl_open(bad, size, 0, NULL, NULL, NULL, &y, NULL), GANIM_OK);
+        }
+        if (x && y) {
+            CHECK_EQ_INT(x->ngrp, y->ngrp);
+            CHECK_EQ_INT(x->nkeys, y->nkeys);
+            for (uint32_t s = 0; s < x->nseg; s++) {
+                CHECK_EQ_INT(x->segs[s].stored, y->segs[s].stored);
+                CHECK_EQ_INT(x->segs[s].kept, y->segs[s].kept);
+            }
+            size_t n = (size_t)ganim_acl_frame_count(x) * ganim_acl_track_count(x);
+            ganim_transform *p = calloc(n, sizeof *p), *q = calloc(n, sizeof *q);
+            ganim_acl_decode_clip(x, p);
+            ganim_acl_decode_clip(y, q);
+            CHECK_MSG(!memcmp(p, q, n * sizeof *p), "open%s: the clips differ", clip ? "_clip" : "");
+            free(p);
+            free(q);
+        }
+        ganim_acl_close(x);
+        ganim_acl_close(y);
+    }
+    ganim_read_opts o = { .format = "acl" };
+    ganim_doc *d0 = NULL, *d1 = NULL;
+    CHECK_EQ_INT(ganim_read_memory(data, size, &o, &d0, NULL), GANIM_OK);
+    CHECK_EQ_INT(ganim_read_memory(bad, size, &o, &d1, NULL), GANIM_OK);
+    if (d0 && d1) {
+        CHECK(doc_digest(d0) == doc_digest(d1));
+        CHECK_EQ_INT(d1->warning_count, d0->warning_count);
+    }
+    ganim_doc_free(d0);
+    ganim_doc_free(d1);
+    free(bad);
+    free(data);
+}
+
 int main(void)
 {
     RUN(reads_in_a_row_keep_their_memory);
@@ -1882,6 +1965,7 @@ int main(void)
     RUN(decode_clip_equals_sample_key_and_read_bitwise);
     RUN(open_clip_equals_open_bitwise);
     RUN(type_table_counts_equal_track_by_track);
+    RUN(stripped_bits_past_the_segment_are_ignored);
     RUN(var_run4_equals_the_scalar_path);
     RUN(raw_rot4_equals_the_scalar_path);
     RUN(hash_check_takes_every_byte_once);
