@@ -274,15 +274,38 @@ static int channel_code(const word *w)
     return -1;
 }
 
+/* One white space byte and a channel name that white space or a brace ends, as files
+ * write them: the word next_word would find (its 9 bytes are letters: no white space or
+ * brace), and channel_code's code, without the word's search; lx->i after it. Else -1,
+ * lx->i and w untouched. */
+static inline int channel_in_place(lexer *lx, word *w)
+{
+    const uint8_t *d = lx->d;
+    size_t i = lx->i;
+    if (lx->n - i < 11 || !space(d[i]) || !(space(d[i + 10]) || d[i + 10] == '{' || d[i + 10] == '}')) return -1;
+    word c = { (const char *)d + i + 1, 9, i + 1 };
+    int code = channel_code(&c);
+    if (code < 0) return -1;
+    *w = c;
+    lx->i = i + 10;
+    return code;
+}
+
 static ganim_code channels(lexer *lx, bvh_joint *j)
 {
     static const char *const names[6] = {
         "Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"
     };
     word w;
-    next_word(lx, &w);
-    if (!reference && w.n == 1 && w.s[0] >= '0' && w.s[0] <= '6') { /* the count as files write it */
-        j->nch = (uint8_t)(w.s[0] - '0');
+    const uint8_t *t = lx->d;
+    size_t i = lx->i;
+    if (!reference && lx->n - i >= 3 && space(t[i]) && t[i + 1] >= '0' && t[i + 1] <= '6' &&
+        (space(t[i + 2]) || t[i + 2] == '{' || t[i + 2] == '}')) { /* " 6 ": next_word's word "6", in place */
+        j->nch = (uint8_t)(t[i + 1] - '0');
+        w = (word){ (const char *)t + i + 1, 1, i + 1 };
+        lx->i = i + 2;
+    } else if (next_word(lx, &w), !reference && w.n == 1 && w.s[0] >= '0' && w.s[0] <= '6') {
+        j->nch = (uint8_t)(w.s[0] - '0'); /* the count as files write it */
     } else {
         gdec d;
         if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, "the number of channels");
@@ -294,12 +317,14 @@ static ganim_code channels(lexer *lx, bvh_joint *j)
     }
     uint8_t have = 0;
     for (uint8_t k = 0; k < j->nch; k++) {
-        next_word(lx, &w);
-        int code = -1;
-        if (!reference) code = channel_code(&w);
-        else
-            for (int c = 0; c < 6; c++)
-                if (is(&w, names[c])) code = c;
+        int code = reference ? -1 : channel_in_place(lx, &w);
+        if (code < 0) {
+            next_word(lx, &w);
+            if (!reference) code = channel_code(&w);
+            else
+                for (int c = 0; c < 6; c++)
+                    if (is(&w, names[c])) code = c;
+        }
         if (code < 0) return expected(lx, &w, "a channel (Xposition ... Zrotation)");
         if (have & (1u << code))
             return ganim_fail(lx->f->err, GANIM_ERR_CORRUPT, w.at, "bvh: joint '%.100s' names %s twice", j->name,

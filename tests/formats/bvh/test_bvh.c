@@ -729,6 +729,9 @@ static void lex_joint(lex_text *t, int depth, unsigned *channels)
             lex_ws(t, 0);
             lex_word(t, chans[lex_rand(40) ? (uint32_t)(first + k) % 6 : lex_rand(6)]);
         }
+        /* now and then a brace touching the last name (or the count): channels()'s names
+         * and count in place end at a brace too */
+        if (!lex_rand(16)) lex_put(t, lex_rand(2) ? "}" : "{");
         *channels += (unsigned)nch;
     }
     unsigned kids = depth < 4 ? lex_rand(3) : 0;
