@@ -263,7 +263,7 @@ static ganim_code add_joint(bvh_file *f, int32_t parent, uint64_t at, bvh_joint 
  * axis letter and the eight letters after it compared at once: for a letter, setting
  * bit 5 (0x20) of both bytes is is()'s comparison without case (no other byte gives a
  * letter's lower case so). */
-static int channel_code(const word *w)
+static BVH_LEX_INLINE int channel_code(const word *w)
 {
     if (w->n != 9) return -1;
     unsigned axis = (unsigned)(((uint8_t)w->s[0] | 0x20u) - 'x');
