@@ -439,8 +439,8 @@ double bvh_pow10(int k)
     return pow(10.0, k);
 }
 
-/* "Frames:" or "Frames" ":" */
-static int keyword_colon(lexer *lx, const char *kw, const char *with_colon)
+/* "Frames:" or "Frames" ":" (inlined: the keywords' lengths constants, their compares a few loads) */
+static BVH_LEX_INLINE int keyword_colon(lexer *lx, const char *kw, const char *with_colon)
 {
     word w;
     size_t save = lx->i;
