@@ -605,8 +605,8 @@ static inline void dec_resume(ff7_dec *d, uint32_t n, uint64_t at, bool best)
 /* Frame 0 (16-bit positions, raw angles); d->live when frame 1 is to be read. False when
  * frame 0 does not fit (nothing decoded). tbuf: FF7_TAIL_MAX bytes for the stream's tail
  * (dec_to_tail). */
-static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
-                             uint32_t max_frames, int32_t *pos, uint16_t *rot, uint8_t *tbuf)
+static FF7_ALWAYS_INLINE bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
+                                        uint32_t max_frames, int32_t *pos, uint16_t *rot, uint8_t *tbuf)
 {
     if (!dec_setup(d, stream, size, bkey, slots, max_frames, pos, rot, tbuf)) return false;
     ganim_bits b = gb_init(stream, size);
