@@ -1082,7 +1082,7 @@ static FF7_ALWAYS_INLINE bool lane_take(ff7_dec *d, ff7_stream_job **j, bool *st
         *j = x;
         if (resume && x->frames > 1u) { /* the vector lanes decoded its frames up to x->frames (frame 0 fit) */
             *started = dec_setup(d, x->stream, x->size, x->bkey, x->slots, x->max_frames, x->pos, x->rot, tbuf);
-            dec_resume(d, x->frames, x->bits, x->shortest);
+            if (*started) dec_resume(d, x->frames, x->bits, x->shortest);
         } else *started = dec_start(d, x->stream, x->size, x->bkey, x->slots, x->max_frames, x->pos, x->rot, tbuf);
         if (d->live) return true;
         lane_done(d, *started, x);
