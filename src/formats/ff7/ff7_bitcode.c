@@ -593,7 +593,7 @@ static inline bool dec_setup(ff7_dec *d, const uint8_t *stream, size_t size, uns
 
 /* The decoder at frame N (N >= 1 frames decoded, the next one at bit AT, BEST the
  * shortest flag so far): d->live when frame N is to be read. */
-static inline void dec_resume(ff7_dec *d, uint32_t n, uint64_t at, bool best)
+static inline void dec_resume(ff7_dec *d, uint32_t n, size_t at, bool best)
 {
     d->n = n;
     d->at = d->good = at;
