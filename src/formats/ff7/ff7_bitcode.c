@@ -561,13 +561,11 @@ static FF7_OUT_OF_LINE void dec_to_tail(ff7_dec *d)
     d->tail_at = UINT64_MAX;
 }
 
-/* Frame 0 (16-bit positions, raw angles); d->live when frame 1 is to be read. False when
- * frame 0 does not fit (nothing decoded). tbuf: FF7_TAIL_MAX bytes for the stream's tail
- * (dec_to_tail). */
-static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
+/* The decoder's state for a stream before its frame 0 (nothing read); false when no
+ * frame 0 can be read. tbuf: FF7_TAIL_MAX bytes for the stream's tail (dec_to_tail). */
+static inline bool dec_setup(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
                              uint32_t max_frames, int32_t *pos, uint16_t *rot, uint8_t *tbuf)
 {
-    ganim_bits b = gb_init(stream, size);
     d->stream = stream;
     d->size = size;
     d->per = (size_t)slots * 3u;
@@ -590,6 +588,28 @@ static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, uns
     d->sh = 20u - bkey;
     d->top = 54u;
     d->proven = gb_msb_proven_limit(size);
+    return true;
+}
+
+/* The decoder at frame N (N >= 1 frames decoded, the next one at bit AT, BEST the
+ * shortest flag so far): d->live when frame N is to be read. */
+static inline void dec_resume(ff7_dec *d, uint32_t n, size_t at, bool best)
+{
+    d->n = n;
+    d->at = d->good = at;
+    d->best = best;
+    d->live = d->n < d->max;
+    if (d->per <= FF7_TAIL_PER) d->tail_at = tail_start(d->proven, d->per);
+}
+
+/* Frame 0 (16-bit positions, raw angles); d->live when frame 1 is to be read. False when
+ * frame 0 does not fit (nothing decoded). tbuf: FF7_TAIL_MAX bytes for the stream's tail
+ * (dec_to_tail). */
+static FF7_ALWAYS_INLINE bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
+                                        uint32_t max_frames, int32_t *pos, uint16_t *rot, uint8_t *tbuf)
+{
+    if (!dec_setup(d, stream, size, bkey, slots, max_frames, pos, rot, tbuf)) return false;
+    ganim_bits b = gb_init(stream, size);
     size_t f0 = 48u + d->per * d->kraw; /* frame 0's bits */
     if (d->per <= FF7_TAIL_PER && f0 <= d->proven) {
         /* every field's window inside: each value from a window at its bit (a raw angle
@@ -609,10 +629,7 @@ static inline bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, uns
             rot[i] = (uint16_t)((uint32_t)v * d->step & 0xFFFu);
         }
     }
-    d->n = 1;
-    d->at = d->good = b.pos;
-    d->live = d->n < d->max;
-    if (d->per <= FF7_TAIL_PER) d->tail_at = tail_start(d->proven, d->per);
+    dec_resume(d, 1, b.pos, true);
     return true;
 }
 
@@ -1062,14 +1079,11 @@ static FF7_ALWAYS_INLINE bool lane_take(ff7_dec *d, ff7_stream_job **j, bool *st
 {
     while (*next < n) {
         ff7_stream_job *x = jobs[(*next)++];
-        *started = dec_start(d, x->stream, x->size, x->bkey, x->slots, x->max_frames, x->pos, x->rot, tbuf);
         *j = x;
-        if (resume && x->frames > 1u && *started) { /* the vector lanes decoded its frames up to x->frames */
-            d->n = x->frames;
-            d->at = d->good = x->bits;
-            d->best = x->shortest;
-            d->live = d->n < d->max;
-        }
+        if (resume && x->frames > 1u) { /* the vector lanes decoded its frames up to x->frames (frame 0 fit) */
+            *started = dec_setup(d, x->stream, x->size, x->bkey, x->slots, x->max_frames, x->pos, x->rot, tbuf);
+            if (*started) dec_resume(d, x->frames, x->bits, x->shortest);
+        } else *started = dec_start(d, x->stream, x->size, x->bkey, x->slots, x->max_frames, x->pos, x->rot, tbuf);
         if (d->live) return true;
         lane_done(d, *started, x);
     }
