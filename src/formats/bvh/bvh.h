@@ -106,6 +106,10 @@ int bvh_rotation(const double deg[3], const int order[3], const double *undo, fl
  * the fast path (bvh_rotation's arguments, for a and b); bit 0 set where a took it, bit 1 for b. */
 int bvh_rotation_pair(const double deg_a[3], const int order_a[3], const double *undo_a, float qa[4],
                       const double deg_b[3], const int order_b[3], const double *undo_b, float qb[4]);
+/* For the tests: four rotations of one order without a turn, a vector lane each, as the
+ * reader puts four joints of a frame through the fast path; bit k set where q[k] took it
+ * (the others libm's path). */
+int bvh_rotation_quad(const double deg[4][3], const int order[3], float q[4][4]);
 /* For the tests: the fast path's doubles before the cast to float and their bound E (0 if
  * the angles are outside its domain or there is no fast path), and libm's doubles (ref). */
 int bvh_rotation_bound(const double deg[3], const int order[3], const double *undo, double fast[4], double e[4],

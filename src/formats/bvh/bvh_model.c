@@ -251,27 +251,23 @@ __attribute__((target("avx2,fma"), always_inline)) static inline __m256d estrin8
     return _mm256_fmadd_pd(_mm256_fmadd_pd(a3, z2, a2), z4, _mm256_fmadd_pd(a1, z2, a0));
 }
 
-/* The sines and cosines into s and c whatever the angles (lanes out of the domain hold
- * anything); returns 1 where every lane is shown, else 0. No branch: the rotations of a
- * pair (rotation_fast2) compute theirs side by side. */
-__attribute__((target("avx2,fma"), always_inline)) static inline int fast_half_sincos3(const double deg[3], double s[4],
-                                                                                       double c[4])
+/* The fast sines and cosines of the half angles of the four lanes' angles d in degrees (lanes
+ * out of the domain hold anything); returns the lanes (bits) shown in the domain. */
+__attribute__((target("avx2,fma"), always_inline)) static inline int sincos_vec(__m256d d, __m256d *so, __m256d *co)
 {
     const __m256d magic = _mm256_set1_pd(0x1.8p52), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1);
     const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
-    __m256d d = _mm256_set_pd(deg[2], deg[2], deg[1], deg[0]);
     __m256d h = _mm256_mul_pd(d, _mm256_set1_pd(3.14159265358979323846 / 360.0)), a = _mm256_and_pd(h, abs_mask);
     __m256d in = _mm256_and_pd(_mm256_cmp_pd(a, _mm256_set1_pd(0x1p-290), _CMP_GE_OQ),
                                _mm256_cmp_pd(a, _mm256_set1_pd(0x1p10), _CMP_LT_OQ));
     __m256d is0 = _mm256_cmp_pd(d, zero, _CMP_EQ_OQ);
-    /* 2/pi; + 1.5 x 2^52 rounds to an integer, n mod 4 in the last bits */
     __m256d t = _mm256_fmadd_pd(h, _mm256_set1_pd(0x1.45f306dc9c883p-1), magic), n = _mm256_sub_pd(t, magic);
     __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(BVH_P1), h);
     r = _mm256_fnmadd_pd(n, _mm256_set1_pd(BVH_P2), r);
     r = _mm256_fnmadd_pd(n, _mm256_set1_pd(BVH_P3), r);
     __m256d far = _mm256_or_pd(_mm256_cmp_pd(n, zero, _CMP_EQ_OQ),
                                _mm256_cmp_pd(_mm256_and_pd(r, abs_mask), _mm256_set1_pd(0x1p-56), _CMP_GE_OQ));
-    int ok = _mm256_movemask_pd(_mm256_or_pd(_mm256_and_pd(in, far), is0)) == 15;
+    int ok = _mm256_movemask_pd(_mm256_or_pd(_mm256_and_pd(in, far), is0));
     __m256d z = _mm256_mul_pd(r, r), z2 = _mm256_mul_pd(z, z), z4 = _mm256_mul_pd(z2, z2), ps, pc;
     ps = estrin8(sin_coef, z, z2, z4);
     pc = estrin8(cos_coef, z, z2, z4);
@@ -283,8 +279,21 @@ __attribute__((target("avx2,fma"), always_inline)) static inline int fast_half_s
     __m256d neg_c = _mm256_castsi256_pd(_mm256_and_si256(_mm256_slli_epi64(_mm256_add_epi64(ti, low), 62), sign));
     __m256d s0 = _mm256_xor_pd(_mm256_blendv_pd(sr, cr, swap), neg_s);
     __m256d c0 = _mm256_xor_pd(_mm256_blendv_pd(cr, sr, swap), neg_c);
-    _mm256_storeu_pd(s, _mm256_blendv_pd(s0, d, is0)); /* an angle of +-0: sine deg, cosine 1 */
-    _mm256_storeu_pd(c, _mm256_blendv_pd(c0, one, is0));
+    *so = _mm256_blendv_pd(s0, d, is0);
+    *co = _mm256_blendv_pd(c0, one, is0);
+    return ok;
+}
+
+/* The sines and cosines into s and c whatever the angles (lanes out of the domain hold
+ * anything); returns 1 where every lane is shown, else 0. No branch: the rotations of a
+ * pair (rotation_fast2) compute theirs side by side. */
+__attribute__((target("avx2,fma"), always_inline)) static inline int fast_half_sincos3(const double deg[3], double s[4],
+                                                                                       double c[4])
+{
+    __m256d sv, cv;
+    int ok = sincos_vec(_mm256_set_pd(deg[2], deg[2], deg[1], deg[0]), &sv, &cv) == 15;
+    _mm256_storeu_pd(s, sv);
+    _mm256_storeu_pd(c, cv);
     return ok;
 }
 
@@ -470,6 +479,86 @@ __attribute__((target("avx2,fma"))) static int rotation_fast2(const bvh_rot *a, 
     return rotation_check(oa, ea, a->undo, a->q) | rotation_check(ob, eb, b->undo, b->q) << 1;
 }
 
+/* ---- four rotations of one order, a vector lane each (a structure of arrays) ---- */
+
+/* Four rotations of one order and no roots' turn (p[k].code the same, undo NULL), one a
+ * lane: the sines and cosines of the 12 angles in 3 vectors, euler_from_sc's reference
+ * product (three ganim_dq_mul from the identity, every term in ganim_dq_mul's order, no
+ * fused multiply-add: the short product's bits too, see euler_from_sc), the length, the
+ * division and rotation_check's bound by lane. Returns the lanes (bits) whose floats were
+ * written; the others are left to the caller. */
+__attribute__((target("avx2,fma"))) static int rotation_fast4soa(const bvh_rot p[4])
+{
+    const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
+    const __m256d sign = _mm256_castsi256_pd(_mm256_set1_epi64x((long long)0x8000000000000000ull));
+    const __m256d zero = _mm256_setzero_pd();
+    __m256d s[3], c[3], q[4], m[4];
+    int ok = 15;
+    for (int i = 0; i < 3; i++) {
+        __m256d d = _mm256_set_pd(p[3].deg[i], p[2].deg[i], p[1].deg[i], p[0].deg[i]);
+        ok &= sincos_vec(d, &s[i], &c[i]);
+    }
+    if (!ok) return 0;
+    {
+        const int *od = p[0].order;
+        __m256d z0 = _mm256_setzero_pd();
+        q[0] = q[1] = q[2] = z0;
+        q[3] = _mm256_set1_pd(1);
+        for (int i = 0; i < 3; i++) {
+            __m256d e[4] = { z0, z0, z0, c[i] };
+            e[od[i]] = s[i];
+            __m256d x = _mm256_sub_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(q[3], e[0]), _mm256_mul_pd(q[0], e[3])),
+                                                    _mm256_mul_pd(q[1], e[2])),
+                                      _mm256_mul_pd(q[2], e[1]));
+            __m256d y = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(q[3], e[1]), _mm256_mul_pd(q[0], e[2])),
+                                                    _mm256_mul_pd(q[1], e[3])),
+                                      _mm256_mul_pd(q[2], e[0]));
+            __m256d zz =
+                _mm256_add_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(q[3], e[2]), _mm256_mul_pd(q[0], e[1])),
+                                            _mm256_mul_pd(q[1], e[0])),
+                              _mm256_mul_pd(q[2], e[3]));
+            __m256d w = _mm256_sub_pd(_mm256_sub_pd(_mm256_sub_pd(_mm256_mul_pd(q[3], e[3]), _mm256_mul_pd(q[0], e[0])),
+                                                    _mm256_mul_pd(q[1], e[1])),
+                                      _mm256_mul_pd(q[2], e[2]));
+            q[0] = x, q[1] = y, q[2] = zz, q[3] = w;
+        }
+    }
+    __m256d s0 = _mm256_and_pd(s[0], abs_mask), s1 = _mm256_and_pd(s[1], abs_mask), s2 = _mm256_and_pd(s[2], abs_mask);
+    __m256d c0 = _mm256_and_pd(c[0], abs_mask), c1 = _mm256_and_pd(c[1], abs_mask), c2 = _mm256_and_pd(c[2], abs_mask);
+    __m256d cc = _mm256_mul_pd(c1, c2), ss = _mm256_mul_pd(s1, s2), sc = _mm256_mul_pd(s1, c2),
+            cs = _mm256_mul_pd(c1, s2);
+    const int *order = p[0].order;
+    m[order[0]] = _mm256_add_pd(_mm256_mul_pd(s0, cc), _mm256_mul_pd(c0, ss));
+    m[order[1]] = _mm256_add_pd(_mm256_mul_pd(c0, sc), _mm256_mul_pd(s0, cs));
+    m[order[2]] = _mm256_add_pd(_mm256_mul_pd(c0, cs), _mm256_mul_pd(s0, sc));
+    m[3] = _mm256_add_pd(_mm256_mul_pd(c0, cc), _mm256_mul_pd(s0, ss));
+    __m256d n2 = _mm256_mul_pd(q[0], q[0]);
+    n2 = _mm256_add_pd(n2, _mm256_mul_pd(q[1], q[1]));
+    n2 = _mm256_add_pd(n2, _mm256_mul_pd(q[2], q[2]));
+    n2 = _mm256_add_pd(n2, _mm256_mul_pd(q[3], q[3]));
+    __m256d len = _mm256_sqrt_pd(n2);
+    __m128 fl[4];
+    __m128i same = _mm_set1_epi32(-1);
+    __m256d apart = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    for (int a = 0; a < 4; a++) {
+        __m256d o = _mm256_div_pd(q[a], len);
+        __m256d e = _mm256_fmadd_pd(m[a], _mm256_set1_pd(0x1p-45),
+                                    _mm256_mul_pd(_mm256_and_pd(o, abs_mask), _mm256_set1_pd(0x1p-42)));
+        __m256d lo = _mm256_sub_pd(o, e), hi = _mm256_xor_pd(_mm256_sub_pd(_mm256_xor_pd(o, sign), e), sign);
+        fl[a] = _mm256_cvtpd_ps(lo);
+        __m128 fh = _mm256_cvtpd_ps(hi);
+        same = _mm_and_si128(same, _mm_cmpeq_epi32(_mm_castps_si128(fl[a]), _mm_castps_si128(fh)));
+        apart = _mm256_and_pd(
+            apart, _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(lo, zero, _CMP_GT_OQ), _mm256_cmp_pd(hi, zero, _CMP_LT_OQ)),
+                                _mm256_cmp_pd(e, zero, _CMP_EQ_OQ)));
+    }
+    ok &= _mm_movemask_ps(_mm_castsi128_ps(same)) & _mm256_movemask_pd(apart);
+    _MM_TRANSPOSE4_PS(fl[0], fl[1], fl[2], fl[3]);
+    for (int k = 0; k < 4; k++)
+        if (ok >> k & 1) _mm_storeu_ps(p[k].q, fl[k]);
+    return ok;
+}
+
 __attribute__((target("avx2,fma"))) static int rotation_bound_out(const double deg[3], const int order[3],
                                                                   const double *undo, double o[4], double e[4])
 {
@@ -546,6 +635,24 @@ int bvh_rotation_pair(const double deg_a[3], const int order_a[3], const double 
 #endif
     for (int k = 0; k < 2; k++)
         if (!(done >> k & 1)) bvh_rotation(deg[k], order[k], undo[k], q[k], 1);
+    return done;
+}
+
+int bvh_rotation_quad(const double deg[4][3], const int order[3], float q[4][4])
+{
+    int done = 0;
+#if BVH_HAVE_AVX2
+    if (cpu_has_fast()) {
+        bvh_rot p[4];
+        for (int k = 0; k < 4; k++) {
+            for (int i = 0; i < 3; i++) p[k].deg[i] = deg[k][order[i]];
+            p[k].order = order, p[k].code = order[0] * 3 + order[1], p[k].undo = NULL, p[k].q = q[k];
+        }
+        done = rotation_fast4soa(p);
+    }
+#endif
+    for (int k = 0; k < 4; k++)
+        if (!(done >> k & 1)) bvh_rotation(deg[k], order, NULL, q[k], 1);
     return done;
 }
 
@@ -706,6 +813,23 @@ static ganim_code chan_put(bvh_file *f, bvh_chan *ch, const float *val, size_t n
 }
 
 #if BVH_HAVE_AVX2
+static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *const st[2], uint32_t fr);
+static ganim_code rotations_quad(bvh_file *f, const bvh_rot p[4], bvh_state *const st[4], uint32_t fr)
+{
+    int c = p[0].code;
+    if (p[1].code != c || p[2].code != c || p[3].code != c || p[0].undo || p[1].undo || p[2].undo || p[3].undo) {
+        ganim_code code = rotations_pair(f, p, st, fr);
+        return code != GANIM_OK ? code : rotations_pair(f, p + 2, st + 2, fr);
+    }
+    int done = rotation_fast4soa(p);
+    for (int k = 0; k < 4; k++) {
+        if (!(done >> k & 1))
+            f->libm_rotations += !rotation_floats(p[k].deg, p[k].order, p[k].code, p[k].undo, 1, p[k].q);
+        ganim_code code = chan_put(f, &st[k]->r, p[k].q, 4, fr);
+        if (code != GANIM_OK) return code;
+    }
+    return GANIM_OK;
+}
 /* Two joints' rotations of frame fr (rotation_fast2, else libm's path) into their channels. */
 static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *const st[2], uint32_t fr)
 {
@@ -737,8 +861,8 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
             }
     }
 #if BVH_HAVE_AVX2
-    bvh_rot pend[2];
-    bvh_state *pend_st[2];
+    bvh_rot pend[4];
+    bvh_state *pend_st[4];
     int npend = 0;
 #endif
     for (uint32_t ji = 0; ji < f->joint_count; ji++) {
@@ -777,9 +901,9 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
             memcpy(p->deg, deg, sizeof deg);
             p->order = st->order, p->code = st->order_code, p->undo = st->undo, p->q = st->q_prev;
             pend_st[npend++] = st;
-            if (npend == 2) {
+            if (npend == 4) {
                 npend = 0;
-                ganim_code code = rotations_pair(f, pend, pend_st, fr);
+                ganim_code code = rotations_quad(f, pend, pend_st, fr);
                 if (code != GANIM_OK) return code;
             }
             continue;
@@ -790,9 +914,16 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
         if (code != GANIM_OK) return code;
     }
 #if BVH_HAVE_AVX2
-    if (npend) { /* the frame's last rotation, alone */
-        f->libm_rotations += !rotation_floats(pend->deg, pend->order, pend->code, pend->undo, 1, pend->q);
-        return chan_put(f, &pend_st[0]->r, pend->q, 4, fr);
+    int k0 = 0;
+    if (npend >= 2) {
+        ganim_code code = rotations_pair(f, pend, pend_st, fr);
+        if (code != GANIM_OK) return code;
+        k0 = 2;
+    }
+    if (npend & 1) { /* the frame's last rotation, alone */
+        bvh_rot *p = &pend[k0];
+        f->libm_rotations += !rotation_floats(p->deg, p->order, p->code, p->undo, 1, p->q);
+        return chan_put(f, &pend_st[k0]->r, p->q, 4, fr);
     }
 #endif
     return GANIM_OK;

@@ -311,6 +311,38 @@ TEST(fast_pair_same_floats)
         CHECK_MSG(real_fast >= real - real / 1000, "%ld of %ld rotations left to libm", real - real_fast, real);
 }
 
+/* Four rotations of one order a vector lane each (the reader's frames, four joints at a
+ * time): each lane's floats libm's path's, bit for bit, on the random and special angles
+ * (zeros of both signs, quarter turns and their neighbours, huge and tiny ones) in every
+ * lane pattern of kinds; the fast path must take 99.9 % of the files' angles. */
+TEST(fast_quad_same_floats)
+{
+    long n = test_full() ? 5000000 : 250000, fast = 0, real = 0, real_fast = 0;
+    for (long i = 0; i < n; i++) {
+        double deg[4][3];
+        const int *order = NULL, *o;
+        int t, kinds_real[4];
+        float got[4][4], want[4];
+        for (int k = 0; k < 4; k++) {
+            do kinds_real[k] = random_rotation(deg[k], &o, &t);
+            while ((i >> k & 1) && !kinds_real[k]); /* lane patterns: some lanes files' angles only */
+            if (!order) order = o;
+        }
+        int f = bvh_rotation_quad((const double(*)[3])deg, order, got);
+        for (int k = 0; k < 4; k++) {
+            bvh_rotation(deg[k], order, NULL, want, 1);
+            fast += f >> k & 1;
+            real += kinds_real[k];
+            real_fast += kinds_real[k] && (f >> k & 1);
+            if (!same_floats(deg[k], order, 0, got[k], want)) return;
+        }
+    }
+    printf("  %ld quads, %ld rotations by the fast path; of the %ld of files' angles, %ld left to libm\n", n, fast,
+           real, real - real_fast);
+    if (bvh_has_fast_rotation())
+        CHECK_MSG(real_fast >= real - real / 1000, "%ld of %ld rotations left to libm", real - real_fast, real);
+}
+
 /* The fast sines and cosines within 34u of libm's (32u of the true value, and libm's 1 ulp)
  * on angles files hold and on the neighbours of quarter turns; the largest distance is
  * printed (2u here). */
@@ -472,6 +504,7 @@ int main(void)
     RUN(reader_matches);
     RUN(fast_same_floats);
     RUN(fast_pair_same_floats);
+    RUN(fast_quad_same_floats);
     RUN(fast_sincos_bound);
     RUN(fast_bound_holds);
     RUN(fast_dq_mul_matches);
