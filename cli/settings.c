@@ -48,7 +48,7 @@ cli_option *cli_options_with_aliases(const cli_option *base, int alias_base)
     while (base[nbase].id) nbase++;
     for (size_t k = 0; k < total; k++) {
         const ganim_option *o = alias_option(k);
-        nalias += (o->alias != NULL) + (o->deprecated_alias != NULL);
+        nalias += (size_t)(o->alias != NULL) + (size_t)(o->deprecated_alias != NULL);
     }
     cli_option *table = cli_xmalloc((nbase + nalias + 1) * sizeof *table);
     memcpy(table, base, nbase * sizeof *table);

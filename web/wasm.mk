@@ -13,7 +13,7 @@ OBJS    := $(patsubst %.c,$(OUT)/obj/%.o,$(SRCS))
 # fused multiply-add (ACL's float32 arithmetic is reproduced bit for bit). -O2 rather
 # than -Os: a little larger, and sampling twice as fast.
 CFLAGS_WASM := --target=wasm32-wasi -std=c11 -O2 -ffp-contract=off -fvisibility=hidden \
-  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Werror \
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror \
   -Iinclude -Isrc -MMD -MP
 # The stack comes first in memory (--stack-first), so an overflow traps instead of
 # running into the module's data; the page restarts the module after a trap.

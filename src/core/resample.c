@@ -20,10 +20,11 @@ static ganim_code resample_channel(ganim_doc *doc, ganim_channel *ch, const gani
     static const float zero[4] = { 0, 0, 0, 1 };
     for (uint32_t j = 0; j < new_count; j++) {
         if (j % factor == 0) /* original frames stay bit-exact */
-            memcpy(v + (size_t)j * comps, ch->values + (size_t)(j / factor) * comps, (size_t)comps * sizeof *v);
+            memcpy(v + (size_t)j * (size_t)comps, ch->values + (size_t)(j / factor) * (size_t)comps,
+                   (size_t)comps * sizeof *v);
         else
             ganim_channel_eval(ch, clip->frame_count, step, clip->rotation_interp, comps, (double)j / factor, zero,
-                               v + (size_t)j * comps);
+                               v + (size_t)j * (size_t)comps);
     }
     ch->values = v;
     ch->count = new_count;

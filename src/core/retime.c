@@ -41,7 +41,8 @@ ganim_code ganim_channel_retime(ganim_doc *doc, const ganim_channel *ch, uint32_
     float *v = ganim_doc_alloc_array_raw(doc, n, sizeof *v);
     if (!v) return GANIM_NOMEM(err);
     for (uint32_t k = 0; k < count; k++)
-        ganim_channel_eval(ch, frames, step, interp, comps, source_frame(k, ratio), rest, v + (size_t)k * comps);
+        ganim_channel_eval(ch, frames, step, interp, comps, source_frame(k, ratio), rest,
+                           v + (size_t)k * (size_t)comps);
     out->kind = GANIM_CHANNEL_PER_FRAME;
     out->count = count;
     out->values = v;

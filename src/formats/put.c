@@ -145,7 +145,7 @@ static int channel_moves(const ganim_channel *ch, int comps)
 {
     if (ch->kind != GANIM_CHANNEL_PER_FRAME && ch->kind != GANIM_CHANNEL_KEYED) return 0;
     for (uint32_t k = 1; k < ch->count; k++)
-        if (memcmp(ch->values, ch->values + (size_t)k * comps, (size_t)comps * sizeof(float)) != 0) return 1;
+        if (memcmp(ch->values, ch->values + (size_t)k * (size_t)comps, (size_t)comps * sizeof(float)) != 0) return 1;
     return 0;
 }
 
@@ -199,8 +199,8 @@ static void keep_original(ganim_channel *n, const ganim_channel *o, const ganim_
     for (uint32_t k = 0; k < limit; k++) {
         ganim_channel_eval(o, old->frame_count, ot->step, old->rotation_interp, comps, (double)k, unit, ov);
         if ((hidden && n->kind == GANIM_CHANNEL_PER_FRAME && !hidden[k]) ||
-            close_to(v + (size_t)k * comps, ov, comps)) {
-            memcpy(v + (size_t)k * comps, ov, (size_t)comps * sizeof *ov);
+            close_to(v + (size_t)k * (size_t)comps, ov, comps)) {
+            memcpy(v + (size_t)k * (size_t)comps, ov, (size_t)comps * sizeof *ov);
             kept++;
         }
     }
@@ -230,10 +230,10 @@ static int keys_kept(ganim_doc *t, const ganim_channel *in, const ganim_channel 
     }
     uint32_t kept = 0;
     for (uint32_t k = 0; k < o->count; k++) {
-        const float *a = in->values + (size_t)k * comps, *b = o->values + (size_t)k * comps;
+        const float *a = in->values + (size_t)k * (size_t)comps, *b = o->values + (size_t)k * (size_t)comps;
         int same = close_to(a, b, comps);
         kept += (uint32_t)same;
-        memcpy(v + (size_t)k * comps, same ? b : a, (size_t)comps * sizeof *v);
+        memcpy(v + (size_t)k * (size_t)comps, same ? b : a, (size_t)comps * sizeof *v);
     }
     *out = *o;
     if (kept != o->count) out->values = v;

@@ -79,17 +79,17 @@ ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *
             for (int c = 0; c < 3; c++) {
                 unsigned comps = c == 2 ? 4 : 3;
                 if (keep) {
-                    idx[c * p->track_count + i] = has[c] ? own[c] : -1;
+                    idx[(uint32_t)c * p->track_count + i] = has[c] ? own[c] : -1;
                 } else if (has[c]) {
                     if (next[c] + comps > 32767u) {
                         ganim_free(p->alloc, idx, idx_size);
                         return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                                           ALA ": too many animated tracks for format 2 (16-bit indices)");
                     }
-                    idx[c * p->track_count + i] = (int16_t)next[c];
+                    idx[(uint32_t)c * p->track_count + i] = (int16_t)next[c];
                     next[c] += comps;
                 } else {
-                    idx[c * p->track_count + i] = -1;
+                    idx[(uint32_t)c * p->track_count + i] = -1;
                 }
             }
         }
@@ -122,7 +122,7 @@ ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *
         if (t->has_unk10) gcw_mini_u32(&cw, 10, t->unk10);
         for (int v = 0; v < 4; v++) put_vec(&cw, (uint8_t)(6 + v), t->vec[v]);
         if (version == 2) {
-            for (int c = 0; c < 3; c++) put_i16(&cw, (uint8_t)(14 + c), &idx[c * p->track_count + i], 1);
+            for (int c = 0; c < 3; c++) put_i16(&cw, (uint8_t)(14 + c), &idx[(uint32_t)c * p->track_count + i], 1);
             put_i16(&cw, 17, t->defrot, 4);
         }
         gcw_end(&cw);
@@ -157,7 +157,7 @@ ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *
             if (!fs[slot[b]]) continue;
             size_t bs = 0;
             uint8_t *block = make_block(p, p->version == 2 ? src[b] : NULL, fs[slot[b]], chan[b],
-                                        &idx[slot[b] * p->track_count], &bs);
+                                        &idx[(uint32_t)slot[b] * p->track_count], &bs);
             if (!block) {
                 rc = GANIM_NOMEM(err);
                 break;

@@ -242,7 +242,7 @@ ganim_code alamo_ala_read(ganim_doc *doc, const uint8_t *data, size_t size, cons
         if ((rc = make_vector(doc, t, 1, p.frames, p.version == 2, &o->translation, err)) ||
             (rc = make_vector(doc, t, 2, p.frames, p.version == 2, &o->scale, err)))
             break;
-        late += (t->late[0] != NULL) + (t->late[1] != NULL);
+        late += (uint32_t)(t->late[0] != NULL) + (uint32_t)(t->late[1] != NULL);
         if ((t->vis && !(o->visibility = unpack_bits(doc, t->vis, p.frames))) ||
             (t->step && !(o->step = unpack_bits(doc, t->step, p.frames))))
             rc = GANIM_NOMEM(err);

@@ -783,7 +783,7 @@ ganim_code bvh_begin(bvh_file *f)
         for (int i = 0; i < 3; i++) {
             int at = rot_at[st->order[i]];
             st->rot_v[i] = at >= 0 ? j->first + (uint32_t)at : f->channels;
-            st->pos_v[i] = st->pos_at[i] >= 0 ? j->first + (uint32_t)st->pos_at[i] : f->channels;
+            st->pos_v[i] = st->pos_at[i] >= 0 ? j->first + (uint32_t)(uint8_t)st->pos_at[i] : f->channels;
             st->angle[i] = UINT64_MAX; /* a NaN: no angle read has these bits */
         }
         for (int a = 0; a < 3; a++) st->base[a] = f->positions_add || st->pos_at[a] < 0 ? j->offset[a] : 0;

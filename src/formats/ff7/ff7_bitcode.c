@@ -327,19 +327,19 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
  * slot's codes from the first type-7 entry on again by FF7_CODE_E (the state is the one
  * before it, see FF7_CODE_F), the count's bits 16..19 cleared; so the same entries, the
  * same state and the same `best` as FF7_CODE_E three times. */
-#define FF7_SLOT_E(R, D, TOP, C56, T, K)                                                                \
-    do {                                                                                                \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[K]);                                                      \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 1]);                                                \
-        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 2]);                                                \
-        if (FF7_RARE((R).valid & 0xF0000u)) {                                                           \
-            ptrdiff_t j_ = 0;                                                                           \
-            while ((T)[(K) + j_] & 63u) j_++;                                                           \
-            (R).valid &= ~0xF0000u;                                                                     \
-            (R).fixes++;                                                                                \
-            for (; j_ < 3; j_++) FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[(K) + j_]); \
-        }                                                                                               \
-        FF7_REFILL(R, C56);                                                                             \
+#define FF7_SLOT_E(R, D, TOP, C56, T, K)                                                                           \
+    do {                                                                                                           \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[K]);                                                                 \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 1]);                                                           \
+        FF7_CODE_F((R).x, (R).valid, TOP, (T)[(K) + 2]);                                                           \
+        if (FF7_RARE((R).valid & 0xF0000u)) {                                                                      \
+            ptrdiff_t j_ = 0;                                                                                      \
+            while ((T)[(ptrdiff_t)(K) + j_] & 63u) j_++;                                                           \
+            (R).valid &= ~0xF0000u;                                                                                \
+            (R).fixes++;                                                                                           \
+            for (; j_ < 3; j_++) FF7_CODE_E((R).x, (R).valid, (R).best, (D)->kraw, TOP, (T)[(ptrdiff_t)(K) + j_]); \
+        }                                                                                                          \
+        FF7_REFILL(R, C56);                                                                                        \
     } while (0)
 
 /* Two slots' six codes by FF7_CODE_F with one refill and one test: after a refill x holds

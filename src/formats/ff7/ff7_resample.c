@@ -47,8 +47,8 @@ static ganim_code resample_clip(ganim_doc *doc, uint32_t index, uint64_t target,
         }
         double t = (double)r / (double)(m - 1);
         for (int k = 0; k < 3; k++) {
-            double x0 = sp[(size_t)a * 3u + k], x1 = sp[(size_t)(a + 1) * 3u + k];
-            dp[(size_t)j * 3u + k] = (int32_t)lround(x0 + (x1 - x0) * t);
+            double x0 = sp[(size_t)a * 3u + (size_t)k], x1 = sp[(size_t)(a + 1) * 3u + (size_t)k];
+            dp[(size_t)j * 3u + (size_t)k] = (int32_t)lround(x0 + (x1 - x0) * t);
         }
         for (uint32_t s = 0; s < slots; s++) {
             ganim_quat q0 = ff7_raw_to_quat(sr + (size_t)a * per + s * 3u);
