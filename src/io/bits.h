@@ -60,7 +60,7 @@ static inline bool gb_lsb_u(ganim_bits *b, unsigned n, uint32_t *out)
     uint64_t v = 0;
     for (unsigned i = 0; i < n; i++) {
         size_t p = b->pos + i;
-        v |= (uint64_t)((b->data[p >> 3] >> (p & 7u)) & 1u) << i;
+        v |= (uint64_t)((unsigned)(b->data[p >> 3] >> (p & 7u)) & 1u) << i;
     }
     b->pos += n;
     *out = (uint32_t)v;
@@ -84,7 +84,7 @@ static inline bool gb_lsb_unpack(const uint8_t *data, size_t nbytes, size_t coun
         for (unsigned k = 0; k < 8; k++) out[k] = (uint8_t)(v >> (8u * k));
 #endif
     }
-    for (size_t i = whole * 8u; i < count; i++) *out++ = (uint8_t)((data[i >> 3] >> (i & 7u)) & 1u);
+    for (size_t i = whole * 8u; i < count; i++) *out++ = (uint8_t)((unsigned)(data[i >> 3] >> (i & 7u)) & 1u);
     return true;
 }
 

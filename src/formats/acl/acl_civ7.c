@@ -152,7 +152,7 @@ static ganim_code read_v0(ganim_doc *doc, const uint8_t *data, size_t size, cons
         uint64_t model = 0;
         for (uint32_t b = 0; b < bones; b++)
             for (unsigned k = 0; k < 3; k++)
-                model += ganim_doc_room((uint64_t)(varies[b] >> k & 1u ? frames : 1u) * (k ? 12u : 16u));
+                model += ganim_doc_room((uint64_t)((unsigned)(varies[b] >> k) & 1u ? frames : 1u) * (k ? 12u : 16u));
         if (model >= ((uint64_t)1 << 20) && model <= SIZE_MAX) (void)ganim_doc_reserve(doc, (size_t)model);
     }
     for (uint32_t b = 0; b < bones && !rc; b++) {

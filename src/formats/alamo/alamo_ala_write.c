@@ -45,7 +45,7 @@ static bool channel_matches(const ala_ptrack *t, int channel, uint32_t frames, c
     unsigned comps = channel == 0 ? 4 : 3;
     for (uint32_t f = 0; f < frames; f++) {
         float v[4], w[4];
-        if (channel == 2 && t->vis && !((t->vis[f >> 3] >> (f & 7u)) & 1u)) continue;
+        if (channel == 2 && t->vis && !((unsigned)(t->vis[f >> 3] >> (f & 7u)) & 1u)) continue;
         ala_plan_value(t, channel, f, v);
         ganim_channel_eval(ch, frames, o->step, interp, (int)comps, (double)f, rest, w);
         if (channel == 0) {
