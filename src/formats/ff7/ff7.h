@@ -290,9 +290,9 @@ static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, 
  * function of the three angles alone). Every path gives the bits of
  * ff7_raw_to_quat_store_generic: ff7_slot_rotations takes the fastest this CPU runs (AVX
  * where the compiler and the CPU have it: FF7_PATH_AVX, or FF7_PATH_AVX_BMI2 where the
- * CPU has BMI2 too), ff7_slot_rotations_on the one named (false, nothing written, when
+ * CPU has BMI2 too, FF7_PATH_AVX_FMA where it has BMI2 and FMA), ff7_slot_rotations_on the one named (false, nothing written, when
  * this build or CPU lacks it; for the tests). */
-enum { FF7_PATH_GENERIC, FF7_PATH_SHORT, FF7_PATH_AVX, FF7_PATH_AVX_BMI2 };
+enum { FF7_PATH_GENERIC, FF7_PATH_SHORT, FF7_PATH_AVX, FF7_PATH_AVX_BMI2, FF7_PATH_AVX_FMA };
 void ff7_slot_rotations(const uint8_t *r, size_t stride, uint32_t frames, float *v);
 bool ff7_slot_rotations_on(int path, const uint8_t *r, size_t stride, uint32_t frames, float *v);
 static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])

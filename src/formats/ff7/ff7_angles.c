@@ -249,8 +249,112 @@ __attribute__((target("avx,bmi2"))) static void slot_rotations_avx_bmi2(const ui
     slot_rotations_avx_body(r, stride, frames, v, true);
 }
 
+/* quat_short_avx_rows with ... * Qz's sum as one fused multiply-add: each lane's
+ * x cz + y sz is two products of floats, each exact in double (24 + 24 significant bits),
+ * so fma(y, sz, x cz) rounds the same exact sum once, as the add of the two exact
+ * products does (a zero's sign by the same rule: fusedMultiplyAdd takes it as the sum of
+ * the product and the addend); the bits of quat_short_avx_rows. */
+__attribute__((target("avx,fma"))) static inline __m128 quat_short_fma_rows(const float *xr, const float *yr,
+                                                                            const double *zr)
+{
+    __m128 X = _mm_castpd_ps(_mm_movedup_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)xr))));
+    __m128 f = _mm_mul_ps(X, _mm_load_ps(yr));
+    __m256d q = _mm256_cvtps_pd(f);                                            /* (x, y, z, w) of Qy * Qx */
+    __m256d s = _mm256_permute_pd(q, 0x5);                                     /* (y, x, w, z) */
+    __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)zr);       /* cz x 4 */
+    __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(zr + 2)); /* (sz, -sz) x 2 */
+    return _mm256_cvtpd_ps(_mm256_fmadd_pd(s, sz, _mm256_mul_pd(q, cz)));
+}
+
+/* Frames f and f + 1 at r and r + stride (a0 and a1: their 6 bytes in the top 48 bits,
+ * the low 16 zero), neither repeating the frame before: a frame that repeats frame f
+ * copies its quaternion; otherwise both are formed by quat_short_fma_rows, tested for a
+ * zero component together and stored with one 32-byte store, a quaternion with a zero
+ * component formed again by the generic product over what was stored (as
+ * slot_rotations_avx_body). */
+__attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void
+pair_fma(const char *half, const uint8_t *r, size_t stride, uint64_t a0, uint64_t a1, __m256 zero, float *q)
+{
+    if (a1 == a0) {
+        quat_one_avx(r, a0, q);
+        memcpy(q + 4, q, 4 * sizeof *q);
+        return;
+    }
+    __m128 q0 = quat_short_fma_rows(row_x(half, a0, true), row_y(half, a0, true), row_z(half, a0, true));
+    __m128 q1 = quat_short_fma_rows(row_x(half, a1, true), row_y(half, a1, true), row_z(half, a1, true));
+    __m256 both = _mm256_insertf128_ps(_mm256_castps128_ps256(q0), q1, 1);
+    __m256 z = _mm256_cmp_ps(both, zero, _CMP_EQ_OQ);
+    _mm256_storeu_ps(q, both);
+    if (!_mm256_testz_ps(z, z)) { /* vtestps: a lane's sign set, i.e. a zero component */
+        int zeros = _mm256_movemask_ps(z);
+        if (zeros & 0x0F) quat_generic_avx(r, q);
+        if (zeros & 0xF0) quat_generic_avx(r + stride, q + 4);
+    }
+}
+
+/* Frame f repeats frame f - 1 (a0: its form): its quaternion copied, frame f + 1's
+ * copied too when it repeats, else formed alone. */
+__attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void
+pair_repeat_fma(const uint8_t *r, size_t stride, uint64_t a0, uint64_t a1, float *q)
+{
+    memcpy(q, q - 4, 4 * sizeof *q);
+    if (a1 == a0) memcpy(q + 4, q - 4, 4 * sizeof *q);
+    else quat_one_avx(r + stride, a1, q + 4);
+}
+
+/* slot_rotations_avx_bmi2 where the CPU has FMA too: the short products by
+ * quat_short_fma_rows (one instruction fewer a quaternion), and frame f + 1's 6 bytes by
+ * one shlx from memory at r + stride (as frame f's), not a load 2 bytes early and a mask:
+ * its 2 bytes past lie in frame f + 2's slot (r + stride + 8 <= r + 2 stride + 6), so
+ * every pair but one whose frame f + 1 is the last frame; that pair loads as
+ * slot_rotations_avx_body does. */
+__attribute__((target("avx,fma,bmi2"))) static void slot_rotations_fma(const uint8_t *r, size_t stride, uint32_t frames,
+                                                                       float *v)
+{
+    uint64_t prev = UINT64_MAX; /* no frame's form (low 16 bits zero) */
+    float *q = v;
+    const char *half = (const char *)&ff7_half;
+#if defined(__GNUC__)
+    __asm__("" : "+r"(half)); /* one base register for the three tables, not three addresses */
+#endif
+    unsigned s16 = 16;
+#if defined(__GNUC__)
+    __asm__("" : "+r"(s16)); /* each frame's load and shift as one shlx from memory */
+#endif
+    __m256 zero = _mm256_setzero_ps();
+#if defined(__GNUC__)
+    __asm__("" : "+x"(zero)); /* made once, not again in each pair */
+#endif
+    /* the pairs before the last frame: (frames - 1) / 2 of them */
+    const float *inner_end = v + 8 * (size_t)(frames ? (frames - 1u) >> 1 : 0u);
+    for (; q != inner_end; q += 8, r += 2 * stride) {
+        size_t st = stride;
+#if defined(__GNUC__)
+        __asm__("" : "+r"(st)); /* frame f + 1's load from r and the stride, not a second pointer */
+#endif
+        uint64_t a0 = ld_u64_x86(r) << s16;
+        if (a0 == prev) {
+            prev = ld_u64_x86(r + st) << s16;
+            pair_repeat_fma(r, stride, a0, prev, q);
+            continue;
+        }
+        prev = ld_u64_x86(r + st) << s16;
+        pair_fma(half, r, stride, a0, prev, zero, q);
+    }
+    if (frames && !(frames & 1u)) { /* the last pair: frame f + 1's slot may end the array */
+        uint64_t a0 = ld_u64_x86(r) << s16, a1 = ld_u64_x86(r + stride - 2) & ~(uint64_t)0xFFFF;
+        if (a0 == prev) pair_repeat_fma(r, stride, a0, a1, q);
+        else pair_fma(half, r, stride, a0, a1, zero, q);
+    } else if (frames & 1u) { /* the last frame alone: its 6 bytes alone */
+        uint64_t a = ((uint64_t)ganim_ld_u32le(r) | (uint64_t)ganim_ld_u16le(r + 4) << 32) << 16;
+        if (a == prev) memcpy(q, q - 4, 4 * sizeof *q);
+        else quat_one_avx(r, a, q);
+    }
+}
+
 static bool cpu_has_avx(void) { return __builtin_cpu_supports("avx"); }
 static bool cpu_has_bmi2(void) { return __builtin_cpu_supports("bmi2"); }
+static bool cpu_has_fma(void) { return __builtin_cpu_supports("fma"); }
 #endif
 
 bool ff7_slot_rotations_on(int path, const uint8_t *r, size_t stride, uint32_t frames, float *v)
@@ -267,6 +371,10 @@ bool ff7_slot_rotations_on(int path, const uint8_t *r, size_t stride, uint32_t f
         if (!cpu_has_avx() || !cpu_has_bmi2()) return false;
         slot_rotations_avx_bmi2(r, stride, frames, v);
         return true;
+    case FF7_PATH_AVX_FMA:
+        if (!cpu_has_avx() || !cpu_has_bmi2() || !cpu_has_fma()) return false;
+        slot_rotations_fma(r, stride, frames, v);
+        return true;
 #endif
     default: return false;
     }
@@ -276,7 +384,8 @@ void ff7_slot_rotations(const uint8_t *r, size_t stride, uint32_t frames, float 
 {
 #if FF7_HAVE_AVX
     if (cpu_has_avx()) {
-        if (cpu_has_bmi2()) slot_rotations_avx_bmi2(r, stride, frames, v);
+        if (cpu_has_bmi2() && cpu_has_fma()) slot_rotations_fma(r, stride, frames, v);
+        else if (cpu_has_bmi2()) slot_rotations_avx_bmi2(r, stride, frames, v);
         else slot_rotations_avx(r, stride, frames, v);
         return;
     }

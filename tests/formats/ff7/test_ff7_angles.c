@@ -130,45 +130,51 @@ TEST(grids_and_random_triples)
     }
 }
 
-/* One slot (the first of two per frame: stride 12) over `frames` frames of `angles`
- * (x, y, z per frame) through every path of ff7_slot_rotations: bit for bit the generic
- * product (signed zeros included), each quaternion the reference's. */
-static int check_slot_paths(const uint16_t *angles, uint32_t frames)
+/* One slot (of two per frame: stride 12; at byte 0 or 6 of each frame's 12, `at`) over
+ * `frames` frames of `angles` (x, y, z per frame) through every path of
+ * ff7_slot_rotations: bit for bit the generic product (signed zeros included), each
+ * quaternion the reference's. At byte 6 the last frame's slot ends the array: a read past
+ * it is the sanitized build's error. */
+static int check_slot_paths_at(const uint16_t *angles, uint32_t frames, unsigned at)
 {
     uint8_t *rec = malloc((size_t)frames * 12u);
-    float *out[4] = { malloc((size_t)frames * 16u), malloc((size_t)frames * 16u), malloc((size_t)frames * 16u),
-                      malloc((size_t)frames * 16u) };
+    float *out[5] = { malloc((size_t)frames * 16u), malloc((size_t)frames * 16u), malloc((size_t)frames * 16u),
+                      malloc((size_t)frames * 16u), malloc((size_t)frames * 16u) };
     float *best = malloc((size_t)frames * 16u);
-    int ok = rec && out[0] && out[1] && out[2] && out[3] && best;
+    int ok = rec && out[0] && out[1] && out[2] && out[3] && out[4] && best;
     CHECK(ok);
     for (uint32_t f = 0; ok && f < frames; f++) {
         for (int k = 0; k < 3; k++) {
             uint16_t a = angles[f * 3u + (unsigned)k];
-            rec[f * 12u + (unsigned)k * 2u] = (uint8_t)a, rec[f * 12u + (unsigned)k * 2u + 1u] = (uint8_t)(a >> 8);
+            rec[f * 12u + at + (unsigned)k * 2u] = (uint8_t)a;
+            rec[f * 12u + at + (unsigned)k * 2u + 1u] = (uint8_t)(a >> 8);
         }
-        for (int k = 6; k < 12; k++) rec[f * 12u + (unsigned)k] = (uint8_t)(f * 7u + (unsigned)k); /* the other slot */
+        for (unsigned k = 0; k < 6; k++) rec[f * 12u + (6u - at) + k] = (uint8_t)(f * 7u + k + 6u); /* the other slot */
     }
 #if FF7_HAVE_AVX
     int avx = __builtin_cpu_supports("avx"), bmi2 = avx && __builtin_cpu_supports("bmi2");
+    int fma = bmi2 && __builtin_cpu_supports("fma");
 #else
-    int avx = 0, bmi2 = 0;
+    int avx = 0, bmi2 = 0, fma = 0;
 #endif
-    for (int path = FF7_PATH_GENERIC; ok && path <= FF7_PATH_AVX_BMI2; path++) {
+    for (int path = FF7_PATH_GENERIC; ok && path <= FF7_PATH_AVX_FMA; path++) {
         float *o = out[path];
-        bool ran = ff7_slot_rotations_on(path, rec, 12, frames, o);
+        bool ran = ff7_slot_rotations_on(path, rec + at, 12, frames, o);
         if (path >= FF7_PATH_AVX && !ran) {
-            CHECK(!(path == FF7_PATH_AVX ? avx : bmi2)); /* this machine has it: the path must run */
+            CHECK(!(path == FF7_PATH_AVX        ? avx
+                    : path == FF7_PATH_AVX_BMI2 ? bmi2
+                                                : fma)); /* this machine has it: it must run */
             memcpy(o, out[0], (size_t)frames * 16u);
         } else {
             CHECK(ran);
         }
     }
-    ff7_slot_rotations(rec, 12, frames, best);
+    ff7_slot_rotations(rec + at, 12, frames, best);
     for (uint32_t f = 0; ok && f < frames; f++) {
         uint16_t raw[3] = { angles[f * 3u], angles[f * 3u + 1u], angles[f * 3u + 2u] };
         ganim_quat r = reference(raw);
-        for (int p = 0; p < 5 && ok; p++) {
-            const float *q = p < 4 ? out[p] + f * 4u : best + f * 4u;
+        for (int p = 0; p < 6 && ok; p++) {
+            const float *q = p < 5 ? out[p] + f * 4u : best + f * 4u;
             if (memcmp(q, &r, sizeof r) != 0) {
                 CHECK_MSG(0, "path %d, frame %u, angles (%u %u %u): (%a %a %a %a) instead of (%a %a %a %a)", p, f,
                           raw[0], raw[1], raw[2], (double)q[0], (double)q[1], (double)q[2], (double)q[3], r.x, r.y, r.z,
@@ -177,8 +183,13 @@ static int check_slot_paths(const uint16_t *angles, uint32_t frames)
             }
         }
     }
-    free(rec), free(out[0]), free(out[1]), free(out[2]), free(out[3]), free(best);
+    free(rec), free(out[0]), free(out[1]), free(out[2]), free(out[3]), free(out[4]), free(best);
     return ok;
+}
+
+static int check_slot_paths(const uint16_t *angles, uint32_t frames)
+{
+    return check_slot_paths_at(angles, frames, 0) && check_slot_paths_at(angles, frames, 6);
 }
 
 /* ff7_slot_rotations' paths (generic, short, AVX and AVX with BMI2 where this machine has them) agree bit for
