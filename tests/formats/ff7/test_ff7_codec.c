@@ -1,8 +1,19 @@
 /* FF7 battle bit coder: random animations round-trip exactly; the coder is never larger
  * than Kimera's (its size rule re-implemented here from the note, §7.1); hand-computed
  * sizes and code bits (Qhimm's examples). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, sysconf: the guard pages of the lanes' test */
+#endif
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#define FF7_TEST_GUARD_PAGES 1
+#else
+#define FF7_TEST_GUARD_PAGES 0
+#endif
 
 #include "formats/ff7/ff7.h"
 #include "test.h"
@@ -584,7 +595,10 @@ TEST(list_matches_reference)
  * `key` (deltas small, of 10-bit codes, raw, and positions of 8 and 17 bits), now and
  * then with random bits flipped (any code: non-shortest raw codes, type-7 codes in any
  * lane) or cut anywhere, or random bytes with mostly zero bits (17-bit positions of
- * values that 8 bits hold). */
+ * values that 8 bits hold); damage 4: every frame as long as a frame can be (17-bit
+ * positions, raw codes: at bKey 0, lane_frame_max's bits exactly), cut in its second
+ * half one byte after a frame that ends on a byte boundary (frame 0: 16-bit positions and
+ * 12-bit raw angles). */
 static uint8_t *lanes_stream(unsigned key, uint32_t slots, uint32_t frames, int damage, size_t *size)
 {
     size_t per = (size_t)slots * 3;
@@ -604,19 +618,31 @@ static uint8_t *lanes_stream(unsigned key, uint32_t slots, uint32_t frames, int 
     uint16_t *rot = malloc(frames * per * sizeof *rot);
     int mode = rnd_range(0, 3);
     for (size_t i = 0; i < (size_t)frames * 3; i++)
-        pos[i] =
-            (i < 3 ? rnd_range(-32768, 32767) : pos[i - 3]) + (rnd() % 3 ? rnd_range(-64, 63) : rnd_range(-3000, 3000));
+        pos[i] = (i < 3 ? rnd_range(-32768, 32767) : pos[i - 3]) +
+                 (damage == 4 ? (i >= 3 && pos[i - 3] > 0 ? -1 : 1) * rnd_range(65, 3000)
+                  : rnd() % 3 ? rnd_range(-64, 63)
+                              : rnd_range(-3000, 3000));
     for (size_t i = 0; i < frames * per; i++) {
         int32_t m = rnd_range(32, 63);
         int32_t d = mode == 0 ? rnd_range(-31, 31) : mode == 1 ? (rnd() % 2 ? m : -m - 1) : rnd_range(-70, 70);
         if (rnd() % (mode == 3 ? 4 : 60) == 0) d = rnd_range(-2048, 2047);
         if (rnd() % 4 == 0) d = 0;
+        if (damage == 4) d = (rnd() % 2 ? 1 : -1) * rnd_range(65, 2047); /* raw codes: -64 has a short one */
         rot[i] = (uint16_t)((uint32_t)((i < per ? 0 : rot[i - per]) + (uint32_t)d * (1u << key)) & 0xFFFu);
     }
     ganim_buffer b = encode(key, slots, frames, pos, rot);
     free(pos);
     free(rot);
     size_t n = damage == 1 ? (size_t)rnd_range(0, (int32_t)b.size) : b.size;
+    if (damage == 4 && !key) { /* cut 8 bits after the end of a frame k (< the last) that ends on a
+                                * byte boundary: a frame as long as any ends as near the end as any */
+        size_t first = 48u + per * 12u, max = 51u + per * 16u, ends[8], m = 0;
+        for (size_t k = frames / 2; k + 1 < frames && m < 8; k++) /* frame k ends at first + k max */
+            if ((first + k * max) % 8 == 0) ends[m++] = (first + k * max) / 8;
+        if (m) n = ends[rnd() % m] + 1;
+        CHECK_MSG(n <= b.size && (m == 0 || b.size == (first + (frames - 1) * max + 7) / 8),
+                  "%zu bytes of %zu, %u frames of %zu codes: not frames of the longest", n, b.size, frames, per);
+    }
     uint8_t *s = malloc(n + 1);
     if (n) memcpy(s, b.data, n);
     ganim_buffer_free(&b);
@@ -626,17 +652,61 @@ static uint8_t *lanes_stream(unsigned key, uint32_t slots, uint32_t frames, int 
     return s;
 }
 
-/* ff7_decode_stream_list on lists of 16 to 40 streams, most of one slot count and bKey,
- * so that the AVX2 path's vector lanes (lanes_prepass: 2 to 4 vectors of 8 streams) take
- * them: every bKey, 3 to 32 slots, streams of different lengths (ending at different
- * frames, cut, with bits flipped, random bytes: every code kind, raw codes in some lanes
- * and not in others), 1 to 90 frames wanted, a few streams of other slot counts or bKeys among them;
- * all streams in one buffer (as a pack's). Frames, bits, the shortest flag, positions
- * and angles equal the bit-by-bit reference's; through the dispatcher and the AVX2 path. */
-TEST(lanes_match_reference)
+/* Where lanes_lists puts the streams: all in one buffer (as a pack's), or each in memory
+ * of its own against a page that may not be read (FF7_TEST_GUARD_PAGES), the stream's
+ * last byte the last before that page (a read past the stream faults) or its first byte
+ * the first after it (a read before the stream faults). AddressSanitizer does not see
+ * the AVX2 lanes' gathers, and in one buffer a gather past a stream's end reads the next
+ * stream's bytes: only the page itself holds the lanes to their streams. */
+enum { STREAMS_IN_ONE_BUFFER, STREAMS_END_AT_GUARD, STREAMS_START_AT_GUARD };
+
+#if FF7_TEST_GUARD_PAGES
+/* One mapping for a list's n streams (s[k], size[k] bytes): a page that may not be read,
+ * then for each stream its pages and another such page, each stream against the page
+ * after it (STREAMS_END_AT_GUARD) or before it (STREAMS_START_AT_GUARD); at[k] where
+ * each went. One mapping keeps the streams close together, as the lanes need (their bit
+ * positions count from the lowest stream). The mapping's length in *len; NULL when it
+ * cannot be had. */
+static uint8_t *guarded_streams(uint8_t *const *s, const ff7_stream_job *job, size_t n, int layout, const uint8_t **at,
+                                size_t *len)
 {
-    int compared = 0, lists_run = 0;
-    for (int iter = 0; iter < 400; iter++) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = 1;
+    for (size_t k = 0; k < n; k++) pages += (job[k].size ? (job[k].size + page - 1) / page : 1) + 1;
+    *len = pages * page;
+    void *m = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    uint8_t *map = m, *p = map;
+    int ok = mprotect(p, page, PROT_NONE) == 0;
+    p += page;
+    for (size_t k = 0; k < n; k++) {
+        size_t size = job[k].size, data = (size ? (size + page - 1) / page : 1) * page;
+        uint8_t *d = layout == STREAMS_END_AT_GUARD ? p + data - size : p;
+        if (size) memcpy(d, s[k], size);
+        at[k] = d;
+        p += data;
+        ok &= mprotect(p, page, PROT_NONE) == 0;
+        p += page;
+    }
+    if (!ok) {
+        munmap(map, *len);
+        return NULL;
+    }
+    return map;
+}
+#endif
+
+/* ff7_decode_stream_list on `iters` lists of 16 to 40 streams, most of one slot count and
+ * bKey, so that the AVX2 path's vector lanes (lanes_prepass: 2 to 4 vectors of 8 streams)
+ * take them: every bKey, 3 to 32 slots, streams of different lengths (ending at different
+ * frames, cut, with bits flipped, random bytes: every code kind, raw codes in some lanes
+ * and not in others), 1 to 90 frames wanted, a few streams of other slot counts or bKeys
+ * among them; the streams laid out as `layout` says. Frames, bits, the shortest flag,
+ * positions and angles equal the bit-by-bit reference's; through the dispatcher and the
+ * AVX2 path. Adds to *compared the streams decoded past frame 0, returns the lists run. */
+static int lanes_lists(int layout, int iters, int *compared)
+{
+    int lists_run = 0;
+    for (int iter = 0; iter < iters; iter++) {
         enum { MAXJ = LIST_MAX };
         ff7_stream_job job[MAXJ], *jobs[MAXJ];
         uint8_t *s[MAXJ], *all;
@@ -645,6 +715,8 @@ TEST(lanes_match_reference)
         size_t nj = (size_t)rnd_range(16, MAXJ);
         unsigned key = (unsigned)(rnd() % 12);
         uint32_t slots = (uint32_t)rnd_range(3, 32), frames = (uint32_t)rnd_range(2, 70);
+        bool longest = layout != STREAMS_IN_ONE_BUFFER && iter % 2; /* frames that end nearest the end */
+        if (longest) key = 0;
         for (size_t k = 0; k < nj; k++) {
             ff7_stream_job *j = &job[k];
             memset(j, 0, sizeof *j);
@@ -655,6 +727,7 @@ TEST(lanes_match_reference)
             j->max_frames = rnd() % 6 == 0 ? (uint32_t)rnd_range(1, 90) : 90;
             uint32_t fr = rnd() % 3 ? frames : (uint32_t)rnd_range(1, 80);
             int damage = rnd() % 8 == 0 ? 1 : rnd() % 8 == 0 ? 2 : rnd() % 10 == 0 ? 3 : 0;
+            if (longest && !other) damage = 4;
             s[k] = lanes_stream(j->bkey, j->slots, fr, damage, &j->size);
             at[k] = total;
             total += j->size + (size_t)rnd_range(0, 9);
@@ -665,7 +738,7 @@ TEST(lanes_match_reference)
             ref.n2[k] = reference_decode(s[k], j->size, j->bkey, j->slots, j->max_frames, ref.p2[k], ref.r2[k],
                                          &ref.b2[k], &ref.s2[k]);
             if (!ref.n2[k]) ref.b2[k] = 0, ref.s2[k] = ref.given[k];
-            compared += ref.n2[k] > 1;
+            *compared += ref.n2[k] > 1;
         }
         all = malloc(total + 1);
         memset(all, 0xA5, total + 1);
@@ -673,12 +746,44 @@ TEST(lanes_match_reference)
             if (job[k].size) memcpy(all + at[k], s[k], job[k].size);
             job[k].stream = all + at[k];
         }
+#if FF7_TEST_GUARD_PAGES
+        uint8_t *map = NULL;
+        size_t map_len = 0;
+        if (layout != STREAMS_IN_ONE_BUFFER) {
+            const uint8_t *where[MAXJ];
+            map = guarded_streams(s, job, nj, layout, where, &map_len);
+            CHECK_MSG(map != NULL, "iteration %d: no memory against guard pages", iter);
+            if (map)
+                for (size_t k = 0; k < nj; k++) job[k].stream = where[k];
+        }
+#endif
         lists_run += list_paths_match(job, jobs, nj, &ref, iter, FF7_PAIR_AVX2 + 1);
+#if FF7_TEST_GUARD_PAGES
+        if (map) munmap(map, map_len);
+#endif
         list_free(job, s, nj, &ref);
         free(all);
     }
+    return lists_run;
+}
+
+TEST(lanes_match_reference)
+{
+    int compared = 0, lists_run = lanes_lists(STREAMS_IN_ONE_BUFFER, 400, &compared);
     CHECK_MSG(compared > 8000, "only %d streams past frame 0", compared);
     CHECK(lists_run >= 400);
+}
+
+/* lanes_match_reference's lists with every stream against a page that may not be read,
+ * after its last byte and before its first: the lanes read no byte outside their own
+ * stream (a read there is a fault, SIGSEGV, which fails the test). Where there are no
+ * guard pages (not Linux), the lists in one buffer again. */
+TEST(lanes_stay_inside_their_streams)
+{
+    int compared = 0, lists_run = lanes_lists(STREAMS_END_AT_GUARD, 150, &compared);
+    lists_run += lanes_lists(STREAMS_START_AT_GUARD, 150, &compared);
+    CHECK_MSG(compared > 6000, "only %d streams past frame 0", compared);
+    CHECK(lists_run >= 300);
 }
 
 static ganim_doc *ff7_read_pack_mem_plain(const uint8_t *data, size_t size, ganim_error *err)
@@ -945,6 +1050,7 @@ int main(void)
     RUN(pair_matches_single);
     RUN(list_matches_reference);
     RUN(lanes_match_reference);
+    RUN(lanes_stay_inside_their_streams);
     RUN(pack_warnings_in_entry_order);
     RUN(pack_position_out_of_range);
     RUN(qhimm_examples);
