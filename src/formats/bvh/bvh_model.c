@@ -813,6 +813,27 @@ static ganim_code chan_put(bvh_file *f, bvh_chan *ch, const float *val, size_t n
 }
 
 #if BVH_HAVE_AVX2
+/* How a rotation the fast paths of several at once did not write is finished: the single
+ * rotation's path (rotation_fast, then libm's: a quad's lanes and the frame's last one), or
+ * libm's at once (a pair's: rotation_fast2 has found what rotation_fast would). */
+enum { ROTATION_BY_LIBM, ROTATION_BY_FLOATS };
+
+/* One pending rotation finished: its floats, unless `done` (written by a fast path), by
+ * `how`, then into its joint's channel. */
+static BVH_HOT_INLINE ganim_code rotation_put(bvh_file *f, const bvh_rot *p, bvh_state *st, uint32_t fr, int done,
+                                              int how)
+{
+    if (!done) {
+        if (how == ROTATION_BY_FLOATS) {
+            f->libm_rotations += !rotation_floats(p->deg, p->order, p->code, p->undo, 1, p->q);
+        } else {
+            rotation_libm(p->deg, p->order, p->code, p->undo, p->q);
+            f->libm_rotations++;
+        }
+    }
+    return chan_put(f, &st->r, p->q, 4, fr);
+}
+
 static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *const st[2], uint32_t fr);
 static ganim_code rotations_quad(bvh_file *f, const bvh_rot p[4], bvh_state *const st[4], uint32_t fr)
 {
@@ -823,9 +844,7 @@ static ganim_code rotations_quad(bvh_file *f, const bvh_rot p[4], bvh_state *con
     }
     int done = rotation_fast4soa(p);
     for (int k = 0; k < 4; k++) {
-        if (!(done >> k & 1))
-            f->libm_rotations += !rotation_floats(p[k].deg, p[k].order, p[k].code, p[k].undo, 1, p[k].q);
-        ganim_code code = chan_put(f, &st[k]->r, p[k].q, 4, fr);
+        ganim_code code = rotation_put(f, &p[k], st[k], fr, done >> k & 1, ROTATION_BY_FLOATS);
         if (code != GANIM_OK) return code;
     }
     return GANIM_OK;
@@ -835,11 +854,7 @@ static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *con
 {
     int done = rotation_fast2(&p[0], &p[1]);
     for (int k = 0; k < 2; k++) {
-        if (!(done >> k & 1)) {
-            rotation_libm(p[k].deg, p[k].order, p[k].code, p[k].undo, p[k].q);
-            f->libm_rotations++;
-        }
-        ganim_code code = chan_put(f, &st[k]->r, p[k].q, 4, fr);
+        ganim_code code = rotation_put(f, &p[k], st[k], fr, done >> k & 1, ROTATION_BY_LIBM);
         if (code != GANIM_OK) return code;
     }
     return GANIM_OK;
@@ -920,11 +935,8 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
         if (code != GANIM_OK) return code;
         k0 = 2;
     }
-    if (npend & 1) { /* the frame's last rotation, alone */
-        bvh_rot *p = &pend[k0];
-        f->libm_rotations += !rotation_floats(p->deg, p->order, p->code, p->undo, 1, p->q);
-        return chan_put(f, &pend_st[k0]->r, p->q, 4, fr);
-    }
+    if (npend & 1) /* the frame's last rotation, alone */
+        return rotation_put(f, &pend[k0], pend_st[k0], fr, 0, ROTATION_BY_FLOATS);
 #endif
     return GANIM_OK;
 }
