@@ -481,6 +481,49 @@ __attribute__((target("avx2,fma"))) static int rotation_fast2(const bvh_rot *a, 
 
 /* ---- four rotations of one order, a vector lane each (a structure of arrays) ---- */
 
+/* rotation_fast4soa's product and M for the order o0 o1 o2 (constants where it is inlined):
+ * euler_from_sc's reference product (three ganim_dq_mul from the identity, every term in
+ * ganim_dq_mul's order, no fused multiply-add; the short product's bits too, see
+ * euler_from_sc) and the bound's M by axis. The first product, the identity times the
+ * first axis rotation, is that rotation with its sine + (+0): each of ganim_dq_mul's sums
+ * holds at most one non-zero term, which a sum with zeros keeps exact, and a -0 sine's
+ * sum is +0 (test_bvh_euler's quads hold zeros of both signs in every lane). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+quad_product(const __m256d s[3], const __m256d c[3], int o0, int o1, int o2, __m256d q[4], __m256d m[4])
+{
+    const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
+    const int od[3] = { o0, o1, o2 };
+    __m256d z0 = _mm256_setzero_pd();
+    q[0] = q[1] = q[2] = z0;
+    q[o0] = _mm256_add_pd(s[0], z0);
+    q[3] = c[0];
+    for (int i = 1; i < 3; i++) {
+        __m256d e[4] = { z0, z0, z0, c[i] };
+        e[od[i]] = s[i];
+        __m256d x = _mm256_sub_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(q[3], e[0]), _mm256_mul_pd(q[0], e[3])),
+                                                _mm256_mul_pd(q[1], e[2])),
+                                  _mm256_mul_pd(q[2], e[1]));
+        __m256d y = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(q[3], e[1]), _mm256_mul_pd(q[0], e[2])),
+                                                _mm256_mul_pd(q[1], e[3])),
+                                  _mm256_mul_pd(q[2], e[0]));
+        __m256d zz = _mm256_add_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(q[3], e[2]), _mm256_mul_pd(q[0], e[1])),
+                                                 _mm256_mul_pd(q[1], e[0])),
+                                   _mm256_mul_pd(q[2], e[3]));
+        __m256d w = _mm256_sub_pd(_mm256_sub_pd(_mm256_sub_pd(_mm256_mul_pd(q[3], e[3]), _mm256_mul_pd(q[0], e[0])),
+                                                _mm256_mul_pd(q[1], e[1])),
+                                  _mm256_mul_pd(q[2], e[2]));
+        q[0] = x, q[1] = y, q[2] = zz, q[3] = w;
+    }
+    __m256d s0 = _mm256_and_pd(s[0], abs_mask), s1 = _mm256_and_pd(s[1], abs_mask), s2 = _mm256_and_pd(s[2], abs_mask);
+    __m256d c0 = _mm256_and_pd(c[0], abs_mask), c1 = _mm256_and_pd(c[1], abs_mask), c2 = _mm256_and_pd(c[2], abs_mask);
+    __m256d cc = _mm256_mul_pd(c1, c2), ss = _mm256_mul_pd(s1, s2), sc = _mm256_mul_pd(s1, c2),
+            cs = _mm256_mul_pd(c1, s2);
+    m[o0] = _mm256_add_pd(_mm256_mul_pd(s0, cc), _mm256_mul_pd(c0, ss));
+    m[o1] = _mm256_add_pd(_mm256_mul_pd(c0, sc), _mm256_mul_pd(s0, cs));
+    m[o2] = _mm256_add_pd(_mm256_mul_pd(c0, cs), _mm256_mul_pd(s0, sc));
+    m[3] = _mm256_add_pd(_mm256_mul_pd(c0, cc), _mm256_mul_pd(s0, ss));
+}
+
 /* Four rotations of one order and no roots' turn (p[k].code the same, undo NULL), one a
  * lane: the sines and cosines of the 12 angles in 3 vectors, euler_from_sc's reference
  * product (three ganim_dq_mul from the identity, every term in ganim_dq_mul's order, no
@@ -499,39 +542,14 @@ __attribute__((target("avx2,fma"))) static int rotation_fast4soa(const bvh_rot p
         ok &= sincos_vec(d, &s[i], &c[i]);
     }
     if (!ok) return 0;
-    {
-        const int *od = p[0].order;
-        __m256d z0 = _mm256_setzero_pd();
-        q[0] = q[1] = q[2] = z0;
-        q[3] = _mm256_set1_pd(1);
-        for (int i = 0; i < 3; i++) {
-            __m256d e[4] = { z0, z0, z0, c[i] };
-            e[od[i]] = s[i];
-            __m256d x = _mm256_sub_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(q[3], e[0]), _mm256_mul_pd(q[0], e[3])),
-                                                    _mm256_mul_pd(q[1], e[2])),
-                                      _mm256_mul_pd(q[2], e[1]));
-            __m256d y = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(q[3], e[1]), _mm256_mul_pd(q[0], e[2])),
-                                                    _mm256_mul_pd(q[1], e[3])),
-                                      _mm256_mul_pd(q[2], e[0]));
-            __m256d zz =
-                _mm256_add_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(q[3], e[2]), _mm256_mul_pd(q[0], e[1])),
-                                            _mm256_mul_pd(q[1], e[0])),
-                              _mm256_mul_pd(q[2], e[3]));
-            __m256d w = _mm256_sub_pd(_mm256_sub_pd(_mm256_sub_pd(_mm256_mul_pd(q[3], e[3]), _mm256_mul_pd(q[0], e[0])),
-                                                    _mm256_mul_pd(q[1], e[1])),
-                                      _mm256_mul_pd(q[2], e[2]));
-            q[0] = x, q[1] = y, q[2] = zz, q[3] = w;
-        }
+    switch (p[0].code) { /* the order's indices as constants: q and m stay in registers */
+    case 1: quad_product(s, c, 0, 1, 2, q, m); break;
+    case 2: quad_product(s, c, 0, 2, 1, q, m); break;
+    case 3: quad_product(s, c, 1, 0, 2, q, m); break;
+    case 5: quad_product(s, c, 1, 2, 0, q, m); break;
+    case 6: quad_product(s, c, 2, 0, 1, q, m); break;
+    default: quad_product(s, c, 2, 1, 0, q, m); break;
     }
-    __m256d s0 = _mm256_and_pd(s[0], abs_mask), s1 = _mm256_and_pd(s[1], abs_mask), s2 = _mm256_and_pd(s[2], abs_mask);
-    __m256d c0 = _mm256_and_pd(c[0], abs_mask), c1 = _mm256_and_pd(c[1], abs_mask), c2 = _mm256_and_pd(c[2], abs_mask);
-    __m256d cc = _mm256_mul_pd(c1, c2), ss = _mm256_mul_pd(s1, s2), sc = _mm256_mul_pd(s1, c2),
-            cs = _mm256_mul_pd(c1, s2);
-    const int *order = p[0].order;
-    m[order[0]] = _mm256_add_pd(_mm256_mul_pd(s0, cc), _mm256_mul_pd(c0, ss));
-    m[order[1]] = _mm256_add_pd(_mm256_mul_pd(c0, sc), _mm256_mul_pd(s0, cs));
-    m[order[2]] = _mm256_add_pd(_mm256_mul_pd(c0, cs), _mm256_mul_pd(s0, sc));
-    m[3] = _mm256_add_pd(_mm256_mul_pd(c0, cc), _mm256_mul_pd(s0, ss));
     __m256d n2 = _mm256_mul_pd(q[0], q[0]);
     n2 = _mm256_add_pd(n2, _mm256_mul_pd(q[1], q[1]));
     n2 = _mm256_add_pd(n2, _mm256_mul_pd(q[2], q[2]));

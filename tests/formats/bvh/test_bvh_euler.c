@@ -343,6 +343,31 @@ TEST(fast_quad_same_floats)
         CHECK_MSG(real_fast >= real - real / 1000, "%ld of %ld rotations left to libm", real - real_fast, real);
 }
 
+/* Quads of every combination of signed zeros, half and whole turns (whose sines or
+ * cosines are zeros, ones and their neighbours) in every order: each lane's floats libm's
+ * path's bit for bit (the lanes' first product is the first axis rotation with its sine +
+ * (+0): a -0 there must not reach the floats). */
+TEST(fast_quad_signed_zeros)
+{
+    static const double v[8] = { 0.0, -0.0, 30, -30, 180, -180, 360, -360 };
+    long quads = 0, fast = 0;
+    for (int o = 0; o < 6; o++)
+        for (int base = 0; base < 512; base += 4) {
+            double deg[4][3];
+            float got[4][4], want[4];
+            for (int l = 0; l < 4; l++)
+                for (int a = 0; a < 3; a++) deg[l][a] = v[((base + l) >> (3 * a)) & 7];
+            int f = bvh_rotation_quad((const double(*)[3])deg, orders[o], got);
+            quads++;
+            for (int l = 0; l < 4; l++) {
+                fast += f >> l & 1;
+                bvh_rotation(deg[l], orders[o], NULL, want, 1);
+                if (!same_floats(deg[l], orders[o], 0, got[l], want)) return;
+            }
+        }
+    printf("  %ld quads of zeros and turns, %ld rotations by the fast path\n", quads, fast);
+}
+
 /* A quad with one lane's angle out of the fast sine's domain (huge, infinite, NaN, past
  * |h| = 2^10, in any of the three angles): that lane alone is left to the caller, the other
  * three are written by the lanes, exactly where the single rotation's fast path takes them
@@ -547,6 +572,7 @@ int main(void)
     RUN(fast_pair_same_floats);
     RUN(fast_quad_same_floats);
     RUN(fast_quad_one_lane_out);
+    RUN(fast_quad_signed_zeros);
     RUN(fast_sincos_bound);
     RUN(fast_bound_holds);
     RUN(fast_dq_mul_matches);
