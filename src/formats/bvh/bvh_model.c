@@ -481,6 +481,49 @@ __attribute__((target("avx2,fma"))) static int rotation_fast2(const bvh_rot *a, 
 
 /* ---- four rotations of one order, a vector lane each (a structure of arrays) ---- */
 
+/* rotation_fast4soa's product and M for the order o0 o1 o2 (constants where it is inlined):
+ * euler_from_sc's reference product (three ganim_dq_mul from the identity, every term in
+ * ganim_dq_mul's order, no fused multiply-add; the short product's bits too, see
+ * euler_from_sc) and the bound's M by axis. The first product, the identity times the
+ * first axis rotation, is that rotation with its sine + (+0): each of ganim_dq_mul's sums
+ * holds at most one non-zero term, which a sum with zeros keeps exact, and a -0 sine's
+ * sum is +0 (test_bvh_euler's quads hold zeros of both signs in every lane). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+quad_product(const __m256d s[3], const __m256d c[3], int o0, int o1, int o2, __m256d q[4], __m256d m[4])
+{
+    const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
+    const int od[3] = { o0, o1, o2 };
+    __m256d z0 = _mm256_setzero_pd();
+    q[0] = q[1] = q[2] = z0;
+    q[o0] = _mm256_add_pd(s[0], z0);
+    q[3] = c[0];
+    for (int i = 1; i < 3; i++) {
+        __m256d e[4] = { z0, z0, z0, c[i] };
+        e[od[i]] = s[i];
+        __m256d x = _mm256_sub_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(q[3], e[0]), _mm256_mul_pd(q[0], e[3])),
+                                                _mm256_mul_pd(q[1], e[2])),
+                                  _mm256_mul_pd(q[2], e[1]));
+        __m256d y = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(q[3], e[1]), _mm256_mul_pd(q[0], e[2])),
+                                                _mm256_mul_pd(q[1], e[3])),
+                                  _mm256_mul_pd(q[2], e[0]));
+        __m256d zz = _mm256_add_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(q[3], e[2]), _mm256_mul_pd(q[0], e[1])),
+                                                 _mm256_mul_pd(q[1], e[0])),
+                                   _mm256_mul_pd(q[2], e[3]));
+        __m256d w = _mm256_sub_pd(_mm256_sub_pd(_mm256_sub_pd(_mm256_mul_pd(q[3], e[3]), _mm256_mul_pd(q[0], e[0])),
+                                                _mm256_mul_pd(q[1], e[1])),
+                                  _mm256_mul_pd(q[2], e[2]));
+        q[0] = x, q[1] = y, q[2] = zz, q[3] = w;
+    }
+    __m256d s0 = _mm256_and_pd(s[0], abs_mask), s1 = _mm256_and_pd(s[1], abs_mask), s2 = _mm256_and_pd(s[2], abs_mask);
+    __m256d c0 = _mm256_and_pd(c[0], abs_mask), c1 = _mm256_and_pd(c[1], abs_mask), c2 = _mm256_and_pd(c[2], abs_mask);
+    __m256d cc = _mm256_mul_pd(c1, c2), ss = _mm256_mul_pd(s1, s2), sc = _mm256_mul_pd(s1, c2),
+            cs = _mm256_mul_pd(c1, s2);
+    m[o0] = _mm256_add_pd(_mm256_mul_pd(s0, cc), _mm256_mul_pd(c0, ss));
+    m[o1] = _mm256_add_pd(_mm256_mul_pd(c0, sc), _mm256_mul_pd(s0, cs));
+    m[o2] = _mm256_add_pd(_mm256_mul_pd(c0, cs), _mm256_mul_pd(s0, sc));
+    m[3] = _mm256_add_pd(_mm256_mul_pd(c0, cc), _mm256_mul_pd(s0, ss));
+}
+
 /* Four rotations of one order and no roots' turn (p[k].code the same, undo NULL), one a
  * lane: the sines and cosines of the 12 angles in 3 vectors, euler_from_sc's reference
  * product (three ganim_dq_mul from the identity, every term in ganim_dq_mul's order, no
@@ -499,39 +542,14 @@ __attribute__((target("avx2,fma"))) static int rotation_fast4soa(const bvh_rot p
         ok &= sincos_vec(d, &s[i], &c[i]);
     }
     if (!ok) return 0;
-    {
-        const int *od = p[0].order;
-        __m256d z0 = _mm256_setzero_pd();
-        q[0] = q[1] = q[2] = z0;
-        q[3] = _mm256_set1_pd(1);
-        for (int i = 0; i < 3; i++) {
-            __m256d e[4] = { z0, z0, z0, c[i] };
-            e[od[i]] = s[i];
-            __m256d x = _mm256_sub_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(q[3], e[0]), _mm256_mul_pd(q[0], e[3])),
-                                                    _mm256_mul_pd(q[1], e[2])),
-                                      _mm256_mul_pd(q[2], e[1]));
-            __m256d y = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(q[3], e[1]), _mm256_mul_pd(q[0], e[2])),
-                                                    _mm256_mul_pd(q[1], e[3])),
-                                      _mm256_mul_pd(q[2], e[0]));
-            __m256d zz =
-                _mm256_add_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(q[3], e[2]), _mm256_mul_pd(q[0], e[1])),
-                                            _mm256_mul_pd(q[1], e[0])),
-                              _mm256_mul_pd(q[2], e[3]));
-            __m256d w = _mm256_sub_pd(_mm256_sub_pd(_mm256_sub_pd(_mm256_mul_pd(q[3], e[3]), _mm256_mul_pd(q[0], e[0])),
-                                                    _mm256_mul_pd(q[1], e[1])),
-                                      _mm256_mul_pd(q[2], e[2]));
-            q[0] = x, q[1] = y, q[2] = zz, q[3] = w;
-        }
+    switch (p[0].code) { /* the order's indices as constants: q and m stay in registers */
+    case 1: quad_product(s, c, 0, 1, 2, q, m); break;
+    case 2: quad_product(s, c, 0, 2, 1, q, m); break;
+    case 3: quad_product(s, c, 1, 0, 2, q, m); break;
+    case 5: quad_product(s, c, 1, 2, 0, q, m); break;
+    case 6: quad_product(s, c, 2, 0, 1, q, m); break;
+    default: quad_product(s, c, 2, 1, 0, q, m); break;
     }
-    __m256d s0 = _mm256_and_pd(s[0], abs_mask), s1 = _mm256_and_pd(s[1], abs_mask), s2 = _mm256_and_pd(s[2], abs_mask);
-    __m256d c0 = _mm256_and_pd(c[0], abs_mask), c1 = _mm256_and_pd(c[1], abs_mask), c2 = _mm256_and_pd(c[2], abs_mask);
-    __m256d cc = _mm256_mul_pd(c1, c2), ss = _mm256_mul_pd(s1, s2), sc = _mm256_mul_pd(s1, c2),
-            cs = _mm256_mul_pd(c1, s2);
-    const int *order = p[0].order;
-    m[order[0]] = _mm256_add_pd(_mm256_mul_pd(s0, cc), _mm256_mul_pd(c0, ss));
-    m[order[1]] = _mm256_add_pd(_mm256_mul_pd(c0, sc), _mm256_mul_pd(s0, cs));
-    m[order[2]] = _mm256_add_pd(_mm256_mul_pd(c0, cs), _mm256_mul_pd(s0, sc));
-    m[3] = _mm256_add_pd(_mm256_mul_pd(c0, cc), _mm256_mul_pd(s0, ss));
     __m256d n2 = _mm256_mul_pd(q[0], q[0]);
     n2 = _mm256_add_pd(n2, _mm256_mul_pd(q[1], q[1]));
     n2 = _mm256_add_pd(n2, _mm256_mul_pd(q[2], q[2]));
@@ -813,6 +831,27 @@ static ganim_code chan_put(bvh_file *f, bvh_chan *ch, const float *val, size_t n
 }
 
 #if BVH_HAVE_AVX2
+/* How a rotation the fast paths of several at once did not write is finished: the single
+ * rotation's path (rotation_fast, then libm's: a quad's lanes and the frame's last one), or
+ * libm's at once (a pair's: rotation_fast2 has found what rotation_fast would). */
+enum { ROTATION_BY_LIBM, ROTATION_BY_FLOATS };
+
+/* One pending rotation finished: its floats, unless `done` (written by a fast path), by
+ * `how`, then into its joint's channel. */
+static BVH_HOT_INLINE ganim_code rotation_put(bvh_file *f, const bvh_rot *p, bvh_state *st, uint32_t fr, int done,
+                                              int how)
+{
+    if (!done) {
+        if (how == ROTATION_BY_FLOATS) {
+            f->libm_rotations += !rotation_floats(p->deg, p->order, p->code, p->undo, 1, p->q);
+        } else {
+            rotation_libm(p->deg, p->order, p->code, p->undo, p->q);
+            f->libm_rotations++;
+        }
+    }
+    return chan_put(f, &st->r, p->q, 4, fr);
+}
+
 static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *const st[2], uint32_t fr);
 static ganim_code rotations_quad(bvh_file *f, const bvh_rot p[4], bvh_state *const st[4], uint32_t fr)
 {
@@ -823,9 +862,7 @@ static ganim_code rotations_quad(bvh_file *f, const bvh_rot p[4], bvh_state *con
     }
     int done = rotation_fast4soa(p);
     for (int k = 0; k < 4; k++) {
-        if (!(done >> k & 1))
-            f->libm_rotations += !rotation_floats(p[k].deg, p[k].order, p[k].code, p[k].undo, 1, p[k].q);
-        ganim_code code = chan_put(f, &st[k]->r, p[k].q, 4, fr);
+        ganim_code code = rotation_put(f, &p[k], st[k], fr, done >> k & 1, ROTATION_BY_FLOATS);
         if (code != GANIM_OK) return code;
     }
     return GANIM_OK;
@@ -835,11 +872,7 @@ static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *con
 {
     int done = rotation_fast2(&p[0], &p[1]);
     for (int k = 0; k < 2; k++) {
-        if (!(done >> k & 1)) {
-            rotation_libm(p[k].deg, p[k].order, p[k].code, p[k].undo, p[k].q);
-            f->libm_rotations++;
-        }
-        ganim_code code = chan_put(f, &st[k]->r, p[k].q, 4, fr);
+        ganim_code code = rotation_put(f, &p[k], st[k], fr, done >> k & 1, ROTATION_BY_LIBM);
         if (code != GANIM_OK) return code;
     }
     return GANIM_OK;
@@ -920,11 +953,8 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
         if (code != GANIM_OK) return code;
         k0 = 2;
     }
-    if (npend & 1) { /* the frame's last rotation, alone */
-        bvh_rot *p = &pend[k0];
-        f->libm_rotations += !rotation_floats(p->deg, p->order, p->code, p->undo, 1, p->q);
-        return chan_put(f, &pend_st[k0]->r, p->q, 4, fr);
-    }
+    if (npend & 1) /* the frame's last rotation, alone */
+        return rotation_put(f, &pend[k0], pend_st[k0], fr, 0, ROTATION_BY_FLOATS);
 #endif
     return GANIM_OK;
 }

@@ -343,6 +343,72 @@ TEST(fast_quad_same_floats)
         CHECK_MSG(real_fast >= real - real / 1000, "%ld of %ld rotations left to libm", real - real_fast, real);
 }
 
+/* Quads of every combination of signed zeros, half and whole turns (whose sines or
+ * cosines are zeros, ones and their neighbours) in every order: each lane's floats libm's
+ * path's bit for bit (the lanes' first product is the first axis rotation with its sine +
+ * (+0): a -0 there must not reach the floats). */
+TEST(fast_quad_signed_zeros)
+{
+    static const double v[8] = { 0.0, -0.0, 30, -30, 180, -180, 360, -360 };
+    long quads = 0, fast = 0;
+    for (int o = 0; o < 6; o++)
+        for (int base = 0; base < 512; base += 4) {
+            double deg[4][3];
+            float got[4][4], want[4];
+            for (int l = 0; l < 4; l++)
+                for (int a = 0; a < 3; a++) deg[l][a] = v[((base + l) >> (3 * a)) & 7];
+            int f = bvh_rotation_quad((const double(*)[3])deg, orders[o], got);
+            quads++;
+            for (int l = 0; l < 4; l++) {
+                fast += f >> l & 1;
+                bvh_rotation(deg[l], orders[o], NULL, want, 1);
+                if (!same_floats(deg[l], orders[o], 0, got[l], want)) return;
+            }
+        }
+    printf("  %ld quads of zeros and turns, %ld rotations by the fast path\n", quads, fast);
+}
+
+/* A quad with one lane's angle out of the fast sine's domain (huge, infinite, NaN, past
+ * |h| = 2^10, in any of the three angles): that lane alone is left to the caller, the other
+ * three are written by the lanes, exactly where the single rotation's fast path takes them
+ * (the same arithmetic: the same decision), and every float is libm's path's. */
+TEST(fast_quad_one_lane_out)
+{
+    static const double out[] = { 1e300, -1e300, INFINITY, -INFINITY, NAN, 0x1p10 * (360 / PI) * 1.5, -1e20 };
+    long quads = 0, three = 0;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 3; i++)
+            for (size_t b = 0; b < sizeof out / sizeof out[0]; b++)
+                for (int o = 0; o < 6; o++)
+                    for (int rep = 0; rep < 40; rep++) {
+                        double deg[4][3];
+                        float got[4][4], want[4];
+                        int expect = 0;
+                        for (int l = 0; l < 4; l++)
+                            for (int a = 0; a < 3; a++) { /* files' angles: decimals of a few digits */
+                                uint64_t r = next_random();
+                                deg[l][a] = (double)(int64_t)(r % 720001) / 1000 - 360;
+                            }
+                        deg[k][orders[o][i]] = out[b]; /* the i-th angle in the lane's order */
+                        for (int l = 0; l < 4; l++)
+                            if (l != k && bvh_has_fast_rotation())
+                                expect |= bvh_rotation(deg[l], orders[o], NULL, want, 0) << l;
+                        int f = bvh_rotation_quad((const double(*)[3])deg, orders[o], got);
+                        quads++;
+                        three += expect == (15 & ~(1 << k));
+                        CHECK_MSG(f == expect, "lane %d angle %d = %a, order %d: lanes 0x%x written, 0x%x expected", k,
+                                  i, out[b], o, (unsigned)f, (unsigned)expect);
+                        for (int l = 0; l < 4; l++) {
+                            bvh_rotation(deg[l], orders[o], NULL, want, 1);
+                            if (!same_floats(deg[l], orders[o], 0, got[l], want)) return;
+                        }
+                        if (test_failures_in_current) return;
+                    }
+    printf("  %ld quads with a lane out of the domain, %ld with the other three lanes all by the fast path\n", quads,
+           three);
+    if (bvh_has_fast_rotation()) CHECK_MSG(three >= quads - quads / 100, "%ld of %ld", three, quads);
+}
+
 /* The fast sines and cosines within 34u of libm's (32u of the true value, and libm's 1 ulp)
  * on angles files hold and on the neighbours of quarter turns; the largest distance is
  * printed (2u here). */
@@ -505,6 +571,8 @@ int main(void)
     RUN(fast_same_floats);
     RUN(fast_pair_same_floats);
     RUN(fast_quad_same_floats);
+    RUN(fast_quad_one_lane_out);
+    RUN(fast_quad_signed_zeros);
     RUN(fast_sincos_bound);
     RUN(fast_bound_holds);
     RUN(fast_dq_mul_matches);
