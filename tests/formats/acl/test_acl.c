@@ -1839,6 +1839,56 @@ TEST(bad_constants_are_named_in_track_order)
     CHECK(cases > 1000);
 }
 
+/* The read's native record (NF_*: 32-bit little-endian words) against the buffer's
+ * header, field by field, the last one included: every .acl buffer. */
+TEST(native_record_holds_the_header)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    int files = 0;
+    for (char **p = list; *p; p++) {
+        size_t size;
+        uint8_t *d = test_read_file(*p, &size);
+        ganim_doc *doc = NULL;
+        ganim_read_opts ro = { .format = "acl" };
+        if (!d || ganim_read_memory(d, size, &ro, &doc, NULL) != GANIM_OK) {
+            CHECK_MSG(0, "%s does not read", *p);
+            free(d);
+            continue;
+        }
+        files++;
+        const ganim_clip *clip = &doc->clips[0];
+        CHECK_EQ_INT(clip->native_size, 4u * NF_COUNT);
+        const uint8_t *n = clip->native;
+        uint32_t misc = ganim_ld_u32le(d + 28), nt = ganim_ld_u32le(d + 16), has_scale = misc & 1u;
+        uint32_t version = ganim_ld_u16le(d + 12), stripped = version >= 8 && ((misc >> 10) & 1u);
+        const uint8_t *th = d + ACL_HDR;
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_VERSION), version);
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_MISC), misc);
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_TRACKS), nt);
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_SAMPLES), ganim_ld_u32le(d + 20));
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_RATE_BITS), ganim_ld_u32le(d + 24));
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_SEGMENTS), ganim_ld_u32le(th));
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_SIZE), ganim_ld_u32le(d));
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_HASH_STORED), ganim_ld_u32le(d + 4));
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_HASH_COMPUTED), ganim_ld_u32le(d + 4)); /* undamaged */
+        for (unsigned k = 0; k < 3; k++) {
+            uint32_t anim = ganim_ld_u32le(th + 8 + 4 * k), cons = ganim_ld_u32le(th + 20 + 4 * k);
+            CHECK_EQ_INT(ganim_ld_u32le(n + 4 * (NF_COUNTS + 3 * k + T_DEFAULT)), nt - anim - cons);
+            CHECK_EQ_INT(ganim_ld_u32le(n + 4 * (NF_COUNTS + 3 * k + T_CONST)), cons);
+            CHECK_EQ_INT(ganim_ld_u32le(n + 4 * (NF_COUNTS + 3 * k + T_ANIM)), anim);
+        }
+        CHECK(has_scale || ganim_ld_u32le(n + 4 * (NF_COUNTS + 6 + T_DEFAULT)) == nt);
+        if (!stripped) CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_KEYS), ganim_ld_u32le(d + 20));
+        if (!(misc >> 31))
+            for (unsigned i = 0; i < 5; i++) CHECK_EQ_INT(ganim_ld_u32le(n + 4 * (NF_META + i)), 0xFFFFFFFFu);
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_SEGHDR), stripped ? 20u : 16u);
+        ganim_doc_free(doc);
+        free(d);
+    }
+    test_free_list(list);
+    CHECK(files >= 16);
+}
+
 /* The end of a run4 or rot4 case: nothing written past the `done` floats of `a` (asize
  * bytes, 0xA5 before the run), the run's count of replaced rotations `ba` the scalar
  * path's `bs`, and the hash carried along ends as the chain's over `bits`. */
@@ -2134,6 +2184,7 @@ int main(void)
     RUN(const_rot4_equals_the_scalar_path);
 #endif
     RUN(bad_constants_are_named_in_track_order);
+    RUN(native_record_holds_the_header);
     RUN(stripped_bits_past_the_segment_are_ignored);
     RUN(var_run4_equals_the_scalar_path);
     RUN(raw_rot4_equals_the_scalar_path);
