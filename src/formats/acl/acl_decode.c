@@ -167,12 +167,16 @@ static ganim_code build_native(ganim_doc *doc, ganim_clip *clip, const ganim_acl
     v[NF_SEGHDR] = h->stripped ? 20u : 16u;
     uint8_t *p = ganim_doc_alloc(doc, sizeof v);
     if (!p) return GANIM_NOMEM(err);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, v, sizeof v); /* already little-endian: the same bytes as below */
+#else
     for (unsigned i = 0; i < NF_COUNT; i++) {
         p[4 * i] = (uint8_t)v[i];
         p[4 * i + 1] = (uint8_t)(v[i] >> 8);
         p[4 * i + 2] = (uint8_t)(v[i] >> 16);
         p[4 * i + 3] = (uint8_t)(v[i] >> 24);
     }
+#endif
     clip->native_format = ACL_NATIVE;
     clip->native = p;
     clip->native_size = sizeof v;
@@ -195,27 +199,38 @@ static ganim_code build_skeleton(ganim_doc *doc, const ganim_acl *h, const ganim
     sk->name = ganim_doc_strdup(doc, h->list_name ? h->list_name : "");
     sk->bone_count = h->nt;
     sk->bones = bones;
-    for (uint32_t i = 0; i < h->nt; i++) {
+    /* the next synthetic name, "track_<i>" and its NUL, counted up in decimal a track at a
+     * time (the digits of i each time cost a division a digit) */
+    char next[SYN] = "track_0";
+    unsigned end = 7; /* where its NUL is */
+    /* the handle's fields in locals: the stores below could alias them, which would reload
+     * each one a track */
+    const char *const *names = (const char *const *)h->names;
+    const int32_t *parents = h->parents;
+    const ganim_transform *bind = h->bind;
+    uint32_t flags = h->has_meta && names && parents ? 0u : GANIM_BONE_SYNTH, nt = h->nt;
+    for (uint32_t i = 0; i < nt; i++) {
         ganim_bone *b = &bones[i];
-        if (h->names) {
-            b->name = ganim_doc_strdup(doc, h->names[i]);
+        if (names) {
+            b->name = ganim_doc_strdup(doc, names[i]);
             if (!b->name) return GANIM_NOMEM(err);
         } else {
-            char *n = syn + (size_t)SYN * i, digits[10];
-            unsigned nd = 0;
-            uint32_t v = i;
-            do {
-                digits[nd++] = (char)('0' + v % 10u);
-                v /= 10u;
-            } while (v);
-            memcpy(n, "track_", 6);
-            for (unsigned k = 0; k < nd; k++) n[6 + k] = digits[nd - 1u - k];
-            n[6 + nd] = '\0';
+            char *n = syn + (size_t)SYN * i;
+            memcpy(n, next, SYN);
             b->name = n;
+            unsigned d = end - 1u;
+            while (d > 6u && next[d] == '9') next[d--] = '0';
+            if (next[d] == '9') { /* 9...9 -> 10...0: one digit more */
+                next[d] = '1';
+                next[end++] = '0';
+                next[end] = '\0';
+            } else {
+                next[d]++;
+            }
         }
-        b->parent = h->parents ? h->parents[i] : -1;
-        b->rest = h->bind ? h->bind[i] : acl_identity();
-        b->flags = h->has_meta && h->names && h->parents ? 0u : GANIM_BONE_SYNTH;
+        b->parent = parents ? parents[i] : -1;
+        b->rest = bind ? bind[i] : acl_identity();
+        b->flags = flags;
     }
     if (!sk->name) return GANIM_NOMEM(err);
     doc->skeleton = sk;
@@ -373,24 +388,39 @@ ganim_code ganim_acl_read_doc(ganim_doc *doc, const uint8_t *data, size_t size, 
      * thirteenth round") */
     size_t share = weight == 0 && h->nt ? (fnv.left + h->nt - 1u) / h->nt : 0;
     fnv.chunk = (uint32_t)(share < ACL_HASH_OPEN ? share : ACL_HASH_OPEN);
-    for (uint32_t i = 0; i < h->nt; i++) {
+    /* the handle's and the skeleton's fields in locals (the stores below could alias them) */
+    const ganim_bone *sbones = doc->skeleton->bones;
+    const uint8_t *types = h->types;
+    const ganim_transform *pose = h->pose;
+    for (uint32_t i = 0, nt = h->nt; i < nt; i++) {
         if (fnv.chunk) acl_fnv_some(&fnv);
-        ganim_track *tr = &tracks[i];
-        *tr = (ganim_track){ .bone = i, .name = names ? doc->skeleton->bones[i].name : "" }; /* the rest zero */
-        ganim_channel *ch[3] = { &tr->rotation, &tr->translation, &tr->scale };
-        const ganim_transform *p = &h->pose[i];
-        const float *cv[3] = { &p->rotation.x, &p->translation.x, &p->scale.x };
-        for (unsigned k = 0; k < 3; k++) {
-            unsigned comps = k == K_ROT ? 4u : 3u;
-            if (h->types[3 * i + k] == T_ANIM) continue;
-            float *v = cblock;
+        const ganim_transform *p = &pose[i];
+        const uint8_t *ty = types + 3u * i;
+        /* each channel whole, the track written once (animated channels: zero until the
+         * loop below) */
+        ganim_channel c[3] = { { 0, 0, NULL, NULL }, { 0, 0, NULL, NULL }, { 0, 0, NULL, NULL } };
+        if (ty[K_ROT] != T_ANIM) {
+            memcpy(cblock, &p->rotation, 4 * sizeof *cblock);
+            c[K_ROT] = (ganim_channel){ GANIM_CHANNEL_CONSTANT, 1, NULL, cblock };
             cblock += 4;
-            memcpy(v, cv[k], comps * sizeof *v);
-            if (k != K_ROT && test_vec) vec_finite &= finite_f(v[0]) & finite_f(v[1]) & finite_f(v[2]);
-            ch[k]->kind = GANIM_CHANNEL_CONSTANT;
-            ch[k]->count = 1;
-            ch[k]->values = v;
         }
+        if (ty[K_TRANS] != T_ANIM) {
+            memcpy(cblock, &p->translation, 3 * sizeof *cblock);
+            if (test_vec) vec_finite &= finite_f(cblock[0]) & finite_f(cblock[1]) & finite_f(cblock[2]);
+            c[K_TRANS] = (ganim_channel){ GANIM_CHANNEL_CONSTANT, 1, NULL, cblock };
+            cblock += 4;
+        }
+        if (ty[K_SCALE] != T_ANIM) {
+            memcpy(cblock, &p->scale, 3 * sizeof *cblock);
+            if (test_vec) vec_finite &= finite_f(cblock[0]) & finite_f(cblock[1]) & finite_f(cblock[2]);
+            c[K_SCALE] = (ganim_channel){ GANIM_CHANNEL_CONSTANT, 1, NULL, cblock };
+            cblock += 4;
+        }
+        tracks[i] = (ganim_track){ .bone = i,
+                                   .name = names ? sbones[i].name : "",
+                                   .rotation = c[K_ROT],
+                                   .translation = c[K_TRANS],
+                                   .scale = c[K_SCALE] }; /* the rest zero */
     }
     float *vals = block;
     for (uint32_t a = 0; a < h->na; a++) {

@@ -167,6 +167,13 @@ static inline void acl_fnv_some(acl_fnv *f)
     f->left -= n;
 }
 
+#if defined(__SSE2__)
+/* The constant rotations c..c+3 (c a multiple of 4, fewer in the last group) of the ncr
+ * stored at D as x, y, z groups of four (rotation formats 2 and 3): W rebuilt, checked
+ * and normalised four at a time, bit for bit the scalar path's (acl_open.c). */
+int acl_const_rot4(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[4][4]);
+#endif
+
 /* One animated sub-track in one segment, everything a sample decode needs. */
 typedef struct acl_rec {
     uint32_t bit; /* offset inside a pose, in bits */

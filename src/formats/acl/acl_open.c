@@ -247,6 +247,53 @@ static void const_sample(const ganim_acl *h, const acl_layout *L, unsigned kind,
     for (unsigned i = 0; i < 3; i++) v[i] = ganim_ld_f32le(F + 4u * i);
 }
 
+#if defined(__SSE2__)
+/* The constant rotations c..c+3 (c a multiple of 4; fewer in the last group) of a clip
+ * with ncr of them stored as x, y, z groups of four (formats 2 and 3, at D), each with
+ * its W rebuilt (rebuild_w) then normalised (quat_normalise), into rq[0..3] (lanes past
+ * the group: the identity): the scalar operations, one lane each. Returns whether every
+ * value of the group before normalising, W included, is in range (in_range). */
+int acl_const_rot4(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[4][4])
+{
+    uint32_t n = ncr - c < 4u ? ncr - c : 4u;
+    const uint8_t *F = D + 12u * (size_t)c; /* 48 bytes a full group */
+    __m128 x, y, z;
+    if (n == 4) {
+        x = _mm_loadu_ps((const float *)(const void *)F);
+        y = _mm_loadu_ps((const float *)(const void *)(F + 16));
+        z = _mm_loadu_ps((const float *)(const void *)(F + 32));
+    } else {
+        float l[3][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+        for (uint32_t j = 0; j < n; j++)
+            for (unsigned i = 0; i < 3; i++) l[i][j] = ganim_ld_f32le(F + 4u * (i * n + j));
+        x = _mm_loadu_ps(l[0]);
+        y = _mm_loadu_ps(l[1]);
+        z = _mm_loadu_ps(l[2]);
+    }
+    const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f), lim = _mm_set1_ps(ACL_RANGE_MAX);
+    __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
+    __m128 w = _mm_sqrt_ps(_mm_andnot_ps(sign, _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), zz)));
+    __m128 in =
+        _mm_and_ps(_mm_and_ps(_mm_cmple_ps(_mm_andnot_ps(sign, x), lim), _mm_cmple_ps(_mm_andnot_ps(sign, y), lim)),
+                   _mm_and_ps(_mm_cmple_ps(_mm_andnot_ps(sign, z), lim), _mm_cmple_ps(_mm_andnot_ps(sign, w), lim)));
+    unsigned lanes = (1u << n) - 1u;
+    int ok = ((unsigned)_mm_movemask_ps(in) & lanes) == lanes;
+    __m128 len2 = _mm_add_ps(_mm_add_ps(xx, zz), _mm_add_ps(yy, _mm_mul_ps(w, w)));
+    __m128 good = _mm_and_ps(_mm_cmpge_ps(len2, _mm_set1_ps(1e-12f)), _mm_cmple_ps(len2, _mm_set1_ps(1e30f)));
+    __m128 len = _mm_sqrt_ps(len2);
+    x = _mm_and_ps(good, _mm_div_ps(x, len));
+    y = _mm_and_ps(good, _mm_div_ps(y, len));
+    z = _mm_and_ps(good, _mm_div_ps(z, len));
+    w = _mm_or_ps(_mm_and_ps(good, _mm_div_ps(w, len)), _mm_andnot_ps(good, one));
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    _mm_storeu_ps(rq[0], x);
+    _mm_storeu_ps(rq[1], y);
+    _mm_storeu_ps(rq[2], z);
+    _mm_storeu_ps(rq[3], w);
+    return ok;
+}
+#endif
+
 static ganim_code parse_metadata(ganim_acl *h, const acl_layout *L, ganim_doc *wd, uint64_t base, ganim_error *err)
 {
     const uint8_t *d = h->data;
@@ -686,45 +733,84 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
                            "track descriptions and no skeleton was given; identity used");
         }
     }
-    uint32_t groups = h->has_scale ? 3u : 2u, ai[3] = { 0, 0, 0 }, ci[3] = { 0, 0, 0 };
+    uint32_t groups = h->has_scale ? 3u : 2u;
     float ds = h->def_scale ? 1.0f : 0.0f;
+    /* the constant samples of each kind (const_sample's layout) */
+    const uint8_t *cd[3];
+    cd[0] = data + L.cdata;
+    cd[1] = cd[0] + (size_t)h->counts[0][T_CONST] * (h->rfmt == 0 ? 16u : 12u);
+    cd[2] = cd[1] + 12u * (size_t)h->counts[1][T_CONST];
     acl_fnv fnv = h->fnv;
-    uint32_t word[3] = { 0, 0, 0 }; /* the types of tracks i..: a word per 16 tracks, the next one in the top bits */
-    for (uint32_t i = 0; i < h->nt; i++) {
-        if (fnv.left) acl_fnv_some(&fnv);
-        if (!(i & 15u))
-            for (unsigned k = 0; k < groups; k++) word[k] = ganim_ld_u32le(data + L.types + 4u * (k * L.e + i / 16u));
-        ganim_transform t = defaults ? defaults[i] : acl_identity();
-        if (!defaults) t.scale = (ganim_vec3){ ds, ds, ds };
-        for (unsigned k = 0; k < 3; k++) {
-            unsigned ty = word[k] >> 30; /* k >= groups: 0, T_DEFAULT */
-            word[k] <<= 2;
-            h->types[3 * i + k] = (uint8_t)ty;
-            if (ty == T_ANIM) {
-                uint32_t slot = (k > 0 ? h->nanim[0] : 0) + (k > 1 ? h->nanim[1] : 0) + ai[k]++;
-                anim_track[slot] = i;
-            } else if (ty == T_CONST) {
-                float v[4] = { 0, 0, 0, 0 };
-                uint32_t c = ci[k]++;
-                const_sample(h, &L, k, c, v);
-                for (unsigned q = 0; q < (k == K_ROT ? 4u : 3u); q++)
-                    if (!in_range(v[q])) {
-                        rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.cdata,
-                                        "acl: track %u: constant %s sample %u is not a finite number", i,
-                                        acl_kind_name(k), c);
-                        goto fail;
+    /* Twice at most: first with every constant checked without a branch each and the
+     * rotations of a stored group of four rebuilt and normalised together (acl_const_rot4:
+     * the same operations lane by lane); when one is not finite or too large, again from
+     * the start one value at a time, which stops at the first bad one in track order (the
+     * same error and offset as ever). */
+    for (int exact = 0;; exact = 1) {
+        /* word: the types of tracks i..: a word per 16 tracks, the next one in the top bits */
+        uint32_t ai[3] = { 0, 0, 0 }, ci[3] = { 0, 0, 0 }, word[3] = { 0, 0, 0 };
+        int in = 1;
+        float rq[4][4]; /* the fast form's current group of constant rotations, normalised */
+        fnv = h->fnv;
+        for (uint32_t i = 0; i < h->nt; i++) {
+            if (fnv.left) acl_fnv_some(&fnv);
+            if (!(i & 15u))
+                for (unsigned k = 0; k < groups; k++)
+                    word[k] = ganim_ld_u32le(data + L.types + 4u * (k * L.e + i / 16u));
+            ganim_transform t = defaults ? defaults[i] : acl_identity();
+            if (!defaults) t.scale = (ganim_vec3){ ds, ds, ds };
+            for (unsigned k = 0; k < 3; k++) {
+                unsigned ty = word[k] >> 30; /* k >= groups: 0, T_DEFAULT */
+                word[k] <<= 2;
+                h->types[3 * i + k] = (uint8_t)ty;
+                if (ty == T_ANIM) {
+                    uint32_t slot = (k > 0 ? h->nanim[0] : 0) + (k > 1 ? h->nanim[1] : 0) + ai[k]++;
+                    anim_track[slot] = i;
+                } else if (ty == T_CONST) {
+                    float v[4] = { 0, 0, 0, 0 };
+                    uint32_t c = ci[k]++;
+#if defined(__SSE2__)
+                    if (!exact && k == K_ROT && h->rfmt != 0) {
+                        if (!(c & 3u)) in &= acl_const_rot4(cd[0], h->counts[0][T_CONST], c, rq);
+                        t.rotation = (ganim_quat){ rq[c & 3u][0], rq[c & 3u][1], rq[c & 3u][2], rq[c & 3u][3] };
+                        continue;
                     }
-                if (k == K_ROT) {
-                    quat_normalise(v);
-                    t.rotation = (ganim_quat){ v[0], v[1], v[2], v[3] };
-                } else if (k == K_TRANS) {
-                    t.translation = (ganim_vec3){ v[0], v[1], v[2] };
-                } else {
-                    t.scale = (ganim_vec3){ v[0], v[1], v[2] };
+#endif
+                    if (!exact) {
+                        if (k == K_ROT && h->rfmt == 0) {
+                            for (unsigned q = 0; q < 4; q++) v[q] = ganim_ld_f32le(cd[0] + 16u * c + 4u * q);
+                            in &= in_range(v[0]) & in_range(v[1]) & in_range(v[2]) & in_range(v[3]);
+                        } else if (k == K_ROT) {
+                            const_sample(h, &L, k, c, v);
+                            in &= in_range(v[0]) & in_range(v[1]) & in_range(v[2]) & in_range(v[3]);
+                        } else {
+                            const uint8_t *F = cd[k] + 12u * (size_t)c;
+                            for (unsigned q = 0; q < 3; q++) v[q] = ganim_ld_f32le(F + 4u * q);
+                            in &= in_range(v[0]) & in_range(v[1]) & in_range(v[2]);
+                        }
+                    } else {
+                        const_sample(h, &L, k, c, v);
+                        for (unsigned q = 0; q < (k == K_ROT ? 4u : 3u); q++)
+                            if (!in_range(v[q])) {
+                                rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.cdata,
+                                                "acl: track %u: constant %s sample %u is not a finite number", i,
+                                                acl_kind_name(k), c);
+                                goto fail;
+                            }
+                    }
+                    if (k == K_ROT) {
+                        quat_normalise(v);
+                        t.rotation = (ganim_quat){ v[0], v[1], v[2], v[3] };
+                    } else if (k == K_TRANS) {
+                        t.translation = (ganim_vec3){ v[0], v[1], v[2] };
+                    } else {
+                        t.scale = (ganim_vec3){ v[0], v[1], v[2] };
+                    }
                 }
             }
+            h->pose[i] = t;
         }
-        h->pose[i] = t;
+        if (in || exact) break;
     }
     h->fnv = fnv;
     /* clip ranges must be finite and moderate so applying them cannot overflow */

@@ -1674,6 +1674,221 @@ TEST(in_range_equals_the_three_tests)
     CHECK_MSG(bad == 0, "in_range differs on %u of %u bit patterns", bad, n);
 }
 
+#if defined(__SSE2__)
+/* A random float for the constant rotations: mostly unit-scale, now and then tiny, huge
+ * (past ACL_RANGE_MAX, or whose square degenerates the length), zero of either sign, an
+ * infinity or a NaN. */
+static float const_rot_value(uint32_t *seed)
+{
+    uint32_t r = xorshift32(seed), pick = r % 32u;
+    float u = (float)(xorshift32(seed) % 2000001u) / 1000000.0f - 1.0f;
+    switch (pick) {
+    case 0: return INFINITY;
+    case 1: return -INFINITY;
+    case 2: return NAN;
+    case 3: return 0.0f;
+    case 4: return -0.0f;
+    case 5: return u * 1e-20f;
+    case 6: return u * 1e16f; /* in range, length^2 beyond 1e30: the identity */
+    case 7: return u * 3e18f; /* past ACL_RANGE_MAX half the time */
+    case 8: return nextafterf(ACL_RANGE_MAX, (r & 32u) ? INFINITY : 0.0f);
+    case 9: return ganim_f32_from_bits(xorshift32(seed)); /* any bits */
+    case 10: return u * 0.9999f;
+    default: return u * 0.58f; /* x*x + y*y + z*z below 1 mostly */
+    }
+}
+
+/* acl_const_rot4 (the open's constant rotations four at a time) against the scalar path
+ * (const_sample's layout, rebuild_w, in_range on each of x, y, z, W, quat_normalise), on
+ * groups of 1 to 4 of random values with the edges above: the same bits a lane and the
+ * same verdict, over a buffer of exactly the group's bytes (a read past them is caught
+ * by the sanitizers). */
+TEST(const_rot4_equals_the_scalar_path)
+{
+    uint32_t seed = 0x9E3779B9u, diffs = 0, cases = 0, refused = 0;
+    for (int round = 0; round < 20000; round++) {
+        uint32_t ncr = 1u + xorshift32(&seed) % 13u, c = 4u * (xorshift32(&seed) % ((ncr + 3u) / 4u));
+        uint32_t n = ncr - c < 4u ? ncr - c : 4u;
+        size_t bytes = 12u * (size_t)ncr;
+        uint8_t *D = malloc(bytes);
+        CHECK(D != NULL);
+        if (!D) return;
+        for (size_t i = 0; i < bytes; i += 4) {
+            float v = const_rot_value(&seed);
+            memcpy(D + i, &v, 4);
+        }
+        float rq[4][4];
+        memset(rq, 0xA5, sizeof rq);
+        int ok = acl_const_rot4(D, ncr, c, rq), ref_ok = 1;
+        const uint8_t *F = D + 48u * (c / 4u);
+        for (uint32_t j = 0; j < n; j++) {
+            float v[4];
+            for (unsigned i = 0; i < 3; i++) v[i] = ganim_ld_f32le(F + 4u * (i * n + j));
+            v[3] = rebuild_w(v[0], v[1], v[2]);
+            for (unsigned i = 0; i < 4; i++) ref_ok &= in_range(v[i]);
+            quat_normalise(v);
+            if (memcmp(v, rq[j], sizeof v) && diffs++ < 3)
+                test_fail(__FILE__, __LINE__, "round %d lane %u of %u: %a %a %a %a, the scalar path %a %a %a %a", round,
+                          j, n, (double)rq[j][0], (double)rq[j][1], (double)rq[j][2], (double)rq[j][3], (double)v[0],
+                          (double)v[1], (double)v[2], (double)v[3]);
+        }
+        if (ok != ref_ok && diffs++ < 3)
+            test_fail(__FILE__, __LINE__, "round %d: in range %d, the scalar path %d", round, ok, ref_ok);
+        refused += !ref_ok;
+        cases++;
+        free(D);
+    }
+    CHECK_EQ_INT(diffs, 0);
+    CHECK(refused > 1000 && refused < cases - 1000); /* both verdicts well covered */
+}
+#endif
+
+/* The constant (kind, index) that 4-byte word w of the constant block holds (rotations
+ * as x, y, z groups of four in formats 2 and 3, whole quaternions in format 0; then the
+ * translations, then the scales, 3 floats each). */
+static void const_word_owner(uint32_t w, unsigned rfmt, const uint32_t nconst[3], unsigned *kind, uint32_t *c)
+{
+    uint32_t rot_words = nconst[0] * (rfmt == 0 ? 4u : 3u);
+    if (w < rot_words) {
+        *kind = K_ROT;
+        if (rfmt == 0) {
+            *c = w / 4u;
+        } else {
+            uint32_t g = w / 12u, n = nconst[0] - 4u * g < 4u ? nconst[0] - 4u * g : 4u;
+            *c = 4u * g + (w % 12u) % n;
+        }
+        return;
+    }
+    w -= rot_words;
+    *kind = w / 3u < nconst[1] ? K_TRANS : K_SCALE;
+    *c = *kind == K_TRANS ? w / 3u : w / 3u - nconst[1];
+}
+
+/* The track whose sub-track of `kind` is the c-th constant one (the type table's order). */
+static uint32_t const_owner_track(const uint8_t *d, unsigned kind, uint32_t c)
+{
+    uint32_t nt = ganim_ld_u32le(d + 16), e = (nt + 15u) / 16u, seen = 0;
+    const uint8_t *types = d + ACL_HDR + ganim_ld_u32le(d + ACL_HDR + 40);
+    for (uint32_t i = 0; i < nt; i++)
+        if (packed_type(types, e, kind, i) == T_CONST && seen++ == c) return i;
+    return UINT32_MAX;
+}
+
+/* A constant sample that is not finite (or beyond ACL_RANGE_MAX, its W included) is
+ * refused by the open with the first bad one in track order (then rotation, translation,
+ * scale) named, at the constant block's offset; the open checks them all at once and
+ * only then looks for the first (acl_open_ex). Every .acl buffer, one bad word at every
+ * word of its constant block (NaN, 3e18, an infinity) and 300 pairs of bad words: the
+ * error expected from the type table, through ganim_acl_open, ganim_acl_open_clip and
+ * ganim_read_memory. */
+TEST(bad_constants_are_named_in_track_order)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    uint32_t seed = 0x1234567u;
+    int files = 0, cases = 0;
+    for (char **p = list; *p; p++) {
+        size_t size;
+        uint8_t *orig = test_read_file(*p, &size), *b = orig ? malloc(size) : NULL;
+        if (!orig || !b) {
+            free(orig);
+            continue;
+        }
+        files++;
+        const uint8_t *th = orig + ACL_HDR;
+        unsigned rfmt = (ganim_ld_u32le(orig + 28) >> 4) & 15u;
+        uint32_t nconst[3] = { ganim_ld_u32le(th + 20), ganim_ld_u32le(th + 24), ganim_ld_u32le(th + 28) };
+        uint32_t cdata = ACL_HDR + ganim_ld_u32le(th + 44);
+        uint32_t words = nconst[0] * (rfmt == 0 ? 4u : 3u) + 3u * (nconst[1] + nconst[2]);
+        static const uint32_t badw[3] = { 0x7FC00000u, 0x5E26A000u /* ~3e18 */, 0xFF800000u };
+        for (uint32_t round = 0; words && round < 3u * words + 300u; round++) {
+            memcpy(b, orig, size);
+            uint32_t w1 = round < 3u * words ? round / 3u : xorshift32(&seed) % words;
+            uint32_t w2 = round < 3u * words ? w1 : xorshift32(&seed) % words;
+            ganim_st_u32le(b + cdata + 4u * w1, badw[round % 3u]);
+            ganim_st_u32le(b + cdata + 4u * w2, badw[(round + 1u) % 3u]);
+            unsigned k1, k2;
+            uint32_t c1, c2;
+            const_word_owner(w1, rfmt, nconst, &k1, &c1);
+            const_word_owner(w2, rfmt, nconst, &k2, &c2);
+            uint32_t t1 = const_owner_track(b, k1, c1), t2 = const_owner_track(b, k2, c2);
+            int second = t2 * 3u + k2 < t1 * 3u + k1;
+            char want[200];
+            snprintf(want, sizeof want, "acl: track %u: constant %s sample %u is not a finite number", second ? t2 : t1,
+                     acl_kind_name(second ? k2 : k1), second ? c2 : c1);
+            for (int how = 0; how < 3; how++) {
+                ganim_error err = { 0 };
+                ganim_acl *acl = NULL;
+                ganim_doc *doc = NULL;
+                ganim_read_opts ro = { .format = "acl" };
+                ganim_code rc = how == 0   ? ganim_acl_open(b, size, 0, NULL, NULL, NULL, &acl, &err)
+                                : how == 1 ? ganim_acl_open_clip(b, size, 0, NULL, NULL, NULL, &acl, &err)
+                                           : ganim_read_memory(b, size, &ro, &doc, &err);
+                CHECK_MSG(rc == GANIM_ERR_CORRUPT && err.offset == cdata && !strcmp(err.message, want),
+                          "%s words %u, %u (%d): %d at %llu '%s', expected at %u '%s'", *p, w1, w2, how, (int)rc,
+                          (unsigned long long)err.offset, err.message, cdata, want);
+                ganim_acl_close(acl);
+                ganim_doc_free(doc);
+            }
+            cases++;
+        }
+        free(b);
+        free(orig);
+    }
+    test_free_list(list);
+    CHECK(files >= 16);
+    CHECK(cases > 1000);
+}
+
+/* The read's native record (NF_*: 32-bit little-endian words) against the buffer's
+ * header, field by field, the last one included: every .acl buffer. */
+TEST(native_record_holds_the_header)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    int files = 0;
+    for (char **p = list; *p; p++) {
+        size_t size;
+        uint8_t *d = test_read_file(*p, &size);
+        ganim_doc *doc = NULL;
+        ganim_read_opts ro = { .format = "acl" };
+        if (!d || ganim_read_memory(d, size, &ro, &doc, NULL) != GANIM_OK) {
+            CHECK_MSG(0, "%s does not read", *p);
+            free(d);
+            continue;
+        }
+        files++;
+        const ganim_clip *clip = &doc->clips[0];
+        CHECK_EQ_INT(clip->native_size, 4u * NF_COUNT);
+        const uint8_t *n = clip->native;
+        uint32_t misc = ganim_ld_u32le(d + 28), nt = ganim_ld_u32le(d + 16), has_scale = misc & 1u;
+        uint32_t version = ganim_ld_u16le(d + 12), stripped = version >= 8 && ((misc >> 10) & 1u);
+        const uint8_t *th = d + ACL_HDR;
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_VERSION), version);
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_MISC), misc);
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_TRACKS), nt);
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_SAMPLES), ganim_ld_u32le(d + 20));
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_RATE_BITS), ganim_ld_u32le(d + 24));
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_SEGMENTS), ganim_ld_u32le(th));
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_SIZE), ganim_ld_u32le(d));
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_HASH_STORED), ganim_ld_u32le(d + 4));
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_HASH_COMPUTED), ganim_ld_u32le(d + 4)); /* undamaged */
+        for (unsigned k = 0; k < 3; k++) {
+            uint32_t anim = ganim_ld_u32le(th + 8 + 4 * k), cons = ganim_ld_u32le(th + 20 + 4 * k);
+            CHECK_EQ_INT(ganim_ld_u32le(n + 4 * (NF_COUNTS + 3 * k + T_DEFAULT)), nt - anim - cons);
+            CHECK_EQ_INT(ganim_ld_u32le(n + 4 * (NF_COUNTS + 3 * k + T_CONST)), cons);
+            CHECK_EQ_INT(ganim_ld_u32le(n + 4 * (NF_COUNTS + 3 * k + T_ANIM)), anim);
+        }
+        CHECK(has_scale || ganim_ld_u32le(n + 4 * (NF_COUNTS + 6 + T_DEFAULT)) == nt);
+        if (!stripped) CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_KEYS), ganim_ld_u32le(d + 20));
+        if (!(misc >> 31))
+            for (unsigned i = 0; i < 5; i++) CHECK_EQ_INT(ganim_ld_u32le(n + 4 * (NF_META + i)), 0xFFFFFFFFu);
+        CHECK_EQ_INT(ganim_ld_u32le(n + 4 * NF_SEGHDR), stripped ? 20u : 16u);
+        ganim_doc_free(doc);
+        free(d);
+    }
+    test_free_list(list);
+    CHECK(files >= 16);
+}
+
 /* The end of a run4 or rot4 case: nothing written past the `done` floats of `a` (asize
  * bytes, 0xA5 before the run), the run's count of replaced rotations `ba` the scalar
  * path's `bs`, and the hash carried along ends as the chain's over `bits`. */
@@ -1965,6 +2180,11 @@ int main(void)
     RUN(decode_clip_equals_sample_key_and_read_bitwise);
     RUN(open_clip_equals_open_bitwise);
     RUN(type_table_counts_equal_track_by_track);
+#if defined(__SSE2__)
+    RUN(const_rot4_equals_the_scalar_path);
+#endif
+    RUN(bad_constants_are_named_in_track_order);
+    RUN(native_record_holds_the_header);
     RUN(stripped_bits_past_the_segment_are_ignored);
     RUN(var_run4_equals_the_scalar_path);
     RUN(raw_rot4_equals_the_scalar_path);

@@ -961,6 +961,48 @@ TEST(metadata_auto_leaves_out_a_made_up_flat_skeleton)
     free(c.v);
 }
 
+/* A buffer without metadata reads with the bones named "track_<i>" (counted up in
+ * decimal by the read): 1,234 tracks, so every carry into a new digit (9, 99, 999) is met. */
+TEST(tracks_without_names_are_numbered)
+{
+    clip_in c = { .nt = 1234, .frames = 1 };
+    c.parents = malloc(c.nt * sizeof *c.parents);
+    c.v = calloc((size_t)c.nt * 10u, sizeof *c.v);
+    CHECK(c.parents && c.v);
+    if (!c.parents || !c.v) return;
+    for (uint32_t b = 0; b < c.nt; b++) {
+        c.parents[b] = (int32_t)b - 1;
+        c.v[10u * b + 3] = 1.0f;
+        c.v[10u * b + 4] = (float)b;
+        c.v[10u * b + 7] = c.v[10u * b + 8] = c.v[10u * b + 9] = 1.0f;
+    }
+    ganim_doc *doc = doc_from(&c, 30.0f), *back = NULL;
+    ganim_setting no = { "acl.metadata", "no" };
+    size_t size;
+    ganim_code code;
+    uint8_t *b = write_acl(doc, "acl", &no, 1, &size, &code);
+    CHECK_EQ_INT(code, GANIM_OK);
+    ganim_read_opts ro = { .format = "acl" };
+    if (b) CHECK_OK(ganim_read_memory(b, size, &ro, &back, NULL));
+    if (back) {
+        CHECK_EQ_INT(back->skeleton->bone_count, c.nt);
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < back->skeleton->bone_count; i++) {
+            char want[24];
+            snprintf(want, sizeof want, "track_%u", i);
+            if (strcmp(back->skeleton->bones[i].name, want) && bad++ < 3)
+                test_fail(__FILE__, __LINE__, "bone %u is named '%s', not '%s'", i, back->skeleton->bones[i].name,
+                          want);
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+    ganim_doc_free(back);
+    free(b);
+    ganim_doc_free(doc);
+    free(c.parents);
+    free(c.v);
+}
+
 /* The civ7 writer takes the acl.* options for a V1 body (and refuses them for V0): a
  * coarser precision gives a smaller body whose error stays within that precision. */
 TEST(civ7_v1_body_takes_the_acl_options)
@@ -1081,5 +1123,6 @@ int main(void)
     RUN(v0_with_a_civ7_skeleton_gets_acl_sizes);
     RUN(every_level_within_precision_on_the_shared_clips);
     RUN(v0_inputs_within_precision_with_the_real_parents);
+    RUN(tracks_without_names_are_numbered);
     return test_finish();
 }
