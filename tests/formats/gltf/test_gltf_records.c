@@ -237,6 +237,7 @@ TEST(built_files_read_alike)
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"extras\":{}}",
         "{\"bufferView\":\"@B\",\"componentType\":5126,\"count\":@C,\"type\":\"@T\"}",
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@TX\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"VEC\"}",
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"byteOffset\":null}",
     };
     static const char *const views[] = {
@@ -253,7 +254,7 @@ TEST(built_files_read_alike)
     for (int t = 0; t < 400; t++) {
         /* one joint, one animation of one rotation channel: times (SCALAR) and values (VEC4) */
         size_t n = 0;
-        unsigned sa = rnd(&x) % 10, sb = t % 3 ? 0 : rnd(&x) % 10, va = rnd(&x) % 6, vb = t % 3 ? 0 : rnd(&x) % 6;
+        unsigned sa = rnd(&x) % 11, sb = t % 3 ? 0 : rnd(&x) % 11, va = rnd(&x) % 6, vb = t % 3 ? 0 : rnd(&x) % 6;
         n += (size_t)snprintf(
             text + n, sizeof text - n,
             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"j\"}],\"skins\":[{\"joints\":[0]}],"
