@@ -844,6 +844,35 @@ static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
     return i;
 }
 
+/* The root member `key` whose value is at i read as records (gj_parser.records), when it
+ * can be (its first occurrence): *item is then its GJ_LATER value, *recorded 1 and st->i
+ * past it; else nothing changes. Out
+ * of the member loop (which gcc compiles worse with it inside). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static ganim_code
+root_records(ps *st, const char *key, size_t i, gj_value *item, unsigned *recorded)
+{
+    gj_records *r = NULL;
+    ganim_code code = GANIM_OK;
+    for (unsigned q = 0; q < st->p->record_kinds && !r; q++)
+        if (!st->p->records[q].met && strcmp(st->p->records[q].key, key) == 0) r = &st->p->records[q];
+    if (!r) return GANIM_OK;
+    r->met = 1;
+    size_t past = scan_records(st, r, i, &code);
+    if (!past) return code;
+    memset(item, 0, sizeof *item);
+    item->offset = at(st, i);
+    item->type = GJ_LATER;
+    item->text = (const char *)st->s + i;
+    item->count = (uint32_t)(past - i);
+    item->depth = 1;
+    st->i = past;
+    *recorded = 1;
+    return GANIM_OK;
+}
+
 /* The members of an array or object at st->i (its opening bracket); `self` is the name it
  * is a member under (NULL: the root, an array's item). The position is kept in a local
  * (i; the text s[0..n) never changes) and handed over in st->i to what is called. */
@@ -934,25 +963,8 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
             }
             st->i = i;
             if (!depth && object && key && st->p->records && !skip && !discard) { /* a root member as records? */
-                gj_records *r = NULL;
-                for (unsigned q = 0; q < st->p->record_kinds && !r; q++)
-                    if (!st->p->records[q].met && strcmp(st->p->records[q].key, key) == 0) r = &st->p->records[q];
-                size_t past;
-                if (r) {
-                    r->met = 1;
-                    if ((past = scan_records(st, r, i, &code)) != 0) {
-                        memset(&item, 0, sizeof item);
-                        item.offset = at(st, i);
-                        item.type = GJ_LATER;
-                        item.text = (const char *)s + i;
-                        item.count = (uint32_t)(past - i);
-                        item.depth = 1;
-                        st->i = past;
-                        later = recorded = 1;
-                    } else if (code != GANIM_OK) {
-                        return code;
-                    }
-                }
+                if ((code = root_records(st, key, i, &item, &recorded)) != GANIM_OK) return code;
+                if (recorded) later = 1;
             }
             if (later && !recorded) { /* checked now, stored as its text */
                 size_t start = i;
