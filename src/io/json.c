@@ -50,6 +50,8 @@ typedef struct ps {
     size_t stack_used; /* of which the stack's (given back at the end) */
     unsigned discard;  /* > 0: inside a member that is not kept */
     int lend;          /* the value about to be read may be lent (gj_parser.lend) */
+    uint8_t *rec_buf;  /* records being read (gj_parser.records), before their copy in the arena */
+    size_t rec_cap;
     struct seen_text {
         const char *s;
         size_t len;
@@ -591,6 +593,286 @@ static int skim(ps *st, unsigned depth)
 #undef SKIM_SPACE
 }
 
+/* ---- records (gj_parser.records) -------------------------------------------------------- */
+
+static size_t round16(size_t b) { return b > SIZE_MAX - 15u ? SIZE_MAX : (b + 15u) & ~(size_t)15u; }
+static size_t add_sat(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+
+/* The length of the number at s[i..n) as value() takes it (0: not a number). */
+static size_t number_at(const uint8_t *s, size_t n, size_t i)
+{
+    uint8_t c = s[i];
+    size_t len = digit_run(s + i, n - i < 18 ? n - i : 18);
+    if (!len || len >= 18 || (c == '0' && len > 1) ||
+        (i + len < n && (s[i + len] == '.' || s[i + len] == 'e' || s[i + len] == 'E')))
+        len = number_len(s + i, n - i);
+    return len;
+}
+
+/* Names met in records (scan_records): up to 15 bytes, known by their bytes and closing
+ * quote as two masked words (as shape_name), with the field they are (k: none). */
+#define REC_NAMES 16u
+struct rec_name {
+    uint64_t pat[2], msk[2];
+    size_t len;
+    unsigned j;
+};
+
+/* The index of the name at s[i] (its opening quote) in tab[0..*used), found where `guess`
+ * says first; a name not there yet is added when there is room (k: not a field). Returns
+ * REC_NAMES when the name is longer than 15 bytes or there is no room, and *end then is
+ * its closing quote (0: not a plain name). */
+static GJ_HOT_INLINE unsigned rec_name_at(const ps *st, struct rec_name *tab, unsigned *used, unsigned guess,
+                                          const gj_records *r, const size_t *name_len, size_t i, size_t *end)
+{
+    const uint8_t *s = st->s;
+    size_t start = i + 1;
+    *end = 0;
+    if (st->n - start >= 16) {
+        uint64_t a, b;
+        memcpy(&a, s + start, 8);
+        memcpy(&b, s + start + 8, 8);
+        if (guess < *used &&
+            !(((a ^ tab[guess].pat[0]) & tab[guess].msk[0]) | ((b ^ tab[guess].pat[1]) & tab[guess].msk[1])))
+            return guess;
+        for (unsigned t = 0; t < *used; t++)
+            if (!(((a ^ tab[t].pat[0]) & tab[t].msk[0]) | ((b ^ tab[t].pat[1]) & tab[t].msk[1]))) return t;
+    }
+    size_t e = skim_string(st, i);
+    if (!e) return REC_NAMES;
+    *end = e;
+    size_t len = e - start;
+    unsigned j = 0;
+    while (j < r->fields && (name_len[j] != len || memcmp(r->names[j], s + start, len) != 0)) j++;
+    if (len >= 16 || *used == REC_NAMES) return REC_NAMES;
+    for (unsigned t = 0; t < *used; t++) /* (met before, but near the text's end) */
+        if (tab[t].len == len && tab[t].j == j && (j < r->fields || 0)) return t;
+    uint8_t pat[16] = { 0 }, msk[16] = { 0 };
+    memcpy(pat, s + start, len);
+    pat[len] = '"';
+    memset(msk, 0xFF, len + 1);
+    struct rec_name *t = &tab[*used];
+    memcpy(t->pat, pat, 16);
+    memcpy(t->msk, msk, 16);
+    t->len = len;
+    t->j = j;
+    return (*used)++;
+}
+
+/* Reads the array at i (the member's value, nested 1 deep) as records into r and the
+ * arena: the index past it, or 0 when it is not of the plain shape records take (then
+ * nothing was charged, stored or changed but st->rec_buf). On success st->used has grown
+ * by the records' bytes and a bound of what the tree (its values, names, strings and the
+ * stack it would have grown) would have charged, plus 8 bytes a byte for the rest of the
+ * text: the names met there that the tree's look-ups would have pushed out of the parser's
+ * caches (each charged at most once, <= 8 bytes a byte of its text). */
+static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
+{
+    const uint8_t *const s = st->s;
+    const size_t n = st->n;
+    const unsigned k = r->fields;
+    const size_t rec = sizeof(uint32_t) + k * sizeof(gj_field); /* an object's record (plus 4 bytes in all) */
+    size_t count = 0, bound = 0, most_members = 0, most_inner = 0;
+    *code = GANIM_OK;
+    if (n > UINT32_MAX || k > GJ_RECORD_FIELDS || st->p->max_depth < 4 || i >= n || s[i] != '[') return 0;
+    size_t name_len[GJ_RECORD_FIELDS];
+    struct rec_name tab[REC_NAMES];
+    unsigned used = 0;
+    uint8_t last[GJ_RECORD_FIELDS * 2];
+    for (unsigned j = 0; j < k; j++) name_len[j] = strlen(r->names[j]);
+    memset(last, REC_NAMES, sizeof last);
+    i = space_from(s, n, i + 1);
+    if (i < n && s[i] == ']') return 0; /* (an empty array: the tree's way costs nothing) */
+    for (;;) {
+        i = space_from(s, n, i);
+        if (i >= n || s[i] != '{') return 0;
+        if ((count + 1) * rec > st->rec_cap) {
+            size_t cap = st->rec_cap ? st->rec_cap * 2 : 256 * rec;
+            uint8_t *grown = ganim_realloc(&st->a, st->rec_buf, st->rec_cap, cap);
+            if (!grown) return 0;
+            st->rec_buf = grown;
+            st->rec_cap = cap;
+        }
+        gj_field fl[GJ_RECORD_FIELDS];
+        for (unsigned j = 0; j < k; j++) fl[j].type = GJ_ABSENT, fl[j].at = fl[j].count = 0;
+        uint32_t at = (uint32_t)i;
+        size_t members = 0;
+        i = space_from(s, n, i + 1);
+        if (i < n && s[i] == '}') {
+            i++;
+        } else {
+            for (;;) {
+                size_t end, len;
+                unsigned j;
+                if (i >= n || s[i] != '"') return 0;
+                unsigned t = rec_name_at(st, tab, &used, members < sizeof last ? last[members] : REC_NAMES, r, name_len,
+                                         i, &end);
+                if (t < REC_NAMES) {
+                    if (members < sizeof last) last[members] = (uint8_t)t;
+                    len = tab[t].len;
+                    j = tab[t].j;
+                    end = i + 1 + len;
+                } else {
+                    if (!end) return 0;
+                    len = end - i - 1;
+                    for (j = 0; j < k && (name_len[j] != len || memcmp(r->names[j], s + i + 1, len) != 0);) j++;
+                }
+                bound = add_sat(bound, round16(len + 1)); /* (the name, were it stored) */
+                i = end + 1;
+                if (i >= n || s[i] != ':') {
+                    i = space_from(s, n, i);
+                    if (i >= n || s[i] != ':') return 0;
+                }
+                i = space_from(s, n, i + 1);
+                if (i >= n) return 0;
+                members++;
+                uint8_t c = s[i];
+                size_t vlen = 0;
+                uint8_t type;
+                if (c >= '0' && c <= '9') {
+                    /* a short whole number as value() takes it, else number_len's */
+                    size_t e = i + 1;
+                    while (e < n && e - i < 17 && (uint8_t)(s[e] - '0') < 10) e++;
+                    if (c == '0' || e - i >= 17 || (e < n && (s[e] == '.' || s[e] == 'e' || s[e] == 'E'))) {
+                        if (!(vlen = number_at(s, n, i)) || vlen > UINT32_MAX) return 0;
+                    } else {
+                        vlen = e - i;
+                    }
+                    type = GJ_NUMBER;
+                } else if (c == '"') {
+                    if (!(end = skim_string(st, i))) return 0;
+                    vlen = end - i - 1;
+                    bound = add_sat(bound, round16(vlen + 1));
+                    type = GJ_STRING;
+                } else if (c == '-') {
+                    if (!(vlen = number_at(s, n, i)) || vlen > UINT32_MAX) return 0;
+                    type = GJ_NUMBER;
+                } else if (n - i >= 4 && memcmp(s + i, "true", 4) == 0) {
+                    vlen = 4, type = GJ_TRUE;
+                } else if (n - i >= 5 && memcmp(s + i, "false", 5) == 0) {
+                    vlen = 5, type = GJ_FALSE;
+                } else if (n - i >= 4 && memcmp(s + i, "null", 4) == 0) {
+                    vlen = 4, type = GJ_NULL;
+                } else if (c == '[' && j == k) { /* (min, max: numbers) */
+                    size_t m = 0;
+                    i = space_from(s, n, i + 1);
+                    if (i < n && s[i] != ']') {
+                        for (;;) {
+                            size_t nl;
+                            if (i >= n || !(s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) ||
+                                !(nl = number_at(s, n, i)) || nl > UINT32_MAX)
+                                return 0;
+                            m++;
+                            i = space_from(s, n, i + nl);
+                            if (i < n && s[i] == ',') {
+                                i = space_from(s, n, i + 1);
+                                continue;
+                            }
+                            break;
+                        }
+                    }
+                    if (i >= n || s[i] != ']') return 0;
+                    i++;
+                    bound = add_sat(bound, round16(m * sizeof(gj_value)));
+                    if (m > most_inner) most_inner = m;
+                    type = GJ_ABSENT;
+                } else {
+                    return 0; /* (objects, other arrays, what is not JSON: the tree's way) */
+                }
+                if (j < k) {
+                    if (fl[j].type != GJ_ABSENT || type == GJ_ABSENT) return 0; /* (a name repeated) */
+                    fl[j].type = type;
+                    fl[j].at = (uint32_t)i;
+                    fl[j].count = (uint32_t)(type == GJ_STRING || type == GJ_NUMBER ? vlen : 0);
+                }
+                if (type == GJ_STRING) i = end + 1;
+                else if (type != GJ_ABSENT) i += vlen;
+                if (i < n && s[i] == ',') {
+                    i = space_from(s, n, i + 1);
+                    continue;
+                }
+                i = space_from(s, n, i);
+                if (i < n && s[i] == ',') {
+                    i = space_from(s, n, i + 1);
+                    continue;
+                }
+                if (i < n && s[i] == '}') {
+                    i++;
+                    break;
+                }
+                return 0;
+            }
+        }
+        uint8_t *out = st->rec_buf + count * rec;
+        memcpy(out, &at, sizeof at);
+        memcpy(out + sizeof at, fl, k * sizeof(gj_field));
+        count++;
+        bound = add_sat(bound, round16(members * sizeof(gj_value)));
+        if (members > most_members) most_members = members;
+        if (i < n && s[i] != ',' && s[i] != ']') i = space_from(s, n, i);
+        if (i < n && s[i] == ',') {
+            i++;
+            continue;
+        }
+        if (i < n && s[i] == ']') {
+            i++;
+            break;
+        }
+        return 0;
+    }
+    if (count > UINT32_MAX) return 0;
+    bound = add_sat(bound, round16(count * sizeof(gj_value)));
+    /* the stack the tree would have grown to: the array's items, an object's members and
+     * a min or max array's numbers on top of what it holds */
+    size_t need = add_sat(add_sat(st->top + 1, count), add_sat(most_members, most_inner)), cap = st->cap;
+    while (cap < need) cap = cap ? cap + cap / 2 : 64;
+    bound = add_sat(bound, (cap - st->cap) * sizeof(gj_value));
+    bound = add_sat(bound, (n - i) > SIZE_MAX / 8 ? SIZE_MAX : (n - i) * 8);
+    size_t bytes = count * rec + sizeof(uint32_t);
+    void *mem;
+    if ((*code = charge(st, bound)) != GANIM_OK || (*code = take(st, bytes, &mem)) != GANIM_OK) return 0;
+    uint32_t *ats = mem;
+    gj_field *fields = (gj_field *)(void *)(ats + count + (count & 1)); /* (8-byte aligned: sizeof(gj_field) is 12) */
+    for (size_t o = 0; o < count; o++) {
+        memcpy(&ats[o], st->rec_buf + o * rec, sizeof(uint32_t));
+        memcpy(&fields[o * k], st->rec_buf + o * rec + sizeof(uint32_t), k * sizeof(gj_field));
+    }
+    r->count = (uint32_t)count;
+    r->at = ats;
+    r->field = fields;
+    r->done = 1;
+    return i;
+}
+
+/* The root member `key` whose value is at i read as records (gj_parser.records), when it
+ * can be (its first occurrence): *item is then its GJ_LATER value, *recorded 1 and st->i
+ * past it; else nothing changes. Out
+ * of the member loop (which gcc compiles worse with it inside). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static ganim_code
+root_records(ps *st, const char *key, size_t i, gj_value *item, unsigned *recorded)
+{
+    gj_records *r = NULL;
+    ganim_code code = GANIM_OK;
+    for (unsigned q = 0; q < st->p->record_kinds && !r; q++)
+        if (!st->p->records[q].met && strcmp(st->p->records[q].key, key) == 0) r = &st->p->records[q];
+    if (!r) return GANIM_OK;
+    r->met = 1;
+    size_t past = scan_records(st, r, i, &code);
+    if (!past) return code;
+    memset(item, 0, sizeof *item);
+    item->offset = at(st, i);
+    item->type = GJ_LATER;
+    item->text = (const char *)st->s + i;
+    item->count = (uint32_t)(past - i);
+    item->depth = 1;
+    st->i = past;
+    *recorded = 1;
+    return GANIM_OK;
+}
+
 /* The members of an array or object at st->i (its opening bracket); `self` is the name it
  * is a member under (NULL: the root, an array's item). The position is kept in a local
  * (i; the text s[0..n) never changes) and handed over in st->i to what is called. */
@@ -623,7 +905,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
             gj_value item;
             const char *key = NULL;
             ganim_code code;
-            unsigned skip = 0, later = 0, said = 0;
+            unsigned skip = 0, later = 0, said = 0, recorded = 0;
             GJ_SPACE();
             st->lend = 0;
             if (object) {
@@ -680,7 +962,11 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                 }
             }
             st->i = i;
-            if (later) { /* checked now, stored as its text */
+            if (!depth && object && key && st->p->records && !skip && !discard) { /* a root member as records? */
+                if ((code = root_records(st, key, i, &item, &recorded)) != GANIM_OK) return code;
+                if (recorded) later = 1;
+            }
+            if (later && !recorded) { /* checked now, stored as its text */
                 size_t start = i;
                 st->discard++;
                 code = skim(st, depth + 1) ? GANIM_OK : value(st, depth + 1, &item, key);
@@ -809,6 +1095,7 @@ static ganim_code parse_root(ps *st, unsigned depth, const char *key, gj_value *
     if (code == GANIM_OK) code = value(st, depth, *out = mem, key);
     if (code == GANIM_OK) (*out)->key = key;
     ganim_free(&st->a, st->stack, st->cap * sizeof *st->stack);
+    ganim_free(&st->a, st->rec_buf, st->rec_cap);
     if (code == GANIM_OK && st->p->charged) *st->p->charged = st->used - st->stack_used; /* (the tree's) */
     return code;
 }

@@ -40,6 +40,33 @@ typedef struct gj_value {
  * parser writes every byte it reads back. */
 typedef void *(*gj_alloc_fn)(void *user, size_t size);
 
+/* A root member's array of objects read as records (gj_parser.records) instead of a tree:
+ * of each object, the members named names[0..fields) as fields (where the value is in
+ * the text), nothing else stored. The parser tries it only on an array of objects whose
+ * members are all plain (no escapes) and whose named members hold a number, a string, true,
+ * false or null (each at most once); anything else is read as a tree, as without records.
+ * On success the member is a GJ_LATER value (its text), never to be given to gj_parse_later.
+ * The bytes it charges against max_bytes are at least those the tree would have charged
+ * here and after (a bound, not the count): a parse with records that fails may fail
+ * elsewhere than one without, and its caller reads the text again without them; one that
+ * succeeds succeeds without them too, with the same values everywhere else. */
+#define GJ_RECORD_FIELDS 8u
+#define GJ_ABSENT 0xFFu
+typedef struct gj_field {
+    uint32_t at;    /* the value's first byte in the text (a string: its opening quote) */
+    uint32_t count; /* a number's text length, a string's bytes */
+    uint8_t type;   /* GJ_NULL .. GJ_STRING, or GJ_ABSENT */
+} gj_field;
+typedef struct gj_records {
+    const char *key;          /* the root member (its first occurrence) */
+    const char *const *names; /* the members kept as fields */
+    unsigned fields;          /* <= GJ_RECORD_FIELDS */
+    int met, done;            /* out: the member was met; it was read as records */
+    uint32_t count;           /* out: objects */
+    const uint32_t *at;       /* out: each object's '{' in the text */
+    const gj_field *field;    /* out: count x fields (object i's field j: field[i * fields + j]), in the arena */
+} gj_records;
+
 typedef struct gj_parser {
     gj_alloc_fn alloc; /* the tree's arena */
     void *alloc_user;
@@ -72,6 +99,10 @@ typedef struct gj_parser {
     /* 1: every member name read the long way, not found where the last object at its depth
      * had it (the same tree, bytes and errors: for tests that compare the two). */
     int no_shapes;
+    /* Root members to read as records (gj_records; met and done cleared by the caller),
+     * and how many; NULL: none. Only for texts of less than 4 GiB. */
+    gj_records *records;
+    unsigned record_kinds;
 } gj_parser;
 
 /* Parses text[0..size) into *out. Errors: GANIM_ERR_TRUNCATED when the text ends inside a

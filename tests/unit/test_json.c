@@ -893,6 +893,179 @@ TEST(member_names_where_they_were)
               "%u texts, %u refused (%u at the bound), %u cut short", compared, failed, limited, cut);
 }
 
+/* ---- records (gj_parser.records) ----------------------------------------------------------- */
+
+static const char *const rec_names[] = { "bufferView", "count", "type", "normalized" };
+
+typedef struct rec_run {
+    arena a;
+    ganim_error e;
+    ganim_code c;
+    size_t charged;
+    const gj_value *v;
+    gj_records r;
+} rec_run;
+
+static void parse_records(rec_run *t, const char *text, size_t size, size_t max_bytes, int records)
+{
+    memset(t, 0, sizeof *t);
+    t->r.key = "acc";
+    t->r.names = rec_names;
+    t->r.fields = 4;
+    gj_parser p = { .alloc = arena_alloc,
+                    .alloc_user = &t->a,
+                    .max_depth = 8,
+                    .who = "test: JSON",
+                    .base = 100,
+                    .max_bytes = max_bytes,
+                    .limit_name = "the test's limit",
+                    .charged = &t->charged,
+                    .records = records ? &t->r : NULL,
+                    .record_kinds = records ? 1u : 0u };
+    t->c = gj_parse(&p, (const uint8_t *)text, size, &t->v, &t->e);
+}
+
+/* One random object of the records' shape or near it, at text[*n]. */
+static void rec_object(char *text, size_t *n, size_t cap, uint32_t *x, int odd)
+{
+    static const char *const members[] = { "\"bufferView\":%u",     "\"count\": %u",         "\"type\":\"VEC%u\"",
+                                           "\"normalized\":true",   "\"min\":[1,-2.5e3,%u]", "\"name\":\"n%u\"",
+                                           "\"count\":%u.5",        "\"x\":{\"y\":%u}",      "\"type\":[%u]",
+                                           " \"bufferView\" : %u ", "\"c\\u006funt\":%u",    "\"count\":0%u" };
+    unsigned k = shape_rand(x) % 6, used = 0;
+    *n += (size_t)snprintf(text + *n, cap - *n, "{");
+    for (unsigned i = 0; i < k; i++) {
+        unsigned m = shape_rand(x) % (odd ? 80u : 6u); /* (odd: now and then one the records do not take) */
+        if (m >= sizeof members / sizeof *members) m = m % 6;
+        if (m < 6 && (used >> m & 1) && shape_rand(x) % 16) continue; /* (names repeated now and then) */
+        used |= 1u << m;
+        if (text[*n - 1] != '{') text[(*n)++] = ',';
+        *n += (size_t)snprintf(text + *n, cap - *n, members[m], shape_rand(x) % 1000);
+    }
+    *n += (size_t)snprintf(text + *n, cap - *n, "}");
+}
+
+/* With records, and again without them after a failure (as gltf.c's read_json), against
+ * without: the same outcome (code, message, offset) under any bound; where both succeed,
+ * the same tree but for the member read as records, whose fields are the values the tree
+ * holds; a parse with records that succeeds charges at least what the tree does. */
+TEST(records_read_as_the_tree)
+{
+    static char text[12000];
+    uint32_t x = 0x1234567u;
+    unsigned taken = 0, fell_back = 0, bounded = 0;
+    for (int t = 0; t < 3000; t++) {
+        size_t n = 0;
+        n += (size_t)snprintf(text + n, sizeof text - n, "{\"a\":[\"s%u\",{\"k\":1}],\"acc\":[", shape_rand(&x) % 9);
+        for (unsigned i = 0, items = 1 + shape_rand(&x) % 30; i < items && n < sizeof text - 600; i++) {
+            if (i) n += (size_t)snprintf(text + n, sizeof text - n, ",");
+            rec_object(text, &n, sizeof text - 300, &x, t % 3 == 0);
+        }
+        n += (size_t)snprintf(text + n, sizeof text - n, "],\"b\":[");
+        for (unsigned i = 0, items = shape_rand(&x) % 20; i < items && n < sizeof text - 300; i++)
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s{\"k\":\"s%u\",\"type\":\"VEC3\"}", i ? "," : "",
+                                  shape_rand(&x) % 40);
+        n += (size_t)snprintf(text + n, sizeof text - n, "]%s}", t % 5 ? ",\"acc\":[{\"count\":1}]" : "");
+        if (t % 4 == 1) text[shape_rand(&x) % n] = "\"{}[],:\\ 0eE.-tn"[shape_rand(&x) % 16]; /* one byte changed */
+        size_t cutn = t % 4 == 2 ? 1 + shape_rand(&x) % n : n;                                /* or cut short */
+        rec_run ref, fast;
+        parse_records(&ref, text, cutn, 0, 0);
+        size_t bound = 0;
+        if (t % 2 && ref.c == GANIM_OK) {
+            bound = ref.charged + ref.charged / 2 - shape_rand(&x) % (ref.charged + 1);
+            arena_free(&ref.a);
+            parse_records(&ref, text, cutn, bound, 0);
+            bounded++;
+        }
+        parse_records(&fast, text, cutn, bound, 1);
+        if (fast.c == GANIM_OK && fast.r.done) {
+            taken++;
+            CHECK_MSG(ref.c == GANIM_OK && fast.charged >= ref.charged, "text %d: records %zu bytes, tree %d %zu", t,
+                      fast.charged, ref.c, ref.charged);
+        }
+        if (fast.c != GANIM_OK) { /* read again without */
+            arena_free(&fast.a);
+            parse_records(&fast, text, cutn, bound, 0);
+            fell_back++;
+        }
+        CHECK_MSG(fast.c == ref.c, "text %d: code %d, tree %d", t, fast.c, ref.c);
+        if (ref.c != GANIM_OK && fast.c == ref.c)
+            CHECK_MSG(fast.e.offset == ref.e.offset && strcmp(fast.e.message, ref.e.message) == 0,
+                      "text %d: '%s' at %llu, tree '%s' at %llu", t, fast.e.message, (unsigned long long)fast.e.offset,
+                      ref.e.message, (unsigned long long)ref.e.offset);
+        if (ref.c == GANIM_OK && fast.c == GANIM_OK) {
+            const gj_value *ra = gj_get(ref.v, "acc"), *fa = gj_get(fast.v, "acc");
+            CHECK(ra && fa && ref.v->count == fast.v->count);
+            for (uint32_t m = 0; m < ref.v->count && m < fast.v->count; m++)
+                if (&ref.v->items[m] != ra) CHECK_MSG(same_values(&ref.v->items[m], &fast.v->items[m]), "text %d", t);
+            if (fast.r.done && ra && fa) {
+                CHECK(fa->type == GJ_LATER && ra->type == GJ_ARRAY && fa->offset == ra->offset);
+                CHECK_EQ_INT(fast.r.count, ra->count);
+                for (uint32_t o = 0; o < ra->count && o < fast.r.count; o++) {
+                    const gj_value *obj = &ra->items[o];
+                    CHECK(obj->offset == 100 + fast.r.at[o]);
+                    for (unsigned j = 0; j < 4; j++) {
+                        const gj_value *m = gj_get(obj, rec_names[j]);
+                        const gj_field *f = &fast.r.field[o * 4 + j];
+                        if (!m) {
+                            CHECK_MSG(f->type == GJ_ABSENT, "text %d object %u field %u", t, o, j);
+                            continue;
+                        }
+                        CHECK_MSG(f->type == m->type && 100 + f->at == m->offset &&
+                                      (m->type != GJ_NUMBER ||
+                                       (f->count == m->count && memcmp(text + f->at, m->text, m->count) == 0)) &&
+                                      (m->type != GJ_STRING ||
+                                       (f->count == m->count && memcmp(text + f->at + 1, m->text, m->count) == 0)),
+                                  "text %d object %u field %u", t, o, j);
+                    }
+                }
+            }
+        }
+        arena_free(&ref.a);
+        arena_free(&fast.a);
+    }
+    /* The strings the tree's look-ups push out of the parser's cache and meet again after
+     * the records (strings met in reverse order: each slot's last one first): the records'
+     * charge covers them, under every bound around the total. */
+    {
+        size_t n = 0;
+        n += (size_t)snprintf(text + n, sizeof text - n, "{\"a\":[");
+        for (int i = 0; i < 200; i++) n += (size_t)snprintf(text + n, sizeof text - n, "%s\"s%d\"", i ? "," : "", i);
+        n += (size_t)snprintf(text + n, sizeof text - n, "],\"acc\":[{\"type\":\"Tk\"}],\"b\":[");
+        for (int i = 199; i >= 0; i--)
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s\"s%d\"", i < 199 ? "," : "", i);
+        n += (size_t)snprintf(text + n, sizeof text - n, "]}");
+        rec_run ref, fast;
+        parse_records(&ref, text, n, 0, 0);
+        size_t total = ref.charged;
+        arena_free(&ref.a);
+        parse_records(&fast, text, n, 0, 1);
+        CHECK(fast.c == GANIM_OK && fast.r.done && fast.charged >= total);
+        arena_free(&fast.a);
+        for (size_t bound = total - 300; bound < total + 300; bound += 4) {
+            parse_records(&ref, text, n, bound, 0);
+            parse_records(&fast, text, n, bound, 1);
+            if (fast.c != GANIM_OK) {
+                arena_free(&fast.a);
+                parse_records(&fast, text, n, bound, 0);
+            }
+            CHECK_MSG(fast.c == ref.c, "bound %zu: code %d, tree %d", bound, fast.c, ref.c);
+            arena_free(&ref.a);
+            arena_free(&fast.a);
+        }
+    }
+    /* a root that is not an object: no member names to look at */
+    static const char *const roots[] = { "[1,2]", "[{\"acc\":[{\"count\":1}]}]", "\"acc\"", "7" };
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        rec_run r;
+        parse_records(&r, roots[i], strlen(roots[i]), 0, 1);
+        CHECK(r.c == GANIM_OK && !r.r.met && !r.r.done);
+        arena_free(&r.a);
+    }
+    CHECK(taken > 300 && fell_back > 300 && bounded > 500);
+    printf("  %u read with records, %u read again without, %u under a bound\n", taken, fell_back, bounded);
+}
+
 int main(void)
 {
     RUN(values_and_views);
@@ -911,5 +1084,6 @@ int main(void)
     RUN(whole_numbers_of_every_length);
     RUN(long_strings_at_every_place);
     RUN(member_names_where_they_were);
+    RUN(records_read_as_the_tree);
     return test_finish();
 }

@@ -127,6 +127,12 @@ static ganim_code top_array(gltf_file *f, const char *key, const gj_value **out,
     *out = NULL;
     if (count) *count = 0;
     if (!v) return GANIM_OK;
+    for (int k = 0; k < 2; k++)
+        if (f->recs[k].done && v->type == GJ_LATER && strcmp(key, f->recs[k].key) == 0) { /* read as records */
+            *out = v;
+            if (count) *count = f->recs[k].count;
+            return GANIM_OK;
+        }
     if (v->type != GJ_ARRAY) return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset, "gltf: '%s' is not an array", key);
     *out = v;
     if (count) *count = v->count;
@@ -209,6 +215,8 @@ static void read_ganim_meta(gltf_file *f)
 /* The members the reader looks at: the root's that it reads, and of every `extras`
  * only ganim's own (a file's other extras, images, materials, ... are checked as JSON
  * but take no memory). */
+int gltf_no_records;
+
 static int keep_member(unsigned depth, const char *parent, const char *key)
 {
     static const char *const top[] = {
@@ -268,8 +276,42 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
      * outcome is the same either way (the same tree, every other error at the same byte:
      * test_json's parsed_later_is_the_same_tree, skimmed_and_later_members_fail_alike). */
     int together = json_size <= GLTF_SAMPLERS_TOGETHER && !f->opts->memory_limit;
-    ganim_code code;
-    if (together) {
+    ganim_code code = GANIM_OK;
+    int recorded = 0;
+    f->json_text = json;
+    if (together && !gltf_no_records) {
+        /* The accessors and bufferViews read as records, not trees, when they have the
+         * plain shape (json.h, gj_records): a parse that fails so is read again without
+         * them, below: the same outcome either way (test_gltf_records). */
+        static const char *const acc_names[] = { "bufferView", "componentType", "count", "type",
+                                                 "byteOffset", "normalized",    "sparse" };
+        static const char *const view_names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
+        ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
+        ganim_error kept;
+        if (f->err) kept = *f->err;
+        memset(f->recs, 0, sizeof f->recs);
+        f->recs[GLTF_ACCESSORS].key = "accessors";
+        f->recs[GLTF_ACCESSORS].names = acc_names;
+        f->recs[GLTF_ACCESSORS].fields = 7;
+        f->recs[GLTF_VIEWS].key = "bufferViews";
+        f->recs[GLTF_VIEWS].names = view_names;
+        f->recs[GLTF_VIEWS].fields = 5;
+        gj_parser q = p;
+        q.later = NULL;
+        q.records = f->recs;
+        q.record_kinds = 2;
+        f->json = p;
+        f->json.later = NULL;
+        code = gj_parse(&q, json, json_size, &f->root, f->err);
+        recorded = code == GANIM_OK;
+        if (!recorded) {
+            ganim_doc_release(f->scratch, mark);
+            if (f->err) *f->err = kept;
+            memset(f->recs, 0, sizeof f->recs);
+            f->json_used = 0;
+        }
+    }
+    if (together && !recorded) {
         ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
         ganim_error kept;
         if (f->err) kept = *f->err;
@@ -283,7 +325,7 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
             p.later = later_member;
         }
     }
-    if (!together) {
+    if (!together && !recorded) {
         f->json = p;
         code = gj_parse(&p, json, json_size, &f->root, f->err);
     }

@@ -39,6 +39,9 @@
  * tree does not hold them all at once. */
 #define GLTF_SAMPLERS_TOGETHER ((size_t)256 << 10)
 #define GLTF_NONE UINT32_MAX
+enum { GLTF_ACCESSORS = 0, GLTF_VIEWS = 1 }; /* gltf_file.recs */
+/* For tests: 1 reads the accessors and bufferViews as trees always (the same outcome). */
+extern int gltf_no_records;
 
 enum { GLTF_ROT = 0, GLTF_TRANS = 1, GLTF_SCALE = 2 };                             /* channel paths */
 enum { GLTF_LINEAR = 0, GLTF_STEP = 1, GLTF_CUBIC = 2 };                           /* interpolations */
@@ -117,6 +120,10 @@ typedef struct gltf_file {
      * samplers: gltf_json_later); json_used: the bytes counted against its bound by the
      * trees still in use, json_later_used: that and the last tree parsed later. */
     gj_parser json;
+    /* The accessors and bufferViews read as records (gltf.c's read_json: GLTF_ACCESSORS,
+     * GLTF_VIEWS; done when they were) from json_text, instead of as trees */
+    gj_records recs[2];
+    const uint8_t *json_text;
     char json_limit_name[200];
     size_t json_used, json_later_used;
     /* gltf_members' memos for the tree's channels, targets, bufferViews, accessors, nodes
@@ -175,6 +182,12 @@ void gltf_members(const gj_value *obj, const char *const *names, const gj_value 
 /* *v, when the JSON parser left it to parse later (GJ_LATER), parsed into the scratch arena
  * (given back with the animation's temporaries); any other value is left as it is. */
 ganim_code gltf_json_later(gltf_file *f, const gj_value **v);
+
+/* The members of object `index` of recs[kind] (when done) as the tree would hold them
+ * (out[j] NULL: absent, else &tmp[j]); a string's text is one of `strings` (NULL-ended)
+ * when its bytes are, else "" (the tree's own copy matters only when it is one of them). */
+void gltf_record_members(const gltf_file *f, int kind, uint32_t index, const char *const *strings, gj_value *tmp,
+                         const gj_value **out);
 
 /* ---- gltf_data.c --------------------------------------------------------------------------- */
 /* What an accessor is read for, as messages name it: "animation 0 sampler 3 input". */

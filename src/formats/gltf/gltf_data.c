@@ -148,10 +148,18 @@ typedef struct view {
 
 static ganim_code read_view(gltf_file *f, uint32_t index, view *out)
 {
-    const gj_value *v = &f->views_v->items[index];
     static const char *const names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
-    const gj_value *m[5]; /* in the order of names */
-    gltf_members(v, names, m, 5, &f->memo_view);
+    const gj_value *m[5]; /* in the order of names (gltf.c's view_names) */
+    gj_value tmp[5], obj;
+    const gj_value *v = &obj;
+    if (f->recs[GLTF_VIEWS].done) { /* read as records: the members as the tree holds them */
+        gltf_record_members(f, GLTF_VIEWS, index, NULL, tmp, m);
+        memset(&obj, 0, sizeof obj);
+        obj.offset = f->json_offset + f->recs[GLTF_VIEWS].at[index];
+    } else {
+        v = &f->views_v->items[index];
+        gltf_members(v, names, m, 5, &f->memo_view);
+    }
     uint32_t buf;
     uint64_t off = 0, len, stride = 0;
     int has = gltf_index_of(f, m[0], "buffer", f->buf_count, "bufferView", &buf);
@@ -346,11 +354,20 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
     if (index >= f->accessor_count)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "gltf: " USE_FMT ": accessor %u does not exist",
                           USE_ARGS(use), index);
-    const gj_value *a = &f->accessors_v->items[index];
     static const char *const names[] = { "bufferView", "componentType", "count", "type",
                                          "byteOffset", "normalized",    "sparse" };
-    const gj_value *mv[7]; /* in the order of names */
-    gltf_members(a, names, mv, 7, &f->memo_accessor);
+    static const char *const types[] = { "SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4", NULL };
+    const gj_value *mv[7]; /* in the order of names (gltf.c's acc_names) */
+    gj_value tmp[7], obj;
+    const gj_value *a = &obj;
+    if (f->recs[GLTF_ACCESSORS].done) { /* read as records: the members as the tree holds them */
+        gltf_record_members(f, GLTF_ACCESSORS, index, types, tmp, mv);
+        memset(&obj, 0, sizeof obj);
+        obj.offset = f->json_offset + f->recs[GLTF_ACCESSORS].at[index];
+    } else {
+        a = &f->accessors_v->items[index];
+        gltf_members(a, names, mv, 7, &f->memo_accessor);
+    }
     const char *type = "";
     uint64_t ctype, n, off = 0;
     int normalized = gj_is(mv[5], GJ_TRUE), tcomps = 0;

@@ -88,3 +88,35 @@ ganim_code gltf_json_later(gltf_file *f, const gj_value **v)
     p.charged = &f->json_later_used;
     return gj_parse_later(&p, *v, v, f->err);
 }
+
+void gltf_record_members(const gltf_file *f, int kind, uint32_t index, const char *const *strings, gj_value *tmp,
+                         const gj_value **out)
+{
+    const gj_records *r = &f->recs[kind];
+    const gj_field *fl = &r->field[(size_t)index * r->fields];
+    for (unsigned j = 0; j < r->fields; j++, fl++) {
+        out[j] = NULL;
+        if (fl->type == GJ_ABSENT) continue;
+        gj_value *v = &tmp[j];
+        out[j] = v;
+        v->key = r->names[j];
+        v->offset = f->json_offset + fl->at;
+        v->count = fl->count;
+        v->type = fl->type;
+        v->lent = v->depth = 0;
+        v->text = (const char *)f->json_text + fl->at; /* (a number's text) */
+        if (fl->type == GJ_STRING) {                   /* the tree's copy: one of `strings` when it is */
+            const char *bytes = v->text + 1;
+            v->text = "";
+            for (const char *const *sp = strings; sp && *sp; sp++) {
+                const char *c = *sp;
+                uint32_t b = 0;
+                while (b < fl->count && c[b] && c[b] == bytes[b]) b++;
+                if (b == fl->count && !c[b]) {
+                    v->text = c;
+                    break;
+                }
+            }
+        }
+    }
+}

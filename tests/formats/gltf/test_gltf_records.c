@@ -1,0 +1,291 @@
+/* The accessors and bufferViews read as records (gltf.c's read_json, json.h's gj_records)
+ * against the tree's read of the same bytes (gltf_no_records = 1): the whole document (its
+ * lossless JSON dump and its details), or the same error (code, message, offset), on
+ * ganim's exports of samples, the producers' files in tests/data/gltf, files built here,
+ * each cut short inside the JSON, with single bytes changed and with members moved. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/gltf/gltf.h"
+#include "support/tbuild.h"
+#include "test.h"
+
+typedef struct outcome {
+    ganim_code code;
+    ganim_error err;
+    ganim_buffer dump;
+    char *details;
+} outcome;
+
+static void read_one(const uint8_t *bytes, size_t size, int records, outcome *o)
+{
+    ganim_read_opts opts = { 0 };
+    ganim_doc *d = NULL;
+    memset(o, 0, sizeof *o);
+    opts.format = "gltf";
+    gltf_no_records = !records;
+    o->code = ganim_read_memory(bytes, size, &opts, &d, &o->err);
+    gltf_no_records = 0;
+    if (o->code == GANIM_OK) {
+        CHECK_OK(ganim_export_json(d, NULL, &o->dump, NULL));
+        o->details = test_details_json(d, -1, GANIM_DETAILS_FULL);
+    }
+    ganim_doc_free(d);
+}
+
+static void outcome_free(outcome *o)
+{
+    ganim_buffer_free(&o->dump);
+    free(o->details);
+}
+
+static unsigned compared, failed_alike, differ;
+
+/* Reads bytes both ways: the same outcome. */
+static void both_ways(const uint8_t *bytes, size_t size, const char *what, size_t where)
+{
+    outcome a, b;
+    read_one(bytes, size, 0, &a);
+    read_one(bytes, size, 1, &b);
+    compared++;
+    int same = a.code == b.code;
+    if (same && a.code != GANIM_OK)
+        same = a.err.code == b.err.code && a.err.offset == b.err.offset && strcmp(a.err.message, b.err.message) == 0;
+    if (same && a.code == GANIM_OK)
+        same = a.dump.size == b.dump.size && memcmp(a.dump.data, b.dump.data, a.dump.size) == 0 &&
+               ((!a.details && !b.details) || (a.details && b.details && strcmp(a.details, b.details) == 0));
+    if (a.code != GANIM_OK && same) failed_alike++;
+    if (!same && differ++ < 5)
+        CHECK_MSG(0, "%s (%zu): tree %d '%s' at %llu, records %d '%s' at %llu", what, where, a.code, a.err.message,
+                  (unsigned long long)a.err.offset, b.code, b.err.message, (unsigned long long)b.err.offset);
+    outcome_free(&a);
+    outcome_free(&b);
+}
+
+/* The JSON chunk of a .glb (NULL: not one) */
+static uint8_t *json_chunk(uint8_t *glb, size_t size, size_t *n)
+{
+    if (size < 20 || memcmp(glb, "glTF", 4) != 0) return NULL;
+    *n = (size_t)glb[12] | (size_t)glb[13] << 8 | (size_t)glb[14] << 16 | (size_t)glb[15] << 24;
+    return *n <= size - 20 ? glb + 20 : NULL;
+}
+
+static uint32_t rnd(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+typedef struct blocks {
+    void **p;
+    size_t n, cap;
+} blocks;
+
+static void *plain_alloc(void *user, size_t size)
+{
+    blocks *b = user;
+    if (b->n == b->cap) {
+        void **grown = realloc(b->p, (b->cap = b->cap ? b->cap * 2 : 256) * sizeof *b->p);
+        if (!grown) return NULL;
+        b->p = grown;
+    }
+    return b->p[b->n++] = malloc(size ? size : 1);
+}
+
+/* Which of the accessors (1) and bufferViews (2) of a JSON text the reader takes as records
+ * (the names of gltf.c's read_json). */
+static unsigned records_taken(const uint8_t *json, size_t n)
+{
+    static const char *const acc_names[] = { "bufferView", "componentType", "count", "type",
+                                             "byteOffset", "normalized",    "sparse" };
+    static const char *const view_names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
+    gj_records r[2] = { { .key = "accessors", .names = acc_names, .fields = 7 },
+                        { .key = "bufferViews", .names = view_names, .fields = 5 } };
+    blocks b = { NULL, 0, 0 };
+    gj_parser p = { .alloc = plain_alloc,
+                    .alloc_user = &b,
+                    .max_depth = GLTF_MAX_DEPTH,
+                    .who = "test",
+                    .records = r,
+                    .record_kinds = 2 };
+    const gj_value *root = NULL;
+    ganim_error e;
+    unsigned taken = 0;
+    if (gj_parse(&p, json, n, &root, &e) == GANIM_OK) taken = (r[0].done ? 1u : 0u) | (r[1].done ? 2u : 0u);
+    for (size_t i = 0; i < b.n; i++) free(b.p[i]);
+    free(b.p);
+    return taken;
+}
+
+/* Every kind of damage to one file: cut (the JSON chunk's tail made spaces, or the text
+ * itself cut for a .gltf) at every offset of windows at the text's start, its accessors
+ * and its bufferViews; single bytes changed there. */
+static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigned window, unsigned changes)
+{
+    uint8_t *w = malloc(size ? size : 1);
+    memcpy(w, bytes, size);
+    both_ways(w, size, what, 0);
+    size_t jn = 0;
+    uint8_t *json = json_chunk(w, size, &jn);
+    int glb = json != NULL;
+    if (!glb) json = w, jn = size;
+    unsigned taken = records_taken(json, jn);
+    printf("  %s: accessors %s, bufferViews %s as records\n", what, taken & 1 ? "read" : "not read",
+           taken & 2 ? "read" : "not read");
+    if (strchr(what, '/')) CHECK_MSG(taken == 3, "%s: the samples' exports are read as records", what);
+    size_t starts[3] = { 0, 0, 0 };
+    const char *keys[2] = { "\"accessors\"", "\"bufferViews\"" };
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i + strlen(keys[k]) <= jn; i++)
+            if (memcmp(json + i, keys[k], strlen(keys[k])) == 0) {
+                starts[k + 1] = i;
+                break;
+            }
+    }
+    uint32_t x = 0x9E3779B9u ^ (uint32_t)size;
+    for (int s = 0; s < 3; s++) {
+        if (s && !starts[s]) continue;
+        for (size_t c = starts[s]; c < starts[s] + window && c < jn; c++) {
+            if (glb) { /* the chunk's tail made spaces: the text ends at c */
+                memset(json + c, ' ', jn - c);
+                both_ways(w, size, what, c);
+                memcpy(w, bytes, size);
+            } else {
+                both_ways(w, c, what, c);
+            }
+        }
+        static const char set[] = "\"{}[],:\\ 0123456789-.eEtfnul\x01\x80xX";
+        for (unsigned m = 0; m < changes; m++) {
+            size_t c = starts[s] + rnd(&x) % window;
+            if (c >= jn) continue;
+            json[c] = (uint8_t)set[rnd(&x) % (sizeof set - 1)];
+            both_ways(w, size, what, c);
+            json[c] = bytes[(size_t)(json - w) + c];
+        }
+    }
+    free(w);
+}
+
+static const char *src_path(const char *name)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%s/tests/data/gltf/%s", GANIM_SOURCE_DIR, name);
+    return buf;
+}
+
+TEST(exports_and_producers_read_alike)
+{
+    static const char *const producers[] = { "blender_crane.glb", "blender_rig_baked.glb", "blender_rig_sparse.glb",
+                                             "fixture_pack.glb",  "threejs_run.glb",       "threejs_run.gltf" };
+    for (size_t i = 0; i < sizeof producers / sizeof *producers; i++) {
+        size_t size = 0;
+        uint8_t *bytes = test_read_file(src_path(producers[i]), &size);
+        CHECK_MSG(bytes != NULL, "%s", producers[i]);
+        if (!bytes) continue;
+        damaged(producers[i], bytes, size, test_full() ? 1500 : 400, test_full() ? 600 : 150);
+        free(bytes);
+    }
+    static const char *const samples[] = { "ff7/frog_entry.da", "argonaut/hp_style_2anims.bin",
+                                           "acl/short_f16_r30_b33.acl", "alamo/RB_TLTower_Attack_00.ala" };
+    const char *data = test_testdata_optional();
+    for (size_t i = 0; data && i < sizeof samples / sizeof *samples; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", data, samples[i]);
+        ganim_doc *d = NULL;
+        if (ganim_read_file(path, NULL, &d, NULL) != GANIM_OK) continue;
+        ganim_buffer glb = { 0 };
+        CHECK_OK(ganim_export_glb(d, NULL, &glb, NULL));
+        damaged(samples[i], glb.data, glb.size, test_full() ? 1200 : 200, test_full() ? 600 : 100);
+        ganim_buffer_free(&glb);
+        ganim_doc_free(d);
+    }
+    if (!data) test_note_skip("the samples' exports (no test data)");
+    CHECK(compared > 1000);
+    printf("  %u reads compared, %u failed alike\n", compared, failed_alike);
+}
+
+/* tpl into text at n with @B, @C and @T replaced by b, c and t: the new length */
+static size_t put(char *text, size_t n, size_t cap, const char *tpl, unsigned b, unsigned c, const char *t)
+{
+    for (const char *p = tpl; *p && n + 32 < cap; p++) {
+        if (p[0] == '@' && (p[1] == 'B' || p[1] == 'C' || p[1] == 'T')) {
+            if (p[1] == 'T') n += (size_t)snprintf(text + n, cap - n, "%s", t);
+            else n += (size_t)snprintf(text + n, cap - n, "%u", p[1] == 'B' ? b : c);
+            p++;
+        } else {
+            text[n++] = *p;
+        }
+    }
+    return n;
+}
+
+/* Files built here: accessors and bufferViews in orders, spacings and shapes the records
+ * take and do not (repeated names, escapes, sparse, extensions, strings, fractions). */
+TEST(built_files_read_alike)
+{
+    static const char *const shapes[] = {
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\"}",
+        "{ \"type\" : \"@T\", \"count\" : @C , \"componentType\":5126, \"bufferView\": @B, \"min\":[0, -1.5e0], "
+        "\"name\":\"a\" }",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"normalized\":false,\"byteOffset\":0}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"count\":1}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"c\\u006funt\":@C,\"type\":\"@T\"}",
+        "{\"bufferView\":@B.0,\"componentType\":5126,\"count\":@C,\"type\":\"@T\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"extras\":{}}",
+        "{\"bufferView\":\"@B\",\"componentType\":5126,\"count\":@C,\"type\":\"@T\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@TX\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"VEC\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"byteOffset\":null}",
+    };
+    static const char *const views[] = {
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C}",
+        "{\"buffer\":0,\"byteLength\":@C,\"byteOffset\":@B,\"target\":34962,\"name\":\"v\"}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"byteStride\":4}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"extensions\":{}}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"buffer\":0}",
+        "{\"buffer\":1,\"byteOffset\":@B,\"byteLength\":@C}",
+    };
+    uint32_t x = 12345;
+    static char text[16384];
+    static uint8_t glb[16384 + 4096];
+    for (int t = 0; t < 400; t++) {
+        /* one joint, one animation of one rotation channel: times (SCALAR) and values (VEC4) */
+        size_t n = 0;
+        unsigned sa = rnd(&x) % 11, sb = t % 3 ? 0 : rnd(&x) % 11, va = rnd(&x) % 6, vb = t % 3 ? 0 : rnd(&x) % 6;
+        n += (size_t)snprintf(
+            text + n, sizeof text - n,
+            "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"j\"}],\"skins\":[{\"joints\":[0]}],"
+            "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}],"
+            "\"samplers\":[{\"input\":0,\"output\":1}]}],\"accessors\":[");
+        n = put(text, n, sizeof text, shapes[sa], 0, 2, "SCALAR");
+        n += (size_t)snprintf(text + n, sizeof text - n, ",");
+        n = put(text, n, sizeof text, shapes[sb], 1, 2, "VEC4");
+        n += (size_t)snprintf(text + n, sizeof text - n, "],\"bufferViews\":[");
+        n = put(text, n, sizeof text, views[va], 0, 8, "");
+        n += (size_t)snprintf(text + n, sizeof text - n, ",");
+        n = put(text, n, sizeof text, views[vb], 8, 32, "");
+        n += (size_t)snprintf(text + n, sizeof text - n, "],\"buffers\":[{\"byteLength\":40}]}");
+        while (n % 4) text[n++] = ' ';
+        float bin[10] = { 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+        size_t total = 12 + 8 + n + 8 + sizeof bin;
+        uint32_t h[5] = { 0x46546C67u, 2, (uint32_t)total, (uint32_t)n, 0x4E4F534Au };
+        memcpy(glb, h, sizeof h);
+        memcpy(glb + 20, text, n);
+        uint32_t b[2] = { (uint32_t)sizeof bin, 0x004E4942u };
+        memcpy(glb + 20 + n, b, sizeof b);
+        memcpy(glb + 28 + n, bin, sizeof bin);
+        both_ways(glb, total, "built", (size_t)t);
+        if (t % 40 == 0) damaged("built file", glb, total, 200, 100);
+    }
+    printf("  %u reads compared, %u failed alike\n", compared, failed_alike);
+}
+
+int main(void)
+{
+    RUN(exports_and_producers_read_alike);
+    RUN(built_files_read_alike);
+    return test_finish();
+}
