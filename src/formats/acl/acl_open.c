@@ -750,7 +750,9 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
         /* word: the types of tracks i..: a word per 16 tracks, the next one in the top bits */
         uint32_t ai[3] = { 0, 0, 0 }, ci[3] = { 0, 0, 0 }, word[3] = { 0, 0, 0 };
         int in = 1;
+#if defined(__SSE2__)
         float rq[4][4]; /* the fast form's current group of constant rotations, normalised */
+#endif
         fnv = h->fnv;
         for (uint32_t i = 0; i < h->nt; i++) {
             if (fnv.left) acl_fnv_some(&fnv);
