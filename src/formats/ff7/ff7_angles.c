@@ -58,22 +58,36 @@ static void slot_rotations_short(const uint8_t *r, size_t stride, uint32_t frame
 }
 
 #if FF7_HAVE_AVX
-/* ff7_quat_short_store's product with the last step (... * Qz) in four double lanes: the
- * same per-lane operations in the same order (x cz + y sz, y cz + x (-sz), z cz + w sz,
- * w cz + z (-sz); no fused multiply-add: the target is "avx" alone), so the same bits;
- * the four components of one quaternion in four float lanes. */
-__attribute__((target("avx"))) static inline __m128 quat_short_avx_rows(const float *xr, const float *yr,
-                                                                        const double *zr)
+/* The operands of ff7_quat_short_store's last step (... * Qz) in four double lanes: q the
+ * (x, y, z, w) of Qy * Qx, s its (y, x, w, z), cz x 4 and (sz, -sz) x 2; the step is
+ * q cz + s sz lane by lane (x cz + y sz, y cz + x (-sz), z cz + w sz, w cz + z (-sz)). */
+typedef struct quat_short_ops {
+    __m256d q, s, cz, sz;
+} quat_short_ops;
+
+__attribute__((target("avx"), always_inline)) static inline quat_short_ops
+quat_short_operands(const float *xr, const float *yr, const double *zr)
 {
     /* (sx, cx, sx, cx) times (cy, sy, -sy, cy): ff7_quat_short_store's SSE2 lanes, from
      * one 8-byte load duplicated and one 16-byte row */
     __m128 X = _mm_castpd_ps(_mm_movedup_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)xr))));
     __m128 f = _mm_mul_ps(X, _mm_load_ps(yr));
-    __m256d q = _mm256_cvtps_pd(f);                                            /* (x, y, z, w) of Qy * Qx */
-    __m256d s = _mm256_permute_pd(q, 0x5);                                     /* (y, x, w, z) */
-    __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)zr);       /* cz x 4 */
-    __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(zr + 2)); /* (sz, -sz) x 2 */
-    return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(q, cz), _mm256_mul_pd(s, sz)));
+    quat_short_ops o;
+    o.q = _mm256_cvtps_pd(f);
+    o.s = _mm256_permute_pd(o.q, 0x5);
+    o.cz = _mm256_broadcast_pd((const __m128d *)(const void *)zr);
+    o.sz = _mm256_broadcast_pd((const __m128d *)(const void *)(zr + 2));
+    return o;
+}
+
+/* ff7_quat_short_store's product with the last step in four double lanes: the same
+ * per-lane operations in the same order (no fused multiply-add: the target is "avx"
+ * alone), so the same bits; the four components of one quaternion in four float lanes. */
+__attribute__((target("avx"))) static inline __m128 quat_short_avx_rows(const float *xr, const float *yr,
+                                                                        const double *zr)
+{
+    quat_short_ops o = quat_short_operands(xr, yr, zr);
+    return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(o.q, o.cz), _mm256_mul_pd(o.s, o.sz)));
 }
 
 __attribute__((target("avx"))) static inline __m128 quat_short_avx(unsigned ix, unsigned iy, unsigned iz)
@@ -257,13 +271,8 @@ __attribute__((target("avx,bmi2"))) static void slot_rotations_avx_bmi2(const ui
 __attribute__((target("avx,fma"))) static inline __m128 quat_short_fma_rows(const float *xr, const float *yr,
                                                                             const double *zr)
 {
-    __m128 X = _mm_castpd_ps(_mm_movedup_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)xr))));
-    __m128 f = _mm_mul_ps(X, _mm_load_ps(yr));
-    __m256d q = _mm256_cvtps_pd(f);                                            /* (x, y, z, w) of Qy * Qx */
-    __m256d s = _mm256_permute_pd(q, 0x5);                                     /* (y, x, w, z) */
-    __m256d cz = _mm256_broadcast_pd((const __m128d *)(const void *)zr);       /* cz x 4 */
-    __m256d sz = _mm256_broadcast_pd((const __m128d *)(const void *)(zr + 2)); /* (sz, -sz) x 2 */
-    return _mm256_cvtpd_ps(_mm256_fmadd_pd(s, sz, _mm256_mul_pd(q, cz)));
+    quat_short_ops o = quat_short_operands(xr, yr, zr);
+    return _mm256_cvtpd_ps(_mm256_fmadd_pd(o.s, o.sz, _mm256_mul_pd(o.q, o.cz)));
 }
 
 /* Frames f and f + 1 at r and r + stride (a0 and a1: their 6 bytes in the top 48 bits,

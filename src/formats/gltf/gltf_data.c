@@ -146,20 +146,32 @@ typedef struct view {
     uint32_t stride; /* 0: tightly packed */
 } view;
 
+/* The members `names` (n of them) of bufferView or accessor `index` (kind GLTF_VIEWS or
+ * GLTF_ACCESSORS) into m: from its record, as the tree holds them (in tmp; a string's text
+ * one of `strings` when its bytes are), when they were read as records, else from the tree
+ * (`arr`, with the memo). The object: the tree's, or *obj standing in for it (its offset,
+ * no members). */
+static const gj_value *members_of(gltf_file *f, int kind, uint32_t index, const char *const *strings,
+                                  const gj_value *arr, const char *const *names, unsigned n, gltf_memo *memo,
+                                  gj_value *tmp, gj_value *obj, const gj_value **m)
+{
+    if (f->recs[kind].done) { /* read as records */
+        gltf_record_members(f, kind, index, strings, tmp, m);
+        memset(obj, 0, sizeof *obj);
+        obj->offset = f->json_offset + f->recs[kind].at[index];
+        return obj;
+    }
+    const gj_value *v = &arr->items[index];
+    gltf_members(v, names, m, n, memo);
+    return v;
+}
+
 static ganim_code read_view(gltf_file *f, uint32_t index, view *out)
 {
     static const char *const names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
     const gj_value *m[5]; /* in the order of names (gltf.c's view_names) */
     gj_value tmp[5], obj;
-    const gj_value *v = &obj;
-    if (f->recs[GLTF_VIEWS].done) { /* read as records: the members as the tree holds them */
-        gltf_record_members(f, GLTF_VIEWS, index, NULL, tmp, m);
-        memset(&obj, 0, sizeof obj);
-        obj.offset = f->json_offset + f->recs[GLTF_VIEWS].at[index];
-    } else {
-        v = &f->views_v->items[index];
-        gltf_members(v, names, m, 5, &f->memo_view);
-    }
+    const gj_value *v = members_of(f, GLTF_VIEWS, index, NULL, f->views_v, names, 5, &f->memo_view, tmp, &obj, m);
     uint32_t buf;
     uint64_t off = 0, len, stride = 0;
     int has = gltf_index_of(f, m[0], "buffer", f->buf_count, "bufferView", &buf);
@@ -359,15 +371,8 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
     static const char *const types[] = { "SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4", NULL };
     const gj_value *mv[7]; /* in the order of names (gltf.c's acc_names) */
     gj_value tmp[7], obj;
-    const gj_value *a = &obj;
-    if (f->recs[GLTF_ACCESSORS].done) { /* read as records: the members as the tree holds them */
-        gltf_record_members(f, GLTF_ACCESSORS, index, types, tmp, mv);
-        memset(&obj, 0, sizeof obj);
-        obj.offset = f->json_offset + f->recs[GLTF_ACCESSORS].at[index];
-    } else {
-        a = &f->accessors_v->items[index];
-        gltf_members(a, names, mv, 7, &f->memo_accessor);
-    }
+    const gj_value *a =
+        members_of(f, GLTF_ACCESSORS, index, types, f->accessors_v, names, 7, &f->memo_accessor, tmp, &obj, mv);
     const char *type = "";
     uint64_t ctype, n, off = 0;
     int normalized = gj_is(mv[5], GJ_TRUE), tcomps = 0;
