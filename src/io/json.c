@@ -621,9 +621,10 @@ struct rec_name {
 /* The index of the name at s[i] (its opening quote) in tab[0..*used), found where `guess`
  * says first; a name not there yet is added when there is room (k: not a field). Returns
  * REC_NAMES when the name is longer than 15 bytes or there is no room, and *end then is
- * its closing quote (0: not a plain name). */
+ * its closing quote (0: not a plain name) and *field the field it is (k: none). */
 static GJ_HOT_INLINE unsigned rec_name_at(const ps *st, struct rec_name *tab, unsigned *used, unsigned guess,
-                                          const gj_records *r, const size_t *name_len, size_t i, size_t *end)
+                                          const gj_records *r, const size_t *name_len, size_t i, size_t *end,
+                                          unsigned *field)
 {
     const uint8_t *s = st->s;
     size_t start = i + 1;
@@ -639,14 +640,16 @@ static GJ_HOT_INLINE unsigned rec_name_at(const ps *st, struct rec_name *tab, un
             if (!(((a ^ tab[t].pat[0]) & tab[t].msk[0]) | ((b ^ tab[t].pat[1]) & tab[t].msk[1]))) return t;
     }
     size_t e = skim_string(st, i);
+    *field = r->fields;
     if (!e) return REC_NAMES;
     *end = e;
     size_t len = e - start;
     unsigned j = 0;
     while (j < r->fields && (name_len[j] != len || memcmp(r->names[j], s + start, len) != 0)) j++;
+    *field = j;
     if (len >= 16 || *used == REC_NAMES) return REC_NAMES;
     for (unsigned t = 0; t < *used; t++) /* (met before, but near the text's end) */
-        if (tab[t].len == len && tab[t].j == j && (j < r->fields || 0)) return t;
+        if (tab[t].len == len && tab[t].j == j && j < r->fields) return t;
     uint8_t pat[16] = { 0 }, msk[16] = { 0 };
     memcpy(pat, s + start, len);
     pat[len] = '"';
@@ -706,7 +709,7 @@ static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
                 unsigned j;
                 if (i >= n || s[i] != '"') return 0;
                 unsigned t = rec_name_at(st, tab, &used, members < sizeof last ? last[members] : REC_NAMES, r, name_len,
-                                         i, &end);
+                                         i, &end, &j);
                 if (t < REC_NAMES) {
                     if (members < sizeof last) last[members] = (uint8_t)t;
                     len = tab[t].len;
@@ -715,7 +718,6 @@ static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
                 } else {
                     if (!end) return 0;
                     len = end - i - 1;
-                    for (j = 0; j < k && (name_len[j] != len || memcmp(r->names[j], s + i + 1, len) != 0);) j++;
                 }
                 bound = add_sat(bound, round16(len + 1)); /* (the name, were it stored) */
                 i = end + 1;
