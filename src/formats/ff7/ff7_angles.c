@@ -105,47 +105,35 @@ __attribute__((target("avx"))) static inline bool quat_short_store_avx(unsigned 
     return true;
 }
 
-/* ganim_quat_mul(a, b) in four double lanes: each component the same four exact products
- * of floats summed in the same order, a difference written as the sum with the negated
- * product (IEEE defines a - b as a + (-b), and (-x) y is -(x y) exactly, signed zeros
- * included), then rounded to float: ganim_quat_mul's bits, signed zeros included.
- *   x = aw bx + ax bw + ay bz - az by     y = aw by - ax bz + ay bw + az bx
- *   z = aw bz + ax by - ay bx + az bw     w = aw bw - ax bx - ay by - az bz */
-__attribute__((target("avx"))) static inline __m128 quat_mul_avx(__m128 a, __m128 b)
-{
-    __m256d aw = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3)));
-    __m256d ax = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 0, 0, 0)));
-    __m256d ay = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)));
-    __m256d az = _mm256_cvtps_pd(_mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)));
-    /* (bw, -bz, by, -bx), (bz, bw, -bx, -by), (-by, bx, bw, -bz) */
-    __m256d b2 = _mm256_cvtps_pd(
-        _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), _mm_set_ps(-0.0f, 0.0f, -0.0f, 0.0f)));
-    __m256d b3 = _mm256_cvtps_pd(
-        _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), _mm_set_ps(-0.0f, -0.0f, 0.0f, 0.0f)));
-    __m256d b4 = _mm256_cvtps_pd(
-        _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), _mm_set_ps(-0.0f, 0.0f, 0.0f, -0.0f)));
-    __m256d r = _mm256_add_pd(_mm256_mul_pd(aw, _mm256_cvtps_pd(b)), _mm256_mul_pd(ax, b2));
-    r = _mm256_add_pd(r, _mm256_mul_pd(ay, b3));
-    r = _mm256_add_pd(r, _mm256_mul_pd(az, b4));
-    return _mm256_cvtpd_ps(r);
-}
-
-/* ff7_slot_to_quat_generic's product ((1 * Qy) * Qx) * Qz through quat_mul_avx: the same
- * bits (the generic path for a quaternion with a zero component, whose signs the short
- * product cannot tell). Each Q as ganim_quat_axis_angle gives it: (s, c) from the table,
- * its off-axis parts +0 (the zero lanes of the 8-byte load). 1 * Qy is Qy, bits and
- * signed zeros included: its x and z are +0 plus zeros, +0 whatever their signs (+0 + -0
- * is +0), its y is s plus zeros (s is never -0: no row of the table has a sine of -0), its
- * w is c plus zeros (c is never zero); so the first product is left out. slot_paths_agree
- * covers every y angle on this path (every angle of each axis, the others at 0). */
+/* ff7_slot_to_quat_generic's product ((1 * Qy) * Qx) * Qz for a frame whose short product
+ * has a zero component: the short product plus +0, the same bits. Why: the generic product
+ * never gives -0, so its zeros are the short form's zeros made +0 (-0 + +0 is +0; a
+ * non-zero value plus +0 is itself, and the two forms' non-zero components are equal: see
+ * ff7_raw_to_quat_scalar). The generic product's components: each Q as
+ * ganim_quat_axis_angle gives it (off-axis parts +0); s >= +0 (no row of the table has a
+ * negative sine or a sine of -0) and c != 0. 1 * Qy is Qy. Qy * Qx by ganim_quat_mul's
+ * four terms a component (products of floats, exact in double, summed in order): x = cy sx
+ * + (+0) cx + sy (+0) - (+0)(+0) is cy sx, or +0 when sx is 0 (its third term is +0, and
+ * +0 plus a zero is +0); y = cy (+0) - (+0)(+0) + sy cx + (+0) sx: sy cx or +0; z = cy
+ * (+0) + (+0)(+0) - sy sx + (+0) cx: -sy sx or +0; w = cy cx, not zero. Call it A (no -0).
+ * A * Qz, Qz = (+0, +0, sz, cz): each component sums two terms that may be non-zero (x: A.x
+ * cz, A.y sz; y: -(A.x sz), A.y cz; z: A.w sz, A.z cz; w: A.w cz, -(A.z sz)) and two that
+ * are zeros (x: A.w (+0), -(A.z (+0)); y: A.w (+0), A.z (+0); z: A.x (+0), -(A.y (+0)); w:
+ * -(A.x (+0)), -(A.y (+0))). A sum of terms is -0 only when each term is -0. x: A.x cz is
+ * -0 only when A.x is +0 and cz < 0 (then sz > 0), A.y sz only when sz is +0: never both.
+ * z: A.z cz is -0 only when cz < 0, and then A.w sz is not zero. w: A.w cz is never zero.
+ * y: both can be -0 (sx = sy = 0, cz < 0), but then A.w = 1 and A.w (+0) is +0. So no
+ * component is -0. Checked over every triple with an angle 0 (3 x 4096 x 4096: a zero
+ * component without one needs an exact cancellation, whose sum is +0 in both forms) and
+ * 200 million random triples against ff7_raw_to_quat_store_generic (a program kept out of
+ * the tree; benchmarks.md, nineteenth round); slot_paths_agree covers every angle of each
+ * axis with the special angles (0 among them) on the others. */
 __attribute__((target("avx"))) static inline void quat_generic_avx(const uint8_t *r, float *q)
 {
-    __m128 X = ff7_half_sc_ps(ganim_ld_u16le(r) & 0xFFFu), Y = ff7_half_sc_ps(ganim_ld_u16le(r + 2) & 0xFFFu);
-    __m128 Z = ff7_half_sc_ps(ganim_ld_u16le(r + 4) & 0xFFFu); /* (s, c, +0, +0) */
-    __m128 qx = _mm_shuffle_ps(X, X, _MM_SHUFFLE(1, 2, 2, 0)); /* (s, 0, 0, c) */
-    __m128 qy = _mm_shuffle_ps(Y, Y, _MM_SHUFFLE(1, 2, 0, 2)); /* (0, s, 0, c) */
-    __m128 qz = _mm_shuffle_ps(Z, Z, _MM_SHUFFLE(1, 0, 2, 2)); /* (0, 0, s, c) */
-    _mm_storeu_ps(q, quat_mul_avx(quat_mul_avx(qy, qx), qz));
+    __m128 res =
+        quat_short_avx_rows(ff7_half_sc[ganim_ld_u16le(r) & 0xFFFu], ff7_half_y4[ganim_ld_u16le(r + 2) & 0xFFFu],
+                            ff7_half_zd[ganim_ld_u16le(r + 4) & 0xFFFu]);
+    _mm_storeu_ps(q, _mm_add_ps(res, _mm_setzero_ps()));
 }
 
 /* One frame as quat_short_store_avx, or the generic product when a component is zero;
@@ -275,40 +263,42 @@ __attribute__((target("avx,fma"))) static inline __m128 quat_short_fma_rows(cons
     return _mm256_cvtpd_ps(_mm256_fmadd_pd(o.s, o.sz, _mm256_mul_pd(o.q, o.cz)));
 }
 
-/* Frames f and f + 1 at r and r + stride (a0 and a1: their 6 bytes in the top 48 bits,
- * the low 16 zero), neither repeating the frame before: a frame that repeats frame f
- * copies its quaternion; otherwise both are formed by quat_short_fma_rows, tested for a
- * zero component together and stored with one 32-byte store, a quaternion with a zero
- * component formed again by the generic product over what was stored (as
- * slot_rotations_avx_body). */
-__attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void
-pair_fma(const char *half, const uint8_t *r, size_t stride, uint64_t a0, uint64_t a1, __m256 zero, float *q)
+/* One frame (a: its 6 bytes in the top 48 bits, the low 16 zero) by quat_short_fma_rows
+ * plus +0: the generic product's bits, zeros included (quat_generic_avx). */
+__attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void quat_one_fma(const char *half, uint64_t a,
+                                                                                     __m256 zero, float *q)
+{
+    __m128 res = quat_short_fma_rows(row_x(half, a, true), row_y(half, a, true), row_z(half, a, true));
+    _mm_storeu_ps(q, _mm_add_ps(res, _mm256_castps256_ps128(zero)));
+}
+
+/* Frames f and f + 1 (a0 and a1: their 6 bytes in the top 48 bits, the low 16 zero),
+ * neither repeating the frame before: a frame that repeats frame f copies its quaternion;
+ * otherwise both are formed by quat_short_fma_rows, plus +0 (a zero component then has
+ * the generic product's sign, +0: quat_generic_avx; no test for zeros and no second
+ * product) and stored with one 32-byte store. */
+__attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void pair_fma(const char *half, uint64_t a0,
+                                                                                 uint64_t a1, __m256 zero, float *q)
 {
     if (a1 == a0) {
-        quat_one_avx(r, a0, q);
+        quat_one_fma(half, a0, zero, q);
         memcpy(q + 4, q, 4 * sizeof *q);
         return;
     }
     __m128 q0 = quat_short_fma_rows(row_x(half, a0, true), row_y(half, a0, true), row_z(half, a0, true));
     __m128 q1 = quat_short_fma_rows(row_x(half, a1, true), row_y(half, a1, true), row_z(half, a1, true));
     __m256 both = _mm256_insertf128_ps(_mm256_castps128_ps256(q0), q1, 1);
-    __m256 z = _mm256_cmp_ps(both, zero, _CMP_EQ_OQ);
-    _mm256_storeu_ps(q, both);
-    if (!_mm256_testz_ps(z, z)) { /* vtestps: a lane's sign set, i.e. a zero component */
-        int zeros = _mm256_movemask_ps(z);
-        if (zeros & 0x0F) quat_generic_avx(r, q);
-        if (zeros & 0xF0) quat_generic_avx(r + stride, q + 4);
-    }
+    _mm256_storeu_ps(q, _mm256_add_ps(both, zero)); /* zeros +0: quat_generic_avx */
 }
 
 /* Frame f repeats frame f - 1 (a0: its form): its quaternion copied, frame f + 1's
  * copied too when it repeats, else formed alone. */
 __attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void
-pair_repeat_fma(const uint8_t *r, size_t stride, uint64_t a0, uint64_t a1, float *q)
+pair_repeat_fma(const char *half, uint64_t a0, uint64_t a1, __m256 zero, float *q)
 {
     memcpy(q, q - 4, 4 * sizeof *q);
     if (a1 == a0) memcpy(q + 4, q - 4, 4 * sizeof *q);
-    else quat_one_avx(r + stride, a1, q + 4);
+    else quat_one_fma(half, a1, zero, q + 4);
 }
 
 /* slot_rotations_avx_bmi2 where the CPU has FMA too: the short products by
@@ -344,20 +334,20 @@ __attribute__((target("avx,fma,bmi2"))) static void slot_rotations_fma(const uin
         uint64_t a0 = ld_u64_x86(r) << s16;
         if (a0 == prev) {
             prev = ld_u64_x86(r + st) << s16;
-            pair_repeat_fma(r, stride, a0, prev, q);
+            pair_repeat_fma(half, a0, prev, zero, q);
             continue;
         }
         prev = ld_u64_x86(r + st) << s16;
-        pair_fma(half, r, stride, a0, prev, zero, q);
+        pair_fma(half, a0, prev, zero, q);
     }
     if (frames && !(frames & 1u)) { /* the last pair: frame f + 1's slot may end the array */
         uint64_t a0 = ld_u64_x86(r) << s16, a1 = ld_u64_x86(r + stride - 2) & ~(uint64_t)0xFFFF;
-        if (a0 == prev) pair_repeat_fma(r, stride, a0, a1, q);
-        else pair_fma(half, r, stride, a0, a1, zero, q);
+        if (a0 == prev) pair_repeat_fma(half, a0, a1, zero, q);
+        else pair_fma(half, a0, a1, zero, q);
     } else if (frames & 1u) { /* the last frame alone: its 6 bytes alone */
         uint64_t a = ((uint64_t)ganim_ld_u32le(r) | (uint64_t)ganim_ld_u16le(r + 4) << 32) << 16;
         if (a == prev) memcpy(q, q - 4, 4 * sizeof *q);
-        else quat_one_avx(r, a, q);
+        else quat_one_fma(half, a, zero, q);
     }
 }
 
