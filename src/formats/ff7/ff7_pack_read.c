@@ -248,10 +248,14 @@ static ganim_code read_entry_head(pack_ctx *c, uint32_t index, ganim_reader *r, 
         max = 1;
     }
     max = frame_bound(max, bits, f0, slots);
-    char what[48];
-    snprintf(what, sizeof what, "ff7-battle: entry %u", index);
-    ganim_code lc = ganim_check_counts(doc, at, what, max, slots, 0, err);
-    if (lc != GANIM_OK) return lc;
+    /* the check is pure: the entry's name (a snprintf, ~750 instructions) only for the
+     * error, by the same check again */
+    ganim_error scratch;
+    if (ganim_check_counts(doc, at, "", max, slots, 0, &scratch) != GANIM_OK) {
+        char what[48];
+        snprintf(what, sizeof what, "ff7-battle: entry %u", index);
+        return ganim_check_counts(doc, at, what, max, slots, 0, err);
+    }
     size_t npos = (size_t)max * 3u, nrot = npos * (size_t)slots;
     int32_t *pos = NULL;
     uint16_t *rot = NULL;

@@ -160,10 +160,50 @@ TEST(damaged_skeletons)
     free(data);
 }
 
+/* An entry over the caller's limits fails with the limit's sentence naming the entry, at
+ * the entry's byte (the reader checks with a nameless text first and names the entry only
+ * for the error: the same sentence as when it named it before each check). */
+TEST(entry_over_the_limits)
+{
+    const char *da = test_path("ff7", "wrap_rotation.da");
+    size_t size;
+    uint8_t *data = test_read_file(da, &size);
+    ganim_doc *sdoc = ff7_read_skeleton(da);
+    CHECK(data != NULL && sdoc != NULL);
+    if (!data || !sdoc) goto done;
+    for (int k = 0; k < 3; k++) {
+        ganim_read_opts o;
+        memset(&o, 0, sizeof o);
+        o.format = "ff7-battle";
+        o.skeleton = sdoc->skeleton;
+        if (k == 0) o.limits.frames = 5;
+        else if (k == 1) o.limits.samples = 100;
+        else o.limits.frames = 59; /* entries 0 and 3 have 60 frames: entry 0 fails */
+        ganim_doc *doc = NULL;
+        ganim_error e;
+        memset(&e, 0, sizeof e);
+        ganim_code c = ganim_read_memory(data, size, &o, &doc, &e);
+        CHECK_MSG(c == GANIM_ERR_LIMIT && doc == NULL, "limit %d: code %d", k, (int)c);
+        CHECK_MSG(e.offset == 4, "limit %d: offset %llu", k, (unsigned long long)e.offset);
+        static const char *const want[] = {
+            "ff7-battle: entry 0 announces 60 frames, more than the limit of 5 (ganim_limits.frames)",
+            ("ff7-battle: entry 0 announces 60 frames of 7 bones, more than the limit of 100 bone-frames "
+             "(ganim_limits.samples)"),
+            "ff7-battle: entry 0 announces 60 frames, more than the limit of 59 (ganim_limits.frames)",
+        };
+        CHECK_MSG(strcmp(e.message, want[k]) == 0, "limit %d: '%s'", k, e.message);
+        ganim_doc_free(doc);
+    }
+done:
+    ganim_doc_free(sdoc);
+    free(data);
+}
+
 int main(void)
 {
     RUN(every_truncation);
     RUN(header_byte_flips);
     RUN(damaged_skeletons);
+    RUN(entry_over_the_limits);
     return test_finish();
 }
