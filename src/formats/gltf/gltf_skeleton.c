@@ -138,6 +138,17 @@ static ganim_code count_animated(gltf_file *f, uint32_t *moved)
 {
     for (uint32_t a = 0; f->anims_v && a < f->anims_v->count; a++) {
         const gj_value *ch = gj_get(&f->anims_v->items[a], "channels");
+        for (uint32_t c = 0; gj_is(ch, GJ_RECORDS) && c < ch->count; c++) { /* (read as records: gltf.c) */
+            static const char *const paths[] = { "rotation", "translation", "scale", NULL };
+            const gj_records *r = &f->recs[GLTF_CHANNELS];
+            const gj_value *m[4]; /* target, sampler, target.path, target.node */
+            gj_value tmp[4];
+            gltf_fields_as_values(f, r, &ch->set->field[(size_t)c * r->fields], paths, tmp, m);
+            const char *path = "";
+            uint64_t node;
+            if (!gj_uint(m[3], UINT32_MAX, &node) || node >= f->node_count || !gj_string(m[2], &path)) continue;
+            if (gltf_is(path, "rotation") || gltf_is(path, "translation") || gltf_is(path, "scale")) moved[node]++;
+        }
         for (uint32_t c = 0; gj_is(ch, GJ_ARRAY) && c < ch->count; c++) {
             /* (the names and memos of read_channel's gltf_members) */
             static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };
