@@ -696,7 +696,7 @@ static int plain_value(const ps *st, size_t i, uint8_t *type, size_t *len, size_
  * take (then nothing was charged, stored or changed but st->rec_buf). On success st->used
  * has grown by the records' bytes and a bound of what the tree (its values, names, strings
  * and the stack it would have grown) would have charged, plus the names the tree would
- * have shared later and the records' read stores again (below). */
+ * store again later where the records' read finds them in its caches (below). */
 static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adepth, gj_recset **setp, gj_recset *set,
                            ganim_code *code)
 {
@@ -704,7 +704,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     const size_t n = st->n;
     const unsigned k = r->fields;
     const size_t rec = sizeof(uint32_t) + k * sizeof(gj_field); /* an object's record (plus 4 bytes in all) */
-    size_t count = 0, bound = 0, names = 0, most_members = 0, most_inner = 0;
+    size_t count = 0, bound = 0, most_members = 0, most_inner = 0;
     *code = GANIM_OK;
     /* (the array, its objects, a field's object or a member's array: adepth + 2 deep) */
     if (n > UINT32_MAX || k > GJ_RECORD_FIELDS || st->p->max_depth < adepth + 3 || i >= n || s[i] != '[') return 0;
@@ -767,7 +767,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                     if (!end) return 0;
                     len = end - i - 1;
                 }
-                names = add_sat(names, round16(len + 1)); /* (the name, were it stored) */
+                bound = add_sat(bound, round16(len + 1)); /* (the name, were it stored) */
                 i = end + 1;
                 if (i >= n || s[i] != ':') {
                     i = space_from(s, n, i);
@@ -792,7 +792,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                 } else if (c == '"') {
                     if (!(end = skim_string(st, i))) return 0;
                     vlen = end - i - 1;
-                    names = add_sat(names, round16(vlen + 1));
+                    bound = add_sat(bound, round16(vlen + 1));
                     type = GJ_STRING;
                 } else if (c == '-') {
                     if (!(vlen = number_at(s, n, i)) || vlen > UINT32_MAX) return 0;
@@ -812,7 +812,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                             uint8_t ty;
                             if (i >= n || s[i] != '"' || !(e = skim_string(st, i))) return 0;
                             nl = e - i - 1;
-                            names = add_sat(names, round16(nl + 1));
+                            bound = add_sat(bound, round16(nl + 1));
                             unsigned q = 0;
                             while (q < k && (inner_of[q] != j || inner_len[q] != nl ||
                                              memcmp(r->names[q] + inner_off[q], s + i + 1, nl) != 0))
@@ -821,7 +821,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                             if (i >= n || s[i] != ':') return 0;
                             i = space_from(s, n, i + 1);
                             if (i >= n || !plain_value(st, i, &ty, &vl, &e)) return 0;
-                            if (ty == GJ_STRING) names = add_sat(names, round16(vl + 1));
+                            if (ty == GJ_STRING) bound = add_sat(bound, round16(vl + 1));
                             if (q < k) {
                                 if (fl[q].type != GJ_ABSENT) return 0; /* (a name repeated) */
                                 fl[q].type = ty;
@@ -921,15 +921,18 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     size_t need = add_sat(add_sat(st->top + 1, count), add_sat(most_members, most_inner)), cap = st->cap;
     while (cap < need) cap = cap ? cap + cap / 2 : 64;
     bound = add_sat(bound, (cap - st->cap) * sizeof(gj_value));
-    /* The names and strings the tree would have stored here, twice: once for themselves,
-     * once for the names after the records that the tree would have found in its caches
-     * (keys[], strs[]: a slot each, by their text) where the records left another name, and
-     * stored again. Those are at most one store a slot the tree's look-ups here would have
-     * filled: when the records' and the tree's reads next look a name up in that slot,
-     * both end with it there, and until a records read fills it again they agree; the name
-     * the tree found there is one of those met here (its last look-up in that slot), so
-     * the stores are at most those of the distinct names and strings met here. */
-    bound = add_sat(bound, add_sat(names, names));
+    /* The names the tree would have stored after the records and the records' read does
+     * not: the tree's look-ups of the names and strings here (at most two a member, its
+     * name and a string value: `looks`) would have put them in its caches (keys[], strs[]:
+     * a slot each, by their text), pushing out the names there. A slot so changed makes
+     * the two reads differ at most once: the next look-up in it finds the name in one read
+     * and not in the other (one store, of a name the caches hold: at most 64 bytes, 80
+     * charged), or in neither (both store it); either way both then hold the same name
+     * there, until records change the slot again. So at most 80 bytes a look-up here, and
+     * a slot of each cache: a bound for all that follows. */
+    size_t looks =
+        count > SIZE_MAX / 4 / (most_members + most_inner + 1) ? SIZE_MAX : 2 * count * (most_members + most_inner + 1);
+    bound = add_sat(bound, (looks < 2u * KEY_CACHE ? looks : 2u * KEY_CACHE) * 80u);
     size_t bytes = sizeof(gj_recset) + count * rec + sizeof(uint32_t);
     void *mem;
     if ((*code = charge(st, bound)) != GANIM_OK || (*code = take(st, bytes, &mem)) != GANIM_OK) return 0;
