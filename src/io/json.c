@@ -595,7 +595,6 @@ static int skim(ps *st, unsigned depth)
 
 /* ---- records (gj_parser.records) -------------------------------------------------------- */
 
-static size_t round16(size_t b) { return b > SIZE_MAX - 15u ? SIZE_MAX : (b + 15u) & ~(size_t)15u; }
 static size_t add_sat(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
 
 /* The length of the number at s[i..n) as value() takes it (0: not a number). */
@@ -704,7 +703,10 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     const size_t n = st->n;
     const unsigned k = r->fields;
     const size_t rec = sizeof(uint32_t) + k * sizeof(gj_field); /* an object's record (plus 4 bytes in all) */
-    size_t count = 0, bound = 0, most_members = 0, most_inner = 0;
+    size_t count = 0, most_members = 0, most_inner = 0;
+    /* what the tree would have charged for the values, names and strings (no sum of
+     * those of a text of less than 4 GiB reaches 2^64) */
+    uint64_t tree = 0;
     *code = GANIM_OK;
     /* (the array, its objects, a field's object or a member's array: adepth + 2 deep) */
     if (n > UINT32_MAX || k > GJ_RECORD_FIELDS || st->p->max_depth < adepth + 3 || i >= n || s[i] != '[') return 0;
@@ -767,7 +769,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                     if (!end) return 0;
                     len = end - i - 1;
                 }
-                bound = add_sat(bound, round16(len + 1)); /* (the name, were it stored) */
+                tree += ((uint64_t)len + 16) & ~(uint64_t)15; /* (the name, were it stored: round16(len + 1)) */
                 i = end + 1;
                 if (i >= n || s[i] != ':') {
                     i = space_from(s, n, i);
@@ -792,7 +794,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                 } else if (c == '"') {
                     if (!(end = skim_string(st, i))) return 0;
                     vlen = end - i - 1;
-                    bound = add_sat(bound, round16(vlen + 1));
+                    tree += ((uint64_t)vlen + 16) & ~(uint64_t)15;
                     type = GJ_STRING;
                 } else if (c == '-') {
                     if (!(vlen = number_at(s, n, i)) || vlen > UINT32_MAX) return 0;
@@ -812,7 +814,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                             uint8_t ty;
                             if (i >= n || s[i] != '"' || !(e = skim_string(st, i))) return 0;
                             nl = e - i - 1;
-                            bound = add_sat(bound, round16(nl + 1));
+                            tree += ((uint64_t)nl + 16) & ~(uint64_t)15;
                             unsigned q = 0;
                             while (q < k && (inner_of[q] != j || inner_len[q] != nl ||
                                              memcmp(r->names[q] + inner_off[q], s + i + 1, nl) != 0))
@@ -821,7 +823,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                             if (i >= n || s[i] != ':') return 0;
                             i = space_from(s, n, i + 1);
                             if (i >= n || !plain_value(st, i, &ty, &vl, &e)) return 0;
-                            if (ty == GJ_STRING) bound = add_sat(bound, round16(vl + 1));
+                            if (ty == GJ_STRING) tree += ((uint64_t)vl + 16) & ~(uint64_t)15;
                             if (q < k) {
                                 if (fl[q].type != GJ_ABSENT) return 0; /* (a name repeated) */
                                 fl[q].type = ty;
@@ -839,7 +841,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                     }
                     if (i >= n || s[i] != '}') return 0;
                     i++;
-                    bound = add_sat(bound, round16(m * sizeof(gj_value)));
+                    tree += ((uint64_t)m * sizeof(gj_value) + 15) & ~(uint64_t)15;
                     if (m > most_inner) most_inner = m;
                     if (fl[j].type != GJ_ABSENT) return 0; /* (a name repeated) */
                     fl[j].type = GJ_OBJECT;
@@ -867,7 +869,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                     }
                     if (i >= n || s[i] != ']') return 0;
                     i++;
-                    bound = add_sat(bound, round16(m * sizeof(gj_value)));
+                    tree += ((uint64_t)m * sizeof(gj_value) + 15) & ~(uint64_t)15;
                     if (m > most_inner) most_inner = m;
                     type = GJ_ABSENT;
                 } else {
@@ -901,7 +903,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
         memcpy(out, &at, sizeof at);
         memcpy(out + sizeof at, fl, k * sizeof(gj_field));
         count++;
-        bound = add_sat(bound, round16(members * sizeof(gj_value)));
+        tree += ((uint64_t)members * sizeof(gj_value) + 15) & ~(uint64_t)15;
         if (members > most_members) most_members = members;
         if (i < n && s[i] != ',' && s[i] != ']') i = space_from(s, n, i);
         if (i < n && s[i] == ',') {
@@ -915,7 +917,8 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
         return 0;
     }
     if (count > UINT32_MAX) return 0;
-    bound = add_sat(bound, round16(count * sizeof(gj_value)));
+    tree += ((uint64_t)count * sizeof(gj_value) + 15) & ~(uint64_t)15;
+    size_t bound = tree > SIZE_MAX ? SIZE_MAX : (size_t)tree;
     /* the stack the tree would have grown to: the array's items, an object's members and
      * a min or max array's numbers on top of what it holds */
     size_t need = add_sat(add_sat(st->top + 1, count), add_sat(most_members, most_inner)), cap = st->cap;
