@@ -953,6 +953,17 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     return i;
 }
 
+/* Whether the member `key` of an object `depth` deep that is the member `self` (NULL: the
+ * root, an array's item) is of a kind of gj_parser.records (depth 0: the root's; 2: an
+ * array's item's, self NULL); root_records then tries it. */
+static int record_kind(const ps *st, unsigned depth, const char *self, const char *key)
+{
+    if (!st->p->records || self || (depth != 0 && depth != 2)) return 0;
+    for (unsigned q = 0; q < st->p->record_kinds; q++)
+        if (st->p->records[q].depth == depth && strcmp(st->p->records[q].key, key) == 0) return 1;
+    return 0;
+}
+
 /* The member `key` whose value is at i, of an object `depth` deep (0: the root; 2: an
  * array's item, self NULL), read as records (gj_parser.records), when it can be (depth 0:
  * its first occurrence): *item is then its GJ_LATER (depth 0) or GJ_RECORDS value,
@@ -1073,10 +1084,12 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     st->said[slot].keep = !st->p->keep || st->p->keep(depth, self, key);
                     st->said[slot].lend = st->p->lend && st->p->lend(depth, self, key);
                     /* (the depth is kept in a byte of the value) */
-                    st->said[slot].later = depth < UINT8_MAX && st->p->later && st->p->later(depth, self, key);
+                    st->said[slot].later =
+                        (uint8_t)((depth < UINT8_MAX && st->p->later && st->p->later(depth, self, key)) |
+                                  (record_kind(st, depth, self, key) ? 2 : 0)); /* (2: perhaps records) */
                 }
                 skip = !st->said[slot].keep;
-                later = !skip && st->said[slot].later;
+                later = skip ? 0u : st->said[slot].later;
                 st->lend = st->said[slot].keep && st->said[slot].lend;
                 if (shape && member < SHAPE_MEMBERS) {
                     shape[member].keep = (uint8_t)!skip;
@@ -1085,10 +1098,9 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                 }
             }
             st->i = i;
-            if ((depth == 0 || (depth == 2 && !self)) && object && key && st->p->records && !skip &&
-                !discard) { /* a member as records? */
+            if (later & 2) { /* a member as records? (out of the usual way: later is rare) */
                 if ((code = root_records(st, depth, key, i, &item, &recorded)) != GANIM_OK) return code;
-                if (recorded) later = 1;
+                later = recorded ? 1u : later & 1u;
             }
             if (later && !recorded) { /* checked now, stored as its text */
                 size_t start = i;
