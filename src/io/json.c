@@ -703,6 +703,9 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     const size_t n = st->n;
     const unsigned k = r->fields;
     const size_t rec = sizeof(uint32_t) + k * sizeof(gj_field); /* an object's record (plus 4 bytes in all) */
+    static const gj_field absent[GJ_RECORD_FIELDS] = { { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT },
+                                                       { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT },
+                                                       { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT } };
     size_t count = 0, most_members = 0, most_inner = 0;
     /* what the tree would have charged for the values, names and strings (no sum of
      * those of a text of less than 4 GiB reaches 2^64) */
@@ -747,7 +750,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
             st->rec_cap = cap;
         }
         gj_field fl[GJ_RECORD_FIELDS];
-        for (unsigned j = 0; j < k; j++) fl[j].type = GJ_ABSENT, fl[j].at = fl[j].count = 0;
+        memcpy(fl, absent, sizeof fl); /* (every field absent until met) */
         uint32_t at = (uint32_t)i;
         size_t members = 0;
         i = space_from(s, n, i + 1);

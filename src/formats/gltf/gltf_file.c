@@ -112,7 +112,7 @@ void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_fie
             for (const char *const *sp = strings; sp && *sp; sp++) {
                 const char *c = *sp;
                 uint32_t b = 0;
-                while (b < fl->count && c[b] && c[b] == bytes[b]) b++;
+                while (b < fl->count && c[b] == bytes[b]) b++; /* (a record's string holds no NUL: ends c too) */
                 if (b == fl->count && !c[b]) {
                     v->text = c;
                     break;
