@@ -41,7 +41,9 @@
 #define GLTF_NONE UINT32_MAX
 /* gltf_file.recs: the root's accessors and bufferViews, the animations' samplers and channels */
 enum { GLTF_ACCESSORS = 0, GLTF_VIEWS = 1, GLTF_SAMPLERS = 2, GLTF_CHANNELS = 3, GLTF_RECORD_KINDS = 4 };
-/* For tests: 1 reads the accessors, bufferViews, samplers and channels as trees always (the same outcome). */
+/* For tests: 1 reads the accessors, bufferViews, samplers and channels as trees always (the
+ * same outcome). A global, not a field as gj_parser.no_shapes is: its tests read through
+ * ganim_read_memory, which reaches the parser by no field but a public option. */
 extern int gltf_no_records;
 
 enum { GLTF_ROT = 0, GLTF_TRANS = 1, GLTF_SCALE = 2 };                             /* channel paths */
