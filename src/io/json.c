@@ -595,7 +595,6 @@ static int skim(ps *st, unsigned depth)
 
 /* ---- records (gj_parser.records) -------------------------------------------------------- */
 
-static size_t round16(size_t b) { return b > SIZE_MAX - 15u ? SIZE_MAX : (b + 15u) & ~(size_t)15u; }
 static size_t add_sat(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
 
 /* The length of the number at s[i..n) as value() takes it (0: not a number). */
@@ -662,27 +661,81 @@ static GJ_HOT_INLINE unsigned rec_name_at(const ps *st, struct rec_name *tab, un
     return (*used)++;
 }
 
-/* Reads the array at i (the member's value, nested 1 deep) as records into r and the
- * arena: the index past it, or 0 when it is not of the plain shape records take (then
- * nothing was charged, stored or changed but st->rec_buf). On success st->used has grown
- * by the records' bytes and a bound of what the tree (its values, names, strings and the
- * stack it would have grown) would have charged, plus 8 bytes a byte for the rest of the
- * text: the names met there that the tree's look-ups would have pushed out of the parser's
- * caches (each charged at most once, <= 8 bytes a byte of its text). */
-static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
+/* The end of the plain value (a number, a string without escapes, true, false, null) at
+ * s[i] (i < n), as value() takes it: its type, and past it in *end; 0: not one of those. */
+static int plain_value(const ps *st, size_t i, uint8_t *type, size_t *len, size_t *end)
+{
+    const uint8_t *s = st->s;
+    size_t n = st->n;
+    uint8_t c = s[i];
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        if (!(*len = number_at(s, n, i)) || *len > UINT32_MAX) return 0;
+        *type = GJ_NUMBER;
+        *end = i + *len;
+    } else if (c == '"') {
+        size_t e = skim_string(st, i);
+        if (!e) return 0;
+        *len = e - i - 1;
+        *type = GJ_STRING;
+        *end = e + 1;
+    } else if (n - i >= 4 && memcmp(s + i, "true", 4) == 0) {
+        *len = 4, *type = GJ_TRUE, *end = i + 4;
+    } else if (n - i >= 5 && memcmp(s + i, "false", 5) == 0) {
+        *len = 5, *type = GJ_FALSE, *end = i + 5;
+    } else if (n - i >= 4 && memcmp(s + i, "null", 4) == 0) {
+        *len = 4, *type = GJ_NULL, *end = i + 4;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Reads the array at i (the member's value, a container `adepth` deep) as records into
+ * *set and the arena: the index past it, or 0 when it is not of the plain shape records
+ * take (then nothing was charged, stored or changed but st->rec_buf). On success st->used
+ * has grown by the records' bytes and a bound of what the tree (its values, names, strings
+ * and the stack it would have grown) would have charged, plus the names the tree would
+ * store again later where the records' read finds them in its caches (below). */
+static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adepth, gj_recset **setp, gj_recset *set,
+                           ganim_code *code)
 {
     const uint8_t *const s = st->s;
     const size_t n = st->n;
     const unsigned k = r->fields;
     const size_t rec = sizeof(uint32_t) + k * sizeof(gj_field); /* an object's record (plus 4 bytes in all) */
-    size_t count = 0, bound = 0, most_members = 0, most_inner = 0;
+    static const gj_field absent[GJ_RECORD_FIELDS] = { { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT },
+                                                       { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT },
+                                                       { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT } };
+    size_t count = 0, most_members = 0, most_inner = 0;
+    /* what the tree would have charged for the values, names and strings (no sum of
+     * those of a text of less than 4 GiB reaches 2^64) */
+    uint64_t tree = 0;
     *code = GANIM_OK;
-    if (n > UINT32_MAX || k > GJ_RECORD_FIELDS || st->p->max_depth < 4 || i >= n || s[i] != '[') return 0;
-    size_t name_len[GJ_RECORD_FIELDS];
+    /* (the array, its objects, a field's object or a member's array: adepth + 2 deep) */
+    if (n > UINT32_MAX || k > GJ_RECORD_FIELDS || st->p->max_depth < adepth + 3 || i >= n || s[i] != '[') return 0;
+    size_t name_len[GJ_RECORD_FIELDS], inner_len[GJ_RECORD_FIELDS], inner_off[GJ_RECORD_FIELDS];
+    unsigned inner_of[GJ_RECORD_FIELDS]; /* "a.b": the field a (k: not a field of an object) */
+    uint8_t has_inner[GJ_RECORD_FIELDS];
     struct rec_name tab[REC_NAMES];
     unsigned used = 0;
     uint8_t last[GJ_RECORD_FIELDS * 2];
-    for (unsigned j = 0; j < k; j++) name_len[j] = strlen(r->names[j]);
+    for (unsigned j = 0; j < k; j++) {
+        const char *dot = strchr(r->names[j], '.');
+        name_len[j] = strlen(r->names[j]);
+        inner_of[j] = k;
+        has_inner[j] = 0;
+        inner_len[j] = inner_off[j] = 0;
+        if (dot) { /* (never a member's whole name) */
+            size_t outer = (size_t)(dot - r->names[j]);
+            for (unsigned o = 0; o < k; o++)
+                if (strlen(r->names[o]) == outer && memcmp(r->names[o], r->names[j], outer) == 0) inner_of[j] = o;
+            inner_off[j] = outer + 1;
+            inner_len[j] = name_len[j] - outer - 1;
+            name_len[j] = SIZE_MAX;
+        }
+    }
+    for (unsigned j = 0; j < k; j++)
+        if (inner_of[j] < k) has_inner[inner_of[j]] = 1;
     memset(last, REC_NAMES, sizeof last);
     i = space_from(s, n, i + 1);
     if (i < n && s[i] == ']') return 0; /* (an empty array: the tree's way costs nothing) */
@@ -697,7 +750,7 @@ static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
             st->rec_cap = cap;
         }
         gj_field fl[GJ_RECORD_FIELDS];
-        for (unsigned j = 0; j < k; j++) fl[j].type = GJ_ABSENT, fl[j].at = fl[j].count = 0;
+        memcpy(fl, absent, sizeof fl); /* (every field absent until met) */
         uint32_t at = (uint32_t)i;
         size_t members = 0;
         i = space_from(s, n, i + 1);
@@ -719,7 +772,7 @@ static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
                     if (!end) return 0;
                     len = end - i - 1;
                 }
-                bound = add_sat(bound, round16(len + 1)); /* (the name, were it stored) */
+                tree += ((uint64_t)len + 16) & ~(uint64_t)15; /* (the name, were it stored: round16(len + 1)) */
                 i = end + 1;
                 if (i >= n || s[i] != ':') {
                     i = space_from(s, n, i);
@@ -744,7 +797,7 @@ static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
                 } else if (c == '"') {
                     if (!(end = skim_string(st, i))) return 0;
                     vlen = end - i - 1;
-                    bound = add_sat(bound, round16(vlen + 1));
+                    tree += ((uint64_t)vlen + 16) & ~(uint64_t)15;
                     type = GJ_STRING;
                 } else if (c == '-') {
                     if (!(vlen = number_at(s, n, i)) || vlen > UINT32_MAX) return 0;
@@ -755,6 +808,50 @@ static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
                     vlen = 5, type = GJ_FALSE;
                 } else if (n - i >= 4 && memcmp(s + i, "null", 4) == 0) {
                     vlen = 4, type = GJ_NULL;
+                } else if (c == '{' && j < k && has_inner[j]) { /* (a field's object of plain members) */
+                    size_t m = 0, start = i;
+                    i = space_from(s, n, i + 1);
+                    if (i < n && s[i] != '}') {
+                        for (;;) {
+                            size_t e, nl, vl;
+                            uint8_t ty;
+                            if (i >= n || s[i] != '"' || !(e = skim_string(st, i))) return 0;
+                            nl = e - i - 1;
+                            tree += ((uint64_t)nl + 16) & ~(uint64_t)15;
+                            unsigned q = 0;
+                            while (q < k && (inner_of[q] != j || inner_len[q] != nl ||
+                                             memcmp(r->names[q] + inner_off[q], s + i + 1, nl) != 0))
+                                q++;
+                            i = space_from(s, n, e + 1);
+                            if (i >= n || s[i] != ':') return 0;
+                            i = space_from(s, n, i + 1);
+                            if (i >= n || !plain_value(st, i, &ty, &vl, &e)) return 0;
+                            if (ty == GJ_STRING) tree += ((uint64_t)vl + 16) & ~(uint64_t)15;
+                            if (q < k) {
+                                if (fl[q].type != GJ_ABSENT) return 0; /* (a name repeated) */
+                                fl[q].type = ty;
+                                fl[q].at = (uint32_t)i;
+                                fl[q].count = (uint32_t)(ty == GJ_STRING || ty == GJ_NUMBER ? vl : 0);
+                            }
+                            m++;
+                            i = space_from(s, n, e);
+                            if (i < n && s[i] == ',') {
+                                i = space_from(s, n, i + 1);
+                                continue;
+                            }
+                            break;
+                        }
+                    }
+                    if (i >= n || s[i] != '}') return 0;
+                    i++;
+                    tree += ((uint64_t)m * sizeof(gj_value) + 15) & ~(uint64_t)15;
+                    if (m > most_inner) most_inner = m;
+                    if (fl[j].type != GJ_ABSENT) return 0; /* (a name repeated) */
+                    fl[j].type = GJ_OBJECT;
+                    fl[j].at = (uint32_t)start;
+                    fl[j].count = (uint32_t)m;
+                    j = k; /* (stored) */
+                    type = GJ_ABSENT;
                 } else if (c == '[' && j == k) { /* (min, max: numbers) */
                     size_t m = 0;
                     i = space_from(s, n, i + 1);
@@ -775,7 +872,7 @@ static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
                     }
                     if (i >= n || s[i] != ']') return 0;
                     i++;
-                    bound = add_sat(bound, round16(m * sizeof(gj_value)));
+                    tree += ((uint64_t)m * sizeof(gj_value) + 15) & ~(uint64_t)15;
                     if (m > most_inner) most_inner = m;
                     type = GJ_ABSENT;
                 } else {
@@ -809,7 +906,7 @@ static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
         memcpy(out, &at, sizeof at);
         memcpy(out + sizeof at, fl, k * sizeof(gj_field));
         count++;
-        bound = add_sat(bound, round16(members * sizeof(gj_value)));
+        tree += ((uint64_t)members * sizeof(gj_value) + 15) & ~(uint64_t)15;
         if (members > most_members) most_members = members;
         if (i < n && s[i] != ',' && s[i] != ']') i = space_from(s, n, i);
         if (i < n && s[i] == ',') {
@@ -823,53 +920,91 @@ static size_t scan_records(ps *st, gj_records *r, size_t i, ganim_code *code)
         return 0;
     }
     if (count > UINT32_MAX) return 0;
-    bound = add_sat(bound, round16(count * sizeof(gj_value)));
+    tree += ((uint64_t)count * sizeof(gj_value) + 15) & ~(uint64_t)15;
+    size_t bound = tree > SIZE_MAX ? SIZE_MAX : (size_t)tree;
     /* the stack the tree would have grown to: the array's items, an object's members and
      * a min or max array's numbers on top of what it holds */
     size_t need = add_sat(add_sat(st->top + 1, count), add_sat(most_members, most_inner)), cap = st->cap;
     while (cap < need) cap = cap ? cap + cap / 2 : 64;
     bound = add_sat(bound, (cap - st->cap) * sizeof(gj_value));
-    bound = add_sat(bound, (n - i) > SIZE_MAX / 8 ? SIZE_MAX : (n - i) * 8);
-    size_t bytes = count * rec + sizeof(uint32_t);
+    /* The names the tree would have stored after the records and the records' read does
+     * not: the tree's look-ups of the names and strings here (at most two a member, its
+     * name and a string value: `looks`) would have put them in its caches (keys[], strs[]:
+     * a slot each, by their text), pushing out the names there. A slot so changed makes
+     * the two reads differ at most once: the next look-up in it finds the name in one read
+     * and not in the other (one store, of a name the caches hold: at most 64 bytes, 80
+     * charged), or in neither (both store it); either way both then hold the same name
+     * there, until records change the slot again. So at most 80 bytes a look-up here, and
+     * a slot of each cache: a bound for all that follows. */
+    size_t looks =
+        count > SIZE_MAX / 4 / (most_members + most_inner + 1) ? SIZE_MAX : 2 * count * (most_members + most_inner + 1);
+    bound = add_sat(bound, (looks < 2u * KEY_CACHE ? looks : 2u * KEY_CACHE) * 80u);
+    size_t bytes = sizeof(gj_recset) + count * rec + sizeof(uint32_t);
     void *mem;
     if ((*code = charge(st, bound)) != GANIM_OK || (*code = take(st, bytes, &mem)) != GANIM_OK) return 0;
-    uint32_t *ats = mem;
+    gj_recset *rs = mem;
+    uint32_t *ats = (uint32_t *)(void *)(rs + 1);
     gj_field *fields = (gj_field *)(void *)(ats + count + (count & 1)); /* (8-byte aligned: sizeof(gj_field) is 12) */
     for (size_t o = 0; o < count; o++) {
         memcpy(&ats[o], st->rec_buf + o * rec, sizeof(uint32_t));
         memcpy(&fields[o * k], st->rec_buf + o * rec + sizeof(uint32_t), k * sizeof(gj_field));
     }
-    r->count = (uint32_t)count;
-    r->at = ats;
-    r->field = fields;
-    r->done = 1;
+    set->count = rs->count = (uint32_t)count;
+    set->at = rs->at = ats;
+    set->field = rs->field = fields;
+    *setp = rs;
     return i;
 }
 
-/* The root member `key` whose value is at i read as records (gj_parser.records), when it
- * can be (its first occurrence): *item is then its GJ_LATER value, *recorded 1 and st->i
- * past it; else nothing changes. Out
- * of the member loop (which gcc compiles worse with it inside). */
+/* Whether the member `key` of an object `depth` deep that is the member `self` (NULL: the
+ * root, an array's item) is of a kind of gj_parser.records (depth 0: the root's; 2: an
+ * array's item's, self NULL); root_records then tries it. */
+static int record_kind(const ps *st, unsigned depth, const char *self, const char *key)
+{
+    if (!st->p->records || self || (depth != 0 && depth != 2)) return 0;
+    for (unsigned q = 0; q < st->p->record_kinds; q++)
+        if (st->p->records[q].depth == depth && strcmp(st->p->records[q].key, key) == 0) return 1;
+    return 0;
+}
+
+/* The member `key` whose value is at i, of an object `depth` deep (0: the root; 2: an
+ * array's item, self NULL), read as records (gj_parser.records), when it can be (depth 0:
+ * its first occurrence): *item is then its GJ_LATER (depth 0) or GJ_RECORDS value,
+ * *recorded 1 and st->i past it; else nothing changes. Out of the member loop (which gcc
+ * compiles worse with it inside). */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 static ganim_code
-root_records(ps *st, const char *key, size_t i, gj_value *item, unsigned *recorded)
+root_records(ps *st, unsigned depth, const char *key, size_t i, gj_value *item, unsigned *recorded)
 {
     gj_records *r = NULL;
     ganim_code code = GANIM_OK;
     for (unsigned q = 0; q < st->p->record_kinds && !r; q++)
-        if (!st->p->records[q].met && strcmp(st->p->records[q].key, key) == 0) r = &st->p->records[q];
+        if (st->p->records[q].depth == depth && !(depth == 0 && st->p->records[q].met) &&
+            strcmp(st->p->records[q].key, key) == 0)
+            r = &st->p->records[q];
     if (!r) return GANIM_OK;
     r->met = 1;
-    size_t past = scan_records(st, r, i, &code);
+    gj_recset set, *rs;
+    size_t past = scan_records(st, r, i, depth + 1, &rs, &set, &code);
     if (!past) return code;
     memset(item, 0, sizeof *item);
     item->offset = at(st, i);
-    item->type = GJ_LATER;
-    item->text = (const char *)st->s + i;
-    item->count = (uint32_t)(past - i);
-    item->depth = 1;
+    if (depth == 0) {
+        item->type = GJ_LATER;
+        item->text = (const char *)st->s + i;
+        item->count = (uint32_t)(past - i);
+        item->depth = 1;
+        r->count = set.count;
+        r->at = set.at;
+        r->field = set.field;
+    } else {
+        item->type = GJ_RECORDS;
+        item->set = rs;
+        item->count = set.count;
+    }
+    r->done = 1;
     st->i = past;
     *recorded = 1;
     return GANIM_OK;
@@ -952,10 +1087,12 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                     st->said[slot].keep = !st->p->keep || st->p->keep(depth, self, key);
                     st->said[slot].lend = st->p->lend && st->p->lend(depth, self, key);
                     /* (the depth is kept in a byte of the value) */
-                    st->said[slot].later = depth < UINT8_MAX && st->p->later && st->p->later(depth, self, key);
+                    st->said[slot].later =
+                        (uint8_t)((depth < UINT8_MAX && st->p->later && st->p->later(depth, self, key)) |
+                                  (record_kind(st, depth, self, key) ? 2 : 0)); /* (2: perhaps records) */
                 }
                 skip = !st->said[slot].keep;
-                later = !skip && st->said[slot].later;
+                later = skip ? 0u : st->said[slot].later;
                 st->lend = st->said[slot].keep && st->said[slot].lend;
                 if (shape && member < SHAPE_MEMBERS) {
                     shape[member].keep = (uint8_t)!skip;
@@ -964,9 +1101,9 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
                 }
             }
             st->i = i;
-            if (!depth && object && key && st->p->records && !skip && !discard) { /* a root member as records? */
-                if ((code = root_records(st, key, i, &item, &recorded)) != GANIM_OK) return code;
-                if (recorded) later = 1;
+            if (later & 2) { /* a member as records? (out of the usual way: later is rare) */
+                if ((code = root_records(st, depth, key, i, &item, &recorded)) != GANIM_OK) return code;
+                later = recorded ? 1u : later & 1u;
             }
             if (later && !recorded) { /* checked now, stored as its text */
                 size_t start = i;

@@ -19,8 +19,20 @@
 #include "ganim.h"
 
 /* GJ_LATER: a member the caller asked to parse later (gj_parser.later): checked as JSON,
- * stored as its text; gj_parse_later makes it a tree. */
-typedef enum gj_type { GJ_NULL = 0, GJ_FALSE, GJ_TRUE, GJ_NUMBER, GJ_STRING, GJ_ARRAY, GJ_OBJECT, GJ_LATER } gj_type;
+ * stored as its text; gj_parse_later makes it a tree. GJ_RECORDS: an array read as
+ * records (gj_records with depth 2): its objects' fields in `set`. */
+typedef enum gj_type {
+    GJ_NULL = 0,
+    GJ_FALSE,
+    GJ_TRUE,
+    GJ_NUMBER,
+    GJ_STRING,
+    GJ_ARRAY,
+    GJ_OBJECT,
+    GJ_LATER,
+    GJ_RECORDS
+} gj_type;
+struct gj_recset;
 
 typedef struct gj_value {
     const char *key; /* member name inside an object (NUL-terminated), else NULL */
@@ -28,9 +40,10 @@ typedef struct gj_value {
         const char *text;             /* STRING: the decoded bytes, NUL-terminated unless lent; NUMBER,
                                        * LATER: its text */
         const struct gj_value *items; /* ARRAY, OBJECT: the members in order */
+        const struct gj_recset *set;  /* RECORDS: the objects' fields */
     };
     uint64_t offset; /* where the value starts in the file */
-    uint32_t count;  /* ARRAY, OBJECT: members; STRING: bytes; NUMBER, LATER: text length */
+    uint32_t count;  /* ARRAY, OBJECT, RECORDS: members; STRING: bytes; NUMBER, LATER: text length */
     uint8_t type;    /* gj_type */
     uint8_t lent;    /* STRING: text is the JSON text's own bytes, not NUL-terminated (gj_parser.lend) */
     uint8_t depth;   /* LATER: how deep it is nested (the root value: 0) */
@@ -40,12 +53,18 @@ typedef struct gj_value {
  * parser writes every byte it reads back. */
 typedef void *(*gj_alloc_fn)(void *user, size_t size);
 
-/* A root member's array of objects read as records (gj_parser.records) instead of a tree:
- * of each object, the members named names[0..fields) as fields (where the value is in
- * the text), nothing else stored. The parser tries it only on an array of objects whose
- * members are all plain (no escapes) and whose named members hold a number, a string, true,
- * false or null (each at most once); anything else is read as a tree, as without records.
- * On success the member is a GJ_LATER value (its text), never to be given to gj_parse_later.
+/* A member's array of objects read as records (gj_parser.records) instead of a tree: of
+ * each object, the members named names[0..fields) as fields (where the value is in the
+ * text), nothing else stored. A name "a.b" is the member b of the object that is the
+ * member a (itself a field: its type GJ_OBJECT, its `count` its members): one nesting, of
+ * plain members. The parser tries it only on an array of objects whose members are all
+ * plain (no escapes) and whose named members hold a number, a string, true, false or null
+ * (each at most once; or an object of such members, for an "a." field); anything else is
+ * read as a tree, as without records.
+ * depth 0: the root member `key` (its first occurrence); on success it is a GJ_LATER value
+ * (its text), never to be given to gj_parse_later, and count, at and field say the records.
+ * depth 2: the member `key` of every object that is an array's item two deep (glTF: an
+ * animation's); each one read so is a GJ_RECORDS value (its `set`).
  * The bytes it charges against max_bytes are at least those the tree would have charged
  * here and after (a bound, not the count): a parse with records that fails may fail
  * elsewhere than one without, and its caller reads the text again without them; one that
@@ -54,17 +73,23 @@ typedef void *(*gj_alloc_fn)(void *user, size_t size);
 #define GJ_ABSENT 0xFFu
 typedef struct gj_field {
     uint32_t at;    /* the value's first byte in the text (a string: its opening quote) */
-    uint32_t count; /* a number's text length, a string's bytes */
-    uint8_t type;   /* GJ_NULL .. GJ_STRING, or GJ_ABSENT */
+    uint32_t count; /* a number's text length, a string's bytes, an object's members */
+    uint8_t type;   /* GJ_NULL .. GJ_OBJECT, or GJ_ABSENT */
 } gj_field;
+typedef struct gj_recset {
+    uint32_t count;        /* objects */
+    const uint32_t *at;    /* each object's '{' in the text */
+    const gj_field *field; /* count x fields (object i's field j: field[i * fields + j]), in the arena */
+} gj_recset;
 typedef struct gj_records {
-    const char *key;          /* the root member (its first occurrence) */
+    const char *key;          /* the member */
     const char *const *names; /* the members kept as fields */
     unsigned fields;          /* <= GJ_RECORD_FIELDS */
-    int met, done;            /* out: the member was met; it was read as records */
-    uint32_t count;           /* out: objects */
-    const uint32_t *at;       /* out: each object's '{' in the text */
-    const gj_field *field;    /* out: count x fields (object i's field j: field[i * fields + j]), in the arena */
+    unsigned depth;           /* 0 or 2 (above) */
+    int met, done;            /* out: the member was met; it was read as records (depth 2: once at least) */
+    uint32_t count;           /* out (depth 0): objects */
+    const uint32_t *at;       /* out (depth 0): each object's '{' in the text */
+    const gj_field *field;    /* out (depth 0): as gj_recset's */
 } gj_records;
 
 typedef struct gj_parser {
@@ -99,8 +124,8 @@ typedef struct gj_parser {
     /* 1: every member name read the long way, not found where the last object at its depth
      * had it (the same tree, bytes and errors: for tests that compare the two). */
     int no_shapes;
-    /* Root members to read as records (gj_records; met and done cleared by the caller),
-     * and how many; NULL: none. Only for texts of less than 4 GiB. */
+    /* Members to read as records (gj_records; met and done cleared by the caller), and
+     * how many; NULL: none. Only for texts of less than 4 GiB. */
     gj_records *records;
     unsigned record_kinds;
 } gj_parser;

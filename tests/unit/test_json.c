@@ -1066,6 +1066,284 @@ TEST(records_read_as_the_tree)
     printf("  %u read with records, %u read again without, %u under a bound\n", taken, fell_back, bounded);
 }
 
+/* ---- records two deep (gj_records.depth 2: glTF's animations' channels and samplers) ------- */
+
+static const char *const chan_names[] = { "target", "sampler", "target.path", "target.node" };
+static const char *const samp_names[] = { "interpolation", "input", "output" };
+
+typedef struct rec2_run {
+    arena a;
+    ganim_error e;
+    ganim_code c;
+    size_t charged;
+    const gj_value *v;
+    gj_records r[3];
+} rec2_run;
+
+static void parse_records2(rec2_run *t, const char *text, size_t size, size_t max_bytes, int records)
+{
+    memset(t, 0, sizeof *t);
+    t->r[0] = (gj_records){ .key = "chans", .names = chan_names, .fields = 4, .depth = 2 };
+    t->r[1] = (gj_records){ .key = "samps", .names = samp_names, .fields = 3, .depth = 2 };
+    t->r[2] = (gj_records){ .key = "acc", .names = rec_names, .fields = 4 };
+    gj_parser p = { .alloc = arena_alloc,
+                    .alloc_user = &t->a,
+                    .max_depth = 8,
+                    .who = "test: JSON",
+                    .base = 100,
+                    .max_bytes = max_bytes,
+                    .limit_name = "the test's limit",
+                    .charged = &t->charged,
+                    .records = records ? t->r : NULL,
+                    .record_kinds = records ? 3u : 0u };
+    t->c = gj_parse(&p, (const uint8_t *)text, size, &t->v, &t->e);
+}
+
+/* Members of a channel and of a sampler: the plain ones first (6), then others */
+static const char *const rec2_cm[] = { "\"sampler\":%u",
+                                       "\"target\":{\"node\":%u,\"path\":\"rotation\"}",
+                                       "\"target\":{\"path\":\"scale\"}",
+                                       "\"target\":{ \"path\" : \"translation\" , \"node\" : %u }",
+                                       "\"name\":\"c%u\"",
+                                       "\"target\":{\"path\":\"p%u\",\"x\":true,\"node\":null}",
+                                       "\"target\":{}",
+                                       "\"target\":%u",
+                                       "\"target\":{\"node\":%u,\"node\":1}",
+                                       "\"target\":{\"x\":[%u]}",
+                                       "\"target\":{\"node\":0%u}",
+                                       "\"target\":{\"n\\u006fde\":%u}",
+                                       "\"target\":{\"path\":\"a\\n%u\"}",
+                                       "\"target\":[%u]",
+                                       "\"target.node\":%u",
+                                       "\"extras\":{\"g\":%u}" };
+static const char *const rec2_sm[] = { "\"input\":%u",
+                                       "\"output\":%u",
+                                       "\"interpolation\":\"LINEAR\"",
+                                       "\"interpolation\":\"STEP\"",
+                                       "\"name\":\"s%u\"",
+                                       "\"input\":-%u.5",
+                                       "\"interpolation\":\"S%u\"",
+                                       "\"extras\":{\"g\":%u}",
+                                       "\"input\":[%u]",
+                                       "\"output\":1e%u",
+                                       "\"input\":0%u" };
+
+/* One random object of a channel's or sampler's shape or near it, at text[*n]. */
+static void rec2_object(char *text, size_t *n, size_t cap, uint32_t *x, int odd, int chan)
+{
+    const char *const *mm = chan ? rec2_cm : rec2_sm;
+    unsigned plain = chan ? 6u : 6u,
+             all = chan ? (unsigned)(sizeof rec2_cm / sizeof *rec2_cm) : (unsigned)(sizeof rec2_sm / sizeof *rec2_sm);
+    unsigned k = shape_rand(x) % 5, used = 0;
+    *n += (size_t)snprintf(text + *n, cap - *n, "{");
+    for (unsigned i = 0; i < k; i++) {
+        unsigned m = shape_rand(x) % (odd ? 60u : plain);
+        if (m >= all) m = m % plain;
+        if (m < plain && (used >> m & 1) && shape_rand(x) % 16) continue; /* (names repeated now and then) */
+        used |= 1u << m;
+        if (text[*n - 1] != '{') text[(*n)++] = ',';
+        *n += (size_t)snprintf(text + *n, cap - *n, mm[m], shape_rand(x) % 1000);
+    }
+    *n += (size_t)snprintf(text + *n, cap - *n, "}");
+}
+
+/* The records of one set (GJ_RECORDS) against the tree's array: the same objects, each
+ * field the tree's member (a "a.b" field: the member b of the member a). */
+static int records_are_tree(const char *text, const gj_value *fa, const gj_value *ra, const char *const *names,
+                            unsigned k)
+{
+    if (fa->type != GJ_RECORDS || ra->type != GJ_ARRAY || fa->offset != ra->offset || fa->count != ra->count ||
+        fa->set->count != ra->count)
+        return 0;
+    for (uint32_t o = 0; o < ra->count; o++) {
+        const gj_value *obj = &ra->items[o];
+        if (obj->type != GJ_OBJECT || obj->offset != 100 + fa->set->at[o]) return 0;
+        for (unsigned j = 0; j < k; j++) {
+            const char *dot = strchr(names[j], '.');
+            const gj_value *m;
+            if (dot) {
+                char outer[16] = { 0 };
+                memcpy(outer, names[j], (size_t)(dot - names[j]));
+                m = gj_get(gj_get(obj, outer), dot + 1);
+            } else {
+                m = gj_get(obj, names[j]);
+            }
+            const gj_field *f = &fa->set->field[o * k + j];
+            if (!m) {
+                if (f->type != GJ_ABSENT) return 0;
+                continue;
+            }
+            if (f->type != m->type || 100 + f->at != m->offset) return 0;
+            if ((m->type == GJ_NUMBER || m->type == GJ_OBJECT || m->type == GJ_STRING) && f->count != m->count)
+                return 0;
+            if (m->type == GJ_NUMBER && memcmp(text + f->at, m->text, m->count) != 0) return 0;
+            if (m->type == GJ_STRING && memcmp(text + f->at + 1, m->text, m->count) != 0) return 0;
+        }
+    }
+    return 1;
+}
+
+/* The tree a (without records) and b (with): the same, but where b holds records. */
+static int same_but_records(const char *text, const gj_value *a, const gj_value *b)
+{
+    if (b->type == GJ_RECORDS) {
+        int chan = strcmp(b->key, "chans") == 0;
+        return records_are_tree(text, b, a, chan ? chan_names : samp_names, chan ? 4u : 3u);
+    }
+    if (b->type == GJ_LATER && a->type == GJ_ARRAY) return a->offset == b->offset; /* (acc: test above) */
+    if (a->type != b->type || a->count != b->count || a->offset != b->offset || a->lent != b->lent) return 0;
+    if ((a->key == NULL) != (b->key == NULL) || (a->key && strcmp(a->key, b->key) != 0)) return 0;
+    if (a->type == GJ_STRING || a->type == GJ_NUMBER) return memcmp(a->text, b->text, a->count) == 0;
+    if (a->type == GJ_ARRAY || a->type == GJ_OBJECT)
+        for (uint32_t i = 0; i < a->count; i++)
+            if (!same_but_records(text, &a->items[i], &b->items[i])) return 0;
+    return 1;
+}
+
+/* Records two deep (an array's items' members, with one nested object of fields): with
+ * records, and again without after a failure, against without: the same outcome (code,
+ * message, offset) under any bound; where both succeed, the same tree but for the members
+ * read as records, whose fields are the tree's values; a parse with records that succeeds
+ * charges at least what the tree does. */
+TEST(records_two_deep_read_as_the_tree)
+{
+    static char text[16000];
+    uint32_t x = 0x2468ace1u;
+    unsigned taken = 0, fell_back = 0, bounded = 0, sets = 0;
+    /* each shape alone, after one plain object: a channel's, then a sampler's */
+    for (int chan = 0; chan < 2; chan++)
+        for (unsigned m = 0; m < 16; m++) {
+            char one[96];
+            uint32_t y = 7 + m;
+            if (m >= (chan ? sizeof rec2_cm / sizeof *rec2_cm : sizeof rec2_sm / sizeof *rec2_sm)) continue;
+            size_t on = (size_t)snprintf(one, sizeof one, "{");
+            snprintf(one + on, sizeof one - on, chan ? rec2_cm[m] : rec2_sm[m], shape_rand(&y) % 1000);
+            strcat(one, "}");
+            size_t n = (size_t)snprintf(text, sizeof text,
+                                        "{\"anims\":[{\"%s\":[{\"sampler\":1,\"input\":2},%s]}],\"b\":[\"LINEAR\"]}",
+                                        chan ? "chans" : "samps", one);
+            rec2_run ref, fast;
+            parse_records2(&ref, text, n, 0, 0);
+            parse_records2(&fast, text, n, 0, 1);
+            CHECK_MSG(fast.c == ref.c, "%s: code %d, tree %d", text, fast.c, ref.c);
+            if (ref.c == GANIM_OK && fast.c == GANIM_OK)
+                CHECK_MSG(same_but_records(text, ref.v, fast.v) && fast.charged >= ref.charged, "%s", text);
+            arena_free(&ref.a);
+            arena_free(&fast.a);
+        }
+    for (int t = 0; t < 3000; t++) {
+        size_t n = 0;
+        n += (size_t)snprintf(text + n, sizeof text - n, "{\"a\":[\"s%u\",\"rotation\",{\"k\":1}],\"anims\":[",
+                              shape_rand(&x) % 9);
+        for (unsigned a = 0, anims = shape_rand(&x) % 5; a < anims && n < sizeof text - 3000; a++) {
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s{\"name\":\"a%u\"", a ? "," : "", a);
+            for (int pass = 0; pass < 2 + (shape_rand(&x) % 8 == 0); pass++) {
+                int chan = (pass + (int)(shape_rand(&x) % 2)) % 2;
+                n += (size_t)snprintf(text + n, sizeof text - n, ",\"%s\":[", chan ? "chans" : "samps");
+                for (unsigned i = 0, items = shape_rand(&x) % 12; i < items && n < sizeof text - 1200; i++) {
+                    if (i) text[n++] = ',';
+                    rec2_object(text, &n, sizeof text - 600, &x, t % 3 == 0, chan);
+                }
+                n += (size_t)snprintf(text + n, sizeof text - n, "]");
+            }
+            n += (size_t)snprintf(text + n, sizeof text - n, ",\"extras\":{\"k\":\"v\"}}");
+        }
+        n += (size_t)snprintf(text + n, sizeof text - n, "],\"acc\":[{\"type\":\"VEC3\",\"count\":2}],\"b\":[");
+        for (unsigned i = 0, items = shape_rand(&x) % 20; i < items && n < sizeof text - 300; i++)
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s{\"path\":\"%s\",\"chans\":[{\"target\":%u}]}",
+                                  i ? "," : "", i % 2 ? "scale" : "LINEAR", shape_rand(&x) % 40);
+        n += (size_t)snprintf(text + n, sizeof text - n, "]}");
+        if (t % 4 == 1) text[shape_rand(&x) % n] = "\"{}[],:\\ 0eE.-tn"[shape_rand(&x) % 16]; /* one byte changed */
+        size_t cutn = t % 4 == 2 ? 1 + shape_rand(&x) % n : n;                                /* or cut short */
+        rec2_run ref, fast;
+        parse_records2(&ref, text, cutn, 0, 0);
+        size_t bound = 0;
+        if (t % 2 && ref.c == GANIM_OK) {
+            bound = ref.charged + ref.charged / 2 - shape_rand(&x) % (ref.charged + 1);
+            arena_free(&ref.a);
+            parse_records2(&ref, text, cutn, bound, 0);
+            bounded++;
+        }
+        parse_records2(&fast, text, cutn, bound, 1);
+        if (fast.c == GANIM_OK && (fast.r[0].done || fast.r[1].done)) {
+            taken++;
+            CHECK_MSG(ref.c == GANIM_OK && fast.charged >= ref.charged, "text %d: records %zu bytes, tree %d %zu", t,
+                      fast.charged, ref.c, ref.charged);
+            if (ref.c == GANIM_OK) {
+                CHECK_MSG(same_but_records(text, ref.v, fast.v), "text %d", t);
+                const gj_value *an = gj_get(fast.v, "anims");
+                for (uint32_t a = 0; an && a < an->count; a++)
+                    for (uint32_t m = 0; m < an->items[a].count; m++) sets += an->items[a].items[m].type == GJ_RECORDS;
+            }
+        }
+        if (fast.c != GANIM_OK) { /* read again without */
+            arena_free(&fast.a);
+            parse_records2(&fast, text, cutn, bound, 0);
+            fell_back++;
+        }
+        CHECK_MSG(fast.c == ref.c, "text %d: code %d, tree %d", t, fast.c, ref.c);
+        if (ref.c != GANIM_OK && fast.c == ref.c)
+            CHECK_MSG(fast.e.offset == ref.e.offset && strcmp(fast.e.message, ref.e.message) == 0,
+                      "text %d: '%s' at %llu, tree '%s' at %llu", t, fast.e.message, (unsigned long long)fast.e.offset,
+                      ref.e.message, (unsigned long long)ref.e.offset);
+        arena_free(&ref.a);
+        arena_free(&fast.a);
+    }
+    CHECK(taken > 300 && fell_back > 300 && bounded > 500 && sets > 400);
+    printf("  %u read with records (%u sets), %u read again without, %u under a bound\n", taken, sets, fell_back,
+           bounded);
+}
+
+/* Names and strings of 64 bytes in the parser's caches before the records, pushed out by
+ * the tree's look-ups of the records' many short names and strings, and met again after
+ * them: the tree stores them again, the records' read finds them still there. Its charge
+ * must still be at least the tree's (scan_records' 80 bytes a look-up); under every bound
+ * around the total, the records' read succeeds only where the tree's does. */
+TEST(records_charge_the_names_pushed_out)
+{
+    static char text[40000];
+    static const char ml[] = "member-name-of-sixty-two-bytes-met-before-and-after-records-";
+    static const char tl[] = "string-value-of-sixty-two-bytes-met-before-and-after-records";
+    for (int depth2 = 0; depth2 < 2; depth2++) {
+        size_t n = 0;
+        for (int pass = 0; pass < 2; pass++) { /* the long names before and after */
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s\"p%d\":[", pass ? "" : "{", pass);
+            for (int i = 0; i < 40; i++)
+                n += (size_t)snprintf(text + n, sizeof text - n, "%s{\"%s%02d\":\"%s%02d\"}", i ? "," : "", ml, i, tl,
+                                      i);
+            if (pass) break;
+            /* (the records: many short names and strings, each met once) */
+            n += (size_t)snprintf(text + n, sizeof text - n, "],%s", depth2 ? "\"anims\":[{\"samps\":[" : "\"acc\":[");
+            for (int i = 0; i < 24; i++) {
+                n += (size_t)snprintf(text + n, sizeof text - n, "%s{\"%s\":\"s%02d\"", i ? "," : "",
+                                      depth2 ? "interpolation" : "type", i);
+                for (int k = 0; k < 7; k++)
+                    n += (size_t)snprintf(text + n, sizeof text - n, ",\"%c%02d\":%d", 'g' + k, i, k);
+                n += (size_t)snprintf(text + n, sizeof text - n, "}");
+            }
+            n += (size_t)snprintf(text + n, sizeof text - n, "]%s,", depth2 ? "}]" : "");
+        }
+        n += (size_t)snprintf(text + n, sizeof text - n, "]}");
+        rec2_run ref, fast;
+        parse_records2(&ref, text, n, 0, 0);
+        parse_records2(&fast, text, n, 0, 1);
+        CHECK(ref.c == GANIM_OK && fast.c == GANIM_OK && (fast.r[1].done || fast.r[2].done));
+        CHECK_MSG(fast.charged >= ref.charged, "depth %d: records %zu bytes, tree %zu", depth2 * 2, fast.charged,
+                  ref.charged);
+        printf("  depth %d: records %zu bytes, tree %zu\n", depth2 * 2, fast.charged, ref.charged);
+        size_t total = ref.charged;
+        arena_free(&ref.a);
+        arena_free(&fast.a);
+        for (size_t bound = total - 400; bound < total + 400; bound += 8) {
+            parse_records2(&ref, text, n, bound, 0);
+            parse_records2(&fast, text, n, bound, 1);
+            CHECK_MSG(fast.c != GANIM_OK || ref.c == GANIM_OK, "bound %zu: records read, the tree's %d", bound, ref.c);
+            arena_free(&ref.a);
+            arena_free(&fast.a);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(values_and_views);
@@ -1085,5 +1363,7 @@ int main(void)
     RUN(long_strings_at_every_place);
     RUN(member_names_where_they_were);
     RUN(records_read_as_the_tree);
+    RUN(records_two_deep_read_as_the_tree);
+    RUN(records_charge_the_names_pushed_out);
     return test_finish();
 }

@@ -280,12 +280,16 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
     int recorded = 0;
     f->json_text = json;
     if (together && !gltf_no_records) {
-        /* The accessors and bufferViews read as records, not trees, when they have the
+        /* The accessors, bufferViews and the animations' samplers and channels read as
+         * records, not trees, when they have the
          * plain shape (json.h, gj_records): a parse that fails so is read again without
          * them, below: the same outcome either way (test_gltf_records). */
         static const char *const acc_names[] = { "bufferView", "componentType", "count", "type",
                                                  "byteOffset", "normalized",    "sparse" };
         static const char *const view_names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
+        /* (in the order of gltf_anim.c's channel_members and sampler_members) */
+        static const char *const sampler_names[] = { "interpolation", "input", "output", "extras" };
+        static const char *const channel_names[] = { "target", "sampler", "target.path", "target.node" };
         ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
         ganim_error kept;
         if (f->err) kept = *f->err;
@@ -296,10 +300,18 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
         f->recs[GLTF_VIEWS].key = "bufferViews";
         f->recs[GLTF_VIEWS].names = view_names;
         f->recs[GLTF_VIEWS].fields = 5;
+        f->recs[GLTF_SAMPLERS].key = "samplers"; /* (an animation's: later_member's) */
+        f->recs[GLTF_SAMPLERS].names = sampler_names;
+        f->recs[GLTF_SAMPLERS].fields = 4;
+        f->recs[GLTF_SAMPLERS].depth = 2;
+        f->recs[GLTF_CHANNELS].key = "channels";
+        f->recs[GLTF_CHANNELS].names = channel_names;
+        f->recs[GLTF_CHANNELS].fields = 4;
+        f->recs[GLTF_CHANNELS].depth = 2;
         gj_parser q = p;
         q.later = NULL;
         q.records = f->recs;
-        q.record_kinds = 2;
+        q.record_kinds = GLTF_RECORD_KINDS;
         f->json = p;
         f->json.later = NULL;
         code = gj_parse(&q, json, json_size, &f->root, f->err);

@@ -39,8 +39,11 @@
  * tree does not hold them all at once. */
 #define GLTF_SAMPLERS_TOGETHER ((size_t)256 << 10)
 #define GLTF_NONE UINT32_MAX
-enum { GLTF_ACCESSORS = 0, GLTF_VIEWS = 1 }; /* gltf_file.recs */
-/* For tests: 1 reads the accessors and bufferViews as trees always (the same outcome). */
+/* gltf_file.recs: the root's accessors and bufferViews, the animations' samplers and channels */
+enum { GLTF_ACCESSORS = 0, GLTF_VIEWS = 1, GLTF_SAMPLERS = 2, GLTF_CHANNELS = 3, GLTF_RECORD_KINDS = 4 };
+/* For tests: 1 reads the accessors, bufferViews, samplers and channels as trees always (the
+ * same outcome). A global, not a field as gj_parser.no_shapes is: its tests read through
+ * ganim_read_memory, which reaches the parser by no field but a public option. */
 extern int gltf_no_records;
 
 enum { GLTF_ROT = 0, GLTF_TRANS = 1, GLTF_SCALE = 2 };                             /* channel paths */
@@ -120,9 +123,10 @@ typedef struct gltf_file {
      * samplers: gltf_json_later); json_used: the bytes counted against its bound by the
      * trees still in use, json_later_used: that and the last tree parsed later. */
     gj_parser json;
-    /* The accessors and bufferViews read as records (gltf.c's read_json: GLTF_ACCESSORS,
-     * GLTF_VIEWS; done when they were) from json_text, instead of as trees */
-    gj_records recs[2];
+    /* The accessors, bufferViews, samplers and channels read as records (gltf.c's
+     * read_json: GLTF_ACCESSORS ... GLTF_CHANNELS; done when they were, an animation's
+     * samplers and channels: GJ_RECORDS values) from json_text, instead of as trees */
+    gj_records recs[GLTF_RECORD_KINDS];
     const uint8_t *json_text;
     char json_limit_name[200];
     size_t json_used, json_later_used;
@@ -183,6 +187,11 @@ void gltf_members(const gj_value *obj, const char *const *names, const gj_value 
  * (given back with the animation's temporaries); any other value is left as it is. */
 ganim_code gltf_json_later(gltf_file *f, const gj_value **v);
 
+/* The fields fl (of records r) as the tree would hold those members (out[j] NULL: absent,
+ * else &tmp[j]; an object's: its type and offset, no members); a string's text is one of
+ * `strings` (NULL-ended) when its bytes are, else "". */
+void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_field *fl, const char *const *strings,
+                           gj_value *tmp, const gj_value **out);
 /* The members of object `index` of recs[kind] (when done) as the tree would hold them
  * (out[j] NULL: absent, else &tmp[j]); a string's text is one of `strings` (NULL-ended)
  * when its bytes are, else "" (the tree's own copy matters only when it is one of them). */

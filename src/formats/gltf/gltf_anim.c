@@ -178,16 +178,73 @@ static ganim_code keep_stored(anim *a, chan *c, const gj_value *keys)
     return GANIM_OK;
 }
 
-static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t *seen, const char **outside)
+/* Channel ci of `chans` (a tree's array, or GJ_RECORDS): its object (or a stand-in: its
+ * offset, no members) and target, sampler, target.path and target.node (NULL: absent) in
+ * m (in tmp when read as records). */
+static const gj_value *channel_members(anim *a, const gj_value *chans, uint32_t ci, gj_value *tmp, gj_value *obj,
+                                       const gj_value **m)
 {
     gltf_file *f = a->f;
+    if (chans->type == GJ_RECORDS) {
+        static const char *const paths[] = { "rotation", "translation", "scale", "weights", NULL };
+        const gj_records *r = &f->recs[GLTF_CHANNELS];
+        gltf_fields_as_values(f, r, &chans->set->field[(size_t)ci * r->fields], paths, tmp, m);
+        memset(obj, 0, sizeof *obj);
+        obj->type = GJ_OBJECT;
+        obj->offset = f->json_offset + chans->set->at[ci];
+        return obj;
+    }
     static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };
-    const gj_value *cm[2], *tm[2];
-    gltf_members(cv, cnames, cm, 2, &f->memo_channel);
+    const gj_value *cv = &chans->items[ci];
+    gltf_members(cv, cnames, m, 2, &f->memo_channel);
+    gltf_members(m[0], tnames, m + 2, 2, &f->memo_target);
+    return cv;
+}
+
+/* Sampler si of the animation (a tree's array, or GJ_RECORDS): as channel_members, with
+ * interpolation, input, output and extras in m, and the interpolation's text in `interp`
+ * (at most 40 bytes: what messages show) when it is a string. */
+static const gj_value *sampler_members(anim *a, uint32_t si, gj_value *tmp, gj_value *obj, const gj_value **m,
+                                       char *interp)
+{
+    gltf_file *f = a->f;
+    const gj_value *samplers = a->samplers;
+    if (samplers->type == GJ_RECORDS) {
+        static const char *const interps[] = { "LINEAR", "STEP", "CUBICSPLINE", NULL };
+        const gj_records *r = &f->recs[GLTF_SAMPLERS];
+        const gj_field *fl = &samplers->set->field[(size_t)si * r->fields];
+        gltf_fields_as_values(f, r, fl, interps, tmp, m);
+        if (fl->type == GJ_STRING && !tmp[0].text[0]) { /* (not one of them: its bytes, for the message) */
+            size_t len = fl->count < 40 ? fl->count : 40;
+            memcpy(interp, f->json_text + fl->at + 1, len);
+            interp[len] = 0;
+            tmp[0].text = interp;
+        }
+        memset(obj, 0, sizeof *obj);
+        obj->type = GJ_OBJECT;
+        obj->offset = f->json_offset + samplers->set->at[si];
+        return obj;
+    }
+    static const char *const names[] = { "interpolation", "input", "output", "extras" };
+    const gj_value *sv = &samplers->items[si];
+    gltf_members(sv, names, m, 4, &f->memo_sampler);
+    return sv;
+}
+
+static ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint8_t *seen, const char **outside)
+{
+    gltf_file *f = a->f;
+    const gj_value *m4[4], *sm[4];
+    gj_value tmp[4], obj, stmp[4], sobj;
+    char itext[41];
+    const gj_value *cv = channel_members(a, chans, ci, tmp, &obj, m4);
+    if (!gj_is(cv, GJ_OBJECT))
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u is not an object",
+                          a->index, ci);
+    const gj_value *const *cm = m4, *const *tm = m4 + 2;
     const gj_value *target = cm[0];
     const char *path = NULL;
     uint32_t node, sampler;
-    gltf_members(target, tnames, tm, 2, &f->memo_target);
     if (!gj_is(target, GJ_OBJECT) || !gj_string(tm[0], &path))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no target path",
                           a->index, ci);
@@ -219,13 +276,11 @@ static ganim_code read_channel(anim *a, const gj_value *cv, uint32_t ci, uint8_t
         return GANIM_OK;
     }
     seen[(size_t)bone * 3 + (size_t)p] = 1;
-    const gj_value *sv = &a->samplers->items[sampler];
     const char *interp = "LINEAR";
     uint32_t in, out;
     /* the sampler's members in one pass (the first of a repeated name, as gj_get) */
-    static const char *const names[] = { "interpolation", "input", "output", "extras" };
-    const gj_value *m[4];
-    gltf_members(sv, names, m, 4, &f->memo_sampler);
+    const gj_value *const *m = sm;
+    const gj_value *sv = sampler_members(a, sampler, stmp, &sobj, sm, itext);
     const gj_value *iv = m[0];
     if ((iv && !gj_string(iv, &interp)) || interp_of(interp) < 0)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
@@ -1098,7 +1153,9 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
     a.samplers = gj_get(a.v, "samplers");
     ganim_code code = gltf_json_later(f, &a.samplers); /* (parsed now, given back after) */
     if (code != GANIM_OK) return code;
-    if (!gj_is(a.v, GJ_OBJECT) || !gj_is(chans, GJ_ARRAY) || !gj_is(a.samplers, GJ_ARRAY))
+    /* (GJ_RECORDS: read as records, gltf.c's read_json) */
+    if (!gj_is(a.v, GJ_OBJECT) || !(gj_is(chans, GJ_ARRAY) || gj_is(chans, GJ_RECORDS)) ||
+        !(gj_is(a.samplers, GJ_ARRAY) || gj_is(a.samplers, GJ_RECORDS)))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, a.v->offset, "gltf: animation %u: no channels and samplers arrays",
                           ai);
     a.st.channels = chans->count;
@@ -1107,12 +1164,7 @@ static ganim_code read_animation(gltf_file *f, uint32_t ai, ganim_clip *clips, u
     if (!(a.ch = gltf_scratch_raw(f, chans->count, sizeof *a.ch))) return GANIM_ERR_NOMEM;
     memset(seen, 0, (size_t)f->bone_count * 3);
     const char *outside = NULL;
-    for (uint32_t c = 0; c < chans->count && code == GANIM_OK; c++) {
-        if (!gj_is(&chans->items[c], GJ_OBJECT))
-            return ganim_fail(f->err, GANIM_ERR_CORRUPT, chans->items[c].offset,
-                              "gltf: animation %u channel %u is not an object", ai, c);
-        code = read_channel(&a, &chans->items[c], c, seen, &outside);
-    }
+    for (uint32_t c = 0; c < chans->count && code == GANIM_OK; c++) code = read_channel(&a, chans, c, seen, &outside);
     for (uint32_t i = 0; i < a.nch && code == GANIM_OK; i++) code = check_keys(&a, &a.ch[i]);
     memset(&a.tk, 0, sizeof a.tk); /* key_frames moves the times it keeps */
     if (code != GANIM_OK) return code;

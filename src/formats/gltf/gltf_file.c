@@ -89,11 +89,9 @@ ganim_code gltf_json_later(gltf_file *f, const gj_value **v)
     return gj_parse_later(&p, *v, v, f->err);
 }
 
-void gltf_record_members(const gltf_file *f, int kind, uint32_t index, const char *const *strings, gj_value *tmp,
-                         const gj_value **out)
+void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_field *fl, const char *const *strings,
+                           gj_value *tmp, const gj_value **out)
 {
-    const gj_records *r = &f->recs[kind];
-    const gj_field *fl = &r->field[(size_t)index * r->fields];
     for (unsigned j = 0; j < r->fields; j++, fl++) {
         out[j] = NULL;
         if (fl->type == GJ_ABSENT) continue;
@@ -105,13 +103,16 @@ void gltf_record_members(const gltf_file *f, int kind, uint32_t index, const cha
         v->type = fl->type;
         v->lent = v->depth = 0;
         v->text = (const char *)f->json_text + fl->at; /* (a number's text) */
-        if (fl->type == GJ_STRING) {                   /* the tree's copy: one of `strings` when it is */
+        if (fl->type == GJ_OBJECT) {                   /* (its members are fields of their own) */
+            v->items = NULL;
+            v->count = 0;
+        } else if (fl->type == GJ_STRING) { /* the tree's copy: one of `strings` when it is */
             const char *bytes = v->text + 1;
             v->text = "";
             for (const char *const *sp = strings; sp && *sp; sp++) {
                 const char *c = *sp;
                 uint32_t b = 0;
-                while (b < fl->count && c[b] && c[b] == bytes[b]) b++;
+                while (b < fl->count && c[b] == bytes[b]) b++; /* (a record's string holds no NUL: ends c too) */
                 if (b == fl->count && !c[b]) {
                     v->text = c;
                     break;
@@ -119,4 +120,11 @@ void gltf_record_members(const gltf_file *f, int kind, uint32_t index, const cha
             }
         }
     }
+}
+
+void gltf_record_members(const gltf_file *f, int kind, uint32_t index, const char *const *strings, gj_value *tmp,
+                         const gj_value **out)
+{
+    const gj_records *r = &f->recs[kind];
+    gltf_fields_as_values(f, r, &r->field[(size_t)index * r->fields], strings, tmp, out);
 }

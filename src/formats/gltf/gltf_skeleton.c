@@ -138,6 +138,23 @@ static ganim_code count_animated(gltf_file *f, uint32_t *moved)
 {
     for (uint32_t a = 0; f->anims_v && a < f->anims_v->count; a++) {
         const gj_value *ch = gj_get(&f->anims_v->items[a], "channels");
+        for (uint32_t c = 0; gj_is(ch, GJ_RECORDS) && c < ch->count; c++) { /* (read as records: gltf.c) */
+            const gj_field *fl = &ch->set->field[(size_t)c * f->recs[GLTF_CHANNELS].fields];
+            const gj_field *path = &fl[2], *nf = &fl[3]; /* target.path, target.node */
+            gj_value nv;
+            uint64_t node;
+            if (path->type != GJ_STRING || nf->type != GJ_NUMBER) continue;
+            memset(&nv, 0, sizeof nv);
+            nv.type = GJ_NUMBER;
+            nv.text = (const char *)f->json_text + nf->at;
+            nv.count = nf->count;
+            if (!gj_uint(&nv, UINT32_MAX, &node) || node >= f->node_count) continue;
+            const char *p = (const char *)f->json_text + path->at + 1; /* (its bytes: no escapes) */
+            if ((path->count == 8 && memcmp(p, "rotation", 8) == 0) ||
+                (path->count == 11 && memcmp(p, "translation", 11) == 0) ||
+                (path->count == 5 && memcmp(p, "scale", 5) == 0))
+                moved[node]++;
+        }
         for (uint32_t c = 0; gj_is(ch, GJ_ARRAY) && c < ch->count; c++) {
             /* (the names and memos of read_channel's gltf_members) */
             static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };

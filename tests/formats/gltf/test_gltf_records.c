@@ -95,26 +95,31 @@ static void *plain_alloc(void *user, size_t size)
     return b->p[b->n++] = malloc(size ? size : 1);
 }
 
-/* Which of the accessors (1) and bufferViews (2) of a JSON text the reader takes as records
- * (the names of gltf.c's read_json). */
+/* Which of the accessors (1), bufferViews (2), an animation's samplers (4) and channels
+ * (8) of a JSON text the reader takes as records (the names of gltf.c's read_json). */
 static unsigned records_taken(const uint8_t *json, size_t n)
 {
     static const char *const acc_names[] = { "bufferView", "componentType", "count", "type",
                                              "byteOffset", "normalized",    "sparse" };
     static const char *const view_names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
-    gj_records r[2] = { { .key = "accessors", .names = acc_names, .fields = 7 },
-                        { .key = "bufferViews", .names = view_names, .fields = 5 } };
+    static const char *const sampler_names[] = { "interpolation", "input", "output", "extras" };
+    static const char *const channel_names[] = { "target", "sampler", "target.path", "target.node" };
+    gj_records r[4] = { { .key = "accessors", .names = acc_names, .fields = 7 },
+                        { .key = "bufferViews", .names = view_names, .fields = 5 },
+                        { .key = "samplers", .names = sampler_names, .fields = 4, .depth = 2 },
+                        { .key = "channels", .names = channel_names, .fields = 4, .depth = 2 } };
     blocks b = { NULL, 0, 0 };
     gj_parser p = { .alloc = plain_alloc,
                     .alloc_user = &b,
                     .max_depth = GLTF_MAX_DEPTH,
                     .who = "test",
                     .records = r,
-                    .record_kinds = 2 };
+                    .record_kinds = 4 };
     const gj_value *root = NULL;
     ganim_error e;
     unsigned taken = 0;
-    if (gj_parse(&p, json, n, &root, &e) == GANIM_OK) taken = (r[0].done ? 1u : 0u) | (r[1].done ? 2u : 0u);
+    if (gj_parse(&p, json, n, &root, &e) == GANIM_OK)
+        taken = (r[0].done ? 1u : 0u) | (r[1].done ? 2u : 0u) | (r[2].done ? 4u : 0u) | (r[3].done ? 8u : 0u);
     for (size_t i = 0; i < b.n; i++) free(b.p[i]);
     free(b.p);
     return taken;
@@ -133,12 +138,13 @@ static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigne
     int glb = json != NULL;
     if (!glb) json = w, jn = size;
     unsigned taken = records_taken(json, jn);
-    printf("  %s: accessors %s, bufferViews %s as records\n", what, taken & 1 ? "read" : "not read",
-           taken & 2 ? "read" : "not read");
-    if (strchr(what, '/')) CHECK_MSG(taken == 3, "%s: the samples' exports are read as records", what);
-    size_t starts[3] = { 0, 0, 0 };
-    const char *keys[2] = { "\"accessors\"", "\"bufferViews\"" };
-    for (int k = 0; k < 2; k++) {
+    printf("  %s: accessors %s, bufferViews %s, samplers %s, channels %s as records\n", what,
+           taken & 1 ? "read" : "not read", taken & 2 ? "read" : "not read", taken & 4 ? "read" : "not read",
+           taken & 8 ? "read" : "not read");
+    if (strchr(what, '/')) CHECK_MSG(taken == 15, "%s: the samples' exports are read as records", what);
+    size_t starts[5] = { 0, 0, 0, 0, 0 };
+    const char *keys[4] = { "\"accessors\"", "\"bufferViews\"", "\"samplers\"", "\"channels\"" };
+    for (int k = 0; k < 4; k++) {
         for (size_t i = 0; i + strlen(keys[k]) <= jn; i++)
             if (memcmp(json + i, keys[k], strlen(keys[k])) == 0) {
                 starts[k + 1] = i;
@@ -146,7 +152,7 @@ static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigne
             }
     }
     uint32_t x = 0x9E3779B9u ^ (uint32_t)size;
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < 5; s++) {
         if (s && !starts[s]) continue;
         for (size_t c = starts[s]; c < starts[s] + window && c < jn; c++) {
             if (glb) { /* the chunk's tail made spaces: the text ends at c */
@@ -228,8 +234,8 @@ TEST(built_files_read_alike)
 {
     static const char *const shapes[] = {
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\"}",
-        "{ \"type\" : \"@T\", \"count\" : @C , \"componentType\":5126, \"bufferView\": @B, \"min\":[0, -1.5e0], "
-        "\"name\":\"a\" }",
+        ("{ \"type\" : \"@T\", \"count\" : @C , \"componentType\":5126, \"bufferView\": @B, \"min\":[0, -1.5e0], "
+         "\"name\":\"a\" }"),
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"normalized\":false,\"byteOffset\":0}",
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"count\":1}",
         "{\"bufferView\":@B,\"componentType\":5126,\"c\\u006funt\":@C,\"type\":\"@T\"}",
@@ -248,6 +254,45 @@ TEST(built_files_read_alike)
         "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"buffer\":0}",
         "{\"buffer\":1,\"byteOffset\":@B,\"byteLength\":@C}",
     };
+    static const char *const channels[] = {
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}",
+        "{ \"target\" : { \"path\" : \"rotation\" , \"node\" : 0 } , \"sampler\" : 0 }",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\",\"extras\":{}}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}",
+        "{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"rotation\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":5,\"path\":\"rotation\"}}",
+        "{\"sampler\":0,\"target\":{\"path\":\"rotation\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0}}",
+        "{\"sampler\":0,\"target\":7}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotationX\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"},\"target\":{}}",
+        "{\"sampler\":0.0,\"target\":{\"node\":0,\"path\":\"rotation\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"},\"extensions\":{\"x\":1}}",
+        "3",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"r\\u006ftation\"}}",
+        ("{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}},{\"sampler\":0,\"target\":{\"node\":0,"
+         "\"path\":\"rotation\"}}"),
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\",\"node\":0}}",
+        "{\"sampler\":0,\"target\":{\"node\":-1,\"path\":\"translation\"}}",
+    };
+    static const char *const samplers[] = {
+        "{\"input\":0,\"output\":1}",
+        "{\"input\":0,\"output\":1,\"interpolation\":\"STEP\"}",
+        "{ \"interpolation\" : \"LINEAR\" , \"output\" : 1 , \"input\" : 0 }",
+        "{\"input\":0,\"output\":1,\"interpolation\":\"CUBIC\"}",
+        "{\"input\":0,\"output\":1,\"interpolation\":\"an interpolation of more than forty bytes, cut there\"}",
+        "{\"input\":0,\"output\":1,\"interpolation\":7}",
+        "{\"input\":0,\"output\":1,\"extras\":{\"ganim\":{\"negated\":[[0,0]]}}}",
+        "{\"input\":0}",
+        "{\"input\":0,\"output\":2}",
+        "{\"input\":0,\"output\":1,\"extras\":5}",
+        "{\"input\":0,\"output\":1,\"interpolation\":\"\"}",
+        "{\"input\":0,\"output\":1,\"interpolation\":\"CUBICSPLINE\"}",
+        "{\"input\":0,\"output\":1,\"input\":1}",
+        "{\"input\":0,\"output\":1,\"interpolation\":\"LIN\\u0045AR\"}",
+        "{\"input\":0,\"output\":1},{\"input\":0,\"output\":1,\"interpolation\":\"STEP\"}",
+        "[]",
+    };
     uint32_t x = 12345;
     static char text[16384];
     static uint8_t glb[16384 + 4096];
@@ -258,8 +303,9 @@ TEST(built_files_read_alike)
         n += (size_t)snprintf(
             text + n, sizeof text - n,
             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"j\"}],\"skins\":[{\"joints\":[0]}],"
-            "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}],"
-            "\"samplers\":[{\"input\":0,\"output\":1}]}],\"accessors\":[");
+            "\"animations\":[{\"channels\":[%s],\"samplers\":[%s]}],\"accessors\":[",
+            t % 2 ? channels[rnd(&x) % (sizeof channels / sizeof *channels)] : channels[0],
+            t % 4 < 2 ? samplers[rnd(&x) % (sizeof samplers / sizeof *samplers)] : samplers[0]);
         n = put(text, n, sizeof text, shapes[sa], 0, 2, "SCALAR");
         n += (size_t)snprintf(text + n, sizeof text - n, ",");
         n = put(text, n, sizeof text, shapes[sb], 1, 2, "VEC4");
