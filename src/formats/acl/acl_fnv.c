@@ -130,11 +130,21 @@ __attribute__((target("avx2"))) static uint32_t wide_chunk(uint32_t h, const uin
     for (int j = 0; j < 8; j++) {
         __m256i v[8];
         for (int g = 0; g < 8; g++) v[g] = st[g];
-        for (size_t k = 0; k < L; k++) {
-            const __m256i *tk = t + k * 8u;
+        if (j == 0) { /* 0x93 is odd: bit 0 of the product is bit 0 of l ^ b, so a segment's
+                       * parity of bit 0 is that of its bytes' xor: no multiply */
+            for (size_t k = 0; k < L; k++) {
+                const __m256i *tk = t + k * 8u;
+#define STEP0(g) v[g] = _mm256_xor_si256(v[g], tk[g]);
+                X8(STEP0)
+#undef STEP0
+            }
+        } else {
+            for (size_t k = 0; k < L; k++) {
+                const __m256i *tk = t + k * 8u;
 #define STEP(g) v[g] = _mm256_mullo_epi16(_mm256_xor_si256(v[g], tk[g]), m93);
-            X8(STEP)
+                X8(STEP)
 #undef STEP
+            }
         }
         /* bit j of each segment's end, begun at 0: the segment's parity of bit j */
         const __m128i sh = _mm_cvtsi32_si128(15 - j);
