@@ -875,7 +875,7 @@ static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *con
 
 /* The rotations waiting in f->pend[from..to) (0-3 of them) finished: a pair, the last one
  * alone; none waits after it. */
-static ganim_code pending_finish(bvh_file *f, int from, int to)
+static BVH_HOT_INLINE ganim_code pending_finish(bvh_file *f, int from, int to)
 {
     f->npend = 0;
 #if BVH_HAVE_AVX2
@@ -1000,8 +1000,10 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
         ganim_code code = chan_put(f, &st->r, st->q_prev, 4, fr);
         if (code != GANIM_OK) return code;
     }
+    /* what waits goes on to the next frame when a four was taken in this one (in a frame of
+     * 1-3 rotations the first waiting joint comes before any other: nothing to gain) */
     f->npend = n;
-    return strict ? pending_finish(f, pad, n) : GANIM_OK;
+    return strict || !taken ? pending_finish(f, pad, n) : GANIM_OK;
 }
 
 /* The channel a joint's frames made: in the document only what it keeps, one value (a
