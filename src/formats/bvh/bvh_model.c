@@ -509,6 +509,13 @@ quad_product(const __m256d s[3], const __m256d c[3], int o0, int o1, int o2, __m
     __m256d c0 = _mm256_and_pd(c[0], abs_mask), c1 = _mm256_and_pd(c[1], abs_mask), c2 = _mm256_and_pd(c[2], abs_mask);
     __m256d cc = _mm256_mul_pd(c1, c2), ss = _mm256_mul_pd(s1, s2), sc = _mm256_mul_pd(s1, c2),
             cs = _mm256_mul_pd(c1, s2);
+    /* M by axis. Each component is A - B or A + B of two products whose product A B is the
+     * same for all four, P = |s0 c0 s1 c1 s2 c2|, so every M_k = A_k + B_k >= 2 sqrt(P). A
+     * component that cancels (|A - B| <= (A + B) / 2) has M_k <= 2 sqrt(P) / sqrt(3/4): any
+     * other M_j is >= 0.866 M_k, and 0.866 x 2^-45 = 222u still covers the 135u M_k needed;
+     * one that does not has |o| > M_k / 2, and 2^-42 |o| = 2048u |o| covers |o|'s own 819u
+     * and 1229u |o| > 614u M_k. So M's components in any order still bound the error (the
+     * rounding of M within the proof's slack): no float can show two of them swapped. */
     m[o0] = _mm256_add_pd(_mm256_mul_pd(s0, cc), _mm256_mul_pd(c0, ss));
     m[o1] = _mm256_add_pd(_mm256_mul_pd(c0, sc), _mm256_mul_pd(s0, cs));
     m[o2] = _mm256_add_pd(_mm256_mul_pd(c0, cs), _mm256_mul_pd(s0, sc));

@@ -588,6 +588,7 @@ static void bump_free(void *user, void *p, size_t n) { (void)user, (void)p, (voi
  * some without rotations or with positions, frames of constant channels, channels that
  * start to move at some frame, +0 and -0 in turn, frames that repeat the one before;
  * sometimes ganim's synthetic root (whose first moving frame makes the reader read again). */
+static int across_synthetic; /* the last text's root is ganim's synthetic one */
 static int across_text(char *text, size_t cap)
 {
     static const char *const names[3] = { "Xrotation", "Yrotation", "Zrotation" };
@@ -595,7 +596,8 @@ static int across_text(char *text, size_t cap)
     enum { NS = sizeof some / sizeof some[0] };
     uint64_t r = next_random();
     int nj = 1 + (int)(r % 11), frames = 1 + (int)((r >> 4) % 24), o0 = (int)((r >> 9) % 6);
-    int synthetic = (r >> 12) % 6 == 0, kind[12], mode[12][6], start[12][6];
+    int synthetic = (r >> 12) % 4 == 0, kind[12], mode[12][6], start[12][6];
+    across_synthetic = synthetic;
     const int *ord[12];
     int len = snprintf(text, cap, "HIERARCHY\n");
     for (int j = 0; j < nj; j++) {
@@ -699,7 +701,8 @@ TEST(rotations_across_frames)
     if (!text || !a || !b || !c || !bump_buf) return;
     int texts = test_full() ? 20000 : 3000, limited = 0;
     for (int t = 0; t < texts; t++) {
-        int len = across_text(text, CAP), axes = (next_random() & 3) == 0;
+        /* with bvh.axes a synthetic root's first moving frame makes the reader read again */
+        int len = across_text(text, CAP), axes = (next_random() & 3) == 0 || across_synthetic;
         bvh_set_frame_local(1);
         across_read(text, len, axes, 0, a, CAP);
         bvh_set_frame_local(0);
