@@ -1007,6 +1007,7 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
         ganim_code code = chan_put(f, &st->r, st->q_prev, 4, fr);
         if (code != GANIM_OK) return code;
     }
+    (void)carried; /* the fast path's only (BVH_HAVE_AVX2) */
     /* what waits goes on to the next frame when a four was taken in this one (in a frame of
      * 1-3 rotations the first waiting joint comes before any other: nothing to gain) */
     f->npend = n;
