@@ -39,6 +39,15 @@ typedef struct bvh_joint {
     uint64_t at;      /* file offset of ROOT/JOINT */
 } bvh_joint;
 
+/* A joint's rotation to compute: its angles in order, and where its floats go. */
+typedef struct bvh_rot {
+    double deg[3];
+    const int *order;
+    int code;
+    const double *undo;
+    float *q;
+} bvh_rot;
+
 typedef struct bvh_file {
     ganim_doc *doc;
     ganim_doc *scratch;
@@ -71,6 +80,12 @@ typedef struct bvh_file {
     uint32_t position_joints, offset_and_positions;
     int fast_rotation;       /* the processor has the fast sine and cosine (bvh_model.c) */
     uint64_t libm_rotations; /* rotations the fast path left to libm's sine and cosine */
+    /* rotations waiting for the fast path's four lanes (bvh_model.c), up to 3 of them from
+     * the frame before (pend_fr: the frame of each) */
+    bvh_rot pend[4];
+    struct bvh_state *pend_st[4];
+    uint32_t pend_fr[4];
+    int npend;
 } bvh_file;
 
 /* ---- bvh_parse.c ---------------------------------------------------------------------------- */
@@ -93,6 +108,8 @@ double bvh_pow10(int k);
  * bvh_build at the end (the skeleton, the clip and the warnings). */
 ganim_code bvh_begin(bvh_file *f);
 ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr);
+/* After the last frame bvh_frame was given: the rotations it left waiting, finished. */
+ganim_code bvh_frames_end(bvh_file *f);
 ganim_code bvh_build(bvh_file *f);
 /* Euler angles in degrees by axis (x, y, z), applied in `order` (axis indices), to a
  * quaternion x y z w in double (not normalised). */
@@ -117,6 +134,10 @@ int bvh_rotation_bound(const double deg[3], const int order[3], const double *un
 /* For the tests: reads from now on take libm's path for every rotation (on != 0), or the
  * fast path where they can (0, the default). Not thread-safe: the tests' switch only. */
 void bvh_set_libm_only(int on);
+/* For the tests: each frame's rotations finished within the frame (on != 0: the fours taken
+ * from each frame's first rotation, the rest at its end), or waiting for the next frame's
+ * where no allocation can come of it (0, the default). Not thread-safe: the tests' switch only. */
+void bvh_set_frame_local(int on);
 /* The processor has the fast path (AVX2 and FMA on x86; elsewhere 0: libm's throughout). */
 int bvh_has_fast_rotation(void);
 /* The fast sines and cosines of three angles x (pi / 360), or 0 where the reader leaves

@@ -183,15 +183,6 @@ static void rotation_libm(const double deg[3], const int order[3], int code, con
     for (int a = 0; a < 4; a++) q[a] = (float)o[a];
 }
 
-/* A joint's rotation to compute: its angles in order, and where its floats go. */
-typedef struct bvh_rot {
-    double deg[3];
-    const int *order;
-    int code;
-    const double *undo;
-    float *q;
-} bvh_rot;
-
 /* ---- the same floats, faster ------------------------------------------------------------------ */
 
 /* The fast path: AVX2 and FMA, chosen at run time (gcc or clang on x86), with glibc's sine
@@ -518,6 +509,13 @@ quad_product(const __m256d s[3], const __m256d c[3], int o0, int o1, int o2, __m
     __m256d c0 = _mm256_and_pd(c[0], abs_mask), c1 = _mm256_and_pd(c[1], abs_mask), c2 = _mm256_and_pd(c[2], abs_mask);
     __m256d cc = _mm256_mul_pd(c1, c2), ss = _mm256_mul_pd(s1, s2), sc = _mm256_mul_pd(s1, c2),
             cs = _mm256_mul_pd(c1, s2);
+    /* M by axis. Each component is A - B or A + B of two products whose product A B is the
+     * same for all four, P = |s0 c0 s1 c1 s2 c2|, so every M_k = A_k + B_k >= 2 sqrt(P). A
+     * component that cancels (|A - B| <= (A + B) / 2) has M_k <= 2 sqrt(P) / sqrt(3/4): any
+     * other M_j is >= 0.866 M_k, and 0.866 x 2^-45 = 222u still covers the 135u M_k needed;
+     * one that does not has |o| > M_k / 2, and 2^-42 |o| = 2048u |o| covers |o|'s own 819u
+     * and 1229u |o| > 614u M_k. So M's components in any order still bound the error (the
+     * rounding of M within the proof's slack): no float can show two of them swapped. */
     m[o0] = _mm256_add_pd(_mm256_mul_pd(s0, cc), _mm256_mul_pd(c0, ss));
     m[o1] = _mm256_add_pd(_mm256_mul_pd(c0, sc), _mm256_mul_pd(s0, cs));
     m[o2] = _mm256_add_pd(_mm256_mul_pd(c0, cs), _mm256_mul_pd(s0, sc));
@@ -615,9 +613,11 @@ static inline int rotation_floats(const double deg[3], const int order[3], int c
     return 0;
 }
 
-static int libm_only; /* for the tests (bvh_set_libm_only): every read takes libm's path */
+static int libm_only;   /* for the tests (bvh_set_libm_only): every read takes libm's path */
+static int frame_local; /* for the tests (bvh_set_frame_local): no rotation waits for the next frame */
 
 void bvh_set_libm_only(int on) { libm_only = on; }
+void bvh_set_frame_local(int on) { frame_local = on; }
 
 int bvh_has_fast_rotation(void)
 {
@@ -773,6 +773,7 @@ ganim_code bvh_begin(bvh_file *f)
      * roots are turned (the turn goes to the root's children only if it is synthetic) */
     if (!f->redo) f->maybe_synthetic = synthetic_root_shape(f);
     f->redo = 0;
+    f->npend = 0;          /* a second reading: what waited is read again */
     int fresh = !f->state; /* each state is zeroed below, its arrays kept on a second reading */
     if (fresh && !(f->state = ganim_doc_alloc_array_raw(f->scratch, f->joint_count, sizeof *f->state)))
         return GANIM_NOMEM(f->err);
@@ -832,12 +833,12 @@ static ganim_code chan_put(bvh_file *f, bvh_chan *ch, const float *val, size_t n
 
 #if BVH_HAVE_AVX2
 /* How a rotation the fast paths of several at once did not write is finished: the single
- * rotation's path (rotation_fast, then libm's: a quad's lanes and the frame's last one), or
+ * rotation's path (rotation_fast, then libm's: a quad's lanes and the last one left), or
  * libm's at once (a pair's: rotation_fast2 has found what rotation_fast would). */
 enum { ROTATION_BY_LIBM, ROTATION_BY_FLOATS };
 
 /* One pending rotation finished: its floats, unless `done` (written by a fast path), by
- * `how`, then into its joint's channel. */
+ * `how`, then into its joint's channel at its frame fr. */
 static BVH_HOT_INLINE ganim_code rotation_put(bvh_file *f, const bvh_rot *p, bvh_state *st, uint32_t fr, int done,
                                               int how)
 {
@@ -852,32 +853,52 @@ static BVH_HOT_INLINE ganim_code rotation_put(bvh_file *f, const bvh_rot *p, bvh
     return chan_put(f, &st->r, p->q, 4, fr);
 }
 
-static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *const st[2], uint32_t fr);
-static ganim_code rotations_quad(bvh_file *f, const bvh_rot p[4], bvh_state *const st[4], uint32_t fr)
+static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *const st[2], const uint32_t fr[2]);
+static ganim_code rotations_quad(bvh_file *f, const bvh_rot p[4], bvh_state *const st[4], const uint32_t fr[4])
 {
     int c = p[0].code;
     if (p[1].code != c || p[2].code != c || p[3].code != c || p[0].undo || p[1].undo || p[2].undo || p[3].undo) {
         ganim_code code = rotations_pair(f, p, st, fr);
-        return code != GANIM_OK ? code : rotations_pair(f, p + 2, st + 2, fr);
+        return code != GANIM_OK ? code : rotations_pair(f, p + 2, st + 2, fr + 2);
     }
     int done = rotation_fast4soa(p);
     for (int k = 0; k < 4; k++) {
-        ganim_code code = rotation_put(f, &p[k], st[k], fr, done >> k & 1, ROTATION_BY_FLOATS);
+        ganim_code code = rotation_put(f, &p[k], st[k], fr[k], done >> k & 1, ROTATION_BY_FLOATS);
         if (code != GANIM_OK) return code;
     }
     return GANIM_OK;
 }
-/* Two joints' rotations of frame fr (rotation_fast2, else libm's path) into their channels. */
-static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *const st[2], uint32_t fr)
+/* Two joints' rotations (rotation_fast2, else libm's path) into their channels. */
+static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *const st[2], const uint32_t fr[2])
 {
     int done = rotation_fast2(&p[0], &p[1]);
     for (int k = 0; k < 2; k++) {
-        ganim_code code = rotation_put(f, &p[k], st[k], fr, done >> k & 1, ROTATION_BY_LIBM);
+        ganim_code code = rotation_put(f, &p[k], st[k], fr[k], done >> k & 1, ROTATION_BY_LIBM);
         if (code != GANIM_OK) return code;
     }
     return GANIM_OK;
 }
 #endif
+
+/* The rotations waiting in f->pend[from..to) (0-3 of them) finished: a pair, the last one
+ * alone; none waits after it. */
+static BVH_HOT_INLINE ganim_code pending_finish(bvh_file *f, int from, int to)
+{
+    f->npend = 0;
+#if BVH_HAVE_AVX2
+    if (to - from >= 2) {
+        ganim_code code = rotations_pair(f, f->pend + from, f->pend_st + from, f->pend_fr + from);
+        if (code != GANIM_OK) return code;
+        from += 2;
+    }
+    if (from < to) return rotation_put(f, &f->pend[from], f->pend_st[from], f->pend_fr[from], 0, ROTATION_BY_FLOATS);
+#else
+    (void)from, (void)to;
+#endif
+    return GANIM_OK;
+}
+
+ganim_code bvh_frames_end(bvh_file *f) { return pending_finish(f, 0, f->npend); }
 
 ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
 {
@@ -893,12 +914,35 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
                 break;
             }
     }
-#if BVH_HAVE_AVX2
-    bvh_rot pend[4];
-    bvh_state *pend_st[4];
-    int npend = 0;
-#endif
-    for (uint32_t ji = 0; ji < f->joint_count; ji++) {
+    /* Rotations wait for four (rotation_fast4soa) from one frame to the next while no
+     * chan_put of theirs can allocate (a frame 0, or a channel with its array made): they
+     * write only their floats, in any order. From a rotation that may allocate on, the frame
+     * is `strict`: what waits is finished first, then the fours are the frame's own from its
+     * first rotation (its fours' slots before it, `pad`, left empty), the rest finished at its
+     * end, as frame by frame: the document's allocations, and a memory limit's error, come
+     * where they came then. */
+    int strict = frame_local, pad = 0;
+    if (strict && f->npend) {
+        ganim_code code = pending_finish(f, 0, f->npend);
+        if (code != GANIM_OK) return code;
+    }
+    /* the first joint whose rotation waits from the frame before (they wait in joint order):
+     * there what waits is finished first, unless a quad took it already */
+    int n = f->npend, carried = n, taken = 0; /* n in f->npend again before each call and return */
+    uint32_t end = n ? (uint32_t)(f->pend_st[0] - f->state) : f->joint_count; /* there: the loop's end, or that */
+    for (uint32_t ji = 0;; ji++) {
+        if (ji == end) {
+            if (ji == f->joint_count) break;
+            end = f->joint_count;
+            if (!taken && n) { /* no four took them yet (nor a strict frame, which takes them at once) */
+                int k = n;
+                taken += n;
+                n = 0;
+                ganim_code code = pending_finish(f, 0, k);
+                if (code != GANIM_OK) return code;
+            }
+            if (ji == end) break;
+        }
         bvh_state *st = &f->state[ji];
         if (st->has_pos) {
             double p[3];
@@ -929,14 +973,31 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
             continue;
         }
 #if BVH_HAVE_AVX2
-        if (f->fast_rotation) { /* two at a time (rotation_fast2); the last one alone */
-            bvh_rot *p = &pend[npend];
+        if (f->fast_rotation) { /* four at a time (rotation_fast4soa), the frames' order kept per joint */
+            if (!st->r.frames && fr && !strict) {        /* it may allocate */
+                int k = n, before = taken + n - carried; /* the frame's rotations before it */
+                strict = 1;
+                taken += k;
+                ganim_code code = pending_finish(f, 0, k);
+                if (code != GANIM_OK) return code;
+                n = pad = before & 3;
+            }
+            bvh_rot *p = &f->pend[n];
             memcpy(p->deg, deg, sizeof deg);
             p->order = st->order, p->code = st->order_code, p->undo = st->undo, p->q = st->q_prev;
-            pend_st[npend++] = st;
-            if (npend == 4) {
-                npend = 0;
-                ganim_code code = rotations_quad(f, pend, pend_st, fr);
+            f->pend_st[n] = st;
+            f->pend_fr[n] = fr;
+            if (++n == 4) {
+                ganim_code code;
+                taken += 4;
+                if (!pad) {
+                    f->npend = 0;
+                    code = rotations_quad(f, f->pend, f->pend_st, f->pend_fr);
+                } else {
+                    code = pending_finish(f, pad, 4);
+                    pad = 0;
+                }
+                n = 0;
                 if (code != GANIM_OK) return code;
             }
             continue;
@@ -946,17 +1007,11 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
         ganim_code code = chan_put(f, &st->r, st->q_prev, 4, fr);
         if (code != GANIM_OK) return code;
     }
-#if BVH_HAVE_AVX2
-    int k0 = 0;
-    if (npend >= 2) {
-        ganim_code code = rotations_pair(f, pend, pend_st, fr);
-        if (code != GANIM_OK) return code;
-        k0 = 2;
-    }
-    if (npend & 1) /* the frame's last rotation, alone */
-        return rotation_put(f, &pend[k0], pend_st[k0], fr, 0, ROTATION_BY_FLOATS);
-#endif
-    return GANIM_OK;
+    (void)carried; /* the fast path's only (BVH_HAVE_AVX2) */
+    /* what waits goes on to the next frame when a four was taken in this one (in a frame of
+     * 1-3 rotations the first waiting joint comes before any other: nothing to gain) */
+    f->npend = n;
+    return strict || !taken ? pending_finish(f, pad, n) : GANIM_OK;
 }
 
 /* The channel a joint's frames made: in the document only what it keeps, one value (a

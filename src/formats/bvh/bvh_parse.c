@@ -671,6 +671,7 @@ static ganim_code frame_values(lexer *lx)
         }
     }
     lx->i = i;
+    if ((code = bvh_frames_end(f)) != GANIM_OK) return code;
     uint32_t complete = (uint32_t)(got / f->channels);
     if (complete < f->frames_declared) {
         if (!complete)

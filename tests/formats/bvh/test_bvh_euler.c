@@ -561,6 +561,192 @@ TEST(fast_zero_angles_same_floats)
                   plain);
 }
 
+/* ---- rotations that wait for the next frame's (bvh_model.c: bvh_frame's fours) ---------------- */
+
+/* An allocator that hands out one buffer's bytes in order: two reads that allocate the same
+ * sizes in the same order put every array at the same offset. */
+static unsigned char *bump_buf;
+static size_t bump_at, bump_cap;
+static void *bump_alloc(void *user, size_t n)
+{
+    (void)user;
+    n = (n + 63) & ~(size_t)63;
+    if (n > bump_cap - bump_at) return NULL;
+    void *p = bump_buf + bump_at;
+    bump_at += n;
+    return p;
+}
+static void *bump_realloc(void *user, void *p, size_t old_size, size_t n)
+{
+    void *q = bump_alloc(user, n);
+    if (q && p) memcpy(q, p, old_size < n ? old_size : n);
+    return q;
+}
+static void bump_free(void *user, void *p, size_t n) { (void)user, (void)p, (void)n; }
+
+/* A random text for across_frames: 1-11 joints in a chain, mostly of one channel order,
+ * some without rotations or with positions, frames of constant channels, channels that
+ * start to move at some frame, +0 and -0 in turn, frames that repeat the one before;
+ * sometimes ganim's synthetic root (whose first moving frame makes the reader read again). */
+static int across_synthetic; /* the last text's root is ganim's synthetic one */
+static int across_text(char *text, size_t cap)
+{
+    static const char *const names[3] = { "Xrotation", "Yrotation", "Zrotation" };
+    static const double some[] = { 0.0, -0.0, 90, -90, 12.5, -0.028320312, 180, 33.333333, 1e-310, 720 };
+    enum { NS = sizeof some / sizeof some[0] };
+    uint64_t r = next_random();
+    int nj = 1 + (int)(r % 11), frames = 1 + (int)((r >> 4) % 24), o0 = (int)((r >> 9) % 6);
+    int synthetic = (r >> 12) % 4 == 0, kind[12], mode[12][6], start[12][6];
+    across_synthetic = synthetic;
+    const int *ord[12];
+    int len = snprintf(text, cap, "HIERARCHY\n");
+    for (int j = 0; j < nj; j++) {
+        uint64_t q = next_random();
+        ord[j] = orders[q % 4 == 0 ? (q >> 2) % 6 : (uint64_t)o0];
+        kind[j] = (int)((q >> 5) % 8); /* 0: none, 1: positions, 2-4: rotations, 5-7: both */
+        if (j == 0 && synthetic) kind[j] = 7;
+        for (int c = 0; c < 6; c++) {
+            mode[j][c] = (int)((q >> (8 + 3 * c)) % 7);
+            start[j][c] = (int)((q >> (30 + 4 * c)) % (uint64_t)(frames + 1));
+        }
+        len += snprintf(text + len, cap - (size_t)len, "%s %s\n{\nOFFSET %s\n", j ? "JOINT" : "ROOT",
+                        j == 0 && synthetic ? "ganim_root"
+                        : j                 ? "j"
+                                            : "root",
+                        j == 0 && synthetic ? "0 0 0" : "0 1 0");
+        if (kind[j] == 0) len += snprintf(text + len, cap - (size_t)len, "CHANNELS 0\n");
+        if (kind[j] == 1) len += snprintf(text + len, cap - (size_t)len, "CHANNELS 3 Xposition Yposition Zposition\n");
+        if (kind[j] >= 2)
+            len += snprintf(text + len, cap - (size_t)len, "CHANNELS %d %s%s %s %s\n", kind[j] >= 5 ? 6 : 3,
+                            kind[j] >= 5 ? "Xposition Yposition Zposition " : "", names[ord[j][0]], names[ord[j][1]],
+                            names[ord[j][2]]);
+    }
+    len += snprintf(text + len, cap - (size_t)len, "End Site\n{\nOFFSET 0 1 0\n}\n");
+    for (int j = 0; j < nj; j++) len += snprintf(text + len, cap - (size_t)len, "}\n");
+    len += snprintf(text + len, cap - (size_t)len, "MOTION\nFrames: %d\nFrame Time: 0.1\n", frames);
+    double last[12][6] = { { 0 } };
+    for (int fr = 0; fr < frames; fr++) {
+        for (int j = 0; j < nj; j++) {
+            int n = kind[j] == 0 ? 0 : kind[j] < 5 ? 3 : 6;
+            for (int c = 0; c < n; c++) {
+                uint64_t q = next_random();
+                double v = some[q % NS];
+                switch (mode[j][c]) {
+                case 0: v = fr ? last[j][c] : v; break;                                /* constant */
+                case 1: v = ((double)(q >> 20) / 17592186044416.0 - 0.5) * 720; break; /* moving */
+                case 2: v = fr < start[j][c] ? (fr ? last[j][c] : 0.0) : v; break;     /* moves later */
+                case 3: v = fr & 1 ? -0.0 : 0.0; break;                                /* +0, -0 */
+                case 4: v = fr && (q >> 8) & 1 ? last[j][c] : v; break;                /* repeats */
+                case 5: v = 0; break;
+                default: v = (double)((int64_t)(q >> 20) % 3600000) / 10000.0; break; /* decimals */
+                }
+                if (j == 0 && synthetic && fr < start[j][c]) v = 0; /* ganim_root: 0 until then */
+                last[j][c] = v;
+                len += snprintf(text + len, cap - (size_t)len, "%.17g ", v);
+            }
+        }
+        len += snprintf(text + len, cap - (size_t)len, "\n");
+    }
+    return len;
+}
+
+/* One read: its code and message, and a digest of the document (every channel's kind, count,
+ * bits and its array's offset in bump_buf), into out. */
+static void across_read(const char *text, int len, int axes, size_t limit, char *out, size_t cap)
+{
+    ganim_read_opts o = { 0 };
+    ganim_setting s = { "bvh.axes", "z-up" };
+    o.allocator.alloc = bump_alloc, o.allocator.realloc = bump_realloc, o.allocator.free = bump_free;
+    o.memory_limit = limit;
+    o.format = "bvh";
+    if (axes) o.settings = &s, o.setting_count = 1;
+    ganim_doc *d = NULL;
+    ganim_error e = { 0 };
+    bump_at = 0;
+    ganim_code code = ganim_read_memory(text, (size_t)len, &o, &d, &e);
+    int at = snprintf(out, cap, "%d %s @%llu\n", (int)code, e.message, (unsigned long long)e.offset);
+    if (d && d->clip_count)
+        for (uint32_t t = 0; t < d->clips[0].track_count; t++) {
+            const ganim_track *tr = &d->clips[0].tracks[t];
+            const ganim_channel *chs[2] = { &tr->translation, &tr->rotation };
+            for (int c = 0; c < 2; c++) {
+                const ganim_channel *ch = chs[c];
+                size_t n = (size_t)ch->count * (c ? 4 : 3);
+                uint64_t h = 1469598103934665603ull;
+                for (size_t k = 0; k < n && ch->values; k++) {
+                    uint32_t b;
+                    memcpy(&b, &ch->values[k], sizeof b);
+                    h = (h ^ b) * 1099511628211ull;
+                }
+                long off = ch->values ? (long)((const unsigned char *)ch->values - bump_buf) : -1;
+                at += snprintf(out + at, cap - (size_t)at, "%u %d %d %u %016llx %ld\n", t, c, (int)ch->kind, ch->count,
+                               (unsigned long long)h, off);
+                if ((size_t)at >= cap - 64) return;
+            }
+        }
+    if (d) ganim_doc_free(d);
+}
+
+/* The reader with rotations waiting for the next frame's fours against each frame's finished
+ * within it (bvh_set_frame_local: the reader before it) and libm's path: every channel the
+ * same bits, every array at the same place (the same allocations in the same order), and
+ * under memory limits around the read's the same code, message and offset. */
+TEST(rotations_across_frames)
+{
+    enum { CAP = 1 << 17 };
+    char *text = malloc(CAP), *a = malloc(CAP), *b = malloc(CAP), *c = malloc(CAP);
+    bump_cap = (size_t)1 << 22;
+    bump_buf = malloc(bump_cap);
+    CHECK(text && a && b && c && bump_buf);
+    if (!text || !a || !b || !c || !bump_buf) return;
+    int texts = test_full() ? 20000 : 3000, limited = 0;
+    for (int t = 0; t < texts; t++) {
+        /* with bvh.axes a synthetic root's first moving frame makes the reader read again */
+        int len = across_text(text, CAP), axes = (next_random() & 3) == 0 || across_synthetic;
+        bvh_set_frame_local(1);
+        across_read(text, len, axes, 0, a, CAP);
+        bvh_set_frame_local(0);
+        across_read(text, len, axes, 0, b, CAP);
+        size_t used = bump_at;
+        if (strcmp(a, b)) {
+            CHECK_MSG(0, "text %d (axes %d): frame by frame\n%s\nwaiting\n%s\n%s", t, axes, a, b, text);
+            break;
+        }
+        bvh_set_libm_only(1);
+        across_read(text, len, axes, 0, c, CAP);
+        bvh_set_libm_only(0);
+        /* libm's path allocates as it goes: the same values, other places */
+        for (char *p = c, *q = a; *p && *q; p++, q++) {
+            char *ep = strchr(p, '\n'), *eq = strchr(q, '\n');
+            if (!ep || !eq) break;
+            char *sp = ep, *sq = eq;
+            while (sp > p && sp[-1] != ' ') sp--;
+            while (sq > q && sq[-1] != ' ') sq--;
+            if (sp - p != sq - q || memcmp(p, q, (size_t)(sp - p))) {
+                CHECK_MSG(0, "text %d: libm's path differs\n%s\n%s", t, c, a);
+                break;
+            }
+            p = ep, q = eq;
+        }
+        if (t % 25 == 0) { /* memory limits: the read fails at the same allocation */
+            for (size_t lim = used > 6000 ? used - 6000 : 1; lim < used + 64; lim += 13) {
+                bvh_set_frame_local(1);
+                across_read(text, len, axes, lim, a, CAP);
+                bvh_set_frame_local(0);
+                across_read(text, len, axes, lim, b, CAP);
+                limited += strncmp(a, "0 ", 2) != 0;
+                if (strcmp(a, b)) {
+                    CHECK_MSG(0, "text %d limit %zu: frame by frame\n%s\nwaiting\n%s", t, lim, a, b);
+                    break;
+                }
+            }
+        }
+    }
+    CHECK_MSG(limited > 100, "only %d reads failed for their memory limit", limited);
+    printf("  %d texts the same three ways, %d reads that their memory limit failed the same\n", texts, limited);
+    free(text), free(a), free(b), free(c), free(bump_buf);
+}
+
 int main(void)
 {
     test_program_name = "test_bvh_euler";
@@ -577,5 +763,6 @@ int main(void)
     RUN(fast_bound_holds);
     RUN(fast_dq_mul_matches);
     RUN(fast_zero_angles_same_floats);
+    RUN(rotations_across_frames);
     return test_finish();
 }
