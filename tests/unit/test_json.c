@@ -487,6 +487,16 @@ static void free_three(three_ways *t)
     for (int mode = 0; mode < 3; mode++) arena_free(&t->a[mode]);
 }
 
+/* Two values alike but for their items: type, count, offset, lent, key and, for a string
+ * or a number, its text. */
+static int same_node(const gj_value *a, const gj_value *b)
+{
+    if (a->type != b->type || a->count != b->count || a->offset != b->offset || a->lent != b->lent) return 0;
+    if ((a->key == NULL) != (b->key == NULL) || (a->key && strcmp(a->key, b->key) != 0)) return 0;
+    if (a->type == GJ_STRING || a->type == GJ_NUMBER) return memcmp(a->text, b->text, a->count) == 0;
+    return 1;
+}
+
 /* Whether b is a, with every GJ_LATER in b parsed (gj_parse_later) on the way. */
 static int same_tree(arena *ar, const gj_value *a, const gj_value *b)
 {
@@ -499,9 +509,7 @@ static int same_tree(arena *ar, const gj_value *a, const gj_value *b)
         if (gj_parse_later(&p, b, &t, &e) != GANIM_OK || t->type == GJ_LATER) return 0;
         b = t;
     }
-    if (a->type != b->type || a->count != b->count || a->offset != b->offset || a->lent != b->lent) return 0;
-    if ((a->key == NULL) != (b->key == NULL) || (a->key && strcmp(a->key, b->key) != 0)) return 0;
-    if (a->type == GJ_STRING || a->type == GJ_NUMBER) return memcmp(a->text, b->text, a->count) == 0;
+    if (!same_node(a, b)) return 0;
     if (a->type == GJ_ARRAY || a->type == GJ_OBJECT)
         for (uint32_t i = 0; i < a->count; i++)
             if (!same_tree(ar, &a->items[i], &b->items[i])) return 0;
@@ -1191,9 +1199,7 @@ static int same_but_records(const char *text, const gj_value *a, const gj_value 
         return records_are_tree(text, b, a, chan ? chan_names : samp_names, chan ? 4u : 3u);
     }
     if (b->type == GJ_LATER && a->type == GJ_ARRAY) return a->offset == b->offset; /* (acc: test above) */
-    if (a->type != b->type || a->count != b->count || a->offset != b->offset || a->lent != b->lent) return 0;
-    if ((a->key == NULL) != (b->key == NULL) || (a->key && strcmp(a->key, b->key) != 0)) return 0;
-    if (a->type == GJ_STRING || a->type == GJ_NUMBER) return memcmp(a->text, b->text, a->count) == 0;
+    if (!same_node(a, b)) return 0;
     if (a->type == GJ_ARRAY || a->type == GJ_OBJECT)
         for (uint32_t i = 0; i < a->count; i++)
             if (!same_but_records(text, &a->items[i], &b->items[i])) return 0;
