@@ -192,11 +192,21 @@ ganim_code gltf_json_later(gltf_file *f, const gj_value **v);
  * `strings` (NULL-ended) when its bytes are, else "". */
 void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_field *fl, const char *const *strings,
                            gj_value *tmp, const gj_value **out);
-/* The members of object `index` of recs[kind] (when done) as the tree would hold them
- * (out[j] NULL: absent, else &tmp[j]); a string's text is one of `strings` (NULL-ended)
- * when its bytes are, else "" (the tree's own copy matters only when it is one of them). */
-void gltf_record_members(const gltf_file *f, int kind, uint32_t index, const char *const *strings, gj_value *tmp,
-                         const gj_value **out);
+/* Object `index` of a set of records r (each object's '{' in at[], its fields in field[])
+ * as the tree would hold it: its members by gltf_fields_as_values (out[j] NULL: absent,
+ * else &tmp[j]; a string's text one of `strings` or ""), and *obj standing in for the
+ * object (GJ_OBJECT, its offset, no members), which it returns. For the root's records
+ * (recs[kind]'s at and field) and an animation's (a GJ_RECORDS value's set). */
+static inline const gj_value *gltf_record_object(const gltf_file *f, const gj_records *r, const uint32_t *at,
+                                                 const gj_field *field, uint32_t index, const char *const *strings,
+                                                 gj_value *tmp, gj_value *obj, const gj_value **out)
+{
+    gltf_fields_as_values(f, r, &field[(size_t)index * r->fields], strings, tmp, out);
+    memset(obj, 0, sizeof *obj);
+    obj->type = GJ_OBJECT;
+    obj->offset = f->json_offset + at[index];
+    return obj;
+}
 
 /* ---- gltf_data.c --------------------------------------------------------------------------- */
 /* What an accessor is read for, as messages name it: "animation 0 sampler 3 input". */

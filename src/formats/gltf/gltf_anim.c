@@ -187,12 +187,8 @@ static const gj_value *channel_members(anim *a, const gj_value *chans, uint32_t 
     gltf_file *f = a->f;
     if (chans->type == GJ_RECORDS) {
         static const char *const paths[] = { "rotation", "translation", "scale", "weights", NULL };
-        const gj_records *r = &f->recs[GLTF_CHANNELS];
-        gltf_fields_as_values(f, r, &chans->set->field[(size_t)ci * r->fields], paths, tmp, m);
-        memset(obj, 0, sizeof *obj);
-        obj->type = GJ_OBJECT;
-        obj->offset = f->json_offset + chans->set->at[ci];
-        return obj;
+        return gltf_record_object(f, &f->recs[GLTF_CHANNELS], chans->set->at, chans->set->field, ci, paths, tmp, obj,
+                                  m);
     }
     static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };
     const gj_value *cv = &chans->items[ci];
@@ -213,16 +209,13 @@ static const gj_value *sampler_members(anim *a, uint32_t si, gj_value *tmp, gj_v
         static const char *const interps[] = { "LINEAR", "STEP", "CUBICSPLINE", NULL };
         const gj_records *r = &f->recs[GLTF_SAMPLERS];
         const gj_field *fl = &samplers->set->field[(size_t)si * r->fields];
-        gltf_fields_as_values(f, r, fl, interps, tmp, m);
+        gltf_record_object(f, r, samplers->set->at, samplers->set->field, si, interps, tmp, obj, m);
         if (fl->type == GJ_STRING && !tmp[0].text[0]) { /* (not one of them: its bytes, for the message) */
             size_t len = fl->count < 40 ? fl->count : 40;
             memcpy(interp, f->json_text + fl->at + 1, len);
             interp[len] = 0;
             tmp[0].text = interp;
         }
-        memset(obj, 0, sizeof *obj);
-        obj->type = GJ_OBJECT;
-        obj->offset = f->json_offset + samplers->set->at[si];
         return obj;
     }
     static const char *const names[] = { "interpolation", "input", "output", "extras" };

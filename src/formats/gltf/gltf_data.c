@@ -155,12 +155,8 @@ static const gj_value *members_of(gltf_file *f, int kind, uint32_t index, const 
                                   const gj_value *arr, const char *const *names, unsigned n, gltf_memo *memo,
                                   gj_value *tmp, gj_value *obj, const gj_value **m)
 {
-    if (f->recs[kind].done) { /* read as records */
-        gltf_record_members(f, kind, index, strings, tmp, m);
-        memset(obj, 0, sizeof *obj);
-        obj->offset = f->json_offset + f->recs[kind].at[index];
-        return obj;
-    }
+    const gj_records *r = &f->recs[kind];
+    if (r->done) return gltf_record_object(f, r, r->at, r->field, index, strings, tmp, obj, m); /* read as records */
     const gj_value *v = &arr->items[index];
     gltf_members(v, names, m, n, memo);
     return v;

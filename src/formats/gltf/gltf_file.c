@@ -121,10 +121,3 @@ void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_fie
         }
     }
 }
-
-void gltf_record_members(const gltf_file *f, int kind, uint32_t index, const char *const *strings, gj_value *tmp,
-                         const gj_value **out)
-{
-    const gj_records *r = &f->recs[kind];
-    gltf_fields_as_values(f, r, &r->field[(size_t)index * r->fields], strings, tmp, out);
-}
