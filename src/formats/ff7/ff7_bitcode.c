@@ -1090,19 +1090,54 @@ static FF7_ALWAYS_INLINE bool lane_take(ff7_dec *d, ff7_stream_job **j, bool *st
     return false;
 }
 
+/* The order in which the lanes take a list's streams: the widest first (most codes a
+ * frame), and among streams of one width the longest first (most frames left: the header's
+ * count less those the vector lanes decoded). Two lanes taking the next stream in this order
+ * keep the wide streams side by side (their codes' chains interleaved) and leave the
+ * narrow ones (a pack's 1-slot weapon entries) to run beside each other, not a 1-slot
+ * stream beside a wide one whose codes then run alone. A stable insertion sort of the
+ * pointers into ORD (lists of up to FF7_ORDER_MAX streams; longer ones keep their order).
+ * A choice of speed only: each stream is decoded alone, whatever runs beside it. */
+#define FF7_ORDER_MAX 64u
+static inline uint64_t order_key(const ff7_stream_job *j, bool resume)
+{
+    uint32_t left = resume && j->frames > 1u ? j->max_frames - j->frames : j->max_frames;
+    return (uint64_t)j->slots << 32 | left;
+}
+static FF7_OUT_OF_LINE ff7_stream_job *const *order_jobs(ff7_stream_job *const *jobs, size_t n, bool resume,
+                                                         ff7_stream_job **ord)
+{
+    if (n < 3u || n > FF7_ORDER_MAX) return jobs; /* two streams: both lanes from the start */
+    uint64_t key[FF7_ORDER_MAX];
+    for (size_t k = 0; k < n; k++) {
+        ff7_stream_job *j = jobs[k];
+        uint64_t kj = order_key(j, resume);
+        size_t m = k;
+        for (; m > 0 && key[m - 1] < kj; m--) {
+            key[m] = key[m - 1];
+            ord[m] = ord[m - 1];
+        }
+        key[m] = kj;
+        ord[m] = j;
+    }
+    return ord;
+}
+
 /* The streams of a list, two side by side: two lanes, each taking the list's next stream
- * when its own ends, so that the pair loop runs until the list's last stream (one lane
- * alone only then); path: the pair loop's form (FF7_PAIR_*, a constant in each of the
- * forms below). Each stream's frames are decoded in order, each with the operations of
- * one stream alone, so every result is ff7_decode_stream's. */
-static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *jobs, size_t n, int path)
+ * (in order_jobs's order) when its own ends, so that the pair loop runs until the list's
+ * last stream (one lane alone only then); path: the pair loop's form (FF7_PAIR_*, a
+ * constant in each of the forms below). Each stream's frames are decoded in order, each
+ * with the operations of one stream alone, so every result is ff7_decode_stream's. */
+static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size_t n, int path)
 {
     ff7_dec a, b;
     ff7_stream_job *ja = NULL, *jb = NULL;
     bool a_ok = false, b_ok = false;
     uint8_t tail[2][FF7_TAIL_MAX];
     size_t next = 0;
-    const bool resume = path == FF7_PAIR_AVX2;                            /* lanes_prepass ran */
+    const bool resume = path == FF7_PAIR_AVX2; /* lanes_prepass ran */
+    ff7_stream_job *ord[FF7_ORDER_MAX];
+    ff7_stream_job *const *jobs = order_jobs(list, n, resume, ord);
     bool ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0], resume); /* lane a holds a live stream */
     bool hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1], resume);
     while (ha && hb) {
