@@ -1096,9 +1096,12 @@ static FF7_ALWAYS_INLINE bool lane_take(ff7_dec *d, ff7_stream_job **j, bool *st
  * keep the wide streams side by side (their codes' chains interleaved) and leave the
  * narrow ones (a pack's 1-slot weapon entries) to run beside each other, not a 1-slot
  * stream beside a wide one whose codes then run alone. A stable insertion sort of the
- * pointers into ORD (lists of up to FF7_ORDER_MAX streams; longer ones keep their order).
- * A choice of speed only: each stream is decoded alone, whatever runs beside it. */
-#define FF7_ORDER_MAX 64u
+ * pointers into ORD, for lists of 3 to FF7_ORDER_MAX streams (a small pack's entries);
+ * longer ones keep their order (a pack's own order puts its body entries before its
+ * weapon entries, and in a long list the two lanes' unequal ends weigh little; the sort
+ * cost the synthetic pack's two lists of 32 and 28 streams ~2,900 instructions). A choice
+ * of speed only: each stream is decoded alone, whatever runs beside it. */
+#define FF7_ORDER_MAX 16u
 static inline uint64_t order_key(const ff7_stream_job *j, bool resume)
 {
     uint32_t left = resume && j->frames > 1u ? j->max_frames - j->frames : j->max_frames;
