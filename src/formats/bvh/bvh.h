@@ -147,6 +147,13 @@ int bvh_fast_half_sincos(const double deg[3], double s[3], double c[3]);
  * no fast path (r untouched). */
 int bvh_fast_dq_mul(const double a[4], const double b[4], double r[4]);
 
+/* The double nearest a number gdec_scan read (gdec_double's), by one 128-bit division where
+ * it has 1 to 19 digits and 10^-1 to 10^-31 after them; 0 otherwise (out untouched).
+ * *inexact: the double differs from the number. The frame values' and OFFSETs' slow path
+ * takes it; exported for the tests. */
+struct gdec;
+int bvh_decimal_double(const struct gdec *d, double *out, int *inexact);
+
 /* ---- bvh_details.c -------------------------------------------------------------------------- */
 ganim_code bvh_record(bvh_file *f);
 ganim_code bvh_details(const ganim_doc *doc, int clip, ganim_details_level level, gd_builder *b, ganim_error *err);

@@ -164,6 +164,69 @@ static ganim_code expected(lexer *lx, const word *w, const char *what)
                       (int)(w->n > 40 ? 40 : w->n), w->s, what);
 }
 
+/* The double nearest a scanned number of 1 to 19 digits, no dropped tail and 10^-1 to
+ * 10^-31 after its digits (m x 10^-k: "-2.3239016e-23" is 23239016 x 10^-30), which
+ * gdec_fast leaves to gdec_double (its exact path: ~2,000 instructions) when k > 22: m / 5^k
+ * by one 128-bit division (5^31 < 2^72; m << s has its top bit at 2^127, so the quotient
+ * has 56 bits or more), rounded to 53 bits, ties to even, with the remainder as the sticky
+ * bit, then times 2^-k and 2^-s, exact (the value >= 10^-31 is a normal double). The
+ * nearest double is unique: gdec_double's. Returns 0 (out untouched) for any other
+ * number; *inexact says whether the double differs from the number. */
+int bvh_decimal_double(const gdec *d, double *out, int *inexact)
+{
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 u128;
+    /* clang-format off */
+    static const uint64_t p5[28] = { /* 5^0 .. 5^27 (< 2^63) */
+        1u, 5u, 25u, 125u, 625u, 3125u, 15625u, 78125u, 390625u, 1953125u, 9765625u, 48828125u, 244140625u,
+        1220703125u, 6103515625u, 30517578125u, 152587890625u, 762939453125u, 3814697265625u, 19073486328125u,
+        95367431640625u, 476837158203125u, 2384185791015625u, 11920928955078125u, 59604644775390625u,
+        298023223876953125u, 1490116119384765625u, 7450580596923828125u
+    };
+    /* clang-format on */
+    int k = d->count - d->exp10;
+    if (d->count < 1 || d->count > 19 || d->tail || k < 1 || k > 31) return 0;
+    uint64_t m = 0;
+    for (int i = 0; i < d->count; i++) m = m * 10 + (uint64_t)d->digit[i];
+    u128 five = k <= 27 ? (u128)p5[k] : (u128)p5[27] * p5[k - 27];
+    if (!m) return 0;
+    int s = 64 + __builtin_clzll(m); /* m << s: its top bit at 2^127 */
+    u128 n = (u128)m << s, q = n / five;
+    uint64_t hi = (uint64_t)(q >> 64);
+    int r = (hi ? 128 - __builtin_clzll(hi) : 64 - __builtin_clzll((uint64_t)q)) - 53; /* q's bits below 53 */
+    uint64_t mant = (uint64_t)(q >> r);
+    u128 rest = q & (((u128)1 << r) - 1), half = (u128)1 << (r - 1);
+    int sticky = n % five != 0;
+    if (rest > half || (rest == half && (sticky || (mant & 1u)))) mant++;
+    *inexact = rest != 0 || sticky;
+    /* mant x 2^(r - s - k), mant in [2^52, 2^53] (2^53 after a carry: the exponent's field
+     * takes it), a normal double: its fields directly, the sign too */
+    uint64_t bits =
+        ((uint64_t)(r - s - k + 52 + 1023) << 52) + (mant - ((uint64_t)1 << 52)) + ((uint64_t)(d->negative != 0) << 63);
+    memcpy(out, &bits, sizeof bits);
+    return 1;
+#else
+    (void)d, (void)out, (void)inexact;
+    return 0;
+#endif
+}
+
+/* The float nearest a number bvh_decimal_double takes: its double's, unless that double was
+ * rounded onto a midpoint between two floats (then gdec_float's exact comparison decides;
+ * 0 here). Else the number and its double lie on the same side of every midpoint (each is
+ * a double), and a double equal to the number rounds as the number would. */
+static int decimal_float(const gdec *d, float *out)
+{
+    double x;
+    int inexact;
+    if (!bvh_decimal_double(d, &x, &inexact)) return 0;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    if (inexact && (bits & 0x1FFFFFFFu) == 0x10000000u) return 0;
+    *out = (float)x;
+    return 1;
+}
+
 static ganim_code number(lexer *lx, float *out, const char *what)
 {
     if (!reference) {
@@ -202,7 +265,8 @@ static ganim_code number(lexer *lx, float *out, const char *what)
     }
     gdec d;
     if (!w.n || gdec_scan(w.s, w.n, GDEC_LENIENT, &d) != w.n) return expected(lx, &w, what);
-    float v = gdec_float(&d);
+    float v;
+    if (reference || !decimal_float(&d, &v)) v = gdec_float(&d);
     if (!isfinite(v))
         return ganim_fail(lx->f->err, GANIM_ERR_CORRUPT, w.at, "bvh: %s %.*s is too large", what,
                           (int)(w.n > 40 ? 40 : w.n), w.s);
@@ -546,7 +610,9 @@ static ganim_code exact_value(lexer *lx, uint64_t got, double *out, size_t *used
                           (unsigned long long)(got / f->channels), (int)(w.n > 30 ? 30 : w.n), w.s);
     }
     /* kept in double: the angles of a float32 rotation need more than a float's digits */
-    double v = gdec_double(&d);
+    double v;
+    int inexact;
+    if (reference || !bvh_decimal_double(&d, &v, &inexact)) v = gdec_double(&d);
     if (!isfinite((float)v))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, lx->i, "bvh: frame %llu: a value is too large",
                           (unsigned long long)(got / f->channels));

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "formats/bvh/bvh.h"
+#include "io/decimal.h"
 #include "support/tpeak.h"
 #include "test.h"
 
@@ -1084,6 +1085,122 @@ TEST(frame_time_matches_reference)
     printf("  %ld frame times, %ld read\n", n, ok);
 }
 
+/* A number for decimal_double_matches_gdec: 1 to 19 significant digits (random, or a float
+ * midpoint's exact digits, or those one unit off in the last of 19 digits), k = 0 to 36
+ * digits after them (bvh_decimal_double takes 1 to 31), written with an exponent or as
+ * "0.000ddd" or "ddd.ddd", a sign now and then. */
+static void wide_number(char *out, size_t cap)
+{
+    char dig[48];
+    int nd, k;
+    if (lex_rand(4)) {
+        nd = 1 + (int)lex_rand(19);
+        for (int i = 0; i < nd; i++) dig[i] = (char)('0' + (i ? lex_rand(10) : 1 + lex_rand(9)));
+        if (!lex_rand(8)) /* trailing zeros */
+            for (int i = nd - 1; i > 0 && lex_rand(2); i--) dig[i] = '0';
+        k = (int)lex_rand(37);
+    } else { /* a midpoint between two floats, j x 2^-t (j odd, 25 bits), exactly: j x 5^t x 10^-t */
+        int t = 1 + (int)lex_rand(14);
+        uint64_t j = ((uint64_t)1 << 24) | ((uint64_t)lex_rand(1u << 23) << 1) | 1u, v = j;
+        for (int i = 0; i < t; i++) v *= 5;
+        nd = snprintf(dig, sizeof dig, "%llu", (unsigned long long)v);
+        k = t;
+        if (nd <= 17 && lex_rand(2)) { /* one unit off in the 19th digit: near the midpoint */
+            int up = (int)lex_rand(2);
+            for (; nd < 19; nd++, k++) dig[nd] = up ? '0' : '9';
+            if (up) {
+                dig[18] = '1';
+            } else { /* v - 1, then 9s */
+                int i = nd - 3;
+                while (dig[i] == '0') dig[i--] = '9';
+                dig[i]--;
+            }
+        }
+    }
+    dig[nd] = 0;
+    const char *sign = lex_rand(3) ? "" : "-";
+    /* value = 0.dig x 10^(nd - k) */
+    int e10 = nd - k;
+    if (lex_rand(2) || e10 < -20 || e10 > 20) {
+        snprintf(out, cap, "%s%c.%se%d", sign, dig[0], nd > 1 ? dig + 1 : "0", e10 - 1);
+    } else if (e10 <= 0) {
+        snprintf(out, cap, "%s0.%.*s%s", sign, -e10, "00000000000000000000", dig);
+    } else if (e10 >= nd) {
+        snprintf(out, cap, "%s%s%.*s", sign, dig, e10 - nd, "00000000000000000000");
+    } else {
+        snprintf(out, cap, "%s%.*s.%s", sign, e10, dig, dig + e10);
+    }
+}
+
+/* bvh_decimal_double (the frame values' and OFFSETs' path for numbers of up to 19 digits
+ * and 10^-1 to 10^-31 after them: "-2.3239016e-23") against gdec_double bit for bit, and
+ * the float the reader makes of it (its double's, unless rounded onto a midpoint between
+ * floats) against gdec_float, on random numbers, float midpoints and their neighbours; then
+ * random texts of such OFFSETs and frame values read by the fast paths and by the
+ * reference path (gdec's): the same code, error and document. */
+TEST(decimal_double_matches_gdec)
+{
+    long n = test_full() ? 2000000 : 300000, taken = 0, midpoints = 0, fell = 0;
+    char num[96];
+    for (long i = 0; i < n; i++) {
+        wide_number(num, sizeof num);
+        gdec d;
+        size_t len = strlen(num);
+        int good = gdec_scan(num, len, GDEC_LENIENT, &d) == len;
+        CHECK_MSG(good, "'%s' scanned", num);
+        if (!good) break;
+        double x = 0;
+        int inexact = -1;
+        if (!bvh_decimal_double(&d, &x, &inexact)) continue;
+        taken++;
+        double want = gdec_double(&d);
+        uint64_t a, b;
+        memcpy(&a, &x, sizeof a);
+        memcpy(&b, &want, sizeof b);
+        CHECK_MSG(a == b, "'%s': %a, gdec %a", num, x, want);
+        if (a != b) break;
+        if ((a & 0x1FFFFFFFu) == 0x10000000u) midpoints++;
+        if (inexact && (a & 0x1FFFFFFFu) == 0x10000000u) {
+            fell++;
+            continue; /* the reader asks gdec_float */
+        }
+        float f = (float)x, g = gdec_float(&d);
+        good = memcmp(&f, &g, sizeof f) == 0;
+        CHECK_MSG(good, "'%s': float %a, gdec %a (inexact %d)", num, (double)f, (double)g, inexact);
+        if (!good) break;
+    }
+#if defined(__SIZEOF_INT128__)
+    CHECK_MSG(taken > n / 2 && midpoints > n / 100 && fell > n / 1000, "%ld taken, %ld midpoints, %ld left to gdec",
+              taken, midpoints, fell);
+#else
+    CHECK_MSG(!taken, "%ld taken without a 128-bit integer", taken); /* gdec's path throughout */
+#endif
+    printf("  %ld numbers, %ld taken, %ld on a float midpoint (%ld of them rounded there: gdec_float)\n", n, taken,
+           midpoints, fell);
+    /* in texts: OFFSETs (floats) and frame values (doubles) */
+    static char text[8192];
+    long texts = test_full() ? 20000 : 4000, ok = 0;
+    for (long i = 0; i < texts; i++) {
+        size_t at = (size_t)snprintf(text, sizeof text, "HIERARCHY\nROOT r\n{\n");
+        char o[3][96];
+        for (int c = 0; c < 3; c++) wide_number(o[c], sizeof o[c]);
+        at += (size_t)snprintf(text + at, sizeof text - at,
+                               "OFFSET %s %s %s\nCHANNELS 3 Xposition Zrotation Yrotation\n", o[0], o[1], o[2]);
+        uint32_t frames = 1 + lex_rand(20);
+        at += (size_t)snprintf(text + at, sizeof text - at, "}\nMOTION\nFrames: %u\nFrame Time: 0.04\n", frames);
+        for (uint32_t f = 0; f < frames; f++) {
+            for (int c = 0; c < 3; c++) {
+                wide_number(num, sizeof num);
+                at +=
+                    (size_t)snprintf(text + at, sizeof text - at, "%s%s", lex_rand(3) ? num : "0", c < 2 ? " " : "\n");
+            }
+        }
+        if (!lex_fast_matches_reference(text, at, i, &ok)) break;
+    }
+    CHECK_MSG(ok > texts / 2, "%ld of %ld texts read", ok, texts);
+    printf("  %ld texts, %ld read\n", texts, ok);
+}
+
 int main(void)
 {
     test_program_name = "test_bvh";
@@ -1102,5 +1219,6 @@ int main(void)
     RUN(frame_tail_matches_reference);
     RUN(pow10_matches_pow);
     RUN(frame_time_matches_reference);
+    RUN(decimal_double_matches_gdec);
     return test_finish();
 }
