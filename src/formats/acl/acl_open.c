@@ -629,7 +629,9 @@ static void build_groups(ganim_acl *h, uint32_t s)
         idx += h->nanim[k];
     }
     sg->ngrp = (uint32_t)(g - sg->grps);
-    for (; g < end; g++) memset(g, 0, sizeof *g); /* unused */
+    /* unused: read only as another segment's groups (pose_at's gb, i < that segment's ngrp) */
+    if (h->nseg > 1)
+        for (; g < end; g++) memset(g, 0, sizeof *g);
 }
 #endif
 
@@ -756,6 +758,11 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     const_bases(h, &L, cd);
     const uint32_t ncr = h->counts[0][T_CONST];
     acl_fnv fnv = h->fnv;
+    /* the handle's fields in locals: the loop's byte stores (types) could alias them */
+    uint8_t *const types = h->types;
+    ganim_transform *const pose = h->pose;
+    const uint32_t ntr = h->nt, na0 = h->nanim[0], na01 = h->nanim[0] + h->nanim[1];
+    const unsigned rfmt = h->rfmt;
     /* Twice at most: first with every constant checked without a branch each and the
      * rotations of a stored group of four rebuilt and normalised together (acl_const_rot4:
      * the same operations lane by lane); when one is not finite or too large, again from
@@ -763,13 +770,14 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
      * same error and offset as ever). */
     for (int exact = 0;; exact = 1) {
         /* word: the types of tracks i..: a word per 16 tracks, the next one in the top bits */
-        uint32_t ai[3] = { 0, 0, 0 }, ci[3] = { 0, 0, 0 }, word[3] = { 0, 0, 0 };
+        /* ai: the next slot of each kind in anim_track (the rotations', translations', scales') */
+        uint32_t ai[3] = { 0, na0, na01 }, ci[3] = { 0, 0, 0 }, word[3] = { 0, 0, 0 };
         int in = 1;
 #if defined(__SSE2__)
         float rq[4][4]; /* the fast form's current group of constant rotations, normalised */
 #endif
         fnv = h->fnv;
-        for (uint32_t i = 0; i < h->nt; i++) {
+        for (uint32_t i = 0; i < ntr; i++) {
             if (fnv.left) acl_fnv_some(&fnv);
             if (!(i & 15u))
                 for (unsigned k = 0; k < groups; k++)
@@ -779,26 +787,25 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
             for (unsigned k = 0; k < 3; k++) {
                 unsigned ty = word[k] >> 30; /* k >= groups: 0, T_DEFAULT */
                 word[k] <<= 2;
-                h->types[3 * i + k] = (uint8_t)ty;
+                types[3 * i + k] = (uint8_t)ty;
                 if (ty == T_ANIM) {
-                    uint32_t slot = (k > 0 ? h->nanim[0] : 0) + (k > 1 ? h->nanim[1] : 0) + ai[k]++;
-                    anim_track[slot] = i;
+                    anim_track[ai[k]++] = i;
                 } else if (ty == T_CONST) {
                     float v[4] = { 0, 0, 0, 0 };
                     uint32_t c = ci[k]++;
 #if defined(__SSE2__)
-                    if (!exact && k == K_ROT && h->rfmt != 0) {
+                    if (!exact && k == K_ROT && rfmt != 0) {
                         if (!(c & 3u)) in &= acl_const_rot4(cd[0], ncr, c, rq);
                         t.rotation = (ganim_quat){ rq[c & 3u][0], rq[c & 3u][1], rq[c & 3u][2], rq[c & 3u][3] };
                         continue;
                     }
 #endif
                     if (!exact) { /* the common kinds read straight from their base */
-                        if (k == K_ROT && h->rfmt == 0) {
+                        if (k == K_ROT && rfmt == 0) {
                             for (unsigned q = 0; q < 4; q++) v[q] = ganim_ld_f32le(cd[0] + 16u * c + 4u * q);
                             in &= in_range(v[0]) & in_range(v[1]) & in_range(v[2]) & in_range(v[3]);
                         } else if (k == K_ROT) {
-                            const_sample(cd, h->rfmt, ncr, k, c, v);
+                            const_sample(cd, rfmt, ncr, k, c, v);
                             in &= in_range(v[0]) & in_range(v[1]) & in_range(v[2]) & in_range(v[3]);
                         } else {
                             const uint8_t *F = cd[k] + 12u * (size_t)c;
@@ -806,7 +813,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
                             in &= in_range(v[0]) & in_range(v[1]) & in_range(v[2]);
                         }
                     } else {
-                        const_sample(cd, h->rfmt, ncr, k, c, v);
+                        const_sample(cd, rfmt, ncr, k, c, v);
                         for (unsigned q = 0; q < (k == K_ROT ? 4u : 3u); q++)
                             if (!in_range(v[q])) {
                                 rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.cdata,
@@ -825,7 +832,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
                     }
                 }
             }
-            h->pose[i] = t;
+            pose[i] = t;
         }
         if (in || exact) break;
     }
@@ -834,7 +841,19 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     {
         uint32_t nr = L.anim_rot_var + L.anim_trans_var + L.anim_scale_var;
         int all = 1; /* all of them without a branch each; the first bad one is looked for only then */
-        for (uint32_t i = 0; i < 6u * nr; i++) all &= in_range(ganim_ld_f32le(data + L.crange + 4u * i));
+        uint32_t i0 = 0;
+#if defined(__SSE2__)
+        { /* four at a time: |v| <= ACL_RANGE_MAX as in_range (false for NaN); 6 nr values in bounds */
+            const __m128 sign = _mm_set1_ps(-0.0f), lim = _mm_set1_ps(ACL_RANGE_MAX);
+            __m128 good = _mm_castsi128_ps(_mm_set1_epi32(-1));
+            for (; i0 + 4u <= 6u * nr; i0 += 4u) {
+                __m128 v = _mm_loadu_ps((const float *)(const void *)(data + L.crange + 4u * i0));
+                good = _mm_and_ps(good, _mm_cmple_ps(_mm_andnot_ps(sign, v), lim));
+            }
+            all = _mm_movemask_ps(good) == 15;
+        }
+#endif
+        for (uint32_t i = i0; i < 6u * nr; i++) all &= in_range(ganim_ld_f32le(data + L.crange + 4u * i));
         for (uint32_t i = 0; i < 6u * nr && !all; i++)
             if (!in_range(ganim_ld_f32le(data + L.crange + 4u * i))) {
                 rc = ganim_fail(err, GANIM_ERR_CORRUPT, base + L.crange + 4u * i,
@@ -861,7 +880,8 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     h->nkeys = nk;
     if (h->ngrp) { /* no group of four to decode together (full-precision formats): records one by one */
         int any = 0;
-        for (size_t i = 0; i < (size_t)h->nseg * h->ngrp; i++) any |= h->segs[0].grps[i].soa;
+        for (uint32_t s = 0; s < h->nseg; s++) /* the used groups: an unused one's soa is 0 */
+            for (uint32_t i = 0; i < h->segs[s].ngrp; i++) any |= h->segs[s].grps[i].soa;
         if (!any) {
             for (uint32_t s = 0; s < h->nseg; s++) h->segs[s].grps = NULL;
             h->ngrp = 0;

@@ -1839,6 +1839,96 @@ TEST(bad_constants_are_named_in_track_order)
     CHECK(cases > 1000);
 }
 
+/* The clip ranges (6 floats a variable sub-track) are checked four at a time (SSE2) and
+ * the first bad one looked for only then (acl_open_ex): every .acl buffer with variable
+ * sub-tracks, each of its clip-range words in turn set to NaN, ~3e18, -infinity and the
+ * first float past +-ACL_RANGE_MAX, and 400 random pairs of words set to random edge
+ * values: the verdict of in_range on each word (the scalar path), the first bad word's
+ * index and offset in the error, through ganim_acl_open, ganim_acl_open_clip and
+ * ganim_read_memory; a buffer whose words are all in range (ACL_RANGE_MAX itself
+ * included) still opens. */
+TEST(bad_clip_ranges_are_named_first)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    uint32_t seed = 0x2545F491u;
+    int files = 0, cases = 0, refused = 0, opened = 0;
+    const float edge[] = { NAN,
+                           3e18f,
+                           -INFINITY,
+                           nextafterf(ACL_RANGE_MAX, INFINITY),
+                           nextafterf(-ACL_RANGE_MAX, -INFINITY),
+                           ACL_RANGE_MAX,
+                           -ACL_RANGE_MAX,
+                           INFINITY,
+                           0.5f,
+                           -0.0f };
+    const unsigned nedge = (unsigned)(sizeof edge / sizeof edge[0]);
+    for (char **p = list; *p; p++) {
+        size_t size;
+        uint8_t *orig = test_read_file(*p, &size), *b = orig ? malloc(size) : NULL;
+        if (!orig || !b) {
+            free(orig);
+            continue;
+        }
+        const uint8_t *th = orig + ACL_HDR;
+        uint32_t misc = ganim_ld_u32le(orig + 28), rfmt = (misc >> 4) & 15u;
+        uint32_t nr = (rfmt == 3 ? ganim_ld_u32le(th + 8) : 0u) + (((misc >> 3) & 1u) ? ganim_ld_u32le(th + 12) : 0u) +
+                      (((misc >> 2) & 1u) && (misc & 1u) ? ganim_ld_u32le(th + 16) : 0u);
+        uint32_t crange = ACL_HDR + ganim_ld_u32le(th + 48), words = 6u * nr;
+        if (words) files++;
+        for (uint32_t round = 0; words && round < 4u * words + 400u; round++) {
+            memcpy(b, orig, size);
+            uint32_t w1, w2;
+            float v1, v2;
+            if (round < 4u * words) {
+                w1 = w2 = round / 4u;
+                v1 = v2 = edge[round % 4u == 3u ? 3u + (round / 4u) % 2u : round % 4u];
+            } else {
+                w1 = xorshift32(&seed) % words;
+                w2 = xorshift32(&seed) % words;
+                v1 = edge[xorshift32(&seed) % nedge];
+                v2 = edge[xorshift32(&seed) % nedge];
+            }
+            memcpy(b + crange + 4u * w1, &v1, 4);
+            memcpy(b + crange + 4u * w2, &v2, 4);
+            uint32_t first = UINT32_MAX; /* the scalar verdict on every word */
+            for (uint32_t w = 0; w < words && first == UINT32_MAX; w++)
+                if (!in_range(ganim_ld_f32le(b + crange + 4u * w))) first = w;
+            char want[200];
+            snprintf(want, sizeof want, "acl: clip range data: value %u is not a finite number of moderate size",
+                     first);
+            for (int how = 0; how < 3; how++) {
+                ganim_error err = { 0 };
+                ganim_acl *acl = NULL;
+                ganim_doc *doc = NULL;
+                ganim_read_opts ro = { .format = "acl" };
+                if (how == 2 && first == UINT32_MAX) continue; /* values up to 1e18 may fail the document's checks */
+                ganim_code rc = how == 0   ? ganim_acl_open(b, size, 0, NULL, NULL, NULL, &acl, &err)
+                                : how == 1 ? ganim_acl_open_clip(b, size, 0, NULL, NULL, NULL, &acl, &err)
+                                           : ganim_read_memory(b, size, &ro, &doc, &err);
+                if (first == UINT32_MAX)
+                    CHECK_MSG(rc == GANIM_OK, "%s words %u, %u (%d): %d at %llu '%s', expected to open", *p, w1, w2,
+                              how, (int)rc, (unsigned long long)err.offset, err.message);
+                else
+                    CHECK_MSG(rc == GANIM_ERR_CORRUPT && err.offset == crange + 4u * first &&
+                                  !strcmp(err.message, want),
+                              "%s words %u, %u (%d): %d at %llu '%s', expected at %u '%s'", *p, w1, w2, how, (int)rc,
+                              (unsigned long long)err.offset, err.message, crange + 4u * first, want);
+                ganim_acl_close(acl);
+                ganim_doc_free(doc);
+            }
+            refused += first != UINT32_MAX;
+            opened += first == UINT32_MAX;
+            cases++;
+        }
+        free(b);
+        free(orig);
+    }
+    test_free_list(list);
+    CHECK(files >= 10);
+    CHECK(refused > 1000 && opened > 100);
+}
+
 /* The read's native record (NF_*: 32-bit little-endian words) against the buffer's
  * header, field by field, the last one included: every .acl buffer. */
 TEST(native_record_holds_the_header)
@@ -2184,6 +2274,7 @@ int main(void)
     RUN(const_rot4_equals_the_scalar_path);
 #endif
     RUN(bad_constants_are_named_in_track_order);
+    RUN(bad_clip_ranges_are_named_first);
     RUN(native_record_holds_the_header);
     RUN(stripped_bits_past_the_segment_are_ignored);
     RUN(var_run4_equals_the_scalar_path);
