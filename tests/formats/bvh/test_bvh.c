@@ -639,7 +639,8 @@ static void lex_word(lex_text *t, const char *kw)
     if (!lex_rand(400)) { /* a byte that a comparison without case must not take for the letter */
         static const char bad[] = { '@', '[', '`', '{', 'W', 'w', '0', '_', 0x18, 0x1A, (char)0xD8, (char)0xF8 };
         size_t i = lex_rand((uint32_t)n);
-        w[i] = lex_rand(2) ? bad[lex_rand(sizeof bad)] : (char)(w[i] ^ (1 << lex_rand(8)));
+        if (lex_rand(2)) w[i] = bad[lex_rand(sizeof bad)];
+        else w[i] = (char)(w[i] ^ (1 << lex_rand(8)));
     }
     if (!lex_rand(800)) w[n - 1] = 0;          /* one letter short */
     if (!lex_rand(800)) memcpy(w + n, "n", 2); /* one longer */
