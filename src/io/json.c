@@ -996,9 +996,7 @@ root_records(ps *st, unsigned depth, const char *key, size_t i, gj_value *item, 
         item->text = (const char *)st->s + i;
         item->count = (uint32_t)(past - i);
         item->depth = 1;
-        r->count = set.count;
-        r->at = set.at;
-        r->field = set.field;
+        r->set = set;
     } else {
         item->type = GJ_RECORDS;
         item->set = rs;

@@ -1008,13 +1008,13 @@ TEST(records_read_as_the_tree)
                 if (&ref.v->items[m] != ra) CHECK_MSG(same_values(&ref.v->items[m], &fast.v->items[m]), "text %d", t);
             if (fast.r.done && ra && fa) {
                 CHECK(fa->type == GJ_LATER && ra->type == GJ_ARRAY && fa->offset == ra->offset);
-                CHECK_EQ_INT(fast.r.count, ra->count);
-                for (uint32_t o = 0; o < ra->count && o < fast.r.count; o++) {
+                CHECK_EQ_INT(fast.r.set.count, ra->count);
+                for (uint32_t o = 0; o < ra->count && o < fast.r.set.count; o++) {
                     const gj_value *obj = &ra->items[o];
-                    CHECK(obj->offset == 100 + fast.r.at[o]);
+                    CHECK(obj->offset == 100 + fast.r.set.at[o]);
                     for (unsigned j = 0; j < 4; j++) {
                         const gj_value *m = gj_get(obj, rec_names[j]);
-                        const gj_field *f = &fast.r.field[o * 4 + j];
+                        const gj_field *f = &fast.r.set.field[o * 4 + j];
                         if (!m) {
                             CHECK_MSG(f->type == GJ_ABSENT, "text %d object %u field %u", t, o, j);
                             continue;

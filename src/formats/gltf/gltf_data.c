@@ -156,7 +156,7 @@ static const gj_value *members_of(gltf_file *f, int kind, uint32_t index, const 
                                   gj_value *tmp, gj_value *obj, const gj_value **m)
 {
     const gj_records *r = &f->recs[kind];
-    if (r->done) return gltf_record_object(f, r, r->at, r->field, index, strings, tmp, obj, m); /* read as records */
+    if (r->done) return gltf_record_object(f, r, &r->set, index, strings, tmp, obj, m); /* read as records */
     const gj_value *v = &arr->items[index];
     gltf_members(v, names, m, n, memo);
     return v;
