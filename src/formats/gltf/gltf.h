@@ -200,6 +200,24 @@ ganim_code gltf_json_later(gltf_file *f, const gj_value **v);
  * `strings` (NULL-ended) when its bytes are, else "". */
 void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_field *fl, const char *const *strings,
                            gj_value *tmp, const gj_value **out);
+/* A record's field fl as the tree's value would read: gj_uint's whole number in 0..max
+ * (1, in *u; 0: absent, not a number or not one of those), and whether it is the string
+ * `lit` (a record's strings hold no escapes: their bytes in the text are the string's). */
+static inline int gltf_field_uint(const gltf_file *f, const gj_field *fl, uint64_t max, uint64_t *u)
+{
+    if (fl->type != GJ_NUMBER) return 0;
+    gj_value v; /* (the tree's value for it: gj_uint reads a number's type, text and length) */
+    memset(&v, 0, sizeof v);
+    v.type = GJ_NUMBER;
+    v.text = (const char *)f->json_text + fl->at;
+    v.count = fl->count;
+    return gj_uint(&v, max, u);
+}
+static inline int gltf_field_is(const gltf_file *f, const gj_field *fl, const char *lit)
+{
+    size_t n = strlen(lit);
+    return fl->type == GJ_STRING && fl->count == n && memcmp(f->json_text + fl->at + 1, lit, n) == 0;
+}
 /* Object `index` of the records `set` (of kind r) as the tree would hold it: its members by
  * gltf_fields_as_values (out[j] NULL: absent, else &tmp[j]; a string's text one of
  * `strings` or ""), and *obj standing in for the object (GJ_OBJECT, its offset, no
