@@ -245,6 +245,19 @@ TEST(built_files_read_alike)
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@TX\"}",
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"VEC\"}",
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"byteOffset\":null}",
+        /* (gltf_data.c's accessor_record: what it takes and leaves to the values) */
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"VEC5\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"VECS\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"SCALAX\"}",
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":@C,\"type\":\"@T\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"sparse\":1}",
+        "{\"bufferView\":@B,\"componentType\":5125,\"count\":@C,\"type\":\"@T\"}",
+        "{\"bufferView\":@B,\"componentType\":5121,\"count\":@C,\"type\":\"@T\",\"normalized\":true}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"byteOffset\":4}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":0,\"type\":\"@T\"}",
+        "{\"componentType\":5126,\"count\":@C,\"type\":\"@T\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"MAT4\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":4294967296,\"type\":\"@T\"}",
     };
     static const char *const views[] = {
         "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C}",
@@ -253,6 +266,17 @@ TEST(built_files_read_alike)
         "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"extensions\":{}}",
         "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"buffer\":0}",
         "{\"buffer\":1,\"byteOffset\":@B,\"byteLength\":@C}",
+        /* (gltf_data.c's view_record: what it takes and leaves to the values) */
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"byteStride\":3}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"byteStride\":256}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"byteStride\":2}",
+        "{\"buffer\":0,\"byteOffset\":-@B,\"byteLength\":@C}",
+        "{\"buffer\":0,\"byteLength\":@C}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":99999}",
+        "{\"byteOffset\":@B,\"byteLength\":@C}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"extensions\":5}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"byteStride\":16}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":\"@C\"}",
     };
     static const char *const channels[] = {
         "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}",
@@ -296,10 +320,11 @@ TEST(built_files_read_alike)
     uint32_t x = 12345;
     static char text[16384];
     static uint8_t glb[16384 + 4096];
-    for (int t = 0; t < 400; t++) {
+    for (int t = 0; t < 1200; t++) {
         /* one joint, one animation of one rotation channel: times (SCALAR) and values (VEC4) */
         size_t n = 0;
-        unsigned sa = rnd(&x) % 11, sb = t % 3 ? 0 : rnd(&x) % 11, va = rnd(&x) % 6, vb = t % 3 ? 0 : rnd(&x) % 6;
+        const unsigned ns = (unsigned)(sizeof shapes / sizeof *shapes), nv = (unsigned)(sizeof views / sizeof *views);
+        unsigned sa = rnd(&x) % ns, sb = t % 3 ? 0 : rnd(&x) % ns, va = rnd(&x) % nv, vb = t % 3 ? 0 : rnd(&x) % nv;
         n += (size_t)snprintf(
             text + n, sizeof text - n,
             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"j\"}],\"skins\":[{\"joints\":[0]}],"
