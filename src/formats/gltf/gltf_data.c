@@ -190,7 +190,7 @@ static ganim_code read_view(gltf_file *f, uint32_t index, view *out)
 {
     uint32_t buf;
     uint64_t off = 0, len = 0, stride = 0, at = 0;
-    if (!view_record(f, index, &buf, &off, &len, &stride, &at)) {
+    if (!f->recs[GLTF_VIEWS].done || !view_record(f, index, &buf, &off, &len, &stride, &at)) {
         static const char *const names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
         const gj_value *m[5]; /* in the order of names (gltf.c's view_names) */
         gj_value tmp[5], obj;
@@ -443,14 +443,15 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
     static const char *const names[] = { "bufferView", "componentType", "count", "type",
                                          "byteOffset", "normalized",    "sparse" };
     static const char *const types[] = { "SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4", NULL };
-    const gj_value *mv[7] = { NULL }; /* in the order of names (gltf.c's acc_names) */
+    const gj_value *mv[7]; /* in the order of names (gltf.c's acc_names) */
     gj_value tmp[7], obj;
     acc_fields af;
     const char *type = "";
     uint64_t ctype, n, off = 0, at; /* at: the accessor's offset, for messages */
-    int normalized, tcomps = 0, fast = accessor_record(f, index, types, &af);
+    int normalized, tcomps = 0, fast = f->recs[GLTF_ACCESSORS].done && accessor_record(f, index, types, &af);
     if (fast) {
         ctype = af.ctype, n = af.n, off = af.off, type = af.type, tcomps = af.tcomps, normalized = af.normalized;
+        mv[0] = mv[6] = NULL; /* (the view is af's; no sparse) */
         at = af.at;
     } else {
         at = members_of(f, GLTF_ACCESSORS, index, types, f->accessors_v, names, 7, &f->memo_accessor, tmp, &obj, mv)
