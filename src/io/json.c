@@ -758,13 +758,11 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     for (;;) {
         i = space_from(s, n, i);
         if (i >= n || s[i] != '{') return 0;
-        if (count == st->rec_acap) { /* (count < rec_acap objects, each k fields, and room for 8 more) */
-            size_t cap = st->rec_acap ? st->rec_acap * 2 : 256;
-            uint32_t *ats = ganim_realloc(&st->a, st->rec_at, st->rec_acap * sizeof *ats, cap * sizeof *ats);
-            if (!ats) return 0;
-            st->rec_at = ats;
-            st->rec_acap = cap;
-            size_t fcap = (cap + 1) * GJ_RECORD_FIELDS;
+        if (count == st->rec_acap) {
+            /* room for rec_acap objects of at most 8 fields and 8 more fields: the fields'
+             * buffer grown first, rec_acap only once both have grown (a failure leaves
+             * that true for the next array) */
+            size_t cap = st->rec_acap ? st->rec_acap * 2 : 256, fcap = (cap + 1) * GJ_RECORD_FIELDS;
             if (fcap > st->rec_fcap) {
                 gj_field *grown =
                     ganim_realloc(&st->a, st->rec_field, st->rec_fcap * sizeof *grown, fcap * sizeof *grown);
@@ -772,6 +770,10 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                 st->rec_field = grown;
                 st->rec_fcap = fcap;
             }
+            uint32_t *ats = ganim_realloc(&st->a, st->rec_at, st->rec_acap * sizeof *ats, cap * sizeof *ats);
+            if (!ats) return 0;
+            st->rec_at = ats;
+            st->rec_acap = cap;
         }
         gj_field *fl = st->rec_field + count * k; /* (the object's fields, written where they are kept) */
         memcpy(fl, absent, sizeof absent);        /* (every field absent until met) */
