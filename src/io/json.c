@@ -50,8 +50,11 @@ typedef struct ps {
     size_t stack_used; /* of which the stack's (given back at the end) */
     unsigned discard;  /* > 0: inside a member that is not kept */
     int lend;          /* the value about to be read may be lent (gj_parser.lend) */
-    uint8_t *rec_buf;  /* records being read (gj_parser.records), before their copy in the arena */
-    size_t rec_cap;
+    /* records being read (gj_parser.records), before their copy in the arena: each
+     * object's '{' (rec_at, rec_acap of them) and its fields (rec_field, rec_fcap) */
+    uint32_t *rec_at;
+    gj_field *rec_field;
+    size_t rec_acap, rec_fcap;
     struct seen_text {
         const char *s;
         size_t len;
@@ -692,7 +695,7 @@ static int plain_value(const ps *st, size_t i, uint8_t *type, size_t *len, size_
 
 /* Reads the array at i (the member's value, a container `adepth` deep) as records into
  * *set and the arena: the index past it, or 0 when it is not of the plain shape records
- * take (then nothing was charged, stored or changed but st->rec_buf). On success st->used
+ * take (then nothing was charged, stored or changed but st->rec_at and rec_field). On success st->used
  * has grown by the records' bytes and a bound of what the tree (its values, names, strings
  * and the stack it would have grown) would have charged, plus the names the tree would
  * store again later where the records' read finds them in its caches (below). */
@@ -716,6 +719,10 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     size_t name_len[GJ_RECORD_FIELDS], inner_len[GJ_RECORD_FIELDS], inner_off[GJ_RECORD_FIELDS];
     unsigned inner_of[GJ_RECORD_FIELDS]; /* "a.b": the field a (k: not a field of an object) */
     uint8_t has_inner[GJ_RECORD_FIELDS];
+    /* "a.b" with b of at most 15 bytes: b and its closing quote as two masked words (as
+     * rec_name's; has_pat 0: none) */
+    uint64_t ipat[GJ_RECORD_FIELDS][2], imsk[GJ_RECORD_FIELDS][2];
+    uint8_t has_pat[GJ_RECORD_FIELDS];
     struct rec_name tab[REC_NAMES];
     unsigned used = 0;
     uint8_t last[GJ_RECORD_FIELDS * 2];
@@ -733,6 +740,15 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
             inner_len[j] = name_len[j] - outer - 1;
             name_len[j] = SIZE_MAX;
         }
+        has_pat[j] = inner_of[j] < k && inner_len[j] < 16;
+        if (has_pat[j]) {
+            uint8_t pat[16] = { 0 }, msk[16] = { 0 };
+            memcpy(pat, r->names[j] + inner_off[j], inner_len[j]);
+            pat[inner_len[j]] = '"';
+            memset(msk, 0xFF, inner_len[j] + 1);
+            memcpy(ipat[j], pat, 16);
+            memcpy(imsk[j], msk, 16);
+        }
     }
     for (unsigned j = 0; j < k; j++)
         if (inner_of[j] < k) has_inner[inner_of[j]] = 1;
@@ -742,15 +758,25 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     for (;;) {
         i = space_from(s, n, i);
         if (i >= n || s[i] != '{') return 0;
-        if ((count + 1) * rec > st->rec_cap) {
-            size_t cap = st->rec_cap ? st->rec_cap * 2 : 256 * rec;
-            uint8_t *grown = ganim_realloc(&st->a, st->rec_buf, st->rec_cap, cap);
-            if (!grown) return 0;
-            st->rec_buf = grown;
-            st->rec_cap = cap;
+        if (count == st->rec_acap) {
+            /* room for rec_acap objects of at most 8 fields and 8 more fields: the fields'
+             * buffer grown first, rec_acap only once both have grown (a failure leaves
+             * that true for the next array) */
+            size_t cap = st->rec_acap ? st->rec_acap * 2 : 256, fcap = (cap + 1) * GJ_RECORD_FIELDS;
+            if (fcap > st->rec_fcap) {
+                gj_field *grown =
+                    ganim_realloc(&st->a, st->rec_field, st->rec_fcap * sizeof *grown, fcap * sizeof *grown);
+                if (!grown) return 0;
+                st->rec_field = grown;
+                st->rec_fcap = fcap;
+            }
+            uint32_t *ats = ganim_realloc(&st->a, st->rec_at, st->rec_acap * sizeof *ats, cap * sizeof *ats);
+            if (!ats) return 0;
+            st->rec_at = ats;
+            st->rec_acap = cap;
         }
-        gj_field fl[GJ_RECORD_FIELDS];
-        memcpy(fl, absent, sizeof fl); /* (every field absent until met) */
+        gj_field *fl = st->rec_field + count * k; /* (the object's fields, written where they are kept) */
+        memcpy(fl, absent, sizeof absent);        /* (every field absent until met) */
         uint32_t at = (uint32_t)i;
         size_t members = 0;
         i = space_from(s, n, i + 1);
@@ -815,13 +841,29 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                         for (;;) {
                             size_t e, nl, vl;
                             uint8_t ty;
-                            if (i >= n || s[i] != '"' || !(e = skim_string(st, i))) return 0;
-                            nl = e - i - 1;
+                            if (i >= n || s[i] != '"') return 0;
+                            unsigned q = k;
+                            if (n - i - 1 >= 16) { /* (a wanted name, known by its bytes and closing quote) */
+                                uint64_t a, b;
+                                memcpy(&a, s + i + 1, 8);
+                                memcpy(&b, s + i + 9, 8);
+                                for (unsigned o = 0; o < k && q == k; o++)
+                                    if (inner_of[o] == j && has_pat[o] &&
+                                        !(((a ^ ipat[o][0]) & imsk[o][0]) | ((b ^ ipat[o][1]) & imsk[o][1])))
+                                        q = o;
+                            }
+                            if (q < k) {
+                                nl = inner_len[q];
+                                e = i + 1 + nl;
+                            } else {
+                                if (!(e = skim_string(st, i))) return 0;
+                                nl = e - i - 1;
+                                q = 0;
+                                while (q < k && (inner_of[q] != j || inner_len[q] != nl ||
+                                                 memcmp(r->names[q] + inner_off[q], s + i + 1, nl) != 0))
+                                    q++;
+                            }
                             tree += ((uint64_t)nl + 16) & ~(uint64_t)15;
-                            unsigned q = 0;
-                            while (q < k && (inner_of[q] != j || inner_len[q] != nl ||
-                                             memcmp(r->names[q] + inner_off[q], s + i + 1, nl) != 0))
-                                q++;
                             i = space_from(s, n, e + 1);
                             if (i >= n || s[i] != ':') return 0;
                             i = space_from(s, n, i + 1);
@@ -902,10 +944,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                 return 0;
             }
         }
-        uint8_t *out = st->rec_buf + count * rec;
-        memcpy(out, &at, sizeof at);
-        memcpy(out + sizeof at, fl, k * sizeof(gj_field));
-        count++;
+        st->rec_at[count++] = at;
         tree += ((uint64_t)members * sizeof(gj_value) + 15) & ~(uint64_t)15;
         if (members > most_members) most_members = members;
         if (i < n && s[i] != ',' && s[i] != ']') i = space_from(s, n, i);
@@ -945,10 +984,8 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     gj_recset *rs = mem;
     uint32_t *ats = (uint32_t *)(void *)(rs + 1);
     gj_field *fields = (gj_field *)(void *)(ats + count + (count & 1)); /* (8-byte aligned: sizeof(gj_field) is 12) */
-    for (size_t o = 0; o < count; o++) {
-        memcpy(&ats[o], st->rec_buf + o * rec, sizeof(uint32_t));
-        memcpy(&fields[o * k], st->rec_buf + o * rec + sizeof(uint32_t), k * sizeof(gj_field));
-    }
+    memcpy(ats, st->rec_at, count * sizeof *ats);
+    memcpy(fields, st->rec_field, count * k * sizeof *fields);
     set->count = rs->count = (uint32_t)count;
     set->at = rs->at = ats;
     set->field = rs->field = fields;
@@ -996,9 +1033,7 @@ root_records(ps *st, unsigned depth, const char *key, size_t i, gj_value *item, 
         item->text = (const char *)st->s + i;
         item->count = (uint32_t)(past - i);
         item->depth = 1;
-        r->count = set.count;
-        r->at = set.at;
-        r->field = set.field;
+        r->set = set;
     } else {
         item->type = GJ_RECORDS;
         item->set = rs;
@@ -1234,7 +1269,8 @@ static ganim_code parse_root(ps *st, unsigned depth, const char *key, gj_value *
     if (code == GANIM_OK) code = value(st, depth, *out = mem, key);
     if (code == GANIM_OK) (*out)->key = key;
     ganim_free(&st->a, st->stack, st->cap * sizeof *st->stack);
-    ganim_free(&st->a, st->rec_buf, st->rec_cap);
+    ganim_free(&st->a, st->rec_at, st->rec_acap * sizeof *st->rec_at);
+    ganim_free(&st->a, st->rec_field, st->rec_fcap * sizeof *st->rec_field);
     if (code == GANIM_OK && st->p->charged) *st->p->charged = st->used - st->stack_used; /* (the tree's) */
     return code;
 }

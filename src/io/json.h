@@ -62,7 +62,7 @@ typedef void *(*gj_alloc_fn)(void *user, size_t size);
  * (each at most once; or an object of such members, for an "a." field); anything else is
  * read as a tree, as without records.
  * depth 0: the root member `key` (its first occurrence); on success it is a GJ_LATER value
- * (its text), never to be given to gj_parse_later, and count, at and field say the records.
+ * (its text), never to be given to gj_parse_later, and `set` holds the records.
  * depth 2: the member `key` of every object that is an array's item two deep (glTF: an
  * animation's); each one read so is a GJ_RECORDS value (its `set`).
  * The bytes it charges against max_bytes are at least those the tree would have charged
@@ -87,9 +87,7 @@ typedef struct gj_records {
     unsigned fields;          /* <= GJ_RECORD_FIELDS */
     unsigned depth;           /* 0 or 2 (above) */
     int met, done;            /* out: the member was met; it was read as records (depth 2: once at least) */
-    uint32_t count;           /* out (depth 0): objects */
-    const uint32_t *at;       /* out (depth 0): each object's '{' in the text */
-    const gj_field *field;    /* out (depth 0): as gj_recset's */
+    gj_recset set;            /* out (depth 0): the records */
 } gj_records;
 
 typedef struct gj_parser {

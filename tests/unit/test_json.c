@@ -1008,13 +1008,13 @@ TEST(records_read_as_the_tree)
                 if (&ref.v->items[m] != ra) CHECK_MSG(same_values(&ref.v->items[m], &fast.v->items[m]), "text %d", t);
             if (fast.r.done && ra && fa) {
                 CHECK(fa->type == GJ_LATER && ra->type == GJ_ARRAY && fa->offset == ra->offset);
-                CHECK_EQ_INT(fast.r.count, ra->count);
-                for (uint32_t o = 0; o < ra->count && o < fast.r.count; o++) {
+                CHECK_EQ_INT(fast.r.set.count, ra->count);
+                for (uint32_t o = 0; o < ra->count && o < fast.r.set.count; o++) {
                     const gj_value *obj = &ra->items[o];
-                    CHECK(obj->offset == 100 + fast.r.at[o]);
+                    CHECK(obj->offset == 100 + fast.r.set.at[o]);
                     for (unsigned j = 0; j < 4; j++) {
                         const gj_value *m = gj_get(obj, rec_names[j]);
-                        const gj_field *f = &fast.r.field[o * 4 + j];
+                        const gj_field *f = &fast.r.set.field[o * 4 + j];
                         if (!m) {
                             CHECK_MSG(f->type == GJ_ABSENT, "text %d object %u field %u", t, o, j);
                             continue;
@@ -1211,6 +1211,61 @@ static int same_but_records(const char *text, const gj_value *a, const gj_value 
  * message, offset) under any bound; where both succeed, the same tree but for the members
  * read as records, whose fields are the tree's values; a parse with records that succeeds
  * charges at least what the tree does. */
+/* A nested object's members whose names are near the wanted ones (target.node,
+ * target.path: one byte more or less, another case, at the text's end where fewer than 16
+ * bytes are left): read as records, each field the tree's value (the wanted names are
+ * known by their bytes and closing quote, the others the long way). */
+TEST(records_nested_names_near_the_wanted)
+{
+    static const char *const targets[] = {
+        "{\"nodes\":7,\"path\":\"rotation\",\"node\":2}",
+        "{\"nod\":7,\"node\":3,\"paths\":\"x\",\"pat\":\"y\",\"path\":\"scale\"}",
+        "{\"Node\":7,\"PATH\":\"rotation\",\"pathnodepathnode\":1,\"path\":\"translation\"}",
+        "{\"node\":4}",
+        "{\"pathX\":\"rotation\",\"nodeX\":5}",
+        "{\"path\":\"weights\",\"node\":6}",
+    };
+    static char text[512];
+    unsigned taken = 0;
+    for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
+        for (int tail = 0; tail < 2; tail++) { /* (tail: the channel last, the text's end near) */
+            size_t n =
+                (size_t)snprintf(text, sizeof text, "{\"anims\":[{\"chans\":[{\"sampler\":1,\"target\":%s}]}]%s}",
+                                 targets[t], tail ? "" : ",\"b\":[\"LINEAR\",\"padding, to be far from the end\"]");
+            rec2_run ref, fast;
+            parse_records2(&ref, text, n, 0, 0);
+            parse_records2(&fast, text, n, 0, 1);
+            CHECK_MSG(ref.c == GANIM_OK && fast.c == GANIM_OK && fast.r[0].done, "%s: records %d, tree %d", text,
+                      fast.c, ref.c);
+            if (ref.c == GANIM_OK && fast.c == GANIM_OK) {
+                CHECK_MSG(same_but_records(text, ref.v, fast.v) && fast.charged >= ref.charged, "%s", text);
+                taken += (unsigned)fast.r[0].done;
+            }
+            arena_free(&ref.a);
+            arena_free(&fast.a);
+        }
+    CHECK_EQ_INT(taken, 12);
+    /* two fields that are objects with a member of the same name: each its own */
+    static const char *const names[] = { "a", "b", "a.x", "b.x" };
+    const char *two =
+        "{\"r\":[{\"a\":{\"x\":1},\"b\":{\"x\":22}},{\"b\":{\"x\":333}}],\"pad\":\"to be far from the end\"}";
+    gj_records r = { .key = "r", .names = names, .fields = 4 };
+    arena a = { 0 };
+    gj_parser p = {
+        .alloc = arena_alloc, .alloc_user = &a, .max_depth = 8, .who = "test: JSON", .records = &r, .record_kinds = 1
+    };
+    const gj_value *v = NULL;
+    ganim_error e;
+    CHECK(gj_parse(&p, (const uint8_t *)two, strlen(two), &v, &e) == GANIM_OK && r.done && r.set.count == 2);
+    if (r.done && r.set.count == 2) {
+        const gj_field *f = r.set.field;
+        CHECK(f[2].type == GJ_NUMBER && f[2].count == 1 && two[f[2].at] == '1');
+        CHECK(f[3].type == GJ_NUMBER && f[3].count == 2 && two[f[3].at] == '2');
+        CHECK(f[4].type == GJ_ABSENT && f[6].type == GJ_ABSENT && f[7].type == GJ_NUMBER && f[7].count == 3);
+    }
+    arena_free(&a);
+}
+
 TEST(records_two_deep_read_as_the_tree)
 {
     static char text[16000];
@@ -1369,6 +1424,7 @@ int main(void)
     RUN(long_strings_at_every_place);
     RUN(member_names_where_they_were);
     RUN(records_read_as_the_tree);
+    RUN(records_nested_names_near_the_wanted);
     RUN(records_two_deep_read_as_the_tree);
     RUN(records_charge_the_names_pushed_out);
     return test_finish();

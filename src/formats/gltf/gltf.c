@@ -127,10 +127,10 @@ static ganim_code top_array(gltf_file *f, const char *key, const gj_value **out,
     *out = NULL;
     if (count) *count = 0;
     if (!v) return GANIM_OK;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < GLTF_ROOT_RECORD_KINDS; k++)                                      /* (accessors, bufferViews) */
         if (f->recs[k].done && v->type == GJ_LATER && strcmp(key, f->recs[k].key) == 0) { /* read as records */
             *out = v;
-            if (count) *count = f->recs[k].count;
+            if (count) *count = f->recs[k].set.count;
             return GANIM_OK;
         }
     if (v->type != GJ_ARRAY) return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset, "gltf: '%s' is not an array", key);
@@ -246,6 +246,24 @@ static int later_member(unsigned depth, const char *parent, const char *key)
     return depth == 2 && !parent && strcmp(key, "samplers") == 0;
 }
 
+/* gj_parse of the text with q into f->root. A failure that `undo` says (GANIM_OK: every
+ * failure; else that code only) is undone: the scratch arena given back to where it was,
+ * *f->err as it was, and *undone set, for the caller to read the text again another way. */
+static ganim_code parse_undoing(gltf_file *f, const gj_parser *q, const uint8_t *json, size_t json_size,
+                                ganim_code undo, int *undone)
+{
+    ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
+    ganim_error kept;
+    if (f->err) kept = *f->err;
+    ganim_code code = gj_parse(q, json, json_size, &f->root, f->err);
+    *undone = code != GANIM_OK && (undo == GANIM_OK || code == undo);
+    if (*undone) {
+        ganim_doc_release(f->scratch, mark);
+        if (f->err) *f->err = kept;
+    }
+    return code;
+}
+
 static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
 {
     gj_parser p = { .alloc = tree_alloc,
@@ -290,9 +308,6 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
         /* (in the order of gltf_anim.c's channel_members and sampler_members) */
         static const char *const sampler_names[] = { "interpolation", "input", "output", "extras" };
         static const char *const channel_names[] = { "target", "sampler", "target.path", "target.node" };
-        ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
-        ganim_error kept;
-        if (f->err) kept = *f->err;
         memset(f->recs, 0, sizeof f->recs);
         f->recs[GLTF_ACCESSORS].key = "accessors";
         f->recs[GLTF_ACCESSORS].names = acc_names;
@@ -314,25 +329,20 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
         q.record_kinds = GLTF_RECORD_KINDS;
         f->json = p;
         f->json.later = NULL;
-        code = gj_parse(&q, json, json_size, &f->root, f->err);
-        recorded = code == GANIM_OK;
-        if (!recorded) {
-            ganim_doc_release(f->scratch, mark);
-            if (f->err) *f->err = kept;
+        int undone;
+        code = parse_undoing(f, &q, json, json_size, GANIM_OK, &undone);
+        recorded = !undone;
+        if (undone) {
             memset(f->recs, 0, sizeof f->recs);
             f->json_used = 0;
         }
     }
     if (together && !recorded) {
-        ganim_doc_mark_t mark = ganim_doc_mark(f->scratch);
-        ganim_error kept;
-        if (f->err) kept = *f->err;
+        int undone;
         p.later = NULL;
         f->json = p;
-        code = gj_parse(&p, json, json_size, &f->root, f->err);
-        if (code == GANIM_ERR_LIMIT) { /* (the bound: read as before) */
-            ganim_doc_release(f->scratch, mark);
-            if (f->err) *f->err = kept;
+        code = parse_undoing(f, &p, json, json_size, GANIM_ERR_LIMIT, &undone);
+        if (undone) { /* (the bound: read as before) */
             together = 0;
             p.later = later_member;
         }

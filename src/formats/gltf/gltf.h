@@ -39,8 +39,16 @@
  * tree does not hold them all at once. */
 #define GLTF_SAMPLERS_TOGETHER ((size_t)256 << 10)
 #define GLTF_NONE UINT32_MAX
-/* gltf_file.recs: the root's accessors and bufferViews, the animations' samplers and channels */
-enum { GLTF_ACCESSORS = 0, GLTF_VIEWS = 1, GLTF_SAMPLERS = 2, GLTF_CHANNELS = 3, GLTF_RECORD_KINDS = 4 };
+/* gltf_file.recs: the root's accessors and bufferViews (the first GLTF_ROOT_RECORD_KINDS,
+ * depth 0), the animations' samplers and channels (depth 2) */
+enum {
+    GLTF_ACCESSORS = 0,
+    GLTF_VIEWS = 1,
+    GLTF_SAMPLERS = 2,
+    GLTF_CHANNELS = 3,
+    GLTF_RECORD_KINDS = 4,
+    GLTF_ROOT_RECORD_KINDS = GLTF_VIEWS + 1
+};
 /* For tests: 1 reads the accessors, bufferViews, samplers and channels as trees always (the
  * same outcome). A global, not a field as gj_parser.no_shapes is: its tests read through
  * ganim_read_memory, which reaches the parser by no field but a public option. */
@@ -192,19 +200,37 @@ ganim_code gltf_json_later(gltf_file *f, const gj_value **v);
  * `strings` (NULL-ended) when its bytes are, else "". */
 void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_field *fl, const char *const *strings,
                            gj_value *tmp, const gj_value **out);
-/* Object `index` of a set of records r (each object's '{' in at[], its fields in field[])
- * as the tree would hold it: its members by gltf_fields_as_values (out[j] NULL: absent,
- * else &tmp[j]; a string's text one of `strings` or ""), and *obj standing in for the
- * object (GJ_OBJECT, its offset, no members), which it returns. For the root's records
- * (recs[kind]'s at and field) and an animation's (a GJ_RECORDS value's set). */
-static inline const gj_value *gltf_record_object(const gltf_file *f, const gj_records *r, const uint32_t *at,
-                                                 const gj_field *field, uint32_t index, const char *const *strings,
-                                                 gj_value *tmp, gj_value *obj, const gj_value **out)
+/* A record's field fl as the tree's value would read: gj_uint's whole number in 0..max
+ * (1, in *u; 0: absent, not a number or not one of those), and whether it is the string
+ * `lit` (a record's strings hold no escapes: their bytes in the text are the string's). */
+static inline int gltf_field_uint(const gltf_file *f, const gj_field *fl, uint64_t max, uint64_t *u)
 {
-    gltf_fields_as_values(f, r, &field[(size_t)index * r->fields], strings, tmp, out);
+    if (fl->type != GJ_NUMBER) return 0;
+    gj_value v; /* (the tree's value for it: gj_uint reads a number's type, text and length) */
+    memset(&v, 0, sizeof v);
+    v.type = GJ_NUMBER;
+    v.text = (const char *)f->json_text + fl->at;
+    v.count = fl->count;
+    return gj_uint(&v, max, u);
+}
+static inline int gltf_field_is(const gltf_file *f, const gj_field *fl, const char *lit)
+{
+    size_t n = strlen(lit);
+    return fl->type == GJ_STRING && fl->count == n && memcmp(f->json_text + fl->at + 1, lit, n) == 0;
+}
+/* Object `index` of the records `set` (of kind r) as the tree would hold it: its members by
+ * gltf_fields_as_values (out[j] NULL: absent, else &tmp[j]; a string's text one of
+ * `strings` or ""), and *obj standing in for the object (GJ_OBJECT, its offset, no
+ * members), which it returns. For the root's records (recs[kind].set) and an animation's
+ * (a GJ_RECORDS value's set). */
+static inline const gj_value *gltf_record_object(const gltf_file *f, const gj_records *r, const gj_recset *set,
+                                                 uint32_t index, const char *const *strings, gj_value *tmp,
+                                                 gj_value *obj, const gj_value **out)
+{
+    gltf_fields_as_values(f, r, &set->field[(size_t)index * r->fields], strings, tmp, out);
     memset(obj, 0, sizeof *obj);
     obj->type = GJ_OBJECT;
-    obj->offset = f->json_offset + at[index];
+    obj->offset = f->json_offset + set->at[index];
     return obj;
 }
 

@@ -187,8 +187,7 @@ static const gj_value *channel_members(anim *a, const gj_value *chans, uint32_t 
     gltf_file *f = a->f;
     if (chans->type == GJ_RECORDS) {
         static const char *const paths[] = { "rotation", "translation", "scale", "weights", NULL };
-        return gltf_record_object(f, &f->recs[GLTF_CHANNELS], chans->set->at, chans->set->field, ci, paths, tmp, obj,
-                                  m);
+        return gltf_record_object(f, &f->recs[GLTF_CHANNELS], chans->set, ci, paths, tmp, obj, m);
     }
     static const char *const cnames[] = { "target", "sampler" }, *const tnames[] = { "path", "node" };
     const gj_value *cv = &chans->items[ci];
@@ -209,7 +208,7 @@ static const gj_value *sampler_members(anim *a, uint32_t si, gj_value *tmp, gj_v
         static const char *const interps[] = { "LINEAR", "STEP", "CUBICSPLINE", NULL };
         const gj_records *r = &f->recs[GLTF_SAMPLERS];
         const gj_field *fl = &samplers->set->field[(size_t)si * r->fields];
-        gltf_record_object(f, r, samplers->set->at, samplers->set->field, si, interps, tmp, obj, m);
+        gltf_record_object(f, r, samplers->set, si, interps, tmp, obj, m);
         if (fl->type == GJ_STRING && !tmp[0].text[0]) { /* (not one of them: its bytes, for the message) */
             size_t len = fl->count < 40 ? fl->count : 40;
             memcpy(interp, f->json_text + fl->at + 1, len);

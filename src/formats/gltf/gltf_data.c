@@ -156,36 +156,64 @@ static const gj_value *members_of(gltf_file *f, int kind, uint32_t index, const 
                                   gj_value *tmp, gj_value *obj, const gj_value **m)
 {
     const gj_records *r = &f->recs[kind];
-    if (r->done) return gltf_record_object(f, r, r->at, r->field, index, strings, tmp, obj, m); /* read as records */
+    if (r->done) return gltf_record_object(f, r, &r->set, index, strings, tmp, obj, m); /* read as records */
     const gj_value *v = &arr->items[index];
     gltf_members(v, names, m, n, memo);
     return v;
 }
 
+/* bufferView `index` straight from its record's fields (buffer, byteOffset, byteLength,
+ * byteStride as read_view's tree values would give them, and the object's offset in *at),
+ * when it was read as records and read_view's checks of them pass; 0: read it from the
+ * values (every message there). Its `extensions` field needs no look: a record's field is
+ * never an object (scan_records gives up on one that has no nested fields), and gj_get of
+ * anything else finds no meshopt member. */
+static int view_record(const gltf_file *f, uint32_t index, uint32_t *buf, uint64_t *off, uint64_t *len,
+                       uint64_t *stride, uint64_t *at)
+{
+    const gj_records *r = &f->recs[GLTF_VIEWS];
+    if (!r->done) return 0;
+    const gj_field *fl = &r->set.field[(size_t)index * r->fields]; /* (in the order of read_view's names) */
+    uint64_t b;
+    *off = *stride = 0;
+    if (!gltf_field_uint(f, &fl[0], UINT32_MAX, &b) || b >= f->buf_count ||
+        (fl[2].type != GJ_ABSENT && !gltf_field_uint(f, &fl[2], (uint64_t)1 << 53, off)) ||
+        !gltf_field_uint(f, &fl[3], (uint64_t)1 << 53, len) ||
+        (fl[4].type != GJ_ABSENT && (!gltf_field_uint(f, &fl[4], 252, stride) || *stride < 4 || *stride % 4)))
+        return 0;
+    *buf = (uint32_t)b;
+    *at = f->json_offset + r->set.at[index];
+    return 1;
+}
+
 static ganim_code read_view(gltf_file *f, uint32_t index, view *out)
 {
-    static const char *const names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
-    const gj_value *m[5]; /* in the order of names (gltf.c's view_names) */
-    gj_value tmp[5], obj;
-    const gj_value *v = members_of(f, GLTF_VIEWS, index, NULL, f->views_v, names, 5, &f->memo_view, tmp, &obj, m);
     uint32_t buf;
-    uint64_t off = 0, len, stride = 0;
-    int has = gltf_index_of(f, m[0], "buffer", f->buf_count, "bufferView", &buf);
-    if (has < 0) return f->err ? f->err->code : GANIM_ERR_CORRUPT;
-    if (!has) return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset, "gltf: bufferView %u has no buffer", index);
-    if (gj_get(m[1], "EXT_meshopt_compression") || gj_get(m[1], "KHR_meshopt_compression"))
-        return ganim_fail(f->err, GANIM_ERR_UNSUPPORTED, v->offset,
-                          "gltf: bufferView %u is compressed with meshopt, which ganim does not decode", index);
-    if ((m[2] && !gj_uint(m[2], (uint64_t)1 << 53, &off)) || !gj_uint(m[3], (uint64_t)1 << 53, &len) ||
-        (m[4] && (!gj_uint(m[4], 252, &stride) || stride < 4 || stride % 4)))
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset,
-                          "gltf: bufferView %u: byteOffset, byteLength or byteStride is not a valid number", index);
+    uint64_t off = 0, len = 0, stride = 0, at = 0;
+    if (!f->recs[GLTF_VIEWS].done || !view_record(f, index, &buf, &off, &len, &stride, &at)) {
+        static const char *const names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
+        const gj_value *m[5]; /* in the order of names (gltf.c's view_names) */
+        gj_value tmp[5], obj;
+        const gj_value *v = members_of(f, GLTF_VIEWS, index, NULL, f->views_v, names, 5, &f->memo_view, tmp, &obj, m);
+        off = stride = 0;
+        at = v->offset;
+        int has = gltf_index_of(f, m[0], "buffer", f->buf_count, "bufferView", &buf);
+        if (has < 0) return f->err ? f->err->code : GANIM_ERR_CORRUPT;
+        if (!has) return ganim_fail(f->err, GANIM_ERR_CORRUPT, at, "gltf: bufferView %u has no buffer", index);
+        if (gj_get(m[1], "EXT_meshopt_compression") || gj_get(m[1], "KHR_meshopt_compression"))
+            return ganim_fail(f->err, GANIM_ERR_UNSUPPORTED, at,
+                              "gltf: bufferView %u is compressed with meshopt, which ganim does not decode", index);
+        if ((m[2] && !gj_uint(m[2], (uint64_t)1 << 53, &off)) || !gj_uint(m[3], (uint64_t)1 << 53, &len) ||
+            (m[4] && (!gj_uint(m[4], 252, &stride) || stride < 4 || stride % 4)))
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, at,
+                              "gltf: bufferView %u: byteOffset, byteLength or byteStride is not a valid number", index);
+    }
     const uint8_t *bytes = NULL;
     size_t size = 0;
     ganim_code code = buffer_bytes(f, buf, &bytes, &size);
     if (code != GANIM_OK) return code;
     if (off > size || len > size - off)
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset,
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, at,
                           "gltf: bufferView %u: bytes %llu..%llu are beyond buffer %u (%zu bytes)", index,
                           (unsigned long long)off, (unsigned long long)off + len, buf, size);
     out->data = bytes + off;
@@ -331,6 +359,56 @@ static float *borrowable(const uint8_t *p, uint64_t stride, int comps)
     return NULL;
 }
 
+/* An accessor's members as gltf_accessor_floats reads them. */
+typedef struct acc_fields {
+    uint64_t ctype, n, off, at; /* at: the object's offset */
+    const char *type;           /* one of gltf_accessor_floats' `types` */
+    int tcomps, normalized, has_view;
+    uint32_t view;
+} acc_fields;
+
+/* Accessor `index` straight from its record's fields, when it was read as records, the
+ * checks gltf_accessor_floats makes of its values before it reads the view pass on them
+ * (componentType, count, type, byteOffset; bufferView absent or a view), and it has no
+ * sparse field; 0: read it from the values (every message there). */
+static int accessor_record(const gltf_file *f, uint32_t index, const char *const *types, acc_fields *af)
+{
+    const gj_records *r = &f->recs[GLTF_ACCESSORS];
+    if (!r->done) return 0;
+    const gj_field *fl = &r->set.field[(size_t)index * r->fields]; /* (in the order of `names` there) */
+    uint64_t vw = 0;
+    af->off = 0;
+    if (!gltf_field_uint(f, &fl[1], UINT32_MAX, &af->ctype) || !component_size(af->ctype) ||
+        !gltf_field_uint(f, &fl[2], UINT32_MAX, &af->n) || fl[3].type != GJ_STRING ||
+        (fl[4].type != GJ_ABSENT && !gltf_field_uint(f, &fl[4], (uint64_t)1 << 53, &af->off)) ||
+        fl[6].type != GJ_ABSENT ||
+        (fl[0].type != GJ_ABSENT && (!gltf_field_uint(f, &fl[0], UINT32_MAX, &vw) || vw >= f->view_count)))
+        return 0;
+    /* the type: one of `types` (SCALAR, then six of four bytes) as its bytes are (no escapes) */
+    const char *s = (const char *)f->json_text + fl[3].at + 1;
+    if (fl[3].count == 6 && memcmp(s, "SCALAR", 6) == 0) {
+        af->type = types[0];
+    } else if (fl[3].count == 4) {
+        uint32_t w, c;
+        unsigned t = 1;
+        memcpy(&w, s, 4);
+        for (; types[t]; t++) {
+            memcpy(&c, types[t], 4);
+            if (w == c) break;
+        }
+        if (!types[t]) return 0;
+        af->type = types[t];
+    } else {
+        return 0;
+    }
+    if (!(af->tcomps = type_components(af->type))) return 0;
+    af->normalized = fl[5].type == GJ_TRUE;
+    af->has_view = fl[0].type != GJ_ABSENT;
+    af->view = (uint32_t)vw;
+    af->at = f->json_offset + r->set.at[index];
+    return 1;
+}
+
 ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int ints, gltf_use *use, float **out,
                                 uint32_t *count)
 {
@@ -367,31 +445,40 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
     static const char *const types[] = { "SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4", NULL };
     const gj_value *mv[7]; /* in the order of names (gltf.c's acc_names) */
     gj_value tmp[7], obj;
-    const gj_value *a =
-        members_of(f, GLTF_ACCESSORS, index, types, f->accessors_v, names, 7, &f->memo_accessor, tmp, &obj, mv);
+    acc_fields af;
     const char *type = "";
-    uint64_t ctype, n, off = 0;
-    int normalized = gj_is(mv[5], GJ_TRUE), tcomps = 0;
-    if (!gj_uint(mv[1], UINT32_MAX, &ctype) || !component_size(ctype) || !gj_uint(mv[2], UINT32_MAX, &n) ||
-        !gj_string(mv[3], &type) || !(tcomps = type_components(type)) ||
-        (mv[4] && !gj_uint(mv[4], (uint64_t)1 << 53, &off)))
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
-                          "gltf: accessor %u: componentType, count, type or byteOffset is missing or not valid", index);
+    uint64_t ctype, n, off = 0, at; /* at: the accessor's offset, for messages */
+    int normalized, tcomps = 0, fast = f->recs[GLTF_ACCESSORS].done && accessor_record(f, index, types, &af);
+    if (fast) {
+        ctype = af.ctype, n = af.n, off = af.off, type = af.type, tcomps = af.tcomps, normalized = af.normalized;
+        mv[0] = mv[6] = NULL; /* (the view is af's; no sparse) */
+        at = af.at;
+    } else {
+        at = members_of(f, GLTF_ACCESSORS, index, types, f->accessors_v, names, 7, &f->memo_accessor, tmp, &obj, mv)
+                 ->offset;
+        normalized = gj_is(mv[5], GJ_TRUE);
+        if (!gj_uint(mv[1], UINT32_MAX, &ctype) || !component_size(ctype) || !gj_uint(mv[2], UINT32_MAX, &n) ||
+            !gj_string(mv[3], &type) || !(tcomps = type_components(type)) ||
+            (mv[4] && !gj_uint(mv[4], (uint64_t)1 << 53, &off)))
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, at,
+                              "gltf: accessor %u: componentType, count, type or byteOffset is missing or not valid",
+                              index);
+    }
     if (tcomps != comps)
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset, "gltf: " USE_FMT ": accessor %u is %s, not %s",
-                          USE_ARGS(use), index, type,
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, at, "gltf: " USE_FMT ": accessor %u is %s, not %s", USE_ARGS(use),
+                          index, type,
                           comps == 1   ? "SCALAR"
                           : comps == 3 ? "VEC3"
                                        : "VEC4");
     if (ctype != FLOAT && (!ints || !normalized || ctype == UINT))
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, at,
                           "gltf: " USE_FMT ": accessor %u holds %s integers where floats%s are needed", USE_ARGS(use),
                           index, normalized ? "normalized" : "plain", ints ? " or normalized integers" : "");
     if (n == 0)
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset, "gltf: " USE_FMT ": accessor %u has no elements",
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, at, "gltf: " USE_FMT ": accessor %u has no elements",
                           USE_ARGS(use), index);
-    uint32_t vi;
-    int has_view = gltf_index_of(f, mv[0], "bufferView", f->view_count, "accessor", &vi);
+    uint32_t vi = fast ? af.view : 0;
+    int has_view = fast ? af.has_view : gltf_index_of(f, mv[0], "bufferView", f->view_count, "accessor", &vi);
     if (has_view < 0) return f->err ? f->err->code : GANIM_ERR_CORRUPT;
     int csize = component_size(ctype);
     uint64_t elem = (uint64_t)comps * (uint64_t)csize;
@@ -400,15 +487,15 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
         ganim_code code = read_view(f, vi, &v);
         if (code != GANIM_OK) return code;
         if (!v.data || !fits(off, n, elem, v.stride ? v.stride : elem, v.size))
-            return ganim_fail(f->err, GANIM_ERR_CORRUPT, a->offset,
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, at,
                               "gltf: accessor %u: %llu elements of %llu bytes do not fit in bufferView %u (%zu bytes)",
                               index, (unsigned long long)n, (unsigned long long)elem, vi, v.size);
     } else if (n > MAX_VIEWLESS) {
-        return ganim_fail(f->err, GANIM_ERR_LIMIT, a->offset,
+        return ganim_fail(f->err, GANIM_ERR_LIMIT, at,
                           "gltf: accessor %u: %llu elements without a buffer view (at most %u)", index,
                           (unsigned long long)n, MAX_VIEWLESS);
     }
-    const gj_value *sp = mv[6];
+    const gj_value *sp = mv[6]; /* (NULL when fast) */
     uint64_t stride = v.stride ? v.stride : elem;
     /* float32 bytes the caller only reads (or copies before writing) are used where they
      * are; with a view every element is written below; without one they are zeros */

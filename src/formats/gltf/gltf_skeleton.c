@@ -141,18 +141,10 @@ static ganim_code count_animated(gltf_file *f, uint32_t *moved)
         for (uint32_t c = 0; gj_is(ch, GJ_RECORDS) && c < ch->count; c++) { /* (read as records: gltf.c) */
             const gj_field *fl = &ch->set->field[(size_t)c * f->recs[GLTF_CHANNELS].fields];
             const gj_field *path = &fl[2], *nf = &fl[3]; /* target.path, target.node */
-            gj_value nv;
             uint64_t node;
-            if (path->type != GJ_STRING || nf->type != GJ_NUMBER) continue;
-            memset(&nv, 0, sizeof nv);
-            nv.type = GJ_NUMBER;
-            nv.text = (const char *)f->json_text + nf->at;
-            nv.count = nf->count;
-            if (!gj_uint(&nv, UINT32_MAX, &node) || node >= f->node_count) continue;
-            const char *p = (const char *)f->json_text + path->at + 1; /* (its bytes: no escapes) */
-            if ((path->count == 8 && memcmp(p, "rotation", 8) == 0) ||
-                (path->count == 11 && memcmp(p, "translation", 11) == 0) ||
-                (path->count == 5 && memcmp(p, "scale", 5) == 0))
+            if (!gltf_field_uint(f, nf, UINT32_MAX, &node) || node >= f->node_count) continue;
+            if (gltf_field_is(f, path, "rotation") || gltf_field_is(f, path, "translation") ||
+                gltf_field_is(f, path, "scale"))
                 moved[node]++;
         }
         for (uint32_t c = 0; gj_is(ch, GJ_ARRAY) && c < ch->count; c++) {

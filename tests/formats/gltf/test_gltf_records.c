@@ -245,6 +245,19 @@ TEST(built_files_read_alike)
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@TX\"}",
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"VEC\"}",
         "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"byteOffset\":null}",
+        /* (gltf_data.c's accessor_record: what it takes and leaves to the values) */
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"VEC5\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"VECS\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"SCALAX\"}",
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":@C,\"type\":\"@T\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"sparse\":1}",
+        "{\"bufferView\":@B,\"componentType\":5125,\"count\":@C,\"type\":\"@T\"}",
+        "{\"bufferView\":@B,\"componentType\":5121,\"count\":@C,\"type\":\"@T\",\"normalized\":true}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"@T\",\"byteOffset\":4}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":0,\"type\":\"@T\"}",
+        "{\"componentType\":5126,\"count\":@C,\"type\":\"@T\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":@C,\"type\":\"MAT4\"}",
+        "{\"bufferView\":@B,\"componentType\":5126,\"count\":4294967296,\"type\":\"@T\"}",
     };
     static const char *const views[] = {
         "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C}",
@@ -253,6 +266,17 @@ TEST(built_files_read_alike)
         "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"extensions\":{}}",
         "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"buffer\":0}",
         "{\"buffer\":1,\"byteOffset\":@B,\"byteLength\":@C}",
+        /* (gltf_data.c's view_record: what it takes and leaves to the values) */
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"byteStride\":3}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"byteStride\":256}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"byteStride\":2}",
+        "{\"buffer\":0,\"byteOffset\":-@B,\"byteLength\":@C}",
+        "{\"buffer\":0,\"byteLength\":@C}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":99999}",
+        "{\"byteOffset\":@B,\"byteLength\":@C}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"extensions\":5}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":@C,\"byteStride\":16}",
+        "{\"buffer\":0,\"byteOffset\":@B,\"byteLength\":\"@C\"}",
     };
     static const char *const channels[] = {
         "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}",
@@ -296,10 +320,11 @@ TEST(built_files_read_alike)
     uint32_t x = 12345;
     static char text[16384];
     static uint8_t glb[16384 + 4096];
-    for (int t = 0; t < 400; t++) {
+    for (int t = 0; t < 1200; t++) {
         /* one joint, one animation of one rotation channel: times (SCALAR) and values (VEC4) */
         size_t n = 0;
-        unsigned sa = rnd(&x) % 11, sb = t % 3 ? 0 : rnd(&x) % 11, va = rnd(&x) % 6, vb = t % 3 ? 0 : rnd(&x) % 6;
+        const unsigned ns = (unsigned)(sizeof shapes / sizeof *shapes), nv = (unsigned)(sizeof views / sizeof *views);
+        unsigned sa = rnd(&x) % ns, sb = t % 3 ? 0 : rnd(&x) % ns, va = rnd(&x) % nv, vb = t % 3 ? 0 : rnd(&x) % nv;
         n += (size_t)snprintf(
             text + n, sizeof text - n,
             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"j\"}],\"skins\":[{\"joints\":[0]}],"
@@ -329,9 +354,75 @@ TEST(built_files_read_alike)
     printf("  %u reads compared, %u failed alike\n", compared, failed_alike);
 }
 
+/* Whether the dump holds the bytes of s. */
+static int dump_has(const ganim_buffer *b, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i + n <= b->size; i++)
+        if (memcmp(b->data + i, s, n) == 0) return 1;
+    return 0;
+}
+
+/* The skin the animations move most (gltf_skeleton.c's count_animated, which reads a
+ * recorded channel's target.path and target.node from its fields): two skins of one
+ * joint each, a rotation channel on skin 0's joint and two channels on skin 1's whose path
+ * or node is near a counted one (a path that is one's prefix or has it as a prefix, a
+ * node that gj_uint refuses or takes): skin 1 becomes the skeleton only where both
+ * channels count, the same either way. */
+TEST(skin_choice_reads_targets_alike)
+{
+    static const char *const paths[] = { "scale",     "scalx",       "scal",       "scales", "rotation", "rotatioN",
+                                         "rotationX", "translation", "translatio", "Scale",  "",         "weights" };
+    static const char *const nodes[] = { "1", "1.0", "1e0", "10e-1", "-1", "4294967297", "1.5", "\"1\"", "true" };
+    static char text[4096];
+    static uint8_t glb[4096 + 1024];
+    unsigned skin1 = 0, before = compared;
+    for (size_t pa = 0; pa < sizeof paths / sizeof *paths; pa++)
+        for (size_t no = 0; no < sizeof nodes / sizeof *nodes; no++) {
+            int n = snprintf(text, sizeof text,
+                             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"j0\"},{\"name\":\"j1\"}],"
+                             "\"skins\":[{\"joints\":[0]},{\"joints\":[1]}],\"animations\":[{\"channels\":["
+                             "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}},"
+                             "{\"sampler\":0,\"target\":{\"node\":%s,\"path\":\"%s\"}},"
+                             "{\"sampler\":0,\"target\":{\"path\":\"%s\",\"node\":%s}}],"
+                             "\"samplers\":[{\"input\":0,\"output\":1}]}],\"accessors\":["
+                             "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+                             "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"}],"
+                             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":8},"
+                             "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":32}],\"buffers\":[{\"byteLength\":40}]}",
+                             nodes[no], paths[pa], paths[pa], nodes[no]);
+            size_t len = (size_t)n;
+            while (len % 4) text[len++] = ' ';
+            float bin[10] = { 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+            size_t total = 12 + 8 + len + 8 + sizeof bin;
+            uint32_t h[5] = { 0x46546C67u, 2, (uint32_t)total, (uint32_t)len, 0x4E4F534Au };
+            memcpy(glb, h, sizeof h);
+            memcpy(glb + 20, text, len);
+            uint32_t b[2] = { (uint32_t)sizeof bin, 0x004E4942u };
+            memcpy(glb + 20 + len, b, sizeof b);
+            memcpy(glb + 28 + len, bin, sizeof bin);
+            CHECK_MSG(records_taken(glb + 20, len) == 15, "%s %s: read as records", paths[pa], nodes[no]);
+            both_ways(glb, total, paths[pa], no);
+            outcome o;
+            read_one(glb, total, 1, &o);
+            int counted =
+                no < 4 && (pa == 0 || pa == 4 || pa == 7); /* (scale, rotation, translation; 1 as gj_uint takes it) */
+            CHECK_MSG(o.code != GANIM_OK || o.dump.size > 0, "%s %s", paths[pa], nodes[no]);
+            if (o.code == GANIM_OK && o.dump.data) {
+                int j1 = dump_has(&o.dump, "\"j1\"") && !dump_has(&o.dump, "\"j0\"");
+                skin1 += (unsigned)j1;
+                CHECK_MSG(j1 == counted, "%s %s: skin %d, expected %d", paths[pa], nodes[no], j1, counted);
+            }
+            outcome_free(&o);
+        }
+    CHECK(compared - before == 108 && skin1 > 0);
+    printf("  %u reads compared, skin 1 chosen in %u\n", compared - before, skin1);
+}
+
 int main(void)
 {
     RUN(exports_and_producers_read_alike);
     RUN(built_files_read_alike);
+    RUN(skin_choice_reads_targets_alike);
     return test_finish();
 }
