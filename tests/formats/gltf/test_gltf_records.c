@@ -213,6 +213,22 @@ TEST(exports_and_producers_read_alike)
     printf("  %u reads compared, %u failed alike\n", compared, failed_alike);
 }
 
+/* A GLB of the JSON text (its n bytes padded with spaces to 4 in place: text has room) and
+ * a BIN chunk of the 10 floats every built file's accessors read; its size. */
+static size_t glb_wrap(uint8_t *glb, char *text, size_t n)
+{
+    while (n % 4) text[n++] = ' ';
+    static const float bin[10] = { 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    size_t total = 12 + 8 + n + 8 + sizeof bin;
+    uint32_t h[5] = { 0x46546C67u, 2, (uint32_t)total, (uint32_t)n, 0x4E4F534Au };
+    memcpy(glb, h, sizeof h);
+    memcpy(glb + 20, text, n);
+    uint32_t b[2] = { (uint32_t)sizeof bin, 0x004E4942u };
+    memcpy(glb + 20 + n, b, sizeof b);
+    memcpy(glb + 28 + n, bin, sizeof bin);
+    return total;
+}
+
 /* tpl into text at n with @B, @C and @T replaced by b, c and t: the new length */
 static size_t put(char *text, size_t n, size_t cap, const char *tpl, unsigned b, unsigned c, const char *t)
 {
@@ -339,15 +355,7 @@ TEST(built_files_read_alike)
         n += (size_t)snprintf(text + n, sizeof text - n, ",");
         n = put(text, n, sizeof text, views[vb], 8, 32, "");
         n += (size_t)snprintf(text + n, sizeof text - n, "],\"buffers\":[{\"byteLength\":40}]}");
-        while (n % 4) text[n++] = ' ';
-        float bin[10] = { 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
-        size_t total = 12 + 8 + n + 8 + sizeof bin;
-        uint32_t h[5] = { 0x46546C67u, 2, (uint32_t)total, (uint32_t)n, 0x4E4F534Au };
-        memcpy(glb, h, sizeof h);
-        memcpy(glb + 20, text, n);
-        uint32_t b[2] = { (uint32_t)sizeof bin, 0x004E4942u };
-        memcpy(glb + 20 + n, b, sizeof b);
-        memcpy(glb + 28 + n, bin, sizeof bin);
+        size_t total = glb_wrap(glb, text, n);
         both_ways(glb, total, "built", (size_t)t);
         if (t % 40 == 0) damaged("built file", glb, total, 200, 100);
     }
@@ -391,16 +399,7 @@ TEST(skin_choice_reads_targets_alike)
                              "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":8},"
                              "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":32}],\"buffers\":[{\"byteLength\":40}]}",
                              nodes[no], paths[pa], paths[pa], nodes[no]);
-            size_t len = (size_t)n;
-            while (len % 4) text[len++] = ' ';
-            float bin[10] = { 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
-            size_t total = 12 + 8 + len + 8 + sizeof bin;
-            uint32_t h[5] = { 0x46546C67u, 2, (uint32_t)total, (uint32_t)len, 0x4E4F534Au };
-            memcpy(glb, h, sizeof h);
-            memcpy(glb + 20, text, len);
-            uint32_t b[2] = { (uint32_t)sizeof bin, 0x004E4942u };
-            memcpy(glb + 20 + len, b, sizeof b);
-            memcpy(glb + 28 + len, bin, sizeof bin);
+            size_t total = glb_wrap(glb, text, (size_t)n), len = (size_t)n + (4 - (size_t)n % 4) % 4;
             CHECK_MSG(records_taken(glb + 20, len) == 15, "%s %s: read as records", paths[pa], nodes[no]);
             both_ways(glb, total, paths[pa], no);
             outcome o;
