@@ -1774,6 +1774,19 @@ static uint32_t const_owner_track(const uint8_t *d, unsigned kind, uint32_t c)
     return UINT32_MAX;
 }
 
+/* The file at path and *room, a buffer of its size for damaged copies (the caller frees
+ * both); NULL, nothing held, when either cannot be had. */
+static uint8_t *file_and_room(const char *path, size_t *size, uint8_t **room)
+{
+    uint8_t *f = test_read_file(path, size);
+    *room = f ? malloc(*size) : NULL;
+    if (!*room) {
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
 /* A constant sample that is not finite (or beyond ACL_RANGE_MAX, its W included) is
  * refused by the open with the first bad one in track order (then rotation, translation,
  * scale) named, at the constant block's offset; the open checks them all at once and
@@ -1788,11 +1801,8 @@ TEST(bad_constants_are_named_in_track_order)
     int files = 0, cases = 0;
     for (char **p = list; *p; p++) {
         size_t size;
-        uint8_t *orig = test_read_file(*p, &size), *b = orig ? malloc(size) : NULL;
-        if (!orig || !b) {
-            free(orig);
-            continue;
-        }
+        uint8_t *b, *orig = file_and_room(*p, &size, &b);
+        if (!orig) continue;
         files++;
         const uint8_t *th = orig + ACL_HDR;
         unsigned rfmt = (ganim_ld_u32le(orig + 28) >> 4) & 15u;
@@ -1865,11 +1875,8 @@ TEST(bad_clip_ranges_are_named_first)
     const unsigned nedge = (unsigned)(sizeof edge / sizeof edge[0]);
     for (char **p = list; *p; p++) {
         size_t size;
-        uint8_t *orig = test_read_file(*p, &size), *b = orig ? malloc(size) : NULL;
-        if (!orig || !b) {
-            free(orig);
-            continue;
-        }
+        uint8_t *b, *orig = file_and_room(*p, &size, &b);
+        if (!orig) continue;
         const uint8_t *th = orig + ACL_HDR;
         uint32_t misc = ganim_ld_u32le(orig + 28), rfmt = (misc >> 4) & 15u;
         uint32_t nr = (rfmt == 3 ? ganim_ld_u32le(th + 8) : 0u) + (((misc >> 3) & 1u) ? ganim_ld_u32le(th + 12) : 0u) +
