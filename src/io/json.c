@@ -119,10 +119,16 @@ static GJ_HOT_INLINE size_t space_from(const uint8_t *s, size_t n, size_t i)
 static ganim_code charge(ps *st, size_t bytes)
 {
     size_t max = st->p->max_bytes;
-    if (max && (bytes > max || st->used > max - bytes))
+    if (max && (bytes > max || st->used > max - bytes)) {
+        char named[256];
+        const char *name = st->p->limit_name ? st->p->limit_name : "the JSON memory limit";
+        if (st->p->name_limit) {
+            st->p->name_limit(st->p->name_limit_user, named, sizeof named);
+            name = named;
+        }
         return ganim_fail(st->err, GANIM_ERR_LIMIT, at(st, st->i),
-                          "%s: the values up to here need more than %zu bytes of memory (%s)", st->p->who, max,
-                          st->p->limit_name ? st->p->limit_name : "the JSON memory limit");
+                          "%s: the values up to here need more than %zu bytes of memory (%s)", st->p->who, max, name);
+    }
     st->used = bytes > SIZE_MAX - st->used ? SIZE_MAX : st->used + bytes;
     return GANIM_OK;
 }
@@ -996,11 +1002,20 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
 /* Whether the member `key` of an object `depth` deep that is the member `self` (NULL: the
  * root, an array's item) is of a kind of gj_parser.records (depth 0: the root's; 2: an
  * array's item's, self NULL); root_records then tries it. */
+/* Whether the NUL-terminated names are the same (short names: compared here, not through
+ * strcmp's call). */
+static int same_name(const char *a, const char *b)
+{
+    size_t j = 0;
+    while (a[j] == b[j] && a[j]) j++;
+    return a[j] == b[j];
+}
+
 static int record_kind(const ps *st, unsigned depth, const char *self, const char *key)
 {
     if (!st->p->records || self || (depth != 0 && depth != 2)) return 0;
     for (unsigned q = 0; q < st->p->record_kinds; q++)
-        if (st->p->records[q].depth == depth && strcmp(st->p->records[q].key, key) == 0) return 1;
+        if (st->p->records[q].depth == depth && same_name(st->p->records[q].key, key)) return 1;
     return 0;
 }
 
@@ -1019,7 +1034,7 @@ root_records(ps *st, unsigned depth, const char *key, size_t i, gj_value *item, 
     ganim_code code = GANIM_OK;
     for (unsigned q = 0; q < st->p->record_kinds && !r; q++)
         if (st->p->records[q].depth == depth && !(depth == 0 && st->p->records[q].met) &&
-            strcmp(st->p->records[q].key, key) == 0)
+            same_name(st->p->records[q].key, key))
             r = &st->p->records[q];
     if (!r) return GANIM_OK;
     r->met = 1;

@@ -101,6 +101,11 @@ typedef struct gj_parser {
      * arena's); more is GANIM_ERR_LIMIT, whose message ends with `limit_name`. */
     size_t max_bytes;
     const char *limit_name;
+    /* When set, writes the limit's name into out (size bytes, NUL-terminated) in place of
+     * limit_name, only when the limit is passed: a name built from numbers costs the read
+     * nothing until it is needed. */
+    void (*name_limit)(const void *user, char *out, size_t size);
+    const void *name_limit_user;
     /* Whether to store the member `key` of an object nested `depth` deep (the root
      * object: 0) that is itself the member `parent` of an object (NULL: the root, an
      * array's item). 0: the member is checked as JSON but not stored. NULL: keep all. */

@@ -217,6 +217,15 @@ static void read_ganim_meta(gltf_file *f)
  * but take no memory). */
 int gltf_no_records;
 
+/* Whether the NUL-terminated names are the same (the parser asks of each new member: names
+ * are short, so compared here, not through strcmp's call). */
+static int same_name(const char *a, const char *b)
+{
+    size_t j = 0;
+    while (a[j] == b[j] && a[j]) j++;
+    return a[j] == b[j];
+}
+
 static int keep_member(unsigned depth, const char *parent, const char *key)
 {
     static const char *const top[] = {
@@ -225,10 +234,10 @@ static int keep_member(unsigned depth, const char *parent, const char *key)
     };
     if (depth == 0) {
         for (size_t i = 0; i < sizeof top / sizeof *top; i++)
-            if (strcmp(top[i], key) == 0) return 1;
+            if (top[i][0] == key[0] && same_name(top[i], key)) return 1;
         return 0;
     }
-    return !parent || strcmp(parent, "extras") != 0 || strcmp(key, "ganim") == 0;
+    return !parent || !same_name(parent, "extras") || same_name(key, "ganim");
 }
 
 /* The base64 text of ganim's records (extras.ganim: native_record, opaque clips), read
@@ -236,14 +245,14 @@ static int keep_member(unsigned depth, const char *parent, const char *key)
 static int lend_member(unsigned depth, const char *parent, const char *key)
 {
     (void)parent;
-    return depth > 0 && strcmp(key, "base64") == 0;
+    return depth > 0 && same_name(key, "base64");
 }
 
 /* An animation's samplers (`samplers` of an array's item two deep: the animations'; glTF
  * has no other): the tree holds them only while their animation is read. */
 static int later_member(unsigned depth, const char *parent, const char *key)
 {
-    return depth == 2 && !parent && strcmp(key, "samplers") == 0;
+    return depth == 2 && !parent && same_name(key, "samplers");
 }
 
 /* gj_parse of the text with q into f->root. A failure that `undo` says (GANIM_OK: every
@@ -264,6 +273,19 @@ static ganim_code parse_undoing(gltf_file *f, const gj_parser *q, const uint8_t 
     return code;
 }
 
+/* The JSON bound's name in its message, written only when a text passes it (at most 200
+ * bytes, as it always was). */
+static void json_limit_name(const void *user, char *out, size_t size)
+{
+    const gltf_file *f = user;
+    char name[200];
+    snprintf(name, sizeof name,
+             "ganim reads a JSON text of %zu bytes in at most %u bytes per byte plus %zu, and within the read's "
+             "memory limit of %zu bytes (ganim_read_opts.memory_limit)",
+             f->json_size, GLTF_JSON_BYTES_PER_BYTE, GLTF_JSON_FLOOR, f->json_limit);
+    snprintf(out, size, "%s", name);
+}
+
 static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
 {
     gj_parser p = { .alloc = tree_alloc,
@@ -277,11 +299,10 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
                       ? SIZE_MAX
                       : json_size * GLTF_JSON_BYTES_PER_BYTE + GLTF_JSON_FLOOR;
     if (p.max_bytes > limit) p.max_bytes = limit;
-    snprintf(f->json_limit_name, sizeof f->json_limit_name,
-             "ganim reads a JSON text of %zu bytes in at most %u bytes per byte plus %zu, and within the read's "
-             "memory limit of %zu bytes (ganim_read_opts.memory_limit)",
-             json_size, GLTF_JSON_BYTES_PER_BYTE, GLTF_JSON_FLOOR, limit);
-    p.limit_name = f->json_limit_name;
+    f->json_size = json_size;
+    f->json_limit = limit;
+    p.name_limit = json_limit_name;
+    p.name_limit_user = f;
     p.keep = keep_member;
     p.lend = lend_member;
     p.later = later_member;

@@ -136,7 +136,7 @@ typedef struct gltf_file {
      * samplers and channels: GJ_RECORDS values) from json_text, instead of as trees */
     gj_records recs[GLTF_RECORD_KINDS];
     const uint8_t *json_text;
-    char json_limit_name[200];
+    size_t json_size, json_limit; /* the JSON text's bound's figures, for its name (json_limit_name) */
     size_t json_used, json_later_used;
     /* gltf_members' memos for the tree's channels, targets, bufferViews, accessors, nodes
      * and nodes' extras.ganim, and for the samplers of the last tree parsed later */

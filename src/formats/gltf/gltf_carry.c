@@ -215,8 +215,9 @@ static char *latin1_back(gltf_file *f, const char *s)
 
 typedef struct ctx {
     gltf_file *f;
-    char where[96];
-    const char *why; /* the first thing that did not fit */
+    const char *where; /* "asset", "animation", "skin" */
+    long long index;   /* after where, when >= 0 (written in the message only when one is given) */
+    const char *why;   /* the first thing that did not fit */
     uint64_t offset;
 } ctx;
 
@@ -328,7 +329,10 @@ static int read_clip(ctx *c, const gj_value *o, uint32_t bones, int opaque, gltf
 
 static void ignored(ctx *c)
 {
-    ganim_doc_warn(c->f->doc, GANIM_WARN_INCONSISTENT, c->offset, "gltf: %s: extras.ganim: %s; it is ignored", c->where,
+    char where[96];
+    if (c->index >= 0) snprintf(where, sizeof where, "%s %lld", c->where, c->index);
+    else snprintf(where, sizeof where, "%s", c->where);
+    ganim_doc_warn(c->f->doc, GANIM_WARN_INCONSISTENT, c->offset, "gltf: %s: extras.ganim: %s; it is ignored", where,
                    c->why);
 }
 
@@ -339,8 +343,7 @@ ganim_code gltf_carry_read_anim(gltf_file *f, const gj_value *anim, uint32_t ai,
     memset(out, 0, sizeof *out);
     const gj_value *list = gj_get(gj_get(gj_get(anim, "extras"), "ganim"), "clips");
     if (!f->ganim || !list || !f->bone_count) return GANIM_OK;
-    ctx c = { f, "", NULL, 0 };
-    snprintf(c.where, sizeof c.where, "animation %u", ai);
+    ctx c = { f, "animation", ai, NULL, 0 };
     int ok = 1;
     if (!gj_is(list, GJ_ARRAY) || list->count < 1 || list->count > 2) ok = bad(&c, list, "clips is not 1 or 2 clips");
     for (uint32_t k = 0; ok > 0 && k < list->count; k++)
@@ -452,8 +455,7 @@ ganim_code gltf_carry_skeleton(gltf_file *f)
     if (!f->ganim || f->skin < 0 || !f->doc->skeleton) return GANIM_OK;
     const gj_value *ex = gj_get(gj_get(&f->skins_v->items[f->skin], "extras"), "ganim");
     if (!ex) return GANIM_OK;
-    ctx c = { f, "", NULL, 0 };
-    snprintf(c.where, sizeof c.where, "skin %d", (int)f->skin);
+    ctx c = { f, "skin", (int)f->skin, NULL, 0 };
     const char *fmt;
     const uint8_t *data = NULL;
     size_t size = 0;
@@ -491,7 +493,7 @@ ganim_code gltf_carry_finish(gltf_file *f, ganim_clip *clips, uint32_t made, con
 {
     ganim_doc *doc = f->doc;
     const gj_value *meta = gj_get(gj_get(gj_get(f->root, "asset"), "extras"), "ganim");
-    ctx c = { f, "asset", NULL, 0 };
+    ctx c = { f, "asset", -1, NULL, 0 };
     uint32_t nop = 0, declared = GLTF_NONE;
     gltf_carry_clip *op = NULL;
     if (f->ganim) {
