@@ -30,6 +30,7 @@
 #define KEY_CACHE 64u
 #define SHAPE_DEPTH 8u   /* objects this shallow remember their members' names (ps.shape) */
 #define SHAPE_MEMBERS 8u /* the first this many of them */
+#define STACK0 64u       /* the parser's stack's first values, in place (ps.stack0) */
 
 /* member_name, called for names and short string values: inlined in both (gcc stops
  * inlining it once it has two callers, which costs more than the copy) */
@@ -82,6 +83,10 @@ typedef struct ps {
         uint32_t len;
         uint8_t slot, keep, lend, later;
     } shape[SHAPE_DEPTH][SHAPE_MEMBERS]; /* (the last member: begin() clears none of it) */
+    /* The stack's first values, in place (a small text's stack asks the allocator for
+     * nothing; past them the stack is the allocator's, grown as before: the same bytes
+     * charged). After shape: begin() does not clear it. */
+    gj_value stack0[STACK0];
 } ps;
 
 static uint64_t at(const ps *st, size_t i) { return st->p->base + i; }
@@ -143,6 +148,24 @@ static ganim_code take(ps *st, size_t size, void **out)
     return GANIM_OK;
 }
 
+/* The buffer p of old_bytes grown to new_bytes (NULL: out of memory; p is kept): p in
+ * place (`in`: ps's own first buffer) is copied to the allocator's, else reallocated. */
+static void *grow(ps *st, void *p, const void *in, size_t old_bytes, size_t new_bytes)
+{
+    if (p != in) return ganim_realloc(&st->a, p, old_bytes, new_bytes);
+    void *q = ganim_alloc(&st->a, new_bytes);
+    if (q && old_bytes) memcpy(q, p, old_bytes);
+    return q;
+}
+
+/* Gives back what the parser's own buffers took of the allocator. */
+static void free_buffers(ps *st)
+{
+    if (st->stack != st->stack0) ganim_free(&st->a, st->stack, st->cap * sizeof *st->stack);
+    ganim_free(&st->a, st->rec_at, st->rec_acap * sizeof *st->rec_at);
+    ganim_free(&st->a, st->rec_field, st->rec_fcap * sizeof *st->rec_field);
+}
+
 static ganim_code push(ps *st, const gj_value *v)
 {
     if (st->top == st->cap) {
@@ -155,7 +178,9 @@ static ganim_code push(ps *st, const gj_value *v)
         if (code != GANIM_OK) return code;
         st->stack_used += (cap - st->cap) * sizeof *st->stack;
         if (!ganim_mul_size(cap, sizeof *st->stack, &bytes)) return GANIM_NOMEM(st->err);
-        gj_value *grown = ganim_realloc(&st->a, st->stack, st->cap * sizeof *st->stack, bytes);
+        gj_value *grown = !st->cap && cap <= STACK0
+                              ? st->stack0
+                              : grow(st, st->stack, st->stack0, st->cap * sizeof *st->stack, bytes);
         if (!grown) return GANIM_NOMEM(st->err);
         st->stack = grown;
         st->cap = cap;
@@ -1283,9 +1308,7 @@ static ganim_code parse_root(ps *st, unsigned depth, const char *key, gj_value *
     ganim_code code = take(st, sizeof **out, &mem);
     if (code == GANIM_OK) code = value(st, depth, *out = mem, key);
     if (code == GANIM_OK) (*out)->key = key;
-    ganim_free(&st->a, st->stack, st->cap * sizeof *st->stack);
-    ganim_free(&st->a, st->rec_at, st->rec_acap * sizeof *st->rec_at);
-    ganim_free(&st->a, st->rec_field, st->rec_fcap * sizeof *st->rec_field);
+    free_buffers(st);
     if (code == GANIM_OK && st->p->charged) *st->p->charged = st->used - st->stack_used; /* (the tree's) */
     return code;
 }
