@@ -5,20 +5,43 @@
  * and length-prefixed strings) that the details hook reads back. */
 #include "formats/gltf/gltf.h"
 #include "io/bytes.h"
-#include "io/writer.h"
 
 #define RECORD_VERSION 1
 
-static void put_str(ganim_writer *w, const char *s)
+/* A record built in a buffer of the caller's (the document's record: at most
+ * DOC_RECORD_MOST bytes, 17 numbers, a double and nine strings of at most 1000 bytes
+ * each), then copied once into the document's arena. */
+#define DOC_RECORD_MOST (17u * 4u + 8u + 9u * (4u + 1000u))
+typedef struct out {
+    uint8_t *b;
+    size_t n;
+} out;
+
+static void put_u32(out *o, uint32_t v)
+{
+    ganim_st_u32le(o->b + o->n, v);
+    o->n += 4;
+}
+
+static void put_f64(out *o, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    put_u32(o, (uint32_t)u);
+    put_u32(o, (uint32_t)(u >> 32));
+}
+
+static void put_str(out *o, const char *s)
 {
     size_t n = s ? strlen(s) : 0;
     if (n > 1000) n = 1000; /* the details read strings of up to 1099 bytes */
-    gw_u32le(w, (uint32_t)n);
-    gw_bytes(w, s ? s : "", n);
+    put_u32(o, (uint32_t)n);
+    if (n) memcpy(o->b + o->n, s, n);
+    o->n += n;
 }
 
 /* The names of a string array member, comma-separated (long lists cut). */
-static void put_names(ganim_writer *w, const gj_value *list)
+static void put_names(out *o, const gj_value *list)
 {
     char text[1024];
     size_t at = 0;
@@ -29,26 +52,21 @@ static void put_names(ganim_writer *w, const gj_value *list)
         int n = snprintf(text + at, sizeof text - at, "%s%s", i ? "," : "", s);
         if (n > 0) at += (size_t)n;
     }
-    put_str(w, text);
+    put_str(o, text);
 }
 
-static ganim_code finish(gltf_file *f, ganim_writer *w, ganim_buffer *buf, const uint8_t **out, size_t *size)
+static ganim_code finish(gltf_file *f, const out *o, const uint8_t **data, size_t *size)
 {
-    if (!gw_ok(w)) {
-        ganim_buffer_free(buf);
-        return GANIM_NOMEM(f->err);
-    }
-    *out = ganim_doc_memdup(f->doc, buf->data, buf->size);
-    *size = buf->size;
-    ganim_buffer_free(buf);
-    return *out ? GANIM_OK : GANIM_NOMEM(f->err);
+    *data = ganim_doc_memdup(f->doc, o->b, o->n);
+    *size = o->n;
+    return *data ? GANIM_OK : GANIM_NOMEM(f->err);
 }
 
 ganim_code gltf_doc_record(gltf_file *f)
 {
     if (f->doc->native_format) return GANIM_OK; /* the record ganim's exporter carried wins */
-    ganim_buffer buf = { 0 };
-    ganim_writer w = gw_init(&buf, ganim_doc_allocator(f->doc));
+    uint8_t buf[DOC_RECORD_MOST];
+    out o = { buf, 0 };
     const gj_value *asset = gj_get(f->root, "asset"), *meta = gj_get(gj_get(asset, "extras"), "ganim");
     const char *s[7] = { "", "", "", "", "", "", "" };
     gj_string(gj_get(asset, "generator"), &s[0]);
@@ -77,19 +95,18 @@ ganim_code gltf_doc_record(gltf_file *f)
                            (uint32_t)f->ganim,
                            (uint32_t)f->undo,
                            f->skipped_total };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) gw_u32le(&w, v[i]);
-    gw_f64le(&w, unit);
-    for (int i = 0; i < 7; i++) put_str(&w, s[i]);
-    put_names(&w, gj_get(f->root, "extensionsUsed"));
-    put_names(&w, gj_get(f->root, "extensionsRequired"));
+    _Static_assert(sizeof v / sizeof v[0] == 17, "DOC_RECORD_MOST counts 17 numbers");
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) put_u32(&o, v[i]);
+    put_f64(&o, unit);
+    for (int i = 0; i < 7; i++) put_str(&o, s[i]);
+    put_names(&o, gj_get(f->root, "extensionsUsed"));
+    put_names(&o, gj_get(f->root, "extensionsRequired"));
     f->doc->native_format = GLTF_FORMAT;
-    return finish(f, &w, &buf, &f->doc->native, &f->doc->native_size);
+    return finish(f, &o, &f->doc->native, &f->doc->native_size);
 }
 
 ganim_code gltf_clip_record(gltf_file *f, ganim_clip *clip, const gltf_clip_stats *st)
 {
-    ganim_buffer buf = { 0 };
-    ganim_writer w = gw_init(&buf, ganim_doc_allocator(f->doc));
     const uint32_t v[] = { RECORD_VERSION,
                            st->animation,
                            st->channels,
@@ -107,11 +124,13 @@ ganim_code gltf_clip_record(gltf_file *f, ganim_clip *clip, const gltf_clip_stat
                            st->step_tracks,
                            st->visibility_tracks,
                            st->cubic_samples };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) gw_u32le(&w, v[i]);
-    gw_f64le(&w, st->fps);
-    gw_f64le(&w, st->duration);
+    uint8_t buf[sizeof v + 2 * 8];
+    out o = { buf, 0 };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) put_u32(&o, v[i]);
+    put_f64(&o, st->fps);
+    put_f64(&o, st->duration);
     clip->native_format = GLTF_FORMAT;
-    return finish(f, &w, &buf, &clip->native, &clip->native_size);
+    return finish(f, &o, &clip->native, &clip->native_size);
 }
 
 /* ---- details ---------------------------------------------------------------------------------- */

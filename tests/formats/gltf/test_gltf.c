@@ -196,6 +196,28 @@ TEST(threejs_binary_and_data_uri)
         CHECK_EQ_INT(d->clips[0].frame_count, 31);
         CHECK(has_warning(d, GANIM_WARN_SKELETON, "'Prop'"));
     }
+    /* the glTF reader's records of the file and of its clip (read back by the details
+     * hook): the file's asset, extensions and counts; the clip's 31 keys a 30th apart, so
+     * 30 fps over 1 s, its four samplers, the 'Prop' channel skipped */
+    static const char *const facts[2][6] = {
+        { "\"container\":\"glb\"", "\"generator\":\"THREE.GLTFExporter r187\"",
+          "\"extensions_used\":[\"KHR_materials_unlit\"]", "\"nodes\":5,", "\"meshes\":2,", "\"skipped_channels\":1}" },
+        { "\"fps\":30,", "\"duration\":1,", "\"samplers\":4,", "\"channels_read\":3,",
+          "\"interpolation\":{\"LINEAR\":2,\"STEP\":1,\"CUBICSPLINE\":0}", "\"outside_skeleton\":1," },
+    };
+    for (int c = -1; c < 1; c++) {
+        ganim_details *det = NULL;
+        ganim_buffer js = { 0 };
+        CHECK_OK(ganim_doc_details(a, c, GANIM_DETAILS_SUMMARY, NULL, &det, NULL));
+        if (!det) continue;
+        CHECK_OK(ganim_detail_json(det->root, &js, NULL));
+        char text[2048];
+        snprintf(text, sizeof text, "%.*s", (int)js.size, js.data ? (const char *)js.data : "");
+        for (int k = 0; k < 6; k++)
+            CHECK_MSG(strstr(text, facts[c + 1][k]), "details of %d: no %s in %s", c, facts[c + 1][k], text);
+        ganim_buffer_free(&js);
+        ganim_details_free(det);
+    }
     ganim_buffer ja = { 0 }, jb = { 0 };
     CHECK_OK(ganim_export_json(a, NULL, &ja, NULL));
     CHECK_OK(ganim_export_json(b, NULL, &jb, NULL));
