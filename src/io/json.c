@@ -120,20 +120,31 @@ static GJ_HOT_INLINE size_t space_from(const uint8_t *s, size_t n, size_t i)
     return i;
 }
 
+#if defined(__GNUC__)
+#define GJ_COLD __attribute__((noinline, cold))
+#else
+#define GJ_COLD
+#endif
+
+/* charge's failure, out of line: its 256-byte name buffer would otherwise give every
+ * charge (and take, which inlines it) a frame to build on the fast path. */
+static GJ_COLD ganim_code charge_fail(ps *st, size_t max)
+{
+    char named[256];
+    const char *name = st->p->limit_name ? st->p->limit_name : "the JSON memory limit";
+    if (st->p->name_limit) {
+        st->p->name_limit(st->p->name_limit_user, named, sizeof named);
+        name = named;
+    }
+    return ganim_fail(st->err, GANIM_ERR_LIMIT, at(st, st->i),
+                      "%s: the values up to here need more than %zu bytes of memory (%s)", st->p->who, max, name);
+}
+
 /* Counts `bytes` more against max_bytes; GANIM_ERR_LIMIT (naming the limit) past it. */
 static ganim_code charge(ps *st, size_t bytes)
 {
     size_t max = st->p->max_bytes;
-    if (max && (bytes > max || st->used > max - bytes)) {
-        char named[256];
-        const char *name = st->p->limit_name ? st->p->limit_name : "the JSON memory limit";
-        if (st->p->name_limit) {
-            st->p->name_limit(st->p->name_limit_user, named, sizeof named);
-            name = named;
-        }
-        return ganim_fail(st->err, GANIM_ERR_LIMIT, at(st, st->i),
-                          "%s: the values up to here need more than %zu bytes of memory (%s)", st->p->who, max, name);
-    }
+    if (max && (bytes > max || st->used > max - bytes)) return charge_fail(st, max);
     st->used = bytes > SIZE_MAX - st->used ? SIZE_MAX : st->used + bytes;
     return GANIM_OK;
 }
