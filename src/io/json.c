@@ -159,16 +159,6 @@ static ganim_code take(ps *st, size_t size, void **out)
     return GANIM_OK;
 }
 
-/* The buffer p of old_bytes grown to new_bytes (NULL: out of memory; p is kept): p in
- * place (`in`: ps's own first buffer) is copied to the allocator's, else reallocated. */
-static void *grow(ps *st, void *p, const void *in, size_t old_bytes, size_t new_bytes)
-{
-    if (p != in) return ganim_realloc(&st->a, p, old_bytes, new_bytes);
-    void *q = ganim_alloc(&st->a, new_bytes);
-    if (q && old_bytes) memcpy(q, p, old_bytes);
-    return q;
-}
-
 /* Gives back what the parser's own buffers took of the allocator. */
 static void free_buffers(ps *st)
 {
@@ -180,7 +170,7 @@ static void free_buffers(ps *st)
 static ganim_code push(ps *st, const gj_value *v)
 {
     if (st->top == st->cap) {
-        size_t cap = st->cap ? st->cap + st->cap / 2 : 64, bytes;
+        size_t cap = st->cap ? st->cap + st->cap / 2 : STACK0, bytes;
         if (st->p->max_bytes) { /* no more than the bound leaves room for */
             size_t room = st->used < st->p->max_bytes ? (st->p->max_bytes - st->used) / sizeof *st->stack : 0;
             if (cap - st->cap > room) cap = st->cap + (room ? room : 1);
@@ -189,9 +179,13 @@ static ganim_code push(ps *st, const gj_value *v)
         if (code != GANIM_OK) return code;
         st->stack_used += (cap - st->cap) * sizeof *st->stack;
         if (!ganim_mul_size(cap, sizeof *st->stack, &bytes)) return GANIM_NOMEM(st->err);
-        gj_value *grown = !st->cap && cap <= STACK0
-                              ? st->stack0
-                              : grow(st, st->stack, st->stack0, st->cap * sizeof *st->stack, bytes);
+        /* the first values (at most STACK0) in place; past them copied to the allocator's
+         * memory, then reallocated there (a failure keeps the stack as it was) */
+        gj_value *grown = st->stack0;
+        if (st->cap && st->stack != st->stack0)
+            grown = ganim_realloc(&st->a, st->stack, st->cap * sizeof *st->stack, bytes);
+        else if (st->cap && (grown = ganim_alloc(&st->a, bytes)))
+            memcpy(grown, st->stack0, st->cap * sizeof *st->stack);
         if (!grown) return GANIM_NOMEM(st->err);
         st->stack = grown;
         st->cap = cap;
@@ -1038,20 +1032,11 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
 /* Whether the member `key` of an object `depth` deep that is the member `self` (NULL: the
  * root, an array's item) is of a kind of gj_parser.records (depth 0: the root's; 2: an
  * array's item's, self NULL); root_records then tries it. */
-/* Whether the NUL-terminated names are the same (short names: compared here, not through
- * strcmp's call). */
-static int same_name(const char *a, const char *b)
-{
-    size_t j = 0;
-    while (a[j] == b[j] && a[j]) j++;
-    return a[j] == b[j];
-}
-
 static int record_kind(const ps *st, unsigned depth, const char *self, const char *key)
 {
     if (!st->p->records || self || (depth != 0 && depth != 2)) return 0;
     for (unsigned q = 0; q < st->p->record_kinds; q++)
-        if (st->p->records[q].depth == depth && same_name(st->p->records[q].key, key)) return 1;
+        if (st->p->records[q].depth == depth && gj_same_name(st->p->records[q].key, key)) return 1;
     return 0;
 }
 
@@ -1070,7 +1055,7 @@ root_records(ps *st, unsigned depth, const char *key, size_t i, gj_value *item, 
     ganim_code code = GANIM_OK;
     for (unsigned q = 0; q < st->p->record_kinds && !r; q++)
         if (st->p->records[q].depth == depth && !(depth == 0 && st->p->records[q].met) &&
-            same_name(st->p->records[q].key, key))
+            gj_same_name(st->p->records[q].key, key))
             r = &st->p->records[q];
     if (!r) return GANIM_OK;
     r->met = 1;
@@ -1375,12 +1360,9 @@ ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const 
 const gj_value *gj_get(const gj_value *v, const char *key)
 {
     if (!v || v->type != GJ_OBJECT) return NULL;
-    for (uint32_t i = 0; i < v->count; i++) { /* names are short: compared here, not by strcmp */
+    for (uint32_t i = 0; i < v->count; i++) {
         const char *k = v->items[i].key;
-        if (k[0] != key[0]) continue;
-        size_t j = 0;
-        while (k[j] == key[j] && key[j]) j++;
-        if (k[j] == key[j]) return &v->items[i];
+        if (k[0] == key[0] && gj_same_name(k, key)) return &v->items[i];
     }
     return NULL;
 }

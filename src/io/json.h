@@ -144,6 +144,15 @@ ganim_code gj_parse(const gj_parser *p, const uint8_t *text, size_t size, const 
  * GANIM_ERR_NOMEM can happen, the text having been checked. */
 ganim_code gj_parse_later(const gj_parser *p, const gj_value *later, const gj_value **out, ganim_error *err);
 
+/* Whether the NUL-terminated names a and b are the same. Member names are short: compared
+ * by this loop where the parser and the readers ask, not through strcmp's call. */
+static inline int gj_same_name(const char *a, const char *b)
+{
+    size_t j = 0;
+    while (a[j] == b[j] && a[j]) j++;
+    return a[j] == b[j];
+}
+
 /* The member `key` of an object (the first one when the text repeats it), or NULL when
  * v is not an object or has none. */
 const gj_value *gj_get(const gj_value *v, const char *key);

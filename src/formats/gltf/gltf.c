@@ -217,15 +217,6 @@ static void read_ganim_meta(gltf_file *f)
  * but take no memory). */
 int gltf_no_records;
 
-/* Whether the NUL-terminated names are the same (the parser asks of each new member: names
- * are short, so compared here, not through strcmp's call). */
-static int same_name(const char *a, const char *b)
-{
-    size_t j = 0;
-    while (a[j] == b[j] && a[j]) j++;
-    return a[j] == b[j];
-}
-
 static int keep_member(unsigned depth, const char *parent, const char *key)
 {
     static const char *const top[] = {
@@ -234,10 +225,10 @@ static int keep_member(unsigned depth, const char *parent, const char *key)
     };
     if (depth == 0) {
         for (size_t i = 0; i < sizeof top / sizeof *top; i++)
-            if (top[i][0] == key[0] && same_name(top[i], key)) return 1;
+            if (top[i][0] == key[0] && gj_same_name(top[i], key)) return 1;
         return 0;
     }
-    return !parent || !same_name(parent, "extras") || same_name(key, "ganim");
+    return !parent || !gj_same_name(parent, "extras") || gj_same_name(key, "ganim");
 }
 
 /* The base64 text of ganim's records (extras.ganim: native_record, opaque clips), read
@@ -245,14 +236,14 @@ static int keep_member(unsigned depth, const char *parent, const char *key)
 static int lend_member(unsigned depth, const char *parent, const char *key)
 {
     (void)parent;
-    return depth > 0 && same_name(key, "base64");
+    return depth > 0 && gj_same_name(key, "base64");
 }
 
 /* An animation's samplers (`samplers` of an array's item two deep: the animations'; glTF
  * has no other): the tree holds them only while their animation is read. */
 static int later_member(unsigned depth, const char *parent, const char *key)
 {
-    return depth == 2 && !parent && same_name(key, "samplers");
+    return depth == 2 && !parent && gj_same_name(key, "samplers");
 }
 
 /* gj_parse of the text with q into f->root. A failure that `undo` says (GANIM_OK: every
