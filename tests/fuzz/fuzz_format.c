@@ -5,7 +5,8 @@
  * reads is validated and described at both levels and, when small, exported to glTF,
  * BVH and JSON, written back in its own format and read again (which must succeed).
  * Other formats' writers: fuzz_roundtrip.c; resampling and big exports:
- * fuzz_resample_export.c.
+ * fuzz_resample_export.c. Each read is also made under a small memory limit (512 B to
+ * 1 MiB, from a hash of the bytes): refused, or valid and read under the large limit too.
  *
  * GANIM_FUZZ_LEAN=1 (the long campaigns) skips the exports, the JSON and the write-back,
  * which the other harnesses cover, for many more runs a second.
@@ -66,14 +67,36 @@ static void describe(const ganim_doc *doc, int small)
     ganim_buffer_free(&out);
 }
 
+/* A small memory limit for these bytes, 512 B to 1 MiB by a hash of them (the same for
+ * the same input, so a finding replays): the readers' paths that meet the limit part way
+ * (a bound cut short, a buffer grown to the last bytes the limit leaves) are fuzzed too. */
+static size_t small_limit(const uint8_t *data, size_t size)
+{
+    uint32_t h = 2166136261u ^ (uint32_t)size;
+    for (size_t i = 0; i < size && i < 64; i++) h = (h ^ data[i]) * 16777619u;
+    size_t limit = (size_t)1 << (9 + h % 12u);
+    return limit + (h >> 8) % limit;
+}
+
 static void one(const ganim_format *f, const uint8_t *data, size_t size, const ganim_skeleton *sk)
 {
     ganim_read_opts o = { 0 };
     o.format = f->name;
     o.skeleton = sk;
-    o.memory_limit = 64u << 20;
+    o.memory_limit = small_limit(data, size);
     ganim_doc *doc = NULL;
-    if (ganim_read_memory(data, size, &o, &doc, NULL) != GANIM_OK) return;
+    /* under a small limit: refused, or a valid document that the large limit reads too */
+    ganim_code small = ganim_read_memory(data, size, &o, &doc, NULL);
+    if (small == GANIM_OK && ganim_doc_validate(doc, NULL) != GANIM_OK) abort();
+    uint32_t small_clips = small == GANIM_OK ? doc->clip_count : 0;
+    ganim_doc_free(doc);
+    doc = NULL;
+    o.memory_limit = 64u << 20;
+    if (ganim_read_memory(data, size, &o, &doc, NULL) != GANIM_OK) {
+        if (small == GANIM_OK) abort();
+        return;
+    }
+    if (small == GANIM_OK && small_clips != doc->clip_count) abort();
     if (ganim_doc_validate(doc, NULL) != GANIM_OK) abort();
     uint64_t work = 0;
     for (uint32_t i = 0; i < doc->clip_count; i++)
