@@ -170,7 +170,8 @@ static void free_buffers(ps *st)
 static ganim_code push(ps *st, const gj_value *v)
 {
     if (st->top == st->cap) {
-        size_t cap = st->cap ? st->cap + st->cap / 2 : STACK0, bytes;
+        /* (a stack the bound cut to one value grows by one: cap / 2 would be 0) */
+        size_t cap = st->cap ? st->cap + (st->cap > 1 ? st->cap / 2 : 1) : STACK0, bytes;
         if (st->p->max_bytes) { /* no more than the bound leaves room for */
             size_t room = st->used < st->p->max_bytes ? (st->p->max_bytes - st->used) / sizeof *st->stack : 0;
             if (cap - st->cap > room) cap = st->cap + (room ? room : 1);
@@ -1000,7 +1001,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     /* the stack the tree would have grown to: the array's items, an object's members and
      * a min or max array's numbers on top of what it holds */
     size_t need = add_sat(add_sat(st->top + 1, count), add_sat(most_members, most_inner)), cap = st->cap;
-    while (cap < need) cap = cap ? cap + cap / 2 : 64;
+    while (cap < need) cap = cap ? cap + (cap > 1 ? cap / 2 : 1) : 64; /* (as push grows it) */
     bound = add_sat(bound, (cap - st->cap) * sizeof(gj_value));
     /* The names the tree would have stored after the records and the records' read does
      * not: the tree's look-ups of the names and strings here (at most two a member, its

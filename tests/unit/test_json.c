@@ -1405,6 +1405,40 @@ TEST(records_charge_the_names_pushed_out)
     }
 }
 
+/* Bounds so small that the stack's first growth is cut to one value (room for one more
+ * under max_bytes): the next value grows it by one, never writes past it (the sanitized
+ * build, a read past the allocation), and a records read after it ends (its bound of the
+ * stack grown as push grows it: a loop that never grew it hung). Every bound from 0 to
+ * past the text's whole charge: refused for the bound, or read with at most the bound
+ * charged, alike with records and without (records then fall back, as gltf.c does). */
+TEST(tiny_bounds_grow_the_stack_by_one)
+{
+    static const char *const texts[] = { "[1,2]",
+                                         "[1,2,3,4,5]",
+                                         "{\"a\":1,\"b\":2,\"c\":3}",
+                                         "[[1,2],[3,4]]",
+                                         "{\"a\":[1],\"acc\":[{\"count\":1},{\"count\":2}]}",
+                                         "[\"s\",{\"acc\":[{\"type\":\"VEC3\"}]},2,3]",
+                                         "{\"x\":\"y\",\"acc\":[{\"count\":1,\"type\":\"SCALAR\"}],\"z\":[1,2,3]}" };
+    unsigned refused = 0, read = 0;
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+        for (size_t bound = 1; bound < 3000; bound++)
+            for (int records = 0; records < 2; records++) {
+                rec_run r;
+                parse_records(&r, texts[t], strlen(texts[t]), bound, records);
+                if (r.c != GANIM_OK && records) { /* read again without, as gltf.c does */
+                    arena_free(&r.a);
+                    parse_records(&r, texts[t], strlen(texts[t]), bound, 0);
+                }
+                CHECK_MSG(r.c == GANIM_ERR_LIMIT || (r.c == GANIM_OK && r.charged <= bound), "%s under %zu: %d, %zu",
+                          texts[t], bound, r.c, r.charged);
+                refused += r.c == GANIM_ERR_LIMIT;
+                read += r.c == GANIM_OK;
+                arena_free(&r.a);
+            }
+    CHECK_MSG(refused > 500 && read > 2000, "%u refused, %u read", refused, read);
+}
+
 int main(void)
 {
     RUN(values_and_views);
@@ -1427,5 +1461,6 @@ int main(void)
     RUN(records_nested_names_near_the_wanted);
     RUN(records_two_deep_read_as_the_tree);
     RUN(records_charge_the_names_pushed_out);
+    RUN(tiny_bounds_grow_the_stack_by_one);
     return test_finish();
 }
