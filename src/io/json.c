@@ -27,6 +27,12 @@
 #include "io/decimal.h"
 #include "io/decimal_fast.h"
 
+/* 1: the fast paths that have a general one beside them left out (a test builds this file
+ * again so, and compares the two parsers on many texts) */
+#ifndef GJ_GENERAL_ONLY
+#define GJ_GENERAL_ONLY 0
+#endif
+
 #define KEY_CACHE 64u
 #define SHAPE_DEPTH 8u   /* objects this shallow remember their members' names (ps.shape) */
 #define SHAPE_MEMBERS 8u /* the first this many of them */
@@ -439,6 +445,29 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
         keys[slot].w[1] == w[1] && (n <= 16 || memcmp(keys[slot].s, st->s + start, n) == 0)) {
         *out = keys[slot].s;
         *out_len = (uint32_t)n;
+        *slot_out = slot;
+        st->i = end + 1;
+        return GANIM_OK;
+    }
+    /* not seen: stored as string() stores it, without reading it again */
+    if (!GJ_GENERAL_ONLY && plain && !st->discard) {
+        void *mem;
+        st->i = start; /* (where string() is when it takes: a limit's offset) */
+        ganim_code code = take(st, n + 1, &mem);
+        if (code != GANIM_OK) {
+            *out = NULL;
+            *out_len = 0;
+            return code;
+        }
+        char *o = mem;
+        memcpy(o, st->s + start, n);
+        o[n] = 0;
+        *out = o;
+        *out_len = (uint32_t)n;
+        keys[slot].s = o;
+        keys[slot].len = n;
+        keys[slot].w[0] = w[0];
+        keys[slot].w[1] = w[1];
         *slot_out = slot;
         st->i = end + 1;
         return GANIM_OK;
