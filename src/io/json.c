@@ -62,6 +62,10 @@ typedef struct ps {
     uint32_t *rec_at;
     gj_field *rec_field;
     size_t rec_acap, rec_fcap;
+    ganim_error *err;
+    uint8_t shape_used[SHAPE_DEPTH]; /* whether shape[depth] was cleared */
+    /* (from here on begin() clears only what says a place is empty: keys[].s, strs[].s,
+     * said[].key) */
     struct seen_text {
         const char *s;
         size_t len;
@@ -75,8 +79,6 @@ typedef struct ps {
         uint8_t keep, lend, later;
     } said[KEY_CACHE]; /* what keep and lend said of a member name (a pointer into the tree:
                         * the same pointer is the same text) in a container at a depth */
-    ganim_error *err;
-    uint8_t shape_used[SHAPE_DEPTH]; /* whether shape[depth] was cleared */
     /* The names of the last object's members met at each shallow depth, in order, with
      * what member_name and `said` gave for them: the next object there (an array's items
      * share their members) finds its names by comparing them where they should be. */
@@ -88,10 +90,10 @@ typedef struct ps {
         uint64_t pat[2], msk[2];
         uint32_t len;
         uint8_t slot, keep, lend, later;
-    } shape[SHAPE_DEPTH][SHAPE_MEMBERS]; /* (the last member: begin() clears none of it) */
+    } shape[SHAPE_DEPTH][SHAPE_MEMBERS]; /* (container clears key, self and msk[0] a depth at a time) */
     /* The stack's first values, in place (a small text's stack asks the allocator for
      * nothing; past them the stack is the allocator's, grown as before: the same bytes
-     * charged). After shape: begin() does not clear it. */
+     * charged). begin() does not clear it. */
     gj_value stack0[STACK0];
 } ps;
 
@@ -1125,8 +1127,11 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
     const unsigned discard = st->discard;
     /* the names remembered for an object at this depth (NULL: none) */
     struct shape *shape = object && !discard && depth < SHAPE_DEPTH && !st->p->no_shapes ? st->shape[depth] : NULL;
-    if (shape && !st->shape_used[depth]) { /* (its first object: nothing remembered) */
-        memset(shape, 0, sizeof st->shape[depth]);
+    if (shape && !st->shape_used[depth]) {             /* (its first object: nothing remembered) */
+        for (unsigned m = 0; m < SHAPE_MEMBERS; m++) { /* (what shape_name looks at first) */
+            shape[m].key = shape[m].self = NULL;
+            shape[m].msk[0] = 0;
+        }
         st->shape_used[depth] = 1;
     }
     const uint8_t *const s = st->s;
@@ -1341,7 +1346,12 @@ static ganim_code parse_root(ps *st, unsigned depth, const char *key, gj_value *
 
 static void begin(ps *st, const gj_parser *p, const uint8_t *text, size_t size, ganim_error *err)
 {
-    memset(st, 0, offsetof(ps, shape)); /* (shape: cleared a depth at a time when used) */
+    memset(st, 0, offsetof(ps, keys));
+    for (unsigned k = 0; k < KEY_CACHE; k++) { /* (an empty place: the rest is written when it is filled) */
+        st->keys[k].s = NULL;
+        st->strs[k].s = NULL;
+        st->said[k].key = NULL;
+    }
     st->p = p;
     st->s = text;
     st->n = size;
