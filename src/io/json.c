@@ -418,6 +418,27 @@ static GJ_HOT_INLINE unsigned name_slot(const uint64_t w[2], size_t n)
     return (unsigned)(((w[0] ^ (w[1] * 31u) ^ n) * 0x9E3779B97F4A7C15u) >> 58) % KEY_CACHE;
 }
 
+/* Copies n bytes from src to o; 4 to 16 by two words each end (the words overlap), without
+ * memcpy's call (names and short strings are mostly that long). */
+static GJ_HOT_INLINE void copy_short(char *o, const uint8_t *src, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(o, &a, 8);
+        memcpy(o + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + n - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+    } else {
+        memcpy(o, src, n);
+    }
+}
+
 /* (*slot_out: the name's place in keys when it is stored or found there, else KEY_CACHE) */
 static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, const char **out, uint32_t *out_len,
                                             unsigned *slot_out)
@@ -462,7 +483,7 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
             return code;
         }
         char *o = mem;
-        memcpy(o, st->s + start, n);
+        copy_short(o, st->s + start, n);
         o[n] = 0;
         *out = o;
         *out_len = (uint32_t)n;
