@@ -893,8 +893,8 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                     i = space_from(s, n, i);
                     if (i >= n || s[i] != ':') return 0;
                 }
-                i = space_from(s, n, i + 1);
-                if (i >= n) return 0;
+                if (++i >= n) return 0;
+                if (s[i] <= ' ' && (i = space_from(s, n, i)) >= n) return 0;
                 members++;
                 uint8_t c = s[i];
                 size_t vlen = 0;
@@ -1018,7 +1018,8 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                 if (type == GJ_STRING) i = end + 1;
                 else if (type != GJ_ABSENT) i += vlen;
                 if (i < n && s[i] == ',') {
-                    i = space_from(s, n, i + 1);
+                    if (++i < n && s[i] == '"') continue; /* (the next name, no space) */
+                    i = space_from(s, n, i);
                     continue;
                 }
                 i = space_from(s, n, i);
