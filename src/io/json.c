@@ -27,6 +27,12 @@
 #include "io/decimal.h"
 #include "io/decimal_fast.h"
 
+/* 1: the fast paths that have a general one beside them left out (a test builds this file
+ * again so, and compares the two parsers on many texts) */
+#ifndef GJ_GENERAL_ONLY
+#define GJ_GENERAL_ONLY 0
+#endif
+
 #define KEY_CACHE 64u
 #define SHAPE_DEPTH 8u   /* objects this shallow remember their members' names (ps.shape) */
 #define SHAPE_MEMBERS 8u /* the first this many of them */
@@ -56,6 +62,10 @@ typedef struct ps {
     uint32_t *rec_at;
     gj_field *rec_field;
     size_t rec_acap, rec_fcap;
+    ganim_error *err;
+    uint8_t shape_used[SHAPE_DEPTH]; /* whether shape[depth] was cleared */
+    /* (from here on begin() clears only what says a place is empty: keys[].s, strs[].s,
+     * said[].key) */
     struct seen_text {
         const char *s;
         size_t len;
@@ -69,8 +79,6 @@ typedef struct ps {
         uint8_t keep, lend, later;
     } said[KEY_CACHE]; /* what keep and lend said of a member name (a pointer into the tree:
                         * the same pointer is the same text) in a container at a depth */
-    ganim_error *err;
-    uint8_t shape_used[SHAPE_DEPTH]; /* whether shape[depth] was cleared */
     /* The names of the last object's members met at each shallow depth, in order, with
      * what member_name and `said` gave for them: the next object there (an array's items
      * share their members) finds its names by comparing them where they should be. */
@@ -82,10 +90,10 @@ typedef struct ps {
         uint64_t pat[2], msk[2];
         uint32_t len;
         uint8_t slot, keep, lend, later;
-    } shape[SHAPE_DEPTH][SHAPE_MEMBERS]; /* (the last member: begin() clears none of it) */
+    } shape[SHAPE_DEPTH][SHAPE_MEMBERS]; /* (container clears key, self and msk[0] a depth at a time) */
     /* The stack's first values, in place (a small text's stack asks the allocator for
      * nothing; past them the stack is the allocator's, grown as before: the same bytes
-     * charged). After shape: begin() does not clear it. */
+     * charged). begin() does not clear it. */
     gj_value stack0[STACK0];
 } ps;
 
@@ -410,6 +418,27 @@ static GJ_HOT_INLINE unsigned name_slot(const uint64_t w[2], size_t n)
     return (unsigned)(((w[0] ^ (w[1] * 31u) ^ n) * 0x9E3779B97F4A7C15u) >> 58) % KEY_CACHE;
 }
 
+/* Copies n bytes from src to o; 4 to 16 by two words each end (the words overlap), without
+ * memcpy's call (names and short strings are mostly that long). */
+static GJ_HOT_INLINE void copy_short(char *o, const uint8_t *src, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(o, &a, 8);
+        memcpy(o + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + n - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+    } else {
+        memcpy(o, src, n);
+    }
+}
+
 /* (*slot_out: the name's place in keys when it is stored or found there, else KEY_CACHE) */
 static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, const char **out, uint32_t *out_len,
                                             unsigned *slot_out)
@@ -439,6 +468,29 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
         keys[slot].w[1] == w[1] && (n <= 16 || memcmp(keys[slot].s, st->s + start, n) == 0)) {
         *out = keys[slot].s;
         *out_len = (uint32_t)n;
+        *slot_out = slot;
+        st->i = end + 1;
+        return GANIM_OK;
+    }
+    /* not seen: stored as string() stores it, without reading it again */
+    if (!GJ_GENERAL_ONLY && plain && !st->discard) {
+        void *mem;
+        st->i = start; /* (where string() is when it takes: a limit's offset) */
+        ganim_code code = take(st, n + 1, &mem);
+        if (code != GANIM_OK) {
+            *out = NULL;
+            *out_len = 0;
+            return code;
+        }
+        char *o = mem;
+        copy_short(o, st->s + start, n);
+        o[n] = 0;
+        *out = o;
+        *out_len = (uint32_t)n;
+        keys[slot].s = o;
+        keys[slot].len = n;
+        keys[slot].w[0] = w[0];
+        keys[slot].w[1] = w[1];
         *slot_out = slot;
         st->i = end + 1;
         return GANIM_OK;
@@ -841,8 +893,8 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                     i = space_from(s, n, i);
                     if (i >= n || s[i] != ':') return 0;
                 }
-                i = space_from(s, n, i + 1);
-                if (i >= n) return 0;
+                if (++i >= n) return 0;
+                if (s[i] <= ' ' && (i = space_from(s, n, i)) >= n) return 0;
                 members++;
                 uint8_t c = s[i];
                 size_t vlen = 0;
@@ -966,7 +1018,8 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                 if (type == GJ_STRING) i = end + 1;
                 else if (type != GJ_ABSENT) i += vlen;
                 if (i < n && s[i] == ',') {
-                    i = space_from(s, n, i + 1);
+                    if (++i < n && s[i] == '"') continue; /* (the next name, no space) */
+                    i = space_from(s, n, i);
                     continue;
                 }
                 i = space_from(s, n, i);
@@ -1096,8 +1149,11 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
     const unsigned discard = st->discard;
     /* the names remembered for an object at this depth (NULL: none) */
     struct shape *shape = object && !discard && depth < SHAPE_DEPTH && !st->p->no_shapes ? st->shape[depth] : NULL;
-    if (shape && !st->shape_used[depth]) { /* (its first object: nothing remembered) */
-        memset(shape, 0, sizeof st->shape[depth]);
+    if (shape && !st->shape_used[depth]) {             /* (its first object: nothing remembered) */
+        for (unsigned m = 0; m < SHAPE_MEMBERS; m++) { /* (what shape_name looks at first) */
+            shape[m].key = shape[m].self = NULL;
+            shape[m].msk[0] = 0;
+        }
         st->shape_used[depth] = 1;
     }
     const uint8_t *const s = st->s;
@@ -1312,7 +1368,12 @@ static ganim_code parse_root(ps *st, unsigned depth, const char *key, gj_value *
 
 static void begin(ps *st, const gj_parser *p, const uint8_t *text, size_t size, ganim_error *err)
 {
-    memset(st, 0, offsetof(ps, shape)); /* (shape: cleared a depth at a time when used) */
+    memset(st, 0, offsetof(ps, keys));
+    for (unsigned k = 0; k < KEY_CACHE; k++) { /* (an empty place: the rest is written when it is filled) */
+        st->keys[k].s = NULL;
+        st->strs[k].s = NULL;
+        st->said[k].key = NULL;
+    }
     st->p = p;
     st->s = text;
     st->n = size;

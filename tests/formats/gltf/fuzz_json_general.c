@@ -1,0 +1,156 @@
+/* libFuzzer harness: the JSON reader (src/io/json.c) against itself built with
+ * GJ_GENERAL_ONLY (its functions renamed gjg_*: every fast path that has a general one
+ * beside it left out; tests/unit/test_json_general.c does the same on generated texts).
+ * The input is the text (a .glb's first chunk when it starts with "glTF"); its last byte
+ * picks the member callbacks and a memory bound. Both parses must end alike: the same
+ * code, offset and message, and on success the same tree (values, offsets, names,
+ * strings) and the same bytes charged. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ganim.h"
+#include "io/json.h"
+
+#define GJ_GENERAL_ONLY 1
+#define gj_parse gjg_parse
+#define gj_parse_later gjg_parse_later
+#define gj_get gjg_get
+#define gj_is gjg_is
+#define gj_string gjg_string
+#define gj_bytes gjg_bytes
+#define gj_number gjg_number
+#define gj_float gjg_float
+#define gj_uint gjg_uint
+#define gj_floats gjg_floats
+#include "io/json.c"
+#undef gj_parse
+#undef gj_parse_later
+#undef gj_get
+#undef gj_is
+#undef gj_string
+#undef gj_bytes
+#undef gj_number
+#undef gj_float
+#undef gj_uint
+#undef gj_floats
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* the tree's memory: malloc'd blocks, freed after each parse */
+typedef struct blocks {
+    void **at;
+    size_t count, cap;
+} blocks;
+
+static void *blocks_alloc(void *user, size_t size)
+{
+    blocks *b = user;
+    if (b->count == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        void **grown = realloc(b->at, cap * sizeof *grown);
+        if (!grown) return NULL;
+        b->at = grown;
+        b->cap = cap;
+    }
+    void *p = malloc(size ? size : 1);
+    if (p) b->at[b->count++] = p;
+    return p;
+}
+
+static void blocks_free(blocks *b)
+{
+    for (size_t i = 0; i < b->count; i++) free(b->at[i]);
+    free(b->at);
+    memset(b, 0, sizeof *b);
+}
+
+static int keep_cb(unsigned depth, const char *parent, const char *key)
+{
+    (void)parent;
+    return !(depth > 0 && key[0] == 'e'); /* (glTF's extras and extensions not kept) */
+}
+static int lend_cb(unsigned depth, const char *parent, const char *key)
+{
+    (void)depth;
+    (void)parent;
+    return key[0] == 'u' || key[0] == 'n'; /* (uri, name) */
+}
+static int later_cb(unsigned depth, const char *parent, const char *key)
+{
+    (void)parent;
+    return depth == 0 && key[0] == 'a' && key[1] == 'n'; /* (animations) */
+}
+
+typedef struct one_parse {
+    blocks b;
+    ganim_error err;
+    ganim_code code;
+    size_t charged;
+    const gj_value *v;
+} one_parse;
+
+static void parse_once(one_parse *o, int general, const uint8_t *text, size_t size, unsigned mode, size_t bound)
+{
+    memset(o, 0, sizeof *o);
+    gj_parser p = { .alloc = blocks_alloc,
+                    .alloc_user = &o->b,
+                    .max_depth = 64,
+                    .who = "fuzz: JSON",
+                    .base = 20,
+                    .max_bytes = bound,
+                    .limit_name = "the fuzz bound",
+                    .keep = mode & 1 ? keep_cb : NULL,
+                    .lend = mode & 2 ? lend_cb : NULL,
+                    .later = mode & 4 ? later_cb : NULL,
+                    .charged = &o->charged };
+    o->code = general ? gjg_parse(&p, text, size, &o->v, &o->err) : gj_parse(&p, text, size, &o->v, &o->err);
+}
+
+static int same_tree(const gj_value *a, const gj_value *b, unsigned depth)
+{
+    if (a->type != b->type || a->count != b->count || a->offset != b->offset || a->lent != b->lent ||
+        a->depth != b->depth || depth > 200)
+        return 0;
+    if ((a->key == NULL) != (b->key == NULL) || (a->key && strcmp(a->key, b->key) != 0)) return 0;
+    if (a->type == GJ_LATER || a->type == GJ_NUMBER || (a->type == GJ_STRING && a->lent)) return a->text == b->text;
+    if (a->type == GJ_STRING)
+        return memcmp(a->text, b->text, a->count) == 0 && !a->text[a->count] && !b->text[b->count];
+    if (a->type == GJ_ARRAY || a->type == GJ_OBJECT)
+        for (uint32_t i = 0; i < a->count; i++)
+            if (!same_tree(&a->items[i], &b->items[i], depth + 1)) return 0;
+    return 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!size || size > (1u << 20)) return 0;
+    unsigned mode = data[size - 1];
+    const uint8_t *text = data;
+    size_t n = size - 1;
+    if (size >= 20 && memcmp(data, "glTF", 4) == 0) { /* a .glb: its first chunk */
+        uint32_t len =
+            (uint32_t)data[12] | (uint32_t)data[13] << 8 | (uint32_t)data[14] << 16 | (uint32_t)data[15] << 24;
+        text = data + 20;
+        n = len < size - 20 ? len : size - 20;
+        mode = data[16]; /* (the chunk's type: 'J' for JSON) */
+    }
+    one_parse f, g;
+    parse_once(&f, 0, text, n, mode, 0);
+    parse_once(&g, 1, text, n, mode, 0);
+    if (f.code != g.code || f.err.offset != g.err.offset || strcmp(f.err.message, g.err.message) != 0) abort();
+    if (f.code == GANIM_OK && (f.charged != g.charged || !same_tree(f.v, g.v, 0))) abort();
+    size_t charged = f.code == GANIM_OK ? f.charged : 0;
+    blocks_free(&f.b);
+    blocks_free(&g.b);
+    if (charged > 1) { /* under a bound below the charge: refused at the same place */
+        size_t bound = 1 + (size_t)((mode >> 3) * 2654435761u) % (charged - 1);
+        parse_once(&f, 0, text, n, mode, bound);
+        parse_once(&g, 1, text, n, mode, bound);
+        if (f.code != g.code || f.err.offset != g.err.offset || strcmp(f.err.message, g.err.message) != 0) abort();
+        if (f.code == GANIM_OK && (f.charged != g.charged || !same_tree(f.v, g.v, 0))) abort();
+        blocks_free(&f.b);
+        blocks_free(&g.b);
+    }
+    return 0;
+}
