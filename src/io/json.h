@@ -163,6 +163,31 @@ int gj_bytes(const gj_value *v, const char **s, size_t *n); /* any STRING: its b
 int gj_number(const gj_value *v, double *d);                /* any finite NUMBER */
 int gj_float(const gj_value *v, float *f);                  /* a NUMBER, rounded once to float32 */
 int gj_uint(const gj_value *v, uint64_t max, uint64_t *u);  /* an integral NUMBER in 0..max */
+/* gj_uint's usual case in the caller: the token t of `count` bytes (a NUMBER's text, as the
+ * parser took it: no leading zero) of 1 to 15 digits is its own exact value: 1 (in *u) when
+ * it is at most max, else 0; -1 when the token is not such (then gj_uint decides). */
+static inline int gj_uint_digits(const char *t, uint32_t count, uint64_t max, uint64_t *u)
+{
+    if (count < 1 || count > 15) return -1;
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        unsigned d = (unsigned)(unsigned char)t[i] - '0';
+        if (d > 9) return -1;
+        n = n * 10 + d;
+    }
+    if (n > max) return 0;
+    *u = n;
+    return 1;
+}
+/* gj_uint, its usual case inline (for the readers' hot look-ups: no call) */
+static inline int gj_uint_inline(const gj_value *v, uint64_t max, uint64_t *u)
+{
+    if (v && v->type == GJ_NUMBER) {
+        int r = gj_uint_digits(v->text, v->count, max, u);
+        if (r >= 0) return r;
+    }
+    return gj_uint(v, max, u);
+}
 /* An array of exactly n numbers as float32, or 0. */
 int gj_floats(const gj_value *v, float *out, uint32_t n);
 

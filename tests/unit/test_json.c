@@ -1439,6 +1439,67 @@ TEST(tiny_bounds_grow_the_stack_by_one)
     CHECK_MSG(refused > 500 && read > 2000, "%u refused, %u read", refused, read);
 }
 
+/* gj_uint_inline (json.h: gj_uint_digits in the caller, gj_uint past it) against gj_uint and
+ * against strtod's value, on JSON number tokens of every shape the parser takes (0, 1 to 20
+ * digits, a sign, a fraction, an exponent) under maxima at and around their values. */
+TEST(uint_inline_is_gj_uint)
+{
+    static const uint64_t maxima[] = { 0, 1, 9, 10, 99, 255, 65535, 4294967295u, (uint64_t)1 << 53, UINT64_MAX };
+    uint32_t seed = 12345u;
+    unsigned took = 0, refused = 0;
+    for (int round = 0; round < 40000; round++) {
+        char t[48];
+        size_t n = 0;
+        seed = seed * 1103515245u + 12345u;
+        uint32_t r = seed >> 8;
+        if (r % 11 == 0) t[n++] = '-';
+        unsigned digits = 1 + (r >> 4) % 20;
+        if ((r >> 9) % 7 == 0) digits = 1; /* (many "0" .. "9") */
+        for (unsigned d = 0; d < digits; d++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned c = (seed >> 16) % 10;
+            if (d == 0 && digits > 1 && c == 0) c = 1 + (seed >> 20) % 9; /* (no leading zero) */
+            t[n++] = (char)('0' + c);
+        }
+        if ((r >> 13) % 9 == 0) {
+            t[n++] = '.';
+            t[n++] = (r >> 17) % 2 ? '0' : '5';
+        }
+        if ((r >> 19) % 13 == 0) {
+            t[n++] = (r >> 21) % 2 ? 'e' : 'E';
+            if ((r >> 22) % 3 == 0) t[n++] = '-';
+            t[n++] = (char)('0' + (r >> 23) % 4);
+        }
+        t[n] = 0;
+        gj_value v;
+        memset(&v, 0, sizeof v);
+        v.type = GJ_NUMBER;
+        v.text = t;
+        v.count = (uint32_t)n;
+        double x = strtod(t, NULL);
+        for (size_t m = 0; m < sizeof maxima / sizeof *maxima; m++) {
+            uint64_t a = 7, b = 7;
+            int ra = gj_uint_inline(&v, maxima[m], &a), rb = gj_uint(&v, maxima[m], &b);
+            int want = x >= 0 && x == floor(x) && x <= (double)maxima[m];
+            CHECK_MSG(ra == rb && ra == want && (!ra || (a == b && (double)a == x)),
+                      "%s under %llu: %d %d %d, %llu %llu", t, (unsigned long long)maxima[m], ra, rb, want,
+                      (unsigned long long)a, (unsigned long long)b);
+            took += ra == 1;
+            refused += ra == 0;
+        }
+    }
+    /* what is not a number: refused */
+    uint64_t u = 0;
+    CHECK(!gj_uint_inline(NULL, 10, &u));
+    gj_value s;
+    memset(&s, 0, sizeof s);
+    s.type = GJ_STRING;
+    s.text = "5";
+    s.count = 1;
+    CHECK(!gj_uint_inline(&s, 10, &u));
+    CHECK_MSG(took > 50000 && refused > 50000, "%u took, %u refused", took, refused);
+}
+
 int main(void)
 {
     RUN(values_and_views);
@@ -1462,5 +1523,6 @@ int main(void)
     RUN(records_two_deep_read_as_the_tree);
     RUN(records_charge_the_names_pushed_out);
     RUN(tiny_bounds_grow_the_stack_by_one);
+    RUN(uint_inline_is_gj_uint);
     return test_finish();
 }

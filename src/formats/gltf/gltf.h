@@ -206,6 +206,8 @@ void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_fie
 static inline int gltf_field_uint(const gltf_file *f, const gj_field *fl, uint64_t max, uint64_t *u)
 {
     if (fl->type != GJ_NUMBER) return 0;
+    int r = gj_uint_digits((const char *)f->json_text + fl->at, fl->count, max, u);
+    if (r >= 0) return r;
     gj_value v; /* (the tree's value for it: gj_uint reads a number's type, text and length) */
     memset(&v, 0, sizeof v);
     v.type = GJ_NUMBER;

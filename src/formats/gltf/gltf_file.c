@@ -69,7 +69,7 @@ int gltf_index_of(gltf_file *f, const gj_value *v, const char *key, uint32_t cou
 {
     if (!v) return 0;
     uint64_t u;
-    if (!gj_uint(v, UINT32_MAX, &u) || u >= count) {
+    if (!gj_uint_inline(v, UINT32_MAX, &u) || u >= count) {
         ganim_fail(f->err, GANIM_ERR_CORRUPT, v->offset, "gltf: %s: %s is %.40s, not one of the %u there are", what,
                    key, v->type == GJ_NUMBER ? v->text : "not a number", count);
         return -1;
