@@ -800,12 +800,9 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
         fnv = h->fnv;
         for (uint32_t i = 0; i < ntr; i++) {
             if (fnv.left) acl_fnv_some(&fnv);
-            if (!(i & 15u)) { /* no variable index: word, ai and ci stay in registers */
-                const uint8_t *W = data + L.types + 4u * (i / 16u);
-                word[0] = ganim_ld_u32le(W);
-                word[1] = ganim_ld_u32le(W + 4u * L.e);
-                if (groups > 2u) word[2] = ganim_ld_u32le(W + 8u * L.e);
-            }
+            if (!(i & 15u))
+                for (unsigned k = 0; k < groups; k++)
+                    word[k] = ganim_ld_u32le(data + L.types + 4u * (k * L.e + i / 16u));
             ganim_transform t = defaults ? defaults[i] : acl_identity();
             if (!defaults) t.scale = (ganim_vec3){ ds, ds, ds };
 #if defined(__GNUC__) && !defined(__clang__)
