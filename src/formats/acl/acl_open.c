@@ -263,6 +263,24 @@ ACL_OUT_OF_LINE static void const_sample(const uint8_t *const cd[3], unsigned rf
     if (kind == K_ROT) v[3] = ganim_ld_f32le(F + 12);
 }
 
+/* Whether the n floats at p are all in range (in_range: finite, |v| <= ACL_RANGE_MAX),
+ * four at a time with SSE2 (false for NaN as in_range), the last 0-3 by in_range. */
+static int all_in_range(const uint8_t *p, size_t n)
+{
+    int all = 1;
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128 sign = _mm_set1_ps(-0.0f), lim = _mm_set1_ps(ACL_RANGE_MAX);
+    __m128 good = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    for (; i + 4u <= n; i += 4u)
+        good = _mm_and_ps(
+            good, _mm_cmple_ps(_mm_andnot_ps(sign, _mm_loadu_ps((const float *)(const void *)(p + 4u * i))), lim));
+    all = _mm_movemask_ps(good) == 15;
+#endif
+    for (; i < n; i++) all &= in_range(ganim_ld_f32le(p + 4u * i));
+    return all;
+}
+
 #if defined(__SSE2__)
 /* The constant rotations c..c+3 (c a multiple of 4; fewer in the last group) of a clip
  * with ncr of them stored as x, y, z groups of four (formats 2 and 3, at D), each with
@@ -758,6 +776,9 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     const_bases(h, &L, cd);
     const uint32_t ncr = h->counts[0][T_CONST];
     acl_fnv fnv = h->fnv;
+    /* the constant translations and scales, contiguous from cd[1] (3 floats each), checked
+     * all at once for the first pass; the per-track pass no longer tests them one by one */
+    const int ts_in = all_in_range(cd[1], 3u * ((size_t)h->counts[1][T_CONST] + h->counts[2][T_CONST]));
     /* the handle's fields in locals: the loop's byte stores (types) could alias them */
     uint8_t *const types = h->types;
     ganim_transform *const pose = h->pose;
@@ -772,7 +793,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
         /* word: the types of tracks i..: a word per 16 tracks, the next one in the top bits */
         /* ai: the next slot of each kind in anim_track (the rotations', translations', scales') */
         uint32_t ai[3] = { 0, na0, na01 }, ci[3] = { 0, 0, 0 }, word[3] = { 0, 0, 0 };
-        int in = 1;
+        int in = ts_in;
 #if defined(__SSE2__)
         float rq[4][4]; /* the fast form's current group of constant rotations, normalised */
 #endif
@@ -816,8 +837,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
                             in &= in_range(v[0]) & in_range(v[1]) & in_range(v[2]) & in_range(v[3]);
                         } else {
                             const uint8_t *F = cd[k] + 12u * (size_t)c;
-                            for (unsigned q = 0; q < 3; q++) v[q] = ganim_ld_f32le(F + 4u * q);
-                            in &= in_range(v[0]) & in_range(v[1]) & in_range(v[2]);
+                            for (unsigned q = 0; q < 3; q++) v[q] = ganim_ld_f32le(F + 4u * q); /* ts_in */
                         }
                     } else {
                         const_sample(cd, rfmt, ncr, k, c, v);

@@ -1849,6 +1849,100 @@ TEST(bad_constants_are_named_in_track_order)
     CHECK(cases > 1000);
 }
 
+/* The constant translations and scales are checked all at once, four floats at a time
+ * (acl_open_ex's all_in_range), before the track loop that reads them: every .acl buffer
+ * with some, each of their words in turn set to just past +-ACL_RANGE_MAX, to +-infinity
+ * and to NaN (the first bad one in track order named, as bad_constants_are_named_in_track_order
+ * expects), and to +-ACL_RANGE_MAX itself and -0 (the three opens still succeed and the
+ * word's value reaches the pose: ganim_acl_open_clip then decode_clip's frame 0 holds it,
+ * or the clip is read), and 200 random words set to random edge values. */
+TEST(constant_translations_and_scales_checked_at_once)
+{
+    char **list = test_list_dir(test_path("acl", ""), ".acl");
+    uint32_t seed = 0x7F4A7C15u;
+    int files = 0, refused = 0, opened = 0;
+    const float edge[] = { nextafterf(ACL_RANGE_MAX, INFINITY),
+                           nextafterf(-ACL_RANGE_MAX, -INFINITY),
+                           INFINITY,
+                           -INFINITY,
+                           NAN,
+                           ACL_RANGE_MAX,
+                           -ACL_RANGE_MAX,
+                           -0.0f };
+    const unsigned nedge = (unsigned)(sizeof edge / sizeof edge[0]);
+    for (char **p = list; *p; p++) {
+        size_t size;
+        uint8_t *b, *orig = file_and_room(*p, &size, &b);
+        if (!orig) continue;
+        const uint8_t *th = orig + ACL_HDR;
+        unsigned rfmt = (ganim_ld_u32le(orig + 28) >> 4) & 15u;
+        uint32_t nconst[3] = { ganim_ld_u32le(th + 20), ganim_ld_u32le(th + 24), ganim_ld_u32le(th + 28) };
+        uint32_t cdata = ACL_HDR + ganim_ld_u32le(th + 44);
+        uint32_t rot_words = nconst[0] * (rfmt == 0 ? 4u : 3u), words = 3u * (nconst[1] + nconst[2]);
+        if (!words) {
+            free(b);
+            free(orig);
+            continue;
+        }
+        files++;
+        for (uint32_t round = 0; round < nedge * words + 200u; round++) {
+            uint32_t w = round < nedge * words ? round / nedge : xorshift32(&seed) % words;
+            float v = edge[round < nedge * words ? round % nedge : xorshift32(&seed) % nedge];
+            memcpy(b, orig, size);
+            uint32_t vbits;
+            memcpy(&vbits, &v, 4);
+            ganim_st_u32le(b + cdata + 4u * (rot_words + w), vbits);
+            unsigned k;
+            uint32_t c;
+            const_word_owner(rot_words + w, rfmt, nconst, &k, &c);
+            uint32_t t = const_owner_track(b, k, c);
+            int good = fabsf(v) <= ACL_RANGE_MAX;
+            char want[200];
+            snprintf(want, sizeof want, "acl: track %u: constant %s sample %u is not a finite number", t,
+                     acl_kind_name(k), c);
+            for (int how = 0; how < 3; how++) {
+                ganim_error err = { 0 };
+                ganim_acl *acl = NULL;
+                ganim_doc *doc = NULL;
+                ganim_read_opts ro = { .format = "acl" };
+                ganim_code rc = how == 0   ? ganim_acl_open(b, size, 0, NULL, NULL, NULL, &acl, &err)
+                                : how == 1 ? ganim_acl_open_clip(b, size, 0, NULL, NULL, NULL, &acl, &err)
+                                           : ganim_read_memory(b, size, &ro, &doc, &err);
+                if (good) {
+                    CHECK_MSG(rc == GANIM_OK, "%s word %u = %g (%d): %d '%s'", *p, w, (double)v, how, (int)rc,
+                              err.message);
+                    if (rc == GANIM_OK && how == 1) {
+                        uint32_t nt = ganim_acl_track_count(acl), nf = ganim_acl_frame_count(acl);
+                        ganim_transform *clip = malloc((size_t)nt * nf * sizeof *clip);
+                        CHECK(clip != NULL);
+                        if (clip) {
+                            ganim_acl_decode_clip(acl, clip);
+                            const float *f = k == K_TRANS ? &clip[t].translation.x : &clip[t].scale.x;
+                            uint32_t bits;
+                            memcpy(&bits, &f[w % 3u], 4);
+                            CHECK_MSG(bits == vbits, "%s word %u: %08x in the pose, %08x written", *p, w, bits, vbits);
+                        }
+                        free(clip);
+                    }
+                    opened++;
+                } else {
+                    CHECK_MSG(rc == GANIM_ERR_CORRUPT && err.offset == cdata && !strcmp(err.message, want),
+                              "%s word %u = %g (%d): %d at %llu '%s', expected at %u '%s'", *p, w, (double)v, how,
+                              (int)rc, (unsigned long long)err.offset, err.message, cdata, want);
+                    refused++;
+                }
+                ganim_acl_close(acl);
+                ganim_doc_free(doc);
+            }
+        }
+        free(b);
+        free(orig);
+    }
+    test_free_list(list);
+    CHECK(files >= 10);
+    CHECK(refused > 1000 && opened > 1000);
+}
+
 /* The clip ranges (6 floats a variable sub-track) are checked four at a time (SSE2) and
  * the first bad one looked for only then (acl_open_ex): every .acl buffer with variable
  * sub-tracks, each of its clip-range words in turn set to NaN, ~3e18, -infinity and the
@@ -2281,6 +2375,7 @@ int main(void)
     RUN(const_rot4_equals_the_scalar_path);
 #endif
     RUN(bad_constants_are_named_in_track_order);
+    RUN(constant_translations_and_scales_checked_at_once);
     RUN(bad_clip_ranges_are_named_first);
     RUN(native_record_holds_the_header);
     RUN(stripped_bits_past_the_segment_are_ignored);
