@@ -21,19 +21,15 @@ static size_t counted(const struct ganim_doc_internal *in)
 #define DOC_BYTES (sizeof(ganim_doc) + sizeof(struct ganim_doc_internal))
 #define DOC_SIZE ((DOC_BYTES + 15u) & ~(size_t)15u) /* where an embedded block starts */
 
-/* The document, and after it an embedded first block of `embed` bytes (0: none). */
-static ganim_doc *doc_create(const ganim_allocator *alloc, size_t memory_limit, size_t embed)
+/* Sets up a document at `doc` (DOC_BYTES, then an embedded first block of `embed` bytes
+ * when `block`, HEADER_SIZE + embed, is not 0). */
+static inline __attribute__((always_inline)) void doc_init(ganim_doc *doc, const ganim_allocator *a, size_t limit,
+                                                           size_t embed, size_t block)
 {
-    ganim_allocator a = ganim_allocator_resolve(alloc);
-    size_t limit = memory_limit ? memory_limit : DEFAULT_MEMORY_LIMIT;
-    size_t block = embed ? HEADER_SIZE + embed : 0;
-    if (block > limit) block = embed = 0; /* a block that the limit refuses: none, as new_block would */
-    ganim_doc *doc = ganim_alloc(&a, block ? DOC_SIZE + block : DOC_BYTES);
-    if (!doc) return NULL;
     memset(doc, 0, DOC_BYTES);
     struct ganim_doc_internal *in = (struct ganim_doc_internal *)(doc + 1);
     doc->internal = in;
-    in->alloc = a;
+    in->alloc = *a;
     in->limit = limit;
     in->limits = ganim_limits_resolve(NULL);
     in->first_block = ARENA_BLOCK;
@@ -47,12 +43,32 @@ static ganim_doc *doc_create(const ganim_allocator *alloc, size_t memory_limit, 
         in->embedded = 1;
         in->total = block; /* counted against the limit like any block */
     }
+}
+
+/* The document, and after it an embedded first block of `embed` bytes (0: none); with
+ * `slot`, after that block room for a scratch document with a first block of the same
+ * size (ganim_doc_scratch). */
+static inline __attribute__((always_inline)) ganim_doc *doc_create(const ganim_allocator *alloc, size_t memory_limit,
+                                                                   size_t embed, int slot)
+{
+    ganim_allocator a = ganim_allocator_resolve(alloc);
+    size_t limit = memory_limit ? memory_limit : DEFAULT_MEMORY_LIMIT;
+    size_t block = embed ? HEADER_SIZE + embed : 0;
+    if (block > limit) block = embed = 0; /* a block that the limit refuses: none, as new_block would */
+    if (!block) slot = 0;
+    size_t bytes = block ? DOC_SIZE + block : DOC_BYTES;
+    if (slot) bytes += DOC_SIZE + block; /* block: a multiple of 16 (embed one of 4 KiB) */
+    ganim_doc *doc = ganim_alloc(&a, bytes);
+    if (!doc) return NULL;
+    doc_init(doc, &a, limit, embed, block);
+    doc->internal->slot = (uint8_t)slot;
+    doc->internal->bytes = bytes;
     return doc;
 }
 
 ganim_doc *ganim_doc_create(const ganim_allocator *alloc, size_t memory_limit)
 {
-    return doc_create(alloc, memory_limit, 0);
+    return doc_create(alloc, memory_limit, 0, 0);
 }
 
 /* A first block for a read of n input bytes: 4 n + 4 KiB in whole 4 KiB (a BVH read's
@@ -73,7 +89,7 @@ void ganim_doc_size_for_input(ganim_doc *doc, size_t input_bytes)
 ganim_doc *ganim_doc_create_for_input(const ganim_allocator *alloc, size_t memory_limit, size_t input_bytes)
 {
     size_t first = first_block_for(input_bytes);
-    ganim_doc *doc = doc_create(alloc, memory_limit, first < ARENA_BLOCK ? first : 0);
+    ganim_doc *doc = doc_create(alloc, memory_limit, first < ARENA_BLOCK ? first : 0, 1);
     if (doc) doc->internal->first_block = (uint32_t)first;
     return doc;
 }
@@ -85,7 +101,20 @@ ganim_doc *ganim_doc_scratch(ganim_doc *doc)
      * against the limit with the document's blocks as new_block would count it */
     size_t first = in->first_block < ARENA_BLOCK ? in->first_block : 0, used = in->peer ? 0 : counted(in);
     if (first && (used > in->limit || HEADER_SIZE + first > in->limit - used)) first = 0;
-    ganim_doc *s = doc_create(&in->alloc, in->limit, first);
+    ganim_doc *s;
+    size_t own = in->embedded ? ((arena_block *)((uint8_t *)doc + DOC_SIZE))->size : 0;
+    if (first && in->slot == 1 && !in->peer && first == own) {
+        /* the room in the document's allocation: the same document and block that
+         * doc_create would make, without an allocation */
+        s = (ganim_doc *)((uint8_t *)doc + DOC_SIZE + HEADER_SIZE + own);
+        doc_init(s, &in->alloc, in->limit, first, HEADER_SIZE + first);
+        s->internal->home = in;
+        s->internal->nested = 1;
+        in->slot = 2;
+        in->nested = 2;
+    } else {
+        s = doc_create(&in->alloc, in->limit, first, 0);
+    }
     if (s) s->internal->first_block = in->first_block;
     if (!s || in->peer) return s; /* one scratch linked at a time; another counts alone */
     s->internal->peer = in;
@@ -107,7 +136,18 @@ void ganim_doc_free(ganim_doc *doc)
         b = next;
     }
     ganim_buffer_free(&in->owned);
-    ganim_free(&a, doc, embedded ? DOC_SIZE + HEADER_SIZE + embedded->size : DOC_BYTES);
+    if (in->nested) {
+        if (in->nested == 1) { /* a scratch in its parent's allocation */
+            if (in->home_freed) ganim_free(&a, (ganim_doc *)in->home - 1, in->home->bytes);
+            else in->home->slot = 1, in->home->nested = 0;
+            return;
+        }
+        /* its scratch lives on: the scratch frees the allocation */
+        ganim_doc *s = (ganim_doc *)((uint8_t *)doc + DOC_SIZE + HEADER_SIZE + embedded->size);
+        s->internal->home_freed = 1;
+        return;
+    }
+    ganim_free(&a, doc, in->bytes);
 }
 
 const ganim_allocator *ganim_doc_allocator(const ganim_doc *doc) { return &doc->internal->alloc; }

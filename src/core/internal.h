@@ -80,7 +80,9 @@ void ganim_doc_size_for_input(ganim_doc *doc, size_t input_bytes);
 /* A new empty document sized as ganim_doc_size_for_input sizes it, a small input's first
  * block inside the document's own allocation (one allocation and one free fewer a read;
  * counted against the limit as new_block would count it, and none when the limit refuses
- * it). For a reader that calls ganim_doc_size_for_input (the format's
+ * it), and after it room for the first scratch (ganim_doc_scratch) with a block of the
+ * same size (counted only when the scratch is made, as before; one more allocation and
+ * free fewer). For a reader that calls ganim_doc_size_for_input (the format's
  * `sized_for_input`). */
 ganim_doc *ganim_doc_create_for_input(const ganim_allocator *alloc, size_t memory_limit, size_t input_bytes);
 /* Zeroed memory from the document's arena, 16-byte aligned, or NULL (allocator failed

@@ -161,16 +161,47 @@ TEST(document_for_input)
     CHECK(doc != NULL);
     if (!doc) return;
     CHECK_EQ_INT(c.calls, 1);
-    CHECK(c.live >= 8192 && c.live < 8192 + 1024);                         /* the document and an 8 KiB block */
-    for (int i = 0; i < 70; i++) CHECK(ganim_doc_alloc(doc, 100) != NULL); /* 70 x 112 inside */
+    /* the document and an 8 KiB block, and room for the scratch and its own 8 KiB */
+    CHECK(c.live >= 2 * 8192 && c.live < 2 * 8192 + 2048);
+    unsigned char *mine[70];
+    for (int i = 0; i < 70; i++) { /* 70 x 112 inside */
+        mine[i] = ganim_doc_alloc(doc, 100);
+        CHECK(mine[i] != NULL);
+        if (mine[i]) memset(mine[i], 0xA5, 100);
+    }
     CHECK_EQ_INT(c.calls, 1);
-    ganim_doc *s = ganim_doc_scratch(doc); /* its own 8 KiB inside its allocation */
-    CHECK(s && ganim_doc_alloc(s, 4000) != NULL);
-    CHECK_EQ_INT(c.calls, 2);
+    ganim_doc *s = ganim_doc_scratch(doc); /* in the document's allocation, its 8 KiB too */
+    unsigned char *theirs = s ? ganim_doc_alloc(s, 8000) : NULL;
+    CHECK(theirs != NULL);
+    if (theirs) memset(theirs, 0x5A, 8000);
+    CHECK_EQ_INT(c.calls, 1); /* the scratch and its 8,000 bytes: no allocation */
+    int intact = 1;
+    for (int i = 0; i < 70; i++)
+        for (int k = 0; k < 100; k++) intact &= mine[i] && mine[i][k] == 0xA5;
+    CHECK(intact); /* the scratch's bytes are not the document's */
+    long calls = c.calls;
     CHECK(ganim_doc_alloc(doc, 1000) != NULL); /* past the 8 KiB: a 64 KiB block */
-    CHECK_EQ_INT(c.calls, 3);
-    ganim_doc_free(doc);
+    CHECK_EQ_INT(c.calls, calls + 1);
+    ganim_doc_free(doc); /* the document first: the scratch frees the allocation */
+    CHECK(s && ganim_doc_alloc(s, 16) != NULL);
     ganim_doc_free(s);
+    CHECK_EQ_INT(c.live, 0);
+
+    /* the scratch first; then the room is free for the next scratch; one linked at a time */
+    c.calls = 0;
+    doc = ganim_doc_create_for_input(&a, 0, 291);
+    s = doc ? ganim_doc_scratch(doc) : NULL;
+    CHECK(s != NULL);
+    ganim_doc *other = doc ? ganim_doc_scratch(doc) : NULL; /* a second one: its own allocation */
+    CHECK(other && ganim_doc_alloc(other, 16) != NULL);
+    CHECK_EQ_INT(c.calls, 2);
+    ganim_doc_free(other);
+    ganim_doc_free(s);
+    s = doc ? ganim_doc_scratch(doc) : NULL; /* the room again */
+    CHECK(s && ganim_doc_alloc(s, 16) != NULL);
+    CHECK_EQ_INT(c.calls, 2);
+    ganim_doc_free(s);
+    ganim_doc_free(doc);
     CHECK_EQ_INT(c.live, 0);
 
     /* the limit counts the embedded block: 8 of 10 KiB, the scratch's 8 more refused */
@@ -214,7 +245,7 @@ TEST(document_for_input)
     CHECK(d && d->clip_count == 1 && d->clips[0].frame_count == 2);
     ganim_doc_free(d);
     CHECK_EQ_INT(c.live, 0);
-    CHECK_EQ_INT(read_calls, 2); /* the document with its block, the scratch with its own (3 before) */
+    CHECK_EQ_INT(read_calls, 1); /* the document, the scratch and their blocks (2 before, 3 before that) */
 }
 
 /* A reader's scratch (ganim_doc_scratch) and its document share the memory limit while

@@ -64,8 +64,8 @@ static ganim_code bvh_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     int axes = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_AXES]);
     f.axes_undone = axes >= 0 ? axes + 1 : 0;
     doc->axes = GANIM_AXES_Y_UP;
-    /* a small text's document and scratch in small blocks, the scratch's in its own
-     * allocation (the readers that reserve their document's block keep 64 KiB) */
+    /* a small text's document and scratch in small blocks, the scratch and its block in
+     * the document's allocation (the readers that reserve their document's block keep 64 KiB) */
     ganim_doc_size_for_input(doc, size);
     f.scratch = ganim_doc_scratch(doc); /* counted against the same memory limit */
     if (!f.scratch) return GANIM_NOMEM(err);
