@@ -206,6 +206,17 @@ void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_fie
 static inline int gltf_field_uint(const gltf_file *f, const gj_field *fl, uint64_t max, uint64_t *u)
 {
     if (fl->type != GJ_NUMBER) return 0;
+    if (fl->count >= 1 && fl->count <= 15) { /* gj_uint's own first step, without a gj_value */
+        const uint8_t *t = f->json_text + fl->at;
+        uint64_t n = 0;
+        uint32_t i = 0;
+        for (unsigned d; i < fl->count && (d = (unsigned)t[i] - '0') <= 9; i++) n = n * 10 + d;
+        if (i == fl->count) {
+            if (n > max) return 0;
+            *u = n;
+            return 1;
+        }
+    }
     gj_value v; /* (the tree's value for it: gj_uint reads a number's type, text and length) */
     memset(&v, 0, sizeof v);
     v.type = GJ_NUMBER;
