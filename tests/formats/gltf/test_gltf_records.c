@@ -418,8 +418,103 @@ TEST(skin_choice_reads_targets_alike)
     printf("  %u reads compared, skin 1 chosen in %u\n", compared - before, skin1);
 }
 
+/* gltf_field_uint (a record's number, digits read in place) against gj_uint on the tree's
+ * value of the same bytes (the reference), over many texts and limits: the same answer and,
+ * when 1, the same number. */
+static void field_uint_as_gj_uint(void)
+{
+    static const char *const texts[] = { "0",
+                                         "1",
+                                         "9",
+                                         "10",
+                                         "42",
+                                         "255",
+                                         "256",
+                                         "4294967295",
+                                         "4294967296",
+                                         "9007199254740992",
+                                         "9007199254740993",
+                                         "999999999999999",
+                                         "1000000000000000",
+                                         "123456789012345",
+                                         "1234567890123456",
+                                         "18446744073709551615",
+                                         "18446744073709551616",
+                                         "1.0",
+                                         "1.5",
+                                         "1e3",
+                                         "1E2",
+                                         "2e-1",
+                                         "-0",
+                                         "-1",
+                                         "0.0",
+                                         "10e0",
+                                         "12a",
+                                         "1 ",
+                                         "/",
+                                         ":",
+                                         "7.000",
+                                         "1e20",
+                                         "0e5",
+                                         "5e15",
+                                         "1.2345678901234e14" };
+    static const uint64_t maxes[] = { 0, 1, 9, 10, 252, 255, 4294967295u, (uint64_t)1 << 53, UINT64_MAX };
+    char buf[64];
+    unsigned tried = 0, taken = 0;
+    uint32_t seed = 12345;
+    for (unsigned round = 0; round < 3000; round++) {
+        const char *text;
+        if (round < sizeof texts / sizeof *texts) {
+            text = texts[round];
+        } else { /* random digit strings of 1..18 digits, some with a stray byte */
+            seed = seed * 1103515245u + 12345u;
+            unsigned len = 1 + (seed >> 16) % 18;
+            for (unsigned k = 0; k < len; k++) {
+                seed = seed * 1103515245u + 12345u;
+                buf[k] = (char)('0' + (seed >> 16) % 10);
+            }
+            if (len > 1 && buf[0] == '0') buf[0] = '1';
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 5 == 0) buf[(seed >> 20) % len] = "./:e-"[(seed >> 8) % 5];
+            buf[len] = 0;
+            text = buf;
+        }
+        char padded[80];
+        snprintf(padded, sizeof padded, "[%s]", text);
+        gltf_file f;
+        memset(&f, 0, sizeof f);
+        f.json_text = (const uint8_t *)padded;
+        gj_field fl = { 1, (uint32_t)strlen(text), GJ_NUMBER };
+        gj_value v;
+        memset(&v, 0, sizeof v);
+        v.type = GJ_NUMBER;
+        v.text = padded + 1;
+        v.count = fl.count;
+        for (unsigned m = 0; m < sizeof maxes / sizeof *maxes; m++) {
+            uint64_t a = 77, b = 77;
+            int ra = gltf_field_uint(&f, &fl, maxes[m], &a);
+            int rb = gj_uint(&v, maxes[m], &b);
+            CHECK(ra == rb && a == b);
+            if (ra != rb || a != b)
+                printf("  %s (max %llu): %d %llu against %d %llu\n", text, (unsigned long long)maxes[m], ra,
+                       (unsigned long long)a, rb, (unsigned long long)b);
+            tried++;
+            taken += (unsigned)ra;
+        }
+    }
+    gltf_file f;
+    memset(&f, 0, sizeof f);
+    f.json_text = (const uint8_t *)"\"7\"";
+    gj_field s = { 0, 1, GJ_STRING };
+    uint64_t u = 5;
+    CHECK(!gltf_field_uint(&f, &s, 10, &u) && u == 5);
+    CHECK(tried == 27000 && taken > 5000);
+    printf("  %u compared, %u taken\n", tried, taken);
+}
+
 int main(void)
 {
+    RUN(field_uint_as_gj_uint);
     RUN(exports_and_producers_read_alike);
     RUN(built_files_read_alike);
     RUN(skin_choice_reads_targets_alike);
