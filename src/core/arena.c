@@ -110,6 +110,7 @@ ganim_doc *ganim_doc_scratch(ganim_doc *doc)
         doc_init(s, &in->alloc, in->limit, first, HEADER_SIZE + first);
         s->internal->home = in;
         s->internal->nested = 1;
+        in->home = s->internal;
         in->slot = 2;
         in->nested = 2;
     } else {
@@ -142,9 +143,7 @@ void ganim_doc_free(ganim_doc *doc)
             else in->home->slot = 1, in->home->nested = 0;
             return;
         }
-        /* its scratch lives on: the scratch frees the allocation */
-        ganim_doc *s = (ganim_doc *)((uint8_t *)doc + DOC_SIZE + HEADER_SIZE + embedded->size);
-        s->internal->home_freed = 1;
+        in->home->home_freed = 1; /* its scratch lives on: the scratch frees the allocation */
         return;
     }
     ganim_free(&a, doc, in->bytes);
