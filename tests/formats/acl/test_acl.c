@@ -1787,6 +1787,16 @@ static uint8_t *file_and_room(const char *path, size_t *size, uint8_t **room)
     return f;
 }
 
+/* The buffer opened the way `how` says: 0 ganim_acl_open, 1 ganim_acl_open_clip, 2 the
+ * document read (ganim_read_memory as "acl"). */
+static ganim_code open_how(int how, const uint8_t *b, size_t size, ganim_acl **acl, ganim_doc **doc, ganim_error *err)
+{
+    ganim_read_opts ro = { .format = "acl" };
+    return how == 0   ? ganim_acl_open(b, size, 0, NULL, NULL, NULL, acl, err)
+           : how == 1 ? ganim_acl_open_clip(b, size, 0, NULL, NULL, NULL, acl, err)
+                      : ganim_read_memory(b, size, &ro, doc, err);
+}
+
 /* A constant sample that is not finite (or beyond ACL_RANGE_MAX, its W included) is
  * refused by the open with the first bad one in track order (then rotation, translation,
  * scale) named, at the constant block's offset; the open checks them all at once and
@@ -1829,10 +1839,7 @@ TEST(bad_constants_are_named_in_track_order)
                 ganim_error err = { 0 };
                 ganim_acl *acl = NULL;
                 ganim_doc *doc = NULL;
-                ganim_read_opts ro = { .format = "acl" };
-                ganim_code rc = how == 0   ? ganim_acl_open(b, size, 0, NULL, NULL, NULL, &acl, &err)
-                                : how == 1 ? ganim_acl_open_clip(b, size, 0, NULL, NULL, NULL, &acl, &err)
-                                           : ganim_read_memory(b, size, &ro, &doc, &err);
+                ganim_code rc = open_how(how, b, size, &acl, &doc, &err);
                 CHECK_MSG(rc == GANIM_ERR_CORRUPT && err.offset == cdata && !strcmp(err.message, want),
                           "%s words %u, %u (%d): %d at %llu '%s', expected at %u '%s'", *p, w1, w2, how, (int)rc,
                           (unsigned long long)err.offset, err.message, cdata, want);
@@ -1904,10 +1911,7 @@ TEST(constant_translations_and_scales_checked_at_once)
                 ganim_error err = { 0 };
                 ganim_acl *acl = NULL;
                 ganim_doc *doc = NULL;
-                ganim_read_opts ro = { .format = "acl" };
-                ganim_code rc = how == 0   ? ganim_acl_open(b, size, 0, NULL, NULL, NULL, &acl, &err)
-                                : how == 1 ? ganim_acl_open_clip(b, size, 0, NULL, NULL, NULL, &acl, &err)
-                                           : ganim_read_memory(b, size, &ro, &doc, &err);
+                ganim_code rc = open_how(how, b, size, &acl, &doc, &err);
                 if (good) {
                     CHECK_MSG(rc == GANIM_OK, "%s word %u = %g (%d): %d '%s'", *p, w, (double)v, how, (int)rc,
                               err.message);
@@ -2002,11 +2006,8 @@ TEST(bad_clip_ranges_are_named_first)
                 ganim_error err = { 0 };
                 ganim_acl *acl = NULL;
                 ganim_doc *doc = NULL;
-                ganim_read_opts ro = { .format = "acl" };
                 if (how == 2 && first == UINT32_MAX) continue; /* values up to 1e18 may fail the document's checks */
-                ganim_code rc = how == 0   ? ganim_acl_open(b, size, 0, NULL, NULL, NULL, &acl, &err)
-                                : how == 1 ? ganim_acl_open_clip(b, size, 0, NULL, NULL, NULL, &acl, &err)
-                                           : ganim_read_memory(b, size, &ro, &doc, &err);
+                ganim_code rc = open_how(how, b, size, &acl, &doc, &err);
                 if (first == UINT32_MAX)
                     CHECK_MSG(rc == GANIM_OK, "%s words %u, %u (%d): %d at %llu '%s', expected to open", *p, w1, w2,
                               how, (int)rc, (unsigned long long)err.offset, err.message);

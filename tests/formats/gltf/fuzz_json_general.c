@@ -12,28 +12,7 @@
 #include "ganim.h"
 #include "io/json.h"
 
-#define GJ_GENERAL_ONLY 1
-#define gj_parse gjg_parse
-#define gj_parse_later gjg_parse_later
-#define gj_get gjg_get
-#define gj_is gjg_is
-#define gj_string gjg_string
-#define gj_bytes gjg_bytes
-#define gj_number gjg_number
-#define gj_float gjg_float
-#define gj_uint gjg_uint
-#define gj_floats gjg_floats
-#include "io/json.c"
-#undef gj_parse
-#undef gj_parse_later
-#undef gj_get
-#undef gj_is
-#undef gj_string
-#undef gj_bytes
-#undef gj_number
-#undef gj_float
-#undef gj_uint
-#undef gj_floats
+#include "../../support/json_general.h" /* json.c again, as gjg_* */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
