@@ -112,7 +112,6 @@ ganim_doc *ganim_doc_scratch(ganim_doc *doc)
         s->internal->nested = 1;
         in->home = s->internal;
         in->slot = 2;
-        in->nested = 2;
     } else {
         s = doc_create(&in->alloc, in->limit, first, 0);
     }
@@ -137,13 +136,13 @@ void ganim_doc_free(ganim_doc *doc)
         b = next;
     }
     ganim_buffer_free(&in->owned);
-    if (in->nested) {
-        if (in->nested == 1) { /* a scratch in its parent's allocation */
-            if (in->home_freed) ganim_free(&a, (ganim_doc *)in->home - 1, in->home->bytes);
-            else in->home->slot = 1, in->home->nested = 0;
-            return;
-        }
-        in->home->home_freed = 1; /* its scratch lives on: the scratch frees the allocation */
+    if (in->nested) { /* a scratch in its parent's allocation */
+        if (in->home_freed) ganim_free(&a, (ganim_doc *)in->home - 1, in->home->bytes);
+        else in->home->slot = 1;
+        return;
+    }
+    if (in->slot == 2) { /* its scratch lives on: the scratch frees the allocation */
+        in->home->home_freed = 1;
         return;
     }
     ganim_free(&a, doc, in->bytes);

@@ -36,10 +36,10 @@ struct ganim_doc_internal {
     int embedded;
     /* A small read's document (ganim_doc_create_for_input) holds, after its first block,
      * room for its scratch document and the scratch's first block (ganim_doc_scratch):
-     * `slot` 0 none, 1 free, 2 a scratch there; `nested` 1 for such a scratch (`home`
-     * its parent's internals), 2 for its parent while it lives (`home` the scratch's). A scratch there frees no
-     * allocation of its own: the parent's is freed by whichever of the two is freed last
-     * (`home_freed`: the parent was freed first). */
+     * the parent's `slot` 0 none, 1 free, 2 a scratch there (`home` the scratch's
+     * internals); the scratch's `nested` 1 (`home` its parent's internals). A scratch there
+     * frees no allocation of its own: the parent's is freed by whichever of the two is
+     * freed last (the scratch's `home_freed`: the parent was freed first). */
     uint8_t slot, nested, home_freed;
     struct ganim_doc_internal *home;
     size_t bytes; /* the document's allocation */
