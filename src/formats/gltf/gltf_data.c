@@ -416,8 +416,8 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
 {
     use->borrowed = 0;
     /* the key times read last, read again (an animation's samplers share their input
-     * accessor): the same checked float32 bytes copied again */
-    for (unsigned i = 0; i < GLTF_ACC_MEMO; i++) {
+     * accessor): the same checked float32 bytes copied again (only SCALARs are kept) */
+    for (unsigned i = 0; comps == 1 && i < GLTF_ACC_MEMO; i++) {
         const gltf_acc_memo *m = &f->acc_memo[i];
         if (!m->src || m->index != index || m->comps != comps || m->ints != ints) continue;
         if (use->shared && !use->doc && m->floats) { /* the same floats again, no copy */
