@@ -190,7 +190,27 @@ int gltf_index_of(gltf_file *f, const gj_value *v, const char *key, uint32_t cou
  * its members where that one had them. Only while the tree that holds those names lives
  * (a tree from gj_parse_later is given back, and its memory may hold other names at the
  * same addresses: gltf_json_later forgets memo_sampler). */
-void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, gltf_memo *memo);
+void gltf_members_walk(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n,
+                       gltf_memo *memo);
+static inline void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n,
+                                gltf_memo *memo)
+{
+    /* (the memo's usual answer here, in the caller: n is known there and nothing is spilled;
+     * gltf_members_walk, out of line, does the rest) */
+    if (memo && memo->seq_valid && obj && obj->type == GJ_OBJECT && obj->count == memo->seq_count) {
+        const gj_value *items = obj->items;
+        const uint32_t count = obj->count;
+        uint32_t i = 0;
+        while (i < count && items[i].key == memo->seq[i]) i++;
+        if (i == count) { /* the last object's names, in order */
+            for (unsigned j = 0; j < n; j++) out[j] = NULL;
+            for (i = 0; i < count; i++)
+                if (memo->at[i] < n) out[memo->at[i]] = &items[i];
+            return;
+        }
+    }
+    gltf_members_walk(obj, names, out, n, memo);
+}
 /* *v, when the JSON parser left it to parse later (GJ_LATER), parsed into the scratch arena
  * (given back with the animation's temporaries); any other value is left as it is. */
 ganim_code gltf_json_later(gltf_file *f, const gj_value **v);

@@ -26,6 +26,15 @@
 
 #include "formats/gltf/gltf.h"
 
+/* read_channel and convert_values in their one caller's loop, as before read_channel had
+ * the record paths: gcc then stopped inlining them, a few instructions a channel more on
+ * the trees' read (the FF7 pack's) */
+#if defined(__GNUC__)
+#define ANIM_INLINE inline __attribute__((always_inline))
+#else
+#define ANIM_INLINE inline
+#endif
+
 /* chan.steps: per key, whether it holds its value until the next key */
 #define STEP_NO 0
 #define STEP_YES 1
@@ -223,33 +232,98 @@ static const gj_value *sampler_members(anim *a, uint32_t si, gj_value *tmp, gj_v
     return sv;
 }
 
-static ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint8_t *seen, const char **outside)
+/* A record's field as an index below `count` (gltf_index_of's answer when it is 1): 0 when
+ * it is absent, not a whole number or not below count (the values then say which). */
+static int field_index(const gltf_file *f, const gj_field *fl, uint32_t count, uint32_t *out)
+{
+    uint64_t u;
+    if (!gltf_field_uint(f, fl, UINT32_MAX, &u) || u >= count) return 0;
+    *out = (uint32_t)u;
+    return 1;
+}
+
+/* Channel ci straight from its record's fields (target, sampler, target.path, target.node:
+ * gltf.c's channel_names), when chans were read as records and the channel is the usual
+ * one: target an object, its path rotation, translation or scale, its node and the sampler
+ * valid indices. Then *at is the object's offset and *path the path's name (as the values
+ * give it); 0: read it from the values (every message and skip there). */
+static int channel_record(const anim *a, const gj_value *chans, uint32_t ci, int *p, const char **path, uint32_t *node,
+                          uint32_t *sampler, uint64_t *at)
+{
+    const gltf_file *f = a->f;
+    if (chans->type != GJ_RECORDS) return 0;
+    const gj_field *fl = &chans->set->field[(size_t)ci * f->recs[GLTF_CHANNELS].fields];
+    if (fl[0].type != GJ_OBJECT || fl[2].type != GJ_STRING) return 0;
+    const char *s = (const char *)f->json_text + fl[2].at + 1;
+    if (fl[2].count == 8 && memcmp(s, "rotation", 8) == 0) *p = GLTF_ROT, *path = "rotation";
+    else if (fl[2].count == 11 && memcmp(s, "translation", 11) == 0) *p = GLTF_TRANS, *path = "translation";
+    else if (fl[2].count == 5 && memcmp(s, "scale", 5) == 0) *p = GLTF_SCALE, *path = "scale";
+    else return 0;
+    if (!field_index(f, &fl[3], f->node_count, node) || !field_index(f, &fl[1], a->samplers->count, sampler)) return 0;
+    *at = f->json_offset + chans->set->at[ci];
+    return 1;
+}
+
+/* Sampler si straight from its record's fields (interpolation, input, output, extras:
+ * gltf.c's sampler_names), when the samplers were read as records and the sampler is the
+ * usual one: interpolation absent or LINEAR, STEP or CUBICSPLINE, input and output valid
+ * accessors. A record's extras is never an object (json.h: a field holds an object only
+ * when fields are named in it), so it holds no ganim member. 0: read it from the values. */
+static int sampler_record(const anim *a, uint32_t si, const char **interp, uint32_t *in, uint32_t *out, uint64_t *at)
+{
+    const gltf_file *f = a->f;
+    if (a->samplers->type != GJ_RECORDS) return 0;
+    const gj_field *fl = &a->samplers->set->field[(size_t)si * f->recs[GLTF_SAMPLERS].fields];
+    if (fl[3].type == GJ_OBJECT) return 0;
+    if (fl[0].type != GJ_ABSENT) {
+        const char *s = (const char *)f->json_text + fl[0].at + 1;
+        if (fl[0].type != GJ_STRING) return 0;
+        if (fl[0].count == 6 && memcmp(s, "LINEAR", 6) == 0) *interp = "LINEAR";
+        else if (fl[0].count == 4 && memcmp(s, "STEP", 4) == 0) *interp = "STEP";
+        else if (fl[0].count == 11 && memcmp(s, "CUBICSPLINE", 11) == 0) *interp = "CUBICSPLINE";
+        else return 0;
+    }
+    if (!field_index(f, &fl[1], f->accessor_count, in) || !field_index(f, &fl[2], f->accessor_count, out)) return 0;
+    *at = f->json_offset + a->samplers->set->at[si];
+    return 1;
+}
+
+static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint8_t *seen,
+                                           const char **outside)
 {
     gltf_file *f = a->f;
-    const gj_value *m4[4], *sm[4];
-    gj_value tmp[4], obj, stmp[4], sobj;
-    char itext[41];
-    const gj_value *cv = channel_members(a, chans, ci, tmp, &obj, m4);
-    if (!gj_is(cv, GJ_OBJECT))
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u is not an object",
-                          a->index, ci);
-    const gj_value *const *cm = m4, *const *tm = m4 + 2;
-    const gj_value *target = cm[0];
     const char *path = NULL;
     uint32_t node, sampler;
-    if (!gj_is(target, GJ_OBJECT) || !gj_string(tm[0], &path))
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no target path",
-                          a->index, ci);
-    int has_node = gltf_index_of(f, tm[1], "node", f->node_count, "animation channel target", &node);
-    if (has_node < 0) return GANIM_ERR_CORRUPT;
-    int p = gltf_is(path, "rotation")      ? GLTF_ROT
+    uint64_t at;
+    int p;
+    if (!channel_record(a, chans, ci, &p, &path, &node, &sampler, &at)) {
+        const gj_value *m4[4];
+        gj_value tmp[4], obj;
+        const gj_value *cv = channel_members(a, chans, ci, tmp, &obj, m4);
+        if (!gj_is(cv, GJ_OBJECT))
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u is not an object",
+                              a->index, ci);
+        const gj_value *const *cm = m4, *const *tm = m4 + 2;
+        const gj_value *target = cm[0];
+        if (!gj_is(target, GJ_OBJECT) || !gj_string(tm[0], &path))
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no target path",
+                              a->index, ci);
+        int has_node = gltf_index_of(f, tm[1], "node", f->node_count, "animation channel target", &node);
+        if (has_node < 0) return GANIM_ERR_CORRUPT;
+        p = gltf_is(path, "rotation")      ? GLTF_ROT
             : gltf_is(path, "translation") ? GLTF_TRANS
             : gltf_is(path, "scale")       ? GLTF_SCALE
                                            : -1;
-    if (!has_node || p < 0) {
-        if (!strcmp(path, "weights")) a->st.skipped_weights++;
-        else a->st.skipped_other++;
-        return GANIM_OK;
+        if (!has_node || p < 0) {
+            if (!strcmp(path, "weights")) a->st.skipped_weights++;
+            else a->st.skipped_other++;
+            return GANIM_OK;
+        }
+        if (f->nodes[node].bone >= 0 &&
+            gltf_index_of(f, cm[1], "sampler", a->samplers->count, "animation channel", &sampler) != 1)
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no valid sampler",
+                              a->index, ci);
+        at = cv->offset;
     }
     if (f->nodes[node].bone < 0) {
         if (!*outside) *outside = f->nodes[node].name;
@@ -257,11 +331,8 @@ static ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint
         return GANIM_OK;
     }
     uint32_t bone = (uint32_t)f->nodes[node].bone;
-    if (gltf_index_of(f, cm[1], "sampler", a->samplers->count, "animation channel", &sampler) != 1)
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, cv->offset, "gltf: animation %u channel %u: no valid sampler",
-                          a->index, ci);
     if (seen[(size_t)bone * 3 + (size_t)p]) {
-        ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, cv->offset,
+        ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, at,
                        "gltf: animation %u channel %u: a second channel on the %s of node %u; it is skipped", a->index,
                        ci, path, node);
         a->st.skipped_other++;
@@ -270,18 +341,26 @@ static ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint
     seen[(size_t)bone * 3 + (size_t)p] = 1;
     const char *interp = "LINEAR";
     uint32_t in, out;
-    /* the sampler's members in one pass (the first of a repeated name, as gj_get) */
-    const gj_value *const *m = sm;
-    const gj_value *sv = sampler_members(a, sampler, stmp, &sobj, sm, itext);
-    const gj_value *iv = m[0];
-    if ((iv && !gj_string(iv, &interp)) || interp_of(interp) < 0)
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
-                          "gltf: animation %u sampler %u: interpolation '%.40s' is not LINEAR, STEP or CUBICSPLINE",
-                          a->index, sampler, iv && iv->type == GJ_STRING ? interp : "?");
-    if (gltf_index_of(f, m[1], "input", f->accessor_count, "animation sampler", &in) != 1 ||
-        gltf_index_of(f, m[2], "output", f->accessor_count, "animation sampler", &out) != 1)
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset, "gltf: animation %u sampler %u: no input or output",
-                          a->index, sampler);
+    uint64_t sat;
+    const gj_value *ours = NULL; /* the sampler's extras.ganim */
+    if (!sampler_record(a, sampler, &interp, &in, &out, &sat)) {
+        const gj_value *sm[4], *const *m = sm;
+        gj_value stmp[4], sobj;
+        char itext[41];
+        /* the sampler's members in one pass (the first of a repeated name, as gj_get) */
+        const gj_value *sv = sampler_members(a, sampler, stmp, &sobj, sm, itext);
+        const gj_value *iv = m[0];
+        if ((iv && !gj_string(iv, &interp)) || interp_of(interp) < 0)
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
+                              "gltf: animation %u sampler %u: interpolation '%.40s' is not LINEAR, STEP or CUBICSPLINE",
+                              a->index, sampler, iv && iv->type == GJ_STRING ? interp : "?");
+        if (gltf_index_of(f, m[1], "input", f->accessor_count, "animation sampler", &in) != 1 ||
+            gltf_index_of(f, m[2], "output", f->accessor_count, "animation sampler", &out) != 1)
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
+                              "gltf: animation %u sampler %u: no input or output", a->index, sampler);
+        sat = sv->offset;
+        ours = gj_get(m[3], "ganim");
+    }
     chan *c = &a->ch[a->nch];
     memset(c, 0, sizeof *c);
     c->bone = bone;
@@ -290,7 +369,7 @@ static ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint
     c->path = p;
     c->interp = interp_of(interp);
     c->comps = p == GLTF_ROT ? 4 : 3;
-    c->offset = cv->offset;
+    c->offset = at;
     /* the LINEAR values of ganim's own files usually become the model's channel as they
      * are (model_channel keeps the array): they go in the document; its STEP channels
      * are visibility, made into other arrays, and other files' constant channels often
@@ -305,18 +384,17 @@ static ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint
     c->v_borrowed = use_out.borrowed;
     uint64_t need = c->interp == GLTF_CUBIC ? 3 * (uint64_t)nin : nin;
     if (nout < need)
-        return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
+        return ganim_fail(f->err, GANIM_ERR_CORRUPT, sat,
                           "gltf: animation %u sampler %u: %u output values for %u %s keys (%llu needed)", a->index,
                           sampler, nout, nin, interp, (unsigned long long)need);
     if (nout > need)
-        ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, sv->offset,
+        ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, sat,
                        "gltf: animation %u sampler %u: %u output values for %u keys; the extra ones are ignored",
                        a->index, sampler, nout, nin);
     c->n = nin;
     /* ganim's exporter flips the sign of some rotation keys for continuity and records
      * which ([first, last] key ranges): the model's own signs come back */
-    const gj_value *ours = gj_get(m[3], "ganim");
-    const gj_value *neg = gj_get(ours, "negated");
+    const gj_value *neg = ours ? gj_get(ours, "negated") : NULL; /* (records: none) */
     if (f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC && neg && neg->type == GJ_ARRAY) {
         if ((code = own_values(a, c)) != GANIM_OK) return code;
         for (uint32_t r = 0; r < neg->count; r++) {
@@ -340,7 +418,7 @@ static ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint
         }
     }
     /* a keyed channel ganim's exporter baked on every frame: its stored keys come back */
-    const gj_value *keys = gj_get(ours, "keys");
+    const gj_value *keys = ours ? gj_get(ours, "keys") : NULL;
     if (f->ganim && c->interp == GLTF_LINEAR && keys && keys->type == GJ_ARRAY &&
         (code = keep_stored(a, c, keys)) != GANIM_OK)
         return code;
@@ -679,7 +757,7 @@ static uint32_t unit_keys(const float *v, uint32_t n)
 
 /* ganim's conversion undone, or foreign values made valid (unit quaternions, finite
  * vectors); then the transforms of the nodes above the bone folded in. */
-static ganim_code convert_values(anim *a, chan *c)
+static ANIM_INLINE ganim_code convert_values(anim *a, chan *c)
 {
     gltf_file *f = a->f;
     ganim_code code = own_values(a, c); /* (converted where they are) */

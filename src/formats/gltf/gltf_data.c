@@ -253,12 +253,14 @@ static float component(const uint8_t *p, uint32_t type, int normalized)
     }
 }
 
+/* The components of each accessor type, in the order of gltf_accessor_floats' `types`. */
+static const int type_comps[] = { 1, 2, 3, 4, 4, 9, 16 };
+
 static int type_components(const char *t)
 {
     static const char *const names[] = { "SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4" };
-    static const int comps[] = { 1, 2, 3, 4, 4, 9, 16 };
     for (int i = 0; i < 7; i++)
-        if (t[0] == names[i][0] && t[1] == names[i][1] && !strcmp(t, names[i])) return comps[i];
+        if (t[0] == names[i][0] && t[1] == names[i][1] && !strcmp(t, names[i])) return type_comps[i];
     return 0;
 }
 
@@ -386,22 +388,22 @@ static int accessor_record(const gltf_file *f, uint32_t index, const char *const
         return 0;
     /* the type: one of `types` (SCALAR, then six of four bytes) as its bytes are (no escapes) */
     const char *s = (const char *)f->json_text + fl[3].at + 1;
+    unsigned t = 0;
     if (fl[3].count == 6 && memcmp(s, "SCALAR", 6) == 0) {
-        af->type = types[0];
+        t = 0;
     } else if (fl[3].count == 4) {
         uint32_t w, c;
-        unsigned t = 1;
         memcpy(&w, s, 4);
-        for (; types[t]; t++) {
+        for (t = 1; types[t]; t++) {
             memcpy(&c, types[t], 4);
             if (w == c) break;
         }
         if (!types[t]) return 0;
-        af->type = types[t];
     } else {
         return 0;
     }
-    if (!(af->tcomps = type_components(af->type))) return 0;
+    af->type = types[t];
+    af->tcomps = type_comps[t]; /* (type_components of types[t]) */
     af->normalized = fl[5].type == GJ_TRUE;
     af->has_view = fl[0].type != GJ_ABSENT;
     af->view = (uint32_t)vw;
@@ -414,8 +416,8 @@ ganim_code gltf_accessor_floats(gltf_file *f, uint32_t index, int comps, int int
 {
     use->borrowed = 0;
     /* the key times read last, read again (an animation's samplers share their input
-     * accessor): the same checked float32 bytes copied again */
-    for (unsigned i = 0; i < GLTF_ACC_MEMO; i++) {
+     * accessor): the same checked float32 bytes copied again (only SCALARs are kept) */
+    for (unsigned i = 0; comps == 1 && i < GLTF_ACC_MEMO; i++) {
         const gltf_acc_memo *m = &f->acc_memo[i];
         if (!m->src || m->index != index || m->comps != comps || m->ints != ints) continue;
         if (use->shared && !use->doc && m->floats) { /* the same floats again, no copy */

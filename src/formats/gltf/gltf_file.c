@@ -22,21 +22,13 @@ int gltf_index(gltf_file *f, const gj_value *obj, const char *key, uint32_t coun
     return gltf_index_of(f, gj_get(obj, key), key, count, what, out);
 }
 
-void gltf_members(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, gltf_memo *memo)
+/* gltf_members (gltf.h) when the memo does not know the object's names: each looked up */
+void gltf_members_walk(const gj_value *obj, const char *const *names, const gj_value **out, unsigned n, gltf_memo *memo)
 {
     for (unsigned j = 0; j < n; j++) out[j] = NULL;
     if (!obj || obj->type != GJ_OBJECT) return;
     const gj_value *items = obj->items;
     const uint32_t count = obj->count;
-    if (memo && memo->seq_valid && count == memo->seq_count) { /* the last object's names, in order? */
-        uint32_t i = 0;
-        while (i < count && items[i].key == memo->seq[i]) i++;
-        if (i == count) {
-            for (i = 0; i < count; i++)
-                if (memo->at[i] < n) out[memo->at[i]] = &items[i];
-            return;
-        }
-    }
     int record = memo && count <= GLTF_MEMO_SEQ;
     for (uint32_t i = 0; i < count; i++) {
         const char *k = items[i].key;

@@ -1415,7 +1415,7 @@ static ganim_doc *negated_doc(void)
 /* gltf_members with a memo (the names known by their address, and an object whose names
  * are the last one's, at the same addresses, read where that one had them) against the
  * same call without one (each name compared): arrays of objects of a few shapes repeated,
- * with repeated names, shapes that begin others, an escaped name (the same text at another address), names that
+ * with repeated names, shapes that begin others or differ from one only in the last name, an escaped name (the same text at another address), names that
  * are prefixes of others, objects of up to 11 members (past the memo's 8) and items that
  * are not objects. */
 static uint8_t members_mem[1 << 20];
@@ -1449,6 +1449,11 @@ TEST(members_where_the_last_object_had_them)
         if (round % 2) { /* a shape that begins another's */
             len[1] = len[0] / 2;
             memcpy(shapes[1], shapes[0], sizeof shapes[0]);
+        }
+        if (round % 4 == 2 && len[0]) { /* a shape that is another's but for its last name */
+            len[2] = len[0];
+            memcpy(shapes[2], shapes[0], sizeof shapes[0]);
+            shapes[2][len[0] - 1] = (shapes[0][len[0] - 1] + 1) % 10;
         }
         size_t at = 0;
         text[at++] = '[';

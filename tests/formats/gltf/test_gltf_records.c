@@ -418,6 +418,97 @@ TEST(skin_choice_reads_targets_alike)
     printf("  %u reads compared, skin 1 chosen in %u\n", compared - before, skin1);
 }
 
+/* gltf_anim.c's channel_record and sampler_record (a channel and its sampler read from
+ * their fields, no values built) at the edges of what they take: every pair of a channel
+ * and a sampler below, as records (checked) and as the tree, the same document or error.
+ * Node 0 is the skin's joint, node 1 is not; sampler 1 is always plain. */
+TEST(channel_and_sampler_records_read_alike)
+{
+    static const char *const channels[] = {
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}}",
+        "{\"target\":{\"path\":\"scale\",\"node\":0},\"sampler\":1}",
+        "{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"rotation\"}}",
+        "{\"sampler\":2,\"target\":{\"node\":0,\"path\":\"rotation\"}}",
+        "{\"sampler\":2,\"target\":{\"node\":1,\"path\":\"rotation\"}}",
+        "{\"sampler\":1.0,\"target\":{\"node\":0,\"path\":\"scale\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scal\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scalf\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translatioN\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotationn\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":\"0\",\"path\":\"rotation\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":1e0,\"path\":\"rotation\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":7}}",
+        "{\"target\":{\"node\":0,\"path\":\"rotation\"}}",
+        "{\"sampler\":null,\"target\":{\"node\":0,\"path\":\"rotation\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}},{\"sampler\":1,\"target\":{\"node\":0,"
+        "\"path\":\"rotation\"}}",
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}},{\"sampler\":1,\"target\":{\"node\":0,"
+        "\"path\":\"translation\"}}",
+    };
+    static const char *const samplers[] = {
+        "{\"input\":0,\"output\":@O}",
+        "{\"input\":0,\"output\":@O,\"interpolation\":\"LINEAR\"}",
+        "{\"input\":0,\"output\":@O,\"interpolation\":\"STEP\"}",
+        "{\"input\":0,\"output\":@O,\"interpolation\":\"CUBICSPLINE\"}",
+        "{\"interpolation\":\"STEPS\",\"input\":0,\"output\":@O}",
+        "{\"interpolation\":\"STE\",\"input\":0,\"output\":@O}",
+        "{\"interpolation\":\"LINEAR \",\"input\":0,\"output\":@O}",
+        "{\"interpolation\":\"CUBICSPLINe\",\"input\":0,\"output\":@O}",
+        "{\"interpolation\":null,\"input\":0,\"output\":@O}",
+        "{\"input\":0,\"output\":@O,\"extras\":null}",
+        "{\"input\":0,\"output\":@O,\"extras\":\"ganim\"}",
+        "{\"input\":0,\"output\":@O,\"extras\":{\"ganim\":{\"negated\":[[0,1]]}}}",
+        "{\"input\":0}",
+        "{\"output\":@O}",
+        "{\"input\":0,\"output\":4}",
+        "{\"input\":4,\"output\":@O}",
+        "{\"input\":0.0,\"output\":@O}",
+        "{\"input\":0,\"output\":\"1\"}",
+        "{\"input\":0,\"output\":-1}",
+        "{\"input\":0,\"output\":0}",
+    };
+    static char text[8192], sampler[512];
+    static uint8_t glb[8192 + 1024];
+    unsigned before = compared, failed_before = failed_alike, differ_before = differ, recorded = 0;
+    for (size_t c = 0; c < sizeof channels / sizeof *channels; c++)
+        for (size_t s = 0; s < sizeof samplers / sizeof *samplers; s++)
+            for (unsigned vec = 0; vec < 2; vec++) { /* output 1: VEC4, 2: VEC3 (translation, scale) */
+                /* (@O: the output accessor) */
+                size_t k = 0;
+                for (const char *q = samplers[s]; *q && k + 2 < sizeof sampler; q++) {
+                    if (q[0] == '@' && q[1] == 'O') sampler[k++] = vec ? '2' : '1', q++;
+                    else sampler[k++] = *q;
+                }
+                sampler[k] = 0;
+                int n =
+                    snprintf(text, sizeof text,
+                             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"j0\"},{\"name\":\"k1\"}],"
+                             "\"skins\":[{\"joints\":[0]}],\"animations\":[{\"channels\":[%s],"
+                             "\"samplers\":[%s,{\"input\":0,\"output\":%c}]}],\"accessors\":["
+                             "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+                             "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"},"
+                             "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+                             "{\"bufferView\":1,\"componentType\":5126,\"count\":6,\"type\":\"SCALAR\"}],"
+                             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":8},"
+                             "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":32},"
+                             "{\"buffer\":0,\"byteOffset\":16,\"byteLength\":24}],\"buffers\":[{\"byteLength\":40}]}",
+                             channels[c], sampler, vec ? '2' : '1');
+                size_t total = glb_wrap(glb, text, (size_t)n), len = (size_t)n + (4 - (size_t)n % 4) % 4;
+                recorded += (records_taken(glb + 20, len) & 12u) == 12u;
+                both_ways(glb, total, channels[c], s * 2 + vec);
+            }
+    unsigned pairs = (unsigned)(sizeof channels / sizeof *channels * (sizeof samplers / sizeof *samplers) * 2);
+    unsigned read = compared - before - (failed_alike - failed_before);
+    CHECK(compared - before == pairs && recorded >= pairs - pairs / 10 && read >= pairs / 3);
+    CHECK_MSG(differ == differ_before, "%u reads differ", differ - differ_before); /* (both_ways shows 5 in all) */
+    printf("  %u reads compared, %u with samplers and channels as records, %u read\n", compared - before, recorded,
+           read);
+}
+
 /* gltf_field_uint (a record's number, digits read in place) against gj_uint on the tree's
  * value of the same bytes (the reference), over many texts and limits: the same answer and,
  * when 1, the same number. */
@@ -518,5 +609,6 @@ int main(void)
     RUN(exports_and_producers_read_alike);
     RUN(built_files_read_alike);
     RUN(skin_choice_reads_targets_alike);
+    RUN(channel_and_sampler_records_read_alike);
     return test_finish();
 }
