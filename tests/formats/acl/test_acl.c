@@ -2640,12 +2640,24 @@ done:
     free(data);
 }
 
+/* acl_inv_width, the compiler's 1 / (2^nb - 1), against the division at run time (what
+ * parse_segment did per record before the table): the same bits for every width. */
+TEST(width_reciprocals_equal_the_division)
+{
+    for (volatile uint32_t nb = 1; nb <= 23; nb++) {
+        float want = 1.0f / (float)((1u << nb) - 1u), have = acl_inv_width[nb];
+        CHECK_MSG(memcmp(&want, &have, sizeof want) == 0, "width %u: %.9g, the division gives %.9g", (unsigned)nb,
+                  (double)have, (double)want);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write-multiseg") == 0) return write_multiseg(argv[2]);
     RUN(segments_grouped_differently_match_acl); /* first: needs only tests/data */
     RUN(reads_in_a_row_keep_their_memory);
     RUN(in_range_equals_the_three_tests);
+    RUN(width_reciprocals_equal_the_division);
     RUN(absurd_sample_rates_are_refused);
     RUN(rest_pose_is_frame_zero_without_bind_pose);
     RUN(acl_buffers_match_acl);
