@@ -174,6 +174,9 @@ static inline void acl_fnv_some(acl_fnv *f)
 int acl_const_rot4(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[4][4]);
 #endif
 
+/* 1 / (2^nb - 1) for a variable sub-track of nb = 1..23 bits (acl_open.c) */
+extern const float acl_inv_width[24];
+
 /* One animated sub-track in one segment, everything a sample decode needs. */
 typedef struct acl_rec {
     uint32_t bit; /* offset inside a pose, in bits */

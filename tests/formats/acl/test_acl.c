@@ -2355,10 +2355,309 @@ TEST(stripped_bits_past_the_segment_are_ignored)
     free(data);
 }
 
-int main(void)
+/* ---- several segments that group their sub-tracks differently ---------------------------
+ * tests/data/acl/multiseg_groups_v10.acl: ganim's ACL writer's buffer of the motion
+ * multiseg_doc makes (12 bones, 64 frames at 30 fps, three segments: frames 0-21, 22-42,
+ * 43-63). Sub-tracks move in some segments and hold still in others, one bone's
+ * translation jumps by 1e5 in the middle segment only, so that each segment stores them
+ * differently: constant in the segment (width 0), variable at different widths, raw; the
+ * segments then sort and cut them into different groups of four, and a pose between two
+ * segments mixes two groupings (or, for bones 0-3, decodes the same group stored two ways). Its .keys.txt (every key) and .times.txt (three times
+ * between every two keys, those across the two segment boundaries included) are ACL
+ * 2.1's own decode of the buffer (tests/data/acl/make_multiseg.sh, multiseg_reference.cpp).
+ * The motion is made with + - * / and sqrtf only: the same floats on every platform. */
+enum { MS_NT = 12, MS_NS = 64 };
+
+static uint32_t ms_rng = 12345u;
+static float ms_jitter(void)
 {
+    ms_rng = ms_rng * 1664525u + 1013904223u;
+    return (float)(ms_rng >> 8) / 16777216.0f - 0.5f;
+}
+
+static int ms_segment(int f) { return f < 22 ? 0 : f < 43 ? 1 : 2; }
+
+/* How far a sub-track has gone at frame f: a curve (with noise) in the segments where it
+ * moves (on[segment]), a value of the segment's own where it holds still. */
+static float ms_amount(const int on[3], int f)
+{
+    static const int start[3] = { 0, 22, 43 };
+    int s = ms_segment(f);
+    if (!on[s]) return (float)(s * 16);
+    float x = (float)(f - start[s]);
+    return (float)(s * 16) + x * x / 16.0f + 0.05f * ms_jitter();
+}
+
+static ganim_doc *multiseg_doc(void)
+{
+    /* bones 0-3 move in every segment, by other amounts in each (other widths: the same
+     * sub-tracks in a group in both segments, stored differently); bones 4-11 move in some
+     * segments only (other groups) */
+    static const int rot_on[MS_NT][3] = {
+        { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 }, { 0, 1, 0 },
+        { 1, 0, 0 }, { 1, 1, 1 }, { 0, 1, 1 }, { 1, 1, 1 }, { 1, 0, 1 }, { 0, 1, 1 }
+    };
+    static const float rot_size[MS_NT][3] = {
+        { 0.02f, 0.002f, 0.06f }, { 0.03f, 0.0004f, 0.01f }, { 0.01f, 0.05f, 0.0002f }, { 0.04f, 0.004f, 0.04f },
+        { 0.02f, 0.02f, 0.02f },  { 0.03f, 0.03f, 0.03f },   { 0.04f, 0.04f, 0.04f },   { 0.05f, 0.0005f, 0.05f },
+        { 0.02f, 0.2f, 0.001f },  { 0.01f, 0.01f, 0.01f },   { 0.03f, 0.03f, 0.03f },   { 0.02f, 0.02f, 0.02f }
+    };
+    static const int tr_on[MS_NT][3] = { { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 }, { 0, 0, 0 },
+                                         { 0, 1, 0 }, { 0, 0, 1 }, { 0, 1, 0 }, { 0, 0, 0 }, { 1, 0, 0 }, { 0, 0, 0 } };
+    static const int sc_on[MS_NT][3] = { { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 }, { 0, 0, 0 }, { 0, 0, 0 },
+                                         { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 1 }, { 0, 1, 0 }, { 0, 0, 0 } };
+    static const float vec_size[4][3] = {
+        { 1.0f, 0.05f, 3.0f }, { 0.2f, 2.0f, 0.01f }, { 4.0f, 0.5f, 0.02f }, { 0.01f, 1.0f, 1.5f }
+    };
+    static const int32_t parents[MS_NT] = { -1, 0, 1, 2, -1, 4, 5, 6, 4, 8, 4, 10 };
+    static float q[MS_NT][MS_NS][4], t[MS_NT][MS_NS][3], sc[MS_NT][MS_NS][3];
+    ms_rng = 12345u;
+    for (int b = 0; b < MS_NT; b++)
+        for (int f = 0; f < MS_NS; f++) {
+            int s = ms_segment(f);
+            float a = ms_amount(rot_on[b], f) * rot_size[b][s];
+            float v[4] = { 0.3f * a + 0.1f * (float)b, -0.5f * a, 0.7f * a - 0.05f * (float)b, 1.0f };
+            float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+            for (int i = 0; i < 4; i++) q[b][f][i] = v[i] / len;
+            float ta = ms_amount(tr_on[b], f) * (b < 4 ? vec_size[b][s] : 1.0f);
+            float big = b == 8 && s == 1 ? 200000.0f * (1.0f + ms_jitter()) : 1.0f;
+            if (b == 9) ta = 40000.0f;
+            t[b][f][0] = 0.1f * (float)b + 0.02f * ta * big;
+            t[b][f][1] = 0.5f - 0.01f * ta;
+            t[b][f][2] = 0.25f * (float)b + 0.015f * ta;
+            float sa = ms_amount(sc_on[b], f) * (b < 4 ? vec_size[3 - b][s] : 1.0f);
+            sc[b][f][0] = 1.0f + 0.01f * sa;
+            sc[b][f][1] = 1.0f - 0.005f * sa;
+            sc[b][f][2] = 1.0f + 0.002f * sa * (float)b;
+        }
+    ganim_doc *doc = NULL;
+    if (ganim_doc_new(NULL, &doc, NULL) != GANIM_OK) return NULL;
+    ganim_bone bones[MS_NT];
+    char names[MS_NT][16];
+    memset(bones, 0, sizeof bones);
+    for (int b = 0; b < MS_NT; b++) {
+        snprintf(names[b], sizeof names[b], "bone%d", b);
+        bones[b].name = names[b];
+        bones[b].parent = parents[b];
+        bones[b].rest.rotation.w = 1.0f;
+        bones[b].rest.scale = (ganim_vec3){ 1, 1, 1 };
+    }
+    ganim_skeleton sk = { .name = "rig", .bone_count = MS_NT, .bones = bones };
+    ganim_clip clip = { .name = "clip", .kind = GANIM_CLIP_ANIMATION, .fps = 30.0f, .frame_count = MS_NS };
+    uint32_t ci = 0;
+    int ok =
+        ganim_doc_set_skeleton(doc, &sk, NULL) == GANIM_OK && ganim_doc_add_clip(doc, &clip, &ci, NULL) == GANIM_OK;
+    for (uint32_t b = 0; b < MS_NT && ok; b++) {
+        ganim_track tr = { .bone = b, .name = names[b] };
+        tr.rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, MS_NS, NULL, &q[b][0][0] };
+        tr.translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, MS_NS, NULL, &t[b][0][0] };
+        tr.scale = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, MS_NS, NULL, &sc[b][0][0] };
+        ok = ganim_doc_add_track(doc, ci, &tr, NULL, NULL) == GANIM_OK;
+    }
+    if (!ok) {
+        ganim_doc_free(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+/* test_acl --write-multiseg DIR: DIR/multiseg_groups_v10.acl, as ganim's writer makes it today
+ * (the committed file is kept as it was made: its references are ACL's decode of it). */
+static int write_multiseg(const char *dir)
+{
+    ganim_doc *doc = multiseg_doc();
+    ganim_buffer buf = { 0 };
+    ganim_error e = { 0 };
+    char path[4096];
+    snprintf(path, sizeof path, "%s/multiseg_groups_v10.acl", dir);
+    ganim_setting set[1] = { { "acl.version", "10" } };
+    ganim_write_opts wo = { .settings = set, .setting_count = 1 };
+    if (!doc || ganim_write(doc, "acl", &wo, &buf, &e) != GANIM_OK) {
+        fprintf(stderr, "cannot encode the clip: %s\n", e.message);
+        ganim_doc_free(doc);
+        return 1;
+    }
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(buf.data, 1, buf.size, f) == buf.size;
+    ok = f && fclose(f) == 0 && ok;
+    printf("%s %s (%zu bytes)\n", ok ? "wrote" : "cannot write", path, buf.size);
+    ganim_buffer_free(&buf);
+    ganim_doc_free(doc);
+    return !ok;
+}
+
+/* The largest |value| of each sub-track over the keys ([track][kind]; at least 1): the
+ * scale of the tolerance below (a value near 0 inside a clip range of 1e5 differs from
+ * ACL's by an ulp of the range, not of itself). */
+static void ms_scales(const ref_line *keys, size_t nk, float scale[MS_NT][3])
+{
+    for (int t = 0; t < MS_NT; t++)
+        for (int k = 0; k < 3; k++) scale[t][k] = 1.0f;
+    for (size_t i = 0; i < nk; i++)
+        for (int c = 0; c < 10; c++) {
+            int k = c < 4 ? 0 : c < 7 ? 1 : 2;
+            float v = fabsf(keys[i].v[c]);
+            if (keys[i].track < MS_NT && v > scale[keys[i].track][k]) scale[keys[i].track][k] = v;
+        }
+}
+
+/* One pose's track against ACL's line: every component within MS_ULPS ulps of the sub-track's
+ * scale (rotations: the sign of ACL's; ganim and ACL round a few operations differently).
+ * Returns the error in those ulps. */
+static double ms_error(const ganim_transform *p, const ref_line *r, float scale[MS_NT][3])
+{
+    const float g[10] = { p->rotation.x,    p->rotation.y,    p->rotation.z, p->rotation.w, p->translation.x,
+                          p->translation.y, p->translation.z, p->scale.x,    p->scale.y,    p->scale.z };
+    double worst = 0;
+    for (int c = 0; c < 10; c++) {
+        int k = c < 4 ? 0 : c < 7 ? 1 : 2;
+        double ulp = (double)scale[r->track][k] * (double)FLT_EPSILON;
+        double d = fabs((double)g[c] - (double)r->v[c]) / ulp;
+        if (!(d <= worst)) worst = d; /* NaN included */
+    }
+    return worst;
+}
+
+#define MS_ULPS 4.0
+
+TEST(segments_grouped_differently_match_acl)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/data/acl/multiseg_groups_v10", GANIM_SOURCE_DIR);
+    char *stem_end = path + strlen(path);
+    size_t size, nk, ntm;
+    strcpy(stem_end, ".acl");
+    uint8_t *data = test_read_file(path, &size);
+    strcpy(stem_end, ".keys.txt");
+    ref_line *keys = read_ref(path, &nk, NULL, NULL);
+    strcpy(stem_end, ".times.txt");
+    ref_line *times = read_ref(path, &ntm, NULL, NULL);
+    ganim_acl *acl = NULL;
+    ganim_error e = { 0 };
+    CHECK_MSG(ganim_acl_open(data, size, 0, NULL, NULL, NULL, &acl, &e) == GANIM_OK, "open: %s", e.message);
+    CHECK_EQ_INT(nk, (size_t)MS_NT * MS_NS);
+    CHECK_EQ_INT(ntm, (size_t)MS_NT * (MS_NS - 1) * 3);
+    if (!acl || nk != (size_t)MS_NT * MS_NS || ntm != (size_t)MS_NT * (MS_NS - 1) * 3) goto done;
+    CHECK_EQ_INT(ganim_acl_track_count(acl), MS_NT);
+    CHECK_EQ_INT(ganim_acl_frame_count(acl), MS_NS);
+
+    /* The buffer is the case meant: three segments; in each kind some sub-track stored one
+     * way in a segment and another way in the next (constant <-> variable, variable <->
+     * raw); groups of four whose sub-tracks differ between two segments, and groups of the
+     * same sub-tracks at other widths. */
+    CHECK_EQ_INT(acl->nseg, 3);
+    unsigned change[3][4][4];
+    memset(change, 0, sizeof change);
+    uint32_t width_changes = 0, regrouped = 0, restored = 0;
+    for (uint32_t s = 0; s + 1 < acl->nseg && acl->nseg == 3; s++) {
+        const acl_seg *s0 = &acl->segs[s], *s1 = &acl->segs[s + 1];
+        for (uint32_t a = 0; a < acl->na; a++) {
+            const acl_rec *r0 = &s0->recs[a], *r1 = &s1->recs[a];
+            CHECK_EQ_INT(r0->track, r1->track);
+            change[r0->kind][r0->mode][r1->mode]++;
+            width_changes += r0->mode == M_VAR && r1->mode == M_VAR && r0->nb != r1->nb;
+        }
+        for (uint32_t i = 0; i < s0->ngrp && i < s1->ngrp; i++) {
+            const acl_grp *g0 = &s0->grps[i], *g1 = &s1->grps[i];
+            if (!g0->soa) continue;
+            if (memcmp(g0->rec, g1->rec, sizeof g0->rec) != 0) regrouped++;
+            else if (g1->soa && memcmp(g0->nb, g1->nb, sizeof g0->nb) != 0) restored++;
+        }
+    }
+    for (unsigned k = 0; k < 3; k++) {
+        CHECK_MSG(change[k][M_CONST][M_VAR] + change[k][M_VAR][M_CONST] > 0, "%s: no constant <-> variable",
+                  acl_kind_name(k));
+        CHECK_MSG(change[k][M_RAW][M_VAR] + change[k][M_VAR][M_RAW] > 0, "%s: no raw <-> variable", acl_kind_name(k));
+    }
+    CHECK(width_changes > 0);
+    CHECK(regrouped > 0);
+    CHECK(restored > 0);
+    printf("  multiseg_groups_v10 between segments: %u variable widths change, %u groups hold other "
+           "sub-tracks, %u the same at other widths\n",
+           width_changes, regrouped, restored);
+
+    float scale[MS_NT][3];
+    ms_scales(keys, nk, scale);
+    ganim_transform pose[MS_NT], ref[MS_NT];
+    double worst_key = 0, worst_time = 0, worst_doc = 0;
+    int bad = 0, slow = 0;
+
+    /* every key: by sample_key, the whole-clip decode (acl_clip_check: bit for bit
+     * sample_key's, also in slices that start inside a segment) and a time at the key */
+    CHECK_EQ_INT(acl_clip_check(acl, "multiseg_groups_v10", 0, NULL), 0);
+    CHECK_EQ_INT(acl_clip_check(acl, "multiseg_groups_v10 chunk 5", 5, NULL), 0);
+    for (size_t i = 0; i < nk; i += MS_NT) {
+        uint32_t f = (uint32_t)keys[i].t;
+        ganim_acl_sample_key(acl, f, pose);
+        for (size_t j = i; j < i + MS_NT; j++) {
+            double d = ms_error(&pose[keys[j].track], &keys[j], scale);
+            if (d > worst_key) worst_key = d;
+            if (!(d <= MS_ULPS) && bad++ < 5)
+                test_fail(__FILE__, __LINE__, "key %u track %u: %.3g ulps from ACL's", f, keys[j].track, d);
+        }
+    }
+    /* between every two keys, across the segment boundaries too: the SSE2 paths against
+     * ACL and against the scalar path bit for bit */
+    for (size_t i = 0; i < ntm; i += MS_NT) {
+        acl_pose_check(acl, times[i].t, pose, ref, "multiseg_groups_v10", &slow);
+        for (size_t j = i; j < i + MS_NT; j++) {
+            double d = ms_error(&pose[times[j].track], &times[j], scale);
+            if (d > worst_time) worst_time = d;
+            if (!(d <= MS_ULPS) && bad++ < 5)
+                test_fail(__FILE__, __LINE__, "time %.9g track %u: %.3g ulps from ACL's", (double)times[j].t,
+                          times[j].track, d);
+        }
+    }
+    /* the document's read: its frames are the keys, its sampler between them ACL's */
+    {
+        ganim_doc *doc = NULL;
+        CHECK_MSG(ganim_read_memory(data, size, NULL, &doc, &e) == GANIM_OK, "read: %s", e.message);
+        if (doc) {
+            CHECK_EQ_INT(doc->warning_count, 0);
+            const ganim_clip *clip = &doc->clips[0];
+            for (size_t i = 0; i < nk + ntm; i += MS_NT) {
+                const ref_line *r = i < nk ? &keys[i] : &times[i - nk];
+                float t = i < nk ? r->t / (float)clip->fps : r->t;
+                CHECK_OK(ganim_clip_sample(clip, doc->skeleton, t, pose, NULL, &e));
+                for (size_t j = 0; j < MS_NT; j++) {
+                    double d = ms_error(&pose[r[j].track], &r[j], scale);
+                    if (d > worst_doc) worst_doc = d;
+                    if (!(d <= MS_ULPS) && bad++ < 5)
+                        test_fail(__FILE__, __LINE__, "document at %.9g s track %u: %.3g ulps from ACL's", (double)t,
+                                  r[j].track, d);
+                }
+            }
+            ganim_doc_free(doc);
+        }
+    }
+    printf("  multiseg_groups_v10 against ACL 2.1, in ulps of each sub-track's largest value: keys %.3g, "
+           "between keys %.3g, the document %.3g\n",
+           worst_key, worst_time, worst_doc);
+done:
+    ganim_acl_close(acl);
+    free(keys);
+    free(times);
+    free(data);
+}
+
+/* acl_inv_width, the compiler's 1 / (2^nb - 1), against the division at run time (what
+ * parse_segment did per record before the table): the same bits for every width. */
+TEST(width_reciprocals_equal_the_division)
+{
+    for (volatile uint32_t nb = 1; nb <= 23; nb++) {
+        float want = 1.0f / (float)((1u << nb) - 1u), have = acl_inv_width[nb];
+        CHECK_MSG(memcmp(&want, &have, sizeof want) == 0, "width %u: %.9g, the division gives %.9g", (unsigned)nb,
+                  (double)have, (double)want);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--write-multiseg") == 0) return write_multiseg(argv[2]);
+    RUN(segments_grouped_differently_match_acl); /* first: needs only tests/data */
     RUN(reads_in_a_row_keep_their_memory);
     RUN(in_range_equals_the_three_tests);
+    RUN(width_reciprocals_equal_the_division);
     RUN(absurd_sample_rates_are_refused);
     RUN(rest_pose_is_frame_zero_without_bind_pose);
     RUN(acl_buffers_match_acl);
