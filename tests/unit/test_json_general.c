@@ -408,7 +408,7 @@ static void put_rec_value(char *o, size_t *n, uint32_t *x)
     *n += (size_t)sprintf(o + *n, "%s", words[rnd(x) % (rnd(x) % 64 ? 3u : 5u)]);
 }
 
-/* a member name of the records: a field's, or not (1 to 18 bytes), now and then with an escape */
+/* a member name of the records: a field's, or not (0 to 18 bytes), now and then with an escape */
 static void put_rec_name(char *o, size_t *n, uint32_t *x, const char *const *names, unsigned fields)
 {
     unsigned k = rnd(x) % 12;
@@ -420,7 +420,7 @@ static void put_rec_name(char *o, size_t *n, uint32_t *x, const char *const *nam
         memcpy(o + *n, nm, l);
         *n += l;
     } else {
-        unsigned len = 1 + rnd(x) % 18;
+        unsigned len = rnd(x) % 19; /* (0: the empty name) */
         for (unsigned i = 0; i < len; i++) o[(*n)++] = (char)('a' + (i * 5 + len) % 26);
         if (k == 11 && rnd(x) % 4 == 0) *n += (size_t)sprintf(o + *n, "\\u0041");
     }
