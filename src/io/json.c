@@ -704,8 +704,11 @@ static size_t number_at(const uint8_t *s, size_t n, size_t i)
  * quote as two masked words (as shape_name), with the field they are (k: none). */
 #define REC_NAMES 16u
 struct rec_name {
+    /* names up to 14 bytes: the name, its closing quote and ':' (cmsk[0] 0: longer) */
+    uint64_t cpat[2], cmsk[2];
     uint64_t pat[2], msk[2];
     size_t len;
+    uint64_t stored; /* what the tree would charge for the name: round16(len + 1) */
     unsigned j;
 };
 
@@ -748,9 +751,71 @@ static GJ_HOT_INLINE unsigned rec_name_at(const ps *st, struct rec_name *tab, un
     struct rec_name *t = &tab[*used];
     memcpy(t->pat, pat, 16);
     memcpy(t->msk, msk, 16);
+    if (len < 15) { /* (and ':' right after it) */
+        pat[len + 1] = ':';
+        msk[len + 1] = 0xFF;
+    } else {
+        memset(msk, 0, sizeof msk);
+    }
+    memcpy(t->cpat, pat, 16);
+    memcpy(t->cmsk, msk, 16);
     t->len = len;
+    t->stored = ((uint64_t)len + 16) & ~(uint64_t)15;
     t->j = j;
     return (*used)++;
+}
+
+/* Whether the 16 bytes at s are a name of `t` followed by its closing quote and ':' (t's
+ * name at most 14 bytes: t->cmsk[0] not 0). */
+static GJ_HOT_INLINE int rec_name_colon(const uint8_t *s, const struct rec_name *t)
+{
+    uint64_t a, b;
+    memcpy(&a, s, 8);
+    memcpy(&b, s + 8, 8);
+    return !(((a ^ t->cpat[0]) & t->cmsk[0]) | ((b ^ t->cpat[1]) & t->cmsk[1]));
+}
+
+/* The length of the number at s[i] (i < n, s[i] a digit) as value() takes it (0: not a
+ * number): a whole one of 1 to 15 digits found 16 bytes at once where 16 are left, else
+ * a short whole one byte by byte, else number_at's. */
+static GJ_HOT_INLINE size_t rec_number(const uint8_t *s, size_t n, size_t i)
+{
+    const uint8_t c = s[i];
+#if defined(__SSE2__) && defined(__GNUC__)
+    if (!GJ_GENERAL_ONLY && n - i >= 16) {
+        const __m128i x = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), _mm_set1_epi8('0'));
+        const unsigned digits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(9)), x));
+        const size_t len = (size_t)__builtin_ctz(~digits); /* (1 to 16: bit 16 of ~digits is set) */
+        if (len < 16 && (c != '0' || len == 1) && s[i + len] != '.' && (s[i + len] | 0x20) != 'e') return len;
+        return number_at(s, n, i);
+    }
+#endif
+    /* a short whole number as value() takes it, else number_len's */
+    size_t e = i + 1;
+    while (e < n && e - i < 17 && (uint8_t)(s[e] - '0') < 10) e++;
+    if (c == '0' || e - i >= 17 || (e < n && (s[e] == '.' || s[e] == 'e' || s[e] == 'E'))) return number_at(s, n, i);
+    return e - i;
+}
+
+/* skim_string's answer for the string at i (its opening quote): the first 16 bytes after
+ * the quote looked at here where 16 are left (a record's strings are short), else
+ * skim_string's look. */
+static GJ_HOT_INLINE size_t rec_string(const ps *st, size_t i)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    if (!GJ_GENERAL_ONLY && st->n - i > 16) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(st->s + i + 1));
+        const __m128i hit =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+                         _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F)));
+        const unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+        if (mask) {
+            const size_t end = i + 1 + (size_t)__builtin_ctz(mask);
+            return st->s[end] == '"' ? end : 0;
+        }
+    }
+#endif
+    return skim_string(st, i);
 }
 
 /* The end of the plain value (a number, a string without escapes, true, false, null) at
@@ -761,11 +826,11 @@ static int plain_value(const ps *st, size_t i, uint8_t *type, size_t *len, size_
     size_t n = st->n;
     uint8_t c = s[i];
     if (c == '-' || (c >= '0' && c <= '9')) {
-        if (!(*len = number_at(s, n, i)) || *len > UINT32_MAX) return 0;
+        if (!(*len = c == '-' ? number_at(s, n, i) : rec_number(s, n, i)) || *len > UINT32_MAX) return 0;
         *type = GJ_NUMBER;
         *end = i + *len;
     } else if (c == '"') {
-        size_t e = skim_string(st, i);
+        size_t e = rec_string(st, i);
         if (!e) return 0;
         *len = e - i - 1;
         *type = GJ_STRING;
@@ -812,9 +877,11 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
      * rec_name's; has_pat 0: none) */
     uint64_t ipat[GJ_RECORD_FIELDS][2], imsk[GJ_RECORD_FIELDS][2];
     uint8_t has_pat[GJ_RECORD_FIELDS];
-    struct rec_name tab[REC_NAMES];
+    struct rec_name tab[REC_NAMES + 1]; /* (tab[REC_NAMES]: a guess that never matches) */
     unsigned used = 0;
     uint8_t last[GJ_RECORD_FIELDS * 2];
+    /* of a field's object (j), the field its m-th member was last (k: none yet) */
+    uint8_t iguess[GJ_RECORD_FIELDS][GJ_RECORD_FIELDS];
     for (unsigned j = 0; j < k; j++) {
         const char *dot = strchr(r->names[j], '.');
         name_len[j] = strlen(r->names[j]);
@@ -842,6 +909,8 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     for (unsigned j = 0; j < k; j++)
         if (inner_of[j] < k) has_inner[inner_of[j]] = 1;
     memset(last, REC_NAMES, sizeof last);
+    tab[REC_NAMES].cmsk[0] = 0;
+    memset(iguess, (int)k, sizeof iguess);
     i = space_from(s, n, i + 1);
     if (i < n && s[i] == ']') return 0; /* (an empty array: the tree's way costs nothing) */
     for (;;) {
@@ -873,44 +942,69 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
             i++;
         } else {
             for (;;) {
-                size_t end, len;
+                size_t end = 0, len;
                 unsigned j;
                 if (i >= n || s[i] != '"') return 0;
-                unsigned t = rec_name_at(st, tab, &used, members < sizeof last ? last[members] : REC_NAMES, r, name_len,
-                                         i, &end, &j);
-                if (t < REC_NAMES) {
-                    if (members < sizeof last) last[members] = (uint8_t)t;
-                    len = tab[t].len;
-                    j = tab[t].j;
-                    end = i + 1 + len;
+                /* (a guess: any name of tab, or tab[REC_NAMES]; past the first 16
+                 * members, the one 16 before's) */
+                const unsigned guess = last[members % sizeof last];
+                if (!GJ_GENERAL_ONLY && tab[guess].cmsk[0] && n - i > 16 && rec_name_colon(s + i + 1, &tab[guess])) {
+                    /* the name where the last object had it, ':' right after it */
+                    len = tab[guess].len;
+                    j = tab[guess].j;
+                    tree += tab[guess].stored;
+                    i += len + 3;
                 } else {
-                    if (!end) return 0;
-                    len = end - i - 1;
+                    unsigned t = rec_name_at(st, tab, &used, guess, r, name_len, i, &end, &j);
+                    if (t < REC_NAMES) {
+                        if (members < sizeof last) last[members] = (uint8_t)t;
+                        len = tab[t].len;
+                        j = tab[t].j;
+                        end = i + 1 + len;
+                    } else {
+                        if (!end) return 0;
+                        len = end - i - 1;
+                    }
+                    i = end + 1;
+                    if (i >= n || s[i] != ':') {
+                        i = space_from(s, n, i);
+                        if (i >= n || s[i] != ':') return 0;
+                    }
+                    ++i;
+                    tree += ((uint64_t)len + 16) & ~(uint64_t)15; /* (the name, were it stored: round16(len + 1)) */
                 }
-                tree += ((uint64_t)len + 16) & ~(uint64_t)15; /* (the name, were it stored: round16(len + 1)) */
-                i = end + 1;
-                if (i >= n || s[i] != ':') {
-                    i = space_from(s, n, i);
-                    if (i >= n || s[i] != ':') return 0;
-                }
-                if (++i >= n) return 0;
+                if (i >= n) return 0;
                 if (s[i] <= ' ' && (i = space_from(s, n, i)) >= n) return 0;
                 members++;
                 uint8_t c = s[i];
                 size_t vlen = 0;
                 uint8_t type;
-                if (c >= '0' && c <= '9') {
-                    /* a short whole number as value() takes it, else number_len's */
-                    size_t e = i + 1;
-                    while (e < n && e - i < 17 && (uint8_t)(s[e] - '0') < 10) e++;
-                    if (c == '0' || e - i >= 17 || (e < n && (s[e] == '.' || s[e] == 'e' || s[e] == 'E'))) {
-                        if (!(vlen = number_at(s, n, i)) || vlen > UINT32_MAX) return 0;
-                    } else {
-                        vlen = e - i;
+#if defined(__SSE2__) && defined(__GNUC__)
+                if (!GJ_GENERAL_ONLY && (uint8_t)(c - '0') < 10 && n - i >= 16) {
+                    /* a whole number of 1 to 15 digits (the usual value), its digits by one
+                     * class of 16 bytes, stored here (else rec_number's way, below) */
+                    const __m128i x =
+                        _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), _mm_set1_epi8('0'));
+                    const unsigned digits =
+                        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(9)), x));
+                    const size_t dl = (size_t)__builtin_ctz(~digits); /* (1 to 16) */
+                    if (dl < 16 && (c != '0' || dl == 1) && s[i + dl] != '.' && (s[i + dl] | 0x20) != 'e') {
+                        if (j < k) {
+                            if (fl[j].type != GJ_ABSENT) return 0; /* (a name repeated) */
+                            fl[j].type = GJ_NUMBER;
+                            fl[j].at = (uint32_t)i;
+                            fl[j].count = (uint32_t)dl;
+                        }
+                        i += dl;
+                        goto after_value;
                     }
+                }
+#endif
+                if (c >= '0' && c <= '9') {
+                    if (!(vlen = rec_number(s, n, i)) || vlen > UINT32_MAX) return 0;
                     type = GJ_NUMBER;
                 } else if (c == '"') {
-                    if (!(end = skim_string(st, i))) return 0;
+                    if (!(end = rec_string(st, i))) return 0;
                     vlen = end - i - 1;
                     tree += ((uint64_t)vlen + 16) & ~(uint64_t)15;
                     type = GJ_STRING;
@@ -936,10 +1030,17 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                                 uint64_t a, b;
                                 memcpy(&a, s + i + 1, 8);
                                 memcpy(&b, s + i + 9, 8);
+                                /* first the field this member was in the last such object
+                                 * (the first that matches: the loop's answer) */
+                                const unsigned g = m < GJ_RECORD_FIELDS ? iguess[j][m] : k;
+                                if (!GJ_GENERAL_ONLY && g < k &&
+                                    !(((a ^ ipat[g][0]) & imsk[g][0]) | ((b ^ ipat[g][1]) & imsk[g][1])))
+                                    q = g;
                                 for (unsigned o = 0; o < k && q == k; o++)
                                     if (inner_of[o] == j && has_pat[o] &&
                                         !(((a ^ ipat[o][0]) & imsk[o][0]) | ((b ^ ipat[o][1]) & imsk[o][1])))
                                         q = o;
+                                if (q < k && m < GJ_RECORD_FIELDS) iguess[j][m] = (uint8_t)q;
                             }
                             if (q < k) {
                                 nl = inner_len[q];
@@ -1017,6 +1118,9 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                 }
                 if (type == GJ_STRING) i = end + 1;
                 else if (type != GJ_ABSENT) i += vlen;
+#if defined(__SSE2__) && defined(__GNUC__)
+            after_value:
+#endif
                 if (i < n && s[i] == ',') {
                     if (++i < n && s[i] == '"') continue; /* (the next name, no space) */
                     i = space_from(s, n, i);

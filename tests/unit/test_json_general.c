@@ -293,9 +293,290 @@ TEST(names_at_the_text_end)
             }
 }
 
+/* ---- records (gj_parser.records): scan_records' fast paths against its general ones ---- */
+
+/* fields of the records: names of 1 to 17 bytes (both sides of the 14 a name and its ':'
+ * take in 16 bytes, of the 15 of its closing quote), an object's ("obj.in", "obj.inner_name_15b") */
+static const char *const grec_names[] = { "a",   "count",  "name_of_14_byt",    "name_of_15_byte",
+                                          "obj", "obj.in", "obj.inner_name_15", "obj.inner_name_16" };
+static const char *const grec2_names[] = { "t", "t.p", "t.node", "s" };
+
+typedef struct grec_run {
+    run r;
+    gj_records rec[2];
+} grec_run;
+
+static void parse_grec(grec_run *t, int general, const char *text, size_t size, size_t max_bytes, int fail_at)
+{
+    t->r.a.count = t->r.a.calls = 0;
+    t->r.a.fail_at = fail_at;
+    memset(&t->r.e, 0, sizeof t->r.e);
+    t->r.charged = 0;
+    t->r.v = NULL;
+    memset(t->rec, 0, sizeof t->rec);
+    t->rec[0] = (gj_records){ .key = "acc", .names = grec_names, .fields = 8 };
+    t->rec[1] = (gj_records){ .key = "ch", .names = grec2_names, .fields = 4, .depth = 2 };
+    gj_parser p = { .alloc = tarena_alloc,
+                    .alloc_user = &t->r.a,
+                    .max_depth = 12,
+                    .who = "test: JSON",
+                    .base = 1000,
+                    .max_bytes = max_bytes,
+                    .limit_name = "the test's limit",
+                    .charged = &t->r.charged,
+                    .records = t->rec,
+                    .record_kinds = 2 };
+    t->r.c = general ? gjg_parse(&p, (const uint8_t *)text, size, &t->r.v, &t->r.e)
+                     : gj_parse(&p, (const uint8_t *)text, size, &t->r.v, &t->r.e);
+}
+
+static int same_set(const gj_recset *a, const gj_recset *b, unsigned fields)
+{
+    if (a->count != b->count) return 0;
+    for (uint32_t i = 0; i < a->count; i++) {
+        if (a->at[i] != b->at[i]) return 0;
+        for (unsigned j = 0; j < fields; j++) {
+            const gj_field *x = &a->field[i * fields + j], *y = &b->field[i * fields + j];
+            if (x->type != y->type || x->at != y->at || x->count != y->count) return 0;
+        }
+    }
+    return 1;
+}
+
+/* same_tree, with GJ_RECORDS values (depth 2) compared field by field */
+static int same_rec_tree(const gj_value *a, const gj_value *b)
+{
+    if (a->type != b->type || a->count != b->count || a->offset != b->offset || a->lent != b->lent ||
+        a->depth != b->depth)
+        return 0;
+    if ((a->key == NULL) != (b->key == NULL) || (a->key && strcmp(a->key, b->key) != 0)) return 0;
+    if (a->type == GJ_RECORDS) return same_set(a->set, b->set, 4);
+    if (a->type == GJ_ARRAY || a->type == GJ_OBJECT) {
+        for (uint32_t i = 0; i < a->count; i++)
+            if (!same_rec_tree(&a->items[i], &b->items[i])) return 0;
+        return 1;
+    }
+    return same_tree(a, b);
+}
+
+static int same_rec_outcome(const grec_run *f, const grec_run *g)
+{
+    if (f->r.c != g->r.c || f->r.e.code != g->r.e.code || f->r.e.offset != g->r.e.offset ||
+        strcmp(f->r.e.message, g->r.e.message))
+        return 0;
+    for (int q = 0; q < 2; q++)
+        if (f->rec[q].met != g->rec[q].met || f->rec[q].done != g->rec[q].done) return 0;
+    if (f->r.c != GANIM_OK) return 1;
+    return f->r.charged == g->r.charged && same_rec_tree(f->r.v, g->r.v) &&
+           (!f->rec[0].done || same_set(&f->rec[0].set, &g->rec[0].set, 8));
+}
+
+/* A record's value: whole numbers of 1 to 18 digits, with a leading zero, a fraction or
+ * an exponent, negative; strings of 0 to 20 bytes with an escape or a control byte now
+ * and then; true, false, null, a near miss. */
+static void put_rec_value(char *o, size_t *n, uint32_t *x)
+{
+    unsigned k = rnd(x) % 16;
+    if (k < 6) { /* digits */
+        unsigned len = 1 + (k < 4 ? rnd(x) % 4 : rnd(x) % 18);
+        for (unsigned i = 0; i < len; i++)
+            o[(*n)++] = (char)('0' + (i == 0 && rnd(x) % 4 ? 1 + rnd(x) % 9 : rnd(x) % 10));
+        unsigned tail = rnd(x) % 8 ? 5u + rnd(x) % 2 : rnd(x) % (rnd(x) % 16 ? 2u : 5u); /* (2-4: not JSON) */
+        if (tail == 0) *n += (size_t)sprintf(o + *n, ".%u", rnd(x) % 100);
+        if (tail == 1) *n += (size_t)sprintf(o + *n, "%c%u", "eE"[rnd(x) % 2], rnd(x) % 30);
+        if (tail == 2) *n += (size_t)sprintf(o + *n, "e");
+        if (tail == 3) *n += (size_t)sprintf(o + *n, ".");
+        if (tail == 4) o[(*n)++] = 'x';
+        return;
+    }
+    if (k == 6) {
+        *n += (size_t)sprintf(o + *n, "-%u", rnd(x) % 1000);
+        return;
+    }
+    if (k < 11) { /* a string */
+        unsigned len = rnd(x) % 21;
+        o[(*n)++] = '"';
+        for (unsigned i = 0; i < len; i++) o[(*n)++] = (char)('A' + rnd(x) % 26);
+        unsigned odd = rnd(x) % 16 ? 3u : rnd(x) % 8 ? 2u : rnd(x) % 2; /* (0, 1: not JSON) */
+        if (odd == 0 && len) o[*n - 1 - rnd(x) % len] = '\\';
+        if (odd == 1 && len) o[*n - 1 - rnd(x) % len] = (char)(rnd(x) % 0x20);
+        if (odd == 2) *n += (size_t)sprintf(o + *n, "\\n");
+        o[(*n)++] = '"';
+        return;
+    }
+    static const char *const words[] = { "true", "false", "null", "nul", "tru" };
+    *n += (size_t)sprintf(o + *n, "%s", words[rnd(x) % (rnd(x) % 64 ? 3u : 5u)]);
+}
+
+/* a member name of the records: a field's, or not (0 to 18 bytes), now and then with an escape */
+static void put_rec_name(char *o, size_t *n, uint32_t *x, const char *const *names, unsigned fields)
+{
+    unsigned k = rnd(x) % 12;
+    o[(*n)++] = '"';
+    if (k < 8) {
+        const char *nm = names[rnd(x) % fields];
+        const char *dot = strchr(nm, '.');
+        size_t l = dot ? (size_t)(dot - nm) : strlen(nm);
+        memcpy(o + *n, nm, l);
+        *n += l;
+    } else {
+        unsigned len = rnd(x) % 19; /* (0: the empty name) */
+        for (unsigned i = 0; i < len; i++) o[(*n)++] = (char)('a' + (i * 5 + len) % 26);
+        if (k == 11 && rnd(x) % 4 == 0) *n += (size_t)sprintf(o + *n, "\\u0041");
+    }
+    o[(*n)++] = '"';
+}
+
+static void put_space(char *o, size_t *n, uint32_t *x)
+{
+    if (rnd(x) % 10 == 0) o[(*n)++] = " \t\n\r"[rnd(x) % 4];
+}
+
+/* an object of the records: often the last one's members again (the fast paths' guesses) */
+static void put_rec_object(char *o, size_t *n, uint32_t *x, uint32_t shape, const char *const *names, unsigned fields)
+{
+    uint32_t y = shape;
+    uint32_t *z = rnd(x) % 4 ? &y : x;
+    unsigned m = rnd(z) % 7, names_met = 0;
+    size_t met_at[8], met_len[8];
+    o[(*n)++] = '{';
+    for (unsigned i = 0; i < m; i++) {
+        size_t member_at = *n;
+        if (i) {
+            put_space(o, n, x);
+            o[(*n)++] = ',';
+        }
+        put_space(o, n, x);
+        size_t name_at = *n;
+        put_rec_name(o, n, z, names, fields);
+        int again = 0; /* (a name repeated: now and then) */
+        for (unsigned q = 0; q < names_met; q++)
+            again |= met_len[q] == *n - name_at && memcmp(o + met_at[q], o + name_at, *n - name_at) == 0;
+        if (again && rnd(x) % 16) {
+            *n = member_at;
+            continue;
+        }
+        if (names_met < 8) {
+            met_at[names_met] = name_at;
+            met_len[names_met++] = *n - name_at;
+        }
+        put_space(o, n, x);
+        o[(*n)++] = ':';
+        put_space(o, n, x);
+        int obj = (o[name_at + 1] == 'o' && o[name_at + 2] == 'b') || (o[name_at + 1] == 't' && o[name_at + 2] == '"');
+        if (obj && rnd(x) % 8) { /* a field's object of plain members */
+            static const char *const inner[] = { "in", "inner_name_15", "p", "node", "inner_name_16", "inner_name_1" };
+            unsigned im = rnd(z) % 4;
+            o[(*n)++] = '{';
+            for (unsigned q = 0; q < im; q++) {
+                if (q) o[(*n)++] = ',';
+                put_space(o, n, x);
+                *n += (size_t)sprintf(o + *n, "\"%s\"", inner[rnd(z) % 6]);
+                put_space(o, n, x);
+                o[(*n)++] = ':';
+                put_rec_value(o, n, x);
+            }
+            o[(*n)++] = '}';
+        } else if (rnd(x) % 24 == 0) {
+            *n += (size_t)sprintf(o + *n, "[%u,-1.5,%u]", rnd(x) % 100, rnd(x) % 7);
+        } else {
+            put_rec_value(o, n, x);
+        }
+    }
+    put_space(o, n, x);
+    o[(*n)++] = '}';
+}
+
+TEST(records_as_the_general_path)
+{
+    static char text[8192];
+    static grec_run f, g;
+    uint32_t x = 0x13579BDu;
+    unsigned texts = 0, ok = 0, done0 = 0, done2 = 0, bounded = 0, nomem = 0;
+    const int rounds = test_full() ? 8000 : 2000;
+    for (int t = 0; t < rounds; t++) {
+        size_t n = 0;
+        uint32_t shape = rnd(&x);
+        n += (size_t)sprintf(text + n, "{\"acc\":[");
+        for (unsigned i = 0, m = rnd(&x) % 12; i < m && n < 3000; i++) {
+            if (i) text[n++] = ',';
+            put_rec_object(text, &n, &x, shape, grec_names, 8);
+        }
+        n += (size_t)sprintf(text + n, "],\"an\":[");
+        for (unsigned a = 0, am = rnd(&x) % 3; a < am; a++) {
+            n += (size_t)sprintf(text + n, "%s{\"ch\":[", a ? "," : "");
+            for (unsigned i = 0, m = rnd(&x) % 10; i < m && n < 6000; i++) {
+                if (i) text[n++] = ',';
+                put_rec_object(text, &n, &x, shape, grec2_names, 4);
+            }
+            n += (size_t)sprintf(text + n, "]}");
+        }
+        n += (size_t)sprintf(text + n, "]}");
+        if (t % 4 == 1) text[rnd(&x) % n] = "\"{}[],:\\ 0eE.-tnu\x01"[rnd(&x) % 18]; /* a byte changed */
+        if (t % 8 == 3) { /* a string's closing quote made a control byte or a backslash */
+            size_t q = rnd(&x) % n;
+            while (q + 1 < n && !(text[q] == '"' && (text[q + 1] == ',' || text[q + 1] == '}'))) q++;
+            if (q + 1 < n) text[q] = "\x01\\\x1F"[rnd(&x) % 3];
+        }
+        size_t size = t % 4 == 2 ? rnd(&x) % (n + 1) : n; /* or cut short */
+        parse_grec(&f, 0, text, size, 0, 0);
+        parse_grec(&g, 1, text, size, 0, 0);
+        texts++;
+        CHECK_MSG(same_rec_outcome(&f, &g), "text %d: %d at %llu %s, charged %zu / %d at %llu %s, charged %zu", t,
+                  f.r.c, (unsigned long long)f.r.e.offset, f.r.e.message, f.r.charged, g.r.c,
+                  (unsigned long long)g.r.e.offset, g.r.e.message, g.r.charged);
+        int fine = f.r.c == GANIM_OK;
+        size_t charged = f.r.charged;
+        ok += (unsigned)fine;
+        done0 += (unsigned)(fine && f.rec[0].done);
+        done2 += (unsigned)(fine && f.rec[1].done);
+        tarena_free(&f.r.a);
+        tarena_free(&g.r.a);
+        if (!fine) continue;
+        for (int b = 0; b < 3; b++) { /* under bounds below the charge */
+            size_t bound = 1 + rnd(&x) % charged;
+            parse_grec(&f, 0, text, size, bound, 0);
+            parse_grec(&g, 1, text, size, bound, 0);
+            bounded++;
+            CHECK_MSG(same_rec_outcome(&f, &g), "text %d bound %zu: %d at %llu / %d at %llu", t, bound, f.r.c,
+                      (unsigned long long)f.r.e.offset, g.r.c, (unsigned long long)g.r.e.offset);
+            tarena_free(&f.r.a);
+            tarena_free(&g.r.a);
+        }
+        if (t % 8 == 0) { /* every length of the text: the fast paths' ends near the text's */
+            for (size_t cut = 0; cut < size; cut++) {
+                parse_grec(&f, 0, text, cut, 0, 0);
+                parse_grec(&g, 1, text, cut, 0, 0);
+                CHECK_MSG(same_rec_outcome(&f, &g), "text %d cut at %zu: %d at %llu / %d at %llu", t, cut, f.r.c,
+                          (unsigned long long)f.r.e.offset, g.r.c, (unsigned long long)g.r.e.offset);
+                tarena_free(&f.r.a);
+                tarena_free(&g.r.a);
+            }
+        }
+        if (t % 16 == 0) { /* the arena failing at each allocation in turn */
+            parse_grec(&g, 1, text, size, 0, 0);
+            int calls = g.r.a.calls;
+            tarena_free(&g.r.a);
+            for (int at = 1; at <= calls; at++) {
+                parse_grec(&f, 0, text, size, 0, at);
+                parse_grec(&g, 1, text, size, 0, at);
+                nomem += f.r.c == GANIM_ERR_NOMEM;
+                CHECK_MSG(same_rec_outcome(&f, &g), "text %d failing at %d: %d / %d", t, at, f.r.c, g.r.c);
+                tarena_free(&f.r.a);
+                tarena_free(&g.r.a);
+            }
+        }
+    }
+    printf("  %u texts, %u read (%u with records at the root, %u two deep), %u bounded, %u out of memory\n", texts, ok,
+           done0, done2, bounded, nomem);
+    CHECK_MSG(ok > (unsigned)rounds / 3 && done0 > (unsigned)rounds / 8 && done2 > (unsigned)rounds / 10,
+              "%u texts, %u read, %u and %u with records", texts, ok, done0, done2);
+}
+
 int main(void)
 {
     RUN(fast_names_as_the_general_path);
     RUN(names_at_the_text_end);
+    RUN(records_as_the_general_path);
     return test_finish();
 }

@@ -2,9 +2,10 @@
  * GJ_GENERAL_ONLY (its functions renamed gjg_*: every fast path that has a general one
  * beside it left out; tests/unit/test_json_general.c does the same on generated texts).
  * The input is the text (a .glb's first chunk when it starts with "glTF"); its last byte
- * picks the member callbacks and a memory bound. Both parses must end alike: the same
+ * picks the member callbacks, glTF's records (gj_parser.records, as gltf.c asks for them:
+ * then no member parsed later) and a memory bound. Both parses must end alike: the same
  * code, offset and message, and on success the same tree (values, offsets, names,
- * strings) and the same bytes charged. */
+ * strings, records) and the same bytes charged. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,12 +62,22 @@ static int later_cb(unsigned depth, const char *parent, const char *key)
     return depth == 0 && key[0] == 'a' && key[1] == 'n'; /* (animations) */
 }
 
+/* glTF's records (gltf.c): accessors and bufferViews at the root, an animation's
+ * samplers and channels two deep */
+static const char *const acc_names[] = { "bufferView", "componentType", "count", "type",
+                                         "byteOffset", "normalized",    "sparse" };
+static const char *const view_names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
+static const char *const sampler_names[] = { "interpolation", "input", "output", "extras" };
+static const char *const channel_names[] = { "target", "sampler", "target.path", "target.node" };
+#define RECORD_KINDS 4u
+
 typedef struct one_parse {
     blocks b;
     ganim_error err;
     ganim_code code;
     size_t charged;
     const gj_value *v;
+    gj_records rec[RECORD_KINDS];
 } one_parse;
 
 static void parse_once(one_parse *o, int general, const uint8_t *text, size_t size, unsigned mode, size_t bound)
@@ -81,9 +92,30 @@ static void parse_once(one_parse *o, int general, const uint8_t *text, size_t si
                     .limit_name = "the fuzz bound",
                     .keep = mode & 1 ? keep_cb : NULL,
                     .lend = mode & 2 ? lend_cb : NULL,
-                    .later = mode & 4 ? later_cb : NULL,
+                    .later = mode & 4 && !(mode & 0x40) ? later_cb : NULL,
                     .charged = &o->charged };
+    if (mode & 0x40) {
+        o->rec[0] = (gj_records){ .key = "accessors", .names = acc_names, .fields = 7 };
+        o->rec[1] = (gj_records){ .key = "bufferViews", .names = view_names, .fields = 5 };
+        o->rec[2] = (gj_records){ .key = "samplers", .names = sampler_names, .fields = 4, .depth = 2 };
+        o->rec[3] = (gj_records){ .key = "channels", .names = channel_names, .fields = 4, .depth = 2 };
+        p.records = o->rec;
+        p.record_kinds = RECORD_KINDS;
+    }
     o->code = general ? gjg_parse(&p, text, size, &o->v, &o->err) : gj_parse(&p, text, size, &o->v, &o->err);
+}
+
+static int same_set(const gj_recset *a, const gj_recset *b, unsigned fields)
+{
+    if (a->count != b->count) return 0;
+    for (uint32_t i = 0; i < a->count; i++) {
+        if (a->at[i] != b->at[i]) return 0;
+        for (unsigned j = 0; j < fields; j++) {
+            const gj_field *x = &a->field[(size_t)i * fields + j], *y = &b->field[(size_t)i * fields + j];
+            if (x->type != y->type || x->at != y->at || x->count != y->count) return 0;
+        }
+    }
+    return 1;
 }
 
 static int same_tree(const gj_value *a, const gj_value *b, unsigned depth)
@@ -92,12 +124,25 @@ static int same_tree(const gj_value *a, const gj_value *b, unsigned depth)
         a->depth != b->depth || depth > 200)
         return 0;
     if ((a->key == NULL) != (b->key == NULL) || (a->key && strcmp(a->key, b->key) != 0)) return 0;
+    if (a->type == GJ_RECORDS) return same_set(a->set, b->set, 4); /* (samplers and channels: 4 fields) */
     if (a->type == GJ_LATER || a->type == GJ_NUMBER || (a->type == GJ_STRING && a->lent)) return a->text == b->text;
     if (a->type == GJ_STRING)
         return memcmp(a->text, b->text, a->count) == 0 && !a->text[a->count] && !b->text[b->count];
     if (a->type == GJ_ARRAY || a->type == GJ_OBJECT)
         for (uint32_t i = 0; i < a->count; i++)
             if (!same_tree(&a->items[i], &b->items[i], depth + 1)) return 0;
+    return 1;
+}
+
+/* the records' outcome alike: met, done, and the root kinds' sets */
+static int same_records(const one_parse *f, const one_parse *g)
+{
+    for (unsigned q = 0; q < RECORD_KINDS; q++) {
+        if (f->rec[q].met != g->rec[q].met || f->rec[q].done != g->rec[q].done) return 0;
+        if (f->code == GANIM_OK && f->rec[q].depth == 0 && f->rec[q].done &&
+            !same_set(&f->rec[q].set, &g->rec[q].set, f->rec[q].fields))
+            return 0;
+    }
     return 1;
 }
 
@@ -119,6 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     parse_once(&g, 1, text, n, mode, 0);
     if (f.code != g.code || f.err.offset != g.err.offset || strcmp(f.err.message, g.err.message) != 0) abort();
     if (f.code == GANIM_OK && (f.charged != g.charged || !same_tree(f.v, g.v, 0))) abort();
+    if (!same_records(&f, &g)) abort();
     size_t charged = f.code == GANIM_OK ? f.charged : 0;
     blocks_free(&f.b);
     blocks_free(&g.b);
@@ -128,6 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         parse_once(&g, 1, text, n, mode, bound);
         if (f.code != g.code || f.err.offset != g.err.offset || strcmp(f.err.message, g.err.message) != 0) abort();
         if (f.code == GANIM_OK && (f.charged != g.charged || !same_tree(f.v, g.v, 0))) abort();
+        if (!same_records(&f, &g)) abort();
         blocks_free(&f.b);
         blocks_free(&g.b);
     }
