@@ -748,49 +748,101 @@ static inline void dec_commit(ff7_dec *d, bool ok, bool frame_best)
  * not move to the tail. */
 static inline bool slot1_inside(const ff7_dec *d) { return d->at < d->tail_at && d->tail_at < d->proven; }
 
+/* A stream of one slot's state through its frames inside (slot1_frame): only what they
+ * read and change, so that two such streams' state stays in registers. cp, cr: frame
+ * n's positions and angles (the previous frame's just before them); left: the frames
+ * still wanted; end: tail_at (the frames inside start before it, see slot1_inside). */
+typedef struct ff7_slot1 {
+    const uint8_t *stream;
+    size_t at, end;
+    int32_t *cp;
+    uint16_t *cr;
+    uint32_t left;
+    unsigned kraw, sh;
+    bool best;
+} ff7_slot1;
+
+static FF7_ALWAYS_INLINE ff7_slot1 slot1_load(const ff7_dec *d)
+{
+    ff7_slot1 x = { d->stream,
+                    d->at,
+                    (size_t)d->tail_at,
+                    d->pos + (size_t)d->n * 3u,
+                    d->rot + (size_t)d->n * 3u,
+                    d->max - d->n,
+                    d->kraw,
+                    d->sh,
+                    d->best };
+    return x;
+}
+
+/* D after the frames X decoded (dec_commit's fields: every frame of them was kept). */
+static FF7_ALWAYS_INLINE void slot1_store(ff7_dec *d, const ff7_slot1 *x)
+{
+    d->at = d->good = x->at;
+    d->n = d->max - x->left;
+    d->live = x->left != 0;
+    d->best = x->best;
+}
+
 /* Frame n of a stream of one slot when slot1_inside: dec_frame's operations on the same
- * values with nothing to choose (no tail, no check, one window for the three codes as
- * dec_codes_checked's slot), so the same positions, angles, bits and flag; the frame is
- * kept (dec_commit). ~40 instructions, against ~150 through the pair loop's frame and
- * its general forms. */
-static FF7_ALWAYS_INLINE void slot1_frame(ff7_dec *d)
+ * values with nothing to choose (no tail, no check: the positions by dec_positions's
+ * one-window form, the three codes from one window as dec_codes_checked's slot), so the
+ * same positions, angles, bits and flag; the frame is kept (dec_commit). */
+static FF7_ALWAYS_INLINE void slot1_frame(ff7_slot1 *d)
 {
     bool fb = true;
-    (void)dec_positions(d, &fb); /* inside: the one-window form, true */
-    uint16_t *cr = d->rot + (size_t)d->n * 3u;
-    const uint16_t *pr = cr - 3;
+    int32_t *cp = d->cp;
+    uint64_t w = ff7_window(d->stream, d->at);
+    unsigned used = 0;
+    for (int k = 0; k < 3; k++) {
+        uint64_t x = w << used;
+        if (x >> 63) {
+            int32_t dv = (int32_t)(int16_t)(uint16_t)(x >> 47);
+            cp[k] = cp[k - 3] + dv;
+            if (dv >= -64 && dv <= 63) fb = false;
+            used += 17;
+        } else {
+            uint32_t u = (uint32_t)((x << 1) >> 57); /* 7-bit two's complement */
+            cp[k] = cp[k - 3] + (int32_t)u - (int32_t)((u & 64u) << 1);
+            used += 8;
+        }
+    }
+    d->at += used;
+    uint16_t *cr = d->cr;
     uint64_t x = ff7_window(d->stream, d->at);
     uint32_t left = 64; /* low 16 bits: 64 less the codes' lengths (FF7_CODE) */
-    FF7_CODE(x, left, fb, d->kraw, d->sh, pr[0], cr[0]);
-    FF7_CODE(x, left, fb, d->kraw, d->sh, pr[1], cr[1]);
-    FF7_CODE(x, left, fb, d->kraw, d->sh, pr[2], cr[2]);
+    FF7_CODE(x, left, fb, d->kraw, d->sh, cr[-3], cr[0]);
+    FF7_CODE(x, left, fb, d->kraw, d->sh, cr[-2], cr[1]);
+    FF7_CODE(x, left, fb, d->kraw, d->sh, cr[-1], cr[2]);
     d->at += (64u - left) & 0xFFFFu;
     d->best = d->best && fb;
-    d->good = d->at;
-    d->n++;
-    d->live = d->n < d->max;
+    d->cp += 3;
+    d->cr += 3;
+    d->left--;
 }
 
 /* Two streams of one slot side by side (the pair loop's lanes), frame by frame while
  * both are live and both frames lie inside: at least one frame of each (the caller
- * checked both). On copies, so that the compiler keeps their state in registers; out of
- * line, so that the pair loop's own registers are as they were. */
+ * checked both); out of line, so that the pair loop's own registers are as they were. */
 static FF7_ALWAYS_INLINE void slot1_frames2(ff7_dec *a, ff7_dec *b)
 {
-    ff7_dec x = *a, y = *b;
+    ff7_slot1 x = slot1_load(a), y = slot1_load(b);
     do {
         slot1_frame(&x);
         slot1_frame(&y);
-    } while ((x.live & y.live) && slot1_inside(&x) && slot1_inside(&y));
-    *a = x;
-    *b = y;
+    } while (x.left && y.left && x.at < x.end && y.at < y.end);
+    slot1_store(a, &x);
+    slot1_store(b, &y);
 }
 /* One stream of one slot alone (the list's last), while live and inside. */
 static FF7_ALWAYS_INLINE void slot1_frames(ff7_dec *a)
 {
-    ff7_dec x = *a;
-    while (x.live && slot1_inside(&x)) slot1_frame(&x);
-    *a = x;
+    if (!(a->live && slot1_inside(a))) return;
+    ff7_slot1 x = slot1_load(a);
+    do slot1_frame(&x);
+    while (x.left && x.at < x.end);
+    slot1_store(a, &x);
 }
 static FF7_OUT_OF_LINE void slot1_frames2_plain(ff7_dec *a, ff7_dec *b) { slot1_frames2(a, b); }
 static FF7_OUT_OF_LINE void slot1_frames_plain(ff7_dec *a) { slot1_frames(a); }
