@@ -81,6 +81,17 @@ const uint32_t ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(51
 #define FF7_OUT_OF_LINE
 #define FF7_ALWAYS_INLINE inline
 #endif
+/* gb_msb_window64_proven (bits.h) always in line: the decoders call it from several
+ * forms of their loops, and past some size of this file gcc made it a call (~1,700
+ * instructions on wrap_rotation.da's read). The same bytes and shift, the same value. */
+static FF7_ALWAYS_INLINE uint64_t ff7_window(const uint8_t *data, size_t pos)
+{
+    const uint8_t *p = data + (pos >> 3);
+    uint64_t v = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) | ((uint64_t)p[3] << 32) |
+                 ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) | ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+    return v << (pos & 7u);
+}
+
 /* The pair loop's BMI2 form (frame_codes_inside2_bmi2), chosen at run time as the AVX
  * quaternions are (ff7.h: FF7_HAVE_AVX). */
 #define FF7_HAVE_BMI2 FF7_HAVE_AVX
@@ -173,7 +184,7 @@ static inline ff7_run run_start(const ff7_dec *d)
     ff7_run r;
     r.np = d->stream + (d->at >> 3) + 8u;
     r.valid = 64u - (unsigned)(d->at & 7u);
-    r.x = gb_msb_window64_proven(d->stream, d->at);
+    r.x = ff7_window(d->stream, d->at);
     r.best = true;
     r.fixes = 0;
     r.i = 0;
@@ -199,7 +210,7 @@ static inline ff7_run run_start64(const ff7_dec *d)
  * whole bytes as fit (valid: 8 to 63). */
 #define FF7_REFILL(R, C56)                                                                           \
     do {                                                                                             \
-        (R).x |= gb_msb_window64_proven((R).np, 0) >> ((R).valid & 63u);                             \
+        (R).x |= ff7_window((R).np, 0) >> ((R).valid & 63u);                                         \
         (R).np += (~(R).valid & (C56)) >> 3; /* the whole bytes that fit: valid | 56 - valid bits */ \
         (R).valid |= (C56);                                                                          \
     } while (0)
@@ -369,7 +380,7 @@ __attribute__((target("bmi,bmi2"))) static FF7_OUT_OF_LINE void pair_fix(ff7_fix
     while (j < 6 && (t[j] & 63u)) j++;
     if (j == 6) { /* the count ran out: its low 16 bits are minus the bits it owes */
         size_t p = (size_t)(s.np - d->stream) * 8u + (uint16_t)(0u - s.valid);
-        s.x = gb_msb_window64_proven(d->stream, p); /* 7 whole bytes counted (49 to 56) */
+        s.x = ff7_window(d->stream, p); /* 7 whole bytes counted (49 to 56) */
         s.np = d->stream + (p >> 3) + 7u;
         s.valid = 56u - (unsigned)(p & 7u);
     } else { /* slot 1's codes from j on (48 bits left at least), a refill, slot 2's */
@@ -614,10 +625,9 @@ static FF7_ALWAYS_INLINE bool dec_start(ff7_dec *d, const uint8_t *stream, size_
     if (d->per <= FF7_TAIL_PER && f0 <= d->proven) {
         /* every field's window inside: each value from a window at its bit (a raw angle
          * times 2^bKey modulo 4096 is its kraw bits shifted, whatever its sign) */
-        for (int i = 0; i < 3; i++)
-            pos[i] = (int32_t)(int16_t)(uint16_t)(gb_msb_window64_proven(stream, (size_t)i * 16u) >> 48);
+        for (int i = 0; i < 3; i++) pos[i] = (int32_t)(int16_t)(uint16_t)(ff7_window(stream, (size_t)i * 16u) >> 48);
         for (size_t i = 0, at = 48; i < d->per; i++, at += d->kraw)
-            rot[i] = (uint16_t)((gb_msb_window64_proven(stream, at) >> (64u - d->kraw)) << bkey);
+            rot[i] = (uint16_t)((ff7_window(stream, at) >> (64u - d->kraw)) << bkey);
         b.pos = f0;
     } else {
         for (int i = 0; i < 3; i++) {
@@ -640,12 +650,12 @@ static inline void dec_frame_start(ff7_dec *d)
 }
 
 /* Frame n's three position deltas (8 or 17 bits each); false when they do not fit. */
-static inline bool dec_positions(ff7_dec *d, bool *frame_best)
+static FF7_ALWAYS_INLINE bool dec_positions(ff7_dec *d, bool *frame_best)
 {
     const int32_t *pp = d->pos + (size_t)(d->n - 1) * 3u;
     int32_t *cp = d->pos + (size_t)d->n * 3u;
     if (d->at < d->proven) { /* 51 bits at most: one window */
-        uint64_t w = gb_msb_window64_proven(d->stream, d->at);
+        uint64_t w = ff7_window(d->stream, d->at);
         unsigned used = 0;
         for (int k = 0; k < 3; k++) {
             uint64_t x = w << used;
@@ -688,7 +698,7 @@ static inline bool dec_codes_checked(ff7_dec *d, size_t i, bool *frame_best)
     const uint16_t *pr = cr - d->per;
     bool fbest = *frame_best;
     while (i < d->per && d->at < d->proven) { /* per is a multiple of 3 */
-        uint64_t x = gb_msb_window64_proven(d->stream, d->at);
+        uint64_t x = ff7_window(d->stream, d->at);
         uint32_t left = 64; /* low 16 bits: 64 less the codes' lengths (FF7_CODE) */
         FF7_CODE(x, left, fbest, d->kraw, d->sh, pr[i], cr[i]);
         FF7_CODE(x, left, fbest, d->kraw, d->sh, pr[i + 1], cr[i + 1]);
@@ -728,6 +738,137 @@ static inline void dec_commit(ff7_dec *d, bool ok, bool frame_best)
     d->good = d->at;
     d->n++;
     d->live = d->n < d->max;
+}
+
+/* Whether frame n of a stream of one slot (a pack's weapon entries: per 3) lies inside
+ * before its tail (tail_at below proven: not yet the tail's copy, whose lim may cut a
+ * frame): its positions take 51 bits at most, its three codes 48, and a frame starting
+ * before tail_at = proven - (3 * 16 + 115) has its codes' start and a window at it
+ * inside, and ends before lim (the stream's end): it fits, and dec_frame_start would
+ * not move to the tail. */
+static inline bool slot1_inside(const ff7_dec *d) { return d->at < d->tail_at && d->tail_at < d->proven; }
+
+/* A stream of one slot's state through its frames inside (slot1_frame): only what they
+ * read and change, so that two such streams' state stays in registers. cp, cr: frame
+ * n's positions and angles (the previous frame's just before them); left: the frames
+ * still wanted; end: tail_at (the frames inside start before it, see slot1_inside). */
+typedef struct ff7_slot1 {
+    const uint8_t *stream;
+    size_t at, end;
+    int32_t *cp;
+    uint16_t *cr;
+    uint32_t left;
+    unsigned kraw, sh;
+    bool best;
+} ff7_slot1;
+
+static FF7_ALWAYS_INLINE ff7_slot1 slot1_load(const ff7_dec *d)
+{
+    ff7_slot1 x = { d->stream,
+                    d->at,
+                    (size_t)d->tail_at,
+                    d->pos + (size_t)d->n * 3u,
+                    d->rot + (size_t)d->n * 3u,
+                    d->max - d->n,
+                    d->kraw,
+                    d->sh,
+                    d->best };
+    return x;
+}
+
+/* D after the frames X decoded (dec_commit's fields: every frame of them was kept). */
+static FF7_ALWAYS_INLINE void slot1_store(ff7_dec *d, const ff7_slot1 *x)
+{
+    d->at = d->good = x->at;
+    d->n = d->max - x->left;
+    d->live = x->left != 0;
+    d->best = x->best;
+}
+
+/* Frame n of a stream of one slot when slot1_inside: dec_frame's operations on the same
+ * values with nothing to choose (no tail, no check: the positions by dec_positions's
+ * one-window form, the three codes from one window as dec_codes_checked's slot), so the
+ * same positions, angles, bits and flag; the frame is kept (dec_commit). */
+static FF7_ALWAYS_INLINE void slot1_frame(ff7_slot1 *d)
+{
+    bool fb = true;
+    int32_t *cp = d->cp;
+    uint64_t w = ff7_window(d->stream, d->at);
+    unsigned used = 0;
+    for (int k = 0; k < 3; k++) {
+        uint64_t x = w << used;
+        if (x >> 63) {
+            int32_t dv = (int32_t)(int16_t)(uint16_t)(x >> 47);
+            cp[k] = cp[k - 3] + dv;
+            if (dv >= -64 && dv <= 63) fb = false;
+            used += 17;
+        } else {
+            uint32_t u = (uint32_t)((x << 1) >> 57); /* 7-bit two's complement */
+            cp[k] = cp[k - 3] + (int32_t)u - (int32_t)((u & 64u) << 1);
+            used += 8;
+        }
+    }
+    d->at += used;
+    uint16_t *cr = d->cr;
+    uint64_t x = ff7_window(d->stream, d->at);
+    uint32_t left = 64; /* low 16 bits: 64 less the codes' lengths (FF7_CODE) */
+    FF7_CODE(x, left, fb, d->kraw, d->sh, cr[-3], cr[0]);
+    FF7_CODE(x, left, fb, d->kraw, d->sh, cr[-2], cr[1]);
+    FF7_CODE(x, left, fb, d->kraw, d->sh, cr[-1], cr[2]);
+    d->at += (64u - left) & 0xFFFFu;
+    d->best = d->best && fb;
+    d->cp += 3;
+    d->cr += 3;
+    d->left--;
+}
+
+/* Two streams of one slot side by side (the pair loop's lanes), frame by frame while
+ * both are live and both frames lie inside: at least one frame of each (the caller
+ * checked both); out of line, so that the pair loop's own registers are as they were. */
+static FF7_ALWAYS_INLINE void slot1_frames2(ff7_dec *a, ff7_dec *b)
+{
+    ff7_slot1 x = slot1_load(a), y = slot1_load(b);
+    do {
+        slot1_frame(&x);
+        slot1_frame(&y);
+    } while (x.left && y.left && x.at < x.end && y.at < y.end);
+    slot1_store(a, &x);
+    slot1_store(b, &y);
+}
+/* One stream of one slot alone (the list's last), while live and inside. */
+static FF7_ALWAYS_INLINE void slot1_frames(ff7_dec *a)
+{
+    if (!(a->live && slot1_inside(a))) return;
+    ff7_slot1 x = slot1_load(a);
+    do slot1_frame(&x);
+    while (x.left && x.at < x.end);
+    slot1_store(a, &x);
+}
+static FF7_OUT_OF_LINE void slot1_frames2_plain(ff7_dec *a, ff7_dec *b) { slot1_frames2(a, b); }
+static FF7_OUT_OF_LINE void slot1_frames_plain(ff7_dec *a) { slot1_frames(a); }
+#if FF7_HAVE_BMI2
+/* (shlx and shrx: the same operations on the same values) */
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void slot1_frames2_bmi2(ff7_dec *a, ff7_dec *b)
+{
+    slot1_frames2(a, b);
+}
+__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void slot1_frames_bmi2(ff7_dec *a) { slot1_frames(a); }
+#endif
+/* The two above in path's form (FF7_PAIR_*: a constant where they are called); b NULL:
+ * a alone. */
+static FF7_ALWAYS_INLINE void slot1_run(ff7_dec *a, ff7_dec *b, int path)
+{
+#if FF7_HAVE_BMI2
+    if (path != FF7_PAIR_PLAIN) {
+        if (b) slot1_frames2_bmi2(a, b);
+        else slot1_frames_bmi2(a);
+        return;
+    }
+#else
+    (void)path;
+#endif
+    if (b) slot1_frames2_plain(a, b);
+    else slot1_frames_plain(a);
 }
 
 /* Frame n of one stream; path: the loop's form (FF7_PAIR_*, as for two streams). */
@@ -1143,31 +1284,39 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size
     ff7_stream_job *const *jobs = order_jobs(list, n, resume, ord);
     bool ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0], resume); /* lane a holds a live stream */
     bool hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1], resume);
+    bool ones = ha && hb && a.per == 3u && b.per == 3u; /* both lanes hold a stream of one slot */
     while (ha && hb) {
-        dec_frame_start(&a);
-        dec_frame_start(&b);
-        bool fa = true, fb = true;
-        bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
-        if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
-#if FF7_HAVE_BMI2
-            if (path == FF7_PAIR_AVX2 && (a.per >= 16 || b.per >= 16) && a.per <= FF7_DELTA_MAX &&
-                b.per <= FF7_DELTA_MAX)
-                frame_codes_inside2_avx2(&a, &fa, &b, &fb);
-            else if (path != FF7_PAIR_PLAIN) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
-            else
-#else
-            (void)path;
-#endif
-                frame_codes_inside2(&a, &fa, &b, &fb);
+        if (FF7_RARE(ones) && slot1_inside(&a) && slot1_inside(&b)) {
+            slot1_run(&a, &b, path); /* a pack's weapon entries, side by side */
         } else {
-            if (oka && codes_inside(&a)) frame_codes_inside(&a, &fa);
-            else if (oka) oka = dec_codes_checked(&a, 0, &fa);
-            if (okb && codes_inside(&b)) frame_codes_inside(&b, &fb);
-            else if (okb) okb = dec_codes_checked(&b, 0, &fb);
+            /* until a lane's stream ends: no test of `ones` a frame */
+            do {
+                dec_frame_start(&a);
+                dec_frame_start(&b);
+                bool fa = true, fb = true;
+                bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
+                if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
+#if FF7_HAVE_BMI2
+                    if (path == FF7_PAIR_AVX2 && (a.per >= 16 || b.per >= 16) && a.per <= FF7_DELTA_MAX &&
+                        b.per <= FF7_DELTA_MAX)
+                        frame_codes_inside2_avx2(&a, &fa, &b, &fb);
+                    else if (path != FF7_PAIR_PLAIN) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
+                    else
+#else
+                    (void)path;
+#endif
+                        frame_codes_inside2(&a, &fa, &b, &fb);
+                } else {
+                    if (oka && codes_inside(&a)) frame_codes_inside(&a, &fa);
+                    else if (oka) oka = dec_codes_checked(&a, 0, &fa);
+                    if (okb && codes_inside(&b)) frame_codes_inside(&b, &fb);
+                    else if (okb) okb = dec_codes_checked(&b, 0, &fb);
+                }
+                dec_commit(&a, oka, fa);
+                dec_commit(&b, okb, fb);
+            } while (a.live & b.live);
         }
-        dec_commit(&a, oka, fa);
-        dec_commit(&b, okb, fb);
-        if (FF7_RARE(!(a.live & b.live))) {
+        if (!(a.live & b.live)) {
             if (!a.live) {
                 lane_done(&a, a_ok, ja);
                 ha = lane_take(&a, &ja, &a_ok, jobs, n, &next, tail[0], resume);
@@ -1176,14 +1325,17 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size
                 lane_done(&b, b_ok, jb);
                 hb = lane_take(&b, &jb, &b_ok, jobs, n, &next, tail[1], resume);
             }
+            ones = ha && hb && a.per == 3u && b.per == 3u;
         }
     }
     /* the list used up: the stream left, alone */
     if (ha) {
+        if (a.per == 3u) slot1_run(&a, NULL, path);
         while (a.live) dec_frame(&a, path);
         lane_done(&a, a_ok, ja);
     }
     if (hb) {
+        if (b.per == 3u) slot1_run(&b, NULL, path);
         while (b.live) dec_frame(&b, path);
         lane_done(&b, b_ok, jb);
     }

@@ -591,6 +591,57 @@ TEST(list_matches_reference)
     CHECK(lists_run >= 3000);
 }
 
+/* The streams of one slot (a pack's weapon entries: slot1_frame, two side by side and
+ * one alone) against the bit-by-bit reference: lists of 1 to 10 streams, most of one
+ * slot, some of 2 to 30 (a 1-slot stream beside a wider one, then beside another 1-slot
+ * one when the wide one ends), random bytes and encoded animations whole or cut, every
+ * bKey, 0 to 90 frames wanted (half the lists: 2 to 4 streams of long random bytes, so
+ * that streams end at their frames wanted, inside); through the dispatcher and each form
+ * of the pair loop. Frames, bits, the shortest flag and every position and angle equal,
+ * and the frames run up to the tail's copy, through it and past the stream's end. */
+TEST(slot1_lists_match_reference)
+{
+    int compared = 0, cut = 0, lists_run = 0, ones = 0;
+    for (int iter = 0; iter < 2500; iter++) {
+        enum { MAXJ = 10 };
+        ff7_stream_job job[MAXJ], *jobs[MAXJ];
+        uint8_t *s[MAXJ];
+        list_ref ref;
+        /* half the lists of 2 to 4 streams of long random bytes: streams that end at
+         * their frames wanted well before their end, beside one that goes on */
+        bool longer = iter % 2;
+        size_t nj = (size_t)(longer ? rnd_range(2, 4) : rnd_range(1, MAXJ));
+        for (size_t k = 0; k < nj; k++) {
+            ff7_stream_job *j = &job[k];
+            memset(j, 0, sizeof *j);
+            jobs[k] = j;
+            j->bkey = rnd() % 60 == 0 ? 12u : (unsigned)(rnd() % 12);
+            j->slots = rnd() % 5 == 0 ? (uint32_t)rnd_range(2, 30) : 1u;
+            j->max_frames = rnd() % 40 == 0 ? 0 : (uint32_t)rnd_range(1, 90);
+            s[k] =
+                pair_stream(longer ? rnd_range(1, 3) : rnd_range(0, 7), j->bkey > 11 ? 0 : j->bkey, j->slots, &j->size);
+            j->stream = s[k];
+            job_arrays(j, &ref.p2[k], &ref.r2[k], &ref.npos[k], &ref.nrot[k]);
+            ref.given[k] = rnd() % 2;
+            ref.s2[k] = ref.given[k];
+            ref.n2[k] = 0;
+            ref.b2[k] = 0;
+            if (j->max_frames)
+                ref.n2[k] = reference_decode(j->stream, j->size, j->bkey, j->slots, j->max_frames, ref.p2[k], ref.r2[k],
+                                             &ref.b2[k], &ref.s2[k]);
+            if (!ref.n2[k]) ref.b2[k] = 0, ref.s2[k] = ref.given[k];
+            compared += ref.n2[k] > 1;
+            ones += j->slots == 1 && ref.n2[k] > 20;
+            cut += ref.n2[k] > 1 && ref.n2[k] < j->max_frames;
+        }
+        lists_run += list_paths_match(job, jobs, nj, &ref, iter, 1);
+        list_free(job, s, nj, &ref);
+    }
+    CHECK_MSG(compared > 5000 && cut > 1500 && ones > 2000, "only %d streams past frame 0, %d cut, %d of one slot",
+              compared, cut, ones);
+    CHECK(lists_run >= 5000);
+}
+
 /* A stream for the vector lanes' test: an encoded animation of `frames` frames at bKey
  * `key` (deltas small, of 10-bit codes, raw, and positions of 8 and 17 bits), now and
  * then with random bits flipped (any code: non-shortest raw codes, type-7 codes in any
@@ -1049,6 +1100,7 @@ int main(void)
     RUN(decoder_matches_reference);
     RUN(pair_matches_single);
     RUN(list_matches_reference);
+    RUN(slot1_lists_match_reference);
     RUN(lanes_match_reference);
     RUN(lanes_stay_inside_their_streams);
     RUN(pack_warnings_in_entry_order);
