@@ -649,28 +649,35 @@ static inline void dec_frame_start(ff7_dec *d)
     if (FF7_RARE(d->at >= d->tail_at)) dec_to_tail(d);
 }
 
+/* A frame's three position deltas (a flag bit, then 7 or 16 bits) from one window `w` of
+ * at least 51 stream bits: cp[k] = pp[k] + delta; *frame_best false for a 16-bit delta that
+ * 7 bits would hold. Returns the bits taken. (dec_positions and slot1_frame.) */
+static FF7_ALWAYS_INLINE unsigned positions_window(uint64_t w, const int32_t *pp, int32_t *cp, bool *frame_best)
+{
+    unsigned used = 0;
+    for (int k = 0; k < 3; k++) {
+        uint64_t x = w << used;
+        if (x >> 63) {
+            int32_t dv = (int32_t)(int16_t)(uint16_t)(x >> 47);
+            cp[k] = pp[k] + dv;
+            if (dv >= -64 && dv <= 63) *frame_best = false;
+            used += 17;
+        } else {
+            uint32_t u = (uint32_t)((x << 1) >> 57); /* 7-bit two's complement */
+            cp[k] = pp[k] + (int32_t)u - (int32_t)((u & 64u) << 1);
+            used += 8;
+        }
+    }
+    return used;
+}
+
 /* Frame n's three position deltas (8 or 17 bits each); false when they do not fit. */
 static FF7_ALWAYS_INLINE bool dec_positions(ff7_dec *d, bool *frame_best)
 {
     const int32_t *pp = d->pos + (size_t)(d->n - 1) * 3u;
     int32_t *cp = d->pos + (size_t)d->n * 3u;
     if (d->at < d->proven) { /* 51 bits at most: one window */
-        uint64_t w = ff7_window(d->stream, d->at);
-        unsigned used = 0;
-        for (int k = 0; k < 3; k++) {
-            uint64_t x = w << used;
-            if (x >> 63) {
-                int32_t dv = (int32_t)(int16_t)(uint16_t)(x >> 47);
-                cp[k] = pp[k] + dv;
-                if (dv >= -64 && dv <= 63) *frame_best = false;
-                used += 17;
-            } else {
-                uint32_t u = (uint32_t)((x << 1) >> 57); /* 7-bit two's complement */
-                cp[k] = pp[k] + (int32_t)u - (int32_t)((u & 64u) << 1);
-                used += 8;
-            }
-        }
-        d->at += used;
+        d->at += positions_window(ff7_window(d->stream, d->at), pp, cp, frame_best);
         return true;
     }
     ganim_bits b = gb_init(d->stream, d->size);
@@ -793,22 +800,7 @@ static FF7_ALWAYS_INLINE void slot1_frame(ff7_slot1 *d)
 {
     bool fb = true;
     int32_t *cp = d->cp;
-    uint64_t w = ff7_window(d->stream, d->at);
-    unsigned used = 0;
-    for (int k = 0; k < 3; k++) {
-        uint64_t x = w << used;
-        if (x >> 63) {
-            int32_t dv = (int32_t)(int16_t)(uint16_t)(x >> 47);
-            cp[k] = cp[k - 3] + dv;
-            if (dv >= -64 && dv <= 63) fb = false;
-            used += 17;
-        } else {
-            uint32_t u = (uint32_t)((x << 1) >> 57); /* 7-bit two's complement */
-            cp[k] = cp[k - 3] + (int32_t)u - (int32_t)((u & 64u) << 1);
-            used += 8;
-        }
-    }
-    d->at += used;
+    d->at += positions_window(ff7_window(d->stream, d->at), cp - 3, cp, &fb);
     uint16_t *cr = d->cr;
     uint64_t x = ff7_window(d->stream, d->at);
     uint32_t left = 64; /* low 16 bits: 64 less the codes' lengths (FF7_CODE) */
