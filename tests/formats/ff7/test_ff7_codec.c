@@ -494,6 +494,21 @@ typedef struct list_ref {
     bool s2[LIST_MAX], given[LIST_MAX];
 } list_ref;
 
+/* Job k's arrays and its reference results: the shortest flag it is given (at random),
+ * then the reference's frames, bits and flag (a job of no frames: none, its flag as given). */
+static void list_ref_job(list_ref *ref, size_t k, ff7_stream_job *j)
+{
+    job_arrays(j, &ref->p2[k], &ref->r2[k], &ref->npos[k], &ref->nrot[k]);
+    ref->given[k] = rnd() % 2;
+    ref->s2[k] = ref->given[k];
+    ref->n2[k] = 0;
+    ref->b2[k] = 0;
+    if (j->max_frames)
+        ref->n2[k] = reference_decode(j->stream, j->size, j->bkey, j->slots, j->max_frames, ref->p2[k], ref->r2[k],
+                                      &ref->b2[k], &ref->s2[k]);
+    if (!ref->n2[k]) ref->b2[k] = 0, ref->s2[k] = ref->given[k];
+}
+
 /* ff7_decode_stream_list through the dispatcher and the paths FF7_PAIR_PLAIN, +step, ...
  * up to FF7_PAIR_AVX2 (those this CPU runs), each job's results against the reference's
  * (frames, bits, shortest flag, positions and angles); the number of lists run. */
@@ -572,15 +587,7 @@ TEST(list_matches_reference)
             s[k] = pair_stream(j->slots > 30 ? rnd_range(4, 7) : rnd_range(0, 7), j->bkey > 11 ? 0 : j->bkey, j->slots,
                                &j->size);
             j->stream = s[k];
-            job_arrays(j, &ref.p2[k], &ref.r2[k], &ref.npos[k], &ref.nrot[k]);
-            ref.given[k] = rnd() % 2;
-            ref.s2[k] = ref.given[k];
-            ref.n2[k] = 0;
-            ref.b2[k] = 0;
-            if (j->max_frames)
-                ref.n2[k] = reference_decode(j->stream, j->size, j->bkey, j->slots, j->max_frames, ref.p2[k], ref.r2[k],
-                                             &ref.b2[k], &ref.s2[k]);
-            if (!ref.n2[k]) ref.b2[k] = 0, ref.s2[k] = ref.given[k];
+            list_ref_job(&ref, k, j);
             compared += ref.n2[k] > 1;
             cut += ref.n2[k] > 1 && ref.n2[k] < j->max_frames;
         }
@@ -621,15 +628,7 @@ TEST(slot1_lists_match_reference)
             s[k] =
                 pair_stream(longer ? rnd_range(1, 3) : rnd_range(0, 7), j->bkey > 11 ? 0 : j->bkey, j->slots, &j->size);
             j->stream = s[k];
-            job_arrays(j, &ref.p2[k], &ref.r2[k], &ref.npos[k], &ref.nrot[k]);
-            ref.given[k] = rnd() % 2;
-            ref.s2[k] = ref.given[k];
-            ref.n2[k] = 0;
-            ref.b2[k] = 0;
-            if (j->max_frames)
-                ref.n2[k] = reference_decode(j->stream, j->size, j->bkey, j->slots, j->max_frames, ref.p2[k], ref.r2[k],
-                                             &ref.b2[k], &ref.s2[k]);
-            if (!ref.n2[k]) ref.b2[k] = 0, ref.s2[k] = ref.given[k];
+            list_ref_job(&ref, k, j);
             compared += ref.n2[k] > 1;
             ones += j->slots == 1 && ref.n2[k] > 20;
             cut += ref.n2[k] > 1 && ref.n2[k] < j->max_frames;
