@@ -81,17 +81,6 @@ const uint32_t ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(51
 #define FF7_OUT_OF_LINE
 #define FF7_ALWAYS_INLINE inline
 #endif
-/* gb_msb_window64_proven (bits.h) always in line: the decoders call it from several
- * forms of their loops, and past some size of this file gcc made it a call (~1,700
- * instructions on wrap_rotation.da's read). The same bytes and shift, the same value. */
-static FF7_ALWAYS_INLINE uint64_t ff7_window(const uint8_t *data, size_t pos)
-{
-    const uint8_t *p = data + (pos >> 3);
-    uint64_t v = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) | ((uint64_t)p[3] << 32) |
-                 ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) | ((uint64_t)p[6] << 8) | (uint64_t)p[7];
-    return v << (pos & 7u);
-}
-
 /* The pair loop's BMI2 form (frame_codes_inside2_bmi2), chosen at run time as the AVX
  * quaternions are (ff7.h: FF7_HAVE_AVX). */
 #define FF7_HAVE_BMI2 FF7_HAVE_AVX
@@ -184,7 +173,7 @@ static inline ff7_run run_start(const ff7_dec *d)
     ff7_run r;
     r.np = d->stream + (d->at >> 3) + 8u;
     r.valid = 64u - (unsigned)(d->at & 7u);
-    r.x = ff7_window(d->stream, d->at);
+    r.x = gb_msb_window64_proven(d->stream, d->at);
     r.best = true;
     r.fixes = 0;
     r.i = 0;
@@ -210,7 +199,7 @@ static inline ff7_run run_start64(const ff7_dec *d)
  * whole bytes as fit (valid: 8 to 63). */
 #define FF7_REFILL(R, C56)                                                                           \
     do {                                                                                             \
-        (R).x |= ff7_window((R).np, 0) >> ((R).valid & 63u);                                         \
+        (R).x |= gb_msb_window64_proven((R).np, 0) >> ((R).valid & 63u);                             \
         (R).np += (~(R).valid & (C56)) >> 3; /* the whole bytes that fit: valid | 56 - valid bits */ \
         (R).valid |= (C56);                                                                          \
     } while (0)
@@ -380,7 +369,7 @@ __attribute__((target("bmi,bmi2"))) static FF7_OUT_OF_LINE void pair_fix(ff7_fix
     while (j < 6 && (t[j] & 63u)) j++;
     if (j == 6) { /* the count ran out: its low 16 bits are minus the bits it owes */
         size_t p = (size_t)(s.np - d->stream) * 8u + (uint16_t)(0u - s.valid);
-        s.x = ff7_window(d->stream, p); /* 7 whole bytes counted (49 to 56) */
+        s.x = gb_msb_window64_proven(d->stream, p); /* 7 whole bytes counted (49 to 56) */
         s.np = d->stream + (p >> 3) + 7u;
         s.valid = 56u - (unsigned)(p & 7u);
     } else { /* slot 1's codes from j on (48 bits left at least), a refill, slot 2's */
@@ -625,9 +614,10 @@ static FF7_ALWAYS_INLINE bool dec_start(ff7_dec *d, const uint8_t *stream, size_
     if (d->per <= FF7_TAIL_PER && f0 <= d->proven) {
         /* every field's window inside: each value from a window at its bit (a raw angle
          * times 2^bKey modulo 4096 is its kraw bits shifted, whatever its sign) */
-        for (int i = 0; i < 3; i++) pos[i] = (int32_t)(int16_t)(uint16_t)(ff7_window(stream, (size_t)i * 16u) >> 48);
+        for (int i = 0; i < 3; i++)
+            pos[i] = (int32_t)(int16_t)(uint16_t)(gb_msb_window64_proven(stream, (size_t)i * 16u) >> 48);
         for (size_t i = 0, at = 48; i < d->per; i++, at += d->kraw)
-            rot[i] = (uint16_t)((ff7_window(stream, at) >> (64u - d->kraw)) << bkey);
+            rot[i] = (uint16_t)((gb_msb_window64_proven(stream, at) >> (64u - d->kraw)) << bkey);
         b.pos = f0;
     } else {
         for (int i = 0; i < 3; i++) {
@@ -677,7 +667,7 @@ static FF7_ALWAYS_INLINE bool dec_positions(ff7_dec *d, bool *frame_best)
     const int32_t *pp = d->pos + (size_t)(d->n - 1) * 3u;
     int32_t *cp = d->pos + (size_t)d->n * 3u;
     if (d->at < d->proven) { /* 51 bits at most: one window */
-        d->at += positions_window(ff7_window(d->stream, d->at), pp, cp, frame_best);
+        d->at += positions_window(gb_msb_window64_proven(d->stream, d->at), pp, cp, frame_best);
         return true;
     }
     ganim_bits b = gb_init(d->stream, d->size);
@@ -705,7 +695,7 @@ static inline bool dec_codes_checked(ff7_dec *d, size_t i, bool *frame_best)
     const uint16_t *pr = cr - d->per;
     bool fbest = *frame_best;
     while (i < d->per && d->at < d->proven) { /* per is a multiple of 3 */
-        uint64_t x = ff7_window(d->stream, d->at);
+        uint64_t x = gb_msb_window64_proven(d->stream, d->at);
         uint32_t left = 64; /* low 16 bits: 64 less the codes' lengths (FF7_CODE) */
         FF7_CODE(x, left, fbest, d->kraw, d->sh, pr[i], cr[i]);
         FF7_CODE(x, left, fbest, d->kraw, d->sh, pr[i + 1], cr[i + 1]);
@@ -800,9 +790,9 @@ static FF7_ALWAYS_INLINE void slot1_frame(ff7_slot1 *d)
 {
     bool fb = true;
     int32_t *cp = d->cp;
-    d->at += positions_window(ff7_window(d->stream, d->at), cp - 3, cp, &fb);
+    d->at += positions_window(gb_msb_window64_proven(d->stream, d->at), cp - 3, cp, &fb);
     uint16_t *cr = d->cr;
-    uint64_t x = ff7_window(d->stream, d->at);
+    uint64_t x = gb_msb_window64_proven(d->stream, d->at);
     uint32_t left = 64; /* low 16 bits: 64 less the codes' lengths (FF7_CODE) */
     FF7_CODE(x, left, fb, d->kraw, d->sh, cr[-3], cr[0]);
     FF7_CODE(x, left, fb, d->kraw, d->sh, cr[-2], cr[1]);
