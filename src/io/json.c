@@ -775,6 +775,20 @@ static GJ_HOT_INLINE int rec_name_colon(const uint8_t *s, const struct rec_name 
     return !(((a ^ t->cpat[0]) & t->cmsk[0]) | ((b ^ t->cpat[1]) & t->cmsk[1]));
 }
 
+#if defined(__SSE2__) && defined(__GNUC__)
+/* Whether the number at p (p[0] a digit, 16 bytes readable) is a whole one of 1 to 15
+ * digits as value() takes it (no leading zero, no '.' or exponent after it), its digits
+ * found by one class of 16 bytes: its length in *len. */
+static GJ_HOT_INLINE int whole_digits16(const uint8_t *p, size_t *len)
+{
+    const __m128i x = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8('0'));
+    const unsigned digits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(9)), x));
+    const size_t l = (size_t)__builtin_ctz(~digits); /* (1 to 16: bit 16 of ~digits is set) */
+    *len = l;
+    return l < 16 && (p[0] != '0' || l == 1) && p[l] != '.' && (p[l] | 0x20) != 'e';
+}
+#endif
+
 /* The length of the number at s[i] (i < n, s[i] a digit) as value() takes it (0: not a
  * number): a whole one of 1 to 15 digits found 16 bytes at once where 16 are left, else
  * a short whole one byte by byte, else number_at's. */
@@ -783,11 +797,8 @@ static GJ_HOT_INLINE size_t rec_number(const uint8_t *s, size_t n, size_t i)
     const uint8_t c = s[i];
 #if defined(__SSE2__) && defined(__GNUC__)
     if (!GJ_GENERAL_ONLY && n - i >= 16) {
-        const __m128i x = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), _mm_set1_epi8('0'));
-        const unsigned digits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(9)), x));
-        const size_t len = (size_t)__builtin_ctz(~digits); /* (1 to 16: bit 16 of ~digits is set) */
-        if (len < 16 && (c != '0' || len == 1) && s[i + len] != '.' && (s[i + len] | 0x20) != 'e') return len;
-        return number_at(s, n, i);
+        size_t len;
+        return whole_digits16(s + i, &len) ? len : number_at(s, n, i);
     }
 #endif
     /* a short whole number as value() takes it, else number_len's */
@@ -980,24 +991,18 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                 size_t vlen = 0;
                 uint8_t type;
 #if defined(__SSE2__) && defined(__GNUC__)
-                if (!GJ_GENERAL_ONLY && (uint8_t)(c - '0') < 10 && n - i >= 16) {
-                    /* a whole number of 1 to 15 digits (the usual value), its digits by one
-                     * class of 16 bytes, stored here (else rec_number's way, below) */
-                    const __m128i x =
-                        _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), _mm_set1_epi8('0'));
-                    const unsigned digits =
-                        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(9)), x));
-                    const size_t dl = (size_t)__builtin_ctz(~digits); /* (1 to 16) */
-                    if (dl < 16 && (c != '0' || dl == 1) && s[i + dl] != '.' && (s[i + dl] | 0x20) != 'e') {
-                        if (j < k) {
-                            if (fl[j].type != GJ_ABSENT) return 0; /* (a name repeated) */
-                            fl[j].type = GJ_NUMBER;
-                            fl[j].at = (uint32_t)i;
-                            fl[j].count = (uint32_t)dl;
-                        }
-                        i += dl;
-                        goto after_value;
+                size_t dl;
+                if (!GJ_GENERAL_ONLY && (uint8_t)(c - '0') < 10 && n - i >= 16 && whole_digits16(s + i, &dl)) {
+                    /* a whole number of 1 to 15 digits (the usual value), stored here (else
+                     * rec_number's way, below) */
+                    if (j < k) {
+                        if (fl[j].type != GJ_ABSENT) return 0; /* (a name repeated) */
+                        fl[j].type = GJ_NUMBER;
+                        fl[j].at = (uint32_t)i;
+                        fl[j].count = (uint32_t)dl;
                     }
+                    i += dl;
+                    goto after_value;
                 }
 #endif
                 if (c >= '0' && c <= '9') {
