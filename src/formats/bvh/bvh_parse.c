@@ -156,7 +156,7 @@ static BVH_LEX_INLINE int is(const word *w, const char *kw)
     return 1;
 }
 
-/* The keyword kw (1-8 bytes, a constant where inlined) as the next word, written as kw
+/* The keyword kw (1-16 bytes, a constant where inlined) as the next word, written as kw
  * and followed by a white space byte (a brace: by anything), as writers lay out a
  * joint's lines: next_word's word (white space skipped, then kw's bytes, none white space
  * or a brace, up to the white space; a brace is a word alone) and is()'s yes, without the
@@ -476,12 +476,12 @@ static BVH_NOINLINE ganim_code hierarchy(lexer *lx)
 {
     bvh_file *f = lx->f;
     word w;
-    next_word(lx, &w);
+    if (!keyword_in_place(lx, "HIERARCHY", &w)) next_word(lx, &w);
     if (!is(&w, "HIERARCHY")) return expected(lx, &w, "HIERARCHY");
     int32_t current = -1; /* the open joint */
     int have = 0;         /* w holds the next word already (a joint body's) */
     for (;;) {
-        if (!have) next_word(lx, &w);
+        if (!have && !keyword_in_place(lx, "}", &w)) next_word(lx, &w); /* commonly a joint's end */
         have = 0;
         if (!w.n && current < 0 && f->joint_count) { /* a hierarchy without MOTION: a skeleton */
             f->motion_at = lx->n;
@@ -547,6 +547,7 @@ static BVH_LEX_INLINE int keyword_colon(lexer *lx, const char *kw, const char *w
 {
     word w;
     size_t save = lx->i;
+    if (keyword_in_place(lx, with_colon, &w)) return 1; /* as files write it */
     next_word(lx, &w);
     if (is(&w, with_colon)) return 1;
     if (is(&w, kw)) {
@@ -614,7 +615,7 @@ static BVH_NOINLINE ganim_code motion_header(lexer *lx)
                           (int)(w.n > 30 ? 30 : w.n), w.s);
     f->frames_declared = (uint32_t)frames;
     size_t save = lx->i;
-    next_word(lx, &w);
+    if (!keyword_in_place(lx, "Frame", &w)) next_word(lx, &w);
     if (!is(&w, "Frame")) return expected(lx, &w, "Frame Time:");
     if (!keyword_colon(lx, "Time", "Time:")) {
         lx->i = save;
