@@ -83,6 +83,7 @@ typedef struct bvh_file {
     /* rotations waiting for the fast path's four lanes (bvh_model.c), up to 3 of them from
      * the frame before (pend_fr: the frame of each) */
     bvh_rot pend[4];
+    float pend_q[4][4]; /* pend[k]'s floats (pend[k].q): a joint may wait in several frames */
     struct bvh_state *pend_st[4];
     uint32_t pend_fr[4];
     int npend;

@@ -734,7 +734,8 @@ typedef struct bvh_state {
     const double *undo; /* bvh.axes: the roots' turn, or NULL */
     double base[3];     /* added to the position channels (OFFSET or 0) */
     uint64_t angle[3];  /* the angles of the frame before, their bits (a NaN's before the first) */
-    float q_prev[4];    /* that frame's rotation */
+    float q[4];         /* the rotation's floats when it does not wait (no fast path) */
+    uint32_t wait_fr;   /* 1 + the last frame whose rotation went to f->pend (0: none) */
     bvh_chan t, r;
 } bvh_state;
 
@@ -773,7 +774,8 @@ ganim_code bvh_begin(bvh_file *f)
      * roots are turned (the turn goes to the root's children only if it is synthetic) */
     if (!f->redo) f->maybe_synthetic = synthetic_root_shape(f);
     f->redo = 0;
-    f->npend = 0;          /* a second reading: what waited is read again */
+    f->npend = 0; /* a second reading: what waited is read again */
+    for (int k = 0; k < 4; k++) f->pend[k].q = f->pend_q[k];
     int fresh = !f->state; /* each state is zeroed below, its arrays kept on a second reading */
     if (fresh && !(f->state = ganim_doc_alloc_array_raw(f->scratch, f->joint_count, sizeof *f->state)))
         return GANIM_NOMEM(f->err);
@@ -916,33 +918,22 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
     }
     /* Rotations wait for four (rotation_fast4soa) from one frame to the next while no
      * chan_put of theirs can allocate (a frame 0, or a channel with its array made): they
-     * write only their floats, in any order. From a rotation that may allocate on, the frame
-     * is `strict`: what waits is finished first, then the fours are the frame's own from its
-     * first rotation (its fours' slots before it, `pad`, left empty), the rest finished at its
-     * end, as frame by frame: the document's allocations, and a memory limit's error, come
-     * where they came then. */
+     * write only their floats (each in its own f->pend_q), and are finished in the order they
+     * came, so a joint may wait in several frames (a joint that turns alone fills a four in
+     * four frames). From a rotation that may allocate on, the frame is `strict`: what waits
+     * is finished first, then the fours are the frame's own from its first rotation (its
+     * fours' slots before it, `pad`, left empty), the rest finished at its end, as frame by
+     * frame: the document's allocations, and a memory limit's error, come where they came
+     * then. Every path gives rotation_libm's floats (the fast ones write only floats they
+     * have shown to be those), so which four a rotation falls in changes no float. */
     int strict = frame_local, pad = 0;
     if (strict && f->npend) {
         ganim_code code = pending_finish(f, 0, f->npend);
         if (code != GANIM_OK) return code;
     }
-    /* the first joint whose rotation waits from the frame before (they wait in joint order):
-     * there what waits is finished first, unless a quad took it already */
     int n = f->npend, carried = n, taken = 0; /* n in f->npend again before each call and return */
-    uint32_t end = n ? (uint32_t)(f->pend_st[0] - f->state) : f->joint_count; /* there: the loop's end, or that */
-    for (uint32_t ji = 0;; ji++) {
-        if (ji == end) {
-            if (ji == f->joint_count) break;
-            end = f->joint_count;
-            if (!taken && n) { /* no four took them yet (nor a strict frame, which takes them at once) */
-                int k = n;
-                taken += n;
-                n = 0;
-                ganim_code code = pending_finish(f, 0, k);
-                if (code != GANIM_OK) return code;
-            }
-            if (ji == end) break;
-        }
+    const uint32_t joints = f->joint_count;
+    for (uint32_t ji = 0; ji < joints; ji++) {
         bvh_state *st = &f->state[ji];
         if (st->has_pos) {
             double p[3];
@@ -969,7 +960,20 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
         }
         if (same == 3) { /* fr > 0: the frame before's rotation, which a channel without an
                             * array holds as its first already (chan_put would find it so) */
-            if (st->r.varying) memcpy(st->r.frames + (size_t)fr * 4, st->q_prev, sizeof st->q_prev);
+#if BVH_HAVE_AVX2
+            /* the frame before's rotation may wait (a joint's waiting rotation is its frame
+             * before's: the first frame after it with the same angles finishes what waits):
+             * what waits is finished first (it may be finished already: no matter) */
+            if (st->wait_fr == fr && n && !strict) {
+                int k = n;
+                taken += k;
+                n = 0;
+                ganim_code code = pending_finish(f, 0, k);
+                if (code != GANIM_OK) return code;
+            }
+#endif
+            if (st->r.varying) /* the frame before's floats, put there (its own or a copy) */
+                memcpy(st->r.frames + (size_t)fr * 4, st->r.frames + (size_t)(fr - 1) * 4, 4 * sizeof(float));
             continue;
         }
 #if BVH_HAVE_AVX2
@@ -984,7 +988,8 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
             }
             bvh_rot *p = &f->pend[n];
             memcpy(p->deg, deg, sizeof deg);
-            p->order = st->order, p->code = st->order_code, p->undo = st->undo, p->q = st->q_prev;
+            p->order = st->order, p->code = st->order_code, p->undo = st->undo; /* p->q: f->pend_q[n] */
+            st->wait_fr = fr + 1;
             f->pend_st[n] = st;
             f->pend_fr[n] = fr;
             if (++n == 4) {
@@ -1003,15 +1008,14 @@ ganim_code bvh_frame(bvh_file *f, const double *v, uint32_t fr)
             continue;
         }
 #endif
-        f->libm_rotations += !rotation_floats(deg, st->order, st->order_code, st->undo, f->fast_rotation, st->q_prev);
-        ganim_code code = chan_put(f, &st->r, st->q_prev, 4, fr);
+        f->libm_rotations += !rotation_floats(deg, st->order, st->order_code, st->undo, f->fast_rotation, st->q);
+        ganim_code code = chan_put(f, &st->r, st->q, 4, fr);
         if (code != GANIM_OK) return code;
     }
-    (void)carried; /* the fast path's only (BVH_HAVE_AVX2) */
-    /* what waits goes on to the next frame when a four was taken in this one (in a frame of
-     * 1-3 rotations the first waiting joint comes before any other: nothing to gain) */
+    (void)carried, (void)taken; /* the fast path's only (BVH_HAVE_AVX2) */
+    /* what waits goes on to the next frame (bvh_frames_end finishes the last) */
     f->npend = n;
-    return strict || !taken ? pending_finish(f, pad, n) : GANIM_OK;
+    return strict ? pending_finish(f, pad, n) : GANIM_OK;
 }
 
 /* The channel a joint's frames made: in the document only what it keeps, one value (a

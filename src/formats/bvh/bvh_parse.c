@@ -156,6 +156,34 @@ static BVH_LEX_INLINE int is(const word *w, const char *kw)
     return 1;
 }
 
+/* The keyword kw (1-16 bytes, a constant where inlined) as the next word, written as kw
+ * and followed by a white space byte (a brace: by anything), as writers lay out a
+ * joint's lines: next_word's word (white space skipped, then kw's bytes, none white space
+ * or a brace, up to the white space; a brace is a word alone) and is()'s yes, without the
+ * word's search; lx->i after it. Else 0, lx and w untouched (the caller's next_word reads
+ * it). 32 bytes left: the white space before it within one 16-byte load. */
+static BVH_LEX_INLINE int keyword_in_place(lexer *lx, const char *kw, word *w)
+{
+#if defined(__SSE2__)
+    size_t n = strlen(kw), i = lx->i;
+    const uint8_t *d = lx->d;
+    if (reference || lx->n - i < 32) return 0;
+    unsigned m = ~ws_mask16(d + i) & 0xFFFFu;
+    if (!m) return 0;
+    size_t s = i + (size_t)__builtin_ctz(m);
+    int brace = n == 1 && (kw[0] == '{' || kw[0] == '}');
+    if (memcmp(d + s, kw, n) != 0 || !(brace || space(d[s + n]))) return 0;
+    w->s = (const char *)d + s;
+    w->n = n;
+    w->at = s;
+    lx->i = s + n;
+    return 1;
+#else
+    (void)lx, (void)kw, (void)w;
+    return 0;
+#endif
+}
+
 static ganim_code expected(lexer *lx, const word *w, const char *what)
 {
     if (!w->n)
@@ -410,10 +438,21 @@ static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site, word *next)
     word w;
     int got_offset = 0, got_channels = 0;
     for (;;) {
-        next_word(lx, &w);
+        /* commonly OFFSET, then CHANNELS (not for an End Site), each on its line */
+        if (got_offset ? got_channels || end_site || !keyword_in_place(lx, "CHANNELS", &w)
+                       : !keyword_in_place(lx, "OFFSET", &w))
+            next_word(lx, &w);
         if (is(&w, "OFFSET") && !got_offset) {
             float *o = end_site ? j->end : j->offset;
             for (int k = 0; k < 3; k++) {
+                const uint8_t *d = lx->d;
+                size_t i = lx->i;
+                if (!reference && lx->n - i >= 3 && space(d[i]) && d[i + 1] >= '0' && d[i + 1] <= '9' &&
+                    (space(d[i + 2]) || d[i + 2] == '{' || d[i + 2] == '}')) { /* number()'s " 0 " here */
+                    o[k] = (float)(d[i + 1] - '0');
+                    lx->i = i + 2;
+                    continue;
+                }
                 ganim_code code = number(lx, &o[k], "an OFFSET value");
                 if (code != GANIM_OK) return code;
             }
@@ -437,12 +476,12 @@ static BVH_NOINLINE ganim_code hierarchy(lexer *lx)
 {
     bvh_file *f = lx->f;
     word w;
-    next_word(lx, &w);
+    if (!keyword_in_place(lx, "HIERARCHY", &w)) next_word(lx, &w);
     if (!is(&w, "HIERARCHY")) return expected(lx, &w, "HIERARCHY");
     int32_t current = -1; /* the open joint */
     int have = 0;         /* w holds the next word already (a joint body's) */
     for (;;) {
-        if (!have) next_word(lx, &w);
+        if (!have && !keyword_in_place(lx, "}", &w)) next_word(lx, &w); /* commonly a joint's end */
         have = 0;
         if (!w.n && current < 0 && f->joint_count) { /* a hierarchy without MOTION: a skeleton */
             f->motion_at = lx->n;
@@ -456,7 +495,7 @@ static BVH_NOINLINE ganim_code hierarchy(lexer *lx)
             ganim_code code = add_joint(f, current, w.at, &j);
             if (code == GANIM_OK) code = name_rest(lx, &j->name);
             if (code != GANIM_OK) return code;
-            next_word(lx, &w);
+            if (!keyword_in_place(lx, "{", &w)) next_word(lx, &w);
             if (!is(&w, "{")) return expected(lx, &w, "'{' after the joint's name");
             if ((code = joint_body(lx, j, 0, &w)) != GANIM_OK) return code;
             have = 1;
@@ -464,12 +503,12 @@ static BVH_NOINLINE ganim_code hierarchy(lexer *lx)
         } else if (is(&w, "End")) {
             if (current < 0) return expected(lx, &w, "ROOT (an End Site outside any joint)");
             bvh_joint *j = &f->joints[current];
-            next_word(lx, &w);
+            if (!keyword_in_place(lx, "Site", &w)) next_word(lx, &w);
             if (!is(&w, "Site")) return expected(lx, &w, "'Site' after 'End'");
             /* some writers name the End Site on the same line: skip to the brace */
             ganim_code code = name_rest(lx, NULL);
             if (code != GANIM_OK) return code;
-            next_word(lx, &w);
+            if (!keyword_in_place(lx, "{", &w)) next_word(lx, &w);
             if (!is(&w, "{")) return expected(lx, &w, "'{' after End Site");
             if ((code = joint_body(lx, j, 1, &w)) != GANIM_OK) return code;
             if (!is(&w, "}")) return expected(lx, &w, "'}' closing the End Site");
@@ -508,6 +547,7 @@ static BVH_LEX_INLINE int keyword_colon(lexer *lx, const char *kw, const char *w
 {
     word w;
     size_t save = lx->i;
+    if (keyword_in_place(lx, with_colon, &w)) return 1; /* as files write it */
     next_word(lx, &w);
     if (is(&w, with_colon)) return 1;
     if (is(&w, kw)) {
@@ -575,7 +615,7 @@ static BVH_NOINLINE ganim_code motion_header(lexer *lx)
                           (int)(w.n > 30 ? 30 : w.n), w.s);
     f->frames_declared = (uint32_t)frames;
     size_t save = lx->i;
-    next_word(lx, &w);
+    if (!keyword_in_place(lx, "Frame", &w)) next_word(lx, &w);
     if (!is(&w, "Frame")) return expected(lx, &w, "Frame Time:");
     if (!keyword_colon(lx, "Time", "Time:")) {
         lx->i = save;

@@ -566,7 +566,7 @@ TEST(fast_zero_angles_same_floats)
 /* An allocator that hands out one buffer's bytes in order: two reads that allocate the same
  * sizes in the same order put every array at the same offset. */
 static unsigned char *bump_buf;
-static size_t bump_at, bump_cap;
+static size_t bump_at, bump_cap, bump_used; /* bump_used: the most a read has taken */
 static void *bump_alloc(void *user, size_t n)
 {
     (void)user;
@@ -662,8 +662,11 @@ static void across_read(const char *text, int len, int axes, size_t limit, char 
     if (axes) o.settings = &s, o.setting_count = 1;
     ganim_doc *d = NULL;
     ganim_error e = { 0 };
+    /* another read's bytes at the same places would hide a value never written */
+    memset(bump_buf, 0xA5, bump_used);
     bump_at = 0;
     ganim_code code = ganim_read_memory(text, (size_t)len, &o, &d, &e);
+    if (bump_at > bump_used) bump_used = bump_at;
     int at = snprintf(out, cap, "%d %s @%llu\n", (int)code, e.message, (unsigned long long)e.offset);
     if (d && d->clip_count)
         for (uint32_t t = 0; t < d->clips[0].track_count; t++) {
@@ -687,29 +690,100 @@ static void across_read(const char *text, int len, int axes, size_t limit, char 
     if (d) ganim_doc_free(d);
 }
 
-/* The reader with rotations waiting for the next frame's fours against each frame's finished
- * within it (bvh_set_frame_local: the reader before it) and libm's path: every channel the
- * same bits, every array at the same place (the same allocations in the same order), and
- * under memory limits around the read's the same code, message and offset. */
-TEST(rotations_across_frames)
+/* A random text for rotations_per_joint: 1-8 joints in a chain, 1-3 of them turning (the
+ * rest keep their angles, with or without positions), each turning joint of its own channel
+ * order (any of the six) or all of one; its angles new in every frame, or repeating the frame
+ * before's in runs, +0 and -0 in turn, huge (up to 3e38) or tiny; 1-41 frames (a multiple
+ * of four or not). Values the reader refuses (1e39, NaN) sometimes, for the same error. */
+static int turning_text(char *text, size_t cap)
+{
+    static const char *const names[3] = { "Xrotation", "Yrotation", "Zrotation" };
+    static const double some[] = { 0.0,    -0.0, 90,   -90,   12.5, -0.028320312,  180,   33.333333,
+                                   1e-310, 720,  3e38, -1e30, 1e20, 123456789.125, 1e-45, 359.99999 };
+    enum { NS = sizeof some / sizeof some[0] };
+    uint64_t r = next_random();
+    int nj = 1 + (int)(r % 8), frames = 1 + (int)((r >> 4) % 41), o0 = (int)((r >> 10) % 6);
+    int turning = 1 + (int)((r >> 14) % 3), one_order = (r >> 16) % 2 == 0, bad = (r >> 17) % 64 == 0;
+    int kind[8], turn[8] = { 0 }, mode[8], pos[8];
+    const int *ord[8];
+    for (int k = 0; k < turning; k++) turn[(r >> (20 + 3 * k)) % (uint64_t)nj] = 1;
+    int len = snprintf(text, cap, "HIERARCHY\n");
+    for (int j = 0; j < nj; j++) {
+        uint64_t q = next_random();
+        ord[j] = orders[one_order ? (uint64_t)o0 : q % 6];
+        kind[j] = turn[j] ? 1 : (int)((q >> 3) % 3); /* 0: none, 1: rotations, 2: none turning, positions */
+        pos[j] = (q >> 6) % 2 == 0;
+        mode[j] = (int)((q >> 8) % 6);
+        len += snprintf(text + len, cap - (size_t)len, "%s j%d\n{\nOFFSET 0 1 0\n", j ? "JOINT" : "ROOT", j);
+        if (kind[j] == 0) len += snprintf(text + len, cap - (size_t)len, "CHANNELS 3 Xposition Yposition Zposition\n");
+        else
+            len += snprintf(text + len, cap - (size_t)len, "CHANNELS %d %s%s %s %s\n", pos[j] ? 6 : 3,
+                            pos[j] ? "Xposition Yposition Zposition " : "", names[ord[j][0]], names[ord[j][1]],
+                            names[ord[j][2]]);
+    }
+    len += snprintf(text + len, cap - (size_t)len, "End Site\n{\nOFFSET 0 1 0\n}\n");
+    for (int j = 0; j < nj; j++) len += snprintf(text + len, cap - (size_t)len, "}\n");
+    len += snprintf(text + len, cap - (size_t)len, "MOTION\nFrames: %d\nFrame Time: 0.1\n", frames);
+    double last[8][6];
+    for (int j = 0; j < nj; j++)
+        for (int c = 0; c < 6; c++) last[j][c] = some[next_random() % NS];
+    int bad_at = bad ? (int)(next_random() % (uint64_t)(frames * nj)) : -1;
+    for (int fr = 0; fr < frames; fr++) {
+        int again = (next_random() & 3) != 0; /* this frame repeats a run's angles */
+        for (int j = 0; j < nj; j++) {
+            int n = kind[j] == 0 ? 3 : kind[j] == 1 && !pos[j] ? 3 : 6;
+            for (int c = 0; c < n; c++) {
+                uint64_t q = next_random();
+                double v = last[j][c];
+                if (turn[j] && (n == 3 || c >= 3)) switch (mode[j]) {
+                    case 0: v = ((double)(q >> 20) / 17592186044416.0 - 0.5) * 720; break; /* new each frame */
+                    case 1: v = again ? v : ((double)(q >> 20) / 17592186044416.0 - 0.5) * 720; break;
+                    case 2: v = fr & 1 ? -0.0 : 0.0; break;
+                    case 3: v = some[q % NS]; break;
+                    case 4: v = fr % 5 == 4 ? v : (double)((int64_t)(q >> 20) % 3600000) / 10000.0; break;
+                    default: v = c == 3 || n == 3 ? v : some[q % NS]; break; /* one angle moves */
+                    }
+                else if (c < 3 && (kind[j] == 0 || pos[j]) && (q >> 40) % 4 == 0)
+                    v = (double)((int64_t)(q >> 20) % 100000) / 1000.0; /* positions move */
+                last[j][c] = v;
+                if (fr * nj + j == bad_at && c == n - 1)
+                    len += snprintf(text + len, cap - (size_t)len, "%s ", (q & 1) ? "1e39" : "nan");
+                else len += snprintf(text + len, cap - (size_t)len, "%.17g ", v);
+            }
+        }
+        len += snprintf(text + len, cap - (size_t)len, "\n");
+    }
+    return len;
+}
+
+/* The reader with rotations waiting (in fours, across frames and within a joint's frames)
+ * against each frame's finished within it (bvh_set_frame_local: the reader before the
+ * waiting) and libm's path, on `texts` texts of gen(): every channel the same bits, every
+ * array at the same place (the same allocations in the same order), and under memory
+ * limits around the read's the same code, message and offset. A text is read with bvh.axes
+ * one time in four, and always when `*synthetic`. Returns the reads that failed for their
+ * limit. */
+static int three_ways(int (*gen)(char *, size_t), const int *synthetic, int texts, const char *what)
 {
     enum { CAP = 1 << 17 };
     char *text = malloc(CAP), *a = malloc(CAP), *b = malloc(CAP), *c = malloc(CAP);
     bump_cap = (size_t)1 << 22;
     bump_buf = malloc(bump_cap);
+    bump_used = 0;
     CHECK(text && a && b && c && bump_buf);
-    if (!text || !a || !b || !c || !bump_buf) return;
-    int texts = test_full() ? 20000 : 3000, limited = 0;
+    int limited = 0, failed = 0;
+    if (!text || !a || !b || !c || !bump_buf) texts = 0;
     for (int t = 0; t < texts; t++) {
         /* with bvh.axes a synthetic root's first moving frame makes the reader read again */
-        int len = across_text(text, CAP), axes = (next_random() & 3) == 0 || across_synthetic;
+        int len = gen(text, CAP), axes = (next_random() & 3) == 0 || (synthetic && *synthetic);
         bvh_set_frame_local(1);
         across_read(text, len, axes, 0, a, CAP);
         bvh_set_frame_local(0);
         across_read(text, len, axes, 0, b, CAP);
         size_t used = bump_at;
+        failed += strncmp(a, "0 ", 2) != 0;
         if (strcmp(a, b)) {
-            CHECK_MSG(0, "text %d (axes %d): frame by frame\n%s\nwaiting\n%s\n%s", t, axes, a, b, text);
+            CHECK_MSG(0, "%s text %d (axes %d): frame by frame\n%s\nwaiting\n%s\n%s", what, t, axes, a, b, text);
             break;
         }
         bvh_set_libm_only(1);
@@ -723,7 +797,7 @@ TEST(rotations_across_frames)
             while (sp > p && sp[-1] != ' ') sp--;
             while (sq > q && sq[-1] != ' ') sq--;
             if (sp - p != sq - q || memcmp(p, q, (size_t)(sp - p))) {
-                CHECK_MSG(0, "text %d: libm's path differs\n%s\n%s", t, c, a);
+                CHECK_MSG(0, "%s text %d: libm's path differs\n%s\n%s", what, t, c, a);
                 break;
             }
             p = ep, q = eq;
@@ -736,15 +810,33 @@ TEST(rotations_across_frames)
                 across_read(text, len, axes, lim, b, CAP);
                 limited += strncmp(a, "0 ", 2) != 0;
                 if (strcmp(a, b)) {
-                    CHECK_MSG(0, "text %d limit %zu: frame by frame\n%s\nwaiting\n%s", t, lim, a, b);
+                    CHECK_MSG(0, "%s text %d limit %zu: frame by frame\n%s\nwaiting\n%s", what, t, lim, a, b);
                     break;
                 }
             }
         }
     }
-    CHECK_MSG(limited > 100, "only %d reads failed for their memory limit", limited);
-    printf("  %d texts the same three ways, %d reads that their memory limit failed the same\n", texts, limited);
+    printf("  %s: %d texts the same three ways (%d refused the same), %d reads that their memory limit failed "
+           "the same\n",
+           what, texts, failed, limited);
     free(text), free(a), free(b), free(c), free(bump_buf);
+    return limited;
+}
+
+/* The reader with rotations waiting for the next frame's fours against each frame's finished
+ * within it (bvh_set_frame_local: the reader before it) and libm's path: see three_ways. */
+TEST(rotations_across_frames)
+{
+    int limited = three_ways(across_text, &across_synthetic, test_full() ? 20000 : 3000, "many joints");
+    CHECK_MSG(limited > 100, "only %d reads failed for their memory limit", limited);
+}
+
+/* One to three joints turning (the others still): a joint's rotations wait for its own next
+ * frames (a four of one joint's frames), finished before a frame with the same angles. */
+TEST(rotations_per_joint)
+{
+    int limited = three_ways(turning_text, NULL, test_full() ? 20000 : 4000, "1-3 turning");
+    CHECK_MSG(limited > 100, "only %d reads failed for their memory limit", limited);
 }
 
 int main(void)
@@ -764,5 +856,6 @@ int main(void)
     RUN(fast_dq_mul_matches);
     RUN(fast_zero_angles_same_floats);
     RUN(rotations_across_frames);
+    RUN(rotations_per_joint);
     return test_finish();
 }
