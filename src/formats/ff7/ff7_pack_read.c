@@ -383,10 +383,9 @@ static ganim_code read_entries(pack_ctx *c, ganim_reader *r, uint32_t n, size_t 
                 }
             }
             doc->clip_count = i + k + 1;
-            ff7_clip_info in;
-            if (clips[i + k].kind == GANIM_CLIP_ANIMATION && ff7_clip_info_parse(&clips[i + k], &in) &&
-                in.slots > *widest)
-                *widest = in.slots;
+            /* the slots its record was sealed with (ff7_clip_info_parse of it gives them
+             * back): no parse of the record just written */
+            if (e[k].anim && e[k].in.slots > *widest) *widest = e[k].in.slots;
         }
         if (next) {
             entry_head_warnings(c, &e[got]);
@@ -419,14 +418,14 @@ static ganim_skeleton *flat_skeleton(ganim_doc *doc, uint32_t slots)
 
 static size_t size_bound(uint64_t n) { return n > SIZE_MAX ? SIZE_MAX : (size_t)n; }
 
-/* ff7_clip_fill's allocations for a clip of `slots` slots and `frames` frames with a
- * skeleton of nb bones: slot_of, the tracks, a quaternion per frame of each slot with a
+/* ff7_clip_fill's allocation (a bound) for a clip of `slots` slots and `frames` frames
+ * with a skeleton of nb bones: the tracks, a quaternion per frame of each slot with a
  * bone, a position per frame. */
 static uint64_t fill_bytes(uint64_t nb, uint64_t slots, uint64_t frames)
 {
     uint64_t bones = slots < nb ? slots : nb;
-    return ganim_doc_room(nb * 4u) + ganim_doc_room((bones + 1u) * sizeof(ganim_track)) +
-           bones * ganim_doc_room(frames * 16u) + ganim_doc_room(frames * 12u);
+    return ganim_doc_room((bones + 1u) * sizeof(ganim_track)) + bones * ganim_doc_room(frames * 16u) +
+           ganim_doc_room(frames * 12u);
 }
 
 /* The skeleton's: `given` copied, or a flat one of nb bones ("root", "bone_<i>"). */
@@ -471,7 +470,7 @@ static size_t pack_bytes(const pack_ctx *c, uint32_t n, size_t room, const ganim
 {
     ganim_reader r = gr_init(c->data, c->size, 0);
     gr_skip(&r, 4);
-    uint64_t total = 0, anims = 0, widest = 1;
+    uint64_t total = 0, widest = 1;
     for (uint32_t i = 0; i < n && i <= room; i++) {
         uint32_t dw_bones, dw_frames, chunk;
         if (!gr_u32le(&r, &dw_bones) || !gr_u32le(&r, &dw_frames) || !gr_u32le(&r, &chunk) || chunk > gr_left(&r))
@@ -494,13 +493,12 @@ static size_t pack_bytes(const pack_ctx *c, uint32_t n, size_t room, const ganim
         uint64_t max = frame_bound(frog ? FF7_MAX_FRAMES : (a ? a : 1), bits, f0, slots);
         if (ganim_check_counts(c->doc, 0, "", max, slots, 0, NULL) != GANIM_OK) break;
         total += ganim_doc_room(FF7_CLIP_HEADER + max * 12u + max * slots * 6u + (chunk - hdr)); /* native_room */
-        total += fill_bytes(slots, slots, max) - ganim_doc_room(slots * 4u); /* slot_of below, nb being known */
+        total += fill_bytes(slots, slots, max);
         if (slots > widest) widest = slots;
-        anims++;
     }
     const ganim_skeleton *sk = model_skeleton(c, given, widest);
     uint64_t nb = sk ? sk->bone_count : widest;
-    total += anims * ganim_doc_room(nb * 4u) + skeleton_bytes(sk, nb);
+    total += skeleton_bytes(sk, nb);
     uint64_t clips = n < room ? (n ? n : 1) : (uint64_t)room + 1u; /* as ff7_battle_read */
     return size_bound(total + ganim_doc_room(clips * sizeof(ganim_clip)) +
                       ganim_doc_room(FF7_DOC_HEADER + gr_left(&r)));
