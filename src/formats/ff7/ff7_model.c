@@ -29,6 +29,14 @@ int32_t ff7_slot_bone(const ganim_doc *doc, int role, uint32_t slot)
 
 int32_t ff7_pos_bone(const ganim_doc *doc, int role) { return ff7_slot_bone(doc, role, 0); }
 
+/* a + b into *sum; false when it does not fit a size_t */
+static bool add_size(size_t a, size_t b, size_t *sum)
+{
+    if (a > SIZE_MAX - b) return false;
+    *sum = a + b;
+    return true;
+}
+
 ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *in, ganim_error *err)
 {
     const ganim_skeleton *sk = doc->skeleton;
@@ -43,47 +51,49 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
     clip->tracks = NULL;
     clip->track_count = 0;
     if (nb == 0) return GANIM_OK;
-    /* track index of each bone, -1 none; slot of each bone's rotation */
-    int32_t *slot_of = ganim_doc_alloc_array_raw(doc, nb, sizeof *slot_of); /* all written */
-    if (!slot_of) return GANIM_NOMEM(err);
-    for (uint32_t i = 0; i < nb; i++) slot_of[i] = -1;
-    for (uint32_t s = in->slots; s-- > 0;) {
-        int32_t b = ff7_slot_bone(doc, in->role, s);
-        if (b >= 0) slot_of[b] = (int32_t)s;
-    }
-    int32_t pb = ff7_pos_bone(doc, in->role);
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < nb; i++)
-        if (slot_of[i] >= 0 || (int32_t)i == pb) count++;
-    /* each track zeroed as it is filled: one small memset a track, not the whole array at
-     * once (glibc clears 2 KiB and more with rep stosb, which callgrind counts a byte an
-     * instruction: 2.7 K instructions a clip of 26 tracks) */
-    ganim_track *tracks = ganim_doc_alloc_array_raw(doc, count, sizeof *tracks);
-    if (!tracks) return GANIM_NOMEM(err);
-    uint32_t t = 0;
+    /* Which bone each slot drives (ff7_slot_bone with a skeleton of nb > 0 bones): a
+     * weapon's slot 0 its weapon bone (or bone 0), a body's slot s bone s below nb; the
+     * position's bone pb is slot 0's, so it is a driven bone or, with no slot (never
+     * after ff7_clip_info_parse), a track of its own. */
+    uint32_t pb = (uint32_t)ff7_slot_bone(doc, in->role, 0); /* >= 0 with nb > 0 */
+    uint32_t driven = in->role == FF7_ROLE_WEAPON ? (in->slots ? 1u : 0u) : (in->slots < nb ? in->slots : nb);
+    uint32_t count = driven ? driven : 1u;
+    /* One allocation for the clip's tracks and values, the bytes the separate ones took
+     * (each rounded up to 16: ganim_doc_room, as fill_bytes in ff7_pack_read.c counts
+     * them): the tracks, a quaternion a frame of each driven bone, a position a frame. */
+    size_t rot_bytes, all;
+    size_t head = (size_t)ganim_doc_room((uint64_t)count * sizeof(ganim_track));
+    size_t pos_bytes = (size_t)ganim_doc_room((uint64_t)frames * 12u);
+    if (!ganim_mul_size((size_t)driven, (size_t)frames * 16u, &rot_bytes) || !add_size(head, rot_bytes, &all) ||
+        !add_size(all, pos_bytes, &all))
+        return GANIM_NOMEM(err);
+    uint8_t *block = ganim_doc_alloc_array_raw(doc, all, 1); /* every byte written below but the rounding's */
+    if (!block) return GANIM_NOMEM(err);
+    ganim_track *tracks = (ganim_track *)(void *)block;
+    float *rv = (float *)(void *)(block + head);
+    float *pv = (float *)(void *)(block + head + rot_bytes);
     size_t per = (size_t)in->slots * 3u;
-    for (uint32_t i = 0; i < nb; i++) {
-        if (slot_of[i] < 0 && (int32_t)i != pb) continue;
-        ganim_track *tr = &tracks[t++];
+    /* the tracks in bone order: a body's bones 0..count-1 (slot s drives bone s, the
+     * position bone 0), a weapon's one bone */
+    uint32_t first = in->role == FF7_ROLE_WEAPON ? pb : 0u;
+    for (uint32_t t = 0; t < count; t++) {
+        ganim_track *tr = &tracks[t];
+        uint32_t i = first + t;
         memset(tr, 0, sizeof *tr);
         tr->bone = i;
         tr->name = sk->bones[i].name ? sk->bones[i].name : "";
-        if (slot_of[i] >= 0) {
-            /* every element is written below: no zeroing */
-            float *v = ganim_doc_alloc_array_raw(doc, (size_t)frames * 4u, sizeof *v);
-            if (!v) return GANIM_NOMEM(err);
-            ff7_slot_rotations(in->rot + (size_t)slot_of[i] * 6u, per * 2u, frames, v);
+        if (t < driven) { /* slot t */
+            ff7_slot_rotations(in->rot + (size_t)t * 6u, per * 2u, frames, rv);
             tr->rotation.kind = GANIM_CHANNEL_PER_FRAME;
             tr->rotation.count = frames;
-            tr->rotation.values = v;
+            tr->rotation.values = rv;
+            rv += (size_t)frames * 4u;
         }
-        if ((int32_t)i == pb) {
-            float *v = ganim_doc_alloc_array_raw(doc, (size_t)frames * 3u, sizeof *v); /* all written */
-            if (!v) return GANIM_NOMEM(err);
-            for (size_t k = 0; k < (size_t)frames * 3u; k++) v[k] = (float)ff7_info_pos(in, k);
+        if (i == pb) {
+            for (size_t k = 0; k < (size_t)frames * 3u; k++) pv[k] = (float)ff7_info_pos(in, k);
             tr->translation.kind = GANIM_CHANNEL_PER_FRAME;
             tr->translation.count = frames;
-            tr->translation.values = v;
+            tr->translation.values = pv;
         }
     }
     clip->tracks = tracks;

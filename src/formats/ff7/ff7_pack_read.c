@@ -51,6 +51,7 @@ typedef struct pack_ctx {
     bool have_skel;
     ff7_skel_info skel;
     const ganim_allocator *alloc;
+    uint64_t fill_nb; /* the model's bones as fill_bytes takes them (ff7_battle_read) */
 } pack_ctx;
 
 static int entry_role(const pack_ctx *c, uint32_t index)
@@ -342,13 +343,23 @@ static ganim_code read_entry_end(pack_ctx *c, pack_entry *e, ganim_error *err)
  * lanes, which need two vectors of 8 to pay), then the entries' ends in order. */
 #define FF7_BATCH 32
 
+/* ff7_clip_fill's allocation (a bound) for a clip of `slots` slots and `frames` frames
+ * with a skeleton of nb bones: the tracks, a quaternion per frame of each slot with a
+ * bone, a position per frame. */
+static uint64_t fill_bytes(uint64_t nb, uint64_t slots, uint64_t frames)
+{
+    uint64_t bones = slots < nb ? slots : nb;
+    return ganim_doc_room((bones + 1u) * sizeof(ganim_track)) + bones * ganim_doc_room(frames * 16u) +
+           ganim_doc_room(frames * 12u);
+}
+
 /* The entries, FF7_BATCH at a time: the headers of entries i, i + 1, ... (up to the first
  * that fails), all their streams decoded, then each one's end in order. What a read
  * tells is that of one entry at a time: a header failing is told after the ends of the
  * entries before it (their warnings first), and read_entry_end tells each entry's header
  * warnings before its own. */
 static ganim_code read_entries(pack_ctx *c, ganim_reader *r, uint32_t n, size_t room, ganim_clip *clips,
-                               uint32_t *widest, ganim_error *err)
+                               uint32_t *widest, uint64_t *fill, ganim_error *err)
 {
     ganim_doc *doc = c->doc;
     for (uint32_t i = 0; i < n;) {
@@ -383,10 +394,12 @@ static ganim_code read_entries(pack_ctx *c, ganim_reader *r, uint32_t n, size_t 
                 }
             }
             doc->clip_count = i + k + 1;
-            ff7_clip_info in;
-            if (clips[i + k].kind == GANIM_CLIP_ANIMATION && ff7_clip_info_parse(&clips[i + k], &in) &&
-                in.slots > *widest)
-                *widest = in.slots;
+            /* the slots and frames its record was sealed with (ff7_clip_info_parse of it
+             * gives them back): no parse of the record just written */
+            if (e[k].anim) {
+                if (e[k].in.slots > *widest) *widest = e[k].in.slots;
+                *fill += fill_bytes(c->fill_nb, e[k].in.slots, e[k].in.frames);
+            }
         }
         if (next) {
             entry_head_warnings(c, &e[got]);
@@ -418,16 +431,6 @@ static ganim_skeleton *flat_skeleton(ganim_doc *doc, uint32_t slots)
 }
 
 static size_t size_bound(uint64_t n) { return n > SIZE_MAX ? SIZE_MAX : (size_t)n; }
-
-/* ff7_clip_fill's allocations for a clip of `slots` slots and `frames` frames with a
- * skeleton of nb bones: slot_of, the tracks, a quaternion per frame of each slot with a
- * bone, a position per frame. */
-static uint64_t fill_bytes(uint64_t nb, uint64_t slots, uint64_t frames)
-{
-    uint64_t bones = slots < nb ? slots : nb;
-    return ganim_doc_room(nb * 4u) + ganim_doc_room((bones + 1u) * sizeof(ganim_track)) +
-           bones * ganim_doc_room(frames * 16u) + ganim_doc_room(frames * 12u);
-}
 
 /* The skeleton's: `given` copied, or a flat one of nb bones ("root", "bone_<i>"). */
 static uint64_t skeleton_bytes(const ganim_skeleton *given, uint64_t nb)
@@ -471,7 +474,7 @@ static size_t pack_bytes(const pack_ctx *c, uint32_t n, size_t room, const ganim
 {
     ganim_reader r = gr_init(c->data, c->size, 0);
     gr_skip(&r, 4);
-    uint64_t total = 0, anims = 0, widest = 1;
+    uint64_t total = 0, widest = 1;
     for (uint32_t i = 0; i < n && i <= room; i++) {
         uint32_t dw_bones, dw_frames, chunk;
         if (!gr_u32le(&r, &dw_bones) || !gr_u32le(&r, &dw_frames) || !gr_u32le(&r, &chunk) || chunk > gr_left(&r))
@@ -494,29 +497,23 @@ static size_t pack_bytes(const pack_ctx *c, uint32_t n, size_t room, const ganim
         uint64_t max = frame_bound(frog ? FF7_MAX_FRAMES : (a ? a : 1), bits, f0, slots);
         if (ganim_check_counts(c->doc, 0, "", max, slots, 0, NULL) != GANIM_OK) break;
         total += ganim_doc_room(FF7_CLIP_HEADER + max * 12u + max * slots * 6u + (chunk - hdr)); /* native_room */
-        total += fill_bytes(slots, slots, max) - ganim_doc_room(slots * 4u); /* slot_of below, nb being known */
+        total += fill_bytes(slots, slots, max);
         if (slots > widest) widest = slots;
-        anims++;
     }
     const ganim_skeleton *sk = model_skeleton(c, given, widest);
     uint64_t nb = sk ? sk->bone_count : widest;
-    total += anims * ganim_doc_room(nb * 4u) + skeleton_bytes(sk, nb);
+    total += skeleton_bytes(sk, nb);
     uint64_t clips = n < room ? (n ? n : 1) : (uint64_t)room + 1u; /* as ff7_battle_read */
     return size_bound(total + ganim_doc_room(clips * sizeof(ganim_clip)) +
                       ganim_doc_room(FF7_DOC_HEADER + gr_left(&r)));
 }
 
-/* The model's exact share once the frames are decoded: the skeleton and ff7_clip_fill's
- * allocations for every animation. */
-static size_t model_bytes(const ganim_doc *doc, const ganim_skeleton *sk, uint32_t widest)
+/* The model's share once the frames are decoded: the skeleton and ff7_clip_fill's
+ * allocations for every animation (`fill`, summed by read_entries). */
+static size_t model_bytes(const ganim_skeleton *sk, uint32_t widest, uint64_t fill)
 {
-    uint64_t nb = sk ? sk->bone_count : widest, total = skeleton_bytes(sk, nb);
-    for (uint32_t i = 0; i < doc->clip_count; i++) {
-        ff7_clip_info in;
-        if (doc->clips[i].kind == GANIM_CLIP_ANIMATION && ff7_clip_info_parse(&doc->clips[i], &in))
-            total += fill_bytes(nb, in.slots, in.frames);
-    }
-    return size_bound(total);
+    uint64_t nb = sk ? sk->bone_count : widest;
+    return size_bound(skeleton_bytes(sk, nb) + fill);
 }
 
 ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
@@ -555,7 +552,12 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     doc->clips = clips;
     doc->clip_count = 0;
     uint32_t widest = 1;
-    ganim_code code = read_entries(&c, &r, n, room, clips, &widest, err);
+    /* the model's bones for fill_bytes: the given skeleton's with an ff7 record;
+     * otherwise the model's skeleton (the given one, as wide as every entry, or the flat
+     * one of the widest) has a bone for every slot */
+    c.fill_nb = c.have_skel && given ? given->bone_count : UINT64_MAX;
+    uint64_t fill = 0;
+    ganim_code code = read_entries(&c, &r, n, room, clips, &widest, &fill, err);
     if (code) return code;
     size_t tail = gr_left(&r);
     if (tail)
@@ -577,7 +579,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
 
     /* The model skeleton: the given one (copied), or a flat one wide enough. */
     const ganim_skeleton *copy = model_skeleton(&c, given, widest);
-    reserve(doc, model_bytes(doc, copy, widest)); /* see pack_bytes */
+    reserve(doc, model_bytes(copy, widest, fill)); /* see pack_bytes */
     if (copy) {
         doc->skeleton = ganim_skeleton_copy(doc, given);
         if (!doc->skeleton) return GANIM_NOMEM(err);

@@ -1092,6 +1092,95 @@ TEST(pack_document_is_one_block)
     }
 }
 
+/* The model ff7_clip_fill makes from each entry's record, read without a skeleton (a
+ * flat one of the widest entry's slots, whichever entry of a batch that is): each clip
+ * a track per slot, track t on bone t with its name, its quaternions those of
+ * ff7_slot_rotations on slot t of the record bit for bit, the positions on bone 0 the
+ * record's integers; every track's values apart from the others'. */
+TEST(pack_model_tracks_from_records)
+{
+    for (int round = 0; round < 40; round++) {
+        ganim_buffer pack;
+        memset(&pack, 0, sizeof pack);
+        ganim_writer w = gw_init(&pack, NULL);
+        uint32_t entries = (uint32_t)rnd_range(1, 40), widest = 0;
+        gw_u32le(&w, entries);
+        for (uint32_t e = 0; e < entries; e++) {
+            unsigned key = (unsigned)(rnd() % 3) * 2;
+            /* the first entry of a batch (0, 32) the widest in one round of two */
+            uint32_t slots = (e % 32 == 0 && round % 2) ? 30 : (uint32_t)rnd_range(1, 29);
+            uint32_t frames = (uint32_t)rnd_range(1, 40);
+            if (slots > widest) widest = slots;
+            size_t per = (size_t)slots * 3;
+            int32_t *pos = malloc(frames * 3 * sizeof *pos);
+            uint16_t *rot = malloc(frames * per * sizeof *rot);
+            for (size_t i = 0; i < (size_t)frames * 3; i++) pos[i] = (i < 3 ? 0 : pos[i - 3]) + rnd_range(-100, 100);
+            for (size_t i = 0; i < frames * per; i++)
+                rot[i] =
+                    (uint16_t)((((i < per ? 0 : rot[i - per]) + (uint32_t)rnd_range(0, 40) * (1u << key)) & 0xFFFu));
+            ganim_buffer st = encode(key, slots, frames, pos, rot);
+            gw_u32le(&w, slots), gw_u32le(&w, frames), gw_u32le(&w, 5 + (uint32_t)st.size);
+            gw_u16le(&w, (uint16_t)frames);
+            gw_u16le(&w, (uint16_t)st.size);
+            gw_u8(&w, (uint8_t)key);
+            gw_bytes(&w, st.data, st.size);
+            ganim_buffer_free(&st);
+            free(pos);
+            free(rot);
+        }
+        CHECK(gw_ok(&w));
+        ganim_read_opts o;
+        memset(&o, 0, sizeof o);
+        o.format = "ff7-battle";
+        ganim_doc *doc = NULL;
+        ganim_error err;
+        ganim_code code = ganim_read_memory(pack.data, pack.size, &o, &doc, &err);
+        CHECK_MSG(code == GANIM_OK, "round %d: %s", round, err.message);
+        if (code == GANIM_OK) {
+            const ganim_skeleton *sk = doc->skeleton;
+            CHECK_EQ_INT(doc->clip_count, entries);
+            CHECK_MSG(sk && sk->bone_count == widest, "round %d: %u bones for %u slots", round,
+                      sk ? sk->bone_count : 0u, widest);
+            int bad = 0;
+            for (uint32_t e = 0; sk && e < doc->clip_count && bad < 5; e++) {
+                const ganim_clip *clip = &doc->clips[e];
+                ff7_clip_info in;
+                CHECK(ff7_clip_info_parse(clip, &in));
+                if (clip->track_count != in.slots) {
+                    test_fail(__FILE__, __LINE__, "round %d entry %u: %u tracks for %u slots", round, e,
+                              clip->track_count, in.slots);
+                    bad++;
+                    continue;
+                }
+                size_t per = (size_t)in.slots * 3u;
+                float *want = malloc((size_t)in.frames * 4u * sizeof *want);
+                for (uint32_t t = 0; t < clip->track_count; t++) {
+                    const ganim_track *tr = &clip->tracks[t];
+                    ff7_slot_rotations(in.rot + (size_t)t * 6u, per * 2u, in.frames, want);
+                    bool ok = tr->bone == t && tr->name == sk->bones[t].name &&
+                              tr->rotation.kind == GANIM_CHANNEL_PER_FRAME && tr->rotation.count == in.frames &&
+                              memcmp(tr->rotation.values, want, (size_t)in.frames * 4u * sizeof *want) == 0;
+                    if (t == 0) {
+                        ok =
+                            ok && tr->translation.kind == GANIM_CHANNEL_PER_FRAME && tr->translation.count == in.frames;
+                        for (size_t k = 0; ok && k < (size_t)in.frames * 3u; k++)
+                            ok = tr->translation.values[k] == (float)ff7_info_pos(&in, k);
+                    } else ok = ok && tr->translation.kind == GANIM_CHANNEL_ABSENT && !tr->translation.values;
+                    if (!ok) {
+                        test_fail(__FILE__, __LINE__, "round %d entry %u track %u differs from the record", round, e,
+                                  t);
+                        bad++;
+                        break;
+                    }
+                }
+                free(want);
+            }
+        }
+        ganim_doc_free(doc);
+        ganim_buffer_free(&pack);
+    }
+}
+
 int main(void)
 {
     RUN(random_animations_roundtrip);
@@ -1107,5 +1196,6 @@ int main(void)
     RUN(qhimm_examples);
     RUN(hand_computed_sizes);
     RUN(pack_document_is_one_block);
+    RUN(pack_model_tracks_from_records);
     return test_finish();
 }
