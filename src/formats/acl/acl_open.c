@@ -711,13 +711,14 @@ static inline unsigned lead_zeros(uint32_t v)
 #endif
 }
 
-/* static_pose's constants of kind k (a constant at each call: the kind's tests fold),
- * whose type words start at `words`: each constant track's type and value, in track
- * order. A word's constant tracks are found by the low bit of their pairs (type 1) from
- * the top (lead_zeros), the word shifted past each. Returns 0 when a constant rotation is
- * not in range. */
+/* static_pose's sub-tracks of kind k (a constant at each call: the kind's tests fold),
+ * whose type words start at `words`: each constant track's type and value and each
+ * animated track's type and slot in anim_track (from ai), in track order. A word's
+ * tracks of one type are found by one bit of their pairs (constant, 1: the low bit
+ * alone; animated, 2: the high bit alone) from the top (lead_zeros), the word shifted
+ * past each. Returns 0 when a constant rotation is not in range. */
 static ACL_HOT_INLINE int static_kind(ganim_acl *h, const uint8_t *words, uint32_t e, unsigned k,
-                                      const uint8_t *const cd[3])
+                                      const uint8_t *const cd[3], uint32_t *anim_track, uint32_t ai)
 {
     const uint32_t nt = h->nt, ncr = h->counts[0][T_CONST];
     const unsigned rfmt = h->rfmt;
@@ -726,11 +727,23 @@ static ACL_HOT_INLINE int static_kind(ganim_acl *h, const uint8_t *words, uint32
 #if defined(__SSE2__)
     float rq[4][4]; /* the current group of four constant rotations, normalised */
 #endif
-    uint32_t c = 0; /* the kind's next constant */
+    uint32_t c = 0;                     /* the kind's next constant */
+    const int anim = h->nanim[k] != 0u; /* the kind has animated sub-tracks */
     for (uint32_t w = 0; w < e; w++) {
         uint32_t v = ganim_ld_u32le(words + 4u * w), left = nt - 16u * w;
-        uint32_t m = v & ~(v >> 1) & 0x55555555u; /* type 1: a pair's low bit alone */
-        if (left < 16u) m &= ~(ACL_NONE >> (2u * left));
+        uint32_t m = v & ~(v >> 1) & 0x55555555u;              /* type 1: a pair's low bit alone */
+        uint32_t am = anim ? (v >> 1) & ~v & 0x55555555u : 0u; /* type 2: its high bit alone */
+        if (left < 16u) {
+            m &= ~(ACL_NONE >> (2u * left));
+            am &= ~(ACL_NONE >> (2u * left));
+        }
+        for (uint32_t i = 16u * w; am; i++) {
+            unsigned z = lead_zeros(am);
+            i += z >> 1;
+            am = (am << z) << 1;
+            types[3u * i] = T_ANIM;
+            anim_track[ai++] = i;
+        }
         for (uint32_t i = 16u * w; m; c++, i++) {
             unsigned z = lead_zeros(m); /* 1 + 2 x (tracks to the next constant) */
             i += z >> 1;
@@ -763,18 +776,21 @@ static ACL_HOT_INLINE int static_kind(ganim_acl *h, const uint8_t *words, uint32
     return 1;
 }
 
-/* The pose and the types of a clip without animated sub-tracks (na 0: every sub-track
- * default or constant, as ACL stores a clip of one sample and any clip in which nothing
- * moves), by kind instead of acl_open_ex's loop over the tracks: every track gets its
- * defaults, then each kind's constants are written at the tracks whose type is constant
- * (static_kind), in track order as that loop meets them, by the same operations on the
- * same values (the rotations of formats 2 and 3 four at a time with SSE2, as the loop's
- * first pass). ts_in: the constant translations and scales are all in range. Returns 0
- * when a constant is not in range, having written part of the pose: the loop then starts
- * over and names the first bad one. The hash is left to the whole-clip read (every byte
- * once, in order, wherever it is taken). */
+/* The pose, the types and the animated tracks' list by kind instead of acl_open_ex's
+ * loop over the tracks. First made for a clip without animated sub-tracks (na 0: every
+ * sub-track default or constant, as ACL stores a clip of one sample and any clip in
+ * which nothing moves: no records, groups or segment data to read after it), it serves
+ * every clip but for the whole-clip read's (whose loop carries the hash beside its
+ * work). Every track gets its defaults, then each kind's constants are written at the
+ * tracks whose type is constant and its animated tracks listed (static_kind), in track
+ * order as that loop meets them, by the same operations on the same values (the
+ * rotations of formats 2 and 3 four at a time with SSE2, as the loop's first pass).
+ * ts_in: the constant translations and scales are all in range. Returns 0 when a
+ * constant is not in range, having written part of the pose: the loop then starts over
+ * and names the first bad one. The hash is left to the whole-clip read (every byte once,
+ * in order, wherever it is taken). */
 ACL_OUT_OF_LINE static int static_pose(ganim_acl *h, const acl_layout *L, const ganim_transform *defaults,
-                                       const uint8_t *const cd[3], int ts_in)
+                                       const uint8_t *const cd[3], int ts_in, uint32_t *anim_track)
 {
     const uint32_t nt = h->nt, e = L->e;
     ganim_transform *const pose = h->pose;
@@ -789,9 +805,10 @@ ACL_OUT_OF_LINE static int static_pose(ganim_acl *h, const acl_layout *L, const 
     }
     memset(h->types, T_DEFAULT, 3u * (size_t)nt);
     const uint8_t *words = h->data + L->types;
-    if (!static_kind(h, words, e, K_ROT, cd)) return 0;
-    static_kind(h, words + 4u * (size_t)e, e, K_TRANS, cd);
-    if (h->has_scale) static_kind(h, words + 8u * (size_t)e, e, K_SCALE, cd);
+    const uint32_t na0 = h->nanim[0], na01 = h->nanim[0] + h->nanim[1];
+    if (!static_kind(h, words, e, K_ROT, cd, anim_track, 0)) return 0;
+    static_kind(h, words + 4u * (size_t)e, e, K_TRANS, cd, anim_track, na0);
+    if (h->has_scale) static_kind(h, words + 8u * (size_t)e, e, K_SCALE, cd, anim_track, na01);
     return 1;
 }
 
@@ -909,7 +926,11 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     ganim_transform *const pose = h->pose;
     const uint32_t ntr = h->nt, na0 = h->nanim[0], na01 = h->nanim[0] + h->nanim[1];
     const unsigned rfmt = h->rfmt;
-    if (!h->na && !(flags & ACL_OPEN_GENERAL) && static_pose(h, &L, defaults, cd, ts_in)) goto posed;
+    /* by kind, without the loop: a clip without animated sub-tracks, and any clip but for
+     * the whole-clip read (whose hash the loop carries beside its work) */
+    if ((!h->na || !(flags & ACL_OPEN_HASH)) && !(flags & ACL_OPEN_GENERAL) &&
+        static_pose(h, &L, defaults, cd, ts_in, anim_track))
+        goto posed;
     /* Twice at most: first with every constant checked without a branch each and the
      * rotations of a stored group of four rebuilt and normalised together (acl_const_rot4:
      * the same operations lane by lane); when one is not finite or too large, again from
