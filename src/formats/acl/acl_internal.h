@@ -500,8 +500,11 @@ void acl_pose_key(const ganim_acl *h, const acl_seg *sg, uint32_t i, ganim_trans
  * random-access groups (acl_grp; ganim_acl_open). ACL_OPEN_CLIP: the groups only when
  * ganim_acl_decode_clip would use them (a segment of ACL_CLIP_SHORT stored samples or
  * fewer, decoded a pose at a time; ganim_acl_open_clip). ACL_OPEN_HASH: the hash begun in
- * the open's loops, for the whole-clip read (which uses no groups). */
-enum { ACL_OPEN_GROUPS = 1, ACL_OPEN_CLIP = 2, ACL_OPEN_HASH = 4 };
+ * the open's loops, for the whole-clip read (which uses no groups). ACL_OPEN_GENERAL (the
+ * tests): the pose and types through the loop over the tracks (which the whole-clip read
+ * of a clip with animated sub-tracks takes), not static_pose's pass by kind (the same
+ * pose, types, animated tracks and errors). */
+enum { ACL_OPEN_GROUPS = 1, ACL_OPEN_CLIP = 2, ACL_OPEN_HASH = 4, ACL_OPEN_GENERAL = 8 };
 #ifndef ACL_CLIP_SHORT
 #define ACL_CLIP_SHORT 8u /* segments of this many stored samples or fewer: acl_pose_key, a pose at a time */
 #endif

@@ -699,6 +699,119 @@ static int has_short_segment(const ganim_acl *h, const acl_layout *L)
 }
 #endif
 
+/* The count of leading zero bits of v (v != 0). */
+static inline unsigned lead_zeros(uint32_t v)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_clz(v);
+#else
+    unsigned n = 0;
+    for (; !(v & 0x80000000u); v <<= 1) n++;
+    return n;
+#endif
+}
+
+/* static_pose's sub-tracks of kind k (a constant at each call: the kind's tests fold),
+ * whose type words start at `words`: each constant track's type and value and each
+ * animated track's type and slot in anim_track (from ai), in track order. A word's
+ * tracks of one type are found by one bit of their pairs (constant, 1: the low bit
+ * alone; animated, 2: the high bit alone) from the top (lead_zeros), the word shifted
+ * past each. Returns 0 when a constant rotation is not in range. */
+static ACL_HOT_INLINE int static_kind(ganim_acl *h, const uint8_t *words, uint32_t e, unsigned k,
+                                      const uint8_t *const cd[3], uint32_t *anim_track, uint32_t ai)
+{
+    const uint32_t nt = h->nt, ncr = h->counts[0][T_CONST];
+    const unsigned rfmt = h->rfmt;
+    ganim_transform *const pose = h->pose;
+    uint8_t *const types = h->types + k;
+#if defined(__SSE2__)
+    float rq[4][4]; /* the current group of four constant rotations, normalised */
+#endif
+    uint32_t c = 0;                     /* the kind's next constant */
+    const int anim = h->nanim[k] != 0u; /* the kind has animated sub-tracks */
+    for (uint32_t w = 0; w < e; w++) {
+        uint32_t v = ganim_ld_u32le(words + 4u * w), left = nt - 16u * w;
+        uint32_t m = v & ~(v >> 1) & 0x55555555u;              /* type 1: a pair's low bit alone */
+        uint32_t am = anim ? (v >> 1) & ~v & 0x55555555u : 0u; /* type 2: its high bit alone */
+        if (left < 16u) {
+            m &= ~(ACL_NONE >> (2u * left));
+            am &= ~(ACL_NONE >> (2u * left));
+        }
+        for (uint32_t i = 16u * w; am; i++) {
+            unsigned z = lead_zeros(am);
+            i += z >> 1;
+            am = (am << z) << 1;
+            types[3u * i] = T_ANIM;
+            anim_track[ai++] = i;
+        }
+        for (uint32_t i = 16u * w; m; c++, i++) {
+            unsigned z = lead_zeros(m); /* 1 + 2 x (tracks to the next constant) */
+            i += z >> 1;
+            m = (m << z) << 1;
+            types[3u * i] = T_CONST;
+            if (k == K_TRANS || k == K_SCALE) {
+                const uint8_t *F = cd[k] + 12u * (size_t)c;
+                ganim_vec3 *o = k == K_TRANS ? &pose[i].translation : &pose[i].scale;
+                *o = (ganim_vec3){ ganim_ld_f32le(F), ganim_ld_f32le(F + 4), ganim_ld_f32le(F + 8) };
+                continue;
+            }
+            float q[4];
+#if defined(__SSE2__)
+            if (rfmt != 0) {
+                if (!(c & 3u) && !acl_const_rot4(cd[0], ncr, c, rq)) return 0;
+                memcpy(&pose[i].rotation, rq[c & 3u], sizeof rq[0]); /* x y z w, 16 bytes */
+                continue;
+            }
+#endif
+            if (rfmt == 0) {
+                for (unsigned j = 0; j < 4; j++) q[j] = ganim_ld_f32le(cd[0] + 16u * (size_t)c + 4u * j);
+            } else {
+                const_sample(cd, rfmt, ncr, K_ROT, c, q);
+                if (!(in_range(q[0]) & in_range(q[1]) & in_range(q[2]) & in_range(q[3]))) return 0;
+            }
+            quat_normalise(q);
+            pose[i].rotation = (ganim_quat){ q[0], q[1], q[2], q[3] };
+        }
+    }
+    return 1;
+}
+
+/* The pose, the types and the animated tracks' list by kind instead of acl_open_ex's
+ * loop over the tracks. First made for a clip without animated sub-tracks (na 0: every
+ * sub-track default or constant, as ACL stores a clip of one sample and any clip in
+ * which nothing moves: no records, groups or segment data to read after it), it serves
+ * every clip but for the whole-clip read's (whose loop carries the hash beside its
+ * work). Every track gets its defaults, then each kind's constants are written at the
+ * tracks whose type is constant and its animated tracks listed (static_kind), in track
+ * order as that loop meets them, by the same operations on the same values (the
+ * rotations of formats 2 and 3 four at a time with SSE2, as the loop's first pass).
+ * ts_in: the constant translations and scales are all in range. Returns 0 when a
+ * constant is not in range, having written part of the pose: the loop then starts over
+ * and names the first bad one. The hash is left to the whole-clip read (every byte once,
+ * in order, wherever it is taken). */
+ACL_OUT_OF_LINE static int static_pose(ganim_acl *h, const acl_layout *L, const ganim_transform *defaults,
+                                       const uint8_t *const cd[3], int ts_in, uint32_t *anim_track)
+{
+    const uint32_t nt = h->nt, e = L->e;
+    ganim_transform *const pose = h->pose;
+    if (!ts_in || (h->rfmt == 0 && !all_in_range(cd[0], 4u * (size_t)h->counts[0][T_CONST]))) return 0;
+    if (defaults) {
+        if (defaults != pose) memcpy(pose, defaults, nt * sizeof *pose);
+    } else {
+        ganim_transform t = acl_identity();
+        float ds = h->def_scale ? 1.0f : 0.0f;
+        t.scale = (ganim_vec3){ ds, ds, ds };
+        for (uint32_t i = 0; i < nt; i++) pose[i] = t;
+    }
+    memset(h->types, T_DEFAULT, 3u * (size_t)nt);
+    const uint8_t *words = h->data + L->types;
+    const uint32_t na0 = h->nanim[0], na01 = h->nanim[0] + h->nanim[1];
+    if (!static_kind(h, words, e, K_ROT, cd, anim_track, 0)) return 0;
+    static_kind(h, words + 4u * (size_t)e, e, K_TRANS, cd, anim_track, na0);
+    if (h->has_scale) static_kind(h, words + 8u * (size_t)e, e, K_SCALE, cd, anim_track, na01);
+    return 1;
+}
+
 ganim_code ganim_acl_open(const uint8_t *data, size_t size, uint64_t base, const ganim_allocator *alloc,
                           const ganim_skeleton *bind, ganim_doc *wd, ganim_acl **out, ganim_error *err)
 {
@@ -813,6 +926,11 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     ganim_transform *const pose = h->pose;
     const uint32_t ntr = h->nt, na0 = h->nanim[0], na01 = h->nanim[0] + h->nanim[1];
     const unsigned rfmt = h->rfmt;
+    /* by kind, without the loop: a clip without animated sub-tracks, and any clip but for
+     * the whole-clip read (whose hash the loop carries beside its work) */
+    if ((!h->na || !(flags & ACL_OPEN_HASH)) && !(flags & ACL_OPEN_GENERAL) &&
+        static_pose(h, &L, defaults, cd, ts_in, anim_track))
+        goto posed;
     /* Twice at most: first with every constant checked without a branch each and the
      * rotations of a stored group of four rebuilt and normalised together (acl_const_rot4:
      * the same operations lane by lane); when one is not finite or too large, again from
@@ -893,6 +1011,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
         if (in || exact) break;
     }
     h->fnv = fnv;
+posed:
     /* clip ranges must be finite and moderate so applying them cannot overflow */
     {
         uint32_t nr = L.anim_rot_var + L.anim_trans_var + L.anim_scale_var;

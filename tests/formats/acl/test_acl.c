@@ -1797,6 +1797,239 @@ static ganim_code open_how(int how, const uint8_t *b, size_t size, ganim_acl **a
                       : ganim_read_memory(b, size, &ro, doc, err);
 }
 
+/* ---- clips without animated sub-tracks: static_pose against the per-track loop -------- */
+
+/* A buffer without animated sub-tracks into b (room bytes): nt tracks, ns samples in nseg
+ * segments, every sub-track default or constant (`cmode`: 0 each at random, 1 all
+ * default, 2 all constant), rotation format rfmt (0, 2, 3), with or without scale; the
+ * constant values at random, some rotations degenerate or far from unit length. Returns
+ * its size (hash included). */
+static uint32_t static_buffer(uint8_t *b, size_t room, uint32_t *seed, uint16_t version, uint32_t nt, uint32_t ns,
+                              uint32_t nseg, unsigned rfmt, int scale, int cmode, uint32_t misc_extra)
+{
+    const uint32_t groups = scale ? 3u : 2u, e = (nt + 15u) / 16u;
+    uint32_t nconst[3] = { 0, 0, 0 };
+    memset(b, 0, room);
+    const uint32_t seghdr = 52u + (nseg > 1 ? 4u * (nseg + 1u) : 0u), types = seghdr + 16u * nseg;
+    const uint32_t cdata = types + 4u * e * groups;
+    for (unsigned k = 0; k < groups; k++)
+        for (uint32_t i = 0; i < nt; i++) {
+            uint32_t r = xorshift32(seed);
+            unsigned t = cmode == 1 ? T_DEFAULT : cmode == 2 ? T_CONST : (r >> 7) & 1u;
+            if (t == T_CONST) {
+                uint8_t *w = b + ACL_HDR + types + 4u * (k * e + i / 16u);
+                ganim_st_u32le(w, ganim_ld_u32le(w) | (1u << (30u - 2u * (i % 16u))));
+                nconst[k]++;
+            }
+        }
+    uint32_t csize = nconst[0] * (rfmt == 0 ? 16u : 12u) + 12u * (nconst[1] + nconst[2]);
+    uint32_t crange = cdata + csize, size = ACL_HDR + crange + 16u;
+    if (size > room) return 0;
+    for (uint32_t w = 0; w < csize / 4u; w++) { /* rotations: components in [-0.8, 0.8]; some 0 or large */
+        uint32_t r = xorshift32(seed);
+        float v = ((float)(r >> 8) / 16777216.0f - 0.5f) * 1.6f;
+        if (w < nconst[0] * (rfmt == 0 ? 4u : 3u)) {
+            if (r % 23u == 0) v = 0.0f;
+            else if (r % 29u == 0) v = v * 1e10f;
+        } else {
+            v = v * (r % 5u == 0 ? 1e6f : 40.0f);
+        }
+        ganim_st_u32le(b + ACL_HDR + cdata + 4u * w, ganim_f32_bits(v));
+    }
+    ganim_st_u32le(b + 8, GANIM_ACL_TAG);
+    ganim_st_u32le(b + 12, version);
+    b[15] = 12;
+    ganim_st_u32le(b + 16, nt);
+    ganim_st_u32le(b + 20, ns);
+    ganim_st_u32le(b + 24, ganim_f32_bits(30.0f));
+    uint32_t misc = (scale ? 1u : 0u) | (rfmt << 4) | 0x200u | misc_extra;
+    ganim_st_u32le(b + 28, misc);
+    uint8_t *th = b + ACL_HDR;
+    ganim_st_u32le(th + 0, nseg);
+    for (unsigned k = 0; k < 3; k++) ganim_st_u32le(th + 20 + 4 * k, nconst[k]);
+    ganim_st_u32le(th + 32, ACL_NONE);
+    ganim_st_u32le(th + 36, seghdr);
+    ganim_st_u32le(th + 40, types);
+    ganim_st_u32le(th + 44, cdata);
+    ganim_st_u32le(th + 48, crange);
+    if (nseg > 1) {
+        for (uint32_t s = 0; s < nseg; s++) ganim_st_u32le(th + 52 + 4u * s, s * (ns / nseg));
+        ganim_st_u32le(th + 52 + 4u * nseg, ACL_NONE);
+    }
+    for (uint32_t s = 0; s < nseg; s++) ganim_st_u32le(th + seghdr + 16u * s + 12u, crange);
+    ganim_st_u32le(b, size);
+    ganim_st_u32le(b + 4, fnv1a_ref(b + 8, size - 8u));
+    return size;
+}
+
+/* The buffer opened with `flags` and with `flags | ACL_OPEN_GENERAL`: the same code,
+ * offset and message, and when open the same pose and types (bit for bit) and the same
+ * whole-clip decode. Returns 1 when both opened. */
+static int static_open_agrees(const uint8_t *b, size_t size, unsigned flags, const ganim_skeleton *sk, const char *what,
+                              int *bad)
+{
+    ganim_acl *h[2] = { NULL, NULL };
+    ganim_error err[2];
+    ganim_code rc[2];
+    for (int g = 0; g < 2; g++) {
+        memset(&err[g], 0, sizeof err[g]);
+        rc[g] = acl_open_ex(b, size, 7, NULL, sk, NULL, flags | (g ? ACL_OPEN_GENERAL : 0u), &h[g], &err[g]);
+    }
+    int same = rc[0] == rc[1] && err[0].offset == err[1].offset && !strcmp(err[0].message, err[1].message);
+    if (same && !rc[0]) {
+        uint32_t nt = h[0]->nt, nf = ganim_acl_frame_count(h[0]);
+        same = !memcmp(h[0]->pose, h[1]->pose, nt * sizeof *h[0]->pose) && !memcmp(h[0]->types, h[1]->types, 3u * nt);
+        ganim_transform *o[2] = { calloc((size_t)nt * nf, sizeof(ganim_transform)),
+                                  calloc((size_t)nt * nf, sizeof(ganim_transform)) };
+        if (o[0] && o[1]) {
+            for (int g = 0; g < 2; g++) ganim_acl_decode_clip(h[g], o[g]);
+            same &= !memcmp(o[0], o[1], (size_t)nt * nf * sizeof(ganim_transform));
+        }
+        free(o[0]);
+        free(o[1]);
+    }
+    if (!same && (*bad)++ < 8)
+        test_fail(__FILE__, __LINE__, "%s (flags %u): static_pose %d at %llu '%s', the loop %d at %llu '%s'%s", what,
+                  flags, (int)rc[0], (unsigned long long)err[0].offset, err[0].message, (int)rc[1],
+                  (unsigned long long)err[1].offset, err[1].message, rc[0] || rc[1] ? "" : " (values differ)");
+    int opened = !rc[0] && !rc[1];
+    ganim_acl_close(h[0]);
+    ganim_acl_close(h[1]);
+    return opened;
+}
+
+/* static_pose (a clip without animated sub-tracks opened by kind) against the per-track
+ * loop every clip takes (ACL_OPEN_GENERAL), bit for bit: pose, types, whole-clip decode,
+ * error code, offset and message. Built clips of 1 to 40 tracks and 1 to 400 samples in
+ * 1 to 3 segments, versions 7-10, rotation formats 0, 2 and 3, with and without scale,
+ * default scale 0 or 1, wrap, every sub-track default / constant / either; the defaults
+ * the identity or a given skeleton's (flag bit 9 clear); each opened for groups, for the
+ * clip and for the read, then damaged 12 times (a constant word NaN, infinite or 3e18,
+ * a byte of the header, types or constants changed). The document read of each against
+ * the loop's pose. Then every .acl of the test data and tests/data/acl, whole, cut, and
+ * with its type table rewritten 300 times (animated sub-tracks too: static_pose opens
+ * every clip but for the whole-clip read). */
+TEST(static_clips_match_the_general_path)
+{
+    static const unsigned rfmts[3] = { 0, 2, 3 };
+    static const unsigned flags[3] = { ACL_OPEN_GROUPS, ACL_OPEN_CLIP, ACL_OPEN_HASH };
+    size_t room = 16384;
+    uint8_t *b = malloc(room), *d = malloc(room);
+    uint32_t seed = 0x5A17C0DEu;
+    int bad = 0, opened = 0, refused = 0, docs = 0;
+    ganim_bone bones[40];
+    for (uint32_t i = 0; i < 40; i++) {
+        float a = 0.05f * (float)i, l = sqrtf(a * a + 1.0f);
+        bones[i] = (ganim_bone){ "",
+                                 i ? (int32_t)i - 1 : -1,
+                                 { { a / l, 0.0f, 0.0f, 1.0f / l }, { (float)i, 2.0f, -1.0f }, { 1.5f, 1.0f, 0.5f } },
+                                 0 };
+    }
+    for (int round = 0; round < 900; round++) {
+        uint32_t r = xorshift32(&seed);
+        uint16_t version = (uint16_t)(7u + r % 4u);
+        uint32_t nt = 1u + (r >> 4) % 40u, ns = round % 3 == 0 ? 1u : 1u + (r >> 10) % 400u;
+        uint32_t nseg = ns >= 3 && (r >> 20) % 3u == 0 ? 1u + (r >> 22) % 3u : 1u;
+        unsigned rfmt = rfmts[(r >> 24) % 3u];
+        int scale = (int)((r >> 26) & 1u), cmode = (int)((r >> 27) % 3u);
+        uint32_t extra = ((r >> 29) & 1u ? 2u : 0u) | (xorshift32(&seed) & 0xCu); /* default scale, t/s formats */
+        int given = (r >> 30) & 1u;
+        if (version >= 8 && round % 5 == 1) extra |= 1u << 30; /* wrap */
+        uint32_t size = static_buffer(b, room, &seed, version, nt, ns, nseg, rfmt, scale, cmode, extra);
+        if (!size) continue;
+        if (given && version >= 8)
+            ganim_st_u32le(b + 28, ganim_ld_u32le(b + 28) & ~0x200u); /* defaults: the skeleton's */
+        ganim_skeleton sk = { .name = "", .bone_count = nt, .bones = bones };
+        char what[160];
+        snprintf(what, sizeof what, "round %d (v%u, %u tracks, %u samples, %u segments, rfmt %u, scale %d, mode %d)",
+                 round, version, nt, ns, nseg, rfmt, scale, cmode);
+        for (int f = 0; f < 3; f++) opened += static_open_agrees(b, size, flags[f], given ? &sk : NULL, what, &bad);
+        /* the document read (static_pose always) against the loop's pose */
+        ganim_acl *g = NULL;
+        if (acl_open_ex(b, size, 0, NULL, NULL, NULL, ACL_OPEN_GENERAL, &g, NULL) == GANIM_OK) {
+            ganim_doc *doc = NULL;
+            ganim_read_opts ro = { .format = "acl" };
+            if (ganim_read_memory(b, size, &ro, &doc, NULL) == GANIM_OK && doc->clip_count == 1) {
+                const ganim_clip *c = &doc->clips[0];
+                int same = c->track_count == nt;
+                for (uint32_t t = 0; t < c->track_count && same; t++) {
+                    const ganim_track *tr = &c->tracks[t];
+                    const ganim_transform *p = &g->pose[tr->bone];
+                    same = tr->rotation.kind == GANIM_CHANNEL_CONSTANT &&
+                           tr->translation.kind == GANIM_CHANNEL_CONSTANT && tr->scale.kind == GANIM_CHANNEL_CONSTANT &&
+                           !memcmp(tr->rotation.values, &p->rotation, 16) &&
+                           !memcmp(tr->translation.values, &p->translation, 12) &&
+                           !memcmp(tr->scale.values, &p->scale, 12);
+                }
+                CHECK_MSG(same, "%s: the document read differs from the loop's pose", what);
+                docs++;
+            }
+            ganim_doc_free(doc);
+        }
+        ganim_acl_close(g);
+        uint32_t cdata = ACL_HDR + ganim_ld_u32le(b + ACL_HDR + 44),
+                 crange = ACL_HDR + ganim_ld_u32le(b + ACL_HDR + 48);
+        for (int m = 0; m < 12; m++) {
+            memcpy(d, b, size);
+            uint32_t x = xorshift32(&seed);
+            if (m % 3 == 0 && crange > cdata) {
+                static const uint32_t badw[3] = { 0x7FC00000u, 0x7F800000u, 0x5E26A000u };
+                ganim_st_u32le(d + cdata + 4u * ((x >> 4) % ((crange - cdata) / 4u)), badw[x % 3u]);
+            } else {
+                d[(x >> 8) % (m % 3 == 1 ? cdata : size)] ^= (uint8_t)(1u << (x % 8u));
+            }
+            if (!static_open_agrees(d, size, flags[x % 3u], given ? &sk : NULL, what, &bad)) refused++;
+        }
+    }
+    /* every .acl buffer of the test data, whole and cut */
+    char **lists[2] = { test_list_dir(test_path("acl", ""), ".acl"),
+                        test_list_dir(GANIM_SOURCE_DIR "/tests/data/acl", ".acl") };
+    int files = 0;
+    for (int l = 0; l < 2; l++)
+        for (char **p = lists[l]; p && *p; p++) {
+            size_t size;
+            uint8_t *room2, *orig = file_and_room(*p, &size, &room2);
+            if (!orig) continue;
+            files++;
+            for (size_t cut = 0; cut <= size; cut += cut < 200 ? 1u : 97u)
+                for (int f = 0; f < 3; f++) static_open_agrees(orig, cut, flags[f], NULL, *p, &bad);
+            /* the type table rewritten (animated, constant and default sub-tracks moved, type 3s,
+             * bits past the last track), the header's counts set to the table's half of the time */
+            uint32_t nt = ganim_ld_u32le(orig + 16), e = (nt + 15u) / 16u, groups = (orig[28] & 1u) ? 3u : 2u;
+            size_t types = (size_t)ganim_ld_u32le(orig + ACL_HDR + 40) + ACL_HDR;
+            for (int round = 0; round < 300 && types + 4u * e * groups <= size; round++) {
+                memcpy(room2, orig, size);
+                uint32_t x = xorshift32(&seed), w = x % (e * groups);
+                uint8_t *q = room2 + types + 4u * w;
+                uint32_t v = ganim_ld_u32le(q);
+                v = (x >> 8) % 3u == 0 ? xorshift32(&seed) : v ^ (3u << (2u * ((x >> 10) % 16u)));
+                ganim_st_u32le(q, v);
+                if (round % 2) { /* the counts the table now holds, so that the open goes on */
+                    for (uint32_t k = 0; k < groups; k++) {
+                        uint32_t c[4] = { 0, 0, 0, 0 };
+                        for (uint32_t i = 0; i < nt; i++) c[packed_type(room2 + types, e, k, i)]++;
+                        ganim_st_u32le(room2 + ACL_HDR + 8 + 4 * k, c[T_ANIM]);
+                        ganim_st_u32le(room2 + ACL_HDR + 20 + 4 * k, c[T_CONST]);
+                    }
+                }
+                static_open_agrees(room2, size, flags[round % 3], NULL, *p, &bad);
+            }
+            free(room2);
+            free(orig);
+        }
+    test_free_list(lists[0]);
+    test_free_list(lists[1]);
+    printf("  static clips: %d opens alike, %d damaged buffers refused alike, %d documents, %d files\n", opened,
+           refused, docs, files);
+    CHECK_EQ_INT(bad, 0);
+    CHECK(opened > 2000);
+    CHECK(refused > 1000);
+    CHECK(docs > 500);
+    CHECK(files >= 4);
+    free(b);
+    free(d);
+}
+
 /* A constant sample that is not finite (or beyond ACL_RANGE_MAX, its W included) is
  * refused by the open with the first bad one in track order (then rotation, translation,
  * scale) named, at the constant block's offset; the open checks them all at once and
@@ -2670,6 +2903,7 @@ int main(int argc, char **argv)
     RUN(whole_clip_equals_random_access_bitwise);
     RUN(decode_clip_equals_sample_key_and_read_bitwise);
     RUN(open_clip_equals_open_bitwise);
+    RUN(static_clips_match_the_general_path);
     RUN(type_table_counts_equal_track_by_track);
 #if defined(__SSE2__)
     RUN(const_rot4_equals_the_scalar_path);
