@@ -347,6 +347,36 @@ static uint32_t negated_span(const char *t, uint32_t len, uint32_t keys, float *
     }
 }
 
+/* A record's extras kept as text (`span`) of channel c (its n keys read): ganim's usual
+ * negated ranges flipped from the text when `flip` (the tree's way would flip them), else
+ * its tree made, and its ganim member in *ours. Out of read_channel's line. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static ganim_code
+span_extras(anim *a, chan *c, const gj_field *span, int flip, const gj_value **ours)
+{
+    gltf_file *f = a->f;
+    const char *t = (const char *)f->json_text + span->at;
+    ganim_code code = GANIM_OK;
+    if (negated_span(t, span->count, c->n, NULL)) {
+        if (flip && (code = own_values(a, c)) == GANIM_OK) negated_span(t, span->count, c->n, c->v);
+        return code;
+    }
+    gj_value later;
+    memset(&later, 0, sizeof later);
+    later.key = "extras";
+    later.text = t;
+    later.offset = f->json_offset + span->at;
+    later.count = span->count;
+    later.type = GJ_LATER;
+    later.depth = (uint8_t)(f->recs[GLTF_SAMPLERS].depth + 3);
+    const gj_value *ex;
+    if ((code = extras_tree(f, &later, &ex)) != GANIM_OK) return code;
+    *ours = gj_get(ex, "ganim");
+    return GANIM_OK;
+}
+
 static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint8_t *seen,
                                            const char **outside)
 {
@@ -403,7 +433,6 @@ static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint3
     uint64_t sat;
     const gj_value *ours = NULL; /* the sampler's extras.ganim */
     const gj_field *span = NULL; /* its extras as text (records) */
-    gj_value later;              /* (that text as a value to parse) */
     if (!sampler_record(a, sampler, &interp, &in, &out, &sat, &span)) {
         span = NULL;
         const gj_value *sm[4], *const *m = sm;
@@ -460,26 +489,7 @@ static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint3
     /* ganim's exporter flips the sign of some rotation keys for continuity and records
      * which ([first, last] key ranges): the model's own signs come back */
     const int flip = f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC;
-    if (span) { /* (a record's extras as text: ganim's usual ranges read from it, else its tree) */
-        const char *t = (const char *)f->json_text + span->at;
-        if (negated_span(t, span->count, nin, NULL)) {
-            if (flip) {
-                if ((code = own_values(a, c)) != GANIM_OK) return code;
-                negated_span(t, span->count, nin, c->v);
-            }
-        } else {
-            memset(&later, 0, sizeof later);
-            later.key = "extras";
-            later.text = t;
-            later.offset = f->json_offset + span->at;
-            later.count = span->count;
-            later.type = GJ_LATER;
-            later.depth = (uint8_t)(f->recs[GLTF_SAMPLERS].depth + 3);
-            const gj_value *ex;
-            if ((code = extras_tree(f, &later, &ex)) != GANIM_OK) return code;
-            ours = gj_get(ex, "ganim");
-        }
-    }
+    if (span && (code = span_extras(a, c, span, flip, &ours)) != GANIM_OK) return code;
     const gj_value *neg = ours ? gj_get(ours, "negated") : NULL;
     if (flip && neg && neg->type == GJ_ARRAY) {
         if ((code = own_values(a, c)) != GANIM_OK) return code;
