@@ -268,15 +268,13 @@ static int channel_record(const anim *a, const gj_value *chans, uint32_t ci, int
  * gltf.c's sampler_names), when the samplers were read as records and the sampler is the
  * usual one: interpolation absent or LINEAR, STEP or CUBICSPLINE, input and output valid
  * accessors. A record's extras is an object or an array only as its text (a span field,
- * GJ_LATER: *extras then that field, else NULL). 0: read it from the values. */
-static int sampler_record(const anim *a, uint32_t si, const char **interp, uint32_t *in, uint32_t *out, uint64_t *at,
-                          const gj_field **extras)
+ * GJ_LATER: read_channel's span_extras). 0: read it from the values. */
+static int sampler_record(const anim *a, uint32_t si, const char **interp, uint32_t *in, uint32_t *out, uint64_t *at)
 {
     const gltf_file *f = a->f;
     if (a->samplers->type != GJ_RECORDS) return 0;
     const gj_field *fl = &a->samplers->set->field[(size_t)si * f->recs[GLTF_SAMPLERS].fields];
     if (fl[3].type == GJ_OBJECT) return 0;
-    *extras = fl[3].type == GJ_LATER ? &fl[3] : NULL;
     if (fl[0].type != GJ_ABSENT) {
         const char *s = (const char *)f->json_text + fl[0].at + 1;
         if (fl[0].type != GJ_STRING) return 0;
@@ -432,9 +430,8 @@ static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint3
     uint32_t in, out;
     uint64_t sat;
     const gj_value *ours = NULL; /* the sampler's extras.ganim */
-    const gj_field *span = NULL; /* its extras as text (records) */
-    if (!sampler_record(a, sampler, &interp, &in, &out, &sat, &span)) {
-        span = NULL;
+    const int recorded = sampler_record(a, sampler, &interp, &in, &out, &sat);
+    if (!recorded) {
         const gj_value *sm[4], *const *m = sm;
         gj_value stmp[4], sobj;
         char itext[41];
@@ -450,9 +447,11 @@ static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint3
             return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
                               "gltf: animation %u sampler %u: no input or output", a->index, sampler);
         sat = sv->offset;
-        const gj_value *ex;
-        ganim_code code = extras_tree(f, m[3], &ex);
-        if (code != GANIM_OK) return code;
+        const gj_value *ex = m[3];
+        if (ex && ex->type == GJ_LATER) { /* (records' extras as text: its tree) */
+            ganim_code code = extras_tree(f, m[3], &ex);
+            if (code != GANIM_OK) return code;
+        }
         ours = gj_get(ex, "ganim");
     }
     chan *c = &a->ch[a->nch];
@@ -488,10 +487,14 @@ static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint3
     c->n = nin;
     /* ganim's exporter flips the sign of some rotation keys for continuity and records
      * which ([first, last] key ranges): the model's own signs come back */
-    const int flip = f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC;
-    if (span && (code = span_extras(a, c, span, flip, &ours)) != GANIM_OK) return code;
+    if (recorded) { /* (a record's extras as text: ganim's usual ranges read from it, else its tree) */
+        const gj_field *sx = &a->samplers->set->field[(size_t)sampler * f->recs[GLTF_SAMPLERS].fields + 3];
+        if (sx->type == GJ_LATER &&
+            (code = span_extras(a, c, sx, f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC, &ours)) != GANIM_OK)
+            return code;
+    }
     const gj_value *neg = ours ? gj_get(ours, "negated") : NULL;
-    if (flip && neg && neg->type == GJ_ARRAY) {
+    if (f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC && neg && neg->type == GJ_ARRAY) {
         if ((code = own_values(a, c)) != GANIM_OK) return code;
         for (uint32_t r = 0; r < neg->count; r++) {
             const gj_value *pair = &neg->items[r];
