@@ -603,7 +603,16 @@ static size_t skim_string(const ps *st, size_t i)
  * without escapes (nor anything else string() or value() would refuse) and st->i is past
  * it, else 0 with st->i unchanged: the caller then reads it with value(), which finds the
  * error where it is (a member is so scanned at most twice). */
-static int skim(ps *st, unsigned depth)
+/* What the tree would charge for a skimmed value's inside (skim_walk's count, for
+ * scan_records' spans): its values (32 bytes each in their container's items), its names
+ * and strings (round16(len + 1) each, as if none were shared), and how many values and
+ * names or strings there are. */
+struct skim_count {
+    uint64_t bytes;
+    size_t values, texts;
+};
+
+static GJ_HOT_INLINE int skim_walk(ps *st, unsigned depth, struct skim_count *cnt)
 {
     enum { MOST = 256 };
     uint8_t is_object[MOST];
@@ -617,6 +626,7 @@ static int skim(ps *st, unsigned depth)
         /* a value at i */
         SKIM_SPACE();
         if (i >= n) return 0;
+        if (cnt && level) cnt->values++, cnt->bytes += sizeof(gj_value); /* (an item of its container) */
         uint8_t c = s[i];
         if (c == '{' || c == '[') {
             if (level == MOST || depth + level >= st->p->max_depth) return 0;
@@ -629,6 +639,7 @@ static int skim(ps *st, unsigned depth)
             } else if (c == '{') { /* the first member's name */
                 size_t end;
                 if (i >= n || s[i] != '"' || !(end = skim_string(st, i))) return 0;
+                if (cnt) cnt->bytes += ((uint64_t)(end - i - 1) + 16) & ~(uint64_t)15, cnt->texts++;
                 i = end + 1;
                 SKIM_SPACE();
                 if (i >= n || s[i] != ':') return 0;
@@ -640,6 +651,7 @@ static int skim(ps *st, unsigned depth)
         } else if (c == '"') {
             size_t end = skim_string(st, i);
             if (!end) return 0;
+            if (cnt) cnt->bytes += ((uint64_t)(end - i - 1) + 16) & ~(uint64_t)15, cnt->texts++;
             i = end + 1;
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             size_t len = digit_run(s + i, n - i < 18 ? n - i : 18); /* a whole number as value() takes it */
@@ -670,6 +682,7 @@ static int skim(ps *st, unsigned depth)
                     size_t end;
                     SKIM_SPACE();
                     if (i >= n || s[i] != '"' || !(end = skim_string(st, i))) return 0;
+                    if (cnt) cnt->bytes += ((uint64_t)(end - i - 1) + 16) & ~(uint64_t)15, cnt->texts++;
                     i = end + 1;
                     SKIM_SPACE();
                     if (i >= n || s[i] != ':') return 0;
@@ -683,6 +696,18 @@ static int skim(ps *st, unsigned depth)
         }
     }
 #undef SKIM_SPACE
+}
+
+static int skim(ps *st, unsigned depth) { return skim_walk(st, depth, NULL); }
+
+/* skim_walk of a span field's value (scan_records), counting: out of the records' loop. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+skim_span(ps *st, unsigned depth, struct skim_count *cnt)
+{
+    return skim_walk(st, depth, cnt);
 }
 
 /* ---- records (gj_parser.records) -------------------------------------------------------- */
@@ -874,7 +899,7 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     static const gj_field absent[GJ_RECORD_FIELDS] = { { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT },
                                                        { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT },
                                                        { 0, 0, GJ_ABSENT }, { 0, 0, GJ_ABSENT } };
-    size_t count = 0, most_members = 0, most_inner = 0;
+    size_t count = 0, most_members = 0, most_inner = 0, most_span = 0, most_texts = 0;
     /* what the tree would have charged for the values, names and strings (no sum of
      * those of a text of less than 4 GiB reaches 2^64) */
     uint64_t tree = 0;
@@ -1112,6 +1137,24 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
                     tree += ((uint64_t)m * sizeof(gj_value) + 15) & ~(uint64_t)15;
                     if (m > most_inner) most_inner = m;
                     type = GJ_ABSENT;
+                } else if ((c == '{' || c == '[') && j < k && (r->spans >> j & 1u)) {
+                    /* a span field's object or array: checked as skim does, kept as its text */
+                    struct skim_count cnt = { 0, 0, 0 };
+                    const size_t start = i, was = st->i; /* (st->i as it was: the caller's) */
+                    st->i = i;
+                    const int fine = skim_span(st, adepth + 2, &cnt);
+                    i = st->i;
+                    st->i = was;
+                    if (!fine || i - start > UINT32_MAX) return 0;
+                    tree += cnt.bytes;
+                    if (cnt.values > most_span) most_span = cnt.values;
+                    if (cnt.texts > most_texts) most_texts = cnt.texts;
+                    if (fl[j].type != GJ_ABSENT) return 0; /* (a name repeated) */
+                    fl[j].type = GJ_LATER;
+                    fl[j].at = (uint32_t)start;
+                    fl[j].count = (uint32_t)(i - start);
+                    j = k; /* (stored) */
+                    type = GJ_ABSENT;
                 } else {
                     return 0; /* (objects, other arrays, what is not JSON: the tree's way) */
                 }
@@ -1162,7 +1205,8 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     size_t bound = tree > SIZE_MAX ? SIZE_MAX : (size_t)tree;
     /* the stack the tree would have grown to: the array's items, an object's members and
      * a min or max array's numbers on top of what it holds */
-    size_t need = add_sat(add_sat(st->top + 1, count), add_sat(most_members, most_inner)), cap = st->cap;
+    size_t need = add_sat(add_sat(st->top + 1, count), add_sat(add_sat(most_members, most_inner), most_span)),
+           cap = st->cap;
     while (cap < need) cap = cap ? cap + (cap > 1 ? cap / 2 : 1) : 64; /* (as push grows it) */
     bound = add_sat(bound, (cap - st->cap) * sizeof(gj_value));
     /* The names the tree would have stored after the records and the records' read does
@@ -1174,8 +1218,8 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
      * charged), or in neither (both store it); either way both then hold the same name
      * there, until records change the slot again. So at most 80 bytes a look-up here, and
      * a slot of each cache: a bound for all that follows. */
-    size_t looks =
-        count > SIZE_MAX / 4 / (most_members + most_inner + 1) ? SIZE_MAX : 2 * count * (most_members + most_inner + 1);
+    const size_t per = add_sat(add_sat(most_members, most_inner), most_texts) + 1;
+    size_t looks = count > SIZE_MAX / 4 / per ? SIZE_MAX : 2 * count * per;
     bound = add_sat(bound, (looks < 2u * KEY_CACHE ? looks : 2u * KEY_CACHE) * 80u);
     size_t bytes = sizeof(gj_recset) + count * rec + sizeof(uint32_t);
     void *mem;

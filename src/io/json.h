@@ -59,7 +59,8 @@ typedef void *(*gj_alloc_fn)(void *user, size_t size);
  * member a (itself a field: its type GJ_OBJECT, its `count` its members): one nesting, of
  * plain members. The parser tries it only on an array of objects whose members are all
  * plain (no escapes) and whose named members hold a number, a string, true, false or null
- * (each at most once; or an object of such members, for an "a." field); anything else is
+ * (each at most once; or an object of such members, for an "a." field; or, for a field of
+ * `spans`, any object or array without escapes); anything else is
  * read as a tree, as without records.
  * depth 0: the root member `key` (its first occurrence); on success it is a GJ_LATER value
  * (its text), never to be given to gj_parse_later, and `set` holds the records.
@@ -86,8 +87,14 @@ typedef struct gj_records {
     const char *const *names; /* the members kept as fields */
     unsigned fields;          /* <= GJ_RECORD_FIELDS */
     unsigned depth;           /* 0 or 2 (above) */
-    int met, done;            /* out: the member was met; it was read as records (depth 2: once at least) */
-    gj_recset set;            /* out (depth 0): the records */
+    /* Fields (bit j: names[j]) whose value may also be an object or an array of any
+     * JSON without escapes, nested within max_depth: then kept as its text (type
+     * GJ_LATER, `at` its first byte, `count` its bytes), which gj_parse_later makes the
+     * tree gj_parse would have stored (a GJ_LATER gj_value with that text, offset, the
+     * member's depth and name); the bytes charged are a bound of that tree's. */
+    unsigned spans;
+    int met, done; /* out: the member was met; it was read as records (depth 2: once at least) */
+    gj_recset set; /* out (depth 0): the records */
 } gj_records;
 
 typedef struct gj_parser {

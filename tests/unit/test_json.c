@@ -1074,6 +1074,202 @@ TEST(records_read_as_the_tree)
     printf("  %u read with records, %u read again without, %u under a bound\n", taken, fell_back, bounded);
 }
 
+/* ---- span fields (gj_records.spans): an object or array kept as its text ------------------- */
+
+static const char *const span_names[] = { "bufferView", "extras", "count" };
+
+typedef struct span_run {
+    arena a;
+    ganim_error e;
+    ganim_code c;
+    size_t charged;
+    const gj_value *v;
+    gj_records r;
+    gj_parser p;
+} span_run;
+
+/* gltf.c's keep_member, of extras only ganim's */
+static int span_keep(unsigned depth, const char *parent, const char *key)
+{
+    (void)depth;
+    return !parent || strcmp(parent, "extras") != 0 || strcmp(key, "ganim") == 0;
+}
+
+static void parse_spans(span_run *t, const char *text, size_t size, size_t max_bytes, int records, int keep)
+{
+    memset(t, 0, sizeof *t);
+    t->r = (gj_records){ .key = "acc", .names = span_names, .fields = 3, .spans = 2u };
+    t->p = (gj_parser){ .alloc = arena_alloc,
+                        .alloc_user = &t->a,
+                        .max_depth = 8,
+                        .who = "test: JSON",
+                        .base = 100,
+                        .max_bytes = max_bytes,
+                        .limit_name = "the test's limit",
+                        .charged = &t->charged,
+                        .keep = keep ? span_keep : NULL,
+                        .records = records ? &t->r : NULL,
+                        .record_kinds = records ? 1u : 0u };
+    t->c = gj_parse(&t->p, (const uint8_t *)text, size, &t->v, &t->e);
+}
+
+/* A value for a span field: ganim's negated ranges, or any JSON nested up to `depth` more
+ * (now and then an escape, spaces, a long string, a number of every form). */
+static void span_value(char *text, size_t *n, size_t cap, uint32_t *x, unsigned depth)
+{
+    static const char *const leaves[] = {
+        "%u",   "-%u.25", "%ue-3", "\"s%u\"", "true",
+        "null", "false",  "[]",    "{}",      "\"e\\n%u\"",
+        "0",    " %u ",   "\"\"",  "[%u]",    "\"a_string_of_more_than_sixty_four_bytes_in_it_to_pass_the_caches_%u\""
+    };
+    unsigned k = shape_rand(x) % 4;
+    if (k == 0) {
+        *n += (size_t)snprintf(text + *n, cap - *n, "{\"ganim\":{\"negated\":[[%u,%u],[%u,%u]]}}", shape_rand(x) % 9,
+                               shape_rand(x) % 20, shape_rand(x) % 30, shape_rand(x) % 40);
+        return;
+    }
+    int obj = k != 1;
+    unsigned m = shape_rand(x) % 4;
+    *n += (size_t)snprintf(text + *n, cap - *n, "%s", obj ? "{" : "[");
+    for (unsigned i = 0; i < m && *n < cap - 200; i++) {
+        if (i) *n += (size_t)snprintf(text + *n, cap - *n, ",");
+        if (obj) {
+            static const char *const names[] = { "ganim", "negated", "keys", "x", "" };
+            *n += (size_t)snprintf(text + *n, cap - *n, "\"%s\":", names[shape_rand(x) % 5]);
+        }
+        if (depth && shape_rand(x) % 3 == 0) span_value(text, n, cap, x, depth - 1);
+        else
+            *n += (size_t)snprintf(text + *n, cap - *n, leaves[shape_rand(x) % (sizeof leaves / sizeof *leaves)],
+                                   shape_rand(x) % 1000);
+    }
+    *n += (size_t)snprintf(text + *n, cap - *n, "%s", obj ? "}" : "]");
+}
+
+/* With a span field, against the tree (and again without records after a failure): the
+ * same outcome under any bound; the records charge at least the tree's bytes; a span's
+ * text made a tree by gj_parse_later (the member's depth and name) is the tree's member. */
+TEST(span_fields_read_as_the_tree)
+{
+    static char text[16000];
+    uint32_t x = 0x2468ACEu;
+    unsigned taken = 0, spans = 0, fell_back = 0, bounded = 0;
+    for (int t = 0; t < 3000; t++) {
+        size_t n = 0;
+        int keep = t % 2;
+        n += (size_t)snprintf(text + n, sizeof text - n, "{\"a\":[\"ganim\",{\"k\":1}],\"acc\":[");
+        for (unsigned i = 0, items = 1 + shape_rand(&x) % 20; i < items && n < sizeof text - 2000; i++) {
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s{\"bufferView\":%u", i ? "," : "", shape_rand(&x) % 50);
+            if (shape_rand(&x) % 4) {
+                n += (size_t)snprintf(text + n, sizeof text - n, ",\"extras\":");
+                span_value(text, &n, sizeof text - 1000, &x, shape_rand(&x) % 16 ? 2 : 7); /* (7: past max_depth) */
+            }
+            if (shape_rand(&x) % 3 == 0) n += (size_t)snprintf(text + n, sizeof text - n, ",\"count\":%u", i);
+            if (shape_rand(&x) % 40 == 0) n += (size_t)snprintf(text + n, sizeof text - n, ",\"extras\":7");
+            n += (size_t)snprintf(text + n, sizeof text - n, "}");
+        }
+        n += (size_t)snprintf(text + n, sizeof text - n, "],\"b\":{\"ganim\":[\"s1\",\"negated\"]}}");
+        if (t % 4 == 1) text[shape_rand(&x) % n] = "\"{}[],:\\ 0eE.-tn"[shape_rand(&x) % 16]; /* one byte changed */
+        size_t cutn = t % 4 == 2 ? 1 + shape_rand(&x) % n : n;                                /* or cut short */
+        span_run ref, fast;
+        parse_spans(&ref, text, cutn, 0, 0, keep);
+        size_t bound = 0;
+        if (t % 2 && ref.c == GANIM_OK) {
+            bound = ref.charged + ref.charged / 2 - shape_rand(&x) % (ref.charged + 1);
+            arena_free(&ref.a);
+            parse_spans(&ref, text, cutn, bound, 0, keep);
+            bounded++;
+        }
+        parse_spans(&fast, text, cutn, bound, 1, keep);
+        if (fast.c == GANIM_OK && fast.r.done) {
+            taken++;
+            CHECK_MSG(ref.c == GANIM_OK && fast.charged >= ref.charged, "text %d: records %zu bytes, tree %d %zu", t,
+                      fast.charged, ref.c, ref.charged);
+        }
+        if (fast.c == GANIM_OK && fast.r.done && ref.c == GANIM_OK) {
+            const gj_value *ra = gj_get(ref.v, "acc");
+            CHECK(ra && ra->type == GJ_ARRAY && ra->count == fast.r.set.count);
+            for (uint32_t o = 0; ra && o < ra->count && o < fast.r.set.count; o++) {
+                const gj_value *m = gj_get(&ra->items[o], "extras");
+                const gj_field *f = &fast.r.set.field[o * 3 + 1];
+                if (!m || (m->type != GJ_OBJECT && m->type != GJ_ARRAY)) {
+                    CHECK_MSG(f->type != GJ_LATER && (m ? f->type == m->type : f->type == GJ_ABSENT),
+                              "text %d object %u", t, o);
+                    continue;
+                }
+                CHECK_MSG(f->type == GJ_LATER && 100 + f->at == m->offset, "text %d object %u: %u", t, o, f->type);
+                gj_value later = { .key = "extras",
+                                   .text = text + f->at,
+                                   .offset = 100 + (uint64_t)f->at,
+                                   .count = f->count,
+                                   .type = GJ_LATER,
+                                   .depth = 3 };
+                gj_parser q = fast.p;
+                q.max_bytes = 0;
+                q.used = 0;
+                q.charged = NULL;
+                q.records = NULL;
+                q.record_kinds = 0;
+                const gj_value *tree = NULL;
+                ganim_error e;
+                CHECK_MSG(gj_parse_later(&q, &later, &tree, &e) == GANIM_OK && same_values(tree, m),
+                          "text %d object %u: the span's tree", t, o);
+                spans++;
+            }
+        }
+        if (fast.c != GANIM_OK) { /* read again without */
+            arena_free(&fast.a);
+            parse_spans(&fast, text, cutn, bound, 0, keep);
+            fell_back++;
+        }
+        CHECK_MSG(fast.c == ref.c, "text %d: code %d, tree %d (%s), bound %zu", t, fast.c, ref.c, ref.e.message, bound);
+        if (ref.c != GANIM_OK && fast.c == ref.c)
+            CHECK_MSG(fast.e.offset == ref.e.offset && strcmp(fast.e.message, ref.e.message) == 0,
+                      "text %d: '%s' at %llu, tree '%s' at %llu", t, fast.e.message, (unsigned long long)fast.e.offset,
+                      ref.e.message, (unsigned long long)ref.e.offset);
+        arena_free(&ref.a);
+        arena_free(&fast.a);
+    }
+    /* large spans (more than the bound's slack for the caches and the stack): the records
+     * charge at least the tree's bytes, and under every bound around that the same outcome */
+    for (int form = 0; form < 3; form++) {
+        size_t n = 0;
+        n += (size_t)snprintf(text + n, sizeof text - n, "{\"acc\":[");
+        for (int i = 0; i < 40; i++) {
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s{\"bufferView\":%d,\"extras\":", i ? "," : "", i);
+            for (int v = 0; v < 24; v++) /* (24 numbers, names or strings) */
+                n += (size_t)snprintf(text + n, sizeof text - n,
+                                      form == 0   ? "%s%d"
+                                      : form == 1 ? "%s\"n%d\":0"
+                                                  : "%s\"s%d_str\"",
+                                      v           ? ","
+                                      : form == 1 ? "{"
+                                                  : "[",
+                                      v);
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s}", form == 1 ? "}" : "]");
+        }
+        n += (size_t)snprintf(text + n, sizeof text - n, "]}");
+        span_run ref, fast;
+        parse_spans(&ref, text, n, 0, 0, 0);
+        parse_spans(&fast, text, n, 0, 1, 0);
+        CHECK_MSG(ref.c == GANIM_OK && fast.c == GANIM_OK && fast.r.done && fast.charged >= ref.charged,
+                  "large spans %d: records %d %zu bytes, tree %d %zu", form, fast.c, fast.charged, ref.c, ref.charged);
+        size_t total = ref.charged;
+        arena_free(&ref.a);
+        arena_free(&fast.a);
+        for (size_t bound = total - 200; bound < total + 200; bound += 8) {
+            parse_spans(&ref, text, n, bound, 0, 0);
+            parse_spans(&fast, text, n, bound, 1, 0);
+            CHECK_MSG(fast.c != GANIM_OK || ref.c == GANIM_OK, "large spans %d, bound %zu: records read, tree %d", form,
+                      bound, ref.c);
+            arena_free(&ref.a);
+            arena_free(&fast.a);
+        }
+    }
+    printf("  %u read with records (%u spans made trees), %u read again without, %u under a bound\n", taken, spans,
+           fell_back, bounded);
+    CHECK(taken > 250 && spans > 1500 && fell_back > 300 && bounded > 500);
+}
+
 /* ---- records two deep (gj_records.depth 2: glTF's animations' channels and samplers) ------- */
 
 static const char *const chan_names[] = { "target", "sampler", "target.path", "target.node" };
@@ -1519,6 +1715,7 @@ int main(void)
     RUN(long_strings_at_every_place);
     RUN(member_names_where_they_were);
     RUN(records_read_as_the_tree);
+    RUN(span_fields_read_as_the_tree);
     RUN(records_nested_names_near_the_wanted);
     RUN(records_two_deep_read_as_the_tree);
     RUN(records_charge_the_names_pushed_out);

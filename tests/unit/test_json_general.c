@@ -314,8 +314,8 @@ static void parse_grec(grec_run *t, int general, const char *text, size_t size, 
     t->r.charged = 0;
     t->r.v = NULL;
     memset(t->rec, 0, sizeof t->rec);
-    t->rec[0] = (gj_records){ .key = "acc", .names = grec_names, .fields = 8 };
-    t->rec[1] = (gj_records){ .key = "ch", .names = grec2_names, .fields = 4, .depth = 2 };
+    t->rec[0] = (gj_records){ .key = "acc", .names = grec_names, .fields = 8, .spans = 1u };             /* (a) */
+    t->rec[1] = (gj_records){ .key = "ch", .names = grec2_names, .fields = 4, .depth = 2, .spans = 8u }; /* (s) */
     gj_parser p = { .alloc = tarena_alloc,
                     .alloc_user = &t->r.a,
                     .max_depth = 12,
@@ -432,6 +432,36 @@ static void put_space(char *o, size_t *n, uint32_t *x)
     if (rnd(x) % 10 == 0) o[(*n)++] = " \t\n\r"[rnd(x) % 4];
 }
 
+/* a span field's value (gj_records.spans): an object or an array of any JSON, nested up to
+ * `depth` more, ganim's negated ranges now and then; now and then an escape, a control
+ * byte, a space or a broken byte (the tree's way then) */
+static void put_nested(char *o, size_t *n, uint32_t *x, unsigned depth)
+{
+    if (rnd(x) % 3 == 0) {
+        *n += (size_t)sprintf(o + *n, "{\"ganim\":{\"negated\":[[%u,%u]", rnd(x) % 9, rnd(x) % 30);
+        for (unsigned r = 0, m = rnd(x) % 3; r < m; r++)
+            *n += (size_t)sprintf(o + *n, ",[%u,%u]", rnd(x) % 40, rnd(x) % 40);
+        *n += (size_t)sprintf(o + *n, "]}}");
+        return;
+    }
+    int obj = rnd(x) % 2;
+    unsigned m = rnd(x) % 4;
+    o[(*n)++] = obj ? '{' : '[';
+    for (unsigned i = 0; i < m; i++) {
+        if (i) o[(*n)++] = ',';
+        put_space(o, n, x);
+        if (obj) {
+            static const char *const inner[] = { "ganim", "negated", "keys", "", "x\\y", "a_longer_name_of_20" };
+            *n += (size_t)sprintf(o + *n, "\"%s\":", inner[rnd(x) % (rnd(x) % 8 ? 4u : 6u)]);
+            put_space(o, n, x);
+        }
+        if (depth && *n < 7000 && rnd(x) % 3 == 0) put_nested(o, n, x, depth - 1);
+        else put_rec_value(o, n, x);
+    }
+    put_space(o, n, x);
+    o[(*n)++] = obj ? '}' : ']';
+}
+
 /* an object of the records: often the last one's members again (the fast paths' guesses) */
 static void put_rec_object(char *o, size_t *n, uint32_t *x, uint32_t shape, const char *const *names, unsigned fields)
 {
@@ -477,6 +507,8 @@ static void put_rec_object(char *o, size_t *n, uint32_t *x, uint32_t shape, cons
                 put_rec_value(o, n, x);
             }
             o[(*n)++] = '}';
+        } else if (((o[name_at + 1] == 'a' || o[name_at + 1] == 's') && o[name_at + 2] == '"') && rnd(x) % 3 == 0) {
+            put_nested(o, n, x, rnd(x) % 8 ? 3 : 9); /* (a span field's: 9 passes max_depth) */
         } else if (rnd(x) % 24 == 0) {
             *n += (size_t)sprintf(o + *n, "[%u,-1.5,%u]", rnd(x) % 100, rnd(x) % 7);
         } else {
@@ -489,7 +521,7 @@ static void put_rec_object(char *o, size_t *n, uint32_t *x, uint32_t shape, cons
 
 TEST(records_as_the_general_path)
 {
-    static char text[8192];
+    static char text[16384];
     static grec_run f, g;
     uint32_t x = 0x13579BDu;
     unsigned texts = 0, ok = 0, done0 = 0, done2 = 0, bounded = 0, nomem = 0;

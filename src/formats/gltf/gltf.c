@@ -331,6 +331,7 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
         f->recs[GLTF_SAMPLERS].names = sampler_names;
         f->recs[GLTF_SAMPLERS].fields = 4;
         f->recs[GLTF_SAMPLERS].depth = 2;
+        f->recs[GLTF_SAMPLERS].spans = 1u << 3; /* (extras: ganim's negated ranges and keys, as text) */
         f->recs[GLTF_CHANNELS].key = "channels";
         f->recs[GLTF_CHANNELS].names = channel_names;
         f->recs[GLTF_CHANNELS].fields = 4;

@@ -267,8 +267,8 @@ static int channel_record(const anim *a, const gj_value *chans, uint32_t ci, int
 /* Sampler si straight from its record's fields (interpolation, input, output, extras:
  * gltf.c's sampler_names), when the samplers were read as records and the sampler is the
  * usual one: interpolation absent or LINEAR, STEP or CUBICSPLINE, input and output valid
- * accessors. A record's extras is never an object (json.h: a field holds an object only
- * when fields are named in it), so it holds no ganim member. 0: read it from the values. */
+ * accessors. A record's extras is an object or an array only as its text (a span field,
+ * GJ_LATER: read_channel's span_extras). 0: read it from the values. */
 static int sampler_record(const anim *a, uint32_t si, const char **interp, uint32_t *in, uint32_t *out, uint64_t *at)
 {
     const gltf_file *f = a->f;
@@ -286,6 +286,93 @@ static int sampler_record(const anim *a, uint32_t si, const char **interp, uint3
     if (!field_index(f, &fl[1], f->accessor_count, in) || !field_index(f, &fl[2], f->accessor_count, out)) return 0;
     *at = f->json_offset + a->samplers->set->at[si];
     return 1;
+}
+
+/* A sampler's extras the records kept as its text (GJ_LATER: json.h's span field) made
+ * the tree the parse would have stored, in *out (else *out is ex). Its bytes were charged
+ * against the JSON's bound by the records' read (a bound of this tree's): not again. */
+static ganim_code extras_tree(gltf_file *f, const gj_value *ex, const gj_value **out)
+{
+    *out = ex;
+    if (!ex || ex->type != GJ_LATER) return GANIM_OK;
+    gj_parser p = f->json;
+    p.max_bytes = 0;
+    p.used = 0;
+    p.charged = NULL;
+    return gj_parse_later(&p, ex, out, f->err);
+}
+
+/* The whole number of 1 to 9 digits at t[*i] as gj_uint takes it (no sign, no leading
+ * zero but a lone 0, nothing of a fraction or an exponent after it: the caller checks
+ * the byte after), *i past it; 0: not one. */
+static int span_uint(const char *t, uint32_t len, uint32_t *i, uint32_t *u)
+{
+    uint32_t k = *i, v = 0, d = 0;
+    while (k < len && (unsigned)(t[k] - '0') < 10 && d < 10) v = v * 10 + (uint32_t)(t[k++] - '0'), d++;
+    if (!d || d > 9 || (d > 1 && t[*i] == '0')) return 0;
+    *i = k;
+    *u = v;
+    return 1;
+}
+
+/* The extras text t[0..len) of a sampler read as records when it is exactly what ganim's
+ * exporter writes of negated ranges, {"ganim":{"negated":[[lo,hi],...]}} (no spaces, no
+ * other member, lo <= hi < keys): the number of ranges (at least 1), each flipped in v
+ * (keys x 4 floats) when v is not NULL; 0: anything else (then the tree's way, with its
+ * warnings: nothing changed). */
+static uint32_t negated_span(const char *t, uint32_t len, uint32_t keys, float *v)
+{
+    static const char head[] = "{\"ganim\":{\"negated\":[";
+    const uint32_t hl = (uint32_t)sizeof head - 1;
+    if (len < hl + 3 || memcmp(t, head, hl) != 0 || memcmp(t + len - 3, "]}}", 3) != 0) return 0;
+    uint32_t i = hl, end = len - 3, ranges = 0;
+    for (;;) {
+        uint32_t lo, hi;
+        if (i >= end || t[i] != '[') return 0;
+        i++;
+        if (!span_uint(t, end, &i, &lo) || i >= end || t[i] != ',') return 0;
+        i++;
+        if (!span_uint(t, end, &i, &hi) || i >= end || t[i] != ']' || lo > hi || hi >= keys) return 0;
+        i++;
+        ranges++;
+        if (v) {
+            float *x = v + (size_t)lo * 4, *stop = v + ((size_t)hi + 1) * 4;
+            for (; x < stop; x++) *x = -*x;
+        }
+        if (i == end) return ranges;
+        if (t[i] != ',') return 0;
+        i++;
+    }
+}
+
+/* A record's extras kept as text (`span`) of channel c (its n keys read): ganim's usual
+ * negated ranges flipped from the text when `flip` (the tree's way would flip them), else
+ * its tree made, and its ganim member in *ours. Out of read_channel's line. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static ganim_code
+span_extras(anim *a, chan *c, const gj_field *span, int flip, const gj_value **ours)
+{
+    gltf_file *f = a->f;
+    const char *t = (const char *)f->json_text + span->at;
+    ganim_code code = GANIM_OK;
+    if (negated_span(t, span->count, c->n, NULL)) {
+        if (flip && (code = own_values(a, c)) == GANIM_OK) negated_span(t, span->count, c->n, c->v);
+        return code;
+    }
+    gj_value later;
+    memset(&later, 0, sizeof later);
+    later.key = "extras";
+    later.text = t;
+    later.offset = f->json_offset + span->at;
+    later.count = span->count;
+    later.type = GJ_LATER;
+    later.depth = (uint8_t)(f->recs[GLTF_SAMPLERS].depth + 3);
+    const gj_value *ex;
+    if ((code = extras_tree(f, &later, &ex)) != GANIM_OK) return code;
+    *ours = gj_get(ex, "ganim");
+    return GANIM_OK;
 }
 
 static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint8_t *seen,
@@ -343,7 +430,8 @@ static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint3
     uint32_t in, out;
     uint64_t sat;
     const gj_value *ours = NULL; /* the sampler's extras.ganim */
-    if (!sampler_record(a, sampler, &interp, &in, &out, &sat)) {
+    const int recorded = sampler_record(a, sampler, &interp, &in, &out, &sat);
+    if (!recorded) {
         const gj_value *sm[4], *const *m = sm;
         gj_value stmp[4], sobj;
         char itext[41];
@@ -359,7 +447,12 @@ static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint3
             return ganim_fail(f->err, GANIM_ERR_CORRUPT, sv->offset,
                               "gltf: animation %u sampler %u: no input or output", a->index, sampler);
         sat = sv->offset;
-        ours = gj_get(m[3], "ganim");
+        const gj_value *ex = m[3];
+        if (ex && ex->type == GJ_LATER) { /* (records' extras as text: its tree) */
+            ganim_code code = extras_tree(f, m[3], &ex);
+            if (code != GANIM_OK) return code;
+        }
+        ours = gj_get(ex, "ganim");
     }
     chan *c = &a->ch[a->nch];
     memset(c, 0, sizeof *c);
@@ -394,7 +487,13 @@ static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint3
     c->n = nin;
     /* ganim's exporter flips the sign of some rotation keys for continuity and records
      * which ([first, last] key ranges): the model's own signs come back */
-    const gj_value *neg = ours ? gj_get(ours, "negated") : NULL; /* (records: none) */
+    if (recorded) { /* (a record's extras as text: ganim's usual ranges read from it, else its tree) */
+        const gj_field *sx = &a->samplers->set->field[(size_t)sampler * f->recs[GLTF_SAMPLERS].fields + 3];
+        if (sx->type == GJ_LATER &&
+            (code = span_extras(a, c, sx, f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC, &ours)) != GANIM_OK)
+            return code;
+    }
+    const gj_value *neg = ours ? gj_get(ours, "negated") : NULL;
     if (f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC && neg && neg->type == GJ_ARRAY) {
         if ((code = own_values(a, c)) != GANIM_OK) return code;
         for (uint32_t r = 0; r < neg->count; r++) {

@@ -98,6 +98,8 @@ void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_fie
         if (fl->type == GJ_OBJECT) {                   /* (its members are fields of their own) */
             v->items = NULL;
             v->count = 0;
+        } else if (fl->type == GJ_LATER) { /* (a span field's text: json.h; the member's depth) */
+            v->depth = (uint8_t)(r->depth + 3);
         } else if (fl->type == GJ_STRING) { /* the tree's copy: one of `strings` when it is */
             const char *bytes = v->text + 1;
             v->text = "";

@@ -97,7 +97,7 @@ static void parse_once(one_parse *o, int general, const uint8_t *text, size_t si
     if (mode & 0x40) {
         o->rec[0] = (gj_records){ .key = "accessors", .names = acc_names, .fields = 7 };
         o->rec[1] = (gj_records){ .key = "bufferViews", .names = view_names, .fields = 5 };
-        o->rec[2] = (gj_records){ .key = "samplers", .names = sampler_names, .fields = 4, .depth = 2 };
+        o->rec[2] = (gj_records){ .key = "samplers", .names = sampler_names, .fields = 4, .depth = 2, .spans = 8u };
         o->rec[3] = (gj_records){ .key = "channels", .names = channel_names, .fields = 4, .depth = 2 };
         p.records = o->rec;
         p.record_kinds = RECORD_KINDS;

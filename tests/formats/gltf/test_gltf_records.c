@@ -106,7 +106,7 @@ static unsigned records_taken(const uint8_t *json, size_t n)
     static const char *const channel_names[] = { "target", "sampler", "target.path", "target.node" };
     gj_records r[4] = { { .key = "accessors", .names = acc_names, .fields = 7 },
                         { .key = "bufferViews", .names = view_names, .fields = 5 },
-                        { .key = "samplers", .names = sampler_names, .fields = 4, .depth = 2 },
+                        { .key = "samplers", .names = sampler_names, .fields = 4, .depth = 2, .spans = 8u },
                         { .key = "channels", .names = channel_names, .fields = 4, .depth = 2 } };
     blocks b = { NULL, 0, 0 };
     gj_parser p = { .alloc = plain_alloc,
@@ -509,6 +509,93 @@ TEST(channel_and_sampler_records_read_alike)
            read);
 }
 
+/* A sampler's extras (a span field of its record: gltf_anim.c's negated_span for ganim's
+ * usual ranges, else the tree of its text) read with records and as the tree: every edge
+ * of the usual shape, under files ganim wrote (the ranges undone) and others, rotation,
+ * translation, LINEAR and STEP: the same dump, details and warnings or the same error. */
+TEST(sampler_extras_read_alike)
+{
+    static const char *const extras[] = {
+        "{\"ganim\":{\"negated\":[[0,1]]}}",
+        "{\"ganim\":{\"negated\":[[0,0]]}}",
+        "{\"ganim\":{\"negated\":[[1,1]]}}",
+        "{\"ganim\":{\"negated\":[[0,0],[1,1]]}}",
+        "{\"ganim\":{\"negated\":[[0,1],[0,1]]}}",
+        "{\"ganim\":{\"negated\":[[1,0]]}}",
+        "{\"ganim\":{\"negated\":[[0,2]]}}",
+        "{\"ganim\":{\"negated\":[[2,2]]}}",
+        "{\"ganim\":{\"negated\":[[0,0],[1,2]]}}",
+        "{\"ganim\":{\"negated\":[[0,1,1]]}}",
+        "{\"ganim\":{\"negated\":[[0]]}}",
+        "{\"ganim\":{\"negated\":[]}}",
+        "{\"ganim\":{\"negated\":[[0,1.0]]}}",
+        "{\"ganim\":{\"negated\":[[0,1e0]]}}",
+        "{\"ganim\":{\"negated\":[[-0,1]]}}",
+        "{\"ganim\":{\"negated\":[[0, 1]]}}",
+        "{\"ganim\":{\"negated\":[[0,1] ]}}",
+        "{ \"ganim\":{\"negated\":[[0,1]]}}",
+        "{\"ganim\":{\"negated\":[[0,4294967297]]}}",
+        "{\"ganim\":{\"negated\":[[0,1000000000]]}}",
+        "{\"ganim\":{\"negated\":[[0,01]]}}",
+        "{\"ganim\":{\"negated\":[[0,1]],\"keys\":[[0,0]]}}",
+        "{\"ganim\":{\"keys\":[[0,0]],\"negated\":[[0,1]]}}",
+        "{\"ganim\":{\"keys\":[[1,1]]}}",
+        "{\"ganim\":{\"negated\":[[0,1]],\"negated\":[[1,1]]}}",
+        "{\"ganim\":{\"negated\":[[1,1]]},\"ganim\":{\"negated\":[[0,0]]}}",
+        "{\"other\":[1,{\"a\":2}],\"ganim\":{\"negated\":[[1,1]]}}",
+        "{\"ganim\":{\"negated\":[[0,1]]},\"other\":1}",
+        "{\"ganim\":{\"negated\":\"[[0,1]]\"}}",
+        "{\"ganim\":{\"negated\":[[0,1]]}",
+        "{\"ganim\":{\"negated\":[[0,1]]}}}",
+        "{\"gan\\u0069m\":{\"negated\":[[0,1]]}}",
+        "{\"ganim\":{\"negated\":[[0,1]]},\"s\":\"a\\nb\"}",
+        "{\"ganim\":[[0,1]]}",
+        "[{\"ganim\":{\"negated\":[[0,1]]}}]",
+        "{}",
+        "[]",
+        "{\"ganim\":{}}",
+        "{\"ganim\":{\"negated\":[[0,1]]}}, \"extras\":{\"ganim\":{\"negated\":[[1,1]]}}",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+        "]]]]]"
+        "]]]]]]]]]]]]]]]]]]]]]]]]]",
+    };
+    static const char *const assets[] = {
+        "{\"version\":\"2.0\",\"extras\":{\"ganim\":{\"axes\":\"y-down\",\"axis_conversion\":\"rotate 180 deg about "
+        "X\",\"unit_scale\":1}}}",
+        "{\"version\":\"2.0\",\"extras\":{\"ganim\":{}}}",
+        "{\"version\":\"2.0\"}",
+    };
+    static const char *const interps[] = { "LINEAR", "STEP" };
+    static char text[8192];
+    static uint8_t glb[8192 + 1024];
+    unsigned before = compared, differ_before = differ, recorded = 0;
+    for (size_t e = 0; e < sizeof extras / sizeof *extras; e++)
+        for (size_t as = 0; as < sizeof assets / sizeof *assets; as++)
+            for (unsigned v = 0; v < 4; v++) { /* rotation or translation, LINEAR or STEP */
+                int n = snprintf(
+                    text, sizeof text,
+                    "{\"asset\":%s,\"nodes\":[{\"name\":\"j0\"}],\"skins\":[{\"joints\":[0]}],"
+                    "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+                    "\"path\":\"%s\"}}],\"samplers\":[{\"input\":0,\"output\":%c,"
+                    "\"interpolation\":\"%s\",\"extras\":%s},{\"input\":0,\"output\":1}]}],"
+                    "\"accessors\":["
+                    "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+                    "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"},"
+                    "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+                    "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":8},"
+                    "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":32},"
+                    "{\"buffer\":0,\"byteOffset\":16,\"byteLength\":24}],\"buffers\":[{\"byteLength\":40}]}",
+                    assets[as], v & 1 ? "translation" : "rotation", v & 1 ? '2' : '1', interps[v >> 1], extras[e]);
+                size_t total = glb_wrap(glb, text, (size_t)n), len = (size_t)n + (4 - (size_t)n % 4) % 4;
+                recorded += (records_taken(glb + 20, len) & 4u) != 0;
+                both_ways(glb, total, extras[e], as * 4 + v);
+            }
+    unsigned files = (unsigned)(sizeof extras / sizeof *extras * (sizeof assets / sizeof *assets) * 4);
+    CHECK(compared - before == files && recorded >= files - files / 4);
+    CHECK_MSG(differ == differ_before, "%u reads differ", differ - differ_before);
+    printf("  %u reads compared, %u with samplers as records\n", compared - before, recorded);
+}
+
 /* gltf_field_uint (a record's number, digits read in place) against gj_uint on the tree's
  * value of the same bytes (the reference), over many texts and limits: the same answer and,
  * when 1, the same number. */
@@ -610,5 +697,6 @@ int main(void)
     RUN(built_files_read_alike);
     RUN(skin_choice_reads_targets_alike);
     RUN(channel_and_sampler_records_read_alike);
+    RUN(sampler_extras_read_alike);
     return test_finish();
 }
