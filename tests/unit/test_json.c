@@ -914,22 +914,29 @@ typedef struct rec_run {
     gj_records r;
 } rec_run;
 
+/* The records tests' parser: the test's arena, bound and charge, the `kinds` records at r
+ * (NULL: the tree only). */
+static gj_parser record_parser(arena *a, size_t *charged, size_t max_bytes, gj_records *r, unsigned kinds)
+{
+    return (gj_parser){ .alloc = arena_alloc,
+                        .alloc_user = a,
+                        .max_depth = 8,
+                        .who = "test: JSON",
+                        .base = 100,
+                        .max_bytes = max_bytes,
+                        .limit_name = "the test's limit",
+                        .charged = charged,
+                        .records = r,
+                        .record_kinds = r ? kinds : 0u };
+}
+
 static void parse_records(rec_run *t, const char *text, size_t size, size_t max_bytes, int records)
 {
     memset(t, 0, sizeof *t);
     t->r.key = "acc";
     t->r.names = rec_names;
     t->r.fields = 4;
-    gj_parser p = { .alloc = arena_alloc,
-                    .alloc_user = &t->a,
-                    .max_depth = 8,
-                    .who = "test: JSON",
-                    .base = 100,
-                    .max_bytes = max_bytes,
-                    .limit_name = "the test's limit",
-                    .charged = &t->charged,
-                    .records = records ? &t->r : NULL,
-                    .record_kinds = records ? 1u : 0u };
+    gj_parser p = record_parser(&t->a, &t->charged, max_bytes, records ? &t->r : NULL, 1);
     t->c = gj_parse(&p, (const uint8_t *)text, size, &t->v, &t->e);
 }
 
@@ -1099,17 +1106,8 @@ static void parse_spans(span_run *t, const char *text, size_t size, size_t max_b
 {
     memset(t, 0, sizeof *t);
     t->r = (gj_records){ .key = "acc", .names = span_names, .fields = 3, .spans = 2u };
-    t->p = (gj_parser){ .alloc = arena_alloc,
-                        .alloc_user = &t->a,
-                        .max_depth = 8,
-                        .who = "test: JSON",
-                        .base = 100,
-                        .max_bytes = max_bytes,
-                        .limit_name = "the test's limit",
-                        .charged = &t->charged,
-                        .keep = keep ? span_keep : NULL,
-                        .records = records ? &t->r : NULL,
-                        .record_kinds = records ? 1u : 0u };
+    t->p = record_parser(&t->a, &t->charged, max_bytes, records ? &t->r : NULL, 1);
+    t->p.keep = keep ? span_keep : NULL;
     t->c = gj_parse(&t->p, (const uint8_t *)text, size, &t->v, &t->e);
 }
 
@@ -1290,16 +1288,7 @@ static void parse_records2(rec2_run *t, const char *text, size_t size, size_t ma
     t->r[0] = (gj_records){ .key = "chans", .names = chan_names, .fields = 4, .depth = 2 };
     t->r[1] = (gj_records){ .key = "samps", .names = samp_names, .fields = 3, .depth = 2 };
     t->r[2] = (gj_records){ .key = "acc", .names = rec_names, .fields = 4 };
-    gj_parser p = { .alloc = arena_alloc,
-                    .alloc_user = &t->a,
-                    .max_depth = 8,
-                    .who = "test: JSON",
-                    .base = 100,
-                    .max_bytes = max_bytes,
-                    .limit_name = "the test's limit",
-                    .charged = &t->charged,
-                    .records = records ? t->r : NULL,
-                    .record_kinds = records ? 3u : 0u };
+    gj_parser p = record_parser(&t->a, &t->charged, max_bytes, records ? t->r : NULL, 3);
     t->c = gj_parse(&p, (const uint8_t *)text, size, &t->v, &t->e);
 }
 

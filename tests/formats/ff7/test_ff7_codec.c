@@ -68,6 +68,22 @@ static ganim_buffer encode(unsigned key, uint32_t slots, uint32_t frames, const 
     return b;
 }
 
+/* An entry's stream of random walks: positions by -100..100 a frame, each rotation by
+ * 0..40 steps of 2^key (12 bits), drawn positions first, then rotations frame by frame. */
+static ganim_buffer random_walk_stream(unsigned key, uint32_t slots, uint32_t frames)
+{
+    size_t per = (size_t)slots * 3;
+    int32_t *pos = malloc(frames * 3 * sizeof *pos);
+    uint16_t *rot = malloc(frames * per * sizeof *rot);
+    for (size_t i = 0; i < (size_t)frames * 3; i++) pos[i] = (i < 3 ? 0 : pos[i - 3]) + rnd_range(-100, 100);
+    for (size_t i = 0; i < frames * per; i++)
+        rot[i] = (uint16_t)((((i < per ? 0 : rot[i - per]) + (uint32_t)rnd_range(0, 40) * (1u << key)) & 0xFFFu));
+    ganim_buffer st = encode(key, slots, frames, pos, rot);
+    free(pos);
+    free(rot);
+    return st;
+}
+
 TEST(random_animations_roundtrip)
 {
     int cases = 0;
@@ -1045,13 +1061,7 @@ TEST(pack_document_is_one_block)
             unsigned key = (unsigned)(rnd() % 3) * 2;
             uint32_t slots = (uint32_t)rnd_range(1, 30), frames = (uint32_t)rnd_range(1, 200);
             size_t per = (size_t)slots * 3;
-            int32_t *pos = malloc(frames * 3 * sizeof *pos);
-            uint16_t *rot = malloc(frames * per * sizeof *rot);
-            for (size_t i = 0; i < (size_t)frames * 3; i++) pos[i] = (i < 3 ? 0 : pos[i - 3]) + rnd_range(-100, 100);
-            for (size_t i = 0; i < frames * per; i++)
-                rot[i] =
-                    (uint16_t)((((i < per ? 0 : rot[i - per]) + (uint32_t)rnd_range(0, 40) * (1u << key)) & 0xFFFu));
-            ganim_buffer st = encode(key, slots, frames, pos, rot);
+            ganim_buffer st = random_walk_stream(key, slots, frames);
             bool frog = e % 4 == 3;
             uint32_t trailer = frog ? 2 : 3, hdr = frog ? 3 : 5;
             gw_u32le(&w, slots), gw_u32le(&w, frames), gw_u32le(&w, hdr + (uint32_t)st.size + trailer);
@@ -1065,8 +1075,6 @@ TEST(pack_document_is_one_block)
             model +=
                 room * (slots * 16 + 12) + room * (slots * 6 + 12) + st.size + 64 + (slots + 1) * sizeof(ganim_track);
             ganim_buffer_free(&st);
-            free(pos);
-            free(rot);
         }
         CHECK(gw_ok(&w));
         counted c = { 0, 0, 0 };
@@ -1111,22 +1119,13 @@ TEST(pack_model_tracks_from_records)
             uint32_t slots = (e % 32 == 0 && round % 2) ? 30 : (uint32_t)rnd_range(1, 29);
             uint32_t frames = (uint32_t)rnd_range(1, 40);
             if (slots > widest) widest = slots;
-            size_t per = (size_t)slots * 3;
-            int32_t *pos = malloc(frames * 3 * sizeof *pos);
-            uint16_t *rot = malloc(frames * per * sizeof *rot);
-            for (size_t i = 0; i < (size_t)frames * 3; i++) pos[i] = (i < 3 ? 0 : pos[i - 3]) + rnd_range(-100, 100);
-            for (size_t i = 0; i < frames * per; i++)
-                rot[i] =
-                    (uint16_t)((((i < per ? 0 : rot[i - per]) + (uint32_t)rnd_range(0, 40) * (1u << key)) & 0xFFFu));
-            ganim_buffer st = encode(key, slots, frames, pos, rot);
+            ganim_buffer st = random_walk_stream(key, slots, frames);
             gw_u32le(&w, slots), gw_u32le(&w, frames), gw_u32le(&w, 5 + (uint32_t)st.size);
             gw_u16le(&w, (uint16_t)frames);
             gw_u16le(&w, (uint16_t)st.size);
             gw_u8(&w, (uint8_t)key);
             gw_bytes(&w, st.data, st.size);
             ganim_buffer_free(&st);
-            free(pos);
-            free(rot);
         }
         CHECK(gw_ok(&w));
         ganim_read_opts o;
