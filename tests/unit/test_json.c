@@ -437,22 +437,27 @@ static int lend_s(unsigned depth, const char *parent, const char *key)
 
 /* mode 0: everything stored; 1: "m" not kept (skimmed); 2: "m" parsed later; 3: m's "b"
  * parsed later */
+/* A parser of the tests' texts: the test's arena, texts at byte 100 of their file, the bound
+ * max_bytes (named "the test's limit") and its charge in *charged. */
+static gj_parser bounded_parser(arena *a, size_t max_bytes, size_t *charged)
+{
+    return (gj_parser){ .alloc = arena_alloc,
+                        .alloc_user = a,
+                        .max_depth = 8,
+                        .who = "test: JSON",
+                        .base = 100,
+                        .max_bytes = max_bytes,
+                        .limit_name = "the test's limit",
+                        .charged = charged };
+}
+
 static ganim_code parse_mode(arena *a, int mode, const char *text, size_t size, size_t max_bytes, size_t *charged,
                              const gj_value **out, ganim_error *err)
 {
-    gj_parser p = { .alloc = arena_alloc,
-                    .alloc_user = a,
-                    .max_depth = 8,
-                    .who = "test: JSON",
-                    .base = 100,
-                    .max_bytes = max_bytes,
-                    .limit_name = "the test's limit",
-                    .keep = mode == 1 ? keep_not_m : NULL,
-                    .lend = lend_s,
-                    .later = mode == 2   ? later_m
-                             : mode == 3 ? later_inner
-                                         : NULL,
-                    .charged = charged };
+    gj_parser p = bounded_parser(a, max_bytes, charged);
+    p.keep = mode == 1 ? keep_not_m : NULL;
+    p.lend = lend_s;
+    p.later = mode == 2 ? later_m : mode == 3 ? later_inner : NULL;
     return gj_parse(&p, (const uint8_t *)text, size, out, err);
 }
 
@@ -741,18 +746,11 @@ typedef struct shaped {
 static void parse_shaped(shaped *t, const char *text, size_t size, size_t max_bytes, int no_shapes)
 {
     memset(t, 0, sizeof *t);
-    gj_parser p = { .alloc = arena_alloc,
-                    .alloc_user = &t->a,
-                    .max_depth = 8,
-                    .who = "test: JSON",
-                    .base = 100,
-                    .max_bytes = max_bytes,
-                    .limit_name = "the test's limit",
-                    .keep = keep_shapes,
-                    .lend = lend_s,
-                    .later = later_shapes,
-                    .charged = &t->charged,
-                    .no_shapes = no_shapes };
+    gj_parser p = bounded_parser(&t->a, max_bytes, &t->charged);
+    p.keep = keep_shapes;
+    p.lend = lend_s;
+    p.later = later_shapes;
+    p.no_shapes = no_shapes;
     t->c = gj_parse(&p, (const uint8_t *)text, size, &t->v, &t->e);
 }
 
@@ -912,22 +910,19 @@ typedef struct rec_run {
     size_t charged;
     const gj_value *v;
     gj_records r;
+    gj_parser p; /* the span tests' parser (their later parses take it) */
 } rec_run;
 
-/* The records tests' parser: the test's arena, bound and charge, the `kinds` records at r
- * (NULL: the tree only). */
-static gj_parser record_parser(arena *a, size_t *charged, size_t max_bytes, gj_records *r, unsigned kinds)
+/* Text t read with records (code fc, error fe) as without them (rc, re), under the bound:
+ * the same code and, on an error, the same message at the same offset. */
+static void same_outcome(int t, size_t bound, ganim_code fc, const ganim_error *fe, ganim_code rc,
+                         const ganim_error *re)
 {
-    return (gj_parser){ .alloc = arena_alloc,
-                        .alloc_user = a,
-                        .max_depth = 8,
-                        .who = "test: JSON",
-                        .base = 100,
-                        .max_bytes = max_bytes,
-                        .limit_name = "the test's limit",
-                        .charged = charged,
-                        .records = r,
-                        .record_kinds = r ? kinds : 0u };
+    CHECK_MSG(fc == rc, "text %d: code %d, tree %d (%s), bound %zu", t, fc, rc, re->message, bound);
+    if (rc != GANIM_OK && fc == rc)
+        CHECK_MSG(fe->offset == re->offset && strcmp(fe->message, re->message) == 0,
+                  "text %d: '%s' at %llu, tree '%s' at %llu", t, fe->message, (unsigned long long)fe->offset,
+                  re->message, (unsigned long long)re->offset);
 }
 
 static void parse_records(rec_run *t, const char *text, size_t size, size_t max_bytes, int records)
@@ -936,7 +931,9 @@ static void parse_records(rec_run *t, const char *text, size_t size, size_t max_
     t->r.key = "acc";
     t->r.names = rec_names;
     t->r.fields = 4;
-    gj_parser p = record_parser(&t->a, &t->charged, max_bytes, records ? &t->r : NULL, 1);
+    gj_parser p = bounded_parser(&t->a, max_bytes, &t->charged);
+    p.records = records ? &t->r : NULL;
+    p.record_kinds = records ? 1u : 0u;
     t->c = gj_parse(&p, (const uint8_t *)text, size, &t->v, &t->e);
 }
 
@@ -1003,11 +1000,7 @@ TEST(records_read_as_the_tree)
             parse_records(&fast, text, cutn, bound, 0);
             fell_back++;
         }
-        CHECK_MSG(fast.c == ref.c, "text %d: code %d, tree %d", t, fast.c, ref.c);
-        if (ref.c != GANIM_OK && fast.c == ref.c)
-            CHECK_MSG(fast.e.offset == ref.e.offset && strcmp(fast.e.message, ref.e.message) == 0,
-                      "text %d: '%s' at %llu, tree '%s' at %llu", t, fast.e.message, (unsigned long long)fast.e.offset,
-                      ref.e.message, (unsigned long long)ref.e.offset);
+        same_outcome(t, bound, fast.c, &fast.e, ref.c, &ref.e);
         if (ref.c == GANIM_OK && fast.c == GANIM_OK) {
             const gj_value *ra = gj_get(ref.v, "acc"), *fa = gj_get(fast.v, "acc");
             CHECK(ra && fa && ref.v->count == fast.v->count);
@@ -1085,16 +1078,6 @@ TEST(records_read_as_the_tree)
 
 static const char *const span_names[] = { "bufferView", "extras", "count" };
 
-typedef struct span_run {
-    arena a;
-    ganim_error e;
-    ganim_code c;
-    size_t charged;
-    const gj_value *v;
-    gj_records r;
-    gj_parser p;
-} span_run;
-
 /* gltf.c's keep_member, of extras only ganim's */
 static int span_keep(unsigned depth, const char *parent, const char *key)
 {
@@ -1102,11 +1085,13 @@ static int span_keep(unsigned depth, const char *parent, const char *key)
     return !parent || strcmp(parent, "extras") != 0 || strcmp(key, "ganim") == 0;
 }
 
-static void parse_spans(span_run *t, const char *text, size_t size, size_t max_bytes, int records, int keep)
+static void parse_spans(rec_run *t, const char *text, size_t size, size_t max_bytes, int records, int keep)
 {
     memset(t, 0, sizeof *t);
     t->r = (gj_records){ .key = "acc", .names = span_names, .fields = 3, .spans = 2u };
-    t->p = record_parser(&t->a, &t->charged, max_bytes, records ? &t->r : NULL, 1);
+    t->p = bounded_parser(&t->a, max_bytes, &t->charged);
+    t->p.records = records ? &t->r : NULL;
+    t->p.record_kinds = records ? 1u : 0u;
     t->p.keep = keep ? span_keep : NULL;
     t->c = gj_parse(&t->p, (const uint8_t *)text, size, &t->v, &t->e);
 }
@@ -1168,7 +1153,7 @@ TEST(span_fields_read_as_the_tree)
         n += (size_t)snprintf(text + n, sizeof text - n, "],\"b\":{\"ganim\":[\"s1\",\"negated\"]}}");
         if (t % 4 == 1) text[shape_rand(&x) % n] = "\"{}[],:\\ 0eE.-tn"[shape_rand(&x) % 16]; /* one byte changed */
         size_t cutn = t % 4 == 2 ? 1 + shape_rand(&x) % n : n;                                /* or cut short */
-        span_run ref, fast;
+        rec_run ref, fast;
         parse_spans(&ref, text, cutn, 0, 0, keep);
         size_t bound = 0;
         if (t % 2 && ref.c == GANIM_OK) {
@@ -1219,11 +1204,7 @@ TEST(span_fields_read_as_the_tree)
             parse_spans(&fast, text, cutn, bound, 0, keep);
             fell_back++;
         }
-        CHECK_MSG(fast.c == ref.c, "text %d: code %d, tree %d (%s), bound %zu", t, fast.c, ref.c, ref.e.message, bound);
-        if (ref.c != GANIM_OK && fast.c == ref.c)
-            CHECK_MSG(fast.e.offset == ref.e.offset && strcmp(fast.e.message, ref.e.message) == 0,
-                      "text %d: '%s' at %llu, tree '%s' at %llu", t, fast.e.message, (unsigned long long)fast.e.offset,
-                      ref.e.message, (unsigned long long)ref.e.offset);
+        same_outcome(t, bound, fast.c, &fast.e, ref.c, &ref.e);
         arena_free(&ref.a);
         arena_free(&fast.a);
     }
@@ -1246,7 +1227,7 @@ TEST(span_fields_read_as_the_tree)
             n += (size_t)snprintf(text + n, sizeof text - n, "%s}", form == 1 ? "}" : "]");
         }
         n += (size_t)snprintf(text + n, sizeof text - n, "]}");
-        span_run ref, fast;
+        rec_run ref, fast;
         parse_spans(&ref, text, n, 0, 0, 0);
         parse_spans(&fast, text, n, 0, 1, 0);
         CHECK_MSG(ref.c == GANIM_OK && fast.c == GANIM_OK && fast.r.done && fast.charged >= ref.charged,
@@ -1288,7 +1269,9 @@ static void parse_records2(rec2_run *t, const char *text, size_t size, size_t ma
     t->r[0] = (gj_records){ .key = "chans", .names = chan_names, .fields = 4, .depth = 2 };
     t->r[1] = (gj_records){ .key = "samps", .names = samp_names, .fields = 3, .depth = 2 };
     t->r[2] = (gj_records){ .key = "acc", .names = rec_names, .fields = 4 };
-    gj_parser p = record_parser(&t->a, &t->charged, max_bytes, records ? t->r : NULL, 3);
+    gj_parser p = bounded_parser(&t->a, max_bytes, &t->charged);
+    p.records = records ? t->r : NULL;
+    p.record_kinds = records ? 3u : 0u;
     t->c = gj_parse(&p, (const uint8_t *)text, size, &t->v, &t->e);
 }
 
@@ -1527,11 +1510,7 @@ TEST(records_two_deep_read_as_the_tree)
             parse_records2(&fast, text, cutn, bound, 0);
             fell_back++;
         }
-        CHECK_MSG(fast.c == ref.c, "text %d: code %d, tree %d", t, fast.c, ref.c);
-        if (ref.c != GANIM_OK && fast.c == ref.c)
-            CHECK_MSG(fast.e.offset == ref.e.offset && strcmp(fast.e.message, ref.e.message) == 0,
-                      "text %d: '%s' at %llu, tree '%s' at %llu", t, fast.e.message, (unsigned long long)fast.e.offset,
-                      ref.e.message, (unsigned long long)ref.e.offset);
+        same_outcome(t, bound, fast.c, &fast.e, ref.c, &ref.e);
         arena_free(&ref.a);
         arena_free(&fast.a);
     }
