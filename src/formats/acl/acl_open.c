@@ -928,15 +928,14 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     const unsigned rfmt = h->rfmt;
     /* by kind, without the loop: a clip without animated sub-tracks, and any clip but for
      * the whole-clip read (whose hash the loop carries beside its work) */
-    if ((!h->na || !(flags & ACL_OPEN_HASH)) && !(flags & ACL_OPEN_GENERAL) &&
-        static_pose(h, &L, defaults, cd, ts_in, anim_track))
-        goto posed;
+    const int by_kind = (!h->na || !(flags & ACL_OPEN_HASH)) && !(flags & ACL_OPEN_GENERAL) &&
+                        static_pose(h, &L, defaults, cd, ts_in, anim_track);
     /* Twice at most: first with every constant checked without a branch each and the
      * rotations of a stored group of four rebuilt and normalised together (acl_const_rot4:
      * the same operations lane by lane); when one is not finite or too large, again from
      * the start one value at a time, which stops at the first bad one in track order (the
      * same error and offset as ever). */
-    for (int exact = 0;; exact = 1) {
+    for (int exact = 0; !by_kind; exact = 1) { /* (by_kind: posed already) */
         /* word: the types of tracks i..: a word per 16 tracks, the next one in the top bits */
         /* ai: the next slot of each kind in anim_track (the rotations', translations', scales') */
         uint32_t ai[3] = { 0, na0, na01 }, ci[3] = { 0, 0, 0 }, word[3] = { 0, 0, 0 };
@@ -1010,8 +1009,7 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
         }
         if (in || exact) break;
     }
-    h->fnv = fnv;
-posed:
+    h->fnv = fnv; /* (by_kind: unchanged) */
     /* clip ranges must be finite and moderate so applying them cannot overflow */
     {
         uint32_t nr = L.anim_rot_var + L.anim_trans_var + L.anim_scale_var;
