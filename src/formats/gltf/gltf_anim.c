@@ -305,13 +305,15 @@ static ganim_code extras_tree(gltf_file *f, const gj_value *ex, const gj_value *
 /* The whole number of 1 to 9 digits at t[*i] as gj_uint takes it (no sign, no leading
  * zero but a lone 0, nothing of a fraction or an exponent after it: the caller checks
  * the byte after), *i past it; 0: not one. */
-static int span_uint(const char *t, uint32_t len, uint32_t *i, uint32_t *u)
+static inline int span_uint(const char *t, uint32_t len, uint32_t *i, uint32_t *u)
 {
-    uint32_t k = *i, v = 0, d = 0;
-    while (k < len && (unsigned)(t[k] - '0') < 10 && d < 10) v = v * 10 + (uint32_t)(t[k++] - '0'), d++;
-    if (!d || d > 9 || (d > 1 && t[*i] == '0')) return 0;
+    uint32_t k = *i;
+    while (k < len && k - *i < 10 && (unsigned)(t[k] - '0') < 10) k++;
+    uint32_t d = k - *i;
+    uint64_t v;
+    if (d > 9 || (d > 1 && t[*i] == '0') || gj_uint_digits(t + *i, d, UINT32_MAX, &v) != 1) return 0;
     *i = k;
-    *u = v;
+    *u = (uint32_t)v;
     return 1;
 }
 
