@@ -47,6 +47,13 @@ static inline bool ganim_mul_size(size_t a, size_t b, size_t *out)
     *out = a * b;
     return true;
 }
+/* a+b without overflow; false if it would overflow SIZE_MAX. */
+static inline bool ganim_add_size(size_t a, size_t b, size_t *out)
+{
+    if (a > SIZE_MAX - b) return false;
+    *out = a + b;
+    return true;
+}
 
 /* ---- errors ------------------------------------------------------------------- */
 /* Fill `err` (if not NULL) and return `code`. Message: printf format. */

@@ -199,12 +199,11 @@ ganim_code ganim_fs_list(const char *dir, const ganim_allocator *a, ganim_fs_nam
         count++;
         chars += strlen(name) + 1;
     }
-    size_t ptrs;
-    if (!ganim_mul_size(count, sizeof(char *), &ptrs) || chars > SIZE_MAX - ptrs - 1) {
+    size_t ptrs, bytes;
+    if (!ganim_mul_size(count, sizeof(char *), &ptrs) || !ganim_add_size(ptrs + 1u, chars, &bytes)) {
         dir_free(&d);
         return GANIM_NOMEM(err);
     }
-    size_t bytes = ptrs + chars + 1;
     char **names = ganim_alloc(a, bytes);
     if (!names) {
         dir_free(&d);

@@ -858,8 +858,9 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
     o = (sizeof(ganim_acl) + 15u) & ~(size_t)15u;
     for (unsigned i = 0; i < 10; i++) {
         offs[i] = o;
-        if (sizes[i] > SIZE_MAX - o - 16u) return GANIM_NOMEM(err);
-        o = (o + sizes[i] + 15u) & ~(size_t)15u;
+        size_t end;
+        if (!ganim_add_size(o + 16u, sizes[i], &end)) return GANIM_NOMEM(err);
+        o = (end - 1u) & ~(size_t)15u;
     }
     ganim_allocator A = ganim_allocator_resolve(alloc);
     uint8_t *blk = ganim_alloc(&A, o);

@@ -29,14 +29,6 @@ int32_t ff7_slot_bone(const ganim_doc *doc, int role, uint32_t slot)
 
 int32_t ff7_pos_bone(const ganim_doc *doc, int role) { return ff7_slot_bone(doc, role, 0); }
 
-/* a + b into *sum; false when it does not fit a size_t */
-static bool add_size(size_t a, size_t b, size_t *sum)
-{
-    if (a > SIZE_MAX - b) return false;
-    *sum = a + b;
-    return true;
-}
-
 ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *in, ganim_error *err)
 {
     const ganim_skeleton *sk = doc->skeleton;
@@ -64,8 +56,8 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
     size_t rot_bytes, all;
     size_t head = (size_t)ganim_doc_room((uint64_t)count * sizeof(ganim_track));
     size_t pos_bytes = (size_t)ganim_doc_room((uint64_t)frames * 12u);
-    if (!ganim_mul_size((size_t)driven, (size_t)frames * 16u, &rot_bytes) || !add_size(head, rot_bytes, &all) ||
-        !add_size(all, pos_bytes, &all))
+    if (!ganim_mul_size((size_t)driven, (size_t)frames * 16u, &rot_bytes) || !ganim_add_size(head, rot_bytes, &all) ||
+        !ganim_add_size(all, pos_bytes, &all))
         return GANIM_NOMEM(err);
     uint8_t *block = ganim_doc_alloc_array_raw(doc, all, 1); /* every byte written below but the rounding's */
     if (!block) return GANIM_NOMEM(err);
