@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "formats/ff7/ff7.h"
+#if FF7_HAVE_AVX
+#include <cpuid.h> /* __get_cpuid: MOVBE (cpu_has_movbe) */
+#endif
 
 /* ---- decoding ---------------------------------------------------------------------- */
 
@@ -285,6 +288,13 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
 {
     codes_inside2(a, best_a, b, best_b);
 }
+/* The same on the AVX2 path (two streams of 1 to 5 slots), whose CPUs have MOVBE: each
+ * refill's load and byte swap one movbe. */
+__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void frame_codes_inside2_movbe(ff7_dec *a, bool *best_a,
+                                                                                            ff7_dec *b, bool *best_b)
+{
+    codes_inside2(a, best_a, b, best_b);
+}
 #endif
 
 #if FF7_HAVE_BMI2
@@ -360,8 +370,8 @@ typedef struct ff7_fix_state { /* a run's state through pair_fix */
     bool best;
 } ff7_fix_state;
 
-__attribute__((target("bmi,bmi2"))) static FF7_OUT_OF_LINE void pair_fix(ff7_fix_state *f, const ff7_dec *d,
-                                                                         unsigned top, unsigned c56, uint32_t *t)
+__attribute__((target("bmi,bmi2,movbe"))) static FF7_OUT_OF_LINE void pair_fix(ff7_fix_state *f, const ff7_dec *d,
+                                                                               unsigned top, unsigned c56, uint32_t *t)
 {
     ff7_fix_state s = *f;
     ptrdiff_t j = 0;
@@ -440,8 +450,8 @@ __attribute__((target("avx2"))) static inline void apply_deltas_avx2(const uint3
     }
 }
 
-__attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_avx2(ff7_dec *a, bool *best_a,
-                                                                                              ff7_dec *b, bool *best_b)
+__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_OUT_OF_LINE void
+frame_codes_inside2_avx2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
 {
     uint32_t tbuf[6 + 2 * FF7_DELTA_MAX];
     uint32_t *t = tbuf + 6; /* a's entries, then b's (one base register for both) */
@@ -498,7 +508,8 @@ __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes
 
 /* One stream's frame in the same form (a stream whose partner has ended, or a stream
  * read alone): its codes' entries stored, made angles after the frame. */
-__attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes_inside_avx2(ff7_dec *d, bool *best)
+__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_OUT_OF_LINE void frame_codes_inside_avx2(ff7_dec *d,
+                                                                                                   bool *best)
 {
     uint32_t t[FF7_DELTA_MAX];
     const unsigned top = d->top, c56 = d->top + 2u;
@@ -835,12 +846,23 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void slot1_frames2_bmi2(f
     slot1_frames2(a, b);
 }
 __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void slot1_frames_bmi2(ff7_dec *a) { slot1_frames(a); }
+/* The AVX2 path's (its CPUs have MOVBE: each window's load and byte swap one movbe) */
+__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void slot1_frames2_movbe(ff7_dec *a, ff7_dec *b)
+{
+    slot1_frames2(a, b);
+}
+__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void slot1_frames_movbe(ff7_dec *a) { slot1_frames(a); }
 #endif
 /* The two above in path's form (FF7_PAIR_*: a constant where they are called); b NULL:
  * a alone. */
 static FF7_ALWAYS_INLINE void slot1_run(ff7_dec *a, ff7_dec *b, int path)
 {
 #if FF7_HAVE_BMI2
+    if (path == FF7_PAIR_AVX2) {
+        if (b) slot1_frames2_movbe(a, b);
+        else slot1_frames_movbe(a);
+        return;
+    }
     if (path != FF7_PAIR_PLAIN) {
         if (b) slot1_frames2_bmi2(a, b);
         else slot1_frames_bmi2(a);
@@ -872,8 +894,24 @@ static FF7_ALWAYS_INLINE void dec_frame(ff7_dec *d, int path)
 
 #if FF7_HAVE_BMI2
 static bool cpu_has_bmi2(void) { return __builtin_cpu_supports("bmi2"); }
+/* MOVBE (CPUID leaf 1, ECX bit 22; clang's __builtin_cpu_supports does not know it),
+ * asked once: 0 not yet known, 1 no, 2 yes */
+static bool cpu_has_movbe(void)
+{
+    static int known;
+    int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (!k) {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        k = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 22)) ? 2 : 1;
+        __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+    }
+    return k == 2;
+}
 /* AVX2, and BMI1 (the AVX2 form's andn; BMI2 is tested apart) */
-static bool cpu_has_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"); }
+static bool cpu_has_avx2(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && cpu_has_movbe();
+}
 #else
 static bool cpu_has_bmi2(void) { return false; }
 static bool cpu_has_avx2(void) { return false; }
@@ -917,7 +955,7 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_bmi2(
 {
     return decode_one(j, FF7_PAIR_BMI2);
 }
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_avx2(const ff7_one_job *j)
+__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE uint32_t decode_one_avx2(const ff7_one_job *j)
 {
     return decode_one(j, FF7_PAIR_AVX2);
 }
@@ -1282,6 +1320,7 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size
                     if (path == FF7_PAIR_AVX2 && (a.per >= 16 || b.per >= 16) && a.per <= FF7_DELTA_MAX &&
                         b.per <= FF7_DELTA_MAX)
                         frame_codes_inside2_avx2(&a, &fa, &b, &fb);
+                    else if (path == FF7_PAIR_AVX2) frame_codes_inside2_movbe(&a, &fa, &b, &fb);
                     else if (path != FF7_PAIR_PLAIN) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
                     else
 #else
@@ -1332,7 +1371,8 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_bmi2(ff7
 {
     decode_list_body(jobs, n, FF7_PAIR_BMI2);
 }
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_avx2(ff7_stream_job *const *jobs, size_t n)
+__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void decode_list_avx2(ff7_stream_job *const *jobs,
+                                                                                   size_t n)
 {
     lanes_prepass(jobs, n);
     decode_list_body(jobs, n, FF7_PAIR_AVX2);
