@@ -134,7 +134,7 @@ typedef struct ff7_dec {
     uint16_t *rot;
     uint32_t n, max, step;   /* frames decoded, wanted; 2^bKey */
     unsigned kraw, bkey, sh; /* sh: 20 - bKey (FF7_CODE) */
-    unsigned top;            /* 54: the shift that gives a code's table index (see frame_codes_inside2_avx2) */
+    unsigned top;            /* 54: the shift that gives a code's table index (see codes_inside2_avx2) */
     bool best, live;         /* every frame so far used shortest codes; frame n is to be read */
     bool slotwise;           /* the AVX2 forms take this stream a slot at a time (see FF7_PAIR_E) */
     /* The stream's tail (dec_to_tail): from bit tail_at on, the frames come from a copy of
@@ -450,8 +450,8 @@ __attribute__((target("avx2"))) static inline void apply_deltas_avx2(const uint3
     }
 }
 
-__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_OUT_OF_LINE void
-frame_codes_inside2_avx2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
+__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_ALWAYS_INLINE void
+codes_inside2_avx2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
 {
     uint32_t tbuf[6 + 2 * FF7_DELTA_MAX];
     uint32_t *t = tbuf + 6; /* a's entries, then b's (one base register for both) */
@@ -1224,6 +1224,43 @@ static void lanes_prepass(ff7_stream_job *const *jobs, size_t n)
 }
 #endif
 
+#if FF7_HAVE_BMI2
+/* Whether two streams' frames take the AVX2 pair loop (codes_inside2_avx2): frames of up
+ * to FF7_DELTA_MAX codes in each stream, 16 or more in one of them. */
+static inline bool pair_avx2(const ff7_dec *a, const ff7_dec *b)
+{
+    return (a->per >= 16 || b->per >= 16) && a->per <= FF7_DELTA_MAX && b->per <= FF7_DELTA_MAX;
+}
+
+/* A frame's codes of each stream apart (decode_list_body's), when not both lie inside:
+ * out of line, so that frames2_avx2 keeps its registers. */
+static FF7_OUT_OF_LINE void frame_codes_apart(ff7_dec *a, bool *oka, bool *fa, ff7_dec *b, bool *okb, bool *fb)
+{
+    if (*oka && codes_inside(a)) frame_codes_inside(a, fa);
+    else if (*oka) *oka = dec_codes_checked(a, 0, fa);
+    if (*okb && codes_inside(b)) frame_codes_inside(b, fb);
+    else if (*okb) *okb = dec_codes_checked(b, 0, fb);
+}
+
+/* decode_list_body's frames of two streams on the AVX2 path when pair_avx2, until one
+ * ends: the same steps a frame (the tail, the positions, the codes, the commit) in one
+ * function, so that the pair loop's constants and frame are set up once for all the
+ * frames, not once a frame. */
+__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_OUT_OF_LINE void frames2_avx2(ff7_dec *a, ff7_dec *b)
+{
+    do {
+        dec_frame_start(a);
+        dec_frame_start(b);
+        bool fa = true, fb = true;
+        bool oka = dec_positions(a, &fa), okb = dec_positions(b, &fb);
+        if (oka && okb && codes_inside(a) && codes_inside(b)) codes_inside2_avx2(a, &fa, b, &fb);
+        else frame_codes_apart(a, &oka, &fa, b, &okb, &fb);
+        dec_commit(a, oka, fa);
+        dec_commit(b, okb, fb);
+    } while (a->live & b->live);
+}
+#endif
+
 /* A lane's job done: its results as ff7_decode_stream gives them (shortest left as it
  * was when frame 0 did not fit). */
 static FF7_ALWAYS_INLINE void lane_done(const ff7_dec *d, bool started, ff7_stream_job *j)
@@ -1308,6 +1345,10 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size
     while (ha && hb) {
         if (FF7_RARE(ones) && slot1_inside(&a) && slot1_inside(&b)) {
             slot1_run(&a, &b, path); /* a pack's weapon entries, side by side */
+#if FF7_HAVE_BMI2
+        } else if (path == FF7_PAIR_AVX2 && pair_avx2(&a, &b)) {
+            frames2_avx2(&a, &b); /* until a lane's stream ends */
+#endif
         } else {
             /* until a lane's stream ends: no test of `ones` a frame */
             do {
@@ -1317,10 +1358,7 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size
                 bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
                 if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
 #if FF7_HAVE_BMI2
-                    if (path == FF7_PAIR_AVX2 && (a.per >= 16 || b.per >= 16) && a.per <= FF7_DELTA_MAX &&
-                        b.per <= FF7_DELTA_MAX)
-                        frame_codes_inside2_avx2(&a, &fa, &b, &fb);
-                    else if (path == FF7_PAIR_AVX2) frame_codes_inside2_movbe(&a, &fa, &b, &fb);
+                    if (path == FF7_PAIR_AVX2) frame_codes_inside2_movbe(&a, &fa, &b, &fb);
                     else if (path != FF7_PAIR_PLAIN) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
                     else
 #else
