@@ -295,6 +295,10 @@ static inline void ff7_raw_to_quat_store(unsigned ix, unsigned iy, unsigned iz, 
 enum { FF7_PATH_GENERIC, FF7_PATH_SHORT, FF7_PATH_AVX, FF7_PATH_AVX_BMI2, FF7_PATH_AVX_FMA };
 void ff7_slot_rotations(const uint8_t *r, size_t stride, uint32_t frames, float *v);
 bool ff7_slot_rotations_on(int path, const uint8_t *r, size_t stride, uint32_t frames, float *v);
+/* ff7_slot_rotations of `count` slots side by side in a record (slot t's frames at
+ * r + 6 t, r + 6 t + stride, ...), slot t's quaternions at v + 4 frames t: a clip's
+ * driven slots, the path chosen once. */
+void ff7_slots_rotations(const uint8_t *r, size_t stride, uint32_t frames, uint32_t count, float *v);
 static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])
 {
     float v[4];

@@ -307,8 +307,8 @@ pair_repeat_fma(const char *half, uint64_t a0, uint64_t a1, __m256 zero, float *
  * its 2 bytes past lie in frame f + 2's slot (r + stride + 8 <= r + 2 stride + 6), so
  * every pair but one whose frame f + 1 is the last frame; that pair loads as
  * slot_rotations_avx_body does. */
-__attribute__((target("avx,fma,bmi2"))) static void slot_rotations_fma(const uint8_t *r, size_t stride, uint32_t frames,
-                                                                       float *v)
+__attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void
+slot_rotations_fma_body(const uint8_t *r, size_t stride, uint32_t frames, float *v)
 {
     uint64_t prev = UINT64_MAX; /* no frame's form (low 16 bits zero) */
     float *q = v;
@@ -351,6 +351,21 @@ __attribute__((target("avx,fma,bmi2"))) static void slot_rotations_fma(const uin
     }
 }
 
+__attribute__((target("avx,fma,bmi2"))) static void slot_rotations_fma(const uint8_t *r, size_t stride, uint32_t frames,
+                                                                       float *v)
+{
+    slot_rotations_fma_body(r, stride, frames, v);
+}
+
+/* ff7_slots_rotations's slots each by slot_rotations_fma's loop, in one function (no
+ * call and no dispatch a slot). */
+__attribute__((target("avx,fma,bmi2"))) static void slots_rotations_fma(const uint8_t *r, size_t stride,
+                                                                        uint32_t frames, uint32_t count, float *v)
+{
+    for (uint32_t t = 0; t < count; t++, r += 6, v += (size_t)frames * 4u)
+        slot_rotations_fma_body(r, stride, frames, v);
+}
+
 static bool cpu_has_avx(void) { return __builtin_cpu_supports("avx"); }
 static bool cpu_has_bmi2(void) { return __builtin_cpu_supports("bmi2"); }
 static bool cpu_has_fma(void) { return __builtin_cpu_supports("fma"); }
@@ -390,6 +405,17 @@ void ff7_slot_rotations(const uint8_t *r, size_t stride, uint32_t frames, float 
     }
 #endif
     slot_rotations_short(r, stride, frames, v);
+}
+void ff7_slots_rotations(const uint8_t *r, size_t stride, uint32_t frames, uint32_t count, float *v)
+{
+#if FF7_HAVE_AVX
+    if (cpu_has_avx() && cpu_has_bmi2() && cpu_has_fma()) {
+        slots_rotations_fma(r, stride, frames, count, v);
+        return;
+    }
+#endif
+    for (uint32_t t = 0; t < count; t++)
+        ff7_slot_rotations(r + (size_t)t * 6u, stride, frames, v + (size_t)t * frames * 4u);
 }
 #undef FF7_SLOT_LOOP
 

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "formats/ff7/ff7.h"
+#if FF7_HAVE_AVX
+#include <cpuid.h> /* __get_cpuid: MOVBE (cpu_has_movbe) */
+#endif
 
 /* ---- decoding ---------------------------------------------------------------------- */
 
@@ -131,7 +134,7 @@ typedef struct ff7_dec {
     uint16_t *rot;
     uint32_t n, max, step;   /* frames decoded, wanted; 2^bKey */
     unsigned kraw, bkey, sh; /* sh: 20 - bKey (FF7_CODE) */
-    unsigned top;            /* 54: the shift that gives a code's table index (see frame_codes_inside2_avx2) */
+    unsigned top;            /* 54: the shift that gives a code's table index (see codes_inside2_avx2) */
     bool best, live;         /* every frame so far used shortest codes; frame n is to be read */
     bool slotwise;           /* the AVX2 forms take this stream a slot at a time (see FF7_PAIR_E) */
     /* The stream's tail (dec_to_tail): from bit tail_at on, the frames come from a copy of
@@ -285,6 +288,13 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_
 {
     codes_inside2(a, best_a, b, best_b);
 }
+/* The same on the AVX2 path (two streams of 1 to 5 slots), whose CPUs have MOVBE: each
+ * refill's load and byte swap one movbe. */
+__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void frame_codes_inside2_movbe(ff7_dec *a, bool *best_a,
+                                                                                            ff7_dec *b, bool *best_b)
+{
+    codes_inside2(a, best_a, b, best_b);
+}
 #endif
 
 #if FF7_HAVE_BMI2
@@ -360,8 +370,8 @@ typedef struct ff7_fix_state { /* a run's state through pair_fix */
     bool best;
 } ff7_fix_state;
 
-__attribute__((target("bmi,bmi2"))) static FF7_OUT_OF_LINE void pair_fix(ff7_fix_state *f, const ff7_dec *d,
-                                                                         unsigned top, unsigned c56, uint32_t *t)
+__attribute__((target("bmi,bmi2,movbe"))) static FF7_OUT_OF_LINE void pair_fix(ff7_fix_state *f, const ff7_dec *d,
+                                                                               unsigned top, unsigned c56, uint32_t *t)
 {
     ff7_fix_state s = *f;
     ptrdiff_t j = 0;
@@ -440,8 +450,8 @@ __attribute__((target("avx2"))) static inline void apply_deltas_avx2(const uint3
     }
 }
 
-__attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_avx2(ff7_dec *a, bool *best_a,
-                                                                                              ff7_dec *b, bool *best_b)
+__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_ALWAYS_INLINE void
+codes_inside2_avx2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
 {
     uint32_t tbuf[6 + 2 * FF7_DELTA_MAX];
     uint32_t *t = tbuf + 6; /* a's entries, then b's (one base register for both) */
@@ -498,7 +508,8 @@ __attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes
 
 /* One stream's frame in the same form (a stream whose partner has ended, or a stream
  * read alone): its codes' entries stored, made angles after the frame. */
-__attribute__((target("bmi,bmi2,avx2"))) static FF7_OUT_OF_LINE void frame_codes_inside_avx2(ff7_dec *d, bool *best)
+__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_OUT_OF_LINE void frame_codes_inside_avx2(ff7_dec *d,
+                                                                                                   bool *best)
 {
     uint32_t t[FF7_DELTA_MAX];
     const unsigned top = d->top, c56 = d->top + 2u;
@@ -835,12 +846,23 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void slot1_frames2_bmi2(f
     slot1_frames2(a, b);
 }
 __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void slot1_frames_bmi2(ff7_dec *a) { slot1_frames(a); }
+/* The AVX2 path's (its CPUs have MOVBE: each window's load and byte swap one movbe) */
+__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void slot1_frames2_movbe(ff7_dec *a, ff7_dec *b)
+{
+    slot1_frames2(a, b);
+}
+__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void slot1_frames_movbe(ff7_dec *a) { slot1_frames(a); }
 #endif
 /* The two above in path's form (FF7_PAIR_*: a constant where they are called); b NULL:
  * a alone. */
 static FF7_ALWAYS_INLINE void slot1_run(ff7_dec *a, ff7_dec *b, int path)
 {
 #if FF7_HAVE_BMI2
+    if (path == FF7_PAIR_AVX2) {
+        if (b) slot1_frames2_movbe(a, b);
+        else slot1_frames_movbe(a);
+        return;
+    }
     if (path != FF7_PAIR_PLAIN) {
         if (b) slot1_frames2_bmi2(a, b);
         else slot1_frames_bmi2(a);
@@ -872,8 +894,24 @@ static FF7_ALWAYS_INLINE void dec_frame(ff7_dec *d, int path)
 
 #if FF7_HAVE_BMI2
 static bool cpu_has_bmi2(void) { return __builtin_cpu_supports("bmi2"); }
+/* MOVBE (CPUID leaf 1, ECX bit 22; clang's __builtin_cpu_supports does not know it),
+ * asked once: 0 not yet known, 1 no, 2 yes */
+static bool cpu_has_movbe(void)
+{
+    static int known;
+    int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (!k) {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        k = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 22)) ? 2 : 1;
+        __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+    }
+    return k == 2;
+}
 /* AVX2, and BMI1 (the AVX2 form's andn; BMI2 is tested apart) */
-static bool cpu_has_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"); }
+static bool cpu_has_avx2(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && cpu_has_movbe();
+}
 #else
 static bool cpu_has_bmi2(void) { return false; }
 static bool cpu_has_avx2(void) { return false; }
@@ -917,7 +955,7 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_bmi2(
 {
     return decode_one(j, FF7_PAIR_BMI2);
 }
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_avx2(const ff7_one_job *j)
+__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE uint32_t decode_one_avx2(const ff7_one_job *j)
 {
     return decode_one(j, FF7_PAIR_AVX2);
 }
@@ -1186,6 +1224,43 @@ static void lanes_prepass(ff7_stream_job *const *jobs, size_t n)
 }
 #endif
 
+#if FF7_HAVE_BMI2
+/* Whether two streams' frames take the AVX2 pair loop (codes_inside2_avx2): frames of up
+ * to FF7_DELTA_MAX codes in each stream, 16 or more in one of them. */
+static inline bool pair_avx2(const ff7_dec *a, const ff7_dec *b)
+{
+    return (a->per >= 16 || b->per >= 16) && a->per <= FF7_DELTA_MAX && b->per <= FF7_DELTA_MAX;
+}
+
+/* A frame's codes of each stream apart (decode_list_body's), when not both lie inside:
+ * out of line, so that frames2_avx2 keeps its registers. */
+static FF7_OUT_OF_LINE void frame_codes_apart(ff7_dec *a, bool *oka, bool *fa, ff7_dec *b, bool *okb, bool *fb)
+{
+    if (*oka && codes_inside(a)) frame_codes_inside(a, fa);
+    else if (*oka) *oka = dec_codes_checked(a, 0, fa);
+    if (*okb && codes_inside(b)) frame_codes_inside(b, fb);
+    else if (*okb) *okb = dec_codes_checked(b, 0, fb);
+}
+
+/* decode_list_body's frames of two streams on the AVX2 path when pair_avx2, until one
+ * ends: the same steps a frame (the tail, the positions, the codes, the commit) in one
+ * function, so that the pair loop's constants and frame are set up once for all the
+ * frames, not once a frame. */
+__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_OUT_OF_LINE void frames2_avx2(ff7_dec *a, ff7_dec *b)
+{
+    do {
+        dec_frame_start(a);
+        dec_frame_start(b);
+        bool fa = true, fb = true;
+        bool oka = dec_positions(a, &fa), okb = dec_positions(b, &fb);
+        if (oka && okb && codes_inside(a) && codes_inside(b)) codes_inside2_avx2(a, &fa, b, &fb);
+        else frame_codes_apart(a, &oka, &fa, b, &okb, &fb);
+        dec_commit(a, oka, fa);
+        dec_commit(b, okb, fb);
+    } while (a->live & b->live);
+}
+#endif
+
 /* A lane's job done: its results as ff7_decode_stream gives them (shortest left as it
  * was when frame 0 did not fit). */
 static FF7_ALWAYS_INLINE void lane_done(const ff7_dec *d, bool started, ff7_stream_job *j)
@@ -1270,6 +1345,10 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size
     while (ha && hb) {
         if (FF7_RARE(ones) && slot1_inside(&a) && slot1_inside(&b)) {
             slot1_run(&a, &b, path); /* a pack's weapon entries, side by side */
+#if FF7_HAVE_BMI2
+        } else if (path == FF7_PAIR_AVX2 && pair_avx2(&a, &b)) {
+            frames2_avx2(&a, &b); /* until a lane's stream ends */
+#endif
         } else {
             /* until a lane's stream ends: no test of `ones` a frame */
             do {
@@ -1279,9 +1358,7 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size
                 bool oka = dec_positions(&a, &fa), okb = dec_positions(&b, &fb);
                 if (oka && okb && codes_inside(&a) && codes_inside(&b)) {
 #if FF7_HAVE_BMI2
-                    if (path == FF7_PAIR_AVX2 && (a.per >= 16 || b.per >= 16) && a.per <= FF7_DELTA_MAX &&
-                        b.per <= FF7_DELTA_MAX)
-                        frame_codes_inside2_avx2(&a, &fa, &b, &fb);
+                    if (path == FF7_PAIR_AVX2) frame_codes_inside2_movbe(&a, &fa, &b, &fb);
                     else if (path != FF7_PAIR_PLAIN) frame_codes_inside2_bmi2(&a, &fa, &b, &fb);
                     else
 #else
@@ -1332,7 +1409,8 @@ __attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_bmi2(ff7
 {
     decode_list_body(jobs, n, FF7_PAIR_BMI2);
 }
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_avx2(ff7_stream_job *const *jobs, size_t n)
+__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void decode_list_avx2(ff7_stream_job *const *jobs,
+                                                                                   size_t n)
 {
     lanes_prepass(jobs, n);
     decode_list_body(jobs, n, FF7_PAIR_AVX2);

@@ -65,6 +65,8 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
     float *rv = (float *)(void *)(block + head);
     float *pv = (float *)(void *)(block + head + rot_bytes);
     size_t per = (size_t)in->slots * 3u;
+    /* the driven slots' quaternions, slot t's (bone first + t's) at rv + 4 frames t */
+    ff7_slots_rotations(in->rot, per * 2u, frames, driven, rv);
     /* the tracks in bone order: a body's bones 0..count-1 (slot s drives bone s, the
      * position bone 0), a weapon's one bone */
     uint32_t first = in->role == FF7_ROLE_WEAPON ? pb : 0u;
@@ -75,7 +77,6 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
         tr->bone = i;
         tr->name = sk->bones[i].name ? sk->bones[i].name : "";
         if (t < driven) { /* slot t */
-            ff7_slot_rotations(in->rot + (size_t)t * 6u, per * 2u, frames, rv);
             tr->rotation.kind = GANIM_CHANNEL_PER_FRAME;
             tr->rotation.count = frames;
             tr->rotation.values = rv;

@@ -192,6 +192,48 @@ static int check_slot_paths(const uint16_t *angles, uint32_t frames)
     return check_slot_paths_at(angles, frames, 0) && check_slot_paths_at(angles, frames, 6);
 }
 
+/* ff7_slots_rotations (a clip's driven slots, the path chosen once) against the generic
+ * path slot by slot, bit for bit: records of 1 to 40 slots a frame and 0 to 70 frames
+ * (odd and even, 1 and 2 among them), 0 to all slots driven, angles random, from a few
+ * values (so frames repeat their slot) or with the special angles, and 16 bits each (the
+ * top 4 ignored). The record is exactly its frames' bytes: a read past it is the
+ * sanitized build's error, and the floats past the last slot's must stay as they were. */
+TEST(slots_rotations_match_generic)
+{
+    uint64_t s = 0x2545F4914F6CDD1Du;
+    static const uint16_t special[] = { 0, 1, 1024, 2048, 3072, 4095, 2047, 2049 };
+    for (int iter = 0; iter < 3000; iter++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        uint32_t slots = 1u + (uint32_t)(s >> 40) % 40u;
+        uint32_t frames = iter < 8 ? (uint32_t)iter : (uint32_t)(s >> 20) % 71u;
+        uint32_t count = iter % 5 == 0 ? slots : (uint32_t)(s >> 50) % (slots + 1u);
+        int kind = iter % 3;
+        size_t stride = (size_t)slots * 6u, nrec = stride * frames, nq = (size_t)frames * 4u * count;
+        uint8_t *rec = malloc(nrec ? nrec : 1);
+        float *got = malloc((nq + 8) * sizeof *got), *want = malloc((nq ? nq : 1) * sizeof *want);
+        CHECK(rec && got && want);
+        if (!rec || !got || !want) return;
+        for (size_t i = 0; i < nrec; i += 2) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            uint16_t a = kind == 0   ? (uint16_t)(s >> 48)
+                         : kind == 1 ? special[(s >> 33) % 8u]
+                                     : (uint16_t)((s >> 40) % 3u);
+            rec[i] = (uint8_t)a;
+            rec[i + 1] = (uint8_t)(a >> 8);
+        }
+        for (size_t i = 0; i < nq + 8; i++) got[i] = -1.5f;
+        ff7_slots_rotations(rec, stride, frames, count, got);
+        for (uint32_t t = 0; t < count; t++)
+            CHECK(ff7_slot_rotations_on(FF7_PATH_GENERIC, rec + (size_t)t * 6u, stride, frames,
+                                        want + (size_t)t * frames * 4u));
+        if (nq)
+            CHECK_MSG(memcmp(got, want, nq * sizeof *got) == 0, "iteration %d: %u slots, %u frames, %u driven", iter,
+                      slots, frames, count);
+        for (size_t i = nq; i < nq + 8; i++) CHECK(got[i] == -1.5f);
+        free(rec), free(got), free(want);
+    }
+}
+
 /* ff7_slot_rotations' paths (generic, short, AVX and AVX with BMI2 where this machine has them) agree bit for
  * bit: every angle of each axis with the other two at special angles, random triples,
  * and runs of repeated frames (the path that copies the quaternion before). */
@@ -356,6 +398,7 @@ int main(void)
     RUN(every_angle_of_each_axis);
     RUN(grids_and_random_triples);
     RUN(slot_paths_agree);
+    RUN(slots_rotations_match_generic);
     RUN(short_code_table);
     RUN(vouch_covers_the_read_only);
     return test_finish();

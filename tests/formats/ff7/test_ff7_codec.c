@@ -17,6 +17,9 @@
 
 #include "formats/ff7/ff7.h"
 #include "test.h"
+#if FF7_HAVE_AVX
+#include <cpuid.h>
+#endif
 
 /* xorshift64*: deterministic */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -498,6 +501,24 @@ TEST(pair_matches_single)
     memset(none, 0, sizeof none);
     ff7_stream_job *const none_pair[2] = { &none[0], &none[1] };
     if (ff7_decode_stream_list_on(FF7_PAIR_AVX2, none_pair, 2)) CHECK_EQ_INT(paths_run, 3000);
+}
+
+/* The AVX2 path runs wherever the CPU has what it is compiled for (AVX2, BMI1, BMI2 and
+ * MOVBE, asked here apart from the library: cpuid.h's bit_MOVBE), so that the tests above
+ * and below compare it and do not pass it by. */
+TEST(avx2_path_runs_where_the_cpu_has_it)
+{
+#if FF7_HAVE_AVX
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    bool movbe = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_MOVBE);
+    bool cpu =
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && movbe;
+    ff7_stream_job none[2];
+    memset(none, 0, sizeof none);
+    ff7_stream_job *const none_pair[2] = { &none[0], &none[1] };
+    CHECK_EQ_INT(ff7_decode_stream_list_on(FF7_PAIR_AVX2, none_pair, 2), cpu);
+    CHECK_EQ_INT(ff7_decode_stream_list_on(FF7_PAIR_BMI2, none_pair, 2), __builtin_cpu_supports("bmi2") != 0);
+#endif
 }
 
 /* The reference's results for a list of up to LIST_MAX jobs (list_paths_match). */
@@ -1186,6 +1207,7 @@ int main(void)
     RUN(every_delta_every_bkey);
     RUN(decoder_matches_reference);
     RUN(pair_matches_single);
+    RUN(avx2_path_runs_where_the_cpu_has_it);
     RUN(list_matches_reference);
     RUN(slot1_lists_match_reference);
     RUN(lanes_match_reference);
