@@ -3,7 +3,8 @@
  * bytes are probed once (ganim_read_memory) or the file's read reuses its probe
  * (ganim_read_file), against ganim_probe and ganim_format_probe asked directly, on every
  * sample and fixture of every format and on every minimised fuzz finding; and the limits
- * a document starts with and a read records, against ganim_limits_resolve. */
+ * a document starts with and a read records, against ganim_limits_resolve. Every read
+ * validated again in full: what its reader vouched for holds. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +87,10 @@ static void check_one(const char *path, const uint8_t *data, size_t size, int ho
     CHECK_MSG(doc->probe_score == want, "%s (%d): probe score %d, the format's probe %d", path, how, doc->probe_score,
               want);
     if (doc->format == probed) CHECK_MSG(doc->probe_score == best, "%s (%d): not the best score", path, how);
+    /* what a reader vouched for (ganim_doc_vouch_rotations, _vectors) holds: the whole
+     * validation, which vouches for nothing, passes too */
+    ganim_error verr = { 0 };
+    CHECK_MSG(ganim_doc_validate(doc, &verr) == GANIM_OK, "%s (%d): validated again: %s", path, how, verr.message);
     ganim_doc_free(doc);
 }
 
