@@ -21,6 +21,10 @@ static size_t counted(const struct ganim_doc_internal *in)
 #define DOC_BYTES (sizeof(ganim_doc) + sizeof(struct ganim_doc_internal))
 #define DOC_SIZE ((DOC_BYTES + 15u) & ~(size_t)15u) /* where an embedded block starts */
 
+/* ganim_limits_resolve(NULL), which a new document starts with (test_model checks it). */
+static const ganim_limits default_limits = { GANIM_DEFAULT_INPUT_BYTES, GANIM_MAX_FRAMES, GANIM_DEFAULT_BONES,
+                                             GANIM_DEFAULT_CLIPS,       GANIM_MAX_FRAMES, GANIM_MAX_FRAME_SAMPLES };
+
 /* Sets up a document at `doc` (DOC_BYTES, then an embedded first block of `embed` bytes
  * when `block`, HEADER_SIZE + embed, is not 0). */
 static inline __attribute__((always_inline)) void doc_init(ganim_doc *doc, const ganim_allocator *a, size_t limit,
@@ -31,7 +35,7 @@ static inline __attribute__((always_inline)) void doc_init(ganim_doc *doc, const
     doc->internal = in;
     in->alloc = *a;
     in->limit = limit;
-    in->limits = ganim_limits_resolve(NULL);
+    in->limits = default_limits;
     in->first_block = ARENA_BLOCK;
     if (block) {
         arena_block *b = (arena_block *)((uint8_t *)doc + DOC_SIZE);
@@ -195,30 +199,12 @@ void ganim_doc_release(ganim_doc *doc, ganim_doc_mark_t mark)
     if (in->head && in->head == mark.head) in->head->used = mark.used;
 }
 
-static void *doc_alloc(ganim_doc *doc, size_t size, int zero);
-
-void *ganim_doc_alloc(ganim_doc *doc, size_t size) { return doc_alloc(doc, size, 1); }
-
-void *ganim_doc_alloc_array_raw(ganim_doc *doc, size_t count, size_t size)
+/* doc_alloc's way when the current block has no room (`size` already rounded): a new
+ * block, or a large allocation's own. Out of line, so that the common case saves no
+ * registers. */
+static __attribute__((noinline)) void *doc_alloc_block(struct ganim_doc_internal *in, size_t size, int zero)
 {
-    size_t total;
-    if (!ganim_mul_size(count, size, &total)) return NULL;
-    return doc_alloc(doc, total, 0);
-}
-
-static void *doc_alloc(ganim_doc *doc, size_t size, int zero)
-{
-    struct ganim_doc_internal *in = doc->internal;
-    if (size == 0) size = 1;
-    if (size > SIZE_MAX - 15u) return NULL;
-    size = (size + 15u) & ~(size_t)15u;
     arena_block *b = in->head;
-    if (b && b->size - b->used >= size) {
-        void *p = (uint8_t *)b + HEADER_SIZE + b->used;
-        b->used += size;
-        if (zero) memset(p, 0, size);
-        return p;
-    }
     if (size > ARENA_BLOCK / 4) {
         /* Large: its own block, linked behind the current one so small allocations
          * keep filling the current block. */
@@ -246,6 +232,31 @@ static void *doc_alloc(ganim_doc *doc, size_t size, int zero)
     void *p = (uint8_t *)nb + HEADER_SIZE;
     if (zero) memset(p, 0, size);
     return p;
+}
+
+static inline __attribute__((always_inline)) void *doc_alloc(ganim_doc *doc, size_t size, int zero)
+{
+    struct ganim_doc_internal *in = doc->internal;
+    if (size == 0) size = 1;
+    if (size > SIZE_MAX - 15u) return NULL;
+    size = (size + 15u) & ~(size_t)15u;
+    arena_block *b = in->head;
+    if (b && b->size - b->used >= size) {
+        void *p = (uint8_t *)b + HEADER_SIZE + b->used;
+        b->used += size;
+        if (zero) memset(p, 0, size);
+        return p;
+    }
+    return doc_alloc_block(in, size, zero);
+}
+
+void *ganim_doc_alloc(ganim_doc *doc, size_t size) { return doc_alloc(doc, size, 1); }
+
+void *ganim_doc_alloc_array_raw(ganim_doc *doc, size_t count, size_t size)
+{
+    size_t total;
+    if (!ganim_mul_size(count, size, &total)) return NULL;
+    return doc_alloc(doc, total, 0);
 }
 
 int ganim_doc_reserve(ganim_doc *doc, size_t size)

@@ -195,6 +195,9 @@ ganim_doc_growth *ganim_doc_growth_of(ganim_doc *doc);
 ganim_limits ganim_limits_resolve(const ganim_limits *limits);
 /* The limits a document was read under (set by the read; the defaults otherwise). */
 void ganim_doc_set_limits(ganim_doc *doc, const ganim_limits *limits);
+/* The same with limits ganim_limits_resolve already gave (resolving them again changes
+ * nothing): a read resolves its limits once. */
+void ganim_doc_put_limits(ganim_doc *doc, const ganim_limits *resolved);
 const ganim_limits *ganim_doc_limits(const ganim_doc *doc);
 /* A frame rate as the float32 a file stores, kept inside GANIM_MIN_FPS..GANIM_MAX_FPS:
  * the nearest float to 1e-4 lies below it, and a reader would refuse what was written. */

@@ -22,6 +22,8 @@ void ganim_doc_set_limits(ganim_doc *doc, const ganim_limits *limits)
     doc->internal->limits = ganim_limits_resolve(limits);
 }
 
+void ganim_doc_put_limits(ganim_doc *doc, const ganim_limits *resolved) { doc->internal->limits = *resolved; }
+
 const ganim_limits *ganim_doc_limits(const ganim_doc *doc)
 {
     static const ganim_limits defaults = { GANIM_DEFAULT_INPUT_BYTES, GANIM_MAX_FRAMES, GANIM_DEFAULT_BONES,

@@ -46,7 +46,7 @@ static int unit_quat(const float *q)
     return len2 >= GANIM_UNIT_LEN2_MIN && len2 <= GANIM_UNIT_LEN2_MAX;
 }
 
-static int unit_quats(const float *q, size_t n)
+static __attribute__((noinline)) int unit_quats(const float *q, size_t n)
 {
     int ok = 1;
     for (size_t k = 0; k < n; k++) {
@@ -138,6 +138,106 @@ bad:
                       what);
 }
 
+/* A keyed channel (or a channel of no known kind: 0) as check_channel wants it, without
+ * its messages (tracks_plain's rare case, out of its loop). */
+static __attribute__((noinline)) int keyed_plain(const ganim_channel *ch, const ganim_limits *lim)
+{
+    const uint32_t n = ch->count;
+    const float *t = ch->times;
+    if (ch->kind != GANIM_CHANNEL_KEYED || n == 0 || !ch->values || !t || n > lim->keys) return 0;
+    int ok = 1;
+    for (uint32_t k = 0; k < n; k++) ok &= isfinite(t[k]) && (k == 0 || t[k] > t[k - 1]);
+    return ok;
+}
+
+/* A channel's values as check_channel checks them (unit rotations, finite vectors). */
+static inline __attribute__((always_inline)) int values_plain(const ganim_channel *ch, int comps)
+{
+    return comps == 4 ? unit_quats(ch->values, ch->count) : finite_all(ch->values, (size_t)ch->count * (size_t)comps);
+}
+
+/* check_channel without its messages: 1 when it would return GANIM_OK. */
+static inline __attribute__((always_inline)) int channel_plain(const ganim_channel *ch, uint32_t frames, int comps,
+                                                               const ganim_limits *lim, int vouched)
+{
+    const ganim_channel_kind kind = ch->kind;
+    if (kind == GANIM_CHANNEL_ABSENT) return 1;
+    if (kind == GANIM_CHANNEL_PER_FRAME) {
+        if (ch->count != frames || !ch->values) return 0;
+    } else if (kind == GANIM_CHANNEL_CONSTANT) {
+        if (ch->count != 1 || !ch->values) return 0;
+    } else if (!keyed_plain(ch, lim)) {
+        return 0;
+    }
+    return vouched || values_plain(ch, comps);
+}
+
+/* 1 when every track of `c` passes the track loop of tracks_checked (each bone in the
+ * skeleton and animated once, each channel as check_channel wants it), found without a
+ * message and with nothing but the checks in the loop; 0 when one does not, or the
+ * skeleton has over 4,096 bones: tracks_checked then names the first failure. */
+static inline __attribute__((always_inline)) int tracks_plain(const ganim_clip *c, const ganim_skeleton *s,
+                                                              const ganim_limits *lim, int vouched, int vectors_vouched)
+{
+    const uint32_t nt = c->track_count;
+    if (!nt) return 1;
+    if (!s || s->bone_count > 64u * 64u) return 0;
+    const uint32_t nb = s->bone_count, frames = c->frame_count;
+    const ganim_track *tracks = c->tracks;
+    uint64_t seen[64];
+    for (uint32_t w = 0; w < (nb + 63u) / 64u; w++) seen[w] = 0; /* most skeletons: one word, no memset call */
+    for (uint32_t ti = 0; ti < nt; ti++) {
+        const ganim_track *t = &tracks[ti];
+        const uint32_t b = t->bone;
+        if (b >= nb) return 0;
+        const uint64_t m = 1ull << (b % 64u);
+        if (seen[b / 64u] & m) return 0;
+        seen[b / 64u] |= m;
+        if (!channel_plain(&t->rotation, frames, 4, lim, vouched) ||
+            !channel_plain(&t->translation, frames, 3, lim, vectors_vouched) ||
+            !channel_plain(&t->scale, frames, 3, lim, vectors_vouched))
+            return 0;
+    }
+    return 1;
+}
+
+/* The track loop, to name the first failure when tracks_plain finds one. */
+static ganim_code tracks_checked(const ganim_clip *c, uint32_t ci, const ganim_skeleton *s, const ganim_limits *lim,
+                                 int vouched, int vectors_vouched, ganim_error *err)
+{
+    /* bones animated by earlier tracks: a bit each for skeletons of up to 4096 bones
+     * (the search among earlier tracks, quadratic in tracks, cost more than the
+     * channels' own checks on short clips), that search beyond */
+    uint64_t seen[64];
+    int bits = s && s->bone_count <= 64u * 64u;
+    if (bits) memset(seen, 0, ((s->bone_count + 63u) / 64u) * sizeof seen[0]);
+    for (uint32_t ti = 0; ti < c->track_count; ti++) {
+        const ganim_track *t = &c->tracks[ti];
+        if (!s || t->bone >= s->bone_count) {
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
+                              "clip %u track %u: bone %u is not in the skeleton", ci, ti, t->bone);
+        }
+        int twice = 0;
+        if (bits) {
+            uint64_t m = 1ull << (t->bone % 64u);
+            twice = (seen[t->bone / 64u] & m) != 0;
+            seen[t->bone / 64u] |= m;
+        } else {
+            for (uint32_t tj = 0; tj < ti && !twice; tj++) twice = c->tracks[tj].bone == t->bone;
+        }
+        if (twice)
+            return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: two tracks animate bone %u", ci,
+                              t->bone);
+        ganim_code code;
+        if ((code = check_channel(&t->rotation, c, ci, ti, "rotation", 4, lim, vouched, err)) != GANIM_OK) return code;
+        if ((code = check_channel(&t->translation, c, ci, ti, "translation", 3, lim, vectors_vouched, err)) != GANIM_OK)
+            return code;
+        if ((code = check_channel(&t->scale, c, ci, ti, "scale", 3, lim, vectors_vouched, err)) != GANIM_OK)
+            return code;
+    }
+    return GANIM_OK;
+}
+
 ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
 {
     if (!doc) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "no document");
@@ -226,37 +326,9 @@ ganim_code ganim_doc_validate(const ganim_doc *doc, ganim_error *err)
                 return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
                                   "clip %u: event %u is at frame %g, outside 0..2^24", ci, k,
                                   (double)c->events[k].frame);
-        /* bones animated by earlier tracks: a bit each for skeletons of up to 4096 bones
-         * (the search among earlier tracks, quadratic in tracks, cost more than the
-         * channels' own checks on short clips), that search beyond */
-        uint64_t seen[64];
-        int bits = s && s->bone_count <= 64u * 64u;
-        if (bits) memset(seen, 0, ((s->bone_count + 63u) / 64u) * sizeof seen[0]);
-        for (uint32_t ti = 0; ti < c->track_count; ti++) {
-            const ganim_track *t = &c->tracks[ti];
-            if (!s || t->bone >= s->bone_count) {
-                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET,
-                                  "clip %u track %u: bone %u is not in the skeleton", ci, ti, t->bone);
-            }
-            int twice = 0;
-            if (bits) {
-                uint64_t m = 1ull << (t->bone % 64u);
-                twice = (seen[t->bone / 64u] & m) != 0;
-                seen[t->bone / 64u] |= m;
-            } else {
-                for (uint32_t tj = 0; tj < ti && !twice; tj++) twice = c->tracks[tj].bone == t->bone;
-            }
-            if (twice)
-                return ganim_fail(err, GANIM_ERR_CORRUPT, GANIM_NO_OFFSET, "clip %u: two tracks animate bone %u", ci,
-                                  t->bone);
-            ganim_code code;
-            if ((code = check_channel(&t->rotation, c, ci, ti, "rotation", 4, lim, vouched, err)) != GANIM_OK)
-                return code;
-            if ((code = check_channel(&t->translation, c, ci, ti, "translation", 3, lim, vectors_vouched, err)) !=
-                GANIM_OK)
-                return code;
-            if ((code = check_channel(&t->scale, c, ci, ti, "scale", 3, lim, vectors_vouched, err)) != GANIM_OK)
-                return code;
+        if (!tracks_plain(c, s, lim, vouched, vectors_vouched)) {
+            ganim_code code = tracks_checked(c, ci, s, lim, vouched, vectors_vouched, err);
+            if (code != GANIM_OK) return code;
         }
         if (c->partner) { /* an animation without a partner of its own */
             uint32_t p = c->partner - 1;

@@ -19,20 +19,27 @@ typedef struct pending {
 /* `lend`: the buffer holding `data` when the read may keep it (a file loaded for this
  * read; ganim_doc_keep_input), else NULL (then the caller's bytes are kept as they are
  * when opts->input_outlives_doc says they outlive the document, else copied). */
+/* `probed`: the format ganim_probe found for these bytes (its score `probed_score`) when
+ * the caller already asked it and opts->format names none (NULL: read_bytes probes). */
 static ganim_code read_bytes(const void *data, size_t size, ganim_buffer *lend, const ganim_read_opts *opts,
-                             const pending *notes, int note_count, ganim_doc **out, ganim_error *err)
+                             const ganim_format *probed, int probed_score, const pending *notes, int note_count,
+                             ganim_doc **out, ganim_error *err)
 {
     *out = NULL;
     ganim_error_clear(err);
     const ganim_format *fmt;
-    if (opts->format) {
+    int score = -1; /* the probe's score of fmt when known */
+    if (!opts->format && probed) {
+        fmt = probed;
+        score = probed_score;
+    } else if (opts->format) {
         fmt = ganim_format_find(opts->format);
         if (!fmt) {
             return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
                               "unknown format name '%s' (see 'ganim formats')", opts->format);
         }
     } else {
-        fmt = ganim_probe(data, size, NULL);
+        fmt = ganim_probe(data, size, &score); /* the best score is fmt's (ganim_format_probe) */
         if (!fmt) {
             return ganim_fail(err, GANIM_ERR_UNKNOWN_FORMAT, 0,
                               "not a file ganim recognises (%zu bytes; see 'ganim formats')", size);
@@ -50,9 +57,9 @@ static ganim_code read_bytes(const void *data, size_t size, ganim_buffer *lend, 
     ganim_doc *doc = fmt->impl->sized_for_input ? ganim_doc_create_for_input(&opts->allocator, opts->memory_limit, size)
                                                 : ganim_doc_create(&opts->allocator, opts->memory_limit);
     if (!doc) return GANIM_NOMEM(err);
-    ganim_doc_set_limits(doc, &lim);
+    ganim_doc_put_limits(doc, &lim);
     doc->format = fmt;
-    doc->probe_score = ganim_format_probe(fmt, data, size);
+    doc->probe_score = score >= 0 ? score : ganim_format_probe(fmt, data, size);
     for (int i = 0; i < note_count; i++) ganim_doc_warn(doc, notes[i].code, GANIM_NO_OFFSET, "%s", notes[i].message);
     static const uint8_t empty[1];
     if (lend) ganim_doc_lend_input(doc, lend);
@@ -93,7 +100,7 @@ ganim_code ganim_read_memory(const void *data, size_t size, const ganim_read_opt
     if (!out || (!data && size)) {
         return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "ganim_read_memory: no data or no output");
     }
-    return read_bytes(data, size, NULL, opts, NULL, 0, out, err);
+    return read_bytes(data, size, NULL, opts, NULL, 0, NULL, 0, out, err);
 }
 
 /* The companion skeleton of `path` for `fmt`, read into *companion (NULL when there is
@@ -162,7 +169,8 @@ static ganim_code read_loaded(ganim_buffer *buf, const char *name_path, const ch
         read_companion(companion_path, fmt, opts, cpath, sizeof cpath, &companion, &notes[0], &note_count);
         if (companion) o.skeleton = companion->skeleton;
     }
-    ganim_code code = read_bytes(buf->data, buf->size, buf, &o, notes, note_count, out, err);
+    const ganim_format *probed = o.format ? NULL : fmt; /* found by the probe above */
+    ganim_code code = read_bytes(buf->data, buf->size, buf, &o, probed, score, notes, note_count, out, err);
     if (code == GANIM_ERR_MISMATCH && companion) {
         /* A guessed companion that does not fit is not the caller's fault. */
         notes[note_count].code = GANIM_WARN_COMPANION;
@@ -172,7 +180,7 @@ static ganim_code read_loaded(ganim_buffer *buf, const char *name_path, const ch
         ganim_doc_free(companion);
         companion = NULL;
         o.skeleton = NULL;
-        code = read_bytes(buf->data, buf->size, buf, &o, notes, note_count, out, err);
+        code = read_bytes(buf->data, buf->size, buf, &o, probed, score, notes, note_count, out, err);
     }
     if (code == GANIM_OK && companion && !((*out)->skeleton_file = ganim_doc_strdup(*out, cpath))) {
         ganim_doc_free(*out);

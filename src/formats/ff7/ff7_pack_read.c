@@ -604,6 +604,7 @@ ganim_code ff7_battle_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     /* Every rotation channel is ff7_clip_fill's, each quaternion a product of three made
      * from the exact angle table: unit length within 2^-18 (ff7.h, "Unit length"). */
     ganim_doc_vouch_rotations(doc);
+    ganim_doc_vouch_vectors(doc); /* translations: ff7_clip_fill's int32 positions as floats; no scale */
     /* Weapon animation i plays with body animation i (docs/formats/ff7-battle.md, "The
      * model": Kimera draws WeaponAnimations[i] with SkeletonAnimations[i], kujata pairs
      * them the same way): the exporters write the two as one animation. A special slot on
