@@ -304,15 +304,15 @@ static ganim_code extras_tree(gltf_file *f, const gj_value *ex, const gj_value *
 
 /* The whole number of 1 to 9 digits at t[*i] as gj_uint takes it (no sign, no leading
  * zero but a lone 0, nothing of a fraction or an exponent after it: the caller checks
- * the byte after), *i past it; 0: not one. */
-static inline int span_uint(const char *t, uint32_t len, uint32_t *i, uint32_t *u)
+ * the byte after), *i past it; 0: not one. The run of digits ends at a byte that is not
+ * one, the caller's ']' at t[end] at the latest (negated_span checks it first): no read
+ * past it. */
+static inline int span_uint(const char *t, uint32_t *i, uint32_t *u)
 {
-    uint32_t k = *i;
-    while (k < len && k - *i < 10 && (unsigned)(t[k] - '0') < 10) k++;
-    uint32_t d = k - *i;
-    uint64_t v;
-    if (d > 9 || (d > 1 && t[*i] == '0') || gj_uint_digits(t + *i, d, UINT32_MAX, &v) != 1) return 0;
-    *i = k;
+    uint64_t v; /* (a tenth digit scanned: refused; at most 999,999,999: a uint32_t) */
+    const uint32_t d = gj_digit_run(t + *i, 10, &v);
+    if (!d || d > 9 || (d > 1 && t[*i] == '0')) return 0;
+    *i += d;
     *u = (uint32_t)v;
     return 1;
 }
@@ -332,9 +332,9 @@ static uint32_t negated_span(const char *t, uint32_t len, uint32_t keys, float *
         uint32_t lo, hi;
         if (i >= end || t[i] != '[') return 0;
         i++;
-        if (!span_uint(t, end, &i, &lo) || i >= end || t[i] != ',') return 0;
+        if (!span_uint(t, &i, &lo) || i >= end || t[i] != ',') return 0;
         i++;
-        if (!span_uint(t, end, &i, &hi) || i >= end || t[i] != ']' || lo > hi || hi >= keys) return 0;
+        if (!span_uint(t, &i, &hi) || i >= end || t[i] != ']' || lo > hi || hi >= keys) return 0;
         i++;
         ranges++;
         if (v) {
