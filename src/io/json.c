@@ -453,10 +453,25 @@ static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, cons
             _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
                          _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F)));
         unsigned mask = (unsigned)_mm_movemask_epi8(hit);
-        if (mask) end = start + (size_t)__builtin_ctz(mask), found = 1;
+        if (mask) {
+            end = start + (size_t)__builtin_ctz(mask), found = 1;
+        } else {              /* (a longer one: node and animation names) 16 bytes at a time, to 64 */
+            end = start + 16; /* (none of those before end) */
+            while (end - start < 64 && st->n - end >= 16) {
+                x = _mm_loadu_si128((const __m128i *)(const void *)(st->s + end));
+                hit = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+                    _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F)));
+                if ((mask = (unsigned)_mm_movemask_epi8(hit)) != 0) {
+                    end += (size_t)__builtin_ctz(mask), found = 1;
+                    break;
+                }
+                end += 16;
+            }
+        }
     }
 #endif
-    if (!found)
+    if (!found) /* (from end: the bytes before it are none of those) */
         while (end < st->n && end - start < 64 && st->s[end] != '"' && st->s[end] != '\\' && st->s[end] >= 0x20) end++;
     int plain = end < st->n && st->s[end] == '"';
     size_t n = end - start;

@@ -170,18 +170,28 @@ int gj_bytes(const gj_value *v, const char **s, size_t *n); /* any STRING: its b
 int gj_number(const gj_value *v, double *d);                /* any finite NUMBER */
 int gj_float(const gj_value *v, float *f);                  /* a NUMBER, rounded once to float32 */
 int gj_uint(const gj_value *v, uint64_t max, uint64_t *u);  /* an integral NUMBER in 0..max */
+/* The decimal digits at the start of t[0..most) (most at most 19: no overflow): how many
+ * (0 to most), their value in *v. The one digit conversion of the readers' whole numbers
+ * (gj_uint_digits below; a reader that scans a run of digits of its own). */
+static inline uint32_t gj_digit_run(const char *t, uint32_t most, uint64_t *v)
+{
+    uint64_t n = 0;
+    uint32_t i = 0;
+    for (; i < most; i++) {
+        unsigned d = (unsigned)(unsigned char)t[i] - '0';
+        if (d > 9) break;
+        n = n * 10 + d;
+    }
+    *v = n;
+    return i;
+}
 /* gj_uint's usual case in the caller: the token t of `count` bytes (a NUMBER's text, as the
  * parser took it: no leading zero) of 1 to 15 digits is its own exact value: 1 (in *u) when
  * it is at most max, else 0; -1 when the token is not such (then gj_uint decides). */
 static inline int gj_uint_digits(const char *t, uint32_t count, uint64_t max, uint64_t *u)
 {
-    if (count < 1 || count > 15) return -1;
-    uint64_t n = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        unsigned d = (unsigned)(unsigned char)t[i] - '0';
-        if (d > 9) return -1;
-        n = n * 10 + d;
-    }
+    uint64_t n;
+    if (count < 1 || count > 15 || gj_digit_run(t, count, &n) != count) return -1;
     if (n > max) return 0;
     *u = n;
     return 1;

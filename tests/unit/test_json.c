@@ -1664,6 +1664,38 @@ TEST(uint_inline_is_gj_uint)
     CHECK_MSG(took > 50000 && refused > 50000, "%u took, %u refused", took, refused);
 }
 
+/* gj_digit_run (json.h: the one digit conversion of gj_uint_digits and of gltf_anim.c's
+ * negated ranges) against a byte-at-a-time reference: runs of 0 to 22 digits among bytes
+ * next to '0'..'9' ('/', ':', 0x80 + a digit, NUL), every limit 0 to 19. */
+TEST(digit_run_counts_and_values)
+{
+    static const char other[] = { '/', ':', ' ', ']', ',', 'e', '.', '-', (char)0xB0, (char)0xB9, 0 };
+    uint32_t seed = 777u;
+    unsigned full = 0, cut = 0, empty = 0;
+    for (int round = 0; round < 20000; round++) {
+        char t[32];
+        seed = seed * 1103515245u + 12345u;
+        uint32_t r = seed >> 8;
+        unsigned run = (r % 23), m;
+        for (m = 0; m < sizeof t; m++) {
+            seed = seed * 1103515245u + 12345u;
+            t[m] = m < run ? (char)('0' + (seed >> 16) % 10) : other[(seed >> 16) % sizeof other];
+        }
+        for (uint32_t most = 0; most <= 19; most++) {
+            uint64_t want = 0, got = 12345;
+            uint32_t len = 0;
+            while (len < most && t[len] >= '0' && t[len] <= '9') want = want * 10 + (uint64_t)(t[len++] - '0');
+            uint32_t d = gj_digit_run(t, most, &got);
+            CHECK_MSG(d == len && got == want, "run %u, most %u: %u %llu, want %u %llu", run, most, d,
+                      (unsigned long long)got, len, (unsigned long long)want);
+            full += len == run && run > 0;
+            cut += len == most && most < run;
+            empty += len == 0;
+        }
+    }
+    CHECK_MSG(full > 10000 && cut > 10000 && empty > 10000, "%u %u %u", full, cut, empty);
+}
+
 int main(void)
 {
     RUN(values_and_views);
@@ -1689,5 +1721,6 @@ int main(void)
     RUN(records_charge_the_names_pushed_out);
     RUN(tiny_bounds_grow_the_stack_by_one);
     RUN(uint_inline_is_gj_uint);
+    RUN(digit_run_counts_and_values);
     return test_finish();
 }

@@ -268,24 +268,26 @@ static int channel_record(const anim *a, const gj_value *chans, uint32_t ci, int
  * gltf.c's sampler_names), when the samplers were read as records and the sampler is the
  * usual one: interpolation absent or LINEAR, STEP or CUBICSPLINE, input and output valid
  * accessors. A record's extras is an object or an array only as its text (a span field,
- * GJ_LATER: read_channel's span_extras). 0: read it from the values. */
-static int sampler_record(const anim *a, uint32_t si, const char **interp, uint32_t *in, uint32_t *out, uint64_t *at)
+ * GJ_LATER: read_channel's span_extras). Its fields (the caller reads the extras field
+ * from them); NULL: read it from the values. */
+static const gj_field *sampler_record(const anim *a, uint32_t si, const char **interp, uint32_t *in, uint32_t *out,
+                                      uint64_t *at)
 {
     const gltf_file *f = a->f;
-    if (a->samplers->type != GJ_RECORDS) return 0;
+    if (a->samplers->type != GJ_RECORDS) return NULL;
     const gj_field *fl = &a->samplers->set->field[(size_t)si * f->recs[GLTF_SAMPLERS].fields];
-    if (fl[3].type == GJ_OBJECT) return 0;
+    if (fl[3].type == GJ_OBJECT) return NULL;
     if (fl[0].type != GJ_ABSENT) {
         const char *s = (const char *)f->json_text + fl[0].at + 1;
-        if (fl[0].type != GJ_STRING) return 0;
+        if (fl[0].type != GJ_STRING) return NULL;
         if (fl[0].count == 6 && memcmp(s, "LINEAR", 6) == 0) *interp = "LINEAR";
         else if (fl[0].count == 4 && memcmp(s, "STEP", 4) == 0) *interp = "STEP";
         else if (fl[0].count == 11 && memcmp(s, "CUBICSPLINE", 11) == 0) *interp = "CUBICSPLINE";
-        else return 0;
+        else return NULL;
     }
-    if (!field_index(f, &fl[1], f->accessor_count, in) || !field_index(f, &fl[2], f->accessor_count, out)) return 0;
+    if (!field_index(f, &fl[1], f->accessor_count, in) || !field_index(f, &fl[2], f->accessor_count, out)) return NULL;
     *at = f->json_offset + a->samplers->set->at[si];
-    return 1;
+    return fl;
 }
 
 /* A sampler's extras the records kept as its text (GJ_LATER: json.h's span field) made
@@ -304,15 +306,15 @@ static ganim_code extras_tree(gltf_file *f, const gj_value *ex, const gj_value *
 
 /* The whole number of 1 to 9 digits at t[*i] as gj_uint takes it (no sign, no leading
  * zero but a lone 0, nothing of a fraction or an exponent after it: the caller checks
- * the byte after), *i past it; 0: not one. */
-static inline int span_uint(const char *t, uint32_t len, uint32_t *i, uint32_t *u)
+ * the byte after), *i past it; 0: not one. The run of digits ends at a byte that is not
+ * one, the caller's ']' at t[end] at the latest (negated_span checks it first): no read
+ * past it. */
+static inline int span_uint(const char *t, uint32_t *i, uint32_t *u)
 {
-    uint32_t k = *i;
-    while (k < len && k - *i < 10 && (unsigned)(t[k] - '0') < 10) k++;
-    uint32_t d = k - *i;
-    uint64_t v;
-    if (d > 9 || (d > 1 && t[*i] == '0') || gj_uint_digits(t + *i, d, UINT32_MAX, &v) != 1) return 0;
-    *i = k;
+    uint64_t v; /* (a tenth digit scanned: refused; at most 999,999,999: a uint32_t) */
+    const uint32_t d = gj_digit_run(t + *i, 10, &v);
+    if (!d || d > 9 || (d > 1 && t[*i] == '0')) return 0;
+    *i += d;
     *u = (uint32_t)v;
     return 1;
 }
@@ -332,9 +334,9 @@ static uint32_t negated_span(const char *t, uint32_t len, uint32_t keys, float *
         uint32_t lo, hi;
         if (i >= end || t[i] != '[') return 0;
         i++;
-        if (!span_uint(t, end, &i, &lo) || i >= end || t[i] != ',') return 0;
+        if (!span_uint(t, &i, &lo) || i >= end || t[i] != ',') return 0;
         i++;
-        if (!span_uint(t, end, &i, &hi) || i >= end || t[i] != ']' || lo > hi || hi >= keys) return 0;
+        if (!span_uint(t, &i, &hi) || i >= end || t[i] != ']' || lo > hi || hi >= keys) return 0;
         i++;
         ranges++;
         if (v) {
@@ -432,7 +434,7 @@ static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint3
     uint32_t in, out;
     uint64_t sat;
     const gj_value *ours = NULL; /* the sampler's extras.ganim */
-    const int recorded = sampler_record(a, sampler, &interp, &in, &out, &sat);
+    const gj_field *const recorded = sampler_record(a, sampler, &interp, &in, &out, &sat);
     if (!recorded) {
         const gj_value *sm[4], *const *m = sm;
         gj_value stmp[4], sobj;
@@ -489,12 +491,11 @@ static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint3
     c->n = nin;
     /* ganim's exporter flips the sign of some rotation keys for continuity and records
      * which ([first, last] key ranges): the model's own signs come back */
-    if (recorded) { /* (a record's extras as text: ganim's usual ranges read from it, else its tree) */
-        const gj_field *sx = &a->samplers->set->field[(size_t)sampler * f->recs[GLTF_SAMPLERS].fields + 3];
-        if (sx->type == GJ_LATER &&
-            (code = span_extras(a, c, sx, f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC, &ours)) != GANIM_OK)
-            return code;
-    }
+    /* (a record's extras as text: ganim's usual ranges read from it, else its tree) */
+    if (recorded && recorded[3].type == GJ_LATER &&
+        (code = span_extras(a, c, &recorded[3], f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC, &ours)) !=
+            GANIM_OK)
+        return code;
     const gj_value *neg = ours ? gj_get(ours, "negated") : NULL;
     if (f->undo && p == GLTF_ROT && c->interp != GLTF_CUBIC && neg && neg->type == GJ_ARRAY) {
         if ((code = own_values(a, c)) != GANIM_OK) return code;
