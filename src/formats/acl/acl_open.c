@@ -211,6 +211,14 @@ static void clip_range(const ganim_acl *h, const acl_layout *L, unsigned kind, u
         uint32_t g = a / 4u, j = a % 4u, n = h->nanim[0] - 4u * g;
         if (n > 4) n = 4;
         const uint8_t *F = R + 96u * g;
+        if (n == 4) { /* a full group (all but the last): fixed strides, the same floats */
+            F += 4u * j;
+            for (unsigned c = 0; c < 3; c++) {
+                mn[c] = ganim_ld_f32le(F + 16u * c);
+                ex[c] = ganim_ld_f32le(F + 48u + 16u * c);
+            }
+            return;
+        }
         for (unsigned c = 0; c < 3; c++) {
             mn[c] = ganim_ld_f32le(F + 4u * (c * n + j));
             ex[c] = ganim_ld_f32le(F + 4u * ((3u + c) * n + j));
