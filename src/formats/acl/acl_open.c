@@ -730,13 +730,20 @@ static ACL_HOT_INLINE void fill_group(acl_grp *g, const acl_rec *recs, const uin
     g->last = last;
     g->segrange = (uint8_t)seg;
     if (mode == M_VAR) {
-        __m128 sm[4], se[4];
-        for (uint32_t j = 0; j < 4; j++) { /* without a segment range: 0 and 1 (the record's stay 0) */
-            sm[j] = r[j]->segrange ? _mm_loadu_ps(r[j]->smin) : _mm_setzero_ps();
-            se[j] = r[j]->segrange ? _mm_loadu_ps(r[j]->sext) : _mm_set1_ps(1.0f);
+        if (!seg) { /* no lane with a segment range (a clip of one segment): 0 and 1 */
+            const __m128 one = _mm_set1_ps(1.0f);
+            _mm_storeu_ps(g->sext[0], one);
+            _mm_storeu_ps(g->sext[1], one);
+            _mm_storeu_ps(g->sext[2], one);
+        } else {
+            __m128 sm[4], se[4];
+            for (uint32_t j = 0; j < 4; j++) { /* a lane without one: 0 and 1 (the record's stay 0) */
+                sm[j] = r[j]->segrange ? _mm_loadu_ps(r[j]->smin) : _mm_setzero_ps();
+                se[j] = r[j]->segrange ? _mm_loadu_ps(r[j]->sext) : _mm_set1_ps(1.0f);
+            }
+            grp_rows(g->smin, sm[0], sm[1], sm[2], sm[3]);
+            grp_rows(g->sext, se[0], se[1], se[2], se[3]);
         }
-        grp_rows(g->smin, sm[0], sm[1], sm[2], sm[3]);
-        grp_rows(g->sext, se[0], se[1], se[2], se[3]);
         grp_rows(g->cmin, _mm_loadu_ps(r[0]->cmin), _mm_loadu_ps(r[1]->cmin), _mm_loadu_ps(r[2]->cmin),
                  _mm_loadu_ps(r[3]->cmin));
         grp_rows(g->cext, _mm_loadu_ps(r[0]->cext), _mm_loadu_ps(r[1]->cext), _mm_loadu_ps(r[2]->cext),
