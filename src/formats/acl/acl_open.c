@@ -211,6 +211,14 @@ static void clip_range(const ganim_acl *h, const acl_layout *L, unsigned kind, u
         uint32_t g = a / 4u, j = a % 4u, n = h->nanim[0] - 4u * g;
         if (n > 4) n = 4;
         const uint8_t *F = R + 96u * g;
+        if (n == 4) { /* a full group (all but the last): fixed strides, the same floats */
+            F += 4u * j;
+            for (unsigned c = 0; c < 3; c++) {
+                mn[c] = ganim_ld_f32le(F + 16u * c);
+                ex[c] = ganim_ld_f32le(F + 48u + 16u * c);
+            }
+            return;
+        }
         for (unsigned c = 0; c < 3; c++) {
             mn[c] = ganim_ld_f32le(F + 4u * (c * n + j));
             ex[c] = ganim_ld_f32le(F + 4u * ((3u + c) * n + j));
@@ -681,6 +689,114 @@ static void build_groups(ganim_acl *h, uint32_t s)
 #endif
 
 #if defined(__SSE2__)
+/* Four records' x, y, z of one field (16 bytes a record: the vectors of acl_rec) into a
+ * group's [component][lane] rows, by one transpose (lane 3 of each record dropped). */
+static inline void grp_rows(float rows[3][4], __m128 a, __m128 b, __m128 c, __m128 d)
+{
+    _MM_TRANSPOSE4_PS(a, b, c, d);
+    _mm_storeu_ps(rows[0], a);
+    _mm_storeu_ps(rows[1], b);
+    _mm_storeu_ps(rows[2], c);
+}
+
+/* One group g of the n (1-4) records recs[lane[0..n-1]] of kind k, all stored as `mode`
+ * (lanes past n repeat lane 0): build_groups' fields, the same bytes, with each of the
+ * four rows of ranges written by one transpose instead of twelve stores a lane. */
+static ACL_HOT_INLINE void fill_group(acl_grp *g, const acl_rec *recs, const uint32_t lane[4], uint32_t n, unsigned k,
+                                      unsigned mode, uint32_t pose_bits)
+{
+    const acl_rec *r[4];
+    uint32_t bits = pose_bits, last = 0;
+    unsigned seg = 0;
+    ACL_ZERO(g);
+    g->n = (uint8_t)n;
+    g->kind = (uint8_t)k;
+    for (uint32_t j = 0; j < 4; j++) {
+        uint32_t a = lane[j < n ? j : 0];
+        r[j] = &recs[a];
+        g->rec[j] = a;
+        g->bit[j] = r[j]->bit;
+        g->track[j] = r[j]->track;
+        seg |= r[j]->segrange;
+        bits |= r[j]->bit;
+        uint32_t l = r[j]->bit + 64u; /* raw: acl_raw16's 16 bytes */
+        if (mode == M_VAR) {
+            g->inv[j] = r[j]->inv;
+            g->nb[j] = r[j]->nb;
+            l = r[j]->bit + (r[j]->nb > 19 ? 2u * r[j]->nb : 0u);
+        }
+        if (l > last) last = l;
+    }
+    g->last = last;
+    g->segrange = (uint8_t)seg;
+    if (mode == M_VAR) {
+        if (!seg) { /* no lane with a segment range (a clip of one segment): 0 and 1 */
+            const __m128 one = _mm_set1_ps(1.0f);
+            _mm_storeu_ps(g->sext[0], one);
+            _mm_storeu_ps(g->sext[1], one);
+            _mm_storeu_ps(g->sext[2], one);
+        } else {
+            __m128 sm[4], se[4];
+            for (uint32_t j = 0; j < 4; j++) { /* a lane without one: 0 and 1 (the record's stay 0) */
+                sm[j] = r[j]->segrange ? _mm_loadu_ps(r[j]->smin) : _mm_setzero_ps();
+                se[j] = r[j]->segrange ? _mm_loadu_ps(r[j]->sext) : _mm_set1_ps(1.0f);
+            }
+            grp_rows(g->smin, sm[0], sm[1], sm[2], sm[3]);
+            grp_rows(g->sext, se[0], se[1], se[2], se[3]);
+        }
+        grp_rows(g->cmin, _mm_loadu_ps(r[0]->cmin), _mm_loadu_ps(r[1]->cmin), _mm_loadu_ps(r[2]->cmin),
+                 _mm_loadu_ps(r[3]->cmin));
+        grp_rows(g->cext, _mm_loadu_ps(r[0]->cext), _mm_loadu_ps(r[1]->cext), _mm_loadu_ps(r[2]->cext),
+                 _mm_loadu_ps(r[3]->cext));
+    }
+    g->raw4 = (uint8_t)(mode == M_RAW && (bits & 7u) != 0);
+    g->soa = (uint8_t)(n > 1 && (mode == M_VAR || g->raw4));
+}
+
+/* build_groups' groups, the same bytes (test_acl's groups_match_the_general_build compares
+ * them): a kind whose records are all stored one way (the common case: every sub-track of
+ * a variable format at some width) is cut into runs of four in record order without the
+ * lane scan (the stable sort of one way is the identity), and every group is filled by
+ * fill_group. A kind stored several ways keeps build_groups' scan for its lanes. */
+static void build_groups_fast(ganim_acl *h, uint32_t s)
+{
+    acl_seg *sg = &h->segs[s];
+    acl_grp *g = sg->grps, *end = sg->grps + h->ngrp;
+    static const uint8_t order[4] = { M_VAR, M_RAW, M_CONST, M_FULL4 };
+    const acl_rec *recs = sg->recs;
+    uint32_t idx = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        const uint32_t na = h->nanim[k], stop = idx + na;
+        unsigned modes = 0;
+        for (uint32_t a = idx; a < stop; a++) modes |= 1u << recs[a].mode;
+        if (modes && !(modes & (modes - 1u))) { /* one way */
+            unsigned mode = recs[idx].mode;
+            for (uint32_t a = idx; a < stop; a += 4u) {
+                uint32_t n = stop - a < 4u ? stop - a : 4u;
+                const uint32_t lane[4] = { a, a + 1u, a + 2u, a + 3u };
+                fill_group(g++, recs, lane, n, k, mode, sg->pose_bits);
+            }
+        } else {
+            for (unsigned m = 0; m < 4; m++) {
+                uint32_t lane[4], n = 0;
+                if (!(modes & (1u << order[m]))) continue;
+                for (uint32_t a = idx; a <= stop; a++) {
+                    if (a < stop && recs[a].mode == order[m]) lane[n++] = a;
+                    if (!n || (n < 4 && a < stop)) continue;
+                    fill_group(g++, recs, lane, n, k, order[m], sg->pose_bits);
+                    n = 0;
+                }
+            }
+        }
+        idx = stop;
+    }
+    sg->ngrp = (uint32_t)(g - sg->grps);
+    if (h->nseg > 1)
+        for (; g < end; g++) ACL_ZERO(g);
+}
+#endif
+
+#if defined(__SSE2__)
 /* Whether a segment has ACL_CLIP_SHORT stored samples or fewer (ganim_acl_decode_clip
  * then decodes it a pose at a time, through the groups), from the counts parse_segment
  * will check: before the allocation, on the bytes parse_header proved in bounds (segment
@@ -1043,7 +1159,8 @@ ganim_code acl_open_ex(const uint8_t *data, size_t size, uint64_t base, const ga
 #if defined(__SSE2__)
         if (h->ngrp) {
             sg->grps = (acl_grp *)(blk + offs[9]) + (size_t)s * h->ngrp;
-            build_groups(h, s);
+            if (flags & ACL_OPEN_GENERAL) build_groups(h, s);
+            else build_groups_fast(h, s);
         }
 #endif
         sg->first_key = nk;

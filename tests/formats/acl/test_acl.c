@@ -2884,6 +2884,208 @@ TEST(width_reciprocals_equal_the_division)
     }
 }
 
+/* ---- the groups built without the lane scan (build_groups_fast) ------------------------ */
+
+typedef struct grp_tally {
+    size_t opened, refused, groups, one_way, several_ways, short_segs;
+    int bad;
+} grp_tally;
+
+/* The buffer opened for groups and for the clip, each with and without ACL_OPEN_GENERAL
+ * (build_groups, the lane scan): the same
+ * code, offset and message; when open, the same records and groups byte for byte (every
+ * segment's, unused groups too), the same whole-clip decode and the same poses at 37
+ * times, bit for bit. */
+static void groups_agree(const uint8_t *b, size_t size, const char *what, grp_tally *t)
+{
+    static const unsigned fl[2] = { ACL_OPEN_GROUPS, ACL_OPEN_CLIP };
+    for (int f = 0; f < 2; f++) {
+        ganim_acl *h[2] = { NULL, NULL };
+        ganim_error err[2];
+        ganim_code rc[2];
+        for (int g = 0; g < 2; g++) {
+            memset(&err[g], 0, sizeof err[g]);
+            rc[g] = acl_open_ex(b, size, 5, NULL, NULL, NULL, fl[f] | (g ? ACL_OPEN_GENERAL : 0u), &h[g], &err[g]);
+        }
+        int same = rc[0] == rc[1] && err[0].offset == err[1].offset && !strcmp(err[0].message, err[1].message);
+        if (same && !rc[0]) {
+            const ganim_acl *x = h[0], *y = h[1];
+            same = x->nseg == y->nseg && x->na == y->na && x->ngrp == y->ngrp &&
+                   !memcmp(x->recs, y->recs, (size_t)x->nseg * x->na * sizeof *x->recs);
+            for (uint32_t s = 0; same && s < x->nseg; s++) {
+                const acl_seg *sx = &x->segs[s], *sy = &y->segs[s];
+                /* the unused groups too where another segment may read them (several segments) */
+                size_t ng = x->nseg > 1 ? x->ngrp : sx->ngrp;
+                same = sx->ngrp == sy->ngrp && !sx->grps == !sy->grps &&
+                       (!sx->grps || !memcmp(sx->grps, sy->grps, ng * sizeof *sx->grps));
+                t->short_segs += sx->stored <= ACL_CLIP_SHORT;
+                if (!sx->grps) continue;
+                t->groups += sx->ngrp;
+                for (unsigned k = 0, a = 0; k < 3; a += x->nanim[k], k++) {
+                    unsigned modes = 0;
+                    for (uint32_t i = a; i < a + x->nanim[k]; i++) modes |= 1u << sx->recs[i].mode;
+                    if (modes & (modes - 1u)) t->several_ways++;
+                    else if (modes) t->one_way++;
+                }
+            }
+            uint32_t nt = x->nt, nf = ganim_acl_frame_count(x);
+            ganim_transform *o[2] = { calloc((size_t)nt * nf, sizeof(ganim_transform)),
+                                      calloc((size_t)nt * nf, sizeof(ganim_transform)) };
+            if (same && o[0] && o[1]) {
+                for (int g = 0; g < 2; g++) ganim_acl_decode_clip(h[g], o[g]);
+                same = !memcmp(o[0], o[1], (size_t)nt * nf * sizeof(ganim_transform));
+                float dur = (float)nf / x->rate;
+                for (int i = -2; same && i < 35; i++) {
+                    for (int g = 0; g < 2; g++) ganim_acl_sample_pose(h[g], dur * (float)i / 31.0f, o[g]);
+                    same = !memcmp(o[0], o[1], (size_t)nt * sizeof(ganim_transform));
+                }
+            }
+            free(o[0]);
+            free(o[1]);
+            t->opened++;
+        } else if (same) {
+            t->refused++;
+        }
+        if (!same && t->bad++ < 8)
+            test_fail(__FILE__, __LINE__, "%s (flags %u): fast %d at %llu '%s', general %d at %llu '%s'%s", what, fl[f],
+                      (int)rc[0], (unsigned long long)err[0].offset, err[0].message, (int)rc[1],
+                      (unsigned long long)err[1].offset, err[1].message,
+                      rc[0] || rc[1] ? "" : " (records, groups or values differ)");
+        ganim_acl_close(h[0]);
+        ganim_acl_close(h[1]);
+    }
+}
+
+/* A random motion of nb bones and nf frames (some sub-tracks still, some moving in
+ * bursts so that a segment may hold them constant) written by ganim's ACL writer. */
+static uint8_t *groups_clip(uint32_t *seed, uint32_t nb, uint32_t nf, int scale, const char *version,
+                            const char *precision, size_t *size)
+{
+    float *q = malloc(sizeof(float) * 4u * nb * nf), *tr = malloc(sizeof(float) * 3u * nb * nf),
+          *sc = malloc(sizeof(float) * 3u * nb * nf);
+    ganim_doc *doc = NULL;
+    uint8_t *out = NULL;
+    if (!q || !tr || !sc || ganim_doc_new(NULL, &doc, NULL) != GANIM_OK) goto done;
+    ganim_bone *bones = calloc(nb, sizeof *bones);
+    char(*names)[16] = calloc(nb, sizeof *names);
+    uint32_t ci = 0;
+    int ok = bones && names;
+    for (uint32_t b = 0; ok && b < nb; b++) {
+        snprintf(names[b], sizeof names[b], "b%u", (unsigned)b);
+        bones[b].name = names[b];
+        bones[b].parent = b ? (int32_t)(xorshift32(seed) % b) : -1;
+        bones[b].rest.rotation.w = 1.0f;
+        bones[b].rest.scale = (ganim_vec3){ 1, 1, 1 };
+        unsigned mr = xorshift32(seed) % 4u, mt = xorshift32(seed) % 4u, ms = scale ? xorshift32(seed) % 4u : 0u;
+        float amp = (float)(xorshift32(seed) % 1000u) / 100.0f + 0.001f;
+        for (uint32_t f = 0; f < nf; f++) {
+            float x = mr == 0   ? 0.0f
+                      : mr == 1 ? 0.3f
+                                : 0.02f * (float)((f / 5u) * (f / 5u)) + 0.01f * (float)(xorshift32(seed) % 7u);
+            float v[4] = { 0.1f + x, -0.2f * x + 0.01f * (float)b, 0.05f * (float)(b % 3u), 1.0f };
+            float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+            for (int i = 0; i < 4; i++) q[(b * nf + f) * 4u + (unsigned)i] = v[i] / len;
+            float y = mt == 0 ? 0.0f : mt == 1 ? 1.5f : amp * ((f / 3u) % 2u ? 1.0f : 0.2f) * (float)f;
+            tr[(b * nf + f) * 3u + 0] = 0.5f * (float)b + y;
+            tr[(b * nf + f) * 3u + 1] = -y * 0.25f;
+            tr[(b * nf + f) * 3u + 2] = y * y * 0.01f;
+            float z = ms == 0 ? 1.0f : ms == 1 ? 1.25f : 1.0f + 0.01f * (float)(f % 9u) * amp;
+            sc[(b * nf + f) * 3u + 0] = z;
+            sc[(b * nf + f) * 3u + 1] = 1.0f;
+            sc[(b * nf + f) * 3u + 2] = 2.0f - z;
+        }
+    }
+    ganim_skeleton sk = { .name = "rig", .bone_count = nb, .bones = bones };
+    ganim_clip clip = { .name = "clip", .kind = GANIM_CLIP_ANIMATION, .fps = 30.0f, .frame_count = nf };
+    ok = ok && ganim_doc_set_skeleton(doc, &sk, NULL) == GANIM_OK &&
+         ganim_doc_add_clip(doc, &clip, &ci, NULL) == GANIM_OK;
+    for (uint32_t b = 0; b < nb && ok; b++) {
+        ganim_track tk = { .bone = b, .name = names[b] };
+        tk.rotation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, nf, NULL, q + 4u * b * nf };
+        tk.translation = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, nf, NULL, tr + 3u * b * nf };
+        if (scale) tk.scale = (ganim_channel){ GANIM_CHANNEL_PER_FRAME, nf, NULL, sc + 3u * b * nf };
+        ok = ganim_doc_add_track(doc, ci, &tk, NULL, NULL) == GANIM_OK;
+    }
+    ganim_buffer buf = { 0 };
+    ganim_setting set[2] = { { "acl.version", version }, { "acl.precision", precision } };
+    ganim_write_opts wo = { .settings = set, .setting_count = 2 };
+    ganim_error e = { 0 };
+    if (ok && ganim_write(doc, "acl", &wo, &buf, &e) == GANIM_OK) {
+        out = malloc(buf.size);
+        if (out) memcpy(out, buf.data, buf.size);
+        *size = buf.size;
+    } else if (ok) {
+        test_fail(__FILE__, __LINE__, "cannot encode %u bones x %u frames: %s", (unsigned)nb, (unsigned)nf, e.message);
+    }
+    ganim_buffer_free(&buf);
+    free(bones);
+    free(names);
+done:
+    ganim_doc_free(doc);
+    free(q);
+    free(tr);
+    free(sc);
+    return out;
+}
+
+/* build_groups_fast (a kind stored one way cut into runs of four without the lane scan,
+ * each group's ranges written by transposes) against build_groups (ACL_OPEN_GENERAL) by
+ * groups_agree:
+ * clips of 1-4 frames (one short segment: the groups the whole-clip decode uses) and of
+ * 17-90 frames (several segments, widths 0 and raw beside variable ones: kinds stored
+ * several ways) from ganim's writer, 1-40 bones, with and without scale, versions 7 and
+ * 10, three precisions; every .acl and .civ (V1 body) of the test data and tests/data/acl
+ * whole, cut at 24 lengths and with 40 single bytes of their segment data changed. */
+TEST(groups_match_the_general_build)
+{
+    grp_tally t = { 0, 0, 0, 0, 0, 0, 0 };
+    uint32_t seed = 0x5EED6A7Bu;
+    static const char *prec[3] = { "0.01", "0.0001", "0.0000001" };
+    for (int i = 0; i < 72; i++) {
+        uint32_t nb = 1u + xorshift32(&seed) % 40u, nf = i % 3 ? 1u + (uint32_t)i % 4u : 17u + xorshift32(&seed) % 74u;
+        size_t size = 0;
+        char what[96];
+        snprintf(what, sizeof what, "built clip %d (%u bones, %u frames)", i, (unsigned)nb, (unsigned)nf);
+        uint8_t *b = groups_clip(&seed, nb, nf, i % 2, i % 5 == 4 ? "7" : "10", prec[(i / 2) % 3], &size);
+        if (b) groups_agree(b, size, what, &t);
+        free(b);
+    }
+    char **lists[3] = { test_list_dir(test_path("acl", ""), ".acl"), test_list_dir(test_path("acl", ""), ".civ"),
+                        test_list_dir(GANIM_SOURCE_DIR "/tests/data/acl", ".acl") };
+    int files = 0;
+    for (int l = 0; l < 3; l++)
+        for (char **p = lists[l]; p && *p; p++) {
+            size_t size, off = l == 1 ? 0x60 : 0;
+            uint8_t *data = test_read_file(*p, &size);
+            if (!data || size <= off) {
+                free(data);
+                continue;
+            }
+            files++;
+            const uint8_t *b = data + off;
+            size_t n = size - off;
+            groups_agree(b, n, *p, &t);
+            for (int c = 1; c <= 24; c++) groups_agree(b, n * (size_t)c / 25u, *p, &t);
+            uint8_t *d = malloc(n);
+            for (int c = 0; d && c < 40; c++) {
+                memcpy(d, b, n);
+                size_t at = n > 0x60 ? 0x40 + xorshift32(&seed) % (n - 0x40) : xorshift32(&seed) % n;
+                d[at] = (uint8_t)(d[at] ^ (1u << (xorshift32(&seed) % 8u)));
+                groups_agree(d, n, *p, &t);
+            }
+            free(d);
+            free(data);
+        }
+    for (int l = 0; l < 3; l++) test_free_list(lists[l]);
+    CHECK(files >= 30);
+    CHECK_MSG(t.bad == 0, "fast and general opens differ %d times", t.bad);
+    CHECK(t.opened > 400 && t.refused > 400);
+    CHECK(t.groups > 1000 && t.one_way > 200 && t.several_ways > 20 && t.short_segs > 100);
+    printf("    groups_match_the_general_build: %zu opens compared, %zu refused alike, %zu groups, kinds stored one "
+           "way %zu / several ways %zu, %zu short segments\n",
+           t.opened, t.refused, t.groups, t.one_way, t.several_ways, t.short_segs);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write-multiseg") == 0) return write_multiseg(argv[2]);
@@ -2891,6 +3093,7 @@ int main(int argc, char **argv)
     RUN(reads_in_a_row_keep_their_memory);
     RUN(in_range_equals_the_three_tests);
     RUN(width_reciprocals_equal_the_division);
+    RUN(groups_match_the_general_build);
     RUN(absurd_sample_rates_are_refused);
     RUN(rest_pose_is_frame_zero_without_bind_pose);
     RUN(acl_buffers_match_acl);
