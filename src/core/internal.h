@@ -19,6 +19,17 @@
 #define GANIM_PRINTF(a, b)
 #endif
 
+/* A function always inlined into its callers (a hot helper gcc would otherwise call), and
+ * one kept out of line (its loop gets the registers to itself, or a rare path stays out
+ * of its caller's). Each use says why. */
+#if defined(__GNUC__)
+#define GANIM_ALWAYS_INLINE inline __attribute__((always_inline))
+#define GANIM_OUT_OF_LINE __attribute__((noinline))
+#else
+#define GANIM_ALWAYS_INLINE inline
+#define GANIM_OUT_OF_LINE
+#endif
+
 /* MinGW's isfinite, isinf and isnan pick a function by the argument's type in branches
  * that convert it to float even when not taken, which -Wconversion reports for every
  * double: GCC's builtins say the same without the conversions. */

@@ -118,12 +118,7 @@ static inline uint64_t gb_msb_proven_limit(size_t nbytes)
 /* Always in line: the FF7 and ACL decoders call it from several forms of their loops, and
  * past some size of a file gcc made it a call (~1,700 instructions on wrap_rotation.da's
  * FF7 read). */
-#if defined(__GNUC__)
-#define GB_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define GB_ALWAYS_INLINE inline
-#endif
-static GB_ALWAYS_INLINE uint64_t gb_msb_window64_proven(const uint8_t *data, size_t pos)
+static GANIM_ALWAYS_INLINE uint64_t gb_msb_window64_proven(const uint8_t *data, size_t pos)
 {
     const uint8_t *p = data + (pos >> 3);
     uint64_t v = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) | ((uint64_t)p[3] << 32) |

@@ -38,13 +38,8 @@
 #define SHAPE_MEMBERS 8u /* the first this many of them */
 #define STACK0 64u       /* the parser's stack's first values, in place (ps.stack0) */
 
-/* member_name, called for names and short string values: inlined in both (gcc stops
+/* member_name, called for names and short string values: always inlined (GANIM_ALWAYS_INLINE) in both (gcc stops
  * inlining it once it has two callers, which costs more than the copy) */
-#if defined(__GNUC__)
-#define GJ_HOT_INLINE inline __attribute__((always_inline))
-#else
-#define GJ_HOT_INLINE inline
-#endif
 
 typedef struct ps {
     const gj_parser *p;
@@ -121,7 +116,7 @@ static void skip_space(ps *st)
 }
 
 /* The first index from i of s[0..n) that is not a space. */
-static GJ_HOT_INLINE size_t space_from(const uint8_t *s, size_t n, size_t i)
+static GANIM_ALWAYS_INLINE size_t space_from(const uint8_t *s, size_t n, size_t i)
 {
     if (i < n && s[i] > ' ') return i; /* (the usual case: no space) */
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
@@ -396,7 +391,7 @@ static ganim_code string(ps *st, const char **out, uint32_t *len, uint8_t *lent)
  * up to 16 bytes; longer ones are compared whole). */
 /* The first and last 8 bytes of the plain name s[start..start+n) (fewer: the rest zero),
  * as keys[] holds them. */
-static GJ_HOT_INLINE void name_words(const ps *st, size_t start, size_t n, uint64_t w[2])
+static GANIM_ALWAYS_INLINE void name_words(const ps *st, size_t start, size_t n, uint64_t w[2])
 {
     static const uint8_t ones[16] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
     w[0] = w[1] = 0;
@@ -413,14 +408,14 @@ static GJ_HOT_INLINE void name_words(const ps *st, size_t start, size_t n, uint6
     }
 }
 
-static GJ_HOT_INLINE unsigned name_slot(const uint64_t w[2], size_t n)
+static GANIM_ALWAYS_INLINE unsigned name_slot(const uint64_t w[2], size_t n)
 {
     return (unsigned)(((w[0] ^ (w[1] * 31u) ^ n) * 0x9E3779B97F4A7C15u) >> 58) % KEY_CACHE;
 }
 
 /* Copies n bytes from src to o; 4 to 16 by two words each end (the words overlap), without
  * memcpy's call (names and short strings are mostly that long). */
-static GJ_HOT_INLINE void copy_short(char *o, const uint8_t *src, size_t n)
+static GANIM_ALWAYS_INLINE void copy_short(char *o, const uint8_t *src, size_t n)
 {
     if (n >= 8 && n <= 16) {
         uint64_t a, b;
@@ -440,8 +435,8 @@ static GJ_HOT_INLINE void copy_short(char *o, const uint8_t *src, size_t n)
 }
 
 /* (*slot_out: the name's place in keys when it is stored or found there, else KEY_CACHE) */
-static GJ_HOT_INLINE ganim_code member_name(ps *st, struct seen_text *keys, const char **out, uint32_t *out_len,
-                                            unsigned *slot_out)
+static GANIM_ALWAYS_INLINE ganim_code member_name(ps *st, struct seen_text *keys, const char **out, uint32_t *out_len,
+                                                  unsigned *slot_out)
 {
     size_t start = st->i + 1, end = start;
     uint32_t len = 0;
@@ -539,7 +534,7 @@ static void shape_pattern(struct shape *sh)
 /* Whether the member name at i (its opening quote) is the one `sh` remembers, and
  * member_name would give it back from keys[] as it stands (the same pointer, the same
  * place after it): then the index past it, else 0. Not while discarding. */
-static GJ_HOT_INLINE size_t shape_name(const ps *st, struct shape *sh, size_t i)
+static GANIM_ALWAYS_INLINE size_t shape_name(const ps *st, struct shape *sh, size_t i)
 {
     size_t start = i + 1, n = sh->len;
     if (sh->msk[0] && st->n - start >= 16) { /* a short name: its 16 bytes from start at once */
@@ -560,12 +555,12 @@ static GJ_HOT_INLINE size_t shape_name(const ps *st, struct shape *sh, size_t i)
     return start + n + 1;
 }
 
-static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
+static GANIM_ALWAYS_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
 
 /* The length of the JSON number at s[0..n) that is not a short whole one (a fraction, an
  * exponent, or a long or odd text): gdec_json_len's where the text is plain, else
  * gdec_scan's (0: not a number). */
-static GJ_HOT_INLINE size_t number_len(const uint8_t *s, size_t n)
+static GANIM_ALWAYS_INLINE size_t number_len(const uint8_t *s, size_t n)
 {
     size_t len = gdec_json_len(s, n);
     if (!len) {
@@ -578,7 +573,7 @@ static GJ_HOT_INLINE size_t number_len(const uint8_t *s, size_t n)
 /* How many of the first `most` (at most 18) bytes of s are ASCII digits before the
  * first that is not: eight at a time while eight are left (nothing read at or past
  * s + most), then one at a time. */
-static GJ_HOT_INLINE size_t digit_run(const uint8_t *s, size_t most)
+static GANIM_ALWAYS_INLINE size_t digit_run(const uint8_t *s, size_t most)
 {
     size_t len = 0;
     while (most - len >= 8) {
@@ -627,7 +622,7 @@ struct skim_count {
     size_t values, texts;
 };
 
-static GJ_HOT_INLINE int skim_walk(ps *st, unsigned depth, struct skim_count *cnt)
+static GANIM_ALWAYS_INLINE int skim_walk(ps *st, unsigned depth, struct skim_count *cnt)
 {
     enum { MOST = 256 };
     uint8_t is_object[MOST];
@@ -756,9 +751,9 @@ struct rec_name {
  * says first; a name not there yet is added when there is room (k: not a field). Returns
  * REC_NAMES when the name is longer than 15 bytes or there is no room, and *end then is
  * its closing quote (0: not a plain name) and *field the field it is (k: none). */
-static GJ_HOT_INLINE unsigned rec_name_at(const ps *st, struct rec_name *tab, unsigned *used, unsigned guess,
-                                          const gj_records *r, const size_t *name_len, size_t i, size_t *end,
-                                          unsigned *field)
+static GANIM_ALWAYS_INLINE unsigned rec_name_at(const ps *st, struct rec_name *tab, unsigned *used, unsigned guess,
+                                                const gj_records *r, const size_t *name_len, size_t i, size_t *end,
+                                                unsigned *field)
 {
     const uint8_t *s = st->s;
     size_t start = i + 1;
@@ -807,7 +802,7 @@ static GJ_HOT_INLINE unsigned rec_name_at(const ps *st, struct rec_name *tab, un
 
 /* Whether the 16 bytes at s are a name of `t` followed by its closing quote and ':' (t's
  * name at most 14 bytes: t->cmsk[0] not 0). */
-static GJ_HOT_INLINE int rec_name_colon(const uint8_t *s, const struct rec_name *t)
+static GANIM_ALWAYS_INLINE int rec_name_colon(const uint8_t *s, const struct rec_name *t)
 {
     uint64_t a, b;
     memcpy(&a, s, 8);
@@ -819,7 +814,7 @@ static GJ_HOT_INLINE int rec_name_colon(const uint8_t *s, const struct rec_name 
 /* Whether the number at p (p[0] a digit, 16 bytes readable) is a whole one of 1 to 15
  * digits as value() takes it (no leading zero, no '.' or exponent after it), its digits
  * found by one class of 16 bytes: its length in *len. */
-static GJ_HOT_INLINE int whole_digits16(const uint8_t *p, size_t *len)
+static GANIM_ALWAYS_INLINE int whole_digits16(const uint8_t *p, size_t *len)
 {
     const __m128i x = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8('0'));
     const unsigned digits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(9)), x));
@@ -832,7 +827,7 @@ static GJ_HOT_INLINE int whole_digits16(const uint8_t *p, size_t *len)
 /* The length of the number at s[i] (i < n, s[i] a digit) as value() takes it (0: not a
  * number): a whole one of 1 to 15 digits found 16 bytes at once where 16 are left, else
  * a short whole one byte by byte, else number_at's. */
-static GJ_HOT_INLINE size_t rec_number(const uint8_t *s, size_t n, size_t i)
+static GANIM_ALWAYS_INLINE size_t rec_number(const uint8_t *s, size_t n, size_t i)
 {
     const uint8_t c = s[i];
 #if defined(__SSE2__) && defined(__GNUC__)
@@ -851,7 +846,7 @@ static GJ_HOT_INLINE size_t rec_number(const uint8_t *s, size_t n, size_t i)
 /* skim_string's answer for the string at i (its opening quote): the first 16 bytes after
  * the quote looked at here where 16 are left (a record's strings are short), else
  * skim_string's look. */
-static GJ_HOT_INLINE size_t rec_string(const ps *st, size_t i)
+static GANIM_ALWAYS_INLINE size_t rec_string(const ps *st, size_t i)
 {
 #if defined(__SSE2__) && defined(__GNUC__)
     if (!GJ_GENERAL_ONLY && st->n - i > 16) {
@@ -1474,7 +1469,7 @@ static int literal(ps *st, const char *word)
     return 1;
 }
 
-static GJ_HOT_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
+static GANIM_ALWAYS_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key)
 {
     int lend = st->lend;
     st->lend = 0; /* (not for what a container holds) */

@@ -22,8 +22,8 @@ static uint32_t proven_samples(const acl_seg *sg)
  * it in slices of ACL_CLIP_CHUNK samples (its stack buffer): the same operations on
  * each sample either way. Inlined into each caller: the document read's, with the whole
  * segment, keeps the code it had before the range was added. */
-static ACL_HOT_INLINE uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, uint32_t from,
-                                          uint32_t to, float *out, acl_fnv *fnv, acl_var_run4_fn run4)
+static GANIM_ALWAYS_INLINE uint32_t decode_run(const acl_seg *sg, const acl_rec *r, uint32_t proven, uint32_t from,
+                                               uint32_t to, float *out, acl_fnv *fnv, acl_var_run4_fn run4)
 {
     unsigned comps = r->kind == K_ROT ? 4u : 3u;
     uint32_t i = from, bad = 0;

@@ -356,12 +356,11 @@ static inline int rec_decode(const acl_rec *r, const uint8_t *ani, size_t room, 
     }
 }
 
-/* For the few hot helpers gcc stops inlining once they hold every mode's path. */
+/* For the few hot helpers gcc stops inlining once they hold every mode's path (those are
+ * GANIM_ALWAYS_INLINE). */
 #if defined(__GNUC__)
-#define ACL_HOT_INLINE inline __attribute__((always_inline))
 #define ACL_FLATTEN __attribute__((flatten)) /* every call inside inlined (the bit reads) */
 #else
-#define ACL_HOT_INLINE inline
 #define ACL_FLATTEN
 #endif
 

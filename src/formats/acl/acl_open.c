@@ -248,13 +248,8 @@ static void const_bases(const ganim_acl *h, const acl_layout *L, const uint8_t *
  * scales straight from the same bases (a single reader for every kind measured 0.1-0.5 %
  * more instructions an open, 11 % on a one-frame clip: the kind tested again per value).
  * Out of line: inlined into the open's track loop it cost the read up to 0.16 %. */
-#if defined(__GNUC__)
-#define ACL_OUT_OF_LINE __attribute__((noinline))
-#else
-#define ACL_OUT_OF_LINE
-#endif
-ACL_OUT_OF_LINE static void const_sample(const uint8_t *const cd[3], unsigned rfmt, uint32_t ncr, unsigned kind,
-                                         uint32_t c, float v[4])
+GANIM_OUT_OF_LINE static void const_sample(const uint8_t *const cd[3], unsigned rfmt, uint32_t ncr, unsigned kind,
+                                           uint32_t c, float v[4])
 {
     if (kind == K_ROT && rfmt != 0) {
         uint32_t g = c / 4u, j = c % 4u, n = ncr - 4u * g;
@@ -702,8 +697,8 @@ static inline void grp_rows(float rows[3][4], __m128 a, __m128 b, __m128 c, __m1
 /* One group g of the n (1-4) records recs[lane[0..n-1]] of kind k, all stored as `mode`
  * (lanes past n repeat lane 0): build_groups' fields, the same bytes, with each of the
  * four rows of ranges written by one transpose instead of twelve stores a lane. */
-static ACL_HOT_INLINE void fill_group(acl_grp *g, const acl_rec *recs, const uint32_t lane[4], uint32_t n, unsigned k,
-                                      unsigned mode, uint32_t pose_bits)
+static GANIM_ALWAYS_INLINE void fill_group(acl_grp *g, const acl_rec *recs, const uint32_t lane[4], uint32_t n,
+                                           unsigned k, unsigned mode, uint32_t pose_bits)
 {
     const acl_rec *r[4];
     uint32_t bits = pose_bits, last = 0;
@@ -833,8 +828,8 @@ static inline unsigned lead_zeros(uint32_t v)
  * tracks of one type are found by one bit of their pairs (constant, 1: the low bit
  * alone; animated, 2: the high bit alone) from the top (lead_zeros), the word shifted
  * past each. Returns 0 when a constant rotation is not in range. */
-static ACL_HOT_INLINE int static_kind(ganim_acl *h, const uint8_t *words, uint32_t e, unsigned k,
-                                      const uint8_t *const cd[3], uint32_t *anim_track, uint32_t ai)
+static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, uint32_t e, unsigned k,
+                                           const uint8_t *const cd[3], uint32_t *anim_track, uint32_t ai)
 {
     const uint32_t nt = h->nt, ncr = h->counts[0][T_CONST];
     const unsigned rfmt = h->rfmt;
@@ -905,8 +900,8 @@ static ACL_HOT_INLINE int static_kind(ganim_acl *h, const uint8_t *words, uint32
  * constant is not in range, having written part of the pose: the loop then starts over
  * and names the first bad one. The hash is left to the whole-clip read (every byte once,
  * in order, wherever it is taken). */
-ACL_OUT_OF_LINE static int static_pose(ganim_acl *h, const acl_layout *L, const ganim_transform *defaults,
-                                       const uint8_t *const cd[3], int ts_in, uint32_t *anim_track)
+GANIM_OUT_OF_LINE static int static_pose(ganim_acl *h, const acl_layout *L, const ganim_transform *defaults,
+                                         const uint8_t *const cd[3], int ts_in, uint32_t *anim_track)
 {
     const uint32_t nt = h->nt, e = L->e;
     ganim_transform *const pose = h->pose;

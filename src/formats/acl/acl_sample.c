@@ -99,7 +99,7 @@ void ganim_acl_sample_key(const ganim_acl *h, uint32_t k, ganim_transform *out)
  * are bit-identical to rec_decode), raw floats through acl_raw_vec, constants loaded
  * (rec_decode's copy of r->v); only raw values near the buffer's end or not finite go
  * through rec_decode. Rotations get W. */
-static ACL_HOT_INLINE __m128 rec_vec(const acl_rec *r, const uint8_t *ani, size_t room, uint64_t lim, size_t bit)
+static GANIM_ALWAYS_INLINE __m128 rec_vec(const acl_rec *r, const uint8_t *ani, size_t room, uint64_t lim, size_t bit)
 {
     if (r->mode != M_VAR) {
         if (r->mode == M_CONST) return _mm_loadu_ps(r->v);
@@ -200,8 +200,9 @@ typedef struct acl_keys {
 /* Records [a0, a0 + n) one by one, or list[0..n-1] when list is not NULL, each
  * sub-track's x, y, z (and W) in one vector (rec_vec): clips without groups
  * (full-precision formats) and groups that cannot go together. */
-static ACL_HOT_INLINE void recs_vec_as(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1, int lerp,
-                                       float alpha, const uint32_t *list, uint32_t a0, uint32_t n, ganim_transform *out)
+static GANIM_ALWAYS_INLINE void recs_vec_as(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1, int lerp,
+                                            float alpha, const uint32_t *list, uint32_t a0, uint32_t n,
+                                            ganim_transform *out)
 {
     const __m128 va = _mm_set1_ps(alpha), sign = _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u));
     const uint64_t lim0 = gb_msb_proven_limit(g0->ani_room), lim1 = gb_msb_proven_limit(g1->ani_room);
@@ -249,8 +250,8 @@ static void recs_list(const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1
 
 /* Lane j's quantised x, y, z of an M_VAR group g at pose bit `bit`; proven: every window
  * of the group is inside the buffer (bit + g->last < gb_msb_proven_limit). */
-static ACL_HOT_INLINE void grp_lane(const acl_grp *g, unsigned j, const uint8_t *ani, size_t room, int proven,
-                                    size_t bit, uint32_t *qx, uint32_t *qy, uint32_t *qz)
+static GANIM_ALWAYS_INLINE void grp_lane(const acl_grp *g, unsigned j, const uint8_t *ani, size_t room, int proven,
+                                         size_t bit, uint32_t *qx, uint32_t *qy, uint32_t *qz)
 {
     size_t p = bit + g->bit[j];
     unsigned nb = g->nb[j], sh = 64u - nb; /* 1..23 */
@@ -274,8 +275,8 @@ static ACL_HOT_INLINE void grp_lane(const acl_grp *g, unsigned j, const uint8_t 
 
 /* The four lanes' integers as three vectors (built from registers: four 4-byte stores
  * read back as one 16-byte load would stall on store forwarding). */
-static ACL_HOT_INLINE void grp_ints(const acl_grp *g, const uint8_t *ani, size_t room, int proven, size_t bit,
-                                    __m128i q[3])
+static GANIM_ALWAYS_INLINE void grp_ints(const acl_grp *g, const uint8_t *ani, size_t room, int proven, size_t bit,
+                                         __m128i q[3])
 {
     uint32_t x0, y0, z0, x1, y1, z1, x2, y2, z2, x3, y3, z3;
     grp_lane(g, 0, ani, room, proven, bit, &x0, &y0, &z0);
@@ -289,8 +290,8 @@ static ACL_HOT_INLINE void grp_ints(const acl_grp *g, const uint8_t *ani, size_t
 
 /* The bits of an M_RAW group's three floats a lane as three vectors: one 16-byte load a
  * lane and a transpose when proven, else checked windows (the buffer's last bytes). */
-static ACL_HOT_INLINE void grp_raw_ints(const acl_grp *g, const uint8_t *ani, size_t room, uint64_t lim, size_t bit,
-                                        __m128i q[3])
+static GANIM_ALWAYS_INLINE void grp_raw_ints(const acl_grp *g, const uint8_t *ani, size_t room, uint64_t lim,
+                                             size_t bit, __m128i q[3])
 {
     if (bit + g->last < lim) {
         __m128 r0 = _mm_castsi128_ps(acl_raw16(ani, bit + g->bit[0]));
@@ -316,8 +317,8 @@ static inline __m128 sel(__m128 m, __m128 a, __m128 b) { return _mm_or_ps(_mm_an
  * z; v[3] = W for rotations, 0 otherwise): rec_decode's operations lane by lane.
  * raw: g->raw4 (a constant in each caller). Returns 0 when a raw float is not finite
  * (rec_decode then replaces it). */
-static ACL_HOT_INLINE int grp_key_as(const acl_grp *g, int raw, const uint8_t *ani, size_t room, uint64_t lim,
-                                     size_t bit, __m128 v[4])
+static GANIM_ALWAYS_INLINE int grp_key_as(const acl_grp *g, int raw, const uint8_t *ani, size_t room, uint64_t lim,
+                                          size_t bit, __m128 v[4])
 {
     __m128i q[3];
     __m128 x, y, z;
@@ -361,15 +362,15 @@ static ACL_HOT_INLINE int grp_key_as(const acl_grp *g, int raw, const uint8_t *a
     return 1;
 }
 
-static ACL_HOT_INLINE int grp_key(const acl_grp *g, const uint8_t *ani, size_t room, uint64_t lim, size_t bit,
-                                  __m128 v[4])
+static GANIM_ALWAYS_INLINE int grp_key(const acl_grp *g, const uint8_t *ani, size_t room, uint64_t lim, size_t bit,
+                                       __m128 v[4])
 {
     return g->raw4 ? grp_key_as(g, 1, ani, room, lim, bit, v) : grp_key_as(g, 0, ani, room, lim, bit, v);
 }
 
 /* Group i (soa, and the same records in both segments) at both keys: four sub-tracks per vector operation,
  * each lane doing recs_scalar's IEEE operations in the same order. */
-static ACL_HOT_INLINE void grp_pose(const acl_keys *K, const acl_grp *ga, const acl_grp *gb, ganim_transform *out)
+static GANIM_ALWAYS_INLINE void grp_pose(const acl_keys *K, const acl_grp *ga, const acl_grp *gb, ganim_transform *out)
 {
     __m128 v[4], w[4];
     if (!grp_key(ga, K->g0->ani, K->g0->ani_room, K->lim0, K->b0, v) ||
@@ -418,8 +419,8 @@ static ACL_HOT_INLINE void grp_pose(const acl_keys *K, const acl_grp *ga, const 
  * g1 (lerp: by alpha; otherwise the first); fast: by the SSE2 paths (groups when built,
  * else records one by one), otherwise the scalar one (the reference they are tested
  * against). Inlined into each caller: pose_between keeps its code as before it was split. */
-static ACL_HOT_INLINE void pose_at(const ganim_acl *h, const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1,
-                                   float alpha, int lerp, int fast, ganim_transform *out)
+static GANIM_ALWAYS_INLINE void pose_at(const ganim_acl *h, const acl_seg *g0, const acl_seg *g1, size_t b0, size_t b1,
+                                        float alpha, int lerp, int fast, ganim_transform *out)
 {
 #if defined(__SSE2__)
     if (fast) {

@@ -12,8 +12,8 @@
  * shifts that cut them out are the same in every sample: two samples' windows a vector
  * (64-bit lanes), each component cut out with one or two whole-vector shifts (cnt: the
  * counts 64 - nb, nb and 2 nb) instead of five scalar shifts a sample and a gather. */
-static ACL_HOT_INLINE void var_ints4(const acl_rec *r, const uint8_t *ani, size_t b0, size_t b1, size_t b2, size_t b3,
-                                     const __m128i cnt[3], __m128i *X, __m128i *Y, __m128i *Z)
+static GANIM_ALWAYS_INLINE void var_ints4(const acl_rec *r, const uint8_t *ani, size_t b0, size_t b1, size_t b2,
+                                          size_t b3, const __m128i cnt[3], __m128i *X, __m128i *Y, __m128i *Z)
 {
     unsigned nb = r->nb;
     if (nb <= 19) {
@@ -46,7 +46,7 @@ static ACL_HOT_INLINE void var_ints4(const acl_rec *r, const uint8_t *ani, size_
 }
 
 /* W of four rotations from the squares of x, y and z (rebuild_w per lane). */
-static ACL_HOT_INLINE __m128 rebuild_w4(__m128 xx, __m128 yy, __m128 zz)
+static GANIM_ALWAYS_INLINE __m128 rebuild_w4(__m128 xx, __m128 yy, __m128 zz)
 {
     const __m128 one = _mm_set1_ps(1.0f), absm = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
     return _mm_sqrt_ps(_mm_and_ps(_mm_sub_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), zz), absm));
@@ -55,7 +55,8 @@ static ACL_HOT_INLINE __m128 rebuild_w4(__m128 xx, __m128 yy, __m128 zz)
 /* Four rotations (lane i: x, y, z, w; xx, yy, zz the squares) divided by their length with
  * quat_normalise's operations per lane, the identity in the lanes whose length^2 is outside
  * [1e-12, 1e30] (only from damaged data); returns the movemask of the lanes kept. */
-static ACL_HOT_INLINE int quat_normalise4(__m128 *x, __m128 *y, __m128 *z, __m128 *w, __m128 xx, __m128 yy, __m128 zz)
+static GANIM_ALWAYS_INLINE int quat_normalise4(__m128 *x, __m128 *y, __m128 *z, __m128 *w, __m128 xx, __m128 yy,
+                                               __m128 zz)
 {
     const __m128 one = _mm_set1_ps(1.0f), lo = _mm_set1_ps(1e-12f), hi = _mm_set1_ps(1e30f);
     __m128 len2 = _mm_add_ps(_mm_add_ps(xx, zz), _mm_add_ps(yy, _mm_mul_ps(*w, *w)));
@@ -76,7 +77,7 @@ static ACL_HOT_INLINE int quat_normalise4(__m128 *x, __m128 *y, __m128 *z, __m12
 }
 
 /* The first k (< 16) floats of v[0..3] to o, nothing past them (a run's last samples). */
-static ACL_HOT_INLINE void store_head(float *o, const __m128 v[4], unsigned k)
+static GANIM_ALWAYS_INLINE void store_head(float *o, const __m128 v[4], unsigned k)
 {
     unsigned j = 0;
     for (; k >= 4; j++, k -= 4, o += 4) _mm_storeu_ps(o, v[j]);
@@ -92,8 +93,8 @@ static ACL_HOT_INLINE void store_head(float *o, const __m128 v[4], unsigned k)
 /* M_VAR record r over stored samples [0, n) (all proven) into out (comps per sample);
  * returns the count of degenerate rotations replaced by the identity. Compiled twice
  * (acl_var_run4_sse2, acl_var_run4_avx2): the same operations on the same values. */
-static ACL_HOT_INLINE uint32_t var_run4_k(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
-                                          float *out, acl_fnv *fnv, const int rot, const int seg)
+static GANIM_ALWAYS_INLINE uint32_t var_run4_k(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
+                                               float *out, acl_fnv *fnv, const int rot, const int seg)
 {
     const __m128 inv = _mm_set1_ps(r->inv);
     const __m128 smx = _mm_set1_ps(r->smin[0]), smy = _mm_set1_ps(r->smin[1]), smz = _mm_set1_ps(r->smin[2]);
@@ -166,8 +167,8 @@ static ACL_HOT_INLINE uint32_t var_run4_k(const acl_rec *r, const uint8_t *ani, 
 
 /* var_run4_k for each kind (rotation or not) and with or without segment ranges: the
  * tests leave the loop and its constants stay in registers */
-static ACL_HOT_INLINE uint32_t var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
-                                        float *out, acl_fnv *fnv)
+static GANIM_ALWAYS_INLINE uint32_t var_run4(const acl_rec *r, const uint8_t *ani, size_t rbit, size_t pb, uint32_t n,
+                                             float *out, acl_fnv *fnv)
 {
     if (r->kind == K_ROT)
         return r->segrange ? var_run4_k(r, ani, rbit, pb, n, out, fnv, 1, 1)

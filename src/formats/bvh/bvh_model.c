@@ -16,13 +16,8 @@
 #include <emmintrin.h>
 #endif
 
-/* The rotation's helpers inlined into both of its paths (gcc stops inlining them once two
+/* The rotation's helpers always inlined (GANIM_ALWAYS_INLINE) into both of its paths (gcc stops inlining them once two
  * callers hold them). */
-#if defined(__GNUC__)
-#define BVH_HOT_INLINE inline __attribute__((always_inline))
-#else
-#define BVH_HOT_INLINE inline
-#endif
 
 /* ---- the frame rate --------------------------------------------------------------------------- */
 
@@ -109,8 +104,8 @@ static inline int all_large(const double s[3], const double c[3])
  * adding a zero of either sign keeps. Sines and cosines of at least 2^-300 make every
  * product of three non-zero; others (a zero angle) take the reference.
  * tests/formats/bvh/test_bvh_euler.c compares the two. */
-static BVH_HOT_INLINE void euler_from_sc(const double s[3], const double c[3], const int order[3], int code,
-                                         double q[4])
+static GANIM_ALWAYS_INLINE void euler_from_sc(const double s[3], const double c[3], const int order[3], int code,
+                                              double q[4])
 {
     if (all_large(s, c)) {
         switch (code) { /* order[0] * 3 + order[1]: the six orders */
@@ -149,8 +144,8 @@ void bvh_euler_to_quat(const double deg[3], const int order[3], double q[4])
 
 /* The rotation's doubles before the cast to float: the Euler product, the roots' turn
  * (undo, or NULL), divided by its length. */
-static BVH_HOT_INLINE void rotation_doubles(const double s[3], const double c[3], const int order[3], int code,
-                                            const double *undo, double o[4])
+static GANIM_ALWAYS_INLINE void rotation_doubles(const double s[3], const double c[3], const int order[3], int code,
+                                                 const double *undo, double o[4])
 {
     double r[4];
     euler_from_sc(s, c, order, code, r);
@@ -841,8 +836,8 @@ enum { ROTATION_BY_LIBM, ROTATION_BY_FLOATS };
 
 /* One pending rotation finished: its floats, unless `done` (written by a fast path), by
  * `how`, then into its joint's channel at its frame fr. */
-static BVH_HOT_INLINE ganim_code rotation_put(bvh_file *f, const bvh_rot *p, bvh_state *st, uint32_t fr, int done,
-                                              int how)
+static GANIM_ALWAYS_INLINE ganim_code rotation_put(bvh_file *f, const bvh_rot *p, bvh_state *st, uint32_t fr, int done,
+                                                   int how)
 {
     if (!done) {
         if (how == ROTATION_BY_FLOATS) {
@@ -884,7 +879,7 @@ static ganim_code rotations_pair(bvh_file *f, const bvh_rot p[2], bvh_state *con
 
 /* The rotations waiting in f->pend[from..to) (0-3 of them) finished: a pair, the last one
  * alone; none waits after it. */
-static BVH_HOT_INLINE ganim_code pending_finish(bvh_file *f, int from, int to)
+static GANIM_ALWAYS_INLINE ganim_code pending_finish(bvh_file *f, int from, int to)
 {
     f->npend = 0;
 #if BVH_HAVE_AVX2

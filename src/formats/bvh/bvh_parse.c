@@ -38,14 +38,6 @@ static inline unsigned word_end_mask16(const uint8_t *s) { return ws_mask16(s) |
 static inline size_t ws_next16(const uint8_t *s) { return (size_t)__builtin_ctz(ws_mask16(s) | 0x10000u) + 1; }
 #endif
 
-#if defined(__GNUC__)
-#define BVH_LEX_INLINE inline __attribute__((always_inline))
-#define BVH_NOINLINE __attribute__((noinline))
-#else
-#define BVH_LEX_INLINE inline
-#define BVH_NOINLINE
-#endif
-
 typedef struct lexer {
     bvh_file *f;
     const uint8_t *d;
@@ -98,7 +90,7 @@ static inline size_t word_end(const uint8_t *d, size_t i, size_t n)
     return i;
 }
 
-static BVH_LEX_INLINE int next_word(lexer *lx, word *w)
+static GANIM_ALWAYS_INLINE int next_word(lexer *lx, word *w)
 {
     const uint8_t *d = lx->d;
     size_t n = lx->n, i = lx->i, start;
@@ -140,7 +132,7 @@ found:
 }
 
 /* The word is `kw` without ASCII case. Inlined, so that strlen(kw) is a constant. */
-static BVH_LEX_INLINE int is(const word *w, const char *kw)
+static GANIM_ALWAYS_INLINE int is(const word *w, const char *kw)
 {
     size_t n = strlen(kw);
     if (w->n != n) return 0;
@@ -162,7 +154,7 @@ static BVH_LEX_INLINE int is(const word *w, const char *kw)
  * or a brace, up to the white space; a brace is a word alone) and is()'s yes, without the
  * word's search; lx->i after it. Else 0, lx and w untouched (the caller's next_word reads
  * it). 32 bytes left: the white space before it within one 16-byte load. */
-static BVH_LEX_INLINE int keyword_in_place(lexer *lx, const char *kw, word *w)
+static GANIM_ALWAYS_INLINE int keyword_in_place(lexer *lx, const char *kw, word *w)
 {
 #if defined(__SSE2__)
     size_t n = strlen(kw), i = lx->i;
@@ -355,7 +347,7 @@ static ganim_code add_joint(bvh_file *f, int32_t parent, uint64_t at, bvh_joint 
  * axis letter and the eight letters after it compared at once: for a letter, setting
  * bit 5 (0x20) of both bytes is is()'s comparison without case (no other byte gives a
  * letter's lower case so). */
-static BVH_LEX_INLINE int channel_code(const word *w)
+static GANIM_ALWAYS_INLINE int channel_code(const word *w)
 {
     if (w->n != 9) return -1;
     unsigned axis = (unsigned)(((uint8_t)w->s[0] | 0x20u) - 'x');
@@ -470,9 +462,9 @@ static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site, word *next)
     return GANIM_OK;
 }
 
-/* Apart from the frame loop (BVH_NOINLINE): its words inlined here leave the loop's code
+/* Apart from the frame loop (GANIM_OUT_OF_LINE): its words inlined here leave the loop's code
  * as it was. */
-static BVH_NOINLINE ganim_code hierarchy(lexer *lx)
+static GANIM_OUT_OF_LINE ganim_code hierarchy(lexer *lx)
 {
     bvh_file *f = lx->f;
     word w;
@@ -543,7 +535,7 @@ double bvh_pow10(int k)
 }
 
 /* "Frames:" or "Frames" ":" (inlined: the keywords' lengths constants, their compares a few loads) */
-static BVH_LEX_INLINE int keyword_colon(lexer *lx, const char *kw, const char *with_colon)
+static GANIM_ALWAYS_INLINE int keyword_colon(lexer *lx, const char *kw, const char *with_colon)
 {
     word w;
     size_t save = lx->i;
@@ -591,7 +583,7 @@ static int frame_time_plain(const word *w, bvh_file *f)
     return 1;
 }
 
-static BVH_NOINLINE ganim_code motion_header(lexer *lx)
+static GANIM_OUT_OF_LINE ganim_code motion_header(lexer *lx)
 {
     bvh_file *f = lx->f;
     word w;

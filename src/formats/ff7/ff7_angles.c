@@ -162,34 +162,29 @@ static inline uint64_t ld_u64_x86(const uint8_t *p)
  * bytes brought to the top (the compare and the indices take them from there): frame f's
  * at r (its 2 bytes past lie in frame f + 1's slot: r + 8 <= r + stride + 6), frame f +
  * 1's at r + stride - 2 (the 2 bytes before lie in frame f's slot). */
-#if defined(__GNUC__)
-#define FF7_ALWAYS_INLINE_A inline __attribute__((always_inline))
-#else
-#define FF7_ALWAYS_INLINE_A inline
-#endif
 static inline uint64_t rotr64(uint64_t a, unsigned n) { return a >> n | a << (64u - n); }
 /* The rows of a frame's angles (a: its 6 bytes in the top 48 bits, x at bit 16, y at 32,
  * z at 48); rot: each row's byte offset by a rotation and a mask (with BMI2 one rorx and
  * an and, not a copy, a shift and an and: the rotated-in bits are masked off, so the same
  * offsets). */
-static FF7_ALWAYS_INLINE_A const float *row_x(const char *half, uint64_t a, bool rot)
+static GANIM_ALWAYS_INLINE const float *row_x(const char *half, uint64_t a, bool rot)
 {
     return rot ? (const float *)(const void *)(half + offsetof(struct ff7_half_tables, sc) + (rotr64(a, 13) & 0x7FF8u))
                : ff7_half_sc[(a >> 16) & 0xFFFu];
 }
-static FF7_ALWAYS_INLINE_A const float *row_y(const char *half, uint64_t a, bool rot)
+static GANIM_ALWAYS_INLINE const float *row_y(const char *half, uint64_t a, bool rot)
 {
     return rot ? (const float *)(const void *)(half + offsetof(struct ff7_half_tables, y4) + (rotr64(a, 28) & 0xFFF0u))
                : ff7_half_y4[(a >> 32) & 0xFFFu];
 }
-static FF7_ALWAYS_INLINE_A const double *row_z(const char *half, uint64_t a, bool rot)
+static GANIM_ALWAYS_INLINE const double *row_z(const char *half, uint64_t a, bool rot)
 {
     return rot ? (const double *)(const void *)(half + offsetof(struct ff7_half_tables, zd) +
                                                 (rotr64(a, 43) & 0x1FFE0u))
                : ff7_half_zd[(a >> 48) & 0xFFFu];
 }
 
-__attribute__((target("avx"))) static FF7_ALWAYS_INLINE_A void
+__attribute__((target("avx"))) static GANIM_ALWAYS_INLINE void
 slot_rotations_avx_body(const uint8_t *r, size_t stride, uint32_t frames, float *v, bool rot)
 {
     uint64_t prev = UINT64_MAX; /* no frame's form (low 16 bits zero) */
@@ -265,7 +260,7 @@ __attribute__((target("avx,fma"))) static inline __m128 quat_short_fma_rows(cons
 
 /* One frame (a: its 6 bytes in the top 48 bits, the low 16 zero) by quat_short_fma_rows
  * plus +0: the generic product's bits, zeros included (quat_generic_avx). */
-__attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void quat_one_fma(const char *half, uint64_t a,
+__attribute__((target("avx,fma,bmi2"))) static GANIM_ALWAYS_INLINE void quat_one_fma(const char *half, uint64_t a,
                                                                                      __m256 zero, float *q)
 {
     __m128 res = quat_short_fma_rows(row_x(half, a, true), row_y(half, a, true), row_z(half, a, true));
@@ -277,7 +272,7 @@ __attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void quat_one
  * otherwise both are formed by quat_short_fma_rows, plus +0 (a zero component then has
  * the generic product's sign, +0: quat_generic_avx; no test for zeros and no second
  * product) and stored with one 32-byte store. */
-__attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void pair_fma(const char *half, uint64_t a0,
+__attribute__((target("avx,fma,bmi2"))) static GANIM_ALWAYS_INLINE void pair_fma(const char *half, uint64_t a0,
                                                                                  uint64_t a1, __m256 zero, float *q)
 {
     if (a1 == a0) {
@@ -293,7 +288,7 @@ __attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void pair_fma
 
 /* Frame f repeats frame f - 1 (a0: its form): its quaternion copied, frame f + 1's
  * copied too when it repeats, else formed alone. */
-__attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void
+__attribute__((target("avx,fma,bmi2"))) static GANIM_ALWAYS_INLINE void
 pair_repeat_fma(const char *half, uint64_t a0, uint64_t a1, __m256 zero, float *q)
 {
     memcpy(q, q - 4, 4 * sizeof *q);
@@ -307,7 +302,7 @@ pair_repeat_fma(const char *half, uint64_t a0, uint64_t a1, __m256 zero, float *
  * its 2 bytes past lie in frame f + 2's slot (r + stride + 8 <= r + 2 stride + 6), so
  * every pair but one whose frame f + 1 is the last frame; that pair loads as
  * slot_rotations_avx_body does. */
-__attribute__((target("avx,fma,bmi2"))) static FF7_ALWAYS_INLINE_A void
+__attribute__((target("avx,fma,bmi2"))) static GANIM_ALWAYS_INLINE void
 slot_rotations_fma_body(const uint8_t *r, size_t stride, uint32_t frames, float *v)
 {
     uint64_t prev = UINT64_MAX; /* no frame's form (low 16 bits zero) */

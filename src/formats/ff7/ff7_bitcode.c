@@ -73,16 +73,12 @@ unsigned ff7_rot_delta(uint64_t w, unsigned kraw, unsigned bkey, int32_t *v, boo
 const uint32_t ff7_short_codes[1024] = { FF7_C256(0), FF7_C256(256), FF7_C256(512), FF7_C256(768) };
 
 /* A test that is rarely true (the compiler lays the hot path straight and keeps its
- * registers for it); a function kept out of line (its loop gets the registers to itself,
- * not those left over by its caller's). */
+ * registers for it). A function here is kept out of line (GANIM_OUT_OF_LINE) so that its
+ * loop gets the registers to itself, not those left over by its caller's. */
 #if defined(__GNUC__)
 #define FF7_RARE(c) __builtin_expect(!!(c), 0)
-#define FF7_OUT_OF_LINE __attribute__((noinline))
-#define FF7_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define FF7_RARE(c) (c)
-#define FF7_OUT_OF_LINE
-#define FF7_ALWAYS_INLINE inline
 #endif
 /* The pair loop's BMI2 form (frame_codes_inside2_bmi2), chosen at run time as the AVX
  * quaternions are (ff7.h: FF7_HAVE_AVX). */
@@ -251,7 +247,7 @@ static inline void frame_codes_inside(ff7_dec *d, bool *frame_best)
  * and shifts are independent, so the core runs them side by side (one stream's slot
  * waits ~25 cycles on its own chain). Each stream's slots are decoded in the order and
  * with the operations of frame_codes_inside. */
-static FF7_ALWAYS_INLINE void codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
+static GANIM_ALWAYS_INLINE void codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
 {
     ff7_run ra = run_start(a), rb = run_start(b);
     size_t both = a->per < b->per ? a->per : b->per;
@@ -273,7 +269,7 @@ static FF7_ALWAYS_INLINE void codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b
     *best_b = *best_b && rb.best;
 }
 
-static FF7_OUT_OF_LINE void frame_codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
+static GANIM_OUT_OF_LINE void frame_codes_inside2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
 {
     codes_inside2(a, best_a, b, best_b);
 }
@@ -283,15 +279,15 @@ static FF7_OUT_OF_LINE void frame_codes_inside2(ff7_dec *a, bool *best_a, ff7_de
  * shrx), so a code's table index and its shift by the entry take no copies into cl (two
  * instructions fewer a code, the refill's shift likewise); the same operations on the
  * same values, so the same results. */
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void frame_codes_inside2_bmi2(ff7_dec *a, bool *best_a,
-                                                                                     ff7_dec *b, bool *best_b)
+__attribute__((target("bmi2"))) static GANIM_OUT_OF_LINE void frame_codes_inside2_bmi2(ff7_dec *a, bool *best_a,
+                                                                                       ff7_dec *b, bool *best_b)
 {
     codes_inside2(a, best_a, b, best_b);
 }
 /* The same on the AVX2 path (two streams of 1 to 5 slots), whose CPUs have MOVBE: each
  * refill's load and byte swap one movbe. */
-__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void frame_codes_inside2_movbe(ff7_dec *a, bool *best_a,
-                                                                                            ff7_dec *b, bool *best_b)
+__attribute__((target("bmi2,movbe"))) static GANIM_OUT_OF_LINE void frame_codes_inside2_movbe(ff7_dec *a, bool *best_a,
+                                                                                              ff7_dec *b, bool *best_b)
 {
     codes_inside2(a, best_a, b, best_b);
 }
@@ -370,8 +366,8 @@ typedef struct ff7_fix_state { /* a run's state through pair_fix */
     bool best;
 } ff7_fix_state;
 
-__attribute__((target("bmi,bmi2,movbe"))) static FF7_OUT_OF_LINE void pair_fix(ff7_fix_state *f, const ff7_dec *d,
-                                                                               unsigned top, unsigned c56, uint32_t *t)
+__attribute__((target("bmi,bmi2,movbe"))) static GANIM_OUT_OF_LINE void
+pair_fix(ff7_fix_state *f, const ff7_dec *d, unsigned top, unsigned c56, uint32_t *t)
 {
     ff7_fix_state s = *f;
     ptrdiff_t j = 0;
@@ -450,7 +446,7 @@ __attribute__((target("avx2"))) static inline void apply_deltas_avx2(const uint3
     }
 }
 
-__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_ALWAYS_INLINE void
+__attribute__((target("bmi,bmi2,avx2,movbe"))) static GANIM_ALWAYS_INLINE void
 codes_inside2_avx2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
 {
     uint32_t tbuf[6 + 2 * FF7_DELTA_MAX];
@@ -508,8 +504,8 @@ codes_inside2_avx2(ff7_dec *a, bool *best_a, ff7_dec *b, bool *best_b)
 
 /* One stream's frame in the same form (a stream whose partner has ended, or a stream
  * read alone): its codes' entries stored, made angles after the frame. */
-__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_OUT_OF_LINE void frame_codes_inside_avx2(ff7_dec *d,
-                                                                                                   bool *best)
+__attribute__((target("bmi,bmi2,avx2,movbe"))) static GANIM_OUT_OF_LINE void frame_codes_inside_avx2(ff7_dec *d,
+                                                                                                     bool *best)
 {
     uint32_t t[FF7_DELTA_MAX];
     const unsigned top = d->top, c56 = d->top + 2u;
@@ -557,7 +553,7 @@ static inline uint64_t tail_start(uint64_t proven, size_t per)
  * does (gb_msb_window64), and it fits exactly when it ends at or before d->lim: the
  * checked decoder fails a frame exactly when one of its fields runs past the end, that
  * is when the frame's last field does. */
-static FF7_OUT_OF_LINE void dec_to_tail(ff7_dec *d)
+static GANIM_OUT_OF_LINE void dec_to_tail(ff7_dec *d)
 {
     size_t a0 = d->at >> 3, r = d->size - a0, pad = d->per * 2u + 22u;
     memcpy(d->tbuf, d->stream + a0, r);
@@ -616,8 +612,8 @@ static inline void dec_resume(ff7_dec *d, uint32_t n, size_t at, bool best)
 /* Frame 0 (16-bit positions, raw angles); d->live when frame 1 is to be read. False when
  * frame 0 does not fit (nothing decoded). tbuf: FF7_TAIL_MAX bytes for the stream's tail
  * (dec_to_tail). */
-static FF7_ALWAYS_INLINE bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
-                                        uint32_t max_frames, int32_t *pos, uint16_t *rot, uint8_t *tbuf)
+static GANIM_ALWAYS_INLINE bool dec_start(ff7_dec *d, const uint8_t *stream, size_t size, unsigned bkey, uint32_t slots,
+                                          uint32_t max_frames, int32_t *pos, uint16_t *rot, uint8_t *tbuf)
 {
     if (!dec_setup(d, stream, size, bkey, slots, max_frames, pos, rot, tbuf)) return false;
     ganim_bits b = gb_init(stream, size);
@@ -653,7 +649,7 @@ static inline void dec_frame_start(ff7_dec *d)
 /* A frame's three position deltas (a flag bit, then 7 or 16 bits) from one window `w` of
  * at least 51 stream bits: cp[k] = pp[k] + delta; *frame_best false for a 16-bit delta that
  * 7 bits would hold. Returns the bits taken. (dec_positions and slot1_frame.) */
-static FF7_ALWAYS_INLINE unsigned positions_window(uint64_t w, const int32_t *pp, int32_t *cp, bool *frame_best)
+static GANIM_ALWAYS_INLINE unsigned positions_window(uint64_t w, const int32_t *pp, int32_t *cp, bool *frame_best)
 {
     unsigned used = 0;
     for (int k = 0; k < 3; k++) {
@@ -673,7 +669,7 @@ static FF7_ALWAYS_INLINE unsigned positions_window(uint64_t w, const int32_t *pp
 }
 
 /* Frame n's three position deltas (8 or 17 bits each); false when they do not fit. */
-static FF7_ALWAYS_INLINE bool dec_positions(ff7_dec *d, bool *frame_best)
+static GANIM_ALWAYS_INLINE bool dec_positions(ff7_dec *d, bool *frame_best)
 {
     const int32_t *pp = d->pos + (size_t)(d->n - 1) * 3u;
     int32_t *cp = d->pos + (size_t)d->n * 3u;
@@ -770,7 +766,7 @@ typedef struct ff7_slot1 {
     bool best;
 } ff7_slot1;
 
-static FF7_ALWAYS_INLINE ff7_slot1 slot1_load(const ff7_dec *d)
+static GANIM_ALWAYS_INLINE ff7_slot1 slot1_load(const ff7_dec *d)
 {
     ff7_slot1 x = { d->stream,
                     d->at,
@@ -785,7 +781,7 @@ static FF7_ALWAYS_INLINE ff7_slot1 slot1_load(const ff7_dec *d)
 }
 
 /* D after the frames X decoded (dec_commit's fields: every frame of them was kept). */
-static FF7_ALWAYS_INLINE void slot1_store(ff7_dec *d, const ff7_slot1 *x)
+static GANIM_ALWAYS_INLINE void slot1_store(ff7_dec *d, const ff7_slot1 *x)
 {
     d->at = d->good = x->at;
     d->n = d->max - x->left;
@@ -797,7 +793,7 @@ static FF7_ALWAYS_INLINE void slot1_store(ff7_dec *d, const ff7_slot1 *x)
  * values with nothing to choose (no tail, no check: the positions by dec_positions's
  * one-window form, the three codes from one window as dec_codes_checked's slot), so the
  * same positions, angles, bits and flag; the frame is kept (dec_commit). */
-static FF7_ALWAYS_INLINE void slot1_frame(ff7_slot1 *d)
+static GANIM_ALWAYS_INLINE void slot1_frame(ff7_slot1 *d)
 {
     bool fb = true;
     int32_t *cp = d->cp;
@@ -818,7 +814,7 @@ static FF7_ALWAYS_INLINE void slot1_frame(ff7_slot1 *d)
 /* Two streams of one slot side by side (the pair loop's lanes), frame by frame while
  * both are live and both frames lie inside: at least one frame of each (the caller
  * checked both); out of line, so that the pair loop's own registers are as they were. */
-static FF7_ALWAYS_INLINE void slot1_frames2(ff7_dec *a, ff7_dec *b)
+static GANIM_ALWAYS_INLINE void slot1_frames2(ff7_dec *a, ff7_dec *b)
 {
     ff7_slot1 x = slot1_load(a), y = slot1_load(b);
     do {
@@ -829,7 +825,7 @@ static FF7_ALWAYS_INLINE void slot1_frames2(ff7_dec *a, ff7_dec *b)
     slot1_store(b, &y);
 }
 /* One stream of one slot alone (the list's last), while live and inside. */
-static FF7_ALWAYS_INLINE void slot1_frames(ff7_dec *a)
+static GANIM_ALWAYS_INLINE void slot1_frames(ff7_dec *a)
 {
     if (!(a->live && slot1_inside(a))) return;
     ff7_slot1 x = slot1_load(a);
@@ -837,25 +833,25 @@ static FF7_ALWAYS_INLINE void slot1_frames(ff7_dec *a)
     while (x.left && x.at < x.end);
     slot1_store(a, &x);
 }
-static FF7_OUT_OF_LINE void slot1_frames2_plain(ff7_dec *a, ff7_dec *b) { slot1_frames2(a, b); }
-static FF7_OUT_OF_LINE void slot1_frames_plain(ff7_dec *a) { slot1_frames(a); }
+static GANIM_OUT_OF_LINE void slot1_frames2_plain(ff7_dec *a, ff7_dec *b) { slot1_frames2(a, b); }
+static GANIM_OUT_OF_LINE void slot1_frames_plain(ff7_dec *a) { slot1_frames(a); }
 #if FF7_HAVE_BMI2
 /* (shlx and shrx: the same operations on the same values) */
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void slot1_frames2_bmi2(ff7_dec *a, ff7_dec *b)
+__attribute__((target("bmi2"))) static GANIM_OUT_OF_LINE void slot1_frames2_bmi2(ff7_dec *a, ff7_dec *b)
 {
     slot1_frames2(a, b);
 }
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void slot1_frames_bmi2(ff7_dec *a) { slot1_frames(a); }
+__attribute__((target("bmi2"))) static GANIM_OUT_OF_LINE void slot1_frames_bmi2(ff7_dec *a) { slot1_frames(a); }
 /* The AVX2 path's (its CPUs have MOVBE: each window's load and byte swap one movbe) */
-__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void slot1_frames2_movbe(ff7_dec *a, ff7_dec *b)
+__attribute__((target("bmi2,movbe"))) static GANIM_OUT_OF_LINE void slot1_frames2_movbe(ff7_dec *a, ff7_dec *b)
 {
     slot1_frames2(a, b);
 }
-__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void slot1_frames_movbe(ff7_dec *a) { slot1_frames(a); }
+__attribute__((target("bmi2,movbe"))) static GANIM_OUT_OF_LINE void slot1_frames_movbe(ff7_dec *a) { slot1_frames(a); }
 #endif
 /* The two above in path's form (FF7_PAIR_*: a constant where they are called); b NULL:
  * a alone. */
-static FF7_ALWAYS_INLINE void slot1_run(ff7_dec *a, ff7_dec *b, int path)
+static GANIM_ALWAYS_INLINE void slot1_run(ff7_dec *a, ff7_dec *b, int path)
 {
 #if FF7_HAVE_BMI2
     if (path == FF7_PAIR_AVX2) {
@@ -876,7 +872,7 @@ static FF7_ALWAYS_INLINE void slot1_run(ff7_dec *a, ff7_dec *b, int path)
 }
 
 /* Frame n of one stream; path: the loop's form (FF7_PAIR_*, as for two streams). */
-static FF7_ALWAYS_INLINE void dec_frame(ff7_dec *d, int path)
+static GANIM_ALWAYS_INLINE void dec_frame(ff7_dec *d, int path)
 {
     dec_frame_start(d);
     bool frame_best = true, ok = dec_positions(d, &frame_best);
@@ -937,7 +933,7 @@ typedef struct ff7_one_job {
     bool *shortest;
 } ff7_one_job;
 
-static FF7_ALWAYS_INLINE uint32_t decode_one(const ff7_one_job *j, int path)
+static GANIM_ALWAYS_INLINE uint32_t decode_one(const ff7_one_job *j, int path)
 {
     ff7_dec d;
     uint8_t tail[FF7_TAIL_MAX];
@@ -949,13 +945,13 @@ static FF7_ALWAYS_INLINE uint32_t decode_one(const ff7_one_job *j, int path)
     return d.n;
 }
 
-static FF7_OUT_OF_LINE uint32_t decode_one_plain(const ff7_one_job *j) { return decode_one(j, FF7_PAIR_PLAIN); }
+static GANIM_OUT_OF_LINE uint32_t decode_one_plain(const ff7_one_job *j) { return decode_one(j, FF7_PAIR_PLAIN); }
 #if FF7_HAVE_BMI2
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE uint32_t decode_one_bmi2(const ff7_one_job *j)
+__attribute__((target("bmi2"))) static GANIM_OUT_OF_LINE uint32_t decode_one_bmi2(const ff7_one_job *j)
 {
     return decode_one(j, FF7_PAIR_BMI2);
 }
-__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE uint32_t decode_one_avx2(const ff7_one_job *j)
+__attribute__((target("bmi2,movbe"))) static GANIM_OUT_OF_LINE uint32_t decode_one_avx2(const ff7_one_job *j)
 {
     return decode_one(j, FF7_PAIR_AVX2);
 }
@@ -1017,7 +1013,7 @@ static inline size_t lane_frame_max(size_t per) { return 51u + per * 16u; }
 
 /* The lanes' shortest flag for frame F's rotation codes of lane L (a type-7 code in it):
  * its codes again, one at a time (inside the stream: the frame fits). */
-static FF7_OUT_OF_LINE void lane_raw_best(ff7_lanes *s, size_t l)
+static GANIM_OUT_OF_LINE void lane_raw_best(ff7_lanes *s, size_t l)
 {
     const ff7_stream_job *j = s->job[l];
     size_t at = (size_t)s->rs[l] - (size_t)(j->stream - s->base) * 8u;
@@ -1030,7 +1026,7 @@ static FF7_OUT_OF_LINE void lane_raw_best(ff7_lanes *s, size_t l)
 
 /* lanes_run for NG vectors (a constant in each of its forms: the loops over them
  * unrolled, each vector's bit positions kept in a register) */
-__attribute__((target("avx2,bmi,bmi2"))) static FF7_ALWAYS_INLINE void lanes_body(ff7_lanes *s, size_t ng)
+__attribute__((target("avx2,bmi,bmi2"))) static GANIM_ALWAYS_INLINE void lanes_body(ff7_lanes *s, size_t ng)
 {
     /* int32 arrays by unaligned loads and stores, no __m256i object in memory: MinGW's gcc
      * does not align the stack to 32 bytes (gcc bug 54412) */
@@ -1149,7 +1145,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static FF7_ALWAYS_INLINE void lanes_bod
     s->frames = f;
 }
 
-__attribute__((target("avx2,bmi,bmi2"))) static FF7_OUT_OF_LINE void lanes_run(ff7_lanes *s)
+__attribute__((target("avx2,bmi,bmi2"))) static GANIM_OUT_OF_LINE void lanes_run(ff7_lanes *s)
 {
     if (s->ng == 2u) lanes_body(s, 2u);
     else if (s->ng == 3u) lanes_body(s, 3u);
@@ -1234,7 +1230,7 @@ static inline bool pair_avx2(const ff7_dec *a, const ff7_dec *b)
 
 /* A frame's codes of each stream apart (decode_list_body's), when not both lie inside:
  * out of line, so that frames2_avx2 keeps its registers. */
-static FF7_OUT_OF_LINE void frame_codes_apart(ff7_dec *a, bool *oka, bool *fa, ff7_dec *b, bool *okb, bool *fb)
+static GANIM_OUT_OF_LINE void frame_codes_apart(ff7_dec *a, bool *oka, bool *fa, ff7_dec *b, bool *okb, bool *fb)
 {
     if (*oka && codes_inside(a)) frame_codes_inside(a, fa);
     else if (*oka) *oka = dec_codes_checked(a, 0, fa);
@@ -1246,7 +1242,7 @@ static FF7_OUT_OF_LINE void frame_codes_apart(ff7_dec *a, bool *oka, bool *fa, f
  * ends: the same steps a frame (the tail, the positions, the codes, the commit) in one
  * function, so that the pair loop's constants and frame are set up once for all the
  * frames, not once a frame. */
-__attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_OUT_OF_LINE void frames2_avx2(ff7_dec *a, ff7_dec *b)
+__attribute__((target("bmi,bmi2,avx2,movbe"))) static GANIM_OUT_OF_LINE void frames2_avx2(ff7_dec *a, ff7_dec *b)
 {
     do {
         dec_frame_start(a);
@@ -1263,7 +1259,7 @@ __attribute__((target("bmi,bmi2,avx2,movbe"))) static FF7_OUT_OF_LINE void frame
 
 /* A lane's job done: its results as ff7_decode_stream gives them (shortest left as it
  * was when frame 0 did not fit). */
-static FF7_ALWAYS_INLINE void lane_done(const ff7_dec *d, bool started, ff7_stream_job *j)
+static GANIM_ALWAYS_INLINE void lane_done(const ff7_dec *d, bool started, ff7_stream_job *j)
 {
     j->frames = d->n;
     j->bits = d->good + d->off;
@@ -1272,8 +1268,8 @@ static FF7_ALWAYS_INLINE void lane_done(const ff7_dec *d, bool started, ff7_stre
 
 /* Lane D takes the list's next job with a frame to read after frame 0 (*J, *STARTED: its
  * frame 0 fit); the jobs it passes on the way are done. False when the list is used up. */
-static FF7_ALWAYS_INLINE bool lane_take(ff7_dec *d, ff7_stream_job **j, bool *started, ff7_stream_job *const *jobs,
-                                        size_t n, size_t *next, uint8_t *tbuf, bool resume)
+static GANIM_ALWAYS_INLINE bool lane_take(ff7_dec *d, ff7_stream_job **j, bool *started, ff7_stream_job *const *jobs,
+                                          size_t n, size_t *next, uint8_t *tbuf, bool resume)
 {
     while (*next < n) {
         ff7_stream_job *x = jobs[(*next)++];
@@ -1305,8 +1301,8 @@ static inline uint64_t order_key(const ff7_stream_job *j, bool resume)
     uint32_t left = resume && j->frames > 1u ? j->max_frames - j->frames : j->max_frames;
     return (uint64_t)j->slots << 32 | left;
 }
-static FF7_OUT_OF_LINE ff7_stream_job *const *order_jobs(ff7_stream_job *const *jobs, size_t n, bool resume,
-                                                         ff7_stream_job **ord)
+static GANIM_OUT_OF_LINE ff7_stream_job *const *order_jobs(ff7_stream_job *const *jobs, size_t n, bool resume,
+                                                           ff7_stream_job **ord)
 {
     if (n < 3u || n > FF7_ORDER_MAX) return jobs; /* two streams: both lanes from the start */
     uint64_t key[FF7_ORDER_MAX];
@@ -1329,7 +1325,7 @@ static FF7_OUT_OF_LINE ff7_stream_job *const *order_jobs(ff7_stream_job *const *
  * last stream (one lane alone only then); path: the pair loop's form (FF7_PAIR_*, a
  * constant in each of the forms below). Each stream's frames are decoded in order, each
  * with the operations of one stream alone, so every result is ff7_decode_stream's. */
-static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size_t n, int path)
+static GANIM_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size_t n, int path)
 {
     ff7_dec a, b;
     ff7_stream_job *ja = NULL, *jb = NULL;
@@ -1400,17 +1396,17 @@ static FF7_ALWAYS_INLINE void decode_list_body(ff7_stream_job *const *list, size
     }
 }
 
-static FF7_OUT_OF_LINE void decode_list_plain(ff7_stream_job *const *jobs, size_t n)
+static GANIM_OUT_OF_LINE void decode_list_plain(ff7_stream_job *const *jobs, size_t n)
 {
     decode_list_body(jobs, n, FF7_PAIR_PLAIN);
 }
 #if FF7_HAVE_BMI2
-__attribute__((target("bmi2"))) static FF7_OUT_OF_LINE void decode_list_bmi2(ff7_stream_job *const *jobs, size_t n)
+__attribute__((target("bmi2"))) static GANIM_OUT_OF_LINE void decode_list_bmi2(ff7_stream_job *const *jobs, size_t n)
 {
     decode_list_body(jobs, n, FF7_PAIR_BMI2);
 }
-__attribute__((target("bmi2,movbe"))) static FF7_OUT_OF_LINE void decode_list_avx2(ff7_stream_job *const *jobs,
-                                                                                   size_t n)
+__attribute__((target("bmi2,movbe"))) static GANIM_OUT_OF_LINE void decode_list_avx2(ff7_stream_job *const *jobs,
+                                                                                     size_t n)
 {
     lanes_prepass(jobs, n);
     decode_list_body(jobs, n, FF7_PAIR_AVX2);

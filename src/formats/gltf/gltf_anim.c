@@ -26,14 +26,9 @@
 
 #include "formats/gltf/gltf.h"
 
-/* read_channel and convert_values in their one caller's loop, as before read_channel had
+/* read_channel and convert_values always inline (GANIM_ALWAYS_INLINE), in their one caller's loop, as before read_channel had
  * the record paths: gcc then stopped inlining them, a few instructions a channel more on
  * the trees' read (the FF7 pack's) */
-#if defined(__GNUC__)
-#define ANIM_INLINE inline __attribute__((always_inline))
-#else
-#define ANIM_INLINE inline
-#endif
 
 /* chan.steps: per key, whether it holds its value until the next key */
 #define STEP_NO 0
@@ -379,8 +374,8 @@ span_extras(anim *a, chan *c, const gj_field *span, int flip, const gj_value **o
     return GANIM_OK;
 }
 
-static ANIM_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint8_t *seen,
-                                           const char **outside)
+static GANIM_ALWAYS_INLINE ganim_code read_channel(anim *a, const gj_value *chans, uint32_t ci, uint8_t *seen,
+                                                   const char **outside)
 {
     gltf_file *f = a->f;
     const char *path = NULL;
@@ -859,7 +854,7 @@ static uint32_t unit_keys(const float *v, uint32_t n)
 
 /* ganim's conversion undone, or foreign values made valid (unit quaternions, finite
  * vectors); then the transforms of the nodes above the bone folded in. */
-static ANIM_INLINE ganim_code convert_values(anim *a, chan *c)
+static GANIM_ALWAYS_INLINE ganim_code convert_values(anim *a, chan *c)
 {
     gltf_file *f = a->f;
     ganim_code code = own_values(a, c); /* (converted where they are) */

@@ -59,12 +59,7 @@ static int fwd_rotation(const gltf_conv *cv, int root, const float q[4], float o
  * gave other bits than the same C at -O1 or out of line (0 for 2^-51): the search's answer
  * depended on the optimiser. tests/formats/gltf/test_gltf_undo_search.c compares it with
  * the reference in a Release build as well. */
-#if defined(__GNUC__)
-#define EXACT_OUT_OF_LINE __attribute__((noinline))
-#else
-#define EXACT_OUT_OF_LINE
-#endif
-static EXACT_OUT_OF_LINE void fwd_translation(const gltf_conv *cv, int root, const float t[3], float out[3])
+static GANIM_OUT_OF_LINE void fwd_translation(const gltf_conv *cv, int root, const float t[3], float out[3])
 {
     double d[3] = { t[0] * cv->unit, t[1] * cv->unit, t[2] * cv->unit };
     if (root && !cv->identity) ganim_dq_rot(cv->c, d, d);
