@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "core/internal.h"
+#include "support/tbuild.h"
 #include "test.h"
 
 static uint32_t next(uint32_t *seed)
@@ -119,26 +120,9 @@ TEST(tracks_as_one_by_one)
     for (uint32_t round = 0; round < rounds && failures < 5; round++) {
         uint32_t nb = 1u + next(&seed) % 70u, nt = 1u + next(&seed) % (nb < 40u ? nb : 40u);
         uint32_t frames = 1u + next(&seed) % 12u;
-        ganim_doc *doc = NULL;
-        if (ganim_doc_new(NULL, &doc, NULL) != GANIM_OK) {
-            CHECK_MSG(0, "document");
-            return;
-        }
-        ganim_bone *bones = calloc(nb, sizeof *bones);
-        for (uint32_t i = 0; bones && i < nb; i++) {
-            bones[i].name = "b";
-            bones[i].parent = -1;
-            bones[i].rest = ganim_transform_identity();
-        }
-        ganim_skeleton sk = { "s", nb, bones, NULL, NULL, 0 };
-        ganim_clip cl = { 0 };
-        cl.name = "c";
-        cl.fps = 30;
-        cl.frame_count = frames;
-        uint32_t ci = 0;
-        int ok = bones && ganim_doc_set_skeleton(doc, &sk, NULL) == GANIM_OK &&
-                 ganim_doc_add_clip(doc, &cl, &ci, NULL) == GANIM_OK;
-        free(bones);
+        ganim_doc *doc = tb_doc(nb, NULL);
+        uint32_t ci = tb_clip(doc, "c", 30, frames);
+        int ok = 1;
         uint32_t start = next(&seed) % nb;
         for (uint32_t t = 0; ok && t < nt; t++) {
             ganim_track tr = { 0 };

@@ -4,38 +4,15 @@
  * the bone of an earlier track i is refused, naming that bone, whatever i and j. */
 #include <stdlib.h>
 
+#include "support/tbuild.h"
 #include "test.h"
 
 /* n bones, one clip of n tracks, track i animating bone order[i] (no channels). */
 static ganim_doc *doc_of(uint32_t n, const uint32_t *order)
 {
-    ganim_doc *doc = NULL;
-    if (ganim_doc_new(NULL, &doc, NULL) != GANIM_OK) return NULL;
-    ganim_bone *bones = calloc(n, sizeof *bones);
-    int ok = bones != NULL;
-    for (uint32_t i = 0; ok && i < n; i++) {
-        bones[i].name = "b";
-        bones[i].parent = -1;
-        bones[i].rest = ganim_transform_identity();
-    }
-    ganim_skeleton sk = { "s", n, bones, NULL, NULL, 0 };
-    ganim_clip cl = { 0 };
-    cl.name = "c";
-    cl.fps = 30;
-    cl.frame_count = 1;
-    uint32_t ci = 0;
-    ok =
-        ok && ganim_doc_set_skeleton(doc, &sk, NULL) == GANIM_OK && ganim_doc_add_clip(doc, &cl, &ci, NULL) == GANIM_OK;
-    for (uint32_t i = 0; ok && i < n; i++) {
-        ganim_track tr = { 0 };
-        tr.bone = order[i];
-        ok = ganim_doc_add_track(doc, ci, &tr, NULL, NULL) == GANIM_OK;
-    }
-    free(bones);
-    if (!ok) {
-        ganim_doc_free(doc);
-        return NULL;
-    }
+    ganim_doc *doc = tb_doc(n, NULL);
+    uint32_t ci = tb_clip(doc, "c", 30, 1);
+    for (uint32_t i = 0; i < n; i++) tb_track(doc, ci, order[i], NULL, NULL);
     return doc;
 }
 
