@@ -95,16 +95,33 @@ RUNNER
 chmod +x "$runner"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/ganim-windows.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
+# One side's batch of one kind: the whole test data, every file ganim picks, in every
+# folder; the damaged ones fail alike (exit status 1).
+batch() {
+    local side="$1" kind="$2" prog="$linux"
+    [ "$side" = windows ] && prog="$runner"
+    rm -rf "${tmp:?}/$side-$kind"
+    "$prog" convert "$data" -r -o "$tmp/$side-$kind" --to "$kind" -j 2 2>"$tmp/$side.$kind.err"
+    echo "exit $?" >>"$tmp/$side.$kind.err"
+    sed -i "s/ in [0-9.]* s\$//; s|$tmp/$side-$kind|OUT|g" "$tmp/$side.$kind.err"
+}
+same_batch() {
+    diff -r "$tmp/linux-$1" "$tmp/windows-$1" >"$tmp/diff" 2>&1 &&
+        cmp -s <(sort "$tmp/linux.$1.err") <(sort "$tmp/windows.$1.err")
+}
 for kind in glb bvh json; do
-    for side in linux windows; do
-        prog="$linux"
-        [ "$side" = windows ] && prog="$runner"
-        # The whole test data in one batch: every file ganim picks, in every folder;
-        # the damaged ones fail alike (exit status 1).
-        "$prog" convert "$data" -r -o "$tmp/$side-$kind" --to "$kind" -j 2 2>"$tmp/$side.$kind.err"
-        echo "exit $?" >>"$tmp/$side.$kind.err"
-        sed -i "s/ in [0-9.]* s\$//; s|$tmp/$side-$kind|OUT|g" "$tmp/$side.$kind.err"
-    done
+    batch linux "$kind"
+    batch windows "$kind"
+    # Run ganim.exe's batch once more on a difference, as ctest above: under load, a
+    # Wine process of its own has been seen to print "wine: Unhandled page fault ..."
+    # into the batch's standard error while ganim.exe made every file alike and exited
+    # as the Linux build did (once, not again in 50 runs); a difference that stays is a
+    # failure, reported below.
+    if [ "$(find "$tmp/linux-$kind" -type f | wc -l)" -gt 0 ] && ! same_batch "$kind"; then
+        echo "windows: every sample to .$kind differed once; running ganim.exe's batch again:"
+        diff <(sort "$tmp/linux.$kind.err") <(sort "$tmp/windows.$kind.err") | head -6
+        batch windows "$kind"
+    fi
     n=$(find "$tmp/linux-$kind" -type f | wc -l)
     if [ "$n" -gt 0 ] && diff -r "$tmp/linux-$kind" "$tmp/windows-$kind" >"$tmp/diff" 2>&1; then
         ok "every sample to .$kind: $n files, byte-identical to the Linux build's"
