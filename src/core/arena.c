@@ -27,8 +27,8 @@ static const ganim_limits default_limits = { GANIM_DEFAULT_INPUT_BYTES, GANIM_MA
 
 /* Sets up a document at `doc` (DOC_BYTES, then an embedded first block of `embed` bytes
  * when `block`, HEADER_SIZE + embed, is not 0). */
-static inline __attribute__((always_inline)) void doc_init(ganim_doc *doc, const ganim_allocator *a, size_t limit,
-                                                           size_t embed, size_t block)
+static GANIM_ALWAYS_INLINE void doc_init(ganim_doc *doc, const ganim_allocator *a, size_t limit, size_t embed,
+                                         size_t block)
 {
     memset(doc, 0, DOC_BYTES);
     struct ganim_doc_internal *in = (struct ganim_doc_internal *)(doc + 1);
@@ -52,8 +52,8 @@ static inline __attribute__((always_inline)) void doc_init(ganim_doc *doc, const
 /* The document, and after it an embedded first block of `embed` bytes (0: none); with
  * `slot`, after that block room for a scratch document with a first block of the same
  * size (ganim_doc_scratch). */
-static inline __attribute__((always_inline)) ganim_doc *doc_create(const ganim_allocator *alloc, size_t memory_limit,
-                                                                   size_t embed, int slot)
+static GANIM_ALWAYS_INLINE ganim_doc *doc_create(const ganim_allocator *alloc, size_t memory_limit, size_t embed,
+                                                 int slot)
 {
     ganim_allocator a = ganim_allocator_resolve(alloc);
     size_t limit = memory_limit ? memory_limit : DEFAULT_MEMORY_LIMIT;
@@ -202,7 +202,7 @@ void ganim_doc_release(ganim_doc *doc, ganim_doc_mark_t mark)
 /* doc_alloc's way when the current block has no room (`size` already rounded): a new
  * block, or a large allocation's own. Out of line, so that the common case saves no
  * registers. */
-static __attribute__((noinline)) void *doc_alloc_block(struct ganim_doc_internal *in, size_t size, int zero)
+static GANIM_OUT_OF_LINE void *doc_alloc_block(struct ganim_doc_internal *in, size_t size, int zero)
 {
     arena_block *b = in->head;
     if (size > ARENA_BLOCK / 4) {
@@ -234,7 +234,7 @@ static __attribute__((noinline)) void *doc_alloc_block(struct ganim_doc_internal
     return p;
 }
 
-static inline __attribute__((always_inline)) void *doc_alloc(ganim_doc *doc, size_t size, int zero)
+static GANIM_ALWAYS_INLINE void *doc_alloc(ganim_doc *doc, size_t size, int zero)
 {
     struct ganim_doc_internal *in = doc->internal;
     if (size == 0) size = 1;

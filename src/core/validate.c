@@ -46,7 +46,7 @@ static int unit_quat(const float *q)
     return len2 >= GANIM_UNIT_LEN2_MIN && len2 <= GANIM_UNIT_LEN2_MAX;
 }
 
-static __attribute__((noinline)) int unit_quats(const float *q, size_t n)
+static GANIM_OUT_OF_LINE int unit_quats(const float *q, size_t n)
 {
     int ok = 1;
     for (size_t k = 0; k < n; k++) {
@@ -140,7 +140,7 @@ bad:
 
 /* A keyed channel (or a channel of no known kind: 0) as check_channel wants it, without
  * its messages (tracks_plain's rare case, out of its loop). */
-static __attribute__((noinline)) int keyed_plain(const ganim_channel *ch, const ganim_limits *lim)
+static GANIM_OUT_OF_LINE int keyed_plain(const ganim_channel *ch, const ganim_limits *lim)
 {
     const uint32_t n = ch->count;
     const float *t = ch->times;
@@ -151,14 +151,14 @@ static __attribute__((noinline)) int keyed_plain(const ganim_channel *ch, const 
 }
 
 /* A channel's values as check_channel checks them (unit rotations, finite vectors). */
-static inline __attribute__((always_inline)) int values_plain(const ganim_channel *ch, int comps)
+static GANIM_ALWAYS_INLINE int values_plain(const ganim_channel *ch, int comps)
 {
     return comps == 4 ? unit_quats(ch->values, ch->count) : finite_all(ch->values, (size_t)ch->count * (size_t)comps);
 }
 
 /* check_channel without its messages: 1 when it would return GANIM_OK. */
-static inline __attribute__((always_inline)) int channel_plain(const ganim_channel *ch, uint32_t frames, int comps,
-                                                               const ganim_limits *lim, int vouched)
+static GANIM_ALWAYS_INLINE int channel_plain(const ganim_channel *ch, uint32_t frames, int comps,
+                                             const ganim_limits *lim, int vouched)
 {
     const ganim_channel_kind kind = ch->kind;
     if (kind == GANIM_CHANNEL_ABSENT) return 1;
@@ -176,8 +176,8 @@ static inline __attribute__((always_inline)) int channel_plain(const ganim_chann
  * skeleton and animated once, each channel as check_channel wants it), found without a
  * message and with nothing but the checks in the loop; 0 when one does not, or the
  * skeleton has over 4,096 bones: tracks_checked then names the first failure. */
-static inline __attribute__((always_inline)) int tracks_plain(const ganim_clip *c, const ganim_skeleton *s,
-                                                              const ganim_limits *lim, int vouched, int vectors_vouched)
+static GANIM_ALWAYS_INLINE int tracks_plain(const ganim_clip *c, const ganim_skeleton *s, const ganim_limits *lim,
+                                            int vouched, int vectors_vouched)
 {
     const uint32_t nt = c->track_count;
     if (!nt) return 1;
