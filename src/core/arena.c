@@ -21,10 +21,6 @@ static size_t counted(const struct ganim_doc_internal *in)
 #define DOC_BYTES (sizeof(ganim_doc) + sizeof(struct ganim_doc_internal))
 #define DOC_SIZE ((DOC_BYTES + 15u) & ~(size_t)15u) /* where an embedded block starts */
 
-/* ganim_limits_resolve(NULL), which a new document starts with (test_model checks it). */
-static const ganim_limits default_limits = { GANIM_DEFAULT_INPUT_BYTES, GANIM_MAX_FRAMES, GANIM_DEFAULT_BONES,
-                                             GANIM_DEFAULT_CLIPS,       GANIM_MAX_FRAMES, GANIM_MAX_FRAME_SAMPLES };
-
 /* Sets up a document at `doc` (DOC_BYTES, then an embedded first block of `embed` bytes
  * when `block`, HEADER_SIZE + embed, is not 0). */
 static GANIM_ALWAYS_INLINE void doc_init(ganim_doc *doc, const ganim_allocator *a, size_t limit, size_t embed,
@@ -35,7 +31,7 @@ static GANIM_ALWAYS_INLINE void doc_init(ganim_doc *doc, const ganim_allocator *
     doc->internal = in;
     in->alloc = *a;
     in->limit = limit;
-    in->limits = default_limits;
+    in->limits = ganim_default_limits;
     in->first_block = ARENA_BLOCK;
     if (block) {
         arena_block *b = (arena_block *)((uint8_t *)doc + DOC_SIZE);

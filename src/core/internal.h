@@ -204,6 +204,8 @@ typedef struct ganim_doc_growth {
 ganim_doc_growth *ganim_doc_growth_of(ganim_doc *doc);
 /* The limits with every default filled in and the library's maxima applied. */
 ganim_limits ganim_limits_resolve(const ganim_limits *limits);
+/* ganim_limits_resolve(NULL): what a new document starts with (test_read_fixed checks it). */
+extern const ganim_limits ganim_default_limits;
 /* The limits a document was read under (set by the read; the defaults otherwise). */
 void ganim_doc_set_limits(ganim_doc *doc, const ganim_limits *limits);
 /* The same with limits ganim_limits_resolve already gave (resolving them again changes

@@ -4,6 +4,9 @@
 
 #include "core/document.h"
 
+const ganim_limits ganim_default_limits = { GANIM_DEFAULT_INPUT_BYTES, GANIM_MAX_FRAMES, GANIM_DEFAULT_BONES,
+                                            GANIM_DEFAULT_CLIPS,       GANIM_MAX_FRAMES, GANIM_MAX_FRAME_SAMPLES };
+
 ganim_limits ganim_limits_resolve(const ganim_limits *limits)
 {
     ganim_limits l = { 0 };
@@ -26,9 +29,8 @@ void ganim_doc_put_limits(ganim_doc *doc, const ganim_limits *resolved) { doc->i
 
 const ganim_limits *ganim_doc_limits(const ganim_doc *doc)
 {
-    static const ganim_limits defaults = { GANIM_DEFAULT_INPUT_BYTES, GANIM_MAX_FRAMES, GANIM_DEFAULT_BONES,
-                                           GANIM_DEFAULT_CLIPS,       GANIM_MAX_FRAMES, GANIM_MAX_FRAME_SAMPLES };
-    return doc->internal ? &doc->internal->limits : &defaults; /* a document a caller put together */
+    /* a document a caller put together has no internal part: the defaults */
+    return doc->internal ? &doc->internal->limits : &ganim_default_limits;
 }
 
 ganim_code ganim_check_counts(const ganim_doc *doc, uint64_t offset, const char *what, uint64_t frames, uint64_t bones,
