@@ -27,6 +27,7 @@
 
 #include "core/internal.h"
 #include "export/export.h"
+#include "io/numtext.h"
 #include "io/writer.h"
 
 #define PI 3.14159265358979323846
@@ -169,7 +170,16 @@ static ganim_code hierarchy(bvh *b, uint32_t *cursor)
     return GANIM_OK;
 }
 
-static double wrap_near(double v, double ref) { return v + 2 * PI * floor((ref - v) / (2 * PI) + 0.5); }
+/* v moved by whole turns to within half a turn of ref. Within 3 radians (less than pi) the
+ * floor is 0: (ref - v) / (2 pi) + 0.5 lies in (0.022, 0.978), whatever the roundings, so
+ * the result is v + 2 pi * 0 = v + 0.0 (v itself, but -0 becomes +0, as the formula makes
+ * it) without the division and floor. A NaN or infinity takes the formula. */
+static double wrap_near(double v, double ref)
+{
+    double d = ref - v;
+    if (fabs(d) < 3.0) return v + 0.0;
+    return v + 2 * PI * floor(d / (2 * PI) + 0.5);
+}
 
 /* Euler angles of q nearest (per angle, modulo 2 pi) to the previous frame's, choosing
  * between the two equivalent solutions (a, b, c) and (a + pi, pi - b, c + pi).
@@ -198,6 +208,13 @@ static void euler_continuous(unsigned order, ganim_quat q, const double *prev, i
     memcpy(out, c2 < c1 ? alt : e, sizeof e);
 }
 
+/* fmax for what frame_line compares (absolute values and 1: no -0), NaN included: the
+ * other argument, as fmax gives, without the C library's call. */
+static double max_of(double a, double b) { return isnan(a) ? b : isnan(b) ? a : a > b ? a : b; }
+
+/* gw_float's text of v (a value that is not finite as 0) into out; returns its length. */
+static size_t text_float(char *out, float v) { return gnum_float(out, isfinite(v) ? v : 0.0f); }
+
 static ganim_code frame_line(bvh *b, uint32_t frame)
 {
     uint32_t n = b->sk->bone_count;
@@ -216,16 +233,18 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
         const ganim_vec3 *s = &t->scale, *r = &b->sk->bones[bone].rest.translation;
         if (!(fabs(s->x - 1.0) <= 1e-6 && fabs(s->y - 1.0) <= 1e-6 && fabs(s->z - 1.0) <= 1e-6)) b->lost[bone] |= 1;
         if (!b->pos[bone]) {
-            double size = fmax(1.0, fmax(fabs(r->x), fmax(fabs(r->y), fabs(r->z))));
-            double d = fmax(fabs((double)t->translation.x - r->x),
-                            fmax(fabs((double)t->translation.y - r->y), fabs((double)t->translation.z - r->z)));
+            double size = max_of(1.0, max_of(fabs(r->x), max_of(fabs(r->y), fabs(r->z))));
+            double d = max_of(fabs((double)t->translation.x - r->x),
+                              max_of(fabs((double)t->translation.y - r->y), fabs((double)t->translation.z - r->z)));
             if (!(d <= 1e-6 * size)) b->lost[bone] |= 2;
         }
-        if (i || b->multi) gw_u8(&b->w, ' ');
+        /* the joint's values, as gw_u8 and gw_float would write them, in one gw_bytes */
+        char line[1 + 6 * (GNUM_FLOAT_CHARS + 1)], *at = line;
+        if (i || b->multi) *at++ = ' ';
         if (b->pos[bone]) {
             for (int k = 0; k < 3; k++) {
-                gw_float(&b->w, pos[k]);
-                gw_u8(&b->w, ' ');
+                at += text_float(at, pos[k]);
+                *at++ = ' ';
             }
         }
         ganim_quat qq = { q[0], q[1], q[2], q[3] };
@@ -233,9 +252,10 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
         euler_continuous(b->order[bone], qq, prev, frame > 0, e);
         memcpy(prev, e, sizeof e);
         for (int k = 0; k < 3; k++) {
-            if (k) gw_u8(&b->w, ' ');
-            gw_float(&b->w, (float)(e[order_axis(b->order[bone], k)] * (180.0 / PI)));
+            if (k) *at++ = ' ';
+            at += text_float(at, (float)(e[order_axis(b->order[bone], k)] * (180.0 / PI)));
         }
+        gw_bytes(&b->w, line, (size_t)(at - line));
     }
     gw_u8(&b->w, '\n');
     return GANIM_OK;

@@ -221,7 +221,7 @@ static int compare(const ganim_doc *doc, const ganim_export_opts *o, uint32_t i)
     CHECK_EQ_INT(a.code, b.code);
     CHECK_EQ_INT(a.out.size, b.out.size);
     int same = a.out.size == b.out.size && (!a.out.size || !memcmp(a.out.data, b.out.data, a.out.size));
-    if (!same || strcmp(a.err.message, b.err.message) || strcmp(a.w.text, b.w.text)) {
+    if (!same || strcmp(a.err.message, b.err.message) != 0 || strcmp(a.w.text, b.w.text) != 0) {
         CHECK(!"the exporter differs from 0cc1e5b's");
         printf("  document %u: code %d/%d, %zu/%zu bytes, error '%s' / '%s'\n", i, (int)a.code, (int)b.code, a.out.size,
                b.out.size, a.err.message, b.err.message);
