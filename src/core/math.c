@@ -249,10 +249,15 @@ ganim_quat ganim_quat_from_mat3(const float m[9])
  * θb = asin(p * R[a][c]) and the outer two come from the remaining entries. */
 void ganim_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3])
 {
+    /* per order: the axes a, b, c (order_axes' letters) and the parity p */
+    static const struct {
+        unsigned char a, b, c;
+        double p;
+    } axes[6] = { { 0, 1, 2, 1.0 }, { 0, 2, 1, -1.0 }, { 1, 0, 2, -1.0 },
+                  { 1, 2, 0, 1.0 }, { 2, 0, 1, 1.0 },  { 2, 1, 0, -1.0 } };
     if ((unsigned)order > GANIM_EULER_ZYX) order = GANIM_EULER_XYZ;
-    const char *ax = order_axes[order];
-    int a = ax[0] - 'X', b = ax[1] - 'X', c = ax[2] - 'X';
-    double p = ((b - a + 3) % 3 == 1) ? 1.0 : -1.0; /* cyclic: X->Y->Z */
+    int a = axes[order].a, b = axes[order].b, c = axes[order].c;
+    double p = axes[order].p; /* +1 when cyclic: X->Y->Z */
     double m[9];
     quat_to_mat3d(q, m);
 #define M(r, k) m[(r)*3 + (k)]

@@ -27,6 +27,7 @@
 
 #include "core/internal.h"
 #include "export/export.h"
+#include "io/numtext.h"
 #include "io/writer.h"
 
 #define PI 3.14159265358979323846
@@ -169,7 +170,16 @@ static ganim_code hierarchy(bvh *b, uint32_t *cursor)
     return GANIM_OK;
 }
 
-static double wrap_near(double v, double ref) { return v + 2 * PI * floor((ref - v) / (2 * PI) + 0.5); }
+/* v moved by whole turns to within half a turn of ref. Within 3 radians (less than pi) the
+ * floor is 0: (ref - v) / (2 pi) + 0.5 lies in (0.022, 0.978), whatever the roundings, so
+ * the result is v + 2 pi * 0 = v + 0.0 (v itself, but -0 becomes +0, as the formula makes
+ * it) without the division and floor. A NaN or infinity takes the formula. */
+static double wrap_near(double v, double ref)
+{
+    double d = ref - v;
+    if (fabs(d) < 3.0) return v + 0.0;
+    return v + 2 * PI * floor(d / (2 * PI) + 0.5);
+}
 
 /* Euler angles of q nearest (per angle, modulo 2 pi) to the previous frame's, choosing
  * between the two equivalent solutions (a, b, c) and (a + pi, pi - b, c + pi).
@@ -198,6 +208,13 @@ static void euler_continuous(unsigned order, ganim_quat q, const double *prev, i
     memcpy(out, c2 < c1 ? alt : e, sizeof e);
 }
 
+/* fmax for what frame_line compares (absolute values and 1: no -0), NaN included: the
+ * other argument, as fmax gives, without the C library's call. */
+static double max_of(double a, double b) { return isnan(a) ? b : isnan(b) ? a : a > b ? a : b; }
+
+/* gw_float's text of v (a value that is not finite as 0) into out; returns its length. */
+static size_t text_float(char *out, float v) { return gnum_float(out, isfinite(v) ? v : 0.0f); }
+
 static ganim_code frame_line(bvh *b, uint32_t frame)
 {
     uint32_t n = b->sk->bone_count;
@@ -216,16 +233,18 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
         const ganim_vec3 *s = &t->scale, *r = &b->sk->bones[bone].rest.translation;
         if (!(fabs(s->x - 1.0) <= 1e-6 && fabs(s->y - 1.0) <= 1e-6 && fabs(s->z - 1.0) <= 1e-6)) b->lost[bone] |= 1;
         if (!b->pos[bone]) {
-            double size = fmax(1.0, fmax(fabs(r->x), fmax(fabs(r->y), fabs(r->z))));
-            double d = fmax(fabs((double)t->translation.x - r->x),
-                            fmax(fabs((double)t->translation.y - r->y), fabs((double)t->translation.z - r->z)));
+            double size = max_of(1.0, max_of(fabs(r->x), max_of(fabs(r->y), fabs(r->z))));
+            double d = max_of(fabs((double)t->translation.x - r->x),
+                              max_of(fabs((double)t->translation.y - r->y), fabs((double)t->translation.z - r->z)));
             if (!(d <= 1e-6 * size)) b->lost[bone] |= 2;
         }
-        if (i || b->multi) gw_u8(&b->w, ' ');
+        /* the joint's values, as gw_u8 and gw_float would write them, in one gw_bytes */
+        char line[1 + 6 * (GNUM_FLOAT_CHARS + 1)], *at = line;
+        if (i || b->multi) *at++ = ' ';
         if (b->pos[bone]) {
             for (int k = 0; k < 3; k++) {
-                gw_float(&b->w, pos[k]);
-                gw_u8(&b->w, ' ');
+                at += text_float(at, pos[k]);
+                *at++ = ' ';
             }
         }
         ganim_quat qq = { q[0], q[1], q[2], q[3] };
@@ -233,9 +252,10 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
         euler_continuous(b->order[bone], qq, prev, frame > 0, e);
         memcpy(prev, e, sizeof e);
         for (int k = 0; k < 3; k++) {
-            if (k) gw_u8(&b->w, ' ');
-            gw_float(&b->w, (float)(e[order_axis(b->order[bone], k)] * (180.0 / PI)));
+            if (k) *at++ = ' ';
+            at += text_float(at, (float)(e[order_axis(b->order[bone], k)] * (180.0 / PI)));
         }
+        gw_bytes(&b->w, line, (size_t)(at - line));
     }
     gw_u8(&b->w, '\n');
     return GANIM_OK;
@@ -258,27 +278,80 @@ static ganim_code pose_at(bvh *b, uint32_t f)
     return GANIM_OK;
 }
 
-/* Per-joint channel orders (see the top of the file); `worst` has 6 doubles per bone. */
-static ganim_code choose_orders(bvh *b, double *worst)
+/* The sines of the six orders' middle angles, as ganim_quat_to_euler computes them before
+ * its asin: the rotation matrix of quat_to_mat3d (src/core/math.c; the same products in
+ * the same order, so the same doubles), then p * M(a, c) clamped to [-1, 1] (p = +-1, exact). */
+static void middle_sines(const float q[4], double sb[6])
 {
-    const double limit = 80.0 * PI / 180.0;
-    uint32_t n = b->sk->bone_count, frames = b->frames;
-    for (uint32_t f = 0; f < frames; f++) {
+    static const signed char entry[6] = { 2, -1, -5, 3, 7, -6 }; /* M(a, c) as 3a + c, negative: -M */
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double n = x * x + y * y + z * z + w * w;
+    double s = n > 0 ? 2.0 / n : 0.0;
+    double m[9];
+    m[0] = 1 - s * (y * y + z * z);
+    m[1] = s * (x * y - z * w);
+    m[2] = s * (x * z + y * w);
+    m[3] = s * (x * y + z * w);
+    m[4] = 1 - s * (x * x + z * z);
+    m[5] = s * (y * z - x * w);
+    m[6] = s * (x * z - y * w);
+    m[7] = s * (y * z + x * w);
+    m[8] = 1 - s * (x * x + y * y);
+    for (int o = 0; o < 6; o++) {
+        double v = entry[o] < 0 ? -1.0 * m[-entry[o]] : m[entry[o]];
+        if (v > 1) v = 1;
+        if (v < -1) v = -1;
+        sb[o] = v;
+    }
+}
+
+/* One pass over the frames before anything is written (each frame sampled once for both):
+ *   - position channels for every joint whose translation differs from its rest offset in
+ *     some frame (bit for bit): BVH then holds the clip's own translations, not the rest's;
+ *   - unless the order is forced, `worst` (6 doubles a bone): each order's largest middle
+ *     angle over the frames, |asin(sb)|, the value ganim_quat_to_euler's middle angle gives.
+ * The asin is taken only for a sine that could raise the largest: `skip` (6 doubles a bone)
+ * holds s (1 - 2^-20) rounded, for the largest |sb| = s whose asin was taken, and a sine
+ * x <= skip cannot give a larger angle. asin is increasing with slope >= 1 and asin(s) <=
+ * s pi/2 on [0, 1], so asin(s) - asin(x) >= s - x >= s (2^-20 - 2^-53) > 2 eps s pi/2 >=
+ * eps (asin(s) + asin(x)) for any C library whose asin is within a relative eps <= 2^-22
+ * (2^31 ulps; glibc's is within 1): the asin computed for x is at most the one computed for
+ * s, and `worst` is at least that. asin(+-0) is +-0 exactly (C's Annex F), so the first
+ * skip of 0 holds too. A NaN (a rotation that gx_rotation refuses is skipped before) would
+ * be compared false and take the asin, as before. */
+static ganim_code scan_frames(bvh *b, double *worst, double *skip)
+{
+    uint32_t n = b->sk->bone_count;
+    for (uint32_t f = 0; (b->clip || worst) && f < b->frames; f++) {
         ganim_code code = pose_at(b, f);
         if (code != GANIM_OK) return code;
-        for (uint32_t bone = 0; bone < n; bone++) {
+        for (uint32_t bone = 0; b->clip && bone < n; bone++) {
+            const ganim_vec3 *t = &b->pose[bone].translation, *r = &b->sk->bones[bone].rest.translation;
+            if (t->x != r->x || t->y != r->y || t->z != r->z) b->pos[bone] = 1;
+        }
+        for (uint32_t bone = 0; worst && bone < n; bone++) {
             float q[4];
+            double sb[6], *w = worst + (size_t)bone * 6, *k = skip + (size_t)bone * 6;
             if (!gx_rotation(&b->cv, b->sk->bones[bone].parent < 0, &b->pose[bone].rotation.x, q)) continue;
-            ganim_quat qq = { q[0], q[1], q[2], q[3] };
-            for (unsigned o = 0; o < 6; o++) {
-                double e[3];
-                ganim_quat_to_euler(qq, (ganim_euler_order)o, e);
-                double m = fabs(e[order_axis(o, 1)]);
-                if (m > worst[(size_t)bone * 6 + o]) worst[(size_t)bone * 6 + o] = m;
+            middle_sines(q, sb);
+            for (int o = 0; o < 6; o++) {
+                double x = fabs(sb[o]);
+                if (x <= k[o]) continue;
+                double m = fabs(asin(sb[o]));
+                if (m > w[o]) w[o] = m;
+                double t = x * (1 - 0x1p-20);
+                if (t > k[o]) k[o] = t;
             }
         }
     }
-    for (uint32_t bone = 0; bone < n; bone++) {
+    return GANIM_OK;
+}
+
+/* Per-joint channel orders (see the top of the file) from scan_frames' largest middle angles. */
+static void choose_orders(bvh *b, const double *worst)
+{
+    const double limit = 80.0 * PI / 180.0;
+    for (uint32_t bone = 0; bone < b->sk->bone_count; bone++) {
         const double *w = worst + (size_t)bone * 6;
         unsigned best = GANIM_EULER_ZXY;
         if (w[GANIM_EULER_ZXY] > limit)
@@ -286,23 +359,6 @@ static ganim_code choose_orders(bvh *b, double *worst)
                 if (w[o] < w[best]) best = o;
         b->order[bone] = (uint8_t)best;
     }
-    return GANIM_OK;
-}
-
-/* Position channels for every joint whose translation differs from its rest offset in some
- * frame (bit for bit): BVH then holds the clip's own translations, not the rest's. */
-static ganim_code choose_positions(bvh *b)
-{
-    uint32_t n = b->sk->bone_count;
-    for (uint32_t f = 0; b->clip && f < b->frames; f++) {
-        ganim_code code = pose_at(b, f);
-        if (code != GANIM_OK) return code;
-        for (uint32_t bone = 0; bone < n; bone++) {
-            const ganim_vec3 *t = &b->pose[bone].translation, *r = &b->sk->bones[bone].rest.translation;
-            if (t->x != r->x || t->y != r->y || t->z != r->z) b->pos[bone] = 1;
-        }
-    }
-    return GANIM_OK;
 }
 
 static ganim_code motion(bvh *b)
@@ -436,12 +492,13 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     for (uint32_t i = 0; i < n; i++) roots += b->sk->bones[i].parent < 0;
     b->multi = roots > 1;
     /* one scratch block: dfs, cursor + stack (2n), prev angles (3n doubles), pose,
-     * worst middle angles (6n doubles), orders (n + 1 bytes), position flags (n bytes) */
+     * worst middle angles and their skip thresholds (12n doubles), orders (n + 1 bytes),
+     * position flags (n bytes) */
     size_t u32s = (size_t)n * 3,
            bytes = u32s * 4 + (size_t)n * 3 * sizeof(double) + (size_t)n * sizeof(ganim_transform);
     size_t pose2_at = (bytes + 16 + 7) & ~(size_t)7;
     size_t worst_at = pose2_at + (size_t)n * sizeof(ganim_transform);
-    bytes = worst_at + (size_t)n * 6 * sizeof(double) + 4 * (size_t)n + 1;
+    bytes = worst_at + (size_t)n * 12 * sizeof(double) + 4 * (size_t)n + 1;
     uint8_t *mem = ganim_alloc(&b->alloc, bytes);
     const char *extra[1] = { "ganim_root" };
     if (!mem) return GANIM_NOMEM(err);
@@ -452,7 +509,7 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     b->prev = (double *)(void *)(mem + dbl_at);
     b->pose = (ganim_transform *)(void *)(mem + dbl_at + (size_t)n * 3 * sizeof(double));
     double *worst = (double *)(void *)(mem + worst_at);
-    b->order = mem + worst_at + (size_t)n * 6 * sizeof(double);
+    b->order = mem + worst_at + (size_t)n * 12 * sizeof(double);
     for (uint32_t i = 0; i <= n; i++) b->order[i] = (uint8_t)forced;
     b->pos = b->order + n + 1;
     b->owned = b->pos + n;
@@ -474,8 +531,8 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
         code = GANIM_NOMEM(err);
     if (code == GANIM_OK) {
         b->w = gw_init(out, &b->alloc);
-        code = choose_positions(b);
-        if (code == GANIM_OK && !o.bvh_order) code = choose_orders(b, worst);
+        code = scan_frames(b, o.bvh_order ? NULL : worst, worst + (size_t)n * 6);
+        if (code == GANIM_OK && !o.bvh_order) choose_orders(b, worst);
         if (code == GANIM_OK) code = hierarchy(b, cursor);
         if (code == GANIM_OK) code = motion(b);
         if (code == GANIM_OK && !gw_ok(&b->w)) code = GANIM_NOMEM(err);

@@ -1,0 +1,376 @@
+/* The BVH exporter against itself as it was at 0cc1e5b (tests/unit/ref_export_bvh_0cc1e5b.h,
+ * the old code verbatim): the same bytes, return code, error message and warnings for
+ * random documents made to reach every branch of the channel-order choice (rotations near
+ * and at gimbal lock in every order, exact quarter turns, zero components, rotations that
+ * are not unit or not finite), position channels (translations equal to the rest or not,
+ * bit for bit), several roots, the three axes, forced orders, the rest pose and partner
+ * clips. 3,000 documents (30,000 with GANIM_FULL=1 or CI=true). */
+#include <stdlib.h>
+
+#include "ref_export_bvh_0cc1e5b.h"
+#include "support/tbuild.h"
+#include "test.h"
+
+#define MAXB 24
+#define MAXF 48
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static uint32_t rnd_below(uint32_t n) { return (uint32_t)(rnd() % n); }
+static double rnd_unit(void) { return (double)(rnd() >> 11) * 0x1p-53; } /* [0, 1) */
+static double rnd_sym(double a) { return (2 * rnd_unit() - 1) * a; }     /* (-a, a) */
+static const double RPI = 3.14159265358979323846;
+
+/* One rotation of a kind chosen at random (x y z w). */
+static void rnd_quat(float q[4], uint32_t kind_limit)
+{
+    uint32_t kind = rnd_below(kind_limit);
+    double xyz[3];
+    ganim_quat r;
+    switch (kind) {
+    case 0: /* any rotation */
+    case 1: {
+        double v[4], n = 0;
+        for (int i = 0; i < 4; i++) v[i] = rnd_sym(1), n += v[i] * v[i];
+        n = sqrt(n);
+        for (int i = 0; i < 4; i++) q[i] = (float)(v[i] / (n > 0 ? n : 1));
+        return;
+    }
+    case 2: /* a middle angle near, at or past +-80 and +-90 degrees in some order */
+    case 3: {
+        static const double mids[] = { 78, 79.99, 80, 80.0001, 85, 89.9, 89.99999, 90, 90.00001, 95, 100 };
+        xyz[0] = rnd_sym(RPI), xyz[1] = rnd_sym(RPI), xyz[2] = rnd_sym(RPI);
+        xyz[rnd_below(3)] = (rnd() & 1 ? 1 : -1) * mids[rnd_below(11)] * RPI / 180 + rnd_sym(1e-6) * (rnd() & 1);
+        r = ganim_quat_from_euler(xyz, (ganim_euler_order)rnd_below(6));
+        break;
+    }
+    case 4: /* quarter turns: exact zeros and halves of the matrix */
+        for (int i = 0; i < 3; i++) xyz[i] = (double)rnd_below(8) * RPI / 4;
+        r = ganim_quat_from_euler(xyz, (ganim_euler_order)rnd_below(6));
+        break;
+    case 5: { /* one, two or four components of the same size, the others +-0 */
+        static const float size[3] = { 1.0f, 0.70710678f, 0.5f };
+        uint32_t m = rnd_below(3), first = rnd_below(4);
+        for (int i = 0; i < 4; i++) {
+            int on = m == 2 || (uint32_t)i == first || (m == 1 && (uint32_t)i == (first + 1) % 4);
+            q[i] = (rnd() & 1 ? -1.0f : 1.0f) * (on ? size[m] : 0.0f);
+        }
+        return;
+    }
+    case 6: /* small Euler angles (mocap-like) */
+        for (int i = 0; i < 3; i++) xyz[i] = rnd_sym(0.8);
+        r = ganim_quat_from_euler(xyz, (ganim_euler_order)rnd_below(6));
+        break;
+    case 7: /* not unit, within what validation takes (0.1 % in length) */
+        rnd_quat(q, 7);
+        for (int i = 0; i < 4; i++) q[i] *= (float)(1 + rnd_sym(0.0009));
+        return;
+    case 8: /* not finite, once in a while (validation refuses the document) */
+        rnd_quat(q, 7);
+        if (rnd_below(64) == 0) q[rnd_below(4)] = rnd() & 1 ? NAN : INFINITY;
+        return;
+    default: /* a turn about one axis, all angles, sometimes exactly 90 or 180 degrees */
+        xyz[0] = xyz[1] = xyz[2] = 0;
+        xyz[rnd_below(3)] = rnd_below(3) ? rnd_sym(2 * RPI) : (double)rnd_below(5) * RPI / 2;
+        r = ganim_quat_from_euler(xyz, GANIM_EULER_XYZ);
+        break;
+    }
+    q[0] = r.x, q[1] = r.y, q[2] = r.z, q[3] = r.w;
+}
+
+/* A smooth run of rotations (what clips are), with now and then a jump of any kind. */
+static void rnd_run(float *r, uint32_t frames, uint32_t kind_limit)
+{
+    double a[3] = { rnd_sym(RPI), rnd_sym(RPI), rnd_sym(RPI) }, v[3] = { rnd_sym(0.3), rnd_sym(0.3), rnd_sym(0.3) };
+    ganim_euler_order o = (ganim_euler_order)rnd_below(6);
+    int smooth = rnd_below(3) != 0;
+    for (uint32_t f = 0; f < frames; f++) {
+        if (smooth && rnd_below(16)) {
+            for (int i = 0; i < 3; i++) a[i] += v[i];
+            ganim_quat q = ganim_quat_from_euler(a, o);
+            r[f * 4] = q.x, r[f * 4 + 1] = q.y, r[f * 4 + 2] = q.z, r[f * 4 + 3] = q.w;
+        } else {
+            rnd_quat(r + f * 4, kind_limit);
+        }
+    }
+}
+
+static void rnd_vec(float *v, const ganim_vec3 *rest)
+{
+    uint32_t k = rnd_below(4);
+    if (k == 0 && rest) { /* the rest itself, bit for bit */
+        v[0] = rest->x, v[1] = rest->y, v[2] = rest->z;
+    } else if (k == 1 && rest) { /* one float step off the rest */
+        v[0] = rest->x, v[1] = nextafterf(rest->y, 1e30f), v[2] = rest->z;
+    } else {
+        for (int i = 0; i < 3; i++) v[i] = (float)rnd_sym(100);
+    }
+}
+
+typedef struct warnings {
+    char text[8192];
+    size_t at;
+} warnings;
+
+static void on_warn(void *user, const ganim_warning *w)
+{
+    warnings *ws = user;
+    int n = snprintf(ws->text + ws->at, sizeof ws->text - ws->at, "%d %s\n", (int)w->code, w->message);
+    if (n > 0 && (size_t)n < sizeof ws->text - ws->at) ws->at += (size_t)n;
+}
+
+static ganim_doc *rnd_doc(uint32_t kind_limit)
+{
+    uint32_t n = 1 + rnd_below(MAXB);
+    ganim_doc *doc = tb_doc(n, NULL);
+    doc->axes = (ganim_axes)rnd_below(3);
+    ganim_bone *b = doc->skeleton->bones;
+    int roots = 1 + (rnd_below(4) == 0);
+    for (uint32_t i = 0; i < n; i++) {
+        b[i].parent = i < (uint32_t)roots ? -1 : (int32_t)rnd_below(i);
+        float t[3];
+        rnd_vec(t, NULL);
+        if (rnd_below(4) == 0) t[0] = t[1] = t[2] = 0;
+        b[i].rest.translation = (ganim_vec3){ t[0], t[1], t[2] };
+        if (rnd_below(3) == 0) {
+            float q[4];
+            rnd_quat(q, 8);
+            b[i].rest.rotation = (ganim_quat){ q[0], q[1], q[2], q[3] };
+        }
+        if (rnd_below(16) == 0) b[i].rest.scale = (ganim_vec3){ 2, 2, 2 };
+    }
+    uint32_t clips = rnd_below(8) == 0 ? 0 : 1 + rnd_below(2);
+    for (uint32_t c = 0; c < clips; c++) {
+        uint32_t frames = 1 + rnd_below(MAXF);
+        tb_clip(doc, c ? "second" : "first", rnd_below(2) ? 30.0 : 12.5 + rnd_unit() * 40, frames);
+        for (uint32_t i = 0; i < n; i++) {
+            if (rnd_below(6) == 0) continue; /* a bone the clip leaves at rest */
+            uint32_t t = tb_track(doc, c, i, NULL, NULL);
+            float r[MAXF * 4], p[MAXF * 3], times[MAXF];
+            uint32_t rk = rnd_below(5);
+            if (rk == 0) {
+                rnd_quat(r, kind_limit);
+                tb_channel(doc, c, t, GANIM_TARGET_ROTATION, GANIM_CHANNEL_CONSTANT, 1, NULL, r);
+            } else if (rk == 1 && frames > 1) {
+                uint32_t keys = 1 + rnd_below(frames);
+                for (uint32_t k = 0; k < keys; k++) times[k] = (float)k * (float)(frames - 1) / (float)keys;
+                rnd_run(r, keys, kind_limit);
+                tb_channel(doc, c, t, GANIM_TARGET_ROTATION, GANIM_CHANNEL_KEYED, keys, times, r);
+            } else {
+                rnd_run(r, frames, kind_limit);
+                tb_channel(doc, c, t, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, frames, NULL, r);
+            }
+            uint32_t tk = rnd_below(4);
+            if (tk == 1) {
+                rnd_vec(p, &b[i].rest.translation);
+                tb_channel(doc, c, t, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_CONSTANT, 1, NULL, p);
+            } else if (tk == 2) {
+                for (uint32_t f = 0; f < frames; f++) rnd_vec(p + f * 3, &b[i].rest.translation);
+                tb_channel(doc, c, t, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, frames, NULL, p);
+            }
+            if (rnd_below(12) == 0) {
+                const float s[3] = { 1, 1.5f, 1 };
+                tb_channel(doc, c, t, GANIM_TARGET_SCALE, GANIM_CHANNEL_CONSTANT, 1, NULL, s);
+            }
+        }
+    }
+    return doc;
+}
+
+/* Does the output hold `s`? */
+static int has(const ganim_buffer *out, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i + n <= out->size; i++)
+        if (!memcmp(out->data + i, s, n)) return 1;
+    return 0;
+}
+
+static uint32_t moved; /* outputs with a joint in another order than ZXY, chosen */
+
+typedef struct result {
+    ganim_code code;
+    ganim_buffer out;
+    ganim_error err;
+    warnings w;
+} result;
+
+static void run(const ganim_doc *doc, const ganim_export_opts *o, int ref, result *r)
+{
+    ganim_export_opts oo = *o;
+    memset(r, 0, sizeof *r);
+    oo.warn = on_warn;
+    oo.warn_user = &r->w;
+    r->code = ref ? ref_export_bvh(doc, &oo, &r->out, &r->err) : ganim_export_bvh(doc, &oo, &r->out, &r->err);
+}
+
+/* Exports `doc` with both and compares; returns 1 when the export succeeded. */
+static int compare(const ganim_doc *doc, const ganim_export_opts *o, uint32_t i)
+{
+    result a, b;
+    run(doc, o, 0, &a);
+    run(doc, o, 1, &b);
+    CHECK_EQ_INT(a.code, b.code);
+    CHECK_EQ_INT(a.out.size, b.out.size);
+    int same = a.out.size == b.out.size && (!a.out.size || !memcmp(a.out.data, b.out.data, a.out.size));
+    if (!same || strcmp(a.err.message, b.err.message) != 0 || strcmp(a.w.text, b.w.text) != 0) {
+        CHECK(!"the exporter differs from 0cc1e5b's");
+        printf("  document %u: code %d/%d, %zu/%zu bytes, error '%s' / '%s'\n", i, (int)a.code, (int)b.code, a.out.size,
+               b.out.size, a.err.message, b.err.message);
+    }
+    if (!o->bvh_order && a.code == GANIM_OK) { /* how many joints left ZXY */
+        static const char *const others[] = { "Xrotation Yrotation Zrotation\n", "Xrotation Zrotation Yrotation\n",
+                                              "Yrotation Xrotation Zrotation\n", "Yrotation Zrotation Xrotation\n",
+                                              "Zrotation Yrotation Xrotation\n" };
+        for (int k = 0; k < 5; k++) moved += (uint32_t)has(&a.out, others[k]);
+    }
+    ganim_buffer_free(&a.out);
+    ganim_buffer_free(&b.out);
+    return a.code == GANIM_OK;
+}
+
+TEST(same_bytes_as_0cc1e5b)
+{
+    static const char *const orders[] = { NULL, NULL, NULL, "ZXY", "xyz", "YZX", "ZYX", "XZY", "QQQ" };
+    uint32_t docs = test_full() ? 30000 : 3000, ok = 0, chose = 0;
+    for (uint32_t i = 0; i < docs && !test_failures_in_current; i++) {
+        ganim_doc *doc = rnd_doc(10);
+        for (int k = 0; k < 3; k++) {
+            ganim_export_opts o = { 0 };
+            o.bvh_order = orders[rnd_below(9)];
+            o.bvh_joint_positions = rnd_below(3) == 0;
+            o.keep_axes = rnd_below(5) == 0;
+            if (rnd_below(4) == 0) o.unit_scale = 0.01f;
+            if (doc->clip_count > 1 && rnd_below(2)) o.only_clip = 1 + rnd_below(doc->clip_count);
+            ok += (uint32_t)compare(doc, &o, i);
+            chose += !o.bvh_order;
+        }
+        ganim_doc_free(doc);
+    }
+    /* the documents reach both outcomes, most of them written */
+    CHECK(ok > docs);
+    CHECK(ok < 3 * docs);
+    CHECK(chose > docs / 2);
+    CHECK(moved > docs / 10);
+    printf("  %u documents, %u exports written, %u chose the orders, %u with a joint moved off ZXY\n", docs, ok, chose,
+           moved);
+}
+
+/* A joint whose ZXY middle angle passes 80 degrees gets another order, chosen the same. */
+TEST(gimbal_joints_same_order)
+{
+    uint32_t other = 0;
+    for (uint32_t i = 0; i < 400; i++) {
+        ganim_doc *doc = tb_doc(2, NULL);
+        doc->skeleton->bones[1].parent = 0;
+        tb_clip(doc, "c", 30, 40);
+        for (uint32_t bone = 0; bone < 2; bone++) {
+            float r[40 * 4];
+            double xyz[3] = { rnd_sym(0.5), rnd_sym(0.5), rnd_sym(0.5) };
+            for (uint32_t f = 0; f < 40; f++) { /* X, ZXY's middle angle, through 75..95 degrees */
+                xyz[0] = (75 + 20.0 * f / 39 + rnd_sym(1e-9)) * RPI / 180 * (i & 1 ? 1 : -1);
+                ganim_quat q = ganim_quat_from_euler(xyz, GANIM_EULER_ZXY);
+                r[f * 4] = q.x, r[f * 4 + 1] = q.y, r[f * 4 + 2] = q.z, r[f * 4 + 3] = q.w;
+            }
+            tb_track(doc, 0, bone, NULL, NULL);
+            tb_channel(doc, 0, bone, GANIM_TARGET_ROTATION, GANIM_CHANNEL_PER_FRAME, 40, NULL, r);
+        }
+        ganim_export_opts o = { 0 };
+        o.keep_axes = 1;
+        CHECK(compare(doc, &o, i));
+        ganim_buffer out = { 0 };
+        CHECK_OK(ganim_export_bvh(doc, &o, &out, NULL));
+        other += !has(&out, "\tCHANNELS 3 Zrotation Xrotation Yrotation\n");
+        ganim_buffer_free(&out);
+        ganim_doc_free(doc);
+    }
+    CHECK_EQ_INT(other, 400); /* the child never keeps ZXY */
+}
+
+/* ganim_quat_to_euler as it was at 0cc1e5b (src/core/math.c), with its matrix. */
+static void ref_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3])
+{
+    static const char *const order_axes[] = { "XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX" };
+    if ((unsigned)order > GANIM_EULER_ZYX) order = GANIM_EULER_XYZ;
+    const char *ax = order_axes[order];
+    int a = ax[0] - 'X', b = ax[1] - 'X', c = ax[2] - 'X';
+    double p = ((b - a + 3) % 3 == 1) ? 1.0 : -1.0; /* cyclic: X->Y->Z */
+    double m[9];
+    double x = q.x, y = q.y, z = q.z, w = q.w;
+    double n = x * x + y * y + z * z + w * w;
+    double s = n > 0 ? 2.0 / n : 0.0;
+    m[0] = 1 - s * (y * y + z * z);
+    m[1] = s * (x * y - z * w);
+    m[2] = s * (x * z + y * w);
+    m[3] = s * (x * y + z * w);
+    m[4] = 1 - s * (x * x + z * z);
+    m[5] = s * (y * z - x * w);
+    m[6] = s * (x * z - y * w);
+    m[7] = s * (y * z + x * w);
+    m[8] = 1 - s * (x * x + y * y);
+#define M(r, k) m[(r)*3 + (k)]
+    double sb = p * M(a, c);
+    if (sb > 1) sb = 1;
+    if (sb < -1) sb = -1;
+    double tb = asin(sb), ta, tc;
+    if (fabs(sb) < 0.9999999) {
+        ta = atan2(-p * M(b, c), M(c, c));
+        tc = atan2(-p * M(a, b), M(a, a));
+    } else { /* gimbal lock: put everything into the first angle */
+        tc = 0;
+        ta = atan2(p * M(c, b), M(b, b));
+    }
+#undef M
+    xyz[a] = ta;
+    xyz[b] = tb;
+    xyz[c] = tc;
+}
+
+/* ganim_quat_to_euler gives 0cc1e5b's bits for every order (and orders out of range) on
+ * rotations of every kind rnd_quat makes, any float bits, and non-unit ones. */
+TEST(quat_to_euler_same_bits)
+{
+    uint32_t cases = test_full() ? 20000000 : 2000000, differ = 0;
+    for (uint32_t i = 0; i < cases; i++) {
+        float f[4];
+        if (i % 4 == 0) { /* any bits, NaN and infinities included */
+            for (int k = 0; k < 4; k++) {
+                uint32_t u = (uint32_t)rnd();
+                memcpy(&f[k], &u, 4);
+            }
+        } else {
+            rnd_quat(f, 10);
+            if (i % 4 == 1)
+                for (int k = 0; k < 4; k++) f[k] *= (float)(0.5 + rnd_unit());
+        }
+        ganim_quat q = { f[0], f[1], f[2], f[3] };
+        static const unsigned orders[] = { 0, 1, 2, 3, 4, 5, 6, 255, 0xffffffffu };
+        unsigned o = orders[i % 9];
+        double a[3], b[3];
+        ganim_quat_to_euler(q, (ganim_euler_order)o, a);
+        ref_quat_to_euler(q, (ganim_euler_order)o, b);
+        int same = 1; /* bit for bit; a NaN for a NaN (C leaves its sign to the compiler: GCC makes
+                         -1.0 * x a sign flip, the processor's product keeps the NaN's sign) */
+        for (int k = 0; k < 3; k++) same &= isnan(a[k]) ? isnan(b[k]) : !memcmp(&a[k], &b[k], sizeof a[k]);
+        if (!same && differ++ < 5)
+            printf("  (%a %a %a %a) order %u: %a %a %a against %a %a %a\n", (double)f[0], (double)f[1], (double)f[2],
+                   (double)f[3], o, a[0], a[1], a[2], b[0], b[1], b[2]);
+    }
+    CHECK_EQ_INT(differ, 0);
+}
+
+int main(void)
+{
+    RUN(same_bytes_as_0cc1e5b);
+    RUN(gimbal_joints_same_order);
+    RUN(quat_to_euler_same_bits);
+    return test_finish();
+}
