@@ -1649,6 +1649,15 @@ int gj_number(const gj_value *v, double *d)
 int gj_float(const gj_value *v, float *f)
 {
     if (!v || v->type != GJ_NUMBER) return 0;
+    /* a whole number of 1 to 7 digits, with or without '-' (a node's translation, a
+     * rotation's 0 and 1): below 2^24, so its float is exact, -0 for "-0" */
+    const uint32_t neg = v->count && v->text[0] == '-', digits = v->count - neg;
+    uint64_t whole;
+    if (digits >= 1 && digits <= 7 && gj_digit_run(v->text + neg, digits, &whole) == digits) {
+        const float x = (float)whole;
+        *f = neg ? -x : x;
+        return 1;
+    }
     /* a short number (most of a file's): one rounding of its correctly rounded double */
     float quick = 0;
     if (v->count && gdec_fast_float((const uint8_t *)v->text, v->count, &quick) == v->count) {

@@ -1729,6 +1729,60 @@ TEST(take_charges_before_the_arena)
               nomems);
 }
 
+/* gj_float of a whole number of 1 to 7 digits, with or without '-' (taken without the
+ * decimal scanner: exact in a float), against strtof bit for bit: every one of them, both
+ * signs (-0 too), and the numbers around them that go the scanner's way (8 digits, a
+ * fraction, an exponent). */
+static unsigned float_bits_differ(const char *t, size_t n)
+{
+    gj_value v;
+    memset(&v, 0, sizeof v);
+    v.type = GJ_NUMBER;
+    v.text = t;
+    v.count = (uint32_t)n;
+    float got = 12345.0f, want = strtof(t, NULL);
+    if (!gj_float(&v, &got)) return 1;
+    uint32_t a, b;
+    memcpy(&a, &got, 4);
+    memcpy(&b, &want, 4);
+    return a != b;
+}
+
+TEST(whole_floats_exact)
+{
+    char t[32];
+    unsigned bad = 0, checked = 0;
+    for (int neg = 0; neg < 2; neg++) {
+        /* 0 .. 9,999,999 by a decimal counter (digits in t + neg, most significant first) */
+        char d[8] = { 0 };
+        int len = 1;
+        for (uint32_t n = 0; n < 10000000u; n++) {
+            size_t k = 0;
+            if (neg) t[k++] = '-';
+            for (int i = len - 1; i >= 0; i--) t[k++] = (char)('0' + d[i]);
+            t[k] = 0;
+            bad += float_bits_differ(t, k);
+            checked++;
+            for (int i = 0; i < 8; i++) { /* the next number */
+                if (++d[i] < 10) {
+                    if (i + 1 > len) len = i + 1;
+                    break;
+                }
+                d[i] = 0;
+            }
+        }
+    }
+    static const char *const others[] = { "10000000",   "-10000000",    "16777215",  "16777216",  "16777217",
+                                          "99999999",   "123456789",    "0.5",       "-0.0",      "1.5",
+                                          "1e3",        "-1E-2",        "9999999.5", "1234567e0", "0.1",
+                                          "-9999999e1", "3.4028235e38", "1e-46" };
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+        bad += float_bits_differ(others[i], strlen(others[i]));
+        checked++;
+    }
+    CHECK_MSG(bad == 0 && checked == 20000000u + sizeof others / sizeof *others, "%u of %u differ", bad, checked);
+}
+
 /* gj_uint_inline (json.h: gj_uint_digits in the caller, gj_uint past it) against gj_uint and
  * against strtod's value, on JSON number tokens of every shape the parser takes (0, 1 to 20
  * digits, a sign, a fraction, an exponent) under maxima at and around their values. */
@@ -1847,6 +1901,7 @@ int main(void)
     RUN(records_charge_the_names_pushed_out);
     RUN(tiny_bounds_grow_the_stack_by_one);
     RUN(take_charges_before_the_arena);
+    RUN(whole_floats_exact);
     RUN(uint_inline_is_gj_uint);
     RUN(digit_run_counts_and_values);
     return test_finish();
