@@ -52,6 +52,7 @@ typedef struct ps {
     size_t stack_used; /* of which the stack's (given back at the end) */
     unsigned discard;  /* > 0: inside a member that is not kept */
     int lend;          /* the value about to be read may be lent (gj_parser.lend) */
+    ganim_code over;   /* a take refused by the bound: its error, until took_nothing reads it */
     /* records being read (gj_parser.records), before their copy in the arena: each
      * object's '{' (rec_at, rec_acap of them) and its fields (rec_field, rec_fcap) */
     uint32_t *rec_at;
@@ -152,14 +153,33 @@ static ganim_code charge(ps *st, size_t bytes)
     return GANIM_OK;
 }
 
-/* `size` bytes of the tree's arena, counted as the arena rounds them (16 bytes). */
-static ganim_code take(ps *st, size_t size, void **out)
+/* take's refusal by the bound, out of line: charge's failure, kept for took_nothing. */
+static GJ_COLD void *take_over(ps *st, size_t max)
 {
-    *out = NULL;
-    ganim_code code = charge(st, size > SIZE_MAX - 15u ? SIZE_MAX : (size + 15u) & ~(size_t)15u);
-    if (code != GANIM_OK) return code;
-    if (!(*out = st->p->alloc(st->p->alloc_user, size))) return GANIM_NOMEM(st->err);
-    return GANIM_OK;
+    st->over = charge_fail(st, max);
+    return NULL;
+}
+
+/* `size` bytes of the tree's arena, counted as the arena rounds them (16 bytes), or NULL:
+ * then took_nothing(st) is the error (the bound's, or the allocator's). charge, then the
+ * arena, as one call that keeps nothing for after the arena's (which it ends with): no
+ * registers saved, no error to map on the usual way. */
+static void *take(ps *st, size_t size)
+{
+    const size_t bytes = size > SIZE_MAX - 15u ? SIZE_MAX : (size + 15u) & ~(size_t)15u, max = st->p->max_bytes;
+    if (max && (bytes > max || st->used > max - bytes)) return take_over(st, max);
+    st->used = bytes > SIZE_MAX - st->used ? SIZE_MAX : st->used + bytes;
+    return st->p->alloc(st->p->alloc_user, size);
+}
+
+/* The error of a take that gave NULL: the bound's (its message written by take_over), else
+ * the allocator's. */
+static GJ_COLD ganim_code took_nothing(ps *st)
+{
+    ganim_code code = st->over;
+    if (code == GANIM_OK) return GANIM_NOMEM(st->err);
+    st->over = GANIM_OK;
+    return code;
 }
 
 /* Gives back what the parser's own buffers took of the allocator. */
@@ -322,10 +342,7 @@ static ganim_code string(ps *st, const char **out, uint32_t *len, uint8_t *lent)
         return GANIM_OK;
     }
     if (!st->discard) {
-        void *mem;
-        ganim_code code = take(st, end - start + 1, &mem);
-        if (code != GANIM_OK) return code;
-        o = mem;
+        if (!(o = take(st, end - start + 1))) return took_nothing(st);
     }
     size_t k = 0;
     if (!escapes) { /* the text is the string */
@@ -484,15 +501,13 @@ static GANIM_ALWAYS_INLINE ganim_code member_name(ps *st, struct seen_text *keys
     }
     /* not seen: stored as string() stores it, without reading it again */
     if (!GJ_GENERAL_ONLY && plain && !st->discard) {
-        void *mem;
         st->i = start; /* (where string() is when it takes: a limit's offset) */
-        ganim_code code = take(st, n + 1, &mem);
-        if (code != GANIM_OK) {
+        char *o = take(st, n + 1);
+        if (!o) {
             *out = NULL;
             *out_len = 0;
-            return code;
+            return took_nothing(st);
         }
-        char *o = mem;
         copy_short(o, st->s + start, n);
         o[n] = 0;
         *out = o;
@@ -1233,7 +1248,11 @@ static size_t scan_records(ps *st, const gj_records *r, size_t i, unsigned adept
     bound = add_sat(bound, (looks < 2u * KEY_CACHE ? looks : 2u * KEY_CACHE) * 80u);
     size_t bytes = sizeof(gj_recset) + count * rec + sizeof(uint32_t);
     void *mem;
-    if ((*code = charge(st, bound)) != GANIM_OK || (*code = take(st, bytes, &mem)) != GANIM_OK) return 0;
+    if ((*code = charge(st, bound)) != GANIM_OK) return 0;
+    if (!(mem = take(st, bytes))) {
+        *code = took_nothing(st);
+        return 0;
+    }
     gj_recset *rs = mem;
     uint32_t *ats = (uint32_t *)(void *)(rs + 1);
     gj_field *fields = (gj_field *)(void *)(ats + count + (count & 1)); /* (8-byte aligned: sizeof(gj_field) is 12) */
@@ -1452,8 +1471,7 @@ static ganim_code container(ps *st, unsigned depth, gj_value *v, int object, con
         size_t bytes;
         void *items;
         if (!ganim_mul_size(count, sizeof(gj_value), &bytes)) return GANIM_NOMEM(st->err);
-        ganim_code code = take(st, bytes, &items);
-        if (code != GANIM_OK) return code;
+        if (!(items = take(st, bytes))) return took_nothing(st);
         memcpy(items, st->stack + base, bytes);
         v->items = items;
     }
@@ -1520,8 +1538,8 @@ static GANIM_ALWAYS_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v,
 /* The value at st->i, nested `depth` deep as the member `key`, into a root of its own. */
 static ganim_code parse_root(ps *st, unsigned depth, const char *key, gj_value **out)
 {
-    void *mem;
-    ganim_code code = take(st, sizeof **out, &mem);
+    void *mem = take(st, sizeof **out);
+    ganim_code code = mem ? GANIM_OK : took_nothing(st);
     if (code == GANIM_OK) code = value(st, depth, *out = mem, key);
     if (code == GANIM_OK) (*out)->key = key;
     free_buffers(st);
@@ -1631,6 +1649,15 @@ int gj_number(const gj_value *v, double *d)
 int gj_float(const gj_value *v, float *f)
 {
     if (!v || v->type != GJ_NUMBER) return 0;
+    /* a whole number of 1 to 7 digits, with or without '-' (a node's translation, a
+     * rotation's 0 and 1): below 2^24, so its float is exact, -0 for "-0" */
+    const uint32_t neg = v->count && v->text[0] == '-', digits = v->count - neg;
+    uint64_t whole;
+    if (digits >= 1 && digits <= 7 && gj_digit_run(v->text + neg, digits, &whole) == digits) {
+        const float x = (float)whole;
+        *f = neg ? -x : x;
+        return 1;
+    }
     /* a short number (most of a file's): one rounding of its correctly rounded double */
     float quick = 0;
     if (v->count && gdec_fast_float((const uint8_t *)v->text, v->count, &quick) == v->count) {

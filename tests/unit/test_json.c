@@ -1603,6 +1603,186 @@ TEST(tiny_bounds_grow_the_stack_by_one)
     CHECK_MSG(refused > 500 && read > 2000, "%u refused, %u read", refused, read);
 }
 
+/* What a value of the tree takes (json.c's take): its bytes rounded up to 16 charged
+ * against the bound before the arena is asked, the arena's failure NOMEM, the bound's
+ * LIMIT naming it. An arena that notes every size: with no bound, the tree's charge is
+ * the sum of the sizes rounded up to 16 (an independent count); under every bound a
+ * refusal comes before the allocation it would pass (what was allocated fits in the
+ * bound), names the bound, and a read succeeds with the same tree and charge; every
+ * failing allocation is NOMEM at no offset. */
+typedef struct sized_arena {
+    void *blocks[512];
+    size_t size[512];
+    int count, fail_at, calls;
+} sized_arena;
+
+static void *sized_alloc(void *user, size_t size)
+{
+    sized_arena *a = user;
+    a->calls++;
+    if ((a->fail_at && a->calls == a->fail_at) || a->count == 512) return NULL;
+    void *p = calloc(1, size ? size : 1);
+    if (p) {
+        a->size[a->count] = size;
+        a->blocks[a->count++] = p;
+    }
+    return p;
+}
+
+static size_t sized_rounded(const sized_arena *a)
+{
+    size_t sum = 0;
+    for (int i = 0; i < a->count; i++) sum += (a->size[i] + 15) & ~(size_t)15;
+    return sum;
+}
+
+static void sized_free(sized_arena *a)
+{
+    for (int i = 0; i < a->count; i++) free(a->blocks[i]);
+    a->count = a->calls = 0;
+}
+
+static uint64_t tree_digest(const gj_value *v, uint64_t h)
+{
+    h = (h ^ v->type) * 0x100000001B3ull;
+    h = (h ^ v->count) * 0x100000001B3ull;
+    h = (h ^ v->offset) * 0x100000001B3ull;
+    if (v->key)
+        for (const char *k = v->key; *k; k++) h = (h ^ (uint8_t)*k) * 0x100000001B3ull;
+    if (v->type == GJ_STRING || v->type == GJ_NUMBER)
+        for (uint32_t i = 0; i < v->count; i++) h = (h ^ (uint8_t)v->text[i]) * 0x100000001B3ull;
+    if (v->type == GJ_ARRAY || v->type == GJ_OBJECT)
+        for (uint32_t i = 0; i < v->count; i++) h = tree_digest(&v->items[i], h);
+    return h;
+}
+
+TEST(take_charges_before_the_arena)
+{
+    static const char *const texts[] = {
+        "[1,2]",
+        "{\"a\":1,\"bb\":\"two\",\"ccc\":[3,{\"d\":null}]}",
+        ("{\"nodes\":[{\"name\":\"root\",\"children\":[1,2]},{\"name\":\"bone_0\",\"translation\":[0,0,-40]},"
+         "{\"name\":\"a name longer than sixteen bytes\",\"rotation\":[1,0,0,0]}],\"x\":\"\\u00e9t\\u00e9\"}"),
+        "[\"a string of more than sixty-four bytes, stored whole: it is never shared by the cache\",[[[]]],{}]",
+        "{\"k1\":{\"k2\":{\"k3\":[true,false,null,-1.5e3,\"s\"]}},\"k1\":7}",
+    };
+    unsigned limits = 0, reads = 0, nomems = 0;
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        const char *text = texts[t];
+        const size_t len = strlen(text);
+        sized_arena a = { 0 };
+        size_t charged = 0;
+        gj_parser p = { .alloc = sized_alloc,
+                        .alloc_user = &a,
+                        .max_depth = 8,
+                        .who = "test: JSON",
+                        .base = 100,
+                        .limit_name = "the test's limit",
+                        .charged = &charged };
+        const gj_value *v = NULL;
+        ganim_error e = { 0 };
+        CHECK_OK(gj_parse(&p, (const uint8_t *)text, len, &v, &e));
+        const uint64_t want = tree_digest(v, 14695981039346656037ull);
+        const size_t tree = charged;
+        const int calls = a.calls;
+        CHECK_MSG(tree == sized_rounded(&a) && tree > 0, "%s: charged %zu, the sizes rounded %zu", text, tree,
+                  sized_rounded(&a));
+        sized_free(&a);
+        for (size_t bound = 1; bound <= tree + 4096; bound++) {
+            p.max_bytes = bound;
+            charged = 0;
+            memset(&e, 0, sizeof e);
+            v = NULL;
+            ganim_code c = gj_parse(&p, (const uint8_t *)text, len, &v, &e);
+            CHECK_MSG(sized_rounded(&a) <= bound, "%s under %zu: %zu allocated", text, bound, sized_rounded(&a));
+            if (c == GANIM_OK) {
+                reads++;
+                CHECK_MSG(tree_digest(v, 14695981039346656037ull) == want && charged == tree && a.calls == calls,
+                          "%s under %zu: another tree", text, bound);
+            } else {
+                limits++;
+                char msg[200];
+                snprintf(msg, sizeof msg,
+                         "test: JSON: the values up to here need more than %zu bytes of memory (the test's limit)",
+                         bound);
+                CHECK_MSG(c == GANIM_ERR_LIMIT && e.code == c && strcmp(e.message, msg) == 0 && e.offset >= 100 &&
+                              e.offset <= 100 + len && v == NULL && a.calls <= calls,
+                          "%s under %zu: %d at %llu '%s'", text, bound, c, (unsigned long long)e.offset, e.message);
+                CHECK_MSG(bound < tree + 2048, "%s refused under %zu", text, bound);
+            }
+            sized_free(&a);
+        }
+        p.max_bytes = 0;
+        for (int k = 1; k <= calls; k++) {
+            a.fail_at = k;
+            memset(&e, 0, sizeof e);
+            v = NULL;
+            ganim_code c = gj_parse(&p, (const uint8_t *)text, len, &v, &e);
+            CHECK_MSG(c == GANIM_ERR_NOMEM && e.code == c && e.offset == GANIM_NO_OFFSET &&
+                          strcmp(e.message, "out of memory") == 0 && v == NULL && a.calls == k,
+                      "%s, allocation %d failing: %d '%s'", text, k, c, e.message);
+            nomems += c == GANIM_ERR_NOMEM;
+            sized_free(&a);
+        }
+    }
+    CHECK_MSG(limits > 1000 && reads > 5000 && nomems > 40, "%u refused, %u read, %u out of memory", limits, reads,
+              nomems);
+}
+
+/* gj_float of a whole number of 1 to 7 digits, with or without '-' (taken without the
+ * decimal scanner: exact in a float), against strtof bit for bit: every one of them, both
+ * signs (-0 too), and the numbers around them that go the scanner's way (8 digits, a
+ * fraction, an exponent). */
+static unsigned float_bits_differ(const char *t, size_t n)
+{
+    gj_value v;
+    memset(&v, 0, sizeof v);
+    v.type = GJ_NUMBER;
+    v.text = t;
+    v.count = (uint32_t)n;
+    float got = 12345.0f, want = strtof(t, NULL);
+    if (!gj_float(&v, &got)) return 1;
+    uint32_t a, b;
+    memcpy(&a, &got, 4);
+    memcpy(&b, &want, 4);
+    return a != b;
+}
+
+TEST(whole_floats_exact)
+{
+    char t[32];
+    unsigned bad = 0, checked = 0;
+    for (int neg = 0; neg < 2; neg++) {
+        /* 0 .. 9,999,999 by a decimal counter (digits in t + neg, most significant first) */
+        char d[8] = { 0 };
+        int len = 1;
+        for (uint32_t n = 0; n < 10000000u; n++) {
+            size_t k = 0;
+            if (neg) t[k++] = '-';
+            for (int i = len - 1; i >= 0; i--) t[k++] = (char)('0' + d[i]);
+            t[k] = 0;
+            bad += float_bits_differ(t, k);
+            checked++;
+            for (int i = 0; i < 8; i++) { /* the next number */
+                if (++d[i] < 10) {
+                    if (i + 1 > len) len = i + 1;
+                    break;
+                }
+                d[i] = 0;
+            }
+        }
+    }
+    static const char *const others[] = { "10000000",   "-10000000",    "16777215",  "16777216",  "16777217",
+                                          "99999999",   "123456789",    "0.5",       "-0.0",      "1.5",
+                                          "1e3",        "-1E-2",        "9999999.5", "1234567e0", "0.1",
+                                          "-9999999e1", "3.4028235e38", "1e-46" };
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+        bad += float_bits_differ(others[i], strlen(others[i]));
+        checked++;
+    }
+    CHECK_MSG(bad == 0 && checked == 20000000u + sizeof others / sizeof *others, "%u of %u differ", bad, checked);
+}
+
 /* gj_uint_inline (json.h: gj_uint_digits in the caller, gj_uint past it) against gj_uint and
  * against strtod's value, on JSON number tokens of every shape the parser takes (0, 1 to 20
  * digits, a sign, a fraction, an exponent) under maxima at and around their values. */
@@ -1720,6 +1900,8 @@ int main(void)
     RUN(records_two_deep_read_as_the_tree);
     RUN(records_charge_the_names_pushed_out);
     RUN(tiny_bounds_grow_the_stack_by_one);
+    RUN(take_charges_before_the_arena);
+    RUN(whole_floats_exact);
     RUN(uint_inline_is_gj_uint);
     RUN(digit_run_counts_and_values);
     return test_finish();

@@ -120,10 +120,36 @@ static ganim_code read_glb(gltf_file *f, const uint8_t **json, size_t *json_size
 
 /* ---- the top of the JSON -------------------------------------------------------------------- */
 
-/* The root's array member `key` (its length in *count; 0 and NULL when absent). */
-static ganim_code top_array(gltf_file *f, const char *key, const gj_value **out, uint32_t *count)
+const char *const gltf_top_names[GLTF_TOP_MEMBERS] = { "asset",         "nodes",     "skins",
+                                                       "animations",    "accessors", "bufferViews",
+                                                       "buffers",       "meshes",    "extensionsRequired",
+                                                       "extensionsUsed" };
+
+void gltf_top_members(const gj_value *root, const gj_value **top)
 {
-    const gj_value *v = gj_get(f->root, key);
+    for (unsigned j = 0; j < GLTF_TOP_MEMBERS; j++) top[j] = NULL;
+    if (!root || root->type != GJ_OBJECT) return;
+    for (uint32_t i = 0; i < root->count; i++) {
+        const char *k = root->items[i].key;
+        unsigned j; /* (the one name of gltf_top_names that k may be, by its first bytes: k[1] is
+                     * there, k[0] not being its NUL) */
+        switch (k[0]) {
+        case 'a': j = k[1] == 's' ? GLTF_TOP_ASSET : k[1] == 'n' ? GLTF_TOP_ANIMATIONS : GLTF_TOP_ACCESSORS; break;
+        case 'n': j = GLTF_TOP_NODES; break;
+        case 's': j = GLTF_TOP_SKINS; break;
+        case 'b': j = gj_same_name(k, "buffers") ? GLTF_TOP_BUFFERS : GLTF_TOP_VIEWS; break;
+        case 'm': j = GLTF_TOP_MESHES; break;
+        case 'e': j = gj_same_name(k, "extensionsUsed") ? GLTF_TOP_USED : GLTF_TOP_REQUIRED; break;
+        default: continue;
+        }
+        if (!top[j] && gj_same_name(k, gltf_top_names[j])) top[j] = &root->items[i];
+    }
+}
+
+/* The root's array member `key`, found as v (NULL: absent; its length in *count, 0 and
+ * NULL when absent). */
+static ganim_code top_array(gltf_file *f, const char *key, const gj_value *v, const gj_value **out, uint32_t *count)
+{
     *out = NULL;
     if (count) *count = 0;
     if (!v) return GANIM_OK;
@@ -141,7 +167,7 @@ static ganim_code top_array(gltf_file *f, const char *key, const gj_value **out,
 
 static ganim_code read_asset(gltf_file *f)
 {
-    const gj_value *asset = gj_get(f->root, "asset");
+    const gj_value *asset = f->asset_v;
     const char *version = NULL;
     if (!gj_is(asset, GJ_OBJECT))
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, f->root->offset,
@@ -151,7 +177,7 @@ static ganim_code read_asset(gltf_file *f)
     if (version[0] != '2' || (version[1] && version[1] != '.'))
         return ganim_fail(f->err, GANIM_ERR_UNSUPPORTED, asset->offset,
                           "gltf: asset version %.20s; ganim reads glTF 2.0 files", version);
-    const gj_value *req = gj_get(f->root, "extensionsRequired");
+    const gj_value *req = f->required_v;
     if (gj_is(req, GJ_ARRAY) && req->count) {
         char names[400] = "";
         size_t at = 0;
@@ -181,7 +207,8 @@ static ganim_axes axes_from_text(const char *s, int *ok)
  * gltf.conversion=keep. */
 static void read_ganim_meta(gltf_file *f)
 {
-    const gj_value *meta = gj_get(gj_get(gj_get(f->root, "asset"), "extras"), "ganim");
+    const gj_value *meta = gj_get(gj_get(f->asset_v, "extras"), "ganim");
+    f->meta_v = meta;
     f->doc->axes = GANIM_AXES_Y_UP;
     f->conv.c[3] = 1;
     f->conv.identity = 1;
@@ -367,15 +394,20 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
     if (code != GANIM_OK) return code;
     if (f->root->type != GJ_OBJECT)
         return ganim_fail(f->err, GANIM_ERR_CORRUPT, f->root->offset, "gltf: the JSON text is not an object");
+    const gj_value *top[GLTF_TOP_MEMBERS];
+    gltf_top_members(f->root, top);
+    f->asset_v = top[GLTF_TOP_ASSET];
+    f->required_v = top[GLTF_TOP_REQUIRED];
+    f->used_v = top[GLTF_TOP_USED];
     if ((code = read_asset(f)) != GANIM_OK) return code;
     const gj_value *meshes;
-    if ((code = top_array(f, "nodes", &f->nodes_v, &f->node_count)) != GANIM_OK ||
-        (code = top_array(f, "skins", &f->skins_v, &f->skins)) != GANIM_OK ||
-        (code = top_array(f, "animations", &f->anims_v, NULL)) != GANIM_OK ||
-        (code = top_array(f, "accessors", &f->accessors_v, &f->accessor_count)) != GANIM_OK ||
-        (code = top_array(f, "bufferViews", &f->views_v, &f->view_count)) != GANIM_OK ||
-        (code = top_array(f, "buffers", &f->buffers_v, &f->buf_count)) != GANIM_OK ||
-        (code = top_array(f, "meshes", &meshes, &f->meshes)) != GANIM_OK)
+    if ((code = top_array(f, "nodes", top[GLTF_TOP_NODES], &f->nodes_v, &f->node_count)) != GANIM_OK ||
+        (code = top_array(f, "skins", top[GLTF_TOP_SKINS], &f->skins_v, &f->skins)) != GANIM_OK ||
+        (code = top_array(f, "animations", top[GLTF_TOP_ANIMATIONS], &f->anims_v, NULL)) != GANIM_OK ||
+        (code = top_array(f, "accessors", top[GLTF_TOP_ACCESSORS], &f->accessors_v, &f->accessor_count)) != GANIM_OK ||
+        (code = top_array(f, "bufferViews", top[GLTF_TOP_VIEWS], &f->views_v, &f->view_count)) != GANIM_OK ||
+        (code = top_array(f, "buffers", top[GLTF_TOP_BUFFERS], &f->buffers_v, &f->buf_count)) != GANIM_OK ||
+        (code = top_array(f, "meshes", top[GLTF_TOP_MESHES], &meshes, &f->meshes)) != GANIM_OK)
         return code;
     /* an animation gives a clip or more: the clip limit refuses before any is read */
     if (f->anims_v && (code = ganim_check_counts(f->doc, f->anims_v->offset, "gltf: the animations array", 0, 0,

@@ -49,6 +49,24 @@ enum {
     GLTF_RECORD_KINDS = 4,
     GLTF_ROOT_RECORD_KINDS = GLTF_VIEWS + 1
 };
+/* The root's members the read looks up (gltf_top_names, in this order), found in one walk
+ * by gltf_top_members: top[j] is gj_get(root, gltf_top_names[j]) (the first one when the
+ * text repeats a name; NULL when absent or root is not an object). */
+enum {
+    GLTF_TOP_ASSET = 0,
+    GLTF_TOP_NODES,
+    GLTF_TOP_SKINS,
+    GLTF_TOP_ANIMATIONS,
+    GLTF_TOP_ACCESSORS,
+    GLTF_TOP_VIEWS,
+    GLTF_TOP_BUFFERS,
+    GLTF_TOP_MESHES,
+    GLTF_TOP_REQUIRED,
+    GLTF_TOP_USED,
+    GLTF_TOP_MEMBERS
+};
+extern const char *const gltf_top_names[GLTF_TOP_MEMBERS];
+void gltf_top_members(const gj_value *root, const gj_value **top);
 /* For tests: 1 reads the accessors, bufferViews, samplers and channels as trees always (the
  * same outcome). A global, not a field as gj_parser.no_shapes is: its tests read through
  * ganim_read_memory, which reaches the parser by no field but a public option. */
@@ -127,6 +145,9 @@ typedef struct gltf_file {
     size_t bin_size;
     uint64_t bin_offset, json_offset;
     const gj_value *root, *nodes_v, *skins_v, *anims_v, *accessors_v, *views_v, *buffers_v;
+    /* the root's asset, extensionsRequired and extensionsUsed, and asset.extras.ganim
+     * (NULL: absent; found once, for every part that reads them) */
+    const gj_value *asset_v, *required_v, *used_v, *meta_v;
     /* The parser as it read the tree, for what it left to parse later (an animation's
      * samplers: gltf_json_later); json_used: the bytes counted against its bound by the
      * trees still in use, json_later_used: that and the last tree parsed later. */

@@ -492,7 +492,7 @@ ganim_code gltf_carry_finish(gltf_file *f, ganim_clip *clips, uint32_t made, con
                              const uint32_t *partner)
 {
     ganim_doc *doc = f->doc;
-    const gj_value *meta = gj_get(gj_get(gj_get(f->root, "asset"), "extras"), "ganim");
+    const gj_value *meta = f->meta_v; /* (asset.extras.ganim, found by read_json) */
     ctx c = { f, "asset", -1, NULL, 0 };
     uint32_t nop = 0, declared = GLTF_NONE;
     gltf_carry_clip *op = NULL;

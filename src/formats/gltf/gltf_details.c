@@ -67,7 +67,7 @@ ganim_code gltf_doc_record(gltf_file *f)
     if (f->doc->native_format) return GANIM_OK; /* the record ganim's exporter carried wins */
     uint8_t buf[DOC_RECORD_MOST];
     out o = { buf, 0 };
-    const gj_value *asset = gj_get(f->root, "asset"), *meta = gj_get(gj_get(asset, "extras"), "ganim");
+    const gj_value *asset = f->asset_v, *meta = f->meta_v; /* (found by read_json) */
     const char *s[7] = { "", "", "", "", "", "", "" };
     gj_string(gj_get(asset, "generator"), &s[0]);
     gj_string(gj_get(asset, "version"), &s[1]);
@@ -99,8 +99,8 @@ ganim_code gltf_doc_record(gltf_file *f)
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) put_u32(&o, v[i]);
     put_f64(&o, unit);
     for (int i = 0; i < 7; i++) put_str(&o, s[i]);
-    put_names(&o, gj_get(f->root, "extensionsUsed"));
-    put_names(&o, gj_get(f->root, "extensionsRequired"));
+    put_names(&o, f->used_v);
+    put_names(&o, f->required_v);
     f->doc->native_format = GLTF_FORMAT;
     return finish(f, &o, &f->doc->native, &f->doc->native_size);
 }

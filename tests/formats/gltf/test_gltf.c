@@ -1497,6 +1497,97 @@ TEST(members_where_the_last_object_had_them)
     CHECK_MSG(bad == 0 && checked == 400 * 40 * 2, "%u of %u calls differ", bad, checked);
 }
 
+/* gltf_top_members (the root's members in one walk, a key's one candidate by its first
+ * bytes) against gj_get of each name: roots of 0-24 members drawn from the names, names a
+ * byte longer or shorter, other names of the same first letters, escaped names (the same
+ * text), the empty name, repeats (the first one wins); and values that are not objects. */
+TEST(top_members_as_gj_get)
+{
+    static const char *const pool[] = { "\"asset\"",
+                                        "\"nodes\"",
+                                        "\"skins\"",
+                                        "\"animations\"",
+                                        "\"accessors\"",
+                                        "\"bufferViews\"",
+                                        "\"buffers\"",
+                                        "\"meshes\"",
+                                        "\"extensionsRequired\"",
+                                        "\"extensionsUsed\"",
+                                        "\"asse\"",
+                                        "\"assets\"",
+                                        "\"a\"",
+                                        "\"\"",
+                                        "\"an\"",
+                                        "\"ac\"",
+                                        "\"animation\"",
+                                        "\"accessor\"",
+                                        "\"accessorsX\"",
+                                        "\"b\"",
+                                        "\"buffer\"",
+                                        "\"bufferView\"",
+                                        "\"bufferViewsX\"",
+                                        "\"buffersX\"",
+                                        "\"e\"",
+                                        "\"extensions\"",
+                                        "\"extensionsUsedX\"",
+                                        "\"extensionsRequire\"",
+                                        "\"extensionsUse\"",
+                                        "\"node\"",
+                                        "\"nodesX\"",
+                                        "\"n\"",
+                                        "\"skin\"",
+                                        "\"s\"",
+                                        "\"scene\"",
+                                        "\"scenes\"",
+                                        "\"mesh\"",
+                                        "\"m\"",
+                                        "\"\\u0061sset\"",
+                                        "\"buffer\\u0056iews\"",
+                                        "\"extensions\\u0055sed\"",
+                                        "\"nodes\\u0000\"",
+                                        "\"zz\"",
+                                        "\"Asset\"",
+                                        "\"bufferviews\"" };
+    const size_t npool = sizeof pool / sizeof *pool;
+    uint32_t seed = 777u;
+#define TOP_RAND() (seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7FFFu)
+    char *text = malloc(1 << 14);
+    unsigned checked = 0, bad = 0, found = 0;
+    for (int round = 0; round < 3000 && text; round++) {
+        size_t at = 0;
+        unsigned kind = (unsigned)round % 50u;
+        if (kind == 0) at += (size_t)sprintf(text, "[{\"asset\":1}]");
+        else if (kind == 1) at += (size_t)sprintf(text, "7");
+        else {
+            unsigned members = TOP_RAND() % 25;
+            text[at++] = '{';
+            for (unsigned m = 0; m < members; m++)
+                at += (size_t)sprintf(text + at, "%s%s:%u", m ? "," : "", pool[TOP_RAND() % npool], m);
+            text[at++] = '}';
+        }
+        members_used = 0;
+        gj_parser p = { .alloc = members_alloc, .max_depth = 8, .who = "test: JSON" };
+        const gj_value *root = NULL;
+        ganim_error e = { 0 };
+        if (gj_parse(&p, (const uint8_t *)text, at, &root, &e) != GANIM_OK || !root) {
+            CHECK_MSG(0, "round %d: %s", round, e.message);
+            break;
+        }
+        const gj_value *top[GLTF_TOP_MEMBERS];
+        gltf_top_members(root, top);
+        for (unsigned j = 0; j < GLTF_TOP_MEMBERS; j++) {
+            const gj_value *want = gj_get(root, gltf_top_names[j]);
+            bad += top[j] != want;
+            found += want != NULL;
+            checked++;
+        }
+    }
+#undef TOP_RAND
+    free(text);
+    CHECK_MSG(bad == 0 && checked == 3000 * GLTF_TOP_MEMBERS && found > 5000, "%u of %u differ (%u found)", bad,
+              checked, found);
+}
+
 TEST(samplers_together_or_later)
 {
     /* other producers' files */
@@ -1608,5 +1699,6 @@ int main(void)
     RUN(large_json_in_bounded_memory);
     RUN(samplers_together_or_later);
     RUN(members_where_the_last_object_had_them);
+    RUN(top_members_as_gj_get);
     return test_finish();
 }
