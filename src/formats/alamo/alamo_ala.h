@@ -153,6 +153,8 @@ ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *
 void ala_rot16(const float q[4], int trunc, int16_t out[4], int *how);
 /* The same for both: out[0] rounded (trunc 0), out[1] truncated (trunc 1). */
 void ala_rot16_both(const float q[4], int16_t out[2][4], int *how);
+/* floor(x) (a -0 comes back +0), without a call where |x| < 2^52. */
+double ala_floor(double x);
 
 /* Is the stored name (n bytes, NUL-terminated or not) exactly `name`? */
 bool ala_name_same(const uint8_t *raw, size_t n, const char *name);

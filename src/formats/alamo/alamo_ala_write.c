@@ -118,9 +118,10 @@ static bool ala_native_matches(const ala_plan *p, const ganim_clip *c, const gan
     return true;
 }
 
-/* floor(x), without a call for |x| < 2^52 (the integer part exactly; a zero may lose
- * its sign, which no caller sees: q16 makes an integer of it) */
-static double floor_fast(double x)
+/* floor(x), without a call for |x| < 2^52 (the integer part exactly; -0 comes back +0,
+ * which no caller sees: each takes floor(a + 0.5), never -0 when rounding to nearest,
+ * and q16 makes an integer of it). */
+double ala_floor(double x)
 {
     if (!(fabs(x) < 4503599627370496.0)) return floor(x);
     double t = (double)(int64_t)x;
@@ -129,7 +130,7 @@ static double floor_fast(double x)
 
 static int16_t q16(double v)
 {
-    double r = floor_fast(v * 32767.0 + 0.5);
+    double r = ala_floor(v * 32767.0 + 0.5);
     if (r > 32767.0) r = 32767.0;
     if (r < -32767.0) r = -32767.0;
     return (int16_t)r;
@@ -398,7 +399,7 @@ static float exact_scale(const float *v, size_t stride, uint32_t n, float lo, fl
             if (!(s > 0) || !isfinite(s)) continue;
             uint32_t f = 0;
             for (; f < n; f++) {
-                double u = floor(((double)v[f * stride] - lo) / s + 0.5);
+                double u = ala_floor(((double)v[f * stride] - lo) / s + 0.5);
                 if (u < 0 || u > 65535) break;
                 float back = lo + (float)u * s;
                 if (back != v[f * stride]) break;
@@ -487,7 +488,7 @@ static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32
             const float *v = vals + 3 * (size_t)f;
             for (int k = 0; k < 3; k++) {
                 double u = 0.0;
-                if (scale[k] > 0.0f && isfinite(v[k])) u = floor(((double)v[k] - lo[k]) / scale[k] + 0.5);
+                if (scale[k] > 0.0f && isfinite(v[k])) u = ala_floor(((double)v[k] - lo[k]) / scale[k] + 0.5);
                 if (u < 0.0) u = 0.0;
                 if (u > 65535.0) u = 65535.0;
                 uint16_t q = (uint16_t)u;

@@ -119,9 +119,9 @@ static void compare(const float q[4], const char *what)
             CHECK_MSG(0,
                       "%s: q (%a, %a, %a, %a) trunc %d: old (%d, %d, %d, %d) how %d, new (%d, %d, %d, %d) how %d "
                       "(without how: %d, %d, %d, %d)",
-                      what, (double)q[0], (double)q[1], (double)q[2], (double)q[3], trunc, want[0], want[1],
-                      want[2], want[3], want_how, got[0], got[1], got[2], got[3], got_how, got_null[0],
-                      got_null[1], got_null[2], got_null[3]);
+                      what, (double)q[0], (double)q[1], (double)q[2], (double)q[3], trunc, want[0], want[1], want[2],
+                      want[3], want_how, got[0], got[1], got[2], got[3], got_how, got_null[0], got_null[1], got_null[2],
+                      got_null[3]);
     }
 }
 
@@ -178,16 +178,34 @@ TEST(edges_and_ties)
 {
     uint64_t before = g_compared;
     /* components from a set of edge values, in every position */
-    const float edge[] = { 0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 0.70710677f, -0.70710677f, 0.70710683f,
-                           1e-6f, -1e-6f, 1.0f / 32767.0f, 0.5f / 32767.0f, 1.5f / 32767.0f, 0.99999994f,
-                           1e-30f, 1e-45f, 3.0f, 65535.0f, 1e30f };
+    const float edge[] = { 0.0f,
+                           -0.0f,
+                           1.0f,
+                           -1.0f,
+                           0.5f,
+                           -0.5f,
+                           0.70710677f,
+                           -0.70710677f,
+                           0.70710683f,
+                           1e-6f,
+                           -1e-6f,
+                           1.0f / 32767.0f,
+                           0.5f / 32767.0f,
+                           1.5f / 32767.0f,
+                           0.99999994f,
+                           1e-30f,
+                           1e-45f,
+                           3.0f,
+                           65535.0f,
+                           1e30f };
     const int ne = (int)(sizeof edge / sizeof edge[0]);
     for (int a = 0; a < ne; a++)
         for (int b = 0; b < ne; b++)
             for (int c = 0; c < ne; c++)
                 for (int d = 0; d < ne; d++) {
                     float q[4] = { edge[a], edge[b], edge[c], edge[d] };
-                    if (test_sampled((uint64_t)((a * ne + b) * ne + c) * (uint64_t)ne + (uint64_t)d, 4)) compare(q, "edge set");
+                    if (test_sampled((uint64_t)((a * ne + b) * ne + c) * (uint64_t)ne + (uint64_t)d, 4))
+                        compare(q, "edge set");
                 }
     const float zero[4] = { 0, 0, 0, 0 };
     compare(zero, "zero");
@@ -244,7 +262,8 @@ static void sample_rotations(const char *path)
         const ganim_clip *c = &doc->clips[ci];
         for (uint32_t ti = 0; ti < c->track_count; ti++) {
             const ganim_track *t = &c->tracks[ti];
-            ganim_transform rest = sk && t->bone < sk->bone_count ? sk->bones[t->bone].rest : ganim_transform_identity();
+            ganim_transform rest =
+                sk && t->bone < sk->bone_count ? sk->bones[t->bone].rest : ganim_transform_identity();
             for (uint32_t f = 0; f < c->frame_count; f++) {
                 float q[4];
                 ganim_channel_eval(&t->rotation, c->frame_count, t->step, c->rotation_interp, 4, (double)f,
@@ -390,10 +409,67 @@ TEST(writer_integers_are_the_old_search)
     writer_case(0);
 }
 
+/* ala_floor (the writer's floor for its roundings) against floor: the same value for
+ * every double, the sign of a zero aside (a -0 comes back +0; the writer's arguments are
+ * a + 0.5, never -0); edges, every power of two and its neighbours, and random bits. */
+static void floor_one(double x)
+{
+    double want = floor(x), got = ala_floor(x);
+    int same = isnan(want) ? isnan(got) : got == want;
+    if (x == 0 && signbit(got)) same = 0; /* a zero comes back +0 */
+    if (!same && g_failed++ < 10) CHECK_MSG(0, "ala_floor(%a) = %a, floor %a", x, got, want);
+}
+
+TEST(floor_is_floor)
+{
+    const double edge[] = { 0.0,
+                            -0.0,
+                            0.5,
+                            -0.5,
+                            1.0,
+                            -1.0,
+                            0.49999999999999994,
+                            -0.49999999999999994,
+                            4503599627370495.5,
+                            -4503599627370495.5,
+                            4503599627370496.0,
+                            -4503599627370496.0,
+                            9007199254740993.0,
+                            1e300,
+                            -1e300,
+                            INFINITY,
+                            -INFINITY,
+                            NAN,
+                            5e-324,
+                            -5e-324,
+                            65535.5,
+                            -65535.5,
+                            32767.5,
+                            -32767.5 };
+    uint64_t before = g_failed;
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) floor_one(edge[i]);
+    for (int e = -1074; e <= 1023; e++)
+        for (int d = -3; d <= 3; d++) {
+            double p = ldexp(1.0, e);
+            for (int m = 0; m < (d < 0 ? -d : d); m++) p = nextafter(p, d < 0 ? 0.0 : INFINITY);
+            floor_one(p), floor_one(-p), floor_one(p + 0.5), floor_one(-p + 0.5);
+        }
+    uint64_t n = test_full() ? 20000000u : 1000000u;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t bits = rnd64();
+        double x;
+        memcpy(&x, &bits, sizeof x);
+        floor_one(x);
+        floor_one((rnd01() - 0.5) * 140000.0); /* the range the writer rounds in */
+    }
+    CHECK(g_failed == before);
+}
+
 int main(void)
 {
     test_program_name = "test_alamo_rot16";
     RUN(length_range_is_the_length_test);
+    RUN(floor_is_floor);
     RUN(edges_and_ties);
     RUN(every_sample_rotation);
     RUN(random_unit_quaternions);
