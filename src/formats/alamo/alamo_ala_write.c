@@ -151,9 +151,9 @@ static int16_t q16(double v)
  * The 81 candidates are code c = sum (d_k + 1) 3^k, d_k in {-1, 0, 1}, each component
  * base_k + d_k (base_k when that leaves -32767..32767); a candidate's distance is
  * |r / |r| - u| as rot16_decide evaluates it. rot16_decide takes the nearest and the ties
- * among the candidates it is given (in increasing code); ala_rot16 gives it only those
+ * among the candidates it is given (in increasing code); ala_rot16_both gives it only those
  * that can be within 1e-7 of the nearest, found by a bound without divisions or square
- * roots per candidate (see ala_rot16). */
+ * roots per candidate (see ala_rot16_both). */
 #define ROT16_K 32767.0
 /* |fl(sqrt(len2)) - 32767| <= 1.5 exactly when len2 lies in this range (32765.5^2 =
  * 1073577990.25, 32768.5^2 = 1073774592.25; the square roots of the integers either side
@@ -193,7 +193,7 @@ static void rot16_decide(const double u[4], int model[2][4], const int16_t base[
     double dist[81];
     int best = -1;
     if (count == 1 && one_valid) {
-        /* one candidate, of a valid length (ala_rot16's filter tested it in integers):
+        /* one candidate, of a valid length (ala_rot16_both's filter tested it in integers):
          * the nearest, its own only tie and the pick both ways */
         int r[4], same0 = 1, same1 = 1;
         rot16_candidate(base, codes[0], r);
@@ -248,7 +248,7 @@ static void rot16_decide(const double u[4], int model[2][4], const int16_t base[
     }
 }
 
-/* Bounds for ala_rot16's filter (see there): EPS2 on a candidate's perpendicular square
+/* Bounds for ala_rot16_both's filter (see there): EPS2 on a candidate's perpendicular square
  * (its error is below 1e-10), EPS1 on a distance (the old expression's rounding and the
  * chord-for-tangent error are below 2e-9 together). */
 #define ROT16_EPS2 1e-9
@@ -274,11 +274,12 @@ static double rot16_lim(double pmin)
  * r - 32767 u, |e_k| <= 1.5; the part of e across u, p = |e|^2 - (e . u)^2, is the part
  * of r across u, so the angle t between r and u has tan t = sqrt(p) / (r . u), r . u in
  * 32765.49..32768.5, and the distance rot16_decide computes is 2 sin(t / 2) within 2e-9
- * (t < 1e-4). p is computed for each candidate from two tables of nine (components 0-1
- * and 2-3) in small numbers: within 1e-10 of the truth. A candidate can be within 1e-7
- * of the nearest only if its p is within a bound computed from the least p (the
- * derivation is in ala_rot16's body); only those go to rot16_decide, in code order, so
- * it takes the same nearest, the same ties and the same pick as on all 81. */
+ * (t < 1e-4). p comes from two tables of nine (components 0-1 and 2-3) in small numbers:
+ * within 1e-10 of the truth. A candidate can be within 1e-7 of the nearest only if its p
+ * is within rot16_lim(least p) (the derivation is there); p is computed only for the
+ * candidates whose pairs' lower bound is, and only those whose p is go to rot16_decide,
+ * in code order, so it takes the same nearest, the same ties and the same picks as on
+ * all 81. out[0] is for trunc 0, out[1] for trunc 1. */
 void ala_rot16_both(const float q[4], int16_t out[2][4], int *how)
 {
     double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
