@@ -146,6 +146,16 @@ bool ala_unpack_bits(const uint8_t *bits, size_t nbytes, uint32_t count, uint8_t
 /* ---- ala_encode.c -------------------------------------------------------------------- */
 ganim_code ala_encode(ala_plan *p, int version, ganim_buffer *out, ganim_error *err);
 
+/* ---- ala_write.c --------------------------------------------------------------------- */
+/* The writer's 16-bit integers for rotation q (rounded, or truncated when trunc, as the
+ * clip's other rotations went); *how (may be NULL): 1 rounded, 2 truncated, 3 both, 0
+ * neither or tied. Exposed for test_alamo_rot16, which holds the old search. */
+void ala_rot16(const float q[4], int trunc, int16_t out[4], int *how);
+/* The same for both: out[0] rounded (trunc 0), out[1] truncated (trunc 1). */
+void ala_rot16_both(const float q[4], int16_t out[2][4], int *how);
+/* floor(x) (a -0 comes back +0), without a call where |x| < 2^52. */
+double ala_floor(double x);
+
 /* Is the stored name (n bytes, NUL-terminated or not) exactly `name`? */
 bool ala_name_same(const uint8_t *raw, size_t n, const char *name);
 

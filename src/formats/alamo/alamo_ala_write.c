@@ -118,9 +118,19 @@ static bool ala_native_matches(const ala_plan *p, const ganim_clip *c, const gan
     return true;
 }
 
+/* floor(x), without a call for |x| < 2^52 (the integer part exactly; -0 comes back +0,
+ * which no caller sees: each takes floor(a + 0.5), never -0 when rounding to nearest,
+ * and q16 makes an integer of it). */
+double ala_floor(double x)
+{
+    if (!(fabs(x) < 4503599627370496.0)) return floor(x);
+    double t = (double)(int64_t)x;
+    return t > x ? t - 1.0 : t;
+}
+
 static int16_t q16(double v)
 {
-    double r = floor(v * 32767.0 + 0.5);
+    double r = ala_floor(v * 32767.0 + 0.5);
     if (r > 32767.0) r = 32767.0;
     if (r < -32767.0) r = -32767.0;
     return (int16_t)r;
@@ -136,8 +146,141 @@ static int16_t q16(double v)
  * quarter turn about an axis is (23169, 23169), (23170, 23170) and (23171, 23171) alike)
  * go the way the clip's other rotations went: q * 32767 truncated (`trunc`) or rounded.
  * *how (may be NULL) says whether the integers taken are the rounded ones (1), the
- * truncated ones (2), both (3) or neither (0), when no other candidate was as near. */
-static void rot16(const float q[4], int trunc, int16_t out[4], int *how)
+ * truncated ones (2), both (3) or neither (0), when no other candidate was as near.
+ *
+ * The 81 candidates are code c = sum (d_k + 1) 3^k, d_k in {-1, 0, 1}, each component
+ * base_k + d_k (base_k when that leaves -32767..32767); a candidate's distance is
+ * |r / |r| - u| as rot16_decide evaluates it. rot16_decide takes the nearest and the ties
+ * among the candidates it is given (in increasing code); ala_rot16_both gives it only those
+ * that can be within 1e-7 of the nearest, found by a bound without divisions or square
+ * roots per candidate (see ala_rot16_both). */
+#define ROT16_K 32767.0
+/* |fl(sqrt(len2)) - 32767| <= 1.5 exactly when len2 lies in this range (32765.5^2 =
+ * 1073577990.25, 32768.5^2 = 1073774592.25; the square roots of the integers either side
+ * are 1.5e-5 from the half-integers, far more than a double's step there): the old test
+ * on the rounded square root, in integers. test_alamo_rot16 checks both edges. */
+#define ROT16_LEN2_LO 1073577991.0
+#define ROT16_LEN2_HI 1073774592.0
+
+/* The steps of pair index i = (d_0 + 1) + 3 (d_1 + 1): code c's are those of c % 9
+ * (components 0-1) and c / 9 (components 2-3). */
+static const int rot16_pair[9][2] = { { -1, -1 }, { 0, -1 }, { 1, -1 }, { -1, 0 }, { 0, 0 },
+                                      { 1, 0 },   { -1, 1 }, { 0, 1 },  { 1, 1 } };
+
+/* Code c's steps d_k, each base_k + d_k (unclamped). */
+static void rot16_steps(int c, int d[4])
+{
+    d[0] = rot16_pair[c % 9][0], d[1] = rot16_pair[c % 9][1];
+    d[2] = rot16_pair[c / 9][0], d[3] = rot16_pair[c / 9][1];
+}
+
+/* Code c's integers (a component that would leave the range stays). */
+static void rot16_candidate(const int16_t base[4], int c, int r[4])
+{
+    int d[4];
+    rot16_steps(c, d);
+    for (int k = 0; k < 4; k++) {
+        r[k] = base[k] + d[k];
+        if (r[k] > 32767 || r[k] < -32767) r[k] = base[k];
+    }
+}
+
+/* out[t]: the integers for trunc = t (the ties go the same way as the model[t]'s, else
+ * rounding); *how as ala_rot16's (the same for both: with one tie, it is the pick). */
+static void rot16_decide(const double u[4], int model[2][4], const int16_t base[4], const uint8_t *codes, int count,
+                         bool one_valid, int16_t out[2][4], int *how)
+{
+    double dist[81];
+    int best = -1;
+    if (count == 1 && one_valid) {
+        /* one candidate, of a valid length (ala_rot16_both's filter tested it in integers):
+         * the nearest, its own only tie and the pick both ways */
+        int r[4], same0 = 1, same1 = 1;
+        rot16_candidate(base, codes[0], r);
+        for (int k = 0; k < 4; k++) {
+            out[0][k] = out[1][k] = (int16_t)r[k];
+            same0 &= r[k] == model[0][k], same1 &= r[k] == model[1][k];
+        }
+        if (how) *how = same0 | same1 << 1;
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        int r[4];
+        double len2 = 0, d2 = 0;
+        rot16_candidate(base, codes[i], r);
+        for (int k = 0; k < 4; k++) len2 += (double)r[k] * r[k];
+        double len = sqrt(len2);
+        dist[i] = -1;
+        if (!(len > 0) || fabs(len - 32767.0) > 1.5) continue;
+        for (int k = 0; k < 4; k++) d2 += (r[k] / len - u[k]) * (r[k] / len - u[k]);
+        dist[i] = sqrt(d2);
+        if (best < 0 || dist[i] < dist[best]) best = i;
+    }
+    for (int k = 0; k < 4; k++) out[0][k] = out[1][k] = base[k];
+    if (best < 0) {
+        if (how) *how = 0;
+        return;
+    }
+    /* the candidates as near as the nearest, to what a float quaternion can tell apart */
+    int pick[2] = { -1, -1 }, ties = 0;
+    for (int i = 0; i < count; i++) {
+        if (dist[i] < 0 || dist[i] > dist[best] + 1e-7) continue;
+        ties++;
+        int c = codes[i], d[4], same[2] = { 1, 1 };
+        rot16_steps(c, d);
+        for (int k = 0; k < 4; k++) {
+            int v = base[k] + d[k];
+            same[0] &= v == model[0][k];
+            same[1] &= v == model[1][k];
+        }
+        for (int t = 0; t < 2; t++)
+            if (same[t] || (pick[t] < 0 && c == 40)) pick[t] = i; /* the file's way, else rounding */
+    }
+    for (int t = 0; t < 2; t++) {
+        int r[4];
+        rot16_candidate(base, codes[pick[t] < 0 ? best : pick[t]], r);
+        for (int k = 0; k < 4; k++) out[t][k] = (int16_t)r[k];
+    }
+    if (how) {
+        int same0 = 1, same1 = 1;
+        for (int k = 0; k < 4; k++) same0 &= out[0][k] == model[0][k], same1 &= out[0][k] == model[1][k];
+        *how = ties == 1 ? same0 | same1 << 1 : 0;
+    }
+}
+
+/* Bounds for ala_rot16_both's filter (see there): EPS2 on a candidate's perpendicular square
+ * (its error is below 1e-10), EPS1 on a distance (the old expression's rounding and the
+ * chord-for-tangent error are below 2e-9 together). */
+#define ROT16_EPS2 1e-9
+#define ROT16_EPS1 1e-8
+/* on the halves' bounds (their rounding error is below 1e-11 for a half whose |u|^2 >= 1e-6) */
+#define ROT16_LB_EPS 1e-9
+
+/* The largest p a candidate can have and still be within 1e-7 of the nearest, when the
+ * least p of a valid candidate is pmin (growing with pmin, so a larger pmin gives a
+ * larger set). The nearest distance is at most h (the tangent of the least p's
+ * candidate, plus EPS1); a tie is within fl(nearest + 1e-7) <= (h + 1e-7)(1 + 2^-52),
+ * so its tangent is within that plus EPS1, so sqrt(p - EPS2) <= 32768.5 (h + 1e-7 +
+ * EPS1). The divisor 32765 and the factor 32769 (against 32765.49 and 32768.5) cover the
+ * rounding of these few operations many times over. */
+static double rot16_lim(double pmin)
+{
+    double h = sqrt((pmin > 0.0 ? pmin : 0.0) + ROT16_EPS2) / 32765.0 + ROT16_EPS1;
+    double r = 32769.0 * (h + 1e-7 + ROT16_EPS1);
+    return r * r * (1.0 + 1e-9) + ROT16_EPS2;
+}
+
+/* For a unit u, a valid candidate r (|r| within 1.5 of 32767) is r = 32767 u + e with e =
+ * r - 32767 u, |e_k| <= 1.5; the part of e across u, p = |e|^2 - (e . u)^2, is the part
+ * of r across u, so the angle t between r and u has tan t = sqrt(p) / (r . u), r . u in
+ * 32765.49..32768.5, and the distance rot16_decide computes is 2 sin(t / 2) within 2e-9
+ * (t < 1e-4). p comes from two tables of nine (components 0-1 and 2-3) in small numbers:
+ * within 1e-10 of the truth. A candidate can be within 1e-7 of the nearest only if its p
+ * is within rot16_lim(least p) (the derivation is there); p is computed only for the
+ * candidates whose pairs' lower bound is, and only those whose p is go to rot16_decide,
+ * in code order, so it takes the same nearest, the same ties and the same picks as on
+ * all 81. out[0] is for trunc 0, out[1] for trunc 1. */
+void ala_rot16_both(const float q[4], int16_t out[2][4], int *how)
 {
     double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
     double u[4];
@@ -149,54 +292,98 @@ static void rot16(const float q[4], int trunc, int16_t out[4], int *how)
         model[1][k] = t >= 32767.0 ? 32767 : t <= -32767.0 ? -32767 : (int)t;
     }
     int16_t base[4];
-    for (int k = 0; k < 4; k++) out[k] = base[k] = (int16_t)model[0][k];
-    double dist[81];
-    int best = -1;
-    for (int c = 0; c < 81; c++) {
-        int code = c, r[4];
-        double len2 = 0, d2 = 0;
-        for (int k = 0; k < 4; k++, code /= 3) {
-            r[k] = base[k] + code % 3 - 1;
-            if (r[k] > 32767 || r[k] < -32767) r[k] = base[k];
-            len2 += (double)r[k] * r[k];
-        }
-        double len = sqrt(len2);
-        dist[c] = -1;
-        if (!(len > 0) || fabs(len - 32767.0) > 1.5) continue;
-        for (int k = 0; k < 4; k++) d2 += (r[k] / len - u[k]) * (r[k] / len - u[k]);
-        dist[c] = sqrt(d2);
-        if (best < 0 || dist[c] < dist[best]) best = c;
-    }
-    if (best < 0) {
-        if (how) *how = 0;
+    for (int k = 0; k < 4; k++) base[k] = (int16_t)model[0][k];
+    uint8_t codes[81];
+    double uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2] + u[3] * u[3];
+    if (!(fabs(uu - 1.0) <= 1e-12)) { /* not finite (a NaN or infinite q): all 81 */
+        for (int c = 0; c < 81; c++) codes[c] = (uint8_t)c;
+        rot16_decide(u, model, base, codes, 81, false, out, how);
         return;
     }
-    /* the candidates as near as the nearest, to what a float quaternion can tell apart */
-    int pick = -1, ties = 0;
-    for (int c = 0; c < 81; c++) {
-        if (dist[c] < 0 || dist[c] > dist[best] + 1e-7) continue;
-        ties++;
-        int code = c, same[2] = { 1, 1 };
-        for (int k = 0; k < 4; k++, code /= 3) {
-            int v = base[k] + code % 3 - 1;
-            same[0] &= v == model[0][k];
-            same[1] &= v == model[1][k];
+    /* per component k and digit t (d = t - 1, 0 where base_k + d leaves the range):
+     * e_k u_k, e_k^2 and r_k^2 (exact), e_k = (base_k - 32767 u_k) + d */
+    double su[4][3], ee[4][3], ll[4][3];
+    for (int k = 0; k < 4; k++) {
+        double b = base[k] - ROT16_K * u[k];
+        for (int t = 0; t < 3; t++) {
+            int d = t - 1, r = base[k] + d;
+            if (r > 32767 || r < -32767) r = base[k], d = 0;
+            double e = b + d;
+            su[k][t] = e * u[k];
+            ee[k][t] = e * e;
+            ll[k][t] = (double)r * r;
         }
-        if (same[trunc] || (pick < 0 && c == 40)) pick = c; /* the file's way, else rounding */
     }
-    if (pick < 0) pick = best;
-    int code = pick, r[4], h = 0;
-    for (int k = 0; k < 4; k++, code /= 3) {
-        r[k] = base[k] + code % 3 - 1;
-        if (r[k] > 32767 || r[k] < -32767) r[k] = base[k];
-        out[k] = (int16_t)r[k];
+    /* The same over the pairs of components 0-1 (i = t_0 + 3 t_1) and 2-3 (j), and the
+     * least over s of |e - s u|^2 in each pair, less a margin (its rounding error is below
+     * 1e-11 when the pair's |u|^2 >= 1e-6; 0, no bound, below that). The sum of the
+     * pairs' bounds is at most a candidate's p: the part across u of e is e - s u for one
+     * s, and each pair's part of it is at least the pair's least. */
+    double sa[9], ea[9], la[9], sb[9], eb[9], lb[9];
+    for (int t1 = 0; t1 < 3; t1++)
+        for (int t0 = 0; t0 < 3; t0++) {
+            int i = t0 + 3 * t1;
+            sa[i] = su[0][t0] + su[1][t1], ea[i] = ee[0][t0] + ee[1][t1], la[i] = ll[0][t0] + ll[1][t1];
+            sb[i] = su[2][t0] + su[3][t1], eb[i] = ee[2][t0] + ee[3][t1], lb[i] = ll[2][t0] + ll[3][t1];
+        }
+    double lba[9], lbb[9], ua2 = u[0] * u[0] + u[1] * u[1], ub2 = u[2] * u[2] + u[3] * u[3];
+    double mina = INFINITY, minb = INFINITY;
+    int ia_min = 4, jb_min = 4;
+    for (int i = 0; i < 9; i++) {
+        lba[i] = ua2 >= 1e-6 ? ea[i] - sa[i] * sa[i] / ua2 - ROT16_LB_EPS : 0.0;
+        lbb[i] = ub2 >= 1e-6 ? eb[i] - sb[i] * sb[i] / ub2 - ROT16_LB_EPS : 0.0;
+        if (lba[i] < mina) mina = lba[i], ia_min = i;
+        if (lbb[i] < minb) minb = lbb[i], jb_min = i;
     }
-    if (how) {
-        int same0 = 1, same1 = 1;
-        for (int k = 0; k < 4; k++) same0 &= r[k] == model[0][k], same1 &= r[k] == model[1][k];
-        h = ties == 1 ? same0 | same1 << 1 : 0;
-        *how = h;
+    /* An upper bound on the least p of a valid candidate: the rounding itself (code 40,
+     * valid but for lengths a float cannot give) or the candidate of both halves' least. */
+    double top = INFINITY;
+    for (int pass = 0; pass < 2; pass++) {
+        int i = pass ? ia_min : 4, j = pass ? jb_min : 4;
+        double sv = sa[i] + sb[j], len2 = la[i] + lb[j], v = ea[i] + eb[j] - sv * sv;
+        if (len2 >= ROT16_LEN2_LO && len2 <= ROT16_LEN2_HI && v < top) top = v;
     }
+    double pv[81];
+    int count = 0;
+    if (top == INFINITY) { /* neither is valid: every candidate */
+        for (int c = 0; c < 81; c++) codes[count++] = (uint8_t)c;
+    } else {
+        /* the candidates whose bound is within rot16_lim(top): among them every one whose
+         * p is within rot16_lim(least p) (the least p <= top), the nearest among them */
+        double lim = rot16_lim(top), pmin = INFINITY;
+        uint8_t ia[9], jb[9];
+        int na = 0, nb = 0;
+        for (int m = 0; m < 9; m++) {
+            if (lba[m] + minb <= lim) ia[na++] = (uint8_t)m;
+            if (lbb[m] + mina <= lim) jb[nb++] = (uint8_t)m;
+        }
+        for (int y = 0; y < nb; y++) {
+            int j = jb[y];
+            for (int x = 0; x < na; x++) {
+                int i = ia[x];
+                if (lba[i] + lbb[j] > lim) continue;
+                double sv = sa[i] + sb[j], len2 = la[i] + lb[j];
+                if (!(len2 >= ROT16_LEN2_LO && len2 <= ROT16_LEN2_HI)) continue;
+                double v = ea[i] + eb[j] - sv * sv;
+                pv[count] = v, codes[count++] = (uint8_t)(9 * j + i);
+                if (v < pmin) pmin = v, lim = rot16_lim(v); /* still >= rot16_lim(least p) */
+            }
+        }
+        /* lim is rot16_lim(pmin) now (the least p's candidate was evaluated: its bound
+         * is at most its p, under any lim); one candidate is that one */
+        int kept = count > 1 ? 0 : count;
+        for (int x = 0; count > 1 && x < count; x++)
+            if (pv[x] <= lim) codes[kept++] = codes[x];
+        count = kept;
+    }
+    rot16_decide(u, model, base, codes, count, true, out, how);
+}
+
+void ala_rot16(const float q[4], int trunc, int16_t out[4], int *how)
+{
+    int16_t both[2][4];
+    ala_rot16_both(q, both, how);
+    memcpy(out, both[trunc != 0], sizeof both[0]);
 }
 
 /* The scale, within a few float steps of (hi - lo) / U for U a little below 65535, with
@@ -213,7 +400,7 @@ static float exact_scale(const float *v, size_t stride, uint32_t n, float lo, fl
             if (!(s > 0) || !isfinite(s)) continue;
             uint32_t f = 0;
             for (; f < n; f++) {
-                double u = floor(((double)v[f * stride] - lo) / s + 0.5);
+                double u = ala_floor(((double)v[f * stride] - lo) / s + 0.5);
                 if (u < 0 || u > 65535) break;
                 float back = lo + (float)u * s;
                 if (back != v[f * stride]) break;
@@ -231,7 +418,7 @@ static float exact_scale(const float *v, size_t stride, uint32_t n, float lo, fl
  * ganim never writes a file it cannot read back. */
 static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32_t ti, const ganim_clip *clip,
                                  const ganim_track *o, const ganim_bone *bone, uint8_t *mem, float *vals, int trunc16,
-                                 ganim_error *err)
+                                 const uint8_t *cache, uint32_t cached, ganim_error *err)
 {
     uint32_t n = p->frames;
     /* mem: rot 8n, trans 6n, scale 6n, bits 2*(n+7)/8 */
@@ -242,11 +429,20 @@ static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32
     const float rest_t[3] = { rest.translation.x, rest.translation.y, rest.translation.z };
     const float rest_s[3] = { rest.scale.x, rest.scale.y, rest.scale.z };
     bool rot_anim = false;
+    float prev[4] = { 0, 0, 0, 0 };
+    int16_t r16[4] = { 0, 0, 0, 0 };
     for (uint32_t f = 0; f < n; f++) {
-        float q[4];
-        int16_t r16[4];
-        ganim_channel_eval(&o->rotation, n, o->step, clip->rotation_interp, 4, (double)f, rest_r, q);
-        rot16(q, trunc16, r16, NULL);
+        if (f < cached) {
+            /* the vote's answer for this frame, read before this frame's bytes are
+             * written over it */
+            memcpy(r16, cache + 16 * (size_t)f + 8 * (size_t)trunc16, sizeof r16);
+        } else {
+            /* else the previous frame's for the same bits (a held rotation) */
+            float q[4];
+            ganim_channel_eval(&o->rotation, n, o->step, clip->rotation_interp, 4, (double)f, rest_r, q);
+            if (f == cached || memcmp(q, prev, sizeof q) != 0) ala_rot16(q, trunc16, r16, NULL);
+            memcpy(prev, q, sizeof q);
+        }
         for (unsigned k = 0; k < 4; k++) {
             int16_t v = r16[k];
             rot[8 * (size_t)f + 2 * k] = (uint8_t)(uint16_t)v;
@@ -293,7 +489,7 @@ static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32
             const float *v = vals + 3 * (size_t)f;
             for (int k = 0; k < 3; k++) {
                 double u = 0.0;
-                if (scale[k] > 0.0f && isfinite(v[k])) u = floor(((double)v[k] - lo[k]) / scale[k] + 0.5);
+                if (scale[k] > 0.0f && isfinite(v[k])) u = ala_floor(((double)v[k] - lo[k]) / scale[k] + 0.5);
                 if (u < 0.0) u = 0.0;
                 if (u > 65535.0) u = 65535.0;
                 uint16_t q = (uint16_t)u;
@@ -418,12 +614,16 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
         const ganim_bone *bone = sk && o->bone < sk->bone_count ? &sk->bones[o->bone] : NULL;
         ganim_transform rest = bone ? bone->rest : ganim_transform_identity();
         uint32_t count = o->rotation.kind == GANIM_CHANNEL_CONSTANT ? 1 : n;
+        uint8_t *cache = mem + per * i;
+        float prev[4] = { 0, 0, 0, 0 };
+        int16_t r[2][4] = { { 0 } };
+        int how = 0;
         for (uint32_t f = 0; f < count; f++) {
             float q[4];
-            int16_t r[4];
-            int how;
             ganim_channel_eval(&o->rotation, n, o->step, c->rotation_interp, 4, (double)f, &rest.rotation.x, q);
-            rot16(q, 0, r, &how);
+            if (f == 0 || memcmp(q, prev, sizeof q) != 0) ala_rot16_both(q, r, &how);
+            memcpy(prev, q, sizeof q);
+            memcpy(cache + 16 * (size_t)f, r, sizeof r); /* both ways, for quantise_track */
             rounded += how == 1;
             truncated += how == 2;
         }
@@ -455,8 +655,14 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
         t->name = (const uint8_t *)name;
         t->name_size = (uint8_t)(len + 1);
         t->index = o->bone;
-        ganim_code code =
-            quantise_track(p, t, (uint32_t)(c - doc->clips), i, c, o, bone, mem + per * nt, vals, trunc16, err);
+        /* Without a native record the vote left both answers for every frame it asked
+         * in track i's block (16 bytes a frame, within the rotations' 8 and the
+         * translations' 6 and the scales' 6: the bits after them stay zero). Track i is
+         * written into block nt <= i: a later track's block is untouched, and in block i
+         * itself frame f's 8 bytes go over frames <= f/2's answers, already read. */
+        uint32_t cached = nat ? 0 : o->rotation.kind == GANIM_CHANNEL_CONSTANT ? 1 : n;
+        ganim_code code = quantise_track(p, t, (uint32_t)(c - doc->clips), i, c, o, bone, mem + per * nt, vals, trunc16,
+                                         mem + per * i, cached, err);
         if (code != GANIM_OK) return code;
         nt++;
     }
