@@ -51,7 +51,15 @@ void gw_skip(ganim_writer *w, size_t n);
 bool gw_reserve(ganim_writer *w, size_t extra);
 void gw_bytes(ganim_writer *w, const void *data, size_t n);
 void gw_zeros(ganim_writer *w, size_t n);
-void gw_u8(ganim_writer *w, uint8_t v);
+/* One byte: stored at once when the buffer has room (what gw_bytes would do then), else
+ * through gw_bytes. */
+void gw_u8_slow(ganim_writer *w, uint8_t v);
+static inline void gw_u8(ganim_writer *w, uint8_t v)
+{
+    ganim_buffer *b = w->buf;
+    if (!w->failed && b->size < b->capacity) b->data[b->size++] = v;
+    else gw_u8_slow(w, v);
+}
 void gw_u16le(ganim_writer *w, uint16_t v);
 void gw_u16be(ganim_writer *w, uint16_t v);
 void gw_u32le(ganim_writer *w, uint32_t v);
@@ -84,8 +92,17 @@ static inline char *gw_dec_chars(char *p, uint64_t v)
     return p + sizeof t - n;
 }
 /* Shortest text that reads back as the same float32 (%.9g at most), JSON-safe:
- * NaN and infinities are written as 0 (callers validate first). */
+ * NaN and infinities are written as 0 (callers validate first). Written straight into
+ * the buffer when it has GNUM_FLOAT_CHARS (24) bytes of room (no reserve, no copy). */
 void gw_float(ganim_writer *w, float v);
+/* Room for n more bytes already in the buffer (nothing to reserve, flush or grow): a
+ * caller may then store up to n bytes at gw_end and move gw_pos on (gw_advance). */
+static inline bool gw_has_room(const ganim_writer *w, size_t n)
+{
+    return !w->failed && w->buf->capacity - w->buf->size >= n;
+}
+static inline char *gw_end(ganim_writer *w) { return (char *)w->buf->data + w->buf->size; }
+static inline void gw_advance(ganim_writer *w, char *end) { w->buf->size = (size_t)((uint8_t *)end - w->buf->data); }
 /* Same for doubles (17 significant digits at most). */
 void gw_double(ganim_writer *w, double v);
 /* printf's "%.*g" of v at a precision 1..17, with '.' whatever LC_NUMERIC says; NaN and
