@@ -150,11 +150,15 @@ TEST(whole_binades)
 {
     binade(0);   /* the subnormals */
     binade(1);   /* the smallest normals */
+    binade(93);  /* [2^-34, 2^-33): just below the fast path, on the bignum */
+    binade(94);  /* [2^-33, 2^-32): the fast path's lowest, ten digits from 10^19 */
     binade(110); /* [2^-17, 2^-16): 7.6e-6 .. 1.5e-5, both sides of 1e-5 */
     binade(113); /* [2^-14, 2^-13): 6.1e-5 .. 1.2e-4, the fixed / exponent switch at 1e-4 */
     binade(126); /* [0.5, 1) */
     binade(143); /* [65536, 131072): 1e5 */
     binade(146); /* [2^19, 2^20): 1e6 (%.6g writes 1e+06) */
+    binade(150); /* [2^23, 2^24): the fast path's highest, integers and halves */
+    binade(151); /* [2^24, 2^25): just above it, on the bignum */
     binade(153); /* [2^26, 2^27): 1e8, beyond the fast path */
     binade(156); /* [2^29, 2^30): 1e9 */
     binade(254); /* up to FLT_MAX */
