@@ -79,15 +79,27 @@ void gw_printf(ganim_writer *w, const char *fmt, ...) GANIM_PRINTF(2, 3);
 void gw_dec(ganim_writer *w, uint64_t v);
 /* A signed integer, as printf's %d / %lld write it (no printf). */
 void gw_int(ganim_writer *w, int64_t v);
-/* The same digits stored at p (room for 20 characters); returns the end. */
+/* The same digits stored at p (room for 20 characters); returns the end. Two digits a
+ * step from a table of the pairs 00..99. */
 static inline char *gw_dec_chars(char *p, uint64_t v)
 {
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
     char t[20]; /* UINT64_MAX has 20 digits */
     size_t n = sizeof t;
-    do {
-        t[--n] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
+    while (v >= 100u) {
+        size_t r = (size_t)(v % 100u);
+        v /= 100u;
+        n -= 2;
+        memcpy(t + n, pairs + 2 * r, 2);
+    }
+    if (v >= 10u) {
+        n -= 2;
+        memcpy(t + n, pairs + 2 * v, 2);
+    } else {
+        t[--n] = (char)('0' + v);
+    }
     memcpy(p, t + n, sizeof t - n);
     return p + sizeof t - n;
 }

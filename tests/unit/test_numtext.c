@@ -472,6 +472,40 @@ TEST(writer_integers)
     }
 }
 
+/* gw_dec_chars (two digits a step) against printf's %llu: every integer below 10^7 (one in
+ * 7 unless GANIM_FULL=1), every power of ten and its neighbours, random 64-bit values of
+ * every length. */
+TEST(dec_chars)
+{
+    long bad = 0;
+    char want[32], got[24];
+    for (uint64_t v = 0; v < 10000000u; v += test_full() ? 1 : 7) {
+        size_t ng = (size_t)(gw_dec_chars(got, v) - got);
+        int nw = snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+        if ((size_t)nw != ng || memcmp(got, want, ng)) bad++;
+    }
+    uint64_t s = test_seed("numtext dec"), p = 1;
+    for (int e = 0; e < 20; e++, p *= 10) {
+        for (uint64_t d = 0; d < 5; d++) {
+            uint64_t v = p - 2 + d;
+            size_t ng = (size_t)(gw_dec_chars(got, v) - got);
+            int nw = snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+            if ((size_t)nw != ng || memcmp(got, want, ng)) bad++;
+        }
+    }
+    for (int i = 0; i < 1000000; i++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        uint64_t v = s >> (s % 61); /* every length */
+        size_t ng = (size_t)(gw_dec_chars(got, v) - got);
+        int nw = snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+        if ((size_t)nw != ng || memcmp(got, want, ng)) bad++;
+    }
+    size_t n = (size_t)(gw_dec_chars(got, UINT64_MAX) - got);
+    CHECK_EQ_INT(n, 20);
+    CHECK(!memcmp(got, "18446744073709551615", 20));
+    CHECK_EQ_INT(bad, 0);
+}
+
 static int range(const char *a, const char *b)
 {
     uint64_t first = strtoull(a, NULL, 0), last = strtoull(b, NULL, 0), n = 0, bad = 0;
@@ -503,6 +537,7 @@ int main(int argc, char **argv)
     RUN(double_random);
     RUN(writer_doubles);
     RUN(writer_integers);
+    RUN(dec_chars);
     RUN(locale_free);
     return test_finish();
 }
