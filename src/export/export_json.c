@@ -6,6 +6,7 @@
 
 #include "core/internal.h"
 #include "export/export.h"
+#include "io/numtext.h"
 #include "io/writer.h"
 
 #define DUMP_VERSION 1
@@ -21,6 +22,24 @@ static void jfloat(ganim_writer *w, float v)
 
 static void jfloats(ganim_writer *w, const float *v, int n)
 {
+    /* a key's few values at once when the buffer has room for the longest text: the bytes
+     * the calls below would write, with one room check */
+    if (n <= 16 && gw_has_room(w, 2 + (size_t)n * (GNUM_FLOAT_CHARS + 1))) {
+        char *o = gw_end(w);
+        *o++ = '[';
+        for (int i = 0; i < n; i++) {
+            if (i) *o++ = ',';
+            if (isfinite(v[i])) {
+                o += gnum_float(o, v[i]);
+            } else {
+                memcpy(o, "null", 4);
+                o += 4;
+            }
+        }
+        *o++ = ']';
+        gw_advance(w, o);
+        return;
+    }
     gw_u8(w, '[');
     for (int i = 0; i < n; i++) {
         if (i) gw_u8(w, ',');

@@ -8,9 +8,12 @@
  * rounding interval: within half a step of v's neighbours (a quarter step below powers of
  * two, where the step below halves), endpoints included when m is even (strtof rounds a
  * tie to the even neighbour). Every test is an integer comparison:
- *   - fast path, v = m / 2^f with 0 <= f <= 56 (normal floats in [2^-33, 2^24)): 64-bit
- *     integers and one 24 x 60-bit product;
- *   - any other float: the same comparisons on numbers up to 2^203 in a small bignum. */
+ *   - fast path, v = m / 2^f with 0 <= f <= 56 (normal floats in [2^-33, 2^24)): v's ten
+ *     digits and its fraction from one 26 x 64-bit product, the interval's ends in the
+ *     same units from shifts, then every precision 6..9 is a rounding of those digits and
+ *     two comparisons (`shortest_fast`);
+ *   - any other float: the same comparisons on numbers up to 2^203 in a small bignum,
+ *     one precision after the other. */
 #include <stdint.h>
 #include <string.h>
 
@@ -40,12 +43,10 @@ static const uint64_t POW10[20] = {
     10000000000000000000u,
 };
 
-/* floor(log10(2^b)) for |b| <= 1650 (78913 / 2^18 is log10(2) from below). */
-static int floor_log10_pow2(int b)
-{
-    int32_t t = (int32_t)b * 78913;
-    return t >= 0 ? (int)(t >> 18) : -(int)((-t + (1 << 18) - 1) >> 18);
-}
+/* floor(log10(2^b)) for |b| <= 1650 (78913 / 2^18 is log10(2) from below): the product
+ * made positive by 512 * 2^18 (a multiple of 2^18, more than 1650 * 78913), so that the
+ * shift floors it. */
+static int floor_log10_pow2(int b) { return (int)((uint32_t)(b * 78913 + (512 << 18)) >> 18) - 512; }
 
 static int bit_length(uint32_t m)
 {
@@ -143,43 +144,84 @@ static int round_big(const fparts *p, int prec, int x, uint32_t *q_out)
     return even ? cl >= 0 && ch <= 0 : cl > 0 && ch < 0;
 }
 
-/* The fast path (v = m / 2^f, 0 <= f <= 56, 2^23 <= m < 2^24), likewise. */
-static int round_fast(const fparts *p, int prec, int x, uint32_t *q_out)
+/* The fast path's numbers, in units of u = 10^(X-9) (v < 10^(X+1) is below 10^10 u):
+ * v = 4m * pk / 2^s with pk = 10^(9-X) <= 10^19 and s = f + 2 <= 58, as q10 = floor(v)
+ * and its fraction `fv` in units of 2^-s. */
+typedef struct {
+    uint64_t q10, fv, pk, mask; /* mask: 2^s - 1 */
+    int s;
+} fixed10;
+
+static inline fixed10 fixed_make(const fparts *p, int x)
 {
-    int f = -p->e, k = x - prec + 1, even = !(p->m & 1);
-    uint64_t q, r, err;
-    int up;
-    if (k > 0) { /* X >= P: v >= 10^P, D a multiple of 10^k >= 10 */
-        uint64_t d = POW10[k] << f;
-        q = p->m / d;
-        r = p->m % d;
-        up = 2 * r > d || (2 * r == d && (q & 1));
-        err = up ? d - r : r; /* in units of 2^-f, half a float step is 1/2: only 0 reads back */
-        *q_out = (uint32_t)(q + (uint64_t)up);
-        return err == 0;
-    }
-    /* N = m * 10^-k < 2^84 as nh * 2^32 + nl; q = N >> f, r = N mod 2^f */
-    uint64_t pk = POW10[-k]; /* -k = P - 1 - X <= 18 */
-    uint64_t lo = (pk & 0xffffffffu) * p->m, hi = (pk >> 32) * p->m;
-    uint64_t nh = hi + (lo >> 32), nl = lo & 0xffffffffu;
-    if (f >= 32) {
-        q = nh >> (f - 32);
-        r = ((nh & (((uint64_t)1 << (f - 32)) - 1)) << 32) | nl;
+    fixed10 r;
+    uint64_t pk = POW10[9 - x], c = 4 * (uint64_t)p->m; /* X in -10..7: pk is 10^2 .. 10^19 */
+    int s = 2 - p->e;
+    uint64_t lo = (pk & 0xffffffffu) * c, hi = (pk >> 32) * c; /* c * pk = nh * 2^32 + nl */
+    uint64_t nh = hi + (lo >> 32), nl = lo & 0xffffffffu;      /* nh < 2^59 */
+    r.mask = ((uint64_t)1 << s) - 1;
+    if (s >= 32) {
+        r.q10 = nh >> (s - 32);
+        r.fv = ((nh << 32) | nl) & r.mask;
     } else {
-        q = (nh << (32 - f)) | (nl >> f);
-        r = nl & (((uint64_t)1 << f) - 1);
+        r.q10 = (nh << (32 - s)) | (nl >> s); /* below 2^64: nothing of nh is lost */
+        r.fv = nl & r.mask;
     }
-    if (f == 0) {
-        *q_out = (uint32_t)q;
-        return 1;
+    r.pk = pk;
+    r.s = s;
+    return r;
+}
+
+/* q10 (v's ten digits, their floor; `sticky` when anything was left) rounded to nearest
+ * at the digit worth d = 10^j (ties to even): v rounded to 10 - j digits. */
+static inline uint64_t round_at(uint64_t q10, int sticky, uint64_t d)
+{
+    uint64_t q = q10 / d, r = q10 % d;
+    return q + (uint64_t)(r > d / 2 || (r == d / 2 && (sticky || (q & 1))));
+}
+
+/* The fast path (v = m / 2^f, 0 <= f <= 56, 2^23 <= m < 2^24): the shortest precision
+ * 6..9 whose text reads back, and its q. v's rounding interval is v - 2 or 1 quarter
+ * steps (a quarter step below a power of two) to v + 2, a quarter step being pk / 2^s
+ * units; the P-digit text, D = q * 10^(10-P) units (an integer), reads back exactly when
+ * lmin <= D <= hmax, the smallest and largest integers inside the interval (endpoints
+ * when m is even, as strtof rounds ties to even). Every P's rounding is q10's lower
+ * digits and whether fv is 0: one product for every precision. */
+static int shortest_fast(const fparts *p, int x, uint32_t *q_out)
+{
+    fixed10 v = fixed_make(p, x);
+    int even = !(p->m & 1), sticky = v.fv != 0, a = p->lower_quarter ? 0 : 1;
+    /* the interval reaches 2 quarter steps above v, 2 below (a = 1) or 1 below a power of two
+     * (a = 0): 2pk / 2^s and 2^a pk / 2^s units, each an integer part and a fraction */
+    uint64_t hi_i = v.pk >> (v.s - 1), hi_f = (v.pk << 1) & v.mask;
+    uint64_t lo_i = v.pk >> (v.s - a), lo_f = (v.pk << a) & v.mask;
+    uint64_t sum = v.fv + hi_f; /* below 2^59 */
+    uint64_t hi = v.q10 + hi_i + (sum >> v.s), lo = v.q10 - lo_i - (uint64_t)(v.fv < lo_f);
+    int hi_exact = (sum & v.mask) == 0, lo_exact = v.fv == lo_f;
+    uint64_t lmin = lo + (uint64_t) !(even && lo_exact), hmax = hi - (uint64_t)(!even && hi_exact);
+    uint64_t q = round_at(v.q10, sticky, 10000u); /* q * 10^(10-P) in the interval: P reads back */
+    int prec = 6;
+    if (q * 10000u < lmin || q * 10000u > hmax) {
+        prec = 7;
+        q = round_at(v.q10, sticky, 1000u);
+        if (q * 1000u < lmin || q * 1000u > hmax) {
+            prec = 8;
+            q = round_at(v.q10, sticky, 100u);
+            if (q * 100u < lmin || q * 100u > hmax) {
+                prec = 9; /* nine digits always read back */
+                q = round_at(v.q10, sticky, 10u);
+            }
+        }
     }
-    uint64_t half = (uint64_t)1 << (f - 1);
-    up = r > half || (r == half && (q & 1));
-    err = up ? 2 * half - r : r; /* |D - v| = err * 2^-f * 10^k */
-    *q_out = (uint32_t)(q + (uint64_t)up);
-    /* against half a float step, 2^(-f-1): 2 * err * 10^k vs 1; a quarter step below a power of two */
-    uint64_t scaled = (!up && p->lower_quarter ? 4 : 2) * err;
-    return even ? scaled <= pk : scaled < pk;
+    *q_out = (uint32_t)q;
+    return prec;
+}
+
+/* The fast path at one precision (gnum_float_prec): v rounded to P digits. */
+static uint32_t round_fast(const fparts *p, int prec, int x)
+{
+    fixed10 v = fixed_make(p, x);
+    return (uint32_t)round_at(v.q10, v.fv != 0, POW10[10 - prec]);
 }
 
 /* P digits, trailing zeros gone, in printf's %g layout for precision P and exponent X. */
@@ -220,13 +262,47 @@ static inline size_t place(char *out, int neg, const char *dig, int prec, int x)
     return (size_t)(o - out);
 }
 
-/* q's P digits (a float's: P <= 9) in that layout. */
+/* q's P digits (a float's: q < 10^P, P <= 9) in printf's %g layout for exponent X (as
+ * place, for doubles): the nine digits made at once, then copied in fixed-size pieces;
+ * bytes past the text's end, up to out + GNUM_FLOAT_CHARS, are written too. */
 static size_t layout(char *out, int neg, uint32_t q, int prec, int x)
 {
-    char dig[10];
-    for (int i = prec; i >= 2; i -= 2, q /= 100) memcpy(dig + i - 2, DIGITS2 + 2 * (q % 100), 2);
-    if (prec & 1) dig[0] = (char)('0' + q);
-    return place(out, neg, dig, prec, x);
+    char dig[32]; /* q's nine digits, then zeros for the fixed-size copies */
+    memset(dig, '0', sizeof dig);
+    uint32_t hi = q / 10000u, lo = q % 10000u; /* hi < 10^5 */
+    dig[0] = (char)('0' + hi / 10000u);
+    memcpy(dig + 1, DIGITS2 + 2 * (hi / 100u % 100u), 2);
+    memcpy(dig + 3, DIGITS2 + 2 * (hi % 100u), 2);
+    memcpy(dig + 5, DIGITS2 + 2 * (lo / 100u), 2);
+    memcpy(dig + 7, DIGITS2 + 2 * (lo % 100u), 2);
+    const char *d = dig + 9 - prec;
+    int nd = prec; /* the digits up to the last nonzero one */
+    while (nd > 1 && d[nd - 1] == '0') nd--;
+    char *o = out;
+    *o = '-';
+    o += neg;
+    if (x >= 0 && x < prec) { /* ddd[.ddd]: X + 1 digits, then the point and the rest */
+        memcpy(o, d, 16);
+        memcpy(o + x + 2, d + x + 1, 8); /* nd - X - 1 <= 8 */
+        o[x + 1] = '.';
+        return (size_t)(o - out) + (size_t)(nd > x + 1 ? nd + 1 : x + 1);
+    }
+    if (x < 0 && x >= -4) { /* 0.000ddd */
+        memcpy(o, "0.000000", 8);
+        memcpy(o + 1 - x, d, 16);
+        return (size_t)(o - out) + (size_t)(1 - x + nd);
+    }
+    o[0] = d[0]; /* d[.ddd]e+XX */
+    o[1] = '.';
+    memcpy(o + 2, d + 1, 8);
+    o += nd > 1 ? nd + 1 : 1;
+    *o++ = 'e';
+    *o++ = x < 0 ? '-' : '+';
+    int ax = x < 0 ? -x : x;
+    if (ax >= 100) *o++ = (char)('0' + ax / 100);
+    *o++ = (char)('0' + ax / 10 % 10);
+    *o++ = (char)('0' + ax % 10);
+    return (size_t)(o - out);
 }
 
 /* v's parts and X; returns 0 for a zero (and non-finite values, which callers map). */
@@ -253,11 +329,8 @@ static inline int decompose(float v, int *neg, fparts *p, int *x)
     return 1;
 }
 
-static int round_prec(const fparts *p, int prec, int x, uint32_t *q)
-{
-    if (p->e <= 0 && p->e >= -56) return round_fast(p, prec, x, q);
-    return round_big(p, prec, x, q);
-}
+/* Normal floats in [2^-33, 2^24) take the 64-bit path. */
+static int fast(const fparts *p) { return p->e <= 0 && p->e >= -56; }
 
 static size_t finish(char *out, int neg, uint32_t q, int prec, int x)
 {
@@ -282,7 +355,10 @@ size_t gnum_float(char *out, float v)
     }
     uint32_t q = 0;
     int prec = 6;
-    while (!round_prec(&p, prec, x, &q) && prec < 9) prec++;
+    if (fast(&p)) prec = shortest_fast(&p, x, &q);
+    else {
+        while (!round_big(&p, prec, x, &q) && prec < 9) prec++;
+    }
     return finish(out, neg, q, prec, x);
 }
 
@@ -294,7 +370,8 @@ size_t gnum_float_prec(char *out, float v, int prec)
         return zero(out, neg);
     }
     uint32_t q = 0;
-    (void)round_prec(&p, prec, x, &q);
+    if (fast(&p)) q = round_fast(&p, prec, x);
+    else (void)round_big(&p, prec, x, &q);
     return finish(out, neg, q, prec, x);
 }
 

@@ -7,11 +7,13 @@
 
 #include <stddef.h>
 
-/* Room enough for any float's text ("-1.17549435e-38" is 15 characters). */
+/* Room enough for any float's text ("-1.17549435e-38" is 15 characters), and the room
+ * gnum_float and gnum_float_prec need at `out`: they store their digits in fixed-size
+ * pieces, so bytes past the text's end (up to out + GNUM_FLOAT_CHARS) may be written. */
 #define GNUM_FLOAT_CHARS 24
 
-/* The text of v at out (not terminated); returns its length. v must be finite
- * (callers map NaN and infinities first); -0 gives "-0". */
+/* The text of v at out (GNUM_FLOAT_CHARS bytes of room; not terminated); returns its
+ * length. v must be finite (callers map NaN and infinities first); -0 gives "-0". */
 size_t gnum_float(char *out, float v);
 
 /* The same text at a precision the caller chooses, 1..9 ("%.*g" exactly): for tests. */

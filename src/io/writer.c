@@ -90,7 +90,7 @@ void gw_zeros(ganim_writer *w, size_t n)
     w->buf->size += n;
 }
 
-void gw_u8(ganim_writer *w, uint8_t v) { gw_bytes(w, &v, 1); }
+void gw_u8_slow(ganim_writer *w, uint8_t v) { gw_bytes(w, &v, 1); }
 
 void gw_u16le(ganim_writer *w, uint16_t v)
 {
@@ -183,8 +183,12 @@ void gw_printf(ganim_writer *w, const char *fmt, ...)
 
 void gw_float(ganim_writer *w, float v)
 {
-    char tmp[GNUM_FLOAT_CHARS];
     if (!isfinite(v)) v = 0;
+    if (gw_has_room(w, GNUM_FLOAT_CHARS)) { /* what gw_bytes would store, without the copy */
+        w->buf->size += gnum_float(gw_end(w), v);
+        return;
+    }
+    char tmp[GNUM_FLOAT_CHARS];
     gw_bytes(w, tmp, gnum_float(tmp, v));
 }
 

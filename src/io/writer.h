@@ -51,7 +51,15 @@ void gw_skip(ganim_writer *w, size_t n);
 bool gw_reserve(ganim_writer *w, size_t extra);
 void gw_bytes(ganim_writer *w, const void *data, size_t n);
 void gw_zeros(ganim_writer *w, size_t n);
-void gw_u8(ganim_writer *w, uint8_t v);
+/* One byte: stored at once when the buffer has room (what gw_bytes would do then), else
+ * through gw_bytes. */
+void gw_u8_slow(ganim_writer *w, uint8_t v);
+static inline void gw_u8(ganim_writer *w, uint8_t v)
+{
+    ganim_buffer *b = w->buf;
+    if (!w->failed && b->size < b->capacity) b->data[b->size++] = v;
+    else gw_u8_slow(w, v);
+}
 void gw_u16le(ganim_writer *w, uint16_t v);
 void gw_u16be(ganim_writer *w, uint16_t v);
 void gw_u32le(ganim_writer *w, uint32_t v);
@@ -71,21 +79,42 @@ void gw_printf(ganim_writer *w, const char *fmt, ...) GANIM_PRINTF(2, 3);
 void gw_dec(ganim_writer *w, uint64_t v);
 /* A signed integer, as printf's %d / %lld write it (no printf). */
 void gw_int(ganim_writer *w, int64_t v);
-/* The same digits stored at p (room for 20 characters); returns the end. */
+/* The same digits stored at p (room for 20 characters); returns the end. Two digits a
+ * step from a table of the pairs 00..99. */
 static inline char *gw_dec_chars(char *p, uint64_t v)
 {
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
     char t[20]; /* UINT64_MAX has 20 digits */
     size_t n = sizeof t;
-    do {
-        t[--n] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
+    while (v >= 100u) {
+        size_t r = (size_t)(v % 100u);
+        v /= 100u;
+        n -= 2;
+        memcpy(t + n, pairs + 2 * r, 2);
+    }
+    if (v >= 10u) {
+        n -= 2;
+        memcpy(t + n, pairs + 2 * v, 2);
+    } else {
+        t[--n] = (char)('0' + v);
+    }
     memcpy(p, t + n, sizeof t - n);
     return p + sizeof t - n;
 }
 /* Shortest text that reads back as the same float32 (%.9g at most), JSON-safe:
- * NaN and infinities are written as 0 (callers validate first). */
+ * NaN and infinities are written as 0 (callers validate first). Written straight into
+ * the buffer when it has GNUM_FLOAT_CHARS (24) bytes of room (no reserve, no copy). */
 void gw_float(ganim_writer *w, float v);
+/* Room for n more bytes already in the buffer (nothing to reserve, flush or grow): a
+ * caller may then store up to n bytes at gw_end and move gw_pos on (gw_advance). */
+static inline bool gw_has_room(const ganim_writer *w, size_t n)
+{
+    return !w->failed && w->buf->capacity - w->buf->size >= n;
+}
+static inline char *gw_end(ganim_writer *w) { return (char *)w->buf->data + w->buf->size; }
+static inline void gw_advance(ganim_writer *w, char *end) { w->buf->size = (size_t)((uint8_t *)end - w->buf->data); }
 /* Same for doubles (17 significant digits at most). */
 void gw_double(ganim_writer *w, double v);
 /* printf's "%.*g" of v at a precision 1..17, with '.' whatever LC_NUMERIC says; NaN and

@@ -150,11 +150,15 @@ TEST(whole_binades)
 {
     binade(0);   /* the subnormals */
     binade(1);   /* the smallest normals */
+    binade(93);  /* [2^-34, 2^-33): just below the fast path, on the bignum */
+    binade(94);  /* [2^-33, 2^-32): the fast path's lowest, ten digits from 10^19 */
     binade(110); /* [2^-17, 2^-16): 7.6e-6 .. 1.5e-5, both sides of 1e-5 */
     binade(113); /* [2^-14, 2^-13): 6.1e-5 .. 1.2e-4, the fixed / exponent switch at 1e-4 */
     binade(126); /* [0.5, 1) */
     binade(143); /* [65536, 131072): 1e5 */
     binade(146); /* [2^19, 2^20): 1e6 (%.6g writes 1e+06) */
+    binade(150); /* [2^23, 2^24): the fast path's highest, integers and halves */
+    binade(151); /* [2^24, 2^25): just above it, on the bignum */
     binade(153); /* [2^26, 2^27): 1e8, beyond the fast path */
     binade(156); /* [2^29, 2^30): 1e9 */
     binade(254); /* up to FLT_MAX */
@@ -468,6 +472,40 @@ TEST(writer_integers)
     }
 }
 
+/* gw_dec_chars (two digits a step) against printf's %llu: every integer below 10^7 (one in
+ * 7 unless GANIM_FULL=1), every power of ten and its neighbours, random 64-bit values of
+ * every length. */
+TEST(dec_chars)
+{
+    long bad = 0;
+    char want[32], got[24];
+    for (uint64_t v = 0; v < 10000000u; v += test_full() ? 1 : 7) {
+        size_t ng = (size_t)(gw_dec_chars(got, v) - got);
+        int nw = snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+        if ((size_t)nw != ng || memcmp(got, want, ng)) bad++;
+    }
+    uint64_t s = test_seed("numtext dec"), p = 1;
+    for (int e = 0; e < 20; e++, p *= 10) {
+        for (uint64_t d = 0; d < 5; d++) {
+            uint64_t v = p - 2 + d;
+            size_t ng = (size_t)(gw_dec_chars(got, v) - got);
+            int nw = snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+            if ((size_t)nw != ng || memcmp(got, want, ng)) bad++;
+        }
+    }
+    for (int i = 0; i < 1000000; i++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        uint64_t v = s >> (s % 61); /* every length */
+        size_t ng = (size_t)(gw_dec_chars(got, v) - got);
+        int nw = snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+        if ((size_t)nw != ng || memcmp(got, want, ng)) bad++;
+    }
+    size_t n = (size_t)(gw_dec_chars(got, UINT64_MAX) - got);
+    CHECK_EQ_INT(n, 20);
+    CHECK(!memcmp(got, "18446744073709551615", 20));
+    CHECK_EQ_INT(bad, 0);
+}
+
 static int range(const char *a, const char *b)
 {
     uint64_t first = strtoull(a, NULL, 0), last = strtoull(b, NULL, 0), n = 0, bad = 0;
@@ -499,6 +537,7 @@ int main(int argc, char **argv)
     RUN(double_random);
     RUN(writer_doubles);
     RUN(writer_integers);
+    RUN(dec_chars);
     RUN(locale_free);
     return test_finish();
 }
