@@ -43,6 +43,25 @@
 #define isnan(x) __builtin_isnan(x)
 #endif
 
+/* ---- math ---------------------------------------------------------------------- */
+/* The rotation matrix of the quaternion (x, y, z, w) in double, row-major (m[r * 3 + c]),
+ * scaled by 2 / length^2 (a zero quaternion gives the identity). ganim_quat_to_euler and
+ * the BVH export's middle sines both take it from here, so they get the same doubles. */
+static inline void ganim_quat_to_mat3d(double x, double y, double z, double w, double m[9])
+{
+    double n = x * x + y * y + z * z + w * w;
+    double s = n > 0 ? 2.0 / n : 0.0;
+    m[0] = 1 - s * (y * y + z * z);
+    m[1] = s * (x * y - z * w);
+    m[2] = s * (x * z + y * w);
+    m[3] = s * (x * y + z * w);
+    m[4] = 1 - s * (x * x + z * z);
+    m[5] = s * (y * z - x * w);
+    m[6] = s * (x * z - y * w);
+    m[7] = s * (y * z + x * w);
+    m[8] = 1 - s * (x * x + y * y);
+}
+
 /* ---- allocator ---------------------------------------------------------------- */
 /* A complete allocator: fills in malloc/realloc/free when `a` is NULL or zeroed. */
 ganim_allocator ganim_allocator_resolve(const ganim_allocator *a);

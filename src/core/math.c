@@ -195,22 +195,6 @@ void ganim_quat_to_mat3(ganim_quat q, float m[9])
     m[8] = (float)(1 - 2 * (x * x + y * y));
 }
 
-static void quat_to_mat3d(ganim_quat q, double m[9])
-{
-    double x = q.x, y = q.y, z = q.z, w = q.w;
-    double n = x * x + y * y + z * z + w * w;
-    double s = n > 0 ? 2.0 / n : 0.0;
-    m[0] = 1 - s * (y * y + z * z);
-    m[1] = s * (x * y - z * w);
-    m[2] = s * (x * z + y * w);
-    m[3] = s * (x * y + z * w);
-    m[4] = 1 - s * (x * x + z * z);
-    m[5] = s * (y * z - x * w);
-    m[6] = s * (x * z - y * w);
-    m[7] = s * (y * z + x * w);
-    m[8] = 1 - s * (x * x + y * y);
-}
-
 ganim_quat ganim_quat_from_mat3(const float m[9])
 {
     double m00 = m[0], m01 = m[1], m02 = m[2], m10 = m[3], m11 = m[4], m12 = m[5], m20 = m[6], m21 = m[7], m22 = m[8];
@@ -259,7 +243,7 @@ void ganim_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3])
     int a = axes[order].a, b = axes[order].b, c = axes[order].c;
     double p = axes[order].p; /* +1 when cyclic: X->Y->Z */
     double m[9];
-    quat_to_mat3d(q, m);
+    ganim_quat_to_mat3d(q.x, q.y, q.z, q.w, m);
 #define M(r, k) m[(r)*3 + (k)]
     double sb = p * M(a, c);
     if (sb > 1) sb = 1;
@@ -281,7 +265,7 @@ void ganim_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3])
 void ganim_mat4_from_transform(const ganim_transform *t, float m[16])
 {
     double r[9];
-    quat_to_mat3d(t->rotation, r);
+    ganim_quat_to_mat3d(t->rotation.x, t->rotation.y, t->rotation.z, t->rotation.w, r);
     double s[3] = { t->scale.x, t->scale.y, t->scale.z };
     /* column-major: m[col*4 + row] */
     for (int col = 0; col < 3; col++) {

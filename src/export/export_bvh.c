@@ -279,24 +279,14 @@ static ganim_code pose_at(bvh *b, uint32_t f)
 }
 
 /* The sines of the six orders' middle angles, as ganim_quat_to_euler computes them before
- * its asin: the rotation matrix of quat_to_mat3d (src/core/math.c; the same products in
- * the same order, so the same doubles), then p * M(a, c) clamped to [-1, 1] (p = +-1, exact). */
+ * its asin: the rotation matrix of ganim_quat_to_mat3d (core/internal.h, what
+ * ganim_quat_to_euler takes, so the same doubles), then p * M(a, c) clamped to [-1, 1]
+ * (p = +-1, exact). */
 static void middle_sines(const float q[4], double sb[6])
 {
     static const signed char entry[6] = { 2, -1, -5, 3, 7, -6 }; /* M(a, c) as 3a + c, negative: -M */
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    double n = x * x + y * y + z * z + w * w;
-    double s = n > 0 ? 2.0 / n : 0.0;
     double m[9];
-    m[0] = 1 - s * (y * y + z * z);
-    m[1] = s * (x * y - z * w);
-    m[2] = s * (x * z + y * w);
-    m[3] = s * (x * y + z * w);
-    m[4] = 1 - s * (x * x + z * z);
-    m[5] = s * (y * z - x * w);
-    m[6] = s * (x * z - y * w);
-    m[7] = s * (y * z + x * w);
-    m[8] = 1 - s * (x * x + y * y);
+    ganim_quat_to_mat3d(q[0], q[1], q[2], q[3], m);
     for (int o = 0; o < 6; o++) {
         double v = entry[o] < 0 ? -1.0 * m[-entry[o]] : m[entry[o]];
         if (v > 1) v = 1;

@@ -21,27 +21,14 @@
 
 #include "io/numtext.h"
 #include "io/writer.h"
+#include "support/tnumtext.h"
 #include "test.h"
 
 static long mismatches;
 
-static size_t reference(char *out, size_t cap, float v)
-{
-    if (v == 0) return (size_t)snprintf(out, cap, "%s", signbit(v) ? "-0" : "0");
-    int n = 0;
-    for (int prec = 6; prec <= 9; prec++) {
-        n = snprintf(out, cap, "%.*g", prec, (double)v);
-        if (strtof(out, NULL) == v) break;
-    }
-    return (size_t)n;
-}
+static size_t reference(char *out, size_t cap, float v) { return tn_float_text(out, cap, v); }
 
-static float from_bits(uint32_t u)
-{
-    float v;
-    memcpy(&v, &u, sizeof v);
-    return v;
-}
+static float from_bits(uint32_t u) { return tn_float_bits(u); }
 
 static uint32_t bits_of(float v)
 {
