@@ -1430,6 +1430,21 @@ static void *members_alloc(void *user, size_t size)
     return p;
 }
 
+/* text[0..at) parsed into members_mem (emptied first); NULL, and the test failed, if it
+ * does not parse: the random JSON tests below make only valid text. */
+static const gj_value *members_parse(const char *text, size_t at, int round)
+{
+    members_used = 0;
+    gj_parser p = { .alloc = members_alloc, .max_depth = 8, .who = "test: JSON" };
+    const gj_value *root = NULL;
+    ganim_error e = { 0 };
+    if (gj_parse(&p, (const uint8_t *)text, at, &root, &e) != GANIM_OK || !root) {
+        CHECK_MSG(0, "round %d: %s", round, e.message);
+        return NULL;
+    }
+    return root;
+}
+
 TEST(members_where_the_last_object_had_them)
 {
     static const char *const pool[] = { "\"input\"", "\"output\"", "\"interpolation\"", "\"extras\"", "\"inputs\"",
@@ -1470,14 +1485,8 @@ TEST(members_where_the_last_object_had_them)
             text[at++] = '}';
         }
         text[at++] = ']';
-        members_used = 0;
-        gj_parser p = { .alloc = members_alloc, .max_depth = 8, .who = "test: JSON" };
-        const gj_value *root = NULL;
-        ganim_error e = { 0 };
-        if (gj_parse(&p, (const uint8_t *)text, at, &root, &e) != GANIM_OK || !root) {
-            CHECK_MSG(0, "round %d: %s", round, e.message);
-            break;
-        }
+        const gj_value *root = members_parse(text, at, round);
+        if (!root) break;
         gltf_memo memo4, memo8;
         memset(&memo4, 0, sizeof memo4);
         memset(&memo8, 0, sizeof memo8);
@@ -1565,14 +1574,8 @@ TEST(top_members_as_gj_get)
                 at += (size_t)sprintf(text + at, "%s%s:%u", m ? "," : "", pool[TOP_RAND() % npool], m);
             text[at++] = '}';
         }
-        members_used = 0;
-        gj_parser p = { .alloc = members_alloc, .max_depth = 8, .who = "test: JSON" };
-        const gj_value *root = NULL;
-        ganim_error e = { 0 };
-        if (gj_parse(&p, (const uint8_t *)text, at, &root, &e) != GANIM_OK || !root) {
-            CHECK_MSG(0, "round %d: %s", round, e.message);
-            break;
-        }
+        const gj_value *root = members_parse(text, at, round);
+        if (!root) break;
         const gj_value *top[GLTF_TOP_MEMBERS];
         gltf_top_members(root, top);
         for (unsigned j = 0; j < GLTF_TOP_MEMBERS; j++) {
