@@ -238,8 +238,10 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
                               max_of(fabs((double)t->translation.y - r->y), fabs((double)t->translation.z - r->z)));
             if (!(d <= 1e-6 * size)) b->lost[bone] |= 2;
         }
-        /* the joint's values, as gw_u8 and gw_float would write them, in one gw_bytes */
-        char line[1 + 6 * (GNUM_FLOAT_CHARS + 1)], *at = line;
+        /* the joint's values, as gw_u8 and gw_float would write them: straight into the
+         * writer's buffer when it has room for the longest text, else a line and one gw_bytes */
+        char line[1 + 6 * (GNUM_FLOAT_CHARS + 1)];
+        char *start = gw_has_room(&b->w, sizeof line) ? gw_end(&b->w) : line, *at = start;
         if (i || b->multi) *at++ = ' ';
         if (b->pos[bone]) {
             for (int k = 0; k < 3; k++) {
@@ -255,7 +257,8 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
             if (k) *at++ = ' ';
             at += text_float(at, (float)(e[order_axis(b->order[bone], k)] * (180.0 / PI)));
         }
-        gw_bytes(&b->w, line, (size_t)(at - line));
+        if (start == line) gw_bytes(&b->w, line, (size_t)(at - line));
+        else gw_advance(&b->w, at);
     }
     gw_u8(&b->w, '\n');
     return GANIM_OK;
