@@ -50,9 +50,12 @@ typedef struct bvh {
     int multi;      /* several root bones under a synthetic root */
     ganim_writer w;
     ganim_error *err;
-    uint32_t *dfs; /* bones in hierarchy (channel) order */
-    double *prev;  /* previous frame's Euler angles per bone, radians, x y z */
-    ganim_transform *pose;
+    uint32_t *dfs;         /* bones in hierarchy (channel) order */
+    double *prev;          /* previous frame's Euler angles per bone, radians, x y z */
+    ganim_transform *pose; /* the frame's pose: a frame of `keep`, or `work` */
+    ganim_transform *work; /* a frame sampled again (past the kept ones) */
+    ganim_transform *keep; /* frames [0, kept) as scan_frames sampled them, n bones a frame */
+    uint32_t kept;
 } bvh;
 
 static const char *const order_names[6] = { "XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX" };
@@ -298,7 +301,8 @@ static void middle_sines(const float q[4], double sb[6])
     }
 }
 
-/* One pass over the frames before anything is written (each frame sampled once for both):
+/* One pass over the frames before anything is written (each frame sampled once for both;
+ * the first b->kept frames' poses stay in b->keep, where motion takes them):
  *   - position channels for every joint whose translation differs from its rest offset in
  *     some frame (bit for bit): BVH then holds the clip's own translations, not the rest's;
  *   - unless the order is forced, `worst` (6 doubles a bone): each order's largest middle
@@ -316,6 +320,7 @@ static ganim_code scan_frames(bvh *b, double *worst, double *skip)
 {
     uint32_t n = b->sk->bone_count;
     for (uint32_t f = 0; (b->clip || worst) && f < b->frames; f++) {
+        b->pose = f < b->kept ? b->keep + (size_t)f * n : b->work;
         ganim_code code = pose_at(b, f);
         if (code != GANIM_OK) return code;
         for (uint32_t bone = 0; b->clip && bone < n; bone++) {
@@ -363,7 +368,13 @@ static ganim_code motion(bvh *b)
     gx_g9(&b->w, 1.0 / fps);
     gw_u8(&b->w, '\n');
     for (uint32_t f = 0; f < frames; f++) {
-        ganim_code code = pose_at(b, f);
+        ganim_code code = GANIM_OK;
+        if (f < b->kept) { /* as scan_frames sampled it */
+            b->pose = b->keep + (size_t)f * b->sk->bone_count;
+        } else {
+            b->pose = b->work;
+            code = pose_at(b, f);
+        }
         if (code != GANIM_OK) return code;
         code = frame_line(b, f);
         if (code != GANIM_OK) return code;
@@ -450,6 +461,12 @@ static void warn_losses(const bvh *b, const ganim_doc *doc, const ganim_export_o
 
 ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
 {
+    return gx_export_bvh_keep(doc, opts, out, GX_BVH_KEEP, err);
+}
+
+ganim_code gx_export_bvh_keep(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, size_t keep,
+                              ganim_error *err)
+{
     ganim_export_opts o = { 0 };
     if (opts) o = *opts;
     if (!out) return ganim_fail(err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET, "bvh: no output buffer");
@@ -492,15 +509,29 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     size_t pose2_at = (bytes + 16 + 7) & ~(size_t)7;
     size_t worst_at = pose2_at + (size_t)n * sizeof(ganim_transform);
     bytes = worst_at + (size_t)n * 12 * sizeof(double) + 4 * (size_t)n + 1;
-    uint8_t *mem = ganim_alloc(&b->alloc, bytes);
+    /* then the poses scan_frames keeps for motion, as many frames as `keep` bytes hold (when
+     * it scans: a clip, or orders to choose), left unset (each written before it is read);
+     * with no room for them, the frames are all sampled again */
+    size_t keep_at = (bytes + 7) & ~(size_t)7, frame_bytes = (size_t)n * sizeof(ganim_transform);
+    size_t fit = keep_at >= bytes && frame_bytes / sizeof(ganim_transform) == n ? keep / frame_bytes : 0;
+    if (!b->clip && o.bvh_order) fit = 0;
+    b->kept = fit < b->frames ? (uint32_t)fit : b->frames;
+    if (b->kept && b->kept > (SIZE_MAX - keep_at) / frame_bytes) b->kept = 0;
+    size_t total = b->kept ? keep_at + (size_t)b->kept * frame_bytes : bytes;
+    uint8_t *mem = ganim_alloc(&b->alloc, total);
+    if (!mem && b->kept) {
+        b->kept = 0;
+        mem = ganim_alloc(&b->alloc, total = bytes);
+    }
     const char *extra[1] = { "ganim_root" };
     if (!mem) return GANIM_NOMEM(err);
     memset(mem, 0, bytes);
+    b->keep = (ganim_transform *)(void *)(mem + keep_at);
     b->dfs = (uint32_t *)(void *)mem;
     uint32_t *cursor = b->dfs + n;
     size_t dbl_at = (u32s * 4 + 7) & ~(size_t)7;
     b->prev = (double *)(void *)(mem + dbl_at);
-    b->pose = (ganim_transform *)(void *)(mem + dbl_at + (size_t)n * 3 * sizeof(double));
+    b->pose = b->work = (ganim_transform *)(void *)(mem + dbl_at + (size_t)n * 3 * sizeof(double));
     double *worst = (double *)(void *)(mem + worst_at);
     b->order = mem + worst_at + (size_t)n * 12 * sizeof(double);
     for (uint32_t i = 0; i <= n; i++) b->order[i] = (uint8_t)forced;
@@ -533,7 +564,7 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     if (code == GANIM_OK) warn_losses(b, doc, &o, ci, anims); /* reads the scratch block */
     if (b->names.name) gx_names_free(&b->alloc, &b->names);
     if (b->kids.first) gx_children_free(&b->alloc, &b->kids);
-    ganim_free(&b->alloc, mem, bytes);
+    ganim_free(&b->alloc, mem, total);
     if (code != GANIM_OK) out->size = out0;
     return code;
 }
