@@ -40,7 +40,7 @@ typedef struct bvh {
     uint32_t frames;           /* gx_span: frames written */
     ganim_transform *pose2;    /* the partner's pose */
     uint8_t *owned;            /* per bone: 1 = the clip animates it */
-    uint8_t *lost;             /* per bone: what the file cannot carry (1 scale, 2 translation, 4 hidden) */
+    uint8_t *lost;             /* per bone: what the file cannot carry (1 scale, 4 hidden) */
     ganim_allocator alloc;
     gx_conv cv;
     gx_names names;
@@ -211,10 +211,6 @@ static void euler_continuous(unsigned order, ganim_quat q, const double *prev, i
     memcpy(out, c2 < c1 ? alt : e, sizeof e);
 }
 
-/* fmax for what frame_line compares (absolute values and 1: no -0), NaN included: the
- * other argument, as fmax gives, without the C library's call. */
-static double max_of(double a, double b) { return isnan(a) ? b : isnan(b) ? a : a > b ? a : b; }
-
 /* gw_float's text of v (a value that is not finite as 0) into out; returns its length. */
 static size_t text_float(char *out, float v) { return gnum_float(out, isfinite(v) ? v : 0.0f); }
 
@@ -233,14 +229,13 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
                               "bvh: clip '%s', frame %u, bone %u ('%s'): value is not a finite number after conversion",
                               b->clip ? b->clip->name : "(rest pose)", frame, bone, b->sk->bones[bone].name);
         }
-        const ganim_vec3 *s = &t->scale, *r = &b->sk->bones[bone].rest.translation;
+        const ganim_vec3 *s = &t->scale;
         if (!(fabs(s->x - 1.0) <= 1e-6 && fabs(s->y - 1.0) <= 1e-6 && fabs(s->z - 1.0) <= 1e-6)) b->lost[bone] |= 1;
-        if (!b->pos[bone]) {
-            double size = max_of(1.0, max_of(fabs(r->x), max_of(fabs(r->y), fabs(r->z))));
-            double d = max_of(fabs((double)t->translation.x - r->x),
-                              max_of(fabs((double)t->translation.y - r->y), fabs((double)t->translation.z - r->z)));
-            if (!(d <= 1e-6 * size)) b->lost[bone] |= 2;
-        }
+        /* A joint without position channels has its rest translation in every frame, bit for
+         * bit, so nothing is lost by writing its offset: scan_frames gives position channels
+         * to every joint whose translation differs from the rest in some frame, and this
+         * frame's pose is the one the scan saw (kept, or sampled again from the same clips at
+         * the same time; without a clip, the rest pose itself). */
         /* the joint's values, as gw_u8 and gw_float would write them: straight into the
          * writer's buffer when it has room for the longest text, else a line and one gw_bytes */
         char line[1 + 6 * (GNUM_FLOAT_CHARS + 1)];
@@ -404,8 +399,9 @@ static uint32_t lost_names(const bvh *b, uint8_t flag, char *buf, size_t size)
 }
 
 /* What the file written could not carry, each named: the other animations (BVH holds
- * one), meshes, events, scales other than 1 (rest or animated), translations of joints
- * without position channels that differ from their offset, hidden frames. */
+ * one), meshes, events, scales other than 1 (rest or animated), hidden frames. (A joint's
+ * translation is never lost: the joints whose translation leaves the rest get position
+ * channels; see frame_line.) */
 static void warn_losses(const bvh *b, const ganim_doc *doc, const ganim_export_opts *o, uint32_t ci, uint32_t anims)
 {
     const ganim_clip *clip = b->clip, *p = b->partner;
@@ -435,11 +431,6 @@ static void warn_losses(const bvh *b, const ganim_doc *doc, const ganim_export_o
                 "%s: BVH holds no scale: %u joint(s) with a scale other than 1 are written unscaled, and what hangs "
                 "below them moves (%s)",
                 label, n, names);
-    n = lost_names(b, 2, names, sizeof names);
-    if (n)
-        gx_warn(o, GANIM_WARN_EXPORT_LOSS,
-                "%s: %u joint(s) whose translation differs from their rest offset keep the offset (%s)%s", label, n,
-                names, o->bvh_joint_positions ? "" : "; --bvh-joint-positions writes their moves");
     for (int k = 0; k < 2; k++) { /* hidden frames */
         const ganim_clip *c = k ? p : clip;
         for (uint32_t t = 0; c && t < c->track_count; t++) {
