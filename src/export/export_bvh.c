@@ -187,16 +187,28 @@ static double wrap_near(double v, double ref)
 /* Euler angles of q nearest (per angle, modulo 2 pi) to the previous frame's, choosing
  * between the two equivalent solutions (a, b, c) and (a + pi, pi - b, c + pi).
  * At gimbal lock (middle angle +-90 deg) only a +- c is defined and the decomposition
- * may jump there; every frame still reproduces its rotation exactly. */
+ * may jump there; every frame still reproduces its rotation exactly.
+ *
+ * The second solution is only looked at when the first's distance c1 is 3 or more: below,
+ * it cannot be nearer (c2 < c1 is false). Its first angle is e_a + pi (rounded: error <=
+ * 2^-51, |e_a| <= pi) moved by whole turns P = 2 PI, so alt_a - prev_a = (e_a' - prev_a) +
+ * P (j + 1/2) + err for e_a' the first solution's angle after wrap_near and some integer j,
+ * where err gathers wrap_near's roundings of both (each < 2^-17: every angle written stays
+ * within about P/2 of the one before, so |prev| < 2^32 frames x 3.15 < 2^34); hence
+ * |alt_a - prev_a| >= P/2 - |e_a' - prev_a| - 2^-15, the same for c, and the true c2 >=
+ * 2 pi - (|e_a' - prev_a| + |e_c' - prev_c|) - 2^-14 > 2 pi - 3 (1 + 2^-50) - 2^-14 > 3.28;
+ * the rounded sums stay above 3.27 > c1. A NaN c1 takes the whole comparison (c2 < NaN is
+ * false as before: the first solution). c1 and c2 are the same sums as before, in the same
+ * order. */
 static void euler_continuous(unsigned order, ganim_quat q, const double *prev, int have_prev, double out[3])
 {
     double e[3];
-    int axis[3] = { order_axis(order, 0), order_axis(order, 1), order_axis(order, 2) };
     ganim_quat_to_euler(q, (ganim_euler_order)order, e);
     if (!have_prev) {
         memcpy(out, e, sizeof e);
         return;
     }
+    int axis[3] = { order_axis(order, 0), order_axis(order, 1), order_axis(order, 2) };
     double alt[3] = { 0, 0, 0 };
     alt[axis[0]] = e[axis[0]] + PI;
     alt[axis[1]] = PI - e[axis[1]];
@@ -204,8 +216,14 @@ static void euler_continuous(unsigned order, ganim_quat q, const double *prev, i
     double c1 = 0, c2 = 0;
     for (int k = 0; k < 3; k++) {
         e[k] = wrap_near(e[k], prev[k]);
-        alt[k] = wrap_near(alt[k], prev[k]);
         c1 += fabs(e[k] - prev[k]);
+    }
+    if (c1 < 3.0) {
+        memcpy(out, e, sizeof e);
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        alt[k] = wrap_near(alt[k], prev[k]);
         c2 += fabs(alt[k] - prev[k]);
     }
     memcpy(out, c2 < c1 ? alt : e, sizeof e);

@@ -416,6 +416,52 @@ TEST(kept_poses_refused)
     printf("  %u exports with the kept poses refused\n", refused);
 }
 
+/* The exporter looks at the second Euler solution only when the first one's distance c1 is
+ * 3 or more (euler_continuous, the argument above it): with 0cc1e5b's wrap_near and sums,
+ * c1 < 3 never has c2 < c1, for angles as atan2 and asin give them (first and last in
+ * [-pi, pi], middle in [-pi/2, pi/2]) against previous angles up to 2^34 in size (what
+ * 2^32 frames can reach), near each other and near every distance. */
+TEST(second_solution_never_nearer_below_3)
+{
+    uint32_t cases = test_full() ? 40000000 : 4000000, wrong = 0, alt_won = 0, fast = 0;
+    for (uint32_t i = 0; i < cases; i++) {
+        double e[3], prev[3], alt[3];
+        int order = (int)rnd_below(6);
+        int ax[3] = { order_axis((unsigned)order, 0), order_axis((unsigned)order, 1), order_axis((unsigned)order, 2) };
+        double turns = (double)(int64_t)(rnd() % ((uint64_t)1 << (rnd_below(32) + 1))) - (double)(1u << 30);
+        if (rnd_below(4) == 0) turns = 0;
+        for (int k = 0; k < 3; k++) {
+            double lim = k == 1 ? RPI / 2 : RPI;
+            e[ax[k]] = rnd_below(16) ? rnd_sym(lim) : (rnd() & 1 ? lim : -lim);
+        }
+        uint32_t regime = rnd_below(4); /* near (c1 up to 3 and just past), mixed, anywhere */
+        for (int k = 0; k < 3; k++) {   /* the previous angle: near e, near e + pi, or anywhere, some turns away */
+            double step = regime == 0         ? rnd_sym(k == 1 ? 0.05 : 1.55)
+                          : regime == 1       ? rnd_sym(0.5)
+                          : rnd_below(3) == 0 ? rnd_sym(RPI + 0.2)
+                          : rnd_below(2)      ? rnd_sym(1.6)
+                                              : RPI + rnd_sym(1e-6);
+            prev[k] = e[k] + step + 2 * RPI * turns;
+        }
+        alt[ax[0]] = e[ax[0]] + RPI;
+        alt[ax[1]] = RPI - e[ax[1]];
+        alt[ax[2]] = e[ax[2]] + RPI;
+        double c1 = 0, c2 = 0;
+        for (int k = 0; k < 3; k++) {
+            double w1 = wrap_near(e[k], prev[k]), w2 = wrap_near(alt[k], prev[k]);
+            c1 += fabs(w1 - prev[k]);
+            c2 += fabs(w2 - prev[k]);
+        }
+        fast += c1 < 3.0;
+        wrong += c1 < 3.0 && c2 < c1;
+        alt_won += c2 < c1;
+    }
+    CHECK_EQ_INT(wrong, 0);
+    CHECK(fast > cases / 4);
+    CHECK(alt_won > cases / 100);
+    printf("  %u cases: %u with c1 < 3 (never c2 < c1), %u with the second solution nearer\n", cases, fast, alt_won);
+}
+
 /* ganim_quat_to_euler as it was at 0cc1e5b (src/core/math.c), with its matrix. */
 static void ref_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3])
 {
@@ -493,6 +539,7 @@ int main(void)
     RUN(same_bytes_as_0cc1e5b);
     RUN(gimbal_joints_same_order);
     RUN(kept_poses_refused);
+    RUN(second_solution_never_nearer_below_3);
     RUN(quat_to_euler_same_bits);
     return test_finish();
 }
