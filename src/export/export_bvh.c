@@ -522,7 +522,7 @@ ganim_code gx_export_bvh_keep(const ganim_doc *doc, const ganim_export_opts *opt
      * it scans: a clip, or orders to choose), left unset (each written before it is read);
      * with no room for them, the frames are all sampled again */
     size_t keep_at = (bytes + 7) & ~(size_t)7, frame_bytes = (size_t)n * sizeof(ganim_transform);
-    size_t fit = keep_at >= bytes && frame_bytes / sizeof(ganim_transform) == n ? keep / frame_bytes : 0;
+    size_t fit = keep_at >= bytes && frame_bytes && frame_bytes / sizeof(ganim_transform) == n ? keep / frame_bytes : 0;
     if (!b->clip && o.bvh_order) fit = 0;
     b->kept = fit < b->frames ? (uint32_t)fit : b->frames;
     if (b->kept && b->kept > (SIZE_MAX - keep_at) / frame_bytes) b->kept = 0;
