@@ -51,7 +51,8 @@ static void rnd_quat(float q[4], uint32_t kind_limit)
     case 3: {
         static const double mids[] = { 78, 79.99, 80, 80.0001, 85, 89.9, 89.99999, 90, 90.00001, 95, 100 };
         xyz[0] = rnd_sym(RPI), xyz[1] = rnd_sym(RPI), xyz[2] = rnd_sym(RPI);
-        xyz[rnd_below(3)] = (rnd() & 1 ? 1 : -1) * mids[rnd_below(11)] * RPI / 180 + rnd_sym(1e-6) * (double)(rnd() & 1);
+        xyz[rnd_below(3)] =
+            (rnd() & 1 ? 1 : -1) * mids[rnd_below(11)] * RPI / 180 + rnd_sym(1e-6) * (double)(rnd() & 1);
         r = ganim_quat_from_euler(xyz, (ganim_euler_order)rnd_below(6));
         break;
     }
