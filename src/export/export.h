@@ -283,6 +283,17 @@ static inline const char *gx_anim_name(const ganim_doc *doc, const ganim_export_
     return buf;
 }
 
+/* ---- BVH -------------------------------------------------------------------------------- */
+/* The poses the BVH export keeps between its two walks over the frames (the scan that
+ * chooses the channels before the HIERARCHY, then the MOTION lines): at most this many
+ * bytes (40 a bone a frame: 200 bones x 1,000 frames fit, about the export's own text);
+ * the frames past it are sampled again. */
+#define GX_BVH_KEEP ((size_t)8 << 20)
+/* ganim_export_bvh keeping at most `keep` bytes of poses (GX_BVH_KEEP; tests take others:
+ * the output does not depend on it). */
+ganim_code gx_export_bvh_keep(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, size_t keep,
+                              ganim_error *err);
+
 /* ---- text ------------------------------------------------------------------------------ */
 /* Text then an unsigned integer (",\"count\":" 12): what gw_printf(w, "...%u", v) writes,
  * without printf, for text written per bone, clip, track or key. */

@@ -40,7 +40,7 @@ typedef struct bvh {
     uint32_t frames;           /* gx_span: frames written */
     ganim_transform *pose2;    /* the partner's pose */
     uint8_t *owned;            /* per bone: 1 = the clip animates it */
-    uint8_t *lost;             /* per bone: what the file cannot carry (1 scale, 2 translation, 4 hidden) */
+    uint8_t *lost;             /* per bone: what the file cannot carry (1 scale, 4 hidden) */
     ganim_allocator alloc;
     gx_conv cv;
     gx_names names;
@@ -50,9 +50,12 @@ typedef struct bvh {
     int multi;      /* several root bones under a synthetic root */
     ganim_writer w;
     ganim_error *err;
-    uint32_t *dfs; /* bones in hierarchy (channel) order */
-    double *prev;  /* previous frame's Euler angles per bone, radians, x y z */
-    ganim_transform *pose;
+    uint32_t *dfs;         /* bones in hierarchy (channel) order */
+    double *prev;          /* previous frame's Euler angles per bone, radians, x y z */
+    ganim_transform *pose; /* the frame's pose: a frame of `keep`, or `work` */
+    ganim_transform *work; /* a frame sampled again (past the kept ones) */
+    ganim_transform *keep; /* frames [0, kept) as scan_frames sampled them, n bones a frame */
+    uint32_t kept;
 } bvh;
 
 static const char *const order_names[6] = { "XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX" };
@@ -184,16 +187,28 @@ static double wrap_near(double v, double ref)
 /* Euler angles of q nearest (per angle, modulo 2 pi) to the previous frame's, choosing
  * between the two equivalent solutions (a, b, c) and (a + pi, pi - b, c + pi).
  * At gimbal lock (middle angle +-90 deg) only a +- c is defined and the decomposition
- * may jump there; every frame still reproduces its rotation exactly. */
+ * may jump there; every frame still reproduces its rotation exactly.
+ *
+ * The second solution is only looked at when the first's distance c1 is 3 or more: below,
+ * it cannot be nearer (c2 < c1 is false). Its first angle is e_a + pi (rounded: error <=
+ * 2^-51, |e_a| <= pi) moved by whole turns P = 2 PI, so alt_a - prev_a = (e_a' - prev_a) +
+ * P (j + 1/2) + err for e_a' the first solution's angle after wrap_near and some integer j,
+ * where err gathers wrap_near's roundings of both (each < 2^-17: every angle written stays
+ * within about P/2 of the one before, so |prev| < 2^32 frames x 3.15 < 2^34); hence
+ * |alt_a - prev_a| >= P/2 - |e_a' - prev_a| - 2^-15, the same for c, and the true c2 >=
+ * 2 pi - (|e_a' - prev_a| + |e_c' - prev_c|) - 2^-14 > 2 pi - 3 (1 + 2^-50) - 2^-14 > 3.28;
+ * the rounded sums stay above 3.27 > c1. A NaN c1 takes the whole comparison (c2 < NaN is
+ * false as before: the first solution). c1 and c2 are the same sums as before, in the same
+ * order. */
 static void euler_continuous(unsigned order, ganim_quat q, const double *prev, int have_prev, double out[3])
 {
     double e[3];
-    int axis[3] = { order_axis(order, 0), order_axis(order, 1), order_axis(order, 2) };
     ganim_quat_to_euler(q, (ganim_euler_order)order, e);
     if (!have_prev) {
         memcpy(out, e, sizeof e);
         return;
     }
+    int axis[3] = { order_axis(order, 0), order_axis(order, 1), order_axis(order, 2) };
     double alt[3] = { 0, 0, 0 };
     alt[axis[0]] = e[axis[0]] + PI;
     alt[axis[1]] = PI - e[axis[1]];
@@ -201,16 +216,18 @@ static void euler_continuous(unsigned order, ganim_quat q, const double *prev, i
     double c1 = 0, c2 = 0;
     for (int k = 0; k < 3; k++) {
         e[k] = wrap_near(e[k], prev[k]);
-        alt[k] = wrap_near(alt[k], prev[k]);
         c1 += fabs(e[k] - prev[k]);
+    }
+    if (c1 < 3.0) {
+        memcpy(out, e, sizeof e);
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        alt[k] = wrap_near(alt[k], prev[k]);
         c2 += fabs(alt[k] - prev[k]);
     }
     memcpy(out, c2 < c1 ? alt : e, sizeof e);
 }
-
-/* fmax for what frame_line compares (absolute values and 1: no -0), NaN included: the
- * other argument, as fmax gives, without the C library's call. */
-static double max_of(double a, double b) { return isnan(a) ? b : isnan(b) ? a : a > b ? a : b; }
 
 /* gw_float's text of v (a value that is not finite as 0) into out; returns its length. */
 static size_t text_float(char *out, float v) { return gnum_float(out, isfinite(v) ? v : 0.0f); }
@@ -230,16 +247,17 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
                               "bvh: clip '%s', frame %u, bone %u ('%s'): value is not a finite number after conversion",
                               b->clip ? b->clip->name : "(rest pose)", frame, bone, b->sk->bones[bone].name);
         }
-        const ganim_vec3 *s = &t->scale, *r = &b->sk->bones[bone].rest.translation;
+        const ganim_vec3 *s = &t->scale;
         if (!(fabs(s->x - 1.0) <= 1e-6 && fabs(s->y - 1.0) <= 1e-6 && fabs(s->z - 1.0) <= 1e-6)) b->lost[bone] |= 1;
-        if (!b->pos[bone]) {
-            double size = max_of(1.0, max_of(fabs(r->x), max_of(fabs(r->y), fabs(r->z))));
-            double d = max_of(fabs((double)t->translation.x - r->x),
-                              max_of(fabs((double)t->translation.y - r->y), fabs((double)t->translation.z - r->z)));
-            if (!(d <= 1e-6 * size)) b->lost[bone] |= 2;
-        }
-        /* the joint's values, as gw_u8 and gw_float would write them, in one gw_bytes */
-        char line[1 + 6 * (GNUM_FLOAT_CHARS + 1)], *at = line;
+        /* A joint without position channels has its rest translation in every frame, bit for
+         * bit, so nothing is lost by writing its offset: scan_frames gives position channels
+         * to every joint whose translation differs from the rest in some frame, and this
+         * frame's pose is the one the scan saw (kept, or sampled again from the same clips at
+         * the same time; without a clip, the rest pose itself). */
+        /* the joint's values, as gw_u8 and gw_float would write them: straight into the
+         * writer's buffer when it has room for the longest text, else a line and one gw_bytes */
+        char line[1 + 6 * (GNUM_FLOAT_CHARS + 1)];
+        char *start = gw_has_room(&b->w, sizeof line) ? gw_end(&b->w) : line, *at = start;
         if (i || b->multi) *at++ = ' ';
         if (b->pos[bone]) {
             for (int k = 0; k < 3; k++) {
@@ -255,7 +273,8 @@ static ganim_code frame_line(bvh *b, uint32_t frame)
             if (k) *at++ = ' ';
             at += text_float(at, (float)(e[order_axis(b->order[bone], k)] * (180.0 / PI)));
         }
-        gw_bytes(&b->w, line, (size_t)(at - line));
+        if (start == line) gw_bytes(&b->w, line, (size_t)(at - line));
+        else gw_advance(&b->w, at);
     }
     gw_u8(&b->w, '\n');
     return GANIM_OK;
@@ -295,7 +314,8 @@ static void middle_sines(const float q[4], double sb[6])
     }
 }
 
-/* One pass over the frames before anything is written (each frame sampled once for both):
+/* One pass over the frames before anything is written (each frame sampled once for both;
+ * the first b->kept frames' poses stay in b->keep, where motion takes them):
  *   - position channels for every joint whose translation differs from its rest offset in
  *     some frame (bit for bit): BVH then holds the clip's own translations, not the rest's;
  *   - unless the order is forced, `worst` (6 doubles a bone): each order's largest middle
@@ -313,6 +333,7 @@ static ganim_code scan_frames(bvh *b, double *worst, double *skip)
 {
     uint32_t n = b->sk->bone_count;
     for (uint32_t f = 0; (b->clip || worst) && f < b->frames; f++) {
+        b->pose = f < b->kept ? b->keep + (size_t)f * n : b->work;
         ganim_code code = pose_at(b, f);
         if (code != GANIM_OK) return code;
         for (uint32_t bone = 0; b->clip && bone < n; bone++) {
@@ -360,7 +381,13 @@ static ganim_code motion(bvh *b)
     gx_g9(&b->w, 1.0 / fps);
     gw_u8(&b->w, '\n');
     for (uint32_t f = 0; f < frames; f++) {
-        ganim_code code = pose_at(b, f);
+        ganim_code code = GANIM_OK;
+        if (f < b->kept) { /* as scan_frames sampled it */
+            b->pose = b->keep + (size_t)f * b->sk->bone_count;
+        } else {
+            b->pose = b->work;
+            code = pose_at(b, f);
+        }
         if (code != GANIM_OK) return code;
         code = frame_line(b, f);
         if (code != GANIM_OK) return code;
@@ -390,8 +417,9 @@ static uint32_t lost_names(const bvh *b, uint8_t flag, char *buf, size_t size)
 }
 
 /* What the file written could not carry, each named: the other animations (BVH holds
- * one), meshes, events, scales other than 1 (rest or animated), translations of joints
- * without position channels that differ from their offset, hidden frames. */
+ * one), meshes, events, scales other than 1 (rest or animated), hidden frames. (A joint's
+ * translation is never lost: the joints whose translation leaves the rest get position
+ * channels; see frame_line.) */
 static void warn_losses(const bvh *b, const ganim_doc *doc, const ganim_export_opts *o, uint32_t ci, uint32_t anims)
 {
     const ganim_clip *clip = b->clip, *p = b->partner;
@@ -421,11 +449,6 @@ static void warn_losses(const bvh *b, const ganim_doc *doc, const ganim_export_o
                 "%s: BVH holds no scale: %u joint(s) with a scale other than 1 are written unscaled, and what hangs "
                 "below them moves (%s)",
                 label, n, names);
-    n = lost_names(b, 2, names, sizeof names);
-    if (n)
-        gx_warn(o, GANIM_WARN_EXPORT_LOSS,
-                "%s: %u joint(s) whose translation differs from their rest offset keep the offset (%s)%s", label, n,
-                names, o->bvh_joint_positions ? "" : "; --bvh-joint-positions writes their moves");
     for (int k = 0; k < 2; k++) { /* hidden frames */
         const ganim_clip *c = k ? p : clip;
         for (uint32_t t = 0; c && t < c->track_count; t++) {
@@ -446,6 +469,12 @@ static void warn_losses(const bvh *b, const ganim_doc *doc, const ganim_export_o
 }
 
 ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, ganim_error *err)
+{
+    return gx_export_bvh_keep(doc, opts, out, GX_BVH_KEEP, err);
+}
+
+ganim_code gx_export_bvh_keep(const ganim_doc *doc, const ganim_export_opts *opts, ganim_buffer *out, size_t keep,
+                              ganim_error *err)
 {
     ganim_export_opts o = { 0 };
     if (opts) o = *opts;
@@ -489,15 +518,29 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     size_t pose2_at = (bytes + 16 + 7) & ~(size_t)7;
     size_t worst_at = pose2_at + (size_t)n * sizeof(ganim_transform);
     bytes = worst_at + (size_t)n * 12 * sizeof(double) + 4 * (size_t)n + 1;
-    uint8_t *mem = ganim_alloc(&b->alloc, bytes);
+    /* then the poses scan_frames keeps for motion, as many frames as `keep` bytes hold (when
+     * it scans: a clip, or orders to choose), left unset (each written before it is read);
+     * with no room for them, the frames are all sampled again */
+    size_t keep_at = (bytes + 7) & ~(size_t)7, frame_bytes = (size_t)n * sizeof(ganim_transform);
+    size_t fit = keep_at >= bytes && frame_bytes && frame_bytes / sizeof(ganim_transform) == n ? keep / frame_bytes : 0;
+    if (!b->clip && o.bvh_order) fit = 0;
+    b->kept = fit < b->frames ? (uint32_t)fit : b->frames;
+    if (b->kept && b->kept > (SIZE_MAX - keep_at) / frame_bytes) b->kept = 0;
+    size_t total = b->kept ? keep_at + (size_t)b->kept * frame_bytes : bytes;
+    uint8_t *mem = ganim_alloc(&b->alloc, total);
+    if (!mem && b->kept) {
+        b->kept = 0;
+        mem = ganim_alloc(&b->alloc, total = bytes);
+    }
     const char *extra[1] = { "ganim_root" };
     if (!mem) return GANIM_NOMEM(err);
     memset(mem, 0, bytes);
+    b->keep = (ganim_transform *)(void *)(mem + keep_at);
     b->dfs = (uint32_t *)(void *)mem;
     uint32_t *cursor = b->dfs + n;
     size_t dbl_at = (u32s * 4 + 7) & ~(size_t)7;
     b->prev = (double *)(void *)(mem + dbl_at);
-    b->pose = (ganim_transform *)(void *)(mem + dbl_at + (size_t)n * 3 * sizeof(double));
+    b->pose = b->work = (ganim_transform *)(void *)(mem + dbl_at + (size_t)n * 3 * sizeof(double));
     double *worst = (double *)(void *)(mem + worst_at);
     b->order = mem + worst_at + (size_t)n * 12 * sizeof(double);
     for (uint32_t i = 0; i <= n; i++) b->order[i] = (uint8_t)forced;
@@ -530,7 +573,7 @@ ganim_code ganim_export_bvh(const ganim_doc *doc, const ganim_export_opts *opts,
     if (code == GANIM_OK) warn_losses(b, doc, &o, ci, anims); /* reads the scratch block */
     if (b->names.name) gx_names_free(&b->alloc, &b->names);
     if (b->kids.first) gx_children_free(&b->alloc, &b->kids);
-    ganim_free(&b->alloc, mem, bytes);
+    ganim_free(&b->alloc, mem, total);
     if (code != GANIM_OK) out->size = out0;
     return code;
 }

@@ -4,7 +4,10 @@
  * and at gimbal lock in every order, exact quarter turns, zero components, rotations that
  * are not unit or not finite), position channels (translations equal to the rest or not,
  * bit for bit), several roots, the three axes, forced orders, the rest pose and partner
- * clips. 3,000 documents (30,000 with GANIM_FULL=1 or CI=true). */
+ * clips. 3,000 documents (30,000 with GANIM_FULL=1 or CI=true). Since bvhy the exporter keeps
+ * the poses it scans for the MOTION lines up to a budget (GX_BVH_KEEP): each export here
+ * takes a budget at random (none, part of the frames, every frame, the library's), so
+ * poses kept, sampled again and both in one clip are all compared. */
 #include <stdlib.h>
 
 #include "ref_export_bvh_0cc1e5b.h"
@@ -48,7 +51,8 @@ static void rnd_quat(float q[4], uint32_t kind_limit)
     case 3: {
         static const double mids[] = { 78, 79.99, 80, 80.0001, 85, 89.9, 89.99999, 90, 90.00001, 95, 100 };
         xyz[0] = rnd_sym(RPI), xyz[1] = rnd_sym(RPI), xyz[2] = rnd_sym(RPI);
-        xyz[rnd_below(3)] = (rnd() & 1 ? 1 : -1) * mids[rnd_below(11)] * RPI / 180 + rnd_sym(1e-6) * (rnd() & 1);
+        xyz[rnd_below(3)] =
+            (rnd() & 1 ? 1 : -1) * mids[rnd_below(11)] * RPI / 180 + rnd_sym(1e-6) * (double)(rnd() & 1);
         r = ganim_quat_from_euler(xyz, (ganim_euler_order)rnd_below(6));
         break;
     }
@@ -203,13 +207,37 @@ typedef struct result {
     warnings w;
 } result;
 
+static uint32_t budgets[4]; /* exports that kept no frame, some, all (by the budget), the library's budget */
+
+/* The budget of poses for one export: none, a random part of the frames, all, or the
+ * library's own (through ganim_export_bvh). SIZE_MAX for the last. */
+static size_t rnd_keep(const ganim_doc *doc)
+{
+    size_t frame = (size_t)doc->skeleton->bone_count * sizeof(ganim_transform), frames = 1;
+    for (uint32_t c = 0; c < doc->clip_count; c++)
+        if (doc->clips[c].frame_count > frames) frames = doc->clips[c].frame_count;
+    switch (rnd_below(5)) {
+    case 0: budgets[0]++; return rnd_below(2) ? 0 : frame - 1 - rnd_below((uint32_t)frame);
+    case 1:
+    case 2: budgets[1]++; return frame * (1 + rnd_below((uint32_t)frames)) + rnd_below((uint32_t)frame);
+    case 3: budgets[2]++; return rnd_below(2) ? SIZE_MAX - rnd_below(1000) : frame * frames * (1 + rnd_below(3));
+    default: budgets[3]++; return SIZE_MAX;
+    }
+}
+
 static void run(const ganim_doc *doc, const ganim_export_opts *o, int ref, result *r)
 {
     ganim_export_opts oo = *o;
     memset(r, 0, sizeof *r);
     oo.warn = on_warn;
     oo.warn_user = &r->w;
-    r->code = ref ? ref_export_bvh(doc, &oo, &r->out, &r->err) : ganim_export_bvh(doc, &oo, &r->out, &r->err);
+    if (ref) {
+        r->code = ref_export_bvh(doc, &oo, &r->out, &r->err);
+    } else {
+        size_t keep = rnd_keep(doc);
+        r->code = keep == SIZE_MAX ? ganim_export_bvh(doc, &oo, &r->out, &r->err)
+                                   : gx_export_bvh_keep(doc, &oo, &r->out, keep, &r->err);
+    }
 }
 
 /* Exports `doc` with both and compares; returns 1 when the export succeeded. */
@@ -222,7 +250,7 @@ static int compare(const ganim_doc *doc, const ganim_export_opts *o, uint32_t i)
     CHECK_EQ_INT(a.out.size, b.out.size);
     int same = a.out.size == b.out.size && (!a.out.size || !memcmp(a.out.data, b.out.data, a.out.size));
     if (!same || strcmp(a.err.message, b.err.message) != 0 || strcmp(a.w.text, b.w.text) != 0) {
-        CHECK(!"the exporter differs from 0cc1e5b's");
+        CHECK(0 && "the exporter differs from 0cc1e5b's");
         printf("  document %u: code %d/%d, %zu/%zu bytes, error '%s' / '%s'\n", i, (int)a.code, (int)b.code, a.out.size,
                b.out.size, a.err.message, b.err.message);
     }
@@ -260,8 +288,10 @@ TEST(same_bytes_as_0cc1e5b)
     CHECK(ok < 3 * docs);
     CHECK(chose > docs / 2);
     CHECK(moved > docs / 10);
-    printf("  %u documents, %u exports written, %u chose the orders, %u with a joint moved off ZXY\n", docs, ok, chose,
-           moved);
+    for (int k = 0; k < 4; k++) CHECK(budgets[k] > docs / 4);
+    printf("  %u documents, %u exports written, %u chose the orders, %u with a joint moved off ZXY; budgets of poses: "
+           "%u none, %u part, %u all, %u the library's\n",
+           docs, ok, chose, moved, budgets[0], budgets[1], budgets[2], budgets[3]);
 }
 
 /* A joint whose ZXY middle angle passes 80 degrees gets another order, chosen the same. */
@@ -293,6 +323,144 @@ TEST(gimbal_joints_same_order)
         ganim_doc_free(doc);
     }
     CHECK_EQ_INT(other, 400); /* the child never keeps ZXY */
+}
+
+/* An allocator that refuses new blocks over `limit` bytes (not a buffer's growth) and checks
+ * that each block is freed with the size it was given. */
+typedef struct picky {
+    size_t limit, refused, wrong_size, live;
+    void *ptr[64];
+    size_t size[64];
+} picky;
+
+static void picky_note(picky *p, void *ptr, size_t size)
+{
+    for (int i = 0; i < 64; i++)
+        if (!p->ptr[i]) {
+            p->ptr[i] = ptr, p->size[i] = size;
+            return;
+        }
+    p->wrong_size++; /* more live blocks than the test expects */
+}
+
+static size_t picky_forget(picky *p, void *ptr)
+{
+    for (int i = 0; i < 64; i++)
+        if (p->ptr[i] == ptr) {
+            p->ptr[i] = NULL;
+            return p->size[i];
+        }
+    return (size_t)-1;
+}
+
+static void *picky_alloc(void *user, size_t size)
+{
+    picky *p = user;
+    if (size > p->limit) {
+        p->refused++;
+        return NULL;
+    }
+    void *m = malloc(size ? size : 1);
+    if (m) picky_note(p, m, size), p->live++;
+    return m;
+}
+
+static void *picky_realloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    picky *p = user;
+    if (ptr && picky_forget(p, ptr) != old_size) p->wrong_size++;
+    void *m = realloc(ptr, new_size ? new_size : 1);
+    if (m) picky_note(p, m, new_size);
+    return m;
+}
+
+static void picky_free(void *user, void *ptr, size_t size)
+{
+    picky *p = user;
+    if (!ptr) return;
+    if (picky_forget(p, ptr) != size) p->wrong_size++;
+    p->live--;
+    free(ptr);
+}
+
+/* The block of kept poses refused: the export samples every frame again, the same bytes;
+ * every block is freed with its size, the kept ones too. */
+TEST(kept_poses_refused)
+{
+    uint32_t refused = 0;
+    for (uint32_t i = 0; i < 300; i++) {
+        ganim_doc *doc = rnd_doc(10);
+        ganim_export_opts o = { 0 };
+        result a, b;
+        run(doc, &o, 1, &b);
+        picky p = { 0 };
+        /* the scratch block (216 bytes a bone and its alignment) and the others, not with the kept poses
+           (40 bytes a bone a frame) when there are two frames or more and five bones or more */
+        p.limit = i % 3 == 0 ? SIZE_MAX : 256 + 232 * (size_t)doc->skeleton->bone_count;
+        ganim_export_opts oo = o;
+        oo.allocator = (ganim_allocator){ picky_alloc, picky_realloc, picky_free, &p };
+        oo.warn = on_warn;
+        memset(&a, 0, sizeof a);
+        oo.warn_user = &a.w;
+        a.code = gx_export_bvh_keep(doc, &oo, &a.out, SIZE_MAX / 2, &a.err);
+        CHECK_EQ_INT(a.code, b.code);
+        CHECK(a.out.size == b.out.size && (!a.out.size || !memcmp(a.out.data, b.out.data, a.out.size)));
+        CHECK_EQ_STR(a.w.text, b.w.text);
+        CHECK_EQ_INT(p.wrong_size, 0);
+        refused += p.refused > 0;
+        ganim_buffer_free(&a.out);
+        CHECK_EQ_INT(p.live, 0);
+        ganim_buffer_free(&b.out);
+        ganim_doc_free(doc);
+    }
+    CHECK(refused > 30);
+    printf("  %u exports with the kept poses refused\n", refused);
+}
+
+/* The exporter looks at the second Euler solution only when the first one's distance c1 is
+ * 3 or more (euler_continuous, the argument above it): with 0cc1e5b's wrap_near and sums,
+ * c1 < 3 never has c2 < c1, for angles as atan2 and asin give them (first and last in
+ * [-pi, pi], middle in [-pi/2, pi/2]) against previous angles up to 2^34 in size (what
+ * 2^32 frames can reach), near each other and near every distance. */
+TEST(second_solution_never_nearer_below_3)
+{
+    uint32_t cases = test_full() ? 40000000 : 4000000, wrong = 0, alt_won = 0, fast = 0;
+    for (uint32_t i = 0; i < cases; i++) {
+        double e[3], prev[3], alt[3];
+        int order = (int)rnd_below(6);
+        int ax[3] = { order_axis((unsigned)order, 0), order_axis((unsigned)order, 1), order_axis((unsigned)order, 2) };
+        double turns = (double)(int64_t)(rnd() % ((uint64_t)1 << (rnd_below(32) + 1))) - (double)(1u << 30);
+        if (rnd_below(4) == 0) turns = 0;
+        for (int k = 0; k < 3; k++) {
+            double lim = k == 1 ? RPI / 2 : RPI;
+            e[ax[k]] = rnd_below(16) ? rnd_sym(lim) : (rnd() & 1 ? lim : -lim);
+        }
+        uint32_t regime = rnd_below(4); /* near (c1 up to 3 and just past), mixed, anywhere */
+        for (int k = 0; k < 3; k++) {   /* the previous angle: near e, near e + pi, or anywhere, some turns away */
+            double step = regime == 0         ? rnd_sym(k == 1 ? 0.05 : 1.55)
+                          : regime == 1       ? rnd_sym(0.5)
+                          : rnd_below(3) == 0 ? rnd_sym(RPI + 0.2)
+                          : rnd_below(2)      ? rnd_sym(1.6)
+                                              : RPI + rnd_sym(1e-6);
+            prev[k] = e[k] + step + 2 * RPI * turns;
+        }
+        alt[ax[0]] = e[ax[0]] + RPI;
+        alt[ax[1]] = RPI - e[ax[1]];
+        alt[ax[2]] = e[ax[2]] + RPI;
+        double c1 = 0, c2 = 0;
+        for (int k = 0; k < 3; k++) {
+            double w1 = wrap_near(e[k], prev[k]), w2 = wrap_near(alt[k], prev[k]);
+            c1 += fabs(w1 - prev[k]);
+            c2 += fabs(w2 - prev[k]);
+        }
+        fast += c1 < 3.0;
+        wrong += c1 < 3.0 && c2 < c1;
+        alt_won += c2 < c1;
+    }
+    CHECK_EQ_INT(wrong, 0);
+    CHECK(fast > cases / 4);
+    CHECK(alt_won > cases / 100);
+    printf("  %u cases: %u with c1 < 3 (never c2 < c1), %u with the second solution nearer\n", cases, fast, alt_won);
 }
 
 /* ganim_quat_to_euler as it was at 0cc1e5b (src/core/math.c), with its matrix. */
@@ -371,6 +539,8 @@ int main(void)
 {
     RUN(same_bytes_as_0cc1e5b);
     RUN(gimbal_joints_same_order);
+    RUN(kept_poses_refused);
+    RUN(second_solution_never_nearer_below_3);
     RUN(quat_to_euler_same_bits);
     return test_finish();
 }
