@@ -322,7 +322,7 @@ TEST(joint_positions_on_request)
 {
     ganim_doc *doc = make_doc();
     float hp[13 * 3] = { 0 };
-    for (int f = 0; f < 13; f++) hp[f * 3 + 0] = 0.5f * f, hp[f * 3 + 2] = 1;
+    for (int f = 0; f < 13; f++) hp[f * 3 + 0] = 0.5f * (float)f, hp[f * 3 + 2] = 1;
     tb_channel(doc, 0, 2, GANIM_TARGET_TRANSLATION, GANIM_CHANNEL_PER_FRAME, 13, NULL, hp);
     for (int asked = 0; asked < 2; asked++) {
         ganim_export_opts o = { 0 };
