@@ -95,6 +95,12 @@ typedef struct acl_enc {
      * (31 - i) for segment sample i; `stripped` when any segment stores fewer than all. */
     uint32_t *kept; /* nseg */
     int stripped;
+    /* Known hierarchy: the largest object error acl_enc_search left (search_known: set by
+     * the search, for acl_enc_max_error; search_found: some bone's error is above 0, at
+     * search_track, the first bone at the largest in segment order). */
+    int search_known, search_found;
+    double search_worst;
+    uint32_t search_track;
 } acl_enc;
 
 static inline const float *enc_raw(const acl_enc *e, uint32_t s, uint32_t t)
@@ -132,7 +138,8 @@ double acl_enc_depth_products(double *sc, uint32_t n, double shell, double *tl);
 /* Picks every segment's bit widths (the search); needs type, ranges and segments. */
 ganim_code acl_enc_search(acl_enc *e, ganim_error *err);
 /* Largest object-space error over every sample and track of the encoded clip, and the
- * track where it is (may be NULL); infinity when out of memory. */
+ * track where it is (may be NULL); infinity when out of memory. Known hierarchy, right
+ * after acl_enc_search: the search's own measure of the same (search_worst). */
 double acl_enc_max_error(const acl_enc *e, uint32_t *track);
 
 /* Drops the key frames that the decoder's interpolation of their stored neighbours

@@ -176,6 +176,14 @@ typedef struct seg_work {
     unsigned *mcost; /* nt * 3: its bits per sample */
     aff *mloc;       /* nt * 3 * n (steps > 1): the bone's locals with the move, to combine */
     uint8_t *cnt;    /* nt: the steps a combination gives each chain position */
+    /* The search computes obj[t] = obj[parent] * loc[t] (update_object) when it reads it
+     * (ensure_object): stale[t] is 0 only while obj[t] is what update_object gives with the
+     * present locals (a move or a refused narrowing marks the bones it changed and those
+     * below them); down: nt scratch, the bones below the ones a move changed; chain: nt
+     * scratch. */
+    uint8_t *stale, *down;
+    uint32_t *chain;
+    aff *kloc; /* n: a bone's locals kept while narrow_pass tries a narrower width */
 } seg_work;
 
 static uint8_t next_width(const seg_work *w, uint8_t width)
@@ -311,6 +319,18 @@ static void update_object(seg_work *w, uint32_t t)
     for (uint32_t i = 0; i < w->n; i++) {
         size_t at = (size_t)i * nt;
         w->obj[at + t] = p < 0 ? w->loc[at + t] : aff_mul(&w->obj[at + (uint32_t)p], &w->loc[at + t]);
+    }
+}
+
+/* Makes obj[u] what update_object gives with the present locals: its stale ancestors
+ * first, top down (an ancestor that is not stale holds that already, bit for bit). */
+static void ensure_object(seg_work *w, uint32_t u)
+{
+    uint32_t n = 0;
+    for (int32_t a = (int32_t)u; a >= 0 && w->stale[a]; a = w->e->parent[a]) w->chain[n++] = (uint32_t)a;
+    while (n-- > 0) {
+        update_object(w, w->chain[n]);
+        w->stale[w->chain[n]] = 0;
     }
 }
 
@@ -532,7 +552,7 @@ static int object_pass(seg_work *w)
     double prec = e->target;
     int changed = 0;
     for (uint32_t t = 0; t < e->nt; t++) {
-        update_object(w, t);
+        ensure_object(w, t);
         if (e->exact[t]) continue; /* raw with its ancestors: nothing to raise */
         double now = object_err(w, t);
         while (now > prec) {
@@ -559,9 +579,17 @@ static int object_pass(seg_work *w)
                 acl_sub *sub = enc_sub(e, w->g, c, 0);
                 for (unsigned k = 0; k < 3; k++) sub[k].width = w->mw[m * 3u + k];
                 update_local(w, c);
+                w->down[c] = 1;
                 if (c < first) first = c;
             }
-            for (uint32_t u = first; u <= t; u++) update_object(w, u);
+            /* only the changed bones and those below them move: stale until read */
+            for (uint32_t u = first; u < e->nt; u++) {
+                int32_t p = e->parent[u];
+                if (!w->down[u] && p >= (int32_t)first && w->down[p]) w->down[u] = 1;
+                if (w->down[u]) w->stale[u] = 1;
+            }
+            memset(w->down + first, 0, e->nt - first);
+            ensure_object(w, t);
             changed = 1;
             now = object_err(w, t);
         }
@@ -572,7 +600,8 @@ static int object_pass(seg_work *w)
 /* Last, parents first: each animated sub-track narrows by one step while the bone and
  * every bone below it stay within the target. The raising overshoots (a step taken for a
  * child may make an ancestor's earlier step unneeded, and the steps are greedy); a parent
- * goes first, while its descendants still hold their wider widths. mark: nt scratch. */
+ * goes first, while its descendants still hold their wider widths. mark: nt scratch. A
+ * bone's obj is made again when read after a refused step (stale, ensure_object). */
 static void narrow_pass(seg_work *w, uint8_t *mark)
 {
     const acl_enc *e = w->e;
@@ -583,6 +612,8 @@ static void narrow_pass(seg_work *w, uint8_t *mark)
             if (e->type[3u * t + k] != T_ANIM || !enc_variable(&e->p, k)) continue;
             uint8_t keep = cur[k].width, lower = prev_width(w, keep);
             if (lower == keep) continue;
+            if (e->parent[t] >= 0) ensure_object(w, (uint32_t)e->parent[t]); /* object_within reads it */
+            for (uint32_t i = 0; i < w->n; i++) w->kloc[i] = w->loc[(size_t)i * nt + t];
             cur[k].width = lower;
             update_local(w, t);
             int ok = 1;
@@ -594,11 +625,15 @@ static void narrow_pass(seg_work *w, uint8_t *mark)
                     break;
                 }
             }
-            if (ok) continue;
+            if (ok) { /* every bone below t made with the new locals */
+                for (uint32_t v = t; v < nt; v++)
+                    if (mark[v]) w->stale[v] = 0;
+                continue;
+            }
             cur[k].width = keep;
-            update_local(w, t);
-            for (uint32_t v = t; v <= u; v++)
-                if (mark[v]) update_object(w, v);
+            for (uint32_t i = 0; i < w->n; i++) w->loc[(size_t)i * nt + t] = w->kloc[i]; /* update_local's */
+            for (uint32_t v = t; v <= u; v++) /* made with the narrower one: again when read */
+                if (mark[v]) w->stale[v] = 1;
         }
     }
 }
@@ -905,9 +940,10 @@ static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *
         if (e->seg_start[g + 1u] - e->seg_start[g] > most) most = e->seg_start[g + 1u] - e->seg_start[g];
     size_t per = (size_t)most * e->nt, nt = e->nt;
     /* affs, then doubles, then 4-byte words, then bytes: each part aligned */
-    size_t naff = 4u * per + (steps > 1 ? 3u * per : 0u), ndbl = 9u * (per + most) + (steps ? 3u * nt : 0u);
+    size_t nmloc = steps > 1 ? 3u * per : 0u, naff = 4u * per + nmloc + (steps ? most : 0u);
+    size_t ndbl = 9u * (per + most) + (steps ? 3u * nt : 0u);
     *size = naff * sizeof(aff) + ndbl * sizeof(double) + nt * sizeof(uint32_t);
-    if (steps) *size += nt * 3u * (sizeof(unsigned) + 3u) + nt;
+    if (steps) *size += nt * 3u * (sizeof(unsigned) + 3u) + 3u * nt + nt * sizeof(uint32_t);
     ganim_allocator A = e->A;
     *blk = ganim_alloc(&A, *size);
     if (!*blk) return GANIM_NOMEM(err);
@@ -929,9 +965,14 @@ static ganim_code work_alloc(const acl_enc *e, seg_work *w, void **blk, size_t *
         w->mloc = steps > 1 ? a + 4u * per : NULL;
         w->merr = dbl + 9u * (per + most);
         w->mcost = (unsigned *)(void *)(w->path + nt);
-        w->mw = (uint8_t *)(void *)(w->mcost + nt * 3u);
+        w->chain = (uint32_t *)(void *)(w->mcost + nt * 3u);
+        w->mw = (uint8_t *)(void *)(w->chain + nt);
         w->cnt = w->mw + nt * 9u;
+        w->stale = w->cnt + nt;
+        w->down = w->stale + nt;
+        w->kloc = a + 4u * per + nmloc;
         memset(w->cnt, 0, nt);
+        memset(w->down, 0, nt);
     }
     return GANIM_OK;
 }
@@ -945,6 +986,9 @@ static void work_segment(seg_work *w, uint32_t g)
 
 ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
 {
+    e->search_known = e->search_found = 0;
+    e->search_worst = 0;
+    e->search_track = 0;
     seg_work w;
     void *blk;
     size_t size;
@@ -973,17 +1017,35 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
             local_pass(&w, t, e->target);
             update_local(&w, t);
         }
+        memset(w.stale, 1, e->nt);
         /* a move for one bone may raise an ancestor that others share and push one of them
          * out again: passes until nothing changes (widths only grow: it ends) */
         for (unsigned pass = 0; pass < OBJECT_PASSES && object_pass(&w); pass++) {}
         narrow_pass(&w, w.cnt);
+        /* every obj and loc now as acl_enc_max_error would remake them (update_local and
+         * update_object of the final widths, bit for bit): its measure, in its order */
+        for (uint32_t t = 0; t < e->nt; t++) {
+            ensure_object(&w, t);
+            if (e->exact[t]) continue;
+            double d = object_err(&w, t);
+            if (d > e->search_worst) {
+                e->search_worst = d;
+                e->search_track = t;
+                e->search_found = 1;
+            }
+        }
     }
+    e->search_known = rc == GANIM_OK && !e->flat;
     ganim_free(&A, blk, size);
     return rc;
 }
 
 double acl_enc_max_error(const acl_enc *e, uint32_t *track)
 {
+    if (e->search_known) { /* measured by the search itself, widths unchanged since */
+        if (track && e->search_found) *track = e->search_track;
+        return e->search_worst;
+    }
     seg_work w;
     void *blk;
     size_t size;
@@ -1043,8 +1105,14 @@ static void between_local(const seg_work *w, uint32_t t, uint32_t a, uint32_t b,
 
 /* The largest object-space error of any bone at the samples strictly between stored
  * samples a and b, each rebuilt by interpolating a and b: through the hierarchy, or
- * (unknown hierarchy) the bound of the worst chain of all the bones (flat_sample). */
-static double span_error(seg_work *w, flat_work *f, uint32_t a, uint32_t b)
+ * (unknown hierarchy) the bound of the worst chain of all the bones (flat_sample).
+ * Through the hierarchy it stops at a running largest error of at least `best` or above
+ * the target (returning that, a lower bound): strip_segment then picks the same sample
+ * (one at least as bad as the best so far never becomes it; one above the target only
+ * matters when every other is too, and then nothing is removed). The unknown hierarchy's
+ * bound is measured whole (flat_sample keeps each sample's order of bones from call to
+ * call). */
+static double span_error(seg_work *w, flat_work *f, uint32_t a, uint32_t b, double best)
 {
     const acl_enc *e = w->e;
     double worst = 0;
@@ -1064,6 +1132,9 @@ static double span_error(seg_work *w, flat_work *f, uint32_t a, uint32_t b)
             w->obj[t] = p < 0 ? l : aff_mul(&w->obj[(uint32_t)p], &l);
             double d = pts_error(&w->obj[t], (const double(*)[3])w->raw_pts[at + t], e->p.shell);
             if (d > worst) worst = d;
+            /* strip_segment cannot pick this removal any more (at least the best so far),
+             * or takes none unless another one is within the target */
+            if (worst >= best || worst > e->target) return worst;
         }
         if (f) {
             double d = flat_sample(w, f, i);
@@ -1086,7 +1157,7 @@ static uint32_t strip_segment(seg_work *w, flat_work *f)
             uint32_t a = c - 1u, b = c + 1u;
             while (a > 0 && !(kept & (0x80000000u >> a))) a--; /* the first and last stay stored */
             while (b + 1u < n && !(kept & (0x80000000u >> b))) b++;
-            double d = span_error(w, f, a, b);
+            double d = span_error(w, f, a, b, best);
             if (d < best) {
                 best = d;
                 pick = c;
