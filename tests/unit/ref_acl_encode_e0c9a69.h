@@ -1575,6 +1575,9 @@ static ganim_code ref_acl_enc_search(acl_enc *e, ganim_error *err)
          * out again: passes until nothing changes (widths only grow: it ends) */
         for (unsigned pass = 0; pass < OBJECT_PASSES && object_pass(&w); pass++) {}
         narrow_pass(&w, w.cnt);
+        /* narrow_pass marked bones in cnt; combo_err reads it by chain position, all 0 but
+         * the combination tried: cleared for the next segment's object pass (added to e0c9a69's code after the twenty-seventh session: the fix is compared as the encoder's own) */
+        memset(w.cnt, 0, e->nt);
     }
     ganim_free(&A, blk, size);
     return rc;

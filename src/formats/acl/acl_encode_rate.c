@@ -1022,6 +1022,9 @@ ganim_code acl_enc_search(acl_enc *e, ganim_error *err)
          * out again: passes until nothing changes (widths only grow: it ends) */
         for (unsigned pass = 0; pass < OBJECT_PASSES && object_pass(&w); pass++) {}
         narrow_pass(&w, w.cnt);
+        /* narrow_pass marked bones in cnt; combo_err reads it by chain position, all 0 but
+         * the combination tried: cleared for the next segment's object pass */
+        memset(w.cnt, 0, e->nt);
         /* every obj and loc now as acl_enc_max_error would remake them (update_local and
          * update_object of the final widths, bit for bit): its measure, in its order */
         for (uint32_t t = 0; t < e->nt; t++) {
