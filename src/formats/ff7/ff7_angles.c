@@ -473,11 +473,9 @@ static inline void quat_to_yxz(ganim_quat q, double e[3])
 long ff7_round_units(double u) { return round_units(u); }
 void ff7_quat_yxz(ganim_quat q, double e[3]) { quat_to_yxz(q, e); }
 
-/* ff7_quat_to_raw (in line twice: bkey 0 known, and any) */
-static GANIM_ALWAYS_INLINE void quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3])
+/* ff7_quat_to_raw from the angles e (quat_to_yxz's) on */
+static GANIM_ALWAYS_INLINE void angles_to_raw(const double e[3], unsigned bkey, const uint16_t *prev, uint16_t out[3])
 {
-    double e[3];
-    quat_to_yxz(q, e);
     uint16_t a[3];
     for (int i = 0; i < 3; i++) a[i] = quantise(e[i], bkey);
     if (!prev) { /* the first frame: the first solution (the second is only compared) */
@@ -509,6 +507,19 @@ static GANIM_ALWAYS_INLINE void quat_to_raw(ganim_quat q, unsigned bkey, const u
     int32_t db = 0;
     for (int i = 0; i < 3; i++) db += circ_dist(b[i], prev[i]);
     memcpy(out, db < da ? b : a, 3 * sizeof *out);
+}
+
+void ff7_angles_to_raw(const double e[3], unsigned bkey, const uint16_t *prev, uint16_t out[3])
+{
+    angles_to_raw(e, bkey, prev, out);
+}
+
+/* ff7_quat_to_raw (in line twice: bkey 0 known, and any) */
+static GANIM_ALWAYS_INLINE void quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3])
+{
+    double e[3];
+    quat_to_yxz(q, e);
+    angles_to_raw(e, bkey, prev, out);
 }
 
 void ff7_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3])

@@ -24,10 +24,10 @@ static uint16_t ref_quantise(double angle, unsigned bkey)
     return (uint16_t)(((uint32_t)q << bkey) & 0xFFFu);
 }
 
-static void ref_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3])
+/* ref_quat_to_raw from the angles on (the old function's text, split after
+ * ganim_quat_to_euler) */
+static void ref_angles_to_raw(const double e[3], unsigned bkey, const uint16_t *prev, uint16_t out[3])
 {
-    double e[3];
-    ganim_quat_to_euler(q, GANIM_EULER_YXZ, e);
     uint16_t a[3], b[3];
     for (int i = 0; i < 3; i++) a[i] = ref_quantise(e[i], bkey);
     const double pi = REF_FF7_TAU / 2;
@@ -44,6 +44,13 @@ static void ref_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, u
         if (db < da) pick = b;
     }
     memcpy(out, pick, 3 * sizeof *out);
+}
+
+static void ref_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3])
+{
+    double e[3];
+    ganim_quat_to_euler(q, GANIM_EULER_YXZ, e);
+    ref_angles_to_raw(e, bkey, prev, out);
 }
 
 static uint16_t ref_quantise_raw(uint16_t raw, unsigned bkey)
