@@ -328,7 +328,7 @@ static void random_stream(unsigned bkey, uint32_t slots, uint32_t frames, int32_
             case 2: d = (int32_t)(rnd() % 129) - 64; break;
             case 3: d = 2048 + (int32_t)(rnd() % 5) - 2; break;
             case 4: d = (int32_t)(rnd() % 4096); break;
-            default: d = ((int32_t)(rnd() % 9) - 4) << (rnd() % 7); break;
+            default: d = ((int32_t)(rnd() % 9) - 4) * (1 << (rnd() % 7)); break;
             }
             uint32_t v = (before + (uint32_t)(d * (1 << (aligned ? bkey : 0)))) & 4095u;
             if (aligned) v = v >> bkey << bkey;
