@@ -310,6 +310,13 @@ static inline ganim_quat ff7_raw_to_quat(const uint16_t raw[3])
 /* YXZ Euler angles of q as 12-bit units rounded to multiples of 2^bkey; of the two
  * equivalent solutions the one nearest `prev` (may be NULL). */
 void ff7_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3]);
+/* The pieces ff7_quat_to_raw uses in line, for the tests: lround(u) (a cut and a test of
+ * the fraction where |u| < 2^30), and ganim_quat_to_euler(q, GANIM_EULER_YXZ, e). */
+long ff7_round_units(double u);
+void ff7_quat_yxz(ganim_quat q, double e[3]);
+/* ff7_quat_to_raw from ff7_quat_yxz's angles on (the tests give it angles next to the
+ * rounding boundaries, which no quaternion can be chosen to give). */
+void ff7_angles_to_raw(const double e[3], unsigned bkey, const uint16_t *prev, uint16_t out[3]);
 /* Model bone of rotation slot `slot` of a clip of `role` in `doc`'s skeleton (-1:
  * none), and the bone that takes the positions. Body/extra slot s is bone s (bone 0 =
  * root); a weapon clip's slot 0 and positions belong to the bone named "weapon". */

@@ -420,35 +420,112 @@ static int32_t circ_dist(int32_t a, int32_t b)
     return d > 2048 ? 4096 - d : d;
 }
 
-static uint16_t quantise(double angle, unsigned bkey)
+/* lround(u) for |u| < 2^30 (every finite angle here: |u| <= 8192 units), lround itself
+ * beyond (NaN, infinities: not reached from a finite quaternion). Why the same: t, u cut
+ * toward zero, fits int32; u - t is exact (|u| < 2^52, so t holds u's bits above the
+ * binary point and the difference is u's bits below it), in [0, 1) for u >= 0 and (-1, 0]
+ * below; lround rounds half away from zero, i.e. t + 1 when u - t >= 0.5, t - 1 when u - t
+ * <= -0.5, else t. test_ff7_write_speed compares it with lround over every half and its
+ * neighbours in range and random doubles. */
+static inline long round_units(double u)
+{
+    if (!(fabs(u) < 0x1p30)) return lround(u);
+    int32_t t = (int32_t)u;
+    double f = u - (double)t;
+    return (long)t + (f >= 0.5) - (f <= -0.5);
+}
+
+static GANIM_ALWAYS_INLINE uint16_t quantise(double angle, unsigned bkey)
 {
     double units = angle * 4096.0 / FF7_TAU / (double)(1u << bkey);
-    long q = lround(units);
+    long q = round_units(units);
     return (uint16_t)(((uint32_t)q << bkey) & 0xFFFu);
+}
+
+/* ganim_quat_to_euler(q, GANIM_EULER_YXZ, e) in line: its order's axes a = Y, b = X, c = Z
+ * and parity p = -1 put in (M(r, k) = m[3 r + k]): sb = p M(a, c) = -1.0 m[5]; ta (y) =
+ * atan2(-p M(b, c), M(c, c)) = atan2(1.0 m[2], m[8]), tc (z) = atan2(-p M(a, b), M(a, a)) =
+ * atan2(1.0 m[3], m[4]); in gimbal lock ta = atan2(p M(c, b), M(b, b)) = atan2(-1.0 m[6],
+ * m[0]). The same matrix (ganim_quat_to_mat3d), the same products by +-1.0 (exact, zeros'
+ * signs included) and the same libm calls: the same doubles, bit for bit
+ * (test_ff7_write_speed compares them over tens of millions of quaternions). */
+static inline void quat_to_yxz(ganim_quat q, double e[3])
+{
+    double m[9];
+    ganim_quat_to_mat3d(q.x, q.y, q.z, q.w, m);
+    const double p = -1.0;
+    double sb = p * m[5];
+    if (sb > 1) sb = 1;
+    if (sb < -1) sb = -1;
+    double tb = asin(sb), ta, tc;
+    if (fabs(sb) < 0.9999999) {
+        ta = atan2(-p * m[2], m[8]);
+        tc = atan2(-p * m[3], m[4]);
+    } else {
+        tc = 0;
+        ta = atan2(p * m[6], m[0]);
+    }
+    e[0] = tb;
+    e[1] = ta;
+    e[2] = tc;
+}
+
+long ff7_round_units(double u) { return round_units(u); }
+void ff7_quat_yxz(ganim_quat q, double e[3]) { quat_to_yxz(q, e); }
+
+/* ff7_quat_to_raw from the angles e (quat_to_yxz's) on */
+static GANIM_ALWAYS_INLINE void angles_to_raw(const double e[3], unsigned bkey, const uint16_t *prev, uint16_t out[3])
+{
+    uint16_t a[3];
+    for (int i = 0; i < 3; i++) a[i] = quantise(e[i], bkey);
+    if (!prev) { /* the first frame: the first solution (the second is only compared) */
+        memcpy(out, a, 3 * sizeof *out);
+        return;
+    }
+    /* Ry(y)Rx(x)Rz(z) == Ry(y+pi)Rx(pi-x)Rz(z+pi): take the one nearer the previous frame,
+     * so deltas stay small (the second only when strictly nearer). */
+    int32_t d1 = circ_dist(a[1], prev[1]), d2 = circ_dist(a[2], prev[2]);
+    int32_t da = circ_dist(a[0], prev[0]) + d1 + d2;
+    /* The second solution is not formed when it cannot be nearer. Its y and z are a's plus
+     * half a turn, give or take one step 2^bkey: b[1] quantises (e[1] + pi) 4096 / tau /
+     * 2^bkey, which is e[1]'s units u plus 2048 / 2^bkey (an integer for bkey <= 11; pi is
+     * tau / 2 exactly) but for the roundings of a few operations on values below 2^13, far
+     * less than a unit, so its rounded value is round(u) + 2048 / 2^bkey + (-1, 0 or 1)
+     * when e[1] is finite (a NaN quantises to 0 in both). The circular distance to prev is
+     * then at least 2048 - d1 - 2^bkey (distance to a[1] + 2048 is 2048 - d1; the triangle
+     * inequality), the same for z, and x's at least 0: db >= 4096 - 2^(bkey+1) - d1 - d2,
+     * so where da is no more than that, db < da cannot hold and a is taken, as before. */
+    if (bkey <= 11 && isfinite(e[1]) && isfinite(e[2]) && da <= 4096 - (2 << bkey) - d1 - d2) {
+        memcpy(out, a, 3 * sizeof *out);
+        return;
+    }
+    const double pi = FF7_TAU / 2;
+    uint16_t b[3];
+    b[0] = quantise(pi - e[0], bkey);
+    b[1] = quantise(e[1] + pi, bkey);
+    b[2] = quantise(e[2] + pi, bkey);
+    int32_t db = 0;
+    for (int i = 0; i < 3; i++) db += circ_dist(b[i], prev[i]);
+    memcpy(out, db < da ? b : a, 3 * sizeof *out);
+}
+
+void ff7_angles_to_raw(const double e[3], unsigned bkey, const uint16_t *prev, uint16_t out[3])
+{
+    angles_to_raw(e, bkey, prev, out);
+}
+
+/* ff7_quat_to_raw (in line twice: bkey 0 known, and any) */
+static GANIM_ALWAYS_INLINE void quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3])
+{
+    double e[3];
+    quat_to_yxz(q, e);
+    angles_to_raw(e, bkey, prev, out);
 }
 
 void ff7_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t out[3])
 {
-    double e[3];
-    ganim_quat_to_euler(q, GANIM_EULER_YXZ, e);
-    uint16_t a[3], b[3];
-    for (int i = 0; i < 3; i++) a[i] = quantise(e[i], bkey);
-    /* Ry(y)Rx(x)Rz(z) == Ry(y+pi)Rx(pi-x)Rz(z+pi): take the one nearer the previous frame,
-     * so deltas stay small. */
-    const double pi = FF7_TAU / 2;
-    b[0] = quantise(pi - e[0], bkey);
-    b[1] = quantise(e[1] + pi, bkey);
-    b[2] = quantise(e[2] + pi, bkey);
-    const uint16_t *pick = a;
-    if (prev) {
-        int32_t da = 0, db = 0;
-        for (int i = 0; i < 3; i++) {
-            da += circ_dist(a[i], prev[i]);
-            db += circ_dist(b[i], prev[i]);
-        }
-        if (db < da) pick = b;
-    }
-    memcpy(out, pick, 3 * sizeof *out);
+    if (bkey == 0) quat_to_raw(q, 0, prev, out);
+    else quat_to_raw(q, bkey, prev, out);
 }
 
 /* Nearest multiple of 2^bkey, modulo 4096. */

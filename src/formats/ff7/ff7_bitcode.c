@@ -1453,6 +1453,44 @@ static int32_t wrap_delta(uint16_t cur, uint16_t prev)
 /* Exact division of a multiple of 2^bkey (no shift of negative values). */
 static int32_t units(int32_t d, unsigned bkey) { return d / (int32_t)(1u << bkey); }
 
+/* The shortest code of each rotation delta v in -64..63 (the codes that do not depend on
+ * bKey), at v + 64: its length in bits 12..15, the code in bits 0..11 (first bit at the
+ * top): 0 as one 0 bit; -1 as 1 000; a v of bit length n in 1..6 (v, or ~v below zero,
+ * has n bits) as 1, n in 3 bits, then v - 2^(n-1), or v + 2^(n-1) in n bits below zero.
+ * put_rot_delta's codes before the twenty-seventh session (ff7_write_ref.h keeps it;
+ * test_ff7_write_speed compares every delta of every bKey). */
+static const uint16_t short_code[128] = {
+    0xA3A0, 0xA3A1, 0xA3A2, 0xA3A3, 0xA3A4, 0xA3A5, 0xA3A6, 0xA3A7, 0xA3A8, 0xA3A9, 0xA3AA, 0xA3AB, 0xA3AC,
+    0xA3AD, 0xA3AE, 0xA3AF, 0xA3B0, 0xA3B1, 0xA3B2, 0xA3B3, 0xA3B4, 0xA3B5, 0xA3B6, 0xA3B7, 0xA3B8, 0xA3B9,
+    0xA3BA, 0xA3BB, 0xA3BC, 0xA3BD, 0xA3BE, 0xA3BF, 0x91B0, 0x91B1, 0x91B2, 0x91B3, 0x91B4, 0x91B5, 0x91B6,
+    0x91B7, 0x91B8, 0x91B9, 0x91BA, 0x91BB, 0x91BC, 0x91BD, 0x91BE, 0x91BF, 0x80C8, 0x80C9, 0x80CA, 0x80CB,
+    0x80CC, 0x80CD, 0x80CE, 0x80CF, 0x705C, 0x705D, 0x705E, 0x705F, 0x602A, 0x602B, 0x5013, 0x4008, 0x1000,
+    0x5012, 0x6028, 0x6029, 0x7058, 0x7059, 0x705A, 0x705B, 0x80C0, 0x80C1, 0x80C2, 0x80C3, 0x80C4, 0x80C5,
+    0x80C6, 0x80C7, 0x91A0, 0x91A1, 0x91A2, 0x91A3, 0x91A4, 0x91A5, 0x91A6, 0x91A7, 0x91A8, 0x91A9, 0x91AA,
+    0x91AB, 0x91AC, 0x91AD, 0x91AE, 0x91AF, 0xA380, 0xA381, 0xA382, 0xA383, 0xA384, 0xA385, 0xA386, 0xA387,
+    0xA388, 0xA389, 0xA38A, 0xA38B, 0xA38C, 0xA38D, 0xA38E, 0xA38F, 0xA390, 0xA391, 0xA392, 0xA393, 0xA394,
+    0xA395, 0xA396, 0xA397, 0xA398, 0xA399, 0xA39A, 0xA39B, 0xA39C, 0xA39D, 0xA39E, 0xA39F,
+};
+
+/* The shortest code of delta v (units of 2^bkey, bkey <= 11) as length << 16 | code: a
+ * short one, or 1 111 and v's low 12 - bkey bits. */
+static GANIM_ALWAYS_INLINE uint32_t rot_code(int32_t v, unsigned bkey)
+{
+    if ((uint32_t)v + 64u < 128u) {
+        uint32_t e = short_code[(uint32_t)v + 64u];
+        return (e >> 12) << 16 | (e & 0xFFFu);
+    }
+    unsigned k = 12 - bkey;
+    return (4u + k) << 16 | 15u << k | ((uint32_t)v & ((1u << k) - 1u));
+}
+
+/* ff7_rot_code_bits(units(wrap_delta(c, p), bkey), bkey), bkey <= 11 */
+static GANIM_ALWAYS_INLINE unsigned delta_bits(uint16_t c, uint16_t p, unsigned bkey)
+{
+    int32_t v = units(wrap_delta(c, p), bkey);
+    return (uint32_t)v + 64u < 128u ? (unsigned)(short_code[(uint32_t)v + 64u] >> 12) : 16u - bkey;
+}
+
 size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot)
 {
     size_t per = (size_t)slots * 3u;
@@ -1468,12 +1506,23 @@ size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int
             else return SIZE_MAX;
         }
         const uint16_t *c = rot + f * per, *p = c - per;
-        for (size_t i = 0; i < per; i++) bits += ff7_rot_code_bits(units(wrap_delta(c[i], p[i]), bkey), bkey);
+        if (bkey == 0) { /* the same sum with the division by 2^0 known */
+            size_t sum = 0;
+            for (size_t i = 0; i < per; i++) sum += delta_bits(c[i], p[i], 0);
+            bits += sum;
+        } else if (bkey <= 11) {
+            size_t sum = 0;
+            for (size_t i = 0; i < per; i++) sum += delta_bits(c[i], p[i], bkey);
+            bits += sum;
+        } else {
+            for (size_t i = 0; i < per; i++) bits += ff7_rot_code_bits(units(wrap_delta(c[i], p[i]), bkey), bkey);
+        }
     }
     return bits;
 }
 
-static void put_rot_delta(ganim_bitwriter *bw, int32_t v, unsigned bkey)
+/* The coding a bit at a time (what rot_code and FF7_PUT replace), for a bKey above 11. */
+static void put_rot_delta_bitwise(ganim_bitwriter *bw, int32_t v, unsigned bkey)
 {
     if (v == 0) {
         gbw_put(bw, 1, 0);
@@ -1500,12 +1549,11 @@ static void put_rot_delta(ganim_bitwriter *bw, int32_t v, unsigned bkey)
     gbw_put(bw, 12 - bkey, (uint32_t)v & ((1u << (12 - bkey)) - 1u));
 }
 
-void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
-                       const uint16_t *rot)
+static void encode_stream_bitwise(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames,
+                                  const int32_t *pos, const uint16_t *rot)
 {
     size_t per = (size_t)slots * 3u;
     uint32_t mask = (1u << (12 - bkey)) - 1u;
-    if (frames == 0) return;
     for (int i = 0; i < 3; i++) gbw_put(bw, 16, (uint32_t)pos[i] & 0xFFFFu);
     for (size_t i = 0; i < per; i++) gbw_put(bw, 12 - bkey, ((uint32_t)rot[i] >> bkey) & mask);
     for (size_t f = 1; f < frames; f++) {
@@ -1520,7 +1568,84 @@ void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint3
             }
         }
         const uint16_t *c = rot + f * per, *p = c - per;
-        for (size_t i = 0; i < per; i++) put_rot_delta(bw, units(wrap_delta(c[i], p[i]), bkey), bkey);
+        for (size_t i = 0; i < per; i++) put_rot_delta_bitwise(bw, units(wrap_delta(c[i], p[i]), bkey), bkey);
     }
     gbw_flush(bw);
+}
+
+/* Codes gathered in a 64-bit word (the newest in its low bits; bits above the pending
+ * ones are left over, never read) and stored 4 bytes at a time into a small block handed
+ * to the writer when full: the bytes gbw_put makes one bit at a time. */
+#define FF7_PUT(len, val)                            \
+    do {                                             \
+        acc = acc << (len) | (val);                  \
+        nacc += (len);                               \
+        if (nacc >= 32) {                            \
+            if (nbuf > sizeof buf - 4) {             \
+                gw_bytes(bw->w, buf, nbuf);          \
+                nbuf = 0;                            \
+            }                                        \
+            nacc -= 32;                              \
+            uint32_t top_ = (uint32_t)(acc >> nacc); \
+            buf[nbuf] = (uint8_t)(top_ >> 24);       \
+            buf[nbuf + 1] = (uint8_t)(top_ >> 16);   \
+            buf[nbuf + 2] = (uint8_t)(top_ >> 8);    \
+            buf[nbuf + 3] = (uint8_t)top_;           \
+            nbuf += 4;                               \
+            bytes += 4;                              \
+        }                                            \
+    } while (0)
+
+/* ff7_encode_stream for bkey <= 11, frames >= 1 (in line twice: bkey 0 known, and any).
+ * A code is at most 17 bits and fewer than 32 are pending between codes, so at most 48
+ * in the word. */
+static GANIM_ALWAYS_INLINE void encode_stream_sink(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames,
+                                                   const int32_t *pos, const uint16_t *rot)
+{
+    size_t per = (size_t)slots * 3u;
+    uint32_t mask = (1u << (12 - bkey)) - 1u;
+    uint8_t buf[256];
+    size_t nbuf = 0, bytes = 0;
+    /* the bit writer's pending bits (fewer than 8) first */
+    unsigned nacc0 = bw->nacc, nacc = nacc0;
+    uint64_t acc = bw->acc & ((1u << nacc) - 1u);
+    for (int i = 0; i < 3; i++) FF7_PUT(16u, (uint32_t)pos[i] & 0xFFFFu);
+    for (size_t i = 0; i < per; i++) FF7_PUT(12u - bkey, ((uint32_t)rot[i] >> bkey) & mask);
+    for (size_t f = 1; f < frames; f++) {
+        for (size_t i = 0; i < 3; i++) {
+            int32_t d = (int32_t)((uint32_t)pos[f * 3 + i] - (uint32_t)pos[(f - 1) * 3 + i]);
+            if (d >= -64 && d <= 63) FF7_PUT(8u, (uint32_t)d & 0x7Fu);
+            else FF7_PUT(17u, 1u << 16 | ((uint32_t)d & 0xFFFFu));
+        }
+        const uint16_t *c = rot + f * per, *p = c - per;
+        for (size_t i = 0; i < per; i++) {
+            uint32_t e = rot_code(units(wrap_delta(c[i], p[i]), bkey), bkey);
+            FF7_PUT(e >> 16, e & 0xFFFFu);
+        }
+    }
+    /* the whole bytes left, then the last one padded with zeros (gbw_flush) */
+    size_t bits = bytes * 8u + nacc - nacc0;
+    if (nbuf > sizeof buf - 4) { /* room for the last 4 bytes at most (nacc < 32) */
+        gw_bytes(bw->w, buf, nbuf);
+        nbuf = 0;
+    }
+    for (; nacc >= 8; nbuf++) {
+        nacc -= 8;
+        buf[nbuf] = (uint8_t)(acc >> nacc);
+    }
+    if (nacc) buf[nbuf++] = (uint8_t)(acc << (8 - nacc));
+    gw_bytes(bw->w, buf, nbuf);
+    bw->acc = 0;
+    bw->nacc = 0;
+    bw->bits += bits;
+}
+#undef FF7_PUT
+
+void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
+                       const uint16_t *rot)
+{
+    if (frames == 0) return;
+    if (bkey > 11) encode_stream_bitwise(bw, bkey, slots, frames, pos, rot);
+    else if (bkey == 0) encode_stream_sink(bw, 0, slots, frames, pos, rot);
+    else encode_stream_sink(bw, bkey, slots, frames, pos, rot);
 }

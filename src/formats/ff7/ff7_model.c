@@ -183,6 +183,27 @@ static bool quat_close(ganim_quat a, ganim_quat b)
     return d1 < 4e-6f || d2 < 4e-6f;
 }
 
+/* ganim_channel_eval(ch, frame_count, step, interp, n, (double)f, rest, out) at a whole
+ * frame f: what it copies, without the call where the channel is absent, constant or one
+ * value a frame (locate in sample.c: a per-frame channel of count values gives value 0 at
+ * frame 0, value count - 1 from frame count - 1 on, else value f with alpha f - f = 0, a
+ * copy whatever the step bits and the interpolation); a keyed channel (or a kind the
+ * enum does not name) by ganim_channel_eval itself. */
+static inline void eval_frame(const ganim_channel *ch, uint32_t frame_count, const uint8_t *step,
+                              ganim_rotation_interp interp, int n, uint32_t f, const float *rest, float *out)
+{
+    const float *v;
+    if (ch->kind == GANIM_CHANNEL_ABSENT || ch->count == 0 || !ch->values) v = rest;
+    else if (ch->kind == GANIM_CHANNEL_CONSTANT) v = ch->values;
+    else if (ch->kind == GANIM_CHANNEL_PER_FRAME)
+        v = ch->values + (size_t)(f < ch->count ? f : ch->count - 1) * (size_t)n;
+    else {
+        ganim_channel_eval(ch, frame_count, step, interp, n, (double)f, rest, out);
+        return;
+    }
+    memcpy(out, v, (size_t)n * sizeof *out);
+}
+
 /* Raw values (12-bit, bKey 0 precision) of the clip as the model has it. Where a value
  * still equals the native record's, the record's integer is taken (no Euler round trip).
  * Returns true when every value came from the record. */
@@ -203,9 +224,7 @@ bool ff7_raw_from_model(const ganim_doc *doc, const ganim_clip *clip, const ff7_
         }
         for (uint32_t f = 0; f < frames; f++) {
             float v[4];
-            if (tr)
-                ganim_channel_eval(&tr->rotation, clip->frame_count, tr->step, clip->rotation_interp, 4, (double)f,
-                                   rest, v);
+            if (tr) eval_frame(&tr->rotation, clip->frame_count, tr->step, clip->rotation_interp, 4, f, rest, v);
             else memcpy(v, rest, sizeof v);
             ganim_quat q = { v[0], v[1], v[2], v[3] };
             uint16_t *out = rot + (size_t)f * per + (size_t)s * 3u;
@@ -230,9 +249,7 @@ bool ff7_raw_from_model(const ganim_doc *doc, const ganim_clip *clip, const ff7_
     }
     for (uint32_t f = 0; f < frames; f++) {
         float v[3];
-        if (tr)
-            ganim_channel_eval(&tr->translation, clip->frame_count, tr->step, clip->rotation_interp, 3, (double)f, rest,
-                               v);
+        if (tr) eval_frame(&tr->translation, clip->frame_count, tr->step, clip->rotation_interp, 3, f, rest, v);
         else memcpy(v, rest, sizeof v);
         for (int k = 0; k < 3; k++) {
             size_t i = (size_t)f * 3u + (size_t)k;

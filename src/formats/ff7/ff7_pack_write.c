@@ -20,15 +20,21 @@ ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t
     size_t best = 0;
     for (int c = 0; c < ncand; c++) {
         unsigned k = (unsigned)cands[c];
-        for (size_t i = 0; i < n; i++) scratch[i] = ff7_quantise_raw(rot[i], k);
-        best = ff7_stream_bits(k, slots, frames, pos, scratch);
+        /* bKey 0 quantises nothing (ff7_quantise_raw gives each value back): rot itself */
+        const uint16_t *q = rot;
+        if (k) { /* ff7_quantise_raw(rot[i], k) for k >= 1, in line */
+            uint32_t half = 1u << (k - 1);
+            for (size_t i = 0; i < n; i++) scratch[i] = (uint16_t)(((rot[i] + half) >> k << k) & 0xFFFu);
+            q = scratch;
+        }
+        best = ff7_stream_bits(k, slots, frames, pos, q);
         if (best == SIZE_MAX)
             return ganim_fail(err, GANIM_ERR_LIMIT, GANIM_NO_OFFSET,
                               "ff7-battle: clip %u: a position or position step leaves the "
                               "16-bit range the format stores",
                               index);
         if ((best + 7) / 8 <= FF7_MAX_STREAM) {
-            memcpy(rot, scratch, n * sizeof *rot);
+            if (k) memcpy(rot, scratch, n * sizeof *rot);
             *key = k;
             *bits = best;
             return GANIM_OK;
