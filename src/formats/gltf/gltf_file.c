@@ -150,9 +150,9 @@ static uint32_t span_number_end(const char *t, uint32_t e, uint32_t n)
     return e;
 }
 
-int gltf_span_item(const gj_value *span, uint32_t *pos, gj_value *item)
+/* gltf_span_item's walk (inlined in gltf_span_floats) */
+static GANIM_ALWAYS_INLINE int span_next(const gj_value *span, uint32_t *pos, gj_value *item)
 {
-    if (!span || span->type != GJ_LATER) return 0;
     const char *t = span->text;
     const uint32_t n = span->count;
     uint32_t i = *pos;
@@ -207,12 +207,17 @@ int gltf_span_item(const gj_value *span, uint32_t *pos, gj_value *item)
     return 1;
 }
 
+int gltf_span_item(const gj_value *span, uint32_t *pos, gj_value *item)
+{
+    return span && span->type == GJ_LATER && span_next(span, pos, item);
+}
+
 int gltf_span_floats(const gj_value *span, float *out, uint32_t n)
 {
     uint32_t pos = 0, count = 0;
     gj_value item;
     if (!span || span->type != GJ_LATER || !span->count || span->text[0] != '[') return 0;
-    while (gltf_span_item(span, &pos, &item)) {
+    while (span_next(span, &pos, &item)) {
         if (count == n || !gj_float(&item, &out[count])) return 0;
         count++;
     }

@@ -19,16 +19,16 @@ static ganim_code bad_node(gltf_file *f, uint32_t i, const gj_value *at, const c
 
 /* gj_floats of a node's member, or of its text when the nodes were read as records (a span
  * field, GJ_LATER: the tree gj_parse_later would make of it, not made) */
-static int node_floats(const gj_value *v, float *out, uint32_t n)
+static GANIM_ALWAYS_INLINE int node_floats(const gj_value *v, float *out, uint32_t n, const int recorded)
 {
-    return v && v->type == GJ_LATER ? gltf_span_floats(v, out, n) : gj_floats(v, out, n);
+    return recorded && v && v->type == GJ_LATER ? gltf_span_floats(v, out, n) : gj_floats(v, out, n);
 }
 
 /* A node's matrix (column-major) as its transform. */
-static ganim_code node_matrix(gltf_file *f, uint32_t i, const gj_value *mv, gltf_node *n)
+static ganim_code node_matrix(gltf_file *f, uint32_t i, const gj_value *mv, gltf_node *n, int recorded)
 {
     float m[16], r[12];
-    if (!node_floats(mv, m, 16)) return bad_node(f, i, mv, "the matrix is not 16 numbers");
+    if (!node_floats(mv, m, 16, recorded)) return bad_node(f, i, mv, "the matrix is not 16 numbers");
     for (int row = 0; row < 3; row++)
         for (int col = 0; col < 4; col++) r[row * 4 + col] = m[col * 4 + row];
     if (!ganim_transform_from_mat34(r, &n->local))
@@ -51,12 +51,12 @@ static ganim_code node_matrix(gltf_file *f, uint32_t i, const gj_value *mv, gltf
     return GANIM_OK;
 }
 
-static ganim_code node_trs(gltf_file *f, uint32_t i, const gj_value *rv, const gj_value *tv, const gj_value *sv,
-                           gltf_node *n)
+static GANIM_ALWAYS_INLINE ganim_code node_trs(gltf_file *f, uint32_t i, const gj_value *rv, const gj_value *tv,
+                                               const gj_value *sv, gltf_node *n, const int recorded)
 {
     if (rv) {
         float q[4];
-        if (!node_floats(rv, q, 4)) return bad_node(f, i, rv, "the rotation is not 4 numbers");
+        if (!node_floats(rv, q, 4, recorded)) return bad_node(f, i, rv, "the rotation is not 4 numbers");
         double len2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
         if (!f->undo && fabs(len2 - 1) > 2e-3)
             ganim_doc_warn(f->doc, GANIM_WARN_REPAIRED, rv->offset, "gltf: node %u: the rotation was not unit%s", i,
@@ -64,9 +64,9 @@ static ganim_code node_trs(gltf_file *f, uint32_t i, const gj_value *rv, const g
         if (!f->undo) gltf_normalize_quat(q);
         memcpy(&n->local.rotation.x, q, sizeof q);
     }
-    if (tv && !node_floats(tv, &n->local.translation.x, 3))
+    if (tv && !node_floats(tv, &n->local.translation.x, 3, recorded))
         return bad_node(f, i, tv, "the translation is not 3 numbers");
-    if (sv && !node_floats(sv, &n->local.scale.x, 3)) return bad_node(f, i, sv, "the scale is not 3 numbers");
+    if (sv && !node_floats(sv, &n->local.scale.x, 3, recorded)) return bad_node(f, i, sv, "the scale is not 3 numbers");
     return GANIM_OK;
 }
 
@@ -167,28 +167,71 @@ static ganim_code node_extras(gltf_file *f, const gj_value *ex, const gj_value *
     return gj_parse_later(&p, ex, out, f->err);
 }
 
-/* The children of node i, from the tree's array or from its text (records). */
-static ganim_code node_children(gltf_file *f, uint32_t i, const gj_value *kids)
+/* The children of node i from their text (the nodes read as records): as the tree's. */
+static ganim_code node_span_children(gltf_file *f, uint32_t i, const gj_value *kids)
 {
     const uint32_t n = f->node_count;
-    const int span = kids->type == GJ_LATER && kids->count && kids->text[0] == '[';
-    if (kids->type != GJ_ARRAY && !span) return bad_node(f, i, kids, "children is not an array");
+    if (!(kids->type == GJ_LATER && kids->count && kids->text[0] == '['))
+        return bad_node(f, i, kids, "children is not an array");
     uint32_t pos = 0;
-    gj_value one;
-    for (uint32_t k = 0;; k++) {
-        const gj_value *item;
-        if (span) {
-            if (!gltf_span_item(kids, &pos, &one)) break;
-            item = &one;
-        } else {
-            if (k >= kids->count) break;
-            item = &kids->items[k];
-        }
+    gj_value item;
+    while (gltf_span_item(kids, &pos, &item)) {
         uint64_t c;
-        if (!gj_uint(item, n - 1, &c) || c == i) return bad_node(f, i, item, "a child is not another node's index");
+        if (!gj_uint(&item, n - 1, &c) || c == i) return bad_node(f, i, &item, "a child is not another node's index");
         if (f->nodes[c].parent >= 0) {
-            ganim_fail(f->err, GANIM_ERR_CORRUPT, item->offset, "gltf: node %u is a child of both node %d and node %u",
+            ganim_fail(f->err, GANIM_ERR_CORRUPT, item.offset, "gltf: node %u is a child of both node %d and node %u",
                        (unsigned)c, (int)f->nodes[c].parent, i);
+            return GANIM_ERR_CORRUPT;
+        }
+        f->nodes[c].parent = (int32_t)i;
+    }
+    return GANIM_OK;
+}
+
+/* Node i from its members m (gltf_members' order: name, extras, matrix, rotation,
+ * translation, scale, children), the tree's values or (recorded, a constant) node_record's. */
+static GANIM_ALWAYS_INLINE ganim_code read_node(gltf_file *f, uint32_t i, const gj_value *const *m, const int recorded)
+{
+    const uint32_t n = f->node_count;
+    gltf_node *node = &f->nodes[i];
+    node->name = "";
+    node->local = ganim_transform_identity();
+    const gj_value *name = m[0];
+    if (name && !gj_string(name, &node->name)) return bad_node(f, i, name, "the name is not a string");
+    const gj_value *exv = m[1];
+    if (recorded && f->ganim && exv && exv->type == GJ_LATER) { /* (records' extras as text) */
+        const int shape = node_extras_shape(f, exv, node);
+        if (shape < 0) return GANIM_ERR_NOMEM;
+        if (shape) {
+            exv = NULL; /* (read) */
+        } else {
+            ganim_code code = node_extras(f, m[1], &exv); /* (its tree) */
+            if (code != GANIM_OK) return code;
+        }
+    }
+    const gj_value *ex = gj_get(exv, "ganim");
+    if (f->ganim && ex) {
+        static const char *const ex_names[] = { "name", "flags" };
+        const gj_value *em[2];
+        uint64_t flags;
+        gltf_members(ex, ex_names, em, 2, &f->memo_node_ex);
+        gj_string(em[0], &node->ganim_name);
+        if (gj_uint(em[1], UINT32_MAX, &flags)) node->ganim_flags = (uint32_t)flags;
+    }
+    const gj_value *mv = m[2];
+    ganim_code code = mv ? node_matrix(f, i, mv, node, recorded) : node_trs(f, i, m[3], m[4], m[5], node, recorded);
+    if (code != GANIM_OK) return code;
+    const gj_value *kids = m[6];
+    if (!kids) return GANIM_OK;
+    if (recorded) return node_span_children(f, i, kids);
+    if (kids->type != GJ_ARRAY) return bad_node(f, i, kids, "children is not an array");
+    for (uint32_t k = 0; k < kids->count; k++) {
+        uint64_t c;
+        if (!gj_uint(&kids->items[k], n - 1, &c) || c == i)
+            return bad_node(f, i, &kids->items[k], "a child is not another node's index");
+        if (f->nodes[c].parent >= 0) {
+            ganim_fail(f->err, GANIM_ERR_CORRUPT, kids->items[k].offset,
+                       "gltf: node %u is a child of both node %d and node %u", (unsigned)c, (int)f->nodes[c].parent, i);
             return GANIM_ERR_CORRUPT;
         }
         f->nodes[c].parent = (int32_t)i;
@@ -205,52 +248,29 @@ ganim_code gltf_read_nodes(gltf_file *f)
         f->nodes[i].parent = -1;
         f->nodes[i].bone = -1;
     }
-    const int recorded = f->nodes_v->type == GJ_LATER; /* (read as records: gltf.c's top_array) */
-    char *strings = NULL;
-    if (recorded && !(strings = gltf_scratch_raw(f, record_string_bytes(f), 1))) return GANIM_ERR_NOMEM;
-    for (uint32_t i = 0; i < n; i++) {
-        gltf_node *node = &f->nodes[i];
-        const gj_value *m[7];
-        gj_value tmp[7];
-        if (recorded) {
+    const gj_value *m[7];
+    if (f->nodes_v->type == GJ_LATER) { /* (read as records: gltf.c's top_array) */
+        char *strings = gltf_scratch_raw(f, record_string_bytes(f), 1);
+        if (!strings) return GANIM_ERR_NOMEM;
+        for (uint32_t i = 0; i < n; i++) {
+            gj_value tmp[7];
             node_record(f, i, &strings, tmp, m);
-            node->offset = f->json_offset + f->recs[GLTF_NODES].set.at[i];
-        } else {
+            f->nodes[i].offset = f->json_offset + f->recs[GLTF_NODES].set.at[i];
+            ganim_code code = read_node(f, i, m, 1);
+            if (code != GANIM_OK) return code;
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
             const gj_value *nv = &f->nodes_v->items[i];
             if (nv->type != GJ_OBJECT) return bad_node(f, i, nv, "not an object");
-            node->offset = nv->offset;
+            f->nodes[i].offset = nv->offset;
             /* the node's members in one pass (the first of a repeated name, as gj_get) */
             static const char *const names[] = { "name",        "extras", "matrix",  "rotation",
                                                  "translation", "scale",  "children" };
             gltf_members(nv, names, m, 7, &f->memo_node);
+            ganim_code code = read_node(f, i, m, 0);
+            if (code != GANIM_OK) return code;
         }
-        node->name = "";
-        node->local = ganim_transform_identity();
-        const gj_value *name = m[0];
-        if (name && !gj_string(name, &node->name)) return bad_node(f, i, name, "the name is not a string");
-        const gj_value *exv = m[1];
-        if (f->ganim && exv && exv->type == GJ_LATER) { /* (records' extras as text) */
-            const int shape = node_extras_shape(f, exv, node);
-            if (shape < 0) return GANIM_ERR_NOMEM;
-            if (shape) exv = NULL; /* (read) */
-            else {
-                ganim_code code = node_extras(f, m[1], &exv); /* (its tree) */
-                if (code != GANIM_OK) return code;
-            }
-        }
-        const gj_value *ex = gj_get(exv, "ganim");
-        if (f->ganim && ex) {
-            static const char *const ex_names[] = { "name", "flags" };
-            const gj_value *em[2];
-            uint64_t flags;
-            gltf_members(ex, ex_names, em, 2, &f->memo_node_ex);
-            gj_string(em[0], &node->ganim_name);
-            if (gj_uint(em[1], UINT32_MAX, &flags)) node->ganim_flags = (uint32_t)flags;
-        }
-        const gj_value *mv = m[2];
-        ganim_code code = mv ? node_matrix(f, i, mv, node) : node_trs(f, i, m[3], m[4], m[5], node);
-        if (code != GANIM_OK) return code;
-        if (m[6] && (code = node_children(f, i, m[6])) != GANIM_OK) return code;
     }
     /* the parents must form trees: walk up from every node, marking the path */
     uint8_t *state = gltf_scratch(f, n, 1); /* 0 new, 1 on the current path, 2 known to reach a root */
