@@ -578,8 +578,8 @@ TEST(sampler_extras_read_alike)
         "]]]]]]]]]]]]]]]]]]]]]]]]]",
     };
     static const char *const assets[] = {
-        "{\"version\":\"2.0\",\"extras\":{\"ganim\":{\"axes\":\"y-down\",\"axis_conversion\":\"rotate 180 deg about "
-        "X\",\"unit_scale\":1}}}",
+        ("{\"version\":\"2.0\",\"extras\":{\"ganim\":{\"axes\":\"y-down\",\"axis_conversion\":\"rotate 180 deg about "
+         "X\",\"unit_scale\":1}}}"),
         "{\"version\":\"2.0\",\"extras\":{\"ganim\":{}}}",
         "{\"version\":\"2.0\"}",
     };
@@ -724,8 +724,8 @@ static const char *const node_others[] = {
     "\"extras\":{\"ganim\":{\"flags\":9}}",
 };
 static const char *const node_assets[] = {
-    "{\"version\":\"2.0\",\"extras\":{\"ganim\":{\"axes\":\"y-down\",\"axis_conversion\":\"rotate 180 deg about "
-    "X\",\"unit_scale\":1}}}",
+    ("{\"version\":\"2.0\",\"extras\":{\"ganim\":{\"axes\":\"y-down\",\"axis_conversion\":\"rotate 180 deg about "
+     "X\",\"unit_scale\":1}}}"),
     "{\"version\":\"2.0\",\"extras\":{\"ganim\":{}}}",
     "{\"version\":\"2.0\"}",
 };
