@@ -725,16 +725,6 @@ static GANIM_ALWAYS_INLINE int skim_walk(ps *st, unsigned depth, struct skim_cou
 
 static int skim(ps *st, unsigned depth) { return skim_walk(st, depth, NULL); }
 
-/* skim_walk of a span field's value (scan_records), counting: out of the records' loop. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static int
-skim_span(ps *st, unsigned depth, struct skim_count *cnt)
-{
-    return skim_walk(st, depth, cnt);
-}
-
 /* ---- records (gj_parser.records) -------------------------------------------------------- */
 
 static size_t add_sat(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
@@ -877,6 +867,49 @@ static GANIM_ALWAYS_INLINE size_t rec_string(const ps *st, size_t i)
     }
 #endif
     return skim_string(st, i);
+}
+
+/* skim_walk of a span field's value (scan_records), counting: out of the records' loop.
+ * An array of numbers (a glTF node's rotation, translation, scale, children) is walked
+ * here first as skim_walk walks it (the same spaces, the same numbers, the same count: its
+ * items' values, no texts; its numbers as plain_value takes them), else by skim_walk
+ * (test_json_general compares the two). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+skim_span(ps *st, unsigned depth, struct skim_count *cnt)
+{
+    const uint8_t *const s = st->s;
+    const size_t n = st->n;
+    size_t i = st->i, m = 0;
+    if (!GJ_GENERAL_ONLY && i < n && s[i] == '[' && depth < st->p->max_depth) {
+        i = space_from(s, n, i + 1);
+        if (i < n && s[i] == ']') {
+            st->i = i + 1;
+            return 1;
+        }
+        for (;;) {
+            size_t len;
+            if (i >= n || !(s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) ||
+                !(len = s[i] == '-' ? number_at(s, n, i) : rec_number(s, n, i)) || len > UINT32_MAX)
+                break;
+            m++;
+            i = space_from(s, n, i + len);
+            if (i < n && s[i] == ',') {
+                i = space_from(s, n, i + 1);
+                continue;
+            }
+            if (i < n && s[i] == ']') {
+                st->i = i + 1;
+                cnt->values += m;
+                cnt->bytes += (uint64_t)m * sizeof(gj_value);
+                return 1;
+            }
+            break;
+        }
+    }
+    return skim_walk(st, depth, cnt);
 }
 
 /* The end of the plain value (a number, a string without escapes, true, false, null) at

@@ -462,6 +462,42 @@ static void put_nested(char *o, size_t *n, uint32_t *x, unsigned depth)
     o[(*n)++] = obj ? '}' : ']';
 }
 
+/* a span field's array of numbers (json.c's skim_span walks it first): 0 to 6 numbers of
+ * every form (put_rec_value's, now and then not JSON), spaces between, now and then an
+ * item that is not a number or a comma too many (skim_walk's way then) */
+static void put_number_array(char *o, size_t *n, uint32_t *x)
+{
+    unsigned m = rnd(x) % 7;
+    o[(*n)++] = '[';
+    put_space(o, n, x);
+    for (unsigned i = 0; i < m; i++) {
+        if (i) {
+            put_space(o, n, x);
+            o[(*n)++] = ',';
+            put_space(o, n, x);
+        }
+        unsigned k = rnd(x) % 24;
+        if (k == 0) *n += (size_t)sprintf(o + *n, "\"%u\"", rnd(x) % 10);
+        else if (k == 1) *n += (size_t)sprintf(o + *n, "[%u]", rnd(x) % 10);
+        else if (k == 2) *n += (size_t)sprintf(o + *n, "-%u.%ue-%u", rnd(x) % 10, rnd(x) % 1000, rnd(x) % 40);
+        else if (k == 3) *n += (size_t)sprintf(o + *n, "-");
+        else if (k == 4) *n += (size_t)sprintf(o + *n, "0%u", rnd(x) % 10);
+        else if (k == 5) *n += (size_t)sprintf(o + *n, "1234567890123456789012");
+        else if (k < 12) *n += (size_t)sprintf(o + *n, "%s%u.%u", rnd(x) % 2 ? "-" : "", rnd(x) % 10, rnd(x) % 100000);
+        else {
+            size_t at = *n;
+            put_rec_value(o, n, x);
+            if (!(o[at] == '-' || (o[at] >= '0' && o[at] <= '9'))) { /* (numbers only, mostly) */
+                *n = at;
+                *n += (size_t)sprintf(o + *n, "%u", rnd(x) % 1000);
+            }
+        }
+    }
+    if (rnd(x) % 32 == 0) o[(*n)++] = ',';
+    put_space(o, n, x);
+    o[(*n)++] = ']';
+}
+
 /* an object of the records: often the last one's members again (the fast paths' guesses) */
 static void put_rec_object(char *o, size_t *n, uint32_t *x, uint32_t shape, const char *const *names, unsigned fields)
 {
@@ -508,7 +544,8 @@ static void put_rec_object(char *o, size_t *n, uint32_t *x, uint32_t shape, cons
             }
             o[(*n)++] = '}';
         } else if (((o[name_at + 1] == 'a' || o[name_at + 1] == 's') && o[name_at + 2] == '"') && rnd(x) % 3 == 0) {
-            put_nested(o, n, x, rnd(x) % 8 ? 3 : 9); /* (a span field's: 9 passes max_depth) */
+            if (rnd(x) % 2) put_number_array(o, n, x);
+            else put_nested(o, n, x, rnd(x) % 8 ? 3 : 9); /* (a span field's: 9 passes max_depth) */
         } else if (rnd(x) % 24 == 0) {
             *n += (size_t)sprintf(o + *n, "[%u,-1.5,%u]", rnd(x) % 100, rnd(x) % 7);
         } else {

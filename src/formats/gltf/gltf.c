@@ -153,7 +153,7 @@ static ganim_code top_array(gltf_file *f, const char *key, const gj_value *v, co
     *out = NULL;
     if (count) *count = 0;
     if (!v) return GANIM_OK;
-    for (int k = 0; k < GLTF_ROOT_RECORD_KINDS; k++)                                      /* (accessors, bufferViews) */
+    for (int k = 0; k < GLTF_ROOT_RECORD_KINDS; k++) /* (accessors, bufferViews, nodes) */
         if (f->recs[k].done && v->type == GJ_LATER && strcmp(key, f->recs[k].key) == 0) { /* read as records */
             *out = v;
             if (count) *count = f->recs[k].set.count;
@@ -344,6 +344,10 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
         static const char *const acc_names[] = { "bufferView", "componentType", "count", "type",
                                                  "byteOffset", "normalized",    "sparse" };
         static const char *const view_names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
+        /* (in the order of gltf_skeleton.c's node members; all but the name may be an
+         * array or an object: kept as its text) */
+        static const char *const node_names[] = { "name",        "extras", "matrix",  "rotation",
+                                                  "translation", "scale",  "children" };
         /* (in the order of gltf_anim.c's channel_members and sampler_members) */
         static const char *const sampler_names[] = { "interpolation", "input", "output", "extras" };
         static const char *const channel_names[] = { "target", "sampler", "target.path", "target.node" };
@@ -354,6 +358,10 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
         f->recs[GLTF_VIEWS].key = "bufferViews";
         f->recs[GLTF_VIEWS].names = view_names;
         f->recs[GLTF_VIEWS].fields = 5;
+        f->recs[GLTF_NODES].key = "nodes";
+        f->recs[GLTF_NODES].names = node_names;
+        f->recs[GLTF_NODES].fields = 7;
+        f->recs[GLTF_NODES].spans = 0x7Eu;       /* (extras, matrix, rotation, translation, scale, children) */
         f->recs[GLTF_SAMPLERS].key = "samplers"; /* (an animation's: later_member's) */
         f->recs[GLTF_SAMPLERS].names = sampler_names;
         f->recs[GLTF_SAMPLERS].fields = 4;

@@ -39,15 +39,16 @@
  * tree does not hold them all at once. */
 #define GLTF_SAMPLERS_TOGETHER ((size_t)256 << 10)
 #define GLTF_NONE UINT32_MAX
-/* gltf_file.recs: the root's accessors and bufferViews (the first GLTF_ROOT_RECORD_KINDS,
- * depth 0), the animations' samplers and channels (depth 2) */
+/* gltf_file.recs: the root's accessors, bufferViews and nodes (the first
+ * GLTF_ROOT_RECORD_KINDS, depth 0), the animations' samplers and channels (depth 2) */
 enum {
     GLTF_ACCESSORS = 0,
     GLTF_VIEWS = 1,
-    GLTF_SAMPLERS = 2,
-    GLTF_CHANNELS = 3,
-    GLTF_RECORD_KINDS = 4,
-    GLTF_ROOT_RECORD_KINDS = GLTF_VIEWS + 1
+    GLTF_NODES = 2,
+    GLTF_SAMPLERS = 3,
+    GLTF_CHANNELS = 4,
+    GLTF_RECORD_KINDS = 5,
+    GLTF_ROOT_RECORD_KINDS = GLTF_NODES + 1
 };
 /* The root's members the read looks up (gltf_top_names, in this order), found in one walk
  * by gltf_top_members: top[j] is gj_get(root, gltf_top_names[j]) (the first one when the
@@ -67,7 +68,7 @@ enum {
 };
 extern const char *const gltf_top_names[GLTF_TOP_MEMBERS];
 void gltf_top_members(const gj_value *root, const gj_value **top);
-/* For tests: 1 reads the accessors, bufferViews, samplers and channels as trees always (the
+/* For tests: 1 reads the accessors, bufferViews, nodes, samplers and channels as trees always (the
  * same outcome). A global, not a field as gj_parser.no_shapes is: its tests read through
  * ganim_read_memory, which reaches the parser by no field but a public option. */
 extern int gltf_no_records;
@@ -152,7 +153,7 @@ typedef struct gltf_file {
      * samplers: gltf_json_later); json_used: the bytes counted against its bound by the
      * trees still in use, json_later_used: that and the last tree parsed later. */
     gj_parser json;
-    /* The accessors, bufferViews, samplers and channels read as records (gltf.c's
+    /* The accessors, bufferViews, nodes, samplers and channels read as records (gltf.c's
      * read_json: GLTF_ACCESSORS ... GLTF_CHANNELS; done when they were, an animation's
      * samplers and channels: GJ_RECORDS values) from json_text, instead of as trees */
     gj_records recs[GLTF_RECORD_KINDS];
@@ -276,6 +277,16 @@ static inline const gj_value *gltf_record_object(const gltf_file *f, const gj_re
     obj->offset = f->json_offset + set->at[index];
     return obj;
 }
+
+/* A span field's value (gj_records.spans: a GJ_LATER value whose text the parse checked as
+ * JSON without escapes) read without its tree. gltf_span_item: the items of its array one
+ * at a time, from *pos (0 at the first call): 1 and *item as the tree's item reads through
+ * gj_is, gj_uint and gj_float (its type and offset; a NUMBER's text and length; nothing
+ * else), 0 past the last item or when the text is not an array. gltf_span_floats:
+ * gj_floats of the tree gj_parse_later would make of it (the same answer; out's floats
+ * are not defined when it is 0). Both answer 0 for a value that is not GJ_LATER. */
+int gltf_span_item(const gj_value *span, uint32_t *pos, gj_value *item);
+int gltf_span_floats(const gj_value *span, float *out, uint32_t n);
 
 /* ---- gltf_data.c --------------------------------------------------------------------------- */
 /* What an accessor is read for, as messages name it: "animation 0 sampler 3 input". */

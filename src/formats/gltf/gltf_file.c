@@ -3,6 +3,10 @@
  * object's members, and a JSON value the parser left to parse later. */
 #include "formats/gltf/gltf.h"
 
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
 void *gltf_scratch(gltf_file *f, size_t count, size_t size)
 {
     void *p = ganim_doc_alloc_array(f->scratch, count ? count : 1, size);
@@ -114,4 +118,108 @@ void gltf_fields_as_values(const gltf_file *f, const gj_records *r, const gj_fie
             }
         }
     }
+}
+
+static int span_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* The end of the number whose bytes t[i..e) are, within t[0..n): the first byte from e on
+ * that no JSON number holds (a digit, '.', 'e', 'E', '+', '-'), 16 bytes a turn where 16
+ * are left (a span's number was checked by the parse: this is where it ends). */
+static GANIM_ALWAYS_INLINE int span_number_byte(char c)
+{
+    return (unsigned)(c - '0') < 10u || c == '.' || (c | 0x20) == 'e' || c == '+' || c == '-';
+}
+
+static uint32_t span_number_end(const char *t, uint32_t e, uint32_t n)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    while (n - e >= 16) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(t + e));
+        const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+        __m128i in = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+        in = _mm_or_si128(in, _mm_cmpeq_epi8(x, _mm_set1_epi8('.')));
+        in = _mm_or_si128(in, _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8('e')));
+        in = _mm_or_si128(in, _mm_cmpeq_epi8(x, _mm_set1_epi8('+')));
+        in = _mm_or_si128(in, _mm_cmpeq_epi8(x, _mm_set1_epi8('-')));
+        const unsigned out = ~(unsigned)_mm_movemask_epi8(in) & 0xFFFFu;
+        if (out) return e + (uint32_t)__builtin_ctz(out);
+        e += 16;
+    }
+#endif
+    while (e < n && span_number_byte(t[e])) e++;
+    return e;
+}
+
+/* gltf_span_item's walk (inlined in gltf_span_floats) */
+static GANIM_ALWAYS_INLINE int span_next(const gj_value *span, uint32_t *pos, gj_value *item)
+{
+    const char *t = span->text;
+    const uint32_t n = span->count;
+    uint32_t i = *pos;
+    if (!i) { /* (the array's '[') */
+        if (!n || t[0] != '[') return 0;
+        i = 1;
+    }
+    while (i < n && span_space(t[i])) i++;
+    if (i < n && t[i] == ',') { /* (after an item) */
+        i++;
+        while (i < n && span_space(t[i])) i++;
+    }
+    if (i >= n || t[i] == ']') {
+        *pos = n;
+        return 0;
+    }
+    item->key = NULL;
+    item->text = NULL;
+    item->offset = span->offset + i;
+    item->count = 0;
+    item->lent = item->depth = 0;
+    const char c = t[i];
+    uint32_t e = i + 1;
+    if (c == '-' || (c >= '0' && c <= '9')) { /* (a number the parse checked: its own bytes) */
+        e = span_number_end(t, e, n);
+        item->type = GJ_NUMBER;
+        item->text = t + i;
+        item->count = e - i;
+    } else if (c == '"') { /* (no escapes: the next quote closes it) */
+        while (e < n && t[e] != '"') e++;
+        item->type = GJ_STRING;
+        e++;
+    } else if (c == '{' || c == '[') {
+        uint32_t level = 1;
+        while (e < n && level) {
+            if (t[e] == '"') {
+                e++;
+                while (e < n && t[e] != '"') e++;
+            } else if (t[e] == '{' || t[e] == '[') {
+                level++;
+            } else if (t[e] == '}' || t[e] == ']') {
+                level--;
+            }
+            e++;
+        }
+        item->type = c == '{' ? GJ_OBJECT : GJ_ARRAY;
+    } else { /* true, false, null */
+        item->type = c == 't' ? GJ_TRUE : c == 'f' ? GJ_FALSE : GJ_NULL;
+        e = i + (c == 'f' ? 5u : 4u);
+    }
+    *pos = e < n ? e : n;
+    return 1;
+}
+
+int gltf_span_item(const gj_value *span, uint32_t *pos, gj_value *item)
+{
+    return span && span->type == GJ_LATER && span_next(span, pos, item);
+}
+
+int gltf_span_floats(const gj_value *span, float *out, uint32_t n)
+{
+    uint32_t pos = 0, count = 0;
+    gj_value item;
+    if (!span || span->type != GJ_LATER || !span->count || span->text[0] != '[') return 0;
+    while (span_next(span, &pos, &item)) {
+        if (count == n || !gj_float(&item, &out[count])) return 0;
+        count++;
+    }
+    return count == n;
 }

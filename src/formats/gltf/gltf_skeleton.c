@@ -17,11 +17,18 @@ static ganim_code bad_node(gltf_file *f, uint32_t i, const gj_value *at, const c
     return ganim_fail(f->err, GANIM_ERR_CORRUPT, at->offset, "gltf: node %u: %s", i, what);
 }
 
+/* gj_floats of a node's member, or of its text when the nodes were read as records (a span
+ * field, GJ_LATER: the tree gj_parse_later would make of it, not made) */
+static GANIM_ALWAYS_INLINE int node_floats(const gj_value *v, float *out, uint32_t n, const int recorded)
+{
+    return recorded && v && v->type == GJ_LATER ? gltf_span_floats(v, out, n) : gj_floats(v, out, n);
+}
+
 /* A node's matrix (column-major) as its transform. */
-static ganim_code node_matrix(gltf_file *f, uint32_t i, const gj_value *mv, gltf_node *n)
+static ganim_code node_matrix(gltf_file *f, uint32_t i, const gj_value *mv, gltf_node *n, int recorded)
 {
     float m[16], r[12];
-    if (!gj_floats(mv, m, 16)) return bad_node(f, i, mv, "the matrix is not 16 numbers");
+    if (!node_floats(mv, m, 16, recorded)) return bad_node(f, i, mv, "the matrix is not 16 numbers");
     for (int row = 0; row < 3; row++)
         for (int col = 0; col < 4; col++) r[row * 4 + col] = m[col * 4 + row];
     if (!ganim_transform_from_mat34(r, &n->local))
@@ -44,12 +51,12 @@ static ganim_code node_matrix(gltf_file *f, uint32_t i, const gj_value *mv, gltf
     return GANIM_OK;
 }
 
-static ganim_code node_trs(gltf_file *f, uint32_t i, const gj_value *rv, const gj_value *tv, const gj_value *sv,
-                           gltf_node *n)
+static GANIM_ALWAYS_INLINE ganim_code node_trs(gltf_file *f, uint32_t i, const gj_value *rv, const gj_value *tv,
+                                               const gj_value *sv, gltf_node *n, const int recorded)
 {
     if (rv) {
         float q[4];
-        if (!gj_floats(rv, q, 4)) return bad_node(f, i, rv, "the rotation is not 4 numbers");
+        if (!node_floats(rv, q, 4, recorded)) return bad_node(f, i, rv, "the rotation is not 4 numbers");
         double len2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
         if (!f->undo && fabs(len2 - 1) > 2e-3)
             ganim_doc_warn(f->doc, GANIM_WARN_REPAIRED, rv->offset, "gltf: node %u: the rotation was not unit%s", i,
@@ -57,8 +64,178 @@ static ganim_code node_trs(gltf_file *f, uint32_t i, const gj_value *rv, const g
         if (!f->undo) gltf_normalize_quat(q);
         memcpy(&n->local.rotation.x, q, sizeof q);
     }
-    if (tv && !gj_floats(tv, &n->local.translation.x, 3)) return bad_node(f, i, tv, "the translation is not 3 numbers");
-    if (sv && !gj_floats(sv, &n->local.scale.x, 3)) return bad_node(f, i, sv, "the scale is not 3 numbers");
+    if (tv && !node_floats(tv, &n->local.translation.x, 3, recorded))
+        return bad_node(f, i, tv, "the translation is not 3 numbers");
+    if (sv && !node_floats(sv, &n->local.scale.x, 3, recorded)) return bad_node(f, i, sv, "the scale is not 3 numbers");
+    return GANIM_OK;
+}
+
+/* Node i's members from its record (the nodes read as records: gltf.c's node_names, in
+ * the order of read_nodes' names), as the tree holds them: m[j] NULL when absent, else
+ * &tmp[j] with the tree's type and offset; a number's text; a string's bytes copied with a
+ * NUL at *names (the tree's copy: a record's string holds no escape; *names moved past
+ * it); an array or an object as its text (GJ_LATER, the member's depth and name, as
+ * gj_parse_later takes it). */
+static void node_record(const gltf_file *f, uint32_t i, char **names, gj_value *tmp, const gj_value **m)
+{
+    const gj_records *r = &f->recs[GLTF_NODES];
+    const gj_field *fl = &r->set.field[(size_t)i * 7];
+    for (unsigned j = 0; j < 7; j++, fl++) {
+        m[j] = NULL;
+        if (fl->type == GJ_ABSENT) continue;
+        gj_value *v = &tmp[j];
+        m[j] = v;
+        v->key = r->names[j];
+        v->offset = f->json_offset + fl->at;
+        v->type = fl->type;
+        v->lent = 0;
+        v->depth = fl->type == GJ_LATER ? 3 : 0; /* (a span: the root 0, nodes 1, the node 2) */
+        v->count = fl->count;
+        v->text = (const char *)f->json_text + fl->at;
+        if (fl->type == GJ_STRING) {
+            char *copy = *names;
+            memcpy(copy, v->text + 1, fl->count);
+            copy[fl->count] = 0;
+            v->text = copy;
+            *names += (size_t)fl->count + 1;
+        }
+    }
+}
+
+/* The bytes node_record's strings take (each with its NUL) */
+static size_t record_string_bytes(const gltf_file *f)
+{
+    const gj_records *r = &f->recs[GLTF_NODES];
+    size_t bytes = 0, fields = (size_t)r->set.count * 7;
+    for (size_t k = 0; k < fields; k++)
+        if (r->set.field[k].type == GJ_STRING) bytes += (size_t)r->set.field[k].count + 1;
+    return bytes;
+}
+
+/* A node's extras kept as its text in the shapes ganim's exporter writes:
+ * {"ganim":{"name":"S"}}, {"ganim":{"flags":N}} and {"ganim":{"name":"S","flags":N}}, N
+ * of 1 to 15 digits, no spaces: its name (copied) and flags as the tree's read gives them
+ * (gj_string of the name, gj_uint of the flags), and 1; 0 for any other text (then read
+ * from its tree), -1 out of memory. */
+static int node_extras_shape(gltf_file *f, const gj_value *ex, gltf_node *node)
+{
+    const char *t = ex->text;
+    const uint32_t len = ex->count;
+    uint32_t p = 10, name_at = 0, name_len = 0, flags_at = 0, flags_len = 0;
+    if (len < 14 || memcmp(t, "{\"ganim\":{", 10) != 0 || t[len - 1] != '}' || t[len - 2] != '}') return 0;
+    if (len - p >= 8 && memcmp(t + p, "\"name\":\"", 8) == 0) {
+        name_at = p + 8;
+        p = name_at;
+        while (p < len && t[p] != '"') p++; /* (no escapes in a span's text) */
+        if (p >= len) return 0;
+        name_len = p - name_at;
+        p++;
+        if (t[p] == ',') p++;
+        else if (p != len - 2) return 0;
+    }
+    if (p != len - 2) {
+        if (len - p < 8 || memcmp(t + p, "\"flags\":", 8) != 0) return 0;
+        flags_at = p + 8;
+        p = flags_at;
+        while (p < len && t[p] >= '0' && t[p] <= '9') p++;
+        flags_len = p - flags_at;
+        if (p != len - 2 || flags_len < 1 || flags_len > 15) return 0;
+    } else if (!name_at) {
+        return 0;
+    }
+    if (name_at) {
+        char *copy = gltf_scratch_raw(f, (size_t)name_len + 1, 1);
+        if (!copy) return -1;
+        memcpy(copy, t + name_at, name_len);
+        copy[name_len] = 0;
+        node->ganim_name = copy;
+    }
+    uint64_t flags;
+    if (flags_at && gj_uint_digits(t + flags_at, flags_len, UINT32_MAX, &flags) == 1)
+        node->ganim_flags = (uint32_t)flags;
+    return 1;
+}
+
+/* The tree of a node's extras the records kept as its text (the bytes were charged by the
+ * records' read, a bound of this tree's: not again). */
+static ganim_code node_extras(gltf_file *f, const gj_value *ex, const gj_value **out)
+{
+    gj_parser p = f->json;
+    p.max_bytes = 0;
+    p.used = 0;
+    p.charged = NULL;
+    return gj_parse_later(&p, ex, out, f->err);
+}
+
+/* The children of node i from their text (the nodes read as records): as the tree's. */
+static ganim_code node_span_children(gltf_file *f, uint32_t i, const gj_value *kids)
+{
+    const uint32_t n = f->node_count;
+    if (!(kids->type == GJ_LATER && kids->count && kids->text[0] == '['))
+        return bad_node(f, i, kids, "children is not an array");
+    uint32_t pos = 0;
+    gj_value item;
+    while (gltf_span_item(kids, &pos, &item)) {
+        uint64_t c;
+        if (!gj_uint(&item, n - 1, &c) || c == i) return bad_node(f, i, &item, "a child is not another node's index");
+        if (f->nodes[c].parent >= 0) {
+            ganim_fail(f->err, GANIM_ERR_CORRUPT, item.offset, "gltf: node %u is a child of both node %d and node %u",
+                       (unsigned)c, (int)f->nodes[c].parent, i);
+            return GANIM_ERR_CORRUPT;
+        }
+        f->nodes[c].parent = (int32_t)i;
+    }
+    return GANIM_OK;
+}
+
+/* Node i from its members m (gltf_members' order: name, extras, matrix, rotation,
+ * translation, scale, children), the tree's values or (recorded, a constant) node_record's. */
+static GANIM_ALWAYS_INLINE ganim_code read_node(gltf_file *f, uint32_t i, const gj_value *const *m, const int recorded)
+{
+    const uint32_t n = f->node_count;
+    gltf_node *node = &f->nodes[i];
+    node->name = "";
+    node->local = ganim_transform_identity();
+    const gj_value *name = m[0];
+    if (name && !gj_string(name, &node->name)) return bad_node(f, i, name, "the name is not a string");
+    const gj_value *exv = m[1];
+    if (recorded && f->ganim && exv && exv->type == GJ_LATER) { /* (records' extras as text) */
+        const int shape = node_extras_shape(f, exv, node);
+        if (shape < 0) return GANIM_ERR_NOMEM;
+        if (shape) {
+            exv = NULL; /* (read) */
+        } else {
+            ganim_code code = node_extras(f, m[1], &exv); /* (its tree) */
+            if (code != GANIM_OK) return code;
+        }
+    }
+    const gj_value *ex = gj_get(exv, "ganim");
+    if (f->ganim && ex) {
+        static const char *const ex_names[] = { "name", "flags" };
+        const gj_value *em[2];
+        uint64_t flags;
+        gltf_members(ex, ex_names, em, 2, &f->memo_node_ex);
+        gj_string(em[0], &node->ganim_name);
+        if (gj_uint(em[1], UINT32_MAX, &flags)) node->ganim_flags = (uint32_t)flags;
+    }
+    const gj_value *mv = m[2];
+    ganim_code code = mv ? node_matrix(f, i, mv, node, recorded) : node_trs(f, i, m[3], m[4], m[5], node, recorded);
+    if (code != GANIM_OK) return code;
+    const gj_value *kids = m[6];
+    if (!kids) return GANIM_OK;
+    if (recorded) return node_span_children(f, i, kids);
+    if (kids->type != GJ_ARRAY) return bad_node(f, i, kids, "children is not an array");
+    for (uint32_t k = 0; k < kids->count; k++) {
+        uint64_t c;
+        if (!gj_uint(&kids->items[k], n - 1, &c) || c == i)
+            return bad_node(f, i, &kids->items[k], "a child is not another node's index");
+        if (f->nodes[c].parent >= 0) {
+            ganim_fail(f->err, GANIM_ERR_CORRUPT, kids->items[k].offset,
+                       "gltf: node %u is a child of both node %d and node %u", (unsigned)c, (int)f->nodes[c].parent, i);
+            return GANIM_ERR_CORRUPT;
+        }
+        f->nodes[c].parent = (int32_t)i;
+    }
     return GANIM_OK;
 }
 
@@ -71,47 +248,28 @@ ganim_code gltf_read_nodes(gltf_file *f)
         f->nodes[i].parent = -1;
         f->nodes[i].bone = -1;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        const gj_value *nv = &f->nodes_v->items[i];
-        gltf_node *node = &f->nodes[i];
-        if (nv->type != GJ_OBJECT) return bad_node(f, i, nv, "not an object");
-        node->offset = nv->offset;
-        node->name = "";
-        node->local = ganim_transform_identity();
-        /* the node's members in one pass (the first of a repeated name, as gj_get) */
-        static const char *const names[] = {
-            "name", "extras", "matrix", "rotation", "translation", "scale", "children"
-        };
-        const gj_value *m[7];
-        gltf_members(nv, names, m, 7, &f->memo_node);
-        const gj_value *name = m[0];
-        if (name && !gj_string(name, &node->name)) return bad_node(f, i, name, "the name is not a string");
-        const gj_value *ex = gj_get(m[1], "ganim");
-        if (f->ganim && ex) {
-            static const char *const ex_names[] = { "name", "flags" };
-            const gj_value *em[2];
-            uint64_t flags;
-            gltf_members(ex, ex_names, em, 2, &f->memo_node_ex);
-            gj_string(em[0], &node->ganim_name);
-            if (gj_uint(em[1], UINT32_MAX, &flags)) node->ganim_flags = (uint32_t)flags;
+    const gj_value *m[7];
+    if (f->nodes_v->type == GJ_LATER) { /* (read as records: gltf.c's top_array) */
+        char *strings = gltf_scratch_raw(f, record_string_bytes(f), 1);
+        if (!strings) return GANIM_ERR_NOMEM;
+        for (uint32_t i = 0; i < n; i++) {
+            gj_value tmp[7];
+            node_record(f, i, &strings, tmp, m);
+            f->nodes[i].offset = f->json_offset + f->recs[GLTF_NODES].set.at[i];
+            ganim_code code = read_node(f, i, m, 1);
+            if (code != GANIM_OK) return code;
         }
-        const gj_value *mv = m[2];
-        ganim_code code = mv ? node_matrix(f, i, mv, node) : node_trs(f, i, m[3], m[4], m[5], node);
-        if (code != GANIM_OK) return code;
-        const gj_value *kids = m[6];
-        if (!kids) continue;
-        if (kids->type != GJ_ARRAY) return bad_node(f, i, kids, "children is not an array");
-        for (uint32_t k = 0; k < kids->count; k++) {
-            uint64_t c;
-            if (!gj_uint(&kids->items[k], n - 1, &c) || c == i)
-                return bad_node(f, i, &kids->items[k], "a child is not another node's index");
-            if (f->nodes[c].parent >= 0) {
-                ganim_fail(f->err, GANIM_ERR_CORRUPT, kids->items[k].offset,
-                           "gltf: node %u is a child of both node %d and node %u", (unsigned)c, (int)f->nodes[c].parent,
-                           i);
-                return GANIM_ERR_CORRUPT;
-            }
-            f->nodes[c].parent = (int32_t)i;
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            const gj_value *nv = &f->nodes_v->items[i];
+            if (nv->type != GJ_OBJECT) return bad_node(f, i, nv, "not an object");
+            f->nodes[i].offset = nv->offset;
+            /* the node's members in one pass (the first of a repeated name, as gj_get) */
+            static const char *const names[] = { "name",        "extras", "matrix",  "rotation",
+                                                 "translation", "scale",  "children" };
+            gltf_members(nv, names, m, 7, &f->memo_node);
+            ganim_code code = read_node(f, i, m, 0);
+            if (code != GANIM_OK) return code;
         }
     }
     /* the parents must form trees: walk up from every node, marking the path */

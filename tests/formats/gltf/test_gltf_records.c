@@ -1,6 +1,7 @@
-/* The accessors and bufferViews read as records (gltf.c's read_json, json.h's gj_records)
- * against the tree's read of the same bytes (gltf_no_records = 1): the whole document (its
- * lossless JSON dump and its details), or the same error (code, message, offset), on
+/* The accessors, bufferViews, nodes, samplers and channels read as records (gltf.c's
+ * read_json, json.h's gj_records) against the tree's read of the same bytes
+ * (gltf_no_records = 1): the whole document (its lossless JSON dump, its details and its
+ * warnings), or the same error (code, message, offset), on
  * ganim's exports of samples, the producers' files in tests/data/gltf, files built here,
  * each cut short inside the JSON, with single bytes changed and with members moved. */
 #include <stdio.h>
@@ -16,6 +17,7 @@ typedef struct outcome {
     ganim_error err;
     ganim_buffer dump;
     char *details;
+    char *warnings; /* each warning's code, offset and message, a line each */
 } outcome;
 
 static void read_one(const uint8_t *bytes, size_t size, int records, outcome *o)
@@ -30,6 +32,14 @@ static void read_one(const uint8_t *bytes, size_t size, int records, outcome *o)
     if (o->code == GANIM_OK) {
         CHECK_OK(ganim_export_json(d, NULL, &o->dump, NULL));
         o->details = test_details_json(d, -1, GANIM_DETAILS_FULL);
+        size_t n = 1;
+        for (uint32_t w = 0; w < d->warning_count; w++) n += strlen(d->warnings[w].message) + 48;
+        o->warnings = malloc(n);
+        size_t at = 0;
+        o->warnings[0] = 0;
+        for (uint32_t w = 0; w < d->warning_count; w++)
+            at += (size_t)snprintf(o->warnings + at, n - at, "%d %llu %s\n", (int)d->warnings[w].code,
+                                   (unsigned long long)d->warnings[w].offset, d->warnings[w].message);
     }
     ganim_doc_free(d);
 }
@@ -38,6 +48,7 @@ static void outcome_free(outcome *o)
 {
     ganim_buffer_free(&o->dump);
     free(o->details);
+    free(o->warnings);
 }
 
 static unsigned compared, failed_alike, differ;
@@ -54,7 +65,8 @@ static void both_ways(const uint8_t *bytes, size_t size, const char *what, size_
         same = a.err.code == b.err.code && a.err.offset == b.err.offset && strcmp(a.err.message, b.err.message) == 0;
     if (same && a.code == GANIM_OK)
         same = a.dump.size == b.dump.size && memcmp(a.dump.data, b.dump.data, a.dump.size) == 0 &&
-               ((!a.details && !b.details) || (a.details && b.details && strcmp(a.details, b.details) == 0));
+               ((!a.details && !b.details) || (a.details && b.details && strcmp(a.details, b.details) == 0)) &&
+               a.warnings && b.warnings && strcmp(a.warnings, b.warnings) == 0;
     if (a.code != GANIM_OK && same) failed_alike++;
     if (!same && differ++ < 5)
         CHECK_MSG(0, "%s (%zu): tree %d '%s' at %llu, records %d '%s' at %llu", what, where, a.code, a.err.message,
@@ -96,7 +108,8 @@ static void *plain_alloc(void *user, size_t size)
 }
 
 /* Which of the accessors (1), bufferViews (2), an animation's samplers (4) and channels
- * (8) of a JSON text the reader takes as records (the names of gltf.c's read_json). */
+ * (8) and the nodes (16) of a JSON text the reader takes as records (the names of gltf.c's
+ * read_json). */
 static unsigned records_taken(const uint8_t *json, size_t n)
 {
     static const char *const acc_names[] = { "bufferView", "componentType", "count", "type",
@@ -104,30 +117,35 @@ static unsigned records_taken(const uint8_t *json, size_t n)
     static const char *const view_names[] = { "buffer", "extensions", "byteOffset", "byteLength", "byteStride" };
     static const char *const sampler_names[] = { "interpolation", "input", "output", "extras" };
     static const char *const channel_names[] = { "target", "sampler", "target.path", "target.node" };
-    gj_records r[4] = { { .key = "accessors", .names = acc_names, .fields = 7 },
+    static const char *const node_names[] = {
+        "name", "extras", "matrix", "rotation", "translation", "scale", "children"
+    };
+    gj_records r[5] = { { .key = "accessors", .names = acc_names, .fields = 7 },
                         { .key = "bufferViews", .names = view_names, .fields = 5 },
                         { .key = "samplers", .names = sampler_names, .fields = 4, .depth = 2, .spans = 8u },
-                        { .key = "channels", .names = channel_names, .fields = 4, .depth = 2 } };
+                        { .key = "channels", .names = channel_names, .fields = 4, .depth = 2 },
+                        { .key = "nodes", .names = node_names, .fields = 7, .spans = 0x7Eu } };
     blocks b = { NULL, 0, 0 };
     gj_parser p = { .alloc = plain_alloc,
                     .alloc_user = &b,
                     .max_depth = GLTF_MAX_DEPTH,
                     .who = "test",
                     .records = r,
-                    .record_kinds = 4 };
+                    .record_kinds = 5 };
     const gj_value *root = NULL;
     ganim_error e;
     unsigned taken = 0;
     if (gj_parse(&p, json, n, &root, &e) == GANIM_OK)
-        taken = (r[0].done ? 1u : 0u) | (r[1].done ? 2u : 0u) | (r[2].done ? 4u : 0u) | (r[3].done ? 8u : 0u);
+        taken = (r[0].done ? 1u : 0u) | (r[1].done ? 2u : 0u) | (r[2].done ? 4u : 0u) | (r[3].done ? 8u : 0u) |
+                (r[4].done ? 16u : 0u);
     for (size_t i = 0; i < b.n; i++) free(b.p[i]);
     free(b.p);
     return taken;
 }
 
 /* Every kind of damage to one file: cut (the JSON chunk's tail made spaces, or the text
- * itself cut for a .gltf) at every offset of windows at the text's start, its accessors
- * and its bufferViews; single bytes changed there. */
+ * itself cut for a .gltf) at every offset of windows at the text's start, its accessors,
+ * bufferViews, samplers, channels and nodes; single bytes changed there. */
 static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigned window, unsigned changes)
 {
     uint8_t *w = malloc(size ? size : 1);
@@ -138,13 +156,13 @@ static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigne
     int glb = json != NULL;
     if (!glb) json = w, jn = size;
     unsigned taken = records_taken(json, jn);
-    printf("  %s: accessors %s, bufferViews %s, samplers %s, channels %s as records\n", what,
+    printf("  %s: accessors %s, bufferViews %s, samplers %s, channels %s, nodes %s as records\n", what,
            taken & 1 ? "read" : "not read", taken & 2 ? "read" : "not read", taken & 4 ? "read" : "not read",
-           taken & 8 ? "read" : "not read");
-    if (strchr(what, '/')) CHECK_MSG(taken == 15, "%s: the samples' exports are read as records", what);
-    size_t starts[5] = { 0, 0, 0, 0, 0 };
-    const char *keys[4] = { "\"accessors\"", "\"bufferViews\"", "\"samplers\"", "\"channels\"" };
-    for (int k = 0; k < 4; k++) {
+           taken & 8 ? "read" : "not read", taken & 16 ? "read" : "not read");
+    if (strchr(what, '/')) CHECK_MSG(taken == 31, "%s: the samples' exports are read as records", what);
+    size_t starts[6] = { 0, 0, 0, 0, 0, 0 };
+    const char *keys[5] = { "\"accessors\"", "\"bufferViews\"", "\"samplers\"", "\"channels\"", "\"nodes\":[{" };
+    for (int k = 0; k < 5; k++) {
         for (size_t i = 0; i + strlen(keys[k]) <= jn; i++)
             if (memcmp(json + i, keys[k], strlen(keys[k])) == 0) {
                 starts[k + 1] = i;
@@ -152,7 +170,7 @@ static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigne
             }
     }
     uint32_t x = 0x9E3779B9u ^ (uint32_t)size;
-    for (int s = 0; s < 5; s++) {
+    for (int s = 0; s < 6; s++) {
         if (s && !starts[s]) continue;
         for (size_t c = starts[s]; c < starts[s] + window && c < jn; c++) {
             if (glb) { /* the chunk's tail made spaces: the text ends at c */
@@ -400,7 +418,7 @@ TEST(skin_choice_reads_targets_alike)
                              "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":32}],\"buffers\":[{\"byteLength\":40}]}",
                              nodes[no], paths[pa], paths[pa], nodes[no]);
             size_t total = glb_wrap(glb, text, (size_t)n), len = (size_t)n + (4 - (size_t)n % 4) % 4;
-            CHECK_MSG(records_taken(glb + 20, len) == 15, "%s %s: read as records", paths[pa], nodes[no]);
+            CHECK_MSG(records_taken(glb + 20, len) == 31, "%s %s: read as records", paths[pa], nodes[no]);
             both_ways(glb, total, paths[pa], no);
             outcome o;
             read_one(glb, total, 1, &o);
@@ -560,8 +578,8 @@ TEST(sampler_extras_read_alike)
         "]]]]]]]]]]]]]]]]]]]]]]]]]",
     };
     static const char *const assets[] = {
-        "{\"version\":\"2.0\",\"extras\":{\"ganim\":{\"axes\":\"y-down\",\"axis_conversion\":\"rotate 180 deg about "
-        "X\",\"unit_scale\":1}}}",
+        ("{\"version\":\"2.0\",\"extras\":{\"ganim\":{\"axes\":\"y-down\",\"axis_conversion\":\"rotate 180 deg about "
+         "X\",\"unit_scale\":1}}}"),
         "{\"version\":\"2.0\",\"extras\":{\"ganim\":{}}}",
         "{\"version\":\"2.0\"}",
     };
@@ -594,6 +612,286 @@ TEST(sampler_extras_read_alike)
     CHECK(compared - before == files && recorded >= files - files / 4);
     CHECK_MSG(differ == differ_before, "%u reads differ", differ - differ_before);
     printf("  %u reads compared, %u with samplers as records\n", compared - before, recorded);
+}
+
+/* The nodes read as records (gltf_skeleton.c's node_record: a name copied, an array or an
+ * object kept as its text, the floats and children read from it by json.h's gj_span_floats
+ * and gj_span_item, extras made a tree only when ganim's) against the tree: random node
+ * arrays of 1 to 5 nodes whose members come in any order, repeated, with escapes, of wrong
+ * types, missing, extras with and without ganim's, numbers of every form, spaces between
+ * tokens, under assets that are and are not ganim's (its conversion undone: no rotation
+ * normalised), with and without a skin: the same dump, details and warnings or the same
+ * error. */
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+static const char *const node_names_[] = {
+    "\"j@N\"",
+    "\"a\\u0062\"",
+    "5",
+    "null",
+    "\"\"",
+    "[1]",
+    "{\"x\":1}",
+    "\"a name of more than sixteen bytes @N\"",
+    "\"\xc3\xa9t\xc3\xa9 @N\"",
+    "true",
+};
+static const char *const node_extras[] = {
+    "{\"ganim\":{\"name\":\"orig @N\",\"flags\":3}}",
+    "{\"ganim\":{\"flags\":1}}",
+    "{\"ganim\":{\"flags\":1.0}}",
+    "{\"ganim\":{\"flags\":-1}}",
+    "{\"ganim\":{\"name\":5}}",
+    "{\"other\":1}",
+    "{\"ganim\":{\"name\":\"x\"},\"ganim\":{\"flags\":2}}",
+    "7",
+    "\"s\"",
+    "[1,2]",
+    "{}",
+    "{\"ganim\":[1]}",
+    "{\"ganim\":{\"name\":\"a\\u0062\"}}",
+    "{\"ganim\":{\"flags\":4294967296}}",
+    "{\"ganim\":{\"flags\":4294967295}}",
+    "{\"ganim\":{\"flags\":\"3\"}}",
+    "{\"a\":{\"b\":[1,{\"c\":null}]},\"ganim\":{\"flags\":2}}",
+    "{ \"ganim\" : { \"flags\" : 6 , \"name\" : \"n @N\" } }",
+    "{\"ganim\":{\"flags\":2,\"flags\":1,\"name\":\"p\",\"name\":\"q\"}}",
+    "{\"ganim\":{\"flags\":1e0}}",
+};
+static const char *const node_rotations[] = {
+    "[0,0,0,1]",
+    "[0.7071068,0,0,0.7071068]",
+    "[0,0,0,2]",
+    "[0,0,0,0]",
+    "[1,2,3]",
+    "[1,2,3,4,5]",
+    "[0,0,0,\"1\"]",
+    "[ 0 , 0 , 0 , 1 ]",
+    "[-0,-0e0,0E+0,1.0e0]",
+    "[1e39,0,0,1]",
+    "5",
+    "{\"x\":1}",
+    "[]",
+    "[0,0,0,1e-50]",
+    "[0,0,0,100000000000000000000001]",
+    "[0.5,0.5,0.5,0.5]",
+    "[-0.5,0.5,-0.5,0.50000001]",
+    "[0,0,0,[1]]",
+    "[0,0,0,null]",
+    "[0.1,0.2,0.3,0.9273618495495704]",
+};
+static const char *const node_vec3[] = {
+    "[0,0,-150]",
+    "[1.5,-2.25,3e2]",
+    "[1,2]",
+    "[1,2,3,4]",
+    "[1,2,true]",
+    "\"abc\"",
+    "[1e400,0,0]",
+    "[0.1,0.2,0.3]",
+    "[-0,0,0]",
+    "[[1],2,3]",
+    "[1,1,1]",
+    "[2,2,2]",
+    "[0,0,0]",
+    "null",
+    "[ 1 ,2 , 3 ]",
+    "[1E2,2e-2,-3.5E+1]",
+    "[12345678,-1234567,7]",
+    "[0.000001,1e-45,3.4028235e38]",
+    "{}",
+};
+static const char *const node_matrices[] = {
+    "[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]",     "[1,0,0,0,0,1,0,0,0,0,1,0,5,-6,7,1]",
+    "[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0]",       "[1,0.5,0,0,0,1,0,0,0,0,1,0,0,0,0,1]",
+    "[1,0,0,1,0,1,0,0,0,0,1,0,0,0,0,1]",     "[1e39,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]",
+    "[0,1,0,0,-1,0,0,0,0,0,1,0,0,0,0,1]",    "[2,0,0,0,0,2,0,0,0,0,2,0,0,0,0,1]",
+    "[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,\"1\"]", "7",
+};
+static const char *const node_children[] = {
+    "[1]",     "[2]",   "[1,2]",        "[0]",           "[5]",       "[1.0]",   "[1e0]",
+    "[\"1\"]", "[-1]",  "[]",           "[1,1]",         "{\"a\":1}", "3",       "[ 1 , 2 ]",
+    "[null]",  "[3,4]", "[4294967297]", "[{\"x\":[1]}]", "[2, [1]]",  "[10e-1]",
+};
+static const char *const node_others[] = {
+    "\"mesh\":0",
+    "\"skin\":0",
+    "\"weights\":[1,2]",
+    "\"extensions\":{\"X\":{}}",
+    "\"camera\":0",
+    "\"n\\u0061me\":\"e\"",
+    "\"name2\":\"x\"",
+    "\"rotatio\":[0,0,0,1]",
+    "\"extras\":{\"ganim\":{\"flags\":9}}",
+};
+static const char *const node_assets[] = {
+    ("{\"version\":\"2.0\",\"extras\":{\"ganim\":{\"axes\":\"y-down\",\"axis_conversion\":\"rotate 180 deg about "
+     "X\",\"unit_scale\":1}}}"),
+    "{\"version\":\"2.0\",\"extras\":{\"ganim\":{}}}",
+    "{\"version\":\"2.0\"}",
+};
+
+/* One member of a random node into member (@N: the node's index): mostly the exporter's
+ * shapes, sometimes any; `plain`: only what the records take (no escape, a name that is
+ * not an array or an object, no other member that is an object, none of the seven
+ * repeated: *kinds holds those the node has). */
+static void node_member(uint32_t *x, int plain, int spaced, unsigned node, unsigned *kinds, char *member, size_t cap)
+{
+    for (;;) {
+        const unsigned kind = rnd(x) % 9, usual = rnd(x) % 3 != 0;
+        if (plain && kind < 7 && (*kinds >> kind & 1u)) continue;
+        const char *key = NULL, *val = NULL;
+        switch (kind) {
+        case 0: key = "name", val = usual ? node_names_[0] : node_names_[rnd(x) % COUNT(node_names_)]; break;
+        case 1: key = "extras", val = node_extras[rnd(x) % COUNT(node_extras)]; break;
+        case 2: key = "matrix", val = node_matrices[rnd(x) % COUNT(node_matrices)]; break;
+        case 3: key = "rotation", val = node_rotations[usual ? rnd(x) % 2 : rnd(x) % COUNT(node_rotations)]; break;
+        case 4: key = "translation", val = node_vec3[usual ? rnd(x) % 2 : rnd(x) % COUNT(node_vec3)]; break;
+        case 5: key = "scale", val = node_vec3[usual ? 10 + rnd(x) % 2 : rnd(x) % COUNT(node_vec3)]; break;
+        case 6: key = "children", val = node_children[usual ? rnd(x) % 3 : rnd(x) % COUNT(node_children)]; break;
+        default: val = node_others[rnd(x) % COUNT(node_others)]; break;
+        }
+        if (plain && (strchr(val, '\\') || (kind == 0 && (val[0] == '[' || val[0] == '{')) ||
+                      (!key && strstr(val, "{") != NULL)))
+            continue;
+        size_t w = key ? (size_t)snprintf(member, cap, spaced ? "\"%s\" : " : "\"%s\":", key) : 0;
+        for (const char *q = val; *q && w + 16 < cap; q++) {
+            if (q[0] == '@' && q[1] == 'N') w += (size_t)snprintf(member + w, cap - w, "%u", node), q++;
+            else member[w++] = *q;
+        }
+        member[w] = 0;
+        *kinds |= 1u << kind;
+        return;
+    }
+}
+
+/* gltf_span_item and gltf_span_floats (an array's text read without its tree) against the
+ * tree gj_parse makes of the same text (the reference): random arrays of numbers of every
+ * form, strings holding brackets and commas, literals, nested arrays and objects, spaces
+ * of the four kinds between tokens; every item's type and offset (a number's text) the
+ * tree's, and gj_floats' answer (the same floats when 1) for counts around the items'. */
+TEST(span_items_as_the_tree)
+{
+    static const char *const tokens[] = {
+        "0",        "-0",
+        "1",        "1.5",
+        "1e5",      "-2.5E-3",
+        "12345678", "1234567",
+        "-7654321", "1e39",
+        "1e-50",    "123456789012345678901234",
+        "0.1",      "3.4028235e38",
+        "1E+2",     "\"\"",
+        "\"a\"",    "\"[{]}\"",
+        "\"x,y\"",  "true",
+        "false",    "null",
+        "[]",       "[1,[2]]",
+        "{}",       "{\"a\":[1,\"]\"]}",
+        "[ ]",      "{ \"b\" : { } }",
+    };
+    static const char spaces[] = " \t\n\r";
+    static char text[2048];
+    uint32_t x = 0xBADC0DEu;
+    unsigned tried = 0, floats_taken = 0;
+    for (unsigned t = 0; t < 20000; t++) {
+        size_t n = 0;
+        const unsigned items = rnd(&x) % 18, numeric = t % 3 != 0; /* (a third of any tokens) */
+        text[n++] = '[';
+        for (unsigned k = 0; k < items; k++) {
+            while (rnd(&x) % 4 == 0) text[n++] = spaces[rnd(&x) % 4];
+            if (k) text[n++] = ',';
+            while (rnd(&x) % 4 == 0) text[n++] = spaces[rnd(&x) % 4];
+            const char *tok = tokens[numeric ? rnd(&x) % 15 : rnd(&x) % COUNT(tokens)];
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s", tok);
+        }
+        while (rnd(&x) % 4 == 0) text[n++] = spaces[rnd(&x) % 4];
+        text[n++] = ']';
+        text[n] = 0;
+        blocks b = { NULL, 0, 0 };
+        gj_parser p = { .alloc = plain_alloc, .alloc_user = &b, .max_depth = 16, .who = "test" };
+        const gj_value *tree = NULL;
+        ganim_error e;
+        CHECK_MSG(gj_parse(&p, (const uint8_t *)text, n, &tree, &e) == GANIM_OK, "%s", text);
+        if (!tree) continue;
+        gj_value span, item;
+        memset(&span, 0, sizeof span);
+        span.type = GJ_LATER;
+        span.text = text;
+        span.count = (uint32_t)n;
+        span.offset = 0;
+        uint32_t pos = 0, k = 0;
+        while (gltf_span_item(&span, &pos, &item)) {
+            const gj_value *v = k < tree->count ? &tree->items[k] : NULL;
+            CHECK_MSG(
+                v && v->type == item.type && v->offset == item.offset &&
+                    (v->type != GJ_NUMBER || (v->count == item.count && memcmp(v->text, item.text, v->count) == 0)),
+                "%s: item %u", text, k);
+            k++;
+        }
+        CHECK_MSG(k == tree->count, "%s: %u items, the tree %u", text, k, tree->count);
+        const uint32_t counts[] = { tree->count ? tree->count - 1 : 0, tree->count, tree->count + 1, 3, 4, 16 };
+        for (unsigned c = 0; c < COUNT(counts); c++) {
+            float a[20], f2[20];
+            int ra = gj_floats(tree, a, counts[c]), rb = gltf_span_floats(&span, f2, counts[c]);
+            CHECK_MSG(ra == rb && (!ra || memcmp(a, f2, counts[c] * sizeof *a) == 0), "%s: %u floats: %d, %d", text,
+                      counts[c], ra, rb);
+            floats_taken += (unsigned)ra;
+            tried++;
+        }
+        for (size_t i = 0; i < b.n; i++) free(b.p[i]);
+        free(b.p);
+    }
+    /* not an array, not a span */
+    gj_value obj, item;
+    memset(&obj, 0, sizeof obj);
+    obj.type = GJ_LATER;
+    obj.text = "{\"a\":1}";
+    obj.count = 7;
+    uint32_t pos = 0;
+    float f1[4];
+    CHECK(!gltf_span_item(&obj, &pos, &item) && !gltf_span_floats(&obj, f1, 0));
+    obj.type = GJ_ARRAY;
+    obj.text = "[1]";
+    obj.count = 3;
+    pos = 0;
+    CHECK(!gltf_span_item(&obj, &pos, &item) && !gltf_span_floats(&obj, f1, 1));
+    CHECK(tried == 120000 && floats_taken > 10000);
+    printf("  %u compared, %u taken as floats\n", tried, floats_taken);
+}
+
+TEST(nodes_read_alike)
+{
+    static char text[16384], member[512];
+    static uint8_t glb[16384 + 1024];
+    uint32_t x = 0xC0FFEEu;
+    unsigned before = compared, differ_before = differ, failed_before = failed_alike, recorded = 0;
+    const unsigned files = test_full() ? 20000u : 4000u;
+    for (unsigned t = 0; t < files; t++) {
+        /* half the files only of shapes the records take (no escape, a name that is not an
+         * array or an object, no other member that is an object) */
+        const int plain = t % 2 == 0;
+        const unsigned nn = 1 + rnd(&x) % 5;
+        size_t n = (size_t)snprintf(text, sizeof text, "{\"asset\":%s,\"nodes\":[", node_assets[rnd(&x) % 3]);
+        for (unsigned k = 0; k < nn; k++) {
+            const int spaced = rnd(&x) % 8 == 0;
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s{%s", k ? (spaced ? " , " : ",") : "",
+                                  spaced ? " " : "");
+            /* mostly the exporter's members, sometimes any */
+            const unsigned members = rnd(&x) % 7;
+            unsigned kinds = 0;
+            for (unsigned mi = 0; mi < members; mi++) {
+                node_member(&x, plain, spaced, k, &kinds, member, sizeof member);
+                n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", mi ? (spaced ? " ,\n" : ",") : "", member);
+            }
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s}", spaced ? " " : "");
+        }
+        n += (size_t)snprintf(text + n, sizeof text - n, "]%s}", rnd(&x) % 4 ? ",\"skins\":[{\"joints\":[0]}]" : "");
+        size_t total = glb_wrap(glb, text, n), len = n + (4 - n % 4) % 4;
+        recorded += (records_taken(glb + 20, len) & 16u) != 0;
+        both_ways(glb, total, "nodes", t);
+    }
+    unsigned read = compared - before - (failed_alike - failed_before);
+    CHECK(compared - before == files && recorded >= files / 3 && read >= files / 5);
+    CHECK_MSG(differ == differ_before, "%u reads differ", differ - differ_before);
+    printf("  %u reads compared, %u with nodes as records, %u read\n", compared - before, recorded, read);
 }
 
 /* gltf_field_uint (a record's number, digits read in place) against gj_uint on the tree's
@@ -698,5 +996,7 @@ int main(void)
     RUN(skin_choice_reads_targets_alike);
     RUN(channel_and_sampler_records_read_alike);
     RUN(sampler_extras_read_alike);
+    RUN(span_items_as_the_tree);
+    RUN(nodes_read_alike);
     return test_finish();
 }
