@@ -8,10 +8,14 @@
  * rounding interval: within half a step of v's neighbours (a quarter step below powers of
  * two, where the step below halves), endpoints included when m is even (strtof rounds a
  * tie to the even neighbour). Every test is an integer comparison:
- *   - fast path, v = m / 2^f with 0 <= f <= 56 (normal floats in [2^-33, 2^24)): v's ten
- *     digits and its fraction from one 26 x 64-bit product, the interval's ends in the
- *     same units from shifts, then every precision 6..9 is a rounding of those digits and
- *     two comparisons (`shortest_fast`);
+ *   - scaled path, normal floats in [2^-26, 2^24) (gnum_float): v's nine digits and their
+ *     fraction from one 64-bit product by a per-binade multiplier, the interval's ends
+ *     from the same product, P = 8 tested first (`float_scaled`);
+ *   - fast path, v = m / 2^f with 0 <= f <= 56 (normal floats in [2^-33, 2^24); gnum_float
+ *     takes it below 2^-26, gnum_float_prec everywhere): v's ten digits and its fraction
+ *     from one 26 x 64-bit product, the interval's ends in the same units from shifts, then
+ *     every precision 6..9 is a rounding of those digits and two comparisons
+ *     (`shortest_fast`);
  *   - any other float: the same comparisons on numbers up to 2^203 in a small bignum,
  *     one precision after the other. */
 #include <stdint.h>
@@ -364,7 +368,7 @@ static inline int decompose(float v, int *neg, fparts *p, int *x)
     return 1;
 }
 
-/* Normal floats in [2^-33, 2^24) take the 64-bit path. */
+/* Normal floats in [2^-33, 2^24) can take the 64-bit path (gnum_float: those below 2^-26). */
 static int fast(const fparts *p) { return p->e <= 0 && p->e >= -56; }
 
 static size_t finish(char *out, int neg, uint32_t q, int prec, int x)
