@@ -8,10 +8,14 @@
  * rounding interval: within half a step of v's neighbours (a quarter step below powers of
  * two, where the step below halves), endpoints included when m is even (strtof rounds a
  * tie to the even neighbour). Every test is an integer comparison:
- *   - fast path, v = m / 2^f with 0 <= f <= 56 (normal floats in [2^-33, 2^24)): v's ten
- *     digits and its fraction from one 26 x 64-bit product, the interval's ends in the
- *     same units from shifts, then every precision 6..9 is a rounding of those digits and
- *     two comparisons (`shortest_fast`);
+ *   - scaled path, normal floats in [2^-26, 2^24) (gnum_float): v's nine digits and their
+ *     fraction from one 64-bit product by a per-binade multiplier, the interval's ends
+ *     from the same product, P = 8 tested first (`float_scaled`);
+ *   - fast path, v = m / 2^f with 0 <= f <= 56 (normal floats in [2^-33, 2^24); gnum_float
+ *     takes it below 2^-26, gnum_float_prec everywhere): v's ten digits and its fraction
+ *     from one 26 x 64-bit product, the interval's ends in the same units from shifts, then
+ *     every precision 6..9 is a rounding of those digits and two comparisons
+ *     (`shortest_fast`);
  *   - any other float: the same comparisons on numbers up to 2^203 in a small bignum,
  *     one precision after the other. */
 #include <stdint.h>
@@ -19,6 +23,12 @@
 
 #include "io/bigint.h"
 #include "io/numtext.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GNUM_NOINLINE __attribute__((noinline))
+#else
+#define GNUM_NOINLINE
+#endif
 
 static const uint64_t POW10[20] = {
     1u,
@@ -262,22 +272,51 @@ static inline size_t place(char *out, int neg, const char *dig, int prec, int x)
     return (size_t)(o - out);
 }
 
+/* Eight digits, one a byte of y (the first in the lowest), as text at out. */
+static inline void store_digits8(char *out, uint64_t y)
+{
+    y += 0x3030303030303030u;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(out, &y, 8);
+#else
+    for (int i = 0; i < 8; i++) out[i] = (char)(y >> (8 * i));
+#endif
+}
+
+/* How many bytes of y (nonzero) are zero above its highest nonzero one. */
+static inline int zero_bytes_above(uint64_t y)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_clzll(y) >> 3;
+#else
+    int n = 0;
+    while (!(y >> 56)) n++, y <<= 8;
+    return n;
+#endif
+}
+
 /* q's P digits (a float's: q < 10^P, P <= 9) in printf's %g layout for exponent X (as
  * place, for doubles): the nine digits made at once, then copied in fixed-size pieces;
  * bytes past the text's end, up to out + GNUM_FLOAT_CHARS, are written too. */
 static size_t layout(char *out, int neg, uint32_t q, int prec, int x)
 {
     char dig[32]; /* q's nine digits, then zeros for the fixed-size copies */
-    memset(dig, '0', sizeof dig);
-    uint32_t hi = q / 10000u, lo = q % 10000u; /* hi < 10^5 */
-    dig[0] = (char)('0' + hi / 10000u);
-    memcpy(dig + 1, DIGITS2 + 2 * (hi / 100u % 100u), 2);
-    memcpy(dig + 3, DIGITS2 + 2 * (hi % 100u), 2);
-    memcpy(dig + 5, DIGITS2 + 2 * (lo / 100u), 2);
-    memcpy(dig + 7, DIGITS2 + 2 * (lo % 100u), 2);
+    /* the last eight digits at once, one a byte (the first in the lowest): 4 + 4 in 32-bit
+     * lanes, 2 + 2 in 16-bit lanes (/100 as * 10486 >> 20, exact below 10^4), 1 + 1 in
+     * bytes (/10 as * 103 >> 10, exact below 100) */
+    uint32_t top = prec == 9 ? q / 100000000u : 0, lo8 = q - top * 100000000u;
+    uint64_t y = lo8 / 10000u | (uint64_t)(lo8 % 10000u) << 32;
+    uint64_t h = (y * 10486u >> 20) & 0x0000007f0000007fu;
+    y = h | (y - h * 100u) << 16;
+    h = (y * 103u >> 10) & 0x000f000f000f000fu;
+    y = h | (y - h * 10u) << 8;
+    dig[0] = (char)('0' + top);
+    store_digits8(dig + 1, y);
+    memcpy(dig + 9, "0000000000000000", 16);
+    /* the digits up to the last nonzero one: q's first digit is nonzero, and a zero byte of
+     * y (from the top) is a trailing zero */
+    int nd = prec - (y ? zero_bytes_above(y) : 8);
     const char *d = dig + 9 - prec;
-    int nd = prec; /* the digits up to the last nonzero one */
-    while (nd > 1 && d[nd - 1] == '0') nd--;
     char *o = out;
     *o = '-';
     o += neg;
@@ -329,7 +368,7 @@ static inline int decompose(float v, int *neg, fparts *p, int *x)
     return 1;
 }
 
-/* Normal floats in [2^-33, 2^24) take the 64-bit path. */
+/* Normal floats in [2^-33, 2^24) can take the 64-bit path (gnum_float: those below 2^-26). */
 static int fast(const fparts *p) { return p->e <= 0 && p->e >= -56; }
 
 static size_t finish(char *out, int neg, uint32_t q, int prec, int x)
@@ -346,8 +385,208 @@ static size_t zero(char *out, int neg)
     return 1;
 }
 
-size_t gnum_float(char *out, float v)
+/* ---- the scaled path: normal floats in [2^-26, 2^24), one 64-bit product ------------------
+ * For X in -8..7, j = 8 - X <= 16: v in units of u = 10^(X-8) (v < 10^(X+1) is below 10^9 u)
+ * is v * 10^j = 4m * 5^j * 2^(j+e-2), and 4m * 5^j < 2^26 * 5^16 < 2^64. So n = 4m * C is v
+ * in units of 2^-t u, exactly, with t = max(1, 2-e-j) and C = 5^j * 2^(j+e-2+t); C is a
+ * quarter step of v (2^(e-2)) in the same units. The interval's ends are n + 2C and n - 2C
+ * (n - C below a power of two). Its endpoints never matter here: an endpoint is an odd
+ * multiple of 2^(e-1) or 2^(e-2), with f + 1 or more decimals (f = -e), and a P-digit text
+ * (P <= 8) has at most P - 1 - X of them, so the two could be equal only for f + X <= P - 2,
+ * i.e. f = 0, X = 6, P = 8: integers of 7 digits, whose 7-digit text is v itself. So a text
+ * D (an integer in units u for P <= 8) reads back exactly when
+ * floor((n - L) / 2^t) < D <= floor((n + 2C) / 2^t). */
+typedef struct {
+    uint64_t c4; /* 4C: v = m * c4 / 2^t units u */
+    int t, x;
+} fscale_x;
+
+typedef struct {
+    uint32_t thr;   /* v >= 10^y (X = y rather than y - 1) when m >= thr (2^24: never) */
+    fscale_x sc[2]; /* X = y - 1, X = y */
+} fscale;
+
+/* bexp 101..150, made in exact arithmetic by a script (docs/benchmarks.md, "Twenty-seventh
+ * session (numy)"); test_numtext checks every entry's floats around thr and at the binade's
+ * ends against the C library (`scaled_binades`), and every float it covers was compared with
+ * the previous code. */
+static const fscale FSCALE[50] = {
+    { 16777216u, { { 610351562500u, 35, -8 }, { 122070312500u, 36, -7 } } }, /* 101 */
+    { 16777216u, { { 610351562500u, 34, -8 }, { 122070312500u, 35, -7 } } }, /* 102 */
+    { 14073749u, { { 610351562500u, 33, -8 }, { 122070312500u, 34, -7 } } }, /* 103 */
+    { 16777216u, { { 122070312500u, 33, -7 }, { 24414062500u, 34, -6 } } },  /* 104 */
+    { 16777216u, { { 122070312500u, 32, -7 }, { 24414062500u, 33, -6 } } },  /* 105 */
+    { 16777216u, { { 122070312500u, 31, -7 }, { 24414062500u, 32, -6 } } },  /* 106 */
+    { 8796094u, { { 122070312500u, 30, -7 }, { 24414062500u, 31, -6 } } },   /* 107 */
+    { 16777216u, { { 24414062500u, 30, -6 }, { 4882812500u, 31, -5 } } },    /* 108 */
+    { 16777216u, { { 24414062500u, 29, -6 }, { 4882812500u, 30, -5 } } },    /* 109 */
+    { 10995117u, { { 24414062500u, 28, -6 }, { 4882812500u, 29, -5 } } },    /* 110 */
+    { 16777216u, { { 4882812500u, 28, -5 }, { 976562500u, 29, -4 } } },      /* 111 */
+    { 16777216u, { { 4882812500u, 27, -5 }, { 976562500u, 28, -4 } } },      /* 112 */
+    { 13743896u, { { 4882812500u, 26, -5 }, { 976562500u, 27, -4 } } },      /* 113 */
+    { 16777216u, { { 976562500u, 26, -4 }, { 195312500u, 27, -3 } } },       /* 114 */
+    { 16777216u, { { 976562500u, 25, -4 }, { 195312500u, 26, -3 } } },       /* 115 */
+    { 16777216u, { { 976562500u, 24, -4 }, { 195312500u, 25, -3 } } },       /* 116 */
+    { 8589935u, { { 976562500u, 23, -4 }, { 195312500u, 24, -3 } } },        /* 117 */
+    { 16777216u, { { 195312500u, 23, -3 }, { 39062500u, 24, -2 } } },        /* 118 */
+    { 16777216u, { { 195312500u, 22, -3 }, { 39062500u, 23, -2 } } },        /* 119 */
+    { 10737419u, { { 195312500u, 21, -3 }, { 39062500u, 22, -2 } } },        /* 120 */
+    { 16777216u, { { 39062500u, 21, -2 }, { 7812500u, 22, -1 } } },          /* 121 */
+    { 16777216u, { { 39062500u, 20, -2 }, { 7812500u, 21, -1 } } },          /* 122 */
+    { 13421773u, { { 39062500u, 19, -2 }, { 7812500u, 20, -1 } } },          /* 123 */
+    { 16777216u, { { 7812500u, 19, -1 }, { 1562500u, 20, 0 } } },            /* 124 */
+    { 16777216u, { { 7812500u, 18, -1 }, { 1562500u, 19, 0 } } },            /* 125 */
+    { 16777216u, { { 7812500u, 17, -1 }, { 1562500u, 18, 0 } } },            /* 126 */
+    { 16777216u, { { 1562500u, 17, 0 }, { 312500u, 18, 1 } } },              /* 127 */
+    { 16777216u, { { 1562500u, 16, 0 }, { 312500u, 17, 1 } } },              /* 128 */
+    { 16777216u, { { 1562500u, 15, 0 }, { 312500u, 16, 1 } } },              /* 129 */
+    { 10485760u, { { 1562500u, 14, 0 }, { 312500u, 15, 1 } } },              /* 130 */
+    { 16777216u, { { 312500u, 14, 1 }, { 62500u, 15, 2 } } },                /* 131 */
+    { 16777216u, { { 312500u, 13, 1 }, { 62500u, 14, 2 } } },                /* 132 */
+    { 13107200u, { { 312500u, 12, 1 }, { 62500u, 13, 2 } } },                /* 133 */
+    { 16777216u, { { 62500u, 12, 2 }, { 12500u, 13, 3 } } },                 /* 134 */
+    { 16777216u, { { 62500u, 11, 2 }, { 12500u, 12, 3 } } },                 /* 135 */
+    { 16384000u, { { 62500u, 10, 2 }, { 12500u, 11, 3 } } },                 /* 136 */
+    { 16777216u, { { 12500u, 10, 3 }, { 2500u, 11, 4 } } },                  /* 137 */
+    { 16777216u, { { 12500u, 9, 3 }, { 2500u, 10, 4 } } },                   /* 138 */
+    { 16777216u, { { 12500u, 8, 3 }, { 2500u, 9, 4 } } },                    /* 139 */
+    { 10240000u, { { 12500u, 7, 3 }, { 2500u, 8, 4 } } },                    /* 140 */
+    { 16777216u, { { 2500u, 7, 4 }, { 500u, 8, 5 } } },                      /* 141 */
+    { 16777216u, { { 2500u, 6, 4 }, { 500u, 7, 5 } } },                      /* 142 */
+    { 12800000u, { { 2500u, 5, 4 }, { 500u, 6, 5 } } },                      /* 143 */
+    { 16777216u, { { 500u, 5, 5 }, { 100u, 6, 6 } } },                       /* 144 */
+    { 16777216u, { { 500u, 4, 5 }, { 100u, 5, 6 } } },                       /* 145 */
+    { 16000000u, { { 500u, 3, 5 }, { 100u, 4, 6 } } },                       /* 146 */
+    { 16777216u, { { 100u, 3, 6 }, { 20u, 4, 7 } } },                        /* 147 */
+    { 16777216u, { { 100u, 2, 6 }, { 20u, 3, 7 } } },                        /* 148 */
+    { 16777216u, { { 100u, 1, 6 }, { 20u, 2, 7 } } },                        /* 149 */
+    { 10000000u, { { 200u, 1, 6 }, { 20u, 1, 7 } } },                        /* 150 */
+};
+
+/* Powers of two, 2^-26 .. 2^23: their text (made by the same script, from %.*g and a
+ * read-back), q of P digits for exponent X. */
+typedef struct {
+    uint32_t q;
+    int prec, x;
+} fpow2;
+
+static const fpow2 FPOW2[50] = {
+    { 14901161u, 8, -8 }, /* 2^-26: 1.4901161e-08 */
+    { 29802322u, 8, -8 }, /* 2^-25: 2.9802322e-08 */
+    { 59604645u, 8, -8 }, /* 2^-24: 5.9604645e-08 */
+    { 11920929u, 8, -7 }, /* 2^-23: 1.1920929e-07 */
+    { 23841858u, 8, -7 }, /* 2^-22: 2.3841858e-07 */
+    { 47683716u, 8, -7 }, /* 2^-21: 4.7683716e-07 */
+    { 9536743u, 7, -7 },  /* 2^-20: 9.536743e-07 */
+    { 19073486u, 8, -6 }, /* 2^-19: 1.9073486e-06 */
+    { 38146973u, 8, -6 }, /* 2^-18: 3.8146973e-06 */
+    { 76293945u, 8, -6 }, /* 2^-17: 7.6293945e-06 */
+    { 15258789u, 8, -5 }, /* 2^-16: 1.5258789e-05 */
+    { 30517578u, 8, -5 }, /* 2^-15: 3.0517578e-05 */
+    { 61035156u, 8, -5 }, /* 2^-14: 6.1035156e-05 */
+    { 12207031u, 8, -4 }, /* 2^-13: 0.00012207031 */
+    { 24414062u, 8, -4 }, /* 2^-12: 0.00024414062 */
+    { 48828125u, 8, -4 }, /* 2^-11: 0.00048828125 */
+    { 9765625u, 7, -4 },  /* 2^-10: 0.0009765625 */
+    { 1953125u, 7, -3 },  /* 2^-9: 0.001953125 */
+    { 390625u, 6, -3 },   /* 2^-8: 0.00390625 */
+    { 781250u, 6, -3 },   /* 2^-7: 0.0078125 */
+    { 156250u, 6, -2 },   /* 2^-6: 0.015625 */
+    { 312500u, 6, -2 },   /* 2^-5: 0.03125 */
+    { 625000u, 6, -2 },   /* 2^-4: 0.0625 */
+    { 125000u, 6, -1 },   /* 2^-3: 0.125 */
+    { 250000u, 6, -1 },   /* 2^-2: 0.25 */
+    { 500000u, 6, -1 },   /* 2^-1: 0.5 */
+    { 100000u, 6, 0 },    /* 2^0: 1 */
+    { 200000u, 6, 0 },    /* 2^1: 2 */
+    { 400000u, 6, 0 },    /* 2^2: 4 */
+    { 800000u, 6, 0 },    /* 2^3: 8 */
+    { 160000u, 6, 1 },    /* 2^4: 16 */
+    { 320000u, 6, 1 },    /* 2^5: 32 */
+    { 640000u, 6, 1 },    /* 2^6: 64 */
+    { 128000u, 6, 2 },    /* 2^7: 128 */
+    { 256000u, 6, 2 },    /* 2^8: 256 */
+    { 512000u, 6, 2 },    /* 2^9: 512 */
+    { 102400u, 6, 3 },    /* 2^10: 1024 */
+    { 204800u, 6, 3 },    /* 2^11: 2048 */
+    { 409600u, 6, 3 },    /* 2^12: 4096 */
+    { 819200u, 6, 3 },    /* 2^13: 8192 */
+    { 163840u, 6, 4 },    /* 2^14: 16384 */
+    { 327680u, 6, 4 },    /* 2^15: 32768 */
+    { 655360u, 6, 4 },    /* 2^16: 65536 */
+    { 131072u, 6, 5 },    /* 2^17: 131072 */
+    { 262144u, 6, 5 },    /* 2^18: 262144 */
+    { 524288u, 6, 5 },    /* 2^19: 524288 */
+    { 1048576u, 7, 6 },   /* 2^20: 1048576 */
+    { 2097152u, 7, 6 },   /* 2^21: 2097152 */
+    { 4194304u, 7, 6 },   /* 2^22: 4194304 */
+    { 8388608u, 7, 6 },   /* 2^23: 8388608 */
+};
+
+/* v (q9 units u, `half` its fraction's first bit, `below` whether any bit after it is set)
+ * rounded at the digit worth d (ties to even): q; returns whether its text (q * d units,
+ * P = 9 - log10 d <= 8) reads back, lo <= D <= lo + w. */
+static int scaled_reads(uint32_t q9, uint32_t half, uint32_t below, uint32_t d, uint32_t lo, uint32_t w, uint32_t *q)
 {
+    uint32_t k = q9 / d, r = q9 - k * d;
+    k += 2 * r + half + (below | (k & 1u)) > d;
+    *q = k;
+    return k * d - lo <= w;
+}
+
+/* The scaled path's rare case: v's fraction in units u 0 or 1/2 (a tie possible): P = 6,
+ * 7, 8 tested in turn, each rounded to even. */
+static GNUM_NOINLINE size_t scaled_rare(char *out, uint32_t u)
+{
+    uint32_t bexp = (u >> 23) & 0xffu, m = (u & 0x7fffffu) | 0x800000u;
+    const fscale *f = &FSCALE[bexp - 101u];
+    const fscale_x *sc = &f->sc[m >= f->thr];
+    uint64_t n = m * sc->c4;
+    int t = sc->t, prec = 6;
+    uint32_t q9 = (uint32_t)(n >> t), q = 0, half = (uint32_t)(n >> (t - 1)) & 1u;
+    uint32_t below = t > 1 && (n & (((uint64_t)1 << (t - 1)) - 1)) != 0;
+    uint32_t lo = (uint32_t)((n - (sc->c4 >> 1)) >> t) + 1, w = (uint32_t)((n + (sc->c4 >> 1)) >> t) - lo;
+    while (prec < 9 && !scaled_reads(q9, half, below, (uint32_t)POW10[9 - prec], lo, w, &q)) prec++;
+    if (prec == 9) (void)scaled_reads(q9, half, below, 1u, lo, w, &q);
+    return finish(out, (int)(u >> 31), q, prec, sc->x);
+}
+
+/* v = m * 2^(bexp-150), bexp 101..150 (2^23 <= m < 2^24): its text at the shortest
+ * precision 6..9 that reads back; a power of two's from FPOW2. Elsewhere the interval is symmetric and
+ * its endpoints never matter, and D(P+1) is no farther from v than D(P) (the nearest
+ * multiple of a finer step; a tie to even picks D(P) itself): if P reads back, so does
+ * P + 1. So P = 8 first (the most common), then 7 and 6 while they read back, else 9.
+ * With v's fraction neither 0 nor 1/2 (nearly always) no rounding is a tie: q = (q9 + d/2)
+ * / d, and q9 + the fraction's first bit for P = 9. */
+static inline size_t float_scaled(char *out, uint32_t u)
+{
+    uint32_t bexp = (u >> 23) & 0xffu, frac = u & 0x7fffffu;
+    int neg = (int)(u >> 31);
+    if (frac == 0) return layout(out, neg, FPOW2[bexp - 101u].q, FPOW2[bexp - 101u].prec, FPOW2[bexp - 101u].x);
+    const fscale *f = &FSCALE[bexp - 101u];
+    uint32_t m = frac | 0x800000u;
+    const fscale_x *sc = &f->sc[m >= f->thr];
+    uint64_t c4 = sc->c4, n = m * c4;
+    int t = sc->t, x = sc->x;
+    if ((n >> (t - 1) << (t - 1)) == n) return scaled_rare(out, u);
+    uint32_t q9 = (uint32_t)(n >> t); /* v's nine digits, their floor */
+    uint64_t h = c4 >> 1;
+    uint32_t lo = (uint32_t)((n - h) >> t) + 1, w = (uint32_t)((n + h) >> t) - lo;
+    uint32_t q8 = (q9 + 5u) / 10u;
+    if (q8 * 10u - lo > w) return finish(out, neg, q9 + ((uint32_t)(n >> (t - 1)) & 1u), 9, x);
+    uint32_t q7 = (q9 + 50u) / 100u;
+    if (q7 * 100u - lo > w) return finish(out, neg, q8, 8, x);
+    uint32_t q6 = (q9 + 500u) / 1000u;
+    if (q6 * 1000u - lo > w) return finish(out, neg, q7, 7, x);
+    return finish(out, neg, q6, 6, x);
+}
+
+/* gnum_float's other floats: zeros, the 64-bit path's lowest, the bignum path. */
+static GNUM_NOINLINE size_t float_other(char *out, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    if (!(u << 1)) return zero(out, (int)(u >> 31));
     int neg, x;
     fparts p;
     if (!decompose(v, &neg, &p, &x)) {
@@ -360,6 +599,15 @@ size_t gnum_float(char *out, float v)
         while (!round_big(&p, prec, x, &q) && prec < 9) prec++;
     }
     return finish(out, neg, q, prec, x);
+}
+
+size_t gnum_float(char *out, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    uint32_t bexp = (u >> 23) & 0xffu;
+    if (bexp - 101u > 49u) return float_other(out, v); /* not a normal float in [2^-26, 2^24) */
+    return float_scaled(out, u);
 }
 
 size_t gnum_float_prec(char *out, float v, int prec)

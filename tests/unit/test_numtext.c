@@ -26,6 +26,9 @@
 
 static long mismatches;
 
+static const uint32_t POW10_TEST[10] = { 1u,      10u,      100u,      1000u,      10000u,
+                                         100000u, 1000000u, 10000000u, 100000000u, 1000000000u };
+
 static size_t reference(char *out, size_t cap, float v) { return tn_float_text(out, cap, v); }
 
 static float from_bits(uint32_t u) { return tn_float_bits(u); }
@@ -139,16 +142,50 @@ TEST(whole_binades)
     binade(1);   /* the smallest normals */
     binade(93);  /* [2^-34, 2^-33): just below the fast path, on the bignum */
     binade(94);  /* [2^-33, 2^-32): the fast path's lowest, ten digits from 10^19 */
+    binade(100); /* [2^-27, 2^-26): just below the scaled path, on the fast path */
+    binade(101); /* [2^-26, 2^-25): the scaled path's lowest, X = -8 */
     binade(110); /* [2^-17, 2^-16): 7.6e-6 .. 1.5e-5, both sides of 1e-5 */
     binade(113); /* [2^-14, 2^-13): 6.1e-5 .. 1.2e-4, the fixed / exponent switch at 1e-4 */
     binade(126); /* [0.5, 1) */
     binade(143); /* [65536, 131072): 1e5 */
     binade(146); /* [2^19, 2^20): 1e6 (%.6g writes 1e+06) */
-    binade(150); /* [2^23, 2^24): the fast path's highest, integers and halves */
+    binade(150); /* [2^23, 2^24): the scaled path's highest, integers and halves */
     binade(151); /* [2^24, 2^25): just above it, on the bignum */
     binade(153); /* [2^26, 2^27): 1e8, beyond the fast path */
     binade(156); /* [2^29, 2^30): 1e9 */
     binade(254); /* up to FLT_MAX */
+    CHECK_EQ_INT(mismatches, 0);
+}
+
+/* The scaled path (normal floats in [2^-26, 2^24), v * 10^(8-X) from one product with a
+ * per-binade table): every binade's first and last floats (bexp 100..151, the path's two
+ * ends and the floats next to them), the floats around every binade's power of ten (the
+ * table's thresholds: where X moves up by one), and floats whose exact decimal has ten
+ * significant digits ending in 5 (v's fraction in units of 10^(X-8) exactly 1/2: a tie
+ * at %.9g, taken by the path's rare branch) or fewer (a fraction of 0). */
+TEST(scaled_binades)
+{
+    for (uint32_t bexp = 100; bexp <= 151; bexp++) {
+        for (uint32_t d = 0; d < 6; d++) {
+            check_both_signs(from_bits((bexp << 23) + d));
+            check_both_signs(from_bits((bexp << 23) + 0x7fffffu - d));
+        }
+    }
+    for (int y = -9; y <= 8; y++) {
+        char s[16];
+        snprintf(s, sizeof s, "1e%d", y);
+        uint32_t u = bits_of(strtof(s, NULL));
+        for (uint32_t d = 0; d < 41; d++) check_both_signs(from_bits(u - 20 + d));
+    }
+    /* K + i / 2^p, K of 10 - p digits below 2^(24 - p): exact floats of ten digits */
+    for (int p = 1; p <= 10; p++) {
+        uint32_t k0 = p < 10 ? (uint32_t)POW10_TEST[9 - p] : 0u, frac_n = 1u << p;
+        for (uint32_t j = 0; j < 40; j++) {
+            uint32_t k = k0 + j * 7919u % (k0 ? k0 : 1u);
+            if (k >= 1u << (24 - p)) continue;
+            for (uint32_t i = 0; i < frac_n && i < 64; i++) check_both_signs(ldexpf((float)(k * frac_n + i), -p));
+        }
+    }
     CHECK_EQ_INT(mismatches, 0);
 }
 
@@ -517,6 +554,7 @@ int main(int argc, char **argv)
     RUN(edges);
     RUN(exact_ties);
     RUN(whole_binades);
+    RUN(scaled_binades);
     RUN(random_bit_patterns);
     RUN(writer_maps_non_finite);
     RUN(double_edges);
