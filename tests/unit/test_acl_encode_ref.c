@@ -15,19 +15,8 @@
 #include "support/tbuild.h"
 #include "test.h"
 
-static uint64_t rng_state = 0x2545f4914f6cdd1du;
-
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static uint32_t rnd_below(uint32_t n) { return (uint32_t)(rnd() % n); }
-static double rnd_unit(void) { return (double)(rnd() >> 11) * 0x1p-53; } /* [0, 1) */
-static double rnd_sym(double a) { return (2 * rnd_unit() - 1) * a; }     /* (-a, a) */
+#define TRAND_SEED 0x2545f4914f6cdd1du
+#include "support/trand.h"
 
 static void quat_of(double ax, double ay, double az, float q[4])
 {

@@ -17,19 +17,8 @@
 #define MAXB 24
 #define MAXF 48
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static uint32_t rnd_below(uint32_t n) { return (uint32_t)(rnd() % n); }
-static double rnd_unit(void) { return (double)(rnd() >> 11) * 0x1p-53; } /* [0, 1) */
-static double rnd_sym(double a) { return (2 * rnd_unit() - 1) * a; }     /* (-a, a) */
+#define TRAND_SEED 0x9e3779b97f4a7c15u
+#include "support/trand.h"
 static const double RPI = 3.14159265358979323846;
 
 /* One rotation of a kind chosen at random (x y z w). */
