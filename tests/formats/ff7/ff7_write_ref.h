@@ -1,6 +1,7 @@
 /* The FF7 writer's pieces as they were before the twenty-seventh session (e0c9a69), kept
  * frozen for test_ff7_write_speed: the new ones must give the same results for every
- * input. Do not change them to follow the library. */
+ * input. Do not change them to follow the library. (One change: ref_lround for lround, the
+ * same with a conforming C library; see it.) */
 #ifndef GANIM_TEST_FF7_WRITE_REF_H
 #define GANIM_TEST_FF7_WRITE_REF_H
 
@@ -17,10 +18,28 @@ static int32_t ref_circ_dist(int32_t a, int32_t b)
     return d > 2048 ? 4096 - d : d;
 }
 
+/* lround as C11 7.12.9.7 defines it (half away from zero), from the double's bits in
+ * integers, for |x| < 2^30 (every unit the writer makes); the C library's lround beyond.
+ * The old code called lround itself: the same with glibc, but Wine's msvcrt lround gives
+ * 1 for 0.49999999999999994 (the double below a half), as floor(x + 0.5) does, where C's
+ * lround (and the library's round_units) give 0. */
+static long ref_lround(double x)
+{
+    if (!(fabs(x) < 0x1p30)) return lround(x);
+    int ex;
+    double f = frexp(fabs(x), &ex);           /* |x| = f 2^ex, f in [0.5, 1) (or 0) */
+    int64_t m = (int64_t)ldexp(f, 53), r;     /* |x| = m 2^(ex - 53), m < 2^53 exactly */
+    int k = 53 - ex;                          /* bits below the binary point */
+    if (k <= 0) r = m << -k;                  /* whole (not reached: ex <= 30) */
+    else if (k > 62) r = 0;                   /* below 2^-10: not a half */
+    else r = (m >> k) + ((m >> (k - 1)) & 1); /* the half bit rounds up: away from zero */
+    return x < 0 ? -(long)r : (long)r;
+}
+
 static uint16_t ref_quantise(double angle, unsigned bkey)
 {
     double units = angle * 4096.0 / REF_FF7_TAU / (double)(1u << bkey);
-    long q = lround(units);
+    long q = ref_lround(units);
     return (uint16_t)(((uint32_t)q << bkey) & 0xFFFu);
 }
 
