@@ -2,6 +2,7 @@
 #ifndef GANIM_CORE_INTERNAL_H
 #define GANIM_CORE_INTERNAL_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,6 +61,34 @@ static inline void ganim_quat_to_mat3d(double x, double y, double z, double w, d
     m[6] = s * (x * z - y * w);
     m[7] = s * (y * z + x * w);
     m[8] = 1 - s * (x * x + y * y);
+}
+
+/* ganim_quat_to_euler for the order whose axes are a, b, c (a permutation of 0, 1, 2 for X,
+ * Y, Z: R = R_a(ta) R_b(tb) R_c(tc)) with parity p (+1.0 when a -> b -> c is cyclic X -> Y
+ * -> Z): the one body of the public call (math.c, axes from its table) and of callers whose
+ * order is a constant (the FF7 writer's YXZ: 1, 0, 2, -1.0), so every caller gets the same
+ * doubles. The middle angle is tb = asin(p R[a][c]), the outer two from the remaining
+ * entries; in gimbal lock everything goes into the first angle. */
+static inline void ganim_quat_to_euler_axes(ganim_quat q, int a, int b, int c, double p, double xyz[3])
+{
+    double m[9];
+    ganim_quat_to_mat3d(q.x, q.y, q.z, q.w, m);
+#define GANIM_M(r, k) m[(r)*3 + (k)]
+    double sb = p * GANIM_M(a, c);
+    if (sb > 1) sb = 1;
+    if (sb < -1) sb = -1;
+    double tb = asin(sb), ta, tc;
+    if (fabs(sb) < 0.9999999) {
+        ta = atan2(-p * GANIM_M(b, c), GANIM_M(c, c));
+        tc = atan2(-p * GANIM_M(a, b), GANIM_M(a, a));
+    } else {
+        tc = 0;
+        ta = atan2(p * GANIM_M(c, b), GANIM_M(b, b));
+    }
+#undef GANIM_M
+    xyz[a] = ta;
+    xyz[b] = tb;
+    xyz[c] = tc;
 }
 
 /* ---- allocator ---------------------------------------------------------------- */

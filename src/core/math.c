@@ -228,9 +228,8 @@ ganim_quat ganim_quat_from_mat3(const float m[9])
     return ganim_quat_normalize(q);
 }
 
-/* General Euler decomposition for R = R_a(θa) R_b(θb) R_c(θc), a,b,c a permutation of X,Y,Z.
- * With parity p (+1 if (a,b,c) is cyclic XYZ order), the middle angle is
- * θb = asin(p * R[a][c]) and the outer two come from the remaining entries. */
+/* General Euler decomposition for R = R_a(θa) R_b(θb) R_c(θc), a,b,c a permutation of X,Y,Z:
+ * ganim_quat_to_euler_axes (internal.h) with the order's axes and parity. */
 void ganim_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3])
 {
     /* per order: the axes a, b, c (order_axes' letters) and the parity p */
@@ -240,26 +239,7 @@ void ganim_quat_to_euler(ganim_quat q, ganim_euler_order order, double xyz[3])
     } axes[6] = { { 0, 1, 2, 1.0 }, { 0, 2, 1, -1.0 }, { 1, 0, 2, -1.0 },
                   { 1, 2, 0, 1.0 }, { 2, 0, 1, 1.0 },  { 2, 1, 0, -1.0 } };
     if ((unsigned)order > GANIM_EULER_ZYX) order = GANIM_EULER_XYZ;
-    int a = axes[order].a, b = axes[order].b, c = axes[order].c;
-    double p = axes[order].p; /* +1 when cyclic: X->Y->Z */
-    double m[9];
-    ganim_quat_to_mat3d(q.x, q.y, q.z, q.w, m);
-#define M(r, k) m[(r)*3 + (k)]
-    double sb = p * M(a, c);
-    if (sb > 1) sb = 1;
-    if (sb < -1) sb = -1;
-    double tb = asin(sb), ta, tc;
-    if (fabs(sb) < 0.9999999) {
-        ta = atan2(-p * M(b, c), M(c, c));
-        tc = atan2(-p * M(a, b), M(a, a));
-    } else { /* gimbal lock: put everything into the first angle */
-        tc = 0;
-        ta = atan2(p * M(c, b), M(b, b));
-    }
-#undef M
-    xyz[a] = ta;
-    xyz[b] = tb;
-    xyz[c] = tc;
+    ganim_quat_to_euler_axes(q, axes[order].a, axes[order].b, axes[order].c, axes[order].p, xyz);
 }
 
 void ganim_mat4_from_transform(const ganim_transform *t, float m[16])

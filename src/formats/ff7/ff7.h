@@ -327,8 +327,13 @@ ganim_code ff7_clip_fill(ganim_doc *doc, ganim_clip *clip, const ff7_clip_info *
 
 /* The name of a role: body, weapon, extra, anim. */
 const char *ff7_role_name(int role);
-/* Nearest multiple of 2^bkey, modulo 4096. */
-uint16_t ff7_quantise_raw(uint16_t raw, unsigned bkey);
+/* Nearest multiple of 2^bkey, modulo 4096 (halves up). */
+static inline uint16_t ff7_quantise_raw(uint16_t raw, unsigned bkey)
+{
+    if (!bkey) return raw;
+    uint32_t half = 1u << (bkey - 1);
+    return (uint16_t)(((raw + half) >> bkey << bkey) & 0xFFFu);
+}
 /* Role and rotation slot count of a clip that has no ff7 record (from another format). */
 int ff7_guess_role(const ganim_doc *doc, const ganim_clip *clip);
 uint32_t ff7_slots_for(const ganim_doc *doc, const ganim_clip *clip, int role);

@@ -442,33 +442,10 @@ static GANIM_ALWAYS_INLINE uint16_t quantise(double angle, unsigned bkey)
     return (uint16_t)(((uint32_t)q << bkey) & 0xFFFu);
 }
 
-/* ganim_quat_to_euler(q, GANIM_EULER_YXZ, e) in line: its order's axes a = Y, b = X, c = Z
- * and parity p = -1 put in (M(r, k) = m[3 r + k]): sb = p M(a, c) = -1.0 m[5]; ta (y) =
- * atan2(-p M(b, c), M(c, c)) = atan2(1.0 m[2], m[8]), tc (z) = atan2(-p M(a, b), M(a, a)) =
- * atan2(1.0 m[3], m[4]); in gimbal lock ta = atan2(p M(c, b), M(b, b)) = atan2(-1.0 m[6],
- * m[0]). The same matrix (ganim_quat_to_mat3d), the same products by +-1.0 (exact, zeros'
- * signs included) and the same libm calls: the same doubles, bit for bit
+/* ganim_quat_to_euler(q, GANIM_EULER_YXZ, e) in line: its order's axes Y, X, Z (1, 0, 2)
+ * and parity -1 as constants in the one body (internal.h), the same doubles bit for bit
  * (test_ff7_write_speed compares them over tens of millions of quaternions). */
-static inline void quat_to_yxz(ganim_quat q, double e[3])
-{
-    double m[9];
-    ganim_quat_to_mat3d(q.x, q.y, q.z, q.w, m);
-    const double p = -1.0;
-    double sb = p * m[5];
-    if (sb > 1) sb = 1;
-    if (sb < -1) sb = -1;
-    double tb = asin(sb), ta, tc;
-    if (fabs(sb) < 0.9999999) {
-        ta = atan2(-p * m[2], m[8]);
-        tc = atan2(-p * m[3], m[4]);
-    } else {
-        tc = 0;
-        ta = atan2(p * m[6], m[0]);
-    }
-    e[0] = tb;
-    e[1] = ta;
-    e[2] = tc;
-}
+static inline void quat_to_yxz(ganim_quat q, double e[3]) { ganim_quat_to_euler_axes(q, 1, 0, 2, -1.0, e); }
 
 long ff7_round_units(double u) { return round_units(u); }
 void ff7_quat_yxz(ganim_quat q, double e[3]) { quat_to_yxz(q, e); }
@@ -526,12 +503,4 @@ void ff7_quat_to_raw(ganim_quat q, unsigned bkey, const uint16_t *prev, uint16_t
 {
     if (bkey == 0) quat_to_raw(q, 0, prev, out);
     else quat_to_raw(q, bkey, prev, out);
-}
-
-/* Nearest multiple of 2^bkey, modulo 4096. */
-uint16_t ff7_quantise_raw(uint16_t raw, unsigned bkey)
-{
-    if (!bkey) return raw;
-    uint32_t half = 1u << (bkey - 1);
-    return (uint16_t)(((raw + half) >> bkey << bkey) & 0xFFFu);
 }

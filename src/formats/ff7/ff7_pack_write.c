@@ -22,9 +22,8 @@ ganim_code ff7_choose_bkey(const int *cands, int ncand, uint32_t slots, uint32_t
         unsigned k = (unsigned)cands[c];
         /* bKey 0 quantises nothing (ff7_quantise_raw gives each value back): rot itself */
         const uint16_t *q = rot;
-        if (k) { /* ff7_quantise_raw(rot[i], k) for k >= 1, in line */
-            uint32_t half = 1u << (k - 1);
-            for (size_t i = 0; i < n; i++) scratch[i] = (uint16_t)(((rot[i] + half) >> k << k) & 0xFFFu);
+        if (k) {
+            for (size_t i = 0; i < n; i++) scratch[i] = ff7_quantise_raw(rot[i], k);
             q = scratch;
         }
         best = ff7_stream_bits(k, slots, frames, pos, q);
