@@ -136,7 +136,7 @@ static void random_unit(float q[4])
 /* Uniformly random unit quaternions (as floats, as a clip holds them). */
 TEST(random_unit_quaternions)
 {
-    uint64_t n = test_full() ? 4000000u : 250000u, before = g_compared;
+    uint64_t n = test_full() ? 4000000u : 250000u, before = g_compared, failed = g_failed;
     for (uint64_t i = 0; i < n; i++) {
         float q[4];
         random_unit(q);
@@ -148,6 +148,47 @@ TEST(random_unit_quaternions)
         }
     }
     printf("  random: %llu comparisons\n", (unsigned long long)(g_compared - before));
+    CHECK(g_failed == failed); /* compare reports only the first ten of the whole run */
+}
+
+/* Quaternions whose components 0-1 or 2-3 hold about 1e-6 of the squared length, the cut
+ * below which ala_rot16_both gives that pair no bound (its bound's rounding error is shown
+ * small only from 1e-6 up): shares spread over a factor of 16 either side, and shares whose
+ * double, as the search computes it from the float q, lands within a few steps of 1e-6. */
+TEST(pair_share_across_the_cutoff)
+{
+    uint64_t n = test_full() ? 1000000u : 60000u, before = g_compared, failed = g_failed;
+    uint64_t below = 0, above = 0, near = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        double share = 1e-6 * exp((rnd01() - 0.5) * 2.0 * log(16.0));
+        if (i & 1) share = 1e-6 * (1.0 + (rnd01() - 0.5) * 1e-6); /* next to the cut */
+        double a = 6.283185307179586 * rnd01(), b = 6.283185307179586 * rnd01();
+        double small = sqrt(share), large = sqrt(1.0 - share);
+        int lo = (int)(rnd64() & 1) * 2; /* the small pair: components 0-1 or 2-3 */
+        double g[4];
+        g[lo] = small * cos(a), g[lo + 1] = small * sin(a);
+        g[2 - lo] = large * cos(b), g[3 - lo] = large * sin(b);
+        float q[4];
+        for (int k = 0; k < 4; k++) q[k] = (float)g[k];
+        /* the pair's |u|^2 as the search has it */
+        double nn = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+        double u0 = q[lo] / nn, u1 = q[lo + 1] / nn, s2 = u0 * u0 + u1 * u1;
+        if (s2 < 1e-6) below++;
+        else above++;
+        if (fabs(s2 - 1e-6) < 1e-12) near++;
+        compare(q, "pair share near 1e-6");
+        if ((i & 7) == 0) { /* the same direction at another length */
+            double sc = exp((rnd01() - 0.5) * 40.0);
+            for (int k = 0; k < 4; k++) q[k] = (float)(g[k] * sc);
+            compare(q, "pair share near 1e-6, scaled");
+        }
+    }
+    printf("  pair shares: %llu comparisons; the pair's |u|^2 below 1e-6 %llu, from it up %llu, within 1e-12 "
+           "of it %llu\n",
+           (unsigned long long)(g_compared - before), (unsigned long long)below, (unsigned long long)above,
+           (unsigned long long)near);
+    CHECK(below > n / 8 && above > n / 8 && near > n / 8);
+    CHECK(g_failed == failed);
 }
 
 /* The direction of an integer vector of length near 32767 (a file's own integers, as
@@ -473,6 +514,7 @@ int main(void)
     RUN(edges_and_ties);
     RUN(every_sample_rotation);
     RUN(random_unit_quaternions);
+    RUN(pair_share_across_the_cutoff);
     RUN(writer_integers_are_the_old_search);
     printf("  %llu comparisons in all, %llu failed; how 0: %llu, 1: %llu, 2: %llu, 3: %llu\n",
            (unsigned long long)g_compared, (unsigned long long)g_failed, (unsigned long long)g_how[0],
