@@ -1491,10 +1491,17 @@ static GANIM_ALWAYS_INLINE unsigned delta_bits(uint16_t c, uint16_t p, unsigned 
     return (uint32_t)v + 64u < 128u ? (unsigned)(short_code[(uint32_t)v + 64u] >> 12) : 16u - bkey;
 }
 
+/* bKey 0 to 11 only (ff7.h): the encoder's other bKeys and their bitwise coder went in
+ * the twenty-eighth session, as no caller could reach them: ff7_encode_stream's and
+ * ff7_stream_bits' only callers (ff7_choose_bkey, from ff7_pack_write.c and
+ * ff7_resample.c) pass a candidate of 0, 2 or 4 (the ff7.bkey option's choices 0|2|4
+ * doubled, or from a clip record's bKey, which ff7_clip_info_parse takes only at 0, 2 or
+ * 4 for the layouts written), and neither function is in the public API. */
 size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot)
 {
     size_t per = (size_t)slots * 3u;
     if (frames == 0) return 0;
+    if (bkey > 11) return SIZE_MAX; /* no stream can be coded (the reader takes 0, 2 and 4) */
     for (int i = 0; i < 3; i++)
         if (pos[i] < -32768 || pos[i] > 32767) return SIZE_MAX;
     size_t bits = 48u + per * (12u - bkey);
@@ -1510,67 +1517,13 @@ size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int
             size_t sum = 0;
             for (size_t i = 0; i < per; i++) sum += delta_bits(c[i], p[i], 0);
             bits += sum;
-        } else if (bkey <= 11) {
+        } else {
             size_t sum = 0;
             for (size_t i = 0; i < per; i++) sum += delta_bits(c[i], p[i], bkey);
             bits += sum;
-        } else {
-            for (size_t i = 0; i < per; i++) bits += ff7_rot_code_bits(units(wrap_delta(c[i], p[i]), bkey), bkey);
         }
     }
     return bits;
-}
-
-/* The coding a bit at a time (what rot_code and FF7_PUT replace), for a bKey above 11. */
-static void put_rot_delta_bitwise(ganim_bitwriter *bw, int32_t v, unsigned bkey)
-{
-    if (v == 0) {
-        gbw_put(bw, 1, 0);
-        return;
-    }
-    if (v == -1) {
-        gbw_put(bw, 4, 8); /* 1 000 */
-        return;
-    }
-    for (unsigned n = 1; n <= 6; n++) {
-        int32_t lo = (int32_t)1 << (n - 1), hi = ((int32_t)1 << n) - 1;
-        if (v >= lo && v <= hi) {
-            gbw_put(bw, 4, 8u | n);
-            gbw_put(bw, n, (uint32_t)(v - lo));
-            return;
-        }
-        if (v >= -hi - 1 && v <= -lo - 1) {
-            gbw_put(bw, 4, 8u | n);
-            gbw_put(bw, n, (uint32_t)(v + lo) & ((1u << n) - 1u));
-            return;
-        }
-    }
-    gbw_put(bw, 4, 15);
-    gbw_put(bw, 12 - bkey, (uint32_t)v & ((1u << (12 - bkey)) - 1u));
-}
-
-static void encode_stream_bitwise(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames,
-                                  const int32_t *pos, const uint16_t *rot)
-{
-    size_t per = (size_t)slots * 3u;
-    uint32_t mask = (1u << (12 - bkey)) - 1u;
-    for (int i = 0; i < 3; i++) gbw_put(bw, 16, (uint32_t)pos[i] & 0xFFFFu);
-    for (size_t i = 0; i < per; i++) gbw_put(bw, 12 - bkey, ((uint32_t)rot[i] >> bkey) & mask);
-    for (size_t f = 1; f < frames; f++) {
-        for (size_t i = 0; i < 3; i++) {
-            int32_t d = pos[f * 3 + i] - pos[(f - 1) * 3 + i];
-            if (d >= -64 && d <= 63) {
-                gbw_put(bw, 1, 0);
-                gbw_put(bw, 7, (uint32_t)d & 0x7Fu);
-            } else {
-                gbw_put(bw, 1, 1);
-                gbw_put(bw, 16, (uint32_t)d & 0xFFFFu);
-            }
-        }
-        const uint16_t *c = rot + f * per, *p = c - per;
-        for (size_t i = 0; i < per; i++) put_rot_delta_bitwise(bw, units(wrap_delta(c[i], p[i]), bkey), bkey);
-    }
-    gbw_flush(bw);
 }
 
 /* Codes gathered in a 64-bit word (the newest in its low bits; bits above the pending
@@ -1644,8 +1597,7 @@ static GANIM_ALWAYS_INLINE void encode_stream_sink(ganim_bitwriter *bw, unsigned
 void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
                        const uint16_t *rot)
 {
-    if (frames == 0) return;
-    if (bkey > 11) encode_stream_bitwise(bw, bkey, slots, frames, pos, rot);
-    else if (bkey == 0) encode_stream_sink(bw, 0, slots, frames, pos, rot);
+    if (frames == 0 || bkey > 11) return; /* bKey above 11: nothing (see ff7_stream_bits) */
+    if (bkey == 0) encode_stream_sink(bw, 0, slots, frames, pos, rot);
     else encode_stream_sink(bw, bkey, slots, frames, pos, rot);
 }

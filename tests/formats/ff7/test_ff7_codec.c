@@ -265,6 +265,29 @@ TEST(hand_computed_sizes)
     CHECK_EQ_INT(ff7_stream_bits(0, 1, 2, big, w2), SIZE_MAX);
     int32_t ok16[6] = { -100, 0, 0, 32667, 0, 0 };
     CHECK_EQ_INT(ff7_stream_bits(0, 1, 2, ok16, w2), 84 + 17 + 8 + 8 + 6 + 1 + 1);
+    /* bKey 11, the last the encoder takes: frame 0 = 48 + 3 x 1; frame 1 = 3 x 8 and
+     * rotations 2048 -> 0 and 0 -> 2048 (each -2048 modulo 4096, v = -1: 4 bits), 0 -> 0
+     * (1 bit): 84 bits, 11 bytes */
+    uint16_t h11[6] = { 2048, 0, 0, 0, 0, 2048 };
+    CHECK_EQ_INT(ff7_stream_bits(11, 1, 2, p2, h11), 51 + 24 + 4 + 1 + 4);
+    b = encode(11, 1, 2, p2, h11);
+    CHECK_EQ_INT(b.size, 11);
+    ganim_buffer_free(&b);
+    /* above bKey 11 nothing can be coded (the writer never asks: its bKeys are 0, 2 and
+     * 4): no size, and nothing written, not even the bit writer's pending bits */
+    for (unsigned key = 12; key < 40; key++) {
+        CHECK_EQ_INT(ff7_stream_bits(key, 1, 2, p2, h11), SIZE_MAX);
+        ganim_buffer e;
+        memset(&e, 0, sizeof e);
+        ganim_writer w = gw_init(&e, NULL);
+        ganim_bitwriter bw = gbw_init(&w);
+        gbw_put(&bw, 3, 5);
+        ff7_encode_stream(&bw, key, 1, 2, p2, h11);
+        CHECK_EQ_INT(e.size, 0);
+        CHECK_EQ_INT(bw.bits, 3);
+        CHECK_EQ_INT(bw.nacc, 3);
+        ganim_buffer_free(&e);
+    }
 }
 
 /* The stream decoder, written bit by bit from the code's definition (the note, §2;
