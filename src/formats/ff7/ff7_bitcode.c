@@ -1164,7 +1164,7 @@ static inline bool lane_candidate(const ff7_stream_job *j)
            j->size <= ((size_t)1 << 27);
 }
 
-static void lanes_prepass(ff7_stream_job *const *jobs, size_t n)
+static GANIM_ALWAYS_INLINE void lanes_prepass(ff7_stream_job *const *jobs, size_t n)
 {
     ff7_lanes s;
     size_t m = 0;
@@ -1228,31 +1228,37 @@ static inline bool pair_avx2(const ff7_dec *a, const ff7_dec *b)
     return (a->per >= 16 || b->per >= 16) && a->per <= FF7_DELTA_MAX && b->per <= FF7_DELTA_MAX;
 }
 
-/* A frame's codes of each stream apart (decode_list_body's), when not both lie inside:
- * out of line, so that frames2_avx2 keeps its registers. */
-static GANIM_OUT_OF_LINE void frame_codes_apart(ff7_dec *a, bool *oka, bool *fa, ff7_dec *b, bool *okb, bool *fb)
-{
-    if (*oka && codes_inside(a)) frame_codes_inside(a, fa);
-    else if (*oka) *oka = dec_codes_checked(a, 0, fa);
-    if (*okb && codes_inside(b)) frame_codes_inside(b, fb);
-    else if (*okb) *okb = dec_codes_checked(b, 0, fb);
-}
-
 /* decode_list_body's frames of two streams on the AVX2 path when pair_avx2, until one
  * ends: the same steps a frame (the tail, the positions, the codes, the commit) in one
  * function, so that the pair loop's constants and frame are set up once for all the
- * frames, not once a frame. */
+ * frames, not once a frame.
+ *
+ * Every frame here lies inside its stream (or its tail's copy), so the positions come
+ * from one window and the codes run through the unchecked loop, with no test. Both
+ * streams have at most FF7_DELTA_MAX = FF7_TAIL_PER codes a frame (pair_avx2), a tail
+ * buffer (decode_list_body's) and so a tail_at (dec_resume), and are live: frame n starts
+ * at a bit `at` that the last frame's commit left at or before lim. dec_frame_start then
+ * leaves either at < tail_at = proven - (per * 16 + 115) (before the tail), or the tail's
+ * copy, where at is at most lim = R * 8, below the copy's own proven - (per * 16 + 115) =
+ * R * 8 + 5 (dec_to_tail). Either way at < proven (dec_positions' one-window form) and
+ * the codes, 51 bits of positions on at most, start before proven - (per * 16 + 64):
+ * codes_inside. (Until the twenty-eighth session the frame tested both and sent a frame
+ * that failed to frame_codes_apart, which no stream reached: see docs/benchmarks.md,
+ * "Twenty-fifth round", the planted bugs.) A frame that ends past the stream's end (the
+ * copy's lim) is not kept, as before (dec_commit). */
 __attribute__((target("bmi,bmi2,avx2,movbe"))) static GANIM_OUT_OF_LINE void frames2_avx2(ff7_dec *a, ff7_dec *b)
 {
     do {
         dec_frame_start(a);
         dec_frame_start(b);
         bool fa = true, fb = true;
-        bool oka = dec_positions(a, &fa), okb = dec_positions(b, &fb);
-        if (oka && okb && codes_inside(a) && codes_inside(b)) codes_inside2_avx2(a, &fa, b, &fb);
-        else frame_codes_apart(a, &oka, &fa, b, &okb, &fb);
-        dec_commit(a, oka, fa);
-        dec_commit(b, okb, fb);
+        a->at += positions_window(gb_msb_window64_proven(a->stream, a->at), a->pos + (size_t)(a->n - 1) * 3u,
+                                  a->pos + (size_t)a->n * 3u, &fa);
+        b->at += positions_window(gb_msb_window64_proven(b->stream, b->at), b->pos + (size_t)(b->n - 1) * 3u,
+                                  b->pos + (size_t)b->n * 3u, &fb);
+        codes_inside2_avx2(a, &fa, b, &fb);
+        dec_commit(a, true, fa);
+        dec_commit(b, true, fb);
     } while (a->live & b->live);
 }
 #endif
