@@ -1164,7 +1164,11 @@ static inline bool lane_candidate(const ff7_stream_job *j)
            j->size <= ((size_t)1 << 27);
 }
 
-static GANIM_ALWAYS_INLINE void lanes_prepass(ff7_stream_job *const *jobs, size_t n)
+/* (out of line with its caller's targets, decode_list_avx2's: its frame 0s by dec_start
+ * with movbe and shrx as there; in line in decode_list_avx2 the read took fewer
+ * instructions but longer, and a plain call without the targets +6,300 instructions on
+ * the synthetic pack) */
+__attribute__((target("bmi2,movbe"))) static GANIM_OUT_OF_LINE void lanes_prepass(ff7_stream_job *const *jobs, size_t n)
 {
     ff7_lanes s;
     size_t m = 0;
