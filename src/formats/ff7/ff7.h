@@ -151,9 +151,10 @@ void ff7_decode_stream_list(ff7_stream_job *const *jobs, size_t n);
 enum { FF7_PAIR_PLAIN, FF7_PAIR_BMI2, FF7_PAIR_AVX2 };
 bool ff7_decode_stream_list_on(int path, ff7_stream_job *const *jobs, size_t n);
 /* Bits of the optimal (shortest) coding; SIZE_MAX if a position delta or a frame-0
- * position leaves int16. Rotations must be multiples of 2^bkey. */
+ * position leaves int16, or bkey is above 11. Rotations must be multiples of 2^bkey. */
 size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot);
-/* Appends the optimal coding (zero-padded to a byte). Same preconditions. */
+/* Appends the optimal coding (zero-padded to a byte). Same preconditions; nothing for a
+ * bkey above 11. */
 void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
                        const uint16_t *rot);
 /* Bits of the shortest code of one rotation delta v (in units of 2^bkey). */

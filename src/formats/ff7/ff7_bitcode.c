@@ -1164,7 +1164,11 @@ static inline bool lane_candidate(const ff7_stream_job *j)
            j->size <= ((size_t)1 << 27);
 }
 
-static void lanes_prepass(ff7_stream_job *const *jobs, size_t n)
+/* (out of line with its caller's targets, decode_list_avx2's: its frame 0s by dec_start
+ * with movbe and shrx as there; in line in decode_list_avx2 the read took fewer
+ * instructions but longer, and a plain call without the targets +6,300 instructions on
+ * the synthetic pack) */
+__attribute__((target("bmi2,movbe"))) static GANIM_OUT_OF_LINE void lanes_prepass(ff7_stream_job *const *jobs, size_t n)
 {
     ff7_lanes s;
     size_t m = 0;
@@ -1228,31 +1232,37 @@ static inline bool pair_avx2(const ff7_dec *a, const ff7_dec *b)
     return (a->per >= 16 || b->per >= 16) && a->per <= FF7_DELTA_MAX && b->per <= FF7_DELTA_MAX;
 }
 
-/* A frame's codes of each stream apart (decode_list_body's), when not both lie inside:
- * out of line, so that frames2_avx2 keeps its registers. */
-static GANIM_OUT_OF_LINE void frame_codes_apart(ff7_dec *a, bool *oka, bool *fa, ff7_dec *b, bool *okb, bool *fb)
-{
-    if (*oka && codes_inside(a)) frame_codes_inside(a, fa);
-    else if (*oka) *oka = dec_codes_checked(a, 0, fa);
-    if (*okb && codes_inside(b)) frame_codes_inside(b, fb);
-    else if (*okb) *okb = dec_codes_checked(b, 0, fb);
-}
-
 /* decode_list_body's frames of two streams on the AVX2 path when pair_avx2, until one
  * ends: the same steps a frame (the tail, the positions, the codes, the commit) in one
  * function, so that the pair loop's constants and frame are set up once for all the
- * frames, not once a frame. */
+ * frames, not once a frame.
+ *
+ * Every frame here lies inside its stream (or its tail's copy), so the positions come
+ * from one window and the codes run through the unchecked loop, with no test. Both
+ * streams have at most FF7_DELTA_MAX = FF7_TAIL_PER codes a frame (pair_avx2), a tail
+ * buffer (decode_list_body's) and so a tail_at (dec_resume), and are live: frame n starts
+ * at a bit `at` that the last frame's commit left at or before lim. dec_frame_start then
+ * leaves either at < tail_at = proven - (per * 16 + 115) (before the tail), or the tail's
+ * copy, where at is at most lim = R * 8, below the copy's own proven - (per * 16 + 115) =
+ * R * 8 + 5 (dec_to_tail). Either way at < proven (dec_positions' one-window form) and
+ * the codes, 51 bits of positions on at most, start before proven - (per * 16 + 64):
+ * codes_inside. (Until the twenty-eighth session the frame tested both and sent a frame
+ * that failed to frame_codes_apart, which no stream reached: see docs/benchmarks.md,
+ * "Twenty-fifth round", the planted bugs.) A frame that ends past the stream's end (the
+ * copy's lim) is not kept, as before (dec_commit). */
 __attribute__((target("bmi,bmi2,avx2,movbe"))) static GANIM_OUT_OF_LINE void frames2_avx2(ff7_dec *a, ff7_dec *b)
 {
     do {
         dec_frame_start(a);
         dec_frame_start(b);
         bool fa = true, fb = true;
-        bool oka = dec_positions(a, &fa), okb = dec_positions(b, &fb);
-        if (oka && okb && codes_inside(a) && codes_inside(b)) codes_inside2_avx2(a, &fa, b, &fb);
-        else frame_codes_apart(a, &oka, &fa, b, &okb, &fb);
-        dec_commit(a, oka, fa);
-        dec_commit(b, okb, fb);
+        a->at += positions_window(gb_msb_window64_proven(a->stream, a->at), a->pos + (size_t)(a->n - 1) * 3u,
+                                  a->pos + (size_t)a->n * 3u, &fa);
+        b->at += positions_window(gb_msb_window64_proven(b->stream, b->at), b->pos + (size_t)(b->n - 1) * 3u,
+                                  b->pos + (size_t)b->n * 3u, &fb);
+        codes_inside2_avx2(a, &fa, b, &fb);
+        dec_commit(a, true, fa);
+        dec_commit(b, true, fb);
     } while (a->live & b->live);
 }
 #endif
@@ -1491,10 +1501,17 @@ static GANIM_ALWAYS_INLINE unsigned delta_bits(uint16_t c, uint16_t p, unsigned 
     return (uint32_t)v + 64u < 128u ? (unsigned)(short_code[(uint32_t)v + 64u] >> 12) : 16u - bkey;
 }
 
+/* bKey 0 to 11 only (ff7.h): the encoder's other bKeys and their bitwise coder went in
+ * the twenty-eighth session, as no caller could reach them: ff7_encode_stream's and
+ * ff7_stream_bits' only callers (ff7_choose_bkey, from ff7_pack_write.c and
+ * ff7_resample.c) pass a candidate of 0, 2 or 4 (the ff7.bkey option's choices 0|2|4
+ * doubled, or from a clip record's bKey, which ff7_clip_info_parse takes only at 0, 2 or
+ * 4 for the layouts written), and neither function is in the public API. */
 size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos, const uint16_t *rot)
 {
     size_t per = (size_t)slots * 3u;
     if (frames == 0) return 0;
+    if (bkey > 11) return SIZE_MAX; /* no stream can be coded (the reader takes 0, 2 and 4) */
     for (int i = 0; i < 3; i++)
         if (pos[i] < -32768 || pos[i] > 32767) return SIZE_MAX;
     size_t bits = 48u + per * (12u - bkey);
@@ -1510,67 +1527,13 @@ size_t ff7_stream_bits(unsigned bkey, uint32_t slots, uint32_t frames, const int
             size_t sum = 0;
             for (size_t i = 0; i < per; i++) sum += delta_bits(c[i], p[i], 0);
             bits += sum;
-        } else if (bkey <= 11) {
+        } else {
             size_t sum = 0;
             for (size_t i = 0; i < per; i++) sum += delta_bits(c[i], p[i], bkey);
             bits += sum;
-        } else {
-            for (size_t i = 0; i < per; i++) bits += ff7_rot_code_bits(units(wrap_delta(c[i], p[i]), bkey), bkey);
         }
     }
     return bits;
-}
-
-/* The coding a bit at a time (what rot_code and FF7_PUT replace), for a bKey above 11. */
-static void put_rot_delta_bitwise(ganim_bitwriter *bw, int32_t v, unsigned bkey)
-{
-    if (v == 0) {
-        gbw_put(bw, 1, 0);
-        return;
-    }
-    if (v == -1) {
-        gbw_put(bw, 4, 8); /* 1 000 */
-        return;
-    }
-    for (unsigned n = 1; n <= 6; n++) {
-        int32_t lo = (int32_t)1 << (n - 1), hi = ((int32_t)1 << n) - 1;
-        if (v >= lo && v <= hi) {
-            gbw_put(bw, 4, 8u | n);
-            gbw_put(bw, n, (uint32_t)(v - lo));
-            return;
-        }
-        if (v >= -hi - 1 && v <= -lo - 1) {
-            gbw_put(bw, 4, 8u | n);
-            gbw_put(bw, n, (uint32_t)(v + lo) & ((1u << n) - 1u));
-            return;
-        }
-    }
-    gbw_put(bw, 4, 15);
-    gbw_put(bw, 12 - bkey, (uint32_t)v & ((1u << (12 - bkey)) - 1u));
-}
-
-static void encode_stream_bitwise(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames,
-                                  const int32_t *pos, const uint16_t *rot)
-{
-    size_t per = (size_t)slots * 3u;
-    uint32_t mask = (1u << (12 - bkey)) - 1u;
-    for (int i = 0; i < 3; i++) gbw_put(bw, 16, (uint32_t)pos[i] & 0xFFFFu);
-    for (size_t i = 0; i < per; i++) gbw_put(bw, 12 - bkey, ((uint32_t)rot[i] >> bkey) & mask);
-    for (size_t f = 1; f < frames; f++) {
-        for (size_t i = 0; i < 3; i++) {
-            int32_t d = pos[f * 3 + i] - pos[(f - 1) * 3 + i];
-            if (d >= -64 && d <= 63) {
-                gbw_put(bw, 1, 0);
-                gbw_put(bw, 7, (uint32_t)d & 0x7Fu);
-            } else {
-                gbw_put(bw, 1, 1);
-                gbw_put(bw, 16, (uint32_t)d & 0xFFFFu);
-            }
-        }
-        const uint16_t *c = rot + f * per, *p = c - per;
-        for (size_t i = 0; i < per; i++) put_rot_delta_bitwise(bw, units(wrap_delta(c[i], p[i]), bkey), bkey);
-    }
-    gbw_flush(bw);
 }
 
 /* Codes gathered in a 64-bit word (the newest in its low bits; bits above the pending
@@ -1644,8 +1607,7 @@ static GANIM_ALWAYS_INLINE void encode_stream_sink(ganim_bitwriter *bw, unsigned
 void ff7_encode_stream(ganim_bitwriter *bw, unsigned bkey, uint32_t slots, uint32_t frames, const int32_t *pos,
                        const uint16_t *rot)
 {
-    if (frames == 0) return;
-    if (bkey > 11) encode_stream_bitwise(bw, bkey, slots, frames, pos, rot);
-    else if (bkey == 0) encode_stream_sink(bw, 0, slots, frames, pos, rot);
+    if (frames == 0 || bkey > 11) return; /* bKey above 11: nothing (see ff7_stream_bits) */
+    if (bkey == 0) encode_stream_sink(bw, 0, slots, frames, pos, rot);
     else encode_stream_sink(bw, bkey, slots, frames, pos, rot);
 }

@@ -265,6 +265,29 @@ TEST(hand_computed_sizes)
     CHECK_EQ_INT(ff7_stream_bits(0, 1, 2, big, w2), SIZE_MAX);
     int32_t ok16[6] = { -100, 0, 0, 32667, 0, 0 };
     CHECK_EQ_INT(ff7_stream_bits(0, 1, 2, ok16, w2), 84 + 17 + 8 + 8 + 6 + 1 + 1);
+    /* bKey 11, the last the encoder takes: frame 0 = 48 + 3 x 1; frame 1 = 3 x 8 and
+     * rotations 2048 -> 0 and 0 -> 2048 (each -2048 modulo 4096, v = -1: 4 bits), 0 -> 0
+     * (1 bit): 84 bits, 11 bytes */
+    uint16_t h11[6] = { 2048, 0, 0, 0, 0, 2048 };
+    CHECK_EQ_INT(ff7_stream_bits(11, 1, 2, p2, h11), 51 + 24 + 4 + 1 + 4);
+    b = encode(11, 1, 2, p2, h11);
+    CHECK_EQ_INT(b.size, 11);
+    ganim_buffer_free(&b);
+    /* above bKey 11 nothing can be coded (the writer never asks: its bKeys are 0, 2 and
+     * 4): no size, and nothing written, not even the bit writer's pending bits */
+    for (unsigned key = 12; key < 40; key++) {
+        CHECK_EQ_INT(ff7_stream_bits(key, 1, 2, p2, h11), SIZE_MAX);
+        ganim_buffer e;
+        memset(&e, 0, sizeof e);
+        ganim_writer w = gw_init(&e, NULL);
+        ganim_bitwriter bw = gbw_init(&w);
+        gbw_put(&bw, 3, 5);
+        ff7_encode_stream(&bw, key, 1, 2, p2, h11);
+        CHECK_EQ_INT(e.size, 0);
+        CHECK_EQ_INT(bw.bits, 3);
+        CHECK_EQ_INT(bw.nacc, 3);
+        ganim_buffer_free(&e);
+    }
 }
 
 /* The stream decoder, written bit by bit from the code's definition (the note, §2;
@@ -501,6 +524,90 @@ TEST(pair_matches_single)
     memset(none, 0, sizeof none);
     ff7_stream_job *const none_pair[2] = { &none[0], &none[1] };
     if (ff7_decode_stream_list_on(FF7_PAIR_AVX2, none_pair, 2)) CHECK_EQ_INT(paths_run, 3000);
+}
+
+/* The AVX2 pair loop's frames (frames2_avx2) take their positions from one window and
+ * their codes through the unchecked loop with no test: the tail's copy keeps every frame
+ * of a stream of at most 768 codes a frame inside (the proof is at frames2_avx2). Here a
+ * pair of encoded animations (6 to 256 slots, bKey 0, 2 or 4), stream a cut at every
+ * length from 400 bytes short of its end (a cut at every bit of its last frames: frames
+ * that end inside, on, or past the cut) and stream b whole or cut, each in a block of
+ * exactly its size (the sanitized build sees a byte read past it): frames, bits, the
+ * shortest flag, positions and angles as ff7_decode_stream's on each stream alone. */
+TEST(avx2_pairs_cut_at_every_length)
+{
+    ff7_stream_job none[2];
+    memset(none, 0, sizeof none);
+    ff7_stream_job *const none_pair[2] = { &none[0], &none[1] };
+    if (!ff7_decode_stream_list_on(FF7_PAIR_AVX2, none_pair, 2)) {
+        printf("  (no AVX2 path on this CPU: nothing to compare)\n");
+        return;
+    }
+    static const uint32_t slot_counts[] = { 6, 8, 23, 40, 256 };
+    long pairs = 0, cut_frames = 0, bad = 0;
+    for (size_t sc = 0; sc < sizeof slot_counts / sizeof slot_counts[0]; sc++) {
+        for (unsigned key = 0; key <= 4; key += 2) {
+            uint32_t slots = slot_counts[sc], frames = (uint32_t)rnd_range(20, 40);
+            uint32_t slots_b = (uint32_t)rnd_range(6, 30);
+            ganim_buffer ea = random_walk_stream(key, slots, frames), eb = random_walk_stream(key, slots_b, frames);
+            size_t lo = ea.size > 400 ? ea.size - 400 : 0;
+            for (size_t cut = lo; cut <= ea.size; cut++) {
+                size_t cut_b = rnd() % 2 ? eb.size : (size_t)rnd_range(0, (int32_t)eb.size);
+                ff7_stream_job job[2];
+                uint8_t *blk[2] = { malloc(cut ? cut : 1), malloc(cut_b ? cut_b : 1) };
+                memcpy(blk[0], ea.data, cut);
+                memcpy(blk[1], eb.data, cut_b);
+                int32_t *p1[2];
+                uint16_t *r1[2];
+                size_t npos[2], nrot[2];
+                for (int k = 0; k < 2; k++) {
+                    ff7_stream_job *j = &job[k];
+                    memset(j, 0, sizeof *j);
+                    j->stream = blk[k];
+                    j->size = k ? cut_b : cut;
+                    j->bkey = key;
+                    j->slots = k ? slots_b : slots;
+                    j->max_frames = frames + 2; /* more than the stream holds: it ends at its cut */
+                    job_arrays(j, &p1[k], &r1[k], &npos[k], &nrot[k]);
+                    memset(j->pos, 0x5A, npos[k] * sizeof *j->pos);
+                    memset(j->rot, 0x5A, nrot[k] * sizeof *j->rot);
+                    memset(p1[k], 0x5A, npos[k] * sizeof *p1[k]);
+                    memset(r1[k], 0x5A, nrot[k] * sizeof *r1[k]);
+                }
+                uint32_t n1[2];
+                size_t b1[2];
+                bool s1[2] = { true, true };
+                for (int k = 0; k < 2; k++)
+                    n1[k] = ff7_decode_stream(job[k].stream, job[k].size, key, job[k].slots, job[k].max_frames, p1[k],
+                                              r1[k], &b1[k], &s1[k]);
+                job[0].shortest = job[1].shortest = true;
+                ff7_stream_job *const pair[2] = { &job[0], &job[1] };
+                CHECK(ff7_decode_stream_list_on(FF7_PAIR_AVX2, pair, 2));
+                for (int k = 0; k < 2; k++) {
+                    ff7_stream_job *j = &job[k];
+                    bool same = j->frames == n1[k] && j->bits == b1[k] && j->shortest == s1[k] &&
+                                memcmp(j->pos, p1[k], npos[k] * sizeof *p1[k]) == 0 &&
+                                memcmp(j->rot, r1[k], nrot[k] * sizeof *r1[k]) == 0;
+                    if (!same && bad++ < 5)
+                        CHECK_MSG(0, "slots %u, bKey %u, cut %zu of %zu, stream %d: %u frames, %zu bits; alone %u, %zu",
+                                  j->slots, key, cut, ea.size, k, j->frames, j->bits, n1[k], b1[k]);
+                    free(j->pos);
+                    free(j->rot);
+                    free(p1[k]);
+                    free(r1[k]);
+                    free(blk[k]);
+                }
+                cut_frames += n1[0] < frames;
+                pairs++;
+            }
+            ganim_buffer_free(&ea);
+            ganim_buffer_free(&eb);
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    /* most cuts end stream a early (a cut inside its last frames); a few (none short) keep them all */
+    CHECK_MSG(pairs > 5000 && cut_frames > pairs * 9 / 10, "%ld pairs, %ld cut short", pairs, cut_frames);
+    printf("  %ld pairs, %ld with stream a cut short: all as alone\n", pairs, cut_frames);
 }
 
 /* The AVX2 path runs wherever the CPU has what it is compiled for (AVX2, BMI1, BMI2 and
@@ -1207,6 +1314,7 @@ int main(void)
     RUN(every_delta_every_bkey);
     RUN(decoder_matches_reference);
     RUN(pair_matches_single);
+    RUN(avx2_pairs_cut_at_every_length);
     RUN(avx2_path_runs_where_the_cpu_has_it);
     RUN(list_matches_reference);
     RUN(slot1_lists_match_reference);
