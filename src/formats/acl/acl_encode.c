@@ -168,6 +168,7 @@ static int promote_one(acl_enc *e, uint32_t worst)
             }
         }
     if (most <= 0) return 0;
+    e->search_known = 0; /* the search measured the types before this one */
     e->type[3u * bt + bk] = T_ANIM;
     if (bk == K_SCALE) e->has_scale = 1;
     return 1;

@@ -97,7 +97,8 @@ typedef struct acl_enc {
     int stripped;
     /* Known hierarchy: the largest object error acl_enc_search left (search_known: set by
      * the search, for acl_enc_max_error; search_found: some bone's error is above 0, at
-     * search_track, the first bone at the largest in segment order). */
+     * search_track, the first bone at the largest in segment order). Cleared where what
+     * it measured changes: a type promoted (promote_one), the samples stripped. */
     int search_known, search_found;
     double search_worst;
     uint32_t search_track;

@@ -1186,6 +1186,9 @@ static uint32_t segment_pose_bits(const acl_enc *e, uint32_t g)
 
 void acl_enc_strip(acl_enc *e)
 {
+    /* the search's measure vouches for the clip as the search left it: not carried past a
+     * change of what is stored (acl_enc_max_error measures again; nothing calls it after) */
+    e->search_known = 0;
     e->stripped = 0;
     for (uint32_t g = 0; g < e->nseg; g++) {
         uint32_t n = e->seg_start[g + 1u] - e->seg_start[g];

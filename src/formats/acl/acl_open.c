@@ -827,7 +827,10 @@ static inline unsigned lead_zeros(uint32_t v)
  * animated track's type and slot in anim_track (from ai), in track order. A word's
  * tracks of one type are found by one bit of their pairs (constant, 1: the low bit
  * alone; animated, 2: the high bit alone) from the top (lead_zeros), the word shifted
- * past each. Returns 0 when a constant rotation is not in range. */
+ * past each; a constant whose next track is constant too takes the rest of that run at
+ * once (r tracks: the leading ones of the word with every pair's high bit set, halved),
+ * the translations' and scales' bytes read at a running pointer. Returns 0 when a
+ * constant rotation is not in range. */
 static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, uint32_t e, unsigned k,
                                            const uint8_t *const cd[3], uint32_t *anim_track, uint32_t ai)
 {
@@ -840,6 +843,8 @@ static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, u
 #endif
     uint32_t c = 0;                     /* the kind's next constant */
     const int anim = h->nanim[k] != 0u; /* the kind has animated sub-tracks */
+    const uint8_t *const ck = cd[k];
+    const uint8_t *F = ck; /* translations and scales: the kind's next constant's bytes */
     for (uint32_t w = 0; w < e; w++) {
         uint32_t v = ganim_ld_u32le(words + 4u * w), left = nt - 16u * w;
         uint32_t m = v & ~(v >> 1) & 0x55555555u;              /* type 1: a pair's low bit alone */
@@ -855,22 +860,51 @@ static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, u
             types[3u * i] = T_ANIM;
             anim_track[ai++] = i;
         }
-        for (uint32_t i = 16u * w; m; c++, i++) {
+        for (uint32_t i = 16u * w; m; i++) {
             unsigned z = lead_zeros(m); /* 1 + 2 x (tracks to the next constant) */
             i += z >> 1;
             m = (m << z) << 1;
             types[3u * i] = T_CONST;
-            if (k == K_TRANS || k == K_SCALE) {
-                const uint8_t *F = cd[k] + 12u * (size_t)c;
+            if (k == K_TRANS || k == K_SCALE) { /* (F in a local: the type stores alias nothing) */
                 ganim_vec3 *o = k == K_TRANS ? &pose[i].translation : &pose[i].scale;
                 *o = (ganim_vec3){ ganim_ld_f32le(F), ganim_ld_f32le(F + 4), ganim_ld_f32le(F + 8) };
+                F += 12;
+                if (m & 0x40000000u) { /* the next track constant too: the run's r tracks at once */
+                    uint32_t ones = ~(m | 0xAAAAAAAAu), r = ones ? lead_zeros(ones) >> 1 : 16u;
+                    m = r < 16u ? m << (2u * r) : 0u;
+                    uint8_t *ty = types + 3u * (size_t)i;
+                    ganim_transform *tr = pose + i;
+                    for (uint32_t j = 0; j < r; j++, F += 12) {
+                        ty += 3;
+                        tr++;
+                        *ty = T_CONST;
+                        o = k == K_TRANS ? &tr->translation : &tr->scale;
+                        *o = (ganim_vec3){ ganim_ld_f32le(F), ganim_ld_f32le(F + 4), ganim_ld_f32le(F + 8) };
+                    }
+                    i += r;
+                }
                 continue;
             }
             float q[4];
 #if defined(__SSE2__)
             if (rfmt != 0) {
-                if (!(c & 3u) && !acl_const_rot4(cd[0], ncr, c, rq)) return 0;
+                if (!(c & 3u) && !acl_const_rot4(ck, ncr, c, rq)) return 0;
                 memcpy(&pose[i].rotation, rq[c & 3u], sizeof rq[0]); /* x y z w, 16 bytes */
+                c++;
+                if (m & 0x40000000u) { /* the next track constant too: the run's r tracks at once */
+                    uint32_t ones = ~(m | 0xAAAAAAAAu), r = ones ? lead_zeros(ones) >> 1 : 16u;
+                    m = r < 16u ? m << (2u * r) : 0u;
+                    uint8_t *ty = types + 3u * (size_t)i;
+                    ganim_transform *tr = pose + i;
+                    for (uint32_t end = c + r; c < end; c++) {
+                        ty += 3;
+                        tr++;
+                        *ty = T_CONST;
+                        if (!(c & 3u) && !acl_const_rot4(ck, ncr, c, rq)) return 0;
+                        memcpy(&tr->rotation, rq[c & 3u], sizeof rq[0]);
+                    }
+                    i += r;
+                }
                 continue;
             }
 #endif
@@ -882,6 +916,7 @@ static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, u
             }
             quat_normalise(q);
             pose[i].rotation = (ganim_quat){ q[0], q[1], q[2], q[3] };
+            c++;
         }
     }
     return 1;

@@ -1804,8 +1804,21 @@ static ganim_code open_how(int how, const uint8_t *b, size_t size, ganim_acl **a
  * default, 2 all constant), rotation format rfmt (0, 2, 3), with or without scale; the
  * constant values at random, some rotations degenerate or far from unit length. Returns
  * its size (hash included). */
+static uint32_t static_buffer_sel(uint8_t *b, size_t room, uint32_t *seed, uint16_t version, uint32_t nt, uint32_t ns,
+                                  uint32_t nseg, unsigned rfmt, int scale, int cmode, uint32_t misc_extra,
+                                  const uint32_t *sel);
+
 static uint32_t static_buffer(uint8_t *b, size_t room, uint32_t *seed, uint16_t version, uint32_t nt, uint32_t ns,
                               uint32_t nseg, unsigned rfmt, int scale, int cmode, uint32_t misc_extra)
+{
+    return static_buffer_sel(b, room, seed, version, nt, ns, nseg, rfmt, scale, cmode, misc_extra, NULL);
+}
+
+/* static_buffer with the constant sub-tracks given (sel non-NULL: kind k's track i is
+ * constant when bit i of sel[k] is set, nt <= 32; cmode then unused). */
+static uint32_t static_buffer_sel(uint8_t *b, size_t room, uint32_t *seed, uint16_t version, uint32_t nt, uint32_t ns,
+                                  uint32_t nseg, unsigned rfmt, int scale, int cmode, uint32_t misc_extra,
+                                  const uint32_t *sel)
 {
     const uint32_t groups = scale ? 3u : 2u, e = (nt + 15u) / 16u;
     uint32_t nconst[3] = { 0, 0, 0 };
@@ -1815,7 +1828,7 @@ static uint32_t static_buffer(uint8_t *b, size_t room, uint32_t *seed, uint16_t 
     for (unsigned k = 0; k < groups; k++)
         for (uint32_t i = 0; i < nt; i++) {
             uint32_t r = xorshift32(seed);
-            unsigned t = cmode == 1 ? T_DEFAULT : cmode == 2 ? T_CONST : (r >> 7) & 1u;
+            unsigned t = sel ? (sel[k] >> i) & 1u : cmode == 1 ? T_DEFAULT : cmode == 2 ? T_CONST : (r >> 7) & 1u;
             if (t == T_CONST) {
                 uint8_t *w = b + ACL_HDR + types + 4u * (k * e + i / 16u);
                 ganim_st_u32le(w, ganim_ld_u32le(w) | (1u << (30u - 2u * (i % 16u))));
@@ -2028,6 +2041,68 @@ TEST(static_clips_match_the_general_path)
     CHECK(files >= 4);
     free(b);
     free(d);
+}
+
+/* static_kind's runs of constant tracks (one step for a lone constant, the run after it
+ * at once) against the per-track loop (ACL_OPEN_GENERAL), every pattern a type word can
+ * hold: each kind's constant set of 16 tracks (one full word) taken through all 65,536
+ * masks, and for 1 to 15 tracks (the last word, its pairs past the last track masked)
+ * every mask of those tracks; the rotations in formats 0, 2 and 3 in turn (groups of four
+ * across runs), the translations and scales on other masks of the same round. Then 3,000
+ * clips of 17 to 32 tracks (two words, the constants' count carried from the first) with
+ * masks of long runs. Each opened for the clip and for groups (and the read's flag once
+ * in four): the same code, pose, types and decode bit for bit (static_open_agrees). */
+TEST(static_runs_match_the_loop_every_word)
+{
+    static const unsigned rfmts[3] = { 0, 2, 3 };
+    size_t room = 8192;
+    uint8_t *b = malloc(room);
+    uint32_t seed = 0x0A11C0DEu;
+    int bad = 0, opened = 0, built = 0;
+    for (uint32_t nt = 1; nt <= 16; nt++) {
+        uint32_t n = 1u << nt;
+        for (uint32_t mask = 0; mask < n; mask++) {
+            uint32_t x = xorshift32(&seed), full = n - 1u;
+            /* rotations the mask; translations its complement turned; scales the mask reversed */
+            uint32_t rev = 0;
+            for (uint32_t i = 0; i < nt; i++) rev |= ((mask >> i) & 1u) << (nt - 1u - i);
+            uint32_t sel[3] = { mask, ~((mask << 1) | (mask >> (nt - 1u))) & full, rev };
+            if (x % 4u == 0) sel[1] = mask; /* the same runs in every kind now and then */
+            uint32_t size = static_buffer_sel(b, room, &seed, 10, nt, 1u + (x >> 8) % 3u, 1, rfmts[mask % 3u], 1, 0,
+                                              (x >> 4) & 2u, sel);
+            if (!size) continue;
+            built++;
+            char what[96];
+            snprintf(what, sizeof what, "%u tracks, mask 0x%04x, rfmt %u", nt, mask, rfmts[mask % 3u]);
+            opened +=
+                static_open_agrees(b, size, (x >> 12) % 4u == 0 ? ACL_OPEN_HASH : ACL_OPEN_CLIP, NULL, what, &bad);
+            if (nt == 16 && mask % 7u == 0) opened += static_open_agrees(b, size, ACL_OPEN_GROUPS, NULL, what, &bad);
+        }
+    }
+    for (int round = 0; round < 3000; round++) {
+        uint32_t x = xorshift32(&seed), nt = 17u + x % 16u, sel[3] = { 0, 0, 0 };
+        for (unsigned k = 0; k < 3; k++) { /* runs: the type kept from track to track 7 times in 8 */
+            uint32_t on = xorshift32(&seed) & 1u;
+            for (uint32_t i = 0; i < nt; i++) {
+                if (xorshift32(&seed) % 8u == 0) on ^= 1u;
+                sel[k] |= on << i;
+            }
+        }
+        if (round % 10 == 0) sel[round % 3] = ACL_NONE >> (32u - nt); /* a kind all constant */
+        uint32_t size = static_buffer_sel(b, room, &seed, (uint16_t)(7u + (x >> 8) % 4u), nt, 1u + (x >> 12) % 3u, 1,
+                                          rfmts[(x >> 16) % 3u], (int)((x >> 18) & 1u), 0, (x >> 20) & 2u, sel);
+        if (!size) continue;
+        built++;
+        char what[96];
+        snprintf(what, sizeof what, "round %d: %u tracks, masks 0x%08x 0x%08x 0x%08x", round, nt, sel[0], sel[1],
+                 sel[2]);
+        opened += static_open_agrees(b, size, round % 2 ? ACL_OPEN_CLIP : ACL_OPEN_GROUPS, NULL, what, &bad);
+    }
+    printf("  static runs: %d buffers, %d opens alike\n", built, opened);
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(built, 131070 + 3000); /* 2 + 4 + ... + 65,536 masks, then the rounds */
+    CHECK(opened > 130000);
+    free(b);
 }
 
 /* A constant sample that is not finite (or beyond ACL_RANGE_MAX, its W included) is
@@ -3107,6 +3182,7 @@ int main(int argc, char **argv)
     RUN(decode_clip_equals_sample_key_and_read_bitwise);
     RUN(open_clip_equals_open_bitwise);
     RUN(static_clips_match_the_general_path);
+    RUN(static_runs_match_the_loop_every_word);
     RUN(type_table_counts_equal_track_by_track);
 #if defined(__SSE2__)
     RUN(const_rot4_equals_the_scalar_path);
