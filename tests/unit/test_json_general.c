@@ -654,8 +654,7 @@ static unsigned failed_numbers;
 TEST(number16_as_number_len)
 {
     static const char set[] = "019-.eE+, ]";
-    static const char *const fills[] = { ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,", "55555555555555555555555555555555",
-                                         "................................", "e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5" };
+    static const char *const fills[] = { ",", "5", ".", "e5" }; /* (repeated to the buffer's end) */
     const unsigned most = test_full() ? 7u : 6u, nset = (unsigned)(sizeof set - 1);
     uint8_t buf[48];
     unsigned long tried = 0, taken = 0, numbers = 0;
@@ -666,7 +665,8 @@ TEST(number16_as_number_len)
             unsigned long c = code;
             for (unsigned k = 0; k < len; k++, c /= nset) buf[k] = (uint8_t)set[c % nset];
             for (unsigned f = 0; f < 4; f++) {
-                memcpy(buf + len, fills[f], sizeof buf - len);
+                const size_t fl = strlen(fills[f]);
+                for (size_t k = len; k < sizeof buf; k++) buf[k] = (uint8_t)fills[f][(k - len) % fl];
                 const size_t q = number16(buf), g = number_len(buf, sizeof buf);
                 tried++;
                 numbers += g != 0;
