@@ -70,8 +70,8 @@ enum {
 };
 extern const char *const gltf_top_names[GLTF_TOP_MEMBERS];
 void gltf_top_members(const gj_value *root, const gj_value **top);
-/* For tests: 1 reads the accessors, bufferViews, nodes, samplers and channels as trees always (the
- * same outcome). A global, not a field as gj_parser.no_shapes is: its tests read through
+/* For tests: 1 reads the accessors, bufferViews, nodes, meshes, samplers and channels as trees
+ * always (the same outcome). A global, not a field as gj_parser.no_shapes is: its tests read through
  * ganim_read_memory, which reaches the parser by no field but a public option. */
 extern int gltf_no_records;
 
