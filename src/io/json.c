@@ -572,11 +572,43 @@ static GANIM_ALWAYS_INLINE size_t shape_name(const ps *st, struct shape *sh, siz
 
 static GANIM_ALWAYS_INLINE ganim_code value(ps *st, unsigned depth, gj_value *v, const char *key);
 
+#if defined(__SSE2__) && defined(__GNUC__)
+/* gdec_json_len's answer for its usual number, found in the 16 bytes at s (all readable):
+ * [-] digits without a leading zero, or 0, [. digits], then a byte no number holds (not a
+ * digit, '.', 'e', 'E', '+', '-') within the 16. 0: not that shape (number_len's general
+ * way decides; also when it is not a number). Its digits are one class of the 16 bytes
+ * (as whole_digits16's); built in both builds of this file, used only by the fast one
+ * (test_json_general compares it with the general number_len). */
+static GANIM_ALWAYS_INLINE size_t number16(const uint8_t *s)
+{
+    const __m128i x = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)s), _mm_set1_epi8('0'));
+    const unsigned digits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(9)), x));
+    const unsigned a = s[0] == '-';
+    const unsigned whole = (unsigned)__builtin_ctz(~(digits >> a)); /* (at most 16 - a) */
+    if (!whole || (s[a] == '0' && whole > 1)) return 0;
+    unsigned e = a + whole; /* (at most 16) */
+    if (e < 15 && s[e] == '.') {
+        const unsigned frac = (unsigned)__builtin_ctz(~(digits >> (e + 1)));
+        if (!frac) return 0;
+        e += 1 + frac;
+    }
+    if (e >= 16) return 0;
+    const uint8_t c = s[e]; /* (not a digit: the runs end there) */
+    return c == '.' || (c | 0x20) == 'e' || c == '+' || c == '-' ? 0 : e;
+}
+#endif
+
 /* The length of the JSON number at s[0..n) that is not a short whole one (a fraction, an
- * exponent, or a long or odd text): gdec_json_len's where the text is plain, else
- * gdec_scan's (0: not a number). */
+ * exponent, or a long or odd text): number16's where 16 bytes are left and it knows it,
+ * else gdec_json_len's where the text is plain, else gdec_scan's (0: not a number). */
 static GANIM_ALWAYS_INLINE size_t number_len(const uint8_t *s, size_t n)
 {
+#if defined(__SSE2__) && defined(__GNUC__)
+    if (!GJ_GENERAL_ONLY && n >= 16) {
+        const size_t quick = number16(s);
+        if (quick) return quick;
+    }
+#endif
     size_t len = gdec_json_len(s, n);
     if (!len) {
         gdec d;

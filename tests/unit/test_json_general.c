@@ -642,10 +642,82 @@ TEST(records_as_the_general_path)
               "%u texts, %u read, %u and %u with records", texts, ok, done0, done2);
 }
 
+#if defined(__SSE2__) && defined(__GNUC__)
+/* number16 (the fast build's usual number, one class of 16 bytes) against number_len's
+ * general way (gdec_json_len, else gdec_scan: this file's json.c is the general build):
+ * wherever number16 answers, the same length. Every text of up to 6 bytes (7 with
+ * GANIM_FULL=1) of the bytes that matter (digits, a leading-zero 0, '-', '.', 'e', 'E',
+ * '+', and three that end a number) followed by each of four fills, and random numbers
+ * of every length around the 16 bytes (signs, fractions, exponents, a byte changed). */
+static unsigned failed_numbers;
+
+TEST(number16_as_number_len)
+{
+    static const char set[] = "019-.eE+, ]";
+    static const char *const fills[] = { ",", "5", ".", "e5" }; /* (repeated to the buffer's end) */
+    const unsigned most = test_full() ? 7u : 6u, nset = (unsigned)(sizeof set - 1);
+    uint8_t buf[48];
+    unsigned long tried = 0, taken = 0, numbers = 0;
+    for (unsigned len = 1; len <= most; len++) {
+        unsigned long total = 1;
+        for (unsigned k = 0; k < len; k++) total *= nset;
+        for (unsigned long code = 0; code < total; code++) {
+            unsigned long c = code;
+            for (unsigned k = 0; k < len; k++, c /= nset) buf[k] = (uint8_t)set[c % nset];
+            for (unsigned f = 0; f < 4; f++) {
+                const size_t fl = strlen(fills[f]);
+                for (size_t k = len; k < sizeof buf; k++) buf[k] = (uint8_t)fills[f][(k - len) % fl];
+                const size_t q = number16(buf), g = number_len(buf, sizeof buf);
+                tried++;
+                numbers += g != 0;
+                if (q) {
+                    taken++;
+                    if (q != g && failed_numbers++ < 5)
+                        CHECK_MSG(0, "'%.16s': number16 %zu, number_len %zu", (const char *)buf, q, g);
+                }
+            }
+        }
+    }
+    uint32_t x = 0x1234567u;
+    const unsigned rounds = test_full() ? 4000000u : 1000000u;
+    for (unsigned r = 0; r < rounds; r++) {
+        size_t n = 0;
+        if (rnd(&x) % 2) buf[n++] = '-';
+        const unsigned whole = rnd(&x) % 18;
+        for (unsigned k = 0; k < whole; k++) buf[n++] = (uint8_t)('0' + (k || rnd(&x) % 4 ? rnd(&x) % 10 : 0));
+        if (rnd(&x) % 4) {
+            buf[n++] = '.';
+            const unsigned frac = rnd(&x) % 18;
+            for (unsigned k = 0; k < frac; k++) buf[n++] = (uint8_t)('0' + rnd(&x) % 10);
+        }
+        if (rnd(&x) % 8 == 0) {
+            buf[n++] = rnd(&x) % 2 ? 'e' : 'E';
+            if (rnd(&x) % 2) buf[n++] = rnd(&x) % 2 ? '+' : '-';
+            for (unsigned k = rnd(&x) % 4; k; k--) buf[n++] = (uint8_t)('0' + rnd(&x) % 10);
+        }
+        while (n < sizeof buf) buf[n++] = (uint8_t)set[rnd(&x) % nset];
+        if (rnd(&x) % 4 == 0) buf[rnd(&x) % 20] = (uint8_t)set[rnd(&x) % nset];
+        const size_t q = number16(buf), g = number_len(buf, sizeof buf);
+        tried++;
+        numbers += g != 0;
+        if (q) {
+            taken++;
+            if (q != g && failed_numbers++ < 5)
+                CHECK_MSG(0, "'%.24s': number16 %zu, number_len %zu", (const char *)buf, q, g);
+        }
+    }
+    CHECK(failed_numbers == 0 && taken > tried / 20 && numbers > taken);
+    printf("  %lu texts, %lu numbers, %lu taken by number16\n", tried, numbers, taken);
+}
+#endif
+
 int main(void)
 {
     RUN(fast_names_as_the_general_path);
     RUN(names_at_the_text_end);
     RUN(records_as_the_general_path);
+#if defined(__SSE2__) && defined(__GNUC__)
+    RUN(number16_as_number_len);
+#endif
     return test_finish();
 }

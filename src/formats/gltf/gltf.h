@@ -39,16 +39,18 @@
  * tree does not hold them all at once. */
 #define GLTF_SAMPLERS_TOGETHER ((size_t)256 << 10)
 #define GLTF_NONE UINT32_MAX
-/* gltf_file.recs: the root's accessors, bufferViews and nodes (the first
- * GLTF_ROOT_RECORD_KINDS, depth 0), the animations' samplers and channels (depth 2) */
+/* gltf_file.recs: the root's accessors, bufferViews, nodes and meshes (the first
+ * GLTF_ROOT_RECORD_KINDS, depth 0; of the meshes the read uses only their count), the
+ * animations' samplers and channels (depth 2) */
 enum {
     GLTF_ACCESSORS = 0,
     GLTF_VIEWS = 1,
     GLTF_NODES = 2,
-    GLTF_SAMPLERS = 3,
-    GLTF_CHANNELS = 4,
-    GLTF_RECORD_KINDS = 5,
-    GLTF_ROOT_RECORD_KINDS = GLTF_NODES + 1
+    GLTF_MESHES = 3,
+    GLTF_SAMPLERS = 4,
+    GLTF_CHANNELS = 5,
+    GLTF_RECORD_KINDS = 6,
+    GLTF_ROOT_RECORD_KINDS = GLTF_MESHES + 1
 };
 /* The root's members the read looks up (gltf_top_names, in this order), found in one walk
  * by gltf_top_members: top[j] is gj_get(root, gltf_top_names[j]) (the first one when the
@@ -68,8 +70,8 @@ enum {
 };
 extern const char *const gltf_top_names[GLTF_TOP_MEMBERS];
 void gltf_top_members(const gj_value *root, const gj_value **top);
-/* For tests: 1 reads the accessors, bufferViews, nodes, samplers and channels as trees always (the
- * same outcome). A global, not a field as gj_parser.no_shapes is: its tests read through
+/* For tests: 1 reads the accessors, bufferViews, nodes, meshes, samplers and channels as trees
+ * always (the same outcome). A global, not a field as gj_parser.no_shapes is: its tests read through
  * ganim_read_memory, which reaches the parser by no field but a public option. */
 extern int gltf_no_records;
 
@@ -153,7 +155,7 @@ typedef struct gltf_file {
      * samplers: gltf_json_later); json_used: the bytes counted against its bound by the
      * trees still in use, json_later_used: that and the last tree parsed later. */
     gj_parser json;
-    /* The accessors, bufferViews, nodes, samplers and channels read as records (gltf.c's
+    /* The accessors, bufferViews, nodes, meshes, samplers and channels read as records (gltf.c's
      * read_json: GLTF_ACCESSORS ... GLTF_CHANNELS; done when they were, an animation's
      * samplers and channels: GJ_RECORDS values) from json_text, instead of as trees */
     gj_records recs[GLTF_RECORD_KINDS];

@@ -1,4 +1,4 @@
-/* The accessors, bufferViews, nodes, samplers and channels read as records (gltf.c's
+/* The accessors, bufferViews, nodes, meshes, samplers and channels read as records (gltf.c's
  * read_json, json.h's gj_records) against the tree's read of the same bytes
  * (gltf_no_records = 1): the whole document (its lossless JSON dump, its details and its
  * warnings), or the same error (code, message, offset), on
@@ -108,8 +108,8 @@ static void *plain_alloc(void *user, size_t size)
 }
 
 /* Which of the accessors (1), bufferViews (2), an animation's samplers (4) and channels
- * (8) and the nodes (16) of a JSON text the reader takes as records (the names of gltf.c's
- * read_json). */
+ * (8), the nodes (16) and the meshes (32) of a JSON text the reader takes as records (the
+ * names of gltf.c's read_json). */
 static unsigned records_taken(const uint8_t *json, size_t n)
 {
     static const char *const acc_names[] = { "bufferView", "componentType", "count", "type",
@@ -120,24 +120,26 @@ static unsigned records_taken(const uint8_t *json, size_t n)
     static const char *const node_names[] = {
         "name", "extras", "matrix", "rotation", "translation", "scale", "children"
     };
-    gj_records r[5] = { { .key = "accessors", .names = acc_names, .fields = 7 },
+    static const char *const mesh_names[] = { "primitives", "extras", "extensions" };
+    gj_records r[6] = { { .key = "accessors", .names = acc_names, .fields = 7 },
                         { .key = "bufferViews", .names = view_names, .fields = 5 },
                         { .key = "samplers", .names = sampler_names, .fields = 4, .depth = 2, .spans = 8u },
                         { .key = "channels", .names = channel_names, .fields = 4, .depth = 2 },
-                        { .key = "nodes", .names = node_names, .fields = 7, .spans = 0x7Eu } };
+                        { .key = "nodes", .names = node_names, .fields = 7, .spans = 0x7Eu },
+                        { .key = "meshes", .names = mesh_names, .fields = 3, .spans = 7u } };
     blocks b = { NULL, 0, 0 };
     gj_parser p = { .alloc = plain_alloc,
                     .alloc_user = &b,
                     .max_depth = GLTF_MAX_DEPTH,
                     .who = "test",
                     .records = r,
-                    .record_kinds = 5 };
+                    .record_kinds = 6 };
     const gj_value *root = NULL;
     ganim_error e;
     unsigned taken = 0;
     if (gj_parse(&p, json, n, &root, &e) == GANIM_OK)
         taken = (r[0].done ? 1u : 0u) | (r[1].done ? 2u : 0u) | (r[2].done ? 4u : 0u) | (r[3].done ? 8u : 0u) |
-                (r[4].done ? 16u : 0u);
+                (r[4].done ? 16u : 0u) | (r[5].done ? 32u : 0u);
     for (size_t i = 0; i < b.n; i++) free(b.p[i]);
     free(b.p);
     return taken;
@@ -145,7 +147,7 @@ static unsigned records_taken(const uint8_t *json, size_t n)
 
 /* Every kind of damage to one file: cut (the JSON chunk's tail made spaces, or the text
  * itself cut for a .gltf) at every offset of windows at the text's start, its accessors,
- * bufferViews, samplers, channels and nodes; single bytes changed there. */
+ * bufferViews, samplers, channels, nodes and meshes; single bytes changed there. */
 static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigned window, unsigned changes)
 {
     uint8_t *w = malloc(size ? size : 1);
@@ -156,13 +158,14 @@ static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigne
     int glb = json != NULL;
     if (!glb) json = w, jn = size;
     unsigned taken = records_taken(json, jn);
-    printf("  %s: accessors %s, bufferViews %s, samplers %s, channels %s, nodes %s as records\n", what,
+    printf("  %s: accessors %s, bufferViews %s, samplers %s, channels %s, nodes %s, meshes %s as records\n", what,
            taken & 1 ? "read" : "not read", taken & 2 ? "read" : "not read", taken & 4 ? "read" : "not read",
-           taken & 8 ? "read" : "not read", taken & 16 ? "read" : "not read");
-    if (strchr(what, '/')) CHECK_MSG(taken == 31, "%s: the samples' exports are read as records", what);
-    size_t starts[6] = { 0, 0, 0, 0, 0, 0 };
-    const char *keys[5] = { "\"accessors\"", "\"bufferViews\"", "\"samplers\"", "\"channels\"", "\"nodes\":[{" };
-    for (int k = 0; k < 5; k++) {
+           taken & 8 ? "read" : "not read", taken & 16 ? "read" : "not read", taken & 32 ? "read" : "not read");
+    if (strchr(what, '/')) CHECK_MSG(taken == 63, "%s: the samples' exports are read as records", what);
+    size_t starts[7] = { 0, 0, 0, 0, 0, 0, 0 };
+    const char *keys[6] = { "\"accessors\"", "\"bufferViews\"", "\"samplers\"",
+                            "\"channels\"",  "\"nodes\":[{",    "\"meshes\"" };
+    for (int k = 0; k < 6; k++) {
         for (size_t i = 0; i + strlen(keys[k]) <= jn; i++)
             if (memcmp(json + i, keys[k], strlen(keys[k])) == 0) {
                 starts[k + 1] = i;
@@ -170,7 +173,7 @@ static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigne
             }
     }
     uint32_t x = 0x9E3779B9u ^ (uint32_t)size;
-    for (int s = 0; s < 6; s++) {
+    for (int s = 0; s < 7; s++) {
         if (s && !starts[s]) continue;
         for (size_t c = starts[s]; c < starts[s] + window && c < jn; c++) {
             if (glb) { /* the chunk's tail made spaces: the text ends at c */
@@ -894,6 +897,120 @@ TEST(nodes_read_alike)
     printf("  %u reads compared, %u with nodes as records, %u read\n", compared - before, recorded, read);
 }
 
+static const char *const mesh_usual[] = {
+    "\"name\":\"ganim_bones\"",
+    "\"primitives\":[{\"attributes\":{\"POSITION\":1,\"JOINTS_0\":2,\"WEIGHTS_0\":3},\"indices\":4}]",
+};
+
+/* One member of a random mesh into member: the exporter's shapes and the others the
+ * records take (a plain value, a span field's object or array without escapes, an array
+ * of numbers), and near misses the tree must read (an escape, a control byte, another
+ * member that is an object, an array of strings, a nesting at and past the JSON's limit,
+ * what is not JSON). */
+static void mesh_member(uint32_t *x, char *member, size_t cap)
+{
+    static const char *const members[] = {
+        "\"name\":\"ganim_bones\"",
+        "\"primitives\":[{\"attributes\":{\"POSITION\":1,\"JOINTS_0\":2,\"WEIGHTS_0\":3},\"indices\":4}]",
+        "\"primitives\" : [ { \"attributes\" : { \"POSITION\" : 1 } , \"mode\" : 4 } , { } ]",
+        "\"primitives\":[]",
+        "\"primitives\":{}",
+        "\"primitives\":5",
+        "\"primitives\":\"p\"",
+        "\"primitives\":null",
+        "\"primitives\":[{\"attributes\":{\"P\\u004fSITION\":1}}]",
+        "\"primitives\":[{\"targets\":[{\"POSITION\":7}],\"extras\":{\"s\":\"a b\",\"t\":[true,false,null,-0.5e3]}}]",
+        "\"primitives\":[1,]",
+        "\"primitives\":[\"a\tb\"]",
+        "\"primitives\":tru",
+        "\"primitives\":[{\"a\":1}",
+        "\"weights\":[0.5,1,-2e-3]",
+        "\"weights\":[]",
+        "\"weights\":[\"a\"]",
+        "\"weights\":[[1]]",
+        "\"extras\":{\"a\":[1,{\"b\":null}],\"ganim\":{\"x\":\"y\"}}",
+        "\"extras\":5",
+        "\"extras\":[]",
+        "\"extensions\":{\"KHR_x\":{}}",
+        "\"extensions\":{\"KHR_\\\"x\":{}}",
+        "\"other\":{\"x\":1}",
+        "\"other\":[1,2]",
+        "\"n\\u0061me\":1",
+        "\"name\":\"m\\u0041\"",
+        "\"name\":1e999",
+        "\"name\":01",
+        "\"primitives\" :[ 1 , 2 ]",
+        "\"\":0",
+        "\"a_name_of_more_than_sixteen_bytes\":true",
+        "\"primitives_and_more\":false",
+    };
+    const unsigned kind = rnd(x) % (COUNT(members) + 2);
+    if (kind < COUNT(members)) {
+        snprintf(member, cap, "%s", members[kind]);
+        return;
+    }
+    /* a primitives array nested around the JSON's limit (the mesh's array at depth 1, the
+     * mesh 2, its primitives 3) */
+    const unsigned deep = GLTF_MAX_DEPTH - 5 + rnd(x) % 6;
+    size_t n = (size_t)snprintf(member, cap, "\"%s\":", kind == COUNT(members) ? "primitives" : "other");
+    for (unsigned d = 0; d < deep && n + 2 < cap; d++) member[n++] = '[';
+    for (unsigned d = 0; d < deep && n + 2 < cap; d++) member[n++] = ']';
+    member[n] = 0;
+}
+
+TEST(meshes_read_alike)
+{
+    static char text[16384], member[512];
+    static uint8_t glb[16384 + 1024];
+    static const char *const not_meshes[] = { "[]", "{}", "5", "[1]", "[{},[]]", "[{}]", "[ ]", "[{},{}]", "\"m\"" };
+    uint32_t x = 0x5EED1u;
+    unsigned before = compared, differ_before = differ, failed_before = failed_alike, recorded = 0, counted = 0,
+             several = 0;
+    const unsigned files = test_full() ? 20000u : 4000u;
+    for (unsigned t = 0; t < files; t++) {
+        size_t n = (size_t)snprintf(text, sizeof text,
+                                    "{\"asset\":%s,\"nodes\":[{\"name\":\"j\"}],\"meshes\":", node_assets[rnd(&x) % 3]);
+        if (rnd(&x) % 8 == 0) {
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s", not_meshes[rnd(&x) % COUNT(not_meshes)]);
+        } else {
+            const unsigned nm = 1 + rnd(&x) % 4;
+            /* half the files mostly the exporter's mesh */
+            const int usual = t % 2 == 0;
+            text[n++] = '[';
+            for (unsigned k = 0; k < nm; k++) {
+                n += (size_t)snprintf(text + n, sizeof text - n, "%s{", k ? "," : "");
+                const unsigned members = usual ? 2 : rnd(&x) % 5;
+                for (unsigned mi = 0; mi < members; mi++) {
+                    if (usual && rnd(&x) % 4) snprintf(member, sizeof member, "%s", mi ? mesh_usual[1] : mesh_usual[0]);
+                    else mesh_member(&x, member, sizeof member);
+                    n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", mi ? "," : "", member);
+                }
+                text[n++] = '}';
+            }
+            text[n++] = ']';
+        }
+        /* a second meshes member (the first is the one read), skins before or after */
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s%s}", rnd(&x) % 8 ? "" : ",\"meshes\":[{},{},{}]",
+                              rnd(&x) % 4 ? ",\"skins\":[{\"joints\":[0]}]" : "");
+        size_t total = glb_wrap(glb, text, n), len = n + (4 - n % 4) % 4;
+        recorded += (records_taken(glb + 20, len) & 32u) != 0;
+        outcome o;
+        read_one(glb, total, 1, &o);
+        const char *m = o.code == GANIM_OK && o.details ? strstr(o.details, "\"meshes\":") : NULL;
+        const long meshes = m ? strtol(m + 9, NULL, 10) : 0; /* (the details' count: both reads', compared) */
+        counted += meshes > 0;
+        several += meshes > 1;
+        outcome_free(&o);
+        both_ways(glb, total, "meshes", t);
+    }
+    unsigned read = compared - before - (failed_alike - failed_before);
+    CHECK(compared - before == files && recorded >= files / 4 && read >= files / 4 && counted >= files / 5 &&
+          several >= files / 8);
+    CHECK_MSG(differ == differ_before, "%u reads differ", differ - differ_before);
+    printf("  %u reads compared, %u with meshes as records, %u read, %u with meshes (%u with several)\n",
+           compared - before, recorded, read, counted, several);
+}
+
 /* gltf_field_uint (a record's number, digits read in place) against gj_uint on the tree's
  * value of the same bytes (the reference), over many texts and limits: the same answer and,
  * when 1, the same number. */
@@ -998,5 +1115,6 @@ int main(void)
     RUN(sampler_extras_read_alike);
     RUN(span_items_as_the_tree);
     RUN(nodes_read_alike);
+    RUN(meshes_read_alike);
     return test_finish();
 }
