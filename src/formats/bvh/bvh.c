@@ -67,10 +67,12 @@ static ganim_code bvh_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     f.err = err;
     f.data = data;
     f.size = size;
-    f.positions_add =
-        ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_POSITIONS]) == 1;
-    int axes = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_AXES]);
-    f.axes_undone = axes >= 0 ? axes + 1 : 0;
+    if (f.opts->setting_count) { /* none set (a read's common case): both unset, -1 */
+        f.positions_add =
+            ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_POSITIONS]) == 1;
+        int axes = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_AXES]);
+        f.axes_undone = axes >= 0 ? axes + 1 : 0;
+    }
     doc->axes = GANIM_AXES_Y_UP;
     /* a small text's document and scratch in small blocks, the scratch and its block in
      * the document's allocation (the readers that reserve their document's block keep 64 KiB) */
