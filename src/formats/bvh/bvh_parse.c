@@ -553,12 +553,6 @@ static GANIM_ALWAYS_INLINE int keyword_colon(lexer *lx, const char *kw, const ch
     return 0;
 }
 
-/* The frame time as files write it, digits, then '.' and digits or nothing (15 digits at
- * most, no sign or exponent), the whole word: gdec_scan's and gdec_double's results
- * without them. The digits make m < 10^15 exactly, so m / 10^fraction digits is the
- * correctly rounded value, gdec_double's; the digit count and 10^exp10 are gdec's (the
- * significant digits from the first non-zero one to the last non-zero one). 0 for any
- * other word (then gdec reads it). */
 /* The decimal digits of 0 < m < 10^15 (test_bvh checks it at every power of 2 and of 10,
  * where either side steps): t = floor(bits * log10(2)) from 1233 / 4096 (exact below
  * 2^50), t + 1 digits unless m < 10^t. */
@@ -584,6 +578,12 @@ int bvh_decimal_len(uint64_t m)
     return (int)t + (m >= p10[t]);
 }
 
+/* The frame time as files write it, digits, then '.' and digits or nothing (15 digits at
+ * most, no sign or exponent), the whole word: gdec_scan's and gdec_double's results
+ * without them. The digits make m < 10^15 exactly, so m / 10^fraction digits is the
+ * correctly rounded value, gdec_double's; the digit count and 10^exp10 are gdec's (the
+ * significant digits from the first non-zero one to the last non-zero one). 0 for any
+ * other word (then gdec reads it). */
 static int frame_time_plain(const word *w, bvh_file *f)
 {
     uint64_t m = 0;
