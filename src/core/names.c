@@ -72,10 +72,17 @@ void ganim_names_free(const ganim_allocator *a, ganim_names *names)
     names->name = NULL;
 }
 
+/* Bytes the same are the same without case: tolower only where they differ (tolower maps
+ * no byte but NUL to NUL, so a same byte ends the strings exactly when it is NUL). */
 int ganim_strcasecmp(const char *a, const char *b)
 {
     for (;; a++, b++) {
-        int ca = tolower((unsigned char)*a), cb = tolower((unsigned char)*b);
+        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x == y) {
+            if (!x) return 0;
+            continue;
+        }
+        int ca = tolower(x), cb = tolower(y);
         if (ca != cb || !ca) return ca - cb;
     }
 }

@@ -2,8 +2,10 @@
  * against its entry points, names, families, options), lookups work, and option
  * settings are checked as documented (unknown names, values outside the choices,
  * writer options of another format). */
+#include <ctype.h>
 #include <stdlib.h>
 
+#include "core/internal.h"
 #include "formats/format.h"
 #include "test.h"
 
@@ -244,6 +246,70 @@ TEST(borrowed_writer_options)
     CHECK_EQ_INT(lent, 2);
 }
 
+/* ganim_strcasecmp as it was before it compared same bytes without tolower. */
+static int strcasecmp_reference(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int ca = tolower((unsigned char)*a), cb = tolower((unsigned char)*b);
+        if (ca != cb || !ca) return ca - cb;
+    }
+}
+
+/* ganim_strcasecmp against the reference, the same value (not only its sign): every pair
+ * of strings of up to three bytes from an alphabet of letters in both cases, the bytes
+ * next to them (@ [ ` {), a digit and high bytes (0x80, 0xC9, 0xFF), 1,885 x 1,885
+ * pairs; every pair of one-byte strings; random strings of up to 12 bytes sharing a
+ * prefix, some of its letters in the other case. */
+TEST(strcasecmp_matches_reference)
+{
+    static const char alpha[] = "aAzZ@[`{0\x80\xC9\xFF";
+    const size_t na = sizeof alpha - 1;
+    char(*all)[4] = malloc(1885 * sizeof *all);
+    CHECK(all != NULL);
+    if (!all) return;
+    size_t n = 0;
+    memset(all[n++], 0, 4);
+    for (size_t len = 1; len <= 3; len++) {
+        size_t total = len == 1 ? na : len == 2 ? na * na : na * na * na;
+        for (size_t v = 0; v < total; v++) {
+            size_t x = v;
+            memset(all[n], 0, 4);
+            for (size_t k = 0; k < len; k++, x /= na) all[n][k] = alpha[x % na];
+            n++;
+        }
+    }
+    CHECK_EQ_INT(n, 1885);
+    long bad = 0, tried = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++, tried++)
+            bad += ganim_strcasecmp(all[i], all[j]) != strcasecmp_reference(all[i], all[j]);
+    free(all);
+    for (int x = 0; x < 256; x++)
+        for (int y = 0; y < 256; y++, tried++) {
+            char a[2] = { (char)x, 0 }, b[2] = { (char)y, 0 };
+            bad += ganim_strcasecmp(a, b) != strcasecmp_reference(a, b);
+        }
+    uint32_t seed = 12345u;
+    for (int round = 0; round < 100000; round++, tried++) {
+        char a[13], b[13];
+        seed = seed * 1103515245u + 12345u;
+        size_t la = (seed >> 16) % 13, lb = (seed >> 8) % 13, common = (seed >> 4) % 13;
+        for (size_t k = 0; k < 12; k++) {
+            seed = seed * 1103515245u + 12345u;
+            a[k] = (char)(seed >> 24);
+            seed = seed * 1103515245u + 12345u;
+            b[k] = k < common ? ((seed >> 20) & 1 ? a[k] : (char)(a[k] ^ 0x20)) : (char)(seed >> 24);
+        }
+        a[la] = b[lb] = 0;
+        a[12] = b[12] = 0;
+        bad += ganim_strcasecmp(a, b) != strcasecmp_reference(a, b);
+    }
+    CHECK_MSG(bad == 0, "%ld of %ld comparisons differ", bad, tried);
+    CHECK(tried == 1885L * 1885L + 65536L + 100000L);
+    CHECK(ganim_strcasecmp("BvH", "bvh") == 0 && ganim_strcasecmp("bvh", "bvhx") == -'x' &&
+          ganim_strcasecmp("b", "A") == 'b' - 'a');
+}
+
 /* ganim_format_find against every name compared whole (ganim_strcasecmp, as before its
  * first-byte filter): each format's name in random cases, with its first byte replaced by
  * every byte, one byte longer or shorter, and random strings. */
@@ -311,6 +377,7 @@ TEST(version)
 int main(void)
 {
     RUN(version);
+    RUN(strcasecmp_matches_reference);
     RUN(format_find_matches_reference);
     RUN(descriptors_are_consistent);
     RUN(aliases_are_prefixed_and_unique);

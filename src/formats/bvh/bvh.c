@@ -1,5 +1,6 @@
 /* BVH (Biovision hierarchy): the format descriptor, its options, the probe and the read. */
 #include "formats/bvh/bvh.h"
+#include "io/decimal_fast.h"
 
 enum { BVH_OPT_POSITIONS = 0, BVH_OPT_AXES, BVH_OPT_COUNT };
 
@@ -26,26 +27,33 @@ static const ganim_option bvh_options[BVH_OPT_COUNT] = {
     },
 };
 
-/* `kw`: lower-case letters only, so a byte equals its letter without case when the byte
- * with bit 5 set (0x20: a letter's lower case) is the letter (no other byte gives it). */
-static inline int word_at(const uint8_t *d, size_t n, size_t *i, const char *kw)
+/* A BVH separator: ' ', '\t', '\r' or '\n' (bits 32, 9, 13 and 10 of the mask). */
+#define BVH_SEP_BITS ((1ull << ' ') | (1ull << '\t') | (1ull << '\r') | (1ull << '\n'))
+static inline int sep(uint8_t c) { return c <= ' ' && (BVH_SEP_BITS >> c & 1u); }
+
+/* Little-endian 8 (4) bytes at p, whatever the machine's order; with bit 5 of each byte
+ * set, a letter's upper and lower case give the lower case's value and no other byte
+ * does, so the bytes equal a keyword's lower-case letters without case exactly when the
+ * values are equal (the keywords are letters only). */
+static inline uint64_t ld8_lower(const uint8_t *p) { return gdec_ld8(p) | 0x2020202020202020u; }
+static inline uint32_t ld4_lower(const uint8_t *p)
 {
-    while (*i < n && (d[*i] == ' ' || d[*i] == '\t' || d[*i] == '\r' || d[*i] == '\n')) (*i)++;
-    size_t k = strlen(kw);
-    if (n - *i < k + 1) return 0;
-    for (size_t j = 0; j < k; j++)
-        if ((d[*i + j] | 0x20u) != (uint8_t)kw[j]) return 0;
-    uint8_t after = d[*i + k];
-    if (after != ' ' && after != '\t' && after != '\r' && after != '\n') return 0;
-    *i += k;
-    return 1;
+    return ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) | 0x20202020u;
 }
 
+/* "hierarchy" then "root" (any case), each after white space and followed by one: 100;
+ * "hierarchy" alone 90; else 0. */
 static int bvh_probe(const uint8_t *data, size_t size)
 {
     size_t i = size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF ? 3 : 0;
-    if (!word_at(data, size, &i, "hierarchy")) return 0;
-    return word_at(data, size, &i, "root") ? 100 : 90;
+    while (i < size && sep(data[i])) i++;
+    if (size - i < 10 || ld8_lower(data + i) != gdec_ld8((const uint8_t *)"hierarch") || (data[i + 8] | 0x20u) != 'y' ||
+        !sep(data[i + 9]))
+        return 0;
+    i += 9;
+    while (i < size && sep(data[i])) i++;
+    if (size - i < 5 || ld4_lower(data + i) != ld4_lower((const uint8_t *)"root") || !sep(data[i + 4])) return 90;
+    return 100;
 }
 
 static ganim_code bvh_read(ganim_doc *doc, const uint8_t *data, size_t size, const ganim_read_opts *opts,
@@ -59,10 +67,12 @@ static ganim_code bvh_read(ganim_doc *doc, const uint8_t *data, size_t size, con
     f.err = err;
     f.data = data;
     f.size = size;
-    f.positions_add =
-        ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_POSITIONS]) == 1;
-    int axes = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_AXES]);
-    f.axes_undone = axes >= 0 ? axes + 1 : 0;
+    if (f.opts->setting_count) { /* none set (a read's common case): both unset, -1 */
+        f.positions_add =
+            ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_POSITIONS]) == 1;
+        int axes = ganim_setting_choice(f.opts->settings, f.opts->setting_count, &bvh_options[BVH_OPT_AXES]);
+        f.axes_undone = axes >= 0 ? axes + 1 : 0;
+    }
     doc->axes = GANIM_AXES_Y_UP;
     /* a small text's document and scratch in small blocks, the scratch and its block in
      * the document's allocation (the readers that reserve their document's block keep 64 KiB) */

@@ -553,6 +553,31 @@ static GANIM_ALWAYS_INLINE int keyword_colon(lexer *lx, const char *kw, const ch
     return 0;
 }
 
+/* The decimal digits of 0 < m < 10^15 (test_bvh checks it at every power of 2 and of 10,
+ * where either side steps): t = floor(bits * log10(2)) from 1233 / 4096 (exact below
+ * 2^50), t + 1 digits unless m < 10^t. */
+int bvh_decimal_len(uint64_t m)
+{
+    static const uint64_t p10[16] = { 1u,
+                                      10u,
+                                      100u,
+                                      1000u,
+                                      10000u,
+                                      100000u,
+                                      1000000u,
+                                      10000000u,
+                                      100000000u,
+                                      1000000000u,
+                                      10000000000u,
+                                      100000000000u,
+                                      1000000000000u,
+                                      10000000000000u,
+                                      100000000000000u,
+                                      1000000000000000u };
+    unsigned bits = 64u - (unsigned)__builtin_clzll(m), t = (bits * 1233u) >> 12;
+    return (int)t + (m >= p10[t]);
+}
+
 /* The frame time as files write it, digits, then '.' and digits or nothing (15 digits at
  * most, no sign or exponent), the whole word: gdec_scan's and gdec_double's results
  * without them. The digits make m < 10^15 exactly, so m / 10^fraction digits is the
@@ -562,24 +587,27 @@ static GANIM_ALWAYS_INLINE int keyword_colon(lexer *lx, const char *kw, const ch
 static int frame_time_plain(const word *w, bvh_file *f)
 {
     uint64_t m = 0;
-    size_t i = 0, nint, ndig = 0;
-    int first = -1, last = -1;
-    for (; i < w->n && w->s[i] >= '0' && w->s[i] <= '9'; i++, ndig++) {
-        m = m * 10 + (uint64_t)(w->s[i] - '0');
-        if (w->s[i] != '0') last = (int)ndig, first = first < 0 ? (int)ndig : first;
-    }
+    size_t i = 0, nint, ndig;
+    for (; i < w->n && w->s[i] >= '0' && w->s[i] <= '9'; i++) m = m * 10 + (uint64_t)(w->s[i] - '0');
     nint = i;
     if (!nint) return 0;
     if (i < w->n && w->s[i] == '.')
-        for (i++; i < w->n && w->s[i] >= '0' && w->s[i] <= '9'; i++, ndig++) {
-            m = m * 10 + (uint64_t)(w->s[i] - '0');
-            if (w->s[i] != '0') last = (int)ndig, first = first < 0 ? (int)ndig : first;
-            if (ndig >= 15) return 0;
-        }
+        for (i++; i < w->n && w->s[i] >= '0' && w->s[i] <= '9'; i++) m = m * 10 + (uint64_t)(w->s[i] - '0');
+    ndig = i - (i > nint); /* the digits, without the '.' */
     if (i != w->n || ndig > 15) return 0;
     f->frame_time = (double)m / bvh_pow10((int)(ndig - nint));
-    f->frame_time_digits = first < 0 ? 0 : last - first + 1;
-    f->frame_time_unit = first < 0 ? 0 : bvh_pow10((int)nint - first - (last - first + 1));
+    if (!m) { /* no non-zero digit */
+        f->frame_time_digits = 0;
+        f->frame_time_unit = 0;
+        return 1;
+    }
+    /* m < 10^15 has len digits (the first non-zero one at ndig - len) and tz trailing zeros
+     * (the last non-zero one at ndig - 1 - tz): len - tz significant digits, the last in
+     * the place nint - ndig + tz */
+    int len = bvh_decimal_len(m), tz = 0;
+    while (m % 10u == 0) m /= 10u, tz++;
+    f->frame_time_digits = len - tz;
+    f->frame_time_unit = bvh_pow10((int)nint - (int)ndig + tz);
     return 1;
 }
 

@@ -1029,6 +1029,41 @@ TEST(frame_tail_matches_reference)
     printf("  %ld texts, %ld reads, %ld read\n", n, reads, ok);
 }
 
+/* bvh_decimal_len (frame_time_plain's significant digits) against counting by division:
+ * both step only at powers of 10 (the count) and of 2 (the formula's bit length), so every
+ * power of 10 and of 2 below 10^15 with three values either side covers every m; with every
+ * m below 2,000,000 and 200,000 random ones besides. */
+static int slow_decimal_len(uint64_t m)
+{
+    int n = 0;
+    for (; m; m /= 10) n++;
+    return n;
+}
+
+TEST(decimal_len_counts_digits)
+{
+    const uint64_t lim = 1000000000000000u;
+    long bad = 0, tried = 0;
+    for (uint64_t m = 1; m < 2000000u; m++, tried++) bad += bvh_decimal_len(m) != slow_decimal_len(m);
+    for (uint64_t p = 1; p < lim; p *= 10)
+        for (uint64_t m = p > 3 ? p - 3 : 1; m <= p + 3 && m < lim; m++, tried++)
+            bad += bvh_decimal_len(m) != slow_decimal_len(m);
+    for (int j = 0; j < 50; j++) {
+        uint64_t p = (uint64_t)1 << j;
+        for (uint64_t m = p > 3 ? p - 3 : 1; m <= p + 3 && m < lim; m++, tried++)
+            bad += bvh_decimal_len(m) != slow_decimal_len(m);
+    }
+    uint64_t s = 1;
+    for (int r = 0; r < 200000; r++, tried++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        uint64_t m = 1 + (s >> 14) % (lim - 1);
+        bad += bvh_decimal_len(m) != slow_decimal_len(m);
+    }
+    CHECK_MSG(bad == 0, "%ld of %ld counts differ", bad, tried);
+    CHECK(bvh_decimal_len(1) == 1 && bvh_decimal_len(9) == 1 && bvh_decimal_len(10) == 2 &&
+          bvh_decimal_len(333333333u) == 9 && bvh_decimal_len(lim - 1) == 15);
+}
+
 /* The Frame Time, which plain digits take a shorter path for (bvh_parse.c's
  * frame_time_plain: value, significant digits and their last place, which the rate's
  * snapping to 24, 30000/1001 ... reads), against the reference path (gdec): frame times of
@@ -1219,6 +1254,7 @@ int main(void)
     RUN(probe_matches_reference);
     RUN(frame_tail_matches_reference);
     RUN(pow10_matches_pow);
+    RUN(decimal_len_counts_digits);
     RUN(frame_time_matches_reference);
     RUN(decimal_double_matches_gdec);
     return test_finish();
