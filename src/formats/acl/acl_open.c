@@ -822,6 +822,16 @@ static inline unsigned lead_zeros(uint32_t v)
 #endif
 }
 
+/* The constants that follow, when the next track is one (m: static_kind's constant bits,
+ * the track just taken shifted out, its next pair at the top): r, the leading ones of the
+ * word with every pair's high bit set, halved; m shifted past them. */
+static GANIM_ALWAYS_INLINE uint32_t const_run(uint32_t *m)
+{
+    uint32_t ones = ~(*m | 0xAAAAAAAAu), r = ones ? lead_zeros(ones) >> 1 : 16u;
+    *m = r < 16u ? *m << (2u * r) : 0u;
+    return r;
+}
+
 /* static_pose's sub-tracks of kind k (a constant at each call: the kind's tests fold),
  * whose type words start at `words`: each constant track's type and value and each
  * animated track's type and slot in anim_track (from ai), in track order. A word's
@@ -870,8 +880,7 @@ static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, u
                 *o = (ganim_vec3){ ganim_ld_f32le(F), ganim_ld_f32le(F + 4), ganim_ld_f32le(F + 8) };
                 F += 12;
                 if (m & 0x40000000u) { /* the next track constant too: the run's r tracks at once */
-                    uint32_t ones = ~(m | 0xAAAAAAAAu), r = ones ? lead_zeros(ones) >> 1 : 16u;
-                    m = r < 16u ? m << (2u * r) : 0u;
+                    uint32_t r = const_run(&m);
                     uint8_t *ty = types + 3u * (size_t)i;
                     ganim_transform *tr = pose + i;
                     for (uint32_t j = 0; j < r; j++, F += 12) {
@@ -892,8 +901,7 @@ static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, u
                 memcpy(&pose[i].rotation, rq[c & 3u], sizeof rq[0]); /* x y z w, 16 bytes */
                 c++;
                 if (m & 0x40000000u) { /* the next track constant too: the run's r tracks at once */
-                    uint32_t ones = ~(m | 0xAAAAAAAAu), r = ones ? lead_zeros(ones) >> 1 : 16u;
-                    m = r < 16u ? m << (2u * r) : 0u;
+                    uint32_t r = const_run(&m);
                     uint8_t *ty = types + 3u * (size_t)i;
                     ganim_transform *tr = pose + i;
                     for (uint32_t end = c + r; c < end; c++) {

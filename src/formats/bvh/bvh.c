@@ -36,10 +36,7 @@ static inline int sep(uint8_t c) { return c <= ' ' && (BVH_SEP_BITS >> c & 1u); 
  * does, so the bytes equal a keyword's lower-case letters without case exactly when the
  * values are equal (the keywords are letters only). */
 static inline uint64_t ld8_lower(const uint8_t *p) { return gdec_ld8(p) | 0x2020202020202020u; }
-static inline uint32_t ld4_lower(const uint8_t *p)
-{
-    return ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) | 0x20202020u;
-}
+static inline uint32_t ld4_lower(const uint8_t *p) { return ganim_ld_u32le(p) | 0x20202020u; }
 
 /* "hierarchy" then "root" (any case), each after white space and followed by one: 100;
  * "hierarchy" alone 90; else 0. */
