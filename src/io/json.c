@@ -1711,31 +1711,32 @@ int gj_number(const gj_value *v, double *d)
     return 1;
 }
 
-int gj_float(const gj_value *v, float *f)
+int gj_float_text(const char *t, uint32_t n, float *f)
 {
-    if (!v || v->type != GJ_NUMBER) return 0;
     /* a whole number of 1 to 7 digits, with or without '-' (a node's translation, a
      * rotation's 0 and 1): below 2^24, so its float is exact, -0 for "-0" */
-    const uint32_t neg = v->count && v->text[0] == '-', digits = v->count - neg;
+    const uint32_t neg = n && t[0] == '-', digits = n - neg;
     uint64_t whole;
-    if (digits >= 1 && digits <= 7 && gj_digit_run(v->text + neg, digits, &whole) == digits) {
+    if (digits >= 1 && digits <= 7 && gj_digit_run(t + neg, digits, &whole) == digits) {
         const float x = (float)whole;
         *f = neg ? -x : x;
         return 1;
     }
     /* a short number (most of a file's): one rounding of its correctly rounded double */
     float quick = 0;
-    if (v->count && gdec_fast_float((const uint8_t *)v->text, v->count, &quick) == v->count) {
+    if (n && gdec_fast_float((const uint8_t *)t, n, &quick) == n) {
         *f = quick;
         return 1;
     }
     gdec d;
-    if (gdec_scan(v->text, v->count, GDEC_JSON, &d) != v->count) return 0;
+    if (gdec_scan(t, n, GDEC_JSON, &d) != n) return 0;
     float x = gdec_float(&d);
     if (!isfinite(x)) return 0;
     *f = x;
     return 1;
 }
+
+int gj_float(const gj_value *v, float *f) { return v && v->type == GJ_NUMBER && gj_float_text(v->text, v->count, f); }
 
 /* gj_uint of a value that is not a whole number of at most 15 digits (apart: gj_uint's
  * usual case then needs no stack frame) */

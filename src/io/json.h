@@ -170,6 +170,9 @@ int gj_bytes(const gj_value *v, const char **s, size_t *n); /* any STRING: its b
 int gj_number(const gj_value *v, double *d);                /* any finite NUMBER */
 int gj_float(const gj_value *v, float *f);                  /* a NUMBER, rounded once to float32 */
 int gj_uint(const gj_value *v, uint64_t max, uint64_t *u);  /* an integral NUMBER in 0..max */
+/* gj_float of a NUMBER whose text is t[0..n) (n >= 1; a number's text as the parse took
+ * it): gj_float(v, f) is v && v->type == GJ_NUMBER && gj_float_text(v->text, v->count, f). */
+int gj_float_text(const char *t, uint32_t n, float *f);
 /* The decimal digits at the start of t[0..most) (most at most 19: no overflow): how many
  * (0 to most), their value in *v. The one digit conversion of the readers' whole numbers
  * (gj_uint_digits below; a reader that scans a run of digits of its own). */

@@ -14,6 +14,7 @@
 #define gj_bytes gjg_bytes
 #define gj_number gjg_number
 #define gj_float gjg_float
+#define gj_float_text gjg_float_text
 #define gj_uint gjg_uint
 #define gj_floats gjg_floats
 #include "io/json.c"
@@ -25,6 +26,7 @@
 #undef gj_bytes
 #undef gj_number
 #undef gj_float
+#undef gj_float_text
 #undef gj_uint
 #undef gj_floats
 

@@ -212,14 +212,27 @@ int gltf_span_item(const gj_value *span, uint32_t *pos, gj_value *item)
     return span && span->type == GJ_LATER && span_next(span, pos, item);
 }
 
+/* span_next's walk of the items, each number's text handed to gj_float_text (what
+ * gj_float does with span_next's item), no item made; any other item: 0 (gj_float's answer
+ * for it). */
 int gltf_span_floats(const gj_value *span, float *out, uint32_t n)
 {
-    uint32_t pos = 0, count = 0;
-    gj_value item;
     if (!span || span->type != GJ_LATER || !span->count || span->text[0] != '[') return 0;
-    while (span_next(span, &pos, &item)) {
-        if (count == n || !gj_float(&item, &out[count])) return 0;
+    const char *const t = span->text;
+    const uint32_t len = span->count;
+    uint32_t i = 1, count = 0;
+    for (;;) {
+        while (i < len && span_space(t[i])) i++;
+        if (i < len && t[i] == ',') { /* (after an item) */
+            i++;
+            while (i < len && span_space(t[i])) i++;
+        }
+        if (i >= len || t[i] == ']') return count == n;
+        const char c = t[i];
+        if (count == n || !(c == '-' || (c >= '0' && c <= '9'))) return 0;
+        const uint32_t e = span_number_end(t, i + 1, len);
+        if (!gj_float_text(t + i, e - i, &out[count])) return 0;
         count++;
+        i = e;
     }
-    return count == n;
 }

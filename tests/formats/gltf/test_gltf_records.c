@@ -767,6 +767,72 @@ static void node_member(uint32_t *x, int plain, int spaced, unsigned node, unsig
     }
 }
 
+/* gltf_span_floats as it was up to 828a3d7 (the reference of its walk without items): each
+ * item made by gltf_span_item's walk and handed to gj_float. */
+static int span_floats_by_items(const gj_value *span, float *out, uint32_t n)
+{
+    uint32_t pos = 0, count = 0;
+    gj_value item;
+    if (!span || span->type != GJ_LATER || !span->count || span->text[0] != '[') return 0;
+    while (gltf_span_item(span, &pos, &item)) {
+        if (count == n || !gj_float(&item, &out[count])) return 0;
+        count++;
+    }
+    return count == n;
+}
+
+/* gltf_span_floats against span_floats_by_items on texts that are not always JSON: random
+ * runs of the bytes of numbers, separators, brackets, strings and literals after a '['
+ * (the span is the parse's text, JSON; this is more than it is ever given), every count
+ * from 0 to 9: the same answer and, when 1, the same floats (bits). */
+TEST(span_floats_as_by_items)
+{
+    static const char alphabet[] = "0123456789-+.eE,  \t]\"[{}tfnul19-.05e";
+    static const char *const numbers[] = { "0",     "-0",      "1.5",      "0.15983486",  "-2.5E-3",      "1e39",
+                                           "1e-50", "7654321", "12345678", "0.033333335", "3.4028235e38", "-0.0000001",
+                                           "01",    "1.",      "-",        ".5",          "1e",           "1e+",
+                                           "--1",   "1.5.5",   "1ee5" };
+    static char text[256];
+    uint32_t x = 0x5EED5EEDu;
+    unsigned checks = 0, taken = 0, with_numbers = 0;
+    const unsigned texts = test_full() ? 2000000u : 200000u;
+    for (unsigned t = 0; t < texts; t++) {
+        size_t n = 0;
+        text[n++] = '[';
+        const unsigned parts = rnd(&x) % 12;
+        for (unsigned k = 0; k < parts && n < sizeof text - 24; k++) {
+            const unsigned what = rnd(&x) % 8;
+            if (what < 4) { /* a number, mostly after a comma */
+                if (k && rnd(&x) % 8) text[n++] = ',';
+                if (rnd(&x) % 6 == 0) text[n++] = " \t\n\r"[rnd(&x) % 4];
+                n += (size_t)snprintf(text + n, sizeof text - n, "%s", numbers[rnd(&x) % COUNT(numbers)]);
+            } else { /* any bytes */
+                const unsigned run = 1 + rnd(&x) % 4;
+                for (unsigned b = 0; b < run; b++) text[n++] = alphabet[rnd(&x) % (sizeof alphabet - 1)];
+            }
+        }
+        if (rnd(&x) % 4) text[n++] = ']';
+        gj_value span;
+        memset(&span, 0, sizeof span);
+        span.type = GJ_LATER;
+        span.text = text;
+        span.count = (uint32_t)n;
+        for (uint32_t c = 0; c <= 9; c++) {
+            float a[16], b[16];
+            memset(a, 0x5A, sizeof a);
+            memset(b, 0x5A, sizeof b);
+            const int ra = span_floats_by_items(&span, a, c), rb = gltf_span_floats(&span, b, c);
+            CHECK_MSG(ra == rb && (!ra || memcmp(a, b, c * sizeof *a) == 0), "%.*s: %u floats: %d, %d", (int)n, text, c,
+                      ra, rb);
+            checks++;
+            taken += (unsigned)ra;
+            with_numbers += (unsigned)(ra && c);
+        }
+    }
+    CHECK(checks == texts * 10u && taken > texts / 50u && with_numbers > texts / 100u);
+    printf("  %u compared, %u taken as floats (%u of 1 or more)\n", checks, taken, with_numbers);
+}
+
 /* gltf_span_item and gltf_span_floats (an array's text read without its tree) against the
  * tree gj_parse makes of the same text (the reference): random arrays of numbers of every
  * form, strings holding brackets and commas, literals, nested arrays and objects, spaces
@@ -833,9 +899,13 @@ TEST(span_items_as_the_tree)
         const uint32_t counts[] = { tree->count ? tree->count - 1 : 0, tree->count, tree->count + 1, 3, 4, 16 };
         for (unsigned c = 0; c < COUNT(counts); c++) {
             float a[20], f2[20];
-            int ra = gj_floats(tree, a, counts[c]), rb = gltf_span_floats(&span, f2, counts[c]);
+            float f3[20];
+            int ra = gj_floats(tree, a, counts[c]), rb = gltf_span_floats(&span, f2, counts[c]),
+                rc = span_floats_by_items(&span, f3, counts[c]);
             CHECK_MSG(ra == rb && (!ra || memcmp(a, f2, counts[c] * sizeof *a) == 0), "%s: %u floats: %d, %d", text,
                       counts[c], ra, rb);
+            CHECK_MSG(rc == rb && (!rc || memcmp(f3, f2, counts[c] * sizeof *a) == 0), "%s: %u floats by items: %d",
+                      text, counts[c], rc);
             floats_taken += (unsigned)ra;
             tried++;
         }
@@ -1114,6 +1184,7 @@ int main(void)
     RUN(channel_and_sampler_records_read_alike);
     RUN(sampler_extras_read_alike);
     RUN(span_items_as_the_tree);
+    RUN(span_floats_as_by_items);
     RUN(nodes_read_alike);
     RUN(meshes_read_alike);
     return test_finish();
