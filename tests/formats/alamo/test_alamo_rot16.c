@@ -291,6 +291,35 @@ TEST(edges_and_ties)
     printf("  edges: %llu comparisons\n", (unsigned long long)(g_compared - before));
 }
 
+/* Quaternions with one component whose rounding is +-32765, +-32766 or +-32767 (or two
+ * such components): ala_rot16_both builds its pair tables two lanes at a time only when
+ * every rounded component is within +-32766 (no candidate clamped), else one component
+ * at a time with the clamps; both sides of that gate against the old search. */
+TEST(clamp_gate_both_sides)
+{
+    uint64_t n = test_full() ? 400000u : 40000u, before = g_compared, failed = g_failed;
+    for (uint64_t i = 0; i < n; i++) {
+        int k = (int)(rnd64() % 4), target = 32765 + (int)(rnd64() % 3);
+        /* u_k anywhere in the interval that rounds to target, and at its edges */
+        double f = rnd01();
+        if ((i & 7) == 1) f = 0.0;
+        if ((i & 7) == 2) f = 0.9999999;
+        double uk = (target - 0.5 + f) / 32767.0, rest = sqrt(fmax(0.0, 1.0 - uk * uk));
+        double g[4], n2 = 0;
+        for (int m = 0; m < 4; m++) g[m] = gauss(), n2 += m == k ? 0.0 : g[m] * g[m];
+        for (int m = 0; m < 4; m++) g[m] = m == k ? ((rnd64() & 1) ? -uk : uk) : g[m] * rest / sqrt(n2);
+        float q[4];
+        for (int m = 0; m < 4; m++) q[m] = (float)g[m];
+        compare(q, "clamp gate");
+        float p[4] = { q[0], q[1], q[2], q[3] };
+        p[k] = nextafterf(p[k], (i & 1) ? 2.0f : -2.0f);
+        compare(p, "clamp gate, nudged");
+    }
+    printf("  clamp gate: %llu comparisons\n", (unsigned long long)(g_compared - before));
+    CHECK(g_compared - before == 4 * n);
+    CHECK(g_failed == failed);
+}
+
 /* Every rotation of every sample (every track's value at every frame, as the writer
  * evaluates it, and every stored key), as read by ganim. */
 static void sample_rotations(const char *path)
@@ -515,6 +544,7 @@ int main(void)
     RUN(every_sample_rotation);
     RUN(random_unit_quaternions);
     RUN(pair_share_across_the_cutoff);
+    RUN(clamp_gate_both_sides);
     RUN(writer_integers_are_the_old_search);
     printf("  %llu comparisons in all, %llu failed; how 0: %llu, 1: %llu, 2: %llu, 3: %llu\n",
            (unsigned long long)g_compared, (unsigned long long)g_failed, (unsigned long long)g_how[0],
