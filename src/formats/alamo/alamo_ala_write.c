@@ -346,7 +346,7 @@ static void rot16_tables(const double u[4], const int16_t base[4], rot16_tab *T,
         }
         __m128d u2 = _mm_add_pd(_mm_mul_pd(uc[0], uc[0]), _mm_mul_pd(uc[1], uc[1]));
         __m128d use = _mm_cmpge_pd(u2, _mm_set1_pd(1e-6)), eps = _mm_set1_pd(ROT16_LB_EPS);
-        __m128d least = _mm_set1_pd(INFINITY), at = _mm_set1_pd(4.0);
+        __m128d least = _mm_set1_pd(INFINITY);
         for (int t1 = 0; t1 < 3; t1++)
             for (int t0 = 0; t0 < 3; t0++) {
                 int i = t0 + 3 * t1;
@@ -357,14 +357,16 @@ static void rot16_tables(const double u[4], const int16_t base[4], rot16_tab *T,
                 _mm_storeu_pd(T->e[i], ev);
                 _mm_storeu_pd(T->l[i], _mm_add_pd(ll[0][t0], ll[1][t1]));
                 _mm_storeu_pd(T->lb[i], lb);
-                __m128d lt = _mm_cmplt_pd(lb, least);
-                least = _mm_or_pd(_mm_and_pd(lt, lb), _mm_andnot_pd(lt, least));
-                at = _mm_or_pd(_mm_and_pd(lt, _mm_set1_pd((double)i)), _mm_andnot_pd(lt, at));
+                least = _mm_min_pd(lb, least); /* lb < least ? lb : least, the scalar update */
             }
-        double a[2];
         _mm_storeu_pd(mins, least);
-        _mm_storeu_pd(a, at);
-        imin[0] = (int)a[0], imin[1] = (int)a[1];
+        /* the first index at the least (no bound is a NaN here: u is finite and a used
+         * |u|^2 >= 1e-6), where the scalar version's strict update last took it */
+        for (int h = 0; h < 2; h++) {
+            int i = 0;
+            while (i < 9 && !(T->lb[i][h] == mins[h])) i++;
+            imin[h] = i < 9 ? i : 4;
+        }
         return;
     }
 #endif
@@ -422,7 +424,9 @@ void ala_rot16_both(const float q[4], int16_t out[2][4], int *how)
     } else {
         /* the candidates whose bound is within rot16_lim(top): among them every one whose
          * p is within rot16_lim(least p) (the least p <= top), the nearest among them */
-        double lim = rot16_lim(top), pmin = INFINITY;
+        /* pmin starts at top, the p of a valid candidate (which the loop meets again
+         * when it is the least): lim stays rot16_lim(top) until a smaller p comes */
+        double lim = rot16_lim(top), pmin = top;
         uint8_t ia[9], jb[9];
         int na = 0, nb = 0;
         for (int m = 0; m < 9; m++) {
