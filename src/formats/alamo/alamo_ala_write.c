@@ -491,6 +491,14 @@ static float exact_scale(const float *v, size_t stride, uint32_t n, float lo, fl
     return 0;
 }
 
+/* Whether ganim_channel_eval gives every frame of ch the same values (src/core/sample.c:
+ * an absent channel, or one without values, gives the rest; a constant one its one key),
+ * so that one evaluation stands for all. */
+static bool channel_fixed(const ganim_channel *ch)
+{
+    return ch->kind == GANIM_CHANNEL_ABSENT || ch->count == 0 || !ch->values || ch->kind == GANIM_CHANNEL_CONSTANT;
+}
+
 /* Quantise one clip track like the official exporter: per axis offset = min,
  * scale = (max-min)/65535, u = round((v-min)/scale); rotations round(q*32767). Every
  * value is then decoded as a reader does (offset + u * scale, in 32-bit floats): a range
@@ -508,7 +516,7 @@ static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32
     const float rest_r[4] = { rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w };
     const float rest_t[3] = { rest.translation.x, rest.translation.y, rest.translation.z };
     const float rest_s[3] = { rest.scale.x, rest.scale.y, rest.scale.z };
-    bool rot_anim = false;
+    bool rot_anim = false, rot_fixed = channel_fixed(&o->rotation);
     float prev[4] = { 0, 0, 0, 0 };
     int16_t r16[4] = { 0, 0, 0, 0 };
     for (uint32_t f = 0; f < n; f++) {
@@ -516,7 +524,8 @@ static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32
             /* the vote's answer for this frame, read before this frame's bytes are
              * written over it */
             memcpy(r16, cache + 16 * (size_t)f + 8 * (size_t)trunc16, sizeof r16);
-        } else {
+        } else if (!(rot_fixed && f > cached)) {
+            /* (a fixed channel's later frames are frame `cached`'s bits: its answer) */
             /* else the previous frame's for the same bits (a held rotation) */
             float q[4];
             ganim_channel_eval(&o->rotation, n, o->step, clip->rotation_interp, 4, (double)f, rest_r, q);
@@ -548,7 +557,10 @@ static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32
         const float *restv = c == 1 ? rest_t : rest_s;
         float lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 };
         bool anim = false;
-        for (uint32_t f = 0; f < n; f++) {
+        /* a fixed channel: frame 0's values are every frame's, lo = hi, nothing animated
+         * (vals is read only for an animated axis) */
+        uint32_t evals = channel_fixed(ch) ? 1u : n;
+        for (uint32_t f = 0; f < evals; f++) {
             float *v = vals + 3 * (size_t)f;
             ganim_channel_eval(ch, n, o->step, clip->rotation_interp, 3, (double)f, restv, v);
             for (int k = 0; k < 3; k++) {
@@ -698,11 +710,15 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
         float prev[4] = { 0, 0, 0, 0 };
         int16_t r[2][4] = { { 0 } };
         int how = 0;
+        bool fixed = channel_fixed(&o->rotation);
         for (uint32_t f = 0; f < count; f++) {
-            float q[4];
-            ganim_channel_eval(&o->rotation, n, o->step, c->rotation_interp, 4, (double)f, &rest.rotation.x, q);
-            if (f == 0 || memcmp(q, prev, sizeof q) != 0) ala_rot16_both(q, r, &how);
-            memcpy(prev, q, sizeof q);
+            /* a fixed channel's later frames: frame 0's bits, its answer and its how */
+            if (f == 0 || !fixed) {
+                float q[4];
+                ganim_channel_eval(&o->rotation, n, o->step, c->rotation_interp, 4, (double)f, &rest.rotation.x, q);
+                if (f == 0 || memcmp(q, prev, sizeof q) != 0) ala_rot16_both(q, r, &how);
+                memcpy(prev, q, sizeof q);
+            }
             memcpy(cache + 16 * (size_t)f, r, sizeof r); /* both ways, for quantise_track */
             rounded += how == 1;
             truncated += how == 2;
