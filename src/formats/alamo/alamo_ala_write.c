@@ -7,6 +7,10 @@
 #include "formats/alamo/alamo_ala.h"
 #include "io/bits.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* A missing side is every frame visible (vis) or no step bit (step). */
 static bool bits_match(const uint8_t *bits, const uint8_t *bytes, uint32_t frames, uint8_t missing)
 {
@@ -185,6 +189,19 @@ static void rot16_candidate(const int16_t base[4], int c, int r[4])
     }
 }
 
+/* One candidate, code c, of a valid length (ala_rot16_both's filter tested it in
+ * integers): the nearest, its own only tie and the pick both ways. */
+static inline void rot16_one(int model[2][4], const int16_t base[4], int c, int16_t out[2][4], int *how)
+{
+    int r[4], same0 = 1, same1 = 1;
+    rot16_candidate(base, c, r);
+    for (int k = 0; k < 4; k++) {
+        out[0][k] = out[1][k] = (int16_t)r[k];
+        same0 &= r[k] == model[0][k], same1 &= r[k] == model[1][k];
+    }
+    if (how) *how = same0 | same1 << 1;
+}
+
 /* out[t]: the integers for trunc = t (the ties go the same way as the model[t]'s, else
  * rounding); *how as ala_rot16's (the same for both: with one tie, it is the pick). */
 static void rot16_decide(const double u[4], int model[2][4], const int16_t base[4], const uint8_t *codes, int count,
@@ -193,15 +210,7 @@ static void rot16_decide(const double u[4], int model[2][4], const int16_t base[
     double dist[81];
     int best = -1;
     if (count == 1 && one_valid) {
-        /* one candidate, of a valid length (ala_rot16_both's filter tested it in integers):
-         * the nearest, its own only tie and the pick both ways */
-        int r[4], same0 = 1, same1 = 1;
-        rot16_candidate(base, codes[0], r);
-        for (int k = 0; k < 4; k++) {
-            out[0][k] = out[1][k] = (int16_t)r[k];
-            same0 &= r[k] == model[0][k], same1 &= r[k] == model[1][k];
-        }
-        if (how) *how = same0 | same1 << 1;
+        rot16_one(model, base, codes[0], out, how);
         return;
     }
     for (int i = 0; i < count; i++) {
@@ -270,6 +279,100 @@ static double rot16_lim(double pmin)
     return r * r * (1.0 + 1e-9) + ROT16_EPS2;
 }
 
+/* The tables of ala_rot16_both's pairs: for pair index i = t_0 + 3 t_1 (digits t of the
+ * pair's two components, d = t - 1, 0 where base_k + d leaves the range), lane 0 for
+ * components 0-1 (pair A, [i][0]), lane 1 for 2-3 (pair B, [i][1]): e . u and |e|^2 over the pair's two
+ * components (e_k = (base_k - 32767 u_k) + d, each product exact but for its rounding),
+ * |r|^2 (exact) and the pair's lower bound on p (see ala_rot16_both). */
+typedef struct {
+    double s[9][2], e[9][2], l[9][2], lb[9][2];
+} rot16_tab;
+
+/* The tables one component at a time, clamps and all (the search as the twenty-sixth
+ * session wrote it); mins[h] and imin[h] the least bound of pair h and its first index. */
+static void rot16_tables_scalar(const double u[4], const int16_t base[4], rot16_tab *T, double mins[2], int imin[2])
+{
+    double su[4][3], ee[4][3], ll[4][3];
+    for (int k = 0; k < 4; k++) {
+        double b = base[k] - ROT16_K * u[k];
+        for (int t = 0; t < 3; t++) {
+            int d = t - 1, r = base[k] + d;
+            if (r > 32767 || r < -32767) r = base[k], d = 0;
+            double e = b + d;
+            su[k][t] = e * u[k];
+            ee[k][t] = e * e;
+            ll[k][t] = (double)r * r;
+        }
+    }
+    double u2[2] = { u[0] * u[0] + u[1] * u[1], u[2] * u[2] + u[3] * u[3] };
+    for (int h = 0; h < 2; h++) {
+        mins[h] = INFINITY, imin[h] = 4;
+        for (int t1 = 0; t1 < 3; t1++)
+            for (int t0 = 0; t0 < 3; t0++) {
+                int i = t0 + 3 * t1, k = 2 * h;
+                double sv = su[k][t0] + su[k + 1][t1], ev = ee[k][t0] + ee[k + 1][t1];
+                T->s[i][h] = sv, T->e[i][h] = ev, T->l[i][h] = ll[k][t0] + ll[k + 1][t1];
+                T->lb[i][h] = u2[h] >= 1e-6 ? ev - sv * sv / u2[h] - ROT16_LB_EPS : 0.0;
+            }
+        for (int i = 0; i < 9; i++)
+            if (T->lb[i][h] < mins[h]) mins[h] = T->lb[i][h], imin[h] = i;
+    }
+}
+
+/* The same tables, both pairs at once in the two lanes of SSE2 registers when no
+ * component is clamped (every |base_k| <= 32766): each lane does the scalar version's
+ * operations on the same operands in the same order (e = b + d with d -1.0, 0.0 or 1.0;
+ * the pair sums component 0 (2) first; the bound ((e - s s / |u|^2) - margin), and so
+ * gives the same bits (IEEE operations are correctly rounded; no contraction). Else the
+ * scalar version. */
+static void rot16_tables(const double u[4], const int16_t base[4], rot16_tab *T, double mins[2], int imin[2])
+{
+#if defined(__SSE2__)
+    if (base[0] >= -32766 && base[0] <= 32766 && base[1] >= -32766 && base[1] <= 32766 && base[2] >= -32766 &&
+        base[2] <= 32766 && base[3] >= -32766 && base[3] <= 32766) {
+        const __m128d k = _mm_set1_pd(ROT16_K);
+        const __m128d dd[3] = { _mm_set1_pd(-1.0), _mm_setzero_pd(), _mm_set1_pd(1.0) };
+        __m128d uc[2] = { _mm_set_pd(u[2], u[0]), _mm_set_pd(u[3], u[1]) };
+        __m128d rc[2] = { _mm_set_pd((double)base[2], (double)base[0]), _mm_set_pd((double)base[3], (double)base[1]) };
+        __m128d su[2][3], ee[2][3], ll[2][3];
+        for (int c = 0; c < 2; c++) {
+            __m128d b = _mm_sub_pd(rc[c], _mm_mul_pd(k, uc[c]));
+            for (int t = 0; t < 3; t++) {
+                __m128d e = _mm_add_pd(b, dd[t]), r = _mm_add_pd(rc[c], dd[t]);
+                su[c][t] = _mm_mul_pd(e, uc[c]);
+                ee[c][t] = _mm_mul_pd(e, e);
+                ll[c][t] = _mm_mul_pd(r, r);
+            }
+        }
+        __m128d u2 = _mm_add_pd(_mm_mul_pd(uc[0], uc[0]), _mm_mul_pd(uc[1], uc[1]));
+        __m128d use = _mm_cmpge_pd(u2, _mm_set1_pd(1e-6)), eps = _mm_set1_pd(ROT16_LB_EPS);
+        __m128d least = _mm_set1_pd(INFINITY);
+        for (int t1 = 0; t1 < 3; t1++)
+            for (int t0 = 0; t0 < 3; t0++) {
+                int i = t0 + 3 * t1;
+                __m128d sv = _mm_add_pd(su[0][t0], su[1][t1]), ev = _mm_add_pd(ee[0][t0], ee[1][t1]);
+                __m128d lb = _mm_sub_pd(_mm_sub_pd(ev, _mm_div_pd(_mm_mul_pd(sv, sv), u2)), eps);
+                lb = _mm_and_pd(use, lb);
+                _mm_storeu_pd(T->s[i], sv);
+                _mm_storeu_pd(T->e[i], ev);
+                _mm_storeu_pd(T->l[i], _mm_add_pd(ll[0][t0], ll[1][t1]));
+                _mm_storeu_pd(T->lb[i], lb);
+                least = _mm_min_pd(lb, least); /* lb < least ? lb : least, the scalar update */
+            }
+        _mm_storeu_pd(mins, least);
+        /* the first index at the least (no bound is a NaN here: u is finite and a used
+         * |u|^2 >= 1e-6), where the scalar version's strict update last took it */
+        for (int h = 0; h < 2; h++) {
+            int i = 0;
+            while (i < 9 && !(T->lb[i][h] == mins[h])) i++;
+            imin[h] = i < 9 ? i : 4;
+        }
+        return;
+    }
+#endif
+    rot16_tables_scalar(u, base, T, mins, imin);
+}
+
 /* For a unit u, a valid candidate r (|r| within 1.5 of 32767) is r = 32767 u + e with e =
  * r - 32767 u, |e_k| <= 1.5; the part of e across u, p = |e|^2 - (e . u)^2, is the part
  * of r across u, so the angle t between r and u has tan t = sqrt(p) / (r . u), r . u in
@@ -300,47 +403,18 @@ void ala_rot16_both(const float q[4], int16_t out[2][4], int *how)
         rot16_decide(u, model, base, codes, 81, false, out, how);
         return;
     }
-    /* per component k and digit t (d = t - 1, 0 where base_k + d leaves the range):
-     * e_k u_k, e_k^2 and r_k^2 (exact), e_k = (base_k - 32767 u_k) + d */
-    double su[4][3], ee[4][3], ll[4][3];
-    for (int k = 0; k < 4; k++) {
-        double b = base[k] - ROT16_K * u[k];
-        for (int t = 0; t < 3; t++) {
-            int d = t - 1, r = base[k] + d;
-            if (r > 32767 || r < -32767) r = base[k], d = 0;
-            double e = b + d;
-            su[k][t] = e * u[k];
-            ee[k][t] = e * e;
-            ll[k][t] = (double)r * r;
-        }
-    }
-    /* The same over the pairs of components 0-1 (i = t_0 + 3 t_1) and 2-3 (j), and the
-     * least over s of |e - s u|^2 in each pair, less a margin (its rounding error is below
-     * 1e-11 when the pair's |u|^2 >= 1e-6; 0, no bound, below that). The sum of the
-     * pairs' bounds is at most a candidate's p: the part across u of e is e - s u for one
-     * s, and each pair's part of it is at least the pair's least. */
-    double sa[9], ea[9], la[9], sb[9], eb[9], lb[9];
-    for (int t1 = 0; t1 < 3; t1++)
-        for (int t0 = 0; t0 < 3; t0++) {
-            int i = t0 + 3 * t1;
-            sa[i] = su[0][t0] + su[1][t1], ea[i] = ee[0][t0] + ee[1][t1], la[i] = ll[0][t0] + ll[1][t1];
-            sb[i] = su[2][t0] + su[3][t1], eb[i] = ee[2][t0] + ee[3][t1], lb[i] = ll[2][t0] + ll[3][t1];
-        }
-    double lba[9], lbb[9], ua2 = u[0] * u[0] + u[1] * u[1], ub2 = u[2] * u[2] + u[3] * u[3];
-    double mina = INFINITY, minb = INFINITY;
-    int ia_min = 4, jb_min = 4;
-    for (int i = 0; i < 9; i++) {
-        lba[i] = ua2 >= 1e-6 ? ea[i] - sa[i] * sa[i] / ua2 - ROT16_LB_EPS : 0.0;
-        lbb[i] = ub2 >= 1e-6 ? eb[i] - sb[i] * sb[i] / ub2 - ROT16_LB_EPS : 0.0;
-        if (lba[i] < mina) mina = lba[i], ia_min = i;
-        if (lbb[i] < minb) minb = lbb[i], jb_min = i;
-    }
+    rot16_tab T;
+    double mins[2];
+    int imin[2];
+    rot16_tables(u, base, &T, mins, imin);
+    double mina = mins[0], minb = mins[1];
+    int ia_min = imin[0], jb_min = imin[1];
     /* An upper bound on the least p of a valid candidate: the rounding itself (code 40,
      * valid but for lengths a float cannot give) or the candidate of both halves' least. */
     double top = INFINITY;
     for (int pass = 0; pass < 2; pass++) {
         int i = pass ? ia_min : 4, j = pass ? jb_min : 4;
-        double sv = sa[i] + sb[j], len2 = la[i] + lb[j], v = ea[i] + eb[j] - sv * sv;
+        double sv = T.s[i][0] + T.s[j][1], len2 = T.l[i][0] + T.l[j][1], v = T.e[i][0] + T.e[j][1] - sv * sv;
         if (len2 >= ROT16_LEN2_LO && len2 <= ROT16_LEN2_HI && v < top) top = v;
     }
     double pv[81];
@@ -350,21 +424,23 @@ void ala_rot16_both(const float q[4], int16_t out[2][4], int *how)
     } else {
         /* the candidates whose bound is within rot16_lim(top): among them every one whose
          * p is within rot16_lim(least p) (the least p <= top), the nearest among them */
-        double lim = rot16_lim(top), pmin = INFINITY;
+        /* pmin starts at top, the p of a valid candidate (which the loop meets again
+         * when it is the least): lim stays rot16_lim(top) until a smaller p comes */
+        double lim = rot16_lim(top), pmin = top;
         uint8_t ia[9], jb[9];
         int na = 0, nb = 0;
         for (int m = 0; m < 9; m++) {
-            if (lba[m] + minb <= lim) ia[na++] = (uint8_t)m;
-            if (lbb[m] + mina <= lim) jb[nb++] = (uint8_t)m;
+            if (T.lb[m][0] + minb <= lim) ia[na++] = (uint8_t)m;
+            if (T.lb[m][1] + mina <= lim) jb[nb++] = (uint8_t)m;
         }
         for (int y = 0; y < nb; y++) {
             int j = jb[y];
             for (int x = 0; x < na; x++) {
                 int i = ia[x];
-                if (lba[i] + lbb[j] > lim) continue;
-                double sv = sa[i] + sb[j], len2 = la[i] + lb[j];
+                if (T.lb[i][0] + T.lb[j][1] > lim) continue;
+                double sv = T.s[i][0] + T.s[j][1], len2 = T.l[i][0] + T.l[j][1];
                 if (!(len2 >= ROT16_LEN2_LO && len2 <= ROT16_LEN2_HI)) continue;
-                double v = ea[i] + eb[j] - sv * sv;
+                double v = T.e[i][0] + T.e[j][1] - sv * sv;
                 pv[count] = v, codes[count++] = (uint8_t)(9 * j + i);
                 if (v < pmin) pmin = v, lim = rot16_lim(v); /* still >= rot16_lim(least p) */
             }
@@ -374,6 +450,10 @@ void ala_rot16_both(const float q[4], int16_t out[2][4], int *how)
         int kept = count > 1 ? 0 : count;
         for (int x = 0; count > 1 && x < count; x++)
             if (pv[x] <= lim) codes[kept++] = codes[x];
+        if (kept == 1) { /* the common case: one candidate left */
+            rot16_one(model, base, codes[0], out, how);
+            return;
+        }
         count = kept;
     }
     rot16_decide(u, model, base, codes, count, true, out, how);
@@ -411,6 +491,14 @@ static float exact_scale(const float *v, size_t stride, uint32_t n, float lo, fl
     return 0;
 }
 
+/* Whether ganim_channel_eval gives every frame of ch the same values (src/core/sample.c:
+ * an absent channel, or one without values, gives the rest; a constant one its one key),
+ * so that one evaluation stands for all. */
+static bool channel_fixed(const ganim_channel *ch)
+{
+    return ch->kind == GANIM_CHANNEL_ABSENT || ch->count == 0 || !ch->values || ch->kind == GANIM_CHANNEL_CONSTANT;
+}
+
 /* Quantise one clip track like the official exporter: per axis offset = min,
  * scale = (max-min)/65535, u = round((v-min)/scale); rotations round(q*32767). Every
  * value is then decoded as a reader does (offset + u * scale, in 32-bit floats): a range
@@ -428,7 +516,7 @@ static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32
     const float rest_r[4] = { rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w };
     const float rest_t[3] = { rest.translation.x, rest.translation.y, rest.translation.z };
     const float rest_s[3] = { rest.scale.x, rest.scale.y, rest.scale.z };
-    bool rot_anim = false;
+    bool rot_anim = false, rot_fixed = channel_fixed(&o->rotation);
     float prev[4] = { 0, 0, 0, 0 };
     int16_t r16[4] = { 0, 0, 0, 0 };
     for (uint32_t f = 0; f < n; f++) {
@@ -436,7 +524,8 @@ static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32
             /* the vote's answer for this frame, read before this frame's bytes are
              * written over it */
             memcpy(r16, cache + 16 * (size_t)f + 8 * (size_t)trunc16, sizeof r16);
-        } else {
+        } else if (!(rot_fixed && f > cached)) {
+            /* (a fixed channel's later frames are frame `cached`'s bits: its answer) */
             /* else the previous frame's for the same bits (a held rotation) */
             float q[4];
             ganim_channel_eval(&o->rotation, n, o->step, clip->rotation_interp, 4, (double)f, rest_r, q);
@@ -468,7 +557,10 @@ static ganim_code quantise_track(ala_plan *p, ala_ptrack *t, uint32_t ci, uint32
         const float *restv = c == 1 ? rest_t : rest_s;
         float lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 };
         bool anim = false;
-        for (uint32_t f = 0; f < n; f++) {
+        /* a fixed channel: frame 0's values are every frame's, lo = hi, nothing animated
+         * (vals is read only for an animated axis) */
+        uint32_t evals = channel_fixed(ch) ? 1u : n;
+        for (uint32_t f = 0; f < evals; f++) {
             float *v = vals + 3 * (size_t)f;
             ganim_channel_eval(ch, n, o->step, clip->rotation_interp, 3, (double)f, restv, v);
             for (int k = 0; k < 3; k++) {
@@ -618,11 +710,15 @@ static ganim_code ala_plan_from_clip(ala_plan *p, const ganim_doc *doc, const ga
         float prev[4] = { 0, 0, 0, 0 };
         int16_t r[2][4] = { { 0 } };
         int how = 0;
+        bool fixed = channel_fixed(&o->rotation);
         for (uint32_t f = 0; f < count; f++) {
-            float q[4];
-            ganim_channel_eval(&o->rotation, n, o->step, c->rotation_interp, 4, (double)f, &rest.rotation.x, q);
-            if (f == 0 || memcmp(q, prev, sizeof q) != 0) ala_rot16_both(q, r, &how);
-            memcpy(prev, q, sizeof q);
+            /* a fixed channel's later frames: frame 0's bits, its answer and its how */
+            if (f == 0 || !fixed) {
+                float q[4];
+                ganim_channel_eval(&o->rotation, n, o->step, c->rotation_interp, 4, (double)f, &rest.rotation.x, q);
+                if (f == 0 || memcmp(q, prev, sizeof q) != 0) ala_rot16_both(q, r, &how);
+                memcpy(prev, q, sizeof q);
+            }
             memcpy(cache + 16 * (size_t)f, r, sizeof r); /* both ways, for quantise_track */
             rounded += how == 1;
             truncated += how == 2;

@@ -6,6 +6,7 @@
  * neighbouring floats, lengths far from 1) and on every rotation of every sample. Also
  * the integer range that stands for the old length test. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +292,172 @@ TEST(edges_and_ties)
     printf("  edges: %llu comparisons\n", (unsigned long long)(g_compared - before));
 }
 
+/* Quaternions with one component whose rounding is +-32765, +-32766 or +-32767 (or two
+ * such components): ala_rot16_both builds its pair tables two lanes at a time only when
+ * every rounded component is within +-32766 (no candidate clamped), else one component
+ * at a time with the clamps; both sides of that gate against the old search. */
+TEST(clamp_gate_both_sides)
+{
+    uint64_t n = test_full() ? 400000u : 40000u, before = g_compared, failed = g_failed;
+    for (uint64_t i = 0; i < n; i++) {
+        int k = (int)(rnd64() % 4), target = 32765 + (int)(rnd64() % 3);
+        /* u_k anywhere in the interval that rounds to target, and at its edges */
+        double f = rnd01();
+        if ((i & 7) == 1) f = 0.0;
+        if ((i & 7) == 2) f = 0.9999999;
+        double uk = (target - 0.5 + f) / 32767.0, rest = sqrt(fmax(0.0, 1.0 - uk * uk));
+        double g[4], n2 = 0;
+        for (int m = 0; m < 4; m++) g[m] = gauss(), n2 += m == k ? 0.0 : g[m] * g[m];
+        for (int m = 0; m < 4; m++) g[m] = m == k ? ((rnd64() & 1) ? -uk : uk) : g[m] * rest / sqrt(n2);
+        float q[4];
+        for (int m = 0; m < 4; m++) q[m] = (float)g[m];
+        compare(q, "clamp gate");
+        float p[4] = { q[0], q[1], q[2], q[3] };
+        p[k] = nextafterf(p[k], (i & 1) ? 2.0f : -2.0f);
+        compare(p, "clamp gate, nudged");
+    }
+    printf("  clamp gate: %llu comparisons\n", (unsigned long long)(g_compared - before));
+    CHECK(g_compared - before == 4 * n);
+    CHECK(g_failed == failed);
+}
+
+/* A channel without keys of its own (absent: the bone's rest; constant: its one key) is
+ * evaluated once for all frames by the writer (channel_fixed): the same document with
+ * each such channel given per frame instead, its value repeated, writes the same bytes.
+ * 27 tracks, every mix of absent, constant and animated rotation, translation and scale,
+ * on bones whose rest is not the identity; the vote's path (no native record). */
+static ganim_doc *fixed_channels_doc(int per_frame)
+{
+    enum { BONES = 27, FRAMES = 90 };
+    ganim_doc *d = tb_doc(BONES, NULL);
+    d->axes = GANIM_AXES_Z_UP;
+    for (uint32_t b = 0; b < BONES; b++) {
+        ganim_transform *r = &d->skeleton->bones[b].rest;
+        double a = 0.3 + 0.17 * b, c = 0.7 + 0.11 * b; /* (0.6 sin a, 0.6 cos a, 0.8 sin c, 0.8 cos c): unit */
+        r->rotation =
+            (ganim_quat){ (float)(0.6 * sin(a)), (float)(0.6 * cos(a)), (float)(0.8 * sin(c)), (float)(0.8 * cos(c)) };
+        r->translation = (ganim_vec3){ (float)(b * 1.5), (float)(2.0 - b), 0.25f };
+        r->scale = (ganim_vec3){ 1.0f, (float)(1.0 + 0.01 * b), 0.5f };
+    }
+    uint32_t ci = tb_clip(d, "c", 30, FRAMES);
+    static float rot[4 * FRAMES], vec[3 * FRAMES];
+    for (uint32_t b = 0; b < BONES; b++) {
+        uint32_t t = tb_track(d, ci, b, NULL, NULL);
+        const ganim_transform *rest = &d->skeleton->bones[b].rest;
+        for (int c = 0; c < 3; c++) {
+            int kind = c == 0   ? (int)(b % 3)
+                       : c == 1 ? (int)(b / 3 % 3)
+                                : (int)(b / 9); /* 0 absent, 1 constant, 2 moving */
+            int comps = c == 0 ? 4 : 3;
+            float *v = c == 0 ? rot : vec;
+            const float *fixed = c == 0 ? &rest->rotation.x : c == 1 ? &rest->translation.x : &rest->scale.x;
+            float key[4] = { 0.48f, -0.6f, 0.64f, 0.0f }; /* 0.48^2 + 0.6^2 + 0.64^2 = 1 */
+            if (c > 0) key[0] = 0.1f * (float)b;
+            if (kind == 1) fixed = key;
+            for (int f = 0; f < FRAMES; f++) {
+                double w = 0.05 * f + b, w2 = 0.08 * f - b; /* moving: a unit rotation, a path, scales near 1 */
+                double m[4] = { 0.6 * sin(w), 0.6 * cos(w), 0.8 * sin(w2), 0.8 * cos(w2) };
+                if (c) m[0] = sin(w) * (c == 2 ? 0.2 : 3.0) + (c == 2), m[1] = cos(w2) + 2.0, m[2] = 0.5 * sin(w2);
+                for (int k = 0; k < comps; k++) v[comps * f + k] = kind == 2 ? (float)m[k] : fixed[k];
+            }
+            ganim_channel_target tg = c == 0   ? GANIM_TARGET_ROTATION
+                                      : c == 1 ? GANIM_TARGET_TRANSLATION
+                                               : GANIM_TARGET_SCALE;
+            if (kind == 2 || per_frame) tb_channel(d, ci, t, tg, GANIM_CHANNEL_PER_FRAME, FRAMES, NULL, v);
+            else if (kind == 1) tb_channel(d, ci, t, tg, GANIM_CHANNEL_CONSTANT, 1, NULL, v);
+        }
+    }
+    return d;
+}
+
+TEST(fixed_channels_are_their_repeats)
+{
+    ganim_buffer out[2];
+    memset(out, 0, sizeof out);
+    ganim_error e;
+    for (int per_frame = 0; per_frame < 2; per_frame++) {
+        ganim_doc *d = fixed_channels_doc(per_frame);
+        ganim_code rc = ganim_write(d, "alamo-ala", NULL, &out[per_frame], &e);
+        CHECK_MSG(rc == GANIM_OK, "write: %s", e.message);
+        ganim_doc_free(d);
+    }
+    /* the moving channels (and only they) are streams of the file, every track written */
+    ganim_allocator a = ganim_allocator_resolve(NULL);
+    ala_plan p;
+    memset(&p, 0, sizeof p);
+    p.alloc = &a;
+    CHECK(ala_parse(&p, out[0].data, out[0].size, &e) == GANIM_OK);
+    uint32_t seen = 0, moving = 0;
+    for (uint32_t i = 0; i < p.track_count; i++) {
+        const ala_ptrack *pt = &p.tracks[i];
+        uint32_t b = pt->index;
+        int streams = (pt->rot.base != NULL) + 2 * (pt->trans.base != NULL) + 4 * (pt->scale.base != NULL);
+        int want = (b % 3 == 2) + 2 * (b / 3 % 3 == 2) + 4 * (b / 9 == 2);
+        CHECK_MSG(streams == want, "bone %u: streams %d, want %d", b, streams, want);
+        seen++, moving += streams != 0;
+    }
+    CHECK(seen >= 26u && moving == 19u);
+    ala_plan_free(&p);
+
+    /* With a native record that no longer matches (the file read back, one value moved):
+     * the quantiser evaluates the rotations itself (no vote answers) */
+    ganim_buffer again[2];
+    memset(again, 0, sizeof again);
+    uint32_t replaced = 0;
+    for (int per_frame = 0; per_frame < 2; per_frame++) {
+        ganim_doc *r = NULL;
+        CHECK(ganim_read_memory(out[0].data, out[0].size, NULL, &r, &e) == GANIM_OK);
+        if (!r) break;
+        ganim_clip *c = &r->clips[0];
+        uint32_t moved = 0; /* every track that moves (any rotation kind): re-quantised */
+        for (uint32_t t = 0; t < c->track_count; t++) {
+            ganim_track *tr = &c->tracks[t];
+            if (tr->translation.kind == GANIM_CHANNEL_PER_FRAME && tr->translation.count > 5) {
+                ((float *)(uintptr_t)tr->translation.values)[3 * 5] += 0.5f; /* frame 5's x */
+                moved++;
+            }
+        }
+        for (uint32_t t = 0; per_frame && t < c->track_count; t++) {
+            for (int ch = 0; ch < 3; ch++) {
+                const ganim_track *tr = &r->clips[0].tracks[t];
+                const ganim_channel *k = ch == 0 ? &tr->rotation : ch == 1 ? &tr->translation : &tr->scale;
+                if (k->kind != GANIM_CHANNEL_CONSTANT) continue;
+                int comps = ch == 0 ? 4 : 3;
+                float v[4 * 90];
+                for (uint32_t f = 0; f < r->clips[0].frame_count && f < 90; f++)
+                    memcpy(v + comps * (int)f, k->values, sizeof(float) * (size_t)comps);
+                tb_channel(r, 0, t,
+                           ch == 0   ? GANIM_TARGET_ROTATION
+                           : ch == 1 ? GANIM_TARGET_TRANSLATION
+                                     : GANIM_TARGET_SCALE,
+                           GANIM_CHANNEL_PER_FRAME, r->clips[0].frame_count, NULL, v);
+                replaced++;
+            }
+        }
+        CHECK(moved == 9u && r->clips[0].native != NULL && r->clips[0].frame_count == 90);
+        ganim_code rc = ganim_write(r, "alamo-ala", NULL, &again[per_frame], &e);
+        CHECK_MSG(rc == GANIM_OK, "write back: %s", e.message);
+        ganim_doc_free(r);
+    }
+    printf("  fixed channels: %u given per frame in the file read back\n", replaced);
+    CHECK(replaced >= 10u);
+    CHECK(again[0].size == again[1].size && !memcmp(again[0].data, again[1].data, again[0].size));
+    CHECK(again[0].size != out[0].size || memcmp(again[0].data, out[0].data, out[0].size) != 0); /* not the native */
+    memset(&p, 0, sizeof p);
+    p.alloc = &a;
+    CHECK(ala_parse(&p, again[0].data, again[0].size, &e) == GANIM_OK);
+    for (uint32_t i = 0; i < p.track_count; i++) /* the moving rotations still move */
+        CHECK_MSG((p.tracks[i].rot.base != NULL) == (p.tracks[i].index % 3 == 2),
+                  "read back, bone %u: rotation stream %d", p.tracks[i].index, p.tracks[i].rot.base != NULL);
+    CHECK(p.track_count >= 26u);
+    ala_plan_free(&p);
+    ganim_buffer_free(&again[0]);
+    ganim_buffer_free(&again[1]);
+    CHECK(out[0].size == out[1].size && !memcmp(out[0].data, out[1].data, out[0].size));
+    ganim_buffer_free(&out[0]);
+    ganim_buffer_free(&out[1]);
+}
+
 /* Every rotation of every sample (every track's value at every frame, as the writer
  * evaluates it, and every stored key), as read by ganim. */
 static void sample_rotations(const char *path)
@@ -515,7 +682,9 @@ int main(void)
     RUN(every_sample_rotation);
     RUN(random_unit_quaternions);
     RUN(pair_share_across_the_cutoff);
+    RUN(clamp_gate_both_sides);
     RUN(writer_integers_are_the_old_search);
+    RUN(fixed_channels_are_their_repeats);
     printf("  %llu comparisons in all, %llu failed; how 0: %llu, 1: %llu, 2: %llu, 3: %llu\n",
            (unsigned long long)g_compared, (unsigned long long)g_failed, (unsigned long long)g_how[0],
            (unsigned long long)g_how[1], (unsigned long long)g_how[2], (unsigned long long)g_how[3]);
