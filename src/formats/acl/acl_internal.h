@@ -172,6 +172,10 @@ static inline void acl_fnv_some(acl_fnv *f)
  * stored at D as x, y, z groups of four (rotation formats 2 and 3): W rebuilt, checked
  * and normalised four at a time, bit for bit the scalar path's (acl_open.c). */
 int acl_const_rot4(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[4][4]);
+/* The groups at c and c + 4 (c + 4 < ncr) into rq[0..7], as two acl_const_rot4 calls
+ * (the result: both in range), in 256-bit vectors where the CPU has AVX2 (the path a
+ * short clip's open takes): for the tests. */
+int acl_const_rot8(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[8][4]);
 #endif
 
 /* 1 / (2^nb - 1) for a variable sub-track of nb = 1..23 bits (acl_open.c) */

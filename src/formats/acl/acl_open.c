@@ -3,6 +3,9 @@
  * ganim_acl_open sampling cannot fail and never reads outside the buffer. */
 #include "formats/acl/acl_internal.h"
 #include "io/writer.h"
+#if ACL_HAVE_AVX2
+#include <immintrin.h>
+#endif
 
 /* ---- parsing ------------------------------------------------------------------------ */
 
@@ -290,23 +293,28 @@ static int all_in_range(const uint8_t *p, size_t n)
  * its W rebuilt (rebuild_w) then normalised (quat_normalise), into rq[0..3] (lanes past
  * the group: the identity): the scalar operations, one lane each. Returns whether every
  * value of the group before normalising, W included, is in range (in_range). */
-int acl_const_rot4(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[4][4])
+/* The x, y and z of the group of constant rotations at c (const_rot4's loads: lanes past
+ * the group 0); returns the group's count (1-4). */
+static GANIM_ALWAYS_INLINE uint32_t rot4_load(const uint8_t *D, uint32_t ncr, uint32_t c, __m128 v[3])
 {
     uint32_t n = ncr - c < 4u ? ncr - c : 4u;
     const uint8_t *F = D + 12u * (size_t)c; /* 48 bytes a full group */
-    __m128 x, y, z;
     if (n == 4) {
-        x = _mm_loadu_ps((const float *)(const void *)F);
-        y = _mm_loadu_ps((const float *)(const void *)(F + 16));
-        z = _mm_loadu_ps((const float *)(const void *)(F + 32));
+        for (unsigned i = 0; i < 3; i++) v[i] = _mm_loadu_ps((const float *)(const void *)(F + 16u * i));
     } else {
         float l[3][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
         for (uint32_t j = 0; j < n; j++)
             for (unsigned i = 0; i < 3; i++) l[i][j] = ganim_ld_f32le(F + 4u * (i * n + j));
-        x = _mm_loadu_ps(l[0]);
-        y = _mm_loadu_ps(l[1]);
-        z = _mm_loadu_ps(l[2]);
+        for (unsigned i = 0; i < 3; i++) v[i] = _mm_loadu_ps(l[i]);
     }
+    return n;
+}
+
+static GANIM_ALWAYS_INLINE int const_rot4(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[4][4])
+{
+    __m128 v[3];
+    uint32_t n = rot4_load(D, ncr, c, v);
+    __m128 x = v[0], y = v[1], z = v[2];
     const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f), lim = _mm_set1_ps(ACL_RANGE_MAX);
     __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
     __m128 w = _mm_sqrt_ps(_mm_andnot_ps(sign, _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), zz)));
@@ -328,6 +336,62 @@ int acl_const_rot4(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[4][4])
     _mm_storeu_ps(rq[2], z);
     _mm_storeu_ps(rq[3], w);
     return ok;
+}
+int acl_const_rot4(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[4][4]) { return const_rot4(D, ncr, c, rq); }
+
+#if ACL_HAVE_AVX2
+/* const_rot4 on the groups at c and c + 4 together (c + 4 < ncr: the first group full,
+ * the second of 1-4), in 256-bit vectors where the CPU has AVX2 (acl_cpu_avx2): the same
+ * operations lane by lane (the comparisons the same predicates, _CMP_LE_OS and
+ * _CMP_GE_OS as cmpleps and cmpgeps), half the square roots and divisions, which bound a
+ * short clip's open (their units take one 128- or 256-bit vector at a time). */
+__attribute__((target("avx2"))) static int const_rot8_avx2(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[8][4])
+{
+    __m128 lo[3], hi[3];
+    (void)rot4_load(D, ncr, c, lo);
+    uint32_t n = rot4_load(D, ncr, c + 4u, hi);
+    __m256 x = _mm256_insertf128_ps(_mm256_castps128_ps256(lo[0]), hi[0], 1);
+    __m256 y = _mm256_insertf128_ps(_mm256_castps128_ps256(lo[1]), hi[1], 1);
+    __m256 z = _mm256_insertf128_ps(_mm256_castps128_ps256(lo[2]), hi[2], 1);
+    const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f), lim = _mm256_set1_ps(ACL_RANGE_MAX);
+    __m256 xx = _mm256_mul_ps(x, x), yy = _mm256_mul_ps(y, y), zz = _mm256_mul_ps(z, z);
+    __m256 w = _mm256_sqrt_ps(_mm256_andnot_ps(sign, _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, xx), yy), zz)));
+    __m256 in = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, x), lim, _CMP_LE_OS),
+                                            _mm256_cmp_ps(_mm256_andnot_ps(sign, y), lim, _CMP_LE_OS)),
+                              _mm256_and_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, z), lim, _CMP_LE_OS),
+                                            _mm256_cmp_ps(_mm256_andnot_ps(sign, w), lim, _CMP_LE_OS)));
+    unsigned lanes = 0xFu | (((1u << n) - 1u) << 4);
+    int ok = ((unsigned)_mm256_movemask_ps(in) & lanes) == lanes;
+    __m256 len2 = _mm256_add_ps(_mm256_add_ps(xx, zz), _mm256_add_ps(yy, _mm256_mul_ps(w, w)));
+    __m256 good = _mm256_and_ps(_mm256_cmp_ps(len2, _mm256_set1_ps(1e-12f), _CMP_GE_OS),
+                                _mm256_cmp_ps(len2, _mm256_set1_ps(1e30f), _CMP_LE_OS));
+    __m256 len = _mm256_sqrt_ps(len2);
+    x = _mm256_and_ps(good, _mm256_div_ps(x, len));
+    y = _mm256_and_ps(good, _mm256_div_ps(y, len));
+    z = _mm256_and_ps(good, _mm256_div_ps(z, len));
+    w = _mm256_or_ps(_mm256_and_ps(good, _mm256_div_ps(w, len)), _mm256_andnot_ps(good, one));
+    for (unsigned hf = 0; hf < 2; hf++) {
+        __m128 a = hf ? _mm256_extractf128_ps(x, 1) : _mm256_castps256_ps128(x);
+        __m128 b = hf ? _mm256_extractf128_ps(y, 1) : _mm256_castps256_ps128(y);
+        __m128 d = hf ? _mm256_extractf128_ps(z, 1) : _mm256_castps256_ps128(z);
+        __m128 e = hf ? _mm256_extractf128_ps(w, 1) : _mm256_castps256_ps128(w);
+        _MM_TRANSPOSE4_PS(a, b, d, e);
+        _mm_storeu_ps(rq[4u * hf], a);
+        _mm_storeu_ps(rq[4u * hf + 1u], b);
+        _mm_storeu_ps(rq[4u * hf + 2u], d);
+        _mm_storeu_ps(rq[4u * hf + 3u], e);
+    }
+    return ok;
+}
+#endif
+
+int acl_const_rot8(const uint8_t *D, uint32_t ncr, uint32_t c, float rq[8][4])
+{
+#if ACL_HAVE_AVX2
+    if (acl_cpu_avx2()) return const_rot8_avx2(D, ncr, c, rq);
+#endif
+    int a = const_rot4(D, ncr, c, rq);
+    return a & const_rot4(D, ncr, c + 4u, rq + 4);
 }
 #endif
 
@@ -810,6 +874,9 @@ static int has_short_segment(const ganim_acl *h, const acl_layout *L)
 }
 #endif
 
+/* static_pose normalises up to this many constant rotations before placing them */
+#define ACL_PRE_ROT 64u
+
 /* The count of leading zero bits of v (v != 0). */
 static inline unsigned lead_zeros(uint32_t v)
 {
@@ -839,10 +906,12 @@ static GANIM_ALWAYS_INLINE uint32_t const_run(uint32_t *m)
  * alone; animated, 2: the high bit alone) from the top (lead_zeros), the word shifted
  * past each; a constant whose next track is constant too takes the rest of that run at
  * once (r tracks: the leading ones of the word with every pair's high bit set, halved),
- * the translations' and scales' bytes read at a running pointer. Returns 0 when a
+ * the translations' and scales' bytes read at a running pointer; pre (not NULL):
+ * every constant rotation normalised already, in order (static_pose). Returns 0 when a
  * constant rotation is not in range. */
 static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, uint32_t e, unsigned k,
-                                           const uint8_t *const cd[3], uint32_t *anim_track, uint32_t ai)
+                                           const uint8_t *const cd[3], uint32_t *anim_track, uint32_t ai,
+                                           const float (*pre)[4])
 {
     const uint32_t nt = h->nt, ncr = h->counts[0][T_CONST];
     const unsigned rfmt = h->rfmt;
@@ -850,6 +919,8 @@ static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, u
     uint8_t *const types = h->types + k;
 #if defined(__SSE2__)
     float rq[4][4]; /* the current group of four constant rotations, normalised */
+#else
+    (void)pre; /* (static_pose's rotations normalised first: SSE2 only) */
 #endif
     uint32_t c = 0;                     /* the kind's next constant */
     const int anim = h->nanim[k] != 0u; /* the kind has animated sub-tracks */
@@ -896,6 +967,23 @@ static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, u
             }
             float q[4];
 #if defined(__SSE2__)
+            if (rfmt != 0 && pre) { /* every constant rotation normalised already (static_pose) */
+                memcpy(&pose[i].rotation, pre[c], sizeof pre[0]); /* x y z w, 16 bytes */
+                c++;
+                if (m & 0x40000000u) { /* the next track constant too: the run's r tracks at once */
+                    uint32_t r = const_run(&m);
+                    uint8_t *ty = types + 3u * (size_t)i;
+                    ganim_transform *tr = pose + i;
+                    for (uint32_t end = c + r; c < end; c++) {
+                        ty += 3;
+                        tr++;
+                        *ty = T_CONST;
+                        memcpy(&tr->rotation, pre[c], sizeof pre[0]);
+                    }
+                    i += r;
+                }
+                continue;
+            }
             if (rfmt != 0) {
                 if (!(c & 3u) && !acl_const_rot4(ck, ncr, c, rq)) return 0;
                 memcpy(&pose[i].rotation, rq[c & 3u], sizeof rq[0]); /* x y z w, 16 bytes */
@@ -938,7 +1026,8 @@ static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, u
  * work). Every track gets its defaults, then each kind's constants are written at the
  * tracks whose type is constant and its animated tracks listed (static_kind), in track
  * order as that loop meets them, by the same operations on the same values (the
- * rotations of formats 2 and 3 four at a time with SSE2, as the loop's first pass).
+ * rotations of formats 2 and 3 four at a time with SSE2, as the loop's first pass, or
+ * eight with AVX2: the same operations lane by lane).
  * ts_in: the constant translations and scales are all in range. Returns 0 when a
  * constant is not in range, having written part of the pose: the loop then starts over
  * and names the first bad one. The hash is left to the whole-clip read (every byte once,
@@ -960,9 +1049,30 @@ GANIM_OUT_OF_LINE static int static_pose(ganim_acl *h, const acl_layout *L, cons
     memset(h->types, T_DEFAULT, 3u * (size_t)nt);
     const uint8_t *words = h->data + L->types;
     const uint32_t na0 = h->nanim[0], na01 = h->nanim[0] + h->nanim[1];
-    if (!static_kind(h, words, e, K_ROT, cd, anim_track, 0)) return 0;
-    static_kind(h, words + 4u * (size_t)e, e, K_TRANS, cd, anim_track, na0);
-    if (h->has_scale) static_kind(h, words + 8u * (size_t)e, e, K_SCALE, cd, anim_track, na01);
+#if defined(__SSE2__)
+    /* up to ACL_PRE_ROT constant rotations (formats 2 and 3): all normalised first, in one
+     * loop whose groups' square roots and divisions overlap (two groups a step in 256-bit
+     * vectors where the CPU has AVX2), then copied to their tracks; more of them: each
+     * group at its first track (static_kind) */
+    float rows[ACL_PRE_ROT][4];
+    const uint32_t ncr = h->counts[0][T_CONST];
+    if (h->rfmt != 0 && ncr && ncr <= ACL_PRE_ROT) {
+        int in = 1;
+        uint32_t c = 0;
+#if ACL_HAVE_AVX2
+        if (ncr > 4u && acl_cpu_avx2())
+            for (; c + 4u < ncr; c += 8u) in &= const_rot8_avx2(cd[0], ncr, c, &rows[c]);
+#endif
+        for (; c < ncr; c += 4u) in &= const_rot4(cd[0], ncr, c, &rows[c]);
+        if (!in || !static_kind(h, words, e, K_ROT, cd, anim_track, 0, (const float(*)[4])rows)) return 0;
+    } else if (!static_kind(h, words, e, K_ROT, cd, anim_track, 0, NULL)) {
+        return 0;
+    }
+#else
+    if (!static_kind(h, words, e, K_ROT, cd, anim_track, 0, NULL)) return 0;
+#endif
+    static_kind(h, words + 4u * (size_t)e, e, K_TRANS, cd, anim_track, na0, NULL);
+    if (h->has_scale) static_kind(h, words + 8u * (size_t)e, e, K_SCALE, cd, anim_track, na01, NULL);
     return 1;
 }
 

@@ -1741,6 +1741,72 @@ TEST(const_rot4_equals_the_scalar_path)
     CHECK_EQ_INT(diffs, 0);
     CHECK(refused > 1000 && refused < cases - 1000); /* both verdicts well covered */
 }
+
+/* acl_const_rot8 (the groups at c and c + 4 together: the AVX2 path of a short clip's
+ * open where the CPU has it, two acl_const_rot4 calls elsewhere) against the scalar path
+ * lane by lane (as const_rot4_equals_the_scalar_path) and against two acl_const_rot4
+ * calls: the same bits in all eight rows (the rows past the second group the identity)
+ * and the same verdict, on 5 to 24 rotations of random values with the edges of
+ * const_rot_value (NaN, infinities, subnormals, beyond ACL_RANGE_MAX, lengths at the
+ * degenerate bounds, W's argument negative), over a buffer of exactly the rotations'
+ * bytes. */
+TEST(const_rot8_equals_two_rot4_and_the_scalar_path)
+{
+    uint32_t seed = 0x7F4A7C15u, diffs = 0, cases = 0, refused = 0, second_bad = 0;
+    for (int round = 0; round < 200000; round++) {
+        uint32_t ncr = 5u + xorshift32(&seed) % 20u, c = 8u * (xorshift32(&seed) % ((ncr + 3u) / 8u));
+        size_t bytes = 12u * (size_t)ncr;
+        uint8_t *D = malloc(bytes);
+        CHECK(D != NULL);
+        if (!D) return;
+        for (size_t i = 0; i < bytes; i += 4) { /* every other round mostly unit-scale: both verdicts */
+            float v = const_rot_value(&seed);
+            if ((round & 1) && xorshift32(&seed) % 8u) v = (float)(xorshift32(&seed) % 2000001u) / 3448276.0f - 0.29f;
+            memcpy(D + i, &v, 4);
+        }
+        float rq[8][4], two[8][4];
+        memset(rq, 0xA5, sizeof rq);
+        memset(two, 0x5A, sizeof two);
+        int ok = acl_const_rot8(D, ncr, c, rq), ref_ok = 1;
+        int ok4 = acl_const_rot4(D, ncr, c, two);
+        ok4 &= acl_const_rot4(D, ncr, c + 4u, two + 4);
+        for (uint32_t hf = 0; hf < 2; hf++) {
+            uint32_t g = c + 4u * hf, n = ncr - g < 4u ? ncr - g : 4u;
+            const uint8_t *F = D + 12u * (size_t)g;
+            for (uint32_t j = 0; j < 4; j++) {
+                float v[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
+                if (j < n) {
+                    for (unsigned i = 0; i < 3; i++) v[i] = ganim_ld_f32le(F + 4u * (i * n + j));
+                    v[3] = rebuild_w(v[0], v[1], v[2]);
+                    int in = 1;
+                    for (unsigned i = 0; i < 4; i++) in &= in_range(v[i]);
+                    ref_ok &= in;
+                    second_bad += hf && !in;
+                    quat_normalise(v);
+                }
+                if ((memcmp(v, rq[4u * hf + j], sizeof v) || memcmp(two[4u * hf + j], rq[4u * hf + j], sizeof v)) &&
+                    diffs++ < 3)
+                    test_fail(__FILE__, __LINE__,
+                              "round %d (%u rotations, c %u) row %u: %a %a %a %a, the scalar path "
+                              "%a %a %a %a",
+                              round, ncr, c, 4u * hf + j, (double)rq[4u * hf + j][0], (double)rq[4u * hf + j][1],
+                              (double)rq[4u * hf + j][2], (double)rq[4u * hf + j][3], (double)v[0], (double)v[1],
+                              (double)v[2], (double)v[3]);
+            }
+        }
+        if ((ok != ref_ok || ok != ok4) && diffs++ < 3)
+            test_fail(__FILE__, __LINE__, "round %d: in range %d, the scalar path %d, two rot4 %d", round, ok, ref_ok,
+                      ok4);
+        refused += !ref_ok;
+        cases++;
+        free(D);
+    }
+    printf("  const_rot8: %u pairs of groups (%s), %u refused, %u with a bad second group\n", cases,
+           acl_cpu_avx2() ? "AVX2" : "two rot4", refused, second_bad);
+    CHECK_EQ_INT(diffs, 0);
+    CHECK(refused > 10000 && refused < cases - 10000); /* both verdicts well covered */
+    CHECK(second_bad > 1000);
+}
 #endif
 
 /* The constant (kind, index) that 4-byte word w of the constant block holds (rotations
@@ -3186,6 +3252,7 @@ int main(int argc, char **argv)
     RUN(type_table_counts_equal_track_by_track);
 #if defined(__SSE2__)
     RUN(const_rot4_equals_the_scalar_path);
+    RUN(const_rot8_equals_two_rot4_and_the_scalar_path);
 #endif
     RUN(bad_constants_are_named_in_track_order);
     RUN(constant_translations_and_scales_checked_at_once);
