@@ -6,6 +6,7 @@
  * inserted bytes and cut anywhere, read with memory limits and allocators that fail at
  * the k-th allocation: the same code, error offset and message, document (its JSON dump),
  * details record and warnings, and the fast path taken on most joints. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "formats/bvh/bvh.h"
@@ -212,8 +213,16 @@ static void document(text *t)
     put(t, "MOTION");
     put(t, l.eol);
     unsigned frames = 1 + rnd(3);
-    char buf[64];
-    snprintf(buf, sizeof buf, "Frames: %u%sFrame Time: 0.0333333333%s", frames, l.eol, l.eol);
+    static const char *const times[] = { "0.0333333333", "0.0333333333", "0.041667", "0.008333", "1",
+                                         "0.04",         "0.0000000000000001",       "1e-2",     "00.0200",
+                                         "0",            "0.01666666666666667",      "-0.04",    "x" };
+    static const char *const counts[] = { "", "", "", "", "0", "00", "0001", "999999999", "1000000000", "2.0", "1e0" };
+    char buf[128];
+    const char *fc = counts[rnd(sizeof counts / sizeof *counts)];
+    char own[16];
+    snprintf(own, sizeof own, "%u", frames);
+    snprintf(buf, sizeof buf, "Frames:%s%s%sFrame%sTime:%s%s%s", rnd(8) ? " " : "\t", *fc ? fc : own, l.eol,
+             rnd(8) ? " " : "  ", rnd(8) ? " " : "\t", times[rnd(sizeof times / sizeof *times)], l.eol);
     put(t, buf);
     for (unsigned f = 0; f < frames; f++) {
         for (unsigned c = 0; c < count; c++) {
@@ -433,7 +442,8 @@ TEST(one_pass_known_answers)
 {
     const char *s = "HIERARCHY\nROOT root\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition Zrotation "
                     "Xrotation Yrotation\n\tJOINT bone_0\n\t{\n\t\tOFFSET 1.5 -2 0.25\n\t\tCHANNELS 3 Zrotation "
-                    "Xrotation Yrotation\n\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 0 3 0\n\t\t}\n\t}\n}\n";
+                    "Xrotation Yrotation\n\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 0 3 0\n\t\t}\n\t}\n}\nMOTION\nFrames: "
+                    "2\nFrame Time: 0.041667\n1 2 3 0 0 0 0 0 0\n1 2 3 0 0 0 0 0 90\n";
     ganim_read_opts ro = { 0 };
     ro.format = "bvh";
     ganim_doc *d = NULL;
@@ -450,7 +460,23 @@ TEST(one_pass_known_answers)
     CHECK(d->skeleton->bones[1].rest.translation.x == 1.5f);
     CHECK(d->skeleton->bones[1].rest.translation.y == -2.0f);
     CHECK(d->skeleton->bones[1].rest.translation.z == 0.25f);
-    CHECK_EQ_INT(d->clip_count, 0);
+    CHECK_EQ_INT(d->clip_count, 1);
+    if (d->clip_count == 1) {
+        const ganim_clip *c = &d->clips[0];
+        CHECK_EQ_INT(c->frame_count, 2);
+        CHECK(c->fps == 24.0); /* 0.041667 s: 24 fps (the rate's snapping) */
+        CHECK_EQ_INT(c->track_count, 2);
+        const ganim_channel *t = &c->tracks[0].translation;
+        CHECK(t->kind == GANIM_CHANNEL_CONSTANT && t->values[0] == 1.0f && t->values[1] == 2.0f &&
+              t->values[2] == 3.0f);
+        const ganim_channel *r = &c->tracks[1].rotation; /* 90 degrees about Y in the second frame */
+        CHECK(r->kind == GANIM_CHANNEL_PER_FRAME && r->count == 2);
+        if (r->count == 2) {
+            CHECK(r->values[3] == 1.0f && r->values[0] == 0.0f && r->values[1] == 0.0f);
+            CHECK_NEAR(r->values[5], 0.70710678, 1e-7);
+            CHECK_NEAR(r->values[7], 0.70710678, 1e-7);
+        }
+    }
     ganim_doc_free(d);
 }
 
