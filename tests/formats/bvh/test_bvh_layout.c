@@ -213,9 +213,19 @@ static void document(text *t)
     put(t, "MOTION");
     put(t, l.eol);
     unsigned frames = 1 + rnd(3);
-    static const char *const times[] = { "0.0333333333", "0.0333333333", "0.041667", "0.008333", "1",
-                                         "0.04",         "0.0000000000000001",       "1e-2",     "00.0200",
-                                         "0",            "0.01666666666666667",      "-0.04",    "x" };
+    static const char *const times[] = { "0.0333333333",
+                                         "0.0333333333",
+                                         "0.041667",
+                                         "0.008333",
+                                         "1",
+                                         "0.04",
+                                         "0.0000000000000001",
+                                         "1e-2",
+                                         "00.0200",
+                                         "0",
+                                         "0.01666666666666667",
+                                         "-0.04",
+                                         "x" };
     static const char *const counts[] = { "", "", "", "", "0", "00", "0001", "999999999", "1000000000", "2.0", "1e0" };
     char buf[128];
     const char *fc = counts[rnd(sizeof counts / sizeof *counts)];
