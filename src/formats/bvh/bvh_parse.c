@@ -569,7 +569,7 @@ static int joint_in_place(lexer *lx, int32_t *current, ganim_code *code)
     for (uint8_t k = 0; k < nch; k++) {
         word w;
         int c = channel_in_place(&t, &w);
-        if (c < 0 || (have >> c & 1u)) return 0;
+        if (c < 0 || (have >> c & 1)) return 0;
         have |= (uint8_t)(1u << c);
         ch[k] = (uint8_t)c;
     }
