@@ -544,8 +544,14 @@ static int joint_in_place(lexer *lx, int32_t *current, ganim_code *code)
     if (n - i < 9 || !exact_word(d, i, "OFFSET")) return 0;
     i += 6;
     float o[3];
-    for (int k = 0; k < 3; k++)
-        if (!number_in_place(d, &i, n, &o[k])) return 0;
+    if (n - i >= 8 && (gdec_ld8(d + i) & 0xFFFFFFFFFFFFu) == gdec_ld8((const uint8_t *)" 0 0 0\0\0") &&
+        space(d[i + 6])) { /* number_in_place's " 0" three times, as exports write a zero OFFSET */
+        o[0] = o[1] = o[2] = 0;
+        i += 6;
+    } else {
+        for (int k = 0; k < 3; k++)
+            if (!number_in_place(d, &i, n, &o[k])) return 0;
+    }
     if (kind == 2) {
         i = skip_ws(d, i, n);
         if (i >= n || d[i] != '}') return 0;

@@ -394,8 +394,8 @@ TEST(random_layouts_match_reference)
     CHECK_MSG(fast > (unsigned long)n, "%lu joints in one pass over %ld texts", fast, n);
 }
 
-/* Three writers' texts (ganim's export, Blender's spaces, CRLF with a brace on the name's
- * line), cut at every length, every byte replaced by each of the spoiling bytes, deleted,
+/* Four writers' texts (ganim's export, Blender's spaces, CRLF with a brace on the name's
+ * line, no indentation), cut at every length, every byte replaced by each of the spoiling bytes, deleted,
  * and a spoiling byte inserted before it; the one-pass joints counted. */
 TEST(every_cut_and_byte_matches_reference)
 {
@@ -413,6 +413,10 @@ TEST(every_cut_and_byte_matches_reference)
         "HIERARCHY\r\nROOT ganim_root {\r\n\tOFFSET 0 0 0\r\n\tCHANNELS 6 Xposition Yposition Zposition Yrotation "
         "Xrotation Zrotation\r\n\tJOINT j {\r\n\t\tOFFSET 1.25 -2.5 3\r\n\t\tCHANNELS 0\r\n\t\tEnd Site {\r\n\t\t\t"
         "OFFSET 0 0 1\r\n\t\t}\r\n\t}\r\n}\r\nMOTION\r\nFrames: 1\r\nFrame Time: 0.0333333333\r\n0 0 0 0 0 0\r\n",
+        /* no indentation: one byte deleted glues a number to the next keyword */
+        "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT b\n{\nOFFSET 0 0 "
+        "0\nCHANNELS 3 Xrotation Yrotation Zrotation\nEnd Site\n{\nOFFSET 0 0 0\n}\n}\n}\nMOTION\nFrames: "
+        "1\nFrame Time: 0.04\n0 0 0 0 0 0\n",
     };
     static text t;
     long before = reads;
@@ -443,7 +447,7 @@ TEST(every_cut_and_byte_matches_reference)
     }
     unsigned long fast = bvh_count_joints_in_place(0);
     printf("  %ld reads, %lu joints in one pass\n", reads - before, fast);
-    /* the unspoilt texts' joints (2 + 1, 3 + 2, 2 + 2 a read) take it */
+    /* the unspoilt texts' joints (2 + 1, 3 + 2, 2 + 2, 2 + 1 a read) take it */
     CHECK_MSG(fast > (unsigned long)(reads - before), "%lu joints in one pass", fast);
 }
 
