@@ -97,6 +97,9 @@ ganim_code bvh_parse(bvh_file *f);
  * first); on != 0 also reads the frame values' last 31 bytes from the text, without the
  * padded copy. Not thread-safe: the tests' switch only. */
 void bvh_set_reference_hierarchy(int on);
+/* For the tests: the joints and End Sites the fast path read in one pass (joint_in_place)
+ * since the last call, counted from now on while on != 0. Not thread-safe: the tests only. */
+unsigned long bvh_count_joints_in_place(int on);
 /* The decimal digits of 0 < m < 10^15 (frame_time_plain's; for the tests). */
 int bvh_decimal_len(uint64_t m);
 /* 10^k: pow(10, k), from a table of the correctly rounded powers for -22 <= k <= 22 (the

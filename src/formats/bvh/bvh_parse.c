@@ -60,6 +60,19 @@ static int reference;
 
 void bvh_set_reference_hierarchy(int on) { reference = on != 0; }
 
+/* For the tests (bvh_count_joints_in_place): joint_in_place's joints and End Sites, counted
+ * only while `counting` is set (a read never writes it otherwise). */
+static int counting;
+static unsigned long in_place_count;
+
+unsigned long bvh_count_joints_in_place(int on)
+{
+    unsigned long n = in_place_count;
+    counting = on != 0;
+    in_place_count = 0;
+    return n;
+}
+
 /* The first byte at or after i that is not white space (n if none). 16 bytes at a time
  * while 16 are left (SSE2), then one at a time: the same place either way. */
 static inline size_t skip_space(const uint8_t *d, size_t i, size_t n)
@@ -247,29 +260,32 @@ static int decimal_float(const gdec *d, float *out)
     return 1;
 }
 
+/* One white space byte at d[*at] and a number that white space, a brace or the text's end
+ * ends, as exports write OFFSETs: next_word's word is then the bytes gdec_fast took (a
+ * number has no white space or brace in it), so number()'s value and place without the
+ * word's search: 1 with *out and *at after the number; else 0 (*out may be written, *at
+ * untouched). */
+static GANIM_ALWAYS_INLINE int number_in_place(const uint8_t *d, size_t *at, size_t n, float *out)
+{
+    size_t i = *at;
+    if (n - i < 3 || !space(d[i]) || space(d[i + 1])) return 0;
+    uint8_t c = d[i + 1], e = d[i + 2];
+    if (c >= '0' && c <= '9' && (space(e) || e == '{' || e == '}')) { /* "0", the commonest */
+        *out = (float)(c - '0');
+        *at = i + 2;
+        return 1;
+    }
+    size_t k = gdec_fast_float(d + i + 1, n - i - 1, out);
+    if (k && (i + 1 + k == n || space(d[i + 1 + k]) || d[i + 1 + k] == '{' || d[i + 1 + k] == '}')) {
+        *at = i + 1 + k;
+        return 1;
+    }
+    return 0;
+}
+
 static ganim_code number(lexer *lx, float *out, const char *what)
 {
-    if (!reference) {
-        /* one white space byte and a number that white space, a brace or the text's end
-         * ends, as exports write OFFSETs: next_word's word is then the bytes gdec_fast
-         * took (a number has no white space or brace in it), so the same value and place
-         * without the word's search; anything else as below, from the same place */
-        const uint8_t *d = lx->d;
-        size_t i = lx->i, n = lx->n;
-        if (n - i >= 3 && space(d[i]) && !space(d[i + 1])) {
-            uint8_t c = d[i + 1], e = d[i + 2];
-            if (c >= '0' && c <= '9' && (space(e) || e == '{' || e == '}')) { /* "0", the commonest */
-                *out = (float)(c - '0');
-                lx->i = i + 2;
-                return GANIM_OK;
-            }
-            size_t k = gdec_fast_float(d + i + 1, n - i - 1, out);
-            if (k && (i + 1 + k == n || space(d[i + 1 + k]) || d[i + 1 + k] == '{' || d[i + 1 + k] == '}')) {
-                lx->i = i + 1 + k;
-                return GANIM_OK;
-            }
-        }
-    }
+    if (!reference && number_in_place(lx->d, &lx->i, lx->n, out)) return GANIM_OK; /* else from the same place */
     word w;
     next_word(lx, &w);
     /* a short number (decimal_fast.h), read in the text up to its end, that is the whole
@@ -296,15 +312,17 @@ static ganim_code number(lexer *lx, float *out, const char *what)
 
 /* The rest of the line (the name after ROOT / JOINT), without a '{' that ends it, copied
  * into the document (the bone's name), or skipped (out NULL). */
-static ganim_code name_rest(lexer *lx, const char **out)
+/* The rest of the line from d[i]: the name in d[*start..*end) (spaces and tabs before it
+ * skipped, white space after it trimmed), ended by a line end, a '{' or the text's end;
+ * returns that place. */
+static GANIM_ALWAYS_INLINE size_t name_scan(const uint8_t *d, size_t i, size_t n, size_t *start, size_t *end)
 {
-    size_t i = lx->i;
-    while (i < lx->n && (lx->d[i] == ' ' || lx->d[i] == '\t')) i++;
-    size_t start = i;
+    while (i < n && (d[i] == ' ' || d[i] == '\t')) i++;
+    *start = i;
 #if defined(__SSE2__)
     if (!reference) /* 16 bytes at a time: the first line end or '{' */
-        for (; lx->n - i >= 16; i += 16) {
-            __m128i b = _mm_loadu_si128((const __m128i *)(lx->d + i));
+        for (; n - i >= 16; i += 16) {
+            __m128i b = _mm_loadu_si128((const __m128i *)(d + i));
             unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
                 _mm_or_si128(_mm_cmpeq_epi8(b, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(b, _mm_set1_epi8('\r'))),
                 _mm_cmpeq_epi8(b, _mm_set1_epi8('{'))));
@@ -314,10 +332,17 @@ static ganim_code name_rest(lexer *lx, const char **out)
             }
         }
 #endif
-    while (i < lx->n && lx->d[i] != '\n' && lx->d[i] != '\r' && lx->d[i] != '{') i++;
-    size_t end = i;
-    while (end > start && space(lx->d[end - 1])) end--;
-    lx->i = i;
+    while (i < n && d[i] != '\n' && d[i] != '\r' && d[i] != '{') i++;
+    size_t e = i;
+    while (e > *start && space(d[e - 1])) e--;
+    *end = e;
+    return i;
+}
+
+static ganim_code name_rest(lexer *lx, const char **out)
+{
+    size_t start, end;
+    lx->i = name_scan(lx->d, lx->i, lx->n, &start, &end);
     if (!out) return GANIM_OK;
     char *s = ganim_doc_strndup(lx->f->doc, (const char *)lx->d + start, end - start);
     if (!s) return GANIM_NOMEM(lx->f->err);
@@ -462,6 +487,118 @@ static ganim_code joint_body(lexer *lx, bvh_joint *j, int end_site, word *next)
     return GANIM_OK;
 }
 
+/* The keyword kw (1-8 bytes, a constant where inlined) at d[i], these bytes, followed by a
+ * white space byte: 1 (the caller checked n - i >= 9: one 8-byte load). next_word's word
+ * there is kw then, and is()'s yes. */
+static GANIM_ALWAYS_INLINE int exact_word(const uint8_t *d, size_t i, const char *kw)
+{
+    size_t k = strlen(kw);
+    uint8_t want[8] = { 0 };
+    memcpy(want, kw, k);
+    uint64_t mask = k >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * k)) - 1;
+    return (gdec_ld8(d + i) & mask) == gdec_ld8(want) && space(d[i + k]);
+}
+
+/* skip_space's place, the common short run of white space found in one 16-byte load. */
+static GANIM_ALWAYS_INLINE size_t skip_ws(const uint8_t *d, size_t i, size_t n)
+{
+#if defined(__SSE2__)
+    if (n - i >= 16) {
+        unsigned m = ~ws_mask16(d + i) & 0xFFFFu;
+        if (m) return i + (size_t)__builtin_ctz(m);
+    }
+#endif
+    return skip_space(d, i, n);
+}
+
+/* A joint's lines as writers lay them out, in one pass, at the hierarchy loop's next word
+ * (lx->i): "ROOT" or "JOINT" (these bytes) and a space or tab, the name (name_rest's),
+ * '{', "OFFSET" and three numbers (number_in_place's), "CHANNELS", a count 0-6 and the
+ * channels' names (channels()'s first cases: " 6", channel_in_place), each keyword followed
+ * by white space; or an End Site: "End", a space, "Site" and white space, the rest of its
+ * line, '{', "OFFSET", three numbers and '}'. These are the words the loop, joint_body and
+ * channels() would read from here, in the cases they take without an error (the ROOT outside
+ * any joint, a JOINT or End Site inside one, no channel named twice, the channel count
+ * short of its limit), and the loop then goes on from the same place: the same joint, End
+ * Site, allocations (add_joint, then the name's copy) and place. Checked before anything is
+ * changed: 0 on any other byte, lx and f untouched (the loop reads the words as before);
+ * else 1, with *code an allocation's failure or GANIM_OK, and *current as the loop leaves it. */
+static int joint_in_place(lexer *lx, int32_t *current, ganim_code *code)
+{
+    bvh_file *f = lx->f;
+    const uint8_t *d = lx->d;
+    const size_t n = lx->n;
+    size_t i = skip_ws(d, lx->i, n), at = i, start = 0, end = 0;
+    if (n - i < 9) return 0; /* exact_word's load and byte after it */
+    int kind;                /* 0 ROOT, 1 JOINT, 2 End Site */
+    if (d[i] == 'J' && exact_word(d, i, "JOINT")) kind = 1, i += 5;
+    else if (d[i] == 'R' && exact_word(d, i, "ROOT")) kind = 0, i += 4;
+    else if (d[i] == 'E' && exact_word(d, i, "End Site")) kind = 2, i += 8; /* "End", one space, "Site" */
+    else return 0;
+    if (kind == 0 ? *current >= 0 : *current < 0) return 0; /* the loop's error */
+    if (kind != 2 && d[i] != ' ' && d[i] != '\t') return 0; /* the name after one space or tab */
+    i = name_scan(d, i, n, &start, &end);
+    i = skip_ws(d, i, n);
+    if (i >= n || d[i] != '{') return 0;
+    i = skip_ws(d, i + 1, n);
+    if (n - i < 9 || !exact_word(d, i, "OFFSET")) return 0;
+    i += 6;
+    float o[3];
+    if (n - i >= 8 && (gdec_ld8(d + i) & 0xFFFFFFFFFFFFu) == gdec_ld8((const uint8_t *)" 0 0 0\0\0") &&
+        space(d[i + 6])) { /* number_in_place's " 0" three times, as exports write a zero OFFSET */
+        o[0] = o[1] = o[2] = 0;
+        i += 6;
+    } else {
+        for (int k = 0; k < 3; k++)
+            if (!number_in_place(d, &i, n, &o[k])) return 0;
+    }
+    if (kind == 2) {
+        i = skip_ws(d, i, n);
+        if (i >= n || d[i] != '}') return 0;
+        bvh_joint *j = &f->joints[*current];
+        memcpy(j->end, o, sizeof o);
+        j->end_site = 1;
+        f->end_sites++;
+        lx->i = i + 1;
+        *code = GANIM_OK;
+        if (counting) in_place_count++;
+        return 1;
+    }
+    i = skip_ws(d, i, n);
+    if (n - i < 9 || !exact_word(d, i, "CHANNELS")) return 0;
+    i += 8;
+    if (n - i < 3 || !space(d[i]) || d[i + 1] < '0' || d[i + 1] > '6' ||
+        !(space(d[i + 2]) || d[i + 2] == '{' || d[i + 2] == '}'))
+        return 0;
+    uint8_t nch = (uint8_t)(d[i + 1] - '0'), ch[6], have = 0;
+    lexer t = { f, d, n, i + 2 };
+    for (uint8_t k = 0; k < nch; k++) {
+        word w;
+        int c = channel_in_place(&t, &w);
+        if (c < 0 || (have >> c & 1)) return 0;
+        have |= (uint8_t)(1u << c);
+        ch[k] = (uint8_t)c;
+    }
+    if (f->channels > UINT32_MAX - 6) return 0;
+    bvh_joint *j = NULL;
+    if ((*code = add_joint(f, *current, at, &j)) != GANIM_OK) return 1;
+    char *name = ganim_doc_strndup(f->doc, (const char *)d + start, end - start);
+    if (!name) {
+        *code = GANIM_NOMEM(f->err);
+        return 1;
+    }
+    j->name = name;
+    memcpy(j->offset, o, sizeof o);
+    j->nch = nch;
+    memcpy(j->ch, ch, nch);
+    j->first = f->channels;
+    f->channels += nch;
+    *current = (int32_t)(f->joint_count - 1);
+    lx->i = t.i;
+    if (counting) in_place_count++;
+    return 1;
+}
+
 /* Apart from the frame loop (GANIM_OUT_OF_LINE): its words inlined here leave the loop's code
  * as it was. */
 static GANIM_OUT_OF_LINE ganim_code hierarchy(lexer *lx)
@@ -473,7 +610,14 @@ static GANIM_OUT_OF_LINE ganim_code hierarchy(lexer *lx)
     int32_t current = -1; /* the open joint */
     int have = 0;         /* w holds the next word already (a joint body's) */
     for (;;) {
-        if (!have && !keyword_in_place(lx, "}", &w)) next_word(lx, &w); /* commonly a joint's end */
+        if (!have && !keyword_in_place(lx, "}", &w)) { /* commonly a joint's end */
+            ganim_code code;
+            if (!reference && joint_in_place(lx, &current, &code)) { /* commonly the next joint */
+                if (code != GANIM_OK) return code;
+                continue;
+            }
+            next_word(lx, &w);
+        }
         have = 0;
         if (!w.n && current < 0 && f->joint_count) { /* a hierarchy without MOTION: a skeleton */
             f->motion_at = lx->n;
