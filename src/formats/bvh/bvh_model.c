@@ -1094,14 +1094,16 @@ ganim_code bvh_build(bvh_file *f)
         bone->name = j->name; /* copied into the document by the parser */
         bone->parent = j->parent - (int32_t)skip;
         if (bone->parent < 0) bone->parent = -1;
-        bone->rest = ganim_transform_identity();
         double o[3] = { j->offset[0], j->offset[1], j->offset[2] };
         if (undo && bone->parent < 0) ganim_dq_rot(undo, o, o);
-        bone->rest.translation.x = (float)o[0];
-        bone->rest.translation.y = (float)o[1];
-        bone->rest.translation.z = (float)o[2];
+        /* ganim_transform_identity() with the OFFSET as translation, without the call */
+        const ganim_transform rest = { { 0, 0, 0, 1 }, { (float)o[0], (float)o[1], (float)o[2] }, { 1, 1, 1 } };
+        bone->rest = rest;
+        /* has a position channel: bvh_begin's has_pos where the frames were set up */
         int pos = 0;
-        for (int k = 0; k < j->nch; k++) pos |= j->ch[k] < BVH_XROT;
+        if (f->state) pos = f->state[b + skip].has_pos;
+        else
+            for (int k = 0; k < j->nch; k++) pos |= j->ch[k] < BVH_XROT;
         f->position_joints += (uint32_t)pos;
         if (pos && (j->offset[0] != 0 || j->offset[1] != 0 || j->offset[2] != 0)) f->offset_and_positions++;
         tracks += j->nch > 0;

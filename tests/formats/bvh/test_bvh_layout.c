@@ -494,10 +494,80 @@ TEST(one_pass_known_answers)
     ganim_doc_free(d);
 }
 
+/* bvh_build's bones and counts against what they must be, from the document itself: each
+ * bone's rest is ganim_transform_identity() with its OFFSET as translation (the same bits),
+ * and the details record's position_joints (bvh_begin's has_pos where the frames were set
+ * up) is the count of tracks with a translation, on random texts with and without MOTION
+ * and ganim's synthetic root. */
+TEST(build_matches_oracle)
+{
+    static text t;
+    long n = test_full() ? 200000 : 20000, with_clip = 0, positions = 0, synthetic = 0, bones = 0;
+    const ganim_transform id = ganim_transform_identity();
+    for (long i = 0; i < n; i++) {
+        if (rnd(8)) {
+            document(&t);
+        } else { /* ganim's synthetic root and two children with channels of every kind */
+            static const char *const chans[][2] = { { "3 Xposition Yposition Zposition", "0 0 0" },
+                                                    { "6 Xposition Yposition Zposition Zrotation Xrotation Yrotation",
+                                                      "1 2 3 10 20 30" },
+                                                    { "3 Zrotation Xrotation Yrotation", "10 20 30" },
+                                                    { "1 Yposition", "4" },
+                                                    { "2 Yrotation Zposition", "5 6" },
+                                                    { "0", "" } };
+            uint32_t a = rnd(6), b = rnd(6);
+            t.n = (size_t)snprintf(t.s, sizeof t.s,
+                                   "HIERARCHY\nROOT ganim_root\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition "
+                                   "Zposition Zrotation Xrotation Yrotation\nJOINT a\n{\nOFFSET %s\nCHANNELS %s\n}\n"
+                                   "JOINT b\n{\nOFFSET 0 0 0\nCHANNELS %s\n}\n}\nMOTION\nFrames: 1\nFrame Time: "
+                                   "0.04\n0 0 0 0 0 0 %s %s\n",
+                                   rnd(2) ? "0 0 0" : "1 -2 3", chans[a][0], chans[b][0], chans[a][1], chans[b][1]);
+        }
+        if (rnd(4) == 0) mutate(&t);
+        ganim_read_opts ro = { 0 };
+        ro.format = "bvh";
+        ganim_doc *d = NULL;
+        ganim_error e = { 0 };
+        if (ganim_read_memory(t.s, t.n, &ro, &d, &e) != GANIM_OK) continue;
+        const ganim_skeleton *sk = d->skeleton;
+        for (uint32_t b = 0; sk && b < sk->bone_count; b++) {
+            const ganim_transform *r = &sk->bones[b].rest;
+            bones++;
+            if (memcmp(&r->rotation, &id.rotation, sizeof id.rotation) != 0 ||
+                memcmp(&r->scale, &id.scale, sizeof id.scale) != 0) {
+                CHECK_MSG(0, "text %ld bone %u: rest rotation or scale not the identity's", i, b);
+                i = n;
+                break;
+            }
+        }
+        uint32_t head[8] = { 0 };
+        CHECK(d->native_size >= sizeof head);
+        if (d->native_size >= sizeof head)
+            for (int k = 0; k < 8; k++) head[k] = ganim_ld_u32le(d->native + 4 * k);
+        synthetic += head[6] != 0;
+        if (d->clip_count == 1) {
+            uint32_t tracks_t = 0;
+            for (uint32_t k = 0; k < d->clips[0].track_count; k++)
+                tracks_t += d->clips[0].tracks[k].translation.kind != GANIM_CHANNEL_ABSENT;
+            with_clip++;
+            positions += (long)tracks_t;
+            CHECK_MSG(head[7] == tracks_t, "text %ld: position_joints %u, tracks with a translation %u", i, head[7],
+                      tracks_t);
+            if (head[7] != tracks_t) i = n;
+        }
+        ganim_doc_free(d);
+    }
+    printf("  %ld texts, %ld bones, %ld clips (%ld position joints), %ld with the synthetic root\n", n, bones,
+           with_clip, positions, synthetic);
+    CHECK_MSG(with_clip > n / 10 && positions > with_clip / 2 && synthetic > n / 1000,
+              "%ld clips, %ld positions, %ld synthetic", with_clip, positions, synthetic);
+}
+
 int main(void)
 {
     test_program_name = "test_bvh_layout";
     RUN(one_pass_known_answers);
+    RUN(build_matches_oracle);
     RUN(every_cut_and_byte_matches_reference);
     RUN(random_layouts_match_reference);
     return test_finish();
