@@ -464,6 +464,26 @@ static int skin_joints(const gltf_file *f, uint32_t s, gj_value *tmp, const gj_v
 static const gj_value *joint_item(const gj_value *j, uint32_t k, uint32_t *pos, gj_value *item)
 {
     if (j->type == GJ_ARRAY) return k < j->count ? &j->items[k] : NULL;
+    /* The exporter's joints, digits after the '[' or a comma and closed by a comma or the
+     * ']', as gltf_span_item takes them (no space to skip; the number's end, span_number_end's,
+     * the digits' end; the same item and *pos); anything else by gltf_span_item. */
+    const char *t = j->text;
+    const uint32_t n = j->count;
+    uint32_t i = *pos ? *pos : 1; /* (skin_joints saw the '[') */
+    if (i < n && t[i] == ',') i++;
+    if (i < n && t[i] >= '0' && t[i] <= '9') {
+        uint32_t e = i + 1;
+        while (e < n && t[e] >= '0' && t[e] <= '9') e++;
+        if (e < n && (t[e] == ',' || t[e] == ']')) {
+            memset(item, 0, sizeof *item);
+            item->type = GJ_NUMBER;
+            item->text = t + i;
+            item->count = e - i;
+            item->offset = j->offset + i;
+            *pos = e;
+            return item;
+        }
+    }
     return gltf_span_item(j, pos, item) ? item : NULL;
 }
 
