@@ -153,7 +153,7 @@ static ganim_code top_array(gltf_file *f, const char *key, const gj_value *v, co
     *out = NULL;
     if (count) *count = 0;
     if (!v) return GANIM_OK;
-    for (int k = 0; k < GLTF_ROOT_RECORD_KINDS; k++) /* (accessors, bufferViews, nodes, meshes) */
+    for (int k = 0; k < GLTF_ROOT_RECORD_KINDS; k++) /* (accessors, bufferViews, nodes, meshes, skins) */
         if (f->recs[k].done && v->type == GJ_LATER && strcmp(key, f->recs[k].key) == 0) { /* read as records */
             *out = v;
             if (count) *count = f->recs[k].set.count;
@@ -337,7 +337,7 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
     int recorded = 0;
     f->json_text = json;
     if (together && !gltf_no_records) {
-        /* The accessors, bufferViews, nodes, meshes and the animations' samplers and channels read as
+        /* The accessors, bufferViews, nodes, meshes, skins and the animations' samplers and channels read as
          * records, not trees, when they have the
          * plain shape (json.h, gj_records): a parse that fails so is read again without
          * them, below: the same outcome either way (test_gltf_records). */
@@ -353,6 +353,9 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
         static const char *const channel_names[] = { "target", "sampler", "target.path", "target.node" };
         /* (the read counts the meshes, nothing more: their objects and arrays kept as text) */
         static const char *const mesh_names[] = { "primitives", "extras", "extensions" };
+        /* (GLTF_SKIN_NAME ...: a skin's joints and extras kept as text; its other members,
+         * inverseBindMatrices and skeleton, plain ones the records take unnamed) */
+        static const char *const skin_names[] = { "name", "joints", "extras" };
         memset(f->recs, 0, sizeof f->recs);
         f->recs[GLTF_ACCESSORS].key = "accessors";
         f->recs[GLTF_ACCESSORS].names = acc_names;
@@ -368,6 +371,10 @@ static ganim_code read_json(gltf_file *f, const uint8_t *json, size_t json_size)
         f->recs[GLTF_MESHES].names = mesh_names;
         f->recs[GLTF_MESHES].fields = 3;
         f->recs[GLTF_MESHES].spans = 7u;
+        f->recs[GLTF_SKINS].key = "skins";
+        f->recs[GLTF_SKINS].names = skin_names;
+        f->recs[GLTF_SKINS].fields = GLTF_SKIN_FIELDS;
+        f->recs[GLTF_SKINS].spans = (1u << GLTF_SKIN_JOINTS) | (1u << GLTF_SKIN_EXTRAS);
         f->recs[GLTF_SAMPLERS].key = "samplers"; /* (an animation's: later_member's) */
         f->recs[GLTF_SAMPLERS].names = sampler_names;
         f->recs[GLTF_SAMPLERS].fields = 4;

@@ -39,7 +39,7 @@
  * tree does not hold them all at once. */
 #define GLTF_SAMPLERS_TOGETHER ((size_t)256 << 10)
 #define GLTF_NONE UINT32_MAX
-/* gltf_file.recs: the root's accessors, bufferViews, nodes and meshes (the first
+/* gltf_file.recs: the root's accessors, bufferViews, nodes, meshes and skins (the first
  * GLTF_ROOT_RECORD_KINDS, depth 0; of the meshes the read uses only their count), the
  * animations' samplers and channels (depth 2) */
 enum {
@@ -47,11 +47,14 @@ enum {
     GLTF_VIEWS = 1,
     GLTF_NODES = 2,
     GLTF_MESHES = 3,
-    GLTF_SAMPLERS = 4,
-    GLTF_CHANNELS = 5,
-    GLTF_RECORD_KINDS = 6,
-    GLTF_ROOT_RECORD_KINDS = GLTF_MESHES + 1
+    GLTF_SKINS = 4,
+    GLTF_SAMPLERS = 5,
+    GLTF_CHANNELS = 6,
+    GLTF_RECORD_KINDS = 7,
+    GLTF_ROOT_RECORD_KINDS = GLTF_SKINS + 1
 };
+/* A skin's fields when the skins are records (gltf.c's skin_names, in this order) */
+enum { GLTF_SKIN_NAME = 0, GLTF_SKIN_JOINTS, GLTF_SKIN_EXTRAS, GLTF_SKIN_FIELDS };
 /* The root's members the read looks up (gltf_top_names, in this order), found in one walk
  * by gltf_top_members: top[j] is gj_get(root, gltf_top_names[j]) (the first one when the
  * text repeats a name; NULL when absent or root is not an object). */
@@ -155,8 +158,8 @@ typedef struct gltf_file {
      * samplers: gltf_json_later); json_used: the bytes counted against its bound by the
      * trees still in use, json_later_used: that and the last tree parsed later. */
     gj_parser json;
-    /* The accessors, bufferViews, nodes, meshes, samplers and channels read as records (gltf.c's
-     * read_json: GLTF_ACCESSORS ... GLTF_CHANNELS; done when they were, an animation's
+    /* The accessors, bufferViews, nodes, meshes, skins, samplers and channels read as records
+     * (gltf.c's read_json: GLTF_ACCESSORS ... GLTF_CHANNELS; done when they were, an animation's
      * samplers and channels: GJ_RECORDS values) from json_text, instead of as trees */
     gj_records recs[GLTF_RECORD_KINDS];
     const uint8_t *json_text;
@@ -313,6 +316,23 @@ void gltf_buffers_free(gltf_file *f);
 /* ---- gltf_skeleton.c ------------------------------------------------------------------------ */
 ganim_code gltf_read_nodes(gltf_file *f);
 ganim_code gltf_build_skeleton(gltf_file *f);
+/* Skin s (below f->skins) as the tree's reads of it give, from the tree or (skins_v
+ * GJ_LATER: the skins read as records) from its record. gltf_skin_name: the bytes of
+ * gj_string of its "name" ("" when absent or not a string), *len of them (strlen of the
+ * tree's; a record's string holds no escape, hence no NUL), not NUL-ended for a record.
+ * gltf_skin_extras: gj_get of its "extras" (NULL: absent), a record's span parsed as its
+ * tree, or in the shape ganim's exporter writes the values of it that gltf_carry.c reads
+ * made in *x (which must live as long as they are read); a record's extras that is not an
+ * object or array is given as NULL (its gj_get(, "ganim"), the one look the read takes, is
+ * NULL either way). */
+/* (gltf_skin_extras' values for the exporter's shape of a record's extras, read without a
+ * tree: the extras, ganim, native_record, format, size and base64, and the format's copy) */
+typedef struct gltf_skin_ex {
+    gj_value v[6];
+    char format[65];
+} gltf_skin_ex;
+const char *gltf_skin_name(const gltf_file *f, uint32_t s, uint32_t *len);
+ganim_code gltf_skin_extras(gltf_file *f, uint32_t s, gltf_skin_ex *x, const gj_value **out);
 
 /* ---- gltf_anim.c ---------------------------------------------------------------------------- */
 ganim_code gltf_read_animations(gltf_file *f);

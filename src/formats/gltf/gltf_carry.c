@@ -453,7 +453,11 @@ ganim_code gltf_carry_apply(gltf_file *f, ganim_clip *clip, const gltf_carry_cli
 ganim_code gltf_carry_skeleton(gltf_file *f)
 {
     if (!f->ganim || f->skin < 0 || !f->doc->skeleton) return GANIM_OK;
-    const gj_value *ex = gj_get(gj_get(&f->skins_v->items[f->skin], "extras"), "ganim");
+    const gj_value *extras;
+    gltf_skin_ex x;
+    ganim_code code = gltf_skin_extras(f, (uint32_t)f->skin, &x, &extras);
+    if (code != GANIM_OK) return code;
+    const gj_value *ex = gj_get(extras, "ganim");
     if (!ex) return GANIM_OK;
     ctx c = { f, "skin", (int)f->skin, NULL, 0 };
     const char *fmt;

@@ -72,7 +72,15 @@ ganim_code gltf_doc_record(gltf_file *f)
     gj_string(gj_get(asset, "generator"), &s[0]);
     gj_string(gj_get(asset, "version"), &s[1]);
     gj_string(gj_get(asset, "minVersion"), &s[2]);
-    if (f->skin >= 0) gj_string(gj_get(&f->skins_v->items[f->skin], "name"), &s[3]);
+    char skin[1001]; /* (put_str's most, NUL-ended: a record's name is not) */
+    if (f->skin >= 0) {
+        uint32_t len;
+        const char *name = gltf_skin_name(f, (uint32_t)f->skin, &len);
+        if (len > 1000) len = 1000;
+        memcpy(skin, name, len);
+        skin[len] = 0;
+        s[3] = skin;
+    }
     gj_string(gj_get(meta, "source_format"), &s[4]);
     gj_string(gj_get(meta, "axes"), &s[5]);
     gj_string(gj_get(meta, "axis_conversion"), &s[6]);

@@ -6,6 +6,7 @@
  * armature object, ganim's own `ganim_root`) have their transforms folded into the bone,
  * which is exact when their scale is uniform. Names come from the nodes, or from
  * extras.ganim.name where ganim's exporter had to change a name. */
+#include <ctype.h>
 #include <stdlib.h>
 
 #include "formats/gltf/gltf.h"
@@ -328,11 +329,162 @@ static int all_digits(const char *s)
     return 1;
 }
 
-static const char *skin_name(const gltf_file *f, uint32_t s)
+/* Skin s's record field j (the skins read as records) */
+static const gj_field *skin_field(const gltf_file *f, uint32_t s, unsigned j)
+{
+    return &f->recs[GLTF_SKINS].set.field[(size_t)s * GLTF_SKIN_FIELDS + j];
+}
+
+const char *gltf_skin_name(const gltf_file *f, uint32_t s, uint32_t *len)
 {
     const char *name = "";
+    if (f->skins_v->type == GJ_LATER) {
+        const gj_field *fl = skin_field(f, s, GLTF_SKIN_NAME);
+        *len = 0;
+        if (fl->type != GJ_STRING) return name;
+        *len = fl->count;
+        return (const char *)f->json_text + fl->at + 1;
+    }
     gj_string(gj_get(&f->skins_v->items[s], "name"), &name);
+    *len = (uint32_t)strlen(name);
     return name;
+}
+
+/* v as the tree's member `key` of type `type`, at text t's byte `at` of the span (offset
+ * base), its count; items (an object's) or text */
+static void shape_value(gj_value *v, const char *key, uint8_t type, uint64_t base, uint32_t at, uint32_t count,
+                        const void *p)
+{
+    memset(v, 0, sizeof *v);
+    v->key = key;
+    v->type = type;
+    v->offset = base + at;
+    v->count = count;
+    if (type == GJ_OBJECT) v->items = p;
+    else v->text = p;
+}
+
+/* A skin's extras kept as its text (span) in the shape ganim's exporter writes:
+ * {"ganim":{"native_record":{"format":"F","size":N,"base64":"B"}}}, F of at most 64 bytes,
+ * N digits, no spaces: the tree gj_parse_later makes of it as far as gltf_carry.c reads it
+ * (gj_get of each member; the format a NUL-ended copy as gj_string gives; the size's
+ * number text; the base64 lent, gltf.c's lend_member) in x, and 1 (x->v[0] the extras);
+ * 0 for any other text. A span holds no escape: F and B end at the next quote. */
+static int skin_extras_shape(const gj_value *span, gltf_skin_ex *x)
+{
+    static const char head[] = "{\"ganim\":{\"native_record\":{\"format\":\"";
+    const char *t = span->text;
+    const uint32_t len = span->count, h = sizeof head - 1;
+    if (len < h || memcmp(t, head, h) != 0) return 0;
+    uint32_t p = h;
+    while (p < len && t[p] != '"') p++;
+    const uint32_t fmt_at = h, fmt_len = p - h;
+    if (p >= len || fmt_len > 64) return 0;
+    p++;
+    if (len - p < 8 || memcmp(t + p, ",\"size\":", 8) != 0) return 0;
+    p += 8;
+    const uint32_t size_at = p;
+    while (p < len && t[p] >= '0' && t[p] <= '9') p++;
+    const uint32_t size_len = p - size_at;
+    if (!size_len || len - p < 11 || memcmp(t + p, ",\"base64\":\"", 11) != 0) return 0;
+    p += 11;
+    const uint32_t b64_at = p;
+    const char *q = p < len ? memchr(t + p, '"', len - p) : NULL; /* (a base64 text may be long) */
+    if (!q) return 0;
+    p = (uint32_t)(q - t);
+    const uint32_t b64_len = p - b64_at;
+    p++;
+    if (len - p != 3 || memcmp(t + p, "}}}", 3) != 0) return 0;
+    memcpy(x->format, t + fmt_at, fmt_len);
+    x->format[fmt_len] = 0;
+    const uint64_t base = span->offset;
+    shape_value(&x->v[0], span->key, GJ_OBJECT, base, 0, 1, &x->v[1]);
+    shape_value(&x->v[1], "ganim", GJ_OBJECT, base, 9, 1, &x->v[2]);
+    shape_value(&x->v[2], "native_record", GJ_OBJECT, base, 26, 3, &x->v[3]);
+    shape_value(&x->v[3], "format", GJ_STRING, base, fmt_at - 1, fmt_len, x->format);
+    shape_value(&x->v[4], "size", GJ_NUMBER, base, size_at, size_len, t + size_at);
+    shape_value(&x->v[5], "base64", GJ_STRING, base, b64_at - 1, b64_len, t + b64_at);
+    x->v[5].lent = 1;
+    return 1;
+}
+
+ganim_code gltf_skin_extras(gltf_file *f, uint32_t s, gltf_skin_ex *x, const gj_value **out)
+{
+    if (f->skins_v->type != GJ_LATER) {
+        *out = gj_get(&f->skins_v->items[s], "extras");
+        return GANIM_OK;
+    }
+    const gj_field *fl = skin_field(f, s, GLTF_SKIN_EXTRAS);
+    *out = NULL;
+    if (fl->type != GJ_LATER) return GANIM_OK;
+    const gj_value *v[GLTF_SKIN_FIELDS];
+    gj_value tmp[GLTF_SKIN_FIELDS]; /* (the span as the tree's GJ_LATER value: its text, offset, depth, name) */
+    gltf_fields_as_values(f, &f->recs[GLTF_SKINS], skin_field(f, s, 0), NULL, tmp, v);
+    if (skin_extras_shape(v[GLTF_SKIN_EXTRAS], x)) {
+        *out = &x->v[0];
+        return GANIM_OK;
+    }
+    return node_extras(f, v[GLTF_SKIN_EXTRAS], out);
+}
+
+/* Whether skin s's name is `want` (strcmp's 0: the name holds no NUL), or with `caseless`
+ * ganim_strcasecmp's 0 (the same test byte by byte: equal bytes, or tolower's equal of
+ * two bytes that are not NUL). */
+static int skin_named(const gltf_file *f, uint32_t s, const char *want, int caseless)
+{
+    uint32_t len;
+    const char *name = gltf_skin_name(f, s, &len);
+    for (uint32_t i = 0; i < len; i++) {
+        unsigned char x = (unsigned char)name[i], y = (unsigned char)want[i];
+        if (!y || (x != y && (!caseless || tolower(x) != tolower(y)))) return 0;
+    }
+    return want[len] == 0;
+}
+
+/* Skin s's joints: 1 when they are an array (*j its value, the tree's or the record's
+ * span in *tmp: its items by joint_item), else 0. */
+static int skin_joints(const gltf_file *f, uint32_t s, gj_value *tmp, const gj_value **j)
+{
+    if (f->skins_v->type != GJ_LATER) {
+        *j = gj_get(&f->skins_v->items[s], "joints");
+        return gj_is(*j, GJ_ARRAY);
+    }
+    const gj_value *v[GLTF_SKIN_FIELDS];
+    gj_value t[GLTF_SKIN_FIELDS];
+    gltf_fields_as_values(f, &f->recs[GLTF_SKINS], skin_field(f, s, 0), NULL, t, v);
+    *j = NULL;
+    if (!v[GLTF_SKIN_JOINTS]) return 0;
+    *tmp = t[GLTF_SKIN_JOINTS];
+    *j = tmp;
+    return tmp->type == GJ_LATER && tmp->count && tmp->text[0] == '[';
+}
+
+/* Item k of the joints skin_joints gave (*pos: 0 before the first; items in order), NULL
+ * past the last */
+static const gj_value *joint_item(const gj_value *j, uint32_t k, uint32_t *pos, gj_value *item)
+{
+    if (j->type == GJ_ARRAY) return k < j->count ? &j->items[k] : NULL;
+    /* The exporter's joints, digits after the '[' or a comma and closed by a comma or the
+     * ']', as gltf_span_item takes them (no space to skip; the number's end, span_number_end's,
+     * the digits' end; the same item and *pos); anything else by gltf_span_item. */
+    const char *t = j->text;
+    const uint32_t n = j->count;
+    uint32_t i = *pos ? *pos : 1; /* (skin_joints saw the '[') */
+    if (i < n && t[i] == ',') i++;
+    if (i < n && t[i] >= '0' && t[i] <= '9') {
+        uint32_t e = i + 1;
+        while (e < n && t[e] >= '0' && t[e] <= '9') e++;
+        if (e < n && (t[e] == ',' || t[e] == ']')) {
+            memset(item, 0, sizeof *item);
+            item->type = GJ_NUMBER;
+            item->text = t + i;
+            item->count = e - i;
+            item->offset = j->offset + i;
+            *pos = e;
+            return item;
+        }
+    }
+    return gltf_span_item(j, pos, item) ? item : NULL;
 }
 
 /* The skin gltf.skin names, or the one whose joints the animations move most. */
@@ -347,13 +499,14 @@ static ganim_code choose_skin(gltf_file *f, const uint32_t *moved)
         }
         for (int pass = 0; pass < 2 && f->skin < 0; pass++)
             for (uint32_t s = 0; s < f->skins && f->skin < 0; s++)
-                if (pass ? !ganim_strcasecmp(skin_name(f, s), want) : !strcmp(skin_name(f, s), want))
-                    f->skin = (int32_t)s;
+                if (skin_named(f, s, want, pass)) f->skin = (int32_t)s;
         if (f->skin >= 0) return GANIM_OK;
         char names[300] = "";
         size_t at = 0;
         for (uint32_t s = 0; s < f->skins && at < sizeof names - 1; s++) {
-            int w = snprintf(names + at, sizeof names - at, "%s%u '%s'", s ? ", " : "", s, skin_name(f, s));
+            uint32_t len;
+            const char *name = gltf_skin_name(f, s, &len);
+            int w = snprintf(names + at, sizeof names - at, "%s%u '%.*s'", s ? ", " : "", s, (int)len, name);
             if (w > 0) at += (size_t)w;
         }
         return ganim_fail(f->err, GANIM_ERR_INVALID_ARG, GANIM_NO_OFFSET,
@@ -362,19 +515,27 @@ static ganim_code choose_skin(gltf_file *f, const uint32_t *moved)
     }
     uint64_t best = 0;
     uint32_t best_joints = 0;
+    if (f->skins == 1) { /* (the loop below's answer for one skin: it, when its joints are an array) */
+        gj_value span;
+        const gj_value *j;
+        if (skin_joints(f, 0, &span, &j)) f->skin = 0;
+        return GANIM_OK;
+    }
     for (uint32_t s = 0; s < f->skins; s++) {
-        const gj_value *j = gj_get(&f->skins_v->items[s], "joints");
-        if (!gj_is(j, GJ_ARRAY)) continue;
+        const gj_value *j;
+        gj_value span, item;
+        uint32_t count = 0, pos = 0; /* (the items: the array's count) */
+        if (!skin_joints(f, s, &span, &j)) continue;
         uint64_t score = 0;
-        for (uint32_t k = 0; k < j->count; k++) {
+        const gj_value *jk;
+        for (; (jk = joint_item(j, count, &pos, &item)) != NULL; count++) {
             uint64_t node;
-            if (gj_uint(&j->items[k], f->node_count ? f->node_count - 1 : 0, &node) && f->node_count)
-                score += moved[node];
+            if (gj_uint_inline(jk, f->node_count ? f->node_count - 1 : 0, &node) && f->node_count) score += moved[node];
         }
-        if (f->skin < 0 || score > best || (score == best && j->count > best_joints)) {
+        if (f->skin < 0 || score > best || (score == best && count > best_joints)) {
             f->skin = (int32_t)s;
             best = score;
-            best_joints = j->count;
+            best_joints = count;
         }
     }
     return GANIM_OK;
@@ -520,16 +681,22 @@ static ganim_code bone_candidates(gltf_file *f, const uint32_t *moved, uint32_t 
     if (!l) return GANIM_ERR_NOMEM;
     *count = 0;
     if (f->skin >= 0) {
-        const gj_value *sk = &f->skins_v->items[f->skin];
-        const gj_value *j = gj_get(sk, "joints");
-        if (!gj_is(j, GJ_ARRAY) || j->count == 0)
-            return ganim_fail(f->err, GANIM_ERR_CORRUPT, sk->offset, "gltf: skin %d has no joints", (int)f->skin);
+        const uint32_t s = (uint32_t)f->skin;
+        const gj_value *j;
+        gj_value span, item;
+        uint32_t k = 0, pos = 0;
+        const gj_value *jk = NULL;
+        if (!skin_joints(f, s, &span, &j) || !(jk = joint_item(j, 0, &pos, &item))) { /* (none: no items) */
+            const uint64_t at = f->skins_v->type == GJ_LATER ? f->json_offset + f->recs[GLTF_SKINS].set.at[s]
+                                                             : f->skins_v->items[s].offset;
+            return ganim_fail(f->err, GANIM_ERR_CORRUPT, at, "gltf: skin %d has no joints", (int)f->skin);
+        }
         uint32_t dup = 0;
-        for (uint32_t k = 0; k < j->count; k++) {
+        for (; jk; jk = joint_item(j, ++k, &pos, &item)) {
             uint64_t node;
-            if (!gj_uint(&j->items[k], n ? n - 1 : 0, &node) || !n)
-                return ganim_fail(f->err, GANIM_ERR_CORRUPT, j->items[k].offset,
-                                  "gltf: skin %d: joint %u is not a node", (int)f->skin, k);
+            if (!gj_uint_inline(jk, n ? n - 1 : 0, &node) || !n)
+                return ganim_fail(f->err, GANIM_ERR_CORRUPT, jk->offset, "gltf: skin %d: joint %u is not a node",
+                                  (int)f->skin, k);
             if (is_bone[node]) {
                 dup++;
                 continue;
@@ -540,7 +707,7 @@ static ganim_code bone_candidates(gltf_file *f, const uint32_t *moved, uint32_t 
         if (dup)
             ganim_doc_warn(f->doc, GANIM_WARN_INCONSISTENT, j->offset,
                            "gltf: skin %d lists %u joints twice; they count once", (int)f->skin, dup);
-        f->joints_in_skin = j->count;
+        f->joints_in_skin = k; /* (the items) */
         return (*list = l), GANIM_OK;
     }
     /* no skin: every node of a tree that holds an animated node (or of every tree) */
@@ -618,10 +785,12 @@ ganim_code gltf_build_skeleton(gltf_file *f)
     if (!sk || !bones) return GANIM_NOMEM(f->err);
     sk->bone_count = nb;
     sk->bones = bones;
-    const char *name = f->skin >= 0 ? skin_name(f, (uint32_t)f->skin) : scene_name(f);
-    if (f->ganim && f->skin >= 0 && !strcmp(name, "skeleton") && !strcmp(scene_name(f), "ganim"))
-        name = ""; /* the exporter's names for a skeleton without one */
-    sk->name = ganim_doc_strdup(f->doc, name);
+    uint32_t len = 0;
+    const char *name = f->skin >= 0 ? gltf_skin_name(f, (uint32_t)f->skin, &len) : scene_name(f);
+    if (f->skin < 0) len = (uint32_t)strlen(name);
+    if (f->ganim && f->skin >= 0 && len == 8 && !memcmp(name, "skeleton", 8) && !strcmp(scene_name(f), "ganim"))
+        len = 0;                                     /* the exporter's names for a skeleton without one */
+    sk->name = ganim_doc_strndup(f->doc, name, len); /* (ganim_doc_strdup's: a skin's name holds no NUL) */
     if (!sk->name) return GANIM_NOMEM(f->err);
     uint32_t uneven_bones = 0;
     for (uint32_t b = 0; b < nb; b++) {

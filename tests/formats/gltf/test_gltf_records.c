@@ -1,4 +1,4 @@
-/* The accessors, bufferViews, nodes, meshes, samplers and channels read as records (gltf.c's
+/* The accessors, bufferViews, nodes, meshes, skins, samplers and channels read as records (gltf.c's
  * read_json, json.h's gj_records) against the tree's read of the same bytes
  * (gltf_no_records = 1): the whole document (its lossless JSON dump, its details and its
  * warnings), or the same error (code, message, offset), on
@@ -20,12 +20,20 @@ typedef struct outcome {
     char *warnings; /* each warning's code, offset and message, a line each */
 } outcome;
 
+/* gltf.skin for the reads (NULL: unset) */
+static const char *skin_setting;
+
 static void read_one(const uint8_t *bytes, size_t size, int records, outcome *o)
 {
     ganim_read_opts opts = { 0 };
     ganim_doc *d = NULL;
+    ganim_setting skin = { "gltf.skin", skin_setting };
     memset(o, 0, sizeof *o);
     opts.format = "gltf";
+    if (skin_setting) {
+        opts.settings = &skin;
+        opts.setting_count = 1;
+    }
     gltf_no_records = !records;
     o->code = ganim_read_memory(bytes, size, &opts, &d, &o->err);
     gltf_no_records = 0;
@@ -108,7 +116,7 @@ static void *plain_alloc(void *user, size_t size)
 }
 
 /* Which of the accessors (1), bufferViews (2), an animation's samplers (4) and channels
- * (8), the nodes (16) and the meshes (32) of a JSON text the reader takes as records (the
+ * (8), the nodes (16), the meshes (32) and the skins (64) of a JSON text the reader takes as records (the
  * names of gltf.c's read_json). */
 static unsigned records_taken(const uint8_t *json, size_t n)
 {
@@ -121,25 +129,27 @@ static unsigned records_taken(const uint8_t *json, size_t n)
         "name", "extras", "matrix", "rotation", "translation", "scale", "children"
     };
     static const char *const mesh_names[] = { "primitives", "extras", "extensions" };
-    gj_records r[6] = { { .key = "accessors", .names = acc_names, .fields = 7 },
+    static const char *const skin_names[] = { "name", "joints", "extras" };
+    gj_records r[7] = { { .key = "accessors", .names = acc_names, .fields = 7 },
                         { .key = "bufferViews", .names = view_names, .fields = 5 },
                         { .key = "samplers", .names = sampler_names, .fields = 4, .depth = 2, .spans = 8u },
                         { .key = "channels", .names = channel_names, .fields = 4, .depth = 2 },
                         { .key = "nodes", .names = node_names, .fields = 7, .spans = 0x7Eu },
-                        { .key = "meshes", .names = mesh_names, .fields = 3, .spans = 7u } };
+                        { .key = "meshes", .names = mesh_names, .fields = 3, .spans = 7u },
+                        { .key = "skins", .names = skin_names, .fields = 3, .spans = 6u } };
     blocks b = { NULL, 0, 0 };
     gj_parser p = { .alloc = plain_alloc,
                     .alloc_user = &b,
                     .max_depth = GLTF_MAX_DEPTH,
                     .who = "test",
                     .records = r,
-                    .record_kinds = 6 };
+                    .record_kinds = 7 };
     const gj_value *root = NULL;
     ganim_error e;
     unsigned taken = 0;
     if (gj_parse(&p, json, n, &root, &e) == GANIM_OK)
         taken = (r[0].done ? 1u : 0u) | (r[1].done ? 2u : 0u) | (r[2].done ? 4u : 0u) | (r[3].done ? 8u : 0u) |
-                (r[4].done ? 16u : 0u) | (r[5].done ? 32u : 0u);
+                (r[4].done ? 16u : 0u) | (r[5].done ? 32u : 0u) | (r[6].done ? 64u : 0u);
     for (size_t i = 0; i < b.n; i++) free(b.p[i]);
     free(b.p);
     return taken;
@@ -147,7 +157,7 @@ static unsigned records_taken(const uint8_t *json, size_t n)
 
 /* Every kind of damage to one file: cut (the JSON chunk's tail made spaces, or the text
  * itself cut for a .gltf) at every offset of windows at the text's start, its accessors,
- * bufferViews, samplers, channels, nodes and meshes; single bytes changed there. */
+ * bufferViews, samplers, channels, nodes, meshes and skins; single bytes changed there. */
 static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigned window, unsigned changes)
 {
     uint8_t *w = malloc(size ? size : 1);
@@ -158,14 +168,15 @@ static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigne
     int glb = json != NULL;
     if (!glb) json = w, jn = size;
     unsigned taken = records_taken(json, jn);
-    printf("  %s: accessors %s, bufferViews %s, samplers %s, channels %s, nodes %s, meshes %s as records\n", what,
-           taken & 1 ? "read" : "not read", taken & 2 ? "read" : "not read", taken & 4 ? "read" : "not read",
-           taken & 8 ? "read" : "not read", taken & 16 ? "read" : "not read", taken & 32 ? "read" : "not read");
-    if (strchr(what, '/')) CHECK_MSG(taken == 63, "%s: the samples' exports are read as records", what);
-    size_t starts[7] = { 0, 0, 0, 0, 0, 0, 0 };
-    const char *keys[6] = { "\"accessors\"", "\"bufferViews\"", "\"samplers\"",
-                            "\"channels\"",  "\"nodes\":[{",    "\"meshes\"" };
-    for (int k = 0; k < 6; k++) {
+    printf("  %s: accessors %s, bufferViews %s, samplers %s, channels %s, nodes %s, meshes %s, skins %s as records\n",
+           what, taken & 1 ? "read" : "not read", taken & 2 ? "read" : "not read", taken & 4 ? "read" : "not read",
+           taken & 8 ? "read" : "not read", taken & 16 ? "read" : "not read", taken & 32 ? "read" : "not read",
+           taken & 64 ? "read" : "not read");
+    if (strchr(what, '/')) CHECK_MSG(taken == 127, "%s: the samples' exports are read as records", what);
+    size_t starts[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    const char *keys[7] = { "\"accessors\"", "\"bufferViews\"", "\"samplers\"", "\"channels\"",
+                            "\"nodes\":[{",  "\"meshes\"",      "\"skins\"" };
+    for (int k = 0; k < 7; k++) {
         for (size_t i = 0; i + strlen(keys[k]) <= jn; i++)
             if (memcmp(json + i, keys[k], strlen(keys[k])) == 0) {
                 starts[k + 1] = i;
@@ -173,7 +184,7 @@ static void damaged(const char *what, const uint8_t *bytes, size_t size, unsigne
             }
     }
     uint32_t x = 0x9E3779B9u ^ (uint32_t)size;
-    for (int s = 0; s < 7; s++) {
+    for (int s = 0; s < 8; s++) {
         if (s && !starts[s]) continue;
         for (size_t c = starts[s]; c < starts[s] + window && c < jn; c++) {
             if (glb) { /* the chunk's tail made spaces: the text ends at c */
@@ -421,7 +432,7 @@ TEST(skin_choice_reads_targets_alike)
                              "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":32}],\"buffers\":[{\"byteLength\":40}]}",
                              nodes[no], paths[pa], paths[pa], nodes[no]);
             size_t total = glb_wrap(glb, text, (size_t)n), len = (size_t)n + (4 - (size_t)n % 4) % 4;
-            CHECK_MSG(records_taken(glb + 20, len) == 31, "%s %s: read as records", paths[pa], nodes[no]);
+            CHECK_MSG(records_taken(glb + 20, len) == 95, "%s %s: read as records", paths[pa], nodes[no]);
             both_ways(glb, total, paths[pa], no);
             outcome o;
             read_one(glb, total, 1, &o);
@@ -1081,6 +1092,231 @@ TEST(meshes_read_alike)
            compared - before, recorded, read, counted, several);
 }
 
+/* One member of a random skin into member: the exporter's shapes and the others the
+ * records take (a plain name, inverseBindMatrices and skeleton, joints and extras as
+ * text), with joints that are and are not nodes, and near misses the tree must read (an
+ * escape, a name that is not a string, another member that is an object, a repeat). */
+static void skin_member(uint32_t *x, char *member, size_t cap)
+{
+    static const char *const members[] = {
+        "\"name\":\"ganim_skin\"",
+        "\"name\":\"Armature\"",
+        "\"name\":\"armature\"",
+        "\"name\":\"\"",
+        "\"name\":\"a\\u0062\"",
+        "\"name\":\"\xc3\xa9t\xc3\xa9\"",
+        "\"name\":5",
+        "\"name\":null",
+        "\"name\":[\"a\"]",
+        "\"name\":{\"a\":1}",
+        "\"name\":\"1\"",
+        "\"joints\":[0,1,2]",
+        "\"joints\":[2,1]",
+        "\"joints\":[1]",
+        "\"joints\" : [ 0 , 2 ]",
+        "\"joints\":[0,0,1]",
+        "\"joints\":[]",
+        "\"joints\":[3]",
+        "\"joints\":[1.0,2e0]",
+        "\"joints\":[-1]",
+        "\"joints\":[\"0\"]",
+        "\"joints\":[[0]]",
+        "\"joints\":{\"0\":1}",
+        "\"joints\":7",
+        "\"joints\":null",
+        "\"joints\":[0,]",
+        "\"joints\":[0",
+        "\"inverseBindMatrices\":4",
+        "\"inverseBindMatrices\":\"x\"",
+        "\"skeleton\":0",
+        "\"skeleton\":{\"a\":0}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":4,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"\",\"size\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":5}}",
+        "\"extras\":{\"ganim\":{}}",
+        "\"extras\":{\"other\":{\"a\":[1,{\"b\":null}]},\"ganim\":{\"x\":1}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"f\\u0066\",\"size\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":0,\"base64\":\"\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3,\"base64\":\"AQ!D\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":99999999999999999999999,"
+        "\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3e0,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3.0,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":-3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3,\"base64\":\"AQID\",\"x\":1}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"base64\":\"AQID\",\"size\":3}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"size\":3,\"format\":\"ff7\",\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3,\"base64\":\"AQID\"},\"y\":2}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3,\"base64\":\"AQID\"}},\"z\":3}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3,\"base64\":\"AQID\"}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\", \"size\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":3,\"size\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3,\"base64\":7}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"0123456789012345678901234567890123456789012345678901"
+        "234567890123\",\"size\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"0123456789012345678901234567890123456789012345678901"
+        "2345678901234\",\"size\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"\xc3\xa9\",\"size\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3,\"base64\":\"AQI\\u0044\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"sizf\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"format\":\"ff7\",\"size\":3,\"base65\":\"AQID\"}}}",
+        "\"extras\":{\"ganim\":{\"native_record\":{\"formal\":\"ff7\",\"size\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":{\"ganin\":{\"native_record\":{\"format\":\"ff7\",\"size\":3,\"base64\":\"AQID\"}}}",
+        "\"extras\":[1,2]",
+        "\"extras\":5",
+        "\"extras\":\"s\"",
+        "\"extensions\":{\"KHR_x\":{}}",
+        "\"other\":[1,2]",
+        "\"n\\u0061me\":\"q\"",
+        "\"joints_and_more\":[0]",
+    };
+    snprintf(member, cap, "%s", members[rnd(x) % COUNT(members)]);
+}
+
+/* The skins as records (gltf_skeleton.c's skin choice and joints, gltf_carry.c's extras,
+ * the details' skin name) against the tree's read: random skins arrays of every shape a
+ * skin takes and of the near misses, three nodes two of which an animation moves, under
+ * assets that are and are not ganim's, gltf.skin unset or naming a skin (by index, by
+ * name, in another case, none of them): the same dump, details and warnings or error. */
+TEST(skins_read_alike)
+{
+    static char text[16384], member[512];
+    static uint8_t glb[16384 + 1024];
+    static const char *const not_skins[] = { "[]", "{}", "5", "[1]", "[{},[]]", "[ ]", "\"s\"" };
+    static const char *const wanted[] = { "1",  "0",    "Armature", "ARMATURE", "ganim_skin", "\xc3\xa9t\xc3\xa9",
+                                          "ab", "nope", "" };
+    uint32_t x = 0x5C1A5u;
+    unsigned before = compared, differ_before = differ, failed_before = failed_alike, recorded = 0, named = 0,
+             carried = 0;
+    const unsigned files = test_full() ? 20000u : 4000u;
+    for (unsigned t = 0; t < files; t++) {
+        size_t n = (size_t)snprintf(
+            text, sizeof text,
+            "{\"asset\":%s,\"nodes\":[{\"name\":\"j0\",\"children\":[1]},{\"name\":\"j1\"},{\"name\":\"j2\"}],"
+            "\"skins\":",
+            node_assets[rnd(&x) % 3]);
+        if (rnd(&x) % 10 == 0) {
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s", not_skins[rnd(&x) % COUNT(not_skins)]);
+        } else {
+            const unsigned ns = 1 + rnd(&x) % 3;
+            const int usual = t % 2 == 0; /* half the files mostly the exporter's skin */
+            text[n++] = '[';
+            for (unsigned k = 0; k < ns; k++) {
+                n += (size_t)snprintf(text + n, sizeof text - n, "%s{", k ? "," : "");
+                if (usual && rnd(&x) % 4) {
+                    n += (size_t)snprintf(text + n, sizeof text - n,
+                                          "\"name\":\"%s\",\"inverseBindMatrices\":%u,\"joints\":[%s]%s",
+                                          k ? "Armature" : "ganim_skin", k, k ? "2" : "0,1",
+                                          rnd(&x) % 2 ? ",\"extras\":{\"ganim\":{\"native_record\":{\"format\":"
+                                                        "\"ff7\",\"size\":3,\"base64\":\"AQID\"}}}"
+                                                      : "");
+                } else {
+                    const unsigned members = rnd(&x) % 5;
+                    for (unsigned mi = 0; mi < members; mi++) {
+                        skin_member(&x, member, sizeof member);
+                        n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", mi ? "," : "", member);
+                    }
+                }
+                text[n++] = '}';
+            }
+            text[n++] = ']';
+        }
+        /* an animation of nodes 1 and 2 (whose accessors have no buffer: the read fails
+         * after the skeleton, or not where the skins differ), a second skins member */
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s%s}", rnd(&x) % 8 ? "" : ",\"skins\":[{\"joints\":[2]}]",
+                              rnd(&x) % 2 ? ",\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,"
+                                            "\"path\":\"rotation\"}}],\"samplers\":[{\"input\":0,\"output\":1}]}],"
+                                            "\"accessors\":[{\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
+                                            "{\"componentType\":5126,\"count\":1,\"type\":\"VEC4\"}]"
+                                          : "");
+        size_t total = glb_wrap(glb, text, n), len = n + (4 - n % 4) % 4;
+        recorded += (records_taken(glb + 20, len) & 64u) != 0;
+        skin_setting = rnd(&x) % 3 ? NULL : wanted[rnd(&x) % COUNT(wanted)];
+        outcome o;
+        read_one(glb, total, 1, &o);
+        named += o.code == GANIM_OK && o.details && strstr(o.details, "\"skin_name\":") != NULL;
+        carried += o.code == GANIM_OK && o.dump.data && dump_has(&o.dump, "ff7");
+        outcome_free(&o);
+        both_ways(glb, total, "skins", t);
+        skin_setting = NULL;
+    }
+    unsigned read = compared - before - (failed_alike - failed_before);
+    CHECK(compared - before == files && recorded >= files / 3 && read >= files / 4 && named >= files / 10 &&
+          carried >= files / 50);
+    CHECK_MSG(differ == differ_before, "%u reads differ", differ - differ_before);
+    printf("  %u reads compared, %u with skins as records, %u read, %u with a skin's name, %u carried a record\n",
+           compared - before, recorded, read, named, carried);
+}
+
+/* The skin choice, its joints and its name against known answers (the code the tree's read
+ * and the records' share: skins_read_alike cannot see it), read both ways: two skins, one
+ * listing a joint twice, no animation (the most joints wins the tie); gltf.skin by name in
+ * any case, by index, naming none; a lone skin whose joints are or are not an array. */
+TEST(skins_known_answers)
+{
+    static const struct {
+        const char *skins, *setting;
+        ganim_code code;
+        const char *has[3]; /* in the details, or (an error) its message */
+    } cases[] = {
+        { "[{\"name\":\"ganim_skin\",\"joints\":[0,1,2,2]},{\"name\":\"Armature\",\"joints\":[1,2]}]",
+          NULL,
+          GANIM_OK,
+          { "\"skin\":0,\"skin_name\":\"ganim_skin\",\"joints\":4", "\"bones\":3", "lists 1 joints twice" } },
+        { "[{\"name\":\"ganim_skin\",\"joints\":[0,1,2,2]},{\"name\":\"Armature\",\"joints\":[1,2]}]",
+          "ARMATURE",
+          GANIM_OK,
+          { "\"skin\":1,\"skin_name\":\"Armature\",\"joints\":2", "\"bones\":2", NULL } },
+        { "[{\"name\":\"ganim_skin\",\"joints\":[0,1,2,2]},{\"name\":\"armature\",\"joints\":[1,2]}]",
+          "Armature",
+          GANIM_OK,
+          { "\"skin\":1,\"skin_name\":\"armature\",\"joints\":2", NULL, NULL } },
+        { "[{\"name\":\"Armature\",\"joints\":[0,1,2,2]},{\"name\":\"armature\",\"joints\":[1,2]}]",
+          "armature",
+          GANIM_OK,
+          { "\"skin\":1,\"skin_name\":\"armature\",\"joints\":2", NULL, NULL } },
+        { "[{\"name\":\"ganim_skin\",\"joints\":[0,1,2,2]},{\"name\":\"Armature\",\"joints\":[1,2]}]",
+          "Armatur",
+          GANIM_ERR_INVALID_ARG,
+          { "gltf: gltf.skin=Armatur names no skin of the file (0 'ganim_skin', 1 'Armature')", NULL, NULL } },
+        { "[{\"name\":\"ganim_skin\",\"joints\":[0,1,2,2]},{\"name\":\"Armature\",\"joints\":[1,2]}]",
+          "Armaturee",
+          GANIM_ERR_INVALID_ARG,
+          { "names no skin", NULL, NULL } },
+        { "[{\"name\":\"s\",\"joints\":[2,0,1,2,0]}]",
+          NULL,
+          GANIM_OK,
+          { "\"skin\":0,\"skin_name\":\"s\",\"joints\":5", NULL, NULL } },
+        { "[{\"name\":\"s\",\"joints\":{\"0\":1}}]", NULL, GANIM_OK, { "\"skin\":null", "\"bones\":3", NULL } },
+        { "[{\"joints\":[]}]", NULL, GANIM_ERR_CORRUPT, { "gltf: skin 0 has no joints", NULL, NULL } },
+        { "[{\"joints\":[0,3]}]", NULL, GANIM_ERR_CORRUPT, { "gltf: skin 0: joint 1 is not a node", NULL, NULL } },
+    };
+    static char text[2048];
+    static uint8_t glb[4096];
+    for (size_t c = 0; c < COUNT(cases); c++) {
+        int n = snprintf(text, sizeof text,
+                         "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"j0\",\"children\":[1]},"
+                         "{\"name\":\"j1\"},{\"name\":\"j2\"}],\"skins\":%s}",
+                         cases[c].skins);
+        size_t total = glb_wrap(glb, text, (size_t)n), len = (size_t)n + (4 - (size_t)n % 4) % 4;
+        CHECK_MSG(records_taken(glb + 20, len) & 64u, "case %zu: skins as records", c);
+        skin_setting = cases[c].setting;
+        for (int records = 0; records < 2; records++) {
+            outcome o;
+            read_one(glb, total, records, &o);
+            CHECK_MSG(o.code == cases[c].code, "case %zu (records %d): code %d", c, records, (int)o.code);
+            for (int h = 0; h < 3 && cases[c].has[h]; h++) {
+                const char *in = o.code == GANIM_OK ? (h == 2 ? o.warnings : o.details) : o.err.message;
+                CHECK_MSG(in && strstr(in, cases[c].has[h]), "case %zu (records %d): no '%s' in %s", c, records,
+                          cases[c].has[h], in ? in : "(none)");
+            }
+            outcome_free(&o);
+        }
+        skin_setting = NULL;
+    }
+}
+
 /* gltf_field_uint (a record's number, digits read in place) against gj_uint on the tree's
  * value of the same bytes (the reference), over many texts and limits: the same answer and,
  * when 1, the same number. */
@@ -1187,5 +1423,7 @@ int main(void)
     RUN(span_floats_as_by_items);
     RUN(nodes_read_alike);
     RUN(meshes_read_alike);
+    RUN(skins_read_alike);
+    RUN(skins_known_answers);
     return test_finish();
 }
