@@ -877,6 +877,19 @@ static int has_short_segment(const ganim_acl *h, const acl_layout *L)
 /* static_pose normalises up to this many constant rotations before placing them */
 #define ACL_PRE_ROT 64u
 
+#if defined(__SSE2__)
+/* Constant rotation c (formats 2 and 3), x y z w: pre's row when static_pose normalised
+ * them all first, else from rq, the group of four holding it, normalised at its first
+ * (acl_const_rot4); NULL when that group is not in range. */
+static GANIM_ALWAYS_INLINE const float *const_rot_row(const float (*pre)[4], const uint8_t *ck, uint32_t ncr,
+                                                      uint32_t c, float rq[4][4])
+{
+    if (pre) return pre[c];
+    if (!(c & 3u) && !acl_const_rot4(ck, ncr, c, rq)) return NULL;
+    return rq[c & 3u];
+}
+#endif
+
 /* The count of leading zero bits of v (v != 0). */
 static inline unsigned lead_zeros(uint32_t v)
 {
@@ -967,26 +980,10 @@ static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, u
             }
             float q[4];
 #if defined(__SSE2__)
-            if (rfmt != 0 && pre) { /* every constant rotation normalised already (static_pose) */
-                memcpy(&pose[i].rotation, pre[c], sizeof pre[0]); /* x y z w, 16 bytes */
-                c++;
-                if (m & 0x40000000u) { /* the next track constant too: the run's r tracks at once */
-                    uint32_t r = const_run(&m);
-                    uint8_t *ty = types + 3u * (size_t)i;
-                    ganim_transform *tr = pose + i;
-                    for (uint32_t end = c + r; c < end; c++) {
-                        ty += 3;
-                        tr++;
-                        *ty = T_CONST;
-                        memcpy(&tr->rotation, pre[c], sizeof pre[0]);
-                    }
-                    i += r;
-                }
-                continue;
-            }
             if (rfmt != 0) {
-                if (!(c & 3u) && !acl_const_rot4(ck, ncr, c, rq)) return 0;
-                memcpy(&pose[i].rotation, rq[c & 3u], sizeof rq[0]); /* x y z w, 16 bytes */
+                const float *row = const_rot_row(pre, ck, ncr, c, rq);
+                if (!row) return 0;
+                memcpy(&pose[i].rotation, row, 4 * sizeof *row); /* x y z w, 16 bytes */
                 c++;
                 if (m & 0x40000000u) { /* the next track constant too: the run's r tracks at once */
                     uint32_t r = const_run(&m);
@@ -996,8 +993,8 @@ static GANIM_ALWAYS_INLINE int static_kind(ganim_acl *h, const uint8_t *words, u
                         ty += 3;
                         tr++;
                         *ty = T_CONST;
-                        if (!(c & 3u) && !acl_const_rot4(ck, ncr, c, rq)) return 0;
-                        memcpy(&tr->rotation, rq[c & 3u], sizeof rq[0]);
+                        if (!(row = const_rot_row(pre, ck, ncr, c, rq))) return 0;
+                        memcpy(&tr->rotation, row, 4 * sizeof *row);
                     }
                     i += r;
                 }

@@ -135,6 +135,17 @@ static void offset(text *t)
     }
 }
 
+/* A joint's or End Site's '{': on its name's line after a space, or on a line of its own */
+static void open_brace(text *t, const layout *l, int depth)
+{
+    if (l->space_before_brace) put(t, " {");
+    else {
+        put(t, l->eol);
+        line_start(t, l, depth);
+        put(t, "{");
+    }
+}
+
 static void joint(text *t, const layout *l, int depth, unsigned *count, int *joints)
 {
     static const char *const names[] = {
@@ -149,12 +160,7 @@ static void joint(text *t, const layout *l, int depth, unsigned *count, int *joi
     char num[16];
     snprintf(num, sizeof num, "_%u", rnd(100));
     if (rnd(2)) put(t, num);
-    if (l->space_before_brace) put(t, " {");
-    else {
-        put(t, l->eol);
-        line_start(t, l, depth);
-        put(t, "{");
-    }
+    open_brace(t, l, depth);
     put(t, l->eol);
     line_start(t, l, depth + 1);
     offset(t);
@@ -168,12 +174,7 @@ static void joint(text *t, const layout *l, int depth, unsigned *count, int *joi
     if (!kids || !rnd(6)) {
         line_start(t, l, depth + 1);
         put(t, "End Site");
-        if (l->space_before_brace) put(t, " {");
-        else {
-            put(t, l->eol);
-            line_start(t, l, depth + 1);
-            put(t, "{");
-        }
+        open_brace(t, l, depth + 1);
         put(t, l->eol);
         line_start(t, l, depth + 2);
         offset(t);
